@@ -1,0 +1,190 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/fbdiag/fbdiag/report"
+)
+
+// Exit codes, as go vet and govulncheck use them.
+const (
+	exitOK     = 0
+	exitError  = 1
+	exitUsage  = 2
+	exitFailOn = 3
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+func main() {
+	os.Exit(run(os.Args, os.Stdin, os.Stdout, os.Stderr))
+}
+
+// usageError marks a mistake in the command line (exit 2).
+type usageError struct{ msg string }
+
+func (e *usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error {
+	return &usageError{msg: fmt.Sprintf(format, args...)}
+}
+
+// failOnError reports that --fail-on matched (exit 3); the analysis was
+// printed already.
+type failOnError struct{ msg string }
+
+func (e *failOnError) Error() string { return e.msg }
+
+// env carries the process's streams to the commands, so tests can run the
+// whole CLI with buffers.
+type env struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+func getEnv(c *cli.Context) *env { return c.App.Metadata["env"].(*env) }
+
+// run is the whole program: it parses args, runs the command and returns
+// the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	app := newApp(&env{stdin: stdin, stdout: stdout, stderr: stderr})
+	err := app.Run(args)
+	if err == nil {
+		return exitOK
+	}
+	var ue *usageError
+	var fe *failOnError
+	var ce cli.ExitCoder
+	switch {
+	case errors.As(err, &fe):
+		fmt.Fprintln(stderr, "fbdiag:", err)
+		return exitFailOn
+	case errors.As(err, &ue):
+		fmt.Fprintln(stderr, "fbdiag:", err)
+		fmt.Fprintln(stderr, "Run 'fbdiag --help' for usage.")
+		return exitUsage
+	case errors.As(err, &ce):
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintln(stderr, "fbdiag:", msg)
+		}
+		return ce.ExitCode()
+	case isFlagError(err):
+		fmt.Fprintln(stderr, "fbdiag:", err)
+		return exitUsage
+	}
+	fmt.Fprintln(stderr, "fbdiag:", err)
+	return exitError
+}
+
+// isFlagError recognises urfave/cli's own complaints about the command line.
+func isFlagError(err error) bool {
+	s := err.Error()
+	return strings.HasPrefix(s, "flag provided but not defined") ||
+		strings.HasPrefix(s, "invalid value") ||
+		strings.HasPrefix(s, "Required flag") ||
+		strings.HasPrefix(s, "flag needs an argument") ||
+		strings.Contains(s, "No help topic for")
+}
+
+func newApp(e *env) *cli.App {
+	app := &cli.App{
+		Name:      "fbdiag",
+		Usage:     "diagnose Firebird databases from gstat, gbak and benchmark output",
+		Version:   version,
+		UsageText: "fbdiag [command] [options] FILE...",
+		Description: `fbdiag reads the text Firebird's own tools already produce and says what it means.
+
+Inputs (a file name, or - for standard input):
+  gstat      output of gstat / fbstat (Debian) / fbsvcmgr action_db_stats, any
+             switches, Firebird 1.5 to 6.0:   gstat -a -r DB > stats.txt
+  gbak       verbose backup or restore log with statistics:
+             gbak -c -v -st tdrw -y restore.log backup.fbk DB
+  throughput result tables (CSV, TSV, markdown, aligned text) and the output
+             of pgbench, sysbench, HammerDB and go test -bench
+
+With no command, fbdiag writes the HTML report of its embedded sample.
+
+Exit status: 0 ok, 1 error, 2 usage, 3 when --fail-on matched.`,
+		Reader:               e.stdin,
+		Writer:               e.stdout,
+		ErrWriter:            e.stderr,
+		Metadata:             map[string]any{"env": e},
+		EnableBashCompletion: true,
+		HideHelpCommand:      true,
+		Commands:             commands(),
+		OnUsageError: func(c *cli.Context, err error, isSub bool) error {
+			return &usageError{msg: err.Error()}
+		},
+		ExitErrHandler: func(c *cli.Context, err error) {},
+		Action:         defaultAction,
+	}
+	for _, cmd := range app.Commands {
+		setUsageErrors(cmd)
+	}
+	return app
+}
+
+func setUsageErrors(cmd *cli.Command) {
+	if cmd.OnUsageError == nil {
+		cmd.OnUsageError = func(c *cli.Context, err error, isSub bool) error {
+			return &usageError{msg: err.Error()}
+		}
+	}
+	for _, sub := range cmd.Subcommands {
+		setUsageErrors(sub)
+	}
+}
+
+// commands lists every subcommand; each lives in its own file.
+func commands() []*cli.Command {
+	return []*cli.Command{
+		gstatCommand(),
+		rulesCommand(),
+		gbakCommand(),
+		throughputCommand(),
+		reportCommand(),
+		detectCommand(),
+		collectCommand(),
+		backupCommand(),
+		restoreCommand(),
+	}
+}
+
+// formatFlag is the --format flag every analysis command shares.
+func formatFlag() *cli.StringFlag {
+	return &cli.StringFlag{
+		Name:  "format",
+		Value: "text",
+		Usage: "output format: text, json, csv or markdown",
+	}
+}
+
+// outputFormat reads --format, turning a bad value into a usage error.
+func outputFormat(c *cli.Context) (report.Format, error) {
+	f, err := report.ParseFormat(c.String("format"))
+	if err != nil {
+		return "", &usageError{msg: err.Error()}
+	}
+	return f, nil
+}
+
+// openInput opens a named input; "-" is standard input. The returned name
+// is what messages show.
+func openInput(c *cli.Context, name string) (io.ReadCloser, string, error) {
+	if name == "-" {
+		return io.NopCloser(getEnv(c).stdin), "<stdin>", nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, name, err
+	}
+	return f, name, nil
+}

@@ -1,0 +1,213 @@
+package parse
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"unicode/utf8"
+
+	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/transform"
+)
+
+// MaxLineLength bounds one line; longer lines are cut (and reported by
+// LineReader.Truncated) so that a binary file fed by mistake cannot make
+// a reader hold it all in memory.
+const MaxLineLength = 1 << 20
+
+// LineReader reads text lines the way every fbdiag reader wants them,
+// whatever tool or shell wrote the file:
+//
+//   - UTF-8 with or without BOM, UTF-16LE/BE with BOM (PowerShell's `>`),
+//     and UTF-16LE without BOM when the first bytes give it away;
+//   - LF, CRLF or lone CR endings;
+//   - trailing spaces and tabs removed (Services API output pads lines);
+//   - tabs expanded to 8-column stops, so that "\tFlags\t\t\t0" and the
+//     same line copied from a web page read alike.
+//
+// The slice returned by Bytes is valid until the next call to Next.
+type LineReader struct {
+	name      string
+	br        *bufio.Reader
+	line      int
+	cur       []byte
+	long      []byte
+	expanded  []byte
+	encoding  string
+	err       error
+	truncated bool
+	restCR    []byte
+}
+
+// NewLineReader returns a reader over r; name is used in messages
+// ("-" is shown as "<stdin>").
+func NewLineReader(r io.Reader, name string) *LineReader {
+	if name == "-" || name == "" {
+		name = "<stdin>"
+	}
+	lr := &LineReader{name: name, encoding: "utf-8"}
+	br := bufio.NewReaderSize(r, 64<<10)
+	head, _ := br.Peek(4)
+	switch {
+	case bytes.HasPrefix(head, []byte{0xEF, 0xBB, 0xBF}):
+		br.Discard(3)
+		lr.encoding = "utf-8 (BOM)"
+	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}):
+		lr.encoding = "utf-16le"
+		br = bufio.NewReaderSize(transform.NewReader(br, unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder()), 64<<10)
+	case bytes.HasPrefix(head, []byte{0xFE, 0xFF}):
+		lr.encoding = "utf-16be"
+		br = bufio.NewReaderSize(transform.NewReader(br, unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM).NewDecoder()), 64<<10)
+	case len(head) >= 4 && head[0] != 0 && head[1] == 0 && head[2] != 0 && head[3] == 0:
+		lr.encoding = "utf-16le (no BOM)"
+		br = bufio.NewReaderSize(transform.NewReader(br, unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM).NewDecoder()), 64<<10)
+	case len(head) >= 4 && head[0] == 0 && head[1] != 0 && head[2] == 0 && head[3] != 0:
+		lr.encoding = "utf-16be (no BOM)"
+		br = bufio.NewReaderSize(transform.NewReader(br, unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM).NewDecoder()), 64<<10)
+	}
+	lr.br = br
+	return lr
+}
+
+// Name is the file name given to NewLineReader.
+func (r *LineReader) Name() string { return r.name }
+
+// Line is the 1-based number of the line last returned by Next.
+func (r *LineReader) Line() int { return r.line }
+
+// Encoding names the text encoding that was detected.
+func (r *LineReader) Encoding() string { return r.encoding }
+
+// Truncated reports whether the current line was longer than MaxLineLength.
+func (r *LineReader) Truncated() bool { return r.truncated }
+
+// Err is the first I/O error met, with file:line; io.EOF is not an error.
+func (r *LineReader) Err() error { return r.err }
+
+// Errorf makes a SyntaxError at the current line.
+func (r *LineReader) Errorf(format string, args ...any) *SyntaxError {
+	return &SyntaxError{File: r.name, Line: r.line, Msg: sprintf(format, args...)}
+}
+
+// Notice makes a Notice at the current line.
+func (r *LineReader) Notice(format string, args ...any) Notice {
+	return Notice{File: r.name, Line: r.line, Msg: sprintf(format, args...)}
+}
+
+// Bytes is the current line without its end, trailing blanks removed and
+// tabs expanded.
+func (r *LineReader) Bytes() []byte { return r.cur }
+
+// Text is Bytes as a string (allocates).
+func (r *LineReader) Text() string { return string(r.cur) }
+
+// Next advances to the next line and reports whether there is one.
+func (r *LineReader) Next() bool {
+	if r.err != nil {
+		return false
+	}
+	r.truncated = false
+	raw, ok := r.readRaw()
+	if !ok {
+		return false
+	}
+	r.line++
+	// A lone CR ends a line too (old Mac files, some copy-pastes): split
+	// here and keep the rest for the next call.
+	if i := bytes.IndexByte(raw, '\r'); i >= 0 && i < len(raw)-1 {
+		r.splitCR(raw, i)
+		raw = raw[:i]
+	}
+	raw = trimRight(raw)
+	if bytes.IndexByte(raw, '\t') >= 0 {
+		raw = r.expandTabs(raw)
+	}
+	r.cur = raw
+	return true
+}
+
+// rest holds the part of a physical line after a lone CR.
+func (r *LineReader) splitCR(raw []byte, i int) {
+	rest := append([]byte(nil), raw[i+1:]...)
+	r.restCR = append(rest, r.restCR...)
+}
+
+func (r *LineReader) readRaw() ([]byte, bool) {
+	if len(r.restCR) > 0 {
+		line := r.restCR
+		r.restCR = nil
+		if j := bytes.IndexByte(line, '\r'); j >= 0 && j < len(line)-1 {
+			r.restCR = append([]byte(nil), line[j+1:]...)
+			line = line[:j]
+		}
+		r.long = append(r.long[:0], line...)
+		return r.long, true
+	}
+	line, err := r.br.ReadSlice('\n')
+	if err == bufio.ErrBufferFull {
+		r.long = append(r.long[:0], line...)
+		for err == bufio.ErrBufferFull {
+			line, err = r.br.ReadSlice('\n')
+			if len(r.long) < MaxLineLength {
+				r.long = append(r.long, line...)
+			} else {
+				r.truncated = true
+			}
+		}
+		if len(r.long) > MaxLineLength {
+			r.long = r.long[:MaxLineLength]
+			r.truncated = true
+		}
+		line = r.long
+	}
+	if err != nil && err != io.EOF {
+		r.err = &SyntaxError{File: r.name, Line: r.line + 1, Msg: err.Error()}
+		return nil, false
+	}
+	if len(line) == 0 && err == io.EOF {
+		return nil, false
+	}
+	return line, true
+}
+
+func trimRight(b []byte) []byte {
+	n := len(b)
+	for n > 0 {
+		c := b[n-1]
+		if c == '\n' || c == '\r' || c == ' ' || c == '\t' || c == 0 {
+			n--
+			continue
+		}
+		break
+	}
+	return b[:n]
+}
+
+func (r *LineReader) expandTabs(b []byte) []byte {
+	out := r.expanded[:0]
+	col := 0
+	for len(b) > 0 {
+		c := b[0]
+		if c == '\t' {
+			n := 8 - col%8
+			for i := 0; i < n; i++ {
+				out = append(out, ' ')
+			}
+			col += n
+			b = b[1:]
+			continue
+		}
+		if c < utf8.RuneSelf {
+			out = append(out, c)
+			col++
+			b = b[1:]
+			continue
+		}
+		_, size := utf8.DecodeRune(b)
+		out = append(out, b[:size]...)
+		col++
+		b = b[size:]
+	}
+	r.expanded = out
+	return out
+}
