@@ -37,6 +37,7 @@ type LineReader struct {
 	err       error
 	truncated bool
 	restCR    []byte
+	hasRest   bool
 }
 
 // NewLineReader returns a reader over r; name is used in messages
@@ -114,7 +115,10 @@ func (r *LineReader) Next() bool {
 	r.line++
 	// A lone CR ends a line too (old Mac files, some copy-pastes): split
 	// here and keep the rest for the next call.
-	if i := bytes.IndexByte(raw, '\r'); i >= 0 && i < len(raw)-1 {
+	if bytes.HasSuffix(raw, []byte{'\n'}) {
+		raw = bytes.TrimSuffix(raw[:len(raw)-1], []byte{'\r'})
+	}
+	if i := bytes.IndexByte(raw, '\r'); i >= 0 {
 		r.splitCR(raw, i)
 		raw = raw[:i]
 	}
@@ -128,16 +132,18 @@ func (r *LineReader) Next() bool {
 
 // rest holds the part of a physical line after a lone CR.
 func (r *LineReader) splitCR(raw []byte, i int) {
-	rest := append([]byte(nil), raw[i+1:]...)
-	r.restCR = append(rest, r.restCR...)
+	// An empty piece after the last CR is the line end itself.
+	r.restCR = append([]byte(nil), raw[i+1:]...)
+	r.hasRest = len(r.restCR) > 0
 }
 
 func (r *LineReader) readRaw() ([]byte, bool) {
-	if len(r.restCR) > 0 {
+	if r.hasRest {
 		line := r.restCR
-		r.restCR = nil
-		if j := bytes.IndexByte(line, '\r'); j >= 0 && j < len(line)-1 {
+		r.restCR, r.hasRest = nil, false
+		if j := bytes.IndexByte(line, '\r'); j >= 0 {
 			r.restCR = append([]byte(nil), line[j+1:]...)
+			r.hasRest = len(r.restCR) > 0
 			line = line[:j]
 		}
 		r.long = append(r.long[:0], line...)

@@ -1,0 +1,60 @@
+// Package testutil finds the test inputs: the files copied into testdata/
+// (made for this project) and the shared corpus beside the checkout
+// (../shared/corpus, others' published outputs that are never copied).
+package testutil
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Root is the repository root (the folder holding go.mod).
+func Root(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("go.mod not found above the test's folder")
+		}
+		dir = parent
+	}
+}
+
+// Testdata returns the path of a file under the repository's testdata/.
+func Testdata(t testing.TB, rel ...string) string {
+	t.Helper()
+	return filepath.Join(append([]string{Root(t), "testdata"}, rel...)...)
+}
+
+// CorpusDir returns ../shared/corpus (or $FBDIAG_CORPUS), skipping the
+// test with a message when it is absent.
+func CorpusDir(t testing.TB) string {
+	t.Helper()
+	dir := os.Getenv("FBDIAG_CORPUS")
+	if dir == "" {
+		dir = filepath.Join(Root(t), "..", "shared", "corpus")
+	}
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("shared corpus not found at %s (set FBDIAG_CORPUS or place shared/ beside the checkout): %v", dir, err)
+	}
+	return dir
+}
+
+// Corpus returns the path of a file in the shared corpus, skipping the
+// test when the corpus is absent and failing it when the file is missing.
+func Corpus(t testing.TB, rel ...string) string {
+	t.Helper()
+	p := filepath.Join(append([]string{CorpusDir(t)}, rel...)...)
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("corpus file missing: %v", err)
+	}
+	return p
+}
