@@ -1,18 +1,438 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path"
+	"strconv"
+	"strings"
+	"time"
 
-// collectCommand is not built yet.
+	"github.com/urfave/cli/v2"
+
+	"github.com/fbdiag/fbdiag/collect"
+	"github.com/fbdiag/fbdiag/internal/atomicfile"
+	"github.com/fbdiag/fbdiag/report"
+)
+
+// serverFlag is --server, shared by collect, backup and restore.
+func serverFlag() *cli.StringFlag {
+	return &cli.StringFlag{
+		Name:  "server",
+		Value: "localhost",
+		Usage: "Firebird server as HOST or HOST:PORT (port 3050 when omitted)",
+	}
+}
+
+const credentialsHelp = `Credentials: ISC_USER (default SYSDBA) and ISC_PASSWORD from the environment, as
+Firebird's own tools read them; without ISC_PASSWORD fbdiag asks on the terminal
+(no echo). There is no password option: a password on the command line is visible
+to every user through ps. On Debian the administrator's are in
+/etc/firebird/3.0/SYSDBA.password:
+
+    set -a; . /etc/firebird/3.0/SYSDBA.password; set +a
+
+Paths are the server's: DATABASE is a path or alias as the server resolves it, and
+the backup file is read or written by the server process (user firebird on Debian).
+The connection uses Firebird 3's wire encryption, which Debian's server requires.`
+
 func collectCommand() *cli.Command {
-	return &cli.Command{Name: "collect", Hidden: true, Action: func(c *cli.Context) error { return cli.Exit("fbdiag collect: not built yet", 1) }}
+	return &cli.Command{
+		Name:      "collect",
+		Usage:     "run gstat and read the monitoring tables on a live server, save and analyze",
+		UsageText: "fbdiag collect [--server HOST[:PORT]] [--out FILE] [--switches \"-a -r\"] [--format F] DATABASE",
+		Description: `collect asks the server for the statistics gstat prints (through the Services API,
+like fbsvcmgr action_db_stats, so no client tools are needed) and saves them as a
+snapshot file that any fbdiag command reads like a saved gstat output. Lines starting
+with "# fbdiag collect:" at the top record the server, its version, the database, the
+switches and the collection time (UTC).
+
+It also reads, over SQL, MON$DATABASE (transaction markers, size, buffers),
+the oldest active transaction of other attachments with its age, user, remote address
+and process (MON$TRANSACTIONS + MON$ATTACHMENTS), the database's page I/O counters
+(MON$IO_STATS) and every index's stored selectivity (RDB$INDICES.RDB$STATISTICS),
+which it compares with the actual 1 / (nodes - total dup) from the gstat figures: an
+index whose stored value is off by more than 2x is marked stale (run SET STATISTICS
+INDEX name). These are saved beside the snapshot as FILE.mon.json.
+
+Switches (--switches, default "-a -r"): -a data and index pages, -d data pages,
+-i index pages, -r record versions, -s system tables too, -h header page only,
+-t TABLE... only these tables.
+
+The snapshot is FILE (--out) or, by default, DBNAME-YYYYMMDD-HHMMSS.gstat.txt in the
+current folder. Files are written under a temporary name and renamed when complete;
+a failed run leaves no snapshot behind.
+
+` + credentialsHelp + `
+
+Examples:
+    fbdiag collect /var/lib/firebird/3.0/data/shop.fdb
+    fbdiag collect --server db1:3051 --switches "-d -r -t ORDERS" --out orders.txt shop
+    fbdiag collect --format json employee > employee.json`,
+		Flags: []cli.Flag{
+			serverFlag(),
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "snapshot file to write (default: DBNAME-TIME.gstat.txt)"},
+			&cli.StringFlag{Name: "switches", Value: collect.DefaultSwitches, Usage: "gstat switches: -a -d -i -r -s -h -t TABLE..."},
+			formatFlag(),
+		},
+		Action: collectAction,
+	}
 }
 
-// backupCommand is not built yet.
 func backupCommand() *cli.Command {
-	return &cli.Command{Name: "backup", Hidden: true, Action: func(c *cli.Context) error { return cli.Exit("fbdiag backup: not built yet", 1) }}
+	return &cli.Command{
+		Name:      "backup",
+		Usage:     "back up a database on a live server with gbak -v -st tdrw and show where the time went",
+		UsageText: "fbdiag backup [--server HOST[:PORT]] [--log FILE] [--format F] DATABASE BACKUP_FILE",
+		Description: `backup runs gbak's backup on the server through the Services API, with verbose
+output and per-line statistics (time, delta, page reads, page writes: gbak -st tdrw),
+and writes the log line by line as it arrives, in the form "gbak -b -v -st tdrw -y LOG"
+would. The log is --log FILE or, by default, BACKUPNAME-backup-YYYYMMDD-HHMMSS.log in
+the current folder; it gets its name only when gbak finished, so a failed backup leaves
+no log that looks complete. On a terminal, stderr shows the current step.
+
+` + credentialsHelp + `
+
+Example:
+    fbdiag backup /var/lib/firebird/3.0/data/shop.fdb /var/lib/firebird/3.0/data/shop.fbk`,
+		Flags: []cli.Flag{
+			serverFlag(),
+			&cli.StringFlag{Name: "log", Usage: "gbak log file to write (default: BACKUPNAME-backup-TIME.log)"},
+			formatFlag(),
+		},
+		Action: backupAction,
+	}
 }
 
-// restoreCommand is not built yet.
 func restoreCommand() *cli.Command {
-	return &cli.Command{Name: "restore", Hidden: true, Action: func(c *cli.Context) error { return cli.Exit("fbdiag restore: not built yet", 1) }}
+	return &cli.Command{
+		Name:      "restore",
+		Usage:     "restore a backup on a live server with gbak -v -st tdrw and show where the time went",
+		UsageText: "fbdiag restore [--server HOST[:PORT]] [--replace] [--page-size N] [--log FILE] [--format F] BACKUP_FILE DATABASE",
+		Description: `restore runs gbak's restore on the server through the Services API, with verbose
+output and per-line statistics (gbak -c -v -st tdrw), and writes the log line by line
+as it arrives. Without --replace an existing DATABASE is never touched: fbdiag checks
+that it cannot be attached first and restores in create mode (gbak -c); --replace
+restores over it (gbak -rep). The log is --log FILE or, by default,
+DBNAME-restore-YYYYMMDD-HHMMSS.log in the current folder, named only when gbak
+finished. On a terminal, stderr shows the current step, the records restored of the
+current table and the time elapsed.
+
+` + credentialsHelp + `
+
+Example:
+    fbdiag restore --log restore.log /var/lib/firebird/3.0/data/shop.fbk /var/lib/firebird/3.0/data/shop2.fdb`,
+		Flags: []cli.Flag{
+			serverFlag(),
+			&cli.BoolFlag{Name: "replace", Usage: "overwrite DATABASE if it exists (gbak -rep)"},
+			&cli.IntFlag{Name: "page-size", Usage: "page size of the restored database (default: the backup's)"},
+			&cli.StringFlag{Name: "log", Usage: "gbak log file to write (default: DBNAME-restore-TIME.log)"},
+			formatFlag(),
+		},
+		Action: restoreAction,
+	}
+}
+
+// liveSetup reads what every live command needs: the output format, the
+// server address and the credentials.
+func liveSetup(c *cli.Context, nargs int) (report.Format, collect.Server, error) {
+	f, err := outputFormat(c)
+	if err != nil {
+		return "", collect.Server{}, err
+	}
+	if c.NArg() != nargs {
+		return "", collect.Server{}, usagef("%s: want %d argument(s), got %d (see fbdiag %s --help)", c.Command.Name, nargs, c.NArg(), c.Command.Name)
+	}
+	addr, err := collect.ParseServer(c.String("server"))
+	if err != nil {
+		return "", collect.Server{}, usagef("%v", err)
+	}
+	e := getEnv(c)
+	user, pw, err := collect.Credentials(os.Getenv, e.stdin, e.stderr)
+	if err != nil {
+		return "", collect.Server{}, err
+	}
+	return f, collect.Server{Addr: addr, User: user, Password: pw}, nil
+}
+
+// interruptible cancels the live work on Ctrl-C so that temporary files
+// are removed and the service connection is dropped.
+func interruptible(c *cli.Context) (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(c.Context, os.Interrupt)
+}
+
+// defaultName builds NAME-SUFFIX-YYYYMMDD-HHMMSS.EXT from a server path.
+func defaultName(serverPath, suffix, ext string, t time.Time) string {
+	base := path.Base(strings.ReplaceAll(serverPath, `\`, "/"))
+	if i := strings.LastIndexByte(base, '.'); i > 0 {
+		base = base[:i]
+	}
+	if suffix != "" {
+		base += "-" + suffix
+	}
+	return base + "-" + t.Format("20060102-150405") + ext
+}
+
+// outPath is the explicit name (replaced atomically) or a default one
+// (never replacing an existing file).
+func outPath(explicit, def string) (string, atomicfile.Options) {
+	if explicit != "" {
+		return explicit, atomicfile.Options{}
+	}
+	return def, atomicfile.Options{NoReplace: true}
+}
+
+func collectAction(c *cli.Context) error {
+	sw, err := collect.ParseSwitches(c.String("switches"))
+	if err != nil {
+		return usagef("--switches: %v", err)
+	}
+	format, srv, err := liveSetup(c, 1)
+	if err != nil {
+		return err
+	}
+	database := c.Args().First()
+	ctx, stop := interruptible(c)
+	defer stop()
+	e := getEnv(c)
+
+	out, opt := outPath(c.String("out"), defaultName(database, "", ".gstat.txt", time.Now()))
+	var snap *collect.Snapshot
+	if err := atomicfile.Write(out, opt, func(w io.Writer) error {
+		var err error
+		snap, err = srv.Stats(ctx, database, sw, w)
+		return err
+	}); err != nil {
+		return err
+	}
+	mon, err := srv.Monitor(ctx, database)
+	if err != nil {
+		return err
+	}
+	res := &collectResult{Snapshot: snap, File: out, Monitor: mon}
+	res.Selectivity = collect.CheckSelectivity(mon.Indices, snapshotKeyCounts(out))
+	res.MonitorFile = out + ".mon.json"
+	if err := atomicfile.Write(res.MonitorFile, atomicfile.Options{}, func(w io.Writer) error {
+		return report.WriteJSON(w, res.sidecar())
+	}); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "fbdiag: snapshot %s (%d lines), monitoring %s\n", out, snap.Lines, res.MonitorFile)
+	return printCollect(e.stdout, format, res)
+}
+
+// collectResult is collect's JSON output (docs/live.md).
+type collectResult struct {
+	Snapshot    *collect.Snapshot          `json:"snapshot"`
+	File        string                     `json:"file"`
+	MonitorFile string                     `json:"monitor_file"`
+	Monitor     *collect.Monitor           `json:"monitor"`
+	Selectivity []collect.SelectivityCheck `json:"selectivity"`
+}
+
+// sidecar is what FILE.mon.json holds: the result without file names.
+func (r *collectResult) sidecar() any {
+	return struct {
+		Snapshot    *collect.Snapshot          `json:"snapshot"`
+		Monitor     *collect.Monitor           `json:"monitor"`
+		Selectivity []collect.SelectivityCheck `json:"selectivity"`
+	}{r.Snapshot, r.Monitor, r.Selectivity}
+}
+
+func backupAction(c *cli.Context) error {
+	format, srv, err := liveSetup(c, 2)
+	if err != nil {
+		return err
+	}
+	database, fbk := c.Args().Get(0), c.Args().Get(1)
+	ctx, stop := interruptible(c)
+	defer stop()
+	e := getEnv(c)
+	return runGbak(e, format, c.String("log"), defaultName(fbk, "backup", ".log", time.Now()),
+		func(w io.Writer, p func(collect.Progress)) (*collect.GbakRun, error) {
+			return srv.Backup(ctx, database, fbk, w, p)
+		})
+}
+
+// runGbak writes a gbak log atomically while the service runs, showing
+// progress on a terminal, and prints the run.
+func runGbak(e *env, format report.Format, explicit, def string,
+	gbak func(io.Writer, func(collect.Progress)) (*collect.GbakRun, error)) error {
+	logFile, opt := outPath(explicit, def)
+	var run *collect.GbakRun
+	prog := newProgressLine(e.stderr)
+	err := atomicfile.Write(logFile, opt, func(w io.Writer) error {
+		var err error
+		run, err = gbak(w, prog.show)
+		return err
+	})
+	prog.done()
+	if err != nil {
+		return err
+	}
+	return printGbakRun(e.stdout, format, run, logFile)
+}
+
+func restoreAction(c *cli.Context) error {
+	format, srv, err := liveSetup(c, 2)
+	if err != nil {
+		return err
+	}
+	fbk, database := c.Args().Get(0), c.Args().Get(1)
+	ps := c.Int("page-size")
+	if ps != 0 && (ps < 1024 || ps > 32768 || ps&(ps-1) != 0) {
+		return usagef("--page-size %d: want 4096, 8192, 16384 or 32768", ps)
+	}
+	ctx, stop := interruptible(c)
+	defer stop()
+	e := getEnv(c)
+	opt := collect.RestoreOptions{Replace: c.Bool("replace"), PageSize: int32(ps)}
+	return runGbak(e, format, c.String("log"), defaultName(database, "restore", ".log", time.Now()),
+		func(w io.Writer, p func(collect.Progress)) (*collect.GbakRun, error) {
+			return srv.Restore(ctx, fbk, database, opt, w, p)
+		})
+}
+
+// progressLine shows gbak's progress on one rewritten terminal line,
+// at most ten times a second; off when stderr is not a terminal.
+type progressLine struct {
+	w     io.Writer
+	on    bool
+	last  time.Time
+	shown bool
+}
+
+func newProgressLine(w io.Writer) *progressLine {
+	return &progressLine{w: w, on: collect.IsTerminal(w)}
+}
+
+func (p *progressLine) show(pr collect.Progress) {
+	if !p.on || time.Since(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	s := fmt.Sprintf("%8.1fs  %s", pr.Elapsed.Seconds(), pr.Step)
+	if pr.Table != "" && pr.Records > 0 {
+		s = fmt.Sprintf("%8.1fs  %s: %d records", pr.Elapsed.Seconds(), pr.Table, pr.Records)
+	}
+	if len(s) > 99 {
+		s = s[:99]
+	}
+	fmt.Fprintf(p.w, "\r\x1b[K%s", s)
+	p.shown = true
+}
+
+func (p *progressLine) done() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
+}
+
+// fmtOpt prints an optional value, "-" when unknown.
+func fmtOpt[T any](v *T, f func(T) string) string {
+	if v == nil {
+		return "-"
+	}
+	return f(*v)
+}
+
+func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+func fmtSel(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+
+// snapshotKeyCounts gives the gstat figures (nodes, total dup) of each
+// index in the snapshot file, for the stored-selectivity check.
+// TODO(wiring): read the snapshot with the gstat reader once it is merged;
+// until then no index has figures and the check reports stored values only.
+func snapshotKeyCounts(file string) collect.KeyCounts {
+	return func(table, index string) (int64, int64, bool) { return 0, 0, false }
+}
+
+// printCollect prints the collected snapshot's summary and the monitoring
+// figures.
+// TODO(wiring): print the gstat analysis as `fbdiag gstat` does, once merged.
+func printCollect(w io.Writer, f report.Format, r *collectResult) error {
+	if f == report.JSON {
+		return report.WriteJSON(w, r)
+	}
+	return report.WriteTables(w, f, monitorTables(r)...)
+}
+
+// monitorTables lays out the snapshot description and the live figures.
+func monitorTables(r *collectResult) []*report.Table {
+	s, m := r.Snapshot, r.Monitor
+	snap := &report.Table{Name: "snapshot", Title: "Snapshot", Columns: report.Cols("item", "value")}
+	snap.Add("server", s.Server+" ("+s.ServerVersion+")")
+	snap.Add("database", s.Database)
+	snap.Add("switches", s.Switches)
+	snap.Add("collected", s.CollectedAt.Format(time.RFC3339))
+	snap.Add("file", r.File+" ("+strconv.Itoa(s.Lines)+" gstat lines)")
+
+	h := m.Header
+	tx := &report.Table{Name: "transactions", Title: "Transactions (MON$DATABASE)",
+		Columns: report.Cols("marker", ">value", ">behind next")}
+	for _, mk := range []struct {
+		name string
+		v    int64
+	}{{"oldest transaction (OIT)", h.OldestTransaction}, {"oldest active (OAT)", h.OldestActive},
+		{"oldest snapshot (OST)", h.OldestSnapshot}, {"next transaction", h.NextTransaction}} {
+		tx.Add(mk.name, itoa(mk.v), itoa(h.NextTransaction-mk.v))
+	}
+	tx.Notes = append(tx.Notes, fmt.Sprintf("%d other attachment(s); page size %d, %d pages (%.1f MiB), %d page buffers, sweep interval %d",
+		m.Attachments, h.PageSize, h.Pages, float64(h.Pages*h.PageSize)/(1<<20), h.PageBuffers, h.SweepInterval))
+	if oa := m.OldestTx; oa != nil {
+		tx.Notes = append(tx.Notes, fmt.Sprintf("oldest active transaction %d: %ds old, user %s, attachment %d, from %s, process %s (pid %s)",
+			oa.TransactionID, oa.AgeSeconds, oa.User, oa.AttachmentID,
+			fmtOpt(oa.RemoteAddress, func(s string) string { return s }),
+			fmtOpt(oa.RemoteProcess, func(s string) string { return s }),
+			fmtOpt(oa.RemotePID, itoa)))
+	} else {
+		tx.Notes = append(tx.Notes, "no active transaction in other attachments")
+	}
+
+	io := &report.Table{Name: "io", Title: "Page I/O since the database was opened (MON$IO_STATS)",
+		Columns: report.Cols(">reads", ">writes", ">fetches", ">marks", ">cache hit %")}
+	hit := "-"
+	if m.IO.PageFetches > 0 {
+		hit = strconv.FormatFloat(100*(1-float64(m.IO.PageReads)/float64(m.IO.PageFetches)), 'f', 1, 64)
+	}
+	io.Add(itoa(m.IO.PageReads), itoa(m.IO.PageWrites), itoa(m.IO.PageFetches), itoa(m.IO.PageMarks), hit)
+
+	ix := &report.Table{Name: "selectivity", Title: "Index statistics (RDB$INDICES) vs. gstat",
+		Columns: report.Cols("table", "index", ">stored", ">actual", ">unique keys", "status")}
+	stale := 0
+	for _, c := range r.Selectivity {
+		status := ""
+		if c.Stale {
+			status = "stale: SET STATISTICS INDEX " + c.Index
+			stale++
+		}
+		ix.Add(c.Table, c.Index, fmtOpt(c.Stored, fmtSel), fmtOpt(c.Actual, fmtSel), fmtOpt(c.UniqueKeys, itoa), status)
+	}
+	if stale > 0 {
+		ix.Notes = append(ix.Notes, fmt.Sprintf("%d of %d indices have stale stored selectivity (off by more than %gx)", stale, len(r.Selectivity), collect.StaleSelectivityFactor))
+	}
+	return []*report.Table{snap, tx, io, ix}
+}
+
+// printGbakRun prints what the backup or restore did.
+// TODO(wiring): print the timeline as `fbdiag gbak` does, once merged.
+func printGbakRun(w io.Writer, f report.Format, run *collect.GbakRun, logFile string) error {
+	if f == report.JSON {
+		return report.WriteJSON(w, struct {
+			Run *collect.GbakRun `json:"run"`
+			Log string           `json:"log"`
+		}{run, logFile})
+	}
+	t := &report.Table{Name: "run", Title: "gbak " + run.Action, Columns: report.Cols("item", "value")}
+	t.Add("server", run.Server)
+	t.Add("database", run.Database)
+	t.Add("backup file", run.BackupFile)
+	t.Add("started", run.Started.Format(time.RFC3339))
+	t.Add("log", logFile+" ("+strconv.Itoa(run.Lines)+" lines)")
+	t.Add("completed", strconv.FormatBool(run.Completed))
+	return report.WriteTables(w, f, t)
 }

@@ -1,0 +1,146 @@
+package collect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"slices"
+	"strings"
+	"syscall"
+
+	fb "github.com/nakagami/firebirdsql"
+)
+
+// Kind says what went wrong, in the terms a DBA acts on.
+type Kind int
+
+// The kinds of failure fbdiag tells apart; anything else is KindServer
+// with the server's own message.
+const (
+	KindServer      Kind = iota // the server refused, with its own message
+	KindLogin                   // wrong user name or password
+	KindUnreachable             // nothing answers at the address
+	KindNoDatabase              // the database file or alias does not exist
+	KindExists                  // the target database already exists
+	KindBusy                    // the service is busy with another operation
+	KindLost                    // the connection dropped in the middle
+)
+
+// Error is one failed step, printed as one line naming what failed:
+// "cannot <Op> <Object> on <Server>: <reason>".
+type Error struct {
+	Op     string // e.g. "read statistics of"
+	Object string // database or file, may be empty
+	Server string // host:port
+	Kind   Kind
+	Detail string // the server's message, on one line
+	Err    error  // the driver's error, for errors.Is/As
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("cannot ")
+	b.WriteString(e.Op)
+	switch {
+	case e.Object == "" && e.Server != "":
+		b.WriteString(" " + e.Server)
+	case e.Object != "":
+		b.WriteString(" " + e.Object)
+		if e.Server != "" {
+			b.WriteString(" on " + e.Server)
+		}
+	}
+	b.WriteString(": ")
+	switch e.Kind {
+	case KindLogin:
+		b.WriteString("wrong user name or password (check ISC_USER / ISC_PASSWORD)")
+	case KindUnreachable:
+		b.WriteString("server not reachable (" + e.Detail + ")")
+	case KindNoDatabase:
+		b.WriteString("database not found (" + e.Detail + ")")
+	case KindExists:
+		b.WriteString("database already exists (use --replace to overwrite it)")
+	case KindBusy:
+		b.WriteString("service busy, another operation is running (" + e.Detail + ")")
+	case KindLost:
+		b.WriteString("connection lost (" + e.Detail + ")")
+	default:
+		b.WriteString(e.Detail)
+	}
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// fail wraps a driver error into an *Error for this server. The password
+// is scrubbed from the detail in case a driver ever echoes it.
+func (s Server) fail(op, object string, err error) error {
+	var ce *Error
+	if errors.As(err, &ce) {
+		return err
+	}
+	detail := oneLine(err.Error())
+	if s.Password != "" {
+		detail = strings.ReplaceAll(detail, s.Password, "***")
+	}
+	return &Error{Op: op, Object: object, Server: s.Addr, Kind: kindOf(err), Detail: detail, Err: err}
+}
+
+// oneLine joins a multi-line server message ("I/O error…\nError while
+// trying to open file\nNo such file or directory") into one line.
+func oneLine(s string) string {
+	f := strings.Fields(strings.ReplaceAll(s, "\n", "; "))
+	return strings.TrimSuffix(strings.Join(f, " "), ";")
+}
+
+// kindOf classifies a driver error by its GDS codes first and its text
+// second (the Services API reports some failures without codes).
+func kindOf(err error) Kind {
+	if errors.Is(err, fb.ErrServiceBusy) {
+		return KindBusy
+	}
+	var fe *fb.FbError
+	if errors.As(err, &fe) {
+		switch {
+		case slices.Contains(fe.GDSCodes, fb.ISCLogin):
+			return KindLogin
+		case slices.Contains(fe.GDSCodes, fb.ISCSvcInUse):
+			return KindBusy
+		case slices.Contains(fe.GDSCodes, fb.ISCDbOrFileExists):
+			return KindExists
+		case slices.Contains(fe.GDSCodes, fb.ISCNetworkError), slices.Contains(fe.GDSCodes, fb.ISCNetReadErr):
+			return KindLost
+		}
+	}
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "user name and password are not defined"):
+		return KindLogin
+	case strings.Contains(msg, "No such file or directory"),
+		strings.Contains(msg, "Can't open database file"),
+		strings.Contains(msg, "not a valid database"):
+		return KindNoDatabase
+	case strings.Contains(msg, "already exists"):
+		return KindExists
+	}
+	var oe *net.OpError
+	if errors.As(err, &oe) && oe.Op == "dial" {
+		return KindUnreachable
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return KindUnreachable
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
+		errors.Is(err, syscall.ECONNRESET) || errors.Is(err, syscall.EPIPE) ||
+		errors.Is(err, net.ErrClosed) {
+		return KindLost
+	}
+	return KindServer
+}
+
+// errorf builds an *Error of a given kind that did not come from the driver.
+func (s Server) errorf(kind Kind, op, object, format string, args ...any) error {
+	return &Error{Op: op, Object: object, Server: s.Addr, Kind: kind, Detail: fmt.Sprintf(format, args...)}
+}

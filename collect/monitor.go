@@ -1,0 +1,187 @@
+package collect
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"time"
+)
+
+// Monitor is what the monitoring tables and the catalogue say about a
+// database at one moment: the transaction markers, the oldest active
+// transaction and who holds it, the cumulative page I/O and each index's
+// stored selectivity. JSON names are the contract in docs/live.md.
+type Monitor struct {
+	Database    string            `json:"database"`
+	CollectedAt time.Time         `json:"collected_at"`
+	Header      MonDatabase       `json:"header"`
+	Attachments int               `json:"attachments"` // other attachments than fbdiag's own
+	OldestTx    *OldestActive     `json:"oldest_active"`
+	IO          IOStats           `json:"io"`
+	Indices     []IndexStatistics `json:"indices"`
+}
+
+// MonDatabase is the MON$DATABASE row: gstat -h's markers, read live.
+type MonDatabase struct {
+	PageSize          int64 `json:"page_size"`
+	Pages             int64 `json:"pages"` // allocated on disk; size = pages × page size
+	PageBuffers       int64 `json:"page_buffers"`
+	ODSMajor          int   `json:"ods_major"`
+	ODSMinor          int   `json:"ods_minor"`
+	OldestTransaction int64 `json:"oldest_transaction"` // OIT
+	OldestActive      int64 `json:"oldest_active"`      // OAT
+	OldestSnapshot    int64 `json:"oldest_snapshot"`    // OST
+	NextTransaction   int64 `json:"next_transaction"`
+	SweepInterval     int64 `json:"sweep_interval"`
+	ForcedWrites      bool  `json:"forced_writes"`
+	ReadOnly          bool  `json:"read_only"`
+}
+
+// OldestActive is the oldest transaction still active in another
+// attachment, and who opened it: the transaction that holds garbage
+// collection back ("use the MON$ tables to identify it and stop it").
+type OldestActive struct {
+	TransactionID int64     `json:"transaction_id"`
+	Started       time.Time `json:"started"`     // server's local time, as MON$TIMESTAMP stores it
+	AgeSeconds    int64     `json:"age_seconds"` // measured by the server, so clocks need not agree
+	AttachmentID  int64     `json:"attachment_id"`
+	User          string    `json:"user"`
+	RemoteAddress *string   `json:"remote_address"` // null for local (embedded/XNET) attachments
+	RemoteProcess *string   `json:"remote_process"`
+	RemotePID     *int64    `json:"remote_pid"`
+}
+
+// IOStats are MON$IO_STATS of the database group (MON$STAT_GROUP 0):
+// cumulative since the server opened the database.
+type IOStats struct {
+	PageReads   int64 `json:"page_reads"`
+	PageWrites  int64 `json:"page_writes"`
+	PageFetches int64 `json:"page_fetches"`
+	PageMarks   int64 `json:"page_marks"`
+}
+
+// IndexStatistics is one user index from RDB$INDICES. Stored is
+// RDB$STATISTICS, the selectivity (1 / distinct keys) computed at creation
+// or by the last SET STATISTICS; null when never computed.
+type IndexStatistics struct {
+	Table    string   `json:"table"`
+	Index    string   `json:"index"`
+	Unique   bool     `json:"unique"`
+	Inactive bool     `json:"inactive"`
+	Segments int      `json:"segments"`
+	Stored   *float64 `json:"stored_selectivity"`
+}
+
+const (
+	sqlMonDatabase = `SELECT MON$PAGE_SIZE, MON$PAGES, MON$PAGE_BUFFERS, MON$ODS_MAJOR, MON$ODS_MINOR,
+  MON$OLDEST_TRANSACTION, MON$OLDEST_ACTIVE, MON$OLDEST_SNAPSHOT, MON$NEXT_TRANSACTION,
+  MON$SWEEP_INTERVAL, MON$FORCED_WRITES, MON$READ_ONLY
+FROM MON$DATABASE`
+
+	sqlAttachments = `SELECT COUNT(*) FROM MON$ATTACHMENTS
+WHERE MON$ATTACHMENT_ID <> CURRENT_CONNECTION AND MON$SYSTEM_FLAG = 0`
+
+	// MON$STATE 1 = active. fbdiag's own transaction is left out.
+	sqlOldestActive = `SELECT FIRST 1 t.MON$TRANSACTION_ID, t.MON$TIMESTAMP,
+  DATEDIFF(SECOND FROM t.MON$TIMESTAMP TO CURRENT_TIMESTAMP),
+  a.MON$ATTACHMENT_ID, a.MON$USER, a.MON$REMOTE_ADDRESS, a.MON$REMOTE_PROCESS, a.MON$REMOTE_PID
+FROM MON$TRANSACTIONS t JOIN MON$ATTACHMENTS a ON a.MON$ATTACHMENT_ID = t.MON$ATTACHMENT_ID
+WHERE t.MON$STATE = 1 AND t.MON$ATTACHMENT_ID <> CURRENT_CONNECTION
+ORDER BY t.MON$TRANSACTION_ID`
+
+	sqlIOStats = `SELECT io.MON$PAGE_READS, io.MON$PAGE_WRITES, io.MON$PAGE_FETCHES, io.MON$PAGE_MARKS
+FROM MON$IO_STATS io JOIN MON$DATABASE d ON d.MON$STAT_ID = io.MON$STAT_ID
+WHERE io.MON$STAT_GROUP = 0`
+
+	sqlIndices = `SELECT i.RDB$RELATION_NAME, i.RDB$INDEX_NAME, COALESCE(i.RDB$UNIQUE_FLAG, 0),
+  COALESCE(i.RDB$INDEX_INACTIVE, 0), COALESCE(i.RDB$SEGMENT_COUNT, 0), i.RDB$STATISTICS
+FROM RDB$INDICES i JOIN RDB$RELATIONS r ON r.RDB$RELATION_NAME = i.RDB$RELATION_NAME
+WHERE COALESCE(r.RDB$SYSTEM_FLAG, 0) = 0
+ORDER BY i.RDB$RELATION_NAME, i.RDB$INDEX_NAME`
+)
+
+// Monitor reads the monitoring tables and the index catalogue of database
+// in one read-only transaction (the MON$ snapshot is frozen per
+// transaction, so all figures are from the same instant).
+func (s Server) Monitor(ctx context.Context, database string) (*Monitor, error) {
+	db, err := s.open(ctx, database)
+	if err != nil {
+		return nil, s.fail("attach to", database, err)
+	}
+	defer db.Close()
+	m, err := readMonitor(ctx, db)
+	if err != nil {
+		return nil, s.fail("read the monitoring tables of", database, err)
+	}
+	m.Database = database
+	return m, nil
+}
+
+func readMonitor(ctx context.Context, db *sql.DB) (*Monitor, error) {
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	m := &Monitor{CollectedAt: time.Now().UTC().Truncate(time.Second), Indices: []IndexStatistics{}}
+	h := &m.Header
+	var forced, ro int
+	if err := tx.QueryRowContext(ctx, sqlMonDatabase).Scan(&h.PageSize, &h.Pages, &h.PageBuffers,
+		&h.ODSMajor, &h.ODSMinor, &h.OldestTransaction, &h.OldestActive, &h.OldestSnapshot,
+		&h.NextTransaction, &h.SweepInterval, &forced, &ro); err != nil {
+		return nil, err
+	}
+	h.ForcedWrites, h.ReadOnly = forced != 0, ro != 0
+	if err := tx.QueryRowContext(ctx, sqlAttachments).Scan(&m.Attachments); err != nil {
+		return nil, err
+	}
+	var oa OldestActive
+	var addr, proc sql.NullString
+	var pid sql.NullInt64
+	err = tx.QueryRowContext(ctx, sqlOldestActive).Scan(&oa.TransactionID, &oa.Started, &oa.AgeSeconds,
+		&oa.AttachmentID, &oa.User, &addr, &proc, &pid)
+	switch err {
+	case nil:
+		oa.User = strings.TrimSpace(oa.User)
+		oa.RemoteAddress, oa.RemoteProcess = nullString(addr), nullString(proc)
+		if pid.Valid {
+			oa.RemotePID = &pid.Int64
+		}
+		m.OldestTx = &oa
+	case sql.ErrNoRows:
+	default:
+		return nil, err
+	}
+	io := &m.IO
+	if err := tx.QueryRowContext(ctx, sqlIOStats).Scan(&io.PageReads, &io.PageWrites, &io.PageFetches, &io.PageMarks); err != nil {
+		return nil, err
+	}
+	rows, err := tx.QueryContext(ctx, sqlIndices)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var ix IndexStatistics
+		var unique, inactive int
+		var stored sql.NullFloat64
+		if err := rows.Scan(&ix.Table, &ix.Index, &unique, &inactive, &ix.Segments, &stored); err != nil {
+			return nil, err
+		}
+		ix.Table, ix.Index = strings.TrimSpace(ix.Table), strings.TrimSpace(ix.Index)
+		ix.Unique, ix.Inactive = unique != 0, inactive != 0
+		if stored.Valid {
+			ix.Stored = &stored.Float64
+		}
+		m.Indices = append(m.Indices, ix)
+	}
+	return m, rows.Err()
+}
+
+func nullString(s sql.NullString) *string {
+	if !s.Valid {
+		return nil
+	}
+	v := strings.TrimSpace(s.String)
+	return &v
+}

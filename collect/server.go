@@ -1,0 +1,122 @@
+package collect
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	fb "github.com/nakagami/firebirdsql"
+)
+
+// DefaultPort is Firebird's registered TCP port (gds_db).
+const DefaultPort = "3050"
+
+// DialTimeout bounds connecting and logging in; a server that does not
+// answer within it is reported as unreachable.
+const DialTimeout = 15 * time.Second
+
+// Server is where and as whom fbdiag connects. Password is never printed:
+// String and the errors of this package show only Addr and User.
+type Server struct {
+	Addr     string // host:port
+	User     string
+	Password string
+}
+
+// ParseServer turns --server's "host[:port]" into host:port; an empty
+// value means localhost.
+func ParseServer(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return net.JoinHostPort("localhost", DefaultPort), nil
+	}
+	if host, port, err := net.SplitHostPort(s); err == nil {
+		if host == "" || port == "" {
+			return "", fmt.Errorf("server %q: want HOST or HOST:PORT", s)
+		}
+		return s, nil
+	}
+	if strings.Count(s, ":") > 1 && !strings.HasPrefix(s, "[") {
+		// A bare IPv6 address.
+		return net.JoinHostPort(s, DefaultPort), nil
+	}
+	if strings.ContainsAny(s, ":/ ") {
+		return "", fmt.Errorf("server %q: want HOST or HOST:PORT", s)
+	}
+	return net.JoinHostPort(s, DefaultPort), nil
+}
+
+// String shows the server without the password.
+func (s Server) String() string { return s.User + "@" + s.Addr }
+
+// dsn builds the database/sql data source name. It holds the password,
+// so it stays in memory and is never printed. The driver's defaults
+// (Srp256 with Srp fallback, wire encryption enabled) are what a Firebird 3
+// server with WireCrypt = Required expects, so no options are added.
+func (s Server) dsn(database string) string {
+	path := database
+	if strings.HasPrefix(path, "/") && !strings.Contains(path[1:], "/") {
+		// The driver treats a single path segment as an alias; keep a
+		// root-level file a path.
+		path = "/" + path
+	}
+	u := url.URL{User: url.UserPassword(s.User, s.Password), Host: s.Addr, Path: path}
+	return strings.TrimPrefix(u.String(), "//")
+}
+
+// service attaches to the service manager.
+func (s Server) service(ctx context.Context) (*fb.ServiceManager, error) {
+	dctx, cancel := context.WithTimeout(ctx, DialTimeout)
+	defer cancel()
+	return fb.NewServiceManagerContext(dctx, s.Addr, s.User, s.Password, fb.GetDefaultServiceManagerOptions())
+}
+
+// open attaches to a database over SQL and checks the attachment works.
+func (s Server) open(ctx context.Context, database string) (*sql.DB, error) {
+	db, err := sql.Open("firebirdsql", s.dsn(database))
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(1)
+	pctx, cancel := context.WithTimeout(ctx, DialTimeout)
+	defer cancel()
+	if err := db.PingContext(pctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Version asks the server for its version banner, e.g.
+// "LI-V3.0.11.33637 Firebird 3.0".
+func (s Server) Version(ctx context.Context) (string, error) {
+	sm, err := s.service(ctx)
+	if err != nil {
+		return "", s.fail("connect to", "", err)
+	}
+	defer sm.Close()
+	v, err := sm.GetServerVersionString()
+	if err != nil {
+		return "", s.fail("read the version of", "", err)
+	}
+	return v, nil
+}
+
+// Exists tells whether database can be attached. A missing file is
+// (false, nil); a login or network failure is an error, so that a restore
+// never mistakes "cannot tell" for "absent".
+func (s Server) Exists(ctx context.Context, database string) (bool, error) {
+	db, err := s.open(ctx, database)
+	if err == nil {
+		db.Close()
+		return true, nil
+	}
+	if kindOf(err) == KindNoDatabase {
+		return false, nil
+	}
+	return false, s.fail("check database", database, err)
+}

@@ -1,0 +1,116 @@
+package collect
+
+import (
+	"bytes"
+	"context"
+	"io"
+
+	fb "github.com/nakagami/firebirdsql"
+)
+
+// SPB items and actions (ibase.h / consts_pub.h); the driver keeps its
+// copies unexported.
+const (
+	actionBackup      = 1   // isc_action_svc_backup
+	actionRestore     = 2   // isc_action_svc_restore
+	actionDbStats     = 11  // isc_action_svc_db_stats
+	spbBkpFile        = 5   // isc_spb_bkp_file
+	spbBkpStat        = 15  // isc_spb_bkp_stat = isc_spb_res_stat ("TDRW")
+	spbCommandLine    = 105 // isc_spb_command_line
+	spbDbName         = 106 // isc_spb_dbname
+	spbVerbose        = 107 // isc_spb_verbose
+	spbOptions        = 108 // isc_spb_options
+	resReplace        = 0x1000
+	resCreate         = 0x2000
+	bkpNoGarbageColl  = 0x04 // isc_spb_bkp_no_garbage_collect
+	resDeactivateIdx  = 0x0100
+	spbResPageSize    = 10 // isc_spb_res_page_size
+	defaultBkpOptions = 0  // transportable, with garbage collection: gbak's defaults
+)
+
+// lineSplitter turns the service's output chunks into lines, calling
+// line for each complete one (without the newline, trailing blanks
+// removed). Memory is one line.
+type lineSplitter struct {
+	partial []byte
+	line    func([]byte) error
+}
+
+func (ls *lineSplitter) write(chunk []byte) error {
+	for len(chunk) > 0 {
+		i := bytes.IndexByte(chunk, '\n')
+		if i < 0 {
+			ls.partial = append(ls.partial, chunk...)
+			return nil
+		}
+		var l []byte
+		if len(ls.partial) > 0 {
+			ls.partial = append(ls.partial, chunk[:i]...)
+			l = ls.partial
+		} else {
+			l = chunk[:i]
+		}
+		if err := ls.line(bytes.TrimRight(l, " \t\r")); err != nil {
+			return err
+		}
+		ls.partial = ls.partial[:0]
+		chunk = chunk[i+1:]
+	}
+	return nil
+}
+
+func (ls *lineSplitter) flush() error {
+	if len(ls.partial) == 0 {
+		return nil
+	}
+	l := bytes.TrimRight(ls.partial, " \t\r")
+	ls.partial = ls.partial[:0]
+	if len(l) == 0 {
+		return nil
+	}
+	return ls.line(l)
+}
+
+// runService starts a service with spb and streams its whole output
+// (isc_info_svc_to_eof, in large chunks) to line. It returns when the
+// service has finished; a dropped connection or a failure the server
+// reports is an error.
+func runService(ctx context.Context, sm *fb.ServiceManager, spb []byte, line func([]byte) error) error {
+	if err := sm.ServiceStartContext(ctx, spb); err != nil {
+		return err
+	}
+	ls := &lineSplitter{line: line}
+	chunks := make(chan []byte, 16)
+	done := make(chan error, 1)
+	sctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		done <- sm.WaitBufferContext(sctx, chunks)
+		close(chunks)
+	}()
+	var werr error
+	for c := range chunks {
+		if werr == nil {
+			if werr = ls.write(c); werr != nil {
+				cancel() // stop reading; the connection is abandoned
+			}
+		}
+	}
+	err := <-done
+	if werr != nil {
+		return werr
+	}
+	if err != nil {
+		return err
+	}
+	return ls.flush()
+}
+
+// writeLine writes l and a newline.
+func writeLine(w io.Writer, l []byte) error {
+	if _, err := w.Write(l); err != nil {
+		return err
+	}
+	_, err := w.Write([]byte{'\n'})
+	return err
+}
