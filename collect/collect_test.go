@@ -1,0 +1,221 @@
+package collect
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"net"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+)
+
+func TestParseSwitches(t *testing.T) {
+	for _, c := range []struct {
+		in, want string
+		opts     int32
+	}{
+		{"-a -r", "-d -i -r", stsDataPages | stsIdxPages | stsRecordVersions},
+		{"-h", "-h", stsHdrPages},
+		{"-h -a", "-h", stsHdrPages},
+		{"-data -index -system", "-d -i -s", stsDataPages | stsIdxPages | stsSysRelations},
+		{"-r -t orders ORDER_LINE", "-r -t ORDERS ORDER_LINE", stsRecordVersions | stsTable},
+	} {
+		sw, err := ParseSwitches(c.in)
+		if err != nil {
+			t.Errorf("ParseSwitches(%q): %v", c.in, err)
+			continue
+		}
+		if got := sw.String(); got != c.want {
+			t.Errorf("ParseSwitches(%q).String() = %q, want %q", c.in, got, c.want)
+		}
+		if got := sw.options(); got != c.opts {
+			t.Errorf("ParseSwitches(%q).options() = %#x, want %#x", c.in, got, c.opts)
+		}
+	}
+	for _, bad := range []string{"", "a", "-x", "-t", "-e", "-datax"} {
+		if _, err := ParseSwitches(bad); err == nil {
+			t.Errorf("ParseSwitches(%q) accepted", bad)
+		}
+	}
+}
+
+func TestParseServer(t *testing.T) {
+	for in, want := range map[string]string{
+		"": "localhost:3050", "localhost": "localhost:3050", "db1:3051": "db1:3051",
+		"127.0.0.1": "127.0.0.1:3050", "::1": "[::1]:3050", "[::1]:3051": "[::1]:3051",
+	} {
+		got, err := ParseServer(in)
+		if err != nil || got != want {
+			t.Errorf("ParseServer(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"db1:", ":3050", "host/3050", "a b"} {
+		if got, err := ParseServer(bad); err == nil {
+			t.Errorf("ParseServer(%q) = %q, want an error", bad, got)
+		}
+	}
+}
+
+func TestDSNKeepsPathsAndAliases(t *testing.T) {
+	s := Server{Addr: "localhost:3050", User: "SYSDBA", Password: "p@ss:w/rd"}
+	for db, want := range map[string]string{
+		"/var/lib/firebird/3.0/data/x.fdb": "SYSDBA:p%40ss%3Aw%2Frd@localhost:3050/var/lib/firebird/3.0/data/x.fdb",
+		"employee":                         "SYSDBA:p%40ss%3Aw%2Frd@localhost:3050/employee",
+		"/x.fdb":                           "SYSDBA:p%40ss%3Aw%2Frd@localhost:3050//x.fdb",
+	} {
+		if got := s.dsn(db); got != want {
+			t.Errorf("dsn(%q) = %q, want %q", db, got, want)
+		}
+	}
+}
+
+func TestCredentials(t *testing.T) {
+	env := map[string]string{"ISC_PASSWORD": "secret"}
+	user, pw, err := Credentials(func(k string) string { return env[k] }, strings.NewReader(""), &bytes.Buffer{})
+	if err != nil || user != "SYSDBA" || pw != "secret" {
+		t.Errorf("Credentials = %q, %q, %v; want SYSDBA, secret", user, pw, err)
+	}
+	env = map[string]string{"ISC_USER": "dba"}
+	var prompt bytes.Buffer
+	_, _, err = Credentials(func(k string) string { return env[k] }, strings.NewReader("secret\n"), &prompt)
+	if !errors.Is(err, ErrNoPassword) {
+		t.Errorf("no ISC_PASSWORD and stdin not a terminal: err = %v, want ErrNoPassword", err)
+	}
+	if prompt.Len() != 0 {
+		t.Errorf("prompted %q on a non-terminal", prompt.String())
+	}
+}
+
+func TestErrorIsOneLineWithoutPassword(t *testing.T) {
+	s := Server{Addr: "localhost:3050", User: "SYSDBA", Password: "hunter2"}
+	err := s.fail("read statistics of", "/db/x.fdb", errors.New("I/O error during \"open\" operation for file \"/db/x.fdb\"\nError while trying to open file\nNo such file or directory\n"))
+	want := `cannot read statistics of /db/x.fdb on localhost:3050: database not found (I/O error during "open" operation for file "/db/x.fdb"; Error while trying to open file; No such file or directory)`
+	if err.Error() != want {
+		t.Errorf("got  %s\nwant %s", err, want)
+	}
+	err = s.fail("connect to", "", &net.OpError{Op: "dial", Net: "tcp", Err: errors.New("connect: connection refused hunter2")})
+	if got := err.Error(); strings.Contains(got, "hunter2") || strings.Contains(got, "\n") ||
+		!strings.HasPrefix(got, "cannot connect to localhost:3050: server not reachable") {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestLineSplitter(t *testing.T) {
+	var got []string
+	ls := &lineSplitter{line: func(b []byte) error { got = append(got, string(b)); return nil }}
+	for _, c := range []string{"gbak: time  ", "   delta \nga", "bak:x\r\n\n", "tail "} {
+		if err := ls.write([]byte(c)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ls.flush(); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"gbak: time     delta", "gabak:x", "", "tail"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("lines = %q, want %q", got, want)
+	}
+}
+
+// The progress display follows a real Firebird 3.0.11 restore log.
+func TestProgressOnRealRestoreLog(t *testing.T) {
+	f, err := os.Open(testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var tr progressTracker
+	var last Progress
+	maxRecords := map[string]int64{}
+	final := 0
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		l := gbakLine([]byte(sc.Text()))
+		if isFinalLine(l) {
+			final++
+		}
+		if p, ok := tr.update(l); ok {
+			last = p
+			if p.Table != "" && p.Records > maxRecords[p.Table] {
+				maxRecords[p.Table] = p.Records
+			}
+		}
+	}
+	if final != 1 {
+		t.Errorf("final lines = %d, want 1", final)
+	}
+	if last.Elapsed != 35170*time.Millisecond {
+		t.Errorf("elapsed = %v, want 35.17s (total statistics line)", last.Elapsed)
+	}
+	for table, n := range map[string]int64{"ORDER_LINE": 500000, "ORDERS": 95000, "CUSTOMER": 30000, "STOCK": 50000, "WAREHOUSE": 5} {
+		if maxRecords[table] != n {
+			t.Errorf("records restored of %s = %d, want %d", table, maxRecords[table], n)
+		}
+	}
+}
+
+func TestGbakLineAddsPrefix(t *testing.T) {
+	if got := string(gbakLine([]byte("restoring data for table X"))); got != "gbak:restoring data for table X" {
+		t.Errorf("got %q", got)
+	}
+	if got := string(gbakLine([]byte("gbak: time     delta"))); got != "gbak: time     delta" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestSplitScript(t *testing.T) {
+	f, err := os.Open(testutil.Testdata(t, "live", "shop.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, err := splitScript(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 6 tables, 4 indices, 1 EXECUTE BLOCK, 2 updates, 1 delete, 1 read.
+	if len(st) != 15 {
+		t.Fatalf("statements = %d, want 15", len(st))
+	}
+	if !strings.HasPrefix(st[10].text, "EXECUTE BLOCK") || !strings.HasSuffix(st[10].text, "END") {
+		t.Errorf("statement 11 = %.40q…, want the whole EXECUTE BLOCK", st[10].text)
+	}
+	if _, err := splitScript(strings.NewReader("CREATE TABLE T (I INTEGER)")); err == nil {
+		t.Error("unterminated statement accepted")
+	}
+}
+
+func TestCheckSelectivity(t *testing.T) {
+	f := func(v float64) *float64 { return &v }
+	ix := []IndexStatistics{
+		{Table: "T", Index: "FRESH", Stored: f(0.001)},
+		{Table: "T", Index: "NEVER", Stored: f(0)},
+		{Table: "T", Index: "DRIFT", Stored: f(0.01)},
+		{Table: "T", Index: "NOFIG", Stored: f(0.5)},
+	}
+	keys := func(table, index string) (int64, int64, bool) {
+		switch index {
+		case "FRESH":
+			return 1500, 500, true // 1000 unique keys
+		case "NEVER":
+			return 10, 0, true
+		case "DRIFT":
+			return 3000, 2000, true // actual 0.001, stored 10x
+		}
+		return 0, 0, false
+	}
+	got := CheckSelectivity(ix, keys)
+	want := map[string]bool{"FRESH": false, "NEVER": true, "DRIFT": true, "NOFIG": false}
+	for _, c := range got {
+		if c.Stale != want[c.Index] {
+			t.Errorf("%s: stale = %v, want %v", c.Index, c.Stale, want[c.Index])
+		}
+	}
+	if got[0].UniqueKeys == nil || *got[0].UniqueKeys != 1000 || got[3].Actual != nil {
+		t.Errorf("unique keys/actual not as computed: %+v", got)
+	}
+}

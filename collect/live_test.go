@@ -1,0 +1,266 @@
+package collect_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fbdiag/fbdiag/collect"
+	"github.com/fbdiag/fbdiag/collect/livetest"
+)
+
+// shopRecords are the rows testdata/live/shop.sql leaves in each table.
+var shopRecords = map[string]int{
+	"WAREHOUSE": 5, "CUSTOMER": 3000, "ORDERS": 9500, "ORDER_LINE": 50000, "STOCK": 5000, "DOCS": 200,
+}
+
+// shopIndices are the user indices of testdata/live/shop.sql.
+var shopIndices = []string{
+	"CUSTOMER_LAST", "OL_ITEM", "ORDERS_CARRIER", "ORDERS_DATE_D",
+	"RDB$PRIMARY1", "RDB$PRIMARY2", "RDB$PRIMARY3", "RDB$PRIMARY4", "RDB$PRIMARY5", "RDB$PRIMARY6",
+}
+
+func ctxT(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// The snapshot collected through the Services API is what the server's
+// own fbstat -d -i -r prints for the same database, after fbdiag's
+// preamble: the same tables, records and indices, line for line.
+func TestLiveStatsMatchFbstat(t *testing.T) {
+	s := livetest.Server(t)
+	db := livetest.ShopDatabase(t, s)
+	sw, err := collect.ParseSwitches("-a -r")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	snap, err := s.Stats(ctxT(t), db, sw, &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(snap.ServerVersion, "Firebird") || snap.Database != db || snap.Switches != "-d -i -r" {
+		t.Errorf("snapshot = %+v", snap)
+	}
+	got := buf.String()
+	if !strings.HasPrefix(got, collect.PreamblePrefix+"server "+s.Addr+" (") {
+		t.Errorf("snapshot does not start with the preamble:\n%.300s", got)
+	}
+	want := string(livetest.Fbstat(t, s, db, "-d", "-i", "-r"))
+	body := func(s string) string {
+		i := strings.Index(s, "Analyzing database pages")
+		if i < 0 {
+			t.Fatalf("no 'Analyzing database pages' in:\n%.500s", s)
+		}
+		var keep []string
+		for _, l := range strings.Split(s[i:], "\n") {
+			l = strings.TrimRight(l, " \r")
+			if !strings.HasPrefix(l, "Gstat completion time") {
+				keep = append(keep, l)
+			}
+		}
+		return strings.Join(keep, "\n")
+	}
+	if body(got) != body(want) {
+		t.Errorf("collected statistics differ from fbstat -d -i -r:\n--- collect\n%s\n--- fbstat\n%s", body(got), body(want))
+	}
+	recs := map[string]int{}
+	var table string
+	tableRe := regexp.MustCompile(`^(\S+) \(\d+\)$`)
+	recRe := regexp.MustCompile(`total records: (\d+)`)
+	indices := 0
+	for _, l := range strings.Split(got, "\n") {
+		if m := tableRe.FindStringSubmatch(l); m != nil {
+			table = m[1]
+		}
+		if m := recRe.FindStringSubmatch(l); m != nil {
+			recs[table], _ = strconv.Atoi(m[1])
+		}
+		if strings.HasPrefix(l, "    Index ") {
+			indices++
+		}
+	}
+	if len(recs) != len(shopRecords) {
+		t.Errorf("tables = %v, want %v", recs, shopRecords)
+	}
+	for name, n := range shopRecords {
+		if recs[name] != n {
+			t.Errorf("%s: %d records, want %d", name, recs[name], n)
+		}
+	}
+	if indices != len(shopIndices) {
+		t.Errorf("indices = %d, want %d", indices, len(shopIndices))
+	}
+}
+
+// The monitoring tables name the transaction another attachment keeps
+// open, and RDB$STATISTICS is 0 for indices created on empty tables.
+func TestLiveMonitor(t *testing.T) {
+	s := livetest.Server(t)
+	db := livetest.ShopDatabase(t, s)
+	ctx := ctxT(t)
+	hold, err := collect.OpenForTest(ctx, s, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hold.Close()
+	tx, err := hold.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	var txID, attID int64
+	if err := tx.QueryRowContext(ctx, "SELECT CURRENT_TRANSACTION, CURRENT_CONNECTION FROM RDB$DATABASE").Scan(&txID, &attID); err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.Monitor(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Header.PageSize != 4096 || m.Header.ODSMajor != 12 || m.Header.Pages == 0 {
+		t.Errorf("header = %+v, want page size 4096, ODS 12", m.Header)
+	}
+	if m.Attachments != 1 {
+		t.Errorf("other attachments = %d, want 1", m.Attachments)
+	}
+	// The driver may keep its own transaction open in that attachment,
+	// started before ours: the oldest is ours or older, and in it.
+	if oa := m.OldestTx; oa == nil || oa.TransactionID > txID || oa.AttachmentID != attID ||
+		oa.User != strings.ToUpper(s.User) || oa.AgeSeconds < 0 || oa.AgeSeconds > 60 ||
+		oa.RemoteAddress == nil || !strings.Contains(*oa.RemoteAddress, "127.0.0.1") {
+		t.Errorf("oldest active = %+v, want transaction ≤ %d of attachment %d, %s from 127.0.0.1", oa, txID, attID, s.User)
+	}
+	if m.Header.OldestActive > txID || m.Header.NextTransaction <= txID {
+		t.Errorf("OAT %d / next %d do not bracket the held transaction %d", m.Header.OldestActive, m.Header.NextTransaction, txID)
+	}
+	var names []string
+	for _, ix := range m.Indices {
+		names = append(names, ix.Index)
+		if ix.Stored == nil || *ix.Stored != 0 {
+			t.Errorf("%s: stored selectivity %v, want 0 (created before the data)", ix.Index, ix.Stored)
+		}
+	}
+	if strings.Join(sorted(names), " ") != strings.Join(shopIndices, " ") {
+		t.Errorf("indices = %v, want %v", names, shopIndices)
+	}
+	if m.IO.PageFetches == 0 {
+		t.Errorf("io = %+v, want page fetches", m.IO)
+	}
+}
+
+// A backup and a restore through the Services API stream complete gbak
+// logs with -st tdrw columns; a second restore to the same name is refused
+// without --replace and allowed with it.
+func TestLiveBackupRestore(t *testing.T) {
+	s := livetest.Server(t)
+	db := livetest.ShopDatabase(t, s)
+	ctx := ctxT(t)
+	fbk := livetest.TempPath(t, s, "shop.fbk")
+	var blog bytes.Buffer
+	run, err := s.Backup(ctx, db, fbk, &blog, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !run.Completed || !strings.HasPrefix(blog.String(), "gbak: time     delta  reads  writes\n") {
+		t.Errorf("backup run %+v, log starts %.80q", run, blog.String())
+	}
+	if !regexp.MustCompile(`(?m)^gbak:\s+[\d.]+\s+[\d.]+\s+\d+\s+\d+ closing file, committing, and finishing\. \d+ bytes written$`).MatchString(blog.String()) {
+		t.Errorf("backup log lacks its final line:\n%s", tail(blog.String()))
+	}
+	target := livetest.TempPath(t, s, "restored.fdb")
+	var rlog bytes.Buffer
+	var progress int
+	run, err = s.Restore(ctx, fbk, target, collect.RestoreOptions{}, &rlog, func(collect.Progress) { progress++ })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !run.Completed || progress != run.Lines-1 {
+		t.Errorf("restore run %+v, %d progress calls", run, progress)
+	}
+	for _, ix := range shopIndices {
+		if !strings.Contains(rlog.String(), " restoring index "+ix+"\n") {
+			t.Errorf("restore log lacks index %s", ix)
+		}
+	}
+	if n := strings.Count(rlog.String(), "records restored"); n < len(shopRecords) {
+		t.Errorf("%d 'records restored' lines, want at least %d", n, len(shopRecords))
+	}
+	var again bytes.Buffer
+	_, err = s.Restore(ctx, fbk, target, collect.RestoreOptions{}, &again, nil)
+	var ce *collect.Error
+	if !errors.As(err, &ce) || ce.Kind != collect.KindExists || again.Len() != 0 {
+		t.Errorf("restore over an existing database without Replace: err = %v, %d bytes logged", err, again.Len())
+	}
+	if _, err := s.Restore(ctx, fbk, target, collect.RestoreOptions{Replace: true}, &again, nil); err != nil {
+		t.Errorf("restore with Replace: %v", err)
+	}
+}
+
+// Each failure is one line that names the step and the cause, with its Kind.
+func TestLiveFailures(t *testing.T) {
+	s := livetest.Server(t)
+	ctx := ctxT(t)
+	sw, _ := collect.ParseSwitches("-h")
+	missing := livetest.DataDir() + "/fbdiag-no-such-database.fdb"
+	bad := s
+	bad.Password = s.Password + "-wrong"
+	down := s
+	down.Addr = freePort(t)
+	for _, c := range []struct {
+		name string
+		srv  collect.Server
+		db   string
+		kind collect.Kind
+		msg  string
+	}{
+		{"wrong password", bad, missing, collect.KindLogin, "cannot connect to " + s.Addr + ": wrong user name or password"},
+		{"server down", down, missing, collect.KindUnreachable, "cannot connect to " + down.Addr + ": server not reachable"},
+		{"unknown database", s, missing, collect.KindNoDatabase, "cannot read statistics of " + missing + " on " + s.Addr + ": database not found"},
+	} {
+		var buf bytes.Buffer
+		_, err := c.srv.Stats(ctx, c.db, sw, &buf)
+		var ce *collect.Error
+		if !errors.As(err, &ce) || ce.Kind != c.kind {
+			t.Errorf("%s: err = %v, want kind %d", c.name, err, c.kind)
+			continue
+		}
+		msg := err.Error()
+		if !strings.HasPrefix(msg, c.msg) || strings.Contains(msg, "\n") || strings.Contains(msg, s.Password) {
+			t.Errorf("%s: error %q, want one line starting %q without the password", c.name, msg, c.msg)
+		}
+	}
+}
+
+// freePort returns a local address nothing listens on.
+func freePort(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+func sorted(s []string) []string {
+	out := slices.Clone(s)
+	slices.Sort(out)
+	return out
+}
+
+func tail(s string) string {
+	l := strings.Split(strings.TrimSpace(s), "\n")
+	if len(l) > 5 {
+		l = l[len(l)-5:]
+	}
+	return strings.Join(l, "\n")
+}

@@ -1,0 +1,155 @@
+// Package livetest connects the tests to a live Firebird server and builds
+// their databases from testdata/live. Without a server the tests skip with
+// a message saying how to run them; with FBDIAG_LIVE=1 (as .ci/run sets)
+// they fail instead, so CI cannot pass by skipping.
+package livetest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"net"
+	"os"
+	"os/exec"
+	"path"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fbdiag/fbdiag/collect"
+	"github.com/fbdiag/fbdiag/internal/testutil"
+)
+
+// DefaultDataDir is where Debian's server may create databases (owned by
+// the firebird user); FBDIAG_LIVE_DIR overrides it.
+const DefaultDataDir = "/var/lib/firebird/3.0/data"
+
+const howTo = "live tests need a Firebird server: start it, export ISC_USER/ISC_PASSWORD " +
+	"(e.g. set -a; . /etc/firebird/3.0/SYSDBA.password; set +a) and FBDIAG_LIVE=1 " +
+	"(or run .ci/run); FBDIAG_SERVER picks the server (default localhost), see docs/live.md"
+
+// Mandatory reports whether FBDIAG_LIVE=1 makes the live tests required.
+func Mandatory() bool { return os.Getenv("FBDIAG_LIVE") == "1" }
+
+// Server returns the live server, after checking that it answers. It skips
+// the test when no server is configured or reachable, or fails it when
+// FBDIAG_LIVE=1.
+func Server(t testing.TB) collect.Server {
+	t.Helper()
+	unavailable := func(format string, args ...any) {
+		t.Helper()
+		if Mandatory() {
+			t.Fatalf("FBDIAG_LIVE=1 but "+format, args...)
+		}
+		t.Skipf("skipped: "+format+"; "+howTo, args...)
+	}
+	pw := os.Getenv("ISC_PASSWORD")
+	if pw == "" {
+		unavailable("ISC_PASSWORD is not set")
+	}
+	user := os.Getenv("ISC_USER")
+	if user == "" {
+		user = collect.DefaultUser
+	}
+	addr, err := collect.ParseServer(os.Getenv("FBDIAG_SERVER"))
+	if err != nil {
+		t.Fatalf("FBDIAG_SERVER: %v", err)
+	}
+	s := collect.Server{Addr: addr, User: user, Password: pw}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	if _, err := s.Version(ctx); err != nil {
+		unavailable("the server does not answer: %v", err)
+	}
+	return s
+}
+
+// DataDir is the server folder the tests create their files in.
+func DataDir() string {
+	if d := os.Getenv("FBDIAG_LIVE_DIR"); d != "" {
+		return d
+	}
+	return DefaultDataDir
+}
+
+// TempPath returns a fresh server path in DataDir for a database or
+// backup and removes whatever the test leaves there.
+func TempPath(t testing.TB, s collect.Server, name string) string {
+	t.Helper()
+	var b [6]byte
+	rand.Read(b[:])
+	p := path.Join(DataDir(), "fbdiag-test-"+hex.EncodeToString(b[:])+"-"+name)
+	t.Cleanup(func() { Remove(t, s, p) })
+	return p
+}
+
+// ShopDatabase creates a database from testdata/live/shop.sql (known
+// data, see the file) and removes it when the test ends.
+func ShopDatabase(t testing.TB, s collect.Server) string {
+	t.Helper()
+	p := TempPath(t, s, "shop.fdb")
+	f, err := os.Open(testutil.Testdata(t, "live", "shop.sql"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := s.CreateDatabase(ctx, p, f); err != nil {
+		t.Fatalf("creating the test database: %v", err)
+	}
+	return p
+}
+
+// Remove deletes a test file on the server. The file is on this machine
+// when the server is local: removing it directly works when the tests
+// run as root or as firebird (as in CI); otherwise isql-fb drops the
+// database through the server, with credentials from the environment.
+func Remove(t testing.TB, s collect.Server, p string) {
+	t.Helper()
+	err := os.Remove(p)
+	if err == nil || os.IsNotExist(err) {
+		return
+	}
+	if !strings.HasSuffix(p, ".fdb") {
+		t.Logf("cannot remove %s: %v", p, err)
+		return
+	}
+	cmd := exec.Command("isql-fb", "-q", connString(s.Addr, p))
+	cmd.Stdin = strings.NewReader("DROP DATABASE;\n")
+	cmd.Env = append(os.Environ(), "ISC_USER="+s.User, "ISC_PASSWORD="+s.Password)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Logf("cannot drop %s: %v: %s", p, err, out)
+	}
+}
+
+// Fbstat runs the server's own gstat (Debian: fbstat) on database through
+// the server, with the credentials in its environment (never argv).
+func Fbstat(t testing.TB, s collect.Server, database string, switches ...string) []byte {
+	t.Helper()
+	bin, err := exec.LookPath("fbstat")
+	if err != nil {
+		if bin, err = exec.LookPath("gstat"); err != nil {
+			if Mandatory() {
+				t.Fatal("FBDIAG_LIVE=1 but fbstat/gstat is not installed (Debian: firebird3.0-utils)")
+			}
+			t.Skip("fbstat/gstat not installed (Debian: firebird3.0-utils)")
+		}
+	}
+	cmd := exec.Command(bin, append(switches, connString(s.Addr, database))...)
+	cmd.Env = append(os.Environ(), "ISC_USER="+s.User, "ISC_PASSWORD="+s.Password)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%s %v: %v", bin, switches, err)
+	}
+	return out
+}
+
+// connString is the client tools' form host/port:path.
+func connString(addr, p string) string {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return addr + ":" + p
+	}
+	return host + "/" + port + ":" + p
+}
