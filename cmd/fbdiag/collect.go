@@ -23,7 +23,7 @@ func serverFlag() *cli.StringFlag {
 	return &cli.StringFlag{
 		Name:  "server",
 		Value: "localhost",
-		Usage: "Firebird server as HOST or HOST:PORT (port 3050 when omitted)",
+		Usage: "server as HOST or HOST:PORT (port 3050)",
 	}
 }
 
@@ -85,7 +85,7 @@ Examples:
 func backupCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "backup",
-		Usage:     "back up a database on a live server with gbak -v -st tdrw and show where the time went",
+		Usage:     "back up a database on a live server (gbak -v -st tdrw) and show its timeline",
 		UsageText: "fbdiag backup [--server HOST[:PORT]] [--log FILE] [--format F] DATABASE BACKUP_FILE",
 		Description: `backup runs gbak's backup on the server through the Services API, with verbose
 output and per-line statistics (time, delta, page reads, page writes: gbak -st tdrw),
@@ -110,8 +110,8 @@ Example:
 func restoreCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "restore",
-		Usage:     "restore a backup on a live server with gbak -v -st tdrw and show where the time went",
-		UsageText: "fbdiag restore [--server HOST[:PORT]] [--replace] [--page-size N] [--log FILE] [--format F] BACKUP_FILE DATABASE",
+		Usage:     "restore a backup on a live server (gbak -v -st tdrw) and show its timeline",
+		UsageText: "fbdiag restore [--server HOST[:PORT]] [--replace] [--page-size N] [--log FILE]\n               [--format F] BACKUP_FILE DATABASE",
 		Description: `restore runs gbak's restore on the server through the Services API, with verbose
 output and per-line statistics (gbak -c -v -st tdrw), and writes the log line by line
 as it arrives. Without --replace an existing DATABASE is never touched: fbdiag checks
@@ -124,11 +124,12 @@ current table and the time elapsed.
 ` + credentialsHelp + `
 
 Example:
-    fbdiag restore --log restore.log /var/lib/firebird/3.0/data/shop.fbk /var/lib/firebird/3.0/data/shop2.fdb`,
+    cd /var/lib/firebird/3.0/data
+    fbdiag restore --log /tmp/restore.log $PWD/shop.fbk $PWD/shop2.fdb`,
 		Flags: []cli.Flag{
 			serverFlag(),
 			&cli.BoolFlag{Name: "replace", Usage: "overwrite DATABASE if it exists (gbak -rep)"},
-			&cli.IntFlag{Name: "page-size", Usage: "page size of the restored database (default: the backup's)"},
+			&cli.IntFlag{Name: "page-size", Usage: "page size of the restored database", DefaultText: "the backup's"},
 			&cli.StringFlag{Name: "log", Usage: "gbak log file to write (default: DBNAME-restore-TIME.log)"},
 			formatFlag(),
 		},

@@ -1,0 +1,261 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/collect/livetest"
+)
+
+// runCLI runs fbdiag in-process and returns exit code, stdout, stderr.
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(append([]string{"fbdiag"}, args...), strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// dirEntries lists a folder, temporary files included.
+func dirEntries(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+// oneLine checks that stderr is exactly one line starting with want.
+func oneLine(t *testing.T, what, stderr, want string) {
+	t.Helper()
+	if strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, want) {
+		t.Errorf("%s: stderr = %q, want one line starting %q", what, stderr, want)
+	}
+}
+
+func TestLiveCommandsWithoutPassword(t *testing.T) {
+	t.Setenv("ISC_PASSWORD", "")
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"collect", "--out", filepath.Join(dir, "s.txt"), "employee"},
+		{"backup", "--log", filepath.Join(dir, "b.log"), "employee", "/tmp/e.fbk"},
+		{"restore", "--log", filepath.Join(dir, "r.log"), "/tmp/e.fbk", "/tmp/e.fdb"},
+	} {
+		code, out, errs := runCLI(t, args...)
+		if code != exitError || out != "" {
+			t.Errorf("%s: exit %d, stdout %q; want 1 and nothing", args[0], code, out)
+		}
+		oneLine(t, args[0], errs, "fbdiag: no password: set ISC_PASSWORD")
+	}
+	if names := dirEntries(t, dir); len(names) != 0 {
+		t.Errorf("files left: %v", names)
+	}
+}
+
+func TestLiveCommandsUsage(t *testing.T) {
+	t.Setenv("ISC_PASSWORD", "x")
+	for _, args := range [][]string{
+		{"collect"},
+		{"collect", "a", "b"},
+		{"collect", "--switches", "-q", "db"},
+		{"collect", "--server", "host:", "db"},
+		{"backup", "db"},
+		{"restore", "--page-size", "3000", "a.fbk", "b.fdb"},
+		{"restore", "--format", "xml", "a.fbk", "b.fdb"},
+	} {
+		if code, _, _ := runCLI(t, args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+	}
+}
+
+// A password option would put the password where ps shows it.
+func TestLiveCommandsTakeNoPasswordOption(t *testing.T) {
+	for _, cmd := range []string{"collect", "backup", "restore"} {
+		code, out, _ := runCLI(t, cmd, "--help")
+		if code != exitOK {
+			t.Fatalf("%s --help: exit %d", cmd, code)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if len([]rune(l)) > 100 {
+				t.Errorf("%s --help: line wider than 100 columns: %q", cmd, l)
+			}
+			if f := strings.Fields(l); len(f) > 0 && strings.HasPrefix(f[0], "--") &&
+				(strings.Contains(f[0], "pass") || strings.Contains(f[0], "pw")) {
+				t.Errorf("%s has a password option: %q", cmd, l)
+			}
+		}
+		if !strings.Contains(out, "ISC_PASSWORD") {
+			t.Errorf("%s --help does not say where the password comes from", cmd)
+		}
+	}
+}
+
+// noSecret fails when the password shows up in any output or file.
+func noSecret(t *testing.T, secret string, texts map[string]string) {
+	t.Helper()
+	for name, s := range texts {
+		if strings.Contains(s, secret) {
+			t.Errorf("%s contains the password", name)
+		}
+	}
+}
+
+func readFile(t *testing.T, p string) string {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestLiveCollectCLI(t *testing.T) {
+	s := livetest.Server(t)
+	db := livetest.ShopDatabase(t, s)
+	t.Setenv("FBDIAG_SERVER", "")
+	dir := t.TempDir()
+	snap := filepath.Join(dir, "shop.txt")
+	code, out, errs := runCLI(t, "collect", "--server", s.Addr, "--out", snap, db)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	text := readFile(t, snap)
+	mon := readFile(t, snap+".mon.json")
+	noSecret(t, s.Password, map[string]string{"stdout": out, "stderr": errs, "snapshot": text, "monitor": mon})
+	if !strings.HasPrefix(text, "# fbdiag collect: server "+s.Addr) || !strings.Contains(text, "\nDatabase \""+db+"\"\n") {
+		t.Errorf("snapshot starts %.200q", text)
+	}
+	var side struct {
+		Snapshot struct{ Database, Switches string }
+		Monitor  struct {
+			Indices []struct{ Index string }
+		}
+		Selectivity []struct{ Index string }
+	}
+	if err := json.Unmarshal([]byte(mon), &side); err != nil {
+		t.Fatal(err)
+	}
+	if side.Snapshot.Database != db || side.Snapshot.Switches != "-d -i -r" ||
+		len(side.Monitor.Indices) != 10 || len(side.Selectivity) != 10 {
+		t.Errorf("sidecar = %+v", side)
+	}
+	for _, want := range []string{"oldest transaction (OIT)", "OL_ITEM", "RDB$PRIMARY6"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// Without --out the snapshot gets a default name; JSON output parses.
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	code, out, errs = runCLI(t, "collect", "--server", s.Addr, "--switches", "-h", "--format", "json", db)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var res collectResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("json output: %v", err)
+	}
+	if !strings.HasPrefix(res.File, strings.TrimSuffix(filepath.Base(db), ".fdb")+"-") || !strings.HasSuffix(res.File, ".gstat.txt") {
+		t.Errorf("default snapshot name %q", res.File)
+	}
+	if _, err := os.Stat(filepath.Join(dir, res.File)); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestLiveBackupRestoreCLI(t *testing.T) {
+	s := livetest.Server(t)
+	db := livetest.ShopDatabase(t, s)
+	fbk := livetest.TempPath(t, s, "shop.fbk")
+	target := livetest.TempPath(t, s, "restored.fdb")
+	dir := t.TempDir()
+	blog, rlog := filepath.Join(dir, "backup.log"), filepath.Join(dir, "restore.log")
+	code, bout, berr := runCLI(t, "backup", "--server", s.Addr, "--log", blog, db, fbk)
+	if code != exitOK {
+		t.Fatalf("backup: exit %d: %s", code, berr)
+	}
+	code, rout, rerr := runCLI(t, "restore", "--server", s.Addr, "--log", rlog, fbk, target)
+	if code != exitOK {
+		t.Fatalf("restore: exit %d: %s", code, rerr)
+	}
+	btext, rtext := readFile(t, blog), readFile(t, rlog)
+	noSecret(t, s.Password, map[string]string{"backup stdout": bout, "backup stderr": berr,
+		"restore stdout": rout, "restore stderr": rerr, "backup log": btext, "restore log": rtext})
+	for _, ix := range []string{"CUSTOMER_LAST", "OL_ITEM", "ORDERS_CARRIER", "ORDERS_DATE_D",
+		"RDB$PRIMARY1", "RDB$PRIMARY2", "RDB$PRIMARY3", "RDB$PRIMARY4", "RDB$PRIMARY5", "RDB$PRIMARY6"} {
+		if !strings.Contains(rtext, " restoring index "+ix+"\n") || !strings.Contains(btext, " writing index "+ix+"\n") {
+			t.Errorf("logs lack index %s", ix)
+		}
+	}
+	if !strings.Contains(rtext, " finishing, closing, and going home\n") {
+		t.Errorf("restore log is not complete")
+	}
+	// Restoring again over the restored database needs --replace.
+	again := filepath.Join(dir, "again.log")
+	code, out, errs := runCLI(t, "restore", "--server", s.Addr, "--log", again, fbk, target)
+	if code != exitError || out != "" {
+		t.Errorf("restore over an existing database: exit %d, stdout %q", code, out)
+	}
+	oneLine(t, "restore without --replace", errs, "fbdiag: cannot restore to "+target+" on "+s.Addr+": database already exists")
+	if _, err := os.Stat(again); !os.IsNotExist(err) {
+		t.Errorf("log written for a refused restore: %v", err)
+	}
+	if code, _, errs := runCLI(t, "restore", "--server", s.Addr, "--replace", "--log", again, fbk, target); code != exitOK {
+		t.Errorf("restore --replace: exit %d: %s", code, errs)
+	}
+}
+
+func TestLiveFailuresCLI(t *testing.T) {
+	s := livetest.Server(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	down := l.Addr().String()
+	l.Close()
+	dir := t.TempDir()
+	db := livetest.DataDir() + "/fbdiag-no-such.fdb"
+	wrong := s.Password + "-wrong"
+	for _, c := range []struct {
+		name, password, server string
+		args                   []string
+		want                   string
+	}{
+		{"wrong password", wrong, s.Addr, []string{"collect", "--out", filepath.Join(dir, "a.txt"), db},
+			"fbdiag: cannot connect to " + s.Addr + ": wrong user name or password"},
+		{"server down", s.Password, down, []string{"collect", "--out", filepath.Join(dir, "b.txt"), db},
+			"fbdiag: cannot connect to " + down + ": server not reachable"},
+		{"unknown database", s.Password, s.Addr, []string{"collect", "--out", filepath.Join(dir, "c.txt"), db},
+			"fbdiag: cannot read statistics of " + db + " on " + s.Addr + ": database not found"},
+		{"backup server down", s.Password, down, []string{"backup", "--log", filepath.Join(dir, "d.log"), db, "/tmp/x.fbk"},
+			"fbdiag: cannot connect to " + down + ": server not reachable"},
+		{"restore wrong password", wrong, s.Addr, []string{"restore", "--log", filepath.Join(dir, "e.log"), "/tmp/x.fbk", db},
+			"fbdiag: cannot check database " + db + " on " + s.Addr + ": wrong user name or password"},
+	} {
+		t.Setenv("ISC_PASSWORD", c.password)
+		args := append([]string{c.args[0], "--server", c.server}, c.args[1:]...)
+		code, out, errs := runCLI(t, args...)
+		if code != exitError || out != "" {
+			t.Errorf("%s: exit %d, stdout %q", c.name, code, out)
+		}
+		oneLine(t, c.name, errs, c.want)
+		noSecret(t, wrong, map[string]string{c.name: errs})
+		noSecret(t, s.Password, map[string]string{c.name: errs})
+	}
+	if names := dirEntries(t, dir); len(names) != 0 {
+		t.Errorf("files left after failures: %v", names)
+	}
+}
