@@ -4,11 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"io"
 	"net"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	fb "github.com/nakagami/firebirdsql"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
 )
@@ -217,5 +221,26 @@ func TestCheckSelectivity(t *testing.T) {
 	}
 	if got[0].UniqueKeys == nil || *got[0].UniqueKeys != 1000 || got[3].Actual != nil {
 		t.Errorf("unique keys/actual not as computed: %+v", got)
+	}
+}
+
+func TestKindOf(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want Kind
+	}{
+		{fb.ErrServiceBusy, KindBusy},
+		{&fb.FbError{GDSCodes: []int{fb.ISCSvcInUse}, Message: "service is currently busy: gbak"}, KindBusy},
+		{&fb.FbError{GDSCodes: []int{fb.ISCLogin}, Message: "Your user name and password are not defined."}, KindLogin},
+		{&fb.FbError{GDSCodes: []int{fb.ISCNetReadErr}, Message: "Error reading data from the connection."}, KindLost},
+		{io.ErrUnexpectedEOF, KindLost},
+		{&net.OpError{Op: "read", Err: syscall.ECONNRESET}, KindLost},
+		{&net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}, KindUnreachable},
+		{errors.New("Can't open database file /x.fdb"), KindNoDatabase},
+		{errors.New("unsupported on-disk structure"), KindServer},
+	} {
+		if got := kindOf(c.err); got != c.want {
+			t.Errorf("kindOf(%v) = %d, want %d", c.err, got, c.want)
+		}
 	}
 }

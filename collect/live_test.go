@@ -48,7 +48,9 @@ func TestLiveStatsMatchFbstat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(snap.ServerVersion, "Firebird") || snap.Database != db || snap.Switches != "-d -i -r" {
+	// Debian's Firebird 3 requires wire encryption; its only cipher is Arc4.
+	if !strings.Contains(snap.ServerVersion, "Firebird") || snap.Database != db || snap.Switches != "-d -i -r" ||
+		snap.WireCipher == "" {
 		t.Errorf("snapshot = %+v", snap)
 	}
 	got := buf.String()
@@ -263,4 +265,37 @@ func tail(s string) string {
 		l = l[len(l)-5:]
 	}
 	return strings.Join(l, "\n")
+}
+
+// A connection that drops in the middle of the statistics stream is
+// reported as lost, not as a short but complete snapshot.
+func TestLiveConnectionLost(t *testing.T) {
+	s := livetest.Server(t)
+	db := livetest.ShopDatabase(t, s)
+	ctx := ctxT(t)
+	sw, _ := collect.ParseSwitches("-a -r")
+	// First measure what a whole run sends through the proxy.
+	addr, sent := livetest.CuttingProxy(t, s.Addr, 0)
+	via := s
+	via.Addr = addr
+	var full bytes.Buffer
+	if _, err := via.Stats(ctx, db, sw, &full); err != nil {
+		t.Fatal(err)
+	}
+	whole := sent()
+	// Then cut it at 80%: past the login, in the middle of the gstat text.
+	addr, _ = livetest.CuttingProxy(t, s.Addr, whole*8/10)
+	via.Addr = addr
+	var part bytes.Buffer
+	_, err := via.Stats(ctx, db, sw, &part)
+	var ce *collect.Error
+	if !errors.As(err, &ce) || ce.Kind != collect.KindLost {
+		t.Fatalf("cut after %d of %d bytes: err = %v, want a lost connection", whole*8/10, whole, err)
+	}
+	if !strings.HasPrefix(err.Error(), "cannot read statistics of "+db+" on "+addr+": connection lost") {
+		t.Errorf("error %q", err)
+	}
+	if part.Len() == 0 || part.Len() >= full.Len() {
+		t.Errorf("wrote %d of %d bytes before the cut; want part of it", part.Len(), full.Len())
+	}
 }

@@ -16,6 +16,7 @@ import (
 type Snapshot struct {
 	Server        string    `json:"server"`         // host:port
 	ServerVersion string    `json:"server_version"` // e.g. "LI-V3.0.11.33637 Firebird 3.0"
+	WireCipher    string    `json:"wire_cipher"`    // "Arc4" on Firebird 3; "" = not encrypted
 	Database      string    `json:"database"`       // path or alias, as the server knows it
 	Switches      string    `json:"switches"`       // canonical gstat switches, e.g. "-d -i -r"
 	CollectedAt   time.Time `json:"collected_at"`   // when the statistics service started (UTC)
@@ -28,8 +29,12 @@ const PreamblePrefix = "# fbdiag collect: "
 // WritePreamble writes the snapshot's description as comment lines, so a
 // snapshot file says where it came from even after it is copied away.
 func (s *Snapshot) WritePreamble(w io.Writer) error {
-	_, err := fmt.Fprintf(w, "%sserver %s (%s)\n%sdatabase %s\n%sswitches %s\n%scollected %s\n",
-		PreamblePrefix, s.Server, s.ServerVersion,
+	cipher := s.WireCipher
+	if cipher == "" {
+		cipher = "none"
+	}
+	_, err := fmt.Fprintf(w, "%sserver %s (%s, wire encryption %s)\n%sdatabase %s\n%sswitches %s\n%scollected %s\n",
+		PreamblePrefix, s.Server, s.ServerVersion, cipher,
 		PreamblePrefix, s.Database,
 		PreamblePrefix, s.Switches,
 		PreamblePrefix, s.CollectedAt.Format(time.RFC3339))
@@ -50,6 +55,7 @@ func (s Server) Stats(ctx context.Context, database string, sw Switches, w io.Wr
 	if snap.ServerVersion, err = sm.GetServerVersionString(); err != nil {
 		return snap, s.fail("read the version of", "", err)
 	}
+	snap.WireCipher = sm.WireCipher()
 	snap.CollectedAt = time.Now().UTC().Truncate(time.Second)
 	if err := snap.WritePreamble(w); err != nil {
 		return snap, err

@@ -259,3 +259,30 @@ func TestLiveFailuresCLI(t *testing.T) {
 		t.Errorf("files left after failures: %v", names)
 	}
 }
+
+// A connection lost mid-stream leaves neither snapshot nor temporary file.
+func TestLiveConnectionLostCLI(t *testing.T) {
+	s := livetest.Server(t)
+	db := livetest.ShopDatabase(t, s)
+	dir := t.TempDir()
+	addr, sent := livetest.CuttingProxy(t, s.Addr, 0)
+	if code, _, errs := runCLI(t, "collect", "--server", addr, "--out", filepath.Join(dir, "whole.txt"), db); code != exitOK {
+		t.Fatalf("through the proxy: exit %d: %s", code, errs)
+	}
+	os.Remove(filepath.Join(dir, "whole.txt"))
+	os.Remove(filepath.Join(dir, "whole.txt.mon.json"))
+	// The stats stream comes before the monitoring queries: cut in it.
+	cut := sent() / 3
+	addr, _ = livetest.CuttingProxy(t, s.Addr, cut)
+	code, out, errs := runCLI(t, "collect", "--server", addr, "--out", filepath.Join(dir, "cut.txt"), db)
+	if code != exitError || out != "" {
+		t.Errorf("cut after %d bytes: exit %d, stdout %q", cut, code, out)
+	}
+	oneLine(t, "connection lost", errs, "fbdiag: cannot ")
+	if !strings.Contains(errs, "connection lost") {
+		t.Errorf("stderr %q does not say the connection was lost", errs)
+	}
+	if names := dirEntries(t, dir); len(names) != 0 {
+		t.Errorf("files left after a lost connection: %v", names)
+	}
+}
