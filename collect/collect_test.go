@@ -3,6 +3,7 @@ package collect
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"net"
@@ -234,6 +235,7 @@ func TestKindOf(t *testing.T) {
 		{&fb.FbError{GDSCodes: []int{fb.ISCLogin}, Message: "Your user name and password are not defined."}, KindLogin},
 		{&fb.FbError{GDSCodes: []int{fb.ISCNetReadErr}, Message: "Error reading data from the connection."}, KindLost},
 		{io.ErrUnexpectedEOF, KindLost},
+		{context.Canceled, KindInterrupted},
 		{&net.OpError{Op: "read", Err: syscall.ECONNRESET}, KindLost},
 		{&net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}, KindUnreachable},
 		{errors.New("Can't open database file /x.fdb"), KindNoDatabase},

@@ -26,6 +26,7 @@ const (
 	KindExists                  // the target database already exists
 	KindBusy                    // the service is busy with another operation
 	KindLost                    // the connection dropped in the middle
+	KindInterrupted             // the user interrupted (Ctrl-C)
 )
 
 // Error is one failed step, printed as one line naming what failed:
@@ -66,6 +67,8 @@ func (e *Error) Error() string {
 		b.WriteString("service busy, another operation is running (" + e.Detail + ")")
 	case KindLost:
 		b.WriteString("connection lost (" + e.Detail + ")")
+	case KindInterrupted:
+		b.WriteString("interrupted")
 	default:
 		b.WriteString(e.Detail)
 	}
@@ -124,6 +127,9 @@ func kindOf(err error) Kind {
 		return KindNoDatabase
 	case strings.Contains(msg, "already exists"):
 		return KindExists
+	}
+	if errors.Is(err, context.Canceled) {
+		return KindInterrupted
 	}
 	var oe *net.OpError
 	if errors.As(err, &oe) && oe.Op == "dial" {
