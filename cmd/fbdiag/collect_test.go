@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -187,7 +189,11 @@ func TestLiveBackupRestoreCLI(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("backup: exit %d: %s", code, berr)
 	}
+	stop := watchCommandLines(t, s.Password)
 	code, rout, rerr := runCLI(t, "restore", "--server", s.Addr, "--log", rlog, fbk, target)
+	if seen := stop(); len(seen) > 0 {
+		t.Errorf("%d command line(s) showed the password during the restore", len(seen))
+	}
 	if code != exitOK {
 		t.Fatalf("restore: exit %d: %s", code, rerr)
 	}
@@ -285,4 +291,74 @@ func TestLiveConnectionLostCLI(t *testing.T) {
 	if names := dirEntries(t, dir); len(names) != 0 {
 		t.Errorf("files left after a lost connection: %v", names)
 	}
+}
+
+// watchCommandLines scans the command lines (what ps shows) of this
+// process and its children until stop is called, which returns those that
+// held secret. (Other users' processes on the machine are not ours to
+// judge.)
+func watchCommandLines(t *testing.T, secret string) (stop func() []string) {
+	t.Helper()
+	if _, err := os.Stat("/proc/self/cmdline"); err != nil {
+		t.Skip("no /proc: command lines cannot be watched")
+	}
+	done := make(chan struct{})
+	result := make(chan []string)
+	go func() {
+		var seen []string
+		for {
+			paths, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+			for _, p := range paths {
+				if b, err := os.ReadFile(p); err == nil && bytes.Contains(b, []byte(secret)) && ours(filepath.Dir(p)) {
+					seen = append(seen, string(bytes.ReplaceAll(b, []byte{0}, []byte{' '})))
+				}
+			}
+			select {
+			case <-done:
+				result <- seen
+				return
+			default:
+			}
+		}
+	}()
+	return func() []string {
+		close(done)
+		return <-result
+	}
+}
+
+// The watcher does see a child whose command line holds the secret.
+func TestWatchCommandLinesSeesChildren(t *testing.T) {
+	stop := watchCommandLines(t, "fbdiag-secret-4711")
+	if err := exec.Command("sh", "-c", "sleep 0.3", "fbdiag-secret-4711").Run(); err != nil {
+		t.Skipf("sh: %v", err)
+	}
+	if seen := stop(); len(seen) == 0 {
+		t.Error("a child with the secret on its command line went unnoticed")
+	}
+}
+
+// ours reports whether /proc/PID is this process or a descendant.
+func ours(procDir string) bool {
+	self := os.Getpid()
+	for range 64 {
+		pid, err := strconv.Atoi(filepath.Base(procDir))
+		if err != nil || pid <= 1 {
+			return false
+		}
+		if pid == self {
+			return true
+		}
+		stat, err := os.ReadFile(filepath.Join(procDir, "stat"))
+		if err != nil {
+			return false
+		}
+		// pid (comm) state ppid …; comm may hold spaces and parentheses.
+		f := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+		if len(f) < 2 {
+			return false
+		}
+		procDir = filepath.Join("/proc", f[1])
+	}
+	return false
 }
