@@ -57,3 +57,20 @@ func TestSummarize(t *testing.T) {
 		t.Fatalf("%+v", s)
 	}
 }
+
+// Ties at gbak's millisecond resolution: three identical values per side
+// cannot reach p < 0.1 with an exact test (the normal approximation used
+// to say 0.047).
+func TestMannWhitneyTies(t *testing.T) {
+	p := MannWhitneyU([]float64{0.286, 0.286, 0.286}, []float64{0.243, 0.243, 0.243})
+	if math.Abs(p-0.1) > 1e-12 {
+		t.Fatalf("p = %v, want 0.1", p)
+	}
+	// A tie across the sides: x = {1,2,2}, y = {2,3,4}. Doubled mid-ranks
+	// 2,6,6,6,10,12; x sums to 14, the mean is 21. Of the 20 ways to pick
+	// three ranks, 3 sum to 14 and 3 to 28 (|S-21| >= 7): p = 6/20.
+	p = MannWhitneyU([]float64{1, 2, 2}, []float64{2, 3, 4})
+	if math.Abs(p-0.3) > 1e-12 {
+		t.Fatalf("p = %v, want 0.3", p)
+	}
+}
