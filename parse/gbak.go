@@ -139,6 +139,26 @@ type GbakReader struct {
 	notices          []Notice
 	dropped          int
 	inError          bool
+	strs             map[string]string
+}
+
+// maxInterned bounds the message cache. gbak repeats many messages
+// ("restoring privilege for user SYSDBA", "10000 records restored" for
+// every table), so most lines then cost no allocation.
+const maxInterned = 4096
+
+func (r *GbakReader) intern(b []byte) string {
+	if s, ok := r.strs[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if r.strs == nil {
+		r.strs = make(map[string]string)
+	}
+	if len(r.strs) < maxInterned {
+		r.strs[s] = s
+	}
+	return s
 }
 
 // NewGbakReader returns a reader over r; name is used in messages.
@@ -224,7 +244,6 @@ func (r *GbakReader) flushSkipped() {
 }
 
 var (
-	gbakPrefix = []byte("gbak:")
 	errPrefix  = []byte("ERROR:")
 	warnPrefix = []byte("WARNING:")
 )
@@ -236,11 +255,11 @@ func (r *GbakReader) Next() bool {
 		if len(b) == 0 {
 			continue
 		}
-		if !bytes.HasPrefix(b, gbakPrefix) {
+		if len(b) < 5 || b[0] != 'g' || b[1] != 'b' || b[2] != 'a' || b[3] != 'k' || b[4] != ':' {
 			r.skip(b)
 			continue
 		}
-		rest := b[len(gbakPrefix):]
+		rest := b[len("gbak:"):]
 		if r.header(rest) {
 			continue
 		}
@@ -258,6 +277,14 @@ func (r *GbakReader) Next() bool {
 // header recognises the column header "gbak: time     delta  reads  writes".
 func (r *GbakReader) header(rest []byte) bool {
 	if len(rest) < 2 || rest[0] != ' ' {
+		return false
+	}
+	// Fast reject: a header's first word is one of time, delta, reads, writes.
+	i := 1
+	for i < len(rest) && rest[i] == ' ' {
+		i++
+	}
+	if i == len(rest) || (rest[i] != 't' && rest[i] != 'd' && rest[i] != 'r' && rest[i] != 'w') {
 		return false
 	}
 	var cols GbakColumns
@@ -288,14 +315,15 @@ func (r *GbakReader) parse(rest []byte) {
 	// Statistics follow "gbak:" after one space; messages without them
 	// follow immediately ("gbak:adjusting the ONLINE ...").
 	if len(rest) > 0 && rest[0] == ' ' {
-		msg := bytes.TrimLeft(rest, " ")
-		if m, ok := cutPrefix(msg, errPrefix); ok {
-			r.diag(GbakError, m)
-			return
-		}
-		if m, ok := cutPrefix(msg, warnPrefix); ok {
-			r.diag(GbakWarning, m)
-			return
+		if msg := bytes.TrimLeft(rest, " "); len(msg) > 0 && (msg[0] == 'E' || msg[0] == 'W') {
+			if m, ok := cutPrefix(msg, errPrefix); ok {
+				r.diag(GbakError, m)
+				return
+			}
+			if m, ok := cutPrefix(msg, warnPrefix); ok {
+				r.diag(GbakWarning, m)
+				return
+			}
 		}
 		rest = r.stats(rest)
 	} else if m, ok := cutPrefix(rest, errPrefix); ok {
@@ -303,8 +331,7 @@ func (r *GbakReader) parse(rest []byte) {
 		return
 	}
 	r.inError = false
-	msg := bytes.TrimLeft(rest, " ")
-	r.cur.Message = string(msg)
+	r.cur.Message = r.intern(bytes.TrimLeft(rest, " "))
 	r.classify()
 	if r.cur.Op != "" && r.op == "" {
 		r.op = r.cur.Op
@@ -324,7 +351,7 @@ func (r *GbakReader) diag(kind GbakKind, m []byte) {
 	r.cur.Kind = kind
 	r.cur.Continued = r.inError && len(m) > 0 && m[0] == ' '
 	r.inError = true
-	r.cur.Message = string(bytes.TrimLeft(m, " "))
+	r.cur.Message = r.intern(bytes.TrimLeft(m, " "))
 	if r.cur.Message == "Exiting before completion due to errors" {
 		r.cur.Kind = GbakExiting
 	}
@@ -333,8 +360,7 @@ func (r *GbakReader) diag(kind GbakKind, m []byte) {
 // stats reads the statistics columns at the start of rest (which begins
 // with a space) and returns the remaining message.
 func (r *GbakReader) stats(rest []byte) []byte {
-	var tok [5][]byte
-	var ends [5]int
+	var nums [5]gbakNumber
 	n := 0
 	i := 0
 	want := r.cols.Count()
@@ -346,14 +372,10 @@ func (r *GbakReader) stats(rest []byte) []byte {
 		for i < len(rest) && rest[i] == ' ' {
 			i++
 		}
-		j := i
-		for j < len(rest) && rest[j] != ' ' {
-			j++
-		}
-		if j == i || !isNumber(rest[i:j]) {
+		j, ok := scanNumber(rest, i, &nums[n])
+		if !ok {
 			break
 		}
-		tok[n], ends[n] = rest[i:j], j
 		n++
 		i = j
 	}
@@ -361,14 +383,14 @@ func (r *GbakReader) stats(rest []byte) []byte {
 		return rest
 	}
 	if !r.colsSet {
-		n = r.guessColumns(tok[:n], rest[ends[n-1]:])
+		n = r.guessColumns(nums[:n], rest[nums[n-1].end:])
 		if n == 0 {
 			return rest
 		}
 		want = n
 	}
 	if n < want {
-		if n > 0 && bytes.HasPrefix(bytes.TrimLeft(rest[ends[n-1]:], " "), []byte("records")) {
+		if bytes.HasPrefix(bytes.TrimLeft(rest[nums[n-1].end:], " "), []byte("records")) {
 			return rest // "gbak:   3 records restored" without statistics
 		}
 		r.notice(r.lr.Notice("expected %d statistics columns (%s), found %d numbers; read as a message without statistics", want, r.cols, n))
@@ -379,25 +401,85 @@ func (r *GbakReader) stats(rest []byte) []byte {
 		if r.cols&bit == 0 {
 			continue
 		}
-		r.setColumn(bit, tok[k])
+		v := &nums[k]
 		k++
+		switch bit {
+		case ColTime:
+			r.cur.Time = v.seconds()
+		case ColDelta:
+			r.cur.Delta = v.seconds()
+		case ColReads, ColWrites:
+			if v.dot {
+				r.cur.Time, r.cur.Delta = 0, 0
+				r.notice(r.lr.Notice("%s is not a page count; read as a message without statistics", rest[v.start:v.end]))
+				return rest
+			}
+			c := r.counter(bit, rest[v.start:v.end], v)
+			if bit == ColReads {
+				r.cur.Reads = c
+			} else {
+				r.cur.Writes = c
+			}
+		}
 	}
 	r.cur.Has = r.cols
 	r.repairDelta()
 	if r.cur.Has&ColTime != 0 {
 		r.prevTime, r.hasPrev = r.cur.Time, true
 	}
-	if ends[want-1] < len(rest) {
-		return rest[ends[want-1]:]
+	return rest[nums[want-1].end:]
+}
+
+// gbakNumber is one statistics token, parsed while it is scanned.
+type gbakNumber struct {
+	start, end int
+	ip, fp     int64 // integer part and fraction digits
+	scale      int64 // 10^(fraction digits kept)
+	digits     int
+	dot        bool
+}
+
+func (v *gbakNumber) seconds() float64 {
+	return float64(v.ip) + float64(v.fp)/float64(v.scale)
+}
+
+// scanNumber reads the token at b[i:] as a number: digits with at most one
+// '.' (or ',') inside. It returns the end of the token.
+func scanNumber(b []byte, i int, v *gbakNumber) (int, bool) {
+	*v = gbakNumber{start: i, scale: 1}
+	j := i
+	for ; j < len(b) && b[j] != ' '; j++ {
+		c := b[j]
+		switch {
+		case c >= '0' && c <= '9':
+			d := int64(c - '0')
+			if v.dot {
+				if v.scale < 1e9 {
+					v.fp = v.fp*10 + d
+					v.scale *= 10
+				}
+			} else {
+				v.ip = v.ip*10 + d // meaningful below 19 digits
+				v.digits++
+			}
+		case (c == '.' || c == ',') && !v.dot && j > i:
+			v.dot = true
+		default:
+			return j, false
+		}
 	}
-	return nil
+	v.end = j
+	if j == i || b[j-1] == '.' || b[j-1] == ',' {
+		return j, false
+	}
+	return j, true
 }
 
 // guessColumns infers the columns of a log without its header line (an
 // excerpt): times have a decimal point, counters do not, and a number
 // followed by "records" is the message's. It returns the number of
 // columns, 0 when the numbers make no sense as statistics.
-func (r *GbakReader) guessColumns(tok [][]byte, after []byte) int {
+func (r *GbakReader) guessColumns(tok []gbakNumber, after []byte) int {
 	n := len(tok)
 	if bytes.HasPrefix(bytes.TrimLeft(after, " "), []byte("records")) {
 		n--
@@ -406,12 +488,12 @@ func (r *GbakReader) guessColumns(tok [][]byte, after []byte) int {
 		n = 4
 	}
 	dec := 0
-	for dec < n && bytes.IndexAny(tok[dec], ".,") >= 0 {
+	for dec < n && tok[dec].dot {
 		dec++
 	}
 	ints := n - dec
 	for _, t := range tok[dec:n] {
-		if bytes.IndexAny(t, ".,") >= 0 {
+		if t.dot {
 			return 0
 		}
 	}
@@ -436,44 +518,17 @@ func (r *GbakReader) guessColumns(tok [][]byte, after []byte) int {
 	return n
 }
 
-func isNumber(b []byte) bool {
-	dot := false
-	for i, c := range b {
-		switch {
-		case c >= '0' && c <= '9':
-		case (c == '.' || c == ',') && !dot && i > 0 && i < len(b)-1:
-			dot = true
-		default:
-			return false
-		}
-	}
-	return len(b) > 0
-}
-
 // wrapLimit: counters at or above 2^63 are negative deltas printed as
 // unsigned by Firebird 3.0.11, 4.0.4 and 5.0.0 (issue #8027).
 const wrapLimit = 1 << 63
 
-func (r *GbakReader) setColumn(bit GbakColumns, t []byte) {
-	switch bit {
-	case ColTime:
-		r.cur.Time = parseSeconds(t)
-	case ColDelta:
-		r.cur.Delta = parseSeconds(t)
-	case ColReads:
-		r.cur.Reads = r.counter("reads", t)
-	case ColWrites:
-		r.cur.Writes = r.counter("writes", t)
+func (r *GbakReader) counter(col GbakColumns, t []byte, v *gbakNumber) int64 {
+	if v.digits < 19 {
+		return v.ip
 	}
-}
-
-func (r *GbakReader) counter(what string, t []byte) int64 {
-	if len(t) < 19 {
-		var v int64
-		for _, c := range t {
-			v = v*10 + int64(c-'0')
-		}
-		return v
+	what := "reads"
+	if col == ColWrites {
+		what = "writes"
 	}
 	u, err := strconv.ParseUint(string(t), 10, 64)
 	if err != nil {
@@ -502,24 +557,4 @@ func (r *GbakReader) repairDelta() {
 		r.cur.Delta = elapsed
 		r.cur.Repaired = true
 	}
-}
-
-// parseSeconds reads gbak's "%u.%03u" without strconv for speed; a comma
-// is accepted as the decimal mark.
-func parseSeconds(b []byte) float64 {
-	var ip, fp, scale int64 = 0, 0, 1
-	frac := false
-	for _, c := range b {
-		if c == '.' || c == ',' {
-			frac = true
-			continue
-		}
-		if frac {
-			fp = fp*10 + int64(c-'0')
-			scale *= 10
-		} else {
-			ip = ip*10 + int64(c-'0')
-		}
-	}
-	return float64(ip) + float64(fp)/float64(scale)
 }

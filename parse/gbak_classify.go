@@ -64,19 +64,25 @@ var gbakNamed = []struct {
 	{"Version(s) for database ", GbakVersion, "", "database"},
 }
 
+// gbakNamedBy indexes gbakNamed by the first byte of the prefix, so that a
+// line is tested against a few prefixes only.
+var gbakNamedBy = func() (idx [256][]int) {
+	for i, p := range gbakNamed {
+		idx[p.prefix[0]] = append(idx[p.prefix[0]], i)
+	}
+	return idx
+}()
+
 // classify sets Kind, Op, Object, Name and Count from r.cur.Message.
 func (r *GbakReader) classify() {
 	l := &r.cur
 	m := l.Message
 	l.Kind = GbakOther
-	if f, ok := gbakFixed[m]; ok {
-		l.Kind, l.Op = f.kind, f.op
-		return
-	}
 	if m == "" {
 		return
 	}
-	// "N records restored" / "N records written" / "N records ignored".
+	// "N records restored" / "N records written" / "N records ignored":
+	// the bulk of a big log, so tested first.
 	if c := m[0]; c >= '0' && c <= '9' {
 		num, rest, _ := strings.Cut(m, " ")
 		n, err := strconv.ParseInt(num, 10, 64)
@@ -92,7 +98,12 @@ func (r *GbakReader) classify() {
 		}
 		return
 	}
-	for _, p := range gbakNamed {
+	if f, ok := gbakFixed[m]; ok {
+		l.Kind, l.Op = f.kind, f.op
+		return
+	}
+	for _, i := range gbakNamedBy[m[0]] {
+		p := &gbakNamed[i]
 		if strings.HasPrefix(m, p.prefix) {
 			l.Kind, l.Op, l.Object = p.kind, p.op, p.object
 			if p.object != "" {
