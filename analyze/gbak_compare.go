@@ -107,6 +107,12 @@ func CompareTimelines(runs ...GbakRun) *GbakComparison {
 		c.Sides[s].Runs++
 		sideOf[i] = s
 	}
+	for _, r := range runs[1:] {
+		if k0, k := runs[0].Timeline.Kind, r.Timeline.Kind; k0 != nil && k != nil && *k0 != *k {
+			c.Warnings = append(c.Warnings, "comparing a "+*k0+" with a "+*k+": only steps of the same kind and name match")
+			break
+		}
+	}
 	if len(c.Sides) < 2 {
 		c.Warnings = append(c.Warnings, "all runs have one label: nothing to compare them with")
 	}
