@@ -243,13 +243,6 @@ func (c cells) rate(v *float64) string {
 	return strconv.FormatFloat(*v, 'f', 0, 64)
 }
 
-func (c cells) ratio(v *float64) string {
-	if v == nil {
-		return c.unknown
-	}
-	return strconv.FormatFloat(*v, 'f', 3, 64)
-}
-
 // addLong adds gbak's messages; in text and markdown a status vector
 // ("a; b; c") takes one row per part so that it fits the terminal.
 func addLong(t *report.Table, item string, msgs []string, f report.Format) {
@@ -413,7 +406,7 @@ func compareRow(c cells, row analyze.GbakStepComparison) []string {
 	if row.P == nil && row.Ratio != nil {
 		verdict = fmt.Sprintf("%+.2f%%", 100*(*row.Ratio-1)) // no test: the note says so
 	}
-	return []string{clip(row.Name, 36), med(0), med(1), c.ratio(row.Ratio), c.sec(row.Difference), clip(verdict, 24)}
+	return []string{clip(row.Name, 36), med(0), med(1), c.sec(row.Ratio), c.sec(row.Difference), clip(verdict, 24)}
 }
 
 // stepWarnings lists the distinct warnings of the rows shown.
