@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"io"
 	"sort"
 	"strings"
 
@@ -157,6 +158,26 @@ func GbakTimeline(log *parse.GbakLog) *Timeline {
 	return b.Finish(log.Op, log.Notices)
 }
 
+// ReadGbakTimeline streams a gbak log into a timeline: memory grows with
+// the steps, not with the progress lines. The reader's notices are in
+// Timeline.Notices. On an I/O error, or for a file without a single gbak
+// line, it returns what was read (with its notices) and the error.
+func ReadGbakTimeline(r io.Reader, name string) (*Timeline, error) {
+	rd := parse.NewGbakReader(r, name)
+	b := NewGbakTimelineBuilder(rd.Name(), 0)
+	for rd.Next() {
+		b.Add(rd.Line())
+	}
+	tl := b.Finish(rd.Op(), rd.Notices())
+	if err := rd.Err(); err != nil {
+		return tl, err
+	}
+	if rd.Lines() == 0 {
+		return tl, rd.NoGbakError()
+	}
+	return tl, nil
+}
+
 // GbakTimelineBuilder builds a Timeline from lines as they are read, so
 // that memory grows with the steps, not with the progress lines.
 type GbakTimelineBuilder struct {
@@ -181,6 +202,7 @@ type GbakTimelineBuilder struct {
 	anyGap        bool
 	joinNext      bool
 	finished      bool
+	mem           slab
 }
 
 // NewGbakTimelineBuilder starts a timeline for the named file.
@@ -195,6 +217,29 @@ func NewGbakTimelineBuilder(file string, cols parse.GbakColumns) *GbakTimelineBu
 
 func f64(v float64) *float64 { return &v }
 func i64(v int64) *int64     { return &v }
+
+// slab hands out the pointers of optional values from chunks: one
+// allocation per 256 values instead of one per value.
+type slab struct {
+	fs []float64
+	is []int64
+}
+
+func (s *slab) f(v float64) *float64 {
+	if len(s.fs) == cap(s.fs) {
+		s.fs = make([]float64, 0, 256)
+	}
+	s.fs = append(s.fs, v)
+	return &s.fs[len(s.fs)-1]
+}
+
+func (s *slab) i(v int64) *int64 {
+	if len(s.is) == cap(s.is) {
+		s.is = make([]int64, 0, 256)
+	}
+	s.is = append(s.is, v)
+	return &s.is[len(s.is)-1]
+}
 
 // Add takes the next line of the log.
 func (b *GbakTimelineBuilder) Add(l *parse.GbakLine) {
@@ -250,16 +295,18 @@ func (b *GbakTimelineBuilder) Add(l *parse.GbakLine) {
 			tb := &b.t.Tables[b.table]
 			st := &b.t.Steps[len(b.t.Steps)-1]
 			if l.Kind == parse.GbakRecords {
-				tb.Records = i64(l.Count)
+				if tb.Records == nil {
+					tb.Records = b.mem.i(0)
+				}
+				*tb.Records = l.Count // cumulative count: the last one is the table's
 				if st.Kind == parse.GbakData {
 					st.Records = tb.Records
 				}
 			} else {
-				ign := l.Count
-				if tb.Ignored != nil {
-					ign += *tb.Ignored
+				if tb.Ignored == nil {
+					tb.Ignored = b.mem.i(0)
 				}
-				tb.Ignored = i64(ign)
+				*tb.Ignored += l.Count
 				if st.Kind == parse.GbakData {
 					st.Ignored = tb.Ignored
 				}
@@ -336,24 +383,24 @@ func (b *GbakTimelineBuilder) close(withIO bool) {
 	if !b.broken && b.n > 0 {
 		switch {
 		case b.n == 1 && b.cols&parse.ColDelta != 0:
-			st.Seconds = f64(b.sumD)
+			st.Seconds = b.mem.f(b.sumD)
 		case st.Start != nil && b.hasPrevT:
-			st.Seconds = f64(round3(b.prevT - *st.Start))
+			st.Seconds = b.mem.f(round3(b.prevT - *st.Start))
 		case b.cols&parse.ColDelta != 0:
-			st.Seconds = f64(round3(b.sumD))
+			st.Seconds = b.mem.f(round3(b.sumD))
 		}
 		if b.cols&parse.ColReads != 0 && withIO {
-			st.Reads = i64(b.sumR)
+			st.Reads = b.mem.i(b.sumR)
 		}
 		if b.cols&parse.ColWrites != 0 && withIO {
-			st.Writes = i64(b.sumW)
+			st.Writes = b.mem.i(b.sumW)
 		}
 	}
 	if st.Kind == parse.GbakData && b.table >= 0 {
 		tb := &b.t.Tables[b.table]
 		tb.Seconds, tb.Reads, tb.Writes = st.Seconds, st.Reads, st.Writes
 		if tb.Seconds != nil && *tb.Seconds > 0 && tb.Records != nil {
-			tb.RecordsPerSecond = f64(float64(*tb.Records) / *tb.Seconds)
+			tb.RecordsPerSecond = b.mem.f(float64(*tb.Records) / *tb.Seconds)
 		}
 	}
 	if st.Kind == parse.GbakActivateIndex {
@@ -373,7 +420,7 @@ func round3(v float64) float64 {
 func (b *GbakTimelineBuilder) open(l *parse.GbakLine) {
 	st := GbakStep{Line: l.Line, Kind: l.Kind, Object: l.Object, Name: l.Name, Message: l.Message, Phase: b.phase(l.Kind)}
 	if l.Has&parse.ColTime != 0 {
-		st.Start = f64(l.Time)
+		st.Start = b.mem.f(l.Time)
 	}
 	b.t.Steps = append(b.t.Steps, st)
 	b.table = -1

@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
 	"os"
 	"strings"
@@ -329,5 +331,45 @@ func TestGbakTimelinePublicCorpus(t *testing.T) {
 	}
 	if found != 1 {
 		t.Errorf("%d creating indexes steps", found)
+	}
+}
+
+// The streaming path gives the same timeline as the whole-log path.
+func TestReadGbakTimelineStreams(t *testing.T) {
+	path := testutil.Testdata(t, "fb30", "shop-gbak-backup-v-st.log")
+	whole := timelineOf(t, path)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tl, err := ReadGbakTimeline(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(whole)
+	b, _ := json.Marshal(tl)
+	if string(a) != string(b) || len(tl.Notices) != 6 || len(tl.Steps) != 164 {
+		t.Errorf("streamed timeline differs: %d notices, %d steps", len(tl.Notices), len(tl.Steps))
+	}
+	if _, err := ReadGbakTimeline(strings.NewReader("no gbak here\n"), "x.txt"); err == nil {
+		t.Error("no error for a file without gbak lines")
+	}
+}
+
+// BenchmarkGbakTimeline reads and analyses an 8 MB log made of the real
+// restore log repeated.
+func BenchmarkGbakTimeline(b *testing.B) {
+	one, err := os.ReadFile(testutil.Testdata(b, "fb30", "shop-gbak-restore-v-st.log"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	data := bytes.Repeat(one, (8<<20)/len(one)+1)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		tl, err := ReadGbakTimeline(bytes.NewReader(data), "bench")
+		if err != nil || len(tl.Tables) == 0 {
+			b.Fatal(err)
+		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/fbdiag/fbdiag/analyze"
-	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/report"
 )
 
@@ -127,22 +126,13 @@ func readTimeline(c *cli.Context, name string) (*analyze.Timeline, error) {
 		return nil, err
 	}
 	defer in.Close()
-	rd := parse.NewGbakReader(in, shown)
-	b := analyze.NewGbakTimelineBuilder(rd.Name(), 0)
-	for rd.Next() {
-		b.Add(rd.Line())
+	tl, err := analyze.ReadGbakTimeline(in, shown)
+	if tl != nil {
+		for _, n := range tl.Notices {
+			fmt.Fprintln(getEnv(c).stderr, n)
+		}
 	}
-	if err := rd.Err(); err != nil {
-		return nil, err
-	}
-	notices := rd.Notices()
-	for _, n := range notices {
-		fmt.Fprintln(getEnv(c).stderr, n)
-	}
-	if rd.Lines() == 0 {
-		return nil, rd.NoGbakError()
-	}
-	return b.Finish(rd.Op(), notices), nil
+	return tl, err
 }
 
 func gbakCompareAction(c *cli.Context) error {
