@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -228,8 +229,26 @@ func (c *GbakComparison) compareRow(row *GbakStepComparison, sideOf []int) {
 		return // no ratio to a zero cost
 	}
 	cmp := Compare(vals[1], vals[0]) // Ratio = median(first)/median(second)
+	honestSmallN(&cmp)
 	row.Ratio = f64(cmp.Ratio)
 	row.P, row.Significant = cmp.P, cmp.Significant
 	row.Verdict = cmp.String()
 	row.Warnings = cmp.Warnings
+}
+
+// honestSmallN withdraws a "significant" verdict that the exact test could
+// not give at these sample sizes. With tied values (identical step times,
+// common at gbak's millisecond resolution) Compare falls back to the normal
+// approximation, which can print p < 0.05 for 3+3 runs although no
+// arrangement of 3+3 values reaches p below 0.100.
+func honestSmallN(c *Comparison) {
+	if c.P == nil || !c.Significant || 2/binom(c.N1+c.N2, c.N1) <= Alpha {
+		return
+	}
+	c.Significant = false
+	need := 2
+	for 2/binom(2*need, need) > Alpha {
+		need++
+	}
+	c.Warnings = append(c.Warnings, fmt.Sprintf("need >= %d samples per side to detect a difference at alpha level %.2f", need, Alpha))
 }
