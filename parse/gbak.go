@@ -255,6 +255,9 @@ func (r *GbakReader) Next() bool {
 		if len(b) == 0 {
 			continue
 		}
+		if b[0] == ' ' { // pasted from a web page or a mail, indented
+			b = bytes.TrimLeft(b, " ")
+		}
 		if len(b) < 5 || b[0] != 'g' || b[1] != 'b' || b[2] != 'a' || b[3] != 'k' || b[4] != ':' {
 			r.skip(b)
 			continue
@@ -393,8 +396,8 @@ func (r *GbakReader) stats(rest []byte) []byte {
 		if bytes.HasPrefix(bytes.TrimLeft(rest[nums[n-1].end:], " "), []byte("records")) {
 			return rest // "gbak:   3 records restored" without statistics
 		}
-		r.notice(r.lr.Notice("expected %d statistics columns (%s), found %d numbers; read as a message without statistics", want, r.cols, n))
-		return rest
+		r.notice(r.lr.Notice("expected %d statistics columns (%s), found %d numbers; read the rest as a message without statistics", want, r.cols, n))
+		return rest[nums[n-1].end:]
 	}
 	k := 0
 	for bit := ColTime; bit <= ColWrites; bit <<= 1 {

@@ -281,3 +281,32 @@ func TestGbakPublicCorpus(t *testing.T) {
 		})
 	}
 }
+
+// Lines pasted with an indent, with CRLF and with a comma as decimal mark
+// read like the original.
+func TestGbakPastedLines(t *testing.T) {
+	in := "  gbak: time     delta  reads  writes\r\n" +
+		"  gbak:   34.425  0,032    452     40     activating and creating deferred index RDB$PRIMARY4\r\n" +
+		"\tgbak:   34.712  0.286   4569    420     activating and creating deferred index OL_ITEM\r\n"
+	log, err := ReadGbak(strings.NewReader(in), "mail.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(log.Lines) != 2 || len(log.Notices) != 0 || log.Lines[0].Delta != 0.032 || log.Lines[1].Reads != 4569 || log.Lines[1].Name != "OL_ITEM" {
+		t.Errorf("lines %+v notices %v", log.Lines, log.Notices)
+	}
+}
+
+// A file full of bad lines keeps at most 200 notices and counts the rest.
+func TestGbakNoticeCap(t *testing.T) {
+	in := "gbak: time     delta  reads  writes\n" + strings.Repeat("gbak:    1.000  0.500 restoring domain RDB$1\n", 300)
+	log, err := ReadGbak(strings.NewReader(in), "bad.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := log.Notices
+	if len(log.Lines) != 300 || len(n) != 201 || n[0].String() != "bad.log:2: expected 4 statistics columns (TDRW), found 2 numbers; read the rest as a message without statistics" ||
+		n[200].String() != "bad.log: and 100 more notices" || log.Lines[0].Has != 0 || log.Lines[0].Name != "RDB$1" {
+		t.Errorf("%d lines, %d notices, first %v, last %v", len(log.Lines), len(n), n[0], n[len(n)-1])
+	}
+}
