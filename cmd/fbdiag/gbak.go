@@ -241,6 +241,9 @@ func addLong(t *report.Table, item string, msgs []string, f report.Format) {
 			t.Add(item, m)
 			continue
 		}
+		if strings.HasPrefix(m, "cannot commit index ") {
+			m = strings.Replace(m, ": ", "; ", 1) // the index, then why
+		}
 		for i, part := range strings.Split(m, "; ") {
 			if i == 0 {
 				t.Add(item, clip(part, 84))
@@ -297,10 +300,16 @@ func timelineTables(tl *analyze.Timeline, top int, f report.Format) []*report.Ta
 		if tl.TotalSeconds != nil && *tl.TotalSeconds > 0 && tl.Columns != "" {
 			share = fmt.Sprintf("%.1f%%", 100*p.Seconds / *tl.TotalSeconds)
 		}
-		phases.Add(p.Name, strconv.Itoa(p.Steps), strconv.Itoa(p.Unknown), strconv.FormatFloat(p.Seconds, 'f', 3, 64), share,
-			strconv.FormatInt(p.Reads, 10), strconv.FormatInt(p.Writes, 10))
+		sec, reads, writes := strconv.FormatFloat(p.Seconds, 'f', 3, 64), strconv.FormatInt(p.Reads, 10), strconv.FormatInt(p.Writes, 10)
+		if p.Unknown == p.Steps {
+			sec, share, reads, writes = c.unknown, c.unknown, c.unknown, c.unknown
+		}
+		phases.Add(p.Name, strconv.Itoa(p.Steps), strconv.Itoa(p.Unknown), sec, share, reads, writes)
 	}
-	out := []*report.Table{sum, phases}
+	out := []*report.Table{sum}
+	if len(phases.Rows) > 0 {
+		out = append(out, phases)
+	}
 	if len(tl.Tables) > 0 {
 		tables := &report.Table{Name: "tables", Title: "Table data", Columns: report.Cols("table", ">records", ">ignored", ">seconds", ">records/s", ">reads", ">writes")}
 		for _, t := range tl.Tables {

@@ -152,12 +152,17 @@ func TestGbakCLIFailedLog(t *testing.T) {
 	}
 	for _, want := range []string{
 		"outcome        failed",
-		"error          cannot commit index RDB$FOREIGN394: unsuccessful metadata update",
+		"error          cannot commit index RDB$FOREIGN394\n                 unsuccessful metadata update\n",
 		"                 partner index segment no 1 has incompatible data type",
+		"error          Database is not online due to failure to activate one or more indices.\n" +
+			"                 Run gfix -online to bring database online without active indices.\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, "Phases") {
+		t.Errorf("empty phases table printed:\n%s", out)
 	}
 	checkWidth(t, out)
 }
