@@ -272,7 +272,9 @@ func (b *GbakTimelineBuilder) Add(l *parse.GbakLine) {
 		return
 	}
 	b.lastErr, b.joinNext = -1, false
-	if l.Gap || (l.Has&(parse.ColTime|parse.ColDelta) == parse.ColTime|parse.ColDelta && b.hasT &&
+	// (lines skipped before the first step, a command line or a title,
+	// hide nothing)
+	if (l.Gap && len(b.t.Steps) > 0) || (l.Has&(parse.ColTime|parse.ColDelta) == parse.ColTime|parse.ColDelta && b.hasT &&
 		l.Time-b.lastT > l.Delta+gapTolerance) {
 		b.anyGap = true
 	}

@@ -378,3 +378,37 @@ func BenchmarkGbakTimeline(b *testing.B) {
 		}
 	}
 }
+
+// Without the total line, the deltas of a whole log add up to its I/O; a
+// command line above the log hides nothing, lines missing inside do.
+func TestGbakTotalsWithoutTotalLine(t *testing.T) {
+	data, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if !strings.Contains(l, "total statistics") {
+			kept = append(kept, l)
+		}
+	}
+	whole := "gbak -c -v -st tdrw -y restore.log shop.fbk shop2.fdb\n" + strings.Join(kept, "\n")
+	tl, err := ReadGbakTimeline(strings.NewReader(whole), "cut.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !is(tl.TotalReads, 10944) || !is(tl.TotalWrites, 8373) || !near(tl.TotalSeconds, 35.170) {
+		t.Errorf("whole log: %v %v %v", derefI(tl.TotalReads), derefI(tl.TotalWrites), deref(tl.TotalSeconds))
+	}
+	holed := strings.Replace(whole, "gbak:   34.712", "...\ngbak:   34.712", 1)
+	tl, err = ReadGbakTimeline(strings.NewReader(holed), "holed.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tl.TotalReads != nil || tl.TotalWrites != nil {
+		t.Errorf("totals invented for a log with a hole: %v %v", derefI(tl.TotalReads), derefI(tl.TotalWrites))
+	}
+	if ix := findIndex(t, tl, "RDB$PRIMARY4"); ix.Seconds != nil {
+		t.Errorf("RDB$PRIMARY4 measured across a hole: %v", deref(ix.Seconds))
+	}
+}
