@@ -391,6 +391,9 @@ func (b *GbakTimelineBuilder) close(withIO bool) {
 		case b.cols&parse.ColDelta != 0:
 			st.Seconds = b.mem.f(round3(b.sumD))
 		}
+		if st.Seconds != nil && *st.Seconds < 0 {
+			st.Seconds = nil // the time went back: a second log starts here
+		}
 		if b.cols&parse.ColReads != 0 && withIO {
 			st.Reads = b.mem.i(b.sumR)
 		}
