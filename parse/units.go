@@ -94,7 +94,7 @@ var rateWords = map[string]Unit{
 	"tps": {KindRate, "tps", 1}, "qps": {KindRate, "qps", 1}, "eps": {KindRate, "eps", 1},
 	"ops": {KindRate, "ops/s", 1}, "op/s": {KindRate, "ops/s", 1}, "ops/s": {KindRate, "ops/s", 1},
 	"ops/sec": {KindRate, "ops/s", 1},
-	"nopm": {KindRate, "NOPM", 1}, "tpm": {KindRate, "TPM", 1}, "tpmc": {KindRate, "tpmC", 1},
+	"nopm":    {KindRate, "NOPM", 1}, "tpm": {KindRate, "TPM", 1}, "tpmc": {KindRate, "tpmC", 1},
 	"points": {KindRate, "points", 1}, "point": {KindRate, "points", 1}, "puntos": {KindRate, "points", 1},
 	"score": {KindRate, "score", 1},
 }
