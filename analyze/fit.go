@@ -54,7 +54,10 @@ type Model struct {
 	Params  []Param `json:"params"`
 	// R2 is computed on y itself for every model (also for power, which
 	// is fitted on ln y), so that the three can be compared.
-	R2        float64   `json:"r2"`
+	R2 float64 `json:"r2"`
+	// SlopeP is the two-sided p of the t-test that b (or k) is zero: above
+	// Alpha the data show no degradation the noise could not explain.
+	SlopeP    float64   `json:"slope_p"`
 	Residuals []float64 `json:"residuals"`
 	// LossPerDoubling is the fraction of throughput the fitted curve loses
 	// each time the size doubles, averaged geometrically over the sizes
@@ -140,6 +143,10 @@ func Fit(name string, x, y []float64) (*Model, error) {
 		m.Params = []Param{{"c", c, c * seA}, {"k", m.b, seB}}
 	default:
 		return nil, fmt.Errorf("unknown model %q (want linear, loglinear or power)", name)
+	}
+	if seB > 0 {
+		t := math.Abs(m.b / seB)
+		m.SlopeP = 2 * (1 - distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 2)}.CDF(t))
 	}
 	lo, hi := minMax(x)
 	if l := m.lossPerDoubling(lo, hi); !math.IsNaN(l) {

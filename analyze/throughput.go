@@ -1,0 +1,759 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// The analyses fbdiag throughput makes; Options.Mode picks one or, when
+// empty, the input does (see chooseMode).
+const (
+	ModeDegradation = "degradation" // throughput against database size
+	ModeSweep       = "sweep"       // throughput against a setting (page buffers, clients)
+	ModeAB          = "ab"          // throughput of named configurations
+	ModeLoad        = "load"        // load speed from size and load time
+)
+
+// Threshold is a fixed number a throughput verdict uses, with its source.
+type Threshold struct {
+	Name   string  `json:"name"`
+	Value  float64 `json:"value"`
+	Unit   string  `json:"unit"`
+	Source string  `json:"source"`
+}
+
+// ThroughputThresholds lists the thresholds of the throughput analyses.
+// The significance level is Alpha (samples.go), shared by every command.
+var ThroughputThresholds = []Threshold{
+	{Name: "sweep_noise", Value: 0.02, Unit: "fraction of the best",
+		Source: "fbdiag default for sweeps with one run per setting, where the input cannot show its own noise " +
+			"(with repeated runs a Mann-Whitney test at Alpha is used instead); override with --noise"},
+}
+
+func threshold(name string) float64 {
+	for _, t := range ThroughputThresholds {
+		if t.Name == name {
+			return t.Value
+		}
+	}
+	panic("analyze: unknown threshold " + name)
+}
+
+// Options says what to analyse.
+type Options struct {
+	Mode   string   // "" (auto), degradation, sweep, ab, load
+	X, Y   string   // column name or 1-based index; for runs, a config key
+	Series []string // numeric columns (one series each) or a column whose values name the series
+	Table  int      // 1-based table of a file with several (0: the largest, the last on ties)
+	// Predict and Knee are sizes ("2TB", "16GB") or numbers in the x unit.
+	Predict string
+	Knee    string
+	Noise   float64 // sweep noise as a fraction (0: the threshold)
+}
+
+// Input is what the parsers read: tables and benchmark runs.
+type Input struct {
+	Tables  []*parse.Table
+	Runs    []*parse.Run
+	Notices []parse.Notice
+}
+
+// Point is one measurement. X is null for a named configuration (A/B),
+// whose name is in Label.
+type Point struct {
+	X      *float64 `json:"x"`
+	Label  string   `json:"label,omitempty"`
+	Y      float64  `json:"y"`
+	Source string   `json:"source"`
+}
+
+// Step is the change between two sizes.
+type Step struct {
+	FromX  float64 `json:"from_x"`
+	FromY  float64 `json:"from_y"`
+	ToX    float64 `json:"to_x"`
+	ToY    float64 `json:"to_y"`
+	Ratio  float64 `json:"ratio"`  // ToY / FromY
+	Change float64 `json:"change"` // Ratio − 1
+}
+
+// Series is one curve: a column of a table, or the runs of one workload.
+type Series struct {
+	Name   string  `json:"name"`
+	Points []Point `json:"points"`
+	// FirstToLastChange is y(last)/y(first) − 1 over the sizes or settings
+	// in order (medians where a size was run several times).
+	FirstToLastChange *float64 `json:"first_to_last_change"`
+	// LastStep is the change from the next-to-last to the last size: the
+	// seed's "30 GB → 1.7 TB" question.
+	LastStep *Step     `json:"last_step"`
+	Best     *Point    `json:"best"`
+	Models   []*Model  `json:"models,omitempty"`
+	Knee     *Knee     `json:"knee,omitempty"`
+	Sweep    *Sweep    `json:"sweep,omitempty"`
+	Load     *Load     `json:"load,omitempty"`
+	AB       []ABEntry `json:"ab,omitempty"`
+	Warnings []string  `json:"warnings,omitempty"`
+
+	lowerIsBetter bool
+}
+
+// Result is the answer of fbdiag throughput; its JSON form is documented
+// in docs/throughput-json.md.
+type Result struct {
+	Mode      string         `json:"mode"`
+	Inputs    []string       `json:"inputs"`
+	X         *string        `json:"x"`
+	Y         *string        `json:"y"`
+	XUnit     *string        `json:"x_unit"`
+	YUnit     *string        `json:"y_unit"`
+	PredictAt *float64       `json:"predict_at"`
+	KneeAt    *float64       `json:"knee_at"`
+	Series    []*Series      `json:"series"`
+	Notices   []parse.Notice `json:"notices"`
+	Warnings  []string       `json:"warnings"`
+
+	xUnit parse.Unit
+}
+
+// XUnit is the unit of the x values (zero when they have none).
+func (r *Result) XUnitInfo() parse.Unit { return r.xUnit }
+
+func strp(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func fp(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+// raw is one point before the analysis: x in the input's unit.
+type raw struct {
+	series string
+	x      float64
+	label  string
+	y      float64
+	src    string
+}
+
+// gathered is the input reduced to points and what they mean.
+type gathered struct {
+	points     []raw
+	order      []string // series in order of appearance
+	xName      string
+	yName      string
+	xUnit      parse.Unit
+	yUnit      parse.Unit
+	categorial bool
+	mode       string
+	inputs     []string
+	load       *loadColumns
+	notices    []parse.Notice
+	warnings   []string
+}
+
+// Throughput analyses tables and benchmark runs.
+func Throughput(in Input, opt Options) (*Result, error) {
+	g := &gathered{notices: append([]parse.Notice(nil), in.Notices...)}
+	if len(in.Tables) > 0 && len(in.Runs) > 0 {
+		return nil, fmt.Errorf("give either result tables or benchmark outputs, not both")
+	}
+	var err error
+	switch {
+	case len(in.Tables) > 0:
+		err = g.fromTables(in.Tables, opt)
+	case len(in.Runs) > 0:
+		err = g.fromRuns(in.Runs, opt)
+	default:
+		return nil, fmt.Errorf("no table and no benchmark result found in the input")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if opt.Mode != "" {
+		g.mode = opt.Mode
+	}
+	res := &Result{Mode: g.mode, Inputs: g.inputs, X: strp(g.xName), Y: strp(g.yName),
+		XUnit: strp(g.xUnit.Symbol), YUnit: strp(g.yUnit.Symbol), Notices: g.notices, xUnit: g.xUnit}
+	if res.Notices == nil {
+		res.Notices = []parse.Notice{}
+	}
+	if g.categorial && g.mode != ModeAB {
+		return nil, fmt.Errorf("x column %q holds names, not numbers: only the ab mode can use it", g.xName)
+	}
+	predictAt, err := g.size(opt.Predict, "--predict")
+	if err != nil {
+		return nil, err
+	}
+	kneeAt, err := g.size(opt.Knee, "--knee")
+	if err != nil {
+		return nil, err
+	}
+	res.PredictAt, res.KneeAt = fp(predictAt), fp(kneeAt)
+	if g.mode == ModeLoad {
+		if g.load == nil {
+			return nil, fmt.Errorf("load mode needs a size column and a load time (or speed) column")
+		}
+		s := g.load.analyse()
+		res.Series = []*Series{s}
+		res.Y, res.YUnit = strp("load speed"), strp("MB/s")
+		res.Warnings = append([]string{}, g.warnings...)
+		return res, nil
+	}
+	for _, name := range g.order {
+		s := &Series{Name: name, lowerIsBetter: g.yUnit.Kind == parse.KindTime}
+		for _, p := range g.points {
+			if p.series != name {
+				continue
+			}
+			pt := Point{Label: p.label, Y: p.y, Source: p.src}
+			if !g.categorial {
+				x := p.x
+				pt.X = &x
+			}
+			s.Points = append(s.Points, pt)
+		}
+		if !g.categorial {
+			sort.SliceStable(s.Points, func(i, j int) bool { return *s.Points[i].X < *s.Points[j].X })
+		}
+		switch g.mode {
+		case ModeAB:
+			s.AB = compareLabels(s.Points)
+		case ModeSweep:
+			s.describe()
+			s.Sweep = sweep(s.Points, s.lowerIsBetter, opt.Noise)
+		case ModeDegradation:
+			s.describe()
+			s.degradation(predictAt, kneeAt)
+		default:
+			return nil, fmt.Errorf("unknown mode %q (want degradation, sweep, ab or load)", g.mode)
+		}
+		res.Series = append(res.Series, s)
+	}
+	res.Warnings = append([]string{}, g.warnings...)
+	return res, nil
+}
+
+// size reads --predict/--knee: a size with a unit, converted to the x
+// unit, or a bare number already in it.
+func (g *gathered) size(s, flag string) (float64, error) {
+	if strings.TrimSpace(s) == "" {
+		return math.NaN(), nil
+	}
+	v, u, ok := parse.ParseQuantity(s, false)
+	if !ok || v <= 0 {
+		return 0, fmt.Errorf("%s %q: want a positive size such as 16GB or 2TB", flag, s)
+	}
+	if u.IsZero() {
+		return v, nil
+	}
+	if u.Kind != g.xUnit.Kind || g.xUnit.Factor == 0 {
+		return 0, fmt.Errorf("%s %q: the x values (%s) are not sizes", flag, s, g.xName)
+	}
+	return v * u.Factor / g.xUnit.Factor, nil
+}
+
+// describe fills the first-to-last change, the last step and the best point.
+func (s *Series) describe() {
+	xs, meds := medians(s.Points)
+	if len(xs) == 0 {
+		return
+	}
+	if len(xs) >= 2 {
+		s.FirstToLastChange = fp(meds[len(meds)-1]/meds[0] - 1)
+		n := len(xs)
+		r := meds[n-1] / meds[n-2]
+		s.LastStep = &Step{FromX: xs[n-2], FromY: meds[n-2], ToX: xs[n-1], ToY: meds[n-1], Ratio: r, Change: r - 1}
+	}
+	for i := range s.Points {
+		p := &s.Points[i]
+		if s.Best == nil || (!s.lowerIsBetter && p.Y > s.Best.Y) || (s.lowerIsBetter && p.Y < s.Best.Y) {
+			b := *p
+			s.Best = &b
+		}
+	}
+}
+
+// medians gives each distinct x (sorted) and the median of its y.
+func medians(pts []Point) (xs, meds []float64) {
+	by := map[float64][]float64{}
+	for _, p := range pts {
+		if p.X == nil {
+			continue
+		}
+		if _, ok := by[*p.X]; !ok {
+			xs = append(xs, *p.X)
+		}
+		by[*p.X] = append(by[*p.X], p.Y)
+	}
+	sort.Float64s(xs)
+	for _, x := range xs {
+		meds = append(meds, Summarize(by[x]).Median)
+	}
+	return xs, meds
+}
+
+// ChangeBetween is y(x2)/y(x1) − 1 for two measured sizes (medians where
+// repeated); ok is false when either size was not measured.
+func ChangeBetween(pts []Point, x1, x2 float64) (float64, bool) {
+	xs, meds := medians(pts)
+	i, j := -1, -1
+	for k, x := range xs {
+		if x == x1 {
+			i = k
+		}
+		if x == x2 {
+			j = k
+		}
+	}
+	if i < 0 || j < 0 {
+		return 0, false
+	}
+	return meds[j]/meds[i] - 1, true
+}
+
+func (s *Series) degradation(predictAt, kneeAt float64) {
+	x := make([]float64, len(s.Points))
+	y := make([]float64, len(s.Points))
+	for i, p := range s.Points {
+		x[i], y[i] = *p.X, p.Y
+	}
+	pred := predictAt
+	if math.IsNaN(pred) {
+		pred = 0
+	}
+	models, warns := FitAll(x, y, pred)
+	s.Models = models
+	s.Warnings = append(s.Warnings, warns...)
+	if !math.IsNaN(kneeAt) {
+		trend := LogLinear
+		if b := BestModel(models); b != nil {
+			trend = b.Name
+		}
+		k, err := KneeTest(x, y, kneeAt, trend)
+		if err != nil {
+			s.Warnings = append(s.Warnings, err.Error())
+		} else {
+			s.Knee = k
+		}
+	}
+}
+
+// chooseMode picks the analysis from what the columns measure.
+func chooseMode(xUnit parse.Unit, xName string, categorial bool, load bool) string {
+	switch {
+	case categorial:
+		return ModeAB
+	case load:
+		return ModeLoad
+	case xUnit.Kind == parse.KindSize || sizeLike(xName):
+		return ModeDegradation
+	}
+	return ModeSweep
+}
+
+var sizeWordRe = regexp.MustCompile(`(?i)(size|scale|warehouse|bytes|tamaño|taille|velikost|크기)`)
+
+func sizeLike(name string) bool { return sizeWordRe.MatchString(name) }
+
+// fromRuns turns benchmark runs into points: one run, one point.
+func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
+	key := opt.X
+	if key == "" {
+		key = defaultRunKey(runs)
+	}
+	g.xName = key
+	seenIn := map[string]bool{}
+	for _, r := range runs {
+		if !seenIn[r.File] {
+			seenIn[r.File] = true
+			g.inputs = append(g.inputs, r.File)
+		}
+		y, yUnit := r.Value, r.Unit
+		if opt.Y != "" {
+			v, ok := r.Metrics[opt.Y]
+			if !ok {
+				g.notices = append(g.notices, parse.Notice{File: r.File, Line: r.Line, Msg: fmt.Sprintf("run has no %q figure: skipped", opt.Y)})
+				continue
+			}
+			y, yUnit = v, parse.HeaderUnit(opt.Y)
+			if u, ok := parse.ParseUnit(opt.Y); ok {
+				yUnit = u
+			}
+		}
+		if g.yName == "" {
+			g.yName = yUnit.Symbol
+			if opt.Y != "" {
+				g.yName = opt.Y
+			}
+			g.yUnit = yUnit
+		}
+		series := r.Tool
+		if r.Name != "" {
+			series += " " + dropSubKey(r.Name, key)
+		}
+		p := raw{series: series, y: y, src: fmt.Sprintf("%s:%d", r.File, r.Line)}
+		v, ok := "", false
+		if key != "" {
+			v, ok = r.Key(key)
+		}
+		if !ok {
+			p.label = runLabel(r.File)
+		} else {
+			x, u, ok := parse.ParseQuantity(v, false)
+			if !ok {
+				g.notices = append(g.notices, parse.Notice{File: r.File, Line: r.Line, Msg: fmt.Sprintf("%s=%q is not a number: run skipped", key, v)})
+				continue
+			}
+			if u.IsZero() {
+				u = parse.HeaderUnit(key)
+			}
+			if u.Kind == parse.KindSize {
+				x *= u.Factor // bytes, scaled below
+				u = parse.SizeUnits[0]
+			}
+			if g.xUnit.IsZero() {
+				g.xUnit = u
+			}
+			p.x = x
+		}
+		g.add(p)
+	}
+	g.categorial = false
+	for _, p := range g.points {
+		if p.label != "" {
+			g.categorial = true
+		}
+	}
+	if g.categorial {
+		for i := range g.points {
+			if g.points[i].label == "" {
+				g.points[i].label = fmt.Sprintf("%s=%g", key, g.points[i].x)
+			}
+		}
+		g.xName = "run"
+		g.xUnit = parse.Unit{}
+	}
+	g.scaleSizes()
+	g.mode = chooseMode(g.xUnit, g.xName, g.categorial, false)
+	return nil
+}
+
+func (g *gathered) add(p raw) {
+	found := false
+	for _, s := range g.order {
+		if s == p.series {
+			found = true
+		}
+	}
+	if !found {
+		g.order = append(g.order, p.series)
+	}
+	g.points = append(g.points, p)
+}
+
+// scaleSizes shows sizes read in bytes in a unit a DBA reads (MB, GB…).
+func (g *gathered) scaleSizes() {
+	if g.xUnit.Kind != parse.KindSize || g.xUnit.Factor != 1 || len(g.points) == 0 {
+		return
+	}
+	xs := make([]float64, len(g.points))
+	for i, p := range g.points {
+		xs[i] = p.x
+	}
+	sort.Float64s(xs)
+	u := parse.SizeUnitFor(xs[len(xs)/2])
+	for i := range g.points {
+		g.points[i].x /= u.Factor
+	}
+	g.xUnit = u
+}
+
+// defaultRunKey is the size setting the runs carry, in order of preference.
+func defaultRunKey(runs []*parse.Run) string {
+	for _, k := range []string{"db_bytes", "db_size", "dbsize", "size", "size_gb", "scale", "warehouses", "count_ware"} {
+		all := true
+		for _, r := range runs {
+			if _, ok := r.Key(k); !ok {
+				all = false
+				break
+			}
+		}
+		if all {
+			return k
+		}
+	}
+	return ""
+}
+
+// dropSubKey removes "/key=value" from a Go benchmark name, so that runs
+// differing only in the x setting form one series.
+func dropSubKey(name, key string) string {
+	parts := strings.Split(name, "/")
+	out := parts[:0]
+	for _, p := range parts {
+		if k, _, ok := strings.Cut(p, "="); ok && k == key {
+			continue
+		}
+		out = append(out, p)
+	}
+	return strings.Join(out, "/")
+}
+
+var runNumberRe = regexp.MustCompile(`[-_. ]?(run)?\d+$`)
+
+// runLabel names a configuration after its file: "balanced-2.txt" and
+// "balanced-3.txt" are two runs of "balanced".
+func runLabel(file string) string {
+	base := filepath.Base(file)
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	if l := runNumberRe.ReplaceAllString(base, ""); l != "" {
+		return l
+	}
+	return base
+}
+
+// fromTables turns table columns into points.
+func (g *gathered) fromTables(tables []*parse.Table, opt Options) error {
+	byFile := map[string][]*parse.Table{}
+	var files []string
+	for _, t := range tables {
+		if _, ok := byFile[t.File]; !ok {
+			files = append(files, t.File)
+		}
+		byFile[t.File] = append(byFile[t.File], t)
+	}
+	var first *parse.Table
+	for _, f := range files {
+		merged, notes := parse.MergeTables(byFile[f])
+		g.notices = append(g.notices, notes...)
+		t, err := pickTable(merged, opt.Table)
+		if err != nil {
+			return err
+		}
+		if len(merged) > 1 && opt.Table == 0 {
+			g.notices = append(g.notices, parse.Notice{File: f, Line: t.Line,
+				Msg: fmt.Sprintf("%d tables in the file: using this one (the largest, the last on ties); --table N picks another", len(merged))})
+		}
+		g.inputs = append(g.inputs, f)
+		prefix := ""
+		if len(files) > 1 {
+			prefix = runLabel(f)
+		}
+		if err := g.fromTable(t, opt, prefix, first == nil); err != nil {
+			return err
+		}
+		if first == nil {
+			first = t
+		}
+	}
+	return nil
+}
+
+func pickTable(tables []*parse.Table, n int) (*parse.Table, error) {
+	if n > 0 {
+		if n > len(tables) {
+			return nil, fmt.Errorf("--table %d: the file has %d tables", n, len(tables))
+		}
+		return tables[n-1], nil
+	}
+	best := tables[0]
+	for _, t := range tables[1:] {
+		if len(t.Rows) >= len(best.Rows) {
+			best = t
+		}
+	}
+	return best, nil
+}
+
+func colErr(t *parse.Table, flag, spec string) error {
+	return fmt.Errorf("%s %q: no such column in %s:%d (columns: %s)", flag, spec, t.File, t.Line, strings.Join(t.ColumnNames(), ", "))
+}
+
+// isCounter reports a row-number column ("#", "db", "run": 1, 2, 3…).
+func isCounter(c parse.Column) bool {
+	if !c.Numeric || len(c.Values) < 2 {
+		return false
+	}
+	for i, v := range c.Values {
+		if v != float64(i+1) {
+			return false
+		}
+	}
+	return true
+}
+
+func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first bool) error {
+	// x: asked for, else the first size column, else the first column of
+	// names, else the first number that is not a row counter.
+	xi := -1
+	if opt.X != "" {
+		i, ok := t.Col(opt.X)
+		if !ok {
+			return colErr(t, "--x", opt.X)
+		}
+		xi = i
+	}
+	for pass := 0; xi < 0 && pass < 3; pass++ {
+		for i, c := range t.Columns {
+			if (pass == 0 && c.Numeric && c.Unit.Kind == parse.KindSize) ||
+				(pass == 1 && !c.Numeric) ||
+				(pass == 2 && c.Numeric && !isCounter(c) && c.Unit.Kind != parse.KindRate) {
+				xi = i
+				break
+			}
+		}
+	}
+	if xi < 0 {
+		return fmt.Errorf("%s:%d: no column to use as x (columns: %s); name one with --x", t.File, t.Line, strings.Join(t.ColumnNames(), ", "))
+	}
+	xc := t.Columns[xi]
+	categorial := !xc.Numeric
+	// Load speed: a size x with a time or speed column and no y asked for.
+	timeCol, speedCol := -1, -1
+	for i, c := range t.Columns {
+		if c.Numeric && c.Unit.Kind == parse.KindTime && timeCol < 0 {
+			timeCol = i
+		}
+		if c.Numeric && c.Unit.Kind == parse.KindSpeed && speedCol < 0 {
+			speedCol = i
+		}
+	}
+	isLoad := xc.Unit.Kind == parse.KindSize && (timeCol >= 0 || speedCol >= 0) && opt.Y == "" && len(opt.Series) == 0
+	if opt.Mode != "" {
+		isLoad = opt.Mode == ModeLoad
+	}
+	if isLoad {
+		if xc.Unit.Kind != parse.KindSize {
+			return fmt.Errorf("load mode: x column %q has no size unit (want a header such as size_gb)", xc.Name)
+		}
+		g.load = newLoadColumns(t, xi, timeCol, speedCol)
+		g.xName, g.xUnit, g.mode = xc.Name, xc.Unit, ModeLoad
+		return nil
+	}
+	// y columns and the series column.
+	var ys []int
+	seriesCol := -1
+	for _, spec := range opt.Series {
+		for _, one := range strings.Split(spec, ",") {
+			i, ok := t.Col(one)
+			if !ok {
+				return colErr(t, "--series", one)
+			}
+			if t.Columns[i].Numeric {
+				ys = append(ys, i)
+			} else {
+				seriesCol = i
+			}
+		}
+	}
+	if opt.Y != "" {
+		ys = ys[:0]
+		for _, one := range strings.Split(opt.Y, ",") {
+			i, ok := t.Col(one)
+			if !ok {
+				return colErr(t, "--y", one)
+			}
+			ys = append(ys, i)
+		}
+	}
+	if len(ys) == 0 {
+		for i, c := range t.Columns {
+			if i != xi && i != seriesCol && c.Numeric && c.Unit.Kind == parse.KindRate {
+				ys = append(ys, i)
+			}
+		}
+	}
+	if len(ys) == 0 {
+		// No rate unit in the headers: the last number that is not x.
+		for i := len(t.Columns) - 1; i >= 0; i-- {
+			c := t.Columns[i]
+			if i != xi && i != seriesCol && c.Numeric && !isCounter(c) {
+				ys = append(ys, i)
+				break
+			}
+		}
+	}
+	if len(ys) == 0 {
+		return fmt.Errorf("%s:%d: no numeric column to use as y (columns: %s)", t.File, t.Line, strings.Join(t.ColumnNames(), ", "))
+	}
+	for _, yi := range ys {
+		if !t.Columns[yi].Numeric {
+			return fmt.Errorf("--y %q: column holds names, not numbers", t.Columns[yi].Name)
+		}
+	}
+	if first {
+		g.xName, g.xUnit, g.categorial = xc.Name, xc.Unit, categorial
+		g.yUnit = t.Columns[ys[0]].Unit
+		g.yName = t.Columns[ys[0]].Name
+		if len(ys) > 1 {
+			g.yName = g.yUnit.Symbol
+		}
+		g.mode = chooseMode(xc.Unit, xc.Name, categorial, false)
+	}
+	for _, yi := range ys {
+		yc := t.Columns[yi]
+		for r := range t.Rows {
+			y := yc.Values[r]
+			if math.IsNaN(y) {
+				continue
+			}
+			name := yc.Name
+			if seriesCol >= 0 {
+				name = t.Text(r, seriesCol)
+				if len(ys) > 1 {
+					name += " " + yc.Name
+				}
+			}
+			if prefix != "" {
+				name = prefix + " " + name
+				if len(ys) == 1 && seriesCol < 0 {
+					name = prefix
+				}
+			}
+			p := raw{series: name, y: y, src: fmt.Sprintf("%s:%d", t.File, t.Rows[r].Line)}
+			if categorial {
+				p.label = t.Text(r, xi)
+				if p.label == "" {
+					continue
+				}
+			} else {
+				p.x = xc.Values[r]
+				if math.IsNaN(p.x) {
+					g.notices = append(g.notices, parse.Notice{File: t.File, Line: t.Rows[r].Line, Msg: "row without x: skipped"})
+					continue
+				}
+				if !first && xc.Unit.Kind == g.xUnit.Kind && xc.Unit.Factor != 0 && g.xUnit.Factor != 0 {
+					p.x = p.x * xc.Unit.Factor / g.xUnit.Factor
+				}
+			}
+			g.add(p)
+		}
+	}
+	return nil
+}
+
+// FormatX writes an x value with its unit ("16 GB", "1500").
+func FormatX(v float64, unit string) string {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	if math.Abs(v) >= 100 || v != math.Trunc(v*1000)/1000 {
+		s = strconv.FormatFloat(v, 'g', 6, 64)
+	}
+	if unit != "" {
+		return s + " " + unit
+	}
+	return s
+}
