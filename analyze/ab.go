@@ -13,11 +13,14 @@ type ABEntry struct {
 	Ratio      float64    `json:"ratio"`
 	Change     float64    `json:"change"` // Ratio − 1, as a fraction
 	Comparison Comparison `json:"comparison"`
-	Verdict    string     `json:"verdict"`
+	// LowerIsBetter is true for times (a restore): a negative change is
+	// then the improvement.
+	LowerIsBetter bool   `json:"lower_is_better"`
+	Verdict       string `json:"verdict"`
 }
 
 // compareLabels compares every label with the first.
-func compareLabels(pts []Point) []ABEntry {
+func compareLabels(pts []Point, lowerIsBetter bool) []ABEntry {
 	var labels []string
 	by := map[string][]float64{}
 	for _, p := range pts {
@@ -31,7 +34,12 @@ func compareLabels(pts []Point) []ABEntry {
 		return out
 	}
 	for _, l := range labels[1:] {
-		out = append(out, AB(labels[0], by[labels[0]], l, by[l]))
+		e := AB(labels[0], by[labels[0]], l, by[l])
+		e.LowerIsBetter = lowerIsBetter
+		if lowerIsBetter {
+			e.Verdict += " (lower is better)"
+		}
+		out = append(out, e)
 	}
 	return out
 }

@@ -231,7 +231,7 @@ func Throughput(in Input, opt Options) (*Result, error) {
 		}
 		switch g.mode {
 		case ModeAB:
-			s.AB = compareLabels(s.Points)
+			s.AB = compareLabels(s.Points, s.lowerIsBetter)
 		case ModeSweep:
 			s.describe()
 			s.Sweep = sweep(s.Points, s.lowerIsBetter, opt.Noise)

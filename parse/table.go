@@ -268,14 +268,8 @@ func (s splitter) split(line string, want int) []string {
 	switch s.delim {
 	case ' ':
 		// Aligned text: columns are separated by two spaces or more when
-		// the header has such gaps, else by any run of spaces.
-		cells := splitGaps(line)
-		if want > 0 && len(cells) != want {
-			if f := strings.Fields(line); len(f) == want {
-				return f
-			}
-		}
-		return cells
+		// the line has such gaps, else by any run of spaces.
+		return splitGaps(line)
 	case ',', ';':
 		return splitQuoted(line, s.delim)
 	}
@@ -315,6 +309,13 @@ func splitGaps(line string) []string {
 // splitQuoted splits a CSV line, honouring double quotes ("1,5" stays one
 // cell, "" is a quote).
 func splitQuoted(line string, delim byte) []string {
+	if strings.IndexByte(line, '"') < 0 {
+		cells := strings.Split(line, string(delim))
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		return cells
+	}
 	var cells []string
 	var b strings.Builder
 	inQ := false

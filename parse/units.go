@@ -83,8 +83,10 @@ var timeWords = map[string]Unit{
 	"seg": {KindTime, "s", 1}, "second": {KindTime, "s", 1}, "seconds": {KindTime, "s", 1},
 	"segundos": {KindTime, "s", 1}, "secondes": {KindTime, "s", 1},
 	"min": {KindTime, "min", 60}, "mins": {KindTime, "min", 60}, "minutes": {KindTime, "min", 60},
+	"minute": {KindTime, "min", 60}, "minuto": {KindTime, "min", 60}, "minutos": {KindTime, "min", 60},
 	"h": {KindTime, "h", 3600}, "hr": {KindTime, "h", 3600}, "hours": {KindTime, "h", 3600},
-	"horas": {KindTime, "h", 3600}, "heures": {KindTime, "h", 3600},
+	"hour": {KindTime, "h", 3600}, "hora": {KindTime, "h", 3600}, "horas": {KindTime, "h", 3600},
+	"heure": {KindTime, "h", 3600}, "heures": {KindTime, "h", 3600},
 }
 
 // rateWords are the throughput units benchmark tools and articles use.
@@ -268,9 +270,16 @@ func isGroupedBy(s string, sep byte) bool {
 }
 
 // ParseQuantity reads a number with an optional unit written after it:
-// "10GB", "1.7 TB", "812 tps", "2,5 min", "9,04".
+// "10GB", "1.7 TB", "812 tps", "2,5 min", "9,04", and durations written
+// in several parts ("4 horas 7 minutos", "2h35m", "1:02:03"), in seconds.
 func ParseQuantity(s string, decimalComma bool) (float64, Unit, bool) {
 	s = strings.TrimSpace(s)
+	if v, err := strconv.ParseFloat(s, 64); err == nil && !math.IsInf(v, 0) && !math.IsNaN(v) && !decimalComma {
+		return v, Unit{}, true // the common case, first
+	}
+	if v, ok := parseDuration(s, decimalComma); ok {
+		return v, timeWords["s"], true
+	}
 	i := len(s)
 	for i > 0 {
 		c := s[i-1]
@@ -318,4 +327,58 @@ func SizeUnitFor(bytes float64) Unit {
 		}
 	}
 	return u
+}
+
+// parseDuration reads a duration of two parts or more ("4 horas 7
+// minutos", "2h35m", "1:02:03", "12:30" as minutes:seconds) in seconds.
+func parseDuration(s string, decimalComma bool) (float64, bool) {
+	if strings.Count(s, ":") >= 1 && strings.Count(s, ":") <= 2 {
+		parts := strings.Split(s, ":")
+		total := 0.0
+		for i, p := range parts {
+			if p == "" || (i > 0 && len(p) != 2) {
+				return 0, false
+			}
+			v, ok := ParseNumber(p, decimalComma)
+			if !ok || v < 0 {
+				return 0, false
+			}
+			total = total*60 + v
+		}
+		return total, true
+	}
+	total, pairs := 0.0, 0
+	rest := s
+	for rest != "" {
+		rest = strings.TrimLeft(rest, " ")
+		i := 0
+		for i < len(rest) && (rest[i] >= '0' && rest[i] <= '9' || rest[i] == '.' || rest[i] == ',') {
+			i++
+		}
+		if i == 0 {
+			return 0, false
+		}
+		num := rest[:i]
+		rest = strings.TrimLeft(rest[i:], " ")
+		j := 0
+		for j < len(rest) && rest[j] != ' ' && !(rest[j] >= '0' && rest[j] <= '9') {
+			j++
+		}
+		word := strings.ToLower(rest[:j])
+		rest = rest[j:]
+		u, ok := timeWords[word]
+		if word == "m" {
+			u, ok = timeWords["min"], true
+		}
+		if !ok {
+			return 0, false
+		}
+		v, ok := ParseNumber(num, decimalComma)
+		if !ok {
+			return 0, false
+		}
+		total += v * u.Factor
+		pairs++
+	}
+	return total, pairs >= 2
 }
