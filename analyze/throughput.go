@@ -446,6 +446,13 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 		}
 		g.xName = "run"
 		g.xUnit = parse.Unit{}
+		// Without a size, the files are the configurations compared:
+		// one series, a label per file name.
+		g.order = g.order[:0]
+		for i := range g.points {
+			g.points[i].series = "runs"
+		}
+		g.order = append(g.order, "runs")
 	}
 	g.scaleSizes()
 	g.mode = chooseMode(g.xUnit, g.xName, g.categorial, false)

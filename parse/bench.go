@@ -1,6 +1,8 @@
 package parse
 
 import (
+	"bufio"
+	"bytes"
 	"io"
 	"path/filepath"
 	"regexp"
@@ -204,4 +206,44 @@ func (br *BenchReader) configLine(t string) bool {
 		}
 	}
 	return true
+}
+
+// benchSniffRe finds the marks of benchmark tool output in the head of a
+// file (benchmark-formats.md §6).
+var benchSniffRe = regexp.MustCompile(`(?m)^(pgbench \(|progress: [0-9.]+ s|tps = [0-9]|sysbench \d|SQL statistics:|Benchmark\S+\s+\d+\s|\d{9,}( \d+){5})|TEST RESULT : System achieved`)
+
+// sniffSize is how much of a file is looked at to tell benchmark output
+// from a table.
+const sniffSize = 64 << 10
+
+// ReadThroughput reads one throughput input: benchmark tool output when
+// its first 64 KB carry the marks of one, else result tables.
+func ReadThroughput(r io.Reader, name string) ([]*Table, []*Run, []Notice, error) {
+	br := bufio.NewReaderSize(r, sniffSize)
+	head, _ := br.Peek(sniffSize)
+	if benchSniffRe.Match(utf16Safe(head)) {
+		b := NewBenchReader(br, name)
+		var runs []*Run
+		for b.Next() {
+			runs = append(runs, b.Run())
+		}
+		return nil, runs, b.Notices(), b.Err()
+	}
+	tables, notes, err := ReadTables(br, name)
+	return tables, nil, notes, err
+}
+
+// utf16Safe drops the NUL bytes of UTF-16 text so that the sniffing
+// expression matches files written by PowerShell too.
+func utf16Safe(b []byte) []byte {
+	if bytes.IndexByte(b, 0) < 0 {
+		return b
+	}
+	out := make([]byte, 0, len(b))
+	for _, c := range b {
+		if c != 0 {
+			out = append(out, c)
+		}
+	}
+	return out
 }

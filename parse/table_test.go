@@ -2,7 +2,6 @@ package parse
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,18 +20,6 @@ func readTablesFile(t *testing.T, path string) ([]*Table, []Notice) {
 		t.Fatal(err)
 	}
 	return tables, notes
-}
-
-// seedArticle is one of the seed articles beside the corpus
-// (../shared/seeds), skipping when absent.
-func seedArticle(t *testing.T, prefix string) string {
-	t.Helper()
-	dir := filepath.Join(filepath.Dir(testutil.CorpusDir(t)), "seeds")
-	m, _ := filepath.Glob(filepath.Join(dir, prefix+"_*.txt"))
-	if len(m) != 1 {
-		t.Skipf("seed article %s_*.txt not found in %s", prefix, dir)
-	}
-	return m[0]
 }
 
 func wantColumn(t *testing.T, tb *Table, i int, name, unit string, values ...float64) {
@@ -88,7 +75,7 @@ func TestTableTSV(t *testing.T) {
 // Seed 000 prints its tables in markdown with decimal commas, and prints
 // the throughput table a second time with the 1.7 TB row added.
 func TestTableArticle000(t *testing.T) {
-	tables, notes := readTablesFile(t, seedArticle(t, "000"))
+	tables, notes := readTablesFile(t, testutil.SeedArticle(t, "000"))
 	if len(tables) != 4 || len(notes) != 0 {
 		t.Fatalf("%d tables (want 4), notices %v", len(tables), notes)
 	}
@@ -117,7 +104,7 @@ func TestTableArticle000(t *testing.T) {
 // Seed 003 has two tab-separated tables inside its prose, the second
 // with durations in words.
 func TestTableArticle003(t *testing.T) {
-	tables, _ := readTablesFile(t, seedArticle(t, "003"))
+	tables, _ := readTablesFile(t, testutil.SeedArticle(t, "003"))
 	if len(tables) != 2 {
 		t.Fatalf("%d tables, want 2", len(tables))
 	}
@@ -129,7 +116,7 @@ func TestTableArticle003(t *testing.T) {
 }
 
 func TestTableArticle001(t *testing.T) {
-	tables, _ := readTablesFile(t, seedArticle(t, "001"))
+	tables, _ := readTablesFile(t, testutil.SeedArticle(t, "001"))
 	if len(tables) != 1 {
 		t.Fatalf("%d tables, want 1", len(tables))
 	}
