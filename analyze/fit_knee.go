@@ -118,12 +118,18 @@ func KneeTest(x, y []float64, at float64, model string) (*Knee, error) {
 		k.P = 1 - distuv.F{D1: float64(k.DF1), D2: float64(k.DF2)}.CDF(math.Max(k.F, 0))
 	}
 	k.Significant = k.P <= Alpha
-	if k.Significant {
-		k.Verdict = fmt.Sprintf("significant break at %g: step %+.1f%% beyond the %s trend (p=%.3f)", at, 100*k.StepFraction, model, k.P)
-	} else {
-		k.Verdict = fmt.Sprintf("no significant break at %g: the step of %+.1f%% is within the noise of the %s trend (p=%.3f)", at, 100*k.StepFraction, model, k.P)
-	}
+	k.Describe("")
 	return k, nil
+}
+
+// Describe writes the verdict, with the unit of the sizes.
+func (k *Knee) Describe(unit string) {
+	at := FormatX(k.At, unit)
+	if k.Significant {
+		k.Verdict = fmt.Sprintf("significant break at %s: step %+.1f%% beyond the %s trend (p=%.3f)", at, 100*k.StepFraction, k.Model, k.P)
+	} else {
+		k.Verdict = fmt.Sprintf("no significant break at %s: the step of %+.1f%% is within the noise of the %s trend (p=%.3f)", at, 100*k.StepFraction, k.Model, k.P)
+	}
 }
 
 // leastSquares solves X·b ≈ y and returns b and the residual sum of squares.

@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // Sweep is the answer to "which setting is best": the best setting, how
@@ -32,7 +33,7 @@ type SweepSetting struct {
 	Compare *Comparison `json:"compare,omitempty"`
 }
 
-func sweep(pts []Point, lowerIsBetter bool, noise float64) *Sweep {
+func sweep(pts []Point, lowerIsBetter bool, noise float64, unit string) *Sweep {
 	by := map[float64][]float64{}
 	var xs []float64
 	for _, p := range pts {
@@ -44,7 +45,9 @@ func sweep(pts []Point, lowerIsBetter bool, noise float64) *Sweep {
 	if len(xs) == 0 {
 		return nil
 	}
-	return SweepSettings(xs, by, lowerIsBetter, noise)
+	sw := SweepSettings(xs, by, lowerIsBetter, noise)
+	sw.describe(unit)
+	return sw
 }
 
 // SweepSettings finds the best of the settings xs, whose measurements are
@@ -104,9 +107,19 @@ func SweepSettings(xs []float64, by map[float64][]float64, lowerIsBetter bool, n
 	}
 	sw.Best, sw.Worst = sw.Settings[bi], sw.Settings[wi]
 	sw.Spread = math.Abs(best-sw.Worst.Median) / best
-	sw.Verdict = fmt.Sprintf("best %g (%g); worst %g (%.1f%% off the best)", sw.Best.X, best, sw.Worst.X, 100*sw.Spread)
-	if len(sw.WithinNoise) > 0 {
-		sw.Verdict += fmt.Sprintf("; as good within noise: %v", sw.WithinNoise)
-	}
+	sw.describe("")
 	return sw
+}
+
+// describe writes the verdict, with the unit of the settings.
+func (sw *Sweep) describe(unit string) {
+	sw.Verdict = fmt.Sprintf("best %s (%g); worst %s (%.1f%% off the best)",
+		FormatX(sw.Best.X, unit), sw.Best.Median, FormatX(sw.Worst.X, unit), 100*sw.Spread)
+	if len(sw.WithinNoise) > 0 {
+		var xs []string
+		for _, x := range sw.WithinNoise {
+			xs = append(xs, FormatX(x, unit))
+		}
+		sw.Verdict += "; as good within noise: " + strings.Join(xs, ", ")
+	}
 }

@@ -234,10 +234,10 @@ func Throughput(in Input, opt Options) (*Result, error) {
 			s.AB = compareLabels(s.Points, s.lowerIsBetter)
 		case ModeSweep:
 			s.describe()
-			s.Sweep = sweep(s.Points, s.lowerIsBetter, opt.Noise)
+			s.Sweep = sweep(s.Points, s.lowerIsBetter, opt.Noise, g.xUnit.Symbol)
 		case ModeDegradation:
 			s.describe()
-			s.degradation(predictAt, kneeAt)
+			s.degradation(predictAt, kneeAt, g.xUnit.Symbol)
 		default:
 			return nil, fmt.Errorf("unknown mode %q (want degradation, sweep, ab or load)", g.mode)
 		}
@@ -325,7 +325,7 @@ func ChangeBetween(pts []Point, x1, x2 float64) (float64, bool) {
 	return meds[j]/meds[i] - 1, true
 }
 
-func (s *Series) degradation(predictAt, kneeAt float64) {
+func (s *Series) degradation(predictAt, kneeAt float64, unit string) {
 	x := make([]float64, len(s.Points))
 	y := make([]float64, len(s.Points))
 	for i, p := range s.Points {
@@ -347,6 +347,7 @@ func (s *Series) degradation(predictAt, kneeAt float64) {
 		if err != nil {
 			s.Warnings = append(s.Warnings, err.Error())
 		} else {
+			k.Describe(unit)
 			s.Knee = k
 		}
 	}
