@@ -33,6 +33,9 @@ func compareLabels(pts []Point, lowerIsBetter bool) []ABEntry {
 	if len(labels) < 2 {
 		return out
 	}
+	if m := Summarize(by[labels[0]]).Median; m == 0 || !finite(m) {
+		return out // no ratio against a zero baseline
+	}
 	for _, l := range labels[1:] {
 		e := AB(labels[0], by[labels[0]], l, by[l])
 		e.LowerIsBetter = lowerIsBetter

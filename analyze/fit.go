@@ -127,6 +127,9 @@ func Fit(name string, x, y []float64) (*Model, error) {
 	}
 	m.s = math.Sqrt(rssT / float64(n-2))
 	m.R2 = 1 - rss/tss
+	if tss == 0 {
+		m.R2 = 1 // every y the same: the flat line fits exactly
+	}
 	seB := m.s / math.Sqrt(m.sxx)
 	seA := m.s * math.Sqrt(1/float64(n)+m.meanU*m.meanU/m.sxx)
 	switch name {
@@ -144,9 +147,15 @@ func Fit(name string, x, y []float64) (*Model, error) {
 	default:
 		return nil, fmt.Errorf("unknown model %q (want linear, loglinear or power)", name)
 	}
-	if seB > 0 {
+	switch {
+	case seB > 0:
 		t := math.Abs(m.b / seB)
 		m.SlopeP = 2 * (1 - distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 2)}.CDF(t))
+	case m.b == 0:
+		m.SlopeP = 1
+	}
+	if !finite(m.a, m.b, m.s, m.R2, seA, seB, m.Params[0].Value, m.Params[0].StdErr) {
+		return nil, fmt.Errorf("%s fit overflows on these values", name)
 	}
 	lo, hi := minMax(x)
 	if l := m.lossPerDoubling(lo, hi); !math.IsNaN(l) {
@@ -209,8 +218,11 @@ func FitAll(x, y []float64, predictAt float64) ([]*Model, []string) {
 			m.LeaveLastOutError = &e
 		}
 		if predictAt > 0 {
-			p := m.Predict(predictAt)
-			m.Prediction = &p
+			if p := m.Predict(predictAt); finite(p.Y, p.Lo, p.Hi) {
+				m.Prediction = &p
+			} else {
+				warnings = append(warnings, fmt.Sprintf("%s: no prediction at %g (overflow)", name, predictAt))
+			}
 		}
 		models = append(models, m)
 	}
@@ -239,8 +251,21 @@ func leaveLastOut(name string, x, y []float64) *Holdout {
 	}
 	actual /= float64(k)
 	p := m.Predict(hi)
+	if actual == 0 || !finite(p.Y, p.Lo, p.Hi) {
+		return nil
+	}
 	return &Holdout{Prediction: p, Actual: actual, Error: (p.Y - actual) / actual,
 		Inside: actual >= p.Lo && actual <= p.Hi}
+}
+
+// finite reports whether every value can be written in JSON.
+func finite(vs ...float64) bool {
+	for _, v := range vs {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
 }
 
 func minMax(x []float64) (lo, hi float64) {

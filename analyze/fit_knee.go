@@ -33,7 +33,7 @@ type Knee struct {
 	LossPerDoublingAbove *float64 `json:"loss_per_doubling_above"`
 	RSSSingle            float64  `json:"rss_single"`
 	RSSSegmented         float64  `json:"rss_segmented"`
-	F                    float64  `json:"f"`
+	F                    *float64 `json:"f"` // null when the segmented fit is exact
 	DF1                  int      `json:"df1"`
 	DF2                  int      `json:"df2"`
 	P                    float64  `json:"p"`
@@ -111,11 +111,18 @@ func KneeTest(x, y []float64, at float64, model string) (*Knee, error) {
 	if m, err := Fit(model, xa, ya); err == nil && m.LossPerDoubling != nil {
 		k.LossPerDoublingAbove = m.LossPerDoubling
 	}
-	if rss2 <= 0 {
-		k.F, k.P = math.Inf(1), 0
-	} else {
-		k.F = ((rss1 - rss2) / float64(k.DF1)) / (rss2 / float64(k.DF2))
-		k.P = 1 - distuv.F{D1: float64(k.DF1), D2: float64(k.DF2)}.CDF(math.Max(k.F, 0))
+	switch {
+	case rss2 <= 0 && rss1 <= 0:
+		k.P = 1 // the single fit is exact already
+	case rss2 <= 0:
+		k.P = 0
+	default:
+		f := ((rss1 - rss2) / float64(k.DF1)) / (rss2 / float64(k.DF2))
+		k.F = &f
+		k.P = 1 - distuv.F{D1: float64(k.DF1), D2: float64(k.DF2)}.CDF(math.Max(f, 0))
+	}
+	if !finite(k.Step, k.StepFraction, k.P, rss1, rss2) {
+		return nil, fmt.Errorf("knee test at %g overflows on these values", at)
 	}
 	k.Significant = k.P <= Alpha
 	k.Describe("")

@@ -41,7 +41,7 @@ func newLoadColumns(t *parse.Table, size, time, speed int) *loadColumns {
 // LoadSpeedMBps is bytes/seconds in MB/s (1 MB = 1024² bytes).
 func LoadSpeedMBps(bytes, seconds float64) float64 { return bytes / (1 << 20) / seconds }
 
-func (lc *loadColumns) analyse() *Series {
+func (lc *loadColumns) analyse() (*Series, error) {
 	t := lc.t
 	sc := t.Columns[lc.size]
 	s := &Series{Name: "load speed"}
@@ -52,15 +52,21 @@ func (lc *loadColumns) analyse() *Series {
 		case lc.time >= 0:
 			tc := t.Columns[lc.time]
 			mbps = LoadSpeedMBps(size*sc.Unit.Factor, tc.Values[r]*tc.Unit.Factor)
+			if tc.Values[r] <= 0 {
+				mbps = math.NaN()
+			}
 		default:
 			spc := t.Columns[lc.speed]
 			mbps = spc.Values[r] * spc.Unit.Factor / (1 << 20)
 		}
-		if math.IsNaN(size) || math.IsNaN(mbps) || math.IsInf(mbps, 0) {
+		if !finite(size, mbps) {
 			continue
 		}
 		x := size
 		s.Points = append(s.Points, Point{X: &x, Y: mbps, Source: fmt.Sprintf("%s:%d", t.File, t.Rows[r].Line)})
+	}
+	if len(s.Points) == 0 {
+		return nil, fmt.Errorf("%s:%d: no row has both a size and a load time", t.File, t.Line)
 	}
 	s.describe()
 	x := make([]float64, len(s.Points))
@@ -73,7 +79,7 @@ func (lc *loadColumns) analyse() *Series {
 		s.Warnings = append(s.Warnings, err.Error())
 	}
 	s.Load = l
-	return s
+	return s, nil
 }
 
 // LoadTrend summarises load speeds y (MB/s) over sizes x and tests for a
@@ -96,6 +102,11 @@ func LoadTrend(x, y []float64) (*Load, error) {
 	l.TrendP = 2 * (1 - distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(m.n - 2)}.CDF(math.Abs(tstat)))
 	l.Trend = l.TrendP <= Alpha
 	l.TrendPerDoubling = m.b * math.Ln2 / l.Summary.Median
+	if !finite(l.TrendPerDoubling, l.TrendP) {
+		l.TrendPerDoubling, l.TrendP = 0, 1
+		l.Verdict = fmt.Sprintf("load speed %s; no trend test on a zero median", span)
+		return l, fmt.Errorf("load speeds: median is zero")
+	}
 	if l.Trend {
 		l.Verdict = fmt.Sprintf("load speed %s changes with size: %+.1f%% per doubling (p=%.3f)",
 			span, 100*l.TrendPerDoubling, l.TrendP)

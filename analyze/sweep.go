@@ -46,12 +46,14 @@ func sweep(pts []Point, lowerIsBetter bool, noise float64, unit string) *Sweep {
 		return nil
 	}
 	sw := SweepSettings(xs, by, lowerIsBetter, noise)
-	sw.describe(unit)
+	if sw != nil {
+		sw.describe(unit)
+	}
 	return sw
 }
 
 // SweepSettings finds the best of the settings xs, whose measurements are
-// in by[x]. noise (a fraction; 0 for the default threshold) is used only
+// in by[x] (nil when the best is zero). noise (a fraction; 0 for the default threshold) is used only
 // when no setting was run more than once.
 func SweepSettings(xs []float64, by map[float64][]float64, lowerIsBetter bool, noise float64) *Sweep {
 	sw := &Sweep{}
@@ -79,6 +81,9 @@ func SweepSettings(xs []float64, by map[float64][]float64, lowerIsBetter bool, n
 		}
 	}
 	best := sw.Settings[bi].Median
+	if best == 0 || !finite(best) {
+		return nil // no "fraction of the best" against zero
+	}
 	if noise <= 0 {
 		noise = threshold("sweep_noise")
 	}

@@ -207,7 +207,10 @@ func Throughput(in Input, opt Options) (*Result, error) {
 		if g.load == nil {
 			return nil, fmt.Errorf("load mode needs a size column and a load time (or speed) column")
 		}
-		s := g.load.analyse()
+		s, err := g.load.analyse()
+		if err != nil {
+			return nil, err
+		}
 		res.Series = []*Series{s}
 		res.Y, res.YUnit = strp("load speed"), strp("MB/s")
 		res.Warnings = append([]string{}, g.warnings...)
@@ -275,8 +278,9 @@ func (s *Series) describe() {
 	if len(xs) >= 2 {
 		s.FirstToLastChange = fp(meds[len(meds)-1]/meds[0] - 1)
 		n := len(xs)
-		r := meds[n-1] / meds[n-2]
-		s.LastStep = &Step{FromX: xs[n-2], FromY: meds[n-2], ToX: xs[n-1], ToY: meds[n-1], Ratio: r, Change: r - 1}
+		if r := meds[n-1] / meds[n-2]; finite(r) {
+			s.LastStep = &Step{FromX: xs[n-2], FromY: meds[n-2], ToX: xs[n-1], ToY: meds[n-1], Ratio: r, Change: r - 1}
+		}
 	}
 	for i := range s.Points {
 		p := &s.Points[i]
@@ -647,6 +651,9 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 	if isLoad {
 		if xc.Unit.Kind != parse.KindSize {
 			return fmt.Errorf("load mode: x column %q has no size unit (want a header such as size_gb)", xc.Name)
+		}
+		if timeCol < 0 && speedCol < 0 {
+			return fmt.Errorf("load mode: no load time column (a time unit such as load_time_s) nor speed column (MB/s)")
 		}
 		g.load = newLoadColumns(t, xi, timeCol, speedCol)
 		g.xName, g.xUnit, g.mode = xc.Name, xc.Unit, ModeLoad
