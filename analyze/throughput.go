@@ -123,7 +123,7 @@ type Result struct {
 	xUnit parse.Unit
 }
 
-// XUnit is the unit of the x values (zero when they have none).
+// XUnitInfo is the unit of the x values (zero when they have none).
 func (r *Result) XUnitInfo() parse.Unit { return r.xUnit }
 
 func strp(s string) *string {

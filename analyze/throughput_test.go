@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -309,4 +310,63 @@ func TestABRepeatedRuns(t *testing.T) {
 	}
 	near(t, "p", *e.Comparison.P, 0.0022, 0.0001)
 	near(t, "ratio", e.Ratio, (20420.469797+24094.993323)/2/((1487.824925+1526.093770)/2), 1e-9)
+}
+
+func readString(t *testing.T, name, text string) Input {
+	t.Helper()
+	tables, runs, notes, err := parse.ReadThroughput(strings.NewReader(text), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Input{Tables: tables, Runs: runs, Notices: notes}
+}
+
+// Seed 001's page-buffer table in long form: a column names the series.
+func TestSeriesColumn(t *testing.T) {
+	text := "arch,page_buffers,points\n" +
+		"Classic,256,299\nClassic,512,371\nClassic,768,362\nClassic,1024,312\nClassic,1500,390\nClassic,2048,285\n" +
+		"SuperClassic,256,372\nSuperClassic,512,359\nSuperClassic,768,386\nSuperClassic,1024,387\nSuperClassic,1500,392\nSuperClassic,2048,284\n"
+	r, err := Throughput(readString(t, "long.csv", text), Options{X: "page_buffers", Series: []string{"arch"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Mode != ModeSweep || len(r.Series) != 2 || r.Series[0].Name != "Classic" || r.Series[1].Name != "SuperClassic" {
+		t.Fatalf("mode %s series %d", r.Mode, len(r.Series))
+	}
+	if r.Series[0].Sweep.Best.X != 1500 || r.Series[1].Sweep.Best.Median != 392 {
+		t.Errorf("best %+v / %+v", r.Series[0].Sweep.Best, r.Series[1].Sweep.Best)
+	}
+	// --x by index and --y by name on the wide table pick one series.
+	r, err = Throughput(readInput(t, testutil.Testdata(t, "seeds", "page-buffers-1.7tb.csv")), Options{X: "1", Y: "superclassic_points"})
+	if err != nil || len(r.Series) != 1 || r.Series[0].Sweep.Best.Median != 392 {
+		t.Fatalf("%v %+v", err, r)
+	}
+}
+
+// Go benchmark format: the size comes from the sub-benchmark key.
+func TestGoFormatRuns(t *testing.T) {
+	text := "fbver: 3.0.11\n" +
+		"BenchmarkOLTP/dbsize=9.04GiB-8 1 494.73 tps\nBenchmarkOLTP/dbsize=17.3GiB-8 1 446.42 tps\n" +
+		"BenchmarkOLTP/dbsize=30.3GiB-8 1 407.97 tps\nBenchmarkOLTP/dbsize=1813.969025GiB-8 1 169.33 tps\n"
+	r, err := Throughput(readString(t, "bench.txt", text), Options{X: "dbsize"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Mode != ModeDegradation || *r.XUnit != "GB" || len(r.Series) != 1 || r.Series[0].Name != "go OLTP" {
+		t.Fatalf("mode %s unit %v series %+v", r.Mode, *r.XUnit, r.Series)
+	}
+	s := r.Series[0]
+	near(t, "last x", *s.Points[3].X, 1813.969025, 1e-9)
+	near(t, "30.3 → 1813.97 GB", 1/s.LastStep.Ratio, 2.4093, 0.0001)
+}
+
+// Two table files become two series named after the files.
+func TestTwoFiles(t *testing.T) {
+	r := analyse(t, Options{}, testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"), testutil.SeedArticle(t, "000"))
+	if len(r.Series) != 2 || r.Series[0].Name != "degradation-throughput-sata" || len(r.Series[1].Points) != 12 {
+		t.Fatalf("series %+v", r.Series)
+	}
+	if *r.Series[0].FirstToLastChange != *r.Series[1].FirstToLastChange {
+		t.Errorf("the CSV and the article disagree: %v vs %v", *r.Series[0].FirstToLastChange, *r.Series[1].FirstToLastChange)
+	}
 }

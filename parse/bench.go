@@ -89,6 +89,7 @@ type BenchReader struct {
 	run     *Run
 	notices []Notice
 	agg     aggState
+	txn     txnState
 	sawAny  bool
 }
 
@@ -112,6 +113,7 @@ func (br *BenchReader) Next() bool {
 		if !br.lr.Next() {
 			br.finish()
 			br.flushAgg()
+			br.flushTxn()
 			if len(br.ready) == 0 {
 				return false
 			}
@@ -210,7 +212,7 @@ func (br *BenchReader) configLine(t string) bool {
 
 // benchSniffRe finds the marks of benchmark tool output in the head of a
 // file (benchmark-formats.md §6).
-var benchSniffRe = regexp.MustCompile(`(?m)^(pgbench \(|progress: [0-9.]+ s|tps = [0-9]|sysbench \d|SQL statistics:|Benchmark\S+\s+\d+\s|\d{9,}( \d+){5})|TEST RESULT : System achieved`)
+var benchSniffRe = regexp.MustCompile(`(?m)^(pgbench \(|progress: [0-9.]+ s|tps = [0-9]|sysbench \d|SQL statistics:|Benchmark\S+\s+\d+\s|\d{9,}( \d+){5}|\d+ \d+ (\d+|skipped|failed) \d+ \d{9,} \d+)|TEST RESULT : System achieved`)
 
 // sniffSize is how much of a file is looked at to tell benchmark output
 // from a table.

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -113,6 +114,9 @@ type aggState struct {
 
 func (br *BenchReader) aggLine(t string) bool {
 	f := strings.Fields(t)
+	if br.txnLine(f) {
+		return true
+	}
 	if len(f) < 6 || len(f) > 16 {
 		return false
 	}
@@ -127,6 +131,9 @@ func (br *BenchReader) aggLine(t string) bool {
 	// interval_start is a Unix time; the per-transaction log (-l) has it
 	// in column 5 and a small client id in column 1.
 	if vals[0] < 1e8 {
+		return false
+	}
+	if br.txn.run != nil {
 		return false
 	}
 	a := &br.agg
@@ -173,5 +180,72 @@ func (br *BenchReader) flushAgg() {
 	r.Unit = rateWords["tps"]
 	br.notices = append(br.notices, Notice{File: r.File, Line: r.Line,
 		Msg: sprintf("pgbench aggregate log: tps is the mean of %d full intervals (first and last dropped as partial)", len(r.Intervals)-2)})
+	br.ready = append(br.ready, r)
+}
+
+// txnState follows a pgbench per-transaction log (-l): client_id
+// transaction_no time script_no time_epoch time_us [schedule_lag]
+// [retries], where time may be "skipped" or "failed".
+type txnState struct {
+	run         *Run
+	done, other int
+	base        float64 // epoch of the first line: times are kept relative to it
+	first, last float64
+}
+
+func (br *BenchReader) txnLine(f []string) bool {
+	if len(f) < 6 || len(f) > 8 || br.agg.run != nil {
+		return false
+	}
+	var v [6]float64
+	for i := 0; i < 6; i++ {
+		x, err := strconv.ParseFloat(f[i], 64)
+		if err != nil && i != 2 {
+			return false
+		}
+		v[i] = x
+	}
+	if v[0] >= 1e8 || v[4] < 1e8 {
+		return false
+	}
+	a := &br.txn
+	if a.run == nil {
+		br.finish()
+		a.run = &Run{File: br.lr.Name(), Line: br.lr.Line(), Tool: "pgbench", Name: "transaction log",
+			Config: br.configCopy(), Metrics: map[string]float64{}}
+		a.base = v[4]
+		a.first = v[5] / 1e6
+	}
+	if _, err := strconv.ParseFloat(f[2], 64); err != nil {
+		a.other++ // skipped or failed
+		return true
+	}
+	a.done++
+	t := (v[4] - a.base) + v[5]/1e6
+	a.last = math.Max(a.last, t)
+	a.first = math.Min(a.first, t)
+	return true
+}
+
+// flushTxn turns a transaction log into a run: completed transactions
+// over the time between the first and the last completion.
+func (br *BenchReader) flushTxn() {
+	a := br.txn
+	br.txn = txnState{}
+	r := a.run
+	if r == nil {
+		return
+	}
+	span := a.last - a.first
+	if a.done < 2 || span <= 0 {
+		br.notices = append(br.notices, Notice{File: r.File, Line: r.Line,
+			Msg: sprintf("pgbench transaction log with %d transactions over %.3f s: too short, skipped", a.done, span)})
+		return
+	}
+	r.Value, r.Unit = float64(a.done-1)/span, rateWords["tps"]
+	r.Metrics["transactions"] = float64(a.done)
+	r.Metrics["skipped_or_failed"] = float64(a.other)
+	br.notices = append(br.notices, Notice{File: r.File, Line: r.Line,
+		Msg: sprintf("pgbench transaction log: tps is %d transactions over %.3f s between the first and last completion", a.done, span)})
 	br.ready = append(br.ready, r)
 }

@@ -181,3 +181,41 @@ func TestFileNameKeys(t *testing.T) {
 		t.Errorf("keys = %v", k)
 	}
 }
+
+func TestPgbenchTransactionLog(t *testing.T) {
+	runs, notes := readRuns(t, testutil.Corpus(t, "bench", "pgbench-transaction-log.txt"))
+	if len(runs) != 1 || len(notes) != 1 {
+		t.Fatalf("runs %+v notices %v", runs, notes)
+	}
+	// 20 transactions completed between 1796221179.659196 and .734921.
+	r := runs[0]
+	if r.Metrics["transactions"] != 20 || r.Name != "transaction log" {
+		t.Errorf("run = %+v", r)
+	}
+	if want := 19 / 0.075725; r.Value < want-1e-6 || r.Value > want+1e-6 {
+		t.Errorf("tps = %v, want %v", r.Value, want)
+	}
+}
+
+func TestReadThroughputSniffs(t *testing.T) {
+	for _, c := range []struct {
+		path         string
+		tables, runs int
+	}{
+		{testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"), 1, 0},
+		{testutil.Corpus(t, "bench", "sysbench-oltp-rw.txt"), 0, 1},
+		{testutil.Corpus(t, "bench", "pgbench-aggregate-rate-log.txt"), 0, 1},
+		{testutil.Corpus(t, "bench", "pgbench-transaction-log.txt"), 0, 1},
+		{testutil.Corpus(t, "bench", "pgbench15-runs-trace.txt"), 0, 5},
+	} {
+		f, err := os.Open(c.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tables, runs, _, err := ReadThroughput(f, c.path)
+		f.Close()
+		if err != nil || len(tables) != c.tables || len(runs) != c.runs {
+			t.Errorf("%s: %d tables, %d runs, %v", filepath.Base(c.path), len(tables), len(runs), err)
+		}
+	}
+}

@@ -161,6 +161,8 @@ func writeThroughput(w io.Writer, format report.Format, r *analyze.Result) error
 			tables = append(tables, sweepTable(s, xu, yu))
 		case len(s.AB) > 0:
 			tables = append(tables, abTable(s, yu))
+		case r.Mode == analyze.ModeAB:
+			tables = append(tables, runsTable(s, yu))
 		case len(s.Models) > 0:
 			tables = append(tables, modelTable(s, r, xu)...)
 			if k := s.Knee; k != nil {
@@ -251,6 +253,17 @@ func abTable(s *analyze.Series, yu string) *report.Table {
 		t.Notes = append(t.Notes, e.Verdict)
 		t.Notes = append(t.Notes, e.Comparison.Warnings...)
 	}
+	return t
+}
+
+// runsTable lists the points of a series that has nothing to compare
+// (one configuration).
+func runsTable(s *analyze.Series, yu string) *report.Table {
+	t := &report.Table{Name: "runs", Title: "Runs: " + s.Name, Columns: report.Cols("configuration", ">value", "source")}
+	for _, p := range s.Points {
+		t.Add(xOf(&p, ""), withUnit(num(p.Y), yu), p.Source)
+	}
+	t.Notes = append(t.Notes, "one configuration: nothing to compare (give the runs of another, or a size with --x)")
 	return t
 }
 
