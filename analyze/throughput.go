@@ -203,6 +203,9 @@ func Throughput(in Input, opt Options) (*Result, error) {
 		return nil, err
 	}
 	res.PredictAt, res.KneeAt = fp(predictAt), fp(kneeAt)
+	if g.mode != ModeDegradation && (res.PredictAt != nil || res.KneeAt != nil) {
+		g.warnings = append(g.warnings, fmt.Sprintf("--predict and --knee apply to the degradation mode only, not %s", g.mode))
+	}
 	if g.mode == ModeLoad {
 		if g.load == nil {
 			return nil, fmt.Errorf("load mode needs a size column and a load time (or speed) column")

@@ -17,7 +17,7 @@ import (
 func throughputCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "throughput",
-		Usage:     "throughput against size, settings or configurations, from result tables or benchmark output",
+		Usage:     "throughput vs size, settings or configurations (tables, benchmark output)",
 		ArgsUsage: "FILE...",
 		Description: `Reads result tables (CSV, TSV, semicolon, markdown, aligned text, or the markdown and
 tab-separated tables inside an article) or benchmark output (pgbench, sysbench, HammerDB,
@@ -47,13 +47,13 @@ Examples:
   fbdiag throughput --table 1 article.txt
   fbdiag throughput --format json pgbench-scales/*.txt`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "x", Usage: "x column (name or 1-based index) or, for benchmark runs, config key"},
-			&cli.StringFlag{Name: "y", Usage: "y column(s), comma-separated; for runs, a metric name (latency_avg_ms)"},
+			&cli.StringFlag{Name: "x", Usage: "x column (name or 1-based index); for runs, a config key"},
+			&cli.StringFlag{Name: "y", Usage: "y column(s), comma-separated; for runs, a metric"},
 			&cli.StringSliceFlag{Name: "series", Usage: "more y columns, or a column naming the series of each row"},
 			&cli.StringFlag{Name: "mode", Usage: "degradation, sweep, ab or load (default: from the input)"},
-			&cli.IntFlag{Name: "table", Usage: "1-based table of a file holding several (default: the largest, last on ties)"},
-			&cli.StringFlag{Name: "predict", Usage: "predict the throughput at this size (2TB, or a number in the x unit)"},
-			&cli.StringFlag{Name: "knee", Usage: "test for a cliff at this size (16GB: typically the server's RAM)"},
+			&cli.IntFlag{Name: "table", Usage: "which table of a file with several (0: the largest)"},
+			&cli.StringFlag{Name: "predict", Usage: "predict the throughput at this size (2TB)"},
+			&cli.StringFlag{Name: "knee", Usage: "test for a cliff at this size (16GB: the RAM)"},
 			&cli.StringFlag{Name: "noise", Usage: "sweep noise for single runs, e.g. 2% (default 2%)"},
 			formatFlag(),
 		},
@@ -130,6 +130,9 @@ func throughputAction(c *cli.Context) error {
 	}
 	for _, n := range res.Notices {
 		fmt.Fprintln(e.stderr, "fbdiag: notice:", n)
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintln(e.stderr, "fbdiag: warning:", w)
 	}
 	return writeThroughput(e.stdout, format, res)
 }
