@@ -51,7 +51,7 @@ Examples:
 			&cli.StringFlag{Name: "y", Usage: "y column(s), comma-separated; for runs, a metric"},
 			&cli.StringSliceFlag{Name: "series", Usage: "more y columns, or a column naming the series of each row"},
 			&cli.StringFlag{Name: "mode", Usage: "degradation, sweep, ab or load (default: from the input)"},
-			&cli.IntFlag{Name: "table", Usage: "which table of a file with several (0: the largest)"},
+			&cli.IntFlag{Name: "table", Usage: "table number when a file has several"},
 			&cli.StringFlag{Name: "predict", Usage: "predict the throughput at this size (2TB)"},
 			&cli.StringFlag{Name: "knee", Usage: "test for a cliff at this size (16GB: the RAM)"},
 			&cli.StringFlag{Name: "noise", Usage: "sweep noise for single runs, e.g. 2% (default 2%)"},
