@@ -158,3 +158,15 @@ func TestThroughputErrors(t *testing.T) {
 		t.Errorf("prose: exit %d %q", code, errs)
 	}
 }
+
+func TestThroughputHelpFits(t *testing.T) {
+	code, out, _ := runTput(t, "", "--help")
+	if code != 0 || !strings.Contains(out, "degradation  throughput against database size") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(line); n > 100 {
+			t.Errorf("help line of %d columns: %q", n, line)
+		}
+	}
+}
