@@ -6,13 +6,17 @@ import "fmt"
 // the input (the "before"): ratio and percent change of the medians and,
 // with repeated runs on both sides, whether the difference is significant.
 type ABEntry struct {
-	Baseline   string     `json:"baseline"`
-	Label      string     `json:"label"`
-	Before     Summary    `json:"before"`
-	After      Summary    `json:"after"`
-	Ratio      float64    `json:"ratio"`
-	Change     float64    `json:"change"` // Ratio − 1, as a fraction
-	Comparison Comparison `json:"comparison"`
+	Baseline string  `json:"baseline"`
+	Label    string  `json:"label"`
+	Before   Summary `json:"before"`
+	After    Summary `json:"after"`
+	// BeforeSpread and AfterSpread are each side's spread around its
+	// median (benchstat's ± %, see Summary.Spread); null with one run.
+	BeforeSpread *float64   `json:"before_spread"`
+	AfterSpread  *float64   `json:"after_spread"`
+	Ratio        float64    `json:"ratio"`
+	Change       float64    `json:"change"` // Ratio − 1, as a fraction
+	Comparison   Comparison `json:"comparison"`
 	// LowerIsBetter is true for times (a restore): a negative change is
 	// then the improvement.
 	LowerIsBetter bool   `json:"lower_is_better"`
@@ -52,6 +56,12 @@ func AB(a string, before []float64, b string, after []float64) ABEntry {
 	c := Compare(before, after)
 	e := ABEntry{Baseline: a, Label: b, Before: Summarize(before), After: Summarize(after),
 		Ratio: c.Ratio, Change: c.Delta, Comparison: c}
+	if e.Before.N > 1 {
+		e.BeforeSpread = fp(e.Before.Spread())
+	}
+	if e.After.N > 1 {
+		e.AfterSpread = fp(e.After.Spread())
+	}
 	e.Verdict = fmt.Sprintf("%s vs %s: %s", b, a, c.String())
 	return e
 }

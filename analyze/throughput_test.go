@@ -308,6 +308,10 @@ func TestABRepeatedRuns(t *testing.T) {
 		!e.Comparison.Significant || e.Before.N != 6 || e.After.N != 6 {
 		t.Fatalf("ab = %+v", e)
 	}
+	// Medians 1506.96 and 22257.73 tps; with six runs the 95 % interval of
+	// the median runs from min to max, so the spread reaches the extremes.
+	near(t, "rw spread", *e.BeforeSpread, 1761.565296/((1487.824925+1526.093770)/2)-1, 1e-9)
+	near(t, "select spread", *e.AfterSpread, 36963.584440/((20420.469797+24094.993323)/2)-1, 1e-9)
 	near(t, "p", *e.Comparison.P, 0.0022, 0.0001)
 	near(t, "ratio", e.Ratio, (20420.469797+24094.993323)/2/((1487.824925+1526.093770)/2), 1e-9)
 }

@@ -250,9 +250,9 @@ func abTable(s *analyze.Series, yu string) *report.Table {
 	t := &report.Table{Name: "ab", Title: "A/B: " + s.Name,
 		Columns: report.Cols("configuration", ">n", ">median", ">change", "comparison")}
 	base := s.AB[0]
-	t.Add(base.Baseline+" (base)", strconv.Itoa(base.Before.N), withUnit(num(base.Before.Median), yu), "", "")
+	t.Add(base.Baseline+" (base)", strconv.Itoa(base.Before.N), withSpread(base.Before.Median, base.BeforeSpread, yu), "", "")
 	for _, e := range s.AB {
-		t.Add(e.Label, strconv.Itoa(e.After.N), withUnit(num(e.After.Median), yu), pctv(e.Change), e.Comparison.String())
+		t.Add(e.Label, strconv.Itoa(e.After.N), withSpread(e.After.Median, e.AfterSpread, yu), pctv(e.Change), e.Comparison.String())
 		t.Notes = append(t.Notes, e.Verdict)
 		t.Notes = append(t.Notes, e.Comparison.Warnings...)
 	}
@@ -277,6 +277,15 @@ func loadTable(s *analyze.Series, xu string) *report.Table {
 	}
 	t.Notes = append(t.Notes, s.Load.Verdict, "test: "+s.Load.Test)
 	return t
+}
+
+// withSpread prints a median and, for repeated runs, its spread: "1488 tps ± 9%".
+func withSpread(median float64, spread *float64, unit string) string {
+	s := withUnit(num(median), unit)
+	if spread != nil {
+		s += fmt.Sprintf(" ± %.0f%%", 100**spread)
+	}
+	return s
 }
 
 func contains(xs []float64, x float64) bool {
