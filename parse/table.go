@@ -201,6 +201,13 @@ func splitMarkdown(s string) []string {
 	if strings.HasSuffix(s, "|") && !strings.HasSuffix(s, `\|`) {
 		s = s[:len(s)-1]
 	}
+	if !strings.Contains(s, `\|`) {
+		cells := strings.Split(s, "|")
+		for i := range cells {
+			cells[i] = strings.TrimSpace(cells[i])
+		}
+		return cells
+	}
 	var cells []string
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
