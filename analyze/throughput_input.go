@@ -334,12 +334,18 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 		}
 	}
 	if len(ys) == 0 {
-		// No rate unit in the headers: the last number that is not x.
+		// No rate unit in the headers: the numbers that are not x nor a
+		// row counter and measure what the last of them measures.
+		kind := parse.Kind(-1)
 		for i := len(t.Columns) - 1; i >= 0; i-- {
-			c := t.Columns[i]
-			if i != xi && i != seriesCol && c.Numeric && !isCounter(c) {
-				ys = append(ys, i)
+			if c := t.Columns[i]; i != xi && i != seriesCol && c.Numeric && !isCounter(c) {
+				kind = c.Unit.Kind
 				break
+			}
+		}
+		for i, c := range t.Columns {
+			if i != xi && i != seriesCol && c.Numeric && !isCounter(c) && c.Unit.Kind == kind {
+				ys = append(ys, i)
 			}
 		}
 	}

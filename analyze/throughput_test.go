@@ -374,3 +374,19 @@ func TestTwoFiles(t *testing.T) {
 		t.Errorf("the CSV and the article disagree: %v vs %v", *r.Series[0].FirstToLastChange, *r.Series[1].FirstToLastChange)
 	}
 }
+
+// Seeds 001 (French, markdown) and 002 (Korean, tab-separated in the
+// prose) carry the same page-buffer table: 1500 is best for both.
+func TestPageBufferSweepArticles(t *testing.T) {
+	for _, seed := range []string{"001", "002"} {
+		r := analyse(t, Options{}, testutil.SeedArticle(t, seed))
+		if r.Mode != ModeSweep || len(r.Series) != 2 || *r.YUnit != "points" {
+			t.Fatalf("seed %s: mode %s, %d series, y unit %v", seed, r.Mode, len(r.Series), r.YUnit)
+		}
+		for i, best := range []float64{390, 392} {
+			if sw := r.Series[i].Sweep; sw.Best.X != 1500 || sw.Best.Median != best {
+				t.Errorf("seed %s %s: best %+v", seed, r.Series[i].Name, sw.Best)
+			}
+		}
+	}
+}

@@ -156,11 +156,9 @@ func (tr *TableReader) Next() bool {
 			continue // a comment in a data file
 		}
 		if tr.prose {
-			if strings.Contains(line, "\t") {
-				if t := tr.readDelimited(true); t != nil {
-					tr.table = t
-					return true
-				}
+			if t := tr.readDelimited(true); t != nil {
+				tr.table = t
+				return true
 			}
 			continue
 		}
@@ -346,13 +344,11 @@ func splitQuoted(line string, delim byte) []string {
 
 // readDelimited tries to start a table at the current line: the line and
 // the next one must split into the same number (two or more) of cells and
-// the next one must hold a number. In prose only tab-separated blocks are
-// taken, since commas and spaces are everywhere in sentences.
-func (tr *TableReader) readDelimited(tabsOnly bool) *Table {
+// the next one must hold a number. In prose, where commas and spaces are
+// in every sentence, a block that is not tab-separated is taken only when
+// it has two rows or more, each at least half numbers.
+func (tr *TableReader) readDelimited(inProse bool) *Table {
 	sp := chooseSplitter(tr.cur)
-	if tabsOnly && sp.delim != '\t' {
-		return nil
-	}
 	first := sp.split(tr.cur, 0)
 	firstLine, firstText := tr.curLine, tr.cur
 	if len(first) < 2 {
@@ -393,7 +389,7 @@ func (tr *TableReader) readDelimited(tabsOnly bool) *Table {
 		}
 		cells := sp.split(tr.cur, len(head))
 		if len(cells) != len(head) {
-			if tabsOnly {
+			if inProse {
 				tr.hold()
 				break
 			}
@@ -402,8 +398,30 @@ func (tr *TableReader) readDelimited(tabsOnly bool) *Table {
 		}
 		t.Rows = append(t.Rows, Row{Line: tr.curLine, Cells: cells})
 	}
+	if inProse && sp.delim != '\t' && !mostlyNumbers(t.Rows) {
+		return nil
+	}
 	tr.finish(t, head)
 	return t
+}
+
+// mostlyNumbers: two rows or more, each at least half numbers.
+func mostlyNumbers(rows []Row) bool {
+	if len(rows) < 2 {
+		return false
+	}
+	for _, r := range rows {
+		n := 0
+		for _, c := range r.Cells {
+			if _, _, ok := ParseQuantity(c, false); ok {
+				n++
+			}
+		}
+		if 2*n < len(r.Cells) {
+			return false
+		}
+	}
+	return true
 }
 
 func anyNumber(cells []string) bool {

@@ -179,3 +179,17 @@ func TestTableNotATable(t *testing.T) {
 		t.Errorf("prose: %v, %d tables, %v", err, len(tables), notes)
 	}
 }
+
+// A title line, then an aligned table: the title makes the file prose,
+// and the table is still found because its rows are numbers.
+func TestTableAfterTitle(t *testing.T) {
+	in := "Results of the SATA runs, night of 12 May\n\nsize_gb  ops_per_s\n9.04  494.73\n10.80  491.94\n\nThat is all, 2 runs.\n"
+	tables, notes, err := ReadTables(strings.NewReader(in), "title.txt")
+	if err != nil || len(tables) != 1 || len(notes) != 0 {
+		t.Fatalf("%v, %d tables, %v", err, len(tables), notes)
+	}
+	if tb := tables[0]; tb.Line != 3 || tb.Format != "text" {
+		t.Errorf("table at line %d, %s", tb.Line, tb.Format)
+	}
+	wantColumn(t, tables[0], 1, "ops_per_s", "ops/s", 494.73, 491.94)
+}

@@ -98,7 +98,7 @@ var rateWords = map[string]Unit{
 	"ops/sec": {KindRate, "ops/s", 1},
 	"nopm":    {KindRate, "NOPM", 1}, "tpm": {KindRate, "TPM", 1}, "tpmc": {KindRate, "tpmC", 1},
 	"points": {KindRate, "points", 1}, "point": {KindRate, "points", 1}, "puntos": {KindRate, "points", 1},
-	"score": {KindRate, "score", 1},
+	"score": {KindRate, "score", 1}, "포인트": {KindRate, "points", 1},
 }
 
 // ParseUnit recognises a unit written on its own: "GB", "GiB", "Mb/seg",
