@@ -150,18 +150,18 @@ type raw struct {
 
 // gathered is the input reduced to points and what they mean.
 type gathered struct {
-	points     []raw
-	order      []string // series in order of appearance
-	xName      string
-	yName      string
-	xUnit      parse.Unit
-	yUnit      parse.Unit
-	categorial bool
-	mode       string
-	inputs     []string
-	load       *loadColumns
-	notices    []parse.Notice
-	warnings   []string
+	points      []raw
+	order       []string // series in order of appearance
+	xName       string
+	yName       string
+	xUnit       parse.Unit
+	yUnit       parse.Unit
+	categorical bool
+	mode        string
+	inputs      []string
+	load        *loadColumns
+	notices     []parse.Notice
+	warnings    []string
 }
 
 // Throughput analyses tables and benchmark runs.
@@ -190,7 +190,7 @@ func Throughput(in Input, opt Options) (*Result, error) {
 	if res.Notices == nil {
 		res.Notices = []parse.Notice{}
 	}
-	if g.categorial && g.mode != ModeAB {
+	if g.categorical && g.mode != ModeAB {
 		return nil, fmt.Errorf("x column %q holds names, not numbers: only the ab mode can use it", g.xName)
 	}
 	predictAt, err := g.size(opt.Predict, "--predict")
@@ -225,17 +225,22 @@ func Throughput(in Input, opt Options) (*Result, error) {
 				continue
 			}
 			pt := Point{Label: p.label, Y: p.y, Source: p.src}
-			if !g.categorial {
+			if !g.categorical {
 				x := p.x
 				pt.X = &x
 			}
 			s.Points = append(s.Points, pt)
 		}
-		if !g.categorial {
+		if !g.categorical {
 			sort.SliceStable(s.Points, func(i, j int) bool { return *s.Points[i].X < *s.Points[j].X })
 		}
 		switch g.mode {
 		case ModeAB:
+			for i := range s.Points {
+				if p := &s.Points[i]; p.Label == "" && p.X != nil {
+					p.Label = FormatX(*p.X, g.xUnit.Symbol) // --mode ab on numbers
+				}
+			}
 			s.AB = compareLabels(s.Points, s.lowerIsBetter)
 		case ModeSweep:
 			s.describe()
@@ -360,9 +365,9 @@ func (s *Series) degradation(predictAt, kneeAt float64, unit string) {
 }
 
 // chooseMode picks the analysis from what the columns measure.
-func chooseMode(xUnit parse.Unit, xName string, categorial bool, load bool) string {
+func chooseMode(xUnit parse.Unit, xName string, categorical bool, load bool) string {
 	switch {
-	case categorial:
+	case categorical:
 		return ModeAB
 	case load:
 		return ModeLoad

@@ -80,13 +80,13 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 		}
 		g.add(p)
 	}
-	g.categorial = false
+	g.categorical = false
 	for _, p := range g.points {
 		if p.label != "" {
-			g.categorial = true
+			g.categorical = true
 		}
 	}
-	if g.categorial {
+	if g.categorical {
 		for i := range g.points {
 			if g.points[i].label == "" {
 				g.points[i].label = fmt.Sprintf("%s=%g", key, g.points[i].x)
@@ -103,7 +103,7 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 		g.order = append(g.order, "runs")
 	}
 	g.scaleSizes()
-	g.mode = chooseMode(g.xUnit, g.xName, g.categorial, false)
+	g.mode = chooseMode(g.xUnit, g.xName, g.categorical, false)
 	return nil
 }
 
@@ -274,7 +274,7 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 		return fmt.Errorf("%s:%d: no column to use as x (columns: %s); name one with --x", t.File, t.Line, strings.Join(t.ColumnNames(), ", "))
 	}
 	xc := t.Columns[xi]
-	categorial := !xc.Numeric
+	categorical := !xc.Numeric
 	// Load speed: a size x with a time or speed column and no y asked for.
 	timeCol, speedCol := -1, -1
 	for i, c := range t.Columns {
@@ -358,13 +358,13 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 		}
 	}
 	if first {
-		g.xName, g.xUnit, g.categorial = xc.Name, xc.Unit, categorial
+		g.xName, g.xUnit, g.categorical = xc.Name, xc.Unit, categorical
 		g.yUnit = t.Columns[ys[0]].Unit
 		g.yName = t.Columns[ys[0]].Name
 		if len(ys) > 1 {
 			g.yName = g.yUnit.Symbol
 		}
-		g.mode = chooseMode(xc.Unit, xc.Name, categorial, false)
+		g.mode = chooseMode(xc.Unit, xc.Name, categorical, false)
 	}
 	for _, yi := range ys {
 		yc := t.Columns[yi]
@@ -387,7 +387,7 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 				}
 			}
 			p := raw{series: name, y: y, src: fmt.Sprintf("%s:%d", t.File, t.Rows[r].Line)}
-			if categorial {
+			if categorical {
 				p.label = t.Text(r, xi)
 				if p.label == "" {
 					continue

@@ -254,7 +254,15 @@ func abTable(s *analyze.Series, yu string) *report.Table {
 	for _, e := range s.AB {
 		t.Add(e.Label, strconv.Itoa(e.After.N), withSpread(e.After.Median, e.AfterSpread, yu), pctv(e.Change), e.Comparison.String())
 		t.Notes = append(t.Notes, e.Verdict)
-		t.Notes = append(t.Notes, e.Comparison.Warnings...)
+	}
+	seen := map[string]bool{}
+	for _, e := range s.AB {
+		for _, w := range e.Comparison.Warnings {
+			if !seen[w] {
+				seen[w] = true
+				t.Notes = append(t.Notes, w)
+			}
+		}
 	}
 	return t
 }
