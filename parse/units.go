@@ -43,7 +43,8 @@ func (k Kind) String() string {
 // own unit (a NOPM is not a tps), so their factor is 1.
 //
 // Sizes are binary (1 GB = 1024 MB), as Firebird, gstat and the seed
-// articles count them ("1813 GB", load speed with 1024 MB per GB).
+// articles count them ("1813 GB", load speed with 1024 MB per GB). "Gb"
+// and "Mb/seg" are read as bytes too: that is what the articles mean.
 type Unit struct {
 	Kind   Kind
 	Symbol string
