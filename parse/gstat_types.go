@@ -332,9 +332,12 @@ type GstatCompletion struct {
 // GstatNotice is a Notice returned in the record stream: a line that was
 // skipped, repaired or guessed.
 type GstatNotice struct {
-	GstatPos
 	Notice
+	Report int `json:"report"`
 }
+
+// Pos returns the notice's report and line.
+func (n *GstatNotice) Pos() GstatPos { return GstatPos{Report: n.Report, Line: n.Line} }
 
 // GstatReport is one gstat run collected by ReadGstat, with the indices
 // attached to their tables.
