@@ -76,13 +76,14 @@ func (c *checker) fire(rule string, sev Severity, kind, object, table string, va
 	case !below && threshold > 0:
 		mag = value / threshold
 	}
+	// The source is the one of the threshold compared against (the
+	// rule's first threshold when the limit is derived, as index-broken's).
 	src := ""
 	for _, t := range c.th.list {
-		if t.Rule == rule {
-			if src != "" && !strings.Contains(src, t.Source) {
-				src += "; " + t.Source
-			} else if src == "" {
-				src = t.Source
+		if t.Rule == rule && (src == "" || t.Value == threshold) {
+			src = t.Source
+			if t.Value == threshold {
+				break
 			}
 		}
 	}
