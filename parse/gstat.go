@@ -187,7 +187,7 @@ func (r *GstatReader) line(b []byte) {
 	case gsSection:
 		if !isReportStarter(t) {
 			r.flushSkip()
-			r.section.Lines = append(r.section.Lines, GstatKV{Line: r.lr.Line(), Value: string(t)})
+			r.section.Lines = append(r.section.Lines, GstatKV{Line: r.lr.Line(), Value: string(b)})
 			return
 		}
 	}
@@ -407,8 +407,8 @@ func (r *GstatReader) tableName() string {
 
 // ctime parses a ctime() time stamp after its label.
 func (r *GstatReader) ctime(b []byte) (tm *time.Time, text string) {
-	text = collapseSpaces(trimBlank(b))
-	if v, ok := parseCtime(text); ok {
+	text = string(trimBlank(b))
+	if v, ok := parseCtime(collapseSpaces(trimBlank(b))); ok {
 		return &v, text
 	}
 	r.notice("cannot read the time %q", text)

@@ -58,8 +58,8 @@ var gstatHeaderFields = []gstatHeaderField{
 	}},
 	{"Database GUID:", func(r *GstatReader, h *GstatHeader, v []byte) bool { h.GUID = string(v); return true }},
 	{"Creation date", func(r *GstatReader, h *GstatHeader, v []byte) bool {
-		h.CreationDateText = collapseSpaces(v)
-		if tm, ok := parseCreation(h.CreationDateText); ok {
+		h.CreationDateText = string(v)
+		if tm, ok := parseCreation(collapseSpaces(v)); ok {
 			h.CreationDate = &tm
 			return true
 		}
