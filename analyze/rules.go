@@ -166,7 +166,7 @@ func (c *checker) header(h *parse.GstatHeader) {
 			sev = Critical
 			reason = "forced writes are off on Windows, where the file cache can lose writes and corrupt the database (gfix -write sync)"
 		}
-		c.fire("forced-writes-off", sev, db, db, "", 0, 1, "flag", reason, false)
+		c.fire("forced-writes-off", sev, db, db, "", 0, 1, "flag", reason, true)
 	}
 	if h.PageBuffers != nil && float64(*h.PageBuffers) > get("page-buffers", "max_pages") {
 		reason := fmt.Sprintf("header page buffers %d override DefaultDbCachePages for every attachment", *h.PageBuffers)
