@@ -509,7 +509,8 @@ func addPtr(sum, v *int64) *int64 {
 		return sum
 	}
 	if sum == nil {
-		return ptr(*v)
+		return ptr(*v) // the sum is ours from here on: add in place
 	}
-	return ptr(*sum + *v)
+	*sum += *v
+	return sum
 }
