@@ -34,7 +34,8 @@ type GstatAnalysis struct {
 
 // HeaderStats is the header page with the figures a DBA derives from it.
 type HeaderStats struct {
-	Database      string     `json:"database"`
+	// Database is the path of the `Database "…"` line (null when absent).
+	Database      *string    `json:"database"`
 	ExecutionTime *time.Time `json:"execution_time"`
 	CreationDate  *time.Time `json:"creation_date"`
 	PageSize      *int64     `json:"page_size"`
@@ -195,7 +196,7 @@ func Gstat(rep *parse.GstatReport, th Thresholds) *GstatAnalysis {
 
 func headerStats(h *parse.GstatHeader, th Thresholds) *HeaderStats {
 	s := &HeaderStats{
-		Database:          h.Database,
+		Database:          strPtr(h.Database),
 		ExecutionTime:     h.ExecutionTime,
 		CreationDate:      h.CreationDate,
 		PageSize:          h.PageSize,

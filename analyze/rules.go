@@ -123,7 +123,7 @@ func (c *checker) header(h *parse.GstatHeader) {
 	get := c.th.Get
 	if v := s.NextMinusOAT; v != nil {
 		warn, crit := get("oat-stuck", "warning"), get("oat-stuck", "critical")
-		reason := fmt.Sprintf("Next - OAT = %d: the oldest active transaction (%d) blocks garbage collection; find it in MON$TRANSACTIONS", *v, val0(s.OldestActive))
+		reason := fmt.Sprintf("Next - OAT = %d: the oldest active transaction (%d) blocks garbage collection; find it in MON$TRANSACTIONS (2.1+)", *v, val0(s.OldestActive))
 		switch {
 		case float64(*v) >= crit:
 			c.fire("oat-stuck", Critical, db, db, "", float64(*v), crit, "transactions", reason, false)

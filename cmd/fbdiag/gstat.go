@@ -229,8 +229,8 @@ func writeHeaderText(w io.Writer, a *analyze.GstatAnalysis, several bool) {
 	if h == nil {
 		fmt.Fprintln(w, "No header page in the input (an excerpt of table or index blocks).")
 	} else {
-		if h.Database != "" {
-			fmt.Fprintf(w, "Database        %s\n", h.Database)
+		if h.Database != nil {
+			fmt.Fprintf(w, "Database        %s\n", *h.Database)
 		}
 		fmt.Fprintf(w, "ODS             %s (Firebird %s), page size %s, dialect %s\n",
 			strOr(h.ODSVersion), strOr(h.FirebirdVersion), intOr(h.PageSize), intOrI(h.Dialect))
@@ -284,7 +284,7 @@ func headerTable(a *analyze.GstatAnalysis) *report.Table {
 		if h.ForcedWrites != nil {
 			fw = strconv.FormatBool(*h.ForcedWrites)
 		}
-		t.Add("database", h.Database)
+		t.Add("database", strOr(h.Database))
 		t.Add("ods_version", strOr(h.ODSVersion))
 		t.Add("firebird_version", strOr(h.FirebirdVersion))
 		t.Add("page_size", intOr(h.PageSize))
