@@ -61,12 +61,17 @@ func nextItem(b []byte) (label, value, rest []byte, ok bool) {
 	for len(v) > 0 && v[0] == ' ' {
 		v = v[1:]
 	}
-	for j := 0; j < len(v); j++ {
-		if v[j] == ',' && j+1 < len(v) && v[j+1] == ' ' {
+	for j := 0; ; {
+		k := bytes.IndexByte(v[j:], ',')
+		if k < 0 {
+			return label, v, nil, true
+		}
+		j += k
+		if j+1 < len(v) && v[j+1] == ' ' {
 			return label, v[:j], v[j+2:], true
 		}
+		j++
 	}
-	return label, v, nil, true
 }
 
 // fillLine reads " 0 - 19% = 1" (the text after the indentation).
