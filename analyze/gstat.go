@@ -319,6 +319,9 @@ func TransactionIDLimit(odsMajor *int) int64 {
 	return 1<<48 - 1
 }
 
+// maxBlobLevel bounds the blob levels kept: Firebird writes 0, 1 and 2.
+const maxBlobLevel = 7
+
 func tableStats(t *parse.GstatTable, pageSize *int64) TableStats {
 	s := TableStats{
 		Schema:       t.Schema,
@@ -349,12 +352,13 @@ func tableStats(t *parse.GstatTable, pageSize *int64) TableStats {
 	if len(t.BlobLevels) > 0 {
 		s.BlobLevels = make([]int64, 3)
 		for _, l := range t.BlobLevels {
+			if l.Level < 0 || l.Level > maxBlobLevel {
+				continue // not a level Firebird writes; a damaged line
+			}
 			for l.Level >= len(s.BlobLevels) {
 				s.BlobLevels = append(s.BlobLevels, 0)
 			}
-			if l.Level >= 0 {
-				s.BlobLevels[l.Level] += l.Count
-			}
+			s.BlobLevels[l.Level] += l.Count
 		}
 	}
 	for _, ix := range t.Indices {
