@@ -35,6 +35,7 @@ var Rules = []Rule{
 	{"dialect-1", "database", []Severity{Warn}, "SQL dialect 1 (InterBase 5 compatibility)"},
 	{"page-size-small", "database", []Severity{Warn}, "small page size with deep indices: a backup/restore with a bigger page size lowers the depth"},
 	{"corruption", "database", []Severity{Critical}, "gstat printed an \"Expected ... page\" line: the database is damaged"},
+	{"gstat-error", "database", []Severity{Critical}, "gstat printed an error (login, ODS, I/O): the statistics are missing or incomplete"},
 	{"table-versions", "table", []Severity{Warn, Critical}, "many back versions per record: garbage is not being collected"},
 	{"table-max-versions", "table", []Severity{Warn}, "a record has a long version chain (updated many times under an old snapshot)"},
 	{"table-deleted", "table", []Severity{Info}, "records counted but average length 0: deleted rows waiting for garbage collection"},
@@ -212,6 +213,19 @@ func (c *checker) findings(fs []*parse.GstatFinding) {
 		case parse.FindingExpectedData, parse.FindingExpectedBucket, parse.FindingExpectedInventory, parse.FindingPageCorrupt:
 			n++
 		}
+	}
+	errs, firstErr := 0, ""
+	for _, f := range fs {
+		if f.Kind == parse.FindingError {
+			if errs == 0 {
+				firstErr = fmt.Sprintf("line %d: %q", f.Line, f.Text)
+			}
+			errs++
+		}
+	}
+	if max := c.th.Get("gstat-error", "max_lines"); float64(errs) > max {
+		c.fire("gstat-error", Critical, db, db, "", float64(errs), max, "lines",
+			fmt.Sprintf("gstat reported %d error line(s), first %s: the statistics are missing or incomplete", errs, firstErr), false)
 	}
 	if max := c.th.Get("corruption", "max_lines"); float64(n) > max {
 		first := ""

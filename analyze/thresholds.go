@@ -81,6 +81,7 @@ var DefaultThresholds = []Threshold{
 	{"txid-headroom", "critical", 0.9, "share", "[U] fbdiag default; Helen Borrie, The Firebird Book: backup and restore resets the transaction ID"},
 	{"blob-levels", "max_level2", 0, "blobs", "Jim Starkey, firebird-architect 2000-04 msg 362: level 2 = list of blob pointer pages"},
 	{"corruption", "max_lines", 0, "lines", "gstat messages 18/19/61; " + srcGstatManual + ": copy the file and run gbak"},
+	{"gstat-error", "max_lines", 0, "lines", "[U] fbdiag: a failed gstat run must not pass --fail-on as a healthy database"},
 }
 
 // Thresholds is a set of limits by key ("index-deep.warning"). The zero
