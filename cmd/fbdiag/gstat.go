@@ -107,6 +107,11 @@ func runGstat(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usagef("gstat: no input file (give a file name, or - for standard input)")
 	}
+	for _, a := range c.Args().Slice() {
+		if len(a) > 1 && a[0] == '-' {
+			return usagef("gstat: %q after a file name: put options before the files", a)
+		}
+	}
 	sortBy := c.String("sort")
 	if !slices.Contains(analyze.TableSorts, sortBy) {
 		return usagef("gstat: --sort %q: want size, records, versions or depth", sortBy)
@@ -256,12 +261,11 @@ func writeHeaderText(w io.Writer, a *analyze.GstatAnalysis, several bool) {
 		}
 		fmt.Fprintf(w, "Transactions    OIT %s  OAT %s  OST %s  Next %s\n",
 			intOr(h.OldestTransaction), intOr(h.OldestActive), intOr(h.OldestSnapshot), intOr(h.NextTransaction))
-		gap := intOr(h.OSTMinusOIT)
-		if h.SweepGapShare != nil {
-			gap += fmt.Sprintf(" (%.0f%% of sweep interval)", *h.SweepGapShare*100)
-		}
 		fmt.Fprintf(w, "Gaps            OAT-OIT %s  OST-OIT %s  Next-OAT %s  Next-OST %s\n",
-			intOr(h.OATMinusOIT), gap, intOr(h.NextMinusOAT), intOr(h.NextMinusOST))
+			intOr(h.OATMinusOIT), intOr(h.OSTMinusOIT), intOr(h.NextMinusOAT), intOr(h.NextMinusOST))
+		if h.SweepGapShare != nil {
+			fmt.Fprintf(w, "Sweep gap       OST-OIT is %.0f%% of the sweep interval\n", *h.SweepGapShare*100)
+		}
 		if h.TransactionIDUsed != nil {
 			fmt.Fprintf(w, "Transaction IDs %.4f%% of the ODS limit %d used, %d left\n",
 				*h.TransactionIDUsed*100, *h.TransactionIDLimit, *h.TransactionIDHeadroom)
