@@ -312,8 +312,10 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 		c.fire("index-max-dup", sev, kind, ix.Name, tname, float64(*ix.MaxDup), get("index-max-dup", "warning"), "keys",
 			fmt.Sprintf("%d records share one key value: deletes and garbage collection walk the whole chain", *ix.MaxDup), false)
 	}
-	useless := false
-	if ix.UniqueKeys != nil && ix.Nodes != nil && *ix.Nodes > 0 && float64(*ix.Nodes) >= get("index-useless", "min_nodes") &&
+	// The DBA cannot drop or change the indices of system tables: judging
+	// their selectivity is noise.
+	useless := IsSystemTable(tname) || t != nil && t.Schema == "SYSTEM"
+	if !useless && ix.UniqueKeys != nil && ix.Nodes != nil && *ix.Nodes > 0 && float64(*ix.Nodes) >= get("index-useless", "min_nodes") &&
 		float64(*ix.UniqueKeys) <= get("index-useless", "max_unique_keys") {
 		useless = true
 		c.fire("index-useless", Warn, kind, ix.Name, tname, float64(*ix.UniqueKeys), get("index-useless", "max_unique_keys"), "keys",
@@ -364,6 +366,12 @@ func (c *checker) pageSize() {
 	}
 	c.fire("page-size-small", Warn, db, db, "", float64(*h.PageSize), c.th.Get("page-size-small", "page_size"), "bytes",
 		fmt.Sprintf("page size %d with index %s at depth %d: gbak -c -page_size 8192 (or 16384) lowers the depth", *h.PageSize, deepest.Name, *deepest.Depth), true)
+}
+
+// IsSystemTable tells Firebird's own tables (RDB$, MON$, SEC$) from the
+// application's; Firebird 6 also puts them in the SYSTEM schema.
+func IsSystemTable(name string) bool {
+	return strings.HasPrefix(name, "RDB$") || strings.HasPrefix(name, "MON$") || strings.HasPrefix(name, "SEC$")
 }
 
 func val0(p *int64) int64 {
