@@ -253,3 +253,47 @@ func TestGstatNotGstat(t *testing.T) {
 		t.Errorf("empty stdin: err = %v", err)
 	}
 }
+
+// TestGstatHeaderVariants reads every attribute, variable header item,
+// -e line and file-sequence form on one edited copy of shop-gstat-h.txt.
+func TestGstatHeaderVariants(t *testing.T) {
+	reps := readGstatBytes(t, readTestdata(t, "gstat", "shop-header-variants.txt"), "hv.txt")
+	if len(reps) != 1 {
+		t.Fatalf("%d reports", len(reps))
+	}
+	h := reps[0].Header
+	if len(h.Attributes) != 10 || !h.ForceWrite || !h.NoReserve || !h.ActiveShadow || !h.Encrypted || !h.CryptProcess ||
+		h.CryptPlugin != "KEYHOLDER" || h.ShutdownMode != "full shutdown" || !h.ReadOnly || h.BackupState != "backup merge" ||
+		h.ReplicaMode != "read-write replica" || h.SharedCacheDisabled {
+		t.Errorf("attributes: %s", jsonOf(t, h))
+	}
+	if *h.SweepInterval != 20000 || h.ContinuationFile != "/var/lib/firebird/data/shop.fd2" || *h.LastLogicalPage != 99999 ||
+		h.EncryptionKeyName != "RED" || h.KeyHash != "frB4s2oOqNT1YDaSk1q8p4O0Vb8=" || h.CryptChecksum != "MUB1LCsDLJ2h6YMp3XJ7QvRnM9Y=" ||
+		h.GUID != "{55DDC0F0-2FDE-4EC0-8CAF-4280F6E3F8AA}" || *h.ReplicationSequence != 42 || len(h.Variable) != 9 ||
+		h.Variable[8].Key != "Encoded option 12, length 16" {
+		t.Errorf("variable header: %s", jsonOf(t, h))
+	}
+	if len(h.Unknown) != 1 || h.Unknown[0].Key != "Clumplet End" || h.Unknown[0].Value != "118" || h.Unknown[0].Line != 19 {
+		t.Errorf("unknown: %s", jsonOf(t, h.Unknown))
+	}
+	wantCrypt := []parse.GstatPageCrypt{
+		{Line: 38, Kind: "Data", Total: 6604, Encrypted: 6000, NonCrypted: 604},
+		{Line: 39, Kind: "Index", Total: 1342, Encrypted: 1342},
+		{Line: 40, Kind: "Blob"},
+		{Line: 41, Kind: "Generator", Total: 1, Encrypted: 1},
+		{Line: 42, Kind: "Other", Total: 10, Encrypted: 2, NonCrypted: 8},
+	}
+	if jsonOf(t, h.Encryption) != jsonOf(t, wantCrypt) {
+		t.Errorf("encryption: %s", jsonOf(t, h.Encryption))
+	}
+	wantFiles := []parse.GstatFile{
+		{Name: "/var/lib/firebird/data/shop.fdb", Next: "/var/lib/firebird/data/shop.fd2", Kind: "continues"},
+		{Name: "/var/lib/firebird/data/shop.fd2", Kind: "last"},
+	}
+	if jsonOf(t, h.Files) != jsonOf(t, wantFiles) {
+		t.Errorf("files: %s", jsonOf(t, h.Files))
+	}
+	if n := reps[0].Notices; len(n) != 1 || n[0].Line != 19 || !strings.Contains(n[0].Msg, "Clumplet End") {
+		t.Errorf("notices: %v", n)
+	}
+}
