@@ -297,3 +297,44 @@ func TestGstatHeaderVariants(t *testing.T) {
 		t.Errorf("notices: %v", n)
 	}
 }
+
+// TestGstatEditedLines changes lines of the fb30 sample the way other
+// versions and locales print them.
+func TestGstatEditedLines(t *testing.T) {
+	src := string(readTestdata(t, "fb30", "shop-gstat-a-r.txt"))
+	edit := strings.NewReplacer(
+		// a server whose locale prints a decimal comma
+		"Average record length: 60.13, total records: 30000", "Average record length: 60,13, total records: 30000",
+		// DOCS in the 5.0.2+ form: one line per level, then Table size;
+		// the blob pages of the levels (30) disagree with the Blobs line (0)
+		"        Level 0: 2000, Level 1: 0, Level 2: 0\n",
+		"        Level 0: 1990, total length: 2000000, blob pages: 0\n"+
+			"        Level 1: 10, total length: 199000, blob pages: 30\n"+
+			"    Big record pages: 7\n"+
+			"    Table size: 2940928 bytes\n",
+	)
+	r := readGstatBytes(t, []byte(edit.Replace(src)), "edited.txt")[0]
+	c := tableByName(t, r, "CUSTOMER")
+	if *c.AverageRecordLength != 60.13 || *c.TotalRecords != 30000 {
+		t.Errorf("decimal comma: %v %v", *c.AverageRecordLength, *c.TotalRecords)
+	}
+	d := tableByName(t, r, "DOCS")
+	want := []parse.GstatBlobLevel{
+		{Level: 0, Count: 1990, TotalLength: i64(2000000), BlobPages: i64(0)},
+		{Level: 1, Count: 10, TotalLength: i64(199000), BlobPages: i64(30)},
+	}
+	if !reflectEqual(d.BlobLevels, want) || *d.Blobs != 2000 || *d.BlobTotalLength != 2199000 || *d.BlobPages != 0 ||
+		*d.BigRecordPages != 7 || *d.TableSize != 2940928 {
+		t.Errorf("DOCS = %s", jsonOf(t, d))
+	}
+	if n := r.Notices; len(n) != 1 || n[0].Line != 77 || !strings.Contains(n[0].Msg, "blob pages 30, the Blobs line says 0") {
+		t.Errorf("notices = %v", n)
+	}
+}
+
+func reflectEqual(a, b any) bool { return jsonOfAny(a) == jsonOfAny(b) }
+
+func jsonOfAny(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
