@@ -252,15 +252,15 @@ func backupAction(c *cli.Context) error {
 	ctx, stop := interruptible(c)
 	defer stop()
 	e := getEnv(c)
-	return runGbak(e, format, c.String("log"), defaultName(fbk, "backup", ".log", time.Now()),
+	return runGbakService(e, format, c.String("log"), defaultName(fbk, "backup", ".log", time.Now()),
 		func(w io.Writer, p func(collect.Progress)) (*collect.GbakRun, error) {
 			return srv.Backup(ctx, database, fbk, w, p)
 		})
 }
 
-// runGbak writes a gbak log atomically while the service runs, showing
+// runGbakService writes a gbak log atomically while the service runs, showing
 // progress on a terminal, and prints the run.
-func runGbak(e *env, format report.Format, explicit, def string,
+func runGbakService(e *env, format report.Format, explicit, def string,
 	gbak func(io.Writer, func(collect.Progress)) (*collect.GbakRun, error)) error {
 	logFile, opt := outPath(explicit, def)
 	var run *collect.GbakRun
@@ -291,7 +291,7 @@ func restoreAction(c *cli.Context) error {
 	defer stop()
 	e := getEnv(c)
 	opt := collect.RestoreOptions{Replace: c.Bool("replace"), PageSize: int32(ps)}
-	return runGbak(e, format, c.String("log"), defaultName(database, "restore", ".log", time.Now()),
+	return runGbakService(e, format, c.String("log"), defaultName(database, "restore", ".log", time.Now()),
 		func(w io.Writer, p func(collect.Progress)) (*collect.GbakRun, error) {
 			return srv.Restore(ctx, fbk, database, opt, w, p)
 		})

@@ -14,14 +14,6 @@ import (
 	"github.com/fbdiag/fbdiag/collect/livetest"
 )
 
-// runCLI runs fbdiag in-process and returns exit code, stdout, stderr.
-func runCLI(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(append([]string{"fbdiag"}, args...), strings.NewReader(""), &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 // dirEntries lists a folder, temporary files included.
 func dirEntries(t *testing.T, dir string) []string {
 	t.Helper()
@@ -52,7 +44,7 @@ func TestLiveCommandsWithoutPassword(t *testing.T) {
 		{"backup", "--log", filepath.Join(dir, "b.log"), "employee", "/tmp/e.fbk"},
 		{"restore", "--log", filepath.Join(dir, "r.log"), "/tmp/e.fbk", "/tmp/e.fdb"},
 	} {
-		code, out, errs := runCLI(t, args...)
+		code, out, errs := runCLI(t, nil, args...)
 		if code != exitError || out != "" {
 			t.Errorf("%s: exit %d, stdout %q; want 1 and nothing", args[0], code, out)
 		}
@@ -74,7 +66,7 @@ func TestLiveCommandsUsage(t *testing.T) {
 		{"restore", "--page-size", "3000", "a.fbk", "b.fdb"},
 		{"restore", "--format", "xml", "a.fbk", "b.fdb"},
 	} {
-		if code, _, _ := runCLI(t, args...); code != exitUsage {
+		if code, _, _ := runCLI(t, nil, args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
 		}
 	}
@@ -83,7 +75,7 @@ func TestLiveCommandsUsage(t *testing.T) {
 // A password option would put the password where ps shows it.
 func TestLiveCommandsTakeNoPasswordOption(t *testing.T) {
 	for _, cmd := range []string{"collect", "backup", "restore"} {
-		code, out, _ := runCLI(t, cmd, "--help")
+		code, out, _ := runCLI(t, nil, cmd, "--help")
 		if code != exitOK {
 			t.Fatalf("%s --help: exit %d", cmd, code)
 		}
@@ -127,7 +119,7 @@ func TestLiveCollectCLI(t *testing.T) {
 	t.Setenv("FBDIAG_SERVER", "")
 	dir := t.TempDir()
 	snap := filepath.Join(dir, "shop.txt")
-	code, out, errs := runCLI(t, "collect", "--server", s.Addr, "--out", snap, db)
+	code, out, errs := runCLI(t, nil, "collect", "--server", s.Addr, "--out", snap, db)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -162,7 +154,7 @@ func TestLiveCollectCLI(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.Chdir(wd)
-	code, out, errs = runCLI(t, "collect", "--server", s.Addr, "--switches", "-h", "--format", "json", db)
+	code, out, errs = runCLI(t, nil, "collect", "--server", s.Addr, "--switches", "-h", "--format", "json", db)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -185,12 +177,12 @@ func TestLiveBackupRestoreCLI(t *testing.T) {
 	target := livetest.TempPath(t, s, "restored.fdb")
 	dir := t.TempDir()
 	blog, rlog := filepath.Join(dir, "backup.log"), filepath.Join(dir, "restore.log")
-	code, bout, berr := runCLI(t, "backup", "--server", s.Addr, "--log", blog, db, fbk)
+	code, bout, berr := runCLI(t, nil, "backup", "--server", s.Addr, "--log", blog, db, fbk)
 	if code != exitOK {
 		t.Fatalf("backup: exit %d: %s", code, berr)
 	}
 	stop := watchCommandLines(t, s.Password)
-	code, rout, rerr := runCLI(t, "restore", "--server", s.Addr, "--log", rlog, fbk, target)
+	code, rout, rerr := runCLI(t, nil, "restore", "--server", s.Addr, "--log", rlog, fbk, target)
 	if seen := stop(); len(seen) > 0 {
 		t.Errorf("%d command line(s) showed the password during the restore", len(seen))
 	}
@@ -211,7 +203,7 @@ func TestLiveBackupRestoreCLI(t *testing.T) {
 	}
 	// Restoring again over the restored database needs --replace.
 	again := filepath.Join(dir, "again.log")
-	code, out, errs := runCLI(t, "restore", "--server", s.Addr, "--log", again, fbk, target)
+	code, out, errs := runCLI(t, nil, "restore", "--server", s.Addr, "--log", again, fbk, target)
 	if code != exitError || out != "" {
 		t.Errorf("restore over an existing database: exit %d, stdout %q", code, out)
 	}
@@ -219,7 +211,7 @@ func TestLiveBackupRestoreCLI(t *testing.T) {
 	if _, err := os.Stat(again); !os.IsNotExist(err) {
 		t.Errorf("log written for a refused restore: %v", err)
 	}
-	if code, _, errs := runCLI(t, "restore", "--server", s.Addr, "--replace", "--log", again, fbk, target); code != exitOK {
+	if code, _, errs := runCLI(t, nil, "restore", "--server", s.Addr, "--replace", "--log", again, fbk, target); code != exitOK {
 		t.Errorf("restore --replace: exit %d: %s", code, errs)
 	}
 }
@@ -253,7 +245,7 @@ func TestLiveFailuresCLI(t *testing.T) {
 	} {
 		t.Setenv("ISC_PASSWORD", c.password)
 		args := append([]string{c.args[0], "--server", c.server}, c.args[1:]...)
-		code, out, errs := runCLI(t, args...)
+		code, out, errs := runCLI(t, nil, args...)
 		if code != exitError || out != "" {
 			t.Errorf("%s: exit %d, stdout %q", c.name, code, out)
 		}
@@ -272,7 +264,7 @@ func TestLiveConnectionLostCLI(t *testing.T) {
 	db := livetest.ShopDatabase(t, s)
 	dir := t.TempDir()
 	addr, sent := livetest.CuttingProxy(t, s.Addr, 0)
-	if code, _, errs := runCLI(t, "collect", "--server", addr, "--out", filepath.Join(dir, "whole.txt"), db); code != exitOK {
+	if code, _, errs := runCLI(t, nil, "collect", "--server", addr, "--out", filepath.Join(dir, "whole.txt"), db); code != exitOK {
 		t.Fatalf("through the proxy: exit %d: %s", code, errs)
 	}
 	os.Remove(filepath.Join(dir, "whole.txt"))
@@ -280,7 +272,7 @@ func TestLiveConnectionLostCLI(t *testing.T) {
 	// The stats stream comes before the monitoring queries: cut in it.
 	cut := sent() / 3
 	addr, _ = livetest.CuttingProxy(t, s.Addr, cut)
-	code, out, errs := runCLI(t, "collect", "--server", addr, "--out", filepath.Join(dir, "cut.txt"), db)
+	code, out, errs := runCLI(t, nil, "collect", "--server", addr, "--out", filepath.Join(dir, "cut.txt"), db)
 	if code != exitError || out != "" {
 		t.Errorf("cut after %d bytes: exit %d, stdout %q", cut, code, out)
 	}
