@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"regexp"
 	"slices"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/fbdiag/fbdiag/collect"
 	"github.com/fbdiag/fbdiag/collect/livetest"
+	"github.com/fbdiag/fbdiag/parse"
 )
 
 // shopRecords are the rows testdata/live/shop.sql leaves in each table.
@@ -75,20 +77,23 @@ func TestLiveStatsMatchFbstat(t *testing.T) {
 	if body(got) != body(want) {
 		t.Errorf("collected statistics differ from fbstat -d -i -r:\n--- collect\n%s\n--- fbstat\n%s", body(got), body(want))
 	}
+	// Both, read by the gstat reader: the same tables, records and indices,
+	// and the schema's known row counts. The reader skips the preamble with
+	// one notice.
+	mine, theirs := readGstat(t, got, "collect"), readGstat(t, want, "fbstat")
+	if len(mine.Notices) != 1 || mine.Notices[0].Line != 1 || !strings.Contains(mine.Notices[0].Msg, "skipped 4 lines") {
+		t.Errorf("notices on the snapshot: %v, want one for the 4 preamble lines", mine.Notices)
+	}
+	if len(theirs.Notices) != 0 {
+		t.Errorf("notices on fbstat's output: %v", theirs.Notices)
+	}
+	if a, b := gstatSummary(mine), gstatSummary(theirs); a != b {
+		t.Errorf("tables and indices differ:\n--- collect\n%s\n--- fbstat\n%s", a, b)
+	}
 	recs := map[string]int{}
-	var table string
-	tableRe := regexp.MustCompile(`^(\S+) \(\d+\)$`)
-	recRe := regexp.MustCompile(`total records: (\d+)`)
-	indices := 0
-	for _, l := range strings.Split(got, "\n") {
-		if m := tableRe.FindStringSubmatch(l); m != nil {
-			table = m[1]
-		}
-		if m := recRe.FindStringSubmatch(l); m != nil {
-			recs[table], _ = strconv.Atoi(m[1])
-		}
-		if strings.HasPrefix(l, "    Index ") {
-			indices++
+	for _, tb := range mine.Tables {
+		if tb.TotalRecords != nil {
+			recs[tb.Name] = int(*tb.TotalRecords)
 		}
 	}
 	if len(recs) != len(shopRecords) {
@@ -99,9 +104,38 @@ func TestLiveStatsMatchFbstat(t *testing.T) {
 			t.Errorf("%s: %d records, want %d", name, recs[name], n)
 		}
 	}
-	if indices != len(shopIndices) {
-		t.Errorf("indices = %d, want %d", indices, len(shopIndices))
+	if len(mine.Indices) != len(shopIndices) {
+		t.Errorf("indices = %d, want %d", len(mine.Indices), len(shopIndices))
 	}
+}
+
+func readGstat(t *testing.T, text, name string) *parse.GstatReport {
+	t.Helper()
+	reps, err := parse.ReadGstat(strings.NewReader(text), name)
+	if err != nil || len(reps) != 1 {
+		t.Fatalf("%s: %d reports, %v", name, len(reps), err)
+	}
+	return reps[0]
+}
+
+// gstatSummary lists each table's records and versions and each index's
+// nodes and total dup.
+func gstatSummary(r *parse.GstatReport) string {
+	var b strings.Builder
+	for _, tb := range r.Tables {
+		fmt.Fprintf(&b, "%s records=%s versions=%s\n", tb.Name, ptr(tb.TotalRecords), ptr(tb.TotalVersions))
+		for _, ix := range tb.Indices {
+			fmt.Fprintf(&b, "  %s nodes=%s dup=%s\n", ix.Name, ptr(ix.Nodes), ptr(ix.TotalDup))
+		}
+	}
+	return b.String()
+}
+
+func ptr(p *int64) string {
+	if p == nil {
+		return "null"
+	}
+	return strconv.FormatInt(*p, 10)
 }
 
 // The monitoring tables name the transaction another attachment keeps

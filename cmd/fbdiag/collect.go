@@ -7,14 +7,17 @@ import (
 	"os"
 	"os/signal"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/collect"
 	"github.com/fbdiag/fbdiag/internal/atomicfile"
+	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/report"
 )
 
@@ -43,7 +46,7 @@ func collectCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "collect",
 		Usage:     "run gstat and read the monitoring tables on a live server, save and analyze",
-		UsageText: "fbdiag collect [--server HOST[:PORT]] [--out FILE] [--switches \"-a -r\"] [--format F] DATABASE",
+		UsageText: "fbdiag collect [--server HOST[:PORT]] [--out FILE] [--switches \"-a -r\"] [--format F]\n               [--top N] [--sort KEY] [--rules FILE] DATABASE",
 		Description: `collect asks the server for the statistics gstat prints (through the Services API,
 like fbsvcmgr action_db_stats, so no client tools are needed) and saves them as a
 snapshot file that any fbdiag command reads like a saved gstat output. Lines starting
@@ -57,6 +60,11 @@ and process (MON$TRANSACTIONS + MON$ATTACHMENTS), the database's page I/O counte
 which it compares with the actual 1 / (nodes - total dup) from the gstat figures: an
 index whose stored value is off by more than 2x is marked stale (run SET STATISTICS
 INDEX name). These are saved beside the snapshot as FILE.mon.json.
+
+It then prints the analysis of the snapshot exactly as 'fbdiag gstat FILE' does
+(--top, --sort and --rules as there), followed by the live figures. --format json
+prints one object: the snapshot, the monitoring figures, the selectivity checks and
+the gstat analysis (docs/live.md, docs/gstat-json.md).
 
 Switches (--switches, default "-a -r"): -a data and index pages, -d data pages,
 -i index pages, -r record versions, -s system tables too, -h header page only,
@@ -77,6 +85,9 @@ Examples:
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "snapshot file to write (default: DBNAME-TIME.gstat.txt)"},
 			&cli.StringFlag{Name: "switches", Value: collect.DefaultSwitches, Usage: "gstat switches: -a -d -i -r -s -h -t TABLE..."},
 			formatFlag(),
+			&cli.IntFlag{Name: "top", Value: 20, Usage: "show the N biggest tables (0 = all), as fbdiag gstat"},
+			&cli.StringFlag{Name: "sort", Value: "size", Usage: "order tables by size, records, versions or depth"},
+			rulesFlag(),
 		},
 		Action: collectAction,
 	}
@@ -86,13 +97,14 @@ func backupCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "backup",
 		Usage:     "back up a database on a live server (gbak -v -st tdrw) and show its timeline",
-		UsageText: "fbdiag backup [--server HOST[:PORT]] [--log FILE] [--format F] DATABASE BACKUP_FILE",
+		UsageText: "fbdiag backup [--server HOST[:PORT]] [--log FILE] [--format F] [--top N]\n              DATABASE BACKUP_FILE",
 		Description: `backup runs gbak's backup on the server through the Services API, with verbose
 output and per-line statistics (time, delta, page reads, page writes: gbak -st tdrw),
 and writes the log line by line as it arrives, in the form "gbak -b -v -st tdrw -y LOG"
 would. The log is --log FILE or, by default, BACKUPNAME-backup-YYYYMMDD-HHMMSS.log in
 the current folder; it gets its name only when gbak finished, so a failed backup leaves
-no log that looks complete. On a terminal, stderr shows the current step.
+no log that looks complete. On a terminal, stderr shows the current step. Then it
+prints the log's timeline as 'fbdiag gbak LOG' does (phases, tables, slowest steps).
 
 ` + credentialsHelp + `
 
@@ -102,6 +114,7 @@ Example:
 			serverFlag(),
 			&cli.StringFlag{Name: "log", Usage: "gbak log file to write (default: BACKUPNAME-backup-TIME.log)"},
 			formatFlag(),
+			topFlag(),
 		},
 		Action: backupAction,
 	}
@@ -111,7 +124,7 @@ func restoreCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "restore",
 		Usage:     "restore a backup on a live server (gbak -v -st tdrw) and show its timeline",
-		UsageText: "fbdiag restore [--server HOST[:PORT]] [--replace] [--page-size N] [--log FILE]\n               [--format F] BACKUP_FILE DATABASE",
+		UsageText: "fbdiag restore [--server HOST[:PORT]] [--replace] [--page-size N] [--log FILE]\n               [--format F] [--top N] BACKUP_FILE DATABASE",
 		Description: `restore runs gbak's restore on the server through the Services API, with verbose
 output and per-line statistics (gbak -c -v -st tdrw), and writes the log line by line
 as it arrives. Without --replace an existing DATABASE is never touched: fbdiag checks
@@ -119,7 +132,8 @@ that it cannot be attached first and restores in create mode (gbak -c); --replac
 restores over it (gbak -rep). The log is --log FILE or, by default,
 DBNAME-restore-YYYYMMDD-HHMMSS.log in the current folder, named only when gbak
 finished. On a terminal, stderr shows the current step, the records restored of the
-current table and the time elapsed.
+current table and the time elapsed. Then it prints the log's timeline as
+'fbdiag gbak LOG' does: phases, each table's data, each index build, slowest steps.
 
 ` + credentialsHelp + `
 
@@ -132,6 +146,7 @@ Example:
 			&cli.IntFlag{Name: "page-size", Usage: "page size of the restored database", DefaultText: "the backup's"},
 			&cli.StringFlag{Name: "log", Usage: "gbak log file to write (default: DBNAME-restore-TIME.log)"},
 			formatFlag(),
+			topFlag(),
 		},
 		Action: restoreAction,
 	}
@@ -191,10 +206,19 @@ func collectAction(c *cli.Context) error {
 	if err != nil {
 		return usagef("--switches: %v", err)
 	}
+	view := gstatView{top: c.Int("top"), topSet: c.IsSet("top"), sortBy: c.String("sort")}
+	if !slices.Contains(analyze.TableSorts, view.sortBy) || view.top < 0 {
+		return usagef("collect: --sort %q / --top %d: want size, records, versions or depth, and 0 or more", view.sortBy, view.top)
+	}
+	th, err := loadRules(c)
+	if err != nil {
+		return err
+	}
 	format, srv, err := liveSetup(c, 1)
 	if err != nil {
 		return err
 	}
+	view.format = format
 	database := c.Args().First()
 	ctx, stop := interruptible(c)
 	defer stop()
@@ -213,8 +237,20 @@ func collectAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	res := &collectResult{Snapshot: snap, File: out, Monitor: mon}
-	res.Selectivity = collect.CheckSelectivity(mon.Indices, snapshotKeyCounts(out))
+	// The snapshot is analysed exactly as `fbdiag gstat FILE` would.
+	as, err := analyzeGstatFile(c, out, th)
+	if err != nil {
+		return err
+	}
+	for _, a := range as {
+		for _, n := range a.Notices {
+			if !isPreambleNotice(n) {
+				fmt.Fprintln(e.stderr, n)
+			}
+		}
+	}
+	res := &collectResult{Snapshot: snap, File: out, Monitor: mon, Gstat: as[len(as)-1]}
+	res.Selectivity = collect.CheckSelectivity(mon.Indices, keyCounts(res.Gstat))
 	res.MonitorFile = out + ".mon.json"
 	if err := atomicfile.Write(res.MonitorFile, atomicfile.Options{}, func(w io.Writer) error {
 		return report.WriteJSON(w, res.sidecar())
@@ -222,7 +258,38 @@ func collectAction(c *cli.Context) error {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "fbdiag: snapshot %s (%d lines), monitoring %s\n", out, snap.Lines, res.MonitorFile)
-	return printCollect(e.stdout, format, res)
+	if format == report.JSON {
+		return report.WriteJSON(e.stdout, res)
+	}
+	if err := writeGstat(e.stdout, format, as, view); err != nil {
+		return err
+	}
+	fmt.Fprintln(e.stdout)
+	return report.WriteTables(e.stdout, format, monitorTables(res)...)
+}
+
+// isPreambleNotice recognises the gstat reader's notice about the
+// "# fbdiag collect:" lines collect itself wrote above gstat's text.
+func isPreambleNotice(n parse.Notice) bool {
+	return n.Line == 1 && strings.Contains(n.Msg, collect.PreamblePrefix)
+}
+
+// keyCounts gives the gstat figures (nodes, total dup) of each index, for
+// the stored-selectivity check.
+func keyCounts(a *analyze.GstatAnalysis) collect.KeyCounts {
+	type key struct{ table, index string }
+	m := map[key][2]int64{}
+	for _, t := range a.Tables {
+		for _, ix := range t.Indices {
+			if ix.Nodes != nil && ix.TotalDup != nil {
+				m[key{t.Name, ix.Name}] = [2]int64{*ix.Nodes, *ix.TotalDup}
+			}
+		}
+	}
+	return func(table, index string) (int64, int64, bool) {
+		v, ok := m[key{table, index}]
+		return v[0], v[1], ok
+	}
 }
 
 // collectResult is collect's JSON output (docs/live.md).
@@ -232,6 +299,9 @@ type collectResult struct {
 	MonitorFile string                     `json:"monitor_file"`
 	Monitor     *collect.Monitor           `json:"monitor"`
 	Selectivity []collect.SelectivityCheck `json:"selectivity"`
+	// Gstat is the snapshot's analysis, as `fbdiag gstat --format json`
+	// prints it (docs/gstat-json.md).
+	Gstat *analyze.GstatAnalysis `json:"gstat"`
 }
 
 // sidecar is what FILE.mon.json holds: the result without file names.
@@ -251,21 +321,26 @@ func backupAction(c *cli.Context) error {
 	database, fbk := c.Args().Get(0), c.Args().Get(1)
 	ctx, stop := interruptible(c)
 	defer stop()
-	e := getEnv(c)
-	return runGbakService(e, format, c.String("log"), defaultName(fbk, "backup", ".log", time.Now()),
+	return runGbakService(c, format, c.String("log"), defaultName(fbk, "backup", ".log", time.Now()),
 		func(w io.Writer, p func(collect.Progress)) (*collect.GbakRun, error) {
 			return srv.Backup(ctx, database, fbk, w, p)
 		})
 }
 
-// runGbakService writes a gbak log atomically while the service runs, showing
-// progress on a terminal, and prints the run.
-func runGbakService(e *env, format report.Format, explicit, def string,
+// runGbakService writes a gbak log atomically while the service runs,
+// showing progress on a terminal, then prints the log's timeline exactly
+// as `fbdiag gbak LOG` does.
+func runGbakService(c *cli.Context, format report.Format, explicit, def string,
 	gbak func(io.Writer, func(collect.Progress)) (*collect.GbakRun, error)) error {
+	top, err := gbakTop(c)
+	if err != nil {
+		return err
+	}
+	e := getEnv(c)
 	logFile, opt := outPath(explicit, def)
 	var run *collect.GbakRun
 	prog := newProgressLine(e.stderr)
-	err := atomicfile.Write(logFile, opt, func(w io.Writer) error {
+	err = atomicfile.Write(logFile, opt, func(w io.Writer) error {
 		var err error
 		run, err = gbak(w, prog.show)
 		return err
@@ -274,7 +349,21 @@ func runGbakService(e *env, format report.Format, explicit, def string,
 	if err != nil {
 		return err
 	}
-	return printGbakRun(e.stdout, format, run, logFile)
+	tl, err := readTimeline(c, logFile)
+	if err != nil {
+		return err
+	}
+	if format == report.JSON {
+		return report.WriteJSON(e.stdout, gbakResult{Run: run, Log: logFile, Timeline: tl})
+	}
+	return report.WriteTables(e.stdout, format, append([]*report.Table{runTable(run, logFile)}, timelineTables(tl, top, format)...)...)
+}
+
+// gbakResult is the JSON output of backup and restore (docs/live.md).
+type gbakResult struct {
+	Run      *collect.GbakRun  `json:"run"`
+	Log      string            `json:"log"`
+	Timeline *analyze.Timeline `json:"timeline"`
 }
 
 func restoreAction(c *cli.Context) error {
@@ -289,9 +378,8 @@ func restoreAction(c *cli.Context) error {
 	}
 	ctx, stop := interruptible(c)
 	defer stop()
-	e := getEnv(c)
 	opt := collect.RestoreOptions{Replace: c.Bool("replace"), PageSize: int32(ps)}
-	return runGbakService(e, format, c.String("log"), defaultName(database, "restore", ".log", time.Now()),
+	return runGbakService(c, format, c.String("log"), defaultName(database, "restore", ".log", time.Now()),
 		func(w io.Writer, p func(collect.Progress)) (*collect.GbakRun, error) {
 			return srv.Restore(ctx, fbk, database, opt, w, p)
 		})
@@ -344,24 +432,6 @@ func itoa(v int64) string { return strconv.FormatInt(v, 10) }
 
 func fmtSel(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 
-// snapshotKeyCounts gives the gstat figures (nodes, total dup) of each
-// index in the snapshot file, for the stored-selectivity check.
-// TODO(wiring): read the snapshot with the gstat reader once it is merged;
-// until then no index has figures and the check reports stored values only.
-func snapshotKeyCounts(file string) collect.KeyCounts {
-	return func(table, index string) (int64, int64, bool) { return 0, 0, false }
-}
-
-// printCollect prints the collected snapshot's summary and the monitoring
-// figures.
-// TODO(wiring): print the gstat analysis as `fbdiag gstat` does, once merged.
-func printCollect(w io.Writer, f report.Format, r *collectResult) error {
-	if f == report.JSON {
-		return report.WriteJSON(w, r)
-	}
-	return report.WriteTables(w, f, monitorTables(r)...)
-}
-
 // monitorTables lays out the snapshot description and the live figures.
 func monitorTables(r *collectResult) []*report.Table {
 	s, m := r.Snapshot, r.Monitor
@@ -408,32 +478,24 @@ func monitorTables(r *collectResult) []*report.Table {
 	for _, c := range r.Selectivity {
 		status := ""
 		if c.Stale {
-			status = "stale: SET STATISTICS INDEX " + c.Index
+			status = "stale"
 			stale++
 		}
 		ix.Add(c.Table, c.Index, fmtOpt(c.Stored, fmtSel), fmtOpt(c.Actual, fmtSel), fmtOpt(c.UniqueKeys, itoa), status)
 	}
 	if stale > 0 {
-		ix.Notes = append(ix.Notes, fmt.Sprintf("%d of %d indices have stale stored selectivity (off by more than %gx)", stale, len(r.Selectivity), collect.StaleSelectivityFactor))
+		ix.Notes = append(ix.Notes, fmt.Sprintf("%d of %d indices have stale stored selectivity (never computed, or off by more than %gx):",
+			stale, len(r.Selectivity), collect.StaleSelectivityFactor), "run SET STATISTICS INDEX name for each (the optimizer plans with the stored value)")
 	}
 	return []*report.Table{snap, tx, io, ix}
 }
 
-// printGbakRun prints what the backup or restore did.
-// TODO(wiring): print the timeline as `fbdiag gbak` does, once merged.
-func printGbakRun(w io.Writer, f report.Format, run *collect.GbakRun, logFile string) error {
-	if f == report.JSON {
-		return report.WriteJSON(w, struct {
-			Run *collect.GbakRun `json:"run"`
-			Log string           `json:"log"`
-		}{run, logFile})
-	}
-	t := &report.Table{Name: "run", Title: "gbak " + run.Action, Columns: report.Cols("item", "value")}
-	t.Add("server", run.Server)
+// runTable says what ran where.
+func runTable(run *collect.GbakRun, logFile string) *report.Table {
+	t := &report.Table{Name: "run", Title: "gbak " + run.Action + " on " + run.Server, Columns: report.Cols("item", "value")}
 	t.Add("database", run.Database)
 	t.Add("backup file", run.BackupFile)
 	t.Add("started", run.Started.Format(time.RFC3339))
 	t.Add("log", logFile+" ("+strconv.Itoa(run.Lines)+" lines)")
-	t.Add("completed", strconv.FormatBool(run.Completed))
-	return report.WriteTables(w, f, t)
+	return t
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -27,6 +28,10 @@ func dirEntries(t *testing.T, dir string) []string {
 	}
 	return names
 }
+
+// shopIndexNames are the indices of testdata/live/shop.sql, sorted.
+var shopIndexNames = []string{"CUSTOMER_LAST", "OL_ITEM", "ORDERS_CARRIER", "ORDERS_DATE_D",
+	"RDB$PRIMARY1", "RDB$PRIMARY2", "RDB$PRIMARY3", "RDB$PRIMARY4", "RDB$PRIMARY5", "RDB$PRIMARY6"}
 
 // oneLine checks that stderr is exactly one line starting with want.
 func oneLine(t *testing.T, what, stderr, want string) {
@@ -134,7 +139,11 @@ func TestLiveCollectCLI(t *testing.T) {
 		Monitor  struct {
 			Indices []struct{ Index string }
 		}
-		Selectivity []struct{ Index string }
+		Selectivity []struct {
+			Index      string
+			UniqueKeys *int64 `json:"unique_keys"`
+			Stale      bool
+		}
 	}
 	if err := json.Unmarshal([]byte(mon), &side); err != nil {
 		t.Fatal(err)
@@ -143,10 +152,29 @@ func TestLiveCollectCLI(t *testing.T) {
 		len(side.Monitor.Indices) != 10 || len(side.Selectivity) != 10 {
 		t.Errorf("sidecar = %+v", side)
 	}
-	for _, want := range []string{"oldest transaction (OIT)", "OL_ITEM", "RDB$PRIMARY6"} {
+	// Distinct keys by the schema's data; all indices were created on empty
+	// tables, so RDB$STATISTICS is 0 and every one is stale.
+	wantKeys := map[string]int64{"CUSTOMER_LAST": 100, "ORDERS_CARRIER": 11, "OL_ITEM": 5000,
+		"RDB$PRIMARY4": 50000, "RDB$PRIMARY1": 5}
+	for _, c := range side.Selectivity {
+		if !c.Stale {
+			t.Errorf("%s: not stale", c.Index)
+		}
+		if k, ok := wantKeys[c.Index]; ok && (c.UniqueKeys == nil || *c.UniqueKeys != k) {
+			t.Errorf("%s: unique keys %v, want %d", c.Index, c.UniqueKeys, k)
+		}
+	}
+	// The analysis is fbdiag gstat's, followed by the live figures.
+	for _, want := range []string{"gstat analysis of " + snap, "Totals          6 tables, 10 indices, 67705 records",
+		"oldest transaction (OIT)", "10 of 10 indices have stale stored selectivity"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	// The gstat reader skips the preamble with one notice, which collect
+	// does not repeat on stderr.
+	if strings.Contains(errs, "not gstat output") {
+		t.Errorf("stderr repeats the preamble notice: %s", errs)
 	}
 	// Without --out the snapshot gets a default name; JSON output parses.
 	wd, _ := os.Getwd()
@@ -161,6 +189,11 @@ func TestLiveCollectCLI(t *testing.T) {
 	var res collectResult
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("json output: %v", err)
+	}
+	if g := res.Gstat; g == nil || len(g.Notices) != 1 || g.Notices[0].Line != 1 ||
+		!strings.Contains(g.Notices[0].Msg, "skipped 4 lines") || !strings.Contains(g.Notices[0].Msg, "# fbdiag collect: server") ||
+		g.Header == nil || g.Header.Database == nil || *g.Header.Database != db {
+		t.Errorf("gstat analysis of the -h snapshot: %+v", res.Gstat)
 	}
 	if !strings.HasPrefix(res.File, strings.TrimSuffix(filepath.Base(db), ".fdb")+"-") || !strings.HasSuffix(res.File, ".gstat.txt") {
 		t.Errorf("default snapshot name %q", res.File)
@@ -182,7 +215,7 @@ func TestLiveBackupRestoreCLI(t *testing.T) {
 		t.Fatalf("backup: exit %d: %s", code, berr)
 	}
 	stop := watchCommandLines(t, s.Password)
-	code, rout, rerr := runCLI(t, nil, "restore", "--server", s.Addr, "--log", rlog, fbk, target)
+	code, rout, rerr := runCLI(t, nil, "restore", "--server", s.Addr, "--log", rlog, "--format", "json", fbk, target)
 	if seen := stop(); len(seen) > 0 {
 		t.Errorf("%d command line(s) showed the password during the restore", len(seen))
 	}
@@ -192,14 +225,44 @@ func TestLiveBackupRestoreCLI(t *testing.T) {
 	btext, rtext := readFile(t, blog), readFile(t, rlog)
 	noSecret(t, s.Password, map[string]string{"backup stdout": bout, "backup stderr": berr,
 		"restore stdout": rout, "restore stderr": rerr, "backup log": btext, "restore log": rtext})
-	for _, ix := range []string{"CUSTOMER_LAST", "OL_ITEM", "ORDERS_CARRIER", "ORDERS_DATE_D",
-		"RDB$PRIMARY1", "RDB$PRIMARY2", "RDB$PRIMARY3", "RDB$PRIMARY4", "RDB$PRIMARY5", "RDB$PRIMARY6"} {
+	for _, ix := range shopIndexNames {
 		if !strings.Contains(rtext, " restoring index "+ix+"\n") || !strings.Contains(btext, " writing index "+ix+"\n") {
 			t.Errorf("logs lack index %s", ix)
 		}
 	}
 	if !strings.Contains(rtext, " finishing, closing, and going home\n") {
 		t.Errorf("restore log is not complete")
+	}
+	// The timeline, as fbdiag gbak reads the log: completed, every index
+	// built, every table's records.
+	var res gbakResult
+	if err := json.Unmarshal([]byte(rout), &res); err != nil {
+		t.Fatalf("restore --format json: %v", err)
+	}
+	tl := res.Timeline
+	if tl == nil || tl.Outcome != "completed" || tl.Kind == nil || *tl.Kind != "restore" || tl.Columns != "TDRW" {
+		t.Fatalf("timeline = %+v", tl)
+	}
+	var built []string
+	for _, ix := range tl.Indices {
+		if !ix.Failed {
+			built = append(built, ix.Name)
+		}
+	}
+	slices.Sort(built)
+	if got := strings.Join(built, " "); got != strings.Join(shopIndexNames, " ") {
+		t.Errorf("indices built: %s\nwant %s", got, strings.Join(shopIndexNames, " "))
+	}
+	records := map[string]int64{}
+	for _, tb := range tl.Tables {
+		if tb.Records != nil {
+			records[tb.Name] = *tb.Records
+		}
+	}
+	for name, n := range map[string]int64{"WAREHOUSE": 5, "CUSTOMER": 3000, "ORDERS": 9500, "ORDER_LINE": 50000, "STOCK": 5000, "DOCS": 200} {
+		if records[name] != n {
+			t.Errorf("timeline: %s restored %d records, want %d", name, records[name], n)
+		}
 	}
 	// Restoring again over the restored database needs --replace.
 	again := filepath.Join(dir, "again.log")
