@@ -82,6 +82,7 @@ var DefaultThresholds = []Threshold{
 	{"blob-levels", "max_level2", 0, "blobs", "Jim Starkey, firebird-architect 2000-04 msg 362: level 2 = list of blob pointer pages"},
 	{"corruption", "max_lines", 0, "lines", "gstat messages 18/19/61; " + srcGstatManual + ": copy the file and run gbak"},
 	{"gstat-error", "max_lines", 0, "lines", "[U] fbdiag: a failed gstat run must not pass --fail-on as a healthy database"},
+	{"index-stale-statistics", "factor", 2, "ratio", "[U] fbdiag default: stored vs. actual selectivity off by 2x either way; IBAnalyst compares RDB$INDICES.RDB$STATISTICS with 1/(nodes - total dup) and suggests SET STATISTICS (health-rules reference)"},
 	{"throughput-sweep", "sweep_noise", 0.02, "fraction of the best", "[U] fbdiag default for sweeps with one run per setting, where the input cannot show its own noise (with repeated runs a Mann-Whitney test at Alpha is used instead); override with --noise"},
 }
 

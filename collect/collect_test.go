@@ -194,37 +194,6 @@ func TestSplitScript(t *testing.T) {
 	}
 }
 
-func TestCheckSelectivity(t *testing.T) {
-	f := func(v float64) *float64 { return &v }
-	ix := []IndexStatistics{
-		{Table: "T", Index: "FRESH", Stored: f(0.001)},
-		{Table: "T", Index: "NEVER", Stored: f(0)},
-		{Table: "T", Index: "DRIFT", Stored: f(0.01)},
-		{Table: "T", Index: "NOFIG", Stored: f(0.5)},
-	}
-	keys := func(table, index string) (int64, int64, bool) {
-		switch index {
-		case "FRESH":
-			return 1500, 500, true // 1000 unique keys
-		case "NEVER":
-			return 10, 0, true
-		case "DRIFT":
-			return 3000, 2000, true // actual 0.001, stored 10x
-		}
-		return 0, 0, false
-	}
-	got := CheckSelectivity(ix, keys)
-	want := map[string]bool{"FRESH": false, "NEVER": true, "DRIFT": true, "NOFIG": false}
-	for _, c := range got {
-		if c.Stale != want[c.Index] {
-			t.Errorf("%s: stale = %v, want %v", c.Index, c.Stale, want[c.Index])
-		}
-	}
-	if got[0].UniqueKeys == nil || *got[0].UniqueKeys != 1000 || got[3].Actual != nil {
-		t.Errorf("unique keys/actual not as computed: %+v", got)
-	}
-}
-
 func TestKindOf(t *testing.T) {
 	for _, c := range []struct {
 		err  error

@@ -59,7 +59,8 @@ and process (MON$TRANSACTIONS + MON$ATTACHMENTS), the database's page I/O counte
 (MON$IO_STATS) and every index's stored selectivity (RDB$INDICES.RDB$STATISTICS),
 which it compares with the actual 1 / (nodes - total dup) from the gstat figures: an
 index whose stored value is off by more than 2x is marked stale (run SET STATISTICS
-INDEX name). These are saved beside the snapshot as FILE.mon.json.
+INDEX name; the factor is index-stale-statistics.factor, see fbdiag rules).
+These are saved beside the snapshot as FILE.mon.json.
 
 It then prints the analysis of the snapshot exactly as 'fbdiag gstat FILE' does
 (--top, --sort and --rules as there), followed by the live figures. --format json
@@ -249,8 +250,9 @@ func collectAction(c *cli.Context) error {
 			}
 		}
 	}
-	res := &collectResult{Snapshot: snap, File: out, Monitor: mon, Gstat: as[len(as)-1]}
-	res.Selectivity = collect.CheckSelectivity(mon.Indices, keyCounts(res.Gstat))
+	res := &collectResult{Snapshot: snap, File: out, Monitor: mon, Gstat: as[len(as)-1],
+		staleFactor: th.Get("index-stale-statistics", "factor")}
+	res.Selectivity = analyze.CheckSelectivity(res.Gstat, storedSelectivity(mon), th)
 	res.MonitorFile = out + ".mon.json"
 	if err := atomicfile.Write(res.MonitorFile, atomicfile.Options{}, func(w io.Writer) error {
 		return report.WriteJSON(w, res.sidecar())
@@ -274,22 +276,13 @@ func isPreambleNotice(n parse.Notice) bool {
 	return n.Line == 1 && strings.Contains(n.Msg, collect.PreamblePrefix)
 }
 
-// keyCounts gives the gstat figures (nodes, total dup) of each index, for
-// the stored-selectivity check.
-func keyCounts(a *analyze.GstatAnalysis) collect.KeyCounts {
-	type key struct{ table, index string }
-	m := map[key][2]int64{}
-	for _, t := range a.Tables {
-		for _, ix := range t.Indices {
-			if ix.Nodes != nil && ix.TotalDup != nil {
-				m[key{t.Name, ix.Name}] = [2]int64{*ix.Nodes, *ix.TotalDup}
-			}
-		}
+// storedSelectivity hands the catalogue's values to the analysis.
+func storedSelectivity(m *collect.Monitor) []analyze.StoredSelectivity {
+	out := make([]analyze.StoredSelectivity, len(m.Indices))
+	for i, ix := range m.Indices {
+		out[i] = analyze.StoredSelectivity{Table: ix.Table, Index: ix.Index, Stored: ix.Stored}
 	}
-	return func(table, index string) (int64, int64, bool) {
-		v, ok := m[key{table, index}]
-		return v[0], v[1], ok
-	}
+	return out
 }
 
 // collectResult is collect's JSON output (docs/live.md).
@@ -298,7 +291,8 @@ type collectResult struct {
 	File        string                     `json:"file"`
 	MonitorFile string                     `json:"monitor_file"`
 	Monitor     *collect.Monitor           `json:"monitor"`
-	Selectivity []collect.SelectivityCheck `json:"selectivity"`
+	Selectivity []analyze.SelectivityCheck `json:"selectivity"`
+	staleFactor float64                    // index-stale-statistics.factor, for the text note
 	// Gstat is the snapshot's analysis, as `fbdiag gstat --format json`
 	// prints it (docs/gstat-json.md).
 	Gstat *analyze.GstatAnalysis `json:"gstat"`
@@ -309,7 +303,7 @@ func (r *collectResult) sidecar() any {
 	return struct {
 		Snapshot    *collect.Snapshot          `json:"snapshot"`
 		Monitor     *collect.Monitor           `json:"monitor"`
-		Selectivity []collect.SelectivityCheck `json:"selectivity"`
+		Selectivity []analyze.SelectivityCheck `json:"selectivity"`
 	}{r.Snapshot, r.Monitor, r.Selectivity}
 }
 
@@ -485,7 +479,7 @@ func monitorTables(r *collectResult) []*report.Table {
 	}
 	if stale > 0 {
 		ix.Notes = append(ix.Notes, fmt.Sprintf("%d of %d indices have stale stored selectivity (never computed, or off by more than %gx):",
-			stale, len(r.Selectivity), collect.StaleSelectivityFactor), "run SET STATISTICS INDEX name for each (the optimizer plans with the stored value)")
+			stale, len(r.Selectivity), r.staleFactor), "run SET STATISTICS INDEX name for each (the optimizer plans with the stored value)")
 	}
 	return []*report.Table{snap, tx, io, ix}
 }
