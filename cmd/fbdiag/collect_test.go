@@ -177,11 +177,7 @@ func TestLiveCollectCLI(t *testing.T) {
 		t.Errorf("stderr repeats the preamble notice: %s", errs)
 	}
 	// Without --out the snapshot gets a default name; JSON output parses.
-	wd, _ := os.Getwd()
-	if err := os.Chdir(dir); err != nil {
-		t.Fatal(err)
-	}
-	defer os.Chdir(wd)
+	t.Chdir(dir)
 	code, out, errs = runCLI(t, nil, "collect", "--server", s.Addr, "--switches", "-h", "--format", "json", db)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
