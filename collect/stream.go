@@ -22,8 +22,6 @@ const (
 	spbOptions        = 108 // isc_spb_options
 	resReplace        = 0x1000
 	resCreate         = 0x2000
-	bkpNoGarbageColl  = 0x04 // isc_spb_bkp_no_garbage_collect
-	resDeactivateIdx  = 0x0100
 	spbResPageSize    = 10 // isc_spb_res_page_size
 	defaultBkpOptions = 0  // transportable, with garbage collection: gbak's defaults
 )
