@@ -316,7 +316,11 @@ func TestLiveConnectionLost(t *testing.T) {
 	if _, err := via.Stats(ctx, db, sw, &full); err != nil {
 		t.Fatal(err)
 	}
-	whole := sent()
+	conns := sent()
+	if len(conns) != 1 {
+		t.Fatalf("%d connections through the proxy, want 1", len(conns))
+	}
+	whole := conns[0]
 	// Then cut it at 80%: past the login, in the middle of the gstat text.
 	addr, _ = livetest.CuttingProxy(t, s.Addr, whole*8/10)
 	via.Addr = addr

@@ -3,6 +3,7 @@ package livetest
 import (
 	"io"
 	"net"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -11,25 +12,38 @@ import (
 // the server has sent more than cutAfter bytes on a connection (0 =
 // never), drops that connection on both sides: a connection lost in the
 // middle of a stream, on demand. sent reports the bytes the server sent
-// so far over all connections.
-func CuttingProxy(t testing.TB, target string, cutAfter int64) (addr string, sent func() int64) {
+// so far on each connection, in the order they were accepted.
+func CuttingProxy(t testing.TB, target string, cutAfter int64) (addr string, sent func() []int64) {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { l.Close() })
-	var total atomic.Int64
+	var mu sync.Mutex
+	var counts []*atomic.Int64
 	go func() {
 		for {
 			c, err := l.Accept()
 			if err != nil {
 				return
 			}
-			go relay(c, target, cutAfter, &total)
+			n := new(atomic.Int64)
+			mu.Lock()
+			counts = append(counts, n)
+			mu.Unlock()
+			go relay(c, target, cutAfter, n)
 		}
 	}()
-	return l.Addr().String(), total.Load
+	return l.Addr().String(), func() []int64 {
+		mu.Lock()
+		defer mu.Unlock()
+		out := make([]int64, len(counts))
+		for i, n := range counts {
+			out[i] = n.Load()
+		}
+		return out
+	}
 }
 
 func relay(c net.Conn, target string, cutAfter int64, total *atomic.Int64) {
