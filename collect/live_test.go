@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net"
 	"regexp"
 	"slices"
@@ -190,6 +191,19 @@ func TestLiveMonitor(t *testing.T) {
 	}
 	if m.IO.PageFetches == 0 {
 		t.Errorf("io = %+v, want page fetches", m.IO)
+	}
+	// SET STATISTICS stores 1 / distinct keys: OL_ITEM has 5000.
+	tx.Rollback()
+	if _, err := hold.ExecContext(ctx, "SET STATISTICS INDEX OL_ITEM"); err != nil {
+		t.Fatal(err)
+	}
+	if m, err = s.Monitor(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	for _, ix := range m.Indices {
+		if ix.Index == "OL_ITEM" && (ix.Stored == nil || math.Abs(*ix.Stored-1.0/5000) > 1e-9) {
+			t.Errorf("OL_ITEM stored selectivity after SET STATISTICS = %v, want 0.0002", ix.Stored)
+		}
 	}
 }
 
