@@ -37,6 +37,7 @@ type Error struct {
 	Server string // host:port
 	Kind   Kind
 	Detail string // the server's message, on one line
+	After  string // for gbak: the last step it printed before failing
 	Err    error  // the driver's error, for errors.Is/As
 }
 
@@ -71,6 +72,9 @@ func (e *Error) Error() string {
 		b.WriteString("interrupted")
 	default:
 		b.WriteString(e.Detail)
+	}
+	if e.After != "" {
+		b.WriteString("; gbak's last step: " + e.After)
 	}
 	return b.String()
 }

@@ -3,6 +3,7 @@ package collect
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -24,6 +25,7 @@ type GbakRun struct {
 	Started    time.Time `json:"started"`
 	Lines      int       `json:"lines"`
 	Completed  bool      `json:"completed"` // gbak printed its final "finishing" line
+	LastStep   string    `json:"last_step"` // the last verbose message, without the statistics columns
 }
 
 // Progress is what a terminal shows while gbak runs.
@@ -103,18 +105,25 @@ func (s Server) gbak(ctx context.Context, run *GbakRun, spb []byte, op, object s
 		if isFinalLine(l) {
 			run.Completed = true
 		}
-		if progress != nil {
-			if p, ok := tr.update(l); ok {
+		if p, ok := tr.update(l); ok {
+			run.LastStep = p.Step
+			if progress != nil {
 				progress(p)
 			}
 		}
 		return writeLine(w, l)
 	})
 	if err != nil {
-		return s.fail(op, object, err)
+		err = s.fail(op, object, err)
+		if ce, ok := err.(*Error); ok && run.LastStep != "" {
+			// The log is not kept; say where gbak was.
+			ce.After = run.LastStep
+		}
+		return err
 	}
 	if !run.Completed {
-		return s.errorf(KindServer, op, object, "gbak stopped before its final line (%d lines logged)", run.Lines)
+		return &Error{Op: op, Object: object, Server: s.Addr, Kind: KindServer, After: run.LastStep,
+			Detail: fmt.Sprintf("gbak stopped before its final line (%d lines)", run.Lines)}
 	}
 	return nil
 }

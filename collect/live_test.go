@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"net"
 	"regexp"
@@ -350,4 +351,40 @@ func TestLiveConnectionLost(t *testing.T) {
 	if part.Len() == 0 || part.Len() >= full.Len() {
 		t.Errorf("wrote %d of %d bytes before the cut; want part of it", part.Len(), full.Len())
 	}
+}
+
+// A restore whose connection drops fails with the step gbak had reached,
+// since the partial log is not kept.
+func TestLiveRestoreLost(t *testing.T) {
+	s := livetest.Server(t)
+	db := livetest.ShopDatabase(t, s)
+	ctx := ctxT(t)
+	fbk := livetest.TempPath(t, s, "shop.fbk")
+	if _, err := s.Backup(ctx, db, fbk, io.Discard, nil); err != nil {
+		t.Fatal(err)
+	}
+	addr, sent := livetest.CuttingProxy(t, s.Addr, 0)
+	via := s
+	via.Addr = addr
+	var full bytes.Buffer
+	if _, err := via.Restore(ctx, fbk, livetest.TempPath(t, s, "whole.fdb"), collect.RestoreOptions{}, &full, nil); err != nil {
+		t.Fatal(err)
+	}
+	conns := sent() // the existence check's attachment, then the service
+	if len(conns) != 2 {
+		t.Fatalf("connections: %v, want the check and the service", conns)
+	}
+	addr, _ = livetest.CuttingProxy(t, s.Addr, conns[1]*6/10)
+	via.Addr = addr
+	var part bytes.Buffer
+	run, err := via.Restore(ctx, fbk, livetest.TempPath(t, s, "cut.fdb"), collect.RestoreOptions{}, &part, nil)
+	var ce *collect.Error
+	if !errors.As(err, &ce) || ce.Kind != collect.KindLost || run.Completed {
+		t.Fatalf("err = %v, completed %v; want a lost connection", err, run.Completed)
+	}
+	if ce.After == "" || !strings.Contains(full.String(), " "+ce.After+"\n") ||
+		!strings.HasSuffix(err.Error(), "; gbak's last step: "+ce.After) {
+		t.Errorf("error %q: last step %q is not a line of the whole log", err, ce.After)
+	}
+	t.Logf("cut after %d bytes: %v", conns[1]*6/10, err)
 }
