@@ -3,7 +3,6 @@ package plot
 import (
 	"fmt"
 	"strconv"
-
 )
 
 // DepthCount is how many indices have a given depth.

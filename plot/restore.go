@@ -3,7 +3,6 @@ package plot
 import (
 	"fmt"
 	"math"
-
 )
 
 // StepPair is one restore step measured in two runs, in seconds; NaN
