@@ -94,7 +94,7 @@ type detector func(lines []string) (Kind, string)
 var detectors = []detector{detectGbak, detectGstat, detectBenchmark, detectTable}
 
 func why(i int, line string) string {
-	return fmt.Sprintf("line %d: %q", i+1, clip(strings.TrimSpace(line), 60))
+	return fmt.Sprintf("line %d: %q", i+1, clip(strings.TrimSpace(line), 40))
 }
 
 func clip(s string, n int) string {
