@@ -49,9 +49,9 @@ var htmlFuncs = template.FuncMap{
 		}
 		return fs
 	},
-	"more": func(n int, fs []Finding) int { return max(len(fs)-n, 0) },
-	"join": strings.Join,
-	"alt":  altText,
+	"more":       func(n int, fs []Finding) int { return max(len(fs)-n, 0) },
+	"join":       strings.Join,
+	"alt":        altText,
 	"summaryCap": func() int { return SummaryFindings },
 }
 
