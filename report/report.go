@@ -1,0 +1,242 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/fbdiag/fbdiag/parse"
+	"github.com/fbdiag/fbdiag/plot"
+)
+
+// Input is one file given to the report, already recognised by
+// parse.Detect. Open is called by the section builders, which stream it.
+type Input struct {
+	// Name is the file as the user named it (shown in the report).
+	Name   string
+	Kind   parse.Kind
+	Reason string
+	Open   func() (io.ReadCloser, error)
+}
+
+// Report is the whole HTML report: a summary first, then one section per
+// input (or per pair of inputs compared).
+type Report struct {
+	Title string
+	// Generator is written into <meta name="generator">; WriteDir uses it
+	// to recognise its own earlier reports.
+	Generator string
+	Inputs    []Input
+	// Summary lists the critical and warning findings of every section,
+	// worst first.
+	Summary   []Finding
+	Headlines []Headline
+	Sections  []*Section
+}
+
+// Finding is one judgement of an analysis, in the DBA's words.
+type Finding struct {
+	// Severity is "critical", "warning" or "info".
+	Severity string
+	Text     string
+	// Section is the ID of the section the finding comes from.
+	Section string
+}
+
+// Headline is one figure for the summary ("restore took", "32.1 s").
+type Headline struct {
+	Label, Value string
+	Section      string
+}
+
+// Section is the part of the report about one input or comparison.
+type Section struct {
+	ID    string
+	Title string
+	// Kind is the input kind or "comparison".
+	Kind string
+	// Sources are the input names the section was built from.
+	Sources   []string
+	Text      []string
+	Findings  []Finding
+	Headlines []Headline
+	Figures   []*Figure
+	Tables    []*Table
+	// Notices are the readers' notes on skipped or repaired lines.
+	Notices []string
+	// Err is set when the section could not be built; the rest of the
+	// report is still written.
+	Err string
+}
+
+// Figure is a chart of a section, rendered by Render.
+type Figure struct {
+	Chart *plot.Chart
+	// File is the PNG's name in the report folder.
+	File string
+	PNG  []byte
+}
+
+// AddChart adds a chart built by a plot function; a nil chart (not
+// enough data) is skipped, an error becomes a notice.
+func (s *Section) AddChart(c *plot.Chart, err error) {
+	if err != nil {
+		s.Notices = append(s.Notices, "chart not drawn: "+err.Error())
+		return
+	}
+	if c != nil {
+		s.Figures = append(s.Figures, &Figure{Chart: c})
+	}
+}
+
+// Builder makes the sections for the inputs of one kind. It is given
+// all inputs of that kind at once, so it can also compare them (two
+// restore logs, several throughput tables).
+type Builder func(inputs []Input) []*Section
+
+var (
+	buildersMu sync.Mutex
+	builders   = map[parse.Kind]Builder{}
+)
+
+// Register sets the section builder of an input kind (report/sections_*.go
+// register theirs in init).
+func Register(k parse.Kind, b Builder) {
+	buildersMu.Lock()
+	defer buildersMu.Unlock()
+	builders[k] = b
+}
+
+// Kinds in report order: database first, then restores, then benchmarks.
+var kindOrder = []parse.Kind{parse.KindGstat, parse.KindGbak, parse.KindThroughput, parse.KindBenchmark, parse.KindUnknown}
+
+// Build analyses every input and assembles the report (charts are not
+// rendered yet: see Render).
+func Build(title, generator string, inputs []Input) *Report {
+	r := &Report{Title: title, Generator: generator, Inputs: inputs}
+	byKind := map[parse.Kind][]Input{}
+	for _, in := range inputs {
+		byKind[in.Kind] = append(byKind[in.Kind], in)
+	}
+	for _, k := range kindOrder {
+		ins := byKind[k]
+		if len(ins) == 0 {
+			continue
+		}
+		buildersMu.Lock()
+		b := builders[k]
+		buildersMu.Unlock()
+		if b == nil {
+			b = unsupported
+		}
+		r.Sections = append(r.Sections, b(ins)...)
+	}
+	r.finish()
+	return r
+}
+
+// unsupported lists inputs no analysis reads (yet), so that nothing the
+// user gave disappears silently.
+func unsupported(inputs []Input) []*Section {
+	k := inputs[0].Kind
+	s := &Section{ID: "other-" + string(k), Title: "Not analysed: " + string(k), Kind: string(k)}
+	if k != parse.KindUnknown {
+		s.Text = append(s.Text, "These inputs were recognised, but this build of fbdiag has no analysis for them.")
+	}
+	t := &Table{Name: "inputs", Title: "Inputs", Columns: Cols("file", "recognised as", "why")}
+	for _, in := range inputs {
+		s.Sources = append(s.Sources, in.Name)
+		t.Add(in.Name, string(in.Kind), in.Reason)
+	}
+	s.Tables = append(s.Tables, t)
+	return []*Section{s}
+}
+
+// finish gives sections unique IDs and collects the summary.
+func (r *Report) finish() {
+	seen := map[string]int{}
+	for _, s := range r.Sections {
+		id := plot.SafeName(strings.ToLower(s.ID))
+		if n := seen[id]; n > 0 {
+			seen[id] = n + 1
+			id = fmt.Sprintf("%s-%d", id, n+1)
+		} else {
+			seen[id] = 1
+		}
+		s.ID = id
+		for i := range s.Findings {
+			s.Findings[i].Section = id
+			if s.Findings[i].Severity == "critical" || s.Findings[i].Severity == "warning" {
+				r.Summary = append(r.Summary, s.Findings[i])
+			}
+		}
+		for i := range s.Headlines {
+			s.Headlines[i].Section = id
+			r.Headlines = append(r.Headlines, s.Headlines[i])
+		}
+		for _, f := range s.Figures {
+			f.Chart.Name = id
+			f.File = f.Chart.File()
+		}
+	}
+	sort.SliceStable(r.Summary, func(i, j int) bool {
+		return severityRank(r.Summary[i].Severity) < severityRank(r.Summary[j].Severity)
+	})
+}
+
+func severityRank(s string) int {
+	switch s {
+	case "critical":
+		return 0
+	case "warning":
+		return 1
+	case "info":
+		return 2
+	}
+	return 3
+}
+
+// Figures lists every figure of the report in order.
+func (r *Report) Figures() []*Figure {
+	var out []*Figure
+	for _, s := range r.Sections {
+		out = append(out, s.Figures...)
+	}
+	return out
+}
+
+// Render draws every chart as PNG, two at a time (charts are independent
+// and rendering is most of a report's time).
+func (r *Report) Render(o plot.Options) error {
+	figs := r.Figures()
+	errs := make([]error, len(figs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i, f := range figs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			f.PNG, errs[i] = f.Chart.PNG(o)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// ChartKinds lists the chart kinds the report contains.
+func (r *Report) ChartKinds() []plot.Kind {
+	seen := map[plot.Kind]bool{}
+	var out []plot.Kind
+	for _, f := range r.Figures() {
+		if !seen[f.Chart.Kind] {
+			seen[f.Chart.Kind] = true
+			out = append(out, f.Chart.Kind)
+		}
+	}
+	return out
+}
