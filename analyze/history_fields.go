@@ -1,0 +1,92 @@
+package analyze
+
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// Snapshots taken before and after a restore to a newer Firebird compare
+// on the values both gstat versions print. fieldsOnlyInOne names the
+// others by their JSON name in docs/gstat-json.md, prefixed by the block
+// they belong to ("header.system_change_number", "table.total_formats",
+// "index.clustering_factor"). A field counts as printed when some block
+// of the snapshot has it; the JSON encoding of the parse records is the
+// one list of fields, so a field the reader learns is covered at once.
+
+// notCompared are record keys that are positions, identities or
+// as-printed copies of other fields, not values gstat prints.
+var notCompared = map[string]bool{
+	"report": true, "line": true, "name": true, "id": true, "schema": true,
+	"table": true, "table_id": true, "table_schema": true, "indices": true,
+	"unknown": true, "variable": true, "execution_time_text": true,
+	"creation_date_text": true, "files": true, "database": true,
+}
+
+func fieldsOnlyInOne(b, a *parse.GstatReport) (onlyBefore, onlyAfter []string) {
+	fb, fa := printedFields(b), printedFields(a)
+	onlyBefore, onlyAfter = []string{}, []string{}
+	for f := range fb {
+		if !fa[f] {
+			onlyBefore = append(onlyBefore, f)
+		}
+	}
+	for f := range fa {
+		if !fb[f] {
+			onlyAfter = append(onlyAfter, f)
+		}
+	}
+	slices.Sort(onlyBefore)
+	slices.Sort(onlyAfter)
+	return onlyBefore, onlyAfter
+}
+
+// printedFields collects the fields a report prints. A block kind absent
+// from the report (no tables in a gstat -h) adds nothing, so that a
+// header-only snapshot does not list every table field.
+func printedFields(rep *parse.GstatReport) map[string]bool {
+	out := map[string]bool{}
+	if rep == nil {
+		return out
+	}
+	if rep.Header != nil {
+		addFields(out, "header.", rep.Header)
+	}
+	for _, t := range rep.Tables {
+		addFields(out, "table.", t)
+	}
+	for _, ix := range rep.Indices {
+		addFields(out, "index.", ix)
+	}
+	return out
+}
+
+func addFields(out map[string]bool, prefix string, v any) {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return
+	}
+	for k, val := range m {
+		if notCompared[k] || out[prefix+k] || !printedValue(val) {
+			continue
+		}
+		out[prefix+k] = true
+	}
+}
+
+// printedValue is false for null, "", [] and booleans (a boolean is a
+// view of a list such as Attributes, present in every version).
+func printedValue(v json.RawMessage) bool {
+	v = bytes.TrimSpace(v)
+	switch string(v) {
+	case "null", `""`, "[]", "{}", "true", "false":
+		return false
+	}
+	return len(v) > 0
+}
