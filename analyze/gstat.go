@@ -34,7 +34,8 @@ type GstatAnalysis struct {
 
 // HeaderStats is the header page with the figures a DBA derives from it.
 type HeaderStats struct {
-	Database      string     `json:"database"`
+	// Database is the path of the `Database "…"` line (null when absent).
+	Database      *string    `json:"database"`
 	ExecutionTime *time.Time `json:"execution_time"`
 	CreationDate  *time.Time `json:"creation_date"`
 	PageSize      *int64     `json:"page_size"`
@@ -195,7 +196,7 @@ func Gstat(rep *parse.GstatReport, th Thresholds) *GstatAnalysis {
 
 func headerStats(h *parse.GstatHeader, th Thresholds) *HeaderStats {
 	s := &HeaderStats{
-		Database:          h.Database,
+		Database:          strPtr(h.Database),
 		ExecutionTime:     h.ExecutionTime,
 		CreationDate:      h.CreationDate,
 		PageSize:          h.PageSize,
@@ -318,6 +319,9 @@ func TransactionIDLimit(odsMajor *int) int64 {
 	return 1<<48 - 1
 }
 
+// maxBlobLevel bounds the blob levels kept: Firebird writes 0, 1 and 2.
+const maxBlobLevel = 7
+
 func tableStats(t *parse.GstatTable, pageSize *int64) TableStats {
 	s := TableStats{
 		Schema:       t.Schema,
@@ -348,12 +352,13 @@ func tableStats(t *parse.GstatTable, pageSize *int64) TableStats {
 	if len(t.BlobLevels) > 0 {
 		s.BlobLevels = make([]int64, 3)
 		for _, l := range t.BlobLevels {
+			if l.Level < 0 || l.Level > maxBlobLevel {
+				continue // not a level Firebird writes; a damaged line
+			}
 			for l.Level >= len(s.BlobLevels) {
 				s.BlobLevels = append(s.BlobLevels, 0)
 			}
-			if l.Level >= 0 {
-				s.BlobLevels[l.Level] += l.Count
-			}
+			s.BlobLevels[l.Level] += l.Count
 		}
 	}
 	for _, ix := range t.Indices {
@@ -509,7 +514,8 @@ func addPtr(sum, v *int64) *int64 {
 		return sum
 	}
 	if sum == nil {
-		return ptr(*v)
+		return ptr(*v) // the sum is ours from here on: add in place
 	}
-	return ptr(*sum + *v)
+	*sum += *v
+	return sum
 }

@@ -123,7 +123,7 @@ func (c *checker) header(h *parse.GstatHeader) {
 	get := c.th.Get
 	if v := s.NextMinusOAT; v != nil {
 		warn, crit := get("oat-stuck", "warning"), get("oat-stuck", "critical")
-		reason := fmt.Sprintf("Next - OAT = %d: the oldest active transaction (%d) blocks garbage collection; find it in MON$TRANSACTIONS", *v, val0(s.OldestActive))
+		reason := fmt.Sprintf("Next - OAT = %d: the oldest active transaction (%d) blocks garbage collection; find it in MON$TRANSACTIONS (2.1+)", *v, val0(s.OldestActive))
 		switch {
 		case float64(*v) >= crit:
 			c.fire("oat-stuck", Critical, db, db, "", float64(*v), crit, "transactions", reason, false)
@@ -166,7 +166,7 @@ func (c *checker) header(h *parse.GstatHeader) {
 			sev = Critical
 			reason = "forced writes are off on Windows, where the file cache can lose writes and corrupt the database (gfix -write sync)"
 		}
-		c.fire("forced-writes-off", sev, db, db, "", 0, 1, "flag", reason, false)
+		c.fire("forced-writes-off", sev, db, db, "", 0, 1, "flag", reason, true)
 	}
 	if h.PageBuffers != nil && float64(*h.PageBuffers) > get("page-buffers", "max_pages") {
 		reason := fmt.Sprintf("header page buffers %d override DefaultDbCachePages for every attachment", *h.PageBuffers)

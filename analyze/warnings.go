@@ -65,9 +65,9 @@ type Warning struct {
 }
 
 // SortWarnings orders warnings critical first, then by magnitude, then by
-// rule and object so that output is stable.
+// rule, object and table so that output is stable.
 func SortWarnings(ws []Warning) {
-	slices.SortStableFunc(ws, func(a, b Warning) int {
+	slices.SortFunc(ws, func(a, b Warning) int {
 		if c := cmp.Compare(b.Severity.Rank(), a.Severity.Rank()); c != 0 {
 			return c
 		}
@@ -77,7 +77,10 @@ func SortWarnings(ws []Warning) {
 		if c := cmp.Compare(a.Rule, b.Rule); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.Object, b.Object)
+		if c := cmp.Compare(a.Object, b.Object); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Table, b.Table)
 	})
 }
 

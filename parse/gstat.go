@@ -235,6 +235,22 @@ func isTopStarter(t []byte) bool {
 // topLine handles lines that start sections and blocks, wherever they
 // appear.
 func (r *GstatReader) topLine(t []byte, indented bool) {
+	// Fast path for the lines a big file is made of: block names.
+	if t[len(t)-1] == ')' && t[0] != '#' && t[0] != '-' {
+		if hasPrefix(t, "Index ") {
+			if schema, name, id, ok := parseGstatName(t[len("Index "):]); ok {
+				r.flushSkip()
+				r.startIndex(schema, name, id)
+				return
+			}
+		} else if !hasPrefix(t, "Expected ") {
+			if schema, name, id, ok := parseGstatName(t); ok {
+				r.flushSkip()
+				r.startTable(schema, name, id)
+				return
+			}
+		}
+	}
 	switch {
 	case t[0] == '#':
 		r.skip(t)
@@ -432,10 +448,15 @@ func parseGstatName(t []byte) (schema, name string, id int64, ok bool) {
 	if len(t) < 4 || t[len(t)-1] != ')' {
 		return "", "", 0, false
 	}
-	j := bytes.LastIndex(t, []byte(" ("))
-	if j <= 0 {
+	// Scan back over the digits of the id to " (".
+	j := len(t) - 2
+	for j >= 0 && isDigit(t[j]) {
+		j--
+	}
+	if j < 2 || j == len(t)-2 || t[j] != '(' || t[j-1] != ' ' {
 		return "", "", 0, false
 	}
+	j--
 	id, ok = atoi64(t[j+2 : len(t)-1])
 	if !ok || id < 0 {
 		return "", "", 0, false

@@ -52,17 +52,23 @@ func (r *GstatReader) endBlock() {
 // nextItem splits "label: value, rest". Items are separated by ", " (a
 // comma and a space), so a decimal comma ("22,07") stays in its value.
 func nextItem(b []byte) (label, value, rest []byte, ok bool) {
-	i := bytes.IndexByte(b, ':')
-	if i <= 0 {
+	// Hand-rolled scans: lines are short, and a call to IndexByte costs
+	// more than the loop here.
+	i := 0
+	for i < len(b) && b[i] != ':' {
+		i++
+	}
+	if i == 0 || i == len(b) {
 		return nil, nil, nil, false
 	}
 	label = b[:i]
-	v := b[i+1:]
-	for len(v) > 0 && v[0] == ' ' {
-		v = v[1:]
+	i++
+	for i < len(b) && b[i] == ' ' {
+		i++
 	}
-	for j := 0; j < len(v); j++ {
-		if v[j] == ',' && j+1 < len(v) && v[j+1] == ' ' {
+	v := b[i:]
+	for j := 0; j+1 < len(v); j++ {
+		if v[j] == ',' && v[j+1] == ' ' {
 			return label, v[:j], v[j+2:], true
 		}
 	}
@@ -89,7 +95,7 @@ func (r *GstatReader) fillLine(t []byte) bool {
 		return false
 	}
 	if r.fill == nil {
-		r.fill = new(GstatFill)
+		r.fill = r.slab.fill()
 		r.attachFill()
 	}
 	if lo%20 != 0 || lo > 80 {
@@ -253,7 +259,7 @@ func (r *GstatReader) tableItem(tb *GstatTable, label, v []byte, first bool) boo
 		tb.TableSize = r.int(label, v)
 	case "Fill distribution":
 		if r.fill == nil {
-			r.fill = new(GstatFill)
+			r.fill = r.slab.fill()
 			tb.Fill = r.fill
 		}
 	case "Tablespace":
@@ -366,7 +372,7 @@ func (r *GstatReader) indexItem(x *GstatIndex, label, v []byte) bool {
 		x.ClusteringRatio = r.float(label, v)
 	case "Fill distribution":
 		if r.fill == nil {
-			r.fill = new(GstatFill)
+			r.fill = r.slab.fill()
 			x.Fill = r.fill
 		}
 	default:

@@ -10,16 +10,11 @@ import "io"
 func ReadGstat(rd io.Reader, name string) ([]*GstatReport, error) {
 	r := NewGstatReader(rd, name)
 	var reps []*GstatReport
-	type tableKey struct {
-		schema, name string
-		id           int64
-	}
-	var byKey map[tableKey]*GstatTable
 	var owner *GstatTable
 	get := func(i int) *GstatReport {
 		for len(reps) <= i {
 			reps = append(reps, &GstatReport{Index: len(reps), File: r.Name()})
-			byKey, owner = map[tableKey]*GstatTable{}, nil
+			owner = nil
 		}
 		return reps[i]
 	}
@@ -35,18 +30,12 @@ func ReadGstat(rd io.Reader, name string) ([]*GstatReport, error) {
 		case *GstatTable:
 			rep := get(rec.Report)
 			content = true
-			k := tableKey{rec.Schema, rec.Name, rec.ID}
-			if old, ok := byKey[k]; ok && rec.PrimaryPointerPage == nil && rec.Fill == nil {
-				// A name line repeated before its indices (excerpts, -i runs
-				// appended to -d ones): the indices belong to the first block.
-				owner = old
+			if o := owner; o != nil && o.Name == rec.Name && o.ID == rec.ID && o.Schema == rec.Schema &&
+				rec.PrimaryPointerPage == nil && rec.Fill == nil {
+				// The name line repeated before the indices (the manual's
+				// excerpts print it so): the indices belong to the block above.
 				continue
 			}
-			if _, ok := byKey[k]; ok {
-				rep.Notices = append(rep.Notices, Notice{File: r.Name(), Line: rec.Line,
-					Msg: sprintf("table %s (%d) appears a second time", rec.Name, rec.ID)})
-			}
-			byKey[k] = rec
 			owner = rec
 			rep.Tables = append(rep.Tables, rec)
 		case *GstatIndex:

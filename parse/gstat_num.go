@@ -125,6 +125,7 @@ type gstatSlab struct {
 	ints   []int64
 	floats []float64
 	smalls []int
+	fills  []GstatFill
 }
 
 const slabBlock = 512
@@ -151,6 +152,14 @@ func (s *gstatSlab) int(v int) *int {
 	}
 	s.smalls = append(s.smalls, v)
 	return &s.smalls[len(s.smalls)-1]
+}
+
+func (s *gstatSlab) fill() *GstatFill {
+	if len(s.fills) == cap(s.fills) {
+		s.fills = make([]GstatFill, 0, slabBlock/8)
+	}
+	s.fills = s.fills[:len(s.fills)+1]
+	return &s.fills[len(s.fills)-1]
 }
 
 // collapseSpaces turns runs of blanks into one space, so that ctime's

@@ -140,7 +140,7 @@ func runGstat(c *cli.Context) error {
 			fmt.Fprintln(e.stderr, n)
 		}
 	}
-	opts := gstatView{top: c.Int("top"), topSet: c.IsSet("top"), sortBy: sortBy}
+	opts := gstatView{format: format, top: c.Int("top"), topSet: c.IsSet("top"), sortBy: sortBy}
 	if err := writeGstat(e.stdout, format, all, opts); err != nil {
 		return err
 	}
@@ -183,6 +183,7 @@ func analyzeGstatFile(c *cli.Context, name string, th analyze.Thresholds) ([]*an
 
 // gstatView holds the presentation choices of the command line.
 type gstatView struct {
+	format report.Format
 	top    int
 	topSet bool
 	sortBy string
@@ -228,8 +229,8 @@ func writeHeaderText(w io.Writer, a *analyze.GstatAnalysis, several bool) {
 	if h == nil {
 		fmt.Fprintln(w, "No header page in the input (an excerpt of table or index blocks).")
 	} else {
-		if h.Database != "" {
-			fmt.Fprintf(w, "Database        %s\n", h.Database)
+		if h.Database != nil {
+			fmt.Fprintf(w, "Database        %s\n", *h.Database)
 		}
 		fmt.Fprintf(w, "ODS             %s (Firebird %s), page size %s, dialect %s\n",
 			strOr(h.ODSVersion), strOr(h.FirebirdVersion), intOr(h.PageSize), intOrI(h.Dialect))
@@ -270,8 +271,8 @@ func writeHeaderText(w io.Writer, a *analyze.GstatAnalysis, several bool) {
 		}
 	}
 	t := a.Totals
-	fmt.Fprintf(w, "Totals          %d tables, %d indices, %s records, %s versions, tables %s, indices %s\n\n",
-		t.Tables, t.Indices, intOr(t.Records), intOr(t.Versions), bytesOr(t.TableBytes), bytesOr(t.IndexBytes))
+	fmt.Fprintf(w, "Totals          %d tables, %d indices, %s records, %s versions\n", t.Tables, t.Indices, intOr(t.Records), intOr(t.Versions))
+	fmt.Fprintf(w, "Size            tables %s, index leaf pages %s\n\n", bytesOr(t.TableBytes), bytesOr(t.IndexBytes))
 }
 
 func headerTable(a *analyze.GstatAnalysis) *report.Table {
@@ -283,7 +284,7 @@ func headerTable(a *analyze.GstatAnalysis) *report.Table {
 		if h.ForcedWrites != nil {
 			fw = strconv.FormatBool(*h.ForcedWrites)
 		}
-		t.Add("database", h.Database)
+		t.Add("database", strOr(h.Database))
 		t.Add("ods_version", strOr(h.ODSVersion))
 		t.Add("firebird_version", strOr(h.FirebirdVersion))
 		t.Add("page_size", intOr(h.PageSize))
@@ -310,15 +311,27 @@ func tablesTable(a *analyze.GstatAnalysis, v gstatView) *report.Table {
 		title = fmt.Sprintf("Top %d of %d tables by %s", v.top, len(ts), v.sortBy)
 		ts = ts[:v.top]
 	}
-	t := &report.Table{Name: "tables", Title: title,
-		Columns: report.Cols("table", ">records", ">versions", ">ver/rec", ">max ver", ">frag/rec", ">pages", ">fill", ">size", ">indices")}
+	// Text fits 100 columns: names are clipped and the index size is left
+	// to the other formats.
+	text := v.format == report.Text
+	cols := []string{"table", ">records", ">versions", ">ver/rec", ">max ver", ">frag/rec", ">pages", ">fill", ">size"}
+	if !text {
+		cols = append(cols, ">index size")
+	}
+	t := &report.Table{Name: "tables", Title: title, Columns: report.Cols(cols...)}
 	for _, x := range ts {
 		fill := ""
 		if x.AverageFill != nil {
 			fill = strconv.Itoa(*x.AverageFill) + "%"
 		}
-		t.Add(clip(x.Name, 31), intOr(x.Records), intOr(x.Versions), floatOr(x.VersionsPerRecord, 2),
-			intOr(x.MaxVersions), floatOr(x.FragmentsPerRecord, 2), intOr(x.DataPages), fill, bytesOr(x.SizeBytes), bytesOr(x.IndexBytes))
+		row := []string{x.Name, intOr(x.Records), intOr(x.Versions), floatOr(x.VersionsPerRecord, 2),
+			intOr(x.MaxVersions), floatOr(x.FragmentsPerRecord, 2), intOr(x.DataPages), fill, bytesOr(x.SizeBytes)}
+		if text {
+			row[0] = clip(x.Name, 20)
+		} else {
+			row = append(row, bytesOr(x.IndexBytes))
+		}
+		t.Add(row...)
 	}
 	if len(ts) == 0 {
 		t.Notes = append(t.Notes, "(no table blocks: run gstat -a -r for table statistics)")
@@ -355,8 +368,14 @@ func indicesTable(a *analyze.GstatAnalysis, v gstatView) *report.Table {
 		title = fmt.Sprintf("Top %d of %d indices", v.top, len(ixs))
 		ixs = ixs[:v.top]
 	}
-	t := &report.Table{Name: "indices", Title: title,
-		Columns: report.Cols("index", "table", ">depth", ">leaf", ">nodes", ">unique", ">selectivity", ">dup", ">max dup", ">clust", ">size")}
+	// Text fits 100 columns: clipped names, and unique keys (1/selectivity)
+	// and the clustering ratio only in the other formats.
+	text := v.format == report.Text
+	cols := []string{"index", "table", ">depth", ">leaf", ">nodes", ">unique", ">selectivity", ">dup", ">max dup", ">clust", ">size"}
+	if text {
+		cols = []string{"index", "table", ">depth", ">leaf", ">nodes", ">select", ">dup", ">max dup", ">size"}
+	}
+	t := &report.Table{Name: "indices", Title: title, Columns: report.Cols(cols...)}
 	for _, ix := range ixs {
 		dup := ""
 		if ix.DupRatio != nil {
@@ -366,7 +385,12 @@ func indicesTable(a *analyze.GstatAnalysis, v gstatView) *report.Table {
 		if ix.Selectivity != nil {
 			sel = strconv.FormatFloat(*ix.Selectivity, 'g', 3, 64)
 		}
-		t.Add(clip(ix.Name, 24), clip(ix.Table, 16), intOr(ix.Depth), intOr(ix.LeafBuckets), intOr(ix.Nodes), intOr(ix.UniqueKeys),
+		if text {
+			t.Add(clip(ix.Name, 20), clip(ix.Table, 14), intOr(ix.Depth), intOr(ix.LeafBuckets), intOr(ix.Nodes),
+				sel, dup, intOr(ix.MaxDup), bytesOr(ix.SizeBytes))
+			continue
+		}
+		t.Add(ix.Name, ix.Table, intOr(ix.Depth), intOr(ix.LeafBuckets), intOr(ix.Nodes), intOr(ix.UniqueKeys),
 			sel, dup, intOr(ix.MaxDup), floatOr(ix.ClusteringRatio, 2), bytesOr(ix.SizeBytes))
 	}
 	return t
