@@ -181,11 +181,12 @@ func Gstat(rep *parse.GstatReport, th Thresholds) *GstatAnalysis {
 		a.Header = headerStats(rep.Header, th)
 		pageSize = a.Header.PageSize
 	}
+	sl := newSlab()
 	for _, t := range rep.Tables {
-		a.Tables = append(a.Tables, tableStats(t, pageSize))
+		a.Tables = append(a.Tables, tableStats(t, pageSize, sl))
 	}
 	for _, ix := range rep.UnattachedIndices {
-		a.UnattachedIndices = append(a.UnattachedIndices, indexStats(ix, pageSize))
+		a.UnattachedIndices = append(a.UnattachedIndices, indexStats(ix, pageSize, sl))
 	}
 	a.Totals = totals(a)
 	check(a, rep, th)
@@ -322,7 +323,7 @@ func TransactionIDLimit(odsMajor *int) int64 {
 // maxBlobLevel bounds the blob levels kept: Firebird writes 0, 1 and 2.
 const maxBlobLevel = 7
 
-func tableStats(t *parse.GstatTable, pageSize *int64) TableStats {
+func tableStats(t *parse.GstatTable, pageSize *int64, sl *slab) TableStats {
 	s := TableStats{
 		Schema:       t.Schema,
 		Name:         t.Name,
@@ -341,13 +342,13 @@ func tableStats(t *parse.GstatTable, pageSize *int64) TableStats {
 		Blobs:        t.Blobs,
 		Indices:      make([]IndexStats, 0, len(t.Indices)),
 	}
-	s.VersionsPerRecord = ratio(t.TotalVersions, t.TotalRecords)
-	s.FragmentsPerRecord = ratio(t.TotalFragments, t.TotalRecords)
+	s.VersionsPerRecord = sl.ratio(t.TotalVersions, t.TotalRecords)
+	s.FragmentsPerRecord = sl.ratio(t.TotalFragments, t.TotalRecords)
 	switch {
 	case t.TableSize != nil:
-		s.SizeBytes, s.SizeSource = t.TableSize, strPtr("table_size")
+		s.SizeBytes, s.SizeSource = t.TableSize, &sl.tableSize
 	case t.DataPages != nil && pageSize != nil:
-		s.SizeBytes, s.SizeSource = ptr(*t.DataPages**pageSize), strPtr("data_pages")
+		s.SizeBytes, s.SizeSource = sl.int(*t.DataPages**pageSize), &sl.dataPages
 	}
 	if len(t.BlobLevels) > 0 {
 		s.BlobLevels = make([]int64, 3)
@@ -362,7 +363,7 @@ func tableStats(t *parse.GstatTable, pageSize *int64) TableStats {
 		}
 	}
 	for _, ix := range t.Indices {
-		is := indexStats(ix, pageSize)
+		is := indexStats(ix, pageSize, sl)
 		if is.Table == "" {
 			is.Table = t.Name
 		}
@@ -372,7 +373,7 @@ func tableStats(t *parse.GstatTable, pageSize *int64) TableStats {
 	return s
 }
 
-func indexStats(ix *parse.GstatIndex, pageSize *int64) IndexStats {
+func indexStats(ix *parse.GstatIndex, pageSize *int64, sl *slab) IndexStats {
 	s := IndexStats{
 		Name:             ix.Name,
 		ID:               ix.ID,
@@ -387,24 +388,24 @@ func indexStats(ix *parse.GstatIndex, pageSize *int64) IndexStats {
 		Fill:             ix.Fill,
 	}
 	if ix.LeafBuckets != nil && pageSize != nil {
-		s.SizeBytes = ptr(*ix.LeafBuckets * *pageSize)
+		s.SizeBytes = sl.int(*ix.LeafBuckets * *pageSize)
 	}
 	if ix.Nodes != nil && ix.TotalDup != nil {
 		u := *ix.Nodes - *ix.TotalDup
-		s.UniqueKeys = &u
+		s.UniqueKeys = sl.int(u)
 		if u > 0 {
-			s.Selectivity = ptr(1 / float64(u))
+			s.Selectivity = sl.float(1 / float64(u))
 		}
 	}
-	s.DupRatio = ratio(ix.TotalDup, ix.Nodes)
-	s.MaxDupShare = ratio(ix.MaxDup, ix.Nodes)
+	s.DupRatio = sl.ratio(ix.TotalDup, ix.Nodes)
+	s.MaxDupShare = sl.ratio(ix.MaxDup, ix.Nodes)
 	if s.ClusteringRatio == nil {
-		s.ClusteringRatio = ratio(ix.ClusteringFactor, ix.Nodes)
+		s.ClusteringRatio = sl.ratio(ix.ClusteringFactor, ix.Nodes)
 	}
 	if f := ix.Fill; f != nil {
 		total := f[0] + f[1] + f[2] + f[3] + f[4]
 		if total > 0 {
-			s.LightShare = ptr(float64(f[0]+f[1]+f[2]) / float64(total))
+			s.LightShare = sl.float(float64(f[0]+f[1]+f[2]) / float64(total))
 		}
 	}
 	return s
@@ -481,6 +482,42 @@ func MaxDepth(t *TableStats) (int64, bool) {
 
 func ptr[T any](v T) *T { return &v }
 
+// slab hands out the computed figures' pointers from shared chunks, so that
+// a run with thousands of indices costs a few allocations, not one per
+// figure. A chunk is never appended past its capacity: pointers stay valid.
+type slab struct {
+	f                    []float64
+	i                    []int64
+	tableSize, dataPages string
+}
+
+const slabChunk = 1024
+
+func newSlab() *slab { return &slab{tableSize: "table_size", dataPages: "data_pages"} }
+
+func (s *slab) float(v float64) *float64 {
+	if len(s.f) == cap(s.f) {
+		s.f = make([]float64, 0, slabChunk)
+	}
+	s.f = append(s.f, v)
+	return &s.f[len(s.f)-1]
+}
+
+func (s *slab) int(v int64) *int64 {
+	if len(s.i) == cap(s.i) {
+		s.i = make([]int64, 0, slabChunk)
+	}
+	s.i = append(s.i, v)
+	return &s.i[len(s.i)-1]
+}
+
+func (s *slab) ratio(num, den *int64) *float64 {
+	if num == nil || den == nil || *den == 0 {
+		return nil
+	}
+	return s.float(float64(*num) / float64(*den))
+}
+
 func strPtr(s string) *string {
 	if s == "" {
 		return nil
@@ -500,13 +537,6 @@ func diff(a, b *int64) *int64 {
 		return nil
 	}
 	return ptr(*a - *b)
-}
-
-func ratio(num, den *int64) *float64 {
-	if num == nil || den == nil || *den == 0 {
-		return nil
-	}
-	return ptr(float64(*num) / float64(*den))
 }
 
 func addPtr(sum, v *int64) *int64 {

@@ -35,6 +35,7 @@ var Rules = []Rule{
 	{"dialect-1", "database", []Severity{Warn}, "SQL dialect 1 (InterBase 5 compatibility)"},
 	{"page-size-small", "database", []Severity{Warn}, "small page size with deep indices: a backup/restore with a bigger page size lowers the depth"},
 	{"corruption", "database", []Severity{Critical}, "gstat printed an \"Expected ... page\" line: the database is damaged"},
+	{"gstat-error", "database", []Severity{Critical}, "gstat printed an error (login, ODS, I/O): the statistics are missing or incomplete"},
 	{"table-versions", "table", []Severity{Warn, Critical}, "many back versions per record: garbage is not being collected"},
 	{"table-max-versions", "table", []Severity{Warn}, "a record has a long version chain (updated many times under an old snapshot)"},
 	{"table-deleted", "table", []Severity{Info}, "records counted but average length 0: deleted rows waiting for garbage collection"},
@@ -213,6 +214,19 @@ func (c *checker) findings(fs []*parse.GstatFinding) {
 			n++
 		}
 	}
+	errs, firstErr := 0, ""
+	for _, f := range fs {
+		if f.Kind == parse.FindingError {
+			if errs == 0 {
+				firstErr = fmt.Sprintf("line %d: %q", f.Line, f.Text)
+			}
+			errs++
+		}
+	}
+	if max := c.th.Get("gstat-error", "max_lines"); float64(errs) > max {
+		c.fire("gstat-error", Critical, db, db, "", float64(errs), max, "lines",
+			fmt.Sprintf("gstat reported %d error line(s), first %s: the statistics are missing or incomplete", errs, firstErr), false)
+	}
 	if max := c.th.Get("corruption", "max_lines"); float64(n) > max {
 		first := ""
 		for _, f := range fs {
@@ -298,8 +312,10 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 		c.fire("index-max-dup", sev, kind, ix.Name, tname, float64(*ix.MaxDup), get("index-max-dup", "warning"), "keys",
 			fmt.Sprintf("%d records share one key value: deletes and garbage collection walk the whole chain", *ix.MaxDup), false)
 	}
-	useless := false
-	if ix.UniqueKeys != nil && ix.Nodes != nil && *ix.Nodes > 0 && float64(*ix.Nodes) >= get("index-useless", "min_nodes") &&
+	// The DBA cannot drop or change the indices of system tables: judging
+	// their selectivity is noise.
+	useless := IsSystemTable(tname) || t != nil && t.Schema == "SYSTEM"
+	if !useless && ix.UniqueKeys != nil && ix.Nodes != nil && *ix.Nodes > 0 && float64(*ix.Nodes) >= get("index-useless", "min_nodes") &&
 		float64(*ix.UniqueKeys) <= get("index-useless", "max_unique_keys") {
 		useless = true
 		c.fire("index-useless", Warn, kind, ix.Name, tname, float64(*ix.UniqueKeys), get("index-useless", "max_unique_keys"), "keys",
@@ -350,6 +366,12 @@ func (c *checker) pageSize() {
 	}
 	c.fire("page-size-small", Warn, db, db, "", float64(*h.PageSize), c.th.Get("page-size-small", "page_size"), "bytes",
 		fmt.Sprintf("page size %d with index %s at depth %d: gbak -c -page_size 8192 (or 16384) lowers the depth", *h.PageSize, deepest.Name, *deepest.Depth), true)
+}
+
+// IsSystemTable tells Firebird's own tables (RDB$, MON$, SEC$) from the
+// application's; Firebird 6 also puts them in the SYSTEM schema.
+func IsSystemTable(name string) bool {
+	return strings.HasPrefix(name, "RDB$") || strings.HasPrefix(name, "MON$") || strings.HasPrefix(name, "SEC$")
 }
 
 func val0(p *int64) int64 {

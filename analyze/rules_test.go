@@ -27,6 +27,7 @@ var (
 	fb5Blobs  = input{"public", "03_fb5_2plus_table_blob_stats_new_format_pr8394.txt"}
 	fb5Index  = input{"public", "04_fb5_index_stats_issue8404.txt"}
 	jira12355 = input{"public", "FirebirdSQL-jira-attachments__12355_test_output_FB25.txt"}
+	shopHead  = input{"fb30", "shop-gstat-h.txt"}
 )
 
 func (in input) path(t testing.TB) string {
@@ -39,6 +40,16 @@ func (in input) path(t testing.TB) string {
 // replace returns an edit that changes old to new exactly once.
 func replace(old, new string) func(string) string {
 	return func(s string) string { return strings.Replace(s, old, new, 1) }
+}
+
+// loginFailed cuts a gstat output at its header page and appends what
+// gstat prints instead when ISC_USER/ISC_PASSWORD are wrong.
+func loginFailed(s string) string {
+	i := strings.Index(s, "Database header page information:")
+	if i < 0 {
+		return s
+	}
+	return s[:i] + "Statement failed, SQLSTATE = 28000\nYour user name and password are not defined. Ask your database administrator to set up a Firebird login.\n"
 }
 
 // fireCase is a real sample (edited minimally where the comment says so)
@@ -78,6 +89,9 @@ var fireCases = []fireCase{
 	// Edited: a corruption line as gstat prints it, inside CUSTOMER's block.
 	{"corruption", shopAR, replace("    Pointer pages: 1, data page slots: 392\n", "    Pointer pages: 1, data page slots: 392\nExpected data on page 400\n"), Critical, "database", 1},
 
+	// Edited: shop's gstat -h with everything from the header page on
+	// replaced by the two lines gstat prints when the login fails.
+	{"gstat-error", shopHead, loginFailed, Critical, "database", 2},
 	{"table-versions", shopAR, nil, Warn, "CUSTOMER", 10000.0 / 30000},
 	// Edited: CUSTOMER total versions 10000 -> 45000 (more versions than records).
 	{"table-versions", shopAR, replace("total versions: 10000", "total versions: 45000"), Critical, "CUSTOMER", 1.5},
@@ -95,7 +109,8 @@ var fireCases = []fireCase{
 	{"index-deep", fb21Doc, replace("Depth: 3, leaf buckets: 174", "Depth: 4, leaf buckets: 174"), Critical, "PK_CONFIGREVISIONSTORE", 4},
 	{"index-max-dup", shopAR, nil, Warn, "ORDERS_CARRIER", 33333},
 	{"index-max-dup", fb5Index, nil, Warn, "HORSE_IDX_BIRTHDAY", 27865},
-	{"index-useless", fb30Full, nil, Warn, "RDB$INDEX_30", 2},
+	// Edited: ORDERS_CARRIER total dup 99989 -> 99998 (two carriers left).
+	{"index-useless", shopAR, replace("total dup: 99989", "total dup: 99998"), Warn, "ORDERS_CARRIER", 2},
 	{"index-low-selectivity", shopAR, nil, Warn, "CUSTOMER_LAST", 29000.0 / 30000},
 	// Edited: CUSTOMER_LAST nodes 30000 -> 20000 (a third of the keys lost).
 	{"index-broken", shopAR, replace("depth: 2, leaf buckets: 23, nodes: 30000", "depth: 2, leaf buckets: 23, nodes: 20000"), Warn, "CUSTOMER_LAST", 20000},
@@ -110,11 +125,14 @@ var silentCases = []struct {
 	{"oat-stuck", shopAR}, {"sweep-gap", shopAR}, {"sweep-disabled", fb25Head}, {"page-buffers", shopAR},
 	{"forced-writes-off", shopAR}, {"forced-writes-off", fb4Win}, {"ods-old", shopAR}, {"dialect-1", fb25Head},
 	{"shutdown", shopAR}, {"page-size-small", shopAR}, {"txid-headroom", fb15}, {"backup-lock", shopAR},
-	{"read-only", shopAR}, {"corruption", shopAR},
+	{"read-only", shopAR}, {"corruption", shopAR}, {"gstat-error", shopHead},
 	// After garbage collection the same database has no back versions.
 	{"table-versions", shopLater}, {"table-max-versions", shopAR}, {"table-deleted", shopAR},
 	{"table-fragments", fb25Full}, {"table-formats", shopAR}, {"table-sparse", shopAR}, {"blob-levels", shopAR},
 	{"index-deep", shopAR}, {"index-max-dup", fb30All}, {"index-useless", shopAR},
+	// RDB$INDEX_30 has 2 distinct values in 1026 keys, but it is a system
+	// index (RDB$USER_PRIVILEGES): the DBA cannot drop it.
+	{"index-useless", fb30Full}, {"index-low-selectivity", fb30Full},
 	{"index-low-selectivity", fb30All},
 	// CUSTOMER has 10000 back versions and 30000 nodes per index: updates
 	// that keep the key add no node, so records+versions is not the bar.

@@ -38,13 +38,23 @@ func BenchmarkGstat(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := cpuTime()
+	best := time.Duration(1<<63 - 1)
 	for b.Loop() {
+		t0 := time.Now()
 		reps, err := parse.ReadGstat(bytes.NewReader(data), "big.txt")
 		if err != nil || len(reps[0].Tables) == 0 {
 			b.Fatal(err)
 		}
+		best = min(best, time.Since(t0))
 	}
 	reportCPU(b, cpu, len(data))
+	reportBest(b, best, len(data))
+}
+
+// reportBest adds "best-MB/s", the speed of the fastest iteration: on a
+// machine shared with other jobs it is the closest to one idle core.
+func reportBest(b *testing.B, best time.Duration, size int) {
+	b.ReportMetric(float64(size)/1e6/best.Seconds(), "best-MB/s")
 }
 
 // reportCPU adds "cpu-MB/s": bytes read per second of CPU time used by the
@@ -70,14 +80,18 @@ func BenchmarkGstatStream(b *testing.B) {
 			b.ResetTimer()
 			cpu := cpuTime()
 			records := 0
+			best := time.Duration(1<<63 - 1)
 			for b.Loop() {
+				t0 := time.Now()
 				records = 0
 				r := parse.NewGstatReader(bytes.NewReader(data), "big.txt")
 				for r.Next() {
 					records++
 				}
+				best = min(best, time.Since(t0))
 			}
 			reportCPU(b, cpu, len(data))
+			reportBest(b, best, len(data))
 			b.ReportMetric(float64(records), "records/op")
 		})
 	}
@@ -108,10 +122,14 @@ func BenchmarkGstatLines(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	cpu := cpuTime()
+	best := time.Duration(1<<63 - 1)
 	for b.Loop() {
+		t0 := time.Now()
 		lr := parse.NewLineReader(bytes.NewReader(data), "big.txt")
 		for lr.Next() {
 		}
+		best = min(best, time.Since(t0))
 	}
 	reportCPU(b, cpu, len(data))
+	reportBest(b, best, len(data))
 }

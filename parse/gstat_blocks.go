@@ -77,20 +77,23 @@ func nextItem(b []byte) (label, value, rest []byte, ok bool) {
 
 // fillLine reads " 0 - 19% = 1" (the text after the indentation).
 func (r *GstatReader) fillLine(t []byte) bool {
-	// lo
 	i := 0
-	for i < len(t) && isDigit(t[i]) {
+	lo := int64(0)
+	for i < len(t) && isDigit(t[i]) && i < 4 {
+		lo = lo*10 + int64(t[i]-'0')
 		i++
 	}
-	lo, ok := atoi64(t[:i])
-	if !ok || !hasPrefix(t[i:], " - ") {
+	if !hasPrefix(t[i:], " - ") {
 		return false
 	}
-	k := bytes.Index(t, []byte("% = "))
-	if k < 0 {
+	i += 3
+	for i < len(t) && (isDigit(t[i]) || t[i] == ' ') {
+		i++
+	}
+	if !hasPrefix(t[i:], "% = ") {
 		return false
 	}
-	n, ok := atoi64(t[k+4:])
+	n, ok := atoi64(t[i+4:])
 	if !ok {
 		return false
 	}

@@ -2,6 +2,7 @@ package parse
 
 import (
 	"math"
+	"strconv"
 	"time"
 )
 
@@ -55,6 +56,9 @@ func atof(b []byte) (float64, bool) {
 	if b[0] == '-' {
 		neg = true
 		b = b[1:]
+		if len(b) == 0 {
+			return 0, false
+		}
 	}
 	var mant uint64
 	digits, frac := 0, -1
@@ -92,30 +96,25 @@ func atof(b []byte) (float64, bool) {
 	return f, true
 }
 
-// slowAtof handles long numbers (never printed by gstat, but fuzzers and
-// hand-edited files do).
+// slowAtof handles numbers with more than 15 digits (never printed by
+// gstat, but fuzzers and hand-edited files have them) through strconv.
 func slowAtof(b []byte, neg bool) (float64, bool) {
-	var f float64
-	scale := 0
-	seen := false
-	for _, c := range b {
-		if c == '.' || c == ',' {
-			seen = true
-			continue
-		}
-		if !isDigit(c) {
+	s := []byte(string(b))
+	for i, c := range s {
+		if c == ',' {
+			s[i] = '.'
+		} else if c != '.' && !isDigit(c) {
 			return 0, false
 		}
-		f = f*10 + float64(c-'0')
-		if seen {
-			scale++
-		}
 	}
-	f /= math.Pow(10, float64(scale))
+	f, err := strconv.ParseFloat(string(s), 64)
+	if err != nil {
+		return 0, false
+	}
 	if neg {
 		f = -f
 	}
-	return f, !math.IsInf(f, 0)
+	return f, true
 }
 
 // gstatSlab hands out pointers to values kept by records. Values are

@@ -107,6 +107,11 @@ func runGstat(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usagef("gstat: no input file (give a file name, or - for standard input)")
 	}
+	for _, a := range c.Args().Slice() {
+		if len(a) > 1 && a[0] == '-' {
+			return usagef("gstat: %q after a file name: put options before the files", a)
+		}
+	}
 	sortBy := c.String("sort")
 	if !slices.Contains(analyze.TableSorts, sortBy) {
 		return usagef("gstat: --sort %q: want size, records, versions or depth", sortBy)
@@ -227,7 +232,7 @@ func writeHeaderText(w io.Writer, a *analyze.GstatAnalysis, several bool) {
 	fmt.Fprintf(w, "gstat analysis of %s\n", title)
 	h := a.Header
 	if h == nil {
-		fmt.Fprintln(w, "No header page in the input (an excerpt of table or index blocks).")
+		fmt.Fprintln(w, "No header page in the input.")
 	} else {
 		if h.Database != nil {
 			fmt.Fprintf(w, "Database        %s\n", *h.Database)
@@ -256,12 +261,11 @@ func writeHeaderText(w io.Writer, a *analyze.GstatAnalysis, several bool) {
 		}
 		fmt.Fprintf(w, "Transactions    OIT %s  OAT %s  OST %s  Next %s\n",
 			intOr(h.OldestTransaction), intOr(h.OldestActive), intOr(h.OldestSnapshot), intOr(h.NextTransaction))
-		gap := intOr(h.OSTMinusOIT)
-		if h.SweepGapShare != nil {
-			gap += fmt.Sprintf(" (%.0f%% of sweep interval)", *h.SweepGapShare*100)
-		}
 		fmt.Fprintf(w, "Gaps            OAT-OIT %s  OST-OIT %s  Next-OAT %s  Next-OST %s\n",
-			intOr(h.OATMinusOIT), gap, intOr(h.NextMinusOAT), intOr(h.NextMinusOST))
+			intOr(h.OATMinusOIT), intOr(h.OSTMinusOIT), intOr(h.NextMinusOAT), intOr(h.NextMinusOST))
+		if h.SweepGapShare != nil {
+			fmt.Fprintf(w, "Sweep gap       OST-OIT is %.0f%% of the sweep interval\n", *h.SweepGapShare*100)
+		}
 		if h.TransactionIDUsed != nil {
 			fmt.Fprintf(w, "Transaction IDs %.4f%% of the ODS limit %d used, %d left\n",
 				*h.TransactionIDUsed*100, *h.TransactionIDLimit, *h.TransactionIDHeadroom)
@@ -271,8 +275,21 @@ func writeHeaderText(w io.Writer, a *analyze.GstatAnalysis, several bool) {
 		}
 	}
 	t := a.Totals
-	fmt.Fprintf(w, "Totals          %d tables, %d indices, %s records, %s versions\n", t.Tables, t.Indices, intOr(t.Records), intOr(t.Versions))
-	fmt.Fprintf(w, "Size            tables %s, index leaf pages %s\n\n", bytesOr(t.TableBytes), bytesOr(t.IndexBytes))
+	totals := fmt.Sprintf("%d tables, %d indices", t.Tables, t.Indices)
+	if t.Records != nil {
+		totals += fmt.Sprintf(", %d records, %s versions", *t.Records, intOr(t.Versions))
+	}
+	fmt.Fprintf(w, "Totals          %s\n", totals)
+	if t.TableBytes != nil || t.IndexBytes != nil {
+		fmt.Fprintf(w, "Size            tables %s, index leaf pages %s\n", bytesOr(t.TableBytes), bytesOr(t.IndexBytes))
+	}
+	if len(a.Findings) > 0 {
+		fmt.Fprintf(w, "gstat reported  %d problem line(s):\n", len(a.Findings))
+		for _, f := range a.Findings {
+			fmt.Fprintln(w, clip(fmt.Sprintf("  line %d: %s", f.Line, f.Text), 100))
+		}
+	}
+	fmt.Fprintln(w)
 }
 
 func headerTable(a *analyze.GstatAnalysis) *report.Table {
@@ -376,6 +393,9 @@ func indicesTable(a *analyze.GstatAnalysis, v gstatView) *report.Table {
 		cols = []string{"index", "table", ">depth", ">leaf", ">nodes", ">select", ">dup", ">max dup", ">size"}
 	}
 	t := &report.Table{Name: "indices", Title: title, Columns: report.Cols(cols...)}
+	if len(ixs) == 0 {
+		t.Notes = append(t.Notes, "(no index blocks: run gstat -a for index statistics)")
+	}
 	for _, ix := range ixs {
 		dup := ""
 		if ix.DupRatio != nil {
@@ -412,7 +432,10 @@ func warningsTable(a *analyze.GstatAnalysis, f report.Format) *report.Table {
 			obj += " on " + w.Table
 		}
 		op := ">="
-		if w.Magnitude > 0 && w.Value < w.Threshold {
+		switch {
+		case w.Value > w.Threshold:
+			op = ">"
+		case w.Value < w.Threshold:
 			op = "<"
 		}
 		t.Notes = append(t.Notes, fmt.Sprintf("%-8s %s  %s %s: %s %s %s %s", strings.ToUpper(string(w.Severity)), w.Rule, w.Kind, obj, num(w.Value), op, num(w.Threshold), w.Unit))

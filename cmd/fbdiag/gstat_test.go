@@ -45,7 +45,7 @@ func TestGstatTextShop(t *testing.T) {
 		// CUSTOMER_LAST: depth, leaf buckets, nodes, selectivity, dup %, max dup, size.
 		"CUSTOMER_LAST   CUSTOMER        2    23   30000     0.001   97%       29  184.0 KiB",
 		"Warnings (9)",
-		"WARNING  index-max-dup  index ORDERS_CARRIER on ORDERS: 33333 >= 10000 keys",
+		"WARNING  index-max-dup  index ORDERS_CARRIER on ORDERS: 33333 > 10000 keys",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text output lacks %q", want)
@@ -201,6 +201,9 @@ func TestGstatErrors(t *testing.T) {
 	if code, _, errs := runCLI(t, nil, "gstat", "--sort", "name", shopPath(t)); code != 2 || !strings.Contains(errs, "--sort") {
 		t.Errorf("bad sort: exit %d, stderr %q", code, errs)
 	}
+	if code, _, errs := runCLI(t, nil, "gstat", shopPath(t), "--format", "json"); code != 2 || !strings.Contains(errs, "put options before the files") {
+		t.Errorf("option after file: exit %d, stderr %q", code, errs)
+	}
 	if code, _, _ := runCLI(t, nil, "gstat"); code != 2 {
 		t.Errorf("no file: exit %d, want 2", code)
 	}
@@ -267,6 +270,11 @@ func TestGstatTwoSnapshots(t *testing.T) {
 	}
 	if v1, v2 := versions(docs[0]), versions(docs[1]); v1 != 10000 || v2 != 0 {
 		t.Errorf("CUSTOMER versions %d then %d, want 10000 then 0", v1, v2)
+	}
+	// Two files on the command line: one document each, in order.
+	code, out, _ = runCLI(t, nil, "gstat", "--format", "json", shopPath(t), testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
+	if docs := decodeStream(t, out); code != 0 || len(docs) != 2 || versions(docs[0]) != 10000 || versions(docs[1]) != 0 {
+		t.Errorf("two files: exit %d, %d documents", code, len(docs))
 	}
 	code, text, _ := runCLI(t, bytes.NewReader(both), "gstat", "-")
 	if code != 0 || !strings.Contains(text, "gstat analysis of <stdin>, snapshot 2") {
@@ -351,5 +359,34 @@ func TestRulesCommand(t *testing.T) {
 	code, _, errs := runCLI(t, nil, "gstat", "--rules", bad, shopPath(t))
 	if code != 1 || !strings.Contains(errs, bad+":2: unknown threshold \"index-depth.warning\"") {
 		t.Errorf("bad rules: exit %d, stderr %q", code, errs)
+	}
+}
+
+// Every gstat output of the corpus goes through the text output: exit 0
+// and 100 columns, except lines that carry a path (file or database).
+func TestGstatCorpusText(t *testing.T) {
+	dir := filepath.Join(testutil.CorpusDir(t), "public", "gstat")
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	fb30, _ := filepath.Glob(filepath.Join(testutil.CorpusDir(t), "fb30", "*gstat*"))
+	files = append(files, fb30...)
+	n := 0
+	for _, p := range files {
+		if strings.HasSuffix(p, ".md") {
+			continue
+		}
+		n++
+		code, out, errs := runCLI(t, nil, "gstat", "--top", "0", p)
+		if code != 0 {
+			t.Errorf("%s: exit %d: %s", filepath.Base(p), code, errs)
+			continue
+		}
+		for i, line := range strings.Split(out, "\n") {
+			if utf8.RuneCountInString(line) > 100 && !strings.HasPrefix(line, "gstat analysis of ") && !strings.HasPrefix(line, "Database ") {
+				t.Errorf("%s: line %d is %d columns: %q", filepath.Base(p), i+1, utf8.RuneCountInString(line), line)
+			}
+		}
+	}
+	if n < 50 {
+		t.Errorf("only %d corpus files", n)
 	}
 }
