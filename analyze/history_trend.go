@@ -34,7 +34,7 @@ type GrowthTrend struct {
 	// Points has one entry per snapshot, in snapshot order; values the
 	// snapshot lacks (or a table that did not exist yet) are null.
 	Points []TrendPoint `json:"points"`
-	// SizeChange is last − first known size.
+	// SizeChange is last − first known size (null with fewer than 2).
 	SizeChange *int64 `json:"size_change"`
 	// BytesPerDay is the slope of the linear fit.
 	BytesPerDay *float64 `json:"bytes_per_day"`
@@ -221,7 +221,9 @@ func (g *GrowthTrend) fit(days []float64, until int64) {
 		xs = append(xs, days[i])
 		ys = append(ys, float64(*p.SizeBytes))
 	}
-	g.SizeChange = diff(last, first)
+	if len(xs) >= 2 {
+		g.SizeChange = diff(last, first)
+	}
 	if len(xs) >= 2 && xs[len(xs)-1] > xs[0] {
 		g.Linear = fitLinear(xs, ys)
 		mean := 0.0

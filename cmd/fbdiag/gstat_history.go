@@ -171,6 +171,15 @@ func runGstatDiff(c *cli.Context) error {
 	return report.WriteTables(e.stdout, format, tables...)
 }
 
+// clipPath keeps the end of a long path, where the file name is.
+func clipPath(p string, n int) string {
+	r := []rune(p)
+	if len(r) <= n {
+		return p
+	}
+	return "…" + string(r[len(r)-n+1:])
+}
+
 func snapshotLine(s analyze.SnapshotInfo) string {
 	when := "time unknown"
 	if s.Time != nil {
@@ -194,9 +203,9 @@ func snapshotLine(s analyze.SnapshotInfo) string {
 }
 
 func writeDiffText(w io.Writer, d *analyze.SnapshotDiff) {
-	fmt.Fprintf(w, "gstat diff %s -> %s\n", d.Before.File, d.After.File)
-	fmt.Fprintf(w, "Before      %s\n", snapshotLine(d.Before))
-	fmt.Fprintf(w, "After       %s\n", snapshotLine(d.After))
+	fmt.Fprintln(w, "gstat diff")
+	fmt.Fprintf(w, "Before      %s\n            %s\n", clipPath(d.Before.File, 88), snapshotLine(d.Before))
+	fmt.Fprintf(w, "After       %s\n            %s\n", clipPath(d.After.File, 88), snapshotLine(d.After))
 	between := "time unknown"
 	if d.SecondsBetween != nil {
 		between = span(*d.SecondsBetween)
