@@ -134,8 +134,8 @@ func btoi(b bool) int {
 	return 0
 }
 
-// timeTicks labels a time axis (Unix seconds, UTC) at round steps: hours,
-// days, weeks or months, so that the labels fall on midnight or on the
+// timeTicks labels a time axis (Unix seconds, UTC) at round steps:
+// minutes, hours, days, weeks, months or years (at most 5 ticks), so that the labels fall on midnight or on the
 // hour rather than wherever the first snapshot was taken.
 type timeTicks struct{}
 
@@ -150,7 +150,8 @@ func (timeTicks) Ticks(min, max float64) []gplot.Tick {
 		months int
 		format string
 	}{
-		{time.Hour, 0, "15:04"}, {3 * time.Hour, 0, "Jan 2 15:04"}, {6 * time.Hour, 0, "Jan 2 15:04"},
+		{time.Minute, 0, "15:04"}, {5 * time.Minute, 0, "15:04"}, {15 * time.Minute, 0, "15:04"},
+		{30 * time.Minute, 0, "15:04"}, {time.Hour, 0, "15:04"}, {3 * time.Hour, 0, "Jan 2 15:04"}, {6 * time.Hour, 0, "Jan 2 15:04"},
 		{12 * time.Hour, 0, "Jan 2 15:04"}, {24 * time.Hour, 0, "Jan 2"}, {2 * 24 * time.Hour, 0, "Jan 2"},
 		{7 * 24 * time.Hour, 0, "Jan 2"}, {14 * 24 * time.Hour, 0, "Jan 2"},
 		{0, 1, "Jan 2006"}, {0, 3, "Jan 2006"}, {0, 6, "Jan 2006"}, {0, 12, "2006"},
