@@ -83,7 +83,7 @@ func (s *HistorySnapshot) Info() SnapshotInfo {
 		SizeBytes: s.SizeBytes(),
 	}
 	if h := a.Header; h != nil {
-		in.Database = strPtr(h.Database)
+		in.Database = h.Database
 		in.FirebirdVersion = h.FirebirdVersion
 		in.ODSVersion = h.ODSVersion
 		in.PageSize = h.PageSize

@@ -132,9 +132,8 @@ func Diff(before, after *HistorySnapshot) *SnapshotDiff {
 			d.Warnings = append(d.Warnings, fmt.Sprintf("the second snapshot is %s older than the first: give the older one first", humanSeconds(-s)))
 		}
 	}
-	if ba.Header != nil && aa.Header != nil && ba.Header.Database != "" && aa.Header.Database != "" &&
-		ba.Header.Database != aa.Header.Database {
-		d.Warnings = append(d.Warnings, fmt.Sprintf("different database paths: %q and %q", ba.Header.Database, aa.Header.Database))
+	if b, a := d.Before.Database, d.After.Database; b != nil && a != nil && *b != *a {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("different database paths: %q and %q", *b, *a))
 	}
 	d.counters(ba.Header, aa.Header)
 	d.Totals = TotalsDiff{
