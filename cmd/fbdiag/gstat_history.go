@@ -28,7 +28,7 @@ func gstatHistoryCommands() []*cli.Command {
 		{
 			Name:      "diff",
 			Usage:     "what changed between two gstat snapshots of one database",
-			UsageText: "fbdiag gstat diff [--format F] [--all] OLD NEW\n   fbdiag gstat diff [--format F] [--all] FILE   (first and last run appended in FILE)",
+			UsageText: "fbdiag gstat diff [--format F] [--all] OLD NEW   (or FILE holding two or more runs)",
 			Description: `Compares two gstat outputs of one database: records, back versions, data pages
 and bytes gained or lost per table, back versions piling up or collected,
 indices whose b-tree grew a level, tables and indices created or dropped

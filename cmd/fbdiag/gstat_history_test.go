@@ -457,3 +457,46 @@ func TestGstatTrendHeaderOnly(t *testing.T) {
 		t.Errorf("%d files written from a header-only snapshot", len(ents))
 	}
 }
+
+// An excerpt without the "Gstat execution time" line is dated by its
+// file's modification time, and says so.
+func TestGstatTrendFileTime(t *testing.T) {
+	raw, err := os.ReadFile(laterPath(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The real later snapshot with its execution time line removed.
+	text := strings.Replace(string(raw), "Gstat execution time Wed Dec  2 14:14:32 2026\n", "", 1)
+	if text == string(raw) {
+		t.Fatal("execution time line not found")
+	}
+	path := filepath.Join(t.TempDir(), "later-no-time.txt")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mtime := time.Date(2026, 12, 3, 14, 9, 54, 0, time.UTC)
+	if err := os.Chtimes(path, mtime, mtime); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, nil, "gstat", "trend", "--format", "json", shopPath(t), path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, path+": run 1 has no execution time; dated by the file's modification time 2026-12-03 14:09:54") {
+		t.Errorf("stderr %q", errs)
+	}
+	var tr struct {
+		Snapshots []struct {
+			Time       *time.Time `json:"time"`
+			TimeSource string     `json:"time_source"`
+		} `json:"snapshots"`
+		Days float64 `json:"days"`
+	}
+	if err := json.Unmarshal([]byte(out), &tr); err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Snapshots) != 2 || tr.Snapshots[1].TimeSource != "file_mtime" || !tr.Snapshots[1].Time.Equal(mtime) ||
+		tr.Snapshots[0].TimeSource != "execution_time" || tr.Days != 1 {
+		t.Errorf("snapshots %s days %v", jsonOf(tr.Snapshots), tr.Days)
+	}
+}
