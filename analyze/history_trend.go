@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -23,7 +24,9 @@ type Trend struct {
 	// linear fit), unknown growth last.
 	Tables []GrowthTrend `json:"tables"`
 	// Skipped names the snapshots left out (no time to place them).
-	Skipped  []string `json:"skipped"`
+	Skipped []string `json:"skipped"`
+	// Warnings: fewer than 2 dated snapshots, equal times, several
+	// database paths.
 	Warnings []string `json:"warnings"`
 }
 
@@ -140,6 +143,16 @@ func TrendOf(snaps []*HistorySnapshot, until int64) *Trend {
 			tr.Warnings = append(tr.Warnings, fmt.Sprintf("%s and %s have the same execution time",
 				timed[i-1].Analysis.File, s.Analysis.File))
 		}
+	}
+	var dbs []string
+	for _, s := range timed {
+		if h := s.Analysis.Header; h != nil && h.Database != nil && !slices.Contains(dbs, *h.Database) {
+			dbs = append(dbs, *h.Database)
+		}
+	}
+	if len(dbs) > 1 {
+		tr.Warnings = append(tr.Warnings, fmt.Sprintf("snapshots of %d database paths (%s): a trend needs one database",
+			len(dbs), strings.Join(dbs, ", ")))
 	}
 	if len(timed) < 2 {
 		tr.Warnings = append(tr.Warnings, "a trend needs at least 2 snapshots with an execution time")

@@ -173,3 +173,14 @@ func TestTrendReachedAndSkipped(t *testing.T) {
 		t.Errorf("one snapshot: warnings %q, fit %+v", one.Warnings, one.Database.Linear)
 	}
 }
+
+// Snapshots of two databases in one folder: the trend is computed but
+// warns, naming both paths.
+func TestTrendTwoDatabases(t *testing.T) {
+	other := strings.Replace(growingShop(t, 1, 908), `Database "/var/lib/firebird/data/shop.fdb"`, `Database "/var/lib/firebird/data/shop-copy.fdb"`, 1)
+	tr := TrendOf([]*HistorySnapshot{snapshotText(t, "a", growingShop(t, 0, 808)), snapshotText(t, "b", other)}, 0)
+	want := "snapshots of 2 database paths (/var/lib/firebird/data/shop.fdb, /var/lib/firebird/data/shop-copy.fdb): a trend needs one database"
+	if len(tr.Warnings) != 1 || tr.Warnings[0] != want {
+		t.Errorf("warnings %q", tr.Warnings)
+	}
+}

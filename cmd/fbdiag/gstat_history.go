@@ -226,12 +226,14 @@ func writeDiffText(w io.Writer, d *analyze.SnapshotDiff) {
 		}
 		fmt.Fprintf(w, "OAT age     %s before, %s after  ((Next - OAT) / transaction rate)\n", age(a[0]), age(a[1]))
 	}
-	var parts []string
+	var tables, indices []string
 	for _, st := range []string{analyze.StatusChanged, analyze.StatusAdded, analyze.StatusDropped, analyze.StatusUnchanged} {
 		tb, ix := d.Count(st)
-		parts = append(parts, fmt.Sprintf("%d/%d %s", tb, ix, st))
+		tables = append(tables, fmt.Sprintf("%d %s", tb, st))
+		indices = append(indices, fmt.Sprintf("%d %s", ix, st))
 	}
-	fmt.Fprintf(w, "Objects     tables/indices: %s\n", strings.Join(parts, ", "))
+	fmt.Fprintf(w, "Tables      %s\n", strings.Join(tables, ", "))
+	fmt.Fprintf(w, "Indices     %s\n", strings.Join(indices, ", "))
 	if ch := d.Totals.SizeBytes.Change(); ch != nil {
 		fmt.Fprintf(w, "Size        %s -> %s (%s)\n", bytesOr(d.Totals.SizeBytes[0]), bytesOr(d.Totals.SizeBytes[1]), signedBytes(ch))
 	}

@@ -61,6 +61,8 @@ func TestGstatDiffTextShop(t *testing.T) {
 		"Between     4 min 38 s, 8 transactions (103.6 per hour)\n",
 		"OAT age     35 s before, 0 s after",
 		"Size        61.1 MiB -> 60.6 MiB (-472.0 KiB)\n",
+		"Tables      3 changed, 0 added, 0 dropped, 3 unchanged\n",
+		"Indices     3 changed, 0 added, 0 dropped, 7 unchanged\n",
 		"3 unchanged tables not shown")
 	// table status records change back-versions data-pages size-change per-day
 	if r := strings.Join(row(out, "ORDERS", "changed"), " "); r != "ORDERS changed 95000 -5000 5000 -> 0 collected 808 -> 768 -320.0 KiB -97.1 MiB" {
