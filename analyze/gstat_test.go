@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
@@ -261,4 +262,17 @@ func mustReport(t testing.TB, in input) *parse.GstatReport {
 		t.Fatalf("%s: %v (%d reports)", in.name, err, len(reps))
 	}
 	return reps[0]
+}
+
+// Transactions per day need both dates: fdb's 2.5 header was created
+// May 27, 2013 23:40:53 and read Wed Apr  4 15:29:10 2018, Next 1807.
+func TestGstatTransactionsPerDay(t *testing.T) {
+	a := analyzeFile(t, testutil.Corpus(t, "public", "gstat", "FirebirdSQL-fdb__gstat25-h.out"), nil)[0]
+	created := time.Date(2013, 5, 27, 23, 40, 53, 0, time.UTC)
+	run := time.Date(2018, 4, 4, 15, 29, 10, 0, time.UTC)
+	wantFloat(t, "transactions_per_day", a.Header.TransactionsPerDay, 1807/run.Sub(created).Hours()*24)
+	wantInt(t, "oat_minus_oit", a.Header.OATMinusOIT, 1807-204)
+	if a.Header.FirebirdVersion == nil || *a.Header.FirebirdVersion != "2.5" {
+		t.Errorf("firebird_version %v, want 2.5", a.Header.FirebirdVersion)
+	}
 }

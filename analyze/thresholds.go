@@ -88,14 +88,17 @@ var DefaultThresholds = []Threshold{
 // value is not usable; start from NewThresholds.
 type Thresholds struct {
 	list []Threshold
-	idx  map[string]int
+	idx  map[thKey]int
 }
+
+// thKey indexes thresholds without building "rule.name" on every lookup.
+type thKey struct{ rule, name string }
 
 // NewThresholds returns a private copy of DefaultThresholds.
 func NewThresholds() Thresholds {
-	t := Thresholds{list: append([]Threshold(nil), DefaultThresholds...), idx: map[string]int{}}
+	t := Thresholds{list: append([]Threshold(nil), DefaultThresholds...), idx: map[thKey]int{}}
 	for i, th := range t.list {
-		t.idx[th.Key()] = i
+		t.idx[thKey{th.Rule, th.Name}] = i
 	}
 	return t
 }
@@ -109,7 +112,7 @@ func (t Thresholds) Get(rule, name string) float64 {
 	if t.idx == nil {
 		t = NewThresholds()
 	}
-	i, ok := t.idx[rule+"."+name]
+	i, ok := t.idx[thKey{rule, name}]
 	if !ok {
 		panic("analyze: no threshold " + rule + "." + name)
 	}
@@ -118,7 +121,8 @@ func (t Thresholds) Get(rule, name string) float64 {
 
 // Set changes one threshold; unknown keys are an error.
 func (t Thresholds) Set(key string, v float64) error {
-	i, ok := t.idx[key]
+	rule, name, _ := strings.Cut(key, ".")
+	i, ok := t.idx[thKey{rule, name}]
 	if !ok {
 		return fmt.Errorf("unknown threshold %q (see fbdiag rules)", key)
 	}

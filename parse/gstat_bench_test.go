@@ -133,3 +133,30 @@ func BenchmarkGstatLines(b *testing.B) {
 	reportCPU(b, cpu, len(data))
 	reportBest(b, best, len(data))
 }
+
+// TestGstatAllocsPerRecord pins the streaming property: allocations grow
+// with the records returned, not with the bytes read.
+func TestGstatAllocsPerRecord(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads 5 MB")
+	}
+	perRecord := func(size int) float64 {
+		data := bigGstat(t, size)
+		records := 0
+		allocs := testing.AllocsPerRun(2, func() {
+			records = 0
+			r := parse.NewGstatReader(bytes.NewReader(data), "big.txt")
+			for r.Next() {
+				records++
+			}
+		})
+		return allocs / float64(records)
+	}
+	small, large := perRecord(1<<20), perRecord(4<<20)
+	if small > 3 || large > 3 {
+		t.Errorf("allocations per record: %.2f (1 MB), %.2f (4 MB); want at most 3", small, large)
+	}
+	if large > small*1.1 {
+		t.Errorf("allocations per record grow with the file: %.2f (1 MB) -> %.2f (4 MB)", small, large)
+	}
+}

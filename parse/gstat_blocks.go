@@ -52,13 +52,10 @@ func (r *GstatReader) endBlock() {
 // nextItem splits "label: value, rest". Items are separated by ", " (a
 // comma and a space), so a decimal comma ("22,07") stays in its value.
 func nextItem(b []byte) (label, value, rest []byte, ok bool) {
-	// Hand-rolled scans: lines are short, and a call to IndexByte costs
-	// more than the loop here.
-	i := 0
-	for i < len(b) && b[i] != ':' {
-		i++
-	}
-	if i == 0 || i == len(b) {
+	// Labels are long enough for IndexByte; values are a few digits, for
+	// which a loop beats a call.
+	i := bytes.IndexByte(b, ':')
+	if i <= 0 {
 		return nil, nil, nil, false
 	}
 	label = b[:i]

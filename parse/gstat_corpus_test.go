@@ -295,6 +295,15 @@ func TestGstatCorpusComplete(t *testing.T) {
 	if n < 55 {
 		t.Errorf("found %d public gstat files, want at least 55", n)
 	}
+	fb30, _ := filepath.Glob(testutil.Testdata(t, "fb30", "shop-gstat-*.txt"))
+	for _, f := range fb30 {
+		if !known[filepath.Base(f)] {
+			t.Errorf("fb30 file %s has no test case", filepath.Base(f))
+		}
+	}
+	if len(fb30) != 7 {
+		t.Errorf("found %d fb30 gstat files, want 7", len(fb30))
+	}
 }
 
 func checkGstatCase(t *testing.T, c gstatCase, reps []*parse.GstatReport) {

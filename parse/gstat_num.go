@@ -10,19 +10,21 @@ import (
 // allocation. gstat prints unsigned decimals and %.2f averages; a decimal
 // comma (a server process with a changed locale) is accepted too.
 
+// splitSign takes an optional leading '-' off a number; ok is false when
+// nothing is left.
+func splitSign(b []byte) (neg bool, rest []byte, ok bool) {
+	if len(b) > 0 && b[0] == '-' {
+		neg, b = true, b[1:]
+	}
+	return neg, b, len(b) > 0
+}
+
 // atoi64 parses an unsigned decimal integer (an optional leading '-' is
 // tolerated) that must fill b.
 func atoi64(b []byte) (int64, bool) {
-	if len(b) == 0 {
+	neg, b, ok := splitSign(b)
+	if !ok {
 		return 0, false
-	}
-	neg := false
-	if b[0] == '-' {
-		neg = true
-		b = b[1:]
-		if len(b) == 0 {
-			return 0, false
-		}
 	}
 	var n uint64
 	for _, c := range b {
@@ -30,10 +32,11 @@ func atoi64(b []byte) (int64, bool) {
 		if d > 9 {
 			return 0, false
 		}
-		if n > (math.MaxInt64-uint64(d))/10 {
-			return 0, false
-		}
 		n = n*10 + uint64(d)
+	}
+	// 19 digits cannot wrap a uint64; more are refused.
+	if len(b) > 19 || n > math.MaxInt64 {
+		return 0, false
 	}
 	if neg {
 		return -int64(n), true
@@ -49,16 +52,9 @@ var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // digits the mantissa and the power of ten are exact, so the single
 // division is correctly rounded: the result equals strconv.ParseFloat's.
 func atof(b []byte) (float64, bool) {
-	if len(b) == 0 {
+	neg, b, ok := splitSign(b)
+	if !ok {
 		return 0, false
-	}
-	neg := false
-	if b[0] == '-' {
-		neg = true
-		b = b[1:]
-		if len(b) == 0 {
-			return 0, false
-		}
 	}
 	var mant uint64
 	digits, frac := 0, -1
@@ -117,49 +113,33 @@ func slowAtof(b []byte, neg bool) (float64, bool) {
 	return f, true
 }
 
-// gstatSlab hands out pointers to values kept by records. Values are
-// carved from blocks, so a table with twenty set fields costs no twenty
+// slab hands out pointers to values kept by records. Values are carved
+// from blocks, so a table with twenty set fields costs no twenty
 // allocations; a block stays alive while any record points into it.
-type gstatSlab struct {
-	ints   []int64
-	floats []float64
-	smalls []int
-	fills  []GstatFill
-}
+type slab[T any] struct{ buf []T }
 
 const slabBlock = 512
 
-func (s *gstatSlab) i64(v int64) *int64 {
-	if len(s.ints) == cap(s.ints) {
-		s.ints = make([]int64, 0, slabBlock)
+func (s *slab[T]) put(v T) *T {
+	if len(s.buf) == cap(s.buf) {
+		s.buf = make([]T, 0, slabBlock)
 	}
-	s.ints = append(s.ints, v)
-	return &s.ints[len(s.ints)-1]
+	s.buf = append(s.buf, v)
+	return &s.buf[len(s.buf)-1]
 }
 
-func (s *gstatSlab) f64(v float64) *float64 {
-	if len(s.floats) == cap(s.floats) {
-		s.floats = make([]float64, 0, slabBlock)
-	}
-	s.floats = append(s.floats, v)
-	return &s.floats[len(s.floats)-1]
+// gstatSlab holds the slabs of the value types gstat records point to.
+type gstatSlab struct {
+	ints   slab[int64]
+	floats slab[float64]
+	smalls slab[int]
+	fills  slab[GstatFill]
 }
 
-func (s *gstatSlab) int(v int) *int {
-	if len(s.smalls) == cap(s.smalls) {
-		s.smalls = make([]int, 0, slabBlock/4)
-	}
-	s.smalls = append(s.smalls, v)
-	return &s.smalls[len(s.smalls)-1]
-}
-
-func (s *gstatSlab) fill() *GstatFill {
-	if len(s.fills) == cap(s.fills) {
-		s.fills = make([]GstatFill, 0, slabBlock/8)
-	}
-	s.fills = s.fills[:len(s.fills)+1]
-	return &s.fills[len(s.fills)-1]
-}
+func (s *gstatSlab) i64(v int64) *int64     { return s.ints.put(v) }
+func (s *gstatSlab) f64(v float64) *float64 { return s.floats.put(v) }
+func (s *gstatSlab) int(v int) *int         { return s.smalls.put(v) }
+func (s *gstatSlab) fill() *GstatFill       { return s.fills.put(GstatFill{}) }
 
 // collapseSpaces turns runs of blanks into one space, so that ctime's
 // space-padded day ("Dec  2") and Windows' zero-padded one read alike.

@@ -30,3 +30,17 @@ func TestGstatAtof(t *testing.T) {
 		t.Errorf("atoi64 max = %v %v", v, ok)
 	}
 }
+
+func TestGstatAtoi(t *testing.T) {
+	for _, s := range []string{"0", "7", "30000", "999999999999999999", "1000000000000000000", "9223372036854775807", "-5"} {
+		want, _ := strconv.ParseInt(s, 10, 64)
+		if got, ok := atoi64([]byte(s)); !ok || got != want {
+			t.Errorf("atoi64(%q) = %d, %v", s, got, ok)
+		}
+	}
+	for _, s := range []string{"", "-", "9223372036854775808", "18446744073709551616", "99999999999999999999", "1x", "1 "} {
+		if v, ok := atoi64([]byte(s)); ok {
+			t.Errorf("atoi64(%q) accepted: %d", s, v)
+		}
+	}
+}

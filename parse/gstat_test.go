@@ -253,3 +253,88 @@ func TestGstatNotGstat(t *testing.T) {
 		t.Errorf("empty stdin: err = %v", err)
 	}
 }
+
+// TestGstatHeaderVariants reads every attribute, variable header item,
+// -e line and file-sequence form on one edited copy of shop-gstat-h.txt.
+func TestGstatHeaderVariants(t *testing.T) {
+	reps := readGstatBytes(t, readTestdata(t, "gstat", "shop-header-variants.txt"), "hv.txt")
+	if len(reps) != 1 {
+		t.Fatalf("%d reports", len(reps))
+	}
+	h := reps[0].Header
+	if len(h.Attributes) != 10 || !h.ForceWrite || !h.NoReserve || !h.ActiveShadow || !h.Encrypted || !h.CryptProcess ||
+		h.CryptPlugin != "KEYHOLDER" || h.ShutdownMode != "full shutdown" || !h.ReadOnly || h.BackupState != "backup merge" ||
+		h.ReplicaMode != "read-write replica" || h.SharedCacheDisabled {
+		t.Errorf("attributes: %s", jsonOf(t, h))
+	}
+	if *h.SweepInterval != 20000 || h.ContinuationFile != "/var/lib/firebird/data/shop.fd2" || *h.LastLogicalPage != 99999 ||
+		h.EncryptionKeyName != "RED" || h.KeyHash != "frB4s2oOqNT1YDaSk1q8p4O0Vb8=" || h.CryptChecksum != "MUB1LCsDLJ2h6YMp3XJ7QvRnM9Y=" ||
+		h.GUID != "{55DDC0F0-2FDE-4EC0-8CAF-4280F6E3F8AA}" || *h.ReplicationSequence != 42 || len(h.Variable) != 9 ||
+		h.Variable[8].Key != "Encoded option 12, length 16" {
+		t.Errorf("variable header: %s", jsonOf(t, h))
+	}
+	if len(h.Unknown) != 1 || h.Unknown[0].Key != "Clumplet End" || h.Unknown[0].Value != "118" || h.Unknown[0].Line != 19 {
+		t.Errorf("unknown: %s", jsonOf(t, h.Unknown))
+	}
+	wantCrypt := []parse.GstatPageCrypt{
+		{Line: 38, Kind: "Data", Total: 6604, Encrypted: 6000, NonCrypted: 604},
+		{Line: 39, Kind: "Index", Total: 1342, Encrypted: 1342},
+		{Line: 40, Kind: "Blob"},
+		{Line: 41, Kind: "Generator", Total: 1, Encrypted: 1},
+		{Line: 42, Kind: "Other", Total: 10, Encrypted: 2, NonCrypted: 8},
+	}
+	if jsonOf(t, h.Encryption) != jsonOf(t, wantCrypt) {
+		t.Errorf("encryption: %s", jsonOf(t, h.Encryption))
+	}
+	wantFiles := []parse.GstatFile{
+		{Name: "/var/lib/firebird/data/shop.fdb", Next: "/var/lib/firebird/data/shop.fd2", Kind: "continues"},
+		{Name: "/var/lib/firebird/data/shop.fd2", Kind: "last"},
+	}
+	if jsonOf(t, h.Files) != jsonOf(t, wantFiles) {
+		t.Errorf("files: %s", jsonOf(t, h.Files))
+	}
+	if n := reps[0].Notices; len(n) != 1 || n[0].Line != 19 || !strings.Contains(n[0].Msg, "Clumplet End") {
+		t.Errorf("notices: %v", n)
+	}
+}
+
+// TestGstatEditedLines changes lines of the fb30 sample the way other
+// versions and locales print them.
+func TestGstatEditedLines(t *testing.T) {
+	src := string(readTestdata(t, "fb30", "shop-gstat-a-r.txt"))
+	edit := strings.NewReplacer(
+		// a server whose locale prints a decimal comma
+		"Average record length: 60.13, total records: 30000", "Average record length: 60,13, total records: 30000",
+		// DOCS in the 5.0.2+ form: one line per level, then Table size;
+		// the blob pages of the levels (30) disagree with the Blobs line (0)
+		"        Level 0: 2000, Level 1: 0, Level 2: 0\n",
+		"        Level 0: 1990, total length: 2000000, blob pages: 0\n"+
+			"        Level 1: 10, total length: 199000, blob pages: 30\n"+
+			"    Big record pages: 7\n"+
+			"    Table size: 2940928 bytes\n",
+	)
+	r := readGstatBytes(t, []byte(edit.Replace(src)), "edited.txt")[0]
+	c := tableByName(t, r, "CUSTOMER")
+	if *c.AverageRecordLength != 60.13 || *c.TotalRecords != 30000 {
+		t.Errorf("decimal comma: %v %v", *c.AverageRecordLength, *c.TotalRecords)
+	}
+	d := tableByName(t, r, "DOCS")
+	want := []parse.GstatBlobLevel{
+		{Level: 0, Count: 1990, TotalLength: i64(2000000), BlobPages: i64(0)},
+		{Level: 1, Count: 10, TotalLength: i64(199000), BlobPages: i64(30)},
+	}
+	if !reflectEqual(d.BlobLevels, want) || *d.Blobs != 2000 || *d.BlobTotalLength != 2199000 || *d.BlobPages != 0 ||
+		*d.BigRecordPages != 7 || *d.TableSize != 2940928 {
+		t.Errorf("DOCS = %s", jsonOf(t, d))
+	}
+	if n := r.Notices; len(n) != 1 || n[0].Line != 77 || !strings.Contains(n[0].Msg, "blob pages 30, the Blobs line says 0") {
+		t.Errorf("notices = %v", n)
+	}
+}
+
+func reflectEqual(a, b any) bool { return jsonOfAny(a) == jsonOfAny(b) }
+
+func jsonOfAny(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}

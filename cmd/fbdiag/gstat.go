@@ -438,7 +438,15 @@ func warningsTable(a *analyze.GstatAnalysis, f report.Format) *report.Table {
 		case w.Value < w.Threshold:
 			op = "<"
 		}
-		t.Notes = append(t.Notes, fmt.Sprintf("%-8s %s  %s %s: %s %s %s %s", strings.ToUpper(string(w.Severity)), w.Rule, w.Kind, obj, num(w.Value), op, num(w.Threshold), w.Unit))
+		what := w.Kind + " " + obj
+		if w.Kind == w.Object {
+			what = obj // "database", not "database database"
+		}
+		line := fmt.Sprintf("%-8s %s  %s", strings.ToUpper(string(w.Severity)), w.Rule, what)
+		if w.Unit != "flag" { // a flag has no figure worth printing
+			line += fmt.Sprintf(": %s %s %s %s", num(w.Value), op, num(w.Threshold), w.Unit)
+		}
+		t.Notes = append(t.Notes, line)
 		t.Notes = append(t.Notes, wrap(w.Reason, "         ", 100)...)
 		t.Notes = append(t.Notes, wrap("source: "+w.Source, "         ", 100)...)
 	}

@@ -390,3 +390,52 @@ func TestGstatCorpusText(t *testing.T) {
 		t.Errorf("only %d corpus files", n)
 	}
 }
+
+// Every key the JSON output has is documented in docs/gstat-json.md, so
+// the contract and the code cannot drift apart.
+func TestGstatJSONDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(testutil.Root(t), "docs", "gstat-json.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The shop report, plus a run with a corruption line and a skipped
+	// line, so that findings and notices have elements.
+	data, err := os.ReadFile(shopPath(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := strings.Replace(string(data), "    Pointer pages: 1, data page slots: 392\n",
+		"    Pointer pages: 1, data page slots: 392\nExpected data on page 400\n", 1)
+	_, out, _ := runCLI(t, strings.NewReader("# saved by cron\n"+damaged), "gstat", "--format", "json", "-")
+	var v any
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	var walk func(any)
+	walk = func(x any) {
+		switch x := x.(type) {
+		case map[string]any:
+			for k, e := range x {
+				keys[k] = true
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	for k := range keys {
+		if !bytes.Contains(doc, []byte("`"+k+"`")) {
+			t.Errorf("JSON key %q is not documented in docs/gstat-json.md", k)
+		}
+	}
+	if !keys["from_page"] || !keys["message"] {
+		t.Errorf("the input gave no finding or no notice")
+	}
+	if len(keys) < 60 {
+		t.Errorf("only %d keys seen", len(keys))
+	}
+}
