@@ -49,6 +49,10 @@ type GrowthTrend struct {
 	// or "exponential"; null with fewer than 3 sizes.
 	Best     *string   `json:"best"`
 	Forecast *Forecast `json:"forecast"`
+	// OtherForecast is the forecast of the model not named best (null
+	// when Best is): how far apart the two dates are says how much the
+	// choice of model matters, which the interval of one model does not.
+	OtherForecast *Forecast `json:"other_forecast"`
 	// Fastest flags the tables growing fastest (the top FastestTables
 	// with a positive slope).
 	Fastest bool `json:"fastest"`
@@ -259,5 +263,14 @@ func (g *GrowthTrend) fit(days []float64, until int64) {
 	}
 	if until > 0 {
 		g.Forecast = forecast(best, xs, ys, until, g.Points)
+		if g.Best != nil {
+			other := g.Exponential
+			if best == g.Exponential {
+				other = g.Linear
+			}
+			if other != nil {
+				g.OtherForecast = forecast(other, xs, ys, until, g.Points)
+			}
+		}
 	}
 }

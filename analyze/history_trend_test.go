@@ -96,6 +96,10 @@ func TestTrendLinearForecast(t *testing.T) {
 	if fc.Earliest == nil || fc.Latest == nil || !fc.Earliest.Before(want) || !fc.Latest.After(want) {
 		t.Errorf("interval %v – %v does not hold %s", fc.Earliest, fc.Latest, want)
 	}
+	// The exponential model, not chosen, reaches the target sooner.
+	if o := db.OtherForecast; o == nil || o.Model == nil || *o.Model != ModelExponential || o.Date == nil || !o.Date.Before(*fc.Date) {
+		t.Errorf("other forecast %+v", o)
+	}
 	if fc.Latest.Sub(*fc.Earliest) > 5*24*time.Hour {
 		t.Errorf("interval %v – %v wider than 5 days for a 2-page noise", fc.Earliest, fc.Latest)
 	}

@@ -15,6 +15,7 @@ import (
 const (
 	KindHistorySize     Kind = "history-size"
 	KindHistoryVersions Kind = "history-versions"
+	KindHistoryForecast Kind = "history-forecast"
 )
 
 // History is the data of a chart of values over time, one line per
@@ -186,6 +187,102 @@ func (timeTicks) Ticks(min, max float64) []gplot.Tick {
 		return ticks
 	}
 	return nil
+}
+
+// HistoryForecast is the data of the forecast chart: the measured sizes
+// of one object, its fitted model carried on to the day it reaches the
+// target, and that day with its interval.
+type HistoryForecast struct {
+	Title  string
+	YLabel string
+	// Measured holds the values at Times (NaN where unknown).
+	Times    []time.Time
+	Measured HistorySeries
+	// Fit is the model sampled from the first snapshot to the crossing.
+	Fit    HistoryFit
+	Target float64
+	// TargetLabel names the target line in the legend ("target 100 GiB").
+	TargetLabel string
+	Crossing    time.Time
+	// Earliest and Latest bound the crossing; nil when unknown.
+	Earliest, Latest *time.Time
+}
+
+// HistoryForecastChart draws the measured sizes, the dashed model up to
+// the target line, and the crossing with its interval as a bar along
+// the target. Plotted: the measured series, the fit, "crossing" and
+// "interval" (X in Unix seconds).
+func HistoryForecastChart(d HistoryForecast) (*Chart, error) {
+	kind := KindHistoryForecast
+	ch := &Chart{Kind: kind, Title: d.Title}
+	xys := timeXYs(d.Times, d.Measured.Values)
+	if len(xys) == 0 {
+		return nil, errNoData(kind, "measured values")
+	}
+	if !finite(d.Target) || d.Target <= 0 {
+		return nil, errNoData(kind, "target")
+	}
+	p := newPlot(d.Title, "", d.YLabel)
+	p.Add(newGrid())
+	col := seriesColor(0)
+	l, sc, err := plotter.NewLinePoints(xys)
+	if err != nil {
+		return nil, err
+	}
+	l.LineStyle = solid(col, 1.6)
+	sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
+	p.Add(l, sc)
+	p.Legend.Add(Ellipsis(d.Measured.Name, MaxNameRunes), l, sc)
+	ch.add(Plotted{Name: d.Measured.Name, X: xyX(xys), Y: xyY(xys)})
+	ymax := d.Target
+	for _, pt := range xys {
+		ymax = math.Max(ymax, pt.Y)
+	}
+	if fit := timeXYs(d.Fit.Times, d.Fit.Values); len(fit) >= 2 {
+		fl, err := plotter.NewLine(fit)
+		if err != nil {
+			return nil, err
+		}
+		fl.LineStyle = dashed(inkColor, 1.2)
+		p.Add(fl)
+		p.Legend.Add(Ellipsis(d.Fit.Name, 40), fl)
+		ch.add(Plotted{Name: d.Fit.Name, X: xyX(fit), Y: xyY(fit)})
+	}
+	target := &rule{At: d.Target, Line: dashed(severityColor(SeverityCritical), 1)}
+	p.Add(target)
+	p.Legend.Add(Ellipsis(d.TargetLabel, 40), target)
+	cx := float64(d.Crossing.Unix())
+	hiX := cx
+	if d.Earliest != nil && d.Latest != nil {
+		iv := plotter.XYs{{X: float64(d.Earliest.Unix()), Y: d.Target}, {X: float64(d.Latest.Unix()), Y: d.Target}}
+		bar, err := plotter.NewLine(iv)
+		if err != nil {
+			return nil, err
+		}
+		bar.LineStyle = solid(withAlpha(severityColor(SeverityCritical), 0x90), 5)
+		p.Add(bar)
+		p.Legend.Add("95% interval", bar)
+		ch.add(Plotted{Name: "interval", X: xyX(iv), Y: xyY(iv)})
+		hiX = math.Max(hiX, iv[1].X)
+	}
+	ring, err := plotter.NewScatter(plotter.XYs{{X: cx, Y: d.Target}})
+	if err != nil {
+		return nil, err
+	}
+	ring.GlyphStyle = draw.GlyphStyle{Color: inkColor, Radius: vg.Points(5), Shape: draw.RingGlyph{}}
+	p.Add(ring, notes{{X: cx, Y: d.Target, Offset: vg.Point{Y: -vg.Points(16)},
+		Text: d.Crossing.Format("Jan 2, 2006"), Style: centered(textStyle(noteSize, inkColor))}})
+	p.Legend.Add("reaches the target", ring)
+	ch.add(Plotted{Name: "crossing", X: []float64{cx}, Y: []float64{d.Target}})
+	legendRows := 3 + btoi(len(d.Fit.Values) >= 2) + btoi(d.Earliest != nil && d.Latest != nil)
+	p.X.Tick.Marker = timeTicks{}
+	lo := float64(d.Times[0].Unix())
+	p.X.Min, p.X.Max = lo, hiX+(hiX-lo)*0.04
+	p.Y.Min = 0
+	p.Y.Max = ymax * legendHeadroom(legendRows)
+	p.Legend.Top, p.Legend.Left = true, true
+	ch.addPanel(p)
+	return ch, nil
 }
 
 // timeXYs pairs times (as Unix seconds) with the finite values.

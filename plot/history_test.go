@@ -117,3 +117,51 @@ func TestTimeTicks(t *testing.T) {
 		}
 	}
 }
+
+// The forecast chart of a database growing 800 KiB a day from 61.1 MiB
+// (the real -a -r sizes with ORDERS growing 100 pages a day) to 100 MiB.
+func TestHistoryForecastChart(t *testing.T) {
+	t0 := time.Date(2026, 12, 2, 14, 9, 54, 0, time.UTC)
+	day := func(d float64) time.Time { return t0.Add(time.Duration(d * 24 * float64(time.Hour))) }
+	const mib = 1 << 20
+	base := 64069632.0 / mib
+	d := HistoryForecast{
+		Title: "Database forecast", YLabel: "size (MiB)",
+		Times:    []time.Time{day(0), day(1), day(2), day(3)},
+		Measured: HistorySeries{Name: "database", Values: []float64{base, base + 0.78125, base + 1.5625, base + 2.34375}},
+		Fit: HistoryFit{Name: "linear fit", Times: []time.Time{day(0), day(49.79)},
+			Values: []float64{base, base + 0.78125*49.79}},
+		Target: 100, TargetLabel: "target 100 MiB",
+		Crossing: day(49.79),
+	}
+	lo, hi := day(48), day(52)
+	d.Earliest, d.Latest = &lo, &hi
+	ch, err := HistoryForecastChart(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ch.File() != "history-forecast.png" {
+		t.Errorf("file %s", ch.File())
+	}
+	if c := ch.Series("crossing"); c == nil || c.X[0] != float64(day(49.79).Unix()) || c.Y[0] != 100 {
+		t.Errorf("crossing %+v", c)
+	}
+	if iv := ch.Series("interval"); iv == nil || !slices.Equal(iv.X, []float64{float64(lo.Unix()), float64(hi.Unix())}) {
+		t.Errorf("interval %+v", iv)
+	}
+	if m := ch.Series("database"); m == nil || len(m.Y) != 4 || m.Y[3] != base+2.34375 {
+		t.Errorf("measured %+v", m)
+	}
+	b, err := ch.PNG(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil || Variance(img) < 100 {
+		t.Errorf("PNG: %v, variance %.1f", err, Variance(img))
+	}
+	d.Target = 0
+	if _, err := HistoryForecastChart(d); err == nil {
+		t.Error("no target: no error")
+	}
+}

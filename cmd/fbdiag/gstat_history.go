@@ -59,8 +59,8 @@ table over time, fastest growing first. Each series gets a linear and an
 exponential least-squares fit; the one with the higher R² is named. With
 --until SIZE (100GB, 512MiB, 2T; K, M, G and T count in 1024s as gstat page
 sizes do) each forecasts when the database and the tables reach SIZE, with
-the 95% interval of the fit. --png DIR writes the charts history-size.png and
-history-versions.png. A snapshot without an execution time (gstat before 2.5,
+the 95% interval of the fit. --png DIR writes the charts history-size.png,
+history-versions.png and, with a forecast date, history-forecast.png. A snapshot without an execution time (gstat before 2.5,
 cut excerpts) is dated by its file's modification time, said on stderr.`,
 			Flags: []cli.Flag{
 				formatFlag(),
@@ -600,6 +600,9 @@ func writeTrendText(w io.Writer, tr *analyze.Trend) {
 			}
 		}
 		fmt.Fprintln(w, line)
+		if o := db.OtherForecast; o != nil && o.Model != nil {
+			fmt.Fprintf(w, "            %s fit: %s\n", *o.Model, forecastText(o))
+		}
 	}
 	var fast []string
 	for _, t := range tr.Tables {
@@ -767,7 +770,7 @@ func writeHistoryCharts(dir string, tr *analyze.Trend, top int, stderr io.Writer
 		verData.Series = append(verData.Series, plot.HistorySeries{Name: byVersions[i].Name, Values: values(&byVersions[i], versions, 1)})
 	}
 
-	var written []string
+	var charts []*plot.Chart
 	for _, d := range []plot.History{sizeData, verData} {
 		ch, err := plot.HistoryChart(d)
 		if err != nil {
@@ -775,6 +778,18 @@ func writeHistoryCharts(dir string, tr *analyze.Trend, top int, stderr io.Writer
 			fmt.Fprintf(stderr, "no %s chart: %v\n", d.Kind, err)
 			continue
 		}
+		charts = append(charts, ch)
+	}
+	if fc := forecastChartData(tr, times, values(&tr.Database, size, mib), mib); fc != nil {
+		ch, err := plot.HistoryForecastChart(*fc)
+		if err != nil {
+			fmt.Fprintf(stderr, "no %s chart: %v\n", plot.KindHistoryForecast, err)
+		} else {
+			charts = append(charts, ch)
+		}
+	}
+	var written []string
+	for _, ch := range charts {
 		path := filepath.Join(dir, ch.File())
 		if err := plot.WritePNG(path, ch, plot.Options{}); err != nil {
 			return written, err
@@ -782,6 +797,36 @@ func writeHistoryCharts(dir string, tr *analyze.Trend, top int, stderr io.Writer
 		written = append(written, path)
 	}
 	return written, nil
+}
+
+// forecastChartData is the database forecast as chart data, nil unless
+// --until gave a crossing date.
+func forecastChartData(tr *analyze.Trend, times []time.Time, sizes []float64, scale float64) *plot.HistoryForecast {
+	db := &tr.Database
+	fc := db.Forecast
+	fit := bestFit(db)
+	if fc == nil || fc.Status != analyze.ForecastDate || fc.Date == nil || fit == nil || tr.UntilBytes == nil {
+		return nil
+	}
+	d := &plot.HistoryForecast{
+		Title:       "Database forecast: " + bytesOr(tr.UntilBytes) + " on " + fc.Date.Format(time.DateOnly),
+		YLabel:      "size (MiB)",
+		Times:       times,
+		Measured:    plot.HistorySeries{Name: "database (tables + indices)", Values: sizes},
+		Target:      float64(*tr.UntilBytes) / scale,
+		TargetLabel: "target " + bytesOr(tr.UntilBytes),
+		Crossing:    *fc.Date,
+		Earliest:    fc.Earliest,
+		Latest:      fc.Latest,
+	}
+	d.Fit.Name = fit.Model + " fit, R² " + strconv.FormatFloat(fit.R2, 'f', 4, 64)
+	end := fc.Date.Sub(times[0]).Hours() / 24
+	for k := 0; k <= 60; k++ {
+		days := end * float64(k) / 60
+		d.Fit.Times = append(d.Fit.Times, times[0].Add(time.Duration(days*24*float64(time.Hour))))
+		d.Fit.Values = append(d.Fit.Values, fit.At(days)/scale)
+	}
+	return d
 }
 
 // lastValue is the last known value of a series, -1 when none.

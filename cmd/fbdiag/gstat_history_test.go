@@ -381,7 +381,7 @@ func TestGstatTrendFolder(t *testing.T) {
 	if !strings.Contains(errs, "skipped: "+filepath.Join(dir, "README")+": no gstat output found") {
 		t.Errorf("stderr %q", errs)
 	}
-	for _, name := range []string{"history-size.png", "history-versions.png"} {
+	for _, name := range []string{"history-size.png", "history-versions.png", "history-forecast.png"} {
 		f, err := os.Open(filepath.Join(pngDir, name))
 		if err != nil {
 			t.Fatal(err)
@@ -396,8 +396,8 @@ func TestGstatTrendFolder(t *testing.T) {
 		}
 	}
 	ents, _ := os.ReadDir(pngDir)
-	if len(ents) != 2 {
-		t.Errorf("%d files in the chart folder, want 2 (no temporary files left)", len(ents))
+	if len(ents) != 3 {
+		t.Errorf("%d files in the chart folder, want 3 (no temporary files left)", len(ents))
 	}
 
 	// The text form: the forecast line and the growing table flagged.
@@ -409,6 +409,9 @@ func TestGstatTrendFolder(t *testing.T) {
 	wantLines(t, out,
 		"Growth      +800.0 KiB per day (+1.25%/day), best fit linear, R² 1.0000\n",
 		"Forecast    100.0 MiB: 2027-01-21, in 46.8 days (95%: 2027-01-21 to 2027-01-21)\n",
+		// The exponential through the same sizes grows 1.25 %/day:
+		// ln(104857600/64069632)/0.012547 = 39.3 days after Dec 2.
+		"            exponential fit: 2027-01-10\n",
 		"Fastest     ORDERS\n")
 	if r := strings.Join(row(out, "*", "ORDERS"), " "); r != "* ORDERS 8.7 MiB +2.3 MiB +800.0 KiB +10.44 linear 1.0000 2027-04-01" {
 		t.Errorf("ORDERS row %q", r)
