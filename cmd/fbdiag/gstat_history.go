@@ -294,6 +294,9 @@ func diffTablesTable(d *analyze.SnapshotDiff, all bool, f report.Format) *report
 	slices.SortStableFunc(rows, func(a, b analyze.TableDiff) int {
 		return cmp.Compare(absOr(b.SizeBytesChange), absOr(a.SizeBytesChange))
 	})
+	// A rate per day from snapshots minutes apart says more about the
+	// minutes (a garbage collection, a batch) than about a day.
+	longEnough := d.SecondsBetween != nil && *d.SecondsBetween >= minRateSeconds
 	unchanged := 0
 	for _, td := range rows {
 		if td.Status == analyze.StatusUnchanged && !all {
@@ -312,7 +315,7 @@ func diffTablesTable(d *analyze.SnapshotDiff, all bool, f report.Format) *report
 			versions += " " + strings.ReplaceAll(*td.BackVersions, "_", " ")
 		}
 		perDay := ""
-		if td.SizeBytesPerDay != nil {
+		if td.SizeBytesPerDay != nil && longEnough {
 			perDay = signedBytes(ptrInt(int64(math.Round(*td.SizeBytesPerDay))))
 		}
 		t.Add(name, td.Status, intOr(cmp.Or(td.Records[1], td.Records[0])), signedInt(td.RecordsChange),
@@ -321,8 +324,14 @@ func diffTablesTable(d *analyze.SnapshotDiff, all bool, f report.Format) *report
 	if unchanged > 0 {
 		t.Notes = append(t.Notes, fmt.Sprintf("%d unchanged tables not shown (--all lists them)", unchanged))
 	}
+	if !longEnough && d.SecondsBetween != nil && *d.SecondsBetween > 0 {
+		t.Notes = append(t.Notes, "per day: not shown for snapshots less than an hour apart (the JSON has it)")
+	}
 	return t
 }
+
+// minRateSeconds is the span below which the text hides rates per day.
+const minRateSeconds = 3600
 
 func diffIndicesTable(d *analyze.SnapshotDiff, all bool) *report.Table {
 	t := &report.Table{Name: "indices", Title: "Indices",

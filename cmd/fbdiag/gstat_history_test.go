@@ -63,12 +63,13 @@ func TestGstatDiffTextShop(t *testing.T) {
 		"Size        61.1 MiB -> 60.6 MiB (-472.0 KiB)\n",
 		"Tables      3 changed, 0 added, 0 dropped, 3 unchanged\n",
 		"Indices     3 changed, 0 added, 0 dropped, 7 unchanged\n",
-		"3 unchanged tables not shown")
+		"3 unchanged tables not shown",
+		"per day: not shown for snapshots less than an hour apart")
 	// table status records change back-versions data-pages size-change per-day
-	if r := strings.Join(row(out, "ORDERS", "changed"), " "); r != "ORDERS changed 95000 -5000 5000 -> 0 collected 808 -> 768 -320.0 KiB -97.1 MiB" {
+	if r := strings.Join(row(out, "ORDERS", "changed"), " "); r != "ORDERS changed 95000 -5000 5000 -> 0 collected 808 -> 768 -320.0 KiB" {
 		t.Errorf("ORDERS row %q", r)
 	}
-	if r := strings.Join(row(out, "CUSTOMER", "changed"), " "); r != "CUSTOMER changed 30000 0 10000 -> 0 collected 392 0 B 0 B" {
+	if r := strings.Join(row(out, "CUSTOMER", "changed"), " "); r != "CUSTOMER changed 30000 0 10000 -> 0 collected 392 0 B" {
 		t.Errorf("CUSTOMER row %q", r)
 	}
 	if r := strings.Join(row(out, "Next", "transaction"), " "); r != "Next transaction 18 26 +8" {
@@ -82,7 +83,7 @@ func TestGstatDiffTextShop(t *testing.T) {
 	}
 	// --all lists the unchanged ones.
 	_, all, _ := runCLI(t, nil, "gstat", "diff", "--all", shopPath(t), laterPath(t))
-	if r := strings.Join(row(all, "DOCS"), " "); r != "DOCS unchanged 2000 0 0 328 0 B 0 B" {
+	if r := strings.Join(row(all, "DOCS"), " "); r != "DOCS unchanged 2000 0 0 328 0 B" {
 		t.Errorf("DOCS row with --all %q", r)
 	}
 }
@@ -199,7 +200,7 @@ func TestGstatDiffCSVAndMarkdown(t *testing.T) {
 			}
 		}
 	}
-	if strings.Join(orders, "|") != "tables|ORDERS|changed|95000|-5000|5000 -> 0 collected|808 -> 768|-320.0 KiB|-97.1 MiB" {
+	if strings.Join(orders, "|") != "tables|ORDERS|changed|95000|-5000|5000 -> 0 collected|808 -> 768|-320.0 KiB|" {
 		t.Errorf("ORDERS CSV row %q", orders)
 	}
 	if strings.Join(secs, "|") != "summary|seconds_between||278" {
@@ -416,6 +417,16 @@ func TestGstatTrendFolder(t *testing.T) {
 	if r := strings.Join(row(out, "*", "ORDERS"), " "); r != "* ORDERS 8.7 MiB +2.3 MiB +800.0 KiB +10.44 linear 1.0000 2027-04-01" {
 		t.Errorf("ORDERS row %q", r)
 	}
+
+	// Diff of the first and last day: 300 pages in 3 days, shown per day.
+	code, out, errs = runCLI(t, nil, "gstat", "diff", filepath.Join(dir, "snap-z.txt"), filepath.Join(dir, "snap-w.txt"))
+	if code != 0 {
+		t.Fatalf("diff exit %d: %s", code, errs)
+	}
+	if r := strings.Join(row(out, "ORDERS"), " "); r != "ORDERS changed 100000 0 5000 808 -> 1108 +2.3 MiB +800.0 KiB" {
+		t.Errorf("ORDERS diff row %q", r)
+	}
+	wantLines(t, out, "Between     3.0 days, 0 transactions (0 per hour)\n")
 }
 
 // Header-only snapshots (gstat -h) have counters but no sizes: they are
