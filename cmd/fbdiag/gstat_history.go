@@ -157,18 +157,36 @@ func runGstatDiff(c *cli.Context) error {
 	} else {
 		tables = append(tables, diffSummaryTable(d))
 	}
-	tables = append(tables, countersTable(d), diffTablesTable(d, all, format), diffIndicesTable(d, all))
-	if format == report.Text && len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter) > 0 {
-		t := &report.Table{Title: "Fields only one snapshot prints (not compared)"}
-		if len(d.FieldsOnlyBefore) > 0 {
-			t.Notes = append(t.Notes, wrap("before: "+strings.Join(d.FieldsOnlyBefore, ", "), "  ", 98)...)
-		}
-		if len(d.FieldsOnlyAfter) > 0 {
-			t.Notes = append(t.Notes, wrap("after: "+strings.Join(d.FieldsOnlyAfter, ", "), "  ", 98)...)
-		}
-		tables = append(tables, t)
-	}
+	tables = append(tables, countersTable(d), diffTablesTable(d, all, format), diffIndicesTable(d, all), fieldsTable(d, format))
 	return report.WriteTables(e.stdout, format, tables...)
+}
+
+// fieldsTable names the values only one snapshot prints: wrapped lists
+// in text, one row per field in CSV and markdown.
+func fieldsTable(d *analyze.SnapshotDiff, f report.Format) *report.Table {
+	if len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter) == 0 {
+		return nil
+	}
+	t := &report.Table{Name: "fields_only", Title: "Fields only one snapshot prints (not compared)"}
+	if f == report.Text {
+		for _, side := range []struct {
+			name   string
+			fields []string
+		}{{"before", d.FieldsOnlyBefore}, {"after", d.FieldsOnlyAfter}} {
+			if len(side.fields) > 0 {
+				t.Notes = append(t.Notes, wrap(side.name+": "+strings.Join(side.fields, ", "), "  ", 98)...)
+			}
+		}
+		return t
+	}
+	t.Columns = report.Cols("only in", "field")
+	for _, fld := range d.FieldsOnlyBefore {
+		t.Add("before", fld)
+	}
+	for _, fld := range d.FieldsOnlyAfter {
+		t.Add("after", fld)
+	}
+	return t
 }
 
 // clipPath keeps the end of a long path, where the file name is.

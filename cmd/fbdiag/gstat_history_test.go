@@ -299,6 +299,8 @@ func TestGstatDiffAcrossVersions(t *testing.T) {
 	if r := strings.Join(row(out, "T5"), " "); !strings.HasPrefix(r, "T5 added") {
 		t.Errorf("T5 row %q", r)
 	}
+	_, out, _ = runCLI(t, nil, "gstat", "diff", "--format", "csv", old, cur)
+	wantLines(t, out, "fields_only,before,header.checksum\n", "fields_only,after,table.total_formats\n")
 }
 
 // writeGrowingShop writes daily snapshots built from the real gstat -a -r
