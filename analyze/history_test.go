@@ -3,6 +3,7 @@ package analyze
 import (
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -248,5 +249,49 @@ func TestDiffAcrossVersions(t *testing.T) {
 	}
 	if !slices.ContainsFunc(d.Warnings, func(w string) bool { return strings.Contains(w, "ODS 11.2 and 12.0") }) {
 		t.Errorf("warnings %q lack the ODS note", d.Warnings)
+	}
+}
+
+// Every gstat sample of the public corpus compared with itself: nothing
+// changed, nothing added or dropped, no field printed by one side only,
+// whatever the version (1.5 to 6.0, RedDatabase) or the switches.
+func TestDiffCorpusSelf(t *testing.T) {
+	dir := filepath.Join(testutil.CorpusDir(t), "public", "gstat")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, ent := range ents {
+		if ent.IsDir() || strings.HasSuffix(ent.Name(), ".md") {
+			continue
+		}
+		path := filepath.Join(dir, ent.Name())
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reps, err := parse.ReadGstat(strings.NewReader(string(raw)), path)
+		if err != nil || len(reps) == 0 {
+			continue // not every file parses into a snapshot (noisy excerpts)
+		}
+		n++
+		s := NewHistorySnapshot(reps[len(reps)-1])
+		d := Diff(s, s)
+		for _, st := range []string{StatusChanged, StatusAdded, StatusDropped} {
+			if tb, ix := d.Count(st); tb+ix != 0 {
+				t.Errorf("%s: %d tables and %d indices %s against itself", ent.Name(), tb, ix, st)
+			}
+		}
+		if len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter)+len(d.Warnings) != 0 {
+			t.Errorf("%s: fields %v %v, warnings %q", ent.Name(), d.FieldsOnlyBefore, d.FieldsOnlyAfter, d.Warnings)
+		}
+		if len(d.Tables) != len(s.Analysis.Tables) {
+			t.Errorf("%s: %d tables in the diff, %d in the snapshot", ent.Name(), len(d.Tables), len(s.Analysis.Tables))
+		}
+	}
+	t.Logf("%d corpus files compared with themselves", n)
+	if n < 50 {
+		t.Errorf("only %d corpus files compared", n)
 	}
 }
