@@ -23,10 +23,15 @@ type SnapshotDiff struct {
 	Counters []CounterDiff `json:"counters"`
 	// OATAgeHours estimates, in each snapshot, how long ago the oldest
 	// active transaction started: (Next − OAT) / TransactionsPerHour.
-	OATAgeHours FloatPair   `json:"oat_age_hours"`
-	Totals      TotalsDiff  `json:"totals"`
-	Tables      []TableDiff `json:"tables"`
-	Indices     []IndexDiff `json:"indices"`
+	OATAgeHours FloatPair `json:"oat_age_hours"`
+	// OATStuck is true when the oldest active transaction is the same in
+	// both snapshots while Next moved on: that transaction was still
+	// open when the later ones started, so it has been open at least
+	// SecondsBetween, and it holds back garbage collection.
+	OATStuck bool        `json:"oat_stuck"`
+	Totals   TotalsDiff  `json:"totals"`
+	Tables   []TableDiff `json:"tables"`
+	Indices  []IndexDiff `json:"indices"`
 	// FieldsOnlyBefore and FieldsOnlyAfter name the values only one
 	// snapshot prints ("table.total_formats": 3.0+ only), typically after
 	// a restore to a newer ODS; the others are compared.
@@ -188,6 +193,17 @@ func (d *SnapshotDiff) counters(b, a *HeaderStats) {
 		} else {
 			d.TransactionsBetween = ch
 		}
+	}
+	oat := Pair{get(b, func(h *HeaderStats) *int64 { return h.OldestActive }),
+		get(a, func(h *HeaderStats) *int64 { return h.OldestActive })}
+	if d.TransactionsBetween != nil && *d.TransactionsBetween > 0 && oat[0] != nil && oat[1] != nil && *oat[0] == *oat[1] {
+		d.OATStuck = true
+		open := "the time between the snapshots"
+		if d.SecondsBetween != nil && *d.SecondsBetween > 0 {
+			open = humanSeconds(*d.SecondsBetween)
+		}
+		d.Warnings = append(d.Warnings, fmt.Sprintf("the oldest active transaction (%d) did not move while %d transactions started: "+
+			"it has been open at least %s and holds back garbage collection", *oat[0], *d.TransactionsBetween, open))
 	}
 	if d.TransactionsBetween != nil && d.SecondsBetween != nil && *d.SecondsBetween > 0 {
 		rate := float64(*d.TransactionsBetween) / (*d.SecondsBetween / 3600)

@@ -295,3 +295,35 @@ func TestDiffCorpusSelf(t *testing.T) {
 		t.Errorf("only %d corpus files compared", n)
 	}
 }
+
+// A transaction left open: the later real snapshot with its Oldest
+// active edited back to the first one's 17 (OIT and OST edited to match)
+// while Next moved 18 → 26.
+func TestDiffOATStuck(t *testing.T) {
+	raw, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := strings.NewReplacer("\tOldest transaction\t25", "\tOldest transaction\t16",
+		"\tOldest active\t\t26", "\tOldest active\t\t17", "\tOldest snapshot\t\t26", "\tOldest snapshot\t\t17").Replace(string(raw))
+	if later == string(raw) {
+		t.Fatal("header lines not found")
+	}
+	before := snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
+	d := Diff(before, snapshotText(t, "later-oat-17.txt", later))
+	if !d.OATStuck {
+		t.Fatal("oat_stuck false")
+	}
+	want := "the oldest active transaction (17) did not move while 8 transactions started: it has been open at least 4 min 38 s and holds back garbage collection"
+	if len(d.Warnings) != 1 || d.Warnings[0] != want {
+		t.Errorf("warnings %q", d.Warnings)
+	}
+	// Next − OAT grew from 1 to 9: 9 transactions at 103.6 an hour.
+	if a := d.OATAgeHours[1]; a == nil || math.Abs(*a-9/(8/(278.0/3600))) > 1e-12 {
+		t.Errorf("oat age after %v", a)
+	}
+	// The real pair: OAT moved 17 → 26.
+	if Diff(before, snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))).OATStuck {
+		t.Error("real pair: oat_stuck true")
+	}
+}

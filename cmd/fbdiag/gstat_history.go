@@ -144,8 +144,11 @@ func runGstatDiff(c *cli.Context) error {
 		return usagef("gstat diff: want two snapshots, OLD and NEW (got %d)", c.NArg())
 	}
 	d := analyze.Diff(before, after)
-	for _, w := range d.Warnings {
-		fmt.Fprintln(e.stderr, "warning:", w)
+	if format != report.Text {
+		// Text prints them in its header.
+		for _, w := range d.Warnings {
+			fmt.Fprintln(e.stderr, "warning:", w)
+		}
 	}
 	if format == report.JSON {
 		return report.WriteJSON(e.stdout, d)
@@ -484,8 +487,10 @@ func runGstatTrend(c *cli.Context) error {
 	for _, s := range tr.Skipped {
 		fmt.Fprintln(e.stderr, "skipped:", s)
 	}
-	for _, w := range tr.Warnings {
-		fmt.Fprintln(e.stderr, "warning:", w)
+	if format != report.Text {
+		for _, w := range tr.Warnings {
+			fmt.Fprintln(e.stderr, "warning:", w)
+		}
 	}
 	if dir := c.String("png"); dir != "" {
 		files, err := writeHistoryCharts(dir, tr, c.Int("top"), e.stderr)
@@ -629,6 +634,11 @@ func writeTrendText(w io.Writer, tr *analyze.Trend) {
 		fmt.Fprintln(w, line)
 		if o := db.OtherForecast; o != nil && o.Model != nil {
 			fmt.Fprintf(w, "            %s fit: %s\n", *o.Model, forecastText(o))
+		}
+	}
+	for _, warn := range tr.Warnings {
+		for _, l := range wrap("warning: "+warn, "", 100) {
+			fmt.Fprintln(w, l)
 		}
 	}
 	var fast []string
