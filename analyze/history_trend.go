@@ -23,11 +23,95 @@ type Trend struct {
 	// Tables are ordered fastest growing first (bytes per day of the
 	// linear fit), unknown growth last.
 	Tables []GrowthTrend `json:"tables"`
+	// Transactions follows the header counters.
+	Transactions TransactionTrend `json:"transactions"`
 	// Skipped names the snapshots left out (no time to place them).
 	Skipped []string `json:"skipped"`
 	// Warnings: fewer than 2 dated snapshots, equal times, several
-	// database paths.
+	// database paths, a stuck oldest active transaction.
 	Warnings []string `json:"warnings"`
+}
+
+// TransactionTrend is the header transaction counters over time.
+type TransactionTrend struct {
+	Points []CounterPoint `json:"points"`
+	// PerDay is the least-squares slope of Next transaction over days,
+	// fitted on the snapshots since the last restore.
+	PerDay *float64 `json:"per_day"`
+	// Restores counts the times Next went backwards between two
+	// snapshots (a restore or a replaced file resets it).
+	Restores int `json:"restores"`
+	// StuckOldestActive is the Oldest active transaction when it has had
+	// the same number since StuckSince, up to the last snapshot, while
+	// Next moved on: a transaction open all that time. Both null when
+	// the OAT moved.
+	StuckOldestActive *int64     `json:"stuck_oldest_active"`
+	StuckSince        *time.Time `json:"stuck_since"`
+}
+
+// CounterPoint is the header counters of one snapshot.
+type CounterPoint struct {
+	Time              time.Time `json:"time"`
+	OldestTransaction *int64    `json:"oldest_transaction"`
+	OldestActive      *int64    `json:"oldest_active"`
+	OldestSnapshot    *int64    `json:"oldest_snapshot"`
+	NextTransaction   *int64    `json:"next_transaction"`
+}
+
+// transactions fills tr.Transactions from the dated snapshots.
+func (tr *Trend) transactions(timed []*HistorySnapshot, days []float64) {
+	tt := &tr.Transactions
+	tt.Points = make([]CounterPoint, len(timed))
+	var xs, ys []float64
+	var lastNext *int64
+	for i, s := range timed {
+		p := CounterPoint{Time: *s.Time}
+		if h := s.Analysis.Header; h != nil {
+			p.OldestTransaction, p.OldestActive = h.OldestTransaction, h.OldestActive
+			p.OldestSnapshot, p.NextTransaction = h.OldestSnapshot, h.NextTransaction
+		}
+		tt.Points[i] = p
+		if p.NextTransaction == nil {
+			continue
+		}
+		if lastNext != nil && *p.NextTransaction < *lastNext {
+			tt.Restores++
+			xs, ys = nil, nil
+		}
+		lastNext = p.NextTransaction
+		xs = append(xs, days[i])
+		ys = append(ys, float64(*p.NextTransaction))
+	}
+	if len(xs) >= 2 && xs[len(xs)-1] > xs[0] {
+		tt.PerDay = ptr(fitLinear(xs, ys).Slope)
+	}
+	// The last run of snapshots sharing the last OAT.
+	n := len(tt.Points)
+	if n < 2 {
+		return
+	}
+	last := tt.Points[n-1]
+	if last.OldestActive == nil || last.NextTransaction == nil {
+		return
+	}
+	since := n - 1
+	for i := n - 2; i >= 0; i-- {
+		p := tt.Points[i]
+		if p.OldestActive == nil || *p.OldestActive != *last.OldestActive || p.NextTransaction == nil ||
+			*p.NextTransaction > *last.NextTransaction {
+			break
+		}
+		since = i
+	}
+	first := tt.Points[since]
+	if since < n-1 && *last.NextTransaction > *first.NextTransaction {
+		tt.StuckOldestActive, tt.StuckSince = last.OldestActive, &first.Time
+		tr.Warnings = append(tr.Warnings, fmt.Sprintf(
+			"the oldest active transaction (%d) has not moved since %s (%s) while %d transactions started: "+
+				"it has been open all that time and holds back garbage collection",
+			*last.OldestActive, first.Time.Format(time.DateTime), humanSeconds(last.Time.Sub(first.Time).Seconds()),
+			*last.NextTransaction-*first.NextTransaction))
+	}
 }
 
 // GrowthTrend is one object (the database or a table) over time.
@@ -163,6 +247,7 @@ func TrendOf(snaps []*HistorySnapshot, until int64) *Trend {
 	}
 	if len(timed) == 0 {
 		tr.Database = GrowthTrend{Name: "database", Points: []TrendPoint{}}
+		tr.Transactions.Points = []CounterPoint{}
 		return tr
 	}
 	t0 := *timed[0].Time
@@ -171,6 +256,8 @@ func TrendOf(snaps []*HistorySnapshot, until int64) *Trend {
 	for i, s := range timed {
 		days[i] = s.Time.Sub(t0).Hours() / 24
 	}
+
+	tr.transactions(timed, days)
 
 	db := GrowthTrend{Name: "database"}
 	for _, s := range timed {

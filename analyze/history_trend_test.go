@@ -188,3 +188,37 @@ func TestTrendTwoDatabases(t *testing.T) {
 		t.Errorf("warnings %q", tr.Warnings)
 	}
 }
+
+// Next transaction edited to 18, 1018, 2018, 3018 on days 0..3 with the
+// real OAT 17 left as it is: 1000 transactions a day, and an oldest
+// active transaction open since day 0. Then a restore (Next back to 5
+// on day 4, OAT 4) resets both.
+func TestTrendTransactions(t *testing.T) {
+	var snaps []*HistorySnapshot
+	for day, next := range []int{18, 1018, 2018, 3018} {
+		text := strings.Replace(growingShop(t, day, 808), "\tNext transaction\t18", fmt.Sprintf("\tNext transaction\t%d", next), 1)
+		snaps = append(snaps, snapshotText(t, fmt.Sprintf("day%d", day), text))
+	}
+	tr := TrendOf(snaps, 0)
+	tt := tr.Transactions
+	if tt.PerDay == nil || math.Abs(*tt.PerDay-1000) > 1e-9 || tt.Restores != 0 {
+		t.Errorf("per day %v, restores %d", tt.PerDay, tt.Restores)
+	}
+	if !eqInt(tt.StuckOldestActive, 17) || tt.StuckSince == nil || !tt.StuckSince.Equal(time.Date(2026, 12, 2, 14, 9, 54, 0, time.UTC)) {
+		t.Errorf("stuck %v since %v", tt.StuckOldestActive, tt.StuckSince)
+	}
+	want := "the oldest active transaction (17) has not moved since 2026-12-02 14:09:54 (3.0 days) while 3000 transactions started: " +
+		"it has been open all that time and holds back garbage collection"
+	if len(tr.Warnings) != 1 || tr.Warnings[0] != want {
+		t.Errorf("warnings %q", tr.Warnings)
+	}
+
+	restored := strings.NewReplacer("\tNext transaction\t18", "\tNext transaction\t5", "\tOldest active\t\t17", "\tOldest active\t\t4").
+		Replace(growingShop(t, 4, 808))
+	tr = TrendOf(append(snaps, snapshotText(t, "day4", restored)), 0)
+	if tt := tr.Transactions; tt.Restores != 1 || tt.PerDay != nil || tt.StuckOldestActive != nil || len(tr.Warnings) != 0 {
+		t.Errorf("after a restore: restores %d, per day %v, stuck %v, warnings %q", tt.Restores, tt.PerDay, tt.StuckOldestActive, tr.Warnings)
+	}
+}
+
+func eqInt(p *int64, v int64) bool { return p != nil && *p == v }

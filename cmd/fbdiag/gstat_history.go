@@ -510,7 +510,7 @@ func runGstatTrend(c *cli.Context) error {
 	} else {
 		tables = append(tables, trendDatabaseTable(tr))
 	}
-	tables = append(tables, trendSnapshotsTable(tr), trendTablesTable(tr, c.Int("top"), format))
+	tables = append(tables, trendSnapshotsTable(tr, format), trendTablesTable(tr, c.Int("top"), format))
 	return report.WriteTables(e.stdout, format, tables...)
 }
 
@@ -636,6 +636,13 @@ func writeTrendText(w io.Writer, tr *analyze.Trend) {
 			fmt.Fprintf(w, "            %s fit: %s\n", *o.Model, forecastText(o))
 		}
 	}
+	if tt := tr.Transactions; tt.PerDay != nil {
+		line := fmt.Sprintf("Rate        %s transactions per day (Next transaction)", num(math.Round(*tt.PerDay)))
+		if tt.Restores > 0 {
+			line += fmt.Sprintf(", since the last of %d restores", tt.Restores)
+		}
+		fmt.Fprintln(w, line)
+	}
 	for _, warn := range tr.Warnings {
 		for _, l := range wrap("warning: "+warn, "", 100) {
 			fmt.Fprintln(w, l)
@@ -675,14 +682,30 @@ func trendDatabaseTable(tr *analyze.Trend) *report.Table {
 	return t
 }
 
-func trendSnapshotsTable(tr *analyze.Trend) *report.Table {
-	t := &report.Table{Name: "snapshots", Title: "Snapshots", Columns: report.Cols(">#", "time", ">tables", ">size", "file")}
+func trendSnapshotsTable(tr *analyze.Trend, f report.Format) *report.Table {
+	t := &report.Table{Name: "snapshots", Title: "Snapshots",
+		Columns: report.Cols(">#", "time", ">tables", ">size", ">OAT", ">Next", "file")}
+	fileTimes := false
 	for i, s := range tr.Snapshots {
 		when := s.Time.Format(time.DateTime)
 		if s.TimeSource != nil && *s.TimeSource == analyze.TimeFromFile {
-			when += " (file)"
+			when += "*"
+			fileTimes = true
 		}
-		t.Add(strconv.Itoa(i+1), when, strconv.Itoa(s.Tables), bytesOr(s.SizeBytes), s.File)
+		var oat, next *int64
+		if i < len(tr.Transactions.Points) {
+			oat, next = tr.Transactions.Points[i].OldestActive, tr.Transactions.Points[i].NextTransaction
+		}
+		file := s.File
+		if f == report.Text {
+			// The counters may take 15 digits each; the end of the path
+			// names the file.
+			file = clipPath(file, 30)
+		}
+		t.Add(strconv.Itoa(i+1), when, strconv.Itoa(s.Tables), bytesOr(s.SizeBytes), intOr(oat), intOr(next), file)
+	}
+	if fileTimes {
+		t.Notes = append(t.Notes, "* no execution time in the file: dated by its modification time")
 	}
 	return t
 }

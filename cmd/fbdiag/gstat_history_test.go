@@ -413,7 +413,12 @@ func TestGstatTrendFolder(t *testing.T) {
 		// The exponential through the same sizes grows 1.25 %/day:
 		// ln(104857600/64069632)/0.012547 = 39.3 days after Dec 2.
 		"            exponential fit: 2027-01-10\n",
+		"Rate        0 transactions per day (Next transaction)\n",
 		"Fastest     ORDERS\n")
+	if r := strings.Join(row(out, "1", "2026-12-02"), " "); !strings.HasPrefix(r, "1 2026-12-02 14:09:54 6 61.1 MiB 17 18 ") ||
+		!strings.HasSuffix(r, "snap-z.txt") {
+		t.Errorf("first snapshot row %q", r)
+	}
 	if r := strings.Join(row(out, "*", "ORDERS"), " "); r != "* ORDERS 8.7 MiB +2.3 MiB +800.0 KiB +10.44 linear 1.0000 2027-04-01" {
 		t.Errorf("ORDERS row %q", r)
 	}
@@ -521,4 +526,9 @@ func TestGstatTrendFileTime(t *testing.T) {
 		tr.Snapshots[0].TimeSource != "execution_time" || tr.Days != 1 {
 		t.Errorf("snapshots %s days %v", jsonOf(tr.Snapshots), tr.Days)
 	}
+	_, out, _ = runCLI(t, nil, "gstat", "trend", shopPath(t), path)
+	if r := strings.Join(row(out, "2"), " "); !strings.HasPrefix(r, "2 2026-12-03 14:09:54* 6 60.6 MiB 26 26 ") {
+		t.Errorf("second snapshot row %q", r)
+	}
+	wantLines(t, out, "* no execution time in the file: dated by its modification time\n")
 }
