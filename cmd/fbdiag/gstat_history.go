@@ -277,12 +277,19 @@ func diffSummaryTable(d *analyze.SnapshotDiff) *report.Table {
 	}
 	t.Add("file", d.Before.File, d.After.File)
 	t.Add("execution_time", tm(d.Before), tm(d.After))
-	t.Add("ods_version", strOr(d.Before.ODSVersion), strOr(d.After.ODSVersion))
+	str := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	t.Add("ods_version", str(d.Before.ODSVersion), str(d.After.ODSVersion))
 	t.Add("size_bytes", intOr(d.Totals.SizeBytes[0]), intOr(d.Totals.SizeBytes[1]))
 	t.Add("oat_age_hours", floatOr(d.OATAgeHours[0], 4), floatOr(d.OATAgeHours[1], 4))
 	t.Add("seconds_between", "", floatOr(d.SecondsBetween, 0))
 	t.Add("transactions_between", "", intOr(d.TransactionsBetween))
 	t.Add("transactions_per_hour", "", floatOr(d.TransactionsPerHour, 2))
+	t.Add("oat_stuck", "", strconv.FormatBool(d.OATStuck))
 	t.Notes = append(t.Notes, d.Warnings...)
 	return t
 }
