@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -16,12 +17,26 @@ import (
 	"github.com/fbdiag/fbdiag/internal/testutil"
 )
 
+// histCLI runs fbdiag with args and an empty stdin, returning the exit
+// code, stdout and stderr (the tests of this file keep their own helpers
+// so they do not depend on other commands' test files).
+func histCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(append([]string{"fbdiag"}, args...), strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func is64(p *int64, v int64) bool { return p != nil && *p == v }
+
+func shopAR(t *testing.T) string { return testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt") }
+
 func laterPath(t *testing.T) string {
 	return testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt")
 }
 
 // checkWidth fails when a text line does not fit a 100-column terminal.
-func checkWidth(t *testing.T, out string) {
+func checkHistWidth(t *testing.T, out string) {
 	t.Helper()
 	for i, l := range strings.Split(out, "\n") {
 		if n := utf8.RuneCountInString(l); n > 100 {
@@ -52,11 +67,11 @@ func row(out string, first ...string) []string {
 }
 
 func TestGstatDiffTextShop(t *testing.T) {
-	code, out, errs := runCLI(t, nil, "gstat", "diff", shopPath(t), laterPath(t))
+	code, out, errs := histCLI(t, "gstat", "diff", shopAR(t), laterPath(t))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	checkWidth(t, out)
+	checkHistWidth(t, out)
 	wantLines(t, out,
 		"Between     4 min 38 s, 8 transactions (103.6 per hour)\n",
 		"OAT age     35 s before, 0 s after",
@@ -82,7 +97,7 @@ func TestGstatDiffTextShop(t *testing.T) {
 		t.Errorf("stderr %q", errs)
 	}
 	// --all lists the unchanged ones.
-	_, all, _ := runCLI(t, nil, "gstat", "diff", "--all", shopPath(t), laterPath(t))
+	_, all, _ := histCLI(t, "gstat", "diff", "--all", shopAR(t), laterPath(t))
 	if r := strings.Join(row(all, "DOCS"), " "); r != "DOCS unchanged 2000 0 0 328 0 B" {
 		t.Errorf("DOCS row with --all %q", r)
 	}
@@ -124,11 +139,11 @@ func jsonOf(v any) string {
 }
 
 func pairIs(p []*int64, before, after int64) bool {
-	return len(p) == 2 && eq(p[0], before) && eq(p[1], after)
+	return len(p) == 2 && is64(p[0], before) && is64(p[1], after)
 }
 
 func TestGstatDiffJSONContract(t *testing.T) {
-	code, out, errs := runCLI(t, nil, "gstat", "diff", "--format", "json", shopPath(t), laterPath(t))
+	code, out, errs := histCLI(t, "gstat", "diff", "--format", "json", shopAR(t), laterPath(t))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -136,7 +151,7 @@ func TestGstatDiffJSONContract(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &d); err != nil {
 		t.Fatal(err)
 	}
-	if d.SecondsBetween == nil || *d.SecondsBetween != 278 || !eq(d.TransactionsBetween, 8) {
+	if d.SecondsBetween == nil || *d.SecondsBetween != 278 || !is64(d.TransactionsBetween, 8) {
 		t.Errorf("seconds_between %v, transactions_between %v", d.SecondsBetween, d.TransactionsBetween)
 	}
 	if d.TransactionsPerHour == nil || fmt.Sprintf("%.3f", *d.TransactionsPerHour) != "103.597" {
@@ -181,7 +196,7 @@ func TestGstatDiffJSONContract(t *testing.T) {
 }
 
 func TestGstatDiffCSVAndMarkdown(t *testing.T) {
-	code, out, errs := runCLI(t, nil, "gstat", "diff", "--format", "csv", shopPath(t), laterPath(t))
+	code, out, errs := histCLI(t, "gstat", "diff", "--format", "csv", shopAR(t), laterPath(t))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -206,7 +221,7 @@ func TestGstatDiffCSVAndMarkdown(t *testing.T) {
 	if strings.Join(secs, "|") != "summary|seconds_between||278" {
 		t.Errorf("seconds_between CSV row %q", secs)
 	}
-	code, out, _ = runCLI(t, nil, "gstat", "diff", "--format", "markdown", shopPath(t), laterPath(t))
+	code, out, _ = histCLI(t, "gstat", "diff", "--format", "markdown", shopAR(t), laterPath(t))
 	if code != 0 || !strings.Contains(out, "| ORDERS | changed | 95000 | -5000 | 5000 -&gt; 0 collected | 808 -&gt; 768 |") {
 		t.Errorf("markdown (exit %d):\n%s", code, out)
 	}
@@ -215,7 +230,7 @@ func TestGstatDiffCSVAndMarkdown(t *testing.T) {
 // Two runs appended in one file (a cron job doing gstat >> stats.txt)
 // compare first against last.
 func TestGstatDiffOneFileTwoRuns(t *testing.T) {
-	a, err := os.ReadFile(shopPath(t))
+	a, err := os.ReadFile(shopAR(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +242,7 @@ func TestGstatDiffOneFileTwoRuns(t *testing.T) {
 	if err := os.WriteFile(path, append(a, b...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runCLI(t, nil, "gstat", "diff", "--format", "json", path)
+	code, out, errs := histCLI(t, "gstat", "diff", "--format", "json", path)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -235,12 +250,12 @@ func TestGstatDiffOneFileTwoRuns(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &d); err != nil {
 		t.Fatal(err)
 	}
-	if !eq(d.TransactionsBetween, 8) || d.SecondsBetween == nil || *d.SecondsBetween != 278 {
+	if !is64(d.TransactionsBetween, 8) || d.SecondsBetween == nil || *d.SecondsBetween != 278 {
 		t.Errorf("transactions %v seconds %v", d.TransactionsBetween, d.SecondsBetween)
 	}
 	// Given as OLD and NEW, the file counts as its last run: a notice
 	// says so, and the diff against the later file is empty of changes.
-	code, out, errs = runCLI(t, nil, "gstat", "diff", "--format", "json", path, laterPath(t))
+	code, out, errs = histCLI(t, "gstat", "diff", "--format", "json", path, laterPath(t))
 	if code != 0 || !strings.Contains(errs, path+" holds 2 gstat runs; comparing the last") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
@@ -260,15 +275,15 @@ func TestGstatDiffErrors(t *testing.T) {
 		code int
 		msg  string
 	}{
-		{[]string{"gstat", "diff", shopPath(t)}, 2, "holds one gstat run"},
+		{[]string{"gstat", "diff", shopAR(t)}, 2, "holds one gstat run"},
 		{[]string{"gstat", "diff"}, 2, "want two snapshots"},
-		{[]string{"gstat", "diff", shopPath(t), laterPath(t), shopPath(t)}, 2, "want two snapshots"},
-		{[]string{"gstat", "diff", shopPath(t), filepath.Join(t.TempDir(), "missing.txt")}, 1, "missing.txt"},
-		{[]string{"gstat", "diff", "--format", "xml", shopPath(t), laterPath(t)}, 2, "unknown format"},
+		{[]string{"gstat", "diff", shopAR(t), laterPath(t), shopAR(t)}, 2, "want two snapshots"},
+		{[]string{"gstat", "diff", shopAR(t), filepath.Join(t.TempDir(), "missing.txt")}, 1, "missing.txt"},
+		{[]string{"gstat", "diff", "--format", "xml", shopAR(t), laterPath(t)}, 2, "unknown format"},
 		{[]string{"gstat", "trend"}, 2, "no snapshots"},
-		{[]string{"gstat", "trend", "--until", "lots", shopPath(t)}, 2, "--until"},
+		{[]string{"gstat", "trend", "--until", "lots", shopAR(t)}, 2, "--until"},
 	} {
-		code, _, errs := runCLI(t, nil, tc.args...)
+		code, _, errs := histCLI(t, tc.args...)
 		if code != tc.code || !strings.Contains(errs, tc.msg) {
 			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tc.args[1:], code, errs, tc.code, tc.msg)
 		}
@@ -276,7 +291,7 @@ func TestGstatDiffErrors(t *testing.T) {
 	// Not gstat text: a file:line-free error naming the file, exit 1.
 	junk := filepath.Join(t.TempDir(), "notes.txt")
 	os.WriteFile(junk, []byte("hello\n"), 0o644)
-	if code, _, errs := runCLI(t, nil, "gstat", "diff", junk, laterPath(t)); code != 1 || !strings.Contains(errs, "notes.txt") {
+	if code, _, errs := histCLI(t, "gstat", "diff", junk, laterPath(t)); code != 1 || !strings.Contains(errs, "notes.txt") {
 		t.Errorf("junk input: exit %d, %q", code, errs)
 	}
 }
@@ -286,18 +301,18 @@ func TestGstatDiffErrors(t *testing.T) {
 func TestGstatDiffAcrossVersions(t *testing.T) {
 	old := testutil.Corpus(t, "public", "gstat", "FirebirdSQL-fdb__gstat25-r.out")
 	cur := testutil.Corpus(t, "public", "gstat", "FirebirdSQL-fdb__gstat30-r.out")
-	code, out, errs := runCLI(t, nil, "gstat", "diff", old, cur)
+	code, out, errs := histCLI(t, "gstat", "diff", old, cur)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	checkWidth(t, out)
+	checkHistWidth(t, out)
 	wantLines(t, out, "ODS 11.2 (Firebird 2.5)", "ODS 12.0 (Firebird 3.0)",
 		"Fields only one snapshot prints", "header.bumped_transaction", "table.total_formats")
 	wantLines(t, out, "warning: ODS 11.2 and 12.0: only the fields both print are compared\n")
 	if r := strings.Join(row(out, "T5"), " "); !strings.HasPrefix(r, "T5 added") {
 		t.Errorf("T5 row %q", r)
 	}
-	_, out, _ = runCLI(t, nil, "gstat", "diff", "--format", "csv", old, cur)
+	_, out, _ = histCLI(t, "gstat", "diff", "--format", "csv", old, cur)
 	wantLines(t, out, "fields_only,before,header.checksum\n", "fields_only,after,table.total_formats\n")
 }
 
@@ -306,7 +321,7 @@ func TestGstatDiffAcrossVersions(t *testing.T) {
 // set to pages[i] (nothing else edited, so only ORDERS grows).
 func writeGrowingShop(t *testing.T, dir string, pages ...int) {
 	t.Helper()
-	raw, err := os.ReadFile(shopPath(t))
+	raw, err := os.ReadFile(shopAR(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +369,7 @@ func TestGstatTrendFolder(t *testing.T) {
 	pngDir := filepath.Join(t.TempDir(), "charts")
 	// The database is 64069632 bytes on the first day (tables + indices);
 	// 100 MiB = 104857600 is (104857600 − 64069632)/819200 = 49.79 days on.
-	code, out, errs := runCLI(t, nil, "gstat", "trend", "--format", "json", "--until", "100MiB", "--png", pngDir, dir)
+	code, out, errs := histCLI(t, "gstat", "trend", "--format", "json", "--until", "100MiB", "--png", pngDir, dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -365,7 +380,7 @@ func TestGstatTrendFolder(t *testing.T) {
 	if len(tr.Snapshots) != 4 || !strings.HasSuffix(tr.Snapshots[0].File, "snap-z.txt") || !strings.HasSuffix(tr.Snapshots[3].File, "snap-w.txt") {
 		t.Fatalf("snapshots %+v", tr.Snapshots)
 	}
-	if !eq(tr.UntilBytes, 100<<20) {
+	if !is64(tr.UntilBytes, 100<<20) {
 		t.Errorf("until_bytes %v", tr.UntilBytes)
 	}
 	db := tr.Database
@@ -402,11 +417,11 @@ func TestGstatTrendFolder(t *testing.T) {
 	}
 
 	// The text form: the forecast line and the growing table flagged.
-	code, out, _ = runCLI(t, nil, "gstat", "trend", "--until", "100MiB", dir)
+	code, out, _ = histCLI(t, "gstat", "trend", "--until", "100MiB", dir)
 	if code != 0 {
 		t.Fatalf("text exit %d", code)
 	}
-	checkWidth(t, out)
+	checkHistWidth(t, out)
 	wantLines(t, out,
 		"Growth      +800.0 KiB per day (+1.25%/day), best fit linear, R² 1.0000\n",
 		"Forecast    100.0 MiB: 2027-01-21, in 46.8 days (95%: 2027-01-21 to 2027-01-21)\n",
@@ -424,7 +439,7 @@ func TestGstatTrendFolder(t *testing.T) {
 	}
 
 	// Diff of the first and last day: 300 pages in 3 days, shown per day.
-	code, out, errs = runCLI(t, nil, "gstat", "diff", filepath.Join(dir, "snap-z.txt"), filepath.Join(dir, "snap-w.txt"))
+	code, out, errs = histCLI(t, "gstat", "diff", filepath.Join(dir, "snap-z.txt"), filepath.Join(dir, "snap-w.txt"))
 	if code != 0 {
 		t.Fatalf("diff exit %d: %s", code, errs)
 	}
@@ -439,7 +454,7 @@ func TestGstatTrendFolder(t *testing.T) {
 // chart is drawn from no values.
 func TestGstatTrendHeaderOnly(t *testing.T) {
 	h := testutil.Testdata(t, "fb30", "shop-gstat-h.txt")
-	code, out, errs := runCLI(t, nil, "gstat", "trend", "--format", "json", h, laterPath(t))
+	code, out, errs := histCLI(t, "gstat", "trend", "--format", "json", h, laterPath(t))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -457,7 +472,7 @@ func TestGstatTrendHeaderOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	// 14:14:21 (-h) and 14:14:32 (-r): 11 s apart.
-	if len(tr.Snapshots) != 2 || tr.Snapshots[0].SizeBytes != nil || !eq(tr.Snapshots[1].SizeBytes, 63586304) ||
+	if len(tr.Snapshots) != 2 || tr.Snapshots[0].SizeBytes != nil || !is64(tr.Snapshots[1].SizeBytes, 63586304) ||
 		math.Abs(tr.Days*86400-11) > 1e-6 {
 		t.Errorf("snapshots %s, days %v", jsonOf(tr.Snapshots), tr.Days)
 	}
@@ -465,7 +480,7 @@ func TestGstatTrendHeaderOnly(t *testing.T) {
 		t.Errorf("database change %s per day %s, want null", jsonOf(tr.Database.SizeChange), jsonOf(tr.Database.BytesPerDay))
 	}
 	pngDir := t.TempDir()
-	code, _, errs = runCLI(t, nil, "gstat", "trend", "--png", pngDir, h)
+	code, _, errs = histCLI(t, "gstat", "trend", "--png", pngDir, h)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -474,10 +489,10 @@ func TestGstatTrendHeaderOnly(t *testing.T) {
 			t.Errorf("stderr lacks %q: %q", w, errs)
 		}
 	}
-	if _, out, _ := runCLI(t, nil, "gstat", "trend", h); !strings.Contains(out, "warning: a trend needs at least 2 snapshots with an execution time\n") {
+	if _, out, _ := histCLI(t, "gstat", "trend", h); !strings.Contains(out, "warning: a trend needs at least 2 snapshots with an execution time\n") {
 		t.Errorf("text lacks the warning:\n%s", out)
 	}
-	if _, _, errs := runCLI(t, nil, "gstat", "trend", "--format", "json", h); !strings.Contains(errs, "warning: a trend needs at least 2 snapshots") {
+	if _, _, errs := histCLI(t, "gstat", "trend", "--format", "json", h); !strings.Contains(errs, "warning: a trend needs at least 2 snapshots") {
 		t.Errorf("JSON: stderr lacks the warning: %q", errs)
 	}
 	if ents, _ := os.ReadDir(pngDir); len(ents) != 0 {
@@ -505,7 +520,7 @@ func TestGstatTrendFileTime(t *testing.T) {
 	if err := os.Chtimes(path, mtime, mtime); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runCLI(t, nil, "gstat", "trend", "--format", "json", shopPath(t), path)
+	code, out, errs := histCLI(t, "gstat", "trend", "--format", "json", shopAR(t), path)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -526,7 +541,7 @@ func TestGstatTrendFileTime(t *testing.T) {
 		tr.Snapshots[0].TimeSource != "execution_time" || tr.Days != 1 {
 		t.Errorf("snapshots %s days %v", jsonOf(tr.Snapshots), tr.Days)
 	}
-	_, out, _ = runCLI(t, nil, "gstat", "trend", shopPath(t), path)
+	_, out, _ = histCLI(t, "gstat", "trend", shopAR(t), path)
 	if r := strings.Join(row(out, "2"), " "); !strings.HasPrefix(r, "2 2026-12-03 14:09:54* 6 60.6 MiB 26 26 ") {
 		t.Errorf("second snapshot row %q", r)
 	}
