@@ -158,6 +158,7 @@ func unsupported(inputs []Input) []*Section {
 // finish gives sections unique IDs and collects the summary.
 func (r *Report) finish() {
 	seen := map[string]int{}
+	files := map[string]bool{}
 	for _, s := range r.Sections {
 		id := plot.SafeName(strings.ToLower(s.ID))
 		if n := seen[id]; n > 0 {
@@ -180,6 +181,11 @@ func (r *Report) finish() {
 		for _, f := range s.Figures {
 			f.Chart.Name = id
 			f.File = f.Chart.File()
+			for n := 2; files[f.File]; n++ {
+				f.Chart.Name = fmt.Sprintf("%s-%d", id, n)
+				f.File = f.Chart.File()
+			}
+			files[f.File] = true
 		}
 	}
 	sort.SliceStable(r.Summary, func(i, j int) bool {
