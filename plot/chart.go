@@ -220,7 +220,7 @@ const (
 
 // MaxNameRunes bounds an object name on an axis or in a legend; longer
 // names get an ellipsis (Ellipsis) so that labels never overlap the data.
-const MaxNameRunes = 28
+const MaxNameRunes = 36
 
 var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
 

@@ -94,43 +94,71 @@ type RestoreTimeline struct {
 	Items  []Span
 }
 
-// RestoreTimelineChart draws one row per span, from its start to its end.
+// RestoreTimelineChart draws one row per span name; spans with the same
+// name and kind (a phase gbak left and came back to) share a row, as
+// several bars, labelled once with their total.
 func RestoreTimelineChart(d RestoreTimeline) (*Chart, error) {
 	ch := &Chart{Kind: KindRestoreTimeline, Title: d.Title}
 	spans := append(append([]Span(nil), d.Phases...), d.Items...)
-	var keep []Span
-	for _, s := range spans {
-		if finite(s.Start, s.Duration) && s.Duration >= 0 {
-			keep = append(keep, s)
-		}
+	type row struct {
+		name, kind string
+		spans      []Span
 	}
-	if len(keep) == 0 {
+	var rows []*row
+	byKey := map[[2]string]*row{}
+	for _, s := range spans {
+		if !finite(s.Start, s.Duration) || s.Duration < 0 {
+			continue
+		}
+		k := [2]string{s.Kind, s.Name}
+		r := byKey[k]
+		if r == nil {
+			r = &row{name: s.Name, kind: s.Kind}
+			byKey[k] = r
+			rows = append(rows, r)
+		}
+		r.spans = append(r.spans, s)
+	}
+	if len(rows) == 0 {
 		return nil, errNoData(ch.Kind, "spans")
 	}
 	p := newPlot(d.Title, "time since start (h:mm:ss)", "")
 	p.X.Tick.Marker = durationTicks{}
 	valueGrid(p, true)
 	b := newBars(true)
-	n := len(keep)
+	n := len(rows)
 	names := make([]string, n)
 	kinds := map[string]int{}
 	var kindOrder []string
 	pl := Plotted{Name: "spans"}
 	end := 0.0
-	for i, s := range keep {
+	for i, r := range rows {
 		pos := float64(n - 1 - i)
-		names[n-1-i] = s.Name
-		k, ok := kinds[s.Kind]
+		names[n-1-i] = r.name
+		k, ok := kinds[r.kind]
 		if !ok {
 			k = len(kindOrder)
-			kinds[s.Kind] = k
-			kindOrder = append(kindOrder, s.Kind)
+			kinds[r.kind] = k
+			kindOrder = append(kindOrder, r.kind)
 		}
-		b.add(bar{Pos: pos, Thick: 0.62, Lo: s.Start, Hi: s.Start + s.Duration, Color: seriesColor(k), Label: FormatSeconds(s.Duration)})
-		pl.X = append(pl.X, s.Start)
-		pl.Y = append(pl.Y, s.Duration)
-		pl.Labels = append(pl.Labels, s.Name)
-		end = math.Max(end, s.Start+s.Duration)
+		total, last := 0.0, 0
+		for j, s := range r.spans {
+			total += s.Duration
+			if s.Start+s.Duration >= r.spans[last].Start+r.spans[last].Duration {
+				last = j
+			}
+		}
+		for j, s := range r.spans {
+			lbl := ""
+			if j == last {
+				lbl = FormatSeconds(total)
+			}
+			b.add(bar{Pos: pos, Thick: 0.62, Lo: s.Start, Hi: s.Start + s.Duration, Color: seriesColor(k), Label: lbl})
+			pl.X = append(pl.X, s.Start)
+			pl.Y = append(pl.Y, s.Duration)
+			pl.Labels = append(pl.Labels, s.Name)
+			end = math.Max(end, s.Start+s.Duration)
+		}
 	}
 	p.Add(b)
 	ch.add(pl)
