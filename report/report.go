@@ -17,7 +17,7 @@ import (
 type Input struct {
 	// Name is the file as the user named it (shown in the report).
 	Name   string
-	Kind   parse.Kind
+	Kind   parse.InputKind
 	Reason string
 	Open   func() (io.ReadCloser, error)
 }
@@ -99,25 +99,25 @@ type Builder func(inputs []Input) []*Section
 
 var (
 	buildersMu sync.Mutex
-	builders   = map[parse.Kind]Builder{}
+	builders   = map[parse.InputKind]Builder{}
 )
 
 // Register sets the section builder of an input kind (report/sections_*.go
 // register theirs in init).
-func Register(k parse.Kind, b Builder) {
+func Register(k parse.InputKind, b Builder) {
 	buildersMu.Lock()
 	defer buildersMu.Unlock()
 	builders[k] = b
 }
 
 // Kinds in report order: database first, then restores, then benchmarks.
-var kindOrder = []parse.Kind{parse.KindGstat, parse.KindGbak, parse.KindThroughput, parse.KindBenchmark, parse.KindUnknown}
+var kindOrder = []parse.InputKind{parse.InputGstat, parse.InputGbak, parse.InputThroughput, parse.InputBenchmark, parse.InputUnknown}
 
 // Build analyses every input and assembles the report (charts are not
 // rendered yet: see Render).
 func Build(title, generator string, inputs []Input) *Report {
 	r := &Report{Title: title, Generator: generator, Inputs: inputs}
-	byKind := map[parse.Kind][]Input{}
+	byKind := map[parse.InputKind][]Input{}
 	for _, in := range inputs {
 		byKind[in.Kind] = append(byKind[in.Kind], in)
 	}
@@ -143,7 +143,7 @@ func Build(title, generator string, inputs []Input) *Report {
 func unsupported(inputs []Input) []*Section {
 	k := inputs[0].Kind
 	s := &Section{ID: "other-" + string(k), Title: "Not analysed: " + string(k), Kind: string(k)}
-	if k != parse.KindUnknown {
+	if k != parse.InputUnknown {
 		s.Text = append(s.Text, "These inputs were recognised, but this build of fbdiag has no analysis for them.")
 	}
 	t := &Table{Name: "inputs", Title: "Inputs", Columns: Cols("file", "recognised as", "why")}
