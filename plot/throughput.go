@@ -181,8 +181,8 @@ type LoadSpeed struct {
 	// Names label the databases ("#1 9.04 GB").
 	Names  []string
 	Values []float64
-	// Mean is drawn as a line across the bars when set.
-	Mean *float64
+	// Median is drawn as a line across the bars when set.
+	Median *float64
 }
 
 // LoadSpeedChart draws one bar per database with its load speed.
@@ -224,13 +224,13 @@ func LoadSpeedChart(d LoadSpeed) (*Chart, error) {
 		categoryAxis(&p.X, names)
 	}
 	legends := 0
-	if d.Mean != nil && finite(*d.Mean) {
-		// The mean goes in the legend, not on the line, and the line
+	if d.Median != nil && finite(*d.Median) {
+		// The median goes in the legend, not on the line, and the line
 		// goes under the bars, so it never crosses their labels.
-		r := &rule{Vertical: horizontal, At: *d.Mean, Line: dashed(seriesColor(1), 1.4)}
+		r := &rule{Vertical: horizontal, At: *d.Median, Line: dashed(seriesColor(1), 1.4)}
 		p.Add(r)
-		p.Legend.Add("mean "+FormatValue(*d.Mean)+" "+d.Unit, r)
-		ch.add(Plotted{Name: "mean", Y: []float64{*d.Mean}})
+		p.Legend.Add("median "+FormatValue(*d.Median)+" "+d.Unit, r)
+		ch.add(Plotted{Name: "median", Y: []float64{*d.Median}})
 		legends++
 	}
 	p.Add(b)
