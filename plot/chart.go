@@ -247,6 +247,9 @@ func newPlot(title, xLabel, yLabel string) *gplot.Plot {
 	p.Legend.TextStyle.Font = sansFont(legendSize)
 	p.Legend.Top = true
 	p.Legend.ThumbnailWidth = vg.Points(16)
+	// A little air between entries: the default lets descenders touch
+	// the next line.
+	p.Legend.Padding = vg.Points(1.5)
 	return p
 }
 
