@@ -228,17 +228,21 @@ func LoadSpeedChart(d LoadSpeed) (*Chart, error) {
 		// The median goes in the legend, not on the line, and the line
 		// goes under the bars, so it never crosses their labels.
 		r := &rule{Vertical: horizontal, At: *d.Median, Line: dashed(seriesColor(1), 1.4)}
+		if horizontal {
+			// Only along the bars, not through the legend below them.
+			r.From, r.To = -0.5, float64(len(d.Values))-0.5
+		}
 		p.Add(r)
 		p.Legend.Add("median "+FormatValue(*d.Median)+" "+d.Unit, r)
 		ch.add(Plotted{Name: "median", Y: []float64{*d.Median}})
 		legends++
 	}
 	p.Add(b)
+	b.Inside = true
 	if horizontal {
 		p.X.Min = 0
 		ch.addBarsPanel(p, len(d.Values), legends)
 	} else {
-		b.Inside = true
 		p.Y.Min = 0
 		_, _, _, ymax := b.DataRange()
 		p.Y.Max = ymax * 1.2
