@@ -115,8 +115,12 @@ func (r *LineReader) Next() bool {
 	r.line++
 	// A lone CR ends a line too (old Mac files, some copy-pastes): split
 	// here and keep the rest for the next call.
-	if bytes.HasSuffix(raw, []byte{'\n'}) {
-		raw = bytes.TrimSuffix(raw[:len(raw)-1], []byte{'\r'})
+	// Byte tests, not bytes.HasSuffix: this runs for every line.
+	if n := len(raw); n > 0 && raw[n-1] == '\n' {
+		raw = raw[:n-1]
+		if n := len(raw); n > 0 && raw[n-1] == '\r' {
+			raw = raw[:n-1]
+		}
 	}
 	if i := bytes.IndexByte(raw, '\r'); i >= 0 {
 		r.splitCR(raw, i)
