@@ -27,7 +27,8 @@ func timelineOf(t *testing.T, path string) *Timeline {
 	return GbakTimeline(log)
 }
 
-func near(p *float64, want float64) bool { return p != nil && math.Abs(*p-want) < 0.0005 }
+// nearMs says whether a figure printed to the millisecond matches.
+func nearMs(p *float64, want float64) bool { return p != nil && math.Abs(*p-want) < 0.0005 }
 func is(p *int64, want int64) bool       { return p != nil && *p == want }
 
 func findTable(t *testing.T, tl *Timeline, name string) GbakTable {
@@ -61,14 +62,14 @@ func TestGbakTimelineRestoreShop(t *testing.T) {
 	if tl.Kind == nil || *tl.Kind != "restore" || tl.Outcome != GbakCompleted || len(tl.Errors) != 0 {
 		t.Fatalf("kind %v outcome %s errors %v", tl.Kind, tl.Outcome, tl.Errors)
 	}
-	if !near(tl.TotalSeconds, 35.170) || !is(tl.TotalReads, 10944) || !is(tl.TotalWrites, 8373) {
+	if !nearMs(tl.TotalSeconds, 35.170) || !is(tl.TotalReads, 10944) || !is(tl.TotalWrites, 8373) {
 		t.Errorf("totals %v %v %v", *tl.TotalSeconds, *tl.TotalReads, *tl.TotalWrites)
 	}
 	ol := findTable(t, tl, "ORDER_LINE")
-	if !is(ol.Records, 500000) || !near(ol.Seconds, 24.882) || !is(ol.Writes, 3322) || !near(ol.RecordsPerSecond, 20094.848) {
+	if !is(ol.Records, 500000) || !nearMs(ol.Seconds, 24.882) || !is(ol.Writes, 3322) || !nearMs(ol.RecordsPerSecond, 20094.848) {
 		t.Errorf("ORDER_LINE %+v", ol)
 	}
-	if st := findTable(t, tl, "STOCK"); !is(st.Records, 50000) || !near(st.Seconds, 3.176) {
+	if st := findTable(t, tl, "STOCK"); !is(st.Records, 50000) || !nearMs(st.Seconds, 3.176) {
 		t.Errorf("STOCK %+v", st)
 	}
 	if len(tl.Tables) != 6 || len(tl.Indices) != 10 {
@@ -86,7 +87,7 @@ func TestGbakTimelineRestoreShop(t *testing.T) {
 	}
 	for _, c := range checks {
 		ix := findIndex(t, tl, c.name)
-		if !near(ix.Seconds, c.sec) || !is(ix.Reads, c.reads) || !is(ix.Writes, c.writes) {
+		if !nearMs(ix.Seconds, c.sec) || !is(ix.Reads, c.reads) || !is(ix.Writes, c.writes) {
 			t.Errorf("%s: %v s %v reads %v writes, want %v %v %v", c.name, deref(ix.Seconds), derefI(ix.Reads), derefI(ix.Writes), c.sec, c.reads, c.writes)
 		}
 	}
@@ -98,7 +99,7 @@ func TestGbakTimelineRestoreShop(t *testing.T) {
 	// "finishing" is measured by the total line: its time only, as the
 	// total line's counters are absolute.
 	fin := tl.Steps[len(tl.Steps)-2]
-	if fin.Kind != parse.GbakFinish || !near(fin.Seconds, 0) || fin.Reads != nil {
+	if fin.Kind != parse.GbakFinish || !nearMs(fin.Seconds, 0) || fin.Reads != nil {
 		t.Errorf("finish step %+v", fin)
 	}
 	top := tl.Slowest(3)
@@ -136,7 +137,7 @@ func TestGbakTimelineBackupShop(t *testing.T) {
 	if *tl.Kind != "backup" || tl.Outcome != GbakCompleted {
 		t.Fatalf("kind %v outcome %s", *tl.Kind, tl.Outcome)
 	}
-	if !near(tl.TotalSeconds, 2.194) || !is(tl.TotalReads, 6752) || !is(tl.TotalWrites, 152) || !near(tl.SpanSeconds, 2.167) {
+	if !nearMs(tl.TotalSeconds, 2.194) || !is(tl.TotalReads, 6752) || !is(tl.TotalWrites, 152) || !nearMs(tl.SpanSeconds, 2.167) {
 		t.Errorf("totals %v %v %v %v", *tl.TotalSeconds, *tl.TotalReads, *tl.TotalWrites, *tl.SpanSeconds)
 	}
 	want := []struct {
@@ -157,7 +158,7 @@ func TestGbakTimelineBackupShop(t *testing.T) {
 	}
 	for i, w := range want {
 		tb := tl.Tables[i]
-		if tb.Name != w.name || !is(tb.Records, w.records) || !near(tb.Seconds, w.sec) || !is(tb.Reads, w.reads) {
+		if tb.Name != w.name || !is(tb.Records, w.records) || !nearMs(tb.Seconds, w.sec) || !is(tb.Reads, w.reads) {
 			t.Errorf("table %d: %s %v %v %v, want %+v", i, tb.Name, derefI(tb.Records), deref(tb.Seconds), derefI(tb.Reads), w)
 		}
 	}
@@ -170,13 +171,13 @@ func TestGbakTimelineBackupShop(t *testing.T) {
 // last one's is unknown, and the totals of an excerpt are not invented.
 func TestGbakTimelineSeedExcerpt(t *testing.T) {
 	tl := timelineOf(t, testutil.Testdata(t, "seeds", "restore-balanced.log"))
-	if tl.Outcome != GbakIncomplete || !near(tl.SpanSeconds, 3774.995) || !near(tl.TotalSeconds, 13304.334) {
+	if tl.Outcome != GbakIncomplete || !nearMs(tl.SpanSeconds, 3774.995) || !nearMs(tl.TotalSeconds, 13304.334) {
 		t.Fatalf("outcome %s span %v total %v", tl.Outcome, deref(tl.SpanSeconds), deref(tl.TotalSeconds))
 	}
 	if tl.TotalReads != nil || tl.TotalWrites != nil {
 		t.Errorf("excerpt totals invented: %v %v", derefI(tl.TotalReads), derefI(tl.TotalWrites))
 	}
-	if ix := findIndex(t, tl, "INDMF_TAG_PLC_DATA_DT_D"); !near(ix.Seconds, 1258.270) || !is(ix.Reads, 5028909) {
+	if ix := findIndex(t, tl, "INDMF_TAG_PLC_DATA_DT_D"); !nearMs(ix.Seconds, 1258.270) || !is(ix.Reads, 5028909) {
 		t.Errorf("DT_D %+v", ix)
 	}
 	if ix := findIndex(t, tl, "PKMNF2_DOC_DOWNTIME"); ix.Seconds != nil || ix.Reads != nil {
@@ -188,12 +189,12 @@ func TestGbakCompareSeeds(t *testing.T) {
 	a := timelineOf(t, testutil.Testdata(t, "seeds", "restore-balanced.log"))
 	b := timelineOf(t, testutil.Testdata(t, "seeds", "restore-high-performance.log"))
 	c := CompareTimelines(GbakRun{"balanced", a}, GbakRun{"high-performance", b})
-	if len(c.Runs) != 2 || !near(c.Runs[0].SpanSeconds, 3774.995) || !near(c.Runs[1].SpanSeconds, 2592.555) ||
+	if len(c.Runs) != 2 || !nearMs(c.Runs[0].SpanSeconds, 3774.995) || !nearMs(c.Runs[1].SpanSeconds, 2592.555) ||
 		c.Runs[0].Matched != 5 || c.Runs[1].Unmatched != 0 {
 		t.Fatalf("runs %+v", c.Runs)
 	}
 	span := c.Totals[1]
-	if span.Key != "span" || span.Ratio == nil || math.Abs(*span.Ratio-1.456) > 0.0005 || !near(span.Difference, 1182.440) {
+	if span.Key != "span" || span.Ratio == nil || math.Abs(*span.Ratio-1.456) > 0.0005 || !nearMs(span.Difference, 1182.440) {
 		t.Errorf("span %+v", span)
 	}
 	if span.P != nil || span.Verdict != "+45.61% (n=1+1, no test)" {
@@ -203,7 +204,7 @@ func TestGbakCompareSeeds(t *testing.T) {
 		t.Fatalf("%d steps", len(c.Steps))
 	}
 	dt := c.Steps[0]
-	if dt.Name != "index INDMF_TAG_PLC_DATA_DT_D" || !near(dt.Seconds[0], 1258.270) || !near(dt.Seconds[1], 622.882) ||
+	if dt.Name != "index INDMF_TAG_PLC_DATA_DT_D" || !nearMs(dt.Seconds[0], 1258.270) || !nearMs(dt.Seconds[1], 622.882) ||
 		math.Abs(*dt.Ratio-2.0201) > 0.0001 || dt.Only != nil {
 		t.Errorf("DT_D %+v", dt)
 	}
@@ -231,8 +232,8 @@ func TestGbakCompareRepeatedRuns(t *testing.T) {
 		t.Fatalf("sides %+v", c.Sides)
 	}
 	dt := c.Steps[0]
-	if len(dt.Seconds) != 6 || !near(dt.Median[0], 1258.270) || !near(dt.Median[1], 622.882) || dt.P == nil ||
-		!near(dt.Seconds[3], 622.882) || !near(dt.Spread[0], 0) {
+	if len(dt.Seconds) != 6 || !nearMs(dt.Median[0], 1258.270) || !nearMs(dt.Median[1], 622.882) || dt.P == nil ||
+		!nearMs(dt.Seconds[3], 622.882) || !nearMs(dt.Spread[0], 0) {
 		t.Fatalf("DT_D %+v", dt)
 	}
 	// The values tie within each side, so the kit's normal approximation
@@ -322,14 +323,14 @@ func TestGbakTimelinePublicCorpus(t *testing.T) {
 	if tb := tl.Tables[0]; !is(tb.Records, 1790000) || tb.Seconds != nil {
 		t.Errorf("TEST1 %+v", tb)
 	}
-	if ix := findIndex(t, tl, "T2_VAL"); !near(ix.Seconds, 0.116) || !is(ix.Writes, 9) {
+	if ix := findIndex(t, tl, "T2_VAL"); !nearMs(ix.Seconds, 0.116) || !is(ix.Writes, 9) {
 		t.Errorf("T2_VAL %+v", ix)
 	}
 	found := 0
 	for _, st := range tl.Steps {
 		if st.Kind == parse.GbakCreateIndexes {
 			found++
-			if !near(st.Seconds, 6.308) || !is(st.Writes, 38394) {
+			if !nearMs(st.Seconds, 6.308) || !is(st.Writes, 38394) {
 				t.Errorf("creating indexes %+v", st)
 			}
 		}
@@ -397,7 +398,7 @@ func TestGbakTotalsWithoutTotalLine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !is(tl.TotalReads, 10944) || !is(tl.TotalWrites, 8373) || !near(tl.TotalSeconds, 35.170) {
+	if !is(tl.TotalReads, 10944) || !is(tl.TotalWrites, 8373) || !nearMs(tl.TotalSeconds, 35.170) {
 		t.Errorf("whole log: %v %v %v", derefI(tl.TotalReads), derefI(tl.TotalWrites), deref(tl.TotalSeconds))
 	}
 	holed := strings.Replace(whole, "gbak:   34.712", "...\ngbak:   34.712", 1)
