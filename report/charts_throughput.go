@@ -40,7 +40,8 @@ func seriesXY(s *analyze.Series) plot.Series {
 }
 
 // SizeThroughputChart is the size vs throughput chart input of a
-// degradation result: the measured points, every fitted model sampled
+// degradation result: the measured points, every fitted model (each
+// series' best one when there are several series) sampled
 // on a log grid from the smallest size to the largest (or the predicted
 // size), the best model's prediction with its interval, and the knee.
 func SizeThroughputChart(r *analyze.Result, title string) plot.SizeThroughput {
@@ -58,7 +59,16 @@ func SizeThroughputChart(r *analyze.Result, title string) plot.SizeThroughput {
 		if r.PredictAt != nil {
 			hi = math.Max(hi, *r.PredictAt)
 		}
-		for _, m := range s.Models {
+		models := s.Models
+		if len(r.Series) > 1 {
+			// Several series: only each one's best fit, or the legend
+			// outgrows the chart.
+			models = nil
+			if b := analyze.BestModel(s.Models); b != nil {
+				models = []*analyze.Model{b}
+			}
+		}
+		for _, m := range models {
 			c := plot.Curve{Name: fmt.Sprintf("%s fit, R² %.3f", m.Name, m.R2)}
 			if len(r.Series) > 1 {
 				c.Name = s.Name + ": " + c.Name

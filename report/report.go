@@ -174,10 +174,16 @@ func (r *Report) finish() {
 				r.Summary = append(r.Summary, s.Findings[i])
 			}
 		}
-		for i := range s.Headlines {
-			s.Headlines[i].Section = id
-			r.Headlines = append(r.Headlines, s.Headlines[i])
+		var keep []Headline
+		for _, h := range s.Headlines {
+			if h.Value == "" {
+				continue // a figure the input did not have
+			}
+			h.Section = id
+			keep = append(keep, h)
+			r.Headlines = append(r.Headlines, h)
 		}
+		s.Headlines = keep
 		for _, f := range s.Figures {
 			f.Chart.Name = id
 			f.File = f.Chart.File()

@@ -44,7 +44,7 @@ func gbakSections(ins []Input) []*Section {
 			c := analyze.CompareTimelines(
 				analyze.GbakRun{Label: filepath.Base(tls[i].File), Timeline: tls[i]},
 				analyze.GbakRun{Label: filepath.Base(tls[j].File), Timeline: tls[j]})
-			if len(c.Runs) < 2 || c.Runs[0].Matched == 0 {
+			if len(c.Runs) < 2 || !sharesObjects(c) {
 				continue
 			}
 			out = append(out, GbakComparisonSection(c, tls[i].File, tls[j].File))
@@ -145,4 +145,16 @@ func GbakComparisonSection(c *analyze.GbakComparison, a, b string) *Section {
 	}
 	s.Tables = append(s.Tables, t)
 	return s
+}
+
+// sharesObjects reports whether two runs restored or backed up the same
+// tables or indices: generic steps ("writing domains") alone do not make
+// two logs of different databases comparable.
+func sharesObjects(c *analyze.GbakComparison) bool {
+	for _, st := range c.Steps {
+		if st.Only == nil && (st.Kind == string(parse.GbakData) || st.Kind == string(parse.GbakActivateIndex)) {
+			return true
+		}
+	}
+	return false
 }

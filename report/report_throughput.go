@@ -32,37 +32,57 @@ func throughputSections(ins []Input) []*Section {
 	return out
 }
 
-// benchmarkSections analyses all benchmark outputs together (runs at
-// several scales make one degradation curve); files without a run (logs
-// of single transactions) are listed in the notices.
+// benchmarkSections analyses benchmark outputs per folder and tool: the
+// runs of one tool in one folder (pgbench at scales 1 to 100) make one
+// curve or comparison; runs of different tools are never mixed. Files
+// without a run (logs of single transactions) are listed in the notices.
 func benchmarkSections(ins []Input) []*Section {
-	var all analyze.Input
-	var names []string
+	type group struct {
+		dir, tool string
+		in        analyze.Input
+		names     []string
+	}
+	var groups []*group
+	byKey := map[[2]string]*group{}
+	var skipped []parse.Notice
 	for _, in := range ins {
 		tables, runs, notices, err := readThroughput(in)
 		if err != nil {
-			all.Notices = append(all.Notices, parse.Notice{File: in.Name, Msg: err.Error()})
+			skipped = append(skipped, parse.Notice{File: in.Name, Msg: err.Error()})
 			continue
 		}
-		if len(runs) == 0 && len(tables) > 0 {
-			all.Notices = append(all.Notices, parse.Notice{File: in.Name, Msg: "no benchmark summary (a log of single transactions or intervals): not analysed"})
+		if len(runs) == 0 {
+			skipped = append(skipped, parse.Notice{File: in.Name, Msg: fmt.Sprintf("no benchmark summary (%d tables): not analysed", len(tables))})
 			continue
 		}
-		all.Runs = append(all.Runs, runs...)
-		all.Notices = append(all.Notices, notices...)
-		names = append(names, in.Name)
+		for _, r := range runs {
+			k := [2]string{filepath.Dir(in.Name), r.Tool}
+			g := byKey[k]
+			if g == nil {
+				g = &group{dir: k[0], tool: k[1]}
+				byKey[k] = g
+				groups = append(groups, g)
+			}
+			g.in.Runs = append(g.in.Runs, r)
+			if len(g.names) == 0 || g.names[len(g.names)-1] != in.Name {
+				g.names = append(g.names, in.Name)
+				g.in.Notices = append(g.in.Notices, notices...)
+			}
+		}
 	}
-	if len(all.Runs) == 0 {
-		s := &Section{ID: "benchmarks", Title: "Benchmark outputs", Kind: string(parse.InputBenchmark), Err: "no benchmark result found"}
-		for _, in := range ins {
-			s.Sources = append(s.Sources, in.Name)
-		}
-		for _, n := range all.Notices {
+	var out []*Section
+	for _, g := range groups {
+		out = append(out, ThroughputSection(g.tool+" runs in "+filepath.Base(g.dir), g.names, g.in))
+	}
+	if len(skipped) > 0 {
+		s := &Section{ID: "benchmarks-skipped", Title: "Benchmark files without a result", Kind: string(parse.InputBenchmark)}
+		for _, n := range skipped {
+			s.Sources = append(s.Sources, n.File)
 			s.Notices = append(s.Notices, n.String())
 		}
-		return []*Section{s}
+		out = append(out, s)
 	}
-	return []*Section{ThroughputSection("benchmark runs", names, all)}
+	return out
 }
 
 func readThroughput(in Input) ([]*parse.Table, []*parse.Run, []parse.Notice, error) {

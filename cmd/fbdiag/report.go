@@ -140,7 +140,8 @@ func writeReport(c *cli.Context, ins []report.Input, title, dir string, o plot.O
 			fmt.Fprintf(e.stdout, "  … %d more in the report\n", len(r.Summary)-5)
 			break
 		}
-		fmt.Fprintf(e.stdout, "  %-8s %s\n", f.Severity, f.Text)
+		// One line each, within a 100-column terminal.
+		fmt.Fprintf(e.stdout, "  %-8s %s\n", f.Severity, plot.Ellipsis(f.Text, 88))
 	}
 	return nil
 }
