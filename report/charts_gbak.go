@@ -92,3 +92,29 @@ func GbakComparisonChart(c *analyze.GbakComparison, top int) plot.RestoreCompari
 	}
 	return d
 }
+
+// GbakCharts draws the timeline of one gbak log (none when the log has no
+// timed step); fbdiag gbak --png writes them with WritePNGs.
+func GbakCharts(tl *analyze.Timeline) ([]*plot.Chart, error) {
+	d := GbakTimelineChart(tl, TopSteps)
+	if len(d.Phases)+len(d.Items) == 0 {
+		return nil, nil
+	}
+	c, err := plot.RestoreTimelineChart(d)
+	if err != nil {
+		return nil, err
+	}
+	c.Name = plot.SafeName(filepath.Base(tl.File))
+	return []*plot.Chart{c}, nil
+}
+
+// GbakComparisonCharts draws the comparison of gbak runs (fbdiag gbak
+// compare --png).
+func GbakComparisonCharts(c *analyze.GbakComparison) ([]*plot.Chart, error) {
+	ch, err := plot.RestoreComparisonChart(GbakComparisonChart(c, TopSteps))
+	if err != nil {
+		return nil, err
+	}
+	ch.Name = "compare"
+	return []*plot.Chart{ch}, nil
+}

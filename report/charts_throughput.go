@@ -150,3 +150,28 @@ func LoadSpeedChart(r *analyze.Result, title string) plot.LoadSpeed {
 	}
 	return d
 }
+
+// ThroughputCharts draws the chart of a throughput result, as the report
+// shows it; fbdiag throughput --png writes them with WritePNGs. name
+// (the input) goes into the title.
+func ThroughputCharts(r *analyze.Result, name string) ([]*plot.Chart, error) {
+	var c *plot.Chart
+	var err error
+	switch r.Mode {
+	case analyze.ModeDegradation:
+		c, err = plot.SizeThroughputChart(SizeThroughputChart(r, "Throughput vs database size: "+name))
+	case analyze.ModeSweep:
+		c, err = plot.SweepChart(SweepChart(r, "Sweep: "+name))
+	case analyze.ModeAB:
+		c, err = plot.ABChart(ABChart(r, "A/B: "+name))
+	case analyze.ModeLoad:
+		c, err = plot.LoadSpeedChart(LoadSpeedChart(r, "Load speed per database: "+name))
+	default:
+		return nil, fmt.Errorf("no chart for throughput mode %q", r.Mode)
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.Name = plot.SafeName(name)
+	return []*plot.Chart{c}, nil
+}

@@ -92,6 +92,17 @@ func (s *Section) AddChart(c *plot.Chart, err error) {
 	}
 }
 
+// AddCharts adds the charts of an adapter (GbakCharts, ThroughputCharts…);
+// an error becomes a notice.
+func (s *Section) AddCharts(cs []*plot.Chart, err error) {
+	if err != nil {
+		s.Notices = append(s.Notices, "chart not drawn: "+err.Error())
+	}
+	for _, c := range cs {
+		s.AddChart(c, nil)
+	}
+}
+
 // Builder makes the sections for the inputs of one kind. It is given
 // all inputs of that kind at once, so it can also compare them (two
 // restore logs, several throughput tables).

@@ -97,10 +97,7 @@ func GbakSection(tl *analyze.Timeline) *Section {
 		s.Findings = append(s.Findings, Finding{Severity: "warning", Text: name + ": " + w})
 	}
 	s.Text = append(s.Text, tl.Notes...)
-	d := GbakTimelineChart(tl, TopSteps)
-	if len(d.Phases)+len(d.Items) > 0 {
-		s.AddChart(plot.RestoreTimelineChart(d))
-	}
+	s.AddCharts(GbakCharts(tl))
 	if len(tl.Phases) > 0 {
 		t := &Table{Name: "phases", Title: "Phases", Columns: Cols("phase", ">steps", ">seconds", ">reads", ">writes")}
 		for _, p := range tl.Phases {
@@ -133,7 +130,7 @@ func GbakComparisonSection(c *analyze.GbakComparison, a, b string) *Section {
 		}
 	}
 	s.Text = append(s.Text, c.Warnings...)
-	s.AddChart(plot.RestoreComparisonChart(GbakComparisonChart(c, TopSteps)))
+	s.AddCharts(GbakComparisonCharts(c))
 	t := &Table{Name: "compare", Title: fmt.Sprintf("Steps (%d)", len(c.Steps)),
 		Columns: Cols("step", ">"+filepath.Base(a), ">"+filepath.Base(b), "change")}
 	for _, st := range c.Slowest(-1) {

@@ -121,16 +121,8 @@ func ThroughputSection(name string, sources []string, in analyze.Input) *Section
 		return s
 	}
 	s.Title = fmt.Sprintf("Throughput (%s): %s", res.Mode, name)
-	switch res.Mode {
-	case analyze.ModeDegradation:
-		s.AddChart(plot.SizeThroughputChart(SizeThroughputChart(res, "Throughput vs database size: "+name)))
-	case analyze.ModeSweep:
-		s.AddChart(plot.SweepChart(SweepChart(res, "Sweep: "+name)))
-	case analyze.ModeAB:
-		s.AddChart(plot.ABChart(ABChart(res, "A/B: "+name)))
-	case analyze.ModeLoad:
-		s.AddChart(plot.LoadSpeedChart(LoadSpeedChart(res, "Load speed per database: "+name)))
-	}
+	cs, err := ThroughputCharts(res, name)
+	s.AddCharts(cs, err)
 	for _, sr := range res.Series {
 		s.Text = append(s.Text, seriesVerdicts(res, sr, name, &s.Headlines)...)
 	}
