@@ -9,4 +9,42 @@
 // throughput of A against B) use Summarize and Compare: medians, the
 // distribution-free interval of the median, and a two-sided Mann-Whitney U
 // test at Alpha = 0.05, stated honestly for small samples as benchstat does.
+//
+// # gstat statistics
+//
+// Gstat(rep, th) analyses one gstat run read by parse.ReadGstat and returns
+// a GstatAnalysis: the JSON contract of docs/gstat-json.md, reused by the
+// report. It never fails; what the run does not show stays nil (null in
+// JSON) and the rules that need it stay silent.
+//
+// Figures, in the DBA's words:
+//
+//   - header: OAT−OIT, OST−OIT (the sweep gap, against the sweep interval
+//     or the server default 20000 when none is printed), Next−OAT (age of
+//     the oldest active transaction), Next−OST, the transaction-ID limit of
+//     the ODS (2^31−1 before ODS 12, 2^48−1 since Firebird 3.0) and the
+//     Firebird version of the ODS (FirebirdVersion);
+//   - tables: size (the 5.0.2+ "Table size" line, else data pages × page
+//     size, with SizeSource saying which), versions and fragments per
+//     record, max versions, fill, formats, blob levels;
+//   - indices: size (leaf buckets × page size), unique keys (nodes − total
+//     dup), selectivity (1/unique keys), dup ratio, max-dup share,
+//     clustering ratio, the share of leaf pages under 60% full;
+//   - totals over tables and indices.
+//
+// Health rules: Rules is the catalogue (stable kebab-case ids, e.g.
+// oat-stuck, index-deep, table-versions); DefaultThresholds is the one
+// table of their limits, each with its unit and source ("[U]" marks a
+// fbdiag default that no public source fixes). NewThresholds copies it,
+// LoadThresholds applies a "rule.key = value" or JSON file, with
+// file:line errors for unknown keys. Warnings carry value, threshold,
+// reason and source, and SortWarnings puts critical first, then the
+// largest Magnitude (how far past the threshold).
+//
+// Two choices differ from the health-rules reference on purpose, because
+// the real samples disagree with it: index-broken compares nodes with the
+// records only (an update that keeps the key adds no index node, so the
+// shop sample's CUSTOMER has 10000 versions and 30000 nodes for 30000
+// records), and index-low-selectivity fires at 95% duplicates, not 90%
+// (90% flags foreign keys such as OL_ITEM with ten rows per key).
 package analyze

@@ -202,7 +202,7 @@ type GbakTimelineBuilder struct {
 	anyGap        bool
 	joinNext      bool
 	finished      bool
-	mem           slab
+	mem           gbakSlab
 }
 
 // NewGbakTimelineBuilder starts a timeline for the named file.
@@ -218,14 +218,14 @@ func NewGbakTimelineBuilder(file string, cols parse.GbakColumns) *GbakTimelineBu
 func f64(v float64) *float64 { return &v }
 func i64(v int64) *int64     { return &v }
 
-// slab hands out the pointers of optional values from chunks: one
+// gbakSlab hands out the pointers of optional values from chunks: one
 // allocation per 256 values instead of one per value.
-type slab struct {
+type gbakSlab struct {
 	fs []float64
 	is []int64
 }
 
-func (s *slab) f(v float64) *float64 {
+func (s *gbakSlab) f(v float64) *float64 {
 	if len(s.fs) == cap(s.fs) {
 		s.fs = make([]float64, 0, 256)
 	}
@@ -233,7 +233,7 @@ func (s *slab) f(v float64) *float64 {
 	return &s.fs[len(s.fs)-1]
 }
 
-func (s *slab) i(v int64) *int64 {
+func (s *gbakSlab) i(v int64) *int64 {
 	if len(s.is) == cap(s.is) {
 		s.is = make([]int64, 0, 256)
 	}

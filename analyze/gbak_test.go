@@ -29,7 +29,7 @@ func timelineOf(t *testing.T, path string) *Timeline {
 
 // nearMs says whether a figure printed to the millisecond matches.
 func nearMs(p *float64, want float64) bool { return p != nil && math.Abs(*p-want) < 0.0005 }
-func is(p *int64, want int64) bool       { return p != nil && *p == want }
+func is(p *int64, want int64) bool         { return p != nil && *p == want }
 
 func findTable(t *testing.T, tl *Timeline, name string) GbakTable {
 	t.Helper()
@@ -88,7 +88,7 @@ func TestGbakTimelineRestoreShop(t *testing.T) {
 	for _, c := range checks {
 		ix := findIndex(t, tl, c.name)
 		if !nearMs(ix.Seconds, c.sec) || !is(ix.Reads, c.reads) || !is(ix.Writes, c.writes) {
-			t.Errorf("%s: %v s %v reads %v writes, want %v %v %v", c.name, deref(ix.Seconds), derefI(ix.Reads), derefI(ix.Writes), c.sec, c.reads, c.writes)
+			t.Errorf("%s: %v s %v reads %v writes, want %v %v %v", c.name, derefF(ix.Seconds), derefI(ix.Reads), derefI(ix.Writes), c.sec, c.reads, c.writes)
 		}
 	}
 	// The last step has no following line: its cost is unknown.
@@ -116,7 +116,7 @@ func TestGbakTimelineRestoreShop(t *testing.T) {
 	}
 }
 
-func deref(p *float64) any {
+func derefF(p *float64) any {
 	if p == nil {
 		return nil
 	}
@@ -159,7 +159,7 @@ func TestGbakTimelineBackupShop(t *testing.T) {
 	for i, w := range want {
 		tb := tl.Tables[i]
 		if tb.Name != w.name || !is(tb.Records, w.records) || !nearMs(tb.Seconds, w.sec) || !is(tb.Reads, w.reads) {
-			t.Errorf("table %d: %s %v %v %v, want %+v", i, tb.Name, derefI(tb.Records), deref(tb.Seconds), derefI(tb.Reads), w)
+			t.Errorf("table %d: %s %v %v %v, want %+v", i, tb.Name, derefI(tb.Records), derefF(tb.Seconds), derefI(tb.Reads), w)
 		}
 	}
 	if len(tl.Indices) != 0 {
@@ -172,7 +172,7 @@ func TestGbakTimelineBackupShop(t *testing.T) {
 func TestGbakTimelineSeedExcerpt(t *testing.T) {
 	tl := timelineOf(t, testutil.Testdata(t, "seeds", "restore-balanced.log"))
 	if tl.Outcome != GbakIncomplete || !nearMs(tl.SpanSeconds, 3774.995) || !nearMs(tl.TotalSeconds, 13304.334) {
-		t.Fatalf("outcome %s span %v total %v", tl.Outcome, deref(tl.SpanSeconds), deref(tl.TotalSeconds))
+		t.Fatalf("outcome %s span %v total %v", tl.Outcome, derefF(tl.SpanSeconds), derefF(tl.TotalSeconds))
 	}
 	if tl.TotalReads != nil || tl.TotalWrites != nil {
 		t.Errorf("excerpt totals invented: %v %v", derefI(tl.TotalReads), derefI(tl.TotalWrites))
@@ -399,7 +399,7 @@ func TestGbakTotalsWithoutTotalLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !is(tl.TotalReads, 10944) || !is(tl.TotalWrites, 8373) || !nearMs(tl.TotalSeconds, 35.170) {
-		t.Errorf("whole log: %v %v %v", derefI(tl.TotalReads), derefI(tl.TotalWrites), deref(tl.TotalSeconds))
+		t.Errorf("whole log: %v %v %v", derefI(tl.TotalReads), derefI(tl.TotalWrites), derefF(tl.TotalSeconds))
 	}
 	holed := strings.Replace(whole, "gbak:   34.712", "...\ngbak:   34.712", 1)
 	tl, err = ReadGbakTimeline(strings.NewReader(holed), "holed.log")
@@ -410,6 +410,6 @@ func TestGbakTotalsWithoutTotalLine(t *testing.T) {
 		t.Errorf("totals invented for a log with a hole: %v %v", derefI(tl.TotalReads), derefI(tl.TotalWrites))
 	}
 	if ix := findIndex(t, tl, "RDB$PRIMARY4"); ix.Seconds != nil {
-		t.Errorf("RDB$PRIMARY4 measured across a hole: %v", deref(ix.Seconds))
+		t.Errorf("RDB$PRIMARY4 measured across a hole: %v", derefF(ix.Seconds))
 	}
 }

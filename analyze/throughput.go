@@ -20,29 +20,10 @@ const (
 	ModeLoad        = "load"        // load speed from size and load time
 )
 
-// Threshold is a fixed number a throughput verdict uses, with its source.
-type Threshold struct {
-	Name   string  `json:"name"`
-	Value  float64 `json:"value"`
-	Unit   string  `json:"unit"`
-	Source string  `json:"source"`
-}
-
-// ThroughputThresholds lists the thresholds of the throughput analyses.
-// The significance level is Alpha (samples.go), shared by every command.
-var ThroughputThresholds = []Threshold{
-	{Name: "sweep_noise", Value: 0.02, Unit: "fraction of the best",
-		Source: "fbdiag default for sweeps with one run per setting, where the input cannot show its own noise " +
-			"(with repeated runs a Mann-Whitney test at Alpha is used instead); override with --noise"},
-}
-
+// threshold reads a throughput limit from the one thresholds table
+// (DefaultThresholds, rule "throughput-sweep").
 func threshold(name string) float64 {
-	for _, t := range ThroughputThresholds {
-		if t.Name == name {
-			return t.Value
-		}
-	}
-	panic("analyze: unknown threshold " + name)
+	return NewThresholds().Get("throughput-sweep", name)
 }
 
 // Options says what to analyse.

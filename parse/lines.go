@@ -199,29 +199,22 @@ func trimRight(b []byte) []byte {
 }
 
 func (r *LineReader) expandTabs(b []byte) []byte {
+	// Copy the runs between tabs whole; a column is a rune (an invalid
+	// byte counts as one, as utf8.RuneCount does).
 	out := r.expanded[:0]
 	col := 0
-	for len(b) > 0 {
-		c := b[0]
-		if c == '\t' {
-			n := 8 - col%8
-			for i := 0; i < n; i++ {
-				out = append(out, ' ')
-			}
-			col += n
-			b = b[1:]
-			continue
+	for {
+		i := bytes.IndexByte(b, '\t')
+		if i < 0 {
+			out = append(out, b...)
+			break
 		}
-		if c < utf8.RuneSelf {
-			out = append(out, c)
-			col++
-			b = b[1:]
-			continue
-		}
-		_, size := utf8.DecodeRune(b)
-		out = append(out, b[:size]...)
-		col++
-		b = b[size:]
+		out = append(out, b[:i]...)
+		col += utf8.RuneCount(b[:i])
+		n := 8 - col%8
+		out = append(out, "        "[:n]...)
+		col += n
+		b = b[i+1:]
 	}
 	r.expanded = out
 	return out

@@ -254,24 +254,6 @@ func addLong(t *report.Table, item string, msgs []string, f report.Format) {
 	}
 }
 
-// clipLeft keeps the end of a long file name.
-func clipLeft(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return "…" + string(r[len(r)-n+1:])
-}
-
-// clip shortens a text cell so that tables fit a 100-column terminal.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
 const costNote = "A step's cost is the interval from its line to the next: gbak prints a step, then does it."
 
 func timelineTables(tl *analyze.Timeline, top int, f report.Format) []*report.Table {

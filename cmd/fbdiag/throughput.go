@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"math"
 	"strconv"
 	"strings"
 
@@ -331,19 +330,6 @@ func xOf(p *analyze.Point, xu string) string {
 		return p.Label
 	}
 	return withUnit(num(*p.X), xu)
-}
-
-// num prints a figure with four significant digits, whole numbers as they are.
-func num(v float64) string {
-	switch {
-	case math.IsNaN(v) || math.IsInf(v, 0):
-		return "–"
-	case v == math.Trunc(v) && math.Abs(v) < 1e7:
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	case math.Abs(v) >= 1000:
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(v, 'g', 4, 64)
 }
 
 func pct(v *float64) string {

@@ -1,0 +1,551 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// GstatAnalysis is what fbdiag makes of one gstat run: the header with its
+// transaction gaps, per-table and per-index figures, totals and the
+// health warnings. Its JSON form is the contract of docs/gstat-json.md;
+// a value gstat did not print is null, never a guessed zero.
+type GstatAnalysis struct {
+	File string `json:"file"`
+	// Report is the 0-based position of the run in its file (two
+	// concatenated gstat outputs are two snapshots).
+	Report int `json:"report"`
+	// Header is null when the input had no header page text (an excerpt
+	// of table or index blocks).
+	Header *HeaderStats `json:"header"`
+	Totals Totals       `json:"totals"`
+	Tables []TableStats `json:"tables"`
+	// UnattachedIndices are index blocks that followed no table block.
+	UnattachedIndices []IndexStats `json:"unattached_indices"`
+	// Findings are the lines where gstat itself reported corruption or an
+	// error.
+	Findings []*parse.GstatFinding `json:"findings"`
+	Warnings []Warning             `json:"warnings"`
+	Notices  []parse.Notice        `json:"notices"`
+}
+
+// HeaderStats is the header page with the figures a DBA derives from it.
+type HeaderStats struct {
+	// Database is the path of the `Database "…"` line (null when absent).
+	Database      *string    `json:"database"`
+	ExecutionTime *time.Time `json:"execution_time"`
+	CreationDate  *time.Time `json:"creation_date"`
+	PageSize      *int64     `json:"page_size"`
+	ODSVersion    *string    `json:"ods_version"`
+	// FirebirdVersion is the server version the ODS belongs to ("3.0").
+	FirebirdVersion *string  `json:"firebird_version"`
+	Server          string   `json:"server,omitempty"`
+	Implementation  *string  `json:"implementation"`
+	Dialect         *int     `json:"dialect"`
+	PageBuffers     *int64   `json:"page_buffers"`
+	Attributes      []string `json:"attributes"`
+	// ForcedWrites is null when the header was cut before its Attributes.
+	ForcedWrites  *bool   `json:"forced_writes"`
+	ShutdownMode  *string `json:"shutdown_mode"`
+	ReadOnly      bool    `json:"read_only"`
+	BackupState   *string `json:"backup_state"`
+	SweepInterval *int64  `json:"sweep_interval"`
+
+	OldestTransaction *int64 `json:"oldest_transaction"`
+	OldestActive      *int64 `json:"oldest_active"`
+	OldestSnapshot    *int64 `json:"oldest_snapshot"`
+	NextTransaction   *int64 `json:"next_transaction"`
+	// OATMinusOIT is Oldest active − Oldest transaction.
+	OATMinusOIT *int64 `json:"oat_minus_oit"`
+	// OSTMinusOIT is the sweep gap (IBAnalyst's name); negative when the
+	// OIT is past the OST.
+	OSTMinusOIT *int64 `json:"ost_minus_oit"`
+	// NextMinusOAT is how many transactions started since the oldest one
+	// still active: the age of the longest-running transaction.
+	NextMinusOAT *int64 `json:"next_minus_oat"`
+	NextMinusOST *int64 `json:"next_minus_ost"`
+	// SweepGapShare is OST−OIT over the sweep interval (the printed one,
+	// or the server default 20000 when none is printed; null when 0).
+	SweepGapShare *float64 `json:"sweep_gap_share"`
+
+	// TransactionIDLimit is the highest transaction number the ODS allows.
+	TransactionIDLimit    *int64   `json:"transaction_id_limit"`
+	TransactionIDHeadroom *int64   `json:"transaction_id_headroom"`
+	TransactionIDUsed     *float64 `json:"transaction_id_used_share"`
+	// TransactionsPerDay is Next / days between creation (or the last
+	// restore) and the gstat run; null unless both dates were printed.
+	TransactionsPerDay *float64 `json:"transactions_per_day"`
+}
+
+// TableStats is one table with its sizes and garbage figures.
+type TableStats struct {
+	Schema      string   `json:"schema,omitempty"`
+	Name        string   `json:"name"`
+	ID          int64    `json:"id"`
+	Records     *int64   `json:"records"`
+	Versions    *int64   `json:"versions"`
+	MaxVersions *int64   `json:"max_versions"`
+	AvgRecord   *float64 `json:"average_record_length"`
+	AvgVersion  *float64 `json:"average_version_length"`
+	// VersionsPerRecord is back versions / records.
+	VersionsPerRecord  *float64 `json:"versions_per_record"`
+	Fragments          *int64   `json:"fragments"`
+	MaxFragments       *int64   `json:"max_fragments"`
+	FragmentsPerRecord *float64 `json:"fragments_per_record"`
+	DataPages          *int64   `json:"data_pages"`
+	AverageFill        *int     `json:"average_fill"`
+	// SizeBytes is the "Table size" line where gstat prints it (5.0.2+),
+	// else data pages × page size; SizeSource says which
+	// ("table_size" or "data_pages").
+	SizeBytes    *int64  `json:"size_bytes"`
+	SizeSource   *string `json:"size_source"`
+	TotalFormats *int64  `json:"total_formats"`
+	UsedFormats  *int64  `json:"used_formats"`
+	Blobs        *int64  `json:"blobs"`
+	// BlobLevels counts blobs stored at level 0, 1 and 2.
+	BlobLevels []int64 `json:"blob_levels"`
+	// IndexBytes is the sum of the size of the table's indices.
+	IndexBytes *int64       `json:"index_bytes"`
+	Indices    []IndexStats `json:"indices"`
+}
+
+// IndexStats is one index with the figures that tell whether it helps.
+type IndexStats struct {
+	Name        string `json:"name"`
+	ID          int64  `json:"id"`
+	Table       string `json:"table"`
+	Depth       *int64 `json:"depth"`
+	LeafBuckets *int64 `json:"leaf_buckets"`
+	Nodes       *int64 `json:"nodes"`
+	TotalDup    *int64 `json:"total_dup"`
+	MaxDup      *int64 `json:"max_dup"`
+	// SizeBytes is leaf buckets × page size (the leaf level only).
+	SizeBytes *int64 `json:"size_bytes"`
+	// UniqueKeys is nodes − total dup; Selectivity is 1/UniqueKeys, the
+	// value SET STATISTICS stores in RDB$INDICES.
+	UniqueKeys  *int64   `json:"unique_keys"`
+	Selectivity *float64 `json:"selectivity"`
+	// DupRatio is total dup / nodes; MaxDupShare is max dup / nodes.
+	DupRatio         *float64 `json:"dup_ratio"`
+	MaxDupShare      *float64 `json:"max_dup_share"`
+	ClusteringFactor *int64   `json:"clustering_factor"`
+	// ClusteringRatio is clustering factor / nodes as gstat prints it
+	// (computed when only the factor is printed).
+	ClusteringRatio *float64         `json:"clustering_ratio"`
+	Fill            *parse.GstatFill `json:"fill_distribution"`
+	// LightShare is the share of leaf pages filled below 60%.
+	LightShare *float64 `json:"light_share"`
+}
+
+// Totals adds up the tables and indices of one run; sums of values no
+// table printed are null.
+type Totals struct {
+	Tables     int    `json:"tables"`
+	Indices    int    `json:"indices"`
+	Records    *int64 `json:"records"`
+	Versions   *int64 `json:"versions"`
+	DataPages  *int64 `json:"data_pages"`
+	LeafPages  *int64 `json:"leaf_pages"`
+	TableBytes *int64 `json:"table_bytes"`
+	IndexBytes *int64 `json:"index_bytes"`
+	Warnings   int    `json:"warnings"`
+}
+
+// Gstat analyses one gstat run with the given thresholds (NewThresholds()
+// for the defaults). It never fails: what the run does not show stays
+// null and rules that need it stay silent.
+func Gstat(rep *parse.GstatReport, th Thresholds) *GstatAnalysis {
+	if th.idx == nil {
+		th = NewThresholds()
+	}
+	a := &GstatAnalysis{
+		File:              rep.File,
+		Report:            rep.Index,
+		Tables:            make([]TableStats, 0, len(rep.Tables)),
+		UnattachedIndices: []IndexStats{},
+		Findings:          rep.Findings,
+		Warnings:          []Warning{},
+		Notices:           rep.Notices,
+	}
+	if a.Findings == nil {
+		a.Findings = []*parse.GstatFinding{}
+	}
+	if a.Notices == nil {
+		a.Notices = []parse.Notice{}
+	}
+	var pageSize *int64
+	if rep.Header != nil && rep.Header.HeaderPage {
+		a.Header = headerStats(rep.Header, th)
+		pageSize = a.Header.PageSize
+	}
+	sl := newSlab()
+	for _, t := range rep.Tables {
+		a.Tables = append(a.Tables, tableStats(t, pageSize, sl))
+	}
+	for _, ix := range rep.UnattachedIndices {
+		a.UnattachedIndices = append(a.UnattachedIndices, indexStats(ix, pageSize, sl))
+	}
+	a.Totals = totals(a)
+	check(a, rep, th)
+	SortWarnings(a.Warnings)
+	a.Totals.Warnings = len(a.Warnings)
+	return a
+}
+
+func headerStats(h *parse.GstatHeader, th Thresholds) *HeaderStats {
+	s := &HeaderStats{
+		Database:          strPtr(h.Database),
+		ExecutionTime:     h.ExecutionTime,
+		CreationDate:      h.CreationDate,
+		PageSize:          h.PageSize,
+		Server:            h.Server,
+		Dialect:           h.Dialect,
+		PageBuffers:       h.PageBuffers,
+		Attributes:        h.Attributes,
+		ReadOnly:          h.ReadOnly,
+		SweepInterval:     h.SweepInterval,
+		OldestTransaction: h.OldestTransaction,
+		OldestActive:      h.OldestActive,
+		OldestSnapshot:    h.OldestSnapshot,
+		NextTransaction:   h.NextTransaction,
+		ShutdownMode:      strPtr(h.ShutdownMode),
+		BackupState:       strPtr(h.BackupState),
+		Implementation:    strPtr(h.ImplementationText),
+	}
+	if s.Attributes == nil {
+		s.Attributes = []string{}
+	}
+	s.ODSVersion = strPtr(h.ODSVersion)
+	if h.ODSMajor != nil {
+		minor := 0
+		if h.ODSMinor != nil {
+			minor = *h.ODSMinor
+		}
+		s.FirebirdVersion = strPtr(FirebirdVersion(*h.ODSMajor, minor, h.Server))
+	}
+	if headerComplete(h) {
+		fw := h.ForceWrite
+		s.ForcedWrites = &fw
+	}
+	s.OATMinusOIT = diff(h.OldestActive, h.OldestTransaction)
+	s.OSTMinusOIT = diff(h.OldestSnapshot, h.OldestTransaction)
+	s.NextMinusOAT = diff(h.NextTransaction, h.OldestActive)
+	s.NextMinusOST = diff(h.NextTransaction, h.OldestSnapshot)
+	if s.OSTMinusOIT != nil {
+		if iv := effectiveSweepInterval(h, th); iv > 0 {
+			s.SweepGapShare = ptr(float64(*s.OSTMinusOIT) / float64(iv))
+		}
+	}
+	if limit := TransactionIDLimit(h.ODSMajor); limit > 0 {
+		s.TransactionIDLimit = &limit
+		if h.NextTransaction != nil {
+			s.TransactionIDHeadroom = ptr(limit - *h.NextTransaction)
+			s.TransactionIDUsed = ptr(float64(*h.NextTransaction) / float64(limit))
+		}
+	}
+	if h.CreationDate != nil && h.ExecutionTime != nil && h.NextTransaction != nil {
+		if days := h.ExecutionTime.Sub(*h.CreationDate).Hours() / 24; days >= 1 {
+			s.TransactionsPerDay = ptr(float64(*h.NextTransaction) / days)
+		}
+	}
+	return s
+}
+
+// headerComplete tells whether the header was printed down to its
+// Attributes line, so that a missing "force write" means forced writes
+// are off rather than that the excerpt was cut.
+func headerComplete(h *parse.GstatHeader) bool {
+	return h.Attributes != nil || h.CreationDateText != "" || h.Dialect != nil && h.SweepInterval != nil
+}
+
+// effectiveSweepInterval is the printed interval, or the server default
+// when the header prints none (3.0+ omits the clumplet for the default).
+func effectiveSweepInterval(h *parse.GstatHeader, th Thresholds) int64 {
+	if h.SweepInterval != nil && *h.SweepInterval > 0 {
+		return *h.SweepInterval
+	}
+	return int64(th.Get("sweep-gap", "default_interval"))
+}
+
+// FirebirdVersion names the server release that writes an ODS (gstat
+// only opens its own ODS, so this is also the gstat version). RedDatabase
+// minor versions (12.3) map to their Firebird base.
+func FirebirdVersion(major, minor int, server string) string {
+	v := ""
+	switch {
+	case major == 8:
+		v = "InterBase 4.x"
+	case major == 9:
+		v = "InterBase 5.x"
+	case major == 10 && minor == 0:
+		v = "1.0"
+	case major == 10:
+		v = "1.5"
+	case major == 11 && minor == 0:
+		v = "2.0"
+	case major == 11 && minor == 1:
+		v = "2.1"
+	case major == 11:
+		v = "2.5"
+	case major == 12:
+		v = "3.0"
+	case major == 13 && minor == 0:
+		v = "4.0"
+	case major == 13:
+		v = "5.0"
+	case major == 14:
+		v = "6.0"
+	default:
+		return ""
+	}
+	if server != "" && server != "Firebird" {
+		return server + " (Firebird " + v + " ODS)"
+	}
+	return v
+}
+
+// TransactionIDLimit is the highest transaction number of an ODS: a signed
+// 32-bit number up to Firebird 2.5 (ODS 11), 48 bits since 3.0 (ODS 12).
+// It is 0 when the ODS is unknown.
+func TransactionIDLimit(odsMajor *int) int64 {
+	switch {
+	case odsMajor == nil:
+		return 0
+	case *odsMajor < 12:
+		return 1<<31 - 1
+	}
+	return 1<<48 - 1
+}
+
+// maxBlobLevel bounds the blob levels kept: Firebird writes 0, 1 and 2.
+const maxBlobLevel = 7
+
+func tableStats(t *parse.GstatTable, pageSize *int64, sl *slab) TableStats {
+	s := TableStats{
+		Schema:       t.Schema,
+		Name:         t.Name,
+		ID:           t.ID,
+		Records:      t.TotalRecords,
+		Versions:     t.TotalVersions,
+		MaxVersions:  t.MaxVersions,
+		AvgRecord:    t.AverageRecordLength,
+		AvgVersion:   t.AverageVersionLength,
+		Fragments:    t.TotalFragments,
+		MaxFragments: t.MaxFragments,
+		DataPages:    t.DataPages,
+		AverageFill:  t.AverageFill,
+		TotalFormats: t.TotalFormats,
+		UsedFormats:  t.UsedFormats,
+		Blobs:        t.Blobs,
+		Indices:      make([]IndexStats, 0, len(t.Indices)),
+	}
+	s.VersionsPerRecord = sl.ratio(t.TotalVersions, t.TotalRecords)
+	s.FragmentsPerRecord = sl.ratio(t.TotalFragments, t.TotalRecords)
+	switch {
+	case t.TableSize != nil:
+		s.SizeBytes, s.SizeSource = t.TableSize, &sl.tableSize
+	case t.DataPages != nil && pageSize != nil:
+		s.SizeBytes, s.SizeSource = sl.int(*t.DataPages**pageSize), &sl.dataPages
+	}
+	if len(t.BlobLevels) > 0 {
+		s.BlobLevels = make([]int64, 3)
+		for _, l := range t.BlobLevels {
+			if l.Level < 0 || l.Level > maxBlobLevel {
+				continue // not a level Firebird writes; a damaged line
+			}
+			for l.Level >= len(s.BlobLevels) {
+				s.BlobLevels = append(s.BlobLevels, 0)
+			}
+			s.BlobLevels[l.Level] += l.Count
+		}
+	}
+	for _, ix := range t.Indices {
+		is := indexStats(ix, pageSize, sl)
+		if is.Table == "" {
+			is.Table = t.Name
+		}
+		s.IndexBytes = addPtr(s.IndexBytes, is.SizeBytes)
+		s.Indices = append(s.Indices, is)
+	}
+	return s
+}
+
+func indexStats(ix *parse.GstatIndex, pageSize *int64, sl *slab) IndexStats {
+	s := IndexStats{
+		Name:             ix.Name,
+		ID:               ix.ID,
+		Table:            ix.Table,
+		Depth:            ix.Depth,
+		LeafBuckets:      ix.LeafBuckets,
+		Nodes:            ix.Nodes,
+		TotalDup:         ix.TotalDup,
+		MaxDup:           ix.MaxDup,
+		ClusteringFactor: ix.ClusteringFactor,
+		ClusteringRatio:  ix.ClusteringRatio,
+		Fill:             ix.Fill,
+	}
+	if ix.LeafBuckets != nil && pageSize != nil {
+		s.SizeBytes = sl.int(*ix.LeafBuckets * *pageSize)
+	}
+	if ix.Nodes != nil && ix.TotalDup != nil {
+		u := *ix.Nodes - *ix.TotalDup
+		s.UniqueKeys = sl.int(u)
+		if u > 0 {
+			s.Selectivity = sl.float(1 / float64(u))
+		}
+	}
+	s.DupRatio = sl.ratio(ix.TotalDup, ix.Nodes)
+	s.MaxDupShare = sl.ratio(ix.MaxDup, ix.Nodes)
+	if s.ClusteringRatio == nil {
+		s.ClusteringRatio = sl.ratio(ix.ClusteringFactor, ix.Nodes)
+	}
+	if f := ix.Fill; f != nil {
+		total := f[0] + f[1] + f[2] + f[3] + f[4]
+		if total > 0 {
+			s.LightShare = sl.float(float64(f[0]+f[1]+f[2]) / float64(total))
+		}
+	}
+	return s
+}
+
+func totals(a *GstatAnalysis) Totals {
+	t := Totals{Tables: len(a.Tables), Indices: len(a.UnattachedIndices)}
+	for _, ts := range a.Tables {
+		t.Indices += len(ts.Indices)
+		t.Records = addPtr(t.Records, ts.Records)
+		t.Versions = addPtr(t.Versions, ts.Versions)
+		t.DataPages = addPtr(t.DataPages, ts.DataPages)
+		t.TableBytes = addPtr(t.TableBytes, ts.SizeBytes)
+		for _, ix := range ts.Indices {
+			t.LeafPages = addPtr(t.LeafPages, ix.LeafBuckets)
+			t.IndexBytes = addPtr(t.IndexBytes, ix.SizeBytes)
+		}
+	}
+	for _, ix := range a.UnattachedIndices {
+		t.LeafPages = addPtr(t.LeafPages, ix.LeafBuckets)
+		t.IndexBytes = addPtr(t.IndexBytes, ix.SizeBytes)
+	}
+	return t
+}
+
+// Sort orders for SortTables (the --sort flag).
+var TableSorts = []string{"size", "records", "versions", "depth"}
+
+// SortTables orders tables biggest first by size, records, versions or
+// the depth of their deepest index; unknown values sort last, ties by
+// name. It returns an error for an unknown order.
+func SortTables(ts []TableStats, by string) error {
+	var key func(t *TableStats) (int64, bool)
+	switch by {
+	case "size", "":
+		key = func(t *TableStats) (int64, bool) { return val(t.SizeBytes) }
+	case "records":
+		key = func(t *TableStats) (int64, bool) { return val(t.Records) }
+	case "versions":
+		key = func(t *TableStats) (int64, bool) { return val(t.Versions) }
+	case "depth":
+		key = func(t *TableStats) (int64, bool) { return MaxDepth(t) }
+	default:
+		return fmt.Errorf("unknown sort %q (want size, records, versions or depth)", by)
+	}
+	slices.SortStableFunc(ts, func(a, b TableStats) int {
+		ka, oka := key(&a)
+		kb, okb := key(&b)
+		if oka != okb {
+			if oka {
+				return -1
+			}
+			return 1
+		}
+		if c := cmp.Compare(kb, ka); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Name, b.Name)
+	})
+	return nil
+}
+
+// MaxDepth is the depth of the table's deepest index.
+func MaxDepth(t *TableStats) (int64, bool) {
+	var d int64
+	ok := false
+	for _, ix := range t.Indices {
+		if ix.Depth != nil && (!ok || *ix.Depth > d) {
+			d, ok = *ix.Depth, true
+		}
+	}
+	return d, ok
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// slab hands out the computed figures' pointers from shared chunks, so that
+// a run with thousands of indices costs a few allocations, not one per
+// figure. A chunk is never appended past its capacity: pointers stay valid.
+type slab struct {
+	f                    []float64
+	i                    []int64
+	tableSize, dataPages string
+}
+
+const slabChunk = 1024
+
+func newSlab() *slab { return &slab{tableSize: "table_size", dataPages: "data_pages"} }
+
+func (s *slab) float(v float64) *float64 {
+	if len(s.f) == cap(s.f) {
+		s.f = make([]float64, 0, slabChunk)
+	}
+	s.f = append(s.f, v)
+	return &s.f[len(s.f)-1]
+}
+
+func (s *slab) int(v int64) *int64 {
+	if len(s.i) == cap(s.i) {
+		s.i = make([]int64, 0, slabChunk)
+	}
+	s.i = append(s.i, v)
+	return &s.i[len(s.i)-1]
+}
+
+func (s *slab) ratio(num, den *int64) *float64 {
+	if num == nil || den == nil || *den == 0 {
+		return nil
+	}
+	return s.float(float64(*num) / float64(*den))
+}
+
+func strPtr(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func val(p *int64) (int64, bool) {
+	if p == nil {
+		return 0, false
+	}
+	return *p, true
+}
+
+func diff(a, b *int64) *int64 {
+	if a == nil || b == nil {
+		return nil
+	}
+	return ptr(*a - *b)
+}
+
+func addPtr(sum, v *int64) *int64 {
+	if v == nil {
+		return sum
+	}
+	if sum == nil {
+		return ptr(*v) // the sum is ours from here on: add in place
+	}
+	*sum += *v
+	return sum
+}

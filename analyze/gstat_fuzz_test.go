@@ -1,0 +1,67 @@
+package analyze
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// FuzzGstatAnalysis feeds arbitrary text through the reader and the
+// analysis: whatever the reader accepts, the analysis must not panic and
+// must keep its invariants (sorted warnings, magnitudes ≥ 1 or 0-based
+// flags, totals matching the tables).
+func FuzzGstatAnalysis(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join(testutil.Root(f), "testdata", "fb30", "shop-gstat-*.txt"))
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(data))
+	}
+	f.Add("Database header page information:\n\tPage size\t\t4096\n\tODS version\t\t10.1\n\tOldest transaction\t9\n\tOldest active\t\t5\n\tNext transaction\t3\n")
+	th := NewThresholds()
+	f.Fuzz(func(t *testing.T, text string) {
+		reps, err := parse.ReadGstat(strings.NewReader(text), "fuzz.txt")
+		if err != nil {
+			return
+		}
+		for _, r := range reps {
+			a := Gstat(r, th)
+			n := 0
+			for _, tb := range a.Tables {
+				n += len(tb.Indices)
+			}
+			if a.Totals.Tables != len(a.Tables) || a.Totals.Indices != n+len(a.UnattachedIndices) {
+				t.Fatalf("totals %+v for %d tables %d indices", a.Totals, len(a.Tables), n)
+			}
+			for i := 1; i < len(a.Warnings); i++ {
+				if a.Warnings[i].Severity.Rank() > a.Warnings[i-1].Severity.Rank() {
+					t.Fatalf("warnings not sorted: %s after %s", a.Warnings[i].Severity, a.Warnings[i-1].Severity)
+				}
+			}
+		}
+	})
+}
+
+// FuzzLoadThresholds: a rules file never panics the loader, and what it
+// accepts only changes known keys.
+func FuzzLoadThresholds(f *testing.F) {
+	f.Add("# comment\nindex-deep.warning = 4\ntable-versions.warning=0.5\n")
+	f.Add("{\"index-max-dup.warning\": 50000, \"oat-stuck.critical\": 1e6}")
+	f.Add("{\n \"index-deep.warning\": \"x\"\n}")
+	f.Add("index-deep.warning 4\n")
+	f.Fuzz(func(t *testing.T, src string) {
+		th, err := LoadThresholds(strings.NewReader(src), "fuzz.rules", NewThresholds())
+		if err != nil {
+			return
+		}
+		if len(th.List()) != len(DefaultThresholds) {
+			t.Fatalf("%d thresholds after loading, want %d", len(th.List()), len(DefaultThresholds))
+		}
+	})
+}

@@ -1,0 +1,224 @@
+package analyze
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// Threshold is one tunable limit of a health rule. Every number a rule
+// compares against lives in DefaultThresholds, with the place it comes
+// from, so that a DBA can see why fbdiag complains and change it.
+type Threshold struct {
+	// Rule is the id of the rule that uses the value ("index-deep").
+	Rule string `json:"rule"`
+	// Name tells the values of one rule apart ("warning", "min_nodes").
+	Name  string  `json:"name"`
+	Value float64 `json:"value"`
+	Unit  string  `json:"unit"`
+	// Source says where the value comes from; "[U]" marks a fbdiag
+	// default that no public source fixes.
+	Source string `json:"source"`
+}
+
+// Key is how the threshold is named in a --rules file: "rule.name".
+func (t Threshold) Key() string { return t.Rule + "." + t.Name }
+
+// Sources shared by several thresholds.
+const (
+	srcGstatManual = "Firebird gstat manual (firebird-documentation, gstat/firebird-gstat.adoc)"
+	srcHarrisonGem = "Ann W. Harrison, IBPhoenix gem-00000012 (index statistics)"
+	srcIBAnalyst   = "IBSurgeon, IBAnalyst: Tips and Tricks (fragmented tables, Options dialog)"
+	srcUnverified  = "[U] fbdiag default; IBAnalyst's own value is not public"
+)
+
+// DefaultThresholds is the one table of limits every gstat rule reads.
+// The order is the order of `fbdiag rules`.
+var DefaultThresholds = []Threshold{
+	{"index-deep", "warning", 3, "levels", srcGstatManual + ": \"If the depth is 3 or more, the index will most likely not be operating at its best\""},
+	{"index-deep", "critical", 4, "levels", srcHarrisonGem + ": \"a depth more than three suggests that increasing the database page size may improve performance\""},
+	{"page-size-small", "page_size", 8192, "bytes", "D. Kuzmenko, firebird-architect 2000-11 msg 2639 (depth grows past 32K keys on small pages)"},
+	{"page-size-small", "depth", 3, "levels", srcGstatManual + ": the solution to deep indices is gbak to a larger page size"},
+	{"index-max-dup", "warning", 10000, "keys", srcHarrisonGem + ": \"more than ten thousand duplicates on any single value will cause garbage collection problems\" (critical before ODS 11)"},
+	{"index-low-selectivity", "dup_ratio", 0.95, "share", srcGstatManual + " (max dup close to total dup: poor selectivity); reference suggests 0.9, which flags foreign keys with ~10 rows per key"},
+	{"index-low-selectivity", "min_nodes", 1000, "nodes", srcUnverified + " (tiny indices cost nothing)"},
+	{"index-useless", "max_unique_keys", 2, "keys", "[U] health-rules reference (unique keys 1-2: useless); Helen Borrie, firebird-support 2005-04 msg 59035: avoid indices on Yes/No and status fields"},
+	{"index-useless", "min_nodes", 1000, "nodes", srcUnverified + " (tiny indices cost nothing)"},
+	{"index-broken", "min_nodes_share", 1, "nodes/record", "IBSurgeon blog \"Broken Indices\" 2009 (key count below the record count); versions are not counted: an update that keeps the key adds no node"},
+	{"index-sparse", "light_share", 0.8, "share", "[U] 80% of leaf pages; " + srcGstatManual + ": pages \"lightly filled -- say less than 60%\" make a rebuild candidate"},
+	{"index-sparse", "min_leaf_buckets", 10, "pages", srcGstatManual + ": \"if there are only a few nodes in the index, then rebuilding will not help\""},
+	{"table-sparse", "min_fill", 50, "%", srcIBAnalyst + " (\"fragmented %\" option; ~50% is normal for tiny records)"},
+	{"table-sparse", "min_data_pages", 10, "pages", srcUnverified + " (a few pages cost nothing)"},
+	{"table-sparse", "min_record_length", 20, "bytes", srcIBAnalyst + ": tables with 12-20 byte records show ~50% fill right after restore"},
+	{"table-versions", "warning", 0.2, "versions/record", "[U] health-rules reference: more than 10-20% of records"},
+	{"table-versions", "critical", 1, "versions/record", "[U] health-rules reference: more back versions than records"},
+	{"table-versions", "min_versions", 1000, "versions", srcUnverified + " (a few versions are normal work)"},
+	{"table-max-versions", "warning", 5, "versions", "[U] health-rules reference: max versions 2-5; " + srcGstatManual + " defines max versions"},
+	{"table-deleted", "min_records", 1, "records", srcGstatManual + ": average record length 0 with records means deleted rows not yet collected"},
+	{"table-fragments", "per_record", 0.1, "fragments/record", "[U] health-rules reference: fragments > 10% of records: records wider than a page"},
+	{"table-fragments", "min_records", 1000, "records", srcUnverified},
+	{"table-formats", "warning", 200, "formats", "[U] health-rules reference suggestion; Firebird 5.0 Language Reference, RDB$FORMATS: at 255 formats the database becomes inoperable"},
+	{"table-formats", "critical", 240, "formats", "[U] health-rules reference suggestion; Firebird 5.0 Language Reference, RDB$FORMATS: at 255 formats the database becomes inoperable"},
+	{"oat-stuck", "warning", 20000, "transactions", "[U] Next - OAT; as many as the default sweep interval. " + srcGstatManual + ": a growing OAT-Next gap means something does not commit"},
+	{"oat-stuck", "critical", 100000, "transactions", "[U] Next - OAT; Ann Harrison, firebird-support 2012-03 msg 117557: \"Do worry about a stuck OAT\""},
+	{"sweep-gap", "default_interval", 20000, "transactions", "Firebird src/jrd/jrd.cpp SWEEP_INTERVAL = 20000; used when the header prints no interval or 0"},
+	{"sweep-disabled", "interval", 0, "transactions", "IBPhoenix \"Trigger a sweep\": an interval of 0 disables automatic sweeping"},
+	{"forced-writes-off", "required", 1, "flag", srcGstatManual + ": force write protects against lost writes, above all on Windows"},
+	{"page-buffers", "max_pages", 0, "pages", srcGstatManual + ": 0 means the server default; a header value overrides it for every attachment"},
+	{"shutdown", "allowed", 0, "flag", "Firebird src/utilities/gstat/ppg.cpp attribute names (shutdown modes)"},
+	{"backup-lock", "allowed", 0, "flag", "Firebird src/utilities/gstat/ppg.cpp (backup lock/merge): nbackup -N / END BACKUP never ran"},
+	{"read-only", "allowed", 0, "flag", "Firebird src/utilities/gstat/ppg.cpp attribute \"read only\""},
+	{"ods-old", "min_major", 12, "ODS", srcGstatManual + ": ODS list (11.2 = Firebird 2.5, 12.0 = 3.0)"},
+	{"dialect-1", "min_dialect", 3, "dialect", "[U] health-rules reference #19; dialect 1 is the InterBase 5 compatibility dialect"},
+	{"txid-headroom", "warning", 0.7, "share", "[U] 0.7 = 1.5e9 of 2^31-1; limits: src/jrd/tra.h B2_5 MAX_TRA_NUMBER = 2^31-1, 48-bit since 3.0 (Jaybird JDBC432, src/jrd/constants.h)"},
+	{"txid-headroom", "critical", 0.9, "share", "[U] fbdiag default; Helen Borrie, The Firebird Book: backup and restore resets the transaction ID"},
+	{"blob-levels", "max_level2", 0, "blobs", "Jim Starkey, firebird-architect 2000-04 msg 362: level 2 = list of blob pointer pages"},
+	{"corruption", "max_lines", 0, "lines", "gstat messages 18/19/61; " + srcGstatManual + ": copy the file and run gbak"},
+	{"gstat-error", "max_lines", 0, "lines", "[U] fbdiag: a failed gstat run must not pass --fail-on as a healthy database"},
+	{"throughput-sweep", "sweep_noise", 0.02, "fraction of the best", "[U] fbdiag default for sweeps with one run per setting, where the input cannot show its own noise (with repeated runs a Mann-Whitney test at Alpha is used instead); override with --noise"},
+}
+
+// Thresholds is a set of limits by key ("index-deep.warning"). The zero
+// value is not usable; start from NewThresholds.
+type Thresholds struct {
+	list []Threshold
+	idx  map[thKey]int
+}
+
+// thKey indexes thresholds without building "rule.name" on every lookup.
+type thKey struct{ rule, name string }
+
+// NewThresholds returns a private copy of DefaultThresholds.
+func NewThresholds() Thresholds {
+	t := Thresholds{list: append([]Threshold(nil), DefaultThresholds...), idx: map[thKey]int{}}
+	for i, th := range t.list {
+		t.idx[thKey{th.Rule, th.Name}] = i
+	}
+	return t
+}
+
+// List returns the thresholds in table order.
+func (t Thresholds) List() []Threshold { return append([]Threshold(nil), t.list...) }
+
+// Get returns a threshold's value. Asking for a key that is not in the
+// table is a programming error, so it panics.
+func (t Thresholds) Get(rule, name string) float64 {
+	if t.idx == nil {
+		t = NewThresholds()
+	}
+	i, ok := t.idx[thKey{rule, name}]
+	if !ok {
+		panic("analyze: no threshold " + rule + "." + name)
+	}
+	return t.list[i].Value
+}
+
+// Set changes one threshold; unknown keys are an error.
+func (t Thresholds) Set(key string, v float64) error {
+	rule, name, _ := strings.Cut(key, ".")
+	i, ok := t.idx[thKey{rule, name}]
+	if !ok {
+		return fmt.Errorf("unknown threshold %q (see fbdiag rules)", key)
+	}
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("%s: value must be a finite number", key)
+	}
+	t.list[i].Value = v
+	t.list[i].Source = "overridden by --rules file"
+	return nil
+}
+
+// LoadThresholds reads overrides from r into a copy of base. Two forms
+// are accepted, told apart by the first non-blank character:
+//
+//	# comment
+//	index-deep.warning = 4
+//	table-versions.warning = 0.5
+//
+// or a JSON object {"index-deep.warning": 4}. Unknown keys and bad
+// numbers are reported as "file:line: …".
+func LoadThresholds(r io.Reader, name string, base Thresholds) (Thresholds, error) {
+	t := NewThresholds()
+	copy(t.list, base.list)
+	data, err := io.ReadAll(io.LimitReader(r, 1<<20))
+	if err != nil {
+		return t, fmt.Errorf("%s: %w", name, err)
+	}
+	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	trimmed = bytes.TrimPrefix(trimmed, []byte("\xef\xbb\xbf"))
+	if bytes.HasPrefix(trimmed, []byte("{")) {
+		return t, loadJSONThresholds(data, name, t)
+	}
+	lr := parse.NewLineReader(bytes.NewReader(data), name)
+	for lr.Next() {
+		line := strings.TrimSpace(lr.Text())
+		if line == "" || line[0] == '#' || strings.HasPrefix(line, "//") {
+			continue
+		}
+		key, val, ok := strings.Cut(line, "=")
+		if !ok {
+			return t, lr.Errorf("want \"rule.key = value\", got %q", line)
+		}
+		key = strings.TrimSpace(key)
+		v, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
+		if err != nil {
+			return t, lr.Errorf("%s: %q is not a number", key, strings.TrimSpace(val))
+		}
+		if err := t.Set(key, v); err != nil {
+			return t, lr.Errorf("%v", err)
+		}
+	}
+	return t, lr.Err()
+}
+
+func loadJSONThresholds(data []byte, name string, t Thresholds) error {
+	lineAt := func(off int64) int { return 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n")) }
+	fail := func(off int64, format string, args ...any) error {
+		return &parse.SyntaxError{File: name, Line: lineAt(off), Msg: fmt.Sprintf(format, args...)}
+	}
+	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))))
+	dec.UseNumber()
+	if _, err := dec.Token(); err != nil {
+		return fail(dec.InputOffset(), "%v", err)
+	}
+	for dec.More() {
+		tok, err := dec.Token()
+		off := dec.InputOffset() // end of the key: its line
+		if err != nil {
+			return fail(off, "%v", err)
+		}
+		key, _ := tok.(string)
+		var num json.Number
+		if err := dec.Decode(&num); err != nil {
+			return fail(off, "%s: value must be a number", key)
+		}
+		v, err := num.Float64()
+		if err != nil {
+			return fail(off, "%s: %v", key, err)
+		}
+		if err := t.Set(key, v); err != nil {
+			return fail(off, "%v", err)
+		}
+	}
+	if _, err := dec.Token(); err != nil {
+		return fail(dec.InputOffset(), "%v", err)
+	}
+	return nil
+}
+
+// Keys lists every threshold key, sorted, for messages and completion.
+func (t Thresholds) Keys() []string {
+	keys := make([]string, 0, len(t.list))
+	for _, th := range t.list {
+		keys = append(keys, th.Key())
+	}
+	sort.Strings(keys)
+	return keys
+}

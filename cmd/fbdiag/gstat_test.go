@@ -1,0 +1,446 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/testutil"
+)
+
+// runCLI runs fbdiag with args and stdin, returning exit code and streams.
+func runCLI(t *testing.T, stdin io.Reader, args ...string) (int, string, string) {
+	t.Helper()
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
+	var out, errb bytes.Buffer
+	code := run(append([]string{"fbdiag"}, args...), stdin, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func shopPath(t *testing.T) string { return testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt") }
+
+func TestGstatTextShop(t *testing.T) {
+	code, out, errs := runCLI(t, nil, "gstat", shopPath(t))
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, errs)
+	}
+	for _, want := range []string{
+		"Database        /var/lib/firebird/data/shop.fdb",
+		"ODS             12.0 (Firebird 3.0), page size 8192, dialect 3",
+		"Page buffers    0 (server default), forced writes on",
+		"Transactions    OIT 16  OAT 17  OST 17  Next 18",
+		"Gaps            OAT-OIT 1  OST-OIT 1",
+		"Totals          6 tables, 10 indices, 682005 records, 30000 versions",
+		// CUSTOMER: records, versions, ver/rec, max ver, frag/rec, pages, fill, size.
+		"CUSTOMER      30000     10000     0.33        1      0.10    392   84%   3.1 MiB",
+		// CUSTOMER_LAST: depth, leaf buckets, nodes, selectivity, dup %, max dup, size.
+		"CUSTOMER_LAST   CUSTOMER        2    23   30000     0.001   97%       29  184.0 KiB",
+		"Warnings (9)",
+		"WARNING  index-max-dup  index ORDERS_CARRIER on ORDERS: 33333 > 10000 keys",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text output lacks %q", want)
+		}
+	}
+	for i, line := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(line); n > 100 {
+			t.Errorf("line %d is %d columns: %q", i+1, n, line)
+		}
+	}
+}
+
+// gstatJSON mirrors the contract fields of docs/gstat-json.md.
+type gstatJSON struct {
+	File   string `json:"file"`
+	Header *struct {
+		PageSize          *int64  `json:"page_size"`
+		ODSVersion        *string `json:"ods_version"`
+		OldestTransaction *int64  `json:"oldest_transaction"`
+		OldestActive      *int64  `json:"oldest_active"`
+		OldestSnapshot    *int64  `json:"oldest_snapshot"`
+		NextTransaction   *int64  `json:"next_transaction"`
+	} `json:"header"`
+	Tables []struct {
+		Name        string `json:"name"`
+		ID          int64  `json:"id"`
+		Records     *int64 `json:"records"`
+		Versions    *int64 `json:"versions"`
+		MaxVersions *int64 `json:"max_versions"`
+		DataPages   *int64 `json:"data_pages"`
+		SizeBytes   *int64 `json:"size_bytes"`
+		Indices     []struct {
+			Name        string `json:"name"`
+			Depth       *int64 `json:"depth"`
+			LeafBuckets *int64 `json:"leaf_buckets"`
+			Nodes       *int64 `json:"nodes"`
+			TotalDup    *int64 `json:"total_dup"`
+			MaxDup      *int64 `json:"max_dup"`
+		} `json:"indices"`
+	} `json:"tables"`
+	Warnings []struct {
+		Rule     string  `json:"rule"`
+		Severity string  `json:"severity"`
+		Object   string  `json:"object"`
+		Value    float64 `json:"value"`
+	} `json:"warnings"`
+	Notices []struct {
+		File    string `json:"file"`
+		Line    int    `json:"line"`
+		Message string `json:"message"`
+	} `json:"notices"`
+}
+
+func decodeStream(t *testing.T, s string) []gstatJSON {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(s))
+	var out []gstatJSON
+	for dec.More() {
+		var g gstatJSON
+		if err := dec.Decode(&g); err != nil {
+			t.Fatalf("bad JSON: %v", err)
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+func eq(p *int64, v int64) bool { return p != nil && *p == v }
+
+func TestGstatJSONContract(t *testing.T) {
+	code, out, errs := runCLI(t, nil, "gstat", "--format", "json", shopPath(t))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	docs := decodeStream(t, out)
+	if len(docs) != 1 {
+		t.Fatalf("%d JSON documents, want 1", len(docs))
+	}
+	g := docs[0]
+	h := g.Header
+	if h == nil || !eq(h.PageSize, 8192) || h.ODSVersion == nil || *h.ODSVersion != "12.0" ||
+		!eq(h.OldestTransaction, 16) || !eq(h.OldestActive, 17) || !eq(h.OldestSnapshot, 17) || !eq(h.NextTransaction, 18) {
+		t.Errorf("header %+v", h)
+	}
+	if len(g.Tables) != 6 {
+		t.Fatalf("%d tables, want 6", len(g.Tables))
+	}
+	found := false
+	for _, tb := range g.Tables {
+		if tb.Name != "CUSTOMER" {
+			continue
+		}
+		found = true
+		if tb.ID != 129 || !eq(tb.Records, 30000) || !eq(tb.Versions, 10000) || !eq(tb.MaxVersions, 1) ||
+			!eq(tb.DataPages, 392) || !eq(tb.SizeBytes, 392*8192) {
+			t.Errorf("CUSTOMER %+v", tb)
+		}
+		if len(tb.Indices) != 2 || tb.Indices[0].Name != "CUSTOMER_LAST" {
+			t.Fatalf("CUSTOMER indices %+v", tb.Indices)
+		}
+		ix := tb.Indices[0]
+		if !eq(ix.Depth, 2) || !eq(ix.LeafBuckets, 23) || !eq(ix.Nodes, 30000) || !eq(ix.TotalDup, 29000) || !eq(ix.MaxDup, 29) {
+			t.Errorf("CUSTOMER_LAST %+v", ix)
+		}
+	}
+	if !found {
+		t.Error("no CUSTOMER table")
+	}
+	if len(g.Warnings) != 9 {
+		t.Errorf("%d warnings, want 9", len(g.Warnings))
+	}
+	if w := g.Warnings[0]; w.Rule != "index-max-dup" || w.Severity != "warning" || w.Object != "ORDERS_CARRIER" || w.Value != 33333 {
+		t.Errorf("first warning %+v", w)
+	}
+	if g.Notices == nil {
+		t.Error("notices is null, want []")
+	}
+	// The raw text must hold every contract key, null or not.
+	for _, key := range []string{`"page_size"`, `"ods_version"`, `"oldest_transaction"`, `"oldest_active"`, `"oldest_snapshot"`,
+		`"next_transaction"`, `"size_bytes"`, `"leaf_buckets"`, `"total_dup"`, `"max_dup"`, `"notices"`} {
+		if !strings.Contains(out, key) {
+			t.Errorf("JSON lacks %s", key)
+		}
+	}
+}
+
+func TestGstatFailOn(t *testing.T) {
+	code, out, errs := runCLI(t, nil, "gstat", "--fail-on", "warning", shopPath(t))
+	if code != 3 {
+		t.Errorf("--fail-on warning: exit %d, want 3", code)
+	}
+	if !strings.Contains(out, "Warnings (9)") || !strings.Contains(errs, "9 warning(s) at warning level or above") {
+		t.Errorf("output not printed or no message: %q", errs)
+	}
+	// The shop sample has no critical warning.
+	if code, _, _ := runCLI(t, nil, "gstat", "--fail-on", "critical", shopPath(t)); code != 0 {
+		t.Errorf("--fail-on critical: exit %d, want 0", code)
+	}
+	if code, _, _ := runCLI(t, nil, "gstat", "--fail-on", "info", shopPath(t)); code != 2 {
+		t.Errorf("--fail-on info: exit %d, want 2", code)
+	}
+}
+
+func TestGstatErrors(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nope.txt")
+	code, _, errs := runCLI(t, nil, "gstat", missing)
+	if code != 1 || !strings.Contains(errs, "nope.txt") || !strings.Contains(errs, "no such file") {
+		t.Errorf("missing file: exit %d, stderr %q", code, errs)
+	}
+	if code, _, errs := runCLI(t, nil, "gstat", "--no-such-flag", shopPath(t)); code != 2 {
+		t.Errorf("bad flag: exit %d, stderr %q", code, errs)
+	}
+	if code, _, errs := runCLI(t, nil, "gstat", "--sort", "name", shopPath(t)); code != 2 || !strings.Contains(errs, "--sort") {
+		t.Errorf("bad sort: exit %d, stderr %q", code, errs)
+	}
+	if code, _, errs := runCLI(t, nil, "gstat", shopPath(t), "--format", "json"); code != 2 || !strings.Contains(errs, "put options before the files") {
+		t.Errorf("option after file: exit %d, stderr %q", code, errs)
+	}
+	if code, _, _ := runCLI(t, nil, "gstat"); code != 2 {
+		t.Errorf("no file: exit %d, want 2", code)
+	}
+	code, _, errs = runCLI(t, strings.NewReader("hello\nworld\n"), "gstat", "-")
+	if code != 1 || !strings.Contains(errs, "no gstat output found") {
+		t.Errorf("not gstat: exit %d, stderr %q", code, errs)
+	}
+}
+
+// Standard input works, and the same report as UTF-16LE with BOM and CRLF
+// gives byte-identical JSON (both are read as "-", so the file names in
+// the output agree).
+func TestGstatStdinAndUTF16(t *testing.T) {
+	data, err := os.ReadFile(shopPath(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, plain, errs := runCLI(t, bytes.NewReader(data), "gstat", "--format", "json", "-")
+	if code != 0 {
+		t.Fatalf("stdin: exit %d %s", code, errs)
+	}
+	if g := decodeStream(t, plain); len(g) != 1 || g[0].File != "<stdin>" || len(g[0].Tables) != 6 {
+		t.Fatalf("stdin analysis: %d docs", len(g))
+	}
+	crlf := strings.ReplaceAll(string(data), "\n", "\r\n")
+	u16 := utf16.Encode([]rune(crlf))
+	wide := []byte{0xFF, 0xFE}
+	for _, u := range u16 {
+		wide = append(wide, byte(u), byte(u>>8))
+	}
+	code, converted, errs := runCLI(t, bytes.NewReader(wide), "gstat", "--format", "json", "-")
+	if code != 0 {
+		t.Fatalf("utf-16: exit %d %s", code, errs)
+	}
+	if converted != plain {
+		t.Errorf("UTF-16LE+CRLF JSON differs from UTF-8 JSON")
+	}
+}
+
+// Two runs appended in one file are two snapshots, both analysed: the
+// real pair of shop snapshots, before and after garbage collection.
+func TestGstatTwoSnapshots(t *testing.T) {
+	a, _ := os.ReadFile(shopPath(t))
+	b, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	both := append(append([]byte{}, a...), b...)
+	code, out, errs := runCLI(t, bytes.NewReader(both), "gstat", "--format", "json", "-")
+	if code != 0 {
+		t.Fatalf("exit %d %s", code, errs)
+	}
+	docs := decodeStream(t, out)
+	if len(docs) != 2 {
+		t.Fatalf("%d snapshots, want 2", len(docs))
+	}
+	versions := func(g gstatJSON) int64 {
+		for _, tb := range g.Tables {
+			if tb.Name == "CUSTOMER" && tb.Versions != nil {
+				return *tb.Versions
+			}
+		}
+		return -1
+	}
+	if v1, v2 := versions(docs[0]), versions(docs[1]); v1 != 10000 || v2 != 0 {
+		t.Errorf("CUSTOMER versions %d then %d, want 10000 then 0", v1, v2)
+	}
+	// Two files on the command line: one document each, in order.
+	code, out, _ = runCLI(t, nil, "gstat", "--format", "json", shopPath(t), testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
+	if docs := decodeStream(t, out); code != 0 || len(docs) != 2 || versions(docs[0]) != 10000 || versions(docs[1]) != 0 {
+		t.Errorf("two files: exit %d, %d documents", code, len(docs))
+	}
+	code, text, _ := runCLI(t, bytes.NewReader(both), "gstat", "-")
+	if code != 0 || !strings.Contains(text, "gstat analysis of <stdin>, snapshot 2") {
+		t.Errorf("text of two snapshots: exit %d", code)
+	}
+}
+
+func TestGstatTopSortFormats(t *testing.T) {
+	code, out, _ := runCLI(t, nil, "gstat", "--top", "2", "--sort", "versions", shopPath(t))
+	if code != 0 || !strings.Contains(out, "Top 2 of 6 tables by versions") || !strings.Contains(out, "Top 2 of 10 indices") {
+		t.Fatalf("exit %d, output:\n%s", code, out)
+	}
+	tables := out[strings.Index(out, "Top 2 of 6"):strings.Index(out, "Top 2 of 10")]
+	if !strings.Contains(tables, "STOCK") || !strings.Contains(tables, "CUSTOMER") || strings.Contains(tables, "ORDER_LINE") {
+		t.Errorf("top 2 by versions:\n%s", tables)
+	}
+	code, csv, _ := runCLI(t, nil, "gstat", "--format", "csv", shopPath(t))
+	if code != 0 || !strings.Contains(csv, "tables,CUSTOMER,30000,10000,0.33,1,0.10,392,84%") ||
+		!strings.Contains(csv, "header,next_transaction,18") || !strings.Contains(csv, "warnings,warning,index-max-dup,ORDERS_CARRIER,ORDERS,33333,10000,keys") {
+		t.Errorf("csv output:\n%s", csv)
+	}
+	code, md, _ := runCLI(t, nil, "gstat", "--format", "markdown", shopPath(t))
+	if code != 0 || !strings.Contains(md, "| CUSTOMER_LAST | CUSTOMER | 2 | 23 | 30000 | 1000 |") {
+		t.Errorf("markdown output:\n%s", md)
+	}
+}
+
+func TestGstatNoticesOnStderr(t *testing.T) {
+	p := testutil.Corpus(t, "public", "gstat", "03_fb5_2plus_table_blob_stats_new_format_pr8394.txt")
+	code, _, errs := runCLI(t, nil, "gstat", p)
+	if code != 0 || !strings.Contains(errs, p+":24: ") {
+		t.Errorf("exit %d, stderr %q: want the skipped line 24 as file:line", code, errs)
+	}
+}
+
+func TestGstatHelp(t *testing.T) {
+	_, out, _ := runCLI(t, nil, "gstat", "--help")
+	for _, want := range []string{"gstat -a -r DB > stats.txt", "fbstat", "fbsvcmgr", "action_db_stats", "--fail-on", "docs/gstat-json.md"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("gstat --help lacks %q", want)
+		}
+	}
+}
+
+func TestRulesCommand(t *testing.T) {
+	code, out, _ := runCLI(t, nil, "rules")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, r := range analyze.Rules {
+		if !strings.Contains(out, r.ID+"  (") {
+			t.Errorf("rules output lacks %s", r.ID)
+		}
+	}
+	if !strings.Contains(out, "    index-deep.warning = 3 levels") || !strings.Contains(out, "gem-00000012") {
+		t.Errorf("threshold or source missing:\n%s", out[:min(len(out), 600)])
+	}
+	dir := t.TempDir()
+	good := filepath.Join(dir, "site.rules")
+	os.WriteFile(good, []byte("# ours\nindex-deep.warning = 2\n"), 0o644)
+	code, out, _ = runCLI(t, nil, "rules", "--format", "json", "--rules", good)
+	var doc struct {
+		Rules []struct {
+			ID         string              `json:"id"`
+			Thresholds []analyze.Threshold `json:"thresholds"`
+		} `json:"rules"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 0 {
+		t.Fatalf("exit %d, %v", code, err)
+	}
+	deep := -1
+	for i, r := range doc.Rules {
+		if r.ID == "index-deep" {
+			deep = i
+		}
+	}
+	if len(doc.Rules) != len(analyze.Rules) || deep < 0 || doc.Rules[deep].Thresholds[0].Value != 2 {
+		t.Errorf("rules JSON with override: %d rules, index-deep at %d: %+v", len(doc.Rules), deep, doc.Rules)
+	}
+	// With the stricter file, gstat flags the nine depth-2 shop indices.
+	code, out, _ = runCLI(t, nil, "gstat", "--rules", good, "--format", "csv", shopPath(t))
+	if code != 0 || strings.Count(out, "warnings,warning,index-deep,") != 9 {
+		t.Errorf("gstat --rules: exit %d, %d index-deep warnings", code, strings.Count(out, "warnings,warning,index-deep,"))
+	}
+	bad := filepath.Join(dir, "bad.rules")
+	os.WriteFile(bad, []byte("index-deep.warning = 2\nindex-depth.warning = 2\n"), 0o644)
+	code, _, errs := runCLI(t, nil, "gstat", "--rules", bad, shopPath(t))
+	if code != 1 || !strings.Contains(errs, bad+":2: unknown threshold \"index-depth.warning\"") {
+		t.Errorf("bad rules: exit %d, stderr %q", code, errs)
+	}
+}
+
+// Every gstat output of the corpus goes through the text output: exit 0
+// and 100 columns, except lines that carry a path (file or database).
+func TestGstatCorpusText(t *testing.T) {
+	dir := filepath.Join(testutil.CorpusDir(t), "public", "gstat")
+	files, _ := filepath.Glob(filepath.Join(dir, "*"))
+	fb30, _ := filepath.Glob(filepath.Join(testutil.CorpusDir(t), "fb30", "*gstat*"))
+	files = append(files, fb30...)
+	n := 0
+	for _, p := range files {
+		if strings.HasSuffix(p, ".md") {
+			continue
+		}
+		n++
+		code, out, errs := runCLI(t, nil, "gstat", "--top", "0", p)
+		if code != 0 {
+			t.Errorf("%s: exit %d: %s", filepath.Base(p), code, errs)
+			continue
+		}
+		for i, line := range strings.Split(out, "\n") {
+			if utf8.RuneCountInString(line) > 100 && !strings.HasPrefix(line, "gstat analysis of ") && !strings.HasPrefix(line, "Database ") {
+				t.Errorf("%s: line %d is %d columns: %q", filepath.Base(p), i+1, utf8.RuneCountInString(line), line)
+			}
+		}
+	}
+	if n < 50 {
+		t.Errorf("only %d corpus files", n)
+	}
+}
+
+// Every key the JSON output has is documented in docs/gstat-json.md, so
+// the contract and the code cannot drift apart.
+func TestGstatJSONDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(testutil.Root(t), "docs", "gstat-json.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The shop report, plus a run with a corruption line and a skipped
+	// line, so that findings and notices have elements.
+	data, err := os.ReadFile(shopPath(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := strings.Replace(string(data), "    Pointer pages: 1, data page slots: 392\n",
+		"    Pointer pages: 1, data page slots: 392\nExpected data on page 400\n", 1)
+	_, out, _ := runCLI(t, strings.NewReader("# saved by cron\n"+damaged), "gstat", "--format", "json", "-")
+	var v any
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	var walk func(any)
+	walk = func(x any) {
+		switch x := x.(type) {
+		case map[string]any:
+			for k, e := range x {
+				keys[k] = true
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	for k := range keys {
+		if !bytes.Contains(doc, []byte("`"+k+"`")) {
+			t.Errorf("JSON key %q is not documented in docs/gstat-json.md", k)
+		}
+	}
+	if !keys["from_page"] || !keys["message"] {
+		t.Errorf("the input gave no finding or no notice")
+	}
+	if len(keys) < 60 {
+		t.Errorf("only %d keys seen", len(keys))
+	}
+}

@@ -1,0 +1,382 @@
+package parse
+
+import "bytes"
+
+// Table and index blocks: the hot path of a big gstat file. Lines are
+// "Label: value, label: value" items matched with a switch on the label
+// bytes (no allocation, no regexp); values are parsed in place.
+
+// startTable begins a table block.
+func (r *GstatReader) startTable(schema, name string, id int64) {
+	r.endBlock()
+	r.flushHeader()
+	r.table = &GstatTable{GstatPos: r.pos(), Schema: schema, Name: name, ID: id}
+	r.lastTable = r.table
+	r.used = true
+	r.state = gsTable
+}
+
+// startIndex begins an index block; it belongs to the last table block.
+func (r *GstatReader) startIndex(schema, name string, id int64) {
+	r.endBlock()
+	r.flushHeader()
+	x := &GstatIndex{GstatPos: r.pos(), Schema: schema, Name: name, ID: id}
+	if t := r.lastTable; t != nil {
+		x.TableSchema, x.Table, x.TableID = t.Schema, t.Name, r.slab.i64(t.ID)
+	}
+	r.index = x
+	r.used = true
+	r.state = gsIndex
+}
+
+// endBlock returns the block being read, if any.
+func (r *GstatReader) endBlock() {
+	if r.fill != nil && r.fillSeen < 5 {
+		r.notice("fill distribution of %s has %d of 5 lines", r.blockName(), r.fillSeen)
+	}
+	if r.table != nil {
+		r.checkLevels(r.table)
+		r.emit(r.table)
+		r.table = nil
+	}
+	if r.index != nil {
+		r.emit(r.index)
+		r.index = nil
+	}
+	r.fill, r.fillSeen, r.blockData = nil, 0, false
+	if r.state == gsTable || r.state == gsIndex {
+		r.state = gsAnalysis
+	}
+}
+
+// nextItem splits "label: value, rest". Items are separated by ", " (a
+// comma and a space), so a decimal comma ("22,07") stays in its value.
+func nextItem(b []byte) (label, value, rest []byte, ok bool) {
+	// Labels are long enough for IndexByte; values are a few digits, for
+	// which a loop beats a call.
+	i := bytes.IndexByte(b, ':')
+	if i <= 0 {
+		return nil, nil, nil, false
+	}
+	label = b[:i]
+	i++
+	for i < len(b) && b[i] == ' ' {
+		i++
+	}
+	v := b[i:]
+	for j := 0; j+1 < len(v); j++ {
+		if v[j] == ',' && v[j+1] == ' ' {
+			return label, v[:j], v[j+2:], true
+		}
+	}
+	return label, v, nil, true
+}
+
+// fillLine reads " 0 - 19% = 1" (the text after the indentation).
+func (r *GstatReader) fillLine(t []byte) bool {
+	i := 0
+	lo := int64(0)
+	for i < len(t) && isDigit(t[i]) && i < 4 {
+		lo = lo*10 + int64(t[i]-'0')
+		i++
+	}
+	if !hasPrefix(t[i:], " - ") {
+		return false
+	}
+	i += 3
+	for i < len(t) && (isDigit(t[i]) || t[i] == ' ') {
+		i++
+	}
+	if !hasPrefix(t[i:], "% = ") {
+		return false
+	}
+	n, ok := atoi64(t[i+4:])
+	if !ok {
+		return false
+	}
+	if r.fill == nil {
+		r.fill = r.slab.fill()
+		r.attachFill()
+	}
+	if lo%20 != 0 || lo > 80 {
+		r.notice("unknown fill bucket %q", t)
+		return true
+	}
+	r.fill[lo/20] = n
+	r.fillSeen++
+	return true
+}
+
+func (r *GstatReader) attachFill() {
+	if r.index != nil {
+		r.index.Fill = r.fill
+	} else if r.table != nil {
+		r.table.Fill = r.fill
+	}
+}
+
+// int/float/percent read a value and return a pointer, or note the line.
+func (r *GstatReader) int(label, v []byte) *int64 {
+	n, ok := atoi64(v)
+	if !ok {
+		r.notice("cannot read %q as an integer: %q", label, v)
+		return nil
+	}
+	return r.slab.i64(n)
+}
+
+func (r *GstatReader) float(label, v []byte) *float64 {
+	f, ok := atof(v)
+	if !ok {
+		r.notice("cannot read %q as a number: %q", label, v)
+		return nil
+	}
+	return r.slab.f64(f)
+}
+
+func (r *GstatReader) percent(label, v []byte) *int {
+	if n := len(v); n > 0 && v[n-1] == '%' {
+		v = v[:n-1]
+	}
+	n, ok := atoi64(v)
+	if !ok || n > 1<<31 {
+		r.notice("cannot read %q as a percentage: %q", label, v)
+		return nil
+	}
+	return r.slab.int(int(n))
+}
+
+// tableLine handles a line inside a table block; false hands it to topLine.
+func (r *GstatReader) tableLine(t []byte) bool {
+	if isDigit(t[0]) {
+		return r.fillLine(t)
+	}
+	if t[len(t)-1] == ')' || hasPrefix(t, "Expected ") {
+		return false // a block name or a finding
+	}
+	tb := r.table
+	r.inLevel = false
+	rest := t
+	first := true
+	for len(rest) > 0 {
+		label, v, next, ok := nextItem(rest)
+		if !ok {
+			if first {
+				return false
+			}
+			r.notice("unknown text %q in table %s", rest, tb.Name)
+			break
+		}
+		if !r.tableItem(tb, label, v, first) {
+			if first && !hasPrefix(t, "Level ") {
+				return r.unknownLine(&tb.Unknown, t, "table "+tb.Name)
+			}
+			r.notice("unknown item %q in table %s", label, tb.Name)
+		}
+		first = false
+		rest = next
+	}
+	r.blockData = true
+	return true
+}
+
+// unknownLine keeps an unknown "label: value" line of a block.
+func (r *GstatReader) unknownLine(dst *[]GstatKV, t []byte, where string) bool {
+	label, _, _, _ := nextItem(t)
+	i := bytes.IndexByte(t, ':')
+	*dst = append(*dst, GstatKV{Line: r.lr.Line(), Key: string(label), Value: string(trimLeftBlank(t[i+1:]))})
+	r.notice("unknown line in %s kept as text: %q", where, t)
+	return true
+}
+
+// tableItem sets one field of a table block.
+func (r *GstatReader) tableItem(tb *GstatTable, label, v []byte, first bool) bool {
+	switch string(label) {
+	case "Primary pointer page":
+		tb.PrimaryPointerPage = r.int(label, v)
+	case "Index root page":
+		tb.IndexRootPage = r.int(label, v)
+	case "Total formats":
+		tb.TotalFormats = r.int(label, v)
+	case "used formats":
+		tb.UsedFormats = r.int(label, v)
+	case "Average record length":
+		tb.AverageRecordLength = r.float(label, v)
+	case "total records":
+		tb.TotalRecords = r.int(label, v)
+	case "Average version length":
+		tb.AverageVersionLength = r.float(label, v)
+	case "total versions":
+		tb.TotalVersions = r.int(label, v)
+	case "max versions":
+		tb.MaxVersions = r.int(label, v)
+	case "Average fragment length":
+		tb.AverageFragmentLength = r.float(label, v)
+	case "total fragments":
+		tb.TotalFragments = r.int(label, v)
+	case "max fragments":
+		tb.MaxFragments = r.int(label, v)
+	case "Average unpacked length":
+		tb.AverageUnpackedLength = r.float(label, v)
+	case "compression ratio":
+		tb.CompressionRatio = r.float(label, v)
+	case "Pointer pages":
+		tb.PointerPages = r.int(label, v)
+	case "data page slots":
+		tb.DataPageSlots = r.int(label, v)
+	case "Data pages":
+		tb.DataPages = r.int(label, v)
+	case "average fill":
+		tb.AverageFill = r.percent(label, v)
+	case "Primary pages":
+		tb.PrimaryPages = r.int(label, v)
+	case "secondary pages":
+		tb.SecondaryPages = r.int(label, v)
+	case "swept pages":
+		tb.SweptPages = r.int(label, v)
+	case "Empty pages":
+		tb.EmptyPages = r.int(label, v)
+	case "full pages":
+		tb.FullPages = r.int(label, v)
+	case "Big record pages":
+		tb.BigRecordPages = r.int(label, v)
+	case "Blobs":
+		tb.Blobs = r.int(label, v)
+	case "total length":
+		if r.inLevel {
+			tb.BlobLevels[len(tb.BlobLevels)-1].TotalLength = r.int(label, v)
+		} else {
+			tb.BlobTotalLength = r.int(label, v)
+		}
+	case "blob pages":
+		if r.inLevel {
+			tb.BlobLevels[len(tb.BlobLevels)-1].BlobPages = r.int(label, v)
+		} else {
+			tb.BlobPages = r.int(label, v)
+		}
+	case "Table size":
+		v = bytes.TrimSuffix(v, []byte(" bytes"))
+		tb.TableSize = r.int(label, v)
+	case "Fill distribution":
+		if r.fill == nil {
+			r.fill = r.slab.fill()
+			tb.Fill = r.fill
+		}
+	case "Tablespace":
+		tb.Tablespace = string(v)
+	default:
+		if hasPrefix(label, "Level ") {
+			lv, ok := atoi64(label[len("Level "):])
+			if !ok || lv > 100 {
+				return false
+			}
+			n, _ := atoi64(v)
+			tb.BlobLevels = append(tb.BlobLevels, GstatBlobLevel{Level: int(lv), Count: n})
+			r.inLevel = true
+			return true
+		}
+		return false
+	}
+	return true
+}
+
+// checkLevels compares the 5.0.2+ per-level blob lines with the Blobs line
+// and fills the totals from the levels when the Blobs line is missing.
+func (r *GstatReader) checkLevels(tb *GstatTable) {
+	if len(tb.BlobLevels) == 0 || tb.BlobLevels[0].TotalLength == nil {
+		return
+	}
+	var cnt, length, pages int64
+	for _, l := range tb.BlobLevels {
+		cnt += l.Count
+		if l.TotalLength != nil {
+			length += *l.TotalLength
+		}
+		if l.BlobPages != nil {
+			pages += *l.BlobPages
+		}
+	}
+	sum := func(dst **int64, v int64, what string) {
+		if *dst == nil {
+			*dst = r.slab.i64(v)
+		} else if **dst != v {
+			r.noticeAt(tb.Line, "table %s: the blob levels sum to %s %d, the Blobs line says %d", tb.Name, what, v, **dst)
+		}
+	}
+	sum(&tb.Blobs, cnt, "count")
+	sum(&tb.BlobTotalLength, length, "total length")
+	sum(&tb.BlobPages, pages, "blob pages")
+}
+
+// indexLine handles a line inside an index block.
+func (r *GstatReader) indexLine(t []byte) bool {
+	if isDigit(t[0]) {
+		return r.fillLine(t)
+	}
+	if t[len(t)-1] == ')' || hasPrefix(t, "Expected ") {
+		return false
+	}
+	x := r.index
+	rest := t
+	first := true
+	for len(rest) > 0 {
+		label, v, next, ok := nextItem(rest)
+		if !ok {
+			if first {
+				return false
+			}
+			r.notice("unknown text %q in index %s", rest, x.Name)
+			break
+		}
+		if !r.indexItem(x, label, v) {
+			if first {
+				return r.unknownLine(&x.Unknown, t, "index "+x.Name)
+			}
+			r.notice("unknown item %q in index %s", label, x.Name)
+		}
+		first = false
+		rest = next
+	}
+	r.blockData = true
+	return true
+}
+
+// indexItem sets one field of an index block (2.x and 3.0+ labels).
+func (r *GstatReader) indexItem(x *GstatIndex, label, v []byte) bool {
+	switch string(label) {
+	case "Root page":
+		x.RootPage = r.int(label, v)
+	case "depth", "Depth":
+		x.Depth = r.int(label, v)
+	case "leaf buckets":
+		x.LeafBuckets = r.int(label, v)
+	case "nodes":
+		x.Nodes = r.int(label, v)
+	case "Average node length":
+		x.AverageNodeLength = r.float(label, v)
+	case "total dup":
+		x.TotalDup = r.int(label, v)
+	case "max dup":
+		x.MaxDup = r.int(label, v)
+	case "Average key length":
+		x.AverageKeyLength = r.float(label, v)
+	case "compression ratio":
+		x.CompressionRatio = r.float(label, v)
+	case "Average prefix length":
+		x.AveragePrefixLength = r.float(label, v)
+	case "average data length", "Average data length":
+		x.AverageDataLength = r.float(label, v)
+	case "Clustering factor":
+		x.ClusteringFactor = r.int(label, v)
+	case "ratio":
+		x.ClusteringRatio = r.float(label, v)
+	case "Fill distribution":
+		if r.fill == nil {
+			r.fill = r.slab.fill()
+			x.Fill = r.fill
+		}
+	default:
+		return false
+	}
+	return true
+}

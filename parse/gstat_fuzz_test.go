@@ -1,0 +1,79 @@
+package parse_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// FuzzGstat feeds the reader the fb30 samples, the derived testdata/gstat
+// files and (when present) the public corpus, mutated: it must never
+// panic, and every notice and error must carry a line number.
+func FuzzGstat(f *testing.F) {
+	var seeds []string
+	for _, pat := range []string{"fb30/shop-gstat-*.txt", "gstat/*.txt"} {
+		m, _ := filepath.Glob(testutil.Testdata(f, pat))
+		seeds = append(seeds, m...)
+	}
+	if dir := os.Getenv("FBDIAG_CORPUS"); dir != "" || corpusPresent(f) {
+		if dir == "" {
+			dir = filepath.Join(testutil.Root(f), "..", "shared", "corpus")
+		}
+		m, _ := filepath.Glob(filepath.Join(dir, "public", "gstat", "*"))
+		seeds = append(seeds, m...)
+	}
+	for _, p := range seeds {
+		if strings.HasSuffix(p, ".md") {
+			continue
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r := parse.NewGstatReader(bytes.NewReader(data), "fuzz.txt")
+		n := 0
+		for r.Next() {
+			rec := r.Record()
+			if rec.Pos().Line <= 0 {
+				t.Fatalf("record %T without a line: %+v", rec, rec)
+			}
+			if nt, ok := rec.(*parse.GstatNotice); ok && (nt.Line <= 0 || nt.File != "fuzz.txt") {
+				t.Fatalf("notice without file:line: %v", nt.Notice)
+			}
+			n++
+		}
+		if err := r.Err(); err != nil {
+			var se *parse.SyntaxError
+			if !errors.As(err, &se) || se.Line <= 0 {
+				t.Fatalf("error without a line: %v", err)
+			}
+		}
+		reps, err := parse.ReadGstat(bytes.NewReader(data), "fuzz.txt")
+		for _, rep := range reps {
+			for _, nt := range rep.Notices {
+				if nt.Line <= 0 {
+					t.Fatalf("collected notice without a line: %v", nt)
+				}
+			}
+		}
+		var se *parse.SyntaxError
+		if err != nil && errors.As(err, &se) && se.Line <= 0 && se.Msg != "no gstat output found" {
+			t.Fatalf("error without a line: %v", err)
+		}
+	})
+}
+
+// corpusPresent tells whether ../shared/corpus exists, without skipping.
+func corpusPresent(tb testing.TB) bool {
+	_, err := os.Stat(filepath.Join(testutil.Root(tb), "..", "shared", "corpus", "public", "gstat"))
+	return err == nil
+}
