@@ -15,11 +15,12 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/plot"
 )
 
-// runCLI runs the whole program in dir and returns its exit code and
+// runReportCLI runs the whole program in dir and returns its exit code and
 // output.
-func runCLI(t *testing.T, dir string, args ...string) (int, string, string) {
+func runReportCLI(t *testing.T, dir string, args ...string) (int, string, string) {
 	t.Helper()
 	if dir != "" {
 		t.Chdir(dir)
@@ -73,7 +74,7 @@ func reportDoc(t *testing.T, index string) (sections []string, images int, text 
 // sample into ./fbdiag-report and says where.
 func TestReportNoArguments(t *testing.T) {
 	dir := t.TempDir()
-	code, out, errs := runCLI(t, dir)
+	code, out, errs := runReportCLI(t, dir)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s%s", code, out, errs)
 	}
@@ -89,8 +90,20 @@ func TestReportNoArguments(t *testing.T) {
 	if images != len(pngs) {
 		t.Errorf("%d images in the page, %d PNG files", images, len(pngs))
 	}
+	// The embedded sample has every input kind, so every chart kind.
+	for _, k := range plot.Kinds {
+		n := 0
+		for _, p := range pngs {
+			if strings.HasPrefix(filepath.Base(p), string(k)+"-") {
+				n++
+			}
+		}
+		if n == 0 {
+			t.Errorf("no %s chart among %d", k, len(pngs))
+		}
+	}
 	// Run again: our own report is replaced, not refused.
-	if code, out, errs := runCLI(t, dir, "report"); code != exitOK {
+	if code, out, errs := runReportCLI(t, dir, "report"); code != exitOK {
 		t.Fatalf("second run exit %d: %s%s", code, out, errs)
 	}
 	chromiumCheck(t, index, images, len(sections))
@@ -107,7 +120,7 @@ func TestReportRefusesUserIndex(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(out, "index.html"), mine, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs := runCLI(t, "", "report", "--out", out, testutil.Testdata(t, "seeds"))
+	code, _, errs := runReportCLI(t, "", "report", "--out", out, testutil.Testdata(t, "seeds"))
 	if code != exitError || !strings.Contains(errs, "not written by fbdiag") {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -117,16 +130,16 @@ func TestReportRefusesUserIndex(t *testing.T) {
 }
 
 func TestReportUsage(t *testing.T) {
-	if code, _, errs := runCLI(t, "", "report", "--width", "10", "x"); code != exitUsage || !strings.Contains(errs, "chart size") {
+	if code, _, errs := runReportCLI(t, "", "report", "--width", "10", "x"); code != exitUsage || !strings.Contains(errs, "chart size") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if code, _, _ := runCLI(t, "", "detect"); code != exitUsage {
+	if code, _, _ := runReportCLI(t, "", "detect"); code != exitUsage {
 		t.Fatalf("detect without files: exit %d", code)
 	}
 }
 
 func TestDetectCommand(t *testing.T) {
-	code, out, errs := runCLI(t, "", "detect", "--format", "json", testutil.Testdata(t, "seeds"), testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
+	code, out, errs := runReportCLI(t, "", "detect", "--format", "json", testutil.Testdata(t, "seeds"), testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -152,7 +165,7 @@ func TestDetectCommand(t *testing.T) {
 		}
 	}
 	// A missing file is an error, the others are still printed.
-	code, out, errs = runCLI(t, "", "detect", "/nonexistent/x.txt", testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
+	code, out, errs = runReportCLI(t, "", "detect", "/nonexistent/x.txt", testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
 	if code != exitError || !strings.Contains(errs, "/nonexistent/x.txt") || !strings.Contains(out, "gstat") {
 		t.Fatalf("exit %d, out %q, err %q", code, out, errs)
 	}
