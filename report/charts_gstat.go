@@ -46,12 +46,8 @@ func GstatTablesChart(a *analyze.GstatAnalysis, top int) plot.Tables {
 	}
 	slices.SortStableFunc(ts, func(x, y analyze.TableStats) int { return cmp.Compare(bySize(&y), bySize(&x)) })
 	d := plot.Tables{Title: "Largest tables: " + filepath.Base(a.File), SizeUnit: "MB"}
-	useBytes := true
-	for _, t := range ts {
-		if t.SizeBytes == nil {
-			useBytes = false
-		}
-	}
+	// Bytes when every table has them, else pages (never mixed).
+	useBytes := !slices.ContainsFunc(ts, func(t analyze.TableStats) bool { return t.SizeBytes == nil })
 	if !useBytes {
 		d.SizeUnit = "data pages"
 	}
@@ -113,12 +109,7 @@ func GstatIndicesChart(a *analyze.GstatAnalysis, top int) plot.Indices {
 	for _, k := range keys {
 		d.Depths = append(d.Depths, *depths[k])
 	}
-	useBytes := true
-	for _, ix := range ixs {
-		if ix.SizeBytes == nil {
-			useBytes = false
-		}
-	}
+	useBytes := !slices.ContainsFunc(ixs, func(ix analyze.IndexStats) bool { return ix.SizeBytes == nil })
 	if !useBytes {
 		d.SizeUnit = "leaf buckets"
 	}
