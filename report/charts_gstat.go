@@ -2,6 +2,7 @@ package report
 
 import (
 	"cmp"
+	"errors"
 	"math"
 	"path/filepath"
 	"slices"
@@ -167,4 +168,30 @@ func GstatFillChart(a *analyze.GstatAnalysis, rep *parse.GstatReport) plot.Fill 
 		d.Groups = append(d.Groups, plot.FillGroup{Name: "index leaf pages", Pages: indices})
 	}
 	return d
+}
+
+// GstatCharts draws the tables, indices and fill charts of one gstat run
+// (each only when the run has what it shows); fbdiag gstat --png writes
+// them with WritePNGs.
+func GstatCharts(a *analyze.GstatAnalysis, rep *parse.GstatReport) ([]*plot.Chart, error) {
+	var out []*plot.Chart
+	var errs []error
+	add := func(c *plot.Chart, err error) {
+		if err != nil {
+			errs = append(errs, err)
+			return
+		}
+		c.Name = plot.SafeName(filepath.Base(a.File))
+		out = append(out, c)
+	}
+	if len(a.Tables) > 0 {
+		add(plot.TablesChart(GstatTablesChart(a, TopObjects)))
+	}
+	if len(allIndices(a)) > 0 {
+		add(plot.IndicesChart(GstatIndicesChart(a, TopObjects)))
+	}
+	if fill := GstatFillChart(a, rep); len(fill.Groups) > 0 {
+		add(plot.FillChart(fill))
+	}
+	return out, errors.Join(errs...)
 }

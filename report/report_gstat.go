@@ -74,15 +74,7 @@ func GstatSection(a *analyze.GstatAnalysis, rep *parse.GstatReport) *Section {
 		}
 		s.Findings = append(s.Findings, Finding{Severity: string(w.Severity), Text: obj + ": " + w.Reason})
 	}
-	if len(a.Tables) > 0 {
-		s.AddChart(plot.TablesChart(GstatTablesChart(a, TopObjects)))
-	}
-	if len(allIndices(a)) > 0 {
-		s.AddChart(plot.IndicesChart(GstatIndicesChart(a, TopObjects)))
-	}
-	if fill := GstatFillChart(a, rep); len(fill.Groups) > 0 {
-		s.AddChart(plot.FillChart(fill))
-	}
+	s.AddCharts(GstatCharts(a, rep))
 	s.Tables = append(s.Tables, gstatTables(a)...)
 	for _, n := range a.Notices {
 		s.Notices = append(s.Notices, n.String())
