@@ -89,7 +89,7 @@ h2 { font-size: 1.3rem; border-bottom: 2px solid var(--line); padding-bottom: .2
 h3 { font-size: 1.05rem; margin: 1.2rem 0 .4rem; }
 nav ul { padding-left: 1.2rem; }
 .meta, .muted { color: var(--muted); font-size: .9rem; }
-.headlines { display: grid; grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr)); gap: .6rem; margin: 1rem 0; }
+.headlines { display: grid; grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr)); gap: .6rem; margin: 1rem 0; }
 .headline { border: 1px solid var(--line); border-radius: 6px; padding: .5rem .7rem; }
 .headline .v { font-size: 1.25rem; font-weight: bold; display: block; }
 .headline .l { font-size: .85rem; color: var(--muted); }

@@ -121,6 +121,10 @@ func Register(k parse.InputKind, b Builder) {
 	builders[k] = b
 }
 
+// SummaryHeadlinesPerSection bounds the figures a section puts in the
+// summary; the section shows all of its own.
+const SummaryHeadlinesPerSection = 2
+
 // Kinds in report order: database first, then restores, then benchmarks.
 var kindOrder = []parse.InputKind{parse.InputGstat, parse.InputGbak, parse.InputThroughput, parse.InputBenchmark, parse.InputUnknown}
 
@@ -192,7 +196,10 @@ func (r *Report) finish() {
 			}
 			h.Section = id
 			keep = append(keep, h)
-			r.Headlines = append(r.Headlines, h)
+			// The summary repeats each section's first figures only.
+			if len(keep) <= SummaryHeadlinesPerSection {
+				r.Headlines = append(r.Headlines, h)
+			}
 		}
 		s.Headlines = keep
 		for _, f := range s.Figures {

@@ -47,25 +47,26 @@ func GstatSection(a *analyze.GstatAnalysis, rep *parse.GstatReport) *Section {
 		name += fmt.Sprintf(" (run %d)", a.Report+1)
 	}
 	s := &Section{ID: name, Title: "Database statistics: " + name, Kind: string(parse.InputGstat), Sources: []string{a.File}}
-	if h := a.Header; h != nil {
-		if h.Database != nil {
-			s.Text = append(s.Text, "Database "+*h.Database+".")
-		}
-		if h.NextMinusOAT != nil {
-			s.Headlines = append(s.Headlines, Headline{Label: name + ": Next − OAT (transactions)", Value: strconv.FormatInt(*h.NextMinusOAT, 10)})
-		}
-		if h.PageSize != nil {
-			s.Headlines = append(s.Headlines, Headline{Label: name + ": page size", Value: strconv.FormatInt(*h.PageSize, 10)})
-		}
-	}
+	// Headlines, most telling first (the summary keeps the first two):
+	// where the space is, whether a transaction is stuck, then the shape.
 	t := a.Totals
-	s.Headlines = append(s.Headlines, Headline{Label: name + ": tables / indices", Value: fmt.Sprintf("%d / %d", t.Tables, t.Indices)})
 	if t.TableBytes != nil {
 		v := plot.FormatSize(float64(*t.TableBytes), "B")
 		if t.IndexBytes != nil {
 			v += " + " + plot.FormatSize(float64(*t.IndexBytes), "B")
 		}
 		s.Headlines = append(s.Headlines, Headline{Label: name + ": data + index leaf pages", Value: v})
+	}
+	h := a.Header
+	if h != nil && h.Database != nil {
+		s.Text = append(s.Text, "Database "+*h.Database+".")
+	}
+	if h != nil && h.NextMinusOAT != nil {
+		s.Headlines = append(s.Headlines, Headline{Label: name + ": Next − OAT (transactions)", Value: strconv.FormatInt(*h.NextMinusOAT, 10)})
+	}
+	s.Headlines = append(s.Headlines, Headline{Label: name + ": tables / indices", Value: fmt.Sprintf("%d / %d", t.Tables, t.Indices)})
+	if h != nil && h.PageSize != nil {
+		s.Headlines = append(s.Headlines, Headline{Label: name + ": page size", Value: strconv.FormatInt(*h.PageSize, 10)})
 	}
 	for _, w := range a.Warnings {
 		obj := w.Object
