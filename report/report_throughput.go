@@ -101,8 +101,8 @@ const PredictFactor = 2
 // ThroughputSection analyses one experiment with the mode the input calls
 // for and draws its chart. A degradation is asked for a prediction at
 // PredictFactor × the largest size and for a knee test where the sizes
-// jump (the largest ratio between consecutive sizes, when ≥ 4×: the
-// 30 GB → 1.8 TB of the IBSurgeon series).
+// jump (the largest ratio between consecutive sizes, when ≥ 4× with two
+// sizes on each side).
 func ThroughputSection(name string, sources []string, in analyze.Input) *Section {
 	s := &Section{ID: name, Title: "Throughput: " + name, Kind: string(parse.InputThroughput), Sources: sources}
 	res, err := analyze.Throughput(in, analyze.Options{})
@@ -149,13 +149,14 @@ func degradationOptions(res *analyze.Result) (analyze.Options, bool) {
 	}
 	sortFloats(xs)
 	opt := analyze.Options{Predict: strconv.FormatFloat(xs[len(xs)-1]*PredictFactor, 'g', -1, 64)}
-	best, at := 0.0, 0.0
+	best, at, above := 0.0, 0.0, 0
 	for i := 1; i < len(xs); i++ {
 		if r := xs[i] / xs[i-1]; r > best {
-			best, at = r, xs[i-1]
+			best, at, above = r, xs[i-1], len(xs)-i
 		}
 	}
-	if best >= 4 {
+	// The knee test needs two sizes on each side of the knee.
+	if best >= 4 && above >= 2 && len(xs)-above >= 2 {
 		opt.Knee = strconv.FormatFloat(at, 'g', -1, 64)
 	}
 	return opt, true
