@@ -29,8 +29,16 @@ func RestoreComparisonChart(d RestoreComparison) (*Chart, error) {
 	if len(d.Steps) == 0 {
 		return nil, errNoData(ch.Kind, "steps")
 	}
-	p := newPlot(d.Title, "duration (h:mm:ss)", "")
-	p.X.Tick.Marker = durationTicks{}
+	p := newPlot(d.Title, "", "")
+	longest := 0.0
+	for _, st := range d.Steps {
+		for _, v := range []float64{st.A, st.B} {
+			if finite(v) {
+				longest = math.Max(longest, v)
+			}
+		}
+	}
+	durationAxis(&p.X, "duration", 0, longest)
 	valueGrid(p, true)
 	b := newBars(true)
 	n := len(d.Steps)
@@ -122,8 +130,7 @@ func RestoreTimelineChart(d RestoreTimeline) (*Chart, error) {
 	if len(rows) == 0 {
 		return nil, errNoData(ch.Kind, "spans")
 	}
-	p := newPlot(d.Title, "time since start (h:mm:ss)", "")
-	p.X.Tick.Marker = durationTicks{}
+	p := newPlot(d.Title, "", "")
 	valueGrid(p, true)
 	b := newBars(true)
 	n := len(rows)
@@ -131,7 +138,7 @@ func RestoreTimelineChart(d RestoreTimeline) (*Chart, error) {
 	kinds := map[string]int{}
 	var kindOrder []string
 	pl := Plotted{Name: "spans"}
-	end := 0.0
+	end, first := 0.0, math.Inf(1)
 	for i, r := range rows {
 		pos := float64(n - 1 - i)
 		names[n-1-i] = r.name
@@ -158,6 +165,7 @@ func RestoreTimelineChart(d RestoreTimeline) (*Chart, error) {
 			pl.Y = append(pl.Y, s.Duration)
 			pl.Labels = append(pl.Labels, s.Name)
 			end = math.Max(end, s.Start+s.Duration)
+			first = math.Min(first, s.Start)
 		}
 	}
 	p.Add(b)
@@ -170,8 +178,14 @@ func RestoreTimelineChart(d RestoreTimeline) (*Chart, error) {
 		}
 		p.Legend.Add(name, swatch{seriesColor(kinds[k])})
 	}
+	// An excerpt of a long log (seed 003's last five index builds start
+	// at 2 h 38 min) is drawn from its first step, not from zero.
 	p.X.Min = 0
+	if first > 0.2*end {
+		p.X.Min = first
+	}
 	p.X.Max = math.Max(end, 1)
+	durationAxis(&p.X, "time since start", p.X.Min, p.X.Max)
 	ch.addBarsPanel(p, n, len(kindOrder))
 	return ch, nil
 }

@@ -123,6 +123,23 @@ func (durationTicks) Ticks(min, max float64) []gplot.Tick {
 	return ticks
 }
 
+// durationAxis labels an axis of seconds from lo to hi: plain seconds
+// ("2.5") when it spans under a minute, else clock ticks ("12:00",
+// "1:30:00"), with the axis label saying which.
+func durationAxis(a *gplot.Axis, what string, lo, hi float64) {
+	switch {
+	case hi-lo < 60:
+		a.Label.Text = what + " (s)"
+		a.Tick.Marker = niceTicks{}
+	case hi < 3600:
+		a.Label.Text = what + " (m:ss)"
+		a.Tick.Marker = durationTicks{}
+	default:
+		a.Label.Text = what + " (h:mm:ss)"
+		a.Tick.Marker = durationTicks{}
+	}
+}
+
 // clock prints seconds as m:ss or h:mm:ss.
 func clock(s float64) string {
 	t := int64(math.Round(s))
