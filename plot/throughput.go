@@ -161,7 +161,15 @@ func SizeThroughputChart(d SizeThroughput) (*Chart, error) {
 	if d.Prediction != nil && finite(d.Prediction.X) {
 		xmax = math.Max(xmax, d.Prediction.X)
 	}
-	p.X.Max = xmax * 1.4
+	minX := math.Inf(1)
+	for _, s := range ch.Plotted {
+		for _, x := range s.X {
+			if x > 0 {
+				minX = math.Min(minX, x)
+			}
+		}
+	}
+	logRange(&p.X, minX, xmax*1.4)
 	// Throughput starts at zero so a 20 % loss looks like one; the top
 	// leaves room for the legend.
 	p.Y.Min = 0
