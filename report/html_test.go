@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/plot"
 )
 
@@ -178,5 +179,23 @@ func TestWriteDirNeverOverwritesUserFiles(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir3, "sweep-sweep.png")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestBuildSurvivesPanics: a builder that panics gives a section with
+// the error; the report is still built.
+func TestBuildSurvivesPanics(t *testing.T) {
+	const k = parse.InputKind("test-panic")
+	Register(k, func([]Input) []*Section { panic("boom") })
+	defer func() {
+		buildersMu.Lock()
+		delete(builders, k)
+		buildersMu.Unlock()
+	}()
+	kindOrder = append(kindOrder, k)
+	defer func() { kindOrder = kindOrder[:len(kindOrder)-1] }()
+	r := Build("t", "fbdiag test", []Input{{Name: "x.txt", Kind: k}})
+	if len(r.Sections) != 1 || !strings.Contains(r.Sections[0].Err, "boom") || r.Sections[0].Sources[0] != "x.txt" {
+		t.Fatalf("%+v", r.Sections)
 	}
 }

@@ -147,10 +147,26 @@ func Build(title, generator string, inputs []Input) *Report {
 		if b == nil {
 			b = unsupported
 		}
-		r.Sections = append(r.Sections, b(ins)...)
+		r.Sections = append(r.Sections, safeBuild(k, b, ins)...)
 	}
 	r.finish()
 	return r
+}
+
+// safeBuild runs a builder; a panic in an analysis becomes a section
+// that says so, and the rest of the report is still written.
+func safeBuild(k parse.InputKind, b Builder, ins []Input) (out []*Section) {
+	defer func() {
+		if r := recover(); r != nil {
+			s := &Section{ID: "failed-" + string(k), Title: "Not analysed: " + string(k), Kind: string(k),
+				Err: fmt.Sprintf("internal error in the %s analysis: %v (please report it with the input)", k, r)}
+			for _, in := range ins {
+				s.Sources = append(s.Sources, in.Name)
+			}
+			out = []*Section{s}
+		}
+	}()
+	return b(ins)
 }
 
 // unsupported lists inputs no analysis reads (yet), so that nothing the
