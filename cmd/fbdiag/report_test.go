@@ -129,6 +129,20 @@ func TestReportRefusesUserIndex(t *testing.T) {
 	}
 }
 
+// TestReportUnreadableInput: the report is written from what could be
+// read, and the exit status is 1.
+func TestReportUnreadableInput(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r")
+	code, stdout, errs := runReportCLI(t, "", "report", "--out", out, "/nonexistent/gstat.txt", testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"))
+	if code != exitError || !strings.Contains(errs, "/nonexistent/gstat.txt") || !strings.Contains(stdout, "wrote ") {
+		t.Fatalf("exit %d, out %q, err %q", code, stdout, errs)
+	}
+	_, images, text := reportDoc(t, filepath.Join(out, "index.html"))
+	if images != 1 || !strings.Contains(text, "+24.6 %") {
+		t.Fatalf("%d images; text has +24.6 %%: %v", images, strings.Contains(text, "+24.6 %"))
+	}
+}
+
 func TestReportUsage(t *testing.T) {
 	if code, _, errs := runReportCLI(t, "", "report", "--width", "10", "x"); code != exitUsage || !strings.Contains(errs, "chart size") {
 		t.Fatalf("exit %d: %s", code, errs)
