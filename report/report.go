@@ -46,7 +46,8 @@ type Finding struct {
 	Section string
 }
 
-// Headline is one figure for the summary ("restore took", "32.1 s").
+// Headline is one figure ("restore completed", "32.1 s"). The summary's
+// copy is labelled with the section's short name too.
 type Headline struct {
 	Label, Value string
 	Section      string
@@ -58,6 +59,9 @@ type Section struct {
 	Title string
 	// Kind is the input kind or "comparison".
 	Kind string
+	// Short names the section in the summary (the file name); the ID
+	// when empty.
+	Short string
 	// Sources are the input names the section was built from.
 	Sources   []string
 	Text      []string
@@ -214,6 +218,11 @@ func (r *Report) finish() {
 			keep = append(keep, h)
 			// The summary repeats each section's first figures only.
 			if len(keep) <= SummaryHeadlinesPerSection {
+				short := s.Short
+				if short == "" {
+					short = s.ID
+				}
+				h.Label = short + ": " + h.Label
 				r.Headlines = append(r.Headlines, h)
 			}
 		}

@@ -85,8 +85,8 @@ func GbakSection(tl *analyze.Timeline) *Section {
 	if op == "" {
 		op = "gbak"
 	}
-	s := &Section{ID: name, Title: "gbak " + op + ": " + name, Kind: string(parse.InputGbak), Sources: []string{tl.File}}
-	s.Headlines = append(s.Headlines, Headline{Label: name + ": " + op + " " + tl.Outcome, Value: secs(tl.TotalSeconds)})
+	s := &Section{ID: name, Short: name, Title: "gbak " + op + ": " + name, Kind: string(parse.InputGbak), Sources: []string{tl.File}}
+	s.Headlines = append(s.Headlines, Headline{Label: op + " " + tl.Outcome, Value: secs(tl.TotalSeconds)})
 	if tl.TotalSeconds == nil && tl.SpanSeconds != nil {
 		s.Headlines[0].Value = secs(tl.SpanSeconds) + " shown"
 	}
@@ -122,11 +122,12 @@ func GbakSection(tl *analyze.Timeline) *Section {
 // GbakComparisonSection compares two logs step by step.
 func GbakComparisonSection(c *analyze.GbakComparison, a, b string) *Section {
 	s := &Section{ID: "compare-" + filepath.Base(a) + "-" + filepath.Base(b), Kind: "comparison",
+		Short:   filepath.Base(a) + " vs " + filepath.Base(b),
 		Title:   "Comparison: " + filepath.Base(a) + " vs " + filepath.Base(b),
 		Sources: []string{a, b}}
 	for _, t := range c.Totals {
 		if t.Verdict != "" {
-			s.Headlines = append(s.Headlines, Headline{Label: s.Title + ": " + t.Name, Value: t.Verdict})
+			s.Headlines = append(s.Headlines, Headline{Label: t.Name, Value: t.Verdict})
 		}
 	}
 	s.Text = append(s.Text, c.Warnings...)

@@ -46,7 +46,7 @@ func GstatSection(a *analyze.GstatAnalysis, rep *parse.GstatReport) *Section {
 	if a.Report > 0 {
 		name += fmt.Sprintf(" (run %d)", a.Report+1)
 	}
-	s := &Section{ID: name, Title: "Database statistics: " + name, Kind: string(parse.InputGstat), Sources: []string{a.File}}
+	s := &Section{ID: name, Short: name, Title: "Database statistics: " + name, Kind: string(parse.InputGstat), Sources: []string{a.File}}
 	// Headlines, most telling first (the summary keeps the first two):
 	// where the space is, whether a transaction is stuck, then the shape.
 	t := a.Totals
@@ -55,18 +55,18 @@ func GstatSection(a *analyze.GstatAnalysis, rep *parse.GstatReport) *Section {
 		if t.IndexBytes != nil {
 			v += " + " + plot.FormatSize(float64(*t.IndexBytes), "B")
 		}
-		s.Headlines = append(s.Headlines, Headline{Label: name + ": data + index leaf pages", Value: v})
+		s.Headlines = append(s.Headlines, Headline{Label: "data + index leaf pages", Value: v})
 	}
 	h := a.Header
 	if h != nil && h.Database != nil {
 		s.Text = append(s.Text, "Database "+*h.Database+".")
 	}
 	if h != nil && h.NextMinusOAT != nil {
-		s.Headlines = append(s.Headlines, Headline{Label: name + ": Next − OAT (transactions)", Value: strconv.FormatInt(*h.NextMinusOAT, 10)})
+		s.Headlines = append(s.Headlines, Headline{Label: "Next − OAT (transactions)", Value: strconv.FormatInt(*h.NextMinusOAT, 10)})
 	}
-	s.Headlines = append(s.Headlines, Headline{Label: name + ": tables / indices", Value: fmt.Sprintf("%d / %d", t.Tables, t.Indices)})
+	s.Headlines = append(s.Headlines, Headline{Label: "tables / indices", Value: fmt.Sprintf("%d / %d", t.Tables, t.Indices)})
 	if h != nil && h.PageSize != nil {
-		s.Headlines = append(s.Headlines, Headline{Label: name + ": page size", Value: strconv.FormatInt(*h.PageSize, 10)})
+		s.Headlines = append(s.Headlines, Headline{Label: "page size", Value: strconv.FormatInt(*h.PageSize, 10)})
 	}
 	for _, w := range a.Warnings {
 		obj := w.Object

@@ -104,7 +104,7 @@ const PredictFactor = 2
 // jump (the largest ratio between consecutive sizes, when ≥ 4× with two
 // sizes on each side).
 func ThroughputSection(name string, sources []string, in analyze.Input) *Section {
-	s := &Section{ID: name, Title: "Throughput: " + name, Kind: string(parse.InputThroughput), Sources: sources}
+	s := &Section{ID: name, Short: name, Title: "Throughput: " + name, Kind: string(parse.InputThroughput), Sources: sources}
 	res, err := analyze.Throughput(in, analyze.Options{})
 	if err == nil && res.Mode == analyze.ModeDegradation {
 		if opt, ok := degradationOptions(res); ok {
@@ -174,26 +174,27 @@ func sortFloats(xs []float64) {
 // figure of each becomes a headline.
 func seriesVerdicts(res *analyze.Result, sr *analyze.Series, name string, hl *[]Headline) []string {
 	var out []string
-	label := name
+	// Several series: the figure says whose.
+	label := ""
 	if len(res.Series) > 1 {
-		label += " " + sr.Name
+		label = sr.Name + ": "
 	}
 	if sr.Sweep != nil {
 		out = append(out, sr.Sweep.Verdict)
-		*hl = append(*hl, Headline{Label: label + ": best setting", Value: plot.FormatValue(sr.Sweep.Best.X)})
+		*hl = append(*hl, Headline{Label: label + "best setting", Value: plot.FormatValue(sr.Sweep.Best.X)})
 	}
 	if sr.Load != nil {
 		out = append(out, sr.Load.Verdict)
-		*hl = append(*hl, Headline{Label: label + ": median load speed", Value: fmt.Sprintf("%.2f MB/s", sr.Load.Summary.Median)})
+		*hl = append(*hl, Headline{Label: label + "median load speed", Value: fmt.Sprintf("%.2f MB/s", sr.Load.Summary.Median)})
 	}
 	for _, e := range sr.AB {
 		out = append(out, e.Verdict)
-		*hl = append(*hl, Headline{Label: label + ": " + e.Label + " vs " + e.Baseline, Value: fmt.Sprintf("%+.1f %%", e.Change*100)})
+		*hl = append(*hl, Headline{Label: label + e.Label + " vs " + e.Baseline, Value: fmt.Sprintf("%+.1f %%", e.Change*100)})
 	}
 	if b := analyze.BestModel(sr.Models); b != nil {
 		if b.LossPerDoubling != nil && !math.IsNaN(*b.LossPerDoubling) {
 			out = append(out, fmt.Sprintf("%s: best fit %s (R² %.3f) loses %.1f %% per doubling of the size.", sr.Name, b.Name, b.R2, *b.LossPerDoubling*100))
-			*hl = append(*hl, Headline{Label: label + ": throughput lost per size doubling", Value: fmt.Sprintf("%.1f %%", *b.LossPerDoubling*100)})
+			*hl = append(*hl, Headline{Label: label + "throughput lost per size doubling", Value: fmt.Sprintf("%.1f %%", *b.LossPerDoubling*100)})
 		}
 	}
 	if sr.Knee != nil {
