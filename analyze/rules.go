@@ -49,6 +49,9 @@ var Rules = []Rule{
 	{"index-low-selectivity", "index", []Severity{Warn}, "almost all keys are duplicates: poor selectivity"},
 	{"index-broken", "index", []Severity{Warn}, "fewer index keys than records: inconsistent index (rebuild it)"},
 	{"index-sparse", "index", []Severity{Warn}, "most leaf pages below 60% full: the index is a rebuild candidate"},
+	// Not a gstat rule: the sweep analysis of fbdiag throughput reads its
+	// noise margin from the same thresholds table.
+	{"throughput-sweep", "throughput", []Severity{Info}, "sweep settings within this share of the best count as equal to it (one run per setting)"},
 }
 
 // RuleByID returns a rule of the catalogue.

@@ -82,6 +82,7 @@ var DefaultThresholds = []Threshold{
 	{"blob-levels", "max_level2", 0, "blobs", "Jim Starkey, firebird-architect 2000-04 msg 362: level 2 = list of blob pointer pages"},
 	{"corruption", "max_lines", 0, "lines", "gstat messages 18/19/61; " + srcGstatManual + ": copy the file and run gbak"},
 	{"gstat-error", "max_lines", 0, "lines", "[U] fbdiag: a failed gstat run must not pass --fail-on as a healthy database"},
+	{"throughput-sweep", "sweep_noise", 0.02, "fraction of the best", "[U] fbdiag default for sweeps with one run per setting, where the input cannot show its own noise (with repeated runs a Mann-Whitney test at Alpha is used instead); override with --noise"},
 }
 
 // Thresholds is a set of limits by key ("index-deep.warning"). The zero

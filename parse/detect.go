@@ -7,23 +7,23 @@ import (
 	"strings"
 )
 
-// Kind is what an input file holds, as Detect recognises it.
-type Kind string
+// InputKind is what an input file holds, as Detect recognises it.
+type InputKind string
 
 // The input kinds fbdiag reads.
 const (
-	KindUnknown Kind = "unknown"
-	// KindGstat is gstat / fbstat / fbsvcmgr action_db_stats output.
-	KindGstat Kind = "gstat"
-	// KindGbak is a gbak backup or restore log (verbose, with or without
+	InputUnknown InputKind = "unknown"
+	// InputGstat is gstat / fbstat / fbsvcmgr action_db_stats output.
+	InputGstat InputKind = "gstat"
+	// InputGbak is a gbak backup or restore log (verbose, with or without
 	// -st statistics).
-	KindGbak Kind = "gbak"
-	// KindThroughput is a result table: CSV, TSV, markdown or aligned
+	InputGbak InputKind = "gbak"
+	// InputThroughput is a result table: CSV, TSV, markdown or aligned
 	// text with a header row and numeric columns.
-	KindThroughput Kind = "throughput"
-	// KindBenchmark is the output or log of a benchmark tool: pgbench,
+	InputThroughput InputKind = "throughput"
+	// InputBenchmark is the output or log of a benchmark tool: pgbench,
 	// sysbench, HammerDB or go test -bench.
-	KindBenchmark Kind = "benchmark"
+	InputBenchmark InputKind = "benchmark"
 )
 
 // DetectSize is how much of a file Detect needs: the first 64 KiB.
@@ -34,12 +34,12 @@ const DetectSize = 64 << 10
 // output, "restore.txt" a gbak log). The text goes through the same
 // decoding as LineReader, so UTF-16 from PowerShell and CRLF files are
 // recognised too. The reason says which line gave it away, "line N: …".
-func Detect(head []byte) (Kind, string) {
+func Detect(head []byte) (InputKind, string) {
 	if len(head) > DetectSize {
 		head = head[:DetectSize]
 	}
 	if looksBinary(head) {
-		return KindUnknown, "binary data (NUL bytes outside UTF-16 text)"
+		return InputUnknown, "binary data (NUL bytes outside UTF-16 text)"
 	}
 	lr := NewLineReader(bytes.NewReader(head), "head")
 	var lines []string
@@ -54,16 +54,16 @@ func Detect(head []byte) (Kind, string) {
 		if k, why := d(lines); k != "" {
 			// LineReader expands tabs, so a TSV reads as aligned text;
 			// the raw bytes tell (0x09 is 0x09 in UTF-16 too).
-			if k == KindThroughput && bytes.IndexByte(head, '\t') >= 0 {
+			if k == InputThroughput && bytes.IndexByte(head, '\t') >= 0 {
 				why = strings.Replace(why, "aligned text", "tab-separated", 1)
 			}
 			return k, why
 		}
 	}
 	if len(strings.TrimSpace(strings.Join(lines, ""))) == 0 {
-		return KindUnknown, "empty"
+		return InputUnknown, "empty"
 	}
-	return KindUnknown, "no gstat, gbak, benchmark or table lines in the first " + sizeText(len(head))
+	return InputUnknown, "no gstat, gbak, benchmark or table lines in the first " + sizeText(len(head))
 }
 
 func sizeText(n int) string {
@@ -86,7 +86,7 @@ func looksBinary(b []byte) bool {
 	return bytes.IndexByte(b[:n], 0) >= 0
 }
 
-type detector func(lines []string) (Kind, string)
+type detector func(lines []string) (InputKind, string)
 
 // detectors run in order; the first that recognises the text wins. gbak
 // comes before gstat because a restore log names tables and indices too,
@@ -106,7 +106,7 @@ func clip(s string, n int) string {
 }
 
 // detectGbak: gbak prefixes every line it writes with "gbak:".
-func detectGbak(lines []string) (Kind, string) {
+func detectGbak(lines []string) (InputKind, string) {
 	n, first := 0, -1
 	for i, l := range lines {
 		if strings.HasPrefix(strings.TrimLeft(l, " "), "gbak:") {
@@ -115,12 +115,12 @@ func detectGbak(lines []string) (Kind, string) {
 			}
 			n++
 			if n >= 2 {
-				return KindGbak, why(first, lines[first])
+				return InputGbak, why(first, lines[first])
 			}
 		}
 	}
 	if n == 1 && len(nonEmpty(lines)) <= 3 {
-		return KindGbak, why(first, lines[first])
+		return InputGbak, why(first, lines[first])
 	}
 	return "", ""
 }
@@ -140,7 +140,7 @@ var gstatMarks = []string{
 	"Index pages: total",
 }
 
-func detectGstat(lines []string) (Kind, string) {
+func detectGstat(lines []string) (InputKind, string) {
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
 		for _, m := range gstatMarks {
@@ -152,7 +152,7 @@ func detectGstat(lines []string) (Kind, string) {
 					strings.HasSuffix(m, "total") && !strings.Contains(t, "encrypted") {
 					continue
 				}
-				return KindGstat, why(i, l)
+				return InputGstat, why(i, l)
 			}
 		}
 	}
@@ -182,12 +182,12 @@ var benchMarks = []struct {
 // transaction, or the 11–15 columns of --aggregate-interval.
 var rePgbenchLog = regexp.MustCompile(`^\d+ \d+ (\d+|skipped|failed|serialization|deadlock)( \d+){3,12}$`)
 
-func detectBenchmark(lines []string) (Kind, string) {
+func detectBenchmark(lines []string) (InputKind, string) {
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
 		for _, m := range benchMarks {
 			if m.re.MatchString(t) {
-				return KindBenchmark, m.tool + ", " + why(i, l)
+				return InputBenchmark, m.tool + ", " + why(i, l)
 			}
 		}
 	}
@@ -200,7 +200,7 @@ func detectBenchmark(lines []string) (Kind, string) {
 			}
 		}
 		if ok == min(len(ne), 20) {
-			return KindBenchmark, "pgbench log (-l), " + why(ne[0], lines[ne[0]])
+			return InputBenchmark, "pgbench log (-l), " + why(ne[0], lines[ne[0]])
 		}
 	}
 	return "", ""
@@ -220,7 +220,7 @@ func nonEmpty(lines []string) []int {
 // names, then rows with the same number of cells, at least one of them a
 // number. Separators: tab, comma, semicolon, '|' (markdown) or a run of
 // two or more spaces (aligned text).
-func detectTable(lines []string) (Kind, string) {
+func detectTable(lines []string) (InputKind, string) {
 	ne := nonEmpty(lines)
 	// Skip a title or comment line or two before the header.
 	for start := 0; start < min(3, len(ne)); start++ {
@@ -246,7 +246,7 @@ func detectTable(lines []string) (Kind, string) {
 				}
 			}
 			if checked > 0 && good*10 >= checked*8 {
-				return KindThroughput, fmt.Sprintf("%s table with %d columns, header %s", sepName(sep), len(head), why(rows[0], lines[rows[0]]))
+				return InputThroughput, fmt.Sprintf("%s table with %d columns, header %s", sepName(sep), len(head), why(rows[0], lines[rows[0]]))
 			}
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	"github.com/fbdiag/fbdiag/internal/testutil"
 )
 
-func detectFile(t testing.TB, path string) (Kind, string) {
+func detectFile(t testing.TB, path string) (InputKind, string) {
 	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -20,23 +20,23 @@ func detectFile(t testing.TB, path string) (Kind, string) {
 }
 
 func TestDetectTestdata(t *testing.T) {
-	want := map[string]Kind{
-		"fb30/shop-gbak-backup-v-st.log":        KindGbak,
-		"fb30/shop-gbak-restore-v-st.log":       KindGbak,
-		"fb30/shop-gstat-a-r.txt":               KindGstat,
-		"fb30/shop-gstat-d.txt":                 KindGstat,
-		"fb30/shop-gstat-e.txt":                 KindGstat,
-		"fb30/shop-gstat-h.txt":                 KindGstat,
-		"fb30/shop-gstat-i.txt":                 KindGstat,
-		"fb30/shop-gstat-r-later.txt":           KindGstat,
-		"fb30/shop-gstat-s-r.txt":               KindGstat,
-		"fb30/shop-schema.sql":                  KindUnknown,
-		"seeds/degradation-load-sata.csv":       KindThroughput,
-		"seeds/degradation-throughput-sata.csv": KindThroughput,
-		"seeds/page-buffers-1.7tb.csv":          KindThroughput,
-		"seeds/power-plan-tpcc.tsv":             KindThroughput,
-		"seeds/restore-balanced.log":            KindGbak,
-		"seeds/restore-high-performance.log":    KindGbak,
+	want := map[string]InputKind{
+		"fb30/shop-gbak-backup-v-st.log":        InputGbak,
+		"fb30/shop-gbak-restore-v-st.log":       InputGbak,
+		"fb30/shop-gstat-a-r.txt":               InputGstat,
+		"fb30/shop-gstat-d.txt":                 InputGstat,
+		"fb30/shop-gstat-e.txt":                 InputGstat,
+		"fb30/shop-gstat-h.txt":                 InputGstat,
+		"fb30/shop-gstat-i.txt":                 InputGstat,
+		"fb30/shop-gstat-r-later.txt":           InputGstat,
+		"fb30/shop-gstat-s-r.txt":               InputGstat,
+		"fb30/shop-schema.sql":                  InputUnknown,
+		"seeds/degradation-load-sata.csv":       InputThroughput,
+		"seeds/degradation-throughput-sata.csv": InputThroughput,
+		"seeds/page-buffers-1.7tb.csv":          InputThroughput,
+		"seeds/power-plan-tpcc.tsv":             InputThroughput,
+		"seeds/restore-balanced.log":            InputGbak,
+		"seeds/restore-high-performance.log":    InputGbak,
 	}
 	for rel, k := range want {
 		got, why := detectFile(t, testutil.Testdata(t, filepath.FromSlash(rel)))
@@ -67,14 +67,14 @@ func TestDetectEncodings(t *testing.T) {
 		"utf8-bom":    append([]byte{0xEF, 0xBB, 0xBF}, crlf...),
 		"long":        bytes.Repeat(data, 300), // cut at DetectSize mid-line
 	} {
-		if k, why := Detect(b); k != KindGstat {
+		if k, why := Detect(b); k != InputGstat {
 			t.Errorf("%s: %s (%s)", name, k, why)
 		}
 	}
-	if k, _ := Detect([]byte{0x7f, 'E', 'L', 'F', 0, 0, 1, 2}); k != KindUnknown {
+	if k, _ := Detect([]byte{0x7f, 'E', 'L', 'F', 0, 0, 1, 2}); k != InputUnknown {
 		t.Errorf("binary detected as %s", k)
 	}
-	if k, why := Detect(nil); k != KindUnknown || why != "empty" {
+	if k, why := Detect(nil); k != InputUnknown || why != "empty" {
 		t.Errorf("empty: %s %s", k, why)
 	}
 }
@@ -83,24 +83,24 @@ func TestDetectEncodings(t *testing.T) {
 // gstat and gbak output and every benchmark capture is recognised.
 func TestDetectCorpus(t *testing.T) {
 	dir := testutil.CorpusDir(t)
-	counts := map[Kind]int{}
+	counts := map[InputKind]int{}
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() || strings.HasSuffix(p, ".md") {
 			return err
 		}
 		rel, _ := filepath.Rel(dir, p)
-		var want Kind
+		var want InputKind
 		switch {
 		case strings.HasPrefix(rel, filepath.Join("public", "gstat")), strings.Contains(rel, "gstat"):
-			want = KindGstat
+			want = InputGstat
 		case strings.HasPrefix(rel, filepath.Join("public", "gbak")), strings.Contains(rel, "gbak"), strings.HasSuffix(rel, ".log"):
-			want = KindGbak
+			want = InputGbak
 		case strings.HasPrefix(rel, "bench"):
-			want = KindBenchmark
+			want = InputBenchmark
 		case strings.HasSuffix(rel, ".csv"), strings.HasSuffix(rel, ".tsv"):
-			want = KindThroughput
+			want = InputThroughput
 		default:
-			want = KindUnknown
+			want = InputUnknown
 		}
 		got, why := detectFile(t, p)
 		counts[got]++

@@ -38,6 +38,7 @@ type LineReader struct {
 	truncated bool
 	restCR    []byte
 	hasRest   bool
+	keepTabs  bool
 }
 
 // NewLineReader returns a reader over r; name is used in messages
@@ -69,6 +70,10 @@ func NewLineReader(r io.Reader, name string) *LineReader {
 	lr.br = br
 	return lr
 }
+
+// KeepTabs turns tab expansion off for this reader: a TSV file needs its
+// tabs as delimiters, and "Classic\t299" expanded reads as one field.
+func (r *LineReader) KeepTabs() { r.keepTabs = true }
 
 // Name is the file name given to NewLineReader.
 func (r *LineReader) Name() string { return r.name }
@@ -115,6 +120,7 @@ func (r *LineReader) Next() bool {
 	r.line++
 	// A lone CR ends a line too (old Mac files, some copy-pastes): split
 	// here and keep the rest for the next call.
+	// Byte tests, not bytes.HasSuffix: this runs for every line.
 	if n := len(raw); n > 0 && raw[n-1] == '\n' {
 		raw = raw[:n-1]
 		if n := len(raw); n > 0 && raw[n-1] == '\r' {
@@ -126,7 +132,7 @@ func (r *LineReader) Next() bool {
 		raw = raw[:i]
 	}
 	raw = trimRight(raw)
-	if bytes.IndexByte(raw, '\t') >= 0 {
+	if !r.keepTabs && bytes.IndexByte(raw, '\t') >= 0 {
 		raw = r.expandTabs(raw)
 	}
 	r.cur = raw

@@ -172,7 +172,7 @@ func (c *Chart) Draw(dc draw.Canvas) {
 	}
 }
 
-// Image renders the chart at the given options.
+// render draws the chart on an image canvas of the given options.
 func (c *Chart) render(o Options) *vgimg.Canvas {
 	o = o.norm()
 	w := vg.Length(o.Width) * vg.Inch / vg.Length(o.DPI)
@@ -182,8 +182,14 @@ func (c *Chart) render(o Options) *vgimg.Canvas {
 	return cv
 }
 
-// WriteTo writes the chart as PNG.
-func (c *Chart) WritePNGTo(w io.Writer, o Options) error {
+// WritePNGTo writes the chart as PNG. A gonum/plot panic (an axis it
+// cannot scale) becomes an error: one bad chart must not stop a report.
+func (c *Chart) WritePNGTo(w io.Writer, o Options) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("plot %s %q: %v", c.Kind, c.Title, r)
+		}
+	}()
 	cv := c.render(o)
 	// BestSpeed: charts are flat colours, so the files stay small while
 	// encoding takes a third of the default level's time.
@@ -220,7 +226,7 @@ const (
 
 // MaxNameRunes bounds an object name on an axis or in a legend; longer
 // names get an ellipsis (Ellipsis) so that labels never overlap the data.
-const MaxNameRunes = 28
+const MaxNameRunes = 36
 
 var sans = font.Font{Typeface: "Liberation", Variant: "Sans"}
 
@@ -247,6 +253,9 @@ func newPlot(title, xLabel, yLabel string) *gplot.Plot {
 	p.Legend.TextStyle.Font = sansFont(legendSize)
 	p.Legend.Top = true
 	p.Legend.ThumbnailWidth = vg.Points(16)
+	// A little air between entries: the default lets descenders touch
+	// the next line.
+	p.Legend.Padding = vg.Points(1.5)
 	return p
 }
 
@@ -424,4 +433,16 @@ func Variance(img image.Image) float64 {
 	}
 	m := sum / n
 	return sq/n - m*m
+}
+
+// logRange widens a log axis around a single value (gonum would make it
+// [0, 2x] and fail on the zero).
+func logRange(a *gplot.Axis, min, max float64) {
+	if min <= 0 || !finite(min, max) {
+		return
+	}
+	if max <= min {
+		min, max = min/2, min*2
+	}
+	a.Min, a.Max = min, max
 }

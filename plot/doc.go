@@ -9,7 +9,7 @@
 // against the analysis instead of against pixels. Render it with
 // (*Chart).PNG or write it with WritePNG:
 //
-//	c, err := plot.Sweep(plot.SweepData{...})
+//	c, err := plot.SweepChart(plot.Sweep{...})
 //	if err != nil { ... }
 //	err = plot.WritePNG(filepath.Join(dir, c.File()), c, plot.Options{})
 //

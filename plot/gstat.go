@@ -272,7 +272,8 @@ func FillChart(d Fill) (*Chart, error) {
 	categoryAxis(&p.X, FillBuckets[:])
 	p.Legend.Top, p.Legend.Left = true, true
 	p.Y.Min = 0
-	p.Y.Max = 125
+	// Room above 100 % for the legend; ticks stop at 100.
+	p.Y.Max = 118
 	ch.addPanel(p)
 	return ch, nil
 }

@@ -72,6 +72,11 @@ func (b *bars) Plot(c draw.Canvas, p *gplot.Plot) {
 				sty.Color = color.White
 			}
 		}
+		if b.Inside && b.Horizontal {
+			lp.X = trX(hi) - vg.Points(3)
+			sty.XAlign = draw.XRight
+			sty.Color = color.White
+		}
 		c.FillPolygon(r.Color, c.ClipPolygonXY(pts))
 		if r.Label != "" {
 			c.FillText(sty, lp, r.Label)
@@ -104,7 +109,7 @@ func (b *bars) DataRange() (xmin, xmax, ymin, ymax float64) {
 func (b *bars) GlyphBoxes(p *gplot.Plot) []gplot.GlyphBox {
 	var out []gplot.GlyphBox
 	for _, r := range b.Bars {
-		if r.Label == "" || (b.Inside && !b.Horizontal) {
+		if r.Label == "" || b.Inside {
 			continue
 		}
 		sty := b.Label
@@ -140,6 +145,9 @@ func (s swatch) Thumbnail(c *draw.Canvas) {
 type rule struct {
 	Vertical bool
 	At       float64
+	// From and To limit the line along the other axis (data units);
+	// both zero means across the whole data area.
+	From, To float64
 	Line     draw.LineStyle
 	Label    string
 	Text     text.Style
@@ -154,7 +162,11 @@ func (r *rule) Plot(c draw.Canvas, p *gplot.Plot) {
 		if !c.ContainsX(x) {
 			return
 		}
-		c.StrokeLine2(r.Line, x, c.Min.Y, x, c.Max.Y)
+		y0, y1 := c.Min.Y, c.Max.Y
+		if r.From != 0 || r.To != 0 {
+			y0, y1 = trY(r.From), trY(r.To)
+		}
+		c.StrokeLine2(r.Line, x, y0, x, y1)
 		if r.Label != "" {
 			sty.XAlign, sty.YAlign = draw.XLeft, draw.YTop
 			c.FillText(sty, vg.Point{X: x + vg.Points(3), Y: c.Max.Y - vg.Points(2)}, r.Label)

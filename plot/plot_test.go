@@ -75,7 +75,7 @@ func sampleData(t testing.TB) map[Kind]func() (*Chart, error) {
 	for i, r := range load {
 		loadNames[i] = "#" + r[0]
 	}
-	mean := 3.37
+	median := 3.38
 	abNames := make([]string, len(ab))
 	for i, r := range ab {
 		abNames[i] = r[0]
@@ -91,7 +91,7 @@ func sampleData(t testing.TB) map[Kind]func() (*Chart, error) {
 			})
 		},
 		KindLoadSpeed: func() (*Chart, error) {
-			return LoadSpeedChart(LoadSpeed{Title: "Load speed per database", Unit: "MB/s", Names: loadNames, Values: col(t, load, 3), Mean: &mean})
+			return LoadSpeedChart(LoadSpeed{Title: "Load speed per database", Unit: "MB/s", Names: loadNames, Values: col(t, load, 3), Median: &median})
 		},
 		KindRestoreComparison: func() (*Chart, error) {
 			// Seed 003's two restores, deltas in seconds.

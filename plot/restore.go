@@ -29,8 +29,16 @@ func RestoreComparisonChart(d RestoreComparison) (*Chart, error) {
 	if len(d.Steps) == 0 {
 		return nil, errNoData(ch.Kind, "steps")
 	}
-	p := newPlot(d.Title, "duration (h:mm:ss)", "")
-	p.X.Tick.Marker = durationTicks{}
+	p := newPlot(d.Title, "", "")
+	longest := 0.0
+	for _, st := range d.Steps {
+		for _, v := range []float64{st.A, st.B} {
+			if finite(v) {
+				longest = math.Max(longest, v)
+			}
+		}
+	}
+	durationAxis(&p.X, "duration", 0, longest)
 	valueGrid(p, true)
 	b := newBars(true)
 	n := len(d.Steps)
@@ -94,43 +102,71 @@ type RestoreTimeline struct {
 	Items  []Span
 }
 
-// RestoreTimelineChart draws one row per span, from its start to its end.
+// RestoreTimelineChart draws one row per span name; spans with the same
+// name and kind (a phase gbak left and came back to) share a row, as
+// several bars, labelled once with their total.
 func RestoreTimelineChart(d RestoreTimeline) (*Chart, error) {
 	ch := &Chart{Kind: KindRestoreTimeline, Title: d.Title}
 	spans := append(append([]Span(nil), d.Phases...), d.Items...)
-	var keep []Span
-	for _, s := range spans {
-		if finite(s.Start, s.Duration) && s.Duration >= 0 {
-			keep = append(keep, s)
-		}
+	type row struct {
+		name, kind string
+		spans      []Span
 	}
-	if len(keep) == 0 {
+	var rows []*row
+	byKey := map[[2]string]*row{}
+	for _, s := range spans {
+		if !finite(s.Start, s.Duration) || s.Duration < 0 {
+			continue
+		}
+		k := [2]string{s.Kind, s.Name}
+		r := byKey[k]
+		if r == nil {
+			r = &row{name: s.Name, kind: s.Kind}
+			byKey[k] = r
+			rows = append(rows, r)
+		}
+		r.spans = append(r.spans, s)
+	}
+	if len(rows) == 0 {
 		return nil, errNoData(ch.Kind, "spans")
 	}
-	p := newPlot(d.Title, "time since start (h:mm:ss)", "")
-	p.X.Tick.Marker = durationTicks{}
+	p := newPlot(d.Title, "", "")
 	valueGrid(p, true)
 	b := newBars(true)
-	n := len(keep)
+	n := len(rows)
 	names := make([]string, n)
 	kinds := map[string]int{}
 	var kindOrder []string
 	pl := Plotted{Name: "spans"}
-	end := 0.0
-	for i, s := range keep {
+	end, first := 0.0, math.Inf(1)
+	for i, r := range rows {
 		pos := float64(n - 1 - i)
-		names[n-1-i] = s.Name
-		k, ok := kinds[s.Kind]
+		names[n-1-i] = r.name
+		k, ok := kinds[r.kind]
 		if !ok {
 			k = len(kindOrder)
-			kinds[s.Kind] = k
-			kindOrder = append(kindOrder, s.Kind)
+			kinds[r.kind] = k
+			kindOrder = append(kindOrder, r.kind)
 		}
-		b.add(bar{Pos: pos, Thick: 0.62, Lo: s.Start, Hi: s.Start + s.Duration, Color: seriesColor(k), Label: FormatSeconds(s.Duration)})
-		pl.X = append(pl.X, s.Start)
-		pl.Y = append(pl.Y, s.Duration)
-		pl.Labels = append(pl.Labels, s.Name)
-		end = math.Max(end, s.Start+s.Duration)
+		total, last := 0.0, 0
+		for j, s := range r.spans {
+			total += s.Duration
+			if s.Start+s.Duration >= r.spans[last].Start+r.spans[last].Duration {
+				last = j
+			}
+		}
+		for j, s := range r.spans {
+			lbl := ""
+			if j == last {
+				lbl = FormatSeconds(total)
+			}
+			b.add(bar{Pos: pos, Thick: 0.62, Lo: s.Start, Hi: s.Start + s.Duration, Color: seriesColor(k), Label: lbl})
+			pl.X = append(pl.X, s.Start)
+			pl.Y = append(pl.Y, s.Duration)
+			pl.Labels = append(pl.Labels, s.Name)
+			end = math.Max(end, s.Start+s.Duration)
+			first = math.Min(first, s.Start)
+		}
 	}
 	p.Add(b)
 	ch.add(pl)
@@ -142,8 +178,14 @@ func RestoreTimelineChart(d RestoreTimeline) (*Chart, error) {
 		}
 		p.Legend.Add(name, swatch{seriesColor(kinds[k])})
 	}
+	// An excerpt of a long log (seed 003's last five index builds start
+	// at 2 h 38 min) is drawn from its first step, not from zero.
 	p.X.Min = 0
+	if first > 0.2*end {
+		p.X.Min = first
+	}
 	p.X.Max = math.Max(end, 1)
+	durationAxis(&p.X, "time since start", p.X.Min, p.X.Max)
 	ch.addBarsPanel(p, n, len(kindOrder))
 	return ch, nil
 }

@@ -99,6 +99,11 @@ func SweepChart(d Sweep) (*Chart, error) {
 	if d.LogX {
 		p.X.Scale = gplot.LogScale{}
 		p.X.Tick.Marker = gplot.LogTicks{Prec: -1}
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, x := range allX {
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
+		}
+		logRange(&p.X, lo, hi)
 	}
 	if t := valueTicks(allX); len(t) <= 12 {
 		p.X.Tick.Marker = t

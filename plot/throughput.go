@@ -161,7 +161,15 @@ func SizeThroughputChart(d SizeThroughput) (*Chart, error) {
 	if d.Prediction != nil && finite(d.Prediction.X) {
 		xmax = math.Max(xmax, d.Prediction.X)
 	}
-	p.X.Max = xmax * 1.4
+	minX := math.Inf(1)
+	for _, s := range ch.Plotted {
+		for _, x := range s.X {
+			if x > 0 {
+				minX = math.Min(minX, x)
+			}
+		}
+	}
+	logRange(&p.X, minX, xmax*1.4)
 	// Throughput starts at zero so a 20 % loss looks like one; the top
 	// leaves room for the legend.
 	p.Y.Min = 0
@@ -181,8 +189,8 @@ type LoadSpeed struct {
 	// Names label the databases ("#1 9.04 GB").
 	Names  []string
 	Values []float64
-	// Mean is drawn as a line across the bars when set.
-	Mean *float64
+	// Median is drawn as a line across the bars when set.
+	Median *float64
 }
 
 // LoadSpeedChart draws one bar per database with its load speed.
@@ -224,21 +232,25 @@ func LoadSpeedChart(d LoadSpeed) (*Chart, error) {
 		categoryAxis(&p.X, names)
 	}
 	legends := 0
-	if d.Mean != nil && finite(*d.Mean) {
-		// The mean goes in the legend, not on the line, and the line
+	if d.Median != nil && finite(*d.Median) {
+		// The median goes in the legend, not on the line, and the line
 		// goes under the bars, so it never crosses their labels.
-		r := &rule{Vertical: horizontal, At: *d.Mean, Line: dashed(seriesColor(1), 1.4)}
+		r := &rule{Vertical: horizontal, At: *d.Median, Line: dashed(seriesColor(1), 1.4)}
+		if horizontal {
+			// Only along the bars, not through the legend below them.
+			r.From, r.To = -0.5, float64(len(d.Values))-0.5
+		}
 		p.Add(r)
-		p.Legend.Add("mean "+FormatValue(*d.Mean)+" "+d.Unit, r)
-		ch.add(Plotted{Name: "mean", Y: []float64{*d.Mean}})
+		p.Legend.Add("median "+FormatValue(*d.Median)+" "+d.Unit, r)
+		ch.add(Plotted{Name: "median", Y: []float64{*d.Median}})
 		legends++
 	}
 	p.Add(b)
+	b.Inside = true
 	if horizontal {
 		p.X.Min = 0
 		ch.addBarsPanel(p, len(d.Values), legends)
 	} else {
-		b.Inside = true
 		p.Y.Min = 0
 		_, _, _, ymax := b.DataRange()
 		p.Y.Max = ymax * 1.2

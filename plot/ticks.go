@@ -48,16 +48,17 @@ func FormatSize(v float64, unit string) string {
 			name, div = u.name, u.factor
 		}
 	}
-	return strconv.FormatFloat(round3(bytes/div), 'g', -1, 64) + " " + name
+	return sig3(bytes/div) + " " + name
 }
 
-// round3 keeps three significant digits so labels never show float noise.
-func round3(v float64) float64 {
-	if v == 0 {
-		return 0
+// sig3 prints v with at most three significant digits and no exponent
+// or float noise: 9.04, 30.3, 1.81, 250.
+func sig3(v float64) string {
+	r, err := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
+	if err != nil {
+		return strconv.FormatFloat(v, 'g', 3, 64)
 	}
-	e := math.Pow(10, math.Floor(math.Log10(math.Abs(v)))-2)
-	return math.Round(v/e) * e
+	return strconv.FormatFloat(r, 'f', -1, 64)
 }
 
 // sizeTicks marks a log axis of sizes given in unit: every power of ten
@@ -120,6 +121,23 @@ func (durationTicks) Ticks(min, max float64) []gplot.Tick {
 		ticks = append(ticks, gplot.Tick{Value: v, Label: clock(v)})
 	}
 	return ticks
+}
+
+// durationAxis labels an axis of seconds from lo to hi: plain seconds
+// ("2.5") when it spans under a minute, else clock ticks ("12:00",
+// "1:30:00"), with the axis label saying which.
+func durationAxis(a *gplot.Axis, what string, lo, hi float64) {
+	switch {
+	case hi-lo < 60:
+		a.Label.Text = what + " (s)"
+		a.Tick.Marker = niceTicks{}
+	case hi < 3600:
+		a.Label.Text = what + " (m:ss)"
+		a.Tick.Marker = durationTicks{}
+	default:
+		a.Label.Text = what + " (h:mm:ss)"
+		a.Tick.Marker = durationTicks{}
+	}
 }
 
 // clock prints seconds as m:ss or h:mm:ss.

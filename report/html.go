@@ -49,7 +49,14 @@ var htmlFuncs = template.FuncMap{
 		}
 		return fs
 	},
-	"more":       func(n int, fs []Finding) int { return max(len(fs)-n, 0) },
+	"more": func(n int, fs []Finding) int { return max(len(fs)-n, 0) },
+	"firstH": func(n int, hs []Headline) []Headline {
+		if len(hs) > n {
+			return hs[:n]
+		}
+		return hs
+	},
+	"moreH":      func(n int, hs []Headline) int { return max(len(hs)-n, 0) },
 	"join":       strings.Join,
 	"alt":        altText,
 	"summaryCap": func() int { return SummaryFindings },
@@ -76,13 +83,13 @@ var pageTemplate = template.Must(template.New("page").Funcs(htmlFuncs).Parse(`<!
 <style>
 :root { --crit: #c62828; --warn: #b26a00; --info: #1565c0; --ink: #222; --muted: #666; --line: #ddd; }
 * { box-sizing: border-box; }
-body { font-family: "Liberation Sans", Arial, Helvetica, sans-serif; color: var(--ink); margin: 0 auto; max-width: 70rem; padding: 1rem; line-height: 1.45; }
+body { overflow-wrap: anywhere; font-family: "Liberation Sans", Arial, Helvetica, sans-serif; color: var(--ink); margin: 0 auto; max-width: 70rem; padding: 1rem; line-height: 1.45; }
 h1 { font-size: 1.6rem; margin: 0 0 .3rem; }
 h2 { font-size: 1.3rem; border-bottom: 2px solid var(--line); padding-bottom: .2rem; margin-top: 2.2rem; }
 h3 { font-size: 1.05rem; margin: 1.2rem 0 .4rem; }
 nav ul { padding-left: 1.2rem; }
 .meta, .muted { color: var(--muted); font-size: .9rem; }
-.headlines { display: grid; grid-template-columns: repeat(auto-fill, minmax(13rem, 1fr)); gap: .6rem; margin: 1rem 0; }
+.headlines { display: grid; grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr)); gap: .6rem; margin: 1rem 0; }
 .headline { border: 1px solid var(--line); border-radius: 6px; padding: .5rem .7rem; }
 .headline .v { font-size: 1.25rem; font-weight: bold; display: block; }
 .headline .l { font-size: .85rem; color: var(--muted); }
@@ -125,10 +132,11 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 <h2>Summary</h2>
 {{- if .Headlines}}
 <div class="headlines">
-{{- range .Headlines}}
+{{- range firstH summaryCap .Headlines}}
 <div class="headline"><span class="v">{{.Value}}</span><span class="l">{{.Label}}</span></div>
 {{- end}}
 </div>
+{{- with moreH summaryCap .Headlines}}<p class="muted">{{.}} more figures in the sections below.</p>{{end}}
 {{- end}}
 {{- if .Summary}}
 <ul class="findings">

@@ -17,7 +17,7 @@ import (
 type Input struct {
 	// Name is the file as the user named it (shown in the report).
 	Name   string
-	Kind   parse.Kind
+	Kind   parse.InputKind
 	Reason string
 	Open   func() (io.ReadCloser, error)
 }
@@ -46,7 +46,8 @@ type Finding struct {
 	Section string
 }
 
-// Headline is one figure for the summary ("restore took", "32.1 s").
+// Headline is one figure ("restore completed", "32.1 s"). The summary's
+// copy is labelled with the section's short name too.
 type Headline struct {
 	Label, Value string
 	Section      string
@@ -58,6 +59,9 @@ type Section struct {
 	Title string
 	// Kind is the input kind or "comparison".
 	Kind string
+	// Short names the section in the summary (the file name); the ID
+	// when empty.
+	Short string
 	// Sources are the input names the section was built from.
 	Sources   []string
 	Text      []string
@@ -92,6 +96,17 @@ func (s *Section) AddChart(c *plot.Chart, err error) {
 	}
 }
 
+// AddCharts adds the charts of an adapter (GbakCharts, ThroughputCharts…);
+// an error becomes a notice.
+func (s *Section) AddCharts(cs []*plot.Chart, err error) {
+	if err != nil {
+		s.Notices = append(s.Notices, "chart not drawn: "+err.Error())
+	}
+	for _, c := range cs {
+		s.AddChart(c, nil)
+	}
+}
+
 // Builder makes the sections for the inputs of one kind. It is given
 // all inputs of that kind at once, so it can also compare them (two
 // restore logs, several throughput tables).
@@ -99,25 +114,29 @@ type Builder func(inputs []Input) []*Section
 
 var (
 	buildersMu sync.Mutex
-	builders   = map[parse.Kind]Builder{}
+	builders   = map[parse.InputKind]Builder{}
 )
 
 // Register sets the section builder of an input kind (report/sections_*.go
 // register theirs in init).
-func Register(k parse.Kind, b Builder) {
+func Register(k parse.InputKind, b Builder) {
 	buildersMu.Lock()
 	defer buildersMu.Unlock()
 	builders[k] = b
 }
 
+// SummaryHeadlinesPerSection bounds the figures a section puts in the
+// summary; the section shows all of its own.
+const SummaryHeadlinesPerSection = 2
+
 // Kinds in report order: database first, then restores, then benchmarks.
-var kindOrder = []parse.Kind{parse.KindGstat, parse.KindGbak, parse.KindThroughput, parse.KindBenchmark, parse.KindUnknown}
+var kindOrder = []parse.InputKind{parse.InputGstat, parse.InputGbak, parse.InputThroughput, parse.InputBenchmark, parse.InputUnknown}
 
 // Build analyses every input and assembles the report (charts are not
 // rendered yet: see Render).
 func Build(title, generator string, inputs []Input) *Report {
 	r := &Report{Title: title, Generator: generator, Inputs: inputs}
-	byKind := map[parse.Kind][]Input{}
+	byKind := map[parse.InputKind][]Input{}
 	for _, in := range inputs {
 		byKind[in.Kind] = append(byKind[in.Kind], in)
 	}
@@ -132,10 +151,26 @@ func Build(title, generator string, inputs []Input) *Report {
 		if b == nil {
 			b = unsupported
 		}
-		r.Sections = append(r.Sections, b(ins)...)
+		r.Sections = append(r.Sections, safeBuild(k, b, ins)...)
 	}
 	r.finish()
 	return r
+}
+
+// safeBuild runs a builder; a panic in an analysis becomes a section
+// that says so, and the rest of the report is still written.
+func safeBuild(k parse.InputKind, b Builder, ins []Input) (out []*Section) {
+	defer func() {
+		if r := recover(); r != nil {
+			s := &Section{ID: "failed-" + string(k), Title: "Not analysed: " + string(k), Kind: string(k),
+				Err: fmt.Sprintf("internal error in the %s analysis: %v (please report it with the input)", k, r)}
+			for _, in := range ins {
+				s.Sources = append(s.Sources, in.Name)
+			}
+			out = []*Section{s}
+		}
+	}()
+	return b(ins)
 }
 
 // unsupported lists inputs no analysis reads (yet), so that nothing the
@@ -143,7 +178,7 @@ func Build(title, generator string, inputs []Input) *Report {
 func unsupported(inputs []Input) []*Section {
 	k := inputs[0].Kind
 	s := &Section{ID: "other-" + string(k), Title: "Not analysed: " + string(k), Kind: string(k)}
-	if k != parse.KindUnknown {
+	if k != parse.InputUnknown {
 		s.Text = append(s.Text, "These inputs were recognised, but this build of fbdiag has no analysis for them.")
 	}
 	t := &Table{Name: "inputs", Title: "Inputs", Columns: Cols("file", "recognised as", "why")}
@@ -158,6 +193,7 @@ func unsupported(inputs []Input) []*Section {
 // finish gives sections unique IDs and collects the summary.
 func (r *Report) finish() {
 	seen := map[string]int{}
+	files := map[string]bool{}
 	for _, s := range r.Sections {
 		id := plot.SafeName(strings.ToLower(s.ID))
 		if n := seen[id]; n > 0 {
@@ -173,13 +209,32 @@ func (r *Report) finish() {
 				r.Summary = append(r.Summary, s.Findings[i])
 			}
 		}
-		for i := range s.Headlines {
-			s.Headlines[i].Section = id
-			r.Headlines = append(r.Headlines, s.Headlines[i])
+		var keep []Headline
+		for _, h := range s.Headlines {
+			if h.Value == "" {
+				continue // a figure the input did not have
+			}
+			h.Section = id
+			keep = append(keep, h)
+			// The summary repeats each section's first figures only.
+			if len(keep) <= SummaryHeadlinesPerSection {
+				short := s.Short
+				if short == "" {
+					short = s.ID
+				}
+				h.Label = short + ": " + h.Label
+				r.Headlines = append(r.Headlines, h)
+			}
 		}
+		s.Headlines = keep
 		for _, f := range s.Figures {
 			f.Chart.Name = id
 			f.File = f.Chart.File()
+			for n := 2; files[f.File]; n++ {
+				f.Chart.Name = fmt.Sprintf("%s-%d", id, n)
+				f.File = f.Chart.File()
+			}
+			files[f.File] = true
 		}
 	}
 	sort.SliceStable(r.Summary, func(i, j int) bool {

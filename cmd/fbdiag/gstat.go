@@ -550,23 +550,6 @@ func wrap(s, indent string, width int) []string {
 	return lines
 }
 
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
-// num prints a value with at most 4 significant digits after the point
-// (0.3333 not 0.3333333333333333), integers as integers.
-func num(v float64) string {
-	if v == float64(int64(v)) {
-		return strconv.FormatInt(int64(v), 10)
-	}
-	return strconv.FormatFloat(v, 'g', 4, 64)
-}
-
 func strOr(p *string) string {
 	if p == nil {
 		return "?"

@@ -345,9 +345,14 @@ func TestRulesCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil || code != 0 {
 		t.Fatalf("exit %d, %v", code, err)
 	}
-	if len(doc.Rules) != len(analyze.Rules) || doc.Rules[len(doc.Rules)-6].ID != "index-deep" ||
-		doc.Rules[len(doc.Rules)-6].Thresholds[0].Value != 2 {
-		t.Errorf("rules JSON with override: %+v", doc.Rules[len(doc.Rules)-6])
+	deep := -1
+	for i, r := range doc.Rules {
+		if r.ID == "index-deep" {
+			deep = i
+		}
+	}
+	if len(doc.Rules) != len(analyze.Rules) || deep < 0 || doc.Rules[deep].Thresholds[0].Value != 2 {
+		t.Errorf("rules JSON with override: %d rules, index-deep at %d: %+v", len(doc.Rules), deep, doc.Rules)
 	}
 	// With the stricter file, gstat flags the nine depth-2 shop indices.
 	code, out, _ = runCLI(t, nil, "gstat", "--rules", good, "--format", "csv", shopPath(t))

@@ -71,6 +71,7 @@ func runReport(c *cli.Context, args []string, title, dir string, o plot.Options)
 	e := getEnv(c)
 	var ins []report.Input
 	var err error
+	unreadable := 0
 	if len(args) == 0 {
 		ins, err = report.FSInputs(fbdiag.Samples, "testdata")
 		if err != nil {
@@ -96,6 +97,7 @@ func runReport(c *cli.Context, args []string, title, dir string, o plot.Options)
 		for _, err := range errs {
 			fmt.Fprintln(e.stderr, "fbdiag report:", err)
 		}
+		unreadable = len(errs)
 		ins = append(ins, found...)
 		if len(ins) == 0 {
 			return cli.Exit("fbdiag report: no readable input", exitError)
@@ -104,7 +106,14 @@ func runReport(c *cli.Context, args []string, title, dir string, o plot.Options)
 	if title == "" {
 		title = "fbdiag report"
 	}
-	return writeReport(c, ins, title, dir, o)
+	if err := writeReport(c, ins, title, dir, o); err != nil {
+		return err
+	}
+	if unreadable > 0 {
+		// The report is written without them; the exit status says so.
+		return cli.Exit("", exitError)
+	}
+	return nil
 }
 
 // writeReport builds, renders and writes the report, then prints where it
@@ -140,7 +149,8 @@ func writeReport(c *cli.Context, ins []report.Input, title, dir string, o plot.O
 			fmt.Fprintf(e.stdout, "  … %d more in the report\n", len(r.Summary)-5)
 			break
 		}
-		fmt.Fprintf(e.stdout, "  %-8s %s\n", f.Severity, f.Text)
+		// One line each, within a 100-column terminal.
+		fmt.Fprintf(e.stdout, "  %-8s %s\n", f.Severity, plot.Ellipsis(f.Text, 88))
 	}
 	return nil
 }

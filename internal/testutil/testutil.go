@@ -58,3 +58,16 @@ func Corpus(t testing.TB, rel ...string) string {
 	}
 	return p
 }
+
+// SeedArticle returns the seed article whose name starts with prefix
+// ("000") in ../shared/seeds beside the corpus, skipping the test when it
+// is absent.
+func SeedArticle(t testing.TB, prefix string) string {
+	t.Helper()
+	dir := filepath.Join(filepath.Dir(CorpusDir(t)), "seeds")
+	m, _ := filepath.Glob(filepath.Join(dir, prefix+"_*.txt"))
+	if len(m) != 1 {
+		t.Skipf("seed article %s_*.txt not found in %s", prefix, dir)
+	}
+	return m[0]
+}

@@ -1,0 +1,415 @@
+package analyze
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+func timelineOf(t *testing.T, path string) *Timeline {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	log, err := parse.ReadGbak(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return GbakTimeline(log)
+}
+
+// nearMs says whether a figure printed to the millisecond matches.
+func nearMs(p *float64, want float64) bool { return p != nil && math.Abs(*p-want) < 0.0005 }
+func is(p *int64, want int64) bool         { return p != nil && *p == want }
+
+func findTable(t *testing.T, tl *Timeline, name string) GbakTable {
+	t.Helper()
+	for _, tb := range tl.Tables {
+		if tb.Name == name {
+			return tb
+		}
+	}
+	t.Fatalf("table %s not found", name)
+	return GbakTable{}
+}
+
+func findIndex(t *testing.T, tl *Timeline, name string) GbakIndex {
+	t.Helper()
+	for _, ix := range tl.Indices {
+		if ix.Name == name {
+			return ix
+		}
+	}
+	t.Fatalf("index %s not found", name)
+	return GbakIndex{}
+}
+
+// The 3.0.11 restore: each step's cost is read on the line after it. The
+// 4569 reads printed on the OL_ITEM line are the build of RDB$PRIMARY4
+// (ORDER_LINE's key); the 776 reads on the ORDERS_CARRIER line are the
+// build of RDB$PRIMARY3 (ORDERS has 808 data pages).
+func TestGbakTimelineRestoreShop(t *testing.T) {
+	tl := timelineOf(t, testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
+	if tl.Kind == nil || *tl.Kind != "restore" || tl.Outcome != GbakCompleted || len(tl.Errors) != 0 {
+		t.Fatalf("kind %v outcome %s errors %v", tl.Kind, tl.Outcome, tl.Errors)
+	}
+	if !nearMs(tl.TotalSeconds, 35.170) || !is(tl.TotalReads, 10944) || !is(tl.TotalWrites, 8373) {
+		t.Errorf("totals %v %v %v", *tl.TotalSeconds, *tl.TotalReads, *tl.TotalWrites)
+	}
+	ol := findTable(t, tl, "ORDER_LINE")
+	if !is(ol.Records, 500000) || !nearMs(ol.Seconds, 24.882) || !is(ol.Writes, 3322) || !nearMs(ol.RecordsPerSecond, 20094.848) {
+		t.Errorf("ORDER_LINE %+v", ol)
+	}
+	if st := findTable(t, tl, "STOCK"); !is(st.Records, 50000) || !nearMs(st.Seconds, 3.176) {
+		t.Errorf("STOCK %+v", st)
+	}
+	if len(tl.Tables) != 6 || len(tl.Indices) != 10 {
+		t.Errorf("%d tables, %d indices", len(tl.Tables), len(tl.Indices))
+	}
+	checks := []struct {
+		name          string
+		sec           float64
+		reads, writes int64
+	}{
+		{"RDB$PRIMARY4", 0.286, 4569, 420},
+		{"OL_ITEM", 0.243, 4574, 311},
+		{"RDB$PRIMARY3", 0.046, 776, 68},
+		{"RDB$PRIMARY1", 0.003, 6, 16}, // measured on "fixing views dbkey length"
+	}
+	for _, c := range checks {
+		ix := findIndex(t, tl, c.name)
+		if !nearMs(ix.Seconds, c.sec) || !is(ix.Reads, c.reads) || !is(ix.Writes, c.writes) {
+			t.Errorf("%s: %v s %v reads %v writes, want %v %v %v", c.name, derefF(ix.Seconds), derefI(ix.Reads), derefI(ix.Writes), c.sec, c.reads, c.writes)
+		}
+	}
+	// The last step has no following line: its cost is unknown.
+	last := tl.Steps[len(tl.Steps)-1]
+	if last.Kind != parse.GbakOnlineFlags || last.Seconds != nil || last.Reads != nil {
+		t.Errorf("last step %+v", last)
+	}
+	// "finishing" is measured by the total line: its time only, as the
+	// total line's counters are absolute.
+	fin := tl.Steps[len(tl.Steps)-2]
+	if fin.Kind != parse.GbakFinish || !nearMs(fin.Seconds, 0) || fin.Reads != nil {
+		t.Errorf("finish step %+v", fin)
+	}
+	top := tl.Slowest(3)
+	if len(top) != 3 || top[0].Name != "ORDER_LINE" || top[1].Name != "ORDERS" || top[2].Name != "STOCK" {
+		t.Errorf("slowest %+v", top)
+	}
+	ph := map[string]GbakPhase{}
+	for _, p := range tl.Phases {
+		ph[p.Name] = p
+	}
+	if ph[PhaseData].Steps != 6 || math.Abs(ph[PhaseData].Seconds-34.207) > 0.0005 ||
+		ph[PhaseIndices].Steps != 12 || ph[PhaseIndices].Reads != 10841 || ph[PhaseFinish].Unknown != 1 {
+		t.Errorf("phases %+v", tl.Phases)
+	}
+}
+
+func derefF(p *float64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+func derefI(p *int64) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// The backup gives per-table times the same way; its wrapped deltas
+// (#8027) cancel out within the table they fall in.
+func TestGbakTimelineBackupShop(t *testing.T) {
+	tl := timelineOf(t, testutil.Testdata(t, "fb30", "shop-gbak-backup-v-st.log"))
+	if *tl.Kind != "backup" || tl.Outcome != GbakCompleted {
+		t.Fatalf("kind %v outcome %s", *tl.Kind, tl.Outcome)
+	}
+	if !nearMs(tl.TotalSeconds, 2.194) || !is(tl.TotalReads, 6752) || !is(tl.TotalWrites, 152) || !nearMs(tl.SpanSeconds, 2.167) {
+		t.Errorf("totals %v %v %v %v", *tl.TotalSeconds, *tl.TotalReads, *tl.TotalWrites, *tl.SpanSeconds)
+	}
+	want := []struct {
+		name    string
+		records int64
+		sec     float64
+		reads   int64
+	}{
+		{"DOCS", 2000, 0.424, 321},
+		{"STOCK", 50000, 0.135, 465},
+		{"ORDER_LINE", 500000, 1.189, 4557},
+		{"ORDERS", 95000, 0.209, 842},
+		{"CUSTOMER", 30000, 0.134, 398},
+		{"WAREHOUSE", 5, 0.001, 0},
+	}
+	if len(tl.Tables) != len(want) {
+		t.Fatalf("%d tables", len(tl.Tables))
+	}
+	for i, w := range want {
+		tb := tl.Tables[i]
+		if tb.Name != w.name || !is(tb.Records, w.records) || !nearMs(tb.Seconds, w.sec) || !is(tb.Reads, w.reads) {
+			t.Errorf("table %d: %s %v %v %v, want %+v", i, tb.Name, derefI(tb.Records), derefF(tb.Seconds), derefI(tb.Reads), w)
+		}
+	}
+	if len(tl.Indices) != 0 {
+		t.Errorf("indices %+v", tl.Indices)
+	}
+}
+
+// Seed 003's excerpts: the cost of each index is on the next line, the
+// last one's is unknown, and the totals of an excerpt are not invented.
+func TestGbakTimelineSeedExcerpt(t *testing.T) {
+	tl := timelineOf(t, testutil.Testdata(t, "seeds", "restore-balanced.log"))
+	if tl.Outcome != GbakIncomplete || !nearMs(tl.SpanSeconds, 3774.995) || !nearMs(tl.TotalSeconds, 13304.334) {
+		t.Fatalf("outcome %s span %v total %v", tl.Outcome, derefF(tl.SpanSeconds), derefF(tl.TotalSeconds))
+	}
+	if tl.TotalReads != nil || tl.TotalWrites != nil {
+		t.Errorf("excerpt totals invented: %v %v", derefI(tl.TotalReads), derefI(tl.TotalWrites))
+	}
+	if ix := findIndex(t, tl, "INDMF_TAG_PLC_DATA_DT_D"); !nearMs(ix.Seconds, 1258.270) || !is(ix.Reads, 5028909) {
+		t.Errorf("DT_D %+v", ix)
+	}
+	if ix := findIndex(t, tl, "PKMNF2_DOC_DOWNTIME"); ix.Seconds != nil || ix.Reads != nil {
+		t.Errorf("PKMNF2 %+v", ix)
+	}
+}
+
+func TestGbakCompareSeeds(t *testing.T) {
+	a := timelineOf(t, testutil.Testdata(t, "seeds", "restore-balanced.log"))
+	b := timelineOf(t, testutil.Testdata(t, "seeds", "restore-high-performance.log"))
+	c := CompareTimelines(GbakRun{"balanced", a}, GbakRun{"high-performance", b})
+	if len(c.Runs) != 2 || !nearMs(c.Runs[0].SpanSeconds, 3774.995) || !nearMs(c.Runs[1].SpanSeconds, 2592.555) ||
+		c.Runs[0].Matched != 5 || c.Runs[1].Unmatched != 0 {
+		t.Fatalf("runs %+v", c.Runs)
+	}
+	span := c.Totals[1]
+	if span.Key != "span" || span.Ratio == nil || math.Abs(*span.Ratio-1.456) > 0.0005 || !nearMs(span.Difference, 1182.440) {
+		t.Errorf("span %+v", span)
+	}
+	if span.P != nil || span.Verdict != "+45.61% (n=1+1, no test)" {
+		t.Errorf("verdict %q", span.Verdict)
+	}
+	if len(c.Steps) != 5 {
+		t.Fatalf("%d steps", len(c.Steps))
+	}
+	dt := c.Steps[0]
+	if dt.Name != "index INDMF_TAG_PLC_DATA_DT_D" || !nearMs(dt.Seconds[0], 1258.270) || !nearMs(dt.Seconds[1], 622.882) ||
+		math.Abs(*dt.Ratio-2.0201) > 0.0001 || dt.Only != nil {
+		t.Errorf("DT_D %+v", dt)
+	}
+	pk := c.Steps[4]
+	if pk.Name != "index PKMNF2_DOC_DOWNTIME" || pk.Seconds[0] != nil || pk.Seconds[1] != nil || pk.Ratio != nil {
+		t.Errorf("PKMNF2 %+v", pk)
+	}
+	if top := c.Slowest(2); len(top) != 2 || top[0].Name != dt.Name || top[1].Name != "index INDMF_TAG_PLC_DATA_TAG_D" {
+		t.Errorf("slowest %+v", top)
+	}
+}
+
+// Three runs per side (the two real excerpts, each repeated) go through
+// Summarize and Compare: medians per side, and the verdict is the one the
+// statistics kit gives for the same values.
+func TestGbakCompareRepeatedRuns(t *testing.T) {
+	a := timelineOf(t, testutil.Testdata(t, "seeds", "restore-balanced.log"))
+	b := timelineOf(t, testutil.Testdata(t, "seeds", "restore-high-performance.log"))
+	var runs []GbakRun
+	for range 3 {
+		runs = append(runs, GbakRun{"balanced", a}, GbakRun{"high", b})
+	}
+	c := CompareTimelines(runs...)
+	if len(c.Sides) != 2 || c.Sides[0].Runs != 3 || c.Sides[1].Runs != 3 {
+		t.Fatalf("sides %+v", c.Sides)
+	}
+	dt := c.Steps[0]
+	if len(dt.Seconds) != 6 || !nearMs(dt.Median[0], 1258.270) || !nearMs(dt.Median[1], 622.882) || dt.P == nil ||
+		!nearMs(dt.Seconds[3], 622.882) || !nearMs(dt.Spread[0], 0) {
+		t.Fatalf("DT_D %+v", dt)
+	}
+	// The values tie within each side, so the kit's normal approximation
+	// gives p < 0.05; no arrangement of 3+3 runs can give less than 0.100,
+	// so the difference is not called significant.
+	raw := Compare([]float64{622.882, 622.882, 622.882}, []float64{1258.270, 1258.270, 1258.270})
+	if dt.Significant || *dt.P != *raw.P || dt.Verdict != fmt.Sprintf("~ (p=%.3f n=3+3)", *raw.P) ||
+		len(dt.Warnings) != 1 || dt.Warnings[0] != "need >= 4 samples per side to detect a difference at alpha level 0.05" {
+		t.Errorf("verdict %q warnings %v (kit: %s)", dt.Verdict, dt.Warnings, raw)
+	}
+}
+
+// Steps found in one run only are listed with the label of their side.
+func TestGbakCompareUnmatched(t *testing.T) {
+	r := timelineOf(t, testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
+	s := timelineOf(t, testutil.Testdata(t, "seeds", "restore-balanced.log"))
+	c := CompareTimelines(GbakRun{"shop", r}, GbakRun{"seed", s})
+	only := map[string]int{}
+	for _, st := range c.Steps {
+		if st.Only != nil {
+			only[*st.Only]++
+		}
+	}
+	if only["shop"] != len(r.Steps) || only["seed"] != 5 || c.Runs[0].Matched != 0 || c.Runs[0].SpanSeconds != nil {
+		t.Errorf("only %v runs %+v", only, c.Runs)
+	}
+}
+
+// Every public log: outcome, errors and counts read from the file.
+func TestGbakTimelinePublicCorpus(t *testing.T) {
+	cases := []struct {
+		file    string
+		outcome string
+		errors  []string
+		tables  int
+		indices int
+	}{
+		{"01_fb3_backup_stats_tdrw_fbsvcmgr.log", GbakCompleted, nil, 0, 0},
+		{"02_fb3_restore_stats_tdrw_fbsvcmgr.log", GbakCompleted, nil, 0, 0},
+		{"03_core1999_sample_restore_stat_tdrw_paulbeach_blog.log", GbakIncomplete, nil, 1, 2},
+		{"04_fb25_release_notes_stats_lines.txt", GbakIncomplete, nil, 0, 0},
+		{"05_fb5_restore_ST_W_issue8391.log", GbakCompleted, nil, 0, 0},
+		{"06_fb5_restore_TD_parallel_warning_issue8140.log", GbakIncomplete, nil, 0, 0},
+		{"07_backup_service_stats_error_issue7803.log", GbakFailed, []string{
+			"segment buffer length shorter than expected; gds_$get_segment failed; Exiting before completion due to errors"}, 1, 0},
+		{"08_broken_stats_wraparound_issue8027.log", GbakIncomplete, nil, 0, 0},
+		{"09_restore_deferred_index_failure_issue7269.log", GbakFailed, []string{
+			`cannot commit index PK_A3: violation of PRIMARY or UNIQUE KEY constraint "PK_A3" on table "A3"; Problematic key value is ("ID" = 9)`,
+			"action cancelled by trigger (2) to preserve data integrity; Cannot deactiv[... excerpt truncated ...]"}, 0, 4},
+		{"10_fb3010_restore_index_fail_not_online_issue7465.log", GbakFailed, []string{
+			`cannot commit index FK_NAGL_NAGL_ID_B_NAGL_BL: violation of FOREIGN KEY constraint "FK_NAGL_NAGL_ID_B_NAGL_BL" on table "NAGL"; Foreign key reference target does not exist; Problematic key value is ("ID_NAGL" = 278228)`,
+			"Database is not online due to failure to activate one or more indices.; Run gfix -online to bring database online without active indices.",
+			`Foreign key reference target does not exist; Problematic key value is ("ID_NAGL" = 278228)`,
+			"Database is not online due to failure to activate one or more indices.; Run gfix -online to bring database online without active indices."}, 0, 0},
+		{"11_fb6_restore_skip_data_issue9075.log", GbakIncomplete, nil, 2, 0},
+		{"12_fb6_services_backup_restore_verbose.log", GbakCompleted, nil, 2, 1},
+		{"13_backup_verbose_no_stats_firebird_driver_docs.log", GbakCompleted, nil, 0, 0},
+		{"14_cli_backup_restore_verbose_windows.log", GbakCompleted, nil, 0, 0},
+		{"15_fb5_classic_parallel_restore_error_issue8263.log", GbakFailed, []string{
+			"cannot commit index PK_XYZ: invalid database handle (no active connection)",
+			"action cancelled by trigger (3) to preserve data integrity; Cannot deactivate index used by a PRIMARY/UNIQUE constraint",
+			"Exiting before completion due to errors"}, 0, 0},
+		{"16_gbak_z_version_issue8003.log", GbakFailed, []string{"table id 51 is not defined"}, 0, 0},
+		{"17_fb2x_restore_index_error_gedemin1783_ru.log", GbakFailed, []string{
+			"cannot commit index RDB$FOREIGN394: unsuccessful metadata update; partner index segment no 1 has incompatible data type",
+			"Database is not online due to failure to activate one or more indices.; Run gfix -online to bring database online without active indices."}, 0, 0},
+	}
+	for _, c := range cases {
+		t.Run(c.file[:2], func(t *testing.T) {
+			tl := timelineOf(t, testutil.Corpus(t, "public", "gbak", c.file))
+			if tl.Outcome != c.outcome || len(tl.Tables) != c.tables || len(tl.Indices) != c.indices {
+				t.Fatalf("outcome %s tables %d indices %d, want %s %d %d", tl.Outcome, len(tl.Tables), len(tl.Indices), c.outcome, c.tables, c.indices)
+			}
+			if strings.Join(tl.Errors, "\n") != strings.Join(c.errors, "\n") {
+				t.Errorf("errors:\n%s\nwant:\n%s", strings.Join(tl.Errors, "\n"), strings.Join(c.errors, "\n"))
+			}
+		})
+	}
+	// Figures of two of them.
+	tl := timelineOf(t, testutil.Corpus(t, "public", "gbak", "07_backup_service_stats_error_issue7803.log"))
+	if tb := tl.Tables[0]; tb.Name != "MEDIA_ARC" || !is(tb.Records, 1072223) || tb.Seconds != nil {
+		t.Errorf("MEDIA_ARC %+v", tb)
+	}
+	tl = timelineOf(t, testutil.Corpus(t, "public", "gbak", "03_core1999_sample_restore_stat_tdrw_paulbeach_blog.log"))
+	// Lines are missing inside TEST1's data (20000 -> 1770000 records):
+	// its time is unknown; T2_VAL's build is measured on the next line.
+	if tb := tl.Tables[0]; !is(tb.Records, 1790000) || tb.Seconds != nil {
+		t.Errorf("TEST1 %+v", tb)
+	}
+	if ix := findIndex(t, tl, "T2_VAL"); !nearMs(ix.Seconds, 0.116) || !is(ix.Writes, 9) {
+		t.Errorf("T2_VAL %+v", ix)
+	}
+	found := 0
+	for _, st := range tl.Steps {
+		if st.Kind == parse.GbakCreateIndexes {
+			found++
+			if !nearMs(st.Seconds, 6.308) || !is(st.Writes, 38394) {
+				t.Errorf("creating indexes %+v", st)
+			}
+		}
+	}
+	if found != 1 {
+		t.Errorf("%d creating indexes steps", found)
+	}
+}
+
+// The streaming path gives the same timeline as the whole-log path.
+func TestReadGbakTimelineStreams(t *testing.T) {
+	path := testutil.Testdata(t, "fb30", "shop-gbak-backup-v-st.log")
+	whole := timelineOf(t, path)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tl, err := ReadGbakTimeline(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := json.Marshal(whole)
+	b, _ := json.Marshal(tl)
+	if string(a) != string(b) || len(tl.Notices) != 6 || len(tl.Steps) != 164 {
+		t.Errorf("streamed timeline differs: %d notices, %d steps", len(tl.Notices), len(tl.Steps))
+	}
+	if _, err := ReadGbakTimeline(strings.NewReader("no gbak here\n"), "x.txt"); err == nil {
+		t.Error("no error for a file without gbak lines")
+	}
+}
+
+// BenchmarkGbakTimeline reads and analyses an 8 MB log made of the real
+// restore log repeated.
+func BenchmarkGbakTimeline(b *testing.B) {
+	one, err := os.ReadFile(testutil.Testdata(b, "fb30", "shop-gbak-restore-v-st.log"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	data := bytes.Repeat(one, (8<<20)/len(one)+1)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		tl, err := ReadGbakTimeline(bytes.NewReader(data), "bench")
+		if err != nil || len(tl.Tables) == 0 {
+			b.Fatal(err)
+		}
+	}
+}
+
+// Without the total line, the deltas of a whole log add up to its I/O; a
+// command line above the log hides nothing, lines missing inside do.
+func TestGbakTotalsWithoutTotalLine(t *testing.T) {
+	data, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if !strings.Contains(l, "total statistics") {
+			kept = append(kept, l)
+		}
+	}
+	whole := "gbak -c -v -st tdrw -y restore.log shop.fbk shop2.fdb\n" + strings.Join(kept, "\n")
+	tl, err := ReadGbakTimeline(strings.NewReader(whole), "cut.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !is(tl.TotalReads, 10944) || !is(tl.TotalWrites, 8373) || !nearMs(tl.TotalSeconds, 35.170) {
+		t.Errorf("whole log: %v %v %v", derefI(tl.TotalReads), derefI(tl.TotalWrites), derefF(tl.TotalSeconds))
+	}
+	holed := strings.Replace(whole, "gbak:   34.712", "...\ngbak:   34.712", 1)
+	tl, err = ReadGbakTimeline(strings.NewReader(holed), "holed.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tl.TotalReads != nil || tl.TotalWrites != nil {
+		t.Errorf("totals invented for a log with a hole: %v %v", derefI(tl.TotalReads), derefI(tl.TotalWrites))
+	}
+	if ix := findIndex(t, tl, "RDB$PRIMARY4"); ix.Seconds != nil {
+		t.Errorf("RDB$PRIMARY4 measured across a hole: %v", derefF(ix.Seconds))
+	}
+}

@@ -1,0 +1,118 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// Load is the load speed of a series of databases: how fast the loader
+// filled each one, from its size and load time, in MB/s counted with 1024
+// MB per GB as the seed article does (9.04 GB in 2535 s = 3.65 MB/s), and
+// whether that speed changes with size.
+type Load struct {
+	Summary Summary `json:"summary"` // of the speeds, MB/s
+	// MedianLo and MedianHi bound the 95 % interval of the median speed
+	// (null with fewer than 6 databases).
+	MedianLo *float64 `json:"median_lo"`
+	MedianHi *float64 `json:"median_hi"`
+	// TrendPerDoubling is the change of speed each time the size doubles,
+	// as a fraction of the median speed (fit speed = a + b·ln size).
+	TrendPerDoubling float64 `json:"trend_per_doubling"`
+	TrendP           float64 `json:"trend_p"`
+	Trend            bool    `json:"trend"` // the slope differs from zero at Alpha
+	Test             string  `json:"test"`
+	Verdict          string  `json:"verdict"`
+}
+
+// loadColumns are the table columns a load analysis reads.
+type loadColumns struct {
+	t                 *parse.Table
+	size, time, speed int
+}
+
+func newLoadColumns(t *parse.Table, size, time, speed int) *loadColumns {
+	return &loadColumns{t: t, size: size, time: time, speed: speed}
+}
+
+// LoadSpeedMBps is bytes/seconds in MB/s (1 MB = 1024² bytes).
+func LoadSpeedMBps(bytes, seconds float64) float64 { return bytes / (1 << 20) / seconds }
+
+func (lc *loadColumns) analyse() (*Series, error) {
+	t := lc.t
+	sc := t.Columns[lc.size]
+	s := &Series{Name: "load speed"}
+	for r := range t.Rows {
+		size := sc.Values[r]
+		var mbps float64
+		switch {
+		case lc.time >= 0:
+			tc := t.Columns[lc.time]
+			mbps = LoadSpeedMBps(size*sc.Unit.Factor, tc.Values[r]*tc.Unit.Factor)
+			if tc.Values[r] <= 0 {
+				mbps = math.NaN()
+			}
+		default:
+			spc := t.Columns[lc.speed]
+			mbps = spc.Values[r] * spc.Unit.Factor / (1 << 20)
+		}
+		if !finite(size, mbps) {
+			continue
+		}
+		x := size
+		s.Points = append(s.Points, Point{X: &x, Y: mbps, Source: fmt.Sprintf("%s:%d", t.File, t.Rows[r].Line)})
+	}
+	if len(s.Points) == 0 {
+		return nil, fmt.Errorf("%s:%d: no row has both a size and a load time", t.File, t.Line)
+	}
+	s.describe()
+	x := make([]float64, len(s.Points))
+	y := make([]float64, len(s.Points))
+	for i, p := range s.Points {
+		x[i], y[i] = *p.X, p.Y
+	}
+	l, err := LoadTrend(x, y)
+	if err != nil {
+		s.Warnings = append(s.Warnings, err.Error())
+	}
+	s.Load = l
+	return s, nil
+}
+
+// LoadTrend summarises load speeds y (MB/s) over sizes x and tests for a
+// trend with a t-test on the slope of y = a + b·ln x.
+func LoadTrend(x, y []float64) (*Load, error) {
+	l := &Load{Summary: Summarize(y), Test: "t-test on the slope of speed = a + b·ln(size), alpha 0.05"}
+	l.MedianLo, l.MedianHi = fp(l.Summary.Lo), fp(l.Summary.Hi)
+	span := fmt.Sprintf("%.2f–%.2f MB/s (median %.2f)", l.Summary.Min, l.Summary.Max, l.Summary.Median)
+	if l.MedianLo != nil {
+		span = fmt.Sprintf("median %.2f MB/s (95%% interval %.2f–%.2f; all %.2f–%.2f)",
+			l.Summary.Median, l.Summary.Lo, l.Summary.Hi, l.Summary.Min, l.Summary.Max)
+	}
+	m, err := Fit(LogLinear, x, y)
+	if err != nil {
+		l.Verdict = fmt.Sprintf("median load speed %.2f MB/s; no trend test: %v", l.Summary.Median, err)
+		return l, err
+	}
+	se := m.Params[1].StdErr
+	tstat := m.b / se
+	l.TrendP = 2 * (1 - distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(m.n - 2)}.CDF(math.Abs(tstat)))
+	l.Trend = l.TrendP <= Alpha
+	l.TrendPerDoubling = m.b * math.Ln2 / l.Summary.Median
+	if !finite(l.TrendPerDoubling, l.TrendP) {
+		l.TrendPerDoubling, l.TrendP = 0, 1
+		l.Verdict = fmt.Sprintf("load speed %s; no trend test on a zero median", span)
+		return l, fmt.Errorf("load speeds: median is zero")
+	}
+	if l.Trend {
+		l.Verdict = fmt.Sprintf("load speed %s changes with size: %+.1f%% per doubling (p=%.3f)",
+			span, 100*l.TrendPerDoubling, l.TrendP)
+	} else {
+		l.Verdict = fmt.Sprintf("load speed %s, no trend over size (%+.1f%% per doubling, p=%.3f)",
+			span, 100*l.TrendPerDoubling, l.TrendP)
+	}
+	return l, nil
+}

@@ -1,0 +1,271 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/stat"
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Alpha is the significance level of every comparison fbdiag makes. It is
+// fixed, as in benchstat, so that "significant" means the same thing in
+// every command.
+const Alpha = 0.05
+
+// Summary describes repeated measurements of one thing (a restore step over
+// several runs, the tps of several pgbench runs). With few runs, which is
+// the rule for multi-GB restores, the centre is the median and the 95 %
+// interval of the median is given only when the sample is large enough to
+// have one (six values or more); otherwise Lo and Hi are infinite and a
+// warning says so, as benchstat does.
+type Summary struct {
+	N        int       `json:"n"`
+	Values   []float64 `json:"values"`
+	Median   float64   `json:"median"`
+	Mean     float64   `json:"mean"`
+	Min      float64   `json:"min"`
+	Max      float64   `json:"max"`
+	Stddev   float64   `json:"stddev"`
+	Lo       float64   `json:"-"`
+	Hi       float64   `json:"-"`
+	Warnings []string  `json:"warnings,omitempty"`
+}
+
+// Summarize computes a Summary; NaN values are ignored.
+func Summarize(values []float64) Summary {
+	xs := make([]float64, 0, len(values))
+	for _, v := range values {
+		if !math.IsNaN(v) {
+			xs = append(xs, v)
+		}
+	}
+	s := Summary{N: len(xs), Values: append([]float64(nil), xs...)}
+	if s.N == 0 {
+		s.Median, s.Mean, s.Min, s.Max, s.Lo, s.Hi = math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN(), math.NaN()
+		s.Warnings = append(s.Warnings, "no values")
+		return s
+	}
+	sort.Float64s(xs)
+	s.Min, s.Max = xs[0], xs[len(xs)-1]
+	s.Median = median(xs)
+	s.Mean = stat.Mean(xs, nil)
+	if s.N > 1 {
+		s.Stddev = stat.StdDev(xs, nil)
+	}
+	s.Lo, s.Hi = medianCI(xs, 1-Alpha)
+	if math.IsInf(s.Lo, 0) {
+		s.Warnings = append(s.Warnings, fmt.Sprintf("need >= 6 samples for confidence interval at level %.2f", 1-Alpha))
+	}
+	return s
+}
+
+// Spread is the larger relative distance from the median to the interval
+// ends (benchstat's "± x %"), or, when there is no interval, to min and max.
+func (s Summary) Spread() float64 {
+	if s.N == 0 || s.Median == 0 {
+		return math.NaN()
+	}
+	lo, hi := s.Lo, s.Hi
+	if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
+		lo, hi = s.Min, s.Max
+	}
+	return math.Max(hi/s.Median-1, 1-lo/s.Median)
+}
+
+func median(sorted []float64) float64 {
+	n := len(sorted)
+	if n%2 == 1 {
+		return sorted[n/2]
+	}
+	return (sorted[n/2-1] + sorted[n/2]) / 2
+}
+
+// medianCI is the distribution-free interval of the median from order
+// statistics: the widest symmetric pair whose binomial coverage reaches the
+// confidence level. Too few values give ±Inf.
+func medianCI(sorted []float64, conf float64) (lo, hi float64) {
+	n := len(sorted)
+	b := distuv.Binomial{N: float64(n), P: 0.5}
+	// Find the largest k (1-based) with P(k <= X <= n-k) >= conf, i.e.
+	// coverage of [x_(k), x_(n-k+1)].
+	best := 0
+	for k := 1; k <= n/2; k++ {
+		cover := b.CDF(float64(n-k)) - b.CDF(float64(k-1))
+		if cover >= conf {
+			best = k
+		} else {
+			break
+		}
+	}
+	if best == 0 {
+		return math.Inf(-1), math.Inf(1)
+	}
+	return sorted[best-1], sorted[n-best]
+}
+
+// Comparison says whether two sets of measurements differ, and by how much.
+// Ratio is median(after)/median(before): a ratio below 1 on durations is
+// an improvement, above 1 on throughput is one.
+type Comparison struct {
+	N1          int      `json:"n1"`
+	N2          int      `json:"n2"`
+	Ratio       float64  `json:"ratio"`
+	Delta       float64  `json:"delta"`
+	P           *float64 `json:"p"`
+	Significant bool     `json:"significant"`
+	Test        string   `json:"test"`
+	Warnings    []string `json:"warnings,omitempty"`
+}
+
+// Compare compares two samples with a two-sided Mann-Whitney U test (no
+// assumption about the distribution). With one value per side no test is
+// possible: the ratio is given and P is nil. With few values the smallest
+// p the test can reach may exceed Alpha; a warning then says how many runs
+// are needed, rather than calling the difference "not significant".
+func Compare(before, after []float64) Comparison {
+	s1, s2 := Summarize(before), Summarize(after)
+	c := Comparison{N1: s1.N, N2: s2.N, Test: "mann-whitney-u"}
+	c.Ratio = s2.Median / s1.Median
+	c.Delta = c.Ratio - 1
+	if s1.N < 2 || s2.N < 2 {
+		c.Test = "none"
+		c.Warnings = append(c.Warnings, "one run per side: ratio only, no significance test")
+		return c
+	}
+	p := MannWhitneyU(s1.Values, s2.Values)
+	c.P = &p
+	c.Significant = p <= Alpha
+	if minP := 2 / binom(s1.N+s2.N, s1.N); minP > Alpha && !c.Significant {
+		need := 2
+		for 2/binom(2*need, need) > Alpha {
+			need++
+		}
+		c.Warnings = append(c.Warnings, fmt.Sprintf("need >= %d samples per side to detect a difference at alpha level %.2f", need, Alpha))
+	}
+	return c
+}
+
+// String formats the comparison like benchstat: "-17.20% (p=0.000 n=10+10)"
+// or "~ (p=0.100 n=3+3)" when not significant.
+func (c Comparison) String() string {
+	if c.P == nil {
+		return fmt.Sprintf("%+.2f%% (n=%d+%d, no test)", 100*c.Delta, c.N1, c.N2)
+	}
+	if !c.Significant {
+		return fmt.Sprintf("~ (p=%.3f n=%d+%d)", *c.P, c.N1, c.N2)
+	}
+	return fmt.Sprintf("%+.2f%% (p=%.3f n=%d+%d)", 100*c.Delta, *c.P, c.N1, c.N2)
+}
+
+func binom(n, k int) float64 {
+	r := 1.0
+	for i := 1; i <= k; i++ {
+		r *= float64(n-k+i) / float64(i)
+	}
+	return r
+}
+
+// MannWhitneyU returns the two-sided p-value of the Mann-Whitney U test.
+// For up to 100 values in all the exact permutation distribution of the
+// rank sum is used, with mid-ranks for ties (restore step times tie often
+// at gbak's millisecond resolution, and the normal approximation would
+// then claim p < 0.05 for three runs per side, which no exact test can
+// reach); beyond that, the normal approximation with tie and continuity
+// corrections.
+func MannWhitneyU(x, y []float64) float64 {
+	n1, n2 := len(x), len(y)
+	if n1 == 0 || n2 == 0 {
+		return math.NaN()
+	}
+	type obs struct {
+		v     float64
+		first bool
+	}
+	all := make([]obs, 0, n1+n2)
+	for _, v := range x {
+		all = append(all, obs{v, true})
+	}
+	for _, v := range y {
+		all = append(all, obs{v, false})
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].v < all[j].v })
+	// Doubled mid-ranks keep ranks integral; tieSum feeds the variance.
+	ranks2 := make([]int, len(all))
+	var r1x2 int
+	var tieSum float64
+	for i := 0; i < len(all); {
+		j := i
+		for j < len(all) && all[j].v == all[i].v {
+			j++
+		}
+		rank2 := i + j + 1 // 2 × the mid-rank of positions i+1..j
+		t := float64(j - i)
+		tieSum += t*t*t - t
+		for k := i; k < j; k++ {
+			ranks2[k] = rank2
+			if all[k].first {
+				r1x2 += rank2
+			}
+		}
+		i = j
+	}
+	n := n1 + n2
+	if n <= 100 {
+		return exactRankSum(ranks2, n1, r1x2)
+	}
+	u1 := float64(r1x2)/2 - float64(n1*(n1+1))/2
+	nf := float64(n)
+	mu := float64(n1*n2) / 2
+	sigma := math.Sqrt(float64(n1*n2) / 12 * ((nf + 1) - tieSum/(nf*(nf-1))))
+	if sigma == 0 {
+		return 1
+	}
+	z := (math.Abs(u1-mu) - 0.5) / sigma
+	if z < 0 {
+		z = 0
+	}
+	return math.Min(1, 2*(1-distuv.UnitNormal.CDF(z)))
+}
+
+// exactRankSum is the two-sided p of observing a doubled rank sum at
+// least as far from its mean as obs, over every way of choosing n1 of the
+// pooled values: counts[k][s] is the number of k-subsets whose doubled
+// ranks sum to s.
+func exactRankSum(ranks2 []int, n1, obs int) float64 {
+	maxSum := 0
+	for _, r := range ranks2 {
+		maxSum += r
+	}
+	counts := make([][]float64, n1+1)
+	for k := range counts {
+		counts[k] = make([]float64, maxSum+1)
+	}
+	counts[0][0] = 1
+	for i, r := range ranks2 {
+		top := min(i+1, n1)
+		for k := top; k >= 1; k-- {
+			prev, cur := counts[k-1], counts[k]
+			for s := maxSum; s >= r; s-- {
+				if prev[s-r] != 0 {
+					cur[s] += prev[s-r]
+				}
+			}
+		}
+	}
+	// Mean of the doubled rank sum: n1 × (n+1).
+	mean2 := float64(n1 * (len(ranks2) + 1))
+	dev := math.Abs(float64(obs) - mean2)
+	var tail, total float64
+	for s, c := range counts[n1] {
+		if c == 0 {
+			continue
+		}
+		total += c
+		if math.Abs(float64(s)-mean2) >= dev-1e-9 {
+			tail += c
+		}
+	}
+	return math.Min(1, tail/total)
+}

@@ -1,0 +1,375 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// The analyses fbdiag throughput makes; Options.Mode picks one or, when
+// empty, the input does (see chooseMode).
+const (
+	ModeDegradation = "degradation" // throughput against database size
+	ModeSweep       = "sweep"       // throughput against a setting (page buffers, clients)
+	ModeAB          = "ab"          // throughput of named configurations
+	ModeLoad        = "load"        // load speed from size and load time
+)
+
+// threshold reads a throughput limit from the one thresholds table
+// (DefaultThresholds, rule "throughput-sweep").
+func threshold(name string) float64 {
+	return NewThresholds().Get("throughput-sweep", name)
+}
+
+// Options says what to analyse.
+type Options struct {
+	Mode   string   // "" (auto), degradation, sweep, ab, load
+	X, Y   string   // column name or 1-based index; for runs, a config key
+	Series []string // numeric columns (one series each) or a column whose values name the series
+	Table  int      // 1-based table of a file with several (0: the largest, the last on ties)
+	// Predict and Knee are sizes ("2TB", "16GB") or numbers in the x unit.
+	Predict string
+	Knee    string
+	Noise   float64 // sweep noise as a fraction (0: the threshold)
+}
+
+// Input is what the parsers read: tables and benchmark runs.
+type Input struct {
+	Tables  []*parse.Table
+	Runs    []*parse.Run
+	Notices []parse.Notice
+}
+
+// Point is one measurement. X is null for a named configuration (A/B),
+// whose name is in Label.
+type Point struct {
+	X      *float64 `json:"x"`
+	Label  string   `json:"label,omitempty"`
+	Y      float64  `json:"y"`
+	Source string   `json:"source"`
+}
+
+// Step is the change between two sizes.
+type Step struct {
+	FromX  float64 `json:"from_x"`
+	FromY  float64 `json:"from_y"`
+	ToX    float64 `json:"to_x"`
+	ToY    float64 `json:"to_y"`
+	Ratio  float64 `json:"ratio"`  // ToY / FromY
+	Change float64 `json:"change"` // Ratio − 1
+}
+
+// Series is one curve: a column of a table, or the runs of one workload.
+type Series struct {
+	Name   string  `json:"name"`
+	Points []Point `json:"points"`
+	// FirstToLastChange is y(last)/y(first) − 1 over the sizes or settings
+	// in order (medians where a size was run several times).
+	FirstToLastChange *float64 `json:"first_to_last_change"`
+	// LastStep is the change from the next-to-last to the last size: the
+	// seed's "30 GB → 1.7 TB" question.
+	LastStep *Step     `json:"last_step"`
+	Best     *Point    `json:"best"`
+	Models   []*Model  `json:"models,omitempty"`
+	Knee     *Knee     `json:"knee,omitempty"`
+	Sweep    *Sweep    `json:"sweep,omitempty"`
+	Load     *Load     `json:"load,omitempty"`
+	AB       []ABEntry `json:"ab,omitempty"`
+	Warnings []string  `json:"warnings,omitempty"`
+
+	lowerIsBetter bool
+}
+
+// Result is the answer of fbdiag throughput; its JSON form is documented
+// in docs/throughput-json.md.
+type Result struct {
+	Mode      string         `json:"mode"`
+	Inputs    []string       `json:"inputs"`
+	X         *string        `json:"x"`
+	Y         *string        `json:"y"`
+	XUnit     *string        `json:"x_unit"`
+	YUnit     *string        `json:"y_unit"`
+	PredictAt *float64       `json:"predict_at"`
+	KneeAt    *float64       `json:"knee_at"`
+	Series    []*Series      `json:"series"`
+	Notices   []parse.Notice `json:"notices"`
+	Warnings  []string       `json:"warnings"`
+
+	xUnit parse.Unit
+}
+
+// XUnitInfo is the unit of the x values (zero when they have none).
+func (r *Result) XUnitInfo() parse.Unit { return r.xUnit }
+
+func strp(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func fp(v float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return &v
+}
+
+// raw is one point before the analysis: x in the input's unit.
+type raw struct {
+	series string
+	x      float64
+	label  string
+	y      float64
+	src    string
+}
+
+// gathered is the input reduced to points and what they mean.
+type gathered struct {
+	points      []raw
+	order       []string // series in order of appearance
+	xName       string
+	yName       string
+	xUnit       parse.Unit
+	yUnit       parse.Unit
+	categorical bool
+	mode        string
+	inputs      []string
+	load        *loadColumns
+	notices     []parse.Notice
+	warnings    []string
+}
+
+// Throughput analyses tables and benchmark runs.
+func Throughput(in Input, opt Options) (*Result, error) {
+	g := &gathered{notices: append([]parse.Notice(nil), in.Notices...)}
+	if len(in.Tables) > 0 && len(in.Runs) > 0 {
+		return nil, fmt.Errorf("give either result tables or benchmark outputs, not both")
+	}
+	var err error
+	switch {
+	case len(in.Tables) > 0:
+		err = g.fromTables(in.Tables, opt)
+	case len(in.Runs) > 0:
+		err = g.fromRuns(in.Runs, opt)
+	default:
+		return nil, fmt.Errorf("no table and no benchmark result found in the input")
+	}
+	if err != nil {
+		return nil, err
+	}
+	if opt.Mode != "" {
+		g.mode = opt.Mode
+	}
+	res := &Result{Mode: g.mode, Inputs: g.inputs, X: strp(g.xName), Y: strp(g.yName),
+		XUnit: strp(g.xUnit.Symbol), YUnit: strp(g.yUnit.Symbol), Notices: g.notices, xUnit: g.xUnit}
+	if res.Notices == nil {
+		res.Notices = []parse.Notice{}
+	}
+	if g.categorical && g.mode != ModeAB {
+		return nil, fmt.Errorf("x column %q holds names, not numbers: only the ab mode can use it", g.xName)
+	}
+	predictAt, err := g.size(opt.Predict, "--predict")
+	if err != nil {
+		return nil, err
+	}
+	kneeAt, err := g.size(opt.Knee, "--knee")
+	if err != nil {
+		return nil, err
+	}
+	res.PredictAt, res.KneeAt = fp(predictAt), fp(kneeAt)
+	if g.mode != ModeDegradation && (res.PredictAt != nil || res.KneeAt != nil) {
+		g.warnings = append(g.warnings, fmt.Sprintf("--predict and --knee apply to the degradation mode only, not %s", g.mode))
+	}
+	if g.mode == ModeLoad {
+		if g.load == nil {
+			return nil, fmt.Errorf("load mode needs a size column and a load time (or speed) column")
+		}
+		s, err := g.load.analyse()
+		if err != nil {
+			return nil, err
+		}
+		res.Series = []*Series{s}
+		res.Y, res.YUnit = strp("load speed"), strp("MB/s")
+		res.Warnings = append([]string{}, g.warnings...)
+		return res, nil
+	}
+	for _, name := range g.order {
+		s := &Series{Name: name, lowerIsBetter: g.yUnit.Kind == parse.KindTime}
+		for _, p := range g.points {
+			if p.series != name {
+				continue
+			}
+			pt := Point{Label: p.label, Y: p.y, Source: p.src}
+			if !g.categorical {
+				x := p.x
+				pt.X = &x
+			}
+			s.Points = append(s.Points, pt)
+		}
+		if !g.categorical {
+			sort.SliceStable(s.Points, func(i, j int) bool { return *s.Points[i].X < *s.Points[j].X })
+		}
+		switch g.mode {
+		case ModeAB:
+			for i := range s.Points {
+				if p := &s.Points[i]; p.Label == "" && p.X != nil {
+					p.Label = FormatX(*p.X, g.xUnit.Symbol) // --mode ab on numbers
+				}
+			}
+			s.AB = compareLabels(s.Points, s.lowerIsBetter)
+		case ModeSweep:
+			s.describe()
+			s.Sweep = sweep(s.Points, s.lowerIsBetter, opt.Noise, g.xUnit.Symbol)
+		case ModeDegradation:
+			s.describe()
+			s.degradation(predictAt, kneeAt, g.xUnit.Symbol)
+		default:
+			return nil, fmt.Errorf("unknown mode %q (want degradation, sweep, ab or load)", g.mode)
+		}
+		res.Series = append(res.Series, s)
+	}
+	res.Warnings = append([]string{}, g.warnings...)
+	return res, nil
+}
+
+// size reads --predict/--knee: a size with a unit, converted to the x
+// unit, or a bare number already in it.
+func (g *gathered) size(s, flag string) (float64, error) {
+	if strings.TrimSpace(s) == "" {
+		return math.NaN(), nil
+	}
+	v, u, ok := parse.ParseQuantity(s, false)
+	if !ok || v <= 0 {
+		return 0, fmt.Errorf("%s %q: want a positive size such as 16GB or 2TB", flag, s)
+	}
+	if u.IsZero() {
+		return v, nil
+	}
+	if u.Kind != g.xUnit.Kind || g.xUnit.Factor == 0 {
+		return 0, fmt.Errorf("%s %q: the x values (%s) are not sizes", flag, s, g.xName)
+	}
+	return v * u.Factor / g.xUnit.Factor, nil
+}
+
+// describe fills the first-to-last change, the last step and the best point.
+func (s *Series) describe() {
+	xs, meds := medians(s.Points)
+	if len(xs) == 0 {
+		return
+	}
+	if len(xs) >= 2 {
+		s.FirstToLastChange = fp(meds[len(meds)-1]/meds[0] - 1)
+		n := len(xs)
+		if r := meds[n-1] / meds[n-2]; finite(r) {
+			s.LastStep = &Step{FromX: xs[n-2], FromY: meds[n-2], ToX: xs[n-1], ToY: meds[n-1], Ratio: r, Change: r - 1}
+		}
+	}
+	for i := range s.Points {
+		p := &s.Points[i]
+		if s.Best == nil || (!s.lowerIsBetter && p.Y > s.Best.Y) || (s.lowerIsBetter && p.Y < s.Best.Y) {
+			b := *p
+			s.Best = &b
+		}
+	}
+}
+
+// medians gives each distinct x (sorted) and the median of its y.
+func medians(pts []Point) (xs, meds []float64) {
+	by := map[float64][]float64{}
+	for _, p := range pts {
+		if p.X == nil {
+			continue
+		}
+		if _, ok := by[*p.X]; !ok {
+			xs = append(xs, *p.X)
+		}
+		by[*p.X] = append(by[*p.X], p.Y)
+	}
+	sort.Float64s(xs)
+	for _, x := range xs {
+		meds = append(meds, Summarize(by[x]).Median)
+	}
+	return xs, meds
+}
+
+// ChangeBetween is y(x2)/y(x1) − 1 for two measured sizes (medians where
+// repeated); ok is false when either size was not measured.
+func ChangeBetween(pts []Point, x1, x2 float64) (float64, bool) {
+	xs, meds := medians(pts)
+	i, j := -1, -1
+	for k, x := range xs {
+		if x == x1 {
+			i = k
+		}
+		if x == x2 {
+			j = k
+		}
+	}
+	if i < 0 || j < 0 {
+		return 0, false
+	}
+	return meds[j]/meds[i] - 1, true
+}
+
+func (s *Series) degradation(predictAt, kneeAt float64, unit string) {
+	x := make([]float64, len(s.Points))
+	y := make([]float64, len(s.Points))
+	for i, p := range s.Points {
+		x[i], y[i] = *p.X, p.Y
+	}
+	pred := predictAt
+	if math.IsNaN(pred) {
+		pred = 0
+	}
+	models, warns := FitAll(x, y, pred)
+	s.Models = models
+	s.Warnings = append(s.Warnings, warns...)
+	if !math.IsNaN(kneeAt) {
+		trend := LogLinear
+		if b := BestModel(models); b != nil {
+			trend = b.Name
+		}
+		k, err := KneeTest(x, y, kneeAt, trend)
+		if err != nil {
+			s.Warnings = append(s.Warnings, err.Error())
+		} else {
+			k.Describe(unit)
+			s.Knee = k
+		}
+	}
+}
+
+// chooseMode picks the analysis from what the columns measure.
+func chooseMode(xUnit parse.Unit, xName string, categorical bool, load bool) string {
+	switch {
+	case categorical:
+		return ModeAB
+	case load:
+		return ModeLoad
+	case xUnit.Kind == parse.KindSize || sizeLike(xName):
+		return ModeDegradation
+	}
+	return ModeSweep
+}
+
+var sizeWordRe = regexp.MustCompile(`(?i)(size|scale|warehouse|bytes|tamaño|taille|velikost|크기)`)
+
+func sizeLike(name string) bool { return sizeWordRe.MatchString(name) }
+
+// FormatX writes an x value with its unit ("16 GB", "1500").
+func FormatX(v float64, unit string) string {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	if math.Abs(v) >= 100 || v != math.Trunc(v*1000)/1000 {
+		s = strconv.FormatFloat(v, 'g', 6, 64)
+	}
+	if unit != "" {
+		return s + " " + unit
+	}
+	return s
+}

@@ -1,0 +1,43 @@
+package analyze
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// FuzzThroughput feeds any input through the readers and every analysis:
+// no panic, and the result must always be writable as JSON (no NaN or
+// infinity left in it).
+func FuzzThroughput(f *testing.F) {
+	for _, name := range []string{"degradation-throughput-sata.csv", "degradation-load-sata.csv",
+		"page-buffers-1.7tb.csv", "power-plan-tpcc.tsv"} {
+		data, err := os.ReadFile(testutil.Testdata(f, "seeds", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data, uint8(0))
+	}
+	f.Add([]byte("size_gb,tps\n1,0\n2,0\n4,0\n8,0\n16,0\n32,0\n"), uint8(1))
+	f.Add([]byte("size_gb,tps\n1,5\n2,5\n4,5\n8,5\n16,5\n32,5\n"), uint8(1))
+	f.Add([]byte("scale=1 db_bytes=1e308\npgbench (15)\ntps = 5 (without initial connection time)\n"), uint8(2))
+	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
+		tables, runs, notes, err := parse.ReadThroughput(bytes.NewReader(data), "fuzz.txt")
+		if err != nil {
+			return
+		}
+		modes := []string{"", ModeDegradation, ModeSweep, ModeAB, ModeLoad}
+		opt := Options{Mode: modes[int(mode)%len(modes)], Knee: "16GB", Predict: "2TB"}
+		r, err := Throughput(Input{Tables: tables, Runs: runs, Notices: notes}, opt)
+		if err != nil {
+			return
+		}
+		if _, err := json.Marshal(r); err != nil {
+			t.Fatalf("result not writable as JSON: %v", err)
+		}
+	})
+}

@@ -1,0 +1,409 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// This file turns what the parsers read (table columns, benchmark runs)
+// into points: which column or config key is x, which are y, which
+// series a point belongs to.
+
+var runNumberRe = regexp.MustCompile(`[-_. ]?(run)?\d+$`)
+
+// fromRuns turns benchmark runs into points: one run, one point.
+func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
+	key := opt.X
+	if key == "" {
+		key = defaultRunKey(runs)
+	}
+	g.xName = key
+	seenIn := map[string]bool{}
+	for _, r := range runs {
+		if !seenIn[r.File] {
+			seenIn[r.File] = true
+			g.inputs = append(g.inputs, r.File)
+		}
+		y, yUnit := r.Value, r.Unit
+		if opt.Y != "" {
+			v, ok := r.Metrics[opt.Y]
+			if !ok {
+				g.notices = append(g.notices, parse.Notice{File: r.File, Line: r.Line, Msg: fmt.Sprintf("run has no %q figure: skipped", opt.Y)})
+				continue
+			}
+			y, yUnit = v, parse.HeaderUnit(opt.Y)
+			if u, ok := parse.ParseUnit(opt.Y); ok {
+				yUnit = u
+			}
+		}
+		if g.yName == "" {
+			g.yName = yUnit.Symbol
+			if opt.Y != "" {
+				g.yName = opt.Y
+			}
+			g.yUnit = yUnit
+		}
+		series := r.Tool
+		if r.Name != "" {
+			series += " " + dropSubKey(r.Name, key)
+		}
+		p := raw{series: series, y: y, src: fmt.Sprintf("%s:%d", r.File, r.Line)}
+		v, ok := "", false
+		if key != "" {
+			v, ok = r.Key(key)
+		}
+		if !ok {
+			p.label = runLabel(r.File)
+		} else {
+			x, u, ok := parse.ParseQuantity(v, false)
+			if !ok {
+				g.notices = append(g.notices, parse.Notice{File: r.File, Line: r.Line, Msg: fmt.Sprintf("%s=%q is not a number: run skipped", key, v)})
+				continue
+			}
+			if u.IsZero() {
+				u = parse.HeaderUnit(key)
+			}
+			if u.Kind == parse.KindSize {
+				x *= u.Factor // bytes, scaled below
+				u = parse.SizeUnits[0]
+			}
+			if g.xUnit.IsZero() {
+				g.xUnit = u
+			}
+			p.x = x
+		}
+		g.add(p)
+	}
+	g.categorical = false
+	for _, p := range g.points {
+		if p.label != "" {
+			g.categorical = true
+		}
+	}
+	if g.categorical {
+		for i := range g.points {
+			if g.points[i].label == "" {
+				g.points[i].label = fmt.Sprintf("%s=%g", key, g.points[i].x)
+			}
+		}
+		g.xName = "run"
+		g.xUnit = parse.Unit{}
+		// Without a size, the files are the configurations compared:
+		// one series, a label per file name.
+		g.order = g.order[:0]
+		for i := range g.points {
+			g.points[i].series = "runs"
+		}
+		g.order = append(g.order, "runs")
+	}
+	g.scaleSizes()
+	g.mode = chooseMode(g.xUnit, g.xName, g.categorical, false)
+	return nil
+}
+
+func (g *gathered) add(p raw) {
+	found := false
+	for _, s := range g.order {
+		if s == p.series {
+			found = true
+		}
+	}
+	if !found {
+		g.order = append(g.order, p.series)
+	}
+	g.points = append(g.points, p)
+}
+
+// scaleSizes shows sizes read in bytes in a unit a DBA reads (MB, GB…).
+func (g *gathered) scaleSizes() {
+	if g.xUnit.Kind != parse.KindSize || g.xUnit.Factor != 1 || len(g.points) == 0 {
+		return
+	}
+	xs := make([]float64, len(g.points))
+	for i, p := range g.points {
+		xs[i] = p.x
+	}
+	sort.Float64s(xs)
+	u := parse.SizeUnitFor(xs[len(xs)/2])
+	for i := range g.points {
+		g.points[i].x /= u.Factor
+	}
+	g.xUnit = u
+}
+
+// defaultRunKey is the size setting the runs carry, in order of preference.
+func defaultRunKey(runs []*parse.Run) string {
+	for _, k := range []string{"db_bytes", "db_size", "dbsize", "size", "size_gb", "scale", "warehouses", "count_ware"} {
+		all := true
+		for _, r := range runs {
+			if _, ok := r.Key(k); !ok {
+				all = false
+				break
+			}
+		}
+		if all {
+			return k
+		}
+	}
+	return ""
+}
+
+// dropSubKey removes "/key=value" from a Go benchmark name, so that runs
+// differing only in the x setting form one series.
+func dropSubKey(name, key string) string {
+	parts := strings.Split(name, "/")
+	out := parts[:0]
+	for _, p := range parts {
+		if k, _, ok := strings.Cut(p, "="); ok && k == key {
+			continue
+		}
+		out = append(out, p)
+	}
+	return strings.Join(out, "/")
+}
+
+// runLabel names a configuration after its file: "balanced-2.txt" and
+// "balanced-3.txt" are two runs of "balanced".
+func runLabel(file string) string {
+	base := filepath.Base(file)
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	if l := runNumberRe.ReplaceAllString(base, ""); l != "" {
+		return l
+	}
+	return base
+}
+
+// fromTables turns table columns into points.
+func (g *gathered) fromTables(tables []*parse.Table, opt Options) error {
+	byFile := map[string][]*parse.Table{}
+	var files []string
+	for _, t := range tables {
+		if _, ok := byFile[t.File]; !ok {
+			files = append(files, t.File)
+		}
+		byFile[t.File] = append(byFile[t.File], t)
+	}
+	var first *parse.Table
+	for _, f := range files {
+		merged, notes := parse.MergeTables(byFile[f])
+		g.notices = append(g.notices, notes...)
+		t, err := pickTable(merged, opt.Table)
+		if err != nil {
+			return err
+		}
+		if len(merged) > 1 && opt.Table == 0 {
+			g.notices = append(g.notices, parse.Notice{File: f, Line: t.Line,
+				Msg: fmt.Sprintf("%d tables in the file: using this one (the largest, the last on ties); --table N picks another", len(merged))})
+		}
+		g.inputs = append(g.inputs, f)
+		prefix := ""
+		if len(files) > 1 {
+			prefix = runLabel(f)
+		}
+		if err := g.fromTable(t, opt, prefix, first == nil); err != nil {
+			return err
+		}
+		if first == nil {
+			first = t
+		}
+	}
+	return nil
+}
+
+func pickTable(tables []*parse.Table, n int) (*parse.Table, error) {
+	if n > 0 {
+		if n > len(tables) {
+			return nil, fmt.Errorf("--table %d: the file has %d tables", n, len(tables))
+		}
+		return tables[n-1], nil
+	}
+	best := tables[0]
+	for _, t := range tables[1:] {
+		if len(t.Rows) >= len(best.Rows) {
+			best = t
+		}
+	}
+	return best, nil
+}
+
+func colErr(t *parse.Table, flag, spec string) error {
+	return fmt.Errorf("%s %q: no such column in %s:%d (columns: %s)", flag, spec, t.File, t.Line, strings.Join(t.ColumnNames(), ", "))
+}
+
+// isCounter reports a row-number column ("#", "db", "run": 1, 2, 3…).
+func isCounter(c parse.Column) bool {
+	if !c.Numeric || len(c.Values) < 2 {
+		return false
+	}
+	for i, v := range c.Values {
+		if v != float64(i+1) {
+			return false
+		}
+	}
+	return true
+}
+
+func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first bool) error {
+	// x: asked for, else the first size column, else the first column of
+	// names, else the first number that is not a row counter.
+	xi := -1
+	if opt.X != "" {
+		i, ok := t.Col(opt.X)
+		if !ok {
+			return colErr(t, "--x", opt.X)
+		}
+		xi = i
+	}
+	for pass := 0; xi < 0 && pass < 3; pass++ {
+		for i, c := range t.Columns {
+			if (pass == 0 && c.Numeric && c.Unit.Kind == parse.KindSize) ||
+				(pass == 1 && !c.Numeric) ||
+				(pass == 2 && c.Numeric && !isCounter(c) && c.Unit.Kind != parse.KindRate) {
+				xi = i
+				break
+			}
+		}
+	}
+	if xi < 0 {
+		return fmt.Errorf("%s:%d: no column to use as x (columns: %s); name one with --x", t.File, t.Line, strings.Join(t.ColumnNames(), ", "))
+	}
+	xc := t.Columns[xi]
+	categorical := !xc.Numeric
+	// Load speed: a size x with a time or speed column and no y asked for.
+	timeCol, speedCol := -1, -1
+	for i, c := range t.Columns {
+		if c.Numeric && c.Unit.Kind == parse.KindTime && timeCol < 0 {
+			timeCol = i
+		}
+		if c.Numeric && c.Unit.Kind == parse.KindSpeed && speedCol < 0 {
+			speedCol = i
+		}
+	}
+	isLoad := xc.Unit.Kind == parse.KindSize && (timeCol >= 0 || speedCol >= 0) && opt.Y == "" && len(opt.Series) == 0
+	if opt.Mode != "" {
+		isLoad = opt.Mode == ModeLoad
+	}
+	if isLoad {
+		if xc.Unit.Kind != parse.KindSize {
+			return fmt.Errorf("load mode: x column %q has no size unit (want a header such as size_gb)", xc.Name)
+		}
+		if timeCol < 0 && speedCol < 0 {
+			return fmt.Errorf("load mode: no load time column (a time unit such as load_time_s) nor speed column (MB/s)")
+		}
+		g.load = newLoadColumns(t, xi, timeCol, speedCol)
+		g.xName, g.xUnit, g.mode = xc.Name, xc.Unit, ModeLoad
+		return nil
+	}
+	// y columns and the series column.
+	var ys []int
+	seriesCol := -1
+	for _, spec := range opt.Series {
+		for _, one := range strings.Split(spec, ",") {
+			i, ok := t.Col(one)
+			if !ok {
+				return colErr(t, "--series", one)
+			}
+			if t.Columns[i].Numeric {
+				ys = append(ys, i)
+			} else {
+				seriesCol = i
+			}
+		}
+	}
+	if opt.Y != "" {
+		ys = ys[:0]
+		for _, one := range strings.Split(opt.Y, ",") {
+			i, ok := t.Col(one)
+			if !ok {
+				return colErr(t, "--y", one)
+			}
+			ys = append(ys, i)
+		}
+	}
+	if len(ys) == 0 {
+		for i, c := range t.Columns {
+			if i != xi && i != seriesCol && c.Numeric && c.Unit.Kind == parse.KindRate {
+				ys = append(ys, i)
+			}
+		}
+	}
+	if len(ys) == 0 {
+		// No rate unit in the headers: the numbers that are not x nor a
+		// row counter and measure what the last of them measures.
+		kind := parse.Kind(-1)
+		for i := len(t.Columns) - 1; i >= 0; i-- {
+			if c := t.Columns[i]; i != xi && i != seriesCol && c.Numeric && !isCounter(c) {
+				kind = c.Unit.Kind
+				break
+			}
+		}
+		for i, c := range t.Columns {
+			if i != xi && i != seriesCol && c.Numeric && !isCounter(c) && c.Unit.Kind == kind {
+				ys = append(ys, i)
+			}
+		}
+	}
+	if len(ys) == 0 {
+		return fmt.Errorf("%s:%d: no numeric column to use as y (columns: %s)", t.File, t.Line, strings.Join(t.ColumnNames(), ", "))
+	}
+	for _, yi := range ys {
+		if !t.Columns[yi].Numeric {
+			return fmt.Errorf("--y %q: column holds names, not numbers", t.Columns[yi].Name)
+		}
+	}
+	if first {
+		g.xName, g.xUnit, g.categorical = xc.Name, xc.Unit, categorical
+		g.yUnit = t.Columns[ys[0]].Unit
+		g.yName = t.Columns[ys[0]].Name
+		if len(ys) > 1 {
+			g.yName = g.yUnit.Symbol
+		}
+		g.mode = chooseMode(xc.Unit, xc.Name, categorical, false)
+	}
+	for _, yi := range ys {
+		yc := t.Columns[yi]
+		for r := range t.Rows {
+			y := yc.Values[r]
+			if math.IsNaN(y) {
+				continue
+			}
+			name := yc.Name
+			if seriesCol >= 0 {
+				name = t.Text(r, seriesCol)
+				if len(ys) > 1 {
+					name += " " + yc.Name
+				}
+			}
+			if prefix != "" {
+				name = prefix + " " + name
+				if len(ys) == 1 && seriesCol < 0 {
+					name = prefix
+				}
+			}
+			p := raw{series: name, y: y, src: fmt.Sprintf("%s:%d", t.File, t.Rows[r].Line)}
+			if categorical {
+				p.label = t.Text(r, xi)
+				if p.label == "" {
+					continue
+				}
+			} else {
+				p.x = xc.Values[r]
+				if math.IsNaN(p.x) {
+					g.notices = append(g.notices, parse.Notice{File: t.File, Line: t.Rows[r].Line, Msg: "row without x: skipped"})
+					continue
+				}
+				if !first && xc.Unit.Kind == g.xUnit.Kind && xc.Unit.Factor != 0 && g.xUnit.Factor != 0 {
+					p.x = p.x * xc.Unit.Factor / g.xUnit.Factor
+				}
+			}
+			g.add(p)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,392 @@
+package analyze
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+func readInput(t *testing.T, files ...string) Input {
+	t.Helper()
+	var in Input
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tables, runs, notes, err := parse.ReadThroughput(f, name)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Tables = append(in.Tables, tables...)
+		in.Runs = append(in.Runs, runs...)
+		in.Notices = append(in.Notices, notes...)
+	}
+	return in
+}
+
+func analyse(t *testing.T, opt Options, files ...string) *Result {
+	t.Helper()
+	r, err := Throughput(readInput(t, files...), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func near(t *testing.T, what string, got, want, tol float64) {
+	t.Helper()
+	if math.IsNaN(got) || math.Abs(got-want) > tol {
+		t.Errorf("%s = %.6g, want %.6g (±%g)", what, got, want, tol)
+	}
+}
+
+func model(t *testing.T, s *Series, name string) *Model {
+	t.Helper()
+	for _, m := range s.Models {
+		if m.Name == name {
+			return m
+		}
+	}
+	t.Fatalf("series %q has no %s model", s.Name, name)
+	return nil
+}
+
+// checkSATADegradation asserts the figures of seed 000 (Firebird 2.5
+// SuperServer on SATA, 9 GB to 1.7 TB) from either of its sources.
+func checkSATADegradation(t *testing.T, r *Result) {
+	t.Helper()
+	if r.Mode != ModeDegradation || len(r.Series) != 1 || *r.XUnit != "GB" {
+		t.Fatalf("mode %s, %d series, x unit %v", r.Mode, len(r.Series), r.XUnit)
+	}
+	s := r.Series[0]
+	if len(s.Points) != 12 {
+		t.Fatalf("%d points", len(s.Points))
+	}
+	// 9.04 → 30.3 GB: 494.73 → 407.97, a 17.5 % loss.
+	c, ok := ChangeBetween(s.Points, 9.04, 30.3)
+	if !ok {
+		t.Fatal("9.04 or 30.3 GB not found")
+	}
+	near(t, "change 9.04→30.3 GB", c, -0.1754, 0.0001)
+	// 30.3 GB → 1813.97 GB: 407.97 → 169.33, 2.41 times less.
+	if s.LastStep == nil || s.LastStep.FromX != 30.3 || s.LastStep.ToX != 1813.969025 {
+		t.Fatalf("last step = %+v", s.LastStep)
+	}
+	near(t, "30.3→1813.97 GB ratio", 1/s.LastStep.Ratio, 2.4093, 0.0001)
+	near(t, "first to last change", *s.FirstToLastChange, -0.6577, 0.0001)
+	if s.Best == nil || *s.Best.X != 9.04 || s.Best.Y != 494.73 {
+		t.Errorf("best = %+v", s.Best)
+	}
+	// Loss per doubling of each model (fraction of throughput).
+	lin, logl, pow := model(t, s, Linear), model(t, s, LogLinear), model(t, s, Power)
+	near(t, "linear loss per doubling", *lin.LossPerDoubling, 0.1200, 0.0001)
+	near(t, "loglinear loss per doubling", *logl.LossPerDoubling, 0.1343, 0.0001)
+	near(t, "power loss per doubling", *pow.LossPerDoubling, 0.1341, 0.0001)
+	near(t, "loglinear b", logl.Params[1].Value, -61.700, 0.001)
+	near(t, "power k", pow.Params[1].Value, -0.20766, 0.00001)
+	near(t, "power R²", pow.R2, 0.9920, 0.0001)
+	near(t, "loglinear R²", logl.R2, 0.9873, 0.0001)
+	if BestModel(s.Models) != pow {
+		t.Errorf("best model = %s, want power", BestModel(s.Models).Name)
+	}
+	// Leave-last-out: fitted on 9–30 GB, asked for 1813.97 GB (real 169.33).
+	for _, w := range []struct {
+		m          *Model
+		pred, err_ float64
+		inside     bool
+	}{
+		{lin, -7637.20, -46.1025, false},
+		{logl, 70.813, -0.5818, false},
+		{pow, 193.345, 0.1418, false},
+	} {
+		h := w.m.LeaveLastOut
+		if h == nil || h.X != 1813.969025 || h.Actual != 169.33 {
+			t.Fatalf("%s leave-last-out = %+v", w.m.Name, h)
+		}
+		near(t, w.m.Name+" leave-last-out prediction", h.Y, w.pred, 0.01)
+		near(t, w.m.Name+" leave-last-out error", *w.m.LeaveLastOutError, w.err_, 0.0001)
+		if h.Inside != w.inside {
+			t.Errorf("%s: actual inside the prediction interval = %v", w.m.Name, h.Inside)
+		}
+	}
+	// The power model's interval at 1813.97 GB, fitted on 9–30 GB.
+	near(t, "power leave-last-out lo", pow.LeaveLastOut.Lo, 171.81, 0.01)
+	near(t, "power leave-last-out hi", pow.LeaveLastOut.Hi, 217.57, 0.01)
+	// The cliff test at 16 GB (the server's RAM): no significant break.
+	k := s.Knee
+	if k == nil {
+		t.Fatalf("no knee test; warnings %v", s.Warnings)
+	}
+	if k.Significant || k.Below != 4 || k.Above != 8 || k.Model != Power || k.DF2 != 9 {
+		t.Errorf("knee = %+v", k)
+	}
+	near(t, "knee p", k.P, 0.541, 0.001)
+	near(t, "knee step", k.StepFraction, 0.0077, 0.0001)
+	// Prediction at 2 TB.
+	p := pow.Prediction
+	if p == nil || p.X != 2048 {
+		t.Fatalf("prediction = %+v", p)
+	}
+	near(t, "power at 2 TB", p.Y, 166.67, 0.01)
+}
+
+func TestSATADegradationCSV(t *testing.T) {
+	r := analyse(t, Options{Knee: "16GB", Predict: "2TB"}, testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"))
+	if *r.X != "size_gb" || *r.Y != "ops_per_s" || *r.YUnit != "ops/s" || len(r.Notices) != 0 {
+		t.Errorf("x %v y %v unit %v notices %v", *r.X, *r.Y, *r.YUnit, r.Notices)
+	}
+	checkSATADegradation(t, r)
+}
+
+// The same figures straight from the article's own markdown tables, with
+// decimal commas, the table printed twice and the load tables around it.
+func TestSATADegradationArticle(t *testing.T) {
+	r := analyse(t, Options{Knee: "16GB", Predict: "2TB"}, testutil.SeedArticle(t, "000"))
+	if *r.X != "tamaño de base de datos, gb" || *r.Y != "rendimiento en SATA" || r.YUnit != nil {
+		t.Errorf("x %v y %v unit %v", *r.X, *r.Y, r.YUnit)
+	}
+	checkSATADegradation(t, r)
+	// The article's first throughput table stops at 30.3 GB: 17.5 % lost.
+	tables := readInput(t, testutil.SeedArticle(t, "000")).Tables
+	first, err := Throughput(Input{Tables: tables[1:2]}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	near(t, "9–30 GB first to last", *first.Series[0].FirstToLastChange, -0.1754, 0.0001)
+}
+
+func checkLoad(t *testing.T, r *Result) {
+	t.Helper()
+	if r.Mode != ModeLoad || len(r.Series) != 1 || r.Series[0].Load == nil {
+		t.Fatalf("mode %s, series %d", r.Mode, len(r.Series))
+	}
+	s := r.Series[0]
+	near(t, "9.04 GB load speed", s.Points[0].Y, 3.65166075, 1e-6) // 9.04·1024/2535
+	l := s.Load
+	near(t, "median load speed", l.Summary.Median, 3.3620, 0.0001)
+	near(t, "median interval lo", *l.MedianLo, 3.2812, 0.0001)
+	near(t, "median interval hi", *l.MedianHi, 3.4225, 0.0001)
+	near(t, "trend p", l.TrendP, 0.200, 0.001)
+	near(t, "trend per doubling", l.TrendPerDoubling, -0.0066, 0.0001)
+	if l.Trend || l.Summary.N != 12 {
+		t.Errorf("load = %+v", l)
+	}
+}
+
+// Load speed: 3.3–3.4 MB/s with no trend over size (seed 000).
+func TestLoadSpeedCSV(t *testing.T) {
+	checkLoad(t, analyse(t, Options{}, testutil.Testdata(t, "seeds", "degradation-load-sata.csv")))
+}
+
+func TestLoadSpeedArticle(t *testing.T) {
+	checkLoad(t, analyse(t, Options{Table: 1}, testutil.SeedArticle(t, "000")))
+}
+
+// Page buffers on the 1.7 TB database (seed 001): 1500 is best for both.
+func TestPageBufferSweep(t *testing.T) {
+	r := analyse(t, Options{}, testutil.Testdata(t, "seeds", "page-buffers-1.7tb.csv"))
+	if r.Mode != ModeSweep || len(r.Series) != 2 {
+		t.Fatalf("mode %s, %d series", r.Mode, len(r.Series))
+	}
+	want := []struct {
+		name          string
+		best, worst   float64
+		spread        float64
+		within        []float64
+		bestX, worst_ float64
+	}{
+		{"classic_points", 390, 285, 0.2692, nil, 1500, 2048},
+		{"superclassic_points", 392, 284, 0.2755, []float64{768, 1024}, 1500, 2048},
+	}
+	for i, w := range want {
+		s := r.Series[i]
+		sw := s.Sweep
+		if s.Name != w.name || sw.Best.X != w.bestX || sw.Best.Median != w.best || sw.Worst.X != w.worst_ || sw.Worst.Median != w.worst {
+			t.Errorf("%s: best %+v worst %+v", s.Name, sw.Best, sw.Worst)
+		}
+		near(t, s.Name+" spread", sw.Spread, w.spread, 0.0001)
+		if len(sw.WithinNoise) != len(w.within) {
+			t.Errorf("%s within noise = %v, want %v", s.Name, sw.WithinNoise, w.within)
+		}
+		for j := range w.within {
+			if j < len(sw.WithinNoise) && sw.WithinNoise[j] != w.within[j] {
+				t.Errorf("%s within noise = %v, want %v", s.Name, sw.WithinNoise, w.within)
+			}
+		}
+		if *sw.Noise != 0.02 {
+			t.Errorf("noise = %v", *sw.Noise)
+		}
+	}
+}
+
+// Power plan (seed 003): High performance gives +24.6 % TPC-C.
+func TestPowerPlanAB(t *testing.T) {
+	r := analyse(t, Options{}, testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"))
+	if r.Mode != ModeAB || len(r.Series) != 1 || len(r.Series[0].AB) != 1 {
+		t.Fatalf("mode %s, %+v", r.Mode, r.Series)
+	}
+	e := r.Series[0].AB[0]
+	if e.Baseline != "Balanced" || e.Label != "High performance" || e.Comparison.P != nil {
+		t.Errorf("ab = %+v", e)
+	}
+	near(t, "change", e.Change, 0.2465, 0.0001)
+	if e.Verdict != "High performance vs Balanced: +24.65% (n=1+1, no test)" {
+		t.Errorf("verdict %q", e.Verdict)
+	}
+}
+
+// Seed 003's restore table: times in words, lower is better.
+func TestRestoreTimeAB(t *testing.T) {
+	r := analyse(t, Options{}, testutil.SeedArticle(t, "003"))
+	e := r.Series[0].AB[0]
+	if !e.LowerIsBetter || e.Before.Median != 14820 || e.After.Median != 9300 {
+		t.Errorf("ab = %+v", e)
+	}
+	near(t, "restore change", e.Change, -0.3725, 0.0001)
+	r = analyse(t, Options{Table: 1}, testutil.SeedArticle(t, "003"))
+	near(t, "TPC-C change", r.Series[0].AB[0].Change, 0.2465, 0.0001)
+}
+
+func pgbenchScales(t *testing.T) []string {
+	m, _ := filepath.Glob(filepath.Join(testutil.CorpusDir(t), "bench", "pgbench-scales", "*.txt"))
+	if len(m) != 12 {
+		t.Fatalf("%d pgbench-scales files, want 12", len(m))
+	}
+	return m
+}
+
+// pgbench runs at six scales: each run is a point at its db_bytes.
+func TestPgbenchScalesDegradation(t *testing.T) {
+	r := analyse(t, Options{}, pgbenchScales(t)...)
+	if r.Mode != ModeDegradation || *r.X != "db_bytes" || *r.XUnit != "MB" || *r.YUnit != "tps" || len(r.Series) != 2 {
+		t.Fatalf("mode %s x %v unit %v series %d", r.Mode, *r.X, *r.XUnit, len(r.Series))
+	}
+	rw, sel := r.Series[0], r.Series[1]
+	if rw.Name != "pgbench TPC-B (sort of)" || sel.Name != "pgbench select only" || len(rw.Points) != 6 || len(sel.Points) != 6 {
+		t.Fatalf("series %q (%d) %q (%d)", rw.Name, len(rw.Points), sel.Name, len(sel.Points))
+	}
+	// 23502183 bytes = 22.41 MB (scale 1), 1575927143 = 1502.92 MB (scale 100).
+	near(t, "first x", *rw.Points[0].X, 22.4134, 0.0001)
+	near(t, "last x", *rw.Points[5].X, 1502.9212, 0.0001)
+	near(t, "rw first to last", *rw.FirstToLastChange, 1400.795184/1468.339673-1, 1e-9)
+	near(t, "select first to last", *sel.FirstToLastChange, 24094.993323/36963.584440-1, 1e-9)
+	if *rw.Best.X != 67.27280330657959 || rw.Best.Y != 1761.565296 {
+		t.Errorf("rw best = %+v", rw.Best)
+	}
+	// On a shared 2-core machine the read-write runs show no degradation
+	// the noise could not explain; the select-only runs lose 8 % per
+	// doubling, but with six noisy runs even that slope is not significant.
+	rwLog, selPow := model(t, rw, LogLinear), model(t, sel, Power)
+	near(t, "rw loglinear b", rwLog.Params[1].Value, -11.514, 0.001)
+	near(t, "rw loglinear R²", rwLog.R2, 0.0144, 0.0001)
+	if rwLog.SlopeP < 0.5 {
+		t.Errorf("rw slope p = %v, want a slope lost in the noise", rwLog.SlopeP)
+	}
+	near(t, "select power k", selPow.Params[1].Value, -0.12265, 0.00001)
+	near(t, "select power R²", selPow.R2, 0.5855, 0.0001)
+	near(t, "select power loss per doubling", *selPow.LossPerDoubling, 0.0815, 0.0001)
+	near(t, "select power slope p", selPow.SlopeP, 0.1242, 0.0001)
+	near(t, "select power leave-last-out error", *selPow.LeaveLastOutError, -0.3947, 0.0001)
+}
+
+// Repeated runs per side: the rw and select pgbench runs differ
+// significantly (6 runs each, no overlap).
+func TestABRepeatedRuns(t *testing.T) {
+	r := analyse(t, Options{Mode: ModeAB, X: "none"}, pgbenchScales(t)...)
+	if r.Mode != ModeAB || len(r.Series) != 1 || len(r.Series[0].AB) != 1 {
+		t.Fatalf("mode %s series %+v", r.Mode, r.Series)
+	}
+	e := r.Series[0].AB[0]
+	if e.Baseline != "pgbench-rw-scale" || e.Label != "pgbench-select-scale" || e.Comparison.P == nil ||
+		!e.Comparison.Significant || e.Before.N != 6 || e.After.N != 6 {
+		t.Fatalf("ab = %+v", e)
+	}
+	// Medians 1506.96 and 22257.73 tps; with six runs the 95 % interval of
+	// the median runs from min to max, so the spread reaches the extremes.
+	near(t, "rw spread", *e.BeforeSpread, 1761.565296/((1487.824925+1526.093770)/2)-1, 1e-9)
+	near(t, "select spread", *e.AfterSpread, 36963.584440/((20420.469797+24094.993323)/2)-1, 1e-9)
+	near(t, "p", *e.Comparison.P, 0.0022, 0.0001)
+	near(t, "ratio", e.Ratio, (20420.469797+24094.993323)/2/((1487.824925+1526.093770)/2), 1e-9)
+}
+
+func readString(t *testing.T, name, text string) Input {
+	t.Helper()
+	tables, runs, notes, err := parse.ReadThroughput(strings.NewReader(text), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Input{Tables: tables, Runs: runs, Notices: notes}
+}
+
+// Seed 001's page-buffer table in long form: a column names the series.
+func TestSeriesColumn(t *testing.T) {
+	text := "arch,page_buffers,points\n" +
+		"Classic,256,299\nClassic,512,371\nClassic,768,362\nClassic,1024,312\nClassic,1500,390\nClassic,2048,285\n" +
+		"SuperClassic,256,372\nSuperClassic,512,359\nSuperClassic,768,386\nSuperClassic,1024,387\nSuperClassic,1500,392\nSuperClassic,2048,284\n"
+	r, err := Throughput(readString(t, "long.csv", text), Options{X: "page_buffers", Series: []string{"arch"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Mode != ModeSweep || len(r.Series) != 2 || r.Series[0].Name != "Classic" || r.Series[1].Name != "SuperClassic" {
+		t.Fatalf("mode %s series %d", r.Mode, len(r.Series))
+	}
+	if r.Series[0].Sweep.Best.X != 1500 || r.Series[1].Sweep.Best.Median != 392 {
+		t.Errorf("best %+v / %+v", r.Series[0].Sweep.Best, r.Series[1].Sweep.Best)
+	}
+	// --x by index and --y by name on the wide table pick one series.
+	r, err = Throughput(readInput(t, testutil.Testdata(t, "seeds", "page-buffers-1.7tb.csv")), Options{X: "1", Y: "superclassic_points"})
+	if err != nil || len(r.Series) != 1 || r.Series[0].Sweep.Best.Median != 392 {
+		t.Fatalf("%v %+v", err, r)
+	}
+}
+
+// Go benchmark format: the size comes from the sub-benchmark key.
+func TestGoFormatRuns(t *testing.T) {
+	text := "fbver: 3.0.11\n" +
+		"BenchmarkOLTP/dbsize=9.04GiB-8 1 494.73 tps\nBenchmarkOLTP/dbsize=17.3GiB-8 1 446.42 tps\n" +
+		"BenchmarkOLTP/dbsize=30.3GiB-8 1 407.97 tps\nBenchmarkOLTP/dbsize=1813.969025GiB-8 1 169.33 tps\n"
+	r, err := Throughput(readString(t, "bench.txt", text), Options{X: "dbsize"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Mode != ModeDegradation || *r.XUnit != "GB" || len(r.Series) != 1 || r.Series[0].Name != "go OLTP" {
+		t.Fatalf("mode %s unit %v series %+v", r.Mode, *r.XUnit, r.Series)
+	}
+	s := r.Series[0]
+	near(t, "last x", *s.Points[3].X, 1813.969025, 1e-9)
+	near(t, "30.3 → 1813.97 GB", 1/s.LastStep.Ratio, 2.4093, 0.0001)
+}
+
+// Two table files become two series named after the files.
+func TestTwoFiles(t *testing.T) {
+	r := analyse(t, Options{}, testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"), testutil.SeedArticle(t, "000"))
+	if len(r.Series) != 2 || r.Series[0].Name != "degradation-throughput-sata" || len(r.Series[1].Points) != 12 {
+		t.Fatalf("series %+v", r.Series)
+	}
+	if *r.Series[0].FirstToLastChange != *r.Series[1].FirstToLastChange {
+		t.Errorf("the CSV and the article disagree: %v vs %v", *r.Series[0].FirstToLastChange, *r.Series[1].FirstToLastChange)
+	}
+}
+
+// Seeds 001 (French, markdown) and 002 (Korean, tab-separated in the
+// prose) carry the same page-buffer table: 1500 is best for both.
+func TestPageBufferSweepArticles(t *testing.T) {
+	for _, seed := range []string{"001", "002"} {
+		r := analyse(t, Options{}, testutil.SeedArticle(t, seed))
+		if r.Mode != ModeSweep || len(r.Series) != 2 || *r.YUnit != "points" {
+			t.Fatalf("seed %s: mode %s, %d series, y unit %v", seed, r.Mode, len(r.Series), r.YUnit)
+		}
+		for i, best := range []float64{390, 392} {
+			if sw := r.Series[i].Sweep; sw.Best.X != 1500 || sw.Best.Median != best {
+				t.Errorf("seed %s %s: best %+v", seed, r.Series[i].Name, sw.Best)
+			}
+		}
+	}
+}

@@ -1,0 +1,270 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+)
+
+// runGbak runs the whole CLI with buffers.
+func runGbak(t *testing.T, stdin []byte, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(append([]string{"fbdiag"}, args...), bytes.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func checkWidth(t *testing.T, text string) {
+	t.Helper()
+	for i, l := range strings.Split(text, "\n") {
+		if n := utf8.RuneCountInString(l); n > 100 {
+			t.Errorf("line %d is %d columns wide: %q", i+1, n, l)
+		}
+	}
+}
+
+func TestGbakCLIText(t *testing.T) {
+	code, out, errs := runGbak(t, nil, "gbak", testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	for _, want := range []string{
+		"outcome        completed",
+		"total seconds  35.170",
+		"page reads     10944",
+		"page writes    8373",
+		"ORDER_LINE   500000            24.882      20095      2    3322",
+		"RDB$PRIMARY4      0.286   4569     420  ok",
+		"OL_ITEM           0.243   4574     311  ok",
+		"  77  data ORDER_LINE       data      3.747   24.882      2    3322",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	checkWidth(t, out)
+}
+
+func TestGbakCLIJSON(t *testing.T) {
+	code, out, _ := runGbak(t, nil, "gbak", "--format", "json", testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var v struct {
+		Kind         string   `json:"kind"`
+		Outcome      string   `json:"outcome"`
+		Errors       []string `json:"errors"`
+		TotalSeconds float64  `json:"total_seconds"`
+		TotalReads   int64    `json:"total_reads"`
+		TotalWrites  int64    `json:"total_writes"`
+		Tables       []struct {
+			Name    string  `json:"name"`
+			Records int64   `json:"records"`
+			Seconds float64 `json:"seconds"`
+			Reads   int64   `json:"reads"`
+			Writes  int64   `json:"writes"`
+		} `json:"tables"`
+		Indices []struct {
+			Name    string   `json:"name"`
+			Seconds *float64 `json:"seconds"`
+			Reads   *int64   `json:"reads"`
+			Writes  *int64   `json:"writes"`
+		} `json:"indices"`
+		Steps []struct {
+			Line    int      `json:"line"`
+			Message string   `json:"message"`
+			Start   *float64 `json:"start"`
+			Seconds *float64 `json:"seconds"`
+			Reads   *int64   `json:"reads"`
+		} `json:"steps"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Kind != "restore" || v.Outcome != "completed" || v.Errors == nil || len(v.Errors) != 0 ||
+		v.TotalSeconds != 35.17 || v.TotalReads != 10944 || v.TotalWrites != 8373 {
+		t.Errorf("summary %+v", v)
+	}
+	if len(v.Tables) != 6 || v.Tables[2].Name != "ORDER_LINE" || v.Tables[2].Records != 500000 || v.Tables[2].Seconds != 24.882 {
+		t.Errorf("tables %+v", v.Tables)
+	}
+	if ix := v.Indices[2]; ix.Name != "RDB$PRIMARY4" || *ix.Seconds != 0.286 || *ix.Reads != 4569 {
+		t.Errorf("index %+v", ix)
+	}
+	last := v.Steps[len(v.Steps)-1]
+	if last.Line != 225 || last.Message != "adjusting the ONLINE and FORCED WRITES flags" || last.Seconds != nil || last.Start != nil {
+		t.Errorf("last step %+v", last)
+	}
+	// null, not 0, for the unknown
+	if !strings.Contains(out, `"seconds": null`) {
+		t.Error("no null seconds in the JSON")
+	}
+}
+
+func TestGbakCLIStdinAndNotices(t *testing.T) {
+	data, err := os.ReadFile(testutil.Testdata(t, "seeds", "restore-balanced.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runGbak(t, data, "gbak", "--format", "csv", "-")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if errs != "<stdin>:1: no statistics header line: read 4 leading numbers as the columns TDRW, guessed from their form\n" {
+		t.Errorf("stderr %q", errs)
+	}
+	for _, want := range []string{
+		"summary,outcome,incomplete",
+		"indices,INDMF_TAG_PLC_DATA_DT_D,1258.270,5028909,233365,ok",
+		"indices,PKMNF2_DOC_DOWNTIME,,,,ok",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("csv lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestGbakCLIBackupMarkdown(t *testing.T) {
+	code, out, _ := runGbak(t, nil, "gbak", "--format", "markdown", "--top", "2", testutil.Testdata(t, "fb30", "shop-gbak-backup-v-st.log"))
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{
+		"### gbak backup: ",
+		"| ORDER_LINE | 500000 |  | 1.189 | 420521 | 4557 | 151 |",
+		"### Slowest 2 steps",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestGbakCLIFailedLog(t *testing.T) {
+	code, out, _ := runGbak(t, nil, "gbak", testutil.Corpus(t, "public", "gbak", "17_fb2x_restore_index_error_gedemin1783_ru.log"))
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{
+		"outcome        failed",
+		"error          cannot commit index RDB$FOREIGN394\n                 unsuccessful metadata update\n",
+		"                 partner index segment no 1 has incompatible data type",
+		"error          Database is not online due to failure to activate one or more indices.\n" +
+			"                 Run gfix -online to bring database online without active indices.\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "Phases") {
+		t.Errorf("empty phases table printed:\n%s", out)
+	}
+	checkWidth(t, out)
+}
+
+func TestGbakCLICompare(t *testing.T) {
+	a := testutil.Testdata(t, "seeds", "restore-balanced.log")
+	b := testutil.Testdata(t, "seeds", "restore-high-performance.log")
+	code, out, _ := runGbak(t, nil, "gbak", "compare", a, b)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{
+		"span of matched steps        3774.995        2592.555  1.456  1182.440  +45.61%",
+		"index INDMF_TAG_PLC_DATA_DT_D         1258.270         622.882  2.020  635.388  +102.01%",
+		"cost unknown (last line, or lines missing): index PKMNF2_DOC_DOWNTIME",
+		"one run per side: ratio only, no significance test",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	checkWidth(t, out)
+
+	code, out, _ = runGbak(t, nil, "gbak", "compare", "--format", "json", "--label", "balanced="+a, "--label", "high="+b)
+	if code != 0 {
+		t.Fatalf("json exit %d", code)
+	}
+	var v struct {
+		Runs []struct {
+			Label        string  `json:"label"`
+			TotalSeconds float64 `json:"total_seconds"`
+			SpanSeconds  float64 `json:"span_seconds"`
+		} `json:"runs"`
+		Steps []struct {
+			Name    string     `json:"name"`
+			Seconds []*float64 `json:"seconds"`
+			Ratio   *float64   `json:"ratio"`
+		} `json:"steps"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Runs) != 2 || v.Runs[0].Label != "balanced" || v.Runs[0].SpanSeconds != 3774.995 || v.Runs[1].SpanSeconds != 2592.555 ||
+		v.Runs[1].TotalSeconds != 7894.34 {
+		t.Errorf("runs %+v", v.Runs)
+	}
+	if len(v.Steps) != 5 || *v.Steps[0].Seconds[0] != 1258.27 || *v.Steps[0].Seconds[1] != 622.882 ||
+		v.Steps[4].Name != "index PKMNF2_DOC_DOWNTIME" || v.Steps[4].Seconds[0] != nil || v.Steps[4].Ratio != nil {
+		t.Errorf("steps %+v", v.Steps)
+	}
+}
+
+func TestGbakCLIErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{"gbak"}, 2, "gbak wants one log file"},
+		{[]string{"gbak", "--format", "xml", "x.log"}, 2, "unknown format"},
+		{[]string{"gbak", "--top", "-1", "x.log"}, 2, "--top must be 0 or more"},
+		{[]string{"gbak", "compare", "x.log"}, 2, "at least two logs"},
+		{[]string{"gbak", "compare", "--label", "nolabel", "x.log"}, 2, "--label wants NAME=FILE"},
+		{[]string{"gbak", "compare", "-", "-"}, 2, "standard input (-) can be read only once"},
+		{[]string{"gbak", "/nonexistent/restore.log"}, 1, "open /nonexistent/restore.log"},
+		{[]string{"gbak", testutil.Testdata(t, "fb30", "shop-gstat-h.txt")}, 1, "no gbak output found"},
+	}
+	for _, c := range cases {
+		code, _, errs := runGbak(t, nil, c.args...)
+		if code != c.code || !strings.Contains(errs, c.msg) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, code, errs, c.code, c.msg)
+		}
+	}
+}
+
+func TestGbakCLIHelp(t *testing.T) {
+	code, out, _ := runGbak(t, nil, "gbak", "--help")
+	if code != 0 || !strings.Contains(out, "gbak -c -v -st tdrw -y restore.log backup.fbk") ||
+		!strings.Contains(out, "res_stat tdrw verbose") {
+		t.Errorf("exit %d, help:\n%s", code, out)
+	}
+}
+
+// Positional files are one run each, even with the same base name.
+func TestGbakCLIComparePositionalLabels(t *testing.T) {
+	a := testutil.Testdata(t, "seeds", "restore-balanced.log")
+	code, out, _ := runGbak(t, nil, "gbak", "compare", "--format", "json", a, a)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var v struct {
+		Runs []struct {
+			Label string `json:"label"`
+		} `json:"runs"`
+		Totals []struct {
+			Ratio *float64 `json:"ratio"`
+		} `json:"totals"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Runs) != 2 || v.Runs[0].Label != "restore-balanced" || v.Runs[1].Label != "restore-balanced#2" || *v.Totals[1].Ratio != 1 {
+		t.Errorf("runs %+v totals %+v", v.Runs, v.Totals)
+	}
+}

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+)
+
+func runTput(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(append([]string{"fbdiag", "throughput"}, args...), strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestThroughputTextSATA(t *testing.T) {
+	code, out, errs := runTput(t, "", "--knee", "16GB", "--predict", "2TB", testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"))
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	for _, want := range []string{
+		"degradation: ops_per_s (ops/s) against size_gb (GB)",
+		"ops_per_s      12      -65.8%  30.3 → 1814: ×0.415  494.7 at 9.04 GB",
+		"power      c=811.9±10.85 k=-0.2077±0.003765  0.9920    0.000         +13.4%",
+		"power            193.3 [171.8, 217.6]   169.3    +14.2%       166.7 [157.9, 175.9]",
+		"no significant break at 16 GB: the step of +0.8% is within the noise of the power trend (p=0.541)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for i, line := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(line); n > 100 {
+			t.Errorf("line %d is %d columns wide: %q", i+1, n, line)
+		}
+	}
+}
+
+func TestThroughputJSON(t *testing.T) {
+	code, out, errs := runTput(t, "", "--format", "json", "--knee", "16GB", testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Mode    string  `json:"mode"`
+		XUnit   *string `json:"x_unit"`
+		YUnit   *string `json:"y_unit"`
+		Notices []any   `json:"notices"`
+		Series  []struct {
+			Name   string `json:"name"`
+			Points []struct {
+				X *float64 `json:"x"`
+				Y float64  `json:"y"`
+			} `json:"points"`
+			FirstToLastChange float64 `json:"first_to_last_change"`
+			Best              struct{ X, Y float64 }
+			Models            []struct {
+				Name              string             `json:"name"`
+				Params            []map[string]any   `json:"params"`
+				R2                float64            `json:"r2"`
+				LossPerDoubling   float64            `json:"loss_per_doubling"`
+				LeaveLastOutError float64            `json:"leave_last_out_error"`
+				LeaveLastOut      map[string]float64 `json:"-"`
+			} `json:"models"`
+			Knee *struct {
+				Significant bool    `json:"significant"`
+				P           float64 `json:"p"`
+			} `json:"knee"`
+		} `json:"series"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Mode != "degradation" || *doc.XUnit != "GB" || *doc.YUnit != "ops/s" || doc.Notices == nil || len(doc.Series) != 1 {
+		t.Fatalf("doc = %+v", doc)
+	}
+	s := doc.Series[0]
+	if s.Name != "ops_per_s" || len(s.Points) != 12 || *s.Points[11].X != 1813.969025 || s.Points[11].Y != 169.33 {
+		t.Errorf("series = %+v", s)
+	}
+	if s.Best.X != 9.04 || s.Best.Y != 494.73 || len(s.Models) != 3 || s.Models[1].Name != "loglinear" ||
+		s.Models[2].Params[1]["name"] != "k" || s.Knee == nil || s.Knee.Significant {
+		t.Errorf("best %+v models %+v knee %+v", s.Best, s.Models, s.Knee)
+	}
+	if e := s.Models[2].LeaveLastOutError; e < 0.1418 || e > 0.1419 {
+		t.Errorf("power leave-last-out error = %v", e)
+	}
+}
+
+func TestThroughputStdinAB(t *testing.T) {
+	data, err := os.ReadFile(testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runTput(t, string(data), "--format", "markdown", "-")
+	if code != 0 || !strings.Contains(out, "| High performance | 1 | 21226 score | +24.6% | +24.65% (n=1+1, no test) |") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	code, out, _ = runTput(t, string(data), "--format", "csv", "-")
+	if code != 0 || !strings.Contains(out, "ab,High performance,1,21226 score,+24.6%") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}
+
+func TestThroughputSweepAndLoad(t *testing.T) {
+	code, out, _ := runTput(t, "", "--noise", "1.5%", testutil.Testdata(t, "seeds", "page-buffers-1.7tb.csv"))
+	if code != 0 || !strings.Contains(out, "best 1500 (392); worst 2048 (27.6% off the best); as good within noise: 1024") ||
+		!strings.Contains(out, "best 1500 (390); worst 2048 (26.9% off the best)\n") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	code, out, _ = runTput(t, "", testutil.Testdata(t, "seeds", "degradation-load-sata.csv"))
+	if code != 0 || !strings.Contains(out, "load speed median 3.36 MB/s (95% interval 3.28–3.42; all 3.25–3.65), no trend over size (-0.7% per doubling, p=0.200)") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+}
+
+func TestThroughputArticleAndRuns(t *testing.T) {
+	code, out, errs := runTput(t, "", "--table", "1", testutil.SeedArticle(t, "000"))
+	if code != 0 || !strings.Contains(out, "load speed median 3.36 MB/s") || !strings.Contains(errs, "table continues the table of line 23") {
+		t.Errorf("exit %d:\n%s\n%s", code, out, errs)
+	}
+	files, _ := filepath.Glob(filepath.Join(testutil.CorpusDir(t), "bench", "pgbench-scales", "pgbench-select-*.txt"))
+	code, out, errs = runTput(t, "", append([]string{"--format", "json"}, files...)...)
+	if code != 0 || !strings.Contains(out, `"name": "pgbench select only"`) || !strings.Contains(out, `"x_unit": "MB"`) {
+		t.Errorf("exit %d %s:\n%s", code, errs, out)
+	}
+}
+
+func TestThroughputErrors(t *testing.T) {
+	csv := testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv")
+	cases := []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{nil, 2, "give one file or more"},
+		{[]string{"--mode", "fast", csv}, 2, `--mode "fast"`},
+		{[]string{"--x", "nosuch", csv}, 2, `--x "nosuch": no such column in`},
+		{[]string{"--knee", "big", csv}, 2, `--knee "big"`},
+		{[]string{"--format", "yaml", csv}, 2, "unknown format"},
+		{[]string{filepath.Join(t.TempDir(), "missing.csv")}, 1, "no such file"},
+		{[]string{"--predict", "2TB", testutil.Testdata(t, "seeds", "page-buffers-1.7tb.csv")}, 2, "are not sizes"},
+	}
+	for _, c := range cases {
+		code, _, errs := runTput(t, "", c.args...)
+		if code != c.code || !strings.Contains(errs, c.msg) {
+			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, code, errs, c.code, c.msg)
+		}
+	}
+	code, _, errs := runTput(t, "just words, no table\n", "-")
+	if code != 1 || !strings.Contains(errs, "<stdin>: no table and no benchmark result found") {
+		t.Errorf("prose: exit %d %q", code, errs)
+	}
+}
+
+func TestThroughputHelpFits(t *testing.T) {
+	code, out, _ := runTput(t, "", "--help")
+	if code != 0 || !strings.Contains(out, "degradation  throughput against database size") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if n := utf8.RuneCountInString(line); n > 100 {
+			t.Errorf("help line of %d columns: %q", n, line)
+		}
+	}
+}
