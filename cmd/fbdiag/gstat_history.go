@@ -603,7 +603,11 @@ func fitText(g *analyze.GrowthTrend) (model, r2 string) {
 
 func writeTrendText(w io.Writer, tr *analyze.Trend) {
 	n := len(tr.Snapshots)
-	fmt.Fprintf(w, "gstat trend over %d snapshots", n)
+	plural := "s"
+	if n == 1 {
+		plural = ""
+	}
+	fmt.Fprintf(w, "gstat trend over %d snapshot%s", n, plural)
 	if n > 0 {
 		first, last := tr.Snapshots[0], tr.Snapshots[n-1]
 		fmt.Fprintf(w, ", %s (%s -> %s)", span(tr.Days*86400), first.Time.Format(time.DateTime), last.Time.Format(time.DateTime))
