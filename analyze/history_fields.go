@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/fbdiag/fbdiag/parse"
 )
@@ -64,8 +65,9 @@ func printedFields(rep *parse.GstatReport) map[string]bool {
 }
 
 // addFields adds the json names of the fields v (a pointer to a parse
-// record) has a value for. It walks the struct by reflection (a tenth of
-// the cost of encoding it), reading the same json tags.
+// record) has a value for. It walks the struct by reflection, reading
+// the same json tags, with the field list of each record type computed
+// once (fieldKeys).
 func addFields(out map[string]bool, prefix string, v any) {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() == reflect.Pointer {
@@ -77,20 +79,45 @@ func addFields(out map[string]bool, prefix string, v any) {
 	if rv.Kind() != reflect.Struct {
 		return
 	}
-	rt := rv.Type()
-	for i := range rt.NumField() {
-		sf := rt.Field(i)
+	for _, f := range fieldKeys(rv.Type(), prefix) {
+		if !out[f.key] && printedValue(rv.Field(f.index)) {
+			out[f.key] = true
+		}
+	}
+}
+
+type fieldKey struct {
+	index int
+	key   string // prefix + json name
+}
+
+type fieldKeysID struct {
+	t      reflect.Type
+	prefix string
+}
+
+var fieldKeysCache sync.Map // fieldKeysID → []fieldKey
+
+// fieldKeys lists the compared fields of a record type with their keys.
+func fieldKeys(t reflect.Type, prefix string) []fieldKey {
+	id := fieldKeysID{t, prefix}
+	if v, ok := fieldKeysCache.Load(id); ok {
+		return v.([]fieldKey)
+	}
+	var keys []fieldKey
+	for i := range t.NumField() {
+		sf := t.Field(i)
 		if sf.Anonymous || !sf.IsExported() {
 			continue
 		}
 		name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
-		if name == "" || name == "-" || notCompared[name] || out[prefix+name] {
+		if name == "" || name == "-" || notCompared[name] {
 			continue
 		}
-		if printedValue(rv.Field(i)) {
-			out[prefix+name] = true
-		}
+		keys = append(keys, fieldKey{i, prefix + name})
 	}
+	fieldKeysCache.Store(id, keys)
+	return keys
 }
 
 // printedValue is false for nil, "", empty lists and booleans (a boolean
