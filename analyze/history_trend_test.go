@@ -222,3 +222,37 @@ func TestTrendTransactions(t *testing.T) {
 }
 
 func eqInt(p *int64, v int64) bool { return p != nil && *p == v }
+
+// The bounds of the inverse prediction are where the target sits exactly
+// on the edge of the 95 % prediction interval (Student t with n − 2 = 2
+// degrees of freedom: q = 4.302653). Data: the ORDERS pages of
+// TestTrendLinearForecast.
+func TestInversePredictionBounds(t *testing.T) {
+	xs := []float64{0, 1, 2, 3}
+	zs := []float64{808, 906, 1010, 1107}
+	a, b := 807.6, 100.1
+	z0 := 1808.0
+	lo, hi, ok := inversePrediction(xs, zs, a, b, z0)
+	if !ok {
+		t.Fatal("no interval")
+	}
+	// Residuals 0.4, −1.7, 2.2, −0.9: SSE 8.7, s² = 4.35; Sxx = 5.
+	const q, s2, sxx, n, xbar = 4.302653, 4.35, 5.0, 4.0, 1.5
+	edge := func(x float64) float64 {
+		return math.Abs(a+b*x-z0) - q*math.Sqrt(s2*(1+1/n+(x-xbar)*(x-xbar)/sxx))
+	}
+	for _, x := range []float64{lo, hi} {
+		if math.Abs(edge(x)) > 1e-3 {
+			t.Errorf("bound %v is %v off the edge", x, edge(x))
+		}
+	}
+	x := (z0 - a) / b
+	if !(lo < x && x < hi) || edge(x) >= 0 {
+		t.Errorf("crossing %v outside [%v, %v]", x, lo, hi)
+	}
+	// At day 10 the half-width is q·s·√(1 + 1/4 + 8.5²/5) ≈ 35.5 pages,
+	// 0.355 day at 100 pages a day: about 0.71 day in all.
+	if hi-lo < 0.65 || hi-lo > 0.77 {
+		t.Errorf("interval width %v days", hi-lo)
+	}
+}
