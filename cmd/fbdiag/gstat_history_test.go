@@ -547,3 +547,19 @@ func TestGstatTrendFileTime(t *testing.T) {
 	}
 	wantLines(t, out, "* no execution time in the file: dated by its modification time\n")
 }
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{
+		"100GB": 100 << 30, "100 GiB": 100 << 30, "100g": 100 << 30, "512MiB": 512 << 20,
+		"2T": 2 << 40, "1e9": 1e9, "1,5G": 3 << 29, "64069632": 64069632, "8k": 8192,
+	} {
+		if got, err := parseSize(in); err != nil || got != want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "0", "-1GB", "GB", "lots", "1e30T", "NaN"} {
+		if got, err := parseSize(in); err == nil {
+			t.Errorf("parseSize(%q) = %d, want an error", in, got)
+		}
+	}
+}
