@@ -64,7 +64,9 @@ func GstatSection(a *analyze.GstatAnalysis, rep *parse.GstatReport) *Section {
 	if h != nil && h.NextMinusOAT != nil {
 		s.Headlines = append(s.Headlines, Headline{Label: "Next − OAT (transactions)", Value: strconv.FormatInt(*h.NextMinusOAT, 10)})
 	}
-	s.Headlines = append(s.Headlines, Headline{Label: "tables / indices", Value: fmt.Sprintf("%d / %d", t.Tables, t.Indices)})
+	if t.Tables+t.Indices > 0 { // header-only runs (-h, -e) have neither
+		s.Headlines = append(s.Headlines, Headline{Label: "tables / indices", Value: fmt.Sprintf("%d / %d", t.Tables, t.Indices)})
+	}
 	if h != nil && h.PageSize != nil {
 		s.Headlines = append(s.Headlines, Headline{Label: "page size", Value: strconv.FormatInt(*h.PageSize, 10)})
 	}

@@ -193,19 +193,22 @@ func TestDetectCommand(t *testing.T) {
 func chromiumCheck(t *testing.T, index string, images, sections int) {
 	t.Helper()
 	bin := os.Getenv("FBDIAG_CHROMIUM_BIN")
+	for _, c := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if bin != "" {
+			break
+		}
+		bin, _ = exec.LookPath(c)
+	}
 	if bin == "" {
-		for _, c := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"} {
-			if _, err := os.Stat(c); err == nil {
-				bin = c
-				break
-			}
+		if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+			bin = "/usr/bin/chromium"
 		}
 	}
 	if bin == "" {
 		if os.Getenv("FBDIAG_CHROMIUM") == "required" {
 			t.Fatal("FBDIAG_CHROMIUM=required but no Chromium found")
 		}
-		t.Skip("no Chromium at /usr/bin/chromium: browser check skipped (set FBDIAG_CHROMIUM_BIN)")
+		t.Skip("no Chromium on PATH or at /usr/bin/chromium: browser check skipped (set FBDIAG_CHROMIUM_BIN)")
 	}
 	dir := filepath.Dir(index)
 	harness := filepath.Join(t.TempDir(), "harness.html")
