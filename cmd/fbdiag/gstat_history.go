@@ -1,7 +1,919 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/parse"
+	"github.com/fbdiag/fbdiag/plot"
+	"github.com/fbdiag/fbdiag/report"
+)
 
 // gstatHistoryCommands are the gstat subcommands that compare snapshots
-// (diff, trend); they are built in another branch.
-func gstatHistoryCommands() []*cli.Command { return nil }
+// of one database over time: diff (two) and trend (a series).
+func gstatHistoryCommands() []*cli.Command {
+	return []*cli.Command{
+		{
+			Name:      "diff",
+			Usage:     "what changed between two gstat snapshots of one database",
+			UsageText: "fbdiag gstat diff [--format F] [--all] OLD NEW   (or FILE holding two or more runs)",
+			Description: `Compares two gstat outputs of one database: records, back versions, data pages
+and bytes gained or lost per table, back versions piling up or collected,
+indices whose b-tree grew a level, tables and indices created or dropped
+(matched by name: a renamed object is a drop plus a create), and the header
+counters. The transaction rate is the Next transaction delta over the time
+between the two "Gstat execution time" lines; from it the age of the oldest
+active transaction is estimated in each snapshot: (Next - OAT) / rate.
+
+Snapshots from different Firebird versions (a restore to a newer ODS in
+between) are compared on the values both print; the others are named.
+
+A file holding several gstat runs counts as its last run; a single FILE
+holding two or more runs compares its first and last. The JSON form is the
+contract of docs/gstat-history-json.md.`,
+			Flags: []cli.Flag{
+				formatFlag(),
+				&cli.BoolFlag{Name: "all", Usage: "list unchanged tables and indices too"},
+			},
+			Action: runGstatDiff,
+		},
+		{
+			Name:      "trend",
+			Usage:     "growth per table over a series of gstat snapshots, with forecasts",
+			UsageText: "fbdiag gstat trend [--format F] [--until SIZE] [--top N] [--png DIR] SNAPSHOT|DIR ...",
+			Description: `Orders gstat snapshots (files, or folders of them) by their "Gstat execution
+time" and shows the size of the database (tables plus indices) and of each
+table over time, fastest growing first. Each series gets a linear and an
+exponential least-squares fit; the one with the higher R² is named. With
+--until SIZE (100GB, 512MiB, 2T; K, M, G and T count in 1024s as gstat page
+sizes do) each forecasts when the database and the tables reach SIZE, with
+the 95% interval of the fit. --png DIR writes the charts history-size.png,
+history-versions.png and, with a forecast date, history-forecast.png. A snapshot without an execution time (gstat before 2.5,
+cut excerpts) is dated by its file's modification time, said on stderr.`,
+			Flags: []cli.Flag{
+				formatFlag(),
+				&cli.StringFlag{Name: "until", Usage: "forecast when the database and each table reach `SIZE`"},
+				&cli.IntFlag{Name: "top", Value: 15, Usage: "show the N fastest growing tables (0 = all)"},
+				&cli.StringFlag{Name: "png", Usage: "write the history charts into `DIR`"},
+			},
+			Action: runGstatTrend,
+		},
+	}
+}
+
+// readSnapshots reads every gstat run of one input; notices go to stderr.
+func readSnapshots(c *cli.Context, name string) ([]*analyze.HistorySnapshot, error) {
+	rc, shown, err := openInput(c, name)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	var mtime time.Time
+	if f, ok := rc.(*os.File); ok {
+		if st, err := f.Stat(); err == nil {
+			mtime = st.ModTime().UTC()
+		}
+	}
+	reps, err := parse.ReadGstat(rc, shown)
+	if err != nil {
+		return nil, err
+	}
+	e := getEnv(c)
+	var out []*analyze.HistorySnapshot
+	for _, rep := range reps {
+		for _, n := range rep.Notices {
+			fmt.Fprintln(e.stderr, n)
+		}
+		s := analyze.NewHistorySnapshot(rep)
+		if s.Time == nil && !mtime.IsZero() {
+			s.Time, s.TimeSource = &mtime, analyze.TimeFromFile
+			fmt.Fprintf(e.stderr, "%s: run %d has no execution time; dated by the file's modification time %s\n",
+				shown, rep.Index+1, mtime.Format(time.DateTime))
+		}
+		out = append(out, s)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no gstat output found", shown)
+	}
+	return out, nil
+}
+
+func runGstatDiff(c *cli.Context) error {
+	e := getEnv(c)
+	format, err := outputFormat(c)
+	if err != nil {
+		return err
+	}
+	var before, after *analyze.HistorySnapshot
+	switch c.NArg() {
+	case 1:
+		snaps, err := readSnapshots(c, c.Args().First())
+		if err != nil {
+			return err
+		}
+		if len(snaps) < 2 {
+			return usagef("gstat diff: %s holds one gstat run; give OLD and NEW", c.Args().First())
+		}
+		before, after = snaps[0], snaps[len(snaps)-1]
+	case 2:
+		var pair [2]*analyze.HistorySnapshot
+		for i, name := range c.Args().Slice() {
+			snaps, err := readSnapshots(c, name)
+			if err != nil {
+				return err
+			}
+			if len(snaps) > 1 {
+				fmt.Fprintf(e.stderr, "%s holds %d gstat runs; comparing the last\n", name, len(snaps))
+			}
+			pair[i] = snaps[len(snaps)-1]
+		}
+		before, after = pair[0], pair[1]
+	default:
+		return usagef("gstat diff: want two snapshots, OLD and NEW (got %d)", c.NArg())
+	}
+	d := analyze.Diff(before, after)
+	if format != report.Text {
+		// Text prints them in its header.
+		for _, w := range d.Warnings {
+			fmt.Fprintln(e.stderr, "warning:", w)
+		}
+	}
+	if format == report.JSON {
+		return report.WriteJSON(e.stdout, d)
+	}
+	all := c.Bool("all")
+	var tables []*report.Table
+	if format == report.Text {
+		writeDiffText(e.stdout, d)
+	} else {
+		tables = append(tables, diffSummaryTable(d))
+	}
+	tables = append(tables, countersTable(d), diffTablesTable(d, all, format), diffIndicesTable(d, all), fieldsTable(d, format))
+	return report.WriteTables(e.stdout, format, tables...)
+}
+
+// fieldsTable names the values only one snapshot prints: wrapped lists
+// in text, one row per field in CSV and markdown.
+func fieldsTable(d *analyze.SnapshotDiff, f report.Format) *report.Table {
+	if len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter) == 0 {
+		return nil
+	}
+	t := &report.Table{Name: "fields_only", Title: "Fields only one snapshot prints (not compared)"}
+	if f == report.Text {
+		for _, side := range []struct {
+			name   string
+			fields []string
+		}{{"before", d.FieldsOnlyBefore}, {"after", d.FieldsOnlyAfter}} {
+			if len(side.fields) > 0 {
+				t.Notes = append(t.Notes, wrap(side.name+": "+strings.Join(side.fields, ", "), "  ", 98)...)
+			}
+		}
+		return t
+	}
+	t.Columns = report.Cols("only in", "field")
+	for _, fld := range d.FieldsOnlyBefore {
+		t.Add("before", fld)
+	}
+	for _, fld := range d.FieldsOnlyAfter {
+		t.Add("after", fld)
+	}
+	return t
+}
+
+// clipPath keeps the end of a long path, where the file name is.
+func clipPath(p string, n int) string {
+	r := []rune(p)
+	if len(r) <= n {
+		return p
+	}
+	return "…" + string(r[len(r)-n+1:])
+}
+
+func snapshotLine(s analyze.SnapshotInfo) string {
+	when := "time unknown"
+	if s.Time != nil {
+		when = s.Time.Format(time.ANSIC)
+		if s.TimeSource != nil && *s.TimeSource == analyze.TimeFromFile {
+			when += " (file time)"
+		}
+	}
+	ods := "ODS ?"
+	if s.ODSVersion != nil {
+		ods = "ODS " + *s.ODSVersion
+		if s.FirebirdVersion != nil {
+			ods += " (Firebird " + *s.FirebirdVersion + ")"
+		}
+	}
+	size := bytesOr(s.SizeBytes)
+	if size == "" {
+		size = "size unknown"
+	}
+	return fmt.Sprintf("%s  %s  %d tables, %d indices, %s", when, ods, s.Tables, s.Indices, size)
+}
+
+func writeDiffText(w io.Writer, d *analyze.SnapshotDiff) {
+	fmt.Fprintln(w, "gstat diff")
+	fmt.Fprintf(w, "Before      %s\n            %s\n", clipPath(d.Before.File, 88), snapshotLine(d.Before))
+	fmt.Fprintf(w, "After       %s\n            %s\n", clipPath(d.After.File, 88), snapshotLine(d.After))
+	between := "time unknown"
+	if d.SecondsBetween != nil {
+		between = span(*d.SecondsBetween)
+	}
+	if d.TransactionsBetween != nil {
+		between += fmt.Sprintf(", %d transactions", *d.TransactionsBetween)
+	}
+	if d.TransactionsPerHour != nil {
+		between += fmt.Sprintf(" (%s per hour)", num(round1(*d.TransactionsPerHour)))
+	}
+	fmt.Fprintf(w, "Between     %s\n", between)
+	if a := d.OATAgeHours; a[0] != nil || a[1] != nil {
+		age := func(p *float64) string {
+			if p == nil {
+				return "?"
+			}
+			return span(*p * 3600)
+		}
+		fmt.Fprintf(w, "OAT age     %s before, %s after  ((Next - OAT) / transaction rate)\n", age(a[0]), age(a[1]))
+	}
+	var tables, indices []string
+	for _, st := range []string{analyze.StatusChanged, analyze.StatusAdded, analyze.StatusDropped, analyze.StatusUnchanged} {
+		tb, ix := d.Count(st)
+		tables = append(tables, fmt.Sprintf("%d %s", tb, st))
+		indices = append(indices, fmt.Sprintf("%d %s", ix, st))
+	}
+	fmt.Fprintf(w, "Tables      %s\n", strings.Join(tables, ", "))
+	fmt.Fprintf(w, "Indices     %s\n", strings.Join(indices, ", "))
+	if ch := d.Totals.SizeBytes.Change(); ch != nil {
+		fmt.Fprintf(w, "Size        %s -> %s (%s)\n", bytesOr(d.Totals.SizeBytes[0]), bytesOr(d.Totals.SizeBytes[1]), signedBytes(ch))
+	}
+	for _, warn := range d.Warnings {
+		for _, l := range wrap("warning: "+warn, "", 100) {
+			fmt.Fprintln(w, l)
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+// diffSummaryTable is the text header as rows, for CSV and markdown.
+func diffSummaryTable(d *analyze.SnapshotDiff) *report.Table {
+	t := &report.Table{Name: "summary", Title: "Snapshots", Columns: report.Cols("item", "before", "after")}
+	tm := func(s analyze.SnapshotInfo) string {
+		if s.Time == nil {
+			return ""
+		}
+		return s.Time.Format(time.DateTime)
+	}
+	t.Add("file", d.Before.File, d.After.File)
+	t.Add("execution_time", tm(d.Before), tm(d.After))
+	str := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	t.Add("ods_version", str(d.Before.ODSVersion), str(d.After.ODSVersion))
+	t.Add("size_bytes", intOr(d.Totals.SizeBytes[0]), intOr(d.Totals.SizeBytes[1]))
+	t.Add("oat_age_hours", floatOr(d.OATAgeHours[0], 4), floatOr(d.OATAgeHours[1], 4))
+	t.Add("seconds_between", "", floatOr(d.SecondsBetween, 0))
+	t.Add("transactions_between", "", intOr(d.TransactionsBetween))
+	t.Add("transactions_per_hour", "", floatOr(d.TransactionsPerHour, 2))
+	t.Add("oat_stuck", "", strconv.FormatBool(d.OATStuck))
+	t.Notes = append(t.Notes, d.Warnings...)
+	return t
+}
+
+var counterNames = map[string]string{
+	"oldest_transaction": "Oldest transaction (OIT)",
+	"oldest_active":      "Oldest active (OAT)",
+	"oldest_snapshot":    "Oldest snapshot (OST)",
+	"next_transaction":   "Next transaction",
+	"oat_minus_oit":      "OAT - OIT",
+	"ost_minus_oit":      "OST - OIT (sweep gap)",
+	"next_minus_oat":     "Next - OAT",
+}
+
+func countersTable(d *analyze.SnapshotDiff) *report.Table {
+	t := &report.Table{Name: "counters", Title: "Transaction counters", Columns: report.Cols("counter", ">before", ">after", ">change")}
+	for _, c := range d.Counters {
+		t.Add(cmp.Or(counterNames[c.Name], c.Name), intOr(c.Values[0]), intOr(c.Values[1]), signedInt(c.Change))
+	}
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	return t
+}
+
+func diffTablesTable(d *analyze.SnapshotDiff, all bool, f report.Format) *report.Table {
+	t := &report.Table{Name: "tables", Title: "Tables (biggest size change first)",
+		Columns: report.Cols("table", "status", ">records", ">change", ">back versions", ">data pages", ">size change", ">per day")}
+	rows := slices.Clone(d.Tables)
+	slices.SortStableFunc(rows, func(a, b analyze.TableDiff) int {
+		return cmp.Compare(absOr(b.SizeBytesChange), absOr(a.SizeBytesChange))
+	})
+	// A rate per day from snapshots minutes apart says more about the
+	// minutes (a garbage collection, a batch) than about a day.
+	longEnough := d.SecondsBetween != nil && *d.SecondsBetween >= minRateSeconds
+	unchanged := 0
+	for _, td := range rows {
+		if td.Status == analyze.StatusUnchanged && !all {
+			unchanged++
+			continue
+		}
+		name := td.Name
+		if td.Schema != "" {
+			name = td.Schema + "." + name
+		}
+		if f == report.Text {
+			name = clip(name, 24)
+		}
+		versions := arrow(td.Versions)
+		if td.BackVersions != nil && *td.BackVersions != analyze.VersionsSteady {
+			versions += " " + strings.ReplaceAll(*td.BackVersions, "_", " ")
+		}
+		perDay := ""
+		if td.SizeBytesPerDay != nil && longEnough {
+			perDay = signedBytes(ptrInt(int64(math.Round(*td.SizeBytesPerDay))))
+		}
+		t.Add(name, td.Status, intOr(cmp.Or(td.Records[1], td.Records[0])), signedInt(td.RecordsChange),
+			versions, arrow(td.DataPages), signedBytes(td.SizeBytesChange), perDay)
+	}
+	if unchanged > 0 {
+		t.Notes = append(t.Notes, fmt.Sprintf("%d unchanged tables not shown (--all lists them)", unchanged))
+	}
+	if !longEnough && d.SecondsBetween != nil && *d.SecondsBetween > 0 {
+		t.Notes = append(t.Notes, "per day: not shown for snapshots less than an hour apart (the JSON has it)")
+	}
+	return t
+}
+
+// minRateSeconds is the span below which the text hides rates per day.
+const minRateSeconds = 3600
+
+func diffIndicesTable(d *analyze.SnapshotDiff, all bool) *report.Table {
+	t := &report.Table{Name: "indices", Title: "Indices",
+		Columns: report.Cols("index", "table", "status", ">depth", ">leaf buckets", ">nodes", ">max dup")}
+	unchanged := 0
+	for _, ix := range d.Indices {
+		if ix.Status == analyze.StatusUnchanged && !all {
+			unchanged++
+			continue
+		}
+		depth := arrow(ix.Depth)
+		if ix.DepthGrew {
+			depth = "GREW " + depth
+		}
+		t.Add(clip(ix.Name, 24), clip(ix.Table, 20), ix.Status, depth, arrow(ix.LeafBuckets), arrow(ix.Nodes), arrow(ix.MaxDup))
+	}
+	if unchanged > 0 {
+		t.Notes = append(t.Notes, fmt.Sprintf("%d unchanged indices not shown (--all lists them)", unchanged))
+	}
+	return t
+}
+
+// arrow prints a pair as "808 -> 768", or one value when both are equal.
+func arrow(p analyze.Pair) string {
+	switch {
+	case p[0] == nil && p[1] == nil:
+		return ""
+	case p[0] != nil && p[1] != nil && *p[0] == *p[1]:
+		return intOr(p[0])
+	}
+	b, a := intOr(p[0]), intOr(p[1])
+	return cmp.Or(b, "-") + " -> " + cmp.Or(a, "-")
+}
+
+func signedInt(p *int64) string {
+	if p == nil {
+		return ""
+	}
+	if *p > 0 {
+		return "+" + strconv.FormatInt(*p, 10)
+	}
+	return strconv.FormatInt(*p, 10)
+}
+
+func signedBytes(p *int64) string {
+	switch {
+	case p == nil:
+		return ""
+	case *p > 0:
+		return "+" + bytesOr(p)
+	case *p < 0:
+		return "-" + bytesOr(ptrInt(-*p))
+	}
+	return "0 B"
+}
+
+func ptrInt(v int64) *int64 { return &v }
+
+func absOr(p *int64) int64 {
+	if p == nil {
+		return -1
+	}
+	if *p < 0 {
+		return -*p
+	}
+	return *p
+}
+
+func round1(v float64) float64 { return math.Round(v*10) / 10 }
+
+// span prints seconds as a DBA reads a duration: 35 s, 4 min 38 s,
+// 3.5 hours, 12.0 days.
+func span(s float64) string {
+	neg := ""
+	if s < 0 {
+		neg, s = "-", -s
+	}
+	switch {
+	case s < 60:
+		return fmt.Sprintf("%s%.0f s", neg, s)
+	case s < 3600:
+		return fmt.Sprintf("%s%d min %d s", neg, int(s)/60, int(s)%60)
+	case s < 2*86400:
+		return fmt.Sprintf("%s%.1f hours", neg, s/3600)
+	}
+	return fmt.Sprintf("%s%.1f days", neg, s/86400)
+}
+
+func runGstatTrend(c *cli.Context) error {
+	e := getEnv(c)
+	format, err := outputFormat(c)
+	if err != nil {
+		return err
+	}
+	if c.NArg() == 0 {
+		return usagef("gstat trend: no snapshots (give gstat files or folders of them)")
+	}
+	var until int64
+	if s := c.String("until"); s != "" {
+		if until, err = parseSize(s); err != nil {
+			return usagef("gstat trend: --until %q: %v", s, err)
+		}
+	}
+	if c.Int("top") < 0 {
+		return usagef("gstat trend: --top must be 0 or more")
+	}
+	var snaps []*analyze.HistorySnapshot
+	for _, name := range c.Args().Slice() {
+		files := []string{name}
+		if name != "-" {
+			if st, err := os.Stat(name); err == nil && st.IsDir() {
+				if files, err = snapshotFiles(name); err != nil {
+					return err
+				}
+			}
+		}
+		for _, f := range files {
+			s, err := readSnapshots(c, f)
+			var se *parse.SyntaxError
+			if errors.As(err, &se) && len(files) > 1 {
+				// A folder may hold other files (notes, scripts).
+				fmt.Fprintf(e.stderr, "skipped: %v\n", err)
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			snaps = append(snaps, s...)
+		}
+	}
+	tr := analyze.TrendOf(snaps, until)
+	for _, s := range tr.Skipped {
+		fmt.Fprintln(e.stderr, "skipped:", s)
+	}
+	if format != report.Text {
+		for _, w := range tr.Warnings {
+			fmt.Fprintln(e.stderr, "warning:", w)
+		}
+	}
+	if dir := c.String("png"); dir != "" {
+		files, err := writeHistoryCharts(dir, tr, c.Int("top"), e.stderr)
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			fmt.Fprintln(e.stderr, "wrote", f)
+		}
+	}
+	if format == report.JSON {
+		return report.WriteJSON(e.stdout, tr)
+	}
+	var tables []*report.Table
+	if format == report.Text {
+		writeTrendText(e.stdout, tr)
+	} else {
+		tables = append(tables, trendDatabaseTable(tr))
+	}
+	tables = append(tables, trendSnapshotsTable(tr, format), trendTablesTable(tr, c.Int("top"), format))
+	return report.WriteTables(e.stdout, format, tables...)
+}
+
+// snapshotFiles lists the regular files of a folder, by name.
+func snapshotFiles(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, ent := range ents {
+		if ent.Type().IsRegular() && !strings.HasPrefix(ent.Name(), ".") {
+			out = append(out, filepath.Join(dir, ent.Name()))
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no files", dir)
+	}
+	return out, nil
+}
+
+// parseSize reads a size such as 100GB, 512MiB, 2T or 1e9 (bytes). K,
+// M, G and T count in 1024s, with or without "B" or "iB", as page sizes
+// and the sizes fbdiag prints do.
+func parseSize(s string) (int64, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "I")
+	mult := 1.0
+	if n := len(t); n > 0 {
+		if i := strings.IndexByte("KMGTP", t[n-1]); i >= 0 {
+			mult = math.Pow(1024, float64(i+1))
+			t = strings.TrimSpace(t[:n-1])
+		}
+	}
+	v, err := strconv.ParseFloat(strings.ReplaceAll(t, ",", "."), 64)
+	if err != nil || !(v > 0) || math.IsInf(v, 0) {
+		return 0, fmt.Errorf("want a positive size such as 100GB, 512MiB or 2T")
+	}
+	b := v * mult
+	if b >= math.MaxInt64 {
+		return 0, fmt.Errorf("size too large")
+	}
+	return int64(b), nil
+}
+
+func dateOr(t *time.Time) string {
+	if t == nil {
+		return ""
+	}
+	return t.Format(time.DateOnly)
+}
+
+// forecastText says when a size is reached: a date, "reached", or why not.
+func forecastText(fc *analyze.Forecast) string {
+	if fc == nil {
+		return ""
+	}
+	switch fc.Status {
+	case analyze.ForecastDate:
+		return dateOr(fc.Date)
+	case analyze.ForecastReached:
+		return "reached"
+	case analyze.ForecastNotGrowing:
+		return "not growing"
+	case analyze.ForecastBeyond:
+		return "> 100 years"
+	}
+	return "too few"
+}
+
+func fitText(g *analyze.GrowthTrend) (model, r2 string) {
+	f := bestFit(g)
+	if f == nil {
+		return "", ""
+	}
+	model = f.Model
+	if g.Best == nil {
+		model = "line (2 sizes)"
+		return model, ""
+	}
+	return model, strconv.FormatFloat(f.R2, 'f', 4, 64)
+}
+
+func writeTrendText(w io.Writer, tr *analyze.Trend) {
+	n := len(tr.Snapshots)
+	plural := "s"
+	if n == 1 {
+		plural = ""
+	}
+	fmt.Fprintf(w, "gstat trend over %d snapshot%s", n, plural)
+	if n > 0 {
+		first, last := tr.Snapshots[0], tr.Snapshots[n-1]
+		fmt.Fprintf(w, ", %s (%s -> %s)", span(tr.Days*86400), first.Time.Format(time.DateTime), last.Time.Format(time.DateTime))
+	}
+	fmt.Fprintln(w)
+	db := &tr.Database
+	if n > 0 {
+		first, last := tr.Snapshots[0].SizeBytes, tr.Snapshots[n-1].SizeBytes
+		fmt.Fprintf(w, "Database    %s -> %s (tables + indices)\n", cmp.Or(bytesOr(first), "?"), cmp.Or(bytesOr(last), "?"))
+	}
+	if db.BytesPerDay != nil {
+		model, r2 := fitText(db)
+		line := fmt.Sprintf("Growth      %s per day", signedBytes(ptrInt(int64(math.Round(*db.BytesPerDay)))))
+		if db.GrowthPerDay != nil {
+			line += fmt.Sprintf(" (%+.2f%%/day)", *db.GrowthPerDay*100)
+		}
+		if r2 != "" {
+			line += fmt.Sprintf(", best fit %s, R² %s", model, r2)
+		}
+		if e := db.Exponential; e != nil && e.DoublingDays != nil && exponentialBest(db) {
+			line += fmt.Sprintf(", doubles every %s", span(*e.DoublingDays*86400))
+		}
+		fmt.Fprintln(w, line)
+	}
+	if fc := db.Forecast; fc != nil && tr.UntilBytes != nil {
+		line := fmt.Sprintf("Forecast    %s: %s", bytesOr(tr.UntilBytes), forecastText(fc))
+		if fc.Status == analyze.ForecastDate && fc.DaysAfterLast != nil {
+			line += fmt.Sprintf(", in %s", span(*fc.DaysAfterLast*86400))
+			if fc.Earliest != nil {
+				line += fmt.Sprintf(" (95%%: %s to %s)", dateOr(fc.Earliest), cmp.Or(dateOr(fc.Latest), "never"))
+			} else {
+				line += " (no interval: too few snapshots or growth not significant)"
+			}
+		}
+		fmt.Fprintln(w, line)
+		if o := db.OtherForecast; o != nil && o.Model != nil {
+			fmt.Fprintf(w, "            %s fit: %s\n", *o.Model, forecastText(o))
+		}
+	}
+	if tt := tr.Transactions; tt.PerDay != nil {
+		line := fmt.Sprintf("Rate        %s transactions per day (Next transaction)", num(math.Round(*tt.PerDay)))
+		if tt.Restores > 0 {
+			line += fmt.Sprintf(", since the last of %d restores", tt.Restores)
+		}
+		fmt.Fprintln(w, line)
+	}
+	for _, warn := range tr.Warnings {
+		for _, l := range wrap("warning: "+warn, "", 100) {
+			fmt.Fprintln(w, l)
+		}
+	}
+	var fast []string
+	for _, t := range tr.Tables {
+		if t.Fastest {
+			fast = append(fast, t.Name)
+		}
+	}
+	if len(fast) > 0 {
+		fmt.Fprintf(w, "Fastest     %s\n", strings.Join(fast, ", "))
+	}
+	fmt.Fprintln(w)
+}
+
+// exponentialBest tells whether the exponential fit is the one named.
+func exponentialBest(g *analyze.GrowthTrend) bool {
+	return g.Best != nil && *g.Best == analyze.ModelExponential
+}
+
+func trendDatabaseTable(tr *analyze.Trend) *report.Table {
+	t := &report.Table{Name: "database", Title: "Database (tables + indices)",
+		Columns: report.Cols(">first", ">last", ">bytes per day", "fit", ">r2", "until", ">until bytes", "earliest", "latest")}
+	db := &tr.Database
+	var first, last *int64
+	if n := len(tr.Snapshots); n > 0 {
+		first, last = tr.Snapshots[0].SizeBytes, tr.Snapshots[n-1].SizeBytes
+	}
+	model, r2 := fitText(db)
+	var earliest, latest string
+	if fc := db.Forecast; fc != nil {
+		earliest, latest = dateOr(fc.Earliest), dateOr(fc.Latest)
+	}
+	t.Add(intOr(first), intOr(last), floatOr(db.BytesPerDay, 0), model, r2, forecastText(db.Forecast), intOr(tr.UntilBytes), earliest, latest)
+	return t
+}
+
+func trendSnapshotsTable(tr *analyze.Trend, f report.Format) *report.Table {
+	t := &report.Table{Name: "snapshots", Title: "Snapshots",
+		Columns: report.Cols(">#", "time", ">tables", ">size", ">OAT", ">Next", "file")}
+	fileTimes := false
+	for i, s := range tr.Snapshots {
+		when := s.Time.Format(time.DateTime)
+		if s.TimeSource != nil && *s.TimeSource == analyze.TimeFromFile {
+			when += "*"
+			fileTimes = true
+		}
+		var oat, next *int64
+		if i < len(tr.Transactions.Points) {
+			oat, next = tr.Transactions.Points[i].OldestActive, tr.Transactions.Points[i].NextTransaction
+		}
+		file := s.File
+		if f == report.Text {
+			// The counters may take 15 digits each; the end of the path
+			// names the file.
+			file = clipPath(file, 30)
+		}
+		t.Add(strconv.Itoa(i+1), when, strconv.Itoa(s.Tables), bytesOr(s.SizeBytes), intOr(oat), intOr(next), file)
+	}
+	if fileTimes {
+		t.Notes = append(t.Notes, "* no execution time in the file: dated by its modification time")
+	}
+	return t
+}
+
+func trendTablesTable(tr *analyze.Trend, top int, f report.Format) *report.Table {
+	cols := []string{"table", ">size", ">change", ">per day", ">%/day", "fit", ">R²"}
+	if tr.UntilBytes != nil {
+		cols = append(cols, "reaches "+strings.ReplaceAll(bytesOr(tr.UntilBytes), " ", ""))
+	}
+	t := &report.Table{Name: "tables", Title: "Tables, fastest growing first", Columns: report.Cols(cols...)}
+	for i, g := range tr.Tables {
+		if top > 0 && i >= top {
+			t.Notes = append(t.Notes, fmt.Sprintf("%d more tables (--top 0 lists them)", len(tr.Tables)-top))
+			break
+		}
+		name := g.Name
+		if g.Schema != "" {
+			name = g.Schema + "." + name
+		}
+		if f == report.Text {
+			name = clip(name, 24)
+			if g.Fastest {
+				name = "* " + name
+			}
+		}
+		var last *int64
+		for _, p := range g.Points {
+			if p.SizeBytes != nil {
+				last = p.SizeBytes
+			}
+		}
+		perDay, pct := "", ""
+		if g.BytesPerDay != nil {
+			perDay = signedBytes(ptrInt(int64(math.Round(*g.BytesPerDay))))
+		}
+		if g.GrowthPerDay != nil {
+			pct = fmt.Sprintf("%+.2f", *g.GrowthPerDay*100)
+		}
+		model, r2 := fitText(&g)
+		row := []string{name, bytesOr(last), signedBytes(g.SizeChange), perDay, pct, model, r2}
+		if tr.UntilBytes != nil {
+			row = append(row, forecastText(g.Forecast))
+		}
+		t.Add(row...)
+	}
+	if f == report.Text && slices.ContainsFunc(tr.Tables, func(g analyze.GrowthTrend) bool { return g.Fastest }) {
+		t.Notes = append(t.Notes, fmt.Sprintf("* among the %d tables growing fastest", analyze.FastestTables))
+	}
+	return t
+}
+
+// historyChartTables is how many tables the history charts draw beside
+// the database.
+const historyChartTables = 5
+
+// writeHistoryCharts draws the size and back version charts into dir.
+func writeHistoryCharts(dir string, tr *analyze.Trend, top int, stderr io.Writer) ([]string, error) {
+	if len(tr.Snapshots) == 0 {
+		return nil, errors.New("gstat trend: no dated snapshot to chart")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	n := historyChartTables
+	if top > 0 && top < n {
+		n = top
+	}
+	times := make([]time.Time, len(tr.Snapshots))
+	for i, s := range tr.Snapshots {
+		times[i] = *s.Time
+	}
+	const mib = 1 << 20
+	values := func(g *analyze.GrowthTrend, f func(analyze.TrendPoint) *int64, scale float64) []float64 {
+		out := make([]float64, len(g.Points))
+		for i, p := range g.Points {
+			out[i] = math.NaN()
+			if v := f(p); v != nil {
+				out[i] = float64(*v) / scale
+			}
+		}
+		return out
+	}
+	size := func(p analyze.TrendPoint) *int64 { return p.SizeBytes }
+	versions := func(p analyze.TrendPoint) *int64 { return p.Versions }
+
+	sizeData := plot.History{Kind: plot.KindHistorySize, Title: "Database and fastest growing tables",
+		YLabel: "size (MiB)", Times: times}
+	sizeData.Series = append(sizeData.Series, plot.HistorySeries{Name: "database (tables + indices)", Values: values(&tr.Database, size, mib)})
+	// The growing tables (tr.Tables is fastest first); when none grows,
+	// the largest.
+	shown := slices.Clone(tr.Tables)
+	if len(shown) > 0 && (shown[0].BytesPerDay == nil || *shown[0].BytesPerDay <= 0) {
+		sizeData.Title = "Database and largest tables (none grows)"
+		slices.SortStableFunc(shown, func(a, b analyze.GrowthTrend) int { return cmp.Compare(lastValue(b, size), lastValue(a, size)) })
+	} else {
+		shown = slices.DeleteFunc(shown, func(g analyze.GrowthTrend) bool { return g.BytesPerDay == nil || *g.BytesPerDay <= 0 })
+	}
+	for i := 0; i < len(shown) && i < n; i++ {
+		sizeData.Series = append(sizeData.Series, plot.HistorySeries{Name: shown[i].Name, Values: values(&shown[i], size, mib)})
+	}
+	if fit := bestFit(&tr.Database); fit != nil {
+		// The fit over the measured span, sampled where the analysis
+		// evaluates it.
+		hf := &plot.HistoryFit{Name: fit.Model + " fit, R² " + strconv.FormatFloat(fit.R2, 'f', 4, 64)}
+		for k := 0; k <= 40; k++ {
+			days := tr.Days * float64(k) / 40
+			hf.Times = append(hf.Times, times[0].Add(time.Duration(days*24*float64(time.Hour))))
+			hf.Values = append(hf.Values, fit.At(days)/mib)
+		}
+		sizeData.Fit = hf
+	}
+
+	// Back versions: the database total and the tables holding most.
+	byVersions := slices.Clone(tr.Tables)
+	slices.SortStableFunc(byVersions, func(a, b analyze.GrowthTrend) int {
+		return cmp.Compare(lastValue(b, versions), lastValue(a, versions))
+	})
+	verData := plot.History{Kind: plot.KindHistoryVersions, Title: "Back versions (garbage) over time",
+		YLabel: "back versions", Times: times}
+	verData.Series = append(verData.Series, plot.HistorySeries{Name: "database", Values: values(&tr.Database, versions, 1)})
+	for i := 0; i < len(byVersions) && i < n; i++ {
+		verData.Series = append(verData.Series, plot.HistorySeries{Name: byVersions[i].Name, Values: values(&byVersions[i], versions, 1)})
+	}
+
+	var charts []*plot.Chart
+	for _, d := range []plot.History{sizeData, verData} {
+		ch, err := plot.HistoryChart(d)
+		if err != nil {
+			// A series of gstat -h outputs has no sizes or versions.
+			fmt.Fprintf(stderr, "no %s chart: %v\n", d.Kind, err)
+			continue
+		}
+		charts = append(charts, ch)
+	}
+	if fc := forecastChartData(tr, times, values(&tr.Database, size, mib), mib); fc != nil {
+		ch, err := plot.HistoryForecastChart(*fc)
+		if err != nil {
+			fmt.Fprintf(stderr, "no %s chart: %v\n", plot.KindHistoryForecast, err)
+		} else {
+			charts = append(charts, ch)
+		}
+	}
+	var written []string
+	for _, ch := range charts {
+		path := filepath.Join(dir, ch.File())
+		if err := plot.WritePNG(path, ch, plot.Options{}); err != nil {
+			return written, err
+		}
+		written = append(written, path)
+	}
+	return written, nil
+}
+
+// forecastChartData is the database forecast as chart data, nil unless
+// --until gave a crossing date.
+func forecastChartData(tr *analyze.Trend, times []time.Time, sizes []float64, scale float64) *plot.HistoryForecast {
+	db := &tr.Database
+	fc := db.Forecast
+	fit := bestFit(db)
+	if fc == nil || fc.Status != analyze.ForecastDate || fc.Date == nil || fit == nil || tr.UntilBytes == nil {
+		return nil
+	}
+	d := &plot.HistoryForecast{
+		Title:       "Database forecast: " + bytesOr(tr.UntilBytes) + " on " + fc.Date.Format(time.DateOnly),
+		YLabel:      "size (MiB)",
+		Times:       times,
+		Measured:    plot.HistorySeries{Name: "database (tables + indices)", Values: sizes},
+		Target:      float64(*tr.UntilBytes) / scale,
+		TargetLabel: "target " + bytesOr(tr.UntilBytes),
+		Crossing:    *fc.Date,
+		Earliest:    fc.Earliest,
+		Latest:      fc.Latest,
+	}
+	d.Fit.Name = fit.Model + " fit, R² " + strconv.FormatFloat(fit.R2, 'f', 4, 64)
+	end := fc.Date.Sub(times[0]).Hours() / 24
+	for k := 0; k <= 60; k++ {
+		days := end * float64(k) / 60
+		d.Fit.Times = append(d.Fit.Times, times[0].Add(time.Duration(days*24*float64(time.Hour))))
+		d.Fit.Values = append(d.Fit.Values, fit.At(days)/scale)
+	}
+	return d
+}
+
+// lastValue is the last known value of a series, -1 when none.
+func lastValue(g analyze.GrowthTrend, f func(analyze.TrendPoint) *int64) int64 {
+	for i := len(g.Points) - 1; i >= 0; i-- {
+		if v := f(g.Points[i]); v != nil {
+			return *v
+		}
+	}
+	return -1
+}
+
+// bestFit is the fit the analysis names, or the line with 2 sizes.
+func bestFit(g *analyze.GrowthTrend) *analyze.GrowthFit {
+	if exponentialBest(g) {
+		return g.Exponential
+	}
+	return g.Linear
+}

@@ -1,13 +1,200 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
 
-// reportCommand is not built yet.
+	"github.com/urfave/cli/v2"
+
+	fbdiag "github.com/fbdiag/fbdiag"
+	"github.com/fbdiag/fbdiag/plot"
+	"github.com/fbdiag/fbdiag/report"
+)
+
+// defaultReportDir is where `fbdiag report` writes without --out.
+const defaultReportDir = "fbdiag-report"
+
 func reportCommand() *cli.Command {
-	return &cli.Command{Name: "report", Hidden: true, Action: func(c *cli.Context) error { return cli.Exit("fbdiag report: not built yet", 1) }}
+	return &cli.Command{
+		Name:      "report",
+		Usage:     "write one self-contained HTML report with charts for all inputs",
+		ArgsUsage: "[INPUT|FOLDER|-]...",
+		Description: `Each input's kind (gstat, gbak log, throughput table, benchmark output) is
+recognised from its content, not its name; folders are walked. The report is
+DIR/index.html plus one PNG per chart. An index.html that fbdiag did not write
+is never overwritten.
+
+With no input, the report is made from the embedded sample (Firebird 3.0.11
+gstat and gbak outputs and the seed articles' tables).`,
+		Flags: append([]cli.Flag{
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: defaultReportDir, Usage: "report folder"},
+			&cli.StringFlag{Name: "title", Usage: "report title"},
+		}, pngFlags()...),
+		Action: reportAction,
+	}
 }
 
-// detectCommand is not built yet.
+// pngFlags size the charts; every command that writes PNGs shares them.
+func pngFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.IntFlag{Name: "width", Value: plot.DefaultWidth, Usage: "chart width in pixels"},
+		&cli.IntFlag{Name: "height", Value: plot.DefaultHeight, Usage: "chart height in pixels"},
+		&cli.IntFlag{Name: "dpi", Value: plot.DefaultDPI, Usage: "chart resolution (scales text and lines)"},
+	}
+}
+
+// chartOptions reads the --width, --height and --dpi flags.
+func chartOptions(c *cli.Context) (plot.Options, error) {
+	o := plot.Options{Width: c.Int("width"), Height: c.Int("height"), DPI: c.Int("dpi")}
+	if o.Width < 200 || o.Height < 150 || o.Width > 8000 || o.Height > 8000 {
+		return o, usagef("chart size %dx%d: want 200x150 to 8000x8000 pixels", o.Width, o.Height)
+	}
+	if o.DPI < 50 || o.DPI > 600 {
+		return o, usagef("--dpi %d: want 50 to 600", o.DPI)
+	}
+	return o, nil
+}
+
+func reportAction(c *cli.Context) error {
+	o, err := chartOptions(c)
+	if err != nil {
+		return err
+	}
+	return runReport(c, c.Args().Slice(), c.String("title"), c.String("out"), o)
+}
+
+// runReport reads the inputs named in args (the embedded sample when
+// none) and writes the report to dir.
+func runReport(c *cli.Context, args []string, title, dir string, o plot.Options) error {
+	e := getEnv(c)
+	var ins []report.Input
+	var err error
+	unreadable := 0
+	if len(args) == 0 {
+		ins, err = report.FSInputs(fbdiag.Samples, "testdata")
+		if err != nil {
+			return err
+		}
+		if title == "" {
+			title = "fbdiag report: embedded sample"
+		}
+	} else {
+		var files []string
+		for _, a := range args {
+			if a == "-" {
+				data, err := io.ReadAll(e.stdin)
+				if err != nil {
+					return err
+				}
+				ins = append(ins, report.BytesInput("<stdin>", data))
+				continue
+			}
+			files = append(files, a)
+		}
+		found, errs := report.Inputs(files)
+		for _, err := range errs {
+			fmt.Fprintln(e.stderr, "fbdiag report:", err)
+		}
+		unreadable = len(errs)
+		ins = append(ins, found...)
+		if len(ins) == 0 {
+			return cli.Exit("fbdiag report: no readable input", exitError)
+		}
+	}
+	if title == "" {
+		title = "fbdiag report"
+	}
+	if err := writeReport(c, ins, title, dir, o); err != nil {
+		return err
+	}
+	if unreadable > 0 {
+		// The report is written without them; the exit status says so.
+		return cli.Exit("", exitError)
+	}
+	return nil
+}
+
+// writeReport builds, renders and writes the report, then prints where it
+// is and what it found.
+func writeReport(c *cli.Context, ins []report.Input, title, dir string, o plot.Options) error {
+	e := getEnv(c)
+	r := report.Build(title, "fbdiag "+version, ins)
+	index, err := report.WriteDir(dir, r, o)
+	if err != nil {
+		if errors.Is(err, report.ErrNotOurs) {
+			return cli.Exit("fbdiag report: "+err.Error(), exitError)
+		}
+		return err
+	}
+	crit, warn := 0, 0
+	for _, f := range r.Summary {
+		switch f.Severity {
+		case "critical":
+			crit++
+		case "warning":
+			warn++
+		}
+	}
+	abs, err := filepath.Abs(index)
+	if err != nil {
+		abs = index
+	}
+	fmt.Fprintf(e.stdout, "wrote %s\n", abs)
+	fmt.Fprintf(e.stdout, "%d inputs, %d sections, %d charts; %d critical, %d warnings\n",
+		len(ins), len(r.Sections), len(r.Figures()), crit, warn)
+	for i, f := range r.Summary {
+		if i == 5 {
+			fmt.Fprintf(e.stdout, "  … %d more in the report\n", len(r.Summary)-5)
+			break
+		}
+		// One line each, within a 100-column terminal.
+		fmt.Fprintf(e.stdout, "  %-8s %s\n", f.Severity, plot.Ellipsis(f.Text, 88))
+	}
+	return nil
+}
+
 func detectCommand() *cli.Command {
-	return &cli.Command{Name: "detect", Hidden: true, Action: func(c *cli.Context) error { return cli.Exit("fbdiag detect: not built yet", 1) }}
+	return &cli.Command{
+		Name:      "detect",
+		Usage:     "print what each file was recognised as, and why",
+		ArgsUsage: "FILE|FOLDER|-...",
+		Flags:     []cli.Flag{formatFlag()},
+		Action: func(c *cli.Context) error {
+			if c.Args().Len() == 0 {
+				return usagef("detect: name at least one file")
+			}
+			f, err := outputFormat(c)
+			if err != nil {
+				return err
+			}
+			e := getEnv(c)
+			var ins []report.Input
+			var files []string
+			for _, a := range c.Args().Slice() {
+				if a == "-" {
+					data, err := io.ReadAll(e.stdin)
+					if err != nil {
+						return err
+					}
+					ins = append(ins, report.BytesInput("<stdin>", data))
+					continue
+				}
+				files = append(files, a)
+			}
+			found, errs := report.Inputs(files)
+			ins = append(ins, found...)
+			for _, err := range errs {
+				fmt.Fprintln(e.stderr, "fbdiag detect:", err)
+			}
+			if err := report.WriteDetected(e.stdout, f, ins); err != nil {
+				return err
+			}
+			if len(errs) > 0 {
+				return cli.Exit("", exitError)
+			}
+			return nil
+		},
+	}
 }

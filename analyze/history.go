@@ -1,0 +1,111 @@
+package analyze
+
+import (
+	"time"
+
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// History compares gstat snapshots of one database taken at different
+// times (DBAs keep them for months): Diff for two of them, Trend for a
+// series. Objects are matched by schema and name only (ids change on a
+// restore), so a renamed table is a drop plus a create. Values a
+// snapshot does not show stay null; they are never taken as zero.
+
+// Pair is a value before and after, [before, after] in JSON; either side
+// is null when that snapshot does not show it.
+type Pair [2]*int64
+
+// Change is after − before, null unless both are known.
+func (p Pair) Change() *int64 { return diff(p[1], p[0]) }
+
+// Differs tells whether both values are known and different.
+func (p Pair) Differs() bool { return p[0] != nil && p[1] != nil && *p[0] != *p[1] }
+
+// FloatPair is Pair for computed figures (hours, rates).
+type FloatPair [2]*float64
+
+// HistorySnapshot is one gstat run placed in time: the unit Diff and
+// Trend compare.
+type HistorySnapshot struct {
+	// Time is the gstat execution time, or another time the caller
+	// chose (TimeSource says which); nil when unknown.
+	Time       *time.Time
+	TimeSource string
+	Parsed     *parse.GstatReport
+	Analysis   *GstatAnalysis
+}
+
+// Time sources of a snapshot.
+const (
+	TimeFromExecution = "execution_time"
+	TimeFromFile      = "file_mtime"
+)
+
+// NewHistorySnapshot analyses one gstat run with the default thresholds
+// and dates it by its "Gstat execution time".
+func NewHistorySnapshot(rep *parse.GstatReport) *HistorySnapshot {
+	s := &HistorySnapshot{Parsed: rep, Analysis: Gstat(rep, NewThresholds())}
+	if rep.Header != nil && rep.Header.ExecutionTime != nil {
+		s.Time, s.TimeSource = rep.Header.ExecutionTime, TimeFromExecution
+	}
+	return s
+}
+
+// SnapshotInfo identifies a snapshot in diff and trend output.
+type SnapshotInfo struct {
+	File   string `json:"file"`
+	Report int    `json:"report"`
+	// Time is the execution time as printed (local time of the machine
+	// that ran gstat, zone unknown, written as UTC).
+	Time            *time.Time `json:"time"`
+	TimeSource      *string    `json:"time_source"`
+	Database        *string    `json:"database"`
+	FirebirdVersion *string    `json:"firebird_version"`
+	ODSVersion      *string    `json:"ods_version"`
+	PageSize        *int64     `json:"page_size"`
+	Tables          int        `json:"tables"`
+	Indices         int        `json:"indices"`
+	// SizeBytes is tables plus indices (see Totals): the database less
+	// its free, system and blob-only pages.
+	SizeBytes  *int64 `json:"size_bytes"`
+	TableBytes *int64 `json:"table_bytes"`
+	IndexBytes *int64 `json:"index_bytes"`
+}
+
+// Info describes the snapshot.
+func (s *HistorySnapshot) Info() SnapshotInfo {
+	a := s.Analysis
+	in := SnapshotInfo{
+		File: a.File, Report: a.Report, Time: s.Time, TimeSource: strPtr(s.TimeSource),
+		Tables: a.Totals.Tables, Indices: a.Totals.Indices,
+		TableBytes: a.Totals.TableBytes, IndexBytes: a.Totals.IndexBytes,
+		SizeBytes: s.SizeBytes(),
+	}
+	if h := a.Header; h != nil {
+		in.Database = h.Database
+		in.FirebirdVersion = h.FirebirdVersion
+		in.ODSVersion = h.ODSVersion
+		in.PageSize = h.PageSize
+	}
+	return in
+}
+
+// SizeBytes is the size of the tables plus their indices, null when the
+// snapshot shows no table sizes (a header-only gstat -h).
+func (s *HistorySnapshot) SizeBytes() *int64 {
+	t := s.Analysis.Totals
+	if t.TableBytes == nil {
+		return nil
+	}
+	return addPtr(ptr(*t.TableBytes), t.IndexBytes)
+}
+
+// tableKey matches tables across snapshots: schema and name, never the
+// relation id (a restore renumbers it).
+func tableKey(schema, name string) string {
+	if schema == "" {
+		return name
+	}
+	return schema + "." + name
+}

@@ -1,0 +1,425 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// SnapshotDiff is what changed between two gstat snapshots of one
+// database. Its JSON form is the contract of docs/gstat-history-json.md.
+type SnapshotDiff struct {
+	Before SnapshotInfo `json:"before"`
+	After  SnapshotInfo `json:"after"`
+	// SecondsBetween is after − before execution time; null when either
+	// time is unknown.
+	SecondsBetween *float64 `json:"seconds_between"`
+	// TransactionsBetween is the Next transaction delta; null when a
+	// counter is missing or went backwards (a restore in between).
+	TransactionsBetween *int64 `json:"transactions_between"`
+	// TransactionsPerHour is TransactionsBetween over the time between.
+	TransactionsPerHour *float64 `json:"transactions_per_hour"`
+	// Counters are the header transaction counters and their gaps.
+	Counters []CounterDiff `json:"counters"`
+	// OATAgeHours estimates, in each snapshot, how long ago the oldest
+	// active transaction started: (Next − OAT) / TransactionsPerHour.
+	OATAgeHours FloatPair `json:"oat_age_hours"`
+	// OATStuck is true when the oldest active transaction is the same in
+	// both snapshots while Next moved on: that transaction was still
+	// open when the later ones started, so it has been open at least
+	// SecondsBetween, and it holds back garbage collection.
+	OATStuck bool        `json:"oat_stuck"`
+	Totals   TotalsDiff  `json:"totals"`
+	Tables   []TableDiff `json:"tables"`
+	Indices  []IndexDiff `json:"indices"`
+	// FieldsOnlyBefore and FieldsOnlyAfter name the values only one
+	// snapshot prints ("table.total_formats": 3.0+ only), typically after
+	// a restore to a newer ODS; the others are compared.
+	FieldsOnlyBefore []string `json:"fields_only_before"`
+	FieldsOnlyAfter  []string `json:"fields_only_after"`
+	// Warnings say why figures may mislead (other database, time going
+	// backwards, restore in between).
+	Warnings []string `json:"warnings"`
+}
+
+// CounterDiff is one header counter in both snapshots.
+type CounterDiff struct {
+	// Name is the JSON name of the counter: oldest_transaction,
+	// oldest_active, oldest_snapshot, next_transaction, oat_minus_oit,
+	// ost_minus_oit, next_minus_oat.
+	Name   string `json:"name"`
+	Values Pair   `json:"values"`
+	Change *int64 `json:"change"`
+}
+
+// TotalsDiff sums tables and indices in both snapshots.
+type TotalsDiff struct {
+	Records    Pair `json:"records"`
+	Versions   Pair `json:"versions"`
+	DataPages  Pair `json:"data_pages"`
+	TableBytes Pair `json:"table_bytes"`
+	IndexBytes Pair `json:"index_bytes"`
+	SizeBytes  Pair `json:"size_bytes"`
+}
+
+// Status of an object between two snapshots.
+const (
+	StatusChanged   = "changed"
+	StatusAdded     = "added"
+	StatusDropped   = "dropped"
+	StatusUnchanged = "unchanged"
+)
+
+// Back version movements (TableDiff.BackVersions).
+const (
+	VersionsPilingUp  = "piling_up"
+	VersionsCollected = "collected"
+	VersionsSteady    = "steady"
+)
+
+// TableDiff is one table in both snapshots.
+type TableDiff struct {
+	Schema    string `json:"schema,omitempty"`
+	Name      string `json:"name"`
+	Status    string `json:"status"`
+	Records   Pair   `json:"records"`
+	Versions  Pair   `json:"versions"`
+	Fragments Pair   `json:"fragments"`
+	DataPages Pair   `json:"data_pages"`
+	// SizeBytes is gstat's "Table size" (5.0.2+) or data pages × page
+	// size, as in fbdiag gstat.
+	SizeBytes  Pair `json:"size_bytes"`
+	IndexBytes Pair `json:"index_bytes"`
+
+	RecordsChange   *int64 `json:"records_change"`
+	VersionsChange  *int64 `json:"versions_change"`
+	DataPagesChange *int64 `json:"data_pages_change"`
+	SizeBytesChange *int64 `json:"size_bytes_change"`
+	// RecordsPerDay and SizeBytesPerDay are the changes over the days
+	// between the snapshots (null when the time is unknown).
+	RecordsPerDay   *float64 `json:"records_per_day"`
+	SizeBytesPerDay *float64 `json:"size_bytes_per_day"`
+	// BackVersions is piling_up, collected or steady; null when a
+	// snapshot lacks -r.
+	BackVersions *string `json:"back_versions"`
+}
+
+// IndexDiff is one index in both snapshots.
+type IndexDiff struct {
+	TableSchema string `json:"table_schema,omitempty"`
+	Table       string `json:"table"`
+	Schema      string `json:"schema,omitempty"`
+	Name        string `json:"name"`
+	Status      string `json:"status"`
+	Depth       Pair   `json:"depth"`
+	LeafBuckets Pair   `json:"leaf_buckets"`
+	Nodes       Pair   `json:"nodes"`
+	TotalDup    Pair   `json:"total_dup"`
+	MaxDup      Pair   `json:"max_dup"`
+	SizeBytes   Pair   `json:"size_bytes"`
+	// DepthGrew is true when the b-tree gained a level: every lookup
+	// now reads one more page.
+	DepthGrew bool `json:"depth_grew"`
+}
+
+// Diff compares two snapshots, before first.
+func Diff(before, after *HistorySnapshot) *SnapshotDiff {
+	d := &SnapshotDiff{
+		Before: before.Info(), After: after.Info(),
+		Counters: []CounterDiff{}, Tables: []TableDiff{}, Indices: []IndexDiff{},
+		Warnings: []string{},
+	}
+	ba, aa := before.Analysis, after.Analysis
+	if before.Time != nil && after.Time != nil {
+		s := after.Time.Sub(*before.Time).Seconds()
+		d.SecondsBetween = &s
+		if s < 0 {
+			d.Warnings = append(d.Warnings, fmt.Sprintf("the second snapshot is %s older than the first: give the older one first", humanSeconds(-s)))
+		}
+	}
+	if b, a := d.Before.Database, d.After.Database; b != nil && a != nil && *b != *a {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("different database paths: %q and %q", *b, *a))
+	}
+	d.counters(ba.Header, aa.Header)
+	d.Totals = TotalsDiff{
+		Records:    Pair{ba.Totals.Records, aa.Totals.Records},
+		Versions:   Pair{ba.Totals.Versions, aa.Totals.Versions},
+		DataPages:  Pair{ba.Totals.DataPages, aa.Totals.DataPages},
+		TableBytes: Pair{ba.Totals.TableBytes, aa.Totals.TableBytes},
+		IndexBytes: Pair{ba.Totals.IndexBytes, aa.Totals.IndexBytes},
+		SizeBytes:  Pair{before.SizeBytes(), after.SizeBytes()},
+	}
+	d.tables(ba, aa)
+	d.indices(ba, aa)
+	d.FieldsOnlyBefore, d.FieldsOnlyAfter = fieldsOnlyInOne(before.Parsed, after.Parsed)
+	if len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter) > 0 && !sameStr(d.Before.ODSVersion, d.After.ODSVersion) {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("ODS %s and %s: only the fields both print are compared",
+			strOr(d.Before.ODSVersion, "unknown"), strOr(d.After.ODSVersion, "unknown")))
+	}
+	return d
+}
+
+func (d *SnapshotDiff) counters(b, a *HeaderStats) {
+	if b == nil && a == nil {
+		return
+	}
+	get := func(h *HeaderStats, f func(*HeaderStats) *int64) *int64 {
+		if h == nil {
+			return nil
+		}
+		return f(h)
+	}
+	for _, c := range []struct {
+		name string
+		f    func(*HeaderStats) *int64
+	}{
+		{"oldest_transaction", func(h *HeaderStats) *int64 { return h.OldestTransaction }},
+		{"oldest_active", func(h *HeaderStats) *int64 { return h.OldestActive }},
+		{"oldest_snapshot", func(h *HeaderStats) *int64 { return h.OldestSnapshot }},
+		{"next_transaction", func(h *HeaderStats) *int64 { return h.NextTransaction }},
+		{"oat_minus_oit", func(h *HeaderStats) *int64 { return h.OATMinusOIT }},
+		{"ost_minus_oit", func(h *HeaderStats) *int64 { return h.OSTMinusOIT }},
+		{"next_minus_oat", func(h *HeaderStats) *int64 { return h.NextMinusOAT }},
+	} {
+		p := Pair{get(b, c.f), get(a, c.f)}
+		d.Counters = append(d.Counters, CounterDiff{Name: c.name, Values: p, Change: p.Change()})
+	}
+	next := Pair{get(b, func(h *HeaderStats) *int64 { return h.NextTransaction }),
+		get(a, func(h *HeaderStats) *int64 { return h.NextTransaction })}
+	if ch := next.Change(); ch != nil {
+		if *ch < 0 {
+			d.Warnings = append(d.Warnings, fmt.Sprintf("Next transaction went back from %d to %d: the database was restored (or replaced) in between",
+				*next[0], *next[1]))
+		} else {
+			d.TransactionsBetween = ch
+		}
+	}
+	oat := Pair{get(b, func(h *HeaderStats) *int64 { return h.OldestActive }),
+		get(a, func(h *HeaderStats) *int64 { return h.OldestActive })}
+	if d.TransactionsBetween != nil && *d.TransactionsBetween > 0 && oat[0] != nil && oat[1] != nil && *oat[0] == *oat[1] {
+		d.OATStuck = true
+		open := "the time between the snapshots"
+		if d.SecondsBetween != nil && *d.SecondsBetween > 0 {
+			open = humanSeconds(*d.SecondsBetween)
+		}
+		d.Warnings = append(d.Warnings, fmt.Sprintf("the oldest active transaction (%d) did not move while %d transactions started: "+
+			"it has been open at least %s and holds back garbage collection", *oat[0], *d.TransactionsBetween, open))
+	}
+	if d.TransactionsBetween != nil && d.SecondsBetween != nil && *d.SecondsBetween > 0 {
+		rate := float64(*d.TransactionsBetween) / (*d.SecondsBetween / 3600)
+		d.TransactionsPerHour = &rate
+		if rate > 0 {
+			for i, h := range []*HeaderStats{b, a} {
+				if h != nil && h.NextMinusOAT != nil {
+					d.OATAgeHours[i] = ptr(float64(*h.NextMinusOAT) / rate)
+				}
+			}
+		}
+	}
+}
+
+func (d *SnapshotDiff) perDay(change *int64) *float64 {
+	if change == nil || d.SecondsBetween == nil || *d.SecondsBetween <= 0 {
+		return nil
+	}
+	return ptr(float64(*change) / (*d.SecondsBetween / 86400))
+}
+
+func (d *SnapshotDiff) tables(b, a *GstatAnalysis) {
+	old := map[string]*TableStats{}
+	for i := range b.Tables {
+		old[tableKey(b.Tables[i].Schema, b.Tables[i].Name)] = &b.Tables[i]
+	}
+	seen := map[string]bool{}
+	add := func(bt, at *TableStats) {
+		t := bt
+		if t == nil {
+			t = at
+		}
+		td := TableDiff{Schema: t.Schema, Name: t.Name}
+		pair := func(f func(*TableStats) *int64) Pair {
+			var p Pair
+			if bt != nil {
+				p[0] = f(bt)
+			}
+			if at != nil {
+				p[1] = f(at)
+			}
+			return p
+		}
+		td.Records = pair(func(t *TableStats) *int64 { return t.Records })
+		td.Versions = pair(func(t *TableStats) *int64 { return t.Versions })
+		td.Fragments = pair(func(t *TableStats) *int64 { return t.Fragments })
+		td.DataPages = pair(func(t *TableStats) *int64 { return t.DataPages })
+		td.SizeBytes = pair(func(t *TableStats) *int64 { return t.SizeBytes })
+		td.IndexBytes = pair(func(t *TableStats) *int64 { return t.IndexBytes })
+		switch {
+		case bt == nil:
+			td.Status = StatusAdded
+		case at == nil:
+			td.Status = StatusDropped
+		case td.Records.Differs() || td.Versions.Differs() || td.Fragments.Differs() ||
+			td.DataPages.Differs() || td.SizeBytes.Differs():
+			td.Status = StatusChanged
+		default:
+			td.Status = StatusUnchanged
+		}
+		td.RecordsChange = td.Records.Change()
+		td.VersionsChange = td.Versions.Change()
+		td.DataPagesChange = td.DataPages.Change()
+		td.SizeBytesChange = td.SizeBytes.Change()
+		td.RecordsPerDay = d.perDay(td.RecordsChange)
+		td.SizeBytesPerDay = d.perDay(td.SizeBytesChange)
+		if c := td.VersionsChange; c != nil {
+			switch {
+			case *c > 0:
+				td.BackVersions = strPtr(VersionsPilingUp)
+			case *c < 0:
+				td.BackVersions = strPtr(VersionsCollected)
+			default:
+				td.BackVersions = strPtr(VersionsSteady)
+			}
+		}
+		d.Tables = append(d.Tables, td)
+	}
+	for i := range a.Tables {
+		at := &a.Tables[i]
+		k := tableKey(at.Schema, at.Name)
+		seen[k] = true
+		add(old[k], at)
+	}
+	for i := range b.Tables {
+		if !seen[tableKey(b.Tables[i].Schema, b.Tables[i].Name)] {
+			add(&b.Tables[i], nil)
+		}
+	}
+	slices.SortStableFunc(d.Tables, func(x, y TableDiff) int {
+		return cmp.Or(cmp.Compare(x.Schema, y.Schema), cmp.Compare(x.Name, y.Name))
+	})
+}
+
+// allIndices lists the indices of a run with the schema of their table.
+func allIndices(a *GstatAnalysis) []indexRef {
+	var out []indexRef
+	for i := range a.Tables {
+		for j := range a.Tables[i].Indices {
+			out = append(out, indexRef{a.Tables[i].Schema, &a.Tables[i].Indices[j]})
+		}
+	}
+	for i := range a.UnattachedIndices {
+		out = append(out, indexRef{"", &a.UnattachedIndices[i]})
+	}
+	return out
+}
+
+type indexRef struct {
+	tableSchema string
+	ix          *IndexStats
+}
+
+func (d *SnapshotDiff) indices(b, a *GstatAnalysis) {
+	// Index names are unique per schema; the table schema stands for the
+	// index schema, which gstat does not print separately.
+	old := map[string]indexRef{}
+	for _, r := range allIndices(b) {
+		old[tableKey(r.tableSchema, r.ix.Name)] = r
+	}
+	seen := map[string]bool{}
+	add := func(br, ar *indexRef) {
+		r := br
+		if r == nil {
+			r = ar
+		}
+		id := IndexDiff{TableSchema: r.tableSchema, Table: r.ix.Table, Name: r.ix.Name}
+		if ar != nil {
+			id.Table = ar.ix.Table
+		}
+		pair := func(f func(*IndexStats) *int64) Pair {
+			var p Pair
+			if br != nil {
+				p[0] = f(br.ix)
+			}
+			if ar != nil {
+				p[1] = f(ar.ix)
+			}
+			return p
+		}
+		id.Depth = pair(func(x *IndexStats) *int64 { return x.Depth })
+		id.LeafBuckets = pair(func(x *IndexStats) *int64 { return x.LeafBuckets })
+		id.Nodes = pair(func(x *IndexStats) *int64 { return x.Nodes })
+		id.TotalDup = pair(func(x *IndexStats) *int64 { return x.TotalDup })
+		id.MaxDup = pair(func(x *IndexStats) *int64 { return x.MaxDup })
+		id.SizeBytes = pair(func(x *IndexStats) *int64 { return x.SizeBytes })
+		switch {
+		case br == nil:
+			id.Status = StatusAdded
+		case ar == nil:
+			id.Status = StatusDropped
+		case id.Depth.Differs() || id.LeafBuckets.Differs() || id.Nodes.Differs() ||
+			id.TotalDup.Differs() || id.MaxDup.Differs():
+			id.Status = StatusChanged
+		default:
+			id.Status = StatusUnchanged
+		}
+		if c := id.Depth.Change(); c != nil && *c > 0 {
+			id.DepthGrew = true
+		}
+		d.Indices = append(d.Indices, id)
+	}
+	for _, ar := range allIndices(a) {
+		k := tableKey(ar.tableSchema, ar.ix.Name)
+		seen[k] = true
+		if br, ok := old[k]; ok {
+			add(&br, &ar)
+		} else {
+			add(nil, &ar)
+		}
+	}
+	for _, br := range allIndices(b) {
+		if !seen[tableKey(br.tableSchema, br.ix.Name)] {
+			add(&br, nil)
+		}
+	}
+	slices.SortStableFunc(d.Indices, func(x, y IndexDiff) int {
+		return cmp.Or(cmp.Compare(x.TableSchema, y.TableSchema), cmp.Compare(x.Table, y.Table), cmp.Compare(x.Name, y.Name))
+	})
+}
+
+// Count returns how many tables or indices have a status.
+func (d *SnapshotDiff) Count(status string) (tables, indices int) {
+	for _, t := range d.Tables {
+		if t.Status == status {
+			tables++
+		}
+	}
+	for _, ix := range d.Indices {
+		if ix.Status == status {
+			indices++
+		}
+	}
+	return tables, indices
+}
+
+func sameStr(a, b *string) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
+}
+
+func strOr(s *string, def string) string {
+	if s == nil {
+		return def
+	}
+	return *s
+}
+
+// humanSeconds prints a time span for a warning: 4 min 38 s, 3.2 days.
+func humanSeconds(s float64) string {
+	switch {
+	case s < 60:
+		return fmt.Sprintf("%.0f s", s)
+	case s < 3600:
+		return fmt.Sprintf("%d min %d s", int(s)/60, int(s)%60)
+	case s < 86400*2:
+		return fmt.Sprintf("%.1f hours", s/3600)
+	}
+	return fmt.Sprintf("%.1f days", s/86400)
+}

@@ -1,0 +1,329 @@
+package analyze
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// snapshotFile reads the only (or last) gstat run of a file.
+func snapshotFile(t testing.TB, path string) *HistorySnapshot {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	reps, err := parse.ReadGstat(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewHistorySnapshot(reps[len(reps)-1])
+}
+
+// snapshotText parses gstat text built in a test.
+func snapshotText(t testing.TB, name, text string) *HistorySnapshot {
+	t.Helper()
+	reps, err := parse.ReadGstat(strings.NewReader(text), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return NewHistorySnapshot(reps[len(reps)-1])
+}
+
+func tableDiff(t *testing.T, d *SnapshotDiff, name string) TableDiff {
+	t.Helper()
+	for _, td := range d.Tables {
+		if td.Name == name {
+			return td
+		}
+	}
+	t.Fatalf("table %s not in the diff", name)
+	return TableDiff{}
+}
+
+func wantPair(t *testing.T, what string, p Pair, before, after int64) {
+	t.Helper()
+	if p[0] == nil || p[1] == nil || *p[0] != before || *p[1] != after {
+		t.Errorf("%s = %s, want [%d, %d]", what, pairString(p), before, after)
+	}
+}
+
+func pairString(p Pair) string {
+	s := func(v *int64) string {
+		if v == nil {
+			return "null"
+		}
+		return strconv.FormatInt(*v, 10)
+	}
+	return "[" + s(p[0]) + ", " + s(p[1]) + "]"
+}
+
+// The real pair of corpus/fb30: gstat -a -r while back versions existed,
+// then gstat -r 4 min 38 s later after garbage collection.
+func TestDiffShopPair(t *testing.T) {
+	before := snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
+	after := snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
+	d := Diff(before, after)
+
+	// 14:09:54 → 14:14:32.
+	if d.SecondsBetween == nil || *d.SecondsBetween != 278 {
+		t.Fatalf("seconds_between = %v, want 278", d.SecondsBetween)
+	}
+	// Next transaction 18 → 26.
+	if d.TransactionsBetween == nil || *d.TransactionsBetween != 8 {
+		t.Fatalf("transactions_between = %v, want 8", d.TransactionsBetween)
+	}
+	wantRate := 8 / (278.0 / 3600)
+	if d.TransactionsPerHour == nil || math.Abs(*d.TransactionsPerHour-wantRate) > 1e-9 {
+		t.Errorf("transactions_per_hour = %v, want %.4f", d.TransactionsPerHour, wantRate)
+	}
+	if math.Abs(wantRate-103.597) > 0.001 {
+		t.Errorf("rate %.4f, want about 103.597/hour", wantRate)
+	}
+	// Next − OAT: 18 − 17 = 1 before, 26 − 26 = 0 after.
+	if a := d.OATAgeHours; a[0] == nil || math.Abs(*a[0]-1/wantRate) > 1e-12 || a[1] == nil || *a[1] != 0 {
+		t.Errorf("oat_age_hours = %v, want [%.5f, 0]", a, 1/wantRate)
+	}
+	counters := map[string]Pair{}
+	for _, c := range d.Counters {
+		counters[c.Name] = c.Values
+	}
+	wantPair(t, "oldest_transaction", counters["oldest_transaction"], 16, 25)
+	wantPair(t, "oldest_active", counters["oldest_active"], 17, 26)
+	wantPair(t, "next_transaction", counters["next_transaction"], 18, 26)
+	wantPair(t, "next_minus_oat", counters["next_minus_oat"], 1, 0)
+
+	orders := tableDiff(t, d, "ORDERS")
+	if orders.Status != StatusChanged {
+		t.Errorf("ORDERS status %s", orders.Status)
+	}
+	wantPair(t, "ORDERS records", orders.Records, 100000, 95000)
+	wantPair(t, "ORDERS versions", orders.Versions, 5000, 0)
+	wantPair(t, "ORDERS data pages", orders.DataPages, 808, 768)
+	wantPair(t, "ORDERS size", orders.SizeBytes, 808*8192, 768*8192)
+	if orders.BackVersions == nil || *orders.BackVersions != VersionsCollected {
+		t.Errorf("ORDERS back versions %v, want collected", orders.BackVersions)
+	}
+	// −5000 records in 278 s is −1 553 957 records per day.
+	if r := orders.RecordsPerDay; r == nil || math.Abs(*r-(-5000/(278.0/86400))) > 1e-6 {
+		t.Errorf("ORDERS records_per_day = %v", r)
+	}
+
+	cust := tableDiff(t, d, "CUSTOMER")
+	wantPair(t, "CUSTOMER versions", cust.Versions, 10000, 0)
+	wantPair(t, "CUSTOMER records", cust.Records, 30000, 30000)
+	wantPair(t, "CUSTOMER data pages", cust.DataPages, 392, 392)
+	if cust.Status != StatusChanged {
+		t.Errorf("CUSTOMER status %s, want changed (versions collected)", cust.Status)
+	}
+	if docs := tableDiff(t, d, "DOCS"); docs.Status != StatusUnchanged {
+		t.Errorf("DOCS status %s, want unchanged", docs.Status)
+	}
+	if ch, ix := d.Count(StatusAdded); ch != 0 || ix != 0 {
+		t.Errorf("added %d tables %d indices, want none", ch, ix)
+	}
+	if len(d.Tables) != 6 || len(d.Indices) != 10 {
+		t.Errorf("%d tables, %d indices; want 6 and 10", len(d.Tables), len(d.Indices))
+	}
+	// Same ODS, same switches for the blocks: nothing only in one.
+	if len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter) != 0 {
+		t.Errorf("fields only before %v, after %v", d.FieldsOnlyBefore, d.FieldsOnlyAfter)
+	}
+	if len(d.Warnings) != 0 {
+		t.Errorf("warnings %q", d.Warnings)
+	}
+	for _, ix := range d.Indices {
+		if ix.DepthGrew {
+			t.Errorf("index %s: depth did not grow in the real pair", ix.Name)
+		}
+	}
+}
+
+// A renamed table is a drop plus a create, and a b-tree that gains a
+// level is flagged. Built from the real -a -r output: ORDERS renamed to
+// ORDERS_2026 with the same id, and CUSTOMER_LAST's depth edited 2 → 3.
+func TestDiffRenameAndDepth(t *testing.T) {
+	path := testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(raw)
+	edited := strings.Replace(text, "ORDERS (130)", "ORDERS_2026 (130)", 1)
+	edited = strings.Replace(edited, "Root page: 243, depth: 2,", "Root page: 243, depth: 3,", 1)
+	d := Diff(snapshotText(t, "before.txt", text), snapshotText(t, "after.txt", edited))
+	if d.SecondsBetween == nil || *d.SecondsBetween != 0 {
+		t.Errorf("seconds_between %v, want 0", d.SecondsBetween)
+	}
+	if tableDiff(t, d, "ORDERS").Status != StatusDropped || tableDiff(t, d, "ORDERS_2026").Status != StatusAdded {
+		t.Errorf("rename: ORDERS %s, ORDERS_2026 %s", tableDiff(t, d, "ORDERS").Status, tableDiff(t, d, "ORDERS_2026").Status)
+	}
+	if o := tableDiff(t, d, "ORDERS"); o.Records[0] == nil || *o.Records[0] != 100000 || o.Records[1] != nil {
+		t.Errorf("dropped ORDERS records %s, want [100000, null]", pairString(o.Records))
+	}
+	var grew []string
+	for _, ix := range d.Indices {
+		if ix.DepthGrew {
+			grew = append(grew, ix.Name)
+			wantPair(t, ix.Name+" depth", ix.Depth, 2, 3)
+		}
+	}
+	if !slices.Equal(grew, []string{"CUSTOMER_LAST"}) {
+		t.Errorf("depth grew for %v, want [CUSTOMER_LAST]", grew)
+	}
+	// The indices of ORDERS stay matched by name: same index names.
+	if tb, ix := d.Count(StatusAdded); tb != 1 || ix != 0 {
+		t.Errorf("added: %d tables, %d indices; want 1, 0", tb, ix)
+	}
+}
+
+// A Firebird 2.5 and a 3.0 run of the fdb test database (the public
+// corpus; the database was recreated under 3.0, so ids and page size
+// differ): the tables compare by name, and the fields only one version
+// prints are named.
+func TestDiffAcrossVersions(t *testing.T) {
+	before := snapshotFile(t, testutil.Corpus(t, "public", "gstat", "FirebirdSQL-fdb__gstat25-r.out"))
+	after := snapshotFile(t, testutil.Corpus(t, "public", "gstat", "FirebirdSQL-fdb__gstat30-r.out"))
+	d := Diff(before, after)
+	if v := d.Before.FirebirdVersion; v == nil || *v != "2.5" {
+		t.Errorf("before version %v", v)
+	}
+	if v := d.After.FirebirdVersion; v == nil || *v != "3.0" {
+		t.Errorf("after version %v", v)
+	}
+	// Wed Apr  4 15:31:28 2018 → Wed Apr 04 15:42:35 2018.
+	if d.SecondsBetween == nil || *d.SecondsBetween != 667 {
+		t.Errorf("seconds_between %v, want 667", d.SecondsBetween)
+	}
+	// Next 1809 → 2144, but the 3.0 database is another file.
+	if d.TransactionsBetween == nil || *d.TransactionsBetween != 335 {
+		t.Errorf("transactions_between %v, want 335", d.TransactionsBetween)
+	}
+	// 15 tables in 2.5; 3.0 adds T5.
+	if len(d.Tables) != 16 {
+		t.Errorf("%d tables, want 16", len(d.Tables))
+	}
+	if t5 := tableDiff(t, d, "T5"); t5.Status != StatusAdded {
+		t.Errorf("T5 %s, want added", t5.Status)
+	}
+	if n, _ := d.Count(StatusAdded); n != 1 {
+		t.Errorf("%d tables added, want 1", n)
+	}
+	cust := tableDiff(t, d, "CUSTOMER")
+	wantPair(t, "CUSTOMER records", cust.Records, 15, 15)
+	// 1 data page of 4096 bytes, then 1 of 8192.
+	wantPair(t, "CUSTOMER size", cust.SizeBytes, 4096, 8192)
+	if cust.Fragments[0] != nil || cust.Fragments[1] == nil {
+		t.Errorf("CUSTOMER fragments %s: 2.5 prints none, 3.0 does", pairString(cust.Fragments))
+	}
+	// The primary key of one table got another system name.
+	if _, ix := d.Count(StatusAdded); ix != 1 {
+		t.Errorf("%d indices added, want 1 (RDB$PRIMARY28)", ix)
+	}
+	if _, ix := d.Count(StatusDropped); ix != 1 {
+		t.Errorf("%d indices dropped, want 1 (RDB$PRIMARY104)", ix)
+	}
+	for _, f := range []string{"header.checksum", "header.implementation_id", "header.bumped_transaction"} {
+		if !slices.Contains(d.FieldsOnlyBefore, f) {
+			t.Errorf("fields_only_before lacks %s: %v", f, d.FieldsOnlyBefore)
+		}
+	}
+	for _, f := range []string{"header.system_change_number", "table.total_formats", "table.total_fragments",
+		"table.compression_ratio", "index.clustering_factor", "index.root_page"} {
+		if !slices.Contains(d.FieldsOnlyAfter, f) {
+			t.Errorf("fields_only_after lacks %s: %v", f, d.FieldsOnlyAfter)
+		}
+	}
+	for _, f := range []string{"table.total_records", "index.depth", "header.next_transaction"} {
+		if slices.Contains(d.FieldsOnlyBefore, f) || slices.Contains(d.FieldsOnlyAfter, f) {
+			t.Errorf("%s is printed by both versions", f)
+		}
+	}
+	if !slices.ContainsFunc(d.Warnings, func(w string) bool { return strings.Contains(w, "ODS 11.2 and 12.0") }) {
+		t.Errorf("warnings %q lack the ODS note", d.Warnings)
+	}
+}
+
+// Every gstat sample of the public corpus compared with itself: nothing
+// changed, nothing added or dropped, no field printed by one side only,
+// whatever the version (1.5 to 6.0, RedDatabase) or the switches.
+func TestDiffCorpusSelf(t *testing.T) {
+	dir := filepath.Join(testutil.CorpusDir(t), "public", "gstat")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, ent := range ents {
+		if ent.IsDir() || strings.HasSuffix(ent.Name(), ".md") {
+			continue
+		}
+		path := filepath.Join(dir, ent.Name())
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reps, err := parse.ReadGstat(strings.NewReader(string(raw)), path)
+		if err != nil || len(reps) == 0 {
+			continue // not every file parses into a snapshot (noisy excerpts)
+		}
+		n++
+		s := NewHistorySnapshot(reps[len(reps)-1])
+		d := Diff(s, s)
+		for _, st := range []string{StatusChanged, StatusAdded, StatusDropped} {
+			if tb, ix := d.Count(st); tb+ix != 0 {
+				t.Errorf("%s: %d tables and %d indices %s against itself", ent.Name(), tb, ix, st)
+			}
+		}
+		if len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter)+len(d.Warnings) != 0 {
+			t.Errorf("%s: fields %v %v, warnings %q", ent.Name(), d.FieldsOnlyBefore, d.FieldsOnlyAfter, d.Warnings)
+		}
+		if len(d.Tables) != len(s.Analysis.Tables) {
+			t.Errorf("%s: %d tables in the diff, %d in the snapshot", ent.Name(), len(d.Tables), len(s.Analysis.Tables))
+		}
+	}
+	t.Logf("%d corpus files compared with themselves", n)
+	if n < 50 {
+		t.Errorf("only %d corpus files compared", n)
+	}
+}
+
+// A transaction left open: the later real snapshot with its Oldest
+// active edited back to the first one's 17 (OIT and OST edited to match)
+// while Next moved 18 → 26.
+func TestDiffOATStuck(t *testing.T) {
+	raw, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := strings.NewReplacer("\tOldest transaction\t25", "\tOldest transaction\t16",
+		"\tOldest active\t\t26", "\tOldest active\t\t17", "\tOldest snapshot\t\t26", "\tOldest snapshot\t\t17").Replace(string(raw))
+	if later == string(raw) {
+		t.Fatal("header lines not found")
+	}
+	before := snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
+	d := Diff(before, snapshotText(t, "later-oat-17.txt", later))
+	if !d.OATStuck {
+		t.Fatal("oat_stuck false")
+	}
+	want := "the oldest active transaction (17) did not move while 8 transactions started: it has been open at least 4 min 38 s and holds back garbage collection"
+	if len(d.Warnings) != 1 || d.Warnings[0] != want {
+		t.Errorf("warnings %q", d.Warnings)
+	}
+	// Next − OAT grew from 1 to 9: 9 transactions at 103.6 an hour.
+	if a := d.OATAgeHours[1]; a == nil || math.Abs(*a-9/(8/(278.0/3600))) > 1e-12 {
+		t.Errorf("oat age after %v", a)
+	}
+	// The real pair: OAT moved 17 → 26.
+	if Diff(before, snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))).OATStuck {
+		t.Error("real pair: oat_stuck true")
+	}
+}

@@ -1,0 +1,363 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Trend is the growth of a database and its tables over a series of
+// snapshots ordered by time. Its JSON form is documented in
+// docs/gstat-history-json.md.
+type Trend struct {
+	Snapshots []SnapshotInfo `json:"snapshots"`
+	// Days is the span from the first to the last snapshot.
+	Days float64 `json:"days"`
+	// UntilBytes is the size forecasts aim at (--until); null when none.
+	UntilBytes *int64 `json:"until_bytes"`
+	// Database is the size of all tables plus their indices.
+	Database GrowthTrend `json:"database"`
+	// Tables are ordered fastest growing first (bytes per day of the
+	// linear fit), unknown growth last.
+	Tables []GrowthTrend `json:"tables"`
+	// Transactions follows the header counters.
+	Transactions TransactionTrend `json:"transactions"`
+	// Skipped names the snapshots left out (no time to place them).
+	Skipped []string `json:"skipped"`
+	// Warnings: fewer than 2 dated snapshots, equal times, several
+	// database paths, a stuck oldest active transaction.
+	Warnings []string `json:"warnings"`
+}
+
+// TransactionTrend is the header transaction counters over time.
+type TransactionTrend struct {
+	Points []CounterPoint `json:"points"`
+	// PerDay is the least-squares slope of Next transaction over days,
+	// fitted on the snapshots since the last restore.
+	PerDay *float64 `json:"per_day"`
+	// Restores counts the times Next went backwards between two
+	// snapshots (a restore or a replaced file resets it).
+	Restores int `json:"restores"`
+	// StuckOldestActive is the Oldest active transaction when it has had
+	// the same number since StuckSince, up to the last snapshot, while
+	// Next moved on: a transaction open all that time. Both null when
+	// the OAT moved.
+	StuckOldestActive *int64     `json:"stuck_oldest_active"`
+	StuckSince        *time.Time `json:"stuck_since"`
+}
+
+// CounterPoint is the header counters of one snapshot.
+type CounterPoint struct {
+	Time              time.Time `json:"time"`
+	OldestTransaction *int64    `json:"oldest_transaction"`
+	OldestActive      *int64    `json:"oldest_active"`
+	OldestSnapshot    *int64    `json:"oldest_snapshot"`
+	NextTransaction   *int64    `json:"next_transaction"`
+}
+
+// transactions fills tr.Transactions from the dated snapshots.
+func (tr *Trend) transactions(timed []*HistorySnapshot, days []float64) {
+	tt := &tr.Transactions
+	tt.Points = make([]CounterPoint, len(timed))
+	var xs, ys []float64
+	var lastNext *int64
+	for i, s := range timed {
+		p := CounterPoint{Time: *s.Time}
+		if h := s.Analysis.Header; h != nil {
+			p.OldestTransaction, p.OldestActive = h.OldestTransaction, h.OldestActive
+			p.OldestSnapshot, p.NextTransaction = h.OldestSnapshot, h.NextTransaction
+		}
+		tt.Points[i] = p
+		if p.NextTransaction == nil {
+			continue
+		}
+		if lastNext != nil && *p.NextTransaction < *lastNext {
+			tt.Restores++
+			xs, ys = nil, nil
+		}
+		lastNext = p.NextTransaction
+		xs = append(xs, days[i])
+		ys = append(ys, float64(*p.NextTransaction))
+	}
+	if len(xs) >= 2 && xs[len(xs)-1] > xs[0] {
+		tt.PerDay = ptr(fitLinear(xs, ys).Slope)
+	}
+	// The last run of snapshots sharing the last OAT.
+	n := len(tt.Points)
+	if n < 2 {
+		return
+	}
+	last := tt.Points[n-1]
+	if last.OldestActive == nil || last.NextTransaction == nil {
+		return
+	}
+	since := n - 1
+	for i := n - 2; i >= 0; i-- {
+		p := tt.Points[i]
+		if p.OldestActive == nil || *p.OldestActive != *last.OldestActive || p.NextTransaction == nil ||
+			*p.NextTransaction > *last.NextTransaction {
+			break
+		}
+		since = i
+	}
+	first := tt.Points[since]
+	if since < n-1 && *last.NextTransaction > *first.NextTransaction {
+		tt.StuckOldestActive, tt.StuckSince = last.OldestActive, &first.Time
+		tr.Warnings = append(tr.Warnings, fmt.Sprintf(
+			"the oldest active transaction (%d) has not moved since %s (%s) while %d transactions started: "+
+				"it has been open all that time and holds back garbage collection",
+			*last.OldestActive, first.Time.Format(time.DateTime), humanSeconds(last.Time.Sub(first.Time).Seconds()),
+			*last.NextTransaction-*first.NextTransaction))
+	}
+}
+
+// GrowthTrend is one object (the database or a table) over time.
+type GrowthTrend struct {
+	Schema string `json:"schema,omitempty"`
+	Name   string `json:"name"`
+	// Points has one entry per snapshot, in snapshot order; values the
+	// snapshot lacks (or a table that did not exist yet) are null.
+	Points []TrendPoint `json:"points"`
+	// SizeChange is last − first known size (null with fewer than 2).
+	SizeChange *int64 `json:"size_change"`
+	// BytesPerDay is the slope of the linear fit.
+	BytesPerDay *float64 `json:"bytes_per_day"`
+	// GrowthPerDay is BytesPerDay over the mean size (0.01 = 1 %/day).
+	GrowthPerDay *float64   `json:"growth_per_day"`
+	Linear       *GrowthFit `json:"linear"`
+	Exponential  *GrowthFit `json:"exponential"`
+	// Best is the model with the higher R² (linear on a tie): "linear"
+	// or "exponential"; null with fewer than 3 sizes.
+	Best     *string   `json:"best"`
+	Forecast *Forecast `json:"forecast"`
+	// OtherForecast is the forecast of the model not named best (null
+	// when Best is): how far apart the two dates are says how much the
+	// choice of model matters, which the interval of one model does not.
+	OtherForecast *Forecast `json:"other_forecast"`
+	// Fastest flags the tables growing fastest (the top FastestTables
+	// with a positive slope).
+	Fastest bool `json:"fastest"`
+}
+
+// TrendPoint is an object in one snapshot.
+type TrendPoint struct {
+	Time      time.Time `json:"time"`
+	SizeBytes *int64    `json:"size_bytes"`
+	Records   *int64    `json:"records"`
+	Versions  *int64    `json:"versions"`
+}
+
+// GrowthFit is a size-over-time model fitted by least squares, time in
+// days since the first snapshot. Linear: size = Intercept + Slope·days.
+// Exponential (fitted on ln size): size = Intercept·e^(Slope·days).
+type GrowthFit struct {
+	Model     string  `json:"model"`
+	Intercept float64 `json:"intercept"`
+	Slope     float64 `json:"slope"`
+	// R2 is computed on sizes (not on their logarithms) for both models,
+	// so that the two compare.
+	R2 float64 `json:"r2"`
+	// DoublingDays is ln 2 / Slope for a growing exponential fit.
+	DoublingDays *float64 `json:"doubling_days"`
+	N            int      `json:"n"`
+}
+
+// At is the model's size after the given days.
+func (f *GrowthFit) At(days float64) float64 {
+	if f.Model == ModelExponential {
+		return f.Intercept * math.Exp(f.Slope*days)
+	}
+	return f.Intercept + f.Slope*days
+}
+
+// Growth models.
+const (
+	ModelLinear      = "linear"
+	ModelExponential = "exponential"
+)
+
+// Forecast states (Forecast.Status).
+const (
+	ForecastDate       = "forecast"       // Date is when the size is reached
+	ForecastReached    = "reached"        // the last snapshot is already there
+	ForecastNotGrowing = "not_growing"    // the best fit is flat or shrinking
+	ForecastTooFew     = "too_few_sizes"  // fewer than 2 sizes
+	ForecastBeyond     = "beyond_horizon" // more than a century away
+)
+
+// Forecast is when an object reaches UntilBytes by its best model.
+type Forecast struct {
+	TargetBytes int64   `json:"target_bytes"`
+	Model       *string `json:"model"`
+	Status      string  `json:"status"`
+	// Date is the crossing; Earliest and Latest bound it with the 95 %
+	// prediction interval of the fit (inverse prediction); a perfect
+	// fit gives Date for both. Both are null with fewer than 3 sizes or
+	// when the growth is not significant at 95 % (the data cannot rule
+	// out "never"); Latest alone is null past a century.
+	Date     *time.Time `json:"date"`
+	Earliest *time.Time `json:"earliest"`
+	Latest   *time.Time `json:"latest"`
+	// DaysAfterLast is Date − the last snapshot, in days.
+	DaysAfterLast *float64 `json:"days_after_last"`
+}
+
+// FastestTables is how many tables Trend flags as growing fastest.
+const FastestTables = 3
+
+// TrendOf orders the snapshots by time and fits growth per table and for
+// the whole database. until is the forecast target in bytes (0 = none).
+// Snapshots without a time cannot be placed and are skipped.
+func TrendOf(snaps []*HistorySnapshot, until int64) *Trend {
+	tr := &Trend{Snapshots: []SnapshotInfo{}, Tables: []GrowthTrend{}, Skipped: []string{}, Warnings: []string{}}
+	if until > 0 {
+		tr.UntilBytes = &until
+	}
+	var timed []*HistorySnapshot
+	for _, s := range snaps {
+		if s.Time == nil {
+			tr.Skipped = append(tr.Skipped, fmt.Sprintf("%s (report %d): no execution time", s.Analysis.File, s.Analysis.Report))
+			continue
+		}
+		timed = append(timed, s)
+	}
+	slices.SortStableFunc(timed, func(a, b *HistorySnapshot) int { return a.Time.Compare(*b.Time) })
+	for i, s := range timed {
+		tr.Snapshots = append(tr.Snapshots, s.Info())
+		if i > 0 && s.Time.Equal(*timed[i-1].Time) {
+			tr.Warnings = append(tr.Warnings, fmt.Sprintf("%s and %s have the same execution time",
+				timed[i-1].Analysis.File, s.Analysis.File))
+		}
+	}
+	var dbs []string
+	for _, s := range timed {
+		if h := s.Analysis.Header; h != nil && h.Database != nil && !slices.Contains(dbs, *h.Database) {
+			dbs = append(dbs, *h.Database)
+		}
+	}
+	if len(dbs) > 1 {
+		tr.Warnings = append(tr.Warnings, fmt.Sprintf("snapshots of %d database paths (%s): a trend needs one database",
+			len(dbs), strings.Join(dbs, ", ")))
+	}
+	if len(timed) < 2 {
+		tr.Warnings = append(tr.Warnings, "a trend needs at least 2 snapshots with an execution time")
+	}
+	if len(timed) == 0 {
+		tr.Database = GrowthTrend{Name: "database", Points: []TrendPoint{}}
+		tr.Transactions.Points = []CounterPoint{}
+		return tr
+	}
+	t0 := *timed[0].Time
+	tr.Days = timed[len(timed)-1].Time.Sub(t0).Hours() / 24
+	days := make([]float64, len(timed))
+	for i, s := range timed {
+		days[i] = s.Time.Sub(t0).Hours() / 24
+	}
+
+	tr.transactions(timed, days)
+
+	db := GrowthTrend{Name: "database"}
+	for _, s := range timed {
+		t := s.Analysis.Totals
+		db.Points = append(db.Points, TrendPoint{Time: *s.Time, SizeBytes: s.SizeBytes(), Records: t.Records, Versions: t.Versions})
+	}
+	db.fit(days, until)
+	tr.Database = db
+
+	// Tables in order of first appearance, matched by schema and name.
+	idx := map[string]int{}
+	for si, s := range timed {
+		for _, t := range s.Analysis.Tables {
+			k := tableKey(t.Schema, t.Name)
+			i, ok := idx[k]
+			if !ok {
+				i = len(tr.Tables)
+				idx[k] = i
+				tr.Tables = append(tr.Tables, GrowthTrend{Schema: t.Schema, Name: t.Name, Points: make([]TrendPoint, len(timed))})
+				for j := range timed {
+					tr.Tables[i].Points[j].Time = *timed[j].Time
+				}
+			}
+			p := &tr.Tables[i].Points[si]
+			p.SizeBytes, p.Records, p.Versions = t.SizeBytes, t.Records, t.Versions
+		}
+	}
+	for i := range tr.Tables {
+		tr.Tables[i].fit(days, until)
+	}
+	slices.SortStableFunc(tr.Tables, func(a, b GrowthTrend) int {
+		if (a.BytesPerDay == nil) != (b.BytesPerDay == nil) {
+			if a.BytesPerDay != nil {
+				return -1
+			}
+			return 1
+		}
+		if a.BytesPerDay != nil {
+			if c := cmp.Compare(*b.BytesPerDay, *a.BytesPerDay); c != 0 {
+				return c
+			}
+		}
+		return cmp.Or(cmp.Compare(a.Schema, b.Schema), cmp.Compare(a.Name, b.Name))
+	})
+	for i := 0; i < len(tr.Tables) && i < FastestTables; i++ {
+		if r := tr.Tables[i].BytesPerDay; r != nil && *r > 0 {
+			tr.Tables[i].Fastest = true
+		}
+	}
+	return tr
+}
+
+// fit fills the growth figures from the points' sizes.
+func (g *GrowthTrend) fit(days []float64, until int64) {
+	var xs, ys []float64
+	var first, last *int64
+	for i, p := range g.Points {
+		if p.SizeBytes == nil {
+			continue
+		}
+		if first == nil {
+			first = p.SizeBytes
+		}
+		last = p.SizeBytes
+		xs = append(xs, days[i])
+		ys = append(ys, float64(*p.SizeBytes))
+	}
+	if len(xs) >= 2 {
+		g.SizeChange = diff(last, first)
+	}
+	if len(xs) >= 2 && xs[len(xs)-1] > xs[0] {
+		g.Linear = fitLinear(xs, ys)
+		mean := 0.0
+		for _, y := range ys {
+			mean += y
+		}
+		mean /= float64(len(ys))
+		g.BytesPerDay = ptr(g.Linear.Slope)
+		if mean > 0 {
+			g.GrowthPerDay = ptr(g.Linear.Slope / mean)
+		}
+		g.Exponential = fitExponential(xs, ys)
+	}
+	best := g.Linear
+	if len(xs) >= 3 && g.Linear != nil {
+		if e := g.Exponential; e != nil && e.R2 > g.Linear.R2 {
+			best = e
+		}
+		g.Best = strPtr(best.Model)
+	}
+	if until > 0 {
+		g.Forecast = forecast(best, xs, ys, until, g.Points)
+		if g.Best != nil {
+			other := g.Exponential
+			if best == g.Exponential {
+				other = g.Linear
+			}
+			if other != nil {
+				g.OtherForecast = forecast(other, xs, ys, until, g.Points)
+			}
+		}
+	}
+}

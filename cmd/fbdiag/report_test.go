@@ -1,0 +1,262 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/net/html"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/plot"
+)
+
+// runReportCLI runs the whole program in dir and returns its exit code and
+// output.
+func runReportCLI(t *testing.T, dir string, args ...string) (int, string, string) {
+	t.Helper()
+	if dir != "" {
+		t.Chdir(dir)
+	}
+	var out, errb bytes.Buffer
+	code := run(append([]string{"fbdiag"}, args...), strings.NewReader(""), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// reportDoc parses a written report and returns its sections' ids and
+// the number of embedded images.
+func reportDoc(t *testing.T, index string) (sections []string, images int, text string) {
+	t.Helper()
+	b, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := html.Parse(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var texts []string
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			texts = append(texts, n.Data)
+		}
+		if n.Type == html.ElementNode {
+			switch n.Data {
+			case "section":
+				for _, a := range n.Attr {
+					if a.Key == "id" {
+						sections = append(sections, a.Val)
+					}
+				}
+			case "img":
+				images++
+			case "script":
+				t.Errorf("report has a script element")
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	return sections, images, strings.Join(texts, "\n")
+}
+
+// TestReportNoArguments: `fbdiag` alone writes the report of the embedded
+// sample into ./fbdiag-report and says where.
+func TestReportNoArguments(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runReportCLI(t, dir)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, out, errs)
+	}
+	index := filepath.Join(dir, "fbdiag-report", "index.html")
+	if !strings.Contains(out, "wrote "+index) {
+		t.Fatalf("output does not name %s:\n%s", index, out)
+	}
+	sections, images, _ := reportDoc(t, index)
+	if len(sections) < 2 || sections[0] != "summary" {
+		t.Fatalf("sections %v", sections)
+	}
+	pngs, _ := filepath.Glob(filepath.Join(dir, "fbdiag-report", "*.png"))
+	if images != len(pngs) {
+		t.Errorf("%d images in the page, %d PNG files", images, len(pngs))
+	}
+	// The embedded sample has every input kind, so every chart kind.
+	for _, k := range plot.Kinds {
+		n := 0
+		for _, p := range pngs {
+			if strings.HasPrefix(filepath.Base(p), string(k)+"-") {
+				n++
+			}
+		}
+		if n == 0 {
+			t.Errorf("no %s chart among %d", k, len(pngs))
+		}
+	}
+	// Run again: our own report is replaced, not refused.
+	if code, out, errs := runReportCLI(t, dir, "report"); code != exitOK {
+		t.Fatalf("second run exit %d: %s%s", code, out, errs)
+	}
+	chromiumCheck(t, index, images, len(sections))
+}
+
+// TestReportRefusesUserIndex: an index.html fbdiag did not write stays.
+func TestReportRefusesUserIndex(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	mine := []byte("<!DOCTYPE html><title>mine</title>")
+	if err := os.WriteFile(filepath.Join(out, "index.html"), mine, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runReportCLI(t, "", "report", "--out", out, testutil.Testdata(t, "seeds"))
+	if code != exitError || !strings.Contains(errs, "not written by fbdiag") {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "index.html")); !bytes.Equal(b, mine) {
+		t.Fatal("user's index.html was changed")
+	}
+}
+
+// TestReportUnreadableInput: the report is written from what could be
+// read, and the exit status is 1.
+func TestReportUnreadableInput(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r")
+	code, stdout, errs := runReportCLI(t, "", "report", "--out", out, "/nonexistent/gstat.txt", testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"))
+	if code != exitError || !strings.Contains(errs, "/nonexistent/gstat.txt") || !strings.Contains(stdout, "wrote ") {
+		t.Fatalf("exit %d, out %q, err %q", code, stdout, errs)
+	}
+	_, images, text := reportDoc(t, filepath.Join(out, "index.html"))
+	if images != 1 || !strings.Contains(text, "+24.6 %") {
+		t.Fatalf("%d images; text has +24.6 %%: %v", images, strings.Contains(text, "+24.6 %"))
+	}
+}
+
+func TestReportUsage(t *testing.T) {
+	if code, _, errs := runReportCLI(t, "", "report", "--width", "10", "x"); code != exitUsage || !strings.Contains(errs, "chart size") {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if code, _, _ := runReportCLI(t, "", "detect"); code != exitUsage {
+		t.Fatalf("detect without files: exit %d", code)
+	}
+}
+
+func TestDetectCommand(t *testing.T) {
+	code, out, errs := runReportCLI(t, "", "detect", "--format", "json", testutil.Testdata(t, "seeds"), testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got []struct{ File, Kind, Reason string }
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]string{}
+	for _, g := range got {
+		kinds[filepath.Base(g.File)] = g.Kind
+	}
+	want := map[string]string{
+		"degradation-load-sata.csv": "throughput", "degradation-throughput-sata.csv": "throughput",
+		"page-buffers-1.7tb.csv": "throughput", "power-plan-tpcc.tsv": "throughput",
+		"restore-balanced.log": "gbak", "restore-high-performance.log": "gbak", "shop-gstat-h.txt": "gstat",
+	}
+	if len(kinds) != len(want) {
+		t.Fatalf("got %v", kinds)
+	}
+	for f, k := range want {
+		if kinds[f] != k {
+			t.Errorf("%s: %s, want %s", f, kinds[f], k)
+		}
+	}
+	// A missing file is an error, the others are still printed.
+	code, out, errs = runReportCLI(t, "", "detect", "/nonexistent/x.txt", testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
+	if code != exitError || !strings.Contains(errs, "/nonexistent/x.txt") || !strings.Contains(out, "gstat") {
+		t.Fatalf("exit %d, out %q, err %q", code, out, errs)
+	}
+}
+
+// chromiumCheck opens the report in headless Chromium through a small
+// harness page that waits for every image of the report to decode and
+// writes the count into its own DOM, which --dump-dom prints. Console
+// errors are read from Chromium's log. Skips without Chromium, unless
+// FBDIAG_CHROMIUM=required (CI).
+func chromiumCheck(t *testing.T, index string, images, sections int) {
+	t.Helper()
+	bin := os.Getenv("FBDIAG_CHROMIUM_BIN")
+	for _, c := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if bin != "" {
+			break
+		}
+		bin, _ = exec.LookPath(c)
+	}
+	if bin == "" {
+		if _, err := os.Stat("/usr/bin/chromium"); err == nil {
+			bin = "/usr/bin/chromium"
+		}
+	}
+	if bin == "" {
+		if os.Getenv("FBDIAG_CHROMIUM") == "required" {
+			t.Fatal("FBDIAG_CHROMIUM=required but no Chromium found")
+		}
+		t.Skip("no Chromium on PATH or at /usr/bin/chromium: browser check skipped (set FBDIAG_CHROMIUM_BIN)")
+	}
+	dir := filepath.Dir(index)
+	harness := filepath.Join(t.TempDir(), "harness.html")
+	page := `<!DOCTYPE html><html><body>
+<iframe id="f" src="file://` + index + `" style="width:1200px;height:900px"></iframe>
+<script>
+// The window's load event waits for the iframe and its images, so each
+// image has decoded or failed by then (an await here would outlive
+// --dump-dom).
+window.addEventListener("load", () => {
+  const d = document.getElementById("f").contentDocument;
+  const imgs = Array.from(d.images);
+  const bad = imgs.filter(im => !im.complete || im.naturalWidth === 0).map(im => im.alt);
+  const p = document.createElement("pre");
+  p.id = "result";
+  p.textContent = "IMAGES " + imgs.length + " DECODED " + (imgs.length - bad.length) + " SECTIONS " + d.querySelectorAll("section").length + " BAD " + bad.join("|");
+  document.body.appendChild(p);
+});
+</script></body></html>`
+	if err := os.WriteFile(harness, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+		"--user-data-dir="+t.TempDir(), "--allow-file-access-from-files", "--virtual-time-budget=10000",
+		"--enable-logging=stderr", "--v=0", "--dump-dom", "file://"+harness)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("chromium: %v\n%s", err, errb.String())
+	}
+	m := regexp.MustCompile(`IMAGES (\d+) DECODED (\d+) SECTIONS (\d+) BAD (.*)`).FindStringSubmatch(out.String())
+	if m == nil {
+		t.Fatalf("harness did not report (page did not load?):\n%s\n%s", out.String(), errb.String())
+	}
+	if m[1] != m[2] || m[1] != itoa(images) || m[3] != itoa(sections) {
+		t.Errorf("chromium: %s images, %s decoded, want %d; %s sections, want %d; bad: %s", m[1], m[2], images, m[3], sections, m[4])
+	}
+	for _, l := range strings.Split(errb.String(), "\n") {
+		if strings.Contains(l, ":CONSOLE") && (strings.Contains(l, dir) || strings.Contains(l, "harness")) {
+			t.Errorf("console message: %s", l)
+		}
+	}
+}
+
+func itoa(n int) string {
+	b, _ := json.Marshal(n)
+	return string(b)
+}

@@ -1,0 +1,310 @@
+package parse
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// InputKind is what an input file holds, as Detect recognises it.
+type InputKind string
+
+// The input kinds fbdiag reads.
+const (
+	InputUnknown InputKind = "unknown"
+	// InputGstat is gstat / fbstat / fbsvcmgr action_db_stats output.
+	InputGstat InputKind = "gstat"
+	// InputGbak is a gbak backup or restore log (verbose, with or without
+	// -st statistics).
+	InputGbak InputKind = "gbak"
+	// InputThroughput is a result table: CSV, TSV, markdown or aligned
+	// text with a header row and numeric columns.
+	InputThroughput InputKind = "throughput"
+	// InputBenchmark is the output or log of a benchmark tool: pgbench,
+	// sysbench, HammerDB or go test -bench.
+	InputBenchmark InputKind = "benchmark"
+)
+
+// DetectSize is how much of a file Detect needs: the first 64 KiB.
+const DetectSize = 64 << 10
+
+// Detect tells what a file holds from its first bytes (DetectSize is
+// enough), by content only: file names lie ("stats.log" holding gstat
+// output, "restore.txt" a gbak log). The text goes through the same
+// decoding as LineReader, so UTF-16 from PowerShell and CRLF files are
+// recognised too. The reason says which line gave it away, "line N: …".
+func Detect(head []byte) (InputKind, string) {
+	if len(head) > DetectSize {
+		head = head[:DetectSize]
+	}
+	if looksBinary(head) {
+		return InputUnknown, "binary data (NUL bytes outside UTF-16 text)"
+	}
+	lr := NewLineReader(bytes.NewReader(head), "head")
+	var lines []string
+	for lr.Next() && len(lines) < 4000 {
+		lines = append(lines, lr.Text())
+	}
+	// A cut at DetectSize leaves a partial last line.
+	if len(head) == DetectSize && len(lines) > 1 {
+		lines = lines[:len(lines)-1]
+	}
+	for _, d := range detectors {
+		if k, why := d(lines); k != "" {
+			// LineReader expands tabs, so a TSV reads as aligned text;
+			// the raw bytes tell (0x09 is 0x09 in UTF-16 too).
+			if k == InputThroughput && bytes.IndexByte(head, '\t') >= 0 {
+				why = strings.Replace(why, "aligned text", "tab-separated", 1)
+			}
+			return k, why
+		}
+	}
+	if len(strings.TrimSpace(strings.Join(lines, ""))) == 0 {
+		return InputUnknown, "empty"
+	}
+	return InputUnknown, "no gstat, gbak, benchmark or table lines in the first " + sizeText(len(head))
+}
+
+func sizeText(n int) string {
+	if n >= 1024 {
+		return fmt.Sprintf("%d KiB", (n+1023)/1024)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// looksBinary reports NUL bytes in text that is not UTF-16 (where every
+// other byte of ASCII is NUL).
+func looksBinary(b []byte) bool {
+	if len(b) >= 2 && (b[0] == 0xFF && b[1] == 0xFE || b[0] == 0xFE && b[1] == 0xFF) {
+		return false
+	}
+	if len(b) >= 4 && (b[1] == 0 && b[3] == 0 && b[0] != 0 || b[0] == 0 && b[2] == 0 && b[1] != 0) {
+		return false
+	}
+	n := min(len(b), 4096)
+	return bytes.IndexByte(b[:n], 0) >= 0
+}
+
+type detector func(lines []string) (InputKind, string)
+
+// detectors run in order; the first that recognises the text wins. gbak
+// comes before gstat because a restore log names tables and indices too,
+// and benchmarks before tables because pgbench logs are numeric columns.
+var detectors = []detector{detectGbak, detectGstat, detectBenchmark, detectTable}
+
+func why(i int, line string) string {
+	return fmt.Sprintf("line %d: %q", i+1, clip(strings.TrimSpace(line), 40))
+}
+
+func clip(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// detectGbak: gbak prefixes every line it writes with "gbak:".
+func detectGbak(lines []string) (InputKind, string) {
+	n, first := 0, -1
+	for i, l := range lines {
+		if strings.HasPrefix(strings.TrimLeft(l, " "), "gbak:") {
+			if first < 0 {
+				first = i
+			}
+			n++
+			if n >= 2 {
+				return InputGbak, why(first, lines[first])
+			}
+		}
+	}
+	if n == 1 && len(nonEmpty(lines)) <= 3 {
+		return InputGbak, why(first, lines[first])
+	}
+	return "", ""
+}
+
+// gstatMarks are lines only gstat writes, from Firebird 1.5 to 6.0.
+var gstatMarks = []string{
+	"Database header page information",
+	"Analyzing database pages",
+	"Gstat execution time",
+	"Gstat completion time",
+	"Primary pointer page:",
+	"Database file sequence:",
+	"Oldest transaction",
+	// -i without -a (index statistics only) and -e (encryption):
+	"Root page:",
+	"Data pages: total",
+	"Index pages: total",
+}
+
+func detectGstat(lines []string) (InputKind, string) {
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		for _, m := range gstatMarks {
+			if strings.HasPrefix(t, m) {
+				// "Oldest transaction" alone could be prose; gstat
+				// prints it with a number.
+				if m == "Oldest transaction" && !reGstatHeaderNum.MatchString(t) ||
+					m == "Root page:" && !strings.Contains(t, "leaf buckets:") ||
+					strings.HasSuffix(m, "total") && !strings.Contains(t, "encrypted") {
+					continue
+				}
+				return InputGstat, why(i, l)
+			}
+		}
+	}
+	return "", ""
+}
+
+var reGstatHeaderNum = regexp.MustCompile(`^Oldest transaction\s+\d+$`)
+
+// benchMarks are lines of benchmark tools' summaries and progress.
+var benchMarks = []struct {
+	re   *regexp.Regexp
+	tool string
+}{
+	{regexp.MustCompile(`^pgbench \(\d`), "pgbench"},
+	{regexp.MustCompile(`^tps = [0-9.]+ \(`), "pgbench"},
+	{regexp.MustCompile(`^progress: [0-9.]+ s, [0-9.]+ tps, lat `), "pgbench"},
+	{regexp.MustCompile(`^transaction type: `), "pgbench"},
+	{regexp.MustCompile(`^sysbench \d+\.\d+`), "sysbench"},
+	{regexp.MustCompile(`^\[ *[0-9.]+s \] thds: \d+ tps: `), "sysbench"},
+	{regexp.MustCompile(`^SQL statistics:$`), "sysbench"},
+	{regexp.MustCompile(`TEST RESULT : System achieved \d+ NOPM`), "HammerDB"},
+	{regexp.MustCompile(`^Vuser \d+:`), "HammerDB"},
+	{regexp.MustCompile(`^Benchmark\S*\s+\d+\s+[0-9.]+ ns/op`), "go test -bench"},
+}
+
+// rePgbenchLog matches pgbench -l lines: 6–8 integer columns per
+// transaction, or the 11–15 columns of --aggregate-interval.
+var rePgbenchLog = regexp.MustCompile(`^\d+ \d+ (\d+|skipped|failed|serialization|deadlock)( \d+){3,12}$`)
+
+func detectBenchmark(lines []string) (InputKind, string) {
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		for _, m := range benchMarks {
+			if m.re.MatchString(t) {
+				return InputBenchmark, m.tool + ", " + why(i, l)
+			}
+		}
+	}
+	ne := nonEmpty(lines)
+	if len(ne) >= 3 {
+		ok := 0
+		for _, i := range ne[:min(len(ne), 20)] {
+			if rePgbenchLog.MatchString(lines[i]) {
+				ok++
+			}
+		}
+		if ok == min(len(ne), 20) {
+			return InputBenchmark, "pgbench log (-l), " + why(ne[0], lines[ne[0]])
+		}
+	}
+	return "", ""
+}
+
+func nonEmpty(lines []string) []int {
+	var out []int
+	for i, l := range lines {
+		if strings.TrimSpace(l) != "" {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// detectTable recognises a result table: a header row of at least two
+// names, then rows with the same number of cells, at least one of them a
+// number. Separators: tab, comma, semicolon, '|' (markdown) or a run of
+// two or more spaces (aligned text).
+func detectTable(lines []string) (InputKind, string) {
+	ne := nonEmpty(lines)
+	// Skip a title or comment line or two before the header.
+	for start := 0; start < min(3, len(ne)); start++ {
+		rows := ne[start:]
+		if len(rows) < 2 {
+			break
+		}
+		for _, sep := range []string{"\t", "|", ",", ";", "  "} {
+			head := splitCells(lines[rows[0]], sep)
+			if len(head) < 2 || numericCells(head) == len(head) {
+				continue
+			}
+			good, checked := 0, 0
+			for _, ri := range rows[1:min(len(rows), 30)] {
+				l := lines[ri]
+				if sep == "|" && isMarkdownRule(l) {
+					continue
+				}
+				checked++
+				cells := splitCells(l, sep)
+				if len(cells) == len(head) && numericCells(cells) >= 1 {
+					good++
+				}
+			}
+			if checked > 0 && good*10 >= checked*8 {
+				return InputThroughput, fmt.Sprintf("%s table with %d columns, header %s", sepName(sep), len(head), why(rows[0], lines[rows[0]]))
+			}
+		}
+	}
+	return "", ""
+}
+
+func sepName(sep string) string {
+	switch sep {
+	case "\t":
+		return "tab-separated"
+	case "|":
+		return "markdown"
+	case ",":
+		return "comma-separated"
+	case ";":
+		return "semicolon-separated"
+	}
+	return "aligned text"
+}
+
+func splitCells(l, sep string) []string {
+	l = strings.TrimSpace(l)
+	var parts []string
+	switch sep {
+	case "  ":
+		parts = regexp2Spaces.Split(l, -1)
+	case "|":
+		if !strings.Contains(l, "|") {
+			return nil
+		}
+		parts = strings.Split(strings.Trim(l, "|"), "|")
+	default:
+		if !strings.Contains(l, sep) {
+			return nil
+		}
+		parts = strings.Split(l, sep)
+	}
+	for i := range parts {
+		parts[i] = strings.Trim(strings.TrimSpace(parts[i]), `"`)
+	}
+	return parts
+}
+
+var regexp2Spaces = regexp.MustCompile(`\s{2,}`)
+
+func isMarkdownRule(l string) bool {
+	t := strings.TrimSpace(l)
+	return strings.HasPrefix(t, "|") && strings.Trim(t, "|-: ") == ""
+}
+
+var reNumber = regexp.MustCompile(`^[-+]?(\d+([.,]\d*)?|[.,]\d+)([eE][-+]?\d+)?\s*%?$`)
+
+func numericCells(cells []string) int {
+	n := 0
+	for _, c := range cells {
+		if reNumber.MatchString(c) {
+			n++
+		}
+	}
+	return n
+}

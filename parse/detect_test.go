@@ -1,0 +1,144 @@
+package parse
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+)
+
+func detectFile(t testing.TB, path string) (InputKind, string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Detect(b)
+}
+
+func TestDetectTestdata(t *testing.T) {
+	want := map[string]InputKind{
+		"fb30/shop-gbak-backup-v-st.log":        InputGbak,
+		"fb30/shop-gbak-restore-v-st.log":       InputGbak,
+		"fb30/shop-gstat-a-r.txt":               InputGstat,
+		"fb30/shop-gstat-d.txt":                 InputGstat,
+		"fb30/shop-gstat-e.txt":                 InputGstat,
+		"fb30/shop-gstat-h.txt":                 InputGstat,
+		"fb30/shop-gstat-i.txt":                 InputGstat,
+		"fb30/shop-gstat-r-later.txt":           InputGstat,
+		"fb30/shop-gstat-s-r.txt":               InputGstat,
+		"fb30/shop-schema.sql":                  InputUnknown,
+		"seeds/degradation-load-sata.csv":       InputThroughput,
+		"seeds/degradation-throughput-sata.csv": InputThroughput,
+		"seeds/page-buffers-1.7tb.csv":          InputThroughput,
+		"seeds/power-plan-tpcc.tsv":             InputThroughput,
+		"seeds/restore-balanced.log":            InputGbak,
+		"seeds/restore-high-performance.log":    InputGbak,
+	}
+	for rel, k := range want {
+		got, why := detectFile(t, testutil.Testdata(t, filepath.FromSlash(rel)))
+		if got != k {
+			t.Errorf("%s: %s (%s), want %s", rel, got, why, k)
+		}
+	}
+	// The reason quotes the line that decided.
+	if _, why := detectFile(t, testutil.Testdata(t, "fb30", "shop-gstat-h.txt")); why != `line 2: "Database \"/var/lib/firebird/data/shop.fdb\""` && !strings.Contains(why, "Gstat execution time") {
+		t.Errorf("gstat reason %q", why)
+	}
+	if _, why := detectFile(t, testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv")); why != `tab-separated table with 2 columns, header line 1: "power_plan      tpcc_score"` {
+		t.Errorf("tsv reason %q", why)
+	}
+}
+
+// TestDetectEncodings: the same gstat output saved by PowerShell (UTF-16LE
+// with BOM, CRLF) or without BOM is still gstat.
+func TestDetectEncodings(t *testing.T) {
+	data, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	crlf := bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n"))
+	for name, b := range map[string][]byte{
+		"utf16le-bom": utf16le(string(crlf), true),
+		"utf16le":     utf16le(string(data), false),
+		"utf8-bom":    append([]byte{0xEF, 0xBB, 0xBF}, crlf...),
+		"long":        bytes.Repeat(data, 300), // cut at DetectSize mid-line
+	} {
+		if k, why := Detect(b); k != InputGstat {
+			t.Errorf("%s: %s (%s)", name, k, why)
+		}
+	}
+	if k, _ := Detect([]byte{0x7f, 'E', 'L', 'F', 0, 0, 1, 2}); k != InputUnknown {
+		t.Errorf("binary detected as %s", k)
+	}
+	if k, why := Detect(nil); k != InputUnknown || why != "empty" {
+		t.Errorf("empty: %s %s", k, why)
+	}
+}
+
+// TestDetectCorpus runs Detect over the shared corpus: every published
+// gstat and gbak output and every benchmark capture is recognised.
+func TestDetectCorpus(t *testing.T) {
+	dir := testutil.CorpusDir(t)
+	counts := map[InputKind]int{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || strings.HasSuffix(p, ".md") {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		var want InputKind
+		switch {
+		case strings.HasPrefix(rel, filepath.Join("public", "gstat")), strings.Contains(rel, "gstat"):
+			want = InputGstat
+		case strings.HasPrefix(rel, filepath.Join("public", "gbak")), strings.Contains(rel, "gbak"), strings.HasSuffix(rel, ".log"):
+			want = InputGbak
+		case strings.HasPrefix(rel, "bench"):
+			want = InputBenchmark
+		case strings.HasSuffix(rel, ".csv"), strings.HasSuffix(rel, ".tsv"):
+			want = InputThroughput
+		default:
+			want = InputUnknown
+		}
+		got, why := detectFile(t, p)
+		counts[got]++
+		if got != want {
+			t.Errorf("%s: %s (%s), want %s", rel, got, why, want)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("corpus kinds: %v", counts)
+}
+
+func FuzzDetect(f *testing.F) {
+	for _, rel := range []string{"fb30/shop-gstat-h.txt", "fb30/shop-gbak-restore-v-st.log", "seeds/power-plan-tpcc.tsv", "seeds/page-buffers-1.7tb.csv"} {
+		b, err := os.ReadFile(testutil.Testdata(f, filepath.FromSlash(rel)))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		k, why := Detect(b)
+		if k == "" || why == "" {
+			t.Fatalf("empty answer %q %q", k, why)
+		}
+	})
+}
+
+func BenchmarkDetect(b *testing.B) {
+	data, err := os.ReadFile(testutil.Testdata(b, "fb30", "shop-gstat-s-r.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	data = data[:min(len(data), DetectSize)]
+	b.SetBytes(int64(len(data)))
+	for i := 0; i < b.N; i++ {
+		Detect(data)
+	}
+}

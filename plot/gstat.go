@@ -1,0 +1,279 @@
+package plot
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// DepthCount is how many indices have a given depth.
+type DepthCount struct {
+	Depth, Count int
+	// Severity colours the bar when the analysis warns about this depth.
+	Severity Severity
+}
+
+// IndexBar is one index among the largest, with its worst warning.
+type IndexBar struct {
+	Name string
+	// Table owns the index; shown as "INDEX (TABLE)" when set.
+	Table string
+	Size  float64
+	// Severity is the worst warning the analysis gave this index.
+	Severity Severity
+}
+
+// Indices is the data of the index chart: depth distribution on the
+// left, the largest indices coloured by their worst warning on the right.
+type Indices struct {
+	Title string
+	// SizeUnit is the unit of IndexBar.Size ("MB", "pages").
+	SizeUnit string
+	Depths   []DepthCount
+	Largest  []IndexBar
+}
+
+// IndicesChart draws the two index panels.
+func IndicesChart(d Indices) (*Chart, error) {
+	ch := &Chart{Kind: KindIndices, Title: d.Title}
+	if len(d.Depths) == 0 && len(d.Largest) == 0 {
+		return nil, errNoData(ch.Kind, "indices")
+	}
+	if len(d.Depths) > 0 {
+		p := newPlot(d.Title, "index depth (levels)", "indices")
+		valueGrid(p, false)
+		b := newBars(false)
+		names := make([]string, len(d.Depths))
+		pl := Plotted{Name: "depth"}
+		for i, dc := range d.Depths {
+			names[i] = strconv.Itoa(dc.Depth)
+			b.add(bar{Pos: float64(i), Thick: 0.6, Hi: float64(dc.Count), Color: severityColor(dc.Severity), Label: strconv.Itoa(dc.Count)})
+			pl.X = append(pl.X, float64(dc.Depth))
+			pl.Y = append(pl.Y, float64(dc.Count))
+		}
+		p.Add(b)
+		ch.add(pl)
+		categoryAxis(&p.X, names)
+		p.Y.Min = 0
+		_, _, _, ymax := b.DataRange()
+		p.Y.Max = ymax * 1.12
+		ch.addPanel(p)
+	}
+	if len(d.Largest) > 0 {
+		title := "largest indices"
+		if len(ch.panels) == 0 {
+			title = d.Title
+		}
+		p := newPlot(title, "size ("+d.SizeUnit+")", "")
+		valueGrid(p, true)
+		b := newBars(true)
+		n := len(d.Largest)
+		names := make([]string, n)
+		pl := Plotted{Name: "largest"}
+		seen := map[string]bool{}
+		var legend []Severity
+		for i, ix := range d.Largest {
+			pos := float64(n - 1 - i)
+			name := ix.Name
+			if ix.Table != "" {
+				name = Ellipsis(ix.Name, 18) + " (" + Ellipsis(ix.Table, 12) + ")"
+			}
+			names[n-1-i] = name
+			if finite(ix.Size) {
+				b.add(bar{Pos: pos, Thick: 0.66, Hi: ix.Size, Color: severityColor(ix.Severity), Label: FormatValue(ix.Size)})
+			}
+			pl.X = append(pl.X, pos)
+			pl.Y = append(pl.Y, ix.Size)
+			pl.Labels = append(pl.Labels, ix.Name)
+			if l := severityLabel(ix.Severity); !seen[l] {
+				seen[l] = true
+				legend = append(legend, ix.Severity)
+			}
+		}
+		p.Add(b)
+		ch.add(pl)
+		categoryAxis(&p.Y, names)
+		legend = sortSeverities(legend)
+		for _, s := range legend {
+			p.Legend.Add(severityLabel(s), swatch{severityColor(s)})
+		}
+		p.X.Min = 0
+		ch.addBarsPanel(p, n, len(legend))
+	}
+	return ch, nil
+}
+
+// sortSeverities orders legend entries worst first.
+func sortSeverities(ss []Severity) []Severity {
+	var out []Severity
+	for _, want := range []string{"critical", "warning", "info", "no warning"} {
+		for _, s := range ss {
+			if severityLabel(s) == want {
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// TableBar is one table among the largest.
+type TableBar struct {
+	Name string
+	Size float64
+	// Records, Versions (back versions) and Fragments as gstat -r
+	// counts them; NaN when the input lacked -r.
+	Records, Versions, Fragments float64
+	Severity                     Severity
+}
+
+// Tables is the data of the table chart: the largest tables by size on
+// the left, their back versions and fragments per 100 records on the right.
+type Tables struct {
+	Title    string
+	SizeUnit string
+	Tables   []TableBar
+}
+
+// TablesChart draws the two table panels.
+func TablesChart(d Tables) (*Chart, error) {
+	ch := &Chart{Kind: KindTables, Title: d.Title}
+	if len(d.Tables) == 0 {
+		return nil, errNoData(ch.Kind, "tables")
+	}
+	n := len(d.Tables)
+	names := make([]string, n)
+	for i, t := range d.Tables {
+		names[n-1-i] = t.Name
+	}
+	p := newPlot(d.Title, "size ("+d.SizeUnit+")", "")
+	valueGrid(p, true)
+	b := newBars(true)
+	pl := Plotted{Name: "size"}
+	seen := map[string]bool{}
+	var legend []Severity
+	for i, t := range d.Tables {
+		pos := float64(n - 1 - i)
+		if finite(t.Size) {
+			b.add(bar{Pos: pos, Thick: 0.66, Hi: t.Size, Color: severityColor(t.Severity), Label: FormatValue(t.Size)})
+		}
+		pl.X, pl.Y, pl.Labels = append(pl.X, pos), append(pl.Y, t.Size), append(pl.Labels, t.Name)
+		if l := severityLabel(t.Severity); !seen[l] {
+			seen[l] = true
+			legend = append(legend, t.Severity)
+		}
+	}
+	p.Add(b)
+	ch.add(pl)
+	categoryAxis(&p.Y, names)
+	legend = sortSeverities(legend)
+	for _, s := range legend {
+		p.Legend.Add(severityLabel(s), swatch{severityColor(s)})
+	}
+	p.X.Min = 0
+	// Both panels reserve the same legend room so their rows line up.
+	legendRows := max(len(legend), 2)
+	ch.addBarsPanel(p, n, legendRows)
+
+	// Right: back versions and fragments per 100 records, the garbage a
+	// sweep or a backup/restore would remove.
+	q := newPlot("back versions, fragments", "per 100 records", "")
+	valueGrid(q, true)
+	vb := newBars(true)
+	pv := Plotted{Name: "versions per 100 records"}
+	pf := Plotted{Name: "fragments per 100 records"}
+	cv, cf := seriesColor(1), seriesColor(3)
+	any := false
+	for i, t := range d.Tables {
+		pos := float64(n - 1 - i)
+		v, f := per100(t.Versions, t.Records), per100(t.Fragments, t.Records)
+		pv.X, pv.Y = append(pv.X, pos), append(pv.Y, v)
+		pf.X, pf.Y = append(pf.X, pos), append(pf.Y, f)
+		if finite(v) {
+			vb.add(bar{Pos: pos, Offset: 0.18, Thick: 0.34, Hi: v, Color: cv, Label: FormatValue(v)})
+			any = true
+		}
+		if finite(f) {
+			vb.add(bar{Pos: pos, Offset: -0.18, Thick: 0.34, Hi: f, Color: cf, Label: FormatValue(f)})
+			any = true
+		}
+	}
+	if any {
+		q.Add(vb)
+		ch.add(pv)
+		ch.add(pf)
+		// The same category axis as the left panel, names hidden: the
+		// rows line up with the sizes.
+		categoryAxis(&q.Y, make([]string, n))
+		q.Legend.Add("back versions", swatch{cv})
+		q.Legend.Add("fragments", swatch{cf})
+		q.X.Min = 0
+		ch.addBarsPanel(q, n, legendRows)
+	}
+	return ch, nil
+}
+
+// per100 is part/records×100, NaN when unknown or no records.
+func per100(part, records float64) float64 {
+	if !finite(part, records) || records <= 0 {
+		return nan
+	}
+	return part / records * 100
+}
+
+// FillGroup is how many pages of a group (tables, indices or one object)
+// fall in each fill bucket 0–19 %, 20–39 %, 40–59 %, 60–79 %, 80–99 %.
+type FillGroup struct {
+	Name  string
+	Pages [5]float64
+}
+
+// Fill is the data of the fill distribution chart.
+type Fill struct {
+	Title  string
+	Groups []FillGroup
+}
+
+// FillBuckets are gstat's fill distribution buckets.
+var FillBuckets = [5]string{"0–19 %", "20–39 %", "40–59 %", "60–79 %", "80–99 %"}
+
+// FillChart draws, per bucket, the share of each group's pages, labelled
+// with the page count.
+func FillChart(d Fill) (*Chart, error) {
+	ch := &Chart{Kind: KindFill, Title: d.Title}
+	if len(d.Groups) == 0 {
+		return nil, errNoData(ch.Kind, "fill distributions")
+	}
+	p := newPlot(d.Title, "page fill", "share of pages (%)")
+	valueGrid(p, false)
+	b := newBars(false)
+	g := len(d.Groups)
+	w := 0.8 / float64(g)
+	for gi, grp := range d.Groups {
+		total := 0.0
+		for _, v := range grp.Pages {
+			if finite(v) {
+				total += v
+			}
+		}
+		pl := Plotted{Name: grp.Name, X: []float64{0, 1, 2, 3, 4}, Labels: FillBuckets[:]}
+		col := seriesColor(gi)
+		for k, v := range grp.Pages {
+			share := nan
+			if total > 0 && finite(v) {
+				share = v / total * 100
+				b.add(bar{Pos: float64(k), Offset: (float64(gi) - float64(g-1)/2) * w, Thick: w * 0.92, Hi: share, Color: col, Label: FormatValue(v)})
+			}
+			pl.Y = append(pl.Y, share)
+		}
+		ch.add(pl)
+		p.Legend.Add(fmt.Sprintf("%s (%s pages)", Ellipsis(grp.Name, MaxNameRunes), FormatValue(total)), swatch{col})
+	}
+	p.Add(b)
+	categoryAxis(&p.X, FillBuckets[:])
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Y.Min = 0
+	// Room above 100 % for the legend; ticks stop at 100.
+	p.Y.Max = 118
+	ch.addPanel(p)
+	return ch, nil
+}

@@ -1,0 +1,252 @@
+package plot
+
+import (
+	"image/color"
+	"math"
+
+	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// The marks below are small gonum/plot plotters written for fbdiag's
+// charts: gonum's BarChart cannot float a bar (Gantt), colour bars one by
+// one, or reserve room for a label at the bar's end, and these can. Each
+// reports GlyphBoxes so the plot leaves room for its labels.
+
+// bar is one rectangle on a category axis: category Pos (0, 1, 2…)
+// shifted by Offset, Thick wide (both in category units), spanning Lo..Hi
+// on the value axis.
+type bar struct {
+	Pos, Offset, Thick float64
+	Lo, Hi             float64
+	Color              color.Color
+	// Label is drawn just past Hi (outside the bar), or just inside it
+	// in white when the bar set is Inside.
+	Label string
+}
+
+// bars draws rectangles; Horizontal puts the categories on the Y axis.
+type bars struct {
+	Horizontal bool
+	// Inside puts the labels inside the bars' ends (vertical bars only),
+	// where no reference line can cross them.
+	Inside bool
+	Bars   []bar
+	Label  text.Style
+}
+
+func newBars(horizontal bool) *bars {
+	return &bars{Horizontal: horizontal, Label: textStyle(noteSize, inkColor)}
+}
+
+func textStyle(size float64, c color.Color) text.Style {
+	return text.Style{Font: sansFont(size), Color: c, Handler: gplot.DefaultTextHandler}
+}
+
+func (b *bars) add(x bar) { b.Bars = append(b.Bars, x) }
+
+// Plot implements gplot.Plotter.
+func (b *bars) Plot(c draw.Canvas, p *gplot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for _, r := range b.Bars {
+		lo, hi := r.Lo, r.Hi
+		c0, c1 := r.Pos+r.Offset-r.Thick/2, r.Pos+r.Offset+r.Thick/2
+		var pts []vg.Point
+		var lp vg.Point
+		sty := b.Label
+		if b.Horizontal {
+			x0, x1, y0, y1 := trX(lo), trX(hi), trY(c0), trY(c1)
+			pts = []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+			lp = vg.Point{X: x1 + vg.Points(3), Y: (y0 + y1) / 2}
+			sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
+		} else {
+			x0, x1, y0, y1 := trX(c0), trX(c1), trY(lo), trY(hi)
+			pts = []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+			lp = vg.Point{X: (x0 + x1) / 2, Y: y1 + vg.Points(2)}
+			sty.XAlign, sty.YAlign = draw.XCenter, draw.YBottom
+			if b.Inside {
+				lp.Y = y1 - vg.Points(3)
+				sty.YAlign = draw.YTop
+				sty.Color = color.White
+			}
+		}
+		if b.Inside && b.Horizontal {
+			lp.X = trX(hi) - vg.Points(3)
+			sty.XAlign = draw.XRight
+			sty.Color = color.White
+		}
+		c.FillPolygon(r.Color, c.ClipPolygonXY(pts))
+		if r.Label != "" {
+			c.FillText(sty, lp, r.Label)
+		}
+	}
+}
+
+// DataRange implements gplot.DataRanger: the categories get half a slot
+// on each side; the value axis always includes zero.
+func (b *bars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	cmin, cmax := math.Inf(1), math.Inf(-1)
+	vmin, vmax := 0.0, 0.0
+	for _, r := range b.Bars {
+		cmin = math.Min(cmin, r.Pos-0.5)
+		cmax = math.Max(cmax, r.Pos+0.5)
+		vmin = math.Min(vmin, math.Min(r.Lo, r.Hi))
+		vmax = math.Max(vmax, math.Max(r.Lo, r.Hi))
+	}
+	if len(b.Bars) == 0 {
+		cmin, cmax = 0, 1
+	}
+	if b.Horizontal {
+		return vmin, vmax, cmin, cmax
+	}
+	return cmin, cmax, vmin, vmax
+}
+
+// GlyphBoxes implements gplot.GlyphBoxer so labels past the bars' ends
+// get room.
+func (b *bars) GlyphBoxes(p *gplot.Plot) []gplot.GlyphBox {
+	var out []gplot.GlyphBox
+	for _, r := range b.Bars {
+		if r.Label == "" || b.Inside {
+			continue
+		}
+		sty := b.Label
+		var gb gplot.GlyphBox
+		if b.Horizontal {
+			sty.XAlign, sty.YAlign = draw.XLeft, draw.YCenter
+			gb.X, gb.Y = p.X.Norm(r.Hi), p.Y.Norm(r.Pos+r.Offset)
+			gb.Rectangle = sty.Rectangle(r.Label).Add(vg.Point{X: vg.Points(3)})
+		} else {
+			sty.XAlign, sty.YAlign = draw.XCenter, draw.YBottom
+			gb.X, gb.Y = p.X.Norm(r.Pos+r.Offset), p.Y.Norm(r.Hi)
+			gb.Rectangle = sty.Rectangle(r.Label).Add(vg.Point{Y: vg.Points(2)})
+		}
+		out = append(out, gb)
+	}
+	return out
+}
+
+// swatch is a legend thumbnail: a filled square.
+type swatch struct{ Color color.Color }
+
+// Thumbnail implements gplot.Thumbnailer.
+func (s swatch) Thumbnail(c *draw.Canvas) {
+	pts := []vg.Point{
+		{X: c.Min.X, Y: c.Min.Y}, {X: c.Max.X, Y: c.Min.Y},
+		{X: c.Max.X, Y: c.Max.Y}, {X: c.Min.X, Y: c.Max.Y},
+	}
+	c.FillPolygon(s.Color, pts)
+}
+
+// rule is a vertical (Vertical) or horizontal reference line across the
+// data area at At, with a label at its top or right end.
+type rule struct {
+	Vertical bool
+	At       float64
+	// From and To limit the line along the other axis (data units);
+	// both zero means across the whole data area.
+	From, To float64
+	Line     draw.LineStyle
+	Label    string
+	Text     text.Style
+}
+
+// Plot implements gplot.Plotter.
+func (r *rule) Plot(c draw.Canvas, p *gplot.Plot) {
+	trX, trY := p.Transforms(&c)
+	sty := r.Text
+	if r.Vertical {
+		x := trX(r.At)
+		if !c.ContainsX(x) {
+			return
+		}
+		y0, y1 := c.Min.Y, c.Max.Y
+		if r.From != 0 || r.To != 0 {
+			y0, y1 = trY(r.From), trY(r.To)
+		}
+		c.StrokeLine2(r.Line, x, y0, x, y1)
+		if r.Label != "" {
+			sty.XAlign, sty.YAlign = draw.XLeft, draw.YTop
+			c.FillText(sty, vg.Point{X: x + vg.Points(3), Y: c.Max.Y - vg.Points(2)}, r.Label)
+		}
+		return
+	}
+	y := trY(r.At)
+	if !c.ContainsY(y) {
+		return
+	}
+	c.StrokeLine2(r.Line, c.Min.X, y, c.Max.X, y)
+	if r.Label != "" {
+		sty.XAlign, sty.YAlign = draw.XRight, draw.YBottom
+		c.FillText(sty, vg.Point{X: c.Max.X - vg.Points(2), Y: y + vg.Points(2)}, r.Label)
+	}
+}
+
+// Thumbnail implements gplot.Thumbnailer.
+func (r *rule) Thumbnail(c *draw.Canvas) {
+	y := (c.Min.Y + c.Max.Y) / 2
+	c.StrokeLine2(r.Line, c.Min.X, y, c.Max.X, y)
+}
+
+// note is a text placed at a data point, shifted by Offset.
+type note struct {
+	X, Y   float64
+	Offset vg.Point
+	Text   string
+	Style  text.Style
+}
+
+// notes draws texts at data points; they reserve room like labels do.
+type notes []note
+
+// Plot implements gplot.Plotter.
+func (ns notes) Plot(c draw.Canvas, p *gplot.Plot) {
+	trX, trY := p.Transforms(&c)
+	for _, n := range ns {
+		pt := vg.Point{X: trX(n.X), Y: trY(n.Y)}
+		c.FillText(n.Style, pt.Add(n.Offset), n.Text)
+	}
+}
+
+// GlyphBoxes implements gplot.GlyphBoxer.
+func (ns notes) GlyphBoxes(p *gplot.Plot) []gplot.GlyphBox {
+	out := make([]gplot.GlyphBox, len(ns))
+	for i, n := range ns {
+		out[i] = gplot.GlyphBox{X: p.X.Norm(n.X), Y: p.Y.Norm(n.Y), Rectangle: n.Style.Rectangle(n.Text).Add(n.Offset)}
+	}
+	return out
+}
+
+func dashed(c color.Color, width float64) draw.LineStyle {
+	return draw.LineStyle{Color: c, Width: vg.Points(width), Dashes: []vg.Length{vg.Points(5), vg.Points(3)}}
+}
+
+func solid(c color.Color, width float64) draw.LineStyle {
+	return draw.LineStyle{Color: c, Width: vg.Points(width)}
+}
+
+// categoryAxis puts names on a category axis (0, 1, 2…), shortened with
+// an ellipsis, and hides the axis line so the bars start clean.
+func categoryAxis(a *gplot.Axis, names []string) {
+	ticks := make(gplot.ConstantTicks, len(names))
+	for i, n := range names {
+		ticks[i] = gplot.Tick{Value: float64(i), Label: Ellipsis(n, MaxNameRunes)}
+	}
+	a.Tick.Marker = ticks
+	a.Tick.Length = 0
+	a.Width = 0
+	a.Padding = 0
+}
+
+// valueGrid adds light grid lines along the value axis only.
+func valueGrid(p *gplot.Plot, horizontal bool) {
+	g := newGrid()
+	if horizontal {
+		g.Horizontal.Color = nil
+	} else {
+		g.Vertical.Color = nil
+	}
+	p.Add(g)
+}

@@ -1,0 +1,189 @@
+package plot
+
+import (
+	"fmt"
+	"math"
+
+	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+var nan = math.NaN()
+
+// Sweep is the data of a parameter sweep chart (Figure 2 of the 1.7 TB
+// tuning article: page buffers vs score, Classic vs SuperClassic).
+type Sweep struct {
+	Title string
+	// XLabel and YLabel include their units ("page buffers (pages)").
+	XLabel, YLabel string
+	Series         []Series
+	// Best marks the best point of each series; Label names the series.
+	Best []Point
+	// LogX puts the setting on a log axis (when it grows by doubling).
+	LogX bool
+}
+
+// SweepChart draws one line per series with its best point marked.
+func SweepChart(d Sweep) (*Chart, error) {
+	ch := &Chart{Kind: KindSweep, Title: d.Title}
+	p := newPlot(d.Title, d.XLabel, d.YLabel)
+	p.Add(newGrid())
+	var allX []float64
+	ymax := 0.0
+	n := 0
+	for i, s := range d.Series {
+		var xys plotter.XYs
+		for j := range s.X {
+			if j < len(s.Y) && finite(s.X[j], s.Y[j]) && (!d.LogX || s.X[j] > 0) {
+				xys = append(xys, plotter.XY{X: s.X[j], Y: s.Y[j]})
+			}
+		}
+		if len(xys) == 0 {
+			continue
+		}
+		l, sc, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			return nil, fmt.Errorf("plot %s: series %q: %w", ch.Kind, s.Name, err)
+		}
+		col := seriesColor(i)
+		l.LineStyle = solid(col, 1.6)
+		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
+		p.Add(l, sc)
+		p.Legend.Add(Ellipsis(s.Name, MaxNameRunes), l, sc)
+		ch.add(Plotted{Name: s.Name, X: xyX(xys), Y: xyY(xys)})
+		allX = append(allX, xyX(xys)...)
+		for _, pt := range xys {
+			ymax = math.Max(ymax, pt.Y)
+		}
+		n++
+	}
+	if n == 0 {
+		return nil, errNoData(ch.Kind, "series")
+	}
+	// One note per marked setting: series that peak at the same setting
+	// share it ("best 1500: Classic 390 · SuperClassic 392").
+	var marks notes
+	var best plotter.XYs
+	at := map[float64]int{}
+	for _, b := range d.Best {
+		if !finite(b.X, b.Y) {
+			continue
+		}
+		best = append(best, plotter.XY{X: b.X, Y: b.Y})
+		ch.add(Plotted{Name: "best " + b.Label, X: []float64{b.X}, Y: []float64{b.Y}})
+		part := FormatValue(b.Y)
+		if b.Label != "" {
+			part = Ellipsis(b.Label, 20) + " " + part
+		}
+		if i, ok := at[b.X]; ok {
+			marks[i].Text += " · " + part
+			marks[i].Y = math.Max(marks[i].Y, b.Y)
+			continue
+		}
+		at[b.X] = len(marks)
+		marks = append(marks, note{X: b.X, Y: b.Y, Offset: vg.Point{Y: vg.Points(10)},
+			Text: "best " + FormatValue(b.X) + ": " + part, Style: centered(textStyle(noteSize, inkColor))})
+	}
+	if len(best) > 0 {
+		sc, err := plotter.NewScatter(best)
+		if err != nil {
+			return nil, err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: inkColor, Radius: vg.Points(7), Shape: draw.RingGlyph{}}
+		p.Add(sc, marks)
+		p.Legend.Add("best of each series", sc)
+	}
+	if d.LogX {
+		p.X.Scale = gplot.LogScale{}
+		p.X.Tick.Marker = gplot.LogTicks{Prec: -1}
+		lo, hi := math.Inf(1), math.Inf(-1)
+		for _, x := range allX {
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
+		}
+		logRange(&p.X, lo, hi)
+	}
+	if t := valueTicks(allX); len(t) <= 12 {
+		p.X.Tick.Marker = t
+	}
+	p.Y.Min = 0
+	p.Y.Max = ymax * 1.3
+	p.Legend.Top, p.Legend.Left = true, true
+	ch.addPanel(p)
+	return ch, nil
+}
+
+func centered(s text.Style) text.Style {
+	s.XAlign, s.YAlign = draw.XCenter, draw.YBottom
+	return s
+}
+
+// AB is the data of an A/B chart: one bar per variant, each labelled with
+// its difference from the baseline (+24.6 %).
+type AB struct {
+	Title string
+	// YLabel names the measure with its unit ("TPC-C score").
+	YLabel string
+	Names  []string
+	Values []float64
+	// Baseline is the index of the variant the others are compared to.
+	Baseline int
+	// Deltas are the differences from the baseline in percent as the
+	// analysis computed them; nil to compute them here.
+	Deltas []float64
+}
+
+// ABChart draws the A/B bars.
+func ABChart(d AB) (*Chart, error) {
+	ch := &Chart{Kind: KindAB, Title: d.Title}
+	if len(d.Values) == 0 || len(d.Names) != len(d.Values) {
+		return nil, errNoData(ch.Kind, "variants")
+	}
+	if d.Baseline < 0 || d.Baseline >= len(d.Values) {
+		return nil, fmt.Errorf("plot %s: baseline %d out of range", ch.Kind, d.Baseline)
+	}
+	p := newPlot(d.Title, "", d.YLabel)
+	valueGrid(p, false)
+	b := newBars(false)
+	base := d.Values[d.Baseline]
+	pl := Plotted{Name: "values", Labels: append([]string(nil), d.Names...)}
+	pd := Plotted{Name: "delta %"}
+	ymax := 0.0
+	for i, v := range d.Values {
+		pl.X = append(pl.X, float64(i))
+		pl.Y = append(pl.Y, v)
+		if !finite(v) {
+			pd.Y = append(pd.Y, nan)
+			continue
+		}
+		delta := nan
+		if i < len(d.Deltas) {
+			delta = d.Deltas[i]
+		} else if d.Deltas == nil && base != 0 {
+			delta = (v/base - 1) * 100
+		}
+		label := FormatValue(v)
+		col := seriesColor(0)
+		if i == d.Baseline {
+			label += " (baseline)"
+			col = seriesColor(6)
+		} else if finite(delta) {
+			label += fmt.Sprintf(" (%+.1f %%)", delta)
+		}
+		pd.Y = append(pd.Y, delta)
+		b.add(bar{Pos: float64(i), Thick: 0.55, Hi: v, Color: col, Label: label})
+		ymax = math.Max(ymax, v)
+	}
+	pd.X = pl.X
+	p.Add(b)
+	ch.add(pl)
+	ch.add(pd)
+	categoryAxis(&p.X, d.Names)
+	b.Label = textStyle(labelSize, inkColor)
+	p.Y.Min = 0
+	p.Y.Max = ymax * 1.15
+	ch.addPanel(p)
+	return ch, nil
+}

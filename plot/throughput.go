@@ -1,0 +1,300 @@
+package plot
+
+import (
+	"fmt"
+	"math"
+
+	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Series is a named set of measured points.
+type Series struct {
+	Name string
+	X, Y []float64
+}
+
+// Curve is a fitted model sampled at X (the analysis chooses the points,
+// so the chart draws exactly the model it reports).
+type Curve struct {
+	Name string
+	X, Y []float64
+}
+
+// Point is one marked point; Label says what it is.
+type Point struct {
+	X, Y  float64
+	Label string
+}
+
+// Interval is a range of Y values (a prediction interval).
+type Interval struct{ Lo, Hi float64 }
+
+// SizeThroughput is the data of the size vs throughput chart (Figures 6
+// and 11 of the IBSurgeon degradation article): measured throughput per
+// database size, the fitted curves, the prediction and the knee.
+type SizeThroughput struct {
+	Title string
+	// XUnit is the unit of the sizes (GB, GiB, MB…): ticks read 10 GB,
+	// 100 GB, 1 TB.
+	XUnit string
+	// YLabel names the throughput ("business operations/s", "tps").
+	YLabel string
+	Series []Series
+	// Fits are drawn solid over the measured sizes and dashed beyond
+	// them, where they are an extrapolation.
+	Fits []Curve
+	// Prediction is the predicted throughput at a size, drawn hollow
+	// with its interval; nil when none was asked for.
+	Prediction         *Point
+	PredictionInterval *Interval
+	// Knee is the size where degradation speeds up; nil when none.
+	Knee *float64
+}
+
+// SizeThroughputChart draws throughput against database size on a log
+// size axis.
+func SizeThroughputChart(d SizeThroughput) (*Chart, error) {
+	ch := &Chart{Kind: KindSizeThroughput, Title: d.Title}
+	p := newPlot(d.Title, "database size (log scale)", d.YLabel)
+	p.X.Scale = gplot.LogScale{}
+	p.X.Tick.Marker = sizeTicks{Unit: d.XUnit}
+	p.Add(newGrid())
+	measuredMax := math.Inf(-1)
+	ymax := 0.0
+	n := 0
+	for i, s := range d.Series {
+		xys := positiveXYs(s.X, s.Y)
+		if len(xys) == 0 {
+			continue
+		}
+		for _, pt := range xys {
+			measuredMax = math.Max(measuredMax, pt.X)
+			ymax = math.Max(ymax, pt.Y)
+		}
+		l, sc, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			return nil, fmt.Errorf("plot %s: series %q: %w", ch.Kind, s.Name, err)
+		}
+		col := seriesColor(i)
+		l.LineStyle = solid(col, 1)
+		l.LineStyle.Color = withAlpha(col, 0x70)
+		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
+		p.Add(l, sc)
+		p.Legend.Add(Ellipsis(s.Name, MaxNameRunes), sc)
+		ch.add(Plotted{Name: s.Name, X: xyX(xys), Y: xyY(xys)})
+		n++
+	}
+	if n == 0 {
+		return nil, errNoData(ch.Kind, "positive sizes")
+	}
+	for i, f := range d.Fits {
+		xys := positiveXYs(f.X, f.Y)
+		if len(xys) < 2 {
+			continue
+		}
+		col := seriesColor(len(d.Series) + i)
+		in, out := splitAt(xys, measuredMax)
+		var thumb *plotter.Line
+		if len(in) >= 2 {
+			l, err := plotter.NewLine(in)
+			if err != nil {
+				return nil, err
+			}
+			l.LineStyle = solid(col, 1.6)
+			p.Add(l)
+			thumb = l
+		}
+		if len(out) >= 2 {
+			l, err := plotter.NewLine(out)
+			if err != nil {
+				return nil, err
+			}
+			l.LineStyle = dashed(col, 1.6)
+			p.Add(l)
+			if thumb == nil {
+				thumb = l
+			}
+		}
+		p.Legend.Add(Ellipsis(f.Name, 48), thumb)
+		ch.add(Plotted{Name: f.Name, X: xyX(xys), Y: xyY(xys)})
+		for _, pt := range xys {
+			ymax = math.Max(ymax, pt.Y)
+		}
+	}
+	if d.Prediction != nil && d.Prediction.X > 0 && finite(d.Prediction.X, d.Prediction.Y) {
+		pr := d.Prediction
+		col := seriesColor(len(d.Series) + len(d.Fits))
+		if iv := d.PredictionInterval; iv != nil && finite(iv.Lo, iv.Hi) {
+			bar, err := plotter.NewLine(plotter.XYs{{X: pr.X, Y: iv.Lo}, {X: pr.X, Y: iv.Hi}})
+			if err != nil {
+				return nil, err
+			}
+			bar.LineStyle = solid(col, 1.2)
+			p.Add(bar)
+			ch.add(Plotted{Name: "prediction interval", X: []float64{pr.X, pr.X}, Y: []float64{iv.Lo, iv.Hi}})
+			ymax = math.Max(ymax, iv.Hi)
+		}
+		sc, err := plotter.NewScatter(plotter.XYs{{X: pr.X, Y: pr.Y}})
+		if err != nil {
+			return nil, err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(5), Shape: draw.RingGlyph{}}
+		p.Add(sc)
+		label := pr.Label
+		if label == "" {
+			label = fmt.Sprintf("prediction at %s: %s", FormatSize(pr.X, d.XUnit), FormatValue(pr.Y))
+		}
+		p.Legend.Add(Ellipsis(label, 48), sc)
+		ch.add(Plotted{Name: "prediction", X: []float64{pr.X}, Y: []float64{pr.Y}})
+		ymax = math.Max(ymax, pr.Y)
+	}
+	if d.Knee != nil && *d.Knee > 0 && finite(*d.Knee) {
+		r := &rule{Vertical: true, At: *d.Knee, Line: dashed(lightInk, 1), Text: textStyle(noteSize, inkColor),
+			Label: "knee " + FormatSize(*d.Knee, d.XUnit)}
+		p.Add(r)
+		ch.add(Plotted{Name: "knee", X: []float64{*d.Knee}})
+	}
+	xmax := measuredMax
+	if d.Prediction != nil && finite(d.Prediction.X) {
+		xmax = math.Max(xmax, d.Prediction.X)
+	}
+	minX := math.Inf(1)
+	for _, s := range ch.Plotted {
+		for _, x := range s.X {
+			if x > 0 {
+				minX = math.Min(minX, x)
+			}
+		}
+	}
+	logRange(&p.X, minX, xmax*1.4)
+	// Throughput starts at zero so a 20 % loss looks like one; the top
+	// leaves room for the legend.
+	p.Y.Min = 0
+	p.Y.Max = ymax * 1.3
+	p.Legend.Top = true
+	p.Legend.Left = false
+	ch.addPanel(p)
+	return ch, nil
+}
+
+// LoadSpeed is the data of the load speed chart (Figure 4 of the
+// degradation article): the average load speed of each database.
+type LoadSpeed struct {
+	Title string
+	// Unit of the speeds ("MB/s").
+	Unit string
+	// Names label the databases ("#1 9.04 GB").
+	Names  []string
+	Values []float64
+	// Median is drawn as a line across the bars when set.
+	Median *float64
+}
+
+// LoadSpeedChart draws one bar per database with its load speed.
+func LoadSpeedChart(d LoadSpeed) (*Chart, error) {
+	ch := &Chart{Kind: KindLoadSpeed, Title: d.Title}
+	if len(d.Values) == 0 || len(d.Names) != len(d.Values) {
+		return nil, errNoData(ch.Kind, "databases")
+	}
+	horizontal := len(d.Names) > 14
+	for _, n := range d.Names {
+		if len([]rune(n)) > 12 {
+			horizontal = true
+		}
+	}
+	p := newPlot(d.Title, "database", "load speed ("+d.Unit+")")
+	if horizontal {
+		p.X.Label.Text, p.Y.Label.Text = p.Y.Label.Text, ""
+	}
+	valueGrid(p, horizontal)
+	b := newBars(horizontal)
+	names := make([]string, len(d.Names))
+	xs := make([]float64, len(d.Values))
+	for i, v := range d.Values {
+		pos := float64(i)
+		if horizontal {
+			pos = float64(len(d.Values) - 1 - i) // first database on top
+		}
+		names[int(pos)] = d.Names[i]
+		xs[i] = pos
+		if !finite(v) {
+			continue
+		}
+		b.add(bar{Pos: pos, Thick: 0.7, Hi: v, Color: seriesColor(0), Label: FormatValue(v)})
+	}
+	ch.add(Plotted{Name: "load speed", X: xs, Y: append([]float64(nil), d.Values...), Labels: append([]string(nil), d.Names...)})
+	if horizontal {
+		categoryAxis(&p.Y, names)
+	} else {
+		categoryAxis(&p.X, names)
+	}
+	legends := 0
+	if d.Median != nil && finite(*d.Median) {
+		// The median goes in the legend, not on the line, and the line
+		// goes under the bars, so it never crosses their labels.
+		r := &rule{Vertical: horizontal, At: *d.Median, Line: dashed(seriesColor(1), 1.4)}
+		if horizontal {
+			// Only along the bars, not through the legend below them.
+			r.From, r.To = -0.5, float64(len(d.Values))-0.5
+		}
+		p.Add(r)
+		p.Legend.Add("median "+FormatValue(*d.Median)+" "+d.Unit, r)
+		ch.add(Plotted{Name: "median", Y: []float64{*d.Median}})
+		legends++
+	}
+	p.Add(b)
+	b.Inside = true
+	if horizontal {
+		p.X.Min = 0
+		ch.addBarsPanel(p, len(d.Values), legends)
+	} else {
+		p.Y.Min = 0
+		_, _, _, ymax := b.DataRange()
+		p.Y.Max = ymax * 1.2
+		ch.addPanel(p)
+	}
+	return ch, nil
+}
+
+func positiveXYs(x, y []float64) plotter.XYs {
+	var out plotter.XYs
+	for i := range x {
+		if i < len(y) && x[i] > 0 && finite(x[i], y[i]) {
+			out = append(out, plotter.XY{X: x[i], Y: y[i]})
+		}
+	}
+	return out
+}
+
+func xyX(xys plotter.XYs) []float64 {
+	out := make([]float64, len(xys))
+	for i := range xys {
+		out[i] = xys[i].X
+	}
+	return out
+}
+
+func xyY(xys plotter.XYs) []float64 {
+	out := make([]float64, len(xys))
+	for i := range xys {
+		out[i] = xys[i].Y
+	}
+	return out
+}
+
+// splitAt cuts a curve at x = at: the part up to it and the part from
+// it on (the boundary point is in both so the line stays joined).
+func splitAt(xys plotter.XYs, at float64) (in, out plotter.XYs) {
+	for i, pt := range xys {
+		if pt.X <= at {
+			in = append(in, pt)
+		}
+		if pt.X >= at || (i+1 < len(xys) && xys[i+1].X > at && pt.X <= at) {
+			out = append(out, pt)
+		}
+	}
+	return in, out
+}

@@ -1,0 +1,177 @@
+package report
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/plot"
+)
+
+// CurvePoints is how many points a fitted curve is drawn with.
+const CurvePoints = 80
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// axisLabel is "name (unit)", or the name alone.
+func axisLabel(name, unit *string) string {
+	l := deref(name)
+	if u := deref(unit); u != "" {
+		l += " (" + u + ")"
+	}
+	return l
+}
+
+func seriesXY(s *analyze.Series) plot.Series {
+	ps := plot.Series{Name: s.Name}
+	for _, p := range s.Points {
+		if p.X == nil {
+			continue
+		}
+		ps.X = append(ps.X, *p.X)
+		ps.Y = append(ps.Y, p.Y)
+	}
+	return ps
+}
+
+// SizeThroughputChart is the size vs throughput chart input of a
+// degradation result: the measured points, every fitted model (each
+// series' best one when there are several series) sampled
+// on a log grid from the smallest size to the largest (or the predicted
+// size), the best model's prediction with its interval, and the knee.
+func SizeThroughputChart(r *analyze.Result, title string) plot.SizeThroughput {
+	d := plot.SizeThroughput{Title: title, XUnit: deref(r.XUnit), YLabel: axisLabel(r.Y, r.YUnit)}
+	for _, s := range r.Series {
+		ps := seriesXY(s)
+		d.Series = append(d.Series, ps)
+		if len(ps.X) == 0 {
+			continue
+		}
+		lo, hi := ps.X[0], ps.X[0]
+		for _, x := range ps.X {
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
+		}
+		if r.PredictAt != nil {
+			hi = math.Max(hi, *r.PredictAt)
+		}
+		models := s.Models
+		if len(r.Series) > 1 {
+			// Several series: only each one's best fit, or the legend
+			// outgrows the chart.
+			models = nil
+			if b := analyze.BestModel(s.Models); b != nil {
+				models = []*analyze.Model{b}
+			}
+		}
+		for _, m := range models {
+			c := plot.Curve{Name: fmt.Sprintf("%s fit, R² %.3f", m.Name, m.R2)}
+			if len(r.Series) > 1 {
+				c.Name = s.Name + ": " + c.Name
+			}
+			if lo > 0 {
+				for i := 0; i < CurvePoints; i++ {
+					x := lo * math.Pow(hi/lo, float64(i)/float64(CurvePoints-1))
+					c.X = append(c.X, x)
+					c.Y = append(c.Y, m.Curve(x))
+				}
+			}
+			d.Fits = append(d.Fits, c)
+		}
+		if b := analyze.BestModel(s.Models); b != nil && b.Prediction != nil && d.Prediction == nil {
+			p := b.Prediction
+			d.Prediction = &plot.Point{X: p.X, Y: p.Y, Label: fmt.Sprintf("%s at %s: %s (95 %%: %s–%s)",
+				b.Name, plot.FormatSize(p.X, d.XUnit), plot.FormatValue(p.Y), plot.FormatValue(p.Lo), plot.FormatValue(p.Hi))}
+			d.PredictionInterval = &plot.Interval{Lo: p.Lo, Hi: p.Hi}
+		}
+		if s.Knee != nil && d.Knee == nil {
+			k := s.Knee.At
+			d.Knee = &k
+		}
+	}
+	return d
+}
+
+// SweepChart is the sweep chart input: every series and its best setting.
+func SweepChart(r *analyze.Result, title string) plot.Sweep {
+	d := plot.Sweep{Title: title, XLabel: axisLabel(r.X, r.XUnit), YLabel: axisLabel(r.Y, r.YUnit)}
+	for _, s := range r.Series {
+		d.Series = append(d.Series, seriesXY(s))
+		if s.Sweep != nil {
+			d.Best = append(d.Best, plot.Point{X: s.Sweep.Best.X, Y: s.Sweep.Best.Median, Label: s.Name})
+		}
+	}
+	return d
+}
+
+// ABChart is the A/B chart input of the first series: the baseline's and
+// each variant's median, and the analysis's change in percent.
+func ABChart(r *analyze.Result, title string) plot.AB {
+	d := plot.AB{Title: title, YLabel: axisLabel(r.Y, r.YUnit)}
+	if len(r.Series) == 0 || len(r.Series[0].AB) == 0 {
+		return d
+	}
+	s := r.Series[0]
+	first := s.AB[0]
+	d.Names = append(d.Names, first.Baseline)
+	d.Values = append(d.Values, first.Before.Median)
+	d.Deltas = append(d.Deltas, 0)
+	for _, e := range s.AB {
+		d.Names = append(d.Names, e.Label)
+		d.Values = append(d.Values, e.After.Median)
+		d.Deltas = append(d.Deltas, e.Change*100)
+	}
+	return d
+}
+
+// LoadSpeedChart is the load speed chart input: one bar per database
+// (named by its size) and the median speed.
+func LoadSpeedChart(r *analyze.Result, title string) plot.LoadSpeed {
+	d := plot.LoadSpeed{Title: title, Unit: "MB/s"}
+	if len(r.Series) == 0 {
+		return d
+	}
+	s := r.Series[0]
+	for i, p := range s.Points {
+		name := fmt.Sprintf("#%d", i+1)
+		if p.X != nil {
+			name = plot.FormatSize(*p.X, deref(r.XUnit))
+		}
+		d.Names = append(d.Names, name)
+		d.Values = append(d.Values, p.Y)
+	}
+	if s.Load != nil {
+		m := s.Load.Summary.Median
+		d.Median = &m
+	}
+	return d
+}
+
+// ThroughputCharts draws the chart of a throughput result, as the report
+// shows it; fbdiag throughput --png writes them with WritePNGs. name
+// (the input) goes into the title.
+func ThroughputCharts(r *analyze.Result, name string) ([]*plot.Chart, error) {
+	var c *plot.Chart
+	var err error
+	switch r.Mode {
+	case analyze.ModeDegradation:
+		c, err = plot.SizeThroughputChart(SizeThroughputChart(r, "Throughput vs database size: "+name))
+	case analyze.ModeSweep:
+		c, err = plot.SweepChart(SweepChart(r, "Sweep: "+name))
+	case analyze.ModeAB:
+		c, err = plot.ABChart(ABChart(r, "A/B: "+name))
+	case analyze.ModeLoad:
+		c, err = plot.LoadSpeedChart(LoadSpeedChart(r, "Load speed per database: "+name))
+	default:
+		return nil, fmt.Errorf("no chart for throughput mode %q", r.Mode)
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.Name = plot.SafeName(name)
+	return []*plot.Chart{c}, nil
+}

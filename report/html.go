@@ -1,0 +1,245 @@
+package report
+
+import (
+	"encoding/base64"
+	"html/template"
+	"io"
+	"strings"
+)
+
+// The HTML report is one self-contained file: inline CSS, the charts as
+// data URIs, no script and nothing fetched from the network, so it can be
+// mailed to a consultant, opened on a phone and printed. html/template
+// escapes every name that comes from an input (a table called
+// "Order Lines <x>" stays text).
+
+// GeneratorPrefix starts the content of the generator meta tag; WriteDir
+// refuses to overwrite an index.html without it.
+const GeneratorPrefix = "fbdiag"
+
+// LargeTable is the row count above which a table is collapsed into a
+// <details> element.
+const LargeTable = 15
+
+// SummaryFindings bounds the findings repeated in the summary; the
+// sections keep them all.
+const SummaryFindings = 12
+
+var htmlFuncs = template.FuncMap{
+	"pngURI": func(b []byte) template.URL {
+		// The bytes are our own PNG: safe as an image source.
+		return template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(b))
+	},
+	"large": func(t *Table) bool { return len(t.Rows) > LargeTable },
+	"cell": func(row []string, i int) string {
+		if i < len(row) {
+			return row[i]
+		}
+		return ""
+	},
+	"align": func(c Column) string {
+		if c.Right {
+			return "num"
+		}
+		return ""
+	},
+	"first": func(n int, fs []Finding) []Finding {
+		if len(fs) > n {
+			return fs[:n]
+		}
+		return fs
+	},
+	"more": func(n int, fs []Finding) int { return max(len(fs)-n, 0) },
+	"firstH": func(n int, hs []Headline) []Headline {
+		if len(hs) > n {
+			return hs[:n]
+		}
+		return hs
+	},
+	"moreH":      func(n int, hs []Headline) int { return max(len(hs)-n, 0) },
+	"join":       strings.Join,
+	"alt":        altText,
+	"summaryCap": func() int { return SummaryFindings },
+}
+
+// altText describes a figure for screen readers and when images are off.
+func altText(f *Figure) string {
+	var b strings.Builder
+	b.WriteString(f.Chart.Title)
+	if b.Len() == 0 {
+		b.WriteString(string(f.Chart.Kind))
+	}
+	b.WriteString(" (chart)")
+	return b.String()
+}
+
+var pageTemplate = template.Must(template.New("page").Funcs(htmlFuncs).Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="{{.Generator}}">
+<title>{{.Title}}</title>
+<style>
+:root { --crit: #c62828; --warn: #b26a00; --info: #1565c0; --ink: #222; --muted: #666; --line: #ddd; }
+* { box-sizing: border-box; }
+body { overflow-wrap: anywhere; font-family: "Liberation Sans", Arial, Helvetica, sans-serif; color: var(--ink); margin: 0 auto; max-width: 70rem; padding: 1rem; line-height: 1.45; }
+h1 { font-size: 1.6rem; margin: 0 0 .3rem; }
+h2 { font-size: 1.3rem; border-bottom: 2px solid var(--line); padding-bottom: .2rem; margin-top: 2.2rem; }
+h3 { font-size: 1.05rem; margin: 1.2rem 0 .4rem; }
+nav ul { padding-left: 1.2rem; }
+.meta, .muted { color: var(--muted); font-size: .9rem; }
+.headlines { display: grid; grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr)); gap: .6rem; margin: 1rem 0; }
+.headline { border: 1px solid var(--line); border-radius: 6px; padding: .5rem .7rem; }
+.headline .v { font-size: 1.25rem; font-weight: bold; display: block; }
+.headline .l { font-size: .85rem; color: var(--muted); }
+ul.findings { list-style: none; padding: 0; }
+ul.findings li { padding: .3rem .5rem; margin: .2rem 0; border-left: 5px solid var(--line); background: #fafafa; }
+li.critical { border-left-color: var(--crit) !important; }
+li.warning { border-left-color: var(--warn) !important; }
+li.info { border-left-color: var(--info) !important; }
+.sev { font-weight: bold; text-transform: uppercase; font-size: .75rem; margin-right: .4rem; }
+.critical .sev { color: var(--crit); } .warning .sev { color: var(--warn); } .info .sev { color: var(--info); }
+figure { margin: 1rem 0; }
+figure img { max-width: 100%; height: auto; border: 1px solid var(--line); }
+figcaption { font-size: .85rem; color: var(--muted); }
+.scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
+table { border-collapse: collapse; font-size: .88rem; margin: .4rem 0 1rem; }
+caption { text-align: left; font-weight: bold; padding: .3rem 0; }
+th, td { border-bottom: 1px solid var(--line); padding: .25rem .5rem; text-align: left; vertical-align: top; }
+th { background: #f3f3f3; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+details { margin: .5rem 0 1rem; }
+summary { cursor: pointer; font-weight: bold; }
+.error { color: var(--crit); }
+footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
+@media (max-width: 600px) { body { padding: .5rem; } h1 { font-size: 1.3rem; } }
+@media print {
+  body { max-width: none; }
+  nav { display: none; }
+  section, figure { break-inside: avoid; }
+  h2 { break-after: avoid; }
+  a { color: inherit; text-decoration: none; }
+}
+</style>
+</head>
+<body>
+<header>
+<h1>{{.Title}}</h1>
+<p class="meta">{{len .Inputs}} input{{if ne (len .Inputs) 1}}s{{end}}, {{len .Sections}} section{{if ne (len .Sections) 1}}s{{end}}. Written by {{.Generator}}.</p>
+</header>
+<section id="summary">
+<h2>Summary</h2>
+{{- if .Headlines}}
+<div class="headlines">
+{{- range firstH summaryCap .Headlines}}
+<div class="headline"><span class="v">{{.Value}}</span><span class="l">{{.Label}}</span></div>
+{{- end}}
+</div>
+{{- with moreH summaryCap .Headlines}}<p class="muted">{{.}} more figures in the sections below.</p>{{end}}
+{{- end}}
+{{- if .Summary}}
+<ul class="findings">
+{{- range first summaryCap .Summary}}
+<li class="{{.Severity}}"><span class="sev">{{.Severity}}</span>{{.Text}} <a href="#{{.Section}}">→</a></li>
+{{- end}}
+</ul>
+{{- with more summaryCap .Summary}}<p class="muted">and {{.}} more in the sections below.</p>{{end}}
+{{- else}}
+<p>No critical findings and no warnings.</p>
+{{- end}}
+<nav>
+<h3>Sections</h3>
+<ul>
+{{- range .Sections}}
+<li><a href="#{{.ID}}">{{.Title}}</a></li>
+{{- end}}
+</ul>
+</nav>
+<details>
+<summary>Inputs ({{len .Inputs}})</summary>
+<div class="scroll"><table>
+<tr><th>file</th><th>recognised as</th><th>why</th></tr>
+{{- range .Inputs}}
+<tr><td>{{.Name}}</td><td>{{.Kind}}</td><td>{{.Reason}}</td></tr>
+{{- end}}
+</table></div>
+</details>
+</section>
+{{- range .Sections}}
+<section id="{{.ID}}" class="kind-{{.Kind}}">
+<h2>{{.Title}}</h2>
+{{- if .Sources}}<p class="meta">From {{join .Sources ", "}}</p>{{end}}
+{{- if .Err}}<p class="error">{{.Err}}</p>{{end}}
+{{- range .Text}}
+<p>{{.}}</p>
+{{- end}}
+{{- if .Headlines}}
+<div class="headlines">
+{{- range .Headlines}}
+<div class="headline"><span class="v">{{.Value}}</span><span class="l">{{.Label}}</span></div>
+{{- end}}
+</div>
+{{- end}}
+{{- if .Findings}}
+<ul class="findings">
+{{- range .Findings}}
+<li class="{{.Severity}}"><span class="sev">{{.Severity}}</span>{{.Text}}</li>
+{{- end}}
+</ul>
+{{- end}}
+{{- range .Figures}}
+<figure>
+<img src="{{pngURI .PNG}}" alt="{{alt .}}" width="{{$.Width}}" height="{{$.Height}}">
+<figcaption>{{.Chart.Title}} <span class="muted">({{.File}})</span></figcaption>
+</figure>
+{{- end}}
+{{- range .Tables}}
+{{- if large .}}
+<details>
+<summary>{{.Title}} ({{len .Rows}} rows)</summary>
+{{template "table" .}}
+</details>
+{{- else}}
+{{template "table" .}}
+{{- end}}
+{{- end}}
+{{- if .Notices}}
+<details>
+<summary>Reader notes ({{len .Notices}})</summary>
+<ul>
+{{- range .Notices}}
+<li>{{.}}</li>
+{{- end}}
+</ul>
+</details>
+{{- end}}
+</section>
+{{- end}}
+<footer>Generated by {{.Generator}}. Self-contained: no scripts, nothing loaded from the network.</footer>
+</body>
+</html>
+{{define "table"}}<div class="scroll"><table>
+{{- if .Title}}<caption>{{.Title}}</caption>{{end}}
+<tr>{{range .Columns}}<th class="{{align .}}">{{.Name}}</th>{{end}}</tr>
+{{- $cols := .Columns}}
+{{- range .Rows}}{{$row := .}}
+<tr>{{range $i, $c := $cols}}<td class="{{align $c}}">{{cell $row $i}}</td>{{end}}</tr>
+{{- end}}
+</table></div>
+{{- range .Notes}}
+<p class="muted">{{.}}</p>
+{{- end}}{{end}}`))
+
+// htmlPage is what the template sees: the report plus the images' pixel
+// size, so the browser reserves their room before decoding.
+type htmlPage struct {
+	*Report
+	Width, Height int
+}
+
+// WriteHTML writes the report as one HTML page. Render must have been
+// called so the figures carry their PNG bytes.
+func WriteHTML(w io.Writer, r *Report, width, height int) error {
+	return pageTemplate.Execute(w, htmlPage{Report: r, Width: width, Height: height})
+}

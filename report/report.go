@@ -1,0 +1,297 @@
+package report
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/fbdiag/fbdiag/parse"
+	"github.com/fbdiag/fbdiag/plot"
+)
+
+// Input is one file given to the report, already recognised by
+// parse.Detect. Open is called by the section builders, which stream it.
+type Input struct {
+	// Name is the file as the user named it (shown in the report).
+	Name   string
+	Kind   parse.InputKind
+	Reason string
+	Open   func() (io.ReadCloser, error)
+}
+
+// Report is the whole HTML report: a summary first, then one section per
+// input (or per pair of inputs compared).
+type Report struct {
+	Title string
+	// Generator is written into <meta name="generator">; WriteDir uses it
+	// to recognise its own earlier reports.
+	Generator string
+	Inputs    []Input
+	// Summary lists the critical and warning findings of every section,
+	// worst first.
+	Summary   []Finding
+	Headlines []Headline
+	Sections  []*Section
+}
+
+// Finding is one judgement of an analysis, in the DBA's words.
+type Finding struct {
+	// Severity is "critical", "warning" or "info".
+	Severity string
+	Text     string
+	// Section is the ID of the section the finding comes from.
+	Section string
+}
+
+// Headline is one figure ("restore completed", "32.1 s"). The summary's
+// copy is labelled with the section's short name too.
+type Headline struct {
+	Label, Value string
+	Section      string
+}
+
+// Section is the part of the report about one input or comparison.
+type Section struct {
+	ID    string
+	Title string
+	// Kind is the input kind or "comparison".
+	Kind string
+	// Short names the section in the summary (the file name); the ID
+	// when empty.
+	Short string
+	// Sources are the input names the section was built from.
+	Sources   []string
+	Text      []string
+	Findings  []Finding
+	Headlines []Headline
+	Figures   []*Figure
+	Tables    []*Table
+	// Notices are the readers' notes on skipped or repaired lines.
+	Notices []string
+	// Err is set when the section could not be built; the rest of the
+	// report is still written.
+	Err string
+}
+
+// Figure is a chart of a section, rendered by Render.
+type Figure struct {
+	Chart *plot.Chart
+	// File is the PNG's name in the report folder.
+	File string
+	PNG  []byte
+}
+
+// AddChart adds a chart built by a plot function; a nil chart (not
+// enough data) is skipped, an error becomes a notice.
+func (s *Section) AddChart(c *plot.Chart, err error) {
+	if err != nil {
+		s.Notices = append(s.Notices, "chart not drawn: "+err.Error())
+		return
+	}
+	if c != nil {
+		s.Figures = append(s.Figures, &Figure{Chart: c})
+	}
+}
+
+// AddCharts adds the charts of an adapter (GbakCharts, ThroughputCharts…);
+// an error becomes a notice.
+func (s *Section) AddCharts(cs []*plot.Chart, err error) {
+	if err != nil {
+		s.Notices = append(s.Notices, "chart not drawn: "+err.Error())
+	}
+	for _, c := range cs {
+		s.AddChart(c, nil)
+	}
+}
+
+// Builder makes the sections for the inputs of one kind. It is given
+// all inputs of that kind at once, so it can also compare them (two
+// restore logs, several throughput tables).
+type Builder func(inputs []Input) []*Section
+
+var (
+	buildersMu sync.Mutex
+	builders   = map[parse.InputKind]Builder{}
+)
+
+// Register sets the section builder of an input kind (report/sections_*.go
+// register theirs in init).
+func Register(k parse.InputKind, b Builder) {
+	buildersMu.Lock()
+	defer buildersMu.Unlock()
+	builders[k] = b
+}
+
+// SummaryHeadlinesPerSection bounds the figures a section puts in the
+// summary; the section shows all of its own.
+const SummaryHeadlinesPerSection = 2
+
+// Kinds in report order: database first, then restores, then benchmarks.
+var kindOrder = []parse.InputKind{parse.InputGstat, parse.InputGbak, parse.InputThroughput, parse.InputBenchmark, parse.InputUnknown}
+
+// Build analyses every input and assembles the report (charts are not
+// rendered yet: see Render).
+func Build(title, generator string, inputs []Input) *Report {
+	r := &Report{Title: title, Generator: generator, Inputs: inputs}
+	byKind := map[parse.InputKind][]Input{}
+	for _, in := range inputs {
+		byKind[in.Kind] = append(byKind[in.Kind], in)
+	}
+	for _, k := range kindOrder {
+		ins := byKind[k]
+		if len(ins) == 0 {
+			continue
+		}
+		buildersMu.Lock()
+		b := builders[k]
+		buildersMu.Unlock()
+		if b == nil {
+			b = unsupported
+		}
+		r.Sections = append(r.Sections, safeBuild(k, b, ins)...)
+	}
+	r.finish()
+	return r
+}
+
+// safeBuild runs a builder; a panic in an analysis becomes a section
+// that says so, and the rest of the report is still written.
+func safeBuild(k parse.InputKind, b Builder, ins []Input) (out []*Section) {
+	defer func() {
+		if r := recover(); r != nil {
+			s := &Section{ID: "failed-" + string(k), Title: "Not analysed: " + string(k), Kind: string(k),
+				Err: fmt.Sprintf("internal error in the %s analysis: %v (please report it with the input)", k, r)}
+			for _, in := range ins {
+				s.Sources = append(s.Sources, in.Name)
+			}
+			out = []*Section{s}
+		}
+	}()
+	return b(ins)
+}
+
+// unsupported lists inputs no analysis reads (yet), so that nothing the
+// user gave disappears silently.
+func unsupported(inputs []Input) []*Section {
+	k := inputs[0].Kind
+	s := &Section{ID: "other-" + string(k), Title: "Not analysed: " + string(k), Kind: string(k)}
+	if k != parse.InputUnknown {
+		s.Text = append(s.Text, "These inputs were recognised, but this build of fbdiag has no analysis for them.")
+	}
+	t := &Table{Name: "inputs", Title: "Inputs", Columns: Cols("file", "recognised as", "why")}
+	for _, in := range inputs {
+		s.Sources = append(s.Sources, in.Name)
+		t.Add(in.Name, string(in.Kind), in.Reason)
+	}
+	s.Tables = append(s.Tables, t)
+	return []*Section{s}
+}
+
+// finish gives sections unique IDs and collects the summary.
+func (r *Report) finish() {
+	seen := map[string]int{}
+	files := map[string]bool{}
+	for _, s := range r.Sections {
+		id := plot.SafeName(strings.ToLower(s.ID))
+		if n := seen[id]; n > 0 {
+			seen[id] = n + 1
+			id = fmt.Sprintf("%s-%d", id, n+1)
+		} else {
+			seen[id] = 1
+		}
+		s.ID = id
+		for i := range s.Findings {
+			s.Findings[i].Section = id
+			if s.Findings[i].Severity == "critical" || s.Findings[i].Severity == "warning" {
+				r.Summary = append(r.Summary, s.Findings[i])
+			}
+		}
+		var keep []Headline
+		for _, h := range s.Headlines {
+			if h.Value == "" {
+				continue // a figure the input did not have
+			}
+			h.Section = id
+			keep = append(keep, h)
+			// The summary repeats each section's first figures only.
+			if len(keep) <= SummaryHeadlinesPerSection {
+				short := s.Short
+				if short == "" {
+					short = s.ID
+				}
+				h.Label = short + ": " + h.Label
+				r.Headlines = append(r.Headlines, h)
+			}
+		}
+		s.Headlines = keep
+		for _, f := range s.Figures {
+			f.Chart.Name = id
+			f.File = f.Chart.File()
+			for n := 2; files[f.File]; n++ {
+				f.Chart.Name = fmt.Sprintf("%s-%d", id, n)
+				f.File = f.Chart.File()
+			}
+			files[f.File] = true
+		}
+	}
+	sort.SliceStable(r.Summary, func(i, j int) bool {
+		return severityRank(r.Summary[i].Severity) < severityRank(r.Summary[j].Severity)
+	})
+}
+
+func severityRank(s string) int {
+	switch s {
+	case "critical":
+		return 0
+	case "warning":
+		return 1
+	case "info":
+		return 2
+	}
+	return 3
+}
+
+// Figures lists every figure of the report in order.
+func (r *Report) Figures() []*Figure {
+	var out []*Figure
+	for _, s := range r.Sections {
+		out = append(out, s.Figures...)
+	}
+	return out
+}
+
+// Render draws every chart as PNG, two at a time (charts are independent
+// and rendering is most of a report's time).
+func (r *Report) Render(o plot.Options) error {
+	figs := r.Figures()
+	errs := make([]error, len(figs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, 2)
+	for i, f := range figs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			f.PNG, errs[i] = f.Chart.PNG(o)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// ChartKinds lists the chart kinds the report contains.
+func (r *Report) ChartKinds() []plot.Kind {
+	seen := map[plot.Kind]bool{}
+	var out []plot.Kind
+	for _, f := range r.Figures() {
+		if !seen[f.Chart.Kind] {
+			seen[f.Chart.Kind] = true
+			out = append(out, f.Chart.Kind)
+		}
+	}
+	return out
+}

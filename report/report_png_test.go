@@ -1,0 +1,46 @@
+package report
+
+import (
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/plot"
+)
+
+// TestWritePNGs is what an analysis command's --png DIR does: the charts
+// of one restore log and one seed table, written as PNG of the asked size.
+func TestWritePNGs(t *testing.T) {
+	gb, err := GbakCharts(timeline(t, "fb30", "shop-gbak-restore-v-st.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tp, err := ThroughputCharts(seedResult(t, "page-buffers-1.7tb.csv"), "page-buffers-1.7tb.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "png")
+	paths, err := WritePNGs(dir, append(gb, tp...), plot.Options{Width: 640, Height: 360, DPI: 96})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"restore-timeline-shop-gbak-restore-v-st.log.png", "sweep-page-buffers-1.7tb.csv.png"}
+	if len(paths) != len(want) {
+		t.Fatalf("paths %v", paths)
+	}
+	for i, p := range paths {
+		if filepath.Base(p) != want[i] {
+			t.Errorf("file %s, want %s", filepath.Base(p), want[i])
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := png.DecodeConfig(f)
+		f.Close()
+		if err != nil || cfg.Width != 640 || cfg.Height != 360 {
+			t.Errorf("%s: %v %dx%d", p, err, cfg.Width, cfg.Height)
+		}
+	}
+}

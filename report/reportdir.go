@@ -1,0 +1,83 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/fbdiag/fbdiag/internal/atomicfile"
+	"github.com/fbdiag/fbdiag/plot"
+)
+
+// ErrNotOurs is returned by WriteDir when the folder holds an index.html
+// (or a chart file name) that fbdiag did not write: a user's file is
+// never overwritten.
+var ErrNotOurs = errors.New("exists and was not written by fbdiag")
+
+// IndexFile is the report's page in its folder.
+const IndexFile = "index.html"
+
+// WriteDir renders the charts and writes them and index.html into dir
+// (created when missing), each file atomically. It returns the path of
+// index.html. A folder holding an earlier fbdiag report is updated; any
+// other index.html stops it with ErrNotOurs before anything is written.
+func WriteDir(dir string, r *Report, o plot.Options) (string, error) {
+	index := filepath.Join(dir, IndexFile)
+	ours, err := isOurs(index)
+	if err != nil {
+		return "", err
+	}
+	if !ours {
+		return "", fmt.Errorf("%s: %w (choose another --out folder)", index, ErrNotOurs)
+	}
+	if _, err := os.Stat(index); os.IsNotExist(err) {
+		// A fresh folder: no chart may replace a file that is there.
+		for _, f := range r.Figures() {
+			p := filepath.Join(dir, f.File)
+			if _, err := os.Lstat(p); err == nil {
+				return "", fmt.Errorf("%s: %w (choose another --out folder)", p, ErrNotOurs)
+			}
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	if err := r.Render(o); err != nil {
+		return "", err
+	}
+	for _, f := range r.Figures() {
+		if err := atomicfile.WriteBytes(filepath.Join(dir, f.File), f.PNG, atomicfile.Options{}); err != nil {
+			return "", err
+		}
+	}
+	w, h := o.Width, o.Height
+	if w <= 0 || h <= 0 {
+		w, h = plot.DefaultWidth, plot.DefaultHeight
+	}
+	err = atomicfile.Write(index, atomicfile.Options{}, func(out io.Writer) error {
+		return WriteHTML(out, r, w, h)
+	})
+	if err != nil {
+		return "", err
+	}
+	return index, nil
+}
+
+// isOurs reports whether path is absent or an fbdiag report (it carries
+// the generator meta tag in its head).
+func isOurs(path string) (bool, error) {
+	f, err := os.Open(path)
+	if os.IsNotExist(err) {
+		return true, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	head := make([]byte, 4096)
+	n, _ := io.ReadFull(f, head)
+	return bytes.Contains(head[:n], []byte(`<meta name="generator" content="`+GeneratorPrefix)), nil
+}
