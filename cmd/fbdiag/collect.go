@@ -422,7 +422,7 @@ func fmtOpt[T any](v *T, f func(T) string) string {
 	return f(*v)
 }
 
-func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+func fmtInt64(v int64) string { return strconv.FormatInt(v, 10) }
 
 func fmtSel(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 
@@ -444,7 +444,7 @@ func monitorTables(r *collectResult) []*report.Table {
 		v    int64
 	}{{"oldest transaction (OIT)", h.OldestTransaction}, {"oldest active (OAT)", h.OldestActive},
 		{"oldest snapshot (OST)", h.OldestSnapshot}, {"next transaction", h.NextTransaction}} {
-		tx.Add(mk.name, itoa(mk.v), itoa(h.NextTransaction-mk.v))
+		tx.Add(mk.name, fmtInt64(mk.v), fmtInt64(h.NextTransaction-mk.v))
 	}
 	tx.Notes = append(tx.Notes, fmt.Sprintf("%d other attachment(s); page size %d, %d pages (%.1f MiB), %d page buffers, sweep interval %d",
 		m.Attachments, h.PageSize, h.Pages, float64(h.Pages*h.PageSize)/(1<<20), h.PageBuffers, h.SweepInterval))
@@ -453,7 +453,7 @@ func monitorTables(r *collectResult) []*report.Table {
 			oa.TransactionID, oa.AgeSeconds, oa.User, oa.AttachmentID,
 			fmtOpt(oa.RemoteAddress, func(s string) string { return s }),
 			fmtOpt(oa.RemoteProcess, func(s string) string { return s }),
-			fmtOpt(oa.RemotePID, itoa)))
+			fmtOpt(oa.RemotePID, fmtInt64)))
 	} else {
 		tx.Notes = append(tx.Notes, "no active transaction in other attachments")
 	}
@@ -464,7 +464,7 @@ func monitorTables(r *collectResult) []*report.Table {
 	if m.IO.PageFetches > 0 {
 		hit = strconv.FormatFloat(100*(1-float64(m.IO.PageReads)/float64(m.IO.PageFetches)), 'f', 1, 64)
 	}
-	io.Add(itoa(m.IO.PageReads), itoa(m.IO.PageWrites), itoa(m.IO.PageFetches), itoa(m.IO.PageMarks), hit)
+	io.Add(fmtInt64(m.IO.PageReads), fmtInt64(m.IO.PageWrites), fmtInt64(m.IO.PageFetches), fmtInt64(m.IO.PageMarks), hit)
 
 	ix := &report.Table{Name: "selectivity", Title: "Index statistics (RDB$INDICES) vs. gstat",
 		Columns: report.Cols("table", "index", ">stored", ">actual", ">unique keys", "status")}
@@ -475,7 +475,7 @@ func monitorTables(r *collectResult) []*report.Table {
 			status = "stale"
 			stale++
 		}
-		ix.Add(c.Table, c.Index, fmtOpt(c.Stored, fmtSel), fmtOpt(c.Actual, fmtSel), fmtOpt(c.UniqueKeys, itoa), status)
+		ix.Add(c.Table, c.Index, fmtOpt(c.Stored, fmtSel), fmtOpt(c.Actual, fmtSel), fmtOpt(c.UniqueKeys, fmtInt64), status)
 	}
 	if stale > 0 {
 		ix.Notes = append(ix.Notes, fmt.Sprintf("%d of %d indices have stale stored selectivity (never computed, or off by more than %gx):",
