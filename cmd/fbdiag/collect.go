@@ -181,8 +181,8 @@ func interruptible(c *cli.Context) (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(c.Context, os.Interrupt)
 }
 
-// defaultName builds NAME-SUFFIX-YYYYMMDD-HHMMSS.EXT from a server path.
-func defaultName(serverPath, suffix, ext string, t time.Time) string {
+// liveDefaultName builds NAME-SUFFIX-YYYYMMDD-HHMMSS.EXT from a server path.
+func liveDefaultName(serverPath, suffix, ext string, t time.Time) string {
 	base := path.Base(strings.ReplaceAll(serverPath, `\`, "/"))
 	if i := strings.LastIndexByte(base, '.'); i > 0 {
 		base = base[:i]
@@ -193,9 +193,9 @@ func defaultName(serverPath, suffix, ext string, t time.Time) string {
 	return base + "-" + t.Format("20060102-150405") + ext
 }
 
-// outPath is the explicit name (replaced atomically) or a default one
+// liveOutPath is the explicit name (replaced atomically) or a default one
 // (never replacing an existing file).
-func outPath(explicit, def string) (string, atomicfile.Options) {
+func liveOutPath(explicit, def string) (string, atomicfile.Options) {
 	if explicit != "" {
 		return explicit, atomicfile.Options{}
 	}
@@ -225,7 +225,7 @@ func collectAction(c *cli.Context) error {
 	defer stop()
 	e := getEnv(c)
 
-	out, opt := outPath(c.String("out"), defaultName(database, "", ".gstat.txt", time.Now()))
+	out, opt := liveOutPath(c.String("out"), liveDefaultName(database, "", ".gstat.txt", time.Now()))
 	var snap *collect.Snapshot
 	if err := atomicfile.Write(out, opt, func(w io.Writer) error {
 		var err error
@@ -315,7 +315,7 @@ func backupAction(c *cli.Context) error {
 	database, fbk := c.Args().Get(0), c.Args().Get(1)
 	ctx, stop := interruptible(c)
 	defer stop()
-	return runGbakService(c, format, c.String("log"), defaultName(fbk, "backup", ".log", time.Now()),
+	return runGbakService(c, format, c.String("log"), liveDefaultName(fbk, "backup", ".log", time.Now()),
 		func(w io.Writer, p func(collect.Progress)) (*collect.GbakRun, error) {
 			return srv.Backup(ctx, database, fbk, w, p)
 		})
@@ -331,7 +331,7 @@ func runGbakService(c *cli.Context, format report.Format, explicit, def string,
 		return err
 	}
 	e := getEnv(c)
-	logFile, opt := outPath(explicit, def)
+	logFile, opt := liveOutPath(explicit, def)
 	var run *collect.GbakRun
 	prog := newProgressLine(e.stderr)
 	err = atomicfile.Write(logFile, opt, func(w io.Writer) error {
@@ -350,7 +350,7 @@ func runGbakService(c *cli.Context, format report.Format, explicit, def string,
 	if format == report.JSON {
 		return report.WriteJSON(e.stdout, gbakResult{Run: run, Log: logFile, Timeline: tl})
 	}
-	return report.WriteTables(e.stdout, format, append([]*report.Table{runTable(run, logFile)}, timelineTables(tl, top, format)...)...)
+	return report.WriteTables(e.stdout, format, append([]*report.Table{gbakRunTable(run, logFile)}, timelineTables(tl, top, format)...)...)
 }
 
 // gbakResult is the JSON output of backup and restore (docs/live.md).
@@ -373,7 +373,7 @@ func restoreAction(c *cli.Context) error {
 	ctx, stop := interruptible(c)
 	defer stop()
 	opt := collect.RestoreOptions{Replace: c.Bool("replace"), PageSize: int32(ps)}
-	return runGbakService(c, format, c.String("log"), defaultName(database, "restore", ".log", time.Now()),
+	return runGbakService(c, format, c.String("log"), liveDefaultName(database, "restore", ".log", time.Now()),
 		func(w io.Writer, p func(collect.Progress)) (*collect.GbakRun, error) {
 			return srv.Restore(ctx, fbk, database, opt, w, p)
 		})
@@ -414,8 +414,8 @@ func (p *progressLine) done() {
 	}
 }
 
-// fmtOpt prints an optional value, "-" when unknown.
-func fmtOpt[T any](v *T, f func(T) string) string {
+// liveOpt prints an optional value, "-" when unknown.
+func liveOpt[T any](v *T, f func(T) string) string {
 	if v == nil {
 		return "-"
 	}
@@ -424,7 +424,7 @@ func fmtOpt[T any](v *T, f func(T) string) string {
 
 func fmtInt64(v int64) string { return strconv.FormatInt(v, 10) }
 
-func fmtSel(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
+func fmtSelectivity(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
 
 // monitorTables lays out the snapshot description and the live figures.
 func monitorTables(r *collectResult) []*report.Table {
@@ -451,9 +451,9 @@ func monitorTables(r *collectResult) []*report.Table {
 	if oa := m.OldestTx; oa != nil {
 		tx.Notes = append(tx.Notes, fmt.Sprintf("oldest active transaction %d: %ds old, user %s, attachment %d, from %s, process %s (pid %s)",
 			oa.TransactionID, oa.AgeSeconds, oa.User, oa.AttachmentID,
-			fmtOpt(oa.RemoteAddress, func(s string) string { return s }),
-			fmtOpt(oa.RemoteProcess, func(s string) string { return s }),
-			fmtOpt(oa.RemotePID, fmtInt64)))
+			liveOpt(oa.RemoteAddress, func(s string) string { return s }),
+			liveOpt(oa.RemoteProcess, func(s string) string { return s }),
+			liveOpt(oa.RemotePID, fmtInt64)))
 	} else {
 		tx.Notes = append(tx.Notes, "no active transaction in other attachments")
 	}
@@ -475,7 +475,7 @@ func monitorTables(r *collectResult) []*report.Table {
 			status = "stale"
 			stale++
 		}
-		ix.Add(c.Table, c.Index, fmtOpt(c.Stored, fmtSel), fmtOpt(c.Actual, fmtSel), fmtOpt(c.UniqueKeys, fmtInt64), status)
+		ix.Add(c.Table, c.Index, liveOpt(c.Stored, fmtSelectivity), liveOpt(c.Actual, fmtSelectivity), liveOpt(c.UniqueKeys, fmtInt64), status)
 	}
 	if stale > 0 {
 		ix.Notes = append(ix.Notes, fmt.Sprintf("%d of %d indices have stale stored selectivity (never computed, or off by more than %gx):",
@@ -484,8 +484,8 @@ func monitorTables(r *collectResult) []*report.Table {
 	return []*report.Table{snap, tx, io, ix}
 }
 
-// runTable says what ran where.
-func runTable(run *collect.GbakRun, logFile string) *report.Table {
+// gbakRunTable says what ran where.
+func gbakRunTable(run *collect.GbakRun, logFile string) *report.Table {
 	t := &report.Table{Name: "run", Title: "gbak " + run.Action + " on " + run.Server, Columns: report.Cols("item", "value")}
 	t.Add("database", run.Database)
 	t.Add("backup file", run.BackupFile)

@@ -15,8 +15,8 @@ import (
 	"github.com/fbdiag/fbdiag/collect/livetest"
 )
 
-// dirEntries lists a folder, temporary files included.
-func dirEntries(t *testing.T, dir string) []string {
+// liveDirEntries lists a folder, temporary files included.
+func liveDirEntries(t *testing.T, dir string) []string {
 	t.Helper()
 	es, err := os.ReadDir(dir)
 	if err != nil {
@@ -33,8 +33,8 @@ func dirEntries(t *testing.T, dir string) []string {
 var shopIndexNames = []string{"CUSTOMER_LAST", "OL_ITEM", "ORDERS_CARRIER", "ORDERS_DATE_D",
 	"RDB$PRIMARY1", "RDB$PRIMARY2", "RDB$PRIMARY3", "RDB$PRIMARY4", "RDB$PRIMARY5", "RDB$PRIMARY6"}
 
-// oneLine checks that stderr is exactly one line starting with want.
-func oneLine(t *testing.T, what, stderr, want string) {
+// oneErrorLine checks that stderr is exactly one line starting with want.
+func oneErrorLine(t *testing.T, what, stderr, want string) {
 	t.Helper()
 	if strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, want) {
 		t.Errorf("%s: stderr = %q, want one line starting %q", what, stderr, want)
@@ -53,9 +53,9 @@ func TestLiveCommandsWithoutPassword(t *testing.T) {
 		if code != exitError || out != "" {
 			t.Errorf("%s: exit %d, stdout %q; want 1 and nothing", args[0], code, out)
 		}
-		oneLine(t, args[0], errs, "fbdiag: no password: set ISC_PASSWORD")
+		oneErrorLine(t, args[0], errs, "fbdiag: no password: set ISC_PASSWORD")
 	}
-	if names := dirEntries(t, dir); len(names) != 0 {
+	if names := liveDirEntries(t, dir); len(names) != 0 {
 		t.Errorf("files left: %v", names)
 	}
 }
@@ -109,7 +109,7 @@ func noSecret(t *testing.T, secret string, texts map[string]string) {
 	}
 }
 
-func readFile(t *testing.T, p string) string {
+func readLiveFile(t *testing.T, p string) string {
 	t.Helper()
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -128,8 +128,8 @@ func TestLiveCollectCLI(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	text := readFile(t, snap)
-	mon := readFile(t, snap+".mon.json")
+	text := readLiveFile(t, snap)
+	mon := readLiveFile(t, snap+".mon.json")
 	noSecret(t, s.Password, map[string]string{"stdout": out, "stderr": errs, "snapshot": text, "monitor": mon})
 	if !strings.HasPrefix(text, "# fbdiag collect: server "+s.Addr) || !strings.Contains(text, "\nDatabase \""+db+"\"\n") {
 		t.Errorf("snapshot starts %.200q", text)
@@ -218,7 +218,7 @@ func TestLiveBackupRestoreCLI(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("restore: exit %d: %s", code, rerr)
 	}
-	btext, rtext := readFile(t, blog), readFile(t, rlog)
+	btext, rtext := readLiveFile(t, blog), readLiveFile(t, rlog)
 	noSecret(t, s.Password, map[string]string{"backup stdout": bout, "backup stderr": berr,
 		"restore stdout": rout, "restore stderr": rerr, "backup log": btext, "restore log": rtext})
 	for _, ix := range shopIndexNames {
@@ -266,7 +266,7 @@ func TestLiveBackupRestoreCLI(t *testing.T) {
 	if code != exitError || out != "" {
 		t.Errorf("restore over an existing database: exit %d, stdout %q", code, out)
 	}
-	oneLine(t, "restore without --replace", errs, "fbdiag: cannot restore to "+target+" on "+s.Addr+": database already exists")
+	oneErrorLine(t, "restore without --replace", errs, "fbdiag: cannot restore to "+target+" on "+s.Addr+": database already exists")
 	if _, err := os.Stat(again); !os.IsNotExist(err) {
 		t.Errorf("log written for a refused restore: %v", err)
 	}
@@ -308,11 +308,11 @@ func TestLiveFailuresCLI(t *testing.T) {
 		if code != exitError || out != "" {
 			t.Errorf("%s: exit %d, stdout %q", c.name, code, out)
 		}
-		oneLine(t, c.name, errs, c.want)
+		oneErrorLine(t, c.name, errs, c.want)
 		noSecret(t, wrong, map[string]string{c.name: errs})
 		noSecret(t, s.Password, map[string]string{c.name: errs})
 	}
-	if names := dirEntries(t, dir); len(names) != 0 {
+	if names := liveDirEntries(t, dir); len(names) != 0 {
 		t.Errorf("files left after failures: %v", names)
 	}
 }
@@ -340,11 +340,11 @@ func TestLiveConnectionLostCLI(t *testing.T) {
 	if code != exitError || out != "" {
 		t.Errorf("cut after %d bytes: exit %d, stdout %q", cut, code, out)
 	}
-	oneLine(t, "connection lost", errs, "fbdiag: cannot ")
+	oneErrorLine(t, "connection lost", errs, "fbdiag: cannot ")
 	if !strings.Contains(errs, "connection lost") {
 		t.Errorf("stderr %q does not say the connection was lost", errs)
 	}
-	if names := dirEntries(t, dir); len(names) != 0 {
+	if names := liveDirEntries(t, dir); len(names) != 0 {
 		t.Errorf("files left after a lost connection: %v", names)
 	}
 }
@@ -365,7 +365,7 @@ func watchCommandLines(t *testing.T, secret string) (stop func() []string) {
 		for {
 			paths, _ := filepath.Glob("/proc/[0-9]*/cmdline")
 			for _, p := range paths {
-				if b, err := os.ReadFile(p); err == nil && bytes.Contains(b, []byte(secret)) && ours(filepath.Dir(p)) {
+				if b, err := os.ReadFile(p); err == nil && bytes.Contains(b, []byte(secret)) && ownProcess(filepath.Dir(p)) {
 					seen = append(seen, string(bytes.ReplaceAll(b, []byte{0}, []byte{' '})))
 				}
 			}
@@ -394,8 +394,8 @@ func TestWatchCommandLinesSeesChildren(t *testing.T) {
 	}
 }
 
-// ours reports whether /proc/PID is this process or a descendant.
-func ours(procDir string) bool {
+// ownProcess reports whether /proc/PID is this process or a descendant.
+func ownProcess(procDir string) bool {
 	self := os.Getpid()
 	for range 64 {
 		pid, err := strconv.Atoi(filepath.Base(procDir))
