@@ -2,12 +2,9 @@ package report
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"strconv"
 	"strings"
-
-	"github.com/fbdiag/fbdiag/parse"
 )
 
 // Cell formatting shared by every command's text, CSV and markdown tables,
@@ -163,15 +160,6 @@ func (c unknownCells) rate(v *float64) string {
 		return c.unknown
 	}
 	return strconv.FormatFloat(*v, 'f', 0, 64)
-}
-
-// WriteNotices prints what a reader skipped, repaired or guessed, one
-// "file:line: message" a line, each after prefix (which may be empty), so
-// that editors and CI logs can jump to the line.
-func WriteNotices(w io.Writer, prefix string, notices []parse.Notice) {
-	for _, n := range notices {
-		fmt.Fprintln(w, prefix+n.String())
-	}
 }
 
 // distinct returns the strings of lists in first-seen order, each once.

@@ -233,13 +233,3 @@ func writeMarkdown(w io.Writer, t *Table) error {
 	}
 	return nil
 }
-
-// Write is the --format switch every command shares: v as JSON (its
-// documented contract), else the tables built from it, which are built
-// only when needed.
-func Write(w io.Writer, f Format, v any, tables func() []*Table) error {
-	if f == JSON {
-		return WriteJSON(w, v)
-	}
-	return WriteTables(w, f, tables()...)
-}
