@@ -95,12 +95,18 @@ func gbakTop(c *cli.Context) (int, error) {
 	return n, nil
 }
 
-func gbakAction(c *cli.Context) error {
+// gbakOptions reads the flags gbak and gbak compare share.
+func gbakOptions(c *cli.Context) (report.Format, int, error) {
 	format, err := outputFormat(c)
 	if err != nil {
-		return err
+		return "", 0, err
 	}
 	top, err := gbakTop(c)
+	return format, top, err
+}
+
+func gbakAction(c *cli.Context) error {
+	format, top, err := gbakOptions(c)
 	if err != nil {
 		return err
 	}
@@ -130,11 +136,7 @@ func readTimeline(c *cli.Context, name string) (*analyze.Timeline, error) {
 }
 
 func gbakCompareAction(c *cli.Context) error {
-	format, err := outputFormat(c)
-	if err != nil {
-		return err
-	}
-	top, err := gbakTop(c)
+	format, top, err := gbakOptions(c)
 	if err != nil {
 		return err
 	}
