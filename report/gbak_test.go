@@ -37,11 +37,7 @@ func tableByName(t *testing.T, tables []*Table, name string) *Table {
 func TestGbakTablesRestore(t *testing.T) {
 	tl := readTimeline(t, "fb30", "shop-gbak-restore-v-st.log")
 	tables := GbakTables(tl, Text, 3)
-	var names []string
-	for _, x := range tables {
-		names = append(names, x.Name)
-	}
-	if got := strings.Join(names, ","); got != "summary,phases,tables,indices,slowest" {
+	if got := tableNames(tables); got != "summary,phases,tables,indices,slowest" {
 		t.Fatalf("tables %s", got)
 	}
 	sum := tables[0]

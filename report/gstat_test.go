@@ -75,11 +75,7 @@ func TestGstatTablesTopAndSort(t *testing.T) {
 func TestGstatTablesCSVColumns(t *testing.T) {
 	a := gstatShop(t, "shop-gstat-a-r.txt")[0]
 	tables := GstatTables(a, CSV, GstatOptions{})
-	names := []string{}
-	for _, x := range tables {
-		names = append(names, x.Name)
-	}
-	if got := strings.Join(names, ","); got != "header,tables,indices,warnings" {
+	if got := tableNames(tables); got != "header,tables,indices,warnings" {
 		t.Fatalf("tables %s", got)
 	}
 	h := map[string]string{}

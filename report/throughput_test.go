@@ -31,11 +31,7 @@ func throughputSeed(t *testing.T, name string, opt analyze.Options) *analyze.Res
 func TestThroughputTablesDegradation(t *testing.T) {
 	r := throughputSeed(t, "degradation-throughput-sata.csv", analyze.Options{Knee: "16GB", Predict: "2TB"})
 	tables := ThroughputTables(r)
-	var names []string
-	for _, x := range tables {
-		names = append(names, x.Name)
-	}
-	if got := strings.Join(names, ","); got != "summary,models,checks,knee" {
+	if got := tableNames(tables); got != "summary,models,checks,knee" {
 		t.Fatalf("tables %s", got)
 	}
 	sum := tables[0]
