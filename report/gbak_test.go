@@ -9,7 +9,7 @@ import (
 	"github.com/fbdiag/fbdiag/internal/testutil"
 )
 
-func readTimeline(t *testing.T, dir, name string) *analyze.Timeline {
+func loadTimeline(t *testing.T, dir, name string) *analyze.Timeline {
 	t.Helper()
 	f, err := os.Open(testutil.Testdata(t, dir, name))
 	if err != nil {
@@ -35,7 +35,7 @@ func tableByName(t *testing.T, tables []*Table, name string) *Table {
 }
 
 func TestGbakTablesRestore(t *testing.T) {
-	tl := readTimeline(t, "fb30", "shop-gbak-restore-v-st.log")
+	tl := loadTimeline(t, "fb30", "shop-gbak-restore-v-st.log")
 	tables := GbakTables(tl, Text, 3)
 	if got := tableNames(tables); got != "summary,phases,tables,indices,slowest" {
 		t.Fatalf("tables %s", got)
@@ -75,8 +75,8 @@ func TestGbakTablesRestore(t *testing.T) {
 }
 
 func TestGbakComparisonTablesSeeds(t *testing.T) {
-	a := readTimeline(t, "seeds", "restore-balanced.log")
-	b := readTimeline(t, "seeds", "restore-high-performance.log")
+	a := loadTimeline(t, "seeds", "restore-balanced.log")
+	b := loadTimeline(t, "seeds", "restore-high-performance.log")
 	cmp := analyze.CompareTimelines(analyze.GbakRun{Label: "balanced", Timeline: a}, analyze.GbakRun{Label: "high-performance", Timeline: b})
 	tables := GbakComparisonTables(cmp, Markdown, 2)
 	runs := tableByName(t, tables, "runs")

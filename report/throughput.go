@@ -174,13 +174,6 @@ func withSpread(median float64, spread *float64, unit string) string {
 	return s
 }
 
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
 // paren names a column with its unit: "ops (ops/s)", or just the name when
 // the unit is the name.
 func paren(name, unit string) string {
