@@ -1,39 +1,16 @@
 package main
 
-import (
-	"math"
-	"strconv"
-)
+import "github.com/fbdiag/fbdiag/report"
 
-// Cell formatting shared by every command's text, CSV and markdown tables.
+// Cell formatting lives in package report (cells.go), shared by every
+// command's tables. These short names stay for the command files that
+// build tables of their own (gstat_history.go).
 
-// clipLeft keeps the end of a long file name.
-func clipLeft(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return "…" + string(r[len(r)-n+1:])
-}
-
-// clip shortens a text cell so that tables fit a 100-column terminal.
-func clip(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
-// num prints a figure with four significant digits, whole numbers as they are.
-func num(v float64) string {
-	switch {
-	case math.IsNaN(v) || math.IsInf(v, 0):
-		return "–"
-	case v == math.Trunc(v) && math.Abs(v) < 1e7:
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	case math.Abs(v) >= 1000:
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(v, 'g', 4, 64)
-}
+func clipLeft(s string, n int) string           { return report.ClipLeft(s, n) }
+func clip(s string, n int) string               { return report.Clip(s, n) }
+func num(v float64) string                      { return report.Num(v) }
+func strOr(p *string) string                    { return report.Str(p) }
+func intOr(p *int64) string                     { return report.Int(p) }
+func floatOr(p *float64, prec int) string       { return report.Float(p, prec) }
+func bytesOr(p *int64) string                   { return report.Size(p) }
+func wrap(s, indent string, width int) []string { return report.Wrap(s, indent, width) }

@@ -95,12 +95,18 @@ func gbakTop(c *cli.Context) (int, error) {
 	return n, nil
 }
 
-func gbakAction(c *cli.Context) error {
+// gbakOptions reads the flags gbak and gbak compare share.
+func gbakOptions(c *cli.Context) (report.Format, int, error) {
 	format, err := outputFormat(c)
 	if err != nil {
-		return err
+		return "", 0, err
 	}
 	top, err := gbakTop(c)
+	return format, top, err
+}
+
+func gbakAction(c *cli.Context) error {
+	format, top, err := gbakOptions(c)
 	if err != nil {
 		return err
 	}
@@ -111,11 +117,7 @@ func gbakAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	out := getEnv(c).stdout
-	if format == report.JSON {
-		return report.WriteJSON(out, tl)
-	}
-	return report.WriteTables(out, format, timelineTables(tl, top, format)...)
+	return report.Write(getEnv(c).stdout, format, tl, func() []*report.Table { return timelineTables(tl, top, format) })
 }
 
 // readTimeline streams one log into a timeline and prints the reader's
@@ -128,19 +130,13 @@ func readTimeline(c *cli.Context, name string) (*analyze.Timeline, error) {
 	defer in.Close()
 	tl, err := analyze.ReadGbakTimeline(in, shown)
 	if tl != nil {
-		for _, n := range tl.Notices {
-			fmt.Fprintln(getEnv(c).stderr, n)
-		}
+		report.WriteNotices(getEnv(c).stderr, "", tl.Notices)
 	}
 	return tl, err
 }
 
 func gbakCompareAction(c *cli.Context) error {
-	format, err := outputFormat(c)
-	if err != nil {
-		return err
-	}
-	top, err := gbakTop(c)
+	format, top, err := gbakOptions(c)
 	if err != nil {
 		return err
 	}
@@ -186,11 +182,7 @@ func gbakCompareAction(c *cli.Context) error {
 		runs = append(runs, analyze.GbakRun{Label: f[0], Timeline: tl})
 	}
 	cmp := analyze.CompareTimelines(runs...)
-	out := getEnv(c).stdout
-	if format == report.JSON {
-		return report.WriteJSON(out, cmp)
-	}
-	return report.WriteTables(out, format, comparisonTables(cmp, top, format)...)
+	return report.Write(getEnv(c).stdout, format, cmp, func() []*report.Table { return comparisonTables(cmp, top, format) })
 }
 
 // runLabel names a positional run after its file.
@@ -201,206 +193,13 @@ func runLabel(f string) string {
 	return strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
 }
 
-// cells formats values for a format: unknown is "?" in text and markdown,
-// empty in CSV.
-type cells struct{ unknown string }
-
-func newCells(f report.Format) cells {
-	if f == report.CSV {
-		return cells{""}
-	}
-	return cells{"?"}
-}
-
-func (c cells) sec(v *float64) string {
-	if v == nil {
-		return c.unknown
-	}
-	return strconv.FormatFloat(*v, 'f', 3, 64)
-}
-
-func (c cells) num(v *int64) string {
-	if v == nil {
-		return c.unknown
-	}
-	return strconv.FormatInt(*v, 10)
-}
-
-func (c cells) rate(v *float64) string {
-	if v == nil {
-		return c.unknown
-	}
-	return strconv.FormatFloat(*v, 'f', 0, 64)
-}
-
-// addLong adds gbak's messages; in text and markdown a status vector
-// ("a; b; c") takes one row per part so that it fits the terminal.
-func addLong(t *report.Table, item string, msgs []string, f report.Format) {
-	for _, m := range msgs {
-		if f == report.CSV {
-			t.Add(item, m)
-			continue
-		}
-		if strings.HasPrefix(m, "cannot commit index ") {
-			m = strings.Replace(m, ": ", "; ", 1) // the index, then why
-		}
-		for i, part := range strings.Split(m, "; ") {
-			if i == 0 {
-				t.Add(item, clip(part, 84))
-			} else {
-				t.Add("", clip("  "+part, 84))
-			}
-		}
-	}
-}
-
-const costNote = "A step's cost is the interval from its line to the next: gbak prints a step, then does it."
-
+// timelineTables lays out one log; the layout is report.GbakTables's.
 func timelineTables(tl *analyze.Timeline, top int, f report.Format) []*report.Table {
-	c := newCells(f)
-	kind := "gbak log"
-	if tl.Kind != nil {
-		kind = "gbak " + *tl.Kind
-	}
-	sum := &report.Table{Name: "summary", Title: kind + ": " + clipLeft(tl.File, 80), Columns: report.Cols("item", "value")}
-	sum.Add("outcome", tl.Outcome)
-	addLong(sum, "error", tl.Errors, f)
-	addLong(sum, "warning", tl.Warnings, f)
-	cols := tl.Columns
-	if cols == "" {
-		cols = "none"
-	}
-	sum.Add("statistics", cols)
-	sum.Add("total seconds", c.sec(tl.TotalSeconds))
-	sum.Add("page reads", c.num(tl.TotalReads))
-	sum.Add("page writes", c.num(tl.TotalWrites))
-	sum.Notes = tl.Notes
-
-	phases := &report.Table{Name: "phases", Title: "Phases", Columns: report.Cols("phase", ">steps", ">unknown", ">seconds", ">share", ">reads", ">writes")}
-	for _, p := range tl.Phases {
-		share := c.unknown
-		if tl.TotalSeconds != nil && *tl.TotalSeconds > 0 && tl.Columns != "" {
-			share = fmt.Sprintf("%.1f%%", 100*p.Seconds / *tl.TotalSeconds)
-		}
-		sec, reads, writes := strconv.FormatFloat(p.Seconds, 'f', 3, 64), strconv.FormatInt(p.Reads, 10), strconv.FormatInt(p.Writes, 10)
-		if p.Unknown == p.Steps {
-			sec, share, reads, writes = c.unknown, c.unknown, c.unknown, c.unknown
-		}
-		phases.Add(p.Name, strconv.Itoa(p.Steps), strconv.Itoa(p.Unknown), sec, share, reads, writes)
-	}
-	out := []*report.Table{sum}
-	if len(phases.Rows) > 0 {
-		out = append(out, phases)
-	}
-	if len(tl.Tables) > 0 {
-		tables := &report.Table{Name: "tables", Title: "Table data", Columns: report.Cols("table", ">records", ">ignored", ">seconds", ">records/s", ">reads", ">writes")}
-		for _, t := range tl.Tables {
-			ign := ""
-			if t.Ignored != nil {
-				ign = strconv.FormatInt(*t.Ignored, 10)
-			}
-			tables.Add(clip(t.Name, 40), c.num(t.Records), ign, c.sec(t.Seconds), c.rate(t.RecordsPerSecond), c.num(t.Reads), c.num(t.Writes))
-		}
-		out = append(out, tables)
-	}
-	if len(tl.Indices) > 0 {
-		idx := &report.Table{Name: "indices", Title: "Index builds", Columns: report.Cols("index", ">seconds", ">reads", ">writes", "state")}
-		for _, ix := range tl.Indices {
-			state := "ok"
-			if ix.Failed {
-				state = "failed"
-			}
-			idx.Add(clip(ix.Name, 48), c.sec(ix.Seconds), c.num(ix.Reads), c.num(ix.Writes), state)
-		}
-		out = append(out, idx)
-	}
-	if slow := tl.Slowest(top); len(slow) > 0 {
-		st := &report.Table{Name: "slowest", Title: fmt.Sprintf("Slowest %d steps", len(slow)),
-			Columns: report.Cols(">line", "step", "phase", ">start", ">seconds", ">reads", ">writes")}
-		for _, s := range slow {
-			st.Add(strconv.Itoa(s.Line), clip(s.Label(), 44), s.Phase, c.sec(s.Start), c.sec(s.Seconds), c.num(s.Reads), c.num(s.Writes))
-		}
-		st.Notes = []string{costNote}
-		out = append(out, st)
-	}
-	return out
+	return report.GbakTables(tl, f, top)
 }
 
+// comparisonTables lays out a comparison; the layout is
+// report.GbakComparisonTables's.
 func comparisonTables(cmp *analyze.GbakComparison, top int, f report.Format) []*report.Table {
-	c := newCells(f)
-	runs := &report.Table{Name: "runs", Title: "Runs", Columns: report.Cols("label", "file", "outcome", ">total s", ">span s", ">matched", ">unmatched")}
-	for _, r := range cmp.Runs {
-		runs.Add(clip(r.Label, 18), clip(filepath.Base(r.File), 26), r.Outcome, c.sec(r.TotalSeconds), c.sec(r.SpanSeconds),
-			strconv.Itoa(r.Matched), strconv.Itoa(r.Unmatched))
-	}
-	runs.Notes = append(runs.Notes, "span: from the first to the end of the last step found in every run")
-	runs.Notes = append(runs.Notes, cmp.Warnings...)
-	a, b := cmp.Sides[0].Label, cmp.Sides[1].Label
-	head := []string{"step", ">" + clip(a, 14), ">" + clip(b, 14), ">ratio", ">diff s", "verdict"}
-	totals := &report.Table{Name: "totals", Title: fmt.Sprintf("Totals (ratio = %s / %s)", clip(a, 20), clip(b, 20)), Columns: report.Cols(head...)}
-	for _, row := range cmp.Totals {
-		totals.Add(compareRow(c, row)...)
-	}
-	out := []*report.Table{runs, totals}
-	if slow := cmp.Slowest(top); len(slow) > 0 {
-		st := &report.Table{Name: "steps", Title: fmt.Sprintf("Slowest %d steps (median seconds per side)", len(slow)), Columns: report.Cols(head...)}
-		for _, row := range slow {
-			st.Add(compareRow(c, row)...)
-		}
-		st.Notes = append(st.Notes, costNote)
-		st.Notes = append(st.Notes, stepWarnings(slow)...)
-		out = append(out, st)
-	}
-	var unknown []string
-	for _, row := range cmp.Steps {
-		if row.Only == nil && len(row.Median) > 1 && (row.Median[0] == nil || row.Median[1] == nil) && len(unknown) < 5 {
-			unknown = append(unknown, row.Name)
-		}
-	}
-	if len(unknown) > 0 {
-		totals.Notes = append(totals.Notes, clip("cost unknown (last line, or lines missing): "+strings.Join(unknown, ", "), 99))
-	}
-	only := &report.Table{Name: "only", Title: "Steps found on one side only", Columns: report.Cols("side", "step")}
-	for _, row := range cmp.Steps {
-		if row.Only != nil && len(only.Rows) < top {
-			only.Add(clip(*row.Only, 20), clip(row.Name, 70))
-		}
-	}
-	if len(only.Rows) > 0 {
-		out = append(out, only)
-	}
-	return out
-}
-
-func compareRow(c cells, row analyze.GbakStepComparison) []string {
-	med := func(i int) string {
-		if i >= len(row.Median) {
-			return c.unknown
-		}
-		s := c.sec(row.Median[i])
-		if i < len(row.Spread) && row.Spread[i] != nil {
-			s += fmt.Sprintf(" ±%.0f%%", 100**row.Spread[i])
-		}
-		return s
-	}
-	verdict := row.Verdict
-	if row.P == nil && row.Ratio != nil {
-		verdict = fmt.Sprintf("%+.2f%%", 100*(*row.Ratio-1)) // no test: the note says so
-	}
-	return []string{clip(row.Name, 36), med(0), med(1), c.sec(row.Ratio), c.sec(row.Difference), clip(verdict, 24)}
-}
-
-// stepWarnings lists the distinct warnings of the rows shown.
-func stepWarnings(rows []analyze.GbakStepComparison) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, r := range rows {
-		for _, w := range r.Warnings {
-			if !seen[w] {
-				seen[w] = true
-				out = append(out, w)
-			}
-		}
-	}
-	return out
+	return report.GbakComparisonTables(cmp, f, top)
 }

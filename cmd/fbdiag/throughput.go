@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -127,216 +126,15 @@ func throughputAction(c *cli.Context) error {
 	if format == report.JSON {
 		return report.WriteJSON(e.stdout, res)
 	}
-	for _, n := range res.Notices {
-		fmt.Fprintln(e.stderr, "fbdiag: notice:", n)
-	}
+	report.WriteNotices(e.stderr, "fbdiag: notice: ", res.Notices)
 	for _, w := range res.Warnings {
 		fmt.Fprintln(e.stderr, "fbdiag: warning:", w)
 	}
 	return writeThroughput(e.stdout, format, res)
 }
 
-// writeThroughput prints the result as tables (text, CSV, markdown).
+// writeThroughput prints the result as tables (text, CSV, markdown); the
+// layout is report.ThroughputTables's.
 func writeThroughput(w io.Writer, format report.Format, r *analyze.Result) error {
-	xu, yu := deref(r.XUnit), deref(r.YUnit)
-	var tables []*report.Table
-	head := &report.Table{Name: "summary", Title: fmt.Sprintf("%s: %s against %s", r.Mode, paren(deref(r.Y), yu), paren(deref(r.X), xu)),
-		Columns: report.Cols("series", ">points", ">first→last", "last step", "best")}
-	for _, s := range r.Series {
-		row := []string{s.Name, strconv.Itoa(len(s.Points)), pct(s.FirstToLastChange), "", ""}
-		if st := s.LastStep; st != nil {
-			row[3] = fmt.Sprintf("%s → %s: ×%.3g", num(st.FromX), num(st.ToX), st.Ratio)
-		}
-		if b := s.Best; b != nil {
-			row[4] = fmt.Sprintf("%s at %s", num(b.Y), xOf(b, xu))
-		}
-		head.Add(row...)
-	}
-	if r.Mode != analyze.ModeAB {
-		tables = append(tables, head)
-	}
-	for _, s := range r.Series {
-		switch {
-		case s.Load != nil:
-			tables = append(tables, loadTable(s, xu))
-		case s.Sweep != nil:
-			tables = append(tables, sweepTable(s, xu, yu))
-		case len(s.AB) > 0:
-			tables = append(tables, abTable(s, yu))
-		case r.Mode == analyze.ModeAB:
-			tables = append(tables, runsTable(s, yu))
-		case len(s.Models) > 0:
-			tables = append(tables, modelTable(s, r, xu)...)
-			if k := s.Knee; k != nil {
-				tables = append(tables, kneeTable(s, xu))
-			}
-		}
-		for _, wn := range s.Warnings {
-			head.Notes = append(head.Notes, s.Name+": "+wn)
-		}
-	}
-	return report.WriteTables(w, format, tables...)
+	return report.WriteTables(w, format, report.ThroughputTables(r)...)
 }
-
-func modelTable(s *analyze.Series, r *analyze.Result, xu string) []*report.Table {
-	t := &report.Table{Name: "models", Title: "Models: " + s.Name,
-		Columns: report.Cols("model", "parameters ± stderr", ">R²", ">slope p", ">loss/doubling")}
-	cols := []string{"model", ">fitted without the largest", ">actual", ">error"}
-	if r.PredictAt != nil {
-		cols = append(cols, ">at "+withUnit(num(*r.PredictAt), xu)+" [95% interval]")
-	}
-	checks := &report.Table{Name: "checks", Columns: report.Cols(cols...)}
-	for _, m := range s.Models {
-		var ps []string
-		for _, p := range m.Params {
-			ps = append(ps, fmt.Sprintf("%s=%s±%s", p.Name, num(p.Value), num(p.StdErr)))
-		}
-		t.Add(m.Name, strings.Join(ps, " "), fmt.Sprintf("%.4f", m.R2), fmt.Sprintf("%.3f", m.SlopeP), pct(m.LossPerDoubling))
-		row := []string{m.Name, "–", "–", pct(m.LeaveLastOutError)}
-		if h := m.LeaveLastOut; h != nil {
-			row[1] = fmt.Sprintf("%s [%s, %s]", num(h.Y), num(h.Lo), num(h.Hi))
-			row[2] = num(h.Actual)
-		}
-		if p := m.Prediction; p != nil {
-			row = append(row, fmt.Sprintf("%s [%s, %s]", num(p.Y), num(p.Lo), num(p.Hi)))
-		}
-		checks.Add(row...)
-	}
-	if b := analyze.BestModel(s.Models); b != nil {
-		t.Notes = append(t.Notes, fmt.Sprintf("best fit: %s (%s); loss/doubling: fraction lost each time the size doubles.", b.Name, b.Formula))
-		if b.SlopeP > analyze.Alpha {
-			t.Notes = append(t.Notes, fmt.Sprintf("the slope is not significant (p=%.3f): no degradation the noise could not explain.", b.SlopeP))
-		}
-	}
-	if len(s.Models) > 0 && s.Models[0].LeaveLastOut != nil {
-		checks.Title = fmt.Sprintf("Leave-last-out at %s, fitted on the other sizes", withUnit(num(s.Models[0].LeaveLastOut.X), xu))
-	}
-	return []*report.Table{t, checks}
-}
-
-func kneeTable(s *analyze.Series, xu string) *report.Table {
-	k := s.Knee
-	t := &report.Table{Name: "knee", Title: "Cliff test: " + s.Name,
-		Columns: report.Cols(">at", ">below", ">above", ">step", ">p", "break")}
-	brk := "no"
-	if k.Significant {
-		brk = "yes"
-	}
-	t.Add(withUnit(num(k.At), xu), strconv.Itoa(k.Below), strconv.Itoa(k.Above), pctv(k.StepFraction), fmt.Sprintf("%.3f", k.P), brk)
-	t.Notes = append(t.Notes, k.Verdict, "test: "+k.Test)
-	return t
-}
-
-func sweepTable(s *analyze.Series, xu, yu string) *report.Table {
-	sw := s.Sweep
-	t := &report.Table{Name: "sweep", Title: "Sweep: " + s.Name,
-		Columns: report.Cols(">setting", ">n", ">median", ">vs best", "")}
-	for _, st := range sw.Settings {
-		mark := ""
-		switch {
-		case st.X == sw.Best.X:
-			mark = "best"
-		case contains(sw.WithinNoise, st.X):
-			mark = "within noise"
-		}
-		t.Add(withUnit(num(st.X), xu), strconv.Itoa(st.N), withUnit(num(st.Median), yu), pctv(st.VsBest), mark)
-	}
-	t.Notes = append(t.Notes, sw.Verdict, "test: "+sw.Test)
-	return t
-}
-
-func abTable(s *analyze.Series, yu string) *report.Table {
-	t := &report.Table{Name: "ab", Title: "A/B: " + s.Name,
-		Columns: report.Cols("configuration", ">n", ">median", ">change", "comparison")}
-	base := s.AB[0]
-	t.Add(base.Baseline+" (base)", strconv.Itoa(base.Before.N), withSpread(base.Before.Median, base.BeforeSpread, yu), "", "")
-	for _, e := range s.AB {
-		t.Add(e.Label, strconv.Itoa(e.After.N), withSpread(e.After.Median, e.AfterSpread, yu), pctv(e.Change), e.Comparison.String())
-		t.Notes = append(t.Notes, e.Verdict)
-	}
-	seen := map[string]bool{}
-	for _, e := range s.AB {
-		for _, w := range e.Comparison.Warnings {
-			if !seen[w] {
-				seen[w] = true
-				t.Notes = append(t.Notes, w)
-			}
-		}
-	}
-	return t
-}
-
-// runsTable lists the points of a series that has nothing to compare
-// (one configuration).
-func runsTable(s *analyze.Series, yu string) *report.Table {
-	t := &report.Table{Name: "runs", Title: "Runs: " + s.Name, Columns: report.Cols("configuration", ">value", "source")}
-	for _, p := range s.Points {
-		t.Add(xOf(&p, ""), withUnit(num(p.Y), yu), p.Source)
-	}
-	t.Notes = append(t.Notes, "one configuration: nothing to compare (give the runs of another, or a size with --x)")
-	return t
-}
-
-func loadTable(s *analyze.Series, xu string) *report.Table {
-	t := &report.Table{Name: "load", Title: "Load speed", Columns: report.Cols(">size", ">MB/s")}
-	for _, p := range s.Points {
-		t.Add(xOf(&p, xu), fmt.Sprintf("%.3f", p.Y))
-	}
-	t.Notes = append(t.Notes, s.Load.Verdict, "test: "+s.Load.Test)
-	return t
-}
-
-// withSpread prints a median and, for repeated runs, its spread: "1488 tps ± 9%".
-func withSpread(median float64, spread *float64, unit string) string {
-	s := withUnit(num(median), unit)
-	if spread != nil {
-		s += fmt.Sprintf(" ± %.0f%%", 100**spread)
-	}
-	return s
-}
-
-func contains(xs []float64, x float64) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
-}
-
-func deref(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return *s
-}
-
-func paren(name, unit string) string {
-	if unit == "" || unit == name {
-		return name
-	}
-	return name + " (" + unit + ")"
-}
-
-func withUnit(v, unit string) string {
-	if unit == "" || v == "" {
-		return v
-	}
-	return v + " " + unit
-}
-
-func xOf(p *analyze.Point, xu string) string {
-	if p.X == nil {
-		return p.Label
-	}
-	return withUnit(num(*p.X), xu)
-}
-
-func pct(v *float64) string {
-	if v == nil {
-		return "–"
-	}
-	return pctv(*v)
-}
-
-func pctv(v float64) string { return fmt.Sprintf("%+.1f%%", 100*v) }

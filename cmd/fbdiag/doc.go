@@ -1,0 +1,295 @@
+// Fbdiag reads the text Firebird's own tools already produce (gstat
+// statistics, gbak verbose logs) and the results of throughput benchmarks,
+// and says what they mean: which tables and indices are sick and why, where
+// a restore spends its time, how throughput degrades with size, which
+// setting is best.
+//
+// Usage:
+//
+//	fbdiag gstat [--format F] [--top N] [--sort KEY] [--fail-on SEV] [--rules FILE] FILE|- ...
+//	fbdiag rules [--format F] [--rules FILE]
+//	fbdiag gbak [--format F] [--top N] LOG|-
+//	fbdiag gbak compare [--format F] [--top N] [--label NAME=FILE ...] A.log B.log ...
+//	fbdiag throughput [--format F] [--x COL] [--y COLS] [--series COL ...] [--mode M]
+//	                  [--table N] [--predict SIZE] [--knee SIZE] [--noise P] FILE|- ...
+//
+// Every command reads files named on the command line, or standard input
+// for "-", and writes to standard output. Options go before the files.
+// 'fbdiag COMMAND --help' describes a command; with no command at all
+// fbdiag prints its help.
+//
+// # Inputs
+//
+// All inputs are text as the tools print it. UTF-8 (with or without a
+// BOM), UTF-16 (what PowerShell's > writes), CRLF and lone CR line
+// endings and tabs are accepted, as is text copied from mail or web
+// pages with lines before or after the tool's output. What a reader
+// skipped, repaired or guessed is reported on standard error as
+// "file:line: message" and the rest is still analysed.
+//
+// gstat input is the output of gstat (fbstat in Debian and Ubuntu
+// packages) from Firebird 1.5 to 6.0, with any switches, or of the
+// services manager's action_db_stats:
+//
+//	gstat -a -r DB > stats.txt            data, indices and record versions (best)
+//	gstat -h DB > header.txt              header page only (transaction gaps)
+//	fbsvcmgr host:service_mgr action_db_stats dbname DB \
+//	    sts_data_pages sts_idx_pages sts_record_versions > stats.txt
+//
+// Two runs appended to one file are two snapshots, each analysed. The
+// accepted forms and how each gstat field is read are in
+// docs/gstat-input.md.
+//
+// gbak input is a verbose backup or restore log, best with the per-step
+// statistics of -st tdrw (Firebird 2.5.5 and later):
+//
+//	gbak -c -v -st tdrw -y restore.log backup.fbk /data/db.fdb
+//	gbak -b -v -st tdrw -y backup.log /data/db.fdb backup.fbk
+//	fbsvcmgr host:service_mgr action_restore bkp_file backup.fbk \
+//	    dbname /data/db.fdb res_stat tdrw verbose > restore.log
+//
+// Logs without -st, excerpts without the statistics header line and the
+// wrapped counters of 3.0.11, 4.0.4 and 5.0.0 (Firebird issue #8027) are
+// read too. gbak prints a step's message before doing the work, so fbdiag
+// charges each step with the interval from its own line to the next.
+//
+// throughput input is a result table (CSV, TSV, semicolon-separated,
+// markdown or aligned text, also the tables inside an article) or the
+// output of a benchmark tool, one run per file or several per file:
+//
+//	pgbench -T 60 -c 4 -j 2 bench > pgbench-scale10.txt
+//	sysbench oltp_read_write --time=60 --report-interval=10 ... run > sysbench.txt
+//	HammerDB's log with its "TEST RESULT : System achieved N NOPM" lines
+//	go test -bench . > bench.txt           (the format benchstat reads)
+//
+// A benchmark run's size comes from a key=value line in its file
+// (db_bytes=, scale=), a Go "key: value" line or sub-benchmark name, or the
+// file name (pgbench-scale10.txt).
+//
+// # Commands
+//
+// gstat analyses each snapshot: the header health block (ODS and
+// Firebird version, page size, buffers, forced writes, sweep interval, the
+// OIT, OAT, OST and Next transactions and their gaps), the --top N
+// biggest tables (20 by default, 0 for all) in the --sort order (size,
+// records, versions or depth), every index with its depth, selectivity
+// and duplicates (also limited to N when --top is given), and the
+// warnings, critical first, each with its value, threshold, reason and
+// source. --fail-on warning or --fail-on critical makes fbdiag exit 3
+// when a warning of that severity or worse exists, after printing the
+// analysis. --rules FILE changes thresholds: "rule.key = value" lines (#
+// starts a comment) or one JSON object {"rule.key": value}.
+//
+//	$ fbdiag gstat --top 3 testdata/fb30/shop-gstat-a-r.txt
+//	gstat analysis of testdata/fb30/shop-gstat-a-r.txt
+//	Database        /var/lib/firebird/data/shop.fdb
+//	ODS             12.0 (Firebird 3.0), page size 8192, dialect 3
+//	Page buffers    0 (server default), forced writes on
+//	Sweep interval  not printed (server default 20000)
+//	Attributes      force write
+//	Transactions    OIT 16  OAT 17  OST 17  Next 18
+//	Gaps            OAT-OIT 1  OST-OIT 1  Next-OAT 1  Next-OST 1
+//	Sweep gap       OST-OIT is 0% of the sweep interval
+//	Transaction IDs 0.0000% of the ODS limit 281474976710655 used, 281474976710637 left
+//	Totals          6 tables, 10 indices, 682005 records, 30000 versions
+//	Size            tables 51.1 MiB, index leaf pages 10.0 MiB
+//
+//	Top 3 of 6 tables by size
+//	table       records  versions  ver/rec  max ver  frag/rec  pages  fill      size
+//	ORDER_LINE   500000         0     0.00        0      0.00   4552   69%  35.6 MiB
+//	ORDERS       100000      5000     0.05        1      0.00    808   67%   6.3 MiB
+//	STOCK         50000     15000     0.30        1      0.00    464   78%   3.6 MiB
+//
+//	Top 3 of 10 indices
+//	index          table       depth  leaf   nodes  select  dup  max dup     size
+//	OL_ITEM        ORDER_LINE      2   443  500000   2e-05  90%        9  3.5 MiB
+//	RDB$PRIMARY4   ORDER_LINE      2   412  500000   2e-06   0%        0  3.2 MiB
+//	ORDERS_DATE_D  ORDERS          2   190  100000   1e-05   0%        0  1.5 MiB
+//
+//	Warnings (9)
+//	WARNING  index-max-dup  index ORDERS_CARRIER on ORDERS: 33333 > 10000 keys
+//	         33333 records share one key value: deletes and garbage collection walk the whole chain
+//	         source: Ann W. Harrison, IBPhoenix gem-00000012 (index statistics): "more than ten thousand
+//	         duplicates on any single value will cause garbage collection problems" (critical before ODS
+//	         11)
+//	WARNING  table-versions  table CUSTOMER: 0.3333 > 0.2 versions/record
+//	         10000 back versions for 30000 records: garbage collection is behind or blocked by the OAT
+//	         source: [U] health-rules reference: more than 10-20% of records
+//	...
+//
+// rules lists every health rule gstat applies: its id, what it judges,
+// the severities it can raise, and each threshold with its unit and the
+// source it comes from ("[U]" marks a default no public source fixes).
+// With --rules FILE the overridden values are shown.
+//
+//	$ fbdiag rules
+//	oat-stuck  (database; warning/critical)
+//	    Next - OAT: a transaction has been active for many transactions and blocks garbage collection
+//	    oat-stuck.warning = 20000 transactions
+//	        [U] Next - OAT; as many as the default sweep interval. Firebird gstat manual
+//	        (firebird-documentation, gstat/firebird-gstat.adoc): a growing OAT-Next gap means something
+//	        does not commit
+//	...
+//
+// gbak reports a log's outcome, its phases, each table's data (records,
+// seconds, records per second, page I/O), each index build and the --top
+// slowest steps (10 by default). An unknown figure is "?" in text and
+// markdown and an empty cell in CSV.
+//
+//	$ fbdiag gbak --top 3 testdata/fb30/shop-gbak-restore-v-st.log
+//	gbak restore: testdata/fb30/shop-gbak-restore-v-st.log
+//	item           value
+//	outcome        completed
+//	statistics     TDRW
+//	total seconds  35.170
+//	page reads     10944
+//	page writes    8373
+//
+//	Phases
+//	phase     steps  unknown  seconds  share  reads  writes
+//	open          6        0    0.093   0.3%      0     669
+//	metadata    120        0    0.027   0.1%     54     183
+//	data          6        0   34.207  97.3%      8    4378
+//	indices      12        0    0.793   2.3%  10841    3133
+//	finish        6        1    0.015   0.0%     41      10
+//
+//	Table data
+//	table       records  ignored  seconds  records/s  reads  writes
+//	DOCS           2000             0.454       4405      0       0
+//	STOCK         50000             3.176      15743      0       0
+//	ORDER_LINE   500000            24.882      20095      2    3322
+//	ORDERS        95000             4.232      22448      2     659
+//	CUSTOMER      30000             1.463      20506      2     397
+//	WAREHOUSE         5             0.000          ?      2       0
+//
+//	Index builds
+//	index           seconds  reads  writes  state
+//	RDB$PRIMARY6      0.002     17      13  ok
+//	...
+//	Slowest 3 steps
+//	line  step             phase   start  seconds  reads  writes
+//	  77  data ORDER_LINE  data    3.747   24.882      2    3322
+//	 132  data ORDERS      data   28.632    4.232      2     659
+//	  68  data STOCK       data    0.569    3.176      0       0
+//	A step's cost is the interval from its line to the next: gbak prints a step, then does it.
+//
+// gbak compare matches the steps of two or more logs by kind and object
+// name and sets their costs side by side, with the ratio (first side over
+// second) and the difference. Each file named on the command line is a run
+// labelled by its name; --label NAME=FILE, repeated, groups several runs
+// under one label, each side then summarised by its median and the sides
+// compared with a Mann-Whitney U test (alpha 0.05; with fewer than 4 runs
+// a side no difference can be shown, and the output says so).
+//
+//	$ fbdiag gbak compare --top 2 testdata/seeds/restore-balanced.log testdata/seeds/restore-high-performance.log
+//	Runs
+//	label               file                        outcome       total s    span s  matched  unmatched
+//	restore-balanced    restore-balanced.log        incomplete  13304.334  3774.995        5          0
+//	restore-high-perf…  restore-high-performance.…  incomplete   7894.340  2592.555        5          0
+//	span: from the first to the end of the last step found in every run
+//
+//	Totals (ratio = restore-balanced / restore-high-perfor…)
+//	step                   restore-balan…  restore-high-…  ratio    diff s  verdict
+//	total seconds               13304.334        7894.340  1.685  5409.994  +68.53%
+//	span of matched steps        3774.995        2592.555  1.456  1182.440  +45.61%
+//	cost unknown (last line, or lines missing): index PKMNF2_DOC_DOWNTIME
+//
+//	Slowest 2 steps (median seconds per side)
+//	step                            restore-balan…  restore-high-…  ratio   diff s  verdict
+//	index INDMF_TAG_PLC_DATA_DT_D         1258.270         622.882  2.020  635.388  +102.01%
+//	index INDMF_TAG_PLC_DATA_TAG_D        1036.718         645.147  1.607  391.571  +60.69%
+//	A step's cost is the interval from its line to the next: gbak prints a step, then does it.
+//	one run per side: ratio only, no significance test
+//
+// These two logs are excerpts without gbak's statistics header, so the
+// reader says on standard error how it read their columns:
+//
+//	testdata/seeds/restore-balanced.log:1: no statistics header line: read 4 leading numbers as the columns TDRW, guessed from their form
+//
+// throughput answers one of four questions, chosen from the input or with
+// --mode: degradation (throughput against database size: linear,
+// log-linear and power fits with R², loss per doubling, a leave-last-out
+// check on the largest size, --predict SIZE and the cliff test --knee
+// SIZE, e.g. at the server's RAM), sweep (throughput against a setting
+// such as page buffers: the best setting of each series and those within
+// --noise of it), ab (named configurations: change against the first,
+// with repeated runs medians and a Mann-Whitney test) and load (load speed
+// in MB/s from a size and a load time column). Columns are chosen by name
+// or 1-based index (--x size_gb --y ops_per_s); by default x is the first
+// size column and y every throughput column (tps, ops/s, NOPM...), each a
+// series. --table N picks one table of a file holding several. Except
+// with --format json, which carries them, notices and warnings go to
+// standard error, prefixed "fbdiag: notice:" and "fbdiag: warning:".
+//
+//	$ fbdiag throughput --knee 16GB --predict 2TB testdata/seeds/degradation-throughput-sata.csv
+//	degradation: ops_per_s (ops/s) against size_gb (GB)
+//	series     points  first→last  last step            best
+//	ops_per_s      12      -65.8%  30.3 → 1814: ×0.415  494.7 at 9.04 GB
+//
+//	Models: ops_per_s
+//	model      parameters ± stderr                   R²  slope p  loss/doubling
+//	linear     a=448.3±9.813 b=-0.1545±0.01873   0.8719    0.000         +12.0%
+//	loglinear  a=625.3±7.861 b=-61.7±2.216       0.9873    0.000         +13.4%
+//	power      c=811.9±10.85 k=-0.2077±0.003765  0.9920    0.000         +13.4%
+//	best fit: power (y = c·x^k); loss/doubling: fraction lost each time the size doubles.
+//
+//	Leave-last-out at 1814 GB, fitted on the other sizes
+//	model      fitted without the largest  actual     error  at 2048 GB [95% interval]
+//	linear           -7637 [-9070, -6204]   169.3  -4610.2%       131.9 [23.71, 240.1]
+//	loglinear        70.81 [18.17, 123.5]   169.3    -58.2%       154.9 [123.1, 186.7]
+//	power            193.3 [171.8, 217.6]   169.3    +14.2%       166.7 [157.9, 175.9]
+//
+//	Cliff test: ops_per_s
+//	   at  below  above   step      p  break
+//	16 GB      4      8  +0.8%  0.541  no
+//	no significant break at 16 GB: the step of +0.8% is within the noise of the power trend (p=0.541)
+//	test: F-test, power trend with vs without a step at the knee, alpha 0.05
+//
+//	$ fbdiag throughput testdata/seeds/power-plan-tpcc.tsv
+//	A/B: tpcc_score
+//	configuration     n       median  change  comparison
+//	Balanced (base)   1  17029 score
+//	High performance  1  21226 score  +24.6%  +24.65% (n=1+1, no test)
+//	High performance vs Balanced: +24.65% (n=1+1, no test)
+//	one run per side: ratio only, no significance test
+//
+// # Output formats
+//
+// --format text (the default) prints aligned tables that fit a
+// 100-column terminal; long names are clipped with "…". --format csv
+// prints every table with a first column naming it ("tables", "indices",
+// "warnings"...), so several tables share one stream and a spreadsheet
+// filter tells them apart, and it has the columns text leaves out to fit
+// the terminal (index size, unique keys, clustering ratio). --format
+// markdown prints each table
+// under a "###" title. --format json prints the analysis as a documented
+// contract: snake_case keys, and a value the input did not give is null,
+// never a guessed zero. gstat writes one JSON document per snapshot (a
+// stream for several); the contracts are in docs/gstat-json.md,
+// docs/gbak-json.md and docs/throughput-json.md.
+//
+//	$ fbdiag gstat --format json testdata/fb30/shop-gstat-h.txt
+//	{
+//	  "file": "testdata/fb30/shop-gstat-h.txt",
+//	  "report": 0,
+//	  "header": {
+//	    "database": "/var/lib/firebird/data/shop.fdb",
+//	...
+//
+// # Environment
+//
+// fbdiag never takes a password on its command line and never prints one.
+// Run gstat, gbak and fbsvcmgr with ISC_USER and ISC_PASSWORD in the
+// environment rather than -user and -password, which other users of the
+// machine can read in the process list. The fbdiag commands that talk to
+// a live server take their credentials from the same two variables only.
+//
+// # Exit status
+//
+// 0 when the analysis was printed, 1 when an input could not be read or
+// held nothing fbdiag recognises, 2 for a mistake in the command line
+// (with a hint to run 'fbdiag --help'), and 3 when gstat --fail-on
+// matched (the analysis is printed all the same). Errors go to standard
+// error after "fbdiag: ", naming the file, and the line where there is
+// one, as in "fbdiag: <stdin>: no gstat output found".
+package main

@@ -1,0 +1,190 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/fbdiag/fbdiag/analyze"
+)
+
+// gbakCostNote says how fbdiag charges a step, under every list of steps.
+const gbakCostNote = "A step's cost is the interval from its line to the next: gbak prints a step, then does it."
+
+// WriteGbak writes the timeline of one gbak log: JSON, or the tables of
+// GbakTables.
+func WriteGbak(w io.Writer, f Format, tl *analyze.Timeline, top int) error {
+	return Write(w, f, tl, func() []*Table { return GbakTables(tl, f, top) })
+}
+
+// WriteGbakComparison writes a comparison of gbak runs: JSON, or the
+// tables of GbakComparisonTables.
+func WriteGbakComparison(w io.Writer, f Format, cmp *analyze.GbakComparison, top int) error {
+	return Write(w, f, cmp, func() []*Table { return GbakComparisonTables(cmp, f, top) })
+}
+
+// GbakTables lays out one gbak log: summary, phases, table data, index
+// builds and the top slowest steps. Empty sections are left out.
+func GbakTables(tl *analyze.Timeline, f Format, top int) []*Table {
+	c := cellsFor(f)
+	kind := "gbak log"
+	if tl.Kind != nil {
+		kind = "gbak " + *tl.Kind
+	}
+	sum := &Table{Name: "summary", Title: kind + ": " + ClipLeft(tl.File, 80), Columns: Cols("item", "value")}
+	sum.Add("outcome", tl.Outcome)
+	addMessages(sum, "error", tl.Errors, f)
+	addMessages(sum, "warning", tl.Warnings, f)
+	cols := tl.Columns
+	if cols == "" {
+		cols = "none"
+	}
+	sum.Add("statistics", cols)
+	sum.Add("total seconds", c.sec(tl.TotalSeconds))
+	sum.Add("page reads", c.num(tl.TotalReads))
+	sum.Add("page writes", c.num(tl.TotalWrites))
+	sum.Notes = tl.Notes
+
+	phases := &Table{Name: "phases", Title: "Phases", Columns: Cols("phase", ">steps", ">unknown", ">seconds", ">share", ">reads", ">writes")}
+	for _, p := range tl.Phases {
+		share := c.unknown
+		if tl.TotalSeconds != nil && *tl.TotalSeconds > 0 && tl.Columns != "" {
+			share = fmt.Sprintf("%.1f%%", 100*p.Seconds / *tl.TotalSeconds)
+		}
+		sec, reads, writes := strconv.FormatFloat(p.Seconds, 'f', 3, 64), strconv.FormatInt(p.Reads, 10), strconv.FormatInt(p.Writes, 10)
+		if p.Unknown == p.Steps {
+			sec, share, reads, writes = c.unknown, c.unknown, c.unknown, c.unknown
+		}
+		phases.Add(p.Name, strconv.Itoa(p.Steps), strconv.Itoa(p.Unknown), sec, share, reads, writes)
+	}
+	out := []*Table{sum}
+	if len(phases.Rows) > 0 {
+		out = append(out, phases)
+	}
+	if len(tl.Tables) > 0 {
+		tables := &Table{Name: "tables", Title: "Table data", Columns: Cols("table", ">records", ">ignored", ">seconds", ">records/s", ">reads", ">writes")}
+		for _, t := range tl.Tables {
+			ign := ""
+			if t.Ignored != nil {
+				ign = strconv.FormatInt(*t.Ignored, 10)
+			}
+			tables.Add(Clip(t.Name, 40), c.num(t.Records), ign, c.sec(t.Seconds), c.rate(t.RecordsPerSecond), c.num(t.Reads), c.num(t.Writes))
+		}
+		out = append(out, tables)
+	}
+	if len(tl.Indices) > 0 {
+		idx := &Table{Name: "indices", Title: "Index builds", Columns: Cols("index", ">seconds", ">reads", ">writes", "state")}
+		for _, ix := range tl.Indices {
+			state := "ok"
+			if ix.Failed {
+				state = "failed"
+			}
+			idx.Add(Clip(ix.Name, 48), c.sec(ix.Seconds), c.num(ix.Reads), c.num(ix.Writes), state)
+		}
+		out = append(out, idx)
+	}
+	if slow := tl.Slowest(top); len(slow) > 0 {
+		st := &Table{Name: "slowest", Title: fmt.Sprintf("Slowest %d steps", len(slow)),
+			Columns: Cols(">line", "step", "phase", ">start", ">seconds", ">reads", ">writes")}
+		for _, s := range slow {
+			st.Add(strconv.Itoa(s.Line), Clip(s.Label(), 44), s.Phase, c.sec(s.Start), c.sec(s.Seconds), c.num(s.Reads), c.num(s.Writes))
+		}
+		st.Notes = []string{gbakCostNote}
+		out = append(out, st)
+	}
+	return out
+}
+
+// addMessages adds gbak's messages; in text and markdown a status vector
+// ("a; b; c") takes one row per part so that it fits the terminal.
+func addMessages(t *Table, item string, msgs []string, f Format) {
+	for _, m := range msgs {
+		if f == CSV {
+			t.Add(item, m)
+			continue
+		}
+		if strings.HasPrefix(m, "cannot commit index ") {
+			m = strings.Replace(m, ": ", "; ", 1) // the index, then why
+		}
+		for i, part := range strings.Split(m, "; ") {
+			if i == 0 {
+				t.Add(item, Clip(part, 84))
+			} else {
+				t.Add("", Clip("  "+part, 84))
+			}
+		}
+	}
+}
+
+// GbakComparisonTables lays out a comparison: the runs, the totals per
+// phase, the top slowest matched steps and the steps found on one side
+// only.
+func GbakComparisonTables(cmp *analyze.GbakComparison, f Format, top int) []*Table {
+	c := cellsFor(f)
+	runs := &Table{Name: "runs", Title: "Runs", Columns: Cols("label", "file", "outcome", ">total s", ">span s", ">matched", ">unmatched")}
+	for _, r := range cmp.Runs {
+		runs.Add(Clip(r.Label, 18), Clip(filepath.Base(r.File), 26), r.Outcome, c.sec(r.TotalSeconds), c.sec(r.SpanSeconds),
+			strconv.Itoa(r.Matched), strconv.Itoa(r.Unmatched))
+	}
+	runs.Notes = append(runs.Notes, "span: from the first to the end of the last step found in every run")
+	runs.Notes = append(runs.Notes, cmp.Warnings...)
+	a, b := cmp.Sides[0].Label, cmp.Sides[1].Label
+	head := []string{"step", ">" + Clip(a, 14), ">" + Clip(b, 14), ">ratio", ">diff s", "verdict"}
+	totals := &Table{Name: "totals", Title: fmt.Sprintf("Totals (ratio = %s / %s)", Clip(a, 20), Clip(b, 20)), Columns: Cols(head...)}
+	for _, row := range cmp.Totals {
+		totals.Add(compareRow(c, row)...)
+	}
+	out := []*Table{runs, totals}
+	if slow := cmp.Slowest(top); len(slow) > 0 {
+		st := &Table{Name: "steps", Title: fmt.Sprintf("Slowest %d steps (median seconds per side)", len(slow)), Columns: Cols(head...)}
+		var warnings [][]string
+		for _, row := range slow {
+			st.Add(compareRow(c, row)...)
+			warnings = append(warnings, row.Warnings)
+		}
+		st.Notes = append(st.Notes, gbakCostNote)
+		st.Notes = append(st.Notes, distinct(warnings...)...)
+		out = append(out, st)
+	}
+	var unknown []string
+	for _, row := range cmp.Steps {
+		if row.Only == nil && len(row.Median) > 1 && (row.Median[0] == nil || row.Median[1] == nil) && len(unknown) < 5 {
+			unknown = append(unknown, row.Name)
+		}
+	}
+	if len(unknown) > 0 {
+		totals.Notes = append(totals.Notes, Clip("cost unknown (last line, or lines missing): "+strings.Join(unknown, ", "), 99))
+	}
+	only := &Table{Name: "only", Title: "Steps found on one side only", Columns: Cols("side", "step")}
+	for _, row := range cmp.Steps {
+		if row.Only != nil && len(only.Rows) < top {
+			only.Add(Clip(*row.Only, 20), Clip(row.Name, 70))
+		}
+	}
+	if len(only.Rows) > 0 {
+		out = append(out, only)
+	}
+	return out
+}
+
+// compareRow is one step of a comparison: the median of each side with its
+// spread, ratio, difference and verdict.
+func compareRow(c unknownCells, row analyze.GbakStepComparison) []string {
+	med := func(i int) string {
+		if i >= len(row.Median) {
+			return c.unknown
+		}
+		s := c.sec(row.Median[i])
+		if i < len(row.Spread) && row.Spread[i] != nil {
+			s += fmt.Sprintf(" ±%.0f%%", 100**row.Spread[i])
+		}
+		return s
+	}
+	verdict := row.Verdict
+	if row.P == nil && row.Ratio != nil {
+		verdict = fmt.Sprintf("%+.2f%%", 100*(*row.Ratio-1)) // no test: the note says so
+	}
+	return []string{Clip(row.Name, 36), med(0), med(1), c.sec(row.Ratio), c.sec(row.Difference), Clip(verdict, 24)}
+}
