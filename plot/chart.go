@@ -37,7 +37,8 @@ const (
 	KindAB                Kind = "ab"
 )
 
-// Kinds lists every chart kind in report order.
+// Kinds lists the chart kinds of the HTML report, in report order (the
+// history charts of fbdiag gstat trend are not among them).
 var Kinds = []Kind{
 	KindTables, KindIndices, KindFill, KindRestoreTimeline, KindRestoreComparison,
 	KindSizeThroughput, KindLoadSpeed, KindSweep, KindAB,
