@@ -81,7 +81,7 @@ func readSnapshots(c *cli.Context, name string) ([]*analyze.HistorySnapshot, err
 	}
 	defer rc.Close()
 	var mtime time.Time
-	if f, ok := rc.(*os.File); ok {
+	if f, ok := rc.(interface{ Stat() (os.FileInfo, error) }); ok {
 		if st, err := f.Stat(); err == nil {
 			mtime = st.ModTime().UTC()
 		}

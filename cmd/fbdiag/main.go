@@ -177,12 +177,13 @@ func outputFormat(c *cli.Context) (report.Format, error) {
 }
 
 // openInput opens a named input; "-" is standard input. The returned name
-// is what messages show.
+// is what messages show. Directories and binary data are refused here.
 func openInput(c *cli.Context, name string) (io.ReadCloser, string, error) {
 	if name == "-" {
-		return io.NopCloser(getEnv(c).stdin), "<stdin>", nil
+		h, err := sniff(getEnv(c).stdin, io.NopCloser(nil), "<stdin>")
+		return h, "<stdin>", err
 	}
-	f, err := os.Open(name)
+	f, err := openFile(name)
 	if err != nil {
 		return nil, name, err
 	}

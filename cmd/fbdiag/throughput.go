@@ -104,6 +104,10 @@ func throughputAction(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
+		if err := refuseKind(rc, shown, "throughput", parse.InputGstat, parse.InputGbak); err != nil {
+			rc.Close()
+			return err
+		}
 		tables, runs, notes, err := parse.ReadThroughput(rc, shown)
 		rc.Close()
 		if err != nil {

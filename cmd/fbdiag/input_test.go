@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+)
+
+func runCmd(t *testing.T, stdin []byte, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(append([]string{"fbdiag"}, args...), bytes.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// A gstat header or a gbak log given to 'fbdiag throughput' was read as a
+// result table: exit 0 with nothing on stdout (gstat) or an analysis of the
+// gbak statistic columns. Both are refused, naming the right command.
+func TestThroughputRefusesGstatAndGbak(t *testing.T) {
+	cases := []struct{ file, want string }{
+		{testutil.Testdata(t, "fb30", "shop-gstat-h.txt"),
+			`shop-gstat-h.txt: gstat output (line 3: "Gstat execution time Wed Dec  2 14:14:2…"), not for 'fbdiag throughput': use 'fbdiag gstat'`},
+		{testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"),
+			`shop-gbak-restore-v-st.log: gbak output (line 1: "gbak: time     delta  reads  writes"), not for 'fbdiag throughput': use 'fbdiag gbak'`},
+	}
+	for _, c := range cases {
+		code, out, errs := runCmd(t, nil, "throughput", c.file)
+		if code != 1 || out != "" || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%s: exit %d, stdout %d bytes, stderr %q; want 1 and %q", c.file, code, len(out), errs, c.want)
+		}
+	}
+}
+
+// A binary file (here the test binary itself, an executable like /bin/ls)
+// made 'fbdiag gstat' print an analysis of the --help text inside it with
+// exit 0, and 'fbdiag throughput' read its "Exit status" lines as runs.
+func TestBinaryInputRefused(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"gstat", "gbak", "throughput"} {
+		code, out, errs := runCmd(t, nil, cmd, exe)
+		want := exe + ": binary data (NUL bytes outside UTF-16 text): not the text output"
+		if code != 1 || out != "" || !strings.HasPrefix(errs, "fbdiag: "+want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%s: exit %d, stdout %d bytes, stderr %q", cmd, code, len(out), errs)
+		}
+		code, _, errs = runCmd(t, data, cmd, "-")
+		if code != 1 || !strings.Contains(errs, "<stdin>: binary data") {
+			t.Errorf("%s -: exit %d, stderr %q", cmd, code, errs)
+		}
+	}
+	// UTF-16 is full of NUL bytes and is still text.
+	code, out, errs := runCmd(t, utf16le(t, "shop-gstat-h.txt"), "gstat", "-")
+	if code != 0 || !strings.Contains(out, "Transactions    OIT 20  OAT 21  OST 21  Next 21") {
+		t.Errorf("UTF-16 stdin: exit %d, stderr %q\n%s", code, errs, out)
+	}
+}
+
+func utf16le(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(testutil.Testdata(t, "fb30", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := []byte{0xFF, 0xFE}
+	for _, r := range string(data) {
+		b = append(b, byte(r), byte(r>>8))
+	}
+	return b
+}
+
+// A directory opened fine and failed on the first read as "dir:1: read
+// dir: is a directory".
+func TestDirectoryInputRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, cmd := range []string{"gstat", "gbak", "throughput"} {
+		code, _, errs := runCmd(t, nil, cmd, dir)
+		if want := "fbdiag: " + dir + ": is a directory, not a file\n"; code != 1 || errs != want {
+			t.Errorf("%s: exit %d, stderr %q; want %q", cmd, code, errs, want)
+		}
+	}
+}
