@@ -88,3 +88,14 @@ func TestDirectoryInputRefused(t *testing.T) {
 		}
 	}
 }
+
+// Throughput notices were printed "fbdiag: notice: file:line: ...", unlike
+// gstat's and gbak's, so an editor or CI log could not jump to the line.
+func TestThroughputNoticeFileLine(t *testing.T) {
+	file := testutil.Corpus(t, "bench", "pgbench-aggregate-log.txt")
+	code, _, errs := runCmd(t, nil, "throughput", file)
+	want := file + ":1: pgbench aggregate log: tps is the mean of 2 full intervals (first and last dropped as partial)\n"
+	if code != 0 || !strings.HasPrefix(errs, want) {
+		t.Errorf("exit %d, stderr %q; want it to start with %q", code, errs, want)
+	}
+}

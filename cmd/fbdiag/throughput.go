@@ -130,7 +130,8 @@ func throughputAction(c *cli.Context) error {
 	if format == report.JSON {
 		return report.WriteJSON(e.stdout, res)
 	}
-	report.WriteNotices(e.stderr, "fbdiag: notice: ", res.Notices)
+	// file:line: first, as gstat and gbak print them, for editors and CI logs.
+	report.WriteNotices(e.stderr, "", res.Notices)
 	for _, w := range res.Warnings {
 		fmt.Fprintln(e.stderr, "fbdiag: warning:", w)
 	}
