@@ -71,11 +71,13 @@ func GstatTables(a *analyze.GstatAnalysis, f Format, opt GstatOptions) []*Table 
 // WriteGstatHeader prints the header health block, as a DBA reads gstat -h.
 // several adds the snapshot number to the title.
 func WriteGstatHeader(w io.Writer, a *analyze.GstatAnalysis, several bool) {
-	title := a.File
+	// A long path loses its start, not the file name, to fit 100 columns.
+	const lead = "gstat analysis of "
+	suffix := ""
 	if several {
-		title = fmt.Sprintf("%s, snapshot %d", a.File, a.Report+1)
+		suffix = fmt.Sprintf(", snapshot %d", a.Report+1)
 	}
-	fmt.Fprintf(w, "gstat analysis of %s\n", title)
+	fmt.Fprintf(w, "%s%s%s\n", lead, ClipLeft(a.File, 100-len(lead)-len(suffix)), suffix)
 	if h := a.Header; h == nil {
 		fmt.Fprintln(w, "No header page in the input.")
 	} else {
@@ -101,7 +103,7 @@ func WriteGstatHeader(w io.Writer, a *analyze.GstatAnalysis, several bool) {
 
 func writeHeaderFields(w io.Writer, h *analyze.HeaderStats) {
 	if h.Database != nil {
-		fmt.Fprintf(w, "Database        %s\n", *h.Database)
+		fmt.Fprintf(w, "Database        %s\n", ClipLeft(*h.Database, 100-16))
 	}
 	dialect := "?"
 	if h.Dialect != nil {

@@ -163,7 +163,18 @@ func writeText(w io.Writer, t *Table) error {
 		}
 	}
 	for _, n := range t.Notes {
-		fmt.Fprintln(w, n)
+		// Notes are sentences (verdicts, tests): wrapped to fit 100
+		// columns, continuation lines indented.
+		if width(n) <= 100 {
+			fmt.Fprintln(w, n)
+			continue
+		}
+		for i, l := range Wrap(n, "  ", 100) {
+			if i == 0 {
+				l = strings.TrimPrefix(l, "  ")
+			}
+			fmt.Fprintln(w, l)
+		}
 	}
 	return nil
 }

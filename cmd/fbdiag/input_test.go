@@ -99,3 +99,47 @@ func TestThroughputNoticeFileLine(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want it to start with %q", code, errs, want)
 	}
 }
+
+// The load verdict was one line of 117 columns.
+func TestThroughputLoadVerdictWraps(t *testing.T) {
+	code, out, errs := runCmd(t, nil, "throughput", testutil.Testdata(t, "seeds", "degradation-load-sata.csv"))
+	want := "load speed median 3.36 MB/s (95% interval 3.28–3.42; all 3.25–3.65), no trend over size (-0.7% per\n" +
+		"  doubling, p=0.200)\n"
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, stderr %q, output lacks %q:\n%s", code, errs, want, out)
+	}
+	assertWidth(t, out)
+}
+
+func assertWidth(t *testing.T, out string) {
+	t.Helper()
+	for i, l := range strings.Split(out, "\n") {
+		if n := len([]rune(l)); n > 100 {
+			t.Errorf("line %d is %d columns: %q", i+1, n, l)
+		}
+	}
+}
+
+// A long file name made the first line of 'fbdiag gstat' wider than 100
+// columns (18 of the 51 corpus gstat files); it now loses the start of its
+// directory, never the base name.
+func TestGstatLongPathFits(t *testing.T) {
+	data, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := t.TempDir() + "/" + strings.Repeat("x", 60) + "-shop-gstat-h.txt"
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCmd(t, nil, "gstat", name)
+	first, _, _ := strings.Cut(out, "\n")
+	if code != 0 || !strings.HasPrefix(first, "gstat analysis of …") || !strings.HasSuffix(first, "xxxxx-shop-gstat-h.txt") ||
+		len([]rune(first)) != 100 {
+		t.Errorf("exit %d, first line %q", code, first)
+	}
+	if !strings.Contains(out, "\nDatabase        /var/lib/firebird/data/shop.fdb\n") {
+		t.Errorf("database line changed:\n%s", out)
+	}
+	assertWidth(t, out)
+}
