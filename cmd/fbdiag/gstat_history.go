@@ -618,7 +618,10 @@ func writeTrendText(w io.Writer, tr *analyze.Trend) {
 		first, last := tr.Snapshots[0].SizeBytes, tr.Snapshots[n-1].SizeBytes
 		fmt.Fprintf(w, "Database    %s -> %s (tables + indices)\n", cmp.Or(bytesOr(first), "?"), cmp.Or(bytesOr(last), "?"))
 	}
-	if db.BytesPerDay != nil {
+	// As in gstat diff: minutes say nothing about a day.
+	if n > 1 && tr.Days*86400 < minRateSeconds {
+		fmt.Fprintln(w, "Growth      per day not shown: snapshots less than an hour apart (the JSON has it)")
+	} else if db.BytesPerDay != nil {
 		model, r2 := fitText(db)
 		line := fmt.Sprintf("Growth      %s per day", signedBytes(ptrInt(int64(math.Round(*db.BytesPerDay)))))
 		if db.GrowthPerDay != nil {
@@ -647,7 +650,7 @@ func writeTrendText(w io.Writer, tr *analyze.Trend) {
 			fmt.Fprintf(w, "            %s fit: %s\n", *o.Model, forecastText(o))
 		}
 	}
-	if tt := tr.Transactions; tt.PerDay != nil {
+	if tt := tr.Transactions; tt.PerDay != nil && tr.Days*86400 >= minRateSeconds {
 		line := fmt.Sprintf("Rate        %s transactions per day (Next transaction)", num(math.Round(*tt.PerDay)))
 		if tt.Restores > 0 {
 			line += fmt.Sprintf(", since the last of %d restores", tt.Restores)
@@ -727,6 +730,10 @@ func trendTablesTable(tr *analyze.Trend, top int, f report.Format) *report.Table
 		cols = append(cols, "reaches "+strings.ReplaceAll(bytesOr(tr.UntilBytes), " ", ""))
 	}
 	t := &report.Table{Name: "tables", Title: "Tables, fastest growing first", Columns: report.Cols(cols...)}
+	short := len(tr.Snapshots) > 1 && tr.Days*86400 < minRateSeconds
+	if short {
+		t.Notes = append(t.Notes, "per day: not shown for snapshots less than an hour apart (the JSON has it)")
+	}
 	for i, g := range tr.Tables {
 		if top > 0 && i >= top {
 			t.Notes = append(t.Notes, fmt.Sprintf("%d more tables (--top 0 lists them)", len(tr.Tables)-top))
@@ -749,10 +756,10 @@ func trendTablesTable(tr *analyze.Trend, top int, f report.Format) *report.Table
 			}
 		}
 		perDay, pct := "", ""
-		if g.BytesPerDay != nil {
+		if g.BytesPerDay != nil && !short {
 			perDay = signedBytes(ptrInt(int64(math.Round(*g.BytesPerDay))))
 		}
-		if g.GrowthPerDay != nil {
+		if g.GrowthPerDay != nil && !short {
 			pct = fmt.Sprintf("%+.2f", *g.GrowthPerDay*100)
 		}
 		model, r2 := fitText(&g)
