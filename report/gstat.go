@@ -35,26 +35,27 @@ func (o GstatOptions) sort() string {
 // go list -json and jq expect). Text starts each snapshot with the header
 // health block; CSV and markdown give the header as a table.
 func WriteGstat(w io.Writer, f Format, all []*analyze.GstatAnalysis, opt GstatOptions) error {
-	if f == JSON {
-		for _, a := range all {
-			if err := WriteJSON(w, a); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
 	for i, a := range all {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		if f == Text {
-			WriteGstatHeader(w, a, len(all) > 1)
-		}
-		if err := WriteTables(w, f, GstatTables(a, f, opt)...); err != nil {
+		if err := WriteGstatRun(w, f, a, opt, i, len(all) > 1); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// WriteGstatRun prints the i-th of the analyses WriteGstat prints, for a
+// caller that streams them; several says whether there is more than one.
+func WriteGstatRun(w io.Writer, f Format, a *analyze.GstatAnalysis, opt GstatOptions, i int, several bool) error {
+	if f == JSON {
+		return WriteJSON(w, a)
+	}
+	if i > 0 {
+		fmt.Fprintln(w)
+	}
+	if f == Text {
+		WriteGstatHeader(w, a, several)
+	}
+	return WriteTables(w, f, GstatTables(a, f, opt)...)
 }
 
 // GstatTables lays out one analysis: the header (except in text, where

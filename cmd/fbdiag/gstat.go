@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -130,56 +131,77 @@ func runGstat(c *cli.Context) error {
 		return err
 	}
 
-	var all []*analyze.GstatAnalysis
+	// Each run is analysed and printed as soon as the next one starts, so
+	// that memory holds two runs, not every run of a file of thousands.
+	opts := gstatView{format: format, top: c.Int("top"), topSet: c.IsSet("top"), sortBy: sortBy}
+	st := &gstatStream{e: e, v: opts, failOn: failOn}
 	for _, name := range c.Args().Slice() {
-		as, err := analyzeGstatFile(c, name, th)
-		if err != nil {
+		if err := analyzeGstatFile(c, name, th, st.add); err != nil {
 			return err
 		}
-		all = append(all, as...)
 	}
-	for _, a := range all {
-		report.WriteNotices(e.stderr, "", a.Notices)
-	}
-	opts := gstatView{format: format, top: c.Int("top"), topSet: c.IsSet("top"), sortBy: sortBy}
-	if err := writeGstat(e.stdout, format, all, opts); err != nil {
+	if err := st.flush(false); err != nil {
 		return err
 	}
-	if failOn != "" {
-		n := 0
-		for _, a := range all {
-			for _, w := range a.Warnings {
-				if w.Severity.Rank() >= failOn.Rank() {
-					n++
-				}
-			}
-		}
-		if n > 0 {
-			return &failOnError{msg: fmt.Sprintf("gstat: %d warning(s) at %s level or above", n, failOn)}
-		}
+	if st.failed > 0 {
+		return &failOnError{msg: fmt.Sprintf("gstat: %d warning(s) at %s level or above", st.failed, failOn)}
 	}
 	return nil
 }
 
-// analyzeGstatFile reads one input and analyses each gstat run in it.
-func analyzeGstatFile(c *cli.Context, name string, th analyze.Thresholds) ([]*analyze.GstatAnalysis, error) {
+// analyzeGstatFile reads one input and passes the analysis of each gstat
+// run in it to fn.
+func analyzeGstatFile(c *cli.Context, name string, th analyze.Thresholds, fn func(*analyze.GstatAnalysis) error) error {
 	rc, shown, err := openInput(c, name)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rc.Close()
-	reps, err := parse.ReadGstat(rc, shown)
-	if err != nil {
-		return nil, err
+	err = parse.EachGstat(rc, shown, func(rep *parse.GstatReport) error {
+		return fn(analyze.Gstat(rep, th))
+	})
+	var se *parse.SyntaxError
+	if errors.As(err, &se) && se.Msg == "no gstat output found" {
+		return fmt.Errorf("%s: no gstat output found (expected the text of gstat -a -r or gstat -h)", shown)
 	}
-	if len(reps) == 0 {
-		return nil, fmt.Errorf("%s: no gstat output found (expected the text of gstat -a -r or gstat -h)", shown)
+	return err
+}
+
+// gstatStream prints analyses one behind the reading: the title of the
+// first says "snapshot 1" only when a second one follows.
+type gstatStream struct {
+	e       *env
+	v       gstatView
+	failOn  analyze.Severity
+	pending *analyze.GstatAnalysis
+	n       int // analyses printed
+	failed  int // warnings at --fail-on level or above
+}
+
+func (s *gstatStream) add(a *analyze.GstatAnalysis) error {
+	err := s.flush(true)
+	s.pending = a
+	return err
+}
+
+// flush prints the pending analysis; more says whether another follows.
+func (s *gstatStream) flush(more bool) error {
+	a := s.pending
+	if a == nil {
+		return nil
 	}
-	out := make([]*analyze.GstatAnalysis, 0, len(reps))
-	for _, rep := range reps {
-		out = append(out, analyze.Gstat(rep, th))
+	s.pending = nil
+	report.WriteNotices(s.e.stderr, "", a.Notices)
+	if s.failOn != "" {
+		for _, w := range a.Warnings {
+			if w.Severity.Rank() >= s.failOn.Rank() {
+				s.failed++
+			}
+		}
 	}
-	return out, nil
+	err := writeGstatRun(s.e.stdout, a, s.v, s.n, more || s.n > 0)
+	s.n++
+	return err
 }
 
 // gstatView holds the presentation choices of the command line.
@@ -190,13 +212,13 @@ type gstatView struct {
 	sortBy string
 }
 
-// writeGstat prints the analyses; the layout is report.WriteGstat's.
-func writeGstat(w io.Writer, f report.Format, all []*analyze.GstatAnalysis, v gstatView) error {
+// writeGstatRun prints one analysis; the layout is report.WriteGstat's.
+func writeGstatRun(w io.Writer, a *analyze.GstatAnalysis, v gstatView, i int, several bool) error {
 	opt := report.GstatOptions{Sort: v.sortBy, Top: v.top}
 	if v.topSet {
 		opt.TopIndices = v.top
 	}
-	return report.WriteGstat(w, f, all, opt)
+	return report.WriteGstatRun(w, v.format, a, opt, i, several)
 }
 
 func runRules(c *cli.Context) error {
