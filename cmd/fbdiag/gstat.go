@@ -49,13 +49,13 @@ func gstatCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "gstat",
 		Usage:       "analyse gstat statistics: sick tables, indices and transaction counters",
-		UsageText:   "fbdiag gstat [--format F] [--top N] [--sort size|records|versions|depth] [--fail-on warning|critical] [--rules FILE] FILE|- ...",
+		UsageText:   "fbdiag gstat [--format F] [--top N] [--sort KEY] [--fail-on LEVEL] [--rules FILE] FILE|- ...",
 		Description: gstatDescription,
 		Flags: []cli.Flag{
 			formatFlag(),
-			&cli.IntFlag{Name: "top", Value: 20, Usage: "show the N biggest tables (0 = all); limits the indices too when given"},
-			&cli.StringFlag{Name: "sort", Value: "size", Usage: "order tables by size, records, versions or depth"},
-			&cli.StringFlag{Name: "fail-on", Usage: "exit 3 when a warning of this severity or worse exists: warning or critical"},
+			&cli.IntFlag{Name: "top", Value: 20, Usage: "show the N biggest tables, 0 = all (when given, the indices too)"},
+			&cli.StringFlag{Name: "sort", Value: "size", Usage: "order tables by `KEY`: size, records, versions or depth"},
+			&cli.StringFlag{Name: "fail-on", Usage: "exit 3 when a warning of this `LEVEL` or worse exists: warning or critical"},
 			rulesFlag(),
 		},
 		Subcommands: gstatHistoryCommands(),

@@ -60,8 +60,11 @@ exponential least-squares fit; the one with the higher R² is named. With
 --until SIZE (100GB, 512MiB, 2T; K, M, G and T count in 1024s as gstat page
 sizes do) each forecasts when the database and the tables reach SIZE, with
 the 95% interval of the fit. --png DIR writes the charts history-size.png,
-history-versions.png and, with a forecast date, history-forecast.png. A snapshot without an execution time (gstat before 2.5,
-cut excerpts) is dated by its file's modification time, said on stderr.`,
+history-versions.png and, with a forecast date, history-forecast.png,
+replacing files of those names (nothing else in DIR is touched). A snapshot
+without an execution time (gstat before 2.5, cut excerpts) is dated by its
+file's modification time, said on stderr; in a folder, files that are not
+gstat output are skipped with a line on stderr.`,
 			Flags: []cli.Flag{
 				formatFlag(),
 				&cli.StringFlag{Name: "until", Usage: "forecast when the database and each table reach `SIZE`"},

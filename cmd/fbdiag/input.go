@@ -43,7 +43,9 @@ func sniff(r io.Reader, c io.Closer, shown string) (*headReader, error) {
 	h := &headReader{bufio.NewReaderSize(r, parse.DetectSize), c}
 	head, _ := h.Peek(parse.DetectSize)
 	if kind, why := parse.Detect(head); kind == parse.InputUnknown && strings.HasPrefix(why, "binary") {
-		return nil, fmt.Errorf("%s: %s: not the text output of a Firebird tool or benchmark", shown, why)
+		// A SyntaxError, as "no gstat output found" is: gstat trend skips
+		// it in a folder (the charts --png wrote there, say).
+		return nil, &parse.SyntaxError{File: shown, Msg: why + ": not the text output of a Firebird tool or benchmark"}
 	}
 	return h, nil
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -36,5 +38,29 @@ func TestGstatTrendMinutesApartHidesRates(t *testing.T) {
 		testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"), testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
 	if !strings.Contains(js, `"bytes_per_day": -`) {
 		t.Errorf("JSON lost bytes_per_day:\n%.2000s", js)
+	}
+}
+
+// A folder of snapshots that also holds the charts 'gstat trend --png'
+// wrote there: the PNGs are skipped as not gstat, not an error.
+func TestGstatTrendFolderWithCharts(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"shop-gstat-a-r.txt", "shop-gstat-r-later.txt"} {
+		data, err := os.ReadFile(testutil.Testdata(t, "fb30", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, errs := runCmd(t, nil, "gstat", "trend", "--png", dir, dir)
+	if code != 0 || !strings.Contains(errs, "wrote "+filepath.Join(dir, "history-size.png")) {
+		t.Fatalf("first run: exit %d, stderr %q", code, errs)
+	}
+	code, out, errs := runCmd(t, nil, "gstat", "trend", dir)
+	want := "skipped: " + filepath.Join(dir, "history-size.png") + ": binary data"
+	if code != 0 || !strings.Contains(errs, want) || !strings.Contains(out, "gstat trend over 2 snapshots, 4 min 38 s") {
+		t.Errorf("second run: exit %d, stderr %q; want %q\n%s", code, errs, want, out)
 	}
 }
