@@ -111,8 +111,8 @@ func writeHeaderFields(w io.Writer, h *analyze.HeaderStats) {
 		dialect = strconv.Itoa(*h.Dialect)
 	}
 	fmt.Fprintf(w, "ODS             %s (Firebird %s), page size %s, dialect %s\n",
-		Str(h.ODSVersion), Str(h.FirebirdVersion), Int(h.PageSize), dialect)
-	buffers := Int(h.PageBuffers)
+		Str(h.ODSVersion), Str(h.FirebirdVersion), intQ(h.PageSize), dialect)
+	buffers := intQ(h.PageBuffers)
 	if h.PageBuffers != nil && *h.PageBuffers == 0 {
 		buffers = "0 (server default)"
 	}
@@ -123,6 +123,8 @@ func writeHeaderFields(w io.Writer, h *analyze.HeaderStats) {
 	fmt.Fprintf(w, "Page buffers    %s, forced writes %s\n", buffers, fw)
 	sweep := Int(h.SweepInterval)
 	switch {
+	case h.SweepInterval == nil && h.ODSVersion == nil:
+		sweep = "?" // header lines cut from an excerpt: nothing to say
 	case h.SweepInterval == nil:
 		sweep = "not printed (server default 20000)"
 	case *h.SweepInterval == 0:
@@ -133,9 +135,9 @@ func writeHeaderFields(w io.Writer, h *analyze.HeaderStats) {
 		fmt.Fprintf(w, "Attributes      %s\n", attrs)
 	}
 	fmt.Fprintf(w, "Transactions    OIT %s  OAT %s  OST %s  Next %s\n",
-		Int(h.OldestTransaction), Int(h.OldestActive), Int(h.OldestSnapshot), Int(h.NextTransaction))
+		intQ(h.OldestTransaction), intQ(h.OldestActive), intQ(h.OldestSnapshot), intQ(h.NextTransaction))
 	fmt.Fprintf(w, "Gaps            OAT-OIT %s  OST-OIT %s  Next-OAT %s  Next-OST %s\n",
-		Int(h.OATMinusOIT), Int(h.OSTMinusOIT), Int(h.NextMinusOAT), Int(h.NextMinusOST))
+		intQ(h.OATMinusOIT), intQ(h.OSTMinusOIT), intQ(h.NextMinusOAT), intQ(h.NextMinusOST))
 	if h.SweepGapShare != nil {
 		fmt.Fprintf(w, "Sweep gap       OST-OIT is %.0f%% of the sweep interval\n", *h.SweepGapShare*100)
 	}
@@ -146,6 +148,15 @@ func writeHeaderFields(w io.Writer, h *analyze.HeaderStats) {
 	if h.TransactionsPerDay != nil {
 		fmt.Fprintf(w, "Rate            %.0f transactions per day since creation or restore\n", *h.TransactionsPerDay)
 	}
+}
+
+// intQ is Int with "?" for unknown: in the header block a blank reads as
+// a layout slip ("page size , dialect 3").
+func intQ(p *int64) string {
+	if p == nil {
+		return "?"
+	}
+	return Int(p)
 }
 
 // GstatHeaderTable gives the header as field/value rows (CSV, markdown),
