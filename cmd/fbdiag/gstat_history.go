@@ -730,13 +730,10 @@ func trendSnapshotsTable(tr *analyze.Trend, f report.Format) *report.Table {
 func trendTablesTable(tr *analyze.Trend, top int, f report.Format) *report.Table {
 	cols := []string{"table", ">size", ">change", ">per day", ">%/day", "fit", ">R²"}
 	if tr.UntilBytes != nil {
-		cols = append(cols, "reaches "+strings.ReplaceAll(bytesOr(tr.UntilBytes), " ", ""))
+		cols = append(cols, "at "+strings.ReplaceAll(bytesOr(tr.UntilBytes), " ", "")) // 100 columns
 	}
 	t := &report.Table{Name: "tables", Title: "Tables, fastest growing first", Columns: report.Cols(cols...)}
-	short := len(tr.Snapshots) > 1 && tr.Days*86400 < minRateSeconds
-	if short {
-		t.Notes = append(t.Notes, "per day: not shown for snapshots less than an hour apart (the JSON has it)")
-	}
+	hidden := false
 	for i, g := range tr.Tables {
 		if top > 0 && i >= top {
 			t.Notes = append(t.Notes, fmt.Sprintf("%d more tables (--top 0 lists them)", len(tr.Tables)-top))
@@ -758,6 +755,10 @@ func trendTablesTable(tr *analyze.Trend, top int, f report.Format) *report.Table
 				last = p.SizeBytes
 			}
 		}
+		// A table's rate comes from its own sizes: two snapshots minutes
+		// apart say nothing about a day, whatever the others span.
+		short := sizeSpanSeconds(g) < minRateSeconds
+		hidden = hidden || short && g.BytesPerDay != nil
 		perDay, pct := "", ""
 		if g.BytesPerDay != nil && !short {
 			perDay = signedBytes(ptrInt(int64(math.Round(*g.BytesPerDay))))
@@ -772,10 +773,27 @@ func trendTablesTable(tr *analyze.Trend, top int, f report.Format) *report.Table
 		}
 		t.Add(row...)
 	}
+	if hidden {
+		t.Notes = append(t.Notes, "per day: not shown for sizes less than an hour apart (the JSON has it)")
+	}
 	if f == report.Text && slices.ContainsFunc(tr.Tables, func(g analyze.GrowthTrend) bool { return g.Fastest }) {
 		t.Notes = append(t.Notes, fmt.Sprintf("* among the %d tables growing fastest", analyze.FastestTables))
 	}
 	return t
+}
+
+// sizeSpanSeconds is the time between a table's first and last known size.
+func sizeSpanSeconds(g analyze.GrowthTrend) float64 {
+	var first, last time.Time
+	for _, p := range g.Points {
+		if p.SizeBytes != nil {
+			if first.IsZero() {
+				first = p.Time
+			}
+			last = p.Time
+		}
+	}
+	return last.Sub(first).Seconds()
 }
 
 // historyChartTables is how many tables the history charts draw beside

@@ -64,3 +64,32 @@ func TestGstatTrendFolderWithCharts(t *testing.T) {
 		t.Errorf("second run: exit %d, stderr %q; want %q\n%s", code, errs, want, out)
 	}
 }
+
+// A 2018 snapshot before the fb30 pair: the span is 3164 days, but STOCK and
+// ORDERS have sizes only in the pair, minutes apart, and showed -540.51 and
+// -1577.62 %/day; the header "reaches 100.0GiB" made the line 102 columns;
+// the JSON failed on an exponential intercept of +Inf.
+func TestGstatTrendTableRatesOwnSpan(t *testing.T) {
+	args := []string{"gstat", "trend", "--until", "100GB",
+		testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"), testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"),
+		testutil.Corpus(t, "public", "gstat", "FirebirdSQL-fdb__gstat30-a.out")}
+	code, out, errs := runCmd(t, nil, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"table                 size      change  per day  %/day  fit                 R²  at 100.0GiB\n",
+		"* CUSTOMER         3.1 MiB    +3.1 MiB  +1012 B  +0.05  linear          1.0000  > 100 years\n",
+		"STOCK              3.6 MiB   -64.0 KiB                  line (2 sizes)          not growing\n",
+		"per day: not shown for sizes less than an hour apart (the JSON has it)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	assertWidth(t, out)
+	code, js, errs := runCmd(t, nil, append([]string{"gstat", "trend", "--format", "json"}, args[2:]...)...)
+	if code != 0 || !strings.Contains(js, `"exponential": null`) {
+		t.Errorf("JSON: exit %d, stderr %q", code, errs)
+	}
+}
