@@ -106,6 +106,9 @@ func runGstat(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usagef("gstat: no input file (give a file name, or - for standard input)")
 	}
+	if err := stdinOnce("gstat", c.Args().Slice()); err != nil {
+		return err
+	}
 	for _, a := range c.Args().Slice() {
 		if len(a) > 1 && a[0] == '-' {
 			return usagef("gstat: %q after a file name: put options before the files", a)

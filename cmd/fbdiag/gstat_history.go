@@ -131,6 +131,9 @@ func runGstatDiff(c *cli.Context) error {
 		}
 		before, after = snaps[0], snaps[len(snaps)-1]
 	case 2:
+		if err := stdinOnce("gstat diff", c.Args().Slice()); err != nil {
+			return err
+		}
 		var pair [2]*analyze.HistorySnapshot
 		for i, name := range c.Args().Slice() {
 			snaps, err := readSnapshots(c, name)
@@ -459,6 +462,9 @@ func runGstatTrend(c *cli.Context) error {
 	}
 	if c.NArg() == 0 {
 		return usagef("gstat trend: no snapshots (give gstat files or folders of them)")
+	}
+	if err := stdinOnce("gstat trend", c.Args().Slice()); err != nil {
+		return err
 	}
 	var until int64
 	if s := c.String("until"); s != "" {

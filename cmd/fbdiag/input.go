@@ -77,3 +77,18 @@ func (h *headReader) Stat() (os.FileInfo, error) {
 	}
 	return nil, os.ErrInvalid
 }
+
+// stdinOnce is the usage error for "-" named twice: the second read finds
+// standard input empty and failed as "<stdin>: no gstat output found".
+func stdinOnce(command string, args []string) error {
+	n := 0
+	for _, a := range args {
+		if a == "-" {
+			n++
+		}
+	}
+	if n > 1 {
+		return usagef("%s: standard input (-) can be read only once", command)
+	}
+	return nil
+}

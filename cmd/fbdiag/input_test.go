@@ -143,3 +143,19 @@ func TestGstatLongPathFits(t *testing.T) {
 	}
 	assertWidth(t, out)
 }
+
+// "fbdiag gstat - -" printed the analysis of standard input, then failed
+// on the second, empty read with exit 1.
+func TestStdinOnce(t *testing.T) {
+	data, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{{"gstat"}, {"gstat", "diff"}, {"gstat", "trend"}, {"throughput"}} {
+		code, out, errs := runCmd(t, data, append(cmd, "-", "-")...)
+		want := "fbdiag: " + strings.Join(cmd, " ") + ": standard input (-) can be read only once\n"
+		if code != 2 || out != "" || !strings.HasPrefix(errs, want) {
+			t.Errorf("%v - -: exit %d, stdout %d bytes, stderr %q", cmd, code, len(out), errs)
+		}
+	}
+}

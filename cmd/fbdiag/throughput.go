@@ -68,6 +68,9 @@ func throughputAction(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usagef("throughput: give one file or more (- for standard input)")
 	}
+	if err := stdinOnce("throughput", c.Args().Slice()); err != nil {
+		return err
+	}
 	opt := analyze.Options{
 		Mode: c.String("mode"), X: c.String("x"), Y: c.String("y"), Series: c.StringSlice("series"),
 		Table: c.Int("table"), Predict: c.String("predict"), Knee: c.String("knee"),
