@@ -38,7 +38,8 @@ the first size column (else the first column of names, else the first number tha
 a row counter) and y every throughput column (tps, ops/s, points, NOPM, score...), each a
 series. --series names more y columns, or a column whose values split rows into series.
 Benchmark runs become one point each: x from a key=value line in the file (db_bytes=,
-scale=), a Go "key: value" line or sub-benchmark, or the file name (pgbench-scale10.txt).
+scale=), a Go "key: value" line or sub-benchmark, or the file name (pgbench-scale10.txt),
+when its value differs between the runs (else name the setting that does: --x clients).
 
 Examples:
   fbdiag throughput --knee 16GB --predict 2TB degradation-throughput-sata.csv
