@@ -48,9 +48,10 @@ type HeaderStats struct {
 	PageBuffers     *int64   `json:"page_buffers"`
 	Attributes      []string `json:"attributes"`
 	// ForcedWrites is null when the header was cut before its Attributes.
-	ForcedWrites  *bool   `json:"forced_writes"`
-	ShutdownMode  *string `json:"shutdown_mode"`
-	ReadOnly      bool    `json:"read_only"`
+	ForcedWrites *bool   `json:"forced_writes"`
+	ShutdownMode *string `json:"shutdown_mode"`
+	// ReadOnly is null, as ForcedWrites, when the header was cut.
+	ReadOnly      *bool   `json:"read_only"`
 	BackupState   *string `json:"backup_state"`
 	SweepInterval *int64  `json:"sweep_interval"`
 
@@ -205,7 +206,6 @@ func headerStats(h *parse.GstatHeader, th Thresholds) *HeaderStats {
 		Dialect:           h.Dialect,
 		PageBuffers:       h.PageBuffers,
 		Attributes:        h.Attributes,
-		ReadOnly:          h.ReadOnly,
 		SweepInterval:     h.SweepInterval,
 		OldestTransaction: h.OldestTransaction,
 		OldestActive:      h.OldestActive,
@@ -227,8 +227,8 @@ func headerStats(h *parse.GstatHeader, th Thresholds) *HeaderStats {
 		s.FirebirdVersion = strPtr(FirebirdVersion(*h.ODSMajor, minor, h.Server))
 	}
 	if headerComplete(h) {
-		fw := h.ForceWrite
-		s.ForcedWrites = &fw
+		fw, ro := h.ForceWrite, h.ReadOnly
+		s.ForcedWrites, s.ReadOnly = &fw, &ro
 	}
 	s.OATMinusOIT = diff(h.OldestActive, h.OldestTransaction)
 	s.OSTMinusOIT = diff(h.OldestSnapshot, h.OldestTransaction)
