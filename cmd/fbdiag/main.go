@@ -69,7 +69,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitFailOn
 	case errors.As(err, &ue):
 		fmt.Fprintln(stderr, "fbdiag:", err)
-		fmt.Fprintln(stderr, "Run 'fbdiag --help' for usage.")
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", commandPath(app, args))
 		return exitUsage
 	case errors.As(err, &ce):
 		if msg := err.Error(); msg != "" {
@@ -78,10 +78,32 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return ce.ExitCode()
 	case isFlagError(err):
 		fmt.Fprintln(stderr, "fbdiag:", err)
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", commandPath(app, args))
 		return exitUsage
 	}
 	fmt.Fprintln(stderr, "fbdiag:", err)
 	return exitError
+}
+
+// commandPath is "fbdiag gstat trend" for the command args run, so that a
+// usage error points at the help that documents the flag.
+func commandPath(app *cli.App, args []string) string {
+	path := []string{"fbdiag"}
+	cmds := app.Commands
+	for _, a := range args[min(1, len(args)):] {
+		var next *cli.Command
+		for _, c := range cmds {
+			if c.HasName(a) {
+				next = c
+			}
+		}
+		if next == nil {
+			break
+		}
+		path = append(path, next.Name)
+		cmds = next.Subcommands
+	}
+	return strings.Join(path, " ")
 }
 
 // isFlagError recognises urfave/cli's own complaints about the command line.
