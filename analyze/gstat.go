@@ -28,8 +28,11 @@ type GstatAnalysis struct {
 	// Findings are the lines where gstat itself reported corruption or an
 	// error.
 	Findings []*parse.GstatFinding `json:"findings"`
-	Warnings []Warning             `json:"warnings"`
-	Notices  []parse.Notice        `json:"notices"`
+	// Encryption is the gstat -e page counts (data, index, blob,
+	// generator...), [] when the run printed none.
+	Encryption []parse.GstatPageCrypt `json:"encryption"`
+	Warnings   []Warning              `json:"warnings"`
+	Notices    []parse.Notice         `json:"notices"`
 }
 
 // HeaderStats is the header page with the figures a DBA derives from it.
@@ -176,6 +179,10 @@ func Gstat(rep *parse.GstatReport, th Thresholds) *GstatAnalysis {
 	}
 	if a.Notices == nil {
 		a.Notices = []parse.Notice{}
+	}
+	a.Encryption = []parse.GstatPageCrypt{}
+	if rep.Header != nil && rep.Header.Encryption != nil {
+		a.Encryption = rep.Header.Encryption
 	}
 	var pageSize *int64
 	if rep.Header != nil && rep.Header.HeaderPage {

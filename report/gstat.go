@@ -66,7 +66,19 @@ func GstatTables(a *analyze.GstatAnalysis, f Format, opt GstatOptions) []*Table 
 	if f != Text {
 		tables = append(tables, GstatHeaderTable(a))
 	}
+	if f != Text && len(a.Encryption) > 0 { // text has it in the header block
+		tables = append(tables, GstatEncryptionTable(a))
+	}
 	return append(tables, GstatTablesTable(a, f, opt), GstatIndicesTable(a, f, opt), GstatWarningsTable(a, f))
+}
+
+// GstatEncryptionTable lists the gstat -e page counts (CSV, markdown).
+func GstatEncryptionTable(a *analyze.GstatAnalysis) *Table {
+	t := &Table{Name: "encryption", Title: "Encryption (gstat -e)", Columns: Cols("pages", ">total", ">encrypted", ">non-crypted")}
+	for _, e := range a.Encryption {
+		t.Add(e.Kind, strconv.FormatInt(e.Total, 10), strconv.FormatInt(e.Encrypted, 10), strconv.FormatInt(e.NonCrypted, 10))
+	}
+	return t
 }
 
 // WriteGstatHeader prints the header health block, as a DBA reads gstat -h.
@@ -92,6 +104,13 @@ func WriteGstatHeader(w io.Writer, a *analyze.GstatAnalysis, several bool) {
 	fmt.Fprintf(w, "Totals          %s\n", totals)
 	if t.TableBytes != nil || t.IndexBytes != nil {
 		fmt.Fprintf(w, "Size            tables %s, index leaf pages %s\n", Size(t.TableBytes), Size(t.IndexBytes))
+	}
+	if len(a.Encryption) > 0 {
+		var parts []string
+		for _, e := range a.Encryption {
+			parts = append(parts, fmt.Sprintf("%s %d/%d", strings.ToLower(e.Kind), e.Encrypted, e.Total))
+		}
+		fmt.Fprintf(w, "Encryption      %s pages encrypted\n", strings.Join(parts, ", "))
 	}
 	if len(a.Findings) > 0 {
 		fmt.Fprintf(w, "gstat reported  %d problem line(s):\n", len(a.Findings))
