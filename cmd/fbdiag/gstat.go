@@ -139,7 +139,7 @@ func runGstat(c *cli.Context) error {
 	opts := gstatView{format: format, top: c.Int("top"), topSet: c.IsSet("top"), sortBy: sortBy}
 	st := &gstatStream{e: e, v: opts, failOn: failOn}
 	for _, name := range c.Args().Slice() {
-		if err := analyzeGstatFile(c, name, th, st.add); err != nil {
+		if err := streamGstatFile(c, name, th, st.add); err != nil {
 			return err
 		}
 	}
@@ -152,9 +152,20 @@ func runGstat(c *cli.Context) error {
 	return nil
 }
 
-// analyzeGstatFile reads one input and passes the analysis of each gstat
-// run in it to fn.
-func analyzeGstatFile(c *cli.Context, name string, th analyze.Thresholds, fn func(*analyze.GstatAnalysis) error) error {
+// analyzeGstatFile reads one input and analyses each gstat run in it
+// (collect prints a fresh gstat output this way).
+func analyzeGstatFile(c *cli.Context, name string, th analyze.Thresholds) ([]*analyze.GstatAnalysis, error) {
+	var out []*analyze.GstatAnalysis
+	err := streamGstatFile(c, name, th, func(a *analyze.GstatAnalysis) error {
+		out = append(out, a)
+		return nil
+	})
+	return out, err
+}
+
+// streamGstatFile reads one input and passes the analysis of each gstat
+// run in it to fn as soon as the run is read.
+func streamGstatFile(c *cli.Context, name string, th analyze.Thresholds, fn func(*analyze.GstatAnalysis) error) error {
 	rc, shown, err := openInput(c, name)
 	if err != nil {
 		return err
@@ -213,6 +224,17 @@ type gstatView struct {
 	top    int
 	topSet bool
 	sortBy string
+}
+
+// writeGstat prints the analyses; the layout is report.WriteGstat's.
+func writeGstat(w io.Writer, f report.Format, all []*analyze.GstatAnalysis, v gstatView) error {
+	v.format = f
+	for i, a := range all {
+		if err := writeGstatRun(w, a, v, i, len(all) > 1); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // writeGstatRun prints one analysis; the layout is report.WriteGstat's.
