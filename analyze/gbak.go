@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"fmt"
 	"io"
 	"sort"
 	"strings"
@@ -165,10 +166,29 @@ func GbakTimeline(log *parse.GbakLog) *Timeline {
 func ReadGbakTimeline(r io.Reader, name string) (*Timeline, error) {
 	rd := parse.NewGbakReader(r, name)
 	b := NewGbakTimelineBuilder(rd.Name(), 0)
+	var second *parse.Notice
+	lastT, hasT := 0.0, false
 	for rd.Next() {
-		b.Add(rd.Line())
+		l := rd.Line()
+		// gbak's time is elapsed since its start: when it goes back, a
+		// second run was appended (cat a.log b.log, >> log). Mixing them
+		// made shares of 195%; the first run is analysed alone.
+		if l.Has&parse.ColTime != 0 {
+			if hasT && l.Time < lastT-0.0005 {
+				second = &parse.Notice{File: rd.Name(), Line: l.Line, Msg: fmt.Sprintf(
+					"another gbak run starts here (time back from %.3f to %.3f s): only the first is analysed; "+
+						"give each run its own file ('fbdiag gbak compare' compares them)", lastT, l.Time)}
+				break
+			}
+			lastT, hasT = l.Time, true
+		}
+		b.Add(l)
 	}
-	tl := b.Finish(rd.Op(), rd.Notices())
+	notices := rd.Notices()
+	if second != nil {
+		notices = append(notices, *second)
+	}
+	tl := b.Finish(rd.Op(), notices)
 	if err := rd.Err(); err != nil {
 		return tl, err
 	}

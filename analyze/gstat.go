@@ -28,8 +28,11 @@ type GstatAnalysis struct {
 	// Findings are the lines where gstat itself reported corruption or an
 	// error.
 	Findings []*parse.GstatFinding `json:"findings"`
-	Warnings []Warning             `json:"warnings"`
-	Notices  []parse.Notice        `json:"notices"`
+	// Encryption is the gstat -e page counts (data, index, blob,
+	// generator...), [] when the run printed none.
+	Encryption []parse.GstatPageCrypt `json:"encryption"`
+	Warnings   []Warning              `json:"warnings"`
+	Notices    []parse.Notice         `json:"notices"`
 }
 
 // HeaderStats is the header page with the figures a DBA derives from it.
@@ -48,9 +51,10 @@ type HeaderStats struct {
 	PageBuffers     *int64   `json:"page_buffers"`
 	Attributes      []string `json:"attributes"`
 	// ForcedWrites is null when the header was cut before its Attributes.
-	ForcedWrites  *bool   `json:"forced_writes"`
-	ShutdownMode  *string `json:"shutdown_mode"`
-	ReadOnly      bool    `json:"read_only"`
+	ForcedWrites *bool   `json:"forced_writes"`
+	ShutdownMode *string `json:"shutdown_mode"`
+	// ReadOnly is null, as ForcedWrites, when the header was cut.
+	ReadOnly      *bool   `json:"read_only"`
 	BackupState   *string `json:"backup_state"`
 	SweepInterval *int64  `json:"sweep_interval"`
 
@@ -176,6 +180,10 @@ func Gstat(rep *parse.GstatReport, th Thresholds) *GstatAnalysis {
 	if a.Notices == nil {
 		a.Notices = []parse.Notice{}
 	}
+	a.Encryption = []parse.GstatPageCrypt{}
+	if rep.Header != nil && rep.Header.Encryption != nil {
+		a.Encryption = rep.Header.Encryption
+	}
 	var pageSize *int64
 	if rep.Header != nil && rep.Header.HeaderPage {
 		a.Header = headerStats(rep.Header, th)
@@ -205,7 +213,6 @@ func headerStats(h *parse.GstatHeader, th Thresholds) *HeaderStats {
 		Dialect:           h.Dialect,
 		PageBuffers:       h.PageBuffers,
 		Attributes:        h.Attributes,
-		ReadOnly:          h.ReadOnly,
 		SweepInterval:     h.SweepInterval,
 		OldestTransaction: h.OldestTransaction,
 		OldestActive:      h.OldestActive,
@@ -227,8 +234,8 @@ func headerStats(h *parse.GstatHeader, th Thresholds) *HeaderStats {
 		s.FirebirdVersion = strPtr(FirebirdVersion(*h.ODSMajor, minor, h.Server))
 	}
 	if headerComplete(h) {
-		fw := h.ForceWrite
-		s.ForcedWrites = &fw
+		fw, ro := h.ForceWrite, h.ReadOnly
+		s.ForcedWrites, s.ReadOnly = &fw, &ro
 	}
 	s.OATMinusOIT = diff(h.OldestActive, h.OldestTransaction)
 	s.OSTMinusOIT = diff(h.OldestSnapshot, h.OldestTransaction)

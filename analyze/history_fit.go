@@ -33,6 +33,12 @@ func fitExponential(xs, ys []float64) *GrowthFit {
 	a := math.Exp(la)
 	f := &GrowthFit{Model: ModelExponential, Intercept: a, Slope: b, N: len(xs),
 		R2: rSquared(ys, func(i int) float64 { return a * math.Exp(b*xs[i]) })}
+	// Two sizes minutes apart, years after the first snapshot, give a
+	// steep slope whose intercept at day 0 overflows (e^48000): no fit
+	// JSON can carry, and none worth naming.
+	if math.IsInf(a, 0) || math.IsNaN(f.R2) || a == 0 {
+		return nil
+	}
 	if b > 0 {
 		f.DoublingDays = ptr(math.Ln2 / b)
 	}

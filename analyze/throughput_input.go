@@ -137,17 +137,22 @@ func (g *gathered) scaleSizes() {
 	g.xUnit = u
 }
 
-// defaultRunKey is the size setting the runs carry, in order of preference.
+// defaultRunKey is the size setting the runs carry, in order of preference,
+// and that tells them apart: five pgbench runs all at scale 2 (differing
+// in clients) are no degradation series, whatever their scale line says.
 func defaultRunKey(runs []*parse.Run) string {
 	for _, k := range []string{"db_bytes", "db_size", "dbsize", "size", "size_gb", "scale", "warehouses", "count_ware"} {
 		all := true
+		values := map[string]bool{}
 		for _, r := range runs {
-			if _, ok := r.Key(k); !ok {
+			v, ok := r.Key(k)
+			if !ok {
 				all = false
 				break
 			}
+			values[v] = true
 		}
-		if all {
+		if all && (len(values) > 1 || len(runs) == 1) {
 			return k
 		}
 	}

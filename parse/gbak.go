@@ -219,6 +219,7 @@ func (r *GbakReader) skip(b []byte) {
 	r.gap = true
 	if r.skipN == 0 {
 		r.skipFirst = r.lr.Line()
+		b = Redact(b)
 		if len(b) > 60 {
 			n := 60
 			for n > 0 && !utf8.RuneStart(b[n]) {

@@ -131,6 +131,7 @@ func (r *GstatReader) noticeAt(line int, format string, args ...any) {
 func (r *GstatReader) skip(t []byte) {
 	if r.skipCount == 0 {
 		r.skipLine = r.lr.Line()
+		t = Redact(t)
 		if len(t) > 60 {
 			t = t[:60]
 		}

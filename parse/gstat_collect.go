@@ -8,18 +8,37 @@ import "io"
 // I/O error, or a SyntaxError when the input holds no gstat output at all;
 // the reports read so far are returned with it.
 func ReadGstat(rd io.Reader, name string) ([]*GstatReport, error) {
-	r := NewGstatReader(rd, name)
 	var reps []*GstatReport
+	err := EachGstat(rd, name, func(rep *GstatReport) error {
+		reps = append(reps, rep)
+		return nil
+	})
+	return reps, err
+}
+
+// EachGstat is ReadGstat one run at a time: fn gets each GstatReport as
+// soon as the next run starts (or the input ends), so that a file of
+// thousands of appended runs is analysed in the memory of one. An error
+// from fn stops the read and is returned.
+func EachGstat(rd io.Reader, name string, fn func(*GstatReport) error) error {
+	r := NewGstatReader(rd, name)
+	var cur *GstatReport
+	next := 0 // index of the next report to create
 	var owner *GstatTable
+	var ferr error
 	get := func(i int) *GstatReport {
-		for len(reps) <= i {
-			reps = append(reps, &GstatReport{Index: len(reps), File: r.Name()})
+		for ferr == nil && (cur == nil || cur.Index < i) {
+			if cur != nil {
+				ferr = fn(cur)
+			}
+			cur = &GstatReport{Index: next, File: r.Name()}
+			next++
 			owner = nil
 		}
-		return reps[i]
+		return cur
 	}
 	content := false
-	for r.Next() {
+	for ferr == nil && r.Next() {
 		switch rec := r.Record().(type) {
 		case *GstatNotice:
 			rep := get(rec.Report)
@@ -60,11 +79,19 @@ func ReadGstat(rd io.Reader, name string) ([]*GstatReport, error) {
 			content = true
 		}
 	}
+	if ferr != nil {
+		return ferr
+	}
+	if cur != nil {
+		if err := fn(cur); err != nil {
+			return err
+		}
+	}
 	if err := r.Err(); err != nil {
-		return reps, err
+		return err
 	}
 	if !content {
-		return reps, &SyntaxError{File: r.Name(), Msg: "no gstat output found"}
+		return &SyntaxError{File: r.Name(), Msg: "no gstat output found"}
 	}
-	return reps, nil
+	return nil
 }

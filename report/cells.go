@@ -20,6 +20,17 @@ func Clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
+// clipsFor is Clip and ClipLeft for text, which must fit 100 columns; CSV,
+// markdown and JSON keep names and messages whole (a gbak CSV lost the
+// end of every step label longer than 44 characters).
+func clipsFor(f Format) (clip, clipLeft func(string, int) string) {
+	if f == Text {
+		return Clip, ClipLeft
+	}
+	keep := func(s string, _ int) string { return s }
+	return keep, keep
+}
+
 // ClipLeft keeps the end of a long file name: the base name is what tells
 // files apart.
 func ClipLeft(s string, n int) string {

@@ -28,12 +28,13 @@ func WriteGbakComparison(w io.Writer, f Format, cmp *analyze.GbakComparison, top
 // GbakTables lays out one gbak log: summary, phases, table data, index
 // builds and the top slowest steps. Empty sections are left out.
 func GbakTables(tl *analyze.Timeline, f Format, top int) []*Table {
+	clip, clipLeft := clipsFor(f)
 	c := cellsFor(f)
 	kind := "gbak log"
 	if tl.Kind != nil {
 		kind = "gbak " + *tl.Kind
 	}
-	sum := &Table{Name: "summary", Title: kind + ": " + ClipLeft(tl.File, 80), Columns: Cols("item", "value")}
+	sum := &Table{Name: "summary", Title: kind + ": " + clipLeft(tl.File, 80), Columns: Cols("item", "value")}
 	sum.Add("outcome", tl.Outcome)
 	addMessages(sum, "error", tl.Errors, f)
 	addMessages(sum, "warning", tl.Warnings, f)
@@ -70,7 +71,7 @@ func GbakTables(tl *analyze.Timeline, f Format, top int) []*Table {
 			if t.Ignored != nil {
 				ign = strconv.FormatInt(*t.Ignored, 10)
 			}
-			tables.Add(Clip(t.Name, 40), c.num(t.Records), ign, c.sec(t.Seconds), c.rate(t.RecordsPerSecond), c.num(t.Reads), c.num(t.Writes))
+			tables.Add(clip(t.Name, 40), c.num(t.Records), ign, c.sec(t.Seconds), c.rate(t.RecordsPerSecond), c.num(t.Reads), c.num(t.Writes))
 		}
 		out = append(out, tables)
 	}
@@ -81,7 +82,7 @@ func GbakTables(tl *analyze.Timeline, f Format, top int) []*Table {
 			if ix.Failed {
 				state = "failed"
 			}
-			idx.Add(Clip(ix.Name, 48), c.sec(ix.Seconds), c.num(ix.Reads), c.num(ix.Writes), state)
+			idx.Add(clip(ix.Name, 48), c.sec(ix.Seconds), c.num(ix.Reads), c.num(ix.Writes), state)
 		}
 		out = append(out, idx)
 	}
@@ -89,7 +90,7 @@ func GbakTables(tl *analyze.Timeline, f Format, top int) []*Table {
 		st := &Table{Name: "slowest", Title: fmt.Sprintf("Slowest %d steps", len(slow)),
 			Columns: Cols(">line", "step", "phase", ">start", ">seconds", ">reads", ">writes")}
 		for _, s := range slow {
-			st.Add(strconv.Itoa(s.Line), Clip(s.Label(), 44), s.Phase, c.sec(s.Start), c.sec(s.Seconds), c.num(s.Reads), c.num(s.Writes))
+			st.Add(strconv.Itoa(s.Line), clip(s.Label(), 44), s.Phase, c.sec(s.Start), c.sec(s.Seconds), c.num(s.Reads), c.num(s.Writes))
 		}
 		st.Notes = []string{gbakCostNote}
 		out = append(out, st)
@@ -100,6 +101,7 @@ func GbakTables(tl *analyze.Timeline, f Format, top int) []*Table {
 // addMessages adds gbak's messages; in text and markdown a status vector
 // ("a; b; c") takes one row per part so that it fits the terminal.
 func addMessages(t *Table, item string, msgs []string, f Format) {
+	clip, _ := clipsFor(f)
 	for _, m := range msgs {
 		if f == CSV {
 			t.Add(item, m)
@@ -110,9 +112,9 @@ func addMessages(t *Table, item string, msgs []string, f Format) {
 		}
 		for i, part := range strings.Split(m, "; ") {
 			if i == 0 {
-				t.Add(item, Clip(part, 84))
+				t.Add(item, clip(part, 84))
 			} else {
-				t.Add("", Clip("  "+part, 84))
+				t.Add("", clip("  "+part, 84))
 			}
 		}
 	}
@@ -122,26 +124,27 @@ func addMessages(t *Table, item string, msgs []string, f Format) {
 // phase, the top slowest matched steps and the steps found on one side
 // only.
 func GbakComparisonTables(cmp *analyze.GbakComparison, f Format, top int) []*Table {
+	clip, _ := clipsFor(f)
 	c := cellsFor(f)
 	runs := &Table{Name: "runs", Title: "Runs", Columns: Cols("label", "file", "outcome", ">total s", ">span s", ">matched", ">unmatched")}
 	for _, r := range cmp.Runs {
-		runs.Add(Clip(r.Label, 18), Clip(filepath.Base(r.File), 26), r.Outcome, c.sec(r.TotalSeconds), c.sec(r.SpanSeconds),
+		runs.Add(clip(r.Label, 18), clip(filepath.Base(r.File), 26), r.Outcome, c.sec(r.TotalSeconds), c.sec(r.SpanSeconds),
 			strconv.Itoa(r.Matched), strconv.Itoa(r.Unmatched))
 	}
 	runs.Notes = append(runs.Notes, "span: from the first to the end of the last step found in every run")
 	runs.Notes = append(runs.Notes, cmp.Warnings...)
 	a, b := cmp.Sides[0].Label, cmp.Sides[1].Label
-	head := []string{"step", ">" + Clip(a, 14), ">" + Clip(b, 14), ">ratio", ">diff s", "verdict"}
-	totals := &Table{Name: "totals", Title: fmt.Sprintf("Totals (ratio = %s / %s)", Clip(a, 20), Clip(b, 20)), Columns: Cols(head...)}
+	head := []string{"step", ">" + clip(a, 14), ">" + clip(b, 14), ">ratio", ">diff s", "verdict"}
+	totals := &Table{Name: "totals", Title: fmt.Sprintf("Totals (ratio = %s / %s)", clip(a, 20), clip(b, 20)), Columns: Cols(head...)}
 	for _, row := range cmp.Totals {
-		totals.Add(compareRow(c, row)...)
+		totals.Add(compareRow(c, clip, row)...)
 	}
 	out := []*Table{runs, totals}
 	if slow := cmp.Slowest(top); len(slow) > 0 {
 		st := &Table{Name: "steps", Title: fmt.Sprintf("Slowest %d steps (median seconds per side)", len(slow)), Columns: Cols(head...)}
 		var warnings [][]string
 		for _, row := range slow {
-			st.Add(compareRow(c, row)...)
+			st.Add(compareRow(c, clip, row)...)
 			warnings = append(warnings, row.Warnings)
 		}
 		st.Notes = append(st.Notes, gbakCostNote)
@@ -155,12 +158,12 @@ func GbakComparisonTables(cmp *analyze.GbakComparison, f Format, top int) []*Tab
 		}
 	}
 	if len(unknown) > 0 {
-		totals.Notes = append(totals.Notes, Clip("cost unknown (last line, or lines missing): "+strings.Join(unknown, ", "), 99))
+		totals.Notes = append(totals.Notes, clip("cost unknown (last line, or lines missing): "+strings.Join(unknown, ", "), 99))
 	}
 	only := &Table{Name: "only", Title: "Steps found on one side only", Columns: Cols("side", "step")}
 	for _, row := range cmp.Steps {
 		if row.Only != nil && len(only.Rows) < top {
-			only.Add(Clip(*row.Only, 20), Clip(row.Name, 70))
+			only.Add(clip(*row.Only, 20), clip(row.Name, 70))
 		}
 	}
 	if len(only.Rows) > 0 {
@@ -171,7 +174,7 @@ func GbakComparisonTables(cmp *analyze.GbakComparison, f Format, top int) []*Tab
 
 // compareRow is one step of a comparison: the median of each side with its
 // spread, ratio, difference and verdict.
-func compareRow(c unknownCells, row analyze.GbakStepComparison) []string {
+func compareRow(c unknownCells, clip func(string, int) string, row analyze.GbakStepComparison) []string {
 	med := func(i int) string {
 		if i >= len(row.Median) {
 			return c.unknown
@@ -186,5 +189,5 @@ func compareRow(c unknownCells, row analyze.GbakStepComparison) []string {
 	if row.P == nil && row.Ratio != nil {
 		verdict = fmt.Sprintf("%+.2f%%", 100*(*row.Ratio-1)) // no test: the note says so
 	}
-	return []string{Clip(row.Name, 36), med(0), med(1), c.sec(row.Ratio), c.sec(row.Difference), Clip(verdict, 24)}
+	return []string{clip(row.Name, 36), med(0), med(1), c.sec(row.Ratio), c.sec(row.Difference), clip(verdict, 24)}
 }

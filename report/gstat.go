@@ -35,26 +35,27 @@ func (o GstatOptions) sort() string {
 // go list -json and jq expect). Text starts each snapshot with the header
 // health block; CSV and markdown give the header as a table.
 func WriteGstat(w io.Writer, f Format, all []*analyze.GstatAnalysis, opt GstatOptions) error {
-	if f == JSON {
-		for _, a := range all {
-			if err := WriteJSON(w, a); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
 	for i, a := range all {
-		if i > 0 {
-			fmt.Fprintln(w)
-		}
-		if f == Text {
-			WriteGstatHeader(w, a, len(all) > 1)
-		}
-		if err := WriteTables(w, f, GstatTables(a, f, opt)...); err != nil {
+		if err := WriteGstatRun(w, f, a, opt, i, len(all) > 1); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// WriteGstatRun prints the i-th of the analyses WriteGstat prints, for a
+// caller that streams them; several says whether there is more than one.
+func WriteGstatRun(w io.Writer, f Format, a *analyze.GstatAnalysis, opt GstatOptions, i int, several bool) error {
+	if f == JSON {
+		return WriteJSON(w, a)
+	}
+	if i > 0 {
+		fmt.Fprintln(w)
+	}
+	if f == Text {
+		WriteGstatHeader(w, a, several)
+	}
+	return WriteTables(w, f, GstatTables(a, f, opt)...)
 }
 
 // GstatTables lays out one analysis: the header (except in text, where
@@ -65,17 +66,31 @@ func GstatTables(a *analyze.GstatAnalysis, f Format, opt GstatOptions) []*Table 
 	if f != Text {
 		tables = append(tables, GstatHeaderTable(a))
 	}
+	if f != Text && len(a.Encryption) > 0 { // text has it in the header block
+		tables = append(tables, GstatEncryptionTable(a))
+	}
 	return append(tables, GstatTablesTable(a, f, opt), GstatIndicesTable(a, f, opt), GstatWarningsTable(a, f))
+}
+
+// GstatEncryptionTable lists the gstat -e page counts (CSV, markdown).
+func GstatEncryptionTable(a *analyze.GstatAnalysis) *Table {
+	t := &Table{Name: "encryption", Title: "Encryption (gstat -e)", Columns: Cols("pages", ">total", ">encrypted", ">non-crypted")}
+	for _, e := range a.Encryption {
+		t.Add(e.Kind, strconv.FormatInt(e.Total, 10), strconv.FormatInt(e.Encrypted, 10), strconv.FormatInt(e.NonCrypted, 10))
+	}
+	return t
 }
 
 // WriteGstatHeader prints the header health block, as a DBA reads gstat -h.
 // several adds the snapshot number to the title.
 func WriteGstatHeader(w io.Writer, a *analyze.GstatAnalysis, several bool) {
-	title := a.File
+	// A long path loses its start, not the file name, to fit 100 columns.
+	const lead = "gstat analysis of "
+	suffix := ""
 	if several {
-		title = fmt.Sprintf("%s, snapshot %d", a.File, a.Report+1)
+		suffix = fmt.Sprintf(", snapshot %d", a.Report+1)
 	}
-	fmt.Fprintf(w, "gstat analysis of %s\n", title)
+	fmt.Fprintf(w, "%s%s%s\n", lead, ClipLeft(a.File, 100-len(lead)-len(suffix)), suffix)
 	if h := a.Header; h == nil {
 		fmt.Fprintln(w, "No header page in the input.")
 	} else {
@@ -90,6 +105,13 @@ func WriteGstatHeader(w io.Writer, a *analyze.GstatAnalysis, several bool) {
 	if t.TableBytes != nil || t.IndexBytes != nil {
 		fmt.Fprintf(w, "Size            tables %s, index leaf pages %s\n", Size(t.TableBytes), Size(t.IndexBytes))
 	}
+	if len(a.Encryption) > 0 {
+		var parts []string
+		for _, e := range a.Encryption {
+			parts = append(parts, fmt.Sprintf("%s %d/%d", strings.ToLower(e.Kind), e.Encrypted, e.Total))
+		}
+		fmt.Fprintf(w, "Encryption      %s pages encrypted\n", strings.Join(parts, ", "))
+	}
 	if len(a.Findings) > 0 {
 		fmt.Fprintf(w, "gstat reported  %d problem line(s):\n", len(a.Findings))
 		for _, f := range a.Findings {
@@ -101,15 +123,15 @@ func WriteGstatHeader(w io.Writer, a *analyze.GstatAnalysis, several bool) {
 
 func writeHeaderFields(w io.Writer, h *analyze.HeaderStats) {
 	if h.Database != nil {
-		fmt.Fprintf(w, "Database        %s\n", *h.Database)
+		fmt.Fprintf(w, "Database        %s\n", ClipLeft(*h.Database, 100-16))
 	}
 	dialect := "?"
 	if h.Dialect != nil {
 		dialect = strconv.Itoa(*h.Dialect)
 	}
 	fmt.Fprintf(w, "ODS             %s (Firebird %s), page size %s, dialect %s\n",
-		Str(h.ODSVersion), Str(h.FirebirdVersion), Int(h.PageSize), dialect)
-	buffers := Int(h.PageBuffers)
+		Str(h.ODSVersion), Str(h.FirebirdVersion), intQ(h.PageSize), dialect)
+	buffers := intQ(h.PageBuffers)
 	if h.PageBuffers != nil && *h.PageBuffers == 0 {
 		buffers = "0 (server default)"
 	}
@@ -120,6 +142,8 @@ func writeHeaderFields(w io.Writer, h *analyze.HeaderStats) {
 	fmt.Fprintf(w, "Page buffers    %s, forced writes %s\n", buffers, fw)
 	sweep := Int(h.SweepInterval)
 	switch {
+	case h.SweepInterval == nil && h.ODSVersion == nil:
+		sweep = "?" // header lines cut from an excerpt: nothing to say
 	case h.SweepInterval == nil:
 		sweep = "not printed (server default 20000)"
 	case *h.SweepInterval == 0:
@@ -130,9 +154,9 @@ func writeHeaderFields(w io.Writer, h *analyze.HeaderStats) {
 		fmt.Fprintf(w, "Attributes      %s\n", attrs)
 	}
 	fmt.Fprintf(w, "Transactions    OIT %s  OAT %s  OST %s  Next %s\n",
-		Int(h.OldestTransaction), Int(h.OldestActive), Int(h.OldestSnapshot), Int(h.NextTransaction))
+		intQ(h.OldestTransaction), intQ(h.OldestActive), intQ(h.OldestSnapshot), intQ(h.NextTransaction))
 	fmt.Fprintf(w, "Gaps            OAT-OIT %s  OST-OIT %s  Next-OAT %s  Next-OST %s\n",
-		Int(h.OATMinusOIT), Int(h.OSTMinusOIT), Int(h.NextMinusOAT), Int(h.NextMinusOST))
+		intQ(h.OATMinusOIT), intQ(h.OSTMinusOIT), intQ(h.NextMinusOAT), intQ(h.NextMinusOST))
 	if h.SweepGapShare != nil {
 		fmt.Fprintf(w, "Sweep gap       OST-OIT is %.0f%% of the sweep interval\n", *h.SweepGapShare*100)
 	}
@@ -143,6 +167,15 @@ func writeHeaderFields(w io.Writer, h *analyze.HeaderStats) {
 	if h.TransactionsPerDay != nil {
 		fmt.Fprintf(w, "Rate            %.0f transactions per day since creation or restore\n", *h.TransactionsPerDay)
 	}
+}
+
+// intQ is Int with "?" for unknown: in the header block a blank reads as
+// a layout slip ("page size , dialect 3").
+func intQ(p *int64) string {
+	if p == nil {
+		return "?"
+	}
+	return Int(p)
 }
 
 // GstatHeaderTable gives the header as field/value rows (CSV, markdown),

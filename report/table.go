@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode/utf8"
+
+	eaw "golang.org/x/text/width"
 )
 
 // Format is an output format shared by every fbdiag command.
@@ -114,7 +115,22 @@ func WriteJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-func width(s string) int { return utf8.RuneCountInString(s) }
+// width is the number of terminal columns s takes: Korean, Chinese and
+// Japanese characters (the seed articles' column names) take two, so
+// counting runes misaligned the columns after them.
+func width(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x1100 { // below it nothing is wide; skips the lookup for ASCII and Latin
+			switch eaw.LookupRune(r).Kind() {
+			case eaw.EastAsianWide, eaw.EastAsianFullwidth:
+				n++
+			}
+		}
+	}
+	return n
+}
 
 func writeText(w io.Writer, t *Table) error {
 	if t.Title != "" {
@@ -163,7 +179,18 @@ func writeText(w io.Writer, t *Table) error {
 		}
 	}
 	for _, n := range t.Notes {
-		fmt.Fprintln(w, n)
+		// Notes are sentences (verdicts, tests): wrapped to fit 100
+		// columns, continuation lines indented.
+		if width(n) <= 100 {
+			fmt.Fprintln(w, n)
+			continue
+		}
+		for i, l := range Wrap(n, "  ", 100) {
+			if i == 0 {
+				l = strings.TrimPrefix(l, "  ")
+			}
+			fmt.Fprintln(w, l)
+		}
 	}
 	return nil
 }

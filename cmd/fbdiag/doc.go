@@ -218,8 +218,8 @@
 // or 1-based index (--x size_gb --y ops_per_s); by default x is the first
 // size column and y every throughput column (tps, ops/s, NOPM...), each a
 // series. --table N picks one table of a file holding several. Except
-// with --format json, which carries them, notices and warnings go to
-// standard error, prefixed "fbdiag: notice:" and "fbdiag: warning:".
+// with --format json, which carries them, notices go to standard error as
+// "file:line: message" and warnings prefixed "fbdiag: warning:".
 //
 //	$ fbdiag throughput --knee 16GB --predict 2TB testdata/seeds/degradation-throughput-sata.csv
 //	degradation: ops_per_s (ops/s) against size_gb (GB)

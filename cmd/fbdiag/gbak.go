@@ -25,6 +25,8 @@ Put user and password in ISC_USER / ISC_PASSWORD, not on the command line.
 Logs without -st, excerpts without the header line, UTF-16 files written
 by PowerShell and 3.0.11/4.0.4/5.0.0 logs with wrapped counters (#8027) are
 read too; what was guessed or repaired is reported on stderr as file:line.
+When several runs were appended to one file, the first is analysed and a
+notice says where the next starts.
 
 gbak prints a step's message before doing the work, so the time and page
 I/O on a line belong to the step on the line before: fbdiag charges each

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -48,13 +49,13 @@ func gstatCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "gstat",
 		Usage:       "analyse gstat statistics: sick tables, indices and transaction counters",
-		UsageText:   "fbdiag gstat [--format F] [--top N] [--sort size|records|versions|depth] [--fail-on warning|critical] [--rules FILE] FILE|- ...",
+		UsageText:   "fbdiag gstat [--format F] [--top N] [--sort KEY] [--fail-on LEVEL] [--rules FILE] FILE|- ...",
 		Description: gstatDescription,
 		Flags: []cli.Flag{
 			formatFlag(),
-			&cli.IntFlag{Name: "top", Value: 20, Usage: "show the N biggest tables (0 = all); limits the indices too when given"},
-			&cli.StringFlag{Name: "sort", Value: "size", Usage: "order tables by size, records, versions or depth"},
-			&cli.StringFlag{Name: "fail-on", Usage: "exit 3 when a warning of this severity or worse exists: warning or critical"},
+			&cli.IntFlag{Name: "top", Value: 20, Usage: "show the N biggest tables, 0 = all (when given, the indices too)"},
+			&cli.StringFlag{Name: "sort", Value: "size", Usage: "order tables by `KEY`: size, records, versions or depth"},
+			&cli.StringFlag{Name: "fail-on", Usage: "exit 3 when a warning of this `LEVEL` or worse exists: warning or critical"},
 			rulesFlag(),
 		},
 		Subcommands: gstatHistoryCommands(),
@@ -105,6 +106,9 @@ func runGstat(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usagef("gstat: no input file (give a file name, or - for standard input)")
 	}
+	if err := stdinOnce("gstat", c.Args().Slice()); err != nil {
+		return err
+	}
 	for _, a := range c.Args().Slice() {
 		if len(a) > 1 && a[0] == '-' {
 			return usagef("gstat: %q after a file name: put options before the files", a)
@@ -130,56 +134,88 @@ func runGstat(c *cli.Context) error {
 		return err
 	}
 
-	var all []*analyze.GstatAnalysis
+	// Each run is analysed and printed as soon as the next one starts, so
+	// that memory holds two runs, not every run of a file of thousands.
+	opts := gstatView{format: format, top: c.Int("top"), topSet: c.IsSet("top"), sortBy: sortBy}
+	st := &gstatStream{e: e, v: opts, failOn: failOn}
 	for _, name := range c.Args().Slice() {
-		as, err := analyzeGstatFile(c, name, th)
-		if err != nil {
+		if err := streamGstatFile(c, name, th, st.add); err != nil {
 			return err
 		}
-		all = append(all, as...)
 	}
-	for _, a := range all {
-		report.WriteNotices(e.stderr, "", a.Notices)
-	}
-	opts := gstatView{format: format, top: c.Int("top"), topSet: c.IsSet("top"), sortBy: sortBy}
-	if err := writeGstat(e.stdout, format, all, opts); err != nil {
+	if err := st.flush(false); err != nil {
 		return err
 	}
-	if failOn != "" {
-		n := 0
-		for _, a := range all {
-			for _, w := range a.Warnings {
-				if w.Severity.Rank() >= failOn.Rank() {
-					n++
-				}
-			}
-		}
-		if n > 0 {
-			return &failOnError{msg: fmt.Sprintf("gstat: %d warning(s) at %s level or above", n, failOn)}
-		}
+	if st.failed > 0 {
+		return &failOnError{msg: fmt.Sprintf("gstat: %d warning(s) at %s level or above", st.failed, failOn)}
 	}
 	return nil
 }
 
-// analyzeGstatFile reads one input and analyses each gstat run in it.
+// analyzeGstatFile reads one input and analyses each gstat run in it
+// (collect prints a fresh gstat output this way).
 func analyzeGstatFile(c *cli.Context, name string, th analyze.Thresholds) ([]*analyze.GstatAnalysis, error) {
+	var out []*analyze.GstatAnalysis
+	err := streamGstatFile(c, name, th, func(a *analyze.GstatAnalysis) error {
+		out = append(out, a)
+		return nil
+	})
+	return out, err
+}
+
+// streamGstatFile reads one input and passes the analysis of each gstat
+// run in it to fn as soon as the run is read.
+func streamGstatFile(c *cli.Context, name string, th analyze.Thresholds, fn func(*analyze.GstatAnalysis) error) error {
 	rc, shown, err := openInput(c, name)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer rc.Close()
-	reps, err := parse.ReadGstat(rc, shown)
-	if err != nil {
-		return nil, err
+	err = parse.EachGstat(rc, shown, func(rep *parse.GstatReport) error {
+		return fn(analyze.Gstat(rep, th))
+	})
+	var se *parse.SyntaxError
+	if errors.As(err, &se) && se.Msg == "no gstat output found" {
+		return fmt.Errorf("%s: no gstat output found (expected the text of gstat -a -r or gstat -h)", shown)
 	}
-	if len(reps) == 0 {
-		return nil, fmt.Errorf("%s: no gstat output found (expected the text of gstat -a -r or gstat -h)", shown)
+	return err
+}
+
+// gstatStream prints analyses one behind the reading: the title of the
+// first says "snapshot 1" only when a second one follows.
+type gstatStream struct {
+	e       *env
+	v       gstatView
+	failOn  analyze.Severity
+	pending *analyze.GstatAnalysis
+	n       int // analyses printed
+	failed  int // warnings at --fail-on level or above
+}
+
+func (s *gstatStream) add(a *analyze.GstatAnalysis) error {
+	err := s.flush(true)
+	s.pending = a
+	return err
+}
+
+// flush prints the pending analysis; more says whether another follows.
+func (s *gstatStream) flush(more bool) error {
+	a := s.pending
+	if a == nil {
+		return nil
 	}
-	out := make([]*analyze.GstatAnalysis, 0, len(reps))
-	for _, rep := range reps {
-		out = append(out, analyze.Gstat(rep, th))
+	s.pending = nil
+	report.WriteNotices(s.e.stderr, "", a.Notices)
+	if s.failOn != "" {
+		for _, w := range a.Warnings {
+			if w.Severity.Rank() >= s.failOn.Rank() {
+				s.failed++
+			}
+		}
 	}
-	return out, nil
+	err := writeGstatRun(s.e.stdout, a, s.v, s.n, more || s.n > 0)
+	s.n++
+	return err
 }
 
 // gstatView holds the presentation choices of the command line.
@@ -192,11 +228,22 @@ type gstatView struct {
 
 // writeGstat prints the analyses; the layout is report.WriteGstat's.
 func writeGstat(w io.Writer, f report.Format, all []*analyze.GstatAnalysis, v gstatView) error {
+	v.format = f
+	for i, a := range all {
+		if err := writeGstatRun(w, a, v, i, len(all) > 1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeGstatRun prints one analysis; the layout is report.WriteGstat's.
+func writeGstatRun(w io.Writer, a *analyze.GstatAnalysis, v gstatView, i int, several bool) error {
 	opt := report.GstatOptions{Sort: v.sortBy, Top: v.top}
 	if v.topSet {
 		opt.TopIndices = v.top
 	}
-	return report.WriteGstat(w, f, all, opt)
+	return report.WriteGstatRun(w, v.format, a, opt, i, several)
 }
 
 func runRules(c *cli.Context) error {

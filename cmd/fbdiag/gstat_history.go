@@ -60,8 +60,11 @@ exponential least-squares fit; the one with the higher R² is named. With
 --until SIZE (100GB, 512MiB, 2T; K, M, G and T count in 1024s as gstat page
 sizes do) each forecasts when the database and the tables reach SIZE, with
 the 95% interval of the fit. --png DIR writes the charts history-size.png,
-history-versions.png and, with a forecast date, history-forecast.png. A snapshot without an execution time (gstat before 2.5,
-cut excerpts) is dated by its file's modification time, said on stderr.`,
+history-versions.png and, with a forecast date, history-forecast.png,
+replacing files of those names (nothing else in DIR is touched). A snapshot
+without an execution time (gstat before 2.5, cut excerpts) is dated by its
+file's modification time, said on stderr; in a folder, files that are not
+gstat output are skipped with a line on stderr.`,
 			Flags: []cli.Flag{
 				formatFlag(),
 				&cli.StringFlag{Name: "until", Usage: "forecast when the database and each table reach `SIZE`"},
@@ -81,7 +84,7 @@ func readSnapshots(c *cli.Context, name string) ([]*analyze.HistorySnapshot, err
 	}
 	defer rc.Close()
 	var mtime time.Time
-	if f, ok := rc.(*os.File); ok {
+	if f, ok := rc.(interface{ Stat() (os.FileInfo, error) }); ok {
 		if st, err := f.Stat(); err == nil {
 			mtime = st.ModTime().UTC()
 		}
@@ -128,6 +131,9 @@ func runGstatDiff(c *cli.Context) error {
 		}
 		before, after = snaps[0], snaps[len(snaps)-1]
 	case 2:
+		if err := stdinOnce("gstat diff", c.Args().Slice()); err != nil {
+			return err
+		}
 		var pair [2]*analyze.HistorySnapshot
 		for i, name := range c.Args().Slice() {
 			snaps, err := readSnapshots(c, name)
@@ -457,6 +463,9 @@ func runGstatTrend(c *cli.Context) error {
 	if c.NArg() == 0 {
 		return usagef("gstat trend: no snapshots (give gstat files or folders of them)")
 	}
+	if err := stdinOnce("gstat trend", c.Args().Slice()); err != nil {
+		return err
+	}
 	var until int64
 	if s := c.String("until"); s != "" {
 		if until, err = parseSize(s); err != nil {
@@ -618,7 +627,10 @@ func writeTrendText(w io.Writer, tr *analyze.Trend) {
 		first, last := tr.Snapshots[0].SizeBytes, tr.Snapshots[n-1].SizeBytes
 		fmt.Fprintf(w, "Database    %s -> %s (tables + indices)\n", cmp.Or(bytesOr(first), "?"), cmp.Or(bytesOr(last), "?"))
 	}
-	if db.BytesPerDay != nil {
+	// As in gstat diff: minutes say nothing about a day.
+	if n > 1 && tr.Days*86400 < minRateSeconds {
+		fmt.Fprintln(w, "Growth      per day not shown: snapshots less than an hour apart (the JSON has it)")
+	} else if db.BytesPerDay != nil {
 		model, r2 := fitText(db)
 		line := fmt.Sprintf("Growth      %s per day", signedBytes(ptrInt(int64(math.Round(*db.BytesPerDay)))))
 		if db.GrowthPerDay != nil {
@@ -647,7 +659,7 @@ func writeTrendText(w io.Writer, tr *analyze.Trend) {
 			fmt.Fprintf(w, "            %s fit: %s\n", *o.Model, forecastText(o))
 		}
 	}
-	if tt := tr.Transactions; tt.PerDay != nil {
+	if tt := tr.Transactions; tt.PerDay != nil && tr.Days*86400 >= minRateSeconds {
 		line := fmt.Sprintf("Rate        %s transactions per day (Next transaction)", num(math.Round(*tt.PerDay)))
 		if tt.Restores > 0 {
 			line += fmt.Sprintf(", since the last of %d restores", tt.Restores)
@@ -724,9 +736,10 @@ func trendSnapshotsTable(tr *analyze.Trend, f report.Format) *report.Table {
 func trendTablesTable(tr *analyze.Trend, top int, f report.Format) *report.Table {
 	cols := []string{"table", ">size", ">change", ">per day", ">%/day", "fit", ">R²"}
 	if tr.UntilBytes != nil {
-		cols = append(cols, "reaches "+strings.ReplaceAll(bytesOr(tr.UntilBytes), " ", ""))
+		cols = append(cols, "at "+strings.ReplaceAll(bytesOr(tr.UntilBytes), " ", "")) // 100 columns
 	}
 	t := &report.Table{Name: "tables", Title: "Tables, fastest growing first", Columns: report.Cols(cols...)}
+	hidden := false
 	for i, g := range tr.Tables {
 		if top > 0 && i >= top {
 			t.Notes = append(t.Notes, fmt.Sprintf("%d more tables (--top 0 lists them)", len(tr.Tables)-top))
@@ -748,11 +761,15 @@ func trendTablesTable(tr *analyze.Trend, top int, f report.Format) *report.Table
 				last = p.SizeBytes
 			}
 		}
+		// A table's rate comes from its own sizes: two snapshots minutes
+		// apart say nothing about a day, whatever the others span.
+		short := sizeSpanSeconds(g) < minRateSeconds
+		hidden = hidden || short && g.BytesPerDay != nil
 		perDay, pct := "", ""
-		if g.BytesPerDay != nil {
+		if g.BytesPerDay != nil && !short {
 			perDay = signedBytes(ptrInt(int64(math.Round(*g.BytesPerDay))))
 		}
-		if g.GrowthPerDay != nil {
+		if g.GrowthPerDay != nil && !short {
 			pct = fmt.Sprintf("%+.2f", *g.GrowthPerDay*100)
 		}
 		model, r2 := fitText(&g)
@@ -762,10 +779,27 @@ func trendTablesTable(tr *analyze.Trend, top int, f report.Format) *report.Table
 		}
 		t.Add(row...)
 	}
+	if hidden {
+		t.Notes = append(t.Notes, "per day: not shown for sizes less than an hour apart (the JSON has it)")
+	}
 	if f == report.Text && slices.ContainsFunc(tr.Tables, func(g analyze.GrowthTrend) bool { return g.Fastest }) {
 		t.Notes = append(t.Notes, fmt.Sprintf("* among the %d tables growing fastest", analyze.FastestTables))
 	}
 	return t
+}
+
+// sizeSpanSeconds is the time between a table's first and last known size.
+func sizeSpanSeconds(g analyze.GrowthTrend) float64 {
+	var first, last time.Time
+	for _, p := range g.Points {
+		if p.SizeBytes != nil {
+			if first.IsZero() {
+				first = p.Time
+			}
+			last = p.Time
+		}
+	}
+	return last.Sub(first).Seconds()
 }
 
 // historyChartTables is how many tables the history charts draw beside

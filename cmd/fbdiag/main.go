@@ -69,7 +69,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return exitFailOn
 	case errors.As(err, &ue):
 		fmt.Fprintln(stderr, "fbdiag:", err)
-		fmt.Fprintln(stderr, "Run 'fbdiag --help' for usage.")
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", commandPath(app, args))
 		return exitUsage
 	case errors.As(err, &ce):
 		if msg := err.Error(); msg != "" {
@@ -78,10 +78,32 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return ce.ExitCode()
 	case isFlagError(err):
 		fmt.Fprintln(stderr, "fbdiag:", err)
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", commandPath(app, args))
 		return exitUsage
 	}
 	fmt.Fprintln(stderr, "fbdiag:", err)
 	return exitError
+}
+
+// commandPath is "fbdiag gstat trend" for the command args run, so that a
+// usage error points at the help that documents the flag.
+func commandPath(app *cli.App, args []string) string {
+	path := []string{"fbdiag"}
+	cmds := app.Commands
+	for _, a := range args[min(1, len(args)):] {
+		var next *cli.Command
+		for _, c := range cmds {
+			if c.HasName(a) {
+				next = c
+			}
+		}
+		if next == nil {
+			break
+		}
+		path = append(path, next.Name)
+		cmds = next.Subcommands
+	}
+	return strings.Join(path, " ")
 }
 
 // isFlagError recognises urfave/cli's own complaints about the command line.
@@ -177,12 +199,13 @@ func outputFormat(c *cli.Context) (report.Format, error) {
 }
 
 // openInput opens a named input; "-" is standard input. The returned name
-// is what messages show.
+// is what messages show. Directories and binary data are refused here.
 func openInput(c *cli.Context, name string) (io.ReadCloser, string, error) {
 	if name == "-" {
-		return io.NopCloser(getEnv(c).stdin), "<stdin>", nil
+		h, err := sniff(getEnv(c).stdin, io.NopCloser(nil), "<stdin>")
+		return h, "<stdin>", err
 	}
-	f, err := os.Open(name)
+	f, err := openFile(name)
 	if err != nil {
 		return nil, name, err
 	}

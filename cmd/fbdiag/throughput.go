@@ -38,7 +38,8 @@ the first size column (else the first column of names, else the first number tha
 a row counter) and y every throughput column (tps, ops/s, points, NOPM, score...), each a
 series. --series names more y columns, or a column whose values split rows into series.
 Benchmark runs become one point each: x from a key=value line in the file (db_bytes=,
-scale=), a Go "key: value" line or sub-benchmark, or the file name (pgbench-scale10.txt).
+scale=), a Go "key: value" line or sub-benchmark, or the file name (pgbench-scale10.txt),
+when its value differs between the runs (else name the setting that does: --x clients).
 
 Examples:
   fbdiag throughput --knee 16GB --predict 2TB degradation-throughput-sata.csv
@@ -67,6 +68,9 @@ func throughputAction(c *cli.Context) error {
 	}
 	if c.NArg() == 0 {
 		return usagef("throughput: give one file or more (- for standard input)")
+	}
+	if err := stdinOnce("throughput", c.Args().Slice()); err != nil {
+		return err
 	}
 	opt := analyze.Options{
 		Mode: c.String("mode"), X: c.String("x"), Y: c.String("y"), Series: c.StringSlice("series"),
@@ -104,6 +108,10 @@ func throughputAction(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
+		if err := refuseKind(rc, shown, "throughput", parse.InputGstat, parse.InputGbak); err != nil {
+			rc.Close()
+			return err
+		}
 		tables, runs, notes, err := parse.ReadThroughput(rc, shown)
 		rc.Close()
 		if err != nil {
@@ -126,7 +134,8 @@ func throughputAction(c *cli.Context) error {
 	if format == report.JSON {
 		return report.WriteJSON(e.stdout, res)
 	}
-	report.WriteNotices(e.stderr, "fbdiag: notice: ", res.Notices)
+	// file:line: first, as gstat and gbak print them, for editors and CI logs.
+	report.WriteNotices(e.stderr, "", res.Notices)
 	for _, w := range res.Warnings {
 		fmt.Fprintln(e.stderr, "fbdiag: warning:", w)
 	}

@@ -115,7 +115,7 @@ func TestThroughputSweepAndLoad(t *testing.T) {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 	code, out, _ = runTput(t, "", testutil.Testdata(t, "seeds", "degradation-load-sata.csv"))
-	if code != 0 || !strings.Contains(out, "load speed median 3.36 MB/s (95% interval 3.28–3.42; all 3.25–3.65), no trend over size (-0.7% per doubling, p=0.200)") {
+	if code != 0 || !strings.Contains(out, "load speed median 3.36 MB/s (95% interval 3.28–3.42; all 3.25–3.65), no trend over size (-0.7% per\n  doubling, p=0.200)") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 }

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+)
+
+// Every --help fits a 100-column terminal: gstat's usage line was 130
+// columns and gstat trend's description had a 128-column line.
+func TestHelpFits100(t *testing.T) {
+	for _, cmd := range [][]string{{}, {"gstat"}, {"gstat", "diff"}, {"gstat", "trend"}, {"rules"},
+		{"gbak"}, {"gbak", "compare"}, {"throughput"}, {"report"}, {"detect"}} {
+		code, out, errs := runCmd(t, nil, append(cmd, "--help")...)
+		if code != 0 || errs != "" || !strings.Contains(out, "USAGE:") {
+			t.Errorf("%v --help: exit %d, stderr %q", cmd, code, errs)
+		}
+		for i, l := range strings.Split(out, "\n") {
+			if n := len([]rune(l)); n > 100 {
+				t.Errorf("%v --help line %d is %d columns: %q", cmd, i+1, n, l)
+			}
+		}
+	}
+	_, out, _ := runCmd(t, nil, "gstat", "--help")
+	if !strings.Contains(out, "   fbdiag gstat [--format F] [--top N] [--sort KEY] [--fail-on LEVEL] [--rules FILE] FILE|- ...\n") {
+		t.Errorf("gstat usage line:\n%s", out)
+	}
+}
+
+// A usage error named "fbdiag --help" whatever the command, and a bad
+// flag named no help at all.
+func TestUsageErrorPointsAtCommandHelp(t *testing.T) {
+	file := testutil.Testdata(t, "fb30", "shop-gstat-h.txt")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gstat", "trend", "--until", "x", file}, "fbdiag: gstat trend: --until \"x\": want a positive size such as 100GB, 512MiB or 2T\nRun 'fbdiag gstat trend --help' for usage.\n"},
+		{[]string{"gstat", "--bogus", file}, "fbdiag: flag provided but not defined: -bogus\nRun 'fbdiag gstat --help' for usage.\n"},
+		{[]string{"gbak", "compare", file}, "fbdiag: gbak compare wants at least two logs, got 1\nRun 'fbdiag gbak compare --help' for usage.\n"},
+		{[]string{"nosuch"}, "fbdiag: unknown command \"nosuch\"\nRun 'fbdiag --help' for usage.\n"},
+	} {
+		code, _, errs := runCmd(t, nil, c.args...)
+		if code != 2 || errs != c.want {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errs, c.want)
+		}
+	}
+}

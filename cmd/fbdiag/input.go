@@ -1,0 +1,94 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// headReader is an input with its first bytes buffered, so that they can
+// be looked at (binary data, the kind of file) before a reader parses it.
+type headReader struct {
+	*bufio.Reader
+	io.Closer
+}
+
+// openFile opens a named file for reading, refusing what no fbdiag reader
+// can use: a directory (os.Open succeeds on one, the read fails later with
+// a message about line 1) and binary data, which the text readers would
+// otherwise turn into hundreds of "skipped" notices or, worse, an analysis.
+func openFile(name string) (*headReader, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		f.Close()
+		return nil, fmt.Errorf("%s: is a directory, not a file", name)
+	}
+	h, err := sniff(f, f, name)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return h, nil
+}
+
+// sniff buffers the head of r and fails on binary data.
+func sniff(r io.Reader, c io.Closer, shown string) (*headReader, error) {
+	h := &headReader{bufio.NewReaderSize(r, parse.DetectSize), c}
+	head, _ := h.Peek(parse.DetectSize)
+	if kind, why := parse.Detect(head); kind == parse.InputUnknown && strings.HasPrefix(why, "binary") {
+		// A SyntaxError, as "no gstat output found" is: gstat trend skips
+		// it in a folder (the charts --png wrote there, say).
+		return nil, &parse.SyntaxError{File: shown, Msg: why + ": not the text output of a Firebird tool or benchmark"}
+	}
+	return h, nil
+}
+
+// refuseKind fails when the input is recognised as the kind another command
+// reads: 'fbdiag throughput' finds "tables" in the statistics columns of a
+// gbak log or a gstat header and would analyse them.
+func refuseKind(r io.Reader, shown, command string, others ...parse.InputKind) error {
+	h, ok := r.(*headReader)
+	if !ok {
+		return nil
+	}
+	head, _ := h.Peek(parse.DetectSize)
+	kind, why := parse.Detect(head)
+	for _, k := range others {
+		if kind == k {
+			return fmt.Errorf("%s: %s output (%s), not for 'fbdiag %s': use 'fbdiag %s'",
+				shown, k, why, command, k)
+		}
+	}
+	return nil
+}
+
+// Stat is the file's, for the modification time that dates a gstat run
+// printed without one; standard input has none.
+func (h *headReader) Stat() (os.FileInfo, error) {
+	if f, ok := h.Closer.(*os.File); ok {
+		return f.Stat()
+	}
+	return nil, os.ErrInvalid
+}
+
+// stdinOnce is the usage error for "-" named twice: the second read finds
+// standard input empty and failed as "<stdin>: no gstat output found".
+func stdinOnce(command string, args []string) error {
+	n := 0
+	for _, a := range args {
+		if a == "-" {
+			n++
+		}
+	}
+	if n > 1 {
+		return usagef("%s: standard input (-) can be read only once", command)
+	}
+	return nil
+}

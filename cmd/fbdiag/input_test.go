@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+)
+
+func runCmd(t *testing.T, stdin []byte, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(append([]string{"fbdiag"}, args...), bytes.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// A gstat header or a gbak log given to 'fbdiag throughput' was read as a
+// result table: exit 0 with nothing on stdout (gstat) or an analysis of the
+// gbak statistic columns. Both are refused, naming the right command.
+func TestThroughputRefusesGstatAndGbak(t *testing.T) {
+	cases := []struct{ file, want string }{
+		{testutil.Testdata(t, "fb30", "shop-gstat-h.txt"),
+			`shop-gstat-h.txt: gstat output (line 3: "Gstat execution time Wed Dec  2 14:14:2…"), not for 'fbdiag throughput': use 'fbdiag gstat'`},
+		{testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"),
+			`shop-gbak-restore-v-st.log: gbak output (line 1: "gbak: time     delta  reads  writes"), not for 'fbdiag throughput': use 'fbdiag gbak'`},
+	}
+	for _, c := range cases {
+		code, out, errs := runCmd(t, nil, "throughput", c.file)
+		if code != 1 || out != "" || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%s: exit %d, stdout %d bytes, stderr %q; want 1 and %q", c.file, code, len(out), errs, c.want)
+		}
+	}
+}
+
+// A binary file (here the test binary itself, an executable like /bin/ls)
+// made 'fbdiag gstat' print an analysis of the --help text inside it with
+// exit 0, and 'fbdiag throughput' read its "Exit status" lines as runs.
+func TestBinaryInputRefused(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{"gstat", "gbak", "throughput"} {
+		code, out, errs := runCmd(t, nil, cmd, exe)
+		want := exe + ": binary data (NUL bytes outside UTF-16 text): not the text output"
+		if code != 1 || out != "" || !strings.HasPrefix(errs, "fbdiag: "+want) || strings.Count(errs, "\n") != 1 {
+			t.Errorf("%s: exit %d, stdout %d bytes, stderr %q", cmd, code, len(out), errs)
+		}
+		code, _, errs = runCmd(t, data, cmd, "-")
+		if code != 1 || !strings.Contains(errs, "<stdin>: binary data") {
+			t.Errorf("%s -: exit %d, stderr %q", cmd, code, errs)
+		}
+	}
+	// UTF-16 is full of NUL bytes and is still text.
+	code, out, errs := runCmd(t, utf16le(t, "shop-gstat-h.txt"), "gstat", "-")
+	if code != 0 || !strings.Contains(out, "Transactions    OIT 20  OAT 21  OST 21  Next 21") {
+		t.Errorf("UTF-16 stdin: exit %d, stderr %q\n%s", code, errs, out)
+	}
+}
+
+func utf16le(t *testing.T, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(testutil.Testdata(t, "fb30", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := []byte{0xFF, 0xFE}
+	for _, r := range string(data) {
+		b = append(b, byte(r), byte(r>>8))
+	}
+	return b
+}
+
+// A directory opened fine and failed on the first read as "dir:1: read
+// dir: is a directory".
+func TestDirectoryInputRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, cmd := range []string{"gstat", "gbak", "throughput"} {
+		code, _, errs := runCmd(t, nil, cmd, dir)
+		if want := "fbdiag: " + dir + ": is a directory, not a file\n"; code != 1 || errs != want {
+			t.Errorf("%s: exit %d, stderr %q; want %q", cmd, code, errs, want)
+		}
+	}
+}
+
+// Throughput notices were printed "fbdiag: notice: file:line: ...", unlike
+// gstat's and gbak's, so an editor or CI log could not jump to the line.
+func TestThroughputNoticeFileLine(t *testing.T) {
+	file := testutil.Corpus(t, "bench", "pgbench-aggregate-log.txt")
+	code, _, errs := runCmd(t, nil, "throughput", file)
+	want := file + ":1: pgbench aggregate log: tps is the mean of 2 full intervals (first and last dropped as partial)\n"
+	if code != 0 || !strings.HasPrefix(errs, want) {
+		t.Errorf("exit %d, stderr %q; want it to start with %q", code, errs, want)
+	}
+}
+
+// The load verdict was one line of 117 columns.
+func TestThroughputLoadVerdictWraps(t *testing.T) {
+	code, out, errs := runCmd(t, nil, "throughput", testutil.Testdata(t, "seeds", "degradation-load-sata.csv"))
+	want := "load speed median 3.36 MB/s (95% interval 3.28–3.42; all 3.25–3.65), no trend over size (-0.7% per\n" +
+		"  doubling, p=0.200)\n"
+	if code != 0 || !strings.Contains(out, want) {
+		t.Errorf("exit %d, stderr %q, output lacks %q:\n%s", code, errs, want, out)
+	}
+	assertWidth(t, out)
+}
+
+func assertWidth(t *testing.T, out string) {
+	t.Helper()
+	for i, l := range strings.Split(out, "\n") {
+		if n := len([]rune(l)); n > 100 {
+			t.Errorf("line %d is %d columns: %q", i+1, n, l)
+		}
+	}
+}
+
+// A long file name made the first line of 'fbdiag gstat' wider than 100
+// columns (18 of the 51 corpus gstat files); it now loses the start of its
+// directory, never the base name.
+func TestGstatLongPathFits(t *testing.T) {
+	data, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := t.TempDir() + "/" + strings.Repeat("x", 60) + "-shop-gstat-h.txt"
+	if err := os.WriteFile(name, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCmd(t, nil, "gstat", name)
+	first, _, _ := strings.Cut(out, "\n")
+	if code != 0 || !strings.HasPrefix(first, "gstat analysis of …") || !strings.HasSuffix(first, "xxxxx-shop-gstat-h.txt") ||
+		len([]rune(first)) != 100 {
+		t.Errorf("exit %d, first line %q", code, first)
+	}
+	if !strings.Contains(out, "\nDatabase        /var/lib/firebird/data/shop.fdb\n") {
+		t.Errorf("database line changed:\n%s", out)
+	}
+	assertWidth(t, out)
+}
+
+// "fbdiag gstat - -" printed the analysis of standard input, then failed
+// on the second, empty read with exit 1.
+func TestStdinOnce(t *testing.T) {
+	data, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{{"gstat"}, {"gstat", "diff"}, {"gstat", "trend"}, {"throughput"}} {
+		code, out, errs := runCmd(t, data, append(cmd, "-", "-")...)
+		want := "fbdiag: " + strings.Join(cmd, " ") + ": standard input (-) can be read only once\n"
+		if code != 2 || out != "" || !strings.HasPrefix(errs, want) {
+			t.Errorf("%v - -: exit %d, stdout %d bytes, stderr %q", cmd, code, len(out), errs)
+		}
+	}
+}

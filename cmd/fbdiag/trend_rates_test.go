@@ -1,0 +1,95 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+)
+
+// The fb30 pair is 4 min 38 s apart: trend printed "Growth -143.3 MiB per
+// day (-235.34%/day)" and ORDERS at -1577.62 %/day, figures gstat diff
+// already hides for snapshots less than an hour apart.
+func TestGstatTrendMinutesApartHidesRates(t *testing.T) {
+	code, out, errs := runCmd(t, nil, "gstat", "trend",
+		testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"), testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"gstat trend over 2 snapshots, 4 min 38 s (2026-12-02 14:09:54 -> 2026-12-02 14:14:32)\n",
+		"Growth      per day not shown: snapshots less than an hour apart (the JSON has it)\n",
+		"ORDERS       6.0 MiB  -320.0 KiB                  line (2 sizes)\n",
+		"STOCK        3.6 MiB   -64.0 KiB                  line (2 sizes)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	for _, bad := range []string{"%/day)", "-1577.62", "transactions per day"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("output has %q:\n%s", bad, out)
+		}
+	}
+	// The JSON keeps the figures.
+	_, js, _ := runCmd(t, nil, "gstat", "trend", "--format", "json",
+		testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"), testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
+	if !strings.Contains(js, `"bytes_per_day": -`) {
+		t.Errorf("JSON lost bytes_per_day:\n%.2000s", js)
+	}
+}
+
+// A folder of snapshots that also holds the charts 'gstat trend --png'
+// wrote there: the PNGs are skipped as not gstat, not an error.
+func TestGstatTrendFolderWithCharts(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"shop-gstat-a-r.txt", "shop-gstat-r-later.txt"} {
+		data, err := os.ReadFile(testutil.Testdata(t, "fb30", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, errs := runCmd(t, nil, "gstat", "trend", "--png", dir, dir)
+	if code != 0 || !strings.Contains(errs, "wrote "+filepath.Join(dir, "history-size.png")) {
+		t.Fatalf("first run: exit %d, stderr %q", code, errs)
+	}
+	code, out, errs := runCmd(t, nil, "gstat", "trend", dir)
+	want := "skipped: " + filepath.Join(dir, "history-size.png") + ": binary data"
+	if code != 0 || !strings.Contains(errs, want) || !strings.Contains(out, "gstat trend over 2 snapshots, 4 min 38 s") {
+		t.Errorf("second run: exit %d, stderr %q; want %q\n%s", code, errs, want, out)
+	}
+}
+
+// A 2018 snapshot before the fb30 pair: the span is 3164 days, but STOCK and
+// ORDERS have sizes only in the pair, minutes apart, and showed -540.51 and
+// -1577.62 %/day; the header "reaches 100.0GiB" made the line 102 columns;
+// the JSON failed on an exponential intercept of +Inf.
+func TestGstatTrendTableRatesOwnSpan(t *testing.T) {
+	args := []string{"gstat", "trend", "--until", "100GB",
+		testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"), testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"),
+		testutil.Corpus(t, "public", "gstat", "FirebirdSQL-fdb__gstat30-a.out")}
+	code, out, errs := runCmd(t, nil, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"table                 size      change  per day  %/day  fit                 R²  at 100.0GiB\n",
+		"* CUSTOMER         3.1 MiB    +3.1 MiB  +1012 B  +0.05  linear          1.0000  > 100 years\n",
+		"STOCK              3.6 MiB   -64.0 KiB                  line (2 sizes)          not growing\n",
+		"per day: not shown for sizes less than an hour apart (the JSON has it)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	assertWidth(t, out)
+	code, js, errs := runCmd(t, nil, append([]string{"gstat", "trend", "--format", "json"}, args[2:]...)...)
+	if code != 0 || !strings.Contains(js, `"exponential": null`) {
+		t.Errorf("JSON: exit %d, stderr %q", code, errs)
+	}
+}
