@@ -35,6 +35,8 @@ type Report struct {
 	Summary   []Finding
 	Headlines []Headline
 	Sections  []*Section
+	// Skipped are the inputs not analysed (also in Summary).
+	Skipped []Skip
 }
 
 // Finding is one judgement of an analysis, in the DBA's words.
@@ -237,6 +239,7 @@ func (r *Report) finish() {
 			files[f.File] = true
 		}
 	}
+	r.skipped()
 	sort.SliceStable(r.Summary, func(i, j int) bool {
 		return severityRank(r.Summary[i].Severity) < severityRank(r.Summary[j].Severity)
 	})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -95,12 +96,16 @@ func runReport(c *cli.Context, args []string, title, dir string, o plot.Options)
 		}
 		found, errs := report.Inputs(files)
 		for _, err := range errs {
-			fmt.Fprintln(e.stderr, "fbdiag report:", err)
+			fmt.Fprintln(e.stderr, "fbdiag: report:", err)
 		}
 		unreadable = len(errs)
 		ins = append(ins, found...)
 		if len(ins) == 0 {
-			return cli.Exit("fbdiag report: no readable input", exitError)
+			return cli.Exit("report: no readable input in "+strings.Join(args, ", "), exitError)
+		}
+		if skip := report.Unanalysable(ins); len(skip) == len(ins) {
+			// A report saying only "not analysed" is no report.
+			return cli.Exit("report: nothing to analyse: "+joinSkipped(skip), exitError)
 		}
 	}
 	if title == "" {
@@ -124,7 +129,7 @@ func writeReport(c *cli.Context, ins []report.Input, title, dir string, o plot.O
 	index, err := report.WriteDir(dir, r, o)
 	if err != nil {
 		if errors.Is(err, report.ErrNotOurs) {
-			return cli.Exit("fbdiag report: "+err.Error(), exitError)
+			return cli.Exit("report: "+err.Error(), exitError)
 		}
 		return err
 	}
@@ -142,8 +147,12 @@ func writeReport(c *cli.Context, ins []report.Input, title, dir string, o plot.O
 		abs = index
 	}
 	fmt.Fprintf(e.stdout, "wrote %s\n", abs)
-	fmt.Fprintf(e.stdout, "%d inputs, %d sections, %d charts; %d critical, %d warnings\n",
-		len(ins), len(r.Sections), len(r.Figures()), crit, warn)
+	fmt.Fprintf(e.stdout, "%s, %s, %s; %d critical, %s\n",
+		plural(len(ins), "input"), plural(len(r.Sections), "section"), plural(len(r.Figures()), "chart"),
+		crit, plural(warn, "warning"))
+	for _, s := range r.Skipped {
+		fmt.Fprintf(e.stderr, "fbdiag: report: %s: not analysed: %s\n", s.Name, s.Why)
+	}
 	for i, f := range r.Summary {
 		if i == 5 {
 			fmt.Fprintf(e.stdout, "  … %d more in the report\n", len(r.Summary)-5)
@@ -153,6 +162,23 @@ func writeReport(c *cli.Context, ins []report.Input, title, dir string, o plot.O
 		fmt.Fprintf(e.stdout, "  %-8s %s\n", f.Severity, plot.Ellipsis(f.Text, 88))
 	}
 	return nil
+}
+
+// plural is "1 input", "2 inputs".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// joinSkipped names each skipped input and why, on one line.
+func joinSkipped(skip []report.Skip) string {
+	var parts []string
+	for _, s := range skip {
+		parts = append(parts, s.Name+" ("+s.Why+")")
+	}
+	return strings.Join(parts, ", ")
 }
 
 func detectCommand() *cli.Command {
@@ -185,11 +211,18 @@ func detectCommand() *cli.Command {
 			}
 			found, errs := report.Inputs(files)
 			ins = append(ins, found...)
-			for _, err := range errs {
-				fmt.Fprintln(e.stderr, "fbdiag detect:", err)
+			if len(ins) == 0 && len(errs) == 0 {
+				return cli.Exit("detect: no file in "+strings.Join(files, ", "), exitError)
 			}
-			if err := report.WriteDetected(e.stdout, f, ins); err != nil {
-				return err
+			for _, err := range errs {
+				fmt.Fprintln(e.stderr, "fbdiag: detect:", err)
+			}
+			// Nothing on stdout when nothing was read: a bare header row
+			// would read as "no files".
+			if len(ins) > 0 {
+				if err := report.WriteDetected(e.stdout, f, ins); err != nil {
+					return err
+				}
 			}
 			if len(errs) > 0 {
 				return cli.Exit("", exitError)

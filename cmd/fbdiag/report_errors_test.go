@@ -1,0 +1,87 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+)
+
+// TestReportErrorPrefix: one "fbdiag:" prefix, like the other commands.
+func TestReportErrorPrefix(t *testing.T) {
+	empty := t.TempDir()
+	code, _, errs := runReportCLI(t, "", "report", "--out", filepath.Join(t.TempDir(), "r"), empty)
+	if code != exitError || errs != "fbdiag: report: no readable input in "+empty+"\n" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	out := filepath.Join(t.TempDir(), "pd")
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(out, "index.html"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = runReportCLI(t, "", "report", "--out", out, testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"))
+	want := "fbdiag: report: " + filepath.Join(out, "index.html") + ": exists and was not written by fbdiag"
+	if code != exitError || !strings.HasPrefix(errs, want) || strings.Count(errs, "fbdiag") != 2 {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestReportNothingAnalysable: a binary and an empty file give exit 1
+// and one line naming both; with one real input beside them the report
+// is written (exit 0) and both are listed as skipped.
+func TestReportNothingAnalysable(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty.txt")
+	bin := filepath.Join(dir, "prog")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(bin, []byte("\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "r")
+	code, stdout, errs := runReportCLI(t, "", "report", "--out", out, bin, empty)
+	if code != exitError || stdout != "" || strings.Count(errs, "\n") != 1 ||
+		!strings.Contains(errs, bin+" (binary data") || !strings.Contains(errs, empty+" (empty)") {
+		t.Fatalf("exit %d, out %q, err %q", code, stdout, errs)
+	}
+	if _, err := os.Stat(filepath.Join(out, "index.html")); err == nil {
+		t.Fatal("a report was written from nothing")
+	}
+	code, stdout, errs = runReportCLI(t, "", "report", "--out", out, bin, empty, testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"))
+	if code != exitOK {
+		t.Fatalf("exit %d, err %q", code, errs)
+	}
+	if !strings.Contains(stdout, "3 inputs, 2 sections, 1 chart; 0 critical, 2 warnings") ||
+		!strings.Contains(stdout, "warning  empty.txt: not analysed: empty") ||
+		!strings.Contains(errs, "fbdiag: report: "+empty+": not analysed: empty\n") ||
+		!strings.Contains(errs, "fbdiag: report: "+bin+": not analysed: binary data") {
+		t.Fatalf("out %q, err %q", stdout, errs)
+	}
+	_, _, text := reportDoc(t, filepath.Join(out, "index.html"))
+	if !strings.Contains(text, "empty.txt: not analysed: empty") {
+		t.Fatal("the report's summary does not list empty.txt")
+	}
+	code, stdout, _ = runReportCLI(t, "", "report", "--out", out, testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"))
+	if code != exitOK || !strings.Contains(stdout, "1 input, 1 section, 1 chart;") {
+		t.Fatalf("exit %d, out %q", code, stdout)
+	}
+}
+
+// TestDetectFailures: an empty folder is an error, and a failed file
+// alone prints nothing on stdout.
+func TestDetectFailures(t *testing.T) {
+	empty := t.TempDir()
+	code, out, errs := runReportCLI(t, "", "detect", empty)
+	if code != exitError || out != "" || errs != "fbdiag: detect: no file in "+empty+"\n" {
+		t.Fatalf("exit %d, out %q, err %q", code, out, errs)
+	}
+	code, out, errs = runReportCLI(t, "", "detect", "/nonexistent/x.txt")
+	if code != exitError || out != "" || errs != "fbdiag: detect: stat /nonexistent/x.txt: no such file or directory\n" {
+		t.Fatalf("exit %d, out %q, err %q", code, out, errs)
+	}
+}
