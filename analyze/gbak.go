@@ -99,14 +99,15 @@ type GbakIndex struct {
 }
 
 // GbakPhase sums the known costs of the steps of one phase; Unknown counts
-// its steps whose cost is not known.
+// its steps whose cost is not known. Seconds is nil when no step's cost
+// is known: zero would claim the phase took no time.
 type GbakPhase struct {
-	Name    string  `json:"name"`
-	Steps   int     `json:"steps"`
-	Unknown int     `json:"unknown"`
-	Seconds float64 `json:"seconds"`
-	Reads   int64   `json:"reads"`
-	Writes  int64   `json:"writes"`
+	Name    string   `json:"name"`
+	Steps   int      `json:"steps"`
+	Unknown int      `json:"unknown"`
+	Seconds *float64 `json:"seconds"`
+	Reads   int64    `json:"reads"`
+	Writes  int64    `json:"writes"`
 }
 
 // Timeline is the analysis of one gbak log.
@@ -561,17 +562,19 @@ func phases(steps []GbakStep) []GbakPhase {
 	order := []string{PhaseOpen, PhaseMetadata, PhaseData, PhaseIndices, PhaseFinish}
 	idx := map[string]int{}
 	out := make([]GbakPhase, len(order))
+	sum := make([]float64, len(order))
 	for i, p := range order {
 		out[i].Name, idx[p] = p, i
 	}
 	for _, st := range steps {
-		p := &out[idx[st.Phase]]
+		i := idx[st.Phase]
+		p := &out[i]
 		p.Steps++
 		if st.Seconds == nil {
 			p.Unknown++
 			continue
 		}
-		p.Seconds += *st.Seconds
+		sum[i] += *st.Seconds
 		if st.Reads != nil {
 			p.Reads += *st.Reads
 		}
@@ -580,9 +583,12 @@ func phases(steps []GbakStep) []GbakPhase {
 		}
 	}
 	var kept []GbakPhase
-	for _, p := range out {
+	for i, p := range out {
 		if p.Steps > 0 {
-			p.Seconds = round3(p.Seconds)
+			if p.Unknown < p.Steps {
+				v := round3(sum[i])
+				p.Seconds = &v
+			}
 			kept = append(kept, p)
 		}
 	}

@@ -24,8 +24,8 @@ func TestReadGbakTimelineStopsAtAppendedRun(t *testing.T) {
 		t.Errorf("total %v s, %d tables; want 35.170 and 6", tl.TotalSeconds, len(tl.Tables))
 	}
 	for _, p := range tl.Phases {
-		if p.Name == "data" && !nearMs(&p.Seconds, 34.207) {
-			t.Errorf("data phase %.3f s; want 34.207", p.Seconds)
+		if p.Name == "data" && !nearMs(p.Seconds, 34.207) {
+			t.Errorf("data phase %v s; want 34.207", derefF(p.Seconds))
 		}
 	}
 	want := "two.log:227: another gbak run starts here (time back from 35.170 to 0.000 s): only the first is analysed; " +

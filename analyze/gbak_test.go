@@ -110,7 +110,7 @@ func TestGbakTimelineRestoreShop(t *testing.T) {
 	for _, p := range tl.Phases {
 		ph[p.Name] = p
 	}
-	if ph[PhaseData].Steps != 6 || math.Abs(ph[PhaseData].Seconds-34.207) > 0.0005 ||
+	if ph[PhaseData].Steps != 6 || !nearMs(ph[PhaseData].Seconds, 34.207) ||
 		ph[PhaseIndices].Steps != 12 || ph[PhaseIndices].Reads != 10841 || ph[PhaseFinish].Unknown != 1 {
 		t.Errorf("phases %+v", tl.Phases)
 	}

@@ -68,8 +68,8 @@ func TestGbakTimelineChart(t *testing.T) {
 		sum[p.Name] += p.Duration
 	}
 	for _, p := range tl.Phases {
-		if p.Seconds > 0 && sum[p.Name]+0.0005 < p.Seconds {
-			t.Errorf("phase %s: bars %.3f s, analysis %.3f s", p.Name, sum[p.Name], p.Seconds)
+		if p.Seconds != nil && sum[p.Name]+0.0005 < *p.Seconds {
+			t.Errorf("phase %s: bars %.3f s, analysis %.3f s", p.Name, sum[p.Name], *p.Seconds)
 		}
 	}
 	if _, err := plot.RestoreTimelineChart(d); err != nil {

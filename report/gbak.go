@@ -51,11 +51,11 @@ func GbakTables(tl *analyze.Timeline, f Format, top int) []*Table {
 	phases := &Table{Name: "phases", Title: "Phases", Columns: Cols("phase", ">steps", ">unknown", ">seconds", ">share", ">reads", ">writes")}
 	for _, p := range tl.Phases {
 		share := c.unknown
-		if tl.TotalSeconds != nil && *tl.TotalSeconds > 0 && tl.Columns != "" {
-			share = fmt.Sprintf("%.1f%%", 100*p.Seconds / *tl.TotalSeconds)
+		if p.Seconds != nil && tl.TotalSeconds != nil && *tl.TotalSeconds > 0 && tl.Columns != "" {
+			share = fmt.Sprintf("%.1f%%", 100**p.Seconds / *tl.TotalSeconds)
 		}
-		sec, reads, writes := strconv.FormatFloat(p.Seconds, 'f', 3, 64), strconv.FormatInt(p.Reads, 10), strconv.FormatInt(p.Writes, 10)
-		if p.Unknown == p.Steps {
+		sec, reads, writes := c.sec(p.Seconds), strconv.FormatInt(p.Reads, 10), strconv.FormatInt(p.Writes, 10)
+		if p.Seconds == nil {
 			sec, share, reads, writes = c.unknown, c.unknown, c.unknown, c.unknown
 		}
 		phases.Add(p.Name, strconv.Itoa(p.Steps), strconv.Itoa(p.Unknown), sec, share, reads, writes)

@@ -101,7 +101,12 @@ func GbakSection(tl *analyze.Timeline) *Section {
 	if len(tl.Phases) > 0 {
 		t := &Table{Name: "phases", Title: "Phases", Columns: Cols("phase", ">steps", ">seconds", ">reads", ">writes")}
 		for _, p := range tl.Phases {
-			t.Add(p.Name, strconv.Itoa(p.Steps), strconv.FormatFloat(p.Seconds, 'f', 3, 64),
+			// A phase of only unknown costs has no figures, not zeros.
+			if p.Seconds == nil {
+				t.Add(p.Name, strconv.Itoa(p.Steps), "", "", "")
+				continue
+			}
+			t.Add(p.Name, strconv.Itoa(p.Steps), strconv.FormatFloat(*p.Seconds, 'f', 3, 64),
 				strconv.FormatInt(p.Reads, 10), strconv.FormatInt(p.Writes, 10))
 		}
 		s.Tables = append(s.Tables, t)
