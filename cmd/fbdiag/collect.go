@@ -84,6 +84,7 @@ Examples:
 		Flags: []cli.Flag{
 			serverFlag(),
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "snapshot file to write (default: DBNAME-TIME.gstat.txt)"},
+			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file and its .mon.json"},
 			&cli.StringFlag{Name: "switches", Value: collect.DefaultSwitches, Usage: "gstat switches: -a -d -i -r -s -h -t TABLE..."},
 			formatFlag(),
 			&cli.IntFlag{Name: "top", Value: 20, Usage: "show the N biggest tables (0 = all), as fbdiag gstat"},
@@ -193,13 +194,28 @@ func liveDefaultName(serverPath, suffix, ext string, t time.Time) string {
 	return base + "-" + t.Format("20060102-150405") + ext
 }
 
-// liveOutPath is the explicit name (replaced atomically) or a default one
-// (never replacing an existing file).
-func liveOutPath(explicit, def string) (string, atomicfile.Options) {
+// liveOutPath is the explicit name or a default one. An existing file
+// is replaced (atomically) only when named explicitly with force: the
+// name could be one of the user's inputs.
+func liveOutPath(explicit, def string, force bool) (string, atomicfile.Options) {
 	if explicit != "" {
-		return explicit, atomicfile.Options{}
+		return explicit, atomicfile.Options{NoReplace: !force}
 	}
 	return def, atomicfile.Options{NoReplace: true}
+}
+
+// refuseExisting fails with one line when a file collect would write is
+// already there, before anything is asked of the server.
+func refuseExisting(opt atomicfile.Options, paths ...string) error {
+	if !opt.NoReplace {
+		return nil
+	}
+	for _, p := range paths {
+		if _, err := os.Lstat(p); err == nil {
+			return cli.Exit(fmt.Sprintf("collect: %s exists; not replaced (--force replaces it)", p), exitError)
+		}
+	}
+	return nil
 }
 
 func collectAction(c *cli.Context) error {
@@ -215,17 +231,20 @@ func collectAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	database := c.Args().First()
+	out, opt := liveOutPath(c.String("out"), liveDefaultName(database, "", ".gstat.txt", time.Now()), c.Bool("force"))
+	if err := refuseExisting(opt, out, out+".mon.json"); err != nil {
+		return err
+	}
 	format, srv, err := liveSetup(c, 1)
 	if err != nil {
 		return err
 	}
 	view.format = format
-	database := c.Args().First()
 	ctx, stop := interruptible(c)
 	defer stop()
 	e := getEnv(c)
 
-	out, opt := liveOutPath(c.String("out"), liveDefaultName(database, "", ".gstat.txt", time.Now()))
 	var snap *collect.Snapshot
 	if err := atomicfile.Write(out, opt, func(w io.Writer) error {
 		var err error
@@ -254,7 +273,8 @@ func collectAction(c *cli.Context) error {
 		staleFactor: th.Get("index-stale-statistics", "factor")}
 	res.Selectivity = analyze.CheckSelectivity(res.Gstat, storedSelectivity(mon), th)
 	res.MonitorFile = out + ".mon.json"
-	if err := atomicfile.Write(res.MonitorFile, atomicfile.Options{}, func(w io.Writer) error {
+	// The sidecar follows the snapshot's rule.
+	if err := atomicfile.Write(res.MonitorFile, opt, func(w io.Writer) error {
 		return report.WriteJSON(w, res.sidecar())
 	}); err != nil {
 		return err
@@ -331,7 +351,8 @@ func runGbakService(c *cli.Context, format report.Format, explicit, def string,
 		return err
 	}
 	e := getEnv(c)
-	logFile, opt := liveOutPath(explicit, def)
+	// backup/restore keep replacing an explicit --log (their own output).
+	logFile, opt := liveOutPath(explicit, def, true)
 	var run *collect.GbakRun
 	prog := newProgressLine(e.stderr)
 	err = atomicfile.Write(logFile, opt, func(w io.Writer) error {

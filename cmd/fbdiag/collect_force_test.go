@@ -1,0 +1,69 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/collect/livetest"
+)
+
+// TestCollectRefusesExistingOut: an explicit --out that exists (it could
+// be one of the user's inputs), or its .mon.json, is not replaced
+// without --force; the refusal comes before any connection.
+func TestCollectRefusesExistingOut(t *testing.T) {
+	t.Setenv("ISC_PASSWORD", "")
+	dir := t.TempDir()
+	mine := filepath.Join(dir, "shop-gstat.txt")
+	if err := os.WriteFile(mine, []byte("Database \"shop\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCLI(t, nil, "collect", "--out", mine, "employee")
+	if code != exitError || out != "" {
+		t.Errorf("exit %d, stdout %q; want 1 and nothing", code, out)
+	}
+	oneErrorLine(t, "collect", errs, "fbdiag: collect: "+mine+" exists; not replaced (--force replaces it)")
+	if b, _ := os.ReadFile(mine); string(b) != "Database \"shop\"\n" {
+		t.Errorf("user's file changed: %q", b)
+	}
+	// The sidecar alone is refused too.
+	snap := filepath.Join(dir, "new.txt")
+	if err := os.WriteFile(snap+".mon.json", []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = runCLI(t, nil, "collect", "--out", snap, "employee")
+	if code != exitError {
+		t.Errorf("sidecar: exit %d", code)
+	}
+	oneErrorLine(t, "collect", errs, "fbdiag: collect: "+snap+".mon.json exists; not replaced")
+	// With --force the check passes and the next one (credentials) speaks.
+	code, _, errs = runCLI(t, nil, "collect", "--force", "--out", mine, "employee")
+	if code != exitError {
+		t.Errorf("--force: exit %d", code)
+	}
+	oneErrorLine(t, "collect --force", errs, "fbdiag: no password: set ISC_PASSWORD")
+}
+
+// TestLiveCollectForce: --force replaces the snapshot and its sidecar.
+func TestLiveCollectForce(t *testing.T) {
+	s := livetest.Server(t)
+	db := livetest.ShopDatabase(t, s)
+	t.Setenv("FBDIAG_SERVER", "")
+	snap := filepath.Join(t.TempDir(), "shop.txt")
+	for _, p := range []string{snap, snap + ".mon.json"} {
+		if err := os.WriteFile(p, []byte("old"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, errs := runCLI(t, nil, "collect", "--server", s.Addr, "--force", "--switches", "-h", "--out", snap, db)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if text := readLiveFile(t, snap); !strings.HasPrefix(text, "# fbdiag collect: server "+s.Addr) {
+		t.Errorf("snapshot not replaced: %.80q", text)
+	}
+	if mon := readLiveFile(t, snap+".mon.json"); !strings.Contains(mon, `"switches": "-h"`) {
+		t.Errorf("sidecar not replaced: %.200q", mon)
+	}
+}
