@@ -1,0 +1,88 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+)
+
+// bigGstat writes the real shop gstat -a -r output appended n times (a
+// cron job's file) and returns its path.
+func bigGstat(t *testing.T, n int) string {
+	t.Helper()
+	b, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "big-gstat.txt")
+	if err := os.WriteFile(p, bytes.Repeat(b, n), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestKeepGstatRuns: of 2,400 runs, the first, the last and every 64th
+// are kept (39 runs), each analysed.
+func TestKeepGstatRuns(t *testing.T) {
+	ins, errs := Inputs([]string{bigGstat(t, 2400)})
+	if len(errs) > 0 || len(ins) != 1 {
+		t.Fatal(errs)
+	}
+	runs, err := KeepGstatRuns(ins[0], GstatRunsKept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs.Total != 2400 || len(runs.Kept) != 39 {
+		t.Fatalf("total %d, kept %d; want 2400 and 39", runs.Total, len(runs.Kept))
+	}
+	for i, r := range runs.Kept {
+		want := i * 64
+		if i == len(runs.Kept)-1 {
+			want = 2399
+		}
+		if r.Report.Index != want || r.Analysis.Report != want || len(r.Analysis.Tables) != 6 {
+			t.Errorf("kept[%d]: run %d, analysis of run %d with %d tables; want run %d, 6 tables",
+				i, r.Report.Index, r.Analysis.Report, len(r.Analysis.Tables), want)
+		}
+	}
+}
+
+// TestReportBigGstatBounded: a 20 MB file of 2,400 appended runs gives
+// one section (the last run, with a note), and the report keeps a few
+// MB, not a copy of every run (it kept 2,400 sections before).
+func TestReportBigGstatBounded(t *testing.T) {
+	ins, errs := Inputs([]string{bigGstat(t, 2400)})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	r := Build("big", "fbdiag test", ins)
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	if len(r.Sections) != 1 {
+		t.Fatalf("%d sections, want 1", len(r.Sections))
+	}
+	s := r.Sections[0]
+	if s.Title != "Database statistics: big-gstat.txt (run 2400)" || len(s.Text) == 0 ||
+		s.Text[0] != "2400 runs in this file; the report shows the last (run 2400) in full." {
+		t.Errorf("section %q, text %q", s.Title, s.Text)
+	}
+	if len(s.Figures) != 3 || len(s.Findings) != 9 {
+		t.Errorf("%d figures, %d findings; want 3 and 9 (those of one run)", len(s.Figures), len(s.Findings))
+	}
+	grown := int64(after.HeapAlloc) - int64(before.HeapAlloc)
+	if grown > 16<<20 {
+		t.Errorf("report holds %d MB after reading a 20 MB file", grown>>20)
+	}
+	runtime.KeepAlive(r)
+	if !strings.HasSuffix(s.Sources[0], "big-gstat.txt") {
+		t.Errorf("sources %q", s.Sources)
+	}
+}
