@@ -97,6 +97,22 @@ type TableReader struct {
 	hasHeld  bool
 	cur      string
 	curLine  int
+	// dropped counts the rows of the current table past MaxTableRows.
+	dropped int
+}
+
+// MaxTableRows bounds the rows kept of one table. Result tables have tens
+// of rows; a table of millions is a data dump, and reading it whole would
+// make memory grow with the file. The rows past it are counted, not kept.
+const MaxTableRows = 100_000
+
+// addRow keeps a data row while the table has fewer than MaxTableRows.
+func (tr *TableReader) addRow(t *Table, r Row) {
+	if len(t.Rows) >= MaxTableRows {
+		tr.dropped++
+		return
+	}
+	t.Rows = append(t.Rows, r)
 }
 
 // NewTableReader returns a reader over r; name is used in messages.
@@ -245,7 +261,7 @@ func (tr *TableReader) readMarkdown() *Table {
 			tr.notice(tr.curLine, "skipped row: %d cells, the header has %d", len(cells), len(head))
 			continue
 		}
-		t.Rows = append(t.Rows, Row{Line: tr.curLine, Cells: cells})
+		tr.addRow(t, Row{Line: tr.curLine, Cells: cells})
 	}
 	tr.finish(t, head)
 	return t
@@ -396,7 +412,7 @@ func (tr *TableReader) readDelimited(inProse bool) *Table {
 			tr.notice(tr.curLine, "skipped row: %d cells, the header has %d", len(cells), len(head))
 			continue
 		}
-		t.Rows = append(t.Rows, Row{Line: tr.curLine, Cells: cells})
+		tr.addRow(t, Row{Line: tr.curLine, Cells: cells})
 	}
 	if inProse && sp.delim != '\t' && !mostlyNumbers(t.Rows) {
 		return nil
@@ -448,6 +464,11 @@ func isHeader(first, second []string) bool {
 
 // finish names the columns and reads the numbers of a complete table.
 func (tr *TableReader) finish(t *Table, head []string) {
+	if tr.dropped > 0 {
+		tr.notice(t.Line, "table of %d rows: read the first %d, left out %d (a throughput table has tens)",
+			MaxTableRows+tr.dropped, MaxTableRows, tr.dropped)
+		tr.dropped = 0
+	}
 	tr.notices = append(tr.notices, finishTable(t, head)...)
 }
 
