@@ -137,16 +137,33 @@ type Timeline struct {
 }
 
 // Slowest returns the n steps with the largest known cost, slowest first.
-func (t *Timeline) Slowest(n int) []GbakStep {
-	var s []GbakStep
-	for _, st := range t.Steps {
-		if st.Seconds != nil {
-			s = append(s, st)
+// KnownSteps counts the steps whose cost is known (those Slowest ranks).
+func (t *Timeline) KnownSteps() int {
+	n := 0
+	for i := range t.Steps {
+		if t.Steps[i].Seconds != nil {
+			n++
 		}
 	}
-	sort.SliceStable(s, func(i, j int) bool { return *s[i].Seconds > *s[j].Seconds })
-	if n >= 0 && len(s) > n {
-		s = s[:n]
+	return n
+}
+
+func (t *Timeline) Slowest(n int) []GbakStep {
+	// Sort positions, not steps: a log of a million steps is sorted
+	// without a second copy of them.
+	var idx []int
+	for i := range t.Steps {
+		if t.Steps[i].Seconds != nil {
+			idx = append(idx, i)
+		}
+	}
+	sort.SliceStable(idx, func(i, j int) bool { return *t.Steps[idx[i]].Seconds > *t.Steps[idx[j]].Seconds })
+	if n >= 0 && len(idx) > n {
+		idx = idx[:n]
+	}
+	var s []GbakStep
+	for _, i := range idx {
+		s = append(s, t.Steps[i])
 	}
 	return s
 }

@@ -77,6 +77,10 @@ func secs(p *float64) string {
 	return plot.FormatSeconds(*p)
 }
 
+// GbakStepsShown bounds the steps table of a gbak section: a restore of
+// a schema of a million objects must not give a page of a million rows.
+const GbakStepsShown = 500
+
 // GbakSection is the section of one gbak log: outcome, total time, the
 // timeline chart and the slowest steps.
 func GbakSection(tl *analyze.Timeline) *Section {
@@ -111,8 +115,12 @@ func GbakSection(tl *analyze.Timeline) *Section {
 		}
 		s.Tables = append(s.Tables, t)
 	}
-	if slow := tl.Slowest(-1); len(slow) > 0 {
-		t := &Table{Name: "steps", Title: fmt.Sprintf("Steps by time (%d)", len(slow)), Columns: Cols(">line", "step", "phase", ">seconds", ">reads", ">writes")}
+	if slow := tl.Slowest(GbakStepsShown); len(slow) > 0 {
+		title := fmt.Sprintf("Steps by time (%d)", len(slow))
+		if known := tl.KnownSteps(); known > len(slow) {
+			title = fmt.Sprintf("Steps by time (the %d slowest of %d)", len(slow), known)
+		}
+		t := &Table{Name: "steps", Title: title, Columns: Cols(">line", "step", "phase", ">seconds", ">reads", ">writes")}
 		for _, st := range slow {
 			t.Add(strconv.Itoa(st.Line), st.Label(), st.Phase, strconv.FormatFloat(fv(st.Seconds), 'f', 3, 64), num(st.Reads), num(st.Writes))
 		}
