@@ -62,6 +62,14 @@ func Inputs(paths []string) (ins []Input, errs []error) {
 	return ins, errs
 }
 
+// SpooledInput is standard input copied to the file at path (memory
+// would grow with it), named name in the report.
+func SpooledInput(name, path string) (Input, error) {
+	in, err := fileInput(path)
+	in.Name = name
+	return in, err
+}
+
 func fileInput(p string) (Input, error) {
 	f, err := os.Open(p)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -85,11 +86,12 @@ func runReport(c *cli.Context, args []string, title, dir string, o plot.Options)
 		var files []string
 		for _, a := range args {
 			if a == "-" {
-				data, err := io.ReadAll(e.stdin)
+				in, remove, err := spoolStdin(e.stdin)
 				if err != nil {
 					return err
 				}
-				ins = append(ins, report.BytesInput("<stdin>", data))
+				defer remove()
+				ins = append(ins, in)
 				continue
 			}
 			files = append(files, a)
@@ -164,6 +166,29 @@ func writeReport(c *cli.Context, ins []report.Input, title, dir string, o plot.O
 	return nil
 }
 
+// spoolStdin copies standard input to a temporary file (remove deletes
+// it) and recognises it: the report reads an input more than once, and
+// memory must not grow with a piped 200 MB gstat file.
+func spoolStdin(r io.Reader) (in report.Input, remove func(), err error) {
+	f, err := os.CreateTemp("", "fbdiag-stdin-*")
+	if err != nil {
+		return in, nil, err
+	}
+	remove = func() { os.Remove(f.Name()) }
+	_, err = io.Copy(f, r)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		in, err = report.SpooledInput("<stdin>", f.Name())
+	}
+	if err != nil {
+		remove()
+		return in, nil, fmt.Errorf("<stdin>: %w", err)
+	}
+	return in, remove, nil
+}
+
 // plural is "1 input", "2 inputs".
 func plural(n int, what string) string {
 	if n == 1 {
@@ -200,11 +225,12 @@ func detectCommand() *cli.Command {
 			var files []string
 			for _, a := range c.Args().Slice() {
 				if a == "-" {
-					data, err := io.ReadAll(e.stdin)
+					in, remove, err := spoolStdin(e.stdin)
 					if err != nil {
 						return err
 					}
-					ins = append(ins, report.BytesInput("<stdin>", data))
+					defer remove()
+					ins = append(ins, in)
 					continue
 				}
 				files = append(files, a)

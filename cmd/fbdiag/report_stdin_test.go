@@ -1,0 +1,42 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+)
+
+// TestReportStdinSpooled: standard input is copied to a temporary file,
+// not held in memory, read like a file (200 appended runs: the last shown
+// with a note) and removed afterwards; detect reads it the same way.
+func TestReportStdinSpooled(t *testing.T) {
+	b, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	out := filepath.Join(t.TempDir(), "r")
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"fbdiag", "report", "--out", out, "-"}, bytes.NewReader(bytes.Repeat(b, 200)), &stdout, &stderr)
+	if code != exitOK || !strings.Contains(stdout.String(), "1 input, 1 section, 3 charts;") {
+		t.Fatalf("exit %d, out %q, err %q", code, stdout.String(), stderr.String())
+	}
+	_, _, text := reportDoc(t, filepath.Join(out, "index.html"))
+	if !strings.Contains(text, "200 runs in this file; the report shows the last (run 200) in full.") ||
+		!strings.Contains(text, "<stdin> (run 200)") {
+		t.Error("the report does not show the last of the 200 runs of <stdin>")
+	}
+	stdout.Reset()
+	code = run([]string{"fbdiag", "detect", "-"}, bytes.NewReader(b), &stdout, &stderr)
+	if code != exitOK || !strings.Contains(stdout.String(), "<stdin>  gstat") {
+		t.Fatalf("detect: exit %d, out %q", code, stdout.String())
+	}
+	if left, _ := filepath.Glob(filepath.Join(tmp, "fbdiag-stdin-*")); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
