@@ -86,3 +86,22 @@ func TestReportBigGstatBounded(t *testing.T) {
 		t.Errorf("sources %q", s.Sources)
 	}
 }
+
+// BenchmarkKeepGstatRuns measures the report's read of a file of 240
+// appended runs of the real shop output (MB/s of gstat text).
+func BenchmarkKeepGstatRuns(b *testing.B) {
+	data, err := os.ReadFile(testutil.Testdata(b, "fb30", "shop-gstat-a-r.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	big := bytes.Repeat(data, 240)
+	in := BytesInput("big-gstat.txt", big)
+	b.SetBytes(int64(len(big)))
+	b.ReportAllocs()
+	for b.Loop() {
+		runs, err := KeepGstatRuns(in, GstatRunsKept)
+		if err != nil || runs.Total != 240 {
+			b.Fatalf("%v, %d runs", err, runs.Total)
+		}
+	}
+}
