@@ -128,6 +128,14 @@ func runReport(c *cli.Context, args []string, title, dir string, o plot.Options)
 func writeReport(c *cli.Context, ins []report.Input, title, dir string, o plot.Options) error {
 	e := getEnv(c)
 	r := report.Build(title, "fbdiag "+version, ins)
+	skipped := map[string]bool{}
+	for _, s := range r.Skipped {
+		skipped[s.Name] = true
+	}
+	if len(skipped) == len(ins) {
+		// Every reader failed (a table without an x column, …).
+		return cli.Exit("report: nothing to analyse: "+joinSkipped(r.Skipped), exitError)
+	}
 	index, err := report.WriteDir(dir, r, o)
 	if err != nil {
 		if errors.Is(err, report.ErrNotOurs) {

@@ -85,3 +85,33 @@ func TestDetectFailures(t *testing.T) {
 		t.Fatalf("exit %d, out %q, err %q", code, out, errs)
 	}
 }
+
+// TestReportEveryReaderFailed: an input recognised but not analysable
+// (the seed page-buffers table without its x column) alone writes no
+// report: exit 1, one line with the reader's reason.
+func TestReportEveryReaderFailed(t *testing.T) {
+	b, err := os.ReadFile(testutil.Testdata(t, "seeds", "page-buffers-1.7tb.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cut []string
+	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		_, rest, _ := strings.Cut(l, ",")
+		cut = append(cut, rest)
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "points.csv")
+	if err := os.WriteFile(in, []byte(strings.Join(cut, "\n")+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "r")
+	code, stdout, errs := runReportCLI(t, "", "report", "--out", out, in)
+	want := "fbdiag: report: nothing to analyse: " + in + " (" + in +
+		":1: no column to use as x (columns: classic_points, superclassic_points); name one with --x)\n"
+	if code != exitError || stdout != "" || errs != want {
+		t.Fatalf("exit %d, out %q, err %q", code, stdout, errs)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("a report folder was written")
+	}
+}
