@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/parse"
+	"github.com/fbdiag/fbdiag/plot"
 	"github.com/fbdiag/fbdiag/report"
 )
 
@@ -48,15 +50,15 @@ func gstatCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "gstat",
 		Usage:       "analyse gstat statistics: sick tables, indices and transaction counters",
-		UsageText:   "fbdiag gstat [--format F] [--top N] [--sort size|records|versions|depth] [--fail-on warning|critical] [--rules FILE] FILE|- ...",
+		UsageText:   "fbdiag gstat [--format F] [--top N] [--sort size|records|versions|depth] [--fail-on warning|critical] [--rules FILE] [--png DIR] FILE|- ...",
 		Description: gstatDescription,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			formatFlag(),
 			&cli.IntFlag{Name: "top", Value: 20, Usage: "show the N biggest tables (0 = all); limits the indices too when given"},
 			&cli.StringFlag{Name: "sort", Value: "size", Usage: "order tables by size, records, versions or depth"},
 			&cli.StringFlag{Name: "fail-on", Usage: "exit 3 when a warning of this severity or worse exists: warning or critical"},
 			rulesFlag(),
-		},
+		}, chartFlags()...),
 		Subcommands: gstatHistoryCommands(),
 		Action:      runGstat,
 	}
@@ -129,20 +131,29 @@ func runGstat(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	png, err := pngOptions(c)
+	if err != nil {
+		return err
+	}
 
 	var all []*analyze.GstatAnalysis
+	var reps []*parse.GstatReport
 	for _, name := range c.Args().Slice() {
-		as, err := analyzeGstatFile(c, name, th)
+		as, rs, err := analyzeGstatFile(c, name, th)
 		if err != nil {
 			return err
 		}
 		all = append(all, as...)
+		reps = append(reps, rs...)
 	}
 	for _, a := range all {
 		report.WriteNotices(e.stderr, "", a.Notices)
 	}
 	opts := gstatView{format: format, top: c.Int("top"), topSet: c.IsSet("top"), sortBy: sortBy}
 	if err := writeGstat(e.stdout, format, all, opts); err != nil {
+		return err
+	}
+	if err := png.write(c, func() ([]*plot.Chart, error) { return gstatCharts(all, reps) }); err != nil {
 		return err
 	}
 	if failOn != "" {
@@ -162,24 +173,37 @@ func runGstat(c *cli.Context) error {
 }
 
 // analyzeGstatFile reads one input and analyses each gstat run in it.
-func analyzeGstatFile(c *cli.Context, name string, th analyze.Thresholds) ([]*analyze.GstatAnalysis, error) {
+// The reports go with them: the fill chart reads the tables' fill.
+func analyzeGstatFile(c *cli.Context, name string, th analyze.Thresholds) ([]*analyze.GstatAnalysis, []*parse.GstatReport, error) {
 	rc, shown, err := openInput(c, name)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer rc.Close()
 	reps, err := parse.ReadGstat(rc, shown)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(reps) == 0 {
-		return nil, fmt.Errorf("%s: no gstat output found (expected the text of gstat -a -r or gstat -h)", shown)
+		return nil, nil, fmt.Errorf("%s: no gstat output found (expected the text of gstat -a -r or gstat -h)", shown)
 	}
 	out := make([]*analyze.GstatAnalysis, 0, len(reps))
 	for _, rep := range reps {
 		out = append(out, analyze.Gstat(rep, th))
 	}
-	return out, nil
+	return out, reps, nil
+}
+
+// gstatCharts are the charts of every run, for --png.
+func gstatCharts(all []*analyze.GstatAnalysis, reps []*parse.GstatReport) ([]*plot.Chart, error) {
+	var charts []*plot.Chart
+	var errs []error
+	for i, a := range all {
+		cs, err := report.GstatCharts(a, reps[i])
+		charts = append(charts, cs...)
+		errs = append(errs, err)
+	}
+	return charts, errors.Join(errs...)
 }
 
 // gstatView holds the presentation choices of the command line.
