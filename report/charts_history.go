@@ -120,11 +120,12 @@ func HistorySizeChart(tr *analyze.Trend, n int) plot.History {
 }
 
 // HistoryVersionsChart is the back versions chart input: the database
-// total and the n tables holding most in the last snapshot.
+// total and the n tables that held most in any snapshot.
 func HistoryVersionsChart(tr *analyze.Trend, n int) plot.History {
+	// Most at any time: garbage collected since still shows.
 	byVersions := slices.Clone(tr.Tables)
 	slices.SortStableFunc(byVersions, func(a, b analyze.GrowthTrend) int {
-		return cmp.Compare(lastValue(b, pointVersions), lastValue(a, pointVersions))
+		return cmp.Compare(maxValue(b, pointVersions), maxValue(a, pointVersions))
 	})
 	d := plot.History{Kind: plot.KindHistoryVersions, Title: "Back versions (garbage) over time",
 		YLabel: "back versions", Times: trendTimes(tr)}
@@ -174,6 +175,17 @@ func lastValue(g analyze.GrowthTrend, f func(analyze.TrendPoint) *int64) int64 {
 		}
 	}
 	return -1
+}
+
+// maxValue is the largest known value of a series, -1 when none.
+func maxValue(g analyze.GrowthTrend, f func(analyze.TrendPoint) *int64) int64 {
+	m := int64(-1)
+	for _, p := range g.Points {
+		if v := f(p); v != nil {
+			m = max(m, *v)
+		}
+	}
+	return m
 }
 
 // ExponentialBest tells whether the exponential fit is the one the
