@@ -110,7 +110,7 @@ func HistorySection(db string, snaps []*analyze.HistorySnapshot) *Section {
 	dropped, _ := d.Count(analyze.StatusDropped)
 	s.Headlines = append(s.Headlines, Headline{Label: "tables changed / added / dropped", Value: fmt.Sprintf("%d / %d / %d", changed, added, dropped)})
 	if d.TransactionsPerHour != nil {
-		s.Headlines = append(s.Headlines, Headline{Label: "transactions per hour", Value: strconv.FormatFloat(*d.TransactionsPerHour, 'f', 0, 64)})
+		s.Headlines = append(s.Headlines, Headline{Label: "transactions per hour", Value: strconv.FormatFloat(*d.TransactionsPerHour, 'f', 1, 64)})
 	}
 	if d.SecondsBetween != nil {
 		s.Headlines = append(s.Headlines, Headline{Label: "time between first and last", Value: plot.FormatSeconds(*d.SecondsBetween)})
