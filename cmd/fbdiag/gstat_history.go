@@ -505,21 +505,26 @@ func runGstatTrend(c *cli.Context) error {
 	if png.dir != "" && len(tr.Snapshots) == 0 {
 		return errors.New("gstat trend: no dated snapshot to chart")
 	}
-	err = png.write(c, func() ([]*plot.Chart, error) { return report.HistoryCharts(tr, c.Int("top")) })
-	if err != nil {
+	if err := writeTrend(e.stdout, format, tr, c.Int("top")); err != nil {
 		return err
 	}
+	return png.write(c, func() ([]*plot.Chart, error) { return report.HistoryCharts(tr, c.Int("top")) })
+}
+
+// writeTrend prints the trend; --png writes after it, so a refused
+// chart folder never loses the analysis.
+func writeTrend(w io.Writer, format report.Format, tr *analyze.Trend, top int) error {
 	if format == report.JSON {
-		return report.WriteJSON(e.stdout, tr)
+		return report.WriteJSON(w, tr)
 	}
 	var tables []*report.Table
 	if format == report.Text {
-		writeTrendText(e.stdout, tr)
+		writeTrendText(w, tr)
 	} else {
 		tables = append(tables, trendDatabaseTable(tr))
 	}
-	tables = append(tables, trendSnapshotsTable(tr, format), trendTablesTable(tr, c.Int("top"), format))
-	return report.WriteTables(e.stdout, format, tables...)
+	tables = append(tables, trendSnapshotsTable(tr, format), trendTablesTable(tr, top, format))
+	return report.WriteTables(w, format, tables...)
 }
 
 // snapshotFiles lists the regular files of a folder, by name.

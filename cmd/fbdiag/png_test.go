@@ -284,3 +284,32 @@ func TestPNGFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// gstat trend --png: the history charts of the real pair, at the size
+// asked, drawn from the trend's figures.
+func TestGstatTrendPNG(t *testing.T) {
+	a, b := shopPath(t), testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt")
+	dir, _ := pngCLI(t, []string{"gstat", "trend"}, a, b)
+	var snaps []*analyze.HistorySnapshot
+	for _, p := range []string{a, b} {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reps, err := parse.ReadGstat(f, p)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		snaps = append(snaps, analyze.NewHistorySnapshot(reps[0]))
+	}
+	charts, err := report.HistoryCharts(analyze.TrendOf(snaps, 0), 15)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkCharts(t, dir, charts)
+	// STOCK's 15000 back versions, collected by the second snapshot.
+	if v := plotted(t, charts, plot.KindHistoryVersions, "STOCK"); len(v.Y) != 2 || v.Y[0] != 15000 || v.Y[1] != 0 {
+		t.Errorf("STOCK back versions %v, want [15000 0]", v.Y)
+	}
+}
