@@ -139,7 +139,7 @@ func runGstat(c *cli.Context) error {
 	var all []*analyze.GstatAnalysis
 	var reps []*parse.GstatReport
 	for _, name := range c.Args().Slice() {
-		as, rs, err := analyzeGstatFile(c, name, th)
+		as, rs, err := analyzeGstatRuns(c, name, th)
 		if err != nil {
 			return err
 		}
@@ -173,8 +173,14 @@ func runGstat(c *cli.Context) error {
 }
 
 // analyzeGstatFile reads one input and analyses each gstat run in it.
-// The reports go with them: the fill chart reads the tables' fill.
-func analyzeGstatFile(c *cli.Context, name string, th analyze.Thresholds) ([]*analyze.GstatAnalysis, []*parse.GstatReport, error) {
+func analyzeGstatFile(c *cli.Context, name string, th analyze.Thresholds) ([]*analyze.GstatAnalysis, error) {
+	as, _, err := analyzeGstatRuns(c, name, th)
+	return as, err
+}
+
+// analyzeGstatRuns is analyzeGstatFile with the parsed runs, which the
+// fill chart of --png reads.
+func analyzeGstatRuns(c *cli.Context, name string, th analyze.Thresholds) ([]*analyze.GstatAnalysis, []*parse.GstatReport, error) {
 	rc, shown, err := openInput(c, name)
 	if err != nil {
 		return nil, nil, err
