@@ -13,9 +13,11 @@ import (
 func init() { Register(parse.InputGstat, gstatSections) }
 
 // gstatSections makes one section per gstat run (a file holding two
-// concatenated runs gives two).
+// concatenated runs gives two), then a History section per database
+// seen at two times or more.
 func gstatSections(ins []Input) []*Section {
 	var out []*Section
+	var snaps []*analyze.HistorySnapshot
 	for _, in := range ins {
 		reps, err := readGstat(in)
 		if err != nil {
@@ -24,10 +26,12 @@ func gstatSections(ins []Input) []*Section {
 			continue
 		}
 		for _, rep := range reps {
-			out = append(out, GstatSection(analyze.Gstat(rep, analyze.NewThresholds()), rep))
+			a := analyze.Gstat(rep, analyze.NewThresholds())
+			out = append(out, GstatSection(a, rep))
+			snaps = append(snaps, historySnapshot(a, rep))
 		}
 	}
-	return out
+	return append(out, HistorySections(snaps)...)
 }
 
 func readGstat(in Input) ([]*parse.GstatReport, error) {

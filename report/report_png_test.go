@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -42,5 +43,40 @@ func TestWritePNGs(t *testing.T) {
 		if err != nil || cfg.Width != 640 || cfg.Height != 360 {
 			t.Errorf("%s: %v %dx%d", p, err, cfg.Width, cfg.Height)
 		}
+	}
+}
+
+// The mark WritePNGs adds keeps the file a valid PNG and is what lets a
+// later run replace it; a file without it is refused.
+func TestWritePNGsMark(t *testing.T) {
+	dir := t.TempDir()
+	charts, err := GbakCharts(timeline(t, "fb30", "shop-gbak-restore-v-st.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, err := WritePNGs(dir, charts, plot.Options{Width: 400, Height: 300, DPI: 72})
+	if err != nil || len(paths) != 1 {
+		t.Fatalf("%v %v", paths, err)
+	}
+	f, err := os.Open(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(f)
+	f.Close()
+	if err != nil || img.Bounds().Dx() != 400 || img.Bounds().Dy() != 300 {
+		t.Fatalf("marked PNG: %v", err)
+	}
+	if ours, err := isOurPNG(paths[0]); !ours || err != nil {
+		t.Errorf("own chart not recognised: %v", err)
+	}
+	if _, err := WritePNGs(dir, charts, plot.Options{}); err != nil {
+		t.Errorf("own chart not replaced: %v", err)
+	}
+	if err := os.WriteFile(paths[0], []byte("\x89PNG\r\n\x1a\nsomeone else's"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WritePNGs(dir, charts, plot.Options{}); !errors.Is(err, ErrNotOurs) {
+		t.Errorf("foreign file: err %v, want ErrNotOurs", err)
 	}
 }

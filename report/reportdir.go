@@ -49,7 +49,13 @@ func WriteDir(dir string, r *Report, o plot.Options) (string, error) {
 		return "", err
 	}
 	for _, f := range r.Figures() {
-		if err := atomicfile.WriteBytes(filepath.Join(dir, f.File), f.PNG, atomicfile.Options{}); err != nil {
+		// Marked as --png marks them: a later --png into this folder
+		// may replace them.
+		data, err := markPNG(f.PNG)
+		if err != nil {
+			return "", err
+		}
+		if err := atomicfile.WriteBytes(filepath.Join(dir, f.File), data, atomicfile.Options{}); err != nil {
 			return "", err
 		}
 	}
@@ -69,6 +75,12 @@ func WriteDir(dir string, r *Report, o plot.Options) (string, error) {
 // isOurs reports whether path is absent or an fbdiag report (it carries
 // the generator meta tag in its head).
 func isOurs(path string) (bool, error) {
+	return headHas(path, 4096, `<meta name="generator" content="`+GeneratorPrefix)
+}
+
+// headHas reports whether path is absent or holds mark in its first n
+// bytes: how fbdiag recognises the files it may replace.
+func headHas(path string, n int, mark string) (bool, error) {
 	f, err := os.Open(path)
 	if os.IsNotExist(err) {
 		return true, nil
@@ -77,7 +89,7 @@ func isOurs(path string) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
-	head := make([]byte, 4096)
-	n, _ := io.ReadFull(f, head)
-	return bytes.Contains(head[:n], []byte(`<meta name="generator" content="`+GeneratorPrefix)), nil
+	head := make([]byte, n)
+	n, _ = io.ReadFull(f, head)
+	return bytes.Contains(head[:n], []byte(mark)), nil
 }

@@ -6,17 +6,27 @@
 //
 // Usage:
 //
-//	fbdiag gstat [--format F] [--top N] [--sort KEY] [--fail-on SEV] [--rules FILE] FILE|- ...
+//	fbdiag                       the report of the embedded sample, in ./fbdiag-report/
+//	fbdiag report [--out DIR] [--title T] [CHARTS] [INPUT|FOLDER|-]...
+//	fbdiag detect [--format F] FILE|FOLDER|- ...
+//	fbdiag gstat [--format F] [--top N] [--sort KEY] [--fail-on SEV] [--rules FILE] [PNG] FILE|- ...
+//	fbdiag gstat diff [--format F] [--all] OLD NEW
+//	fbdiag gstat trend [--format F] [--until SIZE] [--top N] [PNG] SNAPSHOT|DIR ...
 //	fbdiag rules [--format F] [--rules FILE]
-//	fbdiag gbak [--format F] [--top N] LOG|-
-//	fbdiag gbak compare [--format F] [--top N] [--label NAME=FILE ...] A.log B.log ...
+//	fbdiag gbak [--format F] [--top N] [PNG] LOG|-
+//	fbdiag gbak compare [--format F] [--top N] [PNG] [--label NAME=FILE ...] A.log B.log ...
 //	fbdiag throughput [--format F] [--x COL] [--y COLS] [--series COL ...] [--mode M]
-//	                  [--table N] [--predict SIZE] [--knee SIZE] [--noise P] FILE|- ...
+//	                  [--table N] [--predict SIZE] [--knee SIZE] [--noise P] [PNG] FILE|- ...
+//
+//	PNG is --png DIR [CHARTS]; CHARTS is [--width PX] [--height PX] [--dpi N]
 //
 // Every command reads files named on the command line, or standard input
 // for "-", and writes to standard output. Options go before the files.
-// 'fbdiag COMMAND --help' describes a command; with no command at all
-// fbdiag prints its help.
+// 'fbdiag COMMAND --help' describes a command. With no command at all
+// fbdiag writes the HTML report of the sample it carries (Firebird 3.0.11
+// gstat and gbak outputs, the seed articles' tables) into ./fbdiag-report/
+// and prints where: 'go run ./cmd/fbdiag' shows the whole product; 'fbdiag
+// --help' lists the commands.
 //
 // # Inputs
 //
@@ -115,6 +125,51 @@
 //	WARNING  table-versions  table CUSTOMER: 0.3333 > 0.2 versions/record
 //	         10000 back versions for 30000 records: garbage collection is behind or blocked by the OAT
 //	         source: [U] health-rules reference: more than 10-20% of records
+//	...
+//
+// gstat diff compares two snapshots of one database (two files, or the
+// first and last run of one file): records, back versions, data pages
+// and bytes gained or lost per table, back versions piling up or
+// collected, indices whose b-tree grew a level, tables and indices
+// created or dropped, and the header counters. The transaction rate is
+// the Next transaction delta over the time between the two "Gstat
+// execution time" lines; from it the age of the oldest active
+// transaction is estimated in each snapshot. --all lists the unchanged
+// tables and indices too; the JSON contract is docs/gstat-history-json.md.
+//
+//	$ fbdiag gstat diff testdata/fb30/shop-gstat-a-r.txt testdata/fb30/shop-gstat-r-later.txt
+//	gstat diff
+//	Before      testdata/fb30/shop-gstat-a-r.txt
+//	            Wed Dec  2 14:09:54 2026  ODS 12.0 (Firebird 3.0)  6 tables, 10 indices, 61.1 MiB
+//	After       testdata/fb30/shop-gstat-r-later.txt
+//	            Wed Dec  2 14:14:32 2026  ODS 12.0 (Firebird 3.0)  6 tables, 10 indices, 60.6 MiB
+//	Between     4 min 38 s, 8 transactions (103.6 per hour)
+//	OAT age     35 s before, 0 s after  ((Next - OAT) / transaction rate)
+//	Tables      3 changed, 0 added, 0 dropped, 3 unchanged
+//	Indices     3 changed, 0 added, 0 dropped, 7 unchanged
+//	Size        61.1 MiB -> 60.6 MiB (-472.0 KiB)
+//	...
+//	Tables (biggest size change first)
+//	table     status   records  change         back versions  data pages  size change  per day
+//	ORDERS    changed    95000   -5000   5000 -> 0 collected  808 -> 768   -320.0 KiB
+//	STOCK     changed    50000       0  15000 -> 0 collected  464 -> 456    -64.0 KiB
+//	CUSTOMER  changed    30000       0  10000 -> 0 collected         392          0 B
+//	...
+//
+// gstat trend orders snapshots (files, or folders of them) by their
+// execution time and shows the size of the database (tables plus
+// indices) and of each table over time, fastest growing first, each
+// with a linear and an exponential least-squares fit (the one with the
+// higher R² is named). With --until SIZE (100GB, 512MiB) it forecasts when
+// the database and each table reach SIZE, with the 95% interval of the
+// fit. A snapshot without an execution time is dated by its file's
+// modification time, said on standard error. Its --png DIR writes
+// history-size.png, history-versions.png and, with a forecast date,
+// history-forecast.png.
+//
+//	$ fbdiag gstat trend --top 3 testdata/fb30/shop-gstat-a-r.txt testdata/fb30/shop-gstat-r-later.txt
+//	gstat trend over 2 snapshots, 4 min 38 s (2026-12-02 14:09:54 -> 2026-12-02 14:14:32)
+//	Database    61.1 MiB -> 60.6 MiB (tables + indices)
 //	...
 //
 // rules lists every health rule gstat applies: its id, what it judges,
@@ -253,6 +308,59 @@
 //	High performance vs Balanced: +24.65% (n=1+1, no test)
 //	one run per side: ratio only, no significance test
 //
+// report writes one self-contained HTML page, DIR/index.html (--out,
+// ./fbdiag-report by default), with one PNG per chart beside it, from
+// any mix of inputs: each file's kind is recognised from its content,
+// never its name, and folders are walked. The page has a summary (the
+// headline figures, the critical findings and warnings, worst first),
+// then a section per gstat run, gbak log, comparison of two restores,
+// throughput table and benchmark tool. Two or more gstat snapshots of
+// the same database (same Database path) with execution times add a
+// History section: what gstat diff says of the first and the last
+// (tables changed, back versions collected or piling up, the
+// transaction rate) and gstat trend's charts; runs made with other
+// gstat switches (-h, -i, without -r) are left out of it and named. An
+// index.html fbdiag did not write is never overwritten (exit 1).
+// --width, --height and --dpi size the charts (1200×675 px at 150 DPI by
+// default). The page and the detection rules are described in
+// docs/report.md.
+//
+//	fbdiag report --out /tmp/shop-report testdata/fb30
+//	wrote /tmp/shop-report/index.html
+//	10 inputs, 11 sections, 18 charts; 0 critical, 30 warnings
+//	  warning  ORDERS_CARRIER (ORDERS): 33333 records share one key value: deletes and garbage collect…
+//	  ...
+//
+// detect prints what each file would be read as in a report, and why:
+// the line or table header that decided.
+//
+//	$ fbdiag detect testdata/seeds/power-plan-tpcc.tsv testdata/fb30/shop-gstat-h.txt
+//	file                                kind        why
+//	testdata/seeds/power-plan-tpcc.tsv  throughput  tab-separated table with 2 columns, header line 1: "power_plan      tpcc_score"
+//	testdata/fb30/shop-gstat-h.txt      gstat       line 3: "Gstat execution time Wed Dec  2 14:14:2…"
+//
+// # Charts (--png)
+//
+// gstat, gbak, gbak compare, throughput and gstat trend take --png DIR:
+// besides the analysis on standard output, they write the charts of that
+// analysis into DIR (created when missing) as PNG files, the same charts
+// the report shows, and name each file written on standard error.
+// --width, --height and --dpi size them as for report. The files are
+// named KIND-INPUT.png: tables-, indices- and fill-FILE.png for gstat,
+// restore-timeline-LOG.png for gbak, restore-comparison-compare.png for
+// gbak compare, and size-throughput-, sweep-, ab- or load-speed-FILE.png
+// for throughput. fbdiag marks the charts it writes (a PNG text chunk
+// "Software: fbdiag") and replaces a file of that name in DIR only when
+// it carries the mark; any other file of that name stops the command with
+// exit status 1 before a chart is written, so a slide of your own is
+// never overwritten.
+//
+//	fbdiag gstat --png charts --width 1600 --height 900 testdata/fb30/shop-gstat-a-r.txt
+//	...                                    (the analysis, on standard output)
+//	wrote charts/tables-shop-gstat-a-r.txt.png
+//	wrote charts/indices-shop-gstat-a-r.txt.png
+//	wrote charts/fill-shop-gstat-a-r.txt.png
+//
 // # Output formats
 //
 // --format text (the default) prints aligned tables that fit a
@@ -286,8 +394,9 @@
 //
 // # Exit status
 //
-// 0 when the analysis was printed, 1 when an input could not be read or
-// held nothing fbdiag recognises, 2 for a mistake in the command line
+// 0 when the analysis was printed (and the report or the charts
+// written), 1 when an input could not be read or held nothing fbdiag
+// recognises, or a file in the output folder is not fbdiag's, 2 for a mistake in the command line
 // (with a hint to run 'fbdiag --help'), and 3 when gstat --fail-on
 // matched (the analysis is printed all the same). Errors go to standard
 // error after "fbdiag: ", naming the file, and the line where there is

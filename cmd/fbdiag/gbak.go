@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/plot"
 	"github.com/fbdiag/fbdiag/report"
 )
 
@@ -37,16 +38,16 @@ func gbakCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "gbak",
 		Usage:     "where a gbak backup or restore spends its time",
-		UsageText: "fbdiag gbak [--format text|json|csv|markdown] [--top N] LOG|-",
+		UsageText: "fbdiag gbak [--format text|json|csv|markdown] [--top N] [--png DIR] LOG|-",
 		Description: "Reads a gbak verbose log and reports the outcome, the phases, each table's\n" +
 			"data (records, seconds, records/s, page I/O), each index build and the\n" +
 			"slowest steps.\n\n" + gbakHowTo,
-		Flags:  []cli.Flag{formatFlag(), topFlag()},
+		Flags:  append([]cli.Flag{formatFlag(), topFlag()}, chartFlags()...),
 		Action: gbakAction,
 		Subcommands: []*cli.Command{{
 			Name:      "compare",
 			Usage:     "compare gbak runs step by step",
-			UsageText: "fbdiag gbak compare [--format …] [--top N] [--label NAME=FILE …] A.log B.log [more…]",
+			UsageText: "fbdiag gbak compare [--format …] [--top N] [--png DIR] [--label NAME=FILE …] A.log B.log [more…]",
 			Description: "Matches the steps of two or more logs by kind and object name and sets\n" +
 				"their costs side by side, with ratio (first/second) and difference.\n" +
 				"Each positional file is one run labelled by its name; --label NAME=FILE\n" +
@@ -54,11 +55,11 @@ func gbakCommand() *cli.Command {
 				"summarised by its median, and compared with a Mann-Whitney U test\n" +
 				"(alpha 0.05; with fewer than 4 runs per side no difference can be shown,\n" +
 				"and the output says so).\n\n" + gbakHowTo,
-			Flags: []cli.Flag{formatFlag(), topFlag(), &cli.GenericFlag{
+			Flags: append([]cli.Flag{formatFlag(), topFlag(), &cli.GenericFlag{
 				Name:  "label",
 				Usage: "NAME=FILE: a run of the side NAME (repeat for more runs and sides)",
 				Value: &labelList{},
-			}},
+			}}, chartFlags()...),
 			Action: gbakCompareAction,
 		}},
 	}
@@ -115,11 +116,18 @@ func gbakAction(c *cli.Context) error {
 	if c.Args().Len() != 1 {
 		return usagef("gbak wants one log file (or - for standard input), got %d", c.Args().Len())
 	}
+	png, err := pngOptions(c)
+	if err != nil {
+		return err
+	}
 	tl, err := readTimeline(c, c.Args().First())
 	if err != nil {
 		return err
 	}
-	return report.Write(getEnv(c).stdout, format, tl, func() []*report.Table { return timelineTables(tl, top, format) })
+	if err := report.Write(getEnv(c).stdout, format, tl, func() []*report.Table { return timelineTables(tl, top, format) }); err != nil {
+		return err
+	}
+	return png.write(c, func() ([]*plot.Chart, error) { return report.GbakCharts(tl) })
 }
 
 // readTimeline streams one log into a timeline and prints the reader's
@@ -175,6 +183,10 @@ func gbakCompareAction(c *cli.Context) error {
 	if len(labels) < 2 {
 		return usagef("gbak compare wants at least two labels (sides); all runs are %q", files[0][0])
 	}
+	png, err := pngOptions(c)
+	if err != nil {
+		return err
+	}
 	var runs []analyze.GbakRun
 	for _, f := range files {
 		tl, err := readTimeline(c, f[1])
@@ -184,7 +196,10 @@ func gbakCompareAction(c *cli.Context) error {
 		runs = append(runs, analyze.GbakRun{Label: f[0], Timeline: tl})
 	}
 	cmp := analyze.CompareTimelines(runs...)
-	return report.Write(getEnv(c).stdout, format, cmp, func() []*report.Table { return comparisonTables(cmp, top, format) })
+	if err := report.Write(getEnv(c).stdout, format, cmp, func() []*report.Table { return comparisonTables(cmp, top, format) }); err != nil {
+		return err
+	}
+	return png.write(c, func() ([]*plot.Chart, error) { return report.GbakComparisonCharts(cmp) })
 }
 
 // runLabel names a positional run after its file.

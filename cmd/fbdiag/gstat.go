@@ -11,6 +11,7 @@ import (
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/parse"
+	"github.com/fbdiag/fbdiag/plot"
 	"github.com/fbdiag/fbdiag/report"
 )
 
@@ -49,15 +50,15 @@ func gstatCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "gstat",
 		Usage:       "analyse gstat statistics: sick tables, indices and transaction counters",
-		UsageText:   "fbdiag gstat [--format F] [--top N] [--sort KEY] [--fail-on LEVEL] [--rules FILE] FILE|- ...",
+		UsageText:   "fbdiag gstat [--format F] [--top N] [--sort KEY] [--fail-on LEVEL] [--png DIR] FILE|-...",
 		Description: gstatDescription,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			formatFlag(),
 			&cli.IntFlag{Name: "top", Value: 20, Usage: "show the N biggest tables, 0 = all (when given, the indices too)"},
 			&cli.StringFlag{Name: "sort", Value: "size", Usage: "order tables by `KEY`: size, records, versions or depth"},
 			&cli.StringFlag{Name: "fail-on", Usage: "exit 3 when a warning of this `LEVEL` or worse exists: warning or critical"},
 			rulesFlag(),
-		},
+		}, chartFlags()...),
 		Subcommands: gstatHistoryCommands(),
 		Action:      runGstat,
 	}
@@ -133,17 +134,35 @@ func runGstat(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	png, err := pngOptions(c)
+	if err != nil {
+		return err
+	}
 
 	// Each run is analysed and printed as soon as the next one starts, so
-	// that memory holds two runs, not every run of a file of thousands.
+	// that memory holds two runs, not every run of a file of thousands;
+	// only --png keeps the charts of every run.
 	opts := gstatView{format: format, top: c.Int("top"), topSet: c.IsSet("top"), sortBy: sortBy}
 	st := &gstatStream{e: e, v: opts, failOn: failOn}
+	var charts []*plot.Chart
+	var chartErrs []error
 	for _, name := range c.Args().Slice() {
-		if err := streamGstatFile(c, name, th, st.add); err != nil {
+		err := streamGstatFile(c, name, th, func(a *analyze.GstatAnalysis, rep *parse.GstatReport) error {
+			if png.dir != "" {
+				cs, err := report.GstatCharts(a, rep)
+				charts = append(charts, cs...)
+				chartErrs = append(chartErrs, err)
+			}
+			return st.add(a)
+		})
+		if err != nil {
 			return err
 		}
 	}
 	if err := st.flush(false); err != nil {
+		return err
+	}
+	if err := png.write(c, func() ([]*plot.Chart, error) { return charts, errors.Join(chartErrs...) }); err != nil {
 		return err
 	}
 	if st.failed > 0 {
@@ -156,7 +175,7 @@ func runGstat(c *cli.Context) error {
 // (collect prints a fresh gstat output this way).
 func analyzeGstatFile(c *cli.Context, name string, th analyze.Thresholds) ([]*analyze.GstatAnalysis, error) {
 	var out []*analyze.GstatAnalysis
-	err := streamGstatFile(c, name, th, func(a *analyze.GstatAnalysis) error {
+	err := streamGstatFile(c, name, th, func(a *analyze.GstatAnalysis, _ *parse.GstatReport) error {
 		out = append(out, a)
 		return nil
 	})
@@ -165,14 +184,14 @@ func analyzeGstatFile(c *cli.Context, name string, th analyze.Thresholds) ([]*an
 
 // streamGstatFile reads one input and passes the analysis of each gstat
 // run in it to fn as soon as the run is read.
-func streamGstatFile(c *cli.Context, name string, th analyze.Thresholds, fn func(*analyze.GstatAnalysis) error) error {
+func streamGstatFile(c *cli.Context, name string, th analyze.Thresholds, fn func(*analyze.GstatAnalysis, *parse.GstatReport) error) error {
 	rc, shown, err := openInput(c, name)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
 	err = parse.EachGstat(rc, shown, func(rep *parse.GstatReport) error {
-		return fn(analyze.Gstat(rep, th))
+		return fn(analyze.Gstat(rep, th), rep)
 	})
 	var se *parse.SyntaxError
 	if errors.As(err, &se) && se.Msg == "no gstat output found" {

@@ -60,17 +60,16 @@ exponential least-squares fit; the one with the higher R² is named. With
 --until SIZE (100GB, 512MiB, 2T; K, M, G and T count in 1024s as gstat page
 sizes do) each forecasts when the database and the tables reach SIZE, with
 the 95% interval of the fit. --png DIR writes the charts history-size.png,
-history-versions.png and, with a forecast date, history-forecast.png,
-replacing files of those names (nothing else in DIR is touched). A snapshot
+history-versions.png and, with a forecast date, history-forecast.png; a file
+of those names that fbdiag did not write is never replaced. A snapshot
 without an execution time (gstat before 2.5, cut excerpts) is dated by its
 file's modification time, said on stderr; in a folder, files that are not
 gstat output are skipped with a line on stderr.`,
-			Flags: []cli.Flag{
+			Flags: append([]cli.Flag{
 				formatFlag(),
 				&cli.StringFlag{Name: "until", Usage: "forecast when the database and each table reach `SIZE`"},
 				&cli.IntFlag{Name: "top", Value: 15, Usage: "show the N fastest growing tables (0 = all)"},
-				&cli.StringFlag{Name: "png", Usage: "write the history charts into `DIR`"},
-			},
+			}, chartFlags()...),
 			Action: runGstatTrend,
 		},
 	}
@@ -475,6 +474,10 @@ func runGstatTrend(c *cli.Context) error {
 	if c.Int("top") < 0 {
 		return usagef("gstat trend: --top must be 0 or more")
 	}
+	png, err := pngOptions(c)
+	if err != nil {
+		return err
+	}
 	var snaps []*analyze.HistorySnapshot
 	for _, name := range c.Args().Slice() {
 		files := []string{name}
@@ -508,26 +511,29 @@ func runGstatTrend(c *cli.Context) error {
 			fmt.Fprintln(e.stderr, "warning:", w)
 		}
 	}
-	if dir := c.String("png"); dir != "" {
-		files, err := writeHistoryCharts(dir, tr, c.Int("top"), e.stderr)
-		if err != nil {
-			return err
-		}
-		for _, f := range files {
-			fmt.Fprintln(e.stderr, "wrote", f)
-		}
+	if png.dir != "" && len(tr.Snapshots) == 0 {
+		return errors.New("gstat trend: no dated snapshot to chart")
 	}
+	if err := writeTrend(e.stdout, format, tr, c.Int("top")); err != nil {
+		return err
+	}
+	return png.write(c, func() ([]*plot.Chart, error) { return report.HistoryCharts(tr, c.Int("top")) })
+}
+
+// writeTrend prints the trend; --png writes after it, so a refused
+// chart folder never loses the analysis.
+func writeTrend(w io.Writer, format report.Format, tr *analyze.Trend, top int) error {
 	if format == report.JSON {
-		return report.WriteJSON(e.stdout, tr)
+		return report.WriteJSON(w, tr)
 	}
 	var tables []*report.Table
 	if format == report.Text {
-		writeTrendText(e.stdout, tr)
+		writeTrendText(w, tr)
 	} else {
 		tables = append(tables, trendDatabaseTable(tr))
 	}
-	tables = append(tables, trendSnapshotsTable(tr, format), trendTablesTable(tr, c.Int("top"), format))
-	return report.WriteTables(e.stdout, format, tables...)
+	tables = append(tables, trendSnapshotsTable(tr, format), trendTablesTable(tr, top, format))
+	return report.WriteTables(w, format, tables...)
 }
 
 // snapshotFiles lists the regular files of a folder, by name.
@@ -598,7 +604,7 @@ func forecastText(fc *analyze.Forecast) string {
 }
 
 func fitText(g *analyze.GrowthTrend) (model, r2 string) {
-	f := bestFit(g)
+	f := report.BestFit(g)
 	if f == nil {
 		return "", ""
 	}
@@ -639,7 +645,7 @@ func writeTrendText(w io.Writer, tr *analyze.Trend) {
 		if r2 != "" {
 			line += fmt.Sprintf(", best fit %s, R² %s", model, r2)
 		}
-		if e := db.Exponential; e != nil && e.DoublingDays != nil && exponentialBest(db) {
+		if e := db.Exponential; e != nil && e.DoublingDays != nil && report.ExponentialBest(db) {
 			line += fmt.Sprintf(", doubles every %s", span(*e.DoublingDays*86400))
 		}
 		fmt.Fprintln(w, line)
@@ -681,11 +687,6 @@ func writeTrendText(w io.Writer, tr *analyze.Trend) {
 		fmt.Fprintf(w, "Fastest     %s\n", strings.Join(fast, ", "))
 	}
 	fmt.Fprintln(w)
-}
-
-// exponentialBest tells whether the exponential fit is the one named.
-func exponentialBest(g *analyze.GrowthTrend) bool {
-	return g.Best != nil && *g.Best == analyze.ModelExponential
 }
 
 func trendDatabaseTable(tr *analyze.Trend) *report.Table {
@@ -800,154 +801,4 @@ func sizeSpanSeconds(g analyze.GrowthTrend) float64 {
 		}
 	}
 	return last.Sub(first).Seconds()
-}
-
-// historyChartTables is how many tables the history charts draw beside
-// the database.
-const historyChartTables = 5
-
-// writeHistoryCharts draws the size and back version charts into dir.
-func writeHistoryCharts(dir string, tr *analyze.Trend, top int, stderr io.Writer) ([]string, error) {
-	if len(tr.Snapshots) == 0 {
-		return nil, errors.New("gstat trend: no dated snapshot to chart")
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	n := historyChartTables
-	if top > 0 && top < n {
-		n = top
-	}
-	times := make([]time.Time, len(tr.Snapshots))
-	for i, s := range tr.Snapshots {
-		times[i] = *s.Time
-	}
-	const mib = 1 << 20
-	values := func(g *analyze.GrowthTrend, f func(analyze.TrendPoint) *int64, scale float64) []float64 {
-		out := make([]float64, len(g.Points))
-		for i, p := range g.Points {
-			out[i] = math.NaN()
-			if v := f(p); v != nil {
-				out[i] = float64(*v) / scale
-			}
-		}
-		return out
-	}
-	size := func(p analyze.TrendPoint) *int64 { return p.SizeBytes }
-	versions := func(p analyze.TrendPoint) *int64 { return p.Versions }
-
-	sizeData := plot.History{Kind: plot.KindHistorySize, Title: "Database and fastest growing tables",
-		YLabel: "size (MiB)", Times: times}
-	sizeData.Series = append(sizeData.Series, plot.HistorySeries{Name: "database (tables + indices)", Values: values(&tr.Database, size, mib)})
-	// The growing tables (tr.Tables is fastest first); when none grows,
-	// the largest.
-	shown := slices.Clone(tr.Tables)
-	if len(shown) > 0 && (shown[0].BytesPerDay == nil || *shown[0].BytesPerDay <= 0) {
-		sizeData.Title = "Database and largest tables (none grows)"
-		slices.SortStableFunc(shown, func(a, b analyze.GrowthTrend) int { return cmp.Compare(lastValue(b, size), lastValue(a, size)) })
-	} else {
-		shown = slices.DeleteFunc(shown, func(g analyze.GrowthTrend) bool { return g.BytesPerDay == nil || *g.BytesPerDay <= 0 })
-	}
-	for i := 0; i < len(shown) && i < n; i++ {
-		sizeData.Series = append(sizeData.Series, plot.HistorySeries{Name: shown[i].Name, Values: values(&shown[i], size, mib)})
-	}
-	if fit := bestFit(&tr.Database); fit != nil {
-		// The fit over the measured span, sampled where the analysis
-		// evaluates it.
-		hf := &plot.HistoryFit{Name: fit.Model + " fit, R² " + strconv.FormatFloat(fit.R2, 'f', 4, 64)}
-		for k := 0; k <= 40; k++ {
-			days := tr.Days * float64(k) / 40
-			hf.Times = append(hf.Times, times[0].Add(time.Duration(days*24*float64(time.Hour))))
-			hf.Values = append(hf.Values, fit.At(days)/mib)
-		}
-		sizeData.Fit = hf
-	}
-
-	// Back versions: the database total and the tables holding most.
-	byVersions := slices.Clone(tr.Tables)
-	slices.SortStableFunc(byVersions, func(a, b analyze.GrowthTrend) int {
-		return cmp.Compare(lastValue(b, versions), lastValue(a, versions))
-	})
-	verData := plot.History{Kind: plot.KindHistoryVersions, Title: "Back versions (garbage) over time",
-		YLabel: "back versions", Times: times}
-	verData.Series = append(verData.Series, plot.HistorySeries{Name: "database", Values: values(&tr.Database, versions, 1)})
-	for i := 0; i < len(byVersions) && i < n; i++ {
-		verData.Series = append(verData.Series, plot.HistorySeries{Name: byVersions[i].Name, Values: values(&byVersions[i], versions, 1)})
-	}
-
-	var charts []*plot.Chart
-	for _, d := range []plot.History{sizeData, verData} {
-		ch, err := plot.HistoryChart(d)
-		if err != nil {
-			// A series of gstat -h outputs has no sizes or versions.
-			fmt.Fprintf(stderr, "no %s chart: %v\n", d.Kind, err)
-			continue
-		}
-		charts = append(charts, ch)
-	}
-	if fc := forecastChartData(tr, times, values(&tr.Database, size, mib), mib); fc != nil {
-		ch, err := plot.HistoryForecastChart(*fc)
-		if err != nil {
-			fmt.Fprintf(stderr, "no %s chart: %v\n", plot.KindHistoryForecast, err)
-		} else {
-			charts = append(charts, ch)
-		}
-	}
-	var written []string
-	for _, ch := range charts {
-		path := filepath.Join(dir, ch.File())
-		if err := plot.WritePNG(path, ch, plot.Options{}); err != nil {
-			return written, err
-		}
-		written = append(written, path)
-	}
-	return written, nil
-}
-
-// forecastChartData is the database forecast as chart data, nil unless
-// --until gave a crossing date.
-func forecastChartData(tr *analyze.Trend, times []time.Time, sizes []float64, scale float64) *plot.HistoryForecast {
-	db := &tr.Database
-	fc := db.Forecast
-	fit := bestFit(db)
-	if fc == nil || fc.Status != analyze.ForecastDate || fc.Date == nil || fit == nil || tr.UntilBytes == nil {
-		return nil
-	}
-	d := &plot.HistoryForecast{
-		Title:       "Database forecast: " + bytesOr(tr.UntilBytes) + " on " + fc.Date.Format(time.DateOnly),
-		YLabel:      "size (MiB)",
-		Times:       times,
-		Measured:    plot.HistorySeries{Name: "database (tables + indices)", Values: sizes},
-		Target:      float64(*tr.UntilBytes) / scale,
-		TargetLabel: "target " + bytesOr(tr.UntilBytes),
-		Crossing:    *fc.Date,
-		Earliest:    fc.Earliest,
-		Latest:      fc.Latest,
-	}
-	d.Fit.Name = fit.Model + " fit, R² " + strconv.FormatFloat(fit.R2, 'f', 4, 64)
-	end := fc.Date.Sub(times[0]).Hours() / 24
-	for k := 0; k <= 60; k++ {
-		days := end * float64(k) / 60
-		d.Fit.Times = append(d.Fit.Times, times[0].Add(time.Duration(days*24*float64(time.Hour))))
-		d.Fit.Values = append(d.Fit.Values, fit.At(days)/scale)
-	}
-	return d
-}
-
-// lastValue is the last known value of a series, -1 when none.
-func lastValue(g analyze.GrowthTrend, f func(analyze.TrendPoint) *int64) int64 {
-	for i := len(g.Points) - 1; i >= 0; i-- {
-		if v := f(g.Points[i]); v != nil {
-			return *v
-		}
-	}
-	return -1
-}
-
-// bestFit is the fit the analysis names, or the line with 2 sizes.
-func bestFit(g *analyze.GrowthTrend) *analyze.GrowthFit {
-	if exponentialBest(g) {
-		return g.Exponential
-	}
-	return g.Linear
 }

@@ -23,7 +23,7 @@ func TestHelpFits100(t *testing.T) {
 		}
 	}
 	_, out, _ := runCmd(t, nil, "gstat", "--help")
-	if !strings.Contains(out, "   fbdiag gstat [--format F] [--top N] [--sort KEY] [--fail-on LEVEL] [--rules FILE] FILE|- ...\n") {
+	if !strings.Contains(out, "   fbdiag gstat [--format F] [--top N] [--sort KEY] [--fail-on LEVEL] [--png DIR] FILE|-...\n") {
 		t.Errorf("gstat usage line:\n%s", out)
 	}
 }

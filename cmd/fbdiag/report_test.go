@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -100,6 +101,15 @@ func TestReportNoArguments(t *testing.T) {
 		}
 		if n == 0 {
 			t.Errorf("no %s chart among %d", k, len(pngs))
+		}
+	}
+	// Its two shop -a -r snapshots, 278 s apart, make the History section.
+	if !slices.Contains(sections, "history-shop.fdb") {
+		t.Errorf("no history section in %v", sections)
+	}
+	for _, f := range []string{"history-size-history-shop.fdb.png", "history-versions-history-shop.fdb.png"} {
+		if !slices.Contains(pngs, filepath.Join(dir, "fbdiag-report", f)) {
+			t.Errorf("no %s among %v", f, pngs)
 		}
 	}
 	// Run again: our own report is replaced, not refused.

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/parse"
+	"github.com/fbdiag/fbdiag/plot"
 	"github.com/fbdiag/fbdiag/report"
 )
 
@@ -45,7 +46,7 @@ Examples:
   fbdiag throughput --knee 16GB --predict 2TB degradation-throughput-sata.csv
   fbdiag throughput --table 1 article.txt
   fbdiag throughput --format json pgbench-scales/*.txt`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "x", Usage: "x column (name or 1-based index); for runs, a config key"},
 			&cli.StringFlag{Name: "y", Usage: "y column(s), comma-separated; for runs, a metric"},
 			&cli.StringSliceFlag{Name: "series", Usage: "more y columns, or a column naming the series of each row"},
@@ -55,7 +56,7 @@ Examples:
 			&cli.StringFlag{Name: "knee", Usage: "test for a cliff at this size (16GB: the RAM)"},
 			&cli.StringFlag{Name: "noise", Usage: "sweep noise for single runs, e.g. 2% (default 2%)"},
 			formatFlag(),
-		},
+		}, chartFlags()...),
 		Action: throughputAction,
 	}
 }
@@ -102,6 +103,10 @@ func throughputAction(c *cli.Context) error {
 			return usagef("%s %q: want a positive size such as 16GB or 2TB", f.name, f.v)
 		}
 	}
+	png, err := pngOptions(c)
+	if err != nil {
+		return err
+	}
 	var in analyze.Input
 	for _, name := range c.Args().Slice() {
 		rc, shown, err := openInput(c, name)
@@ -131,15 +136,22 @@ func throughputAction(c *cli.Context) error {
 		}
 		return err
 	}
+	charts := func() ([]*plot.Chart, error) { return report.ThroughputCharts(res, chartName(c.Args().Slice())) }
 	if format == report.JSON {
-		return report.WriteJSON(e.stdout, res)
+		if err := report.WriteJSON(e.stdout, res); err != nil {
+			return err
+		}
+		return png.write(c, charts)
 	}
 	// file:line: first, as gstat and gbak print them, for editors and CI logs.
 	report.WriteNotices(e.stderr, "", res.Notices)
 	for _, w := range res.Warnings {
 		fmt.Fprintln(e.stderr, "fbdiag: warning:", w)
 	}
-	return writeThroughput(e.stdout, format, res)
+	if err := writeThroughput(e.stdout, format, res); err != nil {
+		return err
+	}
+	return png.write(c, charts)
 }
 
 // writeThroughput prints the result as tables (text, CSV, markdown); the
