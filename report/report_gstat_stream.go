@@ -84,13 +84,21 @@ func KeepGstatRuns(in Input, max int) (*GstatRuns, error) {
 	return runs, err
 }
 
-// gstatHistory makes the sections comparing the kept runs of all gstat
-// inputs over time; nil until a History section exists.
-var gstatHistory func(runs []GstatRun) []*Section
+// gstatHistory makes the History sections (report_history.go) from the
+// kept runs of all gstat inputs: a file of thousands of runs is seen
+// through at most GstatRunsKept of them, first and last included.
+func gstatHistory(runs []GstatRun) []*Section {
+	snaps := make([]*analyze.HistorySnapshot, 0, len(runs))
+	for _, r := range runs {
+		snaps = append(snaps, historySnapshot(r.Analysis, r.Report))
+	}
+	return HistorySections(snaps)
+}
 
-// streamGstatSections replaces gstatSections (report_gstat.go): same
-// sections for files of a few runs, and for a file of many runs its last
-// run in full with a note saying so, in memory bounded by GstatRunsKept.
+// streamGstatSections replaces gstatSections (report_gstat.go, which
+// read every run of a file into memory): the same sections and History
+// for files of a few runs; for a file of many runs its last run in full
+// with a note saying so, in memory bounded by GstatRunsKept.
 func streamGstatSections(ins []Input) []*Section {
 	var out []*Section
 	var all []GstatRun
@@ -109,18 +117,16 @@ func streamGstatSections(ins []Input) []*Section {
 		} else {
 			r := runs.Kept[len(runs.Kept)-1]
 			s := GstatSection(r.Analysis, r.Report)
-			s.Text = append([]string{fmt.Sprintf("%d runs in this file; the report shows the last (run %d) in full.",
-				runs.Total, runs.Total)}, s.Text...)
+			s.Text = append([]string{fmt.Sprintf("%d runs in this file; the report shows the last (run %d) in full, "+
+				"and its history reads %d of them (the first, the last, evenly spaced).",
+				runs.Total, runs.Total, len(runs.Kept))}, s.Text...)
 			out = append(out, s)
 		}
 		if err != nil {
 			out[len(out)-1].Notices = append(out[len(out)-1].Notices, "read stopped: "+err.Error())
 		}
 	}
-	if gstatHistory != nil {
-		out = append(out, gstatHistory(all)...)
-	}
-	return out
+	return append(out, gstatHistory(all)...)
 }
 
 // Registered after report_gstat.go's init (files initialise in name

@@ -53,8 +53,9 @@ func TestKeepGstatRuns(t *testing.T) {
 }
 
 // TestReportBigGstatBounded: a 20 MB file of 2,400 appended runs gives
-// one section (the last run, with a note), and the report keeps a few
-// MB, not a copy of every run (it kept 2,400 sections before).
+// the section of the last run, with a note, and a History of the 39 kept
+// runs; the report keeps a few MB, not a copy of every run (it made
+// 2,400 sections before).
 func TestReportBigGstatBounded(t *testing.T) {
 	ins, errs := Inputs([]string{bigGstat(t, 2400)})
 	if len(errs) > 0 {
@@ -66,13 +67,17 @@ func TestReportBigGstatBounded(t *testing.T) {
 	r := Build("big", "fbdiag test", ins)
 	runtime.GC()
 	runtime.ReadMemStats(&after)
-	if len(r.Sections) != 1 {
-		t.Fatalf("%d sections, want 1", len(r.Sections))
+	if len(r.Sections) != 2 {
+		t.Fatalf("%d sections, want 2", len(r.Sections))
 	}
-	s := r.Sections[0]
+	s, h := r.Sections[0], r.Sections[1]
 	if s.Title != "Database statistics: big-gstat.txt (run 2400)" || len(s.Text) == 0 ||
-		s.Text[0] != "2400 runs in this file; the report shows the last (run 2400) in full." {
+		s.Text[0] != "2400 runs in this file; the report shows the last (run 2400) in full, "+
+			"and its history reads 39 of them (the first, the last, evenly spaced)." {
 		t.Errorf("section %q, text %q", s.Title, s.Text)
+	}
+	if h.Kind != KindHistory || len(h.Text) == 0 || !strings.HasPrefix(h.Text[0], "39 gstat snapshots of /var/lib/firebird/data/shop.fdb;") {
+		t.Errorf("history %q (%s), text %q", h.Title, h.Kind, h.Text)
 	}
 	if len(s.Figures) != 3 || len(s.Findings) != 9 {
 		t.Errorf("%d figures, %d findings; want 3 and 9 (those of one run)", len(s.Figures), len(s.Findings))
