@@ -10,39 +10,6 @@ import (
 	"github.com/fbdiag/fbdiag/plot"
 )
 
-func init() { Register(parse.InputGstat, gstatSections) }
-
-// gstatSections makes one section per gstat run (a file holding two
-// concatenated runs gives two), then a History section per database
-// seen at two times or more.
-func gstatSections(ins []Input) []*Section {
-	var out []*Section
-	var snaps []*analyze.HistorySnapshot
-	for _, in := range ins {
-		reps, err := readGstat(in)
-		if err != nil {
-			out = append(out, &Section{ID: filepath.Base(in.Name), Title: "Database statistics: " + filepath.Base(in.Name),
-				Kind: string(parse.InputGstat), Sources: []string{in.Name}, Err: err.Error()})
-			continue
-		}
-		for _, rep := range reps {
-			a := analyze.Gstat(rep, analyze.NewThresholds())
-			out = append(out, GstatSection(a, rep))
-			snaps = append(snaps, historySnapshot(a, rep))
-		}
-	}
-	return append(out, HistorySections(snaps)...)
-}
-
-func readGstat(in Input) ([]*parse.GstatReport, error) {
-	rc, err := in.Open()
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	return parse.ReadGstat(rc, in.Name)
-}
-
 // GstatSection is the report section of one gstat run: headline figures,
 // the warnings, the tables, indices and fill charts and the full tables.
 func GstatSection(a *analyze.GstatAnalysis, rep *parse.GstatReport) *Section {

@@ -95,10 +95,10 @@ func gstatHistory(runs []GstatRun) []*Section {
 	return HistorySections(snaps)
 }
 
-// streamGstatSections replaces gstatSections (report_gstat.go, which
-// read every run of a file into memory): the same sections and History
-// for files of a few runs; for a file of many runs its last run in full
-// with a note saying so, in memory bounded by GstatRunsKept.
+// streamGstatSections makes one section per gstat run for files of a few
+// runs, and for a file of many runs its last run in full with a note
+// saying so, then the History sections, in memory bounded by
+// GstatRunsKept.
 func streamGstatSections(ins []Input) []*Section {
 	var out []*Section
 	var all []GstatRun
@@ -129,6 +129,4 @@ func streamGstatSections(ins []Input) []*Section {
 	return append(out, gstatHistory(all)...)
 }
 
-// Registered after report_gstat.go's init (files initialise in name
-// order), so this streaming builder is the one used.
 func init() { Register(parse.InputGstat, streamGstatSections) }
