@@ -71,16 +71,19 @@ type Series struct {
 	// FirstToLastChange is y(last)/y(first) − 1 over the sizes or settings
 	// in order (medians where a size was run several times).
 	FirstToLastChange *float64 `json:"first_to_last_change"`
-	// LastStep is the change from the next-to-last to the last size: the
-	// seed's "30 GB → 1.7 TB" question.
-	LastStep *Step     `json:"last_step"`
-	Best     *Point    `json:"best"`
-	Models   []*Model  `json:"models,omitempty"`
-	Knee     *Knee     `json:"knee,omitempty"`
-	Sweep    *Sweep    `json:"sweep,omitempty"`
-	Load     *Load     `json:"load,omitempty"`
-	AB       []ABEntry `json:"ab,omitempty"`
-	Warnings []string  `json:"warnings,omitempty"`
+	// UpToLastStep is the change from the first to the next-to-last size
+	// (the seed's "9 GB → 30 GB: 17.5 % lost"), and LastStep the change
+	// from the next-to-last to the last (its "30 GB → 1.7 TB: 2.41×"):
+	// measurements often cluster at small sizes with one far point.
+	UpToLastStep *Step     `json:"up_to_last_step"`
+	LastStep     *Step     `json:"last_step"`
+	Best         *Point    `json:"best"`
+	Models       []*Model  `json:"models,omitempty"`
+	Knee         *Knee     `json:"knee,omitempty"`
+	Sweep        *Sweep    `json:"sweep,omitempty"`
+	Load         *Load     `json:"load,omitempty"`
+	AB           []ABEntry `json:"ab,omitempty"`
+	Warnings     []string  `json:"warnings,omitempty"`
 
 	lowerIsBetter bool
 }
@@ -268,6 +271,9 @@ func (s *Series) describe() {
 		n := len(xs)
 		if r := meds[n-1] / meds[n-2]; finite(r) {
 			s.LastStep = &Step{FromX: xs[n-2], FromY: meds[n-2], ToX: xs[n-1], ToY: meds[n-1], Ratio: r, Change: r - 1}
+		}
+		if r := meds[n-2] / meds[0]; n >= 3 && finite(r) {
+			s.UpToLastStep = &Step{FromX: xs[0], FromY: meds[0], ToX: xs[n-2], ToY: meds[n-2], Ratio: r, Change: r - 1}
 		}
 	}
 	for i := range s.Points {

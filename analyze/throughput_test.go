@@ -75,6 +75,11 @@ func checkSATADegradation(t *testing.T, r *Result) {
 		t.Fatal("9.04 or 30.3 GB not found")
 	}
 	near(t, "change 9.04→30.3 GB", c, -0.1754, 0.0001)
+	// The same figure is reported as the change up to the last step.
+	if u := s.UpToLastStep; u == nil || u.FromX != 9.04 || u.ToX != 30.3 || u.FromY != 494.73 || u.ToY != 407.97 {
+		t.Fatalf("up to last step = %+v", s.UpToLastStep)
+	}
+	near(t, "up to last step change", s.UpToLastStep.Change, -0.1754, 0.0001)
 	// 30.3 GB → 1813.97 GB: 407.97 → 169.33, 2.41 times less.
 	if s.LastStep == nil || s.LastStep.FromX != 30.3 || s.LastStep.ToX != 1813.969025 {
 		t.Fatalf("last step = %+v", s.LastStep)

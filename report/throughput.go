@@ -24,14 +24,17 @@ func ThroughputTables(r *analyze.Result) []*Table {
 	xu, yu := deref(r.XUnit), deref(r.YUnit)
 	var tables []*Table
 	head := &Table{Name: "summary", Title: fmt.Sprintf("%s: %s against %s", r.Mode, paren(deref(r.Y), yu), paren(deref(r.X), xu)),
-		Columns: Cols("series", ">points", ">first→last", "last step", "best")}
+		Columns: Cols("series", ">points", ">first→last", "up to last step", "last step", "best")}
 	for _, s := range r.Series {
-		row := []string{s.Name, strconv.Itoa(len(s.Points)), PercentOr(s.FirstToLastChange), "", ""}
+		row := []string{s.Name, strconv.Itoa(len(s.Points)), PercentOr(s.FirstToLastChange), "", "", ""}
+		if st := s.UpToLastStep; st != nil {
+			row[3] = fmt.Sprintf("%s → %s: %s", Num(st.FromX), Num(st.ToX), PercentOr(&st.Change))
+		}
 		if st := s.LastStep; st != nil {
-			row[3] = fmt.Sprintf("%s → %s: ×%.3g", Num(st.FromX), Num(st.ToX), st.Ratio)
+			row[4] = fmt.Sprintf("%s → %s: ×%.3g", Num(st.FromX), Num(st.ToX), st.Ratio)
 		}
 		if b := s.Best; b != nil {
-			row[4] = fmt.Sprintf("%s at %s", Num(b.Y), xOf(b, xu))
+			row[5] = fmt.Sprintf("%s at %s", Num(b.Y), xOf(b, xu))
 		}
 		head.Add(row...)
 	}

@@ -38,7 +38,7 @@ func TestThroughputTablesDegradation(t *testing.T) {
 	if sum.Title != "degradation: ops_per_s (ops/s) against size_gb (GB)" {
 		t.Errorf("title %q", sum.Title)
 	}
-	if got := strings.Join(sum.Rows[0], "|"); got != "ops_per_s|12|-65.8%|30.3 → 1814: ×0.415|494.7 at 9.04 GB" {
+	if got := strings.Join(sum.Rows[0], "|"); got != "ops_per_s|12|-65.8%|9.04 → 30.3: -17.5%|30.3 → 1814: ×0.415|494.7 at 9.04 GB" {
 		t.Errorf("summary %s", got)
 	}
 	power := tables[1].Rows[2]

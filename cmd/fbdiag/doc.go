@@ -278,8 +278,8 @@
 //
 //	$ fbdiag throughput --knee 16GB --predict 2TB testdata/seeds/degradation-throughput-sata.csv
 //	degradation: ops_per_s (ops/s) against size_gb (GB)
-//	series     points  first→last  last step            best
-//	ops_per_s      12      -65.8%  30.3 → 1814: ×0.415  494.7 at 9.04 GB
+//	series     points  first→last  up to last step      last step            best
+//	ops_per_s      12      -65.8%  9.04 → 30.3: -17.5%  30.3 → 1814: ×0.415  494.7 at 9.04 GB
 //
 //	Models: ops_per_s
 //	model      parameters ± stderr                   R²  slope p  loss/doubling

@@ -26,7 +26,7 @@ func TestThroughputTextSATA(t *testing.T) {
 	}
 	for _, want := range []string{
 		"degradation: ops_per_s (ops/s) against size_gb (GB)",
-		"ops_per_s      12      -65.8%  30.3 → 1814: ×0.415  494.7 at 9.04 GB",
+		"ops_per_s      12      -65.8%  9.04 → 30.3: -17.5%  30.3 → 1814: ×0.415  494.7 at 9.04 GB",
 		"power      c=811.9±10.85 k=-0.2077±0.003765  0.9920    0.000         +13.4%",
 		"power            193.3 [171.8, 217.6]   169.3    +14.2%       166.7 [157.9, 175.9]",
 		"no significant break at 16 GB: the step of +0.8% is within the noise of the power trend (p=0.541)",
