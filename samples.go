@@ -8,7 +8,8 @@ package fbdiag
 
 import "embed"
 
-// Samples holds testdata/fb30 and testdata/seeds.
+// Samples holds the gstat and gbak outputs of testdata/fb30 (not its
+// schema, which is no input) and testdata/seeds.
 //
-//go:embed testdata/fb30 testdata/seeds
+//go:embed testdata/fb30/*.txt testdata/fb30/*.log testdata/seeds
 var Samples embed.FS
