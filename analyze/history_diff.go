@@ -225,6 +225,19 @@ func (d *SnapshotDiff) perDay(change *int64) *float64 {
 	return ptr(float64(*change) / (*d.SecondsBetween / 86400))
 }
 
+// pairOf is one figure of an object before and after; the side where the
+// object does not exist is null.
+func pairOf[T any](before, after *T, f func(*T) *int64) Pair {
+	var p Pair
+	if before != nil {
+		p[0] = f(before)
+	}
+	if after != nil {
+		p[1] = f(after)
+	}
+	return p
+}
+
 func (d *SnapshotDiff) tables(b, a *GstatAnalysis) {
 	old := map[string]*TableStats{}
 	for i := range b.Tables {
@@ -237,16 +250,7 @@ func (d *SnapshotDiff) tables(b, a *GstatAnalysis) {
 			t = at
 		}
 		td := TableDiff{Schema: t.Schema, Name: t.Name}
-		pair := func(f func(*TableStats) *int64) Pair {
-			var p Pair
-			if bt != nil {
-				p[0] = f(bt)
-			}
-			if at != nil {
-				p[1] = f(at)
-			}
-			return p
-		}
+		pair := func(f func(*TableStats) *int64) Pair { return pairOf(bt, at, f) }
 		td.Records = pair(func(t *TableStats) *int64 { return t.Records })
 		td.Versions = pair(func(t *TableStats) *int64 { return t.Versions })
 		td.Fragments = pair(func(t *TableStats) *int64 { return t.Fragments })
@@ -334,16 +338,14 @@ func (d *SnapshotDiff) indices(b, a *GstatAnalysis) {
 		if ar != nil {
 			id.Table = ar.ix.Table
 		}
-		pair := func(f func(*IndexStats) *int64) Pair {
-			var p Pair
-			if br != nil {
-				p[0] = f(br.ix)
-			}
-			if ar != nil {
-				p[1] = f(ar.ix)
-			}
-			return p
+		var bix, aix *IndexStats
+		if br != nil {
+			bix = br.ix
 		}
+		if ar != nil {
+			aix = ar.ix
+		}
+		pair := func(f func(*IndexStats) *int64) Pair { return pairOf(bix, aix, f) }
 		id.Depth = pair(func(x *IndexStats) *int64 { return x.Depth })
 		id.LeafBuckets = pair(func(x *IndexStats) *int64 { return x.LeafBuckets })
 		id.Nodes = pair(func(x *IndexStats) *int64 { return x.Nodes })

@@ -368,6 +368,13 @@ var sizeWordRe = regexp.MustCompile(`(?i)(size|scale|warehouse|bytes|tamaño|tai
 
 func sizeLike(name string) bool { return sizeWordRe.MatchString(name) }
 
+// concurrencyWordRe names the load a benchmark sweeps over (pgbench -c/-j,
+// sysbench --threads, HammerDB virtual users): 1, 2, 3… of them is a
+// setting, not a row counter.
+var concurrencyWordRe = regexp.MustCompile(`(?i)^(n_?|num_?|#\s*)?(clients?|threads?|thds|connections?|conns?|workers?|jobs|users|vusers|sessions|concurrency)$`)
+
+func concurrencyLike(name string) bool { return concurrencyWordRe.MatchString(name) }
+
 // FormatX writes an x value with its unit ("16 GB", "1500").
 func FormatX(v float64, unit string) string {
 	s := strconv.FormatFloat(v, 'f', -1, 64)

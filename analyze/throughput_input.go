@@ -256,7 +256,8 @@ func isCounter(c parse.Column) bool {
 
 func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first bool) error {
 	// x: asked for, else the first size column, else the first column of
-	// names, else the first number that is not a row counter.
+	// names, else the first number that is not a row counter (a sweep over
+	// 1, 2, 3… clients or threads counts like one but is the x).
 	xi := -1
 	if opt.X != "" {
 		i, ok := t.Col(opt.X)
@@ -269,7 +270,7 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 		for i, c := range t.Columns {
 			if (pass == 0 && c.Numeric && c.Unit.Kind == parse.KindSize) ||
 				(pass == 1 && !c.Numeric) ||
-				(pass == 2 && c.Numeric && !isCounter(c) && c.Unit.Kind != parse.KindRate) {
+				(pass == 2 && c.Numeric && (!isCounter(c) || concurrencyLike(c.Name)) && c.Unit.Kind != parse.KindRate) {
 				xi = i
 				break
 			}

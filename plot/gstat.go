@@ -3,6 +3,8 @@ package plot
 import (
 	"fmt"
 	"strconv"
+
+	gplot "gonum.org/v1/plot"
 )
 
 // DepthCount is how many indices have a given depth.
@@ -64,42 +66,60 @@ func IndicesChart(d Indices) (*Chart, error) {
 			title = d.Title
 		}
 		p := newPlot(title, "size ("+d.SizeUnit+")", "")
-		valueGrid(p, true)
-		b := newBars(true)
-		n := len(d.Largest)
-		names := make([]string, n)
-		pl := Plotted{Name: "largest"}
-		seen := map[string]bool{}
-		var legend []Severity
+		bars := make([]sizeBar, len(d.Largest))
 		for i, ix := range d.Largest {
-			pos := float64(n - 1 - i)
 			name := ix.Name
 			if ix.Table != "" {
 				name = Ellipsis(ix.Name, 18) + " (" + Ellipsis(ix.Table, 12) + ")"
 			}
-			names[n-1-i] = name
-			if finite(ix.Size) {
-				b.add(bar{Pos: pos, Thick: 0.66, Hi: ix.Size, Color: severityColor(ix.Severity), Label: FormatValue(ix.Size)})
-			}
-			pl.X = append(pl.X, pos)
-			pl.Y = append(pl.Y, ix.Size)
-			pl.Labels = append(pl.Labels, ix.Name)
-			if l := severityLabel(ix.Severity); !seen[l] {
-				seen[l] = true
-				legend = append(legend, ix.Severity)
-			}
+			bars[i] = sizeBar{axis: name, label: ix.Name, size: ix.Size, severity: ix.Severity}
 		}
-		p.Add(b)
-		ch.add(pl)
-		categoryAxis(&p.Y, names)
-		legend = sortSeverities(legend)
-		for _, s := range legend {
-			p.Legend.Add(severityLabel(s), swatch{severityColor(s)})
-		}
-		p.X.Min = 0
-		ch.addBarsPanel(p, n, len(legend))
+		legend := ch.addSizeBars(p, "largest", bars)
+		ch.addBarsPanel(p, len(bars), legend)
 	}
 	return ch, nil
+}
+
+// sizeBar is one bar of a "largest first" panel.
+type sizeBar struct {
+	axis, label string // the name on the axis, and in the plotted data
+	size        float64
+	severity    Severity
+}
+
+// addSizeBars draws sizes as horizontal bars, the first at the top, each
+// coloured by its severity, with a legend of the severities shown (worst
+// first) so that colour means the same in the index and table charts. It
+// returns the number of legend entries.
+func (ch *Chart) addSizeBars(p *gplot.Plot, plotted string, bars []sizeBar) int {
+	valueGrid(p, true)
+	b := newBars(true)
+	n := len(bars)
+	names := make([]string, n)
+	pl := Plotted{Name: plotted}
+	seen := map[string]bool{}
+	var legend []Severity
+	for i, sb := range bars {
+		pos := float64(n - 1 - i)
+		names[n-1-i] = sb.axis
+		if finite(sb.size) {
+			b.add(bar{Pos: pos, Thick: 0.66, Hi: sb.size, Color: severityColor(sb.severity), Label: FormatValue(sb.size)})
+		}
+		pl.X, pl.Y, pl.Labels = append(pl.X, pos), append(pl.Y, sb.size), append(pl.Labels, sb.label)
+		if l := severityLabel(sb.severity); !seen[l] {
+			seen[l] = true
+			legend = append(legend, sb.severity)
+		}
+	}
+	p.Add(b)
+	ch.add(pl)
+	categoryAxis(&p.Y, names)
+	legend = sortSeverities(legend)
+	for _, s := range legend {
+		p.Legend.Add(severityLabel(s), swatch{severityColor(s)})
+	}
+	p.X.Min = 0
+	return len(legend)
 }
 
 // sortSeverities orders legend entries worst first.
@@ -141,37 +161,13 @@ func TablesChart(d Tables) (*Chart, error) {
 		return nil, errNoData(ch.Kind, "tables")
 	}
 	n := len(d.Tables)
-	names := make([]string, n)
-	for i, t := range d.Tables {
-		names[n-1-i] = t.Name
-	}
 	p := newPlot(d.Title, "size ("+d.SizeUnit+")", "")
-	valueGrid(p, true)
-	b := newBars(true)
-	pl := Plotted{Name: "size"}
-	seen := map[string]bool{}
-	var legend []Severity
+	bars := make([]sizeBar, n)
 	for i, t := range d.Tables {
-		pos := float64(n - 1 - i)
-		if finite(t.Size) {
-			b.add(bar{Pos: pos, Thick: 0.66, Hi: t.Size, Color: severityColor(t.Severity), Label: FormatValue(t.Size)})
-		}
-		pl.X, pl.Y, pl.Labels = append(pl.X, pos), append(pl.Y, t.Size), append(pl.Labels, t.Name)
-		if l := severityLabel(t.Severity); !seen[l] {
-			seen[l] = true
-			legend = append(legend, t.Severity)
-		}
+		bars[i] = sizeBar{axis: t.Name, label: t.Name, size: t.Size, severity: t.Severity}
 	}
-	p.Add(b)
-	ch.add(pl)
-	categoryAxis(&p.Y, names)
-	legend = sortSeverities(legend)
-	for _, s := range legend {
-		p.Legend.Add(severityLabel(s), swatch{severityColor(s)})
-	}
-	p.X.Min = 0
 	// Both panels reserve the same legend room so their rows line up.
-	legendRows := max(len(legend), 2)
+	legendRows := max(ch.addSizeBars(p, "size", bars), 2)
 	ch.addBarsPanel(p, n, legendRows)
 
 	// Right: back versions and fragments per 100 records, the garbage a

@@ -72,7 +72,7 @@ func benchmarkSections(ins []Input) []*Section {
 	}
 	var out []*Section
 	for _, g := range groups {
-		out = append(out, ThroughputSection(g.tool+" runs in "+filepath.Base(g.dir), g.names, g.in))
+		out = append(out, ThroughputSection(g.tool+" runs in "+folderName(g.dir, g.names), g.names, g.in))
 	}
 	if len(skipped) > 0 {
 		s := &Section{ID: "benchmarks-skipped", Title: "Benchmark files without a result", Kind: string(parse.InputBenchmark)}
@@ -83,6 +83,22 @@ func benchmarkSections(ins []Input) []*Section {
 		out = append(out, s)
 	}
 	return out
+}
+
+// folderName names the folder of a group of runs for a title: the
+// current folder by its real name, not "." (one file there, or standard
+// input, by its file name).
+func folderName(dir string, names []string) string {
+	if dir != "." {
+		return filepath.Base(dir)
+	}
+	if len(names) == 1 {
+		return filepath.Base(names[0])
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		return filepath.Base(abs)
+	}
+	return "this folder"
 }
 
 func readThroughput(in Input) ([]*parse.Table, []*parse.Run, []parse.Notice, error) {

@@ -99,14 +99,16 @@ func backupCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "backup",
 		Usage:     "back up a database on a live server (gbak -v -st tdrw) and show its timeline",
-		UsageText: "fbdiag backup [--server HOST[:PORT]] [--log FILE] [--format F] [--top N]\n              DATABASE BACKUP_FILE",
+		UsageText: "fbdiag backup [--server HOST[:PORT]] [--log FILE [--force]] [--format F] [--top N]\n              DATABASE BACKUP_FILE",
 		Description: `backup runs gbak's backup on the server through the Services API, with verbose
 output and per-line statistics (time, delta, page reads, page writes: gbak -st tdrw),
 and writes the log line by line as it arrives, in the form "gbak -b -v -st tdrw -y LOG"
 would. The log is --log FILE or, by default, BACKUPNAME-backup-YYYYMMDD-HHMMSS.log in
 the current folder; it gets its name only when gbak finished, so a failed backup leaves
-no log that looks complete. On a terminal, stderr shows the current step. Then it
-prints the log's timeline as 'fbdiag gbak LOG' does (phases, tables, slowest steps).
+no log that looks complete. An existing log file is never replaced (it could be one of
+your inputs): fbdiag refuses before connecting, unless --force is given. On a terminal,
+stderr shows the current step. Then it prints the log's timeline as 'fbdiag gbak LOG'
+does (phases, tables, slowest steps).
 
 ` + credentialsHelp + `
 
@@ -115,6 +117,7 @@ Example:
 		Flags: []cli.Flag{
 			serverFlag(),
 			&cli.StringFlag{Name: "log", Usage: "gbak log file to write (default: BACKUPNAME-backup-TIME.log)"},
+			logForceFlag(),
 			formatFlag(),
 			topFlag(),
 		},
@@ -126,14 +129,15 @@ func restoreCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "restore",
 		Usage:     "restore a backup on a live server (gbak -v -st tdrw) and show its timeline",
-		UsageText: "fbdiag restore [--server HOST[:PORT]] [--replace] [--page-size N] [--log FILE]\n               [--format F] [--top N] BACKUP_FILE DATABASE",
+		UsageText: "fbdiag restore [--server HOST[:PORT]] [--replace] [--page-size N] [--log FILE [--force]]\n               [--format F] [--top N] BACKUP_FILE DATABASE",
 		Description: `restore runs gbak's restore on the server through the Services API, with verbose
 output and per-line statistics (gbak -c -v -st tdrw), and writes the log line by line
 as it arrives. Without --replace an existing DATABASE is never touched: fbdiag checks
 that it cannot be attached first and restores in create mode (gbak -c); --replace
 restores over it (gbak -rep). The log is --log FILE or, by default,
 DBNAME-restore-YYYYMMDD-HHMMSS.log in the current folder, named only when gbak
-finished. On a terminal, stderr shows the current step, the records restored of the
+finished; an existing log file is refused before connecting unless --force is
+given. On a terminal, stderr shows the current step, the records restored of the
 current table and the time elapsed. Then it prints the log's timeline as
 'fbdiag gbak LOG' does: phases, each table's data, each index build, slowest steps.
 
@@ -147,11 +151,17 @@ Example:
 			&cli.BoolFlag{Name: "replace", Usage: "overwrite DATABASE if it exists (gbak -rep)"},
 			&cli.IntFlag{Name: "page-size", Usage: "page size of the restored database", DefaultText: "the backup's"},
 			&cli.StringFlag{Name: "log", Usage: "gbak log file to write (default: DBNAME-restore-TIME.log)"},
+			logForceFlag(),
 			formatFlag(),
 			topFlag(),
 		},
 		Action: restoreAction,
 	}
+}
+
+// logForceFlag lets backup and restore replace an existing --log file.
+func logForceFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "force", Usage: "replace an existing --log file"}
 }
 
 // liveSetup reads what every live command needs: the output format, the
@@ -204,15 +214,15 @@ func liveOutPath(explicit, def string, force bool) (string, atomicfile.Options) 
 	return def, atomicfile.Options{NoReplace: true}
 }
 
-// refuseExisting fails with one line when a file collect would write is
-// already there, before anything is asked of the server.
-func refuseExisting(opt atomicfile.Options, paths ...string) error {
+// refuseExisting fails with one line when a file a live command would
+// write is already there, before anything is asked of the server.
+func refuseExisting(cmd string, opt atomicfile.Options, paths ...string) error {
 	if !opt.NoReplace {
 		return nil
 	}
 	for _, p := range paths {
 		if _, err := os.Lstat(p); err == nil {
-			return cli.Exit(fmt.Sprintf("collect: %s exists; not replaced (--force replaces it)", p), exitError)
+			return cli.Exit(fmt.Sprintf("%s: %s exists; not replaced (--force replaces it)", cmd, p), exitError)
 		}
 	}
 	return nil
@@ -233,7 +243,7 @@ func collectAction(c *cli.Context) error {
 	}
 	database := c.Args().First()
 	out, opt := liveOutPath(c.String("out"), liveDefaultName(database, "", ".gstat.txt", time.Now()), c.Bool("force"))
-	if err := refuseExisting(opt, out, out+".mon.json"); err != nil {
+	if err := refuseExisting("collect", opt, out, out+".mon.json"); err != nil {
 		return err
 	}
 	format, srv, err := liveSetup(c, 1)
@@ -328,31 +338,41 @@ func (r *collectResult) sidecar() any {
 }
 
 func backupAction(c *cli.Context) error {
+	database, fbk := c.Args().Get(0), c.Args().Get(1)
+	logFile, logOpt, err := gbakLogPath(c, liveDefaultName(fbk, "backup", ".log", time.Now()))
+	if err != nil {
+		return err
+	}
 	format, srv, err := liveSetup(c, 2)
 	if err != nil {
 		return err
 	}
-	database, fbk := c.Args().Get(0), c.Args().Get(1)
 	ctx, stop := interruptible(c)
 	defer stop()
-	return runGbakService(c, format, c.String("log"), liveDefaultName(fbk, "backup", ".log", time.Now()),
+	return runGbakService(c, format, logFile, logOpt,
 		func(w io.Writer, p func(collect.Progress)) (*collect.GbakRun, error) {
 			return srv.Backup(ctx, database, fbk, w, p)
 		})
 }
 
+// gbakLogPath is --log or def; like collect's --out, an existing file
+// (it could be one of the user's inputs) is refused before connecting
+// unless --force is given.
+func gbakLogPath(c *cli.Context, def string) (string, atomicfile.Options, error) {
+	p, opt := liveOutPath(c.String("log"), def, c.Bool("force"))
+	return p, opt, refuseExisting(c.Command.Name, opt, p)
+}
+
 // runGbakService writes a gbak log atomically while the service runs,
 // showing progress on a terminal, then prints the log's timeline exactly
 // as `fbdiag gbak LOG` does.
-func runGbakService(c *cli.Context, format report.Format, explicit, def string,
+func runGbakService(c *cli.Context, format report.Format, logFile string, opt atomicfile.Options,
 	gbak func(io.Writer, func(collect.Progress)) (*collect.GbakRun, error)) error {
 	top, err := gbakTop(c)
 	if err != nil {
 		return err
 	}
 	e := getEnv(c)
-	// backup/restore keep replacing an explicit --log (their own output).
-	logFile, opt := liveOutPath(explicit, def, true)
 	var run *collect.GbakRun
 	prog := newProgressLine(e.stderr)
 	err = atomicfile.Write(logFile, opt, func(w io.Writer) error {
@@ -382,11 +402,15 @@ type gbakResult struct {
 }
 
 func restoreAction(c *cli.Context) error {
+	fbk, database := c.Args().Get(0), c.Args().Get(1)
+	logFile, logOpt, err := gbakLogPath(c, liveDefaultName(database, "restore", ".log", time.Now()))
+	if err != nil {
+		return err
+	}
 	format, srv, err := liveSetup(c, 2)
 	if err != nil {
 		return err
 	}
-	fbk, database := c.Args().Get(0), c.Args().Get(1)
 	ps := c.Int("page-size")
 	if ps != 0 && (ps < 1024 || ps > 32768 || ps&(ps-1) != 0) {
 		return usagef("--page-size %d: want 4096, 8192, 16384 or 32768", ps)
@@ -394,7 +418,7 @@ func restoreAction(c *cli.Context) error {
 	ctx, stop := interruptible(c)
 	defer stop()
 	opt := collect.RestoreOptions{Replace: c.Bool("replace"), PageSize: int32(ps)}
-	return runGbakService(c, format, c.String("log"), liveDefaultName(database, "restore", ".log", time.Now()),
+	return runGbakService(c, format, logFile, logOpt,
 		func(w io.Writer, p func(collect.Progress)) (*collect.GbakRun, error) {
 			return srv.Restore(ctx, fbk, database, opt, w, p)
 		})

@@ -67,3 +67,54 @@ func TestLiveCollectForce(t *testing.T) {
 		t.Errorf("sidecar not replaced: %.200q", mon)
 	}
 }
+
+// TestGbakLogRefusesExisting: backup and restore follow collect's rule
+// for --log: an existing file is refused before any connection (no
+// password is asked), left as it was, and --force lets it through.
+func TestGbakLogRefusesExisting(t *testing.T) {
+	t.Setenv("ISC_PASSWORD", "")
+	dir := t.TempDir()
+	mine := filepath.Join(dir, "shop-restore.log")
+	const text = "gbak:opened file shop.fbk\n"
+	if err := os.WriteFile(mine, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"backup", "--log", mine, "employee", "/tmp/e.fbk"},
+		{"restore", "--log", mine, "/tmp/e.fbk", "/tmp/e.fdb"},
+	} {
+		code, out, errs := runCLI(t, nil, args...)
+		if code != exitError || out != "" {
+			t.Errorf("%s: exit %d, stdout %q; want 1 and nothing", args[0], code, out)
+		}
+		oneErrorLine(t, args[0], errs, "fbdiag: "+args[0]+": "+mine+" exists; not replaced (--force replaces it)")
+		if b, _ := os.ReadFile(mine); string(b) != text {
+			t.Errorf("%s: user's file changed: %q", args[0], b)
+		}
+		force := append([]string{args[0], "--force"}, args[1:]...)
+		code, _, errs = runCLI(t, nil, force...)
+		if code != exitError {
+			t.Errorf("%s --force: exit %d", args[0], code)
+		}
+		oneErrorLine(t, args[0]+" --force", errs, "fbdiag: no password: set ISC_PASSWORD")
+	}
+}
+
+// TestLiveBackupForce: --force replaces an existing --log with the new log.
+func TestLiveBackupForce(t *testing.T) {
+	s := livetest.Server(t)
+	db := livetest.ShopDatabase(t, s)
+	t.Setenv("FBDIAG_SERVER", "")
+	fbk := livetest.TempPath(t, s, "force.fbk")
+	log := filepath.Join(t.TempDir(), "backup.log")
+	if err := os.WriteFile(log, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := runCLI(t, nil, "backup", "--server", s.Addr, "--force", "--log", log, db, fbk)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if text := readLiveFile(t, log); !strings.Contains(text, " writing index ORDERS_DATE_D\n") {
+		t.Errorf("log not replaced: %.80q", text)
+	}
+}

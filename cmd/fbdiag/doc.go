@@ -17,6 +17,12 @@
 //	fbdiag gbak compare [--format F] [--top N] [PNG] [--label NAME=FILE ...] A.log B.log ...
 //	fbdiag throughput [--format F] [--x COL] [--y COLS] [--series COL ...] [--mode M]
 //	                  [--table N] [--predict SIZE] [--knee SIZE] [--noise P] [PNG] FILE|- ...
+//	fbdiag collect [--server HOST[:PORT]] [--out FILE [--force]] [--switches S] [--format F]
+//	               [--top N] [--sort KEY] [--rules FILE] DATABASE
+//	fbdiag backup [--server HOST[:PORT]] [--log FILE [--force]] [--format F] [--top N]
+//	              DATABASE BACKUP_FILE
+//	fbdiag restore [--server HOST[:PORT]] [--replace] [--page-size N] [--log FILE [--force]]
+//	               [--format F] [--top N] BACKUP_FILE DATABASE
 //
 //	PNG is --png DIR [CHARTS]; CHARTS is [--width PX] [--height PX] [--dpi N]
 //
@@ -384,13 +390,56 @@
 //	    "database": "/var/lib/firebird/data/shop.fdb",
 //	...
 //
+// # Live server
+//
+// collect, backup and restore talk to a running Firebird server (2.5 or
+// later) through the Services API with a pure-Go driver: no fbclient, gstat
+// or gbak is needed where fbdiag runs. --server is HOST or HOST:PORT
+// (localhost:3050 by default); DATABASE and BACKUP_FILE are the server's
+// paths or aliases, read and written by the server process. Every file
+// they write is one the offline commands read, and the output is what
+// those commands print for it:
+//
+//   - collect takes a gstat snapshot (--switches, "-a -r" by default) into
+//     --out FILE (DBNAME-YYYYMMDD-HHMMSS.gstat.txt by default), reads the
+//     MON$ tables (oldest active transaction with its owner, page I/O, each
+//     index's stored selectivity) into FILE.mon.json, and prints what
+//     'fbdiag gstat FILE' prints followed by the live figures; stored
+//     selectivities more than 2x off the gstat figures are marked stale.
+//   - backup runs gbak -b -v -st tdrw on the server and writes its log
+//     (--log FILE, BACKUPNAME-backup-YYYYMMDD-HHMMSS.log by default), then
+//     prints the log's timeline as 'fbdiag gbak LOG' does.
+//   - restore does the same for gbak -c. An existing DATABASE is never
+//     touched without --replace (gbak -rep); --page-size sets the new page
+//     size.
+//
+// Nothing the user gave is overwritten: an existing --out (or its
+// .mon.json) or --log file is refused before connecting, with exit status
+// 1 and one line ("fbdiag: backup: FILE exists; not replaced (--force
+// replaces it)"); --force replaces it. Files are written under a temporary
+// name and renamed when the run completed, so a failed or interrupted run
+// leaves nothing that looks complete. On a terminal, standard error shows
+// the current step. Failures are one line naming the step, the object and
+// the server ("fbdiag: cannot connect to localhost:3050: wrong user name
+// or password"). The details and the JSON contracts are in docs/live.md.
+//
+//	fbdiag collect --out shop.gstat.txt /var/lib/firebird/3.0/data/shop.fdb
+//	fbdiag backup --log shop-backup.log /var/lib/firebird/3.0/data/shop.fdb /tmp/shop.fbk
+//	fbdiag restore --replace --log shop-restore.log /tmp/shop.fbk /tmp/shop2.fdb
+//
 // # Environment
 //
 // fbdiag never takes a password on its command line and never prints one.
 // Run gstat, gbak and fbsvcmgr with ISC_USER and ISC_PASSWORD in the
 // environment rather than -user and -password, which other users of the
-// machine can read in the process list. The fbdiag commands that talk to
-// a live server take their credentials from the same two variables only.
+// machine can read in the process list. collect, backup and restore take
+// their credentials from the same two variables (ISC_USER defaults to
+// SYSDBA); without ISC_PASSWORD they ask for it on the terminal without
+// echo, and stop with one line when standard input is not a terminal.
+// There is no password option. On Debian the administrator's are in
+// /etc/firebird/3.0/SYSDBA.password:
+//
+//	set -a; . /etc/firebird/3.0/SYSDBA.password; set +a
 //
 // # Exit status
 //

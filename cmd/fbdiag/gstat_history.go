@@ -336,13 +336,7 @@ func diffTablesTable(d *analyze.SnapshotDiff, all bool, f report.Format) *report
 			unchanged++
 			continue
 		}
-		name := td.Name
-		if td.Schema != "" {
-			name = td.Schema + "." + name
-		}
-		if f == report.Text {
-			name = clip(name, 24)
-		}
+		name := historyName(td.Schema, td.Name, f)
 		versions := arrow(td.Versions)
 		if td.BackVersions != nil && *td.BackVersions != analyze.VersionsSteady {
 			versions += " " + strings.ReplaceAll(*td.BackVersions, "_", " ")
@@ -746,15 +740,9 @@ func trendTablesTable(tr *analyze.Trend, top int, f report.Format) *report.Table
 			t.Notes = append(t.Notes, fmt.Sprintf("%d more tables (--top 0 lists them)", len(tr.Tables)-top))
 			break
 		}
-		name := g.Name
-		if g.Schema != "" {
-			name = g.Schema + "." + name
-		}
-		if f == report.Text {
-			name = clip(name, 24)
-			if g.Fastest {
-				name = "* " + name
-			}
+		name := historyName(g.Schema, g.Name, f)
+		if f == report.Text && g.Fastest {
+			name = "* " + name
 		}
 		var last *int64
 		for _, p := range g.Points {
@@ -801,4 +789,16 @@ func sizeSpanSeconds(g analyze.GrowthTrend) float64 {
 		}
 	}
 	return last.Sub(first).Seconds()
+}
+
+// historyName is a table as diff and trend name it: with its schema
+// (Firebird 6), clipped to 24 columns in text.
+func historyName(schema, name string, f report.Format) string {
+	if schema != "" {
+		name = schema + "." + name
+	}
+	if f == report.Text {
+		name = clip(name, 24)
+	}
+	return name
 }

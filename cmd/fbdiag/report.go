@@ -83,25 +83,17 @@ func runReport(c *cli.Context, args []string, title, dir string, o plot.Options)
 			title = "fbdiag report: embedded sample"
 		}
 	} else {
-		var files []string
-		for _, a := range args {
-			if a == "-" {
-				in, remove, err := spoolStdin(e.stdin)
-				if err != nil {
-					return err
-				}
-				defer remove()
-				ins = append(ins, in)
-				continue
-			}
-			files = append(files, a)
+		var errs []error
+		var remove func()
+		ins, _, errs, remove, err = namedInputs(e.stdin, args)
+		if err != nil {
+			return err
 		}
-		found, errs := report.Inputs(files)
+		defer remove()
 		for _, err := range errs {
 			fmt.Fprintln(e.stderr, "fbdiag: report:", err)
 		}
 		unreadable = len(errs)
-		ins = append(ins, found...)
 		if len(ins) == 0 {
 			return cli.Exit("report: no readable input in "+strings.Join(args, ", "), exitError)
 		}
@@ -174,6 +166,34 @@ func writeReport(c *cli.Context, ins []report.Input, title, dir string, o plot.O
 	return nil
 }
 
+// namedInputs reads the inputs a command line names: each "-" is
+// standard input (spooled, first; remove deletes the copies), the other
+// files and folders as report.Inputs reads them, which keeps the readable
+// ones and returns the others in errs.
+func namedInputs(stdin io.Reader, args []string) (ins []report.Input, files []string, errs []error, remove func(), err error) {
+	var removes []func()
+	remove = func() {
+		for _, r := range removes {
+			r()
+		}
+	}
+	for _, a := range args {
+		if a != "-" {
+			files = append(files, a)
+			continue
+		}
+		in, rm, err := spoolStdin(stdin)
+		if err != nil {
+			remove()
+			return nil, nil, nil, nil, err
+		}
+		removes = append(removes, rm)
+		ins = append(ins, in)
+	}
+	found, errs := report.Inputs(files)
+	return append(ins, found...), files, errs, remove, nil
+}
+
 // spoolStdin copies standard input to a temporary file (remove deletes
 // it) and recognises it: the report reads an input more than once, and
 // memory must not grow with a piped 200 MB gstat file.
@@ -229,22 +249,11 @@ func detectCommand() *cli.Command {
 				return err
 			}
 			e := getEnv(c)
-			var ins []report.Input
-			var files []string
-			for _, a := range c.Args().Slice() {
-				if a == "-" {
-					in, remove, err := spoolStdin(e.stdin)
-					if err != nil {
-						return err
-					}
-					defer remove()
-					ins = append(ins, in)
-					continue
-				}
-				files = append(files, a)
+			ins, files, errs, remove, err := namedInputs(e.stdin, c.Args().Slice())
+			if err != nil {
+				return err
 			}
-			found, errs := report.Inputs(files)
-			ins = append(ins, found...)
+			defer remove()
 			if len(ins) == 0 && len(errs) == 0 {
 				return cli.Exit("detect: no file in "+strings.Join(files, ", "), exitError)
 			}

@@ -36,8 +36,9 @@ go test -bench), and answers one of four questions, chosen from the input or wit
 
 Columns are chosen by name or 1-based index (--x size_gb --y ops_per_s); by default x is
 the first size column (else the first column of names, else the first number that is not
-a row counter) and y every throughput column (tps, ops/s, points, NOPM, score...), each a
-series. --series names more y columns, or a column whose values split rows into series.
+a row counter; clients, threads, connections or workers at 1, 2, 3... count as a setting)
+and y every throughput column (tps, ops/s, points, NOPM, score...), each a series.
+--series names more y columns, or a column whose values split rows into series.
 Benchmark runs become one point each: x from a key=value line in the file (db_bytes=,
 scale=), a Go "key: value" line or sub-benchmark, or the file name (pgbench-scale10.txt),
 when its value differs between the runs (else name the setting that does: --x clients).
