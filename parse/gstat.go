@@ -70,7 +70,9 @@ type GstatReader struct {
 // NewGstatReader returns a reader of the gstat output in r; name is used in
 // messages ("-" is shown as "<stdin>").
 func NewGstatReader(r io.Reader, name string) *GstatReader {
-	return &GstatReader{lr: NewLineReader(r, name)}
+	lr := NewLineReader(r, name)
+	lr.KeepLeadingTabs() // every line is trimmed on the left first
+	return &GstatReader{lr: lr}
 }
 
 // Name is the file name used in messages.
@@ -188,7 +190,7 @@ func (r *GstatReader) line(b []byte) {
 	case gsSection:
 		if !isReportStarter(t) {
 			r.flushSkip()
-			r.section.Lines = append(r.section.Lines, GstatKV{Line: r.lr.Line(), Value: string(b)})
+			r.section.Lines = append(r.section.Lines, GstatKV{Line: r.lr.Line(), Value: string(r.lr.ExpandTabs(b))})
 			return
 		}
 	}

@@ -39,6 +39,7 @@ type LineReader struct {
 	restCR    []byte
 	hasRest   bool
 	keepTabs  bool
+	leadTabs  bool
 }
 
 // NewLineReader returns a reader over r; name is used in messages
@@ -74,6 +75,12 @@ func NewLineReader(r io.Reader, name string) *LineReader {
 // KeepTabs turns tab expansion off for this reader: a TSV file needs its
 // tabs as delimiters, and "Classic\t299" expanded reads as one field.
 func (r *LineReader) KeepTabs() { r.keepTabs = true }
+
+// KeepLeadingTabs leaves a line's indentation as it is when all its tabs
+// are in it: a reader that skips leading blanks anyway (gstat's block
+// lines are "\tRoot page: 243, …") is spared a copy of most lines. A tab
+// after the first character that is not blank still expands the line.
+func (r *LineReader) KeepLeadingTabs() { r.leadTabs = true }
 
 // Name is the file name given to NewLineReader.
 func (r *LineReader) Name() string { return r.name }
@@ -132,11 +139,33 @@ func (r *LineReader) Next() bool {
 		raw = raw[:i]
 	}
 	raw = trimRight(raw)
-	if !r.keepTabs && bytes.IndexByte(raw, '\t') >= 0 {
+	if !r.keepTabs && r.hasTabToExpand(raw) {
 		raw = r.expandTabs(raw)
 	}
 	r.cur = raw
 	return true
+}
+
+// hasTabToExpand reports whether raw has a tab to expand: any tab, or
+// with KeepLeadingTabs one after the indentation.
+func (r *LineReader) hasTabToExpand(raw []byte) bool {
+	if !r.leadTabs {
+		return bytes.IndexByte(raw, '\t') >= 0
+	}
+	i := 0
+	for i < len(raw) && (raw[i] == '\t' || raw[i] == ' ') {
+		i++
+	}
+	return bytes.IndexByte(raw[i:], '\t') >= 0
+}
+
+// ExpandTabs returns b with its tabs expanded to 8-column stops, in a
+// buffer of the reader valid until the next call to Next.
+func (r *LineReader) ExpandTabs(b []byte) []byte {
+	if bytes.IndexByte(b, '\t') < 0 {
+		return b
+	}
+	return r.expandTabs(b)
 }
 
 // rest holds the part of a physical line after a lone CR.
