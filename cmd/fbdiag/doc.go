@@ -16,7 +16,7 @@
 //	fbdiag gbak [--format F] [--top N] [PNG] LOG|-
 //	fbdiag gbak compare [--format F] [--top N] [PNG] [--label NAME=FILE ...] A.log B.log ...
 //	fbdiag throughput [--format F] [--x COL] [--y COLS] [--series COL ...] [--mode M]
-//	                  [--table N] [--predict SIZE] [--knee SIZE] [--noise P] [PNG] FILE|- ...
+//	                  [--table N] [--predict SIZE] [--knee SIZE] [--noise P] [PNG] FILE|DIR|- ...
 //	fbdiag collect [--server HOST[:PORT]] [--out FILE [--force]] [--switches S] [--format F]
 //	               [--top N] [--sort KEY] [--rules FILE] DATABASE
 //	fbdiag backup [--server HOST[:PORT]] [--log FILE [--force]] [--format F] [--top N]
@@ -278,7 +278,10 @@
 // in MB/s from a size and a load time column). Columns are chosen by name
 // or 1-based index (--x size_gb --y ops_per_s); by default x is the first
 // size column and y every throughput column (tps, ops/s, NOPM...), each a
-// series. --table N picks one table of a file holding several. Except
+// series. --table N picks one table of a file holding several. A folder
+// stands for the result files in it (name order; other files are skipped
+// with a line on standard error), so a folder of pgbench runs is one
+// argument. Except
 // with --format json, which carries them, notices go to standard error as
 // "file:line: message" and warnings prefixed "fbdiag: warning:".
 //

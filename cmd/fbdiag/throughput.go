@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -17,7 +18,7 @@ func throughputCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "throughput",
 		Usage:     "throughput vs size, settings or configurations (tables, benchmark output)",
-		ArgsUsage: "FILE...",
+		ArgsUsage: "FILE|FOLDER...",
 		Description: `Reads result tables (CSV, TSV, semicolon, markdown, aligned text, or the markdown and
 tab-separated tables inside an article) or benchmark output (pgbench, sysbench, HammerDB,
 go test -bench), and answers one of four questions, chosen from the input or with --mode:
@@ -46,7 +47,8 @@ when its value differs between the runs (else name the setting that does: --x cl
 Examples:
   fbdiag throughput --knee 16GB --predict 2TB degradation-throughput-sata.csv
   fbdiag throughput --table 1 article.txt
-  fbdiag throughput --format json pgbench-scales/*.txt`,
+  fbdiag throughput --format json pgbench-scales/*.txt
+  fbdiag throughput pgbench-scales/     (a folder: its result files, walked in name order)`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "x", Usage: "x column (name or 1-based index); for runs, a config key"},
 			&cli.StringFlag{Name: "y", Usage: "y column(s), comma-separated; for runs, a metric"},
@@ -108,8 +110,12 @@ func throughputAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	names, err := throughputFiles(c.Args().Slice(), getEnv(c).stderr)
+	if err != nil {
+		return err
+	}
 	var in analyze.Input
-	for _, name := range c.Args().Slice() {
+	for _, name := range names {
 		rc, shown, err := openInput(c, name)
 		if err != nil {
 			return err
@@ -159,4 +165,42 @@ func throughputAction(c *cli.Context) error {
 // layout is report.ThroughputTables's.
 func writeThroughput(w io.Writer, format report.Format, r *analyze.Result) error {
 	return report.WriteTables(w, format, report.ThroughputTables(r)...)
+}
+
+// throughputFiles expands folders into the result files they hold (walked
+// as 'fbdiag report' walks them: name order, hidden entries skipped), so
+// that a folder of pgbench runs is one argument. Files of other kinds in
+// a folder (a gstat output, a README) are skipped with a line on stderr;
+// files named one by one are left for the readers to judge.
+func throughputFiles(args []string, stderr io.Writer) ([]string, error) {
+	var names []string
+	for _, a := range args {
+		if a == "-" {
+			names = append(names, a)
+			continue
+		}
+		if st, err := os.Stat(a); err != nil || !st.IsDir() {
+			names = append(names, a)
+			continue
+		}
+		ins, errs := report.Inputs([]string{a})
+		if len(errs) > 0 {
+			return nil, errs[0]
+		}
+		n := len(names)
+		for _, f := range ins {
+			switch f.Kind {
+			case parse.InputThroughput, parse.InputBenchmark:
+				names = append(names, f.Name)
+			case parse.InputUnknown:
+				fmt.Fprintf(stderr, "fbdiag: throughput: skipped %s: not a result table or benchmark output\n", f.Name)
+			default:
+				fmt.Fprintf(stderr, "fbdiag: throughput: skipped %s: %s output\n", f.Name, f.Kind)
+			}
+		}
+		if len(names) == n {
+			return nil, fmt.Errorf("%s: no result table or benchmark output in this folder", a)
+		}
+	}
+	return names, nil
 }

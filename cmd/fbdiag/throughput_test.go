@@ -170,3 +170,53 @@ func TestThroughputHelpFits(t *testing.T) {
 		}
 	}
 }
+
+// TestThroughputFolder: a folder argument is its result files in name
+// order, the same analysis as naming them one by one; files of other
+// kinds in it are skipped with a line each.
+func TestThroughputFolder(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(testutil.CorpusDir(t), "bench", "pgbench-scales", "pgbench-select-*.txt"))
+	if len(files) != 6 {
+		t.Fatalf("want the 6 pgbench select runs, found %d", len(files))
+	}
+	dir := t.TempDir()
+	for _, f := range append(files, testutil.Testdata(t, "fb30", "shop-gstat-h.txt")) {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("runs of 2026-11-30 on the SATA box\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, ".hidden.csv"), []byte("a,b\n1,2\n"), 0o644)
+
+	code, fromDir, errs := runTput(t, "", "--format", "json", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want := "fbdiag: throughput: skipped " + filepath.Join(dir, "notes.txt") + ": not a result table or benchmark output\n" +
+		"fbdiag: throughput: skipped " + filepath.Join(dir, "shop-gstat-h.txt") + ": gstat output\n"
+	if errs != want {
+		t.Errorf("stderr %q, want %q", errs, want)
+	}
+	var copies []string
+	for _, f := range files {
+		copies = append(copies, filepath.Join(dir, filepath.Base(f)))
+	}
+	_, fromFiles, _ := runTput(t, "", append([]string{"--format", "json"}, copies...)...)
+	if fromDir != fromFiles {
+		t.Errorf("the folder and its six files named one by one differ:\n%s\n---\n%s", fromDir, fromFiles)
+	}
+	if !strings.Contains(fromDir, `"name": "pgbench select only"`) {
+		t.Errorf("no pgbench series:\n%s", fromDir)
+	}
+
+	fb30 := testutil.Testdata(t, "fb30")
+	code, _, errs = runTput(t, "", fb30)
+	if code != 1 || !strings.HasSuffix(errs, "fbdiag: "+fb30+": no result table or benchmark output in this folder\n") ||
+		!strings.Contains(errs, "shop-gbak-restore-v-st.log: gbak output\n") {
+		t.Errorf("fb30 folder: exit %d, stderr %q", code, errs)
+	}
+}
