@@ -108,7 +108,8 @@ func (r *LineReader) Notice(format string, args ...any) Notice {
 }
 
 // Bytes is the current line without its end, trailing blanks removed and
-// tabs expanded.
+// tabs expanded (with KeepLeadingTabs, a line whose only tabs indent it
+// keeps them).
 func (r *LineReader) Bytes() []byte { return r.cur }
 
 // Text is Bytes as a string (allocates).
