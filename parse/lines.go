@@ -153,11 +153,7 @@ func (r *LineReader) hasTabToExpand(raw []byte) bool {
 	if !r.leadTabs {
 		return bytes.IndexByte(raw, '\t') >= 0
 	}
-	i := 0
-	for i < len(raw) && (raw[i] == '\t' || raw[i] == ' ') {
-		i++
-	}
-	return bytes.IndexByte(raw[i:], '\t') >= 0
+	return bytes.IndexByte(trimLeftBlank(raw), '\t') >= 0
 }
 
 // ExpandTabs returns b with its tabs expanded to 8-column stops, in a

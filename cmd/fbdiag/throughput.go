@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -185,7 +186,7 @@ func throughputFiles(args []string, stderr io.Writer) ([]string, error) {
 		}
 		ins, errs := report.Inputs([]string{a})
 		if len(errs) > 0 {
-			return nil, errs[0]
+			return nil, errors.Join(errs...)
 		}
 		n := len(names)
 		for _, f := range ins {
