@@ -241,13 +241,13 @@ func (r *GstatReader) topLine(t []byte, indented bool) {
 	// Fast path for the lines a big file is made of: block names.
 	if t[len(t)-1] == ')' && t[0] != '#' && t[0] != '-' {
 		if hasPrefix(t, "Index ") {
-			if schema, name, id, ok := parseGstatName(t[len("Index "):]); ok {
+			if schema, name, id, ok := parseGstatName(&r.slab, t[len("Index "):]); ok {
 				r.flushSkip()
 				r.startIndex(schema, name, id)
 				return
 			}
 		} else if !hasPrefix(t, "Expected ") {
-			if schema, name, id, ok := parseGstatName(t); ok {
+			if schema, name, id, ok := parseGstatName(&r.slab, t); ok {
 				r.flushSkip()
 				r.startTable(schema, name, id)
 				return
@@ -320,7 +320,7 @@ func (r *GstatReader) topLine(t []byte, indented bool) {
 		r.finding(t)
 		return
 	case hasPrefix(t, "Index "):
-		if schema, name, id, ok := parseGstatName(t[len("Index "):]); ok {
+		if schema, name, id, ok := parseGstatName(&r.slab, t[len("Index "):]); ok {
 			r.flushSkip()
 			r.startIndex(schema, name, id)
 			return
@@ -341,7 +341,7 @@ func (r *GstatReader) topLine(t []byte, indented bool) {
 		return
 	}
 	if t[len(t)-1] == ')' {
-		if schema, name, id, ok := parseGstatName(t); ok {
+		if schema, name, id, ok := parseGstatName(&r.slab, t); ok {
 			r.flushSkip()
 			r.startTable(schema, name, id)
 			return
@@ -446,8 +446,8 @@ func quoted(t []byte) string {
 
 // parseGstatName reads a block name line: `NAME (id)`, `"SCHEMA"."NAME"
 // (id)` (Firebird 6). The id is the last ` (n)`, so names may hold
-// spaces, parentheses and any bytes.
-func parseGstatName(t []byte) (schema, name string, id int64, ok bool) {
+// spaces, parentheses and any bytes. The strings come from s.
+func parseGstatName(s *gstatSlab, t []byte) (schema, name string, id int64, ok bool) {
 	if len(t) < 4 || t[len(t)-1] != ')' {
 		return "", "", 0, false
 	}
@@ -466,18 +466,18 @@ func parseGstatName(t []byte) (schema, name string, id int64, ok bool) {
 	}
 	n := t[:j]
 	if n[0] == '"' {
-		if s, rest, ok1 := unquoteIdent(n); ok1 {
+		if sc, rest, ok1 := unquoteIdent(n); ok1 {
 			if len(rest) == 0 {
-				return "", s, id, true
+				return "", sc, id, true
 			}
 			if rest[0] == '.' {
 				if nm, rest2, ok2 := unquoteIdent(rest[1:]); ok2 && len(rest2) == 0 {
-					return s, nm, id, true
+					return sc, nm, id, true
 				}
 			}
 		}
 	}
-	return "", string(n), id, true
+	return "", s.str(n), id, true
 }
 
 // unquoteIdent reads a "double-quoted" SQL identifier ("" is a quote).

@@ -10,7 +10,9 @@ import "bytes"
 func (r *GstatReader) startTable(schema, name string, id int64) {
 	r.endBlock()
 	r.flushHeader()
-	r.table = &GstatTable{GstatPos: r.pos(), Schema: schema, Name: name, ID: id}
+	tb := r.slab.table()
+	tb.GstatPos, tb.Schema, tb.Name, tb.ID = r.pos(), schema, name, id
+	r.table = tb
 	r.lastTable = r.table
 	r.used = true
 	r.state = gsTable
@@ -20,7 +22,8 @@ func (r *GstatReader) startTable(schema, name string, id int64) {
 func (r *GstatReader) startIndex(schema, name string, id int64) {
 	r.endBlock()
 	r.flushHeader()
-	x := &GstatIndex{GstatPos: r.pos(), Schema: schema, Name: name, ID: id}
+	x := r.slab.index()
+	x.GstatPos, x.Schema, x.Name, x.ID = r.pos(), schema, name, id
 	if t := r.lastTable; t != nil {
 		x.TableSchema, x.Table, x.TableID = t.Schema, t.Name, r.slab.i64(t.ID)
 	}
@@ -271,6 +274,9 @@ func (r *GstatReader) tableItem(tb *GstatTable, label, v []byte, first bool) boo
 				return false
 			}
 			n, _ := atoi64(v)
+			if tb.BlobLevels == nil {
+				tb.BlobLevels = r.slab.levels()
+			}
 			tb.BlobLevels = append(tb.BlobLevels, GstatBlobLevel{Level: int(lv), Count: n})
 			r.inLevel = true
 			return true

@@ -26,8 +26,28 @@ func EachGstat(rd io.Reader, name string, fn func(*GstatReport) error) error {
 	next := 0 // index of the next report to create
 	var owner *GstatTable
 	var ferr error
+	// The indices of owner gather in pend and move to owner.Indices in
+	// one exact-size piece of a shared block when the table is complete.
+	var pend, block []*GstatIndex
+	closeOwner := func() {
+		if owner == nil || len(pend) == 0 {
+			return
+		}
+		if len(pend) > cap(block)-len(block) {
+			block = make([]*GstatIndex, 0, max(256, len(pend)))
+		}
+		n := len(block)
+		block = append(block, pend...)
+		if piece := block[n:len(block):len(block)]; owner.Indices == nil {
+			owner.Indices = piece
+		} else {
+			owner.Indices = append(owner.Indices, piece...)
+		}
+		pend = pend[:0]
+	}
 	get := func(i int) *GstatReport {
 		for ferr == nil && (cur == nil || cur.Index < i) {
+			closeOwner()
 			if cur != nil {
 				ferr = fn(cur)
 			}
@@ -55,6 +75,7 @@ func EachGstat(rd io.Reader, name string, fn func(*GstatReport) error) error {
 				// excerpts print it so): the indices belong to the block above.
 				continue
 			}
+			closeOwner()
 			owner = rec
 			rep.Tables = append(rep.Tables, rec)
 		case *GstatIndex:
@@ -62,7 +83,7 @@ func EachGstat(rd io.Reader, name string, fn func(*GstatReport) error) error {
 			content = true
 			rep.Indices = append(rep.Indices, rec)
 			if owner != nil && rec.TableID != nil && owner.Name == rec.Table && owner.ID == *rec.TableID {
-				owner.Indices = append(owner.Indices, rec)
+				pend = append(pend, rec)
 			} else {
 				rep.UnattachedIndices = append(rep.UnattachedIndices, rec)
 			}
@@ -82,6 +103,7 @@ func EachGstat(rd io.Reader, name string, fn func(*GstatReport) error) error {
 	if ferr != nil {
 		return ferr
 	}
+	closeOwner()
 	if cur != nil {
 		if err := fn(cur); err != nil {
 			return err

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"time"
+	"unsafe"
 )
 
 // Number parsing for the gstat hot path: byte-level, no strconv, no
@@ -121,25 +122,70 @@ type slab[T any] struct{ buf []T }
 const slabBlock = 512
 
 func (s *slab[T]) put(v T) *T {
+	p := s.alloc(slabBlock)
+	*p = v
+	return p
+}
+
+// alloc returns a zero T from a block of n.
+func (s *slab[T]) alloc(n int) *T {
 	if len(s.buf) == cap(s.buf) {
-		s.buf = make([]T, 0, slabBlock)
+		s.buf = make([]T, 0, n)
 	}
-	s.buf = append(s.buf, v)
+	s.buf = s.buf[:len(s.buf)+1]
 	return &s.buf[len(s.buf)-1]
 }
 
 // gstatSlab holds the slabs of the value types gstat records point to.
 type gstatSlab struct {
-	ints   slab[int64]
-	floats slab[float64]
-	smalls slab[int]
-	fills  slab[GstatFill]
+	ints    slab[int64]
+	floats  slab[float64]
+	smalls  slab[int]
+	fills   slab[GstatFill]
+	tables  slab[GstatTable]
+	indices slab[GstatIndex]
+	text    []byte // names, see str
+	blobs   []GstatBlobLevel
 }
+
+// recordBlock is the number of tables or indices carved from one block.
+const recordBlock = 32
 
 func (s *gstatSlab) i64(v int64) *int64     { return s.ints.put(v) }
 func (s *gstatSlab) f64(v float64) *float64 { return s.floats.put(v) }
 func (s *gstatSlab) int(v int) *int         { return s.smalls.put(v) }
-func (s *gstatSlab) fill() *GstatFill       { return s.fills.put(GstatFill{}) }
+func (s *gstatSlab) fill() *GstatFill       { return s.fills.alloc(slabBlock) }
+func (s *gstatSlab) table() *GstatTable     { return s.tables.alloc(recordBlock) }
+func (s *gstatSlab) index() *GstatIndex     { return s.indices.alloc(recordBlock) }
+
+// levels returns an empty slice with room for the three blob levels
+// gstat prints (0, 1, 2), carved from a shared block.
+func (s *gstatSlab) levels() []GstatBlobLevel {
+	if cap(s.blobs)-len(s.blobs) < 3 {
+		s.blobs = make([]GstatBlobLevel, 0, 3*recordBlock)
+	}
+	n := len(s.blobs)
+	s.blobs = s.blobs[:n+3]
+	return s.blobs[n : n : n+3]
+}
+
+// str returns b as a string carved from a shared block: a big file's
+// thousands of table and index names cost a few allocations, not one each.
+// The bytes of a block are never written again once handed out.
+func (s *gstatSlab) str(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(b) > 256 {
+		return string(b)
+	}
+	if cap(s.text)-len(s.text) < len(b) {
+		s.text = make([]byte, 0, 4096)
+	}
+	n := len(s.text)
+	s.text = append(s.text, b...)
+	return unsafe.String(&s.text[n], len(b))
+}
 
 // collapseSpaces turns runs of blanks into one space, so that ctime's
 // space-padded day ("Dec  2") and Windows' zero-padded one read alike.
