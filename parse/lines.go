@@ -28,7 +28,11 @@ const MaxLineLength = 1 << 20
 // The slice returned by Bytes is valid until the next call to Next.
 type LineReader struct {
 	name      string
-	br        *bufio.Reader
+	src       io.Reader // the decoded input; read through buf
+	buf       []byte        // buf[r:w] is read and not yet returned
+	r, w      int
+	crAt      int   // position in buf of the first '\r' at or after r, or w
+	srcErr    error // the error (io.EOF included) that ended the input
 	line      int
 	cur       []byte
 	long      []byte
@@ -49,7 +53,10 @@ func NewLineReader(r io.Reader, name string) *LineReader {
 		name = "<stdin>"
 	}
 	lr := &LineReader{name: name, encoding: "utf-8"}
-	br := bufio.NewReaderSize(r, 64<<10)
+	// A small bufio.Reader is enough to peek at the encoding: once empty,
+	// it hands the 64 KB reads of fill straight to r.
+	br := bufio.NewReaderSize(r, 4<<10)
+	var src io.Reader = br
 	head, _ := br.Peek(4)
 	switch {
 	case bytes.HasPrefix(head, []byte{0xEF, 0xBB, 0xBF}):
@@ -57,18 +64,19 @@ func NewLineReader(r io.Reader, name string) *LineReader {
 		lr.encoding = "utf-8 (BOM)"
 	case bytes.HasPrefix(head, []byte{0xFF, 0xFE}):
 		lr.encoding = "utf-16le"
-		br = bufio.NewReaderSize(transform.NewReader(br, unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder()), 64<<10)
+		src = transform.NewReader(br, unicode.UTF16(unicode.LittleEndian, unicode.ExpectBOM).NewDecoder())
 	case bytes.HasPrefix(head, []byte{0xFE, 0xFF}):
 		lr.encoding = "utf-16be"
-		br = bufio.NewReaderSize(transform.NewReader(br, unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM).NewDecoder()), 64<<10)
+		src = transform.NewReader(br, unicode.UTF16(unicode.BigEndian, unicode.ExpectBOM).NewDecoder())
 	case len(head) >= 4 && head[0] != 0 && head[1] == 0 && head[2] != 0 && head[3] == 0:
 		lr.encoding = "utf-16le (no BOM)"
-		br = bufio.NewReaderSize(transform.NewReader(br, unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM).NewDecoder()), 64<<10)
+		src = transform.NewReader(br, unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM).NewDecoder())
 	case len(head) >= 4 && head[0] == 0 && head[1] != 0 && head[2] == 0 && head[3] != 0:
 		lr.encoding = "utf-16be (no BOM)"
-		br = bufio.NewReaderSize(transform.NewReader(br, unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM).NewDecoder()), 64<<10)
+		src = transform.NewReader(br, unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM).NewDecoder())
 	}
-	lr.br = br
+	lr.src = src
+	lr.buf = make([]byte, 64<<10)
 	return lr
 }
 
@@ -121,23 +129,25 @@ func (r *LineReader) Next() bool {
 		return false
 	}
 	r.truncated = false
-	raw, ok := r.readRaw()
+	raw, cr, ok := r.readRaw()
 	if !ok {
 		return false
 	}
 	r.line++
-	// A lone CR ends a line too (old Mac files, some copy-pastes): split
-	// here and keep the rest for the next call.
 	// Byte tests, not bytes.HasSuffix: this runs for every line.
 	if n := len(raw); n > 0 && raw[n-1] == '\n' {
 		raw = raw[:n-1]
-		if n := len(raw); n > 0 && raw[n-1] == '\r' {
+		if n := len(raw); cr && n > 0 && raw[n-1] == '\r' {
 			raw = raw[:n-1]
 		}
 	}
-	if i := bytes.IndexByte(raw, '\r'); i >= 0 {
-		r.splitCR(raw, i)
-		raw = raw[:i]
+	if cr {
+		// A lone CR ends a line too (old Mac files, some copy-pastes):
+		// split here and keep the rest for the next call.
+		if i := bytes.IndexByte(raw, '\r'); i >= 0 {
+			r.splitCR(raw, i)
+			raw = raw[:i]
+		}
 	}
 	raw = trimRight(raw)
 	if !r.keepTabs && r.hasTabToExpand(raw) {
@@ -172,7 +182,9 @@ func (r *LineReader) splitCR(raw []byte, i int) {
 	r.hasRest = len(r.restCR) > 0
 }
 
-func (r *LineReader) readRaw() ([]byte, bool) {
+// readRaw returns the next physical line with its end, and whether it
+// may hold a '\r' (false only when the buffer scan saw none in it).
+func (r *LineReader) readRaw() (line []byte, cr, ok bool) {
 	if r.hasRest {
 		line := r.restCR
 		r.restCR, r.hasRest = nil, false
@@ -182,33 +194,111 @@ func (r *LineReader) readRaw() ([]byte, bool) {
 			line = line[:j]
 		}
 		r.long = append(r.long[:0], line...)
-		return r.long, true
+		return r.long, true, true
 	}
-	line, err := r.br.ReadSlice('\n')
-	if err == bufio.ErrBufferFull {
-		r.long = append(r.long[:0], line...)
-		for err == bufio.ErrBufferFull {
-			line, err = r.br.ReadSlice('\n')
-			if len(r.long) < MaxLineLength {
-				r.long = append(r.long, line...)
-			} else {
-				r.truncated = true
+	for {
+		if i := bytes.IndexByte(r.buf[r.r:r.w], '\n'); i >= 0 {
+			line = r.buf[r.r : r.r+i+1]
+			r.r += i + 1
+			if cr = r.crAt < r.r; cr {
+				r.crAt = r.findCR(r.r)
 			}
+			return line, cr, true
 		}
-		if len(r.long) > MaxLineLength {
-			r.long = r.long[:MaxLineLength]
-			r.truncated = true
+		if r.srcErr != nil {
+			cr = r.crAt < r.w
+			line, ok = r.lastLine()
+			return line, cr, ok
 		}
-		line = r.long
+		if r.r == 0 && r.w == len(r.buf) {
+			line, ok = r.longLine()
+			return line, true, ok
+		}
+		r.fill()
 	}
-	if err != nil && err != io.EOF {
-		r.err = &SyntaxError{File: r.name, Line: r.line + 1, Msg: err.Error()}
+}
+
+// fill moves the unread bytes to the front of buf and reads more.
+func (r *LineReader) fill() {
+	if r.r > 0 {
+		r.w = copy(r.buf, r.buf[r.r:r.w])
+		r.r = 0
+	}
+	// Like bufio, give up on a reader that keeps returning nothing.
+	for tries := 0; ; tries++ {
+		n, err := r.src.Read(r.buf[r.w:])
+		r.w += n
+		if err != nil {
+			r.srcErr = err
+			break
+		}
+		if n > 0 {
+			break
+		}
+		if tries == 100 {
+			r.srcErr = io.ErrNoProgress
+			break
+		}
+	}
+	r.crAt = r.findCR(r.r)
+}
+
+// findCR returns the position of the first '\r' of buf[from:w], or w.
+func (r *LineReader) findCR(from int) int {
+	if i := bytes.IndexByte(r.buf[from:r.w], '\r'); i >= 0 {
+		return from + i
+	}
+	return r.w
+}
+
+// lastLine returns what is left once the input has ended: a last line
+// without its end, or nothing (and the I/O error, if any).
+func (r *LineReader) lastLine() ([]byte, bool) {
+	if r.srcErr != io.EOF {
+		r.err = &SyntaxError{File: r.name, Line: r.line + 1, Msg: r.srcErr.Error()}
 		return nil, false
 	}
-	if len(line) == 0 && err == io.EOF {
+	if r.r == r.w {
 		return nil, false
 	}
+	line := r.buf[r.r:r.w]
+	r.r = r.w
 	return line, true
+}
+
+// longLine collects a line longer than buf into r.long, keeping at most
+// MaxLineLength bytes of it.
+func (r *LineReader) longLine() ([]byte, bool) {
+	r.long = append(r.long[:0], r.buf[r.r:r.w]...)
+	r.r = r.w
+	for {
+		r.fill()
+		i := bytes.IndexByte(r.buf[r.r:r.w], '\n')
+		end := r.w
+		if i >= 0 {
+			end = r.r + i + 1
+		}
+		piece := r.buf[r.r:end]
+		if room := MaxLineLength - len(r.long); len(piece) > room {
+			r.long = append(r.long, piece[:max(room, 0)]...)
+			r.truncated = true
+		} else {
+			r.long = append(r.long, piece...)
+		}
+		r.r = end
+		if i >= 0 {
+			break
+		}
+		if r.srcErr != nil {
+			if r.srcErr != io.EOF {
+				r.err = &SyntaxError{File: r.name, Line: r.line + 1, Msg: r.srcErr.Error()}
+				return nil, false
+			}
+			break
+		}
+	}
+	r.crAt = r.findCR(r.r)
+	return r.long, true
 }
 
 func trimRight(b []byte) []byte {
