@@ -160,7 +160,7 @@ func (r *GstatReader) line(b []byte) {
 		r.flushSkip()
 		r.notice("line longer than %d bytes cut", MaxLineLength)
 	}
-	t := trimLeftBlank(b)
+	t := b[r.lr.indent:] // KeepLeadingTabs measured the indentation
 	if len(t) == 0 {
 		r.blank()
 		return

@@ -29,7 +29,7 @@ const MaxLineLength = 1 << 20
 type LineReader struct {
 	name      string
 	src       io.Reader // the decoded input; read through buf
-	buf       []byte        // buf[r:w] is read and not yet returned
+	buf       []byte    // buf[r:w] is read and not yet returned
 	r, w      int
 	crAt      int   // position in buf of the first '\r' at or after r, or w
 	srcErr    error // the error (io.EOF included) that ended the input
@@ -44,6 +44,7 @@ type LineReader struct {
 	hasRest   bool
 	keepTabs  bool
 	leadTabs  bool
+	indent    int // with KeepLeadingTabs: length of the current line's indentation
 }
 
 // NewLineReader returns a reader over r; name is used in messages
@@ -150,20 +151,20 @@ func (r *LineReader) Next() bool {
 		}
 	}
 	raw = trimRight(raw)
-	if !r.keepTabs && r.hasTabToExpand(raw) {
+	switch {
+	case r.keepTabs:
+	case r.leadTabs:
+		// The reader skips the indentation anyway: it gets its length.
+		r.indent = len(raw) - len(trimLeftBlank(raw))
+		if bytes.IndexByte(raw[r.indent:], '\t') >= 0 {
+			raw = r.expandTabs(raw)
+			r.indent = len(raw) - len(trimLeftBlank(raw))
+		}
+	case bytes.IndexByte(raw, '\t') >= 0:
 		raw = r.expandTabs(raw)
 	}
 	r.cur = raw
 	return true
-}
-
-// hasTabToExpand reports whether raw has a tab to expand: any tab, or
-// with KeepLeadingTabs one after the indentation.
-func (r *LineReader) hasTabToExpand(raw []byte) bool {
-	if !r.leadTabs {
-		return bytes.IndexByte(raw, '\t') >= 0
-	}
-	return bytes.IndexByte(trimLeftBlank(raw), '\t') >= 0
 }
 
 // ExpandTabs returns b with its tabs expanded to 8-column stops, in a
