@@ -117,7 +117,12 @@ func slowAtof(b []byte, neg bool) (float64, bool) {
 // slab hands out pointers to values kept by records. Values are carved
 // from blocks, so a table with twenty set fields costs no twenty
 // allocations; a block stays alive while any record points into it.
-type slab[T any] struct{ buf []T }
+// The block is only replaced when full and the next free slot is an
+// index: handing out a value writes no pointer (no GC write barrier).
+type slab[T any] struct {
+	buf []T
+	n   int // buf[n:] is free
+}
 
 const slabBlock = 512
 
@@ -129,11 +134,11 @@ func (s *slab[T]) put(v T) *T {
 
 // alloc returns a zero T from a block of n.
 func (s *slab[T]) alloc(n int) *T {
-	if len(s.buf) == cap(s.buf) {
-		s.buf = make([]T, 0, n)
+	if s.n == len(s.buf) {
+		s.buf, s.n = make([]T, n), 0
 	}
-	s.buf = s.buf[:len(s.buf)+1]
-	return &s.buf[len(s.buf)-1]
+	s.n++
+	return &s.buf[s.n-1]
 }
 
 // gstatSlab holds the slabs of the value types gstat records point to.
@@ -144,8 +149,8 @@ type gstatSlab struct {
 	fills   slab[GstatFill]
 	tables  slab[GstatTable]
 	indices slab[GstatIndex]
-	text    []byte // names, see str
-	blobs   []GstatBlobLevel
+	text    slab[byte] // names, see str
+	blobs   slab[GstatBlobLevel]
 }
 
 // recordBlock is the number of tables or indices carved from one block.
@@ -161,12 +166,16 @@ func (s *gstatSlab) index() *GstatIndex     { return s.indices.alloc(recordBlock
 // levels returns an empty slice with room for the three blob levels
 // gstat prints (0, 1, 2), carved from a shared block.
 func (s *gstatSlab) levels() []GstatBlobLevel {
-	if cap(s.blobs)-len(s.blobs) < 3 {
-		s.blobs = make([]GstatBlobLevel, 0, 3*recordBlock)
+	return s.blobs.take(3, 3*recordBlock)
+}
+
+// take returns an empty slice with room for k values, from a block of n.
+func (s *slab[T]) take(k, n int) []T {
+	if len(s.buf)-s.n < k {
+		s.buf, s.n = make([]T, max(n, k)), 0
 	}
-	n := len(s.blobs)
-	s.blobs = s.blobs[:n+3]
-	return s.blobs[n : n : n+3]
+	s.n += k
+	return s.buf[s.n-k : s.n-k : s.n]
 }
 
 // str returns b as a string carved from a shared block: a big file's
@@ -179,12 +188,9 @@ func (s *gstatSlab) str(b []byte) string {
 	if len(b) > 256 {
 		return string(b)
 	}
-	if cap(s.text)-len(s.text) < len(b) {
-		s.text = make([]byte, 0, 4096)
-	}
-	n := len(s.text)
-	s.text = append(s.text, b...)
-	return unsafe.String(&s.text[n], len(b))
+	t := s.text.take(len(b), 4096)
+	t = append(t, b...)
+	return unsafe.String(&t[0], len(t))
 }
 
 // collapseSpaces turns runs of blanks into one space, so that ctime's
