@@ -97,7 +97,9 @@ func (r *GstatReader) Next() bool {
 			r.qi++
 			return true
 		}
-		r.queue, r.qi = r.queue[:0], 0
+		if len(r.queue) > 0 { // (a store per line would cost a GC write barrier)
+			r.queue, r.qi = r.queue[:0], 0
+		}
 		if r.done {
 			r.rec = nil
 			return false
@@ -168,12 +170,16 @@ func (r *GstatReader) line(b []byte) {
 	switch r.state {
 	case gsTable:
 		if r.tableLine(t) {
-			r.flushSkipBefore()
+			if r.skipCount > 0 {
+				r.flushSkipBefore()
+			}
 			return
 		}
 	case gsIndex:
 		if r.indexLine(t) {
-			r.flushSkipBefore()
+			if r.skipCount > 0 {
+				r.flushSkipBefore()
+			}
 			return
 		}
 	case gsHeader, gsAfterHdr:
