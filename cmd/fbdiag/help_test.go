@@ -47,3 +47,18 @@ func TestUsageErrorPointsAtCommandHelp(t *testing.T) {
 		}
 	}
 }
+
+// "fbdiag help CMD…" prints what "fbdiag CMD… --help" prints.
+func TestHelpCommand(t *testing.T) {
+	for _, cmd := range [][]string{{}, {"gstat"}, {"gstat", "trend"}, {"gbak", "compare"}} {
+		code, out, errs := runCmd(t, nil, append([]string{"help"}, cmd...)...)
+		wcode, want, _ := runCmd(t, nil, append(cmd, "--help")...)
+		if code != 0 || wcode != 0 || errs != "" || out != want || !strings.Contains(out, "USAGE:") {
+			t.Errorf("help %v: exit %d, stderr %q, output %d bytes; --help gives %d bytes", cmd, code, errs, len(out), len(want))
+		}
+	}
+	code, _, errs := runCmd(t, nil, "help", "nosuch")
+	if want := "fbdiag: unknown command \"nosuch\"\nRun 'fbdiag --help' for usage.\n"; code != 2 || errs != want {
+		t.Errorf("help nosuch: exit %d, stderr %q; want 2 and %q", code, errs, want)
+	}
+}

@@ -56,6 +56,11 @@ func getEnv(c *cli.Context) *env { return c.App.Metadata["env"].(*env) }
 // the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	app := newApp(&env{stdin: stdin, stdout: stdout, stderr: stderr})
+	if len(args) > 1 && args[1] == "help" {
+		// "fbdiag help gstat trend" is "fbdiag gstat trend --help", as in
+		// go help and git help.
+		args = append(append([]string{args[0]}, args[2:]...), "--help")
+	}
 	err := app.Run(args)
 	if err == nil {
 		return exitOK
