@@ -2,8 +2,12 @@ package parse
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
+	"strings"
 	"testing"
+	"testing/iotest"
 	"unicode/utf16"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -84,5 +88,40 @@ func TestLineReaderLongLine(t *testing.T) {
 	}
 	if lr.Line() != 3 {
 		t.Fatalf("line = %d", lr.Line())
+	}
+}
+
+// stuckReader returns nothing, forever, without an error.
+type stuckReader struct{}
+
+func (stuckReader) Read([]byte) (int, error) { return 0, nil }
+
+// An I/O error ends the reader after the complete lines before it, with
+// the number of the line it cut; EOF delivered with the last bytes is
+// no error; a reader that never makes progress is one.
+func TestLineReaderInputErrors(t *testing.T) {
+	data := "a\nb\nc"
+	lr := NewLineReader(iotest.DataErrReader(strings.NewReader(data)), "x.txt")
+	var got []string
+	for lr.Next() {
+		got = append(got, lr.Text())
+	}
+	if strings.Join(got, ",") != "a,b,c" || lr.Err() != nil {
+		t.Errorf("data with EOF: %q, %v", got, lr.Err())
+	}
+
+	cut := io.MultiReader(strings.NewReader("a\nb\npartial"), iotest.ErrReader(errors.New("disk gone")))
+	lr = NewLineReader(cut, "y.txt")
+	got = got[:0]
+	for lr.Next() {
+		got = append(got, lr.Text())
+	}
+	if err := lr.Err(); strings.Join(got, ",") != "a,b" || err == nil || err.Error() != "y.txt:3: disk gone" {
+		t.Errorf("cut input: %q, %v; want a,b and y.txt:3: disk gone", got, err)
+	}
+
+	lr = NewLineReader(stuckReader{}, "z.txt")
+	if lr.Next() || lr.Err() == nil || !strings.Contains(lr.Err().Error(), "z.txt:1: ") {
+		t.Errorf("stuck reader: err %v", lr.Err())
 	}
 }
