@@ -27,7 +27,8 @@ func EachGstat(rd io.Reader, name string, fn func(*GstatReport) error) error {
 	var owner *GstatTable
 	var ferr error
 	// The indices of owner gather in pend and move to owner.Indices in
-	// one exact-size piece of a shared block when the table is complete.
+	// one exact-size piece of a shared block when the next table or report
+	// starts (closeOwner runs once per owner).
 	var pend, block []*GstatIndex
 	closeOwner := func() {
 		if owner == nil || len(pend) == 0 {
@@ -38,11 +39,7 @@ func EachGstat(rd io.Reader, name string, fn func(*GstatReport) error) error {
 		}
 		n := len(block)
 		block = append(block, pend...)
-		if piece := block[n:len(block):len(block)]; owner.Indices == nil {
-			owner.Indices = piece
-		} else {
-			owner.Indices = append(owner.Indices, piece...)
-		}
+		owner.Indices = block[n:len(block):len(block)] // an append copies
 		pend = pend[:0]
 	}
 	get := func(i int) *GstatReport {
