@@ -187,15 +187,14 @@ func (r *LineReader) splitCR(raw []byte, i int) {
 // may hold a '\r' (false only when the buffer scan saw none in it).
 func (r *LineReader) readRaw() (line []byte, cr, ok bool) {
 	if r.hasRest {
-		line := r.restCR
+		rest := r.restCR
 		r.restCR, r.hasRest = nil, false
-		if j := bytes.IndexByte(line, '\r'); j >= 0 {
-			r.restCR = append([]byte(nil), line[j+1:]...)
-			r.hasRest = len(r.restCR) > 0
-			line = line[:j]
+		if j := bytes.IndexByte(rest, '\r'); j >= 0 {
+			r.splitCR(rest, j)
+			rest = rest[:j]
 		}
-		r.long = append(r.long[:0], line...)
-		return r.long, true, true
+		r.long = append(r.long[:0], rest...)
+		return r.long, false, true // split at its CR already
 	}
 	for {
 		if i := bytes.IndexByte(r.buf[r.r:r.w], '\n'); i >= 0 {
