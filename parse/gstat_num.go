@@ -132,7 +132,8 @@ func (s *slab[T]) put(v T) *T {
 	return p
 }
 
-// alloc returns a zero T from a block of n.
+// alloc returns a zero T from a block of n. It is take(1, n) written out:
+// through take the gstat benchmark loses about 4 %.
 func (s *slab[T]) alloc(n int) *T {
 	if s.n == len(s.buf) {
 		s.buf, s.n = make([]T, n), 0

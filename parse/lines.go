@@ -255,7 +255,7 @@ func (r *LineReader) findCR(from int) int {
 // without its end, or nothing (and the I/O error, if any).
 func (r *LineReader) lastLine() ([]byte, bool) {
 	if r.srcErr != io.EOF {
-		r.err = &SyntaxError{File: r.name, Line: r.line + 1, Msg: r.srcErr.Error()}
+		r.inputFailed()
 		return nil, false
 	}
 	if r.r == r.w {
@@ -264,6 +264,12 @@ func (r *LineReader) lastLine() ([]byte, bool) {
 	line := r.buf[r.r:r.w]
 	r.r = r.w
 	return line, true
+}
+
+// inputFailed records the read error that ended the input, at the line
+// it cut.
+func (r *LineReader) inputFailed() {
+	r.err = &SyntaxError{File: r.name, Line: r.line + 1, Msg: r.srcErr.Error()}
 }
 
 // longLine collects a line longer than buf into r.long, keeping at most
@@ -291,7 +297,7 @@ func (r *LineReader) longLine() ([]byte, bool) {
 		}
 		if r.srcErr != nil {
 			if r.srcErr != io.EOF {
-				r.err = &SyntaxError{File: r.name, Line: r.line + 1, Msg: r.srcErr.Error()}
+				r.inputFailed()
 				return nil, false
 			}
 			break
