@@ -186,6 +186,13 @@ func TestLiveMonitor(t *testing.T) {
 		if ix.Stored == nil || *ix.Stored != 0 {
 			t.Errorf("%s: stored selectivity %v, want 0 (created before the data)", ix.Index, ix.Stored)
 		}
+		// The primary keys are unnamed: Firebird names them INTEG_n and
+		// their indices RDB$PRIMARYn; the four others enforce nothing.
+		primary := strings.HasPrefix(ix.Index, "RDB$PRIMARY")
+		if primary != (ix.ConstraintType != nil && *ix.ConstraintType == "PRIMARY KEY") ||
+			primary != (ix.Constraint != nil && strings.HasPrefix(*ix.Constraint, "INTEG_")) {
+			t.Errorf("%s: constraint %v of type %v", ix.Index, deref(ix.Constraint), deref(ix.ConstraintType))
+		}
 	}
 	if strings.Join(sorted(names), " ") != strings.Join(shopIndices, " ") {
 		t.Errorf("indices = %v, want %v", names, shopIndices)
@@ -387,4 +394,11 @@ func TestLiveRestoreLost(t *testing.T) {
 		t.Errorf("error %q: last step %q is not a line of the whole log", err, ce.After)
 	}
 	t.Logf("cut after %d bytes: %v", conns[1]*6/10, err)
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return "<nil>"
+	}
+	return *s
 }

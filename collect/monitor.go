@@ -62,14 +62,20 @@ type IOStats struct {
 
 // IndexStatistics is one user index from RDB$INDICES. Stored is
 // RDB$STATISTICS, the selectivity (1 / distinct keys) computed at creation
-// or by the last SET STATISTICS; null when never computed.
+// or by the last SET STATISTICS; null when never computed. Constraint and
+// ConstraintType name the PRIMARY KEY, FOREIGN KEY or UNIQUE constraint
+// the index enforces (RDB$RELATION_CONSTRAINTS); null for an index no
+// constraint uses. Firebird refuses to deactivate a constraint's index,
+// so the analysis needs to know.
 type IndexStatistics struct {
-	Table    string   `json:"table"`
-	Index    string   `json:"index"`
-	Unique   bool     `json:"unique"`
-	Inactive bool     `json:"inactive"`
-	Segments int      `json:"segments"`
-	Stored   *float64 `json:"stored_selectivity"`
+	Table          string   `json:"table"`
+	Index          string   `json:"index"`
+	Unique         bool     `json:"unique"`
+	Inactive       bool     `json:"inactive"`
+	Segments       int      `json:"segments"`
+	Stored         *float64 `json:"stored_selectivity"`
+	Constraint     *string  `json:"constraint"`
+	ConstraintType *string  `json:"constraint_type"`
 }
 
 const (
@@ -94,9 +100,12 @@ ORDER BY t.MON$TRANSACTION_ID`
 FROM MON$IO_STATS io JOIN MON$DATABASE d ON d.MON$STAT_ID = io.MON$STAT_ID
 WHERE io.MON$STAT_GROUP = 0`
 
+	// A constraint has at most one index (NOT NULL and CHECK have none).
 	sqlIndices = `SELECT i.RDB$RELATION_NAME, i.RDB$INDEX_NAME, COALESCE(i.RDB$UNIQUE_FLAG, 0),
-  COALESCE(i.RDB$INDEX_INACTIVE, 0), COALESCE(i.RDB$SEGMENT_COUNT, 0), i.RDB$STATISTICS
+  COALESCE(i.RDB$INDEX_INACTIVE, 0), COALESCE(i.RDB$SEGMENT_COUNT, 0), i.RDB$STATISTICS,
+  rc.RDB$CONSTRAINT_NAME, rc.RDB$CONSTRAINT_TYPE
 FROM RDB$INDICES i JOIN RDB$RELATIONS r ON r.RDB$RELATION_NAME = i.RDB$RELATION_NAME
+LEFT JOIN RDB$RELATION_CONSTRAINTS rc ON rc.RDB$INDEX_NAME = i.RDB$INDEX_NAME
 WHERE COALESCE(r.RDB$SYSTEM_FLAG, 0) = 0
 ORDER BY i.RDB$RELATION_NAME, i.RDB$INDEX_NAME`
 )
@@ -166,10 +175,12 @@ func readMonitor(ctx context.Context, db *sql.DB) (*Monitor, error) {
 		var ix IndexStatistics
 		var unique, inactive int
 		var stored sql.NullFloat64
-		if err := rows.Scan(&ix.Table, &ix.Index, &unique, &inactive, &ix.Segments, &stored); err != nil {
+		var cname, ctype sql.NullString
+		if err := rows.Scan(&ix.Table, &ix.Index, &unique, &inactive, &ix.Segments, &stored, &cname, &ctype); err != nil {
 			return nil, err
 		}
 		ix.Table, ix.Index = strings.TrimSpace(ix.Table), strings.TrimSpace(ix.Index)
+		ix.Constraint, ix.ConstraintType = nullString(cname), nullString(ctype)
 		ix.Unique, ix.Inactive = unique != 0, inactive != 0
 		if stored.Valid {
 			ix.Stored = &stored.Float64
