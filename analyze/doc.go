@@ -33,18 +33,33 @@
 //   - totals over tables and indices.
 //
 // Health rules: Rules is the catalogue (stable kebab-case ids, e.g.
-// oat-stuck, index-deep, table-versions); DefaultThresholds is the one
-// table of their limits, each with its unit and source ("[U]" marks a
-// fbdiag default that no public source fixes). NewThresholds copies it,
-// LoadThresholds applies a "rule.key = value" or JSON file, with
-// file:line errors for unknown keys. Warnings carry value, threshold,
-// reason and source, and SortWarnings puts critical first, then the
-// largest Magnitude (how far past the threshold).
+// oat-stuck, index-deep, table-versions), each with the versions it
+// applies to and the advice it gives; DefaultThresholds is the one table
+// of their limits, each with its unit and source ("[U]" marks a fbdiag
+// default that no public source fixes, with its reasoning). NewThresholds
+// copies it, LoadThresholds applies a "rule.key = value" or JSON file,
+// with file:line errors for unknown keys. Warnings carry value,
+// threshold, reason, advice (the statement to run on the object named)
+// and source, one per object and rule, and SortWarnings puts critical
+// first, then the largest Magnitude (how far past the threshold).
 //
-// Two choices differ from the health-rules reference on purpose, because
-// the real samples disagree with it: index-broken compares nodes with the
-// records only (an update that keeps the key adds no index node, so the
-// shop sample's CUSTOMER has 10000 versions and 30000 nodes for 30000
-// records), and index-low-selectivity fires at 95% duplicates, not 90%
-// (90% flags foreign keys such as OL_ITEM with ten rows per key).
+// GstatWith adds what the gstat text lacks: the live catalogue's
+// constraints (CatalogueIndex, read by fbdiag collect), which decide how
+// an index can be rebuilt (Firebird refuses to deactivate a constraint's
+// index), and the server (ServerSetup: architecture, connections, RAM),
+// which decides the page caches' memory. Without the catalogue an index's
+// kind comes from the names Firebird gives constraint indices.
+//
+// Several choices differ from the health-rules reference on purpose,
+// because the real samples or the server disagree with it: index-broken
+// compares nodes with the records only (an update that keeps the key adds
+// no index node, so the shop sample's CUSTOMER has 10000 versions and
+// 30000 nodes for 30000 records); index-low-selectivity decides from the
+// distinct keys and the largest duplicate run, not the duplicate ratio
+// (95% duplicates flagged CUSTOMER_LAST, 30 rows per name); index-deep
+// compares the depth with the depth the leaf pages need, estimated from
+// the page size and node length and checked against restores of one
+// index at 4, 8 and 16 KB pages; table-fragments judges records by their
+// stored length (a VARCHAR(8000) of 8010 bytes unpacked and 138 stored
+// never fragments on 4 KB pages).
 package analyze

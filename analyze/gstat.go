@@ -50,10 +50,13 @@ type HeaderStats struct {
 	Dialect         *int     `json:"dialect"`
 	PageBuffers     *int64   `json:"page_buffers"`
 	Attributes      []string `json:"attributes"`
-	// ForcedWrites is null when the header was cut before its Attributes.
+	// ForcedWrites is what an Attributes line shows: true with "force
+	// write", false without it. With no Attributes line it is null, except
+	// for a complete dialect 1 header, where gstat omits the line because
+	// no header flag is set (see forcedWritesKnown).
 	ForcedWrites *bool   `json:"forced_writes"`
 	ShutdownMode *string `json:"shutdown_mode"`
-	// ReadOnly is null, as ForcedWrites, when the header was cut.
+	// ReadOnly is null or false as ForcedWrites is.
 	ReadOnly      *bool   `json:"read_only"`
 	BackupState   *string `json:"backup_state"`
 	SweepInterval *int64  `json:"sweep_interval"`
@@ -72,16 +75,33 @@ type HeaderStats struct {
 	NextMinusOAT *int64 `json:"next_minus_oat"`
 	NextMinusOST *int64 `json:"next_minus_ost"`
 	// SweepGapShare is OST−OIT over the sweep interval (the printed one,
-	// or the server default 20000 when none is printed; null when 0).
+	// or the server default 20000 when none is printed); null when the
+	// interval is 0, which disables the automatic sweep.
 	SweepGapShare *float64 `json:"sweep_gap_share"`
 
 	// TransactionIDLimit is the highest transaction number the ODS allows.
 	TransactionIDLimit    *int64   `json:"transaction_id_limit"`
 	TransactionIDHeadroom *int64   `json:"transaction_id_headroom"`
 	TransactionIDUsed     *float64 `json:"transaction_id_used_share"`
-	// TransactionsPerDay is Next / days between creation (or the last
-	// restore) and the gstat run; null unless both dates were printed.
+	// DatabaseAgeDays is the time from the creation date (reset by a
+	// restore) to the gstat run, in days; TransactionsPerDay is Next over
+	// it. Both are null unless both dates are printed and far enough apart
+	// for the difference to hold (see minAge).
+	DatabaseAgeDays    *float64 `json:"database_age_days"`
 	TransactionsPerDay *float64 `json:"transactions_per_day"`
+
+	// PageCacheBytes is one page cache: header page buffers × page size;
+	// null when the header leaves the size to the server (0 buffers).
+	PageCacheBytes *int64 `json:"page_cache_bytes"`
+	// Architecture, Connections and RAMBytes are what the user said of the
+	// server (--architecture, --connections, --ram); gstat does not show
+	// them. PageCacheTotalBytes is the memory of every cache the server
+	// opens for this database: one with SuperServer, one per connection
+	// with Classic and SuperClassic.
+	Architecture        *string `json:"architecture"`
+	Connections         *int64  `json:"connections"`
+	RAMBytes            *int64  `json:"ram_bytes"`
+	PageCacheTotalBytes *int64  `json:"page_cache_total_bytes"`
 }
 
 // TableStats is one table with its sizes and garbage figures.
@@ -94,6 +114,8 @@ type TableStats struct {
 	MaxVersions *int64   `json:"max_versions"`
 	AvgRecord   *float64 `json:"average_record_length"`
 	AvgVersion  *float64 `json:"average_version_length"`
+	// AvgUnpacked is the record length before compression (3.0+ -r).
+	AvgUnpacked *float64 `json:"average_unpacked_length"`
 	// VersionsPerRecord is back versions / records.
 	VersionsPerRecord  *float64 `json:"versions_per_record"`
 	Fragments          *int64   `json:"fragments"`
@@ -101,6 +123,14 @@ type TableStats struct {
 	FragmentsPerRecord *float64 `json:"fragments_per_record"`
 	DataPages          *int64   `json:"data_pages"`
 	AverageFill        *int     `json:"average_fill"`
+	// PrimaryPages hold primary record versions, SecondaryPages only back
+	// versions, fragments and blobs; SweptPages are primary pages the last
+	// sweep found garbage-free, which the next one skips; BigRecordPages
+	// hold one fragment of a record bigger than a page (all 3.0+).
+	PrimaryPages   *int64 `json:"primary_pages"`
+	SecondaryPages *int64 `json:"secondary_pages"`
+	SweptPages     *int64 `json:"swept_pages"`
+	BigRecordPages *int64 `json:"big_record_pages"`
 	// SizeBytes is the "Table size" line where gstat prints it (5.0.2+),
 	// else data pages × page size; SizeSource says which
 	// ("table_size" or "data_pages").
@@ -109,8 +139,10 @@ type TableStats struct {
 	TotalFormats *int64  `json:"total_formats"`
 	UsedFormats  *int64  `json:"used_formats"`
 	Blobs        *int64  `json:"blobs"`
-	// BlobLevels counts blobs stored at level 0, 1 and 2.
-	BlobLevels []int64 `json:"blob_levels"`
+	// BlobLevels counts blobs stored at level 0, 1 and 2; BlobLevelBytes
+	// is their total length per level (5.0.2+, null before).
+	BlobLevels     []int64 `json:"blob_levels"`
+	BlobLevelBytes []int64 `json:"blob_level_bytes"`
 	// IndexBytes is the sum of the size of the table's indices.
 	IndexBytes *int64       `json:"index_bytes"`
 	Indices    []IndexStats `json:"indices"`
@@ -118,14 +150,21 @@ type TableStats struct {
 
 // IndexStats is one index with the figures that tell whether it helps.
 type IndexStats struct {
-	Name        string `json:"name"`
-	ID          int64  `json:"id"`
-	Table       string `json:"table"`
-	Depth       *int64 `json:"depth"`
-	LeafBuckets *int64 `json:"leaf_buckets"`
-	Nodes       *int64 `json:"nodes"`
-	TotalDup    *int64 `json:"total_dup"`
-	MaxDup      *int64 `json:"max_dup"`
+	Name  string `json:"name"`
+	ID    int64  `json:"id"`
+	Table string `json:"table"`
+	// Kind is what the index serves (IndexPrimaryKey, IndexForeignKey,
+	// IndexUnique, IndexPlain, IndexSystem or IndexUnknown), KindSource how
+	// fbdiag knows (KindFromCatalogue, KindFromName, KindFromTable) and
+	// Constraint the constraint's name when the catalogue gives it.
+	Kind        string  `json:"kind"`
+	KindSource  string  `json:"kind_source"`
+	Constraint  *string `json:"constraint"`
+	Depth       *int64  `json:"depth"`
+	LeafBuckets *int64  `json:"leaf_buckets"`
+	Nodes       *int64  `json:"nodes"`
+	TotalDup    *int64  `json:"total_dup"`
+	MaxDup      *int64  `json:"max_dup"`
 	// SizeBytes is leaf buckets × page size (the leaf level only).
 	SizeBytes *int64 `json:"size_bytes"`
 	// UniqueKeys is nodes − total dup; Selectivity is 1/UniqueKeys, the
@@ -142,6 +181,19 @@ type IndexStats struct {
 	Fill            *parse.GstatFill `json:"fill_distribution"`
 	// LightShare is the share of leaf pages filled below 60%.
 	LightShare *float64 `json:"light_share"`
+
+	// NeededDepth is the depth the leaf pages need (1 + ⌈log_F leaf
+	// pages⌉) with FanOut keys per upper page, estimated from the page size
+	// and node length; RebuiltDepth the depth after a rebuild at this page
+	// size. LowerDepthPageSize is the smallest bigger page size at which a
+	// rebuilt index would be shallower (LowerDepth levels); null when none
+	// up to the ODS maximum is.
+	NeededDepth        *int64   `json:"needed_depth"`
+	RebuiltDepth       *int64   `json:"rebuilt_depth"`
+	FanOut             *float64 `json:"fan_out"`
+	LowerDepthPageSize *int64   `json:"lower_depth_page_size"`
+	LowerDepth         *int64   `json:"lower_depth"`
+	depthBasis         string
 }
 
 // Totals adds up the tables and indices of one run; sums of values no
@@ -162,6 +214,22 @@ type Totals struct {
 // for the defaults). It never fails: what the run does not show stays
 // null and rules that need it stay silent.
 func Gstat(rep *parse.GstatReport, th Thresholds) *GstatAnalysis {
+	return GstatWith(rep, th, GstatOptions{})
+}
+
+// GstatOptions is what fbdiag knows of a database besides its gstat text.
+type GstatOptions struct {
+	// Catalogue lists the user indices with the constraint each enforces,
+	// as fbdiag collect reads them live; nil for a gstat file, where index
+	// kinds come from Firebird's names.
+	Catalogue []CatalogueIndex
+	// Server is what the user says of the server (--architecture,
+	// --connections, --ram), for the page cache's memory.
+	Server ServerSetup
+}
+
+// GstatWith is Gstat with what the catalogue and the user add.
+func GstatWith(rep *parse.GstatReport, th Thresholds, opt GstatOptions) *GstatAnalysis {
 	if th.idx == nil {
 		th = NewThresholds()
 	}
@@ -184,17 +252,17 @@ func Gstat(rep *parse.GstatReport, th Thresholds) *GstatAnalysis {
 	if rep.Header != nil && rep.Header.Encryption != nil {
 		a.Encryption = rep.Header.Encryption
 	}
-	var pageSize *int64
+	env := &statsEnv{sl: newSlab(), fill: th.Get("index-deep", "page_fill"), cat: catalogueMap(opt.Catalogue)}
 	if rep.Header != nil && rep.Header.HeaderPage {
-		a.Header = headerStats(rep.Header, th)
-		pageSize = a.Header.PageSize
+		a.Header = headerStats(rep.Header, th, opt.Server)
+		env.pageSize = a.Header.PageSize
+		env.odsMajor = rep.Header.ODSMajor
 	}
-	sl := newSlab()
 	for _, t := range rep.Tables {
-		a.Tables = append(a.Tables, tableStats(t, pageSize, sl))
+		a.Tables = append(a.Tables, tableStats(t, env))
 	}
 	for _, ix := range rep.UnattachedIndices {
-		a.UnattachedIndices = append(a.UnattachedIndices, indexStats(ix, pageSize, sl))
+		a.UnattachedIndices = append(a.UnattachedIndices, indexStats(ix, false, env))
 	}
 	a.Totals = totals(a)
 	check(a, rep, th)
@@ -203,7 +271,16 @@ func Gstat(rep *parse.GstatReport, th Thresholds) *GstatAnalysis {
 	return a
 }
 
-func headerStats(h *parse.GstatHeader, th Thresholds) *HeaderStats {
+// statsEnv is what the per-table and per-index figures share.
+type statsEnv struct {
+	sl       *slab
+	pageSize *int64
+	odsMajor *int
+	fill     float64 // index-deep.page_fill
+	cat      map[catalogueKey]CatalogueIndex
+}
+
+func headerStats(h *parse.GstatHeader, th Thresholds, srv ServerSetup) *HeaderStats {
 	s := &HeaderStats{
 		Database:          strPtr(h.Database),
 		ExecutionTime:     h.ExecutionTime,
@@ -233,7 +310,7 @@ func headerStats(h *parse.GstatHeader, th Thresholds) *HeaderStats {
 		}
 		s.FirebirdVersion = strPtr(FirebirdVersion(*h.ODSMajor, minor, h.Server))
 	}
-	if headerComplete(h) {
+	if forcedWritesKnown(h) {
 		fw, ro := h.ForceWrite, h.ReadOnly
 		s.ForcedWrites, s.ReadOnly = &fw, &ro
 	}
@@ -241,7 +318,7 @@ func headerStats(h *parse.GstatHeader, th Thresholds) *HeaderStats {
 	s.OSTMinusOIT = diff(h.OldestSnapshot, h.OldestTransaction)
 	s.NextMinusOAT = diff(h.NextTransaction, h.OldestActive)
 	s.NextMinusOST = diff(h.NextTransaction, h.OldestSnapshot)
-	if s.OSTMinusOIT != nil {
+	if s.OSTMinusOIT != nil && (h.SweepInterval == nil || *h.SweepInterval > 0) {
 		if iv := effectiveSweepInterval(h, th); iv > 0 {
 			s.SweepGapShare = ptr(float64(*s.OSTMinusOIT) / float64(iv))
 		}
@@ -253,19 +330,47 @@ func headerStats(h *parse.GstatHeader, th Thresholds) *HeaderStats {
 			s.TransactionIDUsed = ptr(float64(*h.NextTransaction) / float64(limit))
 		}
 	}
-	if h.CreationDate != nil && h.ExecutionTime != nil && h.NextTransaction != nil {
-		if days := h.ExecutionTime.Sub(*h.CreationDate).Hours() / 24; days >= 1 {
-			s.TransactionsPerDay = ptr(float64(*h.NextTransaction) / days)
+	if h.CreationDate != nil && h.ExecutionTime != nil {
+		if age := h.ExecutionTime.Sub(*h.CreationDate); age >= minAge(h.ODSMajor) {
+			days := age.Hours() / 24
+			s.DatabaseAgeDays = ptr(days)
+			if h.NextTransaction != nil {
+				s.TransactionsPerDay = ptr(float64(*h.NextTransaction) / days)
+			}
 		}
 	}
+	cacheStats(s, srv)
 	return s
 }
 
-// headerComplete tells whether the header was printed down to its
-// Attributes line, so that a missing "force write" means forced writes
-// are off rather than that the excerpt was cut.
-func headerComplete(h *parse.GstatHeader) bool {
-	return h.Attributes != nil || h.CreationDateText != "" || h.Dialect != nil && h.SweepInterval != nil
+// minAge is how far apart the creation date and the gstat run must be
+// for their difference to be an age. Up to Firebird 3.0 (ODS 12) gstat
+// prints both in the server's local time: an hour is enough. From 4.0 the
+// creation date is printed in UTC while the run time stays local (the
+// hqbirdmcp samples: one database created 22:55 by 3.0's gstat, 20:55 by
+// 4.0's and 5.0's, all read at 23:04; PSFirebird's 5.0 run is 3 h before
+// its creation date), so the difference is off by the zone, up to 14 h:
+// ten times that keeps the rate within 10%.
+func minAge(odsMajor *int) time.Duration {
+	if odsMajor != nil && *odsMajor <= 12 {
+		return time.Hour
+	}
+	return 140 * time.Hour
+}
+
+// forcedWritesKnown tells whether the header shows the forced-writes and
+// read-only flags. An Attributes line shows them, empty or not. Without
+// one they are known only for a complete dialect 1 header: gstat prints
+// the line whenever a header flag is set, dialect 3 is such a flag (its
+// databases print at least an empty "Attributes"), and a dialect 1
+// database with neither forced writes nor any other flag gets no line
+// (src/utilities/gstat/ppg.cpp). A dialect 3 header without the line, as
+// in the Firebird 1.5 list-archive sample, was cut or edited: unknown.
+func forcedWritesKnown(h *parse.GstatHeader) bool {
+	if h.Attributes != nil {
+		return true
+	}
+	return h.Dialect != nil && *h.Dialect == 1 && h.CreationDateText != ""
 }
 
 // effectiveSweepInterval is the printed interval, or the server default
@@ -330,32 +435,38 @@ func TransactionIDLimit(odsMajor *int) int64 {
 // maxBlobLevel bounds the blob levels kept: Firebird writes 0, 1 and 2.
 const maxBlobLevel = 7
 
-func tableStats(t *parse.GstatTable, pageSize *int64, sl *slab) TableStats {
+func tableStats(t *parse.GstatTable, env *statsEnv) TableStats {
+	sl := env.sl
 	s := TableStats{
-		Schema:       t.Schema,
-		Name:         t.Name,
-		ID:           t.ID,
-		Records:      t.TotalRecords,
-		Versions:     t.TotalVersions,
-		MaxVersions:  t.MaxVersions,
-		AvgRecord:    t.AverageRecordLength,
-		AvgVersion:   t.AverageVersionLength,
-		Fragments:    t.TotalFragments,
-		MaxFragments: t.MaxFragments,
-		DataPages:    t.DataPages,
-		AverageFill:  t.AverageFill,
-		TotalFormats: t.TotalFormats,
-		UsedFormats:  t.UsedFormats,
-		Blobs:        t.Blobs,
-		Indices:      make([]IndexStats, 0, len(t.Indices)),
+		Schema:         t.Schema,
+		Name:           t.Name,
+		ID:             t.ID,
+		Records:        t.TotalRecords,
+		Versions:       t.TotalVersions,
+		MaxVersions:    t.MaxVersions,
+		AvgRecord:      t.AverageRecordLength,
+		AvgVersion:     t.AverageVersionLength,
+		AvgUnpacked:    t.AverageUnpackedLength,
+		Fragments:      t.TotalFragments,
+		MaxFragments:   t.MaxFragments,
+		DataPages:      t.DataPages,
+		AverageFill:    t.AverageFill,
+		PrimaryPages:   t.PrimaryPages,
+		SecondaryPages: t.SecondaryPages,
+		SweptPages:     t.SweptPages,
+		BigRecordPages: t.BigRecordPages,
+		TotalFormats:   t.TotalFormats,
+		UsedFormats:    t.UsedFormats,
+		Blobs:          t.Blobs,
+		Indices:        make([]IndexStats, 0, len(t.Indices)),
 	}
 	s.VersionsPerRecord = sl.ratio(t.TotalVersions, t.TotalRecords)
 	s.FragmentsPerRecord = sl.ratio(t.TotalFragments, t.TotalRecords)
 	switch {
 	case t.TableSize != nil:
 		s.SizeBytes, s.SizeSource = t.TableSize, &sl.tableSize
-	case t.DataPages != nil && pageSize != nil:
-		s.SizeBytes, s.SizeSource = sl.int(*t.DataPages**pageSize), &sl.dataPages
+	case t.DataPages != nil && env.pageSize != nil:
+		s.SizeBytes, s.SizeSource = sl.int(*t.DataPages**env.pageSize), &sl.dataPages
 	}
 	if len(t.BlobLevels) > 0 {
 		s.BlobLevels = make([]int64, 3)
@@ -367,12 +478,23 @@ func tableStats(t *parse.GstatTable, pageSize *int64, sl *slab) TableStats {
 				s.BlobLevels = append(s.BlobLevels, 0)
 			}
 			s.BlobLevels[l.Level] += l.Count
+			if l.TotalLength != nil {
+				for len(s.BlobLevelBytes) < len(s.BlobLevels) {
+					s.BlobLevelBytes = append(s.BlobLevelBytes, 0)
+				}
+				s.BlobLevelBytes[l.Level] += *l.TotalLength
+			}
+		}
+		for s.BlobLevelBytes != nil && len(s.BlobLevelBytes) < len(s.BlobLevels) {
+			s.BlobLevelBytes = append(s.BlobLevelBytes, 0)
 		}
 	}
+	system := IsSystemTable(t.Name) || t.Schema == "SYSTEM"
 	for _, ix := range t.Indices {
-		is := indexStats(ix, pageSize, sl)
+		is := indexStats(ix, system, env)
 		if is.Table == "" {
 			is.Table = t.Name
+			classifyIndex(&is, system, env.cat) // again, now that the table is known
 		}
 		s.IndexBytes = addPtr(s.IndexBytes, is.SizeBytes)
 		s.Indices = append(s.Indices, is)
@@ -380,7 +502,8 @@ func tableStats(t *parse.GstatTable, pageSize *int64, sl *slab) TableStats {
 	return s
 }
 
-func indexStats(ix *parse.GstatIndex, pageSize *int64, sl *slab) IndexStats {
+func indexStats(ix *parse.GstatIndex, system bool, env *statsEnv) IndexStats {
+	sl := env.sl
 	s := IndexStats{
 		Name:             ix.Name,
 		ID:               ix.ID,
@@ -394,8 +517,9 @@ func indexStats(ix *parse.GstatIndex, pageSize *int64, sl *slab) IndexStats {
 		ClusteringRatio:  ix.ClusteringRatio,
 		Fill:             ix.Fill,
 	}
-	if ix.LeafBuckets != nil && pageSize != nil {
-		s.SizeBytes = sl.int(*ix.LeafBuckets * *pageSize)
+	classifyIndex(&s, system || IsSystemTable(ix.Table), env.cat)
+	if ix.LeafBuckets != nil && env.pageSize != nil {
+		s.SizeBytes = sl.int(*ix.LeafBuckets * *env.pageSize)
 	}
 	if ix.Nodes != nil && ix.TotalDup != nil {
 		u := *ix.Nodes - *ix.TotalDup
@@ -413,6 +537,15 @@ func indexStats(ix *parse.GstatIndex, pageSize *int64, sl *slab) IndexStats {
 		total := f[0] + f[1] + f[2] + f[3] + f[4]
 		if total > 0 {
 			s.LightShare = sl.float(float64(f[0]+f[1]+f[2]) / float64(total))
+		}
+	}
+	if e, ok := estimateDepth(ix, env.pageSize, env.odsMajor, env.fill); ok {
+		s.NeededDepth, s.FanOut, s.depthBasis = sl.int(e.needed), sl.float(e.fanOut), e.basis
+		if e.rebuilt > 0 {
+			s.RebuiltDepth = sl.int(e.rebuilt)
+		}
+		if e.lowerAt > 0 {
+			s.LowerDepthPageSize, s.LowerDepth = sl.int(e.lowerAt), sl.int(e.lowerDepth)
 		}
 	}
 	return s

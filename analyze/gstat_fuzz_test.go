@@ -51,10 +51,10 @@ func FuzzGstatAnalysis(f *testing.F) {
 // FuzzLoadThresholds: a rules file never panics the loader, and what it
 // accepts only changes known keys.
 func FuzzLoadThresholds(f *testing.F) {
-	f.Add("# comment\nindex-deep.warning = 4\ntable-versions.warning=0.5\n")
+	f.Add("# comment\nindex-deep.min_depth = 4\ntable-versions.warning=0.5\n")
 	f.Add("{\"index-max-dup.warning\": 50000, \"oat-stuck.critical\": 1e6}")
-	f.Add("{\n \"index-deep.warning\": \"x\"\n}")
-	f.Add("index-deep.warning 4\n")
+	f.Add("{\n \"index-deep.min_depth\": \"x\"\n}")
+	f.Add("index-deep.min_depth 4\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		th, err := LoadThresholds(strings.NewReader(src), "fuzz.rules", NewThresholds())
 		if err != nil {

@@ -203,8 +203,14 @@ func TestGstatFB15Header(t *testing.T) {
 	if h.FirebirdVersion == nil || *h.FirebirdVersion != "1.5" {
 		t.Errorf("firebird_version %v, want 1.5", h.FirebirdVersion)
 	}
-	if h.ForcedWrites == nil || *h.ForcedWrites {
-		t.Errorf("forced_writes %v, want false (no Attributes line)", h.ForcedWrites)
+	// A dialect 3 header prints an Attributes line, empty or not: this
+	// one was cut by the list archive, so forced writes are unknown.
+	if h.ForcedWrites != nil || h.ReadOnly != nil {
+		t.Errorf("forced_writes %v, read_only %v; want null (no Attributes line)", h.ForcedWrites, h.ReadOnly)
+	}
+	// The automatic sweep is disabled: no share of an interval of 0.
+	if h.SweepGapShare != nil {
+		t.Errorf("sweep_gap_share = %g with sweep interval 0, want null", *h.SweepGapShare)
 	}
 }
 
@@ -275,4 +281,55 @@ func TestGstatTransactionsPerDay(t *testing.T) {
 	if a.Header.FirebirdVersion == nil || *a.Header.FirebirdVersion != "2.5" {
 		t.Errorf("firebird_version %v, want 2.5", a.Header.FirebirdVersion)
 	}
+}
+
+// Forced writes are judged only from an Attributes line. The shop header
+// shows "force write"; with the line removed (a dialect 3 header always
+// has one) nothing is known; the QA template's empty line shows them off.
+func TestForcedWritesFromALine(t *testing.T) {
+	for _, c := range []struct {
+		in   input
+		edit func(string) string
+		want string
+	}{
+		{shopHead, nil, "true"},
+		{shopHead, replace("\tAttributes\t\tforce write\n", ""), "<nil>"},
+		{fb15, nil, "<nil>"},
+		{input{"public", "Banan4iG-firebird-qa__test_header.expected.txt"}, nil, "false"},
+		{jira12355, replaceLast("\tAttributes\t\tforce write\r\n", ""), "false"},
+	} {
+		as := analyzeFile(t, c.in.path(t), c.edit)
+		a := as[len(as)-1]
+		if got := fmtBool(a.Header.ForcedWrites); got != c.want {
+			t.Errorf("%s (edited %v): forced_writes %s, want %s", c.in.name, c.edit != nil, got, c.want)
+		}
+		fired := false
+		for _, w := range a.Warnings {
+			fired = fired || w.Rule == "forced-writes-off"
+		}
+		if fired != (c.want == "false") {
+			t.Errorf("%s: forced-writes-off fired %v", c.in.name, fired)
+		}
+	}
+}
+
+// The age and the rate need dates far enough apart. fdb's 3.0 header:
+// Nov 27, 2015 11:19:39 to Apr 04 2018 15:41:34, Next 2141, both local.
+// The Firebird 6 header is 2 h "old", but 4.0+ prints the creation date
+// in UTC and the run in local time: refused. The 5.0 header of the horses
+// database: Aug 5 09:12:46 to Oct 14 11:21:54, 70 days, Next 1461.
+func TestDatabaseAge(t *testing.T) {
+	age := func(in input) *HeaderStats { return analyzeFile(t, in.path(t), nil)[0].Header }
+	h := age(input{"public", "FirebirdSQL-fdb__gstat30-h.out"})
+	days := time.Date(2018, 4, 4, 15, 41, 34, 0, time.UTC).Sub(time.Date(2015, 11, 27, 11, 19, 39, 0, time.UTC)).Hours() / 24
+	wantFloat(t, "database_age_days", h.DatabaseAgeDays, days)
+	wantFloat(t, "transactions_per_day", h.TransactionsPerDay, 2141/days)
+	for _, in := range []input{{"public", "01_fb6_header_and_table_issue8773.txt"}, {"public", "fdcastel-PSFirebird__gstat-output.txt"}, shopHead} {
+		if h := age(in); h.DatabaseAgeDays != nil || h.TransactionsPerDay != nil {
+			t.Errorf("%s: age %v, rate %v; want null", in.name, h.DatabaseAgeDays, h.TransactionsPerDay)
+		}
+	}
+	h = age(fb5Horses)
+	days = time.Date(2024, 10, 14, 11, 21, 54, 0, time.UTC).Sub(time.Date(2024, 8, 5, 9, 12, 46, 0, time.UTC)).Hours() / 24
+	wantFloat(t, "transactions_per_day", h.TransactionsPerDay, 1461/days)
 }

@@ -2,13 +2,14 @@ package analyze
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/fbdiag/fbdiag/parse"
 )
 
-// Rule describes one health rule: what it looks at and what it means.
-// Its limits are the thresholds whose Rule is its ID.
+// Rule describes one health rule: what it looks at, where it applies and
+// what it advises. Its limits are the thresholds whose Rule is its ID.
 type Rule struct {
 	ID string `json:"id"`
 	// Kind is the object the rule judges: database, table or index.
@@ -17,44 +18,83 @@ type Rule struct {
 	Severities []Severity `json:"severities"`
 	// Summary says in one line what the rule flags.
 	Summary string `json:"summary"`
+	// AppliesTo names the Firebird versions (ODS) and gstat switches the
+	// rule needs to see what it judges.
+	AppliesTo string `json:"applies_to"`
+	// Advice is what its warnings tell the DBA to do; each warning names
+	// the object and the exact statement.
+	Advice string `json:"advice"`
 }
 
 // Rules is the catalogue of gstat health rules, in the order of
 // `fbdiag rules`. IDs are stable: scripts and --rules files use them.
 var Rules = []Rule{
-	{"oat-stuck", "database", []Severity{Warn, Critical}, "Next - OAT: a transaction has been active for many transactions and blocks garbage collection"},
-	{"sweep-gap", "database", []Severity{Warn}, "OST - OIT above the sweep interval: the sweep is due or cannot move the OIT"},
-	{"sweep-disabled", "database", []Severity{Info}, "sweep interval 0: automatic sweep is off, a manual sweep must be scheduled"},
-	{"txid-headroom", "database", []Severity{Warn, Critical}, "Next transaction close to the ODS limit: backup and restore before it stops"},
-	{"forced-writes-off", "database", []Severity{Warn, Critical}, "Attributes lack \"force write\": a crash can lose or corrupt data (critical on Windows)"},
-	{"page-buffers", "database", []Severity{Info}, "page buffers set in the header override the server default for every attachment"},
-	{"shutdown", "database", []Severity{Warn, Critical}, "the database is in a shutdown mode"},
-	{"backup-lock", "database", []Severity{Warn}, "nbackup lock or merge still set: END BACKUP / nbackup -N never ran"},
-	{"read-only", "database", []Severity{Info}, "the database is read only"},
-	{"ods-old", "database", []Severity{Warn}, "old on-disk structure: the server version is out of maintenance"},
-	{"dialect-1", "database", []Severity{Warn}, "SQL dialect 1 (InterBase 5 compatibility)"},
-	{"page-size-small", "database", []Severity{Warn}, "small page size with deep indices: a backup/restore with a bigger page size lowers the depth"},
-	{"corruption", "database", []Severity{Critical}, "gstat printed an \"Expected ... page\" line: the database is damaged"},
-	{"gstat-error", "database", []Severity{Critical}, "gstat printed an error (login, ODS, I/O): the statistics are missing or incomplete"},
-	{"table-versions", "table", []Severity{Warn, Critical}, "many back versions per record: garbage is not being collected"},
-	{"table-max-versions", "table", []Severity{Warn}, "a record has a long version chain (updated many times under an old snapshot)"},
-	{"table-deleted", "table", []Severity{Info}, "records counted but average length 0: deleted rows waiting for garbage collection"},
-	{"table-fragments", "table", []Severity{Warn}, "many fragmented records: records wider than a page"},
-	{"table-formats", "table", []Severity{Warn, Critical}, "record formats near the limit of 255 (ALTER TABLE count): backup/restore resets them"},
-	{"table-sparse", "table", []Severity{Warn}, "low average data page fill: the table wastes pages"},
-	{"blob-levels", "table", []Severity{Info}, "level 2 blobs: blobs too big for the page size"},
-	{"index-deep", "index", []Severity{Warn, Critical}, "index depth 3 or more: a bigger page size would make lookups cheaper"},
-	{"index-max-dup", "index", []Severity{Warn, Critical}, "more than 10000 duplicates of one value: slow garbage collection and deletes"},
-	{"index-useless", "index", []Severity{Warn}, "an index with one or two distinct values never helps a query"},
-	{"index-low-selectivity", "index", []Severity{Warn}, "almost all keys are duplicates: poor selectivity"},
-	{"index-broken", "index", []Severity{Warn}, "fewer index keys than records: inconsistent index (rebuild it)"},
-	{"index-sparse", "index", []Severity{Warn}, "most leaf pages below 60% full: the index is a rebuild candidate"},
+	{"oat-stuck", "database", []Severity{Warn, Critical}, "Next - OAT: a transaction has been active for many transactions and blocks garbage collection",
+		"all versions; gstat -h", "find the transaction in MON$TRANSACTIONS (2.1+; fbdiag collect names its attachment) and end it"},
+	{"sweep-gap", "database", []Severity{Warn}, "OST - OIT above the sweep interval: the sweep is due or cannot move the OIT",
+		"all versions; gstat -h", "gfix -sweep; if the OIT does not move, end the transaction that holds it"},
+	{"sweep-disabled", "database", []Severity{Info}, "sweep interval 0: automatic sweep is off, a manual sweep must be scheduled",
+		"all versions; gstat -h", "schedule gfix -sweep, or gfix -housekeeping 20000 to let the server sweep"},
+	{"txid-headroom", "database", []Severity{Warn, Critical}, "Next transaction close to the ODS limit: backup and restore before it stops",
+		"all versions (2^31-1 before ODS 12, 2^48-1 since); gstat -h", "gbak backup and restore, which restarts the transaction numbers"},
+	{"forced-writes-off", "database", []Severity{Warn, Critical}, "the Attributes line lacks \"force write\": a crash can lose or corrupt data (critical on Windows)",
+		"all versions; gstat -h with its Attributes line (without one the state is unknown)", "gfix -write sync"},
+	{"page-buffers", "database", []Severity{Info, Warn, Critical}, "page buffers set in the header: the memory of the page caches, a verdict when --architecture, --connections and --ram are given",
+		"all versions; gstat -h", "gfix -buffers N sets the header value (0 = the server's DefaultDbCachePages)"},
+	{"shutdown", "database", []Severity{Warn, Critical}, "the database is in a shutdown mode",
+		"all versions; gstat -h", "gfix -online"},
+	{"backup-lock", "database", []Severity{Warn}, "nbackup lock or merge still set: END BACKUP / nbackup -N never ran",
+		"2.0+ (nbackup); gstat -h", "ALTER DATABASE END BACKUP (nbackup -N)"},
+	{"read-only", "database", []Severity{Info}, "the database is read only",
+		"all versions; gstat -h", "gfix -mode read_write, if writes are meant"},
+	{"ods-old", "database", []Severity{Warn}, "old on-disk structure: the server version is out of maintenance",
+		"ODS below 12 (Firebird 2.5 and older); gstat -h", "gbak backup with the old server, restore with a current one"},
+	{"dialect-1", "database", []Severity{Warn}, "SQL dialect 1 (InterBase 5 compatibility)",
+		"all versions; gstat -h", "migrate the schema and the applications to dialect 3"},
+	{"page-size-small", "database", []Severity{Warn}, "small page size under deep indices that a bigger page size would make shallower (the size computed per index)",
+		"all versions; gstat -a (page size from the header)", "gbak backup, then restore into a new file with -page_size set to the computed size"},
+	{"corruption", "database", []Severity{Critical}, "gstat printed an \"Expected ... page\" line: the database is damaged",
+		"all versions; gstat -a", "copy the file first, then gfix -v -full and a gbak backup and restore"},
+	{"gstat-error", "database", []Severity{Critical}, "gstat printed an error (login, ODS, I/O): the statistics are missing or incomplete",
+		"all versions", "fix what gstat reported (credentials, path, server version) and run it again"},
+	{"table-versions", "table", []Severity{Info, Warn, Critical}, "many back versions per record: garbage not yet collected, and whether the header shows it blocked",
+		"all versions; gstat -r (-h for the transaction markers)", "blocked: end the old transaction (MON$TRANSACTIONS); not blocked: reading the table or a sweep collects them"},
+	{"table-max-versions", "table", []Severity{Warn}, "a record has a long version chain (updated many times under an old snapshot)",
+		"all versions; gstat -r", "end long snapshot transactions; update hot rows less often"},
+	{"table-deleted", "table", []Severity{Info}, "records counted but average length 0: deleted rows waiting for garbage collection",
+		"all versions; gstat -r", "reading the table (SELECT COUNT(*)) or a sweep collects them"},
+	{"table-fragments", "table", []Severity{Warn}, "many records split over two pages, by cause: records near the page size, or updates that grew records on full pages",
+		"Firebird 3.0+ (ODS 12); gstat -r", "records near the page size: a bigger page size (computed); grown by updates: a gbak backup and restore re-packs them"},
+	{"table-formats", "table", []Severity{Warn, Critical}, "record formats near the limit of 255 (ALTER TABLE count): backup/restore resets them",
+		"Firebird 3.0+ (ODS 12); gstat -r", "gbak backup and restore"},
+	{"table-sparse", "table", []Severity{Warn}, "low average data page fill on a user table: the table wastes pages",
+		"all versions; gstat -a or -d; system tables are left out (not the DBA's to repack)", "gbak backup and restore compacts the table"},
+	{"table-version-length", "table", []Severity{Info}, "back versions as long as the records: whole-record versions from deletes or from updates that rewrite most of a row",
+		"all versions; gstat -r", "update only the columns that change; the versions go when garbage is collected"},
+	{"blob-levels", "table", []Severity{Info}, "level 2 blobs: blobs bigger than a page of blob page numbers can address, tens of MB each",
+		"Firebird 3.0+ (ODS 12); gstat -r", "nothing to fix; a bigger page size keeps such blobs at level 1"},
+	{"index-deep", "index", []Severity{Info, Warn}, "index depth 3 or more: a warning when deeper than its leaf pages need (sparse upper levels), information when its size explains it",
+		"all versions; gstat -a or -i (page size from the header)", "deeper than needed: rebuild it (the statement depends on what the index serves); explained by size: a bigger page size, when one is computed to help"},
+	{"index-max-dup", "index", []Severity{Info, Warn, Critical}, "more than 10000 duplicates of one value: a garbage collection cost before ODS 11, a selectivity matter since",
+		"all versions; gstat -a or -i", "before ODS 11: make the key more selective or upgrade; since: see index-low-selectivity"},
+	{"index-useless", "index", []Severity{Warn}, "an index with one or two distinct values never helps a query",
+		"all versions; gstat -a or -i; user tables only", "drop it if no plan needs it (a foreign key keeps its index), or make it compound"},
+	{"index-low-selectivity", "index", []Severity{Warn}, "few distinct values (an average value matches many rows) or one value holding most keys; says what the index costs",
+		"all versions; gstat -a or -i; user tables only", "drop it if no plan needs it (a foreign key keeps its index), or make it compound"},
+	{"index-broken", "index", []Severity{Warn}, "fewer index keys than records: inconsistent index (rebuild it)",
+		"all versions; gstat -a -r", "rebuild it (the statement depends on what the index serves)"},
+	{"index-empty", "index", []Severity{Warn}, "an index with no keys on a table with records: damaged, or a partial index (5.0+) no row meets",
+		"all versions; gstat -a -r", "a partial index: nothing; else rebuild it (the statement depends on what the index serves)"},
+	{"index-sparse", "index", []Severity{Warn}, "most leaf pages below 60% full: the index is a rebuild candidate",
+		"all versions; gstat -a or -i", "rebuild it (the statement depends on what the index serves)"},
 	// Not a gstat rule: fbdiag collect compares the stored selectivity it
 	// reads over SQL with the snapshot's figures (CheckSelectivity).
-	{"index-stale-statistics", "live", []Severity{Warn}, "stored selectivity (RDB$STATISTICS) far from the actual one: run SET STATISTICS INDEX"},
+	{"index-stale-statistics", "live", []Severity{Warn}, "stored selectivity (RDB$STATISTICS) far from the actual one",
+		"fbdiag collect (live catalogue and gstat)", "SET STATISTICS INDEX name"},
 	// Not a gstat rule: the sweep analysis of fbdiag throughput reads its
 	// noise margin from the same thresholds table.
-	{"throughput-sweep", "throughput", []Severity{Info}, "sweep settings within this share of the best count as equal to it (one run per setting)"},
+	{"throughput-sweep", "throughput", []Severity{Info}, "sweep settings within this share of the best count as equal to it (one run per setting)",
+		"fbdiag throughput sweeps", ""},
 }
 
 // RuleByID returns a rule of the catalogue.
@@ -71,33 +111,69 @@ func RuleByID(id string) (Rule, bool) {
 type checker struct {
 	a  *GstatAnalysis
 	th Thresholds
+	// seen maps rule/object to its warning: one warning per object per
+	// rule, the worst kept (a table printed twice, two passes of a rule).
+	seen map[warningKey]int
+}
+
+type warningKey struct{ rule, kind, object, table string }
+
+// finding is a warning before fire adds its magnitude and source.
+type finding struct {
+	rule      string
+	sev       Severity
+	kind      string
+	object    string
+	table     string
+	value     float64
+	threshold float64
+	// key names the threshold compared against, for the source; "" takes
+	// the rule's first (a derived limit, such as index-deep's needed depth).
+	key    string
+	unit   string
+	reason string
+	advice string
+	// below marks "too low" rules: magnitude is threshold/value.
+	below bool
 }
 
 // fire records a warning; magnitude is value/threshold for "above" rules
 // and threshold/value for "below" rules (1 when either is 0).
-func (c *checker) fire(rule string, sev Severity, kind, object, table string, value, threshold float64, unit, reason string, below bool) {
+func (c *checker) fire(f finding) {
 	mag := 1.0
 	switch {
-	case below && value > 0:
-		mag = threshold / value
-	case !below && threshold > 0:
-		mag = value / threshold
+	case f.below && f.value > 0:
+		mag = f.threshold / f.value
+	case !f.below && f.threshold > 0:
+		mag = f.value / f.threshold
 	}
-	// The source is the one of the threshold compared against (the
-	// rule's first threshold when the limit is derived, as index-broken's).
 	src := ""
 	for _, t := range c.th.list {
-		if t.Rule == rule && (src == "" || t.Value == threshold) {
+		if t.Rule == f.rule && (src == "" || t.Name == f.key) {
 			src = t.Source
-			if t.Value == threshold {
+			if t.Name == f.key {
 				break
 			}
 		}
 	}
-	c.a.Warnings = append(c.a.Warnings, Warning{
-		Rule: rule, Severity: sev, Kind: kind, Object: object, Table: table,
-		Value: value, Threshold: threshold, Unit: unit, Reason: reason, Source: src, Magnitude: mag,
-	})
+	w := Warning{
+		Rule: f.rule, Severity: f.sev, Kind: f.kind, Object: f.object, Table: f.table,
+		Value: f.value, Threshold: f.threshold, Unit: f.unit, Reason: f.reason, Advice: f.advice,
+		Source: src, Magnitude: mag,
+	}
+	k := warningKey{f.rule, f.kind, f.object, f.table}
+	if i, ok := c.seen[k]; ok {
+		old := c.a.Warnings[i]
+		if w.Severity.Rank() > old.Severity.Rank() || w.Severity == old.Severity && w.Magnitude > old.Magnitude {
+			c.a.Warnings[i] = w
+		}
+		return
+	}
+	if c.seen == nil {
+		c.seen = map[warningKey]int{}
+	}
+	c.seen[k] = len(c.a.Warnings)
+	c.a.Warnings = append(c.a.Warnings, w)
 }
 
 func check(a *GstatAnalysis, rep *parse.GstatReport, th Thresholds) {
@@ -130,83 +206,153 @@ func (c *checker) header(h *parse.GstatHeader) {
 	get := c.th.Get
 	if v := s.NextMinusOAT; v != nil {
 		warn, crit := get("oat-stuck", "warning"), get("oat-stuck", "critical")
-		reason := fmt.Sprintf("Next - OAT = %d: the oldest active transaction (%d) blocks garbage collection; find it in MON$TRANSACTIONS (2.1+)", *v, val0(s.OldestActive))
+		f := finding{rule: "oat-stuck", kind: db, object: db, value: float64(*v), unit: "transactions",
+			reason: fmt.Sprintf("Next - OAT = %d: the oldest active transaction (%d) blocks garbage collection", *v, val0(s.OldestActive)),
+			advice: "find it in MON$TRANSACTIONS (2.1+) and end it; fbdiag collect names its attachment, user and process"}
 		switch {
-		case float64(*v) >= crit:
-			c.fire("oat-stuck", Critical, db, db, "", float64(*v), crit, "transactions", reason, false)
-		case float64(*v) > warn:
-			c.fire("oat-stuck", Warn, db, db, "", float64(*v), warn, "transactions", reason, false)
+		case f.value >= crit:
+			f.sev, f.threshold, f.key = Critical, crit, "critical"
+			c.fire(f)
+		case f.value > warn:
+			f.sev, f.threshold, f.key = Warn, warn, "warning"
+			c.fire(f)
 		}
 	}
 	if gap := s.OSTMinusOIT; gap != nil {
 		iv := float64(effectiveSweepInterval(h, c.th))
 		if float64(*gap) > iv {
-			reason := fmt.Sprintf("OST - OIT = %d above the sweep interval %.0f: a sweep is due, or a stuck transaction keeps the OIT back", *gap, iv)
+			f := finding{rule: "sweep-gap", sev: Warn, kind: db, object: db, value: float64(*gap), threshold: iv, unit: "transactions",
+				reason: fmt.Sprintf("OST - OIT = %d above the sweep interval %.0f: a sweep is due, or a stuck transaction keeps the OIT back", *gap, iv),
+				advice: "gfix -sweep; if the OIT does not move afterwards, end the transaction that holds it"}
 			if h.SweepInterval != nil && *h.SweepInterval == 0 {
-				reason = fmt.Sprintf("OST - OIT = %d with automatic sweep off: run gfix -sweep (the default interval is %.0f)", *gap, iv)
+				f.reason = fmt.Sprintf("OST - OIT = %d and the automatic sweep is disabled (interval 0); compared with the server default interval %.0f", *gap, iv)
 			} else if h.SweepInterval == nil {
-				reason += " (interval not printed: server default assumed)"
+				f.reason += " (interval not printed: server default assumed)"
 			}
-			c.fire("sweep-gap", Warn, db, db, "", float64(*gap), iv, "transactions", reason, false)
+			c.fire(f)
 		}
 	}
 	if h.SweepInterval != nil && float64(*h.SweepInterval) <= get("sweep-disabled", "interval") {
-		c.fire("sweep-disabled", Info, db, db, "", float64(*h.SweepInterval), get("sweep-disabled", "interval"), "transactions",
-			"sweep interval 0: automatic sweep is disabled; make sure a manual sweep (gfix -sweep) is scheduled", false)
+		c.fire(finding{rule: "sweep-disabled", sev: Info, kind: db, object: db, value: float64(*h.SweepInterval), threshold: get("sweep-disabled", "interval"),
+			unit: "transactions", reason: "sweep interval 0: the automatic sweep is disabled",
+			advice: "make sure a manual sweep (gfix -sweep) is scheduled, or gfix -housekeeping 20000 to let the server sweep"})
 	}
 	if s.TransactionIDUsed != nil {
 		used := *s.TransactionIDUsed
 		warn, crit := get("txid-headroom", "warning"), get("txid-headroom", "critical")
-		reason := fmt.Sprintf("Next transaction %d is %.0f%% of the ODS %s limit %d: backup and restore resets it",
-			val0(s.NextTransaction), used*100, deref(s.ODSVersion), val0(s.TransactionIDLimit))
+		f := finding{rule: "txid-headroom", kind: db, object: db, value: used, unit: "share",
+			reason: fmt.Sprintf("Next transaction %d is %.0f%% of the ODS %s limit %d", val0(s.NextTransaction), used*100, deref(s.ODSVersion), val0(s.TransactionIDLimit)),
+			advice: "gbak backup and restore before the limit: it restarts the transaction numbers"}
 		switch {
 		case used >= crit:
-			c.fire("txid-headroom", Critical, db, db, "", used, crit, "share", reason, false)
+			f.sev, f.threshold, f.key = Critical, crit, "critical"
+			c.fire(f)
 		case used >= warn:
-			c.fire("txid-headroom", Warn, db, db, "", used, warn, "share", reason, false)
+			f.sev, f.threshold, f.key = Warn, warn, "warning"
+			c.fire(f)
 		}
 	}
 	if s.ForcedWrites != nil && !*s.ForcedWrites && get("forced-writes-off", "required") > 0 {
-		sev := Warn
-		reason := "forced writes are off: an OS crash or power loss can corrupt the database (gfix -write sync)"
+		f := finding{rule: "forced-writes-off", sev: Warn, kind: db, object: db, value: 0, threshold: 1, unit: "flag", below: true,
+			reason: "the Attributes line lacks \"force write\": an OS crash or power loss can corrupt the database",
+			advice: "gfix -write sync"}
+		if h.Attributes == nil {
+			f.reason = "no Attributes line in a dialect 1 header: no header flag is set, so forced writes are off; an OS crash or power loss can corrupt the database"
+		}
 		if strings.Contains(strings.ToLower(h.OS), "windows") {
-			sev = Critical
-			reason = "forced writes are off on Windows, where the file cache can lose writes and corrupt the database (gfix -write sync)"
+			f.sev = Critical
+			f.reason = "forced writes are off on Windows, where the file cache can lose writes and corrupt the database"
 		}
-		c.fire("forced-writes-off", sev, db, db, "", 0, 1, "flag", reason, true)
+		c.fire(f)
 	}
-	if h.PageBuffers != nil && float64(*h.PageBuffers) > get("page-buffers", "max_pages") {
-		reason := fmt.Sprintf("header page buffers %d override DefaultDbCachePages for every attachment", *h.PageBuffers)
-		if h.PageSize != nil {
-			reason += fmt.Sprintf(" (%.1f MiB per cache; with Classic/SuperClassic per connection)", float64(*h.PageBuffers**h.PageSize)/(1<<20))
-		}
-		c.fire("page-buffers", Info, db, db, "", float64(*h.PageBuffers), get("page-buffers", "max_pages"), "pages", reason, false)
-	}
+	c.pageBuffers(h)
 	if h.ShutdownMode != "" && get("shutdown", "allowed") == 0 {
 		sev := Warn
 		if h.ShutdownMode == "full shutdown" {
 			sev = Critical
 		}
-		c.fire("shutdown", sev, db, db, "", 1, 0, "flag", "database is in "+h.ShutdownMode+": bring it online with gfix -online", false)
+		c.fire(finding{rule: "shutdown", sev: sev, kind: db, object: db, value: 1, unit: "flag",
+			reason: "the database is in " + h.ShutdownMode, advice: "gfix -online"})
 	}
 	if h.BackupState != "" && get("backup-lock", "allowed") == 0 {
-		c.fire("backup-lock", Warn, db, db, "", 1, 0, "flag", "attribute \""+h.BackupState+"\": the delta file grows until ALTER DATABASE END BACKUP (nbackup -N) runs", false)
+		c.fire(finding{rule: "backup-lock", sev: Warn, kind: db, object: db, value: 1, unit: "flag",
+			reason: "attribute \"" + h.BackupState + "\": the delta file grows until the backup ends",
+			advice: "ALTER DATABASE END BACKUP (nbackup -N)"})
 	}
 	if h.ReadOnly && get("read-only", "allowed") == 0 {
-		c.fire("read-only", Info, db, db, "", 1, 0, "flag", "the database is read only (gfix -mode read_write to change)", false)
+		c.fire(finding{rule: "read-only", sev: Info, kind: db, object: db, value: 1, unit: "flag",
+			reason: "the database is read only", advice: "gfix -mode read_write, if writes are meant"})
 	}
 	if h.ODSMajor != nil && float64(*h.ODSMajor) < get("ods-old", "min_major") {
 		v := float64(*h.ODSMajor)
 		if h.ODSMinor != nil {
 			v += float64(*h.ODSMinor) / 10
 		}
-		c.fire("ods-old", Warn, db, db, "", v, get("ods-old", "min_major"), "ODS",
-			fmt.Sprintf("ODS %s is Firebird %s: out of maintenance; backup and restore with a current server", h.ODSVersion, deref(s.FirebirdVersion)), true)
+		c.fire(finding{rule: "ods-old", sev: Warn, kind: db, object: db, value: v, threshold: get("ods-old", "min_major"), unit: "ODS", below: true,
+			reason: fmt.Sprintf("ODS %s is Firebird %s: out of maintenance", h.ODSVersion, deref(s.FirebirdVersion)),
+			advice: "gbak backup with this server, restore with a current one"})
 	}
 	if h.Dialect != nil && float64(*h.Dialect) < get("dialect-1", "min_dialect") {
-		c.fire("dialect-1", Warn, db, db, "", float64(*h.Dialect), get("dialect-1", "min_dialect"), "dialect",
-			"SQL dialect 1: no BIGINT, exact NUMERIC(18) or DATE/TIME types; migrate to dialect 3", true)
+		c.fire(finding{rule: "dialect-1", sev: Warn, kind: db, object: db, value: float64(*h.Dialect), threshold: get("dialect-1", "min_dialect"), unit: "dialect", below: true,
+			reason: "SQL dialect 1: no BIGINT, exact NUMERIC(18) or DATE/TIME types", advice: "migrate the schema and the applications to dialect 3"})
 	}
+}
+
+// pageBuffers judges the page caches' memory: one cache for SuperServer,
+// one per connection for Classic and SuperClassic (firebird.conf,
+// ServerMode). With the architecture, connections and RAM given it is a
+// verdict; otherwise it says what one cache costs.
+func (c *checker) pageBuffers(h *parse.GstatHeader) {
+	s := c.a.Header
+	get := c.th.Get
+	if h.PageBuffers == nil || float64(*h.PageBuffers) <= get("page-buffers", "max_pages") {
+		return
+	}
+	f := finding{rule: "page-buffers", sev: Info, kind: db, object: db, value: float64(*h.PageBuffers), threshold: get("page-buffers", "max_pages"),
+		key: "max_pages", unit: "pages", advice: "gfix -buffers N sets the header value; 0 leaves the cache to the server's DefaultDbCachePages"}
+	f.reason = fmt.Sprintf("header page buffers %d override DefaultDbCachePages for every attachment", *h.PageBuffers)
+	if s.PageCacheBytes == nil {
+		c.fire(f)
+		return
+	}
+	one := float64(*s.PageCacheBytes)
+	f.reason = fmt.Sprintf("header page buffers %d × %d-byte pages = %s per cache, overriding DefaultDbCachePages", *h.PageBuffers, *h.PageSize, SizeText(one))
+	if float64(*h.PageBuffers) >= get("page-buffers", "fs_cache_pages") {
+		f.reason += fmt.Sprintf("; at %.0f pages or more Firebird bypasses the OS file cache (FileSystemCacheThreshold)", get("page-buffers", "fs_cache_pages"))
+	}
+	srv := ServerSetup{RAM: val0(s.RAMBytes), Connections: val0(s.Connections)}
+	if s.Architecture != nil {
+		srv.Architecture = *s.Architecture
+	}
+	switch {
+	case srv.Architecture == "":
+		f.reason += "; one cache with SuperServer, one per connection with Classic and SuperClassic (--architecture, --connections and --ram make this a verdict)"
+	case s.PageCacheTotalBytes == nil:
+		f.reason += fmt.Sprintf("; %s gives every connection its own cache (--connections N gives the total)", srv.Architecture)
+	default:
+		total := float64(*s.PageCacheTotalBytes)
+		if srv.Architecture == SuperServer {
+			f.reason += "; SuperServer shares one cache among all connections"
+		} else {
+			f.reason += fmt.Sprintf("; %s: %d connections × %s = %s", srv.Architecture, srv.Connections, SizeText(one), SizeText(total))
+		}
+		if srv.RAM > 0 {
+			share := total / float64(srv.RAM)
+			f.reason += fmt.Sprintf(", %.0f%% of the %s of RAM", share*100, SizeText(float64(srv.RAM)))
+			warn, crit := get("page-buffers", "ram_warning"), get("page-buffers", "ram_critical")
+			switch {
+			case share >= crit:
+				f.sev, f.value, f.threshold, f.key, f.unit = Critical, share, crit, "ram_critical", "share of RAM"
+			case share >= warn:
+				f.sev, f.value, f.threshold, f.key, f.unit = Warn, share, warn, "ram_warning", "share of RAM"
+			}
+			if f.sev != Info {
+				f.advice = fmt.Sprintf("lower the header buffers (gfix -buffers N) so that the caches fit: %.0f pages keep them under %.0f%% of RAM",
+					warn*float64(srv.RAM)/float64(max(srv.caches(), 1))/float64(*h.PageSize), warn*100)
+			}
+		}
+	}
+	c.fire(f)
 }
 
 func (c *checker) findings(fs []*parse.GstatFinding) {
@@ -230,8 +376,9 @@ func (c *checker) findings(fs []*parse.GstatFinding) {
 		}
 	}
 	if max := c.th.Get("gstat-error", "max_lines"); float64(errs) > max {
-		c.fire("gstat-error", Critical, db, db, "", float64(errs), max, "lines",
-			fmt.Sprintf("gstat reported %d error line(s), first %s: the statistics are missing or incomplete", errs, firstErr), false)
+		c.fire(finding{rule: "gstat-error", sev: Critical, kind: db, object: db, value: float64(errs), threshold: max, unit: "lines",
+			reason: fmt.Sprintf("gstat reported %d error line(s), first %s: the statistics are missing or incomplete", errs, firstErr),
+			advice: "fix what gstat reported (credentials, path, server version) and run it again"})
 	}
 	if max := c.th.Get("corruption", "max_lines"); float64(n) > max {
 		first := ""
@@ -241,143 +388,30 @@ func (c *checker) findings(fs []*parse.GstatFinding) {
 				break
 			}
 		}
-		c.fire("corruption", Critical, db, db, "", float64(n), max, "lines",
-			fmt.Sprintf("%d corruption line(s), first %s: copy the file, then gfix -v -full and gbak", n, first), false)
+		c.fire(finding{rule: "corruption", sev: Critical, kind: db, object: db, value: float64(n), threshold: max, unit: "lines",
+			reason: fmt.Sprintf("%d corruption line(s), first %s", n, first),
+			advice: "copy the file first, then gfix -v -full and a gbak backup and restore"})
 	}
-}
-
-func (c *checker) table(t *TableStats) {
-	get := c.th.Get
-	const kind = "table"
-	if t.Versions != nil && t.Records != nil && float64(*t.Versions) >= get("table-versions", "min_versions") {
-		r := float64(*t.Versions) / float64(max(*t.Records, 1))
-		warn, crit := get("table-versions", "warning"), get("table-versions", "critical")
-		reason := fmt.Sprintf("%d back versions for %d records: garbage collection is behind or blocked by the OAT", *t.Versions, *t.Records)
-		switch {
-		case r >= crit:
-			c.fire("table-versions", Critical, kind, t.Name, "", r, crit, "versions/record", reason, false)
-		case r > warn:
-			c.fire("table-versions", Warn, kind, t.Name, "", r, warn, "versions/record", reason, false)
-		}
-	}
-	if t.MaxVersions != nil && float64(*t.MaxVersions) >= get("table-max-versions", "warning") {
-		c.fire("table-max-versions", Warn, kind, t.Name, "", float64(*t.MaxVersions), get("table-max-versions", "warning"), "versions",
-			fmt.Sprintf("one record has %d back versions: updated repeatedly while an old snapshot was open", *t.MaxVersions), false)
-	}
-	if t.AvgRecord != nil && *t.AvgRecord == 0 && t.Records != nil && float64(*t.Records) >= get("table-deleted", "min_records") {
-		c.fire("table-deleted", Info, kind, t.Name, "", float64(*t.Records), get("table-deleted", "min_records"), "records",
-			fmt.Sprintf("%d records with average length 0: all rows deleted, garbage collection has not run yet", *t.Records), false)
-	}
-	if t.FragmentsPerRecord != nil && float64(val0(t.Records)) >= get("table-fragments", "min_records") && *t.FragmentsPerRecord > get("table-fragments", "per_record") {
-		c.fire("table-fragments", Warn, kind, t.Name, "", *t.FragmentsPerRecord, get("table-fragments", "per_record"), "fragments/record",
-			fmt.Sprintf("%d fragments for %d records: records do not fit a page; consider a bigger page size", val0(t.Fragments), val0(t.Records)), false)
-	}
-	if t.TotalFormats != nil {
-		warn, crit := get("table-formats", "warning"), get("table-formats", "critical")
-		v := float64(*t.TotalFormats)
-		reason := fmt.Sprintf("%d record formats of 255: at 255 the table can no longer be altered; backup and restore resets them", *t.TotalFormats)
-		switch {
-		case v >= crit:
-			c.fire("table-formats", Critical, kind, t.Name, "", v, crit, "formats", reason, false)
-		case v >= warn:
-			c.fire("table-formats", Warn, kind, t.Name, "", v, warn, "formats", reason, false)
-		}
-	}
-	if t.AverageFill != nil && t.DataPages != nil && float64(*t.DataPages) >= get("table-sparse", "min_data_pages") &&
-		float64(*t.AverageFill) < get("table-sparse", "min_fill") &&
-		(t.AvgRecord == nil || *t.AvgRecord > get("table-sparse", "min_record_length")) {
-		c.fire("table-sparse", Warn, kind, t.Name, "", float64(*t.AverageFill), get("table-sparse", "min_fill"), "%",
-			fmt.Sprintf("data pages %d%% full on average over %d pages: mass deletes left holes; backup/restore compacts", *t.AverageFill, *t.DataPages), true)
-	}
-	if len(t.BlobLevels) > 2 && float64(t.BlobLevels[2]) > get("blob-levels", "max_level2") {
-		c.fire("blob-levels", Info, kind, t.Name, "", float64(t.BlobLevels[2]), get("blob-levels", "max_level2"), "blobs",
-			fmt.Sprintf("%d blobs at level 2 (pointer pages of pointer pages): blobs large for the page size", t.BlobLevels[2]), false)
-	}
-}
-
-func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
-	get := c.th.Get
-	const kind = "index"
-	tname := ix.Table
-	if ix.Depth != nil {
-		d := float64(*ix.Depth)
-		warn, crit := get("index-deep", "warning"), get("index-deep", "critical")
-		reason := fmt.Sprintf("depth %d: every lookup reads %d pages; a bigger page size lowers it", *ix.Depth, *ix.Depth)
-		switch {
-		case d >= crit:
-			c.fire("index-deep", Critical, kind, ix.Name, tname, d, crit, "levels", reason, false)
-		case d >= warn:
-			c.fire("index-deep", Warn, kind, ix.Name, tname, d, warn, "levels", reason, false)
-		}
-	}
-	if ix.MaxDup != nil && float64(*ix.MaxDup) > get("index-max-dup", "warning") {
-		sev := Warn
-		if odsMajor != nil && *odsMajor < 11 {
-			sev = Critical // before Firebird 2.0 long duplicate chains make GC quadratic
-		}
-		c.fire("index-max-dup", sev, kind, ix.Name, tname, float64(*ix.MaxDup), get("index-max-dup", "warning"), "keys",
-			fmt.Sprintf("%d records share one key value: deletes and garbage collection walk the whole chain", *ix.MaxDup), false)
-	}
-	// The DBA cannot drop or change the indices of system tables: judging
-	// their selectivity is noise.
-	useless := IsSystemTable(tname) || t != nil && t.Schema == "SYSTEM"
-	if !useless && ix.UniqueKeys != nil && ix.Nodes != nil && *ix.Nodes > 0 && float64(*ix.Nodes) >= get("index-useless", "min_nodes") &&
-		float64(*ix.UniqueKeys) <= get("index-useless", "max_unique_keys") {
-		useless = true
-		c.fire("index-useless", Warn, kind, ix.Name, tname, float64(*ix.UniqueKeys), get("index-useless", "max_unique_keys"), "keys",
-			fmt.Sprintf("%d distinct values in %d keys: the optimizer gains nothing; drop it or make it compound", *ix.UniqueKeys, *ix.Nodes), true)
-	}
-	if !useless && ix.DupRatio != nil && float64(val0(ix.Nodes)) >= get("index-low-selectivity", "min_nodes") &&
-		*ix.DupRatio >= get("index-low-selectivity", "dup_ratio") {
-		c.fire("index-low-selectivity", Warn, kind, ix.Name, tname, *ix.DupRatio, get("index-low-selectivity", "dup_ratio"), "share",
-			fmt.Sprintf("%d distinct values in %d keys (%.0f rows per value): poor selectivity", val0(ix.UniqueKeys), val0(ix.Nodes),
-				float64(val0(ix.Nodes))/float64(max(val0(ix.UniqueKeys), 1))), false)
-	}
-	if t != nil && t.Records != nil && ix.Nodes != nil && *t.Records > 0 {
-		limit := get("index-broken", "min_nodes_share") * float64(*t.Records)
-		if float64(*ix.Nodes) < limit {
-			c.fire("index-broken", Warn, kind, ix.Name, tname, float64(*ix.Nodes), limit, "nodes",
-				fmt.Sprintf("%d keys for %d records: index inconsistent (or partial, Firebird 5+); rebuild with ALTER INDEX INACTIVE/ACTIVE", *ix.Nodes, *t.Records), true)
-		}
-	}
-	if ix.LightShare != nil && ix.LeafBuckets != nil && float64(*ix.LeafBuckets) >= get("index-sparse", "min_leaf_buckets") &&
-		*ix.LightShare >= get("index-sparse", "light_share") {
-		c.fire("index-sparse", Warn, kind, ix.Name, tname, *ix.LightShare, get("index-sparse", "light_share"), "share",
-			fmt.Sprintf("%.0f%% of %d leaf pages under 60%% full: rebuild (ALTER INDEX INACTIVE/ACTIVE) to pack it", *ix.LightShare*100, *ix.LeafBuckets), false)
-	}
-}
-
-// pageSize fires page-size-small once per run, on the deepest index.
-func (c *checker) pageSize() {
-	h := c.a.Header
-	if h == nil || h.PageSize == nil || float64(*h.PageSize) >= c.th.Get("page-size-small", "page_size") {
-		return
-	}
-	var deepest *IndexStats
-	visit := func(ix *IndexStats) {
-		if ix.Depth != nil && (deepest == nil || *ix.Depth > *deepest.Depth) {
-			deepest = ix
-		}
-	}
-	for i := range c.a.Tables {
-		for j := range c.a.Tables[i].Indices {
-			visit(&c.a.Tables[i].Indices[j])
-		}
-	}
-	for i := range c.a.UnattachedIndices {
-		visit(&c.a.UnattachedIndices[i])
-	}
-	if deepest == nil || float64(*deepest.Depth) < c.th.Get("page-size-small", "depth") {
-		return
-	}
-	c.fire("page-size-small", Warn, db, db, "", float64(*h.PageSize), c.th.Get("page-size-small", "page_size"), "bytes",
-		fmt.Sprintf("page size %d with index %s at depth %d: gbak -c -page_size 8192 (or 16384) lowers the depth", *h.PageSize, deepest.Name, *deepest.Depth), true)
 }
 
 // IsSystemTable tells Firebird's own tables (RDB$, MON$, SEC$) from the
 // application's; Firebird 6 also puts them in the SYSTEM schema.
 func IsSystemTable(name string) bool {
 	return strings.HasPrefix(name, "RDB$") || strings.HasPrefix(name, "MON$") || strings.HasPrefix(name, "SEC$")
+}
+
+// SizeText prints bytes in binary units with up to two decimals
+// ("6.25 GiB", "23.44 MiB"), as the cache figures are printed everywhere.
+func SizeText(b float64) string {
+	units := []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"}
+	i := 0
+	for b >= 1024 && i < len(units)-1 {
+		b /= 1024
+		i++
+	}
+	s := strconv.FormatFloat(b, 'f', 2, 64)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	return s + " " + units[i]
 }
 
 func val0(p *int64) int64 {

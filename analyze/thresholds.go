@@ -33,60 +33,69 @@ func (t Threshold) Key() string { return t.Rule + "." + t.Name }
 
 // Sources shared by several thresholds.
 const (
-	srcGstatManual = "Firebird gstat manual (firebird-documentation, gstat/firebird-gstat.adoc)"
-	srcHarrisonGem = "Ann W. Harrison, IBPhoenix gem-00000012 (index statistics)"
-	srcIBAnalyst   = "IBSurgeon, IBAnalyst: Tips and Tricks (fragmented tables, Options dialog)"
-	srcUnverified  = "[U] fbdiag default; IBAnalyst's own value is not public"
+	srcGstatManual  = "Firebird gstat manual (firebirdsql.org/file/documentation/html/en/firebirddocs/gstat/firebird-gstat.html)"
+	srcHarrisonGem  = "Ann W. Harrison, IBPhoenix gem-00000012, index statistics (ibphoenix.com/gems/gem-00000012)"
+	srcIBAnalyst    = "IBSurgeon, IBAnalyst: Tips and Tricks (ibsurgeon.com/en/articles/ibanalyst-tips-and-tricks)"
+	srcFirebirdConf = "Firebird 3.0 firebird.conf, as shipped"
+	srcUnverified   = "[U] fbdiag default; IBAnalyst's own value is not public"
 )
 
 // DefaultThresholds is the one table of limits every gstat rule reads.
 // The order is the order of `fbdiag rules`.
 var DefaultThresholds = []Threshold{
-	{"index-deep", "warning", 3, "levels", srcGstatManual + ": \"If the depth is 3 or more, the index will most likely not be operating at its best\""},
-	{"index-deep", "critical", 4, "levels", srcHarrisonGem + ": \"a depth more than three suggests that increasing the database page size may improve performance\""},
+	{"index-deep", "min_depth", 3, "levels", srcGstatManual + ": \"If the depth is 3 or more, the index will most likely not be operating at its best\"; shallower indices are not judged"},
+	{"index-deep", "page_fill", 0.9, "share", "[U] fbdiag estimate of how full a rebuilt index packs its pages, for the fan-out: indices built by CREATE INDEX or a restore on Firebird 3.0.11 filled 94-98% of their pages (CODES_CODE at 4, 8 and 16 KB pages); 0.9 keeps a freshly built index from looking too deep"},
 	{"page-size-small", "page_size", 8192, "bytes", "D. Kuzmenko, firebird-architect 2000-11 msg 2639 (depth grows past 32K keys on small pages)"},
-	{"page-size-small", "depth", 3, "levels", srcGstatManual + ": the solution to deep indices is gbak to a larger page size"},
-	{"index-max-dup", "warning", 10000, "keys", srcHarrisonGem + ": \"more than ten thousand duplicates on any single value will cause garbage collection problems\" (critical before ODS 11)"},
-	{"index-low-selectivity", "dup_ratio", 0.95, "share", srcGstatManual + " (max dup close to total dup: poor selectivity); reference suggests 0.9, which flags foreign keys with ~10 rows per key"},
-	{"index-low-selectivity", "min_nodes", 1000, "nodes", srcUnverified + " (tiny indices cost nothing)"},
-	{"index-useless", "max_unique_keys", 2, "keys", "[U] health-rules reference (unique keys 1-2: useless); Helen Borrie, firebird-support 2005-04 msg 59035: avoid indices on Yes/No and status fields"},
+	{"page-size-small", "depth", 3, "levels", srcHarrisonGem + ": \"a depth more than three suggests that increasing the database page size may improve performance\"; " + srcGstatManual + ": the solution to deep indices is gbak to a larger page size"},
+	{"index-max-dup", "warning", 10000, "keys", srcHarrisonGem + ": \"more than ten thousand duplicates on any single value will cause garbage collection problems. Version 2 has a new index structure that eliminates the problem\" (critical before ODS 11, information since)"},
+	{"index-low-selectivity", "value_share", 0.01, "share", "[U] fbdiag default: an average value matches 1% of the keys or more (100 distinct values or fewer); with some 100 records per data page such a lookup reads most data pages, as a full scan does"},
+	{"index-low-selectivity", "max_dup_share", 0.5, "share", srcGstatManual + ": \"If max dup is getting close to total dup ... the index is so poor in selectivity that it may never be used in queries\"; fbdiag reads \"close\" as one value holding half the keys"},
+	{"index-low-selectivity", "min_nodes", 10000, "nodes", "[U] fbdiag default: with fewer keys a lookup at the 1% share returns under 100 rows, and the table is small enough that a full scan costs little either way"},
+	{"index-useless", "max_unique_keys", 2, "keys", "[U] fbdiag default: with one or two distinct values a lookup reads half the table or more; Helen Borrie, firebird-support 2005-04 msg 59035: avoid indices of low selectivity, such as on Yes/No and status fields"},
 	{"index-useless", "min_nodes", 1000, "nodes", srcUnverified + " (tiny indices cost nothing)"},
-	{"index-broken", "min_nodes_share", 1, "nodes/record", "IBSurgeon blog \"Broken Indices\" 2009 (key count below the record count); versions are not counted: an update that keeps the key adds no node"},
+	{"index-broken", "min_nodes_share", 1, "nodes/record", "IBSurgeon blog \"Broken Indices\" 2009, ibdeveloper.blogspot.com/2009/02/broken-indices.html (key count below the record count); versions are not counted: an update that keeps the key adds no node"},
 	{"index-sparse", "light_share", 0.8, "share", "[U] 80% of leaf pages; " + srcGstatManual + ": pages \"lightly filled -- say less than 60%\" make a rebuild candidate"},
 	{"index-sparse", "min_leaf_buckets", 10, "pages", srcGstatManual + ": \"if there are only a few nodes in the index, then rebuilding will not help\""},
 	{"table-sparse", "min_fill", 50, "%", srcIBAnalyst + " (\"fragmented %\" option; ~50% is normal for tiny records)"},
 	{"table-sparse", "min_data_pages", 10, "pages", srcUnverified + " (a few pages cost nothing)"},
 	{"table-sparse", "min_record_length", 20, "bytes", srcIBAnalyst + ": tables with 12-20 byte records show ~50% fill right after restore"},
-	{"table-versions", "warning", 0.2, "versions/record", "[U] health-rules reference: more than 10-20% of records"},
-	{"table-versions", "critical", 1, "versions/record", "[U] health-rules reference: more back versions than records"},
+	{"table-versions", "warning", 0.2, "versions/record", "[U] fbdiag default: one back version for five records; " + srcGstatManual + ": total versions \"includes only the back versions. If the figure is 0 then garbage collection has taken place\""},
+	{"table-versions", "critical", 1, "versions/record", "[U] fbdiag default: more back versions than records, so an average read walks a version chain; Ann Harrison, firebird-support 2012-03 msg 117557: the OAT \"blocks garbage collection and induces database bloat\""},
 	{"table-versions", "min_versions", 1000, "versions", srcUnverified + " (a few versions are normal work)"},
-	{"table-max-versions", "warning", 5, "versions", "[U] health-rules reference: max versions 2-5; " + srcGstatManual + " defines max versions"},
+	{"table-max-versions", "warning", 5, "versions", "[U] fbdiag default: a record updated five times while its old versions were kept; " + srcGstatManual + " defines max versions (a row updated 20 times shows 20)"},
 	{"table-deleted", "min_records", 1, "records", srcGstatManual + ": average record length 0 with records means deleted rows not yet collected"},
-	{"table-fragments", "per_record", 0.1, "fragments/record", "[U] health-rules reference: fragments > 10% of records: records wider than a page"},
-	{"table-fragments", "min_records", 1000, "records", srcUnverified},
-	{"table-formats", "warning", 200, "formats", "[U] health-rules reference suggestion; Firebird 5.0 Language Reference, RDB$FORMATS: at 255 formats the database becomes inoperable"},
-	{"table-formats", "critical", 240, "formats", "[U] health-rules reference suggestion; Firebird 5.0 Language Reference, RDB$FORMATS: at 255 formats the database becomes inoperable"},
+	{"table-fragments", "per_record", 0.1, "fragments/record", "[U] fbdiag default: one record in ten split over two pages, each costing a second page read"},
+	{"table-fragments", "min_records", 1000, "records", srcUnverified + " (a few split records cost nothing)"},
+	{"table-formats", "warning", 200, "formats", "[U] fbdiag default, 55 ALTER TABLEs before the limit; Firebird 5.0 Language Reference, RDB$FORMATS: at 255 formats the database becomes inoperable until a backup and restore"},
+	{"table-formats", "critical", 240, "formats", "[U] fbdiag default, 15 ALTER TABLEs before the limit; Firebird 5.0 Language Reference, RDB$FORMATS: at 255 formats the database becomes inoperable until a backup and restore"},
 	{"oat-stuck", "warning", 20000, "transactions", "[U] Next - OAT; as many as the default sweep interval. " + srcGstatManual + ": a growing OAT-Next gap means something does not commit"},
 	{"oat-stuck", "critical", 100000, "transactions", "[U] Next - OAT; Ann Harrison, firebird-support 2012-03 msg 117557: \"Do worry about a stuck OAT\""},
 	{"sweep-gap", "default_interval", 20000, "transactions", "Firebird src/jrd/jrd.cpp SWEEP_INTERVAL = 20000; used when the header prints no interval or 0"},
 	{"sweep-disabled", "interval", 0, "transactions", "IBPhoenix \"Trigger a sweep\": an interval of 0 disables automatic sweeping"},
 	{"forced-writes-off", "required", 1, "flag", srcGstatManual + ": force write protects against lost writes, above all on Windows"},
-	{"page-buffers", "max_pages", 0, "pages", srcGstatManual + ": 0 means the server default; a header value overrides it for every attachment"},
+	{"page-buffers", "max_pages", 0, "pages", srcGstatManual + ": 0 means the server default; a header value overrides it for every attachment. " + srcFirebirdConf + ", ServerMode: SuperServer's attachments share one cache, Classic and SuperClassic give each attachment its own"},
 	{"shutdown", "allowed", 0, "flag", "Firebird src/utilities/gstat/ppg.cpp attribute names (shutdown modes)"},
 	{"backup-lock", "allowed", 0, "flag", "Firebird src/utilities/gstat/ppg.cpp (backup lock/merge): nbackup -N / END BACKUP never ran"},
 	{"read-only", "allowed", 0, "flag", "Firebird src/utilities/gstat/ppg.cpp attribute \"read only\""},
 	{"ods-old", "min_major", 12, "ODS", srcGstatManual + ": ODS list (11.2 = Firebird 2.5, 12.0 = 3.0)"},
-	{"dialect-1", "min_dialect", 3, "dialect", "[U] health-rules reference #19; dialect 1 is the InterBase 5 compatibility dialect"},
+	{"dialect-1", "min_dialect", 3, "dialect", "[U] fbdiag default: dialect 1 keeps InterBase 5 semantics (no BIGINT, DATE holds a timestamp, double quotes delimit strings)"},
 	{"txid-headroom", "warning", 0.7, "share", "[U] 0.7 = 1.5e9 of 2^31-1; limits: src/jrd/tra.h B2_5 MAX_TRA_NUMBER = 2^31-1, 48-bit since 3.0 (Jaybird JDBC432, src/jrd/constants.h)"},
 	{"txid-headroom", "critical", 0.9, "share", "[U] fbdiag default; Helen Borrie, The Firebird Book: backup and restore resets the transaction ID"},
 	{"blob-levels", "max_level2", 0, "blobs", "Jim Starkey, firebird-architect 2000-04 msg 362: level 2 = list of blob pointer pages"},
 	{"corruption", "max_lines", 0, "lines", "gstat messages 18/19/61; " + srcGstatManual + ": copy the file and run gbak"},
 	{"gstat-error", "max_lines", 0, "lines", "[U] fbdiag: a failed gstat run must not pass --fail-on as a healthy database"},
-	{"index-stale-statistics", "factor", 2, "ratio", "[U] fbdiag default: stored vs. actual selectivity off by 2x either way; IBAnalyst compares RDB$INDICES.RDB$STATISTICS with 1/(nodes - total dup) and suggests SET STATISTICS (health-rules reference)"},
+	{"index-stale-statistics", "factor", 2, "ratio", "[U] fbdiag default: stored vs. actual selectivity off by 2x either way; " + srcIBAnalyst + ": indices with outdated statistics need SET STATISTICS INDEX"},
 	{"throughput-sweep", "sweep_noise", 0.02, "fraction of the best", "[U] fbdiag default for sweeps with one run per setting, where the input cannot show its own noise (with repeated runs a Mann-Whitney test at Alpha is used instead); override with --noise"},
+	{"table-version-length", "ratio", 0.8, "version/record length", "[U] fbdiag default: Firebird stores a back version as the difference from the new record when that is shorter, so versions near the record length are whole records: deletes, or updates that rewrite most of the row (shop sample: 9-byte versions of 60-byte CUSTOMER rows after one column changed, 26-byte versions of 25-byte ORDERS rows after deletes)"},
+	{"table-version-length", "min_versions", 1000, "versions", srcUnverified + " (a few versions are normal work)"},
+	{"table-fragments", "record_share", 0.5, "share of a page", "[U] fbdiag default: a record stored longer than half a page is near the page size: one to a page at most, and an update's back version no longer fits beside it; shorter records fragment only when an update grows them on a full page (Firebird 3.0.11: 6078-byte records were all split on 4 KB pages, one big record page each, and whole on 8 KB pages, one to a page; 35-byte records split only where updated on full pages)"},
+	{"page-buffers", "ram_warning", 0.5, "share of RAM", "[U] fbdiag default: the page caches of one database taking half the server's memory leave too little for the OS file cache, sorts and the other databases"},
+	{"page-buffers", "ram_critical", 1, "share of RAM", "[U] arithmetic: page caches larger than the server's memory cannot all be held; the OS pages them out"},
+	{"page-buffers", "fs_cache_pages", 65536, "pages", srcFirebirdConf + ", FileSystemCacheThreshold = 64K: a database with at least that many cache pages bypasses the OS file cache"},
+	{"index-empty", "min_records", 1, "records", "IBSurgeon blog \"Broken Indices\" 2009, ibdeveloper.blogspot.com/2009/02/broken-indices.html: fewer keys than records is a broken index; none at all also fits a partial index (Firebird 5.0) whose condition no row meets"},
 }
 
-// Thresholds is a set of limits by key ("index-deep.warning"). The zero
+// Thresholds is a set of limits by key ("index-deep.min_depth"). The zero
 // value is not usable; start from NewThresholds.
 type Thresholds struct {
 	list []Threshold
@@ -140,10 +149,10 @@ func (t Thresholds) Set(key string, v float64) error {
 // are accepted, told apart by the first non-blank character:
 //
 //	# comment
-//	index-deep.warning = 4
+//	index-deep.min_depth = 4
 //	table-versions.warning = 0.5
 //
-// or a JSON object {"index-deep.warning": 4}. Unknown keys and bad
+// or a JSON object {"index-deep.min_depth": 4}. Unknown keys and bad
 // numbers are reported as "file:line: …".
 func LoadThresholds(r io.Reader, name string, base Thresholds) (Thresholds, error) {
 	t := NewThresholds()

@@ -6,22 +6,22 @@ import (
 )
 
 func TestLoadThresholdsText(t *testing.T) {
-	src := "# site rules\n\nindex-deep.warning = 4\n  table-versions.warning=0.5  \n"
+	src := "# site rules\n\nindex-deep.min_depth = 4\n  table-versions.warning=0.5  \n"
 	th, err := LoadThresholds(strings.NewReader(src), "site.rules", NewThresholds())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := th.Get("index-deep", "warning"); got != 4 {
-		t.Errorf("index-deep.warning = %g, want 4", got)
+	if got := th.Get("index-deep", "min_depth"); got != 4 {
+		t.Errorf("index-deep.min_depth = %g, want 4", got)
 	}
 	if got := th.Get("table-versions", "warning"); got != 0.5 {
 		t.Errorf("table-versions.warning = %g, want 0.5", got)
 	}
-	if got := th.Get("index-deep", "critical"); got != 4 {
-		t.Errorf("index-deep.critical = %g, want the default 4", got)
+	if got := th.Get("index-deep", "page_fill"); got != 0.9 {
+		t.Errorf("index-deep.page_fill = %g, want the default 0.9", got)
 	}
 	// The defaults are not touched.
-	if got := NewThresholds().Get("index-deep", "warning"); got != 3 {
+	if got := NewThresholds().Get("index-deep", "min_depth"); got != 3 {
 		t.Errorf("default changed to %g", got)
 	}
 }
@@ -39,11 +39,11 @@ func TestLoadThresholdsJSON(t *testing.T) {
 
 func TestLoadThresholdsErrors(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
-		{"index-deep.warning = 4\nindex-deep.warnign = 5\n", `bad.rules:2: unknown threshold "index-deep.warnign"`},
-		{"# x\nindex-deep.warning = deep\n", `bad.rules:2: index-deep.warning: "deep" is not a number`},
-		{"index-deep.warning 4\n", `bad.rules:1: want "rule.key = value"`},
-		{"{\n \"index-deep.warning\": 4,\n \"no-such.rule\": 1\n}", `bad.rules:3: unknown threshold "no-such.rule"`},
-		{"{\n \"index-deep.warning\": \"four\"\n}", `bad.rules:2: index-deep.warning: value must be a number`},
+		{"index-deep.min_depth = 4\nindex-deep.min_dept = 5\n", `bad.rules:2: unknown threshold "index-deep.min_dept"`},
+		{"# x\nindex-deep.min_depth = deep\n", `bad.rules:2: index-deep.min_depth: "deep" is not a number`},
+		{"index-deep.min_depth 4\n", `bad.rules:1: want "rule.key = value"`},
+		{"{\n \"index-deep.min_depth\": 4,\n \"no-such.rule\": 1\n}", `bad.rules:3: unknown threshold "no-such.rule"`},
+		{"{\n \"index-deep.min_depth\": \"four\"\n}", `bad.rules:2: index-deep.min_depth: value must be a number`},
 	} {
 		_, err := LoadThresholds(strings.NewReader(c.src), "bad.rules", NewThresholds())
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {

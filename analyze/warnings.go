@@ -57,8 +57,11 @@ type Warning struct {
 	Value     float64 `json:"value"`
 	Threshold float64 `json:"threshold"`
 	Unit      string  `json:"unit"`
-	Reason    string  `json:"reason"`
-	Source    string  `json:"source"`
+	// Reason says what the value means for this object; Advice what to
+	// run or change, naming the object ("" when there is nothing to do).
+	Reason string `json:"reason"`
+	Advice string `json:"advice"`
+	Source string `json:"source"`
 	// Magnitude is how far past the threshold the value is (≥ 1 when it
 	// fired); it orders warnings of one severity.
 	Magnitude float64 `json:"magnitude"`

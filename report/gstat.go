@@ -136,10 +136,30 @@ func writeHeaderFields(w io.Writer, h *analyze.HeaderStats) {
 		buffers = "0 (server default)"
 	}
 	fw := "unknown"
-	if h.ForcedWrites != nil {
+	switch {
+	case h.ForcedWrites != nil:
 		fw = map[bool]string{true: "on", false: "OFF"}[*h.ForcedWrites]
+	case h.ODSVersion != nil:
+		fw = "unknown (no Attributes line)"
 	}
 	fmt.Fprintf(w, "Page buffers    %s, forced writes %s\n", buffers, fw)
+	if h.PageCacheBytes != nil {
+		cache := analyze.SizeText(float64(*h.PageCacheBytes)) + " per cache"
+		switch {
+		case h.Architecture == nil:
+			cache += " (SuperServer: one; Classic, SuperClassic: one per connection)"
+		case h.PageCacheTotalBytes == nil:
+			cache += ", one per connection (" + *h.Architecture + ")"
+		case *h.Architecture == analyze.SuperServer:
+			cache += ", one for all connections (superserver)"
+		default:
+			cache += fmt.Sprintf(", %s for %d connections (%s)", analyze.SizeText(float64(*h.PageCacheTotalBytes)), *h.Connections, *h.Architecture)
+		}
+		if h.PageCacheTotalBytes != nil && h.RAMBytes != nil {
+			cache += fmt.Sprintf(", %.0f%% of %s RAM", 100*float64(*h.PageCacheTotalBytes)/float64(*h.RAMBytes), analyze.SizeText(float64(*h.RAMBytes)))
+		}
+		fmt.Fprintf(w, "Page cache      %s\n", cache)
+	}
 	sweep := Int(h.SweepInterval)
 	switch {
 	case h.SweepInterval == nil && h.ODSVersion == nil:
@@ -157,15 +177,19 @@ func writeHeaderFields(w io.Writer, h *analyze.HeaderStats) {
 		intQ(h.OldestTransaction), intQ(h.OldestActive), intQ(h.OldestSnapshot), intQ(h.NextTransaction))
 	fmt.Fprintf(w, "Gaps            OAT-OIT %s  OST-OIT %s  Next-OAT %s  Next-OST %s\n",
 		intQ(h.OATMinusOIT), intQ(h.OSTMinusOIT), intQ(h.NextMinusOAT), intQ(h.NextMinusOST))
-	if h.SweepGapShare != nil {
+	switch {
+	case h.SweepGapShare != nil:
 		fmt.Fprintf(w, "Sweep gap       OST-OIT is %.0f%% of the sweep interval\n", *h.SweepGapShare*100)
+	case h.SweepInterval != nil && *h.SweepInterval == 0 && h.OSTMinusOIT != nil:
+		fmt.Fprintf(w, "Sweep gap       OST-OIT %d; the automatic sweep is disabled (interval 0)\n", *h.OSTMinusOIT)
 	}
 	if h.TransactionIDUsed != nil {
 		fmt.Fprintf(w, "Transaction IDs %.4f%% of the ODS limit %d used, %d left\n",
 			*h.TransactionIDUsed*100, *h.TransactionIDLimit, *h.TransactionIDHeadroom)
 	}
 	if h.TransactionsPerDay != nil {
-		fmt.Fprintf(w, "Rate            %.0f transactions per day since creation or restore\n", *h.TransactionsPerDay)
+		fmt.Fprintf(w, "Rate            %.0f transactions per day over the %.1f days since creation or restore\n",
+			*h.TransactionsPerDay, *h.DatabaseAgeDays)
 	}
 }
 
@@ -204,6 +228,11 @@ func GstatHeaderTable(a *analyze.GstatAnalysis) *Table {
 		t.Add("ost_minus_oit", Int(h.OSTMinusOIT))
 		t.Add("next_minus_oat", Int(h.NextMinusOAT))
 		t.Add("next_minus_ost", Int(h.NextMinusOST))
+		t.Add("sweep_gap_share", Float(h.SweepGapShare, 4))
+		t.Add("database_age_days", Float(h.DatabaseAgeDays, 1))
+		t.Add("transactions_per_day", Float(h.TransactionsPerDay, 0))
+		t.Add("page_cache_bytes", Int(h.PageCacheBytes))
+		t.Add("page_cache_total_bytes", Int(h.PageCacheTotalBytes))
 	}
 	return t
 }
@@ -281,13 +310,15 @@ func GstatIndicesTable(a *analyze.GstatAnalysis, f Format, opt GstatOptions) *Ta
 	// Text fits 100 columns: clipped names, and unique keys (1/selectivity)
 	// and the clustering ratio only in the other formats.
 	text := f == Text
-	cols := []string{"index", "table", ">depth", ">leaf", ">nodes", ">unique", ">selectivity", ">dup", ">max dup", ">clust", ">size"}
+	cols := []string{"index", "table", "kind", "kind from", ">depth", ">needs", ">leaf", ">nodes", ">unique", ">selectivity", ">dup", ">max dup", ">clust", ">size"}
 	if text {
-		cols = []string{"index", "table", ">depth", ">leaf", ">nodes", ">select", ">dup", ">max dup", ">size"}
+		cols = []string{"index", "table", "kind", ">depth", ">leaf", ">nodes", ">select", ">dup", ">max dup", ">size"}
 	}
 	t := &Table{Name: "indices", Title: title, Columns: Cols(cols...)}
 	if len(ixs) == 0 {
 		t.Notes = append(t.Notes, "(no index blocks: run gstat -a for index statistics)")
+	} else if text {
+		t.Notes = append(t.Notes, Wrap(kindNote(ixs), "", 100)...)
 	}
 	for _, ix := range ixs {
 		dup := ""
@@ -299,14 +330,33 @@ func GstatIndicesTable(a *analyze.GstatAnalysis, f Format, opt GstatOptions) *Ta
 			sel = strconv.FormatFloat(*ix.Selectivity, 'g', 3, 64)
 		}
 		if text {
-			t.Add(Clip(ix.Name, 20), Clip(ix.Table, 14), Int(ix.Depth), Int(ix.LeafBuckets), Int(ix.Nodes),
+			t.Add(Clip(ix.Name, 20), Clip(ix.Table, 14), kindShort[ix.Kind], Int(ix.Depth), Int(ix.LeafBuckets), Int(ix.Nodes),
 				sel, dup, Int(ix.MaxDup), Size(ix.SizeBytes))
 			continue
 		}
-		t.Add(ix.Name, ix.Table, Int(ix.Depth), Int(ix.LeafBuckets), Int(ix.Nodes), Int(ix.UniqueKeys),
+		t.Add(ix.Name, ix.Table, ix.Kind, ix.KindSource, Int(ix.Depth), Int(ix.NeededDepth), Int(ix.LeafBuckets), Int(ix.Nodes), Int(ix.UniqueKeys),
 			sel, dup, Int(ix.MaxDup), Float(ix.ClusteringRatio, 2), Size(ix.SizeBytes))
 	}
 	return t
+}
+
+// kindShort names an index's kind in the text table's narrow column; the
+// note under the table says what the codes mean.
+var kindShort = map[string]string{
+	analyze.IndexPrimaryKey: "pk", analyze.IndexForeignKey: "fk", analyze.IndexUnique: "unique",
+	analyze.IndexPlain: "plain", analyze.IndexSystem: "system", analyze.IndexUnknown: "?",
+}
+
+// kindNote says where the kinds come from: the catalogue, or the names
+// Firebird gives constraint indices, which leave user-chosen names open.
+func kindNote(ixs []analyze.IndexStats) string {
+	for _, ix := range ixs {
+		if ix.KindSource == analyze.KindFromCatalogue {
+			return "kind: pk, fk, unique (constraint indices), plain or system, from RDB$RELATION_CONSTRAINTS where listed, else from the index name"
+		}
+	}
+	return "kind: pk, fk, unique from the names Firebird gives constraint indices (RDB$PRIMARYn, RDB$FOREIGNn, RDB$n); " +
+		"? a name of the user's choosing, plain or a named constraint's (fbdiag collect reads the catalogue)"
 }
 
 // orMinus1 sorts unknown figures after every known one.
@@ -319,16 +369,18 @@ func orMinus1(p *int64) int64 {
 
 // GstatWarningsTable lists the warnings: a table in CSV and markdown, in
 // text one block per warning wrapped to 100 columns, as its reason and
-// source are sentences.
+// advice are sentences, and the source of each rule once, at the end.
 func GstatWarningsTable(a *analyze.GstatAnalysis, f Format) *Table {
 	t := &Table{Name: "warnings", Title: fmt.Sprintf("Warnings (%d)", len(a.Warnings))}
 	if f != Text {
-		t.Columns = Cols("severity", "rule", "object", "table", ">value", ">threshold", "unit", "reason", "source")
+		t.Columns = Cols("severity", "rule", "object", "table", ">value", ">threshold", "unit", "reason", "advice", "source")
 		for _, w := range a.Warnings {
-			t.Add(string(w.Severity), w.Rule, w.Object, w.Table, Num(w.Value), Num(w.Threshold), w.Unit, w.Reason, w.Source)
+			t.Add(string(w.Severity), w.Rule, w.Object, w.Table, Num(w.Value), Num(w.Threshold), w.Unit, w.Reason, w.Advice, w.Source)
 		}
 		return t
 	}
+	var rules []string
+	sources := map[string][]string{}
 	for _, w := range a.Warnings {
 		obj := w.Object
 		if w.Table != "" {
@@ -351,7 +403,24 @@ func GstatWarningsTable(a *analyze.GstatAnalysis, f Format) *Table {
 		}
 		t.Notes = append(t.Notes, line)
 		t.Notes = append(t.Notes, Wrap(w.Reason, "         ", 100)...)
-		t.Notes = append(t.Notes, Wrap("source: "+w.Source, "         ", 100)...)
+		if w.Advice != "" {
+			t.Notes = append(t.Notes, Wrap("do: "+w.Advice, "         ", 100)...)
+		}
+		// One source per rule and threshold, cited once below.
+		if !slices.Contains(sources[w.Rule], w.Source) {
+			if len(sources[w.Rule]) == 0 {
+				rules = append(rules, w.Rule)
+			}
+			sources[w.Rule] = append(sources[w.Rule], w.Source)
+		}
+	}
+	if len(rules) > 0 {
+		t.Notes = append(t.Notes, "Sources")
+		for _, r := range rules {
+			for _, src := range sources[r] {
+				t.Notes = append(t.Notes, Wrap(r+": "+src, "         ", 100)...)
+			}
+		}
 	}
 	if len(a.Warnings) == 0 {
 		t.Notes = append(t.Notes, "none")

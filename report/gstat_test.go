@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,14 +57,20 @@ func TestGstatTablesTopAndSort(t *testing.T) {
 		t.Errorf("indices: %q with %d rows", ix.Title, len(ix.Rows))
 	}
 	// by records, indices go by nodes; ORDERS_CARRIER (100000 nodes) is third
-	if got := strings.Join(ix.Rows[2], "|"); got != "ORDERS_CARRIER|ORDERS|2|75|100000|0.0909|100%|33333|600.0 KiB" {
+	if got := strings.Join(ix.Rows[2], "|"); got != "ORDERS_CARRIER|ORDERS|?|2|75|100000|0.0909|100%|33333|600.0 KiB" {
 		t.Errorf("index row 3 = %s", got)
 	}
 	if wt.Title != "Warnings (9)" || len(wt.Columns) != 0 {
 		t.Errorf("text warnings: %q with %d columns", wt.Title, len(wt.Columns))
 	}
-	if wt.Notes[0] != "WARNING  index-max-dup  index ORDERS_CARRIER on ORDERS: 33333 > 10000 keys" {
+	if wt.Notes[0] != "WARNING  index-low-selectivity  index ORDERS_CARRIER on ORDERS: 0.09091 > 0.01 share" {
 		t.Errorf("first warning %q", wt.Notes[0])
+	}
+	// index-sparse fires three times (ORDERS_DATE_D, ORDERS_CARRIER,
+	// RDB$PRIMARY2): its source is printed once, under "Sources".
+	sources := strings.Join(wt.Notes[slices.Index(wt.Notes, "Sources"):], "\n")
+	if n := strings.Count(strings.Join(wt.Notes, "\n"), "index-sparse: [U] 80% of leaf pages"); n != 1 || !strings.Contains(sources, "index-sparse: [U] 80%") {
+		t.Errorf("index-sparse source printed %d times:\n%s", n, sources)
 	}
 	for _, n := range wt.Notes {
 		if len([]rune(n)) > 100 {
@@ -92,14 +99,14 @@ func TestGstatTablesCSVColumns(t *testing.T) {
 	if tables[1].Title != "Tables by size" || tables[1].Columns[9].Name != "index size" || len(tables[1].Rows) != 6 {
 		t.Errorf("tables: %q, %d rows, last column %q", tables[1].Title, len(tables[1].Rows), tables[1].Columns[len(tables[1].Columns)-1].Name)
 	}
-	if tables[2].Title != "Indices" || len(tables[2].Rows) != 10 || tables[2].Columns[5].Name != "unique" {
+	if tables[2].Title != "Indices" || len(tables[2].Rows) != 10 || tables[2].Columns[8].Name != "unique" {
 		t.Errorf("indices: %q, %d rows", tables[2].Title, len(tables[2].Rows))
 	}
 	w := tables[3]
 	if len(w.Rows) != 9 {
 		t.Fatalf("%d warning rows, want 9", len(w.Rows))
 	}
-	if got := strings.Join(w.Rows[0][:7], "|"); got != "warning|index-max-dup|ORDERS_CARRIER|ORDERS|33333|10000|keys" {
+	if got := strings.Join(w.Rows[0][:7], "|"); got != "warning|index-low-selectivity|ORDERS_CARRIER|ORDERS|0.09091|0.01|share" {
 		t.Errorf("first warning row %s", got)
 	}
 }

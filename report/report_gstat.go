@@ -46,7 +46,11 @@ func GstatSection(a *analyze.GstatAnalysis, rep *parse.GstatReport) *Section {
 		if w.Kind == "index" && w.Table != "" {
 			obj += " (" + w.Table + ")"
 		}
-		s.Findings = append(s.Findings, Finding{Severity: string(w.Severity), Text: obj + ": " + w.Reason})
+		text := obj + ": " + w.Reason
+		if w.Advice != "" {
+			text += " Do: " + w.Advice
+		}
+		s.Findings = append(s.Findings, Finding{Severity: string(w.Severity), Text: text})
 	}
 	s.AddCharts(GstatCharts(a, rep))
 	s.Tables = append(s.Tables, gstatTables(a)...)

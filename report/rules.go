@@ -51,6 +51,14 @@ func WriteRules(w io.Writer, f Format, th analyze.Thresholds) error {
 		for _, l := range Wrap(r.Summary, "    ", 100) {
 			fmt.Fprintln(w, l)
 		}
+		for _, l := range Wrap("applies to: "+r.AppliesTo, "    ", 100) {
+			fmt.Fprintln(w, l)
+		}
+		if r.Advice != "" {
+			for _, l := range Wrap("advice: "+r.Advice, "    ", 100) {
+				fmt.Fprintln(w, l)
+			}
+		}
 		for _, x := range r.Thresholds {
 			fmt.Fprintf(w, "    %s = %s %s\n", x.Key(), Num(x.Value), x.Unit)
 			for _, l := range Wrap(x.Source, "        ", 100) {
@@ -64,10 +72,10 @@ func WriteRules(w io.Writer, f Format, th analyze.Thresholds) error {
 // RulesTable gives one row per threshold (CSV, markdown).
 func RulesTable(rules RulesJSON) *Table {
 	t := &Table{Name: "rules", Title: "gstat health rules",
-		Columns: Cols("rule", "kind", "severities", "summary", "threshold", ">value", "unit", "source")}
+		Columns: Cols("rule", "kind", "severities", "summary", "applies to", "advice", "threshold", ">value", "unit", "source")}
 	for _, r := range rules.Rules {
 		for _, x := range r.Thresholds {
-			t.Add(r.ID, r.Kind, severities(r.Severities), r.Summary, x.Key(), Num(x.Value), x.Unit, x.Source)
+			t.Add(r.ID, r.Kind, severities(r.Severities), r.Summary, r.AppliesTo, r.Advice, x.Key(), Num(x.Value), x.Unit, x.Source)
 		}
 	}
 	return t

@@ -26,7 +26,7 @@ func TestRulesEveryThresholdOnce(t *testing.T) {
 }
 
 func TestWriteRulesFormats(t *testing.T) {
-	th, err := analyze.LoadThresholds(strings.NewReader("index-deep.warning = 4\n"), "test.rules", analyze.NewThresholds())
+	th, err := analyze.LoadThresholds(strings.NewReader("index-deep.min_depth = 4\n"), "test.rules", analyze.NewThresholds())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestWriteRulesFormats(t *testing.T) {
 	if err := WriteRules(&text, Text, th); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(text.String(), "\n    index-deep.warning = 4 levels\n") {
+	if !strings.Contains(text.String(), "\n    index-deep.min_depth = 4 levels\n") {
 		t.Errorf("text lacks the overridden threshold:\n%s", text.String())
 	}
 	for _, l := range strings.Split(text.String(), "\n") {
@@ -61,12 +61,12 @@ func TestWriteRulesFormats(t *testing.T) {
 	found := false
 	for _, r := range got.Rules {
 		for _, x := range r.Thresholds {
-			if r.ID == "index-deep" && x.Name == "warning" {
+			if r.ID == "index-deep" && x.Name == "min_depth" {
 				found = x.Value == 4
 			}
 		}
 	}
 	if !found {
-		t.Errorf("JSON lacks index-deep.warning = 4: %s", js.String())
+		t.Errorf("JSON lacks index-deep.min_depth = 4: %s", js.String())
 	}
 }

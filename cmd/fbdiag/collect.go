@@ -58,12 +58,15 @@ the oldest active transaction of other attachments with its age, user, remote ad
 and process (MON$TRANSACTIONS + MON$ATTACHMENTS), the database's page I/O counters
 (MON$IO_STATS) and every index's stored selectivity (RDB$INDICES.RDB$STATISTICS),
 which it compares with the actual 1 / (nodes - total dup) from the gstat figures: an
-index whose stored value is off by more than 2x is marked stale (run SET STATISTICS
-INDEX name; the factor is index-stale-statistics.factor, see fbdiag rules).
-These are saved beside the snapshot as FILE.mon.json.
+index whose stored value is off by more than 2x is marked stale (the statement to run,
+SET STATISTICS INDEX name, is listed; the factor is index-stale-statistics.factor, see
+fbdiag rules). It reads the constraint each index enforces (RDB$RELATION_CONSTRAINTS),
+so that the analysis advises ALTER INDEX INACTIVE/ACTIVE only for an index no
+constraint uses. These are saved beside the snapshot as FILE.mon.json.
 
 It then prints the analysis of the snapshot exactly as 'fbdiag gstat FILE' does
-(--top, --sort and --rules as there), followed by the live figures. --format json
+(--top, --sort, --rules, --architecture, --connections and --ram as there), followed
+by the live figures. --format json
 prints one object: the snapshot, the monitoring figures, the selectivity checks and
 the gstat analysis (docs/live.md, docs/gstat-json.md).
 
@@ -81,7 +84,7 @@ Examples:
     fbdiag collect /var/lib/firebird/3.0/data/shop.fdb
     fbdiag collect --server db1:3051 --switches "-d -r -t ORDERS" --out orders.txt shop
     fbdiag collect --format json employee > employee.json`,
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			serverFlag(),
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "snapshot file to write (default: DBNAME-TIME.gstat.txt)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file and its .mon.json"},
@@ -90,7 +93,7 @@ Examples:
 			&cli.IntFlag{Name: "top", Value: 20, Usage: "show the N biggest tables (0 = all), as fbdiag gstat"},
 			&cli.StringFlag{Name: "sort", Value: "size", Usage: "order tables by size, records, versions or depth"},
 			rulesFlag(),
-		},
+		}, serverSetupFlags()...),
 		Action: collectAction,
 	}
 }
@@ -241,6 +244,10 @@ func collectAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	setup, err := serverSetup(c, "collect")
+	if err != nil {
+		return err
+	}
 	database := c.Args().First()
 	out, opt := liveOutPath(c.String("out"), liveDefaultName(database, "", ".gstat.txt", time.Now()), c.Bool("force"))
 	if err := refuseExisting("collect", opt, out, out+".mon.json"); err != nil {
@@ -267,8 +274,9 @@ func collectAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	// The snapshot is analysed exactly as `fbdiag gstat FILE` would.
-	as, err := analyzeGstatFile(c, out, th)
+	// The snapshot is analysed as `fbdiag gstat FILE` would, with what the
+	// catalogue says each index enforces.
+	as, err := analyzeGstatFile(c, out, th, analyze.GstatOptions{Catalogue: catalogue(mon), Server: setup})
 	if err != nil {
 		return err
 	}
@@ -311,6 +319,18 @@ func storedSelectivity(m *collect.Monitor) []analyze.StoredSelectivity {
 	out := make([]analyze.StoredSelectivity, len(m.Indices))
 	for i, ix := range m.Indices {
 		out[i] = analyze.StoredSelectivity{Table: ix.Table, Index: ix.Index, Stored: ix.Stored}
+	}
+	return out
+}
+
+// catalogue hands the constraint each index enforces to the analysis.
+func catalogue(m *collect.Monitor) []analyze.CatalogueIndex {
+	out := make([]analyze.CatalogueIndex, len(m.Indices))
+	for i, ix := range m.Indices {
+		out[i] = analyze.CatalogueIndex{Table: ix.Table, Index: ix.Index}
+		if ix.Constraint != nil && ix.ConstraintType != nil {
+			out[i].Constraint, out[i].ConstraintType = *ix.Constraint, *ix.ConstraintType
+		}
 	}
 	return out
 }
@@ -523,8 +543,13 @@ func monitorTables(r *collectResult) []*report.Table {
 		ix.Add(c.Table, c.Index, liveOpt(c.Stored, fmtSelectivity), liveOpt(c.Actual, fmtSelectivity), liveOpt(c.UniqueKeys, fmtInt64), status)
 	}
 	if stale > 0 {
-		ix.Notes = append(ix.Notes, fmt.Sprintf("%d of %d indices have stale stored selectivity (never computed, or off by more than %gx):",
-			stale, len(r.Selectivity), r.staleFactor), "run SET STATISTICS INDEX name for each (the optimizer plans with the stored value)")
+		ix.Notes = append(ix.Notes, fmt.Sprintf("%d of %d indices have stale stored selectivity (never computed, or off by more than %gx);",
+			stale, len(r.Selectivity), r.staleFactor), "the optimizer plans with the stored value, so run:")
+		for _, c := range r.Selectivity {
+			if c.Stale {
+				ix.Notes = append(ix.Notes, "  "+(&analyze.IndexStats{Name: c.Index}).StatisticsAdvice(""))
+			}
+		}
 	}
 	return []*report.Table{snap, tx, io, ix}
 }

@@ -164,9 +164,12 @@ func TestLiveCollectCLI(t *testing.T) {
 			t.Errorf("%s: unique keys %v, want %d", c.Index, c.UniqueKeys, k)
 		}
 	}
-	// The analysis is fbdiag gstat's, followed by the live figures.
+	// The analysis is fbdiag gstat's, with the index kinds from the
+	// catalogue, followed by the live figures and the statements to run.
 	for _, want := range []string{"gstat analysis of " + snap, "Totals          6 tables, 10 indices, 67705 records",
-		"oldest transaction (OIT)", "10 of 10 indices have stale stored selectivity"} {
+		"oldest transaction (OIT)", "10 of 10 indices have stale stored selectivity",
+		"  SET STATISTICS INDEX CUSTOMER_LAST;\n", "  SET STATISTICS INDEX RDB$PRIMARY2;\n",
+		"kind: pk, fk, unique (constraint indices), plain or system, from RDB$RELATION_CONSTRAINTS"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -175,6 +178,34 @@ func TestLiveCollectCLI(t *testing.T) {
 	// does not repeat on stderr.
 	if strings.Contains(errs, "not gstat output") {
 		t.Errorf("stderr repeats the preamble notice: %s", errs)
+	}
+	// The catalogue says what each index serves: the primary keys are
+	// INTEG_n constraints, the four others enforce nothing, and only those
+	// get ALTER INDEX advice.
+	code, out, errs = runCLI(t, nil, "collect", "--server", s.Addr, "--out", filepath.Join(dir, "shop2.txt"), "--format", "json", db)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var full collectResult
+	if err := json.Unmarshal([]byte(out), &full); err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[string]string{}
+	for _, tb := range full.Gstat.Tables {
+		for _, ix := range tb.Indices {
+			kinds[ix.Name] = ix.Kind + " " + ix.KindSource
+			if ix.IsConstraintIndex() != (ix.Constraint != nil && strings.HasPrefix(*ix.Constraint, "INTEG_")) {
+				t.Errorf("%s: kind %s, constraint %v", ix.Name, ix.Kind, ix.Constraint)
+			}
+		}
+	}
+	if kinds["RDB$PRIMARY2"] != "primary_key catalogue" || kinds["CUSTOMER_LAST"] != "plain catalogue" || len(kinds) != 10 {
+		t.Errorf("kinds %v", kinds)
+	}
+	for _, w := range full.Gstat.Warnings {
+		if strings.Contains(w.Advice, "ALTER INDEX RDB$") || strings.Contains(w.Advice, "if Firebird refuses") {
+			t.Errorf("%s %s: %s", w.Rule, w.Object, w.Advice)
+		}
 	}
 	// Without --out the snapshot gets a default name; JSON output parses.
 	t.Chdir(dir)

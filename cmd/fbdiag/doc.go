@@ -89,12 +89,18 @@
 // OIT, OAT, OST and Next transactions and their gaps), the --top N
 // biggest tables (20 by default, 0 for all) in the --sort order (size,
 // records, versions or depth), every index with its depth, selectivity
-// and duplicates (also limited to N when --top is given), and the
+// and duplicates and what it serves (a primary key's, a foreign key's, a
+// unique constraint's, from the names Firebird gives them; "?" for a name
+// of the user's choosing), also limited to N when --top is given, and the
 // warnings, critical first, each with its value, threshold, reason and
-// source. --fail-on warning or --fail-on critical makes fbdiag exit 3
-// when a warning of that severity or worse exists, after printing the
-// analysis. --rules FILE changes thresholds: "rule.key = value" lines (#
-// starts a comment) or one JSON object {"rule.key": value}.
+// advice (the exact statement, for the object it names), and the source
+// of each rule once at the end. --fail-on warning or --fail-on critical
+// makes fbdiag exit 3 when a warning of that severity or worse exists,
+// after printing the analysis. --rules FILE changes thresholds: "rule.key
+// = value" lines (# starts a comment) or one JSON object {"rule.key":
+// value}. --architecture (superserver, superclassic or classic),
+// --connections N and --ram SIZE describe the server, which gstat does
+// not show: the page cache's memory is then judged against the RAM.
 //
 //	$ fbdiag gstat --top 3 testdata/fb30/shop-gstat-a-r.txt
 //	gstat analysis of testdata/fb30/shop-gstat-a-r.txt
@@ -117,20 +123,28 @@
 //	STOCK         50000     15000     0.30        1      0.00    464   78%   3.6 MiB
 //
 //	Top 3 of 10 indices
-//	index          table       depth  leaf   nodes  select  dup  max dup     size
-//	OL_ITEM        ORDER_LINE      2   443  500000   2e-05  90%        9  3.5 MiB
-//	RDB$PRIMARY4   ORDER_LINE      2   412  500000   2e-06   0%        0  3.2 MiB
-//	ORDERS_DATE_D  ORDERS          2   190  100000   1e-05   0%        0  1.5 MiB
+//	index          table       kind  depth  leaf   nodes  select  dup  max dup     size
+//	OL_ITEM        ORDER_LINE  ?         2   443  500000   2e-05  90%        9  3.5 MiB
+//	RDB$PRIMARY4   ORDER_LINE  pk        2   412  500000   2e-06   0%        0  3.2 MiB
+//	ORDERS_DATE_D  ORDERS      ?         2   190  100000   1e-05   0%        0  1.5 MiB
+//	kind: pk, fk, unique from the names Firebird gives constraint indices (RDB$PRIMARYn, RDB$FOREIGNn,
+//	RDB$n); ? a name of the user's choosing, plain or a named constraint's (fbdiag collect reads the
+//	catalogue)
 //
 //	Warnings (9)
-//	WARNING  index-max-dup  index ORDERS_CARRIER on ORDERS: 33333 > 10000 keys
-//	         33333 records share one key value: deletes and garbage collection walk the whole chain
-//	         source: Ann W. Harrison, IBPhoenix gem-00000012 (index statistics): "more than ten thousand
-//	         duplicates on any single value will cause garbage collection problems" (critical before ODS
-//	         11)
-//	WARNING  table-versions  table CUSTOMER: 0.3333 > 0.2 versions/record
-//	         10000 back versions for 30000 records: garbage collection is behind or blocked by the OAT
-//	         source: [U] health-rules reference: more than 10-20% of records
+//	WARNING  index-low-selectivity  index ORDERS_CARRIER on ORDERS: 0.09091 > 0.01 share
+//	         11 distinct values in 100000 keys: a lookup on one value returns 9090 rows on average (9.1%
+//	         of the keys), on the most common value 33334; the index costs 75 leaf pages (600 KiB) and
+//	         an entry written on every insert, delete and key update; a plain index or the index of a
+//	         named constraint (the gstat text cannot tell; fbdiag collect reads the catalogue)
+//	         do: if no query plan uses it: DROP INDEX ORDERS_CARRIER; (Firebird refuses if it serves a
+//	         constraint: a foreign key keeps its index while the constraint exists)
+//	WARNING  index-sparse  index ORDERS_DATE_D on ORDERS: 0.9947 > 0.8 share
+//	         99% of 190 leaf pages under 60% full; a plain index or the index of a named constraint (the
+//	         gstat text cannot tell; fbdiag collect reads the catalogue)
+//	         do: ALTER INDEX ORDERS_DATE_D INACTIVE; ALTER INDEX ORDERS_DATE_D ACTIVE; (if Firebird
+//	         refuses with "Cannot deactivate index used by an integrity constraint", it serves a
+//	         constraint: rebuild it by a gbak backup and restore instead)
 //	...
 //
 // gstat diff compares two snapshots of one database (two files, or the
@@ -179,17 +193,25 @@
 //	...
 //
 // rules lists every health rule gstat applies: its id, what it judges,
-// the severities it can raise, and each threshold with its unit and the
-// source it comes from ("[U]" marks a default no public source fixes).
-// With --rules FILE the overridden values are shown.
+// the severities it can raise, the Firebird versions (ODS) and gstat
+// switches it needs, the advice its warnings give, and each threshold with
+// its unit and the source it comes from ("[U]" marks a fbdiag default, with
+// its reasoning). With --rules FILE the overridden values are shown. The
+// whole list is docs/rules.md.
 //
 //	$ fbdiag rules
 //	oat-stuck  (database; warning/critical)
 //	    Next - OAT: a transaction has been active for many transactions and blocks garbage collection
+//	    applies to: all versions; gstat -h
+//	    advice: find the transaction in MON$TRANSACTIONS (2.1+; fbdiag collect names its attachment) and
+//	    end it
 //	    oat-stuck.warning = 20000 transactions
 //	        [U] Next - OAT; as many as the default sweep interval. Firebird gstat manual
-//	        (firebird-documentation, gstat/firebird-gstat.adoc): a growing OAT-Next gap means something
-//	        does not commit
+//	        (firebirdsql.org/file/documentation/html/en/firebirddocs/gstat/firebird-gstat.html): a
+//	        growing OAT-Next gap means something does not commit
+//	    oat-stuck.critical = 100000 transactions
+//	        [U] Next - OAT; Ann Harrison, firebird-support 2012-03 msg 117557: "Do worry about a stuck
+//	        OAT"
 //	...
 //
 // gbak reports a log's outcome, its phases, each table's data (records,

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -41,7 +42,12 @@ or guessed are reported on standard error as file:line notices.
 
 The JSON form is a documented contract (docs/gstat-json.md): one object per
 snapshot. Thresholds are listed by 'fbdiag rules' and can be changed with
---rules FILE ("index-deep.warning = 4" lines, or a JSON object).
+--rules FILE ("index-deep.min_depth = 4" lines, or a JSON object).
+
+gstat does not show the server: --architecture (superserver, superclassic or
+classic), --connections N and --ram SIZE describe it, and the page-buffers rule
+then judges the page caches' memory: one cache with SuperServer, one per
+connection with Classic and SuperClassic (200 x 2048 buffers x 16 KB = 6.25 GiB).
 
 Exit status: 0 ok, 1 unreadable input, 2 bad command line, 3 when --fail-on
 matched (the analysis is still printed).`
@@ -54,14 +60,52 @@ func gstatCommand() *cli.Command {
 		Description: gstatDescription,
 		Flags: append([]cli.Flag{
 			formatFlag(),
-			&cli.IntFlag{Name: "top", Value: 20, Usage: "show the N biggest tables, 0 = all (when given, the indices too)"},
+			&cli.IntFlag{Name: "top", Value: 20, Usage: "show the N biggest tables, 0 = all (if given, N indices too)"},
 			&cli.StringFlag{Name: "sort", Value: "size", Usage: "order tables by `KEY`: size, records, versions or depth"},
 			&cli.StringFlag{Name: "fail-on", Usage: "exit 3 when a warning of this `LEVEL` or worse exists: warning or critical"},
 			rulesFlag(),
-		}, chartFlags()...),
+		}, append(serverSetupFlags(), chartFlags()...)...),
 		Subcommands: gstatHistoryCommands(),
 		Action:      runGstat,
 	}
+}
+
+// serverSetupFlags describe the server, which gstat does not show: with
+// them the page-buffers rule judges the memory of the page caches.
+func serverSetupFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "architecture", Usage: "server `ARCH`: superserver, superclassic or classic"},
+		&cli.IntFlag{Name: "connections", Usage: "`N` connections at peak (a page cache each with Classic)"},
+		&cli.StringFlag{Name: "ram", Usage: "server memory `SIZE` (16GB): judge the page caches"},
+	}
+}
+
+// serverSetup reads --architecture, --connections and --ram.
+func serverSetup(c *cli.Context, cmd string) (analyze.ServerSetup, error) {
+	var srv analyze.ServerSetup
+	if a := c.String("architecture"); a != "" {
+		arch, err := analyze.ParseArchitecture(a)
+		if err != nil {
+			return srv, usagef("%s: --architecture: %v", cmd, err)
+		}
+		srv.Architecture = arch
+	}
+	n := c.Int("connections")
+	if n < 0 {
+		return srv, usagef("%s: --connections must be 0 or more", cmd)
+	}
+	srv.Connections = int64(n)
+	if r := c.String("ram"); r != "" {
+		b, err := parseSize(r)
+		if err == nil && !strings.ContainsAny(strings.ToUpper(r), "KMGTP") {
+			err = fmt.Errorf("give the unit, such as 16GB or 64GiB")
+		}
+		if err != nil {
+			return srv, usagef("%s: --ram %q: %v", cmd, r, err)
+		}
+		srv.RAM = b
+	}
+	return srv, nil
 }
 
 func rulesFlag() *cli.StringFlag {
@@ -134,6 +178,10 @@ func runGstat(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	srv, err := serverSetup(c, "gstat")
+	if err != nil {
+		return err
+	}
 	png, err := pngOptions(c)
 	if err != nil {
 		return err
@@ -147,7 +195,7 @@ func runGstat(c *cli.Context) error {
 	var charts []*plot.Chart
 	var chartErrs []error
 	for _, name := range c.Args().Slice() {
-		err := streamGstatFile(c, name, th, func(a *analyze.GstatAnalysis, rep *parse.GstatReport) error {
+		err := streamGstatFile(c, name, th, analyze.GstatOptions{Server: srv}, func(a *analyze.GstatAnalysis, rep *parse.GstatReport) error {
 			if png.dir != "" {
 				cs, err := report.GstatCharts(a, rep)
 				charts = append(charts, cs...)
@@ -172,10 +220,10 @@ func runGstat(c *cli.Context) error {
 }
 
 // analyzeGstatFile reads one input and analyses each gstat run in it
-// (collect prints a fresh gstat output this way).
-func analyzeGstatFile(c *cli.Context, name string, th analyze.Thresholds) ([]*analyze.GstatAnalysis, error) {
+// (collect prints a fresh gstat output this way, with the catalogue).
+func analyzeGstatFile(c *cli.Context, name string, th analyze.Thresholds, opt analyze.GstatOptions) ([]*analyze.GstatAnalysis, error) {
 	var out []*analyze.GstatAnalysis
-	err := streamGstatFile(c, name, th, func(a *analyze.GstatAnalysis, _ *parse.GstatReport) error {
+	err := streamGstatFile(c, name, th, opt, func(a *analyze.GstatAnalysis, _ *parse.GstatReport) error {
 		out = append(out, a)
 		return nil
 	})
@@ -184,14 +232,14 @@ func analyzeGstatFile(c *cli.Context, name string, th analyze.Thresholds) ([]*an
 
 // streamGstatFile reads one input and passes the analysis of each gstat
 // run in it to fn as soon as the run is read.
-func streamGstatFile(c *cli.Context, name string, th analyze.Thresholds, fn func(*analyze.GstatAnalysis, *parse.GstatReport) error) error {
+func streamGstatFile(c *cli.Context, name string, th analyze.Thresholds, opt analyze.GstatOptions, fn func(*analyze.GstatAnalysis, *parse.GstatReport) error) error {
 	rc, shown, err := openInput(c, name)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
 	err = parse.EachGstat(rc, shown, func(rep *parse.GstatReport) error {
-		return fn(analyze.Gstat(rep, th), rep)
+		return fn(analyze.GstatWith(rep, th, opt), rep)
 	})
 	var se *parse.SyntaxError
 	if errors.As(err, &se) && se.Msg == "no gstat output found" {

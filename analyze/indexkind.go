@@ -1,0 +1,186 @@
+package analyze
+
+import (
+	"fmt"
+	"regexp"
+)
+
+// Index kinds: what an index serves decides how it can be rebuilt or
+// dropped. Firebird refuses ALTER INDEX … INACTIVE on the index of a
+// PRIMARY KEY, UNIQUE or FOREIGN KEY constraint ("Cannot deactivate index
+// used by an integrity constraint", checked on 3.0.11), so such an index
+// is rebuilt by a backup and restore or by dropping and adding its
+// constraint again.
+const (
+	IndexPrimaryKey = "primary_key"
+	IndexForeignKey = "foreign_key"
+	IndexUnique     = "unique" // enforces a UNIQUE constraint
+	IndexPlain      = "plain"  // CREATE [UNIQUE] INDEX: no constraint uses it
+	IndexSystem     = "system" // an index of a system table
+	// IndexUnknown is a name of the user's choosing read without the
+	// catalogue: a plain index, or the index of a named constraint.
+	IndexUnknown = "unknown"
+)
+
+// Where the kind of an index was learnt (IndexStats.KindSource).
+const (
+	// KindFromCatalogue: RDB$RELATION_CONSTRAINTS, read by fbdiag collect.
+	KindFromCatalogue = "catalogue"
+	// KindFromName: the names Firebird gives the indices of unnamed
+	// constraints, RDB$PRIMARYn, RDB$FOREIGNn and RDB$n (a UNIQUE
+	// constraint); the constraints themselves are named INTEG_n.
+	KindFromName = "name"
+	// KindFromTable: the index belongs to a system table.
+	KindFromTable = "system_table"
+)
+
+// CatalogueIndex is one user index as the live catalogue describes it:
+// the constraint it enforces, if any (RDB$RELATION_CONSTRAINTS). fbdiag
+// collect reads it; analyze only receives it.
+type CatalogueIndex struct {
+	Table string
+	Index string
+	// Constraint is RDB$CONSTRAINT_NAME and ConstraintType its
+	// RDB$CONSTRAINT_TYPE ("PRIMARY KEY", "FOREIGN KEY", "UNIQUE"); both
+	// empty for an index no constraint uses.
+	Constraint     string
+	ConstraintType string
+}
+
+var (
+	rePrimaryName = regexp.MustCompile(`^RDB\$PRIMARY[0-9]+$`)
+	reForeignName = regexp.MustCompile(`^RDB\$FOREIGN[0-9]+$`)
+	reUniqueName  = regexp.MustCompile(`^RDB\$[0-9]+$`)
+)
+
+type catalogueKey struct{ table, index string }
+
+func catalogueMap(cat []CatalogueIndex) map[catalogueKey]CatalogueIndex {
+	if len(cat) == 0 {
+		return nil
+	}
+	m := make(map[catalogueKey]CatalogueIndex, len(cat))
+	for _, c := range cat {
+		m[catalogueKey{c.Table, c.Index}] = c
+	}
+	return m
+}
+
+// classifyIndex sets Kind, KindSource and Constraint: from the catalogue
+// when it lists the index, else from the table (system) or the name.
+func classifyIndex(ix *IndexStats, system bool, cat map[catalogueKey]CatalogueIndex) {
+	if c, ok := cat[catalogueKey{ix.Table, ix.Name}]; ok {
+		ix.KindSource = KindFromCatalogue
+		switch c.ConstraintType {
+		case "PRIMARY KEY":
+			ix.Kind = IndexPrimaryKey
+		case "FOREIGN KEY":
+			ix.Kind = IndexForeignKey
+		case "UNIQUE":
+			ix.Kind = IndexUnique
+		default:
+			ix.Kind = IndexPlain
+		}
+		if c.Constraint != "" {
+			name := c.Constraint
+			ix.Constraint = &name
+		}
+		return
+	}
+	switch {
+	case system:
+		ix.Kind, ix.KindSource = IndexSystem, KindFromTable
+	case rePrimaryName.MatchString(ix.Name):
+		ix.Kind, ix.KindSource = IndexPrimaryKey, KindFromName
+	case reForeignName.MatchString(ix.Name):
+		ix.Kind, ix.KindSource = IndexForeignKey, KindFromName
+	case reUniqueName.MatchString(ix.Name):
+		ix.Kind, ix.KindSource = IndexUnique, KindFromName
+	default:
+		ix.Kind, ix.KindSource = IndexUnknown, KindFromName
+	}
+}
+
+// IsConstraintIndex tells whether Firebird refuses to deactivate it.
+func (ix *IndexStats) IsConstraintIndex() bool {
+	switch ix.Kind {
+	case IndexPrimaryKey, IndexForeignKey, IndexUnique:
+		return true
+	}
+	return false
+}
+
+// KindText says what the index is and how fbdiag knows, for reasons.
+func (ix *IndexStats) KindText() string {
+	what := map[string]string{
+		IndexPrimaryKey: "the index of a PRIMARY KEY",
+		IndexForeignKey: "the index of a FOREIGN KEY",
+		IndexUnique:     "the index of a UNIQUE constraint",
+		IndexPlain:      "a plain index (no constraint uses it)",
+		IndexSystem:     "an index of a system table",
+	}[ix.Kind]
+	switch {
+	case ix.KindSource == KindFromCatalogue && ix.Constraint != nil:
+		return fmt.Sprintf("%s (constraint %s, from RDB$RELATION_CONSTRAINTS)", what, *ix.Constraint)
+	case ix.KindSource == KindFromCatalogue:
+		return what + " (from RDB$RELATION_CONSTRAINTS)"
+	case ix.KindSource == KindFromName && ix.Kind != IndexUnknown:
+		return what + " (by its name, which Firebird gives the index of an unnamed constraint)"
+	case ix.Kind == IndexUnknown:
+		return "a plain index or the index of a named constraint (the gstat text cannot tell; fbdiag collect reads the catalogue)"
+	}
+	return what
+}
+
+// RebuildAdvice is how to rebuild this index, as statements to run.
+func (ix *IndexStats) RebuildAdvice(schema string) string {
+	name := QuoteName(schema, ix.Name)
+	switch ix.Kind {
+	case IndexPlain:
+		return fmt.Sprintf("ALTER INDEX %s INACTIVE; ALTER INDEX %s ACTIVE;", name, name)
+	case IndexSystem:
+		return "only a gbak backup and restore rebuilds the index of a system table"
+	case IndexUnknown:
+		return fmt.Sprintf("ALTER INDEX %s INACTIVE; ALTER INDEX %s ACTIVE; (if Firebird refuses with \"Cannot deactivate index used by an integrity constraint\", "+
+			"it serves a constraint: rebuild it by a gbak backup and restore instead)", name, name)
+	}
+	return "Firebird refuses ALTER INDEX ... INACTIVE on a constraint's index: rebuild it by a gbak backup and restore, or by " +
+		ix.dropConstraint(schema) + " and adding it again with the same definition" + ix.referencedBy()
+}
+
+// DropAdvice is what to do with an index that does not pay its way.
+func (ix *IndexStats) DropAdvice(schema string) string {
+	name := QuoteName(schema, ix.Name)
+	switch ix.Kind {
+	case IndexPlain:
+		return fmt.Sprintf("if no query plan uses it: DROP INDEX %s; or replace it by a compound index that starts with a selective column", name)
+	case IndexUnknown:
+		return fmt.Sprintf("if no query plan uses it: DROP INDEX %s; (Firebird refuses if it serves a constraint: a foreign key keeps its index while the constraint exists)", name)
+	case IndexForeignKey:
+		return "Firebird keeps a foreign key's index while the constraint exists; it goes only with the reference check, by " + ix.dropConstraint(schema)
+	}
+	return "the index enforces a constraint and stays while the constraint exists"
+}
+
+// StatisticsAdvice recomputes the stored selectivity the optimizer uses.
+func (ix *IndexStats) StatisticsAdvice(schema string) string {
+	return "SET STATISTICS INDEX " + QuoteName(schema, ix.Name) + ";"
+}
+
+// dropConstraint names the statement that drops the index's constraint;
+// without the catalogue the constraint name comes from a query.
+func (ix *IndexStats) dropConstraint(schema string) string {
+	table := QuoteName(schema, ix.Table)
+	if ix.Constraint != nil {
+		return fmt.Sprintf("ALTER TABLE %s DROP CONSTRAINT %s", table, QuoteIdent(*ix.Constraint))
+	}
+	return fmt.Sprintf("ALTER TABLE %s DROP CONSTRAINT <the name from SELECT RDB$CONSTRAINT_NAME FROM RDB$RELATION_CONSTRAINTS WHERE RDB$INDEX_NAME = %s>",
+		table, sqlString(ix.Name))
+}
+
+func (ix *IndexStats) referencedBy() string {
+	if ix.Kind == IndexPrimaryKey || ix.Kind == IndexUnique {
+		return " (first dropping the foreign keys that reference it)"
+	}
+	return ""
+}

@@ -1,0 +1,95 @@
+package analyze
+
+import (
+	"strings"
+	"testing"
+)
+
+// The employee database of fdb's 3.0 sample: Firebird names the indices
+// of unnamed constraints RDB$PRIMARYn, RDB$FOREIGNn and RDB$n (UNIQUE);
+// the others (NAMEX, BUDGETX) are of the user's choosing, which the text
+// alone cannot place.
+func TestIndexKindFromNames(t *testing.T) {
+	a := analyzeFile(t, fb30Full.path(t), nil)[0]
+	for name, want := range map[string]string{
+		"RDB$PRIMARY1":  "primary_key name",
+		"RDB$FOREIGN10": "foreign_key name",
+		"RDB$4":         "unique name",
+		"NAMEX":         "unknown name",
+		"RDB$INDEX_30":  "system system_table",
+	} {
+		ix := index(t, a, name)
+		if got := ix.Kind + " " + ix.KindSource; got != want {
+			t.Errorf("%s: kind %s, want %s", name, got, want)
+		}
+		if ix.Constraint != nil {
+			t.Errorf("%s: constraint %q without the catalogue", name, *ix.Constraint)
+		}
+	}
+}
+
+// shopCatalogue is RDB$INDICES joined to RDB$RELATION_CONSTRAINTS of the
+// shop schema (testdata/fb30/shop-schema.sql) as Firebird 3.0.11 made it.
+var shopCatalogue = []CatalogueIndex{
+	{"CUSTOMER", "CUSTOMER_LAST", "", ""},
+	{"CUSTOMER", "RDB$PRIMARY2", "INTEG_5", "PRIMARY KEY"},
+	{"DOCS", "RDB$PRIMARY6", "INTEG_15", "PRIMARY KEY"},
+	{"ORDERS", "ORDERS_CARRIER", "", ""},
+	{"ORDERS", "ORDERS_DATE_D", "", ""},
+	{"ORDERS", "RDB$PRIMARY3", "INTEG_7", "PRIMARY KEY"},
+	{"ORDER_LINE", "OL_ITEM", "", ""},
+	{"ORDER_LINE", "RDB$PRIMARY4", "INTEG_10", "PRIMARY KEY"},
+	{"STOCK", "RDB$PRIMARY5", "INTEG_13", "PRIMARY KEY"},
+	{"WAREHOUSE", "RDB$PRIMARY1", "INTEG_2", "PRIMARY KEY"},
+}
+
+// With the live catalogue the advice names the constraint, and a plain
+// index gets ALTER INDEX without the hedge a guessed kind needs.
+func TestIndexAdviceFromCatalogue(t *testing.T) {
+	a := GstatWith(mustReport(t, shopAR), NewThresholds(), GstatOptions{Catalogue: shopCatalogue})
+	advice := map[string]string{}
+	for _, w := range a.Warnings {
+		if w.Rule == "index-sparse" || w.Rule == "index-low-selectivity" {
+			advice[w.Rule+" "+w.Object] = w.Reason + " | " + w.Advice
+		}
+	}
+	for key, want := range map[string][]string{
+		"index-sparse RDB$PRIMARY2": {"constraint INTEG_5, from RDB$RELATION_CONSTRAINTS",
+			"Firebird refuses ALTER INDEX ... INACTIVE on a constraint's index: rebuild it by a gbak backup and restore, or by ALTER TABLE CUSTOMER DROP CONSTRAINT INTEG_5 and adding it again"},
+		"index-sparse ORDERS_DATE_D":           {"a plain index (no constraint uses it) (from RDB$RELATION_CONSTRAINTS) | ALTER INDEX ORDERS_DATE_D INACTIVE; ALTER INDEX ORDERS_DATE_D ACTIVE;"},
+		"index-low-selectivity ORDERS_CARRIER": {"| if no query plan uses it: DROP INDEX ORDERS_CARRIER;"},
+	} {
+		got, ok := advice[key]
+		if !ok {
+			t.Errorf("%s did not fire", key)
+			continue
+		}
+		for _, w := range want {
+			if !strings.Contains(got, w) {
+				t.Errorf("%s: %q lacks %q", key, got, w)
+			}
+		}
+		if strings.Contains(got, "if Firebird refuses") || key == "index-sparse RDB$PRIMARY2" && strings.Contains(got, "ALTER INDEX RDB$PRIMARY2") {
+			t.Errorf("%s: hedged or impossible advice: %s", key, got)
+		}
+	}
+	if ix := index(t, a, "RDB$PRIMARY2"); ix.Kind != IndexPrimaryKey || ix.KindSource != KindFromCatalogue || ix.Constraint == nil || *ix.Constraint != "INTEG_5" {
+		t.Errorf("RDB$PRIMARY2: %s %s %v", ix.Kind, ix.KindSource, ix.Constraint)
+	}
+}
+
+// A name that needs quotes is quoted in the advice, in the statement and
+// in the string literal of the catalogue query.
+func TestIndexAdviceQuotes(t *testing.T) {
+	ix := &IndexStats{Name: `my "odd" idx`, Table: "ORDER", Kind: IndexUnknown, KindSource: KindFromName}
+	if got, want := ix.RebuildAdvice(""), `ALTER INDEX "my ""odd"" idx" INACTIVE; ALTER INDEX "my ""odd"" idx" ACTIVE; (if Firebird refuses`; !strings.HasPrefix(got, want) {
+		t.Errorf("rebuild: %s\nwant prefix %s", got, want)
+	}
+	ix.Kind = IndexForeignKey
+	if got, want := ix.RebuildAdvice(""), `ALTER TABLE "ORDER" DROP CONSTRAINT <the name from SELECT RDB$CONSTRAINT_NAME FROM RDB$RELATION_CONSTRAINTS WHERE RDB$INDEX_NAME = 'my "odd" idx'>`; !strings.Contains(got, want) {
+		t.Errorf("rebuild: %s\nwant %s", got, want)
+	}
+	if got := ix.StatisticsAdvice("PUBLIC"); got != `SET STATISTICS INDEX PUBLIC."my ""odd"" idx";` {
+		t.Errorf("statistics: %s", got)
+	}
+}

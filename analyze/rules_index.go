@@ -1,0 +1,223 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+)
+
+func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
+	get := c.th.Get
+	const kind = "index"
+	tname := ix.Table
+	schema := ""
+	if t != nil {
+		schema = t.Schema
+	}
+	c.indexDepth(ix, schema)
+	c.indexMaxDup(ix, odsMajor)
+	// The DBA cannot drop or change the indices of system tables: judging
+	// their selectivity is noise.
+	useless := ix.Kind == IndexSystem
+	if !useless && ix.UniqueKeys != nil && ix.Nodes != nil && *ix.Nodes > 0 && float64(*ix.Nodes) >= get("index-useless", "min_nodes") &&
+		float64(*ix.UniqueKeys) <= get("index-useless", "max_unique_keys") {
+		useless = true
+		c.fire(finding{rule: "index-useless", sev: Warn, kind: kind, object: ix.Name, table: tname, value: float64(*ix.UniqueKeys),
+			threshold: get("index-useless", "max_unique_keys"), key: "max_unique_keys", unit: "keys", below: true,
+			reason: "the optimizer gains nothing from " + ix.costText(t) + "; " + ix.KindText(),
+			advice: ix.DropAdvice(schema)})
+	}
+	if !useless {
+		c.lowSelectivity(ix, t, schema)
+	}
+	if t != nil && t.Records != nil && ix.Nodes != nil && *t.Records > 0 {
+		if *ix.Nodes == 0 && float64(*t.Records) >= get("index-empty", "min_records") {
+			c.fire(finding{rule: "index-empty", sev: Warn, kind: kind, object: ix.Name, table: tname, value: 0, threshold: float64(*t.Records), unit: "nodes", below: true,
+				reason: fmt.Sprintf("no keys for %d records: a partial index (Firebird 5.0+) whose condition no row meets, or a damaged index; %s", *t.Records, ix.KindText()),
+				advice: fmt.Sprintf("SELECT RDB$CONDITION_SOURCE FROM RDB$INDICES WHERE RDB$INDEX_NAME = %s; (5.0+) shows a condition; without one, rebuild it: %s",
+					sqlString(ix.Name), ix.RebuildAdvice(schema))})
+		} else if limit := get("index-broken", "min_nodes_share") * float64(*t.Records); *ix.Nodes > 0 && float64(*ix.Nodes) < limit {
+			c.fire(finding{rule: "index-broken", sev: Warn, kind: kind, object: ix.Name, table: tname, value: float64(*ix.Nodes), threshold: limit, unit: "nodes", below: true,
+				reason: fmt.Sprintf("%d keys for %d records: index inconsistent (or partial, Firebird 5.0+); %s", *ix.Nodes, *t.Records, ix.KindText()),
+				advice: ix.RebuildAdvice(schema)})
+		}
+	}
+	if ix.LightShare != nil && ix.LeafBuckets != nil && float64(*ix.LeafBuckets) >= get("index-sparse", "min_leaf_buckets") &&
+		*ix.LightShare >= get("index-sparse", "light_share") {
+		c.fire(finding{rule: "index-sparse", sev: Warn, kind: kind, object: ix.Name, table: tname, value: *ix.LightShare, threshold: get("index-sparse", "light_share"),
+			key: "light_share", unit: "share",
+			reason: fmt.Sprintf("%.0f%% of %d leaf pages under 60%% full; %s", *ix.LightShare*100, *ix.LeafBuckets, ix.KindText()),
+			advice: ix.RebuildAdvice(schema)})
+	}
+}
+
+// indexDepth compares the depth with the depth the leaf pages need: deeper
+// is a warning (rebuild), as deep is information (a bigger page size, when
+// one is computed to help).
+func (c *checker) indexDepth(ix *IndexStats, schema string) {
+	minDepth := c.th.Get("index-deep", "min_depth")
+	if ix.Depth == nil || float64(*ix.Depth) < minDepth {
+		return
+	}
+	d := *ix.Depth
+	f := finding{rule: "index-deep", kind: "index", object: ix.Name, table: ix.Table, value: float64(d), unit: "levels"}
+	lower := ""
+	if ix.LowerDepthPageSize != nil {
+		lower = fmt.Sprintf("a page size of %d would make it %d deep (gbak backup, then restore into a new file with -page_size %d)",
+			*ix.LowerDepthPageSize, val0(ix.LowerDepth), *ix.LowerDepthPageSize)
+	}
+	switch {
+	case ix.NeededDepth == nil:
+		f.sev, f.threshold, f.key = Info, minDepth, "min_depth"
+		f.reason = fmt.Sprintf("depth %d; gstat printed no node length, so the depth its size needs is unknown", d)
+	case d > *ix.NeededDepth:
+		f.sev, f.threshold, f.key = Warn, float64(*ix.NeededDepth), "page_fill"
+		f.reason = fmt.Sprintf("depth %d where %d leaf pages need %d (fan-out about %.0f keys per upper page, %s): the upper levels are sparse; %s",
+			d, val0(ix.LeafBuckets), *ix.NeededDepth, *ix.FanOut, ix.depthBasis, ix.KindText())
+		f.advice = "rebuild it: " + ix.RebuildAdvice(schema)
+		if ix.RebuiltDepth != nil {
+			f.advice += fmt.Sprintf("; rebuilt it would be about %d deep", *ix.RebuiltDepth)
+		}
+		if lower != "" {
+			f.advice += "; " + lower
+		}
+	default:
+		f.sev, f.threshold, f.key = Info, minDepth, "min_depth"
+		f.reason = fmt.Sprintf("depth %d is what %d leaf pages need at this page size (fan-out about %.0f keys per upper page, %s)",
+			d, val0(ix.LeafBuckets), *ix.FanOut, ix.depthBasis)
+		switch {
+		case lower != "":
+			f.advice = lower
+		case ix.RebuiltDepth != nil:
+			f.advice = "nothing to do: no page size up to the largest lowers it"
+		default:
+			f.advice = "gstat -h gives the page size, from which the page size that would lower it is computed"
+		}
+	}
+	c.fire(f)
+}
+
+// indexMaxDup: before Firebird 2.0 (ODS 11) a long chain of one value made
+// garbage collection and deletes walk it; since, duplicates are ordered by
+// record number (Harrison: "Version 2 has a new index structure that
+// eliminates the problem") and a long chain only says a lookup on that
+// value returns many rows.
+func (c *checker) indexMaxDup(ix *IndexStats, odsMajor *int) {
+	limit := c.th.Get("index-max-dup", "warning")
+	if ix.MaxDup == nil || float64(*ix.MaxDup) <= limit {
+		return
+	}
+	f := finding{rule: "index-max-dup", kind: "index", object: ix.Name, table: ix.Table, value: float64(*ix.MaxDup), threshold: limit, unit: "keys"}
+	share := ""
+	if ix.MaxDupShare != nil {
+		share = fmt.Sprintf(" (%.1f%% of the index)", *ix.MaxDupShare*100)
+	}
+	// The clustering factor is printed from 3.0 (ODS 12) only.
+	modern := odsMajor != nil && *odsMajor >= 11 || odsMajor == nil && ix.ClusteringFactor != nil
+	switch {
+	case modern:
+		f.sev = Info
+		f.reason = fmt.Sprintf("%d more keys share one value%s: since Firebird 2.0 (ODS 11) duplicates are kept in record-number order, so garbage collection finds each entry without walking the chain; a lookup on that value returns %d rows",
+			*ix.MaxDup, share, *ix.MaxDup+1)
+		f.advice = "nothing to do for garbage collection; whether the index pays its way is index-low-selectivity's matter"
+	case odsMajor != nil:
+		f.sev = Critical
+		f.reason = fmt.Sprintf("%d more keys share one value%s: before Firebird 2.0 (ODS %d here) deletes and garbage collection walk the whole chain", *ix.MaxDup, share, *odsMajor)
+		f.advice = "make the key more selective (add the primary key as a last segment), or upgrade to Firebird 2.0 or later (backup and restore)"
+	default:
+		f.sev = Warn
+		f.reason = fmt.Sprintf("%d more keys share one value%s; the ODS is not in the input: before Firebird 2.0 deletes and garbage collection walk such a chain, since 2.0 only lookups on the value are slow", *ix.MaxDup, share)
+		f.advice = "gstat -h gives the ODS; before 2.0 make the key more selective"
+	}
+	c.fire(f)
+}
+
+// lowSelectivity fires when an average value matches a large share of the
+// keys, or one value holds most of them (the gstat manual's "max dup close
+// to total dup"), and says what the index costs.
+func (c *checker) lowSelectivity(ix *IndexStats, t *TableStats, schema string) {
+	get := c.th.Get
+	if ix.UniqueKeys == nil || ix.Nodes == nil || *ix.UniqueKeys < 1 || float64(*ix.Nodes) < get("index-low-selectivity", "min_nodes") {
+		return
+	}
+	valueShare := 1 / float64(*ix.UniqueKeys)
+	vs, ms := get("index-low-selectivity", "value_share"), get("index-low-selectivity", "max_dup_share")
+	maxShare := 0.0
+	if ix.MaxDupShare != nil {
+		maxShare = *ix.MaxDupShare
+	}
+	f := finding{rule: "index-low-selectivity", sev: Warn, kind: "index", object: ix.Name, table: ix.Table, unit: "share",
+		reason: ix.costText(t) + "; " + ix.KindText(), advice: ix.DropAdvice(schema)}
+	switch {
+	case valueShare >= vs && (maxShare < ms || valueShare/vs >= maxShare/ms):
+		f.value, f.threshold, f.key = valueShare, vs, "value_share"
+	case maxShare >= ms:
+		f.value, f.threshold, f.key = maxShare, ms, "max_dup_share"
+	default:
+		return
+	}
+	c.fire(f)
+}
+
+// costText says what a lookup returns and reads, and what the index costs
+// to keep. Firebird fetches the rows of an index lookup in record order,
+// each data page once; the clustering ratio (data page changes per key in
+// key order, 3.0+) estimates how many pages a run of equal keys touches.
+func (ix *IndexStats) costText(t *TableStats) string {
+	n, u := val0(ix.Nodes), max(val0(ix.UniqueKeys), 1)
+	s := fmt.Sprintf("%d distinct values in %d keys: a lookup on one value returns %d rows on average (%.1f%% of the keys)",
+		u, n, n/u, 100/float64(u))
+	if ix.MaxDup != nil {
+		s += fmt.Sprintf(", on the most common value %d", *ix.MaxDup+1)
+	}
+	if t != nil && t.DataPages != nil && *t.DataPages > 0 && ix.ClusteringRatio != nil {
+		pages := min(*t.DataPages, max(1, int64(math.Ceil(float64(n/u)**ix.ClusteringRatio))))
+		s += fmt.Sprintf(", reading about %d of the table's %d data pages (clustering ratio %.2f)", pages, *t.DataPages, *ix.ClusteringRatio)
+	}
+	if ix.LeafBuckets != nil {
+		s += fmt.Sprintf("; the index costs %d leaf pages", *ix.LeafBuckets)
+		if ix.SizeBytes != nil {
+			s += fmt.Sprintf(" (%s)", SizeText(float64(*ix.SizeBytes)))
+		}
+		s += " and an entry written on every insert, delete and key update"
+	}
+	return s
+}
+
+// pageSize fires page-size-small once per run, when a bigger page size
+// would make some deep index shallower, and names that page size.
+func (c *checker) pageSize() {
+	h := c.a.Header
+	if h == nil || h.PageSize == nil || float64(*h.PageSize) >= c.th.Get("page-size-small", "page_size") {
+		return
+	}
+	minDepth := int64(c.th.Get("page-size-small", "depth"))
+	var best *IndexStats
+	n := 0
+	visit := func(ix *IndexStats) {
+		if ix.Depth == nil || *ix.Depth < minDepth || ix.LowerDepthPageSize == nil {
+			return
+		}
+		n++
+		if best == nil || *ix.Depth > *best.Depth || *ix.Depth == *best.Depth && val0(ix.LeafBuckets) > val0(best.LeafBuckets) {
+			best = ix
+		}
+	}
+	for i := range c.a.Tables {
+		for j := range c.a.Tables[i].Indices {
+			visit(&c.a.Tables[i].Indices[j])
+		}
+	}
+	for i := range c.a.UnattachedIndices {
+		visit(&c.a.UnattachedIndices[i])
+	}
+	if best == nil {
+		return
+	}
+	reason := fmt.Sprintf("page size %d: index %s is %d deep and would be %d at %d-byte pages", *h.PageSize, best.Name, *best.Depth, *best.LowerDepth, *best.LowerDepthPageSize)
+	if n > 1 {
+		reason += fmt.Sprintf(" (%d indices of depth %d or more would be shallower at a bigger page size)", n, minDepth)
+	}
+	c.fire(finding{rule: "page-size-small", sev: Warn, kind: db, object: db, value: float64(*h.PageSize), threshold: c.th.Get("page-size-small", "page_size"),
+		key: "depth", unit: "bytes", below: true, reason: reason,
+		advice: fmt.Sprintf("gbak backup, then restore into a new file with -page_size %d", *best.LowerDepthPageSize)})
+}

@@ -1,0 +1,199 @@
+package analyze
+
+import (
+	"fmt"
+	"slices"
+)
+
+func (c *checker) table(t *TableStats) {
+	get := c.th.Get
+	const kind = "table"
+	c.tableVersions(t)
+	if t.MaxVersions != nil && float64(*t.MaxVersions) >= get("table-max-versions", "warning") {
+		c.fire(finding{rule: "table-max-versions", sev: Warn, kind: kind, object: t.Name, value: float64(*t.MaxVersions), threshold: get("table-max-versions", "warning"), unit: "versions",
+			reason: fmt.Sprintf("one record has %d back versions: updated repeatedly while an old snapshot was open", *t.MaxVersions),
+			advice: "end long snapshot transactions; update the hot row less often"})
+	}
+	if t.AvgRecord != nil && *t.AvgRecord == 0 && t.Records != nil && float64(*t.Records) >= get("table-deleted", "min_records") {
+		c.fire(finding{rule: "table-deleted", sev: Info, kind: kind, object: t.Name, value: float64(*t.Records), threshold: get("table-deleted", "min_records"), unit: "records",
+			reason: fmt.Sprintf("%d records with average length 0: all rows deleted, garbage collection has not run yet", *t.Records),
+			advice: fmt.Sprintf("SELECT COUNT(*) FROM %s; (reading the rows collects them) or gfix -sweep", QuoteName(t.Schema, t.Name))})
+	}
+	c.tableFragments(t)
+	if t.TotalFormats != nil {
+		warn, crit := get("table-formats", "warning"), get("table-formats", "critical")
+		f := finding{rule: "table-formats", kind: kind, object: t.Name, value: float64(*t.TotalFormats), unit: "formats",
+			reason: fmt.Sprintf("%d record formats of 255: at 255 the table can no longer be altered", *t.TotalFormats),
+			advice: "gbak backup and restore, which resets the formats"}
+		switch {
+		case f.value >= crit:
+			f.sev, f.threshold, f.key = Critical, crit, "critical"
+			c.fire(f)
+		case f.value >= warn:
+			f.sev, f.threshold, f.key = Warn, warn, "warning"
+			c.fire(f)
+		}
+	}
+	// System tables are not the DBA's to repack; the index rules leave
+	// them out for the same reason.
+	system := IsSystemTable(t.Name) || t.Schema == "SYSTEM"
+	if !system && t.AverageFill != nil && t.DataPages != nil && float64(*t.DataPages) >= get("table-sparse", "min_data_pages") &&
+		float64(*t.AverageFill) < get("table-sparse", "min_fill") &&
+		(t.AvgRecord == nil || *t.AvgRecord > get("table-sparse", "min_record_length")) {
+		c.fire(finding{rule: "table-sparse", sev: Warn, kind: kind, object: t.Name, value: float64(*t.AverageFill), threshold: get("table-sparse", "min_fill"), key: "min_fill", unit: "%", below: true,
+			reason: fmt.Sprintf("data pages %d%% full on average over %d pages: mass deletes left holes", *t.AverageFill, *t.DataPages),
+			advice: "gbak backup and restore compacts the table"})
+	}
+	if t.AvgVersion != nil && t.AvgRecord != nil && *t.AvgRecord > 0 && t.Versions != nil &&
+		float64(*t.Versions) >= get("table-version-length", "min_versions") {
+		r := *t.AvgVersion / *t.AvgRecord
+		if r >= get("table-version-length", "ratio") {
+			c.fire(finding{rule: "table-version-length", sev: Info, kind: kind, object: t.Name, value: r, threshold: get("table-version-length", "ratio"), key: "ratio", unit: "version/record length",
+				reason: fmt.Sprintf("back versions average %.2f bytes for %.2f-byte records (%d versions, %s): whole-record versions, from deleted rows (a delete keeps the last version whole) or updates that rewrite most of a row; an update that changes little leaves a shorter difference",
+					*t.AvgVersion, *t.AvgRecord, *t.Versions, SizeText(*t.AvgVersion*float64(*t.Versions))),
+				advice: "if updates rewrite whole rows, update only the columns that change; the versions go when garbage is collected"})
+		}
+	}
+	c.blobLevels(t)
+}
+
+// tableVersions says what the header shows about why the back versions
+// are still there: a transaction old enough to hold garbage collection
+// back, or recent work not collected yet.
+func (c *checker) tableVersions(t *TableStats) {
+	get := c.th.Get
+	if t.Versions == nil || t.Records == nil || float64(*t.Versions) < get("table-versions", "min_versions") {
+		return
+	}
+	r := float64(*t.Versions) / float64(max(*t.Records, 1))
+	warn, crit := get("table-versions", "warning"), get("table-versions", "critical")
+	f := finding{rule: "table-versions", kind: "table", object: t.Name, value: r, unit: "versions/record"}
+	switch {
+	case r >= crit:
+		f.sev, f.threshold, f.key = Critical, crit, "critical"
+	case r > warn:
+		f.sev, f.threshold, f.key = Warn, warn, "warning"
+	default:
+		return
+	}
+	f.reason = fmt.Sprintf("%d back versions for %d records", *t.Versions, *t.Records)
+	h := c.a.Header
+	switch {
+	case h == nil || h.NextMinusOAT == nil:
+		f.reason += "; the input has no transaction markers, so whether garbage collection is blocked is unknown"
+		f.advice = "gstat -h (or fbdiag collect) shows whether an old transaction holds them"
+	default:
+		gap := *h.NextMinusOAT
+		if h.NextMinusOST != nil && *h.NextMinusOST > gap {
+			gap = *h.NextMinusOST
+		}
+		shows := fmt.Sprintf("the header shows Next - OAT = %d, Next - OST = %d and OAT - OIT = %d",
+			*h.NextMinusOAT, val0(h.NextMinusOST), val0(h.OATMinusOIT))
+		if float64(gap) > get("oat-stuck", "warning") {
+			f.reason += fmt.Sprintf("; %s: a transaction that old keeps these versions from garbage collection", shows)
+			f.advice = "find the oldest active transaction in MON$TRANSACTIONS and end it; the versions go once it ends"
+		} else {
+			// Nothing holds them: worth knowing, one step less severe.
+			f.sev = map[Severity]Severity{Critical: Warn, Warn: Info}[f.sev]
+			f.reason += fmt.Sprintf("; %s: nothing holds garbage collection back now, these are versions of recent updates and deletes not collected yet", shows)
+			f.advice = "they go when the rows are next read (garbage collection) or at the next sweep (gfix -sweep); if they keep growing between snapshots (fbdiag gstat diff), look for long transactions"
+		}
+	}
+	c.fire(f)
+}
+
+// dataPageOverhead is what a data page and a record take beside the
+// record's data: page header, slot and record header, about 64 bytes
+// (src/jrd/ods.h data_page, rhd).
+const dataPageOverhead = 64
+
+// tableFragments tells records too big for the page, which a bigger page
+// size keeps whole, from records that grew on an update while their page
+// was full, which a restore re-packs. The stored (compressed) length is
+// what has to fit: on Firebird 3.0.11 a VARCHAR(8000) table of 8010-byte
+// unpacked, 138-byte stored rows had no fragments on 4 KB pages.
+func (c *checker) tableFragments(t *TableStats) {
+	get := c.th.Get
+	if t.FragmentsPerRecord == nil || float64(val0(t.Records)) < get("table-fragments", "min_records") || *t.FragmentsPerRecord <= get("table-fragments", "per_record") {
+		return
+	}
+	f := finding{rule: "table-fragments", sev: Warn, kind: "table", object: t.Name, value: *t.FragmentsPerRecord, threshold: get("table-fragments", "per_record"),
+		key: "per_record", unit: "fragments/record"}
+	lengths := "records of unknown length"
+	if t.AvgRecord != nil {
+		lengths = fmt.Sprintf("records average %.0f bytes stored", *t.AvgRecord)
+		if t.AvgUnpacked != nil && *t.AvgUnpacked > 0 {
+			lengths += fmt.Sprintf(" (%.0f unpacked)", *t.AvgUnpacked)
+		}
+	}
+	var pageSize int64
+	var odsMajor *int
+	if h := c.a.Header; h != nil && h.PageSize != nil {
+		pageSize = *h.PageSize
+		odsMajor = odsOf(h)
+	}
+	share := get("table-fragments", "record_share")
+	f.reason = fmt.Sprintf("%d fragments for %d records; %s", val0(t.Fragments), val0(t.Records), lengths)
+	switch {
+	case pageSize > 0 && t.AvgRecord != nil && *t.AvgRecord >= share*float64(pageSize):
+		f.reason += fmt.Sprintf(" on %d-byte pages: records near or over the page size are split", pageSize)
+		f.advice = fmt.Sprintf("records bigger than the largest page size (%d): keep the wide columns in blobs", maxPageSize(odsMajor))
+		for p := pageSize * 2; p <= maxPageSize(odsMajor); p *= 2 {
+			if *t.AvgRecord+dataPageOverhead <= float64(p) {
+				f.advice = fmt.Sprintf("gbak backup, then restore into a new file with -page_size %d, where such records fit whole", p)
+				if two := p * 2; *t.AvgRecord >= share*float64(p) && two <= maxPageSize(odsMajor) {
+					f.advice += fmt.Sprintf(", one to a page (%d holds two)", two)
+				}
+				break
+			}
+		}
+	case val0(t.BigRecordPages) > 0:
+		f.reason += fmt.Sprintf("; %d big record pages: some records are bigger than a page", *t.BigRecordPages)
+		f.advice = "keep the widest columns in blobs; a bigger page size helps only if those records then fit"
+	case pageSize > 0 && t.AvgRecord != nil:
+		f.reason += fmt.Sprintf(" on %d-byte pages, far smaller than a page: the fragments are records that grew on an update while their page was full, not records too big for the page, so a bigger page size would not help", pageSize)
+		f.advice = "gbak backup and restore re-packs them"
+	default:
+		f.reason += "; the page size is not in the input, so whether records are too big for a page is unknown"
+		f.advice = "gstat -h gives the page size"
+	}
+	if h := c.a.Header; h != nil && slices.Contains(h.Attributes, "no reserve") && f.advice == "gbak backup and restore re-packs them" {
+		f.advice += "; the database has \"no reserve\" (gfix -use full), which leaves no room on a page for updates: gfix -use reserve"
+	}
+	c.fire(f)
+}
+
+// blobLevels: a level 1 blob lists its pages on its header page, a level 2
+// blob lists pages of such lists (Jim Starkey, firebird-architect 2000-04
+// msg 362), so level 2 means a blob over about (page size / 4) pages of
+// page size bytes: 16 MiB on 8 KB pages.
+func (c *checker) blobLevels(t *TableStats) {
+	get := c.th.Get
+	if len(t.BlobLevels) <= 2 || float64(t.BlobLevels[2]) <= get("blob-levels", "max_level2") {
+		return
+	}
+	f := finding{rule: "blob-levels", sev: Info, kind: "table", object: t.Name, value: float64(t.BlobLevels[2]), threshold: get("blob-levels", "max_level2"), unit: "blobs",
+		reason: fmt.Sprintf("%d blobs at level 2 (pages of blob page numbers)", t.BlobLevels[2]),
+		advice: "nothing to fix: the blobs are stored whole"}
+	if h := c.a.Header; h != nil && h.PageSize != nil {
+		p := float64(*h.PageSize)
+		f.reason += fmt.Sprintf(": each bigger than about %s at %d-byte pages", SizeText(p/4*p), *h.PageSize)
+		f.advice += fmt.Sprintf("; at %d-byte pages a blob stays at level 1 up to about %s", *h.PageSize*2, SizeText(p*p))
+	}
+	if len(t.BlobLevelBytes) > 2 && t.BlobLevels[2] > 0 {
+		f.reason += fmt.Sprintf("; they average %s", SizeText(float64(t.BlobLevelBytes[2])/float64(t.BlobLevels[2])))
+	}
+	c.fire(f)
+}
+
+// odsOf is the header's ODS major version, parsed from its text.
+func odsOf(h *HeaderStats) *int {
+	if h == nil || h.ODSVersion == nil {
+		return nil
+	}
+	var major int
+	if _, err := fmt.Sscanf(*h.ODSVersion, "%d", &major); err != nil {
+		return nil
+	}
+	return &major
+}
