@@ -199,15 +199,21 @@ type IndexStats struct {
 // Totals adds up the tables and indices of one run; sums of values no
 // table printed are null.
 type Totals struct {
-	Tables     int    `json:"tables"`
-	Indices    int    `json:"indices"`
-	Records    *int64 `json:"records"`
-	Versions   *int64 `json:"versions"`
-	DataPages  *int64 `json:"data_pages"`
-	LeafPages  *int64 `json:"leaf_pages"`
-	TableBytes *int64 `json:"table_bytes"`
-	IndexBytes *int64 `json:"index_bytes"`
-	Warnings   int    `json:"warnings"`
+	Tables    int    `json:"tables"`
+	Indices   int    `json:"indices"`
+	Records   *int64 `json:"records"`
+	Versions  *int64 `json:"versions"`
+	DataPages *int64 `json:"data_pages"`
+	// PrimaryPages, SecondaryPages and SweptPages add up the tables'
+	// (3.0+): pages with primary record versions, pages with only back
+	// versions, fragments and blobs, and primary pages a sweep skips.
+	PrimaryPages   *int64 `json:"primary_pages"`
+	SecondaryPages *int64 `json:"secondary_pages"`
+	SweptPages     *int64 `json:"swept_pages"`
+	LeafPages      *int64 `json:"leaf_pages"`
+	TableBytes     *int64 `json:"table_bytes"`
+	IndexBytes     *int64 `json:"index_bytes"`
+	Warnings       int    `json:"warnings"`
 }
 
 // Gstat analyses one gstat run with the given thresholds (NewThresholds()
@@ -558,6 +564,9 @@ func totals(a *GstatAnalysis) Totals {
 		t.Records = addPtr(t.Records, ts.Records)
 		t.Versions = addPtr(t.Versions, ts.Versions)
 		t.DataPages = addPtr(t.DataPages, ts.DataPages)
+		t.PrimaryPages = addPtr(t.PrimaryPages, ts.PrimaryPages)
+		t.SecondaryPages = addPtr(t.SecondaryPages, ts.SecondaryPages)
+		t.SweptPages = addPtr(t.SweptPages, ts.SweptPages)
 		t.TableBytes = addPtr(t.TableBytes, ts.SizeBytes)
 		for _, ix := range ts.Indices {
 			t.LeafPages = addPtr(t.LeafPages, ix.LeafBuckets)

@@ -333,3 +333,19 @@ func TestDatabaseAge(t *testing.T) {
 	days = time.Date(2024, 10, 14, 11, 21, 54, 0, time.UTC).Sub(time.Date(2024, 8, 5, 9, 12, 46, 0, time.UTC)).Hours() / 24
 	wantFloat(t, "transactions_per_day", h.TransactionsPerDay, 1461/days)
 }
+
+// Primary, secondary and swept pages (3.0+): DOCS keeps its 2000 small
+// blobs on 307 secondary pages, CUSTOMER its versions and fragments on
+// 24; nothing has been swept since the data were written.
+func TestGstatPageKinds(t *testing.T) {
+	a := shop(t)
+	wantInt(t, "totals.primary_pages", a.Totals.PrimaryPages, 6203)
+	wantInt(t, "totals.secondary_pages", a.Totals.SecondaryPages, 342)
+	wantInt(t, "totals.swept_pages", a.Totals.SweptPages, 0)
+	wantInt(t, "DOCS secondary_pages", table(t, a, "DOCS").SecondaryPages, 307)
+	wantInt(t, "CUSTOMER secondary_pages", table(t, a, "CUSTOMER").SecondaryPages, 24)
+	// SMALLU after its update: 6 of 288 primary pages swept.
+	r := analyzeFile(t, records4k.path(t), nil)[0]
+	wantInt(t, "SMALLU swept_pages", table(t, r, "SMALLU").SweptPages, 6)
+	wantInt(t, "BIGR big_record_pages", table(t, r, "BIGR").BigRecordPages, 300)
+}

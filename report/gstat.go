@@ -105,6 +105,10 @@ func WriteGstatHeader(w io.Writer, a *analyze.GstatAnalysis, several bool) {
 	if t.TableBytes != nil || t.IndexBytes != nil {
 		fmt.Fprintf(w, "Size            tables %s, index leaf pages %s\n", Size(t.TableBytes), Size(t.IndexBytes))
 	}
+	if t.PrimaryPages != nil && t.DataPages != nil {
+		fmt.Fprintf(w, "Data pages      %d: %d primary, %s secondary, %s swept (a sweep skips swept pages)\n",
+			*t.DataPages, *t.PrimaryPages, Int(t.SecondaryPages), Int(t.SweptPages))
+	}
 	if len(a.Encryption) > 0 {
 		var parts []string
 		for _, e := range a.Encryption {
@@ -252,7 +256,7 @@ func GstatTablesTable(a *analyze.GstatAnalysis, f Format, opt GstatOptions) *Tab
 	text := f == Text
 	cols := []string{"table", ">records", ">versions", ">ver/rec", ">max ver", ">frag/rec", ">pages", ">fill", ">size"}
 	if !text {
-		cols = append(cols, ">index size")
+		cols = append(cols, ">index size", ">primary pages", ">secondary pages", ">swept pages")
 	}
 	t := &Table{Name: "tables", Title: title, Columns: Cols(cols...)}
 	for _, x := range ts {
@@ -265,7 +269,7 @@ func GstatTablesTable(a *analyze.GstatAnalysis, f Format, opt GstatOptions) *Tab
 		if text {
 			row[0] = Clip(x.Name, 20)
 		} else {
-			row = append(row, Size(x.IndexBytes))
+			row = append(row, Size(x.IndexBytes), Int(x.PrimaryPages), Int(x.SecondaryPages), Int(x.SweptPages))
 		}
 		t.Add(row...)
 	}

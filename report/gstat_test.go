@@ -148,3 +148,31 @@ func TestWriteGstatJSONOnePerSnapshot(t *testing.T) {
 		t.Error("second document lacks its file")
 	}
 }
+
+// A sweep interval of 0 is not a denominator: the Firebird 1.5 header
+// says the automatic sweep is disabled, with no percentage of it.
+func TestGstatHeaderSweepDisabled(t *testing.T) {
+	f, err := os.Open(testutil.Corpus(t, "public", "gstat", "06_fb15_header_long_running_issue_firebird_support_2005.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	reps, err := parse.ReadGstat(f, "fb15.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	WriteGstatHeader(&b, analyze.Gstat(reps[0], analyze.NewThresholds()), false)
+	out := b.String()
+	for _, want := range []string{"Sweep interval  0 (automatic sweep off)\n",
+		"Sweep gap       OST-OIT 295047; the automatic sweep is disabled (interval 0)\n",
+		"Page buffers    1000, forced writes unknown (no Attributes line)\n",
+		"Page cache      3.91 MiB per cache (SuperServer: one; Classic, SuperClassic: one per connection)\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("header lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "% of the sweep interval") {
+		t.Errorf("a share of an interval of 0:\n%s", out)
+	}
+}
