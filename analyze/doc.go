@@ -50,7 +50,7 @@
 // which decides the page caches' memory. Without the catalogue an index's
 // kind comes from the names Firebird gives constraint indices.
 //
-// Several choices differ from the health-rules reference on purpose,
+// Several choices differ from common rules of thumb on purpose,
 // because the real samples or the server disagree with it: index-broken
 // compares nodes with the records only (an update that keeps the key adds
 // no index node, so the shop sample's CUSTOMER has 10000 versions and
