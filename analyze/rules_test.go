@@ -286,6 +286,9 @@ func TestRulesCovered(t *testing.T) {
 	ids := map[string]bool{}
 	for _, r := range Rules {
 		ids[r.ID] = true
+		if r.AppliesTo == "" || r.Advice == "" && r.Kind != "throughput" {
+			t.Errorf("rule %s: applies to %q, advice %q", r.ID, r.AppliesTo, r.Advice)
+		}
 		if r.Kind == "throughput" || r.Kind == "live" {
 			continue // read by the sweep analysis / fbdiag collect, tested there
 		}

@@ -62,5 +62,13 @@ func TestThresholdsTable(t *testing.T) {
 		if th.Source == "" || th.Unit == "" {
 			t.Errorf("%s: missing source or unit", th.Key())
 		}
+		// A source is a document the user can look up, or fbdiag's own
+		// default with its reasoning; never the project's private notes.
+		if strings.Contains(th.Source, "health-rules") || strings.Contains(th.Source, "reference suggest") {
+			t.Errorf("%s: source %q points at notes no user can read", th.Key(), th.Source)
+		}
+		if strings.HasPrefix(th.Source, "[U]") && (th.Source == srcUnverified || len(th.Source) < 40) {
+			t.Errorf("%s: fbdiag default without its reasoning: %q", th.Key(), th.Source)
+		}
 	}
 }
