@@ -210,9 +210,9 @@ func (br *BenchReader) configLine(t string) bool {
 	return true
 }
 
-// benchSniffRe finds the marks of benchmark tool output in the head of a
-// file (benchmark-formats.md §6).
-var benchSniffRe = regexp.MustCompile(`(?m)^(pgbench \(|progress: [0-9.]+ s|tps = [0-9]|sysbench \d|SQL statistics:|Benchmark\S+\s+\d+\s|\d{9,}( \d+){5}|\d+ \d+ (\d+|skipped|failed) \d+ \d{9,} \d+)|TEST RESULT : System achieved`)
+// benchSniffRe finds the marks of benchmark tool output at the start of a
+// line (benchmark-formats.md §6).
+var benchSniffRe = regexp.MustCompile(`^(pgbench \(|progress: [0-9.]+ s|tps = [0-9]|sysbench \d|SQL statistics:|Benchmark\S+\s+\d+\s|\d{9,}( \d+){5}|\d+ \d+ (\d+|skipped|failed) \d+ \d{9,} \d+)|TEST RESULT : System achieved`)
 
 // sniffSize is how much of a file is looked at to tell benchmark output
 // from a table.
@@ -223,7 +223,7 @@ const sniffSize = 64 << 10
 func ReadThroughput(r io.Reader, name string) ([]*Table, []*Run, []Notice, error) {
 	br := bufio.NewReaderSize(r, sniffSize)
 	head, _ := br.Peek(sniffSize)
-	if benchSniffRe.Match(utf16Safe(head)) {
+	if looksLikeBench(head) {
 		b := NewBenchReader(br, name)
 		var runs []*Run
 		for b.Next() {
@@ -235,17 +235,15 @@ func ReadThroughput(r io.Reader, name string) ([]*Table, []*Run, []Notice, error
 	return tables, nil, notes, err
 }
 
-// utf16Safe drops the NUL bytes of UTF-16 text so that the sniffing
-// expression matches files written by PowerShell too.
-func utf16Safe(b []byte) []byte {
-	if bytes.IndexByte(b, 0) < 0 {
-		return b
-	}
-	out := make([]byte, 0, len(b))
-	for _, c := range b {
-		if c != 0 {
-			out = append(out, c)
+// looksLikeBench looks for benchSniffRe in the lines of head, split and
+// decoded as the readers will (UTF-16, CRLF, lone CR).
+func looksLikeBench(head []byte) bool {
+	lr := NewLineReader(bytes.NewReader(head), "head")
+	lr.KeepTabs()
+	for lr.Next() {
+		if benchSniffRe.Match(lr.Bytes()) {
+			return true
 		}
 	}
-	return out
+	return false
 }

@@ -117,8 +117,10 @@ func TestGstatBig(t *testing.T) {
 
 // BenchmarkGstatLines is the floor: the same input split by LineReader
 // alone, without the gstat reader.
-func BenchmarkGstatLines(b *testing.B) {
-	data := bigGstat(b, 8<<20)
+func BenchmarkGstatLines(b *testing.B) { benchLines(b, bigGstat(b, 8<<20)) }
+
+// benchLines splits data into lines with LineReader alone.
+func benchLines(b *testing.B, data []byte) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	cpu := cpuTime()

@@ -20,32 +20,55 @@ const MaxLineLength = 1 << 20
 //
 //   - UTF-8 with or without BOM, UTF-16LE/BE with BOM (PowerShell's `>`),
 //     and UTF-16LE without BOM when the first bytes give it away;
-//   - LF, CRLF or lone CR endings;
+//   - LF, CRLF or lone CR endings (CR CR LF is one end too), in linear
+//     time whichever they are;
 //   - trailing spaces and tabs removed (Services API output pads lines);
 //   - tabs expanded to 8-column stops, so that "\tFlags\t\t\t0" and the
 //     same line copied from a web page read alike.
 //
 // The slice returned by Bytes is valid until the next call to Next.
 type LineReader struct {
-	name      string
-	src       io.Reader // the decoded input; read through buf
-	buf       []byte    // buf[r:w] is read and not yet returned
-	r, w      int
-	crAt      int   // position in buf of the first '\r' at or after r, or w
-	srcErr    error // the error (io.EOF included) that ended the input
-	line      int
-	cur       []byte
-	long      []byte
-	expanded  []byte
-	encoding  string
-	err       error
-	truncated bool
-	restCR    []byte
-	hasRest   bool
-	keepTabs  bool
-	leadTabs  bool
-	indent    int // with KeepLeadingTabs: length of the current line's indentation
+	name string
+	src  io.Reader // the decoded input; read through buf
+	buf  []byte    // buf[r:w] is read and not yet returned
+	r, w int
+	// lfAt and crAt are the positions in buf of the first '\n' and '\r'
+	// at or after r, or w when buf[r:w] has none; below r they are stale.
+	// Each byte is scanned once for each, whatever the line ends.
+	lfAt, crAt int
+	cr         crState
+	srcErr     error // the error (io.EOF included) that ended the input
+	line       int
+	cur        []byte
+	long       []byte
+	expanded   []byte
+	encoding   string
+	err        error
+	truncated  bool
+	keepTabs   bool
+	leadTabs   bool
+	indent     int // with KeepLeadingTabs: length of the current line's indentation
 }
+
+// crState is what the bytes after a line ended by CR mean. The reader
+// returns the line at its CR without looking further, so it needs no
+// look-ahead across buffer refills.
+type crState uint8
+
+const (
+	crNone crState = iota
+	// crEnded: the last line ended at a CR; an LF right after it is part
+	// of that end (CRLF).
+	crEnded
+	// crLone: that CR was a line end of its own; a CRLF right after it
+	// belongs to the same end (CR CR LF, CRLF text written through a
+	// second CRLF conversion).
+	crLone
+	// crLoneCR: after a lone CR, one more CR was taken: an LF after it
+	// completes the end; anything else, the end of the input included,
+	// makes it the end of an empty line.
+	crLoneCR
+)
 
 // NewLineReader returns a reader over r; name is used in messages
 // ("-" is shown as "<stdin>").
@@ -130,26 +153,11 @@ func (r *LineReader) Next() bool {
 		return false
 	}
 	r.truncated = false
-	raw, cr, ok := r.readRaw()
+	raw, ok := r.readRaw()
 	if !ok {
 		return false
 	}
 	r.line++
-	// Byte tests, not bytes.HasSuffix: this runs for every line.
-	if n := len(raw); n > 0 && raw[n-1] == '\n' {
-		raw = raw[:n-1]
-		if n := len(raw); cr && n > 0 && raw[n-1] == '\r' {
-			raw = raw[:n-1]
-		}
-	}
-	if cr {
-		// A lone CR ends a line too (old Mac files, some copy-pastes):
-		// split here and keep the rest for the next call.
-		if i := bytes.IndexByte(raw, '\r'); i >= 0 {
-			r.splitCR(raw, i)
-			raw = raw[:i]
-		}
-	}
 	raw = trimRight(raw)
 	switch {
 	case r.keepTabs:
@@ -176,46 +184,89 @@ func (r *LineReader) ExpandTabs(b []byte) []byte {
 	return r.expandTabs(b)
 }
 
-// rest holds the part of a physical line after a lone CR.
-func (r *LineReader) splitCR(raw []byte, i int) {
-	// An empty piece after the last CR is the line end itself.
-	r.restCR = append([]byte(nil), raw[i+1:]...)
-	r.hasRest = len(r.restCR) > 0
-}
-
-// readRaw returns the next physical line with its end, and whether it
-// may hold a '\r' (false only when the buffer scan saw none in it).
-func (r *LineReader) readRaw() (line []byte, cr, ok bool) {
-	if r.hasRest {
-		rest := r.restCR
-		r.restCR, r.hasRest = nil, false
-		if j := bytes.IndexByte(rest, '\r'); j >= 0 {
-			r.splitCR(rest, j)
-			rest = rest[:j]
-		}
-		r.long = append(r.long[:0], rest...)
-		return r.long, false, true // split at its CR already
-	}
+// readRaw returns the next line without its end: LF, CRLF, a lone CR or
+// CR CR LF.
+func (r *LineReader) readRaw() ([]byte, bool) {
 	for {
-		if i := bytes.IndexByte(r.buf[r.r:r.w], '\n'); i >= 0 {
-			line = r.buf[r.r : r.r+i+1]
-			r.r += i + 1
-			if cr = r.crAt < r.r; cr {
-				r.crAt = r.findCR(r.r)
+		if r.r == r.w {
+			if r.srcErr != nil {
+				if r.srcErr != io.EOF {
+					r.inputFailed()
+					return nil, false
+				}
+				if r.cr == crLoneCR {
+					// CR CR at the end: two line ends, as LF LF.
+					r.cr = crNone
+					return r.buf[r.r:r.r], true
+				}
+				return nil, false
 			}
-			return line, cr, true
+			r.fill()
+			continue
+		}
+		switch c := r.buf[r.r]; r.cr {
+		case crEnded, crLoneCR:
+			if c == '\n' {
+				r.r++
+				r.cr = crNone
+				continue
+			}
+			if r.cr == crLoneCR {
+				// CR CR and then a line: the second CR ended an empty one.
+				r.cr = crLone
+				return r.buf[r.r:r.r], true
+			}
+			r.cr = crLone
+			continue
+		case crLone:
+			if c == '\r' {
+				r.r++
+				r.cr = crLoneCR
+				continue
+			}
+			r.cr = crNone
+		}
+		if r.lfAt < r.r {
+			r.lfAt = r.index('\n')
+		}
+		if r.crAt < r.r {
+			r.crAt = r.index('\r')
+		}
+		if end := min(r.lfAt, r.crAt); end < r.w {
+			return r.endAt(r.buf[r.r:end], end), true
 		}
 		if r.srcErr != nil {
-			cr = r.crAt < r.w
-			line, ok = r.lastLine()
-			return line, cr, ok
+			if r.srcErr != io.EOF {
+				r.inputFailed()
+				return nil, false
+			}
+			// The last line, without an end.
+			line := r.buf[r.r:r.w]
+			r.r = r.w
+			return line, true
 		}
 		if r.r == 0 && r.w == len(r.buf) {
-			line, ok = r.longLine()
-			return line, true, ok
+			return r.longLine()
 		}
 		r.fill()
 	}
+}
+
+// endAt consumes the line end at buf[end] and returns line.
+func (r *LineReader) endAt(line []byte, end int) []byte {
+	if r.buf[end] == '\r' {
+		r.cr = crEnded
+	}
+	r.r = end + 1
+	return line
+}
+
+// index returns the position of the first c of buf[r:w], or w.
+func (r *LineReader) index(c byte) int {
+	if i := bytes.IndexByte(r.buf[r.r:r.w], c); i >= 0 {
+		return r.r + i
+	}
+	return r.w
 }
 
 // fill moves the unread bytes to the front of buf and reads more.
@@ -224,6 +275,7 @@ func (r *LineReader) fill() {
 		r.w = copy(r.buf, r.buf[r.r:r.w])
 		r.r = 0
 	}
+	r.lfAt, r.crAt = -1, -1
 	// Like bufio, give up on a reader that keeps returning nothing.
 	for tries := 0; ; tries++ {
 		n, err := r.src.Read(r.buf[r.w:])
@@ -240,30 +292,6 @@ func (r *LineReader) fill() {
 			break
 		}
 	}
-	r.crAt = r.findCR(r.r)
-}
-
-// findCR returns the position of the first '\r' of buf[from:w], or w.
-func (r *LineReader) findCR(from int) int {
-	if i := bytes.IndexByte(r.buf[from:r.w], '\r'); i >= 0 {
-		return from + i
-	}
-	return r.w
-}
-
-// lastLine returns what is left once the input has ended: a last line
-// without its end, or nothing (and the I/O error, if any).
-func (r *LineReader) lastLine() ([]byte, bool) {
-	if r.srcErr != io.EOF {
-		r.inputFailed()
-		return nil, false
-	}
-	if r.r == r.w {
-		return nil, false
-	}
-	line := r.buf[r.r:r.w]
-	r.r = r.w
-	return line, true
 }
 
 // inputFailed records the read error that ended the input, at the line
@@ -279,11 +307,8 @@ func (r *LineReader) longLine() ([]byte, bool) {
 	r.r = r.w
 	for {
 		r.fill()
-		i := bytes.IndexByte(r.buf[r.r:r.w], '\n')
-		end := r.w
-		if i >= 0 {
-			end = r.r + i + 1
-		}
+		r.lfAt, r.crAt = r.index('\n'), r.index('\r')
+		end := min(r.lfAt, r.crAt)
 		piece := r.buf[r.r:end]
 		if room := MaxLineLength - len(r.long); len(piece) > room {
 			r.long = append(r.long, piece[:max(room, 0)]...)
@@ -291,27 +316,27 @@ func (r *LineReader) longLine() ([]byte, bool) {
 		} else {
 			r.long = append(r.long, piece...)
 		}
-		r.r = end
-		if i >= 0 {
-			break
+		if end < r.w {
+			return r.endAt(r.long, end), true
 		}
+		r.r = r.w
 		if r.srcErr != nil {
 			if r.srcErr != io.EOF {
 				r.inputFailed()
 				return nil, false
 			}
-			break
+			return r.long, true
 		}
 	}
-	r.crAt = r.findCR(r.r)
-	return r.long, true
 }
 
+// trimRight drops trailing blanks, and the NULs of UTF-16 text read as
+// bytes.
 func trimRight(b []byte) []byte {
 	n := len(b)
 	for n > 0 {
 		c := b[n-1]
-		if c == '\n' || c == '\r' || c == ' ' || c == '\t' || c == 0 {
+		if c == ' ' || c == '\t' || c == 0 {
 			n--
 			continue
 		}

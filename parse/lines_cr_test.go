@@ -9,20 +9,22 @@ import (
 
 // splitLinesRef is the line splitting LineReader promises, written the
 // slow way: a physical line ends at LF (a CR before it is part of the
-// end), a lone CR inside it ends a line too, and an empty piece after the
-// last CR is the line end itself.
+// end), a lone CR inside it ends a line too, and an empty piece between
+// the last CR and the LF is the line end itself (CR CR LF is one end).
+// At the end of the input, a CR is a line end like an LF.
 func splitLinesRef(data string) []string {
 	var out []string
 	for len(data) > 0 {
 		var phys string
+		lf := false
 		if i := strings.IndexByte(data, '\n'); i >= 0 {
-			phys, data = data[:i], data[i+1:]
+			phys, data, lf = data[:i], data[i+1:], true
 		} else {
 			phys, data = data, ""
 		}
 		phys = strings.TrimSuffix(phys, "\r")
 		pieces := strings.Split(phys, "\r")
-		if len(pieces) > 1 && pieces[len(pieces)-1] == "" {
+		if lf && len(pieces) > 1 && pieces[len(pieces)-1] == "" {
 			pieces = pieces[:len(pieces)-1]
 		}
 		for _, p := range pieces {
@@ -54,8 +56,11 @@ func TestLineReaderCRAcrossBuffers(t *testing.T) {
 				b.WriteString("\n")
 			}
 		}
-		if round%2 == 1 {
+		switch round % 4 {
+		case 1, 3:
 			b.WriteString("tail without end")
+		case 2:
+			b.WriteString("\r\r") // two line ends, as LF LF
 		}
 		data := b.String()
 		want := splitLinesRef(data)
@@ -81,6 +86,38 @@ func TestLineReaderCRAcrossBuffers(t *testing.T) {
 			if lr.Err() != nil || i != len(want) {
 				t.Fatalf("round %d %s: %d lines, want %d (%v)", round, r.name, i, len(want), lr.Err())
 			}
+		}
+	}
+}
+
+// The line ends one by one, each against the same text with LF.
+func TestLineReaderCREnds(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"a\rb", "a|b"},
+		{"a\r\rb", "a||b"},
+		{"a\r\n", "a"},
+		{"a\r\r\n", "a"}, // CRLF converted once more: one end
+		{"a\r\r\r\n", "a|"},
+		{"a\r\r\nb", "a|b"},
+		{"a\r\n\r\n", "a|"},
+		{"a\r", "a"},
+		{"a\r\r", "a|"},
+		{"a\r\r\r", "a||"},
+		{"\r", ""},
+		{"\r\r", "|"},
+		{"\n\r", "|"},
+		{"a \t\rb\x00\r", "a|b"},
+	} {
+		lr := NewLineReader(strings.NewReader(c.in), "x")
+		var got []string
+		for lr.Next() {
+			got = append(got, lr.Text())
+		}
+		if g := strings.Join(got, "|"); g != c.want || lr.Err() != nil {
+			t.Errorf("%q: %q, want %q (%v)", c.in, g, c.want, lr.Err())
+		}
+		if ref := strings.Join(splitLinesRef(c.in), "|"); ref != c.want {
+			t.Errorf("%q: reference gives %q, want %q", c.in, ref, c.want)
 		}
 	}
 }
