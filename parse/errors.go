@@ -1,6 +1,10 @@
 package parse
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/fbdiag/fbdiag/internal/printable"
+)
 
 // SyntaxError is a line the reader could not use. It carries the file
 // name and the 1-based line number so that every message reads
@@ -11,11 +15,16 @@ type SyntaxError struct {
 	Msg  string
 }
 
-func (e *SyntaxError) Error() string {
-	if e.Line <= 0 {
-		return fmt.Sprintf("%s: %s", e.File, e.Msg)
+// Error is "file:line: message", with the control characters of names
+// quoted from the input escaped (see printable.String): it is printed on
+// a terminal.
+func (e *SyntaxError) Error() string { return position(e.File, e.Line, e.Msg) }
+
+func position(file string, line int, msg string) string {
+	if line <= 0 {
+		return printable.String(fmt.Sprintf("%s: %s", file, msg))
 	}
-	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
+	return printable.String(fmt.Sprintf("%s:%d: %s", file, line, msg))
 }
 
 // Notice is something a reader skipped, repaired or guessed. Notices never
@@ -28,12 +37,9 @@ type Notice struct {
 	Msg  string `json:"message"`
 }
 
-func (n Notice) String() string {
-	if n.Line <= 0 {
-		return fmt.Sprintf("%s: %s", n.File, n.Msg)
-	}
-	return fmt.Sprintf("%s:%d: %s", n.File, n.Line, n.Msg)
-}
+// String is "file:line: message", escaped as SyntaxError's; the JSON
+// fields keep the exact text.
+func (n Notice) String() string { return position(n.File, n.Line, n.Msg) }
 
 // Error lets a Notice be returned where an error is expected.
 func (n Notice) Error() string { return n.String() }

@@ -5,15 +5,18 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/fbdiag/fbdiag/internal/printable"
 )
 
 // Cell formatting shared by every command's text, CSV and markdown tables,
 // so that a figure reads the same in gstat, gbak and throughput output.
 
 // Clip shortens a text cell to n runes, ending it with "…", so that tables
-// fit a 100-column terminal.
+// fit a 100-column terminal. It counts the runes of the text as printed,
+// control characters escaped (see printable.String).
 func Clip(s string, n int) string {
-	r := []rune(s)
+	r := []rune(printable.String(s))
 	if len(r) <= n {
 		return s
 	}
@@ -32,9 +35,9 @@ func clipsFor(f Format) (clip, clipLeft func(string, int) string) {
 }
 
 // ClipLeft keeps the end of a long file name: the base name is what tells
-// files apart.
+// files apart. It counts as Clip does.
 func ClipLeft(s string, n int) string {
-	r := []rune(s)
+	r := []rune(printable.String(s))
 	if len(r) <= n {
 		return s
 	}

@@ -5,13 +5,16 @@ import (
 	"html/template"
 	"io"
 	"strings"
+
+	"github.com/fbdiag/fbdiag/internal/printable"
 )
 
 // The HTML report is one self-contained file: inline CSS, the charts as
 // data URIs, no script and nothing fetched from the network, so it can be
 // mailed to a consultant, opened on a phone and printed. html/template
 // escapes every name that comes from an input (a table called
-// "Order Lines <x>" stays text).
+// "Order Lines <x>" stays text), and isolate keeps bidi controls in
+// their word.
 
 // GeneratorPrefix starts the content of the generator meta tag; WriteDir
 // refuses to overwrite an index.html without it.
@@ -58,8 +61,28 @@ var htmlFuncs = template.FuncMap{
 	},
 	"moreH":      func(n int, hs []Headline) int { return max(len(hs)-n, 0) },
 	"join":       strings.Join,
+	"iso":        isolate,
 	"alt":        altText,
 	"summaryCap": func() int { return SummaryFindings },
+}
+
+// isolate writes a text for HTML, escaped, with every word that holds a
+// bidi control (U+202E and the like) in a <bdi> element: the control then
+// reorders that word only, not the sentence around it, and the name is
+// shown as the input has it. Every text the template prints from an
+// input goes through it.
+func isolate(s string) template.HTML {
+	if !printable.HasBidi(s) {
+		return template.HTML(template.HTMLEscapeString(s))
+	}
+	words := strings.Split(s, " ")
+	for i, w := range words {
+		words[i] = template.HTMLEscapeString(w)
+		if printable.HasBidi(w) {
+			words[i] = "<bdi>" + words[i] + "</bdi>"
+		}
+	}
+	return template.HTML(strings.Join(words, " "))
 }
 
 // altText describes a figure for screen readers and when images are off.
@@ -125,7 +148,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 </head>
 <body>
 <header>
-<h1>{{.Title}}</h1>
+<h1>{{iso .Title}}</h1>
 <p class="meta">{{len .Inputs}} input{{if ne (len .Inputs) 1}}s{{end}}, {{len .Sections}} section{{if ne (len .Sections) 1}}s{{end}}. Written by {{.Generator}}.</p>
 </header>
 <section id="summary">
@@ -133,7 +156,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 {{- if .Headlines}}
 <div class="headlines">
 {{- range firstH summaryCap .Headlines}}
-<div class="headline"><span class="v">{{.Value}}</span><span class="l">{{.Label}}</span></div>
+<div class="headline"><span class="v">{{iso .Value}}</span><span class="l">{{iso .Label}}</span></div>
 {{- end}}
 </div>
 {{- with moreH summaryCap .Headlines}}<p class="muted">{{.}} more figures in the sections below.</p>{{end}}
@@ -141,7 +164,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 {{- if .Summary}}
 <ul class="findings">
 {{- range first summaryCap .Summary}}
-<li class="{{.Severity}}"><span class="sev">{{.Severity}}</span>{{.Text}} <a href="#{{.Section}}">→</a></li>
+<li class="{{.Severity}}"><span class="sev">{{.Severity}}</span>{{iso .Text}} <a href="#{{.Section}}">→</a></li>
 {{- end}}
 </ul>
 {{- with more summaryCap .Summary}}<p class="muted">and {{.}} more in the sections below.</p>{{end}}
@@ -152,7 +175,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 <h3>Sections</h3>
 <ul>
 {{- range .Sections}}
-<li><a href="#{{.ID}}">{{.Title}}</a></li>
+<li><a href="#{{.ID}}">{{iso .Title}}</a></li>
 {{- end}}
 </ul>
 </nav>
@@ -161,43 +184,43 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 <div class="scroll"><table>
 <tr><th>file</th><th>recognised as</th><th>why</th></tr>
 {{- range .Inputs}}
-<tr><td>{{.Name}}</td><td>{{.Kind}}</td><td>{{.Reason}}</td></tr>
+<tr><td>{{iso .Name}}</td><td>{{.Kind}}</td><td>{{iso .Reason}}</td></tr>
 {{- end}}
 </table></div>
 </details>
 </section>
 {{- range .Sections}}
 <section id="{{.ID}}" class="kind-{{.Kind}}">
-<h2>{{.Title}}</h2>
-{{- if .Sources}}<p class="meta">From {{join .Sources ", "}}</p>{{end}}
-{{- if .Err}}<p class="error">{{.Err}}</p>{{end}}
+<h2>{{iso .Title}}</h2>
+{{- if .Sources}}<p class="meta">From {{iso (join .Sources ", ")}}</p>{{end}}
+{{- if .Err}}<p class="error">{{iso .Err}}</p>{{end}}
 {{- range .Text}}
-<p>{{.}}</p>
+<p>{{iso .}}</p>
 {{- end}}
 {{- if .Headlines}}
 <div class="headlines">
 {{- range .Headlines}}
-<div class="headline"><span class="v">{{.Value}}</span><span class="l">{{.Label}}</span></div>
+<div class="headline"><span class="v">{{iso .Value}}</span><span class="l">{{iso .Label}}</span></div>
 {{- end}}
 </div>
 {{- end}}
 {{- if .Findings}}
 <ul class="findings">
 {{- range .Findings}}
-<li class="{{.Severity}}"><span class="sev">{{.Severity}}</span>{{.Text}}</li>
+<li class="{{.Severity}}"><span class="sev">{{.Severity}}</span>{{iso .Text}}</li>
 {{- end}}
 </ul>
 {{- end}}
 {{- range .Figures}}
 <figure>
 <img src="{{pngURI .PNG}}" alt="{{alt .}}" width="{{$.Width}}" height="{{$.Height}}">
-<figcaption>{{.Chart.Title}} <span class="muted">({{.File}})</span></figcaption>
+<figcaption>{{iso .Chart.Title}} <span class="muted">({{iso .File}})</span></figcaption>
 </figure>
 {{- end}}
 {{- range .Tables}}
 {{- if large .}}
 <details>
-<summary>{{.Title}} ({{len .Rows}} rows)</summary>
+<summary>{{iso .Title}} ({{len .Rows}} rows)</summary>
 {{template "table" .}}
 </details>
 {{- else}}
@@ -209,7 +232,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 <summary>Reader notes ({{len .Notices}})</summary>
 <ul>
 {{- range .Notices}}
-<li>{{.}}</li>
+<li>{{iso .}}</li>
 {{- end}}
 </ul>
 </details>
@@ -220,15 +243,15 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 </body>
 </html>
 {{define "table"}}<div class="scroll"><table>
-{{- if .Title}}<caption>{{.Title}}</caption>{{end}}
-<tr>{{range .Columns}}<th class="{{align .}}">{{.Name}}</th>{{end}}</tr>
+{{- if .Title}}<caption>{{iso .Title}}</caption>{{end}}
+<tr>{{range .Columns}}<th class="{{align .}}">{{iso .Name}}</th>{{end}}</tr>
 {{- $cols := .Columns}}
 {{- range .Rows}}{{$row := .}}
-<tr>{{range $i, $c := $cols}}<td class="{{align $c}}">{{cell $row $i}}</td>{{end}}</tr>
+<tr>{{range $i, $c := $cols}}<td class="{{align $c}}">{{iso (cell $row $i)}}</td>{{end}}</tr>
 {{- end}}
 </table></div>
 {{- range .Notes}}
-<p class="muted">{{.}}</p>
+<p class="muted">{{iso .}}</p>
 {{- end}}{{end}}`))
 
 // htmlPage is what the template sees: the report plus the images' pixel

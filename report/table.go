@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 
 	eaw "golang.org/x/text/width"
+
+	"github.com/fbdiag/fbdiag/internal/printable"
 )
 
 // Format is an output format shared by every fbdiag command.
@@ -132,28 +135,30 @@ func width(s string) int {
 	return n
 }
 
+// writeText prints a table for a terminal: every text escaped (see
+// printable.String) before the columns are measured.
 func writeText(w io.Writer, t *Table) error {
 	if t.Title != "" {
-		fmt.Fprintln(w, t.Title)
+		fmt.Fprintln(w, printable.String(t.Title))
 	}
+	names := make([]string, len(t.Columns))
 	widths := make([]int, len(t.Columns))
 	for i, c := range t.Columns {
-		widths[i] = width(c.Name)
+		names[i] = printable.String(c.Name)
+		widths[i] = width(names[i])
 	}
-	for _, r := range t.Rows {
-		for i := range t.Columns {
-			if i < len(r) && width(r[i]) > widths[i] {
-				widths[i] = width(r[i])
-			}
+	rows := make([][]string, len(t.Rows))
+	for j, r := range t.Rows {
+		rows[j] = make([]string, len(t.Columns))
+		for i := range min(len(r), len(t.Columns)) {
+			rows[j][i] = printable.String(r[i])
+			widths[i] = max(widths[i], width(rows[j][i]))
 		}
 	}
 	line := func(cells []string) {
 		var b strings.Builder
 		for i, c := range t.Columns {
-			v := ""
-			if i < len(cells) {
-				v = cells[i]
-			}
+			v := cells[i]
 			pad := strings.Repeat(" ", widths[i]-width(v))
 			if i > 0 {
 				b.WriteString("  ")
@@ -169,18 +174,15 @@ func writeText(w io.Writer, t *Table) error {
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
 	}
 	if len(t.Columns) > 0 {
-		names := make([]string, len(t.Columns))
-		for i, c := range t.Columns {
-			names[i] = c.Name
-		}
 		line(names)
-		for _, r := range t.Rows {
+		for _, r := range rows {
 			line(r)
 		}
 	}
 	for _, n := range t.Notes {
 		// Notes are sentences (verdicts, tests): wrapped to fit 100
 		// columns, continuation lines indented.
+		n = printable.String(n)
 		if width(n) <= 100 {
 			fmt.Fprintln(w, n)
 			continue
@@ -195,37 +197,58 @@ func writeText(w io.Writer, t *Table) error {
 	return nil
 }
 
+// writeCSV writes a table for a spreadsheet: every cell escaped and
+// neutralised by csvCell.
 func writeCSV(w io.Writer, t *Table) error {
 	cw := csv.NewWriter(w)
-	if t.Name != "" && len(t.Columns) > 0 {
-		// First column names the table so that several tables can share
-		// one CSV stream and still be told apart by a spreadsheet filter.
-		names := []string{"table"}
-		for _, c := range t.Columns {
-			names = append(names, c.Name)
+	// With a name, the first column names the table so that several
+	// tables can share one CSV stream and still be told apart by a
+	// spreadsheet filter.
+	named := t.Name != "" && len(t.Columns) > 0
+	record := func(first string, cells []string, n int) []string {
+		var out []string
+		if named {
+			out = append(out, first)
 		}
-		cw.Write(names)
-		for _, r := range t.Rows {
-			cw.Write(append([]string{t.Name}, r...))
+		for i := range n {
+			out = append(out, csvCell(cells[i]))
 		}
-	} else {
-		names := make([]string, len(t.Columns))
-		for i, c := range t.Columns {
-			names[i] = c.Name
-		}
-		cw.Write(names)
-		for _, r := range t.Rows {
-			cw.Write(r)
-		}
+		return out
+	}
+	names := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		names[i] = c.Name
+	}
+	cw.Write(record("table", names, len(names)))
+	for _, r := range t.Rows {
+		cw.Write(record(t.Name, r, len(r)))
 	}
 	cw.Flush()
 	return cw.Error()
 }
 
-func mdEscape(s string) string {
-	r := strings.NewReplacer("|", `\|`, "\n", " ", "<", "&lt;", ">", "&gt;", "&", "&amp;")
-	return r.Replace(s)
+// csvCell escapes the control characters of a cell and neutralises a
+// text cell that a spreadsheet would run as a formula: one that starts
+// with =, +, - or @ gets a single quote in front (OWASP, "CSV
+// Injection"). A number such as -12.5 or +13.4% stays a number, and a
+// lone "-" (an empty figure) is no formula.
+func csvCell(s string) string {
+	s = printable.String(s)
+	if len(s) < 2 || !strings.ContainsRune("=+-@", rune(s[0])) || reCSVNumber.MatchString(s) {
+		return s
+	}
+	return "'" + s
 }
+
+// reCSVNumber matches the figures fbdiag writes: signed decimals, with an
+// exponent or a percent sign.
+var reCSVNumber = regexp.MustCompile(`^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?%?$`)
+
+// mdEscape makes s one markdown table cell or line of text: control
+// characters escaped, then |, <, > and & made literal.
+func mdEscape(s string) string { return mdReplacer.Replace(printable.String(s)) }
+
+var mdReplacer = strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "&", "&amp;")
 
 func writeMarkdown(w io.Writer, t *Table) error {
 	if t.Title != "" {

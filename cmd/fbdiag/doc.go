@@ -409,6 +409,17 @@
 // stream for several); the contracts are in docs/gstat-json.md,
 // docs/gbak-json.md and docs/throughput-json.md.
 //
+// Names come from the inputs and may be hostile. Text, CSV and markdown
+// show control characters and bidi controls as Go escapes (a table
+// named ESC]0;x BEL prints as \x1b]0;x\x07, U+202E as \u202e), so no
+// name can retitle, recolour or rewrite the terminal. A CSV text cell
+// that starts with =, +, - or @ gets a single quote in front, so a
+// spreadsheet shows it instead of running it as a formula; numbers such
+// as -12.5 stay numbers, but a figure with a unit is text ('-320.0 KiB).
+// JSON keeps every name exact (a bidi control is written as the JSON
+// escape \u202e, the same character). The HTML report isolates a word
+// holding a bidi control in <bdi>.
+//
 //	$ fbdiag gstat --format json testdata/fb30/shop-gstat-h.txt
 //	{
 //	  "file": "testdata/fb30/shop-gstat-h.txt",

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fbdiag/fbdiag/internal/printable"
 	"github.com/fbdiag/fbdiag/report"
 )
 
@@ -55,7 +56,13 @@ func getEnv(c *cli.Context) *env { return c.App.Metadata["env"].(*env) }
 // run is the whole program: it parses args, runs the command and returns
 // the exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	app := newApp(&env{stdin: stdin, stdout: stdout, stderr: stderr})
+	// Names from the inputs reach the terminal in every format: the
+	// table writers escape their cells; this guard catches the control
+	// characters of whatever else is printed (a database path, a file
+	// name). stderr stays as it is for the progress line, which needs
+	// the terminal; the messages printed here go through a guard too.
+	app := newApp(&env{stdin: stdin, stdout: printable.NewWriter(stdout), stderr: stderr})
+	stderr = printable.NewWriter(stderr)
 	if len(args) > 1 && args[1] == "help" {
 		// "fbdiag help gstat trend" is "fbdiag gstat trend --help", as in
 		// go help and git help.
