@@ -38,10 +38,13 @@
 // of their limits, each with its unit and source ("[U]" marks a fbdiag
 // default that no public source fixes, with its reasoning). NewThresholds
 // copies it, LoadThresholds applies a "rule.key = value" or JSON file,
-// with file:line errors for unknown keys. Warnings carry value,
-// threshold, reason, advice (the statement to run on the object named)
-// and source, one per object and rule, and SortWarnings puts critical
-// first, then the largest Magnitude (how far past the threshold).
+// with file:line errors for unknown keys and for values no rule can use
+// (negative, out of the unit's range, a critical limit on the wrong side
+// of its warning; the defaults tell which side is worse). Warnings carry
+// value, threshold, reason, advice (the statement to run on the object
+// named) and source, one per object and rule, and SortWarnings puts
+// critical first, then the largest Magnitude (how far past the
+// threshold).
 //
 // GstatWith adds what the gstat text lacks: the live catalogue's
 // constraints (CatalogueIndex, read by fbdiag collect), which decide how

@@ -3,6 +3,7 @@ package analyze
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -130,19 +131,49 @@ func (t Thresholds) Get(rule, name string) float64 {
 	return t.list[i].Value
 }
 
-// Set changes one threshold; unknown keys are an error.
+// Set changes one threshold; unknown keys and values that make no sense
+// for its unit are an error.
 func (t Thresholds) Set(key string, v float64) error {
 	rule, name, _ := strings.Cut(key, ".")
 	i, ok := t.idx[thKey{rule, name}]
 	if !ok {
 		return fmt.Errorf("unknown threshold %q (see fbdiag rules)", key)
 	}
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Errorf("%s: value must be a finite number", key)
+	if err := t.list[i].check(v); err != nil {
+		return fmt.Errorf("%s: %v", key, err)
 	}
 	t.list[i].Value = v
 	t.list[i].Source = "overridden by --rules file"
 	return nil
+}
+
+// check refuses a value no rule can use: not finite, negative (every
+// threshold counts or measures something), a flag other than 0 or 1, a
+// share above 1, a percentage above 100.
+func (th Threshold) check(v float64) error {
+	s := strconv.FormatFloat(v, 'g', -1, 64)
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return fmt.Errorf("%s is not a finite number", s)
+	case v < 0:
+		return fmt.Errorf("%s is negative; a threshold in %s is 0 or more", s, th.Unit)
+	case th.Unit == "flag" && v != 0 && v != 1:
+		return fmt.Errorf("%s is not a flag (0 or 1)", s)
+	case th.Unit == "%" && v > 100:
+		return fmt.Errorf("%s is over 100 %%", s)
+	case (th.Unit == "share" || th.Unit == "fraction of the best") && v > 1:
+		return fmt.Errorf("%s is not a share (0 to 1)", s)
+	}
+	return nil
+}
+
+// clone is a copy of t whose values can be set without changing t.
+func (t Thresholds) clone() Thresholds {
+	c := Thresholds{list: append([]Threshold(nil), t.list...), idx: make(map[thKey]int, len(t.idx))}
+	for k, i := range t.idx {
+		c.idx[k] = i
+	}
+	return c
 }
 
 // LoadThresholds reads overrides from r into a copy of base. Two forms
@@ -152,21 +183,65 @@ func (t Thresholds) Set(key string, v float64) error {
 //	index-deep.min_depth = 4
 //	table-versions.warning = 0.5
 //
-// or a JSON object {"index-deep.min_depth": 4}. Unknown keys and bad
-// numbers are reported as "file:line: …".
+// or a JSON object {"index-deep.min_depth": 4}. Unknown keys, bad
+// numbers, a key set twice, values that make no sense for their unit and
+// a critical limit on the wrong side of its warning are reported as
+// "file:line: …" in plain words.
 func LoadThresholds(r io.Reader, name string, base Thresholds) (Thresholds, error) {
-	t := NewThresholds()
-	copy(t.list, base.list)
+	if base.idx == nil {
+		base = NewThresholds()
+	}
+	l := &rulesLoader{t: base.clone(), base: base, name: name, lines: map[string]int{}}
 	data, err := io.ReadAll(io.LimitReader(r, 1<<20))
 	if err != nil {
-		return t, fmt.Errorf("%s: %w", name, err)
+		return l.t, fmt.Errorf("%s: %w", name, err)
 	}
 	trimmed := bytes.TrimLeft(data, " \t\r\n\ufeff")
 	trimmed = bytes.TrimPrefix(trimmed, []byte("\xef\xbb\xbf"))
 	if bytes.HasPrefix(trimmed, []byte("{")) {
-		return t, loadJSONThresholds(data, name, t)
+		err = l.json(data)
+	} else {
+		err = l.text(data)
 	}
-	lr := parse.NewLineReader(bytes.NewReader(data), name)
+	if err == nil {
+		err = l.order()
+	}
+	return l.t, err
+}
+
+// rulesLoader applies one rules file, remembering the line that set each
+// key for the messages.
+type rulesLoader struct {
+	t, base Thresholds
+	name    string
+	lines   map[string]int
+}
+
+func (l *rulesLoader) errorf(line int, format string, args ...any) error {
+	return &parse.SyntaxError{File: l.name, Line: line, Msg: fmt.Sprintf(format, args...)}
+}
+
+// set applies key = text, read on line.
+func (l *rulesLoader) set(line int, key, text string) error {
+	v, err := strconv.ParseFloat(text, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return l.errorf(line, "%s: %s is out of range (a threshold is a finite number)", key, text)
+	case err != nil:
+		return l.errorf(line, "%s: %q is not a number", key, text)
+	}
+	if first, ok := l.lines[key]; ok {
+		return l.errorf(line, "%s is set twice (first on line %d)", key, first)
+	}
+	if err := l.t.Set(key, v); err != nil {
+		return l.errorf(line, "%v", err)
+	}
+	l.lines[key] = line
+	return nil
+}
+
+func (l *rulesLoader) text(data []byte) error {
+	lr := parse.NewLineReader(bytes.NewReader(data), l.name)
 	for lr.Next() {
 		line := strings.TrimSpace(lr.Text())
 		if line == "" || line[0] == '#' || strings.HasPrefix(line, "//") {
@@ -174,53 +249,106 @@ func LoadThresholds(r io.Reader, name string, base Thresholds) (Thresholds, erro
 		}
 		key, val, ok := strings.Cut(line, "=")
 		if !ok {
-			return t, lr.Errorf("want \"rule.key = value\", got %q", line)
+			return lr.Errorf("want \"rule.key = value\", got %q", line)
 		}
-		key = strings.TrimSpace(key)
-		v, err := strconv.ParseFloat(strings.TrimSpace(val), 64)
-		if err != nil {
-			return t, lr.Errorf("%s: %q is not a number", key, strings.TrimSpace(val))
-		}
-		if err := t.Set(key, v); err != nil {
-			return t, lr.Errorf("%v", err)
+		if err := l.set(lr.Line(), strings.TrimSpace(key), strings.TrimSpace(val)); err != nil {
+			return err
 		}
 	}
-	return t, lr.Err()
+	return lr.Err()
 }
 
-func loadJSONThresholds(data []byte, name string, t Thresholds) error {
+func (l *rulesLoader) json(data []byte) error {
 	lineAt := func(off int64) int { return 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n")) }
-	fail := func(off int64, format string, args ...any) error {
-		return &parse.SyntaxError{File: name, Line: lineAt(off), Msg: fmt.Sprintf(format, args...)}
+	// bad words a decoding error: the end of the file inside the object,
+	// or the JSON syntax error where it is.
+	bad := func(err error, off int64) error {
+		var se *json.SyntaxError
+		switch {
+		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+			return l.errorf(lineAt(int64(len(data))), "the file ends inside the JSON object; want {\"rule.key\": value, ...}")
+		case errors.As(err, &se):
+			return l.errorf(lineAt(se.Offset), "not valid JSON: %v", se)
+		}
+		return l.errorf(lineAt(off), "%v", err)
 	}
 	dec := json.NewDecoder(bytes.NewReader(bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))))
-	dec.UseNumber()
 	if _, err := dec.Token(); err != nil {
-		return fail(dec.InputOffset(), "%v", err)
+		return bad(err, dec.InputOffset())
 	}
 	for dec.More() {
 		tok, err := dec.Token()
 		off := dec.InputOffset() // end of the key: its line
 		if err != nil {
-			return fail(off, "%v", err)
+			return bad(err, off)
 		}
 		key, _ := tok.(string)
-		var num json.Number
-		if err := dec.Decode(&num); err != nil {
-			return fail(off, "%s: value must be a number", key)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return bad(err, off)
 		}
-		v, err := num.Float64()
-		if err != nil {
-			return fail(off, "%s: %v", key, err)
+		if !strings.ContainsRune("-0123456789", rune(raw[0])) {
+			return l.errorf(lineAt(off), "%s: value must be a number", key)
 		}
-		if err := t.Set(key, v); err != nil {
-			return fail(off, "%v", err)
+		if err := l.set(lineAt(off), key, string(raw)); err != nil {
+			return err
 		}
 	}
 	if _, err := dec.Token(); err != nil {
-		return fail(dec.InputOffset(), "%v", err)
+		return bad(err, dec.InputOffset())
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return l.errorf(lineAt(dec.InputOffset()), "text after the JSON object")
 	}
 	return nil
+}
+
+// order checks each rule's warning and critical limits after the file is
+// read (it may move both, in either order). The defaults say which way is
+// worse: a critical limit above its warning means higher is worse.
+func (l *rulesLoader) order() error {
+	var first error
+	firstLine := 0
+	for _, th := range l.t.list {
+		// "critical" goes with "warning", "ram_critical" with "ram_warning".
+		prefix, ok := strings.CutSuffix(th.Name, "critical")
+		if !ok {
+			continue
+		}
+		wName := prefix + "warning"
+		wi, ok := l.t.idx[thKey{th.Rule, wName}]
+		if !ok {
+			continue
+		}
+		wKey, cKey := th.Rule+"."+wName, th.Key()
+		lw, lc := l.lines[wKey], l.lines[cKey]
+		if lw == 0 && lc == 0 {
+			continue
+		}
+		warn, crit := l.t.list[wi].Value, th.Value
+		lowerWorse := l.base.Get(th.Rule, th.Name) < l.base.Get(th.Rule, wName)
+		if lowerWorse && crit <= warn || !lowerWorse && crit >= warn {
+			continue
+		}
+		// Name the value set last, on its line.
+		key, v, other, ov, line := cKey, crit, wKey, warn, lc
+		if lw > lc {
+			key, v, other, ov, line = wKey, warn, cKey, crit, lw
+		}
+		side := "below"
+		if v > ov {
+			side = "above"
+		}
+		why := "a critical limit is at least its warning"
+		if lowerWorse {
+			why = "lower is worse here, so a critical limit is at most its warning"
+		}
+		if first == nil || line < firstLine {
+			first = l.errorf(line, "%s = %g is %s %s = %g: %s", key, v, side, other, ov, why)
+			firstLine = line
+		}
+	}
+	return first
 }
 
 // Keys lists every threshold key, sorted, for messages and completion.

@@ -72,3 +72,55 @@ func TestThresholdsTable(t *testing.T) {
 		}
 	}
 }
+
+// A rules file that would make the rules say nonsense is refused, with
+// the line and the reason in plain words: no "EOF", no
+// "strconv.ParseFloat", no negative limit, no critical below its warning.
+func TestLoadThresholdsRefusesNonsense(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"{", `rules.txt:1: the file ends inside the JSON object; want {"rule.key": value, ...}`},
+		{"{\n \"index-deep.min_depth\": 4,\n", `rules.txt:3: the file ends inside the JSON object; want {"rule.key": value, ...}`},
+		{"{\"index-deep.min_depth\": 4} x", `rules.txt:1: text after the JSON object`},
+		{"[1, 2]", `rules.txt:1: want "rule.key = value", got "[1, 2]"`},
+		{"{\"index-deep.warning\" 4}", `rules.txt:1: not valid JSON: expected colon after object key`},
+		{"index-deep.warning = 1e999\n", `rules.txt:1: index-deep.warning: 1e999 is out of range (a threshold is a finite number)`},
+		{"{\n\"index-deep.warning\": 1e999}", `rules.txt:2: index-deep.warning: 1e999 is out of range (a threshold is a finite number)`},
+		{"index-deep.min_depth = NaN\n", `rules.txt:1: index-deep.min_depth: NaN is not a finite number`},
+		{"index-deep.min_depth = -1\n", `rules.txt:1: index-deep.min_depth: -1 is negative; a threshold in levels is 0 or more`},
+		{"{\"oat-stuck.warning\": -5}", `rules.txt:1: oat-stuck.warning: -5 is negative; a threshold in transactions is 0 or more`},
+		{"table-sparse.min_fill = 150\n", `rules.txt:1: table-sparse.min_fill: 150 is over 100 %`},
+		{"index-sparse.light_share = 1.5\n", `rules.txt:1: index-sparse.light_share: 1.5 is not a share (0 to 1)`},
+		{"forced-writes-off.required = 2\n", `rules.txt:1: forced-writes-off.required: 2 is not a flag (0 or 1)`},
+		{"# stricter\ntable-formats.critical = 150\n", `rules.txt:2: table-formats.critical = 150 is below table-formats.warning = 200: a critical limit is at least its warning`},
+		{"txid-headroom.warning = 0.95\n", `rules.txt:1: txid-headroom.warning = 0.95 is above txid-headroom.critical = 0.9: a critical limit is at least its warning`},
+		{"page-buffers.ram_critical = 0.4\n", `rules.txt:1: page-buffers.ram_critical = 0.4 is below page-buffers.ram_warning = 0.5: a critical limit is at least its warning`},
+		{"oat-stuck.critical = 100\noat-stuck.warning = 50\ntable-versions.critical = 0.1\n", `rules.txt:3: table-versions.critical = 0.1 is below table-versions.warning = 0.2: a critical limit is at least its warning`},
+		{"oat-stuck.warning = 4\noat-stuck.warning = 2\n", `rules.txt:2: oat-stuck.warning is set twice (first on line 1)`},
+	} {
+		_, err := LoadThresholds(strings.NewReader(c.src), "rules.txt", NewThresholds())
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%q:\n got %v\nwant %s", c.src, err, c.want)
+		}
+	}
+	// Both limits of a rule moved together, in either order, are fine.
+	th, err := LoadThresholds(strings.NewReader("table-formats.critical = 160\ntable-formats.warning = 150\n"), "rules.txt", NewThresholds())
+	if err != nil || th.Get("table-formats", "warning") != 150 || th.Get("table-formats", "critical") != 160 {
+		t.Errorf("150 and 160: %v", err)
+	}
+}
+
+// Where a rule's default critical limit is below its warning, lower is
+// worse: the order check turns around.
+func TestThresholdOrderLowerIsWorse(t *testing.T) {
+	base := NewThresholds()
+	base.list = append(base.list, Threshold{"test-low", "warning", 10, "pages", "test"}, Threshold{"test-low", "critical", 5, "pages", "test"})
+	base.idx[thKey{"test-low", "warning"}] = len(base.list) - 2
+	base.idx[thKey{"test-low", "critical"}] = len(base.list) - 1
+	if _, err := LoadThresholds(strings.NewReader("test-low.critical = 3\n"), "r", base); err != nil {
+		t.Errorf("critical 3 under warning 10: %v", err)
+	}
+	_, err := LoadThresholds(strings.NewReader("test-low.critical = 12\n"), "r", base)
+	if want := "r:1: test-low.critical = 12 is above test-low.warning = 10: lower is worse here, so a critical limit is at most its warning"; err == nil || err.Error() != want {
+		t.Errorf("critical 12 over warning 10: %v", err)
+	}
+}

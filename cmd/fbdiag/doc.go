@@ -98,9 +98,15 @@
 // makes fbdiag exit 3 when a warning of that severity or worse exists,
 // after printing the analysis. --rules FILE changes thresholds: "rule.key
 // = value" lines (# starts a comment) or one JSON object {"rule.key":
-// value}. --architecture (superserver, superclassic or classic),
-// --connections N and --ram SIZE describe the server, which gstat does
-// not show: the page cache's memory is then judged against the RAM.
+// value}. A file that would make the rules say nonsense is refused with
+// its line and why: an unknown key, a key set twice, a value that is no
+// finite number, is negative, is no flag (0 or 1), share (0 to 1) or
+// percentage (0 to 100) where the unit wants one, or a critical limit on
+// the wrong side of its warning (index-deep.critical below
+// index-deep.warning). --architecture (superserver, superclassic or
+// classic), --connections N and --ram SIZE describe the server, which
+// gstat does not show: the page cache's memory is then judged against
+// the RAM.
 //
 //	$ fbdiag gstat --top 3 testdata/fb30/shop-gstat-a-r.txt
 //	gstat analysis of testdata/fb30/shop-gstat-a-r.txt

@@ -121,7 +121,8 @@ func rulesCommand() *cli.Command {
 severities it can raise, and each threshold with its unit and the source it comes
 from ("[U]" marks a fbdiag default no public source fixes). With --rules FILE the
 overridden values are shown. A rules file holds "rule.key = value" lines (# starts
-a comment) or one JSON object {"rule.key": value}; unknown keys are errors.`,
+a comment) or one JSON object {"rule.key": value}; unknown keys, negative values,
+values out of their unit's range and a critical limit below its warning are errors.`,
 		Flags:  []cli.Flag{formatFlag(), rulesFlag()},
 		Action: runRules,
 	}

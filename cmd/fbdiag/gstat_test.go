@@ -371,6 +371,19 @@ func TestRulesCommand(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, bad+":2: unknown threshold \"index-depth.warning\"") {
 		t.Errorf("bad rules: exit %d, stderr %q", code, errs)
 	}
+	// Nonsense is refused in plain words, before any output.
+	for src, want := range map[string]string{
+		"{":                              ":1: the file ends inside the JSON object; want {\"rule.key\": value, ...}",
+		"{\"oat-stuck.warning\": 1e999}": ":1: oat-stuck.warning: 1e999 is out of range (a threshold is a finite number)",
+		"index-deep.min_depth = -3\n":    ":1: index-deep.min_depth: -3 is negative; a threshold in levels is 0 or more",
+		"oat-stuck.critical = 5000\n":    ":1: oat-stuck.critical = 5000 is below oat-stuck.warning = 20000: a critical limit is at least its warning",
+	} {
+		os.WriteFile(bad, []byte(src), 0o644)
+		code, out, errs := runCLI(t, nil, "gstat", "--rules", bad, shopPath(t))
+		if code != 1 || out != "" || errs != "fbdiag: "+bad+want+"\n" {
+			t.Errorf("%q: exit %d, stdout %d bytes, stderr %q", src, code, len(out), errs)
+		}
+	}
 }
 
 // Every gstat output of the corpus goes through the text output: exit 0
