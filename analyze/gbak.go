@@ -51,6 +51,11 @@ type GbakStep struct {
 	// Records is the last record count printed for a data step.
 	Records *int64 `json:"records,omitempty"`
 	Ignored *int64 `json:"ignored,omitempty"`
+	// LowerBound is set when the log ends inside the step: a table was
+	// loading when the server died or the log was cut. Its progress
+	// lines bound the cost from below, so Seconds, Reads and Writes are
+	// what was logged, and the step took at least that.
+	LowerBound bool `json:"lower_bound,omitempty"`
 }
 
 // Key identifies a step across runs: kind, object and name.
@@ -81,10 +86,13 @@ type GbakTable struct {
 	Records *int64   `json:"records"`
 	Ignored *int64   `json:"ignored,omitempty"`
 	Seconds *float64 `json:"seconds"`
-	// RecordsPerSecond is nil when the time is unknown or zero.
+	// RecordsPerSecond is nil when the time is unknown or zero; with
+	// LowerBound it is the rate of the records logged.
 	RecordsPerSecond *float64 `json:"records_per_second"`
 	Reads            *int64   `json:"reads"`
 	Writes           *int64   `json:"writes"`
+	// LowerBound: the log ends inside the table's data (GbakStep.LowerBound).
+	LowerBound bool `json:"lower_bound,omitempty"`
 }
 
 // GbakIndex is the build of one index ("activating and creating deferred
@@ -108,6 +116,9 @@ type GbakPhase struct {
 	Seconds *float64 `json:"seconds"`
 	Reads   int64    `json:"reads"`
 	Writes  int64    `json:"writes"`
+	// LowerBound is set when one of the phase's steps was cut short
+	// (GbakStep.LowerBound): the sums are lower bounds.
+	LowerBound bool `json:"lower_bound,omitempty"`
 }
 
 // Timeline is the analysis of one gbak log.
@@ -453,6 +464,25 @@ func (b *GbakTimelineBuilder) close(withIO bool) {
 	b.pending = -1
 }
 
+// closeCut ends the last step. Its cost is unknown, as nothing follows
+// it, unless it is a table's data with progress lines after it: a restore
+// whose server died mid-table, or a cut log. The records logged bound
+// the cost from below (30000 records over 5.3 s: at least 5.3 s).
+func (b *GbakTimelineBuilder) closeCut() {
+	p := b.pending
+	if p < 0 || b.n == 0 || b.t.Steps[p].Kind != parse.GbakData {
+		b.pending = -1
+		return
+	}
+	b.close(true)
+	if st := &b.t.Steps[p]; st.Seconds != nil {
+		st.LowerBound = true
+		if b.table >= 0 {
+			b.t.Tables[b.table].LowerBound = true
+		}
+	}
+}
+
 func round3(v float64) float64 {
 	if v < 0 {
 		return -round3(-v)
@@ -512,7 +542,7 @@ func (b *GbakTimelineBuilder) phase(k parse.GbakKind) string {
 // notices are the reader's.
 func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timeline {
 	t := b.t
-	b.pending = -1 // the last step's cost is unknown: nothing follows it
+	b.closeCut()
 	if op != "" {
 		t.Kind = &op
 	}
@@ -592,6 +622,7 @@ func phases(steps []GbakStep) []GbakPhase {
 			continue
 		}
 		sum[i] += *st.Seconds
+		p.LowerBound = p.LowerBound || st.LowerBound
 		if st.Reads != nil {
 			p.Reads += *st.Reads
 		}

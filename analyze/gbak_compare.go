@@ -153,7 +153,9 @@ func CompareTimelines(runs ...GbakRun) *GbakComparison {
 		sides := map[int]bool{}
 		for _, a := range ats {
 			st := &runs[a.run].Timeline.Steps[a.step]
-			row.Seconds[a.run] = st.Seconds
+			if !st.LowerBound { // a bound is no cost to set against another
+				row.Seconds[a.run] = st.Seconds
+			}
 			sides[sideOf[a.run]] = true
 		}
 		if len(ats) == len(runs) {

@@ -91,6 +91,9 @@ type Span struct {
 	// Kind groups the spans for colour and legend: "phase", "table",
 	// "index"…
 	Kind string
+	// AtLeast marks a duration that is a lower bound (the log ends inside
+	// the span): its row's label reads "≥ 5.38 s".
+	AtLeast bool
 }
 
 // RestoreTimeline is the data of the restore timeline: the phases of one
@@ -148,9 +151,10 @@ func RestoreTimelineChart(d RestoreTimeline) (*Chart, error) {
 			kinds[r.kind] = k
 			kindOrder = append(kindOrder, r.kind)
 		}
-		total, last := 0.0, 0
+		total, last, atLeast := 0.0, 0, false
 		for j, s := range r.spans {
 			total += s.Duration
+			atLeast = atLeast || s.AtLeast
 			if s.Start+s.Duration >= r.spans[last].Start+r.spans[last].Duration {
 				last = j
 			}
@@ -159,6 +163,9 @@ func RestoreTimelineChart(d RestoreTimeline) (*Chart, error) {
 			lbl := ""
 			if j == last {
 				lbl = FormatSeconds(total)
+				if atLeast {
+					lbl = "≥ " + lbl
+				}
 			}
 			b.add(bar{Pos: pos, Thick: 0.62, Lo: s.Start, Hi: s.Start + s.Duration, Color: seriesColor(k), Label: lbl})
 			pl.X = append(pl.X, s.Start)

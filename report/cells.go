@@ -161,6 +161,15 @@ func (c unknownCells) sec(v *float64) string {
 	return strconv.FormatFloat(*v, 'f', 3, 64)
 }
 
+// atLeast prints seconds that are a lower bound with "≥" in front: a step
+// the log ends inside (analyze.GbakStep.LowerBound).
+func (c unknownCells) atLeast(v *float64, lower bool) string {
+	if lower && v != nil {
+		return "≥ " + c.sec(v)
+	}
+	return c.sec(v)
+}
+
 func (c unknownCells) num(v *int64) string {
 	if v == nil {
 		return c.unknown

@@ -29,9 +29,10 @@ func GbakTimelineChart(tl *analyze.Timeline, top int) plot.RestoreTimeline {
 		}
 		if cur != nil && cur.Name == st.Phase {
 			cur.Duration = max(cur.Duration, end-cur.Start)
+			cur.AtLeast = cur.AtLeast || st.LowerBound
 			continue
 		}
-		d.Phases = append(d.Phases, plot.Span{Name: st.Phase, Start: *st.Start, Duration: end - *st.Start, Kind: "phase"})
+		d.Phases = append(d.Phases, plot.Span{Name: st.Phase, Start: *st.Start, Duration: end - *st.Start, Kind: "phase", AtLeast: st.LowerBound})
 		cur = &d.Phases[len(d.Phases)-1]
 	}
 	var items []plot.Span
@@ -41,7 +42,11 @@ func GbakTimelineChart(tl *analyze.Timeline, top int) plot.RestoreTimeline {
 		}
 		switch st.Kind {
 		case "data":
-			items = append(items, plot.Span{Name: st.Name, Start: *st.Start, Duration: *st.Seconds, Kind: "table data"})
+			name := st.Name
+			if st.LowerBound {
+				name += " (incomplete)" // the log ends inside it: the bar is what was logged
+			}
+			items = append(items, plot.Span{Name: name, Start: *st.Start, Duration: *st.Seconds, Kind: "table data", AtLeast: st.LowerBound})
 		case "activate_index":
 			items = append(items, plot.Span{Name: st.Name, Start: *st.Start, Duration: *st.Seconds, Kind: "index build"})
 		}

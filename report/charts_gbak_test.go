@@ -105,3 +105,42 @@ func TestGbakComparisonChart(t *testing.T) {
 		t.Errorf("plotted %+v", p)
 	}
 }
+
+// A log cut inside ORDER_LINE's data: the bar is what was logged, marked
+// as a lower bound on the row and on the data phase; the HTML section
+// says so in a finding.
+func TestGbakTimelineChartCut(t *testing.T) {
+	tl := timeline(t, "gbak", "shop-restore-cut.log")
+	d := GbakTimelineChart(tl, 4)
+	want := map[string]plot.Span{
+		"ORDER_LINE (incomplete)": {Name: "ORDER_LINE (incomplete)", Start: 3.747, Duration: 5.375, Kind: "table data", AtLeast: true},
+		"STOCK":                   {Name: "STOCK", Start: 0.569, Duration: 3.176, Kind: "table data"},
+	}
+	for _, it := range d.Items {
+		if w, ok := want[it.Name]; ok && (math.Abs(it.Duration-w.Duration) > 1e-9 || it.Start != w.Start || it.AtLeast != w.AtLeast || it.Kind != w.Kind) {
+			t.Errorf("item %+v, want %+v", it, w)
+		}
+		delete(want, it.Name)
+	}
+	if len(want) != 0 {
+		t.Errorf("items missing: %v", want)
+	}
+	// The data phase is drawn in two runs (gbak returns to metadata for
+	// STOCK's indices): the last one, ORDER_LINE's, is the bound.
+	bounds := 0
+	for _, p := range d.Phases {
+		if p.AtLeast {
+			bounds++
+			if p.Name != "data" || p.Start != 3.747 {
+				t.Errorf("phase %+v", p)
+			}
+		}
+	}
+	if bounds != 1 {
+		t.Errorf("%d phase spans are bounds: %+v", bounds, d.Phases)
+	}
+	s := GbakSection(tl)
+	if n := len(s.Findings); n != 1 || s.Findings[0].Text != "shop-restore-cut.log: the log ends inside data ORDER_LINE: ≥ 5.375 s (incomplete), 90000 records logged" {
+		t.Errorf("findings %+v", s.Findings)
+	}
+}

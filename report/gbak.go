@@ -46,6 +46,9 @@ func GbakTables(tl *analyze.Timeline, f Format, top int) []*Table {
 	sum.Add("total seconds", c.sec(tl.TotalSeconds))
 	sum.Add("page reads", c.num(tl.TotalReads))
 	sum.Add("page writes", c.num(tl.TotalWrites))
+	for _, cut := range CutSteps(tl) {
+		sum.Add("cut short", cut)
+	}
 	sum.Notes = tl.Notes
 
 	phases := &Table{Name: "phases", Title: "Phases", Columns: Cols("phase", ">steps", ">unknown", ">seconds", ">share", ">reads", ">writes")}
@@ -54,7 +57,7 @@ func GbakTables(tl *analyze.Timeline, f Format, top int) []*Table {
 		if p.Seconds != nil && tl.TotalSeconds != nil && *tl.TotalSeconds > 0 && tl.Columns != "" {
 			share = fmt.Sprintf("%.1f%%", 100**p.Seconds / *tl.TotalSeconds)
 		}
-		sec, reads, writes := c.sec(p.Seconds), strconv.FormatInt(p.Reads, 10), strconv.FormatInt(p.Writes, 10)
+		sec, reads, writes := c.atLeast(p.Seconds, p.LowerBound), strconv.FormatInt(p.Reads, 10), strconv.FormatInt(p.Writes, 10)
 		if p.Seconds == nil {
 			sec, share, reads, writes = c.unknown, c.unknown, c.unknown, c.unknown
 		}
@@ -71,7 +74,7 @@ func GbakTables(tl *analyze.Timeline, f Format, top int) []*Table {
 			if t.Ignored != nil {
 				ign = strconv.FormatInt(*t.Ignored, 10)
 			}
-			tables.Add(clip(t.Name, 40), c.num(t.Records), ign, c.sec(t.Seconds), c.rate(t.RecordsPerSecond), c.num(t.Reads), c.num(t.Writes))
+			tables.Add(clip(t.Name, 40), c.num(t.Records), ign, c.atLeast(t.Seconds, t.LowerBound), c.rate(t.RecordsPerSecond), c.num(t.Reads), c.num(t.Writes))
 		}
 		out = append(out, tables)
 	}
@@ -90,10 +93,31 @@ func GbakTables(tl *analyze.Timeline, f Format, top int) []*Table {
 		st := &Table{Name: "slowest", Title: fmt.Sprintf("Slowest %d steps", len(slow)),
 			Columns: Cols(">line", "step", "phase", ">start", ">seconds", ">reads", ">writes")}
 		for _, s := range slow {
-			st.Add(strconv.Itoa(s.Line), clip(s.Label(), 44), s.Phase, c.sec(s.Start), c.sec(s.Seconds), c.num(s.Reads), c.num(s.Writes))
+			st.Add(strconv.Itoa(s.Line), clip(s.Label(), 44), s.Phase, c.sec(s.Start), c.atLeast(s.Seconds, s.LowerBound), c.num(s.Reads), c.num(s.Writes))
 		}
 		st.Notes = []string{gbakCostNote}
+		if len(CutSteps(tl)) > 0 {
+			st.Notes = append(st.Notes, "≥: the log ends inside the step (a killed server, a cut log); it took at least that long.")
+		}
 		out = append(out, st)
+	}
+	return out
+}
+
+// CutSteps says, for each step the log ends inside (a table loading when
+// the server died or the log was cut), what it took at least: "data
+// EVENTS: ≥ 5.300 s (incomplete), 30000 records logged".
+func CutSteps(tl *analyze.Timeline) []string {
+	var out []string
+	for _, st := range tl.Steps {
+		if !st.LowerBound || st.Seconds == nil {
+			continue
+		}
+		s := fmt.Sprintf("%s: ≥ %.3f s (incomplete)", st.Label(), *st.Seconds)
+		if st.Records != nil {
+			s += fmt.Sprintf(", %d records logged", *st.Records)
+		}
+		out = append(out, s)
 	}
 	return out
 }

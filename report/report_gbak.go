@@ -100,6 +100,9 @@ func GbakSection(tl *analyze.Timeline) *Section {
 	for _, w := range tl.Warnings {
 		s.Findings = append(s.Findings, Finding{Severity: "warning", Text: name + ": " + w})
 	}
+	for _, cut := range CutSteps(tl) {
+		s.Findings = append(s.Findings, Finding{Severity: "warning", Text: name + ": the log ends inside " + cut})
+	}
 	s.Text = append(s.Text, tl.Notes...)
 	s.AddCharts(GbakCharts(tl))
 	if len(tl.Phases) > 0 {
@@ -110,7 +113,7 @@ func GbakSection(tl *analyze.Timeline) *Section {
 				t.Add(p.Name, strconv.Itoa(p.Steps), "", "", "")
 				continue
 			}
-			t.Add(p.Name, strconv.Itoa(p.Steps), strconv.FormatFloat(*p.Seconds, 'f', 3, 64),
+			t.Add(p.Name, strconv.Itoa(p.Steps), unknownCells{}.atLeast(p.Seconds, p.LowerBound),
 				strconv.FormatInt(p.Reads, 10), strconv.FormatInt(p.Writes, 10))
 		}
 		s.Tables = append(s.Tables, t)
@@ -122,7 +125,7 @@ func GbakSection(tl *analyze.Timeline) *Section {
 		}
 		t := &Table{Name: "steps", Title: title, Columns: Cols(">line", "step", "phase", ">seconds", ">reads", ">writes")}
 		for _, st := range slow {
-			t.Add(strconv.Itoa(st.Line), st.Label(), st.Phase, strconv.FormatFloat(fv(st.Seconds), 'f', 3, 64), num(st.Reads), num(st.Writes))
+			t.Add(strconv.Itoa(st.Line), st.Label(), st.Phase, unknownCells{}.atLeast(st.Seconds, st.LowerBound), num(st.Reads), num(st.Writes))
 		}
 		s.Tables = append(s.Tables, t)
 	}

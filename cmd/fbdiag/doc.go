@@ -13,7 +13,7 @@
 //	fbdiag gstat diff [--format F] [--all] OLD NEW
 //	fbdiag gstat trend [--format F] [--until SIZE] [--top N] [PNG] SNAPSHOT|DIR ...
 //	fbdiag rules [--format F] [--rules FILE]
-//	fbdiag gbak [--format F] [--top N] [PNG] LOG|-
+//	fbdiag gbak [--format F] [--top N] [--fail-on failed] [PNG] LOG|-
 //	fbdiag gbak compare [--format F] [--top N] [PNG] [--label NAME=FILE ...] A.log B.log ...
 //	fbdiag throughput [--format F] [--x COL] [--y COLS] [--series COL ...] [--mode M]
 //	                  [--table N] [--predict SIZE] [--knee SIZE] [--noise P] [PNG] FILE|DIR|- ...
@@ -264,6 +264,15 @@
 //	  68  data STOCK       data    0.569    3.176      0       0
 //	A step's cost is the interval from its line to the next: gbak prints a step, then does it.
 //
+// A log that ends inside a table's data (the server died while the table
+// was loading, or the log was cut) bounds that table from below with its
+// progress lines: "cut short  data EVENTS: ≥ 5.300 s (incomplete), 30000
+// records logged", "≥ 5.300" in the tables and the chart, lower_bound in
+// JSON. --fail-on failed makes a nightly restore check fail: exit 3 when
+// the outcome is failed or incomplete, after the analysis.
+//
+//	fbdiag gbak --fail-on failed restore.log >check.txt || mail -s 'restore failed' dba <check.txt
+//
 // gbak compare matches the steps of two or more logs by kind and object
 // name and sets their costs side by side, with the ratio (first side over
 // second) and the difference. Each file named on the command line is a run
@@ -490,8 +499,8 @@
 // 0 when the analysis was printed (and the report or the charts
 // written), 1 when an input could not be read or held nothing fbdiag
 // recognises, or a file in the output folder is not fbdiag's, 2 for a mistake in the command line
-// (with a hint to run 'fbdiag --help'), and 3 when gstat --fail-on
-// matched (the analysis is printed all the same). Errors go to standard
+// (with a hint to run 'fbdiag --help'), and 3 when gstat --fail-on or
+// gbak --fail-on matched (the analysis is printed all the same). Errors go to standard
 // error after "fbdiag: ", naming the file, and the line where there is
 // one, as in "fbdiag: <stdin>: no gstat output found".
 package main

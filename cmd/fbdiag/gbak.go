@@ -38,11 +38,19 @@ func gbakCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "gbak",
 		Usage:     "where a gbak backup or restore spends its time",
-		UsageText: "fbdiag gbak [--format text|json|csv|markdown] [--top N] [--png DIR] LOG|-",
+		UsageText: "fbdiag gbak [--format text|json|csv|markdown] [--top N] [--fail-on failed] [--png DIR] LOG|-",
 		Description: "Reads a gbak verbose log and reports the outcome, the phases, each table's\n" +
 			"data (records, seconds, records/s, page I/O), each index build and the\n" +
-			"slowest steps.\n\n" + gbakHowTo,
-		Flags:  append([]cli.Flag{formatFlag(), topFlag()}, chartFlags()...),
+			"slowest steps.\n\n" +
+			"--fail-on failed exits with status 3 when the outcome is failed (an error,\n" +
+			"an index that could not be activated, a database left offline) or incomplete\n" +
+			"(the log ends before gbak's closing line: a killed server, a cut log), after\n" +
+			"printing the analysis: for a nightly restore check.\n" +
+			"  fbdiag gbak --fail-on failed restore.log || mail -s 'restore failed' dba\n\n" + gbakHowTo,
+		Flags: append([]cli.Flag{formatFlag(), topFlag(), &cli.StringFlag{
+			Name:  "fail-on",
+			Usage: "exit 3 when the outcome is `failed` or incomplete (the only value)",
+		}}, chartFlags()...),
 		Action: gbakAction,
 		Subcommands: []*cli.Command{{
 			Name:      "compare",
@@ -116,6 +124,9 @@ func gbakAction(c *cli.Context) error {
 	if c.Args().Len() != 1 {
 		return usagef("gbak wants one log file (or - for standard input), got %d", c.Args().Len())
 	}
+	if f := c.String("fail-on"); f != "" && f != "failed" {
+		return usagef("gbak: --fail-on %q: want failed (a failed or incomplete run)", f)
+	}
 	png, err := pngOptions(c)
 	if err != nil {
 		return err
@@ -127,7 +138,20 @@ func gbakAction(c *cli.Context) error {
 	if err := report.Write(getEnv(c).stdout, format, tl, func() []*report.Table { return timelineTables(tl, top, format) }); err != nil {
 		return err
 	}
-	return png.write(c, func() ([]*plot.Chart, error) { return report.GbakCharts(tl) })
+	if err := png.write(c, func() ([]*plot.Chart, error) { return report.GbakCharts(tl) }); err != nil {
+		return err
+	}
+	if c.String("fail-on") != "" && tl.Outcome != analyze.GbakCompleted {
+		kind := "run"
+		if tl.Kind != nil {
+			kind = *tl.Kind
+		}
+		if tl.Outcome == analyze.GbakFailed {
+			return &failOnError{msg: fmt.Sprintf("gbak: the %s failed", kind)}
+		}
+		return &failOnError{msg: fmt.Sprintf("gbak: the %s is incomplete: the log ends before gbak's closing line", kind)}
+	}
+	return nil
 }
 
 // readTimeline streams one log into a timeline and prints the reader's

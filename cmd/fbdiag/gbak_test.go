@@ -268,3 +268,84 @@ func TestGbakCLIComparePositionalLabels(t *testing.T) {
 		t.Errorf("runs %+v totals %+v", v.Runs, v.Totals)
 	}
 }
+
+// A restore whose server died while ORDER_LINE was loading (the fb30 log
+// cut there): the table took at least the 5.375 s its progress lines
+// cover. It was "?", and the slowest steps were led by STOCK.
+func TestGbakCLICutMidTable(t *testing.T) {
+	cut := testutil.Testdata(t, "gbak", "shop-restore-cut.log")
+	code, out, _ := runGbak(t, nil, "gbak", cut)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{
+		"outcome        incomplete\n",
+		"cut short      data ORDER_LINE: ≥ 5.375 s (incomplete), 90000 records logged\n",
+		"data          3        0  ≥ 9.005  98.7%      0       0\n",
+		"ORDER_LINE    90000           ≥ 5.375      16744      0       0\n",
+		"  77  data ORDER_LINE                               data      3.747  ≥ 5.375      0       0\n" +
+			"  68  data STOCK ",
+		"≥: the log ends inside the step (a killed server, a cut log); it took at least that long.\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	checkWidth(t, out)
+
+	code, out, _ = runGbak(t, nil, "gbak", "--format", "json", cut)
+	var doc struct {
+		Tables []struct {
+			Name       string   `json:"name"`
+			Seconds    *float64 `json:"seconds"`
+			LowerBound *bool    `json:"lower_bound"`
+		} `json:"tables"`
+		Steps []struct {
+			Name       string   `json:"name"`
+			Seconds    *float64 `json:"seconds"`
+			LowerBound *bool    `json:"lower_bound"`
+		} `json:"steps"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); code != 0 || err != nil {
+		t.Fatalf("json: exit %d, %v", code, err)
+	}
+	ol, last := doc.Tables[2], doc.Steps[len(doc.Steps)-1]
+	if ol.Name != "ORDER_LINE" || ol.Seconds == nil || *ol.Seconds != 5.375 || ol.LowerBound == nil || !*ol.LowerBound {
+		t.Errorf("JSON table %+v", ol)
+	}
+	if last.Name != "ORDER_LINE" || last.Seconds == nil || *last.Seconds != 5.375 || last.LowerBound == nil || !*last.LowerBound {
+		t.Errorf("JSON last step %+v", last)
+	}
+	if st := doc.Tables[1]; st.LowerBound != nil {
+		t.Errorf("STOCK is whole, yet lower_bound is %v", *st.LowerBound)
+	}
+
+	code, out, _ = runGbak(t, nil, "gbak", "--format", "csv", cut)
+	if code != 0 || !strings.Contains(out, "tables,ORDER_LINE,90000,,≥ 5.375,16744,0,0\n") {
+		t.Errorf("csv (exit %d):\n%s", code, out)
+	}
+}
+
+// --fail-on failed: exit 3 for a failed or incomplete run, after the
+// analysis, as gstat --fail-on does; a completed restore passes. It
+// exited 0 whatever the outcome.
+func TestGbakCLIFailOn(t *testing.T) {
+	for _, c := range []struct {
+		path, stderr string
+		code         int
+	}{
+		{testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"), "", 0},
+		{testutil.Testdata(t, "gbak", "shop-restore-cut.log"), "fbdiag: gbak: the restore is incomplete: the log ends before gbak's closing line\n", 3},
+		{testutil.Testdata(t, "fb30", "shop-gbak-backup-v-st.log"), "", 0},
+		{testutil.Corpus(t, "public", "gbak", "17_fb2x_restore_index_error_gedemin1783_ru.log"), "fbdiag: gbak: the restore failed\n", 3},
+	} {
+		code, out, errs := runGbak(t, nil, "gbak", "--fail-on", "failed", c.path)
+		if code != c.code || !strings.HasSuffix(errs, c.stderr) || !strings.Contains(out, "outcome ") {
+			t.Errorf("%s: exit %d, stderr %q, stdout %d bytes", c.path, code, errs, len(out))
+		}
+	}
+	code, _, errs := runGbak(t, nil, "gbak", "--fail-on", "warning", testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
+	if code != 2 || !strings.Contains(errs, `--fail-on "warning": want failed`) {
+		t.Errorf("--fail-on warning: exit %d, %q", code, errs)
+	}
+}

@@ -1,0 +1,73 @@
+package analyze
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// A restore whose server died while ORDER_LINE was loading: its log ends
+// with 90000 records logged over 5.375 s. The table took at least that
+// long; it was reported as "?" and the slowest steps were led by STOCK.
+func TestGbakCutMidTable(t *testing.T) {
+	tl := timelineOf(t, testutil.Testdata(t, "gbak", "shop-restore-cut.log"))
+	if tl.Outcome != GbakIncomplete || !nearMs(tl.TotalSeconds, 9.122) {
+		t.Fatalf("outcome %s, total %v", tl.Outcome, tl.TotalSeconds)
+	}
+	ol := findTable(t, tl, "ORDER_LINE")
+	if !ol.LowerBound || !nearMs(ol.Seconds, 5.375) || !is(ol.Records, 90000) || !is(ol.Reads, 0) || !is(ol.Writes, 0) ||
+		ol.RecordsPerSecond == nil || *ol.RecordsPerSecond != 90000/5.375 {
+		t.Errorf("ORDER_LINE = %+v", ol)
+	}
+	if st := findTable(t, tl, "STOCK"); st.LowerBound || !nearMs(st.Seconds, 3.176) {
+		t.Errorf("STOCK = %+v", st)
+	}
+	slow := tl.Slowest(2)
+	if len(slow) != 2 || slow[0].Label() != "data ORDER_LINE" || !slow[0].LowerBound || !nearMs(slow[0].Seconds, 5.375) ||
+		slow[1].Label() != "data STOCK" || slow[1].LowerBound {
+		t.Errorf("slowest = %+v", slow)
+	}
+	var data GbakPhase
+	for _, p := range tl.Phases {
+		if p.Name == PhaseData {
+			data = p
+		}
+	}
+	if data.Steps != 3 || data.Unknown != 0 || !data.LowerBound || !nearMs(data.Seconds, 0.454+3.176+5.375) {
+		t.Errorf("data phase = %+v", data)
+	}
+	// Compared with the whole restore, the bound is no cost: ORDER_LINE's
+	// row has no figure for the cut run, no ratio.
+	whole := timelineOf(t, testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
+	cmp := CompareTimelines(GbakRun{Label: "cut", Timeline: tl}, GbakRun{Label: "whole", Timeline: whole})
+	found := 0
+	for _, row := range cmp.Steps {
+		if row.Name == "data ORDER_LINE" {
+			found++
+			if row.Seconds[0] != nil || !nearMs(row.Seconds[1], 24.882) || row.Ratio != nil {
+				t.Errorf("compare ORDER_LINE: %+v", row)
+			}
+		}
+	}
+	if found != 1 {
+		t.Errorf("%d ORDER_LINE rows in the comparison", found)
+	}
+	// The same log cut after a step line: that step's cost stays unknown,
+	// nothing bounds it.
+	b, err := os.ReadFile(testutil.Testdata(t, "gbak", "shop-restore-cut.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	log, err := parse.ReadGbak(strings.NewReader(strings.Join(lines[:77], "")), "cut-at-step.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl3 := GbakTimeline(log)
+	if ol := findTable(t, tl3, "ORDER_LINE"); ol.Seconds != nil || ol.LowerBound || tl3.Steps[len(tl3.Steps)-1].LowerBound {
+		t.Errorf("cut at the step line: ORDER_LINE = %+v", ol)
+	}
+}
