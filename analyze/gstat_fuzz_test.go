@@ -15,9 +15,13 @@ import (
 // must keep its invariants (sorted warnings, magnitudes ≥ 1 or 0-based
 // flags, totals matching the tables).
 func FuzzGstatAnalysis(f *testing.F) {
-	files, _ := filepath.Glob(filepath.Join(testutil.Root(f), "testdata", "fb30", "shop-gstat-*.txt"))
-	for _, p := range files {
-		data, err := os.ReadFile(p)
+	for _, name := range []string{testutil.GstatSeed, testutil.GstatLaterSeed} {
+		for _, s := range testutil.FuzzSeeds(f, name) {
+			f.Add(string(s))
+		}
+	}
+	for _, name := range []string{"shop-gstat-h.txt", "shop-gstat-e.txt", "shop-gstat-d.txt"} {
+		data, err := os.ReadFile(filepath.Join(testutil.Root(f), "testdata", "fb30", name))
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -55,6 +59,13 @@ func FuzzLoadThresholds(f *testing.F) {
 	f.Add("{\"index-max-dup.warning\": 50000, \"oat-stuck.critical\": 1e6}")
 	f.Add("{\n \"index-deep.min_depth\": \"x\"\n}")
 	f.Add("index-deep.min_depth 4\n")
+	// Cut short, out of range, negative, on the wrong side, lone CRs, a
+	// long key.
+	f.Add("{")
+	f.Add("{\"oat-stuck.warning\": 1e999}")
+	f.Add("index-deep.min_depth = -1\roat-stuck.critical = 2\r")
+	f.Add("table-versions.warning = 184467440737095516150\n")
+	f.Add(strings.Repeat("X", 300) + ".warning = 4\n")
 	f.Fuzz(func(t *testing.T, src string) {
 		th, err := LoadThresholds(strings.NewReader(src), "fuzz.rules", NewThresholds())
 		if err != nil {

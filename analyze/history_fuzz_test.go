@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -23,13 +24,16 @@ func readTestdata(t testing.TB, rel ...string) []byte {
 // makes of them, the comparison must not panic, its JSON must encode (no
 // NaN or infinity reaches a figure), and statuses must agree with the
 // values.
+//
+// The seeds are excerpts (one table of the real pair, as it is, with lone
+// CRs, huge numbers and long names): on the whole files it ran 7 inputs
+// in 20 s.
 func FuzzDiff(f *testing.F) {
-	ar := readTestdata(f, "fb30", "shop-gstat-a-r.txt")
-	later := readTestdata(f, "fb30", "shop-gstat-r-later.txt")
-	f.Add(ar, later)
-	f.Add(readTestdata(f, "fb30", "shop-gstat-h.txt"), later)
-	f.Add(readTestdata(f, "fb30", "shop-gstat-i.txt"), readTestdata(f, "fb30", "shop-gstat-d.txt"))
-	f.Add(readTestdata(f, "fb30", "shop-gstat-s-r.txt"), ar)
+	before, after := testutil.FuzzSeeds(f, testutil.GstatSeed), testutil.FuzzSeeds(f, testutil.GstatLaterSeed)
+	for i := range before {
+		f.Add(before[i], after[i])
+	}
+	f.Add(readTestdata(f, "fb30", "shop-gstat-h.txt"), after[0])
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		ra, errA := parse.ReadGstat(bytes.NewReader(a), "a")
 		rb, errB := parse.ReadGstat(bytes.NewReader(b), "b")
@@ -103,5 +107,49 @@ func BenchmarkTrend(b *testing.B) {
 			snaps = append(snaps, NewHistorySnapshot(r[0]))
 		}
 		TrendOf(snaps, 1<<30)
+	}
+}
+
+// The fuzz seeds are real data: the excerpt pair compares STOCK, whose
+// 15000 back versions were collected; the gbak excerpt is a completed
+// restore with DOCS and STOCK; the variants read as lone-CR text, huge
+// numbers (refused one by one) and long names.
+func TestFuzzSeedsAreReal(t *testing.T) {
+	before, after := testutil.FuzzSeeds(t, testutil.GstatSeed), testutil.FuzzSeeds(t, testutil.GstatLaterSeed)
+	for i, want := range []string{"STOCK", "STOCK", "STOCK", "STOCK" + strings.Repeat("X", 295)} {
+		ra, err := parse.ReadGstat(bytes.NewReader(before[i]), "a")
+		if err != nil {
+			t.Fatal(err)
+		}
+		rb, err := parse.ReadGstat(bytes.NewReader(after[i]), "b")
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := Diff(NewHistorySnapshot(ra[0]), NewHistorySnapshot(rb[0]))
+		if i == 2 {
+			// Every number past 2^64: each value refused with a notice,
+			// the table block skipped.
+			skipped := ra[0].Notices[len(ra[0].Notices)-2].Msg
+			if len(d.Tables) != 0 || len(ra[0].Notices) != 10 || skipped != `skipped 29 lines that are not gstat output, the first: "STOCK (184467440737095516150)"` {
+				t.Errorf("huge numbers: %d tables, notices %v", len(d.Tables), ra[0].Notices)
+			}
+			continue
+		}
+		if len(d.Tables) != 1 || d.Tables[0].Name != want {
+			t.Fatalf("seed %d: tables %+v", i, d.Tables)
+		}
+		if d.Tables[0].BackVersions == nil || *d.Tables[0].BackVersions != VersionsCollected {
+			t.Errorf("seed %d: STOCK back versions %v", i, d.Tables[0].BackVersions)
+		}
+	}
+	if n := len(before[0]); n > 1600 {
+		t.Errorf("gstat seed is %d bytes", n)
+	}
+	gbak := testutil.FuzzSeeds(t, testutil.GbakSeed)
+	tl, err := ReadGbakTimeline(bytes.NewReader(gbak[1]), "cr")
+	// STOCK's cost is unknown: the excerpt leaves out the lines after it.
+	if err != nil || tl.Outcome != GbakCompleted || len(tl.Tables) != 2 || !nearMs(tl.Tables[0].Seconds, 0.454) ||
+		!is(tl.Tables[1].Records, 20000) || tl.Tables[1].Seconds != nil || len(gbak[0]) > 1200 {
+		t.Errorf("gbak seed (lone CR): %v, outcome %s, tables %+v, %d bytes", err, tl.Outcome, tl.Tables, len(gbak[0]))
 	}
 }

@@ -10,6 +10,13 @@ import (
 	"github.com/fbdiag/fbdiag/parse"
 )
 
+// pgbenchExcerpt is lines of bench/pgbench-scales/pgbench-rw-scale50.txt
+// (the shared corpus): the capture's header, pgbench's banner, a
+// progress line and the result.
+const pgbenchExcerpt = "scale=50 db_bytes=791895399\npgbench (15.18 (Debian 15.18-0+deb12u1))\n" +
+	"progress: 5.0 s, 1761.8 tps, lat 2.235 ms stddev 1.306, 0 failed\n" +
+	"tps = 1740.173002 (without initial connection time)\n"
+
 // FuzzThroughput feeds any input through the readers and every analysis:
 // no panic, and the result must always be writable as JSON (no NaN or
 // infinity left in it).
@@ -25,6 +32,13 @@ func FuzzThroughput(f *testing.F) {
 	f.Add([]byte("size_gb,tps\n1,0\n2,0\n4,0\n8,0\n16,0\n32,0\n"), uint8(1))
 	f.Add([]byte("size_gb,tps\n1,5\n2,5\n4,5\n8,5\n16,5\n32,5\n"), uint8(1))
 	f.Add([]byte("scale=1 db_bytes=1e308\npgbench (15)\ntps = 5 (without initial connection time)\n"), uint8(2))
+	csv, err := os.ReadFile(testutil.Testdata(f, "seeds", "degradation-throughput-sata.csv"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, v := range append(testutil.Variants(csv), testutil.Variants([]byte(pgbenchExcerpt))...) {
+		f.Add(v, uint8(0))
+	}
 	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
 		tables, runs, notes, err := parse.ReadThroughput(bytes.NewReader(data), "fuzz.txt")
 		if err != nil {

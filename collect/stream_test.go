@@ -33,6 +33,10 @@ func FuzzLineSplitter(f *testing.F) {
 		f.Add(b[:min(len(b), 4096)], uint8(7))
 	}
 	f.Add([]byte("a \r\nb\n\nc"), uint8(1))
+	// An excerpt as it is, with lone CRs, huge numbers and long names.
+	for _, s := range testutil.FuzzSeeds(f, testutil.GbakSeed) {
+		f.Add(s, uint8(13))
+	}
 	f.Fuzz(func(t *testing.T, data []byte, chunk uint8) {
 		n := int(chunk) + 1
 		got := splitAll(data, n)

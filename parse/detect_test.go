@@ -123,6 +123,12 @@ func FuzzDetect(f *testing.F) {
 		}
 		f.Add(b)
 	}
+	for _, name := range []string{testutil.GstatSeed, testutil.GbakSeed} {
+		for _, s := range testutil.FuzzSeeds(f, name) {
+			f.Add(s)
+		}
+	}
+	addVariants(f, "seeds", "power-plan-tpcc.tsv")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		k, why := Detect(b)
 		if k == "" || why == "" {

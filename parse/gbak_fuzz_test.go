@@ -28,6 +28,10 @@ func FuzzGbak(f *testing.F) {
 	f.Add([]byte("gbak:cannot commit index PK\ngbak: ERROR:violation\ngbak: ERROR:    key\ngbak:Exiting before completion due to errors\n"))
 	f.Add([]byte("gbak:  558.685 210.210 11132156   6476 1072223 records written\n"))
 	f.Add([]byte("gbak:    0.976  0.000 18446744073709550696 18446744073709551615     writing domain RDB$1\n"))
+	// An excerpt as it is, with lone CRs, huge numbers and long names.
+	for _, s := range testutil.FuzzSeeds(f, testutil.GbakSeed) {
+		f.Add(s)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rd := NewGbakReader(bytes.NewReader(data), "fuzz")
 		prev := 0

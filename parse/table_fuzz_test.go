@@ -26,9 +26,21 @@ func addSeeds(f *testing.F, corpusPatterns ...string) {
 		m, _ := filepath.Glob(filepath.Join(root, p))
 		for _, path := range m {
 			if data, err := os.ReadFile(path); err == nil {
-				f.Add(data)
+				f.Add(testutil.Head(data, 4096)) // a large seed keeps the fuzzer minimising
 			}
 		}
+	}
+}
+
+// addVariants adds a testdata file as it is, with lone CRs, huge numbers
+// and long names.
+func addVariants(f *testing.F, rel ...string) {
+	data, err := os.ReadFile(testutil.Testdata(f, rel...))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, v := range testutil.Variants(data) {
+		f.Add(v)
 	}
 }
 
@@ -36,6 +48,7 @@ func FuzzTableReader(f *testing.F) {
 	addSeeds(f, "seeds/00*.txt")
 	f.Add([]byte("| a | b |\n|---|---|\n| 1,5 | 2 |\n| x |\n"))
 	f.Add([]byte("size  tps\n10 GB  1 234,5\n\"q,1\",2\n"))
+	addVariants(f, "seeds", "degradation-throughput-sata.csv")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tables, notes, err := ReadTables(bytes.NewReader(data), "fuzz.txt")
 		if err != nil {
@@ -66,6 +79,11 @@ func FuzzBenchReader(f *testing.F) {
 	addSeeds(f, "corpus/bench/*.txt", "corpus/bench/pgbench-scales/*rw-scale1*.txt")
 	f.Add([]byte("Vuser 1:TEST RESULT : System achieved 42332 NOPM from 97427 PostgreSQL TPM\n"))
 	f.Add([]byte("dbsize: 10GiB\nBenchmarkOLTP/dbsize=10GiB-8 1 812.5 tps 2.95 ms-lat\n"))
+	for _, v := range testutil.Variants([]byte("warehouses=50\nVuser 1:5 Active Virtual Users configured\n" +
+		"Vuser 1:TEST RESULT : System achieved 42332 NOPM from 97427 PostgreSQL TPM\n" +
+		"goos: linux\nBenchmarkJoin/n=10-2   2000   202.9 ns/op\n")) {
+		f.Add(v)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		br := NewBenchReader(bytes.NewReader(data), "fuzz.txt")
 		for br.Next() {
