@@ -45,7 +45,7 @@ func TestHostileNames(t *testing.T) {
 		`\x1b]0;owned\x07CUST    30000     10000     0.33        1      0.10    392   84%   3.1 MiB`,
 		`\u202eexe.ORD          100000      5000     0.05        1      0.00    808   67%   6.3 MiB`,
 		`=HYPERLINK("http://…     2000         0     0.00        0      0.00    328   87%   2.6 MiB`,
-		`RDB$PRIMARY2    \x1b]0;owned\…      2    37   30000  3.33e-05    0%        0  296.0 KiB`,
+		`RDB$PRIMARY2    \x1b]0;owned\…  pk        2    37   30000  3.33e-05    0%        0  296.0 KiB`,
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text lacks %q:\n%s", want, out)
