@@ -90,7 +90,6 @@ type BenchReader struct {
 	notices []Notice
 	agg     aggState
 	txn     txnState
-	sawAny  bool
 }
 
 // NewBenchReader returns a reader over r; name is used in messages.

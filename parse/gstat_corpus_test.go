@@ -26,7 +26,6 @@ type gstatCase struct {
 	tables, indices  int
 	findings         int
 	probes           []string
-	noticesAtLeast   int
 	noticeSubstrings []string
 }
 

@@ -249,7 +249,3 @@ func trimBlank(b []byte) []byte {
 func hasPrefix(b []byte, p string) bool {
 	return len(b) >= len(p) && string(b[:len(p)]) == p
 }
-
-func hasSuffix(b []byte, s string) bool {
-	return len(b) >= len(s) && string(b[len(b)-len(s):]) == s
-}

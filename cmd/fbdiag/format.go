@@ -6,10 +6,8 @@ import "github.com/fbdiag/fbdiag/report"
 // command's tables. These short names stay for the command files that
 // build tables of their own (gstat_history.go).
 
-func clipLeft(s string, n int) string           { return report.ClipLeft(s, n) }
 func clip(s string, n int) string               { return report.Clip(s, n) }
 func num(v float64) string                      { return report.Num(v) }
-func strOr(p *string) string                    { return report.Str(p) }
 func intOr(p *int64) string                     { return report.Int(p) }
 func floatOr(p *float64, prec int) string       { return report.Float(p, prec) }
 func bytesOr(p *int64) string                   { return report.Size(p) }
