@@ -96,22 +96,56 @@ func modelTables(s *analyze.Series, r *analyze.Result, xu string) []*Table {
 			t.Notes = append(t.Notes, fmt.Sprintf("the slope is not significant (p=%.3f): no degradation the noise could not explain.", b.SlopeP))
 		}
 	}
+	if note := leverageNote(s.Models, xu); note != "" {
+		t.Notes = append(t.Notes, note)
+	}
 	if len(s.Models) > 0 && s.Models[0].LeaveLastOut != nil {
 		checks.Title = fmt.Sprintf("Leave-last-out at %s, fitted on the other sizes", WithUnit(Num(s.Models[0].LeaveLastOut.X), xu))
 	}
 	return []*Table{t, checks}
 }
 
+// leverageNote names the sizes that dominate the fits (leverage above
+// the limit in some model), with their leverage in each: "" when none.
+func leverageNote(models []*analyze.Model, xu string) string {
+	var xs []float64
+	by := map[float64][]string{}
+	limit := 0.0
+	for _, m := range models {
+		limit = m.LeverageLimit
+		for _, p := range m.HighLeverage {
+			if _, ok := by[p.X]; !ok {
+				xs = append(xs, p.X)
+			}
+			by[p.X] = append(by[p.X], fmt.Sprintf("%s %.2f", m.Name, p.Leverage))
+		}
+	}
+	if len(xs) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, x := range xs {
+		parts = append(parts, fmt.Sprintf("%s (%s)", analyze.FormatX(x, xu), strings.Join(by[x], ", ")))
+	}
+	return fmt.Sprintf("high leverage (above %s: the point outweighs all the others in its own fitted value): %s; "+
+		"the curves go through it, whatever the other sizes say.", Num(limit), strings.Join(parts, "; "))
+}
+
 func kneeTable(s *analyze.Series, xu string) *Table {
 	k := s.Knee
 	t := &Table{Name: "knee", Title: "Cliff test: " + s.Name,
-		Columns: Cols(">at", ">below", ">above", ">step", ">p", "break")}
-	brk := "no"
-	if k.Significant {
-		brk = "yes"
+		Columns: Cols(">at", ">below", ">above", ">step", ">p", "significant", "cliff")}
+	yes := func(b bool) string {
+		if b {
+			return "yes"
+		}
+		return "no"
 	}
-	t.Add(WithUnit(Num(k.At), xu), strconv.Itoa(k.Below), strconv.Itoa(k.Above), Percent(k.StepFraction), fmt.Sprintf("%.3f", k.P), brk)
-	t.Notes = append(t.Notes, k.Verdict, "test: "+k.Test)
+	t.Add(WithUnit(Num(k.At), xu), strconv.Itoa(k.Below), strconv.Itoa(k.Above), Percent(k.StepFraction), fmt.Sprintf("%.3f", k.P),
+		yes(k.Significant), yes(k.Cliff))
+	t.Notes = append(t.Notes, k.Verdict,
+		fmt.Sprintf("cliff: a significant step for the worse of at least %s of the trend", Percent0(k.MinCliff)),
+		"test: "+k.Test)
 	return t
 }
 

@@ -295,7 +295,9 @@
 // --mode: degradation (throughput against database size: linear,
 // log-linear and power fits with R², loss per doubling, a leave-last-out
 // check on the largest size, --predict SIZE and the cliff test --knee
-// SIZE, e.g. at the server's RAM), sweep (throughput against a setting
+// SIZE, e.g. at the server's RAM: a cliff is a significant step for the
+// worse of at least 10% of the trend, and a size with leverage above 0.5,
+// one far point that fixes the curves, is named), sweep (throughput against a setting
 // such as page buffers: the best setting of each series and those within
 // --noise of it), ab (named configurations: change against the first,
 // with repeated runs medians and a Mann-Whitney test) and load (load speed
@@ -320,6 +322,8 @@
 //	loglinear  a=625.3±7.861 b=-61.7±2.216       0.9873    0.000         +13.4%
 //	power      c=811.9±10.85 k=-0.2077±0.003765  0.9920    0.000         +13.4%
 //	best fit: power (y = c·x^k); loss/doubling: fraction lost each time the size doubles.
+//	high leverage (above 0.5: the point outweighs all the others in its own fitted value): 1813.97 GB
+//	  (linear 1.00, loglinear 0.93, power 0.93); the curves go through it, whatever the other sizes say.
 //
 //	Leave-last-out at 1814 GB, fitted on the other sizes
 //	model      fitted without the largest  actual     error  at 2048 GB [95% interval]
@@ -328,9 +332,11 @@
 //	power            193.3 [171.8, 217.6]   169.3    +14.2%       166.7 [157.9, 175.9]
 //
 //	Cliff test: ops_per_s
-//	   at  below  above   step      p  break
-//	16 GB      4      8  +0.8%  0.541  no
-//	no significant break at 16 GB: the step of +0.8% is within the noise of the power trend (p=0.541)
+//	   at  below  above   step      p  significant  cliff
+//	16 GB      4      8  +0.8%  0.541  no           no
+//	no cliff at 16 GB: the step of +0.8% is within the noise of the power trend (p=0.541); the 1813.97
+//	  GB point has leverage 0.98 (above 0.5): it alone sets the trend
+//	cliff: a significant step for the worse of at least 10% of the trend
 //	test: F-test, power trend with vs without a step at the knee, alpha 0.05
 //
 //	$ fbdiag throughput testdata/seeds/power-plan-tpcc.tsv
