@@ -268,15 +268,17 @@
 //
 //	$ fbdiag gbak compare --top 2 testdata/seeds/restore-balanced.log testdata/seeds/restore-high-performance.log
 //	Runs
-//	label               file                        outcome       total s    span s  matched  unmatched
-//	restore-balanced    restore-balanced.log        incomplete  13304.334  3774.995        5          0
-//	restore-high-perf…  restore-high-performance.…  incomplete   7894.340  2592.555        5          0
+//	label               file                        outcome     total s    span s  matched  unmatched
+//	restore-balanced    restore-balanced.log        incomplete        ?  3774.995        5          0
+//	restore-high-perf…  restore-high-performance.…  incomplete        ?  2592.555        5          0
 //	span: from the first to the end of the last step found in every run
+//	incomplete logs (no closing line): restore-balanced.log, restore-high-performance.log; their last
+//	  timestamps are when the last line shown was printed, not the run's total
 //
 //	Totals (ratio = restore-balanced / restore-high-perfor…)
-//	step                   restore-balan…  restore-high-…  ratio    diff s  verdict
-//	total seconds               13304.334        7894.340  1.685  5409.994  +68.53%
-//	span of matched steps        3774.995        2592.555  1.456  1182.440  +45.61%
+//	step                             restore-balan…  restore-high-…  ratio    diff s  verdict
+//	last timestamp (log incomplete)       13304.334        7894.340  1.685  5409.994  +68.53%
+//	span of matched steps                  3774.995        2592.555  1.456  1182.440  +45.61%
 //	cost unknown (last line, or lines missing): index PKMNF2_DOC_DOWNTIME
 //
 //	Slowest 2 steps (median seconds per side)
