@@ -156,8 +156,14 @@
 // created or dropped, and the header counters. The transaction rate is
 // the Next transaction delta over the time between the two "Gstat
 // execution time" lines; from it the age of the oldest active
-// transaction is estimated in each snapshot. --all lists the unchanged
-// tables and indices too; the JSON contract is docs/gstat-history-json.md.
+// transaction is estimated in each snapshot, within the bounds the
+// headers set (it started after the creation date, and before or after
+// the first snapshot by its number): an estimate outside them is left
+// out. The health warnings that appeared, were resolved or changed
+// severity are listed; across a Firebird 6 upgrade the average fill does
+// not compare (firebird#8816) and a warning says so. --all lists the
+// unchanged tables and indices too; the JSON contract is
+// docs/gstat-history-json.md.
 //
 //	$ fbdiag gstat diff testdata/fb30/shop-gstat-a-r.txt testdata/fb30/shop-gstat-r-later.txt
 //	gstat diff
@@ -166,11 +172,18 @@
 //	After       testdata/fb30/shop-gstat-r-later.txt
 //	            Wed Dec  2 14:14:32 2026  ODS 12.0 (Firebird 3.0)  6 tables, 10 indices, 60.6 MiB
 //	Between     4 min 38 s, 8 transactions (103.6 per hour)
-//	OAT age     35 s before, 0 s after  ((Next - OAT) / transaction rate)
+//	OAT age     before: at most 10 s (the database was created 10 s before; the rate estimate, 35 s, is
+//	                    longer than that: left out)
+//	            after:  0 s, at most 4 min 38 s
 //	Tables      3 changed, 0 added, 0 dropped, 3 unchanged
 //	Indices     3 changed, 0 added, 0 dropped, 7 unchanged
 //	Size        61.1 MiB -> 60.6 MiB (-472.0 KiB)
 //	...
+//	Health warnings that changed
+//	change    severity  rule            object    before  after            threshold
+//	resolved  warning   table-versions  CUSTOMER  0.3333      -  0.2 versions/record
+//	resolved  warning   table-versions  STOCK        0.3      -  0.2 versions/record
+//
 //	Tables (biggest size change first)
 //	table     status   records  change         back versions  data pages  size change  per day
 //	ORDERS    changed    95000   -5000   5000 -> 0 collected  808 -> 768   -320.0 KiB
@@ -182,9 +195,14 @@
 // execution time and shows the size of the database (tables plus
 // indices) and of each table over time, fastest growing first, each
 // with a linear and an exponential least-squares fit (the one with the
-// higher R² is named). With --until SIZE (100GB, 512MiB) it forecasts when
-// the database and each table reach SIZE, with the 95% interval of the
-// fit. A snapshot without an execution time is dated by its file's
+// higher R² is named). Snapshots whose size adds up other things (gstat
+// -d without indices, -s with the system tables, -h without a size,
+// another database) are left out of the sizes and listed with the
+// reason. With --until SIZE (100GB, 512MiB) it forecasts when the
+// database and each table reach SIZE, with the 95% interval of the fit:
+// from 3 comparable snapshots or more (else "refused"), and no further
+// past the last one than the snapshots span (else "unreliable", with the
+// reason). A snapshot without an execution time is dated by its file's
 // modification time, said on standard error. Its --png DIR writes
 // history-size.png, history-versions.png and, with a forecast date,
 // history-forecast.png.
