@@ -99,6 +99,23 @@ func HistorySection(db string, snaps []*analyze.HistorySnapshot) *Section {
 	for _, w := range d.Warnings {
 		s.Findings = append(s.Findings, Finding{Severity: "warning", Text: w})
 	}
+	// The health warnings that changed, as gstat diff lists them.
+	for _, l := range []struct {
+		what string
+		ws   []analyze.WarningChange
+	}{{"appeared", d.WarningsAppeared}, {"resolved", d.WarningsResolved}, {"changed severity", d.WarningsChanged}} {
+		for _, w := range l.ws {
+			sev := string(w.Severity)
+			if l.what == "resolved" {
+				sev = string(analyze.Info)
+			}
+			obj := w.Object
+			if w.Table != "" {
+				obj = w.Table + "." + obj
+			}
+			s.Findings = append(s.Findings, Finding{Severity: sev, Text: fmt.Sprintf("%s %s on %s: %s", w.Rule, l.what, obj, w.Reason)})
+		}
+	}
 	for _, td := range d.Tables {
 		if td.BackVersions == nil {
 			continue
