@@ -28,8 +28,6 @@ type WarningChange struct {
 	Reason    string    `json:"reason"`
 }
 
-type warningKey struct{ rule, kind, object, table string }
-
 func keyOf(w Warning) warningKey { return warningKey{w.Rule, w.Kind, w.Object, w.Table} }
 
 // coverage says which objects a snapshot shows well enough for a rule to

@@ -113,7 +113,12 @@ func HistorySection(db string, snaps []*analyze.HistorySnapshot) *Section {
 			if w.Table != "" {
 				obj = w.Table + "." + obj
 			}
-			s.Findings = append(s.Findings, Finding{Severity: sev, Text: fmt.Sprintf("%s %s on %s: %s", w.Rule, l.what, obj, w.Reason)})
+			v := w.Values[1]
+			if v == nil {
+				v = w.Values[0]
+			}
+			s.Findings = append(s.Findings, Finding{Severity: sev, Text: fmt.Sprintf("%s %s on %s: %s %s (threshold %s)",
+				w.Rule, l.what, obj, Num(*v), w.Unit, Num(w.Threshold))})
 		}
 	}
 	for _, td := range d.Tables {

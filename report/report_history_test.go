@@ -115,8 +115,9 @@ func TestHistorySectionNeedsTwo(t *testing.T) {
 		}
 	}
 	if want := []string{
-		"info table-versions resolved on CUSTOMER: 10000 back versions for 30000 records: garbage collection is behind or blocked by the OAT",
-		"info table-versions resolved on STOCK: 15000 back versions for 50000 records: garbage collection is behind or blocked by the OAT",
+		"info table-version-length resolved on ORDERS: 1.047 version/record length (threshold 0.8)",
+		"info table-versions resolved on CUSTOMER: 0.3333 versions/record (threshold 0.2)",
+		"info table-versions resolved on STOCK: 0.3 versions/record (threshold 0.2)",
 	}; strings.Join(resolved, "\n") != strings.Join(want, "\n") {
 		t.Errorf("resolved findings %q", resolved)
 	}

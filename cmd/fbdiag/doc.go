@@ -180,9 +180,10 @@
 //	Size        61.1 MiB -> 60.6 MiB (-472.0 KiB)
 //	...
 //	Health warnings that changed
-//	change    severity  rule            object    before  after            threshold
-//	resolved  warning   table-versions  CUSTOMER  0.3333      -  0.2 versions/record
-//	resolved  warning   table-versions  STOCK        0.3      -  0.2 versions/record
+//	change    severity  rule                  object     value                  threshold
+//	resolved  info      table-version-length  ORDERS     1.047  0.8 version/record length
+//	resolved  info      table-versions        CUSTOMER  0.3333        0.2 versions/record
+//	resolved  info      table-versions        STOCK        0.3        0.2 versions/record
 //
 //	Tables (biggest size change first)
 //	table     status   records  change         back versions  data pages  size change  per day

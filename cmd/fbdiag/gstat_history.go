@@ -187,7 +187,7 @@ func runGstatDiff(c *cli.Context) error {
 // resolved or changed severity between the snapshots.
 func diffWarningsTable(d *analyze.SnapshotDiff, f report.Format) *report.Table {
 	t := &report.Table{Name: "warnings", Title: "Health warnings that changed",
-		Columns: report.Cols("change", "severity", "rule", "object", ">before", ">after", ">threshold")}
+		Columns: report.Cols("change", "severity", "rule", "object", ">value", ">threshold")}
 	val := func(p *float64) string {
 		if p == nil {
 			return "-"
@@ -210,7 +210,16 @@ func diffWarningsTable(d *analyze.SnapshotDiff, f report.Format) *report.Table {
 			if f == report.Text {
 				obj = clip(obj, 30)
 			}
-			t.Add(l.name, sev, w.Rule, obj, val(w.Values[0]), val(w.Values[1]), report.Num(w.Threshold)+" "+w.Unit)
+			// The value of the snapshot that has the warning; both
+			// when its severity changed.
+			v := val(w.Values[1])
+			switch l.name {
+			case "resolved":
+				v = val(w.Values[0])
+			case "severity":
+				v = val(w.Values[0]) + " -> " + v
+			}
+			t.Add(l.name, sev, w.Rule, obj, v, report.Num(w.Threshold)+" "+w.Unit)
 		}
 	}
 	if len(t.Rows) == 0 {

@@ -109,7 +109,7 @@ func TestGstatDiffOATBoundsAndWarnings(t *testing.T) {
 		"OAT age     before: at most 3 s (the database was created 3 s before; the rate estimate, 1 min 24 s,\n"+
 			"                    is longer than that: left out)\n"+
 			"            after:  22 min 31 s, at most 29 min 34 s\n",
-		"appeared  warning   table-versions         STOCK                    -     0.6  0.2 versions/record\n")
+		"appeared  info      table-versions         STOCK                      0.6  0.2 versions/record\n")
 	code, out, _ = histCLI(t, "gstat", "diff", "--format", "json", a, b)
 	if code != 0 {
 		t.Fatalf("json exit %d", code)
@@ -143,7 +143,7 @@ func TestGstatDiffOATBoundsAndWarnings(t *testing.T) {
 	found := false
 	for _, w := range d.Appeared {
 		if w.Rule == "table-versions" && w.Object == "STOCK" {
-			found = w.Severity == "warning" && w.Values[0] == nil && *w.Values[1] == 0.6 && w.Threshold == 0.2
+			found = w.Severity == "info" && w.Values[0] == nil && *w.Values[1] == 0.6 && w.Threshold == 0.2
 		}
 	}
 	if !found || len(d.Resolved) != 0 || !d.SizeComparable {
