@@ -164,8 +164,11 @@ func GbakComparisonTables(cmp *analyze.GbakComparison, f Format, top int) []*Tab
 		st.Notes = append(st.Notes, distinct(warnings...)...)
 		out = append(out, st)
 	}
-	for _, t := range out[1:] {
-		shareN(t)
+	if f == Text {
+		// CSV keeps its columns and each verdict whole.
+		for _, t := range out[1:] {
+			shareN(t)
+		}
 	}
 	if ranged {
 		totals.Notes = append(totals.Notes, "range: the fastest and the slowest run of a side; below 6 runs the median has "+
@@ -231,7 +234,8 @@ func addCompareRow(t *Table, c unknownCells, clip func(string, int) string, f Fo
 
 // shareN moves the sample sizes of a comparison table's verdicts into
 // the column name when every tested row has the same ("verdict, n=5+5"),
-// so that a verdict with its adjusted p fits a 100-column terminal.
+// so that a verdict with its adjusted p fits a 100-column terminal (text
+// only: a CSV header does not change with the data).
 func shareN(t *Table) {
 	last := len(t.Columns) - 1
 	n := ""
