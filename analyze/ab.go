@@ -10,8 +10,9 @@ type ABEntry struct {
 	Label    string  `json:"label"`
 	Before   Summary `json:"before"`
 	After    Summary `json:"after"`
-	// BeforeSpread and AfterSpread are each side's spread around its
-	// median (benchstat's ± %, see Summary.Spread); null with one run.
+	// BeforeSpread and AfterSpread are each side's 95 % interval around
+	// its median as benchstat's "± x %" (see Summary.Spread); null below
+	// 6 runs, where Before and After still give min and max.
 	BeforeSpread *float64   `json:"before_spread"`
 	AfterSpread  *float64   `json:"after_spread"`
 	Ratio        float64    `json:"ratio"`
@@ -43,12 +44,27 @@ func compareLabels(pts []Point, lowerIsBetter bool) []ABEntry {
 	for _, l := range labels[1:] {
 		e := AB(labels[0], by[labels[0]], l, by[l])
 		e.LowerIsBetter = lowerIsBetter
+		out = append(out, e)
+	}
+	// Several configurations against one baseline: one test each, a
+	// claim each, so Holm bounds the chance of any false one.
+	cmps := make([]*Comparison, len(out))
+	for i := range out {
+		cmps[i] = &out[i].Comparison
+	}
+	AdjustComparisons(cmps, Holm)
+	for i := range out {
+		e := &out[i]
+		e.describe()
 		if lowerIsBetter {
 			e.Verdict += " (lower is better)"
 		}
-		out = append(out, e)
 	}
 	return out
+}
+
+func (e *ABEntry) describe() {
+	e.Verdict = fmt.Sprintf("%s vs %s: %s", e.Label, e.Baseline, e.Comparison.String())
 }
 
 // AB compares the runs of configuration b with those of baseline a.
@@ -56,12 +72,8 @@ func AB(a string, before []float64, b string, after []float64) ABEntry {
 	c := Compare(before, after)
 	e := ABEntry{Baseline: a, Label: b, Before: Summarize(before), After: Summarize(after),
 		Ratio: c.Ratio, Change: c.Delta, Comparison: c}
-	if e.Before.N > 1 {
-		e.BeforeSpread = fp(e.Before.Spread())
-	}
-	if e.After.N > 1 {
-		e.AfterSpread = fp(e.After.Spread())
-	}
-	e.Verdict = fmt.Sprintf("%s vs %s: %s", b, a, c.String())
+	e.BeforeSpread = fp(e.Before.Spread())
+	e.AfterSpread = fp(e.After.Spread())
+	e.describe()
 	return e
 }

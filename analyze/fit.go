@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -63,15 +64,49 @@ type Model struct {
 	// each time the size doubles, averaged geometrically over the sizes
 	// measured: 1 − (ŷ(x_max)/ŷ(x_min))^(1/log2(x_max/x_min)). For power it
 	// is exactly 1 − 2^k. Null when the curve is not positive there.
-	LossPerDoubling   *float64    `json:"loss_per_doubling"`
-	LeaveLastOut      *Holdout    `json:"leave_last_out"`
-	LeaveLastOutError *float64    `json:"leave_last_out_error"`
-	Prediction        *Prediction `json:"prediction,omitempty"`
+	LossPerDoubling *float64 `json:"loss_per_doubling"`
+	// Leverage is each point's hat value in the fit (same order as
+	// Residuals): how much its own y weighs in its fitted value. It
+	// depends on the sizes only, in the model's x (ln x for loglinear and
+	// power). HighLeverage lists the points above LeverageLimit.
+	Leverage          []float64       `json:"leverage"`
+	HighLeverage      []LeveragePoint `json:"high_leverage"`
+	LeverageLimit     float64         `json:"leverage_limit"`
+	LeaveLastOut      *Holdout        `json:"leave_last_out"`
+	LeaveLastOutError *float64        `json:"leave_last_out_error"`
+	Prediction        *Prediction     `json:"prediction,omitempty"`
 
 	n          int
 	a, b       float64 // in the transformed variables
 	meanU, sxx float64
 	s          float64 // residual standard error, transformed variables
+}
+
+// LeveragePoint is a point whose leverage (hat value) is above the limit.
+type LeveragePoint struct {
+	X        float64 `json:"x"`
+	Leverage float64 `json:"leverage"`
+}
+
+// leverageLimit is the hat value above which a point dominates a fit:
+// its fitted value is Σ h_ij·y_j with weights summing to 1, so above 0.5
+// its own y weighs more than all the others together (see the
+// throughput-degradation.high_leverage threshold).
+func leverageLimit() float64 {
+	return NewThresholds().Get("throughput-degradation", "high_leverage")
+}
+
+// highLeverage lists the points whose leverage h is above limit, largest
+// first; [] when none.
+func highLeverage(x, h []float64, limit float64) []LeveragePoint {
+	out := []LeveragePoint{}
+	for i, v := range h {
+		if v > limit {
+			out = append(out, LeveragePoint{X: x[i], Leverage: v})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Leverage > out[j].Leverage })
+	return out
 }
 
 // ErrTooFewPoints is returned when a fit has fewer than 3 distinct sizes.
@@ -126,6 +161,12 @@ func Fit(name string, x, y []float64) (*Model, error) {
 		tss += (y[i] - meanY) * (y[i] - meanY)
 	}
 	m.s = math.Sqrt(rssT / float64(n-2))
+	m.Leverage = make([]float64, n)
+	for i, ui := range u {
+		m.Leverage[i] = 1/float64(n) + (ui-m.meanU)*(ui-m.meanU)/m.sxx
+	}
+	m.LeverageLimit = leverageLimit()
+	m.HighLeverage = highLeverage(x, m.Leverage, m.LeverageLimit)
 	m.R2 = 1 - rss/tss
 	if tss == 0 {
 		m.R2 = 1 // every y the same: the flat line fits exactly

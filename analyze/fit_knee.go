@@ -3,6 +3,8 @@ package analyze
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -17,6 +19,12 @@ import (
 // says whether the step between the two levels stands out of the residual
 // noise. Each side is also fitted on its own to show the loss per doubling
 // below and above the knee.
+//
+// A significant step is not yet a cliff: a cliff is a drop that matters,
+// so the step must also cost at least MinCliff of the trend (the
+// throughput-degradation.min_cliff threshold). And a verdict resting on one
+// far point says so: the leverage of each point in the segmented fit is
+// computed and the points above the limit are named.
 type Knee struct {
 	At    float64 `json:"at"`
 	Model string  `json:"model"`
@@ -37,9 +45,21 @@ type Knee struct {
 	DF1                  int      `json:"df1"`
 	DF2                  int      `json:"df2"`
 	P                    float64  `json:"p"`
-	Significant          bool     `json:"significant"`
-	Test                 string   `json:"test"`
-	Verdict              string   `json:"verdict"`
+	// Significant is the F-test's answer (P ≤ Alpha), whatever the size
+	// of the step.
+	Significant bool `json:"significant"`
+	// MinCliff is the smallest step, as a fraction of the trend, that
+	// counts as a cliff; Cliff is true when the step is significant, at
+	// least that large, and for the worse (a drop in throughput, a rise
+	// in time).
+	MinCliff float64 `json:"min_cliff"`
+	Cliff    bool    `json:"cliff"`
+	// HighLeverage lists the points whose leverage in the segmented fit
+	// is above LeverageLimit: the test's answer rests on them.
+	HighLeverage  []LeveragePoint `json:"high_leverage"`
+	LeverageLimit float64         `json:"leverage_limit"`
+	Test          string          `json:"test"`
+	Verdict       string          `json:"verdict"`
 }
 
 // KneeTest runs the cliff test at size at, with the trend model named
@@ -125,18 +145,82 @@ func KneeTest(x, y []float64, at float64, model string) (*Knee, error) {
 		return nil, fmt.Errorf("knee test at %g overflows on these values", at)
 	}
 	k.Significant = k.P <= Alpha
-	k.Describe("")
+	k.MinCliff = NewThresholds().Get("throughput-degradation", "min_cliff")
+	k.LeverageLimit = leverageLimit()
+	h, err := hatValues(seg)
+	if err != nil {
+		return nil, err
+	}
+	k.HighLeverage = highLeverage(x, h, k.LeverageLimit)
+	k.Describe("", false)
 	return k, nil
 }
 
-// Describe writes the verdict, with the unit of the sizes.
-func (k *Knee) Describe(unit string) {
+// Describe decides whether the step is a cliff and writes the verdict,
+// with the unit of the sizes; lowerIsBetter is true when y is a time.
+func (k *Knee) Describe(unit string, lowerIsBetter bool) {
 	at := FormatX(k.At, unit)
-	if k.Significant {
-		k.Verdict = fmt.Sprintf("significant break at %s: step %+.1f%% beyond the %s trend (p=%.3f)", at, 100*k.StepFraction, k.Model, k.P)
-	} else {
-		k.Verdict = fmt.Sprintf("no significant break at %s: the step of %+.1f%% is within the noise of the %s trend (p=%.3f)", at, 100*k.StepFraction, k.Model, k.P)
+	worse := k.StepFraction < 0
+	if lowerIsBetter {
+		worse = k.StepFraction > 0
 	}
+	k.Cliff = k.Significant && worse && math.Abs(k.StepFraction) >= k.MinCliff
+	step := fmt.Sprintf("%+.1f%%", 100*k.StepFraction)
+	switch {
+	case !k.Significant:
+		k.Verdict = fmt.Sprintf("no cliff at %s: the step of %s is within the noise of the %s trend (p=%.3f)", at, step, k.Model, k.P)
+	case !worse:
+		k.Verdict = fmt.Sprintf("no cliff at %s: a step of %s beyond the %s trend (p=%.3f) is an improvement", at, step, k.Model, k.P)
+	case !k.Cliff:
+		k.Verdict = fmt.Sprintf("no cliff at %s: a step of %s beyond the %s trend is significant (p=%.3f) but smaller than the %s a cliff needs",
+			at, step, k.Model, k.P, percent0(k.MinCliff))
+	default:
+		k.Verdict = fmt.Sprintf("cliff at %s: a step of %s beyond the %s trend (p=%.3f), past the %s a cliff needs",
+			at, step, k.Model, k.P, percent0(k.MinCliff))
+	}
+	if n := len(k.HighLeverage); n > 0 {
+		var xs, hs []string
+		for _, p := range k.HighLeverage {
+			xs = append(xs, FormatX(p.X, unit))
+			hs = append(hs, strconv.FormatFloat(p.Leverage, 'f', 2, 64))
+		}
+		what, verb := "point has", "it alone sets"
+		if n > 1 {
+			what, verb = "points have", "they alone set"
+		}
+		k.Verdict += fmt.Sprintf("; the %s %s leverage %s (above %g): %s the trend",
+			strings.Join(xs, ", "), what, strings.Join(hs, ", "), k.LeverageLimit, verb)
+	}
+}
+
+// percent0 writes a fraction as a whole percentage when it is one: 10%,
+// 12.5%.
+func percent0(f float64) string {
+	return strconv.FormatFloat(100*f, 'f', -1, 64) + "%"
+}
+
+// hatValues is the diagonal of the hat matrix X(XᵀX)⁻¹Xᵀ of a design
+// with few columns, without forming the n×n matrix: h_i = x_iᵀ(XᵀX)⁻¹x_i.
+func hatValues(x *mat.Dense) ([]float64, error) {
+	n, c := x.Dims()
+	var xtx mat.SymDense
+	xtx.SymOuterK(1, x.T())
+	var ch mat.Cholesky
+	if !ch.Factorize(&xtx) {
+		return nil, fmt.Errorf("segmented fit: singular design")
+	}
+	var inv mat.SymDense
+	if err := ch.InverseTo(&inv); err != nil {
+		return nil, fmt.Errorf("segmented fit: %v", err)
+	}
+	h := make([]float64, n)
+	row := make([]float64, c)
+	for i := range n {
+		mat.Row(row, i, x)
+		r := mat.NewVecDense(c, row)
+		h[i] = mat.Inner(r, &inv, r)
+	}
+	return h, nil
 }
 
 // leastSquares solves X·b ≈ y and returns b and the residual sum of squares.

@@ -55,25 +55,6 @@ func TestFitErrors(t *testing.T) {
 	}
 }
 
-// A 30 % cliff put into the seed's own figures above 16 GB is found.
-func TestKneeFindsCliff(t *testing.T) {
-	y := make([]float64, len(sataY))
-	for i := range sataY {
-		y[i] = sataY[i]
-		if sataX[i] > 16 {
-			y[i] *= 0.7
-		}
-	}
-	k, err := KneeTest(sataX, y, 16, Power)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !k.Significant || k.P > 0.001 {
-		t.Errorf("knee = %+v", k)
-	}
-	near(t, "step", k.StepFraction, -0.3, 0.03)
-}
-
 func points100k() ([]float64, []float64) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	x := make([]float64, 100000)

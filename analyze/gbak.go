@@ -130,12 +130,16 @@ type Timeline struct {
 	// Warnings are gbak's own WARNING lines.
 	Warnings []string `json:"warnings"`
 	Columns  string   `json:"columns"`
-	// TotalSeconds is the time of the "total statistics" line, else the
-	// last time printed; TotalReads and TotalWrites are the absolute
-	// counters of that line, else the sum of the deltas.
-	TotalSeconds *float64 `json:"total_seconds"`
-	TotalReads   *int64   `json:"total_reads"`
-	TotalWrites  *int64   `json:"total_writes"`
+	// TotalSeconds is the time of the "total statistics" line, else, for
+	// a log that ended (completed or failed), the last time printed; an
+	// incomplete log (an excerpt, a cut file) has none. LastTimeSeconds
+	// is the last time printed, whatever the outcome. TotalReads and
+	// TotalWrites are the absolute counters of the total line, else the
+	// sum of the deltas of a whole log.
+	TotalSeconds    *float64 `json:"total_seconds"`
+	LastTimeSeconds *float64 `json:"last_time_seconds"`
+	TotalReads      *int64   `json:"total_reads"`
+	TotalWrites     *int64   `json:"total_writes"`
 	// SpanSeconds is the time from the first to the last line shown (the
 	// whole run, or the part an excerpt holds).
 	SpanSeconds *float64       `json:"span_seconds"`
@@ -561,10 +565,16 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 			t.TotalWrites = i64(b.total.Writes)
 		}
 	}
-	if t.TotalSeconds == nil && b.hasT {
+	if b.hasT {
+		t.LastTimeSeconds = f64(b.lastT)
+	}
+	// Without the total line the last time is the total only of a run
+	// that ended: an excerpt stops anywhere.
+	ended := b.finished || len(t.Errors) > 0
+	if t.TotalSeconds == nil && b.hasT && ended {
 		t.TotalSeconds = f64(b.lastT)
 	}
-	if t.TotalSeconds == nil && b.cols&parse.ColDelta != 0 {
+	if t.TotalSeconds == nil && b.cols&parse.ColDelta != 0 && ended {
 		var s float64
 		for _, st := range t.Steps {
 			if st.Seconds != nil {

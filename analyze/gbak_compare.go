@@ -3,8 +3,10 @@ package analyze
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 )
 
 // GbakRun is one log of a comparison; runs with the same Label are
@@ -17,15 +19,20 @@ type GbakRun struct {
 // GbakRunSummary describes one run of a comparison. SpanSeconds is the
 // time covered by the steps found in every run: from the start of the
 // first to the end of the last (its start when its cost is unknown).
+//
+// TotalSeconds is the run's total, null for an incomplete log (see
+// Timeline.TotalSeconds), whose LastTimeSeconds is only when its last
+// line was printed.
 type GbakRunSummary struct {
-	Label        string   `json:"label"`
-	File         string   `json:"file"`
-	Kind         *string  `json:"kind"`
-	Outcome      string   `json:"outcome"`
-	TotalSeconds *float64 `json:"total_seconds"`
-	SpanSeconds  *float64 `json:"span_seconds"`
-	Matched      int      `json:"matched_steps"`
-	Unmatched    int      `json:"unmatched_steps"`
+	Label           string   `json:"label"`
+	File            string   `json:"file"`
+	Kind            *string  `json:"kind"`
+	Outcome         string   `json:"outcome"`
+	TotalSeconds    *float64 `json:"total_seconds"`
+	LastTimeSeconds *float64 `json:"last_time_seconds"`
+	SpanSeconds     *float64 `json:"span_seconds"`
+	Matched         int      `json:"matched_steps"`
+	Unmatched       int      `json:"unmatched_steps"`
 }
 
 // GbakSide groups the runs of one label.
@@ -45,18 +52,26 @@ type GbakStepComparison struct {
 	Kind    string     `json:"kind"`
 	Seconds []*float64 `json:"seconds"`
 	Median  []*float64 `json:"median"`
-	// Spread is benchstat's "± x %" of each side (nil with one run).
-	Spread      []*float64 `json:"spread"`
-	Ratio       *float64   `json:"ratio"`
-	Difference  *float64   `json:"difference"`
-	P           *float64   `json:"p"`
-	Significant bool       `json:"significant"`
+	// Spread is benchstat's "± x %" of each side: the 95 % interval of
+	// the median, nil below 6 runs (benchstat's "± ∞"). Range is each
+	// side's [min, max], nil with one run.
+	Spread     []*float64    `json:"spread"`
+	Range      []*[2]float64 `json:"range"`
+	Ratio      *float64      `json:"ratio"`
+	Difference *float64      `json:"difference"`
+	P          *float64      `json:"p"`
+	// PAdjusted is P adjusted over every test of the comparison (see
+	// GbakComparison.Adjustment); Significant is PAdjusted ≤ Alpha.
+	PAdjusted   *float64 `json:"p_adjusted"`
+	Significant bool     `json:"significant"`
 	// Verdict is benchstat's wording: "+45.61% (n=1+1, no test)",
 	// "~ (p=0.100 n=3+3)".
 	Verdict  string   `json:"verdict,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
 	// Only is the label of the only side the step appears in.
 	Only *string `json:"only"`
+
+	cmp Comparison
 }
 
 // GbakComparison compares two or more gbak runs step by step.
@@ -64,9 +79,16 @@ type GbakComparison struct {
 	Runs  []GbakRunSummary `json:"runs"`
 	Sides []GbakSide       `json:"sides"`
 	// Totals compares total_seconds and the span of the matched steps.
-	Totals   []GbakStepComparison `json:"totals"`
-	Steps    []GbakStepComparison `json:"steps"`
-	Warnings []string             `json:"warnings"`
+	Totals []GbakStepComparison `json:"totals"`
+	Steps  []GbakStepComparison `json:"steps"`
+	// Tests counts the steps with a Mann-Whitney test; Adjustment is how
+	// their p were adjusted for that number (benjamini-hochberg: of the
+	// steps called significant, at most 5 % are expected to be so by
+	// chance). The totals answer the question asked, one test each, and
+	// are not adjusted.
+	Tests      int      `json:"tests"`
+	Adjustment string   `json:"adjustment"`
+	Warnings   []string `json:"warnings"`
 }
 
 // Slowest returns the n steps with the largest median on any side.
@@ -141,10 +163,8 @@ func CompareTimelines(runs ...GbakRun) *GbakComparison {
 	matched := make([]int, len(runs))
 	lo := make([]float64, len(runs))
 	hi := make([]float64, len(runs))
-	hasSpan := make([]bool, len(runs))
 	for i := range runs {
 		lo[i], hi[i] = math.Inf(1), math.Inf(-1)
-		hasSpan[i] = true
 	}
 	for _, k := range order {
 		ats := where[k]
@@ -163,7 +183,9 @@ func CompareTimelines(runs ...GbakRun) *GbakComparison {
 				st := &runs[a.run].Timeline.Steps[a.step]
 				matched[a.run]++
 				if st.Start == nil {
-					hasSpan[a.run] = false
+					// A line without the time column (3.0's closing
+					// "adjusting the ONLINE and FORCED WRITES flags")
+					// neither starts nor ends the span.
 					continue
 				}
 				end := *st.Start
@@ -183,21 +205,64 @@ func CompareTimelines(runs ...GbakRun) *GbakComparison {
 		c.Steps = append(c.Steps, row)
 	}
 	total := GbakStepComparison{Key: "total", Name: "total seconds", Seconds: make([]*float64, len(runs))}
+	last := GbakStepComparison{Key: "last_time", Name: "last timestamp (log incomplete)", Seconds: make([]*float64, len(runs))}
 	span := GbakStepComparison{Key: "span", Name: "span of matched steps", Seconds: make([]*float64, len(runs))}
+	var incomplete []string
+	lastKeys := map[string]bool{}
 	for i, r := range runs {
 		t := r.Timeline
 		rs := GbakRunSummary{Label: r.Label, File: t.File, Kind: t.Kind, Outcome: t.Outcome,
-			TotalSeconds: t.TotalSeconds, Matched: matched[i], Unmatched: len(t.Steps) - matched[i]}
-		if hasSpan[i] && hi[i] >= lo[i] {
+			TotalSeconds: t.TotalSeconds, LastTimeSeconds: t.LastTimeSeconds, Matched: matched[i], Unmatched: len(t.Steps) - matched[i]}
+		if hi[i] >= lo[i] {
 			rs.SpanSeconds = f64(round3(hi[i] - lo[i]))
 		}
 		c.Runs = append(c.Runs, rs)
-		total.Seconds[i], span.Seconds[i] = rs.TotalSeconds, rs.SpanSeconds
+		total.Seconds[i], last.Seconds[i], span.Seconds[i] = rs.TotalSeconds, rs.LastTimeSeconds, rs.SpanSeconds
+		if rs.TotalSeconds == nil && rs.LastTimeSeconds != nil {
+			incomplete = append(incomplete, filepath.Base(t.File))
+		}
+		if n := len(t.Steps); n > 0 {
+			lastKeys[t.Steps[n-1].Key()] = true
+		}
 	}
 	c.compareRow(&total, sideOf)
 	c.compareRow(&span, sideOf)
-	c.Totals = []GbakStepComparison{total, span}
+	c.Totals = []GbakStepComparison{total}
+	if len(incomplete) > 0 {
+		// The last timestamps of excerpts compare only when they end at
+		// the same step: then they are the time to reach it.
+		c.Warnings = append(c.Warnings, fmt.Sprintf("incomplete logs (no closing line): %s; "+
+			"their last timestamps are when the last line shown was printed, not the run's total", strings.Join(incomplete, ", ")))
+		if len(lastKeys) == 1 {
+			c.compareRow(&last, sideOf)
+		} else {
+			c.Warnings = append(c.Warnings, "the logs end at different steps: their last timestamps are not compared")
+		}
+		c.Totals = append(c.Totals, last)
+	}
+	c.Totals = append(c.Totals, span)
+	c.adjust()
 	return c
+}
+
+// adjust adjusts the p of the steps for their number: with repeated runs
+// a restore of 46 steps runs 46 tests, and at Alpha 0.05 two of them
+// would come out "significant" by chance.
+func (c *GbakComparison) adjust() {
+	cmps := make([]*Comparison, len(c.Steps))
+	for i := range c.Steps {
+		cmps[i] = &c.Steps[i].cmp
+	}
+	c.Adjustment = BenjaminiHochberg
+	c.Tests = AdjustComparisons(cmps, c.Adjustment)
+	for i := range c.Steps {
+		row := &c.Steps[i]
+		if row.P == nil {
+			continue
+		}
+		row.PAdjusted, row.Significant = row.cmp.PAdjusted, row.cmp.Significant
+		row.Verdict = row.cmp.String()
+	}
 }
 
 // compareRow fills the per-side medians and the comparison of the first
@@ -211,16 +276,18 @@ func (c *GbakComparison) compareRow(row *GbakStepComparison, sideOf []int) {
 	}
 	row.Median = make([]*float64, len(c.Sides))
 	row.Spread = make([]*float64, len(c.Sides))
+	row.Range = make([]*[2]float64, len(c.Sides))
 	for s, xs := range vals {
 		if len(xs) == 0 {
 			continue
 		}
 		sum := Summarize(xs)
 		row.Median[s] = f64(sum.Median)
+		if sp := sum.Spread(); !math.IsNaN(sp) {
+			row.Spread[s] = f64(sp)
+		}
 		if sum.N > 1 {
-			if sp := sum.Spread(); !math.IsNaN(sp) {
-				row.Spread[s] = f64(sp)
-			}
+			row.Range[s] = &[2]float64{sum.Min, sum.Max}
 		}
 	}
 	if len(c.Sides) < 2 || len(vals[0]) == 0 || len(vals[1]) == 0 {
@@ -232,8 +299,9 @@ func (c *GbakComparison) compareRow(row *GbakStepComparison, sideOf []int) {
 	}
 	cmp := Compare(vals[1], vals[0]) // Ratio = median(first)/median(second)
 	honestSmallN(&cmp)
+	row.cmp = cmp
 	row.Ratio = f64(cmp.Ratio)
-	row.P, row.Significant = cmp.P, cmp.Significant
+	row.P, row.PAdjusted, row.Significant = cmp.P, cmp.PAdjusted, cmp.Significant
 	row.Verdict = cmp.String()
 	row.Warnings = cmp.Warnings
 }

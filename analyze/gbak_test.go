@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -137,7 +138,8 @@ func TestGbakTimelineBackupShop(t *testing.T) {
 	if *tl.Kind != "backup" || tl.Outcome != GbakCompleted {
 		t.Fatalf("kind %v outcome %s", *tl.Kind, tl.Outcome)
 	}
-	if !nearMs(tl.TotalSeconds, 2.194) || !is(tl.TotalReads, 6752) || !is(tl.TotalWrites, 152) || !nearMs(tl.SpanSeconds, 2.167) {
+	if !nearMs(tl.TotalSeconds, 2.194) || !is(tl.TotalReads, 6752) || !is(tl.TotalWrites, 152) || !nearMs(tl.SpanSeconds, 2.167) ||
+		!nearMs(tl.LastTimeSeconds, 2.194) {
 		t.Errorf("totals %v %v %v %v", *tl.TotalSeconds, *tl.TotalReads, *tl.TotalWrites, *tl.SpanSeconds)
 	}
 	want := []struct {
@@ -171,8 +173,11 @@ func TestGbakTimelineBackupShop(t *testing.T) {
 // last one's is unknown, and the totals of an excerpt are not invented.
 func TestGbakTimelineSeedExcerpt(t *testing.T) {
 	tl := timelineOf(t, testutil.Testdata(t, "seeds", "restore-balanced.log"))
-	if tl.Outcome != GbakIncomplete || !nearMs(tl.SpanSeconds, 3774.995) || !nearMs(tl.TotalSeconds, 13304.334) {
-		t.Fatalf("outcome %s span %v total %v", tl.Outcome, derefF(tl.SpanSeconds), derefF(tl.TotalSeconds))
+	// An excerpt has no total: its last timestamp, 13304.334 s, is when
+	// its last line was printed, not how long the restore took (the
+	// article: 4 hours 7 minutes).
+	if tl.Outcome != GbakIncomplete || !nearMs(tl.SpanSeconds, 3774.995) || tl.TotalSeconds != nil || !nearMs(tl.LastTimeSeconds, 13304.334) {
+		t.Fatalf("outcome %s span %v total %v last %v", tl.Outcome, derefF(tl.SpanSeconds), derefF(tl.TotalSeconds), derefF(tl.LastTimeSeconds))
 	}
 	if tl.TotalReads != nil || tl.TotalWrites != nil {
 		t.Errorf("excerpt totals invented: %v %v", derefI(tl.TotalReads), derefI(tl.TotalWrites))
@@ -193,7 +198,7 @@ func TestGbakCompareSeeds(t *testing.T) {
 		c.Runs[0].Matched != 5 || c.Runs[1].Unmatched != 0 {
 		t.Fatalf("runs %+v", c.Runs)
 	}
-	span := c.Totals[1]
+	span := c.Totals[2]
 	if span.Key != "span" || span.Ratio == nil || math.Abs(*span.Ratio-1.456) > 0.0005 || !nearMs(span.Difference, 1182.440) {
 		t.Errorf("span %+v", span)
 	}
@@ -233,14 +238,16 @@ func TestGbakCompareRepeatedRuns(t *testing.T) {
 	}
 	dt := c.Steps[0]
 	if len(dt.Seconds) != 6 || !nearMs(dt.Median[0], 1258.270) || !nearMs(dt.Median[1], 622.882) || dt.P == nil ||
-		!nearMs(dt.Seconds[3], 622.882) || !nearMs(dt.Spread[0], 0) {
+		!nearMs(dt.Seconds[3], 622.882) || dt.Spread[0] != nil || dt.Range[0] == nil || *dt.Range[0] != [2]float64{1258.27, 1258.27} {
 		t.Fatalf("DT_D %+v", dt)
 	}
 	// The values tie within each side, so the kit's normal approximation
 	// gives p < 0.05; no arrangement of 3+3 runs can give less than 0.100,
 	// so the difference is not called significant.
 	raw := Compare([]float64{622.882, 622.882, 622.882}, []float64{1258.270, 1258.270, 1258.270})
-	if dt.Significant || *dt.P != *raw.P || dt.Verdict != fmt.Sprintf("~ (p=%.3f n=3+3)", *raw.P) ||
+	// Every matched step has that p: adjusted over the 4 tests it stays.
+	if dt.Significant || *dt.P != *raw.P || *dt.PAdjusted != *raw.P || c.Tests != 4 || c.Adjustment != BenjaminiHochberg ||
+		dt.Verdict != fmt.Sprintf("~ (p_adj=%.3f n=3+3)", *raw.P) ||
 		len(dt.Warnings) != 1 || dt.Warnings[0] != "need >= 4 samples per side to detect a difference at alpha level 0.05" {
 		t.Errorf("verdict %q warnings %v (kit: %s)", dt.Verdict, dt.Warnings, raw)
 	}
@@ -413,5 +420,39 @@ func TestGbakTotalsWithoutTotalLine(t *testing.T) {
 	}
 	if ix := findIndex(t, tl, "RDB$PRIMARY4"); ix.Seconds != nil {
 		t.Errorf("RDB$PRIMARY4 measured across a hole: %v", derefF(ix.Seconds))
+	}
+}
+
+// Issue 13: with one run per side the seed's excerpts compare their last
+// timestamps, 13304.334 s and 7894.340 s, which are no totals: the row
+// says what they are, and total_seconds stays null.
+func TestGbakCompareIncompleteHasNoTotal(t *testing.T) {
+	a := timelineOf(t, testutil.Testdata(t, "seeds", "restore-balanced.log"))
+	b := timelineOf(t, testutil.Testdata(t, "seeds", "restore-high-performance.log"))
+	c := CompareTimelines(GbakRun{"balanced", a}, GbakRun{"high", b})
+	for i, want := range []float64{13304.334, 7894.340} {
+		r := c.Runs[i]
+		if r.Outcome != GbakIncomplete || r.TotalSeconds != nil || !nearMs(r.LastTimeSeconds, want) {
+			t.Errorf("run %d: %s total %v last %v", i, r.Outcome, derefF(r.TotalSeconds), derefF(r.LastTimeSeconds))
+		}
+	}
+	var keys []string
+	for _, row := range c.Totals {
+		keys = append(keys, row.Key+"="+row.Name)
+	}
+	if got := strings.Join(keys, ", "); got != "total=total seconds, last_time=last timestamp (log incomplete), span=span of matched steps" {
+		t.Fatalf("totals %s", got)
+	}
+	total, last := c.Totals[0], c.Totals[1]
+	if total.Median[0] != nil || total.Median[1] != nil || total.Ratio != nil {
+		t.Errorf("total of excerpts %+v", total)
+	}
+	if !nearMs(last.Median[0], 13304.334) || !nearMs(last.Median[1], 7894.340) || math.Abs(*last.Ratio-1.68530) > 0.00001 ||
+		last.Verdict != "+68.53% (n=1+1, no test)" {
+		t.Errorf("last timestamp %+v", last)
+	}
+	if !slices.Contains(c.Warnings, "incomplete logs (no closing line): restore-balanced.log, restore-high-performance.log; "+
+		"their last timestamps are when the last line shown was printed, not the run's total") {
+		t.Errorf("warnings %q", c.Warnings)
 	}
 }

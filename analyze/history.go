@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"cmp"
 	"time"
 
 	"github.com/fbdiag/fbdiag/parse"
@@ -102,10 +103,24 @@ func (s *HistorySnapshot) SizeBytes() *int64 {
 }
 
 // tableKey matches tables across snapshots: schema and name, never the
-// relation id (a restore renumbers it).
+// relation id (a restore renumbers it). Before Firebird 6 there are no
+// schemas; a restore into 6.0 puts the application's objects in PUBLIC
+// and Firebird's own in SYSTEM (the "PUBLIC"."RDB$…" of firebird#8595 and
+// #9083 is a user reference that missed SYSTEM), so a table printed
+// without a schema is matched as if in the schema it would get.
 func tableKey(schema, name string) string {
-	if schema == "" {
-		return name
+	return cmp.Or(schema, defaultSchema(name)) + "." + name
+}
+
+// indexKey matches indices: index names are unique per schema, the
+// schema of the table they belong to.
+func indexKey(tableSchema, table, name string) string {
+	return cmp.Or(tableSchema, defaultSchema(cmp.Or(table, name))) + "." + name
+}
+
+func defaultSchema(table string) string {
+	if IsSystemTable(table) {
+		return "SYSTEM"
 	}
-	return schema + "." + name
+	return "PUBLIC"
 }

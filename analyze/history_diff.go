@@ -22,8 +22,13 @@ type SnapshotDiff struct {
 	// Counters are the header transaction counters and their gaps.
 	Counters []CounterDiff `json:"counters"`
 	// OATAgeHours estimates, in each snapshot, how long ago the oldest
-	// active transaction started: (Next − OAT) / TransactionsPerHour.
+	// active transaction started: (Next − OAT) / TransactionsPerHour;
+	// null when the estimate falls outside what the headers allow
+	// (OATAge says why).
 	OATAgeHours FloatPair `json:"oat_age_hours"`
+	// OATAge bounds the age of the oldest active transaction in each
+	// snapshot by the creation date and the snapshot times.
+	OATAge [2]OATAge `json:"oat_age"`
 	// OATStuck is true when the oldest active transaction is the same in
 	// both snapshots while Next moved on: that transaction was still
 	// open when the later ones started, so it has been open at least
@@ -37,6 +42,22 @@ type SnapshotDiff struct {
 	// a restore to a newer ODS; the others are compared.
 	FieldsOnlyBefore []string `json:"fields_only_before"`
 	FieldsOnlyAfter  []string `json:"fields_only_after"`
+	// SizeComparable is false when the two sizes add up other things
+	// (gstat -d has no indices, -s adds the system tables, -h has no
+	// size): a warning says which; the size change is then no growth.
+	SizeComparable bool `json:"size_comparable"`
+	// FillComparable is false when one snapshot is of Firebird 6 (ODS 14)
+	// and the other older: their average fill figures are computed
+	// differently (a warning says how).
+	FillComparable bool `json:"fill_comparable"`
+	// WarningsAppeared and WarningsResolved are the health warnings only
+	// the later or only the earlier snapshot has; WarningsChanged those
+	// both have with another severity. A warning whose object the other
+	// snapshot does not show (another gstat switch) is in none of them:
+	// a warning says how many.
+	WarningsAppeared []WarningChange `json:"warnings_appeared"`
+	WarningsResolved []WarningChange `json:"warnings_resolved"`
+	WarningsChanged  []WarningChange `json:"warnings_changed"`
 	// Warnings say why figures may mislead (other database, time going
 	// backwards, restore in between).
 	Warnings []string `json:"warnings"`
@@ -64,9 +85,13 @@ type TotalsDiff struct {
 
 // Status of an object between two snapshots.
 const (
-	StatusChanged   = "changed"
-	StatusAdded     = "added"
-	StatusDropped   = "dropped"
+	StatusChanged = "changed"
+	StatusAdded   = "added"
+	StatusDropped = "dropped"
+	// StatusNotShown: the other snapshot shows no object of this kind at
+	// all (gstat -d has no indices, -h no tables): neither added nor
+	// dropped, not compared.
+	StatusNotShown  = "not_shown"
 	StatusUnchanged = "unchanged"
 )
 
@@ -90,6 +115,9 @@ type TableDiff struct {
 	// size, as in fbdiag gstat.
 	SizeBytes  Pair `json:"size_bytes"`
 	IndexBytes Pair `json:"index_bytes"`
+	// AverageFill is gstat's average data page fill in percent; across a
+	// Firebird 6 upgrade it does not compare (SnapshotDiff.FillComparable).
+	AverageFill Pair `json:"average_fill"`
 
 	RecordsChange   *int64 `json:"records_change"`
 	VersionsChange  *int64 `json:"versions_change"`
@@ -151,7 +179,26 @@ func Diff(before, after *HistorySnapshot) *SnapshotDiff {
 	}
 	d.tables(ba, aa)
 	d.indices(ba, aa)
+	d.warnings(ba, aa)
 	d.FieldsOnlyBefore, d.FieldsOnlyAfter = fieldsOnlyInOne(before.Parsed, after.Parsed)
+	d.SizeComparable = true
+	bb, ab := basisOf(before), basisOf(after)
+	for _, c := range []struct {
+		side  string
+		this  sizeBasis
+		other sizeBasis
+	}{{"the later snapshot", ab, bb}, {"the earlier snapshot", bb, ab}} {
+		if why := c.this.differs(c.other); why != "" && (bb.sized || ab.sized) {
+			d.SizeComparable = false
+			d.Warnings = append(d.Warnings, "sizes do not compare: "+c.side+" has "+why)
+			break
+		}
+	}
+	d.FillComparable = true
+	if why, ok := fillBreak(d.Before.ODSVersion, d.After.ODSVersion); ok {
+		d.FillComparable = false
+		d.Warnings = append(d.Warnings, why)
+	}
 	if len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter) > 0 && !sameStr(d.Before.ODSVersion, d.After.ODSVersion) {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("ODS %s and %s: only the fields both print are compared",
 			strOr(d.Before.ODSVersion, "unknown"), strOr(d.After.ODSVersion, "unknown")))
@@ -205,17 +252,12 @@ func (d *SnapshotDiff) counters(b, a *HeaderStats) {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("the oldest active transaction (%d) did not move while %d transactions started: "+
 			"it has been open at least %s and holds back garbage collection", *oat[0], *d.TransactionsBetween, open))
 	}
+	rate := 0.0
 	if d.TransactionsBetween != nil && d.SecondsBetween != nil && *d.SecondsBetween > 0 {
-		rate := float64(*d.TransactionsBetween) / (*d.SecondsBetween / 3600)
+		rate = float64(*d.TransactionsBetween) / (*d.SecondsBetween / 3600)
 		d.TransactionsPerHour = &rate
-		if rate > 0 {
-			for i, h := range []*HeaderStats{b, a} {
-				if h != nil && h.NextMinusOAT != nil {
-					d.OATAgeHours[i] = ptr(float64(*h.NextMinusOAT) / rate)
-				}
-			}
-		}
 	}
+	d.oatAges(b, a, rate)
 }
 
 func (d *SnapshotDiff) perDay(change *int64) *float64 {
@@ -257,7 +299,15 @@ func (d *SnapshotDiff) tables(b, a *GstatAnalysis) {
 		td.DataPages = pair(func(t *TableStats) *int64 { return t.DataPages })
 		td.SizeBytes = pair(func(t *TableStats) *int64 { return t.SizeBytes })
 		td.IndexBytes = pair(func(t *TableStats) *int64 { return t.IndexBytes })
+		td.AverageFill = pair(func(t *TableStats) *int64 {
+			if t.AverageFill == nil {
+				return nil
+			}
+			return ptr(int64(*t.AverageFill))
+		})
 		switch {
+		case bt == nil && len(b.Tables) == 0, at == nil && len(a.Tables) == 0:
+			td.Status = StatusNotShown
 		case bt == nil:
 			td.Status = StatusAdded
 		case at == nil:
@@ -326,7 +376,7 @@ func (d *SnapshotDiff) indices(b, a *GstatAnalysis) {
 	// index schema, which gstat does not print separately.
 	old := map[string]indexRef{}
 	for _, r := range allIndices(b) {
-		old[tableKey(r.tableSchema, r.ix.Name)] = r
+		old[indexKey(r.tableSchema, r.ix.Table, r.ix.Name)] = r
 	}
 	seen := map[string]bool{}
 	add := func(br, ar *indexRef) {
@@ -353,6 +403,8 @@ func (d *SnapshotDiff) indices(b, a *GstatAnalysis) {
 		id.MaxDup = pair(func(x *IndexStats) *int64 { return x.MaxDup })
 		id.SizeBytes = pair(func(x *IndexStats) *int64 { return x.SizeBytes })
 		switch {
+		case br == nil && len(allIndices(b)) == 0, ar == nil && len(allIndices(a)) == 0:
+			id.Status = StatusNotShown
 		case br == nil:
 			id.Status = StatusAdded
 		case ar == nil:
@@ -369,7 +421,7 @@ func (d *SnapshotDiff) indices(b, a *GstatAnalysis) {
 		d.Indices = append(d.Indices, id)
 	}
 	for _, ar := range allIndices(a) {
-		k := tableKey(ar.tableSchema, ar.ix.Name)
+		k := indexKey(ar.tableSchema, ar.ix.Table, ar.ix.Name)
 		seen[k] = true
 		if br, ok := old[k]; ok {
 			add(&br, &ar)
@@ -378,7 +430,7 @@ func (d *SnapshotDiff) indices(b, a *GstatAnalysis) {
 		}
 	}
 	for _, br := range allIndices(b) {
-		if !seen[tableKey(br.tableSchema, br.ix.Name)] {
+		if !seen[indexKey(br.tableSchema, br.ix.Table, br.ix.Name)] {
 			add(&br, nil)
 		}
 	}

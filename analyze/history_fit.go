@@ -16,7 +16,16 @@ import (
 func fitLinear(xs, ys []float64) *GrowthFit {
 	a, b := stat.LinearRegression(xs, ys, nil, false)
 	return &GrowthFit{Model: ModelLinear, Intercept: a, Slope: b, N: len(xs),
-		R2: rSquared(ys, func(i int) float64 { return a + b*xs[i] })}
+		R2: fitR2(ys, func(i int) float64 { return a + b*xs[i] })}
+}
+
+// fitR2 is R² of a fit on 3 sizes or more; nil for 2, through which any
+// line passes exactly (R² 1 would say nothing).
+func fitR2(ys []float64, model func(int) float64) *float64 {
+	if len(ys) < 3 {
+		return nil
+	}
+	return ptr(rSquared(ys, model))
 }
 
 // fitExponential fits size = a·e^(b·days) on ln size; nil when a size is
@@ -32,11 +41,11 @@ func fitExponential(xs, ys []float64) *GrowthFit {
 	la, b := stat.LinearRegression(xs, ls, nil, false)
 	a := math.Exp(la)
 	f := &GrowthFit{Model: ModelExponential, Intercept: a, Slope: b, N: len(xs),
-		R2: rSquared(ys, func(i int) float64 { return a * math.Exp(b*xs[i]) })}
+		R2: fitR2(ys, func(i int) float64 { return a * math.Exp(b*xs[i]) })}
 	// Two sizes minutes apart, years after the first snapshot, give a
 	// steep slope whose intercept at day 0 overflows (e^48000): no fit
 	// JSON can carry, and none worth naming.
-	if math.IsInf(a, 0) || math.IsNaN(f.R2) || a == 0 {
+	if math.IsInf(a, 0) || f.R2 != nil && math.IsNaN(*f.R2) || a == 0 {
 		return nil
 	}
 	if b > 0 {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -27,6 +28,14 @@ type Trend struct {
 	Transactions TransactionTrend `json:"transactions"`
 	// Skipped names the snapshots left out (no time to place them).
 	Skipped []string `json:"skipped"`
+	// Breaks mark where figures stop comparing: a Firebird 6 upgrade
+	// changes how the average fill is computed.
+	Breaks []TrendBreak `json:"breaks"`
+	// LeftOut lists the dated snapshots left out of the size series
+	// (database and tables) because their sizes add up other things:
+	// another gstat switch, other tables. They still count for the
+	// transaction counters.
+	LeftOut []LeftOut `json:"left_out"`
 	// Warnings: fewer than 2 dated snapshots, equal times, several
 	// database paths, a stuck oldest active transaction.
 	Warnings []string `json:"warnings"`
@@ -36,8 +45,10 @@ type Trend struct {
 type TransactionTrend struct {
 	Points []CounterPoint `json:"points"`
 	// PerDay is the least-squares slope of Next transaction over days,
-	// fitted on the snapshots since the last restore.
+	// fitted on the snapshots since the last restore; Days is the span
+	// of those snapshots (a rate from minutes is no daily rate).
 	PerDay *float64 `json:"per_day"`
+	Days   float64  `json:"days"`
 	// Restores counts the times Next went backwards between two
 	// snapshots (a restore or a replaced file resets it).
 	Restores int `json:"restores"`
@@ -58,8 +69,9 @@ type CounterPoint struct {
 	NextTransaction   *int64    `json:"next_transaction"`
 }
 
-// transactions fills tr.Transactions from the dated snapshots.
-func (tr *Trend) transactions(timed []*HistorySnapshot, days []float64) {
+// transactions fills tr.Transactions from the dated snapshots; only those
+// with use set (the trend's database, not another one) count.
+func (tr *Trend) transactions(timed []*HistorySnapshot, days []float64, use []bool) {
 	tt := &tr.Transactions
 	tt.Points = make([]CounterPoint, len(timed))
 	var xs, ys []float64
@@ -71,7 +83,7 @@ func (tr *Trend) transactions(timed []*HistorySnapshot, days []float64) {
 			p.OldestSnapshot, p.NextTransaction = h.OldestSnapshot, h.NextTransaction
 		}
 		tt.Points[i] = p
-		if p.NextTransaction == nil {
+		if !use[i] || p.NextTransaction == nil {
 			continue
 		}
 		if lastNext != nil && *p.NextTransaction < *lastNext {
@@ -84,26 +96,33 @@ func (tr *Trend) transactions(timed []*HistorySnapshot, days []float64) {
 	}
 	if len(xs) >= 2 && xs[len(xs)-1] > xs[0] {
 		tt.PerDay = ptr(fitLinear(xs, ys).Slope)
+		tt.Days = xs[len(xs)-1] - xs[0]
 	}
 	// The last run of snapshots sharing the last OAT.
-	n := len(tt.Points)
+	var pts []CounterPoint
+	for i, p := range tt.Points {
+		if use[i] {
+			pts = append(pts, p)
+		}
+	}
+	n := len(pts)
 	if n < 2 {
 		return
 	}
-	last := tt.Points[n-1]
+	last := pts[n-1]
 	if last.OldestActive == nil || last.NextTransaction == nil {
 		return
 	}
 	since := n - 1
 	for i := n - 2; i >= 0; i-- {
-		p := tt.Points[i]
+		p := pts[i]
 		if p.OldestActive == nil || *p.OldestActive != *last.OldestActive || p.NextTransaction == nil ||
 			*p.NextTransaction > *last.NextTransaction {
 			break
 		}
 		since = i
 	}
-	first := tt.Points[since]
+	first := pts[since]
 	if since < n-1 && *last.NextTransaction > *first.NextTransaction {
 		tt.StuckOldestActive, tt.StuckSince = last.OldestActive, &first.Time
 		tr.Warnings = append(tr.Warnings, fmt.Sprintf(
@@ -142,12 +161,14 @@ type GrowthTrend struct {
 	Fastest bool `json:"fastest"`
 }
 
-// TrendPoint is an object in one snapshot.
+// TrendPoint is an object in one snapshot. AverageFill (tables only, in
+// percent) does not compare across a Trend.Breaks entry.
 type TrendPoint struct {
-	Time      time.Time `json:"time"`
-	SizeBytes *int64    `json:"size_bytes"`
-	Records   *int64    `json:"records"`
-	Versions  *int64    `json:"versions"`
+	Time        time.Time `json:"time"`
+	SizeBytes   *int64    `json:"size_bytes"`
+	Records     *int64    `json:"records"`
+	Versions    *int64    `json:"versions"`
+	AverageFill *int      `json:"average_fill,omitempty"`
 }
 
 // GrowthFit is a size-over-time model fitted by least squares, time in
@@ -158,8 +179,8 @@ type GrowthFit struct {
 	Intercept float64 `json:"intercept"`
 	Slope     float64 `json:"slope"`
 	// R2 is computed on sizes (not on their logarithms) for both models,
-	// so that the two compare.
-	R2 float64 `json:"r2"`
+	// so that the two compare; null with 2 sizes, which any line fits.
+	R2 *float64 `json:"r2"`
 	// DoublingDays is ln 2 / Slope for a growing exponential fit.
 	DoublingDays *float64 `json:"doubling_days"`
 	N            int      `json:"n"`
@@ -186,6 +207,14 @@ const (
 	ForecastNotGrowing = "not_growing"    // the best fit is flat or shrinking
 	ForecastTooFew     = "too_few_sizes"  // fewer than 2 sizes
 	ForecastBeyond     = "beyond_horizon" // more than a century away
+	// ForecastRefused: fewer sizes than history-forecast.min_sizes; no
+	// date is given.
+	ForecastRefused = "refused"
+	// ForecastUnreliable: the crossing lies further past the last
+	// snapshot than history-forecast.max_span_multiple × the span the
+	// sizes cover; Date says where the fit crosses, Reason why it is not
+	// a forecast.
+	ForecastUnreliable = "unreliable"
 )
 
 // Forecast is when an object reaches UntilBytes by its best model.
@@ -203,6 +232,11 @@ type Forecast struct {
 	Latest   *time.Time `json:"latest"`
 	// DaysAfterLast is Date − the last snapshot, in days.
 	DaysAfterLast *float64 `json:"days_after_last"`
+	// SpanMultiple is DaysAfterLast over the days the sizes span: how far
+	// the forecast reaches beyond what was observed.
+	SpanMultiple *float64 `json:"span_multiple"`
+	// Reason says why the status is refused or unreliable.
+	Reason string `json:"reason,omitempty"`
 }
 
 // FastestTables is how many tables Trend flags as growing fastest.
@@ -248,7 +282,14 @@ func TrendOf(snaps []*HistorySnapshot, until int64) *Trend {
 	if len(timed) == 0 {
 		tr.Database = GrowthTrend{Name: "database", Points: []TrendPoint{}}
 		tr.Transactions.Points = []CounterPoint{}
+		tr.LeftOut, tr.Breaks = []LeftOut{}, []TrendBreak{}
 		return tr
+	}
+	keep, sameDB, left := comparable(timed)
+	tr.LeftOut = left
+	tr.Breaks = breaks(timed)
+	for _, b := range tr.Breaks {
+		tr.Warnings = append(tr.Warnings, fmt.Sprintf("from %s: %s", b.Time.Format(time.DateTime), b.Reason))
 	}
 	t0 := *timed[0].Time
 	tr.Days = timed[len(timed)-1].Time.Sub(t0).Hours() / 24
@@ -257,12 +298,16 @@ func TrendOf(snaps []*HistorySnapshot, until int64) *Trend {
 		days[i] = s.Time.Sub(t0).Hours() / 24
 	}
 
-	tr.transactions(timed, days)
+	tr.transactions(timed, days, sameDB)
 
 	db := GrowthTrend{Name: "database"}
-	for _, s := range timed {
-		t := s.Analysis.Totals
-		db.Points = append(db.Points, TrendPoint{Time: *s.Time, SizeBytes: s.SizeBytes(), Records: t.Records, Versions: t.Versions})
+	for i, s := range timed {
+		p := TrendPoint{Time: *s.Time}
+		if keep[i] {
+			t := s.Analysis.Totals
+			p.SizeBytes, p.Records, p.Versions = s.SizeBytes(), t.Records, t.Versions
+		}
+		db.Points = append(db.Points, p)
 	}
 	db.fit(days, until)
 	tr.Database = db
@@ -270,6 +315,9 @@ func TrendOf(snaps []*HistorySnapshot, until int64) *Trend {
 	// Tables in order of first appearance, matched by schema and name.
 	idx := map[string]int{}
 	for si, s := range timed {
+		if !keep[si] {
+			continue
+		}
 		for _, t := range s.Analysis.Tables {
 			k := tableKey(t.Schema, t.Name)
 			i, ok := idx[k]
@@ -282,7 +330,7 @@ func TrendOf(snaps []*HistorySnapshot, until int64) *Trend {
 				}
 			}
 			p := &tr.Tables[i].Points[si]
-			p.SizeBytes, p.Records, p.Versions = t.SizeBytes, t.Records, t.Versions
+			p.SizeBytes, p.Records, p.Versions, p.AverageFill = t.SizeBytes, t.Records, t.Versions, t.AverageFill
 		}
 	}
 	for i := range tr.Tables {
@@ -343,21 +391,73 @@ func (g *GrowthTrend) fit(days []float64, until int64) {
 	}
 	best := g.Linear
 	if len(xs) >= 3 && g.Linear != nil {
-		if e := g.Exponential; e != nil && e.R2 > g.Linear.R2 {
+		if e := g.Exponential; e != nil && *e.R2 > *g.Linear.R2 {
 			best = e
 		}
 		g.Best = strPtr(best.Model)
 	}
 	if until > 0 {
-		g.Forecast = forecast(best, xs, ys, until, g.Points)
+		g.Forecast = judgeForecast(forecast(best, xs, ys, until, g.Points), xs)
 		if g.Best != nil {
 			other := g.Exponential
 			if best == g.Exponential {
 				other = g.Linear
 			}
 			if other != nil {
-				g.OtherForecast = forecast(other, xs, ys, until, g.Points)
+				g.OtherForecast = judgeForecast(forecast(other, xs, ys, until, g.Points), xs)
 			}
 		}
 	}
+}
+
+// multiple writes a ratio with the digits it deserves: 2.3, 12, 302.
+func multiple(m float64) string {
+	if m < 10 {
+		return strconv.FormatFloat(m, 'f', 1, 64)
+	}
+	return strconv.FormatFloat(m, 'f', 0, 64)
+}
+
+func refusedReason(n int, minSizes float64) string {
+	return fmt.Sprintf("%d sizes: a line through %d points fits them exactly and has no error estimate; "+
+		"a forecast needs %g comparable snapshots or more", n, n, minSizes)
+}
+
+// judgeForecast withdraws a date the sizes cannot support: from fewer
+// than history-forecast.min_sizes sizes (refused), or further past the
+// last snapshot than history-forecast.max_span_multiple × the days the
+// sizes span (unreliable).
+func judgeForecast(fc *Forecast, xs []float64) *Forecast {
+	th := NewThresholds()
+	minSizes, maxMult := th.Get("history-forecast", "min_sizes"), th.Get("history-forecast", "max_span_multiple")
+	if fc == nil || fc.Status == ForecastReached || fc.Status == ForecastTooFew {
+		return fc // a fact, or nothing to judge
+	}
+	if fc.Status != ForecastDate {
+		// Flat, shrinking or a century away: from 2 sizes, no more a
+		// forecast than a date is.
+		if float64(len(xs)) < minSizes {
+			fc.Status, fc.Reason = ForecastRefused, refusedReason(len(xs), minSizes)
+		}
+		return fc
+	}
+	span := xs[len(xs)-1] - xs[0]
+	model := "the fit"
+	if fc.Model != nil {
+		model = "the " + *fc.Model + " fit"
+	}
+	ahead := humanSeconds(*fc.DaysAfterLast * 86400)
+	if span > 0 {
+		fc.SpanMultiple = ptr(*fc.DaysAfterLast / span)
+	}
+	switch {
+	case float64(len(xs)) < minSizes:
+		fc.Status, fc.Reason = ForecastRefused, refusedReason(len(xs), minSizes)
+		fc.Date, fc.Earliest, fc.Latest, fc.DaysAfterLast, fc.SpanMultiple = nil, nil, nil, nil, nil
+	case fc.SpanMultiple != nil && *fc.SpanMultiple > maxMult:
+		fc.Status = ForecastUnreliable
+		fc.Reason = fmt.Sprintf("%s reaches the target %s after the last snapshot, %s× the %s the snapshots span; "+
+			"fbdiag forecasts no further ahead than %g× the span", model, ahead, multiple(*fc.SpanMultiple), humanSeconds(span*86400), maxMult)
+	}
+	return fc
 }

@@ -95,6 +95,15 @@ var Rules = []Rule{
 	// noise margin from the same thresholds table.
 	{"throughput-sweep", "throughput", []Severity{Info}, "sweep settings within this share of the best count as equal to it (one run per setting)",
 		"fbdiag throughput sweeps", ""},
+	// Not gstat rules either: the statistics of fbdiag throughput and
+	// fbdiag gstat trend read their limits from the same table.
+	{ID: "throughput-degradation", Kind: "throughput", Severities: []Severity{Info},
+		Summary:   "a step at the knee is a cliff only when significant and at least this share of the trend; points above this leverage dominate a fit",
+		AppliesTo: "fbdiag throughput degradations (--knee for the cliff)"},
+	{ID: "history-forecast", Kind: "history", Severities: []Severity{Info},
+		Summary:   "gstat trend forecasts a date only from this many comparable snapshots, and no further ahead than this multiple of their span",
+		AppliesTo: "fbdiag gstat trend --until",
+		Advice:    "keep taking snapshots with the same gstat switches: the forecast reaches as far ahead as they span"},
 }
 
 // RuleByID returns a rule of the catalogue.

@@ -61,17 +61,15 @@ func Summarize(values []float64) Summary {
 	return s
 }
 
-// Spread is the larger relative distance from the median to the interval
-// ends (benchstat's "± x %"), or, when there is no interval, to min and max.
+// Spread is the larger relative distance from the median to the ends of
+// its 95 % interval: benchstat's "± x %". It is NaN below 6 values, where
+// there is no interval (benchstat prints "± ∞"); the range (Min, Max) is
+// what such samples can show, and is said as a range.
 func (s Summary) Spread() float64 {
-	if s.N == 0 || s.Median == 0 {
+	if s.N == 0 || s.Median == 0 || math.IsInf(s.Lo, 0) || math.IsInf(s.Hi, 0) {
 		return math.NaN()
 	}
-	lo, hi := s.Lo, s.Hi
-	if math.IsInf(lo, 0) || math.IsInf(hi, 0) {
-		lo, hi = s.Min, s.Max
-	}
-	return math.Max(hi/s.Median-1, 1-lo/s.Median)
+	return math.Max(s.Hi/s.Median-1, 1-s.Lo/s.Median)
 }
 
 func median(sorted []float64) float64 {
@@ -109,11 +107,18 @@ func medianCI(sorted []float64, conf float64) (lo, hi float64) {
 // Ratio is median(after)/median(before): a ratio below 1 on durations is
 // an improvement, above 1 on throughput is one.
 type Comparison struct {
-	N1          int      `json:"n1"`
-	N2          int      `json:"n2"`
-	Ratio       float64  `json:"ratio"`
-	Delta       float64  `json:"delta"`
-	P           *float64 `json:"p"`
+	N1    int      `json:"n1"`
+	N2    int      `json:"n2"`
+	Ratio float64  `json:"ratio"`
+	Delta float64  `json:"delta"`
+	P     *float64 `json:"p"`
+	// PAdjusted is P adjusted for the other tests of the same answer
+	// (Adjustment names the method, Tests counts them); with a single
+	// test it is P. Null when P is.
+	PAdjusted  *float64 `json:"p_adjusted"`
+	Adjustment string   `json:"adjustment,omitempty"`
+	Tests      int      `json:"tests,omitempty"`
+	// Significant is PAdjusted ≤ Alpha.
 	Significant bool     `json:"significant"`
 	Test        string   `json:"test"`
 	Warnings    []string `json:"warnings,omitempty"`
@@ -135,7 +140,7 @@ func Compare(before, after []float64) Comparison {
 		return c
 	}
 	p := MannWhitneyU(s1.Values, s2.Values)
-	c.P = &p
+	c.P, c.PAdjusted, c.Tests = &p, &p, 1
 	c.Significant = p <= Alpha
 	if minP := 2 / binom(s1.N+s2.N, s1.N); minP > Alpha && !c.Significant {
 		need := 2
@@ -148,15 +153,47 @@ func Compare(before, after []float64) Comparison {
 }
 
 // String formats the comparison like benchstat: "-17.20% (p=0.000 n=10+10)"
-// or "~ (p=0.100 n=3+3)" when not significant.
+// or "~ (p=0.100 n=3+3)" when not significant; one of several tests
+// gives its adjusted p: "~ (p_adj=0.343 n=4+4)".
 func (c Comparison) String() string {
 	if c.P == nil {
 		return fmt.Sprintf("%+.2f%% (n=%d+%d, no test)", 100*c.Delta, c.N1, c.N2)
 	}
-	if !c.Significant {
-		return fmt.Sprintf("~ (p=%.3f n=%d+%d)", *c.P, c.N1, c.N2)
+	p := fmt.Sprintf("p=%.3f", *c.P)
+	if c.Tests > 1 && c.PAdjusted != nil {
+		p = fmt.Sprintf("p_adj=%.3f", *c.PAdjusted)
 	}
-	return fmt.Sprintf("%+.2f%% (p=%.3f n=%d+%d)", 100*c.Delta, *c.P, c.N1, c.N2)
+	if !c.Significant {
+		return fmt.Sprintf("~ (%s n=%d+%d)", p, c.N1, c.N2)
+	}
+	return fmt.Sprintf("%+.2f%% (%s n=%d+%d)", 100*c.Delta, p, c.N1, c.N2)
+}
+
+// AdjustComparisons adjusts the p of comparisons that answer one
+// question together (every setting against the best, every step of two
+// restores) for their number, and decides significance on the adjusted p.
+// It returns how many tests there were.
+func AdjustComparisons(cs []*Comparison, method string) int {
+	ps := make([]*float64, len(cs))
+	n := 0
+	for i, c := range cs {
+		ps[i] = c.P
+		if c.P != nil {
+			n++
+		}
+	}
+	if n < 2 {
+		return n // a single test: its p is its adjusted p
+	}
+	for i, adj := range AdjustP(ps, method) {
+		c := cs[i]
+		if adj == nil {
+			continue
+		}
+		c.PAdjusted, c.Adjustment, c.Tests = adj, method, n
+		c.Significant = c.Significant && *adj <= Alpha
+	}
+	return n
 }
 
 func binom(n, k int) float64 {

@@ -17,17 +17,26 @@ type Sweep struct {
 	// WithinNoise lists the other settings that cannot be told apart from
 	// the best: by a Mann-Whitney test when settings were run several
 	// times, else by being within Noise of the best.
-	WithinNoise []float64      `json:"within_noise"`
-	Noise       *float64       `json:"noise"`
-	Test        string         `json:"test"`
-	Settings    []SweepSetting `json:"settings"`
-	Verdict     string         `json:"verdict"`
+	WithinNoise []float64 `json:"within_noise"`
+	Noise       *float64  `json:"noise"`
+	// Adjustment is how the p of the tests against the best were
+	// adjusted for their number (holm), "" without tests. The best is
+	// picked from the same data after the fact (PostHoc), which favours
+	// finding the others worse than it even after the adjustment.
+	Adjustment string         `json:"adjustment,omitempty"`
+	PostHoc    bool           `json:"post_hoc"`
+	Test       string         `json:"test"`
+	Settings   []SweepSetting `json:"settings"`
+	Verdict    string         `json:"verdict"`
 }
 
-// SweepSetting is one setting's measurements.
+// SweepSetting is one setting's measurements: median, smallest and
+// largest of its N runs.
 type SweepSetting struct {
 	X       float64     `json:"x"`
 	Median  float64     `json:"median"`
+	Min     float64     `json:"min"`
+	Max     float64     `json:"max"`
 	N       int         `json:"n"`
 	VsBest  float64     `json:"vs_best"` // median / best median − 1
 	Compare *Comparison `json:"compare,omitempty"`
@@ -60,7 +69,7 @@ func SweepSettings(xs []float64, by map[float64][]float64, lowerIsBetter bool, n
 	repeated := false
 	for _, x := range xs {
 		s := Summarize(by[x])
-		sw.Settings = append(sw.Settings, SweepSetting{X: x, Median: s.Median, N: s.N})
+		sw.Settings = append(sw.Settings, SweepSetting{X: x, Median: s.Median, Min: s.Min, Max: s.Max, N: s.N})
 		if s.N > 1 {
 			repeated = true
 		}
@@ -87,26 +96,33 @@ func SweepSettings(xs []float64, by map[float64][]float64, lowerIsBetter bool, n
 	if noise <= 0 {
 		noise = threshold("sweep_noise")
 	}
+	sw.PostHoc = true
 	if repeated {
-		sw.Test = "Mann-Whitney U against the best setting, alpha 0.05"
+		sw.Adjustment = Holm
+		sw.Test = "Mann-Whitney U of each setting against the best, p Holm-adjusted, alpha 0.05; " +
+			"the best was picked from these data after the fact, which favours finding the others worse"
 	} else {
 		sw.Noise = &noise
 		sw.Test = fmt.Sprintf("one run per setting: within %.1f%% of the best", 100*noise)
 	}
 	sw.WithinNoise = []float64{}
+	var cmps []*Comparison
 	for i := range sw.Settings {
 		s := &sw.Settings[i]
 		s.VsBest = s.Median/best - 1
-		if i == bi {
-			continue
-		}
-		if repeated {
+		if i != bi && repeated {
 			c := Compare(by[sw.Settings[bi].X], by[s.X])
 			s.Compare = &c
-			if !c.Significant {
-				sw.WithinNoise = append(sw.WithinNoise, s.X)
-			}
-		} else if math.Abs(s.VsBest) <= noise {
+			cmps = append(cmps, &c)
+		}
+	}
+	if repeated {
+		AdjustComparisons(cmps, Holm)
+	}
+	for i, s := range sw.Settings {
+		switch {
+		case i == bi:
+		case repeated && !s.Compare.Significant, !repeated && math.Abs(s.VsBest) <= noise:
 			sw.WithinNoise = append(sw.WithinNoise, s.X)
 		}
 	}

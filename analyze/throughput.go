@@ -345,7 +345,7 @@ func (s *Series) degradation(predictAt, kneeAt float64, unit string) {
 		if err != nil {
 			s.Warnings = append(s.Warnings, err.Error())
 		} else {
-			k.Describe(unit)
+			k.Describe(unit, s.lowerIsBetter)
 			s.Knee = k
 		}
 	}

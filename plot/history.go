@@ -32,6 +32,15 @@ type History struct {
 	// Fit is a fitted model sampled at its own times, drawn dashed (the
 	// analysis samples it, so the chart shows exactly what it reports).
 	Fit *HistoryFit
+	// Breaks are drawn as labelled vertical lines: from there on some
+	// figures were computed another way (a Firebird 6 upgrade).
+	Breaks []HistoryBreak
+}
+
+// HistoryBreak is a time where the figures stop comparing.
+type HistoryBreak struct {
+	Time  time.Time
+	Label string
 }
 
 // HistorySeries is one object's values at History.Times.
@@ -107,6 +116,13 @@ func HistoryChart(d History) (*Chart, error) {
 				ymax = math.Max(ymax, pt.Y)
 			}
 		}
+	}
+	for _, b := range d.Breaks {
+		at := float64(b.Time.Unix())
+		// In the right half the label goes left of the line.
+		left := b.Time.Sub(lo) > hi.Sub(b.Time)
+		p.Add(&rule{Vertical: true, At: at, Line: dashed(lightInk, 1), Text: textStyle(noteSize, inkColor), Label: b.Label, LabelLeft: left})
+		ch.add(Plotted{Name: "break: " + b.Label, X: []float64{at}})
 	}
 	p.X.Tick.Marker = timeTicks{}
 	if hi.Equal(lo) {

@@ -151,6 +151,9 @@ type rule struct {
 	Line     draw.LineStyle
 	Label    string
 	Text     text.Style
+	// LabelLeft puts a vertical rule's label on its left: a rule near
+	// the right edge would have it cut.
+	LabelLeft bool
 }
 
 // Plot implements gplot.Plotter.
@@ -169,7 +172,11 @@ func (r *rule) Plot(c draw.Canvas, p *gplot.Plot) {
 		c.StrokeLine2(r.Line, x, y0, x, y1)
 		if r.Label != "" {
 			sty.XAlign, sty.YAlign = draw.XLeft, draw.YTop
-			c.FillText(sty, vg.Point{X: x + vg.Points(3), Y: c.Max.Y - vg.Points(2)}, r.Label)
+			at := x + vg.Points(3)
+			if r.LabelLeft {
+				sty.XAlign, at = draw.XRight, x-vg.Points(3)
+			}
+			c.FillText(sty, vg.Point{X: at, Y: c.Max.Y - vg.Points(2)}, r.Label)
 		}
 		return
 	}

@@ -50,8 +50,13 @@ type SizeThroughput struct {
 	// with its interval; nil when none was asked for.
 	Prediction         *Point
 	PredictionInterval *Interval
-	// Knee is the size where degradation speeds up; nil when none.
-	Knee *float64
+	// Knee is the size the cliff test was run at; nil when none.
+	// KneeLabel is written beside its line ("knee 16 GB" when empty).
+	Knee      *float64
+	KneeLabel string
+	// HighLeverage are measured points that dominate the fit, ringed;
+	// their Label goes to the legend.
+	HighLeverage []Point
 }
 
 // SizeThroughputChart draws throughput against database size on a log
@@ -151,9 +156,26 @@ func SizeThroughputChart(d SizeThroughput) (*Chart, error) {
 		ch.add(Plotted{Name: "prediction", X: []float64{pr.X}, Y: []float64{pr.Y}})
 		ymax = math.Max(ymax, pr.Y)
 	}
+	for _, h := range d.HighLeverage {
+		if !(h.X > 0) || !finite(h.X, h.Y) {
+			continue
+		}
+		sc, err := plotter.NewScatter(plotter.XYs{{X: h.X, Y: h.Y}})
+		if err != nil {
+			return nil, err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: inkColor, Radius: vg.Points(7), Shape: draw.SquareGlyph{}}
+		p.Add(sc)
+		p.Legend.Add(Ellipsis(h.Label, 48), sc)
+		ch.add(Plotted{Name: "high leverage", X: []float64{h.X}, Y: []float64{h.Y}})
+	}
 	if d.Knee != nil && *d.Knee > 0 && finite(*d.Knee) {
+		label := d.KneeLabel
+		if label == "" {
+			label = "knee " + FormatSize(*d.Knee, d.XUnit)
+		}
 		r := &rule{Vertical: true, At: *d.Knee, Line: dashed(lightInk, 1), Text: textStyle(noteSize, inkColor),
-			Label: "knee " + FormatSize(*d.Knee, d.XUnit)}
+			Label: label}
 		p.Add(r)
 		ch.add(Plotted{Name: "knee", X: []float64{*d.Knee}})
 	}

@@ -104,6 +104,10 @@ func Size(p *int64) string {
 // Percent prints a signed change: 0.123 is "+12.3%".
 func Percent(v float64) string { return fmt.Sprintf("%+.1f%%", 100*v) }
 
+// Percent0 prints a share without sign or needless decimals: 0.1 is
+// "10%", 0.125 "12.5%".
+func Percent0(v float64) string { return strconv.FormatFloat(100*v, 'f', -1, 64) + "%" }
+
 // PercentOr prints a signed change; unknown (nil) is "–".
 func PercentOr(v *float64) string {
 	if v == nil {

@@ -79,9 +79,12 @@ func trendValues(g *analyze.GrowthTrend, f func(analyze.TrendPoint) *int64, scal
 func pointSize(p analyze.TrendPoint) *int64     { return p.SizeBytes }
 func pointVersions(p analyze.TrendPoint) *int64 { return p.Versions }
 
-// fitName labels a fit in a legend.
+// fitName labels a fit in a legend; a line through 2 sizes has no R².
 func fitName(fit *analyze.GrowthFit) string {
-	return fit.Model + " fit, R² " + strconv.FormatFloat(fit.R2, 'f', 4, 64)
+	if fit.R2 == nil {
+		return fmt.Sprintf("line through %d sizes (no fit statistics)", fit.N)
+	}
+	return fit.Model + " fit, R² " + strconv.FormatFloat(*fit.R2, 'f', 4, 64)
 }
 
 // HistorySizeChart is the size chart input: the database and the n
@@ -104,6 +107,12 @@ func HistorySizeChart(tr *analyze.Trend, n int) plot.History {
 	}
 	for i := 0; i < len(shown) && i < n; i++ {
 		d.Series = append(d.Series, plot.HistorySeries{Name: shown[i].Name, Values: trendValues(&shown[i], pointSize, mib)})
+	}
+	d.Breaks = historyBreaks(tr)
+	if fc := tr.Database.Forecast; fc != nil && tr.UntilBytes != nil &&
+		(fc.Status == analyze.ForecastRefused || fc.Status == analyze.ForecastUnreliable) {
+		// No forecast chart for these: the size chart says why.
+		d.Title += "; " + Size(tr.UntilBytes) + " forecast " + fc.Status
 	}
 	if fit := BestFit(&tr.Database); fit != nil && len(times) > 0 {
 		// The fit over the measured span, sampled where the analysis
@@ -129,6 +138,7 @@ func HistoryVersionsChart(tr *analyze.Trend, n int) plot.History {
 	})
 	d := plot.History{Kind: plot.KindHistoryVersions, Title: "Back versions (garbage) over time",
 		YLabel: "back versions", Times: trendTimes(tr)}
+	d.Breaks = historyBreaks(tr)
 	d.Series = append(d.Series, plot.HistorySeries{Name: "database", Values: trendValues(&tr.Database, pointVersions, 1)})
 	for i := 0; i < len(byVersions) && i < n; i++ {
 		d.Series = append(d.Series, plot.HistorySeries{Name: byVersions[i].Name, Values: trendValues(&byVersions[i], pointVersions, 1)})
@@ -165,6 +175,15 @@ func HistoryForecastChart(tr *analyze.Trend) *plot.HistoryForecast {
 		d.Fit.Values = append(d.Fit.Values, fit.At(days)/mib)
 	}
 	return d
+}
+
+// historyBreaks marks the trend's breaks on its charts.
+func historyBreaks(tr *analyze.Trend) []plot.HistoryBreak {
+	var out []plot.HistoryBreak
+	for _, b := range tr.Breaks {
+		out = append(out, plot.HistoryBreak{Time: b.Time, Label: "ODS " + b.Before + " → " + b.After + ": fill not comparable"})
+	}
+	return out
 }
 
 // lastValue is the last known value of a series, -1 when none.

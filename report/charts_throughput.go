@@ -88,12 +88,34 @@ func SizeThroughputChart(r *analyze.Result, title string) plot.SizeThroughput {
 				b.Name, plot.FormatSize(p.X, d.XUnit), plot.FormatValue(p.Y), plot.FormatValue(p.Lo), plot.FormatValue(p.Hi))}
 			d.PredictionInterval = &plot.Interval{Lo: p.Lo, Hi: p.Hi}
 		}
-		if s.Knee != nil && d.Knee == nil {
-			k := s.Knee.At
-			d.Knee = &k
+		if k := s.Knee; k != nil && d.Knee == nil {
+			at := k.At
+			d.Knee = &at
+			d.KneeLabel = kneeLabel(k, d.XUnit)
+		}
+		if b := analyze.BestModel(s.Models); b != nil && len(r.Series) == 1 {
+			for _, h := range b.HighLeverage {
+				for i, x := range ps.X {
+					if x == h.X {
+						d.HighLeverage = append(d.HighLeverage, plot.Point{X: x, Y: ps.Y[i],
+							Label: fmt.Sprintf("leverage %.2f in the %s fit: %s", h.Leverage, b.Name, analyze.FormatX(x, d.XUnit))})
+						break
+					}
+				}
+			}
 		}
 	}
 	return d
+}
+
+// kneeLabel is the cliff test's answer beside its line: "16 GB: cliff,
+// -29.5%", "16 GB: no cliff (-4.3%, p=0.002)".
+func kneeLabel(k *analyze.Knee, unit string) string {
+	at := analyze.FormatX(k.At, unit)
+	if k.Cliff {
+		return fmt.Sprintf("%s: cliff, %s", at, Percent(k.StepFraction))
+	}
+	return fmt.Sprintf("%s: no cliff (%s, p=%.3f)", at, Percent(k.StepFraction), k.P)
 }
 
 // SweepChart is the sweep chart input: every series and its best setting.

@@ -132,3 +132,29 @@ func TestLoadSpeedChartInput(t *testing.T) {
 		t.Fatalf("median %v, analysis %v", d.Median, s.Load.Summary.Median)
 	}
 }
+
+// The knee line carries the cliff test's answer and the far point is
+// ringed: the chart says what the text and the JSON say.
+func TestKneeChartLabel(t *testing.T) {
+	r := throughputSeed(t, "degradation-throughput-sata.csv", analyze.Options{Knee: "16GB", Predict: "2TB"})
+	d := SizeThroughputChart(r, "x")
+	if d.Knee == nil || *d.Knee != 16 || d.KneeLabel != "16 GB: no cliff (+0.8%, p=0.541)" {
+		t.Errorf("knee %v %q", d.Knee, d.KneeLabel)
+	}
+	if len(d.HighLeverage) != 1 || d.HighLeverage[0].X != 1813.969025 || d.HighLeverage[0].Y != 169.33 ||
+		d.HighLeverage[0].Label != "leverage 0.93 in the power fit: 1813.97 GB" {
+		t.Errorf("high leverage %+v", d.HighLeverage)
+	}
+	ch, err := plot.SizeThroughputChart(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := ch.Series("high leverage"); s == nil || s.X[0] != 1813.969025 {
+		t.Errorf("plotted %+v", s)
+	}
+	k := r.Series[0].Knee
+	k.Cliff, k.StepFraction = true, -0.295
+	if got := kneeLabel(k, "GB"); got != "16 GB: cliff, -29.5%" {
+		t.Errorf("cliff label %q", got)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -44,6 +45,10 @@ func GbakTables(tl *analyze.Timeline, f Format, top int) []*Table {
 	}
 	sum.Add("statistics", cols)
 	sum.Add("total seconds", c.sec(tl.TotalSeconds))
+	if tl.TotalSeconds == nil && tl.LastTimeSeconds != nil {
+		// An excerpt stops anywhere: its last time is no total.
+		sum.Add("last timestamp", c.sec(tl.LastTimeSeconds)+" (log incomplete: no total)")
+	}
 	sum.Add("page reads", c.num(tl.TotalReads))
 	sum.Add("page writes", c.num(tl.TotalWrites))
 	for _, cut := range CutSteps(tl) {
@@ -160,20 +165,38 @@ func GbakComparisonTables(cmp *analyze.GbakComparison, f Format, top int) []*Tab
 	a, b := cmp.Sides[0].Label, cmp.Sides[1].Label
 	head := []string{"step", ">" + clip(a, 14), ">" + clip(b, 14), ">ratio", ">diff s", "verdict"}
 	totals := &Table{Name: "totals", Title: fmt.Sprintf("Totals (ratio = %s / %s)", clip(a, 20), clip(b, 20)), Columns: Cols(head...)}
+	ranged := false
 	for _, row := range cmp.Totals {
-		totals.Add(compareRow(c, clip, row)...)
+		if !slices.ContainsFunc(row.Median, func(m *float64) bool { return m != nil }) {
+			continue // no run has it (the total of excerpts): JSON says null
+		}
+		ranged = addCompareRow(totals, c, clip, f, row) || ranged
 	}
 	out := []*Table{runs, totals}
 	if slow := cmp.Slowest(top); len(slow) > 0 {
 		st := &Table{Name: "steps", Title: fmt.Sprintf("Slowest %d steps (median seconds per side)", len(slow)), Columns: Cols(head...)}
 		var warnings [][]string
 		for _, row := range slow {
-			st.Add(compareRow(c, clip, row)...)
+			ranged = addCompareRow(st, c, clip, f, row) || ranged
 			warnings = append(warnings, row.Warnings)
 		}
 		st.Notes = append(st.Notes, gbakCostNote)
+		if cmp.Tests > 1 {
+			st.Notes = append(st.Notes, fmt.Sprintf("p_adj: p adjusted by %s over the %d step tests (of the steps called significant, "+
+				"at most 5%% by chance); the totals are not adjusted", adjustmentName(cmp.Adjustment), cmp.Tests))
+		}
 		st.Notes = append(st.Notes, distinct(warnings...)...)
 		out = append(out, st)
+	}
+	if f == Text {
+		// CSV keeps its columns and each verdict whole.
+		for _, t := range out[1:] {
+			shareN(t)
+		}
+	}
+	if ranged {
+		totals.Notes = append(totals.Notes, "range: the fastest and the slowest run of a side; below 6 runs the median has "+
+			"no 95% interval (benchstat prints ± ∞), ± x% is that interval")
 	}
 	var unknown []string
 	for _, row := range cmp.Steps {
@@ -196,9 +219,17 @@ func GbakComparisonTables(cmp *analyze.GbakComparison, f Format, top int) []*Tab
 	return out
 }
 
-// compareRow is one step of a comparison: the median of each side with its
-// spread, ratio, difference and verdict.
-func compareRow(c unknownCells, clip func(string, int) string, row analyze.GbakStepComparison) []string {
+// addCompareRow adds one step of a comparison: the median of each side
+// with benchstat's "± x %" (6 runs or more) or its range (2 to 5 runs),
+// ratio, difference and verdict. Text, which must fit 100 columns, gives
+// the ranges a row of their own; it reports whether a range was shown.
+func addCompareRow(t *Table, c unknownCells, clip func(string, int) string, f Format, row analyze.GbakStepComparison) bool {
+	rng := func(i int) string {
+		if i >= len(row.Range) || row.Range[i] == nil || (i < len(row.Spread) && row.Spread[i] != nil) {
+			return ""
+		}
+		return Num(row.Range[i][0]) + "–" + Num(row.Range[i][1])
+	}
 	med := func(i int) string {
 		if i >= len(row.Median) {
 			return c.unknown
@@ -206,6 +237,8 @@ func compareRow(c unknownCells, clip func(string, int) string, row analyze.GbakS
 		s := c.sec(row.Median[i])
 		if i < len(row.Spread) && row.Spread[i] != nil {
 			s += fmt.Sprintf(" ±%.0f%%", 100**row.Spread[i])
+		} else if r := rng(i); r != "" && f != Text {
+			s += " (range " + r + ")"
 		}
 		return s
 	}
@@ -213,5 +246,51 @@ func compareRow(c unknownCells, clip func(string, int) string, row analyze.GbakS
 	if row.P == nil && row.Ratio != nil {
 		verdict = fmt.Sprintf("%+.2f%%", 100*(*row.Ratio-1)) // no test: the note says so
 	}
-	return []string{clip(row.Name, 36), med(0), med(1), c.sec(row.Ratio), c.sec(row.Difference), clip(verdict, 24)}
+	t.Add(clip(row.Name, 32), med(0), med(1), c.sec(row.Ratio), c.sec(row.Difference), verdict)
+	if rng(0)+rng(1) == "" {
+		return false
+	}
+	if f == Text {
+		t.Add("  range", rng(0), rng(1), "", "", "")
+	}
+	return true
+}
+
+// shareN moves the sample sizes of a comparison table's verdicts into
+// the column name when every tested row has the same ("verdict, n=5+5"),
+// so that a verdict with its adjusted p fits a 100-column terminal (text
+// only: a CSV header does not change with the data).
+func shareN(t *Table) {
+	last := len(t.Columns) - 1
+	n := ""
+	for _, r := range t.Rows {
+		v := r[last]
+		i := strings.LastIndex(v, " n=")
+		if !strings.HasPrefix(v[max(i, 0):], " n=") || !strings.HasSuffix(v, ")") || !strings.Contains(v, "p") {
+			continue
+		}
+		if m := v[i+1 : len(v)-1]; n == "" || n == m {
+			n = m
+			continue
+		}
+		return // several sizes: each row keeps its own
+	}
+	if n == "" {
+		return
+	}
+	for _, r := range t.Rows {
+		r[last] = strings.Replace(r[last], " "+n+")", ")", 1)
+	}
+	t.Columns[last].Name += ", " + n
+}
+
+// adjustmentName spells a p adjustment for people.
+func adjustmentName(m string) string {
+	switch m {
+	case analyze.BenjaminiHochberg:
+		return "Benjamini-Hochberg"
+	case analyze.Holm:
+		return "Holm"
+	}
+	return m
 }

@@ -38,48 +38,25 @@ func HistorySections(snaps []*analyze.HistorySnapshot) []*Section {
 	}
 	var out []*Section
 	for _, db := range dbs {
-		g := byDB[db]
-		// Runs of other gstat switches (-h, -i, -s, without -r) print
-		// other figures: a size over them would jump with the switches,
-		// not with the data. The runs shaped like the latest are kept.
-		latest := slices.MaxFunc(g, func(a, b *analyze.HistorySnapshot) int { return a.Time.Compare(*b.Time) })
-		want := snapshotShape(latest)
-		var same, other []*analyze.HistorySnapshot
-		for _, sn := range g {
-			if snapshotShape(sn) == want {
-				same = append(same, sn)
-			} else {
-				other = append(other, sn)
-			}
-		}
+		// Runs of other gstat switches (-h, -i, -d, -s) add up other
+		// figures: a size over them would jump with the switches, not
+		// with the data. Those left out are named with the reason, as
+		// fbdiag gstat trend lists them.
+		same, left := analyze.ComparableSnapshots(byDB[db])
 		if len(same) >= 2 {
 			s := HistorySection(db, same)
-			if len(other) > 0 {
-				var names []string
-				for _, o := range other {
-					names = append(names, filepath.Base(o.Analysis.File))
+			if len(left) > 0 {
+				var why []string
+				for _, l := range left {
+					why = append(why, filepath.Base(l.File)+": "+l.Reason)
 				}
-				s.Text = append(s.Text, fmt.Sprintf("Left out: %d runs of this database made with other gstat switches (%s).",
-					len(other), strings.Join(names, ", ")))
+				s.Text = append(s.Text, fmt.Sprintf("Left out: %d runs of this database whose size adds up other things (%s).",
+					len(left), strings.Join(why, "; ")))
 			}
 			out = append(out, s)
 		}
 	}
 	return out
-}
-
-// snapshotShape says which figures a run prints: its table names, and
-// whether it has record and index statistics.
-func snapshotShape(s *analyze.HistorySnapshot) string {
-	var names []string
-	records, indices := false, len(s.Analysis.UnattachedIndices) > 0
-	for _, t := range s.Analysis.Tables {
-		names = append(names, t.Name)
-		records = records || t.Records != nil
-		indices = indices || len(t.Indices) > 0
-	}
-	slices.Sort(names)
-	return fmt.Sprintf("%v %v %s", records, indices, strings.Join(names, "\x00"))
 }
 
 // HistorySection is the History section of one database's snapshots
@@ -121,6 +98,28 @@ func HistorySection(db string, snaps []*analyze.HistorySnapshot) *Section {
 
 	for _, w := range d.Warnings {
 		s.Findings = append(s.Findings, Finding{Severity: "warning", Text: w})
+	}
+	// The health warnings that changed, as gstat diff lists them.
+	for _, l := range []struct {
+		what string
+		ws   []analyze.WarningChange
+	}{{"appeared", d.WarningsAppeared}, {"resolved", d.WarningsResolved}, {"changed severity", d.WarningsChanged}} {
+		for _, w := range l.ws {
+			sev := string(w.Severity)
+			if l.what == "resolved" {
+				sev = string(analyze.Info)
+			}
+			obj := w.Object
+			if w.Table != "" {
+				obj = w.Table + "." + obj
+			}
+			v := w.Values[1]
+			if v == nil {
+				v = w.Values[0]
+			}
+			s.Findings = append(s.Findings, Finding{Severity: sev, Text: fmt.Sprintf("%s %s on %s: %s %s (threshold %s)",
+				w.Rule, l.what, obj, Num(*v), w.Unit, Num(w.Threshold))})
+		}
 	}
 	for _, td := range d.Tables {
 		if td.BackVersions == nil {

@@ -102,4 +102,23 @@ func TestHistorySectionNeedsTwo(t *testing.T) {
 	if h == nil || len(h.Sources) != 2 || !strings.Contains(strings.Join(h.Text, " "), "Left out: 5 runs") {
 		t.Fatalf("history of testdata/fb30: %+v", h)
 	}
+	// The reasons, as gstat trend gives them (issue 13).
+	if text := strings.Join(h.Text, " "); !strings.Contains(text, "Left out: 5 runs of this database whose size adds up other things "+
+		"(shop-gstat-d.txt: no index statistics (gstat -d): its size counts the tables only; shop-gstat-e.txt: no table statistics") ||
+		!strings.Contains(text, "shop-gstat-s-r.txt: system tables included (gstat -s): 42 tables, the others 6") {
+		t.Errorf("left out %q", text)
+	}
+	var resolved []string
+	for _, f := range h.Findings {
+		if strings.Contains(f.Text, " resolved on ") {
+			resolved = append(resolved, f.Severity+" "+f.Text)
+		}
+	}
+	if want := []string{
+		"info table-version-length resolved on ORDERS: 1.047 version/record length (threshold 0.8)",
+		"info table-versions resolved on CUSTOMER: 0.3333 versions/record (threshold 0.2)",
+		"info table-versions resolved on STOCK: 0.3 versions/record (threshold 0.2)",
+	}; strings.Join(resolved, "\n") != strings.Join(want, "\n") {
+		t.Errorf("resolved findings %q", resolved)
+	}
 }

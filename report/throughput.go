@@ -96,22 +96,56 @@ func modelTables(s *analyze.Series, r *analyze.Result, xu string) []*Table {
 			t.Notes = append(t.Notes, fmt.Sprintf("the slope is not significant (p=%.3f): no degradation the noise could not explain.", b.SlopeP))
 		}
 	}
+	if note := leverageNote(s.Models, xu); note != "" {
+		t.Notes = append(t.Notes, note)
+	}
 	if len(s.Models) > 0 && s.Models[0].LeaveLastOut != nil {
 		checks.Title = fmt.Sprintf("Leave-last-out at %s, fitted on the other sizes", WithUnit(Num(s.Models[0].LeaveLastOut.X), xu))
 	}
 	return []*Table{t, checks}
 }
 
+// leverageNote names the sizes that dominate the fits (leverage above
+// the limit in some model), with their leverage in each: "" when none.
+func leverageNote(models []*analyze.Model, xu string) string {
+	var xs []float64
+	by := map[float64][]string{}
+	limit := 0.0
+	for _, m := range models {
+		limit = m.LeverageLimit
+		for _, p := range m.HighLeverage {
+			if _, ok := by[p.X]; !ok {
+				xs = append(xs, p.X)
+			}
+			by[p.X] = append(by[p.X], fmt.Sprintf("%s %.2f", m.Name, p.Leverage))
+		}
+	}
+	if len(xs) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, x := range xs {
+		parts = append(parts, fmt.Sprintf("%s (%s)", analyze.FormatX(x, xu), strings.Join(by[x], ", ")))
+	}
+	return fmt.Sprintf("high leverage (above %s: the point outweighs all the others in its own fitted value): %s; "+
+		"the curves go through it, whatever the other sizes say.", Num(limit), strings.Join(parts, "; "))
+}
+
 func kneeTable(s *analyze.Series, xu string) *Table {
 	k := s.Knee
 	t := &Table{Name: "knee", Title: "Cliff test: " + s.Name,
-		Columns: Cols(">at", ">below", ">above", ">step", ">p", "break")}
-	brk := "no"
-	if k.Significant {
-		brk = "yes"
+		Columns: Cols(">at", ">below", ">above", ">step", ">p", "significant", "cliff")}
+	yes := func(b bool) string {
+		if b {
+			return "yes"
+		}
+		return "no"
 	}
-	t.Add(WithUnit(Num(k.At), xu), strconv.Itoa(k.Below), strconv.Itoa(k.Above), Percent(k.StepFraction), fmt.Sprintf("%.3f", k.P), brk)
-	t.Notes = append(t.Notes, k.Verdict, "test: "+k.Test)
+	t.Add(WithUnit(Num(k.At), xu), strconv.Itoa(k.Below), strconv.Itoa(k.Above), Percent(k.StepFraction), fmt.Sprintf("%.3f", k.P),
+		yes(k.Significant), yes(k.Cliff))
+	t.Notes = append(t.Notes, k.Verdict,
+		fmt.Sprintf("cliff: a significant step for the worse of at least %s of the trend", Percent0(k.MinCliff)),
+		"test: "+k.Test)
 	return t
 }
 
@@ -119,6 +153,12 @@ func sweepTable(s *analyze.Series, xu, yu string) *Table {
 	sw := s.Sweep
 	t := &Table{Name: "sweep", Title: "Sweep: " + s.Name,
 		Columns: Cols(">setting", ">n", ">median", ">vs best", "")}
+	tested := sw.Adjustment != ""
+	if tested {
+		// Repeated runs: each setting's range and the adjusted p of its
+		// test against the best.
+		t.Columns = Cols(">setting", ">n", ">median", ">range", ">vs best", ">p_adj", "")
+	}
 	for _, st := range sw.Settings {
 		mark := ""
 		switch {
@@ -127,7 +167,18 @@ func sweepTable(s *analyze.Series, xu, yu string) *Table {
 		case slices.Contains(sw.WithinNoise, st.X):
 			mark = "within noise"
 		}
-		t.Add(WithUnit(Num(st.X), xu), strconv.Itoa(st.N), WithUnit(Num(st.Median), yu), Percent(st.VsBest), mark)
+		row := []string{WithUnit(Num(st.X), xu), strconv.Itoa(st.N), WithUnit(Num(st.Median), yu), Percent(st.VsBest), mark}
+		if tested {
+			rng, p := "", ""
+			if st.N > 1 {
+				rng = Num(st.Min) + "–" + Num(st.Max)
+			}
+			if c := st.Compare; c != nil && c.PAdjusted != nil {
+				p = fmt.Sprintf("%.3f", *c.PAdjusted)
+			}
+			row = []string{row[0], row[1], row[2], rng, row[3], p, mark}
+		}
+		t.Add(row...)
 	}
 	t.Notes = append(t.Notes, sw.Verdict, "test: "+sw.Test)
 	return t
@@ -137,12 +188,15 @@ func abTable(s *analyze.Series, yu string) *Table {
 	t := &Table{Name: "ab", Title: "A/B: " + s.Name,
 		Columns: Cols("configuration", ">n", ">median", ">change", "comparison")}
 	base := s.AB[0]
-	t.Add(base.Baseline+" (base)", strconv.Itoa(base.Before.N), withSpread(base.Before.Median, base.BeforeSpread, yu), "", "")
+	t.Add(base.Baseline+" (base)", strconv.Itoa(base.Before.N), withSpread(base.Before, base.BeforeSpread, yu), "", "")
 	var warnings [][]string
 	for _, e := range s.AB {
-		t.Add(e.Label, strconv.Itoa(e.After.N), withSpread(e.After.Median, e.AfterSpread, yu), Percent(e.Change), e.Comparison.String())
+		t.Add(e.Label, strconv.Itoa(e.After.N), withSpread(e.After, e.AfterSpread, yu), Percent(e.Change), e.Comparison.String())
 		t.Notes = append(t.Notes, e.Verdict)
 		warnings = append(warnings, e.Comparison.Warnings)
+	}
+	if c := s.AB[0].Comparison; c.Tests > 1 {
+		t.Notes = append(t.Notes, fmt.Sprintf("p_adj: p adjusted by %s over the %d comparisons with the base", adjustmentName(c.Adjustment), c.Tests))
 	}
 	t.Notes = append(t.Notes, distinct(warnings...)...)
 	return t
@@ -168,11 +222,17 @@ func loadTable(s *analyze.Series, xu string) *Table {
 	return t
 }
 
-// withSpread prints a median and, for repeated runs, its spread: "1488 tps ± 9%".
-func withSpread(median float64, spread *float64, unit string) string {
-	s := WithUnit(Num(median), unit)
-	if spread != nil {
+// withSpread prints a median and, for repeated runs, the 95 % interval
+// of the median as benchstat's "± x %" (6 runs or more) or, with 2 to 5
+// runs, where there is no such interval, the range: "1488 tps ± 9%",
+// "1488 tps (range 1402–1530)".
+func withSpread(sum analyze.Summary, spread *float64, unit string) string {
+	s := WithUnit(Num(sum.Median), unit)
+	switch {
+	case spread != nil:
 		s += fmt.Sprintf(" ± %.0f%%", 100**spread)
+	case sum.N > 1:
+		s += " (range " + Num(sum.Min) + "–" + Num(sum.Max) + ")"
 	}
 	return s
 }

@@ -52,8 +52,13 @@ func TestThroughputTablesDegradation(t *testing.T) {
 	if got := checks.Rows[2][4]; got != "166.7 [157.9, 175.9]" {
 		t.Errorf("power prediction at 2 TB %q", got)
 	}
-	if got := strings.Join(tables[3].Rows[0], "|"); got != "16 GB|4|8|+0.8%|0.541|no" {
+	if got := strings.Join(tables[3].Rows[0], "|"); got != "16 GB|4|8|+0.8%|0.541|no|no" {
 		t.Errorf("knee %s", got)
+	}
+	want := "high leverage (above 0.5: the point outweighs all the others in its own fitted value): " +
+		"1813.97 GB (linear 1.00, loglinear 0.93, power 0.93); the curves go through it, whatever the other sizes say."
+	if notes := tables[1].Notes; len(notes) != 2 || notes[1] != want {
+		t.Errorf("model notes %q", notes)
 	}
 }
 

@@ -162,8 +162,14 @@
 // created or dropped, and the header counters. The transaction rate is
 // the Next transaction delta over the time between the two "Gstat
 // execution time" lines; from it the age of the oldest active
-// transaction is estimated in each snapshot. --all lists the unchanged
-// tables and indices too; the JSON contract is docs/gstat-history-json.md.
+// transaction is estimated in each snapshot, within the bounds the
+// headers set (it started after the creation date, and before or after
+// the first snapshot by its number): an estimate outside them is left
+// out. The health warnings that appeared, were resolved or changed
+// severity are listed; across a Firebird 6 upgrade the average fill does
+// not compare (firebird#8816) and a warning says so. --all lists the
+// unchanged tables and indices too; the JSON contract is
+// docs/gstat-history-json.md.
 //
 //	$ fbdiag gstat diff testdata/fb30/shop-gstat-a-r.txt testdata/fb30/shop-gstat-r-later.txt
 //	gstat diff
@@ -172,11 +178,19 @@
 //	After       testdata/fb30/shop-gstat-r-later.txt
 //	            Wed Dec  2 14:14:32 2026  ODS 12.0 (Firebird 3.0)  6 tables, 10 indices, 60.6 MiB
 //	Between     4 min 38 s, 8 transactions (103.6 per hour)
-//	OAT age     35 s before, 0 s after  ((Next - OAT) / transaction rate)
+//	OAT age     before: at most 10 s (the database was created 10 s before; the rate estimate, 35 s, is
+//	                    longer than that: left out)
+//	            after:  0 s, at most 4 min 38 s
 //	Tables      3 changed, 0 added, 0 dropped, 3 unchanged
 //	Indices     3 changed, 0 added, 0 dropped, 7 unchanged
 //	Size        61.1 MiB -> 60.6 MiB (-472.0 KiB)
 //	...
+//	Health warnings that changed
+//	change    severity  rule                  object     value                  threshold
+//	resolved  info      table-version-length  ORDERS     1.047  0.8 version/record length
+//	resolved  info      table-versions        CUSTOMER  0.3333        0.2 versions/record
+//	resolved  info      table-versions        STOCK        0.3        0.2 versions/record
+//
 //	Tables (biggest size change first)
 //	table     status   records  change         back versions  data pages  size change  per day
 //	ORDERS    changed    95000   -5000   5000 -> 0 collected  808 -> 768   -320.0 KiB
@@ -188,9 +202,14 @@
 // execution time and shows the size of the database (tables plus
 // indices) and of each table over time, fastest growing first, each
 // with a linear and an exponential least-squares fit (the one with the
-// higher R² is named). With --until SIZE (100GB, 512MiB) it forecasts when
-// the database and each table reach SIZE, with the 95% interval of the
-// fit. A snapshot without an execution time is dated by its file's
+// higher R² is named). Snapshots whose size adds up other things (gstat
+// -d without indices, -s with the system tables, -h without a size,
+// another database) are left out of the sizes and listed with the
+// reason. With --until SIZE (100GB, 512MiB) it forecasts when the
+// database and each table reach SIZE, with the 95% interval of the fit:
+// from 3 comparable snapshots or more (else "refused"), and no further
+// past the last one than the snapshots span (else "unreliable", with the
+// reason). A snapshot without an execution time is dated by its file's
 // modification time, said on standard error. Its --png DIR writes
 // history-size.png, history-versions.png and, with a forecast date,
 // history-forecast.png.
@@ -283,15 +302,17 @@
 //
 //	$ fbdiag gbak compare --top 2 testdata/seeds/restore-balanced.log testdata/seeds/restore-high-performance.log
 //	Runs
-//	label               file                        outcome       total s    span s  matched  unmatched
-//	restore-balanced    restore-balanced.log        incomplete  13304.334  3774.995        5          0
-//	restore-high-perf…  restore-high-performance.…  incomplete   7894.340  2592.555        5          0
+//	label               file                        outcome     total s    span s  matched  unmatched
+//	restore-balanced    restore-balanced.log        incomplete        ?  3774.995        5          0
+//	restore-high-perf…  restore-high-performance.…  incomplete        ?  2592.555        5          0
 //	span: from the first to the end of the last step found in every run
+//	incomplete logs (no closing line): restore-balanced.log, restore-high-performance.log; their last
+//	  timestamps are when the last line shown was printed, not the run's total
 //
 //	Totals (ratio = restore-balanced / restore-high-perfor…)
-//	step                   restore-balan…  restore-high-…  ratio    diff s  verdict
-//	total seconds               13304.334        7894.340  1.685  5409.994  +68.53%
-//	span of matched steps        3774.995        2592.555  1.456  1182.440  +45.61%
+//	step                             restore-balan…  restore-high-…  ratio    diff s  verdict
+//	last timestamp (log incomplete)       13304.334        7894.340  1.685  5409.994  +68.53%
+//	span of matched steps                  3774.995        2592.555  1.456  1182.440  +45.61%
 //	cost unknown (last line, or lines missing): index PKMNF2_DOC_DOWNTIME
 //
 //	Slowest 2 steps (median seconds per side)
@@ -310,7 +331,9 @@
 // --mode: degradation (throughput against database size: linear,
 // log-linear and power fits with R², loss per doubling, a leave-last-out
 // check on the largest size, --predict SIZE and the cliff test --knee
-// SIZE, e.g. at the server's RAM), sweep (throughput against a setting
+// SIZE, e.g. at the server's RAM: a cliff is a significant step for the
+// worse of at least 10% of the trend, and a size with leverage above 0.5,
+// one far point that fixes the curves, is named), sweep (throughput against a setting
 // such as page buffers: the best setting of each series and those within
 // --noise of it), ab (named configurations: change against the first,
 // with repeated runs medians and a Mann-Whitney test) and load (load speed
@@ -335,6 +358,8 @@
 //	loglinear  a=625.3±7.861 b=-61.7±2.216       0.9873    0.000         +13.4%
 //	power      c=811.9±10.85 k=-0.2077±0.003765  0.9920    0.000         +13.4%
 //	best fit: power (y = c·x^k); loss/doubling: fraction lost each time the size doubles.
+//	high leverage (above 0.5: the point outweighs all the others in its own fitted value): 1813.97 GB
+//	  (linear 1.00, loglinear 0.93, power 0.93); the curves go through it, whatever the other sizes say.
 //
 //	Leave-last-out at 1814 GB, fitted on the other sizes
 //	model      fitted without the largest  actual     error  at 2048 GB [95% interval]
@@ -343,9 +368,11 @@
 //	power            193.3 [171.8, 217.6]   169.3    +14.2%       166.7 [157.9, 175.9]
 //
 //	Cliff test: ops_per_s
-//	   at  below  above   step      p  break
-//	16 GB      4      8  +0.8%  0.541  no
-//	no significant break at 16 GB: the step of +0.8% is within the noise of the power trend (p=0.541)
+//	   at  below  above   step      p  significant  cliff
+//	16 GB      4      8  +0.8%  0.541  no           no
+//	no cliff at 16 GB: the step of +0.8% is within the noise of the power trend (p=0.541); the 1813.97
+//	  GB point has leverage 0.98 (above 0.5): it alone sets the trend
+//	cliff: a significant step for the worse of at least 10% of the trend
 //	test: F-test, power trend with vs without a step at the knee, alpha 0.05
 //
 //	$ fbdiag throughput testdata/seeds/power-plan-tpcc.tsv

@@ -62,7 +62,11 @@ func gbakCommand() *cli.Command {
 				"(repeated) groups repeated runs under one label: each side is then\n" +
 				"summarised by its median, and compared with a Mann-Whitney U test\n" +
 				"(alpha 0.05; with fewer than 4 runs per side no difference can be shown,\n" +
-				"and the output says so).\n\n" + gbakHowTo,
+				"and the output says so). The p of the steps are adjusted for their number\n" +
+				"(Benjamini-Hochberg: p_adj); the totals are not. A side of 2 to 5 runs\n" +
+				"shows its range (fastest-slowest run), 6 or more the 95% interval of its\n" +
+				"median as benchstat's ± x%. An incomplete log (an excerpt) has no total:\n" +
+				"its last timestamp is shown as such.\n\n" + gbakHowTo,
 			Flags: append([]cli.Flag{formatFlag(), topFlag(), &cli.GenericFlag{
 				Name:  "label",
 				Usage: "NAME=FILE: a run of the side NAME (repeat for more runs and sides)",

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -175,7 +177,10 @@ func TestGbakCLICompare(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	for _, want := range []string{
-		"span of matched steps        3774.995        2592.555  1.456  1182.440  +45.61%",
+		"span of matched steps                  3774.995        2592.555  1.456  1182.440  +45.61%",
+		"last timestamp (log incomplete)       13304.334        7894.340  1.685  5409.994  +68.53%",
+		"incomplete logs (no closing line): restore-balanced.log, restore-high-performance.log; their last\n" +
+			"  timestamps are when the last line shown was printed, not the run's total",
 		"index INDMF_TAG_PLC_DATA_DT_D         1258.270         622.882  2.020  635.388  +102.01%",
 		"cost unknown (last line, or lines missing): index PKMNF2_DOC_DOWNTIME",
 		"one run per side: ratio only, no significance test",
@@ -192,9 +197,10 @@ func TestGbakCLICompare(t *testing.T) {
 	}
 	var v struct {
 		Runs []struct {
-			Label        string  `json:"label"`
-			TotalSeconds float64 `json:"total_seconds"`
-			SpanSeconds  float64 `json:"span_seconds"`
+			Label           string   `json:"label"`
+			TotalSeconds    *float64 `json:"total_seconds"`
+			LastTimeSeconds float64  `json:"last_time_seconds"`
+			SpanSeconds     float64  `json:"span_seconds"`
 		} `json:"runs"`
 		Steps []struct {
 			Name    string     `json:"name"`
@@ -206,7 +212,7 @@ func TestGbakCLICompare(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(v.Runs) != 2 || v.Runs[0].Label != "balanced" || v.Runs[0].SpanSeconds != 3774.995 || v.Runs[1].SpanSeconds != 2592.555 ||
-		v.Runs[1].TotalSeconds != 7894.34 {
+		v.Runs[1].TotalSeconds != nil || v.Runs[1].LastTimeSeconds != 7894.34 {
 		t.Errorf("runs %+v", v.Runs)
 	}
 	if len(v.Steps) != 5 || *v.Steps[0].Seconds[0] != 1258.27 || *v.Steps[0].Seconds[1] != 622.882 ||
@@ -269,6 +275,79 @@ func TestGbakCLIComparePositionalLabels(t *testing.T) {
 	}
 }
 
+// Issue 13: five restores a side (testdata/restores). The steps' p are
+// adjusted for their number, the method is named, and the five-run sides
+// show their range where benchstat would print "± ∞"; the text and the
+// JSON give the same figures.
+func TestGbakCLICompareAdjusted(t *testing.T) {
+	var args []string
+	for _, side := range []string{"remote", "service"} {
+		for i := 1; i <= 5; i++ {
+			args = append(args, "--label", fmt.Sprintf("%s=%s", side, testutil.Testdata(t, "restores", fmt.Sprintf("restore-%s-run%d.log", side, i))))
+		}
+	}
+	code, out, _ := runGbak(t, nil, append([]string{"gbak", "compare", "--top", "2"}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{
+		"step                        remote      service   ratio  diff s  verdict, n=5+5\n" +
+			"total seconds               52.371        3.036  17.250  49.335  +1625.00% (p=0.008)\n" +
+			"  range                42.91–56.43  2.202–9.051\n",
+		"data ORDER_LINE       37.843        1.549  24.431  36.294  +2343.06% (p_adj=0.025)\n" +
+			"  range          33.41–40.18  1.073–4.466\n",
+		"p_adj: p adjusted by Benjamini-Hochberg over the 22 step tests (of the steps called significant,\n" +
+			"  at most 5% by chance); the totals are not adjusted",
+		"range: the fastest and the slowest run of a side; below 6 runs the median has no 95% interval\n" +
+			"  (benchstat prints ± ∞), ± x% is that interval",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "±"); n != 2 { // the range note's "± ∞" and "± x%" only
+		t.Errorf("%d ± for 5 runs a side:\n%s", n, out)
+	}
+	checkWidth(t, out)
+	code, out, _ = runGbak(t, nil, append([]string{"gbak", "compare", "--format", "json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("json exit %d", code)
+	}
+	var v struct {
+		Tests      int    `json:"tests"`
+		Adjustment string `json:"adjustment"`
+		Steps      []struct {
+			Key       string        `json:"key"`
+			P         *float64      `json:"p"`
+			PAdjusted *float64      `json:"p_adjusted"`
+			Spread    []*float64    `json:"spread"`
+			Range     []*[2]float64 `json:"range"`
+			Median    []float64     `json:"median"`
+			Sig       bool          `json:"significant"`
+			Verdict   string        `json:"verdict"`
+		} `json:"steps"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Tests != 22 || v.Adjustment != "benjamini-hochberg" {
+		t.Errorf("tests %d adjustment %q", v.Tests, v.Adjustment)
+	}
+	for _, s := range v.Steps {
+		switch s.Key {
+		case "data|table|ORDER_LINE":
+			if s.Median[0] != 37.843 || *s.Range[0] != [2]float64{33.408, 40.178} || s.Spread[0] != nil ||
+				math.Abs(*s.PAdjusted-0.02494) > 0.00001 || !s.Sig || s.Verdict != "+2343.06% (p_adj=0.025 n=5+5)" {
+				t.Errorf("ORDER_LINE %+v", s)
+			}
+		case "metadata|privilege for user|SYSDBA#54":
+			if math.Abs(*s.P-0.0397) > 0.0001 || math.Abs(*s.PAdjusted-0.1091) > 0.0001 || s.Sig {
+				t.Errorf("privilege %+v", s)
+			}
+		}
+	}
+}
+
 // A restore whose server died while ORDER_LINE was loading (the fb30 log
 // cut there): the table took at least the 5.375 s its progress lines
 // cover. It was "?", and the slowest steps were led by STOCK.
@@ -279,9 +358,11 @@ func TestGbakCLICutMidTable(t *testing.T) {
 		t.Fatalf("exit %d", code)
 	}
 	for _, want := range []string{
-		"outcome        incomplete\n",
-		"cut short      data ORDER_LINE: ≥ 5.375 s (incomplete), 90000 records logged\n",
-		"data          3        0  ≥ 9.005  98.7%      0       0\n",
+		"outcome         incomplete\n",
+		"total seconds   ?\n",
+		"last timestamp  9.122 (log incomplete: no total)\n",
+		"cut short       data ORDER_LINE: ≥ 5.375 s (incomplete), 90000 records logged\n",
+		"data          3        0  ≥ 9.005      ?      0       0\n",
 		"ORDER_LINE    90000           ≥ 5.375      16744      0       0\n",
 		"  77  data ORDER_LINE                               data      3.747  ≥ 5.375      0       0\n" +
 			"  68  data STOCK ",

@@ -35,10 +35,18 @@ indices whose b-tree grew a level, tables and indices created or dropped
 (matched by name: a renamed object is a drop plus a create), and the header
 counters. The transaction rate is the Next transaction delta over the time
 between the two "Gstat execution time" lines; from it the age of the oldest
-active transaction is estimated in each snapshot: (Next - OAT) / rate.
+active transaction is estimated in each snapshot: (Next - OAT) / rate, kept
+only within the bounds the headers set (the transaction started after the
+creation date, and before or after the first snapshot as its number says).
+The health warnings that appeared, were resolved or changed severity are
+listed; warnings on objects the other snapshot does not show (other gstat
+switches) are counted, not compared.
 
 Snapshots from different Firebird versions (a restore to a newer ODS in
 between) are compared on the values both print; the others are named.
+Tables without a schema match their Firebird 6 PUBLIC (SYSTEM) namesakes;
+the average fill of 6.0 is computed over non-empty pages only
+(firebird#8816) and does not compare with older snapshots.
 
 A file holding several gstat runs counts as its last run; a single FILE
 holding two or more runs compares its first and last. The JSON form is the
@@ -56,11 +64,17 @@ contract of docs/gstat-history-json.md.`,
 			Description: `Orders gstat snapshots (files, or folders of them) by their "Gstat execution
 time" and shows the size of the database (tables plus indices) and of each
 table over time, fastest growing first. Each series gets a linear and an
-exponential least-squares fit; the one with the higher R² is named. With
---until SIZE (100GB, 512MiB, 2T; K, M, G and T count in 1024s as gstat page
-sizes do) each forecasts when the database and the tables reach SIZE, with
-the 95% interval of the fit. --png DIR writes the charts history-size.png,
-history-versions.png and, with a forecast date, history-forecast.png; a file
+exponential least-squares fit; the one with the higher R² is named.
+Snapshots whose size adds up other things (gstat -d has no indices, -s adds
+the system tables, -h has no size; another database) are left out of the
+sizes and listed with the reason; a Firebird 6 upgrade is marked as a break.
+With --until SIZE (100GB, 512MiB, 2T; K, M, G and T count in 1024s as gstat
+page sizes do) each forecasts when the database and the tables reach SIZE,
+with the 95% interval of the fit: from 3 comparable snapshots or more (else
+"refused"), no further past the last one than the snapshots span (else
+"unreliable", the date in the JSON with the reason). --png DIR writes the
+charts history-size.png, history-versions.png and, with a forecast date,
+history-forecast.png; a file
 of those names that fbdiag did not write is never replaced. A snapshot
 without an execution time (gstat before 2.5, cut excerpts) is dated by its
 file's modification time, said on stderr; in a folder, files that are not
@@ -165,8 +179,53 @@ func runGstatDiff(c *cli.Context) error {
 	} else {
 		tables = append(tables, diffSummaryTable(d))
 	}
-	tables = append(tables, countersTable(d), diffTablesTable(d, all, format), diffIndicesTable(d, all), fieldsTable(d, format))
+	tables = append(tables, countersTable(d), diffWarningsTable(d, format), diffTablesTable(d, all, format), diffIndicesTable(d, all), fieldsTable(d, format))
 	return report.WriteTables(e.stdout, format, tables...)
+}
+
+// diffWarningsTable lists the health warnings that appeared, were
+// resolved or changed severity between the snapshots.
+func diffWarningsTable(d *analyze.SnapshotDiff, f report.Format) *report.Table {
+	t := &report.Table{Name: "warnings", Title: "Health warnings that changed",
+		Columns: report.Cols("change", "severity", "rule", "object", ">value", ">threshold")}
+	val := func(p *float64) string {
+		if p == nil {
+			return "-"
+		}
+		return report.Num(*p)
+	}
+	for _, l := range []struct {
+		name string
+		ws   []analyze.WarningChange
+	}{{"appeared", d.WarningsAppeared}, {"resolved", d.WarningsResolved}, {"severity", d.WarningsChanged}} {
+		for _, w := range l.ws {
+			sev := string(w.Severity)
+			if w.SeverityBefore != nil {
+				sev = string(*w.SeverityBefore) + " -> " + sev
+			}
+			obj := w.Object
+			if w.Table != "" {
+				obj = w.Table + "." + obj
+			}
+			if f == report.Text {
+				obj = clip(obj, 30)
+			}
+			// The value of the snapshot that has the warning; both
+			// when its severity changed.
+			v := val(w.Values[1])
+			switch l.name {
+			case "resolved":
+				v = val(w.Values[0])
+			case "severity":
+				v = val(w.Values[0]) + " -> " + v
+			}
+			t.Add(l.name, sev, w.Rule, obj, v, report.Num(w.Threshold)+" "+w.Unit)
+		}
+	}
+	if len(t.Rows) == 0 {
+		t.Notes = append(t.Notes, "none")
+	}
+	return t
 }
 
 // fieldsTable names the values only one snapshot prints: wrapped lists
@@ -243,25 +302,42 @@ func writeDiffText(w io.Writer, d *analyze.SnapshotDiff) {
 		between += fmt.Sprintf(" (%s per hour)", num(round1(*d.TransactionsPerHour)))
 	}
 	fmt.Fprintf(w, "Between     %s\n", between)
-	if a := d.OATAgeHours; a[0] != nil || a[1] != nil {
-		age := func(p *float64) string {
-			if p == nil {
-				return "?"
+	if a := d.OATAge; oatAgeKnown(a[0]) || oatAgeKnown(a[1]) {
+		// (Next - OAT) / transaction rate, within what the headers allow.
+		const indent = "                    "
+		for i, side := range []string{"OAT age     before: ", "            after:  "} {
+			for j, l := range wrap(oatAgeText(a[i]), indent, 100) {
+				if j == 0 {
+					l = side + strings.TrimPrefix(l, indent)
+				}
+				fmt.Fprintln(w, l)
 			}
-			return span(*p * 3600)
 		}
-		fmt.Fprintf(w, "OAT age     %s before, %s after  ((Next - OAT) / transaction rate)\n", age(a[0]), age(a[1]))
 	}
 	var tables, indices []string
-	for _, st := range []string{analyze.StatusChanged, analyze.StatusAdded, analyze.StatusDropped, analyze.StatusUnchanged} {
+	for _, st := range []string{analyze.StatusChanged, analyze.StatusAdded, analyze.StatusDropped, analyze.StatusUnchanged, analyze.StatusNotShown} {
 		tb, ix := d.Count(st)
+		if st == analyze.StatusNotShown {
+			// Only when a snapshot lacks the statistics (gstat -d, -h).
+			if tb > 0 {
+				tables = append(tables, fmt.Sprintf("%d not shown in one snapshot", tb))
+			}
+			if ix > 0 {
+				indices = append(indices, fmt.Sprintf("%d not shown in one snapshot", ix))
+			}
+			continue
+		}
 		tables = append(tables, fmt.Sprintf("%d %s", tb, st))
 		indices = append(indices, fmt.Sprintf("%d %s", ix, st))
 	}
 	fmt.Fprintf(w, "Tables      %s\n", strings.Join(tables, ", "))
 	fmt.Fprintf(w, "Indices     %s\n", strings.Join(indices, ", "))
 	if ch := d.Totals.SizeBytes.Change(); ch != nil {
-		fmt.Fprintf(w, "Size        %s -> %s (%s)\n", bytesOr(d.Totals.SizeBytes[0]), bytesOr(d.Totals.SizeBytes[1]), signedBytes(ch))
+		change := signedBytes(ch)
+		if !d.SizeComparable {
+			change = "not comparable: see the warning"
+		}
+		fmt.Fprintf(w, "Size        %s -> %s (%s)\n", bytesOr(d.Totals.SizeBytes[0]), bytesOr(d.Totals.SizeBytes[1]), change)
 	}
 	for _, warn := range d.Warnings {
 		for _, l := range wrap("warning: "+warn, "", 100) {
@@ -269,6 +345,32 @@ func writeDiffText(w io.Writer, d *analyze.SnapshotDiff) {
 		}
 	}
 	fmt.Fprintln(w)
+}
+
+func oatAgeKnown(a analyze.OATAge) bool { return a.EstimateHours != nil || a.MaxHours != nil }
+
+// oatAgeText says what is known of an OAT's age: the estimate with its
+// bounds ("13 min 25 s, at most 19 min 32 s"), or the bounds alone when
+// the estimate falls outside them ("at most 3 s: created 3 s before").
+func oatAgeText(a analyze.OATAge) string {
+	var parts []string
+	if a.EstimateHours != nil {
+		parts = append(parts, span(*a.EstimateHours*3600))
+	}
+	if a.MinHours != nil && *a.MinHours > 0 {
+		parts = append(parts, "at least "+span(*a.MinHours*3600))
+	}
+	if a.MaxHours != nil {
+		parts = append(parts, "at most "+span(*a.MaxHours*3600))
+	}
+	if len(parts) == 0 {
+		return "?"
+	}
+	s := strings.Join(parts, ", ")
+	if a.EstimateHours == nil && a.Note != "" {
+		s += " (" + a.Note + ")"
+	}
+	return s
 }
 
 // diffSummaryTable is the text header as rows, for CSV and markdown.
@@ -291,6 +393,8 @@ func diffSummaryTable(d *analyze.SnapshotDiff) *report.Table {
 	t.Add("ods_version", str(d.Before.ODSVersion), str(d.After.ODSVersion))
 	t.Add("size_bytes", intOr(d.Totals.SizeBytes[0]), intOr(d.Totals.SizeBytes[1]))
 	t.Add("oat_age_hours", floatOr(d.OATAgeHours[0], 4), floatOr(d.OATAgeHours[1], 4))
+	t.Add("oat_age_min_hours", floatOr(d.OATAge[0].MinHours, 4), floatOr(d.OATAge[1].MinHours, 4))
+	t.Add("oat_age_max_hours", floatOr(d.OATAge[0].MaxHours, 4), floatOr(d.OATAge[1].MaxHours, 4))
 	t.Add("seconds_between", "", floatOr(d.SecondsBetween, 0))
 	t.Add("transactions_between", "", intOr(d.TransactionsBetween))
 	t.Add("transactions_per_hour", "", floatOr(d.TransactionsPerHour, 2))
@@ -593,6 +697,10 @@ func forecastText(fc *analyze.Forecast) string {
 		return "not growing"
 	case analyze.ForecastBeyond:
 		return "> 100 years"
+	case analyze.ForecastRefused:
+		return "refused"
+	case analyze.ForecastUnreliable:
+		return "unreliable"
 	}
 	return "too few"
 }
@@ -607,7 +715,7 @@ func fitText(g *analyze.GrowthTrend) (model, r2 string) {
 		model = "line (2 sizes)"
 		return model, ""
 	}
-	return model, strconv.FormatFloat(f.R2, 'f', 4, 64)
+	return model, strconv.FormatFloat(*f.R2, 'f', 4, 64)
 }
 
 func writeTrendText(w io.Writer, tr *analyze.Trend) {
@@ -624,11 +732,12 @@ func writeTrendText(w io.Writer, tr *analyze.Trend) {
 	fmt.Fprintln(w)
 	db := &tr.Database
 	if n > 0 {
-		first, last := tr.Snapshots[0].SizeBytes, tr.Snapshots[n-1].SizeBytes
+		first, last := firstLastSize(db)
 		fmt.Fprintf(w, "Database    %s -> %s (tables + indices)\n", cmp.Or(bytesOr(first), "?"), cmp.Or(bytesOr(last), "?"))
 	}
-	// As in gstat diff: minutes say nothing about a day.
-	if n > 1 && tr.Days*86400 < minRateSeconds {
+	// As in gstat diff: minutes say nothing about a day. The span is the
+	// database sizes' own: snapshots left out do not lengthen it.
+	if n > 1 && sizeSpanSeconds(*db) < minRateSeconds {
 		fmt.Fprintln(w, "Growth      per day not shown: snapshots less than an hour apart (the JSON has it)")
 	} else if db.BytesPerDay != nil {
 		model, r2 := fitText(db)
@@ -655,11 +764,28 @@ func writeTrendText(w io.Writer, tr *analyze.Trend) {
 			}
 		}
 		fmt.Fprintln(w, line)
+		if fc.Reason != "" {
+			for _, l := range wrap(fc.Reason, "            ", 100) {
+				fmt.Fprintln(w, l)
+			}
+		}
 		if o := db.OtherForecast; o != nil && o.Model != nil {
 			fmt.Fprintf(w, "            %s fit: %s\n", *o.Model, forecastText(o))
 		}
 	}
-	if tt := tr.Transactions; tt.PerDay != nil && tr.Days*86400 >= minRateSeconds {
+	for i, lo := range tr.LeftOut {
+		label := "Left out"
+		if i > 0 {
+			label = ""
+		}
+		for j, l := range wrap(fmt.Sprintf("%s: %s", filepath.Base(lo.File), lo.Reason), "            ", 100) {
+			if j == 0 {
+				l = fmt.Sprintf("%-12s%s", label, strings.TrimPrefix(l, "            "))
+			}
+			fmt.Fprintln(w, l)
+		}
+	}
+	if tt := tr.Transactions; tt.PerDay != nil && tt.Days*86400 >= minRateSeconds {
 		line := fmt.Sprintf("Rate        %s transactions per day (Next transaction)", num(math.Round(*tt.PerDay)))
 		if tt.Restores > 0 {
 			line += fmt.Sprintf(", since the last of %d restores", tt.Restores)
@@ -683,20 +809,35 @@ func writeTrendText(w io.Writer, tr *analyze.Trend) {
 	fmt.Fprintln(w)
 }
 
+// firstLastSize is the first and the last size of a series (nil when
+// none): the snapshots left out of it have none.
+func firstLastSize(g *analyze.GrowthTrend) (first, last *int64) {
+	for _, p := range g.Points {
+		if p.SizeBytes != nil {
+			if first == nil {
+				first = p.SizeBytes
+			}
+			last = p.SizeBytes
+		}
+	}
+	return first, last
+}
+
 func trendDatabaseTable(tr *analyze.Trend) *report.Table {
 	t := &report.Table{Name: "database", Title: "Database (tables + indices)",
-		Columns: report.Cols(">first", ">last", ">bytes per day", "fit", ">r2", "until", ">until bytes", "earliest", "latest")}
+		Columns: report.Cols(">first", ">last", ">bytes per day", "fit", ">r2", "until", ">until bytes", "earliest", "latest", "reason")}
 	db := &tr.Database
-	var first, last *int64
-	if n := len(tr.Snapshots); n > 0 {
-		first, last = tr.Snapshots[0].SizeBytes, tr.Snapshots[n-1].SizeBytes
-	}
+	first, last := firstLastSize(db)
 	model, r2 := fitText(db)
 	var earliest, latest string
 	if fc := db.Forecast; fc != nil {
 		earliest, latest = dateOr(fc.Earliest), dateOr(fc.Latest)
 	}
-	t.Add(intOr(first), intOr(last), floatOr(db.BytesPerDay, 0), model, r2, forecastText(db.Forecast), intOr(tr.UntilBytes), earliest, latest)
+	reason := ""
+	if db.Forecast != nil {
+		reason = db.Forecast.Reason
+	}
+	t.Add(intOr(first), intOr(last), floatOr(db.BytesPerDay, 0), model, r2, forecastText(db.Forecast), intOr(tr.UntilBytes), earliest, latest, reason)
 	return t
 }
 
@@ -704,6 +845,10 @@ func trendSnapshotsTable(tr *analyze.Trend, f report.Format) *report.Table {
 	t := &report.Table{Name: "snapshots", Title: "Snapshots",
 		Columns: report.Cols(">#", "time", ">tables", ">size", ">OAT", ">Next", "file")}
 	fileTimes := false
+	left := map[[2]any]bool{}
+	for _, lo := range tr.LeftOut {
+		left[[2]any{lo.File, lo.Report}] = true
+	}
 	for i, s := range tr.Snapshots {
 		when := s.Time.Format(time.DateTime)
 		if s.TimeSource != nil && *s.TimeSource == analyze.TimeFromFile {
@@ -720,7 +865,11 @@ func trendSnapshotsTable(tr *analyze.Trend, f report.Format) *report.Table {
 			// names the file.
 			file = clipPath(file, 30)
 		}
-		t.Add(strconv.Itoa(i+1), when, strconv.Itoa(s.Tables), bytesOr(s.SizeBytes), intOr(oat), intOr(next), file)
+		size := bytesOr(s.SizeBytes)
+		if left[[2]any{s.File, s.Report}] {
+			size = cmp.Or(size+" ", "") + "(left out)"
+		}
+		t.Add(strconv.Itoa(i+1), when, strconv.Itoa(s.Tables), size, intOr(oat), intOr(next), file)
 	}
 	if fileTimes {
 		t.Notes = append(t.Notes, "* no execution time in the file: dated by its modification time")

@@ -74,7 +74,9 @@ func TestGstatDiffTextShop(t *testing.T) {
 	checkHistWidth(t, out)
 	wantLines(t, out,
 		"Between     4 min 38 s, 8 transactions (103.6 per hour)\n",
-		"OAT age     35 s before, 0 s after",
+		"OAT age     before: at most 10 s (the database was created 10 s before; the rate estimate, 35 s, is\n"+
+			"                    longer than that: left out)\n"+
+			"            after:  0 s, at most 4 min 38 s\n",
 		"Size        61.1 MiB -> 60.6 MiB (-472.0 KiB)\n",
 		"Tables      3 changed, 0 added, 0 dropped, 3 unchanged\n",
 		"Indices     3 changed, 0 added, 0 dropped, 7 unchanged\n",
@@ -370,8 +372,10 @@ func TestGstatTrendFolder(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "README"), []byte("snapshots of shop.fdb\n"), 0o644)
 	pngDir := filepath.Join(t.TempDir(), "charts")
 	// The database is 64069632 bytes on the first day (tables + indices);
-	// 100 MiB = 104857600 is (104857600 − 64069632)/819200 = 49.79 days on.
-	code, out, errs := histCLI(t, "gstat", "trend", "--format", "json", "--until", "100MiB", "--png", pngDir, dir)
+	// 65 MiB = 68157440 is (68157440 − 64069632)/819200 = 4.99 days on,
+	// 2 days after the last snapshot: within the 3 days observed (100 MiB,
+	// 46.8 days after the last, would be unreliable).
+	code, out, errs := histCLI(t, "gstat", "trend", "--format", "json", "--until", "65MiB", "--png", pngDir, dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -382,14 +386,14 @@ func TestGstatTrendFolder(t *testing.T) {
 	if len(tr.Snapshots) != 4 || !strings.HasSuffix(tr.Snapshots[0].File, "snap-z.txt") || !strings.HasSuffix(tr.Snapshots[3].File, "snap-w.txt") {
 		t.Fatalf("snapshots %+v", tr.Snapshots)
 	}
-	if !is64(tr.UntilBytes, 100<<20) {
+	if !is64(tr.UntilBytes, 65<<20) {
 		t.Errorf("until_bytes %v", tr.UntilBytes)
 	}
 	db := tr.Database
 	if db.BytesPerDay == nil || math.Abs(*db.BytesPerDay-819200) > 1e-6 || db.Best == nil || *db.Best != "linear" {
 		t.Errorf("database bytes/day %s best %s", jsonOf(db.BytesPerDay), jsonOf(db.Best))
 	}
-	want := time.Date(2026, 12, 2, 14, 9, 54, 0, time.UTC).Add(time.Duration((104857600.0 - 64069632) / 819200 * 24 * float64(time.Hour)))
+	want := time.Date(2026, 12, 2, 14, 9, 54, 0, time.UTC).Add(time.Duration((68157440.0 - 64069632) / 819200 * 24 * float64(time.Hour)))
 	if fc := db.Forecast; fc == nil || fc.Status != "forecast" || fc.Date == nil || fc.Date.Sub(want).Abs() > time.Minute {
 		t.Errorf("forecast %+v, want %s", db.Forecast, want)
 	}
@@ -419,24 +423,23 @@ func TestGstatTrendFolder(t *testing.T) {
 	}
 
 	// The text form: the forecast line and the growing table flagged.
-	code, out, _ = histCLI(t, "gstat", "trend", "--until", "100MiB", dir)
+	code, out, _ = histCLI(t, "gstat", "trend", "--until", "65MiB", dir)
 	if code != 0 {
 		t.Fatalf("text exit %d", code)
 	}
 	checkHistWidth(t, out)
 	wantLines(t, out,
 		"Growth      +800.0 KiB per day (+1.25%/day), best fit linear, R² 1.0000\n",
-		"Forecast    100.0 MiB: 2027-01-21, in 46.8 days (95%: 2027-01-21 to 2027-01-21)\n",
-		// The exponential through the same sizes grows 1.25 %/day:
-		// ln(104857600/64069632)/0.012547 = 39.3 days after Dec 2.
-		"            exponential fit: 2027-01-10\n",
+		"Forecast    65.0 MiB: 2026-12-07, in 47.8 hours (95%: 2026-12-07 to 2026-12-07)\n",
+		"            exponential fit: 2026-12-07\n",
 		"Rate        0 transactions per day (Next transaction)\n",
 		"Fastest     ORDERS\n")
 	if r := strings.Join(row(out, "1", "2026-12-02"), " "); !strings.HasPrefix(r, "1 2026-12-02 14:09:54 6 61.1 MiB 17 18 ") ||
 		!strings.HasSuffix(r, "snap-z.txt") {
 		t.Errorf("first snapshot row %q", r)
 	}
-	if r := strings.Join(row(out, "*", "ORDERS"), " "); r != "* ORDERS 8.7 MiB +2.3 MiB +800.0 KiB +10.44 linear 1.0000 2027-04-01" {
+	// ORDERS would need 2027-04-01 to reach 65 MiB: 39 times the 3 days.
+	if r := strings.Join(row(out, "*", "ORDERS"), " "); r != "* ORDERS 8.7 MiB +2.3 MiB +800.0 KiB +10.44 linear 1.0000 unreliable" {
 		t.Errorf("ORDERS row %q", r)
 	}
 

@@ -27,7 +27,10 @@ go test -bench), and answers one of four questions, chosen from the input or wit
   degradation  throughput against database size (x has a size unit: size_gb, db_bytes,
                "10 GB"; or is named size/scale/warehouses): linear, log-linear and power
                fits with R², loss per doubling, a leave-last-out check on the largest
-               size, --predict SIZE and the cliff test --knee SIZE (e.g. the RAM)
+               size, --predict SIZE and the cliff test --knee SIZE (e.g. the RAM): a cliff
+               is a significant step (p <= 0.05) for the worse of at least 10% of the
+               trend; a size with leverage above 0.5 (one far point that fixes the
+               curves) is named
   sweep        throughput against a setting (page buffers, clients): best setting per
                series, spread, settings within noise of the best
   ab           throughput of named configurations (the x column holds names, or runs

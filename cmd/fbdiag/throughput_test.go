@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,7 +30,9 @@ func TestThroughputTextSATA(t *testing.T) {
 		"ops_per_s      12      -65.8%  9.04 → 30.3: -17.5%  30.3 → 1814: ×0.415  494.7 at 9.04 GB",
 		"power      c=811.9±10.85 k=-0.2077±0.003765  0.9920    0.000         +13.4%",
 		"power            193.3 [171.8, 217.6]   169.3    +14.2%       166.7 [157.9, 175.9]",
-		"no significant break at 16 GB: the step of +0.8% is within the noise of the power trend (p=0.541)",
+		"no cliff at 16 GB: the step of +0.8% is within the noise of the power trend (p=0.541); the 1813.97\n" +
+			"  GB point has leverage 0.98 (above 0.5): it alone sets the trend",
+		"16 GB      4      8  +0.8%  0.541  no           no",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -218,5 +221,107 @@ func TestThroughputFolder(t *testing.T) {
 	if code != 1 || !strings.HasSuffix(errs, "fbdiag: "+fb30+": no result table or benchmark output in this folder\n") ||
 		!strings.Contains(errs, "shop-gbak-restore-v-st.log: gbak output\n") {
 		t.Errorf("fb30 folder: exit %d, stderr %q", code, errs)
+	}
+}
+
+// Issue 13: on the seed's 9–30 GB (the CSV without its 1.7 TB row) the
+// step at 16 GB is significant but 4.3 % of the trend: no cliff, the same
+// in the text and the JSON (the chart's label: TestKneeChartLabel).
+func TestThroughputKneeNoCliffEverywhere(t *testing.T) {
+	data, err := os.ReadFile(testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	upTo30 := strings.Join(lines[:12], "")
+	if !strings.HasSuffix(upTo30, "11,30.30,407.97\n") {
+		t.Fatalf("the CSV changed: %q", upTo30)
+	}
+	png := filepath.Join(t.TempDir(), "png")
+	args := []string{"--knee", "16GB", "-"}
+	code, out, errs := runTput(t, upTo30, append([]string{"--png", png}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"16 GB      4      7  -4.3%  0.002  yes          no",
+		"no cliff at 16 GB: a step of -4.3% beyond the loglinear trend is significant (p=0.002) but smaller\n" +
+			"  than the 10% a cliff needs",
+		"cliff: a significant step for the worse of at least 10% of the trend",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "high leverage") {
+		t.Errorf("9–30 GB has no dominating size:\n%s", out)
+	}
+	code, out, errs = runTput(t, upTo30, append([]string{"--format", "json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("json exit %d: %s", code, errs)
+	}
+	var doc struct {
+		Series []struct {
+			Knee struct {
+				Significant  bool    `json:"significant"`
+				Cliff        bool    `json:"cliff"`
+				MinCliff     float64 `json:"min_cliff"`
+				StepFraction float64 `json:"step_fraction"`
+				P            float64 `json:"p"`
+				HighLeverage []any   `json:"high_leverage"`
+			} `json:"knee"`
+		} `json:"series"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	k := doc.Series[0].Knee
+	if !k.Significant || k.Cliff || k.MinCliff != 0.1 || math.Abs(k.StepFraction+0.0434) > 0.0001 ||
+		math.Abs(k.P-0.00167) > 0.00001 || k.HighLeverage == nil || len(k.HighLeverage) != 0 {
+		t.Errorf("knee %+v", k)
+	}
+	charts, err := os.ReadDir(png)
+	if err != nil || len(charts) != 1 {
+		t.Fatalf("charts %v %v", charts, err)
+	}
+}
+
+// Issue 13: a sweep of 25 real restores (5 per setting) tests each
+// setting against a best picked after the fact; the p are Holm-adjusted
+// and the table says so, with each setting's range (5 runs: no ± of
+// benchstat's meaning). The A/B mode on the same runs adjusts its four
+// comparisons with the base alike.
+func TestThroughputSweepAdjusted(t *testing.T) {
+	csv := testutil.Testdata(t, "restores", "restore-page-buffers.csv")
+	code, out, errs := runTput(t, "", "--x", "page_buffers", "--y", "restore_seconds", csv)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"setting  n   median        range  vs best  p_adj\n" +
+			"     64  5  3.538 s  3.347–4.766   +14.8%  0.127  within noise\n",
+		"   4096  5  3.083 s  2.331–3.398    +0.0%         best\n",
+		"test: Mann-Whitney U of each setting against the best, p Holm-adjusted, alpha 0.05; the best was\n" +
+			"  picked from these data after the fact, which favours finding the others worse",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("sweep lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, errs = runTput(t, "", "--mode", "ab", "--x", "page_buffers", "--y", "restore_seconds", csv)
+	if code != 0 {
+		t.Fatalf("ab exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"64 (base)      5  3.538 s (range 3.347–4.766)\n",
+		"4096           5  3.083 s (range 2.331–3.398)  -12.9%  ~ (p_adj=0.127 n=5+5)\n",
+		"p_adj: p adjusted by Holm over the 4 comparisons with the base",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ab lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "±") {
+		t.Errorf("± for 5 runs:\n%s", out)
 	}
 }

@@ -1,0 +1,158 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
+
+// WarningChange is a health warning that appeared, was resolved or
+// changed severity between two snapshots: the rule, the object and the
+// figures of each snapshot that has it.
+type WarningChange struct {
+	Rule   string `json:"rule"`
+	Kind   string `json:"kind"`
+	Object string `json:"object"`
+	Table  string `json:"table,omitempty"`
+	// Severity is the one of the snapshot that has the warning (the
+	// later one when both have it).
+	Severity Severity `json:"severity"`
+	// SeverityBefore is set when both snapshots have the warning with
+	// another severity.
+	SeverityBefore *Severity `json:"severity_before,omitempty"`
+	// Values are the rule's figure [before, after]; null in the snapshot
+	// without the warning (the rule did not fire there).
+	Values    FloatPair `json:"values"`
+	Threshold float64   `json:"threshold"`
+	Unit      string    `json:"unit"`
+	Reason    string    `json:"reason"`
+}
+
+func keyOf(w Warning) warningKey { return warningKey{w.Rule, w.Kind, w.Object, w.Table} }
+
+// coverage says which objects a snapshot shows well enough for a rule to
+// fire or stay silent on them: a warning missing from a snapshot that
+// does not show its object (a gstat -d run has no indices, one without -r
+// no back versions) is not resolved, just not looked at.
+type coverage struct {
+	header  bool
+	tables  map[string]*TableStats // by name, as warnings name them
+	indices map[string]bool
+	anyIdx  bool
+	system  bool // system tables listed
+}
+
+func coverageOf(a *GstatAnalysis) coverage {
+	c := coverage{header: a.Header != nil, tables: map[string]*TableStats{}, indices: map[string]bool{}}
+	for i := range a.Tables {
+		t := &a.Tables[i]
+		c.tables[t.Name] = t
+		c.system = c.system || IsSystemTable(t.Name)
+		for _, ix := range t.Indices {
+			c.indices[ix.Name], c.anyIdx = true, true
+		}
+	}
+	for _, ix := range a.UnattachedIndices {
+		c.indices[ix.Name], c.anyIdx = true, true
+	}
+	return c
+}
+
+// sees tells whether the snapshot of coverage c could have raised w, seen
+// on the same object in the other snapshot (other). absent is true when
+// it shows objects of that kind but not this one: the object was dropped
+// or created in between.
+func (c coverage) sees(w Warning, other coverage) (ok, absent bool) {
+	switch w.Kind {
+	case "database":
+		return c.header, false
+	case "table":
+		t, o := c.tables[w.Object], other.tables[w.Object]
+		switch {
+		case t == nil && len(c.tables) > 0 && (c.system || !IsSystemTable(w.Object)):
+			return true, true
+		case t == nil || o == nil:
+			return false, false
+		}
+		// With and without -r the same table shows other figures.
+		return (t.Records == nil) == (o.Records == nil), false
+	case "index":
+		switch {
+		case c.indices[w.Object]:
+			return true, false
+		case c.anyIdx:
+			return true, true
+		}
+		return false, false
+	}
+	return false, false
+}
+
+// warnings fills the warnings that appeared, were resolved or changed
+// severity, and says how many could not be compared.
+func (d *SnapshotDiff) warnings(b, a *GstatAnalysis) {
+	d.WarningsAppeared, d.WarningsResolved, d.WarningsChanged = []WarningChange{}, []WarningChange{}, []WarningChange{}
+	bc, ac := coverageOf(b), coverageOf(a)
+	before, after := map[warningKey]Warning{}, map[warningKey]Warning{}
+	for _, w := range b.Warnings {
+		before[keyOf(w)] = w
+	}
+	for _, w := range a.Warnings {
+		after[keyOf(w)] = w
+	}
+	notSeen := map[string]int{}
+	for _, w := range b.Warnings {
+		aw, both := after[keyOf(w)]
+		switch {
+		case both && aw.Severity != w.Severity:
+			ch := change(aw, ptr(w.Value), ptr(aw.Value))
+			sev := w.Severity
+			ch.SeverityBefore = &sev
+			d.WarningsChanged = append(d.WarningsChanged, ch)
+		case both:
+		default:
+			ok, dropped := ac.sees(w, bc)
+			if !ok {
+				notSeen["after"]++
+				continue
+			}
+			ch := change(w, ptr(w.Value), nil)
+			if dropped {
+				ch.Reason = "the " + w.Kind + " is gone: " + ch.Reason
+			}
+			d.WarningsResolved = append(d.WarningsResolved, ch)
+		}
+	}
+	for _, w := range a.Warnings {
+		if _, both := before[keyOf(w)]; both {
+			continue
+		}
+		ok, created := bc.sees(w, ac)
+		if !ok {
+			notSeen["before"]++
+			continue
+		}
+		ch := change(w, nil, ptr(w.Value))
+		if created {
+			ch.Reason = "new " + w.Kind + ": " + ch.Reason
+		}
+		d.WarningsAppeared = append(d.WarningsAppeared, ch)
+	}
+	for _, side := range []string{"before", "after"} {
+		if n := notSeen[side]; n > 0 {
+			d.Warnings = append(d.Warnings, fmt.Sprintf("%d warnings not compared: the %s snapshot does not show their objects "+
+				"(other gstat switches: -d has no indices, -r adds back versions)", n, side))
+		}
+	}
+	for _, l := range [][]WarningChange{d.WarningsAppeared, d.WarningsResolved, d.WarningsChanged} {
+		slices.SortStableFunc(l, func(x, y WarningChange) int {
+			return cmp.Or(cmp.Compare(y.Severity.Rank(), x.Severity.Rank()), cmp.Compare(x.Rule, y.Rule),
+				cmp.Compare(x.Table, y.Table), cmp.Compare(x.Object, y.Object))
+		})
+	}
+}
+
+func change(w Warning, before, after *float64) WarningChange {
+	return WarningChange{Rule: w.Rule, Kind: w.Kind, Object: w.Object, Table: w.Table, Severity: w.Severity,
+		Values: FloatPair{before, after}, Threshold: w.Threshold, Unit: w.Unit, Reason: w.Reason}
+}
