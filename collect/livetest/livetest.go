@@ -33,9 +33,11 @@ func Mandatory() bool { return os.Getenv("FBDIAG_LIVE") == "1" }
 
 // Server returns the live server, after checking that it answers. It skips
 // the test when no server is configured or reachable, or fails it when
-// FBDIAG_LIVE=1.
+// FBDIAG_LIVE=1. The test holds the live test lock shared until it ends,
+// so that a test that kills the server (ExclusiveServer) waits for it.
 func Server(t testing.TB) collect.Server {
 	t.Helper()
+	holdShared(t)
 	unavailable := func(format string, args ...any) {
 		t.Helper()
 		if Mandatory() {

@@ -1,0 +1,105 @@
+package livetest
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fbdiag/fbdiag/collect"
+)
+
+// ExclusiveServer is Server for a test that kills the server process: it
+// holds the live test lock exclusively, so no other live test (in this
+// package, another package or another checkout that uses this package)
+// runs meanwhile.
+func ExclusiveServer(t testing.TB) collect.Server {
+	t.Helper()
+	holdExclusive(t)
+	return Server(t)
+}
+
+// ServerPID finds the Firebird server process on this machine: the one
+// process named firebird whose parent is fbguard (Debian's SuperServer).
+func ServerPID(t testing.TB) int {
+	t.Helper()
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	var found []int
+	for _, d := range dirs {
+		if comm(d) != "firebird" {
+			continue
+		}
+		pid, _ := strconv.Atoi(filepath.Base(d))
+		if comm(filepath.Join("/proc", strconv.Itoa(parentPID(d)))) == "fbguard" {
+			found = append(found, pid)
+		}
+	}
+	if len(found) != 1 {
+		unavailableKill(t, "want one firebird process started by fbguard, found %v", found)
+	}
+	return found[0]
+}
+
+func comm(procDir string) string {
+	b, _ := os.ReadFile(filepath.Join(procDir, "comm"))
+	return string(bytes.TrimSpace(b))
+}
+
+func parentPID(procDir string) int {
+	b, err := os.ReadFile(filepath.Join(procDir, "stat"))
+	if err != nil {
+		return 0
+	}
+	// pid (comm) state ppid …; comm may hold blanks and parentheses.
+	f := bytes.Fields(b[bytes.LastIndexByte(b, ')')+1:])
+	if len(f) < 2 {
+		return 0
+	}
+	ppid, _ := strconv.Atoi(string(f[1]))
+	return ppid
+}
+
+// KillServer kills the server process pid with SIGKILL, as a crash or
+// the OOM killer would, and waits until fbguard has started a new one
+// that accepts logins. The test must hold the server exclusively
+// (ExclusiveServer). It returns how long the server was away.
+func KillServer(t testing.TB, s collect.Server, pid int) time.Duration {
+	t.Helper()
+	exclusiveMu.Lock()
+	held := exclusiveHeld > 0
+	exclusiveMu.Unlock()
+	if !held {
+		t.Fatal("KillServer without ExclusiveServer: other live tests would lose the server")
+	}
+	start := time.Now()
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		unavailableKill(t, "kill %d: %v (the tests run as root in CI)", pid, err)
+	}
+	for time.Since(start) < time.Minute {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		_, err := s.Version(ctx)
+		cancel()
+		if err == nil && ServerPID(t) != pid {
+			return time.Since(start)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("the server did not come back within a minute after kill %d (is fbguard running?)", pid)
+	return 0
+}
+
+// unavailableKill skips a server-killing test where the server cannot be
+// killed from here, or fails it when the live tests are mandatory.
+func unavailableKill(t testing.TB, format string, args ...any) {
+	t.Helper()
+	msg := fmt.Sprintf(format, args...)
+	if Mandatory() {
+		t.Fatalf("FBDIAG_LIVE=1 but the server cannot be killed: %s", msg)
+	}
+	t.Skipf("skipped: cannot kill the server: %s", msg)
+}
