@@ -52,13 +52,17 @@ func TestParseServer(t *testing.T) {
 	for in, want := range map[string]string{
 		"": "localhost:3050", "localhost": "localhost:3050", "db1:3051": "db1:3051",
 		"127.0.0.1": "127.0.0.1:3050", "::1": "[::1]:3050", "[::1]:3051": "[::1]:3051",
+		// Firebird's own host/port form (isql-fb localhost/3051:db).
+		"localhost/3051": "localhost:3051", "db1/3050": "db1:3050", "[::1]/3051": "[::1]:3051",
+		"[::1]": "[::1]:3050", " db1 ": "db1:3050",
 	} {
 		got, err := ParseServer(in)
 		if err != nil || got != want {
 			t.Errorf("ParseServer(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"db1:", ":3050", "host/3050", "a b"} {
+	for _, bad := range []string{"db1:", ":3050", "/3050", "db1/", "a b", "db1:99999", "db1/0", "db1/x",
+		"db1:3050/3051", "db1/3050:3051", "[::1", "::1/3050", "db1:/var/db.fdb"} {
 		if got, err := ParseServer(bad); err == nil {
 			t.Errorf("ParseServer(%q) = %q, want an error", bad, got)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,27 +28,53 @@ type Server struct {
 	Password string
 }
 
-// ParseServer turns --server's "host[:port]" into host:port; an empty
-// value means localhost.
+// ParseServer turns --server into host:port. It takes HOST, HOST:PORT,
+// Firebird's own HOST/PORT (as in isql-fb db1/3051:employee), [IPV6],
+// [IPV6]:PORT, [IPV6]/PORT and a bare IPv6 address; an empty value means
+// localhost, and the port defaults to 3050.
 func ParseServer(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return net.JoinHostPort("localhost", DefaultPort), nil
 	}
-	if host, port, err := net.SplitHostPort(s); err == nil {
-		if host == "" || port == "" {
-			return "", fmt.Errorf("server %q: want HOST or HOST:PORT", s)
+	bad := func() (string, error) {
+		return "", fmt.Errorf("server %q: want HOST, HOST:PORT or HOST/PORT (IPv6 as [::1]:3050)", s)
+	}
+	host, port := s, DefaultPort
+	switch {
+	case strings.HasPrefix(s, "["):
+		end := strings.IndexByte(s, ']')
+		if end < 0 {
+			return bad()
 		}
-		return s, nil
+		host = s[1:end]
+		rest := s[end+1:]
+		if rest != "" {
+			if rest[0] != ':' && rest[0] != '/' {
+				return bad()
+			}
+			port = rest[1:]
+		}
+		if !strings.Contains(host, ":") {
+			return bad()
+		}
+	case strings.Count(s, ":") > 1:
+		// A bare IPv6 address; its port needs the brackets.
+		if net.ParseIP(s) == nil {
+			return bad()
+		}
+	default:
+		if i := strings.IndexAny(s, ":/"); i >= 0 {
+			host, port = s[:i], s[i+1:]
+		}
 	}
-	if strings.Count(s, ":") > 1 && !strings.HasPrefix(s, "[") {
-		// A bare IPv6 address.
-		return net.JoinHostPort(s, DefaultPort), nil
+	if host == "" || strings.ContainsAny(host, "/ \t[]") {
+		return bad()
 	}
-	if strings.ContainsAny(s, ":/ ") {
-		return "", fmt.Errorf("server %q: want HOST or HOST:PORT", s)
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 || strconv.Itoa(n) != port {
+		return bad()
 	}
-	return net.JoinHostPort(s, DefaultPort), nil
+	return net.JoinHostPort(host, port), nil
 }
 
 // String shows the server without the password.

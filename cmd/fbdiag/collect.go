@@ -26,7 +26,7 @@ func serverFlag() *cli.StringFlag {
 	return &cli.StringFlag{
 		Name:  "server",
 		Value: "localhost",
-		Usage: "server as HOST or HOST:PORT (port 3050)",
+		Usage: "server as HOST, HOST:PORT or HOST/PORT (port 3050; IPv6 as [::1]:3050)",
 	}
 }
 

@@ -449,3 +449,24 @@ func ownProcess(procDir string) bool {
 	}
 	return false
 }
+
+// --server takes Firebird's own HOST/PORT form as well as HOST:PORT.
+func TestLiveServerHostSlashPort(t *testing.T) {
+	s := livetest.Server(t)
+	db := livetest.ShopDatabase(t, s)
+	host, port, err := net.SplitHostPort(s.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, server := range []string{host + "/" + port, net.JoinHostPort(host, port)} {
+		snap := filepath.Join(t.TempDir(), "h.txt")
+		code, _, errs := runCLI(t, nil, "collect", "--server", server, "--switches", "-h", "--out", snap, db)
+		if code != exitOK {
+			t.Errorf("--server %s: exit %d: %s", server, code, errs)
+			continue
+		}
+		if text := readLiveFile(t, snap); !strings.HasPrefix(text, "# fbdiag collect: server "+s.Addr+" (") {
+			t.Errorf("--server %s: snapshot starts %.80q, want server %s", server, text, s.Addr)
+		}
+	}
+}
