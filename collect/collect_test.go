@@ -212,6 +212,7 @@ func TestKindOf(t *testing.T) {
 		{&net.OpError{Op: "read", Err: syscall.ECONNRESET}, KindLost},
 		{&net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}, KindUnreachable},
 		{errors.New("Can't open database file /x.fdb"), KindNoDatabase},
+		{errors.New("I/O error during \"open\" operation for file \"/x.fdb\"\nError while trying to open file\nPermission denied"), KindDenied},
 		{errors.New("unsupported on-disk structure"), KindServer},
 	} {
 		if got := kindOf(c.err); got != c.want {

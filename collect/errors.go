@@ -23,6 +23,7 @@ const (
 	KindLogin                   // wrong user name or password
 	KindUnreachable             // nothing answers at the address
 	KindNoDatabase              // the database file or alias does not exist
+	KindDenied                  // the server process may not open the file
 	KindExists                  // the target database already exists
 	KindBusy                    // the service is busy with another operation
 	KindLost                    // the connection dropped in the middle
@@ -62,6 +63,8 @@ func (e *Error) Error() string {
 		b.WriteString("server not reachable (" + e.Detail + ")")
 	case KindNoDatabase:
 		b.WriteString("database not found (" + e.Detail + ")")
+	case KindDenied:
+		b.WriteString("permission denied: the server process cannot open it (" + e.Detail + ")")
 	case KindExists:
 		b.WriteString("database already exists (use --replace to overwrite it)")
 	case KindBusy:
@@ -125,6 +128,10 @@ func kindOf(err error) Kind {
 	switch {
 	case strings.Contains(msg, "user name and password are not defined"):
 		return KindLogin
+	case strings.Contains(msg, "Permission denied"):
+		// The I/O error's last line is the operating system's; tested
+		// before "Can't open database file", which a denied file gives too.
+		return KindDenied
 	case strings.Contains(msg, "No such file or directory"),
 		strings.Contains(msg, "Can't open database file"),
 		strings.Contains(msg, "not a valid database"):

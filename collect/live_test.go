@@ -8,6 +8,8 @@ import (
 	"io"
 	"math"
 	"net"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -273,6 +275,12 @@ func TestLiveFailures(t *testing.T) {
 	bad.Password = s.Password + "-wrong"
 	down := s
 	down.Addr = freePort(t)
+	// A file the server process may not open: in a private folder of the
+	// test's user (root in CI), or itself unreadable.
+	unreadable := filepath.Join(t.TempDir(), "secret.fdb")
+	if err := os.WriteFile(unreadable, nil, 0); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name string
 		srv  collect.Server
@@ -280,6 +288,7 @@ func TestLiveFailures(t *testing.T) {
 		kind collect.Kind
 		msg  string
 	}{
+		{"unreadable database", s, unreadable, collect.KindDenied, "cannot read statistics of " + unreadable + " on " + s.Addr + ": permission denied"},
 		{"wrong password", bad, missing, collect.KindLogin, "cannot connect to " + s.Addr + ": wrong user name or password"},
 		{"server down", down, missing, collect.KindUnreachable, "cannot connect to " + down.Addr + ": server not reachable"},
 		{"unknown database", s, missing, collect.KindNoDatabase, "cannot read statistics of " + missing + " on " + s.Addr + ": database not found"},
@@ -295,6 +304,11 @@ func TestLiveFailures(t *testing.T) {
 		if !strings.HasPrefix(msg, c.msg) || strings.Contains(msg, "\n") || strings.Contains(msg, s.Password) {
 			t.Errorf("%s: error %q, want one line starting %q without the password", c.name, msg, c.msg)
 		}
+	}
+	// A backup of it says the same.
+	_, err := s.Backup(ctx, unreadable, livetest.TempPath(t, s, "secret.fbk"), io.Discard, nil)
+	if want := "cannot back up " + unreadable + " on " + s.Addr + ": permission denied"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("backup of an unreadable database: %v, want %q…", err, want)
 	}
 }
 

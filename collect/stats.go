@@ -71,10 +71,29 @@ func (s Server) Stats(ctx context.Context, database string, sw Switches, w io.Wr
 		return writeLine(w, l)
 	})
 	if err != nil {
-		return snap, s.fail("read statistics of", database, err)
+		return snap, s.fail("read statistics of", database, s.whyNotOpened(ctx, database, err))
 	}
 	if snap.Lines == 0 {
 		return snap, s.errorf(KindServer, "read statistics of", database, "the server sent no output")
 	}
 	return snap, nil
+}
+
+// whyNotOpened makes a statistics failure precise. The statistics service
+// says only "Can't open database file X", whether the file is missing or
+// the server process may not read it; an attachment's I/O error carries
+// the operating system's reason, so one is tried.
+func (s Server) whyNotOpened(ctx context.Context, database string, err error) error {
+	if !strings.Contains(err.Error(), "Can't open database file") {
+		return err
+	}
+	db, aerr := s.open(ctx, database)
+	if aerr == nil {
+		db.Close()
+		return err
+	}
+	if k := kindOf(aerr); k == KindNoDatabase || k == KindDenied {
+		return aerr
+	}
+	return err
 }

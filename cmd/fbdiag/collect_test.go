@@ -317,6 +317,11 @@ func TestLiveFailuresCLI(t *testing.T) {
 	dir := t.TempDir()
 	db := livetest.DataDir() + "/fbdiag-no-such.fdb"
 	wrong := s.Password + "-wrong"
+	// The server process may not read a file in the test's private folder.
+	secret := filepath.Join(t.TempDir(), "secret.fdb")
+	if err := os.WriteFile(secret, nil, 0); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name, password, server string
 		args                   []string
@@ -328,6 +333,8 @@ func TestLiveFailuresCLI(t *testing.T) {
 			"fbdiag: cannot connect to " + down + ": server not reachable"},
 		{"unknown database", s.Password, s.Addr, []string{"collect", "--out", filepath.Join(dir, "c.txt"), db},
 			"fbdiag: cannot read statistics of " + db + " on " + s.Addr + ": database not found"},
+		{"unreadable database", s.Password, s.Addr, []string{"collect", "--out", filepath.Join(dir, "u.txt"), secret},
+			"fbdiag: cannot read statistics of " + secret + " on " + s.Addr + ": permission denied"},
 		{"backup server down", s.Password, down, []string{"backup", "--log", filepath.Join(dir, "d.log"), db, "/tmp/x.fbk"},
 			"fbdiag: cannot connect to " + down + ": server not reachable"},
 		{"restore wrong password", wrong, s.Addr, []string{"restore", "--log", filepath.Join(dir, "e.log"), "/tmp/x.fbk", db},
