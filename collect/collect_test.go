@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"database/sql"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -218,5 +220,38 @@ func TestKindOf(t *testing.T) {
 		if got := kindOf(c.err); got != c.want {
 			t.Errorf("kindOf(%v) = %d, want %d", c.err, got, c.want)
 		}
+	}
+}
+
+// Firebird 3's zone-less MON$TIMESTAMP is written as the bare wall clock,
+// whatever the client's zone; Firebird 4's keeps the server's offset.
+func TestServerTime(t *testing.T) {
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Skip(err)
+	}
+	// What the driver returns for a TIMESTAMP: the wall clock in time.Local.
+	typed := time.Date(2026, 12, 2, 9, 29, 0, 0, ny)
+	fb3, err := scanServerTime(typed, sql.NullString{String: "2026-12-02 09:29:00.1230", Valid: true}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	berlin := time.FixedZone("", 3600)
+	fb4, _ := scanServerTime(time.Date(2026, 12, 2, 9, 29, 0, 123e6, berlin), sql.NullString{}, true)
+	for _, c := range []struct {
+		v    ServerTime
+		want string
+	}{{fb3, `"2026-12-02T09:29:00.123"`}, {fb4, `"2026-12-02T09:29:00.123+01:00"`}} {
+		b, err := json.Marshal(c.v)
+		if err != nil || string(b) != c.want {
+			t.Errorf("json = %s, %v; want %s", b, err, c.want)
+		}
+		var back ServerTime
+		if err := json.Unmarshal(b, &back); err != nil || back.String() != c.v.String() || back.Zoned != c.v.Zoned {
+			t.Errorf("%s read back as %v (zoned %v), %v", b, back, back.Zoned, err)
+		}
+	}
+	if _, err := scanServerTime(time.Time{}, sql.NullString{String: "yesterday", Valid: true}, false); err == nil {
+		t.Error("a malformed time was accepted")
 	}
 }

@@ -3,6 +3,8 @@ package collect_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -142,22 +144,30 @@ func ptr(p *int64) string {
 	return strconv.FormatInt(*p, 10)
 }
 
+// holdTransaction opens another attachment to db and a transaction in it,
+// both closed when the test ends.
+func holdTransaction(t *testing.T, ctx context.Context, s collect.Server, db string) (*sql.DB, *sql.Tx) {
+	t.Helper()
+	hold, err := collect.OpenForTest(ctx, s, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { hold.Close() })
+	tx, err := hold.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tx.Rollback() })
+	return hold, tx
+}
+
 // The monitoring tables name the transaction another attachment keeps
 // open, and RDB$STATISTICS is 0 for indices created on empty tables.
 func TestLiveMonitor(t *testing.T) {
 	s := livetest.Server(t)
 	db := livetest.ShopDatabase(t, s)
 	ctx := ctxT(t)
-	hold, err := collect.OpenForTest(ctx, s, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hold.Close()
-	tx, err := hold.BeginTx(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer tx.Rollback()
+	hold, tx := holdTransaction(t, ctx, s, db)
 	var txID, attID int64
 	if err := tx.QueryRowContext(ctx, "SELECT CURRENT_TRANSACTION, CURRENT_CONNECTION FROM RDB$DATABASE").Scan(&txID, &attID); err != nil {
 		t.Fatal(err)
@@ -415,4 +425,52 @@ func deref(s *string) string {
 		return "<nil>"
 	}
 	return *s
+}
+
+// The oldest active transaction's start is the server's wall clock. On
+// Firebird 3 MON$TIMESTAMP has no zone, so none is invented: the client's
+// zone (here New York, the server's is whatever it is) must not appear.
+func TestLiveOldestActiveStartedIsServerTime(t *testing.T) {
+	s := livetest.Server(t)
+	db := livetest.ShopDatabase(t, s)
+	ctx := ctxT(t)
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Skipf("no zone data: %v", err)
+	}
+	saved := time.Local
+	time.Local = ny
+	t.Cleanup(func() { time.Local = saved })
+	_, tx := holdTransaction(t, ctx, s, db)
+	var version, now string
+	if err := tx.QueryRowContext(ctx, `SELECT RDB$GET_CONTEXT('SYSTEM', 'ENGINE_VERSION'),
+  CAST(CURRENT_TIMESTAMP AS VARCHAR(40)) FROM RDB$DATABASE`).Scan(&version, &now); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(version, "3.") {
+		t.Skipf("Firebird %s gives MON$TIMESTAMP a zone; this test is for 3.0", version)
+	}
+	m, err := s.Monitor(ctx, db)
+	if err != nil || m.OldestTx == nil {
+		t.Fatalf("monitor: %v, oldest active %v", err, m)
+	}
+	b, err := json.Marshal(m.OldestTx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct{ Started string }
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	started, err := time.Parse("2006-01-02T15:04:05.9999", got.Started)
+	if err != nil {
+		t.Fatalf("started %q: want the server's wall clock without a zone: %v", got.Started, err)
+	}
+	serverNow, err := time.Parse("2006-01-02 15:04:05.9999", strings.TrimSpace(now))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := serverNow.Sub(started); d < 0 || d > 5*time.Second {
+		t.Errorf("started %s, server time at the query %s: want started just before", got.Started, now)
+	}
 }

@@ -41,14 +41,14 @@ type MonDatabase struct {
 // attachment, and who opened it: the transaction that holds garbage
 // collection back ("use the MON$ tables to identify it and stop it").
 type OldestActive struct {
-	TransactionID int64     `json:"transaction_id"`
-	Started       time.Time `json:"started"`     // server's local time, as MON$TIMESTAMP stores it
-	AgeSeconds    int64     `json:"age_seconds"` // measured by the server, so clocks need not agree
-	AttachmentID  int64     `json:"attachment_id"`
-	User          string    `json:"user"`
-	RemoteAddress *string   `json:"remote_address"` // null for local (embedded/XNET) attachments
-	RemoteProcess *string   `json:"remote_process"`
-	RemotePID     *int64    `json:"remote_pid"`
+	TransactionID int64      `json:"transaction_id"`
+	Started       ServerTime `json:"started"`     // MON$TIMESTAMP: Firebird 3's has no zone, 4's has the server's
+	AgeSeconds    int64      `json:"age_seconds"` // measured by the server, so clocks need not agree
+	AttachmentID  int64      `json:"attachment_id"`
+	User          string     `json:"user"`
+	RemoteAddress *string    `json:"remote_address"` // null for local (embedded/XNET) attachments
+	RemoteProcess *string    `json:"remote_process"`
+	RemotePID     *int64     `json:"remote_pid"`
 }
 
 // IOStats are MON$IO_STATS of the database group (MON$STAT_GROUP 0):
@@ -89,7 +89,7 @@ WHERE MON$ATTACHMENT_ID <> CURRENT_CONNECTION AND MON$SYSTEM_FLAG = 0`
 
 	// Every transaction in MON$TRANSACTIONS is active (MON$STATE only
 	// says whether a statement runs); fbdiag's own are left out.
-	sqlOldestActive = `SELECT FIRST 1 t.MON$TRANSACTION_ID, t.MON$TIMESTAMP,
+	sqlOldestActive = `SELECT FIRST 1 t.MON$TRANSACTION_ID, t.MON$TIMESTAMP, CAST(t.MON$TIMESTAMP AS VARCHAR(64)),
   DATEDIFF(SECOND FROM t.MON$TIMESTAMP TO CURRENT_TIMESTAMP),
   a.MON$ATTACHMENT_ID, a.MON$USER, a.MON$REMOTE_ADDRESS, a.MON$REMOTE_PROCESS, a.MON$REMOTE_PID
 FROM MON$TRANSACTIONS t JOIN MON$ATTACHMENTS a ON a.MON$ATTACHMENT_ID = t.MON$ATTACHMENT_ID
@@ -145,19 +145,10 @@ func readMonitor(ctx context.Context, db *sql.DB) (*Monitor, error) {
 	if err := tx.QueryRowContext(ctx, sqlAttachments).Scan(&m.Attachments); err != nil {
 		return nil, err
 	}
-	var oa OldestActive
-	var addr, proc sql.NullString
-	var pid sql.NullInt64
-	err = tx.QueryRowContext(ctx, sqlOldestActive).Scan(&oa.TransactionID, &oa.Started, &oa.AgeSeconds,
-		&oa.AttachmentID, &oa.User, &addr, &proc, &pid)
+	oa, err := readOldestActive(ctx, tx)
 	switch err {
 	case nil:
-		oa.User = strings.TrimSpace(oa.User)
-		oa.RemoteAddress, oa.RemoteProcess = nullString(addr), nullString(proc)
-		if pid.Valid {
-			oa.RemotePID = &pid.Int64
-		}
-		m.OldestTx = &oa
+		m.OldestTx = oa
 	case sql.ErrNoRows:
 	default:
 		return nil, err
@@ -188,6 +179,44 @@ func readMonitor(ctx context.Context, db *sql.DB) (*Monitor, error) {
 		m.Indices = append(m.Indices, ix)
 	}
 	return m, rows.Err()
+}
+
+// readOldestActive reads the oldest transaction of another attachment;
+// sql.ErrNoRows when there is none.
+func readOldestActive(ctx context.Context, tx *sql.Tx) (*OldestActive, error) {
+	rows, err := tx.QueryContext(ctx, sqlOldestActive)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	types, err := rows.ColumnTypes()
+	if err != nil {
+		return nil, err
+	}
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		return nil, sql.ErrNoRows
+	}
+	var oa OldestActive
+	var typed time.Time
+	var text, addr, proc sql.NullString
+	var pid sql.NullInt64
+	if err := rows.Scan(&oa.TransactionID, &typed, &text, &oa.AgeSeconds,
+		&oa.AttachmentID, &oa.User, &addr, &proc, &pid); err != nil {
+		return nil, err
+	}
+	zoned := strings.Contains(types[1].DatabaseTypeName(), "ZONE")
+	if oa.Started, err = scanServerTime(typed, text, zoned); err != nil {
+		return nil, err
+	}
+	oa.User = strings.TrimSpace(oa.User)
+	oa.RemoteAddress, oa.RemoteProcess = nullString(addr), nullString(proc)
+	if pid.Valid {
+		oa.RemotePID = &pid.Int64
+	}
+	return &oa, nil
 }
 
 func nullString(s sql.NullString) *string {
