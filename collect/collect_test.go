@@ -216,6 +216,10 @@ func TestKindOf(t *testing.T) {
 		{errors.New("Can't open database file /x.fdb"), KindNoDatabase},
 		{errors.New("I/O error during \"open\" operation for file \"/x.fdb\"\nError while trying to open file\nPermission denied"), KindDenied},
 		{errors.New("unsupported on-disk structure"), KindServer},
+		{&fb.FbError{GDSCodes: []int{fb.ISCWirecryptIncompatible}, Message: "Incompatible wire encryption levels requested on client and server"}, KindWireCrypt},
+		{errors.New("firebirdsql: wire_crypt=required but no wire encryption was established; set wire_crypt=enabled to allow a plaintext fallback"), KindWireCrypt},
+		{&fb.FbError{GDSCodes: []int{fb.ISCLoginError}, Message: "Error occurred during login, please check server firebird.log for details"}, KindAuth},
+		{errors.New(`firebirdsql: server selected auth plugin "Legacy_Auth" which is not in the client allow-list auth_plugin_list="Srp"; refusing to avoid an auth-plugin downgrade`), KindAuth},
 	} {
 		if got := kindOf(c.err); got != c.want {
 			t.Errorf("kindOf(%v) = %d, want %d", c.err, got, c.want)
@@ -253,5 +257,68 @@ func TestServerTime(t *testing.T) {
 	}
 	if _, err := scanServerTime(time.Time{}, sql.NullString{String: "yesterday", Valid: true}, false); err == nil {
 		t.Error("a malformed time was accepted")
+	}
+}
+
+func TestParseWireCryptAndAuth(t *testing.T) {
+	for in, want := range map[string]WireCrypt{"": WireCryptEnabled, "enabled": WireCryptEnabled,
+		"Required": WireCryptRequired, "disabled": WireCryptDisabled} {
+		if got, err := ParseWireCrypt(in); err != nil || got != want {
+			t.Errorf("ParseWireCrypt(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"on", "true", "yes", "require"} {
+		if _, err := ParseWireCrypt(bad); err == nil {
+			t.Errorf("ParseWireCrypt(%q) accepted", bad)
+		}
+	}
+	for in, want := range map[string]string{"": "", "srp256,srp": "Srp256,Srp", " Srp , legacy_auth ": "Srp,Legacy_Auth"} {
+		got, err := ParseAuth(in)
+		if err != nil || strings.Join(got, ",") != want {
+			t.Errorf("ParseAuth(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"Win_Sspi", "Srp,,Srp256", "Srp,Srp", ","} {
+		if _, err := ParseAuth(bad); err == nil {
+			t.Errorf("ParseAuth(%q) accepted", bad)
+		}
+	}
+}
+
+// --wire-crypt and --auth reach the driver's DSN (the SQL attachments)
+// and its service options (the Services API).
+func TestConnectionOptions(t *testing.T) {
+	s := Server{Addr: "localhost:3050", User: "SYSDBA", Password: "pw",
+		WireCrypt: WireCryptRequired, Auth: []string{"Srp256", "Srp"}}
+	if got, want := s.dsn("employee"), "SYSDBA:pw@localhost:3050/employee?auth_plugin_list=Srp256%2CSrp&auth_plugin_name=Srp256&wire_crypt=required"; got != want {
+		t.Errorf("dsn = %q\nwant  %q", got, want)
+	}
+	if o := s.serviceOptions(); !o.WireCrypt || o.AuthPlugin != "Srp256" {
+		t.Errorf("service options %+v, want wire crypt on, Srp256 first", o)
+	}
+	s.WireCrypt, s.Auth = WireCryptDisabled, nil
+	if got, want := s.dsn("employee"), "SYSDBA:pw@localhost:3050/employee?wire_crypt=disabled"; got != want {
+		t.Errorf("dsn = %q, want %q", got, want)
+	}
+	if o := s.serviceOptions(); o.WireCrypt || o.AuthPlugin != "Srp256" {
+		t.Errorf("service options %+v, want wire crypt off, the driver's Srp256 first", o)
+	}
+	// Required refuses a service connection the driver did not encrypt;
+	// enabled lets it through with a warning that the password went in
+	// clear.
+	var warned []string
+	s = Server{Addr: "db1:3050", WireCrypt: WireCryptRequired, Warn: func(m string) { warned = append(warned, m) }}
+	err := s.checkWire("")
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Kind != KindWireCrypt || !strings.HasPrefix(err.Error(), "cannot connect to db1:3050: wire encryption required") {
+		t.Errorf("required, no cipher: %v", err)
+	}
+	if s.checkWire("Arc4") != nil {
+		t.Error("required, Arc4: refused")
+	}
+	s.WireCrypt = WireCryptEnabled
+	if err := s.checkWire(""); err != nil || len(warned) != 1 || !strings.Contains(warned[0], "not encrypted") ||
+		!strings.Contains(warned[0], "password") {
+		t.Errorf("enabled, no cipher: %v, warnings %q", err, warned)
 	}
 }

@@ -28,6 +28,8 @@ const (
 	KindBusy                    // the service is busy with another operation
 	KindLost                    // the connection dropped in the middle
 	KindInterrupted             // the user interrupted (Ctrl-C)
+	KindWireCrypt               // wire encryption refused or not established
+	KindAuth                    // no authentication plugin both sides accept
 )
 
 // Error is one failed step, printed as one line naming what failed:
@@ -73,6 +75,10 @@ func (e *Error) Error() string {
 		b.WriteString("connection lost (" + e.Detail + ")")
 	case KindInterrupted:
 		b.WriteString("interrupted")
+	case KindWireCrypt:
+		b.WriteString("wire encryption " + e.Detail)
+	case KindAuth:
+		b.WriteString("login refused: " + e.Detail)
 	default:
 		b.WriteString(e.Detail)
 	}
@@ -95,7 +101,23 @@ func (s Server) fail(op, object string, err error) error {
 	if s.Password != "" {
 		detail = strings.ReplaceAll(detail, s.Password, "***")
 	}
-	return &Error{Op: op, Object: object, Server: s.Addr, Kind: kindOf(err), Detail: detail, Err: err}
+	kind := kindOf(err)
+	switch kind {
+	case KindLogin, KindUnreachable, KindWireCrypt, KindAuth:
+		// Whatever was to be done, the connection failed.
+		op, object = "connect to", ""
+	}
+	switch kind {
+	case KindWireCrypt:
+		if strings.Contains(detail, "wire_crypt=required") {
+			detail = "required, but the server did not encrypt the connection (--wire-crypt required)"
+		} else {
+			detail = fmt.Sprintf("refused: --wire-crypt %s and the server's WireCrypt setting do not match (%s)", s.wireCrypt(), detail)
+		}
+	case KindAuth:
+		detail = fmt.Sprintf("no authentication plugin both sides accept (offered %s; see the server's AuthServer and firebird.log) (%s)", s.authList(), detail)
+	}
+	return &Error{Op: op, Object: object, Server: s.Addr, Kind: kind, Detail: detail, Err: err}
 }
 
 // oneLine joins a multi-line server message ("I/O error…\nError while
@@ -122,12 +144,20 @@ func kindOf(err error) Kind {
 			return KindExists
 		case slices.Contains(fe.GDSCodes, fb.ISCNetworkError), slices.Contains(fe.GDSCodes, fb.ISCNetReadErr):
 			return KindLost
+		case slices.Contains(fe.GDSCodes, fb.ISCWirecryptIncompatible):
+			return KindWireCrypt
+		case slices.Contains(fe.GDSCodes, fb.ISCLoginError):
+			return KindAuth
 		}
 	}
 	msg := err.Error()
 	switch {
 	case strings.Contains(msg, "user name and password are not defined"):
 		return KindLogin
+	case strings.Contains(msg, "wire_crypt=required"):
+		return KindWireCrypt
+	case strings.Contains(msg, "not in the client allow-list"):
+		return KindAuth
 	case strings.Contains(msg, "Permission denied"):
 		// The I/O error's last line is the operating system's; tested
 		// before "Can't open database file", which a denied file gives too.

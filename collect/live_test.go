@@ -285,6 +285,8 @@ func TestLiveFailures(t *testing.T) {
 	bad.Password = s.Password + "-wrong"
 	down := s
 	down.Addr = freePort(t)
+	clear := s
+	clear.WireCrypt = collect.WireCryptDisabled
 	// A file the server process may not open: in a private folder of the
 	// test's user (root in CI), or itself unreadable.
 	unreadable := filepath.Join(t.TempDir(), "secret.fdb")
@@ -298,6 +300,8 @@ func TestLiveFailures(t *testing.T) {
 		kind collect.Kind
 		msg  string
 	}{
+		{"wire encryption disabled", clear, missing, collect.KindWireCrypt, "cannot connect to " + s.Addr +
+			": wire encryption refused: --wire-crypt disabled and the server's WireCrypt setting do not match"},
 		{"unreadable database", s, unreadable, collect.KindDenied, "cannot read statistics of " + unreadable + " on " + s.Addr + ": permission denied"},
 		{"wrong password", bad, missing, collect.KindLogin, "cannot connect to " + s.Addr + ": wrong user name or password"},
 		{"server down", down, missing, collect.KindUnreachable, "cannot connect to " + down.Addr + ": server not reachable"},

@@ -3,6 +3,7 @@ package collect
 import (
 	"context"
 	"database/sql"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -15,10 +16,19 @@ type Monitor struct {
 	Database    string            `json:"database"`
 	CollectedAt time.Time         `json:"collected_at"`
 	Header      MonDatabase       `json:"header"`
+	Connection  Connection        `json:"connection"`
 	Attachments int               `json:"attachments"` // other attachments than fbdiag's own
 	OldestTx    *OldestActive     `json:"oldest_active"`
 	IO          IOStats           `json:"io"`
 	Indices     []IndexStatistics `json:"indices"`
+}
+
+// Connection is how fbdiag's own SQL attachment is protected: the
+// server's account (Firebird 3 and later; null before) and the driver's.
+type Connection struct {
+	AuthMethod    *string `json:"auth_method"`    // MON$AUTH_METHOD, e.g. "Srp"
+	WireEncrypted *bool   `json:"wire_encrypted"` // RDB$GET_CONTEXT('SYSTEM', 'WIRE_ENCRYPTED')
+	WireCipher    string  `json:"wire_cipher"`    // the cipher the driver armed ("Arc4"), "" for none
 }
 
 // MonDatabase is the MON$DATABASE row: gstat -h's markers, read live.
@@ -100,6 +110,12 @@ ORDER BY t.MON$TRANSACTION_ID`
 FROM MON$IO_STATS io JOIN MON$DATABASE d ON d.MON$STAT_ID = io.MON$STAT_ID
 WHERE io.MON$STAT_GROUP = 0`
 
+	sqlEngine = `SELECT RDB$GET_CONTEXT('SYSTEM', 'ENGINE_VERSION') FROM RDB$DATABASE`
+
+	// Firebird 3 and later.
+	sqlConnection = `SELECT a.MON$AUTH_METHOD, RDB$GET_CONTEXT('SYSTEM', 'WIRE_ENCRYPTED')
+FROM MON$ATTACHMENTS a WHERE a.MON$ATTACHMENT_ID = CURRENT_CONNECTION`
+
 	// A constraint has at most one index (NOT NULL and CHECK have none).
 	sqlIndices = `SELECT i.RDB$RELATION_NAME, i.RDB$INDEX_NAME, COALESCE(i.RDB$UNIQUE_FLAG, 0),
   COALESCE(i.RDB$INDEX_INACTIVE, 0), COALESCE(i.RDB$SEGMENT_COUNT, 0), i.RDB$STATISTICS,
@@ -119,12 +135,60 @@ func (s Server) Monitor(ctx context.Context, database string) (*Monitor, error) 
 		return nil, s.fail("attach to", database, err)
 	}
 	defer db.Close()
+	cipher, err := wireCipher(ctx, db)
+	if err == nil {
+		err = s.checkWire(cipher)
+	}
+	if err != nil {
+		return nil, s.fail("attach to", database, err)
+	}
 	m, err := readMonitor(ctx, db)
 	if err != nil {
 		return nil, s.fail("read the monitoring tables of", database, err)
 	}
 	m.Database = database
+	m.Connection.WireCipher = cipher
 	return m, nil
+}
+
+// wireCipher asks the driver which cipher it armed on db's connection.
+func wireCipher(ctx context.Context, db *sql.DB) (string, error) {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close()
+	cipher := ""
+	err = conn.Raw(func(dc any) error {
+		if c, ok := dc.(interface{ WireCipher() string }); ok {
+			cipher = c.WireCipher()
+		}
+		return nil
+	})
+	return cipher, err
+}
+
+// readConnection reads the server's account of this attachment's login
+// and wire, which Firebird 3 introduced; older servers leave them null.
+func readConnection(ctx context.Context, tx *sql.Tx, c *Connection) error {
+	var engine sql.NullString
+	if err := tx.QueryRowContext(ctx, sqlEngine).Scan(&engine); err != nil {
+		return err
+	}
+	major, _, _ := strings.Cut(engine.String, ".")
+	if n, err := strconv.Atoi(major); err != nil || n < 3 {
+		return nil
+	}
+	var auth, encrypted sql.NullString
+	if err := tx.QueryRowContext(ctx, sqlConnection).Scan(&auth, &encrypted); err != nil {
+		return err
+	}
+	c.AuthMethod = nullString(auth)
+	if encrypted.Valid {
+		e := strings.EqualFold(strings.TrimSpace(encrypted.String), "TRUE")
+		c.WireEncrypted = &e
+	}
+	return nil
 }
 
 func readMonitor(ctx context.Context, db *sql.DB) (*Monitor, error) {
@@ -142,6 +206,9 @@ func readMonitor(ctx context.Context, db *sql.DB) (*Monitor, error) {
 		return nil, err
 	}
 	h.ForcedWrites, h.ReadOnly = forced != 0, ro != 0
+	if err := readConnection(ctx, tx, &m.Connection); err != nil {
+		return nil, err
+	}
 	if err := tx.QueryRowContext(ctx, sqlAttachments).Scan(&m.Attachments); err != nil {
 		return nil, err
 	}

@@ -26,6 +26,13 @@ type Server struct {
 	Addr     string // host:port
 	User     string
 	Password string
+	// WireCrypt is the level of wire encryption asked for (enabled
+	// when empty); Auth the authentication plugins offered, in order
+	// (the driver's Srp256, Srp, Legacy_Auth when empty). See security.go.
+	WireCrypt WireCrypt
+	Auth      []string
+	// Warn, when set, is told about an unencrypted connection.
+	Warn func(msg string)
 }
 
 // ParseServer turns --server into host:port. It takes HOST, HOST:PORT,
@@ -83,7 +90,9 @@ func (s Server) String() string { return s.User + "@" + s.Addr }
 // dsn builds the database/sql data source name. It holds the password,
 // so it stays in memory and is never printed. The driver's defaults
 // (Srp256 with Srp fallback, wire encryption enabled) are what a Firebird 3
-// server with WireCrypt = Required expects, so no options are added.
+// server with WireCrypt = Required expects; --wire-crypt and --auth add
+// wire_crypt and auth_plugin_name/auth_plugin_list, which the driver
+// enforces before it sends the attach request.
 func (s Server) dsn(database string) string {
 	path := database
 	if strings.HasPrefix(path, "/") && !strings.Contains(path[1:], "/") {
@@ -91,7 +100,15 @@ func (s Server) dsn(database string) string {
 		// root-level file a path.
 		path = "/" + path
 	}
-	u := url.URL{User: url.UserPassword(s.User, s.Password), Host: s.Addr, Path: path}
+	q := url.Values{}
+	if w := s.wireCrypt(); w != WireCryptEnabled {
+		q.Set("wire_crypt", string(w))
+	}
+	if len(s.Auth) > 0 {
+		q.Set("auth_plugin_name", s.Auth[0])
+		q.Set("auth_plugin_list", s.authList())
+	}
+	u := url.URL{User: url.UserPassword(s.User, s.Password), Host: s.Addr, Path: path, RawQuery: q.Encode()}
 	return strings.TrimPrefix(u.String(), "//")
 }
 
@@ -99,7 +116,15 @@ func (s Server) dsn(database string) string {
 func (s Server) service(ctx context.Context) (*fb.ServiceManager, error) {
 	dctx, cancel := context.WithTimeout(ctx, DialTimeout)
 	defer cancel()
-	return fb.NewServiceManagerContext(dctx, s.Addr, s.User, s.Password, fb.GetDefaultServiceManagerOptions())
+	sm, err := fb.NewServiceManagerContext(dctx, s.Addr, s.User, s.Password, s.serviceOptions())
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkWire(sm.WireCipher()); err != nil {
+		sm.Close()
+		return nil, err
+	}
+	return sm, nil
 }
 
 // open attaches to a database over SQL and checks the attachment works.

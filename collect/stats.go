@@ -16,6 +16,7 @@ import (
 type Snapshot struct {
 	Server        string    `json:"server"`         // host:port
 	ServerVersion string    `json:"server_version"` // e.g. "LI-V3.0.11.33637 Firebird 3.0"
+	WireCrypt     string    `json:"wire_crypt"`     // the level asked: enabled, required or disabled
 	WireCipher    string    `json:"wire_cipher"`    // "Arc4" on Firebird 3; "" = not encrypted
 	Database      string    `json:"database"`       // path or alias, as the server knows it
 	Switches      string    `json:"switches"`       // canonical gstat switches, e.g. "-d -i -r"
@@ -46,7 +47,7 @@ func (s *Snapshot) WritePreamble(w io.Writer) error {
 // then gstat's text line by line as the server produces it. The returned
 // Snapshot is filled even on failure as far as it got.
 func (s Server) Stats(ctx context.Context, database string, sw Switches, w io.Writer) (*Snapshot, error) {
-	snap := &Snapshot{Server: s.Addr, Database: database, Switches: sw.String()}
+	snap := &Snapshot{Server: s.Addr, Database: database, Switches: sw.String(), WireCrypt: string(s.wireCrypt())}
 	sm, err := s.service(ctx)
 	if err != nil {
 		return snap, s.fail("connect to", "", err)

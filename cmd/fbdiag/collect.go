@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -21,12 +22,25 @@ import (
 	"github.com/fbdiag/fbdiag/report"
 )
 
-// serverFlag is --server, shared by collect, backup and restore.
-func serverFlag() *cli.StringFlag {
-	return &cli.StringFlag{
-		Name:  "server",
-		Value: "localhost",
-		Usage: "server as HOST, HOST:PORT or HOST/PORT (port 3050; IPv6 as [::1]:3050)",
+// connectionFlags are --server, --wire-crypt and --auth, shared by
+// collect, backup and restore.
+func connectionFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{
+			Name:  "server",
+			Value: "localhost",
+			Usage: "HOST, HOST:PORT or HOST/PORT; [::1]:3050 for IPv6",
+		},
+		&cli.StringFlag{
+			Name:  "wire-crypt",
+			Value: string(collect.WireCryptEnabled),
+			Usage: "wire encryption: required, enabled or disabled",
+		},
+		&cli.StringFlag{
+			Name:        "auth",
+			Usage:       "login plugins to offer, in order",
+			DefaultText: strings.Join(collect.AuthPlugins, ","),
+		},
 	}
 }
 
@@ -84,8 +98,7 @@ Examples:
     fbdiag collect /var/lib/firebird/3.0/data/shop.fdb
     fbdiag collect --server db1:3051 --switches "-d -r -t ORDERS" --out orders.txt shop
     fbdiag collect --format json employee > employee.json`,
-		Flags: append([]cli.Flag{
-			serverFlag(),
+		Flags: append(append(connectionFlags(),
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "snapshot file to write (default: DBNAME-TIME.gstat.txt)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file and its .mon.json"},
 			&cli.StringFlag{Name: "switches", Value: collect.DefaultSwitches, Usage: "gstat switches: -a -d -i -r -s -h -t TABLE..."},
@@ -93,7 +106,7 @@ Examples:
 			&cli.IntFlag{Name: "top", Value: 20, Usage: "show the N biggest tables (0 = all), as fbdiag gstat"},
 			&cli.StringFlag{Name: "sort", Value: "size", Usage: "order tables by size, records, versions or depth"},
 			rulesFlag(),
-		}, serverSetupFlags()...),
+		), serverSetupFlags()...),
 		Action: collectAction,
 	}
 }
@@ -117,13 +130,12 @@ does (phases, tables, slowest steps).
 
 Example:
     fbdiag backup /var/lib/firebird/3.0/data/shop.fdb /var/lib/firebird/3.0/data/shop.fbk`,
-		Flags: []cli.Flag{
-			serverFlag(),
+		Flags: append(connectionFlags(),
 			&cli.StringFlag{Name: "log", Usage: "gbak log file to write (default: BACKUPNAME-backup-TIME.log)"},
 			logForceFlag(),
 			formatFlag(),
 			topFlag(),
-		},
+		),
 		Action: backupAction,
 	}
 }
@@ -149,15 +161,14 @@ current table and the time elapsed. Then it prints the log's timeline as
 Example:
     cd /var/lib/firebird/3.0/data
     fbdiag restore --log /tmp/restore.log $PWD/shop.fbk $PWD/shop2.fdb`,
-		Flags: []cli.Flag{
-			serverFlag(),
+		Flags: append(connectionFlags(),
 			&cli.BoolFlag{Name: "replace", Usage: "overwrite DATABASE if it exists (gbak -rep)"},
 			&cli.IntFlag{Name: "page-size", Usage: "page size of the restored database", DefaultText: "the backup's"},
 			&cli.StringFlag{Name: "log", Usage: "gbak log file to write (default: DBNAME-restore-TIME.log)"},
 			logForceFlag(),
 			formatFlag(),
 			topFlag(),
-		},
+		),
 		Action: restoreAction,
 	}
 }
@@ -181,12 +192,22 @@ func liveSetup(c *cli.Context, nargs int) (report.Format, collect.Server, error)
 	if err != nil {
 		return "", collect.Server{}, usagef("%v", err)
 	}
+	wire, err := collect.ParseWireCrypt(c.String("wire-crypt"))
+	if err != nil {
+		return "", collect.Server{}, usagef("%v", err)
+	}
+	auth, err := collect.ParseAuth(c.String("auth"))
+	if err != nil {
+		return "", collect.Server{}, usagef("%v", err)
+	}
 	e := getEnv(c)
 	user, pw, err := collect.Credentials(os.Getenv, e.stdin, e.stderr)
 	if err != nil {
 		return "", collect.Server{}, err
 	}
-	return f, collect.Server{Addr: addr, User: user, Password: pw}, nil
+	var warned sync.Once
+	warn := func(msg string) { warned.Do(func() { fmt.Fprintln(e.stderr, "fbdiag: warning: "+msg) }) }
+	return f, collect.Server{Addr: addr, User: user, Password: pw, WireCrypt: wire, Auth: auth, Warn: warn}, nil
 }
 
 // interruptible cancels the live work on Ctrl-C so that temporary files
@@ -262,16 +283,19 @@ func collectAction(c *cli.Context) error {
 	defer stop()
 	e := getEnv(c)
 
+	// The monitoring attachment comes first: it applies --auth and
+	// --wire-crypt in full before the Services API connection, where the
+	// driver can apply them only in part (docs/live.md).
+	mon, err := srv.Monitor(ctx, database)
+	if err != nil {
+		return err
+	}
 	var snap *collect.Snapshot
 	if err := atomicfile.Write(out, opt, func(w io.Writer) error {
 		var err error
 		snap, err = srv.Stats(ctx, database, sw, w)
 		return err
 	}); err != nil {
-		return err
-	}
-	mon, err := srv.Monitor(ctx, database)
-	if err != nil {
 		return err
 	}
 	// The snapshot is analysed as `fbdiag gstat FILE` would, with what the
@@ -496,6 +520,7 @@ func monitorTables(r *collectResult) []*report.Table {
 	s, m := r.Snapshot, r.Monitor
 	snap := &report.Table{Name: "snapshot", Title: "Snapshot", Columns: report.Cols("item", "value")}
 	snap.Add("server", s.Server+" ("+s.ServerVersion+")")
+	snap.Add("connection", connectionText(s, m.Connection))
 	snap.Add("database", s.Database)
 	snap.Add("switches", s.Switches)
 	snap.Add("collected", s.CollectedAt.Format(time.RFC3339))
@@ -552,6 +577,28 @@ func monitorTables(r *collectResult) []*report.Table {
 		}
 	}
 	return []*report.Table{snap, tx, io, ix}
+}
+
+// connectionText says how the login and the wire were protected: the
+// server's account of fbdiag's SQL attachment, and the cipher the driver
+// armed on the Services API connection.
+func connectionText(s *collect.Snapshot, c collect.Connection) string {
+	login := liveOpt(c.AuthMethod, func(s string) string { return s })
+	wire := "not encrypted"
+	if c.WireEncrypted == nil {
+		wire = "encryption unknown"
+	} else if *c.WireEncrypted {
+		wire = "encrypted"
+	}
+	return fmt.Sprintf("login %s, wire %s (%s); services wire %s; --wire-crypt %s", login, wire,
+		orNone(c.WireCipher), orNone(s.WireCipher), s.WireCrypt)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 // gbakRunTable says what ran where.
