@@ -14,16 +14,6 @@ import (
 	"github.com/fbdiag/fbdiag/collect"
 )
 
-// ExclusiveServer is Server for a test that kills the server process: it
-// holds the live test lock exclusively, so no other live test (in this
-// package, another package or another checkout that uses this package)
-// runs meanwhile.
-func ExclusiveServer(t testing.TB) collect.Server {
-	t.Helper()
-	holdExclusive(t)
-	return Server(t)
-}
-
 // ServerPID finds the Firebird server process on this machine: the one
 // process named firebird whose parent is fbguard (Debian's SuperServer).
 func ServerPID(t testing.TB) int {
@@ -67,14 +57,11 @@ func parentPID(procDir string) int {
 // KillServer kills the server process pid with SIGKILL, as a crash or
 // the OOM killer would, and waits until fbguard has started a new one
 // that accepts logins. The test must hold the server exclusively
-// (ExclusiveServer). It returns how long the server was away.
+// (HoldExclusive). It returns how long the server was away.
 func KillServer(t testing.TB, s collect.Server, pid int) time.Duration {
 	t.Helper()
-	exclusiveMu.Lock()
-	held := exclusiveHeld > 0
-	exclusiveMu.Unlock()
-	if !held {
-		t.Fatal("KillServer without ExclusiveServer: other live tests would lose the server")
+	if !holdsExclusive() {
+		t.Fatal("KillServer without HoldExclusive: other live tests would lose the server")
 	}
 	start := time.Now()
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
