@@ -139,22 +139,41 @@ func TestProgressOnRealRestoreLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var tr progressTracker
+	tr := progressTracker{seen: map[string]int{}}
 	var last Progress
 	maxRecords := map[string]int64{}
 	final := 0
+	var phases []string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		l := gbakLine([]byte(sc.Text()))
 		if isFinalLine(l) {
 			final++
 		}
-		if p, ok := tr.update(l); ok {
+		if p, ok := tr.update(l, time.Time{}); ok {
 			last = p
 			if p.Table != "" && p.Records > maxRecords[p.Table] {
 				maxRecords[p.Table] = p.Records
 			}
+			if len(phases) == 0 || phases[len(phases)-1] != p.Phase {
+				phases = append(phases, p.Phase)
+			}
+			// While an index is built the display names it, not the
+			// last table's records (the line stayed on "WAREHOUSE: 10
+			// records" through a 21 s foreign key build).
+			if p.Step == "activating and creating deferred index OL_ITEM" &&
+				(p.Phase != PhaseIndices || p.Index != "OL_ITEM" || p.Table != "" || p.Records != 0) {
+				t.Errorf("building OL_ITEM: %+v", p)
+			}
+			if p.Step == "10000 records restored" && p.Table == "ORDER_LINE" && p.Occurrence != 0 {
+				t.Errorf("first 10000 records of ORDER_LINE: occurrence %d, want 0", p.Occurrence)
+			}
 		}
+	}
+	// Metadata and data alternate table by table, then the indices are
+	// built and the restore finishes.
+	if got := strings.Join(phases[len(phases)-3:], " "); got != "metadata indices finishing" || phases[0] != PhaseMetadata {
+		t.Errorf("phases %v", phases)
 	}
 	if final != 1 {
 		t.Errorf("final lines = %d, want 1", final)

@@ -30,6 +30,9 @@ const (
 	KindInterrupted             // the user interrupted (Ctrl-C)
 	KindWireCrypt               // wire encryption refused or not established
 	KindAuth                    // no authentication plugin both sides accept
+	KindNotLocal                // a file fbdiag would have to rename is not on this machine
+	KindFileExists              // the backup file exists (no --force)
+	KindInUse                   // the database to replace has other attachments
 )
 
 // Error is one failed step, printed as one line naming what failed:
@@ -41,7 +44,9 @@ type Error struct {
 	Kind   Kind
 	Detail string // the server's message, on one line
 	After  string // for gbak: the last step it printed before failing
-	Err    error  // the driver's error, for errors.Is/As
+	// Outcome says what a failed backup or restore left behind.
+	Outcome string
+	Err     error // the driver's error, for errors.Is/As
 }
 
 func (e *Error) Error() string {
@@ -68,7 +73,7 @@ func (e *Error) Error() string {
 	case KindDenied:
 		b.WriteString("permission denied: the server process cannot open it (" + e.Detail + ")")
 	case KindExists:
-		b.WriteString("database already exists (use --replace to overwrite it)")
+		b.WriteString("database already exists (--replace replaces it once the new one is complete)")
 	case KindBusy:
 		b.WriteString("service busy, another operation is running (" + e.Detail + ")")
 	case KindLost:
@@ -84,6 +89,9 @@ func (e *Error) Error() string {
 	}
 	if e.After != "" {
 		b.WriteString("; gbak's last step: " + e.After)
+	}
+	if e.Outcome != "" {
+		b.WriteString("; " + e.Outcome)
 	}
 	return b.String()
 }

@@ -29,7 +29,7 @@ func connectionFlags() []cli.Flag {
 		&cli.StringFlag{
 			Name:  "server",
 			Value: "localhost",
-			Usage: "HOST, HOST:PORT or HOST/PORT; [::1]:3050 for IPv6",
+			Usage: "HOST, HOST:PORT or HOST/PORT ([::1]:3050)",
 		},
 		&cli.StringFlag{
 			Name:  "wire-crypt",
@@ -109,73 +109,6 @@ Examples:
 		), serverSetupFlags()...),
 		Action: collectAction,
 	}
-}
-
-func backupCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "backup",
-		Usage:     "back up a database on a live server (gbak -v -st tdrw) and show its timeline",
-		UsageText: "fbdiag backup [--server HOST[:PORT]] [--log FILE [--force]] [--format F] [--top N]\n              DATABASE BACKUP_FILE",
-		Description: `backup runs gbak's backup on the server through the Services API, with verbose
-output and per-line statistics (time, delta, page reads, page writes: gbak -st tdrw),
-and writes the log line by line as it arrives, in the form "gbak -b -v -st tdrw -y LOG"
-would. The log is --log FILE or, by default, BACKUPNAME-backup-YYYYMMDD-HHMMSS.log in
-the current folder; it gets its name only when gbak finished, so a failed backup leaves
-no log that looks complete. An existing log file is never replaced (it could be one of
-your inputs): fbdiag refuses before connecting, unless --force is given. On a terminal,
-stderr shows the current step. Then it prints the log's timeline as 'fbdiag gbak LOG'
-does (phases, tables, slowest steps).
-
-` + credentialsHelp + `
-
-Example:
-    fbdiag backup /var/lib/firebird/3.0/data/shop.fdb /var/lib/firebird/3.0/data/shop.fbk`,
-		Flags: append(connectionFlags(),
-			&cli.StringFlag{Name: "log", Usage: "gbak log file to write (default: BACKUPNAME-backup-TIME.log)"},
-			logForceFlag(),
-			formatFlag(),
-			topFlag(),
-		),
-		Action: backupAction,
-	}
-}
-
-func restoreCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "restore",
-		Usage:     "restore a backup on a live server (gbak -v -st tdrw) and show its timeline",
-		UsageText: "fbdiag restore [--server HOST[:PORT]] [--replace] [--page-size N] [--log FILE [--force]]\n               [--format F] [--top N] BACKUP_FILE DATABASE",
-		Description: `restore runs gbak's restore on the server through the Services API, with verbose
-output and per-line statistics (gbak -c -v -st tdrw), and writes the log line by line
-as it arrives. Without --replace an existing DATABASE is never touched: fbdiag checks
-that it cannot be attached first and restores in create mode (gbak -c); --replace
-restores over it (gbak -rep). The log is --log FILE or, by default,
-DBNAME-restore-YYYYMMDD-HHMMSS.log in the current folder, named only when gbak
-finished; an existing log file is refused before connecting unless --force is
-given. On a terminal, stderr shows the current step, the records restored of the
-current table and the time elapsed. Then it prints the log's timeline as
-'fbdiag gbak LOG' does: phases, each table's data, each index build, slowest steps.
-
-` + credentialsHelp + `
-
-Example:
-    cd /var/lib/firebird/3.0/data
-    fbdiag restore --log /tmp/restore.log $PWD/shop.fbk $PWD/shop2.fdb`,
-		Flags: append(connectionFlags(),
-			&cli.BoolFlag{Name: "replace", Usage: "overwrite DATABASE if it exists (gbak -rep)"},
-			&cli.IntFlag{Name: "page-size", Usage: "page size of the restored database", DefaultText: "the backup's"},
-			&cli.StringFlag{Name: "log", Usage: "gbak log file to write (default: DBNAME-restore-TIME.log)"},
-			logForceFlag(),
-			formatFlag(),
-			topFlag(),
-		),
-		Action: restoreAction,
-	}
-}
-
-// logForceFlag lets backup and restore replace an existing --log file.
-func logForceFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "force", Usage: "replace an existing --log file"}
 }
 
 // liveSetup reads what every live command needs: the output format, the
@@ -381,128 +314,6 @@ func (r *collectResult) sidecar() any {
 	}{r.Snapshot, r.Monitor, r.Selectivity}
 }
 
-func backupAction(c *cli.Context) error {
-	database, fbk := c.Args().Get(0), c.Args().Get(1)
-	logFile, logOpt, err := gbakLogPath(c, liveDefaultName(fbk, "backup", ".log", time.Now()))
-	if err != nil {
-		return err
-	}
-	format, srv, err := liveSetup(c, 2)
-	if err != nil {
-		return err
-	}
-	ctx, stop := interruptible(c)
-	defer stop()
-	return runGbakService(c, format, logFile, logOpt,
-		func(w io.Writer, p func(collect.Progress)) (*collect.GbakRun, error) {
-			return srv.Backup(ctx, database, fbk, w, p)
-		})
-}
-
-// gbakLogPath is --log or def; like collect's --out, an existing file
-// (it could be one of the user's inputs) is refused before connecting
-// unless --force is given.
-func gbakLogPath(c *cli.Context, def string) (string, atomicfile.Options, error) {
-	p, opt := liveOutPath(c.String("log"), def, c.Bool("force"))
-	return p, opt, refuseExisting(c.Command.Name, opt, p)
-}
-
-// runGbakService writes a gbak log atomically while the service runs,
-// showing progress on a terminal, then prints the log's timeline exactly
-// as `fbdiag gbak LOG` does.
-func runGbakService(c *cli.Context, format report.Format, logFile string, opt atomicfile.Options,
-	gbak func(io.Writer, func(collect.Progress)) (*collect.GbakRun, error)) error {
-	top, err := gbakTop(c)
-	if err != nil {
-		return err
-	}
-	e := getEnv(c)
-	var run *collect.GbakRun
-	prog := newProgressLine(e.stderr)
-	err = atomicfile.Write(logFile, opt, func(w io.Writer) error {
-		var err error
-		run, err = gbak(w, prog.show)
-		return err
-	})
-	prog.done()
-	if err != nil {
-		return err
-	}
-	tl, err := readTimeline(c, logFile)
-	if err != nil {
-		return err
-	}
-	if format == report.JSON {
-		return report.WriteJSON(e.stdout, gbakResult{Run: run, Log: logFile, Timeline: tl})
-	}
-	return report.WriteTables(e.stdout, format, append([]*report.Table{gbakRunTable(run, logFile)}, timelineTables(tl, top, format)...)...)
-}
-
-// gbakResult is the JSON output of backup and restore (docs/live.md).
-type gbakResult struct {
-	Run      *collect.GbakRun  `json:"run"`
-	Log      string            `json:"log"`
-	Timeline *analyze.Timeline `json:"timeline"`
-}
-
-func restoreAction(c *cli.Context) error {
-	fbk, database := c.Args().Get(0), c.Args().Get(1)
-	logFile, logOpt, err := gbakLogPath(c, liveDefaultName(database, "restore", ".log", time.Now()))
-	if err != nil {
-		return err
-	}
-	format, srv, err := liveSetup(c, 2)
-	if err != nil {
-		return err
-	}
-	ps := c.Int("page-size")
-	if ps != 0 && (ps < 1024 || ps > 32768 || ps&(ps-1) != 0) {
-		return usagef("--page-size %d: want 4096, 8192, 16384 or 32768", ps)
-	}
-	ctx, stop := interruptible(c)
-	defer stop()
-	opt := collect.RestoreOptions{Replace: c.Bool("replace"), PageSize: int32(ps)}
-	return runGbakService(c, format, logFile, logOpt,
-		func(w io.Writer, p func(collect.Progress)) (*collect.GbakRun, error) {
-			return srv.Restore(ctx, fbk, database, opt, w, p)
-		})
-}
-
-// progressLine shows gbak's progress on one rewritten terminal line,
-// at most ten times a second; off when stderr is not a terminal.
-type progressLine struct {
-	w     io.Writer
-	on    bool
-	last  time.Time
-	shown bool
-}
-
-func newProgressLine(w io.Writer) *progressLine {
-	return &progressLine{w: w, on: collect.IsTerminal(w)}
-}
-
-func (p *progressLine) show(pr collect.Progress) {
-	if !p.on || time.Since(p.last) < 100*time.Millisecond {
-		return
-	}
-	p.last = time.Now()
-	s := fmt.Sprintf("%8.1fs  %s", pr.Elapsed.Seconds(), pr.Step)
-	if pr.Table != "" && pr.Records > 0 {
-		s = fmt.Sprintf("%8.1fs  %s: %d records", pr.Elapsed.Seconds(), pr.Table, pr.Records)
-	}
-	if len(s) > 99 {
-		s = s[:99]
-	}
-	fmt.Fprintf(p.w, "\r\x1b[K%s", s)
-	p.shown = true
-}
-
-func (p *progressLine) done() {
-	if p.shown {
-		fmt.Fprint(p.w, "\r\x1b[K")
-	}
-}
-
 // liveOpt prints an optional value, "-" when unknown.
 func liveOpt[T any](v *T, f func(T) string) string {
 	if v == nil {
@@ -599,14 +410,4 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
-}
-
-// gbakRunTable says what ran where.
-func gbakRunTable(run *collect.GbakRun, logFile string) *report.Table {
-	t := &report.Table{Name: "run", Title: "gbak " + run.Action + " on " + run.Server, Columns: report.Cols("item", "value")}
-	t.Add("database", run.Database)
-	t.Add("backup file", run.BackupFile)
-	t.Add("started", run.Started.Format(time.RFC3339))
-	t.Add("log", logFile+" ("+strconv.Itoa(run.Lines)+" lines)")
-	return t
 }

@@ -335,7 +335,7 @@ func TestLiveFailuresCLI(t *testing.T) {
 			"fbdiag: cannot attach to " + db + " on " + s.Addr + ": database not found"},
 		{"unreadable database", s.Password, s.Addr, []string{"collect", "--out", filepath.Join(dir, "u.txt"), secret},
 			"fbdiag: cannot attach to " + secret + " on " + s.Addr + ": permission denied"},
-		{"backup server down", s.Password, down, []string{"backup", "--log", filepath.Join(dir, "d.log"), db, "/tmp/x.fbk"},
+		{"backup server down", s.Password, down, []string{"backup", "--log", filepath.Join(dir, "d.log"), db, filepath.Join(t.TempDir(), "x.fbk")},
 			"fbdiag: cannot connect to " + down + ": server not reachable"},
 		{"restore wrong password", wrong, s.Addr, []string{"restore", "--log", filepath.Join(dir, "e.log"), "/tmp/x.fbk", db},
 			"fbdiag: cannot connect to " + s.Addr + ": wrong user name or password"},
