@@ -157,18 +157,3 @@ func (s Server) Version(ctx context.Context) (string, error) {
 	}
 	return v, nil
 }
-
-// Exists tells whether database can be attached. A missing file is
-// (false, nil); a login or network failure is an error, so that a restore
-// never mistakes "cannot tell" for "absent".
-func (s Server) Exists(ctx context.Context, database string) (bool, error) {
-	db, err := s.open(ctx, database)
-	if err == nil {
-		db.Close()
-		return true, nil
-	}
-	if kindOf(err) == KindNoDatabase {
-		return false, nil
-	}
-	return false, s.fail("check database", database, err)
-}
