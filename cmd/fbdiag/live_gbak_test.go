@@ -14,10 +14,15 @@ import (
 )
 
 // writeServerFile writes a file where the server reads and writes (the
-// tests run as root in CI, or as a member of the firebird group).
+// tests run as root in CI, or as a member of the firebird group), one the
+// server may overwrite, as it may its own backups.
 func writeServerFile(t *testing.T, p, text string) {
 	t.Helper()
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+	err := os.WriteFile(p, []byte(text), 0o666)
+	if err == nil {
+		err = os.Chmod(p, 0o666) // whatever the umask
+	}
+	if err != nil {
 		t.Fatalf("writing %s in the server's folder: %v (run as root or in the firebird group)", p, err)
 	}
 }
