@@ -60,7 +60,8 @@ func collectCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "collect",
 		Usage:     "run gstat and read the monitoring tables on a live server, save and analyze",
-		UsageText: "fbdiag collect [--server HOST[:PORT]] [--out FILE] [--switches \"-a -r\"] [--format F]\n               [--top N] [--sort KEY] [--rules FILE] DATABASE",
+		UsageText: "fbdiag collect [--server HOST[:PORT]] [--wire-crypt L] [--auth P] [--out FILE] [--force]\n" +
+			"               [--switches \"-a -r\"] [--format F] [--top N] [--sort KEY] [--rules FILE] DATABASE",
 		Description: `collect asks the server for the statistics gstat prints (through the Services API,
 like fbsvcmgr action_db_stats, so no client tools are needed) and saves them as a
 snapshot file that any fbdiag command reads like a saved gstat output. Lines starting
