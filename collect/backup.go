@@ -162,8 +162,11 @@ func (s Server) keepBackup(run *GbakRun, tmp, final string, force bool) error {
 func (s Server) gbakError(op, object string, run *GbakRun, err error) *Error {
 	var ce *Error
 	if !errors.As(s.fail(op, object, err), &ce) {
-		ce = &Error{Op: op, Object: object, Server: s.Addr, Kind: KindServer, Detail: oneLine(err.Error())}
+		ce = &Error{Kind: KindServer, Detail: oneLine(err.Error())}
 	}
+	// The service had started: whatever the error, it is this step's
+	// (fail names the connection for a timeout, which here is not one).
+	ce.Op, ce.Object, ce.Server = op, object, s.Addr
 	ce.After = run.LastStep
 	return ce
 }

@@ -101,3 +101,13 @@ func TestBackupRefusesWhatItCannotProtect(t *testing.T) {
 		t.Errorf("existing file: %v, want %q", err, want)
 	}
 }
+
+// A run's failure names the run's step even when the driver's error is
+// one fail would call a connection failure (a deadline mid-stream).
+func TestGbakErrorKeepsStep(t *testing.T) {
+	s := Server{Addr: "localhost:3050"}
+	err := s.gbakError("back up", "/db/x.fdb", &GbakRun{LastStep: "writing data for table BIG"}, context.DeadlineExceeded)
+	if got, want := err.Error(), "cannot back up /db/x.fdb on localhost:3050: server not reachable (context deadline exceeded); gbak's last step: writing data for table BIG"; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
