@@ -18,10 +18,19 @@ import (
 // process named firebird whose parent is fbguard (Debian's SuperServer).
 func ServerPID(t testing.TB) int {
 	t.Helper()
+	found := serverPIDs()
+	if len(found) != 1 {
+		unavailableKill(t, "want one firebird process started by fbguard, found %v", found)
+	}
+	return found[0]
+}
+
+// serverPIDs lists the live (not zombie) firebird processes of fbguard.
+func serverPIDs() []int {
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	var found []int
 	for _, d := range dirs {
-		if comm(d) != "firebird" {
+		if comm(d) != "firebird" || state(d) == "Z" {
 			continue
 		}
 		pid, _ := strconv.Atoi(filepath.Base(d))
@@ -29,10 +38,7 @@ func ServerPID(t testing.TB) int {
 			found = append(found, pid)
 		}
 	}
-	if len(found) != 1 {
-		unavailableKill(t, "want one firebird process started by fbguard, found %v", found)
-	}
-	return found[0]
+	return found
 }
 
 func comm(procDir string) string {
@@ -40,13 +46,25 @@ func comm(procDir string) string {
 	return string(bytes.TrimSpace(b))
 }
 
-func parentPID(procDir string) int {
+// statFields are the fields of /proc/PID/stat after "pid (comm)": state,
+// ppid, …; comm may hold blanks and parentheses.
+func statFields(procDir string) [][]byte {
 	b, err := os.ReadFile(filepath.Join(procDir, "stat"))
 	if err != nil {
-		return 0
+		return nil
 	}
-	// pid (comm) state ppid …; comm may hold blanks and parentheses.
-	f := bytes.Fields(b[bytes.LastIndexByte(b, ')')+1:])
+	return bytes.Fields(b[bytes.LastIndexByte(b, ')')+1:])
+}
+
+func state(procDir string) string {
+	if f := statFields(procDir); len(f) > 0 {
+		return string(f[0])
+	}
+	return ""
+}
+
+func parentPID(procDir string) int {
+	f := statFields(procDir)
 	if len(f) < 2 {
 		return 0
 	}
@@ -71,7 +89,7 @@ func KillServer(t testing.TB, s collect.Server, pid int) time.Duration {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		_, err := s.Version(ctx)
 		cancel()
-		if err == nil && ServerPID(t) != pid {
+		if pids := serverPIDs(); err == nil && len(pids) == 1 && pids[0] != pid {
 			return time.Since(start)
 		}
 		time.Sleep(100 * time.Millisecond)

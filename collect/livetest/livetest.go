@@ -13,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -82,7 +83,16 @@ func TempPath(t testing.TB, s collect.Server, name string) string {
 	var b [6]byte
 	rand.Read(b[:])
 	p := path.Join(DataDir(), "fbdiag-test-"+hex.EncodeToString(b[:])+"-"+name)
-	t.Cleanup(func() { Remove(t, s, p) })
+	t.Cleanup(func() {
+		Remove(t, s, p)
+		// fbdiag's temporary files beside it, which a test that failed
+		// half-way may leave (a server still writing one writes into an
+		// unlinked file then, and leaves nothing).
+		tmps, _ := filepath.Glob(filepath.Join(path.Dir(p), "."+path.Base(p)+".*"))
+		for _, tmp := range tmps {
+			os.Remove(tmp)
+		}
+	})
 	return p
 }
 
