@@ -163,40 +163,66 @@ func serverKilled(t *testing.T, s collect.Server, big, bigFbk string) {
 	pid := livetest.ServerPID(t)
 
 	// From here until the server is back no other live test runs.
-	release := livetest.HoldExclusive(t)
-	defer release()
+	exclusive := livetest.HoldExclusive(t)
+	defer exclusive()
+	// Each job's log stops being read at its first records line, until
+	// the server is killed: gbak then waits for its output to be read,
+	// so all three are held mid-way, with their files written in part.
+	release := make(chan struct{})
+	var releaseOnce sync.Once
+	let := func() { releaseOnce.Do(func() { close(release) }) }
 	var wg sync.WaitGroup
+	// Should the test stop early, the jobs end before its files go.
+	t.Cleanup(func() { let(); wg.Wait() })
 	errs := make([]error, 3)
-	done := make(chan int, 3)
-	for i, job := range []func() error{
-		func() error {
-			_, err := s.Restore(ctx, bigFbk, shop, collect.RestoreOptions{Replace: true}, io.Discard, nil)
+	paused := make(chan int, 3)
+	for i, job := range []func(w io.Writer) error{
+		func(w io.Writer) error {
+			_, err := s.Restore(ctx, bigFbk, shop, collect.RestoreOptions{Replace: true}, w, nil)
 			return err
 		},
-		func() error {
-			_, err := s.Backup(ctx, big, old, collect.BackupOptions{Force: true}, io.Discard, nil)
+		func(w io.Writer) error {
+			_, err := s.Backup(ctx, big, old, collect.BackupOptions{Force: true}, w, nil)
 			return err
 		},
-		func() error {
-			_, err := s.Backup(ctx, big, fresh, collect.BackupOptions{}, io.Discard, nil)
+		func(w io.Writer) error {
+			_, err := s.Backup(ctx, big, fresh, collect.BackupOptions{}, w, nil)
 			return err
 		},
 	} {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[i] = job()
-			done <- i
+			errs[i] = job(&pausingLog{at: " records ", paused: func() { paused <- i }, release: release})
+			paused <- -1 - i // ended
 		}()
-		if i == 0 {
-			// The restore first: it takes longest; kill once it writes data.
-			waitGrowing(t, shop, 6<<20, done)
+	}
+	for range 3 {
+		select {
+		case i := <-paused:
+			if i < 0 {
+				t.Fatalf("job %d ended before its first records: %v", -1-i, errs[-1-i])
+			}
+		case <-time.After(time.Minute):
+			t.Fatal("the jobs did not reach their data within a minute")
 		}
 	}
-	waitGrowing(t, old, 1, done)
-	waitGrowing(t, fresh, 1, done)
+	var sizes []int64
+	for _, p := range []string{shop, old, fresh} {
+		tmp := tempFiles(t, p)
+		if len(tmp) != 1 {
+			t.Fatalf("no temporary file beside %s when the server is killed", p)
+		}
+		fi, err := os.Stat(tmp[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		sizes = append(sizes, fi.Size())
+	}
+	t.Logf("killing the server with the restore's database at %d bytes, the backups at %d and %d", sizes[0], sizes[1], sizes[2])
 	away := livetest.KillServer(t, s, pid)
-	release()
+	exclusive()
+	let()
 	wg.Wait()
 	t.Logf("server back after %v", away)
 	for i, err := range errs {
@@ -229,25 +255,22 @@ func serverKilled(t *testing.T, s collect.Server, big, bigFbk string) {
 	}
 }
 
-// waitGrowing waits until a temporary file beside p is bigger than min
-// bytes, failing if a job ends first or it takes more than 30 s.
-func waitGrowing(t *testing.T, p string, min int64, done chan int) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for time.Now().Before(deadline) {
-		select {
-		case i := <-done:
-			t.Fatalf("job %d ended before %s grew: the database is too small to kill the server mid-way", i, p)
-		default:
-		}
-		for _, f := range tempFiles(t, p) {
-			if fi, err := os.Stat(f); err == nil && fi.Size() > min {
-				return
-			}
-		}
-		time.Sleep(5 * time.Millisecond)
+// pausingLog is a log that stops taking lines, once one containing at
+// has come, until release is closed.
+type pausingLog struct {
+	at      string
+	paused  func()
+	release chan struct{}
+	held    bool
+}
+
+func (l *pausingLog) Write(p []byte) (int, error) {
+	if !l.held && strings.Contains(string(p), l.at) {
+		l.held = true
+		l.paused()
+		<-l.release
 	}
-	t.Fatalf("no temporary file beside %s grew past %d bytes", p, min)
+	return len(p), nil
 }
 
 // The gbak switches reach the server and do what gbak's do, as the
