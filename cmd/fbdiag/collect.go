@@ -54,12 +54,14 @@ to every user through ps. On Debian the administrator's are in
 
 Paths are the server's: DATABASE is a path or alias as the server resolves it, and
 the backup file is read or written by the server process (user firebird on Debian).
-The connection uses Firebird 3's wire encryption, which Debian's server requires.`
+The connection uses Firebird 3's wire encryption, which Debian's server requires
+(--wire-crypt required refuses an unencrypted one; --auth lists the login plugins to
+offer; docs/live.md says what the driver enforces).`
 
 func collectCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "collect",
-		Usage:     "run gstat and read the monitoring tables on a live server, save and analyze",
+		Name:  "collect",
+		Usage: "run gstat and read the monitoring tables on a live server, save and analyze",
 		UsageText: "fbdiag collect [--server HOST[:PORT]] [--wire-crypt L] [--auth P] [--out FILE] [--force]\n" +
 			"               [--switches \"-a -r\"] [--format F] [--top N] [--sort KEY] [--rules FILE] DATABASE",
 		Description: `collect asks the server for the statistics gstat prints (through the Services API,
