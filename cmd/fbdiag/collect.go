@@ -18,6 +18,7 @@ import (
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/collect"
 	"github.com/fbdiag/fbdiag/internal/atomicfile"
+	"github.com/fbdiag/fbdiag/internal/printable"
 	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/report"
 )
@@ -142,7 +143,9 @@ func liveSetup(c *cli.Context, nargs int) (report.Format, collect.Server, error)
 		return "", collect.Server{}, err
 	}
 	var warned sync.Once
-	warn := func(msg string) { warned.Do(func() { fmt.Fprintln(e.stderr, "fbdiag: warning: "+msg) }) }
+	warn := func(msg string) {
+		warned.Do(func() { fmt.Fprintln(e.stderr, "fbdiag: warning: "+printable.String(msg)) })
+	}
 	return f, collect.Server{Addr: addr, User: user, Password: pw, WireCrypt: wire, Auth: auth, Warn: warn}, nil
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/collect"
+	"github.com/fbdiag/fbdiag/internal/printable"
 )
 
 // progressTick is how often the progress line is redrawn. It is drawn
@@ -45,7 +46,7 @@ func startProgressLine(w io.Writer, action string, est *analyze.Estimate, on boo
 		return p
 	}
 	if est != nil {
-		fmt.Fprintf(w, "fbdiag: estimating the time left from %s (%.0fs)\n", est.File, est.Total)
+		fmt.Fprintf(w, "fbdiag: estimating the time left from %s (%.0fs)\n", printable.String(est.File), est.Total)
 	}
 	p.wg.Add(1)
 	go func() {
@@ -74,11 +75,13 @@ func (p *progressLine) show(pr collect.Progress) {
 func (p *progressLine) draw(now time.Time) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	s := progressText(p.action, p.cur, p.have, now.Sub(p.start), p.est, now)
+	// Names come from the database: escaped, so that none can drive the
+	// terminal; the line is cut to 99 columns on a rune.
+	s := []rune(printable.String(progressText(p.action, p.cur, p.have, now.Sub(p.start), p.est, now)))
 	if len(s) > 99 {
 		s = s[:99]
 	}
-	fmt.Fprintf(p.w, "\r\x1b[K%s", s)
+	fmt.Fprintf(p.w, "\r\x1b[K%s", string(s))
 	p.shown = true
 }
 

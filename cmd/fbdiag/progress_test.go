@@ -55,6 +55,15 @@ func TestProgressLineTicks(t *testing.T) {
 	if draws[1] == last {
 		t.Errorf("the clock did not move: %q", draws)
 	}
+	// A table name from the database cannot drive the terminal.
+	buf = lockedBuffer{}
+	p = startProgressLine(&buf, "backup", nil, true, 10*time.Millisecond)
+	p.show(collect.Progress{Phase: collect.PhaseData, Table: "EVIL\x1b]0;owned\x07", Records: 1, At: time.Now()})
+	time.Sleep(50 * time.Millisecond)
+	p.done()
+	if out := buf.String(); !strings.Contains(out, `EVIL\x1b]0;owned\x07: 1 records`) || strings.Contains(out, "\x07") {
+		t.Errorf("raw control characters on the terminal: %q", out)
+	}
 }
 
 func TestProgressText(t *testing.T) {
