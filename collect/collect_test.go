@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"database/sql"
+	"encoding/json"
 	"errors"
 	"io"
 	"net"
@@ -52,13 +54,17 @@ func TestParseServer(t *testing.T) {
 	for in, want := range map[string]string{
 		"": "localhost:3050", "localhost": "localhost:3050", "db1:3051": "db1:3051",
 		"127.0.0.1": "127.0.0.1:3050", "::1": "[::1]:3050", "[::1]:3051": "[::1]:3051",
+		// Firebird's own host/port form (isql-fb localhost/3051:db).
+		"localhost/3051": "localhost:3051", "db1/3050": "db1:3050", "[::1]/3051": "[::1]:3051",
+		"[::1]": "[::1]:3050", " db1 ": "db1:3050",
 	} {
 		got, err := ParseServer(in)
 		if err != nil || got != want {
 			t.Errorf("ParseServer(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	for _, bad := range []string{"db1:", ":3050", "host/3050", "a b"} {
+	for _, bad := range []string{"db1:", ":3050", "/3050", "db1/", "a b", "db1:99999", "db1/0", "db1/x",
+		"db1:3050/3051", "db1/3050:3051", "[::1", "::1/3050", "db1:/var/db.fdb"} {
 		if got, err := ParseServer(bad); err == nil {
 			t.Errorf("ParseServer(%q) = %q, want an error", bad, got)
 		}
@@ -133,22 +139,41 @@ func TestProgressOnRealRestoreLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var tr progressTracker
+	tr := progressTracker{seen: map[string]int{}}
 	var last Progress
 	maxRecords := map[string]int64{}
 	final := 0
+	var phases []string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
 		l := gbakLine([]byte(sc.Text()))
 		if isFinalLine(l) {
 			final++
 		}
-		if p, ok := tr.update(l); ok {
+		if p, ok := tr.update(l, time.Time{}); ok {
 			last = p
 			if p.Table != "" && p.Records > maxRecords[p.Table] {
 				maxRecords[p.Table] = p.Records
 			}
+			if len(phases) == 0 || phases[len(phases)-1] != p.Phase {
+				phases = append(phases, p.Phase)
+			}
+			// While an index is built the display names it, not the
+			// last table's records (the line stayed on "WAREHOUSE: 10
+			// records" through a 21 s foreign key build).
+			if p.Step == "activating and creating deferred index OL_ITEM" &&
+				(p.Phase != PhaseIndices || p.Index != "OL_ITEM" || p.Table != "" || p.Records != 0) {
+				t.Errorf("building OL_ITEM: %+v", p)
+			}
+			if p.Step == "10000 records restored" && p.Table == "ORDER_LINE" && p.Occurrence != 0 {
+				t.Errorf("first 10000 records of ORDER_LINE: occurrence %d, want 0", p.Occurrence)
+			}
 		}
+	}
+	// Metadata and data alternate table by table, then the indices are
+	// built and the restore finishes.
+	if got := strings.Join(phases[len(phases)-3:], " "); got != "metadata indices finishing" || phases[0] != PhaseMetadata {
+		t.Errorf("phases %v", phases)
 	}
 	if final != 1 {
 		t.Errorf("final lines = %d, want 1", final)
@@ -208,10 +233,111 @@ func TestKindOf(t *testing.T) {
 		{&net.OpError{Op: "read", Err: syscall.ECONNRESET}, KindLost},
 		{&net.OpError{Op: "dial", Err: syscall.ECONNREFUSED}, KindUnreachable},
 		{errors.New("Can't open database file /x.fdb"), KindNoDatabase},
+		{errors.New("I/O error during \"open\" operation for file \"/x.fdb\"\nError while trying to open file\nPermission denied"), KindDenied},
 		{errors.New("unsupported on-disk structure"), KindServer},
+		{&fb.FbError{GDSCodes: []int{fb.ISCWirecryptIncompatible}, Message: "Incompatible wire encryption levels requested on client and server"}, KindWireCrypt},
+		{errors.New("firebirdsql: wire_crypt=required but no wire encryption was established; set wire_crypt=enabled to allow a plaintext fallback"), KindWireCrypt},
+		{&fb.FbError{GDSCodes: []int{fb.ISCLoginError}, Message: "Error occurred during login, please check server firebird.log for details"}, KindAuth},
+		{errors.New(`firebirdsql: server selected auth plugin "Legacy_Auth" which is not in the client allow-list auth_plugin_list="Srp"; refusing to avoid an auth-plugin downgrade`), KindAuth},
 	} {
 		if got := kindOf(c.err); got != c.want {
 			t.Errorf("kindOf(%v) = %d, want %d", c.err, got, c.want)
 		}
+	}
+}
+
+// Firebird 3's zone-less MON$TIMESTAMP is written as the bare wall clock,
+// whatever the client's zone; Firebird 4's keeps the server's offset.
+func TestServerTime(t *testing.T) {
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Skip(err)
+	}
+	// What the driver returns for a TIMESTAMP: the wall clock in time.Local.
+	typed := time.Date(2026, 12, 2, 9, 29, 0, 0, ny)
+	fb3, err := scanServerTime(typed, sql.NullString{String: "2026-12-02 09:29:00.1230", Valid: true}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	berlin := time.FixedZone("", 3600)
+	fb4, _ := scanServerTime(time.Date(2026, 12, 2, 9, 29, 0, 123e6, berlin), sql.NullString{}, true)
+	for _, c := range []struct {
+		v    ServerTime
+		want string
+	}{{fb3, `"2026-12-02T09:29:00.123"`}, {fb4, `"2026-12-02T09:29:00.123+01:00"`}} {
+		b, err := json.Marshal(c.v)
+		if err != nil || string(b) != c.want {
+			t.Errorf("json = %s, %v; want %s", b, err, c.want)
+		}
+		var back ServerTime
+		if err := json.Unmarshal(b, &back); err != nil || back.String() != c.v.String() || back.Zoned != c.v.Zoned {
+			t.Errorf("%s read back as %v (zoned %v), %v", b, back, back.Zoned, err)
+		}
+	}
+	if _, err := scanServerTime(time.Time{}, sql.NullString{String: "yesterday", Valid: true}, false); err == nil {
+		t.Error("a malformed time was accepted")
+	}
+}
+
+func TestParseWireCryptAndAuth(t *testing.T) {
+	for in, want := range map[string]WireCrypt{"": WireCryptEnabled, "enabled": WireCryptEnabled,
+		"Required": WireCryptRequired, "disabled": WireCryptDisabled} {
+		if got, err := ParseWireCrypt(in); err != nil || got != want {
+			t.Errorf("ParseWireCrypt(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"on", "true", "yes", "require"} {
+		if _, err := ParseWireCrypt(bad); err == nil {
+			t.Errorf("ParseWireCrypt(%q) accepted", bad)
+		}
+	}
+	for in, want := range map[string]string{"": "", "srp256,srp": "Srp256,Srp", " Srp , legacy_auth ": "Srp,Legacy_Auth"} {
+		got, err := ParseAuth(in)
+		if err != nil || strings.Join(got, ",") != want {
+			t.Errorf("ParseAuth(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"Win_Sspi", "Srp,,Srp256", "Srp,Srp", ","} {
+		if _, err := ParseAuth(bad); err == nil {
+			t.Errorf("ParseAuth(%q) accepted", bad)
+		}
+	}
+}
+
+// --wire-crypt and --auth reach the driver's DSN (the SQL attachments)
+// and its service options (the Services API).
+func TestConnectionOptions(t *testing.T) {
+	s := Server{Addr: "localhost:3050", User: "SYSDBA", Password: "pw",
+		WireCrypt: WireCryptRequired, Auth: []string{"Srp256", "Srp"}}
+	if got, want := s.dsn("employee"), "SYSDBA:pw@localhost:3050/employee?auth_plugin_list=Srp256%2CSrp&auth_plugin_name=Srp256&wire_crypt=required"; got != want {
+		t.Errorf("dsn = %q\nwant  %q", got, want)
+	}
+	if o := s.serviceOptions(); !o.WireCrypt || o.AuthPlugin != "Srp256" {
+		t.Errorf("service options %+v, want wire crypt on, Srp256 first", o)
+	}
+	s.WireCrypt, s.Auth = WireCryptDisabled, nil
+	if got, want := s.dsn("employee"), "SYSDBA:pw@localhost:3050/employee?wire_crypt=disabled"; got != want {
+		t.Errorf("dsn = %q, want %q", got, want)
+	}
+	if o := s.serviceOptions(); o.WireCrypt || o.AuthPlugin != "Srp256" {
+		t.Errorf("service options %+v, want wire crypt off, the driver's Srp256 first", o)
+	}
+	// Required refuses a service connection the driver did not encrypt;
+	// enabled lets it through with a warning that the password went in
+	// clear.
+	var warned []string
+	s = Server{Addr: "db1:3050", WireCrypt: WireCryptRequired, Warn: func(m string) { warned = append(warned, m) }}
+	err := s.checkWire("")
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Kind != KindWireCrypt || !strings.HasPrefix(err.Error(), "cannot connect to db1:3050: wire encryption required") {
+		t.Errorf("required, no cipher: %v", err)
+	}
+	if s.checkWire("Arc4") != nil {
+		t.Error("required, Arc4: refused")
+	}
+	s.WireCrypt = WireCryptEnabled
+	if err := s.checkWire(""); err != nil || len(warned) != 1 || !strings.Contains(warned[0], "not encrypted") ||
+		!strings.Contains(warned[0], "password") {
+		t.Errorf("enabled, no cipher: %v, warnings %q", err, warned)
 	}
 }

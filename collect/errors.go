@@ -23,10 +23,16 @@ const (
 	KindLogin                   // wrong user name or password
 	KindUnreachable             // nothing answers at the address
 	KindNoDatabase              // the database file or alias does not exist
+	KindDenied                  // the server process may not open the file
 	KindExists                  // the target database already exists
 	KindBusy                    // the service is busy with another operation
 	KindLost                    // the connection dropped in the middle
 	KindInterrupted             // the user interrupted (Ctrl-C)
+	KindWireCrypt               // wire encryption refused or not established
+	KindAuth                    // no authentication plugin both sides accept
+	KindNotLocal                // a file fbdiag would have to rename is not on this machine
+	KindFileExists              // the backup file exists (no --force)
+	KindInUse                   // the database to replace has other attachments
 )
 
 // Error is one failed step, printed as one line naming what failed:
@@ -38,7 +44,9 @@ type Error struct {
 	Kind   Kind
 	Detail string // the server's message, on one line
 	After  string // for gbak: the last step it printed before failing
-	Err    error  // the driver's error, for errors.Is/As
+	// Outcome says what a failed backup or restore left behind.
+	Outcome string
+	Err     error // the driver's error, for errors.Is/As
 }
 
 func (e *Error) Error() string {
@@ -62,19 +70,28 @@ func (e *Error) Error() string {
 		b.WriteString("server not reachable (" + e.Detail + ")")
 	case KindNoDatabase:
 		b.WriteString("database not found (" + e.Detail + ")")
+	case KindDenied:
+		b.WriteString("permission denied: the server process cannot open it (" + e.Detail + ")")
 	case KindExists:
-		b.WriteString("database already exists (use --replace to overwrite it)")
+		b.WriteString("database already exists (--replace replaces it once the new one is complete)")
 	case KindBusy:
 		b.WriteString("service busy, another operation is running (" + e.Detail + ")")
 	case KindLost:
 		b.WriteString("connection lost (" + e.Detail + ")")
 	case KindInterrupted:
 		b.WriteString("interrupted")
+	case KindWireCrypt:
+		b.WriteString("wire encryption " + e.Detail)
+	case KindAuth:
+		b.WriteString("login refused: " + e.Detail)
 	default:
 		b.WriteString(e.Detail)
 	}
 	if e.After != "" {
 		b.WriteString("; gbak's last step: " + e.After)
+	}
+	if e.Outcome != "" {
+		b.WriteString("; " + e.Outcome)
 	}
 	return b.String()
 }
@@ -92,7 +109,23 @@ func (s Server) fail(op, object string, err error) error {
 	if s.Password != "" {
 		detail = strings.ReplaceAll(detail, s.Password, "***")
 	}
-	return &Error{Op: op, Object: object, Server: s.Addr, Kind: kindOf(err), Detail: detail, Err: err}
+	kind := kindOf(err)
+	switch kind {
+	case KindLogin, KindUnreachable, KindWireCrypt, KindAuth:
+		// Whatever was to be done, the connection failed.
+		op, object = "connect to", ""
+	}
+	switch kind {
+	case KindWireCrypt:
+		if strings.Contains(detail, "wire_crypt=required") {
+			detail = "required, but the server did not encrypt the connection (--wire-crypt required)"
+		} else {
+			detail = fmt.Sprintf("refused: --wire-crypt %s and the server's WireCrypt setting do not match (%s)", s.wireCrypt(), detail)
+		}
+	case KindAuth:
+		detail = fmt.Sprintf("no authentication plugin both sides accept (offered %s; see the server's AuthServer and firebird.log) (%s)", s.authList(), detail)
+	}
+	return &Error{Op: op, Object: object, Server: s.Addr, Kind: kind, Detail: detail, Err: err}
 }
 
 // oneLine joins a multi-line server message ("I/O error…\nError while
@@ -119,12 +152,24 @@ func kindOf(err error) Kind {
 			return KindExists
 		case slices.Contains(fe.GDSCodes, fb.ISCNetworkError), slices.Contains(fe.GDSCodes, fb.ISCNetReadErr):
 			return KindLost
+		case slices.Contains(fe.GDSCodes, fb.ISCWirecryptIncompatible):
+			return KindWireCrypt
+		case slices.Contains(fe.GDSCodes, fb.ISCLoginError):
+			return KindAuth
 		}
 	}
 	msg := err.Error()
 	switch {
 	case strings.Contains(msg, "user name and password are not defined"):
 		return KindLogin
+	case strings.Contains(msg, "wire_crypt=required"):
+		return KindWireCrypt
+	case strings.Contains(msg, "not in the client allow-list"):
+		return KindAuth
+	case strings.Contains(msg, "Permission denied"):
+		// The I/O error's last line is the operating system's; tested
+		// before "Can't open database file", which a denied file gives too.
+		return KindDenied
 	case strings.Contains(msg, "No such file or directory"),
 		strings.Contains(msg, "Can't open database file"),
 		strings.Contains(msg, "not a valid database"):

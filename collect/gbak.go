@@ -10,6 +10,8 @@ import (
 	"time"
 
 	fb "github.com/nakagami/firebirdsql"
+
+	"github.com/fbdiag/fbdiag/parse"
 )
 
 // GbakStats is the -st letters fbdiag always asks for: time from start,
@@ -22,80 +24,48 @@ type GbakRun struct {
 	Action     string    `json:"action"` // "backup" or "restore"
 	Database   string    `json:"database"`
 	BackupFile string    `json:"backup_file"`
+	Switches   string    `json:"switches"` // the gbak command line it amounts to, e.g. "-b -v -st tdrw -g"
 	Started    time.Time `json:"started"`
 	Lines      int       `json:"lines"`
 	Completed  bool      `json:"completed"` // gbak printed its final "finishing" line
 	LastStep   string    `json:"last_step"` // the last verbose message, without the statistics columns
+	// Replaced says that an existing file (backup --force, restore
+	// --replace) was replaced by the new one once it was complete.
+	Replaced bool `json:"replaced"`
 }
 
-// Progress is what a terminal shows while gbak runs.
+// Progress is what a terminal shows while gbak runs: the state after the
+// last line, not an event, so that showing only the latest loses nothing.
 type Progress struct {
-	Elapsed time.Duration // gbak's own T column (time from start)
-	Step    string        // the current verbose message, e.g. "restoring data for table ORDERS"
-	Table   string        // table whose data is being written or restored
-	Records int64         // records of Table so far
+	Elapsed time.Duration // gbak's own T column (time from start) of the last line
+	At      time.Time     // when the last line arrived
+	Lines   int
+	Phase   string // "metadata", "data", "indices" (restore) or "finishing"
+	Step    string // the last verbose message, e.g. "restoring data for table ORDERS"
+	Kind    parse.GbakKind
+	Table   string // data phase: the table being written or restored
+	Records int64  // its records so far
+	Index   string // index phase: the index being built
+	// Occurrence counts the lines with this Step before it, for matching
+	// it with an earlier log of the same database.
+	Occurrence int
 }
 
-// RestoreOptions tune a restore. Replace must be set explicitly to
-// overwrite an existing database; otherwise the restore runs in create
-// mode and an existing database is refused before anything starts.
-type RestoreOptions struct {
-	Replace  bool
-	PageSize int32 // 0 keeps the backup's page size
-}
+// The phases of Progress.
+const (
+	PhaseMetadata  = "metadata"
+	PhaseData      = "data"
+	PhaseIndices   = "indices"
+	PhaseFinishing = "finishing"
+)
 
-// Backup runs gbak -b -v -st tdrw on the server (database to backupFile,
-// both server paths) and streams the verbose log to w, one gbak: line at
-// a time. progress, when not nil, is called for each line.
-func (s Server) Backup(ctx context.Context, database, backupFile string, w io.Writer, progress func(Progress)) (*GbakRun, error) {
-	run := &GbakRun{Server: s.Addr, Action: "backup", Database: database, BackupFile: backupFile}
-	spb := fb.NewXPBWriterFromTag(actionBackup).
-		PutString(spbDbName, database).
-		PutString(spbBkpFile, backupFile).
-		PutInt32(spbOptions, defaultBkpOptions).
-		PutString(spbBkpStat, GbakStats).
-		PutTag(spbVerbose)
-	return run, s.gbak(ctx, run, spb.Bytes(), "back up", database, w, progress)
-}
-
-// Restore runs gbak -c (or -rep with Replace) -v -st tdrw on the server
-// (backupFile to database, both server paths) and streams the verbose log
-// to w. Without Replace an existing database is an error of KindExists and
-// the server is never asked to restore.
-func (s Server) Restore(ctx context.Context, backupFile, database string, opt RestoreOptions, w io.Writer, progress func(Progress)) (*GbakRun, error) {
-	run := &GbakRun{Server: s.Addr, Action: "restore", Database: database, BackupFile: backupFile}
-	mode := int32(resCreate)
-	if opt.Replace {
-		mode = resReplace
-	} else {
-		exists, err := s.Exists(ctx, database)
-		if err != nil {
-			return run, err
-		}
-		if exists {
-			return run, &Error{Op: "restore to", Object: database, Server: s.Addr, Kind: KindExists}
-		}
-	}
-	spb := fb.NewXPBWriterFromTag(actionRestore).
-		PutString(spbDbName, database).
-		PutString(spbBkpFile, backupFile).
-		PutInt32(spbOptions, mode)
-	if opt.PageSize > 0 {
-		spb.PutInt32(spbResPageSize, opt.PageSize)
-	}
-	spb.PutString(spbBkpStat, GbakStats).PutTag(spbVerbose)
-	return run, s.gbak(ctx, run, spb.Bytes(), "restore", backupFile+" to "+database, w, progress)
-}
-
-// gbak runs one backup/restore service and streams its log.
-func (s Server) gbak(ctx context.Context, run *GbakRun, spb []byte, op, object string, w io.Writer, progress func(Progress)) error {
-	sm, err := s.service(ctx)
-	if err != nil {
-		return s.fail("connect to", "", err)
-	}
-	defer sm.Close()
+// gbak runs one backup/restore service on sm and streams its log to w.
+// A log that cannot be written does not stop the service: gbak goes on
+// (it could not be stopped anyway), and the caller finishes the files and
+// then reports logErr.
+func (s Server) gbak(ctx context.Context, sm *fb.ServiceManager, run *GbakRun, spb []byte, w io.Writer, progress func(Progress)) (err, logErr error) {
 	run.Started = time.Now().UTC().Truncate(time.Second)
-	var tr progressTracker
+	tr := progressTracker{seen: map[string]int{}}
 	err = runService(ctx, sm, spb, func(l []byte) error {
 		if len(l) == 0 {
 			return nil
@@ -105,27 +75,41 @@ func (s Server) gbak(ctx context.Context, run *GbakRun, spb []byte, op, object s
 		if isFinalLine(l) {
 			run.Completed = true
 		}
-		if p, ok := tr.update(l); ok {
+		if p, ok := tr.update(l, time.Now()); ok {
 			run.LastStep = p.Step
 			if progress != nil {
 				progress(p)
 			}
 		}
-		return writeLine(w, l)
-	})
-	if err != nil {
-		err = s.fail(op, object, err)
-		if ce, ok := err.(*Error); ok && run.LastStep != "" {
-			// The log is not kept; say where gbak was.
-			ce.After = run.LastStep
+		if logErr == nil {
+			logErr = writeLine(w, l)
 		}
-		return err
+		return nil
+	})
+	if err == nil && !run.Completed {
+		err = fmt.Errorf("gbak stopped before its final line (%d lines)", run.Lines)
 	}
-	if !run.Completed {
-		return &Error{Op: op, Object: object, Server: s.Addr, Kind: KindServer, After: run.LastStep,
-			Detail: fmt.Sprintf("gbak stopped before its final line (%d lines)", run.Lines)}
+	return err, logErr
+}
+
+// gbakService connects to the service manager for a backup or restore
+// and checks that the server understands the options: fail builds the
+// error of a refusal.
+func (s Server) gbakService(ctx context.Context, parallel int, fail func(Kind, string) error) (*fb.ServiceManager, error) {
+	sm, err := s.service(ctx)
+	if err != nil {
+		return nil, s.fail("connect to", "", err)
 	}
-	return nil
+	version, err := sm.GetServerVersionString()
+	if err == nil {
+		if perr := needsServer(parallel, version); perr != nil {
+			sm.Close()
+			return nil, fail(KindServer, perr.Error())
+		}
+		return sm, nil
+	}
+	sm.Close()
+	return nil, s.fail("read the version of", "", err)
 }
 
 var gbakPrefix = []byte("gbak:")
@@ -147,14 +131,15 @@ func isFinalLine(l []byte) bool {
 		bytes.Contains(l, []byte("finishing, closing, and going home"))
 }
 
-// progressTracker follows the log for the progress display only; the
-// real analysis is the gbak reader's.
+// progressTracker follows the log for the progress display; each message
+// is classified as the gbak reader classifies it.
 type progressTracker struct {
 	columns int // stats columns announced by the header line
 	cur     Progress
+	seen    map[string]int // lines per message so far
 }
 
-func (t *progressTracker) update(l []byte) (Progress, bool) {
+func (t *progressTracker) update(l []byte, now time.Time) (Progress, bool) {
 	f := strings.Fields(string(l[len(gbakPrefix):]))
 	if len(f) == 0 {
 		return t.cur, false
@@ -170,15 +155,35 @@ func (t *progressTracker) update(l []byte) (Progress, bool) {
 		}
 	}
 	msg := strings.Join(f, " ")
-	switch {
-	case strings.HasPrefix(msg, "restoring data for table "), strings.HasPrefix(msg, "writing data for table "):
-		t.cur.Table = f[len(f)-1]
-		t.cur.Records = 0
-	case len(f) == 3 && f[1] == "records" && (f[2] == "restored" || f[2] == "written"):
-		if n, err := strconv.ParseInt(f[0], 10, 64); err == nil {
-			t.cur.Records = n
+	c := parse.ClassifyGbakMessage(msg)
+	p := &t.cur
+	p.At, p.Step, p.Kind = now, msg, c.Kind
+	p.Lines++
+	key := msg
+	if c.Kind == parse.GbakRecords {
+		// "10000 records restored" recurs for every table.
+		key = p.Table + "\x00" + msg
+	}
+	p.Occurrence = t.seen[key]
+	if t.seen != nil {
+		t.seen[key]++
+	}
+	switch c.Kind {
+	case parse.GbakData:
+		p.Phase, p.Table, p.Records, p.Index = PhaseData, c.Name, 0, ""
+	case parse.GbakRecords:
+		p.Phase, p.Records = PhaseData, c.Count
+	case parse.GbakCreateIndexes:
+		p.Phase, p.Table, p.Records, p.Index = PhaseIndices, "", 0, ""
+	case parse.GbakActivateIndex:
+		p.Phase, p.Table, p.Records, p.Index = PhaseIndices, "", 0, c.Name
+	case parse.GbakFinishStep, parse.GbakFinish, parse.GbakTotal, parse.GbakOnlineFlags:
+		p.Phase, p.Table, p.Records, p.Index = PhaseFinishing, "", 0, ""
+	default:
+		// The commit after "creating indexes" builds them: still indices.
+		if p.Phase != PhaseIndices {
+			p.Phase, p.Table, p.Records = PhaseMetadata, "", 0
 		}
 	}
-	t.cur.Step = msg
 	return t.cur, true
 }

@@ -3,11 +3,15 @@ package collect_test
 import (
 	"bytes"
 	"context"
+	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"net"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -140,30 +144,50 @@ func ptr(p *int64) string {
 	return strconv.FormatInt(*p, 10)
 }
 
-// The monitoring tables name the transaction another attachment keeps
-// open, and RDB$STATISTICS is 0 for indices created on empty tables.
-func TestLiveMonitor(t *testing.T) {
-	s := livetest.Server(t)
-	db := livetest.ShopDatabase(t, s)
-	ctx := ctxT(t)
+// holdTransaction opens another attachment to db and a transaction in it,
+// both closed when the test ends.
+func holdTransaction(t *testing.T, ctx context.Context, s collect.Server, db string) (*sql.DB, *sql.Tx) {
+	t.Helper()
 	hold, err := collect.OpenForTest(ctx, s, db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer hold.Close()
+	t.Cleanup(func() { hold.Close() })
 	tx, err := hold.BeginTx(ctx, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer tx.Rollback()
+	t.Cleanup(func() { tx.Rollback() })
+	return hold, tx
+}
+
+// The monitoring tables name the transaction another attachment keeps
+// open, with its start in the server's time, and RDB$STATISTICS is 0 for
+// indices created on empty tables.
+func TestLiveMonitor(t *testing.T) {
+	s := livetest.Server(t)
+	db := livetest.ShopDatabase(t, s)
+	ctx := ctxT(t)
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Fatalf("no zone data: %v", err)
+	}
+	saved := time.Local
+	time.Local = ny
+	t.Cleanup(func() { time.Local = saved })
+	hold, tx := holdTransaction(t, ctx, s, db)
 	var txID, attID int64
-	if err := tx.QueryRowContext(ctx, "SELECT CURRENT_TRANSACTION, CURRENT_CONNECTION FROM RDB$DATABASE").Scan(&txID, &attID); err != nil {
+	var version, now string
+	if err := tx.QueryRowContext(ctx, `SELECT CURRENT_TRANSACTION, CURRENT_CONNECTION,
+  RDB$GET_CONTEXT('SYSTEM', 'ENGINE_VERSION'), CAST(CURRENT_TIMESTAMP AS VARCHAR(40)) FROM RDB$DATABASE`).Scan(
+		&txID, &attID, &version, &now); err != nil {
 		t.Fatal(err)
 	}
 	m, err := s.Monitor(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkStartedIsServerTime(t, version, now, m.OldestTx)
 	if m.Header.PageSize != 4096 || m.Header.ODSMajor != 12 || m.Header.Pages == 0 {
 		t.Errorf("header = %+v, want page size 4096, ODS 12", m.Header)
 	}
@@ -224,7 +248,7 @@ func TestLiveBackupRestore(t *testing.T) {
 	ctx := ctxT(t)
 	fbk := livetest.TempPath(t, s, "shop.fbk")
 	var blog bytes.Buffer
-	run, err := s.Backup(ctx, db, fbk, &blog, nil)
+	run, err := s.Backup(ctx, db, fbk, collect.BackupOptions{}, &blog, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,6 +297,14 @@ func TestLiveFailures(t *testing.T) {
 	bad.Password = s.Password + "-wrong"
 	down := s
 	down.Addr = freePort(t)
+	clear := s
+	clear.WireCrypt = collect.WireCryptDisabled
+	// A file the server process may not open: in a private folder of the
+	// test's user (root in CI), or itself unreadable.
+	unreadable := filepath.Join(t.TempDir(), "secret.fdb")
+	if err := os.WriteFile(unreadable, nil, 0); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name string
 		srv  collect.Server
@@ -280,6 +312,9 @@ func TestLiveFailures(t *testing.T) {
 		kind collect.Kind
 		msg  string
 	}{
+		{"wire encryption disabled", clear, missing, collect.KindWireCrypt, "cannot connect to " + s.Addr +
+			": wire encryption refused: --wire-crypt disabled and the server's WireCrypt setting do not match"},
+		{"unreadable database", s, unreadable, collect.KindDenied, "cannot read statistics of " + unreadable + " on " + s.Addr + ": permission denied"},
 		{"wrong password", bad, missing, collect.KindLogin, "cannot connect to " + s.Addr + ": wrong user name or password"},
 		{"server down", down, missing, collect.KindUnreachable, "cannot connect to " + down.Addr + ": server not reachable"},
 		{"unknown database", s, missing, collect.KindNoDatabase, "cannot read statistics of " + missing + " on " + s.Addr + ": database not found"},
@@ -295,6 +330,11 @@ func TestLiveFailures(t *testing.T) {
 		if !strings.HasPrefix(msg, c.msg) || strings.Contains(msg, "\n") || strings.Contains(msg, s.Password) {
 			t.Errorf("%s: error %q, want one line starting %q without the password", c.name, msg, c.msg)
 		}
+	}
+	// A backup of it says the same.
+	_, err := s.Backup(ctx, unreadable, livetest.TempPath(t, s, "secret.fbk"), collect.BackupOptions{}, io.Discard, nil)
+	if want := "cannot back up " + unreadable + " on " + s.Addr + ": permission denied"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("backup of an unreadable database: %v, want %q…", err, want)
 	}
 }
 
@@ -367,7 +407,7 @@ func TestLiveRestoreLost(t *testing.T) {
 	db := livetest.ShopDatabase(t, s)
 	ctx := ctxT(t)
 	fbk := livetest.TempPath(t, s, "shop.fbk")
-	if _, err := s.Backup(ctx, db, fbk, io.Discard, nil); err != nil {
+	if _, err := s.Backup(ctx, db, fbk, collect.BackupOptions{}, io.Discard, nil); err != nil {
 		t.Fatal(err)
 	}
 	addr, sent := livetest.CuttingProxy(t, s.Addr, 0)
@@ -377,23 +417,42 @@ func TestLiveRestoreLost(t *testing.T) {
 	if _, err := via.Restore(ctx, fbk, livetest.TempPath(t, s, "whole.fdb"), collect.RestoreOptions{}, &full, nil); err != nil {
 		t.Fatal(err)
 	}
-	conns := sent() // the existence check's attachment, then the service
-	if len(conns) != 2 {
-		t.Fatalf("connections: %v, want the check and the service", conns)
-	}
-	addr, _ = livetest.CuttingProxy(t, s.Addr, conns[1]*6/10)
+	// The service's is the last connection (a target on this machine is
+	// looked at directly, a remote one attached to first).
+	conns := sent()
+	svc := len(conns) - 1
+	addr, _ = livetest.CuttingProxyOn(t, s.Addr, svc, conns[svc]*6/10)
 	via.Addr = addr
 	var part bytes.Buffer
-	run, err := via.Restore(ctx, fbk, livetest.TempPath(t, s, "cut.fdb"), collect.RestoreOptions{}, &part, nil)
+	cut := livetest.TempPath(t, s, "cut.fdb")
+	run, err := via.Restore(ctx, fbk, cut, collect.RestoreOptions{}, &part, nil)
 	var ce *collect.Error
 	if !errors.As(err, &ce) || ce.Kind != collect.KindLost || run.Completed {
 		t.Fatalf("err = %v, completed %v; want a lost connection", err, run.Completed)
 	}
 	if ce.After == "" || !strings.Contains(full.String(), " "+ce.After+"\n") ||
-		!strings.HasSuffix(err.Error(), "; gbak's last step: "+ce.After) {
+		!strings.Contains(err.Error(), "; gbak's last step: "+ce.After+"; ") {
 		t.Errorf("error %q: last step %q is not a line of the whole log", err, ce.After)
 	}
-	t.Logf("cut after %d bytes: %v", conns[1]*6/10, err)
+	// The server may go on restoring: into a file fbdiag deleted.
+	if !strings.HasSuffix(err.Error(), "which fbdiag deleted, it leaves nothing when it ends; nothing under "+cut) {
+		t.Errorf("error %q does not say what was left", err)
+	}
+	if left := tempFiles(t, cut); len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+	t.Logf("cut after %d bytes: %v", conns[svc]*6/10, err)
+}
+
+// tempFiles lists fbdiag's temporary files beside a server path (the
+// server is on this machine in the tests).
+func tempFiles(t *testing.T, p string) []string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(filepath.Dir(p), "."+filepath.Base(p)+".*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 func deref(s *string) string {
@@ -401,4 +460,36 @@ func deref(s *string) string {
 		return "<nil>"
 	}
 	return *s
+}
+
+// The oldest active transaction's start is the server's wall clock. On
+// Firebird 3 MON$TIMESTAMP has no zone, so none is invented: the client's
+// zone (the test runs in New York's, whatever the server's is) must not
+// appear. serverNow is CAST(CURRENT_TIMESTAMP AS VARCHAR) in the held
+// transaction, just after it started.
+func checkStartedIsServerTime(t *testing.T, version, serverNow string, oa *collect.OldestActive) {
+	t.Helper()
+	if !strings.HasPrefix(version, "3.") {
+		t.Logf("Firebird %s gives MON$TIMESTAMP a zone; the check is for 3.0", version)
+		return
+	}
+	b, err := json.Marshal(oa)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct{ Started string }
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	started, err := time.Parse("2006-01-02T15:04:05.9999", got.Started)
+	if err != nil {
+		t.Fatalf("started %q: want the server's wall clock without a zone: %v", got.Started, err)
+	}
+	now, err := time.Parse("2006-01-02 15:04:05.9999", strings.TrimSpace(serverNow))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := now.Sub(started); d < 0 || d > 5*time.Second {
+		t.Errorf("started %s, server time in the transaction %s: want started just before", got.Started, serverNow)
+	}
 }

@@ -3,6 +3,7 @@ package collect
 import (
 	"context"
 	"database/sql"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -15,10 +16,19 @@ type Monitor struct {
 	Database    string            `json:"database"`
 	CollectedAt time.Time         `json:"collected_at"`
 	Header      MonDatabase       `json:"header"`
+	Connection  Connection        `json:"connection"`
 	Attachments int               `json:"attachments"` // other attachments than fbdiag's own
 	OldestTx    *OldestActive     `json:"oldest_active"`
 	IO          IOStats           `json:"io"`
 	Indices     []IndexStatistics `json:"indices"`
+}
+
+// Connection is how fbdiag's own SQL attachment is protected: the
+// server's account (Firebird 3 and later; null before) and the driver's.
+type Connection struct {
+	AuthMethod    *string `json:"auth_method"`    // MON$AUTH_METHOD, e.g. "Srp"
+	WireEncrypted *bool   `json:"wire_encrypted"` // RDB$GET_CONTEXT('SYSTEM', 'WIRE_ENCRYPTED')
+	WireCipher    string  `json:"wire_cipher"`    // the cipher the driver armed ("Arc4"), "" for none
 }
 
 // MonDatabase is the MON$DATABASE row: gstat -h's markers, read live.
@@ -41,14 +51,14 @@ type MonDatabase struct {
 // attachment, and who opened it: the transaction that holds garbage
 // collection back ("use the MON$ tables to identify it and stop it").
 type OldestActive struct {
-	TransactionID int64     `json:"transaction_id"`
-	Started       time.Time `json:"started"`     // server's local time, as MON$TIMESTAMP stores it
-	AgeSeconds    int64     `json:"age_seconds"` // measured by the server, so clocks need not agree
-	AttachmentID  int64     `json:"attachment_id"`
-	User          string    `json:"user"`
-	RemoteAddress *string   `json:"remote_address"` // null for local (embedded/XNET) attachments
-	RemoteProcess *string   `json:"remote_process"`
-	RemotePID     *int64    `json:"remote_pid"`
+	TransactionID int64      `json:"transaction_id"`
+	Started       ServerTime `json:"started"`     // MON$TIMESTAMP: Firebird 3's has no zone, 4's has the server's
+	AgeSeconds    int64      `json:"age_seconds"` // measured by the server, so clocks need not agree
+	AttachmentID  int64      `json:"attachment_id"`
+	User          string     `json:"user"`
+	RemoteAddress *string    `json:"remote_address"` // null for local (embedded/XNET) attachments
+	RemoteProcess *string    `json:"remote_process"`
+	RemotePID     *int64     `json:"remote_pid"`
 }
 
 // IOStats are MON$IO_STATS of the database group (MON$STAT_GROUP 0):
@@ -89,7 +99,7 @@ WHERE MON$ATTACHMENT_ID <> CURRENT_CONNECTION AND MON$SYSTEM_FLAG = 0`
 
 	// Every transaction in MON$TRANSACTIONS is active (MON$STATE only
 	// says whether a statement runs); fbdiag's own are left out.
-	sqlOldestActive = `SELECT FIRST 1 t.MON$TRANSACTION_ID, t.MON$TIMESTAMP,
+	sqlOldestActive = `SELECT FIRST 1 t.MON$TRANSACTION_ID, t.MON$TIMESTAMP, CAST(t.MON$TIMESTAMP AS VARCHAR(64)),
   DATEDIFF(SECOND FROM t.MON$TIMESTAMP TO CURRENT_TIMESTAMP),
   a.MON$ATTACHMENT_ID, a.MON$USER, a.MON$REMOTE_ADDRESS, a.MON$REMOTE_PROCESS, a.MON$REMOTE_PID
 FROM MON$TRANSACTIONS t JOIN MON$ATTACHMENTS a ON a.MON$ATTACHMENT_ID = t.MON$ATTACHMENT_ID
@@ -99,6 +109,12 @@ ORDER BY t.MON$TRANSACTION_ID`
 	sqlIOStats = `SELECT io.MON$PAGE_READS, io.MON$PAGE_WRITES, io.MON$PAGE_FETCHES, io.MON$PAGE_MARKS
 FROM MON$IO_STATS io JOIN MON$DATABASE d ON d.MON$STAT_ID = io.MON$STAT_ID
 WHERE io.MON$STAT_GROUP = 0`
+
+	sqlEngine = `SELECT RDB$GET_CONTEXT('SYSTEM', 'ENGINE_VERSION') FROM RDB$DATABASE`
+
+	// Firebird 3 and later.
+	sqlConnection = `SELECT a.MON$AUTH_METHOD, RDB$GET_CONTEXT('SYSTEM', 'WIRE_ENCRYPTED')
+FROM MON$ATTACHMENTS a WHERE a.MON$ATTACHMENT_ID = CURRENT_CONNECTION`
 
 	// A constraint has at most one index (NOT NULL and CHECK have none).
 	sqlIndices = `SELECT i.RDB$RELATION_NAME, i.RDB$INDEX_NAME, COALESCE(i.RDB$UNIQUE_FLAG, 0),
@@ -119,12 +135,60 @@ func (s Server) Monitor(ctx context.Context, database string) (*Monitor, error) 
 		return nil, s.fail("attach to", database, err)
 	}
 	defer db.Close()
+	cipher, err := wireCipher(ctx, db)
+	if err == nil {
+		err = s.checkWire(cipher)
+	}
+	if err != nil {
+		return nil, s.fail("attach to", database, err)
+	}
 	m, err := readMonitor(ctx, db)
 	if err != nil {
 		return nil, s.fail("read the monitoring tables of", database, err)
 	}
 	m.Database = database
+	m.Connection.WireCipher = cipher
 	return m, nil
+}
+
+// wireCipher asks the driver which cipher it armed on db's connection.
+func wireCipher(ctx context.Context, db *sql.DB) (string, error) {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close()
+	cipher := ""
+	err = conn.Raw(func(dc any) error {
+		if c, ok := dc.(interface{ WireCipher() string }); ok {
+			cipher = c.WireCipher()
+		}
+		return nil
+	})
+	return cipher, err
+}
+
+// readConnection reads the server's account of this attachment's login
+// and wire, which Firebird 3 introduced; older servers leave them null.
+func readConnection(ctx context.Context, tx *sql.Tx, c *Connection) error {
+	var engine sql.NullString
+	if err := tx.QueryRowContext(ctx, sqlEngine).Scan(&engine); err != nil {
+		return err
+	}
+	major, _, _ := strings.Cut(engine.String, ".")
+	if n, err := strconv.Atoi(major); err != nil || n < 3 {
+		return nil
+	}
+	var auth, encrypted sql.NullString
+	if err := tx.QueryRowContext(ctx, sqlConnection).Scan(&auth, &encrypted); err != nil {
+		return err
+	}
+	c.AuthMethod = nullString(auth)
+	if encrypted.Valid {
+		e := strings.EqualFold(strings.TrimSpace(encrypted.String), "TRUE")
+		c.WireEncrypted = &e
+	}
+	return nil
 }
 
 func readMonitor(ctx context.Context, db *sql.DB) (*Monitor, error) {
@@ -142,22 +206,16 @@ func readMonitor(ctx context.Context, db *sql.DB) (*Monitor, error) {
 		return nil, err
 	}
 	h.ForcedWrites, h.ReadOnly = forced != 0, ro != 0
+	if err := readConnection(ctx, tx, &m.Connection); err != nil {
+		return nil, err
+	}
 	if err := tx.QueryRowContext(ctx, sqlAttachments).Scan(&m.Attachments); err != nil {
 		return nil, err
 	}
-	var oa OldestActive
-	var addr, proc sql.NullString
-	var pid sql.NullInt64
-	err = tx.QueryRowContext(ctx, sqlOldestActive).Scan(&oa.TransactionID, &oa.Started, &oa.AgeSeconds,
-		&oa.AttachmentID, &oa.User, &addr, &proc, &pid)
+	oa, err := readOldestActive(ctx, tx)
 	switch err {
 	case nil:
-		oa.User = strings.TrimSpace(oa.User)
-		oa.RemoteAddress, oa.RemoteProcess = nullString(addr), nullString(proc)
-		if pid.Valid {
-			oa.RemotePID = &pid.Int64
-		}
-		m.OldestTx = &oa
+		m.OldestTx = oa
 	case sql.ErrNoRows:
 	default:
 		return nil, err
@@ -188,6 +246,44 @@ func readMonitor(ctx context.Context, db *sql.DB) (*Monitor, error) {
 		m.Indices = append(m.Indices, ix)
 	}
 	return m, rows.Err()
+}
+
+// readOldestActive reads the oldest transaction of another attachment;
+// sql.ErrNoRows when there is none.
+func readOldestActive(ctx context.Context, tx *sql.Tx) (*OldestActive, error) {
+	rows, err := tx.QueryContext(ctx, sqlOldestActive)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	types, err := rows.ColumnTypes()
+	if err != nil {
+		return nil, err
+	}
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		return nil, sql.ErrNoRows
+	}
+	var oa OldestActive
+	var typed time.Time
+	var text, addr, proc sql.NullString
+	var pid sql.NullInt64
+	if err := rows.Scan(&oa.TransactionID, &typed, &text, &oa.AgeSeconds,
+		&oa.AttachmentID, &oa.User, &addr, &proc, &pid); err != nil {
+		return nil, err
+	}
+	zoned := strings.Contains(types[1].DatabaseTypeName(), "ZONE")
+	if oa.Started, err = scanServerTime(typed, text, zoned); err != nil {
+		return nil, err
+	}
+	oa.User = strings.TrimSpace(oa.User)
+	oa.RemoteAddress, oa.RemoteProcess = nullString(addr), nullString(proc)
+	if pid.Valid {
+		oa.RemotePID = &pid.Int64
+	}
+	return &oa, nil
 }
 
 func nullString(s sql.NullString) *string {

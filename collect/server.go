@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -25,29 +26,62 @@ type Server struct {
 	Addr     string // host:port
 	User     string
 	Password string
+	// WireCrypt is the level of wire encryption asked for (enabled
+	// when empty); Auth the authentication plugins offered, in order
+	// (the driver's Srp256, Srp, Legacy_Auth when empty). See security.go.
+	WireCrypt WireCrypt
+	Auth      []string
+	// Warn, when set, is told about an unencrypted connection.
+	Warn func(msg string)
 }
 
-// ParseServer turns --server's "host[:port]" into host:port; an empty
-// value means localhost.
+// ParseServer turns --server into host:port. It takes HOST, HOST:PORT,
+// Firebird's own HOST/PORT (as in isql-fb db1/3051:employee), [IPV6],
+// [IPV6]:PORT, [IPV6]/PORT and a bare IPv6 address; an empty value means
+// localhost, and the port defaults to 3050.
 func ParseServer(s string) (string, error) {
 	s = strings.TrimSpace(s)
 	if s == "" {
 		return net.JoinHostPort("localhost", DefaultPort), nil
 	}
-	if host, port, err := net.SplitHostPort(s); err == nil {
-		if host == "" || port == "" {
-			return "", fmt.Errorf("server %q: want HOST or HOST:PORT", s)
+	bad := func() (string, error) {
+		return "", fmt.Errorf("server %q: want HOST, HOST:PORT or HOST/PORT (IPv6 as [::1]:3050)", s)
+	}
+	host, port := s, DefaultPort
+	switch {
+	case strings.HasPrefix(s, "["):
+		end := strings.IndexByte(s, ']')
+		if end < 0 {
+			return bad()
 		}
-		return s, nil
+		host = s[1:end]
+		rest := s[end+1:]
+		if rest != "" {
+			if rest[0] != ':' && rest[0] != '/' {
+				return bad()
+			}
+			port = rest[1:]
+		}
+		if !strings.Contains(host, ":") {
+			return bad()
+		}
+	case strings.Count(s, ":") > 1:
+		// A bare IPv6 address; its port needs the brackets.
+		if net.ParseIP(s) == nil {
+			return bad()
+		}
+	default:
+		if i := strings.IndexAny(s, ":/"); i >= 0 {
+			host, port = s[:i], s[i+1:]
+		}
 	}
-	if strings.Count(s, ":") > 1 && !strings.HasPrefix(s, "[") {
-		// A bare IPv6 address.
-		return net.JoinHostPort(s, DefaultPort), nil
+	if host == "" || strings.ContainsAny(host, "/ \t[]") {
+		return bad()
 	}
-	if strings.ContainsAny(s, ":/ ") {
-		return "", fmt.Errorf("server %q: want HOST or HOST:PORT", s)
+	if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 || strconv.Itoa(n) != port {
+		return bad()
 	}
-	return net.JoinHostPort(s, DefaultPort), nil
+	return net.JoinHostPort(host, port), nil
 }
 
 // String shows the server without the password.
@@ -56,7 +90,9 @@ func (s Server) String() string { return s.User + "@" + s.Addr }
 // dsn builds the database/sql data source name. It holds the password,
 // so it stays in memory and is never printed. The driver's defaults
 // (Srp256 with Srp fallback, wire encryption enabled) are what a Firebird 3
-// server with WireCrypt = Required expects, so no options are added.
+// server with WireCrypt = Required expects; --wire-crypt and --auth add
+// wire_crypt and auth_plugin_name/auth_plugin_list, which the driver
+// enforces before it sends the attach request.
 func (s Server) dsn(database string) string {
 	path := database
 	if strings.HasPrefix(path, "/") && !strings.Contains(path[1:], "/") {
@@ -64,7 +100,15 @@ func (s Server) dsn(database string) string {
 		// root-level file a path.
 		path = "/" + path
 	}
-	u := url.URL{User: url.UserPassword(s.User, s.Password), Host: s.Addr, Path: path}
+	q := url.Values{}
+	if w := s.wireCrypt(); w != WireCryptEnabled {
+		q.Set("wire_crypt", string(w))
+	}
+	if len(s.Auth) > 0 {
+		q.Set("auth_plugin_name", s.Auth[0])
+		q.Set("auth_plugin_list", s.authList())
+	}
+	u := url.URL{User: url.UserPassword(s.User, s.Password), Host: s.Addr, Path: path, RawQuery: q.Encode()}
 	return strings.TrimPrefix(u.String(), "//")
 }
 
@@ -72,7 +116,15 @@ func (s Server) dsn(database string) string {
 func (s Server) service(ctx context.Context) (*fb.ServiceManager, error) {
 	dctx, cancel := context.WithTimeout(ctx, DialTimeout)
 	defer cancel()
-	return fb.NewServiceManagerContext(dctx, s.Addr, s.User, s.Password, fb.GetDefaultServiceManagerOptions())
+	sm, err := fb.NewServiceManagerContext(dctx, s.Addr, s.User, s.Password, s.serviceOptions())
+	if err != nil {
+		return nil, err
+	}
+	if err := s.checkWire(sm.WireCipher()); err != nil {
+		sm.Close()
+		return nil, err
+	}
+	return sm, nil
 }
 
 // open attaches to a database over SQL and checks the attachment works.
@@ -104,19 +156,4 @@ func (s Server) Version(ctx context.Context) (string, error) {
 		return "", s.fail("read the version of", "", err)
 	}
 	return v, nil
-}
-
-// Exists tells whether database can be attached. A missing file is
-// (false, nil); a login or network failure is an error, so that a restore
-// never mistakes "cannot tell" for "absent".
-func (s Server) Exists(ctx context.Context, database string) (bool, error) {
-	db, err := s.open(ctx, database)
-	if err == nil {
-		db.Close()
-		return true, nil
-	}
-	if kindOf(err) == KindNoDatabase {
-		return false, nil
-	}
-	return false, s.fail("check database", database, err)
 }

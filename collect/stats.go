@@ -16,6 +16,7 @@ import (
 type Snapshot struct {
 	Server        string    `json:"server"`         // host:port
 	ServerVersion string    `json:"server_version"` // e.g. "LI-V3.0.11.33637 Firebird 3.0"
+	WireCrypt     string    `json:"wire_crypt"`     // the level asked: enabled, required or disabled
 	WireCipher    string    `json:"wire_cipher"`    // "Arc4" on Firebird 3; "" = not encrypted
 	Database      string    `json:"database"`       // path or alias, as the server knows it
 	Switches      string    `json:"switches"`       // canonical gstat switches, e.g. "-d -i -r"
@@ -46,7 +47,7 @@ func (s *Snapshot) WritePreamble(w io.Writer) error {
 // then gstat's text line by line as the server produces it. The returned
 // Snapshot is filled even on failure as far as it got.
 func (s Server) Stats(ctx context.Context, database string, sw Switches, w io.Writer) (*Snapshot, error) {
-	snap := &Snapshot{Server: s.Addr, Database: database, Switches: sw.String()}
+	snap := &Snapshot{Server: s.Addr, Database: database, Switches: sw.String(), WireCrypt: string(s.wireCrypt())}
 	sm, err := s.service(ctx)
 	if err != nil {
 		return snap, s.fail("connect to", "", err)
@@ -71,10 +72,29 @@ func (s Server) Stats(ctx context.Context, database string, sw Switches, w io.Wr
 		return writeLine(w, l)
 	})
 	if err != nil {
-		return snap, s.fail("read statistics of", database, err)
+		return snap, s.fail("read statistics of", database, s.whyNotOpened(ctx, database, err))
 	}
 	if snap.Lines == 0 {
 		return snap, s.errorf(KindServer, "read statistics of", database, "the server sent no output")
 	}
 	return snap, nil
+}
+
+// whyNotOpened makes a statistics failure precise. The statistics service
+// says only "Can't open database file X", whether the file is missing or
+// the server process may not read it; an attachment's I/O error carries
+// the operating system's reason, so one is tried.
+func (s Server) whyNotOpened(ctx context.Context, database string, err error) error {
+	if !strings.Contains(err.Error(), "Can't open database file") {
+		return err
+	}
+	db, aerr := s.open(ctx, database)
+	if aerr == nil {
+		db.Close()
+		return err
+	}
+	if k := kindOf(aerr); k == KindNoDatabase || k == KindDenied {
+		return aerr
+	}
+	return err
 }

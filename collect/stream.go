@@ -11,19 +11,17 @@ import (
 // SPB items and actions (ibase.h / consts_pub.h); the driver keeps its
 // copies unexported.
 const (
-	actionBackup      = 1   // isc_action_svc_backup
-	actionRestore     = 2   // isc_action_svc_restore
-	actionDbStats     = 11  // isc_action_svc_db_stats
-	spbBkpFile        = 5   // isc_spb_bkp_file
-	spbBkpStat        = 15  // isc_spb_bkp_stat = isc_spb_res_stat ("TDRW")
-	spbCommandLine    = 105 // isc_spb_command_line
-	spbDbName         = 106 // isc_spb_dbname
-	spbVerbose        = 107 // isc_spb_verbose
-	spbOptions        = 108 // isc_spb_options
-	resReplace        = 0x1000
-	resCreate         = 0x2000
-	spbResPageSize    = 10 // isc_spb_res_page_size
-	defaultBkpOptions = 0  // transportable, with garbage collection: gbak's defaults
+	actionBackup   = 1   // isc_action_svc_backup
+	actionRestore  = 2   // isc_action_svc_restore
+	actionDbStats  = 11  // isc_action_svc_db_stats
+	spbBkpFile     = 5   // isc_spb_bkp_file
+	spbBkpStat     = 15  // isc_spb_bkp_stat = isc_spb_res_stat ("TDRW")
+	spbCommandLine = 105 // isc_spb_command_line
+	spbDbName      = 106 // isc_spb_dbname
+	spbVerbose     = 107 // isc_spb_verbose
+	spbOptions     = 108 // isc_spb_options
+	resCreate      = 0x2000
+	spbResPageSize = 10 // isc_spb_res_page_size
 )
 
 // lineSplitter turns the service's output chunks into lines, calling

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -17,16 +18,30 @@ import (
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/collect"
 	"github.com/fbdiag/fbdiag/internal/atomicfile"
+	"github.com/fbdiag/fbdiag/internal/printable"
 	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/report"
 )
 
-// serverFlag is --server, shared by collect, backup and restore.
-func serverFlag() *cli.StringFlag {
-	return &cli.StringFlag{
-		Name:  "server",
-		Value: "localhost",
-		Usage: "server as HOST or HOST:PORT (port 3050)",
+// connectionFlags are --server, --wire-crypt and --auth, shared by
+// collect, backup and restore.
+func connectionFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{
+			Name:  "server",
+			Value: "localhost",
+			Usage: "HOST, HOST:PORT or HOST/PORT ([::1]:3050)",
+		},
+		&cli.StringFlag{
+			Name:  "wire-crypt",
+			Value: string(collect.WireCryptEnabled),
+			Usage: "wire encryption: required, enabled or disabled",
+		},
+		&cli.StringFlag{
+			Name:        "auth",
+			Usage:       "login plugins to offer, in order",
+			DefaultText: strings.Join(collect.AuthPlugins, ","),
+		},
 	}
 }
 
@@ -40,13 +55,16 @@ to every user through ps. On Debian the administrator's are in
 
 Paths are the server's: DATABASE is a path or alias as the server resolves it, and
 the backup file is read or written by the server process (user firebird on Debian).
-The connection uses Firebird 3's wire encryption, which Debian's server requires.`
+The connection uses Firebird 3's wire encryption, which Debian's server requires
+(--wire-crypt required refuses an unencrypted one; --auth lists the login plugins to
+offer; docs/live.md says what the driver enforces).`
 
 func collectCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "collect",
-		Usage:     "run gstat and read the monitoring tables on a live server, save and analyze",
-		UsageText: "fbdiag collect [--server HOST[:PORT]] [--out FILE] [--switches \"-a -r\"] [--format F]\n               [--top N] [--sort KEY] [--rules FILE] DATABASE",
+		Name:  "collect",
+		Usage: "run gstat and read the monitoring tables on a live server, save and analyze",
+		UsageText: "fbdiag collect [--server HOST[:PORT]] [--wire-crypt L] [--auth P] [--out FILE] [--force]\n" +
+			"               [--switches \"-a -r\"] [--format F] [--top N] [--sort KEY] [--rules FILE] DATABASE",
 		Description: `collect asks the server for the statistics gstat prints (through the Services API,
 like fbsvcmgr action_db_stats, so no client tools are needed) and saves them as a
 snapshot file that any fbdiag command reads like a saved gstat output. Lines starting
@@ -84,8 +102,7 @@ Examples:
     fbdiag collect /var/lib/firebird/3.0/data/shop.fdb
     fbdiag collect --server db1:3051 --switches "-d -r -t ORDERS" --out orders.txt shop
     fbdiag collect --format json employee > employee.json`,
-		Flags: append([]cli.Flag{
-			serverFlag(),
+		Flags: append(append(connectionFlags(),
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "snapshot file to write (default: DBNAME-TIME.gstat.txt)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file and its .mon.json"},
 			&cli.StringFlag{Name: "switches", Value: collect.DefaultSwitches, Usage: "gstat switches: -a -d -i -r -s -h -t TABLE..."},
@@ -93,78 +110,9 @@ Examples:
 			&cli.IntFlag{Name: "top", Value: 20, Usage: "show the N biggest tables (0 = all), as fbdiag gstat"},
 			&cli.StringFlag{Name: "sort", Value: "size", Usage: "order tables by size, records, versions or depth"},
 			rulesFlag(),
-		}, serverSetupFlags()...),
+		), serverSetupFlags()...),
 		Action: collectAction,
 	}
-}
-
-func backupCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "backup",
-		Usage:     "back up a database on a live server (gbak -v -st tdrw) and show its timeline",
-		UsageText: "fbdiag backup [--server HOST[:PORT]] [--log FILE [--force]] [--format F] [--top N]\n              DATABASE BACKUP_FILE",
-		Description: `backup runs gbak's backup on the server through the Services API, with verbose
-output and per-line statistics (time, delta, page reads, page writes: gbak -st tdrw),
-and writes the log line by line as it arrives, in the form "gbak -b -v -st tdrw -y LOG"
-would. The log is --log FILE or, by default, BACKUPNAME-backup-YYYYMMDD-HHMMSS.log in
-the current folder; it gets its name only when gbak finished, so a failed backup leaves
-no log that looks complete. An existing log file is never replaced (it could be one of
-your inputs): fbdiag refuses before connecting, unless --force is given. On a terminal,
-stderr shows the current step. Then it prints the log's timeline as 'fbdiag gbak LOG'
-does (phases, tables, slowest steps).
-
-` + credentialsHelp + `
-
-Example:
-    fbdiag backup /var/lib/firebird/3.0/data/shop.fdb /var/lib/firebird/3.0/data/shop.fbk`,
-		Flags: []cli.Flag{
-			serverFlag(),
-			&cli.StringFlag{Name: "log", Usage: "gbak log file to write (default: BACKUPNAME-backup-TIME.log)"},
-			logForceFlag(),
-			formatFlag(),
-			topFlag(),
-		},
-		Action: backupAction,
-	}
-}
-
-func restoreCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "restore",
-		Usage:     "restore a backup on a live server (gbak -v -st tdrw) and show its timeline",
-		UsageText: "fbdiag restore [--server HOST[:PORT]] [--replace] [--page-size N] [--log FILE [--force]]\n               [--format F] [--top N] BACKUP_FILE DATABASE",
-		Description: `restore runs gbak's restore on the server through the Services API, with verbose
-output and per-line statistics (gbak -c -v -st tdrw), and writes the log line by line
-as it arrives. Without --replace an existing DATABASE is never touched: fbdiag checks
-that it cannot be attached first and restores in create mode (gbak -c); --replace
-restores over it (gbak -rep). The log is --log FILE or, by default,
-DBNAME-restore-YYYYMMDD-HHMMSS.log in the current folder, named only when gbak
-finished; an existing log file is refused before connecting unless --force is
-given. On a terminal, stderr shows the current step, the records restored of the
-current table and the time elapsed. Then it prints the log's timeline as
-'fbdiag gbak LOG' does: phases, each table's data, each index build, slowest steps.
-
-` + credentialsHelp + `
-
-Example:
-    cd /var/lib/firebird/3.0/data
-    fbdiag restore --log /tmp/restore.log $PWD/shop.fbk $PWD/shop2.fdb`,
-		Flags: []cli.Flag{
-			serverFlag(),
-			&cli.BoolFlag{Name: "replace", Usage: "overwrite DATABASE if it exists (gbak -rep)"},
-			&cli.IntFlag{Name: "page-size", Usage: "page size of the restored database", DefaultText: "the backup's"},
-			&cli.StringFlag{Name: "log", Usage: "gbak log file to write (default: DBNAME-restore-TIME.log)"},
-			logForceFlag(),
-			formatFlag(),
-			topFlag(),
-		},
-		Action: restoreAction,
-	}
-}
-
-// logForceFlag lets backup and restore replace an existing --log file.
-func logForceFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "force", Usage: "replace an existing --log file"}
 }
 
 // liveSetup reads what every live command needs: the output format, the
@@ -181,12 +129,24 @@ func liveSetup(c *cli.Context, nargs int) (report.Format, collect.Server, error)
 	if err != nil {
 		return "", collect.Server{}, usagef("%v", err)
 	}
+	wire, err := collect.ParseWireCrypt(c.String("wire-crypt"))
+	if err != nil {
+		return "", collect.Server{}, usagef("%v", err)
+	}
+	auth, err := collect.ParseAuth(c.String("auth"))
+	if err != nil {
+		return "", collect.Server{}, usagef("%v", err)
+	}
 	e := getEnv(c)
 	user, pw, err := collect.Credentials(os.Getenv, e.stdin, e.stderr)
 	if err != nil {
 		return "", collect.Server{}, err
 	}
-	return f, collect.Server{Addr: addr, User: user, Password: pw}, nil
+	var warned sync.Once
+	warn := func(msg string) {
+		warned.Do(func() { fmt.Fprintln(e.stderr, "fbdiag: warning: "+printable.String(msg)) })
+	}
+	return f, collect.Server{Addr: addr, User: user, Password: pw, WireCrypt: wire, Auth: auth, Warn: warn}, nil
 }
 
 // interruptible cancels the live work on Ctrl-C so that temporary files
@@ -262,16 +222,19 @@ func collectAction(c *cli.Context) error {
 	defer stop()
 	e := getEnv(c)
 
+	// The monitoring attachment comes first: it applies --auth and
+	// --wire-crypt in full before the Services API connection, where the
+	// driver can apply them only in part (docs/live.md).
+	mon, err := srv.Monitor(ctx, database)
+	if err != nil {
+		return err
+	}
 	var snap *collect.Snapshot
 	if err := atomicfile.Write(out, opt, func(w io.Writer) error {
 		var err error
 		snap, err = srv.Stats(ctx, database, sw, w)
 		return err
 	}); err != nil {
-		return err
-	}
-	mon, err := srv.Monitor(ctx, database)
-	if err != nil {
 		return err
 	}
 	// The snapshot is analysed as `fbdiag gstat FILE` would, with what the
@@ -357,128 +320,6 @@ func (r *collectResult) sidecar() any {
 	}{r.Snapshot, r.Monitor, r.Selectivity}
 }
 
-func backupAction(c *cli.Context) error {
-	database, fbk := c.Args().Get(0), c.Args().Get(1)
-	logFile, logOpt, err := gbakLogPath(c, liveDefaultName(fbk, "backup", ".log", time.Now()))
-	if err != nil {
-		return err
-	}
-	format, srv, err := liveSetup(c, 2)
-	if err != nil {
-		return err
-	}
-	ctx, stop := interruptible(c)
-	defer stop()
-	return runGbakService(c, format, logFile, logOpt,
-		func(w io.Writer, p func(collect.Progress)) (*collect.GbakRun, error) {
-			return srv.Backup(ctx, database, fbk, w, p)
-		})
-}
-
-// gbakLogPath is --log or def; like collect's --out, an existing file
-// (it could be one of the user's inputs) is refused before connecting
-// unless --force is given.
-func gbakLogPath(c *cli.Context, def string) (string, atomicfile.Options, error) {
-	p, opt := liveOutPath(c.String("log"), def, c.Bool("force"))
-	return p, opt, refuseExisting(c.Command.Name, opt, p)
-}
-
-// runGbakService writes a gbak log atomically while the service runs,
-// showing progress on a terminal, then prints the log's timeline exactly
-// as `fbdiag gbak LOG` does.
-func runGbakService(c *cli.Context, format report.Format, logFile string, opt atomicfile.Options,
-	gbak func(io.Writer, func(collect.Progress)) (*collect.GbakRun, error)) error {
-	top, err := gbakTop(c)
-	if err != nil {
-		return err
-	}
-	e := getEnv(c)
-	var run *collect.GbakRun
-	prog := newProgressLine(e.stderr)
-	err = atomicfile.Write(logFile, opt, func(w io.Writer) error {
-		var err error
-		run, err = gbak(w, prog.show)
-		return err
-	})
-	prog.done()
-	if err != nil {
-		return err
-	}
-	tl, err := readTimeline(c, logFile)
-	if err != nil {
-		return err
-	}
-	if format == report.JSON {
-		return report.WriteJSON(e.stdout, gbakResult{Run: run, Log: logFile, Timeline: tl})
-	}
-	return report.WriteTables(e.stdout, format, append([]*report.Table{gbakRunTable(run, logFile)}, timelineTables(tl, top, format)...)...)
-}
-
-// gbakResult is the JSON output of backup and restore (docs/live.md).
-type gbakResult struct {
-	Run      *collect.GbakRun  `json:"run"`
-	Log      string            `json:"log"`
-	Timeline *analyze.Timeline `json:"timeline"`
-}
-
-func restoreAction(c *cli.Context) error {
-	fbk, database := c.Args().Get(0), c.Args().Get(1)
-	logFile, logOpt, err := gbakLogPath(c, liveDefaultName(database, "restore", ".log", time.Now()))
-	if err != nil {
-		return err
-	}
-	format, srv, err := liveSetup(c, 2)
-	if err != nil {
-		return err
-	}
-	ps := c.Int("page-size")
-	if ps != 0 && (ps < 1024 || ps > 32768 || ps&(ps-1) != 0) {
-		return usagef("--page-size %d: want 4096, 8192, 16384 or 32768", ps)
-	}
-	ctx, stop := interruptible(c)
-	defer stop()
-	opt := collect.RestoreOptions{Replace: c.Bool("replace"), PageSize: int32(ps)}
-	return runGbakService(c, format, logFile, logOpt,
-		func(w io.Writer, p func(collect.Progress)) (*collect.GbakRun, error) {
-			return srv.Restore(ctx, fbk, database, opt, w, p)
-		})
-}
-
-// progressLine shows gbak's progress on one rewritten terminal line,
-// at most ten times a second; off when stderr is not a terminal.
-type progressLine struct {
-	w     io.Writer
-	on    bool
-	last  time.Time
-	shown bool
-}
-
-func newProgressLine(w io.Writer) *progressLine {
-	return &progressLine{w: w, on: collect.IsTerminal(w)}
-}
-
-func (p *progressLine) show(pr collect.Progress) {
-	if !p.on || time.Since(p.last) < 100*time.Millisecond {
-		return
-	}
-	p.last = time.Now()
-	s := fmt.Sprintf("%8.1fs  %s", pr.Elapsed.Seconds(), pr.Step)
-	if pr.Table != "" && pr.Records > 0 {
-		s = fmt.Sprintf("%8.1fs  %s: %d records", pr.Elapsed.Seconds(), pr.Table, pr.Records)
-	}
-	if len(s) > 99 {
-		s = s[:99]
-	}
-	fmt.Fprintf(p.w, "\r\x1b[K%s", s)
-	p.shown = true
-}
-
-func (p *progressLine) done() {
-	if p.shown {
-		fmt.Fprint(p.w, "\r\x1b[K")
-	}
-}
-
 // liveOpt prints an optional value, "-" when unknown.
 func liveOpt[T any](v *T, f func(T) string) string {
 	if v == nil {
@@ -496,6 +337,7 @@ func monitorTables(r *collectResult) []*report.Table {
 	s, m := r.Snapshot, r.Monitor
 	snap := &report.Table{Name: "snapshot", Title: "Snapshot", Columns: report.Cols("item", "value")}
 	snap.Add("server", s.Server+" ("+s.ServerVersion+")")
+	snap.Add("connection", connectionText(s, m.Connection))
 	snap.Add("database", s.Database)
 	snap.Add("switches", s.Switches)
 	snap.Add("collected", s.CollectedAt.Format(time.RFC3339))
@@ -554,12 +396,24 @@ func monitorTables(r *collectResult) []*report.Table {
 	return []*report.Table{snap, tx, io, ix}
 }
 
-// gbakRunTable says what ran where.
-func gbakRunTable(run *collect.GbakRun, logFile string) *report.Table {
-	t := &report.Table{Name: "run", Title: "gbak " + run.Action + " on " + run.Server, Columns: report.Cols("item", "value")}
-	t.Add("database", run.Database)
-	t.Add("backup file", run.BackupFile)
-	t.Add("started", run.Started.Format(time.RFC3339))
-	t.Add("log", logFile+" ("+strconv.Itoa(run.Lines)+" lines)")
-	return t
+// connectionText says how the login and the wire were protected: the
+// server's account of fbdiag's SQL attachment, and the cipher the driver
+// armed on the Services API connection.
+func connectionText(s *collect.Snapshot, c collect.Connection) string {
+	login := liveOpt(c.AuthMethod, func(s string) string { return s })
+	wire := "not encrypted"
+	if c.WireEncrypted == nil {
+		wire = "encryption unknown"
+	} else if *c.WireEncrypted {
+		wire = "encrypted"
+	}
+	return fmt.Sprintf("login %s, wire %s (%s); services wire %s; --wire-crypt %s", login, wire,
+		orNone(c.WireCipher), orNone(s.WireCipher), s.WireCrypt)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }

@@ -317,6 +317,11 @@ func TestLiveFailuresCLI(t *testing.T) {
 	dir := t.TempDir()
 	db := livetest.DataDir() + "/fbdiag-no-such.fdb"
 	wrong := s.Password + "-wrong"
+	// The server process may not read a file in the test's private folder.
+	secret := filepath.Join(t.TempDir(), "secret.fdb")
+	if err := os.WriteFile(secret, nil, 0); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		name, password, server string
 		args                   []string
@@ -327,11 +332,13 @@ func TestLiveFailuresCLI(t *testing.T) {
 		{"server down", s.Password, down, []string{"collect", "--out", filepath.Join(dir, "b.txt"), db},
 			"fbdiag: cannot connect to " + down + ": server not reachable"},
 		{"unknown database", s.Password, s.Addr, []string{"collect", "--out", filepath.Join(dir, "c.txt"), db},
-			"fbdiag: cannot read statistics of " + db + " on " + s.Addr + ": database not found"},
-		{"backup server down", s.Password, down, []string{"backup", "--log", filepath.Join(dir, "d.log"), db, "/tmp/x.fbk"},
+			"fbdiag: cannot attach to " + db + " on " + s.Addr + ": database not found"},
+		{"unreadable database", s.Password, s.Addr, []string{"collect", "--out", filepath.Join(dir, "u.txt"), secret},
+			"fbdiag: cannot attach to " + secret + " on " + s.Addr + ": permission denied"},
+		{"backup server down", s.Password, down, []string{"backup", "--log", filepath.Join(dir, "d.log"), db, filepath.Join(t.TempDir(), "x.fbk")},
 			"fbdiag: cannot connect to " + down + ": server not reachable"},
 		{"restore wrong password", wrong, s.Addr, []string{"restore", "--log", filepath.Join(dir, "e.log"), "/tmp/x.fbk", db},
-			"fbdiag: cannot check database " + db + " on " + s.Addr + ": wrong user name or password"},
+			"fbdiag: cannot connect to " + s.Addr + ": wrong user name or password"},
 	} {
 		t.Setenv("ISC_PASSWORD", c.password)
 		args := append([]string{c.args[0], "--server", c.server}, c.args[1:]...)
@@ -359,19 +366,19 @@ func TestLiveConnectionLostCLI(t *testing.T) {
 	}
 	os.Remove(filepath.Join(dir, "whole.txt"))
 	os.Remove(filepath.Join(dir, "whole.txt.mon.json"))
-	// The first connection is the statistics service (the monitoring
-	// queries come after it): cut it at 80%, in the middle of gstat's text.
+	// The second connection is the statistics service (the monitoring
+	// attachment comes first): cut it at 80%, in the middle of gstat's text.
 	conns := sent()
-	if len(conns) < 2 {
-		t.Fatalf("connections through the proxy: %v, want the service and SQL", conns)
+	if len(conns) != 2 {
+		t.Fatalf("connections through the proxy: %v, want SQL and the service", conns)
 	}
-	cut := conns[0] * 8 / 10
-	addr, _ = livetest.CuttingProxy(t, s.Addr, cut)
+	cut := conns[1] * 8 / 10
+	addr, _ = livetest.CuttingProxyOn(t, s.Addr, 1, cut)
 	code, out, errs := runCLI(t, nil, "collect", "--server", addr, "--out", filepath.Join(dir, "cut.txt"), db)
 	if code != exitError || out != "" {
 		t.Errorf("cut after %d bytes: exit %d, stdout %q", cut, code, out)
 	}
-	oneErrorLine(t, "connection lost", errs, "fbdiag: cannot ")
+	oneErrorLine(t, "connection lost", errs, "fbdiag: cannot read statistics of "+db+" on "+addr+": connection lost")
 	if !strings.Contains(errs, "connection lost") {
 		t.Errorf("stderr %q does not say the connection was lost", errs)
 	}
@@ -448,4 +455,97 @@ func ownProcess(procDir string) bool {
 		procDir = filepath.Join("/proc", f[1])
 	}
 	return false
+}
+
+// --server takes Firebird's own HOST/PORT form as well as HOST:PORT.
+func TestLiveServerHostSlashPort(t *testing.T) {
+	s := livetest.Server(t)
+	db := livetest.ShopDatabase(t, s)
+	host, port, err := net.SplitHostPort(s.Addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, server := range []string{host + "/" + port, net.JoinHostPort(host, port)} {
+		snap := filepath.Join(t.TempDir(), "h.txt")
+		code, _, errs := runCLI(t, nil, "collect", "--server", server, "--switches", "-h", "--out", snap, db)
+		if code != exitOK {
+			t.Errorf("--server %s: exit %d: %s", server, code, errs)
+			continue
+		}
+		if text := readLiveFile(t, snap); !strings.HasPrefix(text, "# fbdiag collect: server "+s.Addr+" (") {
+			t.Errorf("--server %s: snapshot starts %.80q, want server %s", server, text, s.Addr)
+		}
+	}
+}
+
+// --wire-crypt and --auth: collect reports the login plugin and the wire
+// as the server and the driver report them, and refuses what the server
+// cannot give. Debian's Firebird 3 has AuthServer = Srp and WireCrypt =
+// Required with Arc4.
+func TestLiveConnectionSecurityCLI(t *testing.T) {
+	s := livetest.Server(t)
+	db := livetest.ShopDatabase(t, s)
+	dir := t.TempDir()
+	code, out, errs := runCLI(t, nil, "collect", "--server", s.Addr, "--wire-crypt", "required", "--auth", "srp256,srp",
+		"--switches", "-h", "--format", "json", "--out", filepath.Join(dir, "ok.txt"), db)
+	if code != exitOK {
+		t.Fatalf("--wire-crypt required: exit %d: %s", code, errs)
+	}
+	var res struct {
+		Snapshot struct {
+			WireCrypt  string `json:"wire_crypt"`
+			WireCipher string `json:"wire_cipher"`
+		}
+		Monitor struct {
+			Connection struct {
+				AuthMethod    *string `json:"auth_method"`
+				WireEncrypted *bool   `json:"wire_encrypted"`
+				WireCipher    string  `json:"wire_cipher"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	c := res.Monitor.Connection
+	if res.Snapshot.WireCrypt != "required" || res.Snapshot.WireCipher != "Arc4" || c.WireCipher != "Arc4" ||
+		c.AuthMethod == nil || *c.AuthMethod != "Srp" || c.WireEncrypted == nil || !*c.WireEncrypted {
+		t.Errorf("snapshot %+v, connection %+v (auth %v, encrypted %v)", res.Snapshot, c, ptrString(c.AuthMethod), c.WireEncrypted)
+	}
+	code, out, _ = runCLI(t, nil, "collect", "--server", s.Addr, "--switches", "-h", "--out", filepath.Join(dir, "text.txt"), db)
+	if want := "connection  login Srp, wire encrypted (Arc4); services wire Arc4; --wire-crypt enabled"; code != exitOK || !strings.Contains(out, want) {
+		t.Errorf("text output lacks %q:\n%s", want, out)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--wire-crypt", "disabled"}, "fbdiag: cannot connect to " + s.Addr +
+			": wire encryption refused: --wire-crypt disabled and the server's WireCrypt setting do not match"},
+		{[]string{"--auth", "Srp256"}, "fbdiag: cannot connect to " + s.Addr +
+			": login refused: no authentication plugin both sides accept (offered Srp256;"},
+	} {
+		args := append(append([]string{"collect", "--server", s.Addr}, c.args...), "--out", filepath.Join(dir, "refused.txt"), db)
+		code, out, errs := runCLI(t, nil, args...)
+		if code != exitError || out != "" {
+			t.Errorf("%v: exit %d, stdout %q", c.args, code, out)
+		}
+		oneErrorLine(t, strings.Join(c.args, " "), errs, c.want)
+		noSecret(t, s.Password, map[string]string{"stderr": errs})
+	}
+	for _, args := range [][]string{{"--wire-crypt", "on"}, {"--auth", "Win_Sspi"}} {
+		if code, _, _ := runCLI(t, nil, append(append([]string{"collect"}, args...), db)...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+	}
+	if names := liveDirEntries(t, dir); strings.Join(names, " ") != "ok.txt ok.txt.mon.json text.txt text.txt.mon.json" {
+		t.Errorf("files: %v", names)
+	}
+}
+
+func ptrString(p *string) string {
+	if p == nil {
+		return "<nil>"
+	}
+	return *p
 }

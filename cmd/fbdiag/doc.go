@@ -17,14 +17,16 @@
 //	fbdiag gbak compare [--format F] [--top N] [PNG] [--label NAME=FILE ...] A.log B.log ...
 //	fbdiag throughput [--format F] [--x COL] [--y COLS] [--series COL ...] [--mode M]
 //	                  [--table N] [--predict SIZE] [--knee SIZE] [--noise P] [PNG] FILE|DIR|- ...
-//	fbdiag collect [--server HOST[:PORT]] [--out FILE [--force]] [--switches S] [--format F]
+//	fbdiag collect [LIVE] [--out FILE [--force]] [--switches S] [--format F]
 //	               [--top N] [--sort KEY] [--rules FILE] DATABASE
-//	fbdiag backup [--server HOST[:PORT]] [--log FILE [--force]] [--format F] [--top N]
+//	fbdiag backup [LIVE] [--log FILE] [--force] [GBAK] [--format F] [--top N]
 //	              DATABASE BACKUP_FILE
-//	fbdiag restore [--server HOST[:PORT]] [--replace] [--page-size N] [--log FILE [--force]]
-//	               [--format F] [--top N] BACKUP_FILE DATABASE
+//	fbdiag restore [LIVE] [--replace] [--log FILE [--force]] [GBAK] [--format F] [--top N]
+//	               BACKUP_FILE DATABASE
 //
 //	PNG is --png DIR [CHARTS]; CHARTS is [--width PX] [--height PX] [--dpi N]
+//	LIVE is [--server HOST[:PORT]|HOST/PORT] [--wire-crypt required|enabled|disabled] [--auth PLUGINS]
+//	GBAK are gbak's switches, each named in the command's help (--no-gc is -g, --buffers N is -bu N…)
 //
 // Every command reads files named on the command line, or standard input
 // for "-", and writes to standard output. Options go before the files.
@@ -474,38 +476,47 @@
 //
 // collect, backup and restore talk to a running Firebird server (2.5 or
 // later) through the Services API with a pure-Go driver: no fbclient, gstat
-// or gbak is needed where fbdiag runs. --server is HOST or HOST:PORT
-// (localhost:3050 by default); DATABASE and BACKUP_FILE are the server's
-// paths or aliases, read and written by the server process. Every file
-// they write is one the offline commands read, and the output is what
-// those commands print for it:
+// or gbak is needed where fbdiag runs. --server is HOST, HOST:PORT or
+// Firebird's HOST/PORT (localhost:3050 by default); --wire-crypt (enabled
+// by default, as Firebird's) and --auth choose how the connection is
+// protected. DATABASE and BACKUP_FILE are the server's paths or aliases,
+// read and written by the server process. Every file they write is one the
+// offline commands read, and the output is what those commands print for
+// it:
 //
 //   - collect takes a gstat snapshot (--switches, "-a -r" by default) into
 //     --out FILE (DBNAME-YYYYMMDD-HHMMSS.gstat.txt by default), reads the
 //     MON$ tables (oldest active transaction with its owner, page I/O, each
-//     index's stored selectivity) into FILE.mon.json, and prints what
-//     'fbdiag gstat FILE' prints followed by the live figures; stored
-//     selectivities more than 2x off the gstat figures are marked stale.
+//     index's stored selectivity, the login plugin and the wire) into
+//     FILE.mon.json, and prints what 'fbdiag gstat FILE' prints followed by
+//     the live figures; stored selectivities more than 2x off the gstat
+//     figures are marked stale.
 //   - backup runs gbak -b -v -st tdrw on the server and writes its log
 //     (--log FILE, BACKUPNAME-backup-YYYYMMDD-HHMMSS.log by default), then
 //     prints the log's timeline as 'fbdiag gbak LOG' does.
-//   - restore does the same for gbak -c. An existing DATABASE is never
-//     touched without --replace (gbak -rep); --page-size sets the new page
-//     size.
+//   - restore does the same for gbak -c. --replace replaces an existing
+//     DATABASE (gbak -rep) once the new one is complete.
 //
-// Nothing the user gave is overwritten: an existing --out (or its
-// .mon.json) or --log file is refused before connecting, with exit status
-// 1 and one line ("fbdiag: backup: FILE exists; not replaced (--force
-// replaces it)"); --force replaces it. Files are written under a temporary
-// name and renamed when the run completed, so a failed or interrupted run
-// leaves nothing that looks complete. On a terminal, standard error shows
-// the current step. Failures are one line naming the step, the object and
-// the server ("fbdiag: cannot connect to localhost:3050: wrong user name
-// or password"). The details and the JSON contracts are in docs/live.md.
+// Nothing the user has is lost. The server writes a backup or restores a
+// database under a temporary name beside the target, and fbdiag renames it
+// only after gbak reported success (for --replace: the original, which
+// must not be in use, is shut down, renamed aside, replaced and deleted);
+// a failed or interrupted run leaves nothing and says so. An existing
+// BACKUP_FILE needs --force; an existing --out (or its .mon.json) or --log
+// file is refused before connecting unless --force. The renames happen on
+// the server's filesystem, so this needs the server on this machine and
+// its folder writable by this user; for a remote server backup needs
+// --force (gbak then writes the file directly) and restore --replace is
+// refused. Ctrl-C cancels a backup on the server; a log that ends early is
+// kept as LOG.partial. On a terminal, standard error shows the phase, the
+// current step, the time elapsed and, with an earlier log, the time left.
+// Failures are one line naming the step, the object and the server
+// ("fbdiag: cannot connect to localhost:3050: wrong user name or
+// password"). The details and the JSON contracts are in docs/live.md.
 //
 //	fbdiag collect --out shop.gstat.txt /var/lib/firebird/3.0/data/shop.fdb
-//	fbdiag backup --log shop-backup.log /var/lib/firebird/3.0/data/shop.fdb /tmp/shop.fbk
-//	fbdiag restore --replace --log shop-restore.log /tmp/shop.fbk /tmp/shop2.fdb
+//	fbdiag backup --no-gc --log shop-backup.log /var/lib/firebird/3.0/data/shop.fdb /var/lib/firebird/3.0/data/shop.fbk
+//	fbdiag restore --replace --buffers 2048 /var/lib/firebird/3.0/data/shop.fbk /var/lib/firebird/3.0/data/shop.fdb
 //
 // # Environment
 //

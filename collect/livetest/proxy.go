@@ -15,6 +15,14 @@ import (
 // so far on each connection, in the order they were accepted.
 func CuttingProxy(t testing.TB, target string, cutAfter int64) (addr string, sent func() []int64) {
 	t.Helper()
+	return CuttingProxyOn(t, target, -1, cutAfter)
+}
+
+// CuttingProxyOn is CuttingProxy cutting only the connection accepted as
+// number conn (from 0; -1 = every one), so that a command's other
+// connections go through whole.
+func CuttingProxyOn(t testing.TB, target string, conn int, cutAfter int64) (addr string, sent func() []int64) {
+	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -30,9 +38,13 @@ func CuttingProxy(t testing.TB, target string, cutAfter int64) (addr string, sen
 			}
 			n := new(atomic.Int64)
 			mu.Lock()
+			cut := cutAfter
+			if conn >= 0 && len(counts) != conn {
+				cut = 0
+			}
 			counts = append(counts, n)
 			mu.Unlock()
-			go relay(c, target, cutAfter, n)
+			go relay(c, target, cut, n)
 		}
 	}()
 	return l.Addr().String(), func() []int64 {

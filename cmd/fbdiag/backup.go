@@ -1,0 +1,91 @@
+package main
+
+import (
+	"io"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/fbdiag/fbdiag/collect"
+)
+
+func backupCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "backup",
+		Usage: "back up a database on a live server (gbak -v -st tdrw) and show its timeline",
+		UsageText: "fbdiag backup [--server HOST[:PORT]] [--wire-crypt L] [--auth P] [--log FILE] [--force]\n" +
+			"              [gbak switches] [--format F] [--top N] DATABASE BACKUP_FILE",
+		Description: `backup runs gbak's backup on the server through the Services API, with verbose
+output and per-line statistics (time, delta, page reads, page writes: gbak -st tdrw),
+and writes the log line by line as it arrives, in the form "gbak -b -v -st tdrw -y LOG"
+would. The log is --log FILE or, by default, BACKUPNAME-backup-YYYYMMDD-HHMMSS.log in
+the current folder. Then it prints the log's timeline as 'fbdiag gbak LOG' does
+(phases, tables, slowest steps).
+
+An existing backup is never lost. The server writes the new one under a temporary name
+beside BACKUP_FILE (.NAME.tmp-*), which fbdiag renames to BACKUP_FILE only after gbak
+reported success; a failed or interrupted backup leaves nothing. An existing BACKUP_FILE
+is refused unless --force, and even then replaced only by the complete new backup. This
+needs the file's folder on this machine: the server local, the folder writable by this
+user (root, or the firebird group on Debian). For a remote server the Services API can
+neither look at nor rename files, so fbdiag refuses unless --force, which lets gbak write
+BACKUP_FILE directly as gbak does (replacing any file of that name).
+
+Ctrl-C cancels the backup on the server (fbdiag deletes its attachment, and gbak
+removes its partial file). A log that ends early is kept as LOG.partial.
+
+On a terminal, stderr shows the phase, the current step, the time elapsed and, where an
+earlier complete backup log of the same database is in the log's folder, the time left.
+
+` + credentialsHelp + `
+
+Example:
+    fbdiag backup --no-gc /var/lib/firebird/3.0/data/shop.fdb /var/lib/firebird/3.0/data/shop.fbk`,
+		Flags: append(connectionFlags(),
+			&cli.StringFlag{Name: "log", Usage: "gbak log file to write (default: BACKUPNAME-backup-TIME.log)"},
+			&cli.BoolFlag{Name: "force", Usage: "replace BACKUP_FILE when the new one is done, and --log"},
+			&cli.BoolFlag{Name: "no-gc", Usage: "gbak -g: no garbage collection while reading"},
+			&cli.BoolFlag{Name: "ignore-checksums", Usage: "gbak -ig: ignore checksum errors (no other attachment)"},
+			&cli.BoolFlag{Name: "ignore-limbo", Usage: "gbak -l: ignore transactions in limbo"},
+			&cli.BoolFlag{Name: "non-transportable", Usage: "gbak -nt: native format instead of XDR"},
+			&cli.BoolFlag{Name: "metadata-only", Usage: "gbak -m: metadata only, no data"},
+			&cli.StringFlag{Name: "skip-data", Usage: "gbak -skip_data REGEXP: skip these tables' data (Firebird 3.0+)"},
+			&cli.IntFlag{Name: "parallel", Usage: "gbak -par N: parallel workers (needs Firebird 5.0)"},
+			formatFlag(),
+			topFlag(),
+		),
+		Action: backupAction,
+	}
+}
+
+func backupAction(c *cli.Context) error {
+	database, fbk := c.Args().Get(0), c.Args().Get(1)
+	logFile, logOpt, err := gbakLogPath(c, liveDefaultName(fbk, "backup", ".log", time.Now()))
+	if err != nil {
+		return err
+	}
+	if c.Int("parallel") < 0 {
+		return usagef("--parallel %d: want 1 or more", c.Int("parallel"))
+	}
+	opt := collect.BackupOptions{
+		NoGarbageCollect: c.Bool("no-gc"),
+		IgnoreChecksums:  c.Bool("ignore-checksums"),
+		IgnoreLimbo:      c.Bool("ignore-limbo"),
+		NonTransportable: c.Bool("non-transportable"),
+		MetadataOnly:     c.Bool("metadata-only"),
+		SkipData:         c.String("skip-data"),
+		Parallel:         c.Int("parallel"),
+		Force:            c.Bool("force"),
+	}
+	format, srv, err := liveSetup(c, 2)
+	if err != nil {
+		return err
+	}
+	ctx, stop := interruptible(c)
+	defer stop()
+	est := earlierBackupLog(logFile, database)
+	return runGbakService(c, format, logFile, logOpt, est,
+		func(w io.Writer, p func(collect.Progress)) (*collect.GbakRun, error) {
+			return srv.Backup(ctx, database, fbk, opt, w, p)
+		})
+}

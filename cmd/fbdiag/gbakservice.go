@@ -1,0 +1,176 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/collect"
+	"github.com/fbdiag/fbdiag/internal/atomicfile"
+	"github.com/fbdiag/fbdiag/parse"
+	"github.com/fbdiag/fbdiag/report"
+)
+
+// gbakLogPath is --log or def; like collect's --out, an existing file
+// (it could be one of the user's inputs) is refused before connecting
+// unless --force is given.
+func gbakLogPath(c *cli.Context, def string) (string, atomicfile.Options, error) {
+	p, opt := liveOutPath(c.String("log"), def, c.Bool("force"))
+	return p, opt, refuseExisting(c.Command.Name, opt, p)
+}
+
+// partialSuffix marks a log kept from a run that did not complete.
+const partialSuffix = ".partial"
+
+// runGbakService streams a gbak log to a temporary file while the service
+// runs, showing progress on a terminal. A complete log gets its name and
+// its timeline is printed exactly as `fbdiag gbak LOG` prints it; a run
+// that failed keeps what was logged as LOG.partial and says so.
+func runGbakService(c *cli.Context, format report.Format, logFile string, opt atomicfile.Options, est *analyze.Estimate,
+	gbak func(io.Writer, func(collect.Progress)) (*collect.GbakRun, error)) error {
+	top, err := gbakTop(c)
+	if err != nil {
+		return err
+	}
+	e := getEnv(c)
+	f, err := atomicfile.Create(logFile, opt)
+	if err != nil {
+		return err
+	}
+	prog := newProgressLine(e.stderr, c.Command.Name, est)
+	run, err := gbak(f, prog.show)
+	prog.done()
+	if err != nil {
+		if run == nil || run.Lines == 0 {
+			f.Abort()
+			return err
+		}
+		if run.Completed {
+			// gbak finished; what failed came after (naming the file,
+			// the swap): the log is whole.
+			if cerr := f.Commit(); cerr != nil {
+				return fmt.Errorf("%w; the log could not be written: %v", err, cerr)
+			}
+			return fmt.Errorf("%w; the log is %s", err, logFile)
+		}
+		kept, kerr := f.KeepAs(partialSuffix)
+		if kerr != nil {
+			return fmt.Errorf("%w; the log so far could not be kept: %v", err, kerr)
+		}
+		return fmt.Errorf("%w; the log so far (%d lines) is %s", err, run.Lines, kept)
+	}
+	if err := f.Commit(); err != nil {
+		return err
+	}
+	tl, err := readTimeline(c, logFile)
+	if err != nil {
+		return err
+	}
+	if format == report.JSON {
+		return report.WriteJSON(e.stdout, gbakResult{Run: run, Log: logFile, Timeline: tl})
+	}
+	return report.WriteTables(e.stdout, format, append([]*report.Table{gbakRunTable(run, logFile)}, timelineTables(tl, top, format)...)...)
+}
+
+// gbakResult is the JSON output of backup and restore (docs/live.md).
+type gbakResult struct {
+	Run      *collect.GbakRun  `json:"run"`
+	Log      string            `json:"log"`
+	Timeline *analyze.Timeline `json:"timeline"`
+}
+
+// gbakRunTable says what ran where.
+func gbakRunTable(run *collect.GbakRun, logFile string) *report.Table {
+	t := &report.Table{Name: "run", Title: "gbak " + run.Action + " on " + run.Server, Columns: report.Cols("item", "value")}
+	t.Add("database", run.Database)
+	t.Add("backup file", run.BackupFile)
+	t.Add("switches", run.Switches)
+	t.Add("started", run.Started.Format(time.RFC3339))
+	t.Add("log", logFile+" ("+strconv.Itoa(run.Lines)+" lines)")
+	if run.Replaced {
+		what := map[string]string{"backup": "the existing backup file", "restore": "the existing database"}[run.Action]
+		t.Notes = append(t.Notes, "replaced "+what+" once the new one was complete")
+	}
+	return t
+}
+
+// maxEarlierLogs bounds the logs examined for an estimate.
+const maxEarlierLogs = 20
+
+// earlierRestoreLog finds the newest complete restore log of database
+// among the default-named ones in the folder of logFile
+// (DBNAME-restore-YYYYMMDD-HHMMSS.log) for the progress estimate.
+func earlierRestoreLog(logFile, database string) *analyze.Estimate {
+	prefix := strings.TrimSuffix(liveDefaultName(database, "restore", "", time.Time{}), time.Time{}.Format("20060102-150405"))
+	return earlierLog(logFile, prefix, parse.GbakRestore, func(string) bool { return true })
+}
+
+// earlierBackupLog finds the newest complete backup log of database among
+// the default-named ones (*-backup-*.log) in the folder of logFile: the
+// backup file's name changes from run to run, so the log's own "readied
+// database X for backup" line tells the database.
+func earlierBackupLog(logFile, database string) *analyze.Estimate {
+	return earlierLog(logFile, "", parse.GbakBackup, func(p string) bool {
+		// gbak's own logs name it as connected to: host:path.
+		name := backupLogOf(p)
+		return name == database || strings.HasSuffix(name, ":"+database)
+	})
+}
+
+func earlierLog(logFile, prefix, op string, match func(string) bool) *analyze.Estimate {
+	dir := filepath.Dir(logFile)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var cands []string
+	for _, e := range ents {
+		n := e.Name()
+		if e.Type().IsRegular() && strings.HasPrefix(n, prefix) && strings.Contains(n, "-"+op+"-") &&
+			strings.HasSuffix(n, ".log") && filepath.Join(dir, n) != filepath.Clean(logFile) {
+			cands = append(cands, filepath.Join(dir, n))
+		}
+	}
+	// Default names end in the time: newest last.
+	slices.Sort(cands)
+	for i := len(cands) - 1; i >= 0 && i >= len(cands)-maxEarlierLogs; i-- {
+		if !match(cands[i]) {
+			continue
+		}
+		f, err := os.Open(cands[i])
+		if err != nil {
+			continue
+		}
+		est, ok := analyze.NewEstimate(f, cands[i])
+		f.Close()
+		if ok && est.Op == op {
+			return est
+		}
+	}
+	return nil
+}
+
+// backupLogOf reads the head of a backup log for the database it names
+// ("readied database X for backup"); "" when it names none early on.
+func backupLogOf(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	rd := parse.NewGbakReader(f, path)
+	for n := 0; n < 10 && rd.Next(); n++ {
+		if l := rd.Line(); l.Kind == parse.GbakOpenDatabase {
+			return l.Name
+		}
+	}
+	return ""
+}

@@ -1,0 +1,172 @@
+package collect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Backup runs gbak -b -v -st tdrw (and opt's switches) on the server,
+// database to backupFile (both server paths), and streams the verbose log
+// to w, one gbak: line at a time; progress, when not nil, is called for
+// each line.
+//
+// An existing backupFile is never lost. Where fbdiag can rename files in
+// its folder (the server on this machine, the folder writable here), the
+// server writes the backup under a temporary name beside it
+// (.NAME.tmp-RANDOM), which is renamed to backupFile only after gbak
+// reported success; an existing backupFile is refused unless opt.Force, and
+// even then replaced only by the complete new backup. A failed or
+// interrupted backup leaves neither the temporary file nor anything under
+// backupFile. Elsewhere the Services API can neither look at files nor
+// rename them: fbdiag refuses unless opt.Force, which lets gbak write
+// backupFile directly as gbak itself does.
+//
+// On ctx's end (Ctrl-C) the backup is cancelled on the server by deleting
+// its attachment (see cancel.go).
+func (s Server) Backup(ctx context.Context, database, backupFile string, opt BackupOptions, w io.Writer, progress func(Progress)) (*GbakRun, error) {
+	run := &GbakRun{Server: s.Addr, Action: "backup", Database: database, BackupFile: backupFile, Switches: opt.Switches()}
+	const op = "back up"
+	target := s.locate(backupFile)
+	fail := func(kind Kind, detail string) error {
+		return &Error{Op: op, Object: database, Server: s.Addr, Kind: kind, Detail: detail}
+	}
+	if !target.local && !opt.Force {
+		return run, fail(KindNotLocal, fmt.Sprintf("cannot tell whether %s exists: %s, and the Services API can neither look at nor rename files (--force lets gbak write it directly, replacing any file of that name)", backupFile, target.why))
+	}
+	if target.local && exists(backupFile) && !opt.Force {
+		return run, fail(KindFileExists, backupFile+" exists; not replaced (--force replaces it once the new backup is complete)")
+	}
+	sm, err := s.gbakService(ctx, opt.Parallel, fail)
+	if err != nil {
+		return run, err
+	}
+	defer sm.Close()
+	// An attachment of our own, to tell the backup's attachment apart if
+	// it has to be cancelled; it also says plainly why a database cannot
+	// be opened. gbak -ig attaches in a mode that tolerates no other
+	// attachment ("Incompatible mode of attachment to damaged database",
+	// Firebird 3.0.11), so then there is none.
+	var watch *serviceWatch
+	if !opt.IgnoreChecksums {
+		if watch, err = s.watchServices(ctx, database); err != nil {
+			return run, s.fail(op, database, err)
+		}
+		defer watch.close()
+	}
+
+	dest := backupFile
+	if target.local {
+		dest = sibling(backupFile, "tmp")
+	}
+	err, logErr := s.gbak(ctx, sm, run, opt.spb(database, dest), w, progress)
+	if err != nil {
+		cctx, cancel := context.WithTimeout(context.Background(), CleanupTimeout)
+		defer cancel()
+		ce := s.gbakError(op, database, run, err)
+		if ctx.Err() != nil {
+			ce.Kind, ce.Detail = KindInterrupted, ""
+		}
+		ce.Outcome = s.stopBackup(cctx, watch, target, dest, ce.Kind)
+		return run, ce
+	}
+	if target.local {
+		if err := s.keepBackup(run, dest, backupFile, opt.Force); err != nil {
+			return run, err
+		}
+	}
+	if logErr != nil {
+		return run, &Error{Op: "write the log of the backup of", Object: database, Server: s.Addr, Kind: KindServer,
+			Detail: logErr.Error(), Outcome: "the backup itself is complete: " + backupFile}
+	}
+	return run, nil
+}
+
+// stopBackup answers a failed or interrupted backup: the backup is
+// cancelled on the server if it still runs there (after Ctrl-C, or when
+// only fbdiag's connection was lost), what it wrote is removed, and the
+// answer says what is left.
+func (s Server) stopBackup(ctx context.Context, watch *serviceWatch, target serverFile, dest string, kind Kind) string {
+	var id int64
+	var err error
+	if kind == KindInterrupted || kind == KindLost {
+		id, err = watch.cancel(ctx)
+	}
+	var left string
+	if target.local {
+		// gbak deletes its file when it fails; if it still runs it
+		// goes on into an unlinked file, whose space is freed when it ends.
+		left = removeTemporary(dest, target.path)
+	}
+	switch {
+	case id != 0 && target.local:
+		return fmt.Sprintf("the backup was cancelled on the server (its attachment %d deleted); %s", id, left)
+	case id != 0:
+		return fmt.Sprintf("the backup was cancelled on the server (its attachment %d deleted), which deletes its partial file %s", id, dest)
+	case kind != KindInterrupted && target.local:
+		return left
+	case kind != KindInterrupted:
+		return "the server may have left a partial backup at " + dest + ": delete it"
+	case target.local:
+		return "the server could not be asked to stop (" + cancelWhy(err) + ") and goes on until the backup ends; " + left
+	default:
+		return "the server could not be asked to stop (" + cancelWhy(err) + ") and goes on writing " + dest + " until the backup ends"
+	}
+}
+
+func cancelWhy(err error) string {
+	if err != nil {
+		return oneLine(err.Error())
+	}
+	return "its attachment could not be told apart from others"
+}
+
+// removeTemporary deletes what a failed backup left under its temporary
+// name and says what the user has.
+func removeTemporary(tmp, final string) string {
+	if err := os.Remove(tmp); err != nil && !os.IsNotExist(err) {
+		return fmt.Sprintf("partial backup left at %s (%v): delete it; %s untouched", tmp, err, final)
+	}
+	return "nothing left; " + final + " untouched"
+}
+
+// keepBackup gives the complete backup its name.
+func (s Server) keepBackup(run *GbakRun, tmp, final string, force bool) error {
+	fail := func(detail string) error {
+		return &Error{Op: "name the backup", Object: final, Server: s.Addr, Kind: KindServer, Detail: detail}
+	}
+	if !exists(tmp) {
+		return fail("the server wrote it as " + tmp + ", which is not on this machine's filesystem: rename it on the server")
+	}
+	replaced := exists(final)
+	var err error
+	if force {
+		err = os.Rename(tmp, final)
+	} else {
+		err = renameNoReplace(tmp, final)
+	}
+	if errors.Is(err, errTargetExists) {
+		return fail(final + " appeared meanwhile and was not replaced; the new backup is " + tmp)
+	}
+	if err != nil {
+		return fail(fmt.Sprintf("%v; the new backup is %s", err, tmp))
+	}
+	run.Replaced = replaced
+	return nil
+}
+
+// gbakError builds the error of a failed gbak run: the step gbak had
+// reached goes with it, since the log is kept only as a partial one.
+func (s Server) gbakError(op, object string, run *GbakRun, err error) *Error {
+	var ce *Error
+	if !errors.As(s.fail(op, object, err), &ce) {
+		ce = &Error{Kind: KindServer, Detail: oneLine(err.Error())}
+	}
+	// The service had started: whatever the error, it is this step's
+	// (fail names the connection for a timeout, which here is not one).
+	ce.Op, ce.Object, ce.Server = op, object, s.Addr
+	ce.After = run.LastStep
+	return ce
+}

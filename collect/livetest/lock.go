@@ -1,0 +1,142 @@
+package livetest
+
+import (
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+// LockName is the file in os.TempDir() that every live test locks: shared
+// while it uses the server, exclusive while it kills the server process.
+// go test ./... runs packages in parallel, and other checkouts' tests may
+// use the same server, so the lock is between processes (flock), not a
+// mutex. GateName is a second file that gives a waiting exclusive holder
+// precedence: readers pass the gate shared on their way in, the writer
+// closes it, so that new tests wait behind it instead of starving it.
+const (
+	LockName = "fbdiag-live.lock"
+	GateName = "fbdiag-live.gate"
+)
+
+// LockWait bounds the wait for a lock; a test that cannot get one in this
+// time fails saying so.
+const LockWait = 5 * time.Minute
+
+// The process's own state: tests of one package run one at a time, and
+// one test may call Server several times.
+var lk struct {
+	sync.Mutex
+	shared    *os.File // the lock file, held shared, while sharedN > 0
+	sharedN   int
+	exclusive *os.File // the lock file, held exclusively
+	gate      *os.File // the gate, held exclusively with it
+}
+
+// lockDir is where the lock files are; tests of the lock move it.
+var lockDir = os.TempDir()
+
+func lockPath(name string) string { return filepath.Join(lockDir, name) }
+
+// holdShared takes the lock shared until the test ends. A process that
+// holds it exclusively already has the server to itself.
+func holdShared(t testing.TB) {
+	t.Helper()
+	lk.Lock()
+	defer lk.Unlock()
+	if lk.exclusive == nil && lk.sharedN == 0 {
+		lk.shared = acquireShared(t)
+	}
+	lk.sharedN++
+	t.Cleanup(func() {
+		lk.Lock()
+		defer lk.Unlock()
+		lk.sharedN--
+		if lk.sharedN == 0 && lk.shared != nil {
+			releaseFile(lk.shared)
+			lk.shared = nil
+		}
+	})
+}
+
+// acquireShared passes the gate and takes the lock shared.
+func acquireShared(t testing.TB) *os.File {
+	t.Helper()
+	gate := acquire(t, GateName, false)
+	defer releaseFile(gate)
+	return acquire(t, LockName, false)
+}
+
+// HoldExclusive takes the lock exclusively: once it returns, no other
+// live test (in this package, another package, or another checkout that
+// uses this package) runs until release is called (or the test ends). A
+// test that kills the server holds it from before it starts the work it
+// wants killed until the server is back (KillServer).
+func HoldExclusive(t testing.TB) (release func()) {
+	t.Helper()
+	lk.Lock()
+	defer lk.Unlock()
+	if lk.exclusive != nil {
+		t.Fatal("HoldExclusive twice")
+	}
+	lk.gate = acquire(t, GateName, true)
+	// This process's own shared lock would keep the exclusive one out.
+	if lk.shared != nil {
+		releaseFile(lk.shared)
+		lk.shared = nil
+	}
+	lk.exclusive = acquire(t, LockName, true)
+	var once sync.Once
+	release = func() {
+		once.Do(func() {
+			lk.Lock()
+			defer lk.Unlock()
+			releaseFile(lk.exclusive)
+			releaseFile(lk.gate)
+			lk.exclusive, lk.gate = nil, nil
+			if lk.sharedN > 0 {
+				lk.shared = acquireShared(t)
+			}
+		})
+	}
+	t.Cleanup(release)
+	return release
+}
+
+// holdsExclusive reports whether this process holds the lock exclusively.
+func holdsExclusive() bool {
+	lk.Lock()
+	defer lk.Unlock()
+	return lk.exclusive != nil
+}
+
+// acquire opens name and locks it, waiting up to LockWait.
+func acquire(t testing.TB, name string, exclusive bool) *os.File {
+	t.Helper()
+	f, err := os.OpenFile(lockPath(name), os.O_RDONLY|os.O_CREATE, 0o666)
+	if err != nil {
+		t.Fatalf("live test lock: %v", err)
+	}
+	deadline := time.Now().Add(LockWait)
+	for {
+		ok, err := tryLock(f, exclusive)
+		if err != nil {
+			f.Close()
+			t.Fatalf("live test lock %s: %v", f.Name(), err)
+		}
+		if ok {
+			return f
+		}
+		if time.Now().After(deadline) {
+			f.Close()
+			t.Fatalf("live test lock %s: not granted after %v (exclusive %v): another test holds the server", f.Name(), LockWait, exclusive)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+func releaseFile(f *os.File) {
+	unlock(f)
+	f.Close()
+}

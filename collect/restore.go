@@ -1,0 +1,202 @@
+package collect
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Restore runs gbak -c -v -st tdrw (and opt's switches) on the server,
+// backupFile to database (both server paths), and streams the verbose log
+// to w.
+//
+// The server is only ever asked to create a database, never to overwrite
+// one. Where fbdiag can rename files in the database's folder (the server
+// on this machine, the folder writable here), it restores under a
+// temporary name beside it (.NAME.tmp-RANDOM) and gives the new database
+// its name only after gbak reported success, so a failure or an
+// interruption leaves nothing and never loses the original:
+//
+//   - without Replace an existing database is refused before anything
+//     starts (KindExists);
+//   - with Replace the original must not be in use: it is refused up front
+//     if other attachments exist, and at the swap it is taken to full
+//     shutdown with no wait for attachments (the server refuses if any
+//     appeared, and then it stays online), renamed aside, the new one
+//     renamed into place, and the original deleted. Any failure on the
+//     way puts the original back online under its name.
+//
+// Elsewhere (a remote server, an alias that does not resolve to a file
+// here) a new database is restored directly under its name and Replace is
+// refused: the Services API cannot rename files.
+func (s Server) Restore(ctx context.Context, backupFile, database string, opt RestoreOptions, w io.Writer, progress func(Progress)) (*GbakRun, error) {
+	run := &GbakRun{Server: s.Addr, Action: "restore", Database: database, BackupFile: backupFile, Switches: opt.Switches()}
+	const op = "restore"
+	object := backupFile + " to " + database
+	fail := func(kind Kind, detail string) error {
+		return &Error{Op: "restore to", Object: database, Server: s.Addr, Kind: kind, Detail: detail}
+	}
+	target := s.locate(database)
+	orig, err := s.inspect(ctx, database, target)
+	if err != nil {
+		return run, err
+	}
+	if orig.exists {
+		if !opt.Replace {
+			return run, fail(KindExists, "")
+		}
+		if orig.path == "" {
+			return run, fail(KindNotLocal, fmt.Sprintf("cannot replace it safely: %s, and the Services API cannot rename files; restore to a new name and swap the files on the server", target.why))
+		}
+		if orig.others > 0 {
+			return run, fail(KindInUse, fmt.Sprintf("in use by %d other attachment(s); not replaced (--replace needs it unused)", orig.others))
+		}
+		target = s.locate(orig.path)
+	}
+	sm, err := s.gbakService(ctx, opt.Parallel, fail)
+	if err != nil {
+		return run, err
+	}
+	defer sm.Close()
+	dest := database
+	if target.local {
+		dest = sibling(target.path, "tmp")
+	}
+	err, logErr := s.gbak(ctx, sm, run, opt.spb(backupFile, dest), w, progress)
+	if err != nil {
+		ce := s.gbakError(op, object, run, err)
+		if ctx.Err() != nil {
+			ce.Kind, ce.Detail = KindInterrupted, ""
+		}
+		// After Ctrl-C, and maybe after a lost connection, the server
+		// goes on restoring.
+		ce.Outcome = restoreLeft(ce.Kind == KindInterrupted || ce.Kind == KindLost, target.local, dest, database, orig.exists)
+		return run, ce
+	}
+	if target.local {
+		cctx, cancel := context.WithTimeout(context.Background(), CleanupTimeout)
+		defer cancel()
+		if orig.exists {
+			err = s.swap(cctx, target.path, dest)
+			run.Replaced = err == nil
+		} else if err = renameNoReplace(dest, target.path); err != nil {
+			err = fail(KindServer, fmt.Sprintf("%v; the restored database is %s", err, dest))
+		}
+		if err != nil {
+			return run, err
+		}
+	}
+	if logErr != nil {
+		return run, &Error{Op: "write the log of the restore to", Object: database, Server: s.Addr, Kind: KindServer,
+			Detail: logErr.Error(), Outcome: "the restore itself is complete: " + database}
+	}
+	return run, nil
+}
+
+// restoreLeft says what a failed or interrupted restore left, after
+// removing what it can.
+func restoreLeft(goesOn, local bool, dest, database string, replacing bool) string {
+	untouched := database + " untouched"
+	if !replacing {
+		untouched = "nothing under " + database
+	}
+	if local {
+		err := os.Remove(dest)
+		if err != nil && !os.IsNotExist(err) {
+			return fmt.Sprintf("partial database at %s, in single-user maintenance (%v): delete it; %s", dest, err, untouched)
+		}
+		if goesOn {
+			// Tested on Firebird 3.0.11: the restore goes on into the
+			// deleted file and fails at its end, when it reopens it.
+			return "Firebird cannot cancel a running restore: if the server goes on restoring into " + dest +
+				", which fbdiag deleted, it leaves nothing when it ends; " + untouched
+		}
+		return "nothing left; " + untouched
+	}
+	if goesOn {
+		return "Firebird cannot cancel a running restore: if the server goes on restoring into " + database +
+			", it leaves a complete database there when it succeeds, a partial one in single-user maintenance when it fails"
+	}
+	return "partial database at " + database + ", in single-user maintenance: delete it before restoring again"
+}
+
+// original is what Restore knows of an existing database.
+type original struct {
+	exists bool
+	path   string // the file on this machine, "" when not reachable here
+	others int    // other attachments
+}
+
+// inspect finds out whether database exists, where its file is and
+// whether it is in use. A missing file is not an error; a login or
+// network failure is, so that "cannot tell" is never taken for "absent".
+func (s Server) inspect(ctx context.Context, database string, target serverFile) (original, error) {
+	if target.local && !exists(database) {
+		return original{}, nil
+	}
+	db, err := s.open(ctx, database)
+	if err != nil {
+		k := kindOf(err)
+		if k == KindNoDatabase && !target.local {
+			return original{}, nil
+		}
+		if target.local && k != KindLogin && k != KindUnreachable && k != KindWireCrypt && k != KindAuth {
+			return original{}, &Error{Op: "restore to", Object: database, Server: s.Addr, Kind: KindServer,
+				Detail: "it exists and the server cannot open it as a database; not replaced (" + oneLine(err.Error()) + ")"}
+		}
+		return original{}, s.fail("check database", database, err)
+	}
+	defer db.Close()
+	o := original{exists: true}
+	var name string
+	err = db.QueryRowContext(ctx, `SELECT MON$DATABASE_NAME,
+  (SELECT COUNT(*) FROM MON$ATTACHMENTS WHERE MON$ATTACHMENT_ID <> CURRENT_CONNECTION AND MON$SYSTEM_FLAG = 0)
+FROM MON$DATABASE`).Scan(&name, &o.others)
+	if err != nil {
+		return original{}, s.fail("check database", database, err)
+	}
+	if f := s.locate(strings.TrimSpace(name)); f.local {
+		o.path = f.path
+	}
+	return o, nil
+}
+
+// swap puts the restored database tmp in the place of the original at
+// path, which must not be in use.
+func (s Server) swap(ctx context.Context, path, tmp string) error {
+	fail := func(kind Kind, detail string) error {
+		return &Error{Op: "replace", Object: path, Server: s.Addr, Kind: kind, Detail: detail}
+	}
+	if err := s.shutdownFull(ctx, path); err != nil {
+		kind := KindServer
+		if strings.Contains(err.Error(), "shutdown unsuccessful") {
+			kind = KindInUse
+		}
+		return fail(kind, fmt.Sprintf("it could not be shut down (%s), so it was not replaced; the restored database is %s", oneLine(err.Error()), tmp))
+	}
+	old := sibling(path, "old")
+	if err := os.Rename(path, old); err != nil {
+		return fail(KindServer, fmt.Sprintf("%v; %s; the restored database is %s", err, s.reopen(ctx, path), tmp))
+	}
+	if err := renameNoReplace(tmp, path); err != nil {
+		if rerr := os.Rename(old, path); rerr != nil {
+			return fail(KindServer, fmt.Sprintf("%v, and the original could not be put back (%v): it is %s, in full shutdown; the restored database is %s", err, rerr, old, tmp))
+		}
+		return fail(KindServer, fmt.Sprintf("%v; %s; the restored database is %s", err, s.reopen(ctx, path), tmp))
+	}
+	if err := os.Remove(old); err != nil {
+		return fail(KindServer, fmt.Sprintf("replaced, but the original could not be deleted: %v (it is %s)", err, old))
+	}
+	return nil
+}
+
+// reopen brings the original back online after a swap that did not
+// happen, and says so.
+func (s Server) reopen(ctx context.Context, path string) string {
+	if err := s.online(ctx, path); err != nil {
+		return fmt.Sprintf("the original is in full shutdown and could not be brought online (%s): gfix -online %s", oneLine(err.Error()), path)
+	}
+	return "the original is back online"
+}

@@ -1,0 +1,106 @@
+package collect
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// serverFile is a file the server writes (a backup, a database) as seen
+// from this machine. The Services API can neither look at files nor
+// rename them, so fbdiag protects such a file (a temporary name beside it,
+// a rename once complete) only where it can do the rename itself: when the
+// server runs on this machine and this user may write the file's folder.
+type serverFile struct {
+	path  string
+	local bool
+	why   string // when not local: why not, for the error
+}
+
+// locate decides whether path, a path of the server, is reachable here.
+func (s Server) locate(path string) serverFile {
+	f := serverFile{path: path}
+	switch {
+	case !s.onThisMachine():
+		f.why = "the server " + s.Addr + " is not on this machine"
+	case !filepath.IsAbs(path):
+		f.why = path + " is an alias or a relative path, resolved by the server"
+	default:
+		dir := filepath.Dir(path)
+		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+			f.why = "its folder " + dir + " is not visible here"
+		} else if err := writable(dir); err != nil {
+			f.why = "this user may not write its folder " + dir + " (" + err.Error() + "; run as root or a member of the server's group)"
+		} else {
+			f.local = true
+		}
+	}
+	return f
+}
+
+// onThisMachine reports whether the server's address is this machine's:
+// a loopback address or name, or an address of one of its interfaces.
+func (s Server) onThisMachine() bool {
+	host, _, err := net.SplitHostPort(s.Addr)
+	if err != nil {
+		return false
+	}
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	if ip == nil {
+		name, err := os.Hostname()
+		return err == nil && strings.EqualFold(host, name)
+	}
+	if ip.IsLoopback() {
+		return true
+	}
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && n.IP.Equal(ip) {
+			return true
+		}
+	}
+	return false
+}
+
+// sibling is a fresh name beside path, hidden like atomicfile's
+// temporary files: ".NAME.KIND-RANDOM".
+func sibling(path, kind string) string {
+	var b [6]byte
+	rand.Read(b[:])
+	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+"."+kind+"-"+hex.EncodeToString(b[:]))
+}
+
+// exists tells whether a local path exists (a dangling link counts).
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// errTargetExists is renameNoReplace's answer when the target appeared.
+var errTargetExists = errors.New("file exists")
+
+// renameNoReplace renames old to new unless new exists, atomically where
+// the system allows it (renameat2 RENAME_NOREPLACE, or a hard link).
+func renameNoReplace(old, new string) error {
+	err := renameExclusive(old, new)
+	if err == nil || errors.Is(err, errTargetExists) {
+		return err
+	}
+	if lerr := os.Link(old, new); lerr == nil {
+		return os.Remove(old)
+	} else if os.IsExist(lerr) {
+		return errTargetExists
+	}
+	// Neither is supported here: check, then rename (a small window).
+	if exists(new) {
+		return errTargetExists
+	}
+	return os.Rename(old, new)
+}

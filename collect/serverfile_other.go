@@ -1,0 +1,11 @@
+//go:build !linux
+
+package collect
+
+import "errors"
+
+// renameExclusive is not available: renameNoReplace links instead.
+func renameExclusive(old, new string) error { return errors.ErrUnsupported }
+
+// writable cannot be told without trying; the rename will say.
+func writable(dir string) error { return nil }
