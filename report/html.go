@@ -30,7 +30,7 @@ const LargeTable = 15
 const SummaryFindings = 12
 
 var htmlFuncs = template.FuncMap{
-	"img": imgTag,
+	"img":   imgTag,
 	"large": func(t *Table) bool { return len(t.Rows) > LargeTable },
 	"cell": func(row []string, i int) string {
 		if i < len(row) {
