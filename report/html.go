@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/base64"
+	"fmt"
 	"html/template"
 	"io"
 	"strings"
@@ -29,10 +30,7 @@ const LargeTable = 15
 const SummaryFindings = 12
 
 var htmlFuncs = template.FuncMap{
-	"pngURI": func(b []byte) template.URL {
-		// The bytes are our own PNG: safe as an image source.
-		return template.URL("data:image/png;base64," + base64.StdEncoding.EncodeToString(b))
-	},
+	"img":   imgTag,
 	"large": func(t *Table) bool { return len(t.Rows) > LargeTable },
 	"cell": func(row []string, i int) string {
 		if i < len(row) {
@@ -86,6 +84,19 @@ func isolate(s string) template.HTML {
 }
 
 // altText describes a figure for screen readers and when images are off.
+// imgTag writes a chart as an <img> with its PNG as a data URI. The tag is
+// built here rather than in the template: html/template escapes every "+"
+// of a base64 URL in an attribute as "&#43;", a fifth more bytes per image.
+// The bytes are fbdiag's own PNG and base64 has no character that needs
+// escaping in a quoted attribute; the alt text is escaped.
+func imgTag(f *Figure, width, height int) template.HTML {
+	var b strings.Builder
+	b.WriteString(`<img src="data:image/png;base64,`)
+	b.WriteString(base64.StdEncoding.EncodeToString(f.PNG))
+	fmt.Fprintf(&b, `" alt="%s" width="%d" height="%d">`, template.HTMLEscapeString(altText(f)), width, height)
+	return template.HTML(b.String())
+}
+
 func altText(f *Figure) string {
 	var b strings.Builder
 	b.WriteString(f.Chart.Title)
@@ -213,7 +224,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 {{- end}}
 {{- range .Figures}}
 <figure>
-<img src="{{pngURI .PNG}}" alt="{{alt .}}" width="{{$.Width}}" height="{{$.Height}}">
+{{img . $.Width $.Height}}
 <figcaption>{{iso .Chart.Title}} <span class="muted">({{iso .File}})</span></figcaption>
 </figure>
 {{- end}}

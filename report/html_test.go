@@ -68,6 +68,11 @@ func TestHTMLSelfContainedAndEscaped(t *testing.T) {
 	if err := WriteHTML(&b, r, 600, 340); err != nil {
 		t.Fatal(err)
 	}
+	// A data URI is written as base64, not with each "+" as "&#43;" (a
+	// fifth more bytes per chart).
+	if n := bytes.Count(b.Bytes(), []byte("&#43;")); n != 0 {
+		t.Errorf("%d escaped + in the page", n)
+	}
 	doc, err := html.Parse(bytes.NewReader(b.Bytes()))
 	if err != nil {
 		t.Fatal(err)
@@ -108,6 +113,9 @@ func TestHTMLSelfContainedAndEscaped(t *testing.T) {
 			}
 			if img.Bounds().Dx() != 600 || img.Bounds().Dy() != 340 {
 				t.Errorf("image %v", img.Bounds())
+			}
+			if alt := attr(n, "alt"); alt != "Order Lines <x> & page buffers (chart)" {
+				t.Errorf("alt %q", alt)
 			}
 		case "a":
 			if h := attr(n, "href"); !strings.HasPrefix(h, "#") {

@@ -1,0 +1,137 @@
+package plot
+
+import (
+	"cmp"
+	"encoding/binary"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"slices"
+)
+
+// Charts are flat colours plus the anti-aliased edges between them: a few
+// hundred to a few thousand distinct colours, most of them on a handful of
+// pixels. Encoding them as a 256-colour palette image keeps every flat
+// colour exact, maps each rare edge shade to its nearest kept colour, and
+// gives the encoder a quarter of the bytes with no filter pass: files about
+// half the size, written three to four times faster than RGBA.
+
+// maxDistinct bounds the colour table; a picture with more colours (a
+// photograph, which fbdiag never draws) is written as RGBA.
+const maxDistinct = 1 << 13
+
+type colourCount struct {
+	c     uint32 // RGBA bytes, little-endian
+	n     int32  // pixels
+	index uint8  // palette entry
+	used  bool
+}
+
+// colourTable is an open-addressing hash of the colours of one picture.
+type colourTable struct {
+	slots []colourCount
+	n     int
+}
+
+func (t *colourTable) find(c uint32) *colourCount {
+	mask := uint32(len(t.slots) - 1)
+	for h := (c * 2654435761) >> 18 & mask; ; h = (h + 1) & mask {
+		s := &t.slots[h]
+		if !s.used {
+			s.used, s.c = true, c
+			t.n++
+			return s
+		}
+		if s.c == c {
+			return s
+		}
+	}
+}
+
+// encodePNG writes img as PNG, as a palette image when it can.
+func encodePNG(w io.Writer, img image.Image) error {
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if rgba, ok := img.(*image.RGBA); ok {
+		if p := toPaletted(rgba); p != nil {
+			return enc.Encode(w, p)
+		}
+	}
+	return enc.Encode(w, img)
+}
+
+// toPaletted returns img as a 256-colour image, or nil when it has too
+// many colours.
+func toPaletted(img *image.RGBA) *image.Paletted {
+	r := img.Bounds()
+	t := colourTable{slots: make([]colourCount, 2*maxDistinct)}
+	w4 := r.Dx() * 4
+	var last uint32
+	var lastSlot *colourCount
+	for y := 0; y < r.Dy(); y++ {
+		row := img.Pix[y*img.Stride : y*img.Stride+w4]
+		for i := 0; i < len(row); i += 4 {
+			c := binary.LittleEndian.Uint32(row[i:])
+			if lastSlot == nil || c != last {
+				last, lastSlot = c, t.find(c)
+				if t.n > maxDistinct {
+					return nil
+				}
+			}
+			lastSlot.n++
+		}
+	}
+	all := make([]*colourCount, 0, t.n)
+	for i := range t.slots {
+		if t.slots[i].used {
+			all = append(all, &t.slots[i])
+		}
+	}
+	// Most frequent first; ties by colour so the output is deterministic.
+	slices.SortFunc(all, func(a, b *colourCount) int {
+		if c := cmp.Compare(b.n, a.n); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.c, b.c)
+	})
+	keep := min(len(all), 256)
+	pal := make(color.Palette, keep)
+	for i, e := range all[:keep] {
+		e.index = uint8(i)
+		pal[i] = color.RGBA{R: uint8(e.c), G: uint8(e.c >> 8), B: uint8(e.c >> 16), A: uint8(e.c >> 24)}
+	}
+	for _, e := range all[keep:] {
+		e.index = nearest(e.c, all[:keep])
+	}
+	out := image.NewPaletted(image.Rect(0, 0, r.Dx(), r.Dy()), pal)
+	lastSlot = nil
+	for y := 0; y < r.Dy(); y++ {
+		row := img.Pix[y*img.Stride : y*img.Stride+w4]
+		dst := out.Pix[y*out.Stride : y*out.Stride+r.Dx()]
+		for i := range dst {
+			c := binary.LittleEndian.Uint32(row[4*i:])
+			if lastSlot == nil || c != last {
+				last, lastSlot = c, t.find(c)
+			}
+			dst[i] = lastSlot.index
+		}
+	}
+	return out
+}
+
+// nearest is the kept colour closest to c (squared distance over the four
+// channels, the first on ties).
+func nearest(c uint32, kept []*colourCount) uint8 {
+	best, bestD := 0, int(^uint(0)>>1)
+	for i, k := range kept {
+		d := 0
+		for s := 0; s < 32; s += 8 {
+			x := int(uint8(c>>s)) - int(uint8(k.c>>s))
+			d += x * x
+		}
+		if d < bestD {
+			best, bestD = i, d
+		}
+	}
+	return uint8(best)
+}
