@@ -116,7 +116,7 @@ func ParseSize(s string) (int64, error) {
 // HasUnit reports whether a size text names its unit ("16GB", not "16"):
 // a memory size given without one is more likely a slip than bytes.
 func HasUnit(s string) bool {
-	return strings.IndexAny(strings.ToLower(s), "bkmgtp") >= 0
+	return strings.ContainsAny(strings.ToLower(s), "bkmgtp")
 }
 
 // Seconds prints a duration: under a minute to the millisecond
