@@ -267,4 +267,3 @@ func textFindings(w io.Writer, d *Doc) {
 		}
 	}
 }
-
