@@ -19,7 +19,7 @@ func TestCollectRefusesExistingOut(t *testing.T) {
 	if err := os.WriteFile(mine, []byte("Database \"shop\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runCLI(t, nil, "collect", "--out", mine, "employee")
+	out, errs, code := runCLI(t, nil, "collect", "--out", mine, "employee")
 	if code != exitError || out != "" {
 		t.Errorf("exit %d, stdout %q; want 1 and nothing", code, out)
 	}
@@ -32,13 +32,13 @@ func TestCollectRefusesExistingOut(t *testing.T) {
 	if err := os.WriteFile(snap+".mon.json", []byte("{}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs = runCLI(t, nil, "collect", "--out", snap, "employee")
+	_, errs, code = runCLI(t, nil, "collect", "--out", snap, "employee")
 	if code != exitError {
 		t.Errorf("sidecar: exit %d", code)
 	}
 	oneErrorLine(t, "collect", errs, "fbdiag: collect: "+snap+".mon.json exists; not replaced")
 	// With --force the check passes and the next one (credentials) speaks.
-	code, _, errs = runCLI(t, nil, "collect", "--force", "--out", mine, "employee")
+	_, errs, code = runCLI(t, nil, "collect", "--force", "--out", mine, "employee")
 	if code != exitError {
 		t.Errorf("--force: exit %d", code)
 	}
@@ -56,7 +56,7 @@ func TestLiveCollectForce(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	code, _, errs := runCLI(t, nil, "collect", "--server", s.Addr, "--force", "--switches", "-h", "--out", snap, db)
+	_, errs, code := runCLI(t, nil, "collect", "--server", s.Addr, "--force", "--switches", "-h", "--out", snap, db)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -83,7 +83,7 @@ func TestGbakLogRefusesExisting(t *testing.T) {
 		{"backup", "--log", mine, "employee", "/tmp/e.fbk"},
 		{"restore", "--log", mine, "/tmp/e.fbk", "/tmp/e.fdb"},
 	} {
-		code, out, errs := runCLI(t, nil, args...)
+		out, errs, code := runCLI(t, nil, args...)
 		if code != exitError || out != "" {
 			t.Errorf("%s: exit %d, stdout %q; want 1 and nothing", args[0], code, out)
 		}
@@ -92,7 +92,7 @@ func TestGbakLogRefusesExisting(t *testing.T) {
 			t.Errorf("%s: user's file changed: %q", args[0], b)
 		}
 		force := append([]string{args[0], "--force"}, args[1:]...)
-		code, _, errs = runCLI(t, nil, force...)
+		_, errs, code = runCLI(t, nil, force...)
 		if code != exitError {
 			t.Errorf("%s --force: exit %d", args[0], code)
 		}
@@ -110,7 +110,7 @@ func TestLiveBackupForce(t *testing.T) {
 	if err := os.WriteFile(log, []byte("old"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs := runCLI(t, nil, "backup", "--server", s.Addr, "--force", "--log", log, db, fbk)
+	_, errs, code := runCLI(t, nil, "backup", "--server", s.Addr, "--force", "--log", log, db, fbk)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}

@@ -49,7 +49,7 @@ func TestLiveCommandsWithoutPassword(t *testing.T) {
 		{"backup", "--log", filepath.Join(dir, "b.log"), "employee", "/tmp/e.fbk"},
 		{"restore", "--log", filepath.Join(dir, "r.log"), "/tmp/e.fbk", "/tmp/e.fdb"},
 	} {
-		code, out, errs := runCLI(t, nil, args...)
+		out, errs, code := runCLI(t, nil, args...)
 		if code != exitError || out != "" {
 			t.Errorf("%s: exit %d, stdout %q; want 1 and nothing", args[0], code, out)
 		}
@@ -71,7 +71,7 @@ func TestLiveCommandsUsage(t *testing.T) {
 		{"restore", "--page-size", "3000", "a.fbk", "b.fdb"},
 		{"restore", "--format", "xml", "a.fbk", "b.fdb"},
 	} {
-		if code, _, _ := runCLI(t, nil, args...); code != exitUsage {
+		if _, _, code := runCLI(t, nil, args...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
 		}
 	}
@@ -80,7 +80,7 @@ func TestLiveCommandsUsage(t *testing.T) {
 // A password option would put the password where ps shows it.
 func TestLiveCommandsTakeNoPasswordOption(t *testing.T) {
 	for _, cmd := range []string{"collect", "backup", "restore"} {
-		code, out, _ := runCLI(t, nil, cmd, "--help")
+		out, _, code := runCLI(t, nil, cmd, "--help")
 		if code != exitOK {
 			t.Fatalf("%s --help: exit %d", cmd, code)
 		}
@@ -124,7 +124,7 @@ func TestLiveCollectCLI(t *testing.T) {
 	t.Setenv("FBDIAG_SERVER", "")
 	dir := t.TempDir()
 	snap := filepath.Join(dir, "shop.txt")
-	code, out, errs := runCLI(t, nil, "collect", "--server", s.Addr, "--out", snap, db)
+	out, errs, code := runCLI(t, nil, "collect", "--server", s.Addr, "--out", snap, db)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -182,7 +182,7 @@ func TestLiveCollectCLI(t *testing.T) {
 	// The catalogue says what each index serves: the primary keys are
 	// INTEG_n constraints, the four others enforce nothing, and only those
 	// get ALTER INDEX advice.
-	code, out, errs = runCLI(t, nil, "collect", "--server", s.Addr, "--out", filepath.Join(dir, "shop2.txt"), "--format", "json", db)
+	out, errs, code = runCLI(t, nil, "collect", "--server", s.Addr, "--out", filepath.Join(dir, "shop2.txt"), "--format", "json", db)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -209,7 +209,7 @@ func TestLiveCollectCLI(t *testing.T) {
 	}
 	// Without --out the snapshot gets a default name; JSON output parses.
 	t.Chdir(dir)
-	code, out, errs = runCLI(t, nil, "collect", "--server", s.Addr, "--switches", "-h", "--format", "json", db)
+	out, errs, code = runCLI(t, nil, "collect", "--server", s.Addr, "--switches", "-h", "--format", "json", db)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -237,12 +237,12 @@ func TestLiveBackupRestoreCLI(t *testing.T) {
 	target := livetest.TempPath(t, s, "restored.fdb")
 	dir := t.TempDir()
 	blog, rlog := filepath.Join(dir, "backup.log"), filepath.Join(dir, "restore.log")
-	code, bout, berr := runCLI(t, nil, "backup", "--server", s.Addr, "--log", blog, db, fbk)
+	bout, berr, code := runCLI(t, nil, "backup", "--server", s.Addr, "--log", blog, db, fbk)
 	if code != exitOK {
 		t.Fatalf("backup: exit %d: %s", code, berr)
 	}
 	stop := watchCommandLines(t, s.Password)
-	code, rout, rerr := runCLI(t, nil, "restore", "--server", s.Addr, "--log", rlog, "--format", "json", fbk, target)
+	rout, rerr, code := runCLI(t, nil, "restore", "--server", s.Addr, "--log", rlog, "--format", "json", fbk, target)
 	if seen := stop(); len(seen) > 0 {
 		t.Errorf("%d command line(s) showed the password during the restore", len(seen))
 	}
@@ -293,7 +293,7 @@ func TestLiveBackupRestoreCLI(t *testing.T) {
 	}
 	// Restoring again over the restored database needs --replace.
 	again := filepath.Join(dir, "again.log")
-	code, out, errs := runCLI(t, nil, "restore", "--server", s.Addr, "--log", again, fbk, target)
+	out, errs, code := runCLI(t, nil, "restore", "--server", s.Addr, "--log", again, fbk, target)
 	if code != exitError || out != "" {
 		t.Errorf("restore over an existing database: exit %d, stdout %q", code, out)
 	}
@@ -301,7 +301,7 @@ func TestLiveBackupRestoreCLI(t *testing.T) {
 	if _, err := os.Stat(again); !os.IsNotExist(err) {
 		t.Errorf("log written for a refused restore: %v", err)
 	}
-	if code, _, errs := runCLI(t, nil, "restore", "--server", s.Addr, "--replace", "--log", again, fbk, target); code != exitOK {
+	if _, errs, code := runCLI(t, nil, "restore", "--server", s.Addr, "--replace", "--log", again, fbk, target); code != exitOK {
 		t.Errorf("restore --replace: exit %d: %s", code, errs)
 	}
 }
@@ -342,7 +342,7 @@ func TestLiveFailuresCLI(t *testing.T) {
 	} {
 		t.Setenv("ISC_PASSWORD", c.password)
 		args := append([]string{c.args[0], "--server", c.server}, c.args[1:]...)
-		code, out, errs := runCLI(t, nil, args...)
+		out, errs, code := runCLI(t, nil, args...)
 		if code != exitError || out != "" {
 			t.Errorf("%s: exit %d, stdout %q", c.name, code, out)
 		}
@@ -361,7 +361,7 @@ func TestLiveConnectionLostCLI(t *testing.T) {
 	db := livetest.ShopDatabase(t, s)
 	dir := t.TempDir()
 	addr, sent := livetest.CuttingProxy(t, s.Addr, 0)
-	if code, _, errs := runCLI(t, nil, "collect", "--server", addr, "--out", filepath.Join(dir, "whole.txt"), db); code != exitOK {
+	if _, errs, code := runCLI(t, nil, "collect", "--server", addr, "--out", filepath.Join(dir, "whole.txt"), db); code != exitOK {
 		t.Fatalf("through the proxy: exit %d: %s", code, errs)
 	}
 	os.Remove(filepath.Join(dir, "whole.txt"))
@@ -374,7 +374,7 @@ func TestLiveConnectionLostCLI(t *testing.T) {
 	}
 	cut := conns[1] * 8 / 10
 	addr, _ = livetest.CuttingProxyOn(t, s.Addr, 1, cut)
-	code, out, errs := runCLI(t, nil, "collect", "--server", addr, "--out", filepath.Join(dir, "cut.txt"), db)
+	out, errs, code := runCLI(t, nil, "collect", "--server", addr, "--out", filepath.Join(dir, "cut.txt"), db)
 	if code != exitError || out != "" {
 		t.Errorf("cut after %d bytes: exit %d, stdout %q", cut, code, out)
 	}
@@ -467,7 +467,7 @@ func TestLiveServerHostSlashPort(t *testing.T) {
 	}
 	for _, server := range []string{host + "/" + port, net.JoinHostPort(host, port)} {
 		snap := filepath.Join(t.TempDir(), "h.txt")
-		code, _, errs := runCLI(t, nil, "collect", "--server", server, "--switches", "-h", "--out", snap, db)
+		_, errs, code := runCLI(t, nil, "collect", "--server", server, "--switches", "-h", "--out", snap, db)
 		if code != exitOK {
 			t.Errorf("--server %s: exit %d: %s", server, code, errs)
 			continue
@@ -486,7 +486,7 @@ func TestLiveConnectionSecurityCLI(t *testing.T) {
 	s := livetest.Server(t)
 	db := livetest.ShopDatabase(t, s)
 	dir := t.TempDir()
-	code, out, errs := runCLI(t, nil, "collect", "--server", s.Addr, "--wire-crypt", "required", "--auth", "srp256,srp",
+	out, errs, code := runCLI(t, nil, "collect", "--server", s.Addr, "--wire-crypt", "required", "--auth", "srp256,srp",
 		"--switches", "-h", "--format", "json", "--out", filepath.Join(dir, "ok.txt"), db)
 	if code != exitOK {
 		t.Fatalf("--wire-crypt required: exit %d: %s", code, errs)
@@ -512,7 +512,7 @@ func TestLiveConnectionSecurityCLI(t *testing.T) {
 		c.AuthMethod == nil || *c.AuthMethod != "Srp" || c.WireEncrypted == nil || !*c.WireEncrypted {
 		t.Errorf("snapshot %+v, connection %+v (auth %v, encrypted %v)", res.Snapshot, c, ptrString(c.AuthMethod), c.WireEncrypted)
 	}
-	code, out, _ = runCLI(t, nil, "collect", "--server", s.Addr, "--switches", "-h", "--out", filepath.Join(dir, "text.txt"), db)
+	out, _, code = runCLI(t, nil, "collect", "--server", s.Addr, "--switches", "-h", "--out", filepath.Join(dir, "text.txt"), db)
 	if want := "connection  login Srp, wire encrypted (Arc4); services wire Arc4; --wire-crypt enabled"; code != exitOK || !strings.Contains(out, want) {
 		t.Errorf("text output lacks %q:\n%s", want, out)
 	}
@@ -526,7 +526,7 @@ func TestLiveConnectionSecurityCLI(t *testing.T) {
 			": login refused: no authentication plugin both sides accept (offered Srp256;"},
 	} {
 		args := append(append([]string{"collect", "--server", s.Addr}, c.args...), "--out", filepath.Join(dir, "refused.txt"), db)
-		code, out, errs := runCLI(t, nil, args...)
+		out, errs, code := runCLI(t, nil, args...)
 		if code != exitError || out != "" {
 			t.Errorf("%v: exit %d, stdout %q", c.args, code, out)
 		}
@@ -534,7 +534,7 @@ func TestLiveConnectionSecurityCLI(t *testing.T) {
 		noSecret(t, s.Password, map[string]string{"stderr": errs})
 	}
 	for _, args := range [][]string{{"--wire-crypt", "on"}, {"--auth", "Win_Sspi"}} {
-		if code, _, _ := runCLI(t, nil, append(append([]string{"collect"}, args...), db)...); code != exitUsage {
+		if _, _, code := runCLI(t, nil, append(append([]string{"collect"}, args...), db)...); code != exitUsage {
 			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
 		}
 	}

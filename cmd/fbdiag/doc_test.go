@@ -91,7 +91,7 @@ func TestDocExamples(t *testing.T) {
 					}
 				}
 			}
-			code, out, errs := runCLI(t, nil, ex.args...)
+			out, errs, code := runCLI(t, nil, ex.args...)
 			if code != exitOK {
 				t.Fatalf("doc.go:%d: exit %d: %s", ex.line, code, errs)
 			}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -13,14 +12,6 @@ import (
 	"github.com/fbdiag/fbdiag/internal/testutil"
 )
 
-// runGbak runs the whole CLI with buffers.
-func runGbak(t *testing.T, stdin []byte, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code = run(append([]string{"fbdiag"}, args...), bytes.NewReader(stdin), &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 func checkWidth(t *testing.T, text string) {
 	t.Helper()
 	for i, l := range strings.Split(text, "\n") {
@@ -31,7 +22,7 @@ func checkWidth(t *testing.T, text string) {
 }
 
 func TestGbakCLIText(t *testing.T) {
-	code, out, errs := runGbak(t, nil, "gbak", testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
+	out, errs, code := runCLI(t, nil, "gbak", testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -53,7 +44,7 @@ func TestGbakCLIText(t *testing.T) {
 }
 
 func TestGbakCLIJSON(t *testing.T) {
-	code, out, _ := runGbak(t, nil, "gbak", "--format", "json", testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
+	out, _, code := runCLI(t, nil, "gbak", "--format", "json", testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -113,7 +104,7 @@ func TestGbakCLIStdinAndNotices(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runGbak(t, data, "gbak", "--format", "csv", "-")
+	out, errs, code := runCLI(t, data, "gbak", "--format", "csv", "-")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -132,7 +123,7 @@ func TestGbakCLIStdinAndNotices(t *testing.T) {
 }
 
 func TestGbakCLIBackupMarkdown(t *testing.T) {
-	code, out, _ := runGbak(t, nil, "gbak", "--format", "markdown", "--top", "2", testutil.Testdata(t, "fb30", "shop-gbak-backup-v-st.log"))
+	out, _, code := runCLI(t, nil, "gbak", "--format", "markdown", "--top", "2", testutil.Testdata(t, "fb30", "shop-gbak-backup-v-st.log"))
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -148,7 +139,7 @@ func TestGbakCLIBackupMarkdown(t *testing.T) {
 }
 
 func TestGbakCLIFailedLog(t *testing.T) {
-	code, out, _ := runGbak(t, nil, "gbak", testutil.Corpus(t, "public", "gbak", "17_fb2x_restore_index_error_gedemin1783_ru.log"))
+	out, _, code := runCLI(t, nil, "gbak", testutil.Corpus(t, "public", "gbak", "17_fb2x_restore_index_error_gedemin1783_ru.log"))
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -172,7 +163,7 @@ func TestGbakCLIFailedLog(t *testing.T) {
 func TestGbakCLICompare(t *testing.T) {
 	a := testutil.Testdata(t, "seeds", "restore-balanced.log")
 	b := testutil.Testdata(t, "seeds", "restore-high-performance.log")
-	code, out, _ := runGbak(t, nil, "gbak", "compare", a, b)
+	out, _, code := runCLI(t, nil, "gbak", "compare", a, b)
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -191,7 +182,7 @@ func TestGbakCLICompare(t *testing.T) {
 	}
 	checkWidth(t, out)
 
-	code, out, _ = runGbak(t, nil, "gbak", "compare", "--format", "json", "--label", "balanced="+a, "--label", "high="+b)
+	out, _, code = runCLI(t, nil, "gbak", "compare", "--format", "json", "--label", "balanced="+a, "--label", "high="+b)
 	if code != 0 {
 		t.Fatalf("json exit %d", code)
 	}
@@ -237,7 +228,7 @@ func TestGbakCLIErrors(t *testing.T) {
 		{[]string{"gbak", testutil.Testdata(t, "fb30", "shop-gstat-h.txt")}, 1, "no gbak output found"},
 	}
 	for _, c := range cases {
-		code, _, errs := runGbak(t, nil, c.args...)
+		_, errs, code := runCLI(t, nil, c.args...)
 		if code != c.code || !strings.Contains(errs, c.msg) {
 			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, code, errs, c.code, c.msg)
 		}
@@ -245,7 +236,7 @@ func TestGbakCLIErrors(t *testing.T) {
 }
 
 func TestGbakCLIHelp(t *testing.T) {
-	code, out, _ := runGbak(t, nil, "gbak", "--help")
+	out, _, code := runCLI(t, nil, "gbak", "--help")
 	if code != 0 || !strings.Contains(out, "gbak -c -v -st tdrw -y restore.log backup.fbk") ||
 		!strings.Contains(out, "res_stat tdrw verbose") {
 		t.Errorf("exit %d, help:\n%s", code, out)
@@ -255,7 +246,7 @@ func TestGbakCLIHelp(t *testing.T) {
 // Positional files are one run each, even with the same base name.
 func TestGbakCLIComparePositionalLabels(t *testing.T) {
 	a := testutil.Testdata(t, "seeds", "restore-balanced.log")
-	code, out, _ := runGbak(t, nil, "gbak", "compare", "--format", "json", a, a)
+	out, _, code := runCLI(t, nil, "gbak", "compare", "--format", "json", a, a)
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -286,7 +277,7 @@ func TestGbakCLICompareAdjusted(t *testing.T) {
 			args = append(args, "--label", fmt.Sprintf("%s=%s", side, testutil.Testdata(t, "restores", fmt.Sprintf("restore-%s-run%d.log", side, i))))
 		}
 	}
-	code, out, _ := runGbak(t, nil, append([]string{"gbak", "compare", "--top", "2"}, args...)...)
+	out, _, code := runCLI(t, nil, append([]string{"gbak", "compare", "--top", "2"}, args...)...)
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -309,7 +300,7 @@ func TestGbakCLICompareAdjusted(t *testing.T) {
 		t.Errorf("%d ± for 5 runs a side:\n%s", n, out)
 	}
 	checkWidth(t, out)
-	code, out, _ = runGbak(t, nil, append([]string{"gbak", "compare", "--format", "json"}, args...)...)
+	out, _, code = runCLI(t, nil, append([]string{"gbak", "compare", "--format", "json"}, args...)...)
 	if code != 0 {
 		t.Fatalf("json exit %d", code)
 	}
@@ -353,7 +344,7 @@ func TestGbakCLICompareAdjusted(t *testing.T) {
 // cover. It was "?", and the slowest steps were led by STOCK.
 func TestGbakCLICutMidTable(t *testing.T) {
 	cut := testutil.Testdata(t, "gbak", "shop-restore-cut.log")
-	code, out, _ := runGbak(t, nil, "gbak", cut)
+	out, _, code := runCLI(t, nil, "gbak", cut)
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -374,7 +365,7 @@ func TestGbakCLICutMidTable(t *testing.T) {
 	}
 	checkWidth(t, out)
 
-	code, out, _ = runGbak(t, nil, "gbak", "--format", "json", cut)
+	out, _, code = runCLI(t, nil, "gbak", "--format", "json", cut)
 	var doc struct {
 		Tables []struct {
 			Name       string   `json:"name"`
@@ -401,7 +392,7 @@ func TestGbakCLICutMidTable(t *testing.T) {
 		t.Errorf("STOCK is whole, yet lower_bound is %v", *st.LowerBound)
 	}
 
-	code, out, _ = runGbak(t, nil, "gbak", "--format", "csv", cut)
+	out, _, code = runCLI(t, nil, "gbak", "--format", "csv", cut)
 	if code != 0 || !strings.Contains(out, "tables,ORDER_LINE,90000,,≥ 5.375,16744,0,0\n") {
 		t.Errorf("csv (exit %d):\n%s", code, out)
 	}
@@ -420,12 +411,12 @@ func TestGbakCLIFailOn(t *testing.T) {
 		{testutil.Testdata(t, "fb30", "shop-gbak-backup-v-st.log"), "", 0},
 		{testutil.Corpus(t, "public", "gbak", "17_fb2x_restore_index_error_gedemin1783_ru.log"), "fbdiag: gbak: the restore failed\n", 3},
 	} {
-		code, out, errs := runGbak(t, nil, "gbak", "--fail-on", "failed", c.path)
+		out, errs, code := runCLI(t, nil, "gbak", "--fail-on", "failed", c.path)
 		if code != c.code || !strings.HasSuffix(errs, c.stderr) || !strings.Contains(out, "outcome ") {
 			t.Errorf("%s: exit %d, stderr %q, stdout %d bytes", c.path, code, errs, len(out))
 		}
 	}
-	code, _, errs := runGbak(t, nil, "gbak", "--fail-on", "warning", testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
+	_, errs, code := runCLI(t, nil, "gbak", "--fail-on", "warning", testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
 	if code != 2 || !strings.Contains(errs, `--fail-on "warning": want failed`) {
 		t.Errorf("--fail-on warning: exit %d, %q", code, errs)
 	}

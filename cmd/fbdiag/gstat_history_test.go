@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -16,16 +15,6 @@ import (
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
 )
-
-// histCLI runs fbdiag with args and an empty stdin, returning the exit
-// code, stdout and stderr (the tests of this file keep their own helpers
-// so they do not depend on other commands' test files).
-func histCLI(t *testing.T, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(append([]string{"fbdiag"}, args...), strings.NewReader(""), &out, &errb)
-	return code, out.String(), errb.String()
-}
 
 func is64(p *int64, v int64) bool { return p != nil && *p == v }
 
@@ -67,7 +56,7 @@ func row(out string, first ...string) []string {
 }
 
 func TestGstatDiffTextShop(t *testing.T) {
-	code, out, errs := histCLI(t, "gstat", "diff", shopAR(t), laterPath(t))
+	out, errs, code := runCLI(t, nil, "gstat", "diff", shopAR(t), laterPath(t))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -99,7 +88,7 @@ func TestGstatDiffTextShop(t *testing.T) {
 		t.Errorf("stderr %q", errs)
 	}
 	// --all lists the unchanged ones.
-	_, all, _ := histCLI(t, "gstat", "diff", "--all", shopAR(t), laterPath(t))
+	all, _, _ := runCLI(t, nil, "gstat", "diff", "--all", shopAR(t), laterPath(t))
 	if r := strings.Join(row(all, "DOCS"), " "); r != "DOCS unchanged 2000 0 0 328 0 B" {
 		t.Errorf("DOCS row with --all %q", r)
 	}
@@ -145,7 +134,7 @@ func pairIs(p []*int64, before, after int64) bool {
 }
 
 func TestGstatDiffJSONContract(t *testing.T) {
-	code, out, errs := histCLI(t, "gstat", "diff", "--format", "json", shopAR(t), laterPath(t))
+	out, errs, code := runCLI(t, nil, "gstat", "diff", "--format", "json", shopAR(t), laterPath(t))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -198,7 +187,7 @@ func TestGstatDiffJSONContract(t *testing.T) {
 }
 
 func TestGstatDiffCSVAndMarkdown(t *testing.T) {
-	code, out, errs := histCLI(t, "gstat", "diff", "--format", "csv", shopAR(t), laterPath(t))
+	out, errs, code := runCLI(t, nil, "gstat", "diff", "--format", "csv", shopAR(t), laterPath(t))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -225,7 +214,7 @@ func TestGstatDiffCSVAndMarkdown(t *testing.T) {
 	if strings.Join(secs, "|") != "summary|seconds_between||278" {
 		t.Errorf("seconds_between CSV row %q", secs)
 	}
-	code, out, _ = histCLI(t, "gstat", "diff", "--format", "markdown", shopAR(t), laterPath(t))
+	out, _, code = runCLI(t, nil, "gstat", "diff", "--format", "markdown", shopAR(t), laterPath(t))
 	if code != 0 || !strings.Contains(out, "| ORDERS | changed | 95000 | -5000 | 5000 -&gt; 0 collected | 808 -&gt; 768 |") {
 		t.Errorf("markdown (exit %d):\n%s", code, out)
 	}
@@ -246,7 +235,7 @@ func TestGstatDiffOneFileTwoRuns(t *testing.T) {
 	if err := os.WriteFile(path, append(a, b...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := histCLI(t, "gstat", "diff", "--format", "json", path)
+	out, errs, code := runCLI(t, nil, "gstat", "diff", "--format", "json", path)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -259,7 +248,7 @@ func TestGstatDiffOneFileTwoRuns(t *testing.T) {
 	}
 	// Given as OLD and NEW, the file counts as its last run: a notice
 	// says so, and the diff against the later file is empty of changes.
-	code, out, errs = histCLI(t, "gstat", "diff", "--format", "json", path, laterPath(t))
+	out, errs, code = runCLI(t, nil, "gstat", "diff", "--format", "json", path, laterPath(t))
 	if code != 0 || !strings.Contains(errs, path+" holds 2 gstat runs; comparing the last") {
 		t.Errorf("exit %d, stderr %q", code, errs)
 	}
@@ -287,7 +276,7 @@ func TestGstatDiffErrors(t *testing.T) {
 		{[]string{"gstat", "trend"}, 2, "no snapshots"},
 		{[]string{"gstat", "trend", "--until", "lots", shopAR(t)}, 2, "--until"},
 	} {
-		code, _, errs := histCLI(t, tc.args...)
+		_, errs, code := runCLI(t, nil, tc.args...)
 		if code != tc.code || !strings.Contains(errs, tc.msg) {
 			t.Errorf("%v: exit %d, stderr %q; want %d and %q", tc.args[1:], code, errs, tc.code, tc.msg)
 		}
@@ -295,7 +284,7 @@ func TestGstatDiffErrors(t *testing.T) {
 	// Not gstat text: a file:line-free error naming the file, exit 1.
 	junk := filepath.Join(t.TempDir(), "notes.txt")
 	os.WriteFile(junk, []byte("hello\n"), 0o644)
-	if code, _, errs := histCLI(t, "gstat", "diff", junk, laterPath(t)); code != 1 || !strings.Contains(errs, "notes.txt") {
+	if _, errs, code := runCLI(t, nil, "gstat", "diff", junk, laterPath(t)); code != 1 || !strings.Contains(errs, "notes.txt") {
 		t.Errorf("junk input: exit %d, %q", code, errs)
 	}
 }
@@ -305,7 +294,7 @@ func TestGstatDiffErrors(t *testing.T) {
 func TestGstatDiffAcrossVersions(t *testing.T) {
 	old := testutil.Corpus(t, "public", "gstat", "FirebirdSQL-fdb__gstat25-r.out")
 	cur := testutil.Corpus(t, "public", "gstat", "FirebirdSQL-fdb__gstat30-r.out")
-	code, out, errs := histCLI(t, "gstat", "diff", old, cur)
+	out, errs, code := runCLI(t, nil, "gstat", "diff", old, cur)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -316,7 +305,7 @@ func TestGstatDiffAcrossVersions(t *testing.T) {
 	if r := strings.Join(row(out, "T5"), " "); !strings.HasPrefix(r, "T5 added") {
 		t.Errorf("T5 row %q", r)
 	}
-	_, out, _ = histCLI(t, "gstat", "diff", "--format", "csv", old, cur)
+	out, _, _ = runCLI(t, nil, "gstat", "diff", "--format", "csv", old, cur)
 	wantLines(t, out, "fields_only,before,header.checksum\n", "fields_only,after,table.total_formats\n")
 }
 
@@ -375,7 +364,7 @@ func TestGstatTrendFolder(t *testing.T) {
 	// 65 MiB = 68157440 is (68157440 − 64069632)/819200 = 4.99 days on,
 	// 2 days after the last snapshot: within the 3 days observed (100 MiB,
 	// 46.8 days after the last, would be unreliable).
-	code, out, errs := histCLI(t, "gstat", "trend", "--format", "json", "--until", "65MiB", "--png", pngDir, dir)
+	out, errs, code := runCLI(t, nil, "gstat", "trend", "--format", "json", "--until", "65MiB", "--png", pngDir, dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -423,7 +412,7 @@ func TestGstatTrendFolder(t *testing.T) {
 	}
 
 	// The text form: the forecast line and the growing table flagged.
-	code, out, _ = histCLI(t, "gstat", "trend", "--until", "65MiB", dir)
+	out, _, code = runCLI(t, nil, "gstat", "trend", "--until", "65MiB", dir)
 	if code != 0 {
 		t.Fatalf("text exit %d", code)
 	}
@@ -444,7 +433,7 @@ func TestGstatTrendFolder(t *testing.T) {
 	}
 
 	// Diff of the first and last day: 300 pages in 3 days, shown per day.
-	code, out, errs = histCLI(t, "gstat", "diff", filepath.Join(dir, "snap-z.txt"), filepath.Join(dir, "snap-w.txt"))
+	out, errs, code = runCLI(t, nil, "gstat", "diff", filepath.Join(dir, "snap-z.txt"), filepath.Join(dir, "snap-w.txt"))
 	if code != 0 {
 		t.Fatalf("diff exit %d: %s", code, errs)
 	}
@@ -459,7 +448,7 @@ func TestGstatTrendFolder(t *testing.T) {
 // chart is drawn from no values.
 func TestGstatTrendHeaderOnly(t *testing.T) {
 	h := testutil.Testdata(t, "fb30", "shop-gstat-h.txt")
-	code, out, errs := histCLI(t, "gstat", "trend", "--format", "json", h, laterPath(t))
+	out, errs, code := runCLI(t, nil, "gstat", "trend", "--format", "json", h, laterPath(t))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -485,7 +474,7 @@ func TestGstatTrendHeaderOnly(t *testing.T) {
 		t.Errorf("database change %s per day %s, want null", jsonOf(tr.Database.SizeChange), jsonOf(tr.Database.BytesPerDay))
 	}
 	pngDir := t.TempDir()
-	code, _, errs = histCLI(t, "gstat", "trend", "--png", pngDir, h)
+	_, errs, code = runCLI(t, nil, "gstat", "trend", "--png", pngDir, h)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -494,10 +483,10 @@ func TestGstatTrendHeaderOnly(t *testing.T) {
 			t.Errorf("stderr lacks %q: %q", w, errs)
 		}
 	}
-	if _, out, _ := histCLI(t, "gstat", "trend", h); !strings.Contains(out, "warning: a trend needs at least 2 snapshots with an execution time\n") {
+	if out, _, _ := runCLI(t, nil, "gstat", "trend", h); !strings.Contains(out, "warning: a trend needs at least 2 snapshots with an execution time\n") {
 		t.Errorf("text lacks the warning:\n%s", out)
 	}
-	if _, _, errs := histCLI(t, "gstat", "trend", "--format", "json", h); !strings.Contains(errs, "warning: a trend needs at least 2 snapshots") {
+	if _, errs, _ := runCLI(t, nil, "gstat", "trend", "--format", "json", h); !strings.Contains(errs, "warning: a trend needs at least 2 snapshots") {
 		t.Errorf("JSON: stderr lacks the warning: %q", errs)
 	}
 	if ents, _ := os.ReadDir(pngDir); len(ents) != 0 {
@@ -525,7 +514,7 @@ func TestGstatTrendFileTime(t *testing.T) {
 	if err := os.Chtimes(path, mtime, mtime); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := histCLI(t, "gstat", "trend", "--format", "json", shopAR(t), path)
+	out, errs, code := runCLI(t, nil, "gstat", "trend", "--format", "json", shopAR(t), path)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -546,7 +535,7 @@ func TestGstatTrendFileTime(t *testing.T) {
 		tr.Snapshots[0].TimeSource != "execution_time" || tr.Days != 1 {
 		t.Errorf("snapshots %s days %v", jsonOf(tr.Snapshots), tr.Days)
 	}
-	_, out, _ = histCLI(t, "gstat", "trend", shopAR(t), path)
+	out, _, _ = runCLI(t, nil, "gstat", "trend", shopAR(t), path)
 	if r := strings.Join(row(out, "2"), " "); !strings.HasPrefix(r, "2 2026-12-03 14:09:54* 6 60.6 MiB 26 26 ") {
 		t.Errorf("second snapshot row %q", r)
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,21 +14,10 @@ import (
 	"github.com/fbdiag/fbdiag/internal/testutil"
 )
 
-// runCLI runs fbdiag with args and stdin, returning exit code and streams.
-func runCLI(t *testing.T, stdin io.Reader, args ...string) (int, string, string) {
-	t.Helper()
-	if stdin == nil {
-		stdin = strings.NewReader("")
-	}
-	var out, errb bytes.Buffer
-	code := run(append([]string{"fbdiag"}, args...), stdin, &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 func shopPath(t *testing.T) string { return testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt") }
 
 func TestGstatTextShop(t *testing.T) {
-	code, out, errs := runCLI(t, nil, "gstat", shopPath(t))
+	out, errs, code := runCLI(t, nil, "gstat", shopPath(t))
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %s", code, errs)
 	}
@@ -118,7 +106,7 @@ func decodeStream(t *testing.T, s string) []gstatJSON {
 func eq(p *int64, v int64) bool { return p != nil && *p == v }
 
 func TestGstatJSONContract(t *testing.T) {
-	code, out, errs := runCLI(t, nil, "gstat", "--format", "json", shopPath(t))
+	out, errs, code := runCLI(t, nil, "gstat", "--format", "json", shopPath(t))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -175,7 +163,7 @@ func TestGstatJSONContract(t *testing.T) {
 }
 
 func TestGstatFailOn(t *testing.T) {
-	code, out, errs := runCLI(t, nil, "gstat", "--fail-on", "warning", shopPath(t))
+	out, errs, code := runCLI(t, nil, "gstat", "--fail-on", "warning", shopPath(t))
 	if code != 3 {
 		t.Errorf("--fail-on warning: exit %d, want 3", code)
 	}
@@ -185,33 +173,33 @@ func TestGstatFailOn(t *testing.T) {
 		t.Errorf("output not printed or no message: %q", errs)
 	}
 	// The shop sample has no critical warning.
-	if code, _, _ := runCLI(t, nil, "gstat", "--fail-on", "critical", shopPath(t)); code != 0 {
+	if _, _, code := runCLI(t, nil, "gstat", "--fail-on", "critical", shopPath(t)); code != 0 {
 		t.Errorf("--fail-on critical: exit %d, want 0", code)
 	}
-	if code, _, _ := runCLI(t, nil, "gstat", "--fail-on", "info", shopPath(t)); code != 2 {
+	if _, _, code := runCLI(t, nil, "gstat", "--fail-on", "info", shopPath(t)); code != 2 {
 		t.Errorf("--fail-on info: exit %d, want 2", code)
 	}
 }
 
 func TestGstatErrors(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "nope.txt")
-	code, _, errs := runCLI(t, nil, "gstat", missing)
+	_, errs, code := runCLI(t, nil, "gstat", missing)
 	if code != 1 || !strings.Contains(errs, "nope.txt") || !strings.Contains(errs, "no such file") {
 		t.Errorf("missing file: exit %d, stderr %q", code, errs)
 	}
-	if code, _, errs := runCLI(t, nil, "gstat", "--no-such-flag", shopPath(t)); code != 2 {
+	if _, errs, code := runCLI(t, nil, "gstat", "--no-such-flag", shopPath(t)); code != 2 {
 		t.Errorf("bad flag: exit %d, stderr %q", code, errs)
 	}
-	if code, _, errs := runCLI(t, nil, "gstat", "--sort", "name", shopPath(t)); code != 2 || !strings.Contains(errs, "--sort") {
+	if _, errs, code := runCLI(t, nil, "gstat", "--sort", "name", shopPath(t)); code != 2 || !strings.Contains(errs, "--sort") {
 		t.Errorf("bad sort: exit %d, stderr %q", code, errs)
 	}
-	if code, _, errs := runCLI(t, nil, "gstat", shopPath(t), "--format", "json"); code != 2 || !strings.Contains(errs, "put options before the files") {
+	if _, errs, code := runCLI(t, nil, "gstat", shopPath(t), "--format", "json"); code != 2 || !strings.Contains(errs, "put options before the files") {
 		t.Errorf("option after file: exit %d, stderr %q", code, errs)
 	}
-	if code, _, _ := runCLI(t, nil, "gstat"); code != 2 {
+	if _, _, code := runCLI(t, nil, "gstat"); code != 2 {
 		t.Errorf("no file: exit %d, want 2", code)
 	}
-	code, _, errs = runCLI(t, strings.NewReader("hello\nworld\n"), "gstat", "-")
+	_, errs, code = runCLI(t, []byte("hello\nworld\n"), "gstat", "-")
 	if code != 1 || !strings.Contains(errs, "no gstat output found") {
 		t.Errorf("not gstat: exit %d, stderr %q", code, errs)
 	}
@@ -225,7 +213,7 @@ func TestGstatStdinAndUTF16(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, plain, errs := runCLI(t, bytes.NewReader(data), "gstat", "--format", "json", "-")
+	plain, errs, code := runCLI(t, data, "gstat", "--format", "json", "-")
 	if code != 0 {
 		t.Fatalf("stdin: exit %d %s", code, errs)
 	}
@@ -238,7 +226,7 @@ func TestGstatStdinAndUTF16(t *testing.T) {
 	for _, u := range u16 {
 		wide = append(wide, byte(u), byte(u>>8))
 	}
-	code, converted, errs := runCLI(t, bytes.NewReader(wide), "gstat", "--format", "json", "-")
+	converted, errs, code := runCLI(t, wide, "gstat", "--format", "json", "-")
 	if code != 0 {
 		t.Fatalf("utf-16: exit %d %s", code, errs)
 	}
@@ -256,7 +244,7 @@ func TestGstatTwoSnapshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	both := append(append([]byte{}, a...), b...)
-	code, out, errs := runCLI(t, bytes.NewReader(both), "gstat", "--format", "json", "-")
+	out, errs, code := runCLI(t, both, "gstat", "--format", "json", "-")
 	if code != 0 {
 		t.Fatalf("exit %d %s", code, errs)
 	}
@@ -276,18 +264,18 @@ func TestGstatTwoSnapshots(t *testing.T) {
 		t.Errorf("CUSTOMER versions %d then %d, want 10000 then 0", v1, v2)
 	}
 	// Two files on the command line: one document each, in order.
-	code, out, _ = runCLI(t, nil, "gstat", "--format", "json", shopPath(t), testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
+	out, _, code = runCLI(t, nil, "gstat", "--format", "json", shopPath(t), testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
 	if docs := decodeStream(t, out); code != 0 || len(docs) != 2 || versions(docs[0]) != 10000 || versions(docs[1]) != 0 {
 		t.Errorf("two files: exit %d, %d documents", code, len(docs))
 	}
-	code, text, _ := runCLI(t, bytes.NewReader(both), "gstat", "-")
+	text, _, code := runCLI(t, both, "gstat", "-")
 	if code != 0 || !strings.Contains(text, "gstat analysis of <stdin>, snapshot 2") {
 		t.Errorf("text of two snapshots: exit %d", code)
 	}
 }
 
 func TestGstatTopSortFormats(t *testing.T) {
-	code, out, _ := runCLI(t, nil, "gstat", "--top", "2", "--sort", "versions", shopPath(t))
+	out, _, code := runCLI(t, nil, "gstat", "--top", "2", "--sort", "versions", shopPath(t))
 	if code != 0 || !strings.Contains(out, "Top 2 of 6 tables by versions") || !strings.Contains(out, "Top 2 of 10 indices") {
 		t.Fatalf("exit %d, output:\n%s", code, out)
 	}
@@ -295,12 +283,12 @@ func TestGstatTopSortFormats(t *testing.T) {
 	if !strings.Contains(tables, "STOCK") || !strings.Contains(tables, "CUSTOMER") || strings.Contains(tables, "ORDER_LINE") {
 		t.Errorf("top 2 by versions:\n%s", tables)
 	}
-	code, csv, _ := runCLI(t, nil, "gstat", "--format", "csv", shopPath(t))
+	csv, _, code := runCLI(t, nil, "gstat", "--format", "csv", shopPath(t))
 	if code != 0 || !strings.Contains(csv, "tables,CUSTOMER,30000,10000,0.33,1,0.10,392,84%") ||
 		!strings.Contains(csv, "header,next_transaction,18") || !strings.Contains(csv, "warnings,info,index-max-dup,ORDERS_CARRIER,ORDERS,33333,10000,keys") {
 		t.Errorf("csv output:\n%s", csv)
 	}
-	code, md, _ := runCLI(t, nil, "gstat", "--format", "markdown", shopPath(t))
+	md, _, code := runCLI(t, nil, "gstat", "--format", "markdown", shopPath(t))
 	if code != 0 || !strings.Contains(md, "| CUSTOMER_LAST | CUSTOMER | unknown | name | 2 | 2 | 23 | 30000 | 1000 |") {
 		t.Errorf("markdown output:\n%s", md)
 	}
@@ -308,14 +296,14 @@ func TestGstatTopSortFormats(t *testing.T) {
 
 func TestGstatNoticesOnStderr(t *testing.T) {
 	p := testutil.Corpus(t, "public", "gstat", "03_fb5_2plus_table_blob_stats_new_format_pr8394.txt")
-	code, _, errs := runCLI(t, nil, "gstat", p)
+	_, errs, code := runCLI(t, nil, "gstat", p)
 	if code != 0 || !strings.Contains(errs, p+":24: ") {
 		t.Errorf("exit %d, stderr %q: want the skipped line 24 as file:line", code, errs)
 	}
 }
 
 func TestGstatHelp(t *testing.T) {
-	_, out, _ := runCLI(t, nil, "gstat", "--help")
+	out, _, _ := runCLI(t, nil, "gstat", "--help")
 	for _, want := range []string{"gstat -a -r DB > stats.txt", "fbstat", "fbsvcmgr", "action_db_stats", "--fail-on", "docs/gstat-json.md"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("gstat --help lacks %q", want)
@@ -324,7 +312,7 @@ func TestGstatHelp(t *testing.T) {
 }
 
 func TestRulesCommand(t *testing.T) {
-	code, out, _ := runCLI(t, nil, "rules")
+	out, _, code := runCLI(t, nil, "rules")
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
@@ -340,7 +328,7 @@ func TestRulesCommand(t *testing.T) {
 	dir := t.TempDir()
 	good := filepath.Join(dir, "site.rules")
 	os.WriteFile(good, []byte("# ours\nindex-deep.min_depth = 2\n"), 0o644)
-	code, out, _ = runCLI(t, nil, "rules", "--format", "json", "--rules", good)
+	out, _, code = runCLI(t, nil, "rules", "--format", "json", "--rules", good)
 	var doc struct {
 		Rules []struct {
 			ID         string              `json:"id"`
@@ -361,13 +349,13 @@ func TestRulesCommand(t *testing.T) {
 	}
 	// With the stricter file, gstat judges the nine depth-2 shop indices:
 	// information, as their size explains their depth.
-	code, out, _ = runCLI(t, nil, "gstat", "--rules", good, "--format", "csv", shopPath(t))
+	out, _, code = runCLI(t, nil, "gstat", "--rules", good, "--format", "csv", shopPath(t))
 	if code != 0 || strings.Count(out, "warnings,info,index-deep,") != 9 {
 		t.Errorf("gstat --rules: exit %d, %d index-deep warnings", code, strings.Count(out, "warnings,info,index-deep,"))
 	}
 	bad := filepath.Join(dir, "bad.rules")
 	os.WriteFile(bad, []byte("index-deep.min_depth = 2\nindex-depth.warning = 2\n"), 0o644)
-	code, _, errs := runCLI(t, nil, "gstat", "--rules", bad, shopPath(t))
+	_, errs, code := runCLI(t, nil, "gstat", "--rules", bad, shopPath(t))
 	if code != 1 || !strings.Contains(errs, bad+":2: unknown threshold \"index-depth.warning\"") {
 		t.Errorf("bad rules: exit %d, stderr %q", code, errs)
 	}
@@ -379,7 +367,7 @@ func TestRulesCommand(t *testing.T) {
 		"oat-stuck.critical = 5000\n":    ":1: oat-stuck.critical = 5000 is below oat-stuck.warning = 20000: a critical limit is at least its warning",
 	} {
 		os.WriteFile(bad, []byte(src), 0o644)
-		code, out, errs := runCLI(t, nil, "gstat", "--rules", bad, shopPath(t))
+		out, errs, code := runCLI(t, nil, "gstat", "--rules", bad, shopPath(t))
 		if code != 1 || out != "" || errs != "fbdiag: "+bad+want+"\n" {
 			t.Errorf("%q: exit %d, stdout %d bytes, stderr %q", src, code, len(out), errs)
 		}
@@ -399,7 +387,7 @@ func TestGstatCorpusText(t *testing.T) {
 			continue
 		}
 		n++
-		code, out, errs := runCLI(t, nil, "gstat", "--top", "0", p)
+		out, errs, code := runCLI(t, nil, "gstat", "--top", "0", p)
 		if code != 0 {
 			t.Errorf("%s: exit %d: %s", filepath.Base(p), code, errs)
 			continue
@@ -430,7 +418,7 @@ func TestGstatJSONDocumented(t *testing.T) {
 	}
 	damaged := strings.Replace(string(data), "    Pointer pages: 1, data page slots: 392\n",
 		"    Pointer pages: 1, data page slots: 392\nExpected data on page 400\n", 1)
-	_, out, _ := runCLI(t, strings.NewReader("# saved by cron\n"+damaged), "gstat", "--format", "json", "-")
+	out, _, _ := runCLI(t, []byte("# saved by cron\n"+damaged), "gstat", "--format", "json", "-")
 	var v any
 	if err := json.Unmarshal([]byte(out), &v); err != nil {
 		t.Fatal(err)
@@ -477,7 +465,7 @@ func TestGstatServerSetup(t *testing.T) {
 	if err := os.WriteFile(p, []byte(edited), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runCLI(t, nil, "gstat", "--architecture", "classic", "--connections", "200", "--ram", "8GiB", p)
+	out, errs, code := runCLI(t, nil, "gstat", "--architecture", "classic", "--connections", "200", "--ram", "8GiB", p)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -493,7 +481,7 @@ func TestGstatServerSetup(t *testing.T) {
 	for _, c := range []struct{ args []string }{
 		{[]string{"--architecture", "embedded"}}, {[]string{"--connections", "-1"}}, {[]string{"--ram", "8"}},
 	} {
-		if code, _, errs := runCLI(t, nil, append(append([]string{"gstat"}, c.args...), p)...); code != 2 || !strings.Contains(errs, c.args[0]) {
+		if _, errs, code := runCLI(t, nil, append(append([]string{"gstat"}, c.args...), p)...); code != 2 || !strings.Contains(errs, c.args[0]) {
 			t.Errorf("%v: exit %d, %q", c.args, code, errs)
 		}
 	}
@@ -511,7 +499,7 @@ func TestRulesDocumented(t *testing.T) {
 	if start < 0 || end <= start {
 		t.Fatal("docs/rules.md has no ```text block")
 	}
-	code, out, _ := runCLI(t, nil, "rules")
+	out, _, code := runCLI(t, nil, "rules")
 	if got := doc[start+len("```text\n") : end]; code != 0 || got != out {
 		t.Errorf("docs/rules.md differs from fbdiag rules (exit %d); regenerate its text block", code)
 	}

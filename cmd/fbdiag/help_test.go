@@ -12,7 +12,7 @@ import (
 func TestHelpFits100(t *testing.T) {
 	for _, cmd := range [][]string{{}, {"gstat"}, {"gstat", "diff"}, {"gstat", "trend"}, {"rules"},
 		{"gbak"}, {"gbak", "compare"}, {"throughput"}, {"report"}, {"detect"}} {
-		code, out, errs := runCmd(t, nil, append(cmd, "--help")...)
+		out, errs, code := runCLI(t, nil, append(cmd, "--help")...)
 		if code != 0 || errs != "" || !strings.Contains(out, "USAGE:") {
 			t.Errorf("%v --help: exit %d, stderr %q", cmd, code, errs)
 		}
@@ -22,7 +22,7 @@ func TestHelpFits100(t *testing.T) {
 			}
 		}
 	}
-	_, out, _ := runCmd(t, nil, "gstat", "--help")
+	out, _, _ := runCLI(t, nil, "gstat", "--help")
 	if !strings.Contains(out, "   fbdiag gstat [--format F] [--top N] [--sort KEY] [--fail-on LEVEL] [--png DIR] FILE|-...\n") {
 		t.Errorf("gstat usage line:\n%s", out)
 	}
@@ -41,7 +41,7 @@ func TestUsageErrorPointsAtCommandHelp(t *testing.T) {
 		{[]string{"gbak", "compare", file}, "fbdiag: gbak compare wants at least two logs, got 1\nRun 'fbdiag gbak compare --help' for usage.\n"},
 		{[]string{"nosuch"}, "fbdiag: unknown command \"nosuch\"\nRun 'fbdiag --help' for usage.\n"},
 	} {
-		code, _, errs := runCmd(t, nil, c.args...)
+		_, errs, code := runCLI(t, nil, c.args...)
 		if code != 2 || errs != c.want {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errs, c.want)
 		}
@@ -51,13 +51,13 @@ func TestUsageErrorPointsAtCommandHelp(t *testing.T) {
 // "fbdiag help CMD…" prints what "fbdiag CMD… --help" prints.
 func TestHelpCommand(t *testing.T) {
 	for _, cmd := range [][]string{{}, {"gstat"}, {"gstat", "trend"}, {"gbak", "compare"}} {
-		code, out, errs := runCmd(t, nil, append([]string{"help"}, cmd...)...)
-		wcode, want, _ := runCmd(t, nil, append(cmd, "--help")...)
+		out, errs, code := runCLI(t, nil, append([]string{"help"}, cmd...)...)
+		want, _, wcode := runCLI(t, nil, append(cmd, "--help")...)
 		if code != 0 || wcode != 0 || errs != "" || out != want || !strings.Contains(out, "USAGE:") {
 			t.Errorf("help %v: exit %d, stderr %q, output %d bytes; --help gives %d bytes", cmd, code, errs, len(out), len(want))
 		}
 	}
-	code, _, errs := runCmd(t, nil, "help", "nosuch")
+	_, errs, code := runCLI(t, nil, "help", "nosuch")
 	if want := "fbdiag: unknown command \"nosuch\"\nRun 'fbdiag --help' for usage.\n"; code != 2 || errs != want {
 		t.Errorf("help nosuch: exit %d, stderr %q; want 2 and %q", code, errs, want)
 	}

@@ -36,7 +36,7 @@ func hostileShop(t *testing.T) []byte {
 // for the spreadsheet to run, and bidi overrides went raw into the HTML.
 func TestHostileNames(t *testing.T) {
 	in := hostileShop(t)
-	code, out, errs := runCmd(t, in, "gstat", "-")
+	out, errs, code := runCLI(t, in, "gstat", "-")
 	if code != 0 {
 		t.Fatalf("text: exit %d: %s", code, errs)
 	}
@@ -60,7 +60,7 @@ func TestHostileNames(t *testing.T) {
 		}
 	}
 
-	code, out, _ = runCmd(t, in, "gstat", "--format", "csv", "-")
+	out, _, code = runCLI(t, in, "gstat", "--format", "csv", "-")
 	if code != 0 {
 		t.Fatalf("csv: exit %d", code)
 	}
@@ -82,13 +82,13 @@ func TestHostileNames(t *testing.T) {
 		}
 	}
 
-	code, out, _ = runCmd(t, in, "gstat", "--format", "markdown", "-")
+	out, _, code = runCLI(t, in, "gstat", "--format", "markdown", "-")
 	if code != 0 || !strings.Contains(out, `| \x1b]0;owned\x07CUST | 30000 |`) || strings.ContainsAny(out, "\x1b\x07\u202e") {
 		t.Errorf("markdown (exit %d):\n%s", code, out)
 	}
 
 	// JSON keeps the exact names.
-	code, out, _ = runCmd(t, in, "gstat", "--format", "json", "-")
+	out, _, code = runCLI(t, in, "gstat", "--format", "json", "-")
 	var doc struct {
 		Tables []struct {
 			Name string `json:"name"`
@@ -111,7 +111,7 @@ func TestHostileNames(t *testing.T) {
 	if err := os.WriteFile(src, in, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs = runCmd(t, nil, "report", "--out", filepath.Join(dir, "r"), src)
+	_, errs, code = runCLI(t, nil, "report", "--out", filepath.Join(dir, "r"), src)
 	if code != 0 {
 		t.Fatalf("report: exit %d: %s", code, errs)
 	}
@@ -133,11 +133,11 @@ func TestHostileGbakTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := []byte(strings.ReplaceAll(string(b), "table STOCK\n", "table @STOCK\x1b[31m\n"))
-	code, out, _ := runCmd(t, in, "gbak", "-")
+	out, _, code := runCLI(t, in, "gbak", "-")
 	if code != 0 || !strings.Contains(out, `@STOCK\x1b[31m    50000             3.176      15743`) || strings.Contains(out, "\x1b") {
 		t.Errorf("text (exit %d):\n%s", code, out)
 	}
-	code, out, _ = runCmd(t, in, "gbak", "--format", "csv", "-")
+	out, _, code = runCLI(t, in, "gbak", "--format", "csv", "-")
 	if code != 0 || !strings.Contains(out, `,'@STOCK\x1b[31m,50000,`) {
 		t.Errorf("csv (exit %d):\n%s", code, out)
 	}

@@ -1,20 +1,12 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
 )
-
-func runCmd(t *testing.T, stdin []byte, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(append([]string{"fbdiag"}, args...), bytes.NewReader(stdin), &out, &errb)
-	return code, out.String(), errb.String()
-}
 
 // A gstat header or a gbak log given to 'fbdiag throughput' was read as a
 // result table: exit 0 with nothing on stdout (gstat) or an analysis of the
@@ -27,7 +19,7 @@ func TestThroughputRefusesGstatAndGbak(t *testing.T) {
 			`shop-gbak-restore-v-st.log: gbak output (line 1: "gbak: time     delta  reads  writes"), not for 'fbdiag throughput': use 'fbdiag gbak'`},
 	}
 	for _, c := range cases {
-		code, out, errs := runCmd(t, nil, "throughput", c.file)
+		out, errs, code := runCLI(t, nil, "throughput", c.file)
 		if code != 1 || out != "" || !strings.Contains(errs, c.want) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%s: exit %d, stdout %d bytes, stderr %q; want 1 and %q", c.file, code, len(out), errs, c.want)
 		}
@@ -47,18 +39,18 @@ func TestBinaryInputRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, cmd := range []string{"gstat", "gbak", "throughput"} {
-		code, out, errs := runCmd(t, nil, cmd, exe)
+		out, errs, code := runCLI(t, nil, cmd, exe)
 		want := exe + ": binary data (NUL bytes outside UTF-16 text): not the text output"
 		if code != 1 || out != "" || !strings.HasPrefix(errs, "fbdiag: "+want) || strings.Count(errs, "\n") != 1 {
 			t.Errorf("%s: exit %d, stdout %d bytes, stderr %q", cmd, code, len(out), errs)
 		}
-		code, _, errs = runCmd(t, data, cmd, "-")
+		_, errs, code = runCLI(t, data, cmd, "-")
 		if code != 1 || !strings.Contains(errs, "<stdin>: binary data") {
 			t.Errorf("%s -: exit %d, stderr %q", cmd, code, errs)
 		}
 	}
 	// UTF-16 is full of NUL bytes and is still text.
-	code, out, errs := runCmd(t, utf16le(t, "shop-gstat-h.txt"), "gstat", "-")
+	out, errs, code := runCLI(t, utf16le(t, "shop-gstat-h.txt"), "gstat", "-")
 	if code != 0 || !strings.Contains(out, "Transactions    OIT 20  OAT 21  OST 21  Next 21") {
 		t.Errorf("UTF-16 stdin: exit %d, stderr %q\n%s", code, errs, out)
 	}
@@ -82,7 +74,7 @@ func utf16le(t *testing.T, name string) []byte {
 func TestDirectoryInputRefused(t *testing.T) {
 	dir := t.TempDir()
 	for _, cmd := range []string{"gstat", "gbak"} {
-		code, _, errs := runCmd(t, nil, cmd, dir)
+		_, errs, code := runCLI(t, nil, cmd, dir)
 		if want := "fbdiag: " + dir + ": is a directory, not a file\n"; code != 1 || errs != want {
 			t.Errorf("%s: exit %d, stderr %q; want %q", cmd, code, errs, want)
 		}
@@ -93,7 +85,7 @@ func TestDirectoryInputRefused(t *testing.T) {
 // gstat's and gbak's, so an editor or CI log could not jump to the line.
 func TestThroughputNoticeFileLine(t *testing.T) {
 	file := testutil.Corpus(t, "bench", "pgbench-aggregate-log.txt")
-	code, _, errs := runCmd(t, nil, "throughput", file)
+	_, errs, code := runCLI(t, nil, "throughput", file)
 	want := file + ":1: pgbench aggregate log: tps is the mean of 2 full intervals (first and last dropped as partial)\n"
 	if code != 0 || !strings.HasPrefix(errs, want) {
 		t.Errorf("exit %d, stderr %q; want it to start with %q", code, errs, want)
@@ -102,7 +94,7 @@ func TestThroughputNoticeFileLine(t *testing.T) {
 
 // The load verdict was one line of 117 columns.
 func TestThroughputLoadVerdictWraps(t *testing.T) {
-	code, out, errs := runCmd(t, nil, "throughput", testutil.Testdata(t, "seeds", "degradation-load-sata.csv"))
+	out, errs, code := runCLI(t, nil, "throughput", testutil.Testdata(t, "seeds", "degradation-load-sata.csv"))
 	want := "load speed median 3.36 MB/s (95% interval 3.28–3.42; all 3.25–3.65), no trend over size (-0.7% per\n" +
 		"  doubling, p=0.200)\n"
 	if code != 0 || !strings.Contains(out, want) {
@@ -132,7 +124,7 @@ func TestGstatLongPathFits(t *testing.T) {
 	if err := os.WriteFile(name, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, _ := runCmd(t, nil, "gstat", name)
+	out, _, code := runCLI(t, nil, "gstat", name)
 	first, _, _ := strings.Cut(out, "\n")
 	if code != 0 || !strings.HasPrefix(first, "gstat analysis of …") || !strings.HasSuffix(first, "xxxxx-shop-gstat-h.txt") ||
 		len([]rune(first)) != 100 {
@@ -152,7 +144,7 @@ func TestStdinOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, cmd := range [][]string{{"gstat"}, {"gstat", "diff"}, {"gstat", "trend"}, {"throughput"}} {
-		code, out, errs := runCmd(t, data, append(cmd, "-", "-")...)
+		out, errs, code := runCLI(t, data, append(cmd, "-", "-")...)
 		want := "fbdiag: " + strings.Join(cmd, " ") + ": standard input (-) can be read only once\n"
 		if code != 2 || out != "" || !strings.HasPrefix(errs, want) {
 			t.Errorf("%v - -: exit %d, stdout %d bytes, stderr %q", cmd, code, len(out), errs)

@@ -41,18 +41,18 @@ func TestThroughputLoneCRPgbench(t *testing.T) {
 	copyFolder(t, src, lf, func(b []byte) []byte { return b })
 	copyFolder(t, src, cr, loneCR)
 
-	code, want, errs := runCmd(t, nil, "throughput", "--format", "json", lf)
+	want, errs, code := runCLI(t, nil, "throughput", "--format", "json", lf)
 	if code != 0 || !strings.Contains(want, `"y": 1740.173002`) || strings.Count(want, `"source": `) < 12 {
 		t.Fatalf("LF: exit %d, %s\n%s", code, errs, want)
 	}
-	code, got, errs := runCmd(t, nil, "throughput", "--format", "json", cr)
+	got, errs, code := runCLI(t, nil, "throughput", "--format", "json", cr)
 	if code != 0 || errs != "" {
 		t.Fatalf("lone CR: exit %d, %s", code, errs)
 	}
 	if got = strings.ReplaceAll(got, cr, lf); got != want {
 		t.Errorf("lone CR JSON differs from LF:\n%s\nwant\n%s", got, want)
 	}
-	code, out, _ := runCmd(t, nil, "detect", cr)
+	out, _, code := runCLI(t, nil, "detect", cr)
 	if code != 0 || strings.Count(out, "benchmark  pgbench") != 12 {
 		t.Errorf("detect: exit %d\n%s", code, out)
 	}
@@ -85,11 +85,11 @@ func TestGstatLoneCRBig(t *testing.T) {
 	if len(data) != 1_980_990 {
 		t.Fatalf("%d bytes", len(data))
 	}
-	code, want, errs := runCmd(t, data, "gstat", "--format", "json", "-")
+	want, errs, code := runCLI(t, data, "gstat", "--format", "json", "-")
 	if code != 0 || errs != "" || strings.Count(want, `"name": `) != 4000 || !strings.Contains(want, `"name": "WAREHOUSE_249"`) {
 		t.Fatalf("LF: exit %d, %s, %d names", code, errs, strings.Count(want, `"name": `))
 	}
-	code, got, errs := runCmd(t, loneCR(data), "gstat", "--format", "json", "-")
+	got, errs, code := runCLI(t, loneCR(data), "gstat", "--format", "json", "-")
 	if code != 0 || errs != "" {
 		t.Fatalf("lone CR: exit %d, %s", code, errs)
 	}
@@ -122,11 +122,11 @@ func TestGbakLoneCR(t *testing.T) {
 	if len(data) != 1_049_821 {
 		t.Fatalf("%d bytes", len(data))
 	}
-	code, want, errs := runCmd(t, data, "gbak", "--format", "json", "-")
+	want, errs, code := runCLI(t, data, "gbak", "--format", "json", "-")
 	if code != 0 || !strings.Contains(want, `"records": 160000000`) || !strings.Contains(want, `"outcome": "completed"`) {
 		t.Fatalf("LF: exit %d, %s\n%s", code, errs, want)
 	}
-	code, got, errs := runCmd(t, loneCR(data), "gbak", "--format", "json", "-")
+	got, errs, code := runCLI(t, loneCR(data), "gbak", "--format", "json", "-")
 	if code != 0 || got != want {
 		t.Errorf("lone CR: exit %d, %s\n%.2000s", code, errs, got)
 	}

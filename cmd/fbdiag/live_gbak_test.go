@@ -51,7 +51,7 @@ func backupExistingFile(t *testing.T, s collect.Server, db string) {
 	const old = "yesterday's backup\n"
 	writeServerFile(t, fbk, old)
 	dir := t.TempDir()
-	code, out, errs := runCLI(t, nil, "backup", "--server", s.Addr, "--log", filepath.Join(dir, "b.log"), db, fbk)
+	out, errs, code := runCLI(t, nil, "backup", "--server", s.Addr, "--log", filepath.Join(dir, "b.log"), db, fbk)
 	if code != exitError || out != "" {
 		t.Errorf("exit %d, stdout %q", code, out)
 	}
@@ -63,7 +63,7 @@ func backupExistingFile(t *testing.T, s collect.Server, db string) {
 	if names := liveDirEntries(t, dir); len(names) != 0 || len(serverTemps(t, fbk)) != 0 {
 		t.Errorf("files left: %v %v", names, serverTemps(t, fbk))
 	}
-	code, out, errs = runCLI(t, nil, "backup", "--server", s.Addr, "--force", "--format", "json", "--log", filepath.Join(dir, "b.log"), db, fbk)
+	out, errs, code = runCLI(t, nil, "backup", "--server", s.Addr, "--force", "--format", "json", "--log", filepath.Join(dir, "b.log"), db, fbk)
 	if code != exitOK {
 		t.Fatalf("--force: exit %d: %s", code, errs)
 	}
@@ -88,7 +88,7 @@ func restoreReplaceGarbage(t *testing.T, s collect.Server, db string) {
 	writeServerFile(t, garbage, strings.Repeat("not a backup\n", 1000))
 	dir := t.TempDir()
 	log := filepath.Join(dir, "r.log")
-	code, out, errs := runCLI(t, nil, "restore", "--server", s.Addr, "--replace", "--log", log, garbage, db)
+	out, errs, code := runCLI(t, nil, "restore", "--server", s.Addr, "--replace", "--log", log, garbage, db)
 	if code != exitError || out != "" {
 		t.Errorf("exit %d, stdout %q", code, out)
 	}
@@ -101,7 +101,7 @@ func restoreReplaceGarbage(t *testing.T, s collect.Server, db string) {
 		t.Errorf("temporary files left: %v", serverTemps(t, db))
 	}
 	// Online, with its data: collect reads it as before.
-	code, out, errs = runCLI(t, nil, "collect", "--server", s.Addr, "--switches", "-r -t WAREHOUSE", "--format", "json",
+	out, errs, code = runCLI(t, nil, "collect", "--server", s.Addr, "--switches", "-r -t WAREHOUSE", "--format", "json",
 		"--out", filepath.Join(dir, "after.txt"), db)
 	if code != exitOK || !strings.Contains(out, `"read_only": false`) {
 		t.Fatalf("collect after the failed restore: exit %d: %s", code, errs)
@@ -131,7 +131,7 @@ func gbakSwitches(t *testing.T, s collect.Server, db string) {
 			"-c -v -st tdrw -p 8192 -bu 300 -i -o -use_all_space -mode read_only"},
 	} {
 		args := append([]string{c.args[0], "--server", s.Addr, "--format", "json", "--log", filepath.Join(dir, c.args[0]+".log")}, c.args[1:]...)
-		code, out, errs := runCLI(t, nil, args...)
+		out, errs, code := runCLI(t, nil, args...)
 		if code != exitOK {
 			t.Fatalf("%s: exit %d: %s", c.args[0], code, errs)
 		}
@@ -140,7 +140,7 @@ func gbakSwitches(t *testing.T, s collect.Server, db string) {
 			t.Errorf("%s: switches %q, outcome %q, %v; want %q", c.args[0], res.Run.Switches, res.Timeline.Outcome, err, c.want)
 		}
 	}
-	code, _, errs := runCLI(t, nil, "backup", "--server", s.Addr, "--parallel", "2", "--log", filepath.Join(dir, "par.log"), db,
+	_, errs, code := runCLI(t, nil, "backup", "--server", s.Addr, "--parallel", "2", "--log", filepath.Join(dir, "par.log"), db,
 		livetest.TempPath(t, s, "par.fbk"))
 	if code != exitError {
 		t.Errorf("--parallel on Firebird 3: exit %d", code)
@@ -163,7 +163,7 @@ func TestLiveInterruptKeepsPartialLog(t *testing.T) {
 	}
 	done := make(chan result, 1)
 	go func() {
-		code, out, errs := runCLI(t, nil, "backup", "--server", s.Addr, "--log", log, big, fbk)
+		out, errs, code := runCLI(t, nil, "backup", "--server", s.Addr, "--log", log, big, fbk)
 		done <- result{code, out, errs}
 	}()
 	// Interrupt once the log has data lines: the command listens for
@@ -202,7 +202,7 @@ func TestLiveInterruptKeepsPartialLog(t *testing.T) {
 	if names := liveDirEntries(t, dir); strings.Join(names, " ") != "big-backup.log.partial" {
 		t.Errorf("files in the log folder: %v", names)
 	}
-	code, out, errs := runCLI(t, nil, "gbak", "--format", "json", log+".partial")
+	out, errs, code := runCLI(t, nil, "gbak", "--format", "json", log+".partial")
 	var tl struct{ Outcome string }
 	if err := json.Unmarshal([]byte(out), &tl); code != exitOK || err != nil || tl.Outcome != "incomplete" {
 		t.Errorf("fbdiag gbak on the partial log: exit %d, outcome %q, %v: %s", code, tl.Outcome, err, errs)

@@ -28,7 +28,7 @@ func pngCLI(t *testing.T, cmd []string, files ...string) (string, string) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "charts")
 	args := append(slices.Clone(cmd), "--png", dir, "--width", "640", "--height", "360", "--dpi", "96")
-	code, out, errs := runCLI(t, nil, append(args, files...)...)
+	out, errs, code := runCLI(t, nil, append(args, files...)...)
 	if code != 0 {
 		t.Fatalf("%v: exit %d, stderr %s", args, code, errs)
 	}
@@ -254,7 +254,7 @@ func TestPNGKeepsUserFile(t *testing.T) {
 	if err := os.WriteFile(mine, []byte("my slide\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs := runCLI(t, nil, "gstat", "--png", dir, shopPath(t))
+	_, errs, code := runCLI(t, nil, "gstat", "--png", dir, shopPath(t))
 	if code != 1 || !strings.Contains(errs, "was not written by fbdiag") {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -266,7 +266,7 @@ func TestPNGKeepsUserFile(t *testing.T) {
 	}
 	os.Remove(mine)
 	for range 2 {
-		if code, _, errs := runCLI(t, nil, "gstat", "--png", dir, shopPath(t)); code != 0 {
+		if _, errs, code := runCLI(t, nil, "gstat", "--png", dir, shopPath(t)); code != 0 {
 			t.Fatalf("exit %d, stderr %q", code, errs)
 		}
 	}
@@ -279,7 +279,7 @@ func TestPNGFlagErrors(t *testing.T) {
 		{"throughput", "--png", t.TempDir(), "--height", "9000"},
 	} {
 		path := shopPath(t)
-		if code, _, _ := runCLI(t, nil, append(args, path)...); code != 2 {
+		if _, _, code := runCLI(t, nil, append(args, path)...); code != 2 {
 			t.Errorf("%v: exit %d, want 2", args, code)
 		}
 	}

@@ -12,7 +12,7 @@ import (
 // TestReportErrorPrefix: one "fbdiag:" prefix, like the other commands.
 func TestReportErrorPrefix(t *testing.T) {
 	empty := t.TempDir()
-	code, _, errs := runReportCLI(t, "", "report", "--out", filepath.Join(t.TempDir(), "r"), empty)
+	_, errs, code := runCLI(t, nil, "report", "--out", filepath.Join(t.TempDir(), "r"), empty)
 	if code != exitError || errs != "fbdiag: report: no readable input in "+empty+"\n" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -23,7 +23,7 @@ func TestReportErrorPrefix(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(out, "index.html"), []byte("mine"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs = runReportCLI(t, "", "report", "--out", out, testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"))
+	_, errs, code = runCLI(t, nil, "report", "--out", out, testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"))
 	want := "fbdiag: report: " + filepath.Join(out, "index.html") + ": exists and was not written by fbdiag"
 	if code != exitError || !strings.HasPrefix(errs, want) || strings.Count(errs, "fbdiag") != 2 {
 		t.Fatalf("exit %d, stderr %q", code, errs)
@@ -44,7 +44,7 @@ func TestReportNothingAnalysable(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "r")
-	code, stdout, errs := runReportCLI(t, "", "report", "--out", out, bin, empty)
+	stdout, errs, code := runCLI(t, nil, "report", "--out", out, bin, empty)
 	if code != exitError || stdout != "" || strings.Count(errs, "\n") != 1 ||
 		!strings.Contains(errs, bin+" (binary data") || !strings.Contains(errs, empty+" (empty)") {
 		t.Fatalf("exit %d, out %q, err %q", code, stdout, errs)
@@ -52,7 +52,7 @@ func TestReportNothingAnalysable(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(out, "index.html")); err == nil {
 		t.Fatal("a report was written from nothing")
 	}
-	code, stdout, errs = runReportCLI(t, "", "report", "--out", out, bin, empty, testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"))
+	stdout, errs, code = runCLI(t, nil, "report", "--out", out, bin, empty, testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"))
 	if code != exitOK {
 		t.Fatalf("exit %d, err %q", code, errs)
 	}
@@ -66,7 +66,7 @@ func TestReportNothingAnalysable(t *testing.T) {
 	if !strings.Contains(text, "empty.txt: not analysed: empty") {
 		t.Fatal("the report's summary does not list empty.txt")
 	}
-	code, stdout, _ = runReportCLI(t, "", "report", "--out", out, testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"))
+	stdout, _, code = runCLI(t, nil, "report", "--out", out, testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"))
 	if code != exitOK || !strings.Contains(stdout, "1 input, 1 section, 1 chart;") {
 		t.Fatalf("exit %d, out %q", code, stdout)
 	}
@@ -76,11 +76,11 @@ func TestReportNothingAnalysable(t *testing.T) {
 // alone prints nothing on stdout.
 func TestDetectFailures(t *testing.T) {
 	empty := t.TempDir()
-	code, out, errs := runReportCLI(t, "", "detect", empty)
+	out, errs, code := runCLI(t, nil, "detect", empty)
 	if code != exitError || out != "" || errs != "fbdiag: detect: no file in "+empty+"\n" {
 		t.Fatalf("exit %d, out %q, err %q", code, out, errs)
 	}
-	code, out, errs = runReportCLI(t, "", "detect", "/nonexistent/x.txt")
+	out, errs, code = runCLI(t, nil, "detect", "/nonexistent/x.txt")
 	if code != exitError || out != "" || errs != "fbdiag: detect: stat /nonexistent/x.txt: no such file or directory\n" {
 		t.Fatalf("exit %d, out %q, err %q", code, out, errs)
 	}
@@ -105,7 +105,7 @@ func TestReportEveryReaderFailed(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "r")
-	code, stdout, errs := runReportCLI(t, "", "report", "--out", out, in)
+	stdout, errs, code := runCLI(t, nil, "report", "--out", out, in)
 	want := "fbdiag: report: nothing to analyse: " + in + " (" + in +
 		":1: no column to use as x (columns: classic_points, superclassic_points); name one with --x)\n"
 	if code != exitError || stdout != "" || errs != want {

@@ -19,18 +19,6 @@ import (
 	"github.com/fbdiag/fbdiag/plot"
 )
 
-// runReportCLI runs the whole program in dir and returns its exit code and
-// output.
-func runReportCLI(t *testing.T, dir string, args ...string) (int, string, string) {
-	t.Helper()
-	if dir != "" {
-		t.Chdir(dir)
-	}
-	var out, errb bytes.Buffer
-	code := run(append([]string{"fbdiag"}, args...), strings.NewReader(""), &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 // reportDoc parses a written report and returns its sections' ids and
 // the number of embedded images.
 func reportDoc(t *testing.T, index string) (sections []string, images int, text string) {
@@ -75,7 +63,8 @@ func reportDoc(t *testing.T, index string) (sections []string, images int, text 
 // sample into ./fbdiag-report and says where.
 func TestReportNoArguments(t *testing.T) {
 	dir := t.TempDir()
-	code, out, errs := runReportCLI(t, dir)
+	t.Chdir(dir)
+	out, errs, code := runCLI(t, nil)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s%s", code, out, errs)
 	}
@@ -113,7 +102,7 @@ func TestReportNoArguments(t *testing.T) {
 		}
 	}
 	// Run again: our own report is replaced, not refused.
-	if code, out, errs := runReportCLI(t, dir, "report"); code != exitOK {
+	if out, errs, code := runCLI(t, nil, "report"); code != exitOK {
 		t.Fatalf("second run exit %d: %s%s", code, out, errs)
 	}
 	chromiumCheck(t, index, images, len(sections))
@@ -130,7 +119,7 @@ func TestReportRefusesUserIndex(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(out, "index.html"), mine, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs := runReportCLI(t, "", "report", "--out", out, testutil.Testdata(t, "seeds"))
+	_, errs, code := runCLI(t, nil, "report", "--out", out, testutil.Testdata(t, "seeds"))
 	if code != exitError || !strings.Contains(errs, "not written by fbdiag") {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -143,7 +132,7 @@ func TestReportRefusesUserIndex(t *testing.T) {
 // read, and the exit status is 1.
 func TestReportUnreadableInput(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "r")
-	code, stdout, errs := runReportCLI(t, "", "report", "--out", out, "/nonexistent/gstat.txt", testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"))
+	stdout, errs, code := runCLI(t, nil, "report", "--out", out, "/nonexistent/gstat.txt", testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"))
 	if code != exitError || !strings.Contains(errs, "/nonexistent/gstat.txt") || !strings.Contains(stdout, "wrote ") {
 		t.Fatalf("exit %d, out %q, err %q", code, stdout, errs)
 	}
@@ -154,16 +143,16 @@ func TestReportUnreadableInput(t *testing.T) {
 }
 
 func TestReportUsage(t *testing.T) {
-	if code, _, errs := runReportCLI(t, "", "report", "--width", "10", "x"); code != exitUsage || !strings.Contains(errs, "chart size") {
+	if _, errs, code := runCLI(t, nil, "report", "--width", "10", "x"); code != exitUsage || !strings.Contains(errs, "chart size") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if code, _, _ := runReportCLI(t, "", "detect"); code != exitUsage {
+	if _, _, code := runCLI(t, nil, "detect"); code != exitUsage {
 		t.Fatalf("detect without files: exit %d", code)
 	}
 }
 
 func TestDetectCommand(t *testing.T) {
-	code, out, errs := runReportCLI(t, "", "detect", "--format", "json", testutil.Testdata(t, "seeds"), testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
+	out, errs, code := runCLI(t, nil, "detect", "--format", "json", testutil.Testdata(t, "seeds"), testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -189,7 +178,7 @@ func TestDetectCommand(t *testing.T) {
 		}
 	}
 	// A missing file is an error, the others are still printed.
-	code, out, errs = runReportCLI(t, "", "detect", "/nonexistent/x.txt", testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
+	out, errs, code = runCLI(t, nil, "detect", "/nonexistent/x.txt", testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
 	if code != exitError || !strings.Contains(errs, "/nonexistent/x.txt") || !strings.Contains(out, "gstat") {
 		t.Fatalf("exit %d, out %q, err %q", code, out, errs)
 	}

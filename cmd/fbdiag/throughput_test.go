@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"math"
 	"os"
@@ -13,15 +12,8 @@ import (
 	"github.com/fbdiag/fbdiag/internal/testutil"
 )
 
-func runTput(t *testing.T, stdin string, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	code := run(append([]string{"fbdiag", "throughput"}, args...), strings.NewReader(stdin), &out, &errb)
-	return code, out.String(), errb.String()
-}
-
 func TestThroughputTextSATA(t *testing.T) {
-	code, out, errs := runTput(t, "", "--knee", "16GB", "--predict", "2TB", testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"))
+	out, errs, code := runCLI(t, nil, "throughput", "--knee", "16GB", "--predict", "2TB", testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"))
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -46,7 +38,7 @@ func TestThroughputTextSATA(t *testing.T) {
 }
 
 func TestThroughputJSON(t *testing.T) {
-	code, out, errs := runTput(t, "", "--format", "json", "--knee", "16GB", testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"))
+	out, errs, code := runCLI(t, nil, "throughput", "--format", "json", "--knee", "16GB", testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -101,35 +93,35 @@ func TestThroughputStdinAB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, out, _ := runTput(t, string(data), "--format", "markdown", "-")
+	out, _, code := runCLI(t, data, "throughput", "--format", "markdown", "-")
 	if code != 0 || !strings.Contains(out, "| High performance | 1 | 21226 score | +24.6% | +24.65% (n=1+1, no test) |") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
-	code, out, _ = runTput(t, string(data), "--format", "csv", "-")
+	out, _, code = runCLI(t, data, "throughput", "--format", "csv", "-")
 	if code != 0 || !strings.Contains(out, "ab,High performance,1,21226 score,+24.6%") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 }
 
 func TestThroughputSweepAndLoad(t *testing.T) {
-	code, out, _ := runTput(t, "", "--noise", "1.5%", testutil.Testdata(t, "seeds", "page-buffers-1.7tb.csv"))
+	out, _, code := runCLI(t, nil, "throughput", "--noise", "1.5%", testutil.Testdata(t, "seeds", "page-buffers-1.7tb.csv"))
 	if code != 0 || !strings.Contains(out, "best 1500 (392); worst 2048 (27.6% off the best); as good within noise: 1024") ||
 		!strings.Contains(out, "best 1500 (390); worst 2048 (26.9% off the best)\n") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
-	code, out, _ = runTput(t, "", testutil.Testdata(t, "seeds", "degradation-load-sata.csv"))
+	out, _, code = runCLI(t, nil, "throughput", testutil.Testdata(t, "seeds", "degradation-load-sata.csv"))
 	if code != 0 || !strings.Contains(out, "load speed median 3.36 MB/s (95% interval 3.28–3.42; all 3.25–3.65), no trend over size (-0.7% per\n  doubling, p=0.200)") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 }
 
 func TestThroughputArticleAndRuns(t *testing.T) {
-	code, out, errs := runTput(t, "", "--table", "1", testutil.SeedArticle(t, "000"))
+	out, errs, code := runCLI(t, nil, "throughput", "--table", "1", testutil.SeedArticle(t, "000"))
 	if code != 0 || !strings.Contains(out, "load speed median 3.36 MB/s") || !strings.Contains(errs, "table continues the table of line 23") {
 		t.Errorf("exit %d:\n%s\n%s", code, out, errs)
 	}
 	files, _ := filepath.Glob(filepath.Join(testutil.CorpusDir(t), "bench", "pgbench-scales", "pgbench-select-*.txt"))
-	code, out, errs = runTput(t, "", append([]string{"--format", "json"}, files...)...)
+	out, errs, code = runCLI(t, nil, append([]string{"throughput", "--format", "json"}, files...)...)
 	if code != 0 || !strings.Contains(out, `"name": "pgbench select only"`) || !strings.Contains(out, `"x_unit": "MB"`) {
 		t.Errorf("exit %d %s:\n%s", code, errs, out)
 	}
@@ -151,19 +143,19 @@ func TestThroughputErrors(t *testing.T) {
 		{[]string{"--predict", "2TB", testutil.Testdata(t, "seeds", "page-buffers-1.7tb.csv")}, 2, "are not sizes"},
 	}
 	for _, c := range cases {
-		code, _, errs := runTput(t, "", c.args...)
+		_, errs, code := runCLI(t, nil, append([]string{"throughput"}, c.args...)...)
 		if code != c.code || !strings.Contains(errs, c.msg) {
 			t.Errorf("%v: exit %d, stderr %q; want %d and %q", c.args, code, errs, c.code, c.msg)
 		}
 	}
-	code, _, errs := runTput(t, "just words, no table\n", "-")
+	_, errs, code := runCLI(t, []byte("just words, no table\n"), "throughput", "-")
 	if code != 1 || !strings.Contains(errs, "<stdin>: no table and no benchmark result found") {
 		t.Errorf("prose: exit %d %q", code, errs)
 	}
 }
 
 func TestThroughputHelpFits(t *testing.T) {
-	code, out, _ := runTput(t, "", "--help")
+	out, _, code := runCLI(t, nil, "throughput", "--help")
 	if code != 0 || !strings.Contains(out, "degradation  throughput against database size") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
@@ -195,7 +187,7 @@ func TestThroughputFolder(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("runs of 2026-11-30 on the SATA box\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, ".hidden.csv"), []byte("a,b\n1,2\n"), 0o644)
 
-	code, fromDir, errs := runTput(t, "", "--format", "json", dir)
+	fromDir, errs, code := runCLI(t, nil, "throughput", "--format", "json", dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -208,7 +200,7 @@ func TestThroughputFolder(t *testing.T) {
 	for _, f := range files {
 		copies = append(copies, filepath.Join(dir, filepath.Base(f)))
 	}
-	_, fromFiles, _ := runTput(t, "", append([]string{"--format", "json"}, copies...)...)
+	fromFiles, _, _ := runCLI(t, nil, append([]string{"throughput", "--format", "json"}, copies...)...)
 	if fromDir != fromFiles {
 		t.Errorf("the folder and its six files named one by one differ:\n%s\n---\n%s", fromDir, fromFiles)
 	}
@@ -217,7 +209,7 @@ func TestThroughputFolder(t *testing.T) {
 	}
 
 	fb30 := testutil.Testdata(t, "fb30")
-	code, _, errs = runTput(t, "", fb30)
+	_, errs, code = runCLI(t, nil, "throughput", fb30)
 	if code != 1 || !strings.HasSuffix(errs, "fbdiag: "+fb30+": no result table or benchmark output in this folder\n") ||
 		!strings.Contains(errs, "shop-gbak-restore-v-st.log: gbak output\n") {
 		t.Errorf("fb30 folder: exit %d, stderr %q", code, errs)
@@ -239,7 +231,7 @@ func TestThroughputKneeNoCliffEverywhere(t *testing.T) {
 	}
 	png := filepath.Join(t.TempDir(), "png")
 	args := []string{"--knee", "16GB", "-"}
-	code, out, errs := runTput(t, upTo30, append([]string{"--png", png}, args...)...)
+	out, errs, code := runCLI(t, []byte(upTo30), append([]string{"throughput", "--png", png}, args...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -256,7 +248,7 @@ func TestThroughputKneeNoCliffEverywhere(t *testing.T) {
 	if strings.Contains(out, "high leverage") {
 		t.Errorf("9–30 GB has no dominating size:\n%s", out)
 	}
-	code, out, errs = runTput(t, upTo30, append([]string{"--format", "json"}, args...)...)
+	out, errs, code = runCLI(t, []byte(upTo30), append([]string{"throughput", "--format", "json"}, args...)...)
 	if code != 0 {
 		t.Fatalf("json exit %d: %s", code, errs)
 	}
@@ -293,7 +285,7 @@ func TestThroughputKneeNoCliffEverywhere(t *testing.T) {
 // comparisons with the base alike.
 func TestThroughputSweepAdjusted(t *testing.T) {
 	csv := testutil.Testdata(t, "restores", "restore-page-buffers.csv")
-	code, out, errs := runTput(t, "", "--x", "page_buffers", "--y", "restore_seconds", csv)
+	out, errs, code := runCLI(t, nil, "throughput", "--x", "page_buffers", "--y", "restore_seconds", csv)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -308,7 +300,7 @@ func TestThroughputSweepAdjusted(t *testing.T) {
 			t.Errorf("sweep lacks %q:\n%s", want, out)
 		}
 	}
-	code, out, errs = runTput(t, "", "--mode", "ab", "--x", "page_buffers", "--y", "restore_seconds", csv)
+	out, errs, code = runCLI(t, nil, "throughput", "--mode", "ab", "--x", "page_buffers", "--y", "restore_seconds", csv)
 	if code != 0 {
 		t.Fatalf("ab exit %d: %s", code, errs)
 	}

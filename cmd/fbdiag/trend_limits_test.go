@@ -19,7 +19,7 @@ import (
 func TestGstatTrendUnreliableLeftOut(t *testing.T) {
 	dir := testutil.Testdata(t, "growth")
 	png := filepath.Join(t.TempDir(), "charts")
-	code, out, errs := histCLI(t, "gstat", "trend", "--until", "1GB", "--png", png, dir)
+	out, errs, code := runCLI(t, nil, "gstat", "trend", "--until", "1GB", "--png", png, dir)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -46,7 +46,7 @@ func TestGstatTrendUnreliableLeftOut(t *testing.T) {
 		t.Error(err)
 	}
 
-	code, out, _ = histCLI(t, "gstat", "trend", "--format", "json", "--until", "1GB", dir)
+	out, _, code = runCLI(t, nil, "gstat", "trend", "--format", "json", "--until", "1GB", dir)
 	if code != 0 {
 		t.Fatalf("json exit %d", code)
 	}
@@ -78,7 +78,7 @@ func TestGstatTrendUnreliableLeftOut(t *testing.T) {
 	// The first and the last snapshot alone: refused, and the line
 	// through them has no R².
 	two := []string{filepath.Join(dir, "grow-00-a-r.txt"), filepath.Join(dir, "grow-40-a-r.txt")}
-	code, out, _ = histCLI(t, append([]string{"gstat", "trend", "--until", "1GB"}, two...)...)
+	out, _, code = runCLI(t, nil, append([]string{"gstat", "trend", "--until", "1GB"}, two...)...)
 	if code != 0 {
 		t.Fatalf("two: exit %d", code)
 	}
@@ -100,7 +100,7 @@ func TestGstatTrendUnreliableLeftOut(t *testing.T) {
 // the sizes and the warnings are not compared.
 func TestGstatDiffOATBoundsAndWarnings(t *testing.T) {
 	a, b := testutil.Testdata(t, "growth", "grow-00-a-r.txt"), testutil.Testdata(t, "growth", "grow-30-a-r.txt")
-	code, out, errs := histCLI(t, "gstat", "diff", a, b)
+	out, errs, code := runCLI(t, nil, "gstat", "diff", a, b)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -110,7 +110,7 @@ func TestGstatDiffOATBoundsAndWarnings(t *testing.T) {
 			"                    is longer than that: left out)\n"+
 			"            after:  22 min 31 s, at most 29 min 34 s\n",
 		"appeared  info      table-versions         STOCK                      0.6  0.2 versions/record\n")
-	code, out, _ = histCLI(t, "gstat", "diff", "--format", "json", a, b)
+	out, _, code = runCLI(t, nil, "gstat", "diff", "--format", "json", a, b)
 	if code != 0 {
 		t.Fatalf("json exit %d", code)
 	}
@@ -150,7 +150,7 @@ func TestGstatDiffOATBoundsAndWarnings(t *testing.T) {
 		t.Errorf("appeared %+v resolved %v size comparable %v", d.Appeared, d.Resolved, d.SizeComparable)
 	}
 
-	code, out, _ = histCLI(t, "gstat", "diff", testutil.Testdata(t, "growth", "grow-10-a-r.txt"), testutil.Testdata(t, "growth", "grow-15-d.txt"))
+	out, _, code = runCLI(t, nil, "gstat", "diff", testutil.Testdata(t, "growth", "grow-10-a-r.txt"), testutil.Testdata(t, "growth", "grow-15-d.txt"))
 	if code != 0 {
 		t.Fatalf("-d exit %d", code)
 	}

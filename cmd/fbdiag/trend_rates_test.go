@@ -13,7 +13,7 @@ import (
 // day (-235.34%/day)" and ORDERS at -1577.62 %/day, figures gstat diff
 // already hides for snapshots less than an hour apart.
 func TestGstatTrendMinutesApartHidesRates(t *testing.T) {
-	code, out, errs := runCmd(t, nil, "gstat", "trend",
+	out, errs, code := runCLI(t, nil, "gstat", "trend",
 		testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"), testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -34,7 +34,7 @@ func TestGstatTrendMinutesApartHidesRates(t *testing.T) {
 		}
 	}
 	// The JSON keeps the figures.
-	_, js, _ := runCmd(t, nil, "gstat", "trend", "--format", "json",
+	js, _, _ := runCLI(t, nil, "gstat", "trend", "--format", "json",
 		testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"), testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
 	if !strings.Contains(js, `"bytes_per_day": -`) {
 		t.Errorf("JSON lost bytes_per_day:\n%.2000s", js)
@@ -54,11 +54,11 @@ func TestGstatTrendFolderWithCharts(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	code, _, errs := runCmd(t, nil, "gstat", "trend", "--png", dir, dir)
+	_, errs, code := runCLI(t, nil, "gstat", "trend", "--png", dir, dir)
 	if code != 0 || !strings.Contains(errs, "wrote "+filepath.Join(dir, "history-size.png")) {
 		t.Fatalf("first run: exit %d, stderr %q", code, errs)
 	}
-	code, out, errs := runCmd(t, nil, "gstat", "trend", dir)
+	out, errs, code := runCLI(t, nil, "gstat", "trend", dir)
 	want := "skipped: " + filepath.Join(dir, "history-size.png") + ": binary data"
 	if code != 0 || !strings.Contains(errs, want) || !strings.Contains(out, "gstat trend over 2 snapshots, 4 min 38 s") {
 		t.Errorf("second run: exit %d, stderr %q; want %q\n%s", code, errs, want, out)
@@ -76,7 +76,7 @@ func TestGstatTrendTableRatesOwnSpan(t *testing.T) {
 	args := []string{"gstat", "trend", "--until", "100GB",
 		testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"), testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"),
 		testutil.Corpus(t, "public", "gstat", "FirebirdSQL-fdb__gstat30-a.out")}
-	code, out, errs := runCmd(t, nil, args...)
+	out, errs, code := runCLI(t, nil, args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -96,7 +96,7 @@ func TestGstatTrendTableRatesOwnSpan(t *testing.T) {
 		t.Errorf("a daily rate from another database's counters:\n%s", out)
 	}
 	assertWidth(t, out)
-	code, js, errs := runCmd(t, nil, append([]string{"gstat", "trend", "--format", "json"}, args[2:]...)...)
+	js, errs, code := runCLI(t, nil, append([]string{"gstat", "trend", "--format", "json"}, args[2:]...)...)
 	if code != 0 || !strings.Contains(js, `"exponential": null`) {
 		t.Errorf("JSON: exit %d, stderr %q", code, errs)
 	}

@@ -1,0 +1,259 @@
+// Package units prints and reads the figures every fbdiag output shares,
+// so that one figure reads the same in text, markdown, HTML, charts and
+// on the command line:
+//
+//   - sizes in binary multiples with IEC symbols (KiB, MiB, GiB, TiB,
+//     PiB), three significant digits: "512 B", "35.6 MiB", "2.00 TiB";
+//     ParseSize reads "100GB" as 100 GiB, as Firebird and gstat count;
+//   - durations as "12.345 s" under a minute, "3:41:44" (h:mm:ss) above,
+//     "1d 2:03:04" beyond a day;
+//   - names in natural order (RDB$PRIMARY2 before RDB$PRIMARY10);
+//   - ratios and other figures with three significant digits.
+//
+// It is a leaf: it imports only the standard library.
+package units
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Dash is what Size, Seconds and Sig3 print for a figure that is not a
+// number (NaN, ±Inf).
+const Dash = "–"
+
+// iec are the size symbols, each 1024 times the one before.
+var iec = []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"}
+
+// Size prints a byte count in the largest IEC unit that keeps the figure
+// under 1024, with three significant digits ("35.6 MiB", "2.00 TiB", a
+// figure of 1000 to 1023 with four: "1000 KiB"); bytes are whole
+// ("512 B"). A negative size keeps its sign.
+func Size(b int64) string {
+	if b < 0 {
+		if b == math.MinInt64 {
+			return "-8.00 EiB"
+		}
+		return "-" + Size(-b)
+	}
+	if b < 1024 {
+		return strconv.FormatInt(b, 10) + " B"
+	}
+	return SizeFloat(float64(b))
+}
+
+// SizeFloat is Size for a figure that need not be whole (an estimate, a
+// mean); below 1 KiB it is rounded to whole bytes.
+func SizeFloat(b float64) string {
+	if math.IsNaN(b) || math.IsInf(b, 0) {
+		return Dash
+	}
+	if b < 0 {
+		return "-" + SizeFloat(-b)
+	}
+	if math.Round(b) < 1024 {
+		return strconv.FormatFloat(math.Round(b), 'f', 0, 64) + " B"
+	}
+	i := 0
+	for i < len(iec)-1 && b >= 1024 {
+		b /= 1024
+		i++
+	}
+	// 1023.7 KiB rounds to 1024: that is 1.00 MiB.
+	if shown(b) >= 1024 && i < len(iec)-1 {
+		b /= 1024
+		i++
+	}
+	return Sig3(b) + " " + iec[i]
+}
+
+// Unit factors of ParseSize: the decimal names mean the binary multiples
+// (GB is GiB), as Firebird, gstat and the DBAs' articles count.
+var sizeUnits = map[string]int{
+	"": 0, "b": 0,
+	"k": 1, "kb": 1, "kib": 1,
+	"m": 2, "mb": 2, "mib": 2,
+	"g": 3, "gb": 3, "gib": 3,
+	"t": 4, "tb": 4, "tib": 4,
+	"p": 5, "pb": 5, "pib": 5,
+}
+
+// ParseSize reads a size such as "100GB", "512 MiB", "2T", "1.5GiB" or
+// "4096" (bytes). The unit is case-insensitive, and KB, MB, GB, TB and PB
+// mean KiB, MiB, GiB, TiB and PiB. A comma may stand for the decimal
+// point. Negative sizes, sizes beyond 8 EiB and unknown units are errors
+// that quote the text.
+func ParseSize(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	i := 0
+	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == '.' || t[i] == ',' || i == 0 && (t[i] == '+' || t[i] == '-')) {
+		i++
+	}
+	num, unit := t[:i], strings.TrimSpace(t[i:])
+	if num == "" {
+		return 0, fmt.Errorf("size %q: no number (want a size such as 100GB, 512MiB or 2T)", s)
+	}
+	v, err := strconv.ParseFloat(strings.Replace(num, ",", ".", 1), 64)
+	if err != nil {
+		return 0, fmt.Errorf("size %q: %q is not a number", s, num)
+	}
+	if v < 0 {
+		return 0, fmt.Errorf("size %q: negative", s)
+	}
+	p, ok := sizeUnits[strings.ToLower(unit)]
+	if !ok {
+		return 0, fmt.Errorf("size %q: unknown unit %q (want B, KiB, MiB, GiB, TiB or PiB; GB means GiB)", s, unit)
+	}
+	b := v * math.Pow(1024, float64(p))
+	if b >= math.MaxInt64 {
+		return 0, fmt.Errorf("size %q: too large", s)
+	}
+	return int64(math.Round(b)), nil
+}
+
+// HasUnit reports whether a size text names its unit ("16GB", not "16"):
+// a memory size given without one is more likely a slip than bytes.
+func HasUnit(s string) bool {
+	return strings.ContainsAny(strings.ToLower(s), "bkmgtp")
+}
+
+// Seconds prints a duration: under a minute to the millisecond
+// ("12.345 s"), longer as h:mm:ss ("3:41:44", "0:01:05"), beyond a day
+// with the days in front ("1d 2:03:04"). Longer durations are rounded to
+// the second. A negative duration keeps its sign; NaN and ±Inf are Dash.
+func Seconds(s float64) string {
+	if math.IsNaN(s) || math.IsInf(s, 0) {
+		return Dash
+	}
+	if s < 0 {
+		return "-" + Seconds(-s)
+	}
+	if s < 59.9995 {
+		return strconv.FormatFloat(s, 'f', 3, 64) + " s"
+	}
+	t := int64(math.Round(s))
+	d, h, m, sec := t/86400, t/3600%24, t/60%60, t%60
+	if d > 0 {
+		return fmt.Sprintf("%dd %d:%02d:%02d", d, h, m, sec)
+	}
+	return fmt.Sprintf("%d:%02d:%02d", h, m, sec)
+}
+
+// shown is v as Sig3 rounds it.
+func shown(v float64) float64 {
+	if math.Abs(v) >= 999.5 {
+		return math.Round(v)
+	}
+	return round3(v)
+}
+
+// round3 rounds v to three significant digits.
+func round3(v float64) float64 {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
+	return r
+}
+
+// Sig3 prints a figure with three significant digits, trailing zeros
+// kept ("1.85", "0.451", "2.00", "35.6"), a figure of 1000 or more as a
+// whole number ("1235"), never with an exponent; NaN and ±Inf are Dash.
+func Sig3(v float64) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return Dash
+	case v == 0:
+		return "0"
+	case math.Abs(v) >= 999.5:
+		return strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+	}
+	r := round3(v)
+	digits := int(math.Floor(math.Log10(math.Abs(r))))
+	return strconv.FormatFloat(r, 'f', max(0, 2-digits), 64)
+}
+
+// Compare orders names naturally: runs of digits compare as numbers
+// (RDB$PRIMARY2 before RDB$PRIMARY10, "T9" before "T10"), other text
+// without regard to case ("apple", "Banana", "cherry"). Names equal so far
+// are told apart by case, then by leading zeros, then byte by byte, so
+// that only equal strings compare equal.
+func Compare(a, b string) int {
+	if c := natural(a, b, true); c != 0 {
+		return c
+	}
+	if c := natural(a, b, false); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
+}
+
+// natural compares a and b run by run; fold ignores case in text runs.
+func natural(a, b string, fold bool) int {
+	for a != "" && b != "" {
+		da, db := isDigit(a[0]), isDigit(b[0])
+		switch {
+		case da && db:
+			na, ra := digitRun(a)
+			nb, rb := digitRun(b)
+			if c := compareDigits(na, nb); c != 0 {
+				return c
+			}
+			a, b = ra, rb
+		case da != db:
+			// A number sorts before text ("T1" before "TA").
+			if da {
+				return -1
+			}
+			return 1
+		default:
+			ta, ra := textRun(a)
+			tb, rb := textRun(b)
+			if fold {
+				ta, tb = strings.ToLower(ta), strings.ToLower(tb)
+			}
+			if c := strings.Compare(ta, tb); c != 0 {
+				// One run may be a prefix of the other followed by a digit
+				// in the other name: "A" then "1" against "AB".
+				return c
+			}
+			a, b = ra, rb
+		}
+	}
+	switch {
+	case a == "" && b == "":
+		return 0
+	case a == "":
+		return -1
+	}
+	return 1
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func digitRun(s string) (run, rest string) {
+	i := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return s[:i], s[i:]
+}
+
+func textRun(s string) (run, rest string) {
+	i := 0
+	for i < len(s) && !isDigit(s[i]) {
+		i++
+	}
+	return s[:i], s[i:]
+}
+
+// compareDigits compares two runs of digits as numbers of any length.
+func compareDigits(a, b string) int {
+	a, b = strings.TrimLeft(a, "0"), strings.TrimLeft(b, "0")
+	if len(a) != len(b) {
+		if len(a) < len(b) {
+			return -1
+		}
+		return 1
+	}
+	return strings.Compare(a, b)
+}

@@ -1,0 +1,191 @@
+package units
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestSize(t *testing.T) {
+	for _, c := range []struct {
+		b    int64
+		want string
+	}{
+		{0, "0 B"},
+		{512, "512 B"},
+		{1023, "1023 B"},
+		{1024, "1.00 KiB"},
+		{1536, "1.50 KiB"},
+		{10239, "10.0 KiB"},
+		{1000 * 1024, "1000 KiB"},
+		{1023 * 1024, "1023 KiB"},
+		{1024*1024 - 1, "1.00 MiB"},
+		{37329305, "35.6 MiB"}, // ORDER_LINE in the issue: 37.3 MB decimal
+		{2 << 40, "2.00 TiB"},
+		{2048 << 30, "2.00 TiB"}, // --predict 2TB, printed "2048 GB" before
+		{100 << 30, "100 GiB"},
+		{-1536, "-1.50 KiB"},
+		{math.MaxInt64, "8.00 EiB"},
+		{math.MinInt64, "-8.00 EiB"},
+	} {
+		if got := Size(c.b); got != c.want {
+			t.Errorf("Size(%d) = %q, want %q", c.b, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		b    float64
+		want string
+	}{
+		{1023.4, "1023 B"},
+		{1023.6, "1.00 KiB"},
+		{1.5 * (1 << 30), "1.50 GiB"},
+		{math.NaN(), Dash},
+		{math.Inf(1), Dash},
+	} {
+		if got := SizeFloat(c.b); got != c.want {
+			t.Errorf("SizeFloat(%g) = %q, want %q", c.b, got, c.want)
+		}
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want int64
+	}{
+		{"4096", 4096},
+		{"512B", 512},
+		{"100GB", 100 << 30},
+		{"100GiB", 100 << 30},
+		{"100 gb", 100 << 30},
+		{"2TB", 2 << 40},
+		{"2T", 2 << 40},
+		{"512MiB", 512 << 20},
+		{"1.5GiB", 3 << 29},
+		{"1,5 GB", 3 << 29},
+		{"16k", 16 << 10},
+		{"1PB", 1 << 50},
+		{" 8 KiB ", 8192},
+		{"0", 0},
+	} {
+		got, err := ParseSize(c.s)
+		if err != nil || got != c.want {
+			t.Errorf("ParseSize(%q) = %d, %v; want %d", c.s, got, err, c.want)
+		}
+	}
+	for _, c := range []struct{ s, want string }{
+		{"", `size "": no number (want a size such as 100GB, 512MiB or 2T)`},
+		{"GB", `size "GB": no number (want a size such as 100GB, 512MiB or 2T)`},
+		{"12XB", `size "12XB": unknown unit "XB" (want B, KiB, MiB, GiB, TiB or PiB; GB means GiB)`},
+		{"-5GB", `size "-5GB": negative`},
+		{"1.2.3GB", `size "1.2.3GB": "1.2.3" is not a number`},
+		{"9000PB", `size "9000PB": too large`},
+	} {
+		_, err := ParseSize(c.s)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("ParseSize(%q) error = %v, want %q", c.s, err, c.want)
+		}
+	}
+}
+
+// What ParseSize reads, Size prints in the same unit: --predict 2TB is
+// shown as 2.00 TiB.
+func TestParseSizeRoundTrip(t *testing.T) {
+	for s, want := range map[string]string{"2TB": "2.00 TiB", "100GB": "100 GiB", "16GB": "16.0 GiB", "512MB": "512 MiB"} {
+		b, err := ParseSize(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Size(b); got != want {
+			t.Errorf("Size(ParseSize(%q)) = %q, want %q", s, got, want)
+		}
+	}
+}
+
+func TestHasUnit(t *testing.T) {
+	for s, want := range map[string]bool{"16GB": true, "16": false, "64 GiB": true, "4096": false, "2t": true} {
+		if got := HasUnit(s); got != want {
+			t.Errorf("HasUnit(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestSeconds(t *testing.T) {
+	for _, c := range []struct {
+		s    float64
+		want string
+	}{
+		{0, "0.000 s"},
+		{0.0004, "0.000 s"},
+		{12.345, "12.345 s"},
+		{59.999, "59.999 s"},
+		{59.9996, "0:01:00"},
+		{65, "0:01:05"},
+		{13304.334, "3:41:44"}, // the issue's 13304.334 s
+		{86399.6, "1d 0:00:00"},
+		{93784, "1d 2:03:04"},
+		{3*86400 + 5, "3d 0:00:05"},
+		{-12.5, "-12.500 s"},
+		{-3700, "-1:01:40"},
+		{math.NaN(), Dash},
+		{math.Inf(-1), Dash},
+	} {
+		if got := Seconds(c.s); got != c.want {
+			t.Errorf("Seconds(%g) = %q, want %q", c.s, got, c.want)
+		}
+	}
+}
+
+func TestSig3(t *testing.T) {
+	for _, c := range []struct {
+		v    float64
+		want string
+	}{
+		{0, "0"},
+		{1.848, "1.85"},
+		{0.451 / 0.244, "1.85"},
+		{0.451, "0.451"},
+		{0.687, "0.687"},
+		{2, "2.00"},
+		{35.6, "35.6"},
+		{9.996, "10.0"},
+		{99.96, "100"},
+		{999.4, "999"},
+		{999.6, "1000"},
+		{1234.5, "1235"},
+		{0.000123456, "0.000123"},
+		{-0.0456, "-0.0456"},
+		{math.NaN(), Dash},
+	} {
+		if got := Sig3(c.v); got != c.want {
+			t.Errorf("Sig3(%g) = %q, want %q", c.v, got, c.want)
+		}
+	}
+}
+
+func TestCompare(t *testing.T) {
+	names := []string{"RDB$PRIMARY10", "RDB$PRIMARY2", "RDB$PRIMARY100", "RDB$PRIMARY1",
+		"RDB$FOREIGN3", "T10", "T9", "t9", "T09", "TA", "T", "apple", "Banana", "cherry", "A1", "AB"}
+	slices.SortFunc(names, Compare)
+	want := []string{"A1", "AB", "apple", "Banana", "cherry", "RDB$FOREIGN3", "RDB$PRIMARY1", "RDB$PRIMARY2",
+		"RDB$PRIMARY10", "RDB$PRIMARY100", "T", "T09", "T9", "t9", "T10", "TA"}
+	if !slices.Equal(names, want) {
+		t.Errorf("sorted:\n%s\nwant:\n%s", strings.Join(names, " "), strings.Join(want, " "))
+	}
+	for _, c := range []struct {
+		a, b string
+		want int
+	}{
+		{"X2", "X10", -1},
+		{"X10", "X2", 1},
+		{"X", "X", 0},
+		{"x", "X", 1},
+		{"X01", "X1", -1},
+		{"99999999999999999999999", "100000000000000000000000", -1},
+	} {
+		if got := Compare(c.a, c.b); got != c.want {
+			t.Errorf("Compare(%q, %q) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+}

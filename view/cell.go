@@ -1,0 +1,231 @@
+package view
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fbdiag/fbdiag/internal/units"
+)
+
+// Kind is what a cell holds, which decides how it is printed.
+type Kind uint8
+
+// The kinds of cell.
+const (
+	TextKind    Kind = iota // a name or a word
+	CountKind               // a whole number: records, pages, transactions
+	NumberKind              // a figure: versions per record, selectivity
+	BytesKind               // a size in bytes
+	SecondsKind             // a duration in seconds
+	ShareKind               // a part of a whole, 0..1 ("69.0 %")
+	ChangeKind              // a relative change, signed ("+12.3 %")
+	RatioKind               // other / base ("×1.85")
+	TimeKind                // a date and time
+)
+
+// numeric reports whether cells of the kind are figures (right-aligned,
+// with data-sort in HTML).
+func (k Kind) numeric() bool { return k != TextKind && k != TimeKind }
+
+// Cell is one typed value of a table or field.
+type Cell struct {
+	Kind Kind
+	// Text is the value of a text cell.
+	Text string
+	// Int is the value of a count or bytes cell, Num of the other
+	// figures, T of a time.
+	Int int64
+	Num float64
+	T   time.Time
+	// Null is a value the input did not hold: empty in every format.
+	Null bool
+}
+
+// Str is a text cell.
+func Str(s string) Cell { return Cell{Kind: TextKind, Text: s} }
+
+// StrP is a text cell, null for nil.
+func StrP(p *string) Cell {
+	if p == nil {
+		return Cell{Kind: TextKind, Null: true}
+	}
+	return Str(*p)
+}
+
+// Int is a count.
+func Int(n int64) Cell { return Cell{Kind: CountKind, Int: n} }
+
+// IntP is a count, null for nil.
+func IntP(p *int64) Cell {
+	if p == nil {
+		return Cell{Kind: CountKind, Null: true}
+	}
+	return Int(*p)
+}
+
+// Num is a figure.
+func Num(v float64) Cell { return Cell{Kind: NumberKind, Num: v} }
+
+// NumP is a figure, null for nil.
+func NumP(p *float64) Cell { return floatP(NumberKind, p) }
+
+// Bytes is a size.
+func Bytes(b int64) Cell { return Cell{Kind: BytesKind, Int: b} }
+
+// BytesP is a size, null for nil.
+func BytesP(p *int64) Cell {
+	if p == nil {
+		return Cell{Kind: BytesKind, Null: true}
+	}
+	return Bytes(*p)
+}
+
+// Sec is a duration in seconds.
+func Sec(v float64) Cell { return Cell{Kind: SecondsKind, Num: v} }
+
+// SecP is a duration, null for nil.
+func SecP(p *float64) Cell { return floatP(SecondsKind, p) }
+
+// Share is a part of a whole, 0..1.
+func Share(v float64) Cell { return Cell{Kind: ShareKind, Num: v} }
+
+// ShareP is a share, null for nil.
+func ShareP(p *float64) Cell { return floatP(ShareKind, p) }
+
+// Change is a relative change, (other − base) / base.
+func Change(v float64) Cell { return Cell{Kind: ChangeKind, Num: v} }
+
+// ChangeP is a change, null for nil.
+func ChangeP(p *float64) Cell { return floatP(ChangeKind, p) }
+
+// Ratio is other / base.
+func Ratio(v float64) Cell { return Cell{Kind: RatioKind, Num: v} }
+
+// RatioP is a ratio, null for nil.
+func RatioP(p *float64) Cell { return floatP(RatioKind, p) }
+
+// Time is a date and time.
+func Time(t time.Time) Cell { return Cell{Kind: TimeKind, T: t} }
+
+// TimeP is a time, null for nil.
+func TimeP(p *time.Time) Cell {
+	if p == nil {
+		return Cell{Kind: TimeKind, Null: true}
+	}
+	return Time(*p)
+}
+
+// Null is an empty cell of a kind.
+func Null(k Kind) Cell { return Cell{Kind: k, Null: true} }
+
+func floatP(k Kind, p *float64) Cell {
+	if p == nil {
+		return Cell{Kind: k, Null: true}
+	}
+	return Cell{Kind: k, Num: *p}
+}
+
+// Value is the cell as a number (counts and sizes converted); NaN for
+// text, times and null cells.
+func (c Cell) Value() float64 {
+	switch {
+	case c.Null || c.Kind == TextKind || c.Kind == TimeKind:
+		return math.NaN()
+	case c.Kind == CountKind || c.Kind == BytesKind:
+		return float64(c.Int)
+	}
+	return c.Num
+}
+
+// Human prints the cell for people: sizes in IEC units, durations as
+// h:mm:ss above a minute, shares and changes in percent, ratios with ×,
+// figures with three significant digits. A null cell is "".
+func (c Cell) Human() string {
+	if c.Null {
+		return ""
+	}
+	switch c.Kind {
+	case TextKind:
+		return c.Text
+	case CountKind:
+		return strconv.FormatInt(c.Int, 10)
+	case NumberKind:
+		return figure(c.Num)
+	case BytesKind:
+		return units.Size(c.Int)
+	case SecondsKind:
+		return units.Seconds(c.Num)
+	case ShareKind:
+		if bad(c.Num) {
+			return units.Dash
+		}
+		return strconv.FormatFloat(100*c.Num, 'f', 1, 64) + " %"
+	case ChangeKind:
+		if bad(c.Num) {
+			return units.Dash
+		}
+		s := strconv.FormatFloat(100*c.Num, 'f', 1, 64)
+		if !strings.HasPrefix(s, "-") {
+			s = "+" + s
+		}
+		return s + " %"
+	case RatioKind:
+		if bad(c.Num) {
+			return units.Dash
+		}
+		return "×" + units.Sig3(c.Num)
+	case TimeKind:
+		return c.T.Format("2006-01-02 15:04:05")
+	}
+	return ""
+}
+
+// Machine prints the cell for a spreadsheet or a script: counts and
+// sizes as whole numbers, shares, changes and ratios as plain fractions
+// (0.69), seconds as a plain figure, times as ISO 8601 without a zone (the
+// inputs give none). A null cell, NaN and infinities are "".
+func (c Cell) Machine() string {
+	if c.Null {
+		return ""
+	}
+	switch c.Kind {
+	case TextKind:
+		return c.Text
+	case CountKind, BytesKind:
+		return strconv.FormatInt(c.Int, 10)
+	case TimeKind:
+		return c.T.Format("2006-01-02T15:04:05")
+	}
+	if bad(c.Num) {
+		return ""
+	}
+	return plain(c.Num)
+}
+
+// plain prints a float in full without an exponent, unless it is huge.
+func plain(v float64) string {
+	if math.Abs(v) >= 1e21 {
+		return strconv.FormatFloat(v, 'g', -1, 64)
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// figure prints a figure for people: whole numbers as they are, others
+// with three significant digits, trailing zeros dropped ("0.3", "1.85").
+func figure(v float64) string {
+	switch {
+	case bad(v):
+		return units.Dash
+	case v == math.Trunc(v) && math.Abs(v) < 1e15:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	s := units.Sig3(v)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+func bad(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }

@@ -1,0 +1,147 @@
+package view
+
+import (
+	"encoding/csv"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// SummaryTable is the CSV name of a document's headline (columns field,
+// value).
+const SummaryTable = "summary"
+
+// findingsName is the CSV name of a document's findings.
+func findingsName(d *Doc) string {
+	if d.FindingsName != "" {
+		return d.FindingsName
+	}
+	return "findings"
+}
+
+// TableNames lists the names CSV accepts for d: its tables, the summary
+// when it has a headline and the findings, in that order.
+func TableNames(d *Doc) []string {
+	var names []string
+	for _, t := range d.Tables {
+		names = append(names, t.Name)
+	}
+	if len(d.Headline) > 0 {
+		names = append(names, SummaryTable)
+	}
+	return append(names, findingsName(d))
+}
+
+// csvTable is the table of d named name ("" for d.Main): one of its
+// tables, or its summary or findings laid out as one.
+func csvTable(d *Doc, name string) (*Table, error) {
+	if name == "" {
+		name = d.Main
+	}
+	if name == "" && len(d.Tables) > 0 {
+		name = d.Tables[0].Name
+	}
+	for _, t := range d.Tables {
+		if t.Name == name {
+			return t, nil
+		}
+	}
+	switch {
+	case name == SummaryTable && len(d.Headline) > 0:
+		return summaryTable(d), nil
+	case name == findingsName(d):
+		return findingsTable(d), nil
+	}
+	return nil, &NoTableError{Name: name, Valid: TableNames(d)}
+}
+
+// summaryTable is the headline as field/value rows.
+func summaryTable(d *Doc) *Table {
+	t := &Table{Name: SummaryTable, Columns: []Column{{Key: "field", Title: "field"}, {Key: "value", Title: "value"}}}
+	for _, f := range d.Headline {
+		t.Rows = append(t.Rows, []Cell{Str(f.Key), Str(f.Value.Machine())})
+	}
+	return t
+}
+
+// findingsTable is the findings as rows.
+func findingsTable(d *Doc) *Table {
+	t := &Table{Name: findingsName(d), Rows: [][]Cell{}}
+	for _, k := range []string{"severity", "rule", "object", "value", "threshold", "unit", "message", "advice", "source"} {
+		kind := TextKind
+		if k == "value" || k == "threshold" {
+			kind = NumberKind
+		}
+		t.Columns = append(t.Columns, Column{Key: k, Title: k, Kind: kind})
+	}
+	for _, f := range d.Findings {
+		t.Rows = append(t.Rows, []Cell{Str(f.Severity), Str(f.Rule), Str(f.Object), f.Value, f.Threshold,
+			Str(f.Unit), Str(f.Message), Str(f.Advice), Str(f.Source)})
+	}
+	return t
+}
+
+// csvWriter writes one table of every document into one RFC 4180 table:
+// the header once, from the first document.
+type csvWriter struct {
+	w      *csv.Writer
+	opt    Options
+	header []string
+}
+
+func (c *csvWriter) write(d *Doc) error {
+	t, err := csvTable(d, c.opt.Table)
+	if err != nil {
+		return err
+	}
+	var head []string
+	if c.opt.Source {
+		head = append(head, "source")
+	}
+	for _, col := range t.Columns {
+		head = append(head, col.Key)
+	}
+	if c.header == nil {
+		c.header = head
+		if err := c.w.Write(head); err != nil {
+			return err
+		}
+	} else if !slices.Equal(head, c.header) {
+		return fmt.Errorf("%s: table %q has the columns %s, not %s as the one before: %w",
+			d.Source, t.Name, strings.Join(head, ","), strings.Join(c.header, ","), ErrNotRectangular)
+	}
+	rec := make([]string, len(head))
+	for r := range t.All() {
+		i := 0
+		if c.opt.Source {
+			rec[0] = csvText(d.Source)
+			i = 1
+		}
+		for j, col := range t.Columns {
+			v := ""
+			if j < len(r) {
+				v = r[j].Machine()
+				if r[j].Kind == TextKind || col.Kind == TextKind {
+					v = csvText(v)
+				}
+			}
+			rec[i+j] = v
+		}
+		if err := c.w.Write(rec); err != nil {
+			return err
+		}
+	}
+	c.w.Flush()
+	return c.w.Error()
+}
+
+// csvText escapes the control characters of a text cell and neutralises
+// one a spreadsheet would run as a formula: a cell starting with =, +, -,
+// @, tab or carriage return gets an apostrophe in front (OWASP, "CSV
+// Injection"). Numbers are written by Machine and never pass here.
+func csvText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		s = "'" + s
+	}
+	return safe(s)
+}

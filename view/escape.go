@@ -1,0 +1,85 @@
+package view
+
+import (
+	"strings"
+
+	eaw "golang.org/x/text/width"
+
+	"github.com/fbdiag/fbdiag/internal/printable"
+)
+
+// safe is text from an input made printable: control characters, bidi
+// controls and invalid UTF-8 written as Go escapes (internal/printable).
+// Every writer but OpenMetrics, which escapes on its own terms, passes
+// each text through it once.
+func safe(s string) string { return printable.String(s) }
+
+// width is the number of terminal columns s takes: East Asian wide and
+// fullwidth characters take two.
+func width(s string) int {
+	n := 0
+	for _, r := range s {
+		n++
+		if r >= 0x1100 {
+			switch eaw.LookupRune(r).Kind() {
+			case eaw.EastAsianWide, eaw.EastAsianFullwidth:
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// clip shortens s to n columns, ending it with "…".
+func clip(s string, n int) string {
+	if n <= 0 || width(s) <= n {
+		return s
+	}
+	var b strings.Builder
+	w := 0
+	for _, r := range s {
+		rw := width(string(r))
+		if w+rw > n-1 {
+			break
+		}
+		b.WriteRune(r)
+		w += rw
+	}
+	return b.String() + "…"
+}
+
+// clipLeft keeps the end of s (a path's file name) in n columns.
+func clipLeft(s string, n int) string {
+	if n <= 0 || width(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	w := 1
+	i := len(r)
+	for i > 0 && w+width(string(r[i-1])) <= n {
+		i--
+		w += width(string(r[i]))
+	}
+	return "…" + string(r[i:])
+}
+
+// wrap splits s into lines of at most max columns, each starting with
+// indent; a word longer than a line is kept whole.
+func wrap(s, indent string, max int) []string {
+	var lines []string
+	line := indent
+	for _, word := range strings.Fields(s) {
+		if len(line) > len(indent) && width(line)+1+width(word) > max {
+			lines = append(lines, line)
+			line = indent
+		}
+		if len(line) > len(indent) {
+			line += " "
+		}
+		line += word
+	}
+	if len(line) > len(indent) {
+		lines = append(lines, line)
+	}
+	return lines
+}

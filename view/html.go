@@ -1,0 +1,112 @@
+package view
+
+import (
+	"bufio"
+	"fmt"
+	"html"
+	"io"
+	"strings"
+)
+
+// writeHTML writes a document as an HTML fragment for the report's page:
+// the headline as boxes, the findings as a list, each table in a
+// scrolling box. It uses the report's CSS classes (headlines, findings,
+// num, muted, scroll) and writes no script and no style.
+func writeHTML(w io.Writer, d *Doc, opt Options) error {
+	b := bufio.NewWriter(w)
+	fmt.Fprintln(b, `<div class="view">`)
+	if len(d.Headline) > 0 {
+		fmt.Fprintln(b, `<div class="headlines">`)
+		for _, f := range d.Headline {
+			fmt.Fprintf(b, `<div class="headline" data-key="%s"><span class="v">%s</span><span class="l">%s</span></div>`+"\n",
+				esc(f.Key), esc(fieldText(f)), esc(f.Label))
+		}
+		fmt.Fprintln(b, `</div>`)
+	}
+	if len(d.Findings) > 0 {
+		fmt.Fprintf(b, "<h3>%s</h3>\n<ul class=\"findings\">\n", esc(findingsTitle(d)))
+		for _, f := range d.Findings {
+			sev := esc(f.Severity)
+			s := fmt.Sprintf(`<li class="%s"><span class="sev">%s</span>%s <bdi>%s</bdi>`, sev, sev, esc(f.Rule), esc(f.Object))
+			if fig := figureText(f); fig != "" {
+				s += ": " + esc(fig)
+			}
+			s += ". " + esc(f.Message)
+			if f.Advice != "" {
+				s += " Do: <code>" + esc(f.Advice) + "</code>"
+			}
+			if f.Source != "" {
+				s += ` <span class="muted">(source: ` + esc(f.Source) + ")</span>"
+			}
+			fmt.Fprintln(b, s+"</li>")
+		}
+		fmt.Fprintln(b, "</ul>")
+	}
+	for _, t := range d.Tables {
+		htmlTable(b, t, opt)
+	}
+	for _, n := range d.Notes {
+		fmt.Fprintf(b, "<p class=\"muted\">%s</p>\n", esc(n))
+	}
+	fmt.Fprintln(b, `</div>`)
+	return b.Flush()
+}
+
+// htmlTable writes one table: a number cell carries its Machine value in
+// data-sort, a text cell is isolated in <bdi>.
+func htmlTable(w io.Writer, t *Table, opt Options) {
+	fmt.Fprintf(w, "<div class=\"scroll\"><table data-table=\"%s\">\n", esc(t.Name))
+	if t.Title != "" {
+		fmt.Fprintf(w, "<caption>%s</caption>\n", esc(t.Title))
+	}
+	var head strings.Builder
+	for _, c := range t.Columns {
+		fmt.Fprintf(&head, `<th%s data-key="%s">%s</th>`, numClass(c.Kind), esc(c.Key), esc(c.Title))
+	}
+	fmt.Fprintf(w, "<thead><tr>%s</tr></thead>\n<tbody>\n", head.String())
+	limit := shown(t, opt)
+	count, printed := 0, 0
+	for r := range t.All() {
+		count++
+		if limit > 0 && count > limit {
+			continue
+		}
+		var row strings.Builder
+		for i, c := range t.Columns {
+			var cell Cell
+			if i < len(r) {
+				cell = r[i]
+			} else {
+				cell = Null(c.Kind)
+			}
+			switch {
+			case c.Kind.numeric():
+				fmt.Fprintf(&row, `<td class="num" data-sort="%s">%s</td>`, esc(cell.Machine()), esc(cell.Human()))
+			case cell.Null || cell.Human() == "":
+				row.WriteString("<td></td>")
+			default:
+				fmt.Fprintf(&row, "<td><bdi>%s</bdi></td>", esc(cell.Human()))
+			}
+		}
+		fmt.Fprintf(w, "<tr>%s</tr>\n", row.String())
+		printed++
+	}
+	fmt.Fprintln(w, "</tbody>\n</table></div>")
+	notes := t.Notes
+	if n := moreNote(t, opt, printed, count); n != "" {
+		notes = append([]string{n}, notes...)
+	}
+	for _, n := range notes {
+		fmt.Fprintf(w, "<p class=\"muted\">%s</p>\n", esc(n))
+	}
+}
+
+func numClass(k Kind) string {
+	if k.numeric() {
+		return ` class="num"`
+	}
+	return ""
+}
+
+// esc escapes text for HTML after making it printable.
+func esc(s string) string { return html.EscapeString(safe(s)) }

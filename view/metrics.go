@@ -1,0 +1,145 @@
+package view
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+var (
+	reMetricName = regexp.MustCompile(`^[a-zA-Z_:][a-zA-Z0-9_:]*$`)
+	reLabelName  = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
+)
+
+// writeMetrics writes the metric families of every document as one
+// OpenMetrics exposition: a family's samples together, those of later
+// documents after the first's, then "# EOF".
+func writeMetrics(w io.Writer, docs []*Doc) error {
+	var names []string
+	byName := map[string][]MetricFamily{}
+	for _, d := range docs {
+		for _, f := range d.Metrics {
+			if _, ok := byName[f.Name]; !ok {
+				names = append(names, f.Name)
+			}
+			byName[f.Name] = append(byName[f.Name], f)
+		}
+	}
+	if len(names) == 0 {
+		return ErrNoMetrics
+	}
+	b := bufio.NewWriter(w)
+	for _, name := range names {
+		fams := byName[name]
+		f := fams[0]
+		if err := checkFamily(f); err != nil {
+			return err
+		}
+		fmt.Fprintf(b, "# HELP %s %s\n", f.Name, escapeHelp(f.Help))
+		fmt.Fprintf(b, "# TYPE %s %s\n", f.Name, f.Type)
+		if f.Unit != "" {
+			fmt.Fprintf(b, "# UNIT %s %s\n", f.Name, f.Unit)
+		}
+		sample := f.Name
+		if f.Type == Counter {
+			sample += "_total"
+		}
+		seen := map[string]bool{}
+		for _, g := range fams {
+			if g.Type != f.Type || g.Unit != f.Unit {
+				return fmt.Errorf("metric %s: type %s %q and %s %q in two documents", name, f.Type, f.Unit, g.Type, g.Unit)
+			}
+			if g.Samples == nil {
+				continue
+			}
+			for s := range g.Samples {
+				labels, err := labelText(s.Labels)
+				if err != nil {
+					return fmt.Errorf("metric %s: %w", name, err)
+				}
+				if seen[labels] {
+					return fmt.Errorf("metric %s%s: %w", name, labels, ErrDuplicateSample)
+				}
+				seen[labels] = true
+				fmt.Fprintf(b, "%s%s %s\n", sample, labels, metricValue(s.Value))
+			}
+		}
+	}
+	fmt.Fprintln(b, "# EOF")
+	return b.Flush()
+}
+
+func checkFamily(f MetricFamily) error {
+	switch {
+	case !reMetricName.MatchString(f.Name):
+		return fmt.Errorf("metric name %q is not valid", f.Name)
+	case f.Type != Gauge && f.Type != Counter:
+		return fmt.Errorf("metric %s: type %q is not gauge or counter", f.Name, f.Type)
+	case f.Unit != "" && !strings.HasSuffix(f.Name, "_"+f.Unit):
+		return fmt.Errorf("metric %s: the name must end with its unit %q", f.Name, f.Unit)
+	case f.Type == Counter && strings.HasSuffix(f.Name, "_total"):
+		return fmt.Errorf("metric %s: a counter's family name has no _total", f.Name)
+	}
+	return nil
+}
+
+// labelText is {a="x",b="y"}, or "" without labels.
+func labelText(ls []Label) (string, error) {
+	if len(ls) == 0 {
+		return "", nil
+	}
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, l := range ls {
+		if !reLabelName.MatchString(l.Name) || strings.HasPrefix(l.Name, "__") {
+			return "", fmt.Errorf("label name %q is not valid", l.Name)
+		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(l.Name)
+		b.WriteString(`="`)
+		b.WriteString(escapeLabel(l.Value))
+		b.WriteByte('"')
+	}
+	b.WriteByte('}')
+	return b.String(), nil
+}
+
+// escapeLabel escapes a label value: control characters, bidi controls
+// and invalid UTF-8 as printable writes them (\x1b, \u202e: inert text),
+// then backslash, double quote and newline as the format wants.
+func escapeLabel(s string) string {
+	return labelReplacer.Replace(safe(s))
+}
+
+var labelReplacer = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+
+// escapeHelp escapes a HELP text: as a label value, but a double quote
+// becomes an apostrophe, since OpenMetrics wants it escaped and the
+// Prometheus text parser (node_exporter's textfile collector) refuses \".
+func escapeHelp(s string) string {
+	return helpReplacer.Replace(safe(s))
+}
+
+var helpReplacer = strings.NewReplacer(`\`, `\\`, `"`, "'", "\n", `\n`)
+
+// metricValue prints a sample value: whole numbers in full, others in
+// the shortest form that reads back the same; NaN, +Inf, -Inf.
+func metricValue(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return "NaN"
+	case math.IsInf(v, 1):
+		return "+Inf"
+	case math.IsInf(v, -1):
+		return "-Inf"
+	case v == math.Trunc(v) && math.Abs(v) < 1e15:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64)
+}

@@ -1,0 +1,147 @@
+package view
+
+import (
+	"iter"
+
+	"github.com/fbdiag/fbdiag/plot"
+)
+
+// Doc is one analysis laid out for reading: see the package manual.
+type Doc struct {
+	// Title is the first line of text and markdown output.
+	Title string
+	// Source names the input in a CSV source column and in messages
+	// ("shop.txt", "shop.txt#2" for a second snapshot).
+	Source   string
+	Headline []Field
+	Tables   []*Table
+	// Findings are the verdicts, worst first; FindingsTitle heads them in
+	// text ("Warnings"; "Findings" when empty) and FindingsName is their
+	// CSV table name ("warnings"; "findings" when empty).
+	Findings      []Finding
+	FindingsTitle string
+	FindingsName  string
+	// Main is the table CSV writes when no --table is given.
+	Main    string
+	Notes   []string
+	Metrics []MetricFamily
+	Charts  []*plot.Chart
+}
+
+// Field is one headline figure.
+type Field struct {
+	// Key is the snake_case name, in the CSV summary table.
+	Key string
+	// Label names the figure for people.
+	Label string
+	Value Cell
+	// Detail follows the value in human formats.
+	Detail string
+}
+
+// Finding is one verdict of an analysis.
+type Finding struct {
+	// Severity is "critical", "warning" or "info".
+	Severity string
+	Rule     string
+	// Object names what the finding is about ("index IX on T", "table T",
+	// "database").
+	Object string
+	// Value is the figure judged and Threshold the limit it passed; both
+	// null for a finding without a figure (a flag).
+	Value, Threshold Cell
+	// Unit follows the figures in human formats.
+	Unit string
+	// Message says what the value means; Advice what to run or change.
+	Message string
+	Advice  string
+	// Source cites where the threshold comes from.
+	Source string
+}
+
+// Table is a named grid of typed cells.
+type Table struct {
+	// Name is the CSV --table key.
+	Name  string
+	Title string
+	// Columns describe the cells of every row, in order.
+	Columns []Column
+	// Rows holds the rows; when it is nil, Stream yields them.
+	Rows   [][]Cell
+	Stream iter.Seq[[]Cell]
+	// Total is the number of rows the analysis had before the view chose
+	// these (a view that keeps the top ones); 0 means all are here.
+	Total int
+	// Limit bounds the rows text, markdown and HTML show (0: all) unless
+	// Options.All; CSV writes every row.
+	Limit int
+	// Noun names the rows in the note on those left out ("tables");
+	// the Name when empty.
+	Noun string
+	// Notes are printed under the table in human formats.
+	Notes []string
+}
+
+// Column describes one column.
+type Column struct {
+	// Key is the CSV header: snake_case with the unit ("size_bytes").
+	Key string
+	// Title is the human header ("size").
+	Title string
+	// Kind is the kind of its cells; numbers are right-aligned.
+	Kind Kind
+	// Max clips a text cell to Max characters in text output (0: never),
+	// so that tables fit 100 columns; other formats keep it whole.
+	Max int
+}
+
+// All yields the rows of the table, held or streamed.
+func (t *Table) All() iter.Seq[[]Cell] {
+	if t.Rows != nil || t.Stream == nil {
+		return func(yield func([]Cell) bool) {
+			for _, r := range t.Rows {
+				if !yield(r) {
+					return
+				}
+			}
+		}
+	}
+	return t.Stream
+}
+
+// noun is what the rows are called in the note on those left out.
+func (t *Table) noun() string {
+	if t.Noun != "" {
+		return t.Noun
+	}
+	return t.Name
+}
+
+// MetricType is an OpenMetrics metric type.
+type MetricType string
+
+// The metric types fbdiag writes.
+const (
+	Gauge   MetricType = "gauge"
+	Counter MetricType = "counter"
+)
+
+// MetricFamily is one metric name with its samples. Name starts with
+// "fbdiag_" and, with a Unit, ends with "_" + Unit (OpenMetrics); a
+// counter's samples are written with "_total" after the name.
+type MetricFamily struct {
+	Name    string
+	Help    string
+	Type    MetricType
+	Unit    string
+	Samples iter.Seq[Sample]
+}
+
+// Sample is one value of a family, told apart by its labels.
+type Sample struct {
+	Labels []Label
+	Value  float64
+}
+
+// Label is one label of a sample: database, table or index.
+type Label struct{ Name, Value string }

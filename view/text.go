@@ -1,0 +1,269 @@
+package view
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// LineWidth is the width text output keeps to.
+const LineWidth = 100
+
+// measureRows is how many rows text output holds to measure its columns;
+// the rows of a longer stream after them are printed with those widths.
+const measureRows = 1000
+
+// writeText writes a document for a terminal.
+func writeText(w io.Writer, d *Doc, opt Options) error {
+	b := bufio.NewWriter(w)
+	blank := false // a blank line goes before the next block
+	if d.Title != "" {
+		fmt.Fprintln(b, clipLeft(safe(d.Title), LineWidth))
+	}
+	if len(d.Headline) > 0 {
+		n := 0
+		for _, f := range d.Headline {
+			n = max(n, width(safe(f.Label)))
+		}
+		for _, f := range d.Headline {
+			l := safe(f.Label)
+			fmt.Fprintln(b, strings.TrimRight(l+strings.Repeat(" ", n-width(l)+2)+fieldText(f), " "))
+		}
+		blank = true
+	} else if d.Title != "" {
+		blank = true
+	}
+	for _, t := range d.Tables {
+		if blank {
+			fmt.Fprintln(b)
+		}
+		textTable(b, t, opt)
+		blank = true
+	}
+	if len(d.Findings) > 0 || d.FindingsTitle != "" {
+		if blank {
+			fmt.Fprintln(b)
+		}
+		textFindings(b, d)
+		blank = true
+	}
+	if len(d.Notes) > 0 && blank {
+		fmt.Fprintln(b)
+	}
+	for _, n := range d.Notes {
+		textNote(b, n)
+	}
+	return b.Flush()
+}
+
+// fieldText is a field's value as people read it: "?" when unknown, the
+// detail after it.
+func fieldText(f Field) string {
+	v := safe(f.Value.Human())
+	if v == "" {
+		v = "?"
+	}
+	if f.Detail != "" {
+		v += " " + safe(f.Detail)
+	}
+	return v
+}
+
+// textNote prints a sentence wrapped to the line width, continuation
+// lines indented.
+func textNote(w io.Writer, n string) {
+	n = safe(n)
+	if width(n) <= LineWidth {
+		fmt.Fprintln(w, n)
+		return
+	}
+	for i, l := range wrap(n, "  ", LineWidth) {
+		if i == 0 {
+			l = strings.TrimPrefix(l, "  ")
+		}
+		fmt.Fprintln(w, l)
+	}
+}
+
+// shown is how many rows of t human formats show: its Limit unless
+// Options.All, 0 meaning all.
+func shown(t *Table, opt Options) int {
+	if opt.All {
+		return 0
+	}
+	return t.Limit
+}
+
+// moreNote says how many rows were left out, or "".
+func moreNote(t *Table, opt Options, printed, counted int) string {
+	more := max(t.Total, counted) - printed
+	if more <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d more %s%s", more, t.noun(), opt.MoreHint)
+}
+
+// textTable prints a table with aligned columns: its title, a header of
+// the column titles, the rows and the notes.
+func textTable(w io.Writer, t *Table, opt Options) {
+	if t.Title != "" {
+		fmt.Fprintln(w, safe(t.Title))
+	}
+	limit := shown(t, opt)
+	widths := make([]int, len(t.Columns))
+	head := make([]string, len(t.Columns))
+	for i, c := range t.Columns {
+		head[i] = safe(c.Title)
+		widths[i] = width(head[i])
+	}
+	cells := func(r []Cell) []string {
+		out := make([]string, len(t.Columns))
+		for i, c := range t.Columns {
+			if i < len(r) {
+				out[i] = clip(safe(r[i].Human()), c.Max)
+			}
+		}
+		return out
+	}
+	line := func(cells []string) {
+		var b strings.Builder
+		for i, c := range t.Columns {
+			v := cells[i]
+			pad := strings.Repeat(" ", max(widths[i]-width(v), 0))
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			if c.Kind.numeric() {
+				b.WriteString(pad + v)
+			} else {
+				b.WriteString(v + pad)
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+	var held [][]string
+	count, printed := 0, 0
+	started := false
+	start := func() {
+		started = true
+		if len(t.Columns) == 0 {
+			return
+		}
+		line(head)
+		for _, r := range held {
+			line(r)
+		}
+		printed += len(held)
+		held = nil
+	}
+	for r := range t.All() {
+		count++
+		if limit > 0 && count > limit {
+			continue
+		}
+		c := cells(r)
+		if started {
+			line(c)
+			printed++
+			continue
+		}
+		for i := range c {
+			widths[i] = max(widths[i], width(c[i]))
+		}
+		held = append(held, c)
+		if len(held) == measureRows {
+			start()
+		}
+	}
+	if !started && (count > 0 || len(t.Columns) > 0) {
+		start()
+	}
+	if n := moreNote(t, opt, printed, count); n != "" {
+		textNote(w, n)
+	}
+	for _, n := range t.Notes {
+		textNote(w, n)
+	}
+}
+
+// op is how a finding's value stands to its threshold.
+func op(f Finding) string {
+	v, th := f.Value.Value(), f.Threshold.Value()
+	switch {
+	case v > th:
+		return ">"
+	case v < th:
+		return "<"
+	}
+	return ">="
+}
+
+// figureText is "value > threshold unit", or "" for a finding without a
+// figure.
+func figureText(f Finding) string {
+	if f.Value.Null || f.Threshold.Null {
+		return ""
+	}
+	s := f.Value.Human() + " " + op(f) + " " + f.Threshold.Human()
+	if f.Unit != "" {
+		s += " " + f.Unit
+	}
+	return s
+}
+
+// findingsTitle heads the findings: "Warnings (3)".
+func findingsTitle(d *Doc) string {
+	t := d.FindingsTitle
+	if t == "" {
+		t = "Findings"
+	}
+	return fmt.Sprintf("%s (%d)", t, len(d.Findings))
+}
+
+// textFindings prints one block per finding, its message and advice
+// wrapped under it, and the source of each rule once, at the end.
+func textFindings(w io.Writer, d *Doc) {
+	fmt.Fprintln(w, safe(findingsTitle(d)))
+	const indent = "         "
+	var rules []string
+	sources := map[string][]string{}
+	for _, f := range d.Findings {
+		l := fmt.Sprintf("%-8s %s  %s", strings.ToUpper(f.Severity), f.Rule, f.Object)
+		if fig := figureText(f); fig != "" {
+			l += ": " + fig
+		}
+		fmt.Fprintln(w, safe(l))
+		for _, x := range wrap(safe(f.Message), indent, LineWidth) {
+			fmt.Fprintln(w, x)
+		}
+		if f.Advice != "" {
+			for _, x := range wrap("do: "+safe(f.Advice), indent, LineWidth) {
+				fmt.Fprintln(w, x)
+			}
+		}
+		if f.Source == "" {
+			continue
+		}
+		if _, ok := sources[f.Rule]; !ok {
+			rules = append(rules, f.Rule)
+		}
+		if !slices.Contains(sources[f.Rule], f.Source) {
+			sources[f.Rule] = append(sources[f.Rule], f.Source)
+		}
+	}
+	if len(d.Findings) == 0 {
+		fmt.Fprintln(w, "none")
+	}
+	if len(rules) > 0 {
+		fmt.Fprintln(w, "Sources")
+		for _, r := range rules {
+			for _, s := range sources[r] {
+				for _, x := range wrap(safe(r+": "+s), indent, LineWidth) {
+					fmt.Fprintln(w, x)
+				}
+			}
+		}
+	}
+}
