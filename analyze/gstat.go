@@ -529,7 +529,6 @@ func indexStats(ix *parse.GstatIndex, system bool, env *statsEnv) IndexStats {
 	return s
 }
 
-
 // Sort orders for SortTables (the --sort flag).
 var TableSorts = []string{"size", "records", "versions", "depth"}
 

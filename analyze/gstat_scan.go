@@ -23,6 +23,7 @@ type GstatScan struct {
 	odsMajor *int
 	keep     bool
 	cur      TableStats
+	opt      GstatOptions
 }
 
 // NewGstatScan starts the analysis of run report of file, whose header
@@ -47,21 +48,29 @@ func NewGstatScan(file string, report int, h *parse.GstatHeader, th Thresholds, 
 		c:   &checker{a: a, th: th},
 		env: &statsEnv{sl: newSlab(), fill: th.Get("index-deep", "page_fill"), cat: catalogueMap(opt.Catalogue)},
 	}
-	a.Totals = Totals{}
+	s.opt = opt
 	if h != nil {
-		if h.Encryption != nil {
-			a.Encryption = h.Encryption
-		}
-		s.odsMajor = h.ODSMajor
-		if h.HeaderPage {
-			a.Header = headerStats(h, th, opt.Server)
-			s.env.pageSize = a.Header.PageSize
-			s.env.odsMajor = h.ODSMajor
-			s.c.header(h)
-		}
+		s.setHeader(h)
 	}
 	return s
 }
+
+func (s *GstatScan) setHeader(h *parse.GstatHeader) {
+	if h.Encryption != nil {
+		s.a.Encryption = h.Encryption
+	}
+	s.odsMajor = h.ODSMajor
+	if h.HeaderPage {
+		s.a.Header = headerStats(h, s.c.th, s.opt.Server)
+		s.env.pageSize = s.a.Header.PageSize
+		s.env.odsMajor = h.ODSMajor
+		s.c.header(h)
+	}
+}
+
+// lateHeader takes a header that came after some tables (an edited
+// file): the tables already read were analysed without its page size.
+func (s *GstatScan) lateHeader(h *parse.GstatHeader) { s.setHeader(h) }
 
 // Keep makes the scan keep every table in the result (Gstat does).
 func (s *GstatScan) Keep() { s.keep = true }

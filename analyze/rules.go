@@ -189,7 +189,6 @@ func (c *checker) fire(f finding) {
 	c.a.Warnings = append(c.a.Warnings, w)
 }
 
-
 const db = "database"
 
 func (c *checker) header(h *parse.GstatHeader) {
