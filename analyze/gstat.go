@@ -234,47 +234,19 @@ type GstatOptions struct {
 	Server ServerSetup
 }
 
-// GstatWith is Gstat with what the catalogue and the user add.
+// GstatWith is Gstat with what the catalogue and the user add: a
+// GstatScan of the run's blocks that keeps every table.
 func GstatWith(rep *parse.GstatReport, th Thresholds, opt GstatOptions) *GstatAnalysis {
-	if th.idx == nil {
-		th = NewThresholds()
-	}
-	a := &GstatAnalysis{
-		File:              rep.File,
-		Report:            rep.Index,
-		Tables:            make([]TableStats, 0, len(rep.Tables)),
-		UnattachedIndices: []IndexStats{},
-		Findings:          rep.Findings,
-		Warnings:          []Warning{},
-		Notices:           rep.Notices,
-	}
-	if a.Findings == nil {
-		a.Findings = []*parse.GstatFinding{}
-	}
-	if a.Notices == nil {
-		a.Notices = []parse.Notice{}
-	}
-	a.Encryption = []parse.GstatPageCrypt{}
-	if rep.Header != nil && rep.Header.Encryption != nil {
-		a.Encryption = rep.Header.Encryption
-	}
-	env := &statsEnv{sl: newSlab(), fill: th.Get("index-deep", "page_fill"), cat: catalogueMap(opt.Catalogue)}
-	if rep.Header != nil && rep.Header.HeaderPage {
-		a.Header = headerStats(rep.Header, th, opt.Server)
-		env.pageSize = a.Header.PageSize
-		env.odsMajor = rep.Header.ODSMajor
-	}
+	s := NewGstatScan(rep.File, rep.Index, rep.Header, th, opt)
+	s.Keep()
+	s.a.Tables = make([]TableStats, 0, len(rep.Tables))
 	for _, t := range rep.Tables {
-		a.Tables = append(a.Tables, tableStats(t, env))
+		s.Table(t)
 	}
 	for _, ix := range rep.UnattachedIndices {
-		a.UnattachedIndices = append(a.UnattachedIndices, indexStats(ix, false, env))
+		s.Unattached(ix)
 	}
-	a.Totals = totals(a)
-	check(a, rep, th)
-	SortWarnings(a.Warnings)
-	a.Totals.Warnings = len(a.Warnings)
-	return a
+	return s.Finish(rep.Findings, rep.Notices)
 }
 
 // statsEnv is what the per-table and per-index figures share.
@@ -555,29 +527,6 @@ func indexStats(ix *parse.GstatIndex, system bool, env *statsEnv) IndexStats {
 		}
 	}
 	return s
-}
-
-func totals(a *GstatAnalysis) Totals {
-	t := Totals{Tables: len(a.Tables), Indices: len(a.UnattachedIndices)}
-	for _, ts := range a.Tables {
-		t.Indices += len(ts.Indices)
-		t.Records = addPtr(t.Records, ts.Records)
-		t.Versions = addPtr(t.Versions, ts.Versions)
-		t.DataPages = addPtr(t.DataPages, ts.DataPages)
-		t.PrimaryPages = addPtr(t.PrimaryPages, ts.PrimaryPages)
-		t.SecondaryPages = addPtr(t.SecondaryPages, ts.SecondaryPages)
-		t.SweptPages = addPtr(t.SweptPages, ts.SweptPages)
-		t.TableBytes = addPtr(t.TableBytes, ts.SizeBytes)
-		for _, ix := range ts.Indices {
-			t.LeafPages = addPtr(t.LeafPages, ix.LeafBuckets)
-			t.IndexBytes = addPtr(t.IndexBytes, ix.SizeBytes)
-		}
-	}
-	for _, ix := range a.UnattachedIndices {
-		t.LeafPages = addPtr(t.LeafPages, ix.LeafBuckets)
-		t.IndexBytes = addPtr(t.IndexBytes, ix.SizeBytes)
-	}
-	return t
 }
 
 // Sort orders for SortTables (the --sort flag).

@@ -123,6 +123,10 @@ type checker struct {
 	// seen maps rule/object to its warning: one warning per object per
 	// rule, the worst kept (a table printed twice, two passes of a rule).
 	seen map[warningKey]int
+	// deepest is the deepest index a bigger page would make shallower,
+	// of deepN such indices (see notePageSize).
+	deepest *IndexStats
+	deepN   int
 }
 
 type warningKey struct{ rule, kind, object, table string }
@@ -183,29 +187,6 @@ func (c *checker) fire(f finding) {
 	}
 	c.seen[k] = len(c.a.Warnings)
 	c.a.Warnings = append(c.a.Warnings, w)
-}
-
-func check(a *GstatAnalysis, rep *parse.GstatReport, th Thresholds) {
-	c := &checker{a: a, th: th}
-	if rep.Header != nil && a.Header != nil {
-		c.header(rep.Header)
-	}
-	c.findings(rep.Findings)
-	var odsMajor *int
-	if rep.Header != nil {
-		odsMajor = rep.Header.ODSMajor
-	}
-	for i := range a.Tables {
-		t := &a.Tables[i]
-		c.table(t)
-		for j := range t.Indices {
-			c.index(&t.Indices[j], t, odsMajor)
-		}
-	}
-	for i := range a.UnattachedIndices {
-		c.index(&a.UnattachedIndices[i], nil, odsMajor)
-	}
-	c.pageSize()
 }
 
 const db = "database"

@@ -183,36 +183,31 @@ func (ix *IndexStats) costText(t *TableStats) string {
 	return s
 }
 
-// pageSize fires page-size-small once per run, when a bigger page size
-// would make some deep index shallower, and names that page size.
-func (c *checker) pageSize() {
+// notePageSize remembers, index by index, the deepest index a bigger page
+// size would make shallower (the biggest among equals), for pageSize.
+func (c *checker) notePageSize(ix *IndexStats) {
 	h := c.a.Header
 	if h == nil || h.PageSize == nil || float64(*h.PageSize) >= c.th.Get("page-size-small", "page_size") {
 		return
 	}
-	minDepth := int64(c.th.Get("page-size-small", "depth"))
-	var best *IndexStats
-	n := 0
-	visit := func(ix *IndexStats) {
-		if ix.Depth == nil || *ix.Depth < minDepth || ix.LowerDepthPageSize == nil {
-			return
-		}
-		n++
-		if best == nil || *ix.Depth > *best.Depth || *ix.Depth == *best.Depth && val0(ix.LeafBuckets) > val0(best.LeafBuckets) {
-			best = ix
-		}
+	if ix.Depth == nil || *ix.Depth < int64(c.th.Get("page-size-small", "depth")) || ix.LowerDepthPageSize == nil {
+		return
 	}
-	for i := range c.a.Tables {
-		for j := range c.a.Tables[i].Indices {
-			visit(&c.a.Tables[i].Indices[j])
-		}
+	c.deepN++
+	if b := c.deepest; b == nil || *ix.Depth > *b.Depth || *ix.Depth == *b.Depth && val0(ix.LeafBuckets) > val0(b.LeafBuckets) {
+		cp := *ix // the scan may drop the table it belongs to
+		c.deepest = &cp
 	}
-	for i := range c.a.UnattachedIndices {
-		visit(&c.a.UnattachedIndices[i])
-	}
+}
+
+// pageSize fires page-size-small once per run, when a bigger page size
+// would make some deep index shallower, and names that page size.
+func (c *checker) pageSize() {
+	h, best, n := c.a.Header, c.deepest, c.deepN
 	if best == nil {
 		return
 	}
+	minDepth := int64(c.th.Get("page-size-small", "depth"))
 	reason := fmt.Sprintf("page size %d: index %s is %d deep and would be %d at %d-byte pages", *h.PageSize, best.Name, *best.Depth, *best.LowerDepth, *best.LowerDepthPageSize)
 	if n > 1 {
 		reason += fmt.Sprintf(" (%d indices of depth %d or more would be shallower at a bigger page size)", n, minDepth)

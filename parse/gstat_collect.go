@@ -21,36 +21,70 @@ func ReadGstat(rd io.Reader, name string) ([]*GstatReport, error) {
 // thousands of appended runs is analysed in the memory of one. An error
 // from fn stops the read and is returned.
 func EachGstat(rd io.Reader, name string, fn func(*GstatReport) error) error {
+	return EachGstatBlock(rd, name, GstatBlocks{
+		Table: func(rep *GstatReport, t *GstatTable) error {
+			rep.Tables = append(rep.Tables, t)
+			rep.Indices = append(rep.Indices, t.Indices...)
+			return nil
+		},
+		Unattached: func(rep *GstatReport, ix *GstatIndex) error {
+			rep.UnattachedIndices = append(rep.UnattachedIndices, ix)
+			rep.Indices = append(rep.Indices, ix)
+			return nil
+		},
+		Report: fn,
+	})
+}
+
+// GstatBlocks receives the blocks of a gstat output as EachGstatBlock
+// reads them. Every func may be nil.
+type GstatBlocks struct {
+	// Table gets each table block with its Indices, once they are all
+	// read (when the next table or run starts, or the input ends). rep is
+	// the run it belongs to, with its Header when the header came first
+	// (gstat prints it first), but no Tables: the receiver keeps what it
+	// needs.
+	Table func(rep *GstatReport, t *GstatTable) error
+	// Unattached gets each index block that follows no table block.
+	Unattached func(rep *GstatReport, ix *GstatIndex) error
+	// Report gets each run when it ends, with its header, findings,
+	// sections, completion and notices, and whatever Table and Unattached
+	// put in it.
+	Report func(rep *GstatReport) error
+}
+
+// EachGstatBlock reads a gstat output block by block: memory holds one
+// table block with its indices, whatever the size of the input, unless
+// the receiver keeps them. Errors are those of EachGstat.
+func EachGstatBlock(rd io.Reader, name string, b GstatBlocks) error {
 	r := NewGstatReader(rd, name)
 	var cur *GstatReport
 	next := 0 // index of the next report to create
 	var owner *GstatTable
+	var ownerRep *GstatReport
 	var ferr error
-	// The indices of owner gather in pend and move to owner.Indices in
-	// one exact-size piece of a shared block when the next table or report
-	// starts (closeOwner runs once per owner).
-	var pend, block []*GstatIndex
+	var pend []*GstatIndex // the indices of owner, read so far
 	closeOwner := func() {
-		if owner == nil || len(pend) == 0 {
+		if owner == nil {
 			return
 		}
-		if len(pend) > cap(block)-len(block) {
-			block = make([]*GstatIndex, 0, max(256, len(pend)))
+		if len(pend) > 0 {
+			owner.Indices = append(make([]*GstatIndex, 0, len(pend)), pend...)
+			pend = pend[:0]
 		}
-		n := len(block)
-		block = append(block, pend...)
-		owner.Indices = block[n:len(block):len(block)] // an append copies
-		pend = pend[:0]
+		if b.Table != nil && ferr == nil {
+			ferr = b.Table(ownerRep, owner)
+		}
+		owner = nil
 	}
 	get := func(i int) *GstatReport {
 		for ferr == nil && (cur == nil || cur.Index < i) {
 			closeOwner()
-			if cur != nil {
-				ferr = fn(cur)
+			if cur != nil && b.Report != nil {
+				ferr = b.Report(cur)
 			}
 			cur = &GstatReport{Index: next, File: r.Name()}
 			next++
-			owner = nil
 		}
 		return cur
 	}
@@ -73,16 +107,14 @@ func EachGstat(rd io.Reader, name string, fn func(*GstatReport) error) error {
 				continue
 			}
 			closeOwner()
-			owner = rec
-			rep.Tables = append(rep.Tables, rec)
+			owner, ownerRep = rec, rep
 		case *GstatIndex:
 			rep := get(rec.Report)
 			content = true
-			rep.Indices = append(rep.Indices, rec)
 			if owner != nil && rec.TableID != nil && owner.Name == rec.Table && owner.ID == *rec.TableID {
 				pend = append(pend, rec)
-			} else {
-				rep.UnattachedIndices = append(rep.UnattachedIndices, rec)
+			} else if b.Unattached != nil {
+				ferr = b.Unattached(rep, rec)
 			}
 		case *GstatFinding:
 			rep := get(rec.Report)
@@ -101,8 +133,11 @@ func EachGstat(rd io.Reader, name string, fn func(*GstatReport) error) error {
 		return ferr
 	}
 	closeOwner()
-	if cur != nil {
-		if err := fn(cur); err != nil {
+	if ferr != nil {
+		return ferr
+	}
+	if cur != nil && b.Report != nil {
+		if err := b.Report(cur); err != nil {
 			return err
 		}
 	}

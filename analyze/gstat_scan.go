@@ -1,0 +1,144 @@
+package analyze
+
+import "github.com/fbdiag/fbdiag/parse"
+
+// GstatScan analyses one gstat run block by block, as a reader delivers
+// them: a table and its indices are analysed and their rules run as soon
+// as the table is complete, so a caller that writes each table and drops
+// it holds one table at a time, whatever the size of the database. Gstat
+// and GstatWith are a scan that keeps every table, so both give the same
+// figures and the same warnings by construction.
+//
+//	s := analyze.NewGstatScan(file, report, header, th, opt)
+//	for each table (with its Indices): ts := s.Table(t) // write ts, or keep it
+//	for each index that follows no table: s.Unattached(ix)
+//	a := s.Finish(findings, notices) // header, totals, warnings
+//
+// The header must come first: tables read before it are analysed without
+// the page size (gstat always prints the header first).
+type GstatScan struct {
+	a        *GstatAnalysis
+	c        *checker
+	env      *statsEnv
+	odsMajor *int
+	keep     bool
+	cur      TableStats
+	opt      GstatOptions
+}
+
+// NewGstatScan starts the analysis of run report of file, whose header
+// (nil for an excerpt of blocks) is h. Tables are kept in the result only
+// with Keep.
+func NewGstatScan(file string, report int, h *parse.GstatHeader, th Thresholds, opt GstatOptions) *GstatScan {
+	if th.idx == nil {
+		th = NewThresholds()
+	}
+	a := &GstatAnalysis{
+		File:              file,
+		Report:            report,
+		Tables:            []TableStats{},
+		UnattachedIndices: []IndexStats{},
+		Findings:          []*parse.GstatFinding{},
+		Encryption:        []parse.GstatPageCrypt{},
+		Warnings:          []Warning{},
+		Notices:           []parse.Notice{},
+	}
+	s := &GstatScan{
+		a:   a,
+		c:   &checker{a: a, th: th},
+		env: &statsEnv{sl: newSlab(), fill: th.Get("index-deep", "page_fill"), cat: catalogueMap(opt.Catalogue)},
+	}
+	s.opt = opt
+	if h != nil {
+		s.setHeader(h)
+	}
+	return s
+}
+
+func (s *GstatScan) setHeader(h *parse.GstatHeader) {
+	if h.Encryption != nil {
+		s.a.Encryption = h.Encryption
+	}
+	s.odsMajor = h.ODSMajor
+	if h.HeaderPage {
+		s.a.Header = headerStats(h, s.c.th, s.opt.Server)
+		s.env.pageSize = s.a.Header.PageSize
+		s.env.odsMajor = h.ODSMajor
+		s.c.header(h)
+	}
+}
+
+// lateHeader takes a header that came after some tables (an edited
+// file): the tables already read were analysed without its page size.
+func (s *GstatScan) lateHeader(h *parse.GstatHeader) { s.setHeader(h) }
+
+// Keep makes the scan keep every table in the result (Gstat does).
+func (s *GstatScan) Keep() { s.keep = true }
+
+// Table analyses one table block with its indices, runs the table and
+// index rules on it and adds it to the totals. Without Keep the result is
+// valid until the next call.
+func (s *GstatScan) Table(t *parse.GstatTable) *TableStats {
+	ts := tableStats(t, s.env)
+	s.c.table(&ts)
+	for j := range ts.Indices {
+		s.c.index(&ts.Indices[j], &ts, s.odsMajor)
+		s.c.notePageSize(&ts.Indices[j])
+	}
+	s.addTotals(&ts)
+	if s.keep {
+		s.a.Tables = append(s.a.Tables, ts)
+		return &s.a.Tables[len(s.a.Tables)-1]
+	}
+	s.cur = ts
+	return &s.cur
+}
+
+// Unattached analyses an index block that followed no table block.
+func (s *GstatScan) Unattached(ix *parse.GstatIndex) *IndexStats {
+	is := indexStats(ix, false, s.env)
+	s.a.UnattachedIndices = append(s.a.UnattachedIndices, is)
+	p := &s.a.UnattachedIndices[len(s.a.UnattachedIndices)-1]
+	s.c.index(p, nil, s.odsMajor)
+	s.c.notePageSize(p)
+	s.a.Totals.Indices++
+	s.a.Totals.LeafPages = addPtr(s.a.Totals.LeafPages, p.LeafBuckets)
+	s.a.Totals.IndexBytes = addPtr(s.a.Totals.IndexBytes, p.SizeBytes)
+	return p
+}
+
+// Finish runs the rules that need the whole run (gstat's own error lines,
+// the page size against the deepest indices), sorts the warnings and
+// returns the analysis: header, totals, warnings, notices, and the tables
+// when kept.
+func (s *GstatScan) Finish(findings []*parse.GstatFinding, notices []parse.Notice) *GstatAnalysis {
+	a := s.a
+	if findings != nil {
+		a.Findings = findings
+	}
+	if notices != nil {
+		a.Notices = notices
+	}
+	s.c.findings(findings)
+	s.c.pageSize()
+	SortWarnings(a.Warnings)
+	a.Totals.Warnings = len(a.Warnings)
+	return a
+}
+
+func (s *GstatScan) addTotals(ts *TableStats) {
+	t := &s.a.Totals
+	t.Tables++
+	t.Indices += len(ts.Indices)
+	t.Records = addPtr(t.Records, ts.Records)
+	t.Versions = addPtr(t.Versions, ts.Versions)
+	t.DataPages = addPtr(t.DataPages, ts.DataPages)
+	t.PrimaryPages = addPtr(t.PrimaryPages, ts.PrimaryPages)
+	t.SecondaryPages = addPtr(t.SecondaryPages, ts.SecondaryPages)
+	t.SweptPages = addPtr(t.SweptPages, ts.SweptPages)
+	t.TableBytes = addPtr(t.TableBytes, ts.SizeBytes)
+	for i := range ts.Indices {
+		t.LeafPages = addPtr(t.LeafPages, ts.Indices[i].LeafBuckets)
+		t.IndexBytes = addPtr(t.IndexBytes, ts.Indices[i].SizeBytes)
+	}
+}

@@ -1,0 +1,82 @@
+package analyze
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// Streamed, every gstat file of the corpus gives the analysis GstatWith
+// gives: the same tables in the same order, the same totals, warnings,
+// findings and notices (compared as their JSON).
+func TestStreamGstatAgrees(t *testing.T) {
+	th := NewThresholds()
+	n := 0
+	for _, path := range corpusGstat(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := filepath.Base(path)
+		reps, rerr := parse.ReadGstat(bytes.NewReader(data), name)
+		var want []*GstatAnalysis
+		for _, rep := range reps {
+			want = append(want, GstatWith(rep, th, GstatOptions{}))
+		}
+		var got []*GstatAnalysis
+		var tables []TableStats
+		serr := StreamGstat(bytes.NewReader(data), name, th, GstatOptions{}, GstatStream{
+			Table: func(a *GstatAnalysis, ts *TableStats) error {
+				tables = append(tables, *ts)
+				return nil
+			},
+			Run: func(a *GstatAnalysis, _ *parse.GstatReport) error {
+				a.Tables, tables = append([]TableStats{}, tables...), nil
+				got = append(got, a)
+				return nil
+			},
+		})
+		if (rerr == nil) != (serr == nil) {
+			t.Errorf("%s: read %v, streamed %v", name, rerr, serr)
+			continue
+		}
+		w, _ := json.Marshal(want)
+		g, _ := json.Marshal(got)
+		if !bytes.Equal(w, g) {
+			t.Errorf("%s: streamed analysis differs:\n%.600s\nwant\n%.600s", name, g, w)
+		}
+		n += len(got)
+	}
+	if n < 60 {
+		t.Errorf("%d runs compared", n)
+	}
+}
+
+// A receiver's error stops the stream and is returned; the parsing
+// goroutine ends.
+func TestStreamGstatStops(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "fb30", "shop-gstat-a-r.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := bytes.Repeat(data, 50)
+	stop := errors.New("enough")
+	seen := 0
+	err = StreamGstat(bytes.NewReader(big), "x", NewThresholds(), GstatOptions{}, GstatStream{
+		Table: func(*GstatAnalysis, *TableStats) error {
+			seen++
+			if seen == 3 {
+				return stop
+			}
+			return nil
+		},
+	})
+	if !errors.Is(err, stop) || seen != 3 {
+		t.Errorf("err %v after %d tables", err, seen)
+	}
+}
