@@ -1,0 +1,289 @@
+package analyze
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Verdicts of a database.
+const (
+	VerdictHealthy   = "healthy"
+	VerdictAttention = "attention"
+	VerdictCritical  = "critical"
+)
+
+// Database is what the snapshots of one database say together: the
+// verdict of the latest, its headline figures, and its findings each once
+// with the number of snapshots that showed it. The HTML report opens with
+// one row per database (the fleet view) and report.json lists them.
+type Database struct {
+	// Database is the path gstat printed (the input's name when it printed
+	// none).
+	Database string `json:"database"`
+	// Verdict is healthy (no current warning), attention (warnings) or
+	// critical (a critical finding); Reason says why in one line.
+	Verdict string `json:"verdict"`
+	Reason  string `json:"reason"`
+	// Snapshots are the inputs, oldest first ("file" or "file#2" for the
+	// second run of a file); Latest is the last of them.
+	Snapshots  []string   `json:"snapshots"`
+	Latest     string     `json:"latest"`
+	LatestTime *time.Time `json:"latest_time"`
+	// SizeBytes is tables plus indices in the latest snapshot that listed
+	// them; NextMinusOAT and Versions come from the latest snapshot that
+	// printed them.
+	SizeBytes    *int64 `json:"size_bytes"`
+	NextMinusOAT *int64 `json:"next_minus_oat"`
+	Versions     *int64 `json:"versions"`
+	// Findings are the current warnings, worst first, each with how many
+	// of the snapshots showed it: those the latest snapshot able to show
+	// them shows (a header for the database rules, tables for the others).
+	Findings []DatabaseFinding `json:"findings"`
+	// Resolved are warnings earlier snapshots showed and a later one able
+	// to show them does not.
+	Resolved []DatabaseFinding `json:"resolved"`
+
+	worst *Warning
+	runs  []*GstatAnalysis
+}
+
+// DatabaseFinding is one warning of a database across its snapshots.
+type DatabaseFinding struct {
+	Rule     string   `json:"rule"`
+	Severity Severity `json:"severity"`
+	Kind     string   `json:"kind"`
+	Table    string   `json:"table,omitempty"`
+	Object   string   `json:"object"`
+	// Snapshots is how many snapshots showed it.
+	Snapshots int    `json:"snapshots"`
+	Reason    string `json:"reason"`
+	Advice    string `json:"advice"`
+	Source    string `json:"source"`
+}
+
+// SnapshotName names run r of file for Database.Snapshots.
+func SnapshotName(a *GstatAnalysis) string {
+	if a.Report == 0 {
+		return a.File
+	}
+	return fmt.Sprintf("%s#%d", a.File, a.Report+1)
+}
+
+// DatabaseKey is what tells databases apart: the path in the header, as
+// gstat printed it (two servers' /data/shop.fdb are one, which gstat
+// text cannot tell apart), else the input's name.
+func DatabaseKey(a *GstatAnalysis) string {
+	if a.Header != nil && a.Header.Database != nil && *a.Header.Database != "" {
+		return *a.Header.Database
+	}
+	return a.File
+}
+
+// Fleet gathers snapshots by database and judges each from its latest
+// snapshot, worst first: critical before attention before healthy, then
+// by the worst finding's magnitude, then by name.
+func Fleet(snaps []*GstatAnalysis) []Database {
+	byKey := map[string]*Database{}
+	var order []string
+	for _, a := range snaps {
+		k := DatabaseKey(a)
+		d := byKey[k]
+		if d == nil {
+			d = &Database{Database: k}
+			byKey[k] = d
+			order = append(order, k)
+		}
+		d.runs = append(d.runs, a)
+	}
+	out := make([]Database, 0, len(order))
+	for _, k := range order {
+		d := byKey[k]
+		d.judge()
+		out = append(out, *d)
+	}
+	slices.SortStableFunc(out, func(a, b Database) int {
+		if c := cmp.Compare(verdictRank(b.Verdict), verdictRank(a.Verdict)); c != 0 {
+			return c
+		}
+		if a.worst != nil && b.worst != nil {
+			if c := cmp.Compare(b.worst.Magnitude, a.worst.Magnitude); c != 0 {
+				return c
+			}
+		}
+		return cmp.Compare(a.Database, b.Database)
+	})
+	for i := range out {
+		out[i].runs, out[i].worst = nil, nil
+	}
+	return out
+}
+
+func verdictRank(v string) int {
+	switch v {
+	case VerdictCritical:
+		return 2
+	case VerdictAttention:
+		return 1
+	}
+	return 0
+}
+
+// snapTime orders snapshots: gstat's execution time, else input order.
+func snapTime(a *GstatAnalysis) (time.Time, bool) {
+	if a.Header != nil && a.Header.ExecutionTime != nil {
+		return *a.Header.ExecutionTime, true
+	}
+	return time.Time{}, false
+}
+
+func (d *Database) judge() {
+	// Oldest first; snapshots without a time keep their input order after
+	// those with one.
+	slices.SortStableFunc(d.runs, func(a, b *GstatAnalysis) int {
+		ta, oka := snapTime(a)
+		tb, okb := snapTime(b)
+		switch {
+		case oka && okb:
+			return ta.Compare(tb)
+		case oka:
+			return -1
+		case okb:
+			return 1
+		}
+		return 0
+	})
+	d.Snapshots = make([]string, len(d.runs))
+	for i, a := range d.runs {
+		d.Snapshots[i] = SnapshotName(a)
+	}
+	last := d.runs[len(d.runs)-1]
+	d.Latest = d.Snapshots[len(d.Snapshots)-1]
+	if t, ok := snapTime(last); ok {
+		d.LatestTime = &t
+	}
+	for i := len(d.runs) - 1; i >= 0; i-- {
+		a := d.runs[i]
+		if d.SizeBytes == nil && a.Totals.Tables > 0 && (a.Totals.TableBytes != nil || a.Totals.IndexBytes != nil) {
+			d.SizeBytes = ptr(val0(a.Totals.TableBytes) + val0(a.Totals.IndexBytes))
+		}
+		if d.Versions == nil && a.Totals.Tables > 0 {
+			d.Versions = a.Totals.Versions
+		}
+		if d.NextMinusOAT == nil && a.Header != nil {
+			d.NextMinusOAT = a.Header.NextMinusOAT
+		}
+	}
+	// A finding is current when the latest snapshot that could show it
+	// (a header for the database rules, tables for the others) shows it;
+	// otherwise it was resolved. A gstat -h taken after a gstat -a -r
+	// does not resolve the -a -r's index findings.
+	type key struct{ rule, kind, table, object string }
+	count := map[key]int{}
+	lastSeen := map[key]int{} // index of the latest run showing it
+	first := map[key]Warning{}
+	var keys []key
+	for i, a := range d.runs {
+		for _, w := range a.Warnings {
+			k := key{w.Rule, w.Kind, w.Table, w.Object}
+			if count[k] == 0 {
+				keys = append(keys, k)
+			}
+			count[k]++
+			lastSeen[k] = i
+			first[k] = w // the latest occurrence: its figures are the newest
+		}
+	}
+	latestFor := func(w Warning) int {
+		for i := len(d.runs) - 1; i >= 0; i-- {
+			if canShow(d.runs[i], w) {
+				return i
+			}
+		}
+		return -1
+	}
+	var current, resolved []Warning
+	for _, k := range keys {
+		w := first[k]
+		if lastSeen[k] == latestFor(w) {
+			current = append(current, w)
+		} else {
+			resolved = append(resolved, w)
+		}
+	}
+	SortWarnings(current)
+	SortWarnings(resolved)
+	finding := func(w Warning) DatabaseFinding {
+		return DatabaseFinding{Rule: w.Rule, Severity: w.Severity, Kind: w.Kind, Table: w.Table, Object: w.Object,
+			Snapshots: count[key{w.Rule, w.Kind, w.Table, w.Object}], Reason: w.Reason, Advice: w.Advice, Source: w.Source}
+	}
+	d.Findings = []DatabaseFinding{}
+	for _, w := range current {
+		d.Findings = append(d.Findings, finding(w))
+	}
+	d.Resolved = []DatabaseFinding{}
+	for _, w := range resolved {
+		d.Resolved = append(d.Resolved, finding(w))
+	}
+	if len(current) > 0 {
+		d.worst = &current[0]
+	}
+	d.Verdict, d.Reason = verdict(current, last)
+}
+
+// canShow says whether a snapshot holds what a warning's rule reads: the
+// header for the database rules (page-size-small reads the indices),
+// table or index blocks for the others.
+func canShow(a *GstatAnalysis, w Warning) bool {
+	if w.Kind == "database" && w.Rule != "page-size-small" {
+		return a.Header != nil
+	}
+	return a.Totals.Tables > 0 || a.Totals.Indices > 0
+}
+
+// verdict judges a database by its current findings (worst first):
+// critical, attention for a warning, healthy when nothing above info
+// fired; last is its latest snapshot.
+func verdict(ws []Warning, a *GstatAnalysis) (string, string) {
+	var crit, warn int
+	for _, w := range ws {
+		switch w.Severity {
+		case Critical:
+			crit++
+		case Warn:
+			warn++
+		}
+	}
+	worst := func() string {
+		w := ws[0]
+		obj := w.Object
+		if w.Kind == "index" && w.Table != "" {
+			obj = w.Table + "." + w.Object
+		}
+		if w.Kind == "database" {
+			return fmt.Sprintf("%s: %s", w.Rule, w.Reason)
+		}
+		return fmt.Sprintf("%s on %s: %s", w.Rule, obj, w.Reason)
+	}
+	more := func(n int, noun string) string {
+		if n <= 1 {
+			return ""
+		}
+		return fmt.Sprintf(" (%d %s findings)", n, noun)
+	}
+	switch {
+	case crit > 0:
+		return VerdictCritical, worst() + more(crit, "critical")
+	case warn > 0:
+		return VerdictAttention, worst() + more(warn, "warning")
+	}
+	what := "header only"
+	if a.Totals.Tables > 0 {
+		what = fmt.Sprintf("%d tables, %d indices", a.Totals.Tables, a.Totals.Indices)
+	}
+	if a.Header == nil && a.Totals.Tables == 0 {
+		what = "no header, no tables"
+	}
+	return VerdictHealthy, fmt.Sprintf("no warning (%s checked)", what)
+}

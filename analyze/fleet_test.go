@@ -1,0 +1,111 @@
+package analyze
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+func analyseFiles(t *testing.T, paths ...string) []*GstatAnalysis {
+	t.Helper()
+	var out []*GstatAnalysis
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		reps, err := parse.ReadGstat(f, filepath.Base(p))
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range reps {
+			out = append(out, Gstat(r, NewThresholds()))
+		}
+	}
+	return out
+}
+
+// The embedded sample's seven snapshots are one database, shop.fdb: its
+// findings once each with the number of snapshots that showed them, the
+// back versions of the first snapshot resolved by the later ones.
+func TestFleetOneDatabase(t *testing.T) {
+	files, err := filepath.Glob(testutil.Testdata(t, "fb30", "shop-gstat-*.txt"))
+	if err != nil || len(files) != 7 {
+		t.Fatalf("%d samples, %v", len(files), err)
+	}
+	fl := Fleet(analyseFiles(t, files...))
+	if len(fl) != 1 {
+		t.Fatalf("%d databases", len(fl))
+	}
+	d := fl[0]
+	if d.Database != "/var/lib/firebird/data/shop.fdb" || d.Verdict != VerdictAttention || len(d.Snapshots) != 7 ||
+		d.Latest != "shop-gstat-r-later.txt" || d.Snapshots[0] != "shop-gstat-a-r.txt" {
+		t.Errorf("%s %s latest %s snapshots %v", d.Database, d.Verdict, d.Latest, d.Snapshots)
+	}
+	if !strings.HasPrefix(d.Reason, "index-low-selectivity on ORDERS.ORDERS_CARRIER: 11 distinct values in 95000 keys") {
+		t.Errorf("reason %q", d.Reason)
+	}
+	if d.SizeBytes == nil || *d.SizeBytes != 63586304 || d.NextMinusOAT == nil || *d.NextMinusOAT != 0 || d.Versions == nil || *d.Versions != 0 {
+		t.Errorf("size %v, Next-OAT %v, versions %v", d.SizeBytes, d.NextMinusOAT, d.Versions)
+	}
+	var got []string
+	for _, f := range d.Findings {
+		got = append(got, f.Rule+" "+f.Table+"."+f.Object+" "+string(f.Severity)+" ×"+strings.Repeat("|", f.Snapshots))
+	}
+	want := []string{
+		"index-low-selectivity ORDERS.ORDERS_CARRIER warning ×||||",
+		"index-sparse ORDERS.ORDERS_DATE_D warning ×||||",
+		"index-sparse ORDERS.ORDERS_CARRIER warning ×||||",
+		"table-fragments .CUSTOMER warning ×|||",
+		"index-sparse CUSTOMER.RDB$PRIMARY2 warning ×||||",
+		"index-max-dup ORDERS.ORDERS_CARRIER info ×||||",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("findings:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	got = nil
+	for _, f := range d.Resolved {
+		got = append(got, f.Rule+" "+f.Object)
+	}
+	if want := []string{"table-versions CUSTOMER", "table-versions STOCK", "table-version-length ORDERS"}; !slices.Equal(got, want) {
+		t.Errorf("resolved %q, want %q", got, want)
+	}
+}
+
+// Four databases' gstat files: four rows, worst first.
+func TestFleetFourDatabases(t *testing.T) {
+	c := filepath.Join(testutil.CorpusDir(t), "public", "gstat")
+	fl := Fleet(analyseFiles(t,
+		filepath.Join(c, "FirebirdSQL-fdb__gstat30-a.out"),
+		filepath.Join(c, "Delapro-DelaproImport__Firebird3oder4-fb3010-h.snippet.txt"),
+		filepath.Join(c, "FirebirdSQL-fdb__gstat25-a.out"),
+		filepath.Join(c, "05_fb21_doc_header_and_2x_table_index.txt")))
+	var got []string
+	for _, d := range fl {
+		got = append(got, d.Database+" "+d.Verdict)
+	}
+	want := []string{
+		"/opt/firebird/examples/empbuild/employee.fdb attention",
+		"/home/fdb/test/fbtest25.fdb attention",
+		"/home/fdb/test/FBTEST30.FDB healthy",
+		`C:\TEMP\SOHOTECH.FDB healthy`,
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("fleet:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if r := fl[1].Reason; r != "ods-old: ODS 11.2 is Firebird 2.5: out of maintenance" {
+		t.Errorf("fbtest25: %q", r)
+	}
+	if r := fl[2].Reason; r != "no warning (16 tables, 39 indices checked)" {
+		t.Errorf("FBTEST30: %q", r)
+	}
+	if r := fl[3].Reason; r != "no warning (header only checked)" {
+		t.Errorf("SOHOTECH: %q", r)
+	}
+}
