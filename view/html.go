@@ -31,9 +31,9 @@ func writeHTML(w io.Writer, d *Doc, opt Options) error {
 			if fig := figureText(f); fig != "" {
 				s += ": " + esc(fig)
 			}
-			s += ". " + esc(f.Message)
+			s += ". " + esc(sentence(f.Message))
 			if f.Advice != "" {
-				s += " Do: <code>" + esc(f.Advice) + "</code>"
+				s += " Do: " + esc(f.Advice)
 			}
 			if f.Source != "" {
 				s += ` <span class="muted">(source: ` + esc(f.Source) + ")</span>"

@@ -42,9 +42,9 @@ func writeMarkdown(w io.Writer, d *Doc, opt Options) error {
 			if fig := figureText(f); fig != "" {
 				s += ": " + md(fig)
 			}
-			s += ". " + md(f.Message)
+			s += ". " + md(sentence(f.Message))
 			if f.Advice != "" {
-				s += " Do: " + mdCode(f.Advice)
+				s += " Do: " + md(f.Advice)
 			}
 			if f.Source != "" {
 				s += " (source: " + md(f.Source) + ")"
@@ -143,25 +143,4 @@ func mdLine(s string) string {
 		return `\` + s
 	}
 	return s
-}
-
-// mdCode is s as a code span, with a fence longer than any run of
-// backticks in it; | is still escaped as it would end a table cell.
-func mdCode(s string) string {
-	s = safe(s)
-	run, longest := 0, 0
-	for _, r := range s {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	fence := strings.Repeat("`", longest+1)
-	pad := ""
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		pad = " "
-	}
-	return fence + pad + strings.ReplaceAll(s, "|", `\|`) + pad + fence
 }

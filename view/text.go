@@ -62,10 +62,12 @@ func writeText(w io.Writer, d *Doc, opt Options) error {
 // detail after it.
 func fieldText(f Field) string {
 	v := safe(f.Value.Human())
-	if v == "" {
-		v = "?"
-	}
-	if f.Detail != "" {
+	switch {
+	case v == "" && f.Detail != "":
+		return safe(f.Detail)
+	case v == "":
+		return "?"
+	case f.Detail != "":
 		v += " " + safe(f.Detail)
 	}
 	return v
@@ -96,13 +98,14 @@ func shown(t *Table, opt Options) int {
 	return t.Limit
 }
 
-// moreNote says how many rows were left out, or "".
+// moreNote says how many rows were shown of how many ("20 of 1500
+// tables shown"), or "" when all were.
 func moreNote(t *Table, opt Options, printed, counted int) string {
-	more := max(t.Total, counted) - printed
-	if more <= 0 {
+	total := max(t.Total, counted)
+	if total <= printed {
 		return ""
 	}
-	return fmt.Sprintf("%d more %s%s", more, t.noun(), opt.MoreHint)
+	return fmt.Sprintf("%d of %d %s shown%s", printed, total, t.noun(), opt.MoreHint)
 }
 
 // textTable prints a table with aligned columns: its title, a header of
