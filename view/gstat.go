@@ -21,8 +21,8 @@ type GstatOptions struct {
 	// and, within one severity, the indices (size: leaf pages; depth;
 	// records and versions: nodes).
 	Sort string
-	// Top bounds the tables and the indices text, markdown and HTML show;
-	// 0 shows all. CSV and OpenMetrics always have every row.
+	// Top bounds the tables, the indices and the warnings text, markdown
+	// and HTML show; 0 shows all. CSV and OpenMetrics always have every row.
 	Top int
 	// Several says the run is one of several: the title numbers it.
 	Several bool
@@ -47,6 +47,7 @@ func Gstat(a *analyze.GstatAnalysis, opt GstatOptions) *Doc {
 		Main:          "tables",
 		FindingsTitle: "Warnings",
 		FindingsName:  "warnings",
+		FindingsLimit: opt.Top,
 		Headline:      gstatHeadline(a),
 	}
 	d.Tables = append(d.Tables, gstatTablesTable(a, opt), gstatIndicesTable(a, opt))

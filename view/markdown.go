@@ -37,7 +37,8 @@ func writeMarkdown(w io.Writer, d *Doc, opt Options) error {
 		if len(d.Findings) == 0 {
 			fmt.Fprintln(b, "none")
 		}
-		for _, f := range d.Findings {
+		shown, more := shownFindings(d, opt)
+		for _, f := range shown {
 			s := "**" + strings.ToUpper(f.Severity) + "** " + md(f.Rule) + " — " + md(f.Object)
 			if fig := figureText(f); fig != "" {
 				s += ": " + md(fig)
@@ -50,6 +51,9 @@ func writeMarkdown(w io.Writer, d *Doc, opt Options) error {
 				s += " (source: " + md(f.Source) + ")"
 			}
 			fmt.Fprintf(b, "- %s\n", s)
+		}
+		if more != "" {
+			fmt.Fprintf(b, "\n%s\n", mdLine(more))
 		}
 	}
 	if len(d.Notes) > 0 {

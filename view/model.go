@@ -21,6 +21,9 @@ type Doc struct {
 	Findings      []Finding
 	FindingsTitle string
 	FindingsName  string
+	// FindingsLimit bounds the findings text, markdown and HTML show
+	// (0: all) unless Options.All, as Table.Limit does rows.
+	FindingsLimit int
 	// Main is the table CSV writes when no --table is given.
 	Main    string
 	Notes   []string

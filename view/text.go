@@ -2,6 +2,7 @@ package view
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -46,7 +47,7 @@ func writeText(w io.Writer, d *Doc, opt Options) error {
 		if blank {
 			fmt.Fprintln(b)
 		}
-		textFindings(b, d)
+		textFindings(b, d, opt)
 		blank = true
 	}
 	if len(d.Notes) > 0 && blank {
@@ -218,21 +219,45 @@ func figureText(f Finding) string {
 
 // findingsTitle heads the findings: "Warnings (3)".
 func findingsTitle(d *Doc) string {
-	t := d.FindingsTitle
-	if t == "" {
-		t = "Findings"
+	return fmt.Sprintf("%s (%d)", findingsNoun(d), len(d.Findings))
+}
+
+func findingsNoun(d *Doc) string {
+	return cmp.Or(d.FindingsTitle, "Findings")
+}
+
+// shownFindings are the findings human formats show, and the note on
+// those left out ("" when none is).
+func shownFindings(d *Doc, opt Options) ([]Finding, string) {
+	n := len(d.Findings)
+	if opt.All || d.FindingsLimit <= 0 || n <= d.FindingsLimit {
+		return d.Findings, ""
 	}
-	return fmt.Sprintf("%s (%d)", t, len(d.Findings))
+	count := map[string]int{}
+	var sevs []string
+	for _, f := range d.Findings[d.FindingsLimit:] {
+		if count[f.Severity] == 0 {
+			sevs = append(sevs, f.Severity)
+		}
+		count[f.Severity]++
+	}
+	var parts []string
+	for _, s := range sevs {
+		parts = append(parts, fmt.Sprintf("%d %s", count[s], s))
+	}
+	return d.Findings[:d.FindingsLimit], fmt.Sprintf("%d of %d %s shown%s; not shown: %s",
+		d.FindingsLimit, n, strings.ToLower(findingsNoun(d)), opt.MoreHint, strings.Join(parts, ", "))
 }
 
 // textFindings prints one block per finding, its message and advice
 // wrapped under it, and the source of each rule once, at the end.
-func textFindings(w io.Writer, d *Doc) {
+func textFindings(w io.Writer, d *Doc, opt Options) {
 	fmt.Fprintln(w, safe(findingsTitle(d)))
+	shown, more := shownFindings(d, opt)
 	const indent = "         "
 	var rules []string
 	sources := map[string][]string{}
-	for _, f := range d.Findings {
+	for _, f := range shown {
 		l := fmt.Sprintf("%-8s %s  %s", strings.ToUpper(f.Severity), f.Rule, f.Object)
 		if fig := figureText(f); fig != "" {
 			l += ": " + fig
@@ -258,6 +283,9 @@ func textFindings(w io.Writer, d *Doc) {
 	}
 	if len(d.Findings) == 0 {
 		fmt.Fprintln(w, "none")
+	}
+	if more != "" {
+		textNote(w, more)
 	}
 	if len(rules) > 0 {
 		fmt.Fprintln(w, "Sources")
