@@ -35,13 +35,14 @@ type GstatOptions struct {
 // streamed from the analysis in the order chosen: the document holds no
 // copy of their cells.
 func Gstat(a *analyze.GstatAnalysis, opt GstatOptions) *Doc {
-	title := "gstat analysis of " + a.File
+	title := a.File
 	src := a.File
 	if opt.Several {
 		title += fmt.Sprintf(", snapshot %d", a.Report+1)
 		src += "#" + strconv.Itoa(a.Report+1)
 	}
 	d := &Doc{
+		Lead:          "gstat analysis of ",
 		Title:         title,
 		Source:        src,
 		Main:          "tables",
@@ -82,6 +83,8 @@ func GstatFinding(w analyze.Warning) Finding {
 		f.Value, f.Threshold, f.Unit = Null(NumberKind), Null(NumberKind), ""
 	case "share":
 		f.Value, f.Threshold, f.Unit = Share(w.Value), Share(w.Threshold), ""
+	case "share of RAM", "share of a page":
+		f.Value, f.Threshold, f.Unit = Share(w.Value), Share(w.Threshold), strings.TrimPrefix(w.Unit, "share ")
 	case "bytes":
 		f.Value, f.Threshold, f.Unit = Bytes(int64(w.Value)), Bytes(int64(w.Threshold)), ""
 	}
@@ -219,7 +222,7 @@ func usedShare(s float64) string {
 func pageCacheDetail(h *analyze.HeaderStats) string {
 	switch {
 	case h.Architecture == nil:
-		return "per cache (SuperServer: one; Classic, SuperClassic: one per connection)"
+		return "per cache: one with SuperServer, one per connection with Classic"
 	case *h.Architecture == analyze.SuperServer:
 		return "one for all connections (superserver)"
 	case h.Connections != nil:
@@ -283,7 +286,7 @@ func gstatTablesTable(a *analyze.GstatAnalysis, opt GstatOptions) *Table {
 		Noun:  "tables",
 		Limit: opt.Top,
 		Columns: []Column{
-			{Key: "table", Title: "table", Max: 16},
+			{Key: "table", Title: "table", Max: 14},
 			{Key: "records", Title: "records", Kind: CountKind},
 			{Key: "versions", Title: "versions", Kind: CountKind},
 			{Key: "versions_per_record", Title: "ver/rec", Kind: NumberKind},
@@ -446,7 +449,7 @@ func gstatEncryptionTable(a *analyze.GstatAnalysis) *Table {
 func gstatProblemsTable(a *analyze.GstatAnalysis) *Table {
 	t := &Table{Name: "problems", Title: "Problems gstat reported", Noun: "problem lines", Columns: []Column{
 		{Key: "line", Title: "line", Kind: CountKind}, {Key: "kind", Title: "kind"},
-		{Key: "table", Title: "table", Max: 16}, {Key: "text", Title: "text", Max: 60}}}
+		{Key: "table", Title: "table", Max: 14}, {Key: "text", Title: "text", Max: 60}}}
 	for _, f := range a.Findings {
 		t.Rows = append(t.Rows, []Cell{Int(int64(f.Line)), Str(f.Kind), Str(f.Table), Str(f.Text)})
 	}

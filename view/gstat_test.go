@@ -77,7 +77,7 @@ func TestGstatSnapshots(t *testing.T) {
 	for _, a := range runs {
 		docs = append(docs, Gstat(a, GstatOptions{Several: true, Sort: "records"}))
 	}
-	if docs[1].Title != "gstat analysis of testdata/fb30/shop-gstat-r-later.txt, snapshot 2" {
+	if docs[1].Lead+docs[1].Title != "gstat analysis of testdata/fb30/shop-gstat-r-later.txt, snapshot 2" {
 		t.Errorf("title %q", docs[1].Title)
 	}
 	got := string(render(t, CSV, Options{Source: true}, docs...))

@@ -19,7 +19,7 @@ func writeMarkdown(w io.Writer, d *Doc, opt Options) error {
 	}
 	if d.Title != "" {
 		para()
-		fmt.Fprintf(b, "## %s\n", md(d.Title))
+		fmt.Fprintf(b, "## %s\n", md(d.Lead+d.Title))
 	}
 	if len(d.Headline) > 0 {
 		para()

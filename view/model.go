@@ -8,8 +8,10 @@ import (
 
 // Doc is one analysis laid out for reading: see the package manual.
 type Doc struct {
-	// Title is the first line of text and markdown output.
-	Title string
+	// Title is the first line of text and markdown output, after Lead.
+	// Text keeps it to the line width by clipping its start (a long path
+	// keeps its file name), never Lead's.
+	Lead, Title string
 	// Source names the input in a CSV source column and in messages
 	// ("shop.txt", "shop.txt#2" for a second snapshot).
 	Source   string

@@ -21,7 +21,8 @@ func writeText(w io.Writer, d *Doc, opt Options) error {
 	b := bufio.NewWriter(w)
 	blank := false // a blank line goes before the next block
 	if d.Title != "" {
-		fmt.Fprintln(b, clipLeft(safe(d.Title), LineWidth))
+		lead := safe(d.Lead)
+		fmt.Fprintln(b, lead+clipLeft(safe(d.Title), LineWidth-width(lead)))
 	}
 	if len(d.Headline) > 0 {
 		n := 0

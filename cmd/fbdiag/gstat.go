@@ -39,10 +39,10 @@ Output (--format text, json, csv, markdown or openmetrics): the header figures
 OIT, OAT, OST, Next and their gaps) and totals, the tables biggest first
 (--sort), the indices with warnings first then biggest first, and the
 warnings, critical first, each with its value, threshold, reason, advice and
-source. Text, markdown and HTML show the first 20 tables, indices and
-warnings (--top N) and count the rest; --all shows everything. Names tied on
-the sort key are in natural order (RDB$PRIMARY2 before RDB$PRIMARY10). Sizes
-are binary, with IEC units (KiB, MiB, GiB). Lines gstat printed that fbdiag
+source. Text and markdown show the first 20 tables, indices and warnings
+(--top N) and count the rest; --all shows everything. Names tied on the sort
+key are in natural order (RDB$PRIMARY2 before RDB$PRIMARY10). Sizes are
+binary, with IEC units (KiB, MiB, GiB). Lines gstat printed that fbdiag
 skipped or guessed are reported on standard error as file:line notices.
 
 CSV is one table (RFC 4180), every row, numbers plain with the unit in the
@@ -73,14 +73,14 @@ func gstatCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "gstat",
 		Usage:       "analyse gstat statistics: sick tables, indices and transaction counters",
-		UsageText:   "fbdiag gstat [--format F] [--top N|--all] [--sort KEY] [--table NAME] [--fail-on LEVEL] [--png DIR] FILE|-...",
+		UsageText:   "fbdiag gstat [--format F] [--top N|--all] [--sort K] [--table T] [--fail-on SEV] [PNG] FILE|-...",
 		Description: gstatDescription,
 		Flags: append([]cli.Flag{
 			metricsFormatFlag(),
-			&cli.IntFlag{Name: "top", Value: view.GstatTop, Usage: "show the first N tables, indices and warnings in text, markdown and HTML (0 = all)"},
+			&cli.IntFlag{Name: "top", Value: view.GstatTop, Usage: "show the first N tables, indices and warnings (0 = all)"},
 			&cli.BoolFlag{Name: "all", Usage: "show every table, index and warning (as --top 0)"},
 			&cli.StringFlag{Name: "sort", Value: "size", Usage: "order tables by `KEY`: size, records, versions or depth"},
-			tableFlag("tables, indices, warnings, summary, encryption or problems"),
+			tableFlag("tables, indices, warnings, summary..."),
 			&cli.StringFlag{Name: "fail-on", Usage: "exit 3 when a warning of this `LEVEL` or worse exists: warning or critical"},
 			rulesFlag(),
 		}, append(serverSetupFlags(), chartFlags()...)...),

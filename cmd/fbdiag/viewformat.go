@@ -21,7 +21,7 @@ func metricsFormatFlag() *cli.StringFlag {
 
 // tableFlag is --table, the one table CSV output holds.
 func tableFlag(names string) *cli.StringFlag {
-	return &cli.StringFlag{Name: "table", Usage: "the CSV table to write: " + names}
+	return &cli.StringFlag{Name: "table", Usage: "`NAME` of the CSV table: " + names}
 }
 
 // viewFormat reads --format for a command rendered by package view: JSON
