@@ -103,9 +103,11 @@ func gstatHeadline(a *analyze.GstatAnalysis) []Field {
 		add("ods_version", "ODS", StrP(h.ODSVersion), "")
 		add("firebird_version", "Firebird", StrP(h.FirebirdVersion), "")
 		add("page_size", "Page size", BytesP(h.PageSize), "")
+		dialect := Null(CountKind)
 		if h.Dialect != nil {
-			add("dialect", "Dialect", Int(int64(*h.Dialect)), "")
+			dialect = Int(int64(*h.Dialect))
 		}
+		add("dialect", "Dialect", dialect, "")
 		detail := ""
 		if h.PageBuffers != nil && *h.PageBuffers == 0 {
 			detail = "(server default)"
@@ -131,14 +133,14 @@ func gstatHeadline(a *analyze.GstatAnalysis) []Field {
 			fw = Str("unknown (no Attributes line)")
 		}
 		add("forced_writes", "Forced writes", fw, "")
-		sweep := ""
+		f := Field{Key: "sweep_interval", Label: "Sweep interval", Value: IntP(h.SweepInterval)}
 		switch {
 		case h.SweepInterval == nil && h.ODSVersion != nil:
-			sweep = "not printed (server default 20000)"
+			f.Unknown = "not printed (server default 20000)"
 		case h.SweepInterval != nil && *h.SweepInterval == 0:
-			sweep = "(automatic sweep off)"
+			f.Detail = "(automatic sweep off)"
 		}
-		add("sweep_interval", "Sweep interval", IntP(h.SweepInterval), sweep)
+		fs = append(fs, f)
 		if len(h.Attributes) > 0 {
 			add("attributes", "Attributes", Str(strings.Join(h.Attributes, ", ")), "")
 		}
@@ -188,13 +190,6 @@ func gstatHeadline(a *analyze.GstatAnalysis) []Field {
 				*t.PrimaryPages, IntP(t.SecondaryPages).orQ(), IntP(t.SweptPages).orQ())
 		}
 		add("data_pages", "Data pages", Int(*t.DataPages), detail)
-	}
-	if len(a.Encryption) > 0 {
-		var parts []string
-		for _, e := range a.Encryption {
-			parts = append(parts, fmt.Sprintf("%s %d/%d", strings.ToLower(e.Kind), e.Encrypted, e.Total))
-		}
-		add("encryption", "Encrypted pages", Str(strings.Join(parts, ", ")), "")
 	}
 	if len(a.Findings) > 0 {
 		add("problem_lines", "gstat problems", Int(int64(len(a.Findings))), "lines (see problems below)")

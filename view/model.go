@@ -42,6 +42,8 @@ type Field struct {
 	Value Cell
 	// Detail follows the value in human formats.
 	Detail string
+	// Unknown stands for a null value in human formats ("?" when empty).
+	Unknown string
 }
 
 // Finding is one verdict of an analysis.

@@ -60,16 +60,14 @@ func writeText(w io.Writer, d *Doc, opt Options) error {
 	return b.Flush()
 }
 
-// fieldText is a field's value as people read it: "?" when unknown, the
-// detail after it.
+// fieldText is a field's value as people read it: its Unknown or "?"
+// when null, the detail after it.
 func fieldText(f Field) string {
 	v := safe(f.Value.Human())
-	switch {
-	case v == "" && f.Detail != "":
-		return safe(f.Detail)
-	case v == "":
-		return "?"
-	case f.Detail != "":
+	if v == "" {
+		v = cmp.Or(safe(f.Unknown), "?")
+	}
+	if f.Detail != "" {
 		v += " " + safe(f.Detail)
 	}
 	return v
