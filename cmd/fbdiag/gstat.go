@@ -6,11 +6,11 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/plot"
 	"github.com/fbdiag/fbdiag/report"
@@ -116,7 +116,7 @@ func serverSetup(c *cli.Context, cmd string) (analyze.ServerSetup, error) {
 	srv.Connections = int64(n)
 	if r := c.String("ram"); r != "" {
 		b, err := parseSize(r)
-		if err == nil && !strings.ContainsAny(strings.ToUpper(r), "KMGTP") {
+		if err == nil && !units.HasUnit(r) {
 			err = fmt.Errorf("give the unit, such as 16GB or 64GiB")
 		}
 		if err != nil {
