@@ -14,7 +14,7 @@ import (
 // gstatSummaryFigures are the headline fields of the gstat view the
 // report's summary repeats, most telling first (it keeps the first two):
 // where the space is, whether a transaction is stuck, then the shape.
-var gstatSummaryFigures = []string{"table_bytes", "index_bytes", "next_minus_oat", "tables", "indices", "page_size"}
+var gstatSummaryFigures = []string{"table_bytes", "next_minus_oat", "index_bytes", "tables", "indices", "page_size"}
 
 // GstatSection is the report section of one gstat run: the gstat view's
 // HTML fragment (the figures, warnings, tables and indices that
