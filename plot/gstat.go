@@ -28,7 +28,7 @@ type IndexBar struct {
 // left, the largest indices coloured by their worst warning on the right.
 type Indices struct {
 	Title string
-	// SizeUnit is the unit of IndexBar.Size ("MB", "pages").
+	// SizeUnit is the unit of IndexBar.Size ("MiB", "pages").
 	SizeUnit string
 	Depths   []DepthCount
 	Largest  []IndexBar

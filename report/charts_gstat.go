@@ -27,12 +27,13 @@ func worstFor(ws []analyze.Warning, kind, object, table string) plot.Severity {
 	return plot.Severity(analyze.Worst(sel))
 }
 
-// sizeMB is a size in bytes as MB (10⁶), NaN when unknown.
-func sizeMB(b *int64) float64 {
+// sizeMiB is a size in bytes as MiB (2²⁰), as every fbdiag output
+// shows sizes, NaN when unknown.
+func sizeMiB(b *int64) float64 {
 	if b == nil {
 		return math.NaN()
 	}
-	return float64(*b) / 1e6
+	return float64(*b) / (1 << 20)
 }
 
 // GstatTablesChart is the tables chart input: the largest tables by size
@@ -46,7 +47,7 @@ func GstatTablesChart(a *analyze.GstatAnalysis, top int) plot.Tables {
 		return f64(t.DataPages)
 	}
 	slices.SortStableFunc(ts, func(x, y analyze.TableStats) int { return cmp.Compare(bySize(&y), bySize(&x)) })
-	d := plot.Tables{Title: "Largest tables: " + filepath.Base(a.File), SizeUnit: "MB"}
+	d := plot.Tables{Title: "Largest tables: " + filepath.Base(a.File), SizeUnit: "MiB"}
 	// Bytes when every table has them, else pages (never mixed).
 	useBytes := !slices.ContainsFunc(ts, func(t analyze.TableStats) bool { return t.SizeBytes == nil })
 	if !useBytes {
@@ -56,7 +57,7 @@ func GstatTablesChart(a *analyze.GstatAnalysis, top int) plot.Tables {
 		if i == top {
 			break
 		}
-		size := sizeMB(t.SizeBytes)
+		size := sizeMiB(t.SizeBytes)
 		if !useBytes {
 			size = f64(t.DataPages)
 		}
@@ -84,7 +85,7 @@ func allIndices(a *analyze.GstatAnalysis) []analyze.IndexStats {
 // warning.
 func GstatIndicesChart(a *analyze.GstatAnalysis, top int) plot.Indices {
 	ixs := allIndices(a)
-	d := plot.Indices{Title: "Index depth: " + filepath.Base(a.File), SizeUnit: "MB"}
+	d := plot.Indices{Title: "Index depth: " + filepath.Base(a.File), SizeUnit: "MiB"}
 	depths := map[int]*plot.DepthCount{}
 	var keys []int
 	for _, ix := range ixs {
@@ -116,7 +117,7 @@ func GstatIndicesChart(a *analyze.GstatAnalysis, top int) plot.Indices {
 	}
 	size := func(ix *analyze.IndexStats) float64 {
 		if useBytes {
-			return sizeMB(ix.SizeBytes)
+			return sizeMiB(ix.SizeBytes)
 		}
 		return f64(ix.LeafBuckets)
 	}

@@ -208,6 +208,9 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 {{- range .Text}}
 <p>{{iso .}}</p>
 {{- end}}
+{{- if .Fragment}}
+{{.Fragment}}
+{{- else}}
 {{- if .Headlines}}
 <div class="headlines">
 {{- range .Headlines}}
@@ -222,12 +225,14 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 {{- end}}
 </ul>
 {{- end}}
+{{- end}}
 {{- range .Figures}}
 <figure>
 {{img . $.Width $.Height}}
 <figcaption>{{iso .Chart.Title}} <span class="muted">({{iso .File}})</span></figcaption>
 </figure>
 {{- end}}
+{{- if not .Fragment}}
 {{- range .Tables}}
 {{- if large .}}
 <details>
@@ -236,6 +241,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 </details>
 {{- else}}
 {{template "table" .}}
+{{- end}}
 {{- end}}
 {{- end}}
 {{- if .Notices}}

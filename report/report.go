@@ -3,6 +3,7 @@ package report
 import (
 	"errors"
 	"fmt"
+	"html/template"
 	"io"
 	"sort"
 	"strings"
@@ -71,6 +72,10 @@ type Section struct {
 	Headlines []Headline
 	Figures   []*Figure
 	Tables    []*Table
+	// Fragment is the HTML of the section's view (package view): written
+	// in place of the headlines, findings and tables, which then serve
+	// the summary only.
+	Fragment template.HTML
 	// Notices are the readers' notes on skipped or repaired lines.
 	Notices []string
 	// Err is set when the section could not be built; the rest of the

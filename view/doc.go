@@ -26,7 +26,7 @@
 //     human Title. Rows are held (Rows) or streamed (Stream, an
 //     iter.Seq), so a view of 75,000 tables holds none of them. Limit
 //     bounds what text, markdown and HTML show unless Options.All; the
-//     writers then say how many rows were left out ("1480 more tables").
+//     writers then say how many they show ("20 of 1500 tables shown").
 //   - Findings: the verdicts, worst first, each with its rule, object,
 //     value against threshold, the reason, the advice (SQL or a gbak
 //     command) and the source of the threshold.

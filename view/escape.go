@@ -83,3 +83,13 @@ func wrap(s, indent string, max int) []string {
 	}
 	return lines
 }
+
+// sentence ends s with a full stop unless it ends with punctuation, so
+// that findings run on as sentences in markdown and HTML.
+func sentence(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.ContainsRune(".!?:;)\"'", rune(s[len(s)-1])) {
+		return s
+	}
+	return s + "."
+}

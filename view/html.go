@@ -25,15 +25,16 @@ func writeHTML(w io.Writer, d *Doc, opt Options) error {
 	}
 	if len(d.Findings) > 0 {
 		fmt.Fprintf(b, "<h3>%s</h3>\n<ul class=\"findings\">\n", esc(findingsTitle(d)))
-		for _, f := range d.Findings {
+		shown, more := shownFindings(d, opt)
+		for _, f := range shown {
 			sev := esc(f.Severity)
 			s := fmt.Sprintf(`<li class="%s"><span class="sev">%s</span>%s <bdi>%s</bdi>`, sev, sev, esc(f.Rule), esc(f.Object))
 			if fig := figureText(f); fig != "" {
 				s += ": " + esc(fig)
 			}
-			s += ". " + esc(f.Message)
+			s += ". " + esc(sentence(f.Message))
 			if f.Advice != "" {
-				s += " Do: <code>" + esc(f.Advice) + "</code>"
+				s += " Do: " + esc(f.Advice)
 			}
 			if f.Source != "" {
 				s += ` <span class="muted">(source: ` + esc(f.Source) + ")</span>"
@@ -41,6 +42,9 @@ func writeHTML(w io.Writer, d *Doc, opt Options) error {
 			fmt.Fprintln(b, s+"</li>")
 		}
 		fmt.Fprintln(b, "</ul>")
+		if more != "" {
+			fmt.Fprintf(b, "<p class=\"muted\">%s</p>\n", esc(more))
+		}
 	}
 	for _, t := range d.Tables {
 		htmlTable(b, t, opt)

@@ -19,7 +19,7 @@ func writeMarkdown(w io.Writer, d *Doc, opt Options) error {
 	}
 	if d.Title != "" {
 		para()
-		fmt.Fprintf(b, "## %s\n", md(d.Title))
+		fmt.Fprintf(b, "## %s\n", md(d.Lead+d.Title))
 	}
 	if len(d.Headline) > 0 {
 		para()
@@ -37,19 +37,23 @@ func writeMarkdown(w io.Writer, d *Doc, opt Options) error {
 		if len(d.Findings) == 0 {
 			fmt.Fprintln(b, "none")
 		}
-		for _, f := range d.Findings {
+		shown, more := shownFindings(d, opt)
+		for _, f := range shown {
 			s := "**" + strings.ToUpper(f.Severity) + "** " + md(f.Rule) + " — " + md(f.Object)
 			if fig := figureText(f); fig != "" {
 				s += ": " + md(fig)
 			}
-			s += ". " + md(f.Message)
+			s += ". " + md(sentence(f.Message))
 			if f.Advice != "" {
-				s += " Do: " + mdCode(f.Advice)
+				s += " Do: " + md(f.Advice)
 			}
 			if f.Source != "" {
 				s += " (source: " + md(f.Source) + ")"
 			}
 			fmt.Fprintf(b, "- %s\n", s)
+		}
+		if more != "" {
+			fmt.Fprintf(b, "\n%s\n", mdLine(more))
 		}
 	}
 	if len(d.Notes) > 0 {
@@ -143,25 +147,4 @@ func mdLine(s string) string {
 		return `\` + s
 	}
 	return s
-}
-
-// mdCode is s as a code span, with a fence longer than any run of
-// backticks in it; | is still escaped as it would end a table cell.
-func mdCode(s string) string {
-	s = safe(s)
-	run, longest := 0, 0
-	for _, r := range s {
-		if r == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	fence := strings.Repeat("`", longest+1)
-	pad := ""
-	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
-		pad = " "
-	}
-	return fence + pad + strings.ReplaceAll(s, "|", `\|`) + pad + fence
 }

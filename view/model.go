@@ -8,8 +8,10 @@ import (
 
 // Doc is one analysis laid out for reading: see the package manual.
 type Doc struct {
-	// Title is the first line of text and markdown output.
-	Title string
+	// Title is the first line of text and markdown output, after Lead.
+	// Text keeps it to the line width by clipping its start (a long path
+	// keeps its file name), never Lead's.
+	Lead, Title string
 	// Source names the input in a CSV source column and in messages
 	// ("shop.txt", "shop.txt#2" for a second snapshot).
 	Source   string
@@ -21,6 +23,9 @@ type Doc struct {
 	Findings      []Finding
 	FindingsTitle string
 	FindingsName  string
+	// FindingsLimit bounds the findings text, markdown and HTML show
+	// (0: all) unless Options.All, as Table.Limit does rows.
+	FindingsLimit int
 	// Main is the table CSV writes when no --table is given.
 	Main    string
 	Notes   []string
@@ -37,6 +42,8 @@ type Field struct {
 	Value Cell
 	// Detail follows the value in human formats.
 	Detail string
+	// Unknown stands for a null value in human formats ("?" when empty).
+	Unknown string
 }
 
 // Finding is one verdict of an analysis.

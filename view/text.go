@@ -2,6 +2,7 @@ package view
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -20,7 +21,8 @@ func writeText(w io.Writer, d *Doc, opt Options) error {
 	b := bufio.NewWriter(w)
 	blank := false // a blank line goes before the next block
 	if d.Title != "" {
-		fmt.Fprintln(b, clipLeft(safe(d.Title), LineWidth))
+		lead := safe(d.Lead)
+		fmt.Fprintln(b, lead+clipLeft(safe(d.Title), LineWidth-width(lead)))
 	}
 	if len(d.Headline) > 0 {
 		n := 0
@@ -46,7 +48,7 @@ func writeText(w io.Writer, d *Doc, opt Options) error {
 		if blank {
 			fmt.Fprintln(b)
 		}
-		textFindings(b, d)
+		textFindings(b, d, opt)
 		blank = true
 	}
 	if len(d.Notes) > 0 && blank {
@@ -58,12 +60,12 @@ func writeText(w io.Writer, d *Doc, opt Options) error {
 	return b.Flush()
 }
 
-// fieldText is a field's value as people read it: "?" when unknown, the
-// detail after it.
+// fieldText is a field's value as people read it: its Unknown or "?"
+// when null, the detail after it.
 func fieldText(f Field) string {
 	v := safe(f.Value.Human())
 	if v == "" {
-		v = "?"
+		v = cmp.Or(safe(f.Unknown), "?")
 	}
 	if f.Detail != "" {
 		v += " " + safe(f.Detail)
@@ -96,13 +98,14 @@ func shown(t *Table, opt Options) int {
 	return t.Limit
 }
 
-// moreNote says how many rows were left out, or "".
+// moreNote says how many rows were shown of how many ("20 of 1500
+// tables shown"), or "" when all were.
 func moreNote(t *Table, opt Options, printed, counted int) string {
-	more := max(t.Total, counted) - printed
-	if more <= 0 {
+	total := max(t.Total, counted)
+	if total <= printed {
 		return ""
 	}
-	return fmt.Sprintf("%d more %s%s", more, t.noun(), opt.MoreHint)
+	return fmt.Sprintf("%d of %d %s shown%s", printed, total, t.noun(), opt.MoreHint)
 }
 
 // textTable prints a table with aligned columns: its title, a header of
@@ -215,21 +218,45 @@ func figureText(f Finding) string {
 
 // findingsTitle heads the findings: "Warnings (3)".
 func findingsTitle(d *Doc) string {
-	t := d.FindingsTitle
-	if t == "" {
-		t = "Findings"
+	return fmt.Sprintf("%s (%d)", findingsNoun(d), len(d.Findings))
+}
+
+func findingsNoun(d *Doc) string {
+	return cmp.Or(d.FindingsTitle, "Findings")
+}
+
+// shownFindings are the findings human formats show, and the note on
+// those left out ("" when none is).
+func shownFindings(d *Doc, opt Options) ([]Finding, string) {
+	n := len(d.Findings)
+	if opt.All || d.FindingsLimit <= 0 || n <= d.FindingsLimit {
+		return d.Findings, ""
 	}
-	return fmt.Sprintf("%s (%d)", t, len(d.Findings))
+	count := map[string]int{}
+	var sevs []string
+	for _, f := range d.Findings[d.FindingsLimit:] {
+		if count[f.Severity] == 0 {
+			sevs = append(sevs, f.Severity)
+		}
+		count[f.Severity]++
+	}
+	var parts []string
+	for _, s := range sevs {
+		parts = append(parts, fmt.Sprintf("%d %s", count[s], s))
+	}
+	return d.Findings[:d.FindingsLimit], fmt.Sprintf("%d of %d %s shown%s; not shown: %s",
+		d.FindingsLimit, n, strings.ToLower(findingsNoun(d)), opt.MoreHint, strings.Join(parts, ", "))
 }
 
 // textFindings prints one block per finding, its message and advice
 // wrapped under it, and the source of each rule once, at the end.
-func textFindings(w io.Writer, d *Doc) {
+func textFindings(w io.Writer, d *Doc, opt Options) {
 	fmt.Fprintln(w, safe(findingsTitle(d)))
+	shown, more := shownFindings(d, opt)
 	const indent = "         "
 	var rules []string
 	sources := map[string][]string{}
-	for _, f := range d.Findings {
+	for _, f := range shown {
 		l := fmt.Sprintf("%-8s %s  %s", strings.ToUpper(f.Severity), f.Rule, f.Object)
 		if fig := figureText(f); fig != "" {
 			l += ": " + fig
@@ -255,6 +282,9 @@ func textFindings(w io.Writer, d *Doc) {
 	}
 	if len(d.Findings) == 0 {
 		fmt.Fprintln(w, "none")
+	}
+	if more != "" {
+		textNote(w, more)
 	}
 	if len(rules) > 0 {
 		fmt.Fprintln(w, "Sources")

@@ -78,7 +78,7 @@ type Options struct {
 	// All shows every row of a bounded table in text, markdown and HTML.
 	All bool
 	// MoreHint follows the note on the rows left out of a bounded table
-	// ("1480 more tables" + " (--all shows them)").
+	// ("20 of 1500 tables shown" + " (--all shows them)").
 	MoreHint string
 	// Table is the CSV table to write; "" is the document's Main.
 	Table string

@@ -21,6 +21,7 @@ import (
 	"github.com/fbdiag/fbdiag/internal/printable"
 	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/report"
+	"github.com/fbdiag/fbdiag/view"
 )
 
 // connectionFlags are --server, --wire-crypt and --auth, shared by
@@ -106,9 +107,11 @@ Examples:
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "snapshot file to write (default: DBNAME-TIME.gstat.txt)"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file and its .mon.json"},
 			&cli.StringFlag{Name: "switches", Value: collect.DefaultSwitches, Usage: "gstat switches: -a -d -i -r -s -h -t TABLE..."},
-			formatFlag(),
-			&cli.IntFlag{Name: "top", Value: 20, Usage: "show the N biggest tables (0 = all), as fbdiag gstat"},
+			metricsFormatFlag(),
+			&cli.IntFlag{Name: "top", Value: view.GstatTop, Usage: "show the first N tables, indices and warnings (0 = all)"},
+			&cli.BoolFlag{Name: "all", Usage: "show every table, index and warning (as --top 0)"},
 			&cli.StringFlag{Name: "sort", Value: "size", Usage: "order tables by size, records, versions or depth"},
+			tableFlag("tables, indices, warnings, summary, io..."),
 			rulesFlag(),
 		), serverSetupFlags()...),
 		Action: collectAction,
@@ -122,31 +125,37 @@ func liveSetup(c *cli.Context, nargs int) (report.Format, collect.Server, error)
 	if err != nil {
 		return "", collect.Server{}, err
 	}
+	srv, err := liveServer(c, nargs)
+	return f, srv, err
+}
+
+// liveServer reads the server address and the credentials.
+func liveServer(c *cli.Context, nargs int) (collect.Server, error) {
 	if c.NArg() != nargs {
-		return "", collect.Server{}, usagef("%s: want %d argument(s), got %d (see fbdiag %s --help)", c.Command.Name, nargs, c.NArg(), c.Command.Name)
+		return collect.Server{}, usagef("%s: want %d argument(s), got %d (see fbdiag %s --help)", c.Command.Name, nargs, c.NArg(), c.Command.Name)
 	}
 	addr, err := collect.ParseServer(c.String("server"))
 	if err != nil {
-		return "", collect.Server{}, usagef("%v", err)
+		return collect.Server{}, usagef("%v", err)
 	}
 	wire, err := collect.ParseWireCrypt(c.String("wire-crypt"))
 	if err != nil {
-		return "", collect.Server{}, usagef("%v", err)
+		return collect.Server{}, usagef("%v", err)
 	}
 	auth, err := collect.ParseAuth(c.String("auth"))
 	if err != nil {
-		return "", collect.Server{}, usagef("%v", err)
+		return collect.Server{}, usagef("%v", err)
 	}
 	e := getEnv(c)
 	user, pw, err := collect.Credentials(os.Getenv, e.stdin, e.stderr)
 	if err != nil {
-		return "", collect.Server{}, err
+		return collect.Server{}, err
 	}
 	var warned sync.Once
 	warn := func(msg string) {
 		warned.Do(func() { fmt.Fprintln(e.stderr, "fbdiag: warning: "+printable.String(msg)) })
 	}
-	return f, collect.Server{Addr: addr, User: user, Password: pw, WireCrypt: wire, Auth: auth, Warn: warn}, nil
+	return collect.Server{Addr: addr, User: user, Password: pw, WireCrypt: wire, Auth: auth, Warn: warn}, nil
 }
 
 // interruptible cancels the live work on Ctrl-C so that temporary files
@@ -196,9 +205,13 @@ func collectAction(c *cli.Context) error {
 	if err != nil {
 		return usagef("--switches: %v", err)
 	}
-	view := gstatView{top: c.Int("top"), topSet: c.IsSet("top"), sortBy: c.String("sort")}
-	if !slices.Contains(analyze.TableSorts, view.sortBy) || view.top < 0 {
-		return usagef("collect: --sort %q / --top %d: want size, records, versions or depth, and 0 or more", view.sortBy, view.top)
+	sortBy := c.String("sort")
+	if !slices.Contains(analyze.TableSorts, sortBy) {
+		return usagef("collect: --sort %q: want size, records, versions or depth", sortBy)
+	}
+	gout, err := newGstatOut(c, getEnv(c).stdout, sortBy)
+	if err != nil {
+		return err
 	}
 	th, err := loadRules(c)
 	if err != nil {
@@ -213,11 +226,10 @@ func collectAction(c *cli.Context) error {
 	if err := refuseExisting("collect", opt, out, out+".mon.json"); err != nil {
 		return err
 	}
-	format, srv, err := liveSetup(c, 1)
+	srv, err := liveServer(c, 1)
 	if err != nil {
 		return err
 	}
-	view.format = format
 	ctx, stop := interruptible(c)
 	defer stop()
 	e := getEnv(c)
@@ -261,14 +273,48 @@ func collectAction(c *cli.Context) error {
 		return err
 	}
 	fmt.Fprintf(e.stderr, "fbdiag: snapshot %s (%d lines), monitoring %s\n", out, snap.Lines, res.MonitorFile)
-	if format == report.JSON {
+	if gout.json {
 		return report.WriteJSON(e.stdout, res)
 	}
-	if err := writeGstat(e.stdout, format, as, view); err != nil {
-		return err
+	// The last run is the snapshot (a file holds one); the live tables
+	// follow gstat's in the same document.
+	vopt := gout.vopt
+	d := view.Gstat(res.Gstat, vopt)
+	d.Tables = append(d.Tables, liveTables(monitorTables(res))...)
+	if err := view.Write(e.stdout, gout.format, gout.opt, d); err != nil {
+		return viewErr(err)
 	}
-	fmt.Fprintln(e.stdout)
-	return report.WriteTables(e.stdout, format, monitorTables(res)...)
+	return nil
+}
+
+// liveTables carries the monitoring tables into the collect document as
+// text cells, numbers right-aligned. (They become typed cells when the
+// figures they show move into analyze: issue 14, the collect view.)
+func liveTables(ts []*report.Table) []*view.Table {
+	var out []*view.Table
+	for _, t := range ts {
+		vt := &view.Table{Name: t.Name, Title: t.Title, Notes: t.Notes, Rows: [][]view.Cell{}}
+		for _, c := range t.Columns {
+			k := view.TextKind
+			if c.Right {
+				k = view.NumberKind
+			}
+			key := strings.ReplaceAll(c.Name, " ", "_")
+			if name, ok := strings.CutSuffix(c.Name, " %"); ok {
+				key = strings.ReplaceAll(name, " ", "_") + "_percent"
+			}
+			vt.Columns = append(vt.Columns, view.Column{Key: key, Title: c.Name, Kind: k})
+		}
+		for _, r := range t.Rows {
+			row := make([]view.Cell, len(r))
+			for i, v := range r {
+				row[i] = view.Str(v)
+			}
+			vt.Rows = append(vt.Rows, row)
+		}
+		out = append(out, vt)
+	}
+	return out
 }
 
 // isPreambleNotice recognises the gstat reader's notice about the

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -166,13 +167,26 @@ func TestLiveCollectCLI(t *testing.T) {
 	}
 	// The analysis is fbdiag gstat's, with the index kinds from the
 	// catalogue, followed by the live figures and the statements to run.
-	for _, want := range []string{"gstat analysis of " + snap, "Totals          6 tables, 10 indices, 67705 records",
+	if !regexp.MustCompile(`\nTables +6\nIndices +10\nRecords +67705\n`).MatchString(out) {
+		t.Errorf("output lacks the totals 6 tables, 10 indices, 67705 records:\n%s", out)
+	}
+	for _, want := range []string{"gstat analysis of " + snap,
 		"oldest transaction (OIT)", "10 of 10 indices have stale stored selectivity",
 		"  SET STATISTICS INDEX CUSTOMER_LAST;\n", "  SET STATISTICS INDEX RDB$PRIMARY2;\n",
 		"kind: pk, fk, unique (constraint indices), plain or system, from RDB$RELATION_CONSTRAINTS"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
+	}
+	// CSV is one table: the live page I/O with --table io, the gstat
+	// tables by default; OpenMetrics has the snapshot's figures.
+	csvOut, errs, code := runCLI(t, nil, "collect", "--server", s.Addr, "--out", filepath.Join(dir, "io.txt"), "--format", "csv", "--table", "io", db)
+	if lines := strings.Split(csvOut, "\n"); code != exitOK || len(lines) != 3 || lines[0] != "reads,writes,fetches,marks,cache_hit_percent" {
+		t.Errorf("csv --table io: exit %d, %s\n%s", code, errs, csvOut)
+	}
+	om, errs, code := runCLI(t, nil, "collect", "--server", s.Addr, "--out", filepath.Join(dir, "om.txt"), "--format", "openmetrics", db)
+	if code != exitOK || !strings.Contains(om, "\nfbdiag_table_records{database=\""+db+"\",table=\"ORDER_LINE\"} ") || !strings.HasSuffix(om, "\n# EOF\n") {
+		t.Errorf("openmetrics: exit %d, %s\n%s", code, errs, om)
 	}
 	// The gstat reader skips the preamble with one notice, which collect
 	// does not repeat on stderr.

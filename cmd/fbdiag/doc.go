@@ -86,17 +86,22 @@
 //
 // # Commands
 //
-// gstat analyses each snapshot: the header health block (ODS and
-// Firebird version, page size, buffers, forced writes, sweep interval, the
-// OIT, OAT, OST and Next transactions and their gaps), the --top N
-// biggest tables (20 by default, 0 for all) in the --sort order (size,
-// records, versions or depth), every index with its depth, selectivity
+// gstat analyses each snapshot: the header figures (ODS and Firebird
+// version, page size, buffers, forced writes, sweep interval, the OIT,
+// OAT, OST and Next transactions and their gaps) and totals, the tables in
+// the --sort order (size, records, versions or depth), the indices with
+// warnings first, then biggest first, each with its depth, selectivity
 // and duplicates and what it serves (a primary key's, a foreign key's, a
 // unique constraint's, from the names Firebird gives them; "?" for a name
-// of the user's choosing), also limited to N when --top is given, and the
-// warnings, critical first, each with its value, threshold, reason and
-// advice (the exact statement, for the object it names), and the source
-// of each rule once at the end. --fail-on warning or --fail-on critical
+// of the user's choosing), and the warnings, critical first, each with
+// its value, threshold, reason and advice (the exact statement, for the
+// object it names), and the source of each rule once at the end. Text and
+// markdown show the first --top N (20) tables, indices and warnings and
+// say how many there are; --all shows every one. Names tied on the sort
+// key are in natural order (RDB$PRIMARY2 before RDB$PRIMARY10); sizes are
+// binary with IEC units. CSV is one table, --table tables (the default),
+// indices, warnings or summary; --format openmetrics writes Prometheus
+// metrics for node_exporter's textfile collector. --fail-on warning or --fail-on critical
 // makes fbdiag exit 3 when a warning of that severity or worse exists,
 // after printing the analysis. --rules FILE changes thresholds: "rule.key
 // = value" lines (# starts a comment) or one JSON object {"rule.key":
@@ -112,36 +117,54 @@
 //
 //	$ fbdiag gstat --top 3 testdata/fb30/shop-gstat-a-r.txt
 //	gstat analysis of testdata/fb30/shop-gstat-a-r.txt
-//	Database        /var/lib/firebird/data/shop.fdb
-//	ODS             12.0 (Firebird 3.0), page size 8192, dialect 3
-//	Page buffers    0 (server default), forced writes on
-//	Sweep interval  not printed (server default 20000)
-//	Attributes      force write
-//	Transactions    OIT 16  OAT 17  OST 17  Next 18
-//	Gaps            OAT-OIT 1  OST-OIT 1  Next-OAT 1  Next-OST 1
-//	Sweep gap       OST-OIT is 0% of the sweep interval
-//	Transaction IDs 0.0000% of the ODS limit 281474976710655 used, 281474976710637 left
-//	Totals          6 tables, 10 indices, 682005 records, 30000 versions
-//	Size            tables 51.1 MiB, index leaf pages 10.0 MiB
-//	Data pages      6545: 6203 primary, 342 secondary, 0 swept (a sweep skips swept pages)
+//	Database              /var/lib/firebird/data/shop.fdb
+//	ODS                   12.0
+//	Firebird              3.0
+//	Page size             8.00 KiB
+//	Dialect               3
+//	Page buffers          0 (server default)
+//	Forced writes         on
+//	Sweep interval        not printed (server default 20000)
+//	Attributes            force write
+//	gstat run             2026-12-02 14:09:54
+//	Created               2026-12-02 14:09:44 (or restored)
+//	OIT                   16 (oldest interesting)
+//	OAT                   17 (oldest active)
+//	OST                   17 (oldest snapshot)
+//	Next                  18 (next transaction)
+//	OAT − OIT             1
+//	OST − OIT             1 (the sweep gap)
+//	Next − OAT            1 (age of the oldest active transaction)
+//	Next − OST            1
+//	Sweep gap             0.0 % of the sweep interval
+//	Transaction IDs left  281474976710637 of the ODS limit 281474976710655 (under 0.1 % used)
+//	Tables                6
+//	Indices               10
+//	Records               682005
+//	Back versions         30000
+//	Size of tables        51.1 MiB
+//	Size of indices       9.97 MiB (leaf pages)
+//	Data pages            6545 (6203 primary, 342 secondary, 0 swept: a sweep skips swept pages)
 //
-//	Top 3 of 6 tables by size
-//	table       records  versions  ver/rec  max ver  frag/rec  pages  fill      size
-//	ORDER_LINE   500000         0     0.00        0      0.00   4552   69%  35.6 MiB
-//	ORDERS       100000      5000     0.05        1      0.00    808   67%   6.3 MiB
-//	STOCK         50000     15000     0.30        1      0.00    464   78%   3.6 MiB
+//	Tables by size
+//	table       records  versions  ver/rec  max ver  frag/rec  pages    fill      size  index size
+//	ORDER_LINE   500000         0        0        0         0   4552  69.0 %  35.6 MiB    6.68 MiB
+//	ORDERS       100000      5000     0.05        1         0    808  67.0 %  6.31 MiB    2.55 MiB
+//	STOCK         50000     15000      0.3        1         0    464  78.0 %  3.62 MiB     248 KiB
+//	3 of 6 tables shown (--all shows them)
 //
-//	Top 3 of 10 indices
-//	index          table       kind  depth  leaf   nodes  select  dup  max dup     size
-//	OL_ITEM        ORDER_LINE  ?         2   443  500000   2e-05  90%        9  3.5 MiB
-//	RDB$PRIMARY4   ORDER_LINE  pk        2   412  500000   2e-06   0%        0  3.2 MiB
-//	ORDERS_DATE_D  ORDERS      ?         2   190  100000   1e-05   0%        0  1.5 MiB
+//	Indices, those with warnings first
+//	index           table     kind  depth  leaf   nodes     select      dup  max dup      size
+//	ORDERS_DATE_D   ORDERS    ?         2   190  100000    0.00001    0.0 %        0  1.48 MiB
+//	ORDERS_CARRIER  ORDERS    ?         2    75  100000     0.0909  100.0 %    33333   600 KiB
+//	RDB$PRIMARY2    CUSTOMER  pk        2    37   30000  0.0000333    0.0 %        0   296 KiB
+//	3 of 10 indices shown (--all shows them)
 //	kind: pk, fk, unique from the names Firebird gives constraint indices (RDB$PRIMARYn, RDB$FOREIGNn,
-//	RDB$n); ? a name of the user's choosing, plain or a named constraint's (fbdiag collect reads the
-//	catalogue)
+//	  RDB$n); ? a name of the user's choosing, plain or a named constraint's (fbdiag collect reads the
+//	  catalogue)
 //
 //	Warnings (9)
-//	WARNING  index-low-selectivity  index ORDERS_CARRIER on ORDERS: 0.09091 > 0.01 share
+//	WARNING  index-low-selectivity  index ORDERS_CARRIER on ORDERS: 9.1 % > 1.0 %
 //	         11 distinct values in 100000 keys: a lookup on one value returns 9090 rows on average (9.1%
 //	         of the keys), on the most common value 33334, reading about 808 of the table's 808 data
 //	         pages (clustering ratio 0.09); the index costs 75 leaf pages (600 KiB) and an entry written
@@ -149,7 +172,7 @@
 //	         (the gstat text cannot tell; fbdiag collect reads the catalogue)
 //	         do: if no query plan uses it: DROP INDEX ORDERS_CARRIER; (Firebird refuses if it serves a
 //	         constraint: a foreign key keeps its index while the constraint exists)
-//	WARNING  index-sparse  index ORDERS_DATE_D on ORDERS: 0.9947 > 0.8 share
+//	WARNING  index-sparse  index ORDERS_DATE_D on ORDERS: 99.5 % > 80.0 %
 //	         99% of 190 leaf pages under 60% full; a plain index or the index of a named constraint (the
 //	         gstat text cannot tell; fbdiag collect reads the catalogue)
 //	         do: ALTER INDEX ORDERS_DATE_D INACTIVE; ALTER INDEX ORDERS_DATE_D ACTIVE; (if Firebird

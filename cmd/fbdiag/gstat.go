@@ -6,14 +6,15 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/plot"
 	"github.com/fbdiag/fbdiag/report"
+	"github.com/fbdiag/fbdiag/view"
 )
 
 const gstatDescription = `Reads the statistics gstat prints and says which tables, indices and transaction
@@ -33,12 +34,28 @@ the command line. UTF-16 files (PowerShell's >), CRLF endings and text copied
 from mail or web pages are accepted; two runs appended in one file are two
 snapshots and both are analysed.
 
-Output (--format text, json, csv or markdown): the header health block (ODS and
-Firebird version, page size, buffers, forced writes, sweep interval, OIT, OAT,
-OST, Next and their gaps), the biggest tables (--top, --sort), every index with
-its depth and selectivity, and the warnings, critical first, each with its
-value, threshold, reason and source. Lines gstat printed that fbdiag skipped
-or guessed are reported on standard error as file:line notices.
+Output (--format text, json, csv, markdown or openmetrics): the header figures
+(ODS and Firebird version, page size, buffers, forced writes, sweep interval,
+OIT, OAT, OST, Next and their gaps) and totals, the tables biggest first
+(--sort), the indices with warnings first then biggest first, and the
+warnings, critical first, each with its value, threshold, reason, advice and
+source. Text and markdown show the first 20 tables, indices and warnings
+(--top N) and count the rest; --all shows everything. Names tied on the sort
+key are in natural order (RDB$PRIMARY2 before RDB$PRIMARY10). Sizes are
+binary, with IEC units (KiB, MiB, GiB). Lines gstat printed that fbdiag
+skipped or guessed are reported on standard error as file:line notices.
+
+CSV is one table (RFC 4180), every row, numbers plain with the unit in the
+column name (size_bytes, fill_share): --table tables (the default), indices,
+warnings, summary (the header figures as field,value), encryption or problems.
+With several snapshots a first column, source, names each row's.
+
+--format openmetrics writes the Prometheus text exposition format (OpenMetrics
+1.0, "# EOF" last) for node_exporter's textfile collector: fbdiag_ metrics with
+the labels database, table and index: transaction counters and gaps, page
+size, sizes, warnings by severity, per table records, versions, data pages and
+size, per index depth, leaf pages, nodes and max dup. Of several snapshots of
+one database the last is written.
 
 The JSON form is a documented contract (docs/gstat-json.md): one object per
 snapshot. Thresholds are listed by 'fbdiag rules' and can be changed with
@@ -56,12 +73,14 @@ func gstatCommand() *cli.Command {
 	return &cli.Command{
 		Name:        "gstat",
 		Usage:       "analyse gstat statistics: sick tables, indices and transaction counters",
-		UsageText:   "fbdiag gstat [--format F] [--top N] [--sort KEY] [--fail-on LEVEL] [--png DIR] FILE|-...",
+		UsageText:   "fbdiag gstat [--format F] [--top N|--all] [--sort K] [--table T] [--fail-on SEV] [PNG] FILE|-...",
 		Description: gstatDescription,
 		Flags: append([]cli.Flag{
-			formatFlag(),
-			&cli.IntFlag{Name: "top", Value: 20, Usage: "show the N biggest tables, 0 = all (if given, N indices too)"},
+			metricsFormatFlag(),
+			&cli.IntFlag{Name: "top", Value: view.GstatTop, Usage: "show the first N tables, indices and warnings (0 = all)"},
+			&cli.BoolFlag{Name: "all", Usage: "show every table, index and warning (as --top 0)"},
 			&cli.StringFlag{Name: "sort", Value: "size", Usage: "order tables by `KEY`: size, records, versions or depth"},
+			tableFlag("tables, indices, warnings, summary..."),
 			&cli.StringFlag{Name: "fail-on", Usage: "exit 3 when a warning of this `LEVEL` or worse exists: warning or critical"},
 			rulesFlag(),
 		}, append(serverSetupFlags(), chartFlags()...)...),
@@ -97,7 +116,7 @@ func serverSetup(c *cli.Context, cmd string) (analyze.ServerSetup, error) {
 	srv.Connections = int64(n)
 	if r := c.String("ram"); r != "" {
 		b, err := parseSize(r)
-		if err == nil && !strings.ContainsAny(strings.ToUpper(r), "KMGTP") {
+		if err == nil && !units.HasUnit(r) {
 			err = fmt.Errorf("give the unit, such as 16GB or 64GiB")
 		}
 		if err != nil {
@@ -145,8 +164,7 @@ func loadRules(c *cli.Context) (analyze.Thresholds, error) {
 
 func runGstat(c *cli.Context) error {
 	e := getEnv(c)
-	format, err := outputFormat(c)
-	if err != nil {
+	if _, _, err := viewFormat(c, true); err != nil {
 		return err
 	}
 	if c.NArg() == 0 {
@@ -163,9 +181,6 @@ func runGstat(c *cli.Context) error {
 	sortBy := c.String("sort")
 	if !slices.Contains(analyze.TableSorts, sortBy) {
 		return usagef("gstat: --sort %q: want size, records, versions or depth", sortBy)
-	}
-	if c.Int("top") < 0 {
-		return usagef("gstat: --top must be 0 or more")
 	}
 	var failOn analyze.Severity
 	if s := c.String("fail-on"); s != "" {
@@ -191,8 +206,11 @@ func runGstat(c *cli.Context) error {
 	// Each run is analysed and printed as soon as the next one starts, so
 	// that memory holds two runs, not every run of a file of thousands;
 	// only --png keeps the charts of every run.
-	opts := gstatView{format: format, top: c.Int("top"), topSet: c.IsSet("top"), sortBy: sortBy}
-	st := &gstatStream{e: e, v: opts, failOn: failOn}
+	out, err := newGstatOut(c, e.stdout, sortBy)
+	if err != nil {
+		return err
+	}
+	st := &gstatStream{e: e, out: out, failOn: failOn}
 	var charts []*plot.Chart
 	var chartErrs []error
 	for _, name := range c.Args().Slice() {
@@ -209,6 +227,9 @@ func runGstat(c *cli.Context) error {
 		}
 	}
 	if err := st.flush(false); err != nil {
+		return err
+	}
+	if err := out.close(); err != nil {
 		return err
 	}
 	if err := png.write(c, func() ([]*plot.Chart, error) { return charts, errors.Join(chartErrs...) }); err != nil {
@@ -253,7 +274,7 @@ func streamGstatFile(c *cli.Context, name string, th analyze.Thresholds, opt ana
 // first says "snapshot 1" only when a second one follows.
 type gstatStream struct {
 	e       *env
-	v       gstatView
+	out     *gstatOut
 	failOn  analyze.Severity
 	pending *analyze.GstatAnalysis
 	n       int // analyses printed
@@ -281,37 +302,85 @@ func (s *gstatStream) flush(more bool) error {
 			}
 		}
 	}
-	err := writeGstatRun(s.e.stdout, a, s.v, s.n, more || s.n > 0)
+	err := s.out.write(a, more || s.n > 0)
 	s.n++
 	return err
 }
 
-// gstatView holds the presentation choices of the command line.
-type gstatView struct {
-	format report.Format
-	top    int
-	topSet bool
-	sortBy string
+// gstatOut writes gstat analyses in the chosen format: JSON as the
+// analysis (docs/gstat-json.md), the others through view.Gstat.
+type gstatOut struct {
+	w      io.Writer
+	json   bool
+	format view.Format
+	vopt   view.GstatOptions
+	opt    view.Options
+	x      *view.Writer
+	// metrics holds the last run of each database for OpenMetrics, whose
+	// families span the runs: a second run of a database replaces the
+	// first (one sample per label set).
+	metrics []*view.Doc
+	byDB    map[string]int
 }
 
-// writeGstat prints the analyses; the layout is report.WriteGstat's.
-func writeGstat(w io.Writer, f report.Format, all []*analyze.GstatAnalysis, v gstatView) error {
-	v.format = f
-	for i, a := range all {
-		if err := writeGstatRun(w, a, v, i, len(all) > 1); err != nil {
+// newGstatOut reads --format, --top, --all and --table.
+func newGstatOut(c *cli.Context, w io.Writer, sortBy string) (*gstatOut, error) {
+	json, f, err := viewFormat(c, true)
+	if err != nil {
+		return nil, err
+	}
+	if c.Int("top") < 0 {
+		return nil, usagef("%s: --top must be 0 or more", c.Command.Name)
+	}
+	o := &gstatOut{w: w, json: json, format: f, byDB: map[string]int{},
+		vopt: view.GstatOptions{Sort: sortBy, Top: c.Int("top")},
+		opt:  view.Options{All: c.Bool("all"), Table: c.String("table"), MoreHint: " (--all shows them)"}}
+	if o.opt.Table != "" && f != view.CSV {
+		return nil, usagef("%s: --table chooses the CSV table: give --format csv too", c.Command.Name)
+	}
+	return o, nil
+}
+
+// write prints one analysis; several says whether it is one of several
+// (known from the first: the stream is one behind).
+func (o *gstatOut) write(a *analyze.GstatAnalysis, several bool) error {
+	if o.json {
+		return report.WriteJSON(o.w, a)
+	}
+	vopt := o.vopt
+	vopt.Several = several
+	d := view.Gstat(a, vopt)
+	if o.format == view.OpenMetrics {
+		db := view.GstatDatabase(a)
+		if i, ok := o.byDB[db]; ok {
+			o.metrics[i] = d
+		} else {
+			o.byDB[db] = len(o.metrics)
+			o.metrics = append(o.metrics, d)
+		}
+		return nil
+	}
+	if o.x == nil {
+		opt := o.opt
+		opt.Source = several
+		x, err := view.NewWriter(o.w, o.format, opt)
+		if err != nil {
 			return err
 		}
+		o.x = x
 	}
-	return nil
+	return viewErr(o.x.Write(d))
 }
 
-// writeGstatRun prints one analysis; the layout is report.WriteGstat's.
-func writeGstatRun(w io.Writer, a *analyze.GstatAnalysis, v gstatView, i int, several bool) error {
-	opt := report.GstatOptions{Sort: v.sortBy, Top: v.top}
-	if v.topSet {
-		opt.TopIndices = v.top
+// close ends the output: OpenMetrics is written here.
+func (o *gstatOut) close() error {
+	if o.format == view.OpenMetrics && !o.json {
+		return viewErr(view.Write(o.w, view.OpenMetrics, o.opt, o.metrics...))
 	}
-	return report.WriteGstatRun(w, v.format, a, opt, i, several)
+	if o.x != nil {
+		return viewErr(o.x.Close())
+	}
+	return nil
 }
 
 func runRules(c *cli.Context) error {

@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/plot"
 	"github.com/fbdiag/fbdiag/report"
@@ -656,24 +657,14 @@ func snapshotFiles(dir string) ([]string, error) {
 // M, G and T count in 1024s, with or without "B" or "iB", as page sizes
 // and the sizes fbdiag prints do.
 func parseSize(s string) (int64, error) {
-	t := strings.ToUpper(strings.TrimSpace(s))
-	t = strings.TrimSuffix(strings.TrimSuffix(t, "B"), "I")
-	mult := 1.0
-	if n := len(t); n > 0 {
-		if i := strings.IndexByte("KMGTP", t[n-1]); i >= 0 {
-			mult = math.Pow(1024, float64(i+1))
-			t = strings.TrimSpace(t[:n-1])
-		}
-	}
-	v, err := strconv.ParseFloat(strings.ReplaceAll(t, ",", "."), 64)
-	if err != nil || !(v > 0) || math.IsInf(v, 0) {
+	b, err := units.ParseSize(s)
+	switch {
+	case errors.Is(err, units.ErrTooLarge):
+		return 0, fmt.Errorf("size too large")
+	case err != nil || b <= 0:
 		return 0, fmt.Errorf("want a positive size such as 100GB, 512MiB or 2T")
 	}
-	b := v * mult
-	if b >= math.MaxInt64 {
-		return 0, fmt.Errorf("size too large")
-	}
-	return int64(b), nil
+	return b, nil
 }
 
 func dateOr(t *time.Time) string {

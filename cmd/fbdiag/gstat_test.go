@@ -16,34 +16,31 @@ import (
 
 func shopPath(t *testing.T) string { return testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt") }
 
+// TestGstatTextShop: the command prints what view.Gstat lays out, the
+// same bytes as the view's golden files of the shop sample, in every
+// format but JSON (go test ./view -update rewrites them).
 func TestGstatTextShop(t *testing.T) {
-	out, errs, code := runCLI(t, nil, "gstat", shopPath(t))
-	if code != 0 {
-		t.Fatalf("exit %d, stderr %s", code, errs)
-	}
-	for _, want := range []string{
-		"Database        /var/lib/firebird/data/shop.fdb",
-		"ODS             12.0 (Firebird 3.0), page size 8192, dialect 3",
-		"Page buffers    0 (server default), forced writes on",
-		"Transactions    OIT 16  OAT 17  OST 17  Next 18",
-		"Gaps            OAT-OIT 1  OST-OIT 1",
-		"Totals          6 tables, 10 indices, 682005 records, 30000 versions",
-		// CUSTOMER: records, versions, ver/rec, max ver, frag/rec, pages, fill, size.
-		"CUSTOMER      30000     10000     0.33        1      0.10    392   84%   3.1 MiB",
-		// CUSTOMER_LAST: kind, depth, leaf buckets, nodes, selectivity, dup %, max dup, size.
-		"CUSTOMER_LAST   CUSTOMER    ?         2    23   30000     0.001   97%       29  184.0 KiB",
-		"RDB$PRIMARY2    CUSTOMER    pk        2    37   30000  3.33e-05    0%        0  296.0 KiB",
-		"Warnings (9)",
-		"WARNING  index-low-selectivity  index ORDERS_CARRIER on ORDERS: 0.09091 > 0.01 share",
-		"INFO     index-max-dup  index ORDERS_CARRIER on ORDERS: 33333 > 10000 keys",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("text output lacks %q", want)
+	root := testutil.Root(t)
+	t.Chdir(root)
+	for format, ext := range map[string]string{"text": "txt", "markdown": "md", "csv": "csv", "openmetrics": "om"} {
+		out, errs, code := runCLI(t, nil, "gstat", "--format", format, "testdata/fb30/shop-gstat-a-r.txt")
+		if code != 0 || errs != "" {
+			t.Fatalf("%s: exit %d, stderr %s", format, code, errs)
 		}
-	}
-	for i, line := range strings.Split(out, "\n") {
-		if n := utf8.RuneCountInString(line); n > 100 {
-			t.Errorf("line %d is %d columns: %q", i+1, n, line)
+		want, err := os.ReadFile(filepath.Join(root, "view", "testdata", "golden", "gstat-shop-gstat-a-r."+ext))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out != string(want) {
+			t.Errorf("fbdiag gstat --format %s differs from view/testdata/golden/gstat-shop-gstat-a-r.%s:\n%s", format, ext, out)
+		}
+		if format != "text" {
+			continue
+		}
+		for i, line := range strings.Split(out, "\n") {
+			if n := utf8.RuneCountInString(line); n > 100 {
+				t.Errorf("line %d is %d columns: %q", i+1, n, line)
+			}
 		}
 	}
 }
@@ -276,20 +273,49 @@ func TestGstatTwoSnapshots(t *testing.T) {
 
 func TestGstatTopSortFormats(t *testing.T) {
 	out, _, code := runCLI(t, nil, "gstat", "--top", "2", "--sort", "versions", shopPath(t))
-	if code != 0 || !strings.Contains(out, "Top 2 of 6 tables by versions") || !strings.Contains(out, "Top 2 of 10 indices") {
+	if code != 0 || !strings.Contains(out, "\n2 of 6 tables shown (--all shows them)\n") || !strings.Contains(out, "\n2 of 10 indices shown (--all shows them)\n") ||
+		!strings.Contains(out, "\n2 of 9 warnings shown (--all shows them); not shown: 3 warning, 4 info\n") {
 		t.Fatalf("exit %d, output:\n%s", code, out)
 	}
-	tables := out[strings.Index(out, "Top 2 of 6"):strings.Index(out, "Top 2 of 10")]
-	if !strings.Contains(tables, "STOCK") || !strings.Contains(tables, "CUSTOMER") || strings.Contains(tables, "ORDER_LINE") {
+	tables := out[strings.Index(out, "Tables by versions"):strings.Index(out, "2 of 6 tables")]
+	if !strings.Contains(tables, "\nSTOCK ") || !strings.Contains(tables, "\nCUSTOMER ") || strings.Contains(tables, "ORDER_LINE") {
 		t.Errorf("top 2 by versions:\n%s", tables)
 	}
-	csv, _, code := runCLI(t, nil, "gstat", "--format", "csv", shopPath(t))
-	if code != 0 || !strings.Contains(csv, "tables,CUSTOMER,30000,10000,0.33,1,0.10,392,84%") ||
-		!strings.Contains(csv, "header,next_transaction,18") || !strings.Contains(csv, "warnings,info,index-max-dup,ORDERS_CARRIER,ORDERS,33333,10000,keys") {
-		t.Errorf("csv output:\n%s", csv)
+	// Indices: those with warnings first (warning before info), then by
+	// nodes with --sort versions, then by name.
+	ixs := out[strings.Index(out, "Indices, those"):strings.Index(out, "2 of 10 indices")]
+	if !strings.Contains(ixs, "\nORDERS_CARRIER  ORDERS  ?         2    75  100000   0.0909  100.0 %    33333   600 KiB\nORDERS_DATE_D ") {
+		t.Errorf("top 2 indices:\n%s", ixs)
+	}
+	all, _, code := runCLI(t, nil, "gstat", "--top", "2", "--all", shopPath(t))
+	if code != 0 || strings.Contains(all, "shown") || strings.Count(all, "\nWARNING ") != 5 || strings.Count(all, "\nINFO ") != 4 {
+		t.Errorf("--all: exit %d\n%s", code, all)
+	}
+	for table, want := range map[string]string{
+		"":         "CUSTOMER,30000,10000,0.3333333333333333,1,0.10416666666666667,392,0.84,3211264,491520\n",
+		"summary":  "\nnext_transaction,18\n",
+		"warnings": "\ninfo,index-max-dup,index ORDERS_CARRIER on ORDERS,33333,10000,keys,",
+		"indices":  "\nCUSTOMER_LAST,CUSTOMER,?,2,23,30000,0.001,0.9666666666666667,29,188416\n",
+	} {
+		args := []string{"gstat", "--format", "csv", shopPath(t)}
+		if table != "" {
+			args = []string{"gstat", "--format", "csv", "--table", table, shopPath(t)}
+		}
+		csv, _, code := runCLI(t, nil, args...)
+		if code != 0 || !strings.Contains(csv, want) {
+			t.Errorf("csv --table %q: exit %d, lacks %q:\n%s", table, code, want, csv)
+		}
+	}
+	_, errs, code := runCLI(t, nil, "gstat", "--format", "csv", "--table", "header", shopPath(t))
+	if code != exitUsage || !strings.Contains(errs, `--table: no table "header" (want one of tables, indices, summary, warnings)`) {
+		t.Errorf("--table header: exit %d, %s", code, errs)
+	}
+	_, errs, code = runCLI(t, nil, "gstat", "--table", "indices", shopPath(t))
+	if code != exitUsage || !strings.Contains(errs, "--table chooses the CSV table: give --format csv too") {
+		t.Errorf("--table without csv: exit %d, %s", code, errs)
 	}
 	md, _, code := runCLI(t, nil, "gstat", "--format", "markdown", shopPath(t))
-	if code != 0 || !strings.Contains(md, "| CUSTOMER_LAST | CUSTOMER | unknown | name | 2 | 2 | 23 | 30000 | 1000 |") {
+	if code != 0 || !strings.Contains(md, "\n| CUSTOMER_LAST | CUSTOMER | ? | 2 | 23 | 30000 | 0.001 | 96.7 % | 29 | 184 KiB |\n") {
 		t.Errorf("markdown output:\n%s", md)
 	}
 }
@@ -349,9 +375,9 @@ func TestRulesCommand(t *testing.T) {
 	}
 	// With the stricter file, gstat judges the nine depth-2 shop indices:
 	// information, as their size explains their depth.
-	out, _, code = runCLI(t, nil, "gstat", "--rules", good, "--format", "csv", shopPath(t))
-	if code != 0 || strings.Count(out, "warnings,info,index-deep,") != 9 {
-		t.Errorf("gstat --rules: exit %d, %d index-deep warnings", code, strings.Count(out, "warnings,info,index-deep,"))
+	out, _, code = runCLI(t, nil, "gstat", "--rules", good, "--format", "csv", "--table", "warnings", shopPath(t))
+	if code != 0 || strings.Count(out, "\ninfo,index-deep,") != 9 {
+		t.Errorf("gstat --rules: exit %d, %d index-deep warnings", code, strings.Count(out, "\ninfo,index-deep,"))
 	}
 	bad := filepath.Join(dir, "bad.rules")
 	os.WriteFile(bad, []byte("index-deep.min_depth = 2\nindex-depth.warning = 2\n"), 0o644)
@@ -470,8 +496,9 @@ func TestGstatServerSetup(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{
-		"Page cache      32 MiB per cache, 6.25 GiB for 200 connections (classic), 78% of 8 GiB RAM",
-		"WARNING  page-buffers  database: 0.7812 > 0.5 share of RAM",
+		"\nPage cache            32.0 MiB per connection, 200 connections (classic)\n",
+		"\nPage caches           6.25 GiB of 8.00 GiB RAM\n",
+		"\nWARNING  page-buffers  database: 78.1 % > 50.0 % of RAM\n",
 		"1311 pages keep them",
 	} {
 		if !strings.Contains(out, want) {

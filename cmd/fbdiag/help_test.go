@@ -23,7 +23,7 @@ func TestHelpFits100(t *testing.T) {
 		}
 	}
 	out, _, _ := runCLI(t, nil, "gstat", "--help")
-	if !strings.Contains(out, "   fbdiag gstat [--format F] [--top N] [--sort KEY] [--fail-on LEVEL] [--png DIR] FILE|-...\n") {
+	if !strings.Contains(out, "   fbdiag gstat [--format F] [--top N|--all] [--sort K] [--table T] [--fail-on SEV] [PNG] FILE|-...\n") {
 		t.Errorf("gstat usage line:\n%s", out)
 	}
 }

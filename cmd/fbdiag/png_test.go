@@ -135,16 +135,16 @@ func TestGstatPNG(t *testing.T) {
 	if !eq(orders.SizeBytes, 6619136) || !eq(orders.Records, 100000) || !eq(orders.Versions, 5000) {
 		t.Fatalf("ORDERS analysis changed: %+v", orders)
 	}
-	if v := at(t, plotted(t, charts, plot.KindTables, "size"), "ORDERS"); v != float64(*orders.SizeBytes)/1e6 {
-		t.Errorf("ORDERS bar %v MB, want %v", v, float64(*orders.SizeBytes)/1e6)
+	if v := at(t, plotted(t, charts, plot.KindTables, "size"), "ORDERS"); v != float64(*orders.SizeBytes)/(1<<20) {
+		t.Errorf("ORDERS bar %v MiB, want %v", v, float64(*orders.SizeBytes)/(1<<20))
 	}
 	vers := plotted(t, charts, plot.KindTables, "versions per 100 records")
 	size := plotted(t, charts, plot.KindTables, "size")
 	if k := slices.Index(size.Labels, "ORDERS"); vers.Y[k] != 5 {
 		t.Errorf("ORDERS back versions per 100 records %v, want 5 (5000 of 100000)", vers.Y[k])
 	}
-	if v := at(t, plotted(t, charts, plot.KindIndices, "largest"), "OL_ITEM"); v != 3.629056 {
-		t.Errorf("OL_ITEM %v MB, want 3.629056 (443 pages of 8 KiB)", v)
+	if v := at(t, plotted(t, charts, plot.KindIndices, "largest"), "OL_ITEM"); v != 3.4609375 {
+		t.Errorf("OL_ITEM %v MiB, want 3.4609375 (443 pages of 8 KiB)", v)
 	}
 }
 

@@ -14,6 +14,7 @@
 package units
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -80,8 +81,11 @@ var sizeUnits = map[string]int{
 	"p": 5, "pb": 5, "pib": 5,
 }
 
+// ErrTooLarge is a size beyond what an int64 counts in bytes (8 EiB).
+var ErrTooLarge = errors.New("too large")
+
 // ParseSize reads a size such as "100GB", "512 MiB", "2T", "1.5GiB" or
-// "4096" (bytes). The unit is case-insensitive, and KB, MB, GB, TB and PB
+// "4096" or "1e9" (bytes). The unit is case-insensitive, and KB, MB, GB, TB and PB
 // mean KiB, MiB, GiB, TiB and PiB. A comma may stand for the decimal
 // point. Negative sizes, sizes beyond 8 EiB and unknown units are errors
 // that quote the text.
@@ -90,6 +94,11 @@ func ParseSize(s string) (int64, error) {
 	i := 0
 	for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == '.' || t[i] == ',' || i == 0 && (t[i] == '+' || t[i] == '-')) {
 		i++
+		// An exponent: 1e9, 2.5E+6.
+		if i+1 < len(t) && (t[i] == 'e' || t[i] == 'E') && t[i-1] >= '0' && t[i-1] <= '9' &&
+			(t[i+1] >= '0' && t[i+1] <= '9' || (t[i+1] == '+' || t[i+1] == '-') && i+2 < len(t) && t[i+2] >= '0' && t[i+2] <= '9') {
+			i += 2
+		}
 	}
 	num, unit := t[:i], strings.TrimSpace(t[i:])
 	if num == "" {
@@ -108,7 +117,7 @@ func ParseSize(s string) (int64, error) {
 	}
 	b := v * math.Pow(1024, float64(p))
 	if b >= math.MaxInt64 {
-		return 0, fmt.Errorf("size %q: too large", s)
+		return 0, fmt.Errorf("size %q: %w", s, ErrTooLarge)
 	}
 	return int64(math.Round(b)), nil
 }

@@ -68,6 +68,8 @@ func TestParseSize(t *testing.T) {
 		{"1PB", 1 << 50},
 		{" 8 KiB ", 8192},
 		{"0", 0},
+		{"1e9", 1e9},
+		{"2.5E+3KB", 2560000},
 	} {
 		got, err := ParseSize(c.s)
 		if err != nil || got != c.want {
@@ -81,6 +83,9 @@ func TestParseSize(t *testing.T) {
 		{"-5GB", `size "-5GB": negative`},
 		{"1.2.3GB", `size "1.2.3GB": "1.2.3" is not a number`},
 		{"9000PB", `size "9000PB": too large`},
+		{"1e30T", `size "1e30T": too large`},
+		{"1e", `size "1e": unknown unit "e" (want B, KiB, MiB, GiB, TiB or PiB; GB means GiB)`},
+		{"NaN", `size "NaN": no number (want a size such as 100GB, 512MiB or 2T)`},
 	} {
 		_, err := ParseSize(c.s)
 		if err == nil || err.Error() != c.want {

@@ -1,0 +1,549 @@
+package view
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/units"
+)
+
+// GstatTop is how many tables and indices the human formats show of a
+// gstat analysis by default; the writers count the rest.
+const GstatTop = 20
+
+// GstatOptions are the reader's choices for the view of a gstat run.
+type GstatOptions struct {
+	// Sort orders the tables by one of analyze.TableSorts ("" is size)
+	// and, within one severity, the indices (size: leaf pages; depth;
+	// records and versions: nodes).
+	Sort string
+	// Top bounds the tables, the indices and the warnings text, markdown
+	// and HTML show; 0 shows all. CSV and OpenMetrics always have every row.
+	Top int
+	// Several says the run is one of several: the title numbers it.
+	Several bool
+}
+
+// Gstat lays out one gstat analysis: the header figures and totals, the
+// tables (biggest first by opt.Sort), the indices (those with the worst
+// warnings first, then by size), the problem lines gstat printed, the
+// warnings, and the OpenMetrics families. The tables and indices are
+// streamed from the analysis in the order chosen: the document holds no
+// copy of their cells.
+func Gstat(a *analyze.GstatAnalysis, opt GstatOptions) *Doc {
+	title := a.File
+	src := a.File
+	if opt.Several {
+		title += fmt.Sprintf(", snapshot %d", a.Report+1)
+		src += "#" + strconv.Itoa(a.Report+1)
+	}
+	d := &Doc{
+		Lead:          "gstat analysis of ",
+		Title:         title,
+		Source:        src,
+		Main:          "tables",
+		FindingsTitle: "Warnings",
+		FindingsName:  "warnings",
+		FindingsLimit: opt.Top,
+		Headline:      gstatHeadline(a),
+	}
+	d.Tables = append(d.Tables, gstatTablesTable(a, opt), gstatIndicesTable(a, opt))
+	if len(a.Encryption) > 0 {
+		d.Tables = append(d.Tables, gstatEncryptionTable(a))
+	}
+	if len(a.Findings) > 0 {
+		d.Tables = append(d.Tables, gstatProblemsTable(a))
+	}
+	for _, w := range a.Warnings {
+		d.Findings = append(d.Findings, GstatFinding(w))
+	}
+	d.Metrics = gstatMetrics(a)
+	return d
+}
+
+// GstatFinding is a gstat warning as a finding: its object named with
+// its kind ("index IX on T"), its figure in the warning's unit (a share
+// in percent, bytes in IEC units), none for a flag.
+func GstatFinding(w analyze.Warning) Finding {
+	obj := w.Object
+	if w.Table != "" {
+		obj += " on " + w.Table
+	}
+	if w.Kind != w.Object { // "database", not "database database"
+		obj = w.Kind + " " + obj
+	}
+	f := Finding{Severity: string(w.Severity), Rule: w.Rule, Object: obj, Unit: w.Unit,
+		Value: Num(w.Value), Threshold: Num(w.Threshold), Message: w.Reason, Advice: w.Advice, Source: w.Source}
+	switch w.Unit {
+	case "flag":
+		f.Value, f.Threshold, f.Unit = Null(NumberKind), Null(NumberKind), ""
+	case "share":
+		f.Value, f.Threshold, f.Unit = Share(w.Value), Share(w.Threshold), ""
+	case "share of RAM", "share of a page":
+		f.Value, f.Threshold, f.Unit = Share(w.Value), Share(w.Threshold), strings.TrimPrefix(w.Unit, "share ")
+	case "bytes":
+		f.Value, f.Threshold, f.Unit = Bytes(int64(w.Value)), Bytes(int64(w.Threshold)), ""
+	}
+	return f
+}
+
+// gstatHeadline is the header page and the totals, one figure a field,
+// named as in the JSON contract.
+func gstatHeadline(a *analyze.GstatAnalysis) []Field {
+	var fs []Field
+	add := func(key, label string, v Cell, detail string) {
+		fs = append(fs, Field{Key: key, Label: label, Value: v, Detail: detail})
+	}
+	if h := a.Header; h != nil {
+		add("database", "Database", StrP(h.Database), "")
+		add("ods_version", "ODS", StrP(h.ODSVersion), "")
+		add("firebird_version", "Firebird", StrP(h.FirebirdVersion), "")
+		add("page_size", "Page size", BytesP(h.PageSize), "")
+		dialect := Null(CountKind)
+		if h.Dialect != nil {
+			dialect = Int(int64(*h.Dialect))
+		}
+		add("dialect", "Dialect", dialect, "")
+		detail := ""
+		if h.PageBuffers != nil && *h.PageBuffers == 0 {
+			detail = "(server default)"
+		}
+		add("page_buffers", "Page buffers", IntP(h.PageBuffers), detail)
+		if h.PageCacheBytes != nil {
+			add("page_cache_bytes", "Page cache", Bytes(*h.PageCacheBytes), pageCacheDetail(h))
+		}
+		if h.PageCacheTotalBytes != nil {
+			detail := ""
+			if h.RAMBytes != nil && *h.RAMBytes > 0 {
+				detail = "of " + units.Size(*h.RAMBytes) + " RAM"
+			}
+			add("page_cache_total_bytes", "Page caches", Bytes(*h.PageCacheTotalBytes), detail)
+		}
+		fw := Str("unknown")
+		switch {
+		case h.ForcedWrites != nil && *h.ForcedWrites:
+			fw = Str("on")
+		case h.ForcedWrites != nil:
+			fw = Str("OFF")
+		case h.ODSVersion != nil:
+			fw = Str("unknown (no Attributes line)")
+		}
+		add("forced_writes", "Forced writes", fw, "")
+		f := Field{Key: "sweep_interval", Label: "Sweep interval", Value: IntP(h.SweepInterval)}
+		switch {
+		case h.SweepInterval == nil && h.ODSVersion != nil:
+			f.Unknown = "not printed (server default 20000)"
+		case h.SweepInterval != nil && *h.SweepInterval == 0:
+			f.Detail = "(automatic sweep off)"
+		}
+		fs = append(fs, f)
+		if len(h.Attributes) > 0 {
+			add("attributes", "Attributes", Str(strings.Join(h.Attributes, ", ")), "")
+		}
+		if h.ExecutionTime != nil {
+			add("execution_time", "gstat run", Time(*h.ExecutionTime), "")
+		}
+		if h.CreationDate != nil {
+			add("creation_date", "Created", Time(*h.CreationDate), "(or restored)")
+		}
+		add("oldest_transaction", "OIT", IntP(h.OldestTransaction), "(oldest interesting)")
+		add("oldest_active", "OAT", IntP(h.OldestActive), "(oldest active)")
+		add("oldest_snapshot", "OST", IntP(h.OldestSnapshot), "(oldest snapshot)")
+		add("next_transaction", "Next", IntP(h.NextTransaction), "(next transaction)")
+		add("oat_minus_oit", "OAT − OIT", IntP(h.OATMinusOIT), "")
+		add("ost_minus_oit", "OST − OIT", IntP(h.OSTMinusOIT), "(the sweep gap)")
+		add("next_minus_oat", "Next − OAT", IntP(h.NextMinusOAT), "(age of the oldest active transaction)")
+		add("next_minus_ost", "Next − OST", IntP(h.NextMinusOST), "")
+		if h.SweepGapShare != nil {
+			add("sweep_gap_share", "Sweep gap", Share(*h.SweepGapShare), "of the sweep interval")
+		}
+		if h.TransactionIDUsed != nil && h.TransactionIDHeadroom != nil && h.TransactionIDLimit != nil {
+			add("transaction_id_headroom", "Transaction IDs left", Int(*h.TransactionIDHeadroom),
+				fmt.Sprintf("of the ODS limit %d (%s used)", *h.TransactionIDLimit, usedShare(*h.TransactionIDUsed)))
+		}
+		if h.TransactionsPerDay != nil && h.DatabaseAgeDays != nil {
+			add("transactions_per_day", "Transactions a day", Num(*h.TransactionsPerDay),
+				fmt.Sprintf("over the %s days since creation or restore", units.Sig3(*h.DatabaseAgeDays)))
+		}
+	}
+	t := a.Totals
+	add("tables", "Tables", Int(int64(t.Tables)), "")
+	add("indices", "Indices", Int(int64(t.Indices)), "")
+	if t.Records != nil {
+		add("records", "Records", Int(*t.Records), "")
+		add("versions", "Back versions", IntP(t.Versions), "")
+	}
+	if t.TableBytes != nil {
+		add("table_bytes", "Size of tables", Bytes(*t.TableBytes), "")
+	}
+	if t.IndexBytes != nil {
+		add("index_bytes", "Size of indices", Bytes(*t.IndexBytes), "(leaf pages)")
+	}
+	if t.DataPages != nil {
+		detail := ""
+		if t.PrimaryPages != nil {
+			detail = fmt.Sprintf("(%d primary, %s secondary, %s swept: a sweep skips swept pages)",
+				*t.PrimaryPages, IntP(t.SecondaryPages).orQ(), IntP(t.SweptPages).orQ())
+		}
+		add("data_pages", "Data pages", Int(*t.DataPages), detail)
+	}
+	if len(a.Findings) > 0 {
+		add("problem_lines", "gstat problems", Int(int64(len(a.Findings))), "lines (see problems below)")
+	}
+	return fs
+}
+
+// orQ is the cell for people, "?" when unknown.
+func (c Cell) orQ() string {
+	if c.Null {
+		return "?"
+	}
+	return c.Human()
+}
+
+// usedShare prints a tiny share of the transaction ID space readably.
+func usedShare(s float64) string {
+	if s > 0 && s < 0.001 {
+		return "under 0.1 %"
+	}
+	return Share(s).Human()
+}
+
+// pageCacheDetail says how many caches the server opens.
+func pageCacheDetail(h *analyze.HeaderStats) string {
+	switch {
+	case h.Architecture == nil:
+		return "per cache: one with SuperServer, one per connection with Classic"
+	case *h.Architecture == analyze.SuperServer:
+		return "one for all connections (superserver)"
+	case h.Connections != nil:
+		return fmt.Sprintf("per connection, %d connections (%s)", *h.Connections, *h.Architecture)
+	}
+	return "per connection (" + *h.Architecture + ")"
+}
+
+// byName compares names in natural order (RDB$PRIMARY2 before
+// RDB$PRIMARY10).
+func byName(a, b string) int { return units.Compare(a, b) }
+
+// sortedTables are the tables in opt.Sort order, ties in natural name
+// order; pointers, so that 75,000 tables are not copied.
+func sortedTables(a *analyze.GstatAnalysis, by string) []*analyze.TableStats {
+	ts := make([]*analyze.TableStats, len(a.Tables))
+	for i := range a.Tables {
+		ts[i] = &a.Tables[i]
+	}
+	key := func(t *analyze.TableStats) (int64, bool) {
+		switch by {
+		case "records":
+			return known(t.Records)
+		case "versions":
+			return known(t.Versions)
+		case "depth":
+			return analyze.MaxDepth(t)
+		}
+		return known(t.SizeBytes)
+	}
+	slices.SortStableFunc(ts, func(x, y *analyze.TableStats) int {
+		kx, okx := key(x)
+		ky, oky := key(y)
+		if okx != oky {
+			if okx {
+				return -1
+			}
+			return 1
+		}
+		if c := cmp.Compare(ky, kx); c != 0 {
+			return c
+		}
+		return byName(x.Name, y.Name)
+	})
+	return ts
+}
+
+func known(p *int64) (int64, bool) {
+	if p == nil {
+		return 0, false
+	}
+	return *p, true
+}
+
+func gstatTablesTable(a *analyze.GstatAnalysis, opt GstatOptions) *Table {
+	by := cmp.Or(opt.Sort, "size")
+	ts := sortedTables(a, by)
+	t := &Table{
+		Name:  "tables",
+		Title: "Tables by " + by,
+		Noun:  "tables",
+		Limit: opt.Top,
+		Columns: []Column{
+			{Key: "table", Title: "table", Max: 14},
+			{Key: "records", Title: "records", Kind: CountKind},
+			{Key: "versions", Title: "versions", Kind: CountKind},
+			{Key: "versions_per_record", Title: "ver/rec", Kind: NumberKind},
+			{Key: "max_versions", Title: "max ver", Kind: CountKind},
+			{Key: "fragments_per_record", Title: "frag/rec", Kind: NumberKind},
+			{Key: "data_pages", Title: "pages", Kind: CountKind},
+			{Key: "fill_share", Title: "fill", Kind: ShareKind},
+			{Key: "size_bytes", Title: "size", Kind: BytesKind},
+			{Key: "index_bytes", Title: "index size", Kind: BytesKind},
+		},
+		Stream: func(yield func([]Cell) bool) {
+			for _, x := range ts {
+				fill := Null(ShareKind)
+				if x.AverageFill != nil {
+					fill = Share(float64(*x.AverageFill) / 100)
+				}
+				if !yield([]Cell{Str(x.Name), IntP(x.Records), IntP(x.Versions), NumP(x.VersionsPerRecord),
+					IntP(x.MaxVersions), NumP(x.FragmentsPerRecord), IntP(x.DataPages), fill,
+					BytesP(x.SizeBytes), BytesP(x.IndexBytes)}) {
+					return
+				}
+			}
+		},
+	}
+	if len(ts) == 0 {
+		t.Notes = append(t.Notes, "(no table blocks: run gstat -a -r for table statistics)")
+	}
+	return t
+}
+
+// worstIndexWarnings maps an index (table and name) to the rank of its
+// worst warning.
+func worstIndexWarnings(a *analyze.GstatAnalysis) map[[2]string]int {
+	m := map[[2]string]int{}
+	for _, w := range a.Warnings {
+		if w.Kind == "index" {
+			k := [2]string{w.Table, w.Object}
+			m[k] = max(m[k], w.Severity.Rank())
+		}
+	}
+	return m
+}
+
+// sortedIndices are every index, attached or not: those with the worst
+// warnings first, then biggest first (leaf pages; depth with Sort "depth",
+// nodes with "records" or "versions"), then by name in natural order.
+func sortedIndices(a *analyze.GstatAnalysis, by string) []*analyze.IndexStats {
+	var ixs []*analyze.IndexStats
+	for i := range a.Tables {
+		for j := range a.Tables[i].Indices {
+			ixs = append(ixs, &a.Tables[i].Indices[j])
+		}
+	}
+	for i := range a.UnattachedIndices {
+		ixs = append(ixs, &a.UnattachedIndices[i])
+	}
+	worst := worstIndexWarnings(a)
+	key := func(ix *analyze.IndexStats) int64 {
+		var p *int64
+		switch by {
+		case "depth":
+			p = ix.Depth
+		case "records", "versions":
+			p = ix.Nodes
+		default:
+			p = ix.LeafBuckets
+		}
+		if p == nil {
+			return -1
+		}
+		return *p
+	}
+	slices.SortStableFunc(ixs, func(x, y *analyze.IndexStats) int {
+		if c := cmp.Compare(worst[[2]string{y.Table, y.Name}], worst[[2]string{x.Table, x.Name}]); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(key(y), key(x)); c != 0 {
+			return c
+		}
+		if c := byName(x.Name, y.Name); c != 0 {
+			return c
+		}
+		return byName(x.Table, y.Table)
+	})
+	return ixs
+}
+
+// indexKinds are the short names of index kinds; the note under the
+// table says what they mean.
+var indexKinds = map[string]string{
+	analyze.IndexPrimaryKey: "pk", analyze.IndexForeignKey: "fk", analyze.IndexUnique: "unique",
+	analyze.IndexPlain: "plain", analyze.IndexSystem: "system", analyze.IndexUnknown: "?",
+}
+
+func gstatIndicesTable(a *analyze.GstatAnalysis, opt GstatOptions) *Table {
+	ixs := sortedIndices(a, cmp.Or(opt.Sort, "size"))
+	t := &Table{
+		Name:  "indices",
+		Title: "Indices, those with warnings first",
+		Noun:  "indices",
+		Limit: opt.Top,
+		Columns: []Column{
+			{Key: "index", Title: "index", Max: 16},
+			{Key: "table", Title: "table", Max: 12},
+			{Key: "kind", Title: "kind"},
+			{Key: "depth", Title: "depth", Kind: CountKind},
+			{Key: "leaf_pages", Title: "leaf", Kind: CountKind},
+			{Key: "nodes", Title: "nodes", Kind: CountKind},
+			{Key: "selectivity", Title: "select", Kind: NumberKind},
+			{Key: "dup_share", Title: "dup", Kind: ShareKind},
+			{Key: "max_dup", Title: "max dup", Kind: CountKind},
+			{Key: "size_bytes", Title: "size", Kind: BytesKind},
+		},
+		Stream: func(yield func([]Cell) bool) {
+			for _, ix := range ixs {
+				kind, ok := indexKinds[ix.Kind]
+				if !ok {
+					kind = ix.Kind
+				}
+				if !yield([]Cell{Str(ix.Name), Str(ix.Table), Str(kind), IntP(ix.Depth), IntP(ix.LeafBuckets), IntP(ix.Nodes),
+					NumP(ix.Selectivity), ShareP(ix.DupRatio), IntP(ix.MaxDup), BytesP(ix.SizeBytes)}) {
+					return
+				}
+			}
+		},
+	}
+	if len(ixs) == 0 {
+		t.Notes = append(t.Notes, "(no index blocks: run gstat -a for index statistics)")
+	} else {
+		t.Notes = append(t.Notes, kindNote(ixs))
+	}
+	return t
+}
+
+// kindNote says where the kinds come from: the catalogue, or the names
+// Firebird gives constraint indices, which leave user-chosen names open.
+func kindNote(ixs []*analyze.IndexStats) string {
+	for _, ix := range ixs {
+		if ix.KindSource == analyze.KindFromCatalogue {
+			return "kind: pk, fk, unique (constraint indices), plain or system, from RDB$RELATION_CONSTRAINTS where listed, else from the index name"
+		}
+	}
+	return "kind: pk, fk, unique from the names Firebird gives constraint indices (RDB$PRIMARYn, RDB$FOREIGNn, RDB$n); " +
+		"? a name of the user's choosing, plain or a named constraint's (fbdiag collect reads the catalogue)"
+}
+
+// gstatEncryptionTable lists the gstat -e page counts.
+func gstatEncryptionTable(a *analyze.GstatAnalysis) *Table {
+	t := &Table{Name: "encryption", Title: "Encryption (gstat -e)", Columns: []Column{
+		{Key: "pages", Title: "pages"}, {Key: "total", Title: "total", Kind: CountKind},
+		{Key: "encrypted", Title: "encrypted", Kind: CountKind}, {Key: "non_crypted", Title: "non-crypted", Kind: CountKind}}}
+	for _, e := range a.Encryption {
+		t.Rows = append(t.Rows, []Cell{Str(e.Kind), Int(e.Total), Int(e.Encrypted), Int(e.NonCrypted)})
+	}
+	return t
+}
+
+// gstatProblemsTable lists the lines where gstat reported corruption or
+// an error.
+func gstatProblemsTable(a *analyze.GstatAnalysis) *Table {
+	t := &Table{Name: "problems", Title: "Problems gstat reported", Noun: "problem lines", Columns: []Column{
+		{Key: "line", Title: "line", Kind: CountKind}, {Key: "kind", Title: "kind"},
+		{Key: "table", Title: "table", Max: 14}, {Key: "text", Title: "text", Max: 60}}}
+	for _, f := range a.Findings {
+		t.Rows = append(t.Rows, []Cell{Int(int64(f.Line)), Str(f.Kind), Str(f.Table), Str(f.Text)})
+	}
+	return t
+}
+
+// GstatDatabase is the database label of the metrics: the path the
+// header names, else the input's name. Two runs with the same label are
+// two states of one database.
+func GstatDatabase(a *analyze.GstatAnalysis) string {
+	if a.Header != nil && a.Header.Database != nil {
+		return *a.Header.Database
+	}
+	return a.File
+}
+
+// gstatMetrics are the OpenMetrics families of one run: transaction
+// counters and gaps, page size, sizes, warnings by severity, per table
+// and per index figures. A figure gstat did not print has no sample.
+func gstatMetrics(a *analyze.GstatAnalysis) []MetricFamily {
+	db := []Label{{"database", GstatDatabase(a)}}
+	one := func(name, help, unit string, p *int64) MetricFamily {
+		return MetricFamily{Name: name, Help: help, Type: Gauge, Unit: unit, Samples: func(yield func(Sample) bool) {
+			if p != nil {
+				yield(Sample{Labels: db, Value: float64(*p)})
+			}
+		}}
+	}
+	var fs []MetricFamily
+	if h := a.Header; h != nil {
+		fs = append(fs,
+			one("fbdiag_oldest_transaction", "Oldest interesting transaction (OIT) on the header page", "", h.OldestTransaction),
+			one("fbdiag_oldest_active", "Oldest active transaction (OAT) on the header page", "", h.OldestActive),
+			one("fbdiag_oldest_snapshot", "Oldest snapshot (OST) on the header page", "", h.OldestSnapshot),
+			one("fbdiag_next_transaction", "Next transaction on the header page", "", h.NextTransaction),
+			one("fbdiag_oat_minus_oit", "Oldest active minus oldest interesting transaction", "", h.OATMinusOIT),
+			one("fbdiag_ost_minus_oit", "Oldest snapshot minus oldest interesting transaction (the sweep gap)", "", h.OSTMinusOIT),
+			one("fbdiag_next_minus_oat", "Next minus oldest active transaction (age of the oldest active transaction)", "", h.NextMinusOAT),
+			one("fbdiag_next_minus_ost", "Next minus oldest snapshot transaction", "", h.NextMinusOST),
+			one("fbdiag_page_size_bytes", "Database page size", "bytes", h.PageSize),
+		)
+	}
+	t := a.Totals
+	fs = append(fs,
+		one("fbdiag_tables_size_bytes", "Size of the tables' data pages", "bytes", t.TableBytes),
+		one("fbdiag_indices_size_bytes", "Size of the indices' leaf pages", "bytes", t.IndexBytes),
+		MetricFamily{Name: "fbdiag_warnings", Help: "Health warnings of the gstat analysis by severity (fbdiag rules lists them)", Type: Gauge,
+			Samples: func(yield func(Sample) bool) {
+				for _, sev := range []analyze.Severity{analyze.Critical, analyze.Warn, analyze.Info} {
+					n := 0
+					for _, w := range a.Warnings {
+						if w.Severity == sev {
+							n++
+						}
+					}
+					if !yield(Sample{Labels: []Label{db[0], {"severity", string(sev)}}, Value: float64(n)}) {
+						return
+					}
+				}
+			}},
+	)
+	table := func(name, help, unit string, get func(*analyze.TableStats) *int64) MetricFamily {
+		return MetricFamily{Name: name, Help: help, Type: Gauge, Unit: unit, Samples: func(yield func(Sample) bool) {
+			for i := range a.Tables {
+				x := &a.Tables[i]
+				if p := get(x); p != nil && !yield(Sample{Labels: []Label{db[0], {"table", x.Name}}, Value: float64(*p)}) {
+					return
+				}
+			}
+		}}
+	}
+	index := func(name, help string, get func(*analyze.IndexStats) *int64) MetricFamily {
+		return MetricFamily{Name: name, Help: help, Type: Gauge, Samples: func(yield func(Sample) bool) {
+			each := func(ix *analyze.IndexStats) bool {
+				p := get(ix)
+				return p == nil || yield(Sample{Labels: []Label{db[0], {"table", ix.Table}, {"index", ix.Name}}, Value: float64(*p)})
+			}
+			for i := range a.Tables {
+				for j := range a.Tables[i].Indices {
+					if !each(&a.Tables[i].Indices[j]) {
+						return
+					}
+				}
+			}
+			for i := range a.UnattachedIndices {
+				if !each(&a.UnattachedIndices[i]) {
+					return
+				}
+			}
+		}}
+	}
+	return append(fs,
+		table("fbdiag_table_records", "Primary record versions of the table", "", func(t *analyze.TableStats) *int64 { return t.Records }),
+		table("fbdiag_table_versions", "Back versions of the table's records", "", func(t *analyze.TableStats) *int64 { return t.Versions }),
+		table("fbdiag_table_data_pages", "Data pages of the table", "", func(t *analyze.TableStats) *int64 { return t.DataPages }),
+		table("fbdiag_table_size_bytes", "Size of the table (data pages times page size, or gstat's table size)", "bytes", func(t *analyze.TableStats) *int64 { return t.SizeBytes }),
+		index("fbdiag_index_depth", "Depth of the index b-tree", func(ix *analyze.IndexStats) *int64 { return ix.Depth }),
+		index("fbdiag_index_leaf_pages", "Leaf pages (buckets) of the index", func(ix *analyze.IndexStats) *int64 { return ix.LeafBuckets }),
+		index("fbdiag_index_nodes", "Nodes (keys) of the index", func(ix *analyze.IndexStats) *int64 { return ix.Nodes }),
+		index("fbdiag_index_max_dup", "Most keys sharing one value in the index", func(ix *analyze.IndexStats) *int64 { return ix.MaxDup }),
+	)
+}
