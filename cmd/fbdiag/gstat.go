@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -211,6 +212,19 @@ func runGstat(c *cli.Context) error {
 		return err
 	}
 	st := &gstatStream{e: e, out: out, failOn: failOn}
+	if out.json && png.dir == "" {
+		// JSON is written table by table as the input is read: memory
+		// holds a few table blocks, whatever the size of the database.
+		for _, name := range c.Args().Slice() {
+			if err := streamGstatJSON(c, st, name, th, analyze.GstatOptions{Server: srv}); err != nil {
+				return err
+			}
+		}
+		if st.failed > 0 {
+			return &failOnError{msg: fmt.Sprintf("gstat: %d warning(s) at %s level or above", st.failed, failOn)}
+		}
+		return nil
+	}
 	var charts []*plot.Chart
 	var chartErrs []error
 	for _, name := range c.Args().Slice() {
@@ -270,6 +284,48 @@ func streamGstatFile(c *cli.Context, name string, th analyze.Thresholds, opt ana
 	return err
 }
 
+// streamGstatJSON writes the JSON of each run of one input as it is
+// read (report.GstatJSON): tables as they are analysed, then totals,
+// warnings and notices.
+func streamGstatJSON(c *cli.Context, st *gstatStream, name string, th analyze.Thresholds, opt analyze.GstatOptions) error {
+	rc, shown, err := openInput(c, name)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	bw := bufio.NewWriterSize(st.e.stdout, 64<<10)
+	var g *report.GstatJSON
+	err = analyze.StreamGstat(rc, shown, th, opt, analyze.GstatStream{
+		Table: func(a *analyze.GstatAnalysis, t *analyze.TableStats) error {
+			if g == nil {
+				g = report.NewGstatJSON(bw, a)
+			}
+			g.Table(t)
+			return nil
+		},
+		Run: func(a *analyze.GstatAnalysis, _ *parse.GstatReport) error {
+			if g == nil {
+				g = report.NewGstatJSON(bw, a)
+			}
+			err := g.Close(a)
+			g = nil
+			st.count(a)
+			if err == nil {
+				err = bw.Flush()
+			}
+			return err
+		},
+	})
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	var se *parse.SyntaxError
+	if errors.As(err, &se) && se.Msg == "no gstat output found" {
+		return fmt.Errorf("%s: no gstat output found (expected the text of gstat -a -r or gstat -h)", shown)
+	}
+	return err
+}
+
 // gstatStream prints analyses one behind the reading: the title of the
 // first says "snapshot 1" only when a second one follows.
 type gstatStream struct {
@@ -287,13 +343,9 @@ func (s *gstatStream) add(a *analyze.GstatAnalysis) error {
 	return err
 }
 
-// flush prints the pending analysis; more says whether another follows.
-func (s *gstatStream) flush(more bool) error {
-	a := s.pending
-	if a == nil {
-		return nil
-	}
-	s.pending = nil
+// count prints a run's notices on stderr and counts its warnings at the
+// --fail-on level.
+func (s *gstatStream) count(a *analyze.GstatAnalysis) {
 	report.WriteNotices(s.e.stderr, "", a.Notices)
 	if s.failOn != "" {
 		for _, w := range a.Warnings {
@@ -302,6 +354,16 @@ func (s *gstatStream) flush(more bool) error {
 			}
 		}
 	}
+}
+
+// flush prints the pending analysis; more says whether another follows.
+func (s *gstatStream) flush(more bool) error {
+	a := s.pending
+	if a == nil {
+		return nil
+	}
+	s.pending = nil
+	s.count(a)
 	err := s.out.write(a, more || s.n > 0)
 	s.n++
 	return err
