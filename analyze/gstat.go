@@ -32,6 +32,12 @@ type GstatAnalysis struct {
 	// generator...), [] when the run printed none.
 	Encryption []parse.GstatPageCrypt `json:"encryption"`
 	Warnings   []Warning              `json:"warnings"`
+	// WarningsOmitted counts by severity the warnings a scan with
+	// LimitWarnings did not keep (nil otherwise; never in JSON, which
+	// keeps them all).
+	WarningsOmitted map[Severity]int `json:"-"`
+
+	tableWarnings []Warning
 	Notices    []parse.Notice         `json:"notices"`
 }
 

@@ -17,6 +17,9 @@ type GstatStream struct {
 	// warnings, findings, notices and unattached indices, but no tables.
 	// rep is the parsed run without its tables (sections, completion).
 	Run func(a *GstatAnalysis, rep *parse.GstatReport) error
+	// WarningLimit, above 0, keeps only that many warnings, the worst,
+	// and counts the rest (GstatScan.LimitWarnings).
+	WarningLimit int
 }
 
 // streamBatch is how many tables the parsing goroutine hands over at a
@@ -87,6 +90,9 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 			}
 			if scan == nil || scanRep != ev.rep {
 				scan, scanRep = NewGstatScan(ev.rep.File, ev.rep.Index, ev.header, th, opt), ev.rep
+				if s.WarningLimit > 0 {
+					scan.LimitWarnings(s.WarningLimit)
+				}
 			}
 			switch {
 			case ev.table != nil:

@@ -65,6 +65,11 @@ func Gstat(a *analyze.GstatAnalysis, opt GstatOptions) *Doc {
 	for _, w := range a.Warnings {
 		d.Findings = append(d.Findings, GstatFinding(w))
 	}
+	for _, sev := range []analyze.Severity{analyze.Critical, analyze.Warn, analyze.Info} {
+		if n := a.WarningsOmitted[sev]; n > 0 {
+			d.FindingsOmitted = append(d.FindingsOmitted, SeverityCount{Severity: string(sev), Count: n})
+		}
+	}
 	d.Metrics = gstatMetrics(a)
 	return d
 }
@@ -353,7 +358,11 @@ func sortedIndices(a *analyze.GstatAnalysis, by string, kept *GstatKept) []*anal
 			ixs = append(ixs, &a.UnattachedIndices[i])
 		}
 	}
-	slices.SortStableFunc(ixs, indexOrder(by, worstIndexWarnings(a)))
+	worst := worstIndexWarnings(a)
+	if kept != nil {
+		worst = kept.Worst
+	}
+	slices.SortStableFunc(ixs, indexOrder(by, worst))
 	return ixs
 }
 

@@ -11,6 +11,9 @@ import (
 type GstatKept struct {
 	Tables  []analyze.TableStats
 	Indices []*analyze.IndexStats
+	// Worst is the rank of the worst warning of each kept index (the
+	// run's warnings may be limited to the worst few).
+	Worst map[[2]string]int
 }
 
 // GstatKeeper keeps, of a gstat run analysed table by table
@@ -24,7 +27,6 @@ type GstatKeeper struct {
 	tables   []*analyze.TableStats
 	indices  []*analyze.IndexStats
 	worst    map[[2]string]int // of the kept indices
-	warnings int               // warnings seen so far in the run
 }
 
 // NewGstatKeeper keeps opt.Top tables and indices (opt.Top > 0).
@@ -35,15 +37,13 @@ func NewGstatKeeper(opt GstatOptions) *GstatKeeper {
 
 // Table offers one analysed table of run a (its warnings just fired).
 func (k *GstatKeeper) Table(a *analyze.GstatAnalysis, t *analyze.TableStats) {
-	// The warnings the table's rules fired are the run's newest.
 	fresh := map[[2]string]int{}
-	for _, w := range a.Warnings[min(k.warnings, len(a.Warnings)):] {
+	for _, w := range a.TableWarnings() {
 		if w.Kind == "index" {
 			key := [2]string{w.Table, w.Object}
 			fresh[key] = max(fresh[key], w.Severity.Rank())
 		}
 	}
-	k.warnings = len(a.Warnings)
 	cp := *t
 	cp.Indices = slices.Clone(t.Indices)
 	k.tables = append(k.tables, &cp)
@@ -80,7 +80,7 @@ func (k *GstatKeeper) Kept(a *analyze.GstatAnalysis, opt GstatOptions) (*analyze
 	for i := range a.UnattachedIndices {
 		k.indices = append(k.indices, &a.UnattachedIndices[i])
 	}
-	for _, w := range a.Warnings {
+	for _, w := range a.Warnings { // (the unattached indices')
 		if w.Kind == "index" {
 			key := [2]string{w.Table, w.Object}
 			k.worst[key] = max(k.worst[key], w.Severity.Rank())
@@ -89,7 +89,7 @@ func (k *GstatKeeper) Kept(a *analyze.GstatAnalysis, opt GstatOptions) (*analyze
 	if len(k.indices) > k.top {
 		k.trimIndices()
 	}
-	kept := &GstatKept{Indices: k.indices}
+	kept := &GstatKept{Indices: k.indices, Worst: k.worst}
 	b := *a
 	b.Tables = make([]analyze.TableStats, len(k.tables))
 	for i, t := range k.tables {

@@ -34,6 +34,7 @@ func TestGstatKeeperAgrees(t *testing.T) {
 			k := NewGstatKeeper(opt)
 			var doc *Doc
 			err = analyze.StreamGstat(bytes.NewReader(in), "x", analyze.NewThresholds(), analyze.GstatOptions{}, analyze.GstatStream{
+				WarningLimit: GstatTop,
 				Table: func(a *analyze.GstatAnalysis, ts *analyze.TableStats) error { k.Table(a, ts); return nil },
 				Run: func(a *analyze.GstatAnalysis, _ *parse.GstatReport) error {
 					b, o := k.Kept(a, opt)

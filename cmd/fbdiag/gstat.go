@@ -361,7 +361,12 @@ func streamGstatKept(c *cli.Context, name string, th analyze.Thresholds, opt ana
 	defer rc.Close()
 	keep := view.NewGstatKeeper(vopt)
 	var tables []analyze.TableStats
+	limit := 0
+	if bounded {
+		limit = vopt.Top
+	}
 	err = analyze.StreamGstat(rc, shown, th, opt, analyze.GstatStream{
+		WarningLimit: limit,
 		Table: func(a *analyze.GstatAnalysis, t *analyze.TableStats) error {
 			if bounded {
 				keep.Table(a, t)
@@ -415,11 +420,7 @@ func (s *gstatStream) addKept(a *analyze.GstatAnalysis, kept *view.GstatKept) er
 func (s *gstatStream) count(a *analyze.GstatAnalysis) {
 	report.WriteNotices(s.e.stderr, "", a.Notices)
 	if s.failOn != "" {
-		for _, w := range a.Warnings {
-			if w.Severity.Rank() >= s.failOn.Rank() {
-				s.failed++
-			}
-		}
+		s.failed += a.WarningsAtLeast(s.failOn)
 	}
 }
 
