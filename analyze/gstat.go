@@ -38,7 +38,7 @@ type GstatAnalysis struct {
 	WarningsOmitted map[Severity]int `json:"-"`
 
 	tableWarnings []Warning
-	Notices    []parse.Notice         `json:"notices"`
+	Notices       []parse.Notice `json:"notices"`
 }
 
 // HeaderStats is the header page with the figures a DBA derives from it.

@@ -35,7 +35,7 @@ func TestGstatKeeperAgrees(t *testing.T) {
 			var doc *Doc
 			err = analyze.StreamGstat(bytes.NewReader(in), "x", analyze.NewThresholds(), analyze.GstatOptions{}, analyze.GstatStream{
 				WarningLimit: GstatTop,
-				Table: func(a *analyze.GstatAnalysis, ts *analyze.TableStats) error { k.Table(a, ts); return nil },
+				Table:        func(a *analyze.GstatAnalysis, ts *analyze.TableStats) error { k.Table(a, ts); return nil },
 				Run: func(a *analyze.GstatAnalysis, _ *parse.GstatReport) error {
 					b, o := k.Kept(a, opt)
 					if len(b.Tables) > GstatTop || len(o.Kept.Indices) > GstatTop {
