@@ -80,6 +80,21 @@ func (s *GstatScan) LimitWarnings(n int) {
 	s.c.reindex()
 }
 
+// SinkWarnings gives the run's warnings to sink as they fire, those
+// already fired (the header's) first; the analysis then counts them.
+func (s *GstatScan) SinkWarnings(sink WarningSink) {
+	s.c.sink = sink
+	s.c.seenH = map[uint64]int32{}
+	fired := s.a.Warnings
+	s.a.Warnings = []Warning{}
+	for _, w := range fired {
+		s.c.fireSink(w, warningKey{w.Rule, w.Kind, w.Object, w.Table})
+	}
+}
+
+// Err is the first error the warning sink returned.
+func (s *GstatScan) Err() error { return s.c.sinkErr }
+
 // Keep makes the scan keep every table in the result (Gstat does).
 func (s *GstatScan) Keep() { s.keep = true }
 
@@ -133,7 +148,7 @@ func (s *GstatScan) Finish(findings []*parse.GstatFinding, notices []parse.Notic
 	}
 	s.c.findings(findings)
 	s.c.pageSize()
-	if s.c.limit > 0 {
+	if s.c.limit > 0 && s.c.sink == nil {
 		s.c.trimWarnings()
 	}
 	SortWarnings(a.Warnings)

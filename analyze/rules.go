@@ -131,6 +131,11 @@ type checker struct {
 	// keepFired (GstatAnalysis.TableWarnings).
 	fired     []Warning
 	keepFired bool
+	// sink, when set, takes the warnings (fireSink); slots remember
+	// their severity and magnitude by id.
+	sink    WarningSink
+	slots   []sinkSlot
+	sinkErr error
 	// deepest is the deepest index a bigger page would make shallower,
 	// of deepN such indices (see notePageSize).
 	deepest *IndexStats
@@ -185,6 +190,10 @@ func (c *checker) fire(f finding) {
 	k := warningKey{f.rule, f.kind, f.object, f.table}
 	if c.keepFired {
 		c.fired = append(c.fired, w)
+	}
+	if c.sink != nil {
+		c.fireSink(w, k)
+		return
 	}
 	if c.limit > 0 {
 		c.fireLimited(w, k)

@@ -92,3 +92,44 @@ func (a *GstatAnalysis) WarningsAtLeast(sev Severity) int {
 // that keeps a few tables judges them with it while the run's warnings
 // are limited.
 func (a *GstatAnalysis) TableWarnings() []Warning { return a.tableWarnings }
+
+// WarningSink takes a run's warnings as they fire instead of the analysis
+// keeping them (a JSON writer spools them to a file): Put gets each
+// warning with an id, the same id again when a worse warning of the same
+// rule on the same object replaces it. The analysis then only counts them
+// (WarningsOmitted) and its Warnings are empty.
+type WarningSink interface {
+	Put(id int, w Warning) error
+}
+
+// sinkSlot is what the checker keeps of a warning given to a sink: enough
+// to tell whether a later one on the same object is worse.
+type sinkSlot struct {
+	sev Severity
+	mag float64
+}
+
+func (c *checker) fireSink(w Warning, k warningKey) {
+	if c.sinkErr != nil {
+		return
+	}
+	h := hashKey(k)
+	if c.a.WarningsOmitted == nil {
+		c.a.WarningsOmitted = map[Severity]int{}
+	}
+	if id, ok := c.seenH[h]; ok {
+		old := c.slots[id]
+		if w.Severity.Rank() > old.sev.Rank() || w.Severity == old.sev && w.Magnitude > old.mag {
+			c.a.WarningsOmitted[old.sev]--
+			c.a.WarningsOmitted[w.Severity]++
+			c.slots[id] = sinkSlot{w.Severity, w.Magnitude}
+			c.sinkErr = c.sink.Put(int(id), w)
+		}
+		return
+	}
+	id := int32(len(c.slots))
+	c.seenH[h] = id
+	c.slots = append(c.slots, sinkSlot{w.Severity, w.Magnitude})
+	c.a.WarningsOmitted[w.Severity]++
+	c.sinkErr = c.sink.Put(int(id), w)
+}

@@ -318,7 +318,18 @@ func streamGstatJSON(c *cli.Context, st *gstatStream, name string, th analyze.Th
 	defer rc.Close()
 	bw := bufio.NewWriterSize(st.e.stdout, 64<<10)
 	var g *report.GstatJSON
+	defer func() {
+		if g != nil {
+			g.Abort() // (an error stopped the run: its spool goes)
+		}
+	}()
 	err = analyze.StreamGstat(rc, shown, th, opt, analyze.GstatStream{
+		// The warnings, written after the tables, wait in a temporary
+		// file: a run can have a hundred thousand.
+		Sink: func(a *analyze.GstatAnalysis) analyze.WarningSink {
+			g = report.NewGstatJSON(bw, a)
+			return g
+		},
 		Table: func(a *analyze.GstatAnalysis, t *analyze.TableStats) error {
 			if g == nil {
 				g = report.NewGstatJSON(bw, a)
