@@ -32,7 +32,13 @@ type GstatAnalysis struct {
 	// generator...), [] when the run printed none.
 	Encryption []parse.GstatPageCrypt `json:"encryption"`
 	Warnings   []Warning              `json:"warnings"`
-	Notices    []parse.Notice         `json:"notices"`
+	// WarningsOmitted counts by severity the warnings a scan with
+	// LimitWarnings did not keep (nil otherwise; never in JSON, which
+	// keeps them all).
+	WarningsOmitted map[Severity]int `json:"-"`
+
+	tableWarnings []Warning
+	Notices       []parse.Notice `json:"notices"`
 }
 
 // HeaderStats is the header page with the figures a DBA derives from it.

@@ -72,6 +72,29 @@ func (s *GstatScan) setHeader(h *parse.GstatHeader) {
 // file): the tables already read were analysed without its page size.
 func (s *GstatScan) lateHeader(h *parse.GstatHeader) { s.setHeader(h) }
 
+// LimitWarnings keeps only the n worst warnings (n > 0) and counts the
+// others by severity in WarningsOmitted, for a view that shows n.
+func (s *GstatScan) LimitWarnings(n int) {
+	s.c.limit = n
+	s.c.seenH = map[uint64]int32{}
+	s.c.reindex()
+}
+
+// SinkWarnings gives the run's warnings to sink as they fire, those
+// already fired (the header's) first; the analysis then counts them.
+func (s *GstatScan) SinkWarnings(sink WarningSink) {
+	s.c.sink = sink
+	s.c.seenH = map[uint64]int32{}
+	fired := s.a.Warnings
+	s.a.Warnings = []Warning{}
+	for _, w := range fired {
+		s.c.fireSink(w, warningKey{w.Rule, w.Kind, w.Object, w.Table})
+	}
+}
+
+// Err is the first error the warning sink returned.
+func (s *GstatScan) Err() error { return s.c.sinkErr }
+
 // Keep makes the scan keep every table in the result (Gstat does).
 func (s *GstatScan) Keep() { s.keep = true }
 
@@ -80,11 +103,15 @@ func (s *GstatScan) Keep() { s.keep = true }
 // valid until the next call.
 func (s *GstatScan) Table(t *parse.GstatTable) *TableStats {
 	ts := tableStats(t, s.env)
+	s.c.fired = s.c.fired[:0]
+	s.c.keepFired = true
 	s.c.table(&ts)
 	for j := range ts.Indices {
 		s.c.index(&ts.Indices[j], &ts, s.odsMajor)
 		s.c.notePageSize(&ts.Indices[j])
 	}
+	s.c.keepFired = false
+	s.a.tableWarnings = s.c.fired
 	s.addTotals(&ts)
 	if s.keep {
 		s.a.Tables = append(s.a.Tables, ts)
@@ -121,8 +148,14 @@ func (s *GstatScan) Finish(findings []*parse.GstatFinding, notices []parse.Notic
 	}
 	s.c.findings(findings)
 	s.c.pageSize()
+	if s.c.limit > 0 && s.c.sink == nil {
+		s.c.trimWarnings()
+	}
 	SortWarnings(a.Warnings)
 	a.Totals.Warnings = len(a.Warnings)
+	for _, n := range a.WarningsOmitted {
+		a.Totals.Warnings += n
+	}
 	return a
 }
 

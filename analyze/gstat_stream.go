@@ -17,6 +17,13 @@ type GstatStream struct {
 	// warnings, findings, notices and unattached indices, but no tables.
 	// rep is the parsed run without its tables (sections, completion).
 	Run func(a *GstatAnalysis, rep *parse.GstatReport) error
+	// WarningLimit, above 0, keeps only that many warnings, the worst,
+	// and counts the rest (GstatScan.LimitWarnings).
+	WarningLimit int
+	// Sink, when set, is asked for each run's WarningSink when the run
+	// starts (a: its file, report and header): the warnings go there as
+	// they fire and the run's analysis only counts them.
+	Sink func(a *GstatAnalysis) WarningSink
 }
 
 // streamBatch is how many tables the parsing goroutine hands over at a
@@ -87,11 +94,17 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 			}
 			if scan == nil || scanRep != ev.rep {
 				scan, scanRep = NewGstatScan(ev.rep.File, ev.rep.Index, ev.header, th, opt), ev.rep
+				if s.WarningLimit > 0 {
+					scan.LimitWarnings(s.WarningLimit)
+				}
+				if s.Sink != nil {
+					scan.SinkWarnings(s.Sink(scan.a))
+				}
 			}
 			switch {
 			case ev.table != nil:
 				t := scan.Table(ev.table)
-				if s.Table != nil {
+				if err = scan.Err(); err == nil && s.Table != nil {
 					err = s.Table(scan.a, t)
 				}
 			case ev.index != nil:
@@ -101,7 +114,7 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 					scan.lateHeader(ev.header) // printed after tables: an edited file
 				}
 				a := scan.Finish(ev.rep.Findings, ev.rep.Notices)
-				if s.Run != nil {
+				if err = scan.Err(); err == nil && s.Run != nil {
 					err = s.Run(a, ev.rep)
 				}
 				scan = nil

@@ -123,6 +123,19 @@ type checker struct {
 	// seen maps rule/object to its warning: one warning per object per
 	// rule, the worst kept (a table printed twice, two passes of a rule).
 	seen map[warningKey]int
+	// limit, when above 0, bounds the warnings kept to the limit worst
+	// (see fireLimited); seenH then replaces seen.
+	limit int
+	seenH map[uint64]int32
+	// fired are the warnings the current table's rules fired, while
+	// keepFired (GstatAnalysis.TableWarnings).
+	fired     []Warning
+	keepFired bool
+	// sink, when set, takes the warnings (fireSink); slots remember
+	// their severity and magnitude by id.
+	sink    WarningSink
+	slots   []sinkSlot
+	sinkErr error
 	// deepest is the deepest index a bigger page would make shallower,
 	// of deepN such indices (see notePageSize).
 	deepest *IndexStats
@@ -175,6 +188,17 @@ func (c *checker) fire(f finding) {
 		Source: src, Magnitude: mag,
 	}
 	k := warningKey{f.rule, f.kind, f.object, f.table}
+	if c.keepFired {
+		c.fired = append(c.fired, w)
+	}
+	if c.sink != nil {
+		c.fireSink(w, k)
+		return
+	}
+	if c.limit > 0 {
+		c.fireLimited(w, k)
+		return
+	}
 	if i, ok := c.seen[k]; ok {
 		old := c.a.Warnings[i]
 		if w.Severity.Rank() > old.Severity.Rank() || w.Severity == old.Severity && w.Magnitude > old.Magnitude {

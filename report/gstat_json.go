@@ -2,8 +2,12 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"fmt"
 	"io"
+	"os"
+	"slices"
 
 	"github.com/fbdiag/fbdiag/analyze"
 )
@@ -20,6 +24,95 @@ type GstatJSON struct {
 	enc    *json.Encoder
 	tables int
 	err    error
+
+	// As a WarningSink (analyze.GstatStream's Sink), the warnings are
+	// spooled to a temporary file as they fire and copied in order by
+	// Close: memory keeps a small record of each.
+	spool *os.File
+	end   int64
+	recs  []spooled
+}
+
+// spooled is a warning written to the spool file: where, and what orders
+// it (analyze.SortWarnings's keys).
+type spooled struct {
+	off                 int64
+	n                   int32
+	sev                 analyze.Severity
+	mag                 float64
+	rule, object, table string
+}
+
+// Put spools one warning; a second Put of an id replaces the first.
+func (g *GstatJSON) Put(id int, w analyze.Warning) error {
+	if g.spool == nil {
+		f, err := os.CreateTemp("", "fbdiag-warnings-*")
+		if err != nil {
+			return err
+		}
+		g.spool = f
+	}
+	g.buf.Reset()
+	g.enc.SetIndent("    ", "  ")
+	if err := g.enc.Encode(&w); err != nil {
+		return err
+	}
+	b := g.buf.Bytes()
+	b = b[:len(b)-1]
+	if _, err := g.spool.Write(b); err != nil {
+		return fmt.Errorf("spooling the warnings: %w", err)
+	}
+	r := spooled{off: g.end, n: int32(len(b)), sev: w.Severity, mag: w.Magnitude, rule: w.Rule, object: w.Object, table: w.Table}
+	g.end += int64(len(b))
+	for len(g.recs) <= id {
+		g.recs = append(g.recs, spooled{n: -1})
+	}
+	g.recs[id] = r
+	return nil
+}
+
+// spooledWarnings writes the spooled warnings as the "warnings" array,
+// in analyze.SortWarnings's order, and removes the spool file.
+func (g *GstatJSON) spooledWarnings() {
+	defer func() {
+		g.spool.Close()
+		os.Remove(g.spool.Name())
+		g.spool, g.recs, g.end = nil, nil, 0
+	}()
+	slices.SortFunc(g.recs, func(a, b spooled) int {
+		if c := cmp.Compare(b.sev.Rank(), a.sev.Rank()); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(b.mag, a.mag); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.rule, b.rule); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.object, b.object); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.table, b.table)
+	})
+	g.raw(`  "warnings": [`)
+	var b []byte
+	for i, r := range g.recs {
+		if i > 0 {
+			g.raw(",")
+		}
+		g.raw("\n    ")
+		b = slices.Grow(b[:0], int(r.n))[:r.n]
+		if _, err := g.spool.ReadAt(b, r.off); err != nil && g.err == nil {
+			g.err = fmt.Errorf("reading the spooled warnings: %w", err)
+		}
+		if g.err == nil {
+			_, g.err = g.w.Write(b)
+		}
+	}
+	if len(g.recs) > 0 {
+		g.raw("\n  ")
+	}
+	g.raw("],\n")
 }
 
 // NewGstatJSON starts one run's document: file, report and header.
@@ -55,7 +148,11 @@ func (g *GstatJSON) Close(a *analyze.GstatAnalysis) error {
 	array(g, "findings", a.Findings)
 	array(g, "encryption", a.Encryption)
 	g.field("totals", a.Totals, "  ", false)
-	array(g, "warnings", a.Warnings)
+	if g.spool != nil {
+		g.spooledWarnings()
+	} else {
+		array(g, "warnings", a.Warnings)
+	}
 	g.raw(`  "notices": `)
 	g.elements(len(a.Notices), func(i int) any { return &a.Notices[i] })
 	g.raw("\n}\n")
@@ -114,4 +211,13 @@ func (g *GstatJSON) value(v any, indent string) {
 	}
 	b := g.buf.Bytes()
 	_, g.err = g.w.Write(b[:len(b)-1]) // Encode's newline
+}
+
+// Abort removes the spool file of a document that will not be closed.
+func (g *GstatJSON) Abort() {
+	if g.spool != nil {
+		g.spool.Close()
+		os.Remove(g.spool.Name())
+		g.spool = nil
+	}
 }

@@ -55,50 +55,60 @@ func TestGstatJSONStreamed(t *testing.T) {
 			b, _ := json.Marshal(a)
 			whole = append(whole, b...)
 		}
-		var got bytes.Buffer
-		var g *GstatJSON
-		err = analyze.StreamGstat(bytes.NewReader(data), name, analyze.NewThresholds(), analyze.GstatOptions{}, analyze.GstatStream{
-			Table: func(a *analyze.GstatAnalysis, ts *analyze.TableStats) error {
-				if g == nil {
+		for _, spool := range []bool{false, true} {
+			var got bytes.Buffer
+			var g *GstatJSON
+			var sink func(a *analyze.GstatAnalysis) analyze.WarningSink
+			if spool {
+				sink = func(a *analyze.GstatAnalysis) analyze.WarningSink {
 					g = NewGstatJSON(&got, a)
+					return g
 				}
-				g.Table(ts)
-				return nil
-			},
-			Run: func(a *analyze.GstatAnalysis, _ *parse.GstatReport) error {
-				if g == nil {
-					g = NewGstatJSON(&got, a)
-				}
-				err := g.Close(a)
-				g = nil
-				runs++
-				return err
-			},
-		})
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if !bytes.Equal(got.Bytes(), want.Bytes()) {
-			os.WriteFile("/tmp/gj-got", got.Bytes(), 0o644)
-			os.WriteFile("/tmp/gj-want", want.Bytes(), 0o644)
-			t.Fatalf("%s: streamed JSON differs (/tmp/gj-got, /tmp/gj-want)", name)
-		}
-		// The same values as the whole analysis's JSON.
-		dec := json.NewDecoder(&got)
-		var again []byte
-		for dec.More() {
-			var a analyze.GstatAnalysis
-			if err := dec.Decode(&a); err != nil {
-				t.Fatal(err)
 			}
-			b, _ := json.Marshal(&a)
-			again = append(again, b...)
-		}
-		if !bytes.Equal(again, whole) {
-			t.Errorf("%s: values differ", name)
+			err = analyze.StreamGstat(bytes.NewReader(data), name, analyze.NewThresholds(), analyze.GstatOptions{}, analyze.GstatStream{
+				Sink: sink,
+				Table: func(a *analyze.GstatAnalysis, ts *analyze.TableStats) error {
+					if g == nil {
+						g = NewGstatJSON(&got, a)
+					}
+					g.Table(ts)
+					return nil
+				},
+				Run: func(a *analyze.GstatAnalysis, _ *parse.GstatReport) error {
+					if g == nil {
+						g = NewGstatJSON(&got, a)
+					}
+					err := g.Close(a)
+					g = nil
+					runs++
+					return err
+				},
+			})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				os.WriteFile("/tmp/gj-got", got.Bytes(), 0o644)
+				os.WriteFile("/tmp/gj-want", want.Bytes(), 0o644)
+				t.Fatalf("%s: streamed JSON differs (/tmp/gj-got, /tmp/gj-want)", name)
+			}
+			// The same values as the whole analysis's JSON.
+			dec := json.NewDecoder(&got)
+			var again []byte
+			for dec.More() {
+				var a analyze.GstatAnalysis
+				if err := dec.Decode(&a); err != nil {
+					t.Fatal(err)
+				}
+				b, _ := json.Marshal(&a)
+				again = append(again, b...)
+			}
+			if !bytes.Equal(again, whole) {
+				t.Errorf("%s: values differ", name)
+			}
 		}
 	}
-	if runs < 60 {
+	if runs < 120 {
 		t.Errorf("%d runs", runs)
 	}
 }

@@ -26,6 +26,10 @@ type GstatOptions struct {
 	Top int
 	// Several says the run is one of several: the title numbers it.
 	Several bool
+	// Kept, when set, holds what a GstatKeeper kept of a streamed run:
+	// the analysis's Tables are then the kept ones and Kept.Indices the
+	// indices to show; the totals count the rest.
+	Kept *GstatKept
 }
 
 // Gstat lays out one gstat analysis: the header figures and totals, the
@@ -60,6 +64,11 @@ func Gstat(a *analyze.GstatAnalysis, opt GstatOptions) *Doc {
 	}
 	for _, w := range a.Warnings {
 		d.Findings = append(d.Findings, GstatFinding(w))
+	}
+	for _, sev := range []analyze.Severity{analyze.Critical, analyze.Warn, analyze.Info} {
+		if n := a.WarningsOmitted[sev]; n > 0 {
+			d.FindingsOmitted = append(d.FindingsOmitted, SeverityCount{Severity: string(sev), Count: n})
+		}
 	}
 	d.Metrics = gstatMetrics(a)
 	return d
@@ -237,6 +246,13 @@ func sortedTables(a *analyze.GstatAnalysis, by string) []*analyze.TableStats {
 	for i := range a.Tables {
 		ts[i] = &a.Tables[i]
 	}
+	slices.SortStableFunc(ts, tableOrder(by))
+	return ts
+}
+
+// tableOrder is the order of the tables table: biggest first by the key,
+// unknown values last, ties in natural name order.
+func tableOrder(by string) func(x, y *analyze.TableStats) int {
 	key := func(t *analyze.TableStats) (int64, bool) {
 		switch by {
 		case "records":
@@ -248,7 +264,7 @@ func sortedTables(a *analyze.GstatAnalysis, by string) []*analyze.TableStats {
 		}
 		return known(t.SizeBytes)
 	}
-	slices.SortStableFunc(ts, func(x, y *analyze.TableStats) int {
+	return func(x, y *analyze.TableStats) int {
 		kx, okx := key(x)
 		ky, oky := key(y)
 		if okx != oky {
@@ -261,8 +277,7 @@ func sortedTables(a *analyze.GstatAnalysis, by string) []*analyze.TableStats {
 			return c
 		}
 		return byName(x.Name, y.Name)
-	})
-	return ts
+	}
 }
 
 func known(p *int64) (int64, bool) {
@@ -280,6 +295,7 @@ func gstatTablesTable(a *analyze.GstatAnalysis, opt GstatOptions) *Table {
 		Title: "Tables by " + by,
 		Noun:  "tables",
 		Limit: opt.Top,
+		Total: a.Totals.Tables,
 		Columns: []Column{
 			{Key: "table", Title: "table", Max: 14},
 			{Key: "records", Title: "records", Kind: CountKind},
@@ -328,17 +344,31 @@ func worstIndexWarnings(a *analyze.GstatAnalysis) map[[2]string]int {
 // sortedIndices are every index, attached or not: those with the worst
 // warnings first, then biggest first (leaf pages; depth with Sort "depth",
 // nodes with "records" or "versions"), then by name in natural order.
-func sortedIndices(a *analyze.GstatAnalysis, by string) []*analyze.IndexStats {
+func sortedIndices(a *analyze.GstatAnalysis, by string, kept *GstatKept) []*analyze.IndexStats {
 	var ixs []*analyze.IndexStats
-	for i := range a.Tables {
-		for j := range a.Tables[i].Indices {
-			ixs = append(ixs, &a.Tables[i].Indices[j])
+	if kept != nil {
+		ixs = slices.Clone(kept.Indices)
+	} else {
+		for i := range a.Tables {
+			for j := range a.Tables[i].Indices {
+				ixs = append(ixs, &a.Tables[i].Indices[j])
+			}
+		}
+		for i := range a.UnattachedIndices {
+			ixs = append(ixs, &a.UnattachedIndices[i])
 		}
 	}
-	for i := range a.UnattachedIndices {
-		ixs = append(ixs, &a.UnattachedIndices[i])
-	}
 	worst := worstIndexWarnings(a)
+	if kept != nil {
+		worst = kept.Worst
+	}
+	slices.SortStableFunc(ixs, indexOrder(by, worst))
+	return ixs
+}
+
+// indexOrder is the order of the indices table: the worst warning first,
+// then biggest first, then by name and table in natural order.
+func indexOrder(by string, worst map[[2]string]int) func(x, y *analyze.IndexStats) int {
 	key := func(ix *analyze.IndexStats) int64 {
 		var p *int64
 		switch by {
@@ -354,7 +384,7 @@ func sortedIndices(a *analyze.GstatAnalysis, by string) []*analyze.IndexStats {
 		}
 		return *p
 	}
-	slices.SortStableFunc(ixs, func(x, y *analyze.IndexStats) int {
+	return func(x, y *analyze.IndexStats) int {
 		if c := cmp.Compare(worst[[2]string{y.Table, y.Name}], worst[[2]string{x.Table, x.Name}]); c != 0 {
 			return c
 		}
@@ -365,8 +395,7 @@ func sortedIndices(a *analyze.GstatAnalysis, by string) []*analyze.IndexStats {
 			return c
 		}
 		return byName(x.Table, y.Table)
-	})
-	return ixs
+	}
 }
 
 // indexKinds are the short names of index kinds; the note under the
@@ -377,12 +406,13 @@ var indexKinds = map[string]string{
 }
 
 func gstatIndicesTable(a *analyze.GstatAnalysis, opt GstatOptions) *Table {
-	ixs := sortedIndices(a, cmp.Or(opt.Sort, "size"))
+	ixs := sortedIndices(a, cmp.Or(opt.Sort, "size"), opt.Kept)
 	t := &Table{
 		Name:  "indices",
 		Title: "Indices, those with warnings first",
 		Noun:  "indices",
 		Limit: opt.Top,
+		Total: a.Totals.Indices,
 		Columns: []Column{
 			{Key: "index", Title: "index", Max: 16},
 			{Key: "table", Title: "table", Max: 12},

@@ -26,6 +26,10 @@ type Doc struct {
 	// FindingsLimit bounds the findings text, markdown and HTML show
 	// (0: all) unless Options.All, as Table.Limit does rows.
 	FindingsLimit int
+	// FindingsOmitted counts by severity, worst first, the findings the
+	// analysis did not keep (it kept the worst FindingsLimit): the
+	// writers add them to those left out.
+	FindingsOmitted []SeverityCount
 	// Main is the table CSV writes when no --table is given.
 	Main    string
 	Notes   []string
@@ -152,3 +156,9 @@ type Sample struct {
 
 // Label is one label of a sample: database, table or index.
 type Label struct{ Name, Value string }
+
+// SeverityCount is a number of findings of one severity.
+type SeverityCount struct {
+	Severity string
+	Count    int
+}

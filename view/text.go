@@ -218,7 +218,7 @@ func figureText(f Finding) string {
 
 // findingsTitle heads the findings: "Warnings (3)".
 func findingsTitle(d *Doc) string {
-	return fmt.Sprintf("%s (%d)", findingsNoun(d), len(d.Findings))
+	return fmt.Sprintf("%s (%d)", findingsNoun(d), d.findingsCount())
 }
 
 func findingsNoun(d *Doc) string {
@@ -229,17 +229,37 @@ func findingsNoun(d *Doc) string {
 // those left out ("" when none is).
 func shownFindings(d *Doc, opt Options) ([]Finding, string) {
 	n := len(d.Findings)
-	if opt.All || d.FindingsLimit <= 0 || n <= d.FindingsLimit {
+	omitted := 0
+	for _, c := range d.FindingsOmitted {
+		omitted += c.Count
+	}
+	if omitted == 0 && (opt.All || d.FindingsLimit <= 0 || n <= d.FindingsLimit) {
 		return d.Findings, ""
+	}
+	limit := min(n, d.FindingsLimit)
+	if d.FindingsLimit <= 0 {
+		limit = n
 	}
 	count := map[string]int{}
 	var sevs []string
-	for _, f := range d.Findings[d.FindingsLimit:] {
+	for _, f := range d.Findings[limit:] {
 		if count[f.Severity] == 0 {
 			sevs = append(sevs, f.Severity)
 		}
 		count[f.Severity]++
 	}
+	// The omitted ones are worse than none of those kept: merged in
+	// severity order.
+	for _, c := range d.FindingsOmitted {
+		if count[c.Severity] == 0 {
+			sevs = append(sevs, c.Severity)
+		}
+		count[c.Severity] += c.Count
+	}
+	rank := map[string]int{"critical": 3, "warning": 2, "info": 1}
+	slices.SortStableFunc(sevs, func(a, b string) int { return rank[b] - rank[a] })
+	n += omitted
+	d = &Doc{FindingsLimit: limit, FindingsTitle: d.FindingsTitle, Findings: d.Findings}
 	var parts []string
 	for _, s := range sevs {
 		parts = append(parts, fmt.Sprintf("%d %s", count[s], s))
@@ -296,4 +316,14 @@ func textFindings(w io.Writer, d *Doc, opt Options) {
 			}
 		}
 	}
+}
+
+// findingsCount counts the findings, those the analysis did not keep
+// included.
+func (d *Doc) findingsCount() int {
+	n := len(d.Findings)
+	for _, c := range d.FindingsOmitted {
+		n += c.Count
+	}
+	return n
 }

@@ -225,6 +225,29 @@ func runGstat(c *cli.Context) error {
 		}
 		return nil
 	}
+	if png.dir == "" {
+		// Without charts the run is analysed table by table: the bounded
+		// formats keep only what they show, the others the analysis
+		// without the parsed text.
+		for _, name := range c.Args().Slice() {
+			err := streamGstatKept(c, name, th, analyze.GstatOptions{Server: srv}, out.bounded(), out.vopt, func(a *analyze.GstatAnalysis, kept *view.GstatKept) error {
+				return st.addKept(a, kept)
+			})
+			if err != nil {
+				return err
+			}
+		}
+		if err := st.flush(false); err != nil {
+			return err
+		}
+		if err := out.close(); err != nil {
+			return err
+		}
+		if st.failed > 0 {
+			return &failOnError{msg: fmt.Sprintf("gstat: %d warning(s) at %s level or above", st.failed, failOn)}
+		}
+		return nil
+	}
 	var charts []*plot.Chart
 	var chartErrs []error
 	for _, name := range c.Args().Slice() {
@@ -295,7 +318,18 @@ func streamGstatJSON(c *cli.Context, st *gstatStream, name string, th analyze.Th
 	defer rc.Close()
 	bw := bufio.NewWriterSize(st.e.stdout, 64<<10)
 	var g *report.GstatJSON
+	defer func() {
+		if g != nil {
+			g.Abort() // (an error stopped the run: its spool goes)
+		}
+	}()
 	err = analyze.StreamGstat(rc, shown, th, opt, analyze.GstatStream{
+		// The warnings, written after the tables, wait in a temporary
+		// file: a run can have a hundred thousand.
+		Sink: func(a *analyze.GstatAnalysis) analyze.WarningSink {
+			g = report.NewGstatJSON(bw, a)
+			return g
+		},
 		Table: func(a *analyze.GstatAnalysis, t *analyze.TableStats) error {
 			if g == nil {
 				g = report.NewGstatJSON(bw, a)
@@ -326,6 +360,52 @@ func streamGstatJSON(c *cli.Context, st *gstatStream, name string, th analyze.Th
 	return err
 }
 
+// streamGstatKept analyses each run of one input table by table
+// (analyze.StreamGstat) and passes fn the analysis of each: with bounded,
+// only the tables and indices the view shows (view.GstatKeeper); else
+// every table, without the parsed text.
+func streamGstatKept(c *cli.Context, name string, th analyze.Thresholds, opt analyze.GstatOptions, bounded bool, vopt view.GstatOptions, fn func(*analyze.GstatAnalysis, *view.GstatKept) error) error {
+	rc, shown, err := openInput(c, name)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	keep := view.NewGstatKeeper(vopt)
+	var tables []analyze.TableStats
+	limit := 0
+	if bounded {
+		limit = vopt.Top
+	}
+	err = analyze.StreamGstat(rc, shown, th, opt, analyze.GstatStream{
+		WarningLimit: limit,
+		Table: func(a *analyze.GstatAnalysis, t *analyze.TableStats) error {
+			if bounded {
+				keep.Table(a, t)
+			} else {
+				tables = append(tables, *t)
+			}
+			return nil
+		},
+		Run: func(a *analyze.GstatAnalysis, _ *parse.GstatReport) error {
+			if bounded {
+				b, o := keep.Kept(a, vopt)
+				return fn(b, o.Kept)
+			}
+			a.Tables = tables
+			if a.Tables == nil {
+				a.Tables = []analyze.TableStats{}
+			}
+			tables = nil
+			return fn(a, nil)
+		},
+	})
+	var se *parse.SyntaxError
+	if errors.As(err, &se) && se.Msg == "no gstat output found" {
+		return fmt.Errorf("%s: no gstat output found (expected the text of gstat -a -r or gstat -h)", shown)
+	}
+	return err
+}
+
 // gstatStream prints analyses one behind the reading: the title of the
 // first says "snapshot 1" only when a second one follows.
 type gstatStream struct {
@@ -333,13 +413,16 @@ type gstatStream struct {
 	out     *gstatOut
 	failOn  analyze.Severity
 	pending *analyze.GstatAnalysis
-	n       int // analyses printed
-	failed  int // warnings at --fail-on level or above
+	kept    *view.GstatKept // what a keeper kept of pending, or nil
+	n       int             // analyses printed
+	failed  int             // warnings at --fail-on level or above
 }
 
-func (s *gstatStream) add(a *analyze.GstatAnalysis) error {
+func (s *gstatStream) add(a *analyze.GstatAnalysis) error { return s.addKept(a, nil) }
+
+func (s *gstatStream) addKept(a *analyze.GstatAnalysis, kept *view.GstatKept) error {
 	err := s.flush(true)
-	s.pending = a
+	s.pending, s.kept = a, kept
 	return err
 }
 
@@ -348,11 +431,7 @@ func (s *gstatStream) add(a *analyze.GstatAnalysis) error {
 func (s *gstatStream) count(a *analyze.GstatAnalysis) {
 	report.WriteNotices(s.e.stderr, "", a.Notices)
 	if s.failOn != "" {
-		for _, w := range a.Warnings {
-			if w.Severity.Rank() >= s.failOn.Rank() {
-				s.failed++
-			}
-		}
+		s.failed += a.WarningsAtLeast(s.failOn)
 	}
 }
 
@@ -364,7 +443,7 @@ func (s *gstatStream) flush(more bool) error {
 	}
 	s.pending = nil
 	s.count(a)
-	err := s.out.write(a, more || s.n > 0)
+	err := s.out.write(a, s.kept, more || s.n > 0)
 	s.n++
 	return err
 }
@@ -405,12 +484,13 @@ func newGstatOut(c *cli.Context, w io.Writer, sortBy string) (*gstatOut, error) 
 
 // write prints one analysis; several says whether it is one of several
 // (known from the first: the stream is one behind).
-func (o *gstatOut) write(a *analyze.GstatAnalysis, several bool) error {
+func (o *gstatOut) write(a *analyze.GstatAnalysis, kept *view.GstatKept, several bool) error {
 	if o.json {
 		return report.WriteJSON(o.w, a)
 	}
 	vopt := o.vopt
 	vopt.Several = several
+	vopt.Kept = kept
 	d := view.Gstat(a, vopt)
 	if o.format == view.OpenMetrics {
 		db := view.GstatDatabase(a)
@@ -432,6 +512,16 @@ func (o *gstatOut) write(a *analyze.GstatAnalysis, several bool) error {
 		o.x = x
 	}
 	return viewErr(o.x.Write(d))
+}
+
+// bounded says whether the output shows a bounded part of each run (text,
+// markdown or HTML without --all), so that a stream keeps only that part.
+func (o *gstatOut) bounded() bool {
+	switch o.format {
+	case view.Text, view.Markdown, view.HTML:
+		return !o.json && !o.opt.All && o.vopt.Top > 0
+	}
+	return false
 }
 
 // close ends the output: OpenMetrics is written here.

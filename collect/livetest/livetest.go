@@ -39,7 +39,6 @@ func Mandatory() bool { return os.Getenv("FBDIAG_LIVE") == "1" }
 // so that a test that kills the server (ExclusiveServer) waits for it.
 func Server(t testing.TB) collect.Server {
 	t.Helper()
-	holdShared(t)
 	unavailable := func(format string, args ...any) {
 		t.Helper()
 		if Mandatory() {
@@ -51,6 +50,9 @@ func Server(t testing.TB) collect.Server {
 	if pw == "" {
 		unavailable("ISC_PASSWORD is not set")
 	}
+	// (After the credentials: a test that will skip does not wait for
+	// the lock.)
+	holdShared(t)
 	user := os.Getenv("ISC_USER")
 	if user == "" {
 		user = collect.DefaultUser

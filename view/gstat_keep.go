@@ -1,0 +1,102 @@
+package view
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/fbdiag/fbdiag/analyze"
+)
+
+// GstatKept is what a GstatKeeper kept of one streamed run.
+type GstatKept struct {
+	Tables  []analyze.TableStats
+	Indices []*analyze.IndexStats
+	// Worst is the rank of the worst warning of each kept index (the
+	// run's warnings may be limited to the worst few).
+	Worst map[[2]string]int
+}
+
+// GstatKeeper keeps, of a gstat run analysed table by table
+// (analyze.StreamGstat), what the bounded view shows: the opt.Top first
+// tables and indices in the view's orders. Memory then holds a few dozen
+// tables whatever the size of the database; the totals count the rest.
+type GstatKeeper struct {
+	top      int
+	tableCmp func(x, y *analyze.TableStats) int
+	by       string
+	tables   []*analyze.TableStats
+	indices  []*analyze.IndexStats
+	worst    map[[2]string]int // of the kept indices
+}
+
+// NewGstatKeeper keeps opt.Top tables and indices (opt.Top > 0).
+func NewGstatKeeper(opt GstatOptions) *GstatKeeper {
+	by := cmp.Or(opt.Sort, "size")
+	return &GstatKeeper{top: opt.Top, by: by, tableCmp: tableOrder(by), worst: map[[2]string]int{}}
+}
+
+// Table offers one analysed table of run a (its warnings just fired).
+func (k *GstatKeeper) Table(a *analyze.GstatAnalysis, t *analyze.TableStats) {
+	fresh := map[[2]string]int{}
+	for _, w := range a.TableWarnings() {
+		if w.Kind == "index" {
+			key := [2]string{w.Table, w.Object}
+			fresh[key] = max(fresh[key], w.Severity.Rank())
+		}
+	}
+	cp := *t
+	cp.Indices = slices.Clone(t.Indices)
+	k.tables = append(k.tables, &cp)
+	if len(k.tables) >= 2*k.top {
+		slices.SortStableFunc(k.tables, k.tableCmp)
+		k.tables = k.tables[:k.top]
+	}
+	for i := range cp.Indices {
+		ix := &cp.Indices[i]
+		key := [2]string{ix.Table, ix.Name}
+		if r := fresh[key]; r > 0 {
+			k.worst[key] = r
+		}
+		k.indices = append(k.indices, ix)
+	}
+	if len(k.indices) >= 2*k.top {
+		k.trimIndices()
+	}
+}
+
+func (k *GstatKeeper) trimIndices() {
+	slices.SortStableFunc(k.indices, indexOrder(k.by, k.worst))
+	for _, ix := range k.indices[k.top:] {
+		delete(k.worst, [2]string{ix.Table, ix.Name})
+	}
+	k.indices = k.indices[:k.top]
+}
+
+// Kept ends the run: a is its analysis (no tables), returned with the
+// kept tables, and the options for view.Gstat.
+func (k *GstatKeeper) Kept(a *analyze.GstatAnalysis, opt GstatOptions) (*analyze.GstatAnalysis, GstatOptions) {
+	slices.SortStableFunc(k.tables, k.tableCmp)
+	k.tables = k.tables[:min(len(k.tables), k.top)]
+	for i := range a.UnattachedIndices {
+		k.indices = append(k.indices, &a.UnattachedIndices[i])
+	}
+	for _, w := range a.Warnings { // (the unattached indices')
+		if w.Kind == "index" {
+			key := [2]string{w.Table, w.Object}
+			k.worst[key] = max(k.worst[key], w.Severity.Rank())
+		}
+	}
+	if len(k.indices) > k.top {
+		k.trimIndices()
+	}
+	kept := &GstatKept{Indices: k.indices, Worst: k.worst}
+	b := *a
+	b.Tables = make([]analyze.TableStats, len(k.tables))
+	for i, t := range k.tables {
+		b.Tables[i] = *t
+	}
+	kept.Tables = b.Tables
+	opt.Kept = kept
+	*k = *NewGstatKeeper(opt)
+	return &b, opt
+}
