@@ -8,6 +8,8 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/fbdiag/fbdiag/parse"
 )
 
 // Knee is the cliff test at one size (typically the server's RAM: "it got
@@ -152,14 +154,15 @@ func KneeTest(x, y []float64, at float64, model string) (*Knee, error) {
 		return nil, err
 	}
 	k.HighLeverage = highLeverage(x, h, k.LeverageLimit)
-	k.Describe("", false)
+	k.Describe(parse.Unit{}, false)
 	return k, nil
 }
 
 // Describe decides whether the step is a cliff and writes the verdict,
-// with the unit of the sizes; lowerIsBetter is true when y is a time.
-func (k *Knee) Describe(unit string, lowerIsBetter bool) {
-	at := FormatX(k.At, unit)
+// with the unit of the sizes (in IEC units: "16.0 GiB"); lowerIsBetter
+// is true when y is a time.
+func (k *Knee) Describe(unit parse.Unit, lowerIsBetter bool) {
+	at := formatX(k.At, unit)
 	worse := k.StepFraction < 0
 	if lowerIsBetter {
 		worse = k.StepFraction > 0
@@ -181,7 +184,7 @@ func (k *Knee) Describe(unit string, lowerIsBetter bool) {
 	if n := len(k.HighLeverage); n > 0 {
 		var xs, hs []string
 		for _, p := range k.HighLeverage {
-			xs = append(xs, FormatX(p.X, unit))
+			xs = append(xs, formatX(p.X, unit))
 			hs = append(hs, strconv.FormatFloat(p.Leverage, 'f', 2, 64))
 		}
 		what, verb := "point has", "it alone sets"

@@ -28,11 +28,6 @@ func seedResult(t *testing.T, name string) *analyze.Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if opt, ok := degradationOptions(res); ok && res.Mode == analyze.ModeDegradation {
-		if res, err = analyze.Throughput(in, opt); err != nil {
-			t.Fatal(err)
-		}
-	}
 	return res
 }
 
@@ -136,7 +131,7 @@ func TestLoadSpeedChartInput(t *testing.T) {
 // The knee line carries the cliff test's answer and the far point is
 // ringed: the chart says what the text and the JSON say.
 func TestKneeChartLabel(t *testing.T) {
-	r := throughputSeed(t, "degradation-throughput-sata.csv", analyze.Options{Knee: "16GB", Predict: "2TB"})
+	r := throughputSeed(t, "degradation-throughput-sata.csv", analyze.Options{Knee: analyze.At{Value: 16 << 30, Size: true}, Predict: analyze.At{Value: 2 << 40, Size: true}})
 	d := SizeThroughputChart(r, "x")
 	if d.Knee == nil || *d.Knee != 16 || d.KneeLabel != "16 GB: no cliff (+0.8%, p=0.541)" {
 		t.Errorf("knee %v %q", d.Knee, d.KneeLabel)

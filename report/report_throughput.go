@@ -110,25 +110,13 @@ func readThroughput(in Input) ([]*parse.Table, []*parse.Run, []parse.Notice, err
 	return parse.ReadThroughput(rc, in.Name)
 }
 
-// PredictFactor is how far beyond the largest measured size the report
-// asks a degradation for a prediction (fbdiag throughput --predict).
-const PredictFactor = 2
-
 // ThroughputSection analyses one experiment with the mode the input calls
-// for and draws its chart. A degradation is asked for a prediction at
-// PredictFactor × the largest size and for a knee test where the sizes
-// jump (the largest ratio between consecutive sizes, when ≥ 4× with two
-// sizes on each side).
+// for and draws its chart. A degradation gets the prediction and the
+// cliff test analyze puts where none is asked for (DefaultPredictAt,
+// DefaultKnee), as fbdiag throughput does.
 func ThroughputSection(name string, sources []string, in analyze.Input) *Section {
 	s := &Section{ID: name, Short: name, Title: "Throughput: " + name, Kind: string(parse.InputThroughput), Sources: sources}
 	res, err := analyze.Throughput(in, analyze.Options{})
-	if err == nil && res.Mode == analyze.ModeDegradation {
-		if opt, ok := degradationOptions(res); ok {
-			if r2, err2 := analyze.Throughput(in, opt); err2 == nil {
-				res = r2
-			}
-		}
-	}
 	if err != nil {
 		s.Err = err.Error()
 		for _, n := range in.Notices {
@@ -148,42 +136,6 @@ func ThroughputSection(name string, sources []string, in analyze.Input) *Section
 		s.Notices = append(s.Notices, n.String())
 	}
 	return s
-}
-
-// degradationOptions asks for the prediction and the knee test.
-func degradationOptions(res *analyze.Result) (analyze.Options, bool) {
-	var xs []float64
-	for _, sr := range res.Series {
-		for _, p := range sr.Points {
-			if p.X != nil && *p.X > 0 {
-				xs = append(xs, *p.X)
-			}
-		}
-	}
-	if len(xs) < 3 {
-		return analyze.Options{}, false
-	}
-	sortFloats(xs)
-	opt := analyze.Options{Predict: strconv.FormatFloat(xs[len(xs)-1]*PredictFactor, 'g', -1, 64)}
-	best, at, above := 0.0, 0.0, 0
-	for i := 1; i < len(xs); i++ {
-		if r := xs[i] / xs[i-1]; r > best {
-			best, at, above = r, xs[i-1], len(xs)-i
-		}
-	}
-	// The knee test needs two sizes on each side of the knee.
-	if best >= 4 && above >= 2 && len(xs)-above >= 2 {
-		opt.Knee = strconv.FormatFloat(at, 'g', -1, 64)
-	}
-	return opt, true
-}
-
-func sortFloats(xs []float64) {
-	for i := 1; i < len(xs); i++ {
-		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
-			xs[j], xs[j-1] = xs[j-1], xs[j]
-		}
-	}
 }
 
 // seriesVerdicts are the analysis's sentences for one series; the first

@@ -29,7 +29,7 @@ func throughputSeed(t *testing.T, name string, opt analyze.Options) *analyze.Res
 }
 
 func TestThroughputTablesDegradation(t *testing.T) {
-	r := throughputSeed(t, "degradation-throughput-sata.csv", analyze.Options{Knee: "16GB", Predict: "2TB"})
+	r := throughputSeed(t, "degradation-throughput-sata.csv", analyze.Options{Knee: analyze.At{Value: 16 << 30, Size: true}, Predict: analyze.At{Value: 2 << 40, Size: true}})
 	tables := ThroughputTables(r)
 	if got := tableNames(tables); got != "summary,models,checks,knee" {
 		t.Fatalf("tables %s", got)

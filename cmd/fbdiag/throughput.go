@@ -82,7 +82,7 @@ func throughputAction(c *cli.Context) error {
 	}
 	opt := analyze.Options{
 		Mode: c.String("mode"), X: c.String("x"), Y: c.String("y"), Series: c.StringSlice("series"),
-		Table: c.Int("table"), Predict: c.String("predict"), Knee: c.String("knee"),
+		Table: c.Int("table"),
 	}
 	switch opt.Mode {
 	case "", analyze.ModeDegradation, analyze.ModeSweep, analyze.ModeAB, analyze.ModeLoad:
@@ -102,13 +102,15 @@ func throughputAction(c *cli.Context) error {
 		}
 		opt.Noise = v
 	}
-	for _, f := range []struct{ name, v string }{{"--predict", opt.Predict}, {"--knee", opt.Knee}} {
-		if f.v == "" {
-			continue
+	for _, f := range []struct {
+		name string
+		at   *analyze.At
+	}{{"predict", &opt.Predict}, {"knee", &opt.Knee}} {
+		at, err := analyze.ParseAt(c.String(f.name))
+		if err != nil {
+			return usagef("--%s: %v", f.name, err)
 		}
-		if v, _, ok := parse.ParseQuantity(f.v, false); !ok || v <= 0 {
-			return usagef("%s %q: want a positive size such as 16GB or 2TB", f.name, f.v)
-		}
+		*f.at = at
 	}
 	png, err := pngOptions(c)
 	if err != nil {
@@ -142,8 +144,16 @@ func throughputAction(c *cli.Context) error {
 	}
 	res, err := analyze.Throughput(in, opt)
 	if err != nil {
-		if strings.HasPrefix(err.Error(), "--") {
-			return usagef("%v", err)
+		var oe *analyze.OptionError
+		if errors.As(err, &oe) {
+			flag := map[string]string{analyze.OptionPredict: "predict", analyze.OptionKnee: "knee"}[oe.Option]
+			v := oe.Value
+			if flag != "" {
+				v = c.String(flag)
+			} else {
+				flag = oe.Option
+			}
+			return usagef("--%s %q: %s", flag, v, oe.Msg)
 		}
 		return err
 	}
