@@ -93,21 +93,21 @@ type Series struct {
 // Result is the answer of fbdiag throughput; its JSON form is documented
 // in docs/throughput-json.md.
 type Result struct {
-	Mode      string         `json:"mode"`
-	Inputs    []string       `json:"inputs"`
-	X         *string        `json:"x"`
-	Y         *string        `json:"y"`
-	XUnit     *string        `json:"x_unit"`
-	YUnit     *string        `json:"y_unit"`
-	PredictAt *float64       `json:"predict_at"`
-	KneeAt    *float64       `json:"knee_at"`
+	Mode      string   `json:"mode"`
+	Inputs    []string `json:"inputs"`
+	X         *string  `json:"x"`
+	Y         *string  `json:"y"`
+	XUnit     *string  `json:"x_unit"`
+	YUnit     *string  `json:"y_unit"`
+	PredictAt *float64 `json:"predict_at"`
+	KneeAt    *float64 `json:"knee_at"`
 	// PredictDefault and KneeDefault are true when fbdiag chose the
 	// place (DefaultPredictAt, DefaultKnee): none was asked for.
-	PredictDefault bool      `json:"predict_default"`
-	KneeDefault    bool      `json:"knee_default"`
-	Series         []*Series `json:"series"`
-	Notices   []parse.Notice `json:"notices"`
-	Warnings  []string       `json:"warnings"`
+	PredictDefault bool           `json:"predict_default"`
+	KneeDefault    bool           `json:"knee_default"`
+	Series         []*Series      `json:"series"`
+	Notices        []parse.Notice `json:"notices"`
+	Warnings       []string       `json:"warnings"`
 
 	xUnit parse.Unit
 }

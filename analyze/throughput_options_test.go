@@ -74,7 +74,7 @@ func TestThroughputDefaults(t *testing.T) {
 		{[]float64{9.04, 10.8, 13, 15.5, 17.3, 19.9, 21.6, 24.2, 26, 28.6, 30.3, 1813.969025}, 0, false},
 		{[]float64{1, 2, 4, 16, 32}, 4, true},
 		{[]float64{1, 1, 2, 8, 16, 16}, 2, true},
-		{[]float64{1, 4, 8, 16}, 0, false},       // one size below the jump
+		{[]float64{1, 4, 8, 16}, 0, false},        // one size below the jump
 		{[]float64{1, 2, 3, 6, 12, 24}, 0, false}, // no jump of 4×
 	} {
 		at, ok := DefaultKnee(c.xs)
