@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/fbdiag/fbdiag/internal/units"
 )
@@ -94,25 +93,19 @@ func compareLabels(pts []Point, lowerIsBetter bool) []ABEntry {
 // no test)"; a difference within the noise says so.
 func (e *ABEntry) describe() {
 	e.Direction = direction(e.Ratio, e.LowerIsBetter)
-	change := strconv.FormatFloat(100*e.Change, 'f', 1, 64)
-	if e.Change >= 0 {
-		change = "+" + change
-	}
 	c := e.Comparison
-	test := "no test"
-	if c.P != nil {
-		test = fmt.Sprintf("p=%.3f", *c.P)
-		if c.Tests > 1 && c.PAdjusted != nil {
-			test = fmt.Sprintf("p_adj=%.3f", *c.PAdjusted)
-		}
-	}
 	words := e.Direction
 	if c.P != nil && !c.Significant {
 		words += ", within the noise"
 	}
-	e.Verdict = fmt.Sprintf("%s vs %s: ×%s, %s %% %s (%s n=%d+%d)", e.Label, e.Baseline, units.Sig3(e.Ratio), change, words, test, c.N1, c.N2)
-	if c.P == nil {
-		e.Verdict = fmt.Sprintf("%s vs %s: ×%s, %s %% %s (n=%d+%d, no test)", e.Label, e.Baseline, units.Sig3(e.Ratio), change, words, c.N1, c.N2)
+	e.Verdict = fmt.Sprintf("%s vs %s: ×%s, %s %s", e.Label, e.Baseline, units.Sig3(e.Ratio), signedPct(e.Change), words)
+	switch {
+	case c.P == nil:
+		e.Verdict += fmt.Sprintf(" (n=%d+%d, no test)", c.N1, c.N2)
+	case c.Tests > 1 && c.PAdjusted != nil:
+		e.Verdict += fmt.Sprintf(" (%s adjusted, n=%d+%d)", pText(*c.PAdjusted), c.N1, c.N2)
+	default:
+		e.Verdict += fmt.Sprintf(" (%s, n=%d+%d)", pText(*c.P), c.N1, c.N2)
 	}
 	if e.LowerIsBetter {
 		e.Verdict += "; lower is better"

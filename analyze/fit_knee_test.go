@@ -37,8 +37,8 @@ func TestKneeSmallStepIsNoCliff(t *testing.T) {
 	}
 	near(t, "p", k.P, 0.00167, 0.00001) // F = 21.53 on 1 and 8 degrees of freedom
 	near(t, "step", k.StepFraction, -0.0434, 0.0001)
-	want := "no cliff at 16.0 GiB: a step of -4.3% beyond the loglinear trend is significant (p=0.002) " +
-		"but smaller than the 10% a cliff needs"
+	want := "no cliff at 16.0 GiB: a step of -4.3 % beyond the loglinear trend is significant (p=0.002) " +
+		"but smaller than the 10.0 % a cliff needs"
 	if k.Verdict != want {
 		t.Errorf("verdict\n%s\nwant\n%s", k.Verdict, want)
 	}
@@ -73,8 +73,8 @@ func TestKneeCliffNeedsSizeAndP(t *testing.T) {
 	if !k.Significant || !k.Cliff {
 		t.Errorf("knee %+v", k)
 	}
-	want := "cliff at 16.0 GiB: a step of -29.5% beyond the power trend (p=0.000), past the 10% a cliff needs; " +
-		"the 1.77 TiB point has leverage 0.98 (above 0.5): it alone sets the trend"
+	want := "cliff at 16.0 GiB: a step of -29.5 % beyond the power trend (p<0.001), past the 10.0 % a cliff needs; " +
+		"the 1.77 TiB point has leverage 0.979 (above 0.5): it alone sets the trend"
 	if k.Verdict != want {
 		t.Errorf("verdict %q, want %q", k.Verdict, want)
 	}
@@ -88,7 +88,7 @@ func TestKneeCliffNeedsSizeAndP(t *testing.T) {
 		t.Fatal(err)
 	}
 	k.Describe(parse.SizeUnits[3], false)
-	if !k.Significant || k.Cliff || !strings.HasPrefix(k.Verdict, "no cliff at 16.0 GiB: a step of +31.0% beyond the power trend (p=0.000) is an improvement;") {
+	if !k.Significant || k.Cliff || !strings.HasPrefix(k.Verdict, "no cliff at 16.0 GiB: a step of +31.0 % beyond the power trend (p<0.001) is an improvement;") {
 		t.Errorf("rise: %+v", k)
 	}
 	// For times (lower is better) the rise is the cliff.
@@ -119,8 +119,8 @@ func TestLeverageFarPoint(t *testing.T) {
 	// In the segmented fit (common slope, a level on each side) it is the
 	// only point above 16 GB far from the others: 0.979.
 	near(t, "knee leverage of 1.7 TB", k.HighLeverage[0].Leverage, 0.979, 0.0005)
-	want2 := "no cliff at 16.0 GiB: the step of +0.8% is within the noise of the power trend (p=0.541); " +
-		"the 1.77 TiB point has leverage 0.98 (above 0.5): it alone sets the trend"
+	want2 := "no cliff at 16.0 GiB: the step of +0.8 % is within the noise of the power trend (p=0.541); " +
+		"the 1.77 TiB point has leverage 0.979 (above 0.5): it alone sets the trend"
 	if k.Verdict != want2 {
 		t.Errorf("verdict\n%s\nwant\n%s", k.Verdict, want2)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -87,14 +88,15 @@ func (lc *loadColumns) analyse() (*Series, error) {
 func LoadTrend(x, y []float64) (*Load, error) {
 	l := &Load{Summary: Summarize(y), Test: "t-test on the slope of speed = a + b·ln(size), alpha 0.05"}
 	l.MedianLo, l.MedianHi = fp(l.Summary.Lo), fp(l.Summary.Hi)
-	span := fmt.Sprintf("%.2f–%.2f MiB/s (median %.2f)", l.Summary.Min, l.Summary.Max, l.Summary.Median)
+	g := units.Sig3
+	span := fmt.Sprintf("%s–%s MiB/s (median %s)", g(l.Summary.Min), g(l.Summary.Max), g(l.Summary.Median))
 	if l.MedianLo != nil {
-		span = fmt.Sprintf("median %.2f MiB/s (95%% interval %.2f–%.2f; all %.2f–%.2f)",
-			l.Summary.Median, l.Summary.Lo, l.Summary.Hi, l.Summary.Min, l.Summary.Max)
+		span = fmt.Sprintf("median %s MiB/s (95 %% interval %s–%s; all %s–%s)",
+			g(l.Summary.Median), g(l.Summary.Lo), g(l.Summary.Hi), g(l.Summary.Min), g(l.Summary.Max))
 	}
 	m, err := Fit(LogLinear, x, y)
 	if err != nil {
-		l.Verdict = fmt.Sprintf("median load speed %.2f MiB/s; no trend test: %v", l.Summary.Median, err)
+		l.Verdict = fmt.Sprintf("median load speed %s MiB/s; no trend test: %v", g(l.Summary.Median), err)
 		return l, err
 	}
 	se := m.Params[1].StdErr
@@ -108,11 +110,11 @@ func LoadTrend(x, y []float64) (*Load, error) {
 		return l, fmt.Errorf("load speeds: median is zero")
 	}
 	if l.Trend {
-		l.Verdict = fmt.Sprintf("load speed %s changes with size: %+.1f%% per doubling (p=%.3f)",
-			span, 100*l.TrendPerDoubling, l.TrendP)
+		l.Verdict = fmt.Sprintf("load speed %s changes with size: %s per doubling (%s)",
+			span, signedPct(l.TrendPerDoubling), pText(l.TrendP))
 	} else {
-		l.Verdict = fmt.Sprintf("load speed %s, no trend over size (%+.1f%% per doubling, p=%.3f)",
-			span, 100*l.TrendPerDoubling, l.TrendP)
+		l.Verdict = fmt.Sprintf("load speed %s, no trend over size (%s per doubling, %s)",
+			span, signedPct(l.TrendPerDoubling), pText(l.TrendP))
 	}
 	return l, nil
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -105,7 +106,7 @@ func SweepSettings(xs []float64, by map[float64][]float64, lowerIsBetter bool, n
 			"the best was picked from these data after the fact, which favours finding the others worse"
 	} else {
 		sw.Noise = &noise
-		sw.Test = fmt.Sprintf("one run per setting: within %.1f%% of the best", 100*noise)
+		sw.Test = fmt.Sprintf("one run per setting: within %s of the best", pct(noise))
 	}
 	sw.WithinNoise = []float64{}
 	var cmps []*Comparison
@@ -136,8 +137,8 @@ func SweepSettings(xs []float64, by map[float64][]float64, lowerIsBetter bool, n
 
 // describe writes the verdict, with the unit of the settings.
 func (sw *Sweep) describe(unit parse.Unit) {
-	sw.Verdict = fmt.Sprintf("best %s (%g); worst %s (%.1f%% off the best)",
-		formatX(sw.Best.X, unit), sw.Best.Median, formatX(sw.Worst.X, unit), 100*sw.Spread)
+	sw.Verdict = fmt.Sprintf("best %s (%s); worst %s (%s off the best)",
+		formatX(sw.Best.X, unit), units.Sig3(sw.Best.Median), formatX(sw.Worst.X, unit), pct(sw.Spread))
 	if len(sw.WithinNoise) > 0 {
 		var xs []string
 		for _, x := range sw.WithinNoise {

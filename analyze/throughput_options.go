@@ -159,3 +159,27 @@ func DefaultKnee(xs []float64) (at float64, ok bool) {
 	}
 	return at, true
 }
+
+// The figures of the throughput verdicts are written as every output
+// writes them (package view): changes "+0.8 %", shares "10.0 %", p
+// "p=0.541" or "p<0.001", other figures with three significant digits.
+
+// signedPct writes a change as a signed percentage: "+0.8 %".
+func signedPct(f float64) string {
+	s := strconv.FormatFloat(100*f, 'f', 1, 64)
+	if !strings.HasPrefix(s, "-") {
+		s = "+" + s
+	}
+	return s + " %"
+}
+
+// pct writes a share as a percentage: "10.0 %".
+func pct(f float64) string { return strconv.FormatFloat(100*f, 'f', 1, 64) + " %" }
+
+// pText writes a p-value: "p=0.541", "p<0.001".
+func pText(p float64) string {
+	if p < 0.0005 {
+		return "p<0.001"
+	}
+	return "p=" + strconv.FormatFloat(p, 'f', 3, 64)
+}
