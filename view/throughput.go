@@ -203,7 +203,7 @@ func (v *tput) points() *Table {
 	if v.r.Mode == analyze.ModeAB {
 		xc = Column{Key: "configuration", Title: "configuration", Max: 32}
 	}
-	t.Columns = []Column{seriesCol(), xc, v.yCol(), {Key: "source", Title: "source", Max: 40}}
+	t.Columns = []Column{seriesCol(), xc, v.yCol(), {Key: "source", Title: "source"}}
 	for _, s := range v.r.Series {
 		for _, p := range s.Points {
 			x := Str(p.Label)
@@ -258,6 +258,11 @@ func (v *tput) seriesTable() *Table {
 	}
 	t.Notes = append(t.Notes, "last step: the last median over the one before it (×0.5 is half the throughput); "+
 		"first→next-to-last leaves a far last point out")
+	for _, s := range v.r.Series {
+		if l := s.Load; l != nil {
+			t.Notes = append(t.Notes, l.Verdict, "test: "+l.Test)
+		}
+	}
 	return t
 }
 
