@@ -5,6 +5,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -393,6 +395,50 @@ func TestThroughputSweepAdjusted(t *testing.T) {
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("ab lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// Issue 14: the report and fbdiag throughput analyse a file alike. On the
+// seed degradation both predict at twice the largest size (3.54 TiB) with
+// the same figures, and neither tests a knee: the one 4× jump (30 GB to
+// 1.8 TB) has one size above it.
+func TestThroughputCLIAndReportAgree(t *testing.T) {
+	file := testutil.Corpus(t, "seeds", "degradation-throughput-sata.csv")
+	doc := tputRun(t, nil, file)
+	if doc.PredictAt == nil || *doc.PredictAt != 2*1813.969025 || !doc.PredictDefault || doc.KneeAt != nil || doc.Series[0].Knee != nil {
+		t.Fatalf("CLI: predict %v (default %v), knee %v", doc.PredictAt, doc.PredictDefault, doc.KneeAt)
+	}
+	dir := filepath.Join(t.TempDir(), "r")
+	if _, errs, code := runCLI(t, nil, "report", "--out", dir, file); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	i := strings.Index(page, `<table data-table="prediction">`)
+	if i < 0 || strings.Contains(page, `data-table="knee"`) {
+		t.Fatalf("report: prediction table at %d, knee table %v", i, strings.Contains(page, `data-table="knee"`))
+	}
+	table := page[i : i+strings.Index(page[i:], "</table>")]
+	if !strings.Contains(table, "<caption>Prediction at 3.54 TiB</caption>") ||
+		!strings.Contains(page, `<span class="v">148</span><span class="l">predicted at 3.54 TiB (95 % interval 140–157, power fit)</span>`) {
+		t.Errorf("report does not name 3.54 TiB:\n%s", table)
+	}
+	// Each model's row: at (bytes), predicted, lo, hi as the JSON has them.
+	rows := regexp.MustCompile(`<tr><td><bdi>ops_per_s</bdi></td><td><bdi>(\w+)</bdi></td><td class="num" data-sort="(\d+)">[^<]*</td>` +
+		`<td class="num" data-sort="([^"]+)">[^<]*</td><td class="num" data-sort="([^"]+)">[^<]*</td><td class="num" data-sort="([^"]+)">`).FindAllStringSubmatch(table, -1)
+	if len(rows) != 3 {
+		t.Fatalf("%d prediction rows in the report:\n%s", len(rows), table)
+	}
+	for i, m := range doc.Series[0].Models {
+		r, p := rows[i], m.Prediction
+		at := strconv.FormatInt(int64(math.Round(*doc.PredictAt*(1<<30))), 10)
+		if r[1] != m.Name || r[2] != at || r[3] != strconv.FormatFloat(p.Y, 'f', -1, 64) ||
+			r[4] != strconv.FormatFloat(p.Lo, 'f', -1, 64) || r[5] != strconv.FormatFloat(p.Hi, 'f', -1, 64) {
+			t.Errorf("%s: report %q, CLI %+v at %s", m.Name, r[1:], p, at)
 		}
 	}
 }
