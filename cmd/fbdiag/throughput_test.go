@@ -428,7 +428,7 @@ func TestThroughputCLIAndReportAgree(t *testing.T) {
 		t.Errorf("report does not name 3.54 TiB:\n%s", table)
 	}
 	// Each model's row: at (bytes), predicted, lo, hi as the JSON has them.
-	rows := regexp.MustCompile(`<tr><td><bdi>ops_per_s</bdi></td><td><bdi>(\w+)</bdi></td><td class="num" data-sort="(\d+)">[^<]*</td>` +
+	rows := regexp.MustCompile(`<tr><td><bdi>ops_per_s</bdi></td><td><bdi>(\w+)</bdi></td><td class="num" data-sort="(\d+)">[^<]*</td>`+
 		`<td class="num" data-sort="([^"]+)">[^<]*</td><td class="num" data-sort="([^"]+)">[^<]*</td><td class="num" data-sort="([^"]+)">`).FindAllStringSubmatch(table, -1)
 	if len(rows) != 3 {
 		t.Fatalf("%d prediction rows in the report:\n%s", len(rows), table)
