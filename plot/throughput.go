@@ -70,9 +70,15 @@ func SizeThroughputChart(d SizeThroughput) (*Chart, error) {
 	ch := &Chart{Kind: KindSizeThroughput, Title: d.Title}
 	p := newPlot(d.Title, "database size (log scale)", d.YLabel)
 	p.X.Scale = gplot.LogScale{}
-	p.X.Tick.Marker = sizeTicks{Unit: d.XUnit}
 	if f, ok := iecFactor(d.XUnit); ok {
 		p.X.Tick.Marker = binaryTicks{Factor: f}
+	} else {
+		// Not bytes (warehouses, a scale factor): plain figures, the
+		// unit in the axis label.
+		p.X.Tick.Marker = figureTicks{}
+		if d.XUnit != "" {
+			p.X.Label.Text = "database size (" + d.XUnit + ", log scale)"
+		}
 	}
 	p.Add(newGrid())
 	measuredMax := math.Inf(-1)
@@ -344,12 +350,29 @@ func iecFactor(unit string) (float64, bool) {
 }
 
 // xText writes an x value for a label: a size as units.SizeFloat does
-// ("2.00 TiB"), anything else as FormatSize.
+// ("2.00 TiB"), anything else as a figure with its unit ("1000
+// warehouses").
 func xText(v float64, unit string) string {
 	if f, ok := iecFactor(unit); ok {
 		return units.SizeFloat(v * f)
 	}
-	return FormatSize(v, unit)
+	return strings.TrimSpace(FormatValue(v) + " " + unit)
+}
+
+// figureTicks marks a log axis of figures without a size unit as
+// sizeTicks does (powers of ten, 2× and 5× on narrow ranges), labelled
+// with the figures alone.
+type figureTicks struct{}
+
+// Ticks implements gplot.Ticker.
+func (figureTicks) Ticks(min, max float64) []gplot.Tick {
+	ticks := sizeTicks{}.Ticks(min, max)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = FormatValue(ticks[i].Value)
+		}
+	}
+	return ticks
 }
 
 // sizeTick is a tick label of a size axis: units.SizeFloat without the

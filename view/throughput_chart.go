@@ -97,6 +97,10 @@ func SizeThroughputChart(r *analyze.Result, title string) plot.SizeThroughput {
 			p := b.Prediction
 			d.Prediction = &plot.Point{X: p.X, Y: p.Y, Label: fmt.Sprintf("%s at %s: %s (95 %%: %s–%s)",
 				b.Name, r.FormatX(p.X), Num(p.Y).Human(), Num(p.Lo).Human(), Num(p.Hi).Human())}
+			if len(r.Series) > 1 {
+				// One prediction is drawn: the first series'.
+				d.Prediction.Label = s.Name + ": " + d.Prediction.Label
+			}
 			d.PredictionInterval = &plot.Interval{Lo: p.Lo, Hi: p.Hi}
 		}
 		if k := s.Knee; k != nil && d.Knee == nil {
@@ -156,12 +160,12 @@ func ABChart(r *analyze.Result, title string) plot.AB {
 	d.Names = append(d.Names, first.Baseline)
 	d.Values = append(d.Values, first.Before.Median)
 	d.Deltas = append(d.Deltas, 0)
-	d.Labels = append(d.Labels, Num(first.Before.Median).Human()+" (baseline)")
+	d.Labels = append(d.Labels, Num(first.Before.Median).Human()+"\nbaseline")
 	for _, e := range s.AB {
 		d.Names = append(d.Names, e.Label)
 		d.Values = append(d.Values, e.After.Median)
 		d.Deltas = append(d.Deltas, e.Change*100)
-		d.Labels = append(d.Labels, fmt.Sprintf("%s: %s, %s %s", Num(e.After.Median).Human(), Ratio(e.Ratio).Human(), Change(e.Change).Human(), e.Direction))
+		d.Labels = append(d.Labels, fmt.Sprintf("%s\n%s, %s\n%s", Num(e.After.Median).Human(), Ratio(e.Ratio).Human(), Change(e.Change).Human(), e.Direction))
 	}
 	return d
 }

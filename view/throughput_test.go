@@ -164,7 +164,7 @@ func TestThroughputABGolden(t *testing.T) {
 		t.Errorf("headline %+v", f)
 	}
 	ab := ABChart(r, "x")
-	if len(ab.Labels) != 2 || ab.Labels[0] != "17029 (baseline)" || ab.Labels[1] != "21226: ×1.25, +24.6 % faster" {
+	if len(ab.Labels) != 2 || ab.Labels[0] != "17029\nbaseline" || ab.Labels[1] != "21226\n×1.25, +24.6 %\nfaster" {
 		t.Errorf("chart labels %q", ab.Labels)
 	}
 }
