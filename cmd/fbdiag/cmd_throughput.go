@@ -69,7 +69,7 @@ Examples:
   fbdiag throughput --input-table 1 article.txt
   fbdiag throughput --format csv --table models degradation-throughput-sata.csv
   fbdiag throughput --format json pgbench-scales/*.txt
-  fbdiag throughput pgbench-scales/     (a folder: its result files, walked in name order)`,
+  fbdiag throughput pgbench-scales/     (a folder: its result files, run2 before run10)`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "x", Usage: "x column (name or 1-based index); for runs, a config key"},
 			&cli.StringFlag{Name: "y", Usage: "y column(s), comma-separated; for runs, a metric"},
@@ -267,7 +267,7 @@ func throughputError(err error, o throughputOptions) error {
 }
 
 // throughputFiles expands folders into the result files they hold (walked
-// as 'fbdiag report' walks them: name order, hidden entries skipped), so
+// as 'fbdiag report' walks them: natural order, hidden entries skipped), so
 // that a folder of pgbench runs is one argument. Files of other kinds in
 // a folder (a gstat output, a README) are skipped with a line on stderr;
 // files named one by one are left for the readers to judge.

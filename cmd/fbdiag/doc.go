@@ -373,8 +373,9 @@
 // --y ops_per_s); by default x is the first size column and y every
 // throughput column (tps, ops/s, NOPM...), each a series. --input-table N
 // picks one table of a file holding several. A folder stands for the
-// result files in it (name order; other files are skipped with a line on
-// standard error), so a folder of pgbench runs is one argument. Text
+// result files in it (natural order: run2 before run10, so run1 is the
+// baseline; other files are skipped with a line on standard error), so a
+// folder of pgbench runs is one argument. Text
 // shows the first 20 measurements (--all every one); CSV writes one table,
 // the measurements unless --table names another (series, models, params,
 // holdout, prediction, knee, leverage, settings, ab, summary). Except with

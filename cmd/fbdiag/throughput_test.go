@@ -6,12 +6,14 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/internal/units"
 )
 
 // tputJSON is the part of fbdiag throughput --format json the tests read.
@@ -266,7 +268,7 @@ func TestThroughputHelpFits(t *testing.T) {
 	}
 }
 
-// TestThroughputFolder: a folder argument is its result files in name
+// TestThroughputFolder: a folder argument is its result files in natural
 // order, the same analysis as naming them one by one; files of other
 // kinds in it are skipped with a line each.
 func TestThroughputFolder(t *testing.T) {
@@ -296,9 +298,14 @@ func TestThroughputFolder(t *testing.T) {
 	if errs != want {
 		t.Errorf("stderr %q, want %q", errs, want)
 	}
+	// The folder is walked in natural order: scale4 before scale10.
 	var copies []string
 	for _, f := range files {
 		copies = append(copies, filepath.Join(dir, filepath.Base(f)))
+	}
+	slices.SortFunc(copies, units.Compare)
+	if filepath.Base(copies[1]) != "pgbench-select-scale4.txt" {
+		t.Fatalf("natural order: %v", copies)
 	}
 	fromFiles, _, _ := runCLI(t, nil, append([]string{"throughput", "--format", "json"}, copies...)...)
 	if fromDir != fromFiles {
