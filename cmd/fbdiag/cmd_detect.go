@@ -42,7 +42,7 @@ func detectFlags(c *cli.Context) (detectOptions, error) {
 		return o, usagef("detect: name at least one file")
 	}
 	var err error
-	o.json, o.format, err = analysisFormat(c.String("format"))
+	o.json, o.format, err = viewFormat(c, false)
 	return o, err
 }
 

@@ -79,7 +79,7 @@ Examples:
 			&cli.StringFlag{Name: "predict", Usage: "predict the throughput at this `SIZE` (2TB; GB means GiB)"},
 			&cli.StringFlag{Name: "knee", Usage: "test for a cliff at this `SIZE` (16GB: the RAM)"},
 			&cli.StringFlag{Name: "noise", Usage: "sweep noise for single runs, e.g. 2% (default 2%)"},
-			&cli.StringFlag{Name: "table", Usage: "the CSV table to write (default points)"},
+			tableFlag("points (default), series, models, ab..."),
 			&cli.BoolFlag{Name: "all", Usage: "show every measurement in text and markdown"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json, csv or markdown"},
 		}, chartFlags()...),
@@ -113,7 +113,7 @@ type throughputOptions struct {
 func throughputFlags(c *cli.Context) (throughputOptions, error) {
 	o := throughputOptions{files: c.Args().Slice(), given: map[string]string{}}
 	var err error
-	if o.json, o.format, err = analysisFormat(c.String("format")); err != nil {
+	if o.json, o.format, err = viewFormat(c, false); err != nil {
 		return o, err
 	}
 	if len(o.files) == 0 {
@@ -169,19 +169,6 @@ func throughputFlags(c *cli.Context) (throughputOptions, error) {
 	return o, nil
 }
 
-// analysisFormat reads --format for an analysis rendered by package view:
-// json is the analysis itself, text, csv and markdown the view's.
-func analysisFormat(s string) (json bool, f view.Format, err error) {
-	if strings.EqualFold(s, "json") {
-		return true, "", nil
-	}
-	f, err = view.ParseFormat(s)
-	if err != nil || f == view.HTML || f == view.OpenMetrics {
-		return false, "", usagef("unknown format %q (want text, json, csv or markdown)", s)
-	}
-	return false, f, nil
-}
-
 // runThroughput reads the inputs, analyses them and writes the result.
 func runThroughput(o throughputOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	names, err := throughputFiles(o.files, stderr)
@@ -233,10 +220,7 @@ func runThroughput(o throughputOptions, stdin io.Reader, stdout, stderr io.Write
 		}
 	}
 	if err := view.Write(stdout, o.format, o.view, doc); err != nil {
-		if errors.Is(err, view.ErrNoTable) {
-			return usagef("--table: %v", err)
-		}
-		return err
+		return viewErr(err)
 	}
 	return o.png.writeTo(stderr, charts)
 }

@@ -226,7 +226,7 @@ func TestThroughputErrors(t *testing.T) {
 		{[]string{"--y", "db,nosuch", csv}, 2, `fbdiag: --y "nosuch": no such column`},
 		{[]string{"--knee", "big", csv}, 2, `fbdiag: --knee: size "big": no number (want a size such as 100GB, 512MiB or 2T)`},
 		{[]string{"--predict", "2XB", csv}, 2, `unknown unit "XB" (want B, KiB, MiB, GiB, TiB or PiB; GB means GiB)`},
-		{[]string{"--format", "yaml", csv}, 2, `unknown format "yaml" (want text, json, csv or markdown)`},
+		{[]string{"--format", "yaml", csv}, 2, `fbdiag: throughput: unknown format "yaml" (want text, json, csv or markdown)`},
 		{[]string{"--format", "html", csv}, 2, `unknown format "html"`},
 		{[]string{filepath.Join(t.TempDir(), "missing.csv")}, 1, "no such file"},
 		{[]string{"--predict", "2TB", buffers}, 2, `fbdiag: --predict "2TB": the x values (page_buffers) are not sizes`},
@@ -431,7 +431,7 @@ func TestThroughputCLIAndReportAgree(t *testing.T) {
 	}
 	table := page[i : i+strings.Index(page[i:], "</table>")]
 	if !strings.Contains(table, "<caption>Prediction at 3.54 TiB</caption>") ||
-		!strings.Contains(page, `<span class="v">148</span><span class="l">predicted at 3.54 TiB (95 % interval 140–157, power fit)</span>`) {
+		!strings.Contains(page, `<div class="headline" data-key="predicted_ops_per_s"><span class="v">148 (95 % interval 140–157, power fit)</span><span class="l">predicted at 3.54 TiB</span></div>`) {
 		t.Errorf("report does not name 3.54 TiB:\n%s", table)
 	}
 	// Each model's row: at (bytes), predicted, lo, hi as the JSON has them.
