@@ -196,3 +196,19 @@ func fieldOf(t *testing.T, d *Doc, key string) Field {
 	t.Fatalf("no field %q (have %v)", key, keys)
 	return Field{}
 }
+
+// A p-value reads with three decimals, a tiny one as "<0.001"; CSV keeps
+// the figure.
+func TestPCell(t *testing.T) {
+	for _, c := range []struct {
+		v            float64
+		human, plain string
+	}{{0.541, "0.541", "0.541"}, {0.00167, "0.002", "0.00167"}, {9.3e-14, "<0.001", "0.000000000000093"}, {1, "1.000", "1"}} {
+		if h, m := P(c.v).Human(), P(c.v).Machine(); h != c.human || m != c.plain {
+			t.Errorf("P(%v) = %q, %q; want %q, %q", c.v, h, m, c.human, c.plain)
+		}
+	}
+	if c := PP(nil); c.Human() != "" || c.Machine() != "" || !c.Kind.numeric() {
+		t.Errorf("PP(nil) = %+v", c)
+	}
+}
