@@ -1,6 +1,10 @@
 package analyze
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/fbdiag/fbdiag/internal/units"
+)
 
 // ABEntry compares one configuration with the baseline, the first one in
 // the input (the "before"): ratio and percent change of the medians and,
@@ -20,8 +24,32 @@ type ABEntry struct {
 	Comparison   Comparison `json:"comparison"`
 	// LowerIsBetter is true for times (a restore): a negative change is
 	// then the improvement.
-	LowerIsBetter bool   `json:"lower_is_better"`
-	Verdict       string `json:"verdict"`
+	LowerIsBetter bool `json:"lower_is_better"`
+	// Direction says which way the median moved from the baseline, in
+	// the words of throughput: "faster" (more throughput, or less time),
+	// "slower" or "same". Whether the move is more than noise is the
+	// Comparison's answer.
+	Direction string `json:"direction"`
+	Verdict   string `json:"verdict"`
+}
+
+// The directions of an ABEntry.
+const (
+	Faster = "faster"
+	Slower = "slower"
+	Same   = "same"
+)
+
+// direction names the move from the baseline: a ratio above 1 is faster
+// where higher is better and slower where lower is.
+func direction(ratio float64, lowerIsBetter bool) string {
+	switch {
+	case ratio == 1 || !finite(ratio):
+		return Same
+	case (ratio > 1) != lowerIsBetter:
+		return Faster
+	}
+	return Slower
 }
 
 // compareLabels compares every label with the first.
@@ -44,6 +72,7 @@ func compareLabels(pts []Point, lowerIsBetter bool) []ABEntry {
 	for _, l := range labels[1:] {
 		e := AB(labels[0], by[labels[0]], l, by[l])
 		e.LowerIsBetter = lowerIsBetter
+		e.describe()
 		out = append(out, e)
 	}
 	// Several configurations against one baseline: one test each, a
@@ -54,17 +83,33 @@ func compareLabels(pts []Point, lowerIsBetter bool) []ABEntry {
 	}
 	AdjustComparisons(cmps, Holm)
 	for i := range out {
-		e := &out[i]
-		e.describe()
-		if lowerIsBetter {
-			e.Verdict += " (lower is better)"
-		}
+		out[i].describe()
 	}
 	return out
 }
 
+// describe writes the verdict with the figures as every output prints
+// them: "High performance vs Balanced: ×1.25, +24.6 % faster (n=1+1,
+// no test)"; a difference within the noise says so.
 func (e *ABEntry) describe() {
-	e.Verdict = fmt.Sprintf("%s vs %s: %s", e.Label, e.Baseline, e.Comparison.String())
+	e.Direction = direction(e.Ratio, e.LowerIsBetter)
+	c := e.Comparison
+	words := e.Direction
+	if c.P != nil && !c.Significant {
+		words += ", within the noise"
+	}
+	e.Verdict = fmt.Sprintf("%s vs %s: ×%s, %s %s", e.Label, e.Baseline, units.Sig3(e.Ratio), signedPct(e.Change), words)
+	switch {
+	case c.P == nil:
+		e.Verdict += fmt.Sprintf(" (n=%d+%d, no test)", c.N1, c.N2)
+	case c.Tests > 1 && c.PAdjusted != nil:
+		e.Verdict += fmt.Sprintf(" (%s adjusted, n=%d+%d)", pText(*c.PAdjusted), c.N1, c.N2)
+	default:
+		e.Verdict += fmt.Sprintf(" (%s, n=%d+%d)", pText(*c.P), c.N1, c.N2)
+	}
+	if e.LowerIsBetter {
+		e.Verdict += "; lower is better"
+	}
 }
 
 // AB compares the runs of configuration b with those of baseline a.

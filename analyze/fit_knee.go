@@ -8,6 +8,9 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/fbdiag/fbdiag/internal/units"
+	"github.com/fbdiag/fbdiag/parse"
 )
 
 // Knee is the cliff test at one size (typically the server's RAM: "it got
@@ -152,51 +155,46 @@ func KneeTest(x, y []float64, at float64, model string) (*Knee, error) {
 		return nil, err
 	}
 	k.HighLeverage = highLeverage(x, h, k.LeverageLimit)
-	k.Describe("", false)
+	k.Describe(parse.Unit{}, false)
 	return k, nil
 }
 
 // Describe decides whether the step is a cliff and writes the verdict,
-// with the unit of the sizes; lowerIsBetter is true when y is a time.
-func (k *Knee) Describe(unit string, lowerIsBetter bool) {
-	at := FormatX(k.At, unit)
+// with the unit of the sizes (in IEC units: "16.0 GiB"); lowerIsBetter
+// is true when y is a time.
+func (k *Knee) Describe(unit parse.Unit, lowerIsBetter bool) {
+	at := formatX(k.At, unit)
 	worse := k.StepFraction < 0
 	if lowerIsBetter {
 		worse = k.StepFraction > 0
 	}
 	k.Cliff = k.Significant && worse && math.Abs(k.StepFraction) >= k.MinCliff
-	step := fmt.Sprintf("%+.1f%%", 100*k.StepFraction)
+	step := signedPct(k.StepFraction)
 	switch {
 	case !k.Significant:
-		k.Verdict = fmt.Sprintf("no cliff at %s: the step of %s is within the noise of the %s trend (p=%.3f)", at, step, k.Model, k.P)
+		k.Verdict = fmt.Sprintf("no cliff at %s: the step of %s is within the noise of the %s trend (%s)", at, step, k.Model, pText(k.P))
 	case !worse:
-		k.Verdict = fmt.Sprintf("no cliff at %s: a step of %s beyond the %s trend (p=%.3f) is an improvement", at, step, k.Model, k.P)
+		k.Verdict = fmt.Sprintf("no cliff at %s: a step of %s beyond the %s trend (%s) is an improvement", at, step, k.Model, pText(k.P))
 	case !k.Cliff:
-		k.Verdict = fmt.Sprintf("no cliff at %s: a step of %s beyond the %s trend is significant (p=%.3f) but smaller than the %s a cliff needs",
-			at, step, k.Model, k.P, percent0(k.MinCliff))
+		k.Verdict = fmt.Sprintf("no cliff at %s: a step of %s beyond the %s trend is significant (%s) but smaller than the %s a cliff needs",
+			at, step, k.Model, pText(k.P), pct(k.MinCliff))
 	default:
-		k.Verdict = fmt.Sprintf("cliff at %s: a step of %s beyond the %s trend (p=%.3f), past the %s a cliff needs",
-			at, step, k.Model, k.P, percent0(k.MinCliff))
+		k.Verdict = fmt.Sprintf("cliff at %s: a step of %s beyond the %s trend (%s), past the %s a cliff needs",
+			at, step, k.Model, pText(k.P), pct(k.MinCliff))
 	}
 	if n := len(k.HighLeverage); n > 0 {
 		var xs, hs []string
 		for _, p := range k.HighLeverage {
-			xs = append(xs, FormatX(p.X, unit))
-			hs = append(hs, strconv.FormatFloat(p.Leverage, 'f', 2, 64))
+			xs = append(xs, formatX(p.X, unit))
+			hs = append(hs, units.Sig3(p.Leverage))
 		}
 		what, verb := "point has", "it alone sets"
 		if n > 1 {
 			what, verb = "points have", "they alone set"
 		}
-		k.Verdict += fmt.Sprintf("; the %s %s leverage %s (above %g): %s the trend",
-			strings.Join(xs, ", "), what, strings.Join(hs, ", "), k.LeverageLimit, verb)
+		k.Verdict += fmt.Sprintf("; the %s %s leverage %s (above %s): %s the trend",
+			strings.Join(xs, ", "), what, strings.Join(hs, ", "), strconv.FormatFloat(k.LeverageLimit, 'g', -1, 64), verb)
 	}
-}
-
-// percent0 writes a fraction as a whole percentage when it is one: 10%,
-// 12.5%.
-func percent0(f float64) string {
-	return strconv.FormatFloat(100*f, 'f', -1, 64) + "%"
 }
 
 // hatValues is the diagonal of the hat matrix X(XᵀX)⁻¹Xᵀ of a design

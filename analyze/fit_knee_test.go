@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
 )
 
 // sata30 is the seed article's first throughput table: the eleven
@@ -26,7 +27,7 @@ func sata30(t *testing.T, opt Options) *Series {
 // F-test finds (p = 0.0017), but it is 4.3 % of the trend: the article saw
 // "no big drop" past the RAM, and fbdiag does not call it a cliff.
 func TestKneeSmallStepIsNoCliff(t *testing.T) {
-	s := sata30(t, Options{Knee: "16GB"})
+	s := sata30(t, Options{Knee: mustAt(t, "16GB")})
 	k := s.Knee
 	if k == nil {
 		t.Fatalf("no knee test: %v", s.Warnings)
@@ -36,8 +37,8 @@ func TestKneeSmallStepIsNoCliff(t *testing.T) {
 	}
 	near(t, "p", k.P, 0.00167, 0.00001) // F = 21.53 on 1 and 8 degrees of freedom
 	near(t, "step", k.StepFraction, -0.0434, 0.0001)
-	want := "no cliff at 16 GB: a step of -4.3% beyond the loglinear trend is significant (p=0.002) " +
-		"but smaller than the 10% a cliff needs"
+	want := "no cliff at 16.0 GiB: a step of -4.3 % beyond the loglinear trend is significant (p=0.002) " +
+		"but smaller than the 10.0 % a cliff needs"
 	if k.Verdict != want {
 		t.Errorf("verdict\n%s\nwant\n%s", k.Verdict, want)
 	}
@@ -68,12 +69,12 @@ func TestKneeCliffNeedsSizeAndP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	k.Describe("GB", false)
+	k.Describe(parse.SizeUnits[3], false)
 	if !k.Significant || !k.Cliff {
 		t.Errorf("knee %+v", k)
 	}
-	want := "cliff at 16 GB: a step of -29.5% beyond the power trend (p=0.000), past the 10% a cliff needs; " +
-		"the 1813.97 GB point has leverage 0.98 (above 0.5): it alone sets the trend"
+	want := "cliff at 16.0 GiB: a step of -29.5 % beyond the power trend (p<0.001), past the 10.0 % a cliff needs; " +
+		"the 1.77 TiB point has leverage 0.979 (above 0.5): it alone sets the trend"
 	if k.Verdict != want {
 		t.Errorf("verdict %q, want %q", k.Verdict, want)
 	}
@@ -86,12 +87,12 @@ func TestKneeCliffNeedsSizeAndP(t *testing.T) {
 	if k, err = KneeTest(sataX, y, 16, Power); err != nil {
 		t.Fatal(err)
 	}
-	k.Describe("GB", false)
-	if !k.Significant || k.Cliff || !strings.HasPrefix(k.Verdict, "no cliff at 16 GB: a step of +31.0% beyond the power trend (p=0.000) is an improvement;") {
+	k.Describe(parse.SizeUnits[3], false)
+	if !k.Significant || k.Cliff || !strings.HasPrefix(k.Verdict, "no cliff at 16.0 GiB: a step of +31.0 % beyond the power trend (p<0.001) is an improvement;") {
 		t.Errorf("rise: %+v", k)
 	}
 	// For times (lower is better) the rise is the cliff.
-	k.Describe("GB", true)
+	k.Describe(parse.SizeUnits[3], true)
 	if !k.Cliff {
 		t.Errorf("a 27%% longer time is no cliff: %+v", k)
 	}
@@ -101,7 +102,7 @@ func TestKneeCliffNeedsSizeAndP(t *testing.T) {
 // leverage is 0.929 (0.9998 on the linear size axis), above 0.5, so it
 // weighs more in its own fitted value than the eleven others together.
 func TestLeverageFarPoint(t *testing.T) {
-	r := analyse(t, Options{Knee: "16GB"}, testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"))
+	r := analyse(t, Options{Knee: mustAt(t, "16GB")}, testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"))
 	s := r.Series[0]
 	want := map[string]float64{Linear: 0.99984, LogLinear: 0.929, Power: 0.929}
 	for _, m := range s.Models {
@@ -118,8 +119,8 @@ func TestLeverageFarPoint(t *testing.T) {
 	// In the segmented fit (common slope, a level on each side) it is the
 	// only point above 16 GB far from the others: 0.979.
 	near(t, "knee leverage of 1.7 TB", k.HighLeverage[0].Leverage, 0.979, 0.0005)
-	want2 := "no cliff at 16 GB: the step of +0.8% is within the noise of the power trend (p=0.541); " +
-		"the 1813.97 GB point has leverage 0.98 (above 0.5): it alone sets the trend"
+	want2 := "no cliff at 16.0 GiB: the step of +0.8 % is within the noise of the power trend (p=0.541); " +
+		"the 1.77 TiB point has leverage 0.979 (above 0.5): it alone sets the trend"
 	if k.Verdict != want2 {
 		t.Errorf("verdict\n%s\nwant\n%s", k.Verdict, want2)
 	}

@@ -6,15 +6,16 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
 // Load is the load speed of a series of databases: how fast the loader
-// filled each one, from its size and load time, in MB/s counted with 1024
-// MB per GB as the seed article does (9.04 GB in 2535 s = 3.65 MB/s), and
-// whether that speed changes with size.
+// filled each one, from its size and load time, in MiB/s (the seed
+// article's "MB/s" count 1024 MB per GB: 9.04 GiB in 2535 s = 3.65
+// MiB/s), and whether that speed changes with size.
 type Load struct {
-	Summary Summary `json:"summary"` // of the speeds, MB/s
+	Summary Summary `json:"summary"` // of the speeds, MiB/s
 	// MedianLo and MedianHi bound the 95 % interval of the median speed
 	// (null with fewer than 6 databases).
 	MedianLo *float64 `json:"median_lo"`
@@ -38,8 +39,8 @@ func newLoadColumns(t *parse.Table, size, time, speed int) *loadColumns {
 	return &loadColumns{t: t, size: size, time: time, speed: speed}
 }
 
-// LoadSpeedMBps is bytes/seconds in MB/s (1 MB = 1024² bytes).
-func LoadSpeedMBps(bytes, seconds float64) float64 { return bytes / (1 << 20) / seconds }
+// LoadSpeedMiBps is bytes/seconds in MiB/s (1024² bytes per second).
+func LoadSpeedMiBps(bytes, seconds float64) float64 { return bytes / (1 << 20) / seconds }
 
 func (lc *loadColumns) analyse() (*Series, error) {
 	t := lc.t
@@ -51,7 +52,7 @@ func (lc *loadColumns) analyse() (*Series, error) {
 		switch {
 		case lc.time >= 0:
 			tc := t.Columns[lc.time]
-			mbps = LoadSpeedMBps(size*sc.Unit.Factor, tc.Values[r]*tc.Unit.Factor)
+			mbps = LoadSpeedMiBps(size*sc.Unit.Factor, tc.Values[r]*tc.Unit.Factor)
 			if tc.Values[r] <= 0 {
 				mbps = math.NaN()
 			}
@@ -82,19 +83,20 @@ func (lc *loadColumns) analyse() (*Series, error) {
 	return s, nil
 }
 
-// LoadTrend summarises load speeds y (MB/s) over sizes x and tests for a
+// LoadTrend summarises load speeds y (MiB/s) over sizes x and tests for a
 // trend with a t-test on the slope of y = a + b·ln x.
 func LoadTrend(x, y []float64) (*Load, error) {
 	l := &Load{Summary: Summarize(y), Test: "t-test on the slope of speed = a + b·ln(size), alpha 0.05"}
 	l.MedianLo, l.MedianHi = fp(l.Summary.Lo), fp(l.Summary.Hi)
-	span := fmt.Sprintf("%.2f–%.2f MB/s (median %.2f)", l.Summary.Min, l.Summary.Max, l.Summary.Median)
+	g := units.Sig3
+	span := fmt.Sprintf("%s–%s MiB/s (median %s)", g(l.Summary.Min), g(l.Summary.Max), g(l.Summary.Median))
 	if l.MedianLo != nil {
-		span = fmt.Sprintf("median %.2f MB/s (95%% interval %.2f–%.2f; all %.2f–%.2f)",
-			l.Summary.Median, l.Summary.Lo, l.Summary.Hi, l.Summary.Min, l.Summary.Max)
+		span = fmt.Sprintf("median %s MiB/s (95 %% interval %s–%s; all %s–%s)",
+			g(l.Summary.Median), g(l.Summary.Lo), g(l.Summary.Hi), g(l.Summary.Min), g(l.Summary.Max))
 	}
 	m, err := Fit(LogLinear, x, y)
 	if err != nil {
-		l.Verdict = fmt.Sprintf("median load speed %.2f MB/s; no trend test: %v", l.Summary.Median, err)
+		l.Verdict = fmt.Sprintf("median load speed %s MiB/s; no trend test: %v", g(l.Summary.Median), err)
 		return l, err
 	}
 	se := m.Params[1].StdErr
@@ -108,11 +110,11 @@ func LoadTrend(x, y []float64) (*Load, error) {
 		return l, fmt.Errorf("load speeds: median is zero")
 	}
 	if l.Trend {
-		l.Verdict = fmt.Sprintf("load speed %s changes with size: %+.1f%% per doubling (p=%.3f)",
-			span, 100*l.TrendPerDoubling, l.TrendP)
+		l.Verdict = fmt.Sprintf("load speed %s changes with size: %s per doubling (%s)",
+			span, signedPct(l.TrendPerDoubling), pText(l.TrendP))
 	} else {
-		l.Verdict = fmt.Sprintf("load speed %s, no trend over size (%+.1f%% per doubling, p=%.3f)",
-			span, 100*l.TrendPerDoubling, l.TrendP)
+		l.Verdict = fmt.Sprintf("load speed %s, no trend over size (%s per doubling, %s)",
+			span, signedPct(l.TrendPerDoubling), pText(l.TrendP))
 	}
 	return l, nil
 }

@@ -98,8 +98,8 @@ var Rules = []Rule{
 	// Not gstat rules either: the statistics of fbdiag throughput and
 	// fbdiag gstat trend read their limits from the same table.
 	{ID: "throughput-degradation", Kind: "throughput", Severities: []Severity{Info},
-		Summary:   "a step at the knee is a cliff only when significant and at least this share of the trend; points above this leverage dominate a fit",
-		AppliesTo: "fbdiag throughput degradations (--knee for the cliff)"},
+		Summary:   "a step at the knee is a cliff only when significant and at least this share of the trend; points above this leverage dominate a fit; where no place is asked for, the prediction and the cliff test go where these defaults put them",
+		AppliesTo: "fbdiag throughput degradations and the report's throughput sections"},
 	{ID: "history-forecast", Kind: "history", Severities: []Severity{Info},
 		Summary:   "gstat trend forecasts a date only from this many comparable snapshots, and no further ahead than this multiple of their span",
 		AppliesTo: "fbdiag gstat trend --until",

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/fbdiag/fbdiag/internal/units"
+	"github.com/fbdiag/fbdiag/parse"
 )
 
 // Sweep is the answer to "which setting is best": the best setting, how
@@ -42,7 +45,7 @@ type SweepSetting struct {
 	Compare *Comparison `json:"compare,omitempty"`
 }
 
-func sweep(pts []Point, lowerIsBetter bool, noise float64, unit string) *Sweep {
+func sweep(pts []Point, lowerIsBetter bool, noise float64, unit parse.Unit) *Sweep {
 	by := map[float64][]float64{}
 	var xs []float64
 	for _, p := range pts {
@@ -103,7 +106,7 @@ func SweepSettings(xs []float64, by map[float64][]float64, lowerIsBetter bool, n
 			"the best was picked from these data after the fact, which favours finding the others worse"
 	} else {
 		sw.Noise = &noise
-		sw.Test = fmt.Sprintf("one run per setting: within %.1f%% of the best", 100*noise)
+		sw.Test = fmt.Sprintf("one run per setting: within %s of the best", pct(noise))
 	}
 	sw.WithinNoise = []float64{}
 	var cmps []*Comparison
@@ -128,18 +131,18 @@ func SweepSettings(xs []float64, by map[float64][]float64, lowerIsBetter bool, n
 	}
 	sw.Best, sw.Worst = sw.Settings[bi], sw.Settings[wi]
 	sw.Spread = math.Abs(best-sw.Worst.Median) / best
-	sw.describe("")
+	sw.describe(parse.Unit{})
 	return sw
 }
 
 // describe writes the verdict, with the unit of the settings.
-func (sw *Sweep) describe(unit string) {
-	sw.Verdict = fmt.Sprintf("best %s (%g); worst %s (%.1f%% off the best)",
-		FormatX(sw.Best.X, unit), sw.Best.Median, FormatX(sw.Worst.X, unit), 100*sw.Spread)
+func (sw *Sweep) describe(unit parse.Unit) {
+	sw.Verdict = fmt.Sprintf("best %s (%s); worst %s (%s off the best)",
+		formatX(sw.Best.X, unit), units.Sig3(sw.Best.Median), formatX(sw.Worst.X, unit), pct(sw.Spread))
 	if len(sw.WithinNoise) > 0 {
 		var xs []string
 		for _, x := range sw.WithinNoise {
-			xs = append(xs, FormatX(x, unit))
+			xs = append(xs, formatX(x, unit))
 		}
 		sw.Verdict += "; as good within noise: " + strings.Join(xs, ", ")
 	}

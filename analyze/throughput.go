@@ -6,8 +6,8 @@ import (
 	"regexp"
 	"sort"
 	"strconv"
-	"strings"
 
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -32,9 +32,11 @@ type Options struct {
 	X, Y   string   // column name or 1-based index; for runs, a config key
 	Series []string // numeric columns (one series each) or a column whose values name the series
 	Table  int      // 1-based table of a file with several (0: the largest, the last on ties)
-	// Predict and Knee are sizes ("2TB", "16GB") or numbers in the x unit.
-	Predict string
-	Knee    string
+	// Predict and Knee are where a degradation is predicted and tested
+	// for a cliff (see ParseAt); zero for fbdiag's defaults,
+	// DefaultPredictAt and DefaultKnee.
+	Predict At
+	Knee    At
 	Noise   float64 // sweep noise as a fraction (0: the threshold)
 }
 
@@ -91,23 +93,63 @@ type Series struct {
 // Result is the answer of fbdiag throughput; its JSON form is documented
 // in docs/throughput-json.md.
 type Result struct {
-	Mode      string         `json:"mode"`
-	Inputs    []string       `json:"inputs"`
-	X         *string        `json:"x"`
-	Y         *string        `json:"y"`
-	XUnit     *string        `json:"x_unit"`
-	YUnit     *string        `json:"y_unit"`
-	PredictAt *float64       `json:"predict_at"`
-	KneeAt    *float64       `json:"knee_at"`
-	Series    []*Series      `json:"series"`
-	Notices   []parse.Notice `json:"notices"`
-	Warnings  []string       `json:"warnings"`
+	Mode      string   `json:"mode"`
+	Inputs    []string `json:"inputs"`
+	X         *string  `json:"x"`
+	Y         *string  `json:"y"`
+	XUnit     *string  `json:"x_unit"`
+	YUnit     *string  `json:"y_unit"`
+	PredictAt *float64 `json:"predict_at"`
+	KneeAt    *float64 `json:"knee_at"`
+	// PredictDefault and KneeDefault are true when fbdiag chose the
+	// place (DefaultPredictAt, DefaultKnee): none was asked for.
+	PredictDefault bool           `json:"predict_default"`
+	KneeDefault    bool           `json:"knee_default"`
+	Series         []*Series      `json:"series"`
+	Notices        []parse.Notice `json:"notices"`
+	Warnings       []string       `json:"warnings"`
 
 	xUnit parse.Unit
 }
 
 // XUnitInfo is the unit of the x values (zero when they have none).
 func (r *Result) XUnitInfo() parse.Unit { return r.xUnit }
+
+// XBytes is the bytes of one x unit when the x values are sizes (2^30
+// for GiB), else 0.
+func (r *Result) XBytes() float64 {
+	if r.xUnit.Kind != parse.KindSize {
+		return 0
+	}
+	return r.xUnit.Factor
+}
+
+// FormatX writes an x value as the analysis's sentences do: a size in
+// IEC units ("16.0 GiB", "1.77 TiB"), another figure with its unit.
+func (r *Result) FormatX(v float64) string { return formatX(v, r.xUnit) }
+
+// iecSymbol is the IEC name of a size unit (the readers' "GB" is 2^30
+// bytes: GiB); other units keep their symbol.
+func iecSymbol(u parse.Unit) string {
+	if u.Kind != parse.KindSize {
+		return u.Symbol
+	}
+	for i, name := range []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"} {
+		if u.Factor == math.Pow(1024, float64(i)) {
+			return name
+		}
+	}
+	return u.Symbol
+}
+
+// formatX writes an x value with its unit: sizes in IEC units as
+// units.SizeFloat prints them, the rest as FormatX.
+func formatX(v float64, u parse.Unit) string {
+	if u.Kind == parse.KindSize && u.Factor > 0 {
+		return units.SizeFloat(v * u.Factor)
+	}
+	return FormatX(v, u.Symbol)
+}
 
 func strp(s string) *string {
 	if s == "" {
@@ -170,25 +212,43 @@ func Throughput(in Input, opt Options) (*Result, error) {
 		g.mode = opt.Mode
 	}
 	res := &Result{Mode: g.mode, Inputs: g.inputs, X: strp(g.xName), Y: strp(g.yName),
-		XUnit: strp(g.xUnit.Symbol), YUnit: strp(g.yUnit.Symbol), Notices: g.notices, xUnit: g.xUnit}
+		XUnit: strp(iecSymbol(g.xUnit)), YUnit: strp(g.yUnit.Symbol), Notices: g.notices, xUnit: g.xUnit}
 	if res.Notices == nil {
 		res.Notices = []parse.Notice{}
 	}
 	if g.categorical && g.mode != ModeAB {
 		return nil, fmt.Errorf("x column %q holds names, not numbers: only the ab mode can use it", g.xName)
 	}
-	predictAt, err := g.size(opt.Predict, "--predict")
+	predictAt, err := g.inX(opt.Predict, OptionPredict)
 	if err != nil {
 		return nil, err
 	}
-	kneeAt, err := g.size(opt.Knee, "--knee")
+	kneeAt, err := g.inX(opt.Knee, OptionKnee)
 	if err != nil {
 		return nil, err
+	}
+	if g.mode != ModeDegradation && (!opt.Predict.IsZero() || !opt.Knee.IsZero()) {
+		g.warnings = append(g.warnings, fmt.Sprintf("a prediction and a cliff test apply to the degradation mode only, not %s", g.mode))
+	}
+	if g.mode == ModeDegradation {
+		// Where none was asked for, the prediction and the cliff test go
+		// where fbdiag's defaults put them, for the command line and the
+		// report alike.
+		var xs []float64
+		for _, p := range g.points {
+			xs = append(xs, p.x)
+		}
+		if opt.Predict.IsZero() {
+			predictAt = DefaultPredictAt(xs)
+			res.PredictDefault = !math.IsNaN(predictAt)
+		}
+		if opt.Knee.IsZero() {
+			if at, ok := DefaultKnee(xs); ok {
+				kneeAt, res.KneeDefault = at, true
+			}
+		}
 	}
 	res.PredictAt, res.KneeAt = fp(predictAt), fp(kneeAt)
-	if g.mode != ModeDegradation && (res.PredictAt != nil || res.KneeAt != nil) {
-		g.warnings = append(g.warnings, fmt.Sprintf("--predict and --knee apply to the degradation mode only, not %s", g.mode))
-	}
 	if g.mode == ModeLoad {
 		if g.load == nil {
 			return nil, fmt.Errorf("load mode needs a size column and a load time (or speed) column")
@@ -198,7 +258,7 @@ func Throughput(in Input, opt Options) (*Result, error) {
 			return nil, err
 		}
 		res.Series = []*Series{s}
-		res.Y, res.YUnit = strp("load speed"), strp("MB/s")
+		res.Y, res.YUnit = strp("load speed"), strp("MiB/s")
 		res.Warnings = append([]string{}, g.warnings...)
 		return res, nil
 	}
@@ -222,16 +282,16 @@ func Throughput(in Input, opt Options) (*Result, error) {
 		case ModeAB:
 			for i := range s.Points {
 				if p := &s.Points[i]; p.Label == "" && p.X != nil {
-					p.Label = FormatX(*p.X, g.xUnit.Symbol) // --mode ab on numbers
+					p.Label = formatX(*p.X, g.xUnit) // the ab mode asked of numbers
 				}
 			}
 			s.AB = compareLabels(s.Points, s.lowerIsBetter)
 		case ModeSweep:
 			s.describe()
-			s.Sweep = sweep(s.Points, s.lowerIsBetter, opt.Noise, g.xUnit.Symbol)
+			s.Sweep = sweep(s.Points, s.lowerIsBetter, opt.Noise, g.xUnit)
 		case ModeDegradation:
 			s.describe()
-			s.degradation(predictAt, kneeAt, g.xUnit.Symbol)
+			s.degradation(predictAt, kneeAt, g.xUnit)
 		default:
 			return nil, fmt.Errorf("unknown mode %q (want degradation, sweep, ab or load)", g.mode)
 		}
@@ -239,25 +299,6 @@ func Throughput(in Input, opt Options) (*Result, error) {
 	}
 	res.Warnings = append([]string{}, g.warnings...)
 	return res, nil
-}
-
-// size reads --predict/--knee: a size with a unit, converted to the x
-// unit, or a bare number already in it.
-func (g *gathered) size(s, flag string) (float64, error) {
-	if strings.TrimSpace(s) == "" {
-		return math.NaN(), nil
-	}
-	v, u, ok := parse.ParseQuantity(s, false)
-	if !ok || v <= 0 {
-		return 0, fmt.Errorf("%s %q: want a positive size such as 16GB or 2TB", flag, s)
-	}
-	if u.IsZero() {
-		return v, nil
-	}
-	if u.Kind != g.xUnit.Kind || g.xUnit.Factor == 0 {
-		return 0, fmt.Errorf("%s %q: the x values (%s) are not sizes", flag, s, g.xName)
-	}
-	return v * u.Factor / g.xUnit.Factor, nil
 }
 
 // describe fills the first-to-last change, the last step and the best point.
@@ -323,7 +364,7 @@ func ChangeBetween(pts []Point, x1, x2 float64) (float64, bool) {
 	return meds[j]/meds[i] - 1, true
 }
 
-func (s *Series) degradation(predictAt, kneeAt float64, unit string) {
+func (s *Series) degradation(predictAt, kneeAt float64, unit parse.Unit) {
 	x := make([]float64, len(s.Points))
 	y := make([]float64, len(s.Points))
 	for i, p := range s.Points {

@@ -45,7 +45,7 @@ func FuzzThroughput(f *testing.F) {
 			return
 		}
 		modes := []string{"", ModeDegradation, ModeSweep, ModeAB, ModeLoad}
-		opt := Options{Mode: modes[int(mode)%len(modes)], Knee: "16GB", Predict: "2TB"}
+		opt := Options{Mode: modes[int(mode)%len(modes)], Knee: At{Value: 16 << 30, Size: true}, Predict: At{Value: 2 << 40, Size: true}}
 		r, err := Throughput(Input{Tables: tables, Runs: runs, Notices: notes}, opt)
 		if err != nil {
 			return

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/fbdiag/fbdiag/parse"
@@ -204,7 +205,7 @@ func (g *gathered) fromTables(tables []*parse.Table, opt Options) error {
 		}
 		if len(merged) > 1 && opt.Table == 0 {
 			g.notices = append(g.notices, parse.Notice{File: f, Line: t.Line,
-				Msg: fmt.Sprintf("%d tables in the file: using this one (the largest, the last on ties); --table N picks another", len(merged))})
+				Msg: fmt.Sprintf("%d tables in the file: using this one, table %d (the largest, the last on ties)", len(merged), tableIndex(merged, t))})
 		}
 		g.inputs = append(g.inputs, f)
 		prefix := ""
@@ -224,7 +225,7 @@ func (g *gathered) fromTables(tables []*parse.Table, opt Options) error {
 func pickTable(tables []*parse.Table, n int) (*parse.Table, error) {
 	if n > 0 {
 		if n > len(tables) {
-			return nil, fmt.Errorf("--table %d: the file has %d tables", n, len(tables))
+			return nil, &OptionError{Option: OptionTable, Value: strconv.Itoa(n), Msg: fmt.Sprintf("%s has %d tables", tables[0].File, len(tables))}
 		}
 		return tables[n-1], nil
 	}
@@ -237,8 +238,19 @@ func pickTable(tables []*parse.Table, n int) (*parse.Table, error) {
 	return best, nil
 }
 
-func colErr(t *parse.Table, flag, spec string) error {
-	return fmt.Errorf("%s %q: no such column in %s:%d (columns: %s)", flag, spec, t.File, t.Line, strings.Join(t.ColumnNames(), ", "))
+func colErr(t *parse.Table, option, spec string) error {
+	return &OptionError{Option: option, Value: spec,
+		Msg: fmt.Sprintf("no such column in %s:%d (columns: %s)", t.File, t.Line, strings.Join(t.ColumnNames(), ", "))}
+}
+
+// tableIndex is the 1-based number of t among tables.
+func tableIndex(tables []*parse.Table, t *parse.Table) int {
+	for i, c := range tables {
+		if c == t {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // isCounter reports a row-number column ("#", "db", "run": 1, 2, 3…).
@@ -262,7 +274,7 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 	if opt.X != "" {
 		i, ok := t.Col(opt.X)
 		if !ok {
-			return colErr(t, "--x", opt.X)
+			return colErr(t, OptionX, opt.X)
 		}
 		xi = i
 	}
@@ -277,7 +289,7 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 		}
 	}
 	if xi < 0 {
-		return fmt.Errorf("%s:%d: no column to use as x (columns: %s); name one with --x", t.File, t.Line, strings.Join(t.ColumnNames(), ", "))
+		return fmt.Errorf("%s:%d: %w as x (columns: %s)", t.File, t.Line, ErrNoColumn, strings.Join(t.ColumnNames(), ", "))
 	}
 	xc := t.Columns[xi]
 	categorical := !xc.Numeric
@@ -313,7 +325,7 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 		for _, one := range strings.Split(spec, ",") {
 			i, ok := t.Col(one)
 			if !ok {
-				return colErr(t, "--series", one)
+				return colErr(t, OptionSeries, one)
 			}
 			if t.Columns[i].Numeric {
 				ys = append(ys, i)
@@ -327,7 +339,7 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 		for _, one := range strings.Split(opt.Y, ",") {
 			i, ok := t.Col(one)
 			if !ok {
-				return colErr(t, "--y", one)
+				return colErr(t, OptionY, one)
 			}
 			ys = append(ys, i)
 		}
@@ -356,11 +368,11 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 		}
 	}
 	if len(ys) == 0 {
-		return fmt.Errorf("%s:%d: no numeric column to use as y (columns: %s)", t.File, t.Line, strings.Join(t.ColumnNames(), ", "))
+		return fmt.Errorf("%s:%d: %w as y: none holds numbers (columns: %s)", t.File, t.Line, ErrNoColumn, strings.Join(t.ColumnNames(), ", "))
 	}
 	for _, yi := range ys {
 		if !t.Columns[yi].Numeric {
-			return fmt.Errorf("--y %q: column holds names, not numbers", t.Columns[yi].Name)
+			return &OptionError{Option: OptionY, Value: t.Columns[yi].Name, Msg: "the column holds names, not numbers"}
 		}
 	}
 	if first {

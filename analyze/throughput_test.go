@@ -62,7 +62,7 @@ func model(t *testing.T, s *Series, name string) *Model {
 // SuperServer on SATA, 9 GB to 1.7 TB) from either of its sources.
 func checkSATADegradation(t *testing.T, r *Result) {
 	t.Helper()
-	if r.Mode != ModeDegradation || len(r.Series) != 1 || *r.XUnit != "GB" {
+	if r.Mode != ModeDegradation || len(r.Series) != 1 || *r.XUnit != "GiB" {
 		t.Fatalf("mode %s, %d series, x unit %v", r.Mode, len(r.Series), r.XUnit)
 	}
 	s := r.Series[0]
@@ -143,7 +143,7 @@ func checkSATADegradation(t *testing.T, r *Result) {
 }
 
 func TestSATADegradationCSV(t *testing.T) {
-	r := analyse(t, Options{Knee: "16GB", Predict: "2TB"}, testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"))
+	r := analyse(t, Options{Knee: mustAt(t, "16GB"), Predict: mustAt(t, "2TB")}, testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"))
 	if *r.X != "size_gb" || *r.Y != "ops_per_s" || *r.YUnit != "ops/s" || len(r.Notices) != 0 {
 		t.Errorf("x %v y %v unit %v notices %v", *r.X, *r.Y, *r.YUnit, r.Notices)
 	}
@@ -153,7 +153,7 @@ func TestSATADegradationCSV(t *testing.T) {
 // The same figures straight from the article's own markdown tables, with
 // decimal commas, the table printed twice and the load tables around it.
 func TestSATADegradationArticle(t *testing.T) {
-	r := analyse(t, Options{Knee: "16GB", Predict: "2TB"}, testutil.SeedArticle(t, "000"))
+	r := analyse(t, Options{Knee: mustAt(t, "16GB"), Predict: mustAt(t, "2TB")}, testutil.SeedArticle(t, "000"))
 	if *r.X != "tamaño de base de datos, gb" || *r.Y != "rendimiento en SATA" || r.YUnit != nil {
 		t.Errorf("x %v y %v unit %v", *r.X, *r.Y, r.YUnit)
 	}
@@ -185,7 +185,7 @@ func checkLoad(t *testing.T, r *Result) {
 	}
 }
 
-// Load speed: 3.3–3.4 MB/s with no trend over size (seed 000).
+// Load speed: 3.3–3.4 MiB/s with no trend over size (seed 000).
 func TestLoadSpeedCSV(t *testing.T) {
 	checkLoad(t, analyse(t, Options{}, testutil.Testdata(t, "seeds", "degradation-load-sata.csv")))
 }
@@ -242,7 +242,7 @@ func TestPowerPlanAB(t *testing.T) {
 		t.Errorf("ab = %+v", e)
 	}
 	near(t, "change", e.Change, 0.2465, 0.0001)
-	if e.Verdict != "High performance vs Balanced: +24.65% (n=1+1, no test)" {
+	if e.Verdict != "High performance vs Balanced: ×1.25, +24.6 % faster (n=1+1, no test)" || e.Direction != Faster || e.Ratio != 21226.0/17029 {
 		t.Errorf("verdict %q", e.Verdict)
 	}
 }
@@ -270,7 +270,7 @@ func pgbenchScales(t *testing.T) []string {
 // pgbench runs at six scales: each run is a point at its db_bytes.
 func TestPgbenchScalesDegradation(t *testing.T) {
 	r := analyse(t, Options{}, pgbenchScales(t)...)
-	if r.Mode != ModeDegradation || *r.X != "db_bytes" || *r.XUnit != "MB" || *r.YUnit != "tps" || len(r.Series) != 2 {
+	if r.Mode != ModeDegradation || *r.X != "db_bytes" || *r.XUnit != "MiB" || *r.YUnit != "tps" || len(r.Series) != 2 {
 		t.Fatalf("mode %s x %v unit %v series %d", r.Mode, *r.X, *r.XUnit, len(r.Series))
 	}
 	rw, sel := r.Series[0], r.Series[1]
@@ -361,7 +361,7 @@ func TestGoFormatRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Mode != ModeDegradation || *r.XUnit != "GB" || len(r.Series) != 1 || r.Series[0].Name != "go OLTP" {
+	if r.Mode != ModeDegradation || *r.XUnit != "GiB" || len(r.Series) != 1 || r.Series[0].Name != "go OLTP" {
 		t.Fatalf("mode %s unit %v series %+v", r.Mode, *r.XUnit, r.Series)
 	}
 	s := r.Series[0]

@@ -83,7 +83,7 @@ func sampleData(t testing.TB) map[Kind]func() (*Chart, error) {
 	return map[Kind]func() (*Chart, error){
 		KindSizeThroughput: func() (*Chart, error) {
 			return SizeThroughputChart(SizeThroughput{
-				Title: "Throughput vs database size (SATA)", XUnit: "GB", YLabel: "business operations/s",
+				Title: "Throughput vs database size (SATA)", XUnit: "GiB", YLabel: "business operations/s",
 				Series:     []Series{{Name: "SATA", X: sizes, Y: ops}},
 				Fits:       []Curve{{Name: "log fit", X: fx, Y: fy}},
 				Prediction: &Point{X: 4000, Y: a + b*math.Log(4000)}, PredictionInterval: &Interval{Lo: 100, Hi: 160},

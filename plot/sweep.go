@@ -21,7 +21,10 @@ type Sweep struct {
 	XLabel, YLabel string
 	Series         []Series
 	// Best marks the best point of each series; Label names the series.
-	Best []Point
+	// BestText, when given, is the text of each mark after the setting
+	// ("Classic 390"), so the chart reads as the caller's tables do.
+	Best     []Point
+	BestText []string
 	// LogX puts the setting on a log axis (when it grows by doubling).
 	LogX bool
 }
@@ -68,7 +71,7 @@ func SweepChart(d Sweep) (*Chart, error) {
 	var marks notes
 	var best plotter.XYs
 	at := map[float64]int{}
-	for _, b := range d.Best {
+	for i, b := range d.Best {
 		if !finite(b.X, b.Y) {
 			continue
 		}
@@ -77,6 +80,9 @@ func SweepChart(d Sweep) (*Chart, error) {
 		part := FormatValue(b.Y)
 		if b.Label != "" {
 			part = Ellipsis(b.Label, 20) + " " + part
+		}
+		if i < len(d.BestText) && d.BestText[i] != "" {
+			part = Ellipsis(d.BestText[i], 32)
 		}
 		if i, ok := at[b.X]; ok {
 			marks[i].Text += " · " + part
@@ -133,6 +139,10 @@ type AB struct {
 	// Deltas are the differences from the baseline in percent as the
 	// analysis computed them; nil to compute them here.
 	Deltas []float64
+	// Labels, when given, are the bars' labels as the caller's tables
+	// print them ("21226: ×1.25, +24.6 % faster"); else the value and
+	// its delta.
+	Labels []string
 }
 
 // ABChart draws the A/B bars.
@@ -171,6 +181,9 @@ func ABChart(d AB) (*Chart, error) {
 			col = seriesColor(6)
 		} else if finite(delta) {
 			label += fmt.Sprintf(" (%+.1f %%)", delta)
+		}
+		if i < len(d.Labels) && d.Labels[i] != "" {
+			label = d.Labels[i]
 		}
 		pd.Y = append(pd.Y, delta)
 		b.add(bar{Pos: float64(i), Thick: 0.55, Hi: v, Color: col, Label: label})

@@ -3,11 +3,14 @@ package plot
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
+
+	"github.com/fbdiag/fbdiag/internal/units"
 )
 
 // Series is a named set of measured points.
@@ -37,8 +40,10 @@ type Interval struct{ Lo, Hi float64 }
 // database size, the fitted curves, the prediction and the knee.
 type SizeThroughput struct {
 	Title string
-	// XUnit is the unit of the sizes (GB, GiB, MB…): ticks read 10 GB,
-	// 100 GB, 1 TB.
+	// XUnit is the unit of the x values. An IEC size unit (B, KiB, MiB,
+	// GiB, TiB, PiB) makes a size axis with ticks at powers of two read
+	// as fbdiag reads sizes everywhere (16 GiB, 64 GiB, 1 TiB); any other
+	// (warehouses, a scale) labels plain figures at powers of ten.
 	XUnit string
 	// YLabel names the throughput ("business operations/s", "tps").
 	YLabel string
@@ -65,7 +70,16 @@ func SizeThroughputChart(d SizeThroughput) (*Chart, error) {
 	ch := &Chart{Kind: KindSizeThroughput, Title: d.Title}
 	p := newPlot(d.Title, "database size (log scale)", d.YLabel)
 	p.X.Scale = gplot.LogScale{}
-	p.X.Tick.Marker = sizeTicks{Unit: d.XUnit}
+	if f, ok := iecFactor(d.XUnit); ok {
+		p.X.Tick.Marker = binaryTicks{Factor: f}
+	} else {
+		// Not bytes (warehouses, a scale factor): plain figures, the
+		// unit in the axis label.
+		p.X.Tick.Marker = figureTicks{}
+		if d.XUnit != "" {
+			p.X.Label.Text = "database size (" + d.XUnit + ", log scale)"
+		}
+	}
 	p.Add(newGrid())
 	measuredMax := math.Inf(-1)
 	ymax := 0.0
@@ -150,7 +164,7 @@ func SizeThroughputChart(d SizeThroughput) (*Chart, error) {
 		p.Add(sc)
 		label := pr.Label
 		if label == "" {
-			label = fmt.Sprintf("prediction at %s: %s", FormatSize(pr.X, d.XUnit), FormatValue(pr.Y))
+			label = fmt.Sprintf("prediction at %s: %s", xText(pr.X, d.XUnit), FormatValue(pr.Y))
 		}
 		p.Legend.Add(Ellipsis(label, 48), sc)
 		ch.add(Plotted{Name: "prediction", X: []float64{pr.X}, Y: []float64{pr.Y}})
@@ -172,7 +186,7 @@ func SizeThroughputChart(d SizeThroughput) (*Chart, error) {
 	if d.Knee != nil && *d.Knee > 0 && finite(*d.Knee) {
 		label := d.KneeLabel
 		if label == "" {
-			label = "knee " + FormatSize(*d.Knee, d.XUnit)
+			label = "knee " + xText(*d.Knee, d.XUnit)
 		}
 		r := &rule{Vertical: true, At: *d.Knee, Line: dashed(lightInk, 1), Text: textStyle(noteSize, inkColor),
 			Label: label}
@@ -319,4 +333,99 @@ func splitAt(xys plotter.XYs, at float64) (in, out plotter.XYs) {
 		}
 	}
 	return in, out
+}
+
+// iecUnits are the IEC size units an x axis can be in, each 1024 times
+// the one before.
+var iecUnits = []string{"B", "KiB", "MiB", "GiB", "TiB", "PiB"}
+
+// iecFactor is the bytes of one x unit when the unit is an IEC size.
+func iecFactor(unit string) (float64, bool) {
+	for i, u := range iecUnits {
+		if unit == u {
+			return math.Pow(1024, float64(i)), true
+		}
+	}
+	return 0, false
+}
+
+// xText writes an x value for a label: a size as units.SizeFloat does
+// ("2.00 TiB"), anything else as a figure with its unit ("1000
+// warehouses").
+func xText(v float64, unit string) string {
+	if f, ok := iecFactor(unit); ok {
+		return units.SizeFloat(v * f)
+	}
+	return strings.TrimSpace(FormatValue(v) + " " + unit)
+}
+
+// figureTicks marks a log axis of figures without a size unit as
+// sizeTicks does (powers of ten, 2× and 5× on narrow ranges), labelled
+// with the figures alone.
+type figureTicks struct{}
+
+// Ticks implements gplot.Ticker.
+func (figureTicks) Ticks(min, max float64) []gplot.Tick {
+	ticks := sizeTicks{}.Ticks(min, max)
+	for i := range ticks {
+		if ticks[i].Label != "" {
+			ticks[i].Label = FormatValue(ticks[i].Value)
+		}
+	}
+	return ticks
+}
+
+// sizeTick is a tick label of a size axis: units.SizeFloat without the
+// zeros that only say "three significant digits" ("16 GiB", "1 TiB",
+// "1.5 TiB").
+func sizeTick(bytes float64) string {
+	s := units.SizeFloat(bytes)
+	num, unit, ok := strings.Cut(s, " ")
+	if ok && strings.Contains(num, ".") {
+		num = strings.TrimRight(strings.TrimRight(num, "0"), ".")
+	}
+	return num + " " + unit
+}
+
+// binaryTicks marks a log axis of sizes (x in units of Factor bytes) at
+// powers of two: every doubling ticked, a label every 1, 2, 5 or 10
+// doublings so that about eight are labelled and 1 KiB, 1 MiB, 1 GiB,
+// 1 TiB are among them. A range holding fewer than three powers of two
+// (9 to 31 GiB) is ticked at 1.5 × 2^n too (12, 16, 24 GiB).
+type binaryTicks struct{ Factor float64 }
+
+// Ticks implements gplot.Ticker.
+func (t binaryTicks) Ticks(min, max float64) []gplot.Tick {
+	lo, hi := min*t.Factor, max*t.Factor
+	if !(lo > 0) || !(hi > lo) || !finite(lo, hi) {
+		return nil
+	}
+	e0, e1 := int(math.Ceil(math.Log2(lo)-1e-9)), int(math.Floor(math.Log2(hi)+1e-9))
+	step := 1
+	for _, k := range []int{1, 2, 5, 10} {
+		step = k
+		if (e1-e0)/k+1 <= 8 {
+			break
+		}
+	}
+	var ticks []gplot.Tick
+	add := func(b float64, label bool) {
+		if b < lo*0.9999 || b > hi*1.0001 {
+			return
+		}
+		tk := gplot.Tick{Value: b / t.Factor}
+		if label {
+			tk.Label = sizeTick(b)
+		}
+		ticks = append(ticks, tk)
+	}
+	narrow := e1-e0 < 2
+	for e := e0 - 1; e <= e1; e++ {
+		b := math.Ldexp(1, e)
+		add(b, e%step == 0)
+		if narrow {
+			add(1.5*b, true)
+		}
+	}
+	return ticks
 }

@@ -7,14 +7,15 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
 // Inputs turns the command line's paths into Inputs: files as given,
-// folders walked (hidden entries skipped, files in name order), each
+// folders walked (hidden entries skipped, files in natural name order), each
 // file's kind detected from its first parse.DetectSize bytes. A path that
 // cannot be read is returned in errs and the others are kept.
 func Inputs(paths []string) (ins []Input, errs []error) {
@@ -33,6 +34,7 @@ func Inputs(paths []string) (ins []Input, errs []error) {
 			ins = append(ins, in)
 			continue
 		}
+		start := len(ins)
 		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
 			if err != nil {
 				errs = append(errs, err)
@@ -58,6 +60,9 @@ func Inputs(paths []string) (ins []Input, errs []error) {
 		if err != nil {
 			errs = append(errs, err)
 		}
+		// Natural order, as every list fbdiag prints: run2 before run10,
+		// so the first of a folder of runs (the baseline) is run1.
+		slices.SortStableFunc(ins[start:], func(a, b Input) int { return units.Compare(a.Name, b.Name) })
 	}
 	return ins, errs
 }
@@ -109,7 +114,7 @@ func FSInputs(fsys fs.FS, root string) ([]Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	sort.Strings(names)
+	slices.SortFunc(names, units.Compare)
 	var ins []Input
 	for _, p := range names {
 		f, err := fsys.Open(p)

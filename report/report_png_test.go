@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fbdiag/fbdiag/plot"
+	"github.com/fbdiag/fbdiag/view"
 )
 
 // TestWritePNGs is what an analysis command's --png DIR does: the charts
@@ -17,10 +18,7 @@ func TestWritePNGs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tp, err := ThroughputCharts(seedResult(t, "page-buffers-1.7tb.csv"), "page-buffers-1.7tb.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tp := view.Throughput(seedResult(t, "page-buffers-1.7tb.csv"), "page-buffers-1.7tb.csv").Charts
 	dir := filepath.Join(t.TempDir(), "png")
 	paths, err := WritePNGs(dir, append(gb, tp...), plot.Options{Width: 640, Height: 360, DPI: 96})
 	if err != nil {

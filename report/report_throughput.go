@@ -2,13 +2,13 @@ package report
 
 import (
 	"fmt"
-	"math"
+	"html/template"
 	"path/filepath"
-	"strconv"
+	"strings"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/parse"
-	"github.com/fbdiag/fbdiag/plot"
+	"github.com/fbdiag/fbdiag/view"
 )
 
 func init() {
@@ -110,25 +110,14 @@ func readThroughput(in Input) ([]*parse.Table, []*parse.Run, []parse.Notice, err
 	return parse.ReadThroughput(rc, in.Name)
 }
 
-// PredictFactor is how far beyond the largest measured size the report
-// asks a degradation for a prediction (fbdiag throughput --predict).
-const PredictFactor = 2
-
 // ThroughputSection analyses one experiment with the mode the input calls
-// for and draws its chart. A degradation is asked for a prediction at
-// PredictFactor × the largest size and for a knee test where the sizes
-// jump (the largest ratio between consecutive sizes, when ≥ 4× with two
-// sizes on each side).
+// for, as fbdiag throughput does with no option (a degradation gets the
+// prediction and the cliff test analyze puts where none is asked for),
+// and lays it out with the same view: its headline, its charts and its
+// HTML fragment.
 func ThroughputSection(name string, sources []string, in analyze.Input) *Section {
 	s := &Section{ID: name, Short: name, Title: "Throughput: " + name, Kind: string(parse.InputThroughput), Sources: sources}
 	res, err := analyze.Throughput(in, analyze.Options{})
-	if err == nil && res.Mode == analyze.ModeDegradation {
-		if opt, ok := degradationOptions(res); ok {
-			if r2, err2 := analyze.Throughput(in, opt); err2 == nil {
-				res = r2
-			}
-		}
-	}
 	if err != nil {
 		s.Err = err.Error()
 		for _, n := range in.Notices {
@@ -137,100 +126,33 @@ func ThroughputSection(name string, sources []string, in analyze.Input) *Section
 		return s
 	}
 	s.Title = fmt.Sprintf("Throughput (%s): %s", res.Mode, name)
-	cs, err := ThroughputCharts(res, name)
-	s.AddCharts(cs, err)
-	for _, sr := range res.Series {
-		s.Text = append(s.Text, seriesVerdicts(res, sr, name, &s.Headlines)...)
+	doc := view.Throughput(res, name)
+	s.AddCharts(doc.Charts, nil)
+	if err := embedView(s, doc); err != nil {
+		s.Err = err.Error()
 	}
-	s.Text = append(s.Text, res.Warnings...)
-	s.Tables = append(s.Tables, pointsTable(res))
 	for _, n := range res.Notices {
 		s.Notices = append(s.Notices, n.String())
 	}
 	return s
 }
 
-// degradationOptions asks for the prediction and the knee test.
-func degradationOptions(res *analyze.Result) (analyze.Options, bool) {
-	var xs []float64
-	for _, sr := range res.Series {
-		for _, p := range sr.Points {
-			if p.X != nil && *p.X > 0 {
-				xs = append(xs, *p.X)
-			}
+// embedView puts a view's document into a section: its HTML fragment
+// (headline, tables, notes; every row shown), and its headline as the
+// section's figures for the summary, which repeats the first ones.
+func embedView(s *Section, doc *view.Doc) error {
+	for _, f := range doc.Headline {
+		label := f.Label
+		if f.Detail != "" {
+			label += " " + f.Detail
 		}
+		s.Headlines = append(s.Headlines, Headline{Label: label, Value: f.Value.Human()})
 	}
-	if len(xs) < 3 {
-		return analyze.Options{}, false
+	var b strings.Builder
+	if err := view.Write(&b, view.HTML, view.Options{All: true}, doc); err != nil {
+		return err
 	}
-	sortFloats(xs)
-	opt := analyze.Options{Predict: strconv.FormatFloat(xs[len(xs)-1]*PredictFactor, 'g', -1, 64)}
-	best, at, above := 0.0, 0.0, 0
-	for i := 1; i < len(xs); i++ {
-		if r := xs[i] / xs[i-1]; r > best {
-			best, at, above = r, xs[i-1], len(xs)-i
-		}
-	}
-	// The knee test needs two sizes on each side of the knee.
-	if best >= 4 && above >= 2 && len(xs)-above >= 2 {
-		opt.Knee = strconv.FormatFloat(at, 'g', -1, 64)
-	}
-	return opt, true
-}
-
-func sortFloats(xs []float64) {
-	for i := 1; i < len(xs); i++ {
-		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
-			xs[j], xs[j-1] = xs[j-1], xs[j]
-		}
-	}
-}
-
-// seriesVerdicts are the analysis's sentences for one series; the first
-// figure of each becomes a headline.
-func seriesVerdicts(res *analyze.Result, sr *analyze.Series, name string, hl *[]Headline) []string {
-	var out []string
-	// Several series: the figure says whose.
-	label := ""
-	if len(res.Series) > 1 {
-		label = sr.Name + ": "
-	}
-	if sr.Sweep != nil {
-		out = append(out, sr.Sweep.Verdict)
-		*hl = append(*hl, Headline{Label: label + "best setting", Value: plot.FormatValue(sr.Sweep.Best.X)})
-	}
-	if sr.Load != nil {
-		out = append(out, sr.Load.Verdict)
-		*hl = append(*hl, Headline{Label: label + "median load speed", Value: fmt.Sprintf("%.2f MB/s", sr.Load.Summary.Median)})
-	}
-	for _, e := range sr.AB {
-		out = append(out, e.Verdict)
-		*hl = append(*hl, Headline{Label: label + e.Label + " vs " + e.Baseline, Value: fmt.Sprintf("%+.1f %%", e.Change*100)})
-	}
-	if b := analyze.BestModel(sr.Models); b != nil {
-		if b.LossPerDoubling != nil && !math.IsNaN(*b.LossPerDoubling) {
-			out = append(out, fmt.Sprintf("%s: best fit %s (R² %.3f) loses %.1f %% per doubling of the size.", sr.Name, b.Name, b.R2, *b.LossPerDoubling*100))
-			*hl = append(*hl, Headline{Label: label + "throughput lost per size doubling", Value: fmt.Sprintf("%.1f %%", *b.LossPerDoubling*100)})
-		}
-	}
-	if sr.Knee != nil {
-		out = append(out, sr.Knee.Verdict)
-	}
-	out = append(out, sr.Warnings...)
-	return out
-}
-
-// pointsTable lists the measured points of every series.
-func pointsTable(res *analyze.Result) *Table {
-	t := &Table{Name: "points", Title: "Measurements", Columns: Cols("series", ">"+axisLabel(res.X, res.XUnit), ">"+axisLabel(res.Y, res.YUnit), "source")}
-	for _, sr := range res.Series {
-		for _, p := range sr.Points {
-			x := p.Label
-			if p.X != nil {
-				x = strconv.FormatFloat(*p.X, 'g', 6, 64)
-			}
-			t.Add(sr.Name, x, strconv.FormatFloat(p.Y, 'g', 6, 64), p.Source)
-		}
-	}
-	return t
+	// The view escapes every text it writes (view/html.go).
+	s.Fragment = template.HTML(b.String())
+	return nil
 }

@@ -23,6 +23,7 @@ const (
 	ChangeKind              // a relative change, signed ("+12.3 %")
 	RatioKind               // other / base ("×1.85")
 	TimeKind                // a date and time
+	PKind                   // a p-value ("0.541", "<0.001")
 )
 
 // numeric reports whether cells of the kind are figures (right-aligned,
@@ -117,6 +118,12 @@ func TimeP(p *time.Time) Cell {
 	return Time(*p)
 }
 
+// P is the p-value of a test.
+func P(v float64) Cell { return Cell{Kind: PKind, Num: v} }
+
+// PP is a p-value, null for nil (no test).
+func PP(p *float64) Cell { return floatP(PKind, p) }
+
 // Null is an empty cell of a kind.
 func Null(k Kind) Cell { return Cell{Kind: k, Null: true} }
 
@@ -178,6 +185,16 @@ func (c Cell) Human() string {
 		return "×" + units.Sig3(c.Num)
 	case TimeKind:
 		return c.T.Format("2006-01-02 15:04:05")
+	case PKind:
+		// Three decimals, as the tests are read at alpha 0.05; a smaller
+		// p says only that it is smaller.
+		switch {
+		case bad(c.Num):
+			return units.Dash
+		case c.Num < 0.0005:
+			return "<0.001"
+		}
+		return strconv.FormatFloat(c.Num, 'f', 3, 64)
 	}
 	return ""
 }

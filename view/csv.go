@@ -59,7 +59,7 @@ func csvTable(d *Doc, name string) (*Table, error) {
 func summaryTable(d *Doc) *Table {
 	t := &Table{Name: SummaryTable, Columns: []Column{{Key: "field", Title: "field"}, {Key: "value", Title: "value"}}}
 	for _, f := range d.Headline {
-		t.Rows = append(t.Rows, []Cell{Str(f.Key), Str(f.Value.Machine())})
+		t.Rows = append(t.Rows, []Cell{Str(f.Key), f.Value})
 	}
 	return t
 }
@@ -117,11 +117,13 @@ func (c *csvWriter) write(d *Doc) error {
 			rec[0] = csvText(d.Source)
 			i = 1
 		}
-		for j, col := range t.Columns {
+		for j := range t.Columns {
 			v := ""
 			if j < len(r) {
 				v = r[j].Machine()
-				if r[j].Kind == TextKind || col.Kind == TextKind {
+				// The cell's kind decides: a figure in the summary's
+				// value column is a number, not text to neutralise.
+				if r[j].Kind == TextKind {
 					v = csvText(v)
 				}
 			}

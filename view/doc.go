@@ -37,11 +37,12 @@
 // # Cells
 //
 // A Cell has a Kind: Text, Count, Number, Bytes, Seconds, Share (0..1),
-// Change (relative, signed), Ratio or Time. Human prints it for people
-// with the conventions of internal/units ("35.6 MiB", "3:41:44",
-// "69.0 %", "+12.3 %", "×1.85"); Machine prints it for a spreadsheet or a
-// script (bytes as a whole number, a share as 0.69, seconds as a plain
-// figure). A null cell (a value the input did not hold) is empty in both.
+// Change (relative, signed), Ratio, Time or P (a test's p-value). Human
+// prints it for people with the conventions of internal/units ("35.6
+// MiB", "3:41:44", "69.0 %", "+12.3 %", "×1.85", "<0.001"); Machine
+// prints it for a spreadsheet or a script (bytes as a whole number, a
+// share as 0.69, seconds as a plain figure). A null cell (a value the
+// input did not hold) is empty in both.
 //
 // # Writers
 //
@@ -77,7 +78,7 @@
 // # One file per analysis
 //
 // A view is a function from an analysis to a *Doc in a file of its own
-// (gstat.go). The command line and the report call the same function;
+// (gstat.go, throughput.go, detect.go). The command line and the report call the same function;
 // its golden files (testdata/golden, `go test ./view -update` rewrites
 // them) pin every format on real samples.
 package view

@@ -15,8 +15,9 @@
 //	fbdiag rules [--format F] [--rules FILE]
 //	fbdiag gbak [--format F] [--top N] [--fail-on failed] [PNG] LOG|-
 //	fbdiag gbak compare [--format F] [--top N] [PNG] [--label NAME=FILE ...] A.log B.log ...
-//	fbdiag throughput [--format F] [--x COL] [--y COLS] [--series COL ...] [--mode M]
-//	                  [--table N] [--predict SIZE] [--knee SIZE] [--noise P] [PNG] FILE|DIR|- ...
+//	fbdiag throughput [--format F] [--table NAME] [--all] [--x COL] [--y COLS] [--series COL ...]
+//	                  [--mode M] [--input-table N] [--predict SIZE] [--knee SIZE] [--noise P] [PNG]
+//	                  FILE|DIR|- ...
 //	fbdiag collect [LIVE] [--out FILE [--force]] [--switches S] [--format F]
 //	               [--top N] [--sort KEY] [--rules FILE] DATABASE
 //	fbdiag backup [LIVE] [--log FILE] [--force] [GBAK] [--format F] [--top N]
@@ -355,58 +356,64 @@
 // throughput answers one of four questions, chosen from the input or with
 // --mode: degradation (throughput against database size: linear,
 // log-linear and power fits with R², loss per doubling, a leave-last-out
-// check on the largest size, --predict SIZE and the cliff test --knee
-// SIZE, e.g. at the server's RAM: a cliff is a significant step for the
-// worse of at least 10% of the trend, and a size with leverage above 0.5,
-// one far point that fixes the curves, is named), sweep (throughput against a setting
-// such as page buffers: the best setting of each series and those within
-// --noise of it), ab (named configurations: change against the first,
-// with repeated runs medians and a Mann-Whitney test) and load (load speed
-// in MB/s from a size and a load time column). Columns are chosen by name
-// or 1-based index (--x size_gb --y ops_per_s); by default x is the first
-// size column and y every throughput column (tps, ops/s, NOPM...), each a
-// series. --table N picks one table of a file holding several. A folder
-// stands for the result files in it (name order; other files are skipped
-// with a line on standard error), so a folder of pgbench runs is one
-// argument. Except
-// with --format json, which carries them, notices go to standard error as
-// "file:line: message" and warnings prefixed "fbdiag: warning:".
+// check on the largest size, a prediction at --predict SIZE and the cliff
+// test at --knee SIZE, e.g. the server's RAM: a cliff is a significant
+// step for the worse of at least 10% of the trend, and a size with
+// leverage above 0.5, one far point that fixes the curves, is named;
+// without them the prediction is at twice the largest size and the cliff
+// test runs where the sizes jump 4× or more with two sizes on each side,
+// as in the report), sweep (throughput against a setting such as page
+// buffers: the best setting of each series and those within --noise of
+// it), ab (named configurations, each against the first, the baseline:
+// ratio = other / baseline, change = (other − baseline) / baseline, and
+// faster or slower; with repeated runs medians and a Mann-Whitney test)
+// and load (load speed in MiB/s from a size and a load time column).
+// Sizes are binary as Firebird counts them (GB means GiB) and printed with
+// IEC units. Columns are chosen by name or 1-based index (--x size_gb
+// --y ops_per_s); by default x is the first size column and y every
+// throughput column (tps, ops/s, NOPM...), each a series. --input-table N
+// picks one table of a file holding several. A folder stands for the
+// result files in it (natural order: run2 before run10, so run1 is the
+// baseline; other files are skipped with a line on standard error), so a
+// folder of pgbench runs is one argument. Text
+// shows the first 20 measurements (--all every one); CSV writes one table,
+// the measurements unless --table names another (series, models, params,
+// holdout, prediction, knee, leverage, settings, ab, summary). Except with
+// --format json, which carries them, notices go to standard error as
+// "file:line: message"; the warnings are printed under the tables (with
+// CSV, on standard error prefixed "fbdiag: warning:").
 //
 //	$ fbdiag throughput --knee 16GB --predict 2TB testdata/seeds/degradation-throughput-sata.csv
-//	degradation: ops_per_s (ops/s) against size_gb (GB)
-//	series     points  first→last  up to last step      last step            best
-//	ops_per_s      12      -65.8%  9.04 → 30.3: -17.5%  30.3 → 1814: ×0.415  494.7 at 9.04 GB
+//	degradation-throughput-sata.csv (degradation): ops_per_s against size_gb (GiB)
+//	first to last size      -65.8 % (9.04 GiB → 1.77 TiB)
+//	lost per size doubling  13.4 % (power fit, R² 0.992)
+//	predicted at 2.00 TiB   167 (95 % interval 158–176, power fit)
+//	step at 16.0 GiB        +0.8 % (no cliff, p=0.541)
+//	...
+//	Prediction at 2.00 TiB
+//	series     model            at  predicted  95 % from   to
+//	ops_per_s  linear     2.00 TiB        132       23.7  240
+//	ops_per_s  loglinear  2.00 TiB        155        123  187
+//	ops_per_s  power      2.00 TiB        167        158  176
+//	the 95 % prediction interval is where a new measurement at that size should fall if the curve holds
 //
-//	Models: ops_per_s
-//	model      parameters ± stderr                   R²  slope p  loss/doubling
-//	linear     a=448.3±9.813 b=-0.1545±0.01873   0.8719    0.000         +12.0%
-//	loglinear  a=625.3±7.861 b=-61.7±2.216       0.9873    0.000         +13.4%
-//	power      c=811.9±10.85 k=-0.2077±0.003765  0.9920    0.000         +13.4%
-//	best fit: power (y = c·x^k); loss/doubling: fraction lost each time the size doubles.
-//	high leverage (above 0.5: the point outweighs all the others in its own fitted value): 1813.97 GB
-//	  (linear 1.00, loglinear 0.93, power 0.93); the curves go through it, whatever the other sizes say.
-//
-//	Leave-last-out at 1814 GB, fitted on the other sizes
-//	model      fitted without the largest  actual     error  at 2048 GB [95% interval]
-//	linear           -7637 [-9070, -6204]   169.3  -4610.2%       131.9 [23.71, 240.1]
-//	loglinear        70.81 [18.17, 123.5]   169.3    -58.2%       154.9 [123.1, 186.7]
-//	power            193.3 [171.8, 217.6]   169.3    +14.2%       166.7 [157.9, 175.9]
-//
-//	Cliff test: ops_per_s
-//	   at  below  above   step      p  significant  cliff
-//	16 GB      4      8  +0.8%  0.541  no           no
-//	no cliff at 16 GB: the step of +0.8% is within the noise of the power trend (p=0.541); the 1813.97
-//	  GB point has leverage 0.98 (above 0.5): it alone sets the trend
-//	cliff: a significant step for the worse of at least 10% of the trend
-//	test: F-test, power trend with vs without a step at the knee, alpha 0.05
+//	Cliff test
+//	series           at  trend  below  above  step  of the trend      p  significant  cliff
+//	ops_per_s  16.0 GiB  power      4      8  3.53        +0.8 %  0.541  no           no
+//	no cliff at 16.0 GiB: the step of +0.8 % is within the noise of the power trend (p=0.541); the
+//	  1.77 TiB point has leverage 0.979 (above 0.5): it alone sets the trend
+//	...
 //
 //	$ fbdiag throughput testdata/seeds/power-plan-tpcc.tsv
-//	A/B: tpcc_score
-//	configuration     n       median  change  comparison
-//	Balanced (base)   1  17029 score
-//	High performance  1  21226 score  +24.6%  +24.65% (n=1+1, no test)
-//	High performance vs Balanced: +24.65% (n=1+1, no test)
-//	one run per side: ratio only, no significance test
+//	power-plan-tpcc.tsv (ab): tpcc_score against power_plan
+//	High performance vs Balanced  +24.6 % (×1.25, faster)
+//	...
+//	Configurations against the first (the baseline)
+//	series      configuration     n  median    min    max  ±  ratio   change            p (adjusted)
+//	tpcc_score  Balanced          1   17029  17029  17029                     baseline
+//	tpcc_score  High performance  1   21226  21226  21226     ×1.25  +24.6 %  faster
+//	High performance vs Balanced: ×1.25, +24.6 % faster (n=1+1, no test)
+//	...
 //
 // report writes one self-contained HTML page, DIR/index.html (--out,
 // ./fbdiag-report by default), with one PNG per chart beside it, from

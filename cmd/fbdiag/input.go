@@ -38,6 +38,21 @@ func openFile(name string) (*headReader, error) {
 	return h, nil
 }
 
+// openArg opens an input named on the command line; "-" is stdin. The
+// returned name is what messages show. Directories and binary data are
+// refused here.
+func openArg(stdin io.Reader, name string) (io.ReadCloser, string, error) {
+	if name == "-" {
+		h, err := sniff(stdin, io.NopCloser(nil), "<stdin>")
+		return h, "<stdin>", err
+	}
+	f, err := openFile(name)
+	if err != nil {
+		return nil, name, err
+	}
+	return f, name, nil
+}
+
 // sniff buffers the head of r and fails on binary data.
 func sniff(r io.Reader, c io.Closer, shown string) (*headReader, error) {
 	h := &headReader{bufio.NewReaderSize(r, parse.DetectSize), c}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -94,9 +95,10 @@ func TestThroughputNoticeFileLine(t *testing.T) {
 
 // The load verdict was one line of 117 columns.
 func TestThroughputLoadVerdictWraps(t *testing.T) {
-	out, errs, code := runCLI(t, nil, "throughput", testutil.Testdata(t, "seeds", "degradation-load-sata.csv"))
-	want := "load speed median 3.36 MB/s (95% interval 3.28–3.42; all 3.25–3.65), no trend over size (-0.7% per\n" +
-		"  doubling, p=0.200)\n"
+	rel := filepath.Join("..", "..", "testdata", "seeds", "degradation-load-sata.csv")
+	out, errs, code := runCLI(t, nil, "throughput", rel)
+	want := "load speed median 3.36 MiB/s (95 % interval 3.28–3.42; all 3.25–3.65), no trend over size (-0.7 %\n" +
+		"  per doubling, p=0.200)\n"
 	if code != 0 || !strings.Contains(out, want) {
 		t.Errorf("exit %d, stderr %q, output lacks %q:\n%s", code, errs, want, out)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/plot"
 	"github.com/fbdiag/fbdiag/report"
+	"github.com/fbdiag/fbdiag/view"
 )
 
 // The size every --png test asks for: not the default, so the flags are
@@ -233,10 +234,7 @@ func TestThroughputPNG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	charts, err := report.ThroughputCharts(r, filepath.Base(path))
-	if err != nil {
-		t.Fatal(err)
-	}
+	charts := view.Throughput(r, filepath.Base(path)).Charts
 	checkCharts(t, dir, charts)
 	if charts[0].File() != "size-throughput-degradation-throughput-sata.csv.png" {
 		t.Errorf("file %s", charts[0].File())

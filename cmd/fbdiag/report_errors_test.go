@@ -107,7 +107,7 @@ func TestReportEveryReaderFailed(t *testing.T) {
 	out := filepath.Join(dir, "r")
 	stdout, errs, code := runCLI(t, nil, "report", "--out", out, in)
 	want := "fbdiag: report: nothing to analyse: " + in + " (" + in +
-		":1: no column to use as x (columns: classic_points, superclassic_points); name one with --x)\n"
+		":1: no column to use as x (columns: classic_points, superclassic_points))\n"
 	if code != exitError || stdout != "" || errs != want {
 		t.Fatalf("exit %d, out %q, err %q", code, stdout, errs)
 	}

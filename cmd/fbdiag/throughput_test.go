@@ -5,26 +5,91 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/internal/units"
 )
 
+// tputJSON is the part of fbdiag throughput --format json the tests read.
+type tputJSON struct {
+	Mode           string   `json:"mode"`
+	XUnit          *string  `json:"x_unit"`
+	YUnit          *string  `json:"y_unit"`
+	PredictAt      *float64 `json:"predict_at"`
+	KneeAt         *float64 `json:"knee_at"`
+	PredictDefault bool     `json:"predict_default"`
+	KneeDefault    bool     `json:"knee_default"`
+	Notices        []any    `json:"notices"`
+	Series         []struct {
+		Name   string `json:"name"`
+		Points []struct {
+			X *float64 `json:"x"`
+			Y float64  `json:"y"`
+		} `json:"points"`
+		Best   struct{ X, Y float64 }
+		Models []struct {
+			Name              string           `json:"name"`
+			Params            []map[string]any `json:"params"`
+			LeaveLastOutError float64          `json:"leave_last_out_error"`
+			Prediction        *struct {
+				X, Y, Lo, Hi float64
+			} `json:"prediction"`
+		} `json:"models"`
+		Knee *struct {
+			Significant  bool    `json:"significant"`
+			Cliff        bool    `json:"cliff"`
+			MinCliff     float64 `json:"min_cliff"`
+			StepFraction float64 `json:"step_fraction"`
+			P            float64 `json:"p"`
+			HighLeverage []any   `json:"high_leverage"`
+			Verdict      string  `json:"verdict"`
+		} `json:"knee"`
+		AB []struct {
+			Baseline  string  `json:"baseline"`
+			Label     string  `json:"label"`
+			Ratio     float64 `json:"ratio"`
+			Change    float64 `json:"change"`
+			Direction string  `json:"direction"`
+		} `json:"ab"`
+	} `json:"series"`
+}
+
+func tputRun(t *testing.T, stdin []byte, args ...string) tputJSON {
+	t.Helper()
+	out, errs, code := runCLI(t, stdin, append([]string{"throughput", "--format", "json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errs)
+	}
+	var doc tputJSON
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// The text is the view's (its goldens: view/testdata/golden); here the
+// command's part: --knee and --predict read as GiB and shown as such,
+// every line within 100 columns.
 func TestThroughputTextSATA(t *testing.T) {
-	out, errs, code := runCLI(t, nil, "throughput", "--knee", "16GB", "--predict", "2TB", testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"))
+	// A path as a user types it, relative, as the source column shows it.
+	rel := filepath.Join("..", "..", "testdata", "seeds", "degradation-throughput-sata.csv")
+	out, errs, code := runCLI(t, nil, "throughput", "--knee", "16GB", "--predict", "2TB", rel)
 	if code != 0 || errs != "" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
 	for _, want := range []string{
-		"degradation: ops_per_s (ops/s) against size_gb (GB)",
-		"ops_per_s      12      -65.8%  9.04 → 30.3: -17.5%  30.3 → 1814: ×0.415  494.7 at 9.04 GB",
-		"power      c=811.9±10.85 k=-0.2077±0.003765  0.9920    0.000         +13.4%",
-		"power            193.3 [171.8, 217.6]   169.3    +14.2%       166.7 [157.9, 175.9]",
-		"no cliff at 16 GB: the step of +0.8% is within the noise of the power trend (p=0.541); the 1813.97\n" +
-			"  GB point has leverage 0.98 (above 0.5): it alone sets the trend",
-		"16 GB      4      8  +0.8%  0.541  no           no",
+		"degradation-throughput-sata.csv (degradation): ops_per_s against size_gb (GiB)\n",
+		"predicted at 2.00 TiB   167 (95 % interval 158–176, power fit)\n",
+		"step at 16.0 GiB        +0.8 % (no cliff, p=0.541)\n",
+		"\nPrediction at 2.00 TiB\n",
+		"ops_per_s  power      2.00 TiB        167        158  176\n",
+		"ops_per_s  16.0 GiB  power      4      8  3.53        +0.8 %  0.541  no           no\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -38,42 +103,13 @@ func TestThroughputTextSATA(t *testing.T) {
 }
 
 func TestThroughputJSON(t *testing.T) {
-	out, errs, code := runCLI(t, nil, "throughput", "--format", "json", "--knee", "16GB", testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"))
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	var doc struct {
-		Mode    string  `json:"mode"`
-		XUnit   *string `json:"x_unit"`
-		YUnit   *string `json:"y_unit"`
-		Notices []any   `json:"notices"`
-		Series  []struct {
-			Name   string `json:"name"`
-			Points []struct {
-				X *float64 `json:"x"`
-				Y float64  `json:"y"`
-			} `json:"points"`
-			FirstToLastChange float64 `json:"first_to_last_change"`
-			Best              struct{ X, Y float64 }
-			Models            []struct {
-				Name              string             `json:"name"`
-				Params            []map[string]any   `json:"params"`
-				R2                float64            `json:"r2"`
-				LossPerDoubling   float64            `json:"loss_per_doubling"`
-				LeaveLastOutError float64            `json:"leave_last_out_error"`
-				LeaveLastOut      map[string]float64 `json:"-"`
-			} `json:"models"`
-			Knee *struct {
-				Significant bool    `json:"significant"`
-				P           float64 `json:"p"`
-			} `json:"knee"`
-		} `json:"series"`
-	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatal(err)
-	}
-	if doc.Mode != "degradation" || *doc.XUnit != "GB" || *doc.YUnit != "ops/s" || doc.Notices == nil || len(doc.Series) != 1 {
+	doc := tputRun(t, nil, "--knee", "16GB", testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"))
+	if doc.Mode != "degradation" || *doc.XUnit != "GiB" || *doc.YUnit != "ops/s" || doc.Notices == nil || len(doc.Series) != 1 {
 		t.Fatalf("doc = %+v", doc)
+	}
+	// No --predict: twice the largest size, and the JSON says it chose it.
+	if *doc.PredictAt != 2*1813.969025 || !doc.PredictDefault || *doc.KneeAt != 16 || doc.KneeDefault {
+		t.Errorf("predict %v (default %v), knee %v (default %v)", *doc.PredictAt, doc.PredictDefault, *doc.KneeAt, doc.KneeDefault)
 	}
 	s := doc.Series[0]
 	if s.Name != "ops_per_s" || len(s.Points) != 12 || *s.Points[11].X != 1813.969025 || s.Points[11].Y != 169.33 {
@@ -86,49 +122,99 @@ func TestThroughputJSON(t *testing.T) {
 	if e := s.Models[2].LeaveLastOutError; e < 0.1418 || e > 0.1419 {
 		t.Errorf("power leave-last-out error = %v", e)
 	}
+	if p := s.Models[2].Prediction; p == nil || math.Abs(p.Y-148.0077) > 0.0001 {
+		t.Errorf("power prediction at 3.54 TiB = %+v", p)
+	}
 }
 
-func TestThroughputStdinAB(t *testing.T) {
+// The first configuration is the baseline: High performance against
+// Balanced is ×1.25 (other / base), +24.6 %, faster, in every format.
+func TestThroughputAB(t *testing.T) {
 	data, err := os.ReadFile(testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _, code := runCLI(t, data, "throughput", "--format", "markdown", "-")
-	if code != 0 || !strings.Contains(out, "| High performance | 1 | 21226 score | +24.6% | +24.65% (n=1+1, no test) |") {
-		t.Errorf("exit %d:\n%s", code, out)
+	doc := tputRun(t, data, "-")
+	e := doc.Series[0].AB[0]
+	if e.Baseline != "Balanced" || e.Label != "High performance" || e.Ratio != 21226.0/17029 ||
+		math.Abs(e.Change-(21226.0-17029)/17029) > 1e-15 || e.Direction != "faster" {
+		t.Errorf("ab %+v", e)
 	}
-	out, _, code = runCLI(t, data, "throughput", "--format", "csv", "-")
-	if code != 0 || !strings.Contains(out, "ab,High performance,1,21226 score,+24.6%") {
-		t.Errorf("exit %d:\n%s", code, out)
+	out, _, code := runCLI(t, data, "throughput", "--format", "markdown", "-")
+	if code != 0 || !strings.Contains(out, "| tpcc_score | High performance | 1 | 21226 | 21226 | 21226 |  | ×1.25 | +24.6 % | faster |  |\n") ||
+		!strings.Contains(out, "- **High performance vs Balanced**: +24.6 % (×1.25, faster)\n") {
+		t.Errorf("markdown exit %d:\n%s", code, out)
+	}
+	out, _, code = runCLI(t, data, "throughput", "--format", "csv", "--table", "ab", "-")
+	want := "series,configuration,n,median,min,max,spread_share,ratio,change,direction,p_adjusted\n" +
+		"tpcc_score,Balanced,1,17029,17029,17029,,,,baseline,\n" +
+		"tpcc_score,High performance,1,21226,21226,21226,,1.2464619179047507,0.2464619179047507,faster,\n"
+	if code != 0 || out != want {
+		t.Errorf("csv exit %d:\n%s\nwant\n%s", code, out, want)
+	}
+}
+
+// CSV is one rectangular table of plain numbers, points by default,
+// sizes in bytes; an unknown table is a usage error naming the valid
+// ones; --table is for CSV only, and a number there is the old
+// --input-table.
+func TestThroughputCSVTables(t *testing.T) {
+	csv := testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv")
+	out, errs, code := runCLI(t, nil, "throughput", "--format", "csv", csv)
+	lines := strings.Split(out, "\n")
+	if code != 0 || errs != "" || len(lines) != 14 || lines[0] != "series,size_bytes,ops_per_s,source" ||
+		lines[12] != "ops_per_s,1947734409583,169.33,"+csv+":13" {
+		t.Errorf("exit %d %q:\n%s", code, errs, out)
+	}
+	out, _, code = runCLI(t, nil, "throughput", "--format", "csv", "--table", "prediction", csv)
+	if code != 0 || !strings.HasPrefix(out, "series,model,at_bytes,predicted,lo,hi\n") ||
+		!strings.Contains(out, "\nops_per_s,power,3895468819166,148.00766375663426,") {
+		t.Errorf("prediction exit %d:\n%s", code, out)
+	}
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--format", "csv", "--table", "knee"}, `fbdiag: --table: no table "knee" (want one of points, series, models, params, holdout, prediction, leverage, summary, findings)`},
+		{[]string{"--table", "models"}, `--table "models": names the one table of CSV output (--format csv)`},
+		{[]string{"--format", "csv", "--table", "1"}, `--table "1": --table names the CSV table to write`},
+		{[]string{"--input-table", "2"}, `fbdiag: --input-table "2": ` + csv + ` has 1 tables`},
+	} {
+		_, errs, code := runCLI(t, nil, append(append([]string{"throughput"}, c.args...), csv)...)
+		if code != 2 || !strings.Contains(errs, c.msg) {
+			t.Errorf("%v: exit %d, stderr %q; want %q", c.args, code, errs, c.msg)
+		}
 	}
 }
 
 func TestThroughputSweepAndLoad(t *testing.T) {
 	out, _, code := runCLI(t, nil, "throughput", "--noise", "1.5%", testutil.Testdata(t, "seeds", "page-buffers-1.7tb.csv"))
-	if code != 0 || !strings.Contains(out, "best 1500 (392); worst 2048 (27.6% off the best); as good within noise: 1024") ||
-		!strings.Contains(out, "best 1500 (390); worst 2048 (26.9% off the best)\n") {
+	if code != 0 || !strings.Contains(out, "superclassic_points: best 1500 (392); worst 2048 (27.6 % off the best); as good within noise: 1024\n") ||
+		!strings.Contains(out, "classic_points: best 1500 (390); worst 2048 (26.9 % off the best)\n") ||
+		!strings.Contains(out, "test: one run per setting: within 1.5 % of the best\n") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
-	out, _, code = runCLI(t, nil, "throughput", testutil.Testdata(t, "seeds", "degradation-load-sata.csv"))
-	if code != 0 || !strings.Contains(out, "load speed median 3.36 MB/s (95% interval 3.28–3.42; all 3.25–3.65), no trend over size (-0.7% per\n  doubling, p=0.200)") {
-		t.Errorf("exit %d:\n%s", code, out)
+	doc := tputRun(t, nil, testutil.Testdata(t, "seeds", "degradation-load-sata.csv"))
+	if doc.Mode != "load" || *doc.YUnit != "MiB/s" || math.Abs(doc.Series[0].Points[0].Y-3.65166075) > 1e-6 {
+		t.Errorf("load %+v", doc)
 	}
 }
 
 func TestThroughputArticleAndRuns(t *testing.T) {
-	out, errs, code := runCLI(t, nil, "throughput", "--table", "1", testutil.SeedArticle(t, "000"))
-	if code != 0 || !strings.Contains(out, "load speed median 3.36 MB/s") || !strings.Contains(errs, "table continues the table of line 23") {
+	out, errs, code := runCLI(t, nil, "throughput", "--input-table", "1", testutil.SeedArticle(t, "000"))
+	if code != 0 || !strings.Contains(out, "load speed median 3.36 MiB/s") || !strings.Contains(errs, "table continues the table of line 23") {
 		t.Errorf("exit %d:\n%s\n%s", code, out, errs)
 	}
 	files, _ := filepath.Glob(filepath.Join(testutil.CorpusDir(t), "bench", "pgbench-scales", "pgbench-select-*.txt"))
-	out, errs, code = runCLI(t, nil, append([]string{"throughput", "--format", "json"}, files...)...)
-	if code != 0 || !strings.Contains(out, `"name": "pgbench select only"`) || !strings.Contains(out, `"x_unit": "MB"`) {
-		t.Errorf("exit %d %s:\n%s", code, errs, out)
+	doc := tputRun(t, nil, files...)
+	if len(doc.Series) != 1 || doc.Series[0].Name != "pgbench select only" || *doc.XUnit != "MiB" {
+		t.Errorf("pgbench %+v", doc)
 	}
 }
 
 func TestThroughputErrors(t *testing.T) {
 	csv := testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv")
+	buffers := testutil.Testdata(t, "seeds", "page-buffers-1.7tb.csv")
 	cases := []struct {
 		args []string
 		code int
@@ -136,11 +222,15 @@ func TestThroughputErrors(t *testing.T) {
 	}{
 		{nil, 2, "give one file or more"},
 		{[]string{"--mode", "fast", csv}, 2, `--mode "fast"`},
-		{[]string{"--x", "nosuch", csv}, 2, `--x "nosuch": no such column in`},
-		{[]string{"--knee", "big", csv}, 2, `--knee "big"`},
-		{[]string{"--format", "yaml", csv}, 2, "unknown format"},
+		{[]string{"--x", "nosuch", csv}, 2, `fbdiag: --x "nosuch": no such column in ` + csv + `:1 (columns: db, size_gb, ops_per_s)`},
+		{[]string{"--y", "db,nosuch", csv}, 2, `fbdiag: --y "nosuch": no such column`},
+		{[]string{"--knee", "big", csv}, 2, `fbdiag: --knee: size "big": no number (want a size such as 100GB, 512MiB or 2T)`},
+		{[]string{"--predict", "2XB", csv}, 2, `unknown unit "XB" (want B, KiB, MiB, GiB, TiB or PiB; GB means GiB)`},
+		{[]string{"--format", "yaml", csv}, 2, `fbdiag: throughput: unknown format "yaml" (want text, json, csv or markdown)`},
+		{[]string{"--format", "html", csv}, 2, `unknown format "html"`},
 		{[]string{filepath.Join(t.TempDir(), "missing.csv")}, 1, "no such file"},
-		{[]string{"--predict", "2TB", testutil.Testdata(t, "seeds", "page-buffers-1.7tb.csv")}, 2, "are not sizes"},
+		{[]string{"--predict", "2TB", buffers}, 2, `fbdiag: --predict "2TB": the x values (page_buffers) are not sizes`},
+		{[]string{"--knee", "16gib", buffers}, 2, `fbdiag: --knee "16gib": the x values (page_buffers) are not sizes`},
 	}
 	for _, c := range cases {
 		_, errs, code := runCLI(t, nil, append([]string{"throughput"}, c.args...)...)
@@ -152,11 +242,23 @@ func TestThroughputErrors(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "<stdin>: no table and no benchmark result found") {
 		t.Errorf("prose: exit %d %q", code, errs)
 	}
+	// No column to plot: the input's fault (exit 1), with a hint.
+	_, errs, code = runCLI(t, []byte("size_gb,name\n1,a\n2,b\n3,c\n"), "throughput", "-")
+	if code != 1 || errs != "fbdiag: <stdin>:1: no column to use as y: none holds numbers (columns: size_gb, name); --x and --y name the columns\n" {
+		t.Errorf("names only: exit %d %q", code, errs)
+	}
+	// A prediction asked of a sweep is a warning: CSV has no room for
+	// it, so it goes to standard error.
+	_, errs, code = runCLI(t, nil, "throughput", "--format", "csv", "--predict", "2048", buffers)
+	if code != 0 || errs != "fbdiag: warning: a prediction and a cliff test apply to the degradation mode only, not sweep\n" {
+		t.Errorf("sweep with --predict: exit %d %q", code, errs)
+	}
 }
 
 func TestThroughputHelpFits(t *testing.T) {
 	out, _, code := runCLI(t, nil, "throughput", "--help")
-	if code != 0 || !strings.Contains(out, "degradation  throughput against database size") {
+	if code != 0 || !strings.Contains(out, "degradation  throughput against database size") ||
+		!strings.Contains(out, "GB means GiB") {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
 	for _, line := range strings.Split(out, "\n") {
@@ -166,7 +268,7 @@ func TestThroughputHelpFits(t *testing.T) {
 	}
 }
 
-// TestThroughputFolder: a folder argument is its result files in name
+// TestThroughputFolder: a folder argument is its result files in natural
 // order, the same analysis as naming them one by one; files of other
 // kinds in it are skipped with a line each.
 func TestThroughputFolder(t *testing.T) {
@@ -196,9 +298,14 @@ func TestThroughputFolder(t *testing.T) {
 	if errs != want {
 		t.Errorf("stderr %q, want %q", errs, want)
 	}
+	// The folder is walked in natural order: scale4 before scale10.
 	var copies []string
 	for _, f := range files {
 		copies = append(copies, filepath.Join(dir, filepath.Base(f)))
+	}
+	slices.SortFunc(copies, units.Compare)
+	if filepath.Base(copies[1]) != "pgbench-select-scale4.txt" {
+		t.Fatalf("natural order: %v", copies)
 	}
 	fromFiles, _, _ := runCLI(t, nil, append([]string{"throughput", "--format", "json"}, copies...)...)
 	if fromDir != fromFiles {
@@ -218,7 +325,7 @@ func TestThroughputFolder(t *testing.T) {
 
 // Issue 13: on the seed's 9–30 GB (the CSV without its 1.7 TB row) the
 // step at 16 GB is significant but 4.3 % of the trend: no cliff, the same
-// in the text and the JSON (the chart's label: TestKneeChartLabel).
+// in the text and the JSON (the chart's label: view's goldens).
 func TestThroughputKneeNoCliffEverywhere(t *testing.T) {
 	data, err := os.ReadFile(testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"))
 	if err != nil {
@@ -236,39 +343,22 @@ func TestThroughputKneeNoCliffEverywhere(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{
-		"16 GB      4      7  -4.3%  0.002  yes          no",
-		"no cliff at 16 GB: a step of -4.3% beyond the loglinear trend is significant (p=0.002) but smaller\n" +
-			"  than the 10% a cliff needs",
-		"cliff: a significant step for the worse of at least 10% of the trend",
+		"step at 16.0 GiB        -4.3 % (no cliff, p=0.002)\n",
+		"ops_per_s  16.0 GiB  loglinear      4      7  -19.8        -4.3 %  0.002  yes          no\n",
+		"no cliff at 16.0 GiB: a step of -4.3 % beyond the loglinear trend is significant (p=0.002) but\n" +
+			"  smaller than the 10.0 % a cliff needs\n",
+		"cliff: a significant step for the worse of at least 10.0 % of the trend\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text lacks %q:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, "high leverage") {
+	if strings.Contains(out, "High leverage") {
 		t.Errorf("9–30 GB has no dominating size:\n%s", out)
 	}
-	out, errs, code = runCLI(t, []byte(upTo30), append([]string{"throughput", "--format", "json"}, args...)...)
-	if code != 0 {
-		t.Fatalf("json exit %d: %s", code, errs)
-	}
-	var doc struct {
-		Series []struct {
-			Knee struct {
-				Significant  bool    `json:"significant"`
-				Cliff        bool    `json:"cliff"`
-				MinCliff     float64 `json:"min_cliff"`
-				StepFraction float64 `json:"step_fraction"`
-				P            float64 `json:"p"`
-				HighLeverage []any   `json:"high_leverage"`
-			} `json:"knee"`
-		} `json:"series"`
-	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatal(err)
-	}
+	doc := tputRun(t, []byte(upTo30), args...)
 	k := doc.Series[0].Knee
-	if !k.Significant || k.Cliff || k.MinCliff != 0.1 || math.Abs(k.StepFraction+0.0434) > 0.0001 ||
+	if k == nil || !k.Significant || k.Cliff || k.MinCliff != 0.1 || math.Abs(k.StepFraction+0.0434) > 0.0001 ||
 		math.Abs(k.P-0.00167) > 0.00001 || k.HighLeverage == nil || len(k.HighLeverage) != 0 {
 		t.Errorf("knee %+v", k)
 	}
@@ -280,9 +370,9 @@ func TestThroughputKneeNoCliffEverywhere(t *testing.T) {
 
 // Issue 13: a sweep of 25 real restores (5 per setting) tests each
 // setting against a best picked after the fact; the p are Holm-adjusted
-// and the table says so, with each setting's range (5 runs: no ± of
-// benchstat's meaning). The A/B mode on the same runs adjusts its four
-// comparisons with the base alike.
+// and the table says so, with each setting's range. The A/B mode on the
+// same runs adjusts its four comparisons with the baseline alike, and a
+// time that falls is faster.
 func TestThroughputSweepAdjusted(t *testing.T) {
 	csv := testutil.Testdata(t, "restores", "restore-page-buffers.csv")
 	out, errs, code := runCLI(t, nil, "throughput", "--x", "page_buffers", "--y", "restore_seconds", csv)
@@ -290,9 +380,9 @@ func TestThroughputSweepAdjusted(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{
-		"setting  n   median        range  vs best  p_adj\n" +
-			"     64  5  3.538 s  3.347–4.766   +14.8%  0.127  within noise\n",
-		"   4096  5  3.083 s  2.331–3.398    +0.0%         best\n",
+		"series           page_buffers  n  median   min   max  vs best  p (adjusted)\n" +
+			"restore_seconds            64  5    3.54  3.35  4.77  +14.8 %         0.127  within noise\n",
+		"restore_seconds          4096  5    3.08  2.33   3.4   +0.0 %                best\n",
 		"test: Mann-Whitney U of each setting against the best, p Holm-adjusted, alpha 0.05; the best was\n" +
 			"  picked from these data after the fact, which favours finding the others worse",
 	} {
@@ -305,15 +395,57 @@ func TestThroughputSweepAdjusted(t *testing.T) {
 		t.Fatalf("ab exit %d: %s", code, errs)
 	}
 	for _, want := range []string{
-		"64 (base)      5  3.538 s (range 3.347–4.766)\n",
-		"4096           5  3.083 s (range 2.331–3.398)  -12.9%  ~ (p_adj=0.127 n=5+5)\n",
-		"p_adj: p adjusted by Holm over the 4 comparisons with the base",
+		"restore_seconds  64             5    3.54  3.35  4.77                      baseline\n",
+		"restore_seconds  4096           5    3.08  2.33   3.4     ×0.871  -12.9 %  faster           0.127\n",
+		"4096 vs 64: ×0.871, -12.9 % faster, within the noise (p=0.127 adjusted, n=5+5); lower is better\n",
+		"p (adjusted): holm over the 4 comparisons with the baseline\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("ab lacks %q:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, "±") {
-		t.Errorf("± for 5 runs:\n%s", out)
+}
+
+// Issue 14: the report and fbdiag throughput analyse a file alike. On the
+// seed degradation both predict at twice the largest size (3.54 TiB) with
+// the same figures, and neither tests a knee: the one 4× jump (30 GB to
+// 1.8 TB) has one size above it.
+func TestThroughputCLIAndReportAgree(t *testing.T) {
+	file := testutil.Corpus(t, "seeds", "degradation-throughput-sata.csv")
+	doc := tputRun(t, nil, file)
+	if doc.PredictAt == nil || *doc.PredictAt != 2*1813.969025 || !doc.PredictDefault || doc.KneeAt != nil || doc.Series[0].Knee != nil {
+		t.Fatalf("CLI: predict %v (default %v), knee %v", doc.PredictAt, doc.PredictDefault, doc.KneeAt)
+	}
+	dir := filepath.Join(t.TempDir(), "r")
+	if _, errs, code := runCLI(t, nil, "report", "--out", dir, file); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	i := strings.Index(page, `<table data-table="prediction">`)
+	if i < 0 || strings.Contains(page, `data-table="knee"`) {
+		t.Fatalf("report: prediction table at %d, knee table %v", i, strings.Contains(page, `data-table="knee"`))
+	}
+	table := page[i : i+strings.Index(page[i:], "</table>")]
+	if !strings.Contains(table, "<caption>Prediction at 3.54 TiB</caption>") ||
+		!strings.Contains(page, `<div class="headline" data-key="predicted_ops_per_s"><span class="v">148 (95 % interval 140–157, power fit)</span><span class="l">predicted at 3.54 TiB</span></div>`) {
+		t.Errorf("report does not name 3.54 TiB:\n%s", table)
+	}
+	// Each model's row: at (bytes), predicted, lo, hi as the JSON has them.
+	rows := regexp.MustCompile(`<tr><td><bdi>ops_per_s</bdi></td><td><bdi>(\w+)</bdi></td><td class="num" data-sort="(\d+)">[^<]*</td>`+
+		`<td class="num" data-sort="([^"]+)">[^<]*</td><td class="num" data-sort="([^"]+)">[^<]*</td><td class="num" data-sort="([^"]+)">`).FindAllStringSubmatch(table, -1)
+	if len(rows) != 3 {
+		t.Fatalf("%d prediction rows in the report:\n%s", len(rows), table)
+	}
+	for i, m := range doc.Series[0].Models {
+		r, p := rows[i], m.Prediction
+		at := strconv.FormatInt(int64(math.Round(*doc.PredictAt*(1<<30))), 10)
+		if r[1] != m.Name || r[2] != at || r[3] != strconv.FormatFloat(p.Y, 'f', -1, 64) ||
+			r[4] != strconv.FormatFloat(p.Lo, 'f', -1, 64) || r[5] != strconv.FormatFloat(p.Hi, 'f', -1, 64) {
+			t.Errorf("%s: report %q, CLI %+v at %s", m.Name, r[1:], p, at)
+		}
 	}
 }

@@ -1,0 +1,613 @@
+package view
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/fbdiag/fbdiag/analyze"
+)
+
+// PointsLimit bounds the measurements text, markdown and HTML show of a
+// throughput analysis (CSV and --all show every one).
+const PointsLimit = 20
+
+// ABHeadline is the most comparisons with a baseline that the headline
+// and the verdict sentences repeat; beyond it the ab table alone says
+// them.
+const ABHeadline = 4
+
+// xsOf is the x values of a series (none for named configurations).
+func xsOf(s *analyze.Series) []float64 {
+	var xs []float64
+	for _, p := range s.Points {
+		if p.X != nil {
+			xs = append(xs, *p.X)
+		}
+	}
+	return xs
+}
+
+// Throughput lays out a throughput analysis (fbdiag throughput, the
+// report's throughput sections); name is the input as titles call it.
+// Sizes are bytes cells (IEC in human formats, whole bytes in CSV), the
+// baseline of an A/B comparison is the first configuration (ratio =
+// other / base), and every table carries the series it belongs to, so
+// that each is one rectangular CSV table.
+func Throughput(r *analyze.Result, name string) *Doc {
+	v := &tput{r: r}
+	d := &Doc{
+		Title:  fmt.Sprintf("%s (%s): %s against %s", name, r.Mode, v.yTitle(), v.xTitle()),
+		Source: name,
+		Main:   "points",
+	}
+	d.Tables = append(d.Tables, v.points())
+	if r.Mode != analyze.ModeAB {
+		d.Tables = append(d.Tables, v.seriesTable())
+	}
+	switch r.Mode {
+	case analyze.ModeDegradation:
+		d.Tables = append(d.Tables, v.models(), v.params(), v.holdout())
+		if t := v.prediction(); t != nil {
+			d.Tables = append(d.Tables, t)
+		}
+		if t := v.knee(); t != nil {
+			d.Tables = append(d.Tables, t)
+		}
+		if t := v.leverage(); t != nil {
+			d.Tables = append(d.Tables, t)
+		}
+	case analyze.ModeSweep:
+		d.Tables = append(d.Tables, v.settings())
+	case analyze.ModeAB:
+		d.Tables = append(d.Tables, v.ab())
+	}
+	for _, s := range r.Series {
+		d.Headline = append(d.Headline, v.headline(s)...)
+	}
+	d.Notes = append(d.Notes, r.Warnings...)
+	for _, s := range r.Series {
+		for _, w := range s.Warnings {
+			d.Notes = append(d.Notes, s.Name+": "+w)
+		}
+	}
+	charts, err := throughputCharts(r, name)
+	if err != nil {
+		d.Notes = append(d.Notes, "chart not drawn: "+err.Error())
+	}
+	d.Charts = charts
+	return d
+}
+
+// tput holds what every table of a throughput view needs.
+type tput struct{ r *analyze.Result }
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+// sized reports whether the x values are sizes.
+func (v *tput) sized() bool { return v.r.XBytes() > 0 }
+
+// xTitle names the x axis with its unit: "size_gb (GiB)".
+func (v *tput) xTitle() string { return withUnit(deref(v.r.X), deref(v.r.XUnit)) }
+
+// yTitle names the measure with its unit: "ops_per_s (ops/s)".
+func (v *tput) yTitle() string { return withUnit(deref(v.r.Y), deref(v.r.YUnit)) }
+
+// withUnit is "name (unit)", the name alone when the unit is in it.
+func withUnit(name, unit string) string {
+	switch {
+	case unit == "" || strings.Contains(snake(name), snake(unit)):
+		return name
+	case name == "":
+		return unit
+	}
+	return name + " (" + unit + ")"
+}
+
+// xCol is the column of x values named title: sizes in bytes, else
+// figures keyed by the x name and its unit.
+func (v *tput) xCol(key, title string) Column {
+	if v.sized() {
+		return Column{Key: key + "_bytes", Title: title, Kind: BytesKind}
+	}
+	return Column{Key: key, Title: title, Kind: NumberKind}
+}
+
+// x is an x value as a cell: a size in bytes, else the figure.
+func (v *tput) x(x float64) Cell {
+	if b := v.r.XBytes(); b > 0 {
+		return Bytes(int64(math.Round(x * b)))
+	}
+	return Num(x)
+}
+
+// xKey is the CSV name of the x values: "size" (with _bytes) for sizes,
+// else the x column's name with its unit.
+func (v *tput) xKey() string {
+	if v.sized() {
+		return "size"
+	}
+	return unitKey(deref(v.r.X), deref(v.r.XUnit), "x")
+}
+
+// yCol is the column of the measured values.
+func (v *tput) yCol() Column {
+	return Column{Key: unitKey(deref(v.r.Y), deref(v.r.YUnit), "y"), Title: v.yTitle(), Kind: NumberKind}
+}
+
+// unitKey is a CSV column name: the name in snake case with its unit
+// after it unless the name says it already ("ops_per_s",
+// "load_speed_mib_per_s"); def when both are empty.
+func unitKey(name, unit, def string) string {
+	k, u := snake(name), snake(unit)
+	switch {
+	case k == "" && u == "":
+		return def
+	case k == "":
+		return u
+	case u != "" && !strings.Contains(k, u):
+		return k + "_" + u
+	}
+	return k
+}
+
+// snake writes a name as a CSV key: lower case, "/" as "_per_", any run
+// of other characters as one "_".
+func snake(s string) string {
+	s = strings.ReplaceAll(strings.ToLower(s), "/", " per ")
+	var b strings.Builder
+	under := false
+	for _, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if under && b.Len() > 0 {
+				b.WriteByte('_')
+			}
+			b.WriteRune(r)
+			under = false
+			continue
+		}
+		under = true
+	}
+	return b.String()
+}
+
+// pEq writes a p-value as the verdicts do: "p=0.541", "p<0.001".
+func pEq(v float64) string {
+	h := P(v).Human()
+	if strings.HasPrefix(h, "<") {
+		return "p" + h
+	}
+	return "p=" + h
+}
+
+func seriesCol() Column { return Column{Key: "series", Title: "series", Max: 24} }
+
+func yesNo(b bool) Cell {
+	if b {
+		return Str("yes")
+	}
+	return Str("no")
+}
+
+// points is every measurement: the main table, the one CSV writes.
+func (v *tput) points() *Table {
+	t := &Table{Name: "points", Title: "Measurements", Noun: "points", Limit: PointsLimit}
+	xc := v.xCol(v.xKey(), withUnit(deref(v.r.X), deref(v.r.XUnit)))
+	if v.r.Mode == analyze.ModeAB {
+		xc = Column{Key: "configuration", Title: "configuration", Max: 32}
+	}
+	t.Columns = []Column{seriesCol(), xc, v.yCol(), {Key: "source", Title: "source"}}
+	for _, s := range v.r.Series {
+		for _, p := range s.Points {
+			x := Str(p.Label)
+			if v.r.Mode != analyze.ModeAB {
+				x = Null(xc.Kind)
+				if p.X != nil {
+					x = v.x(*p.X)
+				}
+			}
+			t.Rows = append(t.Rows, []Cell{Str(s.Name), x, Num(p.Y), Str(p.Source)})
+		}
+	}
+	return t
+}
+
+// seriesTable sums up each series: the change from the first to the
+// last size or setting, the steps before and at the last, the best.
+func (v *tput) seriesTable() *Table {
+	xk := v.xKey()
+	t := &Table{Name: "series", Title: "Series", Noun: "series", Columns: []Column{
+		seriesCol(),
+		{Key: "points", Title: "points", Kind: CountKind},
+		v.xCol("first_"+xk, "first"),
+		v.xCol("last_"+xk, "last"),
+		{Key: "first_to_last_change", Title: "first→last", Kind: ChangeKind},
+		{Key: "to_next_to_last_change", Title: "first→next-to-last", Kind: ChangeKind},
+		{Key: "last_step_ratio", Title: "last step", Kind: RatioKind},
+		v.xCol("best_"+xk, "best at"),
+		{Key: "best_" + v.yCol().Key, Title: "best", Kind: NumberKind},
+	}}
+	for _, s := range v.r.Series {
+		first, last := Null(t.Columns[2].Kind), Null(t.Columns[3].Kind)
+		if xs := xsOf(s); len(xs) > 0 {
+			first, last = v.x(slices.Min(xs)), v.x(slices.Max(xs))
+		}
+		upTo, lastStep := Null(ChangeKind), Null(RatioKind)
+		if st := s.UpToLastStep; st != nil {
+			upTo = Change(st.Change)
+		}
+		if st := s.LastStep; st != nil {
+			lastStep = Ratio(st.Ratio)
+		}
+		bestX, bestY := Null(t.Columns[7].Kind), Null(NumberKind)
+		if b := s.Best; b != nil {
+			bestY = Num(b.Y)
+			if b.X != nil {
+				bestX = v.x(*b.X)
+			}
+		}
+		t.Rows = append(t.Rows, []Cell{Str(s.Name), Int(int64(len(s.Points))), first, last,
+			ChangeP(s.FirstToLastChange), upTo, lastStep, bestX, bestY})
+	}
+	t.Notes = append(t.Notes, "last step: the last median over the one before it (×0.5 is half the throughput); "+
+		"first→next-to-last leaves a far last point out")
+	for _, s := range v.r.Series {
+		if l := s.Load; l != nil {
+			t.Notes = append(t.Notes, l.Verdict, "test: "+l.Test)
+		}
+	}
+	return t
+}
+
+// models lists the fits of each degradation series.
+func (v *tput) models() *Table {
+	t := &Table{Name: "models", Title: "Models", Noun: "models", Columns: []Column{
+		seriesCol(),
+		{Key: "model", Title: "model"},
+		{Key: "formula", Title: "formula"},
+		{Key: "r2", Title: "R²", Kind: NumberKind},
+		{Key: "slope_p", Title: "slope p", Kind: PKind},
+		{Key: "loss_per_doubling_share", Title: "lost per doubling", Kind: ShareKind},
+	}}
+	for _, s := range v.r.Series {
+		for _, m := range s.Models {
+			t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), Str(m.Formula), Num(m.R2), P(m.SlopeP), ShareP(m.LossPerDoubling)})
+		}
+		b := analyze.BestModel(s.Models)
+		if b == nil {
+			continue
+		}
+		who := ""
+		if len(v.r.Series) > 1 {
+			who = s.Name + ": "
+		}
+		t.Notes = append(t.Notes, fmt.Sprintf("%sbest fit by R²: %s (%s)", who, b.Name, b.Formula))
+		if b.SlopeP > analyze.Alpha {
+			t.Notes = append(t.Notes, fmt.Sprintf("%sthe slope of the best fit is not significant (%s): no degradation the noise could not explain",
+				who, pEq(b.SlopeP)))
+		}
+	}
+	t.Notes = append(t.Notes, "lost per doubling: the share of throughput the curve loses each time the size doubles")
+	return t
+}
+
+// params lists the fitted parameters and their standard errors.
+func (v *tput) params() *Table {
+	t := &Table{Name: "params", Title: "Parameters", Noun: "parameters", Columns: []Column{
+		seriesCol(),
+		{Key: "model", Title: "model"},
+		{Key: "param", Title: "parameter"},
+		{Key: "value", Title: "value", Kind: NumberKind},
+		{Key: "stderr", Title: "std. error", Kind: NumberKind},
+	}}
+	for _, s := range v.r.Series {
+		for _, m := range s.Models {
+			for _, p := range m.Params {
+				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), Str(p.Name), Num(p.Value), Num(p.StdErr)})
+			}
+		}
+	}
+	t.Notes = append(t.Notes, "power: c and k of y = c·x^k, fitted on ln y; the others a and b")
+	return t
+}
+
+// holdout is the leave-last-out check of every model.
+func (v *tput) holdout() *Table {
+	xc := v.xCol("at", "at")
+	t := &Table{Name: "holdout", Title: "Leave-last-out: each model fitted without the largest size, asked for it", Noun: "models",
+		Columns: []Column{
+			seriesCol(),
+			{Key: "model", Title: "model"},
+			xc,
+			{Key: "predicted", Title: "predicted", Kind: NumberKind},
+			{Key: "lo", Title: "95 % from", Kind: NumberKind},
+			{Key: "hi", Title: "to", Kind: NumberKind},
+			{Key: "actual", Title: "actual", Kind: NumberKind},
+			{Key: "error_change", Title: "error", Kind: ChangeKind},
+			{Key: "inside", Title: "inside"},
+		}}
+	for _, s := range v.r.Series {
+		for _, m := range s.Models {
+			h := m.LeaveLastOut
+			if h == nil {
+				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), Null(xc.Kind), Null(NumberKind), Null(NumberKind),
+					Null(NumberKind), Null(NumberKind), Null(ChangeKind), Null(TextKind)})
+				continue
+			}
+			t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), v.x(h.X), Num(h.Y), Num(h.Lo), Num(h.Hi), Num(h.Actual),
+				Change(h.Error), yesNo(h.Inside)})
+		}
+	}
+	t.Notes = append(t.Notes, "error: (predicted − actual) / actual; inside: the actual value is within the 95 % prediction interval")
+	return t
+}
+
+// prediction is every model's prediction at the size asked for (or
+// fbdiag's default); nil when there is none.
+func (v *tput) prediction() *Table {
+	if v.r.PredictAt == nil {
+		return nil
+	}
+	xc := v.xCol("at", "at")
+	t := &Table{Name: "prediction", Title: "Prediction at " + v.r.FormatX(*v.r.PredictAt), Noun: "models", Columns: []Column{
+		seriesCol(),
+		{Key: "model", Title: "model"},
+		xc,
+		{Key: "predicted", Title: "predicted", Kind: NumberKind},
+		{Key: "lo", Title: "95 % from", Kind: NumberKind},
+		{Key: "hi", Title: "to", Kind: NumberKind},
+	}}
+	for _, s := range v.r.Series {
+		for _, m := range s.Models {
+			if p := m.Prediction; p != nil {
+				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), v.x(p.X), Num(p.Y), Num(p.Lo), Num(p.Hi)})
+			}
+		}
+	}
+	if v.r.PredictDefault {
+		t.Notes = append(t.Notes, fmt.Sprintf("at %s × the largest size measured, fbdiag's default (throughput-degradation.predict_factor)",
+			Num(analyze.NewThresholds().Get("throughput-degradation", "predict_factor")).Human()))
+	}
+	t.Notes = append(t.Notes, "the 95 % prediction interval is where a new measurement at that size should fall if the curve holds")
+	return t
+}
+
+// knee is the cliff test of every series that had one.
+func (v *tput) knee() *Table {
+	xc := v.xCol("at", "at")
+	t := &Table{Name: "knee", Title: "Cliff test", Noun: "tests", Columns: []Column{
+		seriesCol(),
+		xc,
+		{Key: "model", Title: "trend"},
+		{Key: "below", Title: "below", Kind: CountKind},
+		{Key: "above", Title: "above", Kind: CountKind},
+		{Key: "step", Title: "step", Kind: NumberKind},
+		{Key: "step_change", Title: "of the trend", Kind: ChangeKind},
+		{Key: "p", Title: "p", Kind: PKind},
+		{Key: "significant", Title: "significant"},
+		{Key: "cliff", Title: "cliff"},
+	}}
+	var minCliff float64
+	var test string
+	for _, s := range v.r.Series {
+		k := s.Knee
+		if k == nil {
+			continue
+		}
+		minCliff, test = k.MinCliff, k.Test
+		t.Rows = append(t.Rows, []Cell{Str(s.Name), v.x(k.At), Str(k.Model), Int(int64(k.Below)), Int(int64(k.Above)),
+			Num(k.Step), Change(k.StepFraction), P(k.P), yesNo(k.Significant), yesNo(k.Cliff)})
+		t.Notes = append(t.Notes, k.Verdict)
+	}
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	t.Notes = append(t.Notes, fmt.Sprintf("cliff: a significant step for the worse of at least %s of the trend", Share(minCliff).Human()))
+	if v.r.KneeDefault {
+		t.Notes = append(t.Notes, fmt.Sprintf("tested at the size before the largest jump between measured sizes (at least %s ×), fbdiag's default (throughput-degradation.knee_jump)",
+			Num(analyze.NewThresholds().Get("throughput-degradation", "knee_jump")).Human()))
+	}
+	t.Notes = append(t.Notes, "test: "+test)
+	return t
+}
+
+// leverage names the points that dominate a fit or the cliff test.
+func (v *tput) leverage() *Table {
+	t := &Table{Name: "leverage", Title: "High leverage: points that outweigh all the others in their own fitted value", Noun: "points",
+		Columns: []Column{
+			seriesCol(),
+			{Key: "fit", Title: "fit"},
+			v.xCol(v.xKey(), "point"),
+			{Key: "leverage", Title: "leverage", Kind: NumberKind},
+			{Key: "limit", Title: "limit", Kind: NumberKind},
+		}}
+	for _, s := range v.r.Series {
+		for _, m := range s.Models {
+			for _, h := range m.HighLeverage {
+				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), v.x(h.X), Num(h.Leverage), Num(m.LeverageLimit)})
+			}
+		}
+		if k := s.Knee; k != nil {
+			for _, h := range k.HighLeverage {
+				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str("cliff test"), v.x(h.X), Num(h.Leverage), Num(k.LeverageLimit)})
+			}
+		}
+	}
+	if len(t.Rows) == 0 {
+		return nil
+	}
+	t.Notes = append(t.Notes, "the curves go through such a point whatever the other sizes say")
+	return t
+}
+
+// settings is the sweep of every series: each setting against the best.
+func (v *tput) settings() *Table {
+	xc := v.xCol(v.xKey(), deref(v.r.X))
+	t := &Table{Name: "settings", Title: "Settings against the best", Noun: "settings", Columns: []Column{
+		seriesCol(),
+		xc,
+		{Key: "n", Title: "n", Kind: CountKind},
+		{Key: "median", Title: "median", Kind: NumberKind},
+		{Key: "min", Title: "min", Kind: NumberKind},
+		{Key: "max", Title: "max", Kind: NumberKind},
+		{Key: "vs_best_change", Title: "vs best", Kind: ChangeKind},
+		{Key: "p_adjusted", Title: "p (adjusted)", Kind: PKind},
+		{Key: "mark", Title: ""},
+	}}
+	for _, s := range v.r.Series {
+		sw := s.Sweep
+		if sw == nil {
+			continue
+		}
+		for _, st := range sw.Settings {
+			mark := ""
+			switch {
+			case st.X == sw.Best.X:
+				mark = "best"
+			case slices.Contains(sw.WithinNoise, st.X):
+				mark = "within noise"
+			}
+			p := Null(PKind)
+			if c := st.Compare; c != nil {
+				p = PP(c.PAdjusted)
+			}
+			t.Rows = append(t.Rows, []Cell{Str(s.Name), v.x(st.X), Int(int64(st.N)), Num(st.Median), Num(st.Min), Num(st.Max),
+				Change(st.VsBest), p, Str(mark)})
+		}
+		who := ""
+		if len(v.r.Series) > 1 {
+			who = s.Name + ": "
+		}
+		t.Notes = append(t.Notes, who+sw.Verdict)
+	}
+	for _, s := range v.r.Series {
+		if s.Sweep != nil {
+			t.Notes = append(t.Notes, "test: "+s.Sweep.Test)
+			break
+		}
+	}
+	return t
+}
+
+// ab compares every configuration with the first, the baseline.
+func (v *tput) ab() *Table {
+	t := &Table{Name: "ab", Title: "Configurations against the first (the baseline)", Noun: "configurations", Limit: PointsLimit, Columns: []Column{
+		seriesCol(),
+		{Key: "configuration", Title: "configuration", Max: 32},
+		{Key: "n", Title: "n", Kind: CountKind},
+		{Key: "median", Title: "median", Kind: NumberKind},
+		{Key: "min", Title: "min", Kind: NumberKind},
+		{Key: "max", Title: "max", Kind: NumberKind},
+		{Key: "spread_share", Title: "±", Kind: ShareKind},
+		{Key: "ratio", Title: "ratio", Kind: RatioKind},
+		{Key: "change", Title: "change", Kind: ChangeKind},
+		{Key: "direction", Title: ""},
+		{Key: "p_adjusted", Title: "p (adjusted)", Kind: PKind},
+	}}
+	var warnings []string
+	for _, s := range v.r.Series {
+		if len(s.AB) == 0 {
+			for _, p := range s.Points {
+				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(p.Label), Int(1), Num(p.Y), Num(p.Y), Num(p.Y), Null(ShareKind),
+					Null(RatioKind), Null(ChangeKind), Str(""), Null(PKind)})
+			}
+			t.Notes = append(t.Notes, s.Name+": one configuration, nothing to compare")
+			continue
+		}
+		b := s.AB[0]
+		t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(b.Baseline), Int(int64(b.Before.N)), Num(b.Before.Median), Num(b.Before.Min),
+			Num(b.Before.Max), ShareP(b.BeforeSpread), Null(RatioKind), Null(ChangeKind), Str("baseline"), Null(PKind)})
+		for _, e := range s.AB {
+			t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(e.Label), Int(int64(e.After.N)), Num(e.After.Median), Num(e.After.Min),
+				Num(e.After.Max), ShareP(e.AfterSpread), Ratio(e.Ratio), Change(e.Change), Str(e.Direction), PP(e.Comparison.PAdjusted)})
+			if len(s.AB) <= ABHeadline {
+				t.Notes = append(t.Notes, e.Verdict)
+			}
+			for _, w := range e.Comparison.Warnings {
+				if !slices.Contains(warnings, w) {
+					warnings = append(warnings, w)
+				}
+			}
+		}
+		if c := s.AB[0].Comparison; c.Tests > 1 {
+			t.Notes = append(t.Notes, fmt.Sprintf("p (adjusted): %s over the %d comparisons with the baseline", c.Adjustment, c.Tests))
+		}
+	}
+	t.Notes = append(t.Notes, "ratio: median / the baseline's median; change: (median − baseline) / baseline; ±: the 95 % interval of the median (6 runs or more)")
+	t.Notes = append(t.Notes, warnings...)
+	return t
+}
+
+// headline gives the figures of one series a reader looks at first.
+func (v *tput) headline(s *analyze.Series) []Field {
+	key, label := "", ""
+	if len(v.r.Series) > 1 {
+		key, label = snake(s.Name)+"_", s.Name+": "
+	}
+	var out []Field
+	add := func(k, l string, c Cell, detail string) {
+		out = append(out, Field{Key: key + k, Label: label + l, Value: c, Detail: detail})
+	}
+	xk := v.xKey()
+	if v.sized() {
+		xk += "_bytes"
+	}
+	switch {
+	case s.Load != nil:
+		l := s.Load
+		detail := ""
+		if l.MedianLo != nil && l.MedianHi != nil {
+			detail = fmt.Sprintf("(95 %% interval %s–%s)", Num(*l.MedianLo).Human(), Num(*l.MedianHi).Human())
+		}
+		add("median_"+v.yCol().Key, "median "+v.yTitle(), Num(l.Summary.Median), detail)
+		trend := "no trend"
+		if l.Trend {
+			trend = "a trend"
+		}
+		add("load_speed_per_doubling_change", "load speed per size doubling", Change(l.TrendPerDoubling), fmt.Sprintf("(%s, %s)", trend, pEq(l.TrendP)))
+	case s.Sweep != nil:
+		sw := s.Sweep
+		add("best_"+xk, "best "+deref(v.r.X), v.x(sw.Best.X), fmt.Sprintf("(median %s)", Num(sw.Best.Median).Human()))
+		add("worst_vs_best_share", "worst setting off the best", Share(sw.Spread), "(at "+v.x(sw.Worst.X).Human()+")")
+	case len(s.AB) > ABHeadline:
+		add("configurations", "configurations compared with "+s.AB[0].Baseline, Int(int64(len(s.AB))), "(see the table)")
+	case len(s.AB) > 0:
+		for _, e := range s.AB {
+			k := "change"
+			if len(s.AB) > 1 {
+				k = snake(e.Label) + "_change"
+			}
+			add(k, e.Label+" vs "+e.Baseline, Change(e.Change), fmt.Sprintf("(%s, %s)", Ratio(e.Ratio).Human(), e.Direction))
+		}
+	case len(s.Models) > 0:
+		detail := ""
+		if xs := xsOf(s); len(xs) > 1 {
+			detail = fmt.Sprintf("(%s → %s)", v.x(slices.Min(xs)).Human(), v.x(slices.Max(xs)).Human())
+		}
+		add("first_to_last_change", "first to last size", ChangeP(s.FirstToLastChange), detail)
+		b := analyze.BestModel(s.Models)
+		if b != nil && b.LossPerDoubling != nil {
+			add("loss_per_doubling_share", "lost per size doubling", Share(*b.LossPerDoubling), fmt.Sprintf("(%s fit, R² %s)", b.Name, Num(b.R2).Human()))
+		}
+		if b != nil && b.Prediction != nil {
+			p := b.Prediction
+			add("predicted_"+v.yCol().Key, "predicted at "+v.r.FormatX(p.X), Num(p.Y),
+				fmt.Sprintf("(95 %% interval %s–%s, %s fit)", Num(p.Lo).Human(), Num(p.Hi).Human(), b.Name))
+		}
+		if k := s.Knee; k != nil {
+			verdict := "no cliff"
+			if k.Cliff {
+				verdict = "cliff"
+			}
+			add("knee_step_change", "step at "+v.r.FormatX(k.At), Change(k.StepFraction), fmt.Sprintf("(%s, %s)", verdict, pEq(k.P)))
+		}
+	}
+	return out
+}

@@ -1,0 +1,195 @@
+package view
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/plot"
+)
+
+// CurvePoints is how many points a fitted curve is drawn with.
+const CurvePoints = 80
+
+// throughputCharts draws the chart of a throughput result, its labels
+// written as the tables write the same figures (sizes in IEC units,
+// ratios other / base); name goes into the title and the file name.
+func throughputCharts(r *analyze.Result, name string) ([]*plot.Chart, error) {
+	var c *plot.Chart
+	var err error
+	switch r.Mode {
+	case analyze.ModeDegradation:
+		c, err = plot.SizeThroughputChart(SizeThroughputChart(r, "Throughput vs database size: "+name))
+	case analyze.ModeSweep:
+		c, err = plot.SweepChart(SweepChart(r, "Sweep: "+name))
+	case analyze.ModeAB:
+		c, err = plot.ABChart(ABChart(r, "A/B: "+name))
+	case analyze.ModeLoad:
+		c, err = plot.LoadSpeedChart(LoadSpeedChart(r, "Load speed per database: "+name))
+	default:
+		return nil, fmt.Errorf("no chart for throughput mode %q", r.Mode)
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.Name = plot.SafeName(name)
+	return []*plot.Chart{c}, nil
+}
+
+func seriesXY(s *analyze.Series) plot.Series {
+	ps := plot.Series{Name: s.Name}
+	for _, p := range s.Points {
+		if p.X == nil {
+			continue
+		}
+		ps.X = append(ps.X, *p.X)
+		ps.Y = append(ps.Y, p.Y)
+	}
+	return ps
+}
+
+// SizeThroughputChart is the size vs throughput chart of a degradation:
+// the measured points, every fitted model (each series' best one when
+// there are several series) sampled on a log grid from the smallest size
+// to the largest or the predicted one, the best model's prediction with
+// its interval, the knee and the points of high leverage.
+func SizeThroughputChart(r *analyze.Result, title string) plot.SizeThroughput {
+	v := &tput{r: r}
+	d := plot.SizeThroughput{Title: title, XUnit: deref(r.XUnit), YLabel: v.yTitle()}
+	for _, s := range r.Series {
+		ps := seriesXY(s)
+		d.Series = append(d.Series, ps)
+		if len(ps.X) == 0 {
+			continue
+		}
+		lo, hi := ps.X[0], ps.X[0]
+		for _, x := range ps.X {
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
+		}
+		if r.PredictAt != nil {
+			hi = math.Max(hi, *r.PredictAt)
+		}
+		models := s.Models
+		if len(r.Series) > 1 {
+			// Several series: only each one's best fit, or the legend
+			// outgrows the chart.
+			models = nil
+			if b := analyze.BestModel(s.Models); b != nil {
+				models = []*analyze.Model{b}
+			}
+		}
+		for _, m := range models {
+			c := plot.Curve{Name: fmt.Sprintf("%s fit, R² %s", m.Name, Num(m.R2).Human())}
+			if len(r.Series) > 1 {
+				c.Name = s.Name + ": " + c.Name
+			}
+			if lo > 0 {
+				for i := range CurvePoints {
+					x := lo * math.Pow(hi/lo, float64(i)/float64(CurvePoints-1))
+					c.X = append(c.X, x)
+					c.Y = append(c.Y, m.Curve(x))
+				}
+			}
+			d.Fits = append(d.Fits, c)
+		}
+		b := analyze.BestModel(s.Models)
+		if b != nil && b.Prediction != nil && d.Prediction == nil {
+			p := b.Prediction
+			d.Prediction = &plot.Point{X: p.X, Y: p.Y, Label: fmt.Sprintf("%s at %s: %s (95 %%: %s–%s)",
+				b.Name, r.FormatX(p.X), Num(p.Y).Human(), Num(p.Lo).Human(), Num(p.Hi).Human())}
+			if len(r.Series) > 1 {
+				// One prediction is drawn: the first series'.
+				d.Prediction.Label = s.Name + ": " + d.Prediction.Label
+			}
+			d.PredictionInterval = &plot.Interval{Lo: p.Lo, Hi: p.Hi}
+		}
+		if k := s.Knee; k != nil && d.Knee == nil {
+			at := k.At
+			d.Knee = &at
+			d.KneeLabel = kneeLabel(r, k)
+		}
+		if b != nil && len(r.Series) == 1 {
+			for _, h := range b.HighLeverage {
+				for i, x := range ps.X {
+					if x == h.X {
+						d.HighLeverage = append(d.HighLeverage, plot.Point{X: x, Y: ps.Y[i],
+							Label: fmt.Sprintf("leverage %s in the %s fit: %s", Num(h.Leverage).Human(), b.Name, r.FormatX(x))})
+						break
+					}
+				}
+			}
+		}
+	}
+	return d
+}
+
+// kneeLabel is the cliff test's answer beside its line: "16.0 GiB:
+// cliff, -29.5 %", "16.0 GiB: no cliff (+0.8 %, p=0.541)".
+func kneeLabel(r *analyze.Result, k *analyze.Knee) string {
+	at := r.FormatX(k.At)
+	if k.Cliff {
+		return fmt.Sprintf("%s: cliff, %s", at, Change(k.StepFraction).Human())
+	}
+	return fmt.Sprintf("%s: no cliff (%s, %s)", at, Change(k.StepFraction).Human(), pEq(k.P))
+}
+
+// SweepChart is the sweep chart: every series and its best setting.
+func SweepChart(r *analyze.Result, title string) plot.Sweep {
+	v := &tput{r: r}
+	d := plot.Sweep{Title: title, XLabel: v.xTitle(), YLabel: v.yTitle()}
+	for _, s := range r.Series {
+		d.Series = append(d.Series, seriesXY(s))
+		if s.Sweep != nil {
+			d.Best = append(d.Best, plot.Point{X: s.Sweep.Best.X, Y: s.Sweep.Best.Median, Label: s.Name})
+			d.BestText = append(d.BestText, s.Name+" "+Num(s.Sweep.Best.Median).Human())
+		}
+	}
+	return d
+}
+
+// ABChart is the A/B chart of the first series: the baseline's and each
+// configuration's median, labelled with the ratio and change against
+// the baseline and the direction, as the ab table has them.
+func ABChart(r *analyze.Result, title string) plot.AB {
+	d := plot.AB{Title: title, YLabel: (&tput{r: r}).yTitle()}
+	if len(r.Series) == 0 || len(r.Series[0].AB) == 0 {
+		return d
+	}
+	s := r.Series[0]
+	first := s.AB[0]
+	d.Names = append(d.Names, first.Baseline)
+	d.Values = append(d.Values, first.Before.Median)
+	d.Deltas = append(d.Deltas, 0)
+	d.Labels = append(d.Labels, Num(first.Before.Median).Human()+"\nbaseline")
+	for _, e := range s.AB {
+		d.Names = append(d.Names, e.Label)
+		d.Values = append(d.Values, e.After.Median)
+		d.Deltas = append(d.Deltas, e.Change*100)
+		d.Labels = append(d.Labels, fmt.Sprintf("%s\n%s, %s\n%s", Num(e.After.Median).Human(), Ratio(e.Ratio).Human(), Change(e.Change).Human(), e.Direction))
+	}
+	return d
+}
+
+// LoadSpeedChart is the load speed chart: one bar per database, named
+// by its size, and the median speed.
+func LoadSpeedChart(r *analyze.Result, title string) plot.LoadSpeed {
+	d := plot.LoadSpeed{Title: title, Unit: deref(r.YUnit)}
+	if len(r.Series) == 0 {
+		return d
+	}
+	s := r.Series[0]
+	v := &tput{r: r}
+	for i, p := range s.Points {
+		name := fmt.Sprintf("#%d", i+1)
+		if p.X != nil {
+			name = v.x(*p.X).Human()
+		}
+		d.Names = append(d.Names, name)
+		d.Values = append(d.Values, p.Y)
+	}
+	if s.Load != nil {
+		m := s.Load.Summary.Median
+		d.Median = &m
+	}
+	return d
+}

@@ -1,0 +1,214 @@
+package view
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
+	"github.com/fbdiag/fbdiag/plot"
+)
+
+// throughputResult analyses files as fbdiag throughput does.
+func throughputResult(t *testing.T, opt analyze.Options, files ...string) *analyze.Result {
+	t.Helper()
+	var in analyze.Input
+	for _, name := range files {
+		f, err := os.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tables, runs, notes, err := parse.ReadThroughput(f, filepath.Base(name))
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Tables = append(in.Tables, tables...)
+		in.Runs = append(in.Runs, runs...)
+		in.Notices = append(in.Notices, notes...)
+	}
+	r, err := analyze.Throughput(in, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func at(t *testing.T, s string) analyze.At {
+	t.Helper()
+	a, err := analyze.ParseAt(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// goldenDoc pins a document in every format: text, markdown, HTML and
+// the CSV of each table named (the first is the main one, points).
+func goldenDoc(t *testing.T, stem string, d *Doc, tables ...string) {
+	t.Helper()
+	opt := Options{MoreHint: " (--all shows them)"}
+	for f, ext := range map[Format]string{Text: "txt", Markdown: "md", HTML: "html"} {
+		testutil.Golden(t, "testdata/golden/"+stem+"."+ext, []byte(write(t, f, opt, d)))
+	}
+	testutil.Golden(t, "testdata/golden/"+stem+".csv", []byte(write(t, CSV, Options{}, d)))
+	for _, name := range tables {
+		testutil.Golden(t, "testdata/golden/"+stem+"-"+name+".csv", []byte(write(t, CSV, Options{Table: name}, d)))
+	}
+}
+
+func seed(t *testing.T, name string) string { return testutil.Testdata(t, "seeds", name) }
+
+// The seed article's degradation (9.04 GiB to 1.77 TiB) as the report
+// and fbdiag throughput with no option analyse it: predicted at twice
+// the largest size, 3.54 TiB; no knee (one size above the only 4× jump).
+func TestThroughputDegradationGolden(t *testing.T) {
+	r := throughputResult(t, analyze.Options{}, seed(t, "degradation-throughput-sata.csv"))
+	d := Throughput(r, "degradation-throughput-sata.csv")
+	goldenDoc(t, "throughput-degradation-sata", d, "models", "prediction", "series", "summary")
+	if got := fieldOf(t, d, "predicted_ops_per_s"); got.Label != "predicted at 3.54 TiB" || got.Value.Human() != "148" ||
+		got.Detail != "(95 % interval 140–157, power fit)" {
+		t.Errorf("prediction field %+v", got)
+	}
+	for _, name := range TableNames(d) {
+		if name == "knee" {
+			t.Error("a knee table without a knee test")
+		}
+	}
+	// --knee 16GB --predict 2TB: 2.00 TiB in the tables, headline and
+	// chart alike.
+	r = throughputResult(t, analyze.Options{Knee: at(t, "16GB"), Predict: at(t, "2TB")}, seed(t, "degradation-throughput-sata.csv"))
+	d = Throughput(r, "degradation-throughput-sata.csv")
+	goldenDoc(t, "throughput-degradation-sata-knee", d, "knee", "leverage")
+	if got := fieldOf(t, d, "predicted_ops_per_s"); got.Label != "predicted at 2.00 TiB" || got.Value.Human() != "167" {
+		t.Errorf("prediction field %+v", got)
+	}
+	st := SizeThroughputChart(r, "x")
+	if st.XUnit != "GiB" || st.Prediction == nil || st.Prediction.X != 2048 ||
+		st.Prediction.Label != "power at 2.00 TiB: 167 (95 %: 158–176)" ||
+		st.KneeLabel != "16.0 GiB: no cliff (+0.8 %, p=0.541)" ||
+		len(st.HighLeverage) != 1 || st.HighLeverage[0].Label != "leverage 0.929 in the power fit: 1.77 TiB" {
+		t.Errorf("chart: unit %q prediction %+v knee %q leverage %+v", st.XUnit, st.Prediction, st.KneeLabel, st.HighLeverage)
+	}
+	if !strings.Contains(write(t, Text, Options{}, d), "Prediction at 2.00 TiB\n") {
+		t.Error("text does not name 2.00 TiB")
+	}
+}
+
+// Every curve is its model, from the smallest size to the prediction.
+func TestSizeThroughputChartCurves(t *testing.T) {
+	r := throughputResult(t, analyze.Options{}, seed(t, "degradation-throughput-sata.csv"))
+	d := SizeThroughputChart(r, "x")
+	s := r.Series[0]
+	if len(d.Series) != 1 || len(d.Series[0].X) != 12 || d.Series[0].X[11] != 1813.969025 || d.Series[0].Y[11] != 169.33 ||
+		len(d.Fits) != 3 || d.Fits[2].Name != "power fit, R² 0.992" {
+		t.Fatalf("series %+v fits %d", d.Series, len(d.Fits))
+	}
+	for i, m := range s.Models {
+		c := d.Fits[i]
+		if len(c.X) != CurvePoints || c.X[0] != 9.04 || c.X[CurvePoints-1] != 2*1813.969025 {
+			t.Fatalf("%s: x from %v to %v", m.Name, c.X[0], c.X[len(c.X)-1])
+		}
+		for j, x := range c.X {
+			if c.Y[j] != m.Curve(x) {
+				t.Fatalf("%s at %v: %v, model %v", m.Name, x, c.Y[j], m.Curve(x))
+			}
+		}
+	}
+	if _, err := plot.SizeThroughputChart(d); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Seed 000's load speeds: 3.65 MiB/s for 9.04 GiB in 2535 s, no trend.
+func TestThroughputLoadGolden(t *testing.T) {
+	r := throughputResult(t, analyze.Options{}, seed(t, "degradation-load-sata.csv"))
+	d := Throughput(r, "degradation-load-sata.csv")
+	goldenDoc(t, "throughput-load-sata", d)
+	l := LoadSpeedChart(r, "x")
+	if l.Unit != "MiB/s" || l.Names[0] != "9.04 GiB" || l.Names[11] != "1.77 TiB" || *l.Median != r.Series[0].Load.Summary.Median {
+		t.Errorf("load chart %+v", l)
+	}
+}
+
+// Seed 001's page buffers: 1500 is best for Classic (390) and
+// SuperClassic (392).
+func TestThroughputSweepGolden(t *testing.T) {
+	r := throughputResult(t, analyze.Options{}, seed(t, "page-buffers-1.7tb.csv"))
+	d := Throughput(r, "page-buffers-1.7tb.csv")
+	goldenDoc(t, "throughput-sweep-page-buffers", d, "settings")
+	sw := SweepChart(r, "x")
+	if len(sw.Best) != 2 || sw.BestText[0] != "classic_points 390" || sw.BestText[1] != "superclassic_points 392" {
+		t.Errorf("sweep chart %+v", sw)
+	}
+}
+
+// 25 restores, 5 per page buffers setting: times, lower is better, and
+// tested against the best with Holm-adjusted p.
+func TestThroughputSweepRestoresGolden(t *testing.T) {
+	r := throughputResult(t, analyze.Options{X: "page_buffers"}, testutil.Testdata(t, "restores", "restore-page-buffers.csv"))
+	goldenDoc(t, "throughput-sweep-restores", Throughput(r, "restore-page-buffers.csv"), "settings")
+}
+
+// Seed 003's power plans: High performance against Balanced (the first,
+// the baseline) is ×1.25, +24.6 %, faster, in the table, the headline
+// and the chart.
+func TestThroughputABGolden(t *testing.T) {
+	r := throughputResult(t, analyze.Options{}, seed(t, "power-plan-tpcc.tsv"))
+	d := Throughput(r, "power-plan-tpcc.tsv")
+	goldenDoc(t, "throughput-ab-power-plan", d, "ab")
+	if f := fieldOf(t, d, "change"); f.Label != "High performance vs Balanced" || f.Value.Human() != "+24.6 %" || f.Detail != "(×1.25, faster)" {
+		t.Errorf("headline %+v", f)
+	}
+	ab := ABChart(r, "x")
+	if len(ab.Labels) != 2 || ab.Labels[0] != "17029\nbaseline" || ab.Labels[1] != "21226\n×1.25, +24.6 %\nfaster" {
+		t.Errorf("chart labels %q", ab.Labels)
+	}
+}
+
+// pgbench at six scales (../shared/corpus/bench): two series, sizes in
+// MiB; and the same runs as two configurations with six runs each.
+func TestThroughputPgbenchGolden(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(testutil.CorpusDir(t), "bench", "pgbench-scales", "*.txt"))
+	if len(files) != 12 {
+		t.Skipf("%d pgbench-scales files in the corpus, want 12", len(files))
+	}
+	r := throughputResult(t, analyze.Options{}, files...)
+	goldenDoc(t, "throughput-degradation-pgbench", Throughput(r, "pgbench-scales"), "series")
+	r = throughputResult(t, analyze.Options{Mode: analyze.ModeAB, X: "none"}, files...)
+	goldenDoc(t, "throughput-ab-pgbench", Throughput(r, "pgbench-scales"), "ab")
+}
+
+func fieldOf(t *testing.T, d *Doc, key string) Field {
+	t.Helper()
+	for _, f := range d.Headline {
+		if f.Key == key {
+			return f
+		}
+	}
+	var keys []string
+	for _, f := range d.Headline {
+		keys = append(keys, f.Key)
+	}
+	t.Fatalf("no field %q (have %v)", key, keys)
+	return Field{}
+}
+
+// A p-value reads with three decimals, a tiny one as "<0.001"; CSV keeps
+// the figure.
+func TestPCell(t *testing.T) {
+	for _, c := range []struct {
+		v            float64
+		human, plain string
+	}{{0.541, "0.541", "0.541"}, {0.00167, "0.002", "0.00167"}, {9.3e-14, "<0.001", "0.000000000000093"}, {1, "1.000", "1"}} {
+		if h, m := P(c.v).Human(), P(c.v).Machine(); h != c.human || m != c.plain {
+			t.Errorf("P(%v) = %q, %q; want %q, %q", c.v, h, m, c.human, c.plain)
+		}
+	}
+	if c := PP(nil); c.Human() != "" || c.Machine() != "" || !c.Kind.numeric() {
+		t.Errorf("PP(nil) = %+v", c)
+	}
+}
