@@ -98,6 +98,7 @@ var DefaultThresholds = []Threshold{
 	{"throughput-degradation", "high_leverage", 0.5, "hat value", "Huber, Robust Statistics (1981): a hat value above 0.5 is high leverage (0.2 to 0.5 moderate); a fitted value is sum(h_ij y_j) with weights summing to 1, so above 0.5 a point's own y weighs more than all the others together. Not 2p/n (Hoaglin and Welsch 1978): with the 5-12 sizes of these experiments it flags the smallest size of an even series (0.40 > 0.36 on the seed's 9-30 GB)"},
 	{"history-forecast", "min_sizes", 3, "snapshots", "[U] fbdiag default: a line through 2 sizes fits exactly (R2 1 says nothing) and has no error estimate, so no forecast interval; 3 is the least that leaves one degree of freedom"},
 	{"history-forecast", "max_span_multiple", 1, "x the observed span", "[U] fbdiag default: a forecast reaches no further past the last snapshot than the snapshots span; the 95% interval covers the scatter around the fitted trend, not a change of the trend, and a trend seen for N days says nothing about the N days after that"},
+	{"history-rate", "min_span", 3600, "seconds", "[U] fbdiag default: a rate per day from snapshots less than an hour apart says more about those minutes (a garbage collection, a batch job, a sweep) than about a day; the human formats leave such rates out, the JSON keeps them with per_day_reliable false"},
 }
 
 // Thresholds is a set of limits by key ("index-deep.min_depth"). The zero

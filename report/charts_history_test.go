@@ -18,7 +18,7 @@ func snapshotOfText(t *testing.T, name, text string) *analyze.HistorySnapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return analyze.NewHistorySnapshot(reps[0])
+	return analyze.NewHistorySnapshot(reps[0], analyze.SnapshotOptions{})
 }
 
 func historyFile(t *testing.T, rel ...string) *analyze.HistorySnapshot {

@@ -193,9 +193,5 @@ func signed(p *int64, f func(*int64) string) string {
 // historySnapshot places one analysed gstat run in time by its execution
 // time (the analysis is the section's, not made again).
 func historySnapshot(a *analyze.GstatAnalysis, rep *parse.GstatReport) *analyze.HistorySnapshot {
-	s := &analyze.HistorySnapshot{Parsed: rep, Analysis: a}
-	if rep.Header != nil && rep.Header.ExecutionTime != nil {
-		s.Time, s.TimeSource = rep.Header.ExecutionTime, analyze.TimeFromExecution
-	}
-	return s
+	return analyze.NewHistorySnapshot(rep, analyze.SnapshotOptions{Analysis: a})
 }

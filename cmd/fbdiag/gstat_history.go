@@ -113,9 +113,8 @@ func readSnapshots(c *cli.Context, name string) ([]*analyze.HistorySnapshot, err
 		for _, n := range rep.Notices {
 			fmt.Fprintln(e.stderr, n)
 		}
-		s := analyze.NewHistorySnapshot(rep)
-		if s.Time == nil && !mtime.IsZero() {
-			s.Time, s.TimeSource = &mtime, analyze.TimeFromFile
+		s := analyze.NewHistorySnapshot(rep, analyze.SnapshotOptions{FileTime: mtime})
+		if s.DatedByFile() {
 			fmt.Fprintf(e.stderr, "%s: run %d has no execution time; dated by the file's modification time %s\n",
 				shown, rep.Index+1, mtime.Format(time.DateTime))
 		}

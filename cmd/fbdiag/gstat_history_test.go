@@ -63,8 +63,8 @@ func TestGstatDiffTextShop(t *testing.T) {
 	checkHistWidth(t, out)
 	wantLines(t, out,
 		"Between     4 min 38 s, 8 transactions (103.6 per hour)\n",
-		"OAT age     before: at most 10 s (the database was created 10 s before; the rate estimate, 35 s, is\n"+
-			"                    longer than that: left out)\n"+
+		"OAT age     before: at most 10 s (the database was created 10.000 s before; the rate estimate,\n"+
+			"                    34.750 s, is longer than that: left out)\n"+
 			"            after:  0 s, at most 4 min 38 s\n",
 		"Size        61.1 MiB -> 60.6 MiB (-472.0 KiB)\n",
 		"Tables      3 changed, 0 added, 0 dropped, 3 unchanged\n",

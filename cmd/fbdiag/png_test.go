@@ -301,7 +301,7 @@ func TestGstatTrendPNG(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		snaps = append(snaps, analyze.NewHistorySnapshot(reps[0]))
+		snaps = append(snaps, analyze.NewHistorySnapshot(reps[0], analyze.SnapshotOptions{}))
 	}
 	charts, err := report.HistoryCharts(analyze.TrendOf(snaps, 0), 15)
 	if err != nil {

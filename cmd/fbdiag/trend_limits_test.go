@@ -27,7 +27,7 @@ func TestGstatTrendUnreliableLeftOut(t *testing.T) {
 	wantLines(t, out,
 		"Database    6.7 MiB -> 14.7 MiB (tables + indices)\n",
 		"Forecast    1.0 GiB: unreliable\n"+
-			"            the linear fit reaches the target 3.4 days after the last snapshot, 125× the 39 min 28 s\n"+
+			"            the linear fit reaches the target 3d 10:22:51 after the last snapshot, 125× the 0:39:29\n"+
 			"            the snapshots span; fbdiag forecasts no further ahead than 1× the span\n"+
 			"            exponential fit: unreliable\n",
 		"Left out    grow-15-d.txt: no index statistics (gstat -d): its size counts the tables only\n"+
@@ -106,8 +106,8 @@ func TestGstatDiffOATBoundsAndWarnings(t *testing.T) {
 	}
 	checkHistWidth(t, out)
 	wantLines(t, out,
-		"OAT age     before: at most 3 s (the database was created 3 s before; the rate estimate, 1 min 24 s,\n"+
-			"                    is longer than that: left out)\n"+
+		"OAT age     before: at most 3 s (the database was created 3.000 s before; the rate estimate,\n"+
+			"                    0:01:24, is longer than that: left out)\n"+
 			"            after:  22 min 31 s, at most 29 min 34 s\n",
 		"appeared  info      table-versions         STOCK                      0.6  0.2 versions/record\n")
 	out, _, code = runCLI(t, nil, "gstat", "diff", "--format", "json", a, b)
