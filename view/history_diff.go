@@ -44,7 +44,7 @@ func HistoryDiff(d *analyze.SnapshotDiff, opt HistoryOptions) *Doc {
 	doc.Tables = append(doc.Tables, diffSnapshotsTable(d), diffCountsTable(d), diffCountersTable(d),
 		diffTablesTable(d, opt), diffIndicesTable(d, opt), diffWarningChanges(d))
 	if len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter) > 0 {
-		doc.Tables = append(doc.Tables, diffFieldsTable(d))
+		doc.Tables = append(doc.Tables, diffFieldsTable(d, opt))
 	}
 	for _, w := range d.Warnings {
 		doc.Findings = append(doc.Findings, comparisonWarning("gstat-diff", w))
@@ -141,28 +141,39 @@ func snapshotCells(label string, s analyze.SnapshotInfo) []Cell {
 
 // snapshotLabels name snapshots by the part of their file names that
 // differs (testdata/growth/grow-00-a-r.txt and grow-10-a-r.txt are
-// 00-a-r and 10-a-r): the common prefix and suffix are cut at a
-// separator (/ \ - _ . or a space), so that words stay whole. Runs of
-// one file are told apart by their number (#2). A single file keeps its
-// base name.
+// 00-a-r and 10-a-r): of the base names when they differ, else of the
+// paths; the common prefix and suffix are cut at a separator (/ \\ - _ .
+// or a space), so that words stay whole. Runs of one file are told apart
+// by their number (#2). A single file keeps its base name.
 func snapshotLabels(ss []analyze.SnapshotInfo) []string {
-	files := make([][]rune, len(ss))
-	for i, s := range ss {
-		files[i] = []rune(s.File)
+	// The base names, when they tell the files apart.
+	name := func(f string) string { return filepath.Base(filepath.ToSlash(f)) }
+	runs, bases := map[string]int{}, map[string]string{}
+	for _, s := range ss {
+		runs[s.File]++
+		bases[name(s.File)] = s.File
+	}
+	if len(bases) < len(runs) {
+		name = func(f string) string { return f }
+	}
+	var files [][]rune
+	seen := map[string]bool{}
+	for _, s := range ss {
+		if !seen[s.File] {
+			seen[s.File] = true
+			files = append(files, []rune(name(s.File)))
+		}
 	}
 	pre, suf := 0, 0
 	if len(files) > 1 {
 		pre, suf = commonEnds(files)
 	}
 	out := make([]string, len(ss))
-	runs := map[string]int{}
-	for _, s := range ss {
-		runs[s.File]++
-	}
 	for i, s := range ss {
 		var l string
 		if len(files) > 1 {
-			l = string(files[i][pre : len(files[i])-suf])
+			r := []rune(name(s.File))
+			l = string(r[pre : len(r)-suf])
 		}
 		if l == "" {
 			l = filepath.Base(filepath.ToSlash(s.File))
@@ -480,8 +491,8 @@ func diffWarningChanges(d *analyze.SnapshotDiff) *Table {
 	return t
 }
 
-func diffFieldsTable(d *analyze.SnapshotDiff) *Table {
-	t := &Table{Name: "fields_only", Title: "Fields only one snapshot prints (not compared)", Noun: "fields",
+func diffFieldsTable(d *analyze.SnapshotDiff, opt HistoryOptions) *Table {
+	t := &Table{Name: "fields_only", Title: "Fields only one snapshot prints (not compared)", Noun: "fields", Limit: opt.Top,
 		Columns: []Column{{Key: "only_in", Title: "only in"}, {Key: "field", Title: "field"}}}
 	for _, f := range d.FieldsOnlyBefore {
 		t.Rows = append(t.Rows, []Cell{Str("old"), Str(f)})

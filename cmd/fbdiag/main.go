@@ -213,13 +213,5 @@ func outputFormat(c *cli.Context) (report.Format, error) {
 // openInput opens a named input; "-" is standard input. The returned name
 // is what messages show. Directories and binary data are refused here.
 func openInput(c *cli.Context, name string) (io.ReadCloser, string, error) {
-	if name == "-" {
-		h, err := sniff(getEnv(c).stdin, io.NopCloser(nil), "<stdin>")
-		return h, "<stdin>", err
-	}
-	f, err := openFile(name)
-	if err != nil {
-		return nil, name, err
-	}
-	return f, name, nil
+	return openNamed(name, getEnv(c).stdin)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strconv"
 
@@ -42,22 +43,26 @@ func pngOptions(c *cli.Context) (pngRequest, error) {
 // (stdout carries the analysis, JSON included). draw is called only when
 // --png was given.
 func (r pngRequest) write(c *cli.Context, draw func() ([]*plot.Chart, error)) error {
+	return r.writeTo(getEnv(c).stderr, draw)
+}
+
+// writeTo is write for a run function, which has no *cli.Context.
+func (r pngRequest) writeTo(stderr io.Writer, draw func() ([]*plot.Chart, error)) error {
 	if r.dir == "" {
 		return nil
 	}
-	e := getEnv(c)
 	charts, chartErr := draw()
 	if chartErr != nil {
 		// The charts that could be drawn are still written.
-		fmt.Fprintln(e.stderr, "fbdiag: chart:", chartErr)
+		fmt.Fprintln(stderr, "fbdiag: chart:", chartErr)
 	}
 	if len(charts) == 0 {
-		fmt.Fprintln(e.stderr, "fbdiag: --png: nothing to chart in this input")
+		fmt.Fprintln(stderr, "fbdiag: --png: nothing to chart in this input")
 		return nil
 	}
 	paths, err := report.WritePNGs(r.dir, charts, r.opts)
 	for _, p := range paths {
-		fmt.Fprintln(e.stderr, "wrote", p)
+		fmt.Fprintln(stderr, "wrote", p)
 	}
 	if errors.Is(err, report.ErrNotOurs) {
 		return cli.Exit("fbdiag: "+err.Error(), exitError)

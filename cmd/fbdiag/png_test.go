@@ -16,6 +16,7 @@ import (
 	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/plot"
 	"github.com/fbdiag/fbdiag/report"
+	"github.com/fbdiag/fbdiag/view"
 )
 
 // The size every --png test asks for: not the default, so the flags are
@@ -303,7 +304,7 @@ func TestGstatTrendPNG(t *testing.T) {
 		}
 		snaps = append(snaps, analyze.NewHistorySnapshot(reps[0], analyze.SnapshotOptions{}))
 	}
-	charts, err := report.HistoryCharts(analyze.TrendOf(snaps, 0), 15)
+	charts, err := view.HistoryTrendCharts(analyze.TrendOf(snaps, 0), view.HistoryTop)
 	if err != nil {
 		t.Fatal(err)
 	}
