@@ -34,7 +34,8 @@ type HistoryOptions struct {
 // verdicts are the analysis' (docs/gstat-history-json.md).
 func HistoryDiff(d *analyze.SnapshotDiff, opt HistoryOptions) *Doc {
 	doc := &Doc{
-		Title:         "gstat diff: " + d.Before.File + " → " + d.After.File,
+		Lead:          "gstat diff: ",
+		Title:         d.Before.File + " → " + d.After.File,
 		Source:        d.After.File,
 		Main:          "tables",
 		FindingsTitle: "Comparison warnings",
@@ -58,9 +59,9 @@ func HistoryDiff(d *analyze.SnapshotDiff, opt HistoryOptions) *Doc {
 }
 
 func diffHeadline(d *analyze.SnapshotDiff) []Field {
-	between := Field{Key: "seconds_between", Label: "Between", Value: SecP(d.SecondsBetween)}
+	between := Field{Key: "seconds_between", Label: "Between", Value: SecP(d.SecondsBetween), Unknown: "unknown"}
 	if d.SecondsBetween == nil {
-		between.Detail = "unknown: a snapshot has no execution time"
+		between.Detail = "(a snapshot has no execution time)"
 	}
 	fs := []Field{between}
 	size := d.Totals.SizeBytes
@@ -84,7 +85,7 @@ func diffHeadline(d *analyze.SnapshotDiff) []Field {
 			continue
 		}
 		fs = append(fs, Field{Key: "oat_age_" + side + "_seconds", Label: "OAT age, " + side,
-			Value: SecP(hoursToSeconds(a.EstimateHours)), Detail: oatAgeDetail(a)})
+			Value: SecP(hoursToSeconds(a.EstimateHours)), Detail: oatAgeDetail(a), Unknown: "no estimate"})
 	}
 	return fs
 }
@@ -118,8 +119,8 @@ func oatAgeDetail(a analyze.OATAge) string {
 	if len(parts) == 0 {
 		return ""
 	}
-	if a.EstimateHours == nil {
-		return strings.Join(parts, ", ") + " (no estimate: see the notes)"
+	if a.EstimateHours == nil && a.Note != "" {
+		return "(" + strings.Join(parts, ", ") + "; see the notes)"
 	}
 	return "(" + strings.Join(parts, ", ") + ")"
 }

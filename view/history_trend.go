@@ -24,14 +24,16 @@ import (
 // with the rates; and the charts.
 func HistoryTrend(tr *analyze.Trend, opt HistoryOptions) *Doc {
 	n := len(tr.Snapshots)
-	title := fmt.Sprintf("gstat trend over %d snapshot", n)
+	lead := fmt.Sprintf("gstat trend over %d snapshot", n)
 	if n != 1 {
-		title += "s"
+		lead += "s"
 	}
-	if db := trendDatabase(tr); db != "" {
-		title += " of " + db
+	title := trendDatabase(tr)
+	if title != "" {
+		lead += " of "
 	}
 	doc := &Doc{
+		Lead:          lead,
 		Title:         title,
 		Main:          "snapshots",
 		FindingsTitle: "Comparison warnings",
@@ -143,13 +145,13 @@ func trendHeadline(tr *analyze.Trend) []Field {
 				Field{Key: "database_growth_per_day", Label: "Growth a day, relative", Value: ChangeP(db.GrowthPerDay), Detail: "(of the mean size)"})
 		} else {
 			fs = append(fs, Field{Key: "database_bytes_per_day", Label: "Growth a day", Value: Null(BytesKind),
-				Detail: "not shown: " + shortSpan("sizes", db.SpanDays)})
+				Unknown: "not shown", Detail: "(" + shortSpan("sizes", db.SpanDays) + ")"})
 		}
 		fit := Field{Key: "fit", Label: "Best fit", Value: fitWords(db)}
 		if db.Best == nil {
 			fit.Detail = "(a line through 2 sizes: no R², no interval)"
 		}
-		fs = append(fs, fit, Field{Key: "fit_r2", Label: "R²", Value: fitR2(db)})
+		fs = append(fs, fit, Field{Key: "fit_r2", Label: "R²", Value: fitR2(db), Unknown: "none"})
 		if e := db.Exponential; e != nil && e.DoublingDays != nil && db.BestFit() == e {
 			fs = append(fs, Field{Key: "doubling_seconds", Label: "Doubles every", Value: Sec(*e.DoublingDays * 86400)})
 		}
@@ -159,14 +161,14 @@ func trendHeadline(tr *analyze.Trend) []Field {
 		fs = append(fs, forecastFields(db.Forecast, db.OtherForecast)...)
 	}
 	if tt := tr.Transactions; tt.PerDay != nil {
-		f := Field{Key: "transactions_per_day", Label: "Transactions a day", Value: Null(NumberKind)}
+		f := Field{Key: "transactions_per_day", Label: "Transactions a day", Value: Null(NumberKind), Unknown: "not shown"}
 		if tt.PerDayReliable {
 			f.Value, f.Detail = Num(math.Round(*tt.PerDay)), "(Next transaction)"
 			if tt.Restores > 0 {
 				f.Detail = fmt.Sprintf("(Next transaction, since the last of %d restores)", tt.Restores)
 			}
 		} else {
-			f.Detail = "not shown: " + shortSpan("counters", tt.Days)
+			f.Detail = "(" + shortSpan("counters", tt.Days) + ")"
 		}
 		fs = append(fs, f)
 	}
@@ -209,11 +211,11 @@ func forecastFields(fc, other *analyze.Forecast) []Field {
 		fs = append(fs, Field{Key: "forecast_seconds", Label: "After the last snapshot", Value: forecastIn(fc)})
 		if fc.Earliest == nil {
 			fs = append(fs, Field{Key: "forecast_earliest", Label: "Earliest (95 %)", Value: Null(TimeKind),
-				Detail: "no interval: too few sizes, or growth not significant"})
+				Unknown: "no interval", Detail: "(too few sizes, or the growth is not significant)"})
 		} else {
-			latest := Field{Key: "forecast_latest", Label: "Latest (95 %)", Value: TimeP(fc.Latest)}
+			latest := Field{Key: "forecast_latest", Label: "Latest (95 %)", Value: TimeP(fc.Latest), Unknown: "never"}
 			if fc.Latest == nil {
-				latest.Detail = "never, or beyond a century"
+				latest.Detail = "(or beyond a century)"
 			}
 			fs = append(fs, Field{Key: "forecast_earliest", Label: "Earliest (95 %)", Value: TimeP(fc.Earliest)}, latest)
 		}

@@ -290,7 +290,7 @@ func TestGstatTrendMinutesApartHidesRates(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	wantLines(t, out,
-		"Growth a day               ? not shown: 0:04:38 of sizes, under 1:00:00\n",
+		"Growth a day               not shown (0:04:38 of sizes, under 1:00:00)\n",
 		"ORDERS      6.00 MiB   -320 KiB    -5.0 %                  linear\n")
 	for _, bad := range []string{"MiB per day", "-1577", "-235"} {
 		if strings.Contains(out, bad) {
@@ -389,14 +389,14 @@ func TestGstatTrendTableRatesOwnSpan(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	wantLines(t, out,
-		"Growth a day               ? not shown: 0:04:38 of sizes, under 1:00:00\n",
+		"Growth a day               not shown (0:04:38 of sizes, under 1:00:00)\n",
 		"Target                     100 GiB\n",
 		"Forecast                   refused (linear fit) (see the notes)\n",
 		"another database (/home/fdb/test/FBTEST30.FDB)",
 		"table           size     Δ size  Δ size %  a day  % a day  fit     R²  at 100 GiB  in\n",
 		"STOCK       3.56 MiB  -64.0 KiB    -1.7 %                  linear      refused\n",
 		// The counters of the shop pair only, 278 s apart.
-		"Transactions a day         ? not shown: 0:04:38 of counters, under 1:00:00\n",
+		"Transactions a day         not shown (0:04:38 of counters, under 1:00:00)\n",
 		"a day: not shown for a table whose sizes span under 1:00:00 (history-rate.min_span); the JSON has\n")
 	assertWidth(t, out)
 	js, errs, code := runCLI(t, nil, append([]string{"gstat", "trend", "--format", "json"}, args[2:]...)...)

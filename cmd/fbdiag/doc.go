@@ -245,7 +245,7 @@
 //	CUSTOMER    3.06 MiB     0 B    +0.0 %                  linear
 //	DOCS        2.56 MiB     0 B    +0.0 %                  linear
 //	ORDER_LINE  35.6 MiB     0 B    +0.0 %                  linear
-//	3 more tables (--all shows them)
+//	3 of 6 tables shown (--all shows them)
 //	...
 //
 // rules lists every health rule gstat applies: its id, what it judges,
