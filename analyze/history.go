@@ -23,6 +23,16 @@ func (p Pair) Change() *int64 { return diff(p[1], p[0]) }
 // Differs tells whether both values are known and different.
 func (p Pair) Differs() bool { return p[0] != nil && p[1] != nil && *p[0] != *p[1] }
 
+// Relative is the change relative to the before value, (after −
+// before) / before, the first snapshot being the baseline; null unless
+// both are known and before is not 0.
+func (p Pair) Relative() *float64 {
+	if p[0] == nil || p[1] == nil || *p[0] == 0 {
+		return nil
+	}
+	return ptr(float64(*p[1]-*p[0]) / float64(*p[0]))
+}
+
 // FloatPair is Pair for computed figures (hours, rates).
 type FloatPair [2]*float64
 
@@ -43,15 +53,41 @@ const (
 	TimeFromFile      = "file_mtime"
 )
 
-// NewHistorySnapshot analyses one gstat run with the default thresholds
-// and dates it by its "Gstat execution time".
-func NewHistorySnapshot(rep *parse.GstatReport) *HistorySnapshot {
-	s := &HistorySnapshot{Parsed: rep, Analysis: Gstat(rep, NewThresholds())}
-	if rep.Header != nil && rep.Header.ExecutionTime != nil {
+// SnapshotOptions are what a caller may know of a gstat run besides its
+// text.
+type SnapshotOptions struct {
+	// Analysis is the run's analysis when the caller made it already
+	// (the report analyses every run once); nil: NewHistorySnapshot
+	// analyses the run with the default thresholds.
+	Analysis *GstatAnalysis
+	// FileTime is the modification time of the run's file: it dates a
+	// run printed without a "Gstat execution time" (gstat before 2.5, a
+	// cut excerpt). Zero: such a run stays undated, and Trend skips it.
+	FileTime time.Time
+}
+
+// NewHistorySnapshot places one gstat run in time: by its "Gstat
+// execution time", else by opt.FileTime (TimeSource says which). It is
+// the one way diff, trend and the report make a snapshot.
+func NewHistorySnapshot(rep *parse.GstatReport, opt SnapshotOptions) *HistorySnapshot {
+	a := opt.Analysis
+	if a == nil {
+		a = Gstat(rep, NewThresholds())
+	}
+	s := &HistorySnapshot{Parsed: rep, Analysis: a}
+	switch {
+	case rep.Header != nil && rep.Header.ExecutionTime != nil:
 		s.Time, s.TimeSource = rep.Header.ExecutionTime, TimeFromExecution
+	case !opt.FileTime.IsZero():
+		t := opt.FileTime.UTC()
+		s.Time, s.TimeSource = &t, TimeFromFile
 	}
 	return s
 }
+
+// DatedByFile tells whether the snapshot's time is its file's
+// modification time.
+func (s *HistorySnapshot) DatedByFile() bool { return s.TimeSource == TimeFromFile }
 
 // SnapshotInfo identifies a snapshot in diff and trend output.
 type SnapshotInfo struct {

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+
+	"github.com/fbdiag/fbdiag/internal/units"
 )
 
 // SnapshotDiff is what changed between two gstat snapshots of one
@@ -19,6 +21,11 @@ type SnapshotDiff struct {
 	TransactionsBetween *int64 `json:"transactions_between"`
 	// TransactionsPerHour is TransactionsBetween over the time between.
 	TransactionsPerHour *float64 `json:"transactions_per_hour"`
+	// PerDayReliable is true when the snapshots are at least
+	// history-rate.min_span apart: the rates per day of the tables
+	// (records_per_day, size_bytes_per_day) are then shown; from
+	// snapshots minutes apart they are kept here but not shown.
+	PerDayReliable bool `json:"per_day_reliable"`
 	// Counters are the header transaction counters and their gaps.
 	Counters []CounterDiff `json:"counters"`
 	// OATAgeHours estimates, in each snapshot, how long ago the oldest
@@ -194,6 +201,7 @@ func Diff(before, after *HistorySnapshot) *SnapshotDiff {
 			break
 		}
 	}
+	d.PerDayReliable = d.SecondsBetween != nil && *d.SecondsBetween >= NewThresholds().Get("history-rate", "min_span")
 	d.FillComparable = true
 	if why, ok := fillBreak(d.Before.ODSVersion, d.After.ODSVersion); ok {
 		d.FillComparable = false
@@ -348,7 +356,7 @@ func (d *SnapshotDiff) tables(b, a *GstatAnalysis) {
 		}
 	}
 	slices.SortStableFunc(d.Tables, func(x, y TableDiff) int {
-		return cmp.Or(cmp.Compare(x.Schema, y.Schema), cmp.Compare(x.Name, y.Name))
+		return cmp.Or(units.Compare(x.Schema, y.Schema), units.Compare(x.Name, y.Name))
 	})
 }
 
@@ -435,7 +443,7 @@ func (d *SnapshotDiff) indices(b, a *GstatAnalysis) {
 		}
 	}
 	slices.SortStableFunc(d.Indices, func(x, y IndexDiff) int {
-		return cmp.Or(cmp.Compare(x.TableSchema, y.TableSchema), cmp.Compare(x.Table, y.Table), cmp.Compare(x.Name, y.Name))
+		return cmp.Or(units.Compare(x.TableSchema, y.TableSchema), units.Compare(x.Table, y.Table), units.Compare(x.Name, y.Name))
 	})
 }
 
@@ -465,15 +473,6 @@ func strOr(s *string, def string) string {
 	return *s
 }
 
-// humanSeconds prints a time span for a warning: 4 min 38 s, 3.2 days.
-func humanSeconds(s float64) string {
-	switch {
-	case s < 60:
-		return fmt.Sprintf("%.0f s", s)
-	case s < 3600:
-		return fmt.Sprintf("%d min %d s", int(s)/60, int(s)%60)
-	case s < 86400*2:
-		return fmt.Sprintf("%.1f hours", s/3600)
-	}
-	return fmt.Sprintf("%.1f days", s/86400)
-}
+// humanSeconds prints a time span in a message as every output prints a
+// duration (units.Seconds): "3.000 s", "0:04:38", "3d 0:00:00".
+func humanSeconds(s float64) string { return units.Seconds(s) }

@@ -40,7 +40,7 @@ func FuzzDiff(f *testing.F) {
 		if errA != nil || errB != nil || len(ra) == 0 || len(rb) == 0 {
 			return
 		}
-		sa, sb := NewHistorySnapshot(ra[len(ra)-1]), NewHistorySnapshot(rb[len(rb)-1])
+		sa, sb := NewHistorySnapshot(ra[len(ra)-1], SnapshotOptions{}), NewHistorySnapshot(rb[len(rb)-1], SnapshotOptions{})
 		d := Diff(sa, sb)
 		if _, err := json.Marshal(d); err != nil {
 			t.Fatalf("diff JSON: %v", err)
@@ -59,7 +59,7 @@ func FuzzDiff(f *testing.F) {
 		}
 		var snaps []*HistorySnapshot
 		for _, r := range append(ra, rb...) {
-			snaps = append(snaps, NewHistorySnapshot(r))
+			snaps = append(snaps, NewHistorySnapshot(r, SnapshotOptions{}))
 		}
 		if _, err := json.Marshal(TrendOf(snaps, 1<<30)); err != nil {
 			t.Fatalf("trend JSON: %v", err)
@@ -82,7 +82,7 @@ func BenchmarkDiff(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		Diff(NewHistorySnapshot(ra[0]), NewHistorySnapshot(rc[0]))
+		Diff(NewHistorySnapshot(ra[0], SnapshotOptions{}), NewHistorySnapshot(rc[0], SnapshotOptions{}))
 	}
 }
 
@@ -104,7 +104,7 @@ func BenchmarkTrend(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			snaps = append(snaps, NewHistorySnapshot(r[0]))
+			snaps = append(snaps, NewHistorySnapshot(r[0], SnapshotOptions{}))
 		}
 		TrendOf(snaps, 1<<30)
 	}
@@ -125,7 +125,7 @@ func TestFuzzSeedsAreReal(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		d := Diff(NewHistorySnapshot(ra[0]), NewHistorySnapshot(rb[0]))
+		d := Diff(NewHistorySnapshot(ra[0], SnapshotOptions{}), NewHistorySnapshot(rb[0], SnapshotOptions{}))
 		if i == 2 {
 			// Every number past 2^64: each value refused with a notice,
 			// the table block skipped.

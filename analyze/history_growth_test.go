@@ -76,7 +76,7 @@ func TestTrendLeavesOutOtherSwitches(t *testing.T) {
 func TestTrendForecastLimits(t *testing.T) {
 	fc := TrendOf(growthSnapshots(t), 1<<30).Database.Forecast
 	if fc.Status != ForecastUnreliable || fc.Date == nil || *fc.Model != ModelLinear || math.Abs(*fc.SpanMultiple-125.19) > 0.01 ||
-		fc.Reason != "the linear fit reaches the target 3.4 days after the last snapshot, 125× the 39 min 28 s the snapshots span; "+
+		fc.Reason != "the linear fit reaches the target 3d 10:22:51 after the last snapshot, 125× the 0:39:29 the snapshots span; "+
 			"fbdiag forecasts no further ahead than 1× the span" {
 		t.Errorf("1 GiB: %+v", fc)
 	}

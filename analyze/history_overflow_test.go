@@ -31,7 +31,7 @@ func TestTrendExponentialOverflowIsNull(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, r := range reps {
-			snaps = append(snaps, NewHistorySnapshot(r))
+			snaps = append(snaps, NewHistorySnapshot(r, SnapshotOptions{}))
 		}
 	}
 	tr := TrendOf(snaps, 0)

@@ -26,7 +26,7 @@ func snapshotFile(t testing.TB, path string) *HistorySnapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewHistorySnapshot(reps[len(reps)-1])
+	return NewHistorySnapshot(reps[len(reps)-1], SnapshotOptions{})
 }
 
 // snapshotText parses gstat text built in a test.
@@ -36,7 +36,7 @@ func snapshotText(t testing.TB, name, text string) *HistorySnapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewHistorySnapshot(reps[len(reps)-1])
+	return NewHistorySnapshot(reps[len(reps)-1], SnapshotOptions{})
 }
 
 func tableDiff(t *testing.T, d *SnapshotDiff, name string) TableDiff {
@@ -99,7 +99,7 @@ func TestDiffShopPair(t *testing.T) {
 	}
 	b, a := d.OATAge[0], d.OATAge[1]
 	if b.EstimateHours != nil || *b.MinHours != 0 || math.Abs(*b.MaxHours-10.0/3600) > 1e-12 ||
-		b.Note != "the database was created 10 s before; the rate estimate, 35 s, is longer than that: left out" {
+		b.Note != "the database was created 10.000 s before; the rate estimate, 34.750 s, is longer than that: left out" {
 		t.Errorf("oat age before %+v", b)
 	}
 	if a.EstimateHours == nil || *a.EstimateHours != 0 || *a.MinHours != 0 || math.Abs(*a.MaxHours-278.0/3600) > 1e-12 {
@@ -289,7 +289,7 @@ func TestDiffCorpusSelf(t *testing.T) {
 			continue // not every file parses into a snapshot (noisy excerpts)
 		}
 		n++
-		s := NewHistorySnapshot(reps[len(reps)-1])
+		s := NewHistorySnapshot(reps[len(reps)-1], SnapshotOptions{})
 		d := Diff(s, s)
 		for _, st := range []string{StatusChanged, StatusAdded, StatusDropped} {
 			if tb, ix := d.Count(st); tb+ix != 0 {
@@ -327,7 +327,7 @@ func TestDiffOATStuck(t *testing.T) {
 	if !d.OATStuck {
 		t.Fatal("oat_stuck false")
 	}
-	want := "the oldest active transaction (17) did not move while 8 transactions started: it has been open at least 4 min 38 s and holds back garbage collection"
+	want := "the oldest active transaction (17) did not move while 8 transactions started: it has been open at least 0:04:38 and holds back garbage collection"
 	if len(d.Warnings) != 1 || d.Warnings[0] != want {
 		t.Errorf("warnings %q", d.Warnings)
 	}
@@ -339,8 +339,8 @@ func TestDiffOATStuck(t *testing.T) {
 	age := d.OATAge[1]
 	if d.OATAgeHours[1] != nil || age.EstimateHours != nil || math.Abs(*age.MinHours-278.0/3600) > 1e-12 ||
 		math.Abs(*age.MaxHours-288.0/3600) > 1e-12 ||
-		age.Note != "the database was created 4 min 48 s before; it started before the first snapshot, 4 min 38 s earlier; "+
-			"the rate estimate, 5 min 12 s, is longer than that: left out" {
+		age.Note != "the database was created 0:04:48 before; it started before the first snapshot, 0:04:38 earlier; "+
+			"the rate estimate, 0:05:13, is longer than that: left out" {
 		t.Errorf("oat age after %+v", age)
 	}
 	// The real pair: OAT moved 17 → 26.

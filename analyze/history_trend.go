@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/fbdiag/fbdiag/internal/units"
 )
 
 // Trend is the growth of a database and its tables over a series of
@@ -49,6 +51,9 @@ type TransactionTrend struct {
 	// of those snapshots (a rate from minutes is no daily rate).
 	PerDay *float64 `json:"per_day"`
 	Days   float64  `json:"days"`
+	// PerDayReliable is true when Days is at least history-rate.min_span:
+	// a rate per day from counters minutes apart is not shown.
+	PerDayReliable bool `json:"per_day_reliable"`
 	// Restores counts the times Next went backwards between two
 	// snapshots (a restore or a replaced file resets it).
 	Restores int `json:"restores"`
@@ -71,7 +76,7 @@ type CounterPoint struct {
 
 // transactions fills tr.Transactions from the dated snapshots; only those
 // with use set (the trend's database, not another one) count.
-func (tr *Trend) transactions(timed []*HistorySnapshot, days []float64, use []bool) {
+func (tr *Trend) transactions(timed []*HistorySnapshot, days []float64, use []bool, th Thresholds) {
 	tt := &tr.Transactions
 	tt.Points = make([]CounterPoint, len(timed))
 	var xs, ys []float64
@@ -97,6 +102,7 @@ func (tr *Trend) transactions(timed []*HistorySnapshot, days []float64, use []bo
 	if len(xs) >= 2 && xs[len(xs)-1] > xs[0] {
 		tt.PerDay = ptr(fitLinear(xs, ys).Slope)
 		tt.Days = xs[len(xs)-1] - xs[0]
+		tt.PerDayReliable = tt.Days*86400 >= th.Get("history-rate", "min_span")
 	}
 	// The last run of snapshots sharing the last OAT.
 	var pts []CounterPoint
@@ -142,8 +148,16 @@ type GrowthTrend struct {
 	Points []TrendPoint `json:"points"`
 	// SizeChange is last − first known size (null with fewer than 2).
 	SizeChange *int64 `json:"size_change"`
+	// SpanDays is the time from the first to the last known size: the
+	// object's own, since snapshots left out or before the object
+	// existed have no size.
+	SpanDays float64 `json:"span_days"`
 	// BytesPerDay is the slope of the linear fit.
 	BytesPerDay *float64 `json:"bytes_per_day"`
+	// PerDayReliable is true when SpanDays is at least
+	// history-rate.min_span: bytes_per_day and growth_per_day are then
+	// shown; from sizes minutes apart they are kept here but not shown.
+	PerDayReliable bool `json:"per_day_reliable"`
 	// GrowthPerDay is BytesPerDay over the mean size (0.01 = 1 %/day).
 	GrowthPerDay *float64   `json:"growth_per_day"`
 	Linear       *GrowthFit `json:"linear"`
@@ -184,6 +198,15 @@ type GrowthFit struct {
 	// DoublingDays is ln 2 / Slope for a growing exponential fit.
 	DoublingDays *float64 `json:"doubling_days"`
 	N            int      `json:"n"`
+}
+
+// BestFit is the fit the analysis names (Best), or the line when it names
+// none (with 2 sizes only a line is fitted); nil without a fit.
+func (g *GrowthTrend) BestFit() *GrowthFit {
+	if g.Best != nil && *g.Best == ModelExponential {
+		return g.Exponential
+	}
+	return g.Linear
 }
 
 // At is the model's size after the given days.
@@ -298,7 +321,8 @@ func TrendOf(snaps []*HistorySnapshot, until int64) *Trend {
 		days[i] = s.Time.Sub(t0).Hours() / 24
 	}
 
-	tr.transactions(timed, days, sameDB)
+	th := NewThresholds()
+	tr.transactions(timed, days, sameDB, th)
 
 	db := GrowthTrend{Name: "database"}
 	for i, s := range timed {
@@ -309,7 +333,7 @@ func TrendOf(snaps []*HistorySnapshot, until int64) *Trend {
 		}
 		db.Points = append(db.Points, p)
 	}
-	db.fit(days, until)
+	db.fit(days, until, th)
 	tr.Database = db
 
 	// Tables in order of first appearance, matched by schema and name.
@@ -334,7 +358,7 @@ func TrendOf(snaps []*HistorySnapshot, until int64) *Trend {
 		}
 	}
 	for i := range tr.Tables {
-		tr.Tables[i].fit(days, until)
+		tr.Tables[i].fit(days, until, th)
 	}
 	slices.SortStableFunc(tr.Tables, func(a, b GrowthTrend) int {
 		if (a.BytesPerDay == nil) != (b.BytesPerDay == nil) {
@@ -348,7 +372,7 @@ func TrendOf(snaps []*HistorySnapshot, until int64) *Trend {
 				return c
 			}
 		}
-		return cmp.Or(cmp.Compare(a.Schema, b.Schema), cmp.Compare(a.Name, b.Name))
+		return cmp.Or(units.Compare(a.Schema, b.Schema), units.Compare(a.Name, b.Name))
 	})
 	for i := 0; i < len(tr.Tables) && i < FastestTables; i++ {
 		if r := tr.Tables[i].BytesPerDay; r != nil && *r > 0 {
@@ -359,7 +383,7 @@ func TrendOf(snaps []*HistorySnapshot, until int64) *Trend {
 }
 
 // fit fills the growth figures from the points' sizes.
-func (g *GrowthTrend) fit(days []float64, until int64) {
+func (g *GrowthTrend) fit(days []float64, until int64, th Thresholds) {
 	var xs, ys []float64
 	var first, last *int64
 	for i, p := range g.Points {
@@ -375,6 +399,8 @@ func (g *GrowthTrend) fit(days []float64, until int64) {
 	}
 	if len(xs) >= 2 {
 		g.SizeChange = diff(last, first)
+		g.SpanDays = xs[len(xs)-1] - xs[0]
+		g.PerDayReliable = g.SpanDays*86400 >= th.Get("history-rate", "min_span")
 	}
 	if len(xs) >= 2 && xs[len(xs)-1] > xs[0] {
 		g.Linear = fitLinear(xs, ys)
@@ -397,14 +423,14 @@ func (g *GrowthTrend) fit(days []float64, until int64) {
 		g.Best = strPtr(best.Model)
 	}
 	if until > 0 {
-		g.Forecast = judgeForecast(forecast(best, xs, ys, until, g.Points), xs)
+		g.Forecast = judgeForecast(forecast(best, xs, ys, until, g.Points), xs, th)
 		if g.Best != nil {
 			other := g.Exponential
 			if best == g.Exponential {
 				other = g.Linear
 			}
 			if other != nil {
-				g.OtherForecast = judgeForecast(forecast(other, xs, ys, until, g.Points), xs)
+				g.OtherForecast = judgeForecast(forecast(other, xs, ys, until, g.Points), xs, th)
 			}
 		}
 	}
@@ -427,8 +453,7 @@ func refusedReason(n int, minSizes float64) string {
 // than history-forecast.min_sizes sizes (refused), or further past the
 // last snapshot than history-forecast.max_span_multiple × the days the
 // sizes span (unreliable).
-func judgeForecast(fc *Forecast, xs []float64) *Forecast {
-	th := NewThresholds()
+func judgeForecast(fc *Forecast, xs []float64, th Thresholds) *Forecast {
 	minSizes, maxMult := th.Get("history-forecast", "min_sizes"), th.Get("history-forecast", "max_span_multiple")
 	if fc == nil || fc.Status == ForecastReached || fc.Status == ForecastTooFew {
 		return fc // a fact, or nothing to judge

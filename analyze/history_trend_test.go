@@ -85,7 +85,7 @@ func TestTrendLinearForecast(t *testing.T) {
 	// unreliable.
 	fc := db.Forecast
 	if fc == nil || fc.Status != ForecastUnreliable || fc.Date == nil || fc.SpanMultiple == nil || math.Abs(*fc.SpanMultiple-7.0/3) > 0.01 ||
-		fc.Reason != "the linear fit reaches the target 7.0 days after the last snapshot, 2.3× the 3.0 days the snapshots span; "+
+		fc.Reason != "the linear fit reaches the target 6d 23:51:22 after the last snapshot, 2.3× the 3d 0:00:00 the snapshots span; "+
 			"fbdiag forecasts no further ahead than 1× the span" {
 		t.Fatalf("forecast %+v", fc)
 	}
@@ -212,7 +212,7 @@ func TestTrendTransactions(t *testing.T) {
 	if !eqInt(tt.StuckOldestActive, 17) || tt.StuckSince == nil || !tt.StuckSince.Equal(time.Date(2026, 12, 2, 14, 9, 54, 0, time.UTC)) {
 		t.Errorf("stuck %v since %v", tt.StuckOldestActive, tt.StuckSince)
 	}
-	want := "the oldest active transaction (17) has not moved since 2026-12-02 14:09:54 (3.0 days) while 3000 transactions started: " +
+	want := "the oldest active transaction (17) has not moved since 2026-12-02 14:09:54 (3d 0:00:00) while 3000 transactions started: " +
 		"it has been open all that time and holds back garbage collection"
 	if len(tr.Warnings) != 1 || tr.Warnings[0] != want {
 		t.Errorf("warnings %q", tr.Warnings)

@@ -104,6 +104,10 @@ var Rules = []Rule{
 		Summary:   "gstat trend forecasts a date only from this many comparable snapshots, and no further ahead than this multiple of their span",
 		AppliesTo: "fbdiag gstat trend --until",
 		Advice:    "keep taking snapshots with the same gstat switches: the forecast reaches as far ahead as they span"},
+	{ID: "history-rate", Kind: "history", Severities: []Severity{Info},
+		Summary:   "gstat diff and gstat trend show a rate per day only from sizes or counters at least this far apart",
+		AppliesTo: "fbdiag gstat diff, fbdiag gstat trend",
+		Advice:    "compare snapshots taken hours or days apart for daily rates"},
 }
 
 // RuleByID returns a rule of the catalogue.

@@ -100,6 +100,7 @@ var DefaultThresholds = []Threshold{
 	{"throughput-degradation", "knee_jump", 4, "ratio", "[U] fbdiag default: where no knee is asked for, the cliff test runs at the size before the largest jump between consecutive measured sizes when that jump is at least 4x (two doublings with no measurement, where a cliff can hide between the points) and leaves two sizes on each side, which the test needs; the seed's 30 GB to 1.8 TB jump has one size above it, so it is not tested; 0 turns the default test off"},
 	{"history-forecast", "min_sizes", 3, "snapshots", "[U] fbdiag default: a line through 2 sizes fits exactly (R2 1 says nothing) and has no error estimate, so no forecast interval; 3 is the least that leaves one degree of freedom"},
 	{"history-forecast", "max_span_multiple", 1, "x the observed span", "[U] fbdiag default: a forecast reaches no further past the last snapshot than the snapshots span; the 95% interval covers the scatter around the fitted trend, not a change of the trend, and a trend seen for N days says nothing about the N days after that"},
+	{"history-rate", "min_span", 3600, "seconds", "[U] fbdiag default: a rate per day from snapshots less than an hour apart says more about those minutes (a garbage collection, a batch job, a sweep) than about a day; the human formats leave such rates out, the JSON keeps them with per_day_reliable false"},
 }
 
 // Thresholds is a set of limits by key ("index-deep.min_depth"). The zero

@@ -31,39 +31,37 @@ func TestHistorySection(t *testing.T) {
 		t.Errorf("section %q %q from %v", h.ID, h.Title, h.Sources)
 	}
 	// First and last by execution time, whatever the input order.
-	if !strings.Contains(h.Text[0], "the first (shop-gstat-a-r.txt, 2026-12-02 14:09:54) and the last (shop-gstat-r-later.txt, 2026-12-02 14:14:32) are 4 min 38 s apart") {
+	if !strings.Contains(h.Text[0], "the first (shop-gstat-a-r.txt, 2026-12-02 14:09:54) and the last (shop-gstat-r-later.txt, 2026-12-02 14:14:32) are 0:04:38 apart") {
 		t.Errorf("text %q", h.Text[0])
 	}
-	heads := map[string]string{}
+	// The summary's figures, as the views print them: the size change,
+	// then the time between (no growth a day from 278 s).
+	var heads []string
 	for _, hl := range h.Headlines {
-		heads[hl.Label] = hl.Value
+		heads = append(heads, hl.Label+": "+hl.Value)
 	}
-	if heads["tables changed / added / dropped"] != "3 / 0 / 0" || heads["time between first and last"] != "4 min 38 s" {
-		t.Errorf("headlines %v", heads)
+	if strings.Join(heads, "; ") != "Size change: -472 KiB; Between: 0:04:38" {
+		t.Errorf("headlines %q", heads)
 	}
-	// Next 18 -> 26: 8 transactions in 278 s.
-	if heads["transactions per hour"] != "103.6" {
-		t.Errorf("transaction rate %q, want 103.6", heads["transactions per hour"])
-	}
-	var found []string
-	for _, f := range h.Findings {
-		found = append(found, f.Severity+" "+f.Text)
-	}
-	for _, want := range []string{"info ORDERS: back versions collected, 5000 → 0", "info STOCK: back versions collected, 15000 → 0",
-		"info CUSTOMER: back versions collected, 10000 → 0"} {
-		if !slices.Contains(found, want) {
-			t.Errorf("no %q in %v", want, found)
+	// The diff and the trend views, their rows as gstat diff and gstat
+	// trend print them: ORDERS lost 5000 records, 320 KiB (-5.0 %), its
+	// back versions collected; Next 18 -> 26.
+	frag := string(h.Fragment)
+	for _, want := range []string{
+		"<h3>The first and the last snapshot (fbdiag gstat diff)</h3>",
+		`<tr><td><bdi>ORDERS</bdi></td><td><bdi>changed</bdi></td><td class="num" data-sort="95000">95000</td><td class="num" data-sort="-5000">-5000</td>` +
+			`<td class="num" data-sort="0">0</td><td><bdi>collected</bdi></td><td class="num" data-sort="-327680">-320 KiB</td>` +
+			`<td class="num" data-sort="-0.04950495049504951">-5.0 %</td><td class="num" data-sort=""></td></tr>`,
+		`<tr><td><bdi>next transaction</bdi></td><td><bdi>next_transaction</bdi></td><td class="num" data-sort="18">18</td><td class="num" data-sort="26">26</td><td class="num" data-sort="8">8</td></tr>`,
+		"<h3>Every snapshot (fbdiag gstat trend)</h3>",
+		`<div class="headline" data-key="transactions_per_hour"><span class="v">104</span>`,
+	} {
+		if !strings.Contains(frag, want) {
+			t.Errorf("fragment lacks %q", want)
 		}
 	}
-	tb := h.Tables[0]
-	var orders []string
-	for _, row := range tb.Rows {
-		if row[0] == "ORDERS" {
-			orders = row
-		}
-	}
-	if !slices.Equal(orders, []string{"ORDERS", "changed", "100000 → 95000", "-5000", "5000 → 0", "collected", "-320.0 KiB"}) {
-		t.Errorf("ORDERS row %q", orders)
+	if strings.Count(frag, `<div class="view">`) != 2 {
+		t.Errorf("%d views in the fragment, want the diff and the trend", strings.Count(frag, `<div class="view">`))
 	}
 	// The trend charts, with the analysis' figures.
 	var kinds []plot.Kind
@@ -108,17 +106,15 @@ func TestHistorySectionNeedsTwo(t *testing.T) {
 		!strings.Contains(text, "shop-gstat-s-r.txt: system tables included (gstat -s): 42 tables, the others 6") {
 		t.Errorf("left out %q", text)
 	}
-	var resolved []string
-	for _, f := range h.Findings {
-		if strings.Contains(f.Text, " resolved on ") {
-			resolved = append(resolved, f.Severity+" "+f.Text)
+	// The warnings that resolved, in the diff view's table.
+	for _, want := range []string{
+		`<tr><td><bdi>resolved</bdi></td><td><bdi>info</bdi></td><td></td><td><bdi>table-version-length</bdi></td><td><bdi>table ORDERS</bdi></td>` +
+			`<td class="num" data-sort="1.0470682090147587">1.05</td><td class="num" data-sort=""></td><td class="num" data-sort="0.8">0.8</td><td><bdi>version/record length</bdi></td></tr>`,
+		`<td><bdi>table-versions</bdi></td><td><bdi>table CUSTOMER</bdi></td><td class="num" data-sort="0.3333333333333333">0.333</td>`,
+		`<td><bdi>table-versions</bdi></td><td><bdi>table STOCK</bdi></td><td class="num" data-sort="0.3">0.3</td>`,
+	} {
+		if !strings.Contains(string(h.Fragment), want) {
+			t.Errorf("fragment lacks %q", want)
 		}
-	}
-	if want := []string{
-		"info table-version-length resolved on ORDERS: 1.047 version/record length (threshold 0.8)",
-		"info table-versions resolved on CUSTOMER: 0.3333 versions/record (threshold 0.2)",
-		"info table-versions resolved on STOCK: 0.3 versions/record (threshold 0.2)",
-	}; strings.Join(resolved, "\n") != strings.Join(want, "\n") {
-		t.Errorf("resolved findings %q", resolved)
 	}
 }

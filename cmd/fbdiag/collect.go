@@ -392,12 +392,8 @@ func monitorTables(r *collectResult) []*report.Table {
 	h := m.Header
 	tx := &report.Table{Name: "transactions", Title: "Transactions (MON$DATABASE)",
 		Columns: report.Cols("marker", ">value", ">behind next")}
-	for _, mk := range []struct {
-		name string
-		v    int64
-	}{{"oldest transaction (OIT)", h.OldestTransaction}, {"oldest active (OAT)", h.OldestActive},
-		{"oldest snapshot (OST)", h.OldestSnapshot}, {"next transaction", h.NextTransaction}} {
-		tx.Add(mk.name, fmtInt64(mk.v), fmtInt64(h.NextTransaction-mk.v))
+	for _, mk := range analyze.TransactionMarkers(h.OldestTransaction, h.OldestActive, h.OldestSnapshot, h.NextTransaction) {
+		tx.Add(mk.Name, fmtInt64(mk.Value), fmtInt64(mk.BehindNext))
 	}
 	tx.Notes = append(tx.Notes, fmt.Sprintf("%d other attachment(s); page size %d, %d pages (%.1f MiB), %d page buffers, sweep interval %d",
 		m.Attachments, h.PageSize, h.Pages, float64(h.Pages*h.PageSize)/(1<<20), h.PageBuffers, h.SweepInterval))
@@ -414,8 +410,8 @@ func monitorTables(r *collectResult) []*report.Table {
 	io := &report.Table{Name: "io", Title: "Page I/O since the database was opened (MON$IO_STATS)",
 		Columns: report.Cols(">reads", ">writes", ">fetches", ">marks", ">cache hit %")}
 	hit := "-"
-	if m.IO.PageFetches > 0 {
-		hit = strconv.FormatFloat(100*(1-float64(m.IO.PageReads)/float64(m.IO.PageFetches)), 'f', 1, 64)
+	if share := analyze.CacheHitShare(m.IO.PageReads, m.IO.PageFetches); share != nil {
+		hit = strconv.FormatFloat(100**share, 'f', 1, 64)
 	}
 	io.Add(fmtInt64(m.IO.PageReads), fmtInt64(m.IO.PageWrites), fmtInt64(m.IO.PageFetches), fmtInt64(m.IO.PageMarks), hit)
 

@@ -10,8 +10,8 @@
 //	fbdiag report [--out DIR] [--title T] [CHARTS] [INPUT|FOLDER|-]...
 //	fbdiag detect [--format F] FILE|FOLDER|- ...
 //	fbdiag gstat [--format F] [--top N] [--sort KEY] [--fail-on SEV] [--rules FILE] [PNG] FILE|- ...
-//	fbdiag gstat diff [--format F] [--all] OLD NEW
-//	fbdiag gstat trend [--format F] [--until SIZE] [--top N] [PNG] SNAPSHOT|DIR ...
+//	fbdiag gstat diff [--format F] [--all] [--table NAME] OLD NEW
+//	fbdiag gstat trend [--format F] [--until SIZE] [--top N] [--all] [--table NAME] [PNG] SNAPSHOT|DIR ...
 //	fbdiag rules [--format F] [--rules FILE]
 //	fbdiag gbak [--format F] [--top N] [--fail-on failed] [PNG] LOG|-
 //	fbdiag gbak compare [--format F] [--top N] [PNG] [--label NAME=FILE ...] A.log B.log ...
@@ -182,46 +182,38 @@
 //	...
 //
 // gstat diff compares two snapshots of one database (two files, or the
-// first and last run of one file): records, back versions, data pages
-// and bytes gained or lost per table, back versions piling up or
-// collected, indices whose b-tree grew a level, tables and indices
-// created or dropped, and the header counters. The transaction rate is
-// the Next transaction delta over the time between the two "Gstat
-// execution time" lines; from it the age of the oldest active
-// transaction is estimated in each snapshot, within the bounds the
-// headers set (it started after the creation date, and before or after
-// the first snapshot by its number): an estimate outside them is left
-// out. The health warnings that appeared, were resolved or changed
-// severity are listed; across a Firebird 6 upgrade the average fill does
-// not compare (firebird#8816) and a warning says so. --all lists the
-// unchanged tables and indices too; the JSON contract is
-// docs/gstat-history-json.md.
+// first and last run of one file), the first (OLD) being the baseline:
+// records, back versions and bytes gained or lost per table (a relative
+// change is (new − old) / old), back versions piling up or collected,
+// indices whose b-tree grew a level, tables and indices created or
+// dropped, and the header counters. The transaction rate is the Next
+// transaction delta over the time between the two "Gstat execution time"
+// lines; from it the age of the oldest active transaction is estimated in
+// each snapshot, within the bounds the headers set (it started after the
+// creation date, and before or after the first snapshot by its number):
+// an estimate outside them is left out. The health warnings that
+// appeared, were resolved or changed severity are listed; across a
+// Firebird 6 upgrade the average fill does not compare (firebird#8816)
+// and a warning says so. A rate a day needs snapshots an hour apart
+// (history-rate.min_span). Text shows the 20 tables and indices that
+// changed most, --all every one; CSV is one table (--table); the JSON
+// contract is docs/gstat-history-json.md.
 //
 //	$ fbdiag gstat diff testdata/fb30/shop-gstat-a-r.txt testdata/fb30/shop-gstat-r-later.txt
-//	gstat diff
-//	Before      testdata/fb30/shop-gstat-a-r.txt
-//	            Wed Dec  2 14:09:54 2026  ODS 12.0 (Firebird 3.0)  6 tables, 10 indices, 61.1 MiB
-//	After       testdata/fb30/shop-gstat-r-later.txt
-//	            Wed Dec  2 14:14:32 2026  ODS 12.0 (Firebird 3.0)  6 tables, 10 indices, 60.6 MiB
-//	Between     4 min 38 s, 8 transactions (103.6 per hour)
-//	OAT age     before: at most 10 s (the database was created 10 s before; the rate estimate, 35 s, is
-//	                    longer than that: left out)
-//	            after:  0 s, at most 4 min 38 s
-//	Tables      3 changed, 0 added, 0 dropped, 3 unchanged
-//	Indices     3 changed, 0 added, 0 dropped, 7 unchanged
-//	Size        61.1 MiB -> 60.6 MiB (-472.0 KiB)
+//	gstat diff: testdata/fb30/shop-gstat-a-r.txt → testdata/fb30/shop-gstat-r-later.txt
+//	Between                0:04:38
+//	Size, old              61.1 MiB (tables + indices)
+//	Size, new              60.6 MiB
+//	Size change            -472 KiB
+//	Size change, relative  -0.8 %
+//	Transactions           8 (Next transaction moved)
+//	Transactions an hour   104
 //	...
-//	Health warnings that changed
-//	change    severity  rule                  object     value                  threshold
-//	resolved  info      table-version-length  ORDERS     1.047  0.8 version/record length
-//	resolved  info      table-versions        CUSTOMER  0.3333        0.2 versions/record
-//	resolved  info      table-versions        STOCK        0.3        0.2 versions/record
-//
-//	Tables (biggest size change first)
-//	table     status   records  change         back versions  data pages  size change  per day
-//	ORDERS    changed    95000   -5000   5000 -> 0 collected  808 -> 768   -320.0 KiB
-//	STOCK     changed    50000       0  15000 -> 0 collected  464 -> 456    -64.0 KiB
-//	CUSTOMER  changed    30000       0  10000 -> 0 collected         392          0 B
+//	Tables, those that changed first, biggest size change first
+//	table       status     records  Δ records  versions  garbage       Δ size  Δ size %  a day
+//	ORDERS      changed      95000      -5000         0  collected   -320 KiB    -5.0 %
+//	STOCK       changed      50000          0         0  collected  -64.0 KiB    -1.7 %
+//	CUSTOMER    changed      30000          0         0  collected        0 B    +0.0 %
 //	...
 //
 // gstat trend orders snapshots (files, or folders of them) by their
@@ -231,18 +223,30 @@
 // higher R² is named). Snapshots whose size adds up other things (gstat
 // -d without indices, -s with the system tables, -h without a size,
 // another database) are left out of the sizes and listed with the
-// reason. With --until SIZE (100GB, 512MiB) it forecasts when the
-// database and each table reach SIZE, with the 95% interval of the fit:
-// from 3 comparable snapshots or more (else "refused"), and no further
-// past the last one than the snapshots span (else "unreliable", with the
-// reason). A snapshot without an execution time is dated by its file's
-// modification time, said on standard error. Its --png DIR writes
-// history-size.png, history-versions.png and, with a forecast date,
-// history-forecast.png.
+// reason. With --until SIZE (100GB, 512MiB: GB means GiB) it forecasts
+// when the database and each table reach SIZE, with the 95% interval of
+// the fit: from 3 comparable snapshots or more (else "refused"), and no
+// further past the last one than the snapshots span (else "unreliable",
+// with the reason). A snapshot without an execution time is dated by its
+// file's modification time, said on standard error; files of a folder
+// that are not gstat output are skipped, said on standard error.
+// --format openmetrics writes the latest snapshot's figures and the rates
+// a day. Its --png DIR writes history-size.png, history-versions.png and,
+// with a forecast date, history-forecast.png.
 //
 //	$ fbdiag gstat trend --top 3 testdata/fb30/shop-gstat-a-r.txt testdata/fb30/shop-gstat-r-later.txt
-//	gstat trend over 2 snapshots, 4 min 38 s (2026-12-02 14:09:54 -> 2026-12-02 14:14:32)
-//	Database    61.1 MiB -> 60.6 MiB (tables + indices)
+//	gstat trend over 2 snapshots of /var/lib/firebird/data/shop.fdb
+//	Snapshots                  2
+//	First                      2026-12-02 14:09:54
+//	Last                       2026-12-02 14:14:32
+//	Span                       0:04:38
+//	...
+//	Tables, fastest growing first
+//	table           size  Δ size  Δ size %  a day  % a day  fit     R²
+//	CUSTOMER    3.06 MiB     0 B    +0.0 %                  linear
+//	DOCS        2.56 MiB     0 B    +0.0 %                  linear
+//	ORDER_LINE  35.6 MiB     0 B    +0.0 %                  linear
+//	3 of 6 tables shown (--all shows them)
 //	...
 //
 // rules lists every health rule gstat applies: its id, what it judges,
@@ -425,7 +429,8 @@
 // the same database (same Database path) with execution times add a
 // History section: what gstat diff says of the first and the last
 // (tables changed, back versions collected or piling up, the
-// transaction rate) and gstat trend's charts; runs made with other
+// transaction rate) and what gstat trend says of them all, with its
+// charts; runs made with other
 // gstat switches (-h, -i, without -r) are left out of it and named. An
 // index.html fbdiag did not write is never overwritten (exit 1).
 // --width, --height and --dpi size the charts (1200×675 px at 150 DPI by

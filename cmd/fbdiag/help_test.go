@@ -36,7 +36,7 @@ func TestUsageErrorPointsAtCommandHelp(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"gstat", "trend", "--until", "x", file}, "fbdiag: gstat trend: --until \"x\": want a positive size such as 100GB, 512MiB or 2T\nRun 'fbdiag gstat trend --help' for usage.\n"},
+		{[]string{"gstat", "trend", "--until", "x", file}, "fbdiag: gstat trend: --until: size \"x\": no number (want a size such as 100GB, 512MiB or 2T)\nRun 'fbdiag gstat trend --help' for usage.\n"},
 		{[]string{"gstat", "--bogus", file}, "fbdiag: flag provided but not defined: -bogus\nRun 'fbdiag gstat --help' for usage.\n"},
 		{[]string{"gbak", "compare", file}, "fbdiag: gbak compare wants at least two logs, got 1\nRun 'fbdiag gbak compare --help' for usage.\n"},
 		{[]string{"nosuch"}, "fbdiag: unknown command \"nosuch\"\nRun 'fbdiag --help' for usage.\n"},

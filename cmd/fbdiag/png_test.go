@@ -299,9 +299,9 @@ func TestGstatTrendPNG(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		snaps = append(snaps, analyze.NewHistorySnapshot(reps[0]))
+		snaps = append(snaps, analyze.NewHistorySnapshot(reps[0], analyze.SnapshotOptions{}))
 	}
-	charts, err := report.HistoryCharts(analyze.TrendOf(snaps, 0), 15)
+	charts, err := view.HistoryTrendCharts(analyze.TrendOf(snaps, 0), view.HistoryTop)
 	if err != nil {
 		t.Fatal(err)
 	}

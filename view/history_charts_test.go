@@ -1,0 +1,109 @@
+package view
+
+import (
+	"math"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
+	"github.com/fbdiag/fbdiag/plot"
+)
+
+// Issue 13: the charts say what the text says. testdata/growth: the -d
+// and -h runs are gaps in the database line, not a drop; the 1 GiB
+// forecast is unreliable, so no forecast chart and the size chart says it;
+// the first and last run alone give a line with no R².
+func TestHistoryChartsLimits(t *testing.T) {
+	snaps := growthSnaps(t)
+	tr := analyze.TrendOf(snaps, 1<<30)
+	d := historySizeChart(tr, 3)
+	if d.Title != "Database and fastest growing tables; 1.00 GiB forecast unreliable" || d.Fit == nil || d.Fit.Name != "linear fit, R² 0.9999" {
+		t.Errorf("title %q fit %+v", d.Title, d.Fit)
+	}
+	db := d.Series[0].Values
+	if !math.IsNaN(db[2]) || !math.IsNaN(db[4]) || math.Abs(db[1]-8.664) > 0.001 || math.Abs(db[3]-10.695) > 0.001 {
+		t.Errorf("database MiB %v", db)
+	}
+	if names := []string{d.Series[1].Name, d.Series[2].Name, d.Series[3].Name}; strings.Join(names, ",") != "ORDER_LINE,ORDERS,STOCK" || len(d.Series) != 4 {
+		t.Errorf("tables drawn %v of %d series", names, len(d.Series))
+	}
+	if fc := historyForecastChart(tr); fc != nil {
+		t.Errorf("forecast chart for an unreliable forecast: %+v", fc)
+	}
+	charts, err := HistoryTrendCharts(tr, 0)
+	if err != nil || len(charts) != 2 || charts[0].Kind != plot.KindHistorySize || charts[1].Kind != plot.KindHistoryVersions {
+		t.Errorf("charts %d, %v", len(charts), err)
+	}
+	two := analyze.TrendOf([]*analyze.HistorySnapshot{snaps[0], snaps[6]}, 1<<30)
+	if d := historySizeChart(two, 3); d.Fit == nil || d.Fit.Name != "line through 2 sizes (no fit statistics)" ||
+		d.Title != "Database and fastest growing tables; 1.00 GiB forecast refused" {
+		t.Errorf("two sizes: title %q fit %+v", d.Title, d.Fit)
+	}
+	// A header-only series has no sizes and no back versions: no chart,
+	// each named in the error.
+	h := analyze.TrendOf([]*analyze.HistorySnapshot{historySnap(t, "fb30", "shop-gstat-h.txt")}, 0)
+	if charts, err := HistoryTrendCharts(h, 0); len(charts) != 0 || err == nil ||
+		!strings.Contains(err.Error(), "no history-size chart") || !strings.Contains(err.Error(), "no history-versions chart") {
+		t.Errorf("header only: %d charts, %v", len(charts), err)
+	}
+}
+
+// A forecast within the span the snapshots cover gets its chart: the
+// daily ORDERS growth of 100 pages (800 KiB) reaches 65 MiB on
+// 2026-12-07, 2 days after the last of 4 daily snapshots.
+func TestHistoryForecastChartDaily(t *testing.T) {
+	raw, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var snaps []*analyze.HistorySnapshot
+	for i, pages := range []string{"808", "908", "1008", "1108"} {
+		s := strings.Replace(string(raw), "Gstat execution time Wed Dec  2 14:09:54 2026",
+			"Gstat execution time "+[]string{"Wed Dec  2", "Thu Dec  3", "Fri Dec  4", "Sat Dec  5"}[i]+" 14:09:54 2026", 1)
+		s = strings.Replace(s, "Data pages: 808, average fill: 67%", "Data pages: "+pages+", average fill: 67%", 1)
+		reps, err := parse.ReadGstat(strings.NewReader(s), "day"+pages+".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		snaps = append(snaps, analyze.NewHistorySnapshot(reps[0], analyze.SnapshotOptions{}))
+	}
+	tr := analyze.TrendOf(snaps, 65<<20)
+	fc := historyForecastChart(tr)
+	if fc == nil || fc.Title != "Database forecast: 65.0 MiB on 2026-12-07" || fc.TargetLabel != "target 65.0 MiB" || fc.Target != 65 {
+		t.Fatalf("forecast chart %+v", fc)
+	}
+	charts, err := HistoryTrendCharts(tr, 0)
+	if err != nil || len(charts) != 3 || charts[2].Kind != plot.KindHistoryForecast {
+		t.Errorf("%d charts, %v", len(charts), err)
+	}
+}
+
+// A Firebird 6 upgrade is a labelled line on the charts.
+func TestHistoryChartsFillBreak(t *testing.T) {
+	raw, err := os.ReadFile(testutil.Testdata(t, "gstat", "shop-fb6-names.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	later := strings.Replace(string(raw), "Gstat execution time Wed Dec  2 14:09:54 2026", "Gstat execution time Thu Dec  3 14:09:54 2026", 1)
+	reps, err := parse.ReadGstat(strings.NewReader(later), "fb6.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := analyze.TrendOf([]*analyze.HistorySnapshot{historySnap(t, "fb30", "shop-gstat-a-r.txt"),
+		historySnap(t, "fb30", "shop-gstat-r-later.txt"), analyze.NewHistorySnapshot(reps[0], analyze.SnapshotOptions{})}, 0)
+	for _, d := range []plot.History{historySizeChart(tr, 3), historyVersionsChart(tr, 3)} {
+		if len(d.Breaks) != 1 || d.Breaks[0].Label != "ODS 12.0 → 14.0: fill not comparable" || !d.Breaks[0].Time.Equal(tr.Breaks[0].Time) {
+			t.Errorf("%s breaks %+v", d.Kind, d.Breaks)
+		}
+	}
+	ch, err := plot.HistoryChart(historySizeChart(tr, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := ch.Series("break: ODS 12.0 → 14.0: fill not comparable"); s == nil || s.X[0] != float64(tr.Breaks[0].Time.Unix()) {
+		t.Errorf("break not plotted: %+v", s)
+	}
+}

@@ -1,0 +1,505 @@
+package view
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/units"
+)
+
+// HistoryTop is how many tables and indices the human formats show of a
+// gstat diff or trend by default; the writers count the rest.
+const HistoryTop = 20
+
+// HistoryOptions are the reader's choices for gstat diff and trend.
+type HistoryOptions struct {
+	// Top bounds the tables and indices text, markdown and HTML show;
+	// 0 shows all. CSV always has every row.
+	Top int
+}
+
+// HistoryDiff lays out what changed between two gstat snapshots, the
+// first (old) being the baseline: the time and transactions between
+// them, the size change, the age of each oldest active transaction, the
+// two snapshots, the objects by status, the header counters, the tables
+// (those that changed first, biggest size change first), the indices
+// (those whose b-tree grew a level first), the health warnings that
+// changed and the fields only one snapshot prints. The figures and
+// verdicts are the analysis' (docs/gstat-history-json.md).
+func HistoryDiff(d *analyze.SnapshotDiff, opt HistoryOptions) *Doc {
+	doc := &Doc{
+		Lead:          "gstat diff: ",
+		Title:         d.Before.File + " → " + d.After.File,
+		Source:        d.After.File,
+		Main:          "tables",
+		FindingsTitle: "Comparison warnings",
+		FindingsName:  "warnings",
+		Headline:      diffHeadline(d),
+	}
+	doc.Tables = append(doc.Tables, diffSnapshotsTable(d), diffCountsTable(d), diffCountersTable(d),
+		diffTablesTable(d, opt), diffIndicesTable(d, opt), diffWarningChanges(d))
+	if len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter) > 0 {
+		doc.Tables = append(doc.Tables, diffFieldsTable(d, opt))
+	}
+	for _, w := range d.Warnings {
+		doc.Findings = append(doc.Findings, comparisonWarning("gstat-diff", w))
+	}
+	for i, side := range []string{"old", "new"} {
+		if a := d.OATAge[i]; a.EstimateHours == nil && a.Note != "" {
+			doc.Notes = append(doc.Notes, "OAT age, "+side+": "+a.Note+".")
+		}
+	}
+	return doc
+}
+
+func diffHeadline(d *analyze.SnapshotDiff) []Field {
+	between := Field{Key: "seconds_between", Label: "Between", Value: SecP(d.SecondsBetween), Unknown: "unknown"}
+	if d.SecondsBetween == nil {
+		between.Detail = "(a snapshot has no execution time)"
+	}
+	fs := []Field{between}
+	size := d.Totals.SizeBytes
+	if size[0] != nil || size[1] != nil {
+		detail := ""
+		if !d.SizeComparable {
+			detail = "(not comparable: see the warnings)"
+		}
+		fs = append(fs,
+			Field{Key: "size_old_bytes", Label: "Size, old", Value: BytesP(size[0]), Detail: "(tables + indices)"},
+			Field{Key: "size_new_bytes", Label: "Size, new", Value: BytesP(size[1])},
+			Field{Key: "size_change_bytes", Label: "Size change", Value: BytesP(size.Change()), Detail: detail},
+			Field{Key: "size_change", Label: "Size change, relative", Value: ChangeP(size.Relative()), Detail: detail})
+	}
+	fs = append(fs,
+		Field{Key: "transactions_between", Label: "Transactions", Value: IntP(d.TransactionsBetween), Detail: "(Next transaction moved)"},
+		Field{Key: "transactions_per_hour", Label: "Transactions an hour", Value: NumP(d.TransactionsPerHour)})
+	for i, side := range []string{"old", "new"} {
+		a := d.OATAge[i]
+		if a.EstimateHours == nil && a.MaxHours == nil {
+			continue
+		}
+		fs = append(fs, Field{Key: "oat_age_" + side + "_seconds", Label: "OAT age, " + side,
+			Value: SecP(hoursToSeconds(a.EstimateHours)), Detail: oatAgeDetail(a), Unknown: "no estimate"})
+	}
+	return fs
+}
+
+func hoursToSeconds(h *float64) *float64 {
+	if h == nil {
+		return nil
+	}
+	s := *h * 3600
+	return &s
+}
+
+// comparisonWarning is a warning of diff or trend on the snapshots
+// themselves (another database, a restore in between): a finding without
+// a figure.
+func comparisonWarning(rule, msg string) Finding {
+	return Finding{Severity: string(analyze.Warn), Rule: rule, Object: "snapshots",
+		Value: Null(NumberKind), Threshold: Null(NumberKind), Message: msg}
+}
+
+// oatAgeDetail says what bounds the age of an oldest active transaction;
+// the notes say why an estimate was left out.
+func oatAgeDetail(a analyze.OATAge) string {
+	var parts []string
+	if a.MinHours != nil && *a.MinHours > 0 {
+		parts = append(parts, "at least "+units.Seconds(*a.MinHours*3600))
+	}
+	if a.MaxHours != nil {
+		parts = append(parts, "at most "+units.Seconds(*a.MaxHours*3600))
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	if a.EstimateHours == nil && a.Note != "" {
+		return "(" + strings.Join(parts, ", ") + "; see the notes)"
+	}
+	return "(" + strings.Join(parts, ", ") + ")"
+}
+
+// snapshotColumns describe a snapshot; diff and trend share them.
+var snapshotColumns = []Column{
+	{Key: "snapshot", Title: "snapshot", Max: 20},
+	{Key: "time", Title: "time", Kind: TimeKind},
+	{Key: "dated_by", Title: "dated"},
+	{Key: "ods", Title: "ODS"},
+	{Key: "tables", Title: "tables", Kind: CountKind},
+	{Key: "size_bytes", Title: "size", Kind: BytesKind},
+}
+
+// snapshotCells are the cells of snapshotColumns.
+func snapshotCells(label string, s analyze.SnapshotInfo) []Cell {
+	return []Cell{Str(label), TimeP(s.Time), datedBy(s), StrP(s.ODSVersion), Int(int64(s.Tables)), BytesP(s.SizeBytes)}
+}
+
+// snapshotLabels name snapshots by the part of their file names that
+// differs (testdata/growth/grow-00-a-r.txt and grow-10-a-r.txt are
+// 00-a-r and 10-a-r): of the base names when they differ, else of the
+// paths; the common prefix and suffix are cut at a separator (/ \\ - _ .
+// or a space), so that words stay whole. Runs of one file are told apart
+// by their number (#2). A single file keeps its base name.
+func snapshotLabels(ss []analyze.SnapshotInfo) []string {
+	// The base names, when they tell the files apart.
+	name := func(f string) string { return filepath.Base(filepath.ToSlash(f)) }
+	runs, bases := map[string]int{}, map[string]string{}
+	for _, s := range ss {
+		runs[s.File]++
+		bases[name(s.File)] = s.File
+	}
+	if len(bases) < len(runs) {
+		name = func(f string) string { return f }
+	}
+	var files [][]rune
+	seen := map[string]bool{}
+	for _, s := range ss {
+		if !seen[s.File] {
+			seen[s.File] = true
+			files = append(files, []rune(name(s.File)))
+		}
+	}
+	pre, suf := 0, 0
+	if len(files) > 1 {
+		pre, suf = commonEnds(files)
+	}
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		var l string
+		if len(files) > 1 {
+			r := []rune(name(s.File))
+			l = string(r[pre : len(r)-suf])
+		}
+		if l == "" {
+			l = filepath.Base(filepath.ToSlash(s.File))
+		}
+		if runs[s.File] > 1 {
+			l += "#" + strconv.Itoa(s.Report+1)
+		}
+		out[i] = l
+	}
+	return out
+}
+
+// commonEnds are the lengths of the prefix and the suffix all names
+// share, each ending (starting) at a separator, and never overlapping.
+func commonEnds(names [][]rune) (pre, suf int) {
+	sep := func(r rune) bool { return strings.ContainsRune("/\\-_. ", r) }
+	shortest := len(names[0])
+	for _, n := range names {
+		shortest = min(shortest, len(n))
+	}
+	same := func(at func([]rune) rune) bool {
+		for _, n := range names[1:] {
+			if at(n) != at(names[0]) {
+				return false
+			}
+		}
+		return true
+	}
+	for i := 0; i < shortest && same(func(n []rune) rune { return n[i] }); i++ {
+		if sep(names[0][i]) {
+			pre = i + 1
+		}
+	}
+	for i := 1; i <= shortest-pre && same(func(n []rune) rune { return n[len(n)-i] }); i++ {
+		if sep(names[0][len(names[0])-i]) {
+			suf = i
+		}
+	}
+	return pre, suf
+}
+
+// datedBy says where a snapshot's time comes from: the gstat run's
+// execution time, or its file's modification time.
+func datedBy(s analyze.SnapshotInfo) Cell {
+	switch {
+	case s.TimeSource == nil:
+		return Null(TextKind)
+	case *s.TimeSource == analyze.TimeFromFile:
+		return Str("file")
+	}
+	return Str("gstat")
+}
+
+func diffSnapshotsTable(d *analyze.SnapshotDiff) *Table {
+	t := &Table{Name: "snapshots", Title: "Snapshots (old is the baseline)",
+		Columns: append(append([]Column{{Key: "side", Title: ""}}, snapshotColumns...),
+			Column{Key: "indices", Title: "indices", Kind: CountKind},
+			Column{Key: "firebird", Title: "Firebird"})}
+	ss := []analyze.SnapshotInfo{d.Before, d.After}
+	labels := snapshotLabels(ss)
+	for i, s := range ss {
+		row := append([]Cell{Str([]string{"old", "new"}[i])}, snapshotCells(labels[i], s)...)
+		t.Rows = append(t.Rows, append(row, Int(int64(s.Indices)), StrP(s.FirebirdVersion)))
+	}
+	if d.Before.TimeSource != nil && *d.Before.TimeSource == analyze.TimeFromFile ||
+		d.After.TimeSource != nil && *d.After.TimeSource == analyze.TimeFromFile {
+		t.Notes = append(t.Notes, "dated by file: the run has no execution time, its file's modification time stands for it")
+	}
+	return t
+}
+
+// diffStatuses are the statuses of an object between two snapshots, in
+// the order the tables show them.
+var diffStatuses = []string{analyze.StatusChanged, analyze.StatusAdded, analyze.StatusDropped, analyze.StatusUnchanged, analyze.StatusNotShown}
+
+func diffCountsTable(d *analyze.SnapshotDiff) *Table {
+	t := &Table{Name: "counts", Title: "Objects by status", Columns: []Column{{Key: "objects", Title: "objects"}}}
+	for _, st := range diffStatuses {
+		t.Columns = append(t.Columns, Column{Key: st, Title: strings.ReplaceAll(st, "_", " "), Kind: CountKind})
+	}
+	tables, indices := []Cell{Str("tables")}, []Cell{Str("indices")}
+	for _, st := range diffStatuses {
+		tb, ix := d.Count(st)
+		tables, indices = append(tables, Int(int64(tb))), append(indices, Int(int64(ix)))
+	}
+	t.Rows = [][]Cell{tables, indices}
+	t.Notes = append(t.Notes, "matched by schema and name: a renamed object is dropped and added; "+
+		"not shown: the other snapshot has no statistics of that kind (gstat -d has no indices, -h no tables)")
+	return t
+}
+
+// counterNames name the header counters for people.
+var counterNames = map[string]string{
+	"oldest_transaction": "oldest transaction (OIT)",
+	"oldest_active":      "oldest active (OAT)",
+	"oldest_snapshot":    "oldest snapshot (OST)",
+	"next_transaction":   "next transaction",
+	"oat_minus_oit":      "OAT − OIT",
+	"ost_minus_oit":      "OST − OIT (sweep gap)",
+	"next_minus_oat":     "Next − OAT",
+}
+
+func diffCountersTable(d *analyze.SnapshotDiff) *Table {
+	t := &Table{Name: "counters", Title: "Transaction counters", Rows: [][]Cell{}, Columns: []Column{
+		{Key: "counter", Title: "counter"}, {Key: "key", Title: "key"},
+		{Key: "old", Title: "old", Kind: CountKind}, {Key: "new", Title: "new", Kind: CountKind},
+		{Key: "change", Title: "change", Kind: CountKind}}}
+	for _, c := range d.Counters {
+		t.Rows = append(t.Rows, []Cell{Str(cmp.Or(counterNames[c.Name], c.Name)), Str(c.Name), IntP(c.Values[0]), IntP(c.Values[1]), IntP(c.Change)})
+	}
+	if len(d.Counters) == 0 {
+		t.Notes = append(t.Notes, "no header page in either snapshot")
+	}
+	return t
+}
+
+// historyName is a table as diff and trend name it: with its schema
+// (Firebird 6).
+func historyName(schema, name string) string {
+	if schema != "" {
+		return schema + "." + name
+	}
+	return name
+}
+
+// latest is the later value of a pair, the earlier one for an object
+// the later snapshot no longer has.
+func latest(p analyze.Pair) *int64 { return cmp.Or(p[1], p[0]) }
+
+// statusRank puts the objects that changed, appeared or went before
+// those that did not.
+func statusRank(s string) int {
+	if s == analyze.StatusUnchanged || s == analyze.StatusNotShown {
+		return 1
+	}
+	return 0
+}
+
+// magnitude orders changes by size, unknown last.
+func magnitude(p *int64) int64 {
+	if p == nil {
+		return -1
+	}
+	return max(*p, -*p)
+}
+
+func diffTablesTable(d *analyze.SnapshotDiff, opt HistoryOptions) *Table {
+	rows := make([]*analyze.TableDiff, len(d.Tables))
+	for i := range d.Tables {
+		rows[i] = &d.Tables[i]
+	}
+	slices.SortStableFunc(rows, func(a, b *analyze.TableDiff) int {
+		return cmp.Or(cmp.Compare(statusRank(a.Status), statusRank(b.Status)),
+			cmp.Compare(magnitude(b.SizeBytesChange), magnitude(a.SizeBytesChange)),
+			units.Compare(historyName(a.Schema, a.Name), historyName(b.Schema, b.Name)))
+	})
+	t := &Table{
+		Name:  "tables",
+		Title: "Tables, those that changed first, biggest size change first",
+		Noun:  "tables",
+		Limit: opt.Top,
+		Columns: []Column{
+			{Key: "table", Title: "table", Max: 16},
+			{Key: "status", Title: "status"},
+			{Key: "records", Title: "records", Kind: CountKind},
+			{Key: "records_change", Title: "Δ records", Kind: CountKind},
+			{Key: "versions", Title: "versions", Kind: CountKind},
+			{Key: "back_versions", Title: "garbage"},
+			{Key: "size_change_bytes", Title: "Δ size", Kind: BytesKind},
+			{Key: "size_change", Title: "Δ size %", Kind: ChangeKind},
+			{Key: "size_bytes_per_day", Title: "a day", Kind: BytesKind},
+		},
+		Stream: func(yield func([]Cell) bool) {
+			for _, td := range rows {
+				garbage := Null(TextKind)
+				if td.BackVersions != nil {
+					garbage = Str(strings.ReplaceAll(*td.BackVersions, "_", " "))
+				}
+				perDay := Null(BytesKind)
+				if td.SizeBytesPerDay != nil && d.PerDayReliable {
+					perDay = Bytes(roundInt(*td.SizeBytesPerDay))
+				}
+				if !yield([]Cell{Str(historyName(td.Schema, td.Name)), Str(td.Status), IntP(latest(td.Records)), IntP(td.RecordsChange),
+					IntP(latest(td.Versions)), garbage, BytesP(td.SizeBytesChange), ChangeP(td.SizeBytes.Relative()), perDay}) {
+					return
+				}
+			}
+		},
+	}
+	t.Notes = append(t.Notes, "records, versions: in the new snapshot (the old one for a dropped table); garbage: back versions piling up, collected or steady")
+	if !d.PerDayReliable && d.SecondsBetween != nil && *d.SecondsBetween > 0 {
+		t.Notes = append(t.Notes, perDayNote(*d.SecondsBetween, "the snapshots are"))
+	}
+	if len(rows) == 0 {
+		t.Notes = append(t.Notes, "no table statistics in either snapshot (gstat -a or -d has them)")
+	}
+	return t
+}
+
+// perDayNote says why a rate per day is not shown.
+func perDayNote(seconds float64, what string) string {
+	return fmt.Sprintf("a day: not shown, %s %s apart, under %s (history-rate.min_span); the JSON has the figures",
+		what, units.Seconds(seconds), units.Seconds(analyze.NewThresholds().Get("history-rate", "min_span")))
+}
+
+// roundInt is a figure rounded to a whole number (a size per day).
+func roundInt(v float64) int64 { return int64(math.Round(v)) }
+
+func diffIndicesTable(d *analyze.SnapshotDiff, opt HistoryOptions) *Table {
+	rows := make([]*analyze.IndexDiff, len(d.Indices))
+	for i := range d.Indices {
+		rows[i] = &d.Indices[i]
+	}
+	grew := func(ix *analyze.IndexDiff) int {
+		if ix.DepthGrew {
+			return 0
+		}
+		return 1
+	}
+	slices.SortStableFunc(rows, func(a, b *analyze.IndexDiff) int {
+		return cmp.Or(cmp.Compare(grew(a), grew(b)), cmp.Compare(statusRank(a.Status), statusRank(b.Status)),
+			cmp.Compare(magnitude(b.LeafBuckets.Change()), magnitude(a.LeafBuckets.Change())),
+			units.Compare(a.Name, b.Name), units.Compare(a.Table, b.Table))
+	})
+	t := &Table{
+		Name:  "indices",
+		Title: "Indices, those whose b-tree grew a level first, then those that changed",
+		Noun:  "indices",
+		Limit: opt.Top,
+		Columns: []Column{
+			{Key: "index", Title: "index", Max: 16},
+			{Key: "table", Title: "table", Max: 12},
+			{Key: "status", Title: "status"},
+			{Key: "depth", Title: "depth", Kind: CountKind},
+			{Key: "depth_change", Title: "Δ depth", Kind: CountKind},
+			{Key: "leaf_pages", Title: "leaf", Kind: CountKind},
+			{Key: "leaf_pages_change", Title: "Δ leaf", Kind: CountKind},
+			{Key: "nodes", Title: "nodes", Kind: CountKind},
+			{Key: "nodes_change", Title: "Δ nodes", Kind: CountKind},
+			{Key: "max_dup", Title: "max dup", Kind: CountKind},
+		},
+		Stream: func(yield func([]Cell) bool) {
+			for _, ix := range rows {
+				if !yield([]Cell{Str(ix.Name), Str(historyName(ix.TableSchema, ix.Table)), Str(ix.Status),
+					IntP(latest(ix.Depth)), IntP(ix.Depth.Change()), IntP(latest(ix.LeafBuckets)), IntP(ix.LeafBuckets.Change()),
+					IntP(latest(ix.Nodes)), IntP(ix.Nodes.Change()), IntP(latest(ix.MaxDup))}) {
+					return
+				}
+			}
+		},
+	}
+	for _, ix := range rows {
+		if ix.DepthGrew {
+			t.Notes = append(t.Notes, "Δ depth 1: the b-tree grew a level, so every lookup reads one more page")
+			break
+		}
+	}
+	if len(rows) == 0 {
+		t.Notes = append(t.Notes, "no index statistics in either snapshot (gstat -a or -i has them)")
+	}
+	return t
+}
+
+// warningValue is a rule's figure in its unit: a share in percent, bytes
+// in IEC units, others as figures with the unit beside them.
+func warningValue(p *float64, unit string) Cell {
+	switch {
+	case p == nil && unit == "share":
+		return Null(ShareKind)
+	case p == nil:
+		return Null(NumberKind)
+	case unit == "share":
+		return Share(*p)
+	case unit == "bytes":
+		return Bytes(roundInt(*p))
+	}
+	return Num(*p)
+}
+
+func diffWarningChanges(d *analyze.SnapshotDiff) *Table {
+	t := &Table{Name: "warning_changes", Title: "Health warnings that changed", Rows: [][]Cell{}, Columns: []Column{
+		{Key: "change", Title: "change"}, {Key: "severity", Title: "severity"}, {Key: "severity_old", Title: "was"},
+		{Key: "rule", Title: "rule", Max: 20}, {Key: "object", Title: "object", Max: 16},
+		{Key: "value_old", Title: "old", Kind: NumberKind}, {Key: "value_new", Title: "new", Kind: NumberKind},
+		{Key: "threshold", Title: "limit", Kind: NumberKind}, {Key: "unit", Title: "unit", Max: 15}}}
+	for _, l := range []struct {
+		change string
+		ws     []analyze.WarningChange
+	}{{"appeared", d.WarningsAppeared}, {"resolved", d.WarningsResolved}, {"severity", d.WarningsChanged}} {
+		for _, w := range l.ws {
+			obj := w.Object
+			if w.Table != "" {
+				obj = w.Table + "." + obj
+			}
+			if w.Kind != w.Object {
+				obj = w.Kind + " " + obj
+			}
+			was := Null(TextKind)
+			if w.SeverityBefore != nil {
+				was = Str(string(*w.SeverityBefore))
+			}
+			unit := w.Unit
+			if unit == "share" || unit == "bytes" || unit == "flag" {
+				unit = ""
+			}
+			t.Rows = append(t.Rows, []Cell{Str(l.change), Str(string(w.Severity)), was, Str(w.Rule), Str(obj),
+				warningValue(w.Values[0], w.Unit), warningValue(w.Values[1], w.Unit), warningValue(&w.Threshold, w.Unit), Str(unit)})
+		}
+	}
+	if len(t.Rows) == 0 {
+		t.Notes = append(t.Notes, "none")
+	} else {
+		t.Notes = append(t.Notes, "old, new: the rule's figure in each snapshot, empty where the rule did not fire")
+	}
+	return t
+}
+
+func diffFieldsTable(d *analyze.SnapshotDiff, opt HistoryOptions) *Table {
+	t := &Table{Name: "fields_only", Title: "Fields only one snapshot prints (not compared)", Noun: "fields", Limit: opt.Top,
+		Columns: []Column{{Key: "only_in", Title: "only in"}, {Key: "field", Title: "field"}}}
+	for _, f := range d.FieldsOnlyBefore {
+		t.Rows = append(t.Rows, []Cell{Str("old"), Str(f)})
+	}
+	for _, f := range d.FieldsOnlyAfter {
+		t.Rows = append(t.Rows, []Cell{Str("new"), Str(f)})
+	}
+	return t
+}

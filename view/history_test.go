@@ -1,0 +1,95 @@
+package view
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// historySnap reads the last gstat run of a testdata file, named as the
+// command line names it (testdata/fb30/...), so the golden files hold no
+// path of this machine.
+func historySnap(t *testing.T, rel ...string) *analyze.HistorySnapshot {
+	t.Helper()
+	f, err := os.Open(testutil.Testdata(t, rel...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	reps, err := parse.ReadGstat(f, filepath.Join(append([]string{"testdata"}, rel...)...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return analyze.NewHistorySnapshot(reps[len(reps)-1], analyze.SnapshotOptions{})
+}
+
+// growthSnaps are the seven runs of testdata/growth.
+func growthSnaps(t *testing.T) []*analyze.HistorySnapshot {
+	var out []*analyze.HistorySnapshot
+	for _, n := range []string{"grow-00-a-r.txt", "grow-10-a-r.txt", "grow-15-d.txt", "grow-20-a-r.txt", "grow-20-h.txt", "grow-30-a-r.txt", "grow-40-a-r.txt"} {
+		out = append(out, historySnap(t, "growth", n))
+	}
+	return out
+}
+
+// historyRender writes a document as the command line does.
+func historyRender(t *testing.T, f Format, opt Options, d *Doc) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := Write(&b, f, opt, d); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+var historyExts = map[Format]string{Text: "txt", Markdown: "md", CSV: "csv", HTML: "html"}
+
+// gstat diff of the fb30 pair (4 min 38 s apart, ORDERS lost 5000
+// records and its back versions) and of testdata/growth's first and
+// 30-minute runs (warnings appeared, an OAT age estimated), in every
+// format, and the other CSV tables of the pair.
+func TestHistoryDiffGolden(t *testing.T) {
+	pairs := map[string][2]*analyze.HistorySnapshot{
+		"fb30":   {historySnap(t, "fb30", "shop-gstat-a-r.txt"), historySnap(t, "fb30", "shop-gstat-r-later.txt")},
+		"growth": {historySnap(t, "growth", "grow-00-a-r.txt"), historySnap(t, "growth", "grow-30-a-r.txt")},
+	}
+	opt := Options{MoreHint: " (--all shows them)"}
+	for name, p := range pairs {
+		d := analyze.Diff(p[0], p[1])
+		for f, ext := range historyExts {
+			testutil.Golden(t, "testdata/golden/history-diff-"+name+"."+ext, historyRender(t, f, opt, HistoryDiff(d, HistoryOptions{Top: HistoryTop})))
+		}
+	}
+	d := analyze.Diff(pairs["fb30"][0], pairs["fb30"][1])
+	for _, table := range []string{"snapshots", "counts", "counters", "indices", "warning_changes", "summary", "warnings"} {
+		testutil.Golden(t, "testdata/golden/history-diff-fb30-"+table+".csv", historyRender(t, CSV, Options{Table: table}, HistoryDiff(d, HistoryOptions{})))
+	}
+}
+
+// gstat trend over testdata/growth with a 1 GiB target (unreliable: 125
+// times the span away; the -d and -h runs left out) and over the fb30
+// pair (minutes apart: no rate a day), in every format with OpenMetrics.
+func TestHistoryTrendGolden(t *testing.T) {
+	trends := map[string]*analyze.Trend{
+		"growth": analyze.TrendOf(growthSnaps(t), 1<<30),
+		"fb30":   analyze.TrendOf([]*analyze.HistorySnapshot{historySnap(t, "fb30", "shop-gstat-a-r.txt"), historySnap(t, "fb30", "shop-gstat-r-later.txt")}, 0),
+	}
+	exts := map[Format]string{OpenMetrics: "om"}
+	for f, ext := range historyExts {
+		exts[f] = ext
+	}
+	opt := Options{MoreHint: " (--all shows them)"}
+	for name, tr := range trends {
+		for f, ext := range exts {
+			testutil.Golden(t, "testdata/golden/history-trend-"+name+"."+ext, historyRender(t, f, opt, HistoryTrend(tr, HistoryOptions{Top: HistoryTop})))
+		}
+	}
+	for _, table := range []string{"tables", "left_out", "summary", "warnings"} {
+		testutil.Golden(t, "testdata/golden/history-trend-growth-"+table+".csv", historyRender(t, CSV, Options{Table: table}, HistoryTrend(trends["growth"], HistoryOptions{})))
+	}
+}
