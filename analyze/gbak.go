@@ -58,23 +58,58 @@ type GbakStep struct {
 	LowerBound bool `json:"lower_bound,omitempty"`
 }
 
-// Key identifies a step across runs: kind, object and name.
+// Key identifies a step across runs: kind, object and name. The name of
+// a step that names a file or a database (opened file X, created database
+// X) is left out: two restores of one backup into two databases
+// (…/deepA.fdb, …/deepB.fdb) do the same step.
 func (s *GbakStep) Key() string {
+	if s.namesPath() {
+		return string(s.Kind) + "|" + s.Object
+	}
 	return string(s.Kind) + "|" + s.Object + "|" + s.Name
 }
 
-// Label names a step for a DBA: "index RDB$PRIMARY4", "data ORDER_LINE",
-// "creating indexes".
+// namesPath reports whether the step's name is a file or database path.
+func (s *GbakStep) namesPath() bool {
+	switch s.Kind {
+	case parse.GbakOpenFile, parse.GbakOpenDatabase, parse.GbakCreateDatabase:
+		return true
+	case parse.GbakVersion:
+		return s.Object == "database"
+	}
+	return false
+}
+
+// Label names a step for a DBA: "index RDB$PRIMARY4 (build)" (the
+// deferred build) and "index RDB$PRIMARY4 (definition)" (its metadata),
+// "data ORDER_LINE", "creating indexes".
 func (s *GbakStep) Label() string {
 	switch s.Kind {
 	case parse.GbakData:
 		return "data " + s.Name
 	case parse.GbakActivateIndex:
-		return "index " + s.Name
+		return "index " + s.Name + " (build)"
 	case parse.GbakMetadata:
+		if s.Object == "index" {
+			return "index " + s.Name + " (definition)"
+		}
 		return s.Object + " " + s.Name
 	}
 	return s.Message
+}
+
+// MatchLabel names the step as it is matched across runs: the Label,
+// without the path of a step that names a file or a database ("created
+// database", not "created database /data/deepA.fdb, page_size 8192
+// bytes").
+func (s *GbakStep) MatchLabel() string {
+	if !s.namesPath() || s.Name == "" {
+		return s.Label()
+	}
+	if i := strings.Index(s.Message, s.Name); i > 0 {
+		return strings.TrimSpace(s.Message[:i])
+	}
+	return string(s.Kind)
 }
 
 // GbakTable is the data of one table: records and the time and I/O spent
