@@ -154,6 +154,9 @@ type GbakPhase struct {
 	// LowerBound is set when one of the phase's steps was cut short
 	// (GbakStep.LowerBound): the sums are lower bounds.
 	LowerBound bool `json:"lower_bound,omitempty"`
+	// Share is Seconds / the run's total_seconds; nil when either is
+	// unknown (an excerpt has no total).
+	Share *float64 `json:"share"`
 }
 
 // Timeline is the analysis of one gbak log.
@@ -640,6 +643,13 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 		t.Outcome = GbakIncomplete
 	}
 	t.Phases = phases(t.Steps)
+	if t.TotalSeconds != nil && *t.TotalSeconds > 0 && b.cols != 0 {
+		for i := range t.Phases {
+			if p := &t.Phases[i]; p.Seconds != nil {
+				p.Share = f64(*p.Seconds / *t.TotalSeconds)
+			}
+		}
+	}
 	if b.cols == 0 {
 		t.Notes = append(t.Notes, "no statistics columns: run gbak with -st tdrw (Firebird 2.5.5 and later) to get times and page I/O")
 	}
