@@ -10,14 +10,6 @@ import (
 // the analyses' own). The helpers below turn the analyses' nullable
 // figures into chart values (NaN: not drawn) and table cells ("": null).
 
-// fv is *p, or NaN when the analysis has no value.
-func fv(p *float64) float64 {
-	if p == nil {
-		return math.NaN()
-	}
-	return *p
-}
-
 // f64 is *p as float64, or NaN.
 func f64(p *int64) float64 {
 	if p == nil {

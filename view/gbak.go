@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/units"
@@ -302,5 +303,37 @@ func GbakTimelineChart(tl *analyze.Timeline, top int) plot.RestoreTimeline {
 	// In time order, so the chart reads top to bottom like the log.
 	slices.SortStableFunc(items, func(a, b plot.Span) int { return cmp.Compare(a.Start, b.Start) })
 	d.Items = items
+	return d
+}
+
+// GbakRunInfo is what `fbdiag backup` or `fbdiag restore` ran.
+type GbakRunInfo struct {
+	Action, Server, Database, BackupFile, Switches string
+	Started                                        time.Time
+	// Log is the log file written, of Lines lines.
+	Log   string
+	Lines int
+	// Replaced: the existing backup file or database was replaced once
+	// the new one was complete.
+	Replaced bool
+}
+
+// GbakLive is the view of a backup or restore fbdiag ran: what ran where,
+// then the analysis of its log as Gbak lays it out.
+func GbakLive(run GbakRunInfo, tl *analyze.Timeline, opt GbakOptions) *Doc {
+	d := Gbak(tl, opt)
+	d.Title = "gbak " + run.Action + " on " + run.Server + ": " + run.Log
+	fs := []Field{
+		{Key: "database", Label: "Database", Value: Str(run.Database)},
+		{Key: "backup_file", Label: "Backup file", Value: Str(run.BackupFile)},
+		{Key: "switches", Label: "Switches", Value: Str(run.Switches)},
+		{Key: "started", Label: "Started", Value: Time(run.Started)},
+		{Key: "log", Label: "Log", Value: Str(run.Log), Detail: fmt.Sprintf("(%d lines)", run.Lines)},
+	}
+	d.Headline = append(fs, d.Headline...)
+	if run.Replaced {
+		what := map[string]string{"backup": "the existing backup file", "restore": "the existing database"}[run.Action]
+		d.Notes = append([]string{"Replaced " + what + " once the new one was complete."}, d.Notes...)
+	}
 	return d
 }

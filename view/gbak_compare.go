@@ -108,13 +108,13 @@ func gbakCompareHeadline(c *analyze.GbakComparison) []Field {
 	}
 	if c.Tests > 0 {
 		fs = append(fs, Field{Key: "tests", Label: "Step tests", Value: Int(int64(c.Tests)),
-			Detail: "(p adjusted by " + adjustmentName(c.Adjustment) + ")"})
+			Detail: "(p adjusted by " + gbakAdjustmentName(c.Adjustment) + ")"})
 	}
 	return fs
 }
 
-// adjustmentName spells a p adjustment for people.
-func adjustmentName(m string) string {
+// gbakAdjustmentName spells a p adjustment for people.
+func gbakAdjustmentName(m string) string {
 	switch m {
 	case analyze.BenjaminiHochberg:
 		return "Benjamini-Hochberg"
@@ -285,7 +285,7 @@ func gbakCompareSteps(c *analyze.GbakComparison, cols []Column, top int) *Table 
 	}
 	if c.Tests > 1 {
 		t.Notes = append(t.Notes, fmt.Sprintf("p_adj: p adjusted by %s over the %d step tests (of the steps called significant, "+
-			"at most 5 %% by chance); the totals are not adjusted.", adjustmentName(c.Adjustment), c.Tests))
+			"at most 5 %% by chance); the totals are not adjusted.", gbakAdjustmentName(c.Adjustment), c.Tests))
 	}
 	var warnings []string
 	var unknown []string

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"path/filepath"
 	"strconv"
 
@@ -45,19 +46,27 @@ func (r pngRequest) write(c *cli.Context, draw func() ([]*plot.Chart, error)) er
 	if r.dir == "" {
 		return nil
 	}
-	e := getEnv(c)
 	charts, chartErr := draw()
+	return r.emit(getEnv(c).stderr, charts, chartErr)
+}
+
+// emit writes charts drawn already (chartErr: the error of those that
+// could not be), naming each file on stderr.
+func (r pngRequest) emit(stderr io.Writer, charts []*plot.Chart, chartErr error) error {
+	if r.dir == "" {
+		return nil
+	}
 	if chartErr != nil {
 		// The charts that could be drawn are still written.
-		fmt.Fprintln(e.stderr, "fbdiag: chart:", chartErr)
+		fmt.Fprintln(stderr, "fbdiag: chart:", chartErr)
 	}
 	if len(charts) == 0 {
-		fmt.Fprintln(e.stderr, "fbdiag: --png: nothing to chart in this input")
+		fmt.Fprintln(stderr, "fbdiag: --png: nothing to chart in this input")
 		return nil
 	}
 	paths, err := report.WritePNGs(r.dir, charts, r.opts)
 	for _, p := range paths {
-		fmt.Fprintln(e.stderr, "wrote", p)
+		fmt.Fprintln(stderr, "wrote", p)
 	}
 	if errors.Is(err, report.ErrNotOurs) {
 		return cli.Exit("fbdiag: "+err.Error(), exitError)
