@@ -97,8 +97,12 @@ type Span struct {
 	// "index"…
 	Kind string
 	// AtLeast marks a duration that is a lower bound (the log ends inside
-	// the span): its row's label reads "≥ 5.38 s".
+	// the span): its row's label reads "≥ 5.375 s".
 	AtLeast bool
+	// Label, when set on a span, labels its row instead of the sum of the
+	// row's durations (a phase whose table figure sums its steps' costs,
+	// not the wall-clock time of its bars).
+	Label string
 }
 
 // RestoreTimeline is the data of the restore timeline: the phases of one
@@ -156,12 +160,15 @@ func RestoreTimelineChart(d RestoreTimeline) (*Chart, error) {
 			kinds[r.kind] = k
 			kindOrder = append(kindOrder, r.kind)
 		}
-		total, last, atLeast := 0.0, 0, false
+		total, last, atLeast, given := 0.0, 0, false, ""
 		for j, s := range r.spans {
 			total += s.Duration
 			atLeast = atLeast || s.AtLeast
 			if s.Start+s.Duration >= r.spans[last].Start+r.spans[last].Duration {
 				last = j
+			}
+			if s.Label != "" {
+				given = s.Label
 			}
 		}
 		for j, s := range r.spans {
@@ -170,6 +177,9 @@ func RestoreTimelineChart(d RestoreTimeline) (*Chart, error) {
 				lbl = units.Seconds(total)
 				if atLeast {
 					lbl = "≥ " + lbl
+				}
+				if given != "" {
+					lbl = given
 				}
 			}
 			b.add(bar{Pos: pos, Thick: 0.62, Lo: s.Start, Hi: s.Start + s.Duration, Color: seriesColor(k), Label: lbl})

@@ -303,6 +303,22 @@ func GbakTimelineChart(tl *analyze.Timeline, top int) plot.RestoreTimeline {
 	// In time order, so the chart reads top to bottom like the log.
 	slices.SortStableFunc(items, func(a, b plot.Span) int { return cmp.Compare(a.Start, b.Start) })
 	d.Items = items
+	// A phase's row says what the phases table says: the sum of its
+	// steps' costs (the bars span the wall-clock time, gaps included).
+	for _, p := range tl.Phases {
+		if p.Seconds == nil {
+			continue
+		}
+		lbl := units.Seconds(*p.Seconds)
+		if p.LowerBound {
+			lbl = "≥ " + lbl
+		}
+		for i := range d.Phases {
+			if d.Phases[i].Name == p.Name {
+				d.Phases[i].Label = lbl
+			}
+		}
+	}
 	return d
 }
 

@@ -68,7 +68,7 @@ func GbakCompare(c *analyze.GbakComparison, opt GbakCompareOptions) *Doc {
 	if o := gbakOnly(c); o != nil {
 		d.Tables = append(d.Tables, o)
 	}
-	if ch, err := plot.RestoreComparisonChart(GbakComparisonChart(c, GbakChartSteps)); err == nil {
+	if ch, err := plot.RestoreComparisonChart(GbakComparisonChart(c, chartSteps(len(c.Sides)))); err == nil {
 		ch.Name = "compare"
 		d.Charts = append(d.Charts, ch)
 	}
@@ -400,15 +400,19 @@ func gbakOnly(c *analyze.GbakComparison) *Table {
 	return t
 }
 
+// chartSteps is how many steps the comparison chart shows for sides
+// bars a step: GbakChartSteps for two, fewer for more, so that the bars
+// stay thick enough for their labels (20 bars in all, 2 steps at least).
+func chartSteps(sides int) int {
+	return min(GbakChartSteps, max(2, 2*GbakChartSteps/max(sides, 1)))
+}
+
 // GbakComparisonChart is the comparison chart input: the slowest steps
 // (top), every side's median seconds, each side after the baseline noted
 // with its ratio and word as the text shows them ("×1.85 slower",
 // "×1.02 ~").
 func GbakComparisonChart(c *analyze.GbakComparison, top int) plot.RestoreComparison {
-	d := plot.RestoreComparison{Title: "Slowest steps (baseline " + c.Base + ")"}
-	if several(c) {
-		d.Title = "Slowest steps, median of each side (baseline " + c.Base + ")"
-	}
+	var d plot.RestoreComparison
 	for _, s := range c.Sides {
 		d.Runs = append(d.Runs, s.Label)
 	}
@@ -430,6 +434,10 @@ func GbakComparisonChart(c *analyze.GbakComparison, top int) plot.RestoreCompari
 			}
 		}
 		d.Steps = append(d.Steps, row)
+	}
+	d.Title = fmt.Sprintf("The %d slowest steps (baseline %s)", len(d.Steps), c.Base)
+	if several(c) {
+		d.Title = fmt.Sprintf("The %d slowest steps, median of each side (baseline %s)", len(d.Steps), c.Base)
 	}
 	return d
 }
