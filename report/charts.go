@@ -1,14 +1,11 @@
 package report
 
-import (
-	"math"
-	"strconv"
-)
+import "math"
 
 // The adapters in charts_*.go fill the plot package's input structs from
 // analysis results: they pick and convert, never judge (severities are
 // the analyses' own). The helpers below turn the analyses' nullable
-// figures into chart values (NaN: not drawn) and table cells ("": null).
+// figures into chart values (NaN: not drawn).
 
 // f64 is *p as float64, or NaN.
 func f64(p *int64) float64 {
@@ -16,12 +13,4 @@ func f64(p *int64) float64 {
 		return math.NaN()
 	}
 	return float64(*p)
-}
-
-// num is a table cell for a count; empty when unknown.
-func num(p *int64) string {
-	if p == nil {
-		return ""
-	}
-	return strconv.FormatInt(*p, 10)
 }

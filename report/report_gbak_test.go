@@ -51,7 +51,7 @@ func TestGbakSectionIsTheView(t *testing.T) {
 		t.Errorf("headlines %+v", s.Headlines)
 	}
 	// 150 steps, the 25 slowest shown.
-	if !strings.Contains(want.String(), "<p class=\"muted\">125 more steps (fbdiag gbak --all lists them)</p>") {
+	if !strings.Contains(want.String(), "<p class=\"muted\">25 of 150 steps shown (fbdiag gbak --all lists them)</p>") {
 		t.Errorf("steps not bounded:\n%s", want.String())
 	}
 	if len(s.Figures) != 1 || s.Figures[0].Chart.Kind != plot.KindRestoreTimeline {

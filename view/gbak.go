@@ -45,7 +45,8 @@ type GbakOptions struct {
 func Gbak(tl *analyze.Timeline, opt GbakOptions) *Doc {
 	top := cmp.Or(opt.Top, GbakTop)
 	d := &Doc{
-		Title:         "gbak " + gbakKind(tl) + ": " + tl.File,
+		Lead:          "gbak " + gbakKind(tl) + ": ",
+		Title:         tl.File,
 		Source:        tl.File,
 		Main:          "steps",
 		FindingsTitle: "Errors and warnings",
@@ -86,7 +87,7 @@ func gbakHeadline(tl *analyze.Timeline) []Field {
 	fs = append(fs, Field{Key: "total_seconds", Label: "Total time", Value: SecP(tl.TotalSeconds)})
 	if tl.TotalSeconds == nil && tl.LastTimeSeconds != nil {
 		// An excerpt stops anywhere: its last time is no total.
-		fs[1].Detail = "(log incomplete)"
+		fs[1].Unknown = "unknown (the log is incomplete)"
 		fs = append(fs, Field{Key: "last_time_seconds", Label: "Last timestamp", Value: Sec(*tl.LastTimeSeconds),
 			Detail: "(when the last line was printed)"})
 	}
@@ -338,7 +339,7 @@ type GbakRunInfo struct {
 // then the analysis of its log as Gbak lays it out.
 func GbakLive(run GbakRunInfo, tl *analyze.Timeline, opt GbakOptions) *Doc {
 	d := Gbak(tl, opt)
-	d.Title = "gbak " + run.Action + " on " + run.Server + ": " + run.Log
+	d.Lead, d.Title = "gbak "+run.Action+" on "+run.Server+": ", run.Log
 	fs := []Field{
 		{Key: "database", Label: "Database", Value: Str(run.Database)},
 		{Key: "backup_file", Label: "Backup file", Value: Str(run.BackupFile)},

@@ -43,7 +43,8 @@ func GbakCompare(c *analyze.GbakComparison, opt GbakCompareOptions) *Doc {
 		labels = append(labels, s.Label)
 	}
 	d := &Doc{
-		Title:  "gbak compare: " + strings.Join(labels, ", ") + " (baseline " + c.Base + ")",
+		Lead:   "gbak compare: ",
+		Title:  strings.Join(labels, ", ") + " (baseline " + c.Base + ")",
 		Source: strings.Join(labels, "+"),
 		Main:   "steps",
 		Notes:  nil,

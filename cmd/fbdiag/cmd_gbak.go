@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -53,7 +52,7 @@ func gbakCommand() *cli.Command {
 			"(the log ends before gbak's closing line: a killed server, a cut log), after\n" +
 			"printing the analysis: for a nightly restore check.\n" +
 			"  fbdiag gbak --fail-on failed restore.log || mail -s 'restore failed' dba\n\n" + gbakHowTo,
-		Flags: append([]cli.Flag{formatFlag(), topFlag(), allFlag(), gbakTableFlag("steps, phases, tables, indices, summary, findings"),
+		Flags: append([]cli.Flag{formatFlag(), topFlag(), allFlag(), tableFlag("steps, phases, tables, indices, summary, findings"),
 			&cli.StringFlag{
 				Name:  "fail-on",
 				Usage: "exit 3 when the outcome is `failed` or incomplete (the only value)",
@@ -88,7 +87,7 @@ func gbakCommand() *cli.Command {
 				"of its median. An incomplete log (an excerpt) has no total: its last\n" +
 				"timestamp is shown as such. CSV is one table: --table steps (the\n" +
 				"default), totals, runs, ranges, only, summary or findings.\n\n" + gbakHowTo,
-			Flags: append([]cli.Flag{formatFlag(), topFlag(), allFlag(), gbakTableFlag("steps, totals, runs, ranges, only, summary"),
+			Flags: append([]cli.Flag{formatFlag(), topFlag(), allFlag(), tableFlag("steps, totals, runs, ranges, only, summary"),
 				&cli.GenericFlag{
 					Name:  "label",
 					Usage: "NAME=FILE: a run of the side NAME (repeat for more runs and sides)",
@@ -114,10 +113,6 @@ func topFlag() *cli.IntFlag {
 
 func allFlag() *cli.BoolFlag {
 	return &cli.BoolFlag{Name: "all", Usage: "show every row of every table (text, markdown)"}
-}
-
-func gbakTableFlag(names string) *cli.StringFlag {
-	return &cli.StringFlag{Name: "table", Usage: "`NAME` of the CSV table: " + names}
 }
 
 // labelList collects repeated --label NAME=FILE values; file names may
@@ -161,15 +156,9 @@ type gbakOutput struct {
 // gbakOutputFlags reads --format, --top, --all and --table.
 func gbakOutputFlags(c *cli.Context) (gbakOutput, error) {
 	var o gbakOutput
-	s := strings.ToLower(c.String("format"))
-	if s == "json" {
-		o.json = true
-	} else {
-		f, err := view.ParseFormat(s)
-		if err != nil || f == view.HTML || f == view.OpenMetrics {
-			return o, usagef("%s: unknown format %q (want text, json, csv or markdown)", c.Command.Name, c.String("format"))
-		}
-		o.format = f
+	var err error
+	if o.json, o.format, err = viewFormat(c, false); err != nil {
+		return o, err
 	}
 	top, err := gbakTop(c)
 	if err != nil {
@@ -189,11 +178,7 @@ func (o gbakOutput) write(w io.Writer, v any, d func() *view.Doc) error {
 	if o.json {
 		return report.WriteJSON(w, v)
 	}
-	err := view.Write(w, o.format, o.opt, d())
-	if errors.Is(err, view.ErrNoTable) {
-		return usagef("--table: %v", err)
-	}
-	return err
+	return viewErr(view.Write(w, o.format, o.opt, d()))
 }
 
 // gbakOpts are the choices of `fbdiag gbak`.
@@ -255,20 +240,6 @@ func runGbak(o gbakOpts, stdin io.Reader, stdout, stderr io.Writer) error {
 		return &failOnError{msg: fmt.Sprintf("gbak: the %s is incomplete: the log ends before gbak's closing line", kind)}
 	}
 	return nil
-}
-
-// openArg opens a named input, "-" being stdin (openInput without the
-// command-line context).
-func openArg(stdin io.Reader, name string) (io.ReadCloser, string, error) {
-	if name == "-" {
-		h, err := sniff(stdin, io.NopCloser(nil), "<stdin>")
-		return h, "<stdin>", err
-	}
-	f, err := openFile(name)
-	if err != nil {
-		return nil, name, err
-	}
-	return f, name, nil
 }
 
 // readGbakTimeline streams one log into a timeline and prints the

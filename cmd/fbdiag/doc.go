@@ -311,7 +311,7 @@
 //	  77  data ORDER_LINE  data    3.747 s  24.882 s      2    3322
 //	 132  data ORDERS      data   28.632 s   4.232 s      2     659
 //	  68  data STOCK       data    0.569 s   3.176 s      0       0
-//	147 more steps (--all shows them)
+//	3 of 150 steps shown (--all shows them)
 //	A step's cost is the interval from its line to the next: gbak prints a step, then does it.
 //
 //	Errors and warnings (0)
@@ -367,7 +367,7 @@
 //	step                                    balanced  high-performance   ratio   change  verdict
 //	index INDMF_TAG_PLC_DATA_DT_D (build)    0:20:58           0:10:23  ×0.495  -50.5 %  faster
 //	index INDMF_TAG_PLC_DATA_TAG_D (build)   0:17:17           0:10:45  ×0.622  -37.8 %  faster
-//	3 more steps (--all shows them)
+//	2 of 5 steps shown (--all shows them)
 //	...
 //
 // These two logs are excerpts without gbak's statistics header, so the

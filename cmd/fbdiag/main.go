@@ -213,8 +213,13 @@ func outputFormat(c *cli.Context) (report.Format, error) {
 // openInput opens a named input; "-" is standard input. The returned name
 // is what messages show. Directories and binary data are refused here.
 func openInput(c *cli.Context, name string) (io.ReadCloser, string, error) {
+	return openArg(getEnv(c).stdin, name)
+}
+
+// openArg is openInput for a run function, given standard input.
+func openArg(stdin io.Reader, name string) (io.ReadCloser, string, error) {
 	if name == "-" {
-		h, err := sniff(getEnv(c).stdin, io.NopCloser(nil), "<stdin>")
+		h, err := sniff(stdin, io.NopCloser(nil), "<stdin>")
 		return h, "<stdin>", err
 	}
 	f, err := openFile(name)
