@@ -58,23 +58,58 @@ type GbakStep struct {
 	LowerBound bool `json:"lower_bound,omitempty"`
 }
 
-// Key identifies a step across runs: kind, object and name.
+// Key identifies a step across runs: kind, object and name. The name of
+// a step that names a file or a database (opened file X, created database
+// X) is left out: two restores of one backup into two databases
+// (…/deepA.fdb, …/deepB.fdb) do the same step.
 func (s *GbakStep) Key() string {
+	if s.namesPath() {
+		return string(s.Kind) + "|" + s.Object
+	}
 	return string(s.Kind) + "|" + s.Object + "|" + s.Name
 }
 
-// Label names a step for a DBA: "index RDB$PRIMARY4", "data ORDER_LINE",
-// "creating indexes".
+// namesPath reports whether the step's name is a file or database path.
+func (s *GbakStep) namesPath() bool {
+	switch s.Kind {
+	case parse.GbakOpenFile, parse.GbakOpenDatabase, parse.GbakCreateDatabase:
+		return true
+	case parse.GbakVersion:
+		return s.Object == "database"
+	}
+	return false
+}
+
+// Label names a step for a DBA: "index RDB$PRIMARY4 (build)" (the
+// deferred build) and "index RDB$PRIMARY4 (definition)" (its metadata),
+// "data ORDER_LINE", "creating indexes".
 func (s *GbakStep) Label() string {
 	switch s.Kind {
 	case parse.GbakData:
 		return "data " + s.Name
 	case parse.GbakActivateIndex:
-		return "index " + s.Name
+		return "index " + s.Name + " (build)"
 	case parse.GbakMetadata:
+		if s.Object == "index" {
+			return "index " + s.Name + " (definition)"
+		}
 		return s.Object + " " + s.Name
 	}
 	return s.Message
+}
+
+// MatchLabel names the step as it is matched across runs: the Label,
+// without the path of a step that names a file or a database ("created
+// database", not "created database /data/deepA.fdb, page_size 8192
+// bytes").
+func (s *GbakStep) MatchLabel() string {
+	if !s.namesPath() || s.Name == "" {
+		return s.Label()
+	}
+	if i := strings.Index(s.Message, s.Name); i > 0 {
+		return strings.TrimSpace(s.Message[:i])
+	}
+	return string(s.Kind)
 }
 
 // GbakTable is the data of one table: records and the time and I/O spent
@@ -119,6 +154,9 @@ type GbakPhase struct {
 	// LowerBound is set when one of the phase's steps was cut short
 	// (GbakStep.LowerBound): the sums are lower bounds.
 	LowerBound bool `json:"lower_bound,omitempty"`
+	// Share is Seconds / the run's total_seconds; nil when either is
+	// unknown (an excerpt has no total).
+	Share *float64 `json:"share"`
 }
 
 // Timeline is the analysis of one gbak log.
@@ -605,6 +643,13 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 		t.Outcome = GbakIncomplete
 	}
 	t.Phases = phases(t.Steps)
+	if t.TotalSeconds != nil && *t.TotalSeconds > 0 && b.cols != 0 {
+		for i := range t.Phases {
+			if p := &t.Phases[i]; p.Seconds != nil {
+				p.Share = f64(*p.Seconds / *t.TotalSeconds)
+			}
+		}
+	}
 	if b.cols == 0 {
 		t.Notes = append(t.Notes, "no statistics columns: run gbak with -st tdrw (Firebird 2.5.5 and later) to get times and page I/O")
 	}

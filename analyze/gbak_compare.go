@@ -1,9 +1,11 @@
 package analyze
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,9 +45,11 @@ type GbakSide struct {
 
 // GbakStepComparison sets one step (or a total) side by side. Seconds has
 // one value per run, nil where the step is absent or its cost unknown;
-// Median one per side. Ratio and Difference compare the first side with
-// the second: Ratio = median(first)/median(second), so 1.456 means the
-// first side took 1.456 times as long.
+// Median one per side. The first side is the baseline: Versus compares
+// every other side with it, and Ratio, Change, Difference, P, PAdjusted,
+// Significant, Direction, Verdict and Warnings repeat Versus[0], the
+// second side against the baseline: Ratio = median(second) /
+// median(base), so 1.848 means the second side took 1.848 times as long.
 type GbakStepComparison struct {
 	Key     string     `json:"key"`
 	Name    string     `json:"name"`
@@ -55,37 +59,65 @@ type GbakStepComparison struct {
 	// Spread is benchstat's "± x %" of each side: the 95 % interval of
 	// the median, nil below 6 runs (benchstat's "± ∞"). Range is each
 	// side's [min, max], nil with one run.
-	Spread     []*float64    `json:"spread"`
-	Range      []*[2]float64 `json:"range"`
-	Ratio      *float64      `json:"ratio"`
-	Difference *float64      `json:"difference"`
-	P          *float64      `json:"p"`
+	Spread []*float64    `json:"spread"`
+	Range  []*[2]float64 `json:"range"`
+	GbakVersus
+	Versus []GbakVersus `json:"versus"`
+	// Only is the label of the only side the step appears in.
+	Only *string `json:"only"`
+}
+
+// GbakVersus compares one side with the baseline (the first side).
+type GbakVersus struct {
+	// Side is the label of the side compared with the baseline.
+	Side string `json:"side"`
+	// Ratio is median(side) / median(base); Change is (side − base) /
+	// base and Difference side − base, in seconds.
+	Ratio      *float64 `json:"ratio"`
+	Change     *float64 `json:"change"`
+	Difference *float64 `json:"difference"`
+	P          *float64 `json:"p"`
 	// PAdjusted is P adjusted over every test of the comparison (see
 	// GbakComparison.Adjustment); Significant is PAdjusted ≤ Alpha.
 	PAdjusted   *float64 `json:"p_adjusted"`
 	Significant bool     `json:"significant"`
-	// Verdict is benchstat's wording: "+45.61% (n=1+1, no test)",
-	// "~ (p=0.100 n=3+3)".
+	// Direction is "slower" (Ratio above 1), "faster" (below) or "same";
+	// empty without a ratio. Lower is better: these are durations.
+	Direction string `json:"direction,omitempty"`
+	// Verdict is benchstat's wording: "+84.84% (n=1+1, no test)",
+	// "~ (p_adj=0.109 n=5+5)".
 	Verdict  string   `json:"verdict,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
-	// Only is the label of the only side the step appears in.
-	Only *string `json:"only"`
 
 	cmp Comparison
 }
 
+// Word is the one word a table or a chart shows for the comparison: "~"
+// when a test found no significant difference (benchstat's mark), else
+// the Direction ("slower", "faster", "same"); "" without a ratio.
+func (v *GbakVersus) Word() string {
+	if v.P != nil && !v.Significant {
+		return "~"
+	}
+	return v.Direction
+}
+
 // GbakComparison compares two or more gbak runs step by step.
 type GbakComparison struct {
-	Runs  []GbakRunSummary `json:"runs"`
-	Sides []GbakSide       `json:"sides"`
+	Runs []GbakRunSummary `json:"runs"`
+	// Sides are the labels, the baseline first.
+	Sides []GbakSide `json:"sides"`
+	// Base is the label of the baseline: every ratio is other / base.
+	Base string `json:"base"`
 	// Totals compares total_seconds and the span of the matched steps.
 	Totals []GbakStepComparison `json:"totals"`
 	Steps  []GbakStepComparison `json:"steps"`
-	// Tests counts the steps with a Mann-Whitney test; Adjustment is how
-	// their p were adjusted for that number (benjamini-hochberg: of the
-	// steps called significant, at most 5 % are expected to be so by
-	// chance). The totals answer the question asked, one test each, and
-	// are not adjusted.
+	// Tests counts the Mann-Whitney tests of the steps (one per step and
+	// side after the baseline); Adjustment is how their p were adjusted
+	// for that number (benjamini-hochberg: of the steps called
+	// significant, at most 5 % are expected to be so by chance). The
+	// totals answer the question asked, one test each, and are not
+	// adjusted.
 	Tests      int      `json:"tests"`
 	Adjustment string   `json:"adjustment"`
 	Warnings   []string `json:"warnings"`
@@ -113,13 +145,36 @@ func (c *GbakComparison) Slowest(n int) []GbakStepComparison {
 	return s
 }
 
+// ErrNoBase is a baseline label that no run has.
+var ErrNoBase = errors.New("no run has the baseline's label")
+
 // CompareTimelines matches the steps of several runs by kind and object
 // name (the n-th occurrence with the n-th) and compares their costs. The
-// first label met is the first side, the second label the second side.
+// first label met is the baseline: every other side is compared with it.
 func CompareTimelines(runs ...GbakRun) *GbakComparison {
+	c, _ := CompareTimelinesBase("", runs...)
+	return c
+}
+
+// CompareTimelinesBase is CompareTimelines with the side labelled base as
+// the baseline ("" for the first); a label no run has is ErrNoBase.
+func CompareTimelinesBase(base string, runs ...GbakRun) (*GbakComparison, error) {
 	c := &GbakComparison{Runs: []GbakRunSummary{}, Sides: []GbakSide{}, Steps: []GbakStepComparison{}, Warnings: []string{}}
+	if base != "" && !slices.ContainsFunc(runs, func(r GbakRun) bool { return r.Label == base }) {
+		var labels []string
+		for _, r := range runs {
+			if !slices.Contains(labels, r.Label) {
+				labels = append(labels, r.Label)
+			}
+		}
+		return nil, fmt.Errorf("%w: %q (the labels are %s)", ErrNoBase, base, strings.Join(labels, ", "))
+	}
 	sideOf := make([]int, len(runs))
 	sideIdx := map[string]int{}
+	if base != "" {
+		sideIdx[base] = 0
+		c.Sides = append(c.Sides, GbakSide{Label: base})
+	}
 	for i, r := range runs {
 		s, ok := sideIdx[r.Label]
 		if !ok {
@@ -130,6 +185,9 @@ func CompareTimelines(runs ...GbakRun) *GbakComparison {
 		c.Sides[s].Runs++
 		sideOf[i] = s
 	}
+	if len(c.Sides) > 0 {
+		c.Base = c.Sides[0].Label
+	}
 	for _, r := range runs[1:] {
 		if k0, k := runs[0].Timeline.Kind, r.Timeline.Kind; k0 != nil && k != nil && *k0 != *k {
 			c.Warnings = append(c.Warnings, "comparing a "+*k0+" with a "+*k+": only steps of the same kind and name match")
@@ -138,9 +196,6 @@ func CompareTimelines(runs ...GbakRun) *GbakComparison {
 	}
 	if len(c.Sides) < 2 {
 		c.Warnings = append(c.Warnings, "all runs have one label: nothing to compare them with")
-	}
-	if len(c.Sides) > 2 {
-		c.Warnings = append(c.Warnings, "ratios compare the first two labels only; seconds lists every run")
 	}
 	// Index the steps of every run by key and occurrence.
 	type at struct{ run, step int }
@@ -169,7 +224,7 @@ func CompareTimelines(runs ...GbakRun) *GbakComparison {
 	for _, k := range order {
 		ats := where[k]
 		first := &runs[ats[0].run].Timeline.Steps[ats[0].step]
-		row := GbakStepComparison{Key: k, Name: first.Label(), Kind: string(first.Kind), Seconds: make([]*float64, len(runs))}
+		row := GbakStepComparison{Key: k, Name: first.MatchLabel(), Kind: string(first.Kind), Seconds: make([]*float64, len(runs))}
 		sides := map[int]bool{}
 		for _, a := range ats {
 			st := &runs[a.run].Timeline.Steps[a.step]
@@ -242,31 +297,39 @@ func CompareTimelines(runs ...GbakRun) *GbakComparison {
 	}
 	c.Totals = append(c.Totals, span)
 	c.adjust()
-	return c
+	return c, nil
 }
 
 // adjust adjusts the p of the steps for their number: with repeated runs
-// a restore of 46 steps runs 46 tests, and at Alpha 0.05 two of them
-// would come out "significant" by chance.
+// a restore of 46 steps runs 46 tests (per side after the baseline), and
+// at Alpha 0.05 two of them would come out "significant" by chance.
 func (c *GbakComparison) adjust() {
-	cmps := make([]*Comparison, len(c.Steps))
+	var cmps []*Comparison
 	for i := range c.Steps {
-		cmps[i] = &c.Steps[i].cmp
+		for j := range c.Steps[i].Versus {
+			cmps = append(cmps, &c.Steps[i].Versus[j].cmp)
+		}
 	}
 	c.Adjustment = BenjaminiHochberg
 	c.Tests = AdjustComparisons(cmps, c.Adjustment)
 	for i := range c.Steps {
 		row := &c.Steps[i]
-		if row.P == nil {
-			continue
+		for j := range row.Versus {
+			v := &row.Versus[j]
+			if v.P == nil {
+				continue
+			}
+			v.PAdjusted, v.Significant = v.cmp.PAdjusted, v.cmp.Significant
+			v.Verdict = v.cmp.String()
 		}
-		row.PAdjusted, row.Significant = row.cmp.PAdjusted, row.cmp.Significant
-		row.Verdict = row.cmp.String()
+		if len(row.Versus) > 0 {
+			row.GbakVersus = row.Versus[0]
+		}
 	}
 }
 
-// compareRow fills the per-side medians and the comparison of the first
-// two sides, through Summarize and Compare.
+// compareRow fills the per-side medians and the comparison of every side
+// after the baseline with it, through Summarize and Compare.
 func (c *GbakComparison) compareRow(row *GbakStepComparison, sideOf []int) {
 	vals := make([][]float64, len(c.Sides))
 	for run, v := range row.Seconds {
@@ -290,20 +353,42 @@ func (c *GbakComparison) compareRow(row *GbakStepComparison, sideOf []int) {
 			row.Range[s] = &[2]float64{sum.Min, sum.Max}
 		}
 	}
-	if len(c.Sides) < 2 || len(vals[0]) == 0 || len(vals[1]) == 0 {
-		return
+	row.Versus = []GbakVersus{}
+	for s := 1; s < len(c.Sides); s++ {
+		row.Versus = append(row.Versus, versus(c.Sides[s].Label, vals[0], vals[s], row.Median[0], row.Median[s]))
 	}
-	row.Difference = f64(round3(*row.Median[0] - *row.Median[1]))
-	if *row.Median[1] == 0 {
-		return // no ratio to a zero cost
+	if len(row.Versus) > 0 {
+		row.GbakVersus = row.Versus[0]
 	}
-	cmp := Compare(vals[1], vals[0]) // Ratio = median(first)/median(second)
+}
+
+// versus compares the values of one side with the baseline's.
+func versus(side string, base, other []float64, mb, mo *float64) GbakVersus {
+	v := GbakVersus{Side: side}
+	if len(base) == 0 || len(other) == 0 {
+		return v
+	}
+	v.Difference = f64(round3(*mo - *mb))
+	if *mb == 0 {
+		return v // no ratio to a zero cost
+	}
+	cmp := Compare(base, other) // Ratio = median(other)/median(base)
 	honestSmallN(&cmp)
-	row.cmp = cmp
-	row.Ratio = f64(cmp.Ratio)
-	row.P, row.PAdjusted, row.Significant = cmp.P, cmp.PAdjusted, cmp.Significant
-	row.Verdict = cmp.String()
-	row.Warnings = cmp.Warnings
+	v.cmp = cmp
+	v.Ratio = f64(cmp.Ratio)
+	v.Change = f64(cmp.Delta)
+	switch {
+	case cmp.Ratio > 1:
+		v.Direction = "slower"
+	case cmp.Ratio < 1:
+		v.Direction = "faster"
+	default:
+		v.Direction = "same"
+	}
+	v.P, v.PAdjusted, v.Significant = cmp.P, cmp.PAdjusted, cmp.Significant
+	v.Verdict = cmp.String()
+	v.Warnings = cmp.Warnings
+	return v
 }
 
 // honestSmallN withdraws a "significant" verdict that the exact test could

@@ -26,7 +26,7 @@ func TestDegenerateInputs(t *testing.T) {
 			return LoadSpeedChart(LoadSpeed{Unit: "MB/s", Names: []string{long, "b"}, Values: []float64{nan, 0}})
 		},
 		"only-in-b step": func() (*Chart, error) {
-			return RestoreComparisonChart(RestoreComparison{A: long, B: "b", Steps: []StepPair{{Name: long, A: nan, B: 3}, {Name: "x", A: 0, B: 0}}})
+			return RestoreComparisonChart(RestoreComparison{Runs: []string{long, "b"}, Steps: []StepRow{{Name: long, Seconds: []float64{nan, 3}}, {Name: "x", Seconds: []float64{0, 0}}}})
 		},
 		"zero-length spans": func() (*Chart, error) {
 			return RestoreTimelineChart(RestoreTimeline{Phases: []Span{{Name: "p", Start: 0, Duration: 0}}, Items: []Span{{Name: long, Start: nan, Duration: 1}}})

@@ -3,6 +3,7 @@ package plot
 import (
 	"image/color"
 	"math"
+	"strings"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
@@ -239,7 +240,7 @@ func solid(c color.Color, width float64) draw.LineStyle {
 func categoryAxis(a *gplot.Axis, names []string) {
 	ticks := make(gplot.ConstantTicks, len(names))
 	for i, n := range names {
-		ticks[i] = gplot.Tick{Value: float64(i), Label: Ellipsis(n, MaxNameRunes)}
+		ticks[i] = gplot.Tick{Value: float64(i), Label: ellipsisKeepQualifier(n, MaxNameRunes)}
 	}
 	a.Tick.Marker = ticks
 	a.Tick.Length = 0
@@ -256,4 +257,23 @@ func valueGrid(p *gplot.Plot, horizontal bool) {
 		g.Vertical.Color = nil
 	}
 	p.Add(g)
+}
+
+// ellipsisKeepQualifier is Ellipsis keeping a short qualifier in
+// parentheses at the end, which tells two steps of one object apart:
+// "index INDMF_TAG_PLC_DATA_DT… (build)", not "index INDMF_TAG_PLC_DATA_DT_D (buil…".
+func ellipsisKeepQualifier(s string, n int) string {
+	r := []rune(s)
+	if n <= 0 || len(r) <= n {
+		return s
+	}
+	if strings.HasSuffix(s, ")") {
+		if i := strings.LastIndex(s, " ("); i > 0 {
+			q := []rune(s[i:])
+			if len(q) <= n/3 {
+				return Ellipsis(s[:i], n-len(q)) + string(q)
+			}
+		}
+	}
+	return Ellipsis(s, n)
 }

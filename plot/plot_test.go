@@ -95,11 +95,11 @@ func sampleData(t testing.TB) map[Kind]func() (*Chart, error) {
 		},
 		KindRestoreComparison: func() (*Chart, error) {
 			// Seed 003's two restores, deltas in seconds.
-			return RestoreComparisonChart(RestoreComparison{Title: "Restore: Balanced vs High performance", A: "restore-balanced.log", B: "restore-high-performance.log",
-				Steps: []StepPair{
-					{Name: "INDMF_TAG_PLC_DATA_DT_D", A: 1230.343, B: 600.1},
-					{Name: "INDMF_TAG_PLC_DATA_TAG_D", A: 1258.270, B: 640.2},
-					{Name: "a very long index name that would overlap the bars INDMF_X", A: 746.683, B: math.NaN()},
+			return RestoreComparisonChart(RestoreComparison{Title: "Restore: Balanced vs High performance", Runs: []string{"restore-balanced.log", "restore-high-performance.log"},
+				Steps: []StepRow{
+					{Name: "INDMF_TAG_PLC_DATA_DT_D", Seconds: []float64{1230.343, 600.1}, Notes: []string{"", "×0.488 faster"}},
+					{Name: "INDMF_TAG_PLC_DATA_TAG_D", Seconds: []float64{1258.270, 640.2}, Notes: []string{"", "×0.509 faster"}},
+					{Name: "a very long index name that would overlap the bars INDMF_X", Seconds: []float64{746.683, math.NaN()}},
 				}})
 		},
 		KindRestoreTimeline: func() (*Chart, error) {

@@ -1,38 +1,46 @@
 package plot
 
 import (
-	"fmt"
 	"math"
+
+	"github.com/fbdiag/fbdiag/internal/units"
 )
 
-// StepPair is one restore step measured in two runs, in seconds; NaN
-// when the step is missing from a run.
-type StepPair struct {
-	Name string
-	A, B float64
+// StepRow is one restore step measured in every run (or side) of a
+// comparison, in seconds; NaN where the step is missing from a run or
+// its cost is unknown.
+type StepRow struct {
+	Name    string
+	Seconds []float64
+	// Notes follow the duration on each run's bar, one per run, the
+	// baseline's usually empty: the ratio to the baseline and its word
+	// ("×1.85 slower", "×1.02 ~"), worded by the caller so that the chart
+	// reads as the text does.
+	Notes []string
 }
 
 // RestoreComparison is the data of the restore comparison chart: the
-// top steps of two restores side by side.
+// top steps of two or more runs side by side.
 type RestoreComparison struct {
 	Title string
-	// A and B name the two runs (file names or labels).
-	A, B string
+	// Runs name the series (file labels or sides), the baseline first.
+	Runs []string
 	// Steps in display order, the biggest first.
-	Steps []StepPair
+	Steps []StepRow
 }
 
-// RestoreComparisonChart draws horizontal grouped bars, A above B for
-// each step, B's bar labelled with its ratio to A.
+// RestoreComparisonChart draws horizontal grouped bars, one per run for
+// each step, the first run on top; each bar is labelled with its
+// duration and its note.
 func RestoreComparisonChart(d RestoreComparison) (*Chart, error) {
 	ch := &Chart{Kind: KindRestoreComparison, Title: d.Title}
-	if len(d.Steps) == 0 {
+	if len(d.Steps) == 0 || len(d.Runs) == 0 {
 		return nil, errNoData(ch.Kind, "steps")
 	}
 	p := newPlot(d.Title, "", "")
 	longest := 0.0
 	for _, st := range d.Steps {
-		for _, v := range []float64{st.A, st.B} {
+		for _, v := range st.Seconds {
 			if finite(v) {
 				longest = math.Max(longest, v)
 			}
@@ -41,46 +49,43 @@ func RestoreComparisonChart(d RestoreComparison) (*Chart, error) {
 	durationAxis(&p.X, "duration", 0, longest)
 	valueGrid(p, true)
 	b := newBars(true)
-	n := len(d.Steps)
+	n, k := len(d.Steps), len(d.Runs)
 	names := make([]string, n)
-	pa := Plotted{Name: d.A}
-	pb := Plotted{Name: d.B}
-	ca, cb := seriesColor(0), seriesColor(1)
+	series := make([]Plotted, k)
+	for j, r := range d.Runs {
+		series[j].Name = r
+	}
+	// The runs share 0.72 of a row, the first on top.
+	thick := 0.72 / float64(k)
 	for i, s := range d.Steps {
 		pos := float64(n - 1 - i) // biggest on top
 		names[n-1-i] = s.Name
-		pa.X, pa.Y, pa.Labels = append(pa.X, pos), append(pa.Y, s.A), append(pa.Labels, s.Name)
-		pb.X, pb.Y, pb.Labels = append(pb.X, pos), append(pb.Y, s.B), append(pb.Labels, s.Name)
-		if finite(s.A) {
-			b.add(bar{Pos: pos, Offset: 0.19, Thick: 0.36, Hi: s.A, Color: ca, Label: FormatSeconds(s.A)})
-		}
-		if finite(s.B) {
-			lbl := FormatSeconds(s.B)
-			if r, ok := ratio(s.B, s.A); ok {
-				lbl += "  " + r
-			} else if !finite(s.A) {
-				lbl += fmt.Sprintf("  (not in %s)", Ellipsis(d.A, 16))
+		for j := range d.Runs {
+			v := math.NaN()
+			if j < len(s.Seconds) {
+				v = s.Seconds[j]
 			}
-			b.add(bar{Pos: pos, Offset: -0.19, Thick: 0.36, Hi: s.B, Color: cb, Label: lbl})
+			series[j].X, series[j].Y, series[j].Labels = append(series[j].X, pos), append(series[j].Y, v), append(series[j].Labels, s.Name)
+			if !finite(v) {
+				continue
+			}
+			lbl := units.Seconds(v)
+			if j < len(s.Notes) && s.Notes[j] != "" {
+				lbl += "  " + s.Notes[j]
+			}
+			off := 0.36 - thick*(float64(j)+0.5)
+			b.add(bar{Pos: pos, Offset: off, Thick: thick * 0.95, Hi: v, Color: seriesColor(j), Label: lbl})
 		}
 	}
 	p.Add(b)
-	ch.add(pa)
-	ch.add(pb)
-	categoryAxis(&p.Y, names)
-	p.Legend.Add(Ellipsis(d.A, 40), swatch{ca})
-	p.Legend.Add(Ellipsis(d.B, 40), swatch{cb})
-	p.X.Min = 0
-	ch.addBarsPanel(p, n, 2)
-	return ch, nil
-}
-
-// ratio prints b/a as "×1.23" when both are usable.
-func ratio(b, a float64) (string, bool) {
-	if !finite(a, b) || a <= 0 {
-		return "", false
+	for j := range series {
+		ch.add(series[j])
+		p.Legend.Add(Ellipsis(d.Runs[j], 40), swatch{seriesColor(j)})
 	}
-	return fmt.Sprintf("×%.2f", b/a), true
+	categoryAxis(&p.Y, names)
+	p.X.Min = 0
+	ch.addBarsPanel(p, n, k)
+	return ch, nil
 }
 
 // Span is one bar of a timeline: a phase, table or index, from Start for
@@ -92,8 +97,12 @@ type Span struct {
 	// "index"…
 	Kind string
 	// AtLeast marks a duration that is a lower bound (the log ends inside
-	// the span): its row's label reads "≥ 5.38 s".
+	// the span): its row's label reads "≥ 5.375 s".
 	AtLeast bool
+	// Label, when set on a span, labels its row instead of the sum of the
+	// row's durations (a phase whose table figure sums its steps' costs,
+	// not the wall-clock time of its bars).
+	Label string
 }
 
 // RestoreTimeline is the data of the restore timeline: the phases of one
@@ -151,20 +160,26 @@ func RestoreTimelineChart(d RestoreTimeline) (*Chart, error) {
 			kinds[r.kind] = k
 			kindOrder = append(kindOrder, r.kind)
 		}
-		total, last, atLeast := 0.0, 0, false
+		total, last, atLeast, given := 0.0, 0, false, ""
 		for j, s := range r.spans {
 			total += s.Duration
 			atLeast = atLeast || s.AtLeast
 			if s.Start+s.Duration >= r.spans[last].Start+r.spans[last].Duration {
 				last = j
 			}
+			if s.Label != "" {
+				given = s.Label
+			}
 		}
 		for j, s := range r.spans {
 			lbl := ""
 			if j == last {
-				lbl = FormatSeconds(total)
+				lbl = units.Seconds(total)
 				if atLeast {
 					lbl = "≥ " + lbl
+				}
+				if given != "" {
+					lbl = given
 				}
 			}
 			b.add(bar{Pos: pos, Thick: 0.62, Lo: s.Start, Hi: s.Start + s.Duration, Color: seriesColor(k), Label: lbl})

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	gplot "gonum.org/v1/plot"
+
+	"github.com/fbdiag/fbdiag/internal/units"
 )
 
 // sizeUnits are the size units fbdiag's inputs use, with their factor in
@@ -98,7 +100,7 @@ func (t sizeTicks) Ticks(min, max float64) []gplot.Tick {
 	return ticks
 }
 
-// durationTicks marks an axis of seconds with clock labels (0:30, 12:00,
+// durationTicks marks an axis of seconds with clock labels (0:00:30, 0:12:00,
 // 1:30:00) at a round step chosen for about six ticks.
 type durationTicks struct{}
 
@@ -124,29 +126,26 @@ func (durationTicks) Ticks(min, max float64) []gplot.Tick {
 }
 
 // durationAxis labels an axis of seconds from lo to hi: plain seconds
-// ("2.5") when it spans under a minute, else clock ticks ("12:00",
-// "1:30:00"), with the axis label saying which.
+// ("2.5") when it spans under a minute, else clock ticks as the tables
+// print durations (internal/units: "0:12:00", "1:30:00"), with the axis
+// label saying which.
 func durationAxis(a *gplot.Axis, what string, lo, hi float64) {
-	switch {
-	case hi-lo < 60:
+	if hi-lo < 60 {
 		a.Label.Text = what + " (s)"
 		a.Tick.Marker = niceTicks{}
-	case hi < 3600:
-		a.Label.Text = what + " (m:ss)"
-		a.Tick.Marker = durationTicks{}
-	default:
-		a.Label.Text = what + " (h:mm:ss)"
-		a.Tick.Marker = durationTicks{}
+		return
 	}
+	a.Label.Text = what + " (h:mm:ss)"
+	a.Tick.Marker = durationTicks{}
 }
 
-// clock prints seconds as m:ss or h:mm:ss.
+// clock prints seconds as h:mm:ss, as units.Seconds prints a duration of
+// a minute or more ("0:00:30" for a tick under a minute).
 func clock(s float64) string {
-	t := int64(math.Round(s))
-	if t < 3600 {
-		return fmt.Sprintf("%d:%02d", t/60, t%60)
+	if s >= 59.5 {
+		return units.Seconds(s)
 	}
-	return fmt.Sprintf("%d:%02d:%02d", t/3600, t/60%60, t%60)
+	return fmt.Sprintf("0:00:%02d", int64(math.Round(s)))
 }
 
 // valueTicks lists the distinct values of a short numeric axis (page

@@ -23,17 +23,6 @@ func Clip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// clipsFor is Clip and ClipLeft for text, which must fit 100 columns; CSV,
-// markdown and JSON keep names and messages whole (a gbak CSV lost the
-// end of every step label longer than 44 characters).
-func clipsFor(f Format) (clip, clipLeft func(string, int) string) {
-	if f == Text {
-		return Clip, ClipLeft
-	}
-	keep := func(s string, _ int) string { return s }
-	return keep, keep
-}
-
 // ClipLeft keeps the end of a long file name: the base name is what tells
 // files apart. It counts as Clip does.
 func ClipLeft(s string, n int) string {
@@ -143,50 +132,6 @@ func Wrap(s, indent string, width int) []string {
 		lines = append(lines, line)
 	}
 	return lines
-}
-
-// unknownCells formats optional figures for one output format: unknown is
-// "?" in text and markdown, where a blank would look like a layout slip,
-// and an empty cell in CSV, where spreadsheets read it as missing.
-type unknownCells struct{ unknown string }
-
-func cellsFor(f Format) unknownCells {
-	if f == CSV {
-		return unknownCells{""}
-	}
-	return unknownCells{"?"}
-}
-
-// sec prints seconds to the millisecond.
-func (c unknownCells) sec(v *float64) string {
-	if v == nil {
-		return c.unknown
-	}
-	return strconv.FormatFloat(*v, 'f', 3, 64)
-}
-
-// atLeast prints seconds that are a lower bound with "≥" in front: a step
-// the log ends inside (analyze.GbakStep.LowerBound).
-func (c unknownCells) atLeast(v *float64, lower bool) string {
-	if lower && v != nil {
-		return "≥ " + c.sec(v)
-	}
-	return c.sec(v)
-}
-
-func (c unknownCells) num(v *int64) string {
-	if v == nil {
-		return c.unknown
-	}
-	return strconv.FormatInt(*v, 10)
-}
-
-// rate prints a per-second figure as a whole number.
-func (c unknownCells) rate(v *float64) string {
-	if v == nil {
-		return c.unknown
-	}
-	return strconv.FormatFloat(*v, 'f', 0, 64)
 }
 
 // distinct returns the strings of lists in first-seen order, each once.

@@ -1,22 +1,11 @@
 package report
 
-import (
-	"math"
-	"strconv"
-)
+import "math"
 
 // The adapters in charts_*.go fill the plot package's input structs from
 // analysis results: they pick and convert, never judge (severities are
 // the analyses' own). The helpers below turn the analyses' nullable
-// figures into chart values (NaN: not drawn) and table cells ("": null).
-
-// fv is *p, or NaN when the analysis has no value.
-func fv(p *float64) float64 {
-	if p == nil {
-		return math.NaN()
-	}
-	return *p
-}
+// figures into chart values (NaN: not drawn).
 
 // f64 is *p as float64, or NaN.
 func f64(p *int64) float64 {
@@ -24,12 +13,4 @@ func f64(p *int64) float64 {
 		return math.NaN()
 	}
 	return float64(*p)
-}
-
-// num is a table cell for a count; empty when unknown.
-func num(p *int64) string {
-	if p == nil {
-		return ""
-	}
-	return strconv.FormatInt(*p, 10)
 }

@@ -1,13 +1,15 @@
 package report
 
 import (
-	"fmt"
+	"bytes"
+	"html/template"
 	"path/filepath"
-	"strconv"
 
 	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/labels"
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
-	"github.com/fbdiag/fbdiag/plot"
+	"github.com/fbdiag/fbdiag/view"
 )
 
 func init() { Register(parse.InputGbak, gbakSections) }
@@ -41,9 +43,10 @@ func gbakSections(ins []Input) []*Section {
 			if kindOf(tls[i]) != kindOf(tls[j]) {
 				continue
 			}
+			l := labels.Distinct([]string{tls[i].File, tls[j].File})
 			c := analyze.CompareTimelines(
-				analyze.GbakRun{Label: filepath.Base(tls[i].File), Timeline: tls[i]},
-				analyze.GbakRun{Label: filepath.Base(tls[j].File), Timeline: tls[j]})
+				analyze.GbakRun{Label: l[0], Timeline: tls[i]},
+				analyze.GbakRun{Label: l[1], Timeline: tls[j]})
 			if len(c.Runs) < 2 || !sharesObjects(c) {
 				continue
 			}
@@ -70,19 +73,33 @@ func readTimeline(in Input) (*analyze.Timeline, error) {
 	return analyze.ReadGbakTimeline(rc, in.Name)
 }
 
-func secs(p *float64) string {
-	if p == nil {
-		return ""
+// GbakStepsShown bounds the steps of a gbak section: the slowest ones
+// are shown, the rest counted (fbdiag gbak --all lists them).
+const GbakStepsShown = 25
+
+// fragment writes a view as the HTML fragment a section embeds.
+func fragment(s *Section, d *view.Doc, hint string) {
+	var b bytes.Buffer
+	if err := view.Write(&b, view.HTML, view.Options{MoreHint: hint}, d); err != nil {
+		s.Err = err.Error()
 	}
-	return plot.FormatSeconds(*p)
+	// The view escapes every text it writes (view/html.go).
+	s.Fragment = template.HTML(b.String())
 }
 
-// GbakStepsShown bounds the steps table of a gbak section: a restore of
-// a schema of a million objects must not give a page of a million rows.
-const GbakStepsShown = 500
+// field is the headline field of a view with the key, if it has a value.
+func field(d *view.Doc, key string) (view.Field, bool) {
+	for _, f := range d.Headline {
+		if f.Key == key && !f.Value.Null {
+			return f, true
+		}
+	}
+	return view.Field{}, false
+}
 
-// GbakSection is the section of one gbak log: outcome, total time, the
-// timeline chart and the slowest steps.
+// GbakSection is the section of one gbak log: the gbak view's fragment
+// (what `fbdiag gbak` prints), its timeline chart, and for the summary
+// the outcome with the total time and the view's findings.
 func GbakSection(tl *analyze.Timeline) *Section {
 	name := filepath.Base(tl.File)
 	op := kindOf(tl)
@@ -90,74 +107,45 @@ func GbakSection(tl *analyze.Timeline) *Section {
 		op = "gbak"
 	}
 	s := &Section{ID: name, Short: name, Title: "gbak " + op + ": " + name, Kind: string(parse.InputGbak), Sources: []string{tl.File}}
-	s.Headlines = append(s.Headlines, Headline{Label: op + " " + tl.Outcome, Value: secs(tl.TotalSeconds)})
-	if tl.TotalSeconds == nil && tl.SpanSeconds != nil {
-		s.Headlines[0].Value = secs(tl.SpanSeconds) + " shown"
+	d := view.Gbak(tl, view.GbakOptions{Top: GbakStepsShown})
+	h := Headline{Label: op + " " + tl.Outcome}
+	if f, ok := field(d, "total_seconds"); ok {
+		h.Value = f.Value.Human()
+	} else if tl.SpanSeconds != nil {
+		h.Value = units.Seconds(*tl.SpanSeconds) + " shown"
 	}
-	for _, e := range tl.Errors {
-		s.Findings = append(s.Findings, Finding{Severity: "critical", Text: name + ": " + e})
+	s.Headlines = append(s.Headlines, h)
+	for _, f := range d.Findings {
+		s.Findings = append(s.Findings, Finding{Severity: f.Severity, Text: name + ": " + f.Object + ": " + f.Message})
 	}
-	for _, w := range tl.Warnings {
-		s.Findings = append(s.Findings, Finding{Severity: "warning", Text: name + ": " + w})
-	}
-	for _, cut := range CutSteps(tl) {
-		s.Findings = append(s.Findings, Finding{Severity: "warning", Text: name + ": the log ends inside " + cut})
-	}
-	s.Text = append(s.Text, tl.Notes...)
-	s.AddCharts(GbakCharts(tl))
-	if len(tl.Phases) > 0 {
-		t := &Table{Name: "phases", Title: "Phases", Columns: Cols("phase", ">steps", ">seconds", ">reads", ">writes")}
-		for _, p := range tl.Phases {
-			// A phase of only unknown costs has no figures, not zeros.
-			if p.Seconds == nil {
-				t.Add(p.Name, strconv.Itoa(p.Steps), "", "", "")
-				continue
-			}
-			t.Add(p.Name, strconv.Itoa(p.Steps), unknownCells{}.atLeast(p.Seconds, p.LowerBound),
-				strconv.FormatInt(p.Reads, 10), strconv.FormatInt(p.Writes, 10))
-		}
-		s.Tables = append(s.Tables, t)
-	}
-	if slow := tl.Slowest(GbakStepsShown); len(slow) > 0 {
-		title := fmt.Sprintf("Steps by time (%d)", len(slow))
-		if known := tl.KnownSteps(); known > len(slow) {
-			title = fmt.Sprintf("Steps by time (the %d slowest of %d)", len(slow), known)
-		}
-		t := &Table{Name: "steps", Title: title, Columns: Cols(">line", "step", "phase", ">seconds", ">reads", ">writes")}
-		for _, st := range slow {
-			t.Add(strconv.Itoa(st.Line), st.Label(), st.Phase, unknownCells{}.atLeast(st.Seconds, st.LowerBound), num(st.Reads), num(st.Writes))
-		}
-		s.Tables = append(s.Tables, t)
-	}
+	fragment(s, d, " (fbdiag gbak --all lists them)")
+	s.AddCharts(d.Charts, nil)
 	for _, n := range tl.Notices {
 		s.Notices = append(s.Notices, n.String())
 	}
 	return s
 }
 
-// GbakComparisonSection compares two logs step by step.
+// GbakComparisonSection compares logs step by step: the gbak compare
+// view's fragment and chart; the totals' ratios to the baseline (the
+// first log) for the summary.
 func GbakComparisonSection(c *analyze.GbakComparison, a, b string) *Section {
 	s := &Section{ID: "compare-" + filepath.Base(a) + "-" + filepath.Base(b), Kind: "comparison",
 		Short:   filepath.Base(a) + " vs " + filepath.Base(b),
 		Title:   "Comparison: " + filepath.Base(a) + " vs " + filepath.Base(b),
 		Sources: []string{a, b}}
-	for _, t := range c.Totals {
-		if t.Verdict != "" {
-			s.Headlines = append(s.Headlines, Headline{Label: t.Name, Value: t.Verdict})
+	d := view.GbakCompare(c, view.GbakCompareOptions{Top: GbakStepsShown})
+	for _, f := range d.Headline {
+		if f.Value.Kind == view.RatioKind && !f.Value.Null {
+			v := f.Value.Human()
+			if f.Detail != "" {
+				v += " " + f.Detail
+			}
+			s.Headlines = append(s.Headlines, Headline{Label: f.Label, Value: v})
 		}
 	}
-	s.Text = append(s.Text, c.Warnings...)
-	s.AddCharts(GbakComparisonCharts(c))
-	t := &Table{Name: "compare", Title: fmt.Sprintf("Steps (%d)", len(c.Steps)),
-		Columns: Cols("step", ">"+filepath.Base(a), ">"+filepath.Base(b), "change")}
-	for _, st := range c.Slowest(-1) {
-		var va, vb string
-		if len(st.Median) > 1 {
-			va, vb = secs(st.Median[0]), secs(st.Median[1])
-		}
-		t.Add(st.Name, va, vb, st.Verdict)
-	}
-	s.Tables = append(s.Tables, t)
+	fragment(s, d, " (fbdiag gbak compare --all lists them)")
+	s.AddCharts(d.Charts, nil)
 	return s
 }
 

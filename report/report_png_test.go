@@ -14,10 +14,7 @@ import (
 // TestWritePNGs is what an analysis command's --png DIR does: the charts
 // of one restore log and one seed table, written as PNG of the asked size.
 func TestWritePNGs(t *testing.T) {
-	gb, err := GbakCharts(timeline(t, "fb30", "shop-gbak-restore-v-st.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	gb := gbakCharts(t, "fb30", "shop-gbak-restore-v-st.log")
 	tp := view.Throughput(seedResult(t, "page-buffers-1.7tb.csv"), "page-buffers-1.7tb.csv").Charts
 	dir := filepath.Join(t.TempDir(), "png")
 	paths, err := WritePNGs(dir, append(gb, tp...), plot.Options{Width: 640, Height: 360, DPI: 96})
@@ -48,10 +45,7 @@ func TestWritePNGs(t *testing.T) {
 // later run replace it; a file without it is refused.
 func TestWritePNGsMark(t *testing.T) {
 	dir := t.TempDir()
-	charts, err := GbakCharts(timeline(t, "fb30", "shop-gbak-restore-v-st.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	charts := gbakCharts(t, "fb30", "shop-gbak-restore-v-st.log")
 	paths, err := WritePNGs(dir, charts, plot.Options{Width: 400, Height: 300, DPI: 72})
 	if err != nil || len(paths) != 1 {
 		t.Fatalf("%v %v", paths, err)

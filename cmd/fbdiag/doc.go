@@ -271,86 +271,109 @@
 //	        OAT"
 //	...
 //
-// gbak reports a log's outcome, its phases, each table's data (records,
-// seconds, records per second, page I/O), each index build and the --top
-// slowest steps (10 by default). An unknown figure is "?" in text and
-// markdown and an empty cell in CSV.
+// gbak reports a log's outcome and totals, gbak's errors and warnings,
+// its phases with their share of the total, each table's data (records,
+// time, records per second, page I/O) and each index build in natural
+// order of their names, and every step, the slowest first: the --top of
+// them (10 by default) in text and markdown, all with --all or in CSV.
+// Durations read "12.345 s" under a minute and h:mm:ss above. An unknown
+// figure is "?" in the headline and an empty cell in the tables. CSV is
+// one table: the steps, or the one --table names (phases, tables,
+// indices, summary, findings).
 //
 //	$ fbdiag gbak --top 3 testdata/fb30/shop-gbak-restore-v-st.log
 //	gbak restore: testdata/fb30/shop-gbak-restore-v-st.log
-//	item           value
-//	outcome        completed
-//	statistics     TDRW
-//	total seconds  35.170
-//	page reads     10944
-//	page writes    8373
+//	Outcome      completed
+//	Total time   35.170 s
+//	Page reads   10944
+//	Page writes  8373
+//	Statistics   TDRW
 //
 //	Phases
-//	phase     steps  unknown  seconds  share  reads  writes
-//	open          6        0    0.093   0.3%      0     669
-//	metadata    120        0    0.027   0.1%     54     183
-//	data          6        0   34.207  97.3%      8    4378
-//	indices      12        0    0.793   2.3%  10841    3133
-//	finish        6        1    0.015   0.0%     41      10
+//	phase     steps  unknown      time   share  reads  writes
+//	open          6        0   0.093 s   0.3 %      0     669
+//	metadata    120        0   0.027 s   0.1 %     54     183
+//	data          6        0  34.207 s  97.3 %      8    4378
+//	indices      12        0   0.793 s   2.3 %  10841    3133
+//	finish        6        1   0.015 s   0.0 %     41      10
+//	unknown: steps whose cost the log does not give (the last line, lines missing).
 //
 //	Table data
-//	table       records  ignored  seconds  records/s  reads  writes
-//	DOCS           2000             0.454       4405      0       0
-//	STOCK         50000             3.176      15743      0       0
-//	ORDER_LINE   500000            24.882      20095      2    3322
-//	ORDERS        95000             4.232      22448      2     659
-//	CUSTOMER      30000             1.463      20506      2     397
-//	WAREHOUSE         5             0.000          ?      2       0
+//	table       records  ignored      time  records/s  reads  writes
+//	CUSTOMER      30000            1.463 s      20506      2     397
+//	DOCS           2000            0.454 s       4405      0       0
+//	ORDER_LINE   500000           24.882 s      20095      2    3322
+//	ORDERS        95000            4.232 s      22448      2     659
+//	STOCK         50000            3.176 s      15743      0       0
+//	WAREHOUSE         5            0.000 s                 2       0
 //
 //	Index builds
-//	index           seconds  reads  writes  state
-//	RDB$PRIMARY6      0.002     17      13  ok
+//	index              time  reads  writes  state
+//	CUSTOMER_LAST   0.037 s      0      24  ok
 //	...
-//	Slowest 3 steps
-//	line  step             phase   start  seconds  reads  writes
-//	  77  data ORDER_LINE  data    3.747   24.882      2    3322
-//	 132  data ORDERS      data   28.632    4.232      2     659
-//	  68  data STOCK       data    0.569    3.176      0       0
+//	Steps, slowest first
+//	line  step             phase     start      time  reads  writes
+//	  77  data ORDER_LINE  data    3.747 s  24.882 s      2    3322
+//	 132  data ORDERS      data   28.632 s   4.232 s      2     659
+//	  68  data STOCK       data    0.569 s   3.176 s      0       0
+//	3 of 150 steps shown (--all shows them)
 //	A step's cost is the interval from its line to the next: gbak prints a step, then does it.
+//
+//	Errors and warnings (0)
+//	none
 //
 // A log that ends inside a table's data (the server died while the table
 // was loading, or the log was cut) bounds that table from below with its
-// progress lines: "cut short  data EVENTS: ≥ 5.300 s (incomplete), 30000
-// records logged", "≥ 5.300" in the tables and the chart, lower_bound in
+// progress lines: a finding "cut-short data EVENTS: The log ends inside
+// this step: it took at least 5.300 s, 30000 records logged", "at least"
+// beside its time in the tables and "≥" in the chart, lower_bound in
 // JSON. --fail-on failed makes a nightly restore check fail: exit 3 when
 // the outcome is failed or incomplete, after the analysis.
 //
 //	fbdiag gbak --fail-on failed restore.log >check.txt || mail -s 'restore failed' dba <check.txt
 //
 // gbak compare matches the steps of two or more logs by kind and object
-// name and sets their costs side by side, with the ratio (first side over
-// second) and the difference. Each file named on the command line is a run
-// labelled by its name; --label NAME=FILE, repeated, groups several runs
+// name (a step naming a path, "created database …/deepA.fdb", matches
+// whatever the path) and sets their times side by side. The first log,
+// or the side --base names, is the baseline, as in benchstat: ratio =
+// other / baseline, change = (other − baseline) / baseline, and the
+// verdict says slower or faster. Each file named on the command line is
+// a run labelled by the part of its name that differs from the others'
+// (restore-balanced.log and restore-high-performance.log: balanced and
+// high-performance); --label NAME=FILE, repeated, groups several runs
 // under one label, each side then summarised by its median and the sides
 // compared with a Mann-Whitney U test (alpha 0.05; with fewer than 4 runs
-// a side no difference can be shown, and the output says so).
+// a side no difference can be shown, and the output says so; ~ marks a
+// difference the test does not find significant). Every side has its
+// column; CSV is the steps, or the table --table names (totals, runs,
+// ranges, only).
 //
 //	$ fbdiag gbak compare --top 2 testdata/seeds/restore-balanced.log testdata/seeds/restore-high-performance.log
+//	gbak compare: balanced, high-performance (baseline balanced)
+//	Baseline                                            balanced
+//	Runs                                                2 in 2 sides
+//	Last timestamp, high-performance / balanced         ×0.593 faster
+//	Span of matched steps, high-performance / balanced  ×0.687 faster
+//
 //	Runs
-//	label               file                        outcome     total s    span s  matched  unmatched
-//	restore-balanced    restore-balanced.log        incomplete        ?  3774.995        5          0
-//	restore-high-perf…  restore-high-performance.…  incomplete        ?  2592.555        5          0
-//	span: from the first to the end of the last step found in every run
+//	label             file                      outcome     total  last time  matched  unmatched
+//	balanced          restore-balanced.log      incomplete           3:41:44        5          0
+//	high-performance  restore-high-performanc…  incomplete           2:11:34        5          0
 //	incomplete logs (no closing line): restore-balanced.log, restore-high-performance.log; their last
 //	  timestamps are when the last line shown was printed, not the run's total
 //
-//	Totals (ratio = restore-balanced / restore-high-perfor…)
-//	step                             restore-balan…  restore-high-…  ratio    diff s  verdict
-//	last timestamp (log incomplete)       13304.334        7894.340  1.685  5409.994  +68.53%
-//	span of matched steps                  3774.995        2592.555  1.456  1182.440  +45.61%
-//	cost unknown (last line, or lines missing): index PKMNF2_DOC_DOWNTIME
+//	Totals (ratio = high-performance / balanced)
+//	step                             balanced  high-performance   ratio   change  verdict
+//	last timestamp (log incomplete)   3:41:44           2:11:34  ×0.593  -40.7 %  faster
+//	span of matched steps             1:02:55           0:43:13  ×0.687  -31.3 %  faster
+//	span of matched steps: from the first step found in every run to the end of the last one.
 //
-//	Slowest 2 steps (median seconds per side)
-//	step                            restore-balan…  restore-high-…  ratio   diff s  verdict
-//	index INDMF_TAG_PLC_DATA_DT_D         1258.270         622.882  2.020  635.388  +102.01%
-//	index INDMF_TAG_PLC_DATA_TAG_D        1036.718         645.147  1.607  391.571  +60.69%
-//	A step's cost is the interval from its line to the next: gbak prints a step, then does it.
-//	one run per side: ratio only, no significance test
+//	Steps, slowest first (ratio = high-performance / balanced)
+//	step                                    balanced  high-performance   ratio   change  verdict
+//	index INDMF_TAG_PLC_DATA_DT_D (build)    0:20:58           0:10:23  ×0.495  -50.5 %  faster
+//	index INDMF_TAG_PLC_DATA_TAG_D (build)   0:17:17           0:10:45  ×0.622  -37.8 %  faster
+//	2 of 5 steps shown (--all shows them)
+//	...
 //
 // These two logs are excerpts without gbak's statistics header, so the
 // reader says on standard error how it read their columns:

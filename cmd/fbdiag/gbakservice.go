@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -17,6 +16,7 @@ import (
 	"github.com/fbdiag/fbdiag/internal/atomicfile"
 	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/report"
+	"github.com/fbdiag/fbdiag/view"
 )
 
 // gbakLogPath is --log or def; like collect's --out, an existing file
@@ -77,7 +77,13 @@ func runGbakService(c *cli.Context, format report.Format, logFile string, opt at
 	if format == report.JSON {
 		return report.WriteJSON(e.stdout, gbakResult{Run: run, Log: logFile, Timeline: tl})
 	}
-	return report.WriteTables(e.stdout, format, append([]*report.Table{gbakRunTable(run, logFile)}, timelineTables(tl, top, format)...)...)
+	vf, err := view.ParseFormat(string(format))
+	if err != nil {
+		return err
+	}
+	info := view.GbakRunInfo{Action: run.Action, Server: run.Server, Database: run.Database, BackupFile: run.BackupFile,
+		Switches: run.Switches, Started: run.Started, Log: logFile, Lines: run.Lines, Replaced: run.Replaced}
+	return view.Write(e.stdout, vf, view.Options{MoreHint: " (fbdiag gbak --all LOG shows them)"}, view.GbakLive(info, tl, view.GbakOptions{Top: top}))
 }
 
 // gbakResult is the JSON output of backup and restore (docs/live.md).
@@ -85,21 +91,6 @@ type gbakResult struct {
 	Run      *collect.GbakRun  `json:"run"`
 	Log      string            `json:"log"`
 	Timeline *analyze.Timeline `json:"timeline"`
-}
-
-// gbakRunTable says what ran where.
-func gbakRunTable(run *collect.GbakRun, logFile string) *report.Table {
-	t := &report.Table{Name: "run", Title: "gbak " + run.Action + " on " + run.Server, Columns: report.Cols("item", "value")}
-	t.Add("database", run.Database)
-	t.Add("backup file", run.BackupFile)
-	t.Add("switches", run.Switches)
-	t.Add("started", run.Started.Format(time.RFC3339))
-	t.Add("log", logFile+" ("+strconv.Itoa(run.Lines)+" lines)")
-	if run.Replaced {
-		what := map[string]string{"backup": "the existing backup file", "restore": "the existing database"}[run.Action]
-		t.Notes = append(t.Notes, "replaced "+what+" once the new one was complete")
-	}
-	return t
 }
 
 // maxEarlierLogs bounds the logs examined for an estimate.

@@ -53,6 +53,15 @@ func (r pngRequest) writeTo(stderr io.Writer, draw func() ([]*plot.Chart, error)
 		return nil
 	}
 	charts, chartErr := draw()
+	return r.emit(getEnv(c).stderr, charts, chartErr)
+}
+
+// emit writes charts drawn already (chartErr: the error of those that
+// could not be), naming each file on stderr.
+func (r pngRequest) emit(stderr io.Writer, charts []*plot.Chart, chartErr error) error {
+	if r.dir == "" {
+		return nil
+	}
 	if chartErr != nil {
 		// The charts that could be drawn are still written.
 		fmt.Fprintln(stderr, "fbdiag: chart:", chartErr)

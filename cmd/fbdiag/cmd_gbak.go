@@ -1,0 +1,361 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/labels"
+	"github.com/fbdiag/fbdiag/report"
+	"github.com/fbdiag/fbdiag/view"
+)
+
+const gbakHowTo = `Produce the log with verbose output and statistics (Firebird 2.5.5 and later):
+
+  gbak -c -v -st tdrw -y restore.log backup.fbk /data/db.fdb        (restore)
+  gbak -b -v -st tdrw -y backup.log /data/db.fdb backup.fbk         (backup)
+  fbsvcmgr host:service_mgr action_restore bkp_file backup.fbk \
+      dbname /data/db.fdb res_stat tdrw verbose > restore.log
+  fbsvcmgr host:service_mgr action_backup dbname /data/db.fdb \
+      bkp_file backup.fbk bkp_stat tdrw verbose > backup.log
+
+Put user and password in ISC_USER / ISC_PASSWORD, not on the command line.
+Logs without -st, excerpts without the header line, UTF-16 files written
+by PowerShell and 3.0.11/4.0.4/5.0.0 logs with wrapped counters (#8027) are
+read too; what was guessed or repaired is reported on stderr as file:line.
+When several runs were appended to one file, the first is analysed and a
+notice says where the next starts.
+
+gbak prints a step's message before doing the work, so the time and page
+I/O on a line belong to the step on the line before: fbdiag charges each
+step with the interval from its own line to the next. The last step's cost
+is unknown unless a line follows it.`
+
+func gbakCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "gbak",
+		Usage: "where a gbak backup or restore spends its time",
+		UsageText: "fbdiag gbak [--format text|json|csv|markdown] [--top N] [--all] [--table NAME]\n" +
+			"       [--fail-on failed] [--png DIR] LOG|-",
+		Description: "Reads a gbak verbose log and reports the outcome, the phases, each table's\n" +
+			"data (records, time, records/s, page I/O), each index build and every step,\n" +
+			"the slowest first (--top of them in text and markdown, --all for all).\n" +
+			"Durations read 12.345 s under a minute, h:mm:ss above. CSV is one table:\n" +
+			"--table steps (the default), phases, tables, indices, summary or findings.\n\n" +
+			"--fail-on failed exits with status 3 when the outcome is failed (an error,\n" +
+			"an index that could not be activated, a database left offline) or incomplete\n" +
+			"(the log ends before gbak's closing line: a killed server, a cut log), after\n" +
+			"printing the analysis: for a nightly restore check.\n" +
+			"  fbdiag gbak --fail-on failed restore.log || mail -s 'restore failed' dba\n\n" + gbakHowTo,
+		Flags: append([]cli.Flag{formatFlag(), topFlag(), allFlag(), tableFlag("steps, phases, tables, indices, summary, findings"),
+			&cli.StringFlag{
+				Name:  "fail-on",
+				Usage: "exit 3 when the outcome is `failed` or incomplete (the only value)",
+			}}, chartFlags()...),
+		Action: func(c *cli.Context) error {
+			o, err := gbakFlags(c)
+			if err != nil {
+				return err
+			}
+			e := getEnv(c)
+			return runGbak(o, e.stdin, e.stdout, e.stderr)
+		},
+		Subcommands: []*cli.Command{{
+			Name:  "compare",
+			Usage: "compare gbak runs step by step",
+			UsageText: "fbdiag gbak compare [--format …] [--top N] [--all] [--table NAME] [--base LABEL]\n" +
+				"       [--png DIR] [--label NAME=FILE …] A.log B.log [more…]",
+			Description: "Matches the steps of two or more logs by kind and object name (a step that\n" +
+				"names a file or a database, such as \"created database\", matches whatever\n" +
+				"the path) and sets their times side by side. The first log (or the side\n" +
+				"--base names) is the baseline: ratio = other / baseline, change =\n" +
+				"(other − baseline) / baseline, and each step says slower or faster. Each\n" +
+				"positional file is one run labelled by the part of its name that differs\n" +
+				"from the others' (deep-A.log and deep-B.log: A and B); --label NAME=FILE\n" +
+				"(repeated) groups repeated runs under one label: each side is then\n" +
+				"summarised by its median and compared with a Mann-Whitney U test\n" +
+				"(alpha 0.05; with fewer than 4 runs per side no difference can be shown,\n" +
+				"and the output says so); ~ marks a difference the test does not find\n" +
+				"significant. The p of the steps are adjusted for their number\n" +
+				"(Benjamini-Hochberg: p_adj); the totals are not. A side of several runs\n" +
+				"shows its range (fastest-slowest run) and, from 6 runs, the 95% interval\n" +
+				"of its median. An incomplete log (an excerpt) has no total: its last\n" +
+				"timestamp is shown as such. CSV is one table: --table steps (the\n" +
+				"default), totals, runs, ranges, only, summary or findings.\n\n" + gbakHowTo,
+			Flags: append([]cli.Flag{formatFlag(), topFlag(), allFlag(), tableFlag("steps, totals, runs, ranges, only, summary"),
+				&cli.GenericFlag{
+					Name:  "label",
+					Usage: "NAME=FILE: a run of the side NAME (repeat for more runs and sides)",
+					Value: &labelList{},
+				},
+				&cli.StringFlag{Name: "base", Usage: "`LABEL` of the side the others are compared with (default: the first)"},
+			}, chartFlags()...),
+			Action: func(c *cli.Context) error {
+				o, err := gbakCompareFlags(c)
+				if err != nil {
+					return err
+				}
+				e := getEnv(c)
+				return runGbakCompare(o, e.stdin, e.stdout, e.stderr)
+			},
+		}},
+	}
+}
+
+func topFlag() *cli.IntFlag {
+	return &cli.IntFlag{Name: "top", Value: view.GbakTop, Usage: "number of slowest steps to show (text, markdown)"}
+}
+
+func allFlag() *cli.BoolFlag {
+	return &cli.BoolFlag{Name: "all", Usage: "show every row of every table (text, markdown)"}
+}
+
+// labelList collects repeated --label NAME=FILE values; file names may
+// contain commas, so the flag is not a comma-split string slice.
+type labelList struct{ runs [][2]string }
+
+func (l *labelList) Set(v string) error {
+	name, file, ok := strings.Cut(v, "=")
+	if !ok || name == "" || file == "" {
+		return fmt.Errorf("--label wants NAME=FILE, got %q", v)
+	}
+	l.runs = append(l.runs, [2]string{name, file})
+	return nil
+}
+
+func (l *labelList) String() string {
+	var s []string
+	for _, r := range l.runs {
+		s = append(s, r[0]+"="+r[1])
+	}
+	return strings.Join(s, " ")
+}
+
+func gbakTop(c *cli.Context) (int, error) {
+	n := c.Int("top")
+	if n < 1 {
+		return 0, usagef("--top must be 1 or more (--all shows every step), got %d", n)
+	}
+	return n, nil
+}
+
+// gbakOutput is how a gbak analysis is written: JSON (the analysis, the
+// contract of docs/gbak-json.md) or a view format with its options.
+type gbakOutput struct {
+	json   bool
+	format view.Format
+	opt    view.Options
+	top    int
+}
+
+// gbakOutputFlags reads --format, --top, --all and --table.
+func gbakOutputFlags(c *cli.Context) (gbakOutput, error) {
+	var o gbakOutput
+	var err error
+	if o.json, o.format, err = viewFormat(c, false); err != nil {
+		return o, err
+	}
+	top, err := gbakTop(c)
+	if err != nil {
+		return o, err
+	}
+	o.top = top
+	o.opt = view.Options{All: c.Bool("all"), Table: c.String("table"), MoreHint: " (--all shows them)"}
+	if o.opt.Table != "" && o.format != view.CSV {
+		return o, usagef("--table chooses the table of --format csv")
+	}
+	return o, nil
+}
+
+// write writes the analysis v as JSON, or its document d in the format;
+// an unknown --table is a usage error that lists the valid names.
+func (o gbakOutput) write(w io.Writer, v any, d func() *view.Doc) error {
+	if o.json {
+		return report.WriteJSON(w, v)
+	}
+	return viewErr(view.Write(w, o.format, o.opt, d()))
+}
+
+// gbakOpts are the choices of `fbdiag gbak`.
+type gbakOpts struct {
+	out    gbakOutput
+	file   string
+	failOn bool
+	png    pngRequest
+}
+
+func gbakFlags(c *cli.Context) (gbakOpts, error) {
+	out, err := gbakOutputFlags(c)
+	if err != nil {
+		return gbakOpts{}, err
+	}
+	if c.Args().Len() != 1 {
+		return gbakOpts{}, usagef("gbak wants one log file (or - for standard input), got %d", c.Args().Len())
+	}
+	if f := c.String("fail-on"); f != "" && f != "failed" {
+		return gbakOpts{}, usagef("gbak: --fail-on %q: want failed (a failed or incomplete run)", f)
+	}
+	png, err := pngOptions(c)
+	if err != nil {
+		return gbakOpts{}, err
+	}
+	return gbakOpts{out: out, file: c.Args().First(), failOn: c.String("fail-on") != "", png: png}, nil
+}
+
+// runGbak analyses one log and writes it, its charts with --png, and
+// fails with --fail-on when the run did not complete.
+func runGbak(o gbakOpts, stdin io.Reader, stdout, stderr io.Writer) error {
+	tl, err := readGbakTimeline(stdin, stderr, o.file)
+	if err != nil {
+		return err
+	}
+	var d *view.Doc
+	doc := func() *view.Doc {
+		if d == nil {
+			d = view.Gbak(tl, view.GbakOptions{Top: o.out.top})
+		}
+		return d
+	}
+	if err := o.out.write(stdout, tl, doc); err != nil {
+		return err
+	}
+	if o.png.dir != "" {
+		if err := o.png.emit(stderr, doc().Charts, nil); err != nil {
+			return err
+		}
+	}
+	if o.failOn && tl.Outcome != analyze.GbakCompleted {
+		kind := "run"
+		if tl.Kind != nil {
+			kind = *tl.Kind
+		}
+		if tl.Outcome == analyze.GbakFailed {
+			return &failOnError{msg: fmt.Sprintf("gbak: the %s failed", kind)}
+		}
+		return &failOnError{msg: fmt.Sprintf("gbak: the %s is incomplete: the log ends before gbak's closing line", kind)}
+	}
+	return nil
+}
+
+// readGbakTimeline streams one log into a timeline and prints the
+// reader's notices on stderr.
+func readGbakTimeline(stdin io.Reader, stderr io.Writer, name string) (*analyze.Timeline, error) {
+	in, shown, err := openArg(stdin, name)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	tl, err := analyze.ReadGbakTimeline(in, shown)
+	if tl != nil {
+		report.WriteNotices(stderr, "", tl.Notices)
+	}
+	return tl, err
+}
+
+// readTimeline is readGbakTimeline for the commands still on the
+// command-line context (backup, restore).
+func readTimeline(c *cli.Context, name string) (*analyze.Timeline, error) {
+	e := getEnv(c)
+	return readGbakTimeline(e.stdin, e.stderr, name)
+}
+
+// gbakCompareOpts are the choices of `fbdiag gbak compare`.
+type gbakCompareOpts struct {
+	out gbakOutput
+	// runs are the label and the file of each run, --label ones first.
+	runs [][2]string
+	base string
+	png  pngRequest
+}
+
+func gbakCompareFlags(c *cli.Context) (gbakCompareOpts, error) {
+	out, err := gbakOutputFlags(c)
+	if err != nil {
+		return gbakCompareOpts{}, err
+	}
+	var runs [][2]string
+	if l, ok := c.Generic("label").(*labelList); ok && l != nil {
+		runs = append(runs, l.runs...)
+	}
+	// Each positional file is a run of its own, labelled by what sets its
+	// name apart from the other positional files.
+	pos := c.Args().Slice()
+	for i, l := range labels.Distinct(pos) {
+		runs = append(runs, [2]string{l, pos[i]})
+	}
+	if len(runs) < 2 {
+		return gbakCompareOpts{}, usagef("gbak compare wants at least two logs, got %d", len(runs))
+	}
+	sides := map[string]bool{}
+	stdin := 0
+	for _, r := range runs {
+		sides[r[0]] = true
+		if r[1] == "-" {
+			if stdin++; stdin > 1 {
+				return gbakCompareOpts{}, usagef("standard input (-) can be read only once")
+			}
+		}
+	}
+	if len(sides) < 2 {
+		return gbakCompareOpts{}, usagef("gbak compare wants at least two labels (sides); all runs are %q", runs[0][0])
+	}
+	base := c.String("base")
+	if base != "" && !sides[base] {
+		var names []string
+		for _, r := range runs {
+			if !slices.Contains(names, r[0]) {
+				names = append(names, r[0])
+			}
+		}
+		return gbakCompareOpts{}, usagef("--base %q: no run has that label (the labels are %s)", base, strings.Join(names, ", "))
+	}
+	png, err := pngOptions(c)
+	if err != nil {
+		return gbakCompareOpts{}, err
+	}
+	return gbakCompareOpts{out: out, runs: runs, base: base, png: png}, nil
+}
+
+// runGbakCompare reads every run, compares them and writes the
+// comparison and, with --png, its chart.
+func runGbakCompare(o gbakCompareOpts, stdin io.Reader, stdout, stderr io.Writer) error {
+	var runs []analyze.GbakRun
+	for _, r := range o.runs {
+		tl, err := readGbakTimeline(stdin, stderr, r[1])
+		if err != nil {
+			return err
+		}
+		runs = append(runs, analyze.GbakRun{Label: r[0], Timeline: tl})
+	}
+	cmp, err := analyze.CompareTimelinesBase(o.base, runs...)
+	if err != nil {
+		return err
+	}
+	var d *view.Doc
+	doc := func() *view.Doc {
+		if d == nil {
+			d = view.GbakCompare(cmp, view.GbakCompareOptions{Top: o.out.top})
+		}
+		return d
+	}
+	if err := o.out.write(stdout, cmp, doc); err != nil {
+		return err
+	}
+	if o.png.dir != "" {
+		return o.png.emit(stderr, doc().Charts, nil)
+	}
+	return nil
+}
+
+// runLabel names a chart after its input file (throughput --png).
+func runLabel(f string) string {
+	if f == "-" {
+		return labels.Stdin
+	}
+	return strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
+}

@@ -1,0 +1,124 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/plot"
+	"github.com/fbdiag/fbdiag/view"
+)
+
+func timeline(t *testing.T, rel ...string) *analyze.Timeline {
+	t.Helper()
+	p := testutil.Testdata(t, rel...)
+	f, err := os.Open(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tl, err := analyze.ReadGbakTimeline(f, filepath.Base(p))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl
+}
+
+// gbakCharts are the charts of the gbak view of a testdata log.
+func gbakCharts(t *testing.T, rel ...string) []*plot.Chart {
+	t.Helper()
+	return view.Gbak(timeline(t, rel...), view.GbakOptions{}).Charts
+}
+
+// The section of a log is the gbak view's fragment: what `fbdiag gbak`
+// prints, as HTML; the summary gets the outcome and the total time.
+func TestGbakSectionIsTheView(t *testing.T) {
+	tl := timeline(t, "fb30", "shop-gbak-restore-v-st.log")
+	s := GbakSection(tl)
+	var want bytes.Buffer
+	if err := view.Write(&want, view.HTML, view.Options{MoreHint: " (fbdiag gbak --all lists them)"},
+		view.Gbak(tl, view.GbakOptions{Top: GbakStepsShown})); err != nil {
+		t.Fatal(err)
+	}
+	if string(s.Fragment) != want.String() || len(s.Tables) != 0 {
+		t.Errorf("fragment differs from the view's (%d tables of its own)", len(s.Tables))
+	}
+	if len(s.Headlines) != 1 || s.Headlines[0].Label != "restore completed" || s.Headlines[0].Value != "35.170 s" {
+		t.Errorf("headlines %+v", s.Headlines)
+	}
+	// 150 steps, the 25 slowest shown.
+	if !strings.Contains(want.String(), "<p class=\"muted\">25 of 150 steps shown (fbdiag gbak --all lists them)</p>") {
+		t.Errorf("steps not bounded:\n%s", want.String())
+	}
+	if len(s.Figures) != 1 || s.Figures[0].Chart.Kind != plot.KindRestoreTimeline {
+		t.Errorf("figures %+v", s.Figures)
+	}
+}
+
+// A log cut inside ORDER_LINE's data: the section says so in a finding.
+func TestGbakSectionCut(t *testing.T) {
+	s := GbakSection(timeline(t, "gbak", "shop-restore-cut.log"))
+	if n := len(s.Findings); n != 1 || s.Findings[0].Severity != "warning" ||
+		s.Findings[0].Text != "shop-restore-cut.log: data ORDER_LINE: The log ends inside this step: it took at least 5.375 s, 90000 records logged." {
+		t.Errorf("findings %+v", s.Findings)
+	}
+	if len(s.Headlines) != 1 || s.Headlines[0].Value != "9.122 s shown" {
+		t.Errorf("headlines %+v", s.Headlines)
+	}
+}
+
+// A phase of only unknown costs shows no figures, never 0.000 or 0 reads.
+func TestGbakPhaseUnknownCost(t *testing.T) {
+	b, err := os.ReadFile(testutil.Testdata(t, "seeds", "restore-balanced.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := analyze.ReadGbakTimeline(bytes.NewReader(b[:bytes.IndexByte(b, '\n')+1]), "restore-balanced.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	frag := string(GbakSection(tl).Fragment)
+	want := `<tr><td><bdi>indices</bdi></td><td class="num" data-sort="1">1</td><td class="num" data-sort="1">1</td>` +
+		`<td class="num" data-sort=""></td><td class="num" data-sort=""></td><td class="num" data-sort=""></td><td class="num" data-sort=""></td><td></td></tr>`
+	if !strings.Contains(frag, want) {
+		t.Errorf("phases row:\n%s", frag)
+	}
+}
+
+// Two restores of one backup: the comparison section labels them by what
+// sets their names apart and takes the first as the baseline.
+func TestGbakComparisonSection(t *testing.T) {
+	var ins []Input
+	for _, f := range []string{"restore-balanced.log", "restore-high-performance.log"} {
+		in, err := fileInput(testutil.Testdata(t, "seeds", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ins = append(ins, in)
+	}
+	secs := gbakSections(ins)
+	if len(secs) != 3 {
+		t.Fatalf("%d sections", len(secs))
+	}
+	s := secs[2]
+	var got []string
+	for _, h := range s.Headlines {
+		got = append(got, h.Label+" = "+h.Value)
+	}
+	if strings.Join(got, "; ") != "Last timestamp, high-performance / balanced = ×0.593 faster; "+
+		"Span of matched steps, high-performance / balanced = ×0.687 faster" {
+		t.Errorf("headlines %s", strings.Join(got, "; "))
+	}
+	if !strings.Contains(string(s.Fragment), "<td><bdi>index INDMF_TAG_PLC_DATA_DT_D (build)</bdi></td>"+
+		`<td class="num" data-sort="1258.27">0:20:58</td><td class="num" data-sort="622.882">0:10:23</td>`+
+		`<td class="num" data-sort="0.495030478355202">×0.495</td>`) {
+		t.Errorf("fragment:\n%s", s.Fragment)
+	}
+	if len(s.Figures) != 1 || s.Figures[0].Chart.Kind != plot.KindRestoreComparison {
+		t.Errorf("figures %+v", s.Figures)
+	}
+}

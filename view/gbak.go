@@ -1,0 +1,356 @@
+package view
+
+import (
+	"cmp"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/units"
+	"github.com/fbdiag/fbdiag/parse"
+	"github.com/fbdiag/fbdiag/plot"
+)
+
+// GbakTop is how many steps, slowest first, the human formats show of a
+// gbak log by default; GbakListTop how many tables, indices and steps
+// found on one side only. The writers count the rest; CSV has every row.
+const (
+	GbakTop     = 10
+	GbakListTop = 20
+)
+
+// GbakChartSteps is how many steps the restore charts show.
+const GbakChartSteps = 10
+
+// gbakCostNote says how fbdiag charges a step, under every list of steps.
+const gbakCostNote = "A step's cost is the interval from its line to the next: gbak prints a step, then does it."
+
+// atLeastNote explains the "at least" of a step the log ends inside.
+const atLeastNote = "at least: the log ends inside the step (a killed server, a cut log); it took at least that long."
+
+// GbakOptions are the reader's choices for the view of one gbak log.
+type GbakOptions struct {
+	// Top bounds the steps text, markdown and HTML show, slowest first
+	// (0: GbakTop).
+	Top int
+}
+
+// Gbak lays out the timeline of one gbak log: the outcome and totals, the
+// errors and warnings gbak printed and the steps the log ends inside as
+// findings, then the phases, each table's data and each index build (in
+// natural order of their names) and every step, slowest first (the main
+// table). Charts holds the timeline chart when a step has a time.
+func Gbak(tl *analyze.Timeline, opt GbakOptions) *Doc {
+	top := cmp.Or(opt.Top, GbakTop)
+	d := &Doc{
+		Lead:          "gbak " + gbakKind(tl) + ": ",
+		Title:         tl.File,
+		Source:        tl.File,
+		Main:          "steps",
+		FindingsTitle: "Errors and warnings",
+		FindingsName:  "findings",
+		Headline:      gbakHeadline(tl),
+		Findings:      GbakFindings(tl),
+		Notes:         tl.Notes,
+	}
+	if len(tl.Phases) > 0 {
+		d.Tables = append(d.Tables, gbakPhases(tl))
+	}
+	if len(tl.Tables) > 0 {
+		d.Tables = append(d.Tables, gbakTables(tl))
+	}
+	if len(tl.Indices) > 0 {
+		d.Tables = append(d.Tables, gbakIndices(tl))
+	}
+	d.Tables = append(d.Tables, gbakSteps(tl, top))
+	if c := GbakTimelineChart(tl, GbakChartSteps); len(c.Phases)+len(c.Items) > 0 {
+		if ch, err := plot.RestoreTimelineChart(c); err == nil {
+			ch.Name = plot.SafeName(filepath.Base(tl.File))
+			d.Charts = append(d.Charts, ch)
+		}
+	}
+	return d
+}
+
+// gbakKind is "restore", "backup" or "log" when the log did not say.
+func gbakKind(tl *analyze.Timeline) string {
+	if tl.Kind == nil {
+		return "log"
+	}
+	return *tl.Kind
+}
+
+func gbakHeadline(tl *analyze.Timeline) []Field {
+	fs := []Field{{Key: "outcome", Label: "Outcome", Value: Str(tl.Outcome)}}
+	fs = append(fs, Field{Key: "total_seconds", Label: "Total time", Value: SecP(tl.TotalSeconds)})
+	if tl.TotalSeconds == nil && tl.LastTimeSeconds != nil {
+		// An excerpt stops anywhere: its last time is no total.
+		fs[1].Unknown = "unknown (the log is incomplete)"
+		fs = append(fs, Field{Key: "last_time_seconds", Label: "Last timestamp", Value: Sec(*tl.LastTimeSeconds),
+			Detail: "(when the last line was printed)"})
+	}
+	cols := tl.Columns
+	if cols == "" {
+		cols = "none"
+	}
+	return append(fs,
+		Field{Key: "total_reads", Label: "Page reads", Value: IntP(tl.TotalReads)},
+		Field{Key: "total_writes", Label: "Page writes", Value: IntP(tl.TotalWrites)},
+		Field{Key: "statistics", Label: "Statistics", Value: Str(cols)},
+	)
+}
+
+// GbakFindings are gbak's errors (critical) and warnings, and the steps
+// the log ends inside (a table loading when the server died or the log
+// was cut), with what they took at least.
+func GbakFindings(tl *analyze.Timeline) []Finding {
+	var out []Finding
+	what := gbakKind(tl)
+	for _, e := range tl.Errors {
+		out = append(out, Finding{Severity: "critical", Rule: "gbak-error", Object: what, Message: e,
+			Value: Null(NumberKind), Threshold: Null(NumberKind)})
+	}
+	for _, w := range tl.Warnings {
+		out = append(out, Finding{Severity: "warning", Rule: "gbak-warning", Object: what, Message: w,
+			Value: Null(NumberKind), Threshold: Null(NumberKind)})
+	}
+	for _, st := range tl.Steps {
+		if !st.LowerBound || st.Seconds == nil {
+			continue
+		}
+		m := "The log ends inside this step: it took at least " + units.Seconds(*st.Seconds)
+		if st.Records != nil {
+			m += fmt.Sprintf(", %d records logged", *st.Records)
+		}
+		out = append(out, Finding{Severity: "warning", Rule: "cut-short", Object: st.Label(), Message: m + ".",
+			Value: Sec(*st.Seconds), Threshold: Null(SecondsKind)})
+	}
+	return out
+}
+
+// atLeast marks a figure that is a lower bound.
+func atLeast(b bool) Cell {
+	if b {
+		return Str("at least")
+	}
+	return Null(TextKind)
+}
+
+func gbakPhases(tl *analyze.Timeline) *Table {
+	t := &Table{Name: "phases", Title: "Phases", Noun: "phases", Columns: []Column{
+		{Key: "phase", Title: "phase"},
+		{Key: "steps", Title: "steps", Kind: CountKind},
+		{Key: "unknown_steps", Title: "unknown", Kind: CountKind},
+		{Key: "seconds", Title: "time", Kind: SecondsKind},
+		{Key: "share", Title: "share", Kind: ShareKind},
+		{Key: "reads", Title: "reads", Kind: CountKind},
+		{Key: "writes", Title: "writes", Kind: CountKind},
+		{Key: "bound", Title: "", Kind: TextKind},
+	}}
+	for _, p := range tl.Phases {
+		reads, writes := Int(p.Reads), Int(p.Writes)
+		if p.Seconds == nil { // a phase of unknown costs has no figures, not zeros
+			reads, writes = Null(CountKind), Null(CountKind)
+		}
+		t.Rows = append(t.Rows, []Cell{Str(p.Name), Int(int64(p.Steps)), Int(int64(p.Unknown)), SecP(p.Seconds), ShareP(p.Share),
+			reads, writes, atLeast(p.LowerBound)})
+	}
+	t.Notes = append(t.Notes, "unknown: steps whose cost the log does not give (the last line, lines missing).")
+	return t
+}
+
+func gbakTables(tl *analyze.Timeline) *Table {
+	t := &Table{Name: "tables", Title: "Table data", Noun: "tables", Limit: GbakListTop, Columns: []Column{
+		{Key: "table", Title: "table", Max: 32},
+		{Key: "records", Title: "records", Kind: CountKind},
+		{Key: "ignored", Title: "ignored", Kind: CountKind},
+		{Key: "seconds", Title: "time", Kind: SecondsKind},
+		{Key: "records_per_second", Title: "records/s", Kind: NumberKind},
+		{Key: "reads", Title: "reads", Kind: CountKind},
+		{Key: "writes", Title: "writes", Kind: CountKind},
+		{Key: "bound", Title: "", Kind: TextKind},
+	}}
+	idx := make([]int, len(tl.Tables))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return units.Compare(tl.Tables[a].Name, tl.Tables[b].Name) })
+	for _, i := range idx {
+		x := &tl.Tables[i]
+		t.Rows = append(t.Rows, []Cell{Str(x.Name), IntP(x.Records), IntP(x.Ignored), SecP(x.Seconds), NumP(x.RecordsPerSecond),
+			IntP(x.Reads), IntP(x.Writes), atLeast(x.LowerBound)})
+	}
+	return t
+}
+
+func gbakIndices(tl *analyze.Timeline) *Table {
+	t := &Table{Name: "indices", Title: "Index builds", Noun: "indices", Limit: GbakListTop, Columns: []Column{
+		{Key: "index", Title: "index", Max: 40},
+		{Key: "seconds", Title: "time", Kind: SecondsKind},
+		{Key: "reads", Title: "reads", Kind: CountKind},
+		{Key: "writes", Title: "writes", Kind: CountKind},
+		{Key: "state", Title: "state"},
+	}}
+	idx := make([]int, len(tl.Indices))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return units.Compare(tl.Indices[a].Name, tl.Indices[b].Name) })
+	for _, i := range idx {
+		x := &tl.Indices[i]
+		state := "ok"
+		if x.Failed {
+			state = "failed"
+		}
+		t.Rows = append(t.Rows, []Cell{Str(x.Name), SecP(x.Seconds), IntP(x.Reads), IntP(x.Writes), Str(state)})
+	}
+	return t
+}
+
+// gbakSteps is every step, the slowest first, those of unknown cost last
+// in log order; the human formats show the top ones.
+func gbakSteps(tl *analyze.Timeline, top int) *Table {
+	t := &Table{Name: "steps", Title: "Steps, slowest first", Noun: "steps", Limit: top, Columns: []Column{
+		{Key: "line", Title: "line", Kind: CountKind},
+		{Key: "step", Title: "step", Max: 36},
+		{Key: "phase", Title: "phase"},
+		{Key: "start_seconds", Title: "start", Kind: SecondsKind},
+		{Key: "seconds", Title: "time", Kind: SecondsKind},
+		{Key: "reads", Title: "reads", Kind: CountKind},
+		{Key: "writes", Title: "writes", Kind: CountKind},
+		{Key: "bound", Title: "", Kind: TextKind},
+	}}
+	idx := make([]int, len(tl.Steps))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		sa, sb := tl.Steps[a].Seconds, tl.Steps[b].Seconds
+		switch {
+		case sa == nil && sb == nil:
+			return 0
+		case sa == nil:
+			return 1
+		case sb == nil:
+			return -1
+		}
+		return cmp.Compare(*sb, *sa)
+	})
+	cut := false
+	t.Stream = func(yield func([]Cell) bool) {
+		for _, i := range idx {
+			s := &tl.Steps[i]
+			if !yield([]Cell{Int(int64(s.Line)), Str(s.Label()), Str(s.Phase), SecP(s.Start), SecP(s.Seconds),
+				IntP(s.Reads), IntP(s.Writes), atLeast(s.LowerBound)}) {
+				return
+			}
+		}
+	}
+	for i := range tl.Steps {
+		cut = cut || tl.Steps[i].LowerBound
+	}
+	t.Notes = []string{gbakCostNote}
+	if cut {
+		t.Notes = append(t.Notes, atLeastNote)
+	}
+	return t
+}
+
+// GbakTimelineChart is the timeline chart input: the phases as runs of
+// consecutive steps (a phase gbak returns to, like metadata after the
+// data, gets several bars on its row), then the slowest tables and
+// indices (top, by seconds) where they ran.
+func GbakTimelineChart(tl *analyze.Timeline, top int) plot.RestoreTimeline {
+	d := plot.RestoreTimeline{Title: "Timeline: " + filepath.Base(tl.File)}
+	var cur *plot.Span
+	for _, st := range tl.Steps {
+		if st.Start == nil || st.Phase == "" {
+			continue
+		}
+		end := *st.Start
+		if st.Seconds != nil {
+			end += *st.Seconds
+		}
+		if cur != nil && cur.Name == st.Phase {
+			cur.Duration = max(cur.Duration, end-cur.Start)
+			cur.AtLeast = cur.AtLeast || st.LowerBound
+			continue
+		}
+		d.Phases = append(d.Phases, plot.Span{Name: st.Phase, Start: *st.Start, Duration: end - *st.Start, Kind: "phase", AtLeast: st.LowerBound})
+		cur = &d.Phases[len(d.Phases)-1]
+	}
+	var items []plot.Span
+	for _, st := range tl.Steps {
+		if st.Start == nil || st.Seconds == nil {
+			continue
+		}
+		switch st.Kind {
+		case parse.GbakData:
+			name := st.Name
+			if st.LowerBound {
+				name += " (incomplete)" // the log ends inside it: the bar is what was logged
+			}
+			items = append(items, plot.Span{Name: name, Start: *st.Start, Duration: *st.Seconds, Kind: "table data", AtLeast: st.LowerBound})
+		case parse.GbakActivateIndex:
+			items = append(items, plot.Span{Name: st.Name, Start: *st.Start, Duration: *st.Seconds, Kind: "index build"})
+		}
+	}
+	slices.SortStableFunc(items, func(a, b plot.Span) int { return cmp.Compare(b.Duration, a.Duration) })
+	if len(items) > top {
+		items = items[:top]
+	}
+	// In time order, so the chart reads top to bottom like the log.
+	slices.SortStableFunc(items, func(a, b plot.Span) int { return cmp.Compare(a.Start, b.Start) })
+	d.Items = items
+	// A phase's row says what the phases table says: the sum of its
+	// steps' costs (the bars span the wall-clock time, gaps included).
+	for _, p := range tl.Phases {
+		if p.Seconds == nil {
+			continue
+		}
+		lbl := units.Seconds(*p.Seconds)
+		if p.LowerBound {
+			lbl = "≥ " + lbl
+		}
+		for i := range d.Phases {
+			if d.Phases[i].Name == p.Name {
+				d.Phases[i].Label = lbl
+			}
+		}
+	}
+	return d
+}
+
+// GbakRunInfo is what `fbdiag backup` or `fbdiag restore` ran.
+type GbakRunInfo struct {
+	Action, Server, Database, BackupFile, Switches string
+	Started                                        time.Time
+	// Log is the log file written, of Lines lines.
+	Log   string
+	Lines int
+	// Replaced: the existing backup file or database was replaced once
+	// the new one was complete.
+	Replaced bool
+}
+
+// GbakLive is the view of a backup or restore fbdiag ran: what ran where,
+// then the analysis of its log as Gbak lays it out.
+func GbakLive(run GbakRunInfo, tl *analyze.Timeline, opt GbakOptions) *Doc {
+	d := Gbak(tl, opt)
+	d.Lead, d.Title = "gbak "+run.Action+" on "+run.Server+": ", run.Log
+	fs := []Field{
+		{Key: "database", Label: "Database", Value: Str(run.Database)},
+		{Key: "backup_file", Label: "Backup file", Value: Str(run.BackupFile)},
+		{Key: "switches", Label: "Switches", Value: Str(run.Switches)},
+		{Key: "started", Label: "Started", Value: Time(run.Started)},
+		{Key: "log", Label: "Log", Value: Str(run.Log), Detail: fmt.Sprintf("(%d lines)", run.Lines)},
+	}
+	d.Headline = append(fs, d.Headline...)
+	if run.Replaced {
+		what := map[string]string{"backup": "the existing backup file", "restore": "the existing database"}[run.Action]
+		d.Notes = append([]string{"Replaced " + what + " once the new one was complete."}, d.Notes...)
+	}
+	return d
+}
