@@ -53,7 +53,7 @@ func (r pngRequest) writeTo(stderr io.Writer, draw func() ([]*plot.Chart, error)
 		return nil
 	}
 	charts, chartErr := draw()
-	return r.emit(getEnv(c).stderr, charts, chartErr)
+	return r.emit(stderr, charts, chartErr)
 }
 
 // emit writes charts drawn already (chartErr: the error of those that
