@@ -133,18 +133,3 @@ func Wrap(s, indent string, width int) []string {
 	}
 	return lines
 }
-
-// distinct returns the strings of lists in first-seen order, each once.
-func distinct(lists ...[]string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, l := range lists {
-		for _, s := range l {
-			if !seen[s] {
-				seen[s] = true
-				out = append(out, s)
-			}
-		}
-	}
-	return out
-}

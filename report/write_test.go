@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/parse"
@@ -41,14 +40,4 @@ func TestWriteNotices(t *testing.T) {
 	if want := "fbdiag: notice: restore.log:12: wrapped counter repaired\nfbdiag: notice: <stdin>: no header line\n"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
 	}
-}
-
-// tableNames lists the names of tables, comma-separated, to check a layout
-// in one comparison.
-func tableNames(tables []*Table) string {
-	var names []string
-	for _, x := range tables {
-		names = append(names, x.Name)
-	}
-	return strings.Join(names, ",")
 }
