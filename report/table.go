@@ -111,7 +111,12 @@ func WriteTables(w io.Writer, f Format, tables ...*Table) error {
 
 // WriteJSON writes v as indented JSON, without HTML escaping so that names
 // like "Order Lines <x>" stay readable.
+// A struct is written field by field and its slices element by element
+// (the same bytes), so that memory holds the analysis, not also its JSON.
 func WriteJSON(w io.Writer, v any) error {
+	if ok, err := writeJSONStreamed(w, v); ok {
+		return err
+	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
