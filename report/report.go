@@ -21,6 +21,8 @@ type Input struct {
 	Kind   parse.InputKind
 	Reason string
 	Open   func() (io.ReadCloser, error)
+
+	closer io.Closer // a stream's (StreamInput), for CloseInputs
 }
 
 // Report is the whole HTML report: a summary first, then one section per

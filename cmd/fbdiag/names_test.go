@@ -39,7 +39,7 @@ func runCLIWithin(t *testing.T, limit time.Duration, args ...string) (int, strin
 	}
 	done := make(chan result, 1)
 	go func() {
-		code, out, errs := runCLI(t, nil, args...)
+		out, errs, code := runCLI(t, nil, args...)
 		done <- result{code, out, errs}
 	}()
 	select {
