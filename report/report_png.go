@@ -48,6 +48,10 @@ func WritePNGs(dir string, charts []*plot.Chart, o plot.Options) ([]string, erro
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
+	// What a killed run left half-written goes.
+	if _, err := atomicfile.RemoveStale(dir, ourFileName); err != nil {
+		return nil, err
+	}
 	var paths []string
 	for _, c := range list {
 		var buf bytes.Buffer

@@ -70,7 +70,9 @@ func (r pngRequest) emit(stderr io.Writer, charts []*plot.Chart, chartErr error)
 		fmt.Fprintln(stderr, "fbdiag: --png: nothing to chart in this input")
 		return nil
 	}
+	stop := removeTempOnSignal()
 	paths, err := report.WritePNGs(r.dir, charts, r.opts)
+	stop()
 	for _, p := range paths {
 		fmt.Fprintln(stderr, "wrote", p)
 	}

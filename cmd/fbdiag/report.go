@@ -130,7 +130,9 @@ func writeReport(c *cli.Context, ins []report.Input, title, dir string, o plot.O
 		// Every reader failed (a table without an x column, …).
 		return cli.Exit("report: nothing to analyse: "+joinSkipped(r.Skipped), exitError)
 	}
+	stop := removeTempOnSignal()
 	index, err := report.WriteDir(dir, r, o)
+	stop()
 	if err != nil {
 		if errors.Is(err, report.ErrNotOurs) {
 			return cli.Exit("report: "+err.Error(), exitError)
