@@ -41,7 +41,7 @@ func TestReportFolderReusedAfterInterrupt(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "R")
 	in := testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")
 	args := []string{"report", "--out", out, "--width", "400", "--height", "300", "--dpi", "72", in}
-	if code, _, errs := runCLI(t, nil, args...); code != 0 {
+	if _, errs, code := runCLI(t, nil, args...); code != 0 {
 		t.Fatalf("first report: exit %d: %s", code, errs)
 	}
 	// What a run killed while writing its page leaves.
@@ -61,7 +61,7 @@ func TestReportFolderReusedAfterInterrupt(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	code, stdout, errs := runCLI(t, nil, args...)
+	stdout, errs, code := runCLI(t, nil, args...)
 	if code != 0 || !strings.Contains(stdout, "1 input, 1 section, 3 charts;") {
 		t.Fatalf("second report: exit %d, stdout %q, stderr %q", code, stdout, errs)
 	}
@@ -75,7 +75,7 @@ func TestReportFolderReusedAfterInterrupt(t *testing.T) {
 	if err := os.WriteFile(foreign, []byte("\x89PNG\r\n\x1a\nnot fbdiag's"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs = runCLI(t, nil, args...)
+	_, errs, code = runCLI(t, nil, args...)
 	if want := "fbdiag: report: " + foreign + ": exists and was not written by fbdiag (choose another --out folder)\n"; code != 1 || errs != want {
 		t.Errorf("foreign chart: exit %d, stderr %q; want %q", code, errs, want)
 	}
@@ -132,7 +132,7 @@ func TestReportInterruptLeavesNoTemp(t *testing.T) {
 			if left := tmpFiles(t, out); len(left) > 0 {
 				t.Errorf("%v: temporary files left: %q", sig, left)
 			}
-			code, _, errs := runCLI(t, nil, "report", "--out", out, "--width", "400", "--height", "300", "--dpi", "72", in)
+			_, errs, code := runCLI(t, nil, "report", "--out", out, "--width", "400", "--height", "300", "--dpi", "72", in)
 			if code != 0 {
 				t.Errorf("%v: the next report: exit %d: %s", sig, code, errs)
 			}

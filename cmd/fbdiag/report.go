@@ -63,6 +63,9 @@ func reportAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutDir("--out", c.String("out")); err != nil {
+		return err
+	}
 	return runReport(c, c.Args().Slice(), c.String("title"), c.String("out"), o)
 }
 
