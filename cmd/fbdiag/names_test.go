@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
@@ -118,5 +119,38 @@ func TestReportLongNamesEnds(t *testing.T) {
 	pngs, _ := filepath.Glob(filepath.Join(out, "*.png"))
 	if len(pngs) != 11 {
 		t.Errorf("%d PNG files, want 11", len(pngs))
+	}
+}
+
+// The mutation run found gstat --png on a file of thousands of appended
+// runs (a cron job's, 8 MB) writing three charts a run for minutes. A
+// file of more than report.GstatRunSections runs gets the charts of its
+// last run, as the report shows it, and says so.
+func TestGstatPNGManyRuns(t *testing.T) {
+	b, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "cron.txt")
+	if err := os.WriteFile(in, bytes.Repeat(b, 50), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "charts")
+	_, errs, code := runCLI(t, nil, "gstat", "--png", out, "--width", "400", "--height", "300", "--dpi", "72", in)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	ents, _ := os.ReadDir(out)
+	var got []string
+	for _, e := range ents {
+		got = append(got, e.Name())
+	}
+	if want := []string{"fill-cron.txt.png", "indices-cron.txt.png", "tables-cron.txt.png"}; !slices.Equal(got, want) {
+		t.Errorf("files %q, want %q", got, want)
+	}
+	note := "fbdiag: --png: " + in + " holds 50 gstat runs: the charts of the last (run 50) only, as the report shows it (gstat trend --png charts them over time)\n"
+	if !strings.Contains(errs, note) {
+		t.Errorf("stderr lacks %q:\n%s", note, errs)
 	}
 }
