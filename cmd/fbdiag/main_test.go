@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"os/exec"
 	"testing"
@@ -28,4 +29,11 @@ func fbdiagCommand(t testing.TB, args ...string) *exec.Cmd {
 	cmd := exec.Command(exe, args...)
 	cmd.Env = append(os.Environ(), helperEnv+"=1")
 	return cmd
+}
+
+// withContext is cmd killed when ctx ends.
+func withContext(ctx context.Context, cmd *exec.Cmd) *exec.Cmd {
+	c := exec.CommandContext(ctx, cmd.Path, cmd.Args[1:]...)
+	c.Env = cmd.Env
+	return c
 }
