@@ -89,6 +89,8 @@ type TableReader struct {
 	lr      *LineReader
 	table   *Table
 	notices []Notice
+	kept    int // notices counted against maxTableNotices
+	more    int // notices past maxTableNotices, not kept
 	prose   bool
 	started bool
 	// held is a line read ahead and not used yet.
@@ -125,8 +127,33 @@ func NewTableReader(r io.Reader, name string) *TableReader {
 // Table is the table read by the last successful call to Next.
 func (tr *TableReader) Table() *Table { return tr.table }
 
-// Notices lists what was skipped so far.
-func (tr *TableReader) Notices() []Notice { return tr.notices }
+// maxTableNotices bounds the notices kept, as maxGbakNotices does: a
+// big file of wrong rows cannot grow memory, and the count of the rest
+// is reported.
+const maxTableNotices = 200
+
+// Notices lists what was skipped so far (at most maxTableNotices, and the
+// tables cut at MaxTableRows; the last one says how many more there
+// were).
+func (tr *TableReader) Notices() []Notice {
+	if tr.more > 0 {
+		return append(tr.notices[:len(tr.notices):len(tr.notices)],
+			Notice{File: tr.lr.Name(), Msg: "and " + strconv.Itoa(tr.more) + " more notices"})
+	}
+	return tr.notices
+}
+
+// add keeps notices up to maxTableNotices and counts the others.
+func (tr *TableReader) add(ns ...Notice) {
+	for _, n := range ns {
+		if tr.kept >= maxTableNotices {
+			tr.more++
+			continue
+		}
+		tr.kept++
+		tr.notices = append(tr.notices, n)
+	}
+}
 
 // Err is the first read error.
 func (tr *TableReader) Err() error { return tr.lr.Err() }
@@ -148,7 +175,7 @@ func (tr *TableReader) hold() {
 }
 
 func (tr *TableReader) notice(line int, format string, args ...any) {
-	tr.notices = append(tr.notices, Notice{File: tr.lr.Name(), Line: line, Msg: sprintf(format, args...)})
+	tr.add(Notice{File: tr.lr.Name(), Line: line, Msg: sprintf(format, args...)})
 }
 
 // Next reads the next table and reports whether there is one.
@@ -465,11 +492,13 @@ func isHeader(first, second []string) bool {
 // finish names the columns and reads the numbers of a complete table.
 func (tr *TableReader) finish(t *Table, head []string) {
 	if tr.dropped > 0 {
-		tr.notice(t.Line, "table of %d rows: read the first %d, left out %d (a throughput table has tens)",
-			MaxTableRows+tr.dropped, MaxTableRows, tr.dropped)
+		// Always kept: the analysis is of part of the table.
+		tr.notices = append(tr.notices, Notice{File: tr.lr.Name(), Line: t.Line, Msg: sprintf(
+			"table of %d rows: read the first %d, left out %d (a throughput table has tens)",
+			MaxTableRows+tr.dropped, MaxTableRows, tr.dropped)})
 		tr.dropped = 0
 	}
-	tr.notices = append(tr.notices, finishTable(t, head)...)
+	tr.add(finishTable(t, head)...)
 }
 
 func finishTable(t *Table, head []string) []Notice {

@@ -265,6 +265,10 @@ func Ellipsis(s string, n int) string {
 	return strings.TrimRight(string(r[:n-1]), " ") + "…"
 }
 
+// MaxSafeName bounds the length of SafeName's result, so that a chart's
+// file name stays well within a file system's 255 bytes.
+const MaxSafeName = 60
+
 // SafeName turns a name into a file-name part: letters, digits, '-', '_'
 // and '.', the rest replaced by '-'.
 func SafeName(s string) string {
@@ -281,8 +285,8 @@ func SafeName(s string) string {
 		}
 	}
 	out := strings.Trim(b.String(), "-.")
-	if len(out) > 60 {
-		out = out[:60]
+	if len(out) > MaxSafeName {
+		out = strings.TrimRight(out[:MaxSafeName], "-.")
 	}
 	if out == "" {
 		out = "x"

@@ -100,48 +100,137 @@ func (t sizeTicks) Ticks(min, max float64) []gplot.Tick {
 	return ticks
 }
 
-// durationTicks marks an axis of seconds with clock labels (0:00:30, 0:12:00,
-// 1:30:00) at a round step chosen for about six ticks.
-type durationTicks struct{}
+// Duration units of a time axis, in seconds: a month is a twelfth of
+// the Gregorian year (365.2425 days).
+const (
+	secondsPerDay   = 86400
+	secondsPerWeek  = 7 * secondsPerDay
+	secondsPerYear  = 365.2425 * secondsPerDay
+	secondsPerMonth = secondsPerYear / 12
+)
 
-var durationSteps = []float64{1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400}
+// MaxDurationTicks bounds the labelled ticks of a duration axis, however
+// long it is: a log claiming 10¹⁴ s made one label per day of its span.
+const MaxDurationTicks = 12
+
+// durationUnit is how a duration axis is labelled: clock times
+// (h:mm:ss, as the tables print durations) for the short ones, a number of days, weeks, months or years
+// for the long ones, at steps of the unit times one of steps, then of
+// 1, 2 or 5 × 10ⁿ when the axis is longer still.
+type durationUnit struct {
+	name    string  // the axis label's unit: "h:mm:ss", "days"…
+	seconds float64 // 1 for clock labels
+	steps   []float64
+}
+
+var (
+	unitClock = durationUnit{name: "h:mm:ss", seconds: 1, steps: []float64{
+		1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, secondsPerDay}}
+	unitDays   = durationUnit{name: "days", seconds: secondsPerDay, steps: []float64{1, 2, 7, 14}}
+	unitWeeks  = durationUnit{name: "weeks", seconds: secondsPerWeek, steps: []float64{1, 2, 4, 13}}
+	unitMonths = durationUnit{name: "months", seconds: secondsPerMonth, steps: []float64{1, 2, 3, 6}}
+	unitYears  = durationUnit{name: "years", seconds: secondsPerYear, steps: []float64{1, 2, 5}}
+)
+
+// durationUnitFor picks the unit of an axis ending at hi seconds: clock
+// times up to 3 days, days up to 8 weeks, weeks up to half a year, months
+// up to 3 years, years beyond.
+func durationUnitFor(hi float64) durationUnit {
+	switch {
+	case hi < 3*secondsPerDay:
+		return unitClock
+	case hi < 8*secondsPerWeek:
+		return unitDays
+	case hi < secondsPerYear/2:
+		return unitWeeks
+	case hi < 3*secondsPerYear:
+		return unitMonths
+	}
+	return unitYears
+}
+
+// step is the shortest step of the unit that spans min to max in at
+// most 8 steps: one of the unit's steps, else a 1, 2 or 5 × 10ⁿ multiple
+// of the last, so the step grows with the axis and the ticks never
+// exceed MaxDurationTicks.
+func (u durationUnit) step(span float64) float64 {
+	for _, m := range u.steps {
+		if s := m * u.seconds; span/s <= 8 {
+			return s
+		}
+	}
+	last := u.steps[len(u.steps)-1] * u.seconds
+	raw := span / 8 / last
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*mag >= raw {
+			return m * mag * last
+		}
+	}
+	return 10 * mag * last
+}
+
+// label prints a tick at v seconds in the unit.
+func (u durationUnit) label(v float64) string {
+	if u.seconds == 1 {
+		return clock(v)
+	}
+	return FormatValue(v / u.seconds)
+}
+
+// durationTicks marks an axis of seconds in its unit (0:00:30, 0:12:00,
+// 1:30:00; or days, weeks, months, years) at a round step chosen for
+// about six ticks and never more than MaxDurationTicks.
+type durationTicks struct{ unit durationUnit }
 
 // Ticks implements gplot.Ticker.
-func (durationTicks) Ticks(min, max float64) []gplot.Tick {
+func (t durationTicks) Ticks(min, max float64) []gplot.Tick {
 	if !finite(min, max) || max <= min {
 		return nil
 	}
-	step := durationSteps[len(durationSteps)-1]
-	for _, s := range durationSteps {
-		if (max-min)/s <= 8 {
-			step = s
-			break
-		}
+	u := t.unit
+	if u.seconds == 0 {
+		u = durationUnitFor(max)
+	}
+	step := u.step(max - min)
+	if !(step > 0) || math.IsInf(step, 0) {
+		return nil
 	}
 	var ticks []gplot.Tick
-	for v := math.Ceil(min/step) * step; v <= max+step*1e-9; v += step {
-		ticks = append(ticks, gplot.Tick{Value: v, Label: clock(v)})
+	first := math.Ceil(min / step)
+	// Counted, not summed: v += step stops moving where step is below
+	// v's precision.
+	for i := 0.0; i <= MaxDurationTicks; i++ {
+		v := (first + i) * step
+		if v > max+step*1e-9 {
+			break
+		}
+		ticks = append(ticks, gplot.Tick{Value: v, Label: u.label(v)})
 	}
 	return ticks
 }
 
 // durationAxis labels an axis of seconds from lo to hi: plain seconds
 // ("2.5") when it spans under a minute, else clock ticks as the tables
-// print durations (internal/units: "0:12:00", "1:30:00"), with the axis
-// label saying which.
+// print durations (internal/units: "0:12:00", "1:30:00") or days, weeks,
+// months or years for a long one, with the axis label saying which.
 func durationAxis(a *gplot.Axis, what string, lo, hi float64) {
 	if hi-lo < 60 {
 		a.Label.Text = what + " (s)"
 		a.Tick.Marker = niceTicks{}
 		return
 	}
-	a.Label.Text = what + " (h:mm:ss)"
-	a.Tick.Marker = durationTicks{}
+	u := durationUnitFor(hi)
+	a.Label.Text = what + " (" + u.name + ")"
+	a.Tick.Marker = durationTicks{unit: u}
 }
 
 // clock prints seconds as h:mm:ss, as units.Seconds prints a duration of
 // a minute or more ("0:00:30" for a tick under a minute).
 func clock(s float64) string {
+	if math.Abs(s) >= 1e15 {
+		return FormatValue(s) // no clock reads that; int64 would overflow
+	}
 	if s >= 59.5 {
 		return units.Seconds(s)
 	}
@@ -181,9 +270,12 @@ func (niceTicks) Ticks(min, max float64) []gplot.Tick {
 			break
 		}
 	}
+	if !(step > 0) || math.IsInf(step, 0) {
+		return nil // a span below float precision
+	}
 	var ticks []gplot.Tick
 	start := math.Ceil(min/step) * step
-	for i := 0; ; i++ {
+	for i := 0; i <= 12; i++ {
 		v := start + float64(i)*step
 		if v > max+step*1e-9 {
 			break

@@ -25,13 +25,21 @@ const GeneratorPrefix = "fbdiag"
 // <details> element.
 const LargeTable = 15
 
+// HTMLRows bounds the rows a table shows in the page: a throughput
+// table of 100,000 rows took seconds to write and made a page of 15 MB
+// no one scrolls. The rest is counted under the table; the command's
+// own output (CSV, JSON) lists them all.
+const HTMLRows = 1000
+
 // SummaryFindings bounds the findings repeated in the summary; the
 // sections keep them all.
 const SummaryFindings = 12
 
 var htmlFuncs = template.FuncMap{
-	"img":   imgTag,
-	"large": func(t *Table) bool { return len(t.Rows) > LargeTable },
+	"img":    imgTag,
+	"large":  func(t *Table) bool { return len(t.Rows) > LargeTable },
+	"rows":   func(t *Table) [][]string { return t.Rows[:min(len(t.Rows), HTMLRows)] },
+	"hidden": func(t *Table) int { return max(len(t.Rows)-HTMLRows, 0) },
 	"cell": func(row []string, i int) string {
 		if i < len(row) {
 			return row[i]
@@ -263,10 +271,13 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 {{- if .Title}}<caption>{{iso .Title}}</caption>{{end}}
 <tr>{{range .Columns}}<th class="{{align .}}">{{iso .Name}}</th>{{end}}</tr>
 {{- $cols := .Columns}}
-{{- range .Rows}}{{$row := .}}
+{{- range rows .}}{{$row := .}}
 <tr>{{range $i, $c := $cols}}<td class="{{align $c}}">{{iso (cell $row $i)}}</td>{{end}}</tr>
 {{- end}}
 </table></div>
+{{- with hidden .}}
+<p class="muted">and {{.}} more rows, not shown in this page.</p>
+{{- end}}
 {{- range .Notes}}
 <p class="muted">{{iso .}}</p>
 {{- end}}{{end}}`))

@@ -21,6 +21,8 @@ type Input struct {
 	Kind   parse.InputKind
 	Reason string
 	Open   func() (io.ReadCloser, error)
+
+	closer io.Closer // a stream's (StreamInput), for CloseInputs
 }
 
 // Report is the whole HTML report: a summary first, then one section per
@@ -199,16 +201,11 @@ func unsupported(inputs []Input) []*Section {
 
 // finish gives sections unique IDs and collects the summary.
 func (r *Report) finish() {
-	seen := map[string]int{}
-	files := map[string]bool{}
+	// Ids and chart files are unique by construction: two inputs of one
+	// long name clip to the same 60 characters.
+	var ids, files plot.Names
 	for _, s := range r.Sections {
-		id := plot.SafeName(strings.ToLower(s.ID))
-		if n := seen[id]; n > 0 {
-			seen[id] = n + 1
-			id = fmt.Sprintf("%s-%d", id, n+1)
-		} else {
-			seen[id] = 1
-		}
+		id := ids.Take(strings.ToLower(s.ID))
 		s.ID = id
 		for i := range s.Findings {
 			s.Findings[i].Section = id
@@ -236,12 +233,8 @@ func (r *Report) finish() {
 		s.Headlines = keep
 		for _, f := range s.Figures {
 			f.Chart.Name = id
+			files.Assign(f.Chart)
 			f.File = f.Chart.File()
-			for n := 2; files[f.File]; n++ {
-				f.Chart.Name = fmt.Sprintf("%s-%d", id, n)
-				f.File = f.Chart.File()
-			}
-			files[f.File] = true
 		}
 	}
 	r.skipped()

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -26,7 +27,13 @@ func Inputs(paths []string) (ins []Input, errs []error) {
 			continue
 		}
 		if !st.IsDir() {
-			in, err := fileInput(p)
+			open := fileInput
+			if !st.Mode().IsRegular() {
+				// A pipe or FIFO (<(cmd), mkfifo) can be read only
+				// once: reopened, it is empty or waits forever.
+				open = pipeInput
+			}
+			in, err := open(p)
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -67,12 +74,51 @@ func Inputs(paths []string) (ins []Input, errs []error) {
 	return ins, errs
 }
 
-// SpooledInput is standard input copied to the file at path (memory
-// would grow with it), named name in the report.
-func SpooledInput(name, path string) (Input, error) {
-	in, err := fileInput(path)
-	in.Name = name
+// StreamInput is an input that can be read only once (standard input, a
+// pipe, a FIFO), named name in the report: its kind is recognised from
+// its first parse.DetectSize bytes, which are kept, and Open hands out
+// those bytes and the rest of r, once, so the input is streamed, never
+// held in memory or copied. CloseInputs closes r.
+func StreamInput(name string, r io.ReadCloser) (Input, error) {
+	head := make([]byte, parse.DetectSize)
+	n, err := io.ReadFull(r, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return Input{}, fmt.Errorf("%s: %w", name, err)
+	}
+	head = head[:n]
+	k, why := parse.Detect(head)
+	opened := false
+	return Input{Name: name, Kind: k, Reason: why, closer: r, Open: func() (io.ReadCloser, error) {
+		if opened {
+			return nil, fmt.Errorf("%s: a pipe can be read only once", name)
+		}
+		opened = true
+		// Closing the reader leaves r to CloseInputs.
+		return io.NopCloser(io.MultiReader(bytes.NewReader(head), r)), nil
+	}}, nil
+}
+
+// pipeInput opens a pipe or FIFO named on the command line as a
+// StreamInput.
+func pipeInput(p string) (Input, error) {
+	f, err := os.Open(p)
+	if err != nil {
+		return Input{}, err
+	}
+	in, err := StreamInput(p, f)
+	if err != nil {
+		f.Close()
+	}
 	return in, err
+}
+
+// CloseInputs closes what StreamInput kept open.
+func CloseInputs(ins []Input) {
+	for _, in := range ins {
+		if in.closer != nil {
+			in.closer.Close()
+		}
+	}
 }
 
 func fileInput(p string) (Input, error) {

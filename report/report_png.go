@@ -8,7 +8,6 @@ import (
 	"hash/crc32"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"github.com/fbdiag/fbdiag/internal/atomicfile"
 	"github.com/fbdiag/fbdiag/plot"
@@ -26,17 +25,14 @@ const pngMark = "Software\x00fbdiag"
 // anything is written. Each file is written atomically.
 func WritePNGs(dir string, charts []*plot.Chart, o plot.Options) ([]string, error) {
 	var list []*plot.Chart
-	seen := map[string]int{}
+	var names plot.Names
 	for _, c := range charts {
 		if c == nil {
 			continue
 		}
-		name := c.File()
-		if n := seen[name]; n > 0 {
-			c.Name = c.Name + "-" + strconv.Itoa(n+1)
-			name = c.File()
-		}
-		seen[name]++
+		// Two runs of one file draw charts of one name: the second
+		// run's must not replace the first's.
+		names.Assign(c)
 		list = append(list, c)
 	}
 	for _, c := range list {
@@ -50,6 +46,10 @@ func WritePNGs(dir string, charts []*plot.Chart, o plot.Options) ([]string, erro
 		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	// What a killed run left half-written goes.
+	if _, err := atomicfile.RemoveStale(dir, ourFileName); err != nil {
 		return nil, err
 	}
 	var paths []string

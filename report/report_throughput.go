@@ -138,7 +138,7 @@ func ThroughputSection(name string, sources []string, in analyze.Input) *Section
 }
 
 // embedView puts a view's document into a section: its HTML fragment
-// (headline, tables, notes; every row shown), and its headline as the
+// (headline, tables, notes; every row shown up to HTMLRows), and its headline as the
 // section's figures for the summary, which repeats the first ones.
 func embedView(s *Section, doc *view.Doc) error {
 	for _, f := range doc.Headline {
@@ -149,7 +149,7 @@ func embedView(s *Section, doc *view.Doc) error {
 		s.Headlines = append(s.Headlines, Headline{Label: label, Value: f.Value.Human()})
 	}
 	var b strings.Builder
-	if err := view.Write(&b, view.HTML, view.Options{All: true}, doc); err != nil {
+	if err := view.Write(&b, view.HTML, view.Options{All: true, MaxRows: HTMLRows, MoreHint: " in this page"}, doc); err != nil {
 		return err
 	}
 	// The view escapes every text it writes (view/html.go).

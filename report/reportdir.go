@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/fbdiag/fbdiag/internal/atomicfile"
 	"github.com/fbdiag/fbdiag/plot"
@@ -34,15 +35,24 @@ func WriteDir(dir string, r *Report, o plot.Options) (string, error) {
 		return "", fmt.Errorf("%s: %w (choose another --out folder)", index, ErrNotOurs)
 	}
 	if _, err := os.Stat(index); os.IsNotExist(err) {
-		// A fresh folder: no chart may replace a file that is there.
+		// No report yet (or one interrupted before its page was
+		// written): a chart may replace only a chart fbdiag wrote.
 		for _, f := range r.Figures() {
 			p := filepath.Join(dir, f.File)
-			if _, err := os.Lstat(p); err == nil {
+			ours, err := isOurPNG(p)
+			if err != nil {
+				return "", err
+			}
+			if !ours {
 				return "", fmt.Errorf("%s: %w (choose another --out folder)", p, ErrNotOurs)
 			}
 		}
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", err
+	}
+	// What a killed run left half-written goes.
+	if _, err := atomicfile.RemoveStale(dir, ourFileName); err != nil {
 		return "", err
 	}
 	if err := r.Render(o); err != nil {
@@ -70,6 +80,12 @@ func WriteDir(dir string, r *Report, o plot.Options) (string, error) {
 		return "", err
 	}
 	return index, nil
+}
+
+// ourFileName reports whether a file of that name in a report or --png
+// folder may be fbdiag's: the page and the charts.
+func ourFileName(name string) bool {
+	return name == IndexFile || strings.HasSuffix(name, ".png")
 }
 
 // isOurs reports whether path is absent or an fbdiag report (it carries

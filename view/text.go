@@ -92,10 +92,14 @@ func textNote(w io.Writer, n string) {
 // shown is how many rows of t human formats show: its Limit unless
 // Options.All, 0 meaning all.
 func shown(t *Table, opt Options) int {
+	limit := t.Limit
 	if opt.All {
-		return 0
+		limit = 0
 	}
-	return t.Limit
+	if opt.MaxRows > 0 && (limit == 0 || limit > opt.MaxRows) {
+		limit = opt.MaxRows
+	}
+	return limit
 }
 
 // moreNote says how many rows were shown of how many ("20 of 1500

@@ -1,8 +1,10 @@
 package view
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/plot"
@@ -147,9 +149,16 @@ func SweepChart(r *analyze.Result, title string) plot.Sweep {
 	return d
 }
 
+// TopBars bounds the bars of an A/B or load speed chart: a table of
+// thousands of configurations or databases would take minutes to draw
+// and could not be read. The tables list them all.
+const TopBars = 30
+
 // ABChart is the A/B chart of the first series: the baseline's and each
 // configuration's median, labelled with the ratio and change against
-// the baseline and the direction, as the ab table has them.
+// the baseline and the direction, as the ab table has them. Beyond
+// TopBars, the configurations of the biggest changes are kept, in their
+// order, and the title says so.
 func ABChart(r *analyze.Result, title string) plot.AB {
 	d := plot.AB{Title: title, YLabel: (&tput{r: r}).yTitle()}
 	if len(r.Series) == 0 || len(r.Series[0].AB) == 0 {
@@ -157,11 +166,16 @@ func ABChart(r *analyze.Result, title string) plot.AB {
 	}
 	s := r.Series[0]
 	first := s.AB[0]
+	ab := s.AB
+	if len(ab) > TopBars-1 {
+		ab = keepBiggest(ab, TopBars-1, func(e analyze.ABEntry) float64 { return math.Abs(e.Change) })
+		d.Title += fmt.Sprintf(" (the %d biggest changes of %d configurations)", len(ab), len(s.AB))
+	}
 	d.Names = append(d.Names, first.Baseline)
 	d.Values = append(d.Values, first.Before.Median)
 	d.Deltas = append(d.Deltas, 0)
 	d.Labels = append(d.Labels, Num(first.Before.Median).Human()+"\nbaseline")
-	for _, e := range s.AB {
+	for _, e := range ab {
 		d.Names = append(d.Names, e.Label)
 		d.Values = append(d.Values, e.After.Median)
 		d.Deltas = append(d.Deltas, e.Change*100)
@@ -170,8 +184,32 @@ func ABChart(r *analyze.Result, title string) plot.AB {
 	return d
 }
 
+// keepBiggest keeps the n elements of xs with the biggest key (NaN the
+// smallest), in their order.
+func keepBiggest[T any](xs []T, n int, key func(T) float64) []T {
+	idx := make([]int, len(xs))
+	for i := range idx {
+		idx[i] = i
+	}
+	k := func(i int) float64 {
+		if v := key(xs[i]); !math.IsNaN(v) {
+			return v
+		}
+		return math.Inf(-1)
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(k(b), k(a)) })
+	idx = idx[:n]
+	slices.Sort(idx)
+	out := make([]T, 0, n)
+	for _, i := range idx {
+		out = append(out, xs[i])
+	}
+	return out
+}
+
 // LoadSpeedChart is the load speed chart: one bar per database, named
-// by its size, and the median speed.
+// by its size, and the median speed. Beyond TopBars databases, the
+// slowest are kept, in their order, and the title says so.
 func LoadSpeedChart(r *analyze.Result, title string) plot.LoadSpeed {
 	d := plot.LoadSpeed{Title: title, Unit: deref(r.YUnit)}
 	if len(r.Series) == 0 {
@@ -179,13 +217,25 @@ func LoadSpeedChart(r *analyze.Result, title string) plot.LoadSpeed {
 	}
 	s := r.Series[0]
 	v := &tput{r: r}
+	type bar struct {
+		name string
+		v    float64
+	}
+	var bars []bar
 	for i, p := range s.Points {
 		name := fmt.Sprintf("#%d", i+1)
 		if p.X != nil {
 			name = v.x(*p.X).Human()
 		}
-		d.Names = append(d.Names, name)
-		d.Values = append(d.Values, p.Y)
+		bars = append(bars, bar{name, p.Y})
+	}
+	if len(bars) > TopBars {
+		d.Title += fmt.Sprintf(" (the %d slowest of %d)", TopBars, len(bars))
+		bars = keepBiggest(bars, TopBars, func(b bar) float64 { return -b.v })
+	}
+	for _, b := range bars {
+		d.Names = append(d.Names, b.name)
+		d.Values = append(d.Values, b.v)
 	}
 	if s.Load != nil {
 		m := s.Load.Summary.Median

@@ -48,6 +48,9 @@ func detectFlags(c *cli.Context) (detectOptions, error) {
 
 // runDetect recognises each input as the report would and prints it.
 func runDetect(o detectOptions, stdin io.Reader, stdout, stderr io.Writer) error {
+	if err := stdinOnce("detect", o.args); err != nil {
+		return err
+	}
 	ins, files, errs, remove, err := namedInputs(stdin, o.args)
 	if err != nil {
 		return err

@@ -203,7 +203,7 @@ func runThroughput(o throughputOptions, stdin io.Reader, stdout, stderr io.Write
 	}
 	name := chartName(o.files)
 	doc := view.Throughput(res, name)
-	charts := func() ([]*plot.Chart, error) { return doc.Charts, nil }
+	charts := func() ([]*plot.Chart, error) { return doc.Charts, chartNotes(doc.Notes) }
 	if o.json {
 		if err := report.WriteJSON(stdout, res); err != nil {
 			return err
@@ -286,4 +286,16 @@ func throughputFiles(args []string, stderr io.Writer) ([]string, error) {
 		}
 	}
 	return names, nil
+}
+
+// chartNotes is the error of the charts a view could not draw, from its
+// "chart not drawn: …" notes, for --png to say why nothing was written.
+func chartNotes(notes []string) error {
+	var errs []error
+	for _, n := range notes {
+		if why, ok := strings.CutPrefix(n, "chart not drawn: "); ok {
+			errs = append(errs, errors.New(why))
+		}
+	}
+	return errors.Join(errs...)
 }

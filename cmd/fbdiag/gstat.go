@@ -251,16 +251,36 @@ func runGstat(c *cli.Context) error {
 	var charts []*plot.Chart
 	var chartErrs []error
 	for _, name := range c.Args().Slice() {
+		// The charts of a file of a few runs are drawn for each run; of
+		// a file of more (a cron job's), for its last run only, as the
+		// report shows it: thousands of charts would take minutes.
+		var runs []gstatRun
+		total := 0
 		err := streamGstatFile(c, name, th, analyze.GstatOptions{Server: srv}, func(a *analyze.GstatAnalysis, rep *parse.GstatReport) error {
 			if png.dir != "" {
-				cs, err := report.GstatCharts(a, rep)
-				charts = append(charts, cs...)
-				chartErrs = append(chartErrs, err)
+				total++
+				if len(runs) > report.GstatRunSections {
+					runs = runs[:report.GstatRunSections]
+				}
+				runs = append(runs, gstatRun{a, rep})
 			}
 			return st.add(a)
 		})
 		if err != nil {
 			return err
+		}
+		if total > report.GstatRunSections {
+			if name == "-" {
+				name = "<stdin>"
+			}
+			fmt.Fprintf(e.stderr, "fbdiag: --png: %s holds %d gstat runs: the charts of the last (run %d) only, as the report shows it (gstat trend --png charts them over time)\n",
+				name, total, total)
+			runs = runs[len(runs)-1:]
+		}
+		for _, r := range runs {
+			cs, err := report.GstatCharts(r.a, r.rep)
+			charts = append(charts, cs...)
+			chartErrs = append(chartErrs, err)
 		}
 	}
 	if err := st.flush(false); err != nil {
@@ -276,6 +296,12 @@ func runGstat(c *cli.Context) error {
 		return &failOnError{msg: fmt.Sprintf("gstat: %d warning(s) at %s level or above", st.failed, failOn)}
 	}
 	return nil
+}
+
+// gstatRun is one analysed run of a gstat file.
+type gstatRun struct {
+	a   *analyze.GstatAnalysis
+	rep *parse.GstatReport
 }
 
 // analyzeGstatFile reads one input and analyses each gstat run in it

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -36,7 +39,29 @@ func pngOptions(c *cli.Context) (pngRequest, error) {
 	}
 	o, err := chartOptions(c)
 	r.opts = o
-	return r, err
+	if err != nil {
+		return r, err
+	}
+	// Checked before any input is read: the analysis is not printed
+	// only to fail on the folder afterwards.
+	return r, checkOutDir("--png", r.dir)
+}
+
+// checkOutDir fails when dir cannot be a folder to write into: a file
+// of that name, or a path through a file.
+func checkOutDir(flag, dir string) error {
+	st, err := os.Stat(dir)
+	switch {
+	case err == nil && !st.IsDir():
+		return fmt.Errorf("%s %s: is a file, not a folder", flag, dir)
+	case err != nil && !os.IsNotExist(err):
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // "not a directory": the path is named already
+		}
+		return fmt.Errorf("%s %s: %w", flag, dir, err)
+	}
+	return nil
 }
 
 // write draws the charts into the folder and names each file on stderr
@@ -62,20 +87,33 @@ func (r pngRequest) emit(stderr io.Writer, charts []*plot.Chart, chartErr error)
 	if r.dir == "" {
 		return nil
 	}
+	n := 0
+	for _, ch := range charts {
+		if ch != nil {
+			n++
+		}
+	}
+	if n == 0 {
+		// Said in one line: where nothing was written, and why.
+		why := "nothing to chart in this input"
+		if chartErr != nil {
+			why = strings.ReplaceAll(chartErr.Error(), "\n", "; ")
+		}
+		fmt.Fprintf(stderr, "fbdiag: --png %s: no chart written: %s\n", r.dir, why)
+		return nil
+	}
 	if chartErr != nil {
 		// The charts that could be drawn are still written.
 		fmt.Fprintln(stderr, "fbdiag: chart:", chartErr)
 	}
-	if len(charts) == 0 {
-		fmt.Fprintln(stderr, "fbdiag: --png: nothing to chart in this input")
-		return nil
-	}
+	stop := removeTempOnSignal()
 	paths, err := report.WritePNGs(r.dir, charts, r.opts)
+	stop()
 	for _, p := range paths {
 		fmt.Fprintln(stderr, "wrote", p)
 	}
 	if errors.Is(err, report.ErrNotOurs) {
-		return cli.Exit("fbdiag: "+err.Error(), exitError)
+		return cli.Exit(err.Error(), exitError)
 	}
 	return err
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -64,6 +63,9 @@ func reportAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutDir("--out", c.String("out")); err != nil {
+		return err
+	}
 	return runReport(c, c.Args().Slice(), c.String("title"), c.String("out"), o)
 }
 
@@ -85,6 +87,9 @@ func runReport(c *cli.Context, args []string, title, dir string, o plot.Options)
 	} else {
 		var errs []error
 		var remove func()
+		if err := stdinOnce("report", args); err != nil {
+			return err
+		}
 		ins, _, errs, remove, err = namedInputs(e.stdin, args)
 		if err != nil {
 			return err
@@ -128,7 +133,9 @@ func writeReport(c *cli.Context, ins []report.Input, title, dir string, o plot.O
 		// Every reader failed (a table without an x column, …).
 		return cli.Exit("report: nothing to analyse: "+joinSkipped(r.Skipped), exitError)
 	}
+	stop := removeTempOnSignal()
 	index, err := report.WriteDir(dir, r, o)
+	stop()
 	if err != nil {
 		if errors.Is(err, report.ErrNotOurs) {
 			return cli.Exit("report: "+err.Error(), exitError)
@@ -166,55 +173,29 @@ func writeReport(c *cli.Context, ins []report.Input, title, dir string, o plot.O
 	return nil
 }
 
-// namedInputs reads the inputs a command line names: each "-" is
-// standard input (spooled, first; remove deletes the copies), the other
-// files and folders as report.Inputs reads them, which keeps the readable
-// ones and returns the others in errs.
+// namedInputs reads the inputs a command line names, in its order: "-"
+// is standard input and a pipe or FIFO (<(cmd), mkfifo) is streamed,
+// each read once (report.StreamInput); files and folders as
+// report.Inputs reads them, which keeps the readable ones and returns
+// the others in errs. remove closes the streams.
 func namedInputs(stdin io.Reader, args []string) (ins []report.Input, files []string, errs []error, remove func(), err error) {
-	var removes []func()
-	remove = func() {
-		for _, r := range removes {
-			r()
-		}
-	}
+	remove = func() { report.CloseInputs(ins) }
 	for _, a := range args {
 		if a != "-" {
 			files = append(files, a)
+			found, errs2 := report.Inputs([]string{a})
+			ins = append(ins, found...)
+			errs = append(errs, errs2...)
 			continue
 		}
-		in, rm, err := spoolStdin(stdin)
+		in, err := report.StreamInput("<stdin>", io.NopCloser(stdin))
 		if err != nil {
 			remove()
 			return nil, nil, nil, nil, err
 		}
-		removes = append(removes, rm)
 		ins = append(ins, in)
 	}
-	found, errs := report.Inputs(files)
-	return append(ins, found...), files, errs, remove, nil
-}
-
-// spoolStdin copies standard input to a temporary file (remove deletes
-// it) and recognises it: the report reads an input more than once, and
-// memory must not grow with a piped 200 MB gstat file.
-func spoolStdin(r io.Reader) (in report.Input, remove func(), err error) {
-	f, err := os.CreateTemp("", "fbdiag-stdin-*")
-	if err != nil {
-		return in, nil, err
-	}
-	remove = func() { os.Remove(f.Name()) }
-	_, err = io.Copy(f, r)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		in, err = report.SpooledInput("<stdin>", f.Name())
-	}
-	if err != nil {
-		remove()
-		return in, nil, fmt.Errorf("<stdin>: %w", err)
-	}
-	return in, remove, nil
+	return ins, files, errs, remove, nil
 }
 
 // plural is "1 input", "2 inputs".

@@ -10,10 +10,11 @@ import (
 	"github.com/fbdiag/fbdiag/internal/testutil"
 )
 
-// TestReportStdinSpooled: standard input is copied to a temporary file,
-// not held in memory, read like a file (200 appended runs: the last shown
-// with a note) and removed afterwards; detect reads it the same way.
-func TestReportStdinSpooled(t *testing.T) {
+// TestReportStdinStreamed: standard input is streamed once, neither held
+// in memory nor copied to a temporary file, and read like a file (200
+// appended runs: the last shown with a note); detect reads it the same
+// way.
+func TestReportStdinStreamed(t *testing.T) {
 	b, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
 	if err != nil {
 		t.Fatal(err)

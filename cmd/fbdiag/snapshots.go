@@ -43,7 +43,8 @@ func readSnapshots(name string, stdin io.Reader, stderr io.Writer) ([]*analyze.H
 	}
 	var mtime time.Time
 	if f, ok := rc.(interface{ Stat() (os.FileInfo, error) }); ok {
-		if st, err := f.Stat(); err == nil {
+		// A pipe's time is when it was made, not when gstat ran.
+		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
 			mtime = st.ModTime()
 		}
 	}

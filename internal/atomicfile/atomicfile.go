@@ -11,10 +11,15 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
+	"sync"
 )
 
 // ErrExists is returned by Write with NoReplace when the target exists.
 var ErrExists = errors.New("file exists")
+
+// ErrAborted is returned by Create after AbortAll.
+var ErrAborted = errors.New("not written: the program is stopping")
 
 // Options tune Write.
 type Options struct {
@@ -59,10 +64,16 @@ func Create(path string, opt Options) (*File, error) {
 	if dir == "" {
 		dir = "."
 	}
+	open.mu.Lock()
+	defer open.mu.Unlock()
+	if open.aborted {
+		return nil, fmt.Errorf("%s: %w", path, ErrAborted)
+	}
 	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
 	if err != nil {
 		return nil, err
 	}
+	open.names[f.Name()] = true
 	return &File{File: f, path: path, opt: opt}, nil
 }
 
@@ -70,6 +81,92 @@ func Create(path string, opt Options) (*File, error) {
 func (f *File) Abort() {
 	f.File.Close()
 	os.Remove(f.Name())
+	open.done(f.Name())
+}
+
+// open lists the temporary files being written, for AbortAll.
+var open = &tempFiles{names: map[string]bool{}}
+
+type tempFiles struct {
+	mu      sync.Mutex
+	names   map[string]bool
+	aborted bool // AbortAll was called: no new file
+}
+
+func (t *tempFiles) done(name string) {
+	t.mu.Lock()
+	delete(t.names, name)
+	t.mu.Unlock()
+}
+
+// AbortAll removes every temporary file being written (not yet
+// committed, kept or aborted) and returns their names: what a program
+// stopped by a signal calls before it ends, so that an interrupted run
+// leaves nothing behind. The writers' later calls fail or do nothing,
+// and Create fails from then on with ErrAborted.
+func AbortAll() []string {
+	open.mu.Lock()
+	defer open.mu.Unlock()
+	open.aborted = true
+	var out []string
+	for name := range open.names {
+		if os.Remove(name) == nil {
+			out = append(out, name)
+		}
+		delete(open.names, name)
+	}
+	return out
+}
+
+// RemoveStale removes from dir the temporary files an earlier run left
+// when it was killed before it could clean up (".NAME.tmp-DIGITS", the
+// names Create gives), for the final NAMEs keep accepts, and returns the
+// names removed. The files this process is writing are left alone.
+func RemoveStale(dir string, keep func(name string) bool) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range ents {
+		name, ok := tempOf(e.Name())
+		if !ok || !e.Type().IsRegular() || !keep(name) {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		open.mu.Lock()
+		ours := open.names[p]
+		open.mu.Unlock()
+		if ours {
+			continue
+		}
+		if err := os.Remove(p); err != nil {
+			return out, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// tempOf is the final name of a temporary file Create named
+// (".NAME.tmp-DIGITS").
+func tempOf(file string) (string, bool) {
+	rest, ok := strings.CutPrefix(file, ".")
+	if !ok {
+		return "", false
+	}
+	i := strings.LastIndex(rest, ".tmp-")
+	if i <= 0 {
+		return "", false
+	}
+	digits := rest[i+len(".tmp-"):]
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return "", false
+	}
+	return rest[:i], true
 }
 
 // finish syncs, sets the mode and closes the temporary file.
@@ -91,6 +188,7 @@ func (f *File) finish() error {
 // Commit gives the complete file its name.
 func (f *File) Commit() error {
 	tmp := f.Name()
+	defer open.done(tmp)
 	if err := f.finish(); err != nil {
 		os.Remove(tmp)
 		return err
@@ -119,6 +217,7 @@ func (f *File) Commit() error {
 // returns the name kept.
 func (f *File) KeepAs(suffix string) (string, error) {
 	tmp := f.Name()
+	defer open.done(tmp)
 	if err := f.finish(); err != nil {
 		os.Remove(tmp)
 		return "", err

@@ -57,3 +57,64 @@ func TestKeepAsPartial(t *testing.T) {
 		t.Errorf("files %v", got)
 	}
 }
+
+// AbortAll removes the files being written, not the committed ones, and
+// refuses new ones; RemoveStale removes what a killed run left under
+// Create's names only.
+func TestAbortAllAndRemoveStale(t *testing.T) {
+	defer func() { open.aborted = false }()
+	dir := t.TempDir()
+	done := filepath.Join(dir, "done.png")
+	if err := WriteBytes(done, []byte("x"), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	a, err := Create(filepath.Join(dir, "index.html"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Create(filepath.Join(dir, "chart.png"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.WriteString("<!DOCTYPE html>")
+	// A stale file beside them: RemoveStale takes it, not the two.
+	stale := filepath.Join(dir, ".old.png.tmp-12345")
+	if err := os.WriteFile(stale, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	removed, err := RemoveStale(dir, func(name string) bool { return filepath.Ext(name) == ".png" })
+	if err != nil || !slices.Equal(removed, []string{stale}) {
+		t.Errorf("RemoveStale = %q, %v; want %q", removed, err, stale)
+	}
+	got := AbortAll()
+	slices.Sort(got)
+	want := []string{a.Name(), b.Name()}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("AbortAll = %q, want %q", got, want)
+	}
+	if got := names(t, dir); !slices.Equal(got, []string{"done.png"}) {
+		t.Errorf("files %v, want only done.png", got)
+	}
+	if err := b.Commit(); err == nil {
+		t.Error("Commit after AbortAll succeeded")
+	}
+	if _, err := Create(filepath.Join(dir, "late.png"), Options{}); !errors.Is(err, ErrAborted) {
+		t.Errorf("Create after AbortAll: %v", err)
+	}
+	if got := names(t, dir); !slices.Equal(got, []string{"done.png"}) {
+		t.Errorf("files %v after the late writes, want only done.png", got)
+	}
+}
+
+func TestTempOf(t *testing.T) {
+	for in, want := range map[string]string{
+		".index.html.tmp-123": "index.html", ".a.tmp-b.png.tmp-9": "a.tmp-b.png",
+		".index.html.tmp-": "", "index.html.tmp-1": "", ".tmp-1": "", ".x.tmp-1a": "",
+	} {
+		got, ok := tempOf(in)
+		if got != want || ok != (want != "") {
+			t.Errorf("tempOf(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+)
+
+// tmpFiles lists the temporary files of atomicfile in dir.
+func tmpFiles(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if strings.Contains(e.Name(), ".tmp-") {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// Issue 12 A.5: a report interrupted before its page was written (killed,
+// disk full) left marked charts and no index.html; the next report into
+// the folder refused "R/x.png: exists and was not written by fbdiag",
+// and the half-written ".index.html.tmp-*" stayed. The folder is reused:
+// marked charts replaced, the killed run's temporary files removed. A
+// chart name held by a file fbdiag did not write still stops it, and
+// files of other names stay.
+func TestReportFolderReusedAfterInterrupt(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "R")
+	in := testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")
+	args := []string{"report", "--out", out, "--width", "400", "--height", "300", "--dpi", "72", in}
+	if _, errs, code := runCLI(t, nil, args...); code != 0 {
+		t.Fatalf("first report: exit %d: %s", code, errs)
+	}
+	// What a run killed while writing its page leaves.
+	if err := os.Remove(filepath.Join(out, "index.html")); err != nil {
+		t.Fatal(err)
+	}
+	left := map[string]string{
+		".index.html.tmp-2718281828":                "<!DOCTYPE html>\n<html lang=\"en\">\n<he",
+		".tables-shop-gstat-a-r.txt.png.tmp-314159": "\x89PNG\r\n",
+		// Not fbdiag's names: kept.
+		".notes.txt.tmp-1": "mine",
+		"index.html.tmp-1": "mine",
+		".index.html.tmp-": "mine",
+	}
+	for name, data := range left {
+		if err := os.WriteFile(filepath.Join(out, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stdout, errs, code := runCLI(t, nil, args...)
+	if code != 0 || !strings.Contains(stdout, "1 input, 1 section, 3 charts;") {
+		t.Fatalf("second report: exit %d, stdout %q, stderr %q", code, stdout, errs)
+	}
+	if got, want := tmpFiles(t, out), []string{".index.html.tmp-", ".notes.txt.tmp-1", "index.html.tmp-1"}; !slices.Equal(got, want) {
+		t.Errorf("temporary files %q, want only the user's %q", got, want)
+	}
+	// A chart's name held by a user's picture still stops the report
+	// before anything is written.
+	os.Remove(filepath.Join(out, "index.html"))
+	foreign := filepath.Join(out, "fill-shop-gstat-a-r.txt.png")
+	if err := os.WriteFile(foreign, []byte("\x89PNG\r\n\x1a\nnot fbdiag's"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, errs, code = runCLI(t, nil, args...)
+	if want := "fbdiag: report: " + foreign + ": exists and was not written by fbdiag (choose another --out folder)\n"; code != 1 || errs != want {
+		t.Errorf("foreign chart: exit %d, stderr %q; want %q", code, errs, want)
+	}
+}
+
+// Issue 12 A.5: Ctrl-C (SIGINT) or SIGTERM while a report or --png
+// writes removes the temporary files: the process is stopped while it
+// holds one, ends by the signal, and leaves none; the next report into
+// the folder succeeds.
+func TestReportInterruptLeavesNoTemp(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders large charts")
+	}
+	in := testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		caught := 0
+		attempts := 0
+		for ; attempts < 8 && caught < 1; attempts++ {
+			out := filepath.Join(t.TempDir(), "R")
+			// Big charts: writing the page takes long enough to be caught.
+			args := []string{"report", "--out", out, "--width", "3000", "--height", "3000", "--dpi", "300", in}
+			cmd := fbdiagCommand(t, args...)
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			var err error
+			seen := false
+		poll:
+			for {
+				select {
+				case err = <-done:
+					break poll
+				default:
+				}
+				if len(tmpFiles(t, out)) > 0 {
+					seen = true
+					cmd.Process.Signal(sig)
+					err = <-done
+					break
+				}
+				time.Sleep(200 * time.Microsecond)
+			}
+			if seen {
+				caught++
+				var ee *exec.ExitError
+				if !errors.As(err, &ee) {
+					t.Errorf("%v: the report ended normally (%v)", sig, err)
+				} else if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != sig {
+					t.Errorf("%v: ended with %v, not by the signal", sig, err)
+				}
+			}
+			if left := tmpFiles(t, out); len(left) > 0 {
+				t.Errorf("%v: temporary files left: %q", sig, left)
+			}
+			_, errs, code := runCLI(t, nil, "report", "--out", out, "--width", "400", "--height", "300", "--dpi", "72", in)
+			if code != 0 {
+				t.Errorf("%v: the next report: exit %d: %s", sig, code, errs)
+			}
+		}
+		if caught == 0 {
+			t.Errorf("%v: no run was caught writing in %d attempts", sig, attempts)
+		}
+		t.Logf("%v: caught writing at attempt %d", sig, attempts)
+	}
+}

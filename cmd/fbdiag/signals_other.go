@@ -1,0 +1,8 @@
+//go:build !unix
+
+package main
+
+import "os"
+
+// endBy ends the program after a signal.
+func endBy(os.Signal) { os.Exit(exitError) }

@@ -1,0 +1,90 @@
+package report
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fbdiag/fbdiag/plot"
+	"github.com/fbdiag/fbdiag/view"
+)
+
+// bigLoadCSV is the seed's load table grown to rows databases, its header
+// repeated every 13 lines as a file of appended exports has it: a row
+// of the table whose 4 cells are each a notice ("db" is not a number).
+// 119,166 rows under the first header, of which the first 100,000 are read: 92,308 databases.
+func bigLoadCSV(t *testing.T, rows int) string {
+	t.Helper()
+	var b strings.Builder
+	for i := 0; i < rows; i++ {
+		if i%12 == 0 {
+			b.WriteString("db,size_gb,load_time_s,load_speed_mb_s\n")
+		}
+		size := 9 + float64(i%1000)/10
+		speed := 3 + float64((i*7919)%1000)/1000
+		fmt.Fprintf(&b, "%d,%.2f,%.0f,%.6f\n", i+1, size, size*1024/speed, speed)
+	}
+	p := filepath.Join(t.TempDir(), "load-big.csv")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// The mutation run found a load table of 100,000 databases (a CSV grown
+// to 8 MB) took 24 to 40 s in report: a chart of 100,000 bars, an
+// insertion sort, a page of 15 MB with 30,000 reader notes. The chart
+// keeps the 30 slowest, the page 1000 rows, the reader
+// maxTableNotices notes; the whole report is written in seconds.
+func TestReportBigLoadTable(t *testing.T) {
+	in := bigLoadCSV(t, 110000)
+	start := time.Now()
+	ins, errs := Inputs([]string{in})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	r := Build("big", "fbdiag test", ins)
+	if len(r.Sections) != 1 || len(r.Figures()) != 1 {
+		t.Fatalf("%d sections, %d charts", len(r.Sections), len(r.Figures()))
+	}
+	s := r.Sections[0]
+	c := r.Figures()[0].Chart
+	if want := "Load speed per database: load-big.csv (the 30 slowest of 92308)"; c.Title != want {
+		t.Errorf("chart title %q, want %q", c.Title, want)
+	}
+	if p := c.Series("load speed"); p == nil || len(p.Y) != view.TopBars {
+		t.Fatalf("load speed bars: %v", p)
+	} else {
+		for _, v := range p.Y {
+			if v > 3.03 {
+				t.Errorf("bar of %g MB/s among the 30 slowest", v)
+			}
+		}
+	}
+	if n := len(s.Notices); n != 202 || !strings.HasSuffix(s.Notices[n-1], "and 30568 more notices") ||
+		!strings.Contains(strings.Join(s.Notices, "\n"), "table of 119166 rows: read the first 100000, left out 19166") {
+		t.Errorf("%d notices, last %q", n, s.Notices[n-1])
+	}
+	out := filepath.Join(t.TempDir(), "r")
+	if _, err := WriteDir(out, r, plot.Options{Width: 400, Height: 300, DPI: 72}); err != nil {
+		t.Fatal(err)
+	}
+	if el := time.Since(start); el > 10*time.Second {
+		t.Errorf("report of a 100,000-row table took %s", el)
+	}
+	page, err := os.ReadFile(filepath.Join(out, IndexFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, points, _ := strings.Cut(string(page), `data-table="points"`)
+	points, _, _ = strings.Cut(points, "</table>")
+	if n := strings.Count(points, "<tr>"); n != HTMLRows+1 { // and the header
+		t.Errorf("%d rows in the page's points table, want %d", n, HTMLRows+1)
+	}
+	if !strings.Contains(string(page), "1000 of 92308 points shown in this page") || len(page) > 1<<20 {
+		t.Errorf("page of %d bytes without the count of the rows not shown", len(page))
+	}
+}
