@@ -162,3 +162,14 @@ func (s Server) SetForcedWrites(ctx context.Context, database string, on bool) e
 	}
 	return nil
 }
+
+// ConnectionLost reports whether err means the connection to the server
+// is gone (dropped, reset, unreachable), so that nothing more can be done
+// on it.
+func ConnectionLost(err error) bool {
+	switch kindOf(err) {
+	case KindLost, KindUnreachable:
+		return true
+	}
+	return false
+}

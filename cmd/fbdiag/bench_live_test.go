@@ -7,9 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/bench"
 	"github.com/fbdiag/fbdiag/collect"
 	"github.com/fbdiag/fbdiag/collect/livetest"
+	"github.com/fbdiag/fbdiag/parse"
 )
 
 // TestLiveBench is issue 17's acceptance on the live server, on one
@@ -20,6 +22,106 @@ func TestLiveBench(t *testing.T) {
 	db := livetest.TempPath(t, s, "tpcc.fdb")
 	if !t.Run("init", func(t *testing.T) { benchInitLive(t, s, db) }) {
 		return
+	}
+	t.Run("run", func(t *testing.T) { benchRunLive(t, s, db) })
+	t.Run("run client", func(t *testing.T) { benchRunClientLive(t, s, db) })
+}
+
+// bench run --terminals 4 --warmup 5s --duration 20s commits all five
+// kinds within 5 points of the mix, tpmC is the committed New-Orders × 60
+// / 20, and nothing fails; the result file holds the same counts.
+func benchRunLive(t *testing.T, s collect.Server, db string) {
+	out := filepath.Join(t.TempDir(), "run.jsonl")
+	code, stdout, errs := runCLI(t, nil, "bench", "run", "--server", s.Addr, "--terminals", "4", "--warmup", "5s",
+		"--duration", "20s", "--format", "json", "--out", out, db)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var sum analyze.BenchSummary
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("tpmC %.1f, tpmTotal %.1f, steady %v (%s), fbdiag CPU %.3f, load %v",
+		*sum.TpmC, *sum.TpmTotal, sum.SteadyState, sum.Steady.Verdict, *sum.Client.CPUShare, *sum.Client.LoadAverage[0])
+	if sum.WindowSeconds != 20 || sum.Window != [2]int{5, 25} || sum.Terminals != 4 || sum.Warehouses != 1 || sum.Partial {
+		t.Errorf("window %d %v, terminals %d, warehouses %d, partial %v", sum.WindowSeconds, sum.Window, sum.Terminals, sum.Warehouses, sum.Partial)
+	}
+	mix := map[string]float64{"new_order": 45, "payment": 43, "order_status": 4, "delivery": 4, "stock_level": 4}
+	if len(sum.Transactions) != 5 {
+		t.Fatalf("%d transactions", len(sum.Transactions))
+	}
+	for _, tx := range sum.Transactions {
+		if tx.Committed == 0 || tx.Errors != 0 || tx.LatencyMs == nil {
+			t.Errorf("%s: committed %d, errors %d, latency %v", tx.Name, tx.Committed, tx.Errors, tx.LatencyMs)
+			continue
+		}
+		if d := tx.Share - mix[tx.Name]; d < -5 || d > 5 {
+			t.Errorf("%s: %.1f%% of the committed, the mix says %.0f%%", tx.Name, tx.Share, mix[tx.Name])
+		}
+		if l := tx.LatencyMs; !(l.P50 <= l.P90 && l.P90 <= l.P95 && l.P95 <= l.P99 && l.P99 <= l.Max && l.Mean > 0) {
+			t.Errorf("%s: latency %+v", tx.Name, *l)
+		}
+	}
+	no := sum.Transactions[0]
+	if want := float64(no.Committed) * 60 / 20; *sum.TpmC != want {
+		t.Errorf("tpmC %v, want %d × 60 / 20 = %v", *sum.TpmC, no.Committed, want)
+	}
+	// 1% of some 1000 New-Orders: none rolled back would be a 1 in 20000 chance.
+	if no.RolledBack == 0 {
+		t.Error("no New-Order rolled back")
+	}
+	if len(sum.Errors) != 0 {
+		t.Errorf("errors: %+v", sum.Errors)
+	}
+	sv := sum.Server
+	if sv.PageSize != 4096 || !sv.ForcedWrites || sv.PageBuffers <= 0 || !strings.HasPrefix(sv.Engine, "3.") || sv.Architecture == "" {
+		t.Errorf("server %+v", sv)
+	}
+	if sum.Size[0] == nil || sum.Size[1] == nil || *sum.Size[1] < *sum.Size[0] || sum.IO[0] == nil || sum.IO[1] == nil ||
+		sum.IOWindow == nil || sum.IOWindow.PageFetches <= 0 || sum.Client.CPUShare == nil {
+		t.Errorf("edges: size %v, io %v, window io %v, cpu %v", sum.Size, sum.IO, sum.IOWindow, sum.Client.CPUShare)
+	}
+	// The result file: the summary, then the seconds, whose window adds up
+	// to the summary's counts.
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := parse.ReadBenchResult(f, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Seconds) < 25 || res.Run.Window != sum.Window {
+		t.Fatalf("%d seconds, window %v", len(res.Seconds), res.Run.Window)
+	}
+	again := analyze.SummarizeBench(&res.Run, res.Seconds, analyze.NewThresholds())
+	if *again.TpmC != *sum.TpmC || again.Transactions[1].Committed != sum.Transactions[1].Committed || again.Steady.Verdict != sum.Steady.Verdict {
+		t.Errorf("from the file: tpmC %v, payments %d, %q", *again.TpmC, again.Transactions[1].Committed, again.Steady.Verdict)
+	}
+	phases := map[string]int{}
+	for _, sec := range res.Seconds {
+		phases[sec.Phase]++
+	}
+	if phases["warmup"] != 5 || phases["window"] != 20 || phases["drain"] < 1 {
+		t.Errorf("phases %v", phases)
+	}
+}
+
+// --mode client runs the same work as plain statements.
+func benchRunClientLive(t *testing.T, s collect.Server, db string) {
+	code, stdout, errs := runCLI(t, nil, "bench", "run", "--server", s.Addr, "--terminals", "2", "--warmup", "0s",
+		"--duration", "4s", "--mode", "client", "--format", "json", db)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var sum analyze.BenchSummary
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Mode != "client" || sum.Transactions[0].Committed == 0 || sum.Transactions[1].Committed == 0 || len(sum.Errors) != 0 {
+		t.Errorf("mode %s, committed %d new orders and %d payments, errors %+v", sum.Mode,
+			sum.Transactions[0].Committed, sum.Transactions[1].Committed, sum.Errors)
 	}
 }
 

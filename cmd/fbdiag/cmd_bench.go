@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/bench"
 	"github.com/fbdiag/fbdiag/collect"
 	"github.com/fbdiag/fbdiag/internal/atomicfile"
@@ -35,7 +36,7 @@ are no keying or think times, so tpmC is not bounded by the warehouses, and noth
 audited. docs/bench.md describes the workload, docs/bench-json.md the results.
 
 ` + credentialsHelp,
-		Subcommands: []*cli.Command{benchInitCommand()},
+		Subcommands: []*cli.Command{benchInitCommand(), benchRunCommand()},
 	}
 }
 
@@ -247,6 +248,184 @@ func intList(v []int) string {
 		s[i] = strconv.Itoa(n)
 	}
 	return strings.Join(s, ", ")
+}
+
+func benchRunCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "run",
+		Usage: "run the five TPC-C transactions from N terminals and measure a window",
+		UsageText: "fbdiag bench run [--server HOST[:PORT]] [--wire-crypt L] [--auth P] [--terminals N]\n" +
+			"                 [--warmup D] [--duration D] [--mode sp|client] [--home fixed|random]\n" +
+			"                 [--retries N] [--out FILE] [--force] [--format F] DATABASE",
+		Description: `run drives --terminals connections in a closed loop (no keying or think time) through
+TPC-C's five transactions, dealt from a shuffled deck of 100 per terminal: New-Order 45,
+Payment 43, Order-Status 4, Delivery 4, Stock-Level 4. Each terminal has a fixed home
+warehouse (terminal i: warehouse i mod W + 1; Stock-Level a fixed district), as the spec's
+terminals; --home random draws a warehouse for every transaction instead (go-tpc's way,
+which spreads the work over the whole database and makes more conflicts). Inputs follow
+the spec: NURand customers and items, 1% remote order lines, 15% remote payments, 60% of
+customers by last name, and 1% of New-Orders naming an unused item, which the terminal
+rolls back (counted as rolled back, not as an error).
+
+--mode sp (default) calls the BENCH_* stored procedures bench init created: one statement
+a transaction. --mode client sends the same work as plain SQL statements, 10 to 40 round
+trips a transaction, as an application without procedures would.
+
+Every transaction is READ COMMITTED NO WAIT (record versions): a write that meets another
+transaction's uncommitted change fails at once with a lock conflict. The terminal rolls
+back, waits a jittered back-off (2 ms doubling up to 100 ms, ±50%) and retries up to
+--retries times (default 10; 0 as oltp-emul); conflicts are counted apart and an operation
+is counted once, when it commits.
+
+The clock: --warmup (default 10s), then the measured window of --duration (default 60s),
+both whole seconds. Only operations that end inside the window count, divided by the
+window: tpmC is the New-Orders committed in it × 60 / its seconds, tpmTotal every kind.
+Each second keeps, per kind, the committed, rolled back, conflicts, given up and errors,
+and a latency histogram of 2%-wide buckets (p50 to p99 and the maximum). Whether
+throughput was steady is judged on the window cut in ten blocks (fbdiag rules:
+bench-steady-state). At the window's edges fbdiag reads the database's size (pages ×
+page size), MON$IO_STATS, its own CPU time and the load average; the server's version,
+architecture, page size, page buffers and forced writes are recorded.
+
+Output: text like go-tpc's summary (a line per kind with count, TPM and latency
+percentiles, then tpmC and tpmTotal) and the run's facts; --format json prints the summary
+object of docs/bench-json.md. --out FILE writes the result file: that object on the first
+line, then one JSON line per second (warm-up and drain included) for fbdiag report and
+fbdiag detect. Ctrl-C stops the terminals after their current transaction and writes
+what was measured, marked partial, then exits 1.
+
+` + credentialsHelp + `
+
+Example:
+    fbdiag bench run --terminals 4 --warmup 30s --duration 5m --out run.jsonl tpcc`,
+		Flags: append(connectionFlags(),
+			&cli.IntFlag{Name: "terminals", Aliases: []string{"t"}, Value: 4, Usage: "`N` terminals (connections)"},
+			&cli.DurationFlag{Name: "warmup", Value: 10 * time.Second, Usage: "warm-up before the window (whole seconds)"},
+			&cli.DurationFlag{Name: "duration", Value: 60 * time.Second, Usage: "measured window (whole seconds)"},
+			&cli.StringFlag{Name: "mode", Value: bench.ModeSP, Usage: "sp (stored procedures) or client (plain SQL)"},
+			&cli.StringFlag{Name: "home", Value: bench.HomeFixed, Usage: "fixed (a home warehouse per terminal) or random"},
+			&cli.IntFlag{Name: "retries", Value: bench.DefaultRetries, Usage: "retry a conflict up to `N` times"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the result file (JSON Lines) to `FILE`"},
+			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file"},
+			formatFlag(),
+		),
+		Action: benchRunAction,
+	}
+}
+
+// benchRunOptions is bench run's command line.
+type benchRunOptions struct {
+	format   report.Format
+	srv      collect.Server
+	database string
+	run      bench.RunOptions
+	out      string
+	outOpt   atomicfile.Options
+}
+
+// benchRunFlags reads the run's settings, shared by run and sweep.
+func benchRunFlags(c *cli.Context, cmd string) (bench.RunOptions, error) {
+	o := bench.RunOptions{Terminals: c.Int("terminals"), Warmup: c.Duration("warmup"), Duration: c.Duration("duration"),
+		Mode: c.String("mode"), Home: c.String("home"), Retries: c.Int("retries"), Tool: "fbdiag " + version}
+	if o.Terminals < 1 || o.Terminals > 1000 {
+		return o, usagef("%s: --terminals %d: want 1 to 1000", cmd, o.Terminals)
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+		min  time.Duration
+	}{{"--warmup", o.Warmup, 0}, {"--duration", o.Duration, time.Second}} {
+		if d.v < d.min || d.v%time.Second != 0 {
+			return o, usagef("%s: %s %v: want whole seconds, at least %v", cmd, d.name, d.v, d.min)
+		}
+	}
+	if o.Mode != bench.ModeSP && o.Mode != bench.ModeClient {
+		return o, usagef("%s: --mode %q: want sp or client", cmd, o.Mode)
+	}
+	if o.Home != bench.HomeFixed && o.Home != bench.HomeRandom {
+		return o, usagef("%s: --home %q: want fixed or random", cmd, o.Home)
+	}
+	if o.Retries < 0 {
+		return o, usagef("%s: --retries %d: want 0 or more", cmd, o.Retries)
+	}
+	return o, nil
+}
+
+func benchRunAction(c *cli.Context) error {
+	var o benchRunOptions
+	var err error
+	if o.run, err = benchRunFlags(c, "bench run"); err != nil {
+		return err
+	}
+	if o.out = c.String("out"); o.out != "" {
+		o.outOpt = atomicfile.Options{NoReplace: !c.Bool("force")}
+		if err := refuseExisting("bench run", o.outOpt, o.out); err != nil {
+			return err
+		}
+	}
+	if o.format, o.srv, err = liveSetup(c, 1); err != nil {
+		return err
+	}
+	o.database = c.Args().First()
+	ctx, stop := interruptible(c)
+	defer stop()
+	return runBenchRun(ctx, getEnv(c), o)
+}
+
+// runBenchRun runs, writes the result file and prints the summary; a
+// partial run is written and printed too, then reported as an error.
+func runBenchRun(ctx context.Context, e *env, o benchRunOptions) error {
+	prog := newTickerLine(e.stderr)
+	o.run.Progress = func(p bench.RunProgress) { prog.set(runProgressText(p, o.run)) }
+	res, err := bench.Run(ctx, o.srv, o.database, o.run)
+	prog.done()
+	if res == nil {
+		return err
+	}
+	sum := analyze.SummarizeBench(&res.Run, res.Seconds, analyze.NewThresholds())
+	if o.out != "" {
+		if werr := atomicfile.Write(o.out, o.outOpt, func(w io.Writer) error { return bench.WriteResult(w, sum, res.Seconds) }); werr != nil {
+			return werr
+		}
+		fmt.Fprintf(e.stderr, "fbdiag: result %s (%d seconds)\n", o.out, len(res.Seconds))
+	}
+	if werr := writeBenchSummary(e.stdout, o.format, sum); werr != nil {
+		return werr
+	}
+	if err != nil {
+		return err
+	}
+	if sum.Partial {
+		return cli.Exit("bench run: "+sum.Stopped+": the result above is partial", exitError)
+	}
+	return nil
+}
+
+func writeBenchSummary(w io.Writer, f report.Format, s *analyze.BenchSummary) error {
+	switch f {
+	case report.JSON:
+		return report.WriteJSON(w, s)
+	case report.Text:
+		return report.WriteBenchText(w, s)
+	}
+	return report.WriteTables(w, f, report.BenchTables(s)...)
+}
+
+// runProgressText is one state of a run: "  12.0s  window 7/20s  tpmC
+// 3420  conflicts 3  errors 0".
+func runProgressText(p bench.RunProgress, o bench.RunOptions) string {
+	warm, dur := o.Warmup.Seconds(), o.Duration.Seconds()
+	el := p.Elapsed.Seconds()
+	var phase string
+	switch p.Phase {
+	case "warmup":
+		phase = fmt.Sprintf("warm-up %.0f/%.0fs", el, warm)
+	case "window":
+		phase = fmt.Sprintf("window %.0f/%.0fs", el-warm, dur)
+	default:
+		phase = "finishing"
+	}
+	return fmt.Sprintf("%7.1fs  bench run  %s  tpmC %.0f  conflicts %d  errors %d", el, phase, p.TpmC, p.Conflicts, p.Errors)
 }
 
 // tickerLine shows the latest state string on one rewritten terminal
