@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 
 	fb "github.com/nakagami/firebirdsql"
@@ -172,4 +173,23 @@ func ConnectionLost(err error) bool {
 		return true
 	}
 	return false
+}
+
+// HeaderPageBuffers reads the page buffers written in database's header
+// (gstat -h "Page buffers"; 0 means the server's default), which is what
+// SetPageBuffers changes and what a sweep puts back.
+func (s Server) HeaderPageBuffers(ctx context.Context, database string) (int64, error) {
+	var b strings.Builder
+	if _, err := s.Stats(ctx, database, Switches{Header: true}, &b); err != nil {
+		return 0, err
+	}
+	for _, l := range strings.Split(b.String(), "\n") {
+		f := strings.Fields(l)
+		if len(f) == 3 && f[0] == "Page" && f[1] == "buffers" {
+			if n, err := strconv.ParseInt(f[2], 10, 64); err == nil {
+				return n, nil
+			}
+		}
+	}
+	return 0, s.errorf(KindServer, "read the header of", database, "no \"Page buffers\" line in gstat -h")
 }

@@ -25,6 +25,65 @@ func TestLiveBench(t *testing.T) {
 	}
 	t.Run("run", func(t *testing.T) { benchRunLive(t, s, db) })
 	t.Run("run client", func(t *testing.T) { benchRunClientLive(t, s, db) })
+	t.Run("sweep", func(t *testing.T) { benchSweepLive(t, s, db) })
+}
+
+// bench sweep --buffers 128,2048 --runs 2 writes a table that fbdiag
+// throughput analyses as a sweep of two settings run twice, each run with
+// the buffers asked; the header's buffers are put back.
+func benchSweepLive(t *testing.T, s collect.Server, db string) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "buffers.csv")
+	code, stdout, errs := runCLI(t, nil, "bench", "sweep", "--server", s.Addr, "--buffers", "128,2048", "--runs", "2",
+		"--warmup", "2s", "--duration", "5s", "--format", "json", "--out", out, "--runs-dir", filepath.Join(dir, "runs"), db)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, "page buffers in the header put back to 0") {
+		t.Errorf("stderr: %s", errs)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 5 || lines[0] != "page_buffers,run,tpmc,committed,window_s,new_order_p99_ms,conflicts,cache_hit_pct,steady,page_buffers_used" {
+		t.Fatalf("table:\n%s", b)
+	}
+	for i, want := range []string{"128,1,", "2048,1,", "128,2,", "2048,2,"} {
+		f := strings.Split(lines[i+1], ",")
+		if !strings.HasPrefix(lines[i+1], want) || f[4] != "5" || f[9] != f[0] {
+			t.Errorf("row %d: %s; want %s…, a 5 s window, the buffers used as asked", i+1, lines[i+1], want)
+		}
+	}
+	runs, _ := filepath.Glob(filepath.Join(dir, "runs", "*.jsonl"))
+	if len(runs) != 4 {
+		t.Errorf("run files %v", runs)
+	}
+	// The command printed the analysis; fbdiag throughput reads the table.
+	for _, j := range []string{stdout, runOut(t, "throughput", "--format", "json", out)} {
+		var res analyze.Result
+		if err := json.Unmarshal([]byte(j), &res); err != nil {
+			t.Fatal(err)
+		}
+		if res.Mode != "sweep" || len(res.Series) != 1 || res.Series[0].Sweep == nil || len(res.Series[0].Sweep.Settings) != 2 {
+			t.Fatalf("analysis: mode %s, %d series", res.Mode, len(res.Series))
+		}
+		for _, st := range res.Series[0].Sweep.Settings {
+			if st.N != 2 || st.Compare == nil && st.X != res.Series[0].Sweep.Best.X {
+				t.Errorf("setting %v: %d runs, comparison %v", st.X, st.N, st.Compare)
+			}
+		}
+	}
+}
+
+func runOut(t *testing.T, args ...string) string {
+	t.Helper()
+	code, out, errs := runCLI(t, nil, args...)
+	if code != exitOK {
+		t.Fatalf("%v: exit %d: %s", args, code, errs)
+	}
+	return out
 }
 
 // bench run --terminals 4 --warmup 5s --duration 20s commits all five

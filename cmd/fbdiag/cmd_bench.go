@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,6 +18,7 @@ import (
 	"github.com/fbdiag/fbdiag/collect"
 	"github.com/fbdiag/fbdiag/internal/atomicfile"
 	"github.com/fbdiag/fbdiag/internal/printable"
+	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/report"
 )
 
@@ -36,7 +39,7 @@ are no keying or think times, so tpmC is not bounded by the warehouses, and noth
 audited. docs/bench.md describes the workload, docs/bench-json.md the results.
 
 ` + credentialsHelp,
-		Subcommands: []*cli.Command{benchInitCommand(), benchRunCommand()},
+		Subcommands: []*cli.Command{benchInitCommand(), benchRunCommand(), benchSweepCommand()},
 	}
 }
 
@@ -324,8 +327,8 @@ type benchRunOptions struct {
 }
 
 // benchRunFlags reads the run's settings, shared by run and sweep.
-func benchRunFlags(c *cli.Context, cmd string) (bench.RunOptions, error) {
-	o := bench.RunOptions{Terminals: c.Int("terminals"), Warmup: c.Duration("warmup"), Duration: c.Duration("duration"),
+func benchRunFlags(c *cli.Context, cmd string, terminals int) (bench.RunOptions, error) {
+	o := bench.RunOptions{Terminals: terminals, Warmup: c.Duration("warmup"), Duration: c.Duration("duration"),
 		Mode: c.String("mode"), Home: c.String("home"), Retries: c.Int("retries"), Tool: "fbdiag " + version}
 	if o.Terminals < 1 || o.Terminals > 1000 {
 		return o, usagef("%s: --terminals %d: want 1 to 1000", cmd, o.Terminals)
@@ -354,7 +357,7 @@ func benchRunFlags(c *cli.Context, cmd string) (bench.RunOptions, error) {
 func benchRunAction(c *cli.Context) error {
 	var o benchRunOptions
 	var err error
-	if o.run, err = benchRunFlags(c, "bench run"); err != nil {
+	if o.run, err = benchRunFlags(c, "bench run", c.Int("terminals")); err != nil {
 		return err
 	}
 	if o.out = c.String("out"); o.out != "" {
@@ -428,6 +431,287 @@ func runProgressText(p bench.RunProgress, o bench.RunOptions) string {
 	return fmt.Sprintf("%7.1fs  bench run  %s  tpmC %.0f  conflicts %d  errors %d", el, phase, p.TpmC, p.Conflicts, p.Errors)
 }
 
+func benchSweepCommand() *cli.Command {
+	return &cli.Command{
+		Name:  "sweep",
+		Usage: "repeat bench run over page buffers, terminals or warehouses; one result table",
+		UsageText: "fbdiag bench sweep [--server HOST[:PORT]] [--wire-crypt L] [--auth P]\n" +
+			"                   (--buffers N,N... | --terminals N,N... | --warehouses N,N...)\n" +
+			"                   [--runs R] --out FILE [--runs-dir DIR] [--force] [run options] DATABASE",
+		Description: `sweep runs 'bench run' R times (--runs, default 3) at every value of one setting and
+writes one CSV table, FILE, that 'fbdiag throughput' reads directly: a sweep (the best
+setting, the others within noise of it by a Mann-Whitney test over the runs) for page
+buffers and terminals, a degradation (throughput against database size, with the fits,
+the knee test and the loss per doubling) for warehouses.
+
+  --buffers 256,512,1024,2048    page buffers, written in the database header through the
+                                 Services API before each run (gfix -buffers); the runs
+                                 close the database between them, so each opens with its
+                                 cache. The header's value is put back at the end.
+  --terminals 1,2,4,8            the terminals of each run (one value, --terminals 8, is
+                                 the terminals of every run of another sweep)
+  --warehouses 1,2,4,8           the database grows: before the runs at W, 'bench init'
+                                 loads warehouses up to W (ascending; a database already
+                                 larger than the first value is refused)
+
+Page buffers and terminals go round by round (every value once, then every value again),
+so that a drift of the machine spreads over the values; warehouses run their runs in a
+row. The other settings are bench run's (--terminals, --warmup, --duration, --mode, --home,
+--retries). With a fixed home warehouse and fewer terminals than warehouses, the
+warehouses without a terminal see only remote order lines and payments: --home random
+spreads the work over the whole database, as the articles' 20 connections over 21,000
+warehouses must have.
+
+FILE has one row per run, in the order run: the setting (warehouses add size_mb, the
+database size at the window's start), run, tpmc, committed (every kind) and window_s,
+new_order_p99_ms, conflicts, cache_hit_pct (1 − page reads / fetches in the window),
+steady (1 or 0) and page_buffers_used (MON$PAGE_BUFFERS, what the database ran with). It
+is rewritten after every run, so an interrupted sweep keeps the runs it completed.
+--runs-dir DIR also keeps every run's result file (as bench run --out) for fbdiag report.
+At the end the table is analysed as 'fbdiag throughput FILE' does.
+
+` + credentialsHelp + `
+
+Examples:
+    fbdiag bench sweep --buffers 256,512,1024,2048 --runs 3 --duration 60s --out buffers.csv tpcc
+    fbdiag bench sweep --warehouses 1,2,4,8 --home random --out sizes.csv tpcc`,
+		Flags: append(connectionFlags(),
+			&cli.StringFlag{Name: "buffers", Usage: "page buffers to sweep, `N,N...`"},
+			&cli.StringFlag{Name: "terminals", Aliases: []string{"t"}, Value: "4", Usage: "terminals to sweep, `N,N...`, or of every run"},
+			&cli.StringFlag{Name: "warehouses", Aliases: []string{"w"}, Usage: "warehouses to sweep, `N,N...` (loads the missing)"},
+			&cli.IntFlag{Name: "runs", Value: 3, Usage: "`R` runs at every value"},
+			&cli.IntFlag{Name: "jobs", Value: bench.DefaultJobs, Usage: "`N` connections loading warehouses"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "the result table (CSV) to write, `FILE`"},
+			&cli.StringFlag{Name: "runs-dir", Usage: "also write every run's result file into `DIR`"},
+			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file and run files"},
+			&cli.DurationFlag{Name: "warmup", Value: 10 * time.Second, Usage: "warm-up before each window (whole seconds)"},
+			&cli.DurationFlag{Name: "duration", Value: 60 * time.Second, Usage: "each measured window (whole seconds)"},
+			&cli.StringFlag{Name: "mode", Value: bench.ModeSP, Usage: "sp (stored procedures) or client (plain SQL)"},
+			&cli.StringFlag{Name: "home", Value: bench.HomeFixed, Usage: "fixed (a home warehouse per terminal) or random"},
+			&cli.IntFlag{Name: "retries", Value: bench.DefaultRetries, Usage: "retry a conflict up to `N` times"},
+			formatFlag(),
+		),
+		Action: benchSweepAction,
+	}
+}
+
+// benchSweepOptions is bench sweep's command line.
+type benchSweepOptions struct {
+	format   report.Format
+	srv      collect.Server
+	database string
+	sweep    bench.SweepOptions
+	out      string
+	runsDir  string
+	force    bool
+}
+
+func benchSweepAction(c *cli.Context) error {
+	var o benchSweepOptions
+	terminals, err := intsFlag(c.String("terminals"))
+	if err != nil {
+		return usagef("bench sweep: --terminals: %v", err)
+	}
+	n := 0
+	for _, a := range []struct{ flag, axis string }{{"buffers", bench.AxisBuffers}, {"terminals", bench.AxisTerminals},
+		{"warehouses", bench.AxisWarehouses}} {
+		v := c.String(a.flag)
+		if v == "" || a.flag == "terminals" && !strings.Contains(v, ",") {
+			continue
+		}
+		n++
+		o.sweep.Axis = a.axis
+		if o.sweep.Values, err = intsFlag(v); err != nil {
+			return usagef("bench sweep: --%s: %v", a.flag, err)
+		}
+	}
+	if n != 1 {
+		return usagef("bench sweep: sweep one setting: --buffers N,N..., --terminals N,N... or --warehouses N,N...")
+	}
+	if o.sweep.Run, err = benchRunFlags(c, "bench sweep", terminals[0]); err != nil {
+		return err
+	}
+	if o.sweep.Runs = c.Int("runs"); o.sweep.Runs < 1 || o.sweep.Runs > 100 {
+		return usagef("bench sweep: --runs %d: want 1 to 100", o.sweep.Runs)
+	}
+	if o.sweep.Jobs = c.Int("jobs"); o.sweep.Jobs < 1 || o.sweep.Jobs > 64 {
+		return usagef("bench sweep: --jobs %d: want 1 to 64", o.sweep.Jobs)
+	}
+	if o.out = c.String("out"); o.out == "" {
+		return usagef("bench sweep: --out FILE is required: the result table")
+	}
+	o.runsDir, o.force = c.String("runs-dir"), c.Bool("force")
+	if err := refuseExisting("bench sweep", atomicfile.Options{NoReplace: !o.force}, o.out); err != nil {
+		return err
+	}
+	if o.runsDir != "" {
+		if err := os.MkdirAll(o.runsDir, 0o777); err != nil {
+			return err
+		}
+	}
+	if o.format, o.srv, err = liveSetup(c, 1); err != nil {
+		return err
+	}
+	o.database = c.Args().First()
+	ctx, stop := interruptible(c)
+	defer stop()
+	return runBenchSweep(ctx, c, getEnv(c), o)
+}
+
+// intsFlag reads "256,512,1024".
+func intsFlag(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%q: want whole numbers of 1 or more, comma-separated", s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// runBenchSweep sweeps, rewriting the table after every run, then
+// analyses it as fbdiag throughput does.
+func runBenchSweep(ctx context.Context, c *cli.Context, e *env, o benchSweepOptions) error {
+	prog := newTickerLine(e.stderr)
+	var step bench.SweepStep
+	o.sweep.Starting = func(s bench.SweepStep) {
+		step = s
+		if s.Loading {
+			prog.set(fmt.Sprintf("bench sweep  %d/%d  loading %d warehouses", s.N, s.Total, s.Sweep.Value))
+		}
+	}
+	o.sweep.Run.Progress = func(p bench.RunProgress) {
+		prog.set(fmt.Sprintf("%d/%d %s=%d  %s", step.N, step.Total, step.Sweep.Axis, step.Sweep.Value, runProgressText(p, o.sweep.Run)))
+	}
+	table := &sweepTable{axis: o.sweep.Axis}
+	o.sweep.Each = func(sw parse.BenchSweep, r *bench.Result) error {
+		sum := analyze.SummarizeBench(&r.Run, r.Seconds, analyze.NewThresholds())
+		table.add(sum)
+		if err := atomicfile.Write(o.out, atomicfile.Options{NoReplace: !o.force && table.rows() == 1}, table.write); err != nil {
+			return err
+		}
+		if o.runsDir != "" {
+			name := filepath.Join(o.runsDir, fmt.Sprintf("%s-%d-run%d.jsonl", sw.Axis, sw.Value, sw.Run))
+			if err := atomicfile.Write(name, atomicfile.Options{NoReplace: !o.force}, func(w io.Writer) error {
+				return bench.WriteResult(w, sum, r.Seconds)
+			}); err != nil {
+				return err
+			}
+		}
+		tpmc := "-"
+		if sum.TpmC != nil {
+			tpmc = strconv.FormatFloat(*sum.TpmC, 'f', 1, 64)
+		}
+		prog.set("")
+		prog.clear()
+		fmt.Fprintf(e.stderr, "fbdiag: bench sweep %d/%d: %s=%d run %d: tpmC %s, %s\n", step.N, step.Total, sw.Axis, sw.Value, sw.Run, tpmc, sum.Steady.Verdict)
+		return nil
+	}
+	res, err := bench.Sweep(ctx, o.srv, o.database, o.sweep)
+	prog.done()
+	if res != nil && res.RestoredBuffers != nil {
+		fmt.Fprintf(e.stderr, "fbdiag: page buffers in the header put back to %d\n", *res.RestoredBuffers)
+	}
+	if err != nil {
+		if res != nil && res.Runs > 0 {
+			return fmt.Errorf("%w; %s holds the %d runs completed", err, o.out, res.Runs)
+		}
+		return err
+	}
+	if res.Runs == 0 {
+		return cli.Exit("bench sweep: interrupted before any run completed", exitError)
+	}
+	fmt.Fprintf(e.stderr, "fbdiag: result table %s (%d runs)\n", o.out, res.Runs)
+	if err := analyzeSweepTable(e, o.format, o.out); err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return cli.Exit(fmt.Sprintf("bench sweep: interrupted after %d runs: %s holds them", res.Runs, o.out), exitError)
+	}
+	return nil
+}
+
+// analyzeSweepTable prints the table as fbdiag throughput FILE does.
+func analyzeSweepTable(e *env, format report.Format, file string) error {
+	f, err := os.Open(file)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	tables, runs, notes, err := parse.ReadThroughput(f, file)
+	if err != nil {
+		return err
+	}
+	res, err := analyze.Throughput(analyze.Input{Tables: tables, Runs: runs, Notices: notes}, analyze.Options{})
+	if err != nil {
+		return err
+	}
+	if format == report.JSON {
+		return report.WriteJSON(e.stdout, res)
+	}
+	return writeThroughput(e.stdout, format, res)
+}
+
+// sweepTable is the sweep's result table, one row per run.
+type sweepTable struct {
+	axis string
+	sums []*analyze.BenchSummary
+}
+
+func (t *sweepTable) add(s *analyze.BenchSummary) { t.sums = append(t.sums, s) }
+func (t *sweepTable) rows() int                   { return len(t.sums) }
+
+// write puts the table as CSV: the setting first (and the size for
+// warehouses), so that fbdiag throughput takes it as x; tpmc is the one
+// throughput column, the others have no rate unit.
+func (t *sweepTable) write(w io.Writer) error {
+	head := []string{t.axis}
+	if t.axis == bench.AxisWarehouses {
+		head = append(head, "size_mb")
+	}
+	head = append(head, "run", "tpmc", "committed", "window_s", "new_order_p99_ms", "conflicts", "cache_hit_pct", "steady", "page_buffers_used")
+	if _, err := fmt.Fprintln(w, strings.Join(head, ",")); err != nil {
+		return err
+	}
+	for _, s := range t.sums {
+		row := []string{strconv.Itoa(s.Sweep.Value)}
+		if t.axis == bench.AxisWarehouses {
+			size := ""
+			if s.Size[0] != nil {
+				size = strconv.FormatFloat(float64(*s.Size[0])/(1<<20), 'f', 1, 64)
+			}
+			row = append(row, size)
+		}
+		var committed, conflicts int64
+		for _, tx := range s.Transactions {
+			committed += tx.Committed
+			conflicts += tx.Conflicts
+		}
+		tpmc, p99, hit := "", "", ""
+		if s.TpmC != nil {
+			tpmc = strconv.FormatFloat(*s.TpmC, 'f', 1, 64)
+		}
+		if l := s.Transactions[0].LatencyMs; l != nil {
+			p99 = strconv.FormatFloat(l.P99, 'f', 2, 64)
+		}
+		if s.CacheHit != nil {
+			hit = strconv.FormatFloat(*s.CacheHit*100, 'f', 2, 64)
+		}
+		steady := "0"
+		if s.SteadyState {
+			steady = "1"
+		}
+		row = append(row, strconv.Itoa(s.Sweep.Run), tpmc, strconv.FormatInt(committed, 10), strconv.Itoa(s.WindowSeconds),
+			p99, strconv.FormatInt(conflicts, 10), hit, steady, strconv.FormatInt(s.Server.PageBuffers, 10))
+		if _, err := fmt.Fprintln(w, strings.Join(row, ",")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // tickerLine shows the latest state string on one rewritten terminal
 // line, redrawn at every tick (progressTick); off when w is not a
 // terminal. Strings are escaped and cut to 99 columns as progressLine's.
@@ -484,6 +768,16 @@ func (t *tickerLine) draw() {
 	}
 	fmt.Fprintf(t.w, "\r\x1b[K%s", string(s))
 	t.shown = true
+}
+
+// clear wipes the line now, so that a message can be printed.
+func (t *tickerLine) clear() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.shown {
+		fmt.Fprint(t.w, "\r\x1b[K")
+		t.shown = false
+	}
 }
 
 // done stops the ticker and clears the line.
