@@ -276,3 +276,55 @@ func ReadBenchResult(r io.Reader, name string) (*BenchResult, error) {
 func isBenchRunLine(l string) bool {
 	return strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(l, "\ufeff")), `{"format":"`+BenchFormat+`"`)
 }
+
+// benchRunHead is the part of a bench result's first line that fbdiag
+// throughput reads: the run and the figures fbdiag wrote with it.
+type benchRunHead struct {
+	BenchRun
+	TpmC          *float64 `json:"tpmc"`
+	TpmTotal      *float64 `json:"tpm_total"`
+	WindowSeconds int      `json:"window_seconds"`
+}
+
+// readBenchRunAsRun reads a bench result's first line as one benchmark
+// run for fbdiag throughput: tpmC is the value, and the size at the
+// window's start (db_bytes), the warehouses, terminals and page buffers
+// are its settings, so that several results make a degradation (by size)
+// or a sweep (--x page_buffers).
+func readBenchRunAsRun(r io.Reader, name string) ([]*Run, []Notice, error) {
+	br := bufio.NewReader(r)
+	line, err := br.ReadString('\n')
+	if err != nil && err != io.EOF {
+		return nil, nil, fmt.Errorf("%s:1: %v", name, err)
+	}
+	var h benchRunHead
+	if err := json.Unmarshal([]byte(strings.TrimPrefix(strings.TrimSpace(line), "\ufeff")), &h); err != nil {
+		return nil, nil, fmt.Errorf("%s:1: not a fbdiag bench run: %v", name, err)
+	}
+	if h.TpmC == nil {
+		return nil, []Notice{{File: name, Line: 1, Msg: "bench run without a measured window (interrupted in its warm-up): skipped"}}, nil
+	}
+	run := &Run{File: name, Line: 1, Tool: "fbdiag bench", Name: "TPC-C-like (" + h.Mode + ")",
+		Config: map[string]string{
+			"warehouses":   fmt.Sprint(h.Warehouses),
+			"terminals":    fmt.Sprint(h.Terminals),
+			"page_buffers": fmt.Sprint(h.Server.PageBuffers),
+			"mode":         h.Mode,
+			"home":         h.Home,
+		},
+		Value:   *h.TpmC,
+		Unit:    rateWords["tpmc"],
+		Metrics: map[string]float64{"window_seconds": float64(h.WindowSeconds)},
+	}
+	if h.Size[0] != nil {
+		run.Config["db_bytes"] = fmt.Sprint(*h.Size[0])
+	}
+	if h.TpmTotal != nil {
+		run.Metrics["tpm_total"] = *h.TpmTotal
+	}
+	var notes []Notice
+	if h.Partial {
+		notes = append(notes, Notice{File: name, Line: 1, Msg: fmt.Sprintf("partial bench run (%s): tpmC over a window of %d s", h.Stopped, h.WindowSeconds)})
+	}
+	return []*Run{run}, notes, nil
+}

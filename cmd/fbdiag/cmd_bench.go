@@ -20,6 +20,7 @@ import (
 	"github.com/fbdiag/fbdiag/internal/printable"
 	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/report"
+	"github.com/fbdiag/fbdiag/view"
 )
 
 func benchCommand() *cli.Command {
@@ -635,23 +636,15 @@ func runBenchSweep(ctx context.Context, c *cli.Context, e *env, o benchSweepOpti
 
 // analyzeSweepTable prints the table as fbdiag throughput FILE does.
 func analyzeSweepTable(e *env, format report.Format, file string) error {
-	f, err := os.Open(file)
-	if err != nil {
-		return err
+	o := throughputOptions{files: []string{file}, json: format == report.JSON, view: view.Options{MoreHint: " (fbdiag throughput --all shows them)"}}
+	if !o.json {
+		f, err := view.ParseFormat(string(format))
+		if err != nil {
+			return err
+		}
+		o.format = f
 	}
-	defer f.Close()
-	tables, runs, notes, err := parse.ReadThroughput(f, file)
-	if err != nil {
-		return err
-	}
-	res, err := analyze.Throughput(analyze.Input{Tables: tables, Runs: runs, Notices: notes}, analyze.Options{})
-	if err != nil {
-		return err
-	}
-	if format == report.JSON {
-		return report.WriteJSON(e.stdout, res)
-	}
-	return writeThroughput(e.stdout, format, res)
+	return runThroughput(o, e.stdin, e.stdout, e.stderr)
 }
 
 // sweepTable is the sweep's result table, one row per run.

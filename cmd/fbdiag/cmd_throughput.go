@@ -273,7 +273,7 @@ func throughputFiles(args []string, stderr io.Writer) ([]string, error) {
 		n := len(names)
 		for _, f := range ins {
 			switch f.Kind {
-			case parse.InputThroughput, parse.InputBenchmark:
+			case parse.InputThroughput, parse.InputBenchmark, parse.InputBenchRun:
 				names = append(names, f.Name)
 			case parse.InputUnknown:
 				fmt.Fprintf(stderr, "fbdiag: throughput: skipped %s: not a result table or benchmark output\n", f.Name)
