@@ -105,7 +105,7 @@ var Rules = []Rule{
 	{ID: "bench-steady-state", Kind: "bench", Severities: []Severity{Info},
 		Summary:   "a run is steady when its throughput line drifts by at most this share of the mean across the window and its blocks vary by at most this share",
 		AppliesTo: "fbdiag bench run (steady_state)",
-		Advice:    "a longer --warmup lets the cache fill and the first checkpoint pass before the window opens"},
+		Advice:    "a longer --warmup lets the page cache fill before the window opens; a longer --duration evens out a busy machine"},
 	{ID: "history-forecast", Kind: "history", Severities: []Severity{Info},
 		Summary:   "gstat trend forecasts a date only from this many comparable snapshots, and no further ahead than this multiple of their span",
 		AppliesTo: "fbdiag gstat trend --until",

@@ -90,11 +90,16 @@ func (s Server) RunScript(ctx context.Context, db *sql.DB, database string, scri
 func (s Server) Fail(op, object string, err error) error { return s.fail(op, object, err) }
 
 // conflictCodes are the GDS codes of a write that met another
-// transaction's uncommitted change: the lock conflict of a NO WAIT
-// transaction, a deadlock, an update conflict, a concurrent transaction's
-// change, a lock time-out.
+// transaction's change: the lock conflict of a NO WAIT transaction, a
+// deadlock, an update conflict, a concurrent transaction's change, a lock
+// time-out, and "cannot update erased record" (336527548), which Firebird
+// 3.0.11 gave a READ COMMITTED NO WAIT DELETE of a row that a concurrent
+// transaction had just deleted and committed (two Deliveries taking the
+// same new order).
 var conflictCodes = []int{fb.ISCLockConflict, fb.ISCDeadlock, fb.ISCUpdateConflict,
-	fb.ISCConcurrentTransaction, fb.ISCLockTimeout}
+	fb.ISCConcurrentTransaction, fb.ISCLockTimeout, iscErasedRecord}
+
+const iscErasedRecord = 336527548
 
 // IsConflict reports whether err is an update conflict that a retry of the
 // transaction may clear.

@@ -24,10 +24,16 @@
 //	              DATABASE BACKUP_FILE
 //	fbdiag restore [LIVE] [--replace] [--log FILE [--force]] [GBAK] [--format F] [--top N]
 //	               BACKUP_FILE DATABASE
+//	fbdiag bench init [LIVE] --warehouses W [--jobs N] [--forced-writes on|off] [--out FILE [--force]]
+//	                  [--format F] DATABASE
+//	fbdiag bench run [LIVE] [RUN] [--out FILE [--force]] [--format F] DATABASE
+//	fbdiag bench sweep [LIVE] (--buffers N,N... | --terminals N,N... | --warehouses N,N...)
+//	                   [--runs R] [RUN] --out FILE [--runs-dir DIR] [--force] [--format F] DATABASE
 //
 //	PNG is --png DIR [CHARTS]; CHARTS is [--width PX] [--height PX] [--dpi N]
 //	LIVE is [--server HOST[:PORT]|HOST/PORT] [--wire-crypt required|enabled|disabled] [--auth PLUGINS]
 //	GBAK are gbak's switches, each named in the command's help (--no-gc is -g, --buffers N is -bu N…)
+//	RUN is [--terminals N] [--warmup D] [--duration D] [--mode sp|client] [--home fixed|random] [--retries N]
 //
 // Every command reads files named on the command line, or standard input
 // for "-", and writes to standard output. Options go before the files.
@@ -576,12 +582,69 @@
 //	fbdiag backup --no-gc --log shop-backup.log /var/lib/firebird/3.0/data/shop.fdb /var/lib/firebird/3.0/data/shop.fbk
 //	fbdiag restore --replace --buffers 2048 /var/lib/firebird/3.0/data/shop.fbk /var/lib/firebird/3.0/data/shop.fdb
 //
+// # Workload (bench)
+//
+// bench produces the results the other commands analyse: the seed
+// articles' experiment (IBSurgeon's TPC-C toolkit, throughput at growing
+// sizes and page buffers) on a live server, through the same connection as
+// collect (LIVE, the same credentials). It is TPC-C-like: TPC-C's nine
+// tables and five transactions, no keying or think time, nothing audited.
+//
+//   - bench init creates DATABASE if the server finds no such file (page
+//     size 4096), creates the tables with their keys and the spec's two
+//     secondary indices, and loads warehouses 1..W with the spec's
+//     cardinalities (ITEM 100,000; per warehouse STOCK 100,000, DISTRICT 10,
+//     CUSTOMER, HISTORY and ORDERS 30,000, NEW_ORDER 9,000, ORDER_LINE about
+//     300,000). The server generates the rows: PSQL procedures with RAND(),
+//     one call per district (customers, history, orders, lines and a tenth
+//     of the stock interleaved row by row), --jobs warehouses at once. Each
+//     call commits with its row in BENCH_PART, so an interrupted init
+//     resumes and loaded warehouses are skipped. The rows are then counted
+//     and TPC-C's twelve consistency conditions checked (exit 1 if one
+//     fails). --out FILE writes the load history as a table fbdiag
+//     throughput reads in load mode.
+//   - bench run drives --terminals connections (default 4) through New-Order
+//     45 %, Payment 43 %, Order-Status, Delivery and Stock-Level 4 % each
+//     (a shuffled deck of 100 per terminal), each terminal on a fixed home
+//     warehouse (--home random: a warehouse per transaction), as stored
+//     procedure calls (--mode client: plain SQL), READ COMMITTED NO WAIT.
+//     A conflict is rolled back, retried after a jittered back-off (up to
+//     --retries) and counted apart; the spec's 1 % of New-Orders with an
+//     unused item are rolled back and counted as rolled back. Only
+//     operations that end inside the measured window (--duration after
+//     --warmup) count: tpmC is the New-Orders committed in it × 60 / its
+//     seconds. Per second and kind it keeps the counts and a latency
+//     histogram (2 % buckets: p50 to p99), judges whether throughput was
+//     steady, and records the server (version, architecture, page size,
+//     page buffers, forced writes), the database size and MON$IO_STATS at
+//     the window's edges, and its own CPU time. Text output is go-tpc's
+//     summary (a line per kind, then tpmC); --out FILE writes the result
+//     file (the JSON summary, then a JSON line per second), which detect,
+//     report (throughput over time with the warm-up shaded, latency
+//     percentiles) and throughput read. Ctrl-C writes what was measured,
+//     marked partial.
+//   - bench sweep repeats bench run R times (--runs, default 3) at each
+//     value of one setting: page buffers (set in the header through the
+//     Services API before each run, put back at the end), terminals, or
+//     warehouses (loaded between steps, so the database grows). It writes
+//     one CSV table, rewritten after every run, that fbdiag throughput
+//     reads as a sweep (best setting, the others within noise) or, for
+//     warehouses, a degradation (tpmC against size), and prints that
+//     analysis.
+//
+// The JSON contracts are in docs/bench-json.md, the workload and a
+// small replay of the articles' experiment in docs/bench.md.
+//
+//	fbdiag bench init --warehouses 4 --out load.csv /var/lib/firebird/3.0/data/tpcc.fdb
+//	fbdiag bench run --terminals 4 --warmup 30s --duration 5m --out run.jsonl /var/lib/firebird/3.0/data/tpcc.fdb
+//	fbdiag bench sweep --buffers 256,512,1024,2048 --runs 3 --out buffers.csv /var/lib/firebird/3.0/data/tpcc.fdb
+//
 // # Environment
 //
 // fbdiag never takes a password on its command line and never prints one.
 // Run gstat, gbak and fbsvcmgr with ISC_USER and ISC_PASSWORD in the
 // environment rather than -user and -password, which other users of the
-// machine can read in the process list. collect, backup and restore take
+// machine can read in the process list. collect, backup, restore and bench take
 // their credentials from the same two variables (ISC_USER defaults to
 // SYSDBA); without ISC_PASSWORD they ask for it on the terminal without
 // echo, and stop with one line when standard input is not a terminal.
