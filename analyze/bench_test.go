@@ -33,7 +33,7 @@ func TestSummarizeBench(t *testing.T) {
 		t.Errorf("tpmC %v, tpmTotal %v, window %d, steady %v %q", *s.TpmC, *s.TpmTotal, s.WindowSeconds, s.SteadyState, s.Steady.Verdict)
 	}
 	want := []struct {
-		name                                        string
+		name                                   string
 		committed, rolledBack, conflicts, errs int64
 	}{
 		{"new_order", 6169, 50, 1158, 0}, {"payment", 5929, 0, 4490, 0}, {"order_status", 550, 0, 0, 0},
