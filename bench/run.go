@@ -136,11 +136,21 @@ func Run(ctx context.Context, srv collect.Server, database string, opt RunOption
 	if seed == 0 {
 		seed = rand.Uint64()
 	}
+	var ex executor
+	if opt.Mode == ModeClient {
+		ex, err = newClientExecutor(ctx, db)
+	} else {
+		ex, err = newSPExecutor(ctx, db)
+	}
+	if err != nil {
+		return nil, srv.Fail("prepare the transactions in", database, err)
+	}
+	defer ex.close()
 	var tot totals
 	var errs errorLog
 	terms := make([]*terminal, opt.Terminals)
 	for i := range terms {
-		t, err := newTerminal(ctx, db, i, warehouses, opt, seed, &tot, &errs)
+		t, err := newTerminal(ctx, db, ex, i, warehouses, opt, seed, &tot, &errs)
 		if err != nil {
 			for _, t := range terms[:i] {
 				t.close()
@@ -246,19 +256,9 @@ type terminal struct {
 // opTimeout bounds one transaction's statements.
 const opTimeout = 2 * time.Minute
 
-func newTerminal(ctx context.Context, db *sql.DB, i, warehouses int, opt RunOptions, seed uint64, tot *totals, errs *errorLog) (*terminal, error) {
+func newTerminal(ctx context.Context, db *sql.DB, ex executor, i, warehouses int, opt RunOptions, seed uint64, tot *totals, errs *errorLog) (*terminal, error) {
 	conn, err := db.Conn(ctx)
 	if err != nil {
-		return nil, err
-	}
-	var ex executor
-	if opt.Mode == ModeClient {
-		ex, err = newClientExecutor(ctx, conn)
-	} else {
-		ex, err = newSPExecutor(ctx, conn)
-	}
-	if err != nil {
-		conn.Close()
 		return nil, err
 	}
 	r := rand.New(rand.NewPCG(seed, uint64(i)))
@@ -270,10 +270,7 @@ func newTerminal(ctx context.Context, db *sql.DB, i, warehouses int, opt RunOpti
 	}, nil
 }
 
-func (t *terminal) close() {
-	t.exec.close()
-	t.conn.Close()
-}
+func (t *terminal) close() { t.conn.Close() }
 
 // loop runs transactions until stop; an error that leaves the connection
 // unusable ends it and is returned.

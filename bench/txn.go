@@ -30,15 +30,18 @@ type executor interface {
 	close()
 }
 
-// prepared prepares statements on a terminal's connection once; a
-// transaction uses them through tx.StmtContext, which reuses the
-// connection's prepared statement.
+// prepared holds statements prepared on the pool, shared by the
+// terminals. A transaction uses one through tx.StmtContext, which prepares
+// it on the transaction's connection the first time and reuses that
+// preparation afterwards. (A statement prepared on a sql.Conn would not
+// do: database/sql prepares such a statement again for every
+// transaction, two more round trips a statement.)
 type prepared struct {
 	stmts []*sql.Stmt
 }
 
-func (p *prepared) prepare(ctx context.Context, conn *sql.Conn, q string) (*sql.Stmt, error) {
-	s, err := conn.PrepareContext(ctx, q)
+func (p *prepared) prepare(ctx context.Context, db *sql.DB, q string) (*sql.Stmt, error) {
+	s, err := db.PrepareContext(ctx, q)
 	if err != nil {
 		return nil, fmt.Errorf("preparing %.40q: %w", q, err)
 	}
@@ -58,7 +61,7 @@ type spExecutor struct {
 	no, pay, os, del, sl *sql.Stmt
 }
 
-func newSPExecutor(ctx context.Context, conn *sql.Conn) (*spExecutor, error) {
+func newSPExecutor(ctx context.Context, db *sql.DB) (*spExecutor, error) {
 	e := &spExecutor{}
 	var err error
 	for _, p := range []struct {
@@ -71,7 +74,7 @@ func newSPExecutor(ctx context.Context, conn *sql.Conn) (*spExecutor, error) {
 		{&e.del, "EXECUTE PROCEDURE BENCH_DELIVERY(?, ?)"},
 		{&e.sl, "EXECUTE PROCEDURE BENCH_STOCK_LEVEL(?, ?, ?)"},
 	} {
-		if *p.s, err = e.prepare(ctx, conn, p.q); err != nil {
+		if *p.s, err = e.prepare(ctx, db, p.q); err != nil {
 			e.close()
 			return nil, err
 		}
@@ -157,7 +160,7 @@ type clientExecutor struct {
 	nextOID, lowStock                                       *sql.Stmt
 }
 
-func newClientExecutor(ctx context.Context, conn *sql.Conn) (*clientExecutor, error) {
+func newClientExecutor(ctx context.Context, db *sql.DB) (*clientExecutor, error) {
 	e := &clientExecutor{}
 	var err error
 	for _, p := range []struct {
@@ -199,7 +202,7 @@ func newClientExecutor(ctx context.Context, conn *sql.Conn) (*clientExecutor, er
 		{&e.lowStock, `SELECT COUNT(DISTINCT S_I_ID) FROM ORDER_LINE JOIN STOCK ON S_W_ID = ? AND S_I_ID = OL_I_ID
   WHERE OL_W_ID = ? AND OL_D_ID = ? AND OL_O_ID < ? AND OL_O_ID >= ? AND S_QUANTITY < ?`},
 	} {
-		if *p.s, err = e.prepare(ctx, conn, p.q); err != nil {
+		if *p.s, err = e.prepare(ctx, db, p.q); err != nil {
 			e.close()
 			return nil, err
 		}

@@ -19,12 +19,12 @@ uptime >> uptime.txt
 lock $FB bench run --terminals 4 --warmup 5s --duration 20s --mode client --out run-w1-t4-client.jsonl "$DB" > run-w1-t4-client.txt
 uptime >> uptime.txt
 # Page buffers: 4 settings, 2 runs each, round by round.
-lock $FB bench sweep --buffers 256,512,1024,2048 --runs 2 --terminals 4 --warmup 5s --duration 20s \
+lock $FB bench sweep --buffers 256,512,1024,2048 --runs 2 --terminals 4 --warmup 10s --duration 20s \
   --out buffers.csv --runs-dir buffers "$DB" > buffers.txt 2> buffers.err
 uptime >> uptime.txt
 # Sizes: 1, 2, 4 and 8 warehouses, 2 runs each, a warehouse drawn per
 # transaction so that the runs touch the whole database.
-lock $FB bench sweep --warehouses 1,2,4,8 --runs 2 --terminals 4 --home random --warmup 5s --duration 20s \
+lock $FB bench sweep --warehouses 1,2,4,8 --runs 2 --terminals 4 --home random --warmup 10s --duration 20s \
   --out sizes.csv --runs-dir sizes "$DB" > sizes.txt 2> sizes.err
 uptime >> uptime.txt
 lock $FB bench init --warehouses 8 --out load.csv --force "$DB" > init-w8.txt
