@@ -91,6 +91,13 @@
 // (db_bytes=, scale=), a Go "key: value" line or sub-benchmark name, or the
 // file name (pgbench-scale10.txt).
 //
+// bench run input is the result file of fbdiag bench run --out (JSON
+// Lines: the run's summary, then one line per second; docs/bench-json.md).
+// report draws its throughput over time and latency percentiles;
+// throughput reads it as one run of tpmC at the database's size (db_bytes),
+// with its warehouses, terminals and page buffers as settings (--x
+// page_buffers). The table bench sweep writes is a throughput table.
+//
 // # Commands
 //
 // gstat analyses each snapshot: the header figures (ODS and Firebird
