@@ -33,10 +33,10 @@ func TestReadBenchResult(t *testing.T) {
 		r.Partial || r.Server.PageSize != 4096 || r.Server.PageBuffers != 2048 || !r.Server.ForcedWrites || r.Server.Engine != "3.0.11" {
 		t.Errorf("run %+v", r)
 	}
-	if *r.Size[0] != 119328768 || *r.Size[1] != 134926336 || r.IO[0].PageReads != 29546 || r.IO[1].PageFetches != 11982948 {
+	if *r.Size[0] != 119328768 || *r.Size[1] != 143581184 || r.IO[0].PageReads != 44075 || r.IO[1].PageFetches != 25916892 {
 		t.Errorf("edges %v %v %+v %+v", *r.Size[0], *r.Size[1], *r.IO[0], *r.IO[1])
 	}
-	if len(r.Errors) != 1 || r.Errors[0].Kind != "delivery" || !strings.HasPrefix(r.Errors[0].Message, "cannot update erased record") {
+	if len(r.Errors) != 0 {
 		t.Errorf("errors %+v", r.Errors)
 	}
 	if len(res.Seconds) != 71 {
@@ -59,8 +59,8 @@ func TestReadBenchResult(t *testing.T) {
 	if phases[PhaseWarmup] != 10 || phases[PhaseWindow] != 60 || phases[PhaseDrain] != 1 {
 		t.Errorf("phases %v", phases)
 	}
-	// The window's New-Orders, as the summary's tpmC says: 6169 in 60 s.
-	if no != 6169 || latencies != no {
+	// The window's New-Orders, as the summary's tpmC says: 10004 in 60 s.
+	if no != 10004 || latencies != no {
 		t.Errorf("%d New-Orders, %d in the histograms", no, latencies)
 	}
 	// A second writes back as it was read.
@@ -132,8 +132,8 @@ func TestDetectBenchRun(t *testing.T) {
 		t.Fatalf("%v, %d runs, %v", err, len(runs), notes)
 	}
 	r := runs[0]
-	if r.Tool != "fbdiag bench" || r.Value != 6169 || r.Unit.Symbol != "tpmC" || r.Config["db_bytes"] != "119328768" ||
-		r.Config["page_buffers"] != "2048" || r.Config["terminals"] != "4" || r.Metrics["tpm_total"] != 13747 {
+	if r.Tool != "fbdiag bench" || r.Value != 10004 || r.Unit.Symbol != "tpmC" || r.Config["db_bytes"] != "119328768" ||
+		r.Config["page_buffers"] != "2048" || r.Config["terminals"] != "4" || r.Metrics["tpm_total"] != 22385 {
 		t.Errorf("run %+v", r)
 	}
 }

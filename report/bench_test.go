@@ -40,22 +40,22 @@ func TestBenchTextGolden(t *testing.T) {
 	if b.String() != string(want) {
 		t.Errorf("text differs from the live run's:\n%s\nwant\n%s", b.String(), want)
 	}
-	if !strings.HasPrefix(b.String(), "[Summary] NEW_ORDER    - Takes(s): 60, Count: 6169, TPM: 6169.0, Avg(ms): 16.2, 50th(ms): 14.3") ||
-		!strings.Contains(b.String(), "\ntpmC: 6169.0, tpmTotal: 13747.0, window: 60 s\n") {
+	if !strings.HasPrefix(b.String(), "[Summary] NEW_ORDER    - Takes(s): 60, Count: 10004, TPM: 10004.0, Avg(ms): 10.2, 50th(ms): 8.0") ||
+		!strings.Contains(b.String(), "\ntpmC: 10004.0, tpmTotal: 22385.0, window: 60 s\n") {
 		t.Errorf("go-tpc lines:\n%s", b.String())
 	}
 	var csv bytes.Buffer
 	if err := WriteTables(&csv, CSV, BenchTables(s)...); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(csv.String(), "new_order,6169,44.9,6169.0,50,1158,0,0,16.2,14.3,") {
+	if !strings.Contains(csv.String(), "new_order,10004,44.7,10004.0,123,1904,0,0,10.2,8.0,") {
 		t.Errorf("csv:\n%s", csv.String())
 	}
 }
 
 // The timeline chart plots every second's committed operations, shades
 // the warm-up (0-10 s) and the drain (70-71 s), and draws the window's
-// mean (13747 / 60 per second).
+// mean (22385 / 60 per second).
 func TestBenchCharts(t *testing.T) {
 	res, s := benchRunSample(t)
 	cs, err := BenchCharts(s, res.Seconds, "run-w1-t4.jsonl")
@@ -75,7 +75,7 @@ func TestBenchCharts(t *testing.T) {
 		sumNO += no.Y[i]
 		sumAll += all.Y[i]
 	}
-	if sumNO != 6169 || sumAll != 13747 {
+	if sumNO != 10004 || sumAll != 22385 {
 		t.Errorf("window sums %v %v", sumNO, sumAll)
 	}
 	if w := tl.Series("shaded warm-up"); w == nil || w.X[0] != 0 || w.X[1] != 10 {
@@ -84,7 +84,7 @@ func TestBenchCharts(t *testing.T) {
 	if d := tl.Series("shaded drain"); d == nil || d.X[0] != 70 || d.X[1] != 71 {
 		t.Errorf("drain %+v", d)
 	}
-	if m := tl.Series("window mean 229/s"); m == nil || m.Y[0] != 13747.0/60 {
+	if m := tl.Series("window mean 373/s"); m == nil || m.Y[0] != 22385.0/60 {
 		t.Errorf("mean %+v", tl.Plotted)
 	}
 	p99 := lat.Series("p99")
