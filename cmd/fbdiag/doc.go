@@ -40,7 +40,7 @@
 // 'fbdiag COMMAND --help' (or 'fbdiag help COMMAND') describes a command.
 // With no command at all fbdiag writes the HTML report of the sample it
 // carries (Firebird 3.0.11 gstat and gbak outputs, the seed articles'
-// tables) into ./fbdiag-report/ and prints where: 'go run ./cmd/fbdiag'
+// tables, a bench run) into ./fbdiag-report/ and prints where: 'go run ./cmd/fbdiag'
 // shows the whole product; 'fbdiag --help' lists the commands.
 //
 // # Inputs
