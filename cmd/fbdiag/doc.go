@@ -639,12 +639,24 @@
 //     warehouses, a degradation (tpmC against size), and prints that
 //     analysis.
 //
-// The JSON contracts are in docs/bench-json.md, the workload and a
-// small replay of the articles' experiment in docs/bench.md.
-//
 //	fbdiag bench init --warehouses 4 --out load.csv /var/lib/firebird/3.0/data/tpcc.fdb
 //	fbdiag bench run --terminals 4 --warmup 30s --duration 5m --out run.jsonl /var/lib/firebird/3.0/data/tpcc.fdb
 //	fbdiag bench sweep --buffers 256,512,1024,2048 --runs 3 --out buffers.csv /var/lib/firebird/3.0/data/tpcc.fdb
+//
+// The JSON contracts are in docs/bench-json.md, the workload and a
+// small replay of the articles' experiment in docs/bench.md, whose
+// page-buffers sweep (two runs per setting on a busy 2-core machine) reads:
+//
+//	$ fbdiag throughput testdata/bench/buffers.csv
+//	...
+//	Sweep: tpmc
+//	setting  n     median      range  vs best  p_adj
+//	    256  2  4402 tpmC  2565–6240   -15.0%  1.000  within noise
+//	    512  2  5178 tpmC  3867–6489    +0.0%         best
+//	   1024  2  4920 tpmC  4875–4965    -5.0%  1.000  within noise
+//	   2048  2  5097 tpmC  3615–6579    -1.6%  1.000  within noise
+//	best 512 (5178); worst 256 (15.0% off the best); as good within noise: 256, 1024, 2048
+//	...
 //
 // # Environment
 //
