@@ -639,13 +639,15 @@
 //     warehouses, a degradation (tpmC against size), and prints that
 //     analysis.
 //
+// The JSON contracts are in docs/bench-json.md, the workload and a small
+// replay of the articles' experiment in docs/bench.md.
+//
 //	fbdiag bench init --warehouses 4 --out load.csv /var/lib/firebird/3.0/data/tpcc.fdb
 //	fbdiag bench run --terminals 4 --warmup 30s --duration 5m --out run.jsonl /var/lib/firebird/3.0/data/tpcc.fdb
 //	fbdiag bench sweep --buffers 256,512,1024,2048 --runs 3 --out buffers.csv /var/lib/firebird/3.0/data/tpcc.fdb
 //
-// The JSON contracts are in docs/bench-json.md, the workload and a
-// small replay of the articles' experiment in docs/bench.md, whose
-// page-buffers sweep (two runs per setting on a busy 2-core machine) reads:
+// The replay's page-buffers sweep (two runs per setting on a busy 2-core
+// machine) reads:
 //
 //	$ fbdiag throughput testdata/bench/buffers.csv
 //	...
