@@ -100,6 +100,12 @@ var Rules = []Rule{
 	{ID: "throughput-degradation", Kind: "throughput", Severities: []Severity{Info},
 		Summary:   "a step at the knee is a cliff only when significant and at least this share of the trend; points above this leverage dominate a fit; where no place is asked for, the prediction and the cliff test go where these defaults put them",
 		AppliesTo: "fbdiag throughput degradations and the report's throughput sections"},
+	// Not a gstat rule: fbdiag bench judges whether a run's throughput
+	// reached a steady state with limits from the same table.
+	{ID: "bench-steady-state", Kind: "bench", Severities: []Severity{Info},
+		Summary:   "a run is steady when its throughput line drifts by at most this share of the mean across the window and its blocks vary by at most this share",
+		AppliesTo: "fbdiag bench run (steady_state)",
+		Advice:    "a longer --warmup lets the page cache fill before the window opens; a longer --duration evens out a busy machine"},
 	{ID: "history-forecast", Kind: "history", Severities: []Severity{Info},
 		Summary:   "gstat trend forecasts a date only from this many comparable snapshots, and no further ahead than this multiple of their span",
 		AppliesTo: "fbdiag gstat trend --until",

@@ -293,8 +293,11 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 	}
 	xc := t.Columns[xi]
 	categorical := !xc.Numeric
-	// Load speed: a size x with a time or speed column and no y asked for.
-	timeCol, speedCol := -1, -1
+	// Load speed: a size x with a time or speed column, no throughput
+	// column and no y asked for. A table with a throughput column and
+	// times beside it (fbdiag bench sweep's: tpmc and a latency in ms)
+	// is a degradation.
+	timeCol, speedCol, hasRate := -1, -1, false
 	for i, c := range t.Columns {
 		if c.Numeric && c.Unit.Kind == parse.KindTime && timeCol < 0 {
 			timeCol = i
@@ -302,8 +305,9 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 		if c.Numeric && c.Unit.Kind == parse.KindSpeed && speedCol < 0 {
 			speedCol = i
 		}
+		hasRate = hasRate || c.Numeric && c.Unit.Kind == parse.KindRate
 	}
-	isLoad := xc.Unit.Kind == parse.KindSize && (timeCol >= 0 || speedCol >= 0) && opt.Y == "" && len(opt.Series) == 0
+	isLoad := xc.Unit.Kind == parse.KindSize && (timeCol >= 0 || speedCol >= 0) && !hasRate && opt.Y == "" && len(opt.Series) == 0
 	if opt.Mode != "" {
 		isLoad = opt.Mode == ModeLoad
 	}

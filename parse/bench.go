@@ -222,6 +222,10 @@ const sniffSize = 64 << 10
 func ReadThroughput(r io.Reader, name string) ([]*Table, []*Run, []Notice, error) {
 	br := bufio.NewReaderSize(r, sniffSize)
 	head, _ := br.Peek(sniffSize)
+	if first, _, _ := bytes.Cut(head, []byte("\n")); isBenchRunLine(string(first)) {
+		runs, notes, err := readBenchRunAsRun(br, name)
+		return nil, runs, notes, err
+	}
 	if looksLikeBench(head) {
 		b := NewBenchReader(br, name)
 		var runs []*Run

@@ -24,6 +24,9 @@ const (
 	// InputBenchmark is the output or log of a benchmark tool: pgbench,
 	// sysbench, HammerDB or go test -bench.
 	InputBenchmark InputKind = "benchmark"
+	// InputBenchRun is the result file of fbdiag bench run --out: JSON
+	// Lines, the run's summary then one line per second.
+	InputBenchRun InputKind = "bench run"
 )
 
 // DetectSize is how much of a file Detect needs: the first 64 KiB.
@@ -63,7 +66,7 @@ func Detect(head []byte) (InputKind, string) {
 	if len(strings.TrimSpace(strings.Join(lines, ""))) == 0 {
 		return InputUnknown, "empty"
 	}
-	return InputUnknown, "no gstat, gbak, benchmark or table lines in the first " + sizeText(len(head))
+	return InputUnknown, "no gstat, gbak, benchmark, bench run or table lines in the first " + sizeText(len(head))
 }
 
 func sizeText(n int) string {
@@ -91,7 +94,21 @@ type detector func(lines []string) (InputKind, string)
 // detectors run in order; the first that recognises the text wins. gbak
 // comes before gstat because a restore log names tables and indices too,
 // and benchmarks before tables because pgbench logs are numeric columns.
-var detectors = []detector{detectGbak, detectGstat, detectBenchmark, detectTable}
+var detectors = []detector{detectBenchRun, detectGbak, detectGstat, detectBenchmark, detectTable}
+
+// detectBenchRun: fbdiag bench run's result starts with its format.
+func detectBenchRun(lines []string) (InputKind, string) {
+	for i, l := range lines {
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		if isBenchRunLine(l) {
+			return InputBenchRun, "fbdiag bench run result, line " + fmt.Sprint(i+1) + ": format " + BenchFormat
+		}
+		return "", ""
+	}
+	return "", ""
+}
 
 func why(i int, line string) string {
 	return fmt.Sprintf("line %d: %q", i+1, clip(strings.TrimSpace(line), 40))

@@ -34,13 +34,15 @@ const (
 	KindFill              Kind = "fill"
 	KindSweep             Kind = "sweep"
 	KindAB                Kind = "ab"
+	KindBenchTimeline     Kind = "bench-timeline"
+	KindBenchLatency      Kind = "bench-latency"
 )
 
 // Kinds lists the chart kinds of the HTML report, in report order (the
 // history charts of fbdiag gstat trend are not among them).
 var Kinds = []Kind{
 	KindTables, KindIndices, KindFill, KindRestoreTimeline, KindRestoreComparison,
-	KindSizeThroughput, KindLoadSpeed, KindSweep, KindAB,
+	KindSizeThroughput, KindLoadSpeed, KindSweep, KindAB, KindBenchTimeline, KindBenchLatency,
 }
 
 // Options set the size of the rendered PNG.

@@ -135,6 +135,30 @@ func sampleData(t testing.TB) map[Kind]func() (*Chart, error) {
 		KindAB: func() (*Chart, error) {
 			return ABChart(AB{Title: "Windows power plan", YLabel: "TPC-C score", Names: abNames, Values: col(t, ab, 1)})
 		},
+		// A bench run of 4 terminals on 1 warehouse of the live test
+		// server (2 cores, load average 12): 5 s of warm-up, a 20 s
+		// window, the operations committed per second.
+		KindBenchTimeline: func() (*Chart, error) {
+			ts := make([]float64, 26)
+			for i := range ts {
+				ts[i] = float64(i)
+			}
+			return BenchTimelineChart(BenchTimeline{Title: "Throughput", YLabel: "transactions per second", T: ts,
+				Series: []Series{
+					{Name: "all", Y: []float64{227, 214, 164, 66, 121, 160, 180, 219, 180, 163, 229, 221, 147, 96, 88, 53, 50, 100, 142, 172, 264, 225, 222, 166, 199, 7}},
+					{Name: "new_order", Y: []float64{106, 91, 78, 27, 49, 73, 77, 105, 84, 72, 97, 98, 68, 41, 35, 28, 26, 53, 63, 68, 124, 90, 105, 64, 86, 6}},
+				},
+				Shaded: []Shade{{From: 0, To: 5, Label: "warm-up"}, {From: 25, To: 26, Label: "drain"}}})
+		},
+		KindBenchLatency: func() (*Chart, error) {
+			return BenchLatencyChart(BenchLatency{Title: "Latency", Rows: []LatencyRow{
+				{Name: "new_order", P50: 16.05, P90: 36.87, P95: 60.49, P99: 194.58, Max: 641.91},
+				{Name: "payment", P50: 11.93, P90: 52.66, P95: 93.52, P99: 277.91, Max: 556.48},
+				{Name: "order_status", P50: 3.04, P90: 5.85, P95: 7.41, P99: 11.93, Max: 21.25},
+				{Name: "delivery", P50: 31.47, P90: 68.12, P95: 76.72, P99: 150.42, Max: 294.24},
+				{Name: "stock_level", P50: 4.01, P90: 9.59, P95: 15.12, P99: 21.18, Max: 114.59},
+			}})
+		},
 	}
 }
 

@@ -139,7 +139,7 @@ func Register(k parse.InputKind, b Builder) {
 const SummaryHeadlinesPerSection = 2
 
 // Kinds in report order: database first, then restores, then benchmarks.
-var kindOrder = []parse.InputKind{parse.InputGstat, parse.InputGbak, parse.InputThroughput, parse.InputBenchmark, parse.InputUnknown}
+var kindOrder = []parse.InputKind{parse.InputGstat, parse.InputGbak, parse.InputThroughput, parse.InputBenchmark, parse.InputBenchRun, parse.InputUnknown}
 
 // Build analyses every input and assembles the report (charts are not
 // rendered yet: see Render).

@@ -116,8 +116,14 @@ func readThroughput(in Input) ([]*parse.Table, []*parse.Run, []parse.Notice, err
 // and lays it out with the same view: its headline, its charts and its
 // HTML fragment.
 func ThroughputSection(name string, sources []string, in analyze.Input) *Section {
+	return throughputSection(name, sources, in, analyze.Options{})
+}
+
+// throughputSection is ThroughputSection with the options of the first
+// analysis (the x of runs).
+func throughputSection(name string, sources []string, in analyze.Input, base analyze.Options) *Section {
 	s := &Section{ID: name, Short: name, Title: "Throughput: " + name, Kind: string(parse.InputThroughput), Sources: sources}
-	res, err := analyze.Throughput(in, analyze.Options{})
+	res, err := analyze.Throughput(in, base)
 	if err != nil {
 		s.Err = err.Error()
 		for _, n := range in.Notices {

@@ -28,7 +28,8 @@ func throughputCommand() *cli.Command {
 		ArgsUsage: "FILE|FOLDER...",
 		Description: `Reads result tables (CSV, TSV, semicolon, markdown, aligned text, or the markdown and
 tab-separated tables inside an article) or benchmark output (pgbench, sysbench, HammerDB,
-go test -bench), and answers one of four questions, chosen from the input or with --mode:
+go test -bench, fbdiag bench run result files), and answers one of four questions, chosen
+from the input or with --mode:
 
   degradation  throughput against database size (x has a size unit: size_gb, db_bytes,
                "10 GB"; or is named size/scale/warehouses): linear, log-linear and power
@@ -59,6 +60,8 @@ and y every throughput column (tps, ops/s, points, NOPM, score...), each a serie
 Benchmark runs become one point each: x from a key=value line in the file (db_bytes=,
 scale=), a Go "key: value" line or sub-benchmark, or the file name (pgbench-scale10.txt),
 when its value differs between the runs (else name the setting that does: --x clients).
+A fbdiag bench run result is one run of tpmC with db_bytes, warehouses, terminals and
+page_buffers as its settings; the table of fbdiag bench sweep is a result table.
 
 Text shows the first 20 measurements (--all shows every one). CSV writes one table,
 --table NAME: points (the default), series, models, params, holdout, prediction, knee,
@@ -273,7 +276,7 @@ func throughputFiles(args []string, stderr io.Writer) ([]string, error) {
 		n := len(names)
 		for _, f := range ins {
 			switch f.Kind {
-			case parse.InputThroughput, parse.InputBenchmark:
+			case parse.InputThroughput, parse.InputBenchmark, parse.InputBenchRun:
 				names = append(names, f.Name)
 			case parse.InputUnknown:
 				fmt.Fprintf(stderr, "fbdiag: throughput: skipped %s: not a result table or benchmark output\n", f.Name)

@@ -24,17 +24,23 @@
 //	              DATABASE BACKUP_FILE
 //	fbdiag restore [LIVE] [--replace] [--log FILE [--force]] [GBAK] [--format F] [--top N]
 //	               BACKUP_FILE DATABASE
+//	fbdiag bench init [LIVE] --warehouses W [--jobs N] [--forced-writes on|off] [--out FILE [--force]]
+//	                  [--format F] DATABASE
+//	fbdiag bench run [LIVE] [RUN] [--out FILE [--force]] [--format F] DATABASE
+//	fbdiag bench sweep [LIVE] (--buffers N,N... | --terminals N,N... | --warehouses N,N...)
+//	                   [--runs R] [RUN] --out FILE [--runs-dir DIR] [--force] [--format F] DATABASE
 //
 //	PNG is --png DIR [CHARTS]; CHARTS is [--width PX] [--height PX] [--dpi N]
 //	LIVE is [--server HOST[:PORT]|HOST/PORT] [--wire-crypt required|enabled|disabled] [--auth PLUGINS]
 //	GBAK are gbak's switches, each named in the command's help (--no-gc is -g, --buffers N is -bu N…)
+//	RUN is [--terminals N] [--warmup D] [--duration D] [--mode sp|client] [--home fixed|random] [--retries N]
 //
 // Every command reads files named on the command line, or standard input
 // for "-", and writes to standard output. Options go before the files.
 // 'fbdiag COMMAND --help' (or 'fbdiag help COMMAND') describes a command.
 // With no command at all fbdiag writes the HTML report of the sample it
 // carries (Firebird 3.0.11 gstat and gbak outputs, the seed articles'
-// tables) into ./fbdiag-report/ and prints where: 'go run ./cmd/fbdiag'
+// tables, a bench run) into ./fbdiag-report/ and prints where: 'go run ./cmd/fbdiag'
 // shows the whole product; 'fbdiag --help' lists the commands.
 //
 // # Inputs
@@ -84,6 +90,13 @@
 // A benchmark run's size comes from a key=value line in its file
 // (db_bytes=, scale=), a Go "key: value" line or sub-benchmark name, or the
 // file name (pgbench-scale10.txt).
+//
+// bench run input is the result file of fbdiag bench run --out (JSON
+// Lines: the run's summary, then one line per second; docs/bench-json.md).
+// report draws its throughput over time and latency percentiles;
+// throughput reads it as one run of tpmC at the database's size (db_bytes),
+// with its warehouses, terminals and page buffers as settings (--x
+// page_buffers). The table bench sweep writes is a throughput table.
 //
 // # Commands
 //
@@ -576,12 +589,83 @@
 //	fbdiag backup --no-gc --log shop-backup.log /var/lib/firebird/3.0/data/shop.fdb /var/lib/firebird/3.0/data/shop.fbk
 //	fbdiag restore --replace --buffers 2048 /var/lib/firebird/3.0/data/shop.fbk /var/lib/firebird/3.0/data/shop.fdb
 //
+// # Workload (bench)
+//
+// bench produces the results the other commands analyse: the seed
+// articles' experiment (IBSurgeon's TPC-C toolkit, throughput at growing
+// sizes and page buffers) on a live server, through the same connection as
+// collect (LIVE, the same credentials). It is TPC-C-like: TPC-C's nine
+// tables and five transactions, no keying or think time, nothing audited.
+//
+//   - bench init creates DATABASE if the server finds no such file (page
+//     size 4096), creates the tables with their keys and the spec's two
+//     secondary indices, and loads warehouses 1..W with the spec's
+//     cardinalities (ITEM 100,000; per warehouse STOCK 100,000, DISTRICT 10,
+//     CUSTOMER, HISTORY and ORDERS 30,000, NEW_ORDER 9,000, ORDER_LINE about
+//     300,000). The server generates the rows: PSQL procedures with RAND(),
+//     one call per district (customers, history, orders, lines and a tenth
+//     of the stock interleaved row by row), --jobs warehouses at once. Each
+//     call commits with its row in BENCH_PART, so an interrupted init
+//     resumes and loaded warehouses are skipped. The rows are then counted
+//     and TPC-C's twelve consistency conditions checked (exit 1 if one
+//     fails). --out FILE writes the load history as a table fbdiag
+//     throughput reads in load mode.
+//   - bench run drives --terminals connections (default 4) through New-Order
+//     45 %, Payment 43 %, Order-Status, Delivery and Stock-Level 4 % each
+//     (a shuffled deck of 100 per terminal), each terminal on a fixed home
+//     warehouse (--home random: a warehouse per transaction), as stored
+//     procedure calls (--mode client: plain SQL), READ COMMITTED NO WAIT.
+//     A conflict is rolled back, retried after a jittered back-off (up to
+//     --retries) and counted apart; the spec's 1 % of New-Orders with an
+//     unused item are rolled back and counted as rolled back. Only
+//     operations that end inside the measured window (--duration after
+//     --warmup) count: tpmC is the New-Orders committed in it × 60 / its
+//     seconds. Per second and kind it keeps the counts and a latency
+//     histogram (2 % buckets: p50 to p99), judges whether throughput was
+//     steady, and records the server (version, architecture, page size,
+//     page buffers, forced writes), the database size and MON$IO_STATS at
+//     the window's edges, and its own CPU time. Text output is go-tpc's
+//     summary (a line per kind, then tpmC); --out FILE writes the result
+//     file (the JSON summary, then a JSON line per second), which detect,
+//     report (throughput over time with the warm-up shaded, latency
+//     percentiles) and throughput read. Ctrl-C writes what was measured,
+//     marked partial.
+//   - bench sweep repeats bench run R times (--runs, default 3) at each
+//     value of one setting: page buffers (set in the header through the
+//     Services API before each run, put back at the end), terminals, or
+//     warehouses (loaded between steps, so the database grows). It writes
+//     one CSV table, rewritten after every run, that fbdiag throughput
+//     reads as a sweep (best setting, the others within noise) or, for
+//     warehouses, a degradation (tpmC against size), and prints that
+//     analysis.
+//
+// The JSON contracts are in docs/bench-json.md, the workload and a small
+// replay of the articles' experiment in docs/bench.md.
+//
+//	fbdiag bench init --warehouses 4 --out load.csv /var/lib/firebird/3.0/data/tpcc.fdb
+//	fbdiag bench run --terminals 4 --warmup 30s --duration 5m --out run.jsonl /var/lib/firebird/3.0/data/tpcc.fdb
+//	fbdiag bench sweep --buffers 256,512,1024,2048 --runs 3 --out buffers.csv /var/lib/firebird/3.0/data/tpcc.fdb
+//
+// The replay's page-buffers sweep (two runs per setting on a busy 2-core
+// machine) reads:
+//
+//	$ fbdiag throughput testdata/bench/buffers.csv
+//	...
+//	Sweep: tpmc
+//	setting  n     median      range  vs best  p_adj
+//	    256  2  4402 tpmC  2565–6240   -15.0%  1.000  within noise
+//	    512  2  5178 tpmC  3867–6489    +0.0%         best
+//	   1024  2  4920 tpmC  4875–4965    -5.0%  1.000  within noise
+//	   2048  2  5097 tpmC  3615–6579    -1.6%  1.000  within noise
+//	best 512 (5178); worst 256 (15.0% off the best); as good within noise: 256, 1024, 2048
+//	...
+//
 // # Environment
 //
 // fbdiag never takes a password on its command line and never prints one.
 // Run gstat, gbak and fbsvcmgr with ISC_USER and ISC_PASSWORD in the
 // environment rather than -user and -password, which other users of the
-// machine can read in the process list. collect, backup and restore take
+// machine can read in the process list. collect, backup, restore and bench take
 // their credentials from the same two variables (ISC_USER defaults to
 // SYSDBA); without ISC_PASSWORD they ask for it on the terminal without
 // echo, and stop with one line when standard input is not a terminal.

@@ -189,6 +189,7 @@ func commands() []*cli.Command {
 		collectCommand(),
 		backupCommand(),
 		restoreCommand(),
+		benchCommand(),
 	}
 }
 

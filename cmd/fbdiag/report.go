@@ -22,13 +22,13 @@ func reportCommand() *cli.Command {
 		Name:      "report",
 		Usage:     "write one self-contained HTML report with charts for all inputs",
 		ArgsUsage: "[INPUT|FOLDER|-]...",
-		Description: `Each input's kind (gstat, gbak log, throughput table, benchmark output) is
-recognised from its content, not its name; folders are walked. The report is
-DIR/index.html plus one PNG per chart. An index.html that fbdiag did not write
-is never overwritten.
+		Description: `Each input's kind (gstat, gbak log, throughput table, benchmark output,
+fbdiag bench run result) is recognised from its content, not its name; folders are
+walked. The report is DIR/index.html plus one PNG per chart. An index.html that
+fbdiag did not write is never overwritten.
 
 With no input, the report is made from the embedded sample (Firebird 3.0.11
-gstat and gbak outputs and the seed articles' tables).`,
+gstat and gbak outputs, the seed articles' tables and a fbdiag bench run).`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: defaultReportDir, Usage: "report folder"},
 			&cli.StringFlag{Name: "title", Usage: "report title"},

@@ -1,0 +1,246 @@
+package analyze
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// BenchSummary is a fbdiag bench run's figures: the run as recorded and
+// what its measured window's seconds add up to. It is the JSON contract of
+// docs/bench-json.md (bench run --format json, and the first line of
+// --out), computed the same way from a live run or a file.
+type BenchSummary struct {
+	*parse.BenchRun
+	// TpmC is the New-Orders committed in the window per minute of it:
+	// committed × 60 / window seconds; TpmTotal counts every kind. Null
+	// when the window is empty (a run interrupted in its warm-up).
+	TpmC          *float64 `json:"tpmc"`
+	TpmTotal      *float64 `json:"tpm_total"`
+	WindowSeconds int      `json:"window_seconds"`
+	// SteadyState says whether throughput stayed level through the
+	// window (Steady says how it was judged).
+	SteadyState  bool               `json:"steady_state"`
+	Steady       SteadyTest         `json:"steady"`
+	Transactions []BenchTransaction `json:"transactions"`
+	// IOWindow is the page I/O during the window (the edges' difference)
+	// and CacheHit 1 − reads / fetches in it; null without both edges.
+	IOWindow *parse.BenchIO `json:"io_window"`
+	CacheHit *float64       `json:"cache_hit"`
+}
+
+// BenchTransaction is one kind's figures in the window.
+type BenchTransaction struct {
+	Name       string  `json:"name"`
+	Committed  int64   `json:"committed"`
+	RolledBack int64   `json:"rolled_back"`
+	Conflicts  int64   `json:"conflicts"`
+	GaveUp     int64   `json:"gave_up"`
+	Errors     int64   `json:"errors"`
+	Share      float64 `json:"share"` // of the committed operations, percent
+	PerMinute  float64 `json:"per_minute"`
+	// LatencyMs are the committed operations' times, from the first
+	// attempt's start to the commit (retries included); null when none
+	// committed. Percentiles are read from 2%-wide histogram buckets: the
+	// bucket's upper bound, never above the maximum.
+	LatencyMs *LatencySummary `json:"latency_ms"`
+}
+
+// LatencySummary are latency percentiles and extremes in milliseconds.
+type LatencySummary struct {
+	Mean float64 `json:"mean"`
+	P50  float64 `json:"p50"`
+	P90  float64 `json:"p90"`
+	P95  float64 `json:"p95"`
+	P99  float64 `json:"p99"`
+	Max  float64 `json:"max"`
+}
+
+// SteadyTest is how the steady state was judged: the window cut into
+// Blocks blocks of BlockSeconds, the committed operations per second of
+// each, a straight line through them. Drift is the line's change across
+// the window as a share of the mean, CV the blocks' coefficient of
+// variation; steady means |Drift| ≤ MaxDrift and CV ≤ MaxCV, with at
+// least MinBlocks blocks.
+type SteadyTest struct {
+	Blocks       int       `json:"blocks"`
+	BlockSeconds int       `json:"block_seconds"`
+	Rates        []float64 `json:"rates"` // committed operations per second, per block
+	Drift        *float64  `json:"drift"`
+	CV           *float64  `json:"cv"`
+	MaxDrift     float64   `json:"max_drift"`
+	MaxCV        float64   `json:"max_cv"`
+	MinBlocks    int       `json:"min_blocks"`
+	Verdict      string    `json:"verdict"`
+}
+
+// SummarizeBench computes the figures of a run from its seconds.
+func SummarizeBench(run *parse.BenchRun, seconds []parse.BenchSecond, th Thresholds) *BenchSummary {
+	s := &BenchSummary{BenchRun: run, Transactions: []BenchTransaction{}}
+	s.WindowSeconds = max(0, run.Window[1]-run.Window[0])
+	var hist [5]map[int]int64
+	var sumMs [5]float64
+	var maxMs [5]float64
+	tx := make([]BenchTransaction, len(parse.BenchKinds))
+	for k, name := range parse.BenchKinds {
+		tx[k].Name = name
+		hist[k] = map[int]int64{}
+	}
+	for _, sec := range seconds {
+		if sec.T < run.Window[0] || sec.T >= run.Window[1] {
+			continue
+		}
+		for k := range tx {
+			c := sec.Kinds[k]
+			tx[k].Committed += c.Committed
+			tx[k].RolledBack += c.RolledBack
+			tx[k].Conflicts += c.Conflicts
+			tx[k].GaveUp += c.GaveUp
+			tx[k].Errors += c.Errors
+			sumMs[k] += c.SumMs
+			maxMs[k] = max(maxMs[k], c.MaxMs)
+			for _, b := range c.Latency {
+				hist[k][int(b[0])] += int64(b[1])
+			}
+		}
+	}
+	var total int64
+	for k := range tx {
+		total += tx[k].Committed
+	}
+	for k := range tx {
+		t := &tx[k]
+		if total > 0 {
+			t.Share = 100 * float64(t.Committed) / float64(total)
+		}
+		if s.WindowSeconds > 0 {
+			t.PerMinute = float64(t.Committed) * 60 / float64(s.WindowSeconds)
+		}
+		if t.Committed > 0 {
+			l := &LatencySummary{Mean: sumMs[k] / float64(t.Committed), Max: maxMs[k]}
+			l.P50 = histQuantile(hist[k], t.Committed, 0.50, maxMs[k])
+			l.P90 = histQuantile(hist[k], t.Committed, 0.90, maxMs[k])
+			l.P95 = histQuantile(hist[k], t.Committed, 0.95, maxMs[k])
+			l.P99 = histQuantile(hist[k], t.Committed, 0.99, maxMs[k])
+			t.LatencyMs = l
+		}
+	}
+	s.Transactions = tx
+	if s.WindowSeconds > 0 {
+		c := float64(tx[0].Committed) * 60 / float64(s.WindowSeconds)
+		a := float64(total) * 60 / float64(s.WindowSeconds)
+		s.TpmC, s.TpmTotal = &c, &a
+	}
+	s.Steady = steadyTest(seconds, run.Window, th)
+	s.SteadyState = s.Steady.Verdict == "steady"
+	if a, b := run.IO[0], run.IO[1]; a != nil && b != nil {
+		d := parse.BenchIO{PageReads: b.PageReads - a.PageReads, PageWrites: b.PageWrites - a.PageWrites,
+			PageFetches: b.PageFetches - a.PageFetches, PageMarks: b.PageMarks - a.PageMarks}
+		s.IOWindow = &d
+		if d.PageFetches > 0 {
+			h := 1 - float64(d.PageReads)/float64(d.PageFetches)
+			s.CacheHit = &h
+		}
+	}
+	return s
+}
+
+// histQuantile is the q quantile of a histogram of n values: the upper
+// bound of the bucket that holds it, capped at the largest value seen.
+func histQuantile(h map[int]int64, n int64, q float64, maxMs float64) float64 {
+	rank := int64(math.Ceil(q * float64(n)))
+	rank = max(rank, 1)
+	var cum int64
+	for b := 0; b < parse.BenchBuckets; b++ {
+		cum += h[b]
+		if cum >= rank {
+			_, hi := parse.BenchBucketBounds(b)
+			return math.Min(hi, maxMs)
+		}
+	}
+	return maxMs
+}
+
+// steadyTest judges whether the window's throughput is level.
+func steadyTest(seconds []parse.BenchSecond, window [2]int, th Thresholds) SteadyTest {
+	st := SteadyTest{
+		MaxDrift:  th.Get("bench-steady-state", "max_drift"),
+		MaxCV:     th.Get("bench-steady-state", "max_cv"),
+		MinBlocks: int(th.Get("bench-steady-state", "min_blocks")),
+		Rates:     []float64{},
+	}
+	n := window[1] - window[0]
+	const wantBlocks = 10
+	st.BlockSeconds = max(1, n/wantBlocks)
+	st.Blocks = n / st.BlockSeconds
+	if st.Blocks < st.MinBlocks || st.Blocks < 2 {
+		st.Blocks = max(st.Blocks, 0)
+		st.Verdict = fmt.Sprintf("not judged: a window of %d s makes %d blocks, fewer than %d", n, st.Blocks, st.MinBlocks)
+		return st
+	}
+	per := map[int]int64{}
+	for _, sec := range seconds {
+		if sec.T < window[0] || sec.T >= window[0]+st.Blocks*st.BlockSeconds {
+			continue
+		}
+		for _, c := range sec.Kinds {
+			per[(sec.T-window[0])/st.BlockSeconds] += c.Committed
+		}
+	}
+	xs := make([]float64, st.Blocks)
+	for b := range st.Blocks {
+		st.Rates = append(st.Rates, float64(per[b])/float64(st.BlockSeconds))
+		xs[b] = float64(b)
+	}
+	mean, sd := meanSD(st.Rates)
+	if mean <= 0 {
+		st.Verdict = "not steady: nothing committed"
+		return st
+	}
+	slope := olsSlope(xs, st.Rates)
+	drift := slope * float64(st.Blocks) / mean
+	cv := sd / mean
+	st.Drift, st.CV = &drift, &cv
+	switch {
+	case math.Abs(drift) > st.MaxDrift:
+		dir := "rose"
+		if drift < 0 {
+			dir = "fell"
+		}
+		st.Verdict = fmt.Sprintf("not steady: throughput %s by %.1f%% of its mean across the window (more than %.0f%%)", dir, math.Abs(drift)*100, st.MaxDrift*100)
+	case cv > st.MaxCV:
+		st.Verdict = fmt.Sprintf("not steady: the %d-second blocks vary by %.1f%% of the mean (more than %.0f%%)", st.BlockSeconds, cv*100, st.MaxCV*100)
+	default:
+		st.Verdict = "steady"
+	}
+	return st
+}
+
+func meanSD(v []float64) (mean, sd float64) {
+	for _, x := range v {
+		mean += x
+	}
+	mean /= float64(len(v))
+	if len(v) < 2 {
+		return mean, 0
+	}
+	for _, x := range v {
+		sd += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(sd / float64(len(v)-1))
+}
+
+func olsSlope(x, y []float64) float64 {
+	mx, _ := meanSD(x)
+	my, _ := meanSD(y)
+	var sxy, sxx float64
+	for i := range x {
+		sxy += (x[i] - mx) * (y[i] - my)
+		sxx += (x[i] - mx) * (x[i] - mx)
+	}
+	if sxx == 0 {
+		return 0
+	}
+	return sxy / sxx
+}

@@ -1,0 +1,106 @@
+package analyze
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"reflect"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+func benchSample(t *testing.T, name string) (*parse.BenchResult, []byte) {
+	t.Helper()
+	b, err := os.ReadFile(testutil.Testdata(t, "bench", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := parse.ReadBenchResult(bytes.NewReader(b), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, b
+}
+
+// The figures computed from the seconds of the live run are the ones the
+// run printed (its first line), to the last digit.
+func TestSummarizeBench(t *testing.T) {
+	res, b := benchSample(t, "run-w1-t4.jsonl")
+	s := SummarizeBench(&res.Run, res.Seconds, NewThresholds())
+	if *s.TpmC != 10004 || *s.TpmTotal != 22385 || s.WindowSeconds != 60 || !s.SteadyState || s.Steady.Verdict != "steady" {
+		t.Errorf("tpmC %v, tpmTotal %v, window %d, steady %v %q", *s.TpmC, *s.TpmTotal, s.WindowSeconds, s.SteadyState, s.Steady.Verdict)
+	}
+	want := []struct {
+		name                                   string
+		committed, rolledBack, conflicts, errs int64
+	}{
+		{"new_order", 10004, 123, 1904, 0}, {"payment", 9680, 0, 6544, 0}, {"order_status", 900, 0, 0, 0},
+		{"delivery", 897, 0, 387, 0}, {"stock_level", 904, 0, 0, 0},
+	}
+	for i, w := range want {
+		tx := s.Transactions[i]
+		if tx.Name != w.name || tx.Committed != w.committed || tx.RolledBack != w.rolledBack || tx.Conflicts != w.conflicts || tx.Errors != w.errs {
+			t.Errorf("%+v, want %+v", tx, w)
+		}
+	}
+	// tpmC is the committed New-Orders × 60 / window seconds.
+	if *s.TpmC != float64(s.Transactions[0].Committed)*60/60 {
+		t.Error("tpmC is not the New-Orders per minute")
+	}
+	// Percentiles never pass the maximum and grow with the rank.
+	for _, tx := range s.Transactions {
+		l := tx.LatencyMs
+		if !(l.P50 <= l.P90 && l.P90 <= l.P95 && l.P95 <= l.P99 && l.P99 <= l.Max) {
+			t.Errorf("%s: %+v", tx.Name, *l)
+		}
+	}
+	if s.Transactions[1].GaveUp != 2 {
+		t.Errorf("payments given up: %d", s.Transactions[1].GaveUp)
+	}
+	if s.CacheHit == nil || s.IOWindow.PageReads != 324138-44075 || s.IOWindow.PageFetches != 25916892-1628627 {
+		t.Errorf("io %+v, hit %v", s.IOWindow, s.CacheHit)
+	}
+	// What the run printed on its first line.
+	var printed struct {
+		TpmC         float64            `json:"tpmc"`
+		Steady       SteadyTest         `json:"steady"`
+		Transactions []BenchTransaction `json:"transactions"`
+		CacheHit     float64            `json:"cache_hit"`
+	}
+	line1, _, _ := bytes.Cut(b, []byte("\n"))
+	if err := json.Unmarshal(line1, &printed); err != nil {
+		t.Fatal(err)
+	}
+	if printed.TpmC != *s.TpmC || !reflect.DeepEqual(printed.Transactions, s.Transactions) ||
+		!reflect.DeepEqual(printed.Steady, s.Steady) || printed.CacheHit != *s.CacheHit {
+		t.Errorf("recomputed figures differ from the printed ones:\n%+v\n%+v", printed.Transactions, s.Transactions)
+	}
+}
+
+// The first 512 page buffers run of the buffers sweep: the machine's other
+// work (load average 9) cut throughput to a quarter in the window's
+// middle.
+func TestSteadyStateFalls(t *testing.T) {
+	res, _ := benchSample(t, "page_buffers-512-run1.jsonl")
+	s := SummarizeBench(&res.Run, res.Seconds, NewThresholds())
+	st := s.Steady
+	if s.SteadyState || st.Blocks != 10 || st.BlockSeconds != 2 || len(st.Rates) != 10 || st.Rates[0] != 209 || st.Rates[5] != 47 ||
+		st.Verdict != "not steady: throughput rose by 32.7% of its mean across the window (more than 10%)" {
+		t.Errorf("%+v", st)
+	}
+	// A window too short to judge.
+	short := res.Run
+	short.Window = [2]int{10, 14}
+	if st := SummarizeBench(&short, res.Seconds, NewThresholds()).Steady; st.Drift != nil ||
+		st.Verdict != "not judged: a window of 4 s makes 4 blocks, fewer than 5" {
+		t.Errorf("short window: %+v", st)
+	}
+	// An empty window (interrupted in the warm-up): no tpmC.
+	empty := res.Run
+	empty.Window = [2]int{10, 10}
+	if e := SummarizeBench(&empty, res.Seconds, NewThresholds()); e.TpmC != nil || e.Transactions[0].LatencyMs != nil {
+		t.Errorf("empty window: %v", e.TpmC)
+	}
+}

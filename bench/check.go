@@ -1,0 +1,113 @@
+package bench
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+)
+
+// Check is one consistency condition of TPC-C 5.11 clause 3.3.2, run on a
+// range of warehouses: Violations counts the warehouses, districts,
+// orders, lines or customers that break it.
+type Check struct {
+	ID         int    `json:"id"` // the clause's number, 3.3.2.ID
+	Condition  string `json:"condition"`
+	Scope      string `json:"scope"` // what Violations counts
+	Violations int64  `json:"violations"`
+	Passed     bool   `json:"passed"`
+}
+
+type condition struct {
+	id        int
+	text      string
+	scope     string
+	freshOnly bool // holds only before any transaction ran
+	sql       string
+}
+
+// conditions are clause 3.3.2's twelve; every ? pair is the warehouse
+// range.
+var conditions = []condition{
+	{1, "W_YTD = sum(D_YTD)", "warehouses", false,
+		`SELECT COUNT(*) FROM WAREHOUSE W WHERE W.W_ID BETWEEN ? AND ?
+  AND W.W_YTD <> (SELECT SUM(D.D_YTD) FROM DISTRICT D WHERE D.D_W_ID = W.W_ID)`},
+	{2, "D_NEXT_O_ID - 1 = max(O_ID) = max(NO_O_ID)", "districts", false,
+		`SELECT COUNT(*) FROM DISTRICT D WHERE D.D_W_ID BETWEEN ? AND ?
+  AND (D.D_NEXT_O_ID - 1 <> (SELECT MAX(O.O_ID) FROM ORDERS O WHERE O.O_W_ID = D.D_W_ID AND O.O_D_ID = D.D_ID)
+    OR D.D_NEXT_O_ID - 1 <> (SELECT MAX(N.NO_O_ID) FROM NEW_ORDER N WHERE N.NO_W_ID = D.D_W_ID AND N.NO_D_ID = D.D_ID))`},
+	{3, "max(NO_O_ID) - min(NO_O_ID) + 1 = rows in NEW_ORDER", "districts", false,
+		`SELECT COUNT(*) FROM (SELECT NO_W_ID, NO_D_ID, MAX(NO_O_ID) - MIN(NO_O_ID) + 1 AS SPAN, COUNT(*) AS N
+  FROM NEW_ORDER WHERE NO_W_ID BETWEEN ? AND ? GROUP BY NO_W_ID, NO_D_ID) WHERE SPAN <> N`},
+	{4, "sum(O_OL_CNT) = rows in ORDER_LINE", "districts", false,
+		`SELECT COUNT(*) FROM DISTRICT D WHERE D.D_W_ID BETWEEN ? AND ?
+  AND (SELECT SUM(O.O_OL_CNT) FROM ORDERS O WHERE O.O_W_ID = D.D_W_ID AND O.O_D_ID = D.D_ID)
+   <> (SELECT COUNT(*) FROM ORDER_LINE L WHERE L.OL_W_ID = D.D_W_ID AND L.OL_D_ID = D.D_ID)`},
+	{5, "O_CARRIER_ID is null exactly for orders in NEW_ORDER", "orders", false,
+		`SELECT COUNT(*) FROM ORDERS O WHERE O.O_W_ID BETWEEN ? AND ?
+  AND (O.O_CARRIER_ID IS NULL) <> EXISTS (SELECT 1 FROM NEW_ORDER N
+    WHERE N.NO_W_ID = O.O_W_ID AND N.NO_D_ID = O.O_D_ID AND N.NO_O_ID = O.O_ID)`},
+	{6, "O_OL_CNT = the order's rows in ORDER_LINE", "orders", false,
+		`SELECT COUNT(*) FROM ORDERS O WHERE O.O_W_ID BETWEEN ? AND ?
+  AND O.O_OL_CNT <> (SELECT COUNT(*) FROM ORDER_LINE L WHERE L.OL_W_ID = O.O_W_ID AND L.OL_D_ID = O.O_D_ID AND L.OL_O_ID = O.O_ID)`},
+	{7, "OL_DELIVERY_D is null exactly when O_CARRIER_ID is", "order lines", false,
+		`SELECT COUNT(*) FROM ORDER_LINE L JOIN ORDERS O ON O.O_W_ID = L.OL_W_ID AND O.O_D_ID = L.OL_D_ID AND O.O_ID = L.OL_O_ID
+  WHERE L.OL_W_ID BETWEEN ? AND ? AND (L.OL_DELIVERY_D IS NULL) <> (O.O_CARRIER_ID IS NULL)`},
+	{8, "W_YTD = sum(H_AMOUNT)", "warehouses", false,
+		`SELECT COUNT(*) FROM WAREHOUSE W LEFT JOIN (SELECT H_W_ID, SUM(H_AMOUNT) AS S FROM HISTORY
+  WHERE H_W_ID BETWEEN ? AND ? GROUP BY H_W_ID) H ON H.H_W_ID = W.W_ID
+  WHERE W.W_ID BETWEEN ? AND ? AND W.W_YTD IS DISTINCT FROM H.S`},
+	{9, "D_YTD = sum(H_AMOUNT)", "districts", false,
+		`SELECT COUNT(*) FROM DISTRICT D LEFT JOIN (SELECT H_W_ID, H_D_ID, SUM(H_AMOUNT) AS S FROM HISTORY
+  WHERE H_W_ID BETWEEN ? AND ? GROUP BY H_W_ID, H_D_ID) H ON H.H_W_ID = D.D_W_ID AND H.H_D_ID = D.D_ID
+  WHERE D.D_W_ID BETWEEN ? AND ? AND D.D_YTD IS DISTINCT FROM H.S`},
+	// 10 and 12 add up, per customer, the balance, the payments and the
+	// delivered lines in one grouped pass: Firebird 3 evaluates a derived
+	// table joined per customer once for every customer, and HISTORY has
+	// no index.
+	{10, "C_BALANCE = sum(delivered OL_AMOUNT) - sum(H_AMOUNT)", "customers", false,
+		`SELECT COUNT(*) FROM (SELECT W, D, C FROM (
+    SELECT C_W_ID AS W, C_D_ID AS D, C_ID AS C, C_BALANCE AS X FROM CUSTOMER WHERE C_W_ID BETWEEN ? AND ?
+    UNION ALL SELECT H_C_W_ID, H_C_D_ID, H_C_ID, H_AMOUNT FROM HISTORY WHERE H_C_W_ID BETWEEN ? AND ?
+    UNION ALL SELECT O.O_W_ID, O.O_D_ID, O.O_C_ID, -L.OL_AMOUNT FROM ORDERS O
+      JOIN ORDER_LINE L ON L.OL_W_ID = O.O_W_ID AND L.OL_D_ID = O.O_D_ID AND L.OL_O_ID = O.O_ID
+      WHERE O.O_W_ID BETWEEN ? AND ? AND L.OL_DELIVERY_D IS NOT NULL)
+  GROUP BY W, D, C HAVING SUM(X) <> 0)`},
+	{11, "rows in ORDERS - rows in NEW_ORDER = 2100 (before any run)", "districts", true,
+		`SELECT COUNT(*) FROM DISTRICT D WHERE D.D_W_ID BETWEEN ? AND ?
+  AND (SELECT COUNT(*) FROM ORDERS O WHERE O.O_W_ID = D.D_W_ID AND O.O_D_ID = D.D_ID)
+    - (SELECT COUNT(*) FROM NEW_ORDER N WHERE N.NO_W_ID = D.D_W_ID AND N.NO_D_ID = D.D_ID) <> 2100`},
+	{12, "C_BALANCE + C_YTD_PAYMENT = sum(delivered OL_AMOUNT)", "customers", false,
+		`SELECT COUNT(*) FROM (SELECT W, D, C FROM (
+    SELECT C_W_ID AS W, C_D_ID AS D, C_ID AS C, C_BALANCE + C_YTD_PAYMENT AS X FROM CUSTOMER WHERE C_W_ID BETWEEN ? AND ?
+    UNION ALL SELECT O.O_W_ID, O.O_D_ID, O.O_C_ID, -L.OL_AMOUNT FROM ORDERS O
+      JOIN ORDER_LINE L ON L.OL_W_ID = O.O_W_ID AND L.OL_D_ID = O.O_D_ID AND L.OL_O_ID = O.O_ID
+      WHERE O.O_W_ID BETWEEN ? AND ? AND L.OL_DELIVERY_D IS NOT NULL)
+  GROUP BY W, D, C HAVING SUM(X) <> 0)`},
+}
+
+// Consistency runs the conditions on warehouses lo..hi in one read-only
+// transaction (one snapshot); fresh adds condition 11, which holds only
+// before any transaction ran.
+func Consistency(ctx context.Context, db *sql.DB, lo, hi int, fresh bool) ([]Check, error) {
+	tx, err := db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: false})
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	out := []Check{}
+	for _, c := range conditions {
+		if c.freshOnly && !fresh {
+			continue
+		}
+		args := make([]any, 0, 6)
+		for range strings.Count(c.sql, "?") / 2 {
+			args = append(args, lo, hi)
+		}
+		var n int64
+		if err := tx.QueryRowContext(ctx, c.sql, args...).Scan(&n); err != nil {
+			return nil, err
+		}
+		out = append(out, Check{ID: c.id, Condition: c.text, Scope: c.scope, Violations: n, Passed: n == 0})
+	}
+	return out, nil
+}

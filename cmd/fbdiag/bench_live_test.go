@@ -1,0 +1,294 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/bench"
+	"github.com/fbdiag/fbdiag/collect"
+	"github.com/fbdiag/fbdiag/collect/livetest"
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// TestLiveBench is issue 17's acceptance on the live server, on one
+// database loaded once: bench init --warehouses 1 completes with the
+// spec's row counts and every consistency condition passing; bench run
+// commits the mix; bench sweep writes a table fbdiag throughput reads.
+func TestLiveBench(t *testing.T) {
+	s := livetest.Server(t)
+	db := livetest.TempPath(t, s, "tpcc.fdb")
+	if !t.Run("init", func(t *testing.T) { benchInitLive(t, s, db) }) {
+		return
+	}
+	t.Run("run", func(t *testing.T) { benchRunLive(t, s, db) })
+	t.Run("run client", func(t *testing.T) { benchRunClientLive(t, s, db) })
+	t.Run("interrupted", func(t *testing.T) { benchRunInterrupted(t, s, db) })
+	t.Run("sweep", func(t *testing.T) { benchSweepLive(t, s, db) })
+}
+
+// bench sweep --buffers 128,2048 --runs 2 writes a table that fbdiag
+// throughput analyses as a sweep of two settings run twice, each run with
+// the buffers asked; the header's buffers are put back.
+func benchSweepLive(t *testing.T, s collect.Server, db string) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "buffers.csv")
+	code, stdout, errs := runCLI(t, nil, "bench", "sweep", "--server", s.Addr, "--buffers", "128,2048", "--runs", "2",
+		"--warmup", "2s", "--duration", "5s", "--format", "json", "--out", out, "--runs-dir", filepath.Join(dir, "runs"), db)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, "page buffers in the header put back to 0") {
+		t.Errorf("stderr: %s", errs)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 5 || lines[0] != "page_buffers,run,tpmc,committed,window_s,new_order_p99_ms,conflicts,cache_hit_pct,steady,page_buffers_used" {
+		t.Fatalf("table:\n%s", b)
+	}
+	for i, want := range []string{"128,1,", "2048,1,", "128,2,", "2048,2,"} {
+		f := strings.Split(lines[i+1], ",")
+		if !strings.HasPrefix(lines[i+1], want) || f[4] != "5" || f[9] != f[0] {
+			t.Errorf("row %d: %s; want %s…, a 5 s window, the buffers used as asked", i+1, lines[i+1], want)
+		}
+	}
+	runs, _ := filepath.Glob(filepath.Join(dir, "runs", "*.jsonl"))
+	if len(runs) != 4 {
+		t.Errorf("run files %v", runs)
+	}
+	// The command printed the analysis; fbdiag throughput reads the table.
+	for _, j := range []string{stdout, runOut(t, "throughput", "--format", "json", out)} {
+		var res analyze.Result
+		if err := json.Unmarshal([]byte(j), &res); err != nil {
+			t.Fatal(err)
+		}
+		if res.Mode != "sweep" || len(res.Series) != 1 || res.Series[0].Sweep == nil || len(res.Series[0].Sweep.Settings) != 2 {
+			t.Fatalf("analysis: mode %s, %d series", res.Mode, len(res.Series))
+		}
+		for _, st := range res.Series[0].Sweep.Settings {
+			if st.N != 2 || st.Compare == nil && st.X != res.Series[0].Sweep.Best.X {
+				t.Errorf("setting %v: %d runs, comparison %v", st.X, st.N, st.Compare)
+			}
+		}
+	}
+}
+
+func runOut(t *testing.T, args ...string) string {
+	t.Helper()
+	code, out, errs := runCLI(t, nil, args...)
+	if code != exitOK {
+		t.Fatalf("%v: exit %d: %s", args, code, errs)
+	}
+	return out
+}
+
+// bench run --terminals 4 --warmup 5s --duration 20s commits all five
+// kinds within 5 points of the mix, tpmC is the committed New-Orders × 60
+// / 20, and nothing fails; the result file holds the same counts.
+func benchRunLive(t *testing.T, s collect.Server, db string) {
+	out := filepath.Join(t.TempDir(), "run.jsonl")
+	code, stdout, errs := runCLI(t, nil, "bench", "run", "--server", s.Addr, "--terminals", "4", "--warmup", "5s",
+		"--duration", "20s", "--format", "json", "--out", out, db)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var sum analyze.BenchSummary
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("tpmC %.1f, tpmTotal %.1f, steady %v (%s), fbdiag CPU %.3f, load %v",
+		*sum.TpmC, *sum.TpmTotal, sum.SteadyState, sum.Steady.Verdict, *sum.Client.CPUShare, *sum.Client.LoadAverage[0])
+	if sum.WindowSeconds != 20 || sum.Window != [2]int{5, 25} || sum.Terminals != 4 || sum.Warehouses != 1 || sum.Partial {
+		t.Errorf("window %d %v, terminals %d, warehouses %d, partial %v", sum.WindowSeconds, sum.Window, sum.Terminals, sum.Warehouses, sum.Partial)
+	}
+	mix := map[string]float64{"new_order": 45, "payment": 43, "order_status": 4, "delivery": 4, "stock_level": 4}
+	if len(sum.Transactions) != 5 {
+		t.Fatalf("%d transactions", len(sum.Transactions))
+	}
+	for _, tx := range sum.Transactions {
+		if tx.Committed == 0 || tx.Errors != 0 || tx.LatencyMs == nil {
+			t.Errorf("%s: committed %d, errors %d, latency %v", tx.Name, tx.Committed, tx.Errors, tx.LatencyMs)
+			continue
+		}
+		if d := tx.Share - mix[tx.Name]; d < -5 || d > 5 {
+			t.Errorf("%s: %.1f%% of the committed, the mix says %.0f%%", tx.Name, tx.Share, mix[tx.Name])
+		}
+		if l := tx.LatencyMs; !(l.P50 <= l.P90 && l.P90 <= l.P95 && l.P95 <= l.P99 && l.P99 <= l.Max && l.Mean > 0) {
+			t.Errorf("%s: latency %+v", tx.Name, *l)
+		}
+	}
+	no := sum.Transactions[0]
+	if want := float64(no.Committed) * 60 / 20; *sum.TpmC != want {
+		t.Errorf("tpmC %v, want %d × 60 / 20 = %v", *sum.TpmC, no.Committed, want)
+	}
+	// 1% of some 1000 New-Orders: none rolled back would be a 1 in 20000 chance.
+	if no.RolledBack == 0 {
+		t.Error("no New-Order rolled back")
+	}
+	if len(sum.Errors) != 0 {
+		t.Errorf("errors: %+v", sum.Errors)
+	}
+	sv := sum.Server
+	if sv.PageSize != 4096 || !sv.ForcedWrites || sv.PageBuffers <= 0 || !strings.HasPrefix(sv.Engine, "3.") || sv.Architecture == "" {
+		t.Errorf("server %+v", sv)
+	}
+	if sum.Size[0] == nil || sum.Size[1] == nil || *sum.Size[1] < *sum.Size[0] || sum.IO[0] == nil || sum.IO[1] == nil ||
+		sum.IOWindow == nil || sum.IOWindow.PageFetches <= 0 || sum.Client.CPUShare == nil {
+		t.Errorf("edges: size %v, io %v, window io %v, cpu %v", sum.Size, sum.IO, sum.IOWindow, sum.Client.CPUShare)
+	}
+	// The result file: the summary, then the seconds, whose window adds up
+	// to the summary's counts.
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := parse.ReadBenchResult(f, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Seconds) < 25 || res.Run.Window != sum.Window {
+		t.Fatalf("%d seconds, window %v", len(res.Seconds), res.Run.Window)
+	}
+	again := analyze.SummarizeBench(&res.Run, res.Seconds, analyze.NewThresholds())
+	if *again.TpmC != *sum.TpmC || again.Transactions[1].Committed != sum.Transactions[1].Committed || again.Steady.Verdict != sum.Steady.Verdict {
+		t.Errorf("from the file: tpmC %v, payments %d, %q", *again.TpmC, again.Transactions[1].Committed, again.Steady.Verdict)
+	}
+	phases := map[string]int{}
+	for _, sec := range res.Seconds {
+		phases[sec.Phase]++
+	}
+	if phases["warmup"] != 5 || phases["window"] != 20 || phases["drain"] < 1 {
+		t.Errorf("phases %v", phases)
+	}
+}
+
+// A run cancelled in its window (Ctrl-C) returns what it measured,
+// partial, with the window cut at the last whole second, and its result
+// file says so.
+func benchRunInterrupted(t *testing.T, s collect.Server, db string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(3500*time.Millisecond, cancel)
+	res, err := bench.Run(ctx, s, db, bench.RunOptions{Terminals: 2, Warmup: time.Second, Duration: 30 * time.Second, Retries: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Run
+	if !r.Partial || r.Stopped != "interrupted" || r.Window != [2]int{1, 3} || r.DurationSeconds != 30 {
+		t.Errorf("partial %v %q, window %v", r.Partial, r.Stopped, r.Window)
+	}
+	sum := analyze.SummarizeBench(&r, res.Seconds, analyze.NewThresholds())
+	if sum.WindowSeconds != 2 || sum.TpmC == nil || *sum.TpmC != float64(sum.Transactions[0].Committed)*30 {
+		t.Errorf("window %d, tpmC %v for %d New-Orders", sum.WindowSeconds, sum.TpmC, sum.Transactions[0].Committed)
+	}
+	var b strings.Builder
+	if err := bench.WriteResult(&b, sum, res.Seconds); err != nil {
+		t.Fatal(err)
+	}
+	back, err := parse.ReadBenchResult(strings.NewReader(b.String()), "partial.jsonl")
+	if err != nil || !back.Run.Partial || back.Run.Stopped != "interrupted" {
+		t.Errorf("read back: %v %+v", err, back.Run)
+	}
+}
+
+// --mode client runs the same work as plain statements.
+func benchRunClientLive(t *testing.T, s collect.Server, db string) {
+	code, stdout, errs := runCLI(t, nil, "bench", "run", "--server", s.Addr, "--terminals", "2", "--warmup", "0s",
+		"--duration", "4s", "--mode", "client", "--format", "json", db)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var sum analyze.BenchSummary
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if sum.Mode != "client" || sum.Transactions[0].Committed == 0 || sum.Transactions[1].Committed == 0 || len(sum.Errors) != 0 {
+		t.Errorf("mode %s, committed %d new orders and %d payments, errors %+v", sum.Mode,
+			sum.Transactions[0].Committed, sum.Transactions[1].Committed, sum.Errors)
+	}
+}
+
+func benchInitLive(t *testing.T, s collect.Server, db string) {
+	dir := t.TempDir()
+	csv := filepath.Join(dir, "load.csv")
+	code, out, errs := runCLI(t, nil, "bench", "init", "--server", s.Addr, "--warehouses", "1", "--format", "json", "--out", csv, db)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var res bench.LoadResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("loaded %d rows in %.1fs on %d connections, %d bytes", res.Rows, res.Seconds, res.Jobs, res.SizeBytes[1])
+	if !res.Created || res.Warehouses != 1 || len(res.Loaded) != 1 || res.Parts != 20 || !res.CountsChecked || !res.Consistent {
+		t.Errorf("created %v, warehouses %d, loaded %v, parts %d, counts checked %v, consistent %v",
+			res.Created, res.Warehouses, res.Loaded, res.Parts, res.CountsChecked, res.Consistent)
+	}
+	want := map[string]int64{"ITEM": 100000, "WAREHOUSE": 1, "STOCK": 100000, "DISTRICT": 10, "CUSTOMER": 30000,
+		"HISTORY": 30000, "ORDERS": 30000, "NEW_ORDER": 9000}
+	var total int64
+	for _, c := range res.Counts {
+		total += c.Rows
+		if c.Table == "ORDER_LINE" {
+			// 3000 orders of 5 to 15 lines in each of 10 districts:
+			// 300,000 on average with a standard deviation of 548 (√10 a
+			// order): ±10,000 is 18 of them.
+			if c.Rows < 290000 || c.Rows > 310000 || !c.OK {
+				t.Errorf("ORDER_LINE %d rows, ok %v: want about 300000", c.Rows, c.OK)
+			}
+			continue
+		}
+		if c.Rows != want[c.Table] || !c.OK {
+			t.Errorf("%s: %d rows, ok %v; want %d", c.Table, c.Rows, c.OK, want[c.Table])
+		}
+	}
+	if len(res.Counts) != 9 || total != res.Rows {
+		t.Errorf("%d tables hold %d rows, the loader reported %d", len(res.Counts), total, res.Rows)
+	}
+	if len(res.Checks) != 12 {
+		t.Errorf("%d checks, want 12", len(res.Checks))
+	}
+	for _, c := range res.Checks {
+		if !c.Passed || c.Violations != 0 {
+			t.Errorf("condition %d (%s): %d %s violate it", c.ID, c.Condition, c.Violations, c.Scope)
+		}
+	}
+	if res.RowsPerSecond == nil || *res.RowsPerSecond <= 0 || res.SizeBytes[1] <= res.SizeBytes[0] {
+		t.Errorf("rate %v, size %v", res.RowsPerSecond, res.SizeBytes)
+	}
+	// The load history reads as a load-speed result.
+	b, err := os.ReadFile(csv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 2 || lines[0] != "step,warehouses,size_mb,load_time_s,load_speed_mb_s,rows,rows_per_s,jobs" {
+		t.Errorf("load csv:\n%s", b)
+	}
+	code, out, errs = runCLI(t, nil, "throughput", "--format", "json", csv)
+	var tp struct {
+		Mode string `json:"mode"`
+	}
+	if code != exitOK || json.Unmarshal([]byte(out), &tp) != nil || tp.Mode != "load" {
+		t.Errorf("throughput of the load history: exit %d, mode %q: %s", code, tp.Mode, errs)
+	}
+	// A second init finds everything loaded: nothing to do, still consistent.
+	code, out, errs = runCLI(t, nil, "bench", "init", "--server", s.Addr, "--warehouses", "1", "--format", "json", db)
+	var again bench.LoadResult
+	if code != exitOK || json.Unmarshal([]byte(out), &again) != nil {
+		t.Fatalf("second init: exit %d: %s", code, errs)
+	}
+	if again.Created || again.Parts != 0 || len(again.Loaded) != 0 || again.Warehouses != 1 || !again.Consistent ||
+		len(again.Checks) != 11 || again.CountsChecked || len(again.History) != 1 {
+		t.Errorf("second init: created %v, parts %d, loaded %v, warehouses %d, consistent %v, %d checks, counts checked %v, history %d",
+			again.Created, again.Parts, again.Loaded, again.Warehouses, again.Consistent, len(again.Checks), again.CountsChecked, len(again.History))
+	}
+}

@@ -1,0 +1,125 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/printable"
+)
+
+// WriteBenchText prints a bench run as go-tpc prints its summary: one
+// line per transaction kind with its count, rate and latency percentiles,
+// a line for the kinds' failures, then tpmC and tpmTotal; the run's
+// settings and the server's facts follow as a table.
+func WriteBenchText(w io.Writer, s *analyze.BenchSummary) error {
+	var b strings.Builder
+	for _, t := range s.Transactions {
+		name := strings.ToUpper(t.Name)
+		fmt.Fprintf(&b, "[Summary] %-12s - Takes(s): %d, Count: %d, TPM: %.1f", name, s.WindowSeconds, t.Committed, t.PerMinute)
+		if l := t.LatencyMs; l != nil {
+			fmt.Fprintf(&b, ", Avg(ms): %s, 50th(ms): %s, 90th(ms): %s, 95th(ms): %s, 99th(ms): %s, Max(ms): %s",
+				ms(l.Mean), ms(l.P50), ms(l.P90), ms(l.P95), ms(l.P99), ms(l.Max))
+		}
+		b.WriteByte('\n')
+		if t.Conflicts+t.GaveUp+t.Errors+t.RolledBack > 0 {
+			fmt.Fprintf(&b, "[Summary] %-12s - Rolled back: %d, Conflicts: %d, Gave up: %d, Errors: %d\n",
+				name+"_ERR", t.RolledBack, t.Conflicts, t.GaveUp, t.Errors)
+		}
+	}
+	if s.TpmC != nil {
+		fmt.Fprintf(&b, "tpmC: %.1f, tpmTotal: %.1f, window: %d s", *s.TpmC, *s.TpmTotal, s.WindowSeconds)
+	} else {
+		fmt.Fprintf(&b, "tpmC: -, tpmTotal: -, window: empty")
+	}
+	if s.Partial {
+		fmt.Fprintf(&b, " (partial: %s)", s.Stopped)
+	}
+	b.WriteString("\n")
+	for _, l := range strings.Split(b.String(), "\n") {
+		if _, err := fmt.Fprintln(w, printable.String(l)); err != nil {
+			return err
+		}
+	}
+	return WriteTables(w, Text, BenchRunTable(s))
+}
+
+func ms(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+
+// BenchTables lays a bench run out as tables (CSV, markdown): the
+// transactions, then the run.
+func BenchTables(s *analyze.BenchSummary) []*Table {
+	tx := &Table{Name: "transactions", Title: "Transactions in the measured window",
+		Columns: Cols("transaction", ">committed", ">share %", ">per minute", ">rolled back", ">conflicts", ">gave up", ">errors",
+			">mean ms", ">p50 ms", ">p90 ms", ">p95 ms", ">p99 ms", ">max ms")}
+	for _, t := range s.Transactions {
+		row := []string{t.Name, itoa64(t.Committed), strconv.FormatFloat(t.Share, 'f', 1, 64), strconv.FormatFloat(t.PerMinute, 'f', 1, 64),
+			itoa64(t.RolledBack), itoa64(t.Conflicts), itoa64(t.GaveUp), itoa64(t.Errors)}
+		if l := t.LatencyMs; l != nil {
+			row = append(row, ms(l.Mean), ms(l.P50), ms(l.P90), ms(l.P95), ms(l.P99), ms(l.Max))
+		} else {
+			row = append(row, "", "", "", "", "", "")
+		}
+		tx.Add(row...)
+	}
+	if s.TpmC != nil {
+		tx.Notes = append(tx.Notes, fmt.Sprintf("tpmC %.1f, tpmTotal %.1f over a window of %d s", *s.TpmC, *s.TpmTotal, s.WindowSeconds))
+	}
+	return []*Table{tx, BenchRunTable(s)}
+}
+
+func itoa64(v int64) string { return strconv.FormatInt(v, 10) }
+
+// BenchRunTable is the run's settings, the server's facts and the
+// figures read at the window's edges.
+func BenchRunTable(s *analyze.BenchSummary) *Table {
+	t := &Table{Name: "run", Title: "Run", Columns: Cols("item", "value")}
+	t.Add("database", s.Database)
+	t.Add("workload", fmt.Sprintf("%d terminal(s) on %d warehouse(s), home %s, mode %s, %s, %d retries",
+		s.Terminals, s.Warehouses, s.Home, s.Mode, s.Isolation, s.Retries))
+	t.Add("window", fmt.Sprintf("%d s after a %d s warm-up (seconds %d to %d)", s.WindowSeconds, s.WarmupSeconds, s.Window[0], s.Window[1]))
+	if s.Partial {
+		t.Add("partial", s.Stopped)
+	}
+	steady := "yes"
+	if !s.SteadyState {
+		steady = "no"
+	}
+	t.Add("steady state", steady+": "+s.Steady.Verdict)
+	sv := s.Server
+	t.Add("server", fmt.Sprintf("%s (%s), %s", sv.Version, sv.Engine, sv.Architecture))
+	fw := "off"
+	if sv.ForcedWrites {
+		fw = "on"
+	}
+	t.Add("database setup", fmt.Sprintf("page size %d, %d page buffers, forced writes %s, ODS %s", sv.PageSize, sv.PageBuffers, fw, sv.ODS))
+	if s.Size[0] != nil && s.Size[1] != nil {
+		t.Add("size", fmt.Sprintf("%s → %s", benchMiB(*s.Size[0]), benchMiB(*s.Size[1])))
+	}
+	if io := s.IOWindow; io != nil {
+		v := fmt.Sprintf("%d reads, %d writes, %d fetches, %d marks", io.PageReads, io.PageWrites, io.PageFetches, io.PageMarks)
+		if s.CacheHit != nil {
+			v += fmt.Sprintf("; cache hit %.2f%%", *s.CacheHit*100)
+		}
+		t.Add("page I/O in the window", v)
+	}
+	c := s.Client
+	if c.CPUShare != nil {
+		t.Add("fbdiag CPU", fmt.Sprintf("%.2f s user + %.2f s system = %.1f%% of one core over the window (%d CPUs)",
+			*c.UserSeconds, *c.SystemSeconds, *c.CPUShare*100, c.CPUs))
+	}
+	if c.LoadAverage[0] != nil && c.LoadAverage[1] != nil {
+		t.Add("load average", fmt.Sprintf("%.2f at the window's start, %.2f at its end", *c.LoadAverage[0], *c.LoadAverage[1]))
+	}
+	if s.Sweep != nil {
+		t.Add("sweep", fmt.Sprintf("%s = %d, run %d", s.Sweep.Axis, s.Sweep.Value, s.Sweep.Run))
+	}
+	for _, e := range s.Errors {
+		t.Notes = append(t.Notes, fmt.Sprintf("%s error ×%d: %s", e.Kind, e.Count, e.Message))
+	}
+	return t
+}
+
+func benchMiB(b int64) string { return strconv.FormatFloat(float64(b)/(1<<20), 'f', 1, 64) + " MiB" }

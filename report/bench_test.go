@@ -1,0 +1,100 @@
+package report
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
+	"github.com/fbdiag/fbdiag/plot"
+)
+
+func benchRunSample(t *testing.T) (*parse.BenchResult, *analyze.BenchSummary) {
+	t.Helper()
+	b, err := os.ReadFile(testutil.Testdata(t, "bench", "run-w1-t4.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := parse.ReadBenchResult(bytes.NewReader(b), "run-w1-t4.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res, analyze.SummarizeBench(&res.Run, res.Seconds, analyze.NewThresholds())
+}
+
+// The text of a run read back from its file is what bench run printed
+// live (testdata/bench/run-w1-t4.txt, the capture's stdout).
+func TestBenchTextGolden(t *testing.T) {
+	_, s := benchRunSample(t)
+	var b bytes.Buffer
+	if err := WriteBenchText(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(testutil.Testdata(t, "bench", "run-w1-t4.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != string(want) {
+		t.Errorf("text differs from the live run's:\n%s\nwant\n%s", b.String(), want)
+	}
+	if !strings.HasPrefix(b.String(), "[Summary] NEW_ORDER    - Takes(s): 60, Count: 10004, TPM: 10004.0, Avg(ms): 10.2, 50th(ms): 8.0") ||
+		!strings.Contains(b.String(), "\ntpmC: 10004.0, tpmTotal: 22385.0, window: 60 s\n") {
+		t.Errorf("go-tpc lines:\n%s", b.String())
+	}
+	var csv bytes.Buffer
+	if err := WriteTables(&csv, CSV, BenchTables(s)...); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(csv.String(), "new_order,10004,44.7,10004.0,123,1904,0,0,10.2,8.0,") {
+		t.Errorf("csv:\n%s", csv.String())
+	}
+}
+
+// The timeline chart plots every second's committed operations, shades
+// the warm-up (0-10 s) and the drain (70-71 s), and draws the window's
+// mean (22385 / 60 per second).
+func TestBenchCharts(t *testing.T) {
+	res, s := benchRunSample(t)
+	cs, err := BenchCharts(s, res.Seconds, "run-w1-t4.jsonl")
+	if err != nil || len(cs) != 2 {
+		t.Fatalf("%v, %d charts", err, len(cs))
+	}
+	tl, lat := cs[0], cs[1]
+	if tl.Kind != plot.KindBenchTimeline || lat.Kind != plot.KindBenchLatency {
+		t.Fatalf("kinds %s %s", tl.Kind, lat.Kind)
+	}
+	all, no := tl.Series("all five kinds"), tl.Series("new_order (tpmC / 60)")
+	if len(all.Y) != 71 || all.X[0] != 0.5 {
+		t.Fatalf("%d seconds from %v", len(all.Y), all.X[0])
+	}
+	var sumNO, sumAll float64
+	for i := 10; i < 70; i++ {
+		sumNO += no.Y[i]
+		sumAll += all.Y[i]
+	}
+	if sumNO != 10004 || sumAll != 22385 {
+		t.Errorf("window sums %v %v", sumNO, sumAll)
+	}
+	if w := tl.Series("shaded warm-up"); w == nil || w.X[0] != 0 || w.X[1] != 10 {
+		t.Errorf("warm-up %+v", w)
+	}
+	if d := tl.Series("shaded drain"); d == nil || d.X[0] != 70 || d.X[1] != 71 {
+		t.Errorf("drain %+v", d)
+	}
+	if m := tl.Series("window mean 373/s"); m == nil || m.Y[0] != 22385.0/60 {
+		t.Errorf("mean %+v", tl.Plotted)
+	}
+	p99 := lat.Series("p99")
+	if p99 == nil || len(p99.X) != 5 || p99.X[0] != s.Transactions[0].LatencyMs.P99 || p99.Labels[1] != "payment" {
+		t.Errorf("p99 %+v", p99)
+	}
+	for _, c := range cs {
+		png, err := c.PNG(plot.Options{})
+		if err != nil || len(png) < 10000 {
+			t.Errorf("%s: %v, %d bytes", c.Kind, err, len(png))
+		}
+	}
+}

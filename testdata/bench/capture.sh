@@ -1,0 +1,32 @@
+#!/bin/bash
+# The samples of testdata/bench and the experiment of docs/bench.md: a
+# fresh database on the project's Firebird 3.0.11 (Debian, SuperServer,
+# 2 cores shared with other work), loaded and run with fbdiag bench.
+# Usage: capture.sh FBDIAG OUTDIR   (run with nice; takes about 15 minutes)
+set -eu
+. /work/env.sh
+FB=$1; OUT=$2
+DB=/var/lib/firebird/3.0/data/fbdiag-bench-capture.fdb
+mkdir -p "$OUT"; cd "$OUT"
+rm -f "$DB"
+uptime > uptime.txt
+lock() { flock -s /tmp/fbdiag-live.lock "$@"; }
+# 1 warehouse, its load rate; the run of 4 terminals on it.
+lock $FB bench init --warehouses 1 --out load.csv "$DB" > init-w1.txt
+uptime >> uptime.txt
+lock $FB bench run --terminals 4 --warmup 10s --duration 60s --out run-w1-t4.jsonl "$DB" > run-w1-t4.txt
+uptime >> uptime.txt
+lock $FB bench run --terminals 4 --warmup 5s --duration 20s --mode client --out run-w1-t4-client.jsonl "$DB" > run-w1-t4-client.txt
+uptime >> uptime.txt
+# Page buffers: 4 settings, 2 runs each, round by round.
+lock $FB bench sweep --buffers 256,512,1024,2048 --runs 2 --terminals 4 --warmup 10s --duration 20s \
+  --out buffers.csv --runs-dir buffers "$DB" > buffers.txt 2> buffers.err
+uptime >> uptime.txt
+# Sizes: 1, 2, 4 and 8 warehouses, 2 runs each, a warehouse drawn per
+# transaction so that the runs touch the whole database.
+lock $FB bench sweep --warehouses 1,2,4,8 --runs 2 --terminals 4 --home random --warmup 10s --duration 20s \
+  --out sizes.csv --runs-dir sizes "$DB" > sizes.txt 2> sizes.err
+uptime >> uptime.txt
+lock $FB bench init --warehouses 8 --out load.csv --force "$DB" > init-w8.txt
+uptime >> uptime.txt
+rm -f "$DB"
