@@ -230,7 +230,7 @@ func runGstat(c *cli.Context) error {
 		// formats keep only what they show, the others the analysis
 		// without the parsed text.
 		for _, name := range c.Args().Slice() {
-			err := streamGstatKept(c, name, th, analyze.GstatOptions{Server: srv}, out.bounded(), out.vopt, func(a *analyze.GstatAnalysis, kept *view.GstatKept) error {
+			err := streamGstatKept(c, name, th, analyze.GstatOptions{Server: srv}, out.bounded(), out.warningLimit(), out.vopt, func(a *analyze.GstatAnalysis, kept *view.GstatKept) error {
 				return st.addKept(a, kept)
 			})
 			if err != nil {
@@ -390,7 +390,7 @@ func streamGstatJSON(c *cli.Context, st *gstatStream, name string, th analyze.Th
 // (analyze.StreamGstat) and passes fn the analysis of each: with bounded,
 // only the tables and indices the view shows (view.GstatKeeper); else
 // every table, without the parsed text.
-func streamGstatKept(c *cli.Context, name string, th analyze.Thresholds, opt analyze.GstatOptions, bounded bool, vopt view.GstatOptions, fn func(*analyze.GstatAnalysis, *view.GstatKept) error) error {
+func streamGstatKept(c *cli.Context, name string, th analyze.Thresholds, opt analyze.GstatOptions, bounded bool, limit int, vopt view.GstatOptions, fn func(*analyze.GstatAnalysis, *view.GstatKept) error) error {
 	rc, shown, err := openInput(c, name)
 	if err != nil {
 		return err
@@ -398,10 +398,6 @@ func streamGstatKept(c *cli.Context, name string, th analyze.Thresholds, opt ana
 	defer rc.Close()
 	keep := view.NewGstatKeeper(vopt)
 	var tables []analyze.TableStats
-	limit := 0
-	if bounded {
-		limit = vopt.Top
-	}
 	err = analyze.StreamGstat(rc, shown, th, opt, analyze.GstatStream{
 		WarningLimit: limit,
 		Table: func(a *analyze.GstatAnalysis, t *analyze.TableStats) error {
@@ -548,6 +544,23 @@ func (o *gstatOut) bounded() bool {
 		return !o.json && !o.opt.All && o.vopt.Top > 0
 	}
 	return false
+}
+
+// warningLimit is how many warnings a run must keep for the output: the
+// bounded view's top, one for a CSV table that shows none (tables,
+// encryption, problems: their rows do not depend on the warnings), else
+// all (0).
+func (o *gstatOut) warningLimit() int {
+	if o.bounded() {
+		return o.vopt.Top
+	}
+	if o.format == view.CSV && !o.json {
+		switch o.opt.Table {
+		case "", "tables", "encryption", "problems":
+			return 1
+		}
+	}
+	return 0
 }
 
 // close ends the output: OpenMetrics is written here.
