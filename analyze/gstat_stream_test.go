@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/fbdiag/fbdiag/internal/bigfile"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -78,5 +79,50 @@ func TestStreamGstatStops(t *testing.T) {
 	})
 	if !errors.Is(err, stop) || seen != 3 {
 		t.Errorf("err %v after %d tables", err, seen)
+	}
+}
+
+// benchGstatInput is an 8 MiB gstat -a -r made of the fb30 sample's
+// table blocks (internal/bigfile, as tools/make-big).
+func benchGstatInput(b *testing.B) []byte {
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "fb30", "shop-gstat-a-r.txt"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := bigfile.Gstat(&buf, src, 8<<20); err != nil {
+		b.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// BenchmarkReadLines is the yardstick of README's performance figures:
+// counting the lines of the input, as wc -l does.
+func BenchmarkReadLines(b *testing.B) {
+	data := benchGstatInput(b)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if bytes.Count(data, []byte{'\n'}) == 0 {
+			b.Fatal("no lines")
+		}
+	}
+}
+
+// BenchmarkStreamGstat parses and analyses the same input table by table
+// (what gstat's text output does before printing), warnings limited to
+// the 20 the text shows.
+func BenchmarkStreamGstat(b *testing.B) {
+	data := benchGstatInput(b)
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		n := 0
+		err := StreamGstat(bytes.NewReader(data), "big", NewThresholds(), GstatOptions{}, GstatStream{
+			WarningLimit: 20,
+			Table:        func(*GstatAnalysis, *TableStats) error { n++; return nil },
+		})
+		if err != nil || n == 0 {
+			b.Fatal(n, err)
+		}
 	}
 }
