@@ -70,21 +70,38 @@ type Warning struct {
 // SortWarnings orders warnings critical first, then by magnitude, then by
 // rule, object and table so that output is stable.
 func SortWarnings(ws []Warning) {
-	slices.SortFunc(ws, func(a, b Warning) int {
-		if c := cmp.Compare(b.Severity.Rank(), a.Severity.Rank()); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(b.Magnitude, a.Magnitude); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.Rule, b.Rule); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.Object, b.Object); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.Table, b.Table)
-	})
+	slices.SortFunc(ws, func(a, b Warning) int { return CompareWarningKeys(a.Key(), b.Key()) })
+}
+
+// WarningKey is what orders warnings: a writer that keeps warnings
+// elsewhere (a spool file) sorts by it.
+type WarningKey struct {
+	Severity            Severity
+	Magnitude           float64
+	Rule, Object, Table string
+}
+
+// Key is the warning's WarningKey.
+func (w *Warning) Key() WarningKey {
+	return WarningKey{w.Severity, w.Magnitude, w.Rule, w.Object, w.Table}
+}
+
+// CompareWarningKeys is SortWarnings's order: critical first, then by
+// magnitude, then rule, object and table.
+func CompareWarningKeys(a, b WarningKey) int {
+	if c := cmp.Compare(b.Severity.Rank(), a.Severity.Rank()); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(b.Magnitude, a.Magnitude); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Rule, b.Rule); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Object, b.Object); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.Table, b.Table)
 }
 
 // Worst returns the highest severity among ws ("" when there is none).

@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -36,11 +35,9 @@ type GstatJSON struct {
 // spooled is a warning written to the spool file: where, and what orders
 // it (analyze.SortWarnings's keys).
 type spooled struct {
-	off                 int64
-	n                   int32
-	sev                 analyze.Severity
-	mag                 float64
-	rule, object, table string
+	off int64
+	n   int32
+	key analyze.WarningKey
 }
 
 // Put spools one warning; a second Put of an id replaces the first.
@@ -62,7 +59,7 @@ func (g *GstatJSON) Put(id int, w analyze.Warning) error {
 	if _, err := g.spool.Write(b); err != nil {
 		return fmt.Errorf("spooling the warnings: %w", err)
 	}
-	r := spooled{off: g.end, n: int32(len(b)), sev: w.Severity, mag: w.Magnitude, rule: w.Rule, object: w.Object, table: w.Table}
+	r := spooled{off: g.end, n: int32(len(b)), key: w.Key()}
 	g.end += int64(len(b))
 	for len(g.recs) <= id {
 		g.recs = append(g.recs, spooled{n: -1})
@@ -79,21 +76,7 @@ func (g *GstatJSON) spooledWarnings() {
 		os.Remove(g.spool.Name())
 		g.spool, g.recs, g.end = nil, nil, 0
 	}()
-	slices.SortFunc(g.recs, func(a, b spooled) int {
-		if c := cmp.Compare(b.sev.Rank(), a.sev.Rank()); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(b.mag, a.mag); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.rule, b.rule); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.object, b.object); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.table, b.table)
-	})
+	slices.SortFunc(g.recs, func(a, b spooled) int { return analyze.CompareWarningKeys(a.key, b.key) })
 	g.raw(`  "warnings": [`)
 	var b []byte
 	for i, r := range g.recs {
