@@ -123,7 +123,7 @@ var pageTemplate = template.Must(template.New("page").Funcs(htmlFuncs).Parse(`<!
 <meta name="generator" content="{{.Generator}}">
 <title>{{.Title}}</title>
 <style>
-:root { --crit: #c62828; --warn: #b26a00; --info: #1565c0; --ink: #222; --muted: #666; --line: #ddd; }
+:root { --crit: #c62828; --warn: #b26a00; --info: #1565c0; --ink: #222; --muted: #666; --line: #ddd; --ok: #2e7d32; }
 * { box-sizing: border-box; }
 body { overflow-wrap: anywhere; font-family: "Liberation Sans", Arial, Helvetica, sans-serif; color: var(--ink); margin: 0 auto; max-width: 70rem; padding: 1rem; line-height: 1.45; }
 h1 { font-size: 1.6rem; margin: 0 0 .3rem; }
@@ -154,6 +154,12 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 details { margin: .5rem 0 1rem; }
 summary { cursor: pointer; font-weight: bold; }
 .error { color: var(--crit); }
+.verdict { font-size: 1.15rem; padding: .4rem .6rem; border-left: 6px solid var(--ok); background: #f6fbf6; }
+.verdict.critical { border-left-color: var(--crit); background: #fdf3f3; } .verdict.attention { border-left-color: var(--warn); background: #fdf8ef; }
+.verdict .sev { font-size: .9rem; } .healthy .sev { color: var(--ok); } .attention .sev { color: var(--warn); }
+.headline.critical { border-color: var(--crit); background: #fdf3f3; } .headline.warning { border-color: var(--warn); background: #fdf8ef; } .headline.ok { border-color: var(--ok); }
+.hdr .v { font-size: 1.05rem; }
+code { background: #f3f3f3; padding: 0 .2rem; }
 footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 @media (max-width: 600px) { body { padding: .5rem; } h1 { font-size: 1.3rem; } }
 @media print {
@@ -213,6 +219,39 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 <h2>{{iso .Title}}</h2>
 {{- if .Sources}}<p class="meta">From {{iso (join .Sources ", ")}}</p>{{end}}
 {{- if .Err}}<p class="error">{{iso .Err}}</p>{{end}}
+{{- with .Database}}
+<p class="verdict {{.Verdict}}"><span class="sev">{{.Verdict}}</span>{{iso .Reason}}</p>
+<p class="meta">{{len .Snapshots}} snapshot{{if ne (len .Snapshots) 1}}s{{end}}: {{iso (join .Snapshots ", ")}}{{with .LatestTime}}; the latest taken {{.Format "2006-01-02 15:04:05"}}{{end}}.</p>
+{{- end}}
+{{- if .Header}}
+<h3>Header{{with .HeaderFrom}} <span class="muted">({{iso .}})</span>{{end}}</h3>
+<div class="headlines hdr">
+{{- range .Header}}
+<div class="headline {{.Class}}"><span class="v">{{iso .Value}}</span><span class="l">{{iso .Label}}{{with .Detail}} {{iso .}}{{end}}</span></div>
+{{- end}}
+</div>
+<p class="muted">Coloured: red or amber when a rule fired on the figure (see the recommendations), green when the figure is there and no rule fired.</p>
+{{- end}}
+{{- with .Database}}
+<h3>Recommendations</h3>{{$n := len .Snapshots}}
+{{- if .Findings}}
+<ul class="findings recs">
+{{- range .Findings}}
+<li class="{{.Severity}}"><span class="sev">{{.Severity}}</span><strong>{{iso .Kind}} {{iso .Object}}{{with .Table}} on {{iso .}}{{end}}</strong> <span class="muted">({{.Rule}}; {{.Snapshots}} of {{$n}} snapshot{{if ne $n 1}}s{{end}})</span><br>{{iso .Reason}}{{with .Advice}}<br>Do: <code>{{iso .}}</code>{{end}}</li>
+{{- end}}
+</ul>
+{{- else}}
+<p>Nothing to do: no rule fired on the latest snapshots.</p>
+{{- end}}
+{{- with .Resolved}}
+<details><summary>Resolved ({{len .}}): shown by earlier snapshots only</summary>
+<ul class="findings">
+{{- range .}}
+<li class="info"><span class="sev">{{.Severity}}</span>{{iso .Kind}} {{iso .Object}}{{with .Table}} on {{iso .}}{{end}}: {{iso .Reason}}</li>
+{{- end}}
+</ul></details>
+{{- end}}
+{{- end}}
 {{- range .Text}}
 <p>{{iso .}}</p>
 {{- end}}

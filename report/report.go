@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/plot"
 )
@@ -83,6 +84,15 @@ type Section struct {
 	// Err is set when the section could not be built; the rest of the
 	// report is still written.
 	Err string
+
+	// Database is set on a database's section (KindDatabase): its
+	// verdict, reason and findings across its snapshots.
+	Database *analyze.Database
+	// Header is the database's header block, taken from the snapshot
+	// HeaderFrom; ShownFrom is the snapshot whose tables are shown.
+	Header     []HeaderField
+	HeaderFrom string
+	ShownFrom  string
 }
 
 // Figure is a chart of a section, rendered by Render.

@@ -92,11 +92,12 @@ func TestReportNoArguments(t *testing.T) {
 			t.Errorf("no %s chart among %d", k, len(pngs))
 		}
 	}
-	// Its two shop -a -r snapshots, 278 s apart, make the History section.
-	if !slices.Contains(sections, "history-shop.fdb") {
-		t.Errorf("no history section in %v", sections)
+	// Its shop.fdb snapshots make one database section, whose two -a -r
+	// snapshots, 278 s apart, draw the history.
+	if !slices.Contains(sections, "db-shop.fdb") {
+		t.Errorf("no shop.fdb section in %v", sections)
 	}
-	for _, f := range []string{"history-size-history-shop.fdb.png", "history-versions-history-shop.fdb.png"} {
+	for _, f := range []string{"history-size-db-shop.fdb.png", "history-versions-db-shop.fdb.png"} {
 		if !slices.Contains(pngs, filepath.Join(dir, "fbdiag-report", f)) {
 			t.Errorf("no %s among %v", f, pngs)
 		}
