@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/fbdiag/fbdiag/internal/printable"
+	"github.com/fbdiag/fbdiag/internal/units"
 )
 
 // The HTML report is one self-contained file: inline CSS, the charts as
@@ -70,6 +72,33 @@ var htmlFuncs = template.FuncMap{
 	"iso":        isolate,
 	"alt":        altText,
 	"summaryCap": func() int { return SummaryFindings },
+	"rank": func(v string) int {
+		switch v {
+		case "critical":
+			return 2
+		case "attention":
+			return 1
+		}
+		return 0
+	},
+	"num": func(p *int64) string {
+		if p == nil {
+			return ""
+		}
+		return strconv.FormatInt(*p, 10)
+	},
+	"size": func(p *int64) string {
+		if p == nil {
+			return "–"
+		}
+		return units.Size(*p)
+	},
+	"count": func(p *int64) string {
+		if p == nil {
+			return "–"
+		}
+		return strconv.FormatInt(*p, 10)
+	},
 }
 
 // isolate writes a text for HTML, escaped, with every word that holds a
@@ -140,7 +169,8 @@ ul.findings li { padding: .3rem .5rem; margin: .2rem 0; border-left: 5px solid v
 li.critical { border-left-color: var(--crit) !important; }
 li.warning { border-left-color: var(--warn) !important; }
 li.info { border-left-color: var(--info) !important; }
-.sev { font-weight: bold; text-transform: uppercase; font-size: .75rem; margin-right: .4rem; }
+tr.critical td:first-child { border-left: 5px solid var(--crit); } tr.attention td:first-child { border-left: 5px solid var(--warn); } tr.healthy td:first-child { border-left: 5px solid var(--ok); }
+.sev { white-space: nowrap; font-weight: bold; text-transform: uppercase; font-size: .75rem; margin-right: .4rem; }
 .critical .sev { color: var(--crit); } .warning .sev { color: var(--warn); } .info .sev { color: var(--info); }
 figure { margin: 1rem 0; }
 figure img { max-width: 100%; height: auto; border: 1px solid var(--line); }
@@ -178,13 +208,26 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 </header>
 <section id="summary">
 <h2>Summary</h2>
-{{- if .Headlines}}
+{{- if gt (len .Databases) 1}}
+<h3>Databases, worst first</h3>
+<div class="scroll"><table class="fleet" data-table="databases">
+<thead><tr><th data-key="verdict">verdict</th><th data-key="database">database</th><th class="num" data-key="size_bytes">size</th><th class="num" data-key="next_minus_oat">Next − OAT</th><th class="num" data-key="versions">back versions</th><th data-key="worst">worst finding</th><th data-key="latest_time">latest snapshot</th></tr></thead>
+<tbody>
+{{- range .Databases}}{{$id := .ID}}{{with .Database}}
+<tr class="{{.Verdict}}"><td data-sort="{{rank .Verdict}}"><span class="sev">{{.Verdict}}</span></td><td><a href="#{{$id}}">{{iso .Database}}</a></td><td class="num" data-sort="{{num .SizeBytes}}">{{size .SizeBytes}}</td><td class="num" data-sort="{{num .NextMinusOAT}}">{{count .NextMinusOAT}}</td><td class="num" data-sort="{{num .Versions}}">{{count .Versions}}</td><td>{{with .Findings}}{{with index . 0}}{{.Severity}}: {{.Rule}}{{if ne .Kind "database"}} on {{iso .Object}}{{with .Table}} ({{iso .}}){{end}}{{end}}{{end}}{{else}}none{{end}}</td><td>{{with .LatestTime}}{{.Format "2006-01-02 15:04"}}{{else}}{{iso .Latest}}{{end}}</td></tr>
+{{- end}}{{end}}
+</tbody>
+</table></div>
+{{- else}}{{range .Databases}}
+<p><a href="#{{.ID}}">{{iso .Title}}</a></p>
+{{template "dbhead" .}}
+{{- end}}{{end}}
+{{- if .Counts}}
 <div class="headlines">
-{{- range firstH summaryCap .Headlines}}
+{{- range .Counts}}
 <div class="headline"><span class="v">{{iso .Value}}</span><span class="l">{{iso .Label}}</span></div>
 {{- end}}
 </div>
-{{- with moreH summaryCap .Headlines}}<p class="muted">{{.}} more figures in the sections below.</p>{{end}}
 {{- end}}
 {{- if .Summary}}
 <ul class="findings">
@@ -219,19 +262,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 <h2>{{iso .Title}}</h2>
 {{- if .Sources}}<p class="meta">From {{iso (join .Sources ", ")}}</p>{{end}}
 {{- if .Err}}<p class="error">{{iso .Err}}</p>{{end}}
-{{- with .Database}}
-<p class="verdict {{.Verdict}}"><span class="sev">{{.Verdict}}</span>{{iso .Reason}}</p>
-<p class="meta">{{len .Snapshots}} snapshot{{if ne (len .Snapshots) 1}}s{{end}}: {{iso (join .Snapshots ", ")}}{{with .LatestTime}}; the latest taken {{.Format "2006-01-02 15:04:05"}}{{end}}.</p>
-{{- end}}
-{{- if .Header}}
-<h3>Header{{with .HeaderFrom}} <span class="muted">({{iso .}})</span>{{end}}</h3>
-<div class="headlines hdr">
-{{- range .Header}}
-<div class="headline {{.Class}}"><span class="v">{{iso .Value}}</span><span class="l">{{iso .Label}}{{with .Detail}} {{iso .}}{{end}}</span></div>
-{{- end}}
-</div>
-<p class="muted">Coloured: red or amber when a rule fired on the figure (see the recommendations), green when the figure is there and no rule fired.</p>
-{{- end}}
+{{template "dbhead" .}}
 {{- with .Database}}
 <h3>Recommendations</h3>{{$n := len .Snapshots}}
 {{- if .Findings}}
@@ -306,6 +337,20 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 <footer>Generated by {{.Generator}}. Self-contained: no scripts, nothing loaded from the network.</footer>
 </body>
 </html>
+{{define "dbhead"}}{{with .Database}}
+<p class="verdict {{.Verdict}}"><span class="sev">{{.Verdict}}</span>{{iso .Reason}}</p>
+<p class="meta">{{len .Snapshots}} snapshot{{if ne (len .Snapshots) 1}}s{{end}}; the latest: {{iso .Latest}}{{with .LatestTime}}, taken {{.Format "2006-01-02 15:04:05"}}{{end}}.</p>
+{{- end}}
+{{- if .Header}}
+<h3>Header{{with .HeaderFrom}} <span class="muted">({{iso .}})</span>{{end}}</h3>
+<div class="headlines hdr">
+{{- range .Header}}
+<div class="headline {{.Class}}"><span class="v">{{iso .Value}}</span><span class="l">{{iso .Label}}{{with .Detail}} {{iso .}}{{end}}</span></div>
+{{- end}}
+</div>
+<p class="muted">Coloured: red or amber when a rule fired on the figure (see the recommendations), green when the figure is there and no rule fired.</p>
+{{- end}}
+{{end}}
 {{define "table"}}<div class="scroll"><table>
 {{- if .Title}}<caption>{{iso .Title}}</caption>{{end}}
 <tr>{{range .Columns}}<th class="{{align .}}">{{iso .Name}}</th>{{end}}</tr>

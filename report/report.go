@@ -41,6 +41,11 @@ type Report struct {
 	Sections  []*Section
 	// Skipped are the inputs not analysed (also in Summary).
 	Skipped []Skip
+	// Databases are the databases of the gstat inputs, worst first, each
+	// with the ID of its section (the fleet view's rows).
+	Databases []*Section
+	// Counts are the headline counts of the summary (Counts).
+	Counts []Headline
 }
 
 // Finding is one judgement of an analysis, in the DBA's words.
@@ -93,6 +98,9 @@ type Section struct {
 	Header     []HeaderField
 	HeaderFrom string
 	ShownFrom  string
+	// TablesWithVersions counts the tables of the shown snapshot that
+	// hold back versions (-1 when it has no record statistics).
+	TablesWithVersions int
 }
 
 // Figure is a chart of a section, rendered by Render.
@@ -248,6 +256,12 @@ func (r *Report) finish() {
 		}
 	}
 	r.skipped()
+	for _, s := range r.Sections {
+		if s.Database != nil {
+			r.Databases = append(r.Databases, s)
+		}
+	}
+	r.Counts = counts(r)
 	sort.SliceStable(r.Summary, func(i, j int) bool {
 		return severityRank(r.Summary[i].Severity) < severityRank(r.Summary[j].Severity)
 	})

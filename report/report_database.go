@@ -137,6 +137,15 @@ func DatabaseSection(d *analyze.Database, runs []GstatRun) *Section {
 		}
 	}
 	s.ShownFrom = filepath.Base(analyze.SnapshotName(latest.Analysis))
+	s.TablesWithVersions = -1
+	if latest.Analysis.Totals.Versions != nil {
+		s.TablesWithVersions = 0
+		for _, t := range latest.Analysis.Tables {
+			if t.Versions != nil && *t.Versions > 0 {
+				s.TablesWithVersions++
+			}
+		}
+	}
 	g := GstatSection(latest.Analysis, latest.Report)
 	var frag bytes.Buffer
 	fmt.Fprintf(&frag, "<h3>Tables and indices of %s</h3>\n", template.HTMLEscapeString(s.ShownFrom))
@@ -207,4 +216,50 @@ func databaseSections(all []GstatRun) []*Section {
 func snapshotLabel(in Input, total, kept int) string {
 	return fmt.Sprintf("%s: %d runs; the report reads %d of them (the first, the last, evenly spaced).",
 		filepath.Base(in.Name), total, kept)
+}
+
+// counts are the summary's headline counts over the databases' current
+// findings (analyze.Fleet) and the restores' and benchmarks' findings:
+// indices with a warning, deep indices, tables holding back versions,
+// critical findings and warnings.
+func counts(r *Report) []Headline {
+	var badIdx, deepIdx, tablesVer, crit, warn int
+	haveVer := false
+	for _, s := range r.Databases {
+		for _, f := range s.Database.Findings {
+			if f.Kind == "index" && (f.Severity == analyze.Warn || f.Severity == analyze.Critical) {
+				badIdx++
+			}
+			if f.Rule == "index-deep" {
+				deepIdx++
+			}
+		}
+		if s.TablesWithVersions >= 0 {
+			haveVer = true
+			tablesVer += s.TablesWithVersions
+		}
+	}
+	for _, f := range r.Summary {
+		switch f.Severity {
+		case "critical":
+			crit++
+		case "warning":
+			warn++
+		}
+	}
+	var out []Headline
+	add := func(n int, label string) {
+		out = append(out, Headline{Label: label, Value: fmt.Sprint(n)})
+	}
+	if len(r.Databases) > 0 {
+		add(len(r.Databases), "databases")
+		add(badIdx, "indices with a warning")
+		add(deepIdx, "deep indices (index-deep)")
+		if haveVer {
+			add(tablesVer, "tables holding back versions")
+		}
+	}
+	add(crit, "critical findings")
+	add(warn, "warnings")
+	return out
 }
