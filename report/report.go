@@ -101,6 +101,10 @@ type Section struct {
 	// TablesWithVersions counts the tables of the shown snapshot that
 	// hold back versions (-1 when it has no record statistics).
 	TablesWithVersions int
+	// Run is set on a gbak log's section (report.json's runs[]).
+	Run *RunSummary
+	// Mode is the throughput analysis' mode (degradation, sweep, ab…).
+	Mode string
 }
 
 // Figure is a chart of a section, rendered by Render.

@@ -115,6 +115,7 @@ func GbakSection(tl *analyze.Timeline) *Section {
 		h.Value = units.Seconds(*tl.SpanSeconds) + " shown"
 	}
 	s.Headlines = append(s.Headlines, h)
+	s.Run = &RunSummary{File: tl.File, Kind: op, Outcome: tl.Outcome, TotalSeconds: tl.TotalSeconds}
 	for _, f := range d.Findings {
 		s.Findings = append(s.Findings, Finding{Severity: f.Severity, Text: name + ": " + f.Object + ": " + f.Message})
 	}
