@@ -72,6 +72,7 @@ var htmlFuncs = template.FuncMap{
 	"moreH":      func(n int, hs []Headline) int { return max(len(hs)-n, 0) },
 	"join":       strings.Join,
 	"base":       filepath.Base,
+	"figID":      func(f *Figure) string { return "fig-" + f.File },
 	"iso":        isolate,
 	"alt":        altText,
 	"summaryCap": func() int { return SummaryFindings },
@@ -310,11 +311,15 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 </ul>
 {{- end}}
 {{- end}}
-{{- range .Figures}}
-<figure>
-{{img . $.Width $.Height}}
-<figcaption>{{iso .Chart.Title}} <span class="muted">({{iso .File}})</span></figcaption>
+{{- range .Figures}}{{$f := .}}
+{{- with $.Same .}}
+<p class="muted">{{iso $f.Chart.Title}}: the same image as <a href="#{{figID .}}">{{iso .File}}</a> above.</p>
+{{- else}}
+<figure id="{{figID $f}}">
+{{img $f $.Width $.Height}}
+<figcaption>{{iso $f.Chart.Title}} <span class="muted">({{iso $f.File}})</span></figcaption>
 </figure>
+{{- end}}
 {{- end}}
 {{- if not .Fragment}}
 {{- range .Tables}}
@@ -412,14 +417,38 @@ const sortScript = template.JS(`(function () {
 })();`)
 
 // htmlPage is what the template sees: the report plus the images' pixel
-// size, so the browser reserves their room before decoding.
+// size, so the browser reserves their room before decoding, and for a
+// chart whose PNG bytes an earlier one has, that earlier one: the page
+// embeds each image once.
 type htmlPage struct {
 	*Report
 	Width, Height int
+	same          map[*Figure]*Figure
+}
+
+// Same is the earlier figure with the same PNG bytes, or nil.
+func (p htmlPage) Same(f *Figure) *Figure { return p.same[f] }
+
+// sameImages maps each figure whose PNG an earlier figure has already
+// drawn to that figure.
+func sameImages(figs []*Figure) map[*Figure]*Figure {
+	first := map[string]*Figure{}
+	same := map[*Figure]*Figure{}
+	for _, f := range figs {
+		if len(f.PNG) == 0 {
+			continue
+		}
+		if g, ok := first[string(f.PNG)]; ok {
+			same[f] = g
+			continue
+		}
+		first[string(f.PNG)] = f
+	}
+	return same
 }
 
 // WriteHTML writes the report as one HTML page. Render must have been
 // called so the figures carry their PNG bytes.
 func WriteHTML(w io.Writer, r *Report, width, height int) error {
-	return pageTemplate.Execute(w, htmlPage{Report: r, Width: width, Height: height})
+	return pageTemplate.Execute(w, htmlPage{Report: r, Width: width, Height: height, same: sameImages(r.Figures())})
 }

@@ -213,3 +213,30 @@ func TestBuildSurvivesPanics(t *testing.T) {
 		t.Fatalf("%+v", r.Sections)
 	}
 }
+
+// Two sections drawing the same chart embed its image once: the second
+// links to the first.
+func TestHTMLSameImageOnce(t *testing.T) {
+	a, b := sweepSection(t), sweepSection(t)
+	b.ID = "sweep-again"
+	r := &Report{Title: "r", Generator: "fbdiag test", Sections: []*Section{a, b}}
+	r.finish()
+	if err := r.Render(plot.Options{Width: 600, Height: 340, DPI: 96}); err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a.Figures[0].PNG, b.Figures[0].PNG) {
+		t.Fatal("the same chart drew different bytes")
+	}
+	var out bytes.Buffer
+	if err := WriteHTML(&out, r, 600, 340); err != nil {
+		t.Fatal(err)
+	}
+	page := out.String()
+	if n := strings.Count(page, "data:image/png;base64,"); n != 1 {
+		t.Errorf("%d images embedded, want 1", n)
+	}
+	want := `<p class="muted">Order Lines &lt;x&gt; &amp; page buffers: the same image as <a href="#fig-sweep-sweep.png">sweep-sweep.png</a> above.</p>`
+	if !strings.Contains(page, want) || !strings.Contains(page, `<figure id="fig-sweep-sweep.png">`) {
+		t.Errorf("page lacks the link %q or its target", want)
+	}
+}
