@@ -84,17 +84,6 @@ func KeepGstatRuns(in Input, max int) (*GstatRuns, error) {
 	return runs, err
 }
 
-// gstatHistory makes the History sections (report_history.go) from the
-// kept runs of all gstat inputs: a file of thousands of runs is seen
-// through at most GstatRunsKept of them, first and last included.
-func gstatHistory(runs []GstatRun) []*Section {
-	snaps := make([]*analyze.HistorySnapshot, 0, len(runs))
-	for _, r := range runs {
-		snaps = append(snaps, historySnapshot(r.Analysis, r.Report))
-	}
-	return HistorySections(snaps)
-}
-
 // streamGstatSections reads every gstat input in memory bounded by
 // GstatRunsKept runs a file and makes one section per database (its
 // snapshots gathered, worst first); an input that could not be read gets
