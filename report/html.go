@@ -5,13 +5,17 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/fbdiag/fbdiag/internal/printable"
+	"github.com/fbdiag/fbdiag/internal/units"
 )
 
 // The HTML report is one self-contained file: inline CSS, the charts as
-// data URIs, no script and nothing fetched from the network, so it can be
+// data URIs, a few lines of inline script that sort tables (sortScript)
+// and nothing fetched from the network, so it can be
 // mailed to a consultant, opened on a phone and printed. html/template
 // escapes every name that comes from an input (a table called
 // "Order Lines <x>" stays text), and isolate keeps bidi controls in
@@ -67,9 +71,39 @@ var htmlFuncs = template.FuncMap{
 	},
 	"moreH":      func(n int, hs []Headline) int { return max(len(hs)-n, 0) },
 	"join":       strings.Join,
+	"base":       filepath.Base,
+	"figID":      func(f *Figure) string { return "fig-" + f.File },
 	"iso":        isolate,
 	"alt":        altText,
 	"summaryCap": func() int { return SummaryFindings },
+	"sortScript": func() template.JS { return sortScript },
+	"rank": func(v string) int {
+		switch v {
+		case "critical":
+			return 2
+		case "attention":
+			return 1
+		}
+		return 0
+	},
+	"num": func(p *int64) string {
+		if p == nil {
+			return ""
+		}
+		return strconv.FormatInt(*p, 10)
+	},
+	"size": func(p *int64) string {
+		if p == nil {
+			return "–"
+		}
+		return units.Size(*p)
+	},
+	"count": func(p *int64) string {
+		if p == nil {
+			return "–"
+		}
+		return strconv.FormatInt(*p, 10)
+	},
 }
 
 // isolate writes a text for HTML, escaped, with every word that holds a
@@ -120,10 +154,11 @@ var pageTemplate = template.Must(template.New("page").Funcs(htmlFuncs).Parse(`<!
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
 <meta name="generator" content="{{.Generator}}">
 <title>{{.Title}}</title>
 <style>
-:root { --crit: #c62828; --warn: #b26a00; --info: #1565c0; --ink: #222; --muted: #666; --line: #ddd; }
+:root { --crit: #c62828; --warn: #b26a00; --info: #1565c0; --ink: #222; --muted: #666; --line: #ddd; --ok: #2e7d32; }
 * { box-sizing: border-box; }
 body { overflow-wrap: anywhere; font-family: "Liberation Sans", Arial, Helvetica, sans-serif; color: var(--ink); margin: 0 auto; max-width: 70rem; padding: 1rem; line-height: 1.45; }
 h1 { font-size: 1.6rem; margin: 0 0 .3rem; }
@@ -140,7 +175,8 @@ ul.findings li { padding: .3rem .5rem; margin: .2rem 0; border-left: 5px solid v
 li.critical { border-left-color: var(--crit) !important; }
 li.warning { border-left-color: var(--warn) !important; }
 li.info { border-left-color: var(--info) !important; }
-.sev { font-weight: bold; text-transform: uppercase; font-size: .75rem; margin-right: .4rem; }
+tr.critical td:first-child { border-left: 5px solid var(--crit); } tr.attention td:first-child { border-left: 5px solid var(--warn); } tr.healthy td:first-child { border-left: 5px solid var(--ok); }
+.sev { white-space: nowrap; font-weight: bold; text-transform: uppercase; font-size: .75rem; margin-right: .4rem; }
 .critical .sev { color: var(--crit); } .warning .sev { color: var(--warn); } .info .sev { color: var(--info); }
 figure { margin: 1rem 0; }
 figure img { max-width: 100%; height: auto; border: 1px solid var(--line); }
@@ -150,10 +186,18 @@ table { border-collapse: collapse; font-size: .88rem; margin: .4rem 0 1rem; }
 caption { text-align: left; font-weight: bold; padding: .3rem 0; }
 th, td { border-bottom: 1px solid var(--line); padding: .25rem .5rem; text-align: left; vertical-align: top; }
 th { background: #f3f3f3; }
+th.sortable { cursor: pointer; } th[aria-sort=ascending]::after { content: " ▲"; } th[aria-sort=descending]::after { content: " ▼"; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+.fleet td.num, .fleet th, .fleet td:first-child { white-space: nowrap; }
 details { margin: .5rem 0 1rem; }
 summary { cursor: pointer; font-weight: bold; }
 .error { color: var(--crit); }
+.verdict { font-size: 1.15rem; padding: .4rem .6rem; border-left: 6px solid var(--ok); background: #f6fbf6; }
+.verdict.critical { border-left-color: var(--crit); background: #fdf3f3; } .verdict.attention { border-left-color: var(--warn); background: #fdf8ef; }
+.verdict .sev { font-size: .9rem; } .healthy .sev { color: var(--ok); } .attention .sev { color: var(--warn); }
+.headline.critical { border-color: var(--crit); background: #fdf3f3; } .headline.warning { border-color: var(--warn); background: #fdf8ef; } .headline.ok { border-color: var(--ok); }
+.hdr .v { font-size: 1.05rem; }
+code { background: #f3f3f3; padding: 0 .2rem; }
 footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 @media (max-width: 600px) { body { padding: .5rem; } h1 { font-size: 1.3rem; } }
 @media print {
@@ -172,13 +216,26 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 </header>
 <section id="summary">
 <h2>Summary</h2>
-{{- if .Headlines}}
+{{- if gt (len .Databases) 1}}
+<h3>Databases, worst first</h3>
+<div class="scroll"><table class="fleet" data-table="databases">
+<thead><tr><th data-key="verdict">verdict</th><th data-key="database">database</th><th class="num" data-key="size_bytes">size</th><th class="num" data-key="next_minus_oat">Next − OAT</th><th class="num" data-key="versions">back versions</th><th data-key="worst">worst finding</th><th data-key="latest_time">latest snapshot</th></tr></thead>
+<tbody>
+{{- range .Databases}}{{$id := .ID}}{{with .Database}}
+<tr class="{{.Verdict}}"><td data-sort="{{rank .Verdict}}"><span class="sev">{{.Verdict}}</span></td><td><a href="#{{$id}}">{{iso .Database}}</a></td><td class="num" data-sort="{{num .SizeBytes}}">{{size .SizeBytes}}</td><td class="num" data-sort="{{num .NextMinusOAT}}">{{count .NextMinusOAT}}</td><td class="num" data-sort="{{num .Versions}}">{{count .Versions}}</td><td>{{with .Findings}}{{with index . 0}}{{.Severity}}: {{.Rule}}{{if ne .Kind "database"}} on {{iso .Object}}{{with .Table}} ({{iso .}}){{end}}{{end}}{{end}}{{else}}none{{end}}</td><td>{{with .LatestTime}}{{.Format "2006-01-02 15:04"}}{{else}}{{iso (base .Latest)}}{{end}}</td></tr>
+{{- end}}{{end}}
+</tbody>
+</table></div>
+{{- else}}{{range .Databases}}
+<p><a href="#{{.ID}}">{{iso .Title}}</a></p>
+{{template "dbhead" .}}
+{{- end}}{{end}}
+{{- if .Counts}}
 <div class="headlines">
-{{- range firstH summaryCap .Headlines}}
+{{- range .Counts}}
 <div class="headline"><span class="v">{{iso .Value}}</span><span class="l">{{iso .Label}}</span></div>
 {{- end}}
 </div>
-{{- with moreH summaryCap .Headlines}}<p class="muted">{{.}} more figures in the sections below.</p>{{end}}
 {{- end}}
 {{- if .Summary}}
 <ul class="findings">
@@ -213,6 +270,27 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 <h2>{{iso .Title}}</h2>
 {{- if .Sources}}<p class="meta">From {{iso (join .Sources ", ")}}</p>{{end}}
 {{- if .Err}}<p class="error">{{iso .Err}}</p>{{end}}
+{{template "dbhead" .}}
+{{- with .Database}}
+<h3>Recommendations</h3>{{$n := len .Snapshots}}
+{{- if .Findings}}
+<ul class="findings recs">
+{{- range .Findings}}
+<li class="{{.Severity}}"><span class="sev">{{.Severity}}</span><strong>{{iso .Kind}} {{iso .Object}}{{with .Table}} on {{iso .}}{{end}}</strong> <span class="muted">({{.Rule}}; {{.Snapshots}} of {{$n}} snapshot{{if ne $n 1}}s{{end}})</span><br>{{iso .Reason}}{{with .Advice}}<br>Do: <code>{{iso .}}</code>{{end}}</li>
+{{- end}}
+</ul>
+{{- else}}
+<p>Nothing to do: no rule fired on the latest snapshots.</p>
+{{- end}}
+{{- with .Resolved}}
+<details><summary>Resolved ({{len .}}): shown by earlier snapshots only</summary>
+<ul class="findings">
+{{- range .}}
+<li class="info"><span class="sev">{{.Severity}}</span>{{iso .Kind}} {{iso .Object}}{{with .Table}} on {{iso .}}{{end}}: {{iso .Reason}}</li>
+{{- end}}
+</ul></details>
+{{- end}}
+{{- end}}
 {{- range .Text}}
 <p>{{iso .}}</p>
 {{- end}}
@@ -234,11 +312,15 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 </ul>
 {{- end}}
 {{- end}}
-{{- range .Figures}}
-<figure>
-{{img . $.Width $.Height}}
-<figcaption>{{iso .Chart.Title}} <span class="muted">({{iso .File}})</span></figcaption>
+{{- range .Figures}}{{$f := .}}
+{{- with $.Same .}}
+<p class="muted">{{iso $f.Chart.Title}}: the same image as <a href="#{{figID .}}">{{iso .File}}</a> above.</p>
+{{- else}}
+<figure id="{{figID $f}}">
+{{img $f $.Width $.Height}}
+<figcaption>{{iso $f.Chart.Title}} <span class="muted">({{iso $f.File}})</span></figcaption>
 </figure>
+{{- end}}
 {{- end}}
 {{- if not .Fragment}}
 {{- range .Tables}}
@@ -264,9 +346,24 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 {{- end}}
 </section>
 {{- end}}
-<footer>Generated by {{.Generator}}. Self-contained: no scripts, nothing loaded from the network.</footer>
+<footer>Generated by {{.Generator}}. Self-contained: nothing loaded from the network; a few lines of inline script sort the tables by a clicked header (without it they stay as written).</footer>
+<script>{{sortScript}}</script>
 </body>
 </html>
+{{define "dbhead"}}{{with .Database}}
+<p class="verdict {{.Verdict}}"><span class="sev">{{.Verdict}}</span> {{iso .Reason}}</p>
+<p class="meta">{{len .Snapshots}} snapshot{{if ne (len .Snapshots) 1}}s{{end}}; the latest: {{iso .Latest}}{{with .LatestTime}}, taken {{.Format "2006-01-02 15:04:05"}}{{end}}.</p>
+{{- end}}
+{{- if .Header}}
+<h3>Header{{with .HeaderFrom}} <span class="muted">({{iso .}})</span>{{end}}</h3>
+<div class="headlines hdr">
+{{- range .Header}}
+<div class="headline {{.Class}}"><span class="v">{{iso .Value}}</span><span class="l">{{iso .Label}}{{with .Detail}} {{iso .}}{{end}}</span></div>
+{{- end}}
+</div>
+<p class="muted">Coloured: red or amber when a rule fired on the figure (see the recommendations), green when the figure is there and no rule fired.</p>
+{{- end}}
+{{end}}
 {{define "table"}}<div class="scroll"><table>
 {{- if .Title}}<caption>{{iso .Title}}</caption>{{end}}
 <tr>{{range .Columns}}<th class="{{align .}}">{{iso .Name}}</th>{{end}}</tr>
@@ -282,15 +379,77 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 <p class="muted">{{iso .}}</p>
 {{- end}}{{end}}`))
 
+// sortScript sorts a table with a head (the views' tables and the fleet
+// table) by the clicked column, again to reverse: numbers by their
+// data-sort value (empty ones last), text in natural order. Without
+// script the tables stay in the order the analysis wrote them.
+const sortScript = template.JS(`(function () {
+  function key(row, i) {
+    var c = row.cells[i];
+    if (!c) return "";
+    var s = c.getAttribute("data-sort");
+    if (s === null) return c.textContent;
+    return s === "" ? null : parseFloat(s);
+  }
+  document.querySelectorAll("table").forEach(function (t) {
+    if (!t.tHead || !t.tBodies.length) return;
+    var head = t.tHead.rows[0].cells;
+    Array.prototype.forEach.call(head, function (th, i) {
+      th.classList.add("sortable");
+      th.tabIndex = 0;
+      function sort() {
+        var asc = th.getAttribute("aria-sort") !== "ascending";
+        Array.prototype.forEach.call(head, function (h) { h.removeAttribute("aria-sort"); });
+        th.setAttribute("aria-sort", asc ? "ascending" : "descending");
+        var body = t.tBodies[0], rows = Array.prototype.slice.call(body.rows);
+        rows.sort(function (x, y) {
+          var a = key(x, i), b = key(y, i);
+          if (a === null || b === null) return (a === null) - (b === null);
+          var r = typeof a === "number" && typeof b === "number" ? a - b :
+            String(a).localeCompare(String(b), undefined, {numeric: true});
+          return asc ? r : -r;
+        });
+        rows.forEach(function (r) { body.appendChild(r); });
+      }
+      th.addEventListener("click", sort);
+      th.addEventListener("keydown", function (e) { if (e.key === "Enter") sort(); });
+    });
+  });
+})();`)
+
 // htmlPage is what the template sees: the report plus the images' pixel
-// size, so the browser reserves their room before decoding.
+// size, so the browser reserves their room before decoding, and for a
+// chart whose PNG bytes an earlier one has, that earlier one: the page
+// embeds each image once.
 type htmlPage struct {
 	*Report
 	Width, Height int
+	same          map[*Figure]*Figure
+}
+
+// Same is the earlier figure with the same PNG bytes, or nil.
+func (p htmlPage) Same(f *Figure) *Figure { return p.same[f] }
+
+// sameImages maps each figure whose PNG an earlier figure has already
+// drawn to that figure.
+func sameImages(figs []*Figure) map[*Figure]*Figure {
+	first := map[string]*Figure{}
+	same := map[*Figure]*Figure{}
+	for _, f := range figs {
+		if len(f.PNG) == 0 {
+			continue
+		}
+		if g, ok := first[string(f.PNG)]; ok {
+			same[f] = g
+			continue
+		}
+		first[string(f.PNG)] = f
+	}
+	return same
 }
 
 // WriteHTML writes the report as one HTML page. Render must have been
 // called so the figures carry their PNG bytes.
 func WriteHTML(w io.Writer, r *Report, width, height int) error {
-	return pageTemplate.Execute(w, htmlPage{Report: r, Width: width, Height: height})
+	return pageTemplate.Execute(w, htmlPage{Report: r, Width: width, Height: height, same: sameImages(r.Figures())})
 }

@@ -60,14 +60,14 @@ func TestReportLongNamesUnique(t *testing.T) {
 		t.Fatal("Build did not end in 20 s")
 	}
 	a60, a58 := strings.Repeat("a", 60), strings.Repeat("a", 58)
-	// Two gstat runs, their history, two gbak logs and their comparison,
-	// each long name clipped to 60 characters, the suffix within them.
-	wantIDs := []string{a60, a58 + "-2", "history-shop.fdb", a58 + "-3", a58 + "-4", "compare-" + a60[:52]}
+	// The database of the two gstat runs (named by its path), two gbak
+	// logs and their comparison, each long name clipped to 60
+	// characters, the suffix within them.
+	wantIDs := []string{"db-shop.fdb", a60, a58 + "-2", "compare-" + a60[:52]}
 	wantFiles := []string{
-		"tables-" + a60 + ".png", "indices-" + a60 + ".png", "fill-" + a60 + ".png",
-		"tables-" + a58 + "-2.png", "indices-" + a58 + "-2.png", "fill-" + a58 + "-2.png",
-		"history-size-history-shop.fdb.png", "history-versions-history-shop.fdb.png",
-		"restore-timeline-" + a58 + "-3.png", "restore-timeline-" + a58 + "-4.png",
+		"tables-db-shop.fdb.png", "indices-db-shop.fdb.png", "fill-db-shop.fdb.png",
+		"history-size-db-shop.fdb.png", "history-versions-db-shop.fdb.png",
+		"restore-timeline-" + a60 + ".png", "restore-timeline-" + a58 + "-2.png",
 		"restore-comparison-compare-" + a60[:52] + ".png",
 	}
 	var ids, files []string

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/plot"
 )
@@ -40,6 +41,11 @@ type Report struct {
 	Sections  []*Section
 	// Skipped are the inputs not analysed (also in Summary).
 	Skipped []Skip
+	// Databases are the databases of the gstat inputs, worst first, each
+	// with the ID of its section (the fleet view's rows).
+	Databases []*Section
+	// Counts are the headline counts of the summary (Counts).
+	Counts []Headline
 }
 
 // Finding is one judgement of an analysis, in the DBA's words.
@@ -83,6 +89,22 @@ type Section struct {
 	// Err is set when the section could not be built; the rest of the
 	// report is still written.
 	Err string
+
+	// Database is set on a database's section (KindDatabase): its
+	// verdict, reason and findings across its snapshots.
+	Database *analyze.Database
+	// Header is the database's header block, taken from the snapshot
+	// HeaderFrom; ShownFrom is the snapshot whose tables are shown.
+	Header     []HeaderField
+	HeaderFrom string
+	ShownFrom  string
+	// TablesWithVersions counts the tables of the shown snapshot that
+	// hold back versions (-1 when it has no record statistics).
+	TablesWithVersions int
+	// Run is set on a gbak log's section (report.json's runs[]).
+	Run *RunSummary
+	// Mode is the throughput analysis' mode (degradation, sweep, ab…).
+	Mode string
 }
 
 // Figure is a chart of a section, rendered by Render.
@@ -238,6 +260,12 @@ func (r *Report) finish() {
 		}
 	}
 	r.skipped()
+	for _, s := range r.Sections {
+		if s.Database != nil {
+			r.Databases = append(r.Databases, s)
+		}
+	}
+	r.Counts = counts(r)
 	sort.SliceStable(r.Summary, func(i, j int) bool {
 		return severityRank(r.Summary[i].Severity) < severityRank(r.Summary[j].Severity)
 	})

@@ -91,3 +91,39 @@ func BenchmarkReportCorpus(b *testing.B) {
 		}
 	}
 }
+
+// countWriter counts the bytes written through it.
+type countWriter int64
+
+func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }
+
+// The whole corpus (public outputs, benchmarks, seeds, fb30) makes a page
+// of at most 4 MB (issue 15; it was 12.5 MB, then 5.9 MB with palette
+// PNGs), its database sections first, worst first.
+func TestReportCorpusSize(t *testing.T) {
+	ins, errs := Inputs([]string{testutil.CorpusDir(t)})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	r := Build("corpus", "fbdiag test", ins)
+	if err := r.Render(plot.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var n countWriter
+	if err := WriteHTML(&n, r, plot.DefaultWidth, plot.DefaultHeight); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d inputs, %d sections (%d databases), %d charts: %d bytes", len(ins), len(r.Sections), len(r.Databases), len(r.Figures()), n)
+	if n > 4_000_000 {
+		t.Errorf("corpus report %d bytes, over 4 MB", n)
+	}
+	rank := map[string]int{"critical": 2, "attention": 1, "healthy": 0}
+	for i, s := range r.Sections {
+		if i < len(r.Databases) != (s.Database != nil) {
+			t.Fatalf("section %d %s: databases do not come first", i, s.ID)
+		}
+		if i > 0 && s.Database != nil && rank[s.Database.Verdict] > rank[r.Sections[i-1].Database.Verdict] {
+			t.Errorf("section %s (%s) after a better one", s.ID, s.Database.Verdict)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"html/template"
 	"path/filepath"
 
@@ -115,8 +116,24 @@ func GbakSection(tl *analyze.Timeline) *Section {
 		h.Value = units.Seconds(*tl.SpanSeconds) + " shown"
 	}
 	s.Headlines = append(s.Headlines, h)
+	s.Run = &RunSummary{File: tl.File, Kind: op, Outcome: tl.Outcome, TotalSeconds: tl.TotalSeconds}
+	// gbak's error lines are one failure (a killed restore prints three):
+	// the summary counts it once, quoting the first line; the section
+	// lists them all.
+	var errs []view.Finding
 	for _, f := range d.Findings {
+		if f.Rule == "gbak-error" {
+			errs = append(errs, f)
+			continue
+		}
 		s.Findings = append(s.Findings, Finding{Severity: f.Severity, Text: name + ": " + f.Object + ": " + f.Message})
+	}
+	if len(errs) > 0 {
+		text := name + ": " + errs[0].Object + " " + tl.Outcome + ": " + errs[0].Message
+		if len(errs) > 1 {
+			text += fmt.Sprintf(" (and %d more error lines)", len(errs)-1)
+		}
+		s.Findings = append([]Finding{{Severity: "critical", Text: text}}, s.Findings...)
 	}
 	fragment(s, d, " (fbdiag gbak --all lists them)")
 	s.AddCharts(d.Charts, nil)

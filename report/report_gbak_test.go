@@ -122,3 +122,27 @@ func TestGbakComparisonSection(t *testing.T) {
 		t.Errorf("figures %+v", s.Figures)
 	}
 }
+
+// A failed restore's three gbak error lines are one critical finding in
+// the summary, quoting the first; the section's view lists all three.
+func TestGbakFailureOneFinding(t *testing.T) {
+	p := filepath.Join(testutil.CorpusDir(t), "public", "gbak", "15_fb5_classic_parallel_restore_error_issue8263.log")
+	ins, errs := Inputs([]string{p})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	r := Build("t", "fbdiag test", ins)
+	var crit []string
+	for _, f := range r.Summary {
+		if f.Severity == "critical" {
+			crit = append(crit, f.Text)
+		}
+	}
+	want := "15_fb5_classic_parallel_restore_error_issue8263.log: restore failed: cannot commit index PK_XYZ: invalid database handle (no active connection) (and 2 more error lines)"
+	if len(crit) != 1 || crit[0] != want {
+		t.Errorf("critical findings %q, want one %q", crit, want)
+	}
+	if n := strings.Count(string(r.Sections[0].Fragment), `<li class="critical">`); n != 3 {
+		t.Errorf("%d error lines in the section, want 3", n)
+	}
+}

@@ -1,8 +1,8 @@
 package report
 
 import (
-	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/parse"
@@ -84,49 +84,44 @@ func KeepGstatRuns(in Input, max int) (*GstatRuns, error) {
 	return runs, err
 }
 
-// gstatHistory makes the History sections (report_history.go) from the
-// kept runs of all gstat inputs: a file of thousands of runs is seen
-// through at most GstatRunsKept of them, first and last included.
-func gstatHistory(runs []GstatRun) []*Section {
-	snaps := make([]*analyze.HistorySnapshot, 0, len(runs))
-	for _, r := range runs {
-		snaps = append(snaps, historySnapshot(r.Analysis, r.Report))
-	}
-	return HistorySections(snaps)
-}
-
-// streamGstatSections makes one section per gstat run for files of a few
-// runs, and for a file of many runs its last run in full with a note
-// saying so, then the History sections, in memory bounded by
-// GstatRunsKept.
+// streamGstatSections reads every gstat input in memory bounded by
+// GstatRunsKept runs a file and makes one section per database (its
+// snapshots gathered, worst first); an input that could not be read gets
+// a section saying so.
 func streamGstatSections(ins []Input) []*Section {
-	var out []*Section
+	var failed []*Section
 	var all []GstatRun
+	var notes []string
+	stopped := map[string]string{}
 	for _, in := range ins {
 		runs, err := KeepGstatRuns(in, GstatRunsKept)
 		if err != nil && (runs == nil || len(runs.Kept) == 0) {
-			out = append(out, &Section{ID: filepath.Base(in.Name), Title: "Database statistics: " + filepath.Base(in.Name),
+			failed = append(failed, &Section{ID: filepath.Base(in.Name), Title: "Database statistics: " + filepath.Base(in.Name),
 				Kind: string(parse.InputGstat), Sources: []string{in.Name}, Err: err.Error()})
 			continue
 		}
 		all = append(all, runs.Kept...)
-		if runs.Total <= GstatRunSections {
-			for _, r := range runs.Kept {
-				out = append(out, GstatSection(r.Analysis, r.Report))
-			}
-		} else {
-			r := runs.Kept[len(runs.Kept)-1]
-			s := GstatSection(r.Analysis, r.Report)
-			s.Text = append([]string{fmt.Sprintf("%d runs in this file; the report shows the last (run %d) in full, "+
-				"and its history reads %d of them (the first, the last, evenly spaced).",
-				runs.Total, runs.Total, len(runs.Kept))}, s.Text...)
-			out = append(out, s)
+		if runs.Total > len(runs.Kept) {
+			notes = append(notes, snapshotLabel(in, runs.Total, len(runs.Kept)))
 		}
 		if err != nil {
-			out[len(out)-1].Notices = append(out[len(out)-1].Notices, "read stopped: "+err.Error())
+			stopped[in.Name] = "read stopped: " + err.Error()
 		}
 	}
-	return append(out, gstatHistory(all)...)
+	out := databaseSections(all)
+	for _, s := range out {
+		for _, src := range s.Sources {
+			if n, ok := stopped[src]; ok {
+				s.Notices = append(s.Notices, filepath.Base(src)+": "+n)
+			}
+			for _, n := range notes {
+				if strings.HasPrefix(n, filepath.Base(src)+":") {
+					s.Text = append(s.Text, n)
+				}
+			}
+		}
+	}
+	return append(out, failed...)
 }
 
 func init() { Register(parse.InputGstat, streamGstatSections) }

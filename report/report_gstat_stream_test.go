@@ -67,20 +67,21 @@ func TestReportBigGstatBounded(t *testing.T) {
 	r := Build("big", "fbdiag test", ins)
 	runtime.GC()
 	runtime.ReadMemStats(&after)
-	if len(r.Sections) != 2 {
-		t.Fatalf("%d sections, want 2", len(r.Sections))
+	if len(r.Sections) != 1 {
+		t.Fatalf("%d sections, want 1 (one database)", len(r.Sections))
 	}
-	s, h := r.Sections[0], r.Sections[1]
-	if s.Title != "Database statistics: big-gstat.txt (run 2400)" || len(s.Text) == 0 ||
-		s.Text[0] != "2400 runs in this file; the report shows the last (run 2400) in full, "+
-			"and its history reads 39 of them (the first, the last, evenly spaced)." {
+	s := r.Sections[0]
+	if s.Title != "Database /var/lib/firebird/data/shop.fdb" || len(s.Text) == 0 ||
+		s.Text[0] != "big-gstat.txt: 2400 runs; the report reads 39 of them (the first, the last, evenly spaced)." {
 		t.Errorf("section %q, text %q", s.Title, s.Text)
 	}
-	if h.Kind != KindHistory || len(h.Text) == 0 || !strings.HasPrefix(h.Text[0], "39 gstat snapshots of /var/lib/firebird/data/shop.fdb;") {
-		t.Errorf("history %q (%s), text %q", h.Title, h.Kind, h.Text)
+	if s.Kind != KindDatabase || s.Database == nil || len(s.Database.Snapshots) != 39 || s.ShownFrom != "big-gstat.txt#2400" ||
+		!strings.Contains(string(s.Fragment), "<p>39 gstat snapshots of /var/lib/firebird/data/shop.fdb;") {
+		t.Errorf("database section %q (%s), shown %q", s.Title, s.Kind, s.ShownFrom)
 	}
-	if len(s.Figures) != 3 || len(s.Findings) != 9 {
-		t.Errorf("%d figures, %d findings; want 3 and 9 (those of one run)", len(s.Figures), len(s.Findings))
+	// The last run's fill charts, then the history's size and versions.
+	if len(s.Figures) != 5 || len(s.Findings) != 9 {
+		t.Errorf("%d figures, %d findings; want 5 and 9 (those of one run, each once)", len(s.Figures), len(s.Findings))
 	}
 	grown := int64(after.HeapAlloc) - int64(before.HeapAlloc)
 	if grown > 16<<20 {

@@ -20,19 +20,19 @@ func TestHistorySection(t *testing.T) {
 	r := Build("t", "fbdiag test", ins)
 	var h *Section
 	for _, s := range r.Sections {
-		if s.Kind == KindHistory {
+		if s.Kind == KindDatabase {
 			h = s
 		}
 	}
 	if h == nil {
-		t.Fatalf("no history section among %d", len(r.Sections))
+		t.Fatalf("no database section among %d", len(r.Sections))
 	}
-	if h.ID != "history-shop.fdb" || h.Title != "History: /var/lib/firebird/data/shop.fdb" || len(h.Sources) != 2 {
+	if h.ID != "db-shop.fdb" || h.Title != "Database /var/lib/firebird/data/shop.fdb" || len(h.Sources) != 2 {
 		t.Errorf("section %q %q from %v", h.ID, h.Title, h.Sources)
 	}
 	// First and last by execution time, whatever the input order.
-	if !strings.Contains(h.Text[0], "the first (shop-gstat-a-r.txt, 2026-12-02 14:09:54) and the last (shop-gstat-r-later.txt, 2026-12-02 14:14:32) are 0:04:38 apart") {
-		t.Errorf("text %q", h.Text[0])
+	if !strings.Contains(string(h.Fragment), "the first (shop-gstat-a-r.txt, 2026-12-02 14:09:54) and the last (shop-gstat-r-later.txt, 2026-12-02 14:14:32) are 0:04:38 apart") {
+		t.Errorf("fragment %q", h.Fragment)
 	}
 	// The summary's figures, as the views print them: the size change,
 	// then the time between (no growth a day from 278 s).
@@ -60,22 +60,22 @@ func TestHistorySection(t *testing.T) {
 			t.Errorf("fragment lacks %q", want)
 		}
 	}
-	if strings.Count(frag, `<div class="view">`) != 2 {
-		t.Errorf("%d views in the fragment, want the diff and the trend", strings.Count(frag, `<div class="view">`))
+	if strings.Count(frag, `<div class="view">`) != 3 {
+		t.Errorf("%d views in the fragment, want the latest snapshot, the diff and the trend", strings.Count(frag, `<div class="view">`))
 	}
 	// The trend charts, with the analysis' figures.
 	var kinds []plot.Kind
-	for _, f := range h.Figures {
+	for _, f := range h.Figures[len(h.Figures)-2:] {
 		kinds = append(kinds, f.Chart.Kind)
 	}
 	if !slices.Equal(kinds, []plot.Kind{plot.KindHistorySize, plot.KindHistoryVersions}) {
 		t.Fatalf("charts %v", kinds)
 	}
-	v := h.Figures[1].Chart.Series("ORDERS")
+	v := h.Figures[len(h.Figures)-1].Chart.Series("ORDERS")
 	if v == nil || len(v.Y) != 2 || v.Y[0] != 5000 || v.Y[1] != 0 {
 		t.Errorf("ORDERS back versions plotted %+v, want 5000 then 0", v)
 	}
-	db := h.Figures[1].Chart.Series("database")
+	db := h.Figures[len(h.Figures)-1].Chart.Series("database")
 	if db == nil || db.Y[0] != 30000 || db.Y[1] != 0 {
 		t.Errorf("database back versions plotted %+v, want 30000 then 0", db)
 	}
@@ -86,23 +86,23 @@ func TestHistorySection(t *testing.T) {
 func TestHistorySectionNeedsTwo(t *testing.T) {
 	ins, _ := Inputs([]string{testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"), testutil.Testdata(t, "fb30", "shop-gstat-h.txt")})
 	for _, s := range Build("t", "fbdiag test", ins).Sections {
-		if s.Kind == KindHistory {
-			t.Errorf("history section from one -a -r run and one -h run: %v", s.Sources)
+		if strings.Contains(string(s.Fragment), "<h3>History</h3>") {
+			t.Errorf("history from one -a -r run and one -h run: %v", s.Sources)
 		}
 	}
 	ins, _ = Inputs([]string{testutil.Testdata(t, "fb30")})
 	var h *Section
 	for _, s := range Build("t", "fbdiag test", ins).Sections {
-		if s.Kind == KindHistory {
+		if s.Kind == KindDatabase {
 			h = s
 		}
 	}
-	if h == nil || len(h.Sources) != 2 || !strings.Contains(strings.Join(h.Text, " "), "Left out: 5 runs") {
+	if h == nil || len(h.Sources) != 7 || !strings.Contains(string(h.Fragment), "Left out: 5 runs") {
 		t.Fatalf("history of testdata/fb30: %+v", h)
 	}
 	// The reasons, as gstat trend gives them (issue 13).
-	if text := strings.Join(h.Text, " "); !strings.Contains(text, "Left out: 5 runs of this database whose size adds up other things "+
-		"(shop-gstat-d.txt: no index statistics (gstat -d): its size counts the tables only; shop-gstat-e.txt: no table statistics") ||
+	if text := string(h.Fragment); !strings.Contains(text, "Left out: 5 runs of this database whose size adds up other things "+
+		"(shop-gstat-d.txt: no index statistics (gstat -d): its size counts the tables only; shop-gstat-h.txt: no table statistics") ||
 		!strings.Contains(text, "shop-gstat-s-r.txt: system tables included (gstat -s): 42 tables, the others 6") {
 		t.Errorf("left out %q", text)
 	}

@@ -132,6 +132,7 @@ func throughputSection(name string, sources []string, in analyze.Input, base ana
 		return s
 	}
 	s.Title = fmt.Sprintf("Throughput (%s): %s", res.Mode, name)
+	s.Mode = string(res.Mode)
 	doc := view.Throughput(res, name)
 	s.AddCharts(doc.Charts, nil)
 	if err := embedView(s, doc); err != nil {

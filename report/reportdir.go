@@ -21,10 +21,12 @@ var ErrNotOurs = errors.New("exists and was not written by fbdiag")
 // IndexFile is the report's page in its folder.
 const IndexFile = "index.html"
 
-// WriteDir renders the charts and writes them and index.html into dir
+// WriteDir renders the charts and writes them, index.html and
+// report.json into dir
 // (created when missing), each file atomically. It returns the path of
 // index.html. A folder holding an earlier fbdiag report is updated; any
-// other index.html stops it with ErrNotOurs before anything is written.
+// other index.html or report.json stops it with ErrNotOurs before
+// anything is written.
 func WriteDir(dir string, r *Report, o plot.Options) (string, error) {
 	index := filepath.Join(dir, IndexFile)
 	ours, err := isOurs(index)
@@ -33,6 +35,14 @@ func WriteDir(dir string, r *Report, o plot.Options) (string, error) {
 	}
 	if !ours {
 		return "", fmt.Errorf("%s: %w (choose another --out folder)", index, ErrNotOurs)
+	}
+	// report.json is replaced only when fbdiag wrote it (its generator
+	// field comes first).
+	summary := filepath.Join(dir, JSONFile)
+	if ok, err := headHas(summary, 256, `"generator": "`+GeneratorPrefix); err != nil {
+		return "", err
+	} else if !ok {
+		return "", fmt.Errorf("%s: %w (choose another --out folder)", summary, ErrNotOurs)
 	}
 	if _, err := os.Stat(index); os.IsNotExist(err) {
 		// No report yet (or one interrupted before its page was
@@ -75,6 +85,12 @@ func WriteDir(dir string, r *Report, o plot.Options) (string, error) {
 	}
 	err = atomicfile.Write(index, atomicfile.Options{}, func(out io.Writer) error {
 		return WriteHTML(out, r, w, h)
+	})
+	if err != nil {
+		return "", err
+	}
+	err = atomicfile.Write(summary, atomicfile.Options{}, func(out io.Writer) error {
+		return WriteSummaryJSON(out, r)
 	})
 	if err != nil {
 		return "", err

@@ -102,7 +102,7 @@ func TestHostileNames(t *testing.T) {
 	}
 
 	// The HTML report isolates the override in <bdi> where it shows the
-	// name as the input has it (summary, chart captions); the gstat view's
+	// name as the input has it (summary, verdict, recommendations, chart captions); the gstat view's
 	// fragment writes it escaped, as text does (\u202e), in <bdi> too.
 	dir := t.TempDir()
 	src := filepath.Join(dir, "shop.txt")
@@ -119,7 +119,7 @@ func TestHostileNames(t *testing.T) {
 	}
 	html := string(page)
 	isolated := regexp.MustCompile("<bdi>[^<]*\u202eexe\\.ORD[^<]*</bdi>")
-	if n, iso := strings.Count(html, "\u202e"), len(isolated.FindAllString(html, -1)); n != 3 || iso != n {
+	if n, iso := strings.Count(html, "\u202e"), len(isolated.FindAllString(html, -1)); n != 10 || iso != n {
 		t.Errorf("HTML: %d U+202E, %d of them isolated", n, iso)
 	}
 	// The tables table, and the table column of ORDERS' three indices.

@@ -71,7 +71,7 @@ func TestReportFolderReusedAfterInterrupt(t *testing.T) {
 	// A chart's name held by a user's picture still stops the report
 	// before anything is written.
 	os.Remove(filepath.Join(out, "index.html"))
-	foreign := filepath.Join(out, "fill-shop-gstat-a-r.txt.png")
+	foreign := filepath.Join(out, "fill-db-shop.fdb.png")
 	if err := os.WriteFile(foreign, []byte("\x89PNG\r\n\x1a\nnot fbdiag's"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -32,6 +32,7 @@ func reportDoc(t *testing.T, index string) (sections []string, images int, text 
 		t.Fatal(err)
 	}
 	var texts []string
+	var scripts int
 	var walk func(*html.Node)
 	walk = func(n *html.Node) {
 		if n.Type == html.TextNode {
@@ -48,7 +49,13 @@ func reportDoc(t *testing.T, index string) (sections []string, images int, text 
 			case "img":
 				images++
 			case "script":
-				t.Errorf("report has a script element")
+				// One inline script (the table sort), nothing loaded.
+				scripts++
+				for _, a := range n.Attr {
+					if a.Key == "src" {
+						t.Errorf("script loaded from %q", a.Val)
+					}
+				}
 			}
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -56,6 +63,9 @@ func reportDoc(t *testing.T, index string) (sections []string, images int, text 
 		}
 	}
 	walk(doc)
+	if scripts > 1 {
+		t.Errorf("%d script elements, want the one table sort", scripts)
+	}
 	return sections, images, strings.Join(texts, "\n")
 }
 
@@ -92,11 +102,12 @@ func TestReportNoArguments(t *testing.T) {
 			t.Errorf("no %s chart among %d", k, len(pngs))
 		}
 	}
-	// Its two shop -a -r snapshots, 278 s apart, make the History section.
-	if !slices.Contains(sections, "history-shop.fdb") {
-		t.Errorf("no history section in %v", sections)
+	// Its shop.fdb snapshots make one database section, whose two -a -r
+	// snapshots, 278 s apart, draw the history.
+	if !slices.Contains(sections, "db-shop.fdb") {
+		t.Errorf("no shop.fdb section in %v", sections)
 	}
-	for _, f := range []string{"history-size-history-shop.fdb.png", "history-versions-history-shop.fdb.png"} {
+	for _, f := range []string{"history-size-db-shop.fdb.png", "history-versions-db-shop.fdb.png"} {
 		if !slices.Contains(pngs, filepath.Join(dir, "fbdiag-report", f)) {
 			t.Errorf("no %s among %v", f, pngs)
 		}
@@ -105,7 +116,10 @@ func TestReportNoArguments(t *testing.T) {
 	if out, errs, code := runCLI(t, nil, "report"); code != exitOK {
 		t.Fatalf("second run exit %d: %s%s", code, out, errs)
 	}
-	chromiumCheck(t, index, images, len(sections))
+	// The first screen is shop.fdb's verdict (one database).
+	if first := chromiumCheck(t, index, images, len(sections)); !strings.HasPrefix(first, "attention index-low-selectivity on ORDERS.ORDERS_CARRIER") {
+		t.Errorf("first screen %q", first)
+	}
 }
 
 // TestReportRefusesUserIndex: an index.html fbdiag did not write stays.
@@ -186,10 +200,13 @@ func TestDetectCommand(t *testing.T) {
 
 // chromiumCheck opens the report in headless Chromium through a small
 // harness page that waits for every image of the report to decode and
-// writes the count into its own DOM, which --dump-dom prints. Console
-// errors are read from Chromium's log. Skips without Chromium, unless
-// FBDIAG_CHROMIUM=required (CI).
-func chromiumCheck(t *testing.T, index string, images, sections int) {
+// writes the count into its own DOM, which --dump-dom prints, with the
+// first screen's verdict (the worst database's), the result of sorting
+// a numeric column by clicking its header twice, and the requests the
+// page made other than data: and its own file. Console errors are read
+// from Chromium's log. Skips without Chromium, unless
+// FBDIAG_CHROMIUM=required (CI). It returns the first verdict's text.
+func chromiumCheck(t *testing.T, index string, images, sections int) string {
 	t.Helper()
 	bin := os.Getenv("FBDIAG_CHROMIUM_BIN")
 	for _, c := range []string{"chromium", "chromium-browser", "google-chrome"} {
@@ -225,6 +242,44 @@ window.addEventListener("load", () => {
   p.id = "result";
   p.textContent = "IMAGES " + imgs.length + " DECODED " + (imgs.length - bad.length) + " SECTIONS " + d.querySelectorAll("section").length + " BAD " + bad.join("|");
   document.body.appendChild(p);
+  // The first screen: the fleet table's first row, else the verdict.
+  const sum = d.getElementById("summary");
+  const first = sum.querySelector("table.fleet tbody tr") || sum.querySelector(".verdict");
+  const q = document.createElement("pre");
+  q.id = "first";
+  q.textContent = "FIRST " + (!first ? "none" : first.cells ? Array.from(first.cells).map(c => c.textContent.trim()).join(" | ") :
+    first.textContent.replace(/\s+/g, " ").trim()) + " END";
+  document.body.appendChild(q);
+  // Sort the first column of three or more numbers by its header, twice.
+  let sorted = "none";
+  for (const tb of d.querySelectorAll("table")) {
+    if (!tb.tHead || !tb.tBodies.length || tb.tBodies[0].rows.length < 3) continue;
+    const ths = tb.tHead.rows[0].cells;
+    let col = -1;
+    for (let i = 0; i < ths.length && col < 0; i++) {
+      const vals = Array.from(tb.tBodies[0].rows).map(r => r.cells[i] && r.cells[i].getAttribute("data-sort")).filter(v => v);
+      if (vals.length >= 3 && new Set(vals).size >= 3) col = i;
+    }
+    if (col < 0) continue;
+    const read = () => Array.from(tb.tBodies[0].rows).map(r => r.cells[col].getAttribute("data-sort")).filter(v => v).map(Number);
+    ths[col].click();
+    const up = read();
+    ths[col].click();
+    const down = read();
+    const asc = up.every((v, i) => i === 0 || up[i - 1] <= v);
+    const desc = down.every((v, i) => i === 0 || down[i - 1] >= v);
+    sorted = (asc && desc ? "ok " : "bad ") + (tb.caption ? tb.caption.textContent : tb.getAttribute("data-table")) + ": " + up.join(",");
+    break;
+  }
+  const r = document.createElement("pre");
+  r.id = "sorted";
+  r.textContent = "SORTED " + sorted + " END";
+  document.body.appendChild(r);
+  const ext = d.defaultView.performance.getEntriesByType("resource").map(e => e.name).filter(n => !n.startsWith("data:"));
+  const x = document.createElement("pre");
+  x.id = "requests";
+  x.textContent = "REQUESTS " + ext.length + " " + ext.join("|") + " END";
+  document.body.appendChild(x);
 });
 </script></body></html>`
 	if err := os.WriteFile(harness, []byte(page), 0o644); err != nil {
@@ -248,14 +303,53 @@ window.addEventListener("load", () => {
 	if m[1] != m[2] || m[1] != itoa(images) || m[3] != itoa(sections) {
 		t.Errorf("chromium: %s images, %s decoded, want %d; %s sections, want %d; bad: %s", m[1], m[2], images, m[3], sections, m[4])
 	}
+	dom := html.UnescapeString(out.String())
+	if s := regexp.MustCompile(`<pre id="sorted">SORTED (.*?) END</pre>`).FindStringSubmatch(dom); s == nil || !strings.HasPrefix(s[1], "ok ") {
+		t.Errorf("sorting by a clicked header: %q", s)
+	}
+	if r := regexp.MustCompile(`<pre id="requests">REQUESTS (\d+) (.*?) END</pre>`).FindStringSubmatch(dom); r == nil || r[1] != "0" {
+		t.Errorf("requests beyond the page: %q in %s", r, dom[max(0, strings.Index(dom, "REQUESTS")-50):])
+	}
+	first := regexp.MustCompile(`<pre id="first">FIRST (.*?) END</pre>`).FindStringSubmatch(dom)
+	if first == nil {
+		t.Fatalf("no first screen in %s", dom)
+	}
 	for _, l := range strings.Split(errb.String(), "\n") {
 		if strings.Contains(l, ":CONSOLE") && (strings.Contains(l, dir) || strings.Contains(l, "harness")) {
 			t.Errorf("console message: %s", l)
 		}
 	}
+	return first[1]
 }
 
 func itoa(n int) string {
 	b, _ := json.Marshal(n)
 	return string(b)
+}
+
+// Four databases' gstat files: the first screen is the fleet table whose
+// first row is the worst database, employee.fdb (a deep index), and its
+// columns sort in the browser.
+func TestReportFleetBrowser(t *testing.T) {
+	dir := filepath.Join(testutil.CorpusDir(t), "public", "gstat")
+	out := filepath.Join(t.TempDir(), "r")
+	args := []string{"report", "--out", out}
+	for _, f := range []string{"FirebirdSQL-fdb__gstat30-a.out", "FirebirdSQL-fdb__gstat25-a.out",
+		"05_fb21_doc_header_and_2x_table_index.txt", "Delapro-DelaproImport__Firebird3oder4-fb3010-h.snippet.txt"} {
+		args = append(args, filepath.Join(dir, f))
+	}
+	stdout, stderr, code := runCLI(t, nil, args...)
+	if code != exitOK || !strings.Contains(stdout, "4 inputs, 4 sections, 9 charts; 0 critical, 5 warnings") {
+		t.Fatalf("exit %d: %s%s", code, stdout, stderr)
+	}
+	index := filepath.Join(out, "index.html")
+	sections, images, _ := reportDoc(t, index)
+	if !slices.Equal(sections, []string{"summary", "db-employee.fdb", "db-fbtest25.fdb", "db-fbtest30.fdb", "db-c-temp-sohotech.fdb"}) {
+		t.Errorf("sections %v", sections)
+	}
+	first := chromiumCheck(t, index, images, len(sections))
+	if !strings.HasPrefix(first, "attention | /opt/firebird/examples/empbuild/employee.fdb | 8.97 MiB | 3 | 15 | "+
+		"warning: index-deep on PK_CONFIGREVISIONSTORE (CONFIGREVISIONSTORE) | 05_fb21_doc_header_and_2x_table_index.txt") {
+		t.Errorf("first screen %q", first)
+	}
 }

@@ -1,0 +1,108 @@
+package report
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/plot"
+)
+
+// Four databases' gstat files make four database sections worst first,
+// the fleet table in the summary and report.json listing them in the
+// same order with their verdicts and findings.
+func TestReportFleetFourDatabases(t *testing.T) {
+	dir := filepath.Join(testutil.CorpusDir(t), "public", "gstat")
+	var paths []string
+	for _, f := range []string{"FirebirdSQL-fdb__gstat30-a.out", "FirebirdSQL-fdb__gstat25-a.out",
+		"05_fb21_doc_header_and_2x_table_index.txt", "Delapro-DelaproImport__Firebird3oder4-fb3010-h.snippet.txt"} {
+		paths = append(paths, filepath.Join(dir, f))
+	}
+	ins, errs := Inputs(paths)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	r := Build("fleet", "fbdiag test", ins)
+	out := t.TempDir()
+	if _, err := WriteDir(out, r, plot.Options{Width: 400, Height: 300, DPI: 72}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(out, JSONFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Generator string `json:"generator"`
+		Databases []struct {
+			Database, Verdict, Reason, Latest, Section string
+			Snapshots                                  []string
+			Findings                                   []struct {
+				Rule, Severity, Table, Object, Advice string
+				Snapshots                             int
+			}
+		}
+		Runs, Benchmarks, Skipped []json.RawMessage
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	want := []struct{ db, verdict, section string }{
+		{"/opt/firebird/examples/empbuild/employee.fdb", "attention", "db-employee.fdb"},
+		{"/home/fdb/test/fbtest25.fdb", "attention", "db-fbtest25.fdb"},
+		{"/home/fdb/test/FBTEST30.FDB", "healthy", "db-fbtest30.fdb"},
+		{`C:\TEMP\SOHOTECH.FDB`, "healthy", "db-c-temp-sohotech.fdb"},
+	}
+	if s.Generator != "fbdiag test" || len(s.Databases) != len(want) || len(s.Runs) != 0 || len(s.Benchmarks) != 0 || len(s.Skipped) != 0 {
+		t.Fatalf("report.json: %s", b)
+	}
+	for i, w := range want {
+		d := s.Databases[i]
+		if d.Database != w.db || d.Verdict != w.verdict || d.Section != w.section || len(d.Snapshots) != 1 || d.Latest != d.Snapshots[0] {
+			t.Errorf("database %d: %+v, want %+v", i, d, w)
+		}
+	}
+	if f := s.Databases[0].Findings; len(f) != 5 || f[0].Rule != "index-deep" || f[0].Table != "CONFIGREVISIONSTORE" ||
+		f[0].Object != "PK_CONFIGREVISIONSTORE" || f[0].Snapshots != 1 || f[0].Advice == "" {
+		t.Errorf("employee.fdb findings %+v", f)
+	}
+	if !strings.HasPrefix(s.Databases[1].Reason, "ods-old: ODS 11.2 is Firebird 2.5") {
+		t.Errorf("fbtest25 reason %q", s.Databases[1].Reason)
+	}
+	// The page: the fleet table's rows in that order, linking to the
+	// sections, which come in that order too.
+	page, err := os.ReadFile(filepath.Join(out, IndexFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := -1
+	for _, w := range want {
+		i := strings.Index(string(page), `<a href="#`+w.section+`">`)
+		if i < at {
+			t.Errorf("fleet row of %s out of order", w.db)
+		}
+		at = i
+	}
+	if len(r.Sections) != 4 || r.Sections[0].ID != "db-employee.fdb" || r.Sections[3].ID != "db-c-temp-sohotech.fdb" {
+		t.Errorf("sections %v", r.Sections)
+	}
+	// The counts: employee.fdb's deep index is the one index warning.
+	var counts []string
+	for _, c := range r.Counts {
+		counts = append(counts, c.Value+" "+c.Label)
+	}
+	if got := strings.Join(counts, "; "); got != "4 databases; 1 indices with a warning; 1 deep indices (index-deep); "+
+		"1 tables holding back versions; 0 critical findings; 5 warnings" {
+		t.Errorf("counts %q", got)
+	}
+	// A report.json fbdiag did not write is not replaced.
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, JSONFile), []byte(`{"mine": true}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteDir(other, r, plot.Options{Width: 400, Height: 300, DPI: 72}); err == nil || !strings.Contains(err.Error(), "report.json: exists and was not written by fbdiag") {
+		t.Errorf("user's report.json: %v", err)
+	}
+}

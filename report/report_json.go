@@ -1,0 +1,92 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+	"path/filepath"
+
+	"github.com/fbdiag/fbdiag/analyze"
+)
+
+// JSONFile is the machine-readable summary written beside index.html
+// (docs/report.md describes it).
+const JSONFile = "report.json"
+
+// RunSummary is one gbak log in report.json: the operation (backup,
+// restore), how it ended and the total time in seconds (null when the
+// log does not say).
+type RunSummary struct {
+	File         string   `json:"file"`
+	Kind         string   `json:"kind"`
+	Outcome      string   `json:"outcome"`
+	TotalSeconds *float64 `json:"total_seconds"`
+	Section      string   `json:"section"`
+}
+
+// Summary is report.json: the databases worst first, as the fleet view
+// lists them, the gbak runs, the benchmarks and the inputs not analysed.
+type Summary struct {
+	Generator  string             `json:"generator"`
+	Title      string             `json:"title"`
+	Databases  []SummaryDatabase  `json:"databases"`
+	Runs       []RunSummary       `json:"runs"`
+	Benchmarks []SummaryBenchmark `json:"benchmarks"`
+	Skipped    []SummarySkip      `json:"skipped"`
+}
+
+// SummaryDatabase is analyze.Database (the fields of analyze.Fleet) with
+// the ID of its section in index.html.
+type SummaryDatabase struct {
+	analyze.Database
+	Section string `json:"section"`
+}
+
+// SummaryBenchmark is one throughput or benchmark section: its inputs,
+// the analysis' mode and its first headline figure as the page shows it.
+type SummaryBenchmark struct {
+	Files    []string `json:"files"`
+	Kind     string   `json:"kind"`
+	Headline string   `json:"headline"`
+	Value    string   `json:"value"`
+	Section  string   `json:"section"`
+}
+
+// SummarySkip is an input not analysed, and why.
+type SummarySkip struct {
+	File   string `json:"file"`
+	Reason string `json:"reason"`
+}
+
+// JSON is the report's summary for report.json.
+func (r *Report) JSON() *Summary {
+	out := &Summary{Generator: r.Generator, Title: r.Title, Databases: []SummaryDatabase{}, Runs: []RunSummary{},
+		Benchmarks: []SummaryBenchmark{}, Skipped: []SummarySkip{}}
+	for _, s := range r.Databases {
+		out.Databases = append(out.Databases, SummaryDatabase{Database: *s.Database, Section: s.ID})
+	}
+	for _, s := range r.Sections {
+		switch {
+		case s.Run != nil:
+			run := *s.Run
+			run.File, run.Section = filepath.ToSlash(run.File), s.ID
+			out.Runs = append(out.Runs, run)
+		case s.Mode != "":
+			b := SummaryBenchmark{Files: s.Sources, Kind: s.Mode, Section: s.ID}
+			if len(s.Headlines) > 0 {
+				b.Headline, b.Value = s.Headlines[0].Label, s.Headlines[0].Value
+			}
+			out.Benchmarks = append(out.Benchmarks, b)
+		}
+	}
+	for _, sk := range r.Skipped {
+		out.Skipped = append(out.Skipped, SummarySkip{File: sk.Name, Reason: sk.Why})
+	}
+	return out
+}
+
+// WriteSummaryJSON writes report.json.
+func WriteSummaryJSON(w io.Writer, r *Report) error {
+	e := json.NewEncoder(w)
+	e.SetIndent("", "  ")
+	return e.Encode(r.JSON())
+}
