@@ -148,8 +148,10 @@ func SweepChart(r *analyze.Result, title string) plot.Sweep {
 }
 
 // ABChart is the A/B chart of the first series: the baseline's and each
-// configuration's median, labelled with the ratio and change against
-// the baseline and the direction, as the ab table has them.
+// configuration's median, every run and the range of the runs, each bar
+// labelled with the ratio and change against the baseline and the
+// direction, as the ab table has them; a change a test finds within the
+// noise is marked "~" (the text's "within the noise").
 func ABChart(r *analyze.Result, title string) plot.AB {
 	d := plot.AB{Title: title, YLabel: (&tput{r: r}).yTitle()}
 	if len(r.Series) == 0 || len(r.Series[0].AB) == 0 {
@@ -157,15 +159,32 @@ func ABChart(r *analyze.Result, title string) plot.AB {
 	}
 	s := r.Series[0]
 	first := s.AB[0]
+	side := func(sm analyze.Summary) {
+		d.Runs = append(d.Runs, sm.Values)
+		iv := plot.Interval{}
+		if sm.N > 1 {
+			iv = plot.Interval{Lo: sm.Min, Hi: sm.Max}
+		}
+		d.Spreads = append(d.Spreads, iv)
+	}
 	d.Names = append(d.Names, first.Baseline)
 	d.Values = append(d.Values, first.Before.Median)
 	d.Deltas = append(d.Deltas, 0)
 	d.Labels = append(d.Labels, Num(first.Before.Median).Human()+"\nbaseline")
+	d.NotSignificant = append(d.NotSignificant, false)
+	side(first.Before)
 	for _, e := range s.AB {
 		d.Names = append(d.Names, e.Label)
 		d.Values = append(d.Values, e.After.Median)
 		d.Deltas = append(d.Deltas, e.Change*100)
-		d.Labels = append(d.Labels, fmt.Sprintf("%s\n%s, %s\n%s", Num(e.After.Median).Human(), Ratio(e.Ratio).Human(), Change(e.Change).Human(), e.Direction))
+		word := e.Direction
+		similar := e.Comparison.P != nil && !e.Comparison.Significant
+		if similar {
+			word = "~ within the noise"
+		}
+		d.Labels = append(d.Labels, fmt.Sprintf("%s\n%s, %s\n%s", Num(e.After.Median).Human(), Ratio(e.Ratio).Human(), Change(e.Change).Human(), word))
+		d.NotSignificant = append(d.NotSignificant, similar)
+		side(e.After)
 	}
 	return d
 }

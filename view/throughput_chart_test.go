@@ -1,0 +1,78 @@
+package view
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/plot"
+)
+
+// plotted is the named entry of a chart's Plotted data.
+func plotted(t *testing.T, c *plot.Chart, name string) *plot.Plotted {
+	t.Helper()
+	p := c.Series(name)
+	if p == nil {
+		var names []string
+		for _, q := range c.Plotted {
+			names = append(names, q.Name)
+		}
+		t.Fatalf("%s: no plotted %q (have %q)", c.Kind, name, names)
+	}
+	return p
+}
+
+// Issue 15: the A/B chart of 25 restores (5 per page buffers setting,
+// 64 the baseline) shows every run as a dot and each setting's range as
+// a whisker, not bare medians, and marks the four changes the text
+// calls "within the noise" with "~".
+func TestABChartRunsSpreadAndNoise(t *testing.T) {
+	r := throughputResult(t, analyze.Options{Mode: analyze.ModeAB, X: "page_buffers", Y: "restore_seconds"},
+		testutil.Testdata(t, "restores", "restore-page-buffers.csv"))
+	c, err := plot.ABChart(ABChart(r, "x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := plotted(t, c, "runs")
+	if len(runs.Y) != 25 || runs.X[0] != 0 || runs.Y[0] != 3.347 || runs.Y[4] != 4.766 || runs.X[24] != 4 {
+		t.Errorf("runs %v %v", runs.X, runs.Y)
+	}
+	lo, hi := plotted(t, c, "spread min"), plotted(t, c, "spread max")
+	// 64: 3.35–4.77 (the baseline), 4096: 2.33–3.4, as the table's min and
+	// max print them.
+	if !slices.Equal(lo.Y, []float64{3.347, 3.006, 2.512, 2.331, 2.893}) || !slices.Equal(hi.Y, []float64{4.766, 4.541, 5.952, 3.398, 4.45}) {
+		t.Errorf("spread %v–%v", lo.Y, hi.Y)
+	}
+	if ns := plotted(t, c, "not significant"); !slices.Equal(ns.X, []float64{1, 2, 3, 4}) {
+		t.Errorf("not significant at %v", ns.X)
+	}
+	d := ABChart(r, "x")
+	if d.Labels[3] != "3.08\n×0.871, -12.9 %\n~ within the noise" || strings.Contains(d.Labels[0], "~") {
+		t.Errorf("labels %q", d.Labels)
+	}
+	// A test that finds the difference (pgbench select-only against
+	// TPC-B, p=0.002) keeps its word.
+	files := pgbenchScales(t)
+	r = throughputResult(t, analyze.Options{Mode: analyze.ModeAB, X: "none"}, files...)
+	c, err = plot.ABChart(ABChart(r, "x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Series("not significant") != nil || len(plotted(t, c, "runs").Y) != 12 {
+		t.Errorf("pgbench A/B: %+v", c.Plotted)
+	}
+}
+
+// pgbenchScales are the twelve pgbench runs of the corpus (six scales,
+// TPC-B and select-only); the test skips without them.
+func pgbenchScales(t *testing.T) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(testutil.CorpusDir(t), "bench", "pgbench-scales", "*.txt"))
+	if len(files) != 12 {
+		t.Skipf("%d pgbench-scales files in the corpus, want 12", len(files))
+	}
+	return files
+}
