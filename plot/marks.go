@@ -3,9 +3,11 @@ package plot
 import (
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 
 	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -345,4 +347,72 @@ func runOffsets(n int, width float64) []float64 {
 		out[i] = (float64(i)/float64(n-1) - 0.5) * width
 	}
 	return out
+}
+
+func notesX(ns notes) []float64 {
+	out := make([]float64, len(ns))
+	for i, n := range ns {
+		out[i] = n.X
+	}
+	return out
+}
+
+// GapRatio and GapSpacing say when a measured line is broken: a step
+// between neighbouring x values that is at least GapRatio wide (two
+// doublings with no measurement, the width at which analyze's cliff test
+// suspects a knee can hide: throughput-degradation.knee_jump) and at
+// least GapSpacing times the median step of the line (in log x for a
+// log axis) is drawn as a thin dashed line, not as a measured trend: a
+// solid line from 30 GB to 1.8 TB would claim a straight decline nobody
+// measured.
+const (
+	GapRatio   = 4
+	GapSpacing = 4
+)
+
+// splitGaps cuts a line (sorted by x) into solid segments and the gaps
+// between them (each two points); logX measures steps as ratios.
+func splitGaps(xys plotter.XYs, logX bool) (segs, gaps []plotter.XYs) {
+	if len(xys) < 2 {
+		if len(xys) == 1 {
+			return []plotter.XYs{xys}, nil
+		}
+		return nil, nil
+	}
+	step := func(i int) float64 {
+		a, b := xys[i-1].X, xys[i].X
+		if logX && a > 0 && b > 0 {
+			return math.Log(b / a)
+		}
+		return b - a
+	}
+	var steps []float64
+	for i := 1; i < len(xys); i++ {
+		steps = append(steps, math.Abs(step(i)))
+	}
+	sorted := append([]float64(nil), steps...)
+	slices.Sort(sorted)
+	median := sorted[len(sorted)/2]
+	if len(sorted)%2 == 0 {
+		median = (sorted[len(sorted)/2-1] + sorted[len(sorted)/2]) / 2
+	}
+	gap := func(i int) bool {
+		a, b := xys[i-1].X, xys[i].X
+		if len(steps) < 3 || !(a > 0) || b/a < GapRatio {
+			return false
+		}
+		return median > 0 && steps[i-1] >= GapSpacing*median
+	}
+	cur := plotter.XYs{xys[0]}
+	for i := 1; i < len(xys); i++ {
+		if gap(i) {
+			segs = append(segs, cur)
+			gaps = append(gaps, plotter.XYs{xys[i-1], xys[i]})
+			cur = plotter.XYs{xys[i]}
+			continue
+		}
+		cur = append(cur, xys[i])
+	}
+	segs = append(segs, cur)
+	return segs, gaps
 }

@@ -3,6 +3,7 @@ package plot
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	gplot "gonum.org/v1/plot"
@@ -28,6 +29,20 @@ type Sweep struct {
 	BestText []string
 	// LogX puts the setting on a log axis (when it grows by doubling).
 	LogX bool
+	// Settings, when given, are each series' settings as the analysis
+	// summarises them (same order as Series): the line then joins the
+	// medians, every run is a dot and the range of a setting's runs a
+	// whisker.
+	Settings [][]SweepSetting
+}
+
+// SweepSetting is one setting of a sweep: the median, smallest and
+// largest of its N runs, and whether a test found it within the noise
+// of the best (marked "~").
+type SweepSetting struct {
+	X, Median, Lo, Hi float64
+	N                 int
+	WithinNoise       bool
 }
 
 // SweepChart draws one line per series with its best point marked.
@@ -38,6 +53,7 @@ func SweepChart(d Sweep) (*Chart, error) {
 	var allX []float64
 	ymax := 0.0
 	n := 0
+	var tildes notes
 	for i, s := range d.Series {
 		var xys plotter.XYs
 		for j := range s.X {
@@ -48,21 +64,88 @@ func SweepChart(d Sweep) (*Chart, error) {
 		if len(xys) == 0 {
 			continue
 		}
-		l, sc, err := plotter.NewLinePoints(xys)
+		col := seriesColor(i)
+		if i < len(d.Settings) {
+			for _, st := range d.Settings[i] {
+				if st.WithinNoise && finite(st.X, st.Median) && (!d.LogX || st.X > 0) {
+					top := st.Median
+					if st.N > 1 && finite(st.Hi) {
+						top = math.Max(top, st.Hi)
+					}
+					tildes = append(tildes, note{X: st.X, Y: top, Offset: vg.Point{Y: vg.Points(3)},
+						Text: "~", Style: centered(textStyle(labelSize, col))})
+				}
+			}
+		}
+		var sets []SweepSetting
+		if i < len(d.Settings) && slices.ContainsFunc(d.Settings[i], func(st SweepSetting) bool { return st.N > 1 }) {
+			sets = d.Settings[i]
+		}
+		line := xys
+		if sets != nil {
+			// Several runs a setting: the line joins the medians, the
+			// runs are dots and their range a whisker.
+			line = nil
+			med := Plotted{Name: s.Name + " median"}
+			lo, hi := Plotted{Name: s.Name + " min"}, Plotted{Name: s.Name + " max"}
+			ws := &spreads{Line: solid(col, 1.1)}
+			for _, st := range sets {
+				if !finite(st.X, st.Median) || (d.LogX && st.X <= 0) {
+					continue
+				}
+				line = append(line, plotter.XY{X: st.X, Y: st.Median})
+				med.X, med.Y = append(med.X, st.X), append(med.Y, st.Median)
+				if st.N > 1 && finite(st.Lo, st.Hi) {
+					ws.S = append(ws.S, spread{X: st.X, Lo: st.Lo, Hi: st.Hi})
+					lo.X, lo.Y = append(lo.X, st.X), append(lo.Y, st.Lo)
+					hi.X, hi.Y = append(hi.X, st.X), append(hi.Y, st.Hi)
+				}
+			}
+			p.Add(ws)
+			ch.add(med)
+			ch.add(lo)
+			ch.add(hi)
+		}
+		segs, gaps := splitGaps(line, d.LogX)
+		var thumb *plotter.Line
+		for _, sg := range segs {
+			l, err := plotter.NewLine(sg)
+			if err != nil {
+				return nil, fmt.Errorf("plot %s: series %q: %w", ch.Kind, s.Name, err)
+			}
+			l.LineStyle = solid(col, 1.6)
+			p.Add(l)
+			thumb = l
+		}
+		for _, g := range gaps {
+			l, err := plotter.NewLine(g)
+			if err != nil {
+				return nil, err
+			}
+			l.LineStyle = dashed(withAlpha(col, 0x80), 1)
+			p.Add(l)
+		}
+		sc, err := plotter.NewScatter(xys)
 		if err != nil {
 			return nil, fmt.Errorf("plot %s: series %q: %w", ch.Kind, s.Name, err)
 		}
-		col := seriesColor(i)
-		l.LineStyle = solid(col, 1.6)
 		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
-		p.Add(l, sc)
-		p.Legend.Add(Ellipsis(s.Name, MaxNameRunes), l, sc)
+		p.Add(sc)
+		if thumb != nil {
+			p.Legend.Add(Ellipsis(s.Name, MaxNameRunes), thumb, sc)
+		} else {
+			p.Legend.Add(Ellipsis(s.Name, MaxNameRunes), sc)
+		}
 		ch.add(Plotted{Name: s.Name, X: xyX(xys), Y: xyY(xys)})
 		allX = append(allX, xyX(xys)...)
 		for _, pt := range xys {
 			ymax = math.Max(ymax, pt.Y)
 		}
 		n++
+	}
+	if len(tildes) > 0 {
+		p.Add(tildes)
+		ch.add(Plotted{Name: "within noise", X: notesX(tildes)})
 	}
 	if n == 0 {
 		return nil, errNoData(ch.Kind, "series")
@@ -101,7 +184,11 @@ func SweepChart(d Sweep) (*Chart, error) {
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: inkColor, Radius: vg.Points(7), Shape: draw.RingGlyph{}}
 		p.Add(sc, marks)
-		p.Legend.Add("best of each series", sc)
+		label := "best of each series"
+		if len(tildes) > 0 {
+			label += " (~: within the noise of it)"
+		}
+		p.Legend.Add(label, sc)
 	}
 	if d.LogX {
 		p.X.Scale = gplot.LogScale{}

@@ -133,12 +133,27 @@ func kneeLabel(r *analyze.Result, k *analyze.Knee) string {
 	return fmt.Sprintf("%s: no cliff (%s, %s)", at, Change(k.StepFraction).Human(), pEq(k.P))
 }
 
-// SweepChart is the sweep chart: every series and its best setting.
+// SweepChart is the sweep chart: every series and its best setting;
+// where settings were run several times, the line joins their medians,
+// every run is a dot, their range a whisker, and the settings a test
+// finds within the noise of the best are marked "~".
 func SweepChart(r *analyze.Result, title string) plot.Sweep {
 	v := &tput{r: r}
 	d := plot.Sweep{Title: title, XLabel: v.xTitle(), YLabel: v.yTitle()}
 	for _, s := range r.Series {
 		d.Series = append(d.Series, seriesXY(s))
+		var sets []plot.SweepSetting
+		if s.Sweep != nil {
+			near := map[float64]bool{}
+			for _, x := range s.Sweep.WithinNoise {
+				near[x] = true
+			}
+			for _, st := range s.Sweep.Settings {
+				sets = append(sets, plot.SweepSetting{X: st.X, Median: st.Median, Lo: st.Min, Hi: st.Max, N: st.N, WithinNoise: near[st.X]})
+			}
+		}
+		d.Settings = append(d.Settings, sets)
+		d.LogX = d.LogX || geometric(sets)
 		if s.Sweep != nil {
 			d.Best = append(d.Best, plot.Point{X: s.Sweep.Best.X, Y: s.Sweep.Best.Median, Label: s.Name})
 			d.BestText = append(d.BestText, s.Name+" "+Num(s.Sweep.Best.Median).Human())
@@ -211,4 +226,19 @@ func LoadSpeedChart(r *analyze.Result, title string) plot.LoadSpeed {
 		d.Median = &m
 	}
 	return d
+}
+
+// geometric tells settings that grow by doubling or more at each step
+// (page buffers 64, 256, 1024…), which a log axis spaces evenly; three
+// settings at least.
+func geometric(sets []plot.SweepSetting) bool {
+	if len(sets) < 3 {
+		return false
+	}
+	for i, st := range sets {
+		if !(st.X > 0) || i > 0 && st.X < 2*sets[i-1].X {
+			return false
+		}
+	}
+	return true
 }

@@ -76,3 +76,44 @@ func pgbenchScales(t *testing.T) []string {
 	}
 	return files
 }
+
+// Issue 15: the sweep of the same 25 restores joins the medians, shows
+// the 25 runs and each setting's range, on a log axis (the settings
+// grow ×4), and marks the four settings the text finds within the noise
+// of the best (4096) with "~"; seed 001's page buffers (one run a
+// setting) marks superclassic 768 and 1024, as its table does.
+func TestSweepChartRunsSpreadAndNoise(t *testing.T) {
+	r := throughputResult(t, analyze.Options{X: "page_buffers", Y: "restore_seconds"},
+		testutil.Testdata(t, "restores", "restore-page-buffers.csv"))
+	d := SweepChart(r, "x")
+	if !d.LogX {
+		t.Error("settings 64…16384 (×4 each) not on a log axis")
+	}
+	c, err := plot.SweepChart(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs := plotted(t, c, "restore_seconds"); len(runs.Y) != 25 {
+		t.Errorf("%d runs drawn", len(runs.Y))
+	}
+	if med := plotted(t, c, "restore_seconds median"); !slices.Equal(med.X, []float64{64, 256, 1024, 4096, 16384}) || med.Y[3] != r.Series[0].Sweep.Best.Median {
+		t.Errorf("medians %v %v", med.X, med.Y)
+	}
+	if lo, hi := plotted(t, c, "restore_seconds min"), plotted(t, c, "restore_seconds max"); lo.Y[0] != 3.347 || hi.Y[0] != 4.766 || lo.Y[3] != 2.331 || hi.Y[3] != 3.398 {
+		t.Errorf("ranges %v–%v", lo.Y, hi.Y)
+	}
+	if ns := plotted(t, c, "within noise"); !slices.Equal(ns.X, []float64{64, 256, 1024, 16384}) {
+		t.Errorf("~ at %v", ns.X)
+	}
+	r = throughputResult(t, analyze.Options{}, seed(t, "page-buffers-1.7tb.csv"))
+	c, err = plot.SweepChart(SweepChart(r, "x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ns := plotted(t, c, "within noise"); !slices.Equal(ns.X, []float64{768, 1024}) {
+		t.Errorf("page buffers: ~ at %v", ns.X)
+	}
+	if c.Series("classic_points median") != nil || len(plotted(t, c, "classic_points").Y) != 6 {
+		t.Errorf("one run a setting: %+v", c.Plotted)
+	}
+}
