@@ -75,6 +75,8 @@ type Plotted struct {
 	Name   string
 	X, Y   []float64
 	Labels []string
+	// Panel is the panel it is drawn in, from 0 (left).
+	Panel int
 }
 
 // Chart is a chart ready to render.
@@ -147,7 +149,13 @@ func (c *Chart) Series(name string) *Plotted {
 	return nil
 }
 
-func (c *Chart) add(p Plotted) { c.Plotted = append(c.Plotted, p) }
+func (c *Chart) add(p Plotted) {
+	p.Panel = len(c.panels)
+	c.Plotted = append(c.Plotted, p)
+}
+
+// Panels is the number of panels, laid side by side.
+func (c *Chart) Panels() int { return len(c.panels) }
 
 // Draw draws the chart on a canvas; panels are laid side by side.
 func (c *Chart) Draw(dc draw.Canvas) {

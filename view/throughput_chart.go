@@ -79,7 +79,13 @@ func SizeThroughputChart(r *analyze.Result, title string) plot.SizeThroughput {
 			}
 		}
 		for _, m := range models {
-			c := plot.Curve{Name: fmt.Sprintf("%s fit, R² %s", m.Name, Num(m.R2).Human())}
+			c := plot.Curve{Name: fmt.Sprintf("%s fit, R² %s", m.Name, Num(m.R2).Human()), Of: s.Name}
+			if !(m.SlopeP <= analyze.Alpha) {
+				// The text's "no degradation the noise could not
+				// explain": drawn faint, and the legend says why.
+				c.Faint = true
+				c.Name += ", not significant (" + pEq(m.SlopeP) + ")"
+			}
 			if len(r.Series) > 1 {
 				c.Name = s.Name + ": " + c.Name
 			}
@@ -102,6 +108,7 @@ func SizeThroughputChart(r *analyze.Result, title string) plot.SizeThroughput {
 				d.Prediction.Label = s.Name + ": " + d.Prediction.Label
 			}
 			d.PredictionInterval = &plot.Interval{Lo: p.Lo, Hi: p.Hi}
+			d.PredictionOf = s.Name
 		}
 		if k := s.Knee; k != nil && d.Knee == nil {
 			at := k.At

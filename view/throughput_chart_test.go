@@ -117,3 +117,67 @@ func TestSweepChartRunsSpreadAndNoise(t *testing.T) {
 		t.Errorf("one run a setting: %+v", c.Plotted)
 	}
 }
+
+// Issue 15: pgbench TPC-B (1400–1760 tps) and select-only (17000–37000)
+// get a panel each instead of one axis where TPC-B is a flat line at
+// zero; both best fits, whose slopes the text calls not significant
+// (p=0.537, p=0.124), are drawn faint and say so.
+func TestSizeThroughputChartScalesAndFaintFits(t *testing.T) {
+	r := throughputResult(t, analyze.Options{}, pgbenchScales(t)...)
+	d := SizeThroughputChart(r, "x")
+	c, err := plot.SizeThroughputChart(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Panels() != 2 || plotted(t, c, "pgbench TPC-B (sort of)").Panel != 0 || plotted(t, c, "pgbench select only").Panel != 1 {
+		t.Errorf("%d panels", c.Panels())
+	}
+	if len(d.Fits) != 2 || !d.Fits[0].Faint || !d.Fits[1].Faint ||
+		d.Fits[0].Name != "pgbench TPC-B (sort of): linear fit, R² 0.102, not significant (p=0.537)" ||
+		d.Fits[1].Name != "pgbench select only: power fit, R² 0.586, not significant (p=0.124)" {
+		t.Errorf("fits %+v", d.Fits)
+	}
+	if p := plotted(t, c, d.Fits[1].Name); p.Panel != 1 {
+		t.Errorf("select-only fit in panel %d", p.Panel)
+	}
+	if p := plotted(t, c, "prediction"); p.Panel != 0 || p.Y[0] != r.Series[0].Models[0].Prediction.Y {
+		t.Errorf("prediction %+v", p)
+	}
+}
+
+// Issue 15: the seed degradation measured 11 sizes from 9.04 to 30.3 GiB
+// and one at 1.77 TiB; the line between 30.3 GiB and 1.77 TiB is a gap
+// (dashed), not a measured trend. Its linear fit (slope significant,
+// R² 0.872) falls below zero past 2.6 TiB on the way to the 3.54 TiB
+// prediction and is cut there; the others are drawn whole.
+func TestSizeThroughputChartGapAndCut(t *testing.T) {
+	r := throughputResult(t, analyze.Options{}, seed(t, "degradation-throughput-sata.csv"))
+	d := SizeThroughputChart(r, "x")
+	c, err := plot.SizeThroughputChart(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := plotted(t, c, "ops_per_s gap"); !slices.Equal(g.X, []float64{30.3, 1813.969025}) || !slices.Equal(g.Y, []float64{407.97, 169.33}) {
+		t.Errorf("gap %v %v", g.X, g.Y)
+	}
+	if c.Panels() != 1 {
+		t.Errorf("%d panels", c.Panels())
+	}
+	for i, m := range r.Series[0].Models {
+		if d.Fits[i].Faint {
+			t.Errorf("%s faint (slope p %v)", m.Name, m.SlopeP)
+		}
+		p := plotted(t, c, d.Fits[i].Name)
+		last := p.X[len(p.X)-1]
+		switch m.Name {
+		case "linear":
+			if last >= 2*1813.969025 || m.Curve(last) <= 0 || len(p.X) >= CurvePoints || m.Curve(d.Fits[i].X[len(p.X)]) > 0 {
+				t.Errorf("linear fit drawn to %v (%d points)", last, len(p.X))
+			}
+		default:
+			if len(p.X) != CurvePoints {
+				t.Errorf("%s: %d points", m.Name, len(p.X))
+			}
+		}
+	}
+}
