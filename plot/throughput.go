@@ -399,6 +399,12 @@ type LoadSpeed struct {
 	Values []float64
 	// Median is drawn as a line across the bars when set.
 	Median *float64
+	// Sizes, when every database has one (> 0), put the speeds on a
+	// numeric log size axis in XUnit (as SizeThroughput.XUnit) instead
+	// of one bar per database: 30.3 GB and 1.81 TB must not sit side by
+	// side as if they were neighbours.
+	Sizes []float64
+	XUnit string
 }
 
 // LoadSpeedChart draws one bar per database with its load speed.
@@ -406,6 +412,9 @@ func LoadSpeedChart(d LoadSpeed) (*Chart, error) {
 	ch := &Chart{Kind: KindLoadSpeed, Title: d.Title}
 	if len(d.Values) == 0 || len(d.Names) != len(d.Values) {
 		return nil, errNoData(ch.Kind, "databases")
+	}
+	if len(d.Sizes) == len(d.Values) && !slices.ContainsFunc(d.Sizes, func(x float64) bool { return !(x > 0) || !finite(x) }) {
+		return loadBySize(ch, d)
 	}
 	horizontal := len(d.Names) > 14
 	for _, n := range d.Names {
@@ -464,6 +473,73 @@ func LoadSpeedChart(d LoadSpeed) (*Chart, error) {
 		p.Y.Max = ymax * 1.2
 		ch.addPanel(p)
 	}
+	return ch, nil
+}
+
+// loadBySize draws the load speeds against the database size on a log
+// axis: a dot per database, the line between them dashed across a gap,
+// and the median.
+func loadBySize(ch *Chart, d LoadSpeed) (*Chart, error) {
+	p := newPlot(d.Title, "database size (log scale)", "load speed ("+d.Unit+")")
+	if f, ok := iecFactor(d.XUnit); ok {
+		p.X.Tick.Marker = binaryTicks{Factor: f}
+	} else {
+		p.X.Tick.Marker = figureTicks{}
+	}
+	p.X.Scale = gplot.LogScale{}
+	p.Add(newGrid())
+	xys := positiveXYs(d.Sizes, d.Values)
+	if len(xys) == 0 {
+		return nil, errNoData(ch.Kind, "databases")
+	}
+	slices.SortStableFunc(xys, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
+	col := seriesColor(0)
+	segs, gaps := splitGaps(xys, true)
+	for _, sg := range segs {
+		l, err := plotter.NewLine(sg)
+		if err != nil {
+			return nil, err
+		}
+		l.LineStyle = solid(withAlpha(col, 0x70), 1)
+		p.Add(l)
+	}
+	for _, g := range gaps {
+		l, err := plotter.NewLine(g)
+		if err != nil {
+			return nil, err
+		}
+		l.LineStyle = dashed(withAlpha(col, 0x50), 0.8)
+		l.LineStyle.Dashes = []vg.Length{vg.Points(2), vg.Points(4)}
+		p.Add(l)
+		ch.add(Plotted{Name: "load speed gap", X: xyX(g), Y: xyY(g)})
+	}
+	sc, err := plotter.NewScatter(xys)
+	if err != nil {
+		return nil, err
+	}
+	sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3.2), Shape: draw.CircleGlyph{}}
+	p.Add(sc)
+	label := "load speed of each database"
+	if len(gaps) > 0 {
+		label += " (dashed: not measured between)"
+	}
+	p.Legend.Add(label, sc)
+	ch.add(Plotted{Name: "load speed", X: xyX(xys), Y: xyY(xys), Labels: append([]string(nil), d.Names...)})
+	ymax := 0.0
+	for _, pt := range xys {
+		ymax = math.Max(ymax, pt.Y)
+	}
+	if d.Median != nil && finite(*d.Median) {
+		r := &rule{At: *d.Median, Line: dashed(seriesColor(1), 1.4)}
+		p.Add(r)
+		p.Legend.Add("median "+FormatValue(*d.Median)+" "+d.Unit, r)
+		ch.add(Plotted{Name: "median", Y: []float64{*d.Median}})
+	}
+	logRange(&p.X, xys[0].X/1.2, xys[len(xys)-1].X*1.2)
+	p.Legend.Top, p.Legend.Left = true, false
+	p.Y.Min = 0
+	p.Y.Max = ymax * 1.3
+	ch.addPanel(p)
 	return ch, nil
 }
 

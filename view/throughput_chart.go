@@ -211,10 +211,11 @@ func ABChart(r *analyze.Result, title string) plot.AB {
 	return d
 }
 
-// LoadSpeedChart is the load speed chart: one bar per database, named
-// by its size, and the median speed.
+// LoadSpeedChart is the load speed chart: each database's speed against
+// its size on a log axis (one bar per database when the sizes are not
+// known), and the median speed.
 func LoadSpeedChart(r *analyze.Result, title string) plot.LoadSpeed {
-	d := plot.LoadSpeed{Title: title, Unit: deref(r.YUnit)}
+	d := plot.LoadSpeed{Title: title, Unit: deref(r.YUnit), XUnit: deref(r.XUnit)}
 	if len(r.Series) == 0 {
 		return d
 	}
@@ -224,6 +225,7 @@ func LoadSpeedChart(r *analyze.Result, title string) plot.LoadSpeed {
 		name := fmt.Sprintf("#%d", i+1)
 		if p.X != nil {
 			name = v.x(*p.X).Human()
+			d.Sizes = append(d.Sizes, *p.X)
 		}
 		d.Names = append(d.Names, name)
 		d.Values = append(d.Values, p.Y)

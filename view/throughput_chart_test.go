@@ -181,3 +181,24 @@ func TestSizeThroughputChartGapAndCut(t *testing.T) {
 		}
 	}
 }
+
+// Issue 15: seed 000's load speeds stand on a numeric size axis, 30.3 GiB
+// and 1.77 TiB far apart with a dashed gap between them, not as
+// neighbouring bars.
+func TestLoadSpeedChartOnSizeAxis(t *testing.T) {
+	r := throughputResult(t, analyze.Options{}, seed(t, "degradation-load-sata.csv"))
+	c, err := plot.LoadSpeedChart(LoadSpeedChart(r, "x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := plotted(t, c, "load speed")
+	if len(l.X) != 12 || l.X[0] != 9.04 || l.X[10] != 30.3 || l.X[11] != 1813.969025 || l.Y[11] != r.Series[0].Points[11].Y {
+		t.Errorf("load speed at %v", l.X)
+	}
+	if g := plotted(t, c, "load speed gap"); !slices.Equal(g.X, []float64{30.3, 1813.969025}) {
+		t.Errorf("gap %v", g.X)
+	}
+	if m := plotted(t, c, "median"); m.Y[0] != r.Series[0].Load.Summary.Median {
+		t.Errorf("median %v", m.Y)
+	}
+}
