@@ -88,6 +88,10 @@ type Chart struct {
 	Name string
 	// Plotted lists the values drawn, in drawing order.
 	Plotted []Plotted
+	// Notes are sentences that stand for what is not drawn ("no record
+	// versions in this snapshot"); the PNG has them in a legend and a
+	// caller shows them beside the chart.
+	Notes []string
 
 	panels []panel
 }
