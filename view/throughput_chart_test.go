@@ -202,3 +202,33 @@ func TestLoadSpeedChartOnSizeAxis(t *testing.T) {
 		t.Errorf("median %v", m.Y)
 	}
 }
+
+// Issue 15: the gbak compare chart marks a step whose difference a test
+// finds within the noise with "~", as the text's verdict column does:
+// five remote against five service restores (testdata/restores), every
+// step drawn.
+func TestGbakCompareChartMarksNoise(t *testing.T) {
+	var runs []analyze.GbakRun
+	for _, side := range []string{"remote", "service"} {
+		for i := 1; i <= 5; i++ {
+			rel := "restores/restore-" + side + "-run" + string(rune('0'+i)) + ".log"
+			runs = append(runs, analyze.GbakRun{Label: side, Timeline: readTimeline(t, rel)})
+		}
+	}
+	c := analyze.CompareTimelines(runs...)
+	steps := c.Slowest(len(c.Steps))
+	ch := GbakComparisonChart(c, len(c.Steps))
+	similar := 0
+	for i, s := range ch.Steps {
+		word := steps[i].Versus[0].Word()
+		if s.Name != steps[i].Name || strings.HasSuffix(s.Notes[1], " ~") != (word == "~") {
+			t.Errorf("%s: note %q, text's verdict %q", s.Name, s.Notes[1], word)
+		}
+		if word == "~" {
+			similar++
+		}
+	}
+	if similar == 0 || similar == len(ch.Steps) {
+		t.Errorf("%d of %d steps ~", similar, len(ch.Steps))
+	}
+}
