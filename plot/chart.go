@@ -77,6 +77,8 @@ type Plotted struct {
 	Name   string
 	X, Y   []float64
 	Labels []string
+	// Panel is the panel it is drawn in, from 0 (left).
+	Panel int
 }
 
 // Chart is a chart ready to render.
@@ -88,6 +90,10 @@ type Chart struct {
 	Name string
 	// Plotted lists the values drawn, in drawing order.
 	Plotted []Plotted
+	// Notes are sentences that stand for what is not drawn ("no record
+	// versions in this snapshot"); the PNG has them in a legend and a
+	// caller shows them beside the chart.
+	Notes []string
 
 	panels []panel
 }
@@ -149,7 +155,13 @@ func (c *Chart) Series(name string) *Plotted {
 	return nil
 }
 
-func (c *Chart) add(p Plotted) { c.Plotted = append(c.Plotted, p) }
+func (c *Chart) add(p Plotted) {
+	p.Panel = len(c.panels)
+	c.Plotted = append(c.Plotted, p)
+}
+
+// Panels is the number of panels, laid side by side.
+func (c *Chart) Panels() int { return len(c.panels) }
 
 // Draw draws the chart on a canvas; panels are laid side by side.
 func (c *Chart) Draw(dc draw.Canvas) {

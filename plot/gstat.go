@@ -3,6 +3,7 @@ package plot
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	gplot "gonum.org/v1/plot"
 )
@@ -167,43 +168,87 @@ func TablesChart(d Tables) (*Chart, error) {
 		bars[i] = sizeBar{axis: t.Name, label: t.Name, size: t.Size, severity: t.Severity}
 	}
 	// Both panels reserve the same legend room so their rows line up.
-	legendRows := max(ch.addSizeBars(p, "size", bars), 2)
+	legendRows := max(ch.addSizeBars(p, "size", bars), 3)
 	ch.addBarsPanel(p, n, legendRows)
 
 	// Right: back versions and fragments per 100 records, the garbage a
-	// sweep or a backup/restore would remove.
+	// sweep or a backup/restore would remove. A measure that is zero in
+	// every table is not drawn (a −1…1 axis of stacked "0" labels says
+	// nothing): a sentence says it instead, and with neither the panel
+	// is not made.
 	q := newPlot("back versions, fragments", "per 100 records", "")
 	valueGrid(q, true)
 	vb := newBars(true)
 	pv := Plotted{Name: "versions per 100 records"}
 	pf := Plotted{Name: "fragments per 100 records"}
 	cv, cf := seriesColor(1), seriesColor(3)
-	any := false
+	var anyV, anyF, knownV, knownF bool
 	for i, t := range d.Tables {
 		pos := float64(n - 1 - i)
 		v, f := per100(t.Versions, t.Records), per100(t.Fragments, t.Records)
 		pv.X, pv.Y = append(pv.X, pos), append(pv.Y, v)
 		pf.X, pf.Y = append(pf.X, pos), append(pf.Y, f)
-		if finite(v) {
-			vb.add(bar{Pos: pos, Offset: 0.18, Thick: 0.34, Hi: v, Color: cv, Label: FormatValue(v)})
-			any = true
+		knownV, knownF = knownV || finite(v), knownF || finite(f)
+		anyV, anyF = anyV || v > 0, anyF || f > 0
+	}
+	both := anyV && anyF
+	for i := range d.Tables {
+		pos := float64(n - 1 - i)
+		off, thick := 0.18, 0.34
+		if !both {
+			off, thick = 0, 0.5
 		}
-		if finite(f) {
-			vb.add(bar{Pos: pos, Offset: -0.18, Thick: 0.34, Hi: f, Color: cf, Label: FormatValue(f)})
-			any = true
+		if v := pv.Y[i]; anyV && finite(v) {
+			vb.add(bar{Pos: pos, Offset: off, Thick: thick, Hi: v, Color: cv, Label: FormatValue(v)})
+		}
+		if f := pf.Y[i]; anyF && finite(f) {
+			vb.add(bar{Pos: pos, Offset: -off, Thick: thick, Hi: f, Color: cf, Label: FormatValue(f)})
 		}
 	}
-	if any {
+	var none []string
+	if knownV && !anyV {
+		none = append(none, "record versions")
+	}
+	if knownF && !anyF {
+		none = append(none, "fragmented records")
+	}
+	if len(none) > 0 {
+		ch.Notes = append(ch.Notes, "no "+strings.Join(none, " and no ")+" in this snapshot")
+	}
+	switch {
+	case anyV || anyF:
 		q.Add(vb)
-		ch.add(pv)
-		ch.add(pf)
+		if anyV {
+			ch.add(pv)
+			q.Legend.Add("back versions", swatch{cv})
+			if anyF {
+				q.Title.Text = "back versions, fragments"
+			} else {
+				q.Title.Text = "back versions"
+			}
+		}
+		if anyF {
+			ch.add(pf)
+			q.Legend.Add("fragments", swatch{cf})
+			if !anyV {
+				q.Title.Text = "fragments"
+			}
+		}
+		for _, s := range ch.Notes {
+			q.Legend.Add(s)
+		}
 		// The same category axis as the left panel, names hidden: the
 		// rows line up with the sizes.
 		categoryAxis(&q.Y, make([]string, n))
-		q.Legend.Add("back versions", swatch{cv})
-		q.Legend.Add("fragments", swatch{cf})
 		q.X.Min = 0
 		ch.addBarsPanel(q, n, legendRows)
+	case len(ch.Notes) > 0:
+		// No right panel: the sentence goes under the left one's
+		// legend.
+		for _, s := range ch.Notes {
+			p.Legend.Add(s)
+		}
+		ch.panels[0].legends++
 	}
 	return ch, nil
 }

@@ -3,9 +3,11 @@ package plot
 import (
 	"image/color"
 	"math"
+	"slices"
 	"strings"
 
 	gplot "gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/text"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -26,7 +28,13 @@ type bar struct {
 	// Label is drawn just past Hi (outside the bar), or just inside it
 	// in white when the bar set is Inside.
 	Label string
+	// LabelAt, when past Hi, is where a vertical bar's label goes
+	// instead (above the whisker of the runs).
+	LabelAt float64
 }
+
+// labelTop is where a vertical bar's outside label sits.
+func (r bar) labelTop() float64 { return math.Max(r.Hi, r.LabelAt) }
 
 // bars draws rectangles; Horizontal puts the categories on the Y axis.
 type bars struct {
@@ -65,7 +73,7 @@ func (b *bars) Plot(c draw.Canvas, p *gplot.Plot) {
 		} else {
 			x0, x1, y0, y1 := trX(c0), trX(c1), trY(lo), trY(hi)
 			pts = []vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
-			lp = vg.Point{X: (x0 + x1) / 2, Y: y1 + vg.Points(2)}
+			lp = vg.Point{X: (x0 + x1) / 2, Y: trY(r.labelTop()) + vg.Points(2)}
 			sty.XAlign, sty.YAlign = draw.XCenter, draw.YBottom
 			if b.Inside {
 				lp.Y = y1 - vg.Points(3)
@@ -121,7 +129,7 @@ func (b *bars) GlyphBoxes(p *gplot.Plot) []gplot.GlyphBox {
 			gb.Rectangle = sty.Rectangle(r.Label).Add(vg.Point{X: vg.Points(3)})
 		} else {
 			sty.XAlign, sty.YAlign = draw.XCenter, draw.YBottom
-			gb.X, gb.Y = p.X.Norm(r.Pos+r.Offset), p.Y.Norm(r.Hi)
+			gb.X, gb.Y = p.X.Norm(r.Pos+r.Offset), p.Y.Norm(r.labelTop())
 			gb.Rectangle = sty.Rectangle(r.Label).Add(vg.Point{Y: vg.Points(2)})
 		}
 		out = append(out, gb)
@@ -276,4 +284,135 @@ func ellipsisKeepQualifier(s string, n int) string {
 		}
 	}
 	return Ellipsis(s, n)
+}
+
+// spread is a vertical whisker from Lo to Hi at X (a setting's or a
+// variant's smallest and largest run), with short caps.
+type spread struct {
+	X, Lo, Hi float64
+}
+
+// spreads draws whiskers; Line is their style.
+type spreads struct {
+	S    []spread
+	Line draw.LineStyle
+}
+
+// Plot implements gplot.Plotter.
+func (s *spreads) Plot(c draw.Canvas, p *gplot.Plot) {
+	trX, trY := p.Transforms(&c)
+	cap := vg.Points(4)
+	for _, w := range s.S {
+		if !finite(w.X, w.Lo, w.Hi) {
+			continue
+		}
+		x, y0, y1 := trX(w.X), trY(w.Lo), trY(w.Hi)
+		c.StrokeLine2(s.Line, x, y0, x, y1)
+		c.StrokeLine2(s.Line, x-cap, y0, x+cap, y0)
+		c.StrokeLine2(s.Line, x-cap, y1, x+cap, y1)
+	}
+}
+
+// DataRange implements gplot.DataRanger.
+func (s *spreads) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, ymin = math.Inf(1), math.Inf(1)
+	xmax, ymax = math.Inf(-1), math.Inf(-1)
+	for _, w := range s.S {
+		if !finite(w.X, w.Lo, w.Hi) {
+			continue
+		}
+		xmin, xmax = math.Min(xmin, w.X), math.Max(xmax, w.X)
+		ymin, ymax = math.Min(ymin, w.Lo), math.Max(ymax, w.Hi)
+	}
+	return
+}
+
+// Thumbnail implements gplot.Thumbnailer: a small whisker.
+func (s *spreads) Thumbnail(c *draw.Canvas) {
+	x := (c.Min.X + c.Max.X) / 2
+	c.StrokeLine2(s.Line, x, c.Min.Y, x, c.Max.Y)
+	c.StrokeLine2(s.Line, x-vg.Points(3), c.Min.Y, x+vg.Points(3), c.Min.Y)
+	c.StrokeLine2(s.Line, x-vg.Points(3), c.Max.Y, x+vg.Points(3), c.Max.Y)
+}
+
+// runOffsets spreads n dots of one category side by side over width
+// (category units), in the order given, so that equal runs stay
+// visible; the same input gives the same offsets (no jitter).
+func runOffsets(n int, width float64) []float64 {
+	out := make([]float64, n)
+	if n < 2 {
+		return out
+	}
+	for i := range out {
+		out[i] = (float64(i)/float64(n-1) - 0.5) * width
+	}
+	return out
+}
+
+func notesX(ns notes) []float64 {
+	out := make([]float64, len(ns))
+	for i, n := range ns {
+		out[i] = n.X
+	}
+	return out
+}
+
+// GapRatio and GapSpacing say when a measured line is broken: a step
+// between neighbouring x values that is at least GapRatio wide (two
+// doublings with no measurement, the width at which analyze's cliff test
+// suspects a knee can hide: throughput-degradation.knee_jump) and at
+// least GapSpacing times the median step of the line (in log x for a
+// log axis) is drawn as a thin dashed line, not as a measured trend: a
+// solid line from 30 GB to 1.8 TB would claim a straight decline nobody
+// measured.
+const (
+	GapRatio   = 4
+	GapSpacing = 4
+)
+
+// splitGaps cuts a line (sorted by x) into solid segments and the gaps
+// between them (each two points); logX measures steps as ratios.
+func splitGaps(xys plotter.XYs, logX bool) (segs, gaps []plotter.XYs) {
+	if len(xys) < 2 {
+		if len(xys) == 1 {
+			return []plotter.XYs{xys}, nil
+		}
+		return nil, nil
+	}
+	step := func(i int) float64 {
+		a, b := xys[i-1].X, xys[i].X
+		if logX && a > 0 && b > 0 {
+			return math.Log(b / a)
+		}
+		return b - a
+	}
+	var steps []float64
+	for i := 1; i < len(xys); i++ {
+		steps = append(steps, math.Abs(step(i)))
+	}
+	sorted := append([]float64(nil), steps...)
+	slices.Sort(sorted)
+	median := sorted[len(sorted)/2]
+	if len(sorted)%2 == 0 {
+		median = (sorted[len(sorted)/2-1] + sorted[len(sorted)/2]) / 2
+	}
+	gap := func(i int) bool {
+		a, b := xys[i-1].X, xys[i].X
+		if len(steps) < 3 || !(a > 0) || b/a < GapRatio {
+			return false
+		}
+		return median > 0 && steps[i-1] >= GapSpacing*median
+	}
+	cur := plotter.XYs{xys[0]}
+	for i := 1; i < len(xys); i++ {
+		if gap(i) {
+			segs = append(segs, cur)
+			gaps = append(gaps, plotter.XYs{xys[i-1], xys[i]})
+			cur = plotter.XYs{xys[i]}
+			continue
+		}
+		cur = append(cur, xys[i])
+	}
+	segs = append(segs, cur)
+	return segs, gaps
 }

@@ -3,6 +3,8 @@ package plot
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 
 	gplot "gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -27,6 +29,20 @@ type Sweep struct {
 	BestText []string
 	// LogX puts the setting on a log axis (when it grows by doubling).
 	LogX bool
+	// Settings, when given, are each series' settings as the analysis
+	// summarises them (same order as Series): the line then joins the
+	// medians, every run is a dot and the range of a setting's runs a
+	// whisker.
+	Settings [][]SweepSetting
+}
+
+// SweepSetting is one setting of a sweep: the median, smallest and
+// largest of its N runs, and whether a test found it within the noise
+// of the best (marked "~").
+type SweepSetting struct {
+	X, Median, Lo, Hi float64
+	N                 int
+	WithinNoise       bool
 }
 
 // SweepChart draws one line per series with its best point marked.
@@ -37,6 +53,7 @@ func SweepChart(d Sweep) (*Chart, error) {
 	var allX []float64
 	ymax := 0.0
 	n := 0
+	var tildes notes
 	for i, s := range d.Series {
 		var xys plotter.XYs
 		for j := range s.X {
@@ -47,21 +64,88 @@ func SweepChart(d Sweep) (*Chart, error) {
 		if len(xys) == 0 {
 			continue
 		}
-		l, sc, err := plotter.NewLinePoints(xys)
+		col := seriesColor(i)
+		if i < len(d.Settings) {
+			for _, st := range d.Settings[i] {
+				if st.WithinNoise && finite(st.X, st.Median) && (!d.LogX || st.X > 0) {
+					top := st.Median
+					if st.N > 1 && finite(st.Hi) {
+						top = math.Max(top, st.Hi)
+					}
+					tildes = append(tildes, note{X: st.X, Y: top, Offset: vg.Point{Y: vg.Points(3)},
+						Text: "~", Style: centered(textStyle(labelSize, col))})
+				}
+			}
+		}
+		var sets []SweepSetting
+		if i < len(d.Settings) && slices.ContainsFunc(d.Settings[i], func(st SweepSetting) bool { return st.N > 1 }) {
+			sets = d.Settings[i]
+		}
+		line := xys
+		if sets != nil {
+			// Several runs a setting: the line joins the medians, the
+			// runs are dots and their range a whisker.
+			line = nil
+			med := Plotted{Name: s.Name + " median"}
+			lo, hi := Plotted{Name: s.Name + " min"}, Plotted{Name: s.Name + " max"}
+			ws := &spreads{Line: solid(col, 1.1)}
+			for _, st := range sets {
+				if !finite(st.X, st.Median) || (d.LogX && st.X <= 0) {
+					continue
+				}
+				line = append(line, plotter.XY{X: st.X, Y: st.Median})
+				med.X, med.Y = append(med.X, st.X), append(med.Y, st.Median)
+				if st.N > 1 && finite(st.Lo, st.Hi) {
+					ws.S = append(ws.S, spread{X: st.X, Lo: st.Lo, Hi: st.Hi})
+					lo.X, lo.Y = append(lo.X, st.X), append(lo.Y, st.Lo)
+					hi.X, hi.Y = append(hi.X, st.X), append(hi.Y, st.Hi)
+				}
+			}
+			p.Add(ws)
+			ch.add(med)
+			ch.add(lo)
+			ch.add(hi)
+		}
+		segs, gaps := splitGaps(line, d.LogX)
+		var thumb *plotter.Line
+		for _, sg := range segs {
+			l, err := plotter.NewLine(sg)
+			if err != nil {
+				return nil, fmt.Errorf("plot %s: series %q: %w", ch.Kind, s.Name, err)
+			}
+			l.LineStyle = solid(col, 1.6)
+			p.Add(l)
+			thumb = l
+		}
+		for _, g := range gaps {
+			l, err := plotter.NewLine(g)
+			if err != nil {
+				return nil, err
+			}
+			l.LineStyle = dashed(withAlpha(col, 0x80), 1)
+			p.Add(l)
+		}
+		sc, err := plotter.NewScatter(xys)
 		if err != nil {
 			return nil, fmt.Errorf("plot %s: series %q: %w", ch.Kind, s.Name, err)
 		}
-		col := seriesColor(i)
-		l.LineStyle = solid(col, 1.6)
 		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
-		p.Add(l, sc)
-		p.Legend.Add(Ellipsis(s.Name, MaxNameRunes), l, sc)
+		p.Add(sc)
+		if thumb != nil {
+			p.Legend.Add(Ellipsis(s.Name, MaxNameRunes), thumb, sc)
+		} else {
+			p.Legend.Add(Ellipsis(s.Name, MaxNameRunes), sc)
+		}
 		ch.add(Plotted{Name: s.Name, X: xyX(xys), Y: xyY(xys)})
 		allX = append(allX, xyX(xys)...)
 		for _, pt := range xys {
 			ymax = math.Max(ymax, pt.Y)
 		}
 		n++
+	}
+	if len(tildes) > 0 {
+		p.Add(tildes)
+		ch.add(Plotted{Name: "within noise", X: notesX(tildes)})
 	}
 	if n == 0 {
 		return nil, errNoData(ch.Kind, "series")
@@ -100,7 +184,11 @@ func SweepChart(d Sweep) (*Chart, error) {
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: inkColor, Radius: vg.Points(7), Shape: draw.RingGlyph{}}
 		p.Add(sc, marks)
-		p.Legend.Add("best of each series", sc)
+		label := "best of each series"
+		if len(tildes) > 0 {
+			label += " (~: within the noise of it)"
+		}
+		p.Legend.Add(label, sc)
 	}
 	if d.LogX {
 		p.X.Scale = gplot.LogScale{}
@@ -143,9 +231,21 @@ type AB struct {
 	// print them ("21226: ×1.25, +24.6 % faster"); else the value and
 	// its delta.
 	Labels []string
+	// Runs are every measured value of each variant, drawn as dots over
+	// its bar so that a median of five noisy runs does not read as one
+	// clean figure; nil or empty for a variant without them.
+	Runs [][]float64
+	// Spreads are each variant's range (smallest and largest run), drawn
+	// as a whisker; a zero Interval draws none.
+	Spreads []Interval
+	// NotSignificant marks the variants whose difference from the
+	// baseline a test found within the noise: their bar is paler and
+	// "~" starts its label, as the text's tables write it.
+	NotSignificant []bool
 }
 
-// ABChart draws the A/B bars.
+// ABChart draws the A/B bars: each variant's median as a bar, every run
+// as a dot over it and the range of the runs as a whisker.
 func ABChart(d AB) (*Chart, error) {
 	ch := &Chart{Kind: KindAB, Title: d.Title}
 	if len(d.Values) == 0 || len(d.Names) != len(d.Values) {
@@ -160,10 +260,33 @@ func ABChart(d AB) (*Chart, error) {
 	base := d.Values[d.Baseline]
 	pl := Plotted{Name: "values", Labels: append([]string(nil), d.Names...)}
 	pd := Plotted{Name: "delta %"}
+	runs := Plotted{Name: "runs"}
+	lo, hi := Plotted{Name: "spread min"}, Plotted{Name: "spread max"}
+	ns := Plotted{Name: "not significant"}
+	var dots plotter.XYs
+	ws := &spreads{Line: solid(inkColor, 1.2)}
 	ymax := 0.0
 	for i, v := range d.Values {
 		pl.X = append(pl.X, float64(i))
 		pl.Y = append(pl.Y, v)
+		similar := i < len(d.NotSignificant) && d.NotSignificant[i] && i != d.Baseline
+		if i < len(d.Runs) {
+			rs := d.Runs[i]
+			for j, off := range runOffsets(len(rs), 0.3) {
+				if finite(rs[j]) {
+					dots = append(dots, plotter.XY{X: float64(i) + off, Y: rs[j]})
+					runs.X, runs.Y = append(runs.X, float64(i)), append(runs.Y, rs[j])
+					ymax = math.Max(ymax, rs[j])
+				}
+			}
+		}
+		if i < len(d.Spreads) && d.Spreads[i] != (Interval{}) && finite(d.Spreads[i].Lo, d.Spreads[i].Hi) {
+			iv := d.Spreads[i]
+			ws.S = append(ws.S, spread{X: float64(i), Lo: iv.Lo, Hi: iv.Hi})
+			lo.X, lo.Y = append(lo.X, float64(i)), append(lo.Y, iv.Lo)
+			hi.X, hi.Y = append(hi.X, float64(i)), append(hi.Y, iv.Hi)
+			ymax = math.Max(ymax, iv.Hi)
+		}
 		if !finite(v) {
 			pd.Y = append(pd.Y, nan)
 			continue
@@ -185,18 +308,64 @@ func ABChart(d AB) (*Chart, error) {
 		if i < len(d.Labels) && d.Labels[i] != "" {
 			label = d.Labels[i]
 		}
+		if similar {
+			ns.X, ns.Y = append(ns.X, float64(i)), append(ns.Y, v)
+			if !strings.Contains(label, "~") {
+				label = "~ " + label
+			}
+		}
+		// The bar is the median, pale so that the runs over it read
+		// first; a difference within the noise is paler still.
+		alpha := uint8(0x90)
+		if similar {
+			alpha = 0x48
+		}
 		pd.Y = append(pd.Y, delta)
-		b.add(bar{Pos: float64(i), Thick: 0.55, Hi: v, Color: col, Label: label})
+		top := v
+		if i < len(d.Spreads) && finite(d.Spreads[i].Hi) {
+			top = math.Max(top, d.Spreads[i].Hi)
+		}
+		if i < len(d.Runs) {
+			for _, r := range d.Runs[i] {
+				if finite(r) {
+					top = math.Max(top, r)
+				}
+			}
+		}
+		b.add(bar{Pos: float64(i), Thick: 0.55, Hi: v, LabelAt: top, Color: withAlpha(col, alpha), Label: label})
 		ymax = math.Max(ymax, v)
 	}
 	pd.X = pl.X
 	p.Add(b)
 	ch.add(pl)
 	ch.add(pd)
+	if len(ws.S) > 0 {
+		p.Add(ws)
+		p.Legend.Add("range of the runs (min–max)", ws)
+		ch.add(lo)
+		ch.add(hi)
+	}
+	if len(dots) > 0 {
+		sc, err := plotter.NewScatter(dots)
+		if err != nil {
+			return nil, err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: inkColor, Radius: vg.Points(2.6), Shape: draw.CircleGlyph{}}
+		p.Add(sc)
+		p.Legend.Add("each run (the bar is their median)", sc)
+		ch.add(runs)
+	}
+	if len(ns.X) > 0 {
+		ch.add(ns)
+	}
 	categoryAxis(&p.X, d.Names)
 	b.Label = textStyle(labelSize, inkColor)
+	// Labels sit over the bars (the medians); with runs above the
+	// median the whisker may cross them, so the axis leaves room above
+	// the highest run for the legend.
+	p.Legend.Top, p.Legend.Left = true, false
 	p.Y.Min = 0
-	p.Y.Max = ymax * 1.15
+	p.Y.Max = ymax * 1.3
 	ch.addPanel(p)
 	return ch, nil
 }

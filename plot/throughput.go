@@ -1,8 +1,10 @@
 package plot
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	gplot "gonum.org/v1/plot"
@@ -24,6 +26,13 @@ type Series struct {
 type Curve struct {
 	Name string
 	X, Y []float64
+	// Of names the series the curve was fitted to; "" is the first.
+	// Series of very different scale get panels of their own, each with
+	// its fits.
+	Of string
+	// Faint draws the curve pale and thin: a fit the analysis does not
+	// find significant, which the legend (Name) says.
+	Faint bool
 }
 
 // Point is one marked point; Label says what it is.
@@ -62,16 +71,132 @@ type SizeThroughput struct {
 	// HighLeverage are measured points that dominate the fit, ringed;
 	// their Label goes to the legend.
 	HighLeverage []Point
+	// PredictionOf names the series of the prediction; "" is the first.
+	PredictionOf string
+}
+
+// ScaleRatio is when series get panels of their own: when the largest
+// throughput of one is at least ScaleRatio times another's, the smaller
+// would sit in the bottom fifth of a shared axis and read as a flat line
+// (pgbench select-only at 22000 tps beside TPC-B at 1500).
+const ScaleRatio = 5
+
+// scaleGroups splits the series (their indices) into groups of similar
+// scale: sorted by their largest value, a new group starts where one is
+// ScaleRatio times the group's smallest. One group when all are alike.
+func scaleGroups(series []Series) [][]int {
+	type top struct {
+		i   int
+		max float64
+	}
+	var tops []top
+	for i, s := range series {
+		m := 0.0
+		for _, pt := range positiveXYs(s.X, s.Y) {
+			m = math.Max(m, pt.Y)
+		}
+		if m > 0 {
+			tops = append(tops, top{i, m})
+		}
+	}
+	if len(tops) < 2 {
+		return [][]int{nil}
+	}
+	sorted := slices.Clone(tops)
+	slices.SortStableFunc(sorted, func(a, b top) int { return cmp.Compare(a.max, b.max) })
+	group := map[int]int{}
+	g, lo := 0, sorted[0].max
+	for _, t := range sorted {
+		if t.max >= ScaleRatio*lo {
+			g++
+			lo = t.max
+		}
+		group[t.i] = g
+	}
+	if g == 0 {
+		return [][]int{nil}
+	}
+	// Panels in the order of the series: the first series' panel first.
+	var out [][]int
+	seen := map[int]int{}
+	for i := range series {
+		gi, ok := group[i]
+		if !ok {
+			continue
+		}
+		k, ok := seen[gi]
+		if !ok {
+			k = len(out)
+			seen[gi] = k
+			out = append(out, nil)
+		}
+		out[k] = append(out[k], i)
+	}
+	return out
 }
 
 // SizeThroughputChart draws throughput against database size on a log
-// size axis.
+// size axis; series of very different scale (ScaleRatio) get a panel
+// each, side by side, with their own throughput axis.
 func SizeThroughputChart(d SizeThroughput) (*Chart, error) {
 	ch := &Chart{Kind: KindSizeThroughput, Title: d.Title}
-	p := newPlot(d.Title, "database size (log scale)", d.YLabel)
+	groups := scaleGroups(d.Series)
+	for gi, g := range groups {
+		title := d.Title
+		if len(groups) > 1 {
+			var names []string
+			for _, i := range g {
+				names = append(names, d.Series[i].Name)
+			}
+			title = Ellipsis(strings.Join(names, ", "), 40)
+		}
+		if err := sizePanel(ch, d, g, gi == 0, title); err != nil {
+			return nil, err
+		}
+	}
+	if len(ch.panels) == 0 {
+		return nil, errNoData(ch.Kind, "positive sizes")
+	}
+	return ch, nil
+}
+
+// sizePanel adds the panel of the series in only (all when nil), with
+// their fits and, in the first panel, the series-less marks.
+func sizePanel(ch *Chart, d SizeThroughput, only []int, first bool, title string) error {
+	in := func(i int) bool { return only == nil || slices.Contains(only, i) }
+	of := func(name string) bool {
+		if name == "" {
+			return first
+		}
+		for i, s := range d.Series {
+			if s.Name == name {
+				return in(i)
+			}
+		}
+		return first
+	}
+	p := newPlot(title, "database size (log scale)", d.YLabel)
+	// In a panel of its own the series is named by the title: its
+	// legend entries drop the "series: " the caller put before them.
+	short := func(label string) string {
+		if only == nil {
+			return label
+		}
+		for _, i := range only {
+			if rest, ok := strings.CutPrefix(label, d.Series[i].Name+": "); ok {
+				return rest
+			}
+		}
+		return label
+	}
+	entries := 0
 	p.X.Scale = gplot.LogScale{}
 	if f, ok := iecFactor(d.XUnit); ok {
 		p.X.Tick.Marker = binaryTicks{Factor: f}
+		if only != nil {
+			// Half the width: half the labels.
+			p.X.Tick.Marker = binaryTicks{Factor: f, MaxLabels: 4}
+		}
 	} else {
 		// Not bytes (warehouses, a scale factor): plain figures, the
 		// unit in the axis label.
@@ -86,70 +211,112 @@ func SizeThroughputChart(d SizeThroughput) (*Chart, error) {
 	n := 0
 	for i, s := range d.Series {
 		xys := positiveXYs(s.X, s.Y)
-		if len(xys) == 0 {
+		if len(xys) == 0 || !in(i) {
 			continue
 		}
 		for _, pt := range xys {
 			measuredMax = math.Max(measuredMax, pt.X)
 			ymax = math.Max(ymax, pt.Y)
 		}
-		l, sc, err := plotter.NewLinePoints(xys)
-		if err != nil {
-			return nil, fmt.Errorf("plot %s: series %q: %w", ch.Kind, s.Name, err)
-		}
 		col := seriesColor(i)
-		l.LineStyle = solid(col, 1)
-		l.LineStyle.Color = withAlpha(col, 0x70)
+		// The line between measurements is dashed across a gap far
+		// wider than the other steps (GapRatio): nothing was measured
+		// there.
+		segs, gaps := splitGaps(xys, true)
+		for _, sg := range segs {
+			l, err := plotter.NewLine(sg)
+			if err != nil {
+				return fmt.Errorf("plot %s: series %q: %w", ch.Kind, s.Name, err)
+			}
+			l.LineStyle = solid(withAlpha(col, 0x70), 1)
+			p.Add(l)
+		}
+		for _, g := range gaps {
+			l, err := plotter.NewLine(g)
+			if err != nil {
+				return err
+			}
+			l.LineStyle = dashed(withAlpha(col, 0x50), 0.8)
+			l.LineStyle.Dashes = []vg.Length{vg.Points(2), vg.Points(4)}
+			p.Add(l)
+			ch.add(Plotted{Name: s.Name + " gap", X: xyX(g), Y: xyY(g)})
+		}
+		sc, err := plotter.NewScatter(xys)
+		if err != nil {
+			return fmt.Errorf("plot %s: series %q: %w", ch.Kind, s.Name, err)
+		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
-		p.Add(l, sc)
-		p.Legend.Add(Ellipsis(s.Name, MaxNameRunes), sc)
+		p.Add(sc)
+		label := Ellipsis(s.Name, MaxNameRunes)
+		if len(gaps) > 0 {
+			label += " (dashed: not measured between)"
+		}
+		p.Legend.Add(label, sc)
+		entries++
 		ch.add(Plotted{Name: s.Name, X: xyX(xys), Y: xyY(xys)})
 		n++
 	}
 	if n == 0 {
-		return nil, errNoData(ch.Kind, "positive sizes")
+		return nil
 	}
 	for i, f := range d.Fits {
+		if !of(f.Of) {
+			continue
+		}
 		xys := positiveXYs(f.X, f.Y)
+		// Throughput is never negative: a curve (a straight line on a
+		// log axis bends down) stops where it reaches zero, and the
+		// legend says so.
+		cut := slices.IndexFunc(xys, func(pt plotter.XY) bool { return pt.Y <= 0 })
+		name := f.Name
+		if cut >= 0 {
+			xys = xys[:cut]
+			name += ", cut at 0"
+		}
 		if len(xys) < 2 {
 			continue
 		}
 		col := seriesColor(len(d.Series) + i)
+		width := 1.6
+		if f.Faint {
+			col, width = withAlpha(col, 0x60), 1
+		}
 		in, out := splitAt(xys, measuredMax)
 		var thumb *plotter.Line
 		if len(in) >= 2 {
 			l, err := plotter.NewLine(in)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			l.LineStyle = solid(col, 1.6)
+			l.LineStyle = solid(col, width)
 			p.Add(l)
 			thumb = l
 		}
 		if len(out) >= 2 {
 			l, err := plotter.NewLine(out)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			l.LineStyle = dashed(col, 1.6)
+			l.LineStyle = dashed(col, width)
 			p.Add(l)
 			if thumb == nil {
 				thumb = l
 			}
 		}
-		p.Legend.Add(Ellipsis(f.Name, 48), thumb)
+		p.Legend.Add(Ellipsis(short(name), 56), thumb)
+		entries++
 		ch.add(Plotted{Name: f.Name, X: xyX(xys), Y: xyY(xys)})
 		for _, pt := range xys {
 			ymax = math.Max(ymax, pt.Y)
 		}
 	}
-	if d.Prediction != nil && d.Prediction.X > 0 && finite(d.Prediction.X, d.Prediction.Y) {
+	if d.Prediction != nil && of(d.PredictionOf) && d.Prediction.X > 0 && finite(d.Prediction.X, d.Prediction.Y) {
 		pr := d.Prediction
 		col := seriesColor(len(d.Series) + len(d.Fits))
 		if iv := d.PredictionInterval; iv != nil && finite(iv.Lo, iv.Hi) {
 			bar, err := plotter.NewLine(plotter.XYs{{X: pr.X, Y: iv.Lo}, {X: pr.X, Y: iv.Hi}})
 			if err != nil {
-				return nil, err
+				return err
 			}
 			bar.LineStyle = solid(col, 1.2)
 			p.Add(bar)
@@ -158,7 +325,7 @@ func SizeThroughputChart(d SizeThroughput) (*Chart, error) {
 		}
 		sc, err := plotter.NewScatter(plotter.XYs{{X: pr.X, Y: pr.Y}})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(5), Shape: draw.RingGlyph{}}
 		p.Add(sc)
@@ -166,24 +333,29 @@ func SizeThroughputChart(d SizeThroughput) (*Chart, error) {
 		if label == "" {
 			label = fmt.Sprintf("prediction at %s: %s", xText(pr.X, d.XUnit), FormatValue(pr.Y))
 		}
-		p.Legend.Add(Ellipsis(label, 48), sc)
+		p.Legend.Add(Ellipsis(short(label), 48), sc)
+		entries++
 		ch.add(Plotted{Name: "prediction", X: []float64{pr.X}, Y: []float64{pr.Y}})
 		ymax = math.Max(ymax, pr.Y)
 	}
 	for _, h := range d.HighLeverage {
+		if !first {
+			break
+		}
 		if !(h.X > 0) || !finite(h.X, h.Y) {
 			continue
 		}
 		sc, err := plotter.NewScatter(plotter.XYs{{X: h.X, Y: h.Y}})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: inkColor, Radius: vg.Points(7), Shape: draw.SquareGlyph{}}
 		p.Add(sc)
 		p.Legend.Add(Ellipsis(h.Label, 48), sc)
+		entries++
 		ch.add(Plotted{Name: "high leverage", X: []float64{h.X}, Y: []float64{h.Y}})
 	}
-	if d.Knee != nil && *d.Knee > 0 && finite(*d.Knee) {
+	if d.Knee != nil && first && *d.Knee > 0 && finite(*d.Knee) {
 		label := d.KneeLabel
 		if label == "" {
 			label = "knee " + xText(*d.Knee, d.XUnit)
@@ -194,7 +366,7 @@ func SizeThroughputChart(d SizeThroughput) (*Chart, error) {
 		ch.add(Plotted{Name: "knee", X: []float64{*d.Knee}})
 	}
 	xmax := measuredMax
-	if d.Prediction != nil && finite(d.Prediction.X) {
+	if d.Prediction != nil && of(d.PredictionOf) && finite(d.Prediction.X) {
 		xmax = math.Max(xmax, d.Prediction.X)
 	}
 	minX := math.Inf(1)
@@ -209,11 +381,11 @@ func SizeThroughputChart(d SizeThroughput) (*Chart, error) {
 	// Throughput starts at zero so a 20 % loss looks like one; the top
 	// leaves room for the legend.
 	p.Y.Min = 0
-	p.Y.Max = ymax * 1.3
+	p.Y.Max = ymax * (1.1 + 0.06*float64(entries))
 	p.Legend.Top = true
 	p.Legend.Left = false
 	ch.addPanel(p)
-	return ch, nil
+	return nil
 }
 
 // LoadSpeed is the data of the load speed chart (Figure 4 of the
@@ -227,6 +399,12 @@ type LoadSpeed struct {
 	Values []float64
 	// Median is drawn as a line across the bars when set.
 	Median *float64
+	// Sizes, when every database has one (> 0), put the speeds on a
+	// numeric log size axis in XUnit (as SizeThroughput.XUnit) instead
+	// of one bar per database: 30.3 GB and 1.81 TB must not sit side by
+	// side as if they were neighbours.
+	Sizes []float64
+	XUnit string
 }
 
 // LoadSpeedChart draws one bar per database with its load speed.
@@ -234,6 +412,9 @@ func LoadSpeedChart(d LoadSpeed) (*Chart, error) {
 	ch := &Chart{Kind: KindLoadSpeed, Title: d.Title}
 	if len(d.Values) == 0 || len(d.Names) != len(d.Values) {
 		return nil, errNoData(ch.Kind, "databases")
+	}
+	if len(d.Sizes) == len(d.Values) && !slices.ContainsFunc(d.Sizes, func(x float64) bool { return !(x > 0) || !finite(x) }) {
+		return loadBySize(ch, d)
 	}
 	horizontal := len(d.Names) > 14
 	for _, n := range d.Names {
@@ -292,6 +473,73 @@ func LoadSpeedChart(d LoadSpeed) (*Chart, error) {
 		p.Y.Max = ymax * 1.2
 		ch.addPanel(p)
 	}
+	return ch, nil
+}
+
+// loadBySize draws the load speeds against the database size on a log
+// axis: a dot per database, the line between them dashed across a gap,
+// and the median.
+func loadBySize(ch *Chart, d LoadSpeed) (*Chart, error) {
+	p := newPlot(d.Title, "database size (log scale)", "load speed ("+d.Unit+")")
+	if f, ok := iecFactor(d.XUnit); ok {
+		p.X.Tick.Marker = binaryTicks{Factor: f}
+	} else {
+		p.X.Tick.Marker = figureTicks{}
+	}
+	p.X.Scale = gplot.LogScale{}
+	p.Add(newGrid())
+	xys := positiveXYs(d.Sizes, d.Values)
+	if len(xys) == 0 {
+		return nil, errNoData(ch.Kind, "databases")
+	}
+	slices.SortStableFunc(xys, func(a, b plotter.XY) int { return cmp.Compare(a.X, b.X) })
+	col := seriesColor(0)
+	segs, gaps := splitGaps(xys, true)
+	for _, sg := range segs {
+		l, err := plotter.NewLine(sg)
+		if err != nil {
+			return nil, err
+		}
+		l.LineStyle = solid(withAlpha(col, 0x70), 1)
+		p.Add(l)
+	}
+	for _, g := range gaps {
+		l, err := plotter.NewLine(g)
+		if err != nil {
+			return nil, err
+		}
+		l.LineStyle = dashed(withAlpha(col, 0x50), 0.8)
+		l.LineStyle.Dashes = []vg.Length{vg.Points(2), vg.Points(4)}
+		p.Add(l)
+		ch.add(Plotted{Name: "load speed gap", X: xyX(g), Y: xyY(g)})
+	}
+	sc, err := plotter.NewScatter(xys)
+	if err != nil {
+		return nil, err
+	}
+	sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3.2), Shape: draw.CircleGlyph{}}
+	p.Add(sc)
+	label := "load speed of each database"
+	if len(gaps) > 0 {
+		label += " (dashed: not measured between)"
+	}
+	p.Legend.Add(label, sc)
+	ch.add(Plotted{Name: "load speed", X: xyX(xys), Y: xyY(xys), Labels: append([]string(nil), d.Names...)})
+	ymax := 0.0
+	for _, pt := range xys {
+		ymax = math.Max(ymax, pt.Y)
+	}
+	if d.Median != nil && finite(*d.Median) {
+		r := &rule{At: *d.Median, Line: dashed(seriesColor(1), 1.4)}
+		p.Add(r)
+		p.Legend.Add("median "+FormatValue(*d.Median)+" "+d.Unit, r)
+		ch.add(Plotted{Name: "median", Y: []float64{*d.Median}})
+	}
+	logRange(&p.X, xys[0].X/1.2, xys[len(xys)-1].X*1.2)
+	p.Legend.Top, p.Legend.Left = true, false
+	p.Y.Min = 0
+	p.Y.Max = ymax * 1.3
+	ch.addPanel(p)
 	return ch, nil
 }
 
@@ -392,7 +640,11 @@ func sizeTick(bytes float64) string {
 // doublings so that about eight are labelled and 1 KiB, 1 MiB, 1 GiB,
 // 1 TiB are among them. A range holding fewer than three powers of two
 // (9 to 31 GiB) is ticked at 1.5 × 2^n too (12, 16, 24 GiB).
-type binaryTicks struct{ Factor float64 }
+type binaryTicks struct {
+	Factor float64
+	// MaxLabels bounds the labelled ticks (8 when 0) for a narrow axis.
+	MaxLabels int
+}
 
 // Ticks implements gplot.Ticker.
 func (t binaryTicks) Ticks(min, max float64) []gplot.Tick {
@@ -401,10 +653,14 @@ func (t binaryTicks) Ticks(min, max float64) []gplot.Tick {
 		return nil
 	}
 	e0, e1 := int(math.Ceil(math.Log2(lo)-1e-9)), int(math.Floor(math.Log2(hi)+1e-9))
+	most := t.MaxLabels
+	if most <= 0 {
+		most = 8
+	}
 	step := 1
 	for _, k := range []int{1, 2, 5, 10} {
 		step = k
-		if (e1-e0)/k+1 <= 8 {
+		if (e1-e0)/k+1 <= most {
 			break
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -105,5 +106,28 @@ func TestHistoryChartsFillBreak(t *testing.T) {
 	}
 	if s := ch.Series("break: ODS 12.0 → 14.0: fill not comparable"); s == nil || s.X[0] != float64(tr.Breaks[0].Time.Unix()) {
 		t.Errorf("break not plotted: %+v", s)
+	}
+}
+
+// Issue 15: no redundant or empty history charts. The 200 runs of the
+// shop database at one execution time (as a file of appended runs is)
+// would draw the last run's tables again: no chart, a sentence instead;
+// two snapshots where back versions are zero in both (the shop after a
+// sweep, twice) get no versions chart.
+func TestHistoryChartsNotRedundant(t *testing.T) {
+	a := historySnap(t, "fb30", "shop-gstat-a-r.txt")
+	same := analyze.TrendOf([]*analyze.HistorySnapshot{a, historySnap(t, "fb30", "shop-gstat-a-r.txt")}, 0)
+	charts, err := HistoryTrendCharts(same, 0)
+	if len(charts) != 0 || err == nil || !strings.Contains(err.Error(), "no history-size chart: every figure is from one point in time") {
+		t.Errorf("one time: %d charts, %v", len(charts), err)
+	}
+	later := historySnap(t, "fb30", "shop-gstat-r-later.txt")
+	swept := *later
+	tm := later.Time.Add(24 * time.Hour)
+	swept.Time = &tm
+	charts, err = HistoryTrendCharts(analyze.TrendOf([]*analyze.HistorySnapshot{later, &swept}, 0), 0)
+	if len(charts) != 1 || charts[0].Kind != plot.KindHistorySize || err == nil ||
+		err.Error() != "no history-versions chart: no record versions in these snapshots" {
+		t.Errorf("no versions: %d charts, %v", len(charts), err)
 	}
 }

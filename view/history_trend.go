@@ -468,6 +468,10 @@ func HistoryTrendCharts(tr *analyze.Trend, top int) ([]*plot.Chart, error) {
 	var out []*plot.Chart
 	var errs []error
 	for _, d := range []plot.History{historySizeChart(tr, n), historyVersionsChart(tr, n)} {
+		if why := historyChartEmpty(d); why != "" {
+			errs = append(errs, fmt.Errorf("no %s chart: %s", d.Kind, why))
+			continue
+		}
 		ch, err := plot.HistoryChart(d)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("no %s chart: %w", d.Kind, err))
@@ -484,6 +488,34 @@ func HistoryTrendCharts(tr *analyze.Trend, top int) ([]*plot.Chart, error) {
 		}
 	}
 	return out, errors.Join(errs...)
+}
+
+// historyChartEmpty says why a history chart would show nothing the
+// snapshots' own charts do not: every figure at one point in time (a
+// "trend" of several gstat switches run together is the snapshot's
+// tables chart again), or back versions zero throughout. "" draws it.
+func historyChartEmpty(d plot.History) string {
+	times := map[time.Time]bool{}
+	known, nonZero := false, false
+	for _, s := range d.Series {
+		for i, v := range s.Values {
+			if math.IsNaN(v) || i >= len(d.Times) {
+				continue
+			}
+			known = true
+			nonZero = nonZero || v != 0
+			times[d.Times[i]] = true
+		}
+	}
+	switch {
+	case !known:
+		return "" // plot.HistoryChart names what is missing
+	case d.Kind == plot.KindHistoryVersions && !nonZero:
+		return "no record versions in these snapshots"
+	case len(times) < 2:
+		return "every figure is from one point in time; the snapshot's own charts show it"
+	}
+	return ""
 }
 
 func trendTimes(tr *analyze.Trend) []time.Time {

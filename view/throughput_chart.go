@@ -81,7 +81,13 @@ func SizeThroughputChart(r *analyze.Result, title string) plot.SizeThroughput {
 			}
 		}
 		for _, m := range models {
-			c := plot.Curve{Name: fmt.Sprintf("%s fit, R² %s", m.Name, Num(m.R2).Human())}
+			c := plot.Curve{Name: fmt.Sprintf("%s fit, R² %s", m.Name, Num(m.R2).Human()), Of: s.Name}
+			if !(m.SlopeP <= analyze.Alpha) {
+				// The text's "no degradation the noise could not
+				// explain": drawn faint, and the legend says why.
+				c.Faint = true
+				c.Name += ", not significant (" + pEq(m.SlopeP) + ")"
+			}
 			if len(r.Series) > 1 {
 				c.Name = s.Name + ": " + c.Name
 			}
@@ -104,6 +110,7 @@ func SizeThroughputChart(r *analyze.Result, title string) plot.SizeThroughput {
 				d.Prediction.Label = s.Name + ": " + d.Prediction.Label
 			}
 			d.PredictionInterval = &plot.Interval{Lo: p.Lo, Hi: p.Hi}
+			d.PredictionOf = s.Name
 		}
 		if k := s.Knee; k != nil && d.Knee == nil {
 			at := k.At
@@ -135,12 +142,27 @@ func kneeLabel(r *analyze.Result, k *analyze.Knee) string {
 	return fmt.Sprintf("%s: no cliff (%s, %s)", at, Change(k.StepFraction).Human(), pEq(k.P))
 }
 
-// SweepChart is the sweep chart: every series and its best setting.
+// SweepChart is the sweep chart: every series and its best setting;
+// where settings were run several times, the line joins their medians,
+// every run is a dot, their range a whisker, and the settings a test
+// finds within the noise of the best are marked "~".
 func SweepChart(r *analyze.Result, title string) plot.Sweep {
 	v := &tput{r: r}
 	d := plot.Sweep{Title: title, XLabel: v.xTitle(), YLabel: v.yTitle()}
 	for _, s := range r.Series {
 		d.Series = append(d.Series, seriesXY(s))
+		var sets []plot.SweepSetting
+		if s.Sweep != nil {
+			near := map[float64]bool{}
+			for _, x := range s.Sweep.WithinNoise {
+				near[x] = true
+			}
+			for _, st := range s.Sweep.Settings {
+				sets = append(sets, plot.SweepSetting{X: st.X, Median: st.Median, Lo: st.Min, Hi: st.Max, N: st.N, WithinNoise: near[st.X]})
+			}
+		}
+		d.Settings = append(d.Settings, sets)
+		d.LogX = d.LogX || geometric(sets)
 		if s.Sweep != nil {
 			d.Best = append(d.Best, plot.Point{X: s.Sweep.Best.X, Y: s.Sweep.Best.Median, Label: s.Name})
 			d.BestText = append(d.BestText, s.Name+" "+Num(s.Sweep.Best.Median).Human())
@@ -155,10 +177,12 @@ func SweepChart(r *analyze.Result, title string) plot.Sweep {
 const TopBars = 30
 
 // ABChart is the A/B chart of the first series: the baseline's and each
-// configuration's median, labelled with the ratio and change against
-// the baseline and the direction, as the ab table has them. Beyond
-// TopBars, the configurations of the biggest changes are kept, in their
-// order, and the title says so.
+// configuration's median, every run and the range of the runs, each bar
+// labelled with the ratio and change against the baseline and the
+// direction, as the ab table has them; a change a test finds within the
+// noise is marked "~" (the text's "within the noise"). Beyond TopBars,
+// the configurations of the biggest changes are kept, in their order,
+// and the title says so.
 func ABChart(r *analyze.Result, title string) plot.AB {
 	d := plot.AB{Title: title, YLabel: (&tput{r: r}).yTitle()}
 	if len(r.Series) == 0 || len(r.Series[0].AB) == 0 {
@@ -171,15 +195,32 @@ func ABChart(r *analyze.Result, title string) plot.AB {
 		ab = keepBiggest(ab, TopBars-1, func(e analyze.ABEntry) float64 { return math.Abs(e.Change) })
 		d.Title += fmt.Sprintf(" (the %d biggest changes of %d configurations)", len(ab), len(s.AB))
 	}
+	side := func(sm analyze.Summary) {
+		d.Runs = append(d.Runs, sm.Values)
+		iv := plot.Interval{}
+		if sm.N > 1 {
+			iv = plot.Interval{Lo: sm.Min, Hi: sm.Max}
+		}
+		d.Spreads = append(d.Spreads, iv)
+	}
 	d.Names = append(d.Names, first.Baseline)
 	d.Values = append(d.Values, first.Before.Median)
 	d.Deltas = append(d.Deltas, 0)
 	d.Labels = append(d.Labels, Num(first.Before.Median).Human()+"\nbaseline")
+	d.NotSignificant = append(d.NotSignificant, false)
+	side(first.Before)
 	for _, e := range ab {
 		d.Names = append(d.Names, e.Label)
 		d.Values = append(d.Values, e.After.Median)
 		d.Deltas = append(d.Deltas, e.Change*100)
-		d.Labels = append(d.Labels, fmt.Sprintf("%s\n%s, %s\n%s", Num(e.After.Median).Human(), Ratio(e.Ratio).Human(), Change(e.Change).Human(), e.Direction))
+		word := e.Direction
+		similar := e.Comparison.P != nil && !e.Comparison.Significant
+		if similar {
+			word = "~ within the noise"
+		}
+		d.Labels = append(d.Labels, fmt.Sprintf("%s\n%s, %s\n%s", Num(e.After.Median).Human(), Ratio(e.Ratio).Human(), Change(e.Change).Human(), word))
+		d.NotSignificant = append(d.NotSignificant, similar)
+		side(e.After)
 	}
 	return d
 }
@@ -207,11 +248,12 @@ func keepBiggest[T any](xs []T, n int, key func(T) float64) []T {
 	return out
 }
 
-// LoadSpeedChart is the load speed chart: one bar per database, named
-// by its size, and the median speed. Beyond TopBars databases, the
-// slowest are kept, in their order, and the title says so.
+// LoadSpeedChart is the load speed chart: each database's speed against
+// its size on a log axis (one bar per database when the sizes are not
+// known), and the median speed. Beyond TopBars databases, the slowest
+// are kept, in their order, and the title says so.
 func LoadSpeedChart(r *analyze.Result, title string) plot.LoadSpeed {
-	d := plot.LoadSpeed{Title: title, Unit: deref(r.YUnit)}
+	d := plot.LoadSpeed{Title: title, Unit: deref(r.YUnit), XUnit: deref(r.XUnit)}
 	if len(r.Series) == 0 {
 		return d
 	}
@@ -220,6 +262,7 @@ func LoadSpeedChart(r *analyze.Result, title string) plot.LoadSpeed {
 	type bar struct {
 		name string
 		v    float64
+		size *float64
 	}
 	var bars []bar
 	for i, p := range s.Points {
@@ -227,7 +270,7 @@ func LoadSpeedChart(r *analyze.Result, title string) plot.LoadSpeed {
 		if p.X != nil {
 			name = v.x(*p.X).Human()
 		}
-		bars = append(bars, bar{name, p.Y})
+		bars = append(bars, bar{name, p.Y, p.X})
 	}
 	if len(bars) > TopBars {
 		d.Title += fmt.Sprintf(" (the %d slowest of %d)", TopBars, len(bars))
@@ -236,10 +279,28 @@ func LoadSpeedChart(r *analyze.Result, title string) plot.LoadSpeed {
 	for _, b := range bars {
 		d.Names = append(d.Names, b.name)
 		d.Values = append(d.Values, b.v)
+		if b.size != nil {
+			d.Sizes = append(d.Sizes, *b.size)
+		}
 	}
 	if s.Load != nil {
 		m := s.Load.Summary.Median
 		d.Median = &m
 	}
 	return d
+}
+
+// geometric tells settings that grow by doubling or more at each step
+// (page buffers 64, 256, 1024…), which a log axis spaces evenly; three
+// settings at least.
+func geometric(sets []plot.SweepSetting) bool {
+	if len(sets) < 3 {
+		return false
+	}
+	for i, st := range sets {
+		if !(st.X > 0) || i > 0 && st.X < 2*sets[i-1].X {
+			return false
+		}
+	}
+	return true
 }

@@ -1,0 +1,234 @@
+package view
+
+import (
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/plot"
+)
+
+// plotted is the named entry of a chart's Plotted data.
+func plotted(t *testing.T, c *plot.Chart, name string) *plot.Plotted {
+	t.Helper()
+	p := c.Series(name)
+	if p == nil {
+		var names []string
+		for _, q := range c.Plotted {
+			names = append(names, q.Name)
+		}
+		t.Fatalf("%s: no plotted %q (have %q)", c.Kind, name, names)
+	}
+	return p
+}
+
+// Issue 15: the A/B chart of 25 restores (5 per page buffers setting,
+// 64 the baseline) shows every run as a dot and each setting's range as
+// a whisker, not bare medians, and marks the four changes the text
+// calls "within the noise" with "~".
+func TestABChartRunsSpreadAndNoise(t *testing.T) {
+	r := throughputResult(t, analyze.Options{Mode: analyze.ModeAB, X: "page_buffers", Y: "restore_seconds"},
+		testutil.Testdata(t, "restores", "restore-page-buffers.csv"))
+	c, err := plot.ABChart(ABChart(r, "x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := plotted(t, c, "runs")
+	if len(runs.Y) != 25 || runs.X[0] != 0 || runs.Y[0] != 3.347 || runs.Y[4] != 4.766 || runs.X[24] != 4 {
+		t.Errorf("runs %v %v", runs.X, runs.Y)
+	}
+	lo, hi := plotted(t, c, "spread min"), plotted(t, c, "spread max")
+	// 64: 3.35–4.77 (the baseline), 4096: 2.33–3.4, as the table's min and
+	// max print them.
+	if !slices.Equal(lo.Y, []float64{3.347, 3.006, 2.512, 2.331, 2.893}) || !slices.Equal(hi.Y, []float64{4.766, 4.541, 5.952, 3.398, 4.45}) {
+		t.Errorf("spread %v–%v", lo.Y, hi.Y)
+	}
+	if ns := plotted(t, c, "not significant"); !slices.Equal(ns.X, []float64{1, 2, 3, 4}) {
+		t.Errorf("not significant at %v", ns.X)
+	}
+	d := ABChart(r, "x")
+	if d.Labels[3] != "3.08\n×0.871, -12.9 %\n~ within the noise" || strings.Contains(d.Labels[0], "~") {
+		t.Errorf("labels %q", d.Labels)
+	}
+	// A test that finds the difference (pgbench select-only against
+	// TPC-B, p=0.002) keeps its word.
+	files := pgbenchScales(t)
+	r = throughputResult(t, analyze.Options{Mode: analyze.ModeAB, X: "none"}, files...)
+	c, err = plot.ABChart(ABChart(r, "x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Series("not significant") != nil || len(plotted(t, c, "runs").Y) != 12 {
+		t.Errorf("pgbench A/B: %+v", c.Plotted)
+	}
+}
+
+// pgbenchScales are the twelve pgbench runs of the corpus (six scales,
+// TPC-B and select-only); the test skips without them.
+func pgbenchScales(t *testing.T) []string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(testutil.CorpusDir(t), "bench", "pgbench-scales", "*.txt"))
+	if len(files) != 12 {
+		t.Skipf("%d pgbench-scales files in the corpus, want 12", len(files))
+	}
+	return files
+}
+
+// Issue 15: the sweep of the same 25 restores joins the medians, shows
+// the 25 runs and each setting's range, on a log axis (the settings
+// grow ×4), and marks the four settings the text finds within the noise
+// of the best (4096) with "~"; seed 001's page buffers (one run a
+// setting) marks superclassic 768 and 1024, as its table does.
+func TestSweepChartRunsSpreadAndNoise(t *testing.T) {
+	r := throughputResult(t, analyze.Options{X: "page_buffers", Y: "restore_seconds"},
+		testutil.Testdata(t, "restores", "restore-page-buffers.csv"))
+	d := SweepChart(r, "x")
+	if !d.LogX {
+		t.Error("settings 64…16384 (×4 each) not on a log axis")
+	}
+	c, err := plot.SweepChart(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if runs := plotted(t, c, "restore_seconds"); len(runs.Y) != 25 {
+		t.Errorf("%d runs drawn", len(runs.Y))
+	}
+	if med := plotted(t, c, "restore_seconds median"); !slices.Equal(med.X, []float64{64, 256, 1024, 4096, 16384}) || med.Y[3] != r.Series[0].Sweep.Best.Median {
+		t.Errorf("medians %v %v", med.X, med.Y)
+	}
+	if lo, hi := plotted(t, c, "restore_seconds min"), plotted(t, c, "restore_seconds max"); lo.Y[0] != 3.347 || hi.Y[0] != 4.766 || lo.Y[3] != 2.331 || hi.Y[3] != 3.398 {
+		t.Errorf("ranges %v–%v", lo.Y, hi.Y)
+	}
+	if ns := plotted(t, c, "within noise"); !slices.Equal(ns.X, []float64{64, 256, 1024, 16384}) {
+		t.Errorf("~ at %v", ns.X)
+	}
+	r = throughputResult(t, analyze.Options{}, seed(t, "page-buffers-1.7tb.csv"))
+	c, err = plot.SweepChart(SweepChart(r, "x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ns := plotted(t, c, "within noise"); !slices.Equal(ns.X, []float64{768, 1024}) {
+		t.Errorf("page buffers: ~ at %v", ns.X)
+	}
+	if c.Series("classic_points median") != nil || len(plotted(t, c, "classic_points").Y) != 6 {
+		t.Errorf("one run a setting: %+v", c.Plotted)
+	}
+}
+
+// Issue 15: pgbench TPC-B (1400–1760 tps) and select-only (17000–37000)
+// get a panel each instead of one axis where TPC-B is a flat line at
+// zero; both best fits, whose slopes the text calls not significant
+// (p=0.537, p=0.124), are drawn faint and say so.
+func TestSizeThroughputChartScalesAndFaintFits(t *testing.T) {
+	r := throughputResult(t, analyze.Options{}, pgbenchScales(t)...)
+	d := SizeThroughputChart(r, "x")
+	c, err := plot.SizeThroughputChart(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Panels() != 2 || plotted(t, c, "pgbench TPC-B (sort of)").Panel != 0 || plotted(t, c, "pgbench select only").Panel != 1 {
+		t.Errorf("%d panels", c.Panels())
+	}
+	if len(d.Fits) != 2 || !d.Fits[0].Faint || !d.Fits[1].Faint ||
+		d.Fits[0].Name != "pgbench TPC-B (sort of): linear fit, R² 0.102, not significant (p=0.537)" ||
+		d.Fits[1].Name != "pgbench select only: power fit, R² 0.586, not significant (p=0.124)" {
+		t.Errorf("fits %+v", d.Fits)
+	}
+	if p := plotted(t, c, d.Fits[1].Name); p.Panel != 1 {
+		t.Errorf("select-only fit in panel %d", p.Panel)
+	}
+	if p := plotted(t, c, "prediction"); p.Panel != 0 || p.Y[0] != r.Series[0].Models[0].Prediction.Y {
+		t.Errorf("prediction %+v", p)
+	}
+}
+
+// Issue 15: the seed degradation measured 11 sizes from 9.04 to 30.3 GiB
+// and one at 1.77 TiB; the line between 30.3 GiB and 1.77 TiB is a gap
+// (dashed), not a measured trend. Its linear fit (slope significant,
+// R² 0.872) falls below zero past 2.6 TiB on the way to the 3.54 TiB
+// prediction and is cut there; the others are drawn whole.
+func TestSizeThroughputChartGapAndCut(t *testing.T) {
+	r := throughputResult(t, analyze.Options{}, seed(t, "degradation-throughput-sata.csv"))
+	d := SizeThroughputChart(r, "x")
+	c, err := plot.SizeThroughputChart(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := plotted(t, c, "ops_per_s gap"); !slices.Equal(g.X, []float64{30.3, 1813.969025}) || !slices.Equal(g.Y, []float64{407.97, 169.33}) {
+		t.Errorf("gap %v %v", g.X, g.Y)
+	}
+	if c.Panels() != 1 {
+		t.Errorf("%d panels", c.Panels())
+	}
+	for i, m := range r.Series[0].Models {
+		if d.Fits[i].Faint {
+			t.Errorf("%s faint (slope p %v)", m.Name, m.SlopeP)
+		}
+		p := plotted(t, c, d.Fits[i].Name)
+		last := p.X[len(p.X)-1]
+		switch m.Name {
+		case "linear":
+			if last >= 2*1813.969025 || m.Curve(last) <= 0 || len(p.X) >= CurvePoints || m.Curve(d.Fits[i].X[len(p.X)]) > 0 {
+				t.Errorf("linear fit drawn to %v (%d points)", last, len(p.X))
+			}
+		default:
+			if len(p.X) != CurvePoints {
+				t.Errorf("%s: %d points", m.Name, len(p.X))
+			}
+		}
+	}
+}
+
+// Issue 15: seed 000's load speeds stand on a numeric size axis, 30.3 GiB
+// and 1.77 TiB far apart with a dashed gap between them, not as
+// neighbouring bars.
+func TestLoadSpeedChartOnSizeAxis(t *testing.T) {
+	r := throughputResult(t, analyze.Options{}, seed(t, "degradation-load-sata.csv"))
+	c, err := plot.LoadSpeedChart(LoadSpeedChart(r, "x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := plotted(t, c, "load speed")
+	if len(l.X) != 12 || l.X[0] != 9.04 || l.X[10] != 30.3 || l.X[11] != 1813.969025 || l.Y[11] != r.Series[0].Points[11].Y {
+		t.Errorf("load speed at %v", l.X)
+	}
+	if g := plotted(t, c, "load speed gap"); !slices.Equal(g.X, []float64{30.3, 1813.969025}) {
+		t.Errorf("gap %v", g.X)
+	}
+	if m := plotted(t, c, "median"); m.Y[0] != r.Series[0].Load.Summary.Median {
+		t.Errorf("median %v", m.Y)
+	}
+}
+
+// Issue 15: the gbak compare chart marks a step whose difference a test
+// finds within the noise with "~", as the text's verdict column does:
+// five remote against five service restores (testdata/restores), every
+// step drawn.
+func TestGbakCompareChartMarksNoise(t *testing.T) {
+	var runs []analyze.GbakRun
+	for _, side := range []string{"remote", "service"} {
+		for i := 1; i <= 5; i++ {
+			rel := "restores/restore-" + side + "-run" + string(rune('0'+i)) + ".log"
+			runs = append(runs, analyze.GbakRun{Label: side, Timeline: readTimeline(t, rel)})
+		}
+	}
+	c := analyze.CompareTimelines(runs...)
+	steps := c.Slowest(len(c.Steps))
+	ch := GbakComparisonChart(c, len(c.Steps))
+	similar := 0
+	for i, s := range ch.Steps {
+		word := steps[i].Versus[0].Word()
+		if s.Name != steps[i].Name || strings.HasSuffix(s.Notes[1], " ~") != (word == "~") {
+			t.Errorf("%s: note %q, text's verdict %q", s.Name, s.Notes[1], word)
+		}
+		if word == "~" {
+			similar++
+		}
+	}
+	if similar == 0 || similar == len(ch.Steps) {
+		t.Errorf("%d of %d steps ~", similar, len(ch.Steps))
+	}
+}
