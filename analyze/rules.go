@@ -451,3 +451,33 @@ func deref(p *string) string {
 	}
 	return *p
 }
+
+// RuleCatalogue is every health rule with the thresholds it uses: what
+// `fbdiag rules` shows, and its JSON.
+type RuleCatalogue struct {
+	Rules []RuleThresholds `json:"rules"`
+}
+
+// RuleThresholds is one rule and its thresholds (an empty list, never
+// null, for a rule without any).
+type RuleThresholds struct {
+	Rule
+	Thresholds []Threshold `json:"thresholds"`
+}
+
+// Catalogue pairs every rule of Rules with its thresholds in th, both in
+// table order.
+func Catalogue(th Thresholds) RuleCatalogue {
+	list := th.List()
+	out := RuleCatalogue{Rules: make([]RuleThresholds, 0, len(Rules))}
+	for _, r := range Rules {
+		rt := RuleThresholds{Rule: r, Thresholds: []Threshold{}}
+		for _, t := range list {
+			if t.Rule == r.ID {
+				rt.Thresholds = append(rt.Thresholds, t)
+			}
+		}
+		out.Rules = append(out.Rules, rt)
+	}
+	return out
+}

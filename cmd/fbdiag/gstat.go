@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 
 	"github.com/urfave/cli/v2"
@@ -126,41 +125,6 @@ func serverSetup(c *cli.Context, cmd string) (analyze.ServerSetup, error) {
 		srv.RAM = b
 	}
 	return srv, nil
-}
-
-func rulesFlag() *cli.StringFlag {
-	return &cli.StringFlag{Name: "rules", Usage: "override thresholds from `FILE` (rule.key = value lines, or JSON)"}
-}
-
-func rulesCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "rules",
-		Usage:     "list the gstat health rules and their thresholds, with sources",
-		UsageText: "fbdiag rules [--rules FILE] [--format F]",
-		Description: `Lists every health rule 'fbdiag gstat' applies: its id, what it flags, the
-severities it can raise, and each threshold with its unit and the source it comes
-from ("[U]" marks a fbdiag default no public source fixes). With --rules FILE the
-overridden values are shown. A rules file holds "rule.key = value" lines (# starts
-a comment) or one JSON object {"rule.key": value}; unknown keys, negative values,
-values out of their unit's range and a critical limit below its warning are errors.`,
-		Flags:  []cli.Flag{formatFlag(), rulesFlag()},
-		Action: runRules,
-	}
-}
-
-// loadRules reads --rules, or returns the defaults.
-func loadRules(c *cli.Context) (analyze.Thresholds, error) {
-	th := analyze.NewThresholds()
-	name := c.String("rules")
-	if name == "" {
-		return th, nil
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return th, err
-	}
-	defer f.Close()
-	return analyze.LoadThresholds(f, name, th)
 }
 
 func runGstat(c *cli.Context) error {
@@ -572,20 +536,4 @@ func (o *gstatOut) close() error {
 		return viewErr(o.x.Close())
 	}
 	return nil
-}
-
-func runRules(c *cli.Context) error {
-	e := getEnv(c)
-	format, err := outputFormat(c)
-	if err != nil {
-		return err
-	}
-	if c.NArg() > 0 {
-		return usagef("rules: takes no arguments")
-	}
-	th, err := loadRules(c)
-	if err != nil {
-		return err
-	}
-	return report.WriteRules(e.stdout, format, th)
 }
