@@ -26,6 +26,8 @@ from ("[U]" marks a fbdiag default no public source fixes). With --rules FILE th
 overridden values are shown. A rules file holds "rule.key = value" lines (# starts
 a comment) or one JSON object {"rule.key": value}; unknown keys, negative values,
 values out of their unit's range and a critical limit below its warning are errors.
+The server's architecture, connections and RAM that page-buffers judges are
+given to gstat and collect as --architecture, --connections and --ram.
 CSV writes one table: "rules" (the default) or "thresholds" with --table.`,
 		Flags: []cli.Flag{formatFlag(), rulesFlag(), tableFlag("rules (default), thresholds")},
 		Action: func(c *cli.Context) error {

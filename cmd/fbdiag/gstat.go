@@ -290,11 +290,7 @@ func streamGstatFile(c *cli.Context, name string, th analyze.Thresholds, opt ana
 	err = parse.EachGstat(rc, shown, func(rep *parse.GstatReport) error {
 		return fn(analyze.GstatWith(rep, th, opt), rep)
 	})
-	var se *parse.SyntaxError
-	if errors.As(err, &se) && se.Msg == "no gstat output found" {
-		return fmt.Errorf("%s: no gstat output found (expected the text of gstat -a -r or gstat -h)", shown)
-	}
-	return err
+	return noGstatErr(err, shown)
 }
 
 // streamGstatJSON writes the JSON of each run of one input as it is
@@ -343,11 +339,7 @@ func streamGstatJSON(c *cli.Context, st *gstatStream, name string, th analyze.Th
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
 	}
-	var se *parse.SyntaxError
-	if errors.As(err, &se) && se.Msg == "no gstat output found" {
-		return fmt.Errorf("%s: no gstat output found (expected the text of gstat -a -r or gstat -h)", shown)
-	}
-	return err
+	return noGstatErr(err, shown)
 }
 
 // streamGstatKept analyses each run of one input table by table
@@ -385,11 +377,7 @@ func streamGstatKept(c *cli.Context, name string, th analyze.Thresholds, opt ana
 			return fn(a, nil)
 		},
 	})
-	var se *parse.SyntaxError
-	if errors.As(err, &se) && se.Msg == "no gstat output found" {
-		return fmt.Errorf("%s: no gstat output found (expected the text of gstat -a -r or gstat -h)", shown)
-	}
-	return err
+	return noGstatErr(err, shown)
 }
 
 // gstatStream prints analyses one behind the reading: the title of the
@@ -536,4 +524,12 @@ func (o *gstatOut) close() error {
 		return viewErr(o.x.Close())
 	}
 	return nil
+}
+
+// noGstatErr says what a gstat input should hold when it held none.
+func noGstatErr(err error, shown string) error {
+	if errors.Is(err, parse.ErrNoGstat) {
+		return fmt.Errorf("%s: %w (expected the text of gstat -a -r or gstat -h)", shown, parse.ErrNoGstat)
+	}
+	return err
 }
