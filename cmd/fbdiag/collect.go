@@ -8,7 +8,6 @@ import (
 	"os/signal"
 	"path"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -262,8 +261,7 @@ func collectAction(c *cli.Context) error {
 			}
 		}
 	}
-	res := &collectResult{Snapshot: snap, File: out, Monitor: mon, Gstat: as[len(as)-1],
-		staleFactor: th.Get("index-stale-statistics", "factor")}
+	res := &collectResult{Snapshot: snap, File: out, Monitor: mon, Gstat: as[len(as)-1]}
 	res.Selectivity = analyze.CheckSelectivity(res.Gstat, storedSelectivity(mon), th)
 	res.MonitorFile = out + ".mon.json"
 	// The sidecar follows the snapshot's rule.
@@ -278,43 +276,8 @@ func collectAction(c *cli.Context) error {
 	}
 	// The last run is the snapshot (a file holds one); the live tables
 	// follow gstat's in the same document.
-	vopt := gout.vopt
-	d := view.Gstat(res.Gstat, vopt)
-	d.Tables = append(d.Tables, liveTables(monitorTables(res))...)
-	if err := view.Write(e.stdout, gout.format, gout.opt, d); err != nil {
-		return viewErr(err)
-	}
-	return nil
-}
-
-// liveTables carries the monitoring tables into the collect document as
-// text cells, numbers right-aligned. (They become typed cells when the
-// figures they show move into analyze: issue 14, the collect view.)
-func liveTables(ts []*report.Table) []*view.Table {
-	var out []*view.Table
-	for _, t := range ts {
-		vt := &view.Table{Name: t.Name, Title: t.Title, Notes: t.Notes, Rows: [][]view.Cell{}}
-		for _, c := range t.Columns {
-			k := view.TextKind
-			if c.Right {
-				k = view.NumberKind
-			}
-			key := strings.ReplaceAll(c.Name, " ", "_")
-			if name, ok := strings.CutSuffix(c.Name, " %"); ok {
-				key = strings.ReplaceAll(name, " ", "_") + "_percent"
-			}
-			vt.Columns = append(vt.Columns, view.Column{Key: key, Title: c.Name, Kind: k})
-		}
-		for _, r := range t.Rows {
-			row := make([]view.Cell, len(r))
-			for i, v := range r {
-				row[i] = view.Str(v)
-			}
-			vt.Rows = append(vt.Rows, row)
-		}
-		out = append(out, vt)
-	}
-	return out
+	live := analyze.Live(liveInput(res), th)
+	return viewErr(view.Write(e.stdout, gout.format, gout.opt, view.Collect(res.Gstat, live, gout.vopt)))
 }
 
 // isPreambleNotice recognises the gstat reader's notice about the
@@ -351,7 +314,6 @@ type collectResult struct {
 	MonitorFile string                     `json:"monitor_file"`
 	Monitor     *collect.Monitor           `json:"monitor"`
 	Selectivity []analyze.SelectivityCheck `json:"selectivity"`
-	staleFactor float64                    // index-stale-statistics.factor, for the text note
 	// Gstat is the snapshot's analysis, as `fbdiag gstat --format json`
 	// prints it (docs/gstat-json.md).
 	Gstat *analyze.GstatAnalysis `json:"gstat"`
@@ -366,96 +328,23 @@ func (r *collectResult) sidecar() any {
 	}{r.Snapshot, r.Monitor, r.Selectivity}
 }
 
-// liveOpt prints an optional value, "-" when unknown.
-func liveOpt[T any](v *T, f func(T) string) string {
-	if v == nil {
-		return "-"
+// liveInput hands what collect read to the analysis.
+func liveInput(r *collectResult) analyze.LiveInput {
+	s, m, h := r.Snapshot, r.Monitor, r.Monitor.Header
+	in := analyze.LiveInput{
+		Server: s.Server, ServerVersion: s.ServerVersion, Database: s.Database, Switches: s.Switches,
+		CollectedAt: s.CollectedAt, File: r.File, Lines: s.Lines,
+		Login: m.Connection.AuthMethod, WireEncrypted: m.Connection.WireEncrypted, WireCipher: m.Connection.WireCipher,
+		ServicesCipher: s.WireCipher, WireCrypt: s.WireCrypt,
+		Attachments: m.Attachments, PageSize: h.PageSize, Pages: h.Pages, PageBuffers: h.PageBuffers,
+		SweepInterval: h.SweepInterval,
+		OIT:           h.OldestTransaction, OAT: h.OldestActive, OST: h.OldestSnapshot, NextTransaction: h.NextTransaction,
+		PageReads: m.IO.PageReads, PageWrites: m.IO.PageWrites, PageFetches: m.IO.PageFetches, PageMarks: m.IO.PageMarks,
+		Selectivity: r.Selectivity,
 	}
-	return f(*v)
-}
-
-func fmtInt64(v int64) string { return strconv.FormatInt(v, 10) }
-
-func fmtSelectivity(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
-
-// monitorTables lays out the snapshot description and the live figures.
-func monitorTables(r *collectResult) []*report.Table {
-	s, m := r.Snapshot, r.Monitor
-	snap := &report.Table{Name: "snapshot", Title: "Snapshot", Columns: report.Cols("item", "value")}
-	snap.Add("server", s.Server+" ("+s.ServerVersion+")")
-	snap.Add("connection", connectionText(s, m.Connection))
-	snap.Add("database", s.Database)
-	snap.Add("switches", s.Switches)
-	snap.Add("collected", s.CollectedAt.Format(time.RFC3339))
-	snap.Add("file", r.File+" ("+strconv.Itoa(s.Lines)+" gstat lines)")
-
-	h := m.Header
-	tx := &report.Table{Name: "transactions", Title: "Transactions (MON$DATABASE)",
-		Columns: report.Cols("marker", ">value", ">behind next")}
-	for _, mk := range analyze.TransactionMarkers(h.OldestTransaction, h.OldestActive, h.OldestSnapshot, h.NextTransaction) {
-		tx.Add(mk.Name, fmtInt64(mk.Value), fmtInt64(mk.BehindNext))
-	}
-	tx.Notes = append(tx.Notes, fmt.Sprintf("%d other attachment(s); page size %d, %d pages (%.1f MiB), %d page buffers, sweep interval %d",
-		m.Attachments, h.PageSize, h.Pages, float64(h.Pages*h.PageSize)/(1<<20), h.PageBuffers, h.SweepInterval))
 	if oa := m.OldestTx; oa != nil {
-		tx.Notes = append(tx.Notes, fmt.Sprintf("oldest active transaction %d: %ds old, user %s, attachment %d, from %s, process %s (pid %s)",
-			oa.TransactionID, oa.AgeSeconds, oa.User, oa.AttachmentID,
-			liveOpt(oa.RemoteAddress, func(s string) string { return s }),
-			liveOpt(oa.RemoteProcess, func(s string) string { return s }),
-			liveOpt(oa.RemotePID, fmtInt64)))
-	} else {
-		tx.Notes = append(tx.Notes, "no active transaction in other attachments")
+		in.OldestActive = &analyze.LiveTransaction{ID: oa.TransactionID, AgeSeconds: oa.AgeSeconds, AttachmentID: oa.AttachmentID,
+			User: oa.User, RemoteAddress: oa.RemoteAddress, RemoteProcess: oa.RemoteProcess, RemotePID: oa.RemotePID}
 	}
-
-	io := &report.Table{Name: "io", Title: "Page I/O since the database was opened (MON$IO_STATS)",
-		Columns: report.Cols(">reads", ">writes", ">fetches", ">marks", ">cache hit %")}
-	hit := "-"
-	if share := analyze.CacheHitShare(m.IO.PageReads, m.IO.PageFetches); share != nil {
-		hit = strconv.FormatFloat(100**share, 'f', 1, 64)
-	}
-	io.Add(fmtInt64(m.IO.PageReads), fmtInt64(m.IO.PageWrites), fmtInt64(m.IO.PageFetches), fmtInt64(m.IO.PageMarks), hit)
-
-	ix := &report.Table{Name: "selectivity", Title: "Index statistics (RDB$INDICES) vs. gstat",
-		Columns: report.Cols("table", "index", ">stored", ">actual", ">unique keys", "status")}
-	stale := 0
-	for _, c := range r.Selectivity {
-		status := ""
-		if c.Stale {
-			status = "stale"
-			stale++
-		}
-		ix.Add(c.Table, c.Index, liveOpt(c.Stored, fmtSelectivity), liveOpt(c.Actual, fmtSelectivity), liveOpt(c.UniqueKeys, fmtInt64), status)
-	}
-	if stale > 0 {
-		ix.Notes = append(ix.Notes, fmt.Sprintf("%d of %d indices have stale stored selectivity (never computed, or off by more than %gx);",
-			stale, len(r.Selectivity), r.staleFactor), "the optimizer plans with the stored value, so run:")
-		for _, c := range r.Selectivity {
-			if c.Stale {
-				ix.Notes = append(ix.Notes, "  "+(&analyze.IndexStats{Name: c.Index}).StatisticsAdvice(""))
-			}
-		}
-	}
-	return []*report.Table{snap, tx, io, ix}
-}
-
-// connectionText says how the login and the wire were protected: the
-// server's account of fbdiag's SQL attachment, and the cipher the driver
-// armed on the Services API connection.
-func connectionText(s *collect.Snapshot, c collect.Connection) string {
-	login := liveOpt(c.AuthMethod, func(s string) string { return s })
-	wire := "not encrypted"
-	if c.WireEncrypted == nil {
-		wire = "encryption unknown"
-	} else if *c.WireEncrypted {
-		wire = "encrypted"
-	}
-	return fmt.Sprintf("login %s, wire %s (%s); services wire %s; --wire-crypt %s", login, wire,
-		orNone(c.WireCipher), orNone(s.WireCipher), s.WireCrypt)
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
+	return in
 }
