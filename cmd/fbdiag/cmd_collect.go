@@ -113,54 +113,97 @@ Examples:
 			tableFlag("tables, indices, warnings, summary, io..."),
 			rulesFlag(),
 		), serverSetupFlags()...),
-		Action: collectAction,
+		Action: func(c *cli.Context) error {
+			o, err := collectFlags(c)
+			if err != nil {
+				return err
+			}
+			e := getEnv(c)
+			return runCollect(o, e.stdin, e.stdout, e.stderr)
+		},
 	}
 }
 
 // liveSetup reads what every live command needs: the output format, the
 // server address and the credentials.
 func liveSetup(c *cli.Context, nargs int) (report.Format, collect.Server, error) {
-	f, err := outputFormat(c)
+	f, conn, err := liveConnSetup(c, nargs)
 	if err != nil {
-		return "", collect.Server{}, err
+		return f, collect.Server{}, err
 	}
-	srv, err := liveServer(c, nargs)
+	e := getEnv(c)
+	srv, err := conn.server(e.stdin, e.stderr)
 	return f, srv, err
 }
 
-// liveServer reads the server address and the credentials.
-func liveServer(c *cli.Context, nargs int) (collect.Server, error) {
+// liveConnSetup reads the output format and the connection, for a run
+// function that reads the credentials itself.
+func liveConnSetup(c *cli.Context, nargs int) (report.Format, liveConn, error) {
+	f, err := outputFormat(c)
+	if err != nil {
+		return "", liveConn{}, err
+	}
+	return f, liveConnFlags(c, nargs), nil
+}
+
+// liveConn is a server to connect to, from --server, --wire-crypt and
+// --auth; the credentials come from the environment when connecting.
+type liveConn struct {
+	addr string
+	wire collect.WireCrypt
+	auth []string
+	// err is a bad command line, reported when the command gets to the
+	// connection (after the checks of the files it would write).
+	err error
+}
+
+// liveConnFlags reads the argument count, --server, --wire-crypt and
+// --auth. A bad one is kept in the liveConn's err.
+func liveConnFlags(c *cli.Context, nargs int) liveConn {
+	var l liveConn
 	if c.NArg() != nargs {
-		return collect.Server{}, usagef("%s: want %d argument(s), got %d (see fbdiag %s --help)", c.Command.Name, nargs, c.NArg(), c.Command.Name)
+		l.err = usagef("%s: want %d argument(s), got %d (see fbdiag %s --help)", c.Command.Name, nargs, c.NArg(), c.Command.Name)
+		return l
 	}
-	addr, err := collect.ParseServer(c.String("server"))
-	if err != nil {
-		return collect.Server{}, usagef("%v", err)
+	var err error
+	if l.addr, err = collect.ParseServer(c.String("server")); err != nil {
+		l.err = usagef("%v", err)
+		return l
 	}
-	wire, err := collect.ParseWireCrypt(c.String("wire-crypt"))
-	if err != nil {
-		return collect.Server{}, usagef("%v", err)
+	if l.wire, err = collect.ParseWireCrypt(c.String("wire-crypt")); err != nil {
+		l.err = usagef("%v", err)
+		return l
 	}
-	auth, err := collect.ParseAuth(c.String("auth"))
-	if err != nil {
-		return collect.Server{}, usagef("%v", err)
+	if l.auth, err = collect.ParseAuth(c.String("auth")); err != nil {
+		l.err = usagef("%v", err)
 	}
-	e := getEnv(c)
-	user, pw, err := collect.Credentials(os.Getenv, e.stdin, e.stderr)
+	return l
+}
+
+// server reads the credentials (ISC_USER, ISC_PASSWORD or a prompt on
+// the terminal) and gives the server to connect to.
+func (l liveConn) server(stdin io.Reader, stderr io.Writer) (collect.Server, error) {
+	if l.err != nil {
+		return collect.Server{}, l.err
+	}
+	user, pw, err := collect.Credentials(os.Getenv, stdin, stderr)
 	if err != nil {
 		return collect.Server{}, err
 	}
 	var warned sync.Once
 	warn := func(msg string) {
-		warned.Do(func() { fmt.Fprintln(e.stderr, "fbdiag: warning: "+printable.String(msg)) })
+		warned.Do(func() { fmt.Fprintln(stderr, "fbdiag: warning: "+printable.String(msg)) })
 	}
-	return collect.Server{Addr: addr, User: user, Password: pw, WireCrypt: wire, Auth: auth, Warn: warn}, nil
+	return collect.Server{Addr: l.addr, User: user, Password: pw, WireCrypt: l.wire, Auth: l.auth, Warn: warn}, nil
 }
 
 // interruptible cancels the live work on Ctrl-C so that temporary files
 // are removed and the service connection is dropped.
-func interruptible(c *cli.Context) (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(c.Context, os.Interrupt)
+func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return signal.NotifyContext(ctx, os.Interrupt)
 }
 
 // liveDefaultName builds NAME-SUFFIX-YYYYMMDD-HHMMSS.EXT from a server path.
@@ -199,39 +242,63 @@ func refuseExisting(cmd string, opt atomicfile.Options, paths ...string) error {
 	return nil
 }
 
-func collectAction(c *cli.Context) error {
-	sw, err := collect.ParseSwitches(c.String("switches"))
-	if err != nil {
-		return usagef("--switches: %v", err)
+// collectOptions is what fbdiag collect was asked for.
+type collectOptions struct {
+	ctx      context.Context
+	switches collect.Switches
+	out      gstatOutOptions
+	th       analyze.Thresholds
+	setup    analyze.ServerSetup
+	database string
+	file     string // the snapshot to write
+	fileOpt  atomicfile.Options
+	conn     liveConn
+}
+
+// collectFlags reads and checks the command line of fbdiag collect.
+func collectFlags(c *cli.Context) (collectOptions, error) {
+	o := collectOptions{ctx: c.Context}
+	var err error
+	if o.switches, err = collect.ParseSwitches(c.String("switches")); err != nil {
+		return o, usagef("--switches: %v", err)
 	}
 	sortBy := c.String("sort")
 	if !slices.Contains(analyze.TableSorts, sortBy) {
-		return usagef("collect: --sort %q: want size, records, versions or depth", sortBy)
+		return o, usagef("collect: --sort %q: want size, records, versions or depth", sortBy)
 	}
-	gout, err := newGstatOut(c, getEnv(c).stdout, sortBy)
-	if err != nil {
-		return err
+	if o.out, err = gstatOutFlags(c, sortBy); err != nil {
+		return o, err
 	}
-	th, err := loadRules(c)
-	if err != nil {
-		return err
+	if o.th, err = loadRules(c); err != nil {
+		return o, err
 	}
-	setup, err := serverSetup(c, "collect")
-	if err != nil {
-		return err
+	if o.setup, err = serverSetup(c, "collect"); err != nil {
+		return o, err
 	}
-	database := c.Args().First()
-	out, opt := liveOutPath(c.String("out"), liveDefaultName(database, "", ".gstat.txt", time.Now()), c.Bool("force"))
+	o.database = c.Args().First()
+	o.file, o.fileOpt = liveOutPath(c.String("out"), liveDefaultName(o.database, "", ".gstat.txt", time.Now()), c.Bool("force"))
+	o.conn = liveConnFlags(c, 1)
+	return o, nil
+}
+
+// runCollect takes the snapshot and the live figures, saves them and
+// prints their analysis.
+func runCollect(o collectOptions, stdin io.Reader, stdout, stderr io.Writer) error {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	gout := newGstatOut(o.out, e.stdout)
+	th, setup, database, out, opt := o.th, o.setup, o.database, o.file, o.fileOpt
 	if err := refuseExisting("collect", opt, out, out+".mon.json"); err != nil {
 		return err
 	}
-	srv, err := liveServer(c, 1)
+	if err := o.conn.err; err != nil {
+		return err
+	}
+	srv, err := o.conn.server(stdin, stderr)
 	if err != nil {
 		return err
 	}
-	ctx, stop := interruptible(c)
+	ctx, stop := interruptible(o.ctx)
 	defer stop()
-	e := getEnv(c)
 
 	// The monitoring attachment comes first: it applies --auth and
 	// --wire-crypt in full before the Services API connection, where the
@@ -243,14 +310,14 @@ func collectAction(c *cli.Context) error {
 	var snap *collect.Snapshot
 	if err := atomicfile.Write(out, opt, func(w io.Writer) error {
 		var err error
-		snap, err = srv.Stats(ctx, database, sw, w)
+		snap, err = srv.Stats(ctx, database, o.switches, w)
 		return err
 	}); err != nil {
 		return err
 	}
 	// The snapshot is analysed as `fbdiag gstat FILE` would, with what the
 	// catalogue says each index enforces.
-	as, err := analyzeGstatFile(c, out, th, analyze.GstatOptions{Catalogue: catalogue(mon), Server: setup})
+	as, err := analyzeGstatFile(stdin, out, th, analyze.GstatOptions{Catalogue: catalogue(mon), Server: setup})
 	if err != nil {
 		return err
 	}
