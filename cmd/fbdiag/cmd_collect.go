@@ -290,9 +290,6 @@ func runCollect(o collectOptions, stdin io.Reader, stdout, stderr io.Writer) err
 	if err := refuseExisting("collect", opt, out, out+".mon.json"); err != nil {
 		return err
 	}
-	if err := o.conn.err; err != nil {
-		return err
-	}
 	srv, err := o.conn.server(stdin, stderr)
 	if err != nil {
 		return err
