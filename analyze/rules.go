@@ -39,7 +39,7 @@ var Rules = []Rule{
 		"all versions (2^31-1 before ODS 12, 2^48-1 since); gstat -h", "gbak backup and restore, which restarts the transaction numbers"},
 	{"forced-writes-off", "database", []Severity{Warn, Critical}, "the Attributes line lacks \"force write\": a crash can lose or corrupt data (critical on Windows)",
 		"all versions; gstat -h with its Attributes line (without one the state is unknown)", "gfix -write sync"},
-	{"page-buffers", "database", []Severity{Info, Warn, Critical}, "page buffers set in the header: the memory of the page caches, a verdict when --architecture, --connections and --ram are given",
+	{"page-buffers", "database", []Severity{Info, Warn, Critical}, "page buffers set in the header: the memory of the page caches, a verdict when the server's architecture, connections and RAM are given",
 		"all versions; gstat -h", "gfix -buffers N sets the header value (0 = the server's DefaultDbCachePages)"},
 	{"shutdown", "database", []Severity{Warn, Critical}, "the database is in a shutdown mode",
 		"all versions; gstat -h", "gfix -online"},
@@ -350,9 +350,9 @@ func (c *checker) pageBuffers(h *parse.GstatHeader) {
 	}
 	switch {
 	case srv.Architecture == "":
-		f.reason += "; one cache with SuperServer, one per connection with Classic and SuperClassic (--architecture, --connections and --ram make this a verdict)"
+		f.reason += "; one cache with SuperServer, one per connection with Classic and SuperClassic (the server's architecture, connections and RAM make this a verdict)"
 	case s.PageCacheTotalBytes == nil:
-		f.reason += fmt.Sprintf("; %s gives every connection its own cache (--connections N gives the total)", srv.Architecture)
+		f.reason += fmt.Sprintf("; %s gives every connection its own cache (the number of connections gives the total)", srv.Architecture)
 	default:
 		total := float64(*s.PageCacheTotalBytes)
 		if srv.Architecture == SuperServer {
@@ -450,4 +450,34 @@ func deref(p *string) string {
 		return "?"
 	}
 	return *p
+}
+
+// RuleCatalogue is every health rule with the thresholds it uses: what
+// `fbdiag rules` shows, and its JSON.
+type RuleCatalogue struct {
+	Rules []RuleThresholds `json:"rules"`
+}
+
+// RuleThresholds is one rule and its thresholds (an empty list, never
+// null, for a rule without any).
+type RuleThresholds struct {
+	Rule
+	Thresholds []Threshold `json:"thresholds"`
+}
+
+// Catalogue pairs every rule of Rules with its thresholds in th, both in
+// table order.
+func Catalogue(th Thresholds) RuleCatalogue {
+	list := th.List()
+	out := RuleCatalogue{Rules: make([]RuleThresholds, 0, len(Rules))}
+	for _, r := range Rules {
+		rt := RuleThresholds{Rule: r, Thresholds: []Threshold{}}
+		for _, t := range list {
+			if t.Rule == r.ID {
+				rt.Thresholds = append(rt.Thresholds, t)
+			}
+		}
+		out.Rules = append(out.Rules, rt)
+	}
+	return out
 }

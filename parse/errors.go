@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/fbdiag/fbdiag/internal/printable"
@@ -13,7 +14,17 @@ type SyntaxError struct {
 	File string
 	Line int
 	Msg  string
+	// Err is the sentinel the error is a case of (ErrNoGstat), for
+	// errors.Is; nil for a plain syntax error.
+	Err error
 }
+
+// ErrNoGstat is an input with no gstat output in it: a SyntaxError whose
+// Err it is, so errors.Is(err, ErrNoGstat) tells it from a bad line.
+var ErrNoGstat = errors.New("no gstat output found")
+
+// Unwrap gives the sentinel, if any.
+func (e *SyntaxError) Unwrap() error { return e.Err }
 
 // Error is "file:line: message", with the control characters of names
 // quoted from the input escaped (see printable.String): it is printed on

@@ -145,7 +145,7 @@ func EachGstatBlock(rd io.Reader, name string, b GstatBlocks) error {
 		return err
 	}
 	if !content {
-		return &SyntaxError{File: r.Name(), Msg: "no gstat output found"}
+		return &SyntaxError{File: r.Name(), Msg: ErrNoGstat.Error(), Err: ErrNoGstat}
 	}
 	return nil
 }

@@ -74,7 +74,7 @@ func FuzzGstat(f *testing.F) {
 			}
 		}
 		var se *parse.SyntaxError
-		if err != nil && errors.As(err, &se) && se.Line <= 0 && se.Msg != "no gstat output found" {
+		if err != nil && errors.As(err, &se) && se.Line <= 0 && !errors.Is(err, parse.ErrNoGstat) {
 			t.Fatalf("error without a line: %v", err)
 		}
 	})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -243,7 +244,7 @@ func TestGstatStream(t *testing.T) {
 
 func TestGstatNotGstat(t *testing.T) {
 	reps, err := parse.ReadGstat(strings.NewReader("hello\nworld (x)\n\x00\x01\n"), "junk.txt")
-	if err == nil || !strings.Contains(err.Error(), "junk.txt: no gstat output found") {
+	if err == nil || err.Error() != "junk.txt: no gstat output found" || !errors.Is(err, parse.ErrNoGstat) {
 		t.Errorf("err = %v", err)
 	}
 	if len(reps) != 1 || len(reps[0].Notices) != 1 || reps[0].Notices[0].Line != 1 {

@@ -51,7 +51,10 @@
 //   - Text: for a terminal, 100 columns. The headline as aligned
 //     "Label  value" lines, each table with its title, aligned columns
 //     (numbers right) and notes, then the findings one block each, then
-//     their sources once. Text from an input is escaped (internal/
+//     their sources once. A table of Blocks (rows of long sentences, as
+//     fbdiag rules has) prints a block per row instead: its BlockHead
+//     cells on one line, each other cell under it as "title: value",
+//     wrapped. Text from an input is escaped (internal/
 //     printable): no terminal control reaches the screen.
 //   - Markdown: headline as a list, pipe tables (numbers right-aligned),
 //     findings as a list; |, backslash and the characters that would

@@ -91,6 +91,11 @@ type Table struct {
 	Noun string
 	// Notes are printed under the table in human formats.
 	Notes []string
+	// Blocks prints the rows in text as blocks instead of aligned
+	// columns: the head cells on one line, the others under it one a
+	// line, wrapped (for rows of long sentences). Other formats keep the
+	// table.
+	Blocks bool
 }
 
 // Column describes one column.
@@ -104,7 +109,24 @@ type Column struct {
 	// Max clips a text cell to Max characters in text output (0: never),
 	// so that tables fit 100 columns; other formats keep it whole.
 	Max int
+	// Block is the column's part in a table of Blocks.
+	Block BlockRole
 }
+
+// BlockRole is what a column does in the text of a table of Blocks.
+type BlockRole uint8
+
+// The roles of a column in a block.
+const (
+	// BlockLine prints the cell on a line of its own, "title: value",
+	// wrapped and indented; an empty cell is left out.
+	BlockLine BlockRole = iota
+	// BlockHead puts the cell on the block's first line, after the
+	// other head cells.
+	BlockHead
+	// BlockOmit leaves the cell out of the text (a key the head repeats).
+	BlockOmit
+)
 
 // All yields the rows of the table, held or streamed.
 func (t *Table) All() iter.Seq[[]Cell] {

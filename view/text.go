@@ -115,6 +115,10 @@ func moreNote(t *Table, opt Options, printed, counted int) string {
 // textTable prints a table with aligned columns: its title, a header of
 // the column titles, the rows and the notes.
 func textTable(w io.Writer, t *Table, opt Options) {
+	if t.Blocks {
+		textBlocks(w, t, opt)
+		return
+	}
 	if t.Title != "" {
 		fmt.Fprintln(w, safe(t.Title))
 	}
@@ -330,4 +334,52 @@ func (d *Doc) findingsCount() int {
 		n += c.Count
 	}
 	return n
+}
+
+// textBlocks prints a table of Blocks: a block per row, its head cells
+// on the first line, each other cell on lines of its own, "title:
+// value" wrapped under it; a blank line between blocks.
+func textBlocks(w io.Writer, t *Table, opt Options) {
+	if t.Title != "" {
+		fmt.Fprintln(w, safe(t.Title))
+		fmt.Fprintln(w)
+	}
+	limit := shown(t, opt)
+	count, printed := 0, 0
+	for r := range t.All() {
+		count++
+		if limit > 0 && count > limit {
+			continue
+		}
+		if printed > 0 {
+			fmt.Fprintln(w)
+		}
+		printed++
+		var head []string
+		var lines []string
+		for i, c := range t.Columns {
+			if i >= len(r) {
+				break
+			}
+			v := safe(r[i].Human())
+			switch {
+			case c.Block == BlockOmit || v == "":
+			case c.Block == BlockHead:
+				head = append(head, v)
+			default:
+				lines = append(lines, wrap(safe(c.Title)+": "+v, "    ", LineWidth)...)
+			}
+		}
+		fmt.Fprintln(w, clip(strings.Join(head, "  "), LineWidth))
+		for _, l := range lines {
+			fmt.Fprintln(w, l)
+		}
+	}
+	if n := moreNote(t, opt, printed, count); n != "" {
+		fmt.Fprintln(w)
+		textNote(w, n)
+	}
+	for _, n := range t.Notes {
+		textNote(w, n)
+	}
 }

@@ -129,7 +129,7 @@ func benchInitAction(c *cli.Context) error {
 		return err
 	}
 	o.database = c.Args().First()
-	ctx, stop := interruptible(c)
+	ctx, stop := interruptible(c.Context)
 	defer stop()
 	return runBenchInit(ctx, getEnv(c), o)
 }
@@ -371,7 +371,7 @@ func benchRunAction(c *cli.Context) error {
 		return err
 	}
 	o.database = c.Args().First()
-	ctx, stop := interruptible(c)
+	ctx, stop := interruptible(c.Context)
 	defer stop()
 	return runBenchRun(ctx, getEnv(c), o)
 }
@@ -554,7 +554,7 @@ func benchSweepAction(c *cli.Context) error {
 		return err
 	}
 	o.database = c.Args().First()
-	ctx, stop := interruptible(c)
+	ctx, stop := interruptible(c.Context)
 	defer stop()
 	return runBenchSweep(ctx, c, getEnv(c), o)
 }

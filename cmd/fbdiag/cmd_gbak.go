@@ -257,13 +257,6 @@ func readGbakTimeline(stdin io.Reader, stderr io.Writer, name string) (*analyze.
 	return tl, err
 }
 
-// readTimeline is readGbakTimeline for the commands still on the
-// command-line context (backup, restore).
-func readTimeline(c *cli.Context, name string) (*analyze.Timeline, error) {
-	e := getEnv(c)
-	return readGbakTimeline(e.stdin, e.stderr, name)
-}
-
 // gbakCompareOpts are the choices of `fbdiag gbak compare`.
 type gbakCompareOpts struct {
 	out gbakOutput

@@ -181,7 +181,7 @@ func TestLiveCollectCLI(t *testing.T) {
 	// CSV is one table: the live page I/O with --table io, the gstat
 	// tables by default; OpenMetrics has the snapshot's figures.
 	csvOut, errs, code := runCLI(t, nil, "collect", "--server", s.Addr, "--out", filepath.Join(dir, "io.txt"), "--format", "csv", "--table", "io", db)
-	if lines := strings.Split(csvOut, "\n"); code != exitOK || len(lines) != 3 || lines[0] != "reads,writes,fetches,marks,cache_hit_percent" {
+	if lines := strings.Split(csvOut, "\n"); code != exitOK || len(lines) != 3 || lines[0] != "reads,writes,fetches,marks,cache_hit_share" {
 		t.Errorf("csv --table io: exit %d, %s\n%s", code, errs, csvOut)
 	}
 	om, errs, code := runCLI(t, nil, "collect", "--server", s.Addr, "--out", filepath.Join(dir, "om.txt"), "--format", "openmetrics", db)

@@ -2,8 +2,6 @@ package main
 
 import (
 	"github.com/urfave/cli/v2"
-
-	"github.com/fbdiag/fbdiag/plot"
 )
 
 // defaultAction runs when fbdiag is called with no command: the report on
@@ -13,5 +11,6 @@ func defaultAction(c *cli.Context) error {
 	if c.Args().Len() > 0 {
 		return usagef("unknown command %q", c.Args().First())
 	}
-	return runReport(c, nil, "", defaultReportDir, plot.Options{})
+	e := getEnv(c)
+	return runReport(reportOptions{dir: defaultReportDir}, e.stdin, e.stdout, e.stderr)
 }

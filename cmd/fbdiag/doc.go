@@ -266,22 +266,20 @@
 // the severities it can raise, the Firebird versions (ODS) and gstat
 // switches it needs, the advice its warnings give, and each threshold with
 // its unit and the source it comes from ("[U]" marks a fbdiag default, with
-// its reasoning). With --rules FILE the overridden values are shown. The
-// whole list is docs/rules.md.
+// its reasoning): the rules, then the thresholds, one block each. With
+// --rules FILE the overridden values are shown. CSV writes the table rules
+// or, with --table thresholds, the thresholds. The whole list is
+// docs/rules.md.
 //
 //	$ fbdiag rules
-//	oat-stuck  (database; warning/critical)
-//	    Next - OAT: a transaction has been active for many transactions and blocks garbage collection
+//	Health rules
+//
+//	oat-stuck  database  warning/critical
+//	    what: Next - OAT: a transaction has been active for many transactions and blocks garbage
+//	    collection
 //	    applies to: all versions; gstat -h
 //	    advice: find the transaction in MON$TRANSACTIONS (2.1+; fbdiag collect names its attachment) and
 //	    end it
-//	    oat-stuck.warning = 20000 transactions
-//	        [U] Next - OAT; as many as the default sweep interval. Firebird gstat manual
-//	        (firebirdsql.org/file/documentation/html/en/firebirddocs/gstat/firebird-gstat.html): a
-//	        growing OAT-Next gap means something does not commit
-//	    oat-stuck.critical = 100000 transactions
-//	        [U] Next - OAT; Ann Harrison, firebird-support 2012-03 msg 117557: "Do worry about a stuck
-//	        OAT"
 //	...
 //
 // gbak reports a log's outcome and totals, gbak's errors and warnings,

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -19,12 +20,56 @@ import (
 	"github.com/fbdiag/fbdiag/view"
 )
 
-// gbakLogPath is --log or def; like collect's --out, an existing file
-// (it could be one of the user's inputs) is refused before connecting
-// unless --force is given.
-func gbakLogPath(c *cli.Context, def string) (string, atomicfile.Options, error) {
-	p, opt := liveOutPath(c.String("log"), def, c.Bool("force"))
-	return p, opt, refuseExisting(c.Command.Name, opt, p)
+// gbakServiceOptions are what backup and restore share: the log, the
+// output and the connection.
+type gbakServiceOptions struct {
+	ctx     context.Context
+	name    string // the command: backup or restore
+	format  report.Format
+	logFile string
+	logOpt  atomicfile.Options
+	// flagErr is a bad command line, reported after the log check (an
+	// existing log is refused first, as before any other check).
+	flagErr error
+	conn    liveConn
+	// top is --top; topErr a bad one, reported when the log is printed.
+	top    int
+	topErr error
+}
+
+// gbakServiceFlags reads --log (or def), --force, --format, --top and
+// the connection.
+func gbakServiceFlags(c *cli.Context, def string) gbakServiceOptions {
+	o := gbakServiceOptions{ctx: c.Context, name: c.Command.Name}
+	o.logFile, o.logOpt = liveOutPath(c.String("log"), def, c.Bool("force"))
+	o.top, o.topErr = gbakTop(c)
+	return o
+}
+
+// setup reads the format and the connection; the first bad flag is kept.
+func (o *gbakServiceOptions) setup(c *cli.Context, nargs int) {
+	var err error
+	o.format, o.conn, err = liveConnSetup(c, nargs)
+	o.fail(err)
+}
+
+// fail keeps the first command-line error.
+func (o *gbakServiceOptions) fail(err error) {
+	if o.flagErr == nil {
+		o.flagErr = err
+	}
+}
+
+// start refuses an existing log, reports a bad flag and reads the
+// credentials: what comes before the server is asked anything.
+func (o *gbakServiceOptions) start(stdin io.Reader, stderr io.Writer) (collect.Server, error) {
+	if err := refuseExisting(o.name, o.logOpt, o.logFile); err != nil {
+		return collect.Server{}, err
+	}
+	if o.flagErr != nil {
+		return collect.Server{}, o.flagErr
+	}
+	return o.conn.server(stdin, stderr)
 }
 
 // partialSuffix marks a log kept from a run that did not complete.
@@ -34,18 +79,17 @@ const partialSuffix = ".partial"
 // runs, showing progress on a terminal. A complete log gets its name and
 // its timeline is printed exactly as `fbdiag gbak LOG` prints it; a run
 // that failed keeps what was logged as LOG.partial and says so.
-func runGbakService(c *cli.Context, format report.Format, logFile string, opt atomicfile.Options, est *analyze.Estimate,
+func runGbakService(o gbakServiceOptions, e *env, est *analyze.Estimate,
 	gbak func(io.Writer, func(collect.Progress)) (*collect.GbakRun, error)) error {
-	top, err := gbakTop(c)
+	if o.topErr != nil {
+		return o.topErr
+	}
+	format, logFile, top := o.format, o.logFile, o.top
+	f, err := atomicfile.Create(logFile, o.logOpt)
 	if err != nil {
 		return err
 	}
-	e := getEnv(c)
-	f, err := atomicfile.Create(logFile, opt)
-	if err != nil {
-		return err
-	}
-	prog := newProgressLine(e.stderr, c.Command.Name, est)
+	prog := newProgressLine(e.stderr, o.name, est)
 	run, err := gbak(f, prog.show)
 	prog.done()
 	if err != nil {
@@ -70,7 +114,7 @@ func runGbakService(c *cli.Context, format report.Format, logFile string, opt at
 	if err := f.Commit(); err != nil {
 		return err
 	}
-	tl, err := readTimeline(c, logFile)
+	tl, err := readGbakTimeline(e.stdin, e.stderr, logFile)
 	if err != nil {
 		return err
 	}

@@ -342,14 +342,28 @@ func TestRulesCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d", code)
 	}
+	golden, err := os.ReadFile(filepath.Join(testutil.Root(t), "view", "testdata", "golden", "rules.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != string(golden) {
+		t.Errorf("fbdiag rules differs from view/testdata/golden/rules.txt")
+	}
 	for _, r := range analyze.Rules {
-		if !strings.Contains(out, r.ID+"  (") {
+		if !strings.Contains(out, "\n"+r.ID+"  "+r.Kind+"  ") {
 			t.Errorf("rules output lacks %s", r.ID)
 		}
 	}
-	if !strings.Contains(out, "    index-deep.min_depth = 3 levels") || !strings.Contains(out, "gem-00000012") ||
+	if !strings.Contains(out, "\nindex-deep.min_depth  3  levels\n") || !strings.Contains(out, "gem-00000012") ||
 		!strings.Contains(out, "    applies to: Firebird 3.0+ (ODS 12); gstat -r\n") {
 		t.Errorf("threshold or source missing:\n%s", out[:min(len(out), 600)])
+	}
+	csv, _, code := runCLI(t, nil, "rules", "--format", "csv", "--table", "thresholds")
+	if want := "rule,key,value,unit,source\nindex-deep,index-deep.min_depth,3,levels,"; code != 0 || !strings.Contains(csv, "\nindex-deep,index-deep.min_depth,3,levels,") || !strings.HasPrefix(csv, want[:27]) {
+		t.Errorf("rules --table thresholds: exit %d\n%s", code, csv[:min(len(csv), 300)])
+	}
+	if _, errs, code := runCLI(t, nil, "rules", "--format", "csv", "--table", "nope"); code != 2 || !strings.Contains(errs, "thresholds") {
+		t.Errorf("rules --table nope: exit %d, %q", code, errs)
 	}
 	dir := t.TempDir()
 	good := filepath.Join(dir, "site.rules")

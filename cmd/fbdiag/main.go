@@ -210,9 +210,3 @@ func outputFormat(c *cli.Context) (report.Format, error) {
 	}
 	return f, nil
 }
-
-// openInput opens a named input; "-" is standard input. The returned name
-// is what messages show. Directories and binary data are refused here.
-func openInput(c *cli.Context, name string) (io.ReadCloser, string, error) {
-	return openArg(getEnv(c).stdin, name)
-}

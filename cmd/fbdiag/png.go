@@ -64,15 +64,9 @@ func checkOutDir(flag, dir string) error {
 	return nil
 }
 
-// write draws the charts into the folder and names each file on stderr
-// (stdout carries the analysis, JSON included). draw is called only when
+// writeTo draws the charts into the folder and names each file on stderr
+// (stdout carries the analysis, JSON included); draw is called only when
 // --png was given.
-func (r pngRequest) write(c *cli.Context, draw func() ([]*plot.Chart, error)) error {
-	return r.writeTo(getEnv(c).stderr, draw)
-}
-
-// writeTo is write for a run function, which has the streams and no
-// *cli.Context.
 func (r pngRequest) writeTo(stderr io.Writer, draw func() ([]*plot.Chart, error)) error {
 	if r.dir == "" {
 		return nil

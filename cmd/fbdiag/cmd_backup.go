@@ -54,20 +54,29 @@ Example:
 			formatFlag(),
 			topFlag(),
 		),
-		Action: backupAction,
+		Action: func(c *cli.Context) error {
+			o := backupFlags(c)
+			e := getEnv(c)
+			return runBackup(o, e.stdin, e.stdout, e.stderr)
+		},
 	}
 }
 
-func backupAction(c *cli.Context) error {
-	database, fbk := c.Args().Get(0), c.Args().Get(1)
-	logFile, logOpt, err := gbakLogPath(c, liveDefaultName(fbk, "backup", ".log", time.Now()))
-	if err != nil {
-		return err
-	}
+// backupOptions is what fbdiag backup was asked for.
+type backupOptions struct {
+	svc           gbakServiceOptions
+	database, fbk string
+	opt           collect.BackupOptions
+}
+
+// backupFlags reads the command line of fbdiag backup.
+func backupFlags(c *cli.Context) backupOptions {
+	o := backupOptions{database: c.Args().Get(0), fbk: c.Args().Get(1)}
+	o.svc = gbakServiceFlags(c, liveDefaultName(o.fbk, "backup", ".log", time.Now()))
 	if c.Int("parallel") < 0 {
-		return usagef("--parallel %d: want 1 or more", c.Int("parallel"))
+		o.svc.fail(usagef("--parallel %d: want 1 or more", c.Int("parallel")))
 	}
-	opt := collect.BackupOptions{
+	o.opt = collect.BackupOptions{
 		NoGarbageCollect: c.Bool("no-gc"),
 		IgnoreChecksums:  c.Bool("ignore-checksums"),
 		IgnoreLimbo:      c.Bool("ignore-limbo"),
@@ -77,15 +86,22 @@ func backupAction(c *cli.Context) error {
 		Parallel:         c.Int("parallel"),
 		Force:            c.Bool("force"),
 	}
-	format, srv, err := liveSetup(c, 2)
+	o.svc.setup(c, 2)
+	return o
+}
+
+// runBackup backs the database up, writing the log as it comes, and
+// prints the log's timeline.
+func runBackup(o backupOptions, stdin io.Reader, stdout, stderr io.Writer) error {
+	srv, err := o.svc.start(stdin, stderr)
 	if err != nil {
 		return err
 	}
-	ctx, stop := interruptible(c)
+	ctx, stop := interruptible(o.svc.ctx)
 	defer stop()
-	est := earlierBackupLog(logFile, database)
-	return runGbakService(c, format, logFile, logOpt, est,
+	est := earlierBackupLog(o.svc.logFile, o.database)
+	return runGbakService(o.svc, &env{stdin: stdin, stdout: stdout, stderr: stderr}, est,
 		func(w io.Writer, p func(collect.Progress)) (*collect.GbakRun, error) {
-			return srv.Backup(ctx, database, fbk, opt, w, p)
+			return srv.Backup(ctx, o.database, o.fbk, o.opt, w, p)
 		})
 }

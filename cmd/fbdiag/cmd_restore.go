@@ -64,24 +64,33 @@ Example:
 			formatFlag(),
 			topFlag(),
 		),
-		Action: restoreAction,
+		Action: func(c *cli.Context) error {
+			o := restoreFlags(c)
+			e := getEnv(c)
+			return runRestore(o, e.stdin, e.stdout, e.stderr)
+		},
 	}
 }
 
-func restoreAction(c *cli.Context) error {
-	fbk, database := c.Args().Get(0), c.Args().Get(1)
-	logFile, logOpt, err := gbakLogPath(c, liveDefaultName(database, "restore", ".log", time.Now()))
-	if err != nil {
-		return err
-	}
+// restoreOptions is what fbdiag restore was asked for.
+type restoreOptions struct {
+	svc           gbakServiceOptions
+	fbk, database string
+	opt           collect.RestoreOptions
+}
+
+// restoreFlags reads the command line of fbdiag restore.
+func restoreFlags(c *cli.Context) restoreOptions {
+	o := restoreOptions{fbk: c.Args().Get(0), database: c.Args().Get(1)}
+	o.svc = gbakServiceFlags(c, liveDefaultName(o.database, "restore", ".log", time.Now()))
 	ps := c.Int("page-size")
 	if ps != 0 && (ps < 1024 || ps > 32768 || ps&(ps-1) != 0) {
-		return usagef("--page-size %d: want 4096, 8192, 16384 or 32768", ps)
+		o.svc.fail(usagef("--page-size %d: want 4096, 8192, 16384 or 32768", ps))
 	}
 	if c.Int("buffers") < 0 || c.Int("parallel") < 0 {
-		return usagef("--buffers %d / --parallel %d: want 1 or more", c.Int("buffers"), c.Int("parallel"))
+		o.svc.fail(usagef("--buffers %d / --parallel %d: want 1 or more", c.Int("buffers"), c.Int("parallel")))
 	}
-	opt := collect.RestoreOptions{
+	o.opt = collect.RestoreOptions{
 		Replace:        c.Bool("replace"),
 		PageSize:       ps,
 		Buffers:        c.Int("buffers"),
@@ -93,15 +102,22 @@ func restoreAction(c *cli.Context) error {
 		FixFSSMetadata: c.String("fix-fss-metadata"),
 		Parallel:       c.Int("parallel"),
 	}
-	format, srv, err := liveSetup(c, 2)
+	o.svc.setup(c, 2)
+	return o
+}
+
+// runRestore restores the backup, writing the log as it comes, and
+// prints the log's timeline.
+func runRestore(o restoreOptions, stdin io.Reader, stdout, stderr io.Writer) error {
+	srv, err := o.svc.start(stdin, stderr)
 	if err != nil {
 		return err
 	}
-	ctx, stop := interruptible(c)
+	ctx, stop := interruptible(o.svc.ctx)
 	defer stop()
-	est := earlierRestoreLog(logFile, database)
-	return runGbakService(c, format, logFile, logOpt, est,
+	est := earlierRestoreLog(o.svc.logFile, o.database)
+	return runGbakService(o.svc, &env{stdin: stdin, stdout: stdout, stderr: stderr}, est,
 		func(w io.Writer, p func(collect.Progress)) (*collect.GbakRun, error) {
-			return srv.Restore(ctx, fbk, database, opt, w, p)
+			return srv.Restore(ctx, o.fbk, o.database, o.opt, w, p)
 		})
 }

@@ -8,7 +8,6 @@ import (
 	"os/signal"
 	"path"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -114,54 +113,97 @@ Examples:
 			tableFlag("tables, indices, warnings, summary, io..."),
 			rulesFlag(),
 		), serverSetupFlags()...),
-		Action: collectAction,
+		Action: func(c *cli.Context) error {
+			o, err := collectFlags(c)
+			if err != nil {
+				return err
+			}
+			e := getEnv(c)
+			return runCollect(o, e.stdin, e.stdout, e.stderr)
+		},
 	}
 }
 
 // liveSetup reads what every live command needs: the output format, the
 // server address and the credentials.
 func liveSetup(c *cli.Context, nargs int) (report.Format, collect.Server, error) {
-	f, err := outputFormat(c)
+	f, conn, err := liveConnSetup(c, nargs)
 	if err != nil {
-		return "", collect.Server{}, err
+		return f, collect.Server{}, err
 	}
-	srv, err := liveServer(c, nargs)
+	e := getEnv(c)
+	srv, err := conn.server(e.stdin, e.stderr)
 	return f, srv, err
 }
 
-// liveServer reads the server address and the credentials.
-func liveServer(c *cli.Context, nargs int) (collect.Server, error) {
+// liveConnSetup reads the output format and the connection, for a run
+// function that reads the credentials itself.
+func liveConnSetup(c *cli.Context, nargs int) (report.Format, liveConn, error) {
+	f, err := outputFormat(c)
+	if err != nil {
+		return "", liveConn{}, err
+	}
+	return f, liveConnFlags(c, nargs), nil
+}
+
+// liveConn is a server to connect to, from --server, --wire-crypt and
+// --auth; the credentials come from the environment when connecting.
+type liveConn struct {
+	addr string
+	wire collect.WireCrypt
+	auth []string
+	// err is a bad command line, reported when the command gets to the
+	// connection (after the checks of the files it would write).
+	err error
+}
+
+// liveConnFlags reads the argument count, --server, --wire-crypt and
+// --auth. A bad one is kept in the liveConn's err.
+func liveConnFlags(c *cli.Context, nargs int) liveConn {
+	var l liveConn
 	if c.NArg() != nargs {
-		return collect.Server{}, usagef("%s: want %d argument(s), got %d (see fbdiag %s --help)", c.Command.Name, nargs, c.NArg(), c.Command.Name)
+		l.err = usagef("%s: want %d argument(s), got %d (see fbdiag %s --help)", c.Command.Name, nargs, c.NArg(), c.Command.Name)
+		return l
 	}
-	addr, err := collect.ParseServer(c.String("server"))
-	if err != nil {
-		return collect.Server{}, usagef("%v", err)
+	var err error
+	if l.addr, err = collect.ParseServer(c.String("server")); err != nil {
+		l.err = usagef("%v", err)
+		return l
 	}
-	wire, err := collect.ParseWireCrypt(c.String("wire-crypt"))
-	if err != nil {
-		return collect.Server{}, usagef("%v", err)
+	if l.wire, err = collect.ParseWireCrypt(c.String("wire-crypt")); err != nil {
+		l.err = usagef("%v", err)
+		return l
 	}
-	auth, err := collect.ParseAuth(c.String("auth"))
-	if err != nil {
-		return collect.Server{}, usagef("%v", err)
+	if l.auth, err = collect.ParseAuth(c.String("auth")); err != nil {
+		l.err = usagef("%v", err)
 	}
-	e := getEnv(c)
-	user, pw, err := collect.Credentials(os.Getenv, e.stdin, e.stderr)
+	return l
+}
+
+// server reads the credentials (ISC_USER, ISC_PASSWORD or a prompt on
+// the terminal) and gives the server to connect to.
+func (l liveConn) server(stdin io.Reader, stderr io.Writer) (collect.Server, error) {
+	if l.err != nil {
+		return collect.Server{}, l.err
+	}
+	user, pw, err := collect.Credentials(os.Getenv, stdin, stderr)
 	if err != nil {
 		return collect.Server{}, err
 	}
 	var warned sync.Once
 	warn := func(msg string) {
-		warned.Do(func() { fmt.Fprintln(e.stderr, "fbdiag: warning: "+printable.String(msg)) })
+		warned.Do(func() { fmt.Fprintln(stderr, "fbdiag: warning: "+printable.String(msg)) })
 	}
-	return collect.Server{Addr: addr, User: user, Password: pw, WireCrypt: wire, Auth: auth, Warn: warn}, nil
+	return collect.Server{Addr: l.addr, User: user, Password: pw, WireCrypt: l.wire, Auth: l.auth, Warn: warn}, nil
 }
 
 // interruptible cancels the live work on Ctrl-C so that temporary files
 // are removed and the service connection is dropped.
-func interruptible(c *cli.Context) (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(c.Context, os.Interrupt)
+func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	return signal.NotifyContext(ctx, os.Interrupt)
 }
 
 // liveDefaultName builds NAME-SUFFIX-YYYYMMDD-HHMMSS.EXT from a server path.
@@ -200,39 +242,60 @@ func refuseExisting(cmd string, opt atomicfile.Options, paths ...string) error {
 	return nil
 }
 
-func collectAction(c *cli.Context) error {
-	sw, err := collect.ParseSwitches(c.String("switches"))
-	if err != nil {
-		return usagef("--switches: %v", err)
+// collectOptions is what fbdiag collect was asked for.
+type collectOptions struct {
+	ctx      context.Context
+	switches collect.Switches
+	out      gstatOutOptions
+	th       analyze.Thresholds
+	setup    analyze.ServerSetup
+	database string
+	file     string // the snapshot to write
+	fileOpt  atomicfile.Options
+	conn     liveConn
+}
+
+// collectFlags reads and checks the command line of fbdiag collect.
+func collectFlags(c *cli.Context) (collectOptions, error) {
+	o := collectOptions{ctx: c.Context}
+	var err error
+	if o.switches, err = collect.ParseSwitches(c.String("switches")); err != nil {
+		return o, usagef("--switches: %v", err)
 	}
 	sortBy := c.String("sort")
 	if !slices.Contains(analyze.TableSorts, sortBy) {
-		return usagef("collect: --sort %q: want size, records, versions or depth", sortBy)
+		return o, usagef("collect: --sort %q: want size, records, versions or depth", sortBy)
 	}
-	gout, err := newGstatOut(c, getEnv(c).stdout, sortBy)
-	if err != nil {
-		return err
+	if o.out, err = gstatOutFlags(c, sortBy); err != nil {
+		return o, err
 	}
-	th, err := loadRules(c)
-	if err != nil {
-		return err
+	if o.th, err = loadRules(c); err != nil {
+		return o, err
 	}
-	setup, err := serverSetup(c, "collect")
-	if err != nil {
-		return err
+	if o.setup, err = serverSetup(c, "collect"); err != nil {
+		return o, err
 	}
-	database := c.Args().First()
-	out, opt := liveOutPath(c.String("out"), liveDefaultName(database, "", ".gstat.txt", time.Now()), c.Bool("force"))
+	o.database = c.Args().First()
+	o.file, o.fileOpt = liveOutPath(c.String("out"), liveDefaultName(o.database, "", ".gstat.txt", time.Now()), c.Bool("force"))
+	o.conn = liveConnFlags(c, 1)
+	return o, nil
+}
+
+// runCollect takes the snapshot and the live figures, saves them and
+// prints their analysis.
+func runCollect(o collectOptions, stdin io.Reader, stdout, stderr io.Writer) error {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	gout := newGstatOut(o.out, e.stdout)
+	th, setup, database, out, opt := o.th, o.setup, o.database, o.file, o.fileOpt
 	if err := refuseExisting("collect", opt, out, out+".mon.json"); err != nil {
 		return err
 	}
-	srv, err := liveServer(c, 1)
+	srv, err := o.conn.server(stdin, stderr)
 	if err != nil {
 		return err
 	}
-	ctx, stop := interruptible(c)
+	ctx, stop := interruptible(o.ctx)
 	defer stop()
-	e := getEnv(c)
 
 	// The monitoring attachment comes first: it applies --auth and
 	// --wire-crypt in full before the Services API connection, where the
@@ -244,14 +307,14 @@ func collectAction(c *cli.Context) error {
 	var snap *collect.Snapshot
 	if err := atomicfile.Write(out, opt, func(w io.Writer) error {
 		var err error
-		snap, err = srv.Stats(ctx, database, sw, w)
+		snap, err = srv.Stats(ctx, database, o.switches, w)
 		return err
 	}); err != nil {
 		return err
 	}
 	// The snapshot is analysed as `fbdiag gstat FILE` would, with what the
 	// catalogue says each index enforces.
-	as, err := analyzeGstatFile(c, out, th, analyze.GstatOptions{Catalogue: catalogue(mon), Server: setup})
+	as, err := analyzeGstatFile(stdin, out, th, analyze.GstatOptions{Catalogue: catalogue(mon), Server: setup})
 	if err != nil {
 		return err
 	}
@@ -262,8 +325,7 @@ func collectAction(c *cli.Context) error {
 			}
 		}
 	}
-	res := &collectResult{Snapshot: snap, File: out, Monitor: mon, Gstat: as[len(as)-1],
-		staleFactor: th.Get("index-stale-statistics", "factor")}
+	res := &collectResult{Snapshot: snap, File: out, Monitor: mon, Gstat: as[len(as)-1]}
 	res.Selectivity = analyze.CheckSelectivity(res.Gstat, storedSelectivity(mon), th)
 	res.MonitorFile = out + ".mon.json"
 	// The sidecar follows the snapshot's rule.
@@ -278,43 +340,8 @@ func collectAction(c *cli.Context) error {
 	}
 	// The last run is the snapshot (a file holds one); the live tables
 	// follow gstat's in the same document.
-	vopt := gout.vopt
-	d := view.Gstat(res.Gstat, vopt)
-	d.Tables = append(d.Tables, liveTables(monitorTables(res))...)
-	if err := view.Write(e.stdout, gout.format, gout.opt, d); err != nil {
-		return viewErr(err)
-	}
-	return nil
-}
-
-// liveTables carries the monitoring tables into the collect document as
-// text cells, numbers right-aligned. (They become typed cells when the
-// figures they show move into analyze: issue 14, the collect view.)
-func liveTables(ts []*report.Table) []*view.Table {
-	var out []*view.Table
-	for _, t := range ts {
-		vt := &view.Table{Name: t.Name, Title: t.Title, Notes: t.Notes, Rows: [][]view.Cell{}}
-		for _, c := range t.Columns {
-			k := view.TextKind
-			if c.Right {
-				k = view.NumberKind
-			}
-			key := strings.ReplaceAll(c.Name, " ", "_")
-			if name, ok := strings.CutSuffix(c.Name, " %"); ok {
-				key = strings.ReplaceAll(name, " ", "_") + "_percent"
-			}
-			vt.Columns = append(vt.Columns, view.Column{Key: key, Title: c.Name, Kind: k})
-		}
-		for _, r := range t.Rows {
-			row := make([]view.Cell, len(r))
-			for i, v := range r {
-				row[i] = view.Str(v)
-			}
-			vt.Rows = append(vt.Rows, row)
-		}
-		out = append(out, vt)
-	}
-	return out
+	live := analyze.Live(liveInput(res), th)
+	return viewErr(view.Write(e.stdout, gout.format, gout.opt, view.Collect(res.Gstat, live, gout.vopt)))
 }
 
 // isPreambleNotice recognises the gstat reader's notice about the
@@ -351,7 +378,6 @@ type collectResult struct {
 	MonitorFile string                     `json:"monitor_file"`
 	Monitor     *collect.Monitor           `json:"monitor"`
 	Selectivity []analyze.SelectivityCheck `json:"selectivity"`
-	staleFactor float64                    // index-stale-statistics.factor, for the text note
 	// Gstat is the snapshot's analysis, as `fbdiag gstat --format json`
 	// prints it (docs/gstat-json.md).
 	Gstat *analyze.GstatAnalysis `json:"gstat"`
@@ -366,96 +392,23 @@ func (r *collectResult) sidecar() any {
 	}{r.Snapshot, r.Monitor, r.Selectivity}
 }
 
-// liveOpt prints an optional value, "-" when unknown.
-func liveOpt[T any](v *T, f func(T) string) string {
-	if v == nil {
-		return "-"
+// liveInput hands what collect read to the analysis.
+func liveInput(r *collectResult) analyze.LiveInput {
+	s, m, h := r.Snapshot, r.Monitor, r.Monitor.Header
+	in := analyze.LiveInput{
+		Server: s.Server, ServerVersion: s.ServerVersion, Database: s.Database, Switches: s.Switches,
+		CollectedAt: s.CollectedAt, File: r.File, Lines: s.Lines,
+		Login: m.Connection.AuthMethod, WireEncrypted: m.Connection.WireEncrypted, WireCipher: m.Connection.WireCipher,
+		ServicesCipher: s.WireCipher, WireCrypt: s.WireCrypt,
+		Attachments: m.Attachments, PageSize: h.PageSize, Pages: h.Pages, PageBuffers: h.PageBuffers,
+		SweepInterval: h.SweepInterval,
+		OIT:           h.OldestTransaction, OAT: h.OldestActive, OST: h.OldestSnapshot, NextTransaction: h.NextTransaction,
+		PageReads: m.IO.PageReads, PageWrites: m.IO.PageWrites, PageFetches: m.IO.PageFetches, PageMarks: m.IO.PageMarks,
+		Selectivity: r.Selectivity,
 	}
-	return f(*v)
-}
-
-func fmtInt64(v int64) string { return strconv.FormatInt(v, 10) }
-
-func fmtSelectivity(v float64) string { return strconv.FormatFloat(v, 'g', 4, 64) }
-
-// monitorTables lays out the snapshot description and the live figures.
-func monitorTables(r *collectResult) []*report.Table {
-	s, m := r.Snapshot, r.Monitor
-	snap := &report.Table{Name: "snapshot", Title: "Snapshot", Columns: report.Cols("item", "value")}
-	snap.Add("server", s.Server+" ("+s.ServerVersion+")")
-	snap.Add("connection", connectionText(s, m.Connection))
-	snap.Add("database", s.Database)
-	snap.Add("switches", s.Switches)
-	snap.Add("collected", s.CollectedAt.Format(time.RFC3339))
-	snap.Add("file", r.File+" ("+strconv.Itoa(s.Lines)+" gstat lines)")
-
-	h := m.Header
-	tx := &report.Table{Name: "transactions", Title: "Transactions (MON$DATABASE)",
-		Columns: report.Cols("marker", ">value", ">behind next")}
-	for _, mk := range analyze.TransactionMarkers(h.OldestTransaction, h.OldestActive, h.OldestSnapshot, h.NextTransaction) {
-		tx.Add(mk.Name, fmtInt64(mk.Value), fmtInt64(mk.BehindNext))
-	}
-	tx.Notes = append(tx.Notes, fmt.Sprintf("%d other attachment(s); page size %d, %d pages (%.1f MiB), %d page buffers, sweep interval %d",
-		m.Attachments, h.PageSize, h.Pages, float64(h.Pages*h.PageSize)/(1<<20), h.PageBuffers, h.SweepInterval))
 	if oa := m.OldestTx; oa != nil {
-		tx.Notes = append(tx.Notes, fmt.Sprintf("oldest active transaction %d: %ds old, user %s, attachment %d, from %s, process %s (pid %s)",
-			oa.TransactionID, oa.AgeSeconds, oa.User, oa.AttachmentID,
-			liveOpt(oa.RemoteAddress, func(s string) string { return s }),
-			liveOpt(oa.RemoteProcess, func(s string) string { return s }),
-			liveOpt(oa.RemotePID, fmtInt64)))
-	} else {
-		tx.Notes = append(tx.Notes, "no active transaction in other attachments")
+		in.OldestActive = &analyze.LiveTransaction{ID: oa.TransactionID, AgeSeconds: oa.AgeSeconds, AttachmentID: oa.AttachmentID,
+			User: oa.User, RemoteAddress: oa.RemoteAddress, RemoteProcess: oa.RemoteProcess, RemotePID: oa.RemotePID}
 	}
-
-	io := &report.Table{Name: "io", Title: "Page I/O since the database was opened (MON$IO_STATS)",
-		Columns: report.Cols(">reads", ">writes", ">fetches", ">marks", ">cache hit %")}
-	hit := "-"
-	if share := analyze.CacheHitShare(m.IO.PageReads, m.IO.PageFetches); share != nil {
-		hit = strconv.FormatFloat(100**share, 'f', 1, 64)
-	}
-	io.Add(fmtInt64(m.IO.PageReads), fmtInt64(m.IO.PageWrites), fmtInt64(m.IO.PageFetches), fmtInt64(m.IO.PageMarks), hit)
-
-	ix := &report.Table{Name: "selectivity", Title: "Index statistics (RDB$INDICES) vs. gstat",
-		Columns: report.Cols("table", "index", ">stored", ">actual", ">unique keys", "status")}
-	stale := 0
-	for _, c := range r.Selectivity {
-		status := ""
-		if c.Stale {
-			status = "stale"
-			stale++
-		}
-		ix.Add(c.Table, c.Index, liveOpt(c.Stored, fmtSelectivity), liveOpt(c.Actual, fmtSelectivity), liveOpt(c.UniqueKeys, fmtInt64), status)
-	}
-	if stale > 0 {
-		ix.Notes = append(ix.Notes, fmt.Sprintf("%d of %d indices have stale stored selectivity (never computed, or off by more than %gx);",
-			stale, len(r.Selectivity), r.staleFactor), "the optimizer plans with the stored value, so run:")
-		for _, c := range r.Selectivity {
-			if c.Stale {
-				ix.Notes = append(ix.Notes, "  "+(&analyze.IndexStats{Name: c.Index}).StatisticsAdvice(""))
-			}
-		}
-	}
-	return []*report.Table{snap, tx, io, ix}
-}
-
-// connectionText says how the login and the wire were protected: the
-// server's account of fbdiag's SQL attachment, and the cipher the driver
-// armed on the Services API connection.
-func connectionText(s *collect.Snapshot, c collect.Connection) string {
-	login := liveOpt(c.AuthMethod, func(s string) string { return s })
-	wire := "not encrypted"
-	if c.WireEncrypted == nil {
-		wire = "encryption unknown"
-	} else if *c.WireEncrypted {
-		wire = "encrypted"
-	}
-	return fmt.Sprintf("login %s, wire %s (%s); services wire %s; --wire-crypt %s", login, wire,
-		orNone(c.WireCipher), orNone(s.WireCipher), s.WireCrypt)
-}
-
-func orNone(s string) string {
-	if s == "" {
-		return "none"
-	}
-	return s
+	return in
 }

@@ -33,7 +33,14 @@ gstat and gbak outputs, the seed articles' tables and a fbdiag bench run).`,
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: defaultReportDir, Usage: "report folder"},
 			&cli.StringFlag{Name: "title", Usage: "report title"},
 		}, pngFlags()...),
-		Action: reportAction,
+		Action: func(c *cli.Context) error {
+			o, err := reportFlags(c)
+			if err != nil {
+				return err
+			}
+			e := getEnv(c)
+			return runReport(o, e.stdin, e.stdout, e.stderr)
+		},
 	}
 }
 
@@ -58,25 +65,34 @@ func chartOptions(c *cli.Context) (plot.Options, error) {
 	return o, nil
 }
 
-func reportAction(c *cli.Context) error {
-	o, err := chartOptions(c)
-	if err != nil {
-		return err
-	}
-	if err := checkOutDir("--out", c.String("out")); err != nil {
-		return err
-	}
-	return runReport(c, c.Args().Slice(), c.String("title"), c.String("out"), o)
+// reportOptions is what fbdiag report was asked for.
+type reportOptions struct {
+	args  []string // the inputs; none: the embedded sample
+	title string
+	dir   string
+	png   plot.Options
 }
 
-// runReport reads the inputs named in args (the embedded sample when
-// none) and writes the report to dir.
-func runReport(c *cli.Context, args []string, title, dir string, o plot.Options) error {
-	e := getEnv(c)
+// reportFlags reads the command line of fbdiag report.
+func reportFlags(c *cli.Context) (reportOptions, error) {
+	png, err := chartOptions(c)
+	if err != nil {
+		return reportOptions{}, err
+	}
+	if err := checkOutDir("--out", c.String("out")); err != nil {
+		return reportOptions{}, err
+	}
+	return reportOptions{args: c.Args().Slice(), title: c.String("title"), dir: c.String("out"), png: png}, nil
+}
+
+// runReport reads the inputs (the embedded sample when none) and writes
+// the report.
+func runReport(o reportOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	var ins []report.Input
 	var err error
+	title := o.title
 	unreadable := 0
-	if len(args) == 0 {
+	if len(o.args) == 0 {
 		ins, err = report.FSInputs(fbdiag.Samples, "testdata")
 		if err != nil {
 			return err
@@ -87,20 +103,20 @@ func runReport(c *cli.Context, args []string, title, dir string, o plot.Options)
 	} else {
 		var errs []error
 		var remove func()
-		if err := stdinOnce("report", args); err != nil {
+		if err := stdinOnce("report", o.args); err != nil {
 			return err
 		}
-		ins, _, errs, remove, err = namedInputs(e.stdin, args)
+		ins, _, errs, remove, err = namedInputs(stdin, o.args)
 		if err != nil {
 			return err
 		}
 		defer remove()
 		for _, err := range errs {
-			fmt.Fprintln(e.stderr, "fbdiag: report:", err)
+			fmt.Fprintln(stderr, "fbdiag: report:", err)
 		}
 		unreadable = len(errs)
 		if len(ins) == 0 {
-			return cli.Exit("report: no readable input in "+strings.Join(args, ", "), exitError)
+			return cli.Exit("report: no readable input in "+strings.Join(o.args, ", "), exitError)
 		}
 		if skip := report.Unanalysable(ins); len(skip) == len(ins) {
 			// A report saying only "not analysed" is no report.
@@ -110,7 +126,7 @@ func runReport(c *cli.Context, args []string, title, dir string, o plot.Options)
 	if title == "" {
 		title = "fbdiag report"
 	}
-	if err := writeReport(c, ins, title, dir, o); err != nil {
+	if err := writeReport(stdout, stderr, ins, title, o.dir, o.png); err != nil {
 		return err
 	}
 	if unreadable > 0 {
@@ -120,10 +136,9 @@ func runReport(c *cli.Context, args []string, title, dir string, o plot.Options)
 	return nil
 }
 
-// writeReport builds, renders and writes the report, then prints where it
-// is and what it found.
-func writeReport(c *cli.Context, ins []report.Input, title, dir string, o plot.Options) error {
-	e := getEnv(c)
+// writeReport builds and writes the report, then says where it is and
+// what it found (report.WriteDone, WriteTopFindings).
+func writeReport(stdout, stderr io.Writer, ins []report.Input, title, dir string, o plot.Options) error {
 	r := report.Build(title, "fbdiag "+version, ins)
 	skipped := map[string]bool{}
 	for _, s := range r.Skipped {
@@ -142,34 +157,15 @@ func writeReport(c *cli.Context, ins []report.Input, title, dir string, o plot.O
 		}
 		return err
 	}
-	crit, warn := 0, 0
-	for _, f := range r.Summary {
-		switch f.Severity {
-		case "critical":
-			crit++
-		case "warning":
-			warn++
-		}
-	}
 	abs, err := filepath.Abs(index)
 	if err != nil {
 		abs = index
 	}
-	fmt.Fprintf(e.stdout, "wrote %s\n", abs)
-	fmt.Fprintf(e.stdout, "%s, %s, %s; %d critical, %s\n",
-		plural(len(ins), "input"), plural(len(r.Sections), "section"), plural(len(r.Figures()), "chart"),
-		crit, plural(warn, "warning"))
+	report.WriteDone(stdout, abs, len(ins), r)
 	for _, s := range r.Skipped {
-		fmt.Fprintf(e.stderr, "fbdiag: report: %s: not analysed: %s\n", s.Name, s.Why)
+		fmt.Fprintf(stderr, "fbdiag: report: %s: not analysed: %s\n", s.Name, s.Why)
 	}
-	for i, f := range r.Summary {
-		if i == 5 {
-			fmt.Fprintf(e.stdout, "  … %d more in the report\n", len(r.Summary)-5)
-			break
-		}
-		// One line each, within a 100-column terminal.
-		fmt.Fprintf(e.stdout, "  %-8s %s\n", f.Severity, plot.Ellipsis(f.Text, 88))
-	}
+	report.WriteTopFindings(stdout, r)
 	return nil
 }
 
@@ -196,14 +192,6 @@ func namedInputs(stdin io.Reader, args []string) (ins []report.Input, files []st
 		ins = append(ins, in)
 	}
 	return ins, files, errs, remove, nil
-}
-
-// plural is "1 input", "2 inputs".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 // joinSkipped names each skipped input and why, on one line.

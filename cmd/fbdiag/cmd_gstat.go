@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 
 	"github.com/urfave/cli/v2"
@@ -86,7 +85,14 @@ func gstatCommand() *cli.Command {
 			rulesFlag(),
 		}, append(serverSetupFlags(), chartFlags()...)...),
 		Subcommands: gstatHistoryCommands(),
-		Action:      runGstat,
+		Action: func(c *cli.Context) error {
+			o, err := gstatFlags(c)
+			if err != nil {
+				return err
+			}
+			e := getEnv(c)
+			return runGstat(o, e.stdin, e.stdout, e.stderr)
+		},
 	}
 }
 
@@ -128,95 +134,74 @@ func serverSetup(c *cli.Context, cmd string) (analyze.ServerSetup, error) {
 	return srv, nil
 }
 
-func rulesFlag() *cli.StringFlag {
-	return &cli.StringFlag{Name: "rules", Usage: "override thresholds from `FILE` (rule.key = value lines, or JSON)"}
+// gstatOptions is what fbdiag gstat was asked for.
+type gstatOptions struct {
+	files  []string
+	out    gstatOutOptions
+	failOn analyze.Severity
+	th     analyze.Thresholds
+	server analyze.ServerSetup
+	png    pngRequest
 }
 
-func rulesCommand() *cli.Command {
-	return &cli.Command{
-		Name:      "rules",
-		Usage:     "list the gstat health rules and their thresholds, with sources",
-		UsageText: "fbdiag rules [--rules FILE] [--format F]",
-		Description: `Lists every health rule 'fbdiag gstat' applies: its id, what it flags, the
-severities it can raise, and each threshold with its unit and the source it comes
-from ("[U]" marks a fbdiag default no public source fixes). With --rules FILE the
-overridden values are shown. A rules file holds "rule.key = value" lines (# starts
-a comment) or one JSON object {"rule.key": value}; unknown keys, negative values,
-values out of their unit's range and a critical limit below its warning are errors.`,
-		Flags:  []cli.Flag{formatFlag(), rulesFlag()},
-		Action: runRules,
-	}
-}
-
-// loadRules reads --rules, or returns the defaults.
-func loadRules(c *cli.Context) (analyze.Thresholds, error) {
-	th := analyze.NewThresholds()
-	name := c.String("rules")
-	if name == "" {
-		return th, nil
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return th, err
-	}
-	defer f.Close()
-	return analyze.LoadThresholds(f, name, th)
-}
-
-func runGstat(c *cli.Context) error {
-	e := getEnv(c)
+// gstatFlags reads and checks the command line of fbdiag gstat.
+func gstatFlags(c *cli.Context) (gstatOptions, error) {
+	var o gstatOptions
 	if _, _, err := viewFormat(c, true); err != nil {
-		return err
+		return o, err
 	}
 	if c.NArg() == 0 {
-		return usagef("gstat: no input file (give a file name, or - for standard input)")
+		return o, usagef("gstat: no input file (give a file name, or - for standard input)")
 	}
-	if err := stdinOnce("gstat", c.Args().Slice()); err != nil {
-		return err
+	o.files = c.Args().Slice()
+	if err := stdinOnce("gstat", o.files); err != nil {
+		return o, err
 	}
-	for _, a := range c.Args().Slice() {
+	for _, a := range o.files {
 		if len(a) > 1 && a[0] == '-' {
-			return usagef("gstat: %q after a file name: put options before the files", a)
+			return o, usagef("gstat: %q after a file name: put options before the files", a)
 		}
 	}
 	sortBy := c.String("sort")
 	if !slices.Contains(analyze.TableSorts, sortBy) {
-		return usagef("gstat: --sort %q: want size, records, versions or depth", sortBy)
+		return o, usagef("gstat: --sort %q: want size, records, versions or depth", sortBy)
 	}
-	var failOn analyze.Severity
 	if s := c.String("fail-on"); s != "" {
 		sev, ok := analyze.ParseSeverity(s)
 		if !ok || sev == analyze.Info {
-			return usagef("gstat: --fail-on %q: want warning or critical", s)
+			return o, usagef("gstat: --fail-on %q: want warning or critical", s)
 		}
-		failOn = sev
+		o.failOn = sev
 	}
-	th, err := loadRules(c)
-	if err != nil {
-		return err
+	var err error
+	if o.th, err = loadRules(c); err != nil {
+		return o, err
 	}
-	srv, err := serverSetup(c, "gstat")
-	if err != nil {
-		return err
+	if o.server, err = serverSetup(c, "gstat"); err != nil {
+		return o, err
 	}
-	png, err := pngOptions(c)
-	if err != nil {
-		return err
+	if o.png, err = pngOptions(c); err != nil {
+		return o, err
 	}
+	o.out, err = gstatOutFlags(c, sortBy)
+	return o, err
+}
+
+// runGstat analyses and prints every run of every input.
+func runGstat(o gstatOptions, stdin io.Reader, stdout, stderr io.Writer) error {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	th, srv, png, failOn := o.th, o.server, o.png, o.failOn
 
 	// Each run is analysed and printed as soon as the next one starts, so
 	// that memory holds two runs, not every run of a file of thousands;
 	// only --png keeps the charts of every run.
-	out, err := newGstatOut(c, e.stdout, sortBy)
-	if err != nil {
-		return err
-	}
+	out := newGstatOut(o.out, e.stdout)
 	st := &gstatStream{e: e, out: out, failOn: failOn}
 	if out.json && png.dir == "" {
 		// JSON is written table by table as the input is read: memory
 		// holds a few table blocks, whatever the size of the database.
-		for _, name := range c.Args().Slice() {
-			if err := streamGstatJSON(c, st, name, th, analyze.GstatOptions{Server: srv}); err != nil {
+		for _, name := range o.files {
+			if err := streamGstatJSON(stdin, st, name, th, analyze.GstatOptions{Server: srv}); err != nil {
 				return err
 			}
 		}
@@ -229,8 +214,8 @@ func runGstat(c *cli.Context) error {
 		// Without charts the run is analysed table by table: the bounded
 		// formats keep only what they show, the others the analysis
 		// without the parsed text.
-		for _, name := range c.Args().Slice() {
-			err := streamGstatKept(c, name, th, analyze.GstatOptions{Server: srv}, out.bounded(), out.warningLimit(), out.vopt, func(a *analyze.GstatAnalysis, kept *view.GstatKept) error {
+		for _, name := range o.files {
+			err := streamGstatKept(stdin, name, th, analyze.GstatOptions{Server: srv}, out.bounded(), out.warningLimit(), out.vopt, func(a *analyze.GstatAnalysis, kept *view.GstatKept) error {
 				return st.addKept(a, kept)
 			})
 			if err != nil {
@@ -250,13 +235,13 @@ func runGstat(c *cli.Context) error {
 	}
 	var charts []*plot.Chart
 	var chartErrs []error
-	for _, name := range c.Args().Slice() {
+	for _, name := range o.files {
 		// The charts of a file of a few runs are drawn for each run; of
 		// a file of more (a cron job's), for its last run only, as the
 		// report shows it: thousands of charts would take minutes.
 		var runs []gstatRun
 		total := 0
-		err := streamGstatFile(c, name, th, analyze.GstatOptions{Server: srv}, func(a *analyze.GstatAnalysis, rep *parse.GstatReport) error {
+		err := streamGstatFile(stdin, name, th, analyze.GstatOptions{Server: srv}, func(a *analyze.GstatAnalysis, rep *parse.GstatReport) error {
 			if png.dir != "" {
 				total++
 				if len(runs) > report.GstatRunSections {
@@ -289,7 +274,7 @@ func runGstat(c *cli.Context) error {
 	if err := out.close(); err != nil {
 		return err
 	}
-	if err := png.write(c, func() ([]*plot.Chart, error) { return charts, errors.Join(chartErrs...) }); err != nil {
+	if err := png.writeTo(e.stderr, func() ([]*plot.Chart, error) { return charts, errors.Join(chartErrs...) }); err != nil {
 		return err
 	}
 	if st.failed > 0 {
@@ -306,9 +291,9 @@ type gstatRun struct {
 
 // analyzeGstatFile reads one input and analyses each gstat run in it
 // (collect prints a fresh gstat output this way, with the catalogue).
-func analyzeGstatFile(c *cli.Context, name string, th analyze.Thresholds, opt analyze.GstatOptions) ([]*analyze.GstatAnalysis, error) {
+func analyzeGstatFile(stdin io.Reader, name string, th analyze.Thresholds, opt analyze.GstatOptions) ([]*analyze.GstatAnalysis, error) {
 	var out []*analyze.GstatAnalysis
-	err := streamGstatFile(c, name, th, opt, func(a *analyze.GstatAnalysis, _ *parse.GstatReport) error {
+	err := streamGstatFile(stdin, name, th, opt, func(a *analyze.GstatAnalysis, _ *parse.GstatReport) error {
 		out = append(out, a)
 		return nil
 	})
@@ -317,8 +302,8 @@ func analyzeGstatFile(c *cli.Context, name string, th analyze.Thresholds, opt an
 
 // streamGstatFile reads one input and passes the analysis of each gstat
 // run in it to fn as soon as the run is read.
-func streamGstatFile(c *cli.Context, name string, th analyze.Thresholds, opt analyze.GstatOptions, fn func(*analyze.GstatAnalysis, *parse.GstatReport) error) error {
-	rc, shown, err := openInput(c, name)
+func streamGstatFile(stdin io.Reader, name string, th analyze.Thresholds, opt analyze.GstatOptions, fn func(*analyze.GstatAnalysis, *parse.GstatReport) error) error {
+	rc, shown, err := openArg(stdin, name)
 	if err != nil {
 		return err
 	}
@@ -326,18 +311,14 @@ func streamGstatFile(c *cli.Context, name string, th analyze.Thresholds, opt ana
 	err = parse.EachGstat(rc, shown, func(rep *parse.GstatReport) error {
 		return fn(analyze.GstatWith(rep, th, opt), rep)
 	})
-	var se *parse.SyntaxError
-	if errors.As(err, &se) && se.Msg == "no gstat output found" {
-		return fmt.Errorf("%s: no gstat output found (expected the text of gstat -a -r or gstat -h)", shown)
-	}
-	return err
+	return noGstatErr(err, shown)
 }
 
 // streamGstatJSON writes the JSON of each run of one input as it is
 // read (report.GstatJSON): tables as they are analysed, then totals,
 // warnings and notices.
-func streamGstatJSON(c *cli.Context, st *gstatStream, name string, th analyze.Thresholds, opt analyze.GstatOptions) error {
-	rc, shown, err := openInput(c, name)
+func streamGstatJSON(stdin io.Reader, st *gstatStream, name string, th analyze.Thresholds, opt analyze.GstatOptions) error {
+	rc, shown, err := openArg(stdin, name)
 	if err != nil {
 		return err
 	}
@@ -379,19 +360,15 @@ func streamGstatJSON(c *cli.Context, st *gstatStream, name string, th analyze.Th
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
 	}
-	var se *parse.SyntaxError
-	if errors.As(err, &se) && se.Msg == "no gstat output found" {
-		return fmt.Errorf("%s: no gstat output found (expected the text of gstat -a -r or gstat -h)", shown)
-	}
-	return err
+	return noGstatErr(err, shown)
 }
 
 // streamGstatKept analyses each run of one input table by table
 // (analyze.StreamGstat) and passes fn the analysis of each: with bounded,
 // only the tables and indices the view shows (view.GstatKeeper); else
 // every table, without the parsed text.
-func streamGstatKept(c *cli.Context, name string, th analyze.Thresholds, opt analyze.GstatOptions, bounded bool, limit int, vopt view.GstatOptions, fn func(*analyze.GstatAnalysis, *view.GstatKept) error) error {
-	rc, shown, err := openInput(c, name)
+func streamGstatKept(stdin io.Reader, name string, th analyze.Thresholds, opt analyze.GstatOptions, bounded bool, limit int, vopt view.GstatOptions, fn func(*analyze.GstatAnalysis, *view.GstatKept) error) error {
+	rc, shown, err := openArg(stdin, name)
 	if err != nil {
 		return err
 	}
@@ -421,11 +398,7 @@ func streamGstatKept(c *cli.Context, name string, th analyze.Thresholds, opt ana
 			return fn(a, nil)
 		},
 	})
-	var se *parse.SyntaxError
-	if errors.As(err, &se) && se.Msg == "no gstat output found" {
-		return fmt.Errorf("%s: no gstat output found (expected the text of gstat -a -r or gstat -h)", shown)
-	}
-	return err
+	return noGstatErr(err, shown)
 }
 
 // gstatStream prints analyses one behind the reading: the title of the
@@ -486,22 +459,36 @@ type gstatOut struct {
 	byDB    map[string]int
 }
 
-// newGstatOut reads --format, --top, --all and --table.
-func newGstatOut(c *cli.Context, w io.Writer, sortBy string) (*gstatOut, error) {
+// gstatOutOptions is how gstat analyses are printed: --format, --sort,
+// --top, --all and --table.
+type gstatOutOptions struct {
+	json   bool
+	format view.Format
+	vopt   view.GstatOptions
+	opt    view.Options
+}
+
+// gstatOutFlags reads --format, --top, --all and --table.
+func gstatOutFlags(c *cli.Context, sortBy string) (gstatOutOptions, error) {
 	json, f, err := viewFormat(c, true)
 	if err != nil {
-		return nil, err
+		return gstatOutOptions{}, err
 	}
 	if c.Int("top") < 0 {
-		return nil, usagef("%s: --top must be 0 or more", c.Command.Name)
+		return gstatOutOptions{}, usagef("%s: --top must be 0 or more", c.Command.Name)
 	}
-	o := &gstatOut{w: w, json: json, format: f, byDB: map[string]int{},
+	o := gstatOutOptions{json: json, format: f,
 		vopt: view.GstatOptions{Sort: sortBy, Top: c.Int("top")},
 		opt:  view.Options{All: c.Bool("all"), Table: c.String("table"), MoreHint: " (--all shows them)"}}
 	if o.opt.Table != "" && f != view.CSV {
-		return nil, usagef("%s: --table chooses the CSV table: give --format csv too", c.Command.Name)
+		return gstatOutOptions{}, usagef("%s: --table chooses the CSV table: give --format csv too", c.Command.Name)
 	}
 	return o, nil
+}
+
+// newGstatOut starts the output of gstat analyses on w.
+func newGstatOut(o gstatOutOptions, w io.Writer) *gstatOut {
+	return &gstatOut{w: w, json: o.json, format: o.format, byDB: map[string]int{}, vopt: o.vopt, opt: o.opt}
 }
 
 // write prints one analysis; several says whether it is one of several
@@ -574,18 +561,10 @@ func (o *gstatOut) close() error {
 	return nil
 }
 
-func runRules(c *cli.Context) error {
-	e := getEnv(c)
-	format, err := outputFormat(c)
-	if err != nil {
-		return err
+// noGstatErr says what a gstat input should hold when it held none.
+func noGstatErr(err error, shown string) error {
+	if errors.Is(err, parse.ErrNoGstat) {
+		return fmt.Errorf("%s: %w (expected the text of gstat -a -r or gstat -h)", shown, parse.ErrNoGstat)
 	}
-	if c.NArg() > 0 {
-		return usagef("rules: takes no arguments")
-	}
-	th, err := loadRules(c)
-	if err != nil {
-		return err
-	}
-	return report.WriteRules(e.stdout, format, th)
+	return err
 }
