@@ -38,7 +38,7 @@ func TestLiveBench(t *testing.T) {
 func benchSweepLive(t *testing.T, s collect.Server, db string) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "buffers.csv")
-	code, stdout, errs := runCLI(t, nil, "bench", "sweep", "--server", s.Addr, "--buffers", "128,2048", "--runs", "2",
+	stdout, errs, code := runCLI(t, nil, "bench", "sweep", "--server", s.Addr, "--buffers", "128,2048", "--runs", "2",
 		"--warmup", "2s", "--duration", "5s", "--format", "json", "--out", out, "--runs-dir", filepath.Join(dir, "runs"), db)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -83,7 +83,7 @@ func benchSweepLive(t *testing.T, s collect.Server, db string) {
 
 func runOut(t *testing.T, args ...string) string {
 	t.Helper()
-	code, out, errs := runCLI(t, nil, args...)
+	out, errs, code := runCLI(t, nil, args...)
 	if code != exitOK {
 		t.Fatalf("%v: exit %d: %s", args, code, errs)
 	}
@@ -95,7 +95,7 @@ func runOut(t *testing.T, args ...string) string {
 // / 20, and nothing fails; the result file holds the same counts.
 func benchRunLive(t *testing.T, s collect.Server, db string) {
 	out := filepath.Join(t.TempDir(), "run.jsonl")
-	code, stdout, errs := runCLI(t, nil, "bench", "run", "--server", s.Addr, "--terminals", "4", "--warmup", "5s",
+	stdout, errs, code := runCLI(t, nil, "bench", "run", "--server", s.Addr, "--terminals", "4", "--warmup", "5s",
 		"--duration", "20s", "--format", "json", "--out", out, db)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -201,7 +201,7 @@ func benchRunInterrupted(t *testing.T, s collect.Server, db string) {
 
 // --mode client runs the same work as plain statements.
 func benchRunClientLive(t *testing.T, s collect.Server, db string) {
-	code, stdout, errs := runCLI(t, nil, "bench", "run", "--server", s.Addr, "--terminals", "2", "--warmup", "0s",
+	stdout, errs, code := runCLI(t, nil, "bench", "run", "--server", s.Addr, "--terminals", "2", "--warmup", "0s",
 		"--duration", "4s", "--mode", "client", "--format", "json", db)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -219,7 +219,7 @@ func benchRunClientLive(t *testing.T, s collect.Server, db string) {
 func benchInitLive(t *testing.T, s collect.Server, db string) {
 	dir := t.TempDir()
 	csv := filepath.Join(dir, "load.csv")
-	code, out, errs := runCLI(t, nil, "bench", "init", "--server", s.Addr, "--warehouses", "1", "--format", "json", "--out", csv, db)
+	out, errs, code := runCLI(t, nil, "bench", "init", "--server", s.Addr, "--warehouses", "1", "--format", "json", "--out", csv, db)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -273,7 +273,7 @@ func benchInitLive(t *testing.T, s collect.Server, db string) {
 	if len(lines) != 2 || lines[0] != "step,warehouses,size_mb,load_time_s,load_speed_mb_s,rows,rows_per_s,jobs" {
 		t.Errorf("load csv:\n%s", b)
 	}
-	code, out, errs = runCLI(t, nil, "throughput", "--format", "json", csv)
+	out, errs, code = runCLI(t, nil, "throughput", "--format", "json", csv)
 	var tp struct {
 		Mode string `json:"mode"`
 	}
@@ -281,7 +281,7 @@ func benchInitLive(t *testing.T, s collect.Server, db string) {
 		t.Errorf("throughput of the load history: exit %d, mode %q: %s", code, tp.Mode, errs)
 	}
 	// A second init finds everything loaded: nothing to do, still consistent.
-	code, out, errs = runCLI(t, nil, "bench", "init", "--server", s.Addr, "--warehouses", "1", "--format", "json", db)
+	out, errs, code = runCLI(t, nil, "bench", "init", "--server", s.Addr, "--warehouses", "1", "--format", "json", db)
 	var again bench.LoadResult
 	if code != exitOK || json.Unmarshal([]byte(out), &again) != nil {
 		t.Fatalf("second init: exit %d: %s", code, errs)

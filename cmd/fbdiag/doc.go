@@ -650,14 +650,17 @@
 // machine) reads:
 //
 //	$ fbdiag throughput testdata/bench/buffers.csv
+//	buffers.csv (sweep): tpmc against page_buffers
+//	best page_buffers           512 (median 5178)
+//	worst setting off the best  15.0 % (at 256)
 //	...
-//	Sweep: tpmc
-//	setting  n     median      range  vs best  p_adj
-//	    256  2  4402 tpmC  2565–6240   -15.0%  1.000  within noise
-//	    512  2  5178 tpmC  3867–6489    +0.0%         best
-//	   1024  2  4920 tpmC  4875–4965    -5.0%  1.000  within noise
-//	   2048  2  5097 tpmC  3615–6579    -1.6%  1.000  within noise
-//	best 512 (5178); worst 256 (15.0% off the best); as good within noise: 256, 1024, 2048
+//	Settings against the best
+//	series  page_buffers  n  median   min   max  vs best  p (adjusted)
+//	tpmc             256  2    4403  2565  6240  -15.0 %         1.000  within noise
+//	tpmc             512  2    5178  3867  6489   +0.0 %                best
+//	tpmc            1024  2    4920  4875  4965   -5.0 %         1.000  within noise
+//	tpmc            2048  2    5097  3615  6579   -1.6 %         1.000  within noise
+//	best 512 (5178); worst 256 (15.0 % off the best); as good within noise: 256, 1024, 2048
 //	...
 //
 // # Environment
