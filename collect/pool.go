@@ -92,14 +92,21 @@ func (s Server) Fail(op, object string, err error) error { return s.fail(op, obj
 // conflictCodes are the GDS codes of a write that met another
 // transaction's change: the lock conflict of a NO WAIT transaction, a
 // deadlock, an update conflict, a concurrent transaction's change, a lock
-// time-out, and "cannot update erased record" (336527548), which Firebird
-// 3.0.11 gave a READ COMMITTED NO WAIT DELETE of a row that a concurrent
-// transaction had just deleted and committed (two Deliveries taking the
-// same new order).
+// time-out.
 var conflictCodes = []int{fb.ISCLockConflict, fb.ISCDeadlock, fb.ISCUpdateConflict,
 	fb.ISCConcurrentTransaction, fb.ISCLockTimeout, iscErasedRecord}
 
-const iscErasedRecord = 336527548
+// Firebird 3.0.11 stops a READ COMMITTED NO WAIT procedure whose DELETE
+// meets a row a concurrent transaction has just deleted and committed
+// (two Deliveries taking the same new order) with "cannot update erased
+// record": the driver's catalogue gives it 336527548, but the server's
+// status vector carries it in a form the driver does not always map, so
+// the message decides too. Firebird 4 reports the same race as an update
+// conflict.
+const (
+	iscErasedRecord = 336527548
+	erasedRecordMsg = "cannot update erased record"
+)
 
 // IsConflict reports whether err is an update conflict that a retry of the
 // transaction may clear.
@@ -113,7 +120,7 @@ func IsConflict(err error) bool {
 			return true
 		}
 	}
-	return false
+	return strings.HasPrefix(strings.TrimSpace(fe.Message), erasedRecordMsg)
 }
 
 // IsException reports whether err is the user exception name raised by

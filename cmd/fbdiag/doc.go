@@ -648,6 +648,9 @@
 // machine) reads:
 //
 //	$ fbdiag throughput testdata/bench/buffers.csv
+//	buffers.csv (sweep): tpmc against page_buffers
+//	best page_buffers           512 (median 5178)
+//	worst setting off the best  15.0 % (at 256)
 //	...
 //	Settings against the best
 //	series  page_buffers  n  median   min   max  vs best  p (adjusted)
