@@ -108,7 +108,7 @@ var Rules = []Rule{
 		Advice:    "a longer --warmup lets the page cache fill before the window opens; a longer --duration evens out a busy machine"},
 	{ID: "history-forecast", Kind: "history", Severities: []Severity{Info},
 		Summary:   "gstat trend forecasts a date only from this many comparable snapshots, and no further ahead than this multiple of their span",
-		AppliesTo: "fbdiag gstat trend --until",
+		AppliesTo: "fbdiag gstat trend, with a size to reach",
 		Advice:    "keep taking snapshots with the same gstat switches: the forecast reaches as far ahead as they span"},
 	{ID: "history-rate", Kind: "history", Severities: []Severity{Info},
 		Summary:   "gstat diff and gstat trend show a rate per day only from sizes or counters at least this far apart",

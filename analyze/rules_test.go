@@ -335,7 +335,7 @@ func TestRulesOverride(t *testing.T) {
 	for _, w := range a.Warnings {
 		if w.Rule == "index-deep" {
 			n++
-			if w.Threshold != 2 || w.Source != "overridden by --rules file" || w.Severity != Info {
+			if w.Threshold != 2 || w.Source != "overridden by a rules file" || w.Severity != Info {
 				t.Errorf("override not shown: %+v", w)
 			}
 		}

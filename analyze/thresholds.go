@@ -84,9 +84,9 @@ var DefaultThresholds = []Threshold{
 	{"txid-headroom", "critical", 0.9, "share", "[U] fbdiag default; Helen Borrie, The Firebird Book: backup and restore resets the transaction ID"},
 	{"blob-levels", "max_level2", 0, "blobs", "Jim Starkey, firebird-architect 2000-04 msg 362: level 2 = list of blob pointer pages"},
 	{"corruption", "max_lines", 0, "lines", "gstat messages 18/19/61; " + srcGstatManual + ": copy the file and run gbak"},
-	{"gstat-error", "max_lines", 0, "lines", "[U] fbdiag: a failed gstat run must not pass --fail-on as a healthy database"},
+	{"gstat-error", "max_lines", 0, "lines", "[U] fbdiag: a failed gstat run must not pass a monitoring check as a healthy database"},
 	{"index-stale-statistics", "factor", 2, "ratio", "[U] fbdiag default: stored vs. actual selectivity off by 2x either way; " + srcIBAnalyst + ": indices with outdated statistics need SET STATISTICS INDEX"},
-	{"throughput-sweep", "sweep_noise", 0.02, "fraction of the best", "[U] fbdiag default for sweeps with one run per setting, where the input cannot show its own noise (with repeated runs a Mann-Whitney test at Alpha is used instead); override with --noise"},
+	{"throughput-sweep", "sweep_noise", 0.02, "fraction of the best", "[U] fbdiag default for sweeps with one run per setting, where the input cannot show its own noise (with repeated runs a Mann-Whitney test at Alpha is used instead); the user can give another noise level"},
 	{"table-version-length", "ratio", 0.8, "version/record length", "[U] fbdiag default: Firebird stores a back version as the difference from the new record when that is shorter, so versions near the record length are whole records: deletes, or updates that rewrite most of the row (shop sample: 9-byte versions of 60-byte CUSTOMER rows after one column changed, 26-byte versions of 25-byte ORDERS rows after deletes)"},
 	{"table-version-length", "min_versions", 1000, "versions", srcUnverified + " (a few versions are normal work)"},
 	{"table-fragments", "record_share", 0.5, "share of a page", "[U] fbdiag default: a record stored longer than half a page is near the page size: one to a page at most, and an update's back version no longer fits beside it; shorter records fragment only when an update grows them on a full page (Firebird 3.0.11: 6078-byte records were all split on 4 KB pages, one big record page each, and whole on 8 KB pages, one to a page; 35-byte records split only where updated on full pages)"},
@@ -153,7 +153,7 @@ func (t Thresholds) Set(key string, v float64) error {
 		return fmt.Errorf("%s: %v", key, err)
 	}
 	t.list[i].Value = v
-	t.list[i].Source = "overridden by --rules file"
+	t.list[i].Source = "overridden by a rules file"
 	return nil
 }
 

@@ -36,11 +36,11 @@ func TestRulesOverride(t *testing.T) {
 	}
 	d := Rules(analyze.Catalogue(th))
 	text := write(t, Text, Options{}, d)
-	if want := "\nindex-deep.min_depth  4  levels\n    source: overridden by --rules file\n"; !strings.Contains(text, want) {
+	if want := "\nindex-deep.min_depth  4  levels\n    source: overridden by a rules file\n"; !strings.Contains(text, want) {
 		t.Errorf("text lacks %q:\n%s", want, text)
 	}
 	csv := write(t, CSV, Options{Table: "thresholds"}, d)
-	if want := "\nindex-deep,index-deep.min_depth,4,levels,overridden by --rules file\n"; !strings.Contains(csv, want) {
+	if want := "\nindex-deep,index-deep.min_depth,4,levels,overridden by a rules file\n"; !strings.Contains(csv, want) {
 		t.Errorf("csv lacks %q:\n%s", want, csv)
 	}
 }
