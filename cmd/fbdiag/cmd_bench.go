@@ -388,6 +388,7 @@ func runBenchRun(ctx context.Context, e *env, o benchRunOptions) error {
 		return err
 	}
 	sum := analyze.SummarizeBench(&res.Run, res.Seconds, analyze.NewThresholds())
+	warnIdleWarehouses(e.stderr, sum)
 	if o.out != "" {
 		if werr := atomicfile.Write(o.out, o.outOpt, func(w io.Writer) error { return bench.WriteResult(w, sum, res.Seconds) }); werr != nil {
 			return werr
@@ -404,6 +405,16 @@ func runBenchRun(ctx context.Context, e *env, o benchRunOptions) error {
 		return cli.Exit("bench run: "+sum.Stopped+": the result above is partial", exitError)
 	}
 	return nil
+}
+
+// warnIdleWarehouses says when fixed home warehouses leave some without a
+// terminal: those see only remote order lines and payments, so the run
+// works on fewer warehouses than the database has.
+func warnIdleWarehouses(w io.Writer, s *analyze.BenchSummary) {
+	if s.Home == bench.HomeFixed && s.Terminals < s.Warehouses {
+		fmt.Fprintf(w, "fbdiag: warning: %d terminal(s) with fixed homes on %d warehouses: warehouses %d to %d have no terminal and see only remote order lines and payments (--home random spreads the work)\n",
+			s.Terminals, s.Warehouses, s.Terminals+1, s.Warehouses)
+	}
 }
 
 func writeBenchSummary(w io.Writer, f report.Format, s *analyze.BenchSummary) error {
@@ -590,6 +601,9 @@ func runBenchSweep(ctx context.Context, c *cli.Context, e *env, o benchSweepOpti
 	table := &sweepTable{axis: o.sweep.Axis}
 	o.sweep.Each = func(sw parse.BenchSweep, r *bench.Result) error {
 		sum := analyze.SummarizeBench(&r.Run, r.Seconds, analyze.NewThresholds())
+		if table.rows() == 0 || o.sweep.Axis != bench.AxisBuffers {
+			warnIdleWarehouses(e.stderr, sum)
+		}
 		table.add(sum)
 		if err := atomicfile.Write(o.out, atomicfile.Options{NoReplace: !o.force && table.rows() == 1}, table.write); err != nil {
 			return err
