@@ -139,6 +139,11 @@ func Init(ctx context.Context, srv collect.Server, database string, opt InitOpti
 		return nil, err
 	}
 	defer db.Close()
+	if !created {
+		if err := refuseForeign(ctx, srv, db, database); err != nil {
+			return nil, err
+		}
+	}
 	if err := Prepare(ctx, srv, db, database); err != nil {
 		return nil, err
 	}
@@ -235,6 +240,28 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, start.UTC(), res.Seconds, opt.Warehouses, tota
 		res.Consistent = res.Consistent && (c.OK || !fresh)
 	}
 	return res, nil
+}
+
+// refuseForeign stops init from putting its tables and procedures into a
+// database that holds tables of its own and none of bench's: a user's
+// database given by mistake is left as it was.
+func refuseForeign(ctx context.Context, srv collect.Server, db *sql.DB, database string) error {
+	ok, err := hasSchema(ctx, db)
+	if err != nil {
+		return srv.Fail("read the schema of", database, err)
+	}
+	if ok {
+		return nil
+	}
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM RDB$RELATIONS
+WHERE COALESCE(RDB$SYSTEM_FLAG, 0) = 0`).Scan(&n); err != nil {
+		return srv.Fail("read the schema of", database, err)
+	}
+	if n > 0 {
+		return fmt.Errorf("%s: %w (it holds %d tables or views of its own)", database, ErrForeign, n)
+	}
+	return nil
 }
 
 // Prepare puts the schema (once) and the procedures (every time) in db.
@@ -548,6 +575,9 @@ func countRows(ctx context.Context, db *sql.DB, lo, hi int) ([]TableCount, error
 	}
 	return out, nil
 }
+
+// ErrForeign refuses a database that is not fbdiag bench's.
+var ErrForeign = errors.New("not a fbdiag bench database: bench init loads a new or empty database, or one it set up")
 
 // ErrNoSchema says a database has no bench tables.
 var ErrNoSchema = errors.New("no fbdiag bench tables: run fbdiag bench init first")

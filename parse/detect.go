@@ -66,7 +66,7 @@ func Detect(head []byte) (InputKind, string) {
 	if len(strings.TrimSpace(strings.Join(lines, ""))) == 0 {
 		return InputUnknown, "empty"
 	}
-	return InputUnknown, "no gstat, gbak, benchmark or table lines in the first " + sizeText(len(head))
+	return InputUnknown, "no gstat, gbak, benchmark, bench run or table lines in the first " + sizeText(len(head))
 }
 
 func sizeText(n int) string {

@@ -30,6 +30,34 @@ func TestLiveBench(t *testing.T) {
 	t.Run("run client", func(t *testing.T) { benchRunClientLive(t, s, db) })
 	t.Run("interrupted", func(t *testing.T) { benchRunInterrupted(t, s, db) })
 	t.Run("sweep", func(t *testing.T) { benchSweepLive(t, s, db) })
+	t.Run("foreign database", func(t *testing.T) { benchInitForeign(t, s) })
+}
+
+// bench init refuses a database of the user's own (the shop database of
+// testdata/live, which has TPC-C-like tables of its own) and puts nothing
+// in it.
+func benchInitForeign(t *testing.T, s collect.Server) {
+	shop := livetest.ShopDatabase(t, s)
+	out, errs, code := runCLI(t, nil, "bench", "init", "--server", s.Addr, "--warehouses", "1", shop)
+	if code != exitError || out != "" || !strings.Contains(errs, "not a fbdiag bench database") || !strings.Contains(errs, "tables or views of its own") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	mon, err := s.Monitor(ctx, shop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The shop has a WAREHOUSE and a STOCK table of its own (primary keys
+	// RDB$PRIMARYn); bench's would be BENCH_PART and PK_WAREHOUSE.
+	for _, ix := range mon.Indices {
+		if strings.HasPrefix(ix.Table, "BENCH_") || ix.Index == "PK_WAREHOUSE" || ix.Index == "CUSTOMER_LAST" && ix.Segments == 4 {
+			t.Errorf("bench's %s.%s in the shop database", ix.Table, ix.Index)
+		}
+	}
+	if len(mon.Indices) == 0 {
+		t.Error("no index in the shop database")
+	}
 }
 
 // bench sweep --buffers 128,2048 --runs 2 writes a table that fbdiag

@@ -51,7 +51,8 @@ func benchInitCommand() *cli.Command {
 		UsageText: "fbdiag bench init [--server HOST[:PORT]] [--wire-crypt L] [--auth P] --warehouses W\n" +
 			"                  [--jobs N] [--forced-writes on|off] [--out FILE] [--force] [--format F] DATABASE",
 		Description: `init creates DATABASE when the server finds no such file (page size 4096, forced writes
-on unless --forced-writes off; a file that exists but is no database is refused), puts the
+on unless --forced-writes off; a file that exists but is no database is refused, and so is
+a database with tables of its own that init did not set up), puts the
 nine TPC-C tables, their primary keys and the spec's two secondary indices in it (customer
 by last name, orders by customer), and loads warehouses 1..W with the spec's cardinalities:
 ITEM 100,000 rows; per warehouse STOCK 100,000, DISTRICT 10, CUSTOMER 30,000, HISTORY
@@ -387,6 +388,7 @@ func runBenchRun(ctx context.Context, e *env, o benchRunOptions) error {
 		return err
 	}
 	sum := analyze.SummarizeBench(&res.Run, res.Seconds, analyze.NewThresholds())
+	warnIdleWarehouses(e.stderr, sum)
 	if o.out != "" {
 		if werr := atomicfile.Write(o.out, o.outOpt, func(w io.Writer) error { return bench.WriteResult(w, sum, res.Seconds) }); werr != nil {
 			return werr
@@ -403,6 +405,16 @@ func runBenchRun(ctx context.Context, e *env, o benchRunOptions) error {
 		return cli.Exit("bench run: "+sum.Stopped+": the result above is partial", exitError)
 	}
 	return nil
+}
+
+// warnIdleWarehouses says when fixed home warehouses leave some without a
+// terminal: those see only remote order lines and payments, so the run
+// works on fewer warehouses than the database has.
+func warnIdleWarehouses(w io.Writer, s *analyze.BenchSummary) {
+	if s.Home == bench.HomeFixed && s.Terminals < s.Warehouses {
+		fmt.Fprintf(w, "fbdiag: warning: %d terminal(s) with fixed homes on %d warehouses: warehouses %d to %d have no terminal and see only remote order lines and payments (--home random spreads the work)\n",
+			s.Terminals, s.Warehouses, s.Terminals+1, s.Warehouses)
+	}
 }
 
 func writeBenchSummary(w io.Writer, f report.Format, s *analyze.BenchSummary) error {
@@ -589,6 +601,9 @@ func runBenchSweep(ctx context.Context, c *cli.Context, e *env, o benchSweepOpti
 	table := &sweepTable{axis: o.sweep.Axis}
 	o.sweep.Each = func(sw parse.BenchSweep, r *bench.Result) error {
 		sum := analyze.SummarizeBench(&r.Run, r.Seconds, analyze.NewThresholds())
+		if table.rows() == 0 || o.sweep.Axis != bench.AxisBuffers {
+			warnIdleWarehouses(e.stderr, sum)
+		}
 		table.add(sum)
 		if err := atomicfile.Write(o.out, atomicfile.Options{NoReplace: !o.force && table.rows() == 1}, table.write); err != nil {
 			return err

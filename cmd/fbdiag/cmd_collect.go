@@ -162,7 +162,7 @@ type liveConn struct {
 func liveConnFlags(c *cli.Context, nargs int) liveConn {
 	var l liveConn
 	if c.NArg() != nargs {
-		l.err = usagef("%s: want %d argument(s), got %d (see fbdiag %s --help)", c.Command.Name, nargs, c.NArg(), c.Command.Name)
+		l.err = usagef("%s: want %d argument(s), got %d (see fbdiag %s --help)", commandName(c), nargs, c.NArg(), commandName(c))
 		return l
 	}
 	var err error
@@ -195,6 +195,17 @@ func (l liveConn) server(stdin io.Reader, stderr io.Writer) (collect.Server, err
 		warned.Do(func() { fmt.Fprintln(stderr, "fbdiag: warning: "+printable.String(msg)) })
 	}
 	return collect.Server{Addr: l.addr, User: user, Password: pw, WireCrypt: l.wire, Auth: l.auth, Warn: warn}, nil
+}
+
+// commandName is the command's path below fbdiag: "collect", "bench run".
+func commandName(c *cli.Context) string {
+	var names []string
+	for _, l := range c.Lineage() {
+		if l.Command != nil && l.Command.Name != "" && l.Command.Name != c.App.Name {
+			names = append([]string{l.Command.Name}, names...)
+		}
+	}
+	return strings.Join(names, " ")
 }
 
 // interruptible cancels the live work on Ctrl-C so that temporary files

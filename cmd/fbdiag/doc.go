@@ -596,7 +596,8 @@
 // tables and five transactions, no keying or think time, nothing audited.
 //
 //   - bench init creates DATABASE if the server finds no such file (page
-//     size 4096), creates the tables with their keys and the spec's two
+//     size 4096; a database with tables of its own is refused), creates
+//     the tables with their keys and the spec's two
 //     secondary indices, and loads warehouses 1..W with the spec's
 //     cardinalities (ITEM 100,000; per warehouse STOCK 100,000, DISTRICT 10,
 //     CUSTOMER, HISTORY and ORDERS 30,000, NEW_ORDER 9,000, ORDER_LINE about
