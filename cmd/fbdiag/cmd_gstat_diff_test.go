@@ -278,7 +278,7 @@ func TestGstatDiffErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, errs, code := runCLI(t, nil, "gstat", "diff", junk, b); code != 1 ||
-		errs != "fbdiag: "+junk+": not gstat output (no gstat, gbak, benchmark or table lines in the first 6 bytes)\n" {
+		errs != "fbdiag: "+junk+": not gstat output (no gstat, gbak, benchmark, bench run or table lines in the first 6 bytes)\n" {
 		t.Errorf("junk input: exit %d, %q", code, errs)
 	}
 }

@@ -104,7 +104,7 @@ func TestGstatTrendFolder(t *testing.T) {
 		t.Fatalf("snapshots %s", jsonOf(tr.Snapshots))
 	}
 	for _, name := range []string{"README", "README.md"} {
-		want := "skipped: " + filepath.Join(dir, name) + ": not gstat output (no gstat, gbak, benchmark or table lines in the first "
+		want := "skipped: " + filepath.Join(dir, name) + ": not gstat output (no gstat, gbak, benchmark, bench run or table lines in the first "
 		if !strings.Contains(errs, want) {
 			t.Errorf("stderr lacks %q: %q", want, errs)
 		}
