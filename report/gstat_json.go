@@ -1,8 +1,6 @@
 package report
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -18,11 +16,8 @@ import (
 // WriteJSON on the whole analysis but for that order of keys; memory holds
 // one table's JSON.
 type GstatJSON struct {
-	w      io.Writer
-	buf    bytes.Buffer
-	enc    *json.Encoder
+	*jsonOut
 	tables int
-	err    error
 
 	// As a WarningSink (analyze.GstatStream's Sink), the warnings are
 	// spooled to a temporary file as they fire and copied in order by
@@ -49,13 +44,10 @@ func (g *GstatJSON) Put(id int, w analyze.Warning) error {
 		}
 		g.spool = f
 	}
-	g.buf.Reset()
-	g.enc.SetIndent("    ", "  ")
-	if err := g.enc.Encode(&w); err != nil {
+	b, err := g.encoded(&w, "    ")
+	if err != nil {
 		return err
 	}
-	b := g.buf.Bytes()
-	b = b[:len(b)-1]
 	if _, err := g.spool.Write(b); err != nil {
 		return fmt.Errorf("spooling the warnings: %w", err)
 	}
@@ -100,9 +92,7 @@ func (g *GstatJSON) spooledWarnings() {
 
 // NewGstatJSON starts one run's document: file, report and header.
 func NewGstatJSON(w io.Writer, a *analyze.GstatAnalysis) *GstatJSON {
-	g := &GstatJSON{w: w}
-	g.enc = json.NewEncoder(&g.buf)
-	g.enc.SetEscapeHTML(false)
+	g := &GstatJSON{jsonOut: newJSONOut(w)}
 	g.raw("{\n")
 	g.field("file", a.File, "  ", false)
 	g.field("report", a.Report, "  ", false)
@@ -150,28 +140,6 @@ func array[T any](g *GstatJSON, key string, vs []T) {
 	g.raw(",\n")
 }
 
-func (g *GstatJSON) elements(n int, at func(int) any) {
-	if n == 0 {
-		g.raw("[]")
-		return
-	}
-	g.raw("[")
-	for i := range n {
-		if i > 0 {
-			g.raw(",")
-		}
-		g.raw("\n    ")
-		g.value(at(i), "    ")
-	}
-	g.raw("\n  ]")
-}
-
-func (g *GstatJSON) raw(s string) {
-	if g.err == nil {
-		_, g.err = io.WriteString(g.w, s)
-	}
-}
-
 func (g *GstatJSON) field(key string, v any, indent string, last bool) {
 	g.raw(indent + `"` + key + `": `)
 	g.value(v, indent)
@@ -180,20 +148,6 @@ func (g *GstatJSON) field(key string, v any, indent string, last bool) {
 	} else {
 		g.raw(",\n")
 	}
-}
-
-// value writes v as json.Encoder with SetIndent does at this depth.
-func (g *GstatJSON) value(v any, indent string) {
-	if g.err != nil {
-		return
-	}
-	g.buf.Reset()
-	g.enc.SetIndent(indent, "  ")
-	if g.err = g.enc.Encode(v); g.err != nil {
-		return
-	}
-	b := g.buf.Bytes()
-	_, g.err = g.w.Write(b[:len(b)-1]) // Encode's newline
 }
 
 // Abort removes the spool file of a document that will not be closed.

@@ -9,6 +9,69 @@ import (
 	"strings"
 )
 
+// jsonOut writes a JSON document piece by piece with the bytes
+// json.Encoder with SetIndent("", "  ") would give the whole: each value
+// is encoded alone at its depth. The first error stops it.
+type jsonOut struct {
+	w   io.Writer
+	buf bytes.Buffer
+	enc *json.Encoder
+	err error
+}
+
+func newJSONOut(w io.Writer) *jsonOut {
+	o := &jsonOut{w: w}
+	o.enc = json.NewEncoder(&o.buf)
+	o.enc.SetEscapeHTML(false)
+	return o
+}
+
+func (o *jsonOut) raw(s string) {
+	if o.err == nil {
+		_, o.err = io.WriteString(o.w, s)
+	}
+}
+
+// encoded is v as it reads at the depth of indent, without the encoder's
+// newline; the bytes are valid until the next call.
+func (o *jsonOut) encoded(v any, indent string) ([]byte, error) {
+	o.buf.Reset()
+	o.enc.SetIndent(indent, "  ")
+	if err := o.enc.Encode(v); err != nil {
+		return nil, err
+	}
+	b := o.buf.Bytes()
+	return b[:len(b)-1], nil
+}
+
+// value writes v at the depth of indent.
+func (o *jsonOut) value(v any, indent string) {
+	if o.err != nil {
+		return
+	}
+	var b []byte
+	if b, o.err = o.encoded(v, indent); o.err == nil {
+		_, o.err = o.w.Write(b)
+	}
+}
+
+// elements writes a top-level array of n elements one at a time.
+func (o *jsonOut) elements(n int, at func(int) any) {
+	if n == 0 {
+		o.raw("[]")
+		return
+	}
+	o.raw("[")
+	for i := range n {
+		if i > 0 {
+			o.raw(",")
+		}
+		o.raw("\n    ")
+		o.value(at(i), "    ")
+	}
+	o.raw("\n  ]")
+}
+
 // writeJSONStreamed writes a struct (or a pointer to one) as WriteJSON's
 // encoder would, field by field and the elements of its slices one by one,
 // so that the output is never held whole: encoding/json with SetIndent
@@ -65,59 +128,32 @@ func writeJSONStreamed(w io.Writer, v any) (bool, error) {
 		fields = append(fields, field{name, fv})
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	var err error
-	put := func(s string) {
-		if err == nil {
-			_, err = bw.WriteString(s)
-		}
-	}
-	value := func(x any, indent string) {
-		if err != nil {
-			return
-		}
-		buf.Reset()
-		enc.SetIndent(indent, "  ")
-		if err = enc.Encode(x); err == nil {
-			b := buf.Bytes()
-			_, err = bw.Write(b[:len(b)-1])
-		}
-	}
+	o := newJSONOut(bw)
 	if len(fields) == 0 {
-		put("{}\n")
+		o.raw("{}\n")
 	} else {
-		put("{\n")
+		o.raw("{\n")
 	}
 	for i, f := range fields {
 		key, _ := json.Marshal(f.name) // (a key escapes as encoding/json does)
-		put("  " + string(key) + ": ")
+		o.raw("  " + string(key) + ": ")
 		if f.v.Kind() == reflect.Slice && !f.v.IsNil() && f.v.Len() > 0 && f.v.Type().Elem().Kind() != reflect.Uint8 {
-			put("[")
-			for j := 0; j < f.v.Len(); j++ {
-				if j > 0 {
-					put(",")
-				}
-				put("\n    ")
-				value(f.v.Index(j).Interface(), "    ")
-			}
-			put("\n  ]")
+			o.elements(f.v.Len(), func(j int) any { return f.v.Index(j).Interface() })
 		} else {
-			value(f.v.Interface(), "  ")
+			o.value(f.v.Interface(), "  ")
 		}
 		if i < len(fields)-1 {
-			put(",")
+			o.raw(",")
 		}
-		put("\n")
+		o.raw("\n")
 	}
 	if len(fields) > 0 {
-		put("}\n")
+		o.raw("}\n")
 	}
-	if err == nil {
-		err = bw.Flush()
+	if o.err != nil {
+		return true, o.err
 	}
-	return true, err
+	return true, bw.Flush()
 }
 
 // isEmptyJSON is encoding/json's omitempty test.
