@@ -331,23 +331,18 @@ func streamGstatJSON(stdin io.Reader, st *gstatStream, name string, th analyze.T
 		}
 	}()
 	err = analyze.StreamGstat(rc, shown, th, opt, analyze.GstatStream{
-		// The warnings, written after the tables, wait in a temporary
-		// file: a run can have a hundred thousand.
+		// Each run's document starts with its scan (Sink comes before its
+		// tables); the warnings, written after the tables, wait in a
+		// temporary file: a run can have a hundred thousand.
 		Sink: func(a *analyze.GstatAnalysis) analyze.WarningSink {
 			g = report.NewGstatJSON(bw, a)
 			return g
 		},
-		Table: func(a *analyze.GstatAnalysis, t *analyze.TableStats) error {
-			if g == nil {
-				g = report.NewGstatJSON(bw, a)
-			}
+		Table: func(_ *analyze.GstatAnalysis, t *analyze.TableStats) error {
 			g.Table(t)
 			return nil
 		},
 		Run: func(a *analyze.GstatAnalysis, _ *parse.GstatReport) error {
-			if g == nil {
-				g = report.NewGstatJSON(bw, a)
-			}
 			err := g.Close(a)
 			g = nil
 			st.count(a)
