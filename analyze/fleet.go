@@ -182,7 +182,7 @@ func (d *Database) judge() {
 	type key struct{ rule, kind, table, object string }
 	count := map[key]int{}
 	lastSeen := map[key]int{} // index of the latest run showing it
-	first := map[key]Warning{}
+	latest := map[key]Warning{}
 	var keys []key
 	for i, a := range d.runs {
 		for _, w := range a.Warnings {
@@ -192,7 +192,7 @@ func (d *Database) judge() {
 			}
 			count[k]++
 			lastSeen[k] = i
-			first[k] = w // the latest occurrence: its figures are the newest
+			latest[k] = w // its figures are the newest
 		}
 	}
 	latestFor := func(w Warning) int {
@@ -205,7 +205,7 @@ func (d *Database) judge() {
 	}
 	var current, resolved []Warning
 	for _, k := range keys {
-		w := first[k]
+		w := latest[k]
 		if lastSeen[k] == latestFor(w) {
 			current = append(current, w)
 		} else {

@@ -68,10 +68,6 @@ func (s *GstatScan) setHeader(h *parse.GstatHeader) {
 	}
 }
 
-// lateHeader takes a header that came after some tables (an edited
-// file): the tables already read were analysed without its page size.
-func (s *GstatScan) lateHeader(h *parse.GstatHeader) { s.setHeader(h) }
-
 // LimitWarnings keeps only the n worst warnings (n > 0) and counts the
 // others by severity in WarningsOmitted, for a view that shows n.
 func (s *GstatScan) LimitWarnings(n int) {

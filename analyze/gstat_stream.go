@@ -111,7 +111,7 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 				scan.Unattached(ev.index)
 			default:
 				if scan.a.Header == nil && ev.header != nil && ev.header.HeaderPage {
-					scan.lateHeader(ev.header) // printed after tables: an edited file
+					scan.setHeader(ev.header) // printed after tables (an edited file): those tables had no page size
 				}
 				a := scan.Finish(ev.rep.Findings, ev.rep.Notices)
 				if err = scan.Err(); err == nil && s.Run != nil {
