@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"os/exec"
+	"strings"
 	"testing"
 )
 
@@ -14,10 +15,27 @@ const helperEnv = "FBDIAG_TEST_AS_FBDIAG"
 
 func TestMain(m *testing.M) {
 	if os.Getenv(helperEnv) == "1" {
-		os.Exit(run(append([]string{"fbdiag"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr))
+		code := run(append([]string{"fbdiag"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr)
+		if p := os.Getenv(peakRSSEnv); p != "" {
+			// The peak of this program's own memory: the rusage of a
+			// child also counts its parent's at the exec (Linux keeps
+			// the high-water mark of the memory it replaced).
+			if b, err := os.ReadFile("/proc/self/status"); err == nil {
+				for _, l := range strings.Split(string(b), "\n") {
+					if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+						os.WriteFile(p, []byte(strings.TrimSpace(v)), 0o644)
+					}
+				}
+			}
+		}
+		os.Exit(code)
 	}
 	os.Exit(m.Run())
 }
+
+// peakRSSEnv names the file where a helper run writes its peak resident
+// memory (VmHWM, "123456 kB").
+const peakRSSEnv = "FBDIAG_TEST_PEAK_RSS_FILE"
 
 // fbdiagCommand is fbdiag args as a process of its own.
 func fbdiagCommand(t testing.TB, args ...string) *exec.Cmd {

@@ -277,6 +277,17 @@ func TestMutationRun(t *testing.T) {
 	}
 
 	results := make([]mutateResult, len(runs))
+	// The log is written as the runs end: a run stopped half-way keeps
+	// what it measured.
+	var log *os.File
+	if p := os.Getenv("FBDIAG_MUTATE_LOG"); p != "" {
+		var err error
+		if log, err = os.Create(p); err != nil {
+			t.Fatal(err)
+		}
+		defer log.Close()
+		fmt.Fprintln(log, "file\tmutation\tbytes\tcommand\texit\twall_s\trss_mb\tproblem")
+	}
 	var next int
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -293,22 +304,20 @@ func TestMutationRun(t *testing.T) {
 				if i >= len(runs) {
 					return
 				}
-				results[i] = runMutation(t, runs[i], i, work, variant)
+				r := runMutation(t, runs[i], i, work, variant)
+				results[i] = r
+				if log != nil {
+					mu.Lock()
+					fmt.Fprintf(log, "%s\t%s\t%d\t%s\t%d\t%.3f\t%.1f\t%s\n", r.run.file, mutations[r.run.mut].name, r.size,
+						strings.Join(mutateCommands[r.run.cmd][:2], " "), r.code, r.wall.Seconds(), float64(r.rss)/(1<<20), r.bad)
+					mu.Unlock()
+				}
 			}
 		}()
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
 
-	var log *os.File
-	if p := os.Getenv("FBDIAG_MUTATE_LOG"); p != "" {
-		var err error
-		if log, err = os.Create(p); err != nil {
-			t.Fatal(err)
-		}
-		defer log.Close()
-		fmt.Fprintln(log, "file\tmutation\tbytes\tcommand\texit\twall_s\trss_mb\tproblem")
-	}
 	codes := map[int]int{}
 	var maxWall, maxRSS mutateResult
 	bad := 0
@@ -325,10 +334,6 @@ func TestMutationRun(t *testing.T) {
 			if bad <= 50 {
 				t.Errorf("%s (%s, %d bytes): fbdiag %s: %s", r.run.file, mutations[r.run.mut].name, r.size, strings.Join(r.args, " "), r.bad)
 			}
-		}
-		if log != nil {
-			fmt.Fprintf(log, "%s\t%s\t%d\t%s\t%d\t%.3f\t%.1f\t%s\n", r.run.file, mutations[r.run.mut].name, r.size,
-				strings.Join(mutateCommands[r.run.cmd][:2], " "), r.code, r.wall.Seconds(), float64(r.rss)/(1<<20), r.bad)
 		}
 	}
 	t.Logf("%d runs in %s; %d failed; exit codes %v", len(results), elapsed.Round(time.Second), bad, codes)
@@ -367,6 +372,9 @@ func runMutation(t *testing.T, r mutateRun, i int, work string, variant func(mut
 	defer cancel()
 	cmd := fbdiagCommand(t, res.args...)
 	cmd = withContext(ctx, cmd)
+	peak := filepath.Join(work, "rss", strconv.Itoa(i))
+	os.MkdirAll(filepath.Dir(peak), 0o755)
+	cmd.Env = append(cmd.Env, peakRSSEnv+"="+peak)
 	cmd.Dir = work
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -389,9 +397,18 @@ func runMutation(t *testing.T, r mutateRun, i int, work string, variant func(mut
 		return res
 	}
 	res.code = cmd.ProcessState.ExitCode()
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+	// The run's own peak (VmHWM), else the rusage's, which on Linux
+	// also counts the test process's memory at the exec (68.8 MB for
+	// every small run): an upper bound.
+	if b, err := os.ReadFile(peak); err == nil {
+		if kb, err := strconv.ParseInt(strings.TrimSuffix(string(b), " kB"), 10, 64); err == nil {
+			res.rss = kb * 1024
+		}
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && res.rss == 0 {
 		res.rss = ru.Maxrss * 1024 // KiB on Linux
 	}
+	os.Remove(peak)
 	text := stderr.String()
 	var problems []string
 	if ctx.Err() != nil {
