@@ -24,6 +24,7 @@ type GstatScan struct {
 	keep     bool
 	cur      TableStats
 	opt      GstatOptions
+	eval     *tableEval // Table's evaluator, made again when the header comes
 }
 
 // NewGstatScan starts the analysis of run report of file, whose header
@@ -66,6 +67,7 @@ func (s *GstatScan) setHeader(h *parse.GstatHeader) {
 		s.env.odsMajor = h.ODSMajor
 		s.c.header(h)
 	}
+	s.eval = nil
 }
 
 // LimitWarnings keeps only the n worst warnings (n > 0) and counts the
@@ -84,7 +86,7 @@ func (s *GstatScan) SinkWarnings(sink WarningSink) {
 	fired := s.a.Warnings
 	s.a.Warnings = []Warning{}
 	for _, w := range fired {
-		s.c.fireSink(w, warningKey{w.Rule, w.Kind, w.Object, w.Table})
+		s.c.accept(w)
 	}
 }
 
@@ -98,16 +100,22 @@ func (s *GstatScan) Keep() { s.keep = true }
 // index rules on it and adds it to the totals. Without Keep the result is
 // valid until the next call.
 func (s *GstatScan) Table(t *parse.GstatTable) *TableStats {
-	ts := tableStats(t, s.env)
-	s.c.fired = s.c.fired[:0]
-	s.c.keepFired = true
-	s.c.table(&ts)
+	e := s.evaluator()
+	ts, fired := e.table(t)
+	return s.add(ts, fired)
+}
+
+// add takes a table evaluated by tableEval.table, in the order of the
+// input: the run's warnings, the deepest index and the totals are the
+// scan's, whoever evaluated it.
+func (s *GstatScan) add(ts TableStats, fired []Warning) *TableStats {
+	for _, w := range fired {
+		s.c.accept(w)
+	}
 	for j := range ts.Indices {
-		s.c.index(&ts.Indices[j], &ts, s.odsMajor)
 		s.c.notePageSize(&ts.Indices[j])
 	}
-	s.c.keepFired = false
-	s.a.tableWarnings = s.c.fired
+	s.a.tableWarnings = fired
 	s.addTotals(&ts)
 	if s.keep {
 		s.a.Tables = append(s.a.Tables, ts)
@@ -115,6 +123,42 @@ func (s *GstatScan) Table(t *parse.GstatTable) *TableStats {
 	}
 	s.cur = ts
 	return &s.cur
+}
+
+// tableEval computes one table's figures and the warnings its rules fire
+// from what the run settles before its tables (thresholds, header, page
+// size, ODS), without touching the scan: several can evaluate a run's
+// tables at once, and the scan adds them in order (StreamGstat).
+type tableEval struct {
+	c        checker
+	env      statsEnv
+	odsMajor *int
+}
+
+// evaluator returns a new tableEval for the run as it stands, with its
+// own slab; the scan's serial path keeps one.
+func (s *GstatScan) evaluator() *tableEval {
+	if s.eval == nil {
+		s.eval = s.newEval()
+	}
+	return s.eval
+}
+
+func (s *GstatScan) newEval() *tableEval {
+	e := &tableEval{env: *s.env, odsMajor: s.odsMajor}
+	e.env.sl = newSlab()
+	e.c = checker{a: &GstatAnalysis{Header: s.a.Header}, th: s.c.th, collect: true}
+	return e
+}
+
+func (e *tableEval) table(t *parse.GstatTable) (TableStats, []Warning) {
+	ts := tableStats(t, &e.env)
+	e.c.fired = nil // the caller keeps the slice
+	e.c.table(&ts)
+	for j := range ts.Indices {
+		e.c.index(&ts.Indices[j], &ts, e.odsMajor)
+	}
+	return ts, e.c.fired
 }
 
 // Unattached analyses an index block that followed no table block.

@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"io"
+	"runtime"
 
 	"github.com/fbdiag/fbdiag/parse"
 )
@@ -36,33 +37,68 @@ type streamEvent struct {
 	header *parse.GstatHeader // rep.Header when the event was sent
 	table  *parse.GstatTable  // a table block, or
 	index  *parse.GstatIndex  // an unattached index, or neither: the run ended
+	// scan is the run's scan and proto what evaluating its tables needs,
+	// both made by the parsing goroutine when the run's first block came.
+	scan  *GstatScan
+	proto *tableEval
+	// ts and fired are the table's evaluation, done by a worker.
+	ts    TableStats
+	fired []Warning
+}
+
+type eventBatch struct {
+	evs  []streamEvent
+	done chan struct{} // closed once every table in evs is evaluated
 }
 
 // StreamGstat reads a gstat output and analyses it table by table: one
-// goroutine parses while the caller's analyses and writes, so two cores
-// share the work, and memory holds a few dozen table blocks, not the
-// run. The analyses are those of GstatWith: the same figures and the
-// same warnings. Errors are those of parse.EachGstat, or the first one a
-// receiver returns.
+// goroutine parses, workers (one per core) evaluate the tables of a
+// batch each, and the caller's goroutine adds them to the run in the
+// order of the input and writes them, so every core shares the work and
+// memory holds a few batches of table blocks, not the run. The analyses
+// are those of GstatWith: the same figures and the same warnings. Errors
+// are those of parse.EachGstat, or the first one a receiver returns.
 func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s GstatStream) error {
-	batches := make(chan []streamEvent, 4)
+	workers := max(1, runtime.GOMAXPROCS(0))
+	order := make(chan *eventBatch, 2*workers+2)
+	work := make(chan *eventBatch, workers)
 	stop := make(chan struct{})
 	perr := make(chan error, 1)
+	for range workers {
+		go evaluateBatches(work)
+	}
 	go func() {
-		defer close(batches)
-		var batch []streamEvent
+		defer close(order)
+		defer close(work)
+		batch := &eventBatch{evs: make([]streamEvent, 0, streamBatch), done: make(chan struct{})}
+		var scan *GstatScan
+		var proto *tableEval
+		var scanRep *parse.GstatReport
 		flush := func() error {
 			select {
-			case batches <- batch:
-				batch = make([]streamEvent, 0, streamBatch)
-				return nil
+			case order <- batch:
 			case <-stop:
 				return errStopped
 			}
+			select {
+			case work <- batch:
+			case <-stop:
+				return errStopped
+			}
+			batch = &eventBatch{evs: make([]streamEvent, 0, streamBatch), done: make(chan struct{})}
+			return nil
 		}
 		send := func(ev streamEvent, end bool) error {
-			batch = append(batch, ev)
-			if !end && len(batch) < streamBatch {
+			if scan == nil || scanRep != ev.rep {
+				scan, scanRep = NewGstatScan(ev.rep.File, ev.rep.Index, ev.header, th, opt), ev.rep
+				proto = scan.newEval()
+			}
+			ev.scan, ev.proto = scan, proto
+			if end {
+				scan = nil
+			}
+			batch.evs = append(batch.evs, ev)
+			if !end && len(batch.evs) < streamBatch {
 				return nil
 			}
 			return flush()
@@ -78,22 +114,23 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 				return send(streamEvent{rep: rep, header: rep.Header}, true)
 			},
 		})
-		if err == nil && len(batch) > 0 {
+		if err == nil && len(batch.evs) > 0 {
 			err = flush()
 		}
 		perr <- err
 	}()
 
 	var scan *GstatScan
-	var scanRep *parse.GstatReport
 	var err error
-	for batch := range batches {
-		for _, ev := range batch {
+	for batch := range order {
+		<-batch.done
+		for i := range batch.evs {
+			ev := &batch.evs[i]
 			if err != nil || ev.rep == nil {
 				continue
 			}
-			if scan == nil || scanRep != ev.rep {
-				scan, scanRep = NewGstatScan(ev.rep.File, ev.rep.Index, ev.header, th, opt), ev.rep
+			if scan != ev.scan {
+				scan = ev.scan
 				if s.WarningLimit > 0 {
 					scan.LimitWarnings(s.WarningLimit)
 				}
@@ -103,7 +140,8 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 			}
 			switch {
 			case ev.table != nil:
-				t := scan.Table(ev.table)
+				t := scan.add(ev.ts, ev.fired)
+				ev.ts, ev.fired = TableStats{}, nil
 				if err = scan.Err(); err == nil && s.Table != nil {
 					err = s.Table(scan.a, t)
 				}
@@ -122,13 +160,35 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 		}
 		if err != nil {
 			close(stop)
-			for range batches { // let the parser see the stop and end
+			for range order { // let the parser see the stop and end
 			}
 			<-perr
 			return err
 		}
 	}
 	return <-perr
+}
+
+// evaluateBatches evaluates the tables of each batch with an evaluator
+// of its own per run (its own slab and fired list), then marks the batch
+// done.
+func evaluateBatches(work <-chan *eventBatch) {
+	var proto *tableEval
+	var e tableEval
+	for b := range work {
+		for i := range b.evs {
+			ev := &b.evs[i]
+			if ev.table == nil {
+				continue
+			}
+			if ev.proto != proto {
+				proto, e = ev.proto, *ev.proto
+				e.env.sl = newSlab()
+			}
+			ev.ts, ev.fired = e.table(ev.table)
+		}
+		close(b.done)
+	}
 }
 
 type stoppedError struct{}

@@ -137,10 +137,11 @@ type checker struct {
 	// (see fireLimited); seenH then replaces seen.
 	limit int
 	seenH map[uint64]int32
-	// fired are the warnings the current table's rules fired, while
-	// keepFired (GstatAnalysis.TableWarnings).
-	fired     []Warning
-	keepFired bool
+	// collect makes fire only gather the warnings in fired, for the scan
+	// to accept them in table order (see tableEval): a checker that
+	// evaluates tables on another goroutine touches nothing shared.
+	collect bool
+	fired   []Warning
 	// sink, when set, takes the warnings (fireSink); slots remember
 	// their severity and magnitude by id.
 	sink    WarningSink
@@ -176,6 +177,15 @@ type finding struct {
 // fire records a warning; magnitude is value/threshold for "above" rules
 // and threshold/value for "below" rules (1 when either is 0).
 func (c *checker) fire(f finding) {
+	w := c.warning(f)
+	if c.collect {
+		c.fired = append(c.fired, w)
+		return
+	}
+	c.accept(w)
+}
+
+func (c *checker) warning(f finding) Warning {
 	mag := 1.0
 	switch {
 	case f.below && f.value > 0:
@@ -192,15 +202,16 @@ func (c *checker) fire(f finding) {
 			}
 		}
 	}
-	w := Warning{
+	return Warning{
 		Rule: f.rule, Severity: f.sev, Kind: f.kind, Object: f.object, Table: f.table,
 		Value: f.value, Threshold: f.threshold, Unit: f.unit, Reason: f.reason, Advice: f.advice,
 		Source: src, Magnitude: mag,
 	}
-	k := warningKey{f.rule, f.kind, f.object, f.table}
-	if c.keepFired {
-		c.fired = append(c.fired, w)
-	}
+}
+
+// accept adds a warning to the run: one per object and rule, the worst.
+func (c *checker) accept(w Warning) {
+	k := warningKey{w.Rule, w.Kind, w.Object, w.Table}
 	if c.sink != nil {
 		c.fireSink(w, k)
 		return
