@@ -43,7 +43,7 @@ type depthEstimate struct {
 	// maximum lowers it.
 	lowerAt, lowerDepth int64
 	// basis says how the fan-out was estimated.
-	basis string
+	basis depthBasis
 }
 
 // maxPageSize is the largest page size of an ODS: 16384 up to Firebird
@@ -67,6 +67,26 @@ func levelsFor(leaves, fanOut float64) int64 {
 	return depth
 }
 
+// depthBasis holds how the fan-out was estimated; its text is made only
+// for the index a rule reports, not for every index of a big run.
+type depthBasis struct {
+	upperNode, node, prefix, dataLength, perLeaf float64
+	fromNode, noPageSize                         bool
+}
+
+func (b depthBasis) String() string {
+	var s string
+	if b.fromNode {
+		s = fmt.Sprintf("upper nodes of %.0f bytes (node %.2f + prefix %.2f + page number)", b.upperNode, b.node, b.prefix)
+	} else {
+		s = fmt.Sprintf("upper nodes of %.0f bytes (data length %.2f + 10)", b.upperNode, b.dataLength)
+	}
+	if b.noPageSize {
+		s += fmt.Sprintf("; page size not in the input: %.0f keys per leaf page", b.perLeaf)
+	}
+	return s
+}
+
 // estimateDepth returns the estimate, or false when gstat did not print
 // what it needs (depth, leaf buckets, nodes and a node or data length).
 func estimateDepth(ix *parse.GstatIndex, pageSize *int64, odsMajor *int, fill float64) (depthEstimate, bool) {
@@ -74,7 +94,7 @@ func estimateDepth(ix *parse.GstatIndex, pageSize *int64, odsMajor *int, fill fl
 		return depthEstimate{}, false
 	}
 	var leafNode, upperNode float64
-	var basis string
+	var basis depthBasis
 	switch {
 	case ix.AverageNodeLength != nil:
 		prefix := 0.0
@@ -83,11 +103,11 @@ func estimateDepth(ix *parse.GstatIndex, pageSize *int64, odsMajor *int, fill fl
 		}
 		leafNode = *ix.AverageNodeLength
 		upperNode = leafNode + prefix + pageNumberBytes
-		basis = fmt.Sprintf("upper nodes of %.0f bytes (node %.2f + prefix %.2f + page number)", upperNode, leafNode, prefix)
+		basis = depthBasis{upperNode: upperNode, node: leafNode, prefix: prefix, fromNode: true}
 	case ix.AverageDataLength != nil:
 		leafNode = *ix.AverageDataLength + nodeOverheadODS11
 		upperNode = leafNode + pageNumberBytes
-		basis = fmt.Sprintf("upper nodes of %.0f bytes (data length %.2f + 10)", upperNode, *ix.AverageDataLength)
+		basis = depthBasis{upperNode: upperNode, dataLength: *ix.AverageDataLength}
 	default:
 		return depthEstimate{}, false
 	}
@@ -96,10 +116,8 @@ func estimateDepth(ix *parse.GstatIndex, pageSize *int64, odsMajor *int, fill fl
 		// No page size: the leaf level shows how many keys a page holds.
 		perLeaf := nodes / leaves
 		f := math.Max(2, perLeaf*leafNode/upperNode)
-		return depthEstimate{
-			needed: levelsFor(leaves, f), fanOut: f,
-			basis: fmt.Sprintf("%s; page size not in the input: %.0f keys per leaf page", basis, perLeaf),
-		}, true
+		basis.perLeaf, basis.noPageSize = perLeaf, true
+		return depthEstimate{needed: levelsFor(leaves, f), fanOut: f, basis: basis}, true
 	}
 	fanOut := func(p int64) float64 { return math.Max(2, float64(p-btreePageHeader)*fill/upperNode) }
 	rebuiltAt := func(p int64) int64 {

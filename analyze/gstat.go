@@ -199,7 +199,7 @@ type IndexStats struct {
 	FanOut             *float64 `json:"fan_out"`
 	LowerDepthPageSize *int64   `json:"lower_depth_page_size"`
 	LowerDepth         *int64   `json:"lower_depth"`
-	depthBasis         string
+	depthBasis         depthBasis
 }
 
 // Totals adds up the tables and indices of one run; sums of values no

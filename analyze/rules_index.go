@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"math"
+	"strconv"
 )
 
 func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
@@ -145,8 +146,7 @@ func (c *checker) lowSelectivity(ix *IndexStats, t *TableStats, schema string) {
 	if ix.MaxDupShare != nil {
 		maxShare = *ix.MaxDupShare
 	}
-	f := finding{rule: "index-low-selectivity", sev: Warn, kind: "index", object: ix.Name, table: ix.Table, unit: "share",
-		reason: ix.costText(t) + "; " + ix.KindText(), advice: ix.DropAdvice(schema)}
+	f := finding{rule: "index-low-selectivity", sev: Warn, kind: "index", object: ix.Name, table: ix.Table, unit: "share"}
 	switch {
 	case valueShare >= vs && (maxShare < ms || valueShare/vs >= maxShare/ms):
 		f.value, f.threshold, f.key = valueShare, vs, "value_share"
@@ -155,6 +155,7 @@ func (c *checker) lowSelectivity(ix *IndexStats, t *TableStats, schema string) {
 	default:
 		return
 	}
+	f.reason, f.advice = ix.costText(t)+"; "+ix.KindText(), ix.DropAdvice(schema)
 	c.fire(f)
 }
 
@@ -163,24 +164,44 @@ func (c *checker) lowSelectivity(ix *IndexStats, t *TableStats, schema string) {
 // each data page once; the clustering ratio (data page changes per key in
 // key order, 3.0+) estimates how many pages a run of equal keys touches.
 func (ix *IndexStats) costText(t *TableStats) string {
+	// strconv rather than Sprintf: a big run formats this for thousands
+	// of indices (the same digits as %d and %.1f).
 	n, u := val0(ix.Nodes), max(val0(ix.UniqueKeys), 1)
-	s := fmt.Sprintf("%d distinct values in %d keys: a lookup on one value returns %d rows on average (%.1f%% of the keys)",
-		u, n, n/u, 100/float64(u))
+	b := make([]byte, 0, 320)
+	b = strconv.AppendInt(b, u, 10)
+	b = append(b, " distinct values in "...)
+	b = strconv.AppendInt(b, n, 10)
+	b = append(b, " keys: a lookup on one value returns "...)
+	b = strconv.AppendInt(b, n/u, 10)
+	b = append(b, " rows on average ("...)
+	b = strconv.AppendFloat(b, 100/float64(u), 'f', 1, 64)
+	b = append(b, "% of the keys)"...)
 	if ix.MaxDup != nil {
-		s += fmt.Sprintf(", on the most common value %d", *ix.MaxDup+1)
+		b = append(b, ", on the most common value "...)
+		b = strconv.AppendInt(b, *ix.MaxDup+1, 10)
 	}
 	if t != nil && t.DataPages != nil && *t.DataPages > 0 && ix.ClusteringRatio != nil {
 		pages := min(*t.DataPages, max(1, int64(math.Ceil(float64(n/u)**ix.ClusteringRatio))))
-		s += fmt.Sprintf(", reading about %d of the table's %d data pages (clustering ratio %.2f)", pages, *t.DataPages, *ix.ClusteringRatio)
+		b = append(b, ", reading about "...)
+		b = strconv.AppendInt(b, pages, 10)
+		b = append(b, " of the table's "...)
+		b = strconv.AppendInt(b, *t.DataPages, 10)
+		b = append(b, " data pages (clustering ratio "...)
+		b = strconv.AppendFloat(b, *ix.ClusteringRatio, 'f', 2, 64)
+		b = append(b, ')')
 	}
 	if ix.LeafBuckets != nil {
-		s += fmt.Sprintf("; the index costs %d leaf pages", *ix.LeafBuckets)
+		b = append(b, "; the index costs "...)
+		b = strconv.AppendInt(b, *ix.LeafBuckets, 10)
+		b = append(b, " leaf pages"...)
 		if ix.SizeBytes != nil {
-			s += fmt.Sprintf(" (%s)", SizeText(float64(*ix.SizeBytes)))
+			b = append(b, " ("...)
+			b = append(b, SizeText(float64(*ix.SizeBytes))...)
+			b = append(b, ')')
 		}
-		s += " and an entry written on every insert, delete and key update"
+		b = append(b, " and an entry written on every insert, delete and key update"...)
 	}
-	return s
+	return string(b)
 }
 
 // notePageSize remembers, index by index, the deepest index a bigger page
