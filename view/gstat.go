@@ -362,13 +362,14 @@ func sortedIndices(a *analyze.GstatAnalysis, by string, kept *GstatKept) []*anal
 	if kept != nil {
 		worst = kept.Worst
 	}
-	slices.SortStableFunc(ixs, indexOrder(by, worst))
+	sortIndices(ixs, by, worst)
 	return ixs
 }
 
-// indexOrder is the order of the indices table: the worst warning first,
-// then biggest first, then by name and table in natural order.
-func indexOrder(by string, worst map[[2]string]int) func(x, y *analyze.IndexStats) int {
+// sortIndices puts the indices in the order of the indices table: the
+// worst warning first, then biggest first, then by name and table in
+// natural order. Each index's rank is looked up once, not per comparison.
+func sortIndices(ixs []*analyze.IndexStats, by string, worst map[[2]string]int) {
 	key := func(ix *analyze.IndexStats) int64 {
 		var p *int64
 		switch by {
@@ -384,17 +385,29 @@ func indexOrder(by string, worst map[[2]string]int) func(x, y *analyze.IndexStat
 		}
 		return *p
 	}
-	return func(x, y *analyze.IndexStats) int {
-		if c := cmp.Compare(worst[[2]string{y.Table, y.Name}], worst[[2]string{x.Table, x.Name}]); c != 0 {
+	type ranked struct {
+		rank int
+		size int64
+		ix   *analyze.IndexStats
+	}
+	rs := make([]ranked, len(ixs))
+	for i, ix := range ixs {
+		rs[i] = ranked{worst[[2]string{ix.Table, ix.Name}], key(ix), ix}
+	}
+	slices.SortStableFunc(rs, func(x, y ranked) int {
+		if c := cmp.Compare(y.rank, x.rank); c != 0 {
 			return c
 		}
-		if c := cmp.Compare(key(y), key(x)); c != 0 {
+		if c := cmp.Compare(y.size, x.size); c != 0 {
 			return c
 		}
-		if c := byName(x.Name, y.Name); c != 0 {
+		if c := byName(x.ix.Name, y.ix.Name); c != 0 {
 			return c
 		}
-		return byName(x.Table, y.Table)
+		return byName(x.ix.Table, y.ix.Table)
+	})
+	for i := range rs {
+		ixs[i] = rs[i].ix
 	}
 }
 

@@ -65,7 +65,7 @@ func (k *GstatKeeper) Table(a *analyze.GstatAnalysis, t *analyze.TableStats) {
 }
 
 func (k *GstatKeeper) trimIndices() {
-	slices.SortStableFunc(k.indices, indexOrder(k.by, k.worst))
+	sortIndices(k.indices, k.by, k.worst)
 	for _, ix := range k.indices[k.top:] {
 		delete(k.worst, [2]string{ix.Table, ix.Name})
 	}

@@ -14,11 +14,14 @@
 package units
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Dash is what Size, Seconds and Sig3 print for a figure that is not a
@@ -196,6 +199,36 @@ func Compare(a, b string) int {
 	return strings.Compare(a, b)
 }
 
+// compareFolded is strings.Compare(strings.ToLower(a), strings.ToLower(b))
+// without building the lower-case copies (a sort compares names many
+// times): UTF-8 orders bytes as code points, so comparing the lowered
+// runes gives the same order.
+func compareFolded(a, b string) int {
+	for a != "" && b != "" {
+		ca, cb := a[0], b[0]
+		if ca < utf8.RuneSelf && cb < utf8.RuneSelf {
+			if 'A' <= ca && ca <= 'Z' {
+				ca += 'a' - 'A'
+			}
+			if 'A' <= cb && cb <= 'Z' {
+				cb += 'a' - 'A'
+			}
+			if ca != cb {
+				return cmp.Compare(ca, cb)
+			}
+			a, b = a[1:], b[1:]
+			continue
+		}
+		ra, na := utf8.DecodeRuneInString(a)
+		rb, nb := utf8.DecodeRuneInString(b)
+		if la, lb := unicode.ToLower(ra), unicode.ToLower(rb); la != lb {
+			return cmp.Compare(la, lb)
+		}
+		a, b = a[na:], b[nb:]
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
 // natural compares a and b run by run; fold ignores case in text runs.
 func natural(a, b string, fold bool) int {
 	for a != "" && b != "" {
@@ -217,10 +250,13 @@ func natural(a, b string, fold bool) int {
 		default:
 			ta, ra := textRun(a)
 			tb, rb := textRun(b)
+			c := 0
 			if fold {
-				ta, tb = strings.ToLower(ta), strings.ToLower(tb)
+				c = compareFolded(ta, tb)
+			} else {
+				c = strings.Compare(ta, tb)
 			}
-			if c := strings.Compare(ta, tb); c != 0 {
+			if c != 0 {
 				// One run may be a prefix of the other followed by a digit
 				// in the other name: "A" then "1" against "AB".
 				return c

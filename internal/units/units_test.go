@@ -194,3 +194,30 @@ func TestCompare(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareFolded checks the allocation-free comparison against the
+// definition it replaces, on names that exercise case, non-ASCII letters
+// whose lower case changes length (the Kelvin sign), and invalid UTF-8.
+func TestCompareFolded(t *testing.T) {
+	names := []string{"", "a", "A", "ab", "AB", "aB", "b", "Z", "z", "ORDER_LINE", "order_line", "Orders",
+		"ÉTÉ", "été", "ete", "Straße", "STRASSE", "\u212a", "k", "K", "kelvin", "\u212aelvin", "\xff", "\xffa", "\ufffd", "Ω", "ω", "ΩA", "_x", "[", "`"}
+	for _, a := range names {
+		for _, b := range names {
+			want := strings.Compare(strings.ToLower(a), strings.ToLower(b))
+			if got := compareFolded(a, b); got != want {
+				t.Errorf("compareFolded(%q, %q) = %d, want %d", a, b, got, want)
+			}
+		}
+	}
+}
+
+func FuzzCompareFolded(f *testing.F) {
+	f.Add("ORDERS", "orders")
+	f.Add("\u212a", "k")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		want := strings.Compare(strings.ToLower(a), strings.ToLower(b))
+		if got := compareFolded(a, b); got != want {
+			t.Errorf("compareFolded(%q, %q) = %d, want %d", a, b, got, want)
+		}
+	})
+}
