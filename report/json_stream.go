@@ -14,7 +14,8 @@ import (
 // is encoded alone at its depth. The first error stops it.
 type jsonOut struct {
 	w   io.Writer
-	buf bytes.Buffer
+	buf bytes.Buffer // the compact encoding
+	ind []byte       // buf indented
 	enc *json.Encoder
 	err error
 }
@@ -36,12 +37,68 @@ func (o *jsonOut) raw(s string) {
 // newline; the bytes are valid until the next call.
 func (o *jsonOut) encoded(v any, indent string) ([]byte, error) {
 	o.buf.Reset()
-	o.enc.SetIndent(indent, "  ")
 	if err := o.enc.Encode(v); err != nil {
 		return nil, err
 	}
 	b := o.buf.Bytes()
-	return b[:len(b)-1], nil
+	o.ind = appendIndented(o.ind[:0], b[:len(b)-1], indent, "  ")
+	return o.ind, nil
+}
+
+// appendIndented appends compact, valid JSON src indented as json.Indent
+// would (empty objects and arrays stay "{}" and "[]"). encoding/json's
+// Indent runs its validating scanner over every byte, most of the cost
+// of writing a big document; src here comes from json.Encoder, valid by
+// construction, so strings are only copied.
+func appendIndented(dst, src []byte, prefix, indent string) []byte {
+	depth := 0
+	open := false // just after '{' or '[': indent unless it closes at once
+	newline := func() {
+		dst = append(dst, '\n')
+		dst = append(dst, prefix...)
+		for range depth {
+			dst = append(dst, indent...)
+		}
+	}
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if open && c != '}' && c != ']' {
+			open = false
+			depth++
+			newline()
+		}
+		switch c {
+		case '"':
+			j := i + 1
+			for j < len(src) && src[j] != '"' {
+				if src[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			dst = append(dst, src[i:min(j+1, len(src))]...)
+			i = j
+		case '{', '[':
+			open = true
+			dst = append(dst, c)
+		case ',':
+			dst = append(dst, c)
+			newline()
+		case ':':
+			dst = append(dst, c, ' ')
+		case '}', ']':
+			if open {
+				open = false
+			} else {
+				depth--
+				newline()
+			}
+			dst = append(dst, c)
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return dst
 }
 
 // value writes v at the depth of indent.
