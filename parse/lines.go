@@ -36,18 +36,22 @@ type LineReader struct {
 	// at or after r, or w when buf[r:w] has none; below r they are stale.
 	// Each byte is scanned once for each, whatever the line ends.
 	lfAt, crAt int
-	cr         crState
-	srcErr     error // the error (io.EOF included) that ended the input
-	line       int
-	cur        []byte
-	long       []byte
-	expanded   []byte
-	encoding   string
-	err        error
-	truncated  bool
-	keepTabs   bool
-	leadTabs   bool
-	indent     int // with KeepLeadingTabs: length of the current line's indentation
+	// lfFrom and crFrom: buf[r:lfFrom] holds no '\n' (crFrom: no '\r'),
+	// as scanned before the last fill, so that a line arriving a few bytes
+	// per read is not scanned again from its start (linear, not quadratic).
+	lfFrom, crFrom int
+	cr             crState
+	srcErr         error // the error (io.EOF included) that ended the input
+	line           int
+	cur            []byte
+	long           []byte
+	expanded       []byte
+	encoding       string
+	err            error
+	truncated      bool
+	keepTabs       bool
+	leadTabs       bool
+	indent         int // with KeepLeadingTabs: length of the current line's indentation
 }
 
 // crState is what the bytes after a line ended by CR mean. The reader
@@ -227,10 +231,10 @@ func (r *LineReader) readRaw() ([]byte, bool) {
 			r.cr = crNone
 		}
 		if r.lfAt < r.r {
-			r.lfAt = r.index('\n')
+			r.lfAt = r.indexFrom('\n', r.lfFrom)
 		}
 		if r.crAt < r.r {
-			r.crAt = r.index('\r')
+			r.crAt = r.indexFrom('\r', r.crFrom)
 		}
 		if end := min(r.lfAt, r.crAt); end < r.w {
 			return r.endAt(r.buf[r.r:end], end), true
@@ -269,13 +273,30 @@ func (r *LineReader) index(c byte) int {
 	return r.w
 }
 
+// indexFrom is index, knowing that buf[r:from] holds no c.
+func (r *LineReader) indexFrom(c byte, from int) int {
+	from = max(from, r.r)
+	if i := bytes.IndexByte(r.buf[from:r.w], c); i >= 0 {
+		return from + i
+	}
+	return r.w
+}
+
 // fill moves the unread bytes to the front of buf and reads more.
 func (r *LineReader) fill() {
+	lfFrom, crFrom := 0, 0
+	if r.lfAt == r.w { // buf[r:w] was scanned and has no LF
+		lfFrom = r.w - r.r
+	}
+	if r.crAt == r.w {
+		crFrom = r.w - r.r
+	}
 	if r.r > 0 {
 		r.w = copy(r.buf, r.buf[r.r:r.w])
 		r.r = 0
 	}
 	r.lfAt, r.crAt = -1, -1
+	r.lfFrom, r.crFrom = lfFrom, crFrom
 	// Like bufio, give up on a reader that keeps returning nothing.
 	for tries := 0; ; tries++ {
 		n, err := r.src.Read(r.buf[r.w:])
