@@ -8,6 +8,7 @@
 package printable
 
 import (
+	"encoding/binary"
 	"io"
 	"strconv"
 	"unicode/utf8"
@@ -112,6 +113,14 @@ func appendHex(b []byte, v uint64, digits int) []byte {
 // writes no C0 control raw; a bidi control becomes \u202e).
 type Writer struct{ w io.Writer }
 
+// plain8 reports whether the eight bytes of x are all printable ASCII or
+// space (0x20-0x7f): no byte has its high bit set, and none is below 0x20
+// (subtracting 0x20 from each borrows only where a byte is smaller).
+func plain8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	return (x|(x-0x20*ones))&highs == 0
+}
+
 // NewWriter returns a Writer over w.
 func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
 
@@ -121,6 +130,14 @@ func (w *Writer) Write(p []byte) (int, error) {
 	start := 0
 	var out []byte
 	for i := 0; i < len(p); {
+		// Eight bytes at a time while none is a control or non-ASCII:
+		// the guard sees every byte of a JSON document hundreds of MB long.
+		for i+8 <= len(p) && plain8(binary.LittleEndian.Uint64(p[i:])) {
+			i += 8
+		}
+		if i >= len(p) {
+			break
+		}
 		c := p[i]
 		if c >= 0x20 && c < 0x80 || c == '\t' || c == '\n' {
 			i++

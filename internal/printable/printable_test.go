@@ -3,6 +3,7 @@ package printable
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -65,5 +66,37 @@ func TestWriter(t *testing.T) {
 	}
 	if bytes.ContainsRune(b.Bytes(), 0x202e) {
 		t.Errorf("JSON keeps a raw U+202E: %s", b.String())
+	}
+}
+
+// TestPlain8 checks the eight-byte test against its byte-by-byte
+// definition on every byte value in every position, and on random words.
+func TestPlain8(t *testing.T) {
+	ref := func(x uint64) bool {
+		for i := 0; i < 8; i++ {
+			if c := byte(x >> (8 * i)); c < 0x20 || c >= 0x80 {
+				return false
+			}
+		}
+		return true
+	}
+	base := uint64(0x4141414141414141) // "AAAAAAAA"
+	for pos := 0; pos < 8; pos++ {
+		for c := 0; c < 256; c++ {
+			x := base&^(0xff<<(8*pos)) | uint64(c)<<(8*pos)
+			if plain8(x) != ref(x) {
+				t.Fatalf("plain8(%#x) = %v", x, plain8(x))
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 1 << 20 {
+		x := rng.Uint64()
+		if rng.IntN(2) == 0 {
+			x &= 0x7f7f7f7f7f7f7f7f
+		}
+		if plain8(x) != ref(x) {
+			t.Fatalf("plain8(%#x) = %v", x, plain8(x))
+		}
 	}
 }
