@@ -38,6 +38,7 @@ type GstatAnalysis struct {
 	WarningsOmitted map[Severity]int `json:"-"`
 
 	tableWarnings []Warning
+	prepared      any
 	Notices       []parse.Notice `json:"notices"`
 }
 

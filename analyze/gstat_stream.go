@@ -25,6 +25,10 @@ type GstatStream struct {
 	// starts (a: its file, report and header): the warnings go there as
 	// they fire and the run's analysis only counts them.
 	Sink func(a *GstatAnalysis) WarningSink
+	// Prepare, when set, runs on the worker that evaluated a table, right
+	// after it, so that per-table work (encoding it, say) shares the
+	// cores; Table finds its result in GstatAnalysis.Prepared.
+	Prepare func(t *TableStats) any
 }
 
 // streamBatch is how many tables the parsing goroutine hands over at a
@@ -41,9 +45,11 @@ type streamEvent struct {
 	// both made by the parsing goroutine when the run's first block came.
 	scan  *GstatScan
 	proto *tableEval
-	// ts and fired are the table's evaluation, done by a worker.
-	ts    TableStats
-	fired []Warning
+	// ts and fired are the table's evaluation, done by a worker, and
+	// prepared what GstatStream.Prepare made of it.
+	ts       TableStats
+	fired    []Warning
+	prepared any
 }
 
 type eventBatch struct {
@@ -65,7 +71,7 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 	stop := make(chan struct{})
 	perr := make(chan error, 1)
 	for range workers {
-		go evaluateBatches(work)
+		go evaluateBatches(work, s.Prepare)
 	}
 	go func() {
 		defer close(order)
@@ -141,7 +147,8 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 			switch {
 			case ev.table != nil:
 				t := scan.add(ev.ts, ev.fired)
-				ev.ts, ev.fired = TableStats{}, nil
+				scan.a.prepared = ev.prepared
+				ev.ts, ev.fired, ev.prepared = TableStats{}, nil, nil
 				if err = scan.Err(); err == nil && s.Table != nil {
 					err = s.Table(scan.a, t)
 				}
@@ -172,7 +179,7 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 // evaluateBatches evaluates the tables of each batch with an evaluator
 // of its own per run (its own slab and fired list), then marks the batch
 // done.
-func evaluateBatches(work <-chan *eventBatch) {
+func evaluateBatches(work <-chan *eventBatch, prepare func(*TableStats) any) {
 	var proto *tableEval
 	var e tableEval
 	for b := range work {
@@ -186,6 +193,9 @@ func evaluateBatches(work <-chan *eventBatch) {
 				e.env.sl = newSlab()
 			}
 			ev.ts, ev.fired = e.table(ev.table)
+			if prepare != nil {
+				ev.prepared = prepare(&ev.ts)
+			}
 		}
 		close(b.done)
 	}

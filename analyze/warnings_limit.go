@@ -93,6 +93,10 @@ func (a *GstatAnalysis) WarningsAtLeast(sev Severity) int {
 // are limited.
 func (a *GstatAnalysis) TableWarnings() []Warning { return a.tableWarnings }
 
+// Prepared is, during a stream, what GstatStream.Prepare returned for
+// the table just analysed (nil without Prepare).
+func (a *GstatAnalysis) Prepared() any { return a.prepared }
+
 // WarningSink takes a run's warnings as they fire instead of the analysis
 // keeping them (a JSON writer spools them to a file): Put gets each
 // warning with an id, the same id again when a worse warning of the same

@@ -1,10 +1,12 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"slices"
+	"sync"
 
 	"github.com/fbdiag/fbdiag/analyze"
 )
@@ -109,6 +111,31 @@ func (g *GstatJSON) Table(t *analyze.TableStats) {
 	g.raw("\n    ")
 	g.value(t, "    ")
 	g.tables++
+}
+
+// TableEncoded writes a table that EncodeGstatTable encoded, as Table
+// would.
+func (g *GstatJSON) TableEncoded(b []byte) {
+	if g.tables > 0 {
+		g.raw(",")
+	}
+	g.raw("\n    ")
+	if g.err == nil {
+		_, g.err = g.w.Write(b)
+	}
+	g.tables++
+}
+
+var tableEncoders = sync.Pool{New: func() any { return newJSONOut(nil) }}
+
+// EncodeGstatTable is t's JSON as GstatJSON.Table writes it, for a
+// stream to encode tables on several cores (analyze.GstatStream's
+// Prepare) and write them in order with TableEncoded.
+func EncodeGstatTable(t *analyze.TableStats) ([]byte, error) {
+	o := tableEncoders.Get().(*jsonOut)
+	defer tableEncoders.Put(o)
+	b, err := o.encoded(t, "    ")
+	return bytes.Clone(b), err
 }
 
 // Close writes what the end of the run brings and ends the document.

@@ -338,8 +338,22 @@ func streamGstatJSON(stdin io.Reader, st *gstatStream, name string, th analyze.T
 			g = report.NewGstatJSON(bw, a)
 			return g
 		},
-		Table: func(_ *analyze.GstatAnalysis, t *analyze.TableStats) error {
-			g.Table(t)
+		// Tables are encoded on the workers that analyse them, written
+		// here in order.
+		Prepare: func(t *analyze.TableStats) any {
+			b, err := report.EncodeGstatTable(t)
+			if err != nil {
+				return err
+			}
+			return b
+		},
+		Table: func(a *analyze.GstatAnalysis, _ *analyze.TableStats) error {
+			switch p := a.Prepared().(type) {
+			case error:
+				return p
+			case []byte:
+				g.TableEncoded(p)
+			}
 			return nil
 		},
 		Run: func(a *analyze.GstatAnalysis, _ *parse.GstatReport) error {
