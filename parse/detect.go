@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -45,28 +46,59 @@ func Detect(head []byte) (InputKind, string) {
 		return InputUnknown, "binary data (NUL bytes outside UTF-16 text)"
 	}
 	lr := NewLineReader(bytes.NewReader(head), "head")
+	lr.KeepTabs() // a table's tabs are its separator; detectText expands the rest
 	var lines []string
-	for lr.Next() && len(lines) < 4000 {
+	for lr.Next() && len(lines) < detectLines {
 		lines = append(lines, lr.Text())
 	}
 	// A cut at DetectSize leaves a partial last line.
 	if len(head) == DetectSize && len(lines) > 1 {
 		lines = lines[:len(lines)-1]
 	}
-	for _, d := range detectors {
-		if k, why := d(lines); k != "" {
-			// LineReader expands tabs, so a TSV reads as aligned text;
-			// the raw bytes tell (0x09 is 0x09 in UTF-16 too).
-			if k == InputThroughput && bytes.IndexByte(head, '\t') >= 0 {
-				why = strings.Replace(why, "aligned text", "tab-separated", 1)
-			}
-			return k, why
-		}
+	if k, why := detectText(lines, 1, bytes.IndexByte(head, '\t') >= 0); k != "" {
+		return k, why
 	}
 	if len(strings.TrimSpace(strings.Join(lines, ""))) == 0 {
 		return InputUnknown, "empty"
 	}
 	return InputUnknown, "no gstat, gbak, benchmark, bench run or table lines in the first " + sizeText(len(head))
+}
+
+// detectLines bounds the lines Detect looks at.
+const detectLines = 4000
+
+// detectText runs the detectors over raw, lines with their tabs, the
+// first of which is line first of the file (the reasons quote file
+// lines); tabs tells that the text held a tab. It returns "" when no
+// detector recognises them.
+func detectText(raw []string, first int, tabs bool) (InputKind, string) {
+	// The detectors read lines as every reader does, tabs expanded
+	// ("\tFlags\t\t\t0" and the same line copied from a web page alike);
+	// a table's cells are split at its tabs.
+	lines := raw
+	var lr LineReader
+	for i, l := range raw {
+		if strings.IndexByte(l, '\t') >= 0 {
+			if len(lr.expanded) == 0 {
+				lines = slices.Clone(raw) // the first tab
+			}
+			lines[i] = string(lr.expandTabs([]byte(l)))
+		}
+	}
+	for _, d := range detectors {
+		if k, why := d(lines, first); k != "" {
+			return k, why
+		}
+	}
+	if k, why := detectTable(lines, raw, first); k != "" {
+		// A table of tabs and spaces reads as aligned text; the raw
+		// bytes tell (0x09 is 0x09 in UTF-16 too).
+		if tabs {
+			why = strings.Replace(why, "aligned text", "tab-separated", 1)
+		}
+		return k, why
+	}
+	return "", ""
 }
 
 func sizeText(n int) string {
@@ -89,29 +121,33 @@ func looksBinary(b []byte) bool {
 	return bytes.IndexByte(b[:n], 0) >= 0
 }
 
-type detector func(lines []string) (InputKind, string)
+// A detector recognises lines, the first being line first of the file.
+type detector func(lines []string, first int) (InputKind, string)
 
 // detectors run in order; the first that recognises the text wins. gbak
 // comes before gstat because a restore log names tables and indices too,
-// and benchmarks before tables because pgbench logs are numeric columns.
-var detectors = []detector{detectBenchRun, detectGbak, detectGstat, detectBenchmark, detectTable}
+// and benchmarks before tables (detectTable, last) because pgbench logs
+// are numeric columns.
+var detectors = []detector{detectBenchRun, detectGbak, detectGstat, detectBenchmark}
 
 // detectBenchRun: fbdiag bench run's result starts with its format.
-func detectBenchRun(lines []string) (InputKind, string) {
+func detectBenchRun(lines []string, first int) (InputKind, string) {
 	for i, l := range lines {
 		if strings.TrimSpace(l) == "" {
 			continue
 		}
 		if isBenchRunLine(l) {
-			return InputBenchRun, "fbdiag bench run result, line " + fmt.Sprint(i+1) + ": format " + BenchFormat
+			return InputBenchRun, "fbdiag bench run result, line " + fmt.Sprint(first+i) + ": format " + BenchFormat
 		}
 		return "", ""
 	}
 	return "", ""
 }
 
-func why(i int, line string) string {
-	return fmt.Sprintf("line %d: %q", i+1, clip(strings.TrimSpace(line), 40))
+// why quotes lines[i] of a text whose first line is line first of the
+// file.
+func why(first, i int, line string) string {
+	return fmt.Sprintf("line %d: %q", first+i, clip(strings.TrimSpace(line), 40))
 }
 
 func clip(s string, n int) string {
@@ -123,23 +159,28 @@ func clip(s string, n int) string {
 }
 
 // detectGbak: gbak prefixes every line it writes with "gbak:".
-func detectGbak(lines []string) (InputKind, string) {
-	n, first := 0, -1
+func detectGbak(lines []string, first int) (InputKind, string) {
+	n, at := 0, -1
 	for i, l := range lines {
-		if strings.HasPrefix(strings.TrimLeft(l, " "), "gbak:") {
-			if first < 0 {
-				first = i
+		if isGbakLine(l) {
+			if at < 0 {
+				at = i
 			}
 			n++
 			if n >= 2 {
-				return InputGbak, why(first, lines[first])
+				return InputGbak, why(first, at, lines[at])
 			}
 		}
 	}
 	if n == 1 && len(nonEmpty(lines)) <= 3 {
-		return InputGbak, why(first, lines[first])
+		return InputGbak, why(first, at, lines[at])
 	}
 	return "", ""
+}
+
+// isGbakLine: a line gbak wrote, maybe indented by a web page or a mail.
+func isGbakLine(l string) bool {
+	return strings.HasPrefix(strings.TrimLeft(l, " \t"), "gbak:")
 }
 
 // gstatMarks are lines only gstat writes, from Firebird 1.5 to 6.0.
@@ -157,7 +198,7 @@ var gstatMarks = []string{
 	"Index pages: total",
 }
 
-func detectGstat(lines []string) (InputKind, string) {
+func detectGstat(lines []string, first int) (InputKind, string) {
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
 		for _, m := range gstatMarks {
@@ -169,7 +210,7 @@ func detectGstat(lines []string) (InputKind, string) {
 					strings.HasSuffix(m, "total") && !strings.Contains(t, "encrypted") {
 					continue
 				}
-				return InputGstat, why(i, l)
+				return InputGstat, why(first, i, l)
 			}
 		}
 	}
@@ -199,12 +240,12 @@ var benchMarks = []struct {
 // transaction, or the 11–15 columns of --aggregate-interval.
 var rePgbenchLog = regexp.MustCompile(`^\d+ \d+ (\d+|skipped|failed|serialization|deadlock)( \d+){3,12}$`)
 
-func detectBenchmark(lines []string) (InputKind, string) {
+func detectBenchmark(lines []string, first int) (InputKind, string) {
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
 		for _, m := range benchMarks {
 			if m.re.MatchString(t) {
-				return InputBenchmark, m.tool + ", " + why(i, l)
+				return InputBenchmark, m.tool + ", " + why(first, i, l)
 			}
 		}
 	}
@@ -217,7 +258,7 @@ func detectBenchmark(lines []string) (InputKind, string) {
 			}
 		}
 		if ok == min(len(ne), 20) {
-			return InputBenchmark, "pgbench log (-l), " + why(ne[0], lines[ne[0]])
+			return InputBenchmark, "pgbench log (-l), " + why(first, ne[0], lines[ne[0]])
 		}
 	}
 	return "", ""
@@ -236,8 +277,9 @@ func nonEmpty(lines []string) []int {
 // detectTable recognises a result table: a header row of at least two
 // names, then rows with the same number of cells, at least one of them a
 // number. Separators: tab, comma, semicolon, '|' (markdown) or a run of
-// two or more spaces (aligned text).
-func detectTable(lines []string) (InputKind, string) {
+// two or more spaces (aligned text). raw are the lines with their tabs,
+// lines with tabs expanded.
+func detectTable(lines, raw []string, first int) (InputKind, string) {
 	ne := nonEmpty(lines)
 	// Skip a title or comment line or two before the header.
 	for start := 0; start < min(3, len(ne)); start++ {
@@ -246,6 +288,10 @@ func detectTable(lines []string) (InputKind, string) {
 			break
 		}
 		for _, sep := range []string{"\t", "|", ",", ";", "  "} {
+			lines := lines
+			if sep == "\t" {
+				lines = raw
+			}
 			head := splitCells(lines[rows[0]], sep)
 			if len(head) < 2 || numericCells(head) == len(head) {
 				continue
@@ -263,7 +309,12 @@ func detectTable(lines []string) (InputKind, string) {
 				}
 			}
 			if checked > 0 && good*10 >= checked*8 {
-				return InputThroughput, fmt.Sprintf("%s table with %d columns, header %s", sepName(sep), len(head), why(rows[0], lines[rows[0]]))
+				// Quoted with its tabs expanded, as the readers read it.
+				quoted := lines[rows[0]]
+				if sep == "\t" {
+					quoted = string(new(LineReader).expandTabs([]byte(quoted)))
+				}
+				return InputThroughput, fmt.Sprintf("%s table with %d columns, header %s", sepName(sep), len(head), why(first, rows[0], quoted))
 			}
 		}
 	}
@@ -316,10 +367,15 @@ func isMarkdownRule(l string) bool {
 
 var reNumber = regexp.MustCompile(`^[-+]?(\d+([.,]\d*)?|[.,]\d+)([eE][-+]?\d+)?\s*%?$`)
 
+// numericCells counts the cells that are numbers, as the table reader
+// reads them: "17029", "12,5 %", and quantities with a unit or in several
+// parts ("10 GB", "4 horas 7 minutos").
 func numericCells(cells []string) int {
 	n := 0
 	for _, c := range cells {
 		if reNumber.MatchString(c) {
+			n++
+		} else if _, _, ok := ParseQuantity(c, false); ok {
 			n++
 		}
 	}

@@ -140,6 +140,9 @@ type GbakReader struct {
 	dropped          int
 	inError          bool
 	strs             map[string]string
+	// headerAt is the line of the last column header read (SplitInput
+	// puts it in the run it starts).
+	headerAt int
 }
 
 // maxInterned bounds the message cache. gbak repeats many messages
@@ -312,6 +315,7 @@ func (r *GbakReader) header(rest []byte) bool {
 		return false
 	}
 	r.cols, r.colsSet, r.guessed = cols, true, false
+	r.headerAt = r.lr.Line()
 	return true
 }
 

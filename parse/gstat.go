@@ -60,6 +60,7 @@ type GstatReader struct {
 	skipLine  int
 	skipCount int
 	skipFirst []byte
+	skipped   int // lines skipped so far (SplitInput tells gstat lines by it)
 
 	queue []GstatRecord
 	qi    int
@@ -133,6 +134,7 @@ func (r *GstatReader) noticeAt(line int, format string, args ...any) {
 // skip remembers a line that is not gstat output; consecutive ones make a
 // single notice.
 func (r *GstatReader) skip(t []byte) {
+	r.skipped++
 	if r.skipCount == 0 {
 		r.skipLine = r.lr.Line()
 		t = Redact(t)
