@@ -260,9 +260,12 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 <div class="scroll"><table>
 <tr><th>file</th><th>recognised as</th><th>why</th></tr>
 {{- range .Inputs}}
-<tr><td>{{iso .Name}}</td><td>{{.Kind}}</td><td>{{iso .Reason}}</td></tr>
+<tr><td>{{iso .Name}}{{with .Part}} <span class="muted">(lines {{.First}}–{{.Last}})</span>{{end}}</td><td>{{.Kind}}</td><td>{{iso .Reason}}</td></tr>
 {{- end}}
 </table></div>
+{{- range .SplitNotes}}
+<p class="muted">{{iso .}}</p>
+{{- end}}
 </details>
 </section>
 {{- range .Sections}}

@@ -17,13 +17,30 @@ import (
 // Input is one file given to the report, already recognised by
 // parse.Detect. Open is called by the section builders, which stream it.
 type Input struct {
-	// Name is the file as the user named it (shown in the report).
+	// Name is the file as the user named it (shown in the report), or
+	// for a part of a mixed input the part's name ("FILE#gbak-1").
 	Name   string
 	Kind   parse.InputKind
 	Reason string
 	Open   func() (io.ReadCloser, error)
+	// File is the file a part was cut from; "" for a whole input.
+	File string
+	// Part is the part's kind, lines and name; Split is the cut of its
+	// file (shared by the parts of one file). nil for a whole input.
+	Part  *parse.Part
+	Split *parse.Split
 
 	closer io.Closer // a stream's (StreamInput), for CloseInputs
+}
+
+// Source is the file the input was read from: File for a part, else
+// Name. The readers are given it, so that their messages read
+// file:line; the sections are named by Name.
+func (in Input) Source() string {
+	if in.File != "" {
+		return in.File
+	}
+	return in.Name
 }
 
 // Report is the whole HTML report: a summary first, then one section per

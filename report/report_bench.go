@@ -59,7 +59,7 @@ func readBenchRun(in Input) (*parse.BenchResult, error) {
 		return nil, err
 	}
 	defer rc.Close()
-	return parse.ReadBenchResult(rc, in.Name)
+	return parse.ReadBenchResult(rc, in.Source())
 }
 
 // BenchRunSection is one bench run: its figures, its verdicts and its

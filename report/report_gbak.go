@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"path/filepath"
+	"strings"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/labels"
@@ -24,6 +25,7 @@ const MaxComparisons = 3
 func gbakSections(ins []Input) []*Section {
 	var out []*Section
 	var tls []*analyze.Timeline
+	var read []Input // the input of each of tls
 	for _, in := range ins {
 		tl, err := readTimeline(in)
 		if tl == nil {
@@ -37,6 +39,7 @@ func gbakSections(ins []Input) []*Section {
 		}
 		out = append(out, s)
 		tls = append(tls, tl)
+		read = append(read, in)
 	}
 	n := 0
 	for i := 0; i < len(tls) && n < MaxComparisons; i++ {
@@ -45,6 +48,10 @@ func gbakSections(ins []Input) []*Section {
 				continue
 			}
 			l := labels.Distinct([]string{tls[i].File, tls[j].File})
+			if a, b := read[i], read[j]; a.Part != nil && b.Part != nil && a.File == b.File {
+				// Two parts of one file: "gbak-1" and "gbak-2", not "1" and "2".
+				l = []string{partLabel(a), partLabel(b)}
+			}
 			c := analyze.CompareTimelines(
 				analyze.GbakRun{Label: l[0], Timeline: tls[i]},
 				analyze.GbakRun{Label: l[1], Timeline: tls[j]})
@@ -56,6 +63,11 @@ func gbakSections(ins []Input) []*Section {
 		}
 	}
 	return out
+}
+
+// partLabel is a part's name without its file's: "gbak-1".
+func partLabel(in Input) string {
+	return strings.TrimPrefix(in.Name, in.File+"#")
 }
 
 func kindOf(tl *analyze.Timeline) string {
@@ -71,7 +83,12 @@ func readTimeline(in Input) (*analyze.Timeline, error) {
 		return nil, err
 	}
 	defer rc.Close()
-	return analyze.ReadGbakTimeline(rc, in.Name)
+	tl, err := analyze.ReadGbakTimeline(rc, in.Source())
+	if tl != nil {
+		// Messages name the file; the section the part.
+		tl.File = in.Name
+	}
+	return tl, err
 }
 
 // GbakStepsShown bounds the steps of a gbak section: the slowest ones

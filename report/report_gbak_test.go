@@ -98,7 +98,7 @@ func TestGbakComparisonSection(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ins = append(ins, in)
+		ins = append(ins, in...)
 	}
 	secs := gbakSections(ins)
 	if len(secs) != 3 {

@@ -50,7 +50,9 @@ func KeepGstatRuns(in Input, max int) (*GstatRuns, error) {
 	var kept []*parse.GstatReport // every stride-th run
 	var last *parse.GstatReport   // the latest run, whether or not kept
 	stride, n := 1, 0
-	err = parse.EachGstat(rc, in.Name, func(rep *parse.GstatReport) error {
+	err = parse.EachGstat(rc, in.Source(), func(rep *parse.GstatReport) error {
+		// Messages name the file; the analysis the part.
+		rep.File = in.Name
 		last = rep
 		if n%stride == 0 {
 			kept = append(kept, rep)

@@ -13,11 +13,14 @@ import (
 
 	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
+	"github.com/fbdiag/fbdiag/view"
 )
 
 // Inputs turns the command line's paths into Inputs: files as given,
 // folders walked (hidden entries skipped, files in natural name order), each
-// file's kind detected from its first parse.DetectSize bytes. A path that
+// file's kind detected from its first parse.DetectSize bytes. A file
+// holding several kinds (an article with its tables and a gbak excerpt)
+// is one Input per part (parse.SplitInput), in file order. A path that
 // cannot be read is returned in errs and the others are kept.
 func Inputs(paths []string) (ins []Input, errs []error) {
 	for _, p := range paths {
@@ -33,12 +36,12 @@ func Inputs(paths []string) (ins []Input, errs []error) {
 				// once: reopened, it is empty or waits forever.
 				open = pipeInput
 			}
-			in, err := open(p)
+			parts, err := open(p)
 			if err != nil {
 				errs = append(errs, err)
 				continue
 			}
-			ins = append(ins, in)
+			ins = append(ins, parts...)
 			continue
 		}
 		start := len(ins)
@@ -56,20 +59,21 @@ func Inputs(paths []string) (ins []Input, errs []error) {
 			if d.IsDir() || !d.Type().IsRegular() {
 				return nil
 			}
-			in, err := fileInput(q)
+			parts, err := fileInput(q)
 			if err != nil {
 				errs = append(errs, err)
 				return nil
 			}
-			ins = append(ins, in)
+			ins = append(ins, parts...)
 			return nil
 		})
 		if err != nil {
 			errs = append(errs, err)
 		}
 		// Natural order, as every list fbdiag prints: run2 before run10,
-		// so the first of a folder of runs (the baseline) is run1.
-		slices.SortStableFunc(ins[start:], func(a, b Input) int { return units.Compare(a.Name, b.Name) })
+		// so the first of a folder of runs (the baseline) is run1. The
+		// parts of a file stay in file order.
+		slices.SortStableFunc(ins[start:], func(a, b Input) int { return units.Compare(a.Source(), b.Source()) })
 	}
 	return ins, errs
 }
@@ -78,38 +82,91 @@ func Inputs(paths []string) (ins []Input, errs []error) {
 // pipe, a FIFO), named name in the report: its kind is recognised from
 // its first parse.DetectSize bytes, which are kept, and Open hands out
 // those bytes and the rest of r, once, so the input is streamed, never
-// held in memory or copied. CloseInputs closes r.
-func StreamInput(name string, r io.ReadCloser) (Input, error) {
+// held in memory or copied. CloseInputs closes r. A stream that ends
+// within those bytes and holds several kinds is one Input per part, read
+// from them; a longer one is not cut (it cannot be read again).
+func StreamInput(name string, r io.ReadCloser) ([]Input, error) {
 	head := make([]byte, parse.DetectSize)
 	n, err := io.ReadFull(r, head)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return Input{}, fmt.Errorf("%s: %w", name, err)
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	head = head[:n]
 	k, why := parse.Detect(head)
+	if n < parse.DetectSize {
+		if parts := splitInput(name, k, head, bytesOpen(head)); parts != nil {
+			parts[0].closer = r
+			return parts, nil
+		}
+	}
 	opened := false
-	return Input{Name: name, Kind: k, Reason: why, closer: r, Open: func() (io.ReadCloser, error) {
+	return []Input{{Name: name, Kind: k, Reason: why, closer: r, Open: func() (io.ReadCloser, error) {
 		if opened {
 			return nil, fmt.Errorf("%s: a pipe can be read only once", name)
 		}
 		opened = true
 		// Closing the reader leaves r to CloseInputs.
 		return io.NopCloser(io.MultiReader(bytes.NewReader(head), r)), nil
-	}}, nil
+	}}}, nil
+}
+
+// bytesOpen opens data, as many times as asked.
+func bytesOpen(data []byte) func() (io.ReadCloser, error) {
+	return func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
+}
+
+// splitInput is the parts of an input of kind k holding several kinds
+// (parse.SplitInput), each an Input read through parse.PartReader, or
+// nil when it holds one. head is its first parse.DetectSize bytes (all of
+// it when shorter); open reads it whole. Only a head holding several
+// kinds makes the whole input read to cut it, so a big gstat or gbak file
+// costs no more than its head.
+func splitInput(name string, k parse.InputKind, head []byte, open func() (io.ReadCloser, error)) []Input {
+	if k != parse.InputGbak && k != parse.InputGstat && k != parse.InputThroughput {
+		return nil
+	}
+	s, err := parse.SplitInput(bytesOpen(head), name)
+	if err != nil || !s.Mixed() {
+		return nil
+	}
+	if len(head) == parse.DetectSize {
+		if s, err = parse.SplitInput(open, name); err != nil || !s.Mixed() {
+			return nil
+		}
+	}
+	out := make([]Input, len(s.Parts))
+	for i := range s.Parts {
+		p := &s.Parts[i]
+		out[i] = Input{Name: p.Name, Kind: p.Kind, Reason: p.Reason, File: name, Part: p, Split: s,
+			Open: func() (io.ReadCloser, error) {
+				rc, err := open()
+				if err != nil {
+					return nil, err
+				}
+				return partReader{parse.PartReader(rc, name, *p), rc}, nil
+			}}
+	}
+	return out
+}
+
+// partReader reads a part of a file and closes the file.
+type partReader struct {
+	io.Reader
+	io.Closer
 }
 
 // pipeInput opens a pipe or FIFO named on the command line as a
 // StreamInput.
-func pipeInput(p string) (Input, error) {
+func pipeInput(p string) ([]Input, error) {
 	f, err := os.Open(p)
 	if err != nil {
-		return Input{}, err
+		return nil, err
 	}
-	in, err := StreamInput(p, f)
+	ins, err := StreamInput(p, f)
 	if err != nil {
 		f.Close()
 	}
-	return in, err
+	return ins, err
 }
 
 // CloseInputs closes what StreamInput kept open.
@@ -121,19 +178,25 @@ func CloseInputs(ins []Input) {
 	}
 }
 
-func fileInput(p string) (Input, error) {
+// fileInput is a file as one Input, or one per part when it holds
+// several kinds.
+func fileInput(p string) ([]Input, error) {
 	f, err := os.Open(p)
 	if err != nil {
-		return Input{}, err
+		return nil, err
 	}
 	defer f.Close()
 	head := make([]byte, parse.DetectSize)
 	n, err := io.ReadFull(f, head)
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return Input{}, err
+		return nil, err
 	}
 	k, why := parse.Detect(head[:n])
-	return Input{Name: p, Kind: k, Reason: why, Open: func() (io.ReadCloser, error) { return os.Open(p) }}, nil
+	open := func() (io.ReadCloser, error) { return os.Open(p) }
+	if parts := splitInput(p, k, head[:n], open); parts != nil {
+		return parts, nil
+	}
+	return []Input{{Name: p, Kind: k, Reason: why, Open: open}}, nil
 }
 
 // BytesInput is an input held in memory (standard input).
@@ -175,7 +238,31 @@ func FSInputs(fsys fs.FS, root string) ([]Input, error) {
 		}
 		k, why := parse.Detect(head[:n])
 		name := p
-		ins = append(ins, Input{Name: name, Kind: k, Reason: why, Open: func() (io.ReadCloser, error) { return fsys.Open(path.Clean(name)) }})
+		open := func() (io.ReadCloser, error) { return fsys.Open(path.Clean(name)) }
+		if parts := splitInput(name, k, head[:n], open); parts != nil {
+			ins = append(ins, parts...)
+			continue
+		}
+		ins = append(ins, Input{Name: name, Kind: k, Reason: why, Open: open})
 	}
 	return ins, nil
+}
+
+// SplitNotes says of each input file cut into parts how it was cut
+// (view.SplitNote), in input order.
+func (r *Report) SplitNotes() []string {
+	var out []string
+	var last *parse.Split
+	for _, in := range r.Inputs {
+		if in.Split == nil || in.Split == last {
+			continue
+		}
+		last = in.Split
+		kinds := map[parse.InputKind]bool{}
+		for _, p := range in.Split.Parts {
+			kinds[p.Kind] = true
+		}
+		out = append(out, view.SplitNote(in.File, len(in.Split.Parts), len(kinds), in.Split.Skipped))
+	}
+	return out
 }

@@ -107,7 +107,7 @@ func readThroughput(in Input) ([]*parse.Table, []*parse.Run, []parse.Notice, err
 		return nil, nil, nil, err
 	}
 	defer rc.Close()
-	return parse.ReadThroughput(rc, in.Name)
+	return parse.ReadThroughput(rc, in.Source())
 }
 
 // ThroughputSection analyses one experiment with the mode the input calls

@@ -68,6 +68,10 @@ func runDetect(o detectOptions, stdin io.Reader, stdout, stderr io.Writer) error
 		found := make([]parse.Detected, len(ins))
 		for i, in := range ins {
 			found[i] = parse.Detected{File: in.Name, Kind: in.Kind, Reason: in.Reason}
+			if in.Part != nil {
+				found[i].Source, found[i].FirstLine, found[i].LastLine = in.File, in.Part.First, in.Part.Last
+				found[i].SkippedLines = &in.Split.Skipped
+			}
 		}
 		if o.json {
 			err = report.WriteJSON(stdout, found)

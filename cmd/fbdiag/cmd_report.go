@@ -184,12 +184,12 @@ func namedInputs(stdin io.Reader, args []string) (ins []report.Input, files []st
 			errs = append(errs, errs2...)
 			continue
 		}
-		in, err := report.StreamInput("<stdin>", io.NopCloser(stdin))
+		parts, err := report.StreamInput("<stdin>", io.NopCloser(stdin))
 		if err != nil {
 			remove()
 			return nil, nil, nil, nil, err
 		}
-		ins = append(ins, in)
+		ins = append(ins, parts...)
 	}
 	return ins, files, errs, remove, nil
 }

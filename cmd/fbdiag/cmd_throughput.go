@@ -274,7 +274,14 @@ func throughputFiles(args []string, stderr io.Writer) ([]string, error) {
 			return nil, errors.Join(errs...)
 		}
 		n := len(names)
-		for _, f := range ins {
+		for i, f := range ins {
+			if f.Part != nil {
+				// A part is no file to name; the file holds other kinds.
+				if i == 0 || ins[i-1].File != f.File {
+					fmt.Fprintf(stderr, "fbdiag: throughput: skipped %s: holds several kinds ('fbdiag report' reads its parts)\n", f.File)
+				}
+				continue
+			}
 			switch f.Kind {
 			case parse.InputThroughput, parse.InputBenchmark, parse.InputBenchRun:
 				names = append(names, f.Name)
