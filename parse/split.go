@@ -83,8 +83,8 @@ func PartName(name string, k InputKind, n int) string {
 // next step starts, time minus delta, at the time of the last one), and
 // otherwise end the part. Time going back starts another part: another
 // run. One gstat run (GstatReader's report) is one part, unless a table
-// or gbak excerpt comes between its lines; tables of the same columns
-// one after the other are one part, as the table reader merges them.
+// or gbak excerpt comes between its lines. Each table is a part (two of
+// the same columns too: each is analysed on its own).
 //
 // An input with parts of one kind only is not cut: its Split is one
 // part, the whole input, with Detect's kind and reason. So is an input
@@ -112,6 +112,12 @@ func SplitInput(open func() (io.ReadCloser, error), name string) (*Split, error)
 	}
 	if err := sp.gstatRuns(); err != nil {
 		return nil, err
+	}
+	if n := btoi(len(sp.gbak) > 0) + btoi(len(sp.gstat) > 0) + btoi(sp.other > 0); n < 2 {
+		// One kind at most (a table needs lines of its own): the
+		// common case of a gstat, gbak or CSV file, told in two passes.
+		s.Lines = sp.lines
+		return whole()
 	}
 	if err := sp.tables(); err != nil {
 		return nil, err
@@ -158,8 +164,7 @@ func countLines(open func() (io.ReadCloser, error)) (int, error) {
 type candidate struct {
 	kind        InputKind
 	first, last int
-	report      int      // a gstat run's report (GstatReader's count)
-	columns     []string // a table's column names, when it has a header
+	report      int // a gstat run's report (GstatReader's count)
 }
 
 type cutter struct {
@@ -169,7 +174,10 @@ type cutter struct {
 	gstat []candidate // runs of gstat lines with only blank lines between
 	table []candidate
 	parts []candidate // all, in line order, joined
-	lines int
+	lines int         // the input's
+	// other counts the lines that are not blank and neither gbak's nor
+	// gstat's: where tables may be.
+	other int
 }
 
 // continues is the most that time minus delta of a step may differ from
@@ -252,6 +260,9 @@ func (sp *cutter) gstatRuns() error {
 			continue
 		}
 		if g.skipped > skipped || sp.inGbak(line) {
+			if !sp.inGbak(line) {
+				sp.other++
+			}
 			cur = nil
 			continue
 		}
@@ -290,27 +301,20 @@ func (sp *cutter) tables() error {
 		if n := len(t.Rows); n > 0 {
 			c.last = t.Rows[n-1].Line
 		}
-		if t.Header {
-			c.columns = make([]string, len(t.Columns))
-			for i, col := range t.Columns {
-				c.columns[i] = normName(col.Name)
-			}
-		}
 		sp.table = append(sp.table, c)
 	}
 	return tr.Err()
 }
 
 // join puts the candidates in line order and joins the runs of one gstat
-// report, and tables of the same columns, that nothing else separates.
+// report that nothing else separates (the gstat reader skips the prose
+// between them, as in a file of its own).
 func (sp *cutter) join() {
 	all := slices.Concat(sp.gbak, sp.gstat, sp.table)
 	slices.SortStableFunc(all, func(a, b candidate) int { return a.first - b.first })
 	for _, c := range all {
 		if n := len(sp.parts); n > 0 {
-			p := &sp.parts[n-1]
-			if p.kind == c.kind && (c.kind == InputGstat && p.report == c.report ||
-				c.kind == InputThroughput && p.columns != nil && slices.Equal(p.columns, c.columns)) {
+			if p := &sp.parts[n-1]; c.kind == InputGstat && p.kind == InputGstat && p.report == c.report {
 				p.last = max(p.last, c.last)
 				continue
 			}
@@ -434,4 +438,11 @@ func (l *linesReader) Read(p []byte) (int, error) {
 	n := copy(p, l.buf[l.off:])
 	l.off += n
 	return n, nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

@@ -92,13 +92,12 @@ func StreamInput(name string, r io.ReadCloser) ([]Input, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	head = head[:n]
-	k, why := parse.Detect(head)
 	if n < parse.DetectSize {
-		if parts := splitInput(name, k, head, bytesOpen(head)); parts != nil {
-			parts[0].closer = r
-			return parts, nil
-		}
+		ins := headInputs(name, head, bytesOpen(head))
+		ins[0].closer = r
+		return ins, nil
 	}
+	k, why := parse.Detect(head)
 	opened := false
 	return []Input{{Name: name, Kind: k, Reason: why, closer: r, Open: func() (io.ReadCloser, error) {
 		if opened {
@@ -115,24 +114,25 @@ func bytesOpen(data []byte) func() (io.ReadCloser, error) {
 	return func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(data)), nil }
 }
 
-// splitInput is the parts of an input of kind k holding several kinds
-// (parse.SplitInput), each an Input read through parse.PartReader, or
-// nil when it holds one. head is its first parse.DetectSize bytes (all of
-// it when shorter); open reads it whole. Only a head holding several
-// kinds makes the whole input read to cut it, so a big gstat or gbak file
-// costs no more than its head.
-func splitInput(name string, k parse.InputKind, head []byte, open func() (io.ReadCloser, error)) []Input {
-	if k != parse.InputGbak && k != parse.InputGstat && k != parse.InputThroughput {
-		return nil
-	}
+// headInputs recognises an input from head, its first parse.DetectSize
+// bytes (all of it when shorter), and returns it as one Input, or one per
+// part when it holds several kinds (parse.SplitInput), each read through
+// parse.PartReader. open reads the input whole. Only a head holding
+// several kinds makes the whole input read to cut it, so a big gstat or
+// gbak file costs no more than its head.
+func headInputs(name string, head []byte, open func() (io.ReadCloser, error)) []Input {
 	s, err := parse.SplitInput(bytesOpen(head), name)
-	if err != nil || !s.Mixed() {
-		return nil
+	if err != nil { // bytes do not fail; be safe all the same
+		k, why := parse.Detect(head)
+		return []Input{{Name: name, Kind: k, Reason: why, Open: open}}
 	}
-	if len(head) == parse.DetectSize {
-		if s, err = parse.SplitInput(open, name); err != nil || !s.Mixed() {
-			return nil
+	if s.Mixed() && len(head) == parse.DetectSize {
+		if all, err := parse.SplitInput(open, name); err == nil {
+			s = all
 		}
+	}
+	if !s.Mixed() {
+		return []Input{{Name: name, Kind: s.Parts[0].Kind, Reason: s.Parts[0].Reason, Open: open}}
 	}
 	out := make([]Input, len(s.Parts))
 	for i := range s.Parts {
@@ -191,12 +191,7 @@ func fileInput(p string) ([]Input, error) {
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 		return nil, err
 	}
-	k, why := parse.Detect(head[:n])
-	open := func() (io.ReadCloser, error) { return os.Open(p) }
-	if parts := splitInput(p, k, head[:n], open); parts != nil {
-		return parts, nil
-	}
-	return []Input{{Name: p, Kind: k, Reason: why, Open: open}}, nil
+	return headInputs(p, head[:n], func() (io.ReadCloser, error) { return os.Open(p) }), nil
 }
 
 // BytesInput is an input held in memory (standard input).
@@ -236,14 +231,8 @@ func FSInputs(fsys fs.FS, root string) ([]Input, error) {
 		if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
 			return nil, err
 		}
-		k, why := parse.Detect(head[:n])
 		name := p
-		open := func() (io.ReadCloser, error) { return fsys.Open(path.Clean(name)) }
-		if parts := splitInput(name, k, head[:n], open); parts != nil {
-			ins = append(ins, parts...)
-			continue
-		}
-		ins = append(ins, Input{Name: name, Kind: k, Reason: why, Open: open})
+		ins = append(ins, headInputs(name, head[:n], func() (io.ReadCloser, error) { return fsys.Open(path.Clean(name)) })...)
 	}
 	return ins, nil
 }
