@@ -20,7 +20,8 @@ func Detect(files []parse.Detected) *Doc {
 		{Key: "kind", Title: "kind"},
 	}, Rows: [][]Cell{}}
 	if parts {
-		t.Columns = append(t.Columns, Column{Key: "first_line", Title: "first line"}, Column{Key: "last_line", Title: "last line"})
+		t.Columns = append(t.Columns, Column{Key: "first_line", Title: "first line", Kind: CountKind},
+			Column{Key: "last_line", Title: "last line", Kind: CountKind})
 	}
 	t.Columns = append(t.Columns, Column{Key: "reason", Title: "why"})
 	for i, f := range files {

@@ -353,3 +353,37 @@ func TestReportFleetBrowser(t *testing.T) {
 		t.Errorf("first screen %q", first)
 	}
 }
+
+// Seed 003, an article with two tables and two restore excerpts, makes a
+// report of its four parts: two restores, their comparison, two A/B.
+func TestReportMixedSeed(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r")
+	p := testutil.Testdata(t, "mixed", "003_f44fd1243848db85.txt")
+	out, errs, code := runCLI(t, nil, "report", "--out", dir, p)
+	if code != exitOK || errs != "" || !strings.Contains(out, "\n4 inputs, 5 sections, 5 charts; 0 critical, 0 warnings\n") {
+		t.Fatalf("exit %d %q:\n%s", code, errs, out)
+	}
+	sections, images, _ := reportDoc(t, filepath.Join(dir, "index.html"))
+	want := []string{"summary", "003_f44fd1243848db85.txt-gbak-1", "003_f44fd1243848db85.txt-gbak-2",
+		"compare-003_f44fd1243848db85.txt-gbak-1-003_f44fd1243848db85", "003_f44fd1243848db85.txt-table-1", "003_f44fd1243848db85.txt-table-2"}
+	if !slices.Equal(sections, want) || images != 5 {
+		t.Errorf("%d images, sections %v", images, sections)
+	}
+	var sum struct {
+		Runs []struct {
+			File, Outcome string
+		}
+		Benchmarks []struct {
+			Files []string
+			Kind  string
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil || json.Unmarshal(b, &sum) != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Runs) != 2 || sum.Runs[0].File != filepath.ToSlash(p)+"#gbak-1" || sum.Runs[0].Outcome != "incomplete" ||
+		len(sum.Benchmarks) != 2 || sum.Benchmarks[1].Files[0] != p+"#table-2" || sum.Benchmarks[1].Kind != "ab" {
+		t.Errorf("report.json:\n%s", b)
+	}
+}
