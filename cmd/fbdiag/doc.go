@@ -466,8 +466,11 @@
 // transaction rate) and what gstat trend says of them all, with its
 // charts; runs made with other
 // gstat switches (-h, -i, without -r) are left out of it and named. An
-// index.html fbdiag did not write is never overwritten (exit 1).
-// --width, --height and --dpi size the charts (1200×675 px at 150 DPI by
+// index.html fbdiag did not write is never overwritten (exit 1). A file
+// holding several kinds (an article with its result tables and a gbak
+// excerpt) is cut into its parts, each analysed as its kind and named
+// FILE#table-1, FILE#gbak-2; the prose around them is skipped and
+// counted. --width, --height and --dpi size the charts (1200×675 px at 150 DPI by
 // default). The page and the detection rules are described in
 // docs/report.md.
 //
@@ -484,6 +487,17 @@
 //	file                                kind        why
 //	testdata/seeds/power-plan-tpcc.tsv  throughput  tab-separated table with 2 columns, header line 1: "power_plan      tpcc_score"
 //	testdata/fb30/shop-gstat-h.txt      gstat       line 3: "Gstat execution time Wed Dec  2 14:14:2…"
+//
+// A file cut into parts is listed part by part, with its lines:
+//
+//	$ fbdiag detect testdata/mixed/003_f44fd1243848db85.txt
+//	file                                             kind        first line  last line  why
+//	testdata/mixed/003_f44fd1243848db85.txt#table-1  throughput          15         17  tab-separated table with 2 columns, header line 15: "Plan de energía Rendimiento TPC-C (cuan…"
+//	testdata/mixed/003_f44fd1243848db85.txt#table-2  throughput          23         25  tab-separated table with 2 columns, header line 23: "Plan de energía Tiempo de restauración …"
+//	testdata/mixed/003_f44fd1243848db85.txt#gbak-1   gbak                35         39  line 35: "gbak: 9529.339 1230.343 5028900 346529 …"
+//	testdata/mixed/003_f44fd1243848db85.txt#gbak-2   gbak                45         52  line 45: "gbak: 5301.785 615.045 5028900 346529 a…"
+//	testdata/mixed/003_f44fd1243848db85.txt: 4 parts of 2 kinds; 22 lines of prose around them skipped
+//	  (blank lines not counted).
 //
 // # Charts (--png)
 //
