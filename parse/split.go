@@ -67,8 +67,9 @@ func PartName(name string, k InputKind, n int) string {
 // SplitInput cuts an input that holds output of several kinds into its
 // parts: gstat runs, gbak log excerpts and result tables, each with its
 // kind and lines. Prose between them is skipped (Split.Skipped counts its
-// lines). open is called once per pass over the input (at most four):
-// memory holds the parts' bounds, never the input.
+// lines). open is called once per pass over the input (five at most: the
+// head, one per reader, one to confirm): memory holds the parts' bounds,
+// never the input.
 //
 // Each kind is found by its own reader, so that a part is what that
 // reader reads: gbak lines by their "gbak:" prefix (GbakReader), gstat
