@@ -16,7 +16,7 @@ func TestPalettePNG(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rgba := c.render(Options{}).Image().(*image.RGBA)
+	rgba := c.render(Options{})
 	p := toPaletted(rgba)
 	if p == nil {
 		t.Fatal("a chart was not reduced to a palette")
