@@ -8,6 +8,7 @@ import (
 	"image/png"
 	"io"
 	"slices"
+	"sync"
 )
 
 // Charts are flat colours plus the anti-aliased edges between them: a few
@@ -34,51 +35,83 @@ type colourTable struct {
 	n     int
 }
 
-func (t *colourTable) find(c uint32) *colourCount {
+// find is the slot of colour c, taken when c is new.
+func (t *colourTable) find(c uint32) int {
 	mask := uint32(len(t.slots) - 1)
 	for h := (c * 2654435761) >> 18 & mask; ; h = (h + 1) & mask {
 		s := &t.slots[h]
 		if !s.used {
 			s.used, s.c = true, c
 			t.n++
-			return s
+			return int(h)
 		}
 		if s.c == c {
-			return s
+			return int(h)
 		}
 	}
 }
 
 // encodePNG writes img as PNG, as a palette image when it can.
 func encodePNG(w io.Writer, img image.Image) error {
-	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	enc := png.Encoder{CompressionLevel: png.BestSpeed, BufferPool: &pngBuffers}
 	if rgba, ok := img.(*image.RGBA); ok {
 		if p := toPaletted(rgba); p != nil {
+			defer palettedPool.Put(p)
 			return enc.Encode(w, p)
 		}
 	}
 	return enc.Encode(w, img)
 }
 
+// pngBuffers keeps the encoder's compressor and row buffers between
+// charts (png.EncoderBufferPool).
+var pngBuffers pngPool
+
+type pngPool struct{ sync.Pool }
+
+func (p *pngPool) Get() *png.EncoderBuffer {
+	b, _ := p.Pool.Get().(*png.EncoderBuffer)
+	return b
+}
+
+func (p *pngPool) Put(b *png.EncoderBuffer) { p.Pool.Put(b) }
+
+// palettedPool and slotsPool keep the palette picture and the colour
+// slot of every pixel between charts.
+var palettedPool, slotsPool sync.Pool
+
 // toPaletted returns img as a 256-colour image, or nil when it has too
-// many colours.
+// many colours. One pass over the pixels counts the colours and notes
+// each pixel's slot in the table; the palette is then the most frequent
+// colours, and a pixel's entry is its slot's.
 func toPaletted(img *image.RGBA) *image.Paletted {
 	r := img.Bounds()
+	w, h := r.Dx(), r.Dy()
 	t := colourTable{slots: make([]colourCount, 2*maxDistinct)}
-	w4 := r.Dx() * 4
+	slots, _ := slotsPool.Get().([]uint16)
+	if cap(slots) < w*h {
+		slots = make([]uint16, w*h)
+	}
+	slots = slots[:w*h]
+	defer slotsPool.Put(slots)
+	w4 := w * 4
 	var last uint32
-	var lastSlot *colourCount
-	for y := 0; y < r.Dy(); y++ {
+	var slot uint16
+	started := false
+	for y := 0; y < h; y++ {
 		row := img.Pix[y*img.Stride : y*img.Stride+w4]
-		for i := 0; i < len(row); i += 4 {
-			c := binary.LittleEndian.Uint32(row[i:])
-			if lastSlot == nil || c != last {
-				last, lastSlot = c, t.find(c)
+		dst := slots[y*w : (y+1)*w]
+		for i := range dst {
+			c := binary.LittleEndian.Uint32(row[4*i:])
+			if !started || c != last {
+				s := t.find(c)
 				if t.n > maxDistinct {
 					return nil
 				}
+				last, slot, started = c, uint16(s), true
 			}
-			lastSlot.n++
+			t.slots[slot].n++
+			dst[i] = slot
 		}
 	}
 	all := make([]*colourCount, 0, t.n)
@@ -103,18 +136,17 @@ func toPaletted(img *image.RGBA) *image.Paletted {
 	for _, e := range all[keep:] {
 		e.index = nearest(e.c, all[:keep])
 	}
-	out := image.NewPaletted(image.Rect(0, 0, r.Dx(), r.Dy()), pal)
-	lastSlot = nil
-	for y := 0; y < r.Dy(); y++ {
-		row := img.Pix[y*img.Stride : y*img.Stride+w4]
-		dst := out.Pix[y*out.Stride : y*out.Stride+r.Dx()]
-		for i := range dst {
-			c := binary.LittleEndian.Uint32(row[4*i:])
-			if lastSlot == nil || c != last {
-				last, lastSlot = c, t.find(c)
-			}
-			dst[i] = lastSlot.index
-		}
+	index := make([]uint8, len(t.slots))
+	for i := range t.slots {
+		index[i] = t.slots[i].index
+	}
+	out, _ := palettedPool.Get().(*image.Paletted)
+	if out == nil || out.Rect.Dx() != w || out.Rect.Dy() != h {
+		out = image.NewPaletted(image.Rect(0, 0, w, h), pal)
+	}
+	out.Palette = pal
+	for i, s := range slots {
+		out.Pix[i] = index[s]
 	}
 	return out
 }
