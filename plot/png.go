@@ -95,24 +95,32 @@ func toPaletted(img *image.RGBA) *image.Paletted {
 	slots = slots[:w*h]
 	defer slotsPool.Put(slots)
 	w4 := w * 4
+	// Pixels come in runs of one colour: the table is read and counted
+	// once a run.
 	var last uint32
 	var slot uint16
-	started := false
+	run := int32(0)
 	for y := 0; y < h; y++ {
 		row := img.Pix[y*img.Stride : y*img.Stride+w4]
 		dst := slots[y*w : (y+1)*w]
 		for i := range dst {
 			c := binary.LittleEndian.Uint32(row[4*i:])
-			if !started || c != last {
+			if c != last || run == 0 {
+				if run > 0 {
+					t.slots[slot].n += run
+				}
 				s := t.find(c)
 				if t.n > maxDistinct {
 					return nil
 				}
-				last, slot, started = c, uint16(s), true
+				last, slot, run = c, uint16(s), 0
 			}
-			t.slots[slot].n++
+			run++
 			dst[i] = slot
 		}
+	}
+	if run > 0 {
+		t.slots[slot].n += run
 	}
 	all := make([]*colourCount, 0, t.n)
 	for i := range t.slots {
@@ -133,8 +141,12 @@ func toPaletted(img *image.RGBA) *image.Paletted {
 		e.index = uint8(i)
 		pal[i] = color.RGBA{R: uint8(e.c), G: uint8(e.c >> 8), B: uint8(e.c >> 16), A: uint8(e.c >> 24)}
 	}
+	kept := make([]uint32, keep)
+	for i, e := range all[:keep] {
+		kept[i] = e.c
+	}
 	for _, e := range all[keep:] {
-		e.index = nearest(e.c, all[:keep])
+		e.index = nearest(e.c, kept)
 	}
 	index := make([]uint8, len(t.slots))
 	for i := range t.slots {
@@ -153,15 +165,12 @@ func toPaletted(img *image.RGBA) *image.Paletted {
 
 // nearest is the kept colour closest to c (squared distance over the four
 // channels, the first on ties).
-func nearest(c uint32, kept []*colourCount) uint8 {
+func nearest(c uint32, kept []uint32) uint8 {
 	best, bestD := 0, int(^uint(0)>>1)
+	r, g, b, a := int(uint8(c)), int(uint8(c>>8)), int(uint8(c>>16)), int(uint8(c>>24))
 	for i, k := range kept {
-		d := 0
-		for s := 0; s < 32; s += 8 {
-			x := int(uint8(c>>s)) - int(uint8(k.c>>s))
-			d += x * x
-		}
-		if d < bestD {
+		dr, dg, db, da := r-int(uint8(k)), g-int(uint8(k>>8)), b-int(uint8(k>>16)), a-int(uint8(k>>24))
+		if d := dr*dr + dg*dg + db*db + da*da; d < bestD {
 			best, bestD = i, d
 		}
 	}
