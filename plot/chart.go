@@ -2,6 +2,7 @@ package plot
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"image"
 	"image/color"
@@ -94,7 +95,9 @@ type Chart struct {
 	Plotted []Plotted
 	// Notes are sentences that stand for what is not drawn ("no record
 	// versions in this snapshot"); the PNG has them in a legend and a
-	// caller shows them beside the chart.
+	// caller shows them beside the chart. A chart whose every panel
+	// would be empty has its notes only and no panel (Drawn is false):
+	// no picture, the sentences in its place.
 	Notes []string
 
 	panels []panel
@@ -165,6 +168,21 @@ func (c *Chart) add(p Plotted) {
 // Panels is the number of panels, laid side by side.
 func (c *Chart) Panels() int { return len(c.panels) }
 
+// Drawn reports whether the chart has a picture; a chart of notes only
+// (NotesOnly) has none.
+func (c *Chart) Drawn() bool { return len(c.panels) > 0 }
+
+// NotesOnly is the chart of a kind whose every panel would be empty: the
+// notes say what it would have shown ("no record versions in these
+// snapshots"), and it has no picture.
+func NotesOnly(k Kind, title string, notes ...string) *Chart {
+	return &Chart{Kind: k, Title: title, Notes: notes}
+}
+
+// ErrNotDrawn is returned when a chart of notes only is asked for a
+// picture.
+var ErrNotDrawn = errors.New("a chart of notes only has no picture")
+
 // Draw draws the chart on a canvas; panels are laid side by side.
 func (c *Chart) Draw(dc draw.Canvas) {
 	// A small margin so nothing touches the picture's edge.
@@ -227,6 +245,9 @@ func putCanvas(img *image.RGBA) { canvases.Put(img) }
 // WritePNGTo writes the chart as PNG. A gonum/plot panic (an axis it
 // cannot scale) becomes an error: one bad chart must not stop a report.
 func (c *Chart) WritePNGTo(w io.Writer, o Options) (err error) {
+	if !c.Drawn() {
+		return fmt.Errorf("plot %s %q: %w", c.Kind, c.Title, ErrNotDrawn)
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("plot %s %q: %v", c.Kind, c.Title, r)

@@ -2,6 +2,7 @@ package plot
 
 import (
 	"bytes"
+	"errors"
 	"image/png"
 	"math"
 	"strings"
@@ -9,8 +10,9 @@ import (
 )
 
 // TestDegenerateInputs: odd but possible analysis results (one point,
-// zeros, NaN for unknown, a 200-character name) draw or return an error;
-// they never panic and never draw a blank picture.
+// zeros, NaN for unknown, a 200-character name) draw, return an error or
+// become their notes only (every panel would be empty); they never panic
+// and never draw a blank picture.
 func TestDegenerateInputs(t *testing.T) {
 	nan := math.NaN()
 	long := strings.Repeat("VERY_LONG_NAME_", 14)
@@ -47,11 +49,24 @@ func TestDegenerateInputs(t *testing.T) {
 			return ABChart(AB{Names: []string{"a", long}, Values: []float64{0, 5}})
 		},
 	}
+	notesOnly := map[string]string{
+		"tables without -r": "no table has data pages in this snapshot",
+		"empty fill":        "no " + long + " in this snapshot",
+	}
 	for name, mk := range cases {
 		t.Run(name, func(t *testing.T) {
 			c, err := mk()
 			if err != nil {
 				t.Logf("refused: %v", err)
+				return
+			}
+			if want, ok := notesOnly[name]; ok || !c.Drawn() {
+				if c.Drawn() || len(c.Notes) != 1 || c.Notes[0] != want {
+					t.Fatalf("drawn %v, notes %q, want the notes only %q", c.Drawn(), c.Notes, want)
+				}
+				if _, err := c.PNG(Options{}); !errors.Is(err, ErrNotDrawn) {
+					t.Fatalf("PNG of notes only: %v", err)
+				}
 				return
 			}
 			b, err := c.PNG(Options{Width: 480, Height: 300, DPI: 72})

@@ -2,6 +2,7 @@ package plot
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -162,6 +163,8 @@ func TablesChart(d Tables) (*Chart, error) {
 		return nil, errNoData(ch.Kind, "tables")
 	}
 	n := len(d.Tables)
+	// Sizes that are all zero or unknown make an empty panel.
+	sized := slices.ContainsFunc(d.Tables, func(t TableBar) bool { return finite(t.Size) && t.Size > 0 })
 	p := newPlot(d.Title, "size ("+d.SizeUnit+")", "")
 	bars := make([]sizeBar, n)
 	for i, t := range d.Tables {
@@ -214,6 +217,14 @@ func TablesChart(d Tables) (*Chart, error) {
 	}
 	if len(none) > 0 {
 		ch.Notes = append(ch.Notes, "no "+strings.Join(none, " and no ")+" in this snapshot")
+	}
+	if !sized && !anyV && !anyF {
+		// Every panel would be empty: the sentences stand for them.
+		note := "no table has data pages in this snapshot"
+		if !slices.ContainsFunc(d.Tables, func(t TableBar) bool { return finite(t.Size) }) {
+			note = "no table size in this snapshot"
+		}
+		return NotesOnly(ch.Kind, d.Title, append([]string{note}, ch.Notes...)...), nil
 	}
 	switch {
 	case anyV || anyF:
@@ -283,6 +294,16 @@ func FillChart(d Fill) (*Chart, error) {
 	ch := &Chart{Kind: KindFill, Title: d.Title}
 	if len(d.Groups) == 0 {
 		return nil, errNoData(ch.Kind, "fill distributions")
+	}
+	var empty []string
+	for _, grp := range d.Groups {
+		if !slices.ContainsFunc(grp.Pages[:], func(v float64) bool { return finite(v) && v > 0 }) {
+			empty = append(empty, grp.Name)
+		}
+	}
+	if len(empty) == len(d.Groups) {
+		// No page to share out: the sentence stands for the panel.
+		return NotesOnly(ch.Kind, d.Title, "no "+strings.Join(empty, " and no ")+" in this snapshot"), nil
 	}
 	p := newPlot(d.Title, "page fill", "share of pages (%)")
 	valueGrid(p, false)

@@ -22,7 +22,7 @@ func WriteDone(w io.Writer, index string, inputs int, r *Report) {
 	}
 	fmt.Fprintf(w, "wrote %s\n", index)
 	fmt.Fprintf(w, "%s, %s, %s; %d critical, %s\n",
-		plural(inputs, "input"), plural(len(r.Sections), "section"), plural(len(r.Figures()), "chart"),
+		plural(inputs, "input"), plural(len(r.Sections), "section"), plural(len(r.Drawn()), "chart"),
 		crit, plural(warn, "warning"))
 }
 

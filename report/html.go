@@ -316,14 +316,16 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 {{- end}}
 {{- end}}
 {{- range .Figures}}{{$f := .}}
-{{- with $.Same .}}
+{{- if not .Chart.Drawn}}
+<p class="chart-notes"><span class="muted">{{iso .Chart.Title}}:</span> {{iso (join .Chart.Notes "; ")}}.</p>
+{{- else}}{{with $.Same .}}
 <p class="muted">{{iso $f.Chart.Title}}: the same image as <a href="#{{figID .}}">{{iso .File}}</a> above.</p>
 {{- else}}
 <figure id="{{figID $f}}">
 {{img $f $.Width $.Height}}
-<figcaption>{{iso $f.Chart.Title}} <span class="muted">({{iso $f.File}})</span></figcaption>
+<figcaption>{{iso $f.Chart.Title}} <span class="muted">({{iso $f.File}})</span>{{range $f.Chart.Notes}}<br>{{iso .}}{{end}}</figcaption>
 </figure>
-{{- end}}
+{{- end}}{{end}}
 {{- end}}
 {{- if not .Fragment}}
 {{- range .Tables}}
@@ -454,5 +456,5 @@ func sameImages(figs []*Figure) map[*Figure]*Figure {
 // WriteHTML writes the report as one HTML page. Render must have been
 // called so the figures carry their PNG bytes.
 func WriteHTML(w io.Writer, r *Report, width, height int) error {
-	return pageTemplate.Execute(w, htmlPage{Report: r, Width: width, Height: height, same: sameImages(r.Figures())})
+	return pageTemplate.Execute(w, htmlPage{Report: r, Width: width, Height: height, same: sameImages(r.Drawn())})
 }

@@ -271,6 +271,9 @@ func (r *Report) finish() {
 		}
 		s.Headlines = keep
 		for _, f := range s.Figures {
+			if !f.Chart.Drawn() {
+				continue // notes only: no file
+			}
 			f.Chart.Name = id
 			files.Assign(f.Chart)
 			f.File = f.Chart.File()
@@ -300,7 +303,8 @@ func severityRank(s string) int {
 	return 3
 }
 
-// Figures lists every figure of the report in order.
+// Figures lists every figure of the report in order, those of notes
+// only (plot.NotesOnly) included.
 func (r *Report) Figures() []*Figure {
 	var out []*Figure
 	for _, s := range r.Sections {
@@ -309,10 +313,23 @@ func (r *Report) Figures() []*Figure {
 	return out
 }
 
+// Drawn lists the figures that have a picture, in order.
+func (r *Report) Drawn() []*Figure {
+	var out []*Figure
+	for _, s := range r.Sections {
+		for _, f := range s.Figures {
+			if f.Chart.Drawn() {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
 // Render draws every chart as PNG, two at a time (charts are independent
 // and rendering is most of a report's time).
 func (r *Report) Render(o plot.Options) error {
-	figs := r.Figures()
+	figs := r.Drawn()
 	errs := make([]error, len(figs))
 	var wg sync.WaitGroup
 	sem := make(chan struct{}, 2)
@@ -329,11 +346,11 @@ func (r *Report) Render(o plot.Options) error {
 	return errors.Join(errs...)
 }
 
-// ChartKinds lists the chart kinds the report contains.
+// ChartKinds lists the kinds of the charts the report draws.
 func (r *Report) ChartKinds() []plot.Kind {
 	seen := map[plot.Kind]bool{}
 	var out []plot.Kind
-	for _, f := range r.Figures() {
+	for _, f := range r.Drawn() {
 		if !seen[f.Chart.Kind] {
 			seen[f.Chart.Kind] = true
 			out = append(out, f.Chart.Kind)

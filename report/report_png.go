@@ -22,13 +22,14 @@ const pngMark = "Software\x00fbdiag"
 // analysis commands' --png DIR flag calls. A file already there under a
 // chart's name is replaced only when it is a chart WritePNGs wrote (it
 // carries the mark); any other file stops it with ErrNotOurs before
-// anything is written. Each file is written atomically.
+// anything is written. Each file is written atomically. A chart of
+// notes only (plot.NotesOnly) has no file.
 func WritePNGs(dir string, charts []*plot.Chart, o plot.Options) ([]string, error) {
 	var list []*plot.Chart
 	var names plot.Names
 	for _, c := range charts {
-		if c == nil {
-			continue
+		if c == nil || !c.Drawn() {
+			continue // nothing, or notes only
 		}
 		// Two runs of one file draw charts of one name: the second
 		// run's must not replace the first's.

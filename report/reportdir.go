@@ -47,7 +47,7 @@ func WriteDir(dir string, r *Report, o plot.Options) (string, error) {
 	if _, err := os.Stat(index); os.IsNotExist(err) {
 		// No report yet (or one interrupted before its page was
 		// written): a chart may replace only a chart fbdiag wrote.
-		for _, f := range r.Figures() {
+		for _, f := range r.Drawn() {
 			p := filepath.Join(dir, f.File)
 			ours, err := isOurPNG(p)
 			if err != nil {
@@ -68,7 +68,7 @@ func WriteDir(dir string, r *Report, o plot.Options) (string, error) {
 	if err := r.Render(o); err != nil {
 		return "", err
 	}
-	for _, f := range r.Figures() {
+	for _, f := range r.Drawn() {
 		// Marked as --png marks them: a later --png into this folder
 		// may replace them.
 		data, err := markPNG(f.PNG)

@@ -113,7 +113,8 @@ func TestHistoryChartsFillBreak(t *testing.T) {
 // shop database at one execution time (as a file of appended runs is)
 // would draw the last run's tables again: no chart, a sentence instead;
 // two snapshots where back versions are zero in both (the shop after a
-// sweep, twice) get no versions chart.
+// sweep, twice) get a versions chart of notes only, the sentence in
+// place of the picture.
 func TestHistoryChartsNotRedundant(t *testing.T) {
 	a := historySnap(t, "fb30", "shop-gstat-a-r.txt")
 	same := analyze.TrendOf([]*analyze.HistorySnapshot{a, historySnap(t, "fb30", "shop-gstat-a-r.txt")}, 0)
@@ -126,8 +127,28 @@ func TestHistoryChartsNotRedundant(t *testing.T) {
 	tm := later.Time.Add(24 * time.Hour)
 	swept.Time = &tm
 	charts, err = HistoryTrendCharts(analyze.TrendOf([]*analyze.HistorySnapshot{later, &swept}, 0), 0)
-	if len(charts) != 1 || charts[0].Kind != plot.KindHistorySize || err == nil ||
-		err.Error() != "no history-versions chart: no record versions in these snapshots" {
-		t.Errorf("no versions: %d charts, %v", len(charts), err)
+	if len(charts) != 2 || err != nil {
+		t.Fatalf("no versions: %d charts, %v", len(charts), err)
+	}
+	// The same snapshot a day later: no size changed either.
+	for i, want := range []struct {
+		kind        plot.Kind
+		title, note string
+	}{
+		{plot.KindHistorySize, "Database and largest tables (none grows)",
+			"no size changed in these 2 snapshots: the database (tables + indices) is 60.6 MiB in each"},
+		{plot.KindHistoryVersions, "Back versions (garbage) over time", "no record versions in these snapshots"},
+	} {
+		c := charts[i]
+		if c.Kind != want.kind || c.Drawn() || c.Title != want.title || len(c.Notes) != 1 || c.Notes[0] != want.note {
+			t.Errorf("chart %d: %s %q drawn %v, notes %q", i, c.Kind, c.Title, c.Drawn(), c.Notes)
+		}
+	}
+	// After a sweep a day later (shop-gstat-a-r, then r-later): sizes
+	// and versions change, both are drawn.
+	swept.Time = &tm
+	charts, err = HistoryTrendCharts(analyze.TrendOf([]*analyze.HistorySnapshot{a, &swept}, 0), 0)
+	if len(charts) != 2 || err != nil || !charts[0].Drawn() || !charts[1].Drawn() {
+		t.Errorf("before and after the sweep: %d charts, %v", len(charts), err)
 	}
 }

@@ -456,7 +456,9 @@ const mib = 1 << 20
 // and, when it has a forecast date, the forecast chart. top (0: no limit)
 // bounds the tables drawn below HistoryChartTables. A chart the trend has
 // no data for (a series of gstat -h outputs has no sizes) is left out and
-// named in the error; the others are returned.
+// named in the error; one whose lines would say nothing over time (back
+// versions zero throughout, no size that changes) is a chart of notes
+// only (plot.NotesOnly); the others are returned.
 func HistoryTrendCharts(tr *analyze.Trend, top int) ([]*plot.Chart, error) {
 	if len(tr.Snapshots) == 0 {
 		return nil, errors.New("no dated snapshot to chart")
@@ -470,6 +472,10 @@ func HistoryTrendCharts(tr *analyze.Trend, top int) ([]*plot.Chart, error) {
 	for _, d := range []plot.History{historySizeChart(tr, n), historyVersionsChart(tr, n)} {
 		if why := historyChartEmpty(d); why != "" {
 			errs = append(errs, fmt.Errorf("no %s chart: %s", d.Kind, why))
+			continue
+		}
+		if note := historyChartNote(tr, d); note != "" {
+			out = append(out, plot.NotesOnly(d.Kind, d.Title, note))
 			continue
 		}
 		ch, err := plot.HistoryChart(d)
@@ -493,29 +499,87 @@ func HistoryTrendCharts(tr *analyze.Trend, top int) ([]*plot.Chart, error) {
 // historyChartEmpty says why a history chart would show nothing the
 // snapshots' own charts do not: every figure at one point in time (a
 // "trend" of several gstat switches run together is the snapshot's
-// tables chart again), or back versions zero throughout. "" draws it.
+// tables chart again). "" draws it.
 func historyChartEmpty(d plot.History) string {
 	times := map[time.Time]bool{}
-	known, nonZero := false, false
+	known := false
 	for _, s := range d.Series {
 		for i, v := range s.Values {
 			if math.IsNaN(v) || i >= len(d.Times) {
 				continue
 			}
 			known = true
-			nonZero = nonZero || v != 0
 			times[d.Times[i]] = true
 		}
 	}
-	switch {
-	case !known:
-		return "" // plot.HistoryChart names what is missing
-	case d.Kind == plot.KindHistoryVersions && !nonZero:
-		return "no record versions in these snapshots"
-	case len(times) < 2:
+	if known && len(times) < 2 {
 		return "every figure is from one point in time; the snapshot's own charts show it"
 	}
+	return "" // plot.HistoryChart names what is missing
+}
+
+// historyChartNote is the sentence that stands for a history chart whose
+// lines would be flat: back versions zero in every snapshot, or no size
+// of the database or of a table changing from one snapshot to the next
+// (the trend's tables list the sizes). "" draws the chart.
+func historyChartNote(tr *analyze.Trend, d plot.History) string {
+	switch d.Kind {
+	case plot.KindHistoryVersions:
+		known := false
+		for _, s := range d.Series {
+			for _, v := range s.Values {
+				if !math.IsNaN(v) && v != 0 {
+					return ""
+				}
+				known = known || !math.IsNaN(v)
+			}
+		}
+		if known {
+			return "no record versions in these snapshots"
+		}
+	case plot.KindHistorySize:
+		if !constant(tr.Database, pointSize) {
+			return ""
+		}
+		for _, t := range tr.Tables {
+			if !constant(t, pointSize) {
+				return ""
+			}
+		}
+		last := lastValue(tr.Database, pointSize)
+		if last < 0 {
+			return ""
+		}
+		known := 0
+		for _, p := range tr.Database.Points {
+			if p.SizeBytes != nil {
+				known++
+			}
+		}
+		each := "in each"
+		if known < len(tr.Database.Points) {
+			each = fmt.Sprintf("in the %d that list it", known)
+		}
+		return fmt.Sprintf("no size changed in these %d snapshots: the database (tables + indices) is %s %s",
+			len(tr.Snapshots), units.Size(last), each)
+	}
 	return ""
+}
+
+// constant reports whether every known value of a series is the same.
+func constant(g analyze.GrowthTrend, f func(analyze.TrendPoint) *int64) bool {
+	var first *int64
+	for _, p := range g.Points {
+		v := f(p)
+		switch {
+		case v == nil:
+		case first == nil:
+			first = v
+		case *v != *first:
+			return false
+		}
+	}
+	return true
 }
 
 func trendTimes(tr *analyze.Trend) []time.Time {

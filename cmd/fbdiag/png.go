@@ -81,25 +81,35 @@ func (r pngRequest) emit(stderr io.Writer, charts []*plot.Chart, chartErr error)
 	if r.dir == "" {
 		return nil
 	}
-	n := 0
+	var drawn []*plot.Chart
+	var whyNot []string
 	for _, ch := range charts {
-		if ch != nil {
-			n++
+		switch {
+		case ch == nil:
+		case !ch.Drawn():
+			// Every panel would be empty: its sentences say why.
+			whyNot = append(whyNot, fmt.Sprintf("no %s chart: %s", ch.Kind, strings.Join(ch.Notes, "; ")))
+		default:
+			drawn = append(drawn, ch)
 		}
 	}
-	if n == 0 {
+	if chartErr != nil {
+		whyNot = append(whyNot, strings.Split(chartErr.Error(), "\n")...)
+	}
+	if len(drawn) == 0 {
 		// Said in one line: where nothing was written, and why.
 		why := "nothing to chart in this input"
-		if chartErr != nil {
-			why = strings.ReplaceAll(chartErr.Error(), "\n", "; ")
+		if len(whyNot) > 0 {
+			why = strings.Join(whyNot, "; ")
 		}
 		fmt.Fprintf(stderr, "fbdiag: --png %s: no chart written: %s\n", r.dir, why)
 		return nil
 	}
-	if chartErr != nil {
+	for _, w := range whyNot {
 		// The charts that could be drawn are still written.
-		fmt.Fprintln(stderr, "fbdiag: chart:", chartErr)
+		fmt.Fprintln(stderr, "fbdiag: chart:", w)
 	}
+	charts = drawn
 	stop := removeTempOnSignal()
 	paths, err := report.WritePNGs(r.dir, charts, r.opts)
 	stop()
