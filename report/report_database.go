@@ -75,11 +75,13 @@ func DatabaseSection(d *analyze.Database, runs []GstatRun) *Section {
 		}
 	}
 	// The header block: the latest snapshot with a header.
+	var headerFrom *analyze.GstatAnalysis
 	for i := len(ordered) - 1; i >= 0; i-- {
 		a := ordered[i].Analysis
 		if a.Header == nil {
 			continue
 		}
+		headerFrom = a
 		s.HeaderFrom = filepath.Base(analyze.SnapshotName(a))
 		fields := map[string]view.Field{}
 		for _, f := range view.Gstat(a, view.GstatOptions{Top: 1}).Headline {
@@ -146,7 +148,16 @@ func DatabaseSection(d *analyze.Database, runs []GstatRun) *Section {
 			}
 		}
 	}
-	g := GstatSection(latest.Analysis, latest.Report)
+	// The header block's figures, and the path the title has, are not
+	// repeated when the block is of the snapshot shown.
+	var omit map[string]bool
+	if headerFrom == latest.Analysis {
+		omit = map[string]bool{"database": true}
+		for _, k := range headerFields {
+			omit[k] = true
+		}
+	}
+	g := gstatSection(latest.Analysis, latest.Report, omit)
 	var frag bytes.Buffer
 	fmt.Fprintf(&frag, "<h3>Tables and indices of %s</h3>\n", template.HTMLEscapeString(s.ShownFrom))
 	frag.WriteString(string(g.Fragment))

@@ -21,6 +21,13 @@ var gstatSummaryFigures = []string{"table_bytes", "next_minus_oat", "index_bytes
 // `fbdiag gstat` prints), the fill charts, and for the summary a few
 // figures and the warnings, worded as the view words them.
 func GstatSection(a *analyze.GstatAnalysis, rep *parse.GstatReport) *Section {
+	return gstatSection(a, rep, nil)
+}
+
+// gstatSection is GstatSection whose fragment leaves out the headline
+// fields of the keys in omit (a database section shows them in its
+// header block).
+func gstatSection(a *analyze.GstatAnalysis, rep *parse.GstatReport, omit map[string]bool) *Section {
 	name := filepath.Base(a.File)
 	if a.Report > 0 {
 		name += fmt.Sprintf(" (run %d)", a.Report+1)
@@ -42,6 +49,15 @@ func GstatSection(a *analyze.GstatAnalysis, rep *parse.GstatReport) *Section {
 			text += " Do: " + f.Advice
 		}
 		s.Findings = append(s.Findings, Finding{Severity: f.Severity, Text: text})
+	}
+	if len(omit) > 0 {
+		kept := d.Headline[:0:0]
+		for _, f := range d.Headline {
+			if !omit[f.Key] {
+				kept = append(kept, f)
+			}
+		}
+		d.Headline = kept
 	}
 	var b bytes.Buffer
 	if err := view.Write(&b, view.HTML, view.Options{MoreHint: " (fbdiag gstat --all lists them)"}, d); err != nil {

@@ -60,20 +60,24 @@ func HistorySections(snaps []*analyze.HistorySnapshot) []*Section {
 	return out
 }
 
-// historySummaryFigures are the headline fields of the diff and trend
-// views the report's summary repeats (it keeps the first two known):
-// how much the database grew, how fast, over how long.
-var historySummaryFigures = []string{"size_change_bytes", "database_bytes_per_day", "seconds_between"}
+// historySummaryFigures are the headline fields of the trend view the
+// report's summary repeats (it keeps the first two known): how much the
+// database grew from the first snapshot to the last, how fast, over how
+// long.
+var historySummaryFigures = []string{"database_change_bytes", "database_bytes_per_day", "span_seconds"}
 
 // HistorySection is the History section of one database's snapshots
-// (two or more, dated): the HTML of the gstat diff view of the first and
-// the last, and of the gstat trend view of them all, with the trend's
-// charts; the summary takes its figures and warnings from the views.
+// (two or more, dated): the HTML of the gstat diff view of the latest
+// and the one before it (its tables list the objects that changed), and
+// of the gstat trend view of them all, one row a snapshot, with the
+// trend's charts; the summary takes its figures and warnings from the
+// views. What it holds grows with the database's tables, not with its
+// snapshots: one diff, one trend, one set of charts.
 func HistorySection(db string, snaps []*analyze.HistorySnapshot) *Section {
 	snaps = slices.Clone(snaps)
 	slices.SortStableFunc(snaps, func(a, b *analyze.HistorySnapshot) int { return a.Time.Compare(*b.Time) })
-	first, last := snaps[0], snaps[len(snaps)-1]
-	d := analyze.Diff(first, last)
+	first, prev, last := snaps[0], snaps[len(snaps)-2], snaps[len(snaps)-1]
+	d := analyze.Diff(prev, last)
 	tr := analyze.TrendOf(snaps, 0)
 	base := filepath.Base(filepath.ToSlash(db))
 	s := &Section{ID: "history-" + base, Short: "history " + base, Title: "History: " + db, Kind: KindHistory}
@@ -82,21 +86,28 @@ func HistorySection(db string, snaps []*analyze.HistorySnapshot) *Section {
 			s.Sources = append(s.Sources, sn.Analysis.File)
 		}
 	}
-	between := "at the same time"
-	if d.SecondsBetween != nil {
-		between = units.Seconds(*d.SecondsBetween) + " apart"
+	apart := func(a, b *analyze.HistorySnapshot) string {
+		if a.Time.Equal(*b.Time) {
+			return "at the same time"
+		}
+		return units.Seconds(b.Time.Sub(*a.Time).Seconds()) + " apart"
 	}
-	s.Text = append(s.Text, fmt.Sprintf("%d gstat snapshots of %s; the first (%s, %s) and the last (%s, %s) are %s. "+
-		"The same as fbdiag gstat diff and fbdiag gstat trend on these files.",
-		len(snaps), db, filepath.Base(first.Analysis.File), first.Time.Format(time.DateTime),
-		filepath.Base(last.Analysis.File), last.Time.Format(time.DateTime), between))
+	at := func(sn *analyze.HistorySnapshot) string {
+		return filepath.Base(sn.Analysis.File) + ", " + sn.Time.Format(time.DateTime)
+	}
+	text := fmt.Sprintf("%d gstat snapshots of %s; the first (%s) and the last (%s) are %s.",
+		len(snaps), db, at(first), at(last), apart(first, last))
+	if len(snaps) > 2 {
+		text += fmt.Sprintf(" The diff compares the last with the one before it (%s), %s.", at(prev), apart(prev, last))
+	}
+	s.Text = append(s.Text, text+" The same as fbdiag gstat diff and fbdiag gstat trend on these files.")
 
 	docs := []struct {
 		heading string
 		doc     *view.Doc
 		hint    string
 	}{
-		{"The first and the last snapshot (fbdiag gstat diff)", view.HistoryDiff(d, view.HistoryOptions{Top: view.HistoryTop}), " (fbdiag gstat diff --all lists them)"},
+		{"The latest snapshot and the one before (fbdiag gstat diff)", view.HistoryDiff(d, view.HistoryOptions{Top: view.HistoryTop, Changed: true}), " (fbdiag gstat diff --all lists them)"},
 		{"Every snapshot (fbdiag gstat trend)", view.HistoryTrend(tr, view.HistoryOptions{Top: view.HistoryTop}), " (fbdiag gstat trend --all lists them)"},
 	}
 	fields := map[string]view.Field{}

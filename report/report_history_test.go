@@ -34,13 +34,14 @@ func TestHistorySection(t *testing.T) {
 	if !strings.Contains(string(h.Fragment), "the first (shop-gstat-a-r.txt, 2026-12-02 14:09:54) and the last (shop-gstat-r-later.txt, 2026-12-02 14:14:32) are 0:04:38 apart") {
 		t.Errorf("fragment %q", h.Fragment)
 	}
-	// The summary's figures, as the views print them: the size change,
-	// then the time between (no growth a day from 278 s).
+	// The summary's figures, as the trend view prints them: the change
+	// from the first to the last, then the span (no growth a day from
+	// 278 s).
 	var heads []string
 	for _, hl := range h.Headlines {
 		heads = append(heads, hl.Label+": "+hl.Value)
 	}
-	if strings.Join(heads, "; ") != "Size change: -472 KiB; Between: 0:04:38" {
+	if strings.Join(heads, "; ") != "Database change: -472 KiB; Span: 0:04:38" {
 		t.Errorf("headlines %q", heads)
 	}
 	// The diff and the trend views, their rows as gstat diff and gstat
@@ -48,7 +49,7 @@ func TestHistorySection(t *testing.T) {
 	// back versions collected; Next 18 -> 26.
 	frag := string(h.Fragment)
 	for _, want := range []string{
-		"<h3>The first and the last snapshot (fbdiag gstat diff)</h3>",
+		"<h3>The latest snapshot and the one before (fbdiag gstat diff)</h3>",
 		`<tr><td><bdi>ORDERS</bdi></td><td><bdi>changed</bdi></td><td class="num" data-sort="95000">95000</td><td class="num" data-sort="-5000">-5000</td>` +
 			`<td class="num" data-sort="0">0</td><td><bdi>collected</bdi></td><td class="num" data-sort="-327680">-320 KiB</td>` +
 			`<td class="num" data-sort="-0.04950495049504951">-5.0 %</td><td class="num" data-sort=""></td></tr>`,

@@ -22,6 +22,10 @@ type HistoryOptions struct {
 	// Top bounds the tables and indices text, markdown and HTML show;
 	// 0 shows all. CSV always has every row.
 	Top int
+	// Changed lists in a diff's tables and indices only the objects that
+	// changed, appeared or went (the report's history of many
+	// snapshots); the objects-by-status table counts the others.
+	Changed bool
 }
 
 // HistoryDiff lays out what changed between two gstat snapshots, the
@@ -42,8 +46,16 @@ func HistoryDiff(d *analyze.SnapshotDiff, opt HistoryOptions) *Doc {
 		FindingsName:  "warnings",
 		Headline:      diffHeadline(d),
 	}
-	doc.Tables = append(doc.Tables, diffSnapshotsTable(d), diffCountsTable(d), diffCountersTable(d),
-		diffTablesTable(d, opt), diffIndicesTable(d, opt), diffWarningChanges(d))
+	doc.Tables = append(doc.Tables, diffSnapshotsTable(d), diffCountsTable(d), diffCountersTable(d))
+	for _, t := range []*Table{diffTablesTable(d, opt), diffIndicesTable(d, opt)} {
+		if opt.Changed && t.Total > 0 && !hasRows(t) {
+			// Nothing changed: the counts table says how many.
+			doc.Notes = append(doc.Notes, map[string]string{"tables": "No table", "indices": "No index"}[t.Name]+" changed, appeared or went.")
+			continue
+		}
+		doc.Tables = append(doc.Tables, t)
+	}
+	doc.Tables = append(doc.Tables, diffWarningChanges(d))
 	if len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter) > 0 {
 		doc.Tables = append(doc.Tables, diffFieldsTable(d, opt))
 	}
@@ -56,6 +68,14 @@ func HistoryDiff(d *analyze.SnapshotDiff, opt HistoryOptions) *Doc {
 		}
 	}
 	return doc
+}
+
+// hasRows reports whether a table has a row to show.
+func hasRows(t *Table) bool {
+	for range t.All() {
+		return true
+	}
+	return false
 }
 
 func diffHeadline(d *analyze.SnapshotDiff) []Field {
@@ -331,7 +351,17 @@ func diffTablesTable(d *analyze.SnapshotDiff, opt HistoryOptions) *Table {
 			cmp.Compare(magnitude(b.SizeBytesChange), magnitude(a.SizeBytesChange)),
 			units.Compare(historyName(a.Schema, a.Name), historyName(b.Schema, b.Name)))
 	})
+	all := len(rows)
+	if opt.Changed {
+		// Sorted: those that changed, appeared or went come first.
+		n := 0
+		for n < len(rows) && statusRank(rows[n].Status) == 0 {
+			n++
+		}
+		rows = rows[:n]
+	}
 	t := &Table{
+		Total: all,
 		Name:  "tables",
 		Title: "Tables, those that changed first, biggest size change first",
 		Noun:  "tables",
@@ -368,8 +398,11 @@ func diffTablesTable(d *analyze.SnapshotDiff, opt HistoryOptions) *Table {
 	if !d.PerDayReliable && d.SecondsBetween != nil && *d.SecondsBetween > 0 {
 		t.Notes = append(t.Notes, perDayNote(*d.SecondsBetween, "the snapshots are"))
 	}
-	if len(rows) == 0 {
+	switch {
+	case all == 0:
 		t.Notes = append(t.Notes, "no table statistics in either snapshot (gstat -a or -d has them)")
+	case len(rows) < all:
+		t.Notes = append(t.Notes, "the tables that did not change are counted by status above, not listed")
 	}
 	return t
 }
@@ -399,7 +432,20 @@ func diffIndicesTable(d *analyze.SnapshotDiff, opt HistoryOptions) *Table {
 			cmp.Compare(magnitude(b.LeafBuckets.Change()), magnitude(a.LeafBuckets.Change())),
 			units.Compare(a.Name, b.Name), units.Compare(a.Table, b.Table))
 	})
+	all := len(rows)
+	if opt.Changed {
+		// Those whose b-tree grew a level come first whatever their
+		// status; then the changed ones.
+		keep := rows[:0:0]
+		for _, ix := range rows {
+			if ix.DepthGrew || statusRank(ix.Status) == 0 {
+				keep = append(keep, ix)
+			}
+		}
+		rows = keep
+	}
 	t := &Table{
+		Total: all,
 		Name:  "indices",
 		Title: "Indices, those whose b-tree grew a level first, then those that changed",
 		Noun:  "indices",
@@ -432,8 +478,11 @@ func diffIndicesTable(d *analyze.SnapshotDiff, opt HistoryOptions) *Table {
 			break
 		}
 	}
-	if len(rows) == 0 {
+	switch {
+	case all == 0:
 		t.Notes = append(t.Notes, "no index statistics in either snapshot (gstat -a or -i has them)")
+	case len(rows) < all:
+		t.Notes = append(t.Notes, "the indices that did not change are counted by status above, not listed")
 	}
 	return t
 }
