@@ -6,11 +6,13 @@ import (
 	"html/template"
 	"io"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/fbdiag/fbdiag/internal/printable"
 	"github.com/fbdiag/fbdiag/internal/units"
+	"github.com/fbdiag/fbdiag/plot"
 )
 
 // The HTML report is one self-contained file: inline CSS, the charts as
@@ -40,7 +42,6 @@ const HTMLRows = 1000
 const SummaryFindings = 12
 
 var htmlFuncs = template.FuncMap{
-	"img":    imgTag,
 	"large":  func(t *Table) bool { return len(t.Rows) > LargeTable },
 	"rows":   func(t *Table) [][]string { return t.Rows[:min(len(t.Rows), HTMLRows)] },
 	"hidden": func(t *Table) int { return max(len(t.Rows)-HTMLRows, 0) },
@@ -76,6 +77,7 @@ var htmlFuncs = template.FuncMap{
 	"iso":        isolate,
 	"alt":        altText,
 	"summaryCap": func() int { return SummaryFindings },
+	"maxPage":    maxPageText,
 	"sortScript": func() template.JS { return sortScript },
 	"rank": func(v string) int {
 		switch v {
@@ -133,10 +135,29 @@ func isolate(s string) template.HTML {
 // escaping in a quoted attribute; the alt text is escaped.
 func imgTag(f *Figure, width, height int) template.HTML {
 	var b strings.Builder
-	b.WriteString(`<img src="data:image/png;base64,`)
+	b.WriteString(imgHead)
 	b.WriteString(base64.StdEncoding.EncodeToString(f.PNG))
-	fmt.Fprintf(&b, `" alt="%s" width="%d" height="%d">`, template.HTMLEscapeString(altText(f)), width, height)
+	b.WriteString(imgTail(f, width, height))
 	return template.HTML(b.String())
+}
+
+const imgHead = `<img src="data:image/png;base64,`
+
+func imgTail(f *Figure, width, height int) string {
+	return fmt.Sprintf(`" alt="%s" width="%d" height="%d">`, template.HTMLEscapeString(altText(f)), width, height)
+}
+
+// imgTagLen is len(imgTag(f, width, height)), without encoding the PNG.
+func imgTagLen(f *Figure, width, height int) int {
+	return len(imgHead) + base64.StdEncoding.EncodedLen(len(f.PNG)) + len(imgTail(f, width, height))
+}
+
+// linkTag stands for a chart the page does not embed (MaxPageBytes): a
+// link to its file beside the page.
+func linkTag(f *Figure) template.HTML {
+	name := template.HTMLEscapeString(f.File)
+	return template.HTML(`<p class="linked"><a href="` + name + `">` + name + `</a>: not embedded, to keep this page under ` +
+		maxPageText() + `; the file is beside it.</p>`)
 }
 
 func altText(f *Figure) string {
@@ -180,6 +201,7 @@ tr.critical td:first-child { border-left: 5px solid var(--crit); } tr.attention 
 .critical .sev { color: var(--crit); } .warning .sev { color: var(--warn); } .info .sev { color: var(--info); }
 figure { margin: 1rem 0; }
 figure img { max-width: 100%; height: auto; border: 1px solid var(--line); }
+.linked { border: 1px dashed var(--line); padding: 1.5rem 1rem; margin: 0; }
 figcaption { font-size: .85rem; color: var(--muted); }
 .scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
 table { border-collapse: collapse; font-size: .88rem; margin: .4rem 0 1rem; }
@@ -236,6 +258,9 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 <div class="headline"><span class="v">{{iso .Value}}</span><span class="l">{{iso .Label}}</span></div>
 {{- end}}
 </div>
+{{- end}}
+{{- with .NotEmbedded}}
+<p class="muted">{{.}} charts are not embedded, to keep this page under {{maxPage}}: each is linked where it would be, its PNG file beside the page (a section's main chart first: the tables and size history of a database, then the others in page order).</p>
 {{- end}}
 {{- if .Summary}}
 <ul class="findings">
@@ -322,7 +347,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 <p class="muted">{{iso $f.Chart.Title}}: the same image as <a href="#{{figID .}}">{{iso .File}}</a> above.</p>
 {{- else}}
 <figure id="{{figID $f}}">
-{{img $f $.Width $.Height}}
+{{$.Picture $f}}
 <figcaption>{{iso $f.Chart.Title}} <span class="muted">({{iso $f.File}})</span>{{range $f.Chart.Notes}}<br>{{iso .}}{{end}}</figcaption>
 </figure>
 {{- end}}{{end}}
@@ -422,6 +447,15 @@ const sortScript = template.JS(`(function () {
   });
 })();`)
 
+// MaxPageBytes bounds the page when the charts are what would pass it:
+// they are embedded while they fit (embedded), the others linked to their
+// files beside the page. A folder of 30 databases' snapshots drew 100
+// charts, 4 MB of PNG in base64 alone.
+const MaxPageBytes = 4_000_000
+
+// maxPageText is MaxPageBytes for people ("4 MB").
+func maxPageText() string { return strconv.Itoa(MaxPageBytes/1_000_000) + " MB" }
+
 // htmlPage is what the template sees: the report plus the images' pixel
 // size, so the browser reserves their room before decoding, and for a
 // chart whose PNG bytes an earlier one has, that earlier one: the page
@@ -430,10 +464,23 @@ type htmlPage struct {
 	*Report
 	Width, Height int
 	same          map[*Figure]*Figure
+	// embed holds the charts the page embeds; nil embeds none.
+	embed map[*Figure]bool
+	// NotEmbedded counts the charts linked instead.
+	NotEmbedded int
 }
 
 // Same is the earlier figure with the same PNG bytes, or nil.
 func (p htmlPage) Same(f *Figure) *Figure { return p.same[f] }
+
+// Picture is a chart's image, or the link to its file when the page
+// does not embed it.
+func (p htmlPage) Picture(f *Figure) template.HTML {
+	if p.embed[f] {
+		return imgTag(f, p.Width, p.Height)
+	}
+	return linkTag(f)
+}
 
 // sameImages maps each figure whose PNG an earlier figure has already
 // drawn to that figure.
@@ -453,8 +500,79 @@ func sameImages(figs []*Figure) map[*Figure]*Figure {
 	return same
 }
 
-// WriteHTML writes the report as one HTML page. Render must have been
-// called so the figures carry their PNG bytes.
+// chartTier ranks the charts for the page's room: a section's main
+// chart first (a database's tables and size history, a restore's
+// timeline, a benchmark's chart), then the index and back version
+// charts, then the page fill.
+func chartTier(k plot.Kind) int {
+	switch k {
+	case plot.KindIndices, plot.KindHistoryVersions:
+		return 1
+	case plot.KindFill:
+		return 2
+	}
+	return 0
+}
+
+// embedding chooses the charts the page embeds: all when the page fits
+// in MaxPageBytes; else, the page's text counted with every chart
+// linked, the charts by tier and then in page order, each while it
+// still fits.
+func embedding(p *htmlPage) error {
+	var figs []*Figure
+	for _, f := range p.Drawn() {
+		if p.same[f] == nil {
+			figs = append(figs, f)
+		}
+	}
+	var n countingWriter
+	if err := pageTemplate.Execute(&n, p); err != nil {
+		return err
+	}
+	room := MaxPageBytes - int(n)
+	grow := make(map[*Figure]int, len(figs))
+	total := 0
+	for _, f := range figs {
+		grow[f] = imgTagLen(f, p.Width, p.Height) - len(linkTag(f))
+		total += grow[f]
+	}
+	p.embed = make(map[*Figure]bool, len(figs))
+	if total <= room {
+		for _, f := range figs {
+			p.embed[f] = true
+		}
+		return nil
+	}
+	// The note in the summary takes room too.
+	room -= 400
+	slices.SortStableFunc(figs, func(a, b *Figure) int { return chartTier(a.Chart.Kind) - chartTier(b.Chart.Kind) })
+	for _, f := range figs {
+		if grow[f] <= room {
+			p.embed[f] = true
+			room -= grow[f]
+		} else {
+			p.NotEmbedded++
+		}
+	}
+	return nil
+}
+
+// countingWriter counts the bytes written through it.
+type countingWriter int64
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	*c += countingWriter(len(b))
+	return len(b), nil
+}
+
+// WriteHTML writes the report as one HTML page, of at most MaxPageBytes
+// when its charts are what would pass it (embedding). Render must have
+// been called so the figures carry their PNG bytes; the charts the page
+// links to are the files WriteDir writes beside it.
 func WriteHTML(w io.Writer, r *Report, width, height int) error {
-	return pageTemplate.Execute(w, htmlPage{Report: r, Width: width, Height: height, same: sameImages(r.Drawn())})
+	p := &htmlPage{Report: r, Width: width, Height: height, same: sameImages(r.Drawn())}
+	if err := embedding(p); err != nil {
+		return err
+	}
+	return pageTemplate.Execute(w, p)
 }
