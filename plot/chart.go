@@ -224,7 +224,8 @@ func (c *Chart) render(o Options) *image.RGBA {
 	ctx := gg.NewContextForRGBA(img)
 	ctx.SetLineCapButt()
 	ctx.InvertY()
-	cv := vgimg.NewWith(vgimg.UseImageWithContext(img, ctx), vgimg.UseDPI(o.DPI))
+	cv := newTextCanvas(vgimg.NewWith(vgimg.UseImageWithContext(img, ctx), vgimg.UseDPI(o.DPI)), ctx, img)
+	defer cv.close()
 	c.Draw(draw.New(cv))
 	return img
 }

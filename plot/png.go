@@ -98,12 +98,19 @@ func toPaletted(img *image.RGBA) *image.Paletted {
 	// Pixels come in runs of one colour: the table is read and counted
 	// once a run.
 	var last uint32
+	var pair uint64 // last twice: two pixels compared at once
 	var slot uint16
 	run := int32(0)
 	for y := 0; y < h; y++ {
 		row := img.Pix[y*img.Stride : y*img.Stride+w4]
 		dst := slots[y*w : (y+1)*w]
-		for i := range dst {
+		for i := 0; i < len(dst); {
+			if run > 0 && i+1 < len(dst) && binary.LittleEndian.Uint64(row[4*i:]) == pair {
+				dst[i], dst[i+1] = slot, slot
+				run += 2
+				i += 2
+				continue
+			}
 			c := binary.LittleEndian.Uint32(row[4*i:])
 			if c != last || run == 0 {
 				if run > 0 {
@@ -114,9 +121,11 @@ func toPaletted(img *image.RGBA) *image.Paletted {
 					return nil
 				}
 				last, slot, run = c, uint16(s), 0
+				pair = uint64(c) | uint64(c)<<32
 			}
 			run++
 			dst[i] = slot
+			i++
 		}
 	}
 	if run > 0 {
@@ -148,7 +157,8 @@ func toPaletted(img *image.RGBA) *image.Paletted {
 	for _, e := range all[keep:] {
 		e.index = nearest(e.c, kept)
 	}
-	index := make([]uint8, len(t.slots))
+	// An array indexed by a uint16 needs no bounds check.
+	var index [1 << 16]uint8
 	for i := range t.slots {
 		index[i] = t.slots[i].index
 	}
@@ -157,8 +167,9 @@ func toPaletted(img *image.RGBA) *image.Paletted {
 		out = image.NewPaletted(image.Rect(0, 0, w, h), pal)
 	}
 	out.Palette = pal
+	pix := out.Pix[:len(slots)]
 	for i, s := range slots {
-		out.Pix[i] = index[s]
+		pix[i] = index[s]
 	}
 	return out
 }

@@ -84,3 +84,15 @@ func TestPalettePNGTooManyColours(t *testing.T) {
 		t.Fatalf("%d-colour palette for a picture of ~16384 colours", len(p.Palette))
 	}
 }
+
+func BenchmarkToPaletted(b *testing.B) {
+	c, err := sampleData(b)[KindIndices]()
+	if err != nil {
+		b.Fatal(err)
+	}
+	rgba := c.render(Options{})
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		palettedPool.Put(toPaletted(rgba))
+	}
+}
