@@ -88,12 +88,13 @@ func toPaletted(img *image.RGBA) *image.Paletted {
 	r := img.Bounds()
 	w, h := r.Dx(), r.Dy()
 	t := colourTable{slots: make([]colourCount, 2*maxDistinct)}
-	slots, _ := slotsPool.Get().([]uint16)
-	if cap(slots) < w*h {
-		slots = make([]uint16, w*h)
+	held, _ := slotsPool.Get().(*[]uint16)
+	if held == nil || cap(*held) < w*h {
+		b := make([]uint16, w*h)
+		held = &b
 	}
-	slots = slots[:w*h]
-	defer slotsPool.Put(slots)
+	defer slotsPool.Put(held)
+	slots := (*held)[:w*h]
 	w4 := w * 4
 	// Pixels come in runs of one colour: the table is read and counted
 	// once a run.
