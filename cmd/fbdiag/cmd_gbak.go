@@ -210,22 +210,37 @@ func gbakFlags(c *cli.Context) (gbakOpts, error) {
 // runGbak analyses one log and writes it, its charts with --png, and
 // fails with --fail-on when the run did not complete.
 func runGbak(o gbakOpts, stdin io.Reader, stdout, stderr io.Writer) error {
-	tl, err := readGbakTimeline(stdin, stderr, o.file)
-	if err != nil {
-		return err
-	}
-	var d *view.Doc
-	doc := func() *view.Doc {
-		if d == nil {
-			d = view.Gbak(tl, view.GbakOptions{Top: o.out.top})
+	var tl *analyze.Timeline
+	var err error
+	switch {
+	case o.png.dir != "":
+		// The charts need every step: the timeline is kept whole.
+		if tl, err = readGbakTimeline(stdin, stderr, o.file); err != nil {
+			return err
 		}
-		return d
-	}
-	if err := o.out.write(stdout, tl, doc); err != nil {
-		return err
-	}
-	if o.png.dir != "" {
+		var d *view.Doc
+		doc := func() *view.Doc {
+			if d == nil {
+				d = view.Gbak(tl, view.GbakOptions{Top: o.out.top})
+			}
+			return d
+		}
+		if err := o.out.write(stdout, tl, doc); err != nil {
+			return err
+		}
 		if err := o.png.emit(stderr, doc().Charts, nil); err != nil {
+			return err
+		}
+	case o.out.json:
+		// Written as the log is read: memory holds one step.
+		if tl, err = streamGbakJSON(stdin, stdout, stderr, o.file); err != nil {
+			return err
+		}
+	default:
+		if tl, err = readGbakTimeline(stdin, stderr, o.file); err != nil {
+			return err
+		}
+		if err := o.out.write(stdout, tl, func() *view.Doc { return view.Gbak(tl, view.GbakOptions{Top: o.out.top}) }); err != nil {
 			return err
 		}
 	}
@@ -251,6 +266,21 @@ func readGbakTimeline(stdin io.Reader, stderr io.Writer, name string) (*analyze.
 	}
 	defer in.Close()
 	tl, err := analyze.ReadGbakTimeline(in, shown)
+	if tl != nil {
+		report.WriteNotices(stderr, "", tl.Notices)
+	}
+	return tl, err
+}
+
+// streamGbakJSON writes the JSON of one log as it is read and prints the
+// reader's notices on stderr.
+func streamGbakJSON(stdin io.Reader, stdout, stderr io.Writer, name string) (*analyze.Timeline, error) {
+	in, shown, err := openArg(stdin, name)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	tl, err := report.WriteGbakJSON(stdout, in, shown)
 	if tl != nil {
 		report.WriteNotices(stderr, "", tl.Notices)
 	}
