@@ -25,6 +25,7 @@ type GbakJSON struct {
 	// failed are the indices a "cannot commit index" line named after
 	// they were spooled: of the first n, those named name.
 	failed []failedIndex
+	buf    []byte // a step's JSON
 }
 
 type failedIndex struct {
@@ -57,12 +58,26 @@ func (g *GbakJSON) Stream() analyze.GbakStream {
 			if g.steps > 0 {
 				g.raw(",")
 			}
-			g.raw("\n    ")
-			g.value(st, "    ")
+			g.raw("\n" + stepIndent)
+			var ok bool
+			if g.buf, ok = appendStep(g.buf[:0], st); ok {
+				if g.err == nil {
+					_, g.err = g.w.Write(g.buf)
+				}
+			} else {
+				g.value(st, stepIndent) // (for encoding/json's error)
+			}
 			g.steps++
 			return g.err
 		},
-		Table: func(t *analyze.GbakTable) error { return g.spool(&g.tables, t) },
+		Table: func(t *analyze.GbakTable) error {
+			var ok bool
+			if g.buf, ok = appendTable(g.buf[:0], t); !ok {
+				return g.spool(&g.tables, t) // (for encoding/json's error)
+			}
+			g.tables.add(g.buf)
+			return g.tables.err
+		},
 		Index: func(ix *analyze.GbakIndex) error { return g.spool(&g.indices, ix) },
 		Failed: func(name string, n int) {
 			g.failed = append(g.failed, failedIndex{name, n})

@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"github.com/fbdiag/fbdiag/internal/bigfile"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,5 +120,28 @@ func TestGbakJSONNotGbak(t *testing.T) {
 	_, err := WriteGbakJSON(&got, strings.NewReader("hello\nworld\n"), "x.txt")
 	if err == nil || !strings.Contains(err.Error(), "no gbak output found") || got.Len() != 0 {
 		t.Fatalf("%q, %v", got.String(), err)
+	}
+}
+
+// BenchmarkGbakJSON reads, analyses and writes as JSON an 8 MiB restore
+// log made of the fb30 sample's data section (internal/bigfile, as
+// tools/make-big): what gbak --format json does.
+func BenchmarkGbakJSON(b *testing.B) {
+	src, err := os.ReadFile(testutil.Testdata(b, "fb30", "shop-gbak-restore-v-st.log"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var in bytes.Buffer
+	if _, err := bigfile.GbakRestore(&in, src, 8<<20); err != nil {
+		b.Fatal(err)
+	}
+	data := in.Bytes()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		tl, err := WriteGbakJSON(io.Discard, bytes.NewReader(data), "big.log")
+		if err != nil || tl.Outcome != analyze.GbakCompleted {
+			b.Fatal(err)
+		}
 	}
 }
