@@ -237,10 +237,15 @@ func runGbak(o gbakOpts, stdin io.Reader, stdout, stderr io.Writer) error {
 			return err
 		}
 	default:
-		if tl, err = readGbakTimeline(stdin, stderr, o.file); err != nil {
+		// The view keeps the rows it shows: text and markdown the
+		// slowest steps and the first tables and indices, CSV every row
+		// of its one table.
+		k := view.NewGbakKeeper(o.out.keepLimits())
+		if tl, err = streamGbakTimeline(stdin, stderr, o.file, k.Stream()); err != nil {
 			return err
 		}
-		if err := o.out.write(stdout, tl, func() *view.Doc { return view.Gbak(tl, view.GbakOptions{Top: o.out.top}) }); err != nil {
+		d := view.Gbak(tl, view.GbakOptions{Top: o.out.top, Kept: k.Kept()})
+		if err := viewErr(view.Write(stdout, o.out.format, o.out.opt, d)); err != nil {
 			return err
 		}
 	}
@@ -257,6 +262,24 @@ func runGbak(o gbakOpts, stdin io.Reader, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// keepLimits are the steps and the tables and indices (-1: all) the
+// view of the output shows (view.NewGbakKeeper).
+func (o gbakOutput) keepLimits() (steps, list int) {
+	switch {
+	case o.opt.All:
+		return -1, -1
+	case o.format != view.CSV:
+		return o.top, view.GbakListTop
+	}
+	switch o.opt.Table {
+	case "", "steps":
+		return -1, 0
+	case "tables", "indices":
+		return 0, -1
+	}
+	return 0, 0 // phases, summary, findings
+}
+
 // readGbakTimeline streams one log into a timeline and prints the
 // reader's notices on stderr.
 func readGbakTimeline(stdin io.Reader, stderr io.Writer, name string) (*analyze.Timeline, error) {
@@ -266,6 +289,22 @@ func readGbakTimeline(stdin io.Reader, stderr io.Writer, name string) (*analyze.
 	}
 	defer in.Close()
 	tl, err := analyze.ReadGbakTimeline(in, shown)
+	if tl != nil {
+		report.WriteNotices(stderr, "", tl.Notices)
+	}
+	return tl, err
+}
+
+// streamGbakTimeline reads one log, handing its steps, tables and indices
+// to s (analyze.StreamGbakTimeline), and prints the reader's notices on
+// stderr.
+func streamGbakTimeline(stdin io.Reader, stderr io.Writer, name string, s analyze.GbakStream) (*analyze.Timeline, error) {
+	in, shown, err := openArg(stdin, name)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	tl, err := analyze.StreamGbakTimeline(in, shown, s)
 	if tl != nil {
 		report.WriteNotices(stderr, "", tl.Notices)
 	}
