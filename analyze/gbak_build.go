@@ -27,6 +27,38 @@ type GbakStream struct {
 	Failed func(name string, n int)
 }
 
+// And hands everything to s, then to t, stopping at the first error.
+func (s GbakStream) And(t GbakStream) GbakStream {
+	return GbakStream{
+		Step:  both(s.Step, t.Step),
+		Table: both(s.Table, t.Table),
+		Index: both(s.Index, t.Index),
+		Failed: func(name string, n int) {
+			if s.Failed != nil {
+				s.Failed(name, n)
+			}
+			if t.Failed != nil {
+				t.Failed(name, n)
+			}
+		},
+	}
+}
+
+func both[T any](f, g func(*T) error) func(*T) error {
+	switch {
+	case f == nil:
+		return g
+	case g == nil:
+		return f
+	}
+	return func(v *T) error {
+		if err := f(v); err != nil {
+			return err
+		}
+		return g(v)
+	}
+}
+
 // GbakTimeline analyses a log read whole by parse.ReadGbak.
 func GbakTimeline(log *parse.GbakLog) *Timeline {
 	b := NewGbakTimelineBuilder(log.Name, log.Columns)

@@ -181,16 +181,16 @@ func (g *GbakJSON) Abort() {
 }
 
 // WriteGbakJSON reads a gbak log and writes its JSON as it is read (see
-// GbakJSON). It returns the timeline without its steps, tables and
+// GbakJSON); also gets the steps, tables and indices too. It returns the timeline without its steps, tables and
 // indices, for the notices and the outcome. The error is that of
 // analyze.StreamGbakTimeline or of writing: on a read error after the
 // first step the document is ended with what was read; a file without a
 // single gbak line writes nothing.
-func WriteGbakJSON(w io.Writer, r io.Reader, name string) (*analyze.Timeline, error) {
+func WriteGbakJSON(w io.Writer, r io.Reader, name string, also analyze.GbakStream) (*analyze.Timeline, error) {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	g := NewGbakJSON(bw, name)
 	defer g.Abort()
-	tl, err := analyze.StreamGbakTimeline(r, name, g.Stream())
+	tl, err := analyze.StreamGbakTimeline(r, name, g.Stream().And(also))
 	if tl != nil && (g.started || err == nil) { // (no gbak line: nothing written)
 		if cerr := g.Close(tl); err == nil {
 			err = cerr

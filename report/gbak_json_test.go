@@ -56,7 +56,7 @@ func TestGbakJSONStreamed(t *testing.T) {
 			for _, mem := range []int{1 << 20, 64} {
 				spoolMem = mem
 				var got bytes.Buffer
-				sum, err := WriteGbakJSON(&got, bytes.NewReader(text), name)
+				sum, err := WriteGbakJSON(&got, bytes.NewReader(text), name, analyze.GbakStream{})
 				if err != nil {
 					t.Fatalf("%s #%d: %v", name, v, err)
 				}
@@ -106,7 +106,7 @@ gbak:    0.060  0.010      5      1 finishing, closing, and going home
 	if err := WriteJSON(&want, tl); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := WriteGbakJSON(&got, strings.NewReader(log), "x.log"); err != nil {
+	if _, err := WriteGbakJSON(&got, strings.NewReader(log), "x.log", analyze.GbakStream{}); err != nil {
 		t.Fatal(err)
 	}
 	if got.String() != want.String() {
@@ -117,7 +117,7 @@ gbak:    0.060  0.010      5      1 finishing, closing, and going home
 // A file without a single gbak line writes nothing and fails as it did.
 func TestGbakJSONNotGbak(t *testing.T) {
 	var got bytes.Buffer
-	_, err := WriteGbakJSON(&got, strings.NewReader("hello\nworld\n"), "x.txt")
+	_, err := WriteGbakJSON(&got, strings.NewReader("hello\nworld\n"), "x.txt", analyze.GbakStream{})
 	if err == nil || !strings.Contains(err.Error(), "no gbak output found") || got.Len() != 0 {
 		t.Fatalf("%q, %v", got.String(), err)
 	}
@@ -139,7 +139,7 @@ func BenchmarkGbakJSON(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		tl, err := WriteGbakJSON(io.Discard, bytes.NewReader(data), "big.log")
+		tl, err := WriteGbakJSON(io.Discard, bytes.NewReader(data), "big.log", analyze.GbakStream{})
 		if err != nil || tl.Outcome != analyze.GbakCompleted {
 			b.Fatal(err)
 		}

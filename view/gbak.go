@@ -36,8 +36,8 @@ type GbakOptions struct {
 	// (0: GbakTop).
 	Top int
 	// Kept, when set, holds the rows to show of a timeline streamed
-	// without its steps, tables and indices (GbakKeeper); the view then
-	// has no chart, which needs every step.
+	// without its steps, tables and indices (GbakKeeper); the view has a
+	// chart only when the keeper gathered its input (WithChart).
 	Kept *GbakKept
 }
 
@@ -74,10 +74,14 @@ func Gbak(tl *analyze.Timeline, opt GbakOptions) *Doc {
 		d.Tables = append(d.Tables, gbakIndices(k))
 	}
 	d.Tables = append(d.Tables, gbakSteps(k, top))
-	if opt.Kept != nil {
-		return d
+	var c plot.RestoreTimeline
+	switch {
+	case opt.Kept == nil:
+		c = GbakTimelineChart(tl, GbakChartSteps)
+	case opt.Kept.chart != nil:
+		c = opt.Kept.chart.finish(tl)
 	}
-	if c := GbakTimelineChart(tl, GbakChartSteps); len(c.Phases)+len(c.Items) > 0 {
+	if len(c.Phases)+len(c.Items) > 0 {
 		if ch, err := plot.RestoreTimelineChart(c); err == nil {
 			ch.Name = plot.SafeName(filepath.Base(tl.File))
 			d.Charts = append(d.Charts, ch)
@@ -272,47 +276,68 @@ func gbakSteps(k *GbakKept, top int) *Table {
 // data, gets several bars on its row), then the slowest tables and
 // indices (top, by seconds) where they ran.
 func GbakTimelineChart(tl *analyze.Timeline, top int) plot.RestoreTimeline {
-	d := plot.RestoreTimeline{Title: "Timeline: " + filepath.Base(tl.File)}
-	var cur *plot.Span
-	for _, st := range tl.Steps {
-		if st.Start == nil || st.Phase == "" {
-			continue
-		}
+	c := newGbakChart(top)
+	for i := range tl.Steps {
+		c.add(&tl.Steps[i])
+	}
+	return c.finish(tl)
+}
+
+// gbakChart makes GbakTimelineChart's input from the steps as they come:
+// it holds the phases' bars and the top slowest items.
+type gbakChart struct {
+	d     plot.RestoreTimeline
+	cur   int // the bar of the phase of the last step, -1 if none
+	items kept[plot.Span]
+	n     int // items offered
+}
+
+func newGbakChart(top int) *gbakChart {
+	return &gbakChart{cur: -1, items: kept[plot.Span]{limit: top,
+		order: func(a, b *plot.Span) int { return cmp.Compare(b.Duration, a.Duration) }}}
+}
+
+func (c *gbakChart) add(st *analyze.GbakStep) {
+	if st.Start == nil {
+		return
+	}
+	if st.Phase != "" {
 		end := *st.Start
 		if st.Seconds != nil {
 			end += *st.Seconds
 		}
-		if cur != nil && cur.Name == st.Phase {
-			cur.Duration = max(cur.Duration, end-cur.Start)
-			cur.AtLeast = cur.AtLeast || st.LowerBound
-			continue
-		}
-		d.Phases = append(d.Phases, plot.Span{Name: st.Phase, Start: *st.Start, Duration: end - *st.Start, Kind: "phase", AtLeast: st.LowerBound})
-		cur = &d.Phases[len(d.Phases)-1]
-	}
-	var items []plot.Span
-	for _, st := range tl.Steps {
-		if st.Start == nil || st.Seconds == nil {
-			continue
-		}
-		switch st.Kind {
-		case parse.GbakData:
-			name := st.Name
-			if st.LowerBound {
-				name += " (incomplete)" // the log ends inside it: the bar is what was logged
-			}
-			items = append(items, plot.Span{Name: name, Start: *st.Start, Duration: *st.Seconds, Kind: "table data", AtLeast: st.LowerBound})
-		case parse.GbakActivateIndex:
-			items = append(items, plot.Span{Name: st.Name, Start: *st.Start, Duration: *st.Seconds, Kind: "index build"})
+		if c.cur >= 0 && c.d.Phases[c.cur].Name == st.Phase {
+			p := &c.d.Phases[c.cur]
+			p.Duration = max(p.Duration, end-p.Start)
+			p.AtLeast = p.AtLeast || st.LowerBound
+		} else {
+			c.d.Phases = append(c.d.Phases, plot.Span{Name: st.Phase, Start: *st.Start, Duration: end - *st.Start, Kind: "phase", AtLeast: st.LowerBound})
+			c.cur = len(c.d.Phases) - 1
 		}
 	}
-	slices.SortStableFunc(items, func(a, b plot.Span) int { return cmp.Compare(b.Duration, a.Duration) })
-	if len(items) > top {
-		items = items[:top]
+	if st.Seconds == nil {
+		return
 	}
+	switch st.Kind {
+	case parse.GbakData:
+		name := st.Name
+		if st.LowerBound {
+			name += " (incomplete)" // the log ends inside it: the bar is what was logged
+		}
+		c.items.add(&plot.Span{Name: name, Start: *st.Start, Duration: *st.Seconds, Kind: "table data", AtLeast: st.LowerBound}, c.n)
+		c.n++
+	case parse.GbakActivateIndex:
+		c.items.add(&plot.Span{Name: st.Name, Start: *st.Start, Duration: *st.Seconds, Kind: "index build"}, c.n)
+		c.n++
+	}
+}
+
+func (c *gbakChart) finish(tl *analyze.Timeline) plot.RestoreTimeline {
+	d := c.d
+	d.Title = "Timeline: " + filepath.Base(tl.File)
 	// In time order, so the chart reads top to bottom like the log.
-	slices.SortStableFunc(items, func(a, b plot.Span) int { return cmp.Compare(a.Start, b.Start) })
-	d.Items = items
+	d.Items = slices.Clone(c.items.vs)
+	slices.SortStableFunc(d.Items, func(a, b plot.Span) int { return cmp.Compare(a.Start, b.Start) })
 	// A phase's row says what the phases table says: the sum of its
 	// steps' costs (the bars span the wall-clock time, gaps included).
 	for _, p := range tl.Phases {

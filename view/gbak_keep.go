@@ -24,6 +24,8 @@ type GbakKept struct {
 	// Cut are the steps the log ends inside (GbakStep.LowerBound), for
 	// the findings.
 	Cut []analyze.GbakStep
+	// chart is the timeline chart's input, when the keeper made it.
+	chart *gbakChart
 }
 
 // GbakKeeper keeps, of a gbak timeline streamed step by step, what the
@@ -33,6 +35,7 @@ type GbakKept struct {
 // the length of the log.
 type GbakKeeper struct {
 	k       GbakKept
+	chart   *gbakChart
 	steps   kept[analyze.GbakStep]
 	tables  kept[analyze.GbakTable]
 	indices kept[analyze.GbakIndex]
@@ -48,10 +51,21 @@ func NewGbakKeeper(top, list int) *GbakKeeper {
 	}
 }
 
+// WithChart makes the keeper gather the timeline chart's input too: the
+// phases' bars (one per run of steps of a phase) and the slowest tables
+// and indices.
+func (k *GbakKeeper) WithChart() *GbakKeeper {
+	k.chart = newGbakChart(GbakChartSteps)
+	return k
+}
+
 // Stream is what analyze.StreamGbakTimeline hands the timeline to.
 func (k *GbakKeeper) Stream() analyze.GbakStream {
 	return analyze.GbakStream{
 		Step: func(st *analyze.GbakStep) error {
+			if k.chart != nil {
+				k.chart.add(st)
+			}
 			k.steps.add(st, k.k.StepCount)
 			k.k.StepCount++
 			if st.LowerBound && st.Seconds != nil {
@@ -84,6 +98,7 @@ func (k *GbakKeeper) Stream() analyze.GbakStream {
 func (k *GbakKeeper) Kept() *GbakKept {
 	out := k.k
 	out.Steps, out.Tables, out.Indices = k.steps.vs, k.tables.vs, k.indices.vs
+	out.chart = k.chart
 	return &out
 }
 

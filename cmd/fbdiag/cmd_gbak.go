@@ -210,42 +210,43 @@ func gbakFlags(c *cli.Context) (gbakOpts, error) {
 // runGbak analyses one log and writes it, its charts with --png, and
 // fails with --fail-on when the run did not complete.
 func runGbak(o gbakOpts, stdin io.Reader, stdout, stderr io.Writer) error {
+	// The log is streamed: JSON is written as it is read, the other
+	// formats keep the rows they show (text and markdown the slowest
+	// steps and the first tables and indices, CSV every row of its one
+	// table) and --png the chart's bars.
+	var k *view.GbakKeeper
+	if o.out.json {
+		k = view.NewGbakKeeper(0, 0)
+	} else {
+		k = view.NewGbakKeeper(o.out.keepLimits())
+	}
+	if o.png.dir != "" {
+		k.WithChart()
+	}
 	var tl *analyze.Timeline
 	var err error
 	switch {
-	case o.png.dir != "":
-		// The charts need every step: the timeline is kept whole.
-		if tl, err = readGbakTimeline(stdin, stderr, o.file); err != nil {
-			return err
-		}
-		var d *view.Doc
-		doc := func() *view.Doc {
-			if d == nil {
-				d = view.Gbak(tl, view.GbakOptions{Top: o.out.top})
-			}
-			return d
-		}
-		if err := o.out.write(stdout, tl, doc); err != nil {
-			return err
-		}
-		if err := o.png.emit(stderr, doc().Charts, nil); err != nil {
-			return err
-		}
+	case o.out.json && o.png.dir == "":
+		tl, err = streamGbakJSON(stdin, stdout, stderr, o.file, analyze.GbakStream{})
 	case o.out.json:
-		// Written as the log is read: memory holds one step.
-		if tl, err = streamGbakJSON(stdin, stdout, stderr, o.file); err != nil {
-			return err
-		}
+		tl, err = streamGbakJSON(stdin, stdout, stderr, o.file, k.Stream())
 	default:
-		// The view keeps the rows it shows: text and markdown the
-		// slowest steps and the first tables and indices, CSV every row
-		// of its one table.
-		k := view.NewGbakKeeper(o.out.keepLimits())
-		if tl, err = streamGbakTimeline(stdin, stderr, o.file, k.Stream()); err != nil {
+		tl, err = streamGbakTimeline(stdin, stderr, o.file, k.Stream())
+	}
+	if err != nil {
+		return err
+	}
+	var d *view.Doc
+	if !o.out.json || o.png.dir != "" {
+		d = view.Gbak(tl, view.GbakOptions{Top: o.out.top, Kept: k.Kept()})
+	}
+	if !o.out.json {
+		if err := viewErr(view.Write(stdout, o.out.format, o.out.opt, d)); err != nil {
 			return err
 		}
-		d := view.Gbak(tl, view.GbakOptions{Top: o.out.top, Kept: k.Kept()})
-		if err := viewErr(view.Write(stdout, o.out.format, o.out.opt, d)); err != nil {
+	}
+	if o.png.dir != "" {
+		if err := o.png.emit(stderr, d.Charts, nil); err != nil {
 			return err
 		}
 	}
@@ -311,15 +312,16 @@ func streamGbakTimeline(stdin io.Reader, stderr io.Writer, name string, s analyz
 	return tl, err
 }
 
-// streamGbakJSON writes the JSON of one log as it is read and prints the
-// reader's notices on stderr.
-func streamGbakJSON(stdin io.Reader, stdout, stderr io.Writer, name string) (*analyze.Timeline, error) {
+// streamGbakJSON writes the JSON of one log as it is read, handing its
+// steps, tables and indices to also too, and prints the reader's notices
+// on stderr.
+func streamGbakJSON(stdin io.Reader, stdout, stderr io.Writer, name string, also analyze.GbakStream) (*analyze.Timeline, error) {
 	in, shown, err := openArg(stdin, name)
 	if err != nil {
 		return nil, err
 	}
 	defer in.Close()
-	tl, err := report.WriteGbakJSON(stdout, in, shown)
+	tl, err := report.WriteGbakJSON(stdout, in, shown, also)
 	if tl != nil {
 		report.WriteNotices(stderr, "", tl.Notices)
 	}
