@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -28,8 +29,9 @@ func keptView(t *testing.T, data []byte, name string, top, steps, list int) *Doc
 // view of the whole timeline writes: text and markdown for several --top
 // and with --all, every CSV table keeping its own rows, on every gbak log
 // of testdata and the corpus and on a restore log of 96 tables and
-// thousands of steps of tied costs (internal/bigfile). And it has no
-// chart.
+// thousands of steps of tied costs (internal/bigfile). It has no chart
+// unless the keeper gathered its input (WithChart), the same as the
+// whole timeline's.
 func TestGbakKeeperSameView(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(testutil.CorpusDir(t), "public", "gbak", "*"))
 	for _, g := range []string{"fb30/shop-gbak-*.log", "gbak/*.log", "restores/*.log", "seeds/restore-*.log"} {
@@ -69,7 +71,18 @@ func TestGbakKeeperSameView(t *testing.T) {
 				same(t, fmt.Sprintf("%s %s --top %d", name, f, top), write(t, f, opt, kept), write(t, f, opt, whole))
 			}
 		}
+		k := NewGbakKeeper(0, 0).WithChart()
+		stl, err := analyze.StreamGbakTimeline(bytes.NewReader(data), name, k.Stream())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := k.Kept().chart.finish(stl), GbakTimelineChart(tl, GbakChartSteps); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: chart input\n%+v\nwant\n%+v", name, got, want)
+		}
 		whole := Gbak(tl, GbakOptions{})
+		if d := Gbak(stl, GbakOptions{Kept: k.Kept()}); len(d.Charts) != len(whole.Charts) {
+			t.Errorf("%s: %d charts, want %d", name, len(d.Charts), len(whole.Charts))
+		}
 		all := keptView(t, data, name, 0, -1, -1)
 		for _, f := range []Format{Text, Markdown} {
 			same(t, fmt.Sprintf("%s %s --all", name, f), write(t, f, Options{All: true}, all), write(t, f, Options{All: true}, whole))
