@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"github.com/fbdiag/fbdiag/internal/bigfile"
 	"io"
 	"os"
@@ -143,5 +144,48 @@ func BenchmarkGbakJSON(b *testing.B) {
 		if err != nil || tl.Outcome != analyze.GbakCompleted {
 			b.Fatal(err)
 		}
+	}
+}
+
+// failingReader returns data, then err.
+type failingReader struct {
+	data []byte
+	err  error
+}
+
+func (r *failingReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, r.err
+	}
+	n := copy(p, r.data)
+	r.data = r.data[n:]
+	return n, nil
+}
+
+// A read error after the first steps ends the document with what was
+// read (valid JSON, the steps so far) and is returned; before any gbak
+// line nothing is written.
+func TestGbakJSONReadError(t *testing.T) {
+	data, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := bytes.Index(data, []byte("restoring data for table ORDER_LINE"))
+	var got bytes.Buffer
+	tl, err := WriteGbakJSON(&got, &failingReader{data[:cut], os.ErrDeadlineExceeded}, "x.log", analyze.GbakStream{})
+	if err == nil || !strings.Contains(err.Error(), "i/o timeout") || tl == nil || tl.Outcome != analyze.GbakIncomplete {
+		t.Fatalf("%v, %v", tl, err)
+	}
+	var doc struct {
+		Steps   []analyze.GbakStep `json:"steps"`
+		Outcome string             `json:"outcome"`
+	}
+	if err := json.Unmarshal(got.Bytes(), &doc); err != nil || len(doc.Steps) < 10 || doc.Outcome != "incomplete" {
+		t.Fatalf("%d steps, %q, %v", len(doc.Steps), doc.Outcome, err)
+	}
+	got.Reset()
+	_, err = WriteGbakJSON(&got, &failingReader{nil, os.ErrDeadlineExceeded}, "x.log", analyze.GbakStream{})
+	if err == nil || got.Len() != 0 {
+		t.Fatalf("%q, %v", got.String(), err)
 	}
 }
