@@ -144,37 +144,19 @@ func (g *GstatJSON) Close(a *analyze.GstatAnalysis) error {
 		g.raw("\n  ")
 	}
 	g.raw("],\n")
-	array(g, "unattached_indices", a.UnattachedIndices)
-	array(g, "findings", a.Findings)
-	array(g, "encryption", a.Encryption)
+	array(g.jsonOut, "unattached_indices", a.UnattachedIndices)
+	array(g.jsonOut, "findings", a.Findings)
+	array(g.jsonOut, "encryption", a.Encryption)
 	g.field("totals", a.Totals, "  ", false)
 	if g.spool != nil {
 		g.spooledWarnings()
 	} else {
-		array(g, "warnings", a.Warnings)
+		array(g.jsonOut, "warnings", a.Warnings)
 	}
 	g.raw(`  "notices": `)
 	g.elements(len(a.Notices), func(i int) any { return &a.Notices[i] })
 	g.raw("\n}\n")
 	return g.err
-}
-
-// array writes a top-level array one element at a time (a run's warnings
-// can be tens of megabytes of JSON), followed by a comma.
-func array[T any](g *GstatJSON, key string, vs []T) {
-	g.raw(`  "` + key + `": `)
-	g.elements(len(vs), func(i int) any { return &vs[i] })
-	g.raw(",\n")
-}
-
-func (g *GstatJSON) field(key string, v any, indent string, last bool) {
-	g.raw(indent + `"` + key + `": `)
-	g.value(v, indent)
-	if last {
-		g.raw("\n")
-	} else {
-		g.raw(",\n")
-	}
 }
 
 // Abort removes the spool file of a document that will not be closed.

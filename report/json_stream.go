@@ -129,6 +129,25 @@ func (o *jsonOut) elements(n int, at func(int) any) {
 	o.raw("\n  ]")
 }
 
+// array writes a top-level array one element at a time (a run's warnings
+// can be tens of megabytes of JSON), followed by a comma.
+func array[T any](o *jsonOut, key string, vs []T) {
+	o.raw(`  "` + key + `": `)
+	o.elements(len(vs), func(i int) any { return &vs[i] })
+	o.raw(",\n")
+}
+
+// field writes "key": v at the depth of indent, then a comma unless last.
+func (o *jsonOut) field(key string, v any, indent string, last bool) {
+	o.raw(indent + `"` + key + `": `)
+	o.value(v, indent)
+	if last {
+		o.raw("\n")
+	} else {
+		o.raw(",\n")
+	}
+}
+
 // writeJSONStreamed writes a struct (or a pointer to one) as WriteJSON's
 // encoder would, field by field and the elements of its slices one by one,
 // so that the output is never held whole: encoding/json with SetIndent

@@ -35,6 +35,10 @@ type GbakOptions struct {
 	// Top bounds the steps text, markdown and HTML show, slowest first
 	// (0: GbakTop).
 	Top int
+	// Kept, when set, holds the rows to show of a timeline streamed
+	// without its steps, tables and indices (GbakKeeper); the view has a
+	// chart only when the keeper gathered its input (WithChart).
+	Kept *GbakKept
 }
 
 // Gbak lays out the timeline of one gbak log: the outcome and totals, the
@@ -44,6 +48,11 @@ type GbakOptions struct {
 // table). Charts holds the timeline chart when a step has a time.
 func Gbak(tl *analyze.Timeline, opt GbakOptions) *Doc {
 	top := cmp.Or(opt.Top, GbakTop)
+	k := opt.Kept
+	if k == nil {
+		k = &GbakKept{Steps: tl.Steps, Tables: tl.Tables, Indices: tl.Indices, Cut: cutSteps(tl.Steps),
+			StepCount: len(tl.Steps), TableCount: len(tl.Tables), IndexCount: len(tl.Indices)}
+	}
 	d := &Doc{
 		Lead:          "gbak " + gbakKind(tl) + ": ",
 		Title:         tl.File,
@@ -52,20 +61,27 @@ func Gbak(tl *analyze.Timeline, opt GbakOptions) *Doc {
 		FindingsTitle: "Errors and warnings",
 		FindingsName:  "findings",
 		Headline:      gbakHeadline(tl),
-		Findings:      GbakFindings(tl),
+		Findings:      gbakFindings(tl, k.Cut),
 		Notes:         tl.Notes,
 	}
 	if len(tl.Phases) > 0 {
 		d.Tables = append(d.Tables, gbakPhases(tl))
 	}
-	if len(tl.Tables) > 0 {
-		d.Tables = append(d.Tables, gbakTables(tl))
+	if k.TableCount > 0 {
+		d.Tables = append(d.Tables, gbakTables(k))
 	}
-	if len(tl.Indices) > 0 {
-		d.Tables = append(d.Tables, gbakIndices(tl))
+	if k.IndexCount > 0 {
+		d.Tables = append(d.Tables, gbakIndices(k))
 	}
-	d.Tables = append(d.Tables, gbakSteps(tl, top))
-	if c := GbakTimelineChart(tl, GbakChartSteps); len(c.Phases)+len(c.Items) > 0 {
+	d.Tables = append(d.Tables, gbakSteps(k, top))
+	var c plot.RestoreTimeline
+	switch {
+	case opt.Kept == nil:
+		c = GbakTimelineChart(tl, GbakChartSteps)
+	case opt.Kept.chart != nil:
+		c = opt.Kept.chart.finish(tl)
+	}
+	if len(c.Phases)+len(c.Items) > 0 {
 		if ch, err := plot.RestoreTimelineChart(c); err == nil {
 			ch.Name = plot.SafeName(filepath.Base(tl.File))
 			d.Charts = append(d.Charts, ch)
@@ -106,6 +122,21 @@ func gbakHeadline(tl *analyze.Timeline) []Field {
 // the log ends inside (a table loading when the server died or the log
 // was cut), with what they took at least.
 func GbakFindings(tl *analyze.Timeline) []Finding {
+	return gbakFindings(tl, cutSteps(tl.Steps))
+}
+
+// cutSteps are the steps the log ends inside, with their time.
+func cutSteps(steps []analyze.GbakStep) []analyze.GbakStep {
+	var out []analyze.GbakStep
+	for _, st := range steps {
+		if st.LowerBound && st.Seconds != nil {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+func gbakFindings(tl *analyze.Timeline, cut []analyze.GbakStep) []Finding {
 	var out []Finding
 	what := gbakKind(tl)
 	for _, e := range tl.Errors {
@@ -116,10 +147,7 @@ func GbakFindings(tl *analyze.Timeline) []Finding {
 		out = append(out, Finding{Severity: "warning", Rule: "gbak-warning", Object: what, Message: w,
 			Value: Null(NumberKind), Threshold: Null(NumberKind)})
 	}
-	for _, st := range tl.Steps {
-		if !st.LowerBound || st.Seconds == nil {
-			continue
-		}
+	for _, st := range cut {
 		m := "The log ends inside this step: it took at least " + units.Seconds(*st.Seconds)
 		if st.Records != nil {
 			m += fmt.Sprintf(", %d records logged", *st.Records)
@@ -161,8 +189,8 @@ func gbakPhases(tl *analyze.Timeline) *Table {
 	return t
 }
 
-func gbakTables(tl *analyze.Timeline) *Table {
-	t := &Table{Name: "tables", Title: "Table data", Noun: "tables", Limit: GbakListTop, Columns: []Column{
+func gbakTables(k *GbakKept) *Table {
+	t := &Table{Name: "tables", Title: "Table data", Noun: "tables", Limit: GbakListTop, Total: k.TableCount, Columns: []Column{
 		{Key: "table", Title: "table", Max: 32},
 		{Key: "records", Title: "records", Kind: CountKind},
 		{Key: "ignored", Title: "ignored", Kind: CountKind},
@@ -172,34 +200,34 @@ func gbakTables(tl *analyze.Timeline) *Table {
 		{Key: "writes", Title: "writes", Kind: CountKind},
 		{Key: "bound", Title: "", Kind: TextKind},
 	}}
-	idx := make([]int, len(tl.Tables))
+	idx := make([]int, len(k.Tables))
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return units.Compare(tl.Tables[a].Name, tl.Tables[b].Name) })
+	slices.SortStableFunc(idx, func(a, b int) int { return units.Compare(k.Tables[a].Name, k.Tables[b].Name) })
 	for _, i := range idx {
-		x := &tl.Tables[i]
+		x := &k.Tables[i]
 		t.Rows = append(t.Rows, []Cell{Str(x.Name), IntP(x.Records), IntP(x.Ignored), SecP(x.Seconds), NumP(x.RecordsPerSecond),
 			IntP(x.Reads), IntP(x.Writes), atLeast(x.LowerBound)})
 	}
 	return t
 }
 
-func gbakIndices(tl *analyze.Timeline) *Table {
-	t := &Table{Name: "indices", Title: "Index builds", Noun: "indices", Limit: GbakListTop, Columns: []Column{
+func gbakIndices(k *GbakKept) *Table {
+	t := &Table{Name: "indices", Title: "Index builds", Noun: "indices", Limit: GbakListTop, Total: k.IndexCount, Columns: []Column{
 		{Key: "index", Title: "index", Max: 40},
 		{Key: "seconds", Title: "time", Kind: SecondsKind},
 		{Key: "reads", Title: "reads", Kind: CountKind},
 		{Key: "writes", Title: "writes", Kind: CountKind},
 		{Key: "state", Title: "state"},
 	}}
-	idx := make([]int, len(tl.Indices))
+	idx := make([]int, len(k.Indices))
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int { return units.Compare(tl.Indices[a].Name, tl.Indices[b].Name) })
+	slices.SortStableFunc(idx, func(a, b int) int { return units.Compare(k.Indices[a].Name, k.Indices[b].Name) })
 	for _, i := range idx {
-		x := &tl.Indices[i]
+		x := &k.Indices[i]
 		state := "ok"
 		if x.Failed {
 			state = "failed"
@@ -211,8 +239,8 @@ func gbakIndices(tl *analyze.Timeline) *Table {
 
 // gbakSteps is every step, the slowest first, those of unknown cost last
 // in log order; the human formats show the top ones.
-func gbakSteps(tl *analyze.Timeline, top int) *Table {
-	t := &Table{Name: "steps", Title: "Steps, slowest first", Noun: "steps", Limit: top, Columns: []Column{
+func gbakSteps(k *GbakKept, top int) *Table {
+	t := &Table{Name: "steps", Title: "Steps, slowest first", Noun: "steps", Limit: top, Total: k.StepCount, Columns: []Column{
 		{Key: "line", Title: "line", Kind: CountKind},
 		{Key: "step", Title: "step", Max: 36},
 		{Key: "phase", Title: "phase"},
@@ -222,37 +250,22 @@ func gbakSteps(tl *analyze.Timeline, top int) *Table {
 		{Key: "writes", Title: "writes", Kind: CountKind},
 		{Key: "bound", Title: "", Kind: TextKind},
 	}}
-	idx := make([]int, len(tl.Steps))
+	idx := make([]int, len(k.Steps))
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		sa, sb := tl.Steps[a].Seconds, tl.Steps[b].Seconds
-		switch {
-		case sa == nil && sb == nil:
-			return 0
-		case sa == nil:
-			return 1
-		case sb == nil:
-			return -1
-		}
-		return cmp.Compare(*sb, *sa)
-	})
-	cut := false
+	slices.SortStableFunc(idx, func(a, b int) int { return compareCost(k.Steps[a].Seconds, k.Steps[b].Seconds) })
 	t.Stream = func(yield func([]Cell) bool) {
 		for _, i := range idx {
-			s := &tl.Steps[i]
+			s := &k.Steps[i]
 			if !yield([]Cell{Int(int64(s.Line)), Str(s.Label()), Str(s.Phase), SecP(s.Start), SecP(s.Seconds),
 				IntP(s.Reads), IntP(s.Writes), atLeast(s.LowerBound)}) {
 				return
 			}
 		}
 	}
-	for i := range tl.Steps {
-		cut = cut || tl.Steps[i].LowerBound
-	}
 	t.Notes = []string{gbakCostNote}
-	if cut {
+	if len(k.Cut) > 0 {
 		t.Notes = append(t.Notes, atLeastNote)
 	}
 	return t
@@ -263,47 +276,68 @@ func gbakSteps(tl *analyze.Timeline, top int) *Table {
 // data, gets several bars on its row), then the slowest tables and
 // indices (top, by seconds) where they ran.
 func GbakTimelineChart(tl *analyze.Timeline, top int) plot.RestoreTimeline {
-	d := plot.RestoreTimeline{Title: "Timeline: " + filepath.Base(tl.File)}
-	var cur *plot.Span
-	for _, st := range tl.Steps {
-		if st.Start == nil || st.Phase == "" {
-			continue
-		}
+	c := newGbakChart(top)
+	for i := range tl.Steps {
+		c.add(&tl.Steps[i])
+	}
+	return c.finish(tl)
+}
+
+// gbakChart makes GbakTimelineChart's input from the steps as they come:
+// it holds the phases' bars and the top slowest items.
+type gbakChart struct {
+	d     plot.RestoreTimeline
+	cur   int // the bar of the phase of the last step, -1 if none
+	items kept[plot.Span]
+	n     int // items offered
+}
+
+func newGbakChart(top int) *gbakChart {
+	return &gbakChart{cur: -1, items: kept[plot.Span]{limit: top,
+		order: func(a, b *plot.Span) int { return cmp.Compare(b.Duration, a.Duration) }}}
+}
+
+func (c *gbakChart) add(st *analyze.GbakStep) {
+	if st.Start == nil {
+		return
+	}
+	if st.Phase != "" {
 		end := *st.Start
 		if st.Seconds != nil {
 			end += *st.Seconds
 		}
-		if cur != nil && cur.Name == st.Phase {
-			cur.Duration = max(cur.Duration, end-cur.Start)
-			cur.AtLeast = cur.AtLeast || st.LowerBound
-			continue
-		}
-		d.Phases = append(d.Phases, plot.Span{Name: st.Phase, Start: *st.Start, Duration: end - *st.Start, Kind: "phase", AtLeast: st.LowerBound})
-		cur = &d.Phases[len(d.Phases)-1]
-	}
-	var items []plot.Span
-	for _, st := range tl.Steps {
-		if st.Start == nil || st.Seconds == nil {
-			continue
-		}
-		switch st.Kind {
-		case parse.GbakData:
-			name := st.Name
-			if st.LowerBound {
-				name += " (incomplete)" // the log ends inside it: the bar is what was logged
-			}
-			items = append(items, plot.Span{Name: name, Start: *st.Start, Duration: *st.Seconds, Kind: "table data", AtLeast: st.LowerBound})
-		case parse.GbakActivateIndex:
-			items = append(items, plot.Span{Name: st.Name, Start: *st.Start, Duration: *st.Seconds, Kind: "index build"})
+		if c.cur >= 0 && c.d.Phases[c.cur].Name == st.Phase {
+			p := &c.d.Phases[c.cur]
+			p.Duration = max(p.Duration, end-p.Start)
+			p.AtLeast = p.AtLeast || st.LowerBound
+		} else {
+			c.d.Phases = append(c.d.Phases, plot.Span{Name: st.Phase, Start: *st.Start, Duration: end - *st.Start, Kind: "phase", AtLeast: st.LowerBound})
+			c.cur = len(c.d.Phases) - 1
 		}
 	}
-	slices.SortStableFunc(items, func(a, b plot.Span) int { return cmp.Compare(b.Duration, a.Duration) })
-	if len(items) > top {
-		items = items[:top]
+	if st.Seconds == nil {
+		return
 	}
+	switch st.Kind {
+	case parse.GbakData:
+		name := st.Name
+		if st.LowerBound {
+			name += " (incomplete)" // the log ends inside it: the bar is what was logged
+		}
+		c.items.add(&plot.Span{Name: name, Start: *st.Start, Duration: *st.Seconds, Kind: "table data", AtLeast: st.LowerBound}, c.n)
+		c.n++
+	case parse.GbakActivateIndex:
+		c.items.add(&plot.Span{Name: st.Name, Start: *st.Start, Duration: *st.Seconds, Kind: "index build"}, c.n)
+		c.n++
+	}
+}
+
+func (c *gbakChart) finish(tl *analyze.Timeline) plot.RestoreTimeline {
+	d := c.d
+	d.Title = "Timeline: " + filepath.Base(tl.File)
 	// In time order, so the chart reads top to bottom like the log.
-	slices.SortStableFunc(items, func(a, b plot.Span) int { return cmp.Compare(a.Start, b.Start) })
-	d.Items = items
+	d.Items = slices.Clone(c.items.vs)
+	slices.SortStableFunc(d.Items, func(a, b plot.Span) int { return cmp.Compare(a.Start, b.Start) })
 	// A phase's row says what the phases table says: the sum of its
 	// steps' costs (the bars span the wall-clock time, gaps included).
 	for _, p := range tl.Phases {

@@ -210,22 +210,43 @@ func gbakFlags(c *cli.Context) (gbakOpts, error) {
 // runGbak analyses one log and writes it, its charts with --png, and
 // fails with --fail-on when the run did not complete.
 func runGbak(o gbakOpts, stdin io.Reader, stdout, stderr io.Writer) error {
-	tl, err := readGbakTimeline(stdin, stderr, o.file)
+	// The log is streamed: JSON is written as it is read, the other
+	// formats keep the rows they show (text and markdown the slowest
+	// steps and the first tables and indices, CSV every row of its one
+	// table) and --png the chart's bars.
+	var k *view.GbakKeeper
+	if o.out.json {
+		k = view.NewGbakKeeper(0, 0)
+	} else {
+		k = view.NewGbakKeeper(o.out.keepLimits())
+	}
+	if o.png.dir != "" {
+		k.WithChart()
+	}
+	var tl *analyze.Timeline
+	var err error
+	switch {
+	case o.out.json && o.png.dir == "":
+		tl, err = streamGbakJSON(stdin, stdout, stderr, o.file, analyze.GbakStream{})
+	case o.out.json:
+		tl, err = streamGbakJSON(stdin, stdout, stderr, o.file, k.Stream())
+	default:
+		tl, err = streamGbakTimeline(stdin, stderr, o.file, k.Stream())
+	}
 	if err != nil {
 		return err
 	}
 	var d *view.Doc
-	doc := func() *view.Doc {
-		if d == nil {
-			d = view.Gbak(tl, view.GbakOptions{Top: o.out.top})
-		}
-		return d
+	if !o.out.json || o.png.dir != "" {
+		d = view.Gbak(tl, view.GbakOptions{Top: o.out.top, Kept: k.Kept()})
 	}
-	if err := o.out.write(stdout, tl, doc); err != nil {
-		return err
+	if !o.out.json {
+		if err := viewErr(view.Write(stdout, o.out.format, o.out.opt, d)); err != nil {
+			return err
+		}
 	}
 	if o.png.dir != "" {
-		if err := o.png.emit(stderr, doc().Charts, nil); err != nil {
+		if err := o.png.emit(stderr, d.Charts, nil); err != nil {
 			return err
 		}
 	}
@@ -242,6 +263,24 @@ func runGbak(o gbakOpts, stdin io.Reader, stdout, stderr io.Writer) error {
 	return nil
 }
 
+// keepLimits are the steps and the tables and indices (-1: all) the
+// view of the output shows (view.NewGbakKeeper).
+func (o gbakOutput) keepLimits() (steps, list int) {
+	switch {
+	case o.opt.All:
+		return -1, -1
+	case o.format != view.CSV:
+		return o.top, view.GbakListTop
+	}
+	switch o.opt.Table {
+	case "", "steps":
+		return -1, 0
+	case "tables", "indices":
+		return 0, -1
+	}
+	return 0, 0 // phases, summary, findings
+}
+
 // readGbakTimeline streams one log into a timeline and prints the
 // reader's notices on stderr.
 func readGbakTimeline(stdin io.Reader, stderr io.Writer, name string) (*analyze.Timeline, error) {
@@ -251,6 +290,38 @@ func readGbakTimeline(stdin io.Reader, stderr io.Writer, name string) (*analyze.
 	}
 	defer in.Close()
 	tl, err := analyze.ReadGbakTimeline(in, shown)
+	if tl != nil {
+		report.WriteNotices(stderr, "", tl.Notices)
+	}
+	return tl, err
+}
+
+// streamGbakTimeline reads one log, handing its steps, tables and indices
+// to s (analyze.StreamGbakTimeline), and prints the reader's notices on
+// stderr.
+func streamGbakTimeline(stdin io.Reader, stderr io.Writer, name string, s analyze.GbakStream) (*analyze.Timeline, error) {
+	in, shown, err := openArg(stdin, name)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	tl, err := analyze.StreamGbakTimeline(in, shown, s)
+	if tl != nil {
+		report.WriteNotices(stderr, "", tl.Notices)
+	}
+	return tl, err
+}
+
+// streamGbakJSON writes the JSON of one log as it is read, handing its
+// steps, tables and indices to also too, and prints the reader's notices
+// on stderr.
+func streamGbakJSON(stdin io.Reader, stdout, stderr io.Writer, name string, also analyze.GbakStream) (*analyze.Timeline, error) {
+	in, shown, err := openArg(stdin, name)
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	tl, err := report.WriteGbakJSON(stdout, in, shown, also)
 	if tl != nil {
 		report.WriteNotices(stderr, "", tl.Notices)
 	}

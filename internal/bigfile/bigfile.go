@@ -134,14 +134,6 @@ func GbakRestore(w io.Writer, src []byte, size int64) (tables int, err error) {
 		n, _ := bw.Write(b)
 		written += int64(n)
 	}
-	shift := func(l []byte, off float64) []byte {
-		m := gbakTime.FindSubmatch(l)
-		if m == nil {
-			return l
-		}
-		t, _ := strconv.ParseFloat(string(m[1]), 64)
-		return fmt.Appendf(nil, "gbak:%9.3f%s\n", t+off, m[2])
-	}
 	for _, l := range ls[:first] {
 		put(l)
 	}
@@ -153,7 +145,7 @@ func GbakRestore(w io.Writer, src []byte, size int64) (tables int, err error) {
 		}
 		off := float64(k) * span
 		for _, l := range body {
-			l = shift(l, off)
+			l = shiftGbak(l, off)
 			if m := gbakData.FindSubmatch(l); m != nil {
 				l = fmt.Appendf(nil, "%s%s%s\n", m[1], m[2], suffix)
 				tables++
@@ -164,9 +156,22 @@ func GbakRestore(w io.Writer, src []byte, size int64) (tables int, err error) {
 		}
 	}
 	for _, l := range ls[last+1:] {
-		put(shift(l, float64(k-1)*span))
+		put(shiftGbak(l, float64(k-1)*span))
 	}
 	return tables, bw.Flush()
+}
+
+// shiftGbak adds off seconds to the time column of a statistics line.
+// gbak prints "gbak:", a blank, then the time as %4lu.%03u (burp.cpp's
+// STAT_FORMATS): from 10000 s on the number is wider than four digits but
+// the blank stays ("gbak: 13304.334" in the seed restore log).
+func shiftGbak(l []byte, off float64) []byte {
+	m := gbakTime.FindSubmatch(l)
+	if m == nil {
+		return l
+	}
+	t, _ := strconv.ParseFloat(string(m[1]), 64)
+	return fmt.Appendf(nil, "gbak: %8.3f%s\n", t+off, m[2])
 }
 
 func gbakSeconds(l []byte) (float64, bool) {

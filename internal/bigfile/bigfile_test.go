@@ -86,3 +86,29 @@ func TestShape(t *testing.T) {
 		t.Errorf("no tables: %v", err)
 	}
 }
+
+// From 10000 s on gbak's time is wider than its four digits, and the
+// blank after "gbak:" stays: a shifted line must read as statistics, not
+// as a message (the 100 MiB log's lines after 2:46:40 did, 1.57 million
+// steps of unknown cost).
+func TestShiftGbakWide(t *testing.T) {
+	l := []byte("gbak:    3.747  0.001      0      0 restoring data for table ORDER_LINE\n")
+	for _, c := range []struct {
+		off  float64
+		want string
+	}{
+		{0, "gbak:    3.747  0.001      0      0 restoring data for table ORDER_LINE\n"},
+		{9990, "gbak: 9993.747  0.001      0      0 restoring data for table ORDER_LINE\n"},
+		{60000, "gbak: 60003.747  0.001      0      0 restoring data for table ORDER_LINE\n"},
+		{600000, "gbak: 600003.747  0.001      0      0 restoring data for table ORDER_LINE\n"},
+	} {
+		got := shiftGbak(l, c.off)
+		if string(got) != c.want {
+			t.Errorf("+%g: %q, want %q", c.off, got, c.want)
+		}
+		log, err := parse.ReadGbak(bytes.NewReader(append([]byte("gbak: time     delta  reads  writes\n"), got...)), "x.log")
+		if err != nil || len(log.Lines) != 1 || log.Lines[0].Kind != parse.GbakData || log.Lines[0].Time != 3.747+c.off {
+			t.Errorf("+%g: read back as %+v, %v", c.off, log.Lines, err)
+		}
+	}
+}

@@ -1,0 +1,633 @@
+package analyze
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// GbakStream receives the steps, tables and indices of a gbak log as
+// each is complete, in log order (see StreamGbakTimeline). Every func may
+// be nil. The values are valid until the call returns: copy what you
+// keep (the pointers they hold stay valid).
+type GbakStream struct {
+	// Step gets each step once its cost is known: when the next step
+	// starts, or at the end of the log.
+	Step func(*GbakStep) error
+	// Table gets the data of a table with its step.
+	Table func(*GbakTable) error
+	// Index gets a deferred index build with its step.
+	Index func(*GbakIndex) error
+	// Failed says that of the first n indices handed to Index, those
+	// named name failed: a "cannot commit index" line came after them.
+	// (The index of a step still open is marked before it is handed on,
+	// so Failed is called only for one gbak names twice.)
+	Failed func(name string, n int)
+}
+
+// And hands everything to s, then to t, stopping at the first error.
+func (s GbakStream) And(t GbakStream) GbakStream {
+	return GbakStream{
+		Step:  both(s.Step, t.Step),
+		Table: both(s.Table, t.Table),
+		Index: both(s.Index, t.Index),
+		Failed: func(name string, n int) {
+			if s.Failed != nil {
+				s.Failed(name, n)
+			}
+			if t.Failed != nil {
+				t.Failed(name, n)
+			}
+		},
+	}
+}
+
+func both[T any](f, g func(*T) error) func(*T) error {
+	switch {
+	case f == nil:
+		return g
+	case g == nil:
+		return f
+	}
+	return func(v *T) error {
+		if err := f(v); err != nil {
+			return err
+		}
+		return g(v)
+	}
+}
+
+// GbakTimeline analyses a log read whole by parse.ReadGbak.
+func GbakTimeline(log *parse.GbakLog) *Timeline {
+	b := NewGbakTimelineBuilder(log.Name, log.Columns)
+	for i := range log.Lines {
+		b.Add(&log.Lines[i])
+	}
+	return b.Finish(log.Op, log.Notices)
+}
+
+// ReadGbakTimeline streams a gbak log into a timeline: memory grows with
+// the steps, not with the progress lines. The reader's notices are in
+// Timeline.Notices. On an I/O error, or for a file without a single gbak
+// line, it returns what was read (with its notices) and the error.
+func ReadGbakTimeline(r io.Reader, name string) (*Timeline, error) {
+	rd := parse.NewGbakReader(r, name)
+	return readGbak(rd, NewGbakTimelineBuilder(rd.Name(), 0))
+}
+
+// StreamGbakTimeline reads a gbak log and hands its steps, tables and
+// indices to s as they are complete: memory holds one step. The timeline
+// returned has every other figure of ReadGbakTimeline's (phases, totals,
+// errors, notices) but no Steps, Tables or Indices (nil). The error is
+// ReadGbakTimeline's, or the first one a receiver returns, which stops
+// the reading.
+func StreamGbakTimeline(r io.Reader, name string, s GbakStream) (*Timeline, error) {
+	rd := parse.NewGbakReader(r, name)
+	b := NewGbakTimelineBuilder(rd.Name(), 0)
+	b.t.Steps, b.t.Tables, b.t.Indices = nil, nil, nil
+	b.out, b.stream = s, true
+	return readGbak(rd, b)
+}
+
+func readGbak(rd *parse.GbakReader, b *GbakTimelineBuilder) (*Timeline, error) {
+	var second *parse.Notice
+	lastT, hasT := 0.0, false
+	for b.err == nil && rd.Next() {
+		l := rd.Line()
+		// gbak's time is elapsed since its start: when it goes back, a
+		// second run was appended (cat a.log b.log, >> log). Mixing them
+		// made shares of 195%; the first run is analysed alone.
+		if l.Has&parse.ColTime != 0 {
+			if hasT && l.Time < lastT-0.0005 {
+				second = &parse.Notice{File: rd.Name(), Line: l.Line, Msg: fmt.Sprintf(
+					"another gbak run starts here (time back from %.3f to %.3f s): only the first is analysed; "+
+						"give each run its own file ('fbdiag gbak compare' compares them)", lastT, l.Time)}
+				break
+			}
+			lastT, hasT = l.Time, true
+		}
+		b.Add(l)
+	}
+	if b.err != nil {
+		return nil, b.err
+	}
+	notices := rd.Notices()
+	if second != nil {
+		notices = append(notices, *second)
+	}
+	tl := b.Finish(rd.Op(), notices)
+	if b.err != nil {
+		return nil, b.err
+	}
+	if err := rd.Err(); err != nil {
+		return tl, err
+	}
+	if rd.Lines() == 0 {
+		return tl, rd.NoGbakError()
+	}
+	return tl, nil
+}
+
+// GbakTimelineBuilder builds a Timeline from lines as they are read, so
+// that memory grows with the steps, not with the progress lines. It holds
+// the last step (its cost is open until the next one starts) and hands
+// the steps before it on: to the Timeline's slices, or to a GbakStream.
+type GbakTimelineBuilder struct {
+	t *Timeline
+	// stream: the steps, tables and indices go to out, else to t's
+	// slices.
+	stream bool
+	out    GbakStream
+	err    error // the first error of out
+	// cur is the last step, with its table (a data step) or index (a
+	// deferred index build); pending when its cost is still open.
+	cur      GbakStep
+	hasCur   bool
+	pending  bool
+	curTable GbakTable
+	table    bool // cur is a data step: curTable receives its records
+	curIndex GbakIndex
+	index    bool
+	steps    int // steps seen, cur included
+	indices  int // indices handed on
+	first    string
+	phases   phaseSums
+	known    float64 // sum of the known step costs, in log order
+	cols     parse.GbakColumns
+	// the interval since the pending step's line
+	sumD, prevT   float64
+	sumR, sumW    int64
+	n             int
+	broken        bool
+	hasPrevT      bool
+	afterCreate   bool
+	lastT, firstT float64
+	hasT          bool
+	sumAllR       int64
+	sumAllW       int64
+	total         *parse.GbakLine
+	ops           map[string]int
+	lastErr       int // index in t.Errors of the error being continued, -1
+	anyGap        bool
+	joinNext      bool
+	finished      bool
+	mem           gbakSlab
+}
+
+// NewGbakTimelineBuilder starts a timeline for the named file.
+func NewGbakTimelineBuilder(file string, cols parse.GbakColumns) *GbakTimelineBuilder {
+	return &GbakTimelineBuilder{
+		t:       &Timeline{File: file, Errors: []string{}, Warnings: []string{}, Tables: []GbakTable{}, Indices: []GbakIndex{}, Steps: []GbakStep{}},
+		cols:    cols,
+		lastErr: -1,
+		ops:     map[string]int{},
+	}
+}
+
+func f64(v float64) *float64 { return &v }
+func i64(v int64) *int64     { return &v }
+
+// gbakSlab hands out the pointers of optional values from chunks: one
+// allocation per 256 values instead of one per value.
+type gbakSlab struct {
+	fs []float64
+	is []int64
+}
+
+func (s *gbakSlab) f(v float64) *float64 {
+	if len(s.fs) == cap(s.fs) {
+		s.fs = make([]float64, 0, 256)
+	}
+	s.fs = append(s.fs, v)
+	return &s.fs[len(s.fs)-1]
+}
+
+func (s *gbakSlab) i(v int64) *int64 {
+	if len(s.is) == cap(s.is) {
+		s.is = make([]int64, 0, 256)
+	}
+	s.is = append(s.is, v)
+	return &s.is[len(s.is)-1]
+}
+
+// Add takes the next line of the log.
+func (b *GbakTimelineBuilder) Add(l *parse.GbakLine) {
+	b.cols |= l.Has
+	if l.Op != "" {
+		b.ops[l.Op]++
+	}
+	switch l.Kind {
+	case parse.GbakError, parse.GbakExiting:
+		b.addError(l.Message, l.Continued)
+		return
+	case parse.GbakWarning:
+		if l.Continued && len(b.t.Warnings) > 0 {
+			b.t.Warnings[len(b.t.Warnings)-1] += "; " + l.Message
+		} else {
+			b.t.Warnings = append(b.t.Warnings, l.Message)
+		}
+		return
+	case parse.GbakIndexFailed:
+		b.addError("cannot commit index "+l.Name, false)
+		b.joinNext = true
+		b.indexFailed(l.Name)
+		return
+	case parse.GbakNotOnline:
+		b.addError(l.Message, len(b.t.Errors) > 0 && b.lastErr >= 0 && strings.HasPrefix(l.Message, "Run gfix"))
+		return
+	}
+	b.lastErr, b.joinNext = -1, false
+	// (lines skipped before the first step, a command line or a title,
+	// hide nothing)
+	if (l.Gap && b.steps > 0) || (l.Has&(parse.ColTime|parse.ColDelta) == parse.ColTime|parse.ColDelta && b.hasT &&
+		l.Time-b.lastT > l.Delta+gapTolerance) {
+		b.anyGap = true
+	}
+	if l.Has&parse.ColTime != 0 {
+		if !b.hasT {
+			b.firstT, b.hasT = l.Time, true
+		}
+		b.lastT = l.Time
+	}
+	if l.Has&parse.ColReads != 0 && l.Kind != parse.GbakTotal {
+		b.sumAllR += l.Reads
+	}
+	if l.Has&parse.ColWrites != 0 && l.Kind != parse.GbakTotal {
+		b.sumAllW += l.Writes
+	}
+	switch l.Kind {
+	case parse.GbakRecords, parse.GbakIgnored:
+		b.accumulate(l)
+		if b.table {
+			tb, st := &b.curTable, &b.cur
+			if l.Kind == parse.GbakRecords {
+				if tb.Records == nil {
+					tb.Records = b.mem.i(0)
+				}
+				*tb.Records = l.Count // cumulative count: the last one is the table's
+				st.Records = tb.Records
+			} else {
+				if tb.Ignored == nil {
+					tb.Ignored = b.mem.i(0)
+				}
+				*tb.Ignored += l.Count
+				st.Ignored = tb.Ignored
+			}
+		}
+		return
+	case parse.GbakTotal:
+		b.accumulate(l)
+		// R and W of the total line are absolute counters, not the cost
+		// of the last step: only its time is.
+		b.close(false)
+		lc := *l
+		b.total = &lc
+		return
+	}
+	// A step line: it ends the pending step's interval and opens its own.
+	b.accumulate(l)
+	b.close(true)
+	b.open(l)
+}
+
+// indexFailed marks the indices named name built so far as failed: the
+// one of the open step here, those handed on by the receivers.
+func (b *GbakTimelineBuilder) indexFailed(name string) {
+	if b.index && b.curIndex.Name == name {
+		b.curIndex.Failed = true
+	}
+	if b.indices == 0 {
+		return
+	}
+	if !b.stream {
+		for i := range b.t.Indices {
+			if b.t.Indices[i].Name == name {
+				b.t.Indices[i].Failed = true
+			}
+		}
+	} else if b.out.Failed != nil {
+		b.out.Failed(name, b.indices)
+	}
+}
+
+func (b *GbakTimelineBuilder) addError(msg string, continued bool) {
+	if b.joinNext && b.lastErr >= 0 {
+		// the status vector that says why the index failed
+		b.t.Errors[b.lastErr] += ": " + msg
+		b.joinNext = false
+		return
+	}
+	if continued && b.lastErr >= 0 {
+		b.t.Errors[b.lastErr] += "; " + msg
+		return
+	}
+	b.t.Errors = append(b.t.Errors, msg)
+	b.lastErr = len(b.t.Errors) - 1
+}
+
+// accumulate adds a line to the pending interval.
+func (b *GbakTimelineBuilder) accumulate(l *parse.GbakLine) {
+	if !b.pending {
+		b.trackT(l)
+		return
+	}
+	if l.Has == 0 || l.Gap {
+		b.broken = true
+	}
+	if l.Has&parse.ColDelta != 0 {
+		b.sumD += l.Delta
+	}
+	b.sumR += l.Reads
+	b.sumW += l.Writes
+	if l.Has&(parse.ColTime|parse.ColDelta) == parse.ColTime|parse.ColDelta && b.hasPrevT &&
+		l.Time-b.prevT > l.Delta+gapTolerance {
+		b.broken = true // lines are missing between the two
+	}
+	b.n++
+	b.trackT(l)
+}
+
+func (b *GbakTimelineBuilder) trackT(l *parse.GbakLine) {
+	if l.Has&parse.ColTime != 0 {
+		b.prevT, b.hasPrevT = l.Time, true
+	} else if l.Has == 0 {
+		b.hasPrevT = false
+	}
+}
+
+// close sets the cost of the pending step. withIO is false when the
+// closing line's counters are not deltas (the total line).
+func (b *GbakTimelineBuilder) close(withIO bool) {
+	if !b.pending {
+		return
+	}
+	st := &b.cur
+	if !b.broken && b.n > 0 {
+		switch {
+		case b.n == 1 && b.cols&parse.ColDelta != 0:
+			st.Seconds = b.mem.f(b.sumD)
+		case st.Start != nil && b.hasPrevT:
+			st.Seconds = b.mem.f(round3(b.prevT - *st.Start))
+		case b.cols&parse.ColDelta != 0:
+			st.Seconds = b.mem.f(round3(b.sumD))
+		}
+		if st.Seconds != nil && *st.Seconds < 0 {
+			st.Seconds = nil // the time went back: a second log starts here
+		}
+		if b.cols&parse.ColReads != 0 && withIO {
+			st.Reads = b.mem.i(b.sumR)
+		}
+		if b.cols&parse.ColWrites != 0 && withIO {
+			st.Writes = b.mem.i(b.sumW)
+		}
+	}
+	if st.Kind == parse.GbakData && b.table {
+		tb := &b.curTable
+		tb.Seconds, tb.Reads, tb.Writes = st.Seconds, st.Reads, st.Writes
+		if tb.Seconds != nil && *tb.Seconds > 0 && tb.Records != nil {
+			tb.RecordsPerSecond = b.mem.f(float64(*tb.Records) / *tb.Seconds)
+		}
+	}
+	if st.Kind == parse.GbakActivateIndex && b.index {
+		ix := &b.curIndex
+		ix.Seconds, ix.Reads, ix.Writes = st.Seconds, st.Reads, st.Writes
+	}
+	b.pending = false
+}
+
+// closeCut ends the last step. Its cost is unknown, as nothing follows
+// it, unless it is a table's data with progress lines after it: a restore
+// whose server died mid-table, or a cut log. The records logged bound
+// the cost from below (30000 records over 5.3 s: at least 5.3 s).
+func (b *GbakTimelineBuilder) closeCut() {
+	if !b.pending || b.n == 0 || b.cur.Kind != parse.GbakData {
+		b.pending = false
+		return
+	}
+	b.close(true)
+	if st := &b.cur; st.Seconds != nil {
+		st.LowerBound = true
+		if b.table {
+			b.curTable.LowerBound = true
+		}
+	}
+}
+
+func round3(v float64) float64 {
+	if v < 0 {
+		return -round3(-v)
+	}
+	return float64(int64(v*1000+0.5)) / 1000
+}
+
+// flush hands the last step on, with its table or index: its cost is
+// known (or never will be).
+func (b *GbakTimelineBuilder) flush() {
+	if !b.hasCur {
+		return
+	}
+	st := &b.cur
+	b.phases.add(st)
+	if st.Seconds != nil {
+		b.known += *st.Seconds
+	}
+	keep := !b.stream
+	if keep {
+		b.t.Steps = append(b.t.Steps, *st)
+	} else if b.out.Step != nil && b.err == nil {
+		b.err = b.out.Step(st)
+	}
+	if b.table {
+		if keep {
+			b.t.Tables = append(b.t.Tables, b.curTable)
+		} else if b.out.Table != nil && b.err == nil {
+			b.err = b.out.Table(&b.curTable)
+		}
+	}
+	if b.index {
+		if keep {
+			b.t.Indices = append(b.t.Indices, b.curIndex)
+		} else if b.out.Index != nil && b.err == nil {
+			b.err = b.out.Index(&b.curIndex)
+		}
+		b.indices++
+	}
+	b.hasCur, b.table, b.index = false, false, false
+}
+
+func (b *GbakTimelineBuilder) open(l *parse.GbakLine) {
+	b.flush()
+	b.cur = GbakStep{Line: l.Line, Kind: l.Kind, Object: l.Object, Name: l.Name, Message: l.Message, Phase: b.phase(l.Kind)}
+	b.hasCur = true
+	if b.steps == 0 {
+		b.first = b.cur.Phase
+	}
+	b.steps++
+	if l.Has&parse.ColTime != 0 {
+		b.cur.Start = b.mem.f(l.Time)
+	}
+	switch l.Kind {
+	case parse.GbakData:
+		b.curTable, b.table = GbakTable{Name: l.Name, Line: l.Line}, true
+	case parse.GbakActivateIndex:
+		b.curIndex, b.index = GbakIndex{Name: l.Name, Line: l.Line}, true
+	case parse.GbakCreateIndexes:
+		b.afterCreate = true
+	case parse.GbakFinish:
+		b.finished = true
+	}
+	// Without statistics on this line the interval to the next line is
+	// not a measure of this step.
+	if l.Has == 0 && b.cols != 0 {
+		b.pending = false
+		return
+	}
+	b.pending = true
+	b.sumD, b.sumR, b.sumW, b.n, b.broken = 0, 0, 0, 0, false
+}
+
+func (b *GbakTimelineBuilder) phase(k parse.GbakKind) string {
+	switch k {
+	case parse.GbakOpenFile, parse.GbakOpenDatabase, parse.GbakCreateDatabase,
+		parse.GbakTransaction, parse.GbakBackupInfo, parse.GbakVersion:
+		return PhaseOpen
+	case parse.GbakData, parse.GbakSkipData:
+		return PhaseData
+	case parse.GbakCreateIndexes, parse.GbakActivateIndex:
+		return PhaseIndices
+	case parse.GbakCommitMetadata:
+		if b.afterCreate {
+			return PhaseIndices // this commit builds the non-deferred indexes
+		}
+		return PhaseMetadata
+	case parse.GbakFinishStep, parse.GbakFinish, parse.GbakOnlineFlags:
+		return PhaseFinish
+	}
+	return PhaseMetadata
+}
+
+// Finish completes the timeline; op is the operation the reader saw and
+// notices are the reader's.
+func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timeline {
+	t := b.t
+	b.closeCut()
+	b.flush()
+	if op != "" {
+		t.Kind = &op
+	}
+	if b.ops[parse.GbakBackup] > 0 && b.ops[parse.GbakRestore] > 0 {
+		t.Notes = append(t.Notes, "the file holds both backup and restore lines; the figures cover both")
+	}
+	t.Columns = b.cols.String()
+	if b.total != nil {
+		if b.total.Has&parse.ColTime != 0 {
+			t.TotalSeconds = f64(b.total.Time)
+		}
+		if b.total.Has&parse.ColReads != 0 {
+			t.TotalReads = i64(b.total.Reads)
+		}
+		if b.total.Has&parse.ColWrites != 0 {
+			t.TotalWrites = i64(b.total.Writes)
+		}
+	}
+	if b.hasT {
+		t.LastTimeSeconds = f64(b.lastT)
+	}
+	// Without the total line the last time is the total only of a run
+	// that ended: an excerpt stops anywhere.
+	ended := b.finished || len(t.Errors) > 0
+	if t.TotalSeconds == nil && b.hasT && ended {
+		t.TotalSeconds = f64(b.lastT)
+	}
+	if t.TotalSeconds == nil && b.cols&parse.ColDelta != 0 && ended {
+		t.TotalSeconds = f64(round3(b.known))
+	}
+	// Without the total line the deltas add up to the run's I/O only
+	// when the log is whole: it starts at gbak's first line and misses
+	// nothing.
+	whole := !b.anyGap && b.steps > 0 && b.first == PhaseOpen
+	if t.TotalReads == nil && b.cols&parse.ColReads != 0 && whole {
+		t.TotalReads = i64(b.sumAllR)
+	}
+	if t.TotalWrites == nil && b.cols&parse.ColWrites != 0 && whole {
+		t.TotalWrites = i64(b.sumAllW)
+	}
+	if b.hasT {
+		t.SpanSeconds = f64(round3(b.lastT - b.firstT))
+	}
+	switch {
+	case len(t.Errors) > 0:
+		t.Outcome = GbakFailed
+	case b.finished:
+		t.Outcome = GbakCompleted
+	default:
+		t.Outcome = GbakIncomplete
+	}
+	t.Phases = b.phases.result()
+	if t.TotalSeconds != nil && *t.TotalSeconds > 0 && b.cols != 0 {
+		for i := range t.Phases {
+			if p := &t.Phases[i]; p.Seconds != nil {
+				p.Share = f64(*p.Seconds / *t.TotalSeconds)
+			}
+		}
+	}
+	if b.cols == 0 {
+		t.Notes = append(t.Notes, "no statistics columns: run gbak with -st tdrw (Firebird 2.5.5 and later) to get times and page I/O")
+	}
+	t.Notices = notices
+	if t.Notices == nil {
+		t.Notices = []parse.Notice{}
+	}
+	return t
+}
+
+// phaseOrder is the order of the phases in a timeline.
+var phaseOrder = [...]string{PhaseOpen, PhaseMetadata, PhaseData, PhaseIndices, PhaseFinish}
+
+// phaseSums adds up the steps of each phase as they come.
+type phaseSums struct {
+	p   [len(phaseOrder)]GbakPhase
+	sum [len(phaseOrder)]float64
+}
+
+func (s *phaseSums) add(st *GbakStep) {
+	i := 0
+	for j, name := range phaseOrder {
+		if name == st.Phase {
+			i = j
+			break
+		}
+	}
+	p := &s.p[i]
+	p.Steps++
+	if st.Seconds == nil {
+		p.Unknown++
+		return
+	}
+	s.sum[i] += *st.Seconds
+	p.LowerBound = p.LowerBound || st.LowerBound
+	if st.Reads != nil {
+		p.Reads += *st.Reads
+	}
+	if st.Writes != nil {
+		p.Writes += *st.Writes
+	}
+}
+
+// result lists the phases that had steps, in phaseOrder.
+func (s *phaseSums) result() []GbakPhase {
+	var kept []GbakPhase
+	for i, p := range s.p {
+		if p.Steps > 0 {
+			p.Name = phaseOrder[i]
+			if p.Unknown < p.Steps {
+				v := round3(s.sum[i])
+				p.Seconds = &v
+			}
+			kept = append(kept, p)
+		}
+	}
+	return kept
+}

@@ -1,0 +1,180 @@
+package report
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/fbdiag/fbdiag/analyze"
+)
+
+// stepIndent is the depth of a step in the steps array.
+const stepIndent = "    "
+
+// appendStep appends a step as encoding/json writes it at the depth of
+// stepIndent (json.Encoder with SetIndent(stepIndent, "  ") and
+// SetEscapeHTML(false), without the newline), a log's million steps
+// without reflection and without the second, indenting pass. ok is false
+// for a value encoding/json refuses (a NaN or infinite time), which the
+// caller then hands to encoding/json for its error. TestAppendStep holds
+// it to encoding/json's bytes, field by field.
+func appendStep(b []byte, st *analyze.GbakStep) (_ []byte, ok bool) {
+	const in = "\n" + stepIndent + "  "
+	ok = true
+	b = append(b, '{')
+	b = append(b, in+`"line": `...)
+	b = strconv.AppendInt(b, int64(st.Line), 10)
+	b = append(b, ","+in+`"kind": `...)
+	b = appendJSONString(b, string(st.Kind))
+	if st.Object != "" {
+		b = append(b, ","+in+`"object": `...)
+		b = appendJSONString(b, st.Object)
+	}
+	if st.Name != "" {
+		b = append(b, ","+in+`"name": `...)
+		b = appendJSONString(b, st.Name)
+	}
+	b = append(b, ","+in+`"message": `...)
+	b = appendJSONString(b, st.Message)
+	b = append(b, ","+in+`"phase": `...)
+	b = appendJSONString(b, st.Phase)
+	b = append(b, ","+in+`"start": `...)
+	b, ok = appendFloatP(b, st.Start, ok)
+	b = append(b, ","+in+`"seconds": `...)
+	b, ok = appendFloatP(b, st.Seconds, ok)
+	b = append(b, ","+in+`"reads": `...)
+	b = appendIntP(b, st.Reads)
+	b = append(b, ","+in+`"writes": `...)
+	b = appendIntP(b, st.Writes)
+	if st.Records != nil {
+		b = append(b, ","+in+`"records": `...)
+		b = strconv.AppendInt(b, *st.Records, 10)
+	}
+	if st.Ignored != nil {
+		b = append(b, ","+in+`"ignored": `...)
+		b = strconv.AppendInt(b, *st.Ignored, 10)
+	}
+	if st.LowerBound {
+		b = append(b, ","+in+`"lower_bound": true`...)
+	}
+	b = append(b, "\n"+stepIndent+"}"...)
+	return b, ok
+}
+
+// appendTable appends a table's data as encoding/json writes it at the
+// depth of stepIndent, as appendStep does a step (TestAppendTable).
+func appendTable(b []byte, t *analyze.GbakTable) (_ []byte, ok bool) {
+	const in = "\n" + stepIndent + "  "
+	ok = true
+	b = append(b, '{')
+	b = append(b, in+`"name": `...)
+	b = appendJSONString(b, t.Name)
+	b = append(b, ","+in+`"line": `...)
+	b = strconv.AppendInt(b, int64(t.Line), 10)
+	b = append(b, ","+in+`"records": `...)
+	b = appendIntP(b, t.Records)
+	if t.Ignored != nil {
+		b = append(b, ","+in+`"ignored": `...)
+		b = strconv.AppendInt(b, *t.Ignored, 10)
+	}
+	b = append(b, ","+in+`"seconds": `...)
+	b, ok = appendFloatP(b, t.Seconds, ok)
+	b = append(b, ","+in+`"records_per_second": `...)
+	b, ok = appendFloatP(b, t.RecordsPerSecond, ok)
+	b = append(b, ","+in+`"reads": `...)
+	b = appendIntP(b, t.Reads)
+	b = append(b, ","+in+`"writes": `...)
+	b = appendIntP(b, t.Writes)
+	if t.LowerBound {
+		b = append(b, ","+in+`"lower_bound": true`...)
+	}
+	b = append(b, "\n"+stepIndent+"}"...)
+	return b, ok
+}
+
+func appendIntP(b []byte, v *int64) []byte {
+	if v == nil {
+		return append(b, "null"...)
+	}
+	return strconv.AppendInt(b, *v, 10)
+}
+
+// appendFloatP appends a float as encoding/json does (ES6 number form:
+// plain from 1e-6 to below 1e21, else an exponent without leading zeros),
+// null for nil; ok turns false on a NaN or an infinity.
+func appendFloatP(b []byte, v *float64, ok bool) ([]byte, bool) {
+	if v == nil {
+		return append(b, "null"...), ok
+	}
+	f := *v
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return append(b, "null"...), false
+	}
+	format := byte('f')
+	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
+		format = 'e'
+	}
+	b = strconv.AppendFloat(b, f, format, -1, 64)
+	if format == 'e' {
+		// e-07 is written e-7
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	return b, ok
+}
+
+// appendJSONString appends s quoted as encoding/json quotes it without
+// HTML escaping: \" \\ \b \f \n \r \t, other control characters as
+// \u00xx, invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, `\b`...)
+			case '\f':
+				b = append(b, `\f`...)
+			case '\n':
+				b = append(b, `\n`...)
+			case '\r':
+				b = append(b, `\r`...)
+			case '\t':
+				b = append(b, `\t`...)
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, s[start:i]...)
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+		default:
+			i += size
+			continue
+		}
+		i += size
+		start = i
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}

@@ -1,0 +1,146 @@
+package view
+
+import (
+	"cmp"
+	"slices"
+	"sort"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/units"
+)
+
+// GbakKept is what a GbakKeeper kept of a streamed timeline
+// (analyze.StreamGbakTimeline): the rows the view shows, in its orders,
+// and the number of each.
+type GbakKept struct {
+	// Steps are the slowest steps, those of unknown cost last in log
+	// order; Tables and Indices the first in the natural order of their
+	// names.
+	Steps   []analyze.GbakStep
+	Tables  []analyze.GbakTable
+	Indices []analyze.GbakIndex
+	// The counts of every step, table and index of the log.
+	StepCount, TableCount, IndexCount int
+	// Cut are the steps the log ends inside (GbakStep.LowerBound), for
+	// the findings.
+	Cut []analyze.GbakStep
+	// chart is the timeline chart's input, when the keeper made it.
+	chart *gbakChart
+}
+
+// GbakKeeper keeps, of a gbak timeline streamed step by step, what the
+// view shows: the top slowest steps and the first GbakListTop tables and
+// indices by name (or every one of a kind whose limit is below 0, for a
+// CSV table that lists all). Memory then holds a few dozen steps whatever
+// the length of the log.
+type GbakKeeper struct {
+	k       GbakKept
+	chart   *gbakChart
+	steps   kept[analyze.GbakStep]
+	tables  kept[analyze.GbakTable]
+	indices kept[analyze.GbakIndex]
+}
+
+// NewGbakKeeper keeps the top slowest steps and list tables and indices;
+// a limit below 0 keeps all.
+func NewGbakKeeper(top, list int) *GbakKeeper {
+	return &GbakKeeper{
+		steps:   kept[analyze.GbakStep]{limit: top, order: func(a, b *analyze.GbakStep) int { return compareCost(a.Seconds, b.Seconds) }},
+		tables:  kept[analyze.GbakTable]{limit: list, order: func(a, b *analyze.GbakTable) int { return units.Compare(a.Name, b.Name) }},
+		indices: kept[analyze.GbakIndex]{limit: list, order: func(a, b *analyze.GbakIndex) int { return units.Compare(a.Name, b.Name) }},
+	}
+}
+
+// WithChart makes the keeper gather the timeline chart's input too: the
+// phases' bars (one per run of steps of a phase) and the slowest tables
+// and indices.
+func (k *GbakKeeper) WithChart() *GbakKeeper {
+	k.chart = newGbakChart(GbakChartSteps)
+	return k
+}
+
+// Stream is what analyze.StreamGbakTimeline hands the timeline to.
+func (k *GbakKeeper) Stream() analyze.GbakStream {
+	return analyze.GbakStream{
+		Step: func(st *analyze.GbakStep) error {
+			if k.chart != nil {
+				k.chart.add(st)
+			}
+			k.steps.add(st, k.k.StepCount)
+			k.k.StepCount++
+			if st.LowerBound && st.Seconds != nil {
+				k.k.Cut = append(k.k.Cut, *st)
+			}
+			return nil
+		},
+		Table: func(t *analyze.GbakTable) error {
+			k.tables.add(t, k.k.TableCount)
+			k.k.TableCount++
+			return nil
+		},
+		Index: func(ix *analyze.GbakIndex) error {
+			k.indices.add(ix, k.k.IndexCount)
+			k.k.IndexCount++
+			return nil
+		},
+		Failed: func(name string, n int) {
+			for i := range k.indices.vs {
+				if x := &k.indices.vs[i]; x.Name == name && (k.indices.ns == nil && i < n || k.indices.ns != nil && k.indices.ns[i] < n) {
+					x.Failed = true
+				}
+			}
+		},
+	}
+}
+
+// Kept ends the stream: the rows kept, the first ones in the view's
+// orders (those of a kind kept whole in log order: the view sorts them).
+func (k *GbakKeeper) Kept() *GbakKept {
+	out := k.k
+	out.Steps, out.Tables, out.Indices = k.steps.vs, k.tables.vs, k.indices.vs
+	out.chart = k.chart
+	return &out
+}
+
+// kept holds the first limit values in order, ties in log order (limit
+// below 0: every value, in log order). vs is sorted; ns are the values'
+// positions in the log, when limited.
+type kept[T any] struct {
+	limit int
+	order func(a, b *T) int
+	vs    []T
+	ns    []int
+}
+
+// add offers the n-th value of the log.
+func (k *kept[T]) add(v *T, n int) {
+	if k.limit < 0 {
+		k.vs = append(k.vs, *v)
+		return
+	}
+	if k.limit == 0 {
+		return
+	}
+	// (a later value ties after the kept ones: it goes after them)
+	i := sort.Search(len(k.vs), func(i int) bool { return k.order(v, &k.vs[i]) < 0 })
+	if i == k.limit {
+		return
+	}
+	if len(k.vs) == k.limit {
+		k.vs, k.ns = k.vs[:k.limit-1], k.ns[:k.limit-1]
+	}
+	k.vs, k.ns = slices.Insert(k.vs, i, *v), slices.Insert(k.ns, i, n)
+}
+
+// compareCost orders known costs the largest first, unknown ones last.
+func compareCost(a, b *float64) int {
+	switch {
+	case a == nil && b == nil:
+		return 0
+	case a == nil:
+		return 1
+	case b == nil:
+		return -1
+	}
+	return cmp.Compare(*b, *a)
+}

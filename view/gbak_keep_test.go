@@ -1,0 +1,134 @@
+package view
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/bigfile"
+	"github.com/fbdiag/fbdiag/internal/testutil"
+)
+
+// keptView is the gbak view of a log streamed through a GbakKeeper.
+func keptView(t *testing.T, data []byte, name string, top, steps, list int) *Doc {
+	t.Helper()
+	k := NewGbakKeeper(steps, list)
+	tl, err := analyze.StreamGbakTimeline(bytes.NewReader(data), name, k.Stream())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Gbak(tl, GbakOptions{Top: top, Kept: k.Kept()})
+}
+
+// The view of a streamed log, keeping only what it shows, writes what the
+// view of the whole timeline writes: text and markdown for several --top
+// and with --all, every CSV table keeping its own rows, on every gbak log
+// of testdata and the corpus and on a restore log of 96 tables and
+// thousands of steps of tied costs (internal/bigfile). It has no chart
+// unless the keeper gathered its input (WithChart), the same as the
+// whole timeline's.
+func TestGbakKeeperSameView(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(testutil.CorpusDir(t), "public", "gbak", "*"))
+	for _, g := range []string{"fb30/shop-gbak-*.log", "gbak/*.log", "restores/*.log", "seeds/restore-*.log"} {
+		m, _ := filepath.Glob(testutil.Testdata(t, g))
+		files = append(files, m...)
+	}
+	inputs := map[string][]byte{}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs[filepath.Base(f)] = b
+	}
+	var big bytes.Buffer
+	src := inputs["shop-gbak-restore-v-st.log"]
+	n, err := bigfile.GbakRestore(&big, src, 300<<10)
+	if err != nil || n < 90 {
+		t.Fatal(n, err)
+	}
+	inputs["big.log"] = big.Bytes()
+	compared := 0
+	for name, data := range inputs {
+		tl, err := analyze.ReadGbakTimeline(bytes.NewReader(data), name)
+		if err != nil {
+			continue
+		}
+		compared++
+		for _, top := range []int{1, 3, GbakTop, 50} {
+			whole := Gbak(tl, GbakOptions{Top: top})
+			kept := keptView(t, data, name, top, top, GbakListTop)
+			if len(kept.Charts) != 0 {
+				t.Errorf("%s: the kept view has %d charts", name, len(kept.Charts))
+			}
+			for _, f := range []Format{Text, Markdown} {
+				opt := Options{MoreHint: " (--all shows them)"}
+				same(t, fmt.Sprintf("%s %s --top %d", name, f, top), write(t, f, opt, kept), write(t, f, opt, whole))
+			}
+		}
+		k := NewGbakKeeper(0, 0).WithChart()
+		stl, err := analyze.StreamGbakTimeline(bytes.NewReader(data), name, k.Stream())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := k.Kept().chart.finish(stl), GbakTimelineChart(tl, GbakChartSteps); !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: chart input\n%+v\nwant\n%+v", name, got, want)
+		}
+		whole := Gbak(tl, GbakOptions{})
+		if d := Gbak(stl, GbakOptions{Kept: k.Kept()}); len(d.Charts) != len(whole.Charts) {
+			t.Errorf("%s: %d charts, want %d", name, len(d.Charts), len(whole.Charts))
+		}
+		all := keptView(t, data, name, 0, -1, -1)
+		for _, f := range []Format{Text, Markdown} {
+			same(t, fmt.Sprintf("%s %s --all", name, f), write(t, f, Options{All: true}, all), write(t, f, Options{All: true}, whole))
+		}
+		for _, c := range []struct {
+			table       string
+			steps, list int
+		}{{"steps", -1, 0}, {"tables", 0, -1}, {"indices", 0, -1}, {"phases", 0, 0}, {"summary", 0, 0}, {"findings", 0, 0}} {
+			opt := Options{Table: c.table}
+			var want bytes.Buffer
+			werr := Write(&want, CSV, opt, whole)
+			var got bytes.Buffer
+			gerr := Write(&got, CSV, opt, keptView(t, data, name, 0, c.steps, c.list))
+			if (werr == nil) != (gerr == nil) || got.String() != want.String() {
+				t.Errorf("%s: CSV --table %s differs (%v, %v)", name, c.table, gerr, werr)
+			}
+		}
+	}
+	if compared < 30 {
+		t.Errorf("%d logs compared", compared)
+	}
+}
+
+// An index gbak builds twice and whose commit fails after a later step:
+// the keeper marks both builds failed, as the whole timeline does.
+func TestGbakKeeperFailedLater(t *testing.T) {
+	log := `gbak: time     delta  reads  writes
+gbak:    0.000  0.000      0      0 opened file x.fbk
+gbak:    0.010  0.010      0      0     activating and creating deferred index IX_A
+gbak:    0.020  0.010      5      1     activating and creating deferred index IX_B
+gbak:    0.030  0.010      5      1     activating and creating deferred index IX_A
+gbak:    0.040  0.010      5      1 fixing views dbkey length
+gbak:cannot commit index IX_A
+gbak: ERROR:attempt to store duplicate value
+gbak:    0.050  0.010      5      1     activating and creating deferred index IX_A
+gbak:    0.060  0.010      5      1 finishing, closing, and going home
+`
+	for _, list := range []int{-1, 2, GbakListTop} {
+		d := keptView(t, []byte(log), "x.log", 10, 10, list)
+		got := write(t, CSV, Options{Table: "indices"}, d)
+		want := "index,seconds,reads,writes,state\nIX_A,0.01,5,1,failed\nIX_A,0.01,5,1,failed\nIX_A,0.01,5,1,ok\nIX_B,0.01,5,1,ok\n"
+		if list == 2 {
+			want = "index,seconds,reads,writes,state\nIX_A,0.01,5,1,failed\nIX_A,0.01,5,1,failed\n"
+		}
+		if strings.ReplaceAll(got, "\r\n", "\n") != want {
+			t.Errorf("list %d:\n%s\nwant\n%s", list, got, want)
+		}
+	}
+}
