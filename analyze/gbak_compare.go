@@ -6,16 +6,18 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"sort"
-	"strconv"
 	"strings"
 )
 
 // GbakRun is one log of a comparison; runs with the same Label are
 // repeated runs of one side (one configuration).
+//
+// Steps, when set, are the run's steps as a comparison keeps them: the
+// Timeline's Steps are then not read (a streamed timeline has none).
 type GbakRun struct {
 	Label    string
 	Timeline *Timeline
+	Steps    *GbakRunSteps
 }
 
 // GbakRunSummary describes one run of a comparison. SpanSeconds is the
@@ -111,7 +113,7 @@ type GbakComparison struct {
 	Base string `json:"base"`
 	// Totals compares total_seconds and the span of the matched steps.
 	Totals []GbakStepComparison `json:"totals"`
-	Steps  []GbakStepComparison `json:"steps"`
+	Steps  GbakSteps            `json:"steps"`
 	// Tests counts the Mann-Whitney tests of the steps (one per step and
 	// side after the baseline); Adjustment is how their p were adjusted
 	// for that number (benjamini-hochberg: of the steps called
@@ -125,31 +127,12 @@ type GbakComparison struct {
 
 // Slowest returns the n steps with the largest median on any side.
 func (c *GbakComparison) Slowest(n int) []GbakStepComparison {
-	top := make([]float64, len(c.Steps))
-	for i := range c.Steps {
-		top[i] = -1
-		for _, v := range c.Steps[i].Median {
-			if v != nil && *v > top[i] {
-				top[i] = *v
-			}
+	s := []GbakStepComparison{}
+	for _, i := range c.Steps.Slowest() {
+		if c.Steps.top[i] < 0 || n >= 0 && len(s) == n {
+			break
 		}
-	}
-	// The order is sorted, not the rows: a row is about 1 KB, and the
-	// chart of 184,770 steps wants 10 of them.
-	order := make([]int, len(c.Steps))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(i, j int) bool { return top[order[i]] > top[order[j]] })
-	for len(order) > 0 && top[order[len(order)-1]] < 0 {
-		order = order[:len(order)-1]
-	}
-	if n >= 0 && len(order) > n {
-		order = order[:n]
-	}
-	s := make([]GbakStepComparison, len(order))
-	for i, k := range order {
-		s[i] = c.Steps[k]
+		s = append(s, c.Steps.At(int(i)))
 	}
 	return s
 }
@@ -168,7 +151,7 @@ func CompareTimelines(runs ...GbakRun) *GbakComparison {
 // CompareTimelinesBase is CompareTimelines with the side labelled base as
 // the baseline ("" for the first); a label no run has is ErrNoBase.
 func CompareTimelinesBase(base string, runs ...GbakRun) (*GbakComparison, error) {
-	c := &GbakComparison{Runs: []GbakRunSummary{}, Sides: []GbakSide{}, Steps: []GbakStepComparison{}, Warnings: []string{}}
+	c := &GbakComparison{Runs: []GbakRunSummary{}, Sides: []GbakSide{}, Warnings: []string{}}
 	if base != "" && !slices.ContainsFunc(runs, func(r GbakRun) bool { return r.Label == base }) {
 		var labels []string
 		for _, r := range runs {
@@ -206,71 +189,36 @@ func CompareTimelinesBase(base string, runs ...GbakRun) (*GbakComparison, error)
 	if len(c.Sides) < 2 {
 		c.Warnings = append(c.Warnings, "all runs have one label: nothing to compare them with")
 	}
-	// Index the steps of every run by key and occurrence.
-	type at struct{ run, step int }
-	var order []string
-	where := map[string][]at{}
-	for ri, r := range runs {
-		seen := map[string]int{}
-		for si := range r.Timeline.Steps {
-			k := r.Timeline.Steps[si].Key()
-			seen[k]++
-			if seen[k] > 1 {
-				k += "#" + strconv.Itoa(seen[k])
-			}
-			if _, ok := where[k]; !ok {
-				order = append(order, k)
-			}
-			where[k] = append(where[k], at{ri, si})
-		}
-	}
+	c.Steps = newGbakSteps(c, runs, sideOf)
+	c.Steps.order()
 	matched := make([]int, len(runs))
 	lo := make([]float64, len(runs))
 	hi := make([]float64, len(runs))
 	for i := range runs {
 		lo[i], hi[i] = math.Inf(1), math.Inf(-1)
 	}
-	// Sized once: a row is about 1 KB, and growing the slice by
-	// appending held half a gigabyte at its peak for the 184,770 steps
-	// of an 8 MB log.
-	c.Steps = make([]GbakStepComparison, 0, len(order))
-	for _, k := range order {
-		ats := where[k]
-		first := &runs[ats[0].run].Timeline.Steps[ats[0].step]
-		row := GbakStepComparison{Key: k, Name: first.MatchLabel(), Kind: string(first.Kind), Seconds: make([]*float64, len(runs))}
-		sides := map[int]bool{}
-		for _, a := range ats {
-			st := &runs[a.run].Timeline.Steps[a.step]
-			if !st.LowerBound { // a bound is no cost to set against another
-				row.Seconds[a.run] = st.Seconds
-			}
-			sides[sideOf[a.run]] = true
+	st := &c.Steps
+	for row := range st.n {
+		at := st.at[row*len(runs) : (row+1)*len(runs)]
+		if slices.Contains(at, -1) {
+			continue
 		}
-		if len(ats) == len(runs) {
-			for _, a := range ats {
-				st := &runs[a.run].Timeline.Steps[a.step]
-				matched[a.run]++
-				if st.Start == nil {
-					// A line without the time column (3.0's closing
-					// "adjusting the ONLINE and FORCED WRITES flags")
-					// neither starts nor ends the span.
-					continue
-				}
-				end := *st.Start
-				if st.Seconds != nil {
-					end += *st.Seconds
-				}
-				lo[a.run] = math.Min(lo[a.run], *st.Start)
-				hi[a.run] = math.Max(hi[a.run], end)
+		for run, i := range at {
+			s := &st.runs[run].steps[i]
+			matched[run]++
+			if s.flags&hasStart == 0 {
+				// A line without the time column (3.0's closing
+				// "adjusting the ONLINE and FORCED WRITES flags")
+				// neither starts nor ends the span.
+				continue
 			}
-		} else if len(sides) == 1 {
-			for s := range sides {
-				l := c.Sides[s].Label
-				row.Only = &l
+			end := s.start
+			if s.flags&hasSeconds != 0 {
+				end += s.sec
 			}
+			lo[run] = math.Min(lo[run], s.start)
+			hi[run] = math.Max(hi[run], end)
 		}
-		c.compareRow(&row, sideOf)
-		c.Steps = append(c.Steps, row)
 	}
 	total := GbakStepComparison{Key: "total", Name: "total seconds", Seconds: make([]*float64, len(runs))}
 	last := GbakStepComparison{Key: "last_time", Name: "last timestamp (log incomplete)", Seconds: make([]*float64, len(runs))}
@@ -280,7 +228,7 @@ func CompareTimelinesBase(base string, runs ...GbakRun) (*GbakComparison, error)
 	for i, r := range runs {
 		t := r.Timeline
 		rs := GbakRunSummary{Label: r.Label, File: t.File, Kind: t.Kind, Outcome: t.Outcome,
-			TotalSeconds: t.TotalSeconds, LastTimeSeconds: t.LastTimeSeconds, Matched: matched[i], Unmatched: len(t.Steps) - matched[i]}
+			TotalSeconds: t.TotalSeconds, LastTimeSeconds: t.LastTimeSeconds, Matched: matched[i], Unmatched: len(st.runs[i].steps) - matched[i]}
 		if hi[i] >= lo[i] {
 			rs.SpanSeconds = f64(round3(hi[i] - lo[i]))
 		}
@@ -289,8 +237,8 @@ func CompareTimelinesBase(base string, runs ...GbakRun) (*GbakComparison, error)
 		if rs.TotalSeconds == nil && rs.LastTimeSeconds != nil {
 			incomplete = append(incomplete, filepath.Base(t.File))
 		}
-		if n := len(t.Steps); n > 0 {
-			lastKeys[t.Steps[n-1].Key()] = true
+		if n := len(st.runs[i].steps); n > 0 {
+			lastKeys[st.runs[i].steps[n-1].key] = true
 		}
 	}
 	c.compareRow(&total, sideOf)
@@ -315,29 +263,62 @@ func CompareTimelinesBase(base string, runs ...GbakRun) (*GbakComparison, error)
 
 // adjust adjusts the p of the steps for their number: with repeated runs
 // a restore of 46 steps runs 46 tests (per side after the baseline), and
-// at Alpha 0.05 two of them would come out "significant" by chance.
+// at Alpha 0.05 two of them would come out "significant" by chance. The
+// rows are made again when they are read (GbakSteps.At): the adjusted p
+// are kept, one per row and side after the baseline.
 func (c *GbakComparison) adjust() {
-	var cmps []*Comparison
-	for i := range c.Steps {
-		for j := range c.Steps[i].Versus {
-			cmps = append(cmps, &c.Steps[i].Versus[j].cmp)
+	st := &c.Steps
+	per := len(c.Sides) - 1
+	var ps []*float64
+	if per > 0 {
+		ps = make([]*float64, 0, st.n*per)
+	}
+	var row GbakStepComparison
+	for i := range st.n {
+		st.row(i, &row)
+		for j := range row.Versus {
+			ps = append(ps, row.Versus[j].cmp.P)
 		}
 	}
 	c.Adjustment = BenjaminiHochberg
-	c.Tests = AdjustComparisons(cmps, c.Adjustment)
-	for i := range c.Steps {
-		row := &c.Steps[i]
-		for j := range row.Versus {
-			v := &row.Versus[j]
-			if v.P == nil {
-				continue
-			}
-			v.PAdjusted, v.Significant = v.cmp.PAdjusted, v.cmp.Significant
-			v.Verdict = v.cmp.String()
+	n := 0
+	for _, p := range ps {
+		if p != nil {
+			n++
 		}
-		if len(row.Versus) > 0 {
-			row.GbakVersus = row.Versus[0]
+	}
+	c.Tests = n
+	if n < 2 {
+		return // a single test: its p is its adjusted p
+	}
+	st.padj = make([]float64, len(ps))
+	for i, adj := range AdjustP(ps, c.Adjustment) {
+		st.padj[i] = math.NaN()
+		if adj != nil {
+			st.padj[i] = *adj
 		}
+	}
+}
+
+// adjusted sets the adjusted p of a row made again (see adjust) as
+// AdjustComparisons does.
+func (s *GbakSteps) adjusted(i int, row *GbakStepComparison) {
+	per := len(s.c.Sides) - 1
+	for j := range row.Versus {
+		v := &row.Versus[j]
+		if s.padj != nil && !math.IsNaN(s.padj[i*per+j]) {
+			adj := s.padj[i*per+j]
+			v.cmp.PAdjusted, v.cmp.Adjustment, v.cmp.Tests = &adj, s.c.Adjustment, s.c.Tests
+			v.cmp.Significant = v.cmp.Significant && adj <= Alpha
+		}
+		if v.P == nil {
+			continue
+		}
+		v.PAdjusted, v.Significant = v.cmp.PAdjusted, v.cmp.Significant
+		v.Verdict = v.cmp.String()
+	}
+	if len(row.Versus) > 0 {
+		row.GbakVersus = row.Versus[0]
 	}
 }
 

@@ -18,7 +18,7 @@ func remoteVsService(t *testing.T) *GbakComparison {
 	var runs []GbakRun
 	for _, side := range []string{"remote", "service"} {
 		for i := 1; i <= 5; i++ {
-			runs = append(runs, GbakRun{side, timelineOf(t, testutil.Testdata(t, "restores", fmt.Sprintf("restore-%s-run%d.log", side, i)))})
+			runs = append(runs, GbakRun{Label: side, Timeline: timelineOf(t, testutil.Testdata(t, "restores", fmt.Sprintf("restore-%s-run%d.log", side, i)))})
 		}
 	}
 	return CompareTimelines(runs...)
@@ -26,7 +26,7 @@ func remoteVsService(t *testing.T) *GbakComparison {
 
 func stepByKey(t *testing.T, c *GbakComparison, key string) GbakStepComparison {
 	t.Helper()
-	for _, s := range c.Steps {
+	for _, s := range c.Steps.All() {
 		if s.Key == key {
 			return s
 		}
@@ -100,7 +100,7 @@ func TestGbakCompareAdjustsSteps(t *testing.T) {
 func TestGbakCompareThreeSides(t *testing.T) {
 	var runs []GbakRun
 	for _, name := range []string{"remote-run1", "remote-run2", "service-run1"} {
-		runs = append(runs, GbakRun{name, timelineOf(t, testutil.Testdata(t, "restores", "restore-"+name+".log"))})
+		runs = append(runs, GbakRun{Label: name, Timeline: timelineOf(t, testutil.Testdata(t, "restores", "restore-"+name+".log"))})
 	}
 	c := CompareTimelines(runs...)
 	s := stepByKey(t, c, "data|table|ORDER_LINE")

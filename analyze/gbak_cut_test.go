@@ -45,7 +45,7 @@ func TestGbakCutMidTable(t *testing.T) {
 	whole := timelineOf(t, testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
 	cmp := CompareTimelines(GbakRun{Label: "cut", Timeline: tl}, GbakRun{Label: "whole", Timeline: whole})
 	found := 0
-	for _, row := range cmp.Steps {
+	for _, row := range cmp.Steps.All() {
 		if row.Name == "data ORDER_LINE" {
 			found++
 			if row.Seconds[0] != nil || !nearMs(row.Seconds[1], 24.882) || row.Ratio != nil {

@@ -39,7 +39,7 @@ func FuzzGbakTimeline(f *testing.F) {
 		if _, err := json.Marshal(tl); err != nil {
 			t.Fatal(err)
 		}
-		c := CompareTimelines(GbakRun{"a", tl}, GbakRun{"b", tl}, GbakRun{"b", tl})
+		c := CompareTimelines(GbakRun{Label: "a", Timeline: tl}, GbakRun{Label: "b", Timeline: tl}, GbakRun{Label: "b", Timeline: tl})
 		if _, err := json.Marshal(c); err != nil {
 			t.Fatal(err)
 		}

@@ -193,7 +193,7 @@ func TestGbakTimelineSeedExcerpt(t *testing.T) {
 func TestGbakCompareSeeds(t *testing.T) {
 	a := timelineOf(t, testutil.Testdata(t, "seeds", "restore-balanced.log"))
 	b := timelineOf(t, testutil.Testdata(t, "seeds", "restore-high-performance.log"))
-	c := CompareTimelines(GbakRun{"balanced", a}, GbakRun{"high-performance", b})
+	c := CompareTimelines(GbakRun{Label: "balanced", Timeline: a}, GbakRun{Label: "high-performance", Timeline: b})
 	if len(c.Runs) != 2 || !nearMs(c.Runs[0].SpanSeconds, 3774.995) || !nearMs(c.Runs[1].SpanSeconds, 2592.555) ||
 		c.Runs[0].Matched != 5 || c.Runs[1].Unmatched != 0 {
 		t.Fatalf("runs %+v", c.Runs)
@@ -208,15 +208,15 @@ func TestGbakCompareSeeds(t *testing.T) {
 	if span.P != nil || span.Verdict != "-31.32% (n=1+1, no test)" || span.Word() != "faster" {
 		t.Errorf("verdict %q", span.Verdict)
 	}
-	if len(c.Steps) != 5 {
-		t.Fatalf("%d steps", len(c.Steps))
+	if c.Steps.Len() != 5 {
+		t.Fatalf("%d steps", c.Steps.Len())
 	}
-	dt := c.Steps[0]
+	dt := c.Steps.At(0)
 	if dt.Name != "index INDMF_TAG_PLC_DATA_DT_D (build)" || !nearMs(dt.Seconds[0], 1258.270) || !nearMs(dt.Seconds[1], 622.882) ||
 		math.Abs(*dt.Ratio-622.882/1258.270) > 1e-9 || dt.Only != nil {
 		t.Errorf("DT_D %+v", dt)
 	}
-	pk := c.Steps[4]
+	pk := c.Steps.At(4)
 	if pk.Name != "index PKMNF2_DOC_DOWNTIME (build)" || pk.Seconds[0] != nil || pk.Seconds[1] != nil || pk.Ratio != nil {
 		t.Errorf("PKMNF2 %+v", pk)
 	}
@@ -233,13 +233,13 @@ func TestGbakCompareRepeatedRuns(t *testing.T) {
 	b := timelineOf(t, testutil.Testdata(t, "seeds", "restore-high-performance.log"))
 	var runs []GbakRun
 	for range 3 {
-		runs = append(runs, GbakRun{"balanced", a}, GbakRun{"high", b})
+		runs = append(runs, GbakRun{Label: "balanced", Timeline: a}, GbakRun{Label: "high", Timeline: b})
 	}
 	c := CompareTimelines(runs...)
 	if len(c.Sides) != 2 || c.Sides[0].Runs != 3 || c.Sides[1].Runs != 3 {
 		t.Fatalf("sides %+v", c.Sides)
 	}
-	dt := c.Steps[0]
+	dt := c.Steps.At(0)
 	if len(dt.Seconds) != 6 || !nearMs(dt.Median[0], 1258.270) || !nearMs(dt.Median[1], 622.882) || dt.P == nil ||
 		!nearMs(dt.Seconds[3], 622.882) || dt.Spread[0] != nil || dt.Range[0] == nil || *dt.Range[0] != [2]float64{1258.27, 1258.27} {
 		t.Fatalf("DT_D %+v", dt)
@@ -260,9 +260,9 @@ func TestGbakCompareRepeatedRuns(t *testing.T) {
 func TestGbakCompareUnmatched(t *testing.T) {
 	r := timelineOf(t, testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
 	s := timelineOf(t, testutil.Testdata(t, "seeds", "restore-balanced.log"))
-	c := CompareTimelines(GbakRun{"shop", r}, GbakRun{"seed", s})
+	c := CompareTimelines(GbakRun{Label: "shop", Timeline: r}, GbakRun{Label: "seed", Timeline: s})
 	only := map[string]int{}
-	for _, st := range c.Steps {
+	for _, st := range c.Steps.All() {
 		if st.Only != nil {
 			only[*st.Only]++
 		}
@@ -432,7 +432,7 @@ func TestGbakTotalsWithoutTotalLine(t *testing.T) {
 func TestGbakCompareIncompleteHasNoTotal(t *testing.T) {
 	a := timelineOf(t, testutil.Testdata(t, "seeds", "restore-balanced.log"))
 	b := timelineOf(t, testutil.Testdata(t, "seeds", "restore-high-performance.log"))
-	c := CompareTimelines(GbakRun{"balanced", a}, GbakRun{"high", b})
+	c := CompareTimelines(GbakRun{Label: "balanced", Timeline: a}, GbakRun{Label: "high", Timeline: b})
 	for i, want := range []float64{13304.334, 7894.340} {
 		r := c.Runs[i]
 		if r.Outcome != GbakIncomplete || r.TotalSeconds != nil || !nearMs(r.LastTimeSeconds, want) {

@@ -148,6 +148,13 @@ func (o *jsonOut) field(key string, v any, indent string, last bool) {
 	}
 }
 
+// jsonArray is a field written as an array, one element at a time: the
+// elements are made as they are written (analyze.GbakSteps).
+type jsonArray interface {
+	JSONLen() int
+	JSONAt(i int) any
+}
+
 // writeJSONStreamed writes a struct (or a pointer to one) as WriteJSON's
 // encoder would, field by field and the elements of its slices one by one,
 // so that the output is never held whole: encoding/json with SetIndent
@@ -213,7 +220,9 @@ func writeJSONStreamed(w io.Writer, v any) (bool, error) {
 	for i, f := range fields {
 		key, _ := json.Marshal(f.name) // (a key escapes as encoding/json does)
 		o.raw("  " + string(key) + ": ")
-		if f.v.Kind() == reflect.Slice && !f.v.IsNil() && f.v.Len() > 0 && f.v.Type().Elem().Kind() != reflect.Uint8 {
+		if a, ok := f.v.Interface().(jsonArray); ok {
+			o.elements(a.JSONLen(), a.JSONAt)
+		} else if f.v.Kind() == reflect.Slice && !f.v.IsNil() && f.v.Len() > 0 && f.v.Type().Elem().Kind() != reflect.Uint8 {
 			o.elements(f.v.Len(), func(j int) any { return f.v.Index(j).Interface() })
 		} else {
 			o.value(f.v.Interface(), "  ")

@@ -187,8 +187,8 @@ func GbakComparisonSection(c *analyze.GbakComparison, a, b string) *Section {
 // tables or indices: generic steps ("writing domains") alone do not make
 // two logs of different databases comparable.
 func sharesObjects(c *analyze.GbakComparison) bool {
-	for _, st := range c.Steps {
-		if st.Only == nil && (st.Kind == string(parse.GbakData) || st.Kind == string(parse.GbakActivateIndex)) {
+	for i := range c.Steps.Len() {
+		if k := c.Steps.Kind(i); (k == string(parse.GbakData) || k == string(parse.GbakActivateIndex)) && c.Steps.Only(i) == nil {
 			return true
 		}
 	}

@@ -3,6 +3,7 @@ package view
 import (
 	"cmp"
 	"fmt"
+	"iter"
 	"math"
 	"path/filepath"
 	"slices"
@@ -248,29 +249,23 @@ func several(c *analyze.GbakComparison) bool {
 
 // compareOrder is every step of a comparison: the slowest first (by the
 // largest median of any side), then those of no known cost in log order.
-func compareOrder(c *analyze.GbakComparison) []*analyze.GbakStepComparison {
-	top := func(x *analyze.GbakStepComparison) float64 {
-		m := -1.0
-		for _, v := range x.Median {
-			if v != nil && *v > m {
-				m = *v
+// The rows are made as they are read.
+func compareOrder(c *analyze.GbakComparison) iter.Seq[*analyze.GbakStepComparison] {
+	return func(yield func(*analyze.GbakStepComparison) bool) {
+		for _, i := range c.Steps.Slowest() {
+			row := c.Steps.At(int(i))
+			if !yield(&row) {
+				return
 			}
 		}
-		return m
 	}
-	out := make([]*analyze.GbakStepComparison, len(c.Steps))
-	for i := range c.Steps {
-		out[i] = &c.Steps[i]
-	}
-	slices.SortStableFunc(out, func(a, b *analyze.GbakStepComparison) int { return cmp.Compare(top(b), top(a)) })
-	return out
 }
 
 func gbakCompareSteps(c *analyze.GbakComparison, cols []Column, top int) *Table {
 	t := &Table{Name: "steps", Title: "Steps, slowest first" + ratioTitle(c), Noun: "steps", Limit: top, Columns: cols}
 	order := compareOrder(c)
 	t.Stream = func(yield func([]Cell) bool) {
-		for _, row := range order {
+		for row := range order {
 			if !yield(gbakCompareRow(c, row)) {
 				return
 			}
@@ -290,7 +285,7 @@ func gbakCompareSteps(c *analyze.GbakComparison, cols []Column, top int) *Table 
 	}
 	var warnings []string
 	var unknown []string
-	for _, row := range order {
+	for row := range order {
 		for _, v := range row.Versus {
 			for _, w := range v.Warnings {
 				if !slices.Contains(warnings, w) {
@@ -362,7 +357,7 @@ func gbakRanges(c *analyze.GbakComparison, top int) *Table {
 				}
 			}
 		}
-		for _, row := range order {
+		for row := range order {
 			for _, r := range rows(row) {
 				if !yield(r) {
 					return
@@ -376,27 +371,28 @@ func gbakRanges(c *analyze.GbakComparison, top int) *Table {
 
 // gbakOnly lists the steps found on one side only, in natural order.
 func gbakOnly(c *analyze.GbakComparison) *Table {
-	var only []*analyze.GbakStepComparison
-	for i := range c.Steps {
-		if c.Steps[i].Only != nil {
-			only = append(only, &c.Steps[i])
+	type one struct{ only, name string }
+	var only []one
+	for i := range c.Steps.Len() {
+		if o := c.Steps.Only(i); o != nil {
+			only = append(only, one{*o, c.Steps.Name(i)})
 		}
 	}
 	if len(only) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(only, func(a, b *analyze.GbakStepComparison) int {
-		if x := units.Compare(*a.Only, *b.Only); x != 0 {
+	slices.SortStableFunc(only, func(a, b one) int {
+		if x := units.Compare(a.only, b.only); x != 0 {
 			return x
 		}
-		return units.Compare(a.Name, b.Name)
+		return units.Compare(a.name, b.name)
 	})
 	t := &Table{Name: "only", Title: "Steps found on one side only", Noun: "steps", Limit: GbakListTop, Columns: []Column{
 		{Key: "side", Title: "side", Max: 24},
 		{Key: "step", Title: "step", Max: 70},
 	}}
 	for _, row := range only {
-		t.Rows = append(t.Rows, []Cell{Str(*row.Only), Str(row.Name)})
+		t.Rows = append(t.Rows, []Cell{Str(row.only), Str(row.name)})
 	}
 	return t
 }

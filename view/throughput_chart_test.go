@@ -216,8 +216,8 @@ func TestGbakCompareChartMarksNoise(t *testing.T) {
 		}
 	}
 	c := analyze.CompareTimelines(runs...)
-	steps := c.Slowest(len(c.Steps))
-	ch := GbakComparisonChart(c, len(c.Steps))
+	steps := c.Slowest(c.Steps.Len())
+	ch := GbakComparisonChart(c, c.Steps.Len())
 	similar := 0
 	for i, s := range ch.Steps {
 		word := steps[i].Versus[0].Word()

@@ -388,13 +388,17 @@ func gbakCompareFlags(c *cli.Context) (gbakCompareOpts, error) {
 // runGbakCompare reads every run, compares them and writes the
 // comparison and, with --png, its chart.
 func runGbakCompare(o gbakCompareOpts, stdin io.Reader, stdout, stderr io.Writer) error {
+	// Each log is streamed: the comparison keeps the key, the label and
+	// the cost of each step (analyze.GbakRunSteps), and makes its rows
+	// as they are written.
 	var runs []analyze.GbakRun
 	for _, r := range o.runs {
-		tl, err := readGbakTimeline(stdin, stderr, r[1])
+		steps := &analyze.GbakRunSteps{}
+		tl, err := streamGbakTimeline(stdin, stderr, r[1], steps.Stream())
 		if err != nil {
 			return err
 		}
-		runs = append(runs, analyze.GbakRun{Label: r[0], Timeline: tl})
+		runs = append(runs, analyze.GbakRun{Label: r[0], Timeline: tl, Steps: steps})
 	}
 	cmp, err := analyze.CompareTimelinesBase(o.base, runs...)
 	if err != nil {
