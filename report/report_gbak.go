@@ -21,24 +21,35 @@ const MaxComparisons = 3
 
 // gbakSections makes one section per log, then compares logs of the same
 // operation that share steps (two restores of one backup under two
-// settings), each pair once.
+// settings), each pair once. Each log is streamed: its section keeps the
+// rows it shows (view.GbakKeeper) and, when there are logs to compare it
+// with, the comparison what it matches (analyze.GbakRunSteps).
 func gbakSections(ins []Input) []*Section {
 	var out []*Section
 	var tls []*analyze.Timeline
+	var steps []*analyze.GbakRunSteps
 	var read []Input // the input of each of tls
 	for _, in := range ins {
-		tl, err := readTimeline(in)
+		k := view.NewGbakKeeper(GbakStepsShown, view.GbakListTop).WithChart()
+		s := k.Stream()
+		var rs *analyze.GbakRunSteps
+		if len(ins) > 1 {
+			rs = &analyze.GbakRunSteps{}
+			s = s.And(rs.Stream())
+		}
+		tl, err := readTimeline(in, s)
 		if tl == nil {
 			out = append(out, &Section{ID: filepath.Base(in.Name), Title: "gbak log: " + filepath.Base(in.Name),
 				Kind: string(parse.InputGbak), Sources: []string{in.Name}, Err: err.Error()})
 			continue
 		}
-		s := GbakSection(tl)
+		sec := gbakSection(tl, k.Kept())
 		if err != nil {
-			s.Err = err.Error()
+			sec.Err = err.Error()
 		}
-		out = append(out, s)
+		out = append(out, sec)
 		tls = append(tls, tl)
+		steps = append(steps, rs)
 		read = append(read, in)
 	}
 	n := 0
@@ -53,8 +64,8 @@ func gbakSections(ins []Input) []*Section {
 				l = []string{partLabel(a), partLabel(b)}
 			}
 			c := analyze.CompareTimelines(
-				analyze.GbakRun{Label: l[0], Timeline: tls[i]},
-				analyze.GbakRun{Label: l[1], Timeline: tls[j]})
+				analyze.GbakRun{Label: l[0], Timeline: tls[i], Steps: steps[i]},
+				analyze.GbakRun{Label: l[1], Timeline: tls[j], Steps: steps[j]})
 			if len(c.Runs) < 2 || !sharesObjects(c) {
 				continue
 			}
@@ -77,13 +88,14 @@ func kindOf(tl *analyze.Timeline) string {
 	return *tl.Kind
 }
 
-func readTimeline(in Input) (*analyze.Timeline, error) {
+// readTimeline streams a log to s (analyze.StreamGbakTimeline).
+func readTimeline(in Input, s analyze.GbakStream) (*analyze.Timeline, error) {
 	rc, err := in.Open()
 	if err != nil {
 		return nil, err
 	}
 	defer rc.Close()
-	tl, err := analyze.ReadGbakTimeline(rc, in.Source())
+	tl, err := analyze.StreamGbakTimeline(rc, in.Source(), s)
 	if tl != nil {
 		// Messages name the file; the section the part.
 		tl.File = in.Name
@@ -118,14 +130,18 @@ func field(d *view.Doc, key string) (view.Field, bool) {
 // GbakSection is the section of one gbak log: the gbak view's fragment
 // (what `fbdiag gbak` prints), its timeline chart, and for the summary
 // the outcome with the total time and the view's findings.
-func GbakSection(tl *analyze.Timeline) *Section {
+func GbakSection(tl *analyze.Timeline) *Section { return gbakSection(tl, nil) }
+
+// gbakSection is GbakSection of a streamed timeline, with the rows kept
+// of it (nil: those of tl).
+func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 	name := filepath.Base(tl.File)
 	op := kindOf(tl)
 	if op == "" {
 		op = "gbak"
 	}
 	s := &Section{ID: name, Short: name, Title: "gbak " + op + ": " + name, Kind: string(parse.InputGbak), Sources: []string{tl.File}}
-	d := view.Gbak(tl, view.GbakOptions{Top: GbakStepsShown})
+	d := view.Gbak(tl, view.GbakOptions{Top: GbakStepsShown, Kept: kept})
 	h := Headline{Label: op + " " + tl.Outcome}
 	if f, ok := field(d, "total_seconds"); ok {
 		h.Value = f.Value.Human()
