@@ -1,9 +1,13 @@
 package analyze
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -160,5 +164,56 @@ func TestGbakStepLabels(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("steps:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A comparison of streamed logs (GbakRun.Steps: one compact record per
+// step, no timeline steps) is the comparison of the whole timelines, and
+// it holds no row: each is made when read.
+func TestCompareStreamedRuns(t *testing.T) {
+	var whole, streamed []GbakRun
+	for _, name := range []string{"service-run1", "remote-run1", "remote-run2"} {
+		p := testutil.Testdata(t, "restores", "restore-"+name+".log")
+		whole = append(whole, GbakRun{Label: name, Timeline: timelineOf(t, p)})
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rs := &GbakRunSteps{}
+		tl, err := StreamGbakTimeline(f, p, rs.Stream())
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tl.Steps != nil || rs.Len() != 150 {
+			t.Errorf("%s: %d timeline steps, %d records", name, len(tl.Steps), rs.Len())
+		}
+		streamed = append(streamed, GbakRun{Label: name, Timeline: tl, Steps: rs})
+	}
+	a, b := CompareTimelines(whole...), CompareTimelines(streamed...)
+	ja, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jb, err := json.Marshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(ja, jb) || b.Steps.Len() != 150 {
+		t.Errorf("streamed runs compare otherwise (%d steps)", b.Steps.Len())
+	}
+	// Per row and run a position; per row its rank and top median; the
+	// occurrence of the 60 rows of a key met again.
+	s := &b.Steps
+	if len(s.at) != 3*150 || len(s.slowest) != 150 || len(s.top) != 150 || len(s.dup) != 60 || s.padj != nil {
+		t.Errorf("kept %d positions, %d ranks, %d tops, %d duplicates, %d p", len(s.at), len(s.slowest), len(s.top), len(s.dup), len(s.padj))
+	}
+	if row := s.At(0); row.Key != "open_file|file" || row.Name != "opened file" || len(row.Seconds) != 3 {
+		t.Errorf("first row %+v", row)
+	}
+	for i, n := range s.dup {
+		if row := s.At(int(i)); !strings.HasSuffix(row.Key, "#"+strconv.Itoa(n)) || n < 2 {
+			t.Errorf("row %d: occurrence %d, key %s", i, n, row.Key)
+		}
 	}
 }

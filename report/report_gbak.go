@@ -43,7 +43,11 @@ func gbakSections(ins []Input) []*Section {
 				Kind: string(parse.InputGbak), Sources: []string{in.Name}, Err: err.Error()})
 			continue
 		}
-		sec := gbakSection(tl, k.Kept())
+		kept := k.Kept()
+		if gbakRetained != nil {
+			gbakRetained(kept, rs)
+		}
+		sec := gbakSection(tl, kept)
 		if err != nil {
 			sec.Err = err.Error()
 		}
@@ -75,6 +79,10 @@ func gbakSections(ins []Input) []*Section {
 	}
 	return out
 }
+
+// gbakRetained, when set (by a test), is told what gbakSections kept of
+// each log.
+var gbakRetained func(*view.GbakKept, *analyze.GbakRunSteps)
 
 // partLabel is a part's name without its file's: "gbak-1".
 func partLabel(in Input) string {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -144,5 +145,43 @@ func TestGbakFailureOneFinding(t *testing.T) {
 	}
 	if n := strings.Count(string(r.Sections[0].Fragment), `<li class="critical">`); n != 3 {
 		t.Errorf("%d error lines in the section, want 3", n)
+	}
+}
+
+// A report keeps, of each gbak log, the rows its section shows and, only
+// when there is another log to compare it with, a compact record per
+// step (analyze.GbakRunSteps): never the whole timeline.
+func TestGbakSectionsRetention(t *testing.T) {
+	in := func(rel ...string) Input {
+		p := testutil.Testdata(t, rel...)
+		return Input{Name: p, Kind: "gbak", Open: func() (io.ReadCloser, error) { return os.Open(p) }}
+	}
+	type got struct {
+		steps, count, tables, tableCount int
+		records                          int // -1: none kept
+	}
+	var kept []got
+	gbakRetained = func(k *view.GbakKept, rs *analyze.GbakRunSteps) {
+		g := got{len(k.Steps), k.StepCount, len(k.Tables), k.TableCount, -1}
+		if rs != nil {
+			g.records = rs.Len()
+		}
+		kept = append(kept, g)
+	}
+	defer func() { gbakRetained = nil }()
+	// One log: nothing to compare it with, no step record; the 25
+	// slowest of its 150 steps.
+	gbakSections([]Input{in("fb30", "shop-gbak-restore-v-st.log")})
+	if len(kept) != 1 || kept[0] != (got{GbakStepsShown, 150, 6, 6, -1}) {
+		t.Errorf("one log: kept %+v", kept)
+	}
+	kept = nil
+	out := gbakSections([]Input{in("restores", "restore-service-run1.log"), in("restores", "restore-remote-run1.log")})
+	// Two: the 25 slowest steps of each and a record of each of its 150.
+	if len(kept) != 2 || kept[0] != (got{GbakStepsShown, 150, 6, 6, 150}) || kept[1] != kept[0] {
+		t.Errorf("two logs: kept %+v", kept)
+	}
+	if len(out) != 3 || out[2].Kind != "comparison" {
+		t.Errorf("%d sections", len(out))
 	}
 }
