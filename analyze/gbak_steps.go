@@ -13,8 +13,7 @@ import (
 
 // GbakRunSteps is what a comparison keeps of one run's steps: the key,
 // the label, the kind, the start and the cost of each, in log order; no
-// message, no I/O. A log of 283,350 steps holds about 40 MB of it
-// (its whole timeline held 360 MB).
+// message, no I/O: a record of 72 bytes and its two strings per step.
 type GbakRunSteps struct {
 	steps []runStep
 }
@@ -65,7 +64,7 @@ func (r *GbakRunSteps) Stream() GbakStream {
 // GbakSteps are the steps of a comparison, in the order they were first
 // met (the runs in order): one row per step key and occurrence. A row is
 // made when it is read (At, All), from the runs' GbakRunSteps: the rows
-// of two logs of 283,350 steps took 300 MB held together.
+// are about 1 KB each, and two logs of 283,350 steps have as many.
 type GbakSteps struct {
 	c    *GbakComparison
 	runs []*GbakRunSteps
