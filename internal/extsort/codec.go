@@ -1,0 +1,102 @@
+package extsort
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+)
+
+// The helpers below write the fields of a record for a Codec and read
+// them back in the same order.
+
+// AppendInt appends a signed integer.
+func AppendInt(b []byte, v int64) []byte { return binary.AppendVarint(b, v) }
+
+// AppendFloat appends a float64, bit for bit.
+func AppendFloat(b []byte, v float64) []byte {
+	return binary.LittleEndian.AppendUint64(b, math.Float64bits(v))
+}
+
+// AppendString appends a string with its length.
+func AppendString(b []byte, s string) []byte {
+	b = binary.AppendUvarint(b, uint64(len(s)))
+	return append(b, s...)
+}
+
+// errShort is a record shorter than its fields.
+var errShort = errors.New("record cut short")
+
+// Fields reads the fields of a record in the order they were appended;
+// the first error sticks (Err).
+type Fields struct {
+	b   []byte
+	err error
+}
+
+// NewFields reads the record b.
+func NewFields(b []byte) *Fields { return &Fields{b: b} }
+
+// Err is the first error, or an error when bytes are left over.
+func (f *Fields) Err() error {
+	if f.err == nil && len(f.b) > 0 {
+		return errors.New("record longer than its fields")
+	}
+	return f.err
+}
+
+// Int reads an integer of AppendInt.
+func (f *Fields) Int() int64 {
+	if f.err != nil {
+		return 0
+	}
+	v, n := binary.Varint(f.b)
+	if n <= 0 {
+		f.err = errShort
+		return 0
+	}
+	f.b = f.b[n:]
+	return v
+}
+
+// Count reads an integer of AppendInt that counts the fields that
+// follow, each at least a byte long: -1, an error, for a count the record
+// cannot hold.
+func (f *Fields) Count() int {
+	n := f.Int()
+	if f.err == nil && (n < 0 || n > int64(len(f.b))) {
+		f.err = errShort
+	}
+	if f.err != nil {
+		return -1
+	}
+	return int(n)
+}
+
+// Float reads a float of AppendFloat.
+func (f *Fields) Float() float64 {
+	if f.err != nil {
+		return 0
+	}
+	if len(f.b) < 8 {
+		f.err = errShort
+		return 0
+	}
+	v := math.Float64frombits(binary.LittleEndian.Uint64(f.b))
+	f.b = f.b[8:]
+	return v
+}
+
+// String reads a string of AppendString (a copy).
+func (f *Fields) String() string {
+	if f.err != nil {
+		return ""
+	}
+	l, n := binary.Uvarint(f.b)
+	if n <= 0 || uint64(len(f.b)-n) < l {
+		f.err = errShort
+		return ""
+	}
+	s := string(f.b[n : n+int(l)])
+	f.b = f.b[n+int(l):]
+	return s
+}

@@ -1,0 +1,323 @@
+// Package extsort sorts more records than memory should hold. A Sorter
+// keeps records until they take a byte budget, sorts them and writes them
+// to a temporary file as one sorted run, and merges the runs when the
+// records are read back. Memory then holds the budget and a small read
+// buffer per run, whatever the number of records: a gstat run of 250,000
+// tables is written in the order of its sort key in a few megabytes.
+//
+// The sort is stable: records that compare equal come out in the order
+// they were added.
+package extsort
+
+import (
+	"bufio"
+	"container/heap"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+)
+
+// Codec turns a record into bytes and back.
+type Codec[T any] struct {
+	// Append appends the record's bytes to b.
+	Append func(b []byte, t T) []byte
+	// Decode reads a record from the bytes Append wrote; b is reused
+	// after the call (string(b[i:j]) copies).
+	Decode func(b []byte) (T, error)
+	// Size is about how many bytes of memory the record takes.
+	Size func(t T) int
+}
+
+// FanIn is how many runs are merged at once: when a sorter has written
+// that many runs of one level, it merges them into one run of the next,
+// so that reading back needs fewer than FanIn read buffers a level.
+var FanIn = 64
+
+// readBuffer is the read buffer of each run while merging.
+const readBuffer = 8 << 10
+
+// Sorter sorts records by cmp in a bounded memory (see the package
+// comment). Add the records, then read them in order with Each; Close
+// removes the temporary files.
+type Sorter[T any] struct {
+	cmp    func(a, b T) int
+	codec  Codec[T]
+	budget int
+
+	batch []T
+	held  int // bytes of batch, by codec.Size
+
+	// levels[0] holds the runs of batches, levels[l+1] the runs merged
+	// from FanIn runs of levels[l]: each level in a file of its own,
+	// emptied when its runs are merged.
+	levels []*level
+	buf    []byte
+
+	n       int
+	maxHeld int
+	spilled int
+}
+
+// level is a temporary file of sorted runs.
+type level struct {
+	file *os.File
+	runs []run
+	end  int64
+	// named: the file could not be removed while open (Windows); reset
+	// removes it.
+	named bool
+}
+
+// run is a sorted run in a level's file: its offset and length.
+type run struct{ off, n int64 }
+
+// New sorts records by cmp, keeping about budget bytes in memory.
+func New[T any](cmp func(a, b T) int, c Codec[T], budget int) *Sorter[T] {
+	return &Sorter[T]{cmp: cmp, codec: c, budget: budget}
+}
+
+// Add adds a record. A record bigger than the budget is written alone.
+func (s *Sorter[T]) Add(t T) error {
+	s.batch = append(s.batch, t)
+	s.held += s.codec.Size(t)
+	s.n++
+	s.maxHeld = max(s.maxHeld, len(s.batch))
+	if s.held >= s.budget {
+		return s.spill()
+	}
+	return nil
+}
+
+// Len is how many records were added since the last Each.
+func (s *Sorter[T]) Len() int { return s.n }
+
+// MaxHeld is the most records the sorter held in memory at once.
+func (s *Sorter[T]) MaxHeld() int { return s.maxHeld }
+
+// Spilled is how many batches the sorter wrote to its temporary files.
+func (s *Sorter[T]) Spilled() int { return s.spilled }
+
+// spill writes the batch as a sorted run.
+func (s *Sorter[T]) spill() error {
+	if len(s.batch) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(s.batch, s.cmp)
+	err := s.write(0, func(put func(T) error) error {
+		for _, t := range s.batch {
+			if err := put(t); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	s.spilled++
+	clear(s.batch) // (their strings can go)
+	s.batch, s.held = s.batch[:0], 0
+	for l := 0; l < len(s.levels) && len(s.levels[l].runs) >= FanIn; l++ {
+		if err := s.compact(l); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// write adds a run to level l: the records each passes to put.
+func (s *Sorter[T]) write(l int, each func(put func(T) error) error) error {
+	for len(s.levels) <= l {
+		s.levels = append(s.levels, &level{})
+	}
+	v := s.levels[l]
+	if v.file == nil {
+		f, err := os.CreateTemp("", "fbdiag-sort-*")
+		if err != nil {
+			return fmt.Errorf("sorting: %w", err)
+		}
+		// Removed at once where an open file can be (Unix): nothing is
+		// left behind, even when the sorter is dropped half-way or the
+		// process killed; the space goes when the file is closed.
+		v.file, v.named = f, os.Remove(f.Name()) != nil
+	}
+	w := bufio.NewWriterSize(io.NewOffsetWriter(v.file, v.end), 64<<10)
+	var n int64
+	err := each(func(t T) error {
+		k, err := s.put(w, t)
+		n += k
+		return err
+	})
+	if err == nil {
+		err = w.Flush()
+	}
+	if err != nil {
+		return fmt.Errorf("sorting: %w", err)
+	}
+	v.runs = append(v.runs, run{v.end, n})
+	v.end += n
+	return nil
+}
+
+// put writes one record: its length, then its bytes.
+func (s *Sorter[T]) put(w io.Writer, t T) (int64, error) {
+	s.buf = s.codec.Append(s.buf[:0], t)
+	var head [binary.MaxVarintLen64]byte
+	h := binary.PutUvarint(head[:], uint64(len(s.buf)))
+	if _, err := w.Write(head[:h]); err != nil {
+		return 0, err
+	}
+	if _, err := w.Write(s.buf); err != nil {
+		return 0, err
+	}
+	return int64(h + len(s.buf)), nil
+}
+
+// compact merges the runs of level l into one run of level l+1 and
+// empties level l's file.
+func (s *Sorter[T]) compact(l int) error {
+	v := s.levels[l]
+	err := s.write(l+1, func(put func(T) error) error {
+		return s.merge([]*level{v}, put)
+	})
+	if err != nil {
+		return err
+	}
+	v.runs, v.end = nil, 0
+	if err := v.file.Truncate(0); err != nil {
+		return fmt.Errorf("sorting: %w", err)
+	}
+	return nil
+}
+
+// Each passes fn every record in order, then empties the sorter (its
+// temporary files go) for the next records. The first error stops it.
+func (s *Sorter[T]) Each(fn func(T) error) error {
+	defer s.reset()
+	if len(s.levels) == 0 {
+		slices.SortStableFunc(s.batch, s.cmp)
+		for _, t := range s.batch {
+			if err := fn(t); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := s.spill(); err != nil {
+		return err
+	}
+	// The older runs first: those of the higher levels.
+	vs := slices.Clone(s.levels)
+	slices.Reverse(vs)
+	return s.merge(vs, fn)
+}
+
+// merge passes fn the records of the runs of levels vs in order; a tie
+// goes to the earlier run (vs oldest first), which keeps the sort stable.
+func (s *Sorter[T]) merge(vs []*level, fn func(T) error) error {
+	h := &cursors[T]{cmp: s.cmp}
+	i := 0
+	for _, v := range vs {
+		for _, r := range v.runs {
+			c := &cursor[T]{run: i, r: bufio.NewReaderSize(io.NewSectionReader(v.file, r.off, r.n), readBuffer)}
+			i++
+			ok, err := c.next(s.codec)
+			if err != nil {
+				return err
+			}
+			if ok {
+				h.cs = append(h.cs, c)
+			}
+		}
+	}
+	heap.Init(h)
+	for len(h.cs) > 0 {
+		c := h.cs[0]
+		if err := fn(c.cur); err != nil {
+			return err
+		}
+		ok, err := c.next(s.codec)
+		if err != nil {
+			return err
+		}
+		if ok {
+			heap.Fix(h, 0)
+		} else {
+			heap.Pop(h)
+		}
+	}
+	return nil
+}
+
+// reset empties the sorter and removes its temporary files.
+func (s *Sorter[T]) reset() {
+	clear(s.batch)
+	s.batch, s.held, s.n = s.batch[:0], 0, 0
+	for _, v := range s.levels {
+		if v.file != nil {
+			v.file.Close()
+			if v.named {
+				os.Remove(v.file.Name())
+			}
+		}
+	}
+	s.levels = nil
+}
+
+// Close removes the temporary files of a sorter not read to the end.
+func (s *Sorter[T]) Close() error {
+	s.reset()
+	return nil
+}
+
+// cursor reads one run.
+type cursor[T any] struct {
+	run int
+	r   *bufio.Reader
+	buf []byte
+	cur T
+}
+
+// next reads the run's next record into cur; false at its end.
+func (c *cursor[T]) next(codec Codec[T]) (bool, error) {
+	n, err := binary.ReadUvarint(c.r)
+	if errors.Is(err, io.EOF) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("sorting: reading back: %w", err)
+	}
+	c.buf = slices.Grow(c.buf[:0], int(n))[:n]
+	if _, err := io.ReadFull(c.r, c.buf); err != nil {
+		return false, fmt.Errorf("sorting: reading back: %w", err)
+	}
+	c.cur, err = codec.Decode(c.buf)
+	if err != nil {
+		return false, fmt.Errorf("sorting: reading back: %w", err)
+	}
+	return true, nil
+}
+
+// cursors is a heap of cursors by their current record, then run.
+type cursors[T any] struct {
+	cmp func(a, b T) int
+	cs  []*cursor[T]
+}
+
+func (h *cursors[T]) Len() int { return len(h.cs) }
+func (h *cursors[T]) Less(i, j int) bool {
+	if c := h.cmp(h.cs[i].cur, h.cs[j].cur); c != 0 {
+		return c < 0
+	}
+	return h.cs[i].run < h.cs[j].run
+}
+func (h *cursors[T]) Swap(i, j int) { h.cs[i], h.cs[j] = h.cs[j], h.cs[i] }
+func (h *cursors[T]) Push(x any)    { h.cs = append(h.cs, x.(*cursor[T])) }
+func (h *cursors[T]) Pop() any {
+	c := h.cs[len(h.cs)-1]
+	h.cs = h.cs[:len(h.cs)-1]
+	return c
+}

@@ -1,0 +1,163 @@
+package extsort
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+type rec struct {
+	key  int64
+	name string
+	seq  int64
+}
+
+var recCodec = Codec[rec]{
+	Append: func(b []byte, r rec) []byte {
+		return AppendInt(AppendString(AppendInt(b, r.key), r.name), r.seq)
+	},
+	Decode: func(b []byte) (rec, error) {
+		f := NewFields(b)
+		r := rec{key: f.Int(), name: f.String(), seq: f.Int()}
+		return r, f.Err()
+	},
+	Size: func(r rec) int { return 32 + len(r.name) },
+}
+
+// byKey orders by key only: the names of one key keep their order.
+func byKey(a, b rec) int { return cmp.Compare(a.key, b.key) }
+
+func temps(t *testing.T) []string {
+	t.Helper()
+	m, err := filepath.Glob(filepath.Join(os.TempDir(), "fbdiag-sort-*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestSorterSpillsAndMerges sorts 20,000 records in a budget of about 100
+// of them, with runs merged 8 at a time: the records come out in the
+// order of a stable sort in memory, the sorter never held more than the
+// budget, and its temporary files are gone.
+func TestSorterSpillsAndMerges(t *testing.T) {
+	defer func(n int) { FanIn = n }(FanIn)
+	FanIn = 8
+	before := len(temps(t))
+	rng := rand.New(rand.NewPCG(1, 2))
+	var want []rec
+	s := New(byKey, recCodec, 100*40)
+	for i := range 20000 {
+		r := rec{key: rng.Int64N(500), name: fmt.Sprintf("T%d", rng.IntN(1000)), seq: int64(i)}
+		want = append(want, r)
+		if err := s.Add(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	slices.SortStableFunc(want, byKey)
+	// Runs of 8 batches were merged into level 1, runs of 8 of those
+	// into level 2: 3 files, fewer than 8 runs in each.
+	if len(s.levels) != 3 {
+		t.Errorf("%d levels of runs, want 3", len(s.levels))
+	}
+	for l, v := range s.levels {
+		if len(v.runs) >= FanIn {
+			t.Errorf("level %d holds %d runs, want fewer than %d", l, len(v.runs), FanIn)
+		}
+	}
+	if s.Len() != 20000 {
+		t.Errorf("Len = %d, want 20000", s.Len())
+	}
+	var got []rec
+	if err := s.Each(func(r rec) error { got = append(got, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("records out of order: first %v, want %v", got[:3], want[:3])
+	}
+	// 40 bytes a record (32 + "T" and up to 3 digits) fill 4,000 bytes
+	// at the 100th or 112th.
+	if s.MaxHeld() > 112 || s.MaxHeld() < 100 {
+		t.Errorf("held %d records at once, want at most 112 (the budget)", s.MaxHeld())
+	}
+	if s.Spilled() < 178 {
+		t.Errorf("wrote %d runs, want at least 178 (20,000 records of at most 112)", s.Spilled())
+	}
+	if n := len(temps(t)); n != before {
+		t.Errorf("%d temporary files left, had %d before", n, before)
+	}
+	if s.Len() != 0 {
+		t.Errorf("Len after Each = %d, want 0", s.Len())
+	}
+}
+
+// TestSorterInMemory sorts what fits in the budget without a file.
+func TestSorterInMemory(t *testing.T) {
+	s := New(byKey, recCodec, 1<<20)
+	for i, k := range []int64{3, 1, 2, 1} {
+		if err := s.Add(rec{key: k, name: "x", seq: int64(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var seqs []int64
+	if err := s.Each(func(r rec) error { seqs = append(seqs, r.seq); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if want := []int64{1, 3, 2, 0}; !slices.Equal(seqs, want) {
+		t.Errorf("order %v, want %v", seqs, want)
+	}
+	if s.Spilled() != 0 {
+		t.Errorf("wrote %d runs for 4 records", s.Spilled())
+	}
+}
+
+// TestSorterStops returns fn's error and removes the file.
+func TestSorterStops(t *testing.T) {
+	before := len(temps(t))
+	s := New(byKey, recCodec, 100)
+	for i := range 50 {
+		if err := s.Add(rec{key: int64(50 - i), seq: int64(i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stop := fmt.Errorf("enough")
+	n := 0
+	err := s.Each(func(r rec) error {
+		n++
+		if n == 10 {
+			return stop
+		}
+		return nil
+	})
+	if err != stop || n != 10 {
+		t.Errorf("Each = %v after %d records, want %v after 10", err, n, stop)
+	}
+	if n := len(temps(t)); n != before {
+		t.Errorf("%d temporary files left, had %d before", n, before)
+	}
+}
+
+// TestFieldsCut reports a record cut short.
+func TestFieldsCut(t *testing.T) {
+	b := AppendString(nil, "RDB$PAGES")
+	f := NewFields(b[:4])
+	if s := f.String(); s != "" || f.Err() == nil {
+		t.Errorf("String of a cut record = %q, %v; want an error", s, f.Err())
+	}
+	f = NewFields(AppendString(AppendInt(nil, 3), "x"))
+	if n := f.Count(); n != -1 || f.Err() == nil {
+		t.Errorf("Count of 3 strings in 2 bytes = %d, %v; want -1 and an error", n, f.Err())
+	}
+	f = NewFields(AppendString(AppendString(AppendInt(nil, 2), "x"), "y"))
+	if n, x, y := f.Count(), f.String(), f.String(); n != 2 || x != "x" || y != "y" || f.Err() != nil {
+		t.Errorf("read %d, %q, %q, %v; want 2, x, y", n, x, y, f.Err())
+	}
+	f = NewFields(AppendFloat(AppendInt(nil, -7), 0.1))
+	if i, x := f.Int(), f.Float(); i != -7 || x != 0.1 || f.Err() != nil {
+		t.Errorf("read %d, %v, %v; want -7, 0.1", i, x, f.Err())
+	}
+}
