@@ -39,7 +39,9 @@ type GstatAnalysis struct {
 
 	tableWarnings []Warning
 	prepared      any
-	Notices       []parse.Notice `json:"notices"`
+	// unattachedWarnings are the warnings fired on UnattachedIndices.
+	unattachedWarnings []Warning
+	Notices            []parse.Notice `json:"notices"`
 }
 
 // HeaderStats is the header page with the figures a DBA derives from it.

@@ -74,7 +74,7 @@ func (s *GstatScan) setHeader(h *parse.GstatHeader) {
 // others by severity in WarningsOmitted, for a view that shows n.
 func (s *GstatScan) LimitWarnings(n int) {
 	s.c.limit = n
-	s.c.seenH = map[uint64]int32{}
+	s.c.seenH = hashIndex{}
 	s.c.reindex()
 }
 
@@ -82,7 +82,6 @@ func (s *GstatScan) LimitWarnings(n int) {
 // already fired (the header's) first; the analysis then counts them.
 func (s *GstatScan) SinkWarnings(sink WarningSink) {
 	s.c.sink = sink
-	s.c.seenH = map[uint64]int32{}
 	fired := s.a.Warnings
 	s.a.Warnings = []Warning{}
 	for _, w := range fired {
@@ -166,7 +165,14 @@ func (s *GstatScan) Unattached(ix *parse.GstatIndex) *IndexStats {
 	is := indexStats(ix, false, s.env)
 	s.a.UnattachedIndices = append(s.a.UnattachedIndices, is)
 	p := &s.a.UnattachedIndices[len(s.a.UnattachedIndices)-1]
+	s.c.collect, s.c.fired = true, nil
 	s.c.index(p, nil, s.odsMajor)
+	s.c.collect = false
+	for _, w := range s.c.fired {
+		s.c.accept(w)
+	}
+	s.a.unattachedWarnings = append(s.a.unattachedWarnings, s.c.fired...)
+	s.c.fired = nil
 	s.c.notePageSize(p)
 	s.a.Totals.Indices++
 	s.a.Totals.LeafPages = addPtr(s.a.Totals.LeafPages, p.LeafBuckets)
@@ -188,9 +194,14 @@ func (s *GstatScan) Finish(findings []*parse.GstatFinding, notices []parse.Notic
 	}
 	s.c.findings(findings)
 	s.c.pageSize()
+	if s.c.sink != nil {
+		s.c.dropReplaced()
+	}
 	if s.c.limit > 0 && s.c.sink == nil {
 		s.c.trimWarnings()
 	}
+	// No warning fires after this: what told them apart can go.
+	s.c.seen, s.c.seenH = nil, hashIndex{}
 	SortWarnings(a.Warnings)
 	a.Totals.Warnings = len(a.Warnings)
 	for _, n := range a.WarningsOmitted {

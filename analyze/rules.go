@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fbdiag/fbdiag/internal/extsort"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -136,16 +137,16 @@ type checker struct {
 	// limit, when above 0, bounds the warnings kept to the limit worst
 	// (see fireLimited); seenH then replaces seen.
 	limit int
-	seenH map[uint64]int32
+	seenH hashIndex
 	// collect makes fire only gather the warnings in fired, for the scan
 	// to accept them in table order (see tableEval): a checker that
 	// evaluates tables on another goroutine touches nothing shared.
 	collect bool
 	fired   []Warning
-	// sink, when set, takes the warnings (fireSink); slots remember
-	// their severity and magnitude by id.
+	// sink, when set, takes the warnings (fireSink); sunk sorts what
+	// tells the replaced ones at the end of the run (dropReplaced).
 	sink    WarningSink
-	slots   []sinkSlot
+	sunk    *extsort.Sorter[sunk]
 	sinkErr error
 	// deepest is the deepest index a bigger page would make shallower,
 	// of deepN such indices (see notePageSize).

@@ -1,6 +1,13 @@
 package analyze
 
-import "hash/maphash"
+import (
+	"cmp"
+	"encoding/binary"
+	"errors"
+	"hash/maphash"
+
+	"github.com/fbdiag/fbdiag/internal/extsort"
+)
 
 // A run of 75,000 tables can raise a hundred thousand warnings, each with
 // its reason and advice: more memory than the tables themselves. A view
@@ -25,11 +32,8 @@ func hashKey(k warningKey) uint64 {
 // one per object and rule as fire does, the kept ones replaced by a
 // worse one, the dropped ones counted in WarningsOmitted.
 func (c *checker) fireLimited(w Warning, k warningKey) {
-	if c.seenH == nil {
-		c.seenH = map[uint64]int32{}
-	}
 	h := hashKey(k)
-	if i, ok := c.seenH[h]; ok {
+	if i, ok := c.seenH.get(h); ok {
 		if i >= 0 {
 			old := c.a.Warnings[i]
 			if w.Severity.Rank() > old.Severity.Rank() || w.Severity == old.Severity && w.Magnitude > old.Magnitude {
@@ -38,7 +42,7 @@ func (c *checker) fireLimited(w Warning, k warningKey) {
 		}
 		return
 	}
-	c.seenH[h] = int32(len(c.a.Warnings))
+	c.seenH.set(h, int32(len(c.a.Warnings)))
 	c.a.Warnings = append(c.a.Warnings, w)
 	if len(c.a.Warnings) >= 2*c.limit {
 		c.trimWarnings()
@@ -57,7 +61,7 @@ func (c *checker) trimWarnings() {
 	}
 	for _, w := range c.a.Warnings[c.limit:] {
 		c.a.WarningsOmitted[w.Severity]++
-		c.seenH[hashKey(warningKey{w.Rule, w.Kind, w.Object, w.Table})] = -1
+		c.seenH.set(hashKey(warningKey{w.Rule, w.Kind, w.Object, w.Table}), -1)
 	}
 	clear(c.a.Warnings[c.limit:]) // (their strings can go)
 	c.a.Warnings = c.a.Warnings[:c.limit]
@@ -66,7 +70,7 @@ func (c *checker) trimWarnings() {
 
 func (c *checker) reindex() {
 	for i, w := range c.a.Warnings {
-		c.seenH[hashKey(warningKey{w.Rule, w.Kind, w.Object, w.Table})] = int32(i)
+		c.seenH.set(hashKey(warningKey{w.Rule, w.Kind, w.Object, w.Table}), int32(i))
 	}
 }
 
@@ -97,43 +101,101 @@ func (a *GstatAnalysis) TableWarnings() []Warning { return a.tableWarnings }
 // the table just analysed (nil without Prepare).
 func (a *GstatAnalysis) Prepared() any { return a.prepared }
 
+// UnattachedWarnings are the warnings the rules fired on the indices
+// that followed no table (UnattachedIndices), kept with them whether the
+// run's warnings are limited or go to a sink.
+func (a *GstatAnalysis) UnattachedWarnings() []Warning { return a.unattachedWarnings }
+
 // WarningSink takes a run's warnings as they fire instead of the analysis
 // keeping them (a JSON writer spools them to a file): Put gets each
-// warning with an id, the same id again when a worse warning of the same
-// rule on the same object replaces it. The analysis then only counts them
-// (WarningsOmitted) and its Warnings are empty.
+// warning with an id, 0, 1, 2... in the order they fire. When the run
+// ends, Drop names each one a worse warning of the same rule on the same
+// object replaced (a table block printed twice): one warning per object
+// and rule stays, as in an analysis that keeps them. The analysis then
+// only counts them (WarningsOmitted) and its Warnings are empty.
 type WarningSink interface {
 	Put(id int, w Warning) error
+	Drop(id int) error
 }
 
-// sinkSlot is what the checker keeps of a warning given to a sink: enough
-// to tell whether a later one on the same object is worse.
-type sinkSlot struct {
-	sev Severity
-	mag float64
+// sunk is what the checker keeps of a warning given to a sink, to find
+// at the end of the run those a worse one replaced: the hash of its rule
+// and object, its id, severity and magnitude. They are sorted by hash in
+// a sorter that writes them to a temporary file past sunkBudget bytes: a
+// run of 250,000 tables fires some 350,000 warnings.
+type sunk struct {
+	h    uint64
+	id   int64
+	rank int64
+	mag  float64
 }
+
+// sunkBudget is the bytes of sunk records a run holds in memory.
+var sunkBudget = 1 << 20
+
+func compareSunk(a, b sunk) int {
+	if c := cmp.Compare(a.h, b.h); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.id, b.id)
+}
+
+var sunkCodec = extsort.Codec[sunk]{
+	Append: func(b []byte, r sunk) []byte {
+		b = binary.LittleEndian.AppendUint64(b, r.h)
+		return extsort.AppendFloat(extsort.AppendInt(extsort.AppendInt(b, r.id), r.rank), r.mag)
+	},
+	Decode: func(b []byte) (sunk, error) {
+		if len(b) < 8 {
+			return sunk{}, errors.New("sunk warning cut short")
+		}
+		f := extsort.NewFields(b[8:])
+		r := sunk{h: binary.LittleEndian.Uint64(b), id: f.Int(), rank: f.Int(), mag: f.Float()}
+		return r, f.Err()
+	},
+	Size: func(sunk) int { return 40 },
+}
+
+// severities are the severities by rank.
+var severities = [...]Severity{0: "", 1: Info, 2: Warn, 3: Critical}
 
 func (c *checker) fireSink(w Warning, k warningKey) {
 	if c.sinkErr != nil {
 		return
 	}
-	h := hashKey(k)
 	if c.a.WarningsOmitted == nil {
 		c.a.WarningsOmitted = map[Severity]int{}
 	}
-	if id, ok := c.seenH[h]; ok {
-		old := c.slots[id]
-		if w.Severity.Rank() > old.sev.Rank() || w.Severity == old.sev && w.Magnitude > old.mag {
-			c.a.WarningsOmitted[old.sev]--
-			c.a.WarningsOmitted[w.Severity]++
-			c.slots[id] = sinkSlot{w.Severity, w.Magnitude}
-			c.sinkErr = c.sink.Put(int(id), w)
-		}
+	if c.sunk == nil {
+		c.sunk = extsort.New(compareSunk, sunkCodec, sunkBudget)
+	}
+	id := c.sunk.Len()
+	c.a.WarningsOmitted[w.Severity]++
+	if c.sinkErr = c.sunk.Add(sunk{hashKey(k), int64(id), int64(w.Severity.Rank()), w.Magnitude}); c.sinkErr == nil {
+		c.sinkErr = c.sink.Put(id, w)
+	}
+}
+
+// dropReplaced ends a run whose warnings went to a sink: of the warnings
+// of one rule on one object, the worst stays (the first of equals, as
+// fire keeps it); the sink drops the others and the counts forget them.
+func (c *checker) dropReplaced() {
+	if c.sunk == nil || c.sinkErr != nil {
 		return
 	}
-	id := int32(len(c.slots))
-	c.seenH[h] = id
-	c.slots = append(c.slots, sinkSlot{w.Severity, w.Magnitude})
-	c.a.WarningsOmitted[w.Severity]++
-	c.sinkErr = c.sink.Put(int(id), w)
+	var kept sunk
+	first := true
+	c.sinkErr = c.sunk.Each(func(r sunk) error {
+		if first || r.h != kept.h {
+			kept, first = r, false
+			return nil
+		}
+		gone := r
+		if r.rank > kept.rank || r.rank == kept.rank && r.mag > kept.mag {
+			gone, kept = kept, r
+		}
+		c.a.WarningsOmitted[severities[gone.rank]]--
+		return c.sink.Drop(int(gone.id))
+	})
+	c.sunk = nil
 }

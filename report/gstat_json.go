@@ -2,13 +2,14 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"sync"
 
 	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/extsort"
 )
 
 // GstatJSON writes a gstat analysis as the JSON of docs/gstat-json.md
@@ -22,43 +23,75 @@ type GstatJSON struct {
 	tables int
 
 	// As a WarningSink (analyze.GstatStream's Sink), the warnings are
-	// spooled to a temporary file as they fire and copied in order by
-	// Close: memory keeps a small record of each.
-	spool *os.File
-	end   int64
-	recs  []spooled
+	// sorted as they fire by a sorter that writes sorted runs of them to
+	// a temporary file, and Close copies them in order: memory holds a
+	// few megabytes of them whatever their number.
+	spool *extsort.Sorter[spooled]
+	gone  map[int]bool // the ids dropped: a worse warning replaced them
 }
 
-// spooled is a warning written to the spool file: where, and what orders
-// it (analyze.SortWarnings's keys).
+// spoolBudget is the bytes of warnings' JSON a run holds before it
+// writes them to its temporary file.
+var spoolBudget = 2 << 20
+
+// spooled is a warning's JSON with what orders it
+// (analyze.SortWarnings's keys, then the order of firing).
 type spooled struct {
-	off int64
-	n   int32
 	key analyze.WarningKey
+	id  int
+	b   []byte
 }
 
-// Put spools one warning; a second Put of an id replaces the first.
+func compareSpooled(a, b spooled) int {
+	if c := analyze.CompareWarningKeys(a.key, b.key); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.id, b.id)
+}
+
+var spooledCodec = extsort.Codec[spooled]{
+	Append: func(b []byte, r spooled) []byte {
+		b = extsort.AppendString(b, string(r.key.Severity))
+		b = extsort.AppendFloat(b, r.key.Magnitude)
+		b = extsort.AppendString(b, r.key.Rule)
+		b = extsort.AppendString(b, r.key.Object)
+		b = extsort.AppendString(b, r.key.Table)
+		b = extsort.AppendInt(b, int64(r.id))
+		return extsort.AppendString(b, string(r.b))
+	},
+	Decode: func(b []byte) (spooled, error) {
+		f := extsort.NewFields(b)
+		var r spooled
+		r.key.Severity = analyze.Severity(f.String())
+		r.key.Magnitude = f.Float()
+		r.key.Rule, r.key.Object, r.key.Table = f.String(), f.String(), f.String()
+		r.id = int(f.Int())
+		r.b = []byte(f.String())
+		return r, f.Err()
+	},
+	Size: func(r spooled) int {
+		return 128 + len(r.key.Rule) + len(r.key.Object) + len(r.key.Table) + len(r.b)
+	},
+}
+
+// Put spools one warning.
 func (g *GstatJSON) Put(id int, w analyze.Warning) error {
 	if g.spool == nil {
-		f, err := os.CreateTemp("", "fbdiag-warnings-*")
-		if err != nil {
-			return err
-		}
-		g.spool = f
+		g.spool = extsort.New(compareSpooled, spooledCodec, spoolBudget)
 	}
 	b, err := g.encoded(&w, "    ")
 	if err != nil {
 		return err
 	}
-	if _, err := g.spool.Write(b); err != nil {
-		return fmt.Errorf("spooling the warnings: %w", err)
+	return g.spool.Add(spooled{key: w.Key(), id: id, b: slices.Clone(b)})
+}
+
+// Drop leaves out a warning spooled earlier.
+func (g *GstatJSON) Drop(id int) error {
+	if g.gone == nil {
+		g.gone = map[int]bool{}
 	}
-	r := spooled{off: g.end, n: int32(len(b)), key: w.Key()}
-	g.end += int64(len(b))
-	for len(g.recs) <= id {
-		g.recs = append(g.recs, spooled{n: -1})
-	}
-	g.recs[id] = r
+	g.gone[id] = true
 	return nil
 }
 
@@ -67,26 +100,28 @@ func (g *GstatJSON) Put(id int, w analyze.Warning) error {
 func (g *GstatJSON) spooledWarnings() {
 	defer func() {
 		g.spool.Close()
-		os.Remove(g.spool.Name())
-		g.spool, g.recs, g.end = nil, nil, 0
+		g.spool, g.gone = nil, nil
 	}()
-	slices.SortFunc(g.recs, func(a, b spooled) int { return analyze.CompareWarningKeys(a.key, b.key) })
 	g.raw(`  "warnings": [`)
-	var b []byte
-	for i, r := range g.recs {
-		if i > 0 {
+	n := 0
+	err := g.spool.Each(func(r spooled) error {
+		if g.gone[r.id] {
+			return nil // (replaced by a worse one)
+		}
+		if n > 0 {
 			g.raw(",")
 		}
+		n++
 		g.raw("\n    ")
-		b = slices.Grow(b[:0], int(r.n))[:r.n]
-		if _, err := g.spool.ReadAt(b, r.off); err != nil && g.err == nil {
-			g.err = fmt.Errorf("reading the spooled warnings: %w", err)
-		}
 		if g.err == nil {
-			_, g.err = g.w.Write(b)
+			_, g.err = g.w.Write(r.b)
 		}
+		return g.err
+	})
+	if err != nil && g.err == nil {
+		g.err = fmt.Errorf("reading the spooled warnings: %w", err)
 	}
-	if len(g.recs) > 0 {
+	if n > 0 {
 		g.raw("\n  ")
 	}
 	g.raw("],\n")
@@ -163,7 +198,6 @@ func (g *GstatJSON) Close(a *analyze.GstatAnalysis) error {
 func (g *GstatJSON) Abort() {
 	if g.spool != nil {
 		g.spool.Close()
-		os.Remove(g.spool.Name())
 		g.spool = nil
 	}
 }

@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/extsort"
 	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
@@ -33,7 +35,8 @@ func TestGstatJSONStreamed(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(testutil.CorpusDir(t), "public", "gstat", "*"))
 	more, _ := filepath.Glob(testutil.Testdata(t, "fb30", "shop-gstat-*.txt"))
 	files = append(files, more...)
-	runs := 0
+	runs, spilled, warnings := 0, 0, 0
+	budget, fanIn := spoolBudget, extsort.FanIn
 	for _, path := range files {
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -54,8 +57,15 @@ func TestGstatJSONStreamed(t *testing.T) {
 			}
 			b, _ := json.Marshal(a)
 			whole = append(whole, b...)
+			warnings += len(a.Warnings)
 		}
-		for _, spool := range []bool{false, true} {
+		for mode := range 3 {
+			// 0: warnings kept by the analysis; 1: spooled; 2: spooled in
+			// runs of one warning, merged 4 at a time.
+			spool := mode > 0
+			if mode == 2 {
+				spoolBudget, extsort.FanIn = 1, 4
+			}
 			var got bytes.Buffer
 			var g *GstatJSON
 			var sink func(a *analyze.GstatAnalysis) analyze.WarningSink
@@ -78,12 +88,16 @@ func TestGstatJSONStreamed(t *testing.T) {
 					if g == nil {
 						g = NewGstatJSON(&got, a)
 					}
+					if g.spool != nil {
+						spilled += g.spool.Spilled()
+					}
 					err := g.Close(a)
 					g = nil
 					runs++
 					return err
 				},
 			})
+			spoolBudget, extsort.FanIn = budget, fanIn
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -108,7 +122,59 @@ func TestGstatJSONStreamed(t *testing.T) {
 			}
 		}
 	}
-	if runs < 120 {
+	if runs < 180 {
 		t.Errorf("%d runs", runs)
+	}
+	// The runs of many warnings were sorted in the temporary file.
+	// With a budget of one byte every warning was a sorted run of its
+	// own in the temporary file, merged 4 at a time.
+	if spilled != warnings || warnings < 60 {
+		t.Errorf("%d sorted runs of warnings written, want one for each of the %d warnings (60 or more)", spilled, warnings)
+	}
+}
+
+// A warning dropped when the run ends (a worse one replaced it) is left
+// out, also when it was already written to the temporary file in a
+// sorted run.
+func TestGstatJSONDroppedWarning(t *testing.T) {
+	defer func(b, f int) { spoolBudget, extsort.FanIn = b, f }(spoolBudget, extsort.FanIn)
+	for _, budget := range []int{1 << 20, 1} {
+		spoolBudget, extsort.FanIn = budget, 2
+		var out bytes.Buffer
+		a := &analyze.GstatAnalysis{File: "x", Warnings: []analyze.Warning{}}
+		g := NewGstatJSON(&out, a)
+		w := func(rule, obj string, sev analyze.Severity, mag float64) analyze.Warning {
+			return analyze.Warning{Rule: rule, Severity: sev, Kind: "table", Object: obj, Magnitude: mag}
+		}
+		for i, w := range []analyze.Warning{
+			w("table-versions", "ORDERS", analyze.Warn, 1.5),
+			w("table-versions", "ITEMS", analyze.Warn, 2),
+			w("table-fragments", "ITEMS", analyze.Info, 3),
+			w("table-versions", "ORDERS", analyze.Critical, 1.2), // ORDERS printed twice, worse the second time
+			w("table-fragments", "ORDERS", analyze.Info, 3),
+		} {
+			if err := g.Put(i, w); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := g.Drop(0); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Close(a); err != nil {
+			t.Fatal(err)
+		}
+		var doc struct{ Warnings []analyze.Warning }
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, w := range doc.Warnings {
+			got = append(got, string(w.Severity)+" "+w.Rule+" "+w.Object)
+		}
+		want := []string{"critical table-versions ORDERS", "warning table-versions ITEMS",
+			"info table-fragments ITEMS", "info table-fragments ORDERS"}
+		if !slices.Equal(got, want) {
+			t.Errorf("budget %d: warnings %q, want %q", budget, got, want)
+		}
 	}
 }

@@ -1,0 +1,97 @@
+package analyze
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/extsort"
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// recordSink keeps what a WarningSink is given.
+type recordSink struct {
+	put     map[int]Warning
+	dropped []int
+}
+
+func (s *recordSink) Put(id int, w Warning) error {
+	if _, ok := s.put[id]; ok {
+		return fmt.Errorf("id %d put twice", id)
+	}
+	s.put[id] = w
+	return nil
+}
+
+func (s *recordSink) Drop(id int) error {
+	if _, ok := s.put[id]; !ok {
+		return fmt.Errorf("id %d dropped, never put", id)
+	}
+	s.dropped = append(s.dropped, id)
+	return nil
+}
+
+// Through a sink, one warning per object and rule stays as well: the
+// shop's CUSTOMER block printed twice, the second time with 4000
+// fragments, fires its warnings twice; when the run ends the sink drops
+// the second of equal ones and the lesser table-fragments, and what it keeps is the analysis's warnings, counted
+// alike. The hashes of the warnings' keys are sorted one a run in the
+// temporary file, merged two at a time.
+func TestSinkOneWarningPerObject(t *testing.T) {
+	defer func(b, f int) { sunkBudget, extsort.FanIn = b, f }(sunkBudget, extsort.FanIn)
+	sunkBudget, extsort.FanIn = 1, 2
+	data, err := os.ReadFile(shopAR.path(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(data)
+	start, end := strings.Index(s, "CUSTOMER (129)\n"), strings.Index(s, "DOCS (133)\n")
+	again := strings.Replace(s[start:end], "total fragments: 3125", "total fragments: 4000", 1)
+	text := s[:end] + again + s[end:]
+	want := analyzeFile(t, shopAR.path(t), func(string) string { return text })[0]
+
+	sink := &recordSink{put: map[int]Warning{}}
+	var got *GstatAnalysis
+	err = StreamGstat(strings.NewReader(text), "shop", NewThresholds(), GstatOptions{}, GstatStream{
+		Sink: func(*GstatAnalysis) WarningSink { return sink },
+		Run: func(a *GstatAnalysis, _ *parse.GstatReport) error {
+			got = a
+			return nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The second block fires its three warnings again: the same
+	// table-versions and index-sparse (the first of equals stays) and a
+	// worse table-fragments (the first goes).
+	var dropped []string
+	for _, id := range sink.dropped {
+		w := sink.put[id]
+		dropped = append(dropped, fmt.Sprintf("%d %s %s %.4f", id, w.Rule, w.Object, w.Value))
+	}
+	slices.Sort(dropped)
+	if want := []string{"1 table-fragments CUSTOMER 0.1042", "3 table-versions CUSTOMER 0.3333", "5 index-sparse RDB$PRIMARY2 0.8108"}; !slices.Equal(dropped, want) {
+		t.Errorf("dropped %q, want %q", dropped, want)
+	}
+	var kept []Warning
+	for id, w := range sink.put {
+		if !slices.Contains(sink.dropped, id) {
+			kept = append(kept, w)
+		}
+	}
+	SortWarnings(kept)
+	if !slices.Equal(kept, want.Warnings) {
+		t.Errorf("the sink kept %d warnings, the analysis %d:\n%v\nwant\n%v", len(kept), len(want.Warnings), kept, want.Warnings)
+	}
+	for _, sev := range []Severity{Critical, Warn, Info} {
+		if g, w := got.WarningsAtLeast(sev), want.WarningsAtLeast(sev); g != w {
+			t.Errorf("%d warnings at %s or worse through the sink, %d in the analysis", g, sev, w)
+		}
+	}
+	if got.Totals.Warnings != len(want.Warnings) || len(want.Warnings) < 5 {
+		t.Errorf("%d warnings counted, want the analysis's %d (5 or more)", got.Totals.Warnings, len(want.Warnings))
+	}
+}
