@@ -66,19 +66,30 @@ func summaryTable(d *Doc) *Table {
 
 // findingsTable is the findings as rows.
 func findingsTable(d *Doc) *Table {
-	t := &Table{Name: findingsName(d), Rows: [][]Cell{}}
+	t := &Table{Name: findingsName(d), Rows: [][]Cell{}, Columns: findingsColumns}
+	for _, f := range d.Findings {
+		t.Rows = append(t.Rows, findingCells(f))
+	}
+	return t
+}
+
+// findingsColumns are the columns of the findings table.
+var findingsColumns = func() []Column {
+	var cols []Column
 	for _, k := range []string{"severity", "rule", "object", "value", "threshold", "unit", "message", "advice", "source"} {
 		kind := TextKind
 		if k == "value" || k == "threshold" {
 			kind = NumberKind
 		}
-		t.Columns = append(t.Columns, Column{Key: k, Title: k, Kind: kind})
+		cols = append(cols, Column{Key: k, Title: k, Kind: kind})
 	}
-	for _, f := range d.Findings {
-		t.Rows = append(t.Rows, []Cell{Str(f.Severity), Str(f.Rule), Str(f.Object), f.Value, f.Threshold,
-			Str(f.Unit), Str(f.Message), Str(f.Advice), Str(f.Source)})
-	}
-	return t
+	return cols
+}()
+
+// findingCells is a finding's row of the findings table.
+func findingCells(f Finding) []Cell {
+	return []Cell{Str(f.Severity), Str(f.Rule), Str(f.Object), f.Value, f.Threshold,
+		Str(f.Unit), Str(f.Message), Str(f.Advice), Str(f.Source)}
 }
 
 // csvWriter writes one table of every document into one RFC 4180 table:
@@ -94,6 +105,22 @@ func (c *csvWriter) write(d *Doc) error {
 	if err != nil {
 		return err
 	}
+	return c.writeRows(d, t, func(row func([]string) error) error {
+		var fields []string
+		for r := range t.All() {
+			fields = csvFields(t.Columns, r, fields[:0])
+			if err := row(fields); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// writeRows writes table t of d: the header, unless a document before
+// wrote it, then the rows rows passes to row, each the fields of t's
+// columns (csvFields).
+func (c *csvWriter) writeRows(d *Doc, t *Table, rows func(row func([]string) error) error) error {
 	var head []string
 	if c.opt.Source {
 		head = append(head, "source")
@@ -111,30 +138,38 @@ func (c *csvWriter) write(d *Doc) error {
 			d.Source, t.Name, strings.Join(head, ","), strings.Join(c.header, ","), ErrNotRectangular)
 	}
 	rec := make([]string, len(head))
-	for r := range t.All() {
+	err := rows(func(fields []string) error {
 		i := 0
 		if c.opt.Source {
 			rec[0] = csvText(d.Source)
 			i = 1
 		}
-		for j := range t.Columns {
-			v := ""
-			if j < len(r) {
-				v = r[j].Machine()
-				// The cell's kind decides: a figure in the summary's
-				// value column is a number, not text to neutralise.
-				if r[j].Kind == TextKind {
-					v = csvText(v)
-				}
-			}
-			rec[i+j] = v
-		}
-		if err := c.w.Write(rec); err != nil {
-			return err
-		}
+		copy(rec[i:], fields)
+		return c.w.Write(rec)
+	})
+	if err != nil {
+		return err
 	}
 	c.w.Flush()
 	return c.w.Error()
+}
+
+// csvFields appends to out the CSV fields of a row of cells in the
+// columns cols.
+func csvFields(cols []Column, r []Cell, out []string) []string {
+	for j := range cols {
+		v := ""
+		if j < len(r) {
+			v = r[j].Machine()
+			// The cell's kind decides: a figure in the summary's value
+			// column is a number, not text to neutralise.
+			if r[j].Kind == TextKind {
+				v = csvText(v)
+			}
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 // csvText escapes the control characters of a text cell and neutralises

@@ -253,20 +253,9 @@ func sortedTables(a *analyze.GstatAnalysis, by string) []*analyze.TableStats {
 // tableOrder is the order of the tables table: biggest first by the key,
 // unknown values last, ties in natural name order.
 func tableOrder(by string) func(x, y *analyze.TableStats) int {
-	key := func(t *analyze.TableStats) (int64, bool) {
-		switch by {
-		case "records":
-			return known(t.Records)
-		case "versions":
-			return known(t.Versions)
-		case "depth":
-			return analyze.MaxDepth(t)
-		}
-		return known(t.SizeBytes)
-	}
 	return func(x, y *analyze.TableStats) int {
-		kx, okx := key(x)
-		ky, oky := key(y)
+		kx, okx := tableKey(by, x)
+		ky, oky := tableKey(by, y)
 		if okx != oky {
 			if okx {
 				return -1
@@ -280,6 +269,20 @@ func tableOrder(by string) func(x, y *analyze.TableStats) int {
 	}
 }
 
+// tableKey is the figure the tables are sorted by, and whether it is
+// known.
+func tableKey(by string, t *analyze.TableStats) (int64, bool) {
+	switch by {
+	case "records":
+		return known(t.Records)
+	case "versions":
+		return known(t.Versions)
+	case "depth":
+		return analyze.MaxDepth(t)
+	}
+	return known(t.SizeBytes)
+}
+
 func known(p *int64) (int64, bool) {
 	if p == nil {
 		return 0, false
@@ -287,36 +290,33 @@ func known(p *int64) (int64, bool) {
 	return *p, true
 }
 
+// gstatTableColumns are the columns of the tables table.
+var gstatTableColumns = []Column{
+	{Key: "table", Title: "table", Max: 14},
+	{Key: "records", Title: "records", Kind: CountKind},
+	{Key: "versions", Title: "versions", Kind: CountKind},
+	{Key: "versions_per_record", Title: "ver/rec", Kind: NumberKind},
+	{Key: "max_versions", Title: "max ver", Kind: CountKind},
+	{Key: "fragments_per_record", Title: "frag/rec", Kind: NumberKind},
+	{Key: "data_pages", Title: "pages", Kind: CountKind},
+	{Key: "fill_share", Title: "fill", Kind: ShareKind},
+	{Key: "size_bytes", Title: "size", Kind: BytesKind},
+	{Key: "index_bytes", Title: "index size", Kind: BytesKind},
+}
+
 func gstatTablesTable(a *analyze.GstatAnalysis, opt GstatOptions) *Table {
 	by := cmp.Or(opt.Sort, "size")
 	ts := sortedTables(a, by)
 	t := &Table{
-		Name:  "tables",
-		Title: "Tables by " + by,
-		Noun:  "tables",
-		Limit: opt.Top,
-		Total: a.Totals.Tables,
-		Columns: []Column{
-			{Key: "table", Title: "table", Max: 14},
-			{Key: "records", Title: "records", Kind: CountKind},
-			{Key: "versions", Title: "versions", Kind: CountKind},
-			{Key: "versions_per_record", Title: "ver/rec", Kind: NumberKind},
-			{Key: "max_versions", Title: "max ver", Kind: CountKind},
-			{Key: "fragments_per_record", Title: "frag/rec", Kind: NumberKind},
-			{Key: "data_pages", Title: "pages", Kind: CountKind},
-			{Key: "fill_share", Title: "fill", Kind: ShareKind},
-			{Key: "size_bytes", Title: "size", Kind: BytesKind},
-			{Key: "index_bytes", Title: "index size", Kind: BytesKind},
-		},
+		Name:    "tables",
+		Title:   "Tables by " + by,
+		Noun:    "tables",
+		Limit:   opt.Top,
+		Total:   a.Totals.Tables,
+		Columns: gstatTableColumns,
 		Stream: func(yield func([]Cell) bool) {
 			for _, x := range ts {
-				fill := Null(ShareKind)
-				if x.AverageFill != nil {
-					fill = Share(float64(*x.AverageFill) / 100)
-				}
-				if !yield([]Cell{Str(x.Name), IntP(x.Records), IntP(x.Versions), NumP(x.VersionsPerRecord),
-					IntP(x.MaxVersions), NumP(x.FragmentsPerRecord), IntP(x.DataPages), fill,
-					BytesP(x.SizeBytes), BytesP(x.IndexBytes)}) {
+				if !yield(tableCells(x)) {
 					return
 				}
 			}
@@ -326,6 +326,17 @@ func gstatTablesTable(a *analyze.GstatAnalysis, opt GstatOptions) *Table {
 		t.Notes = append(t.Notes, "(no table blocks: run gstat -a -r for table statistics)")
 	}
 	return t
+}
+
+// tableCells is a table's row of the tables table.
+func tableCells(x *analyze.TableStats) []Cell {
+	fill := Null(ShareKind)
+	if x.AverageFill != nil {
+		fill = Share(float64(*x.AverageFill) / 100)
+	}
+	return []Cell{Str(x.Name), IntP(x.Records), IntP(x.Versions), NumP(x.VersionsPerRecord),
+		IntP(x.MaxVersions), NumP(x.FragmentsPerRecord), IntP(x.DataPages), fill,
+		BytesP(x.SizeBytes), BytesP(x.IndexBytes)}
 }
 
 // worstIndexWarnings maps an index (table and name) to the rank of its
@@ -370,21 +381,6 @@ func sortedIndices(a *analyze.GstatAnalysis, by string, kept *GstatKept) []*anal
 // worst warning first, then biggest first, then by name and table in
 // natural order. Each index's rank is looked up once, not per comparison.
 func sortIndices(ixs []*analyze.IndexStats, by string, worst map[[2]string]int) {
-	key := func(ix *analyze.IndexStats) int64 {
-		var p *int64
-		switch by {
-		case "depth":
-			p = ix.Depth
-		case "records", "versions":
-			p = ix.Nodes
-		default:
-			p = ix.LeafBuckets
-		}
-		if p == nil {
-			return -1
-		}
-		return *p
-	}
 	type ranked struct {
 		rank int
 		size int64
@@ -392,7 +388,7 @@ func sortIndices(ixs []*analyze.IndexStats, by string, worst map[[2]string]int) 
 	}
 	rs := make([]ranked, len(ixs))
 	for i, ix := range ixs {
-		rs[i] = ranked{worst[[2]string{ix.Table, ix.Name}], key(ix), ix}
+		rs[i] = ranked{worst[[2]string{ix.Table, ix.Name}], indexKey(by, ix), ix}
 	}
 	slices.SortStableFunc(rs, func(x, y ranked) int {
 		if c := cmp.Compare(y.rank, x.rank); c != 0 {
@@ -411,6 +407,25 @@ func sortIndices(ixs []*analyze.IndexStats, by string, worst map[[2]string]int) 
 	}
 }
 
+// indexKey is the figure the indices are sorted by within a severity
+// (leaf pages; depth by depth; nodes by records or versions), -1 when
+// unknown.
+func indexKey(by string, ix *analyze.IndexStats) int64 {
+	var p *int64
+	switch by {
+	case "depth":
+		p = ix.Depth
+	case "records", "versions":
+		p = ix.Nodes
+	default:
+		p = ix.LeafBuckets
+	}
+	if p == nil {
+		return -1
+	}
+	return *p
+}
+
 // indexKinds are the short names of index kinds; the note under the
 // table says what they mean.
 var indexKinds = map[string]string{
@@ -418,34 +433,32 @@ var indexKinds = map[string]string{
 	analyze.IndexPlain: "plain", analyze.IndexSystem: "system", analyze.IndexUnknown: "?",
 }
 
+// gstatIndexColumns are the columns of the indices table.
+var gstatIndexColumns = []Column{
+	{Key: "index", Title: "index", Max: 16},
+	{Key: "table", Title: "table", Max: 12},
+	{Key: "kind", Title: "kind"},
+	{Key: "depth", Title: "depth", Kind: CountKind},
+	{Key: "leaf_pages", Title: "leaf", Kind: CountKind},
+	{Key: "nodes", Title: "nodes", Kind: CountKind},
+	{Key: "selectivity", Title: "select", Kind: NumberKind},
+	{Key: "dup_share", Title: "dup", Kind: ShareKind},
+	{Key: "max_dup", Title: "max dup", Kind: CountKind},
+	{Key: "size_bytes", Title: "size", Kind: BytesKind},
+}
+
 func gstatIndicesTable(a *analyze.GstatAnalysis, opt GstatOptions) *Table {
 	ixs := sortedIndices(a, cmp.Or(opt.Sort, "size"), opt.Kept)
 	t := &Table{
-		Name:  "indices",
-		Title: "Indices, those with warnings first",
-		Noun:  "indices",
-		Limit: opt.Top,
-		Total: a.Totals.Indices,
-		Columns: []Column{
-			{Key: "index", Title: "index", Max: 16},
-			{Key: "table", Title: "table", Max: 12},
-			{Key: "kind", Title: "kind"},
-			{Key: "depth", Title: "depth", Kind: CountKind},
-			{Key: "leaf_pages", Title: "leaf", Kind: CountKind},
-			{Key: "nodes", Title: "nodes", Kind: CountKind},
-			{Key: "selectivity", Title: "select", Kind: NumberKind},
-			{Key: "dup_share", Title: "dup", Kind: ShareKind},
-			{Key: "max_dup", Title: "max dup", Kind: CountKind},
-			{Key: "size_bytes", Title: "size", Kind: BytesKind},
-		},
+		Name:    "indices",
+		Title:   "Indices, those with warnings first",
+		Noun:    "indices",
+		Limit:   opt.Top,
+		Total:   a.Totals.Indices,
+		Columns: gstatIndexColumns,
 		Stream: func(yield func([]Cell) bool) {
 			for _, ix := range ixs {
-				kind, ok := indexKinds[ix.Kind]
-				if !ok {
-					kind = ix.Kind
-				}
-				if !yield([]Cell{Str(ix.Name), Str(ix.Table), Str(kind), IntP(ix.Depth), IntP(ix.LeafBuckets), IntP(ix.Nodes),
-					NumP(ix.Selectivity), ShareP(ix.DupRatio), IntP(ix.MaxDup), BytesP(ix.SizeBytes)}) {
+				if !yield(indexCells(ix)) {
 					return
 				}
 			}
@@ -457,6 +470,16 @@ func gstatIndicesTable(a *analyze.GstatAnalysis, opt GstatOptions) *Table {
 		t.Notes = append(t.Notes, kindNote(ixs))
 	}
 	return t
+}
+
+// indexCells is an index's row of the indices table.
+func indexCells(ix *analyze.IndexStats) []Cell {
+	kind, ok := indexKinds[ix.Kind]
+	if !ok {
+		kind = ix.Kind
+	}
+	return []Cell{Str(ix.Name), Str(ix.Table), Str(kind), IntP(ix.Depth), IntP(ix.LeafBuckets), IntP(ix.Nodes),
+		NumP(ix.Selectivity), ShareP(ix.DupRatio), IntP(ix.MaxDup), BytesP(ix.SizeBytes)}
 }
 
 // kindNote says where the kinds come from: the catalogue, or the names

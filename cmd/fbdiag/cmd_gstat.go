@@ -48,7 +48,10 @@ skipped or guessed are reported on standard error as file:line notices.
 CSV is one table (RFC 4180), every row, numbers plain with the unit in the
 column name (size_bytes, fill_share): --table tables (the default), indices,
 warnings, summary (the header figures as field,value), encryption or problems.
-With several snapshots a first column, source, names each row's.
+With several snapshots a first column, source, names each row's. CSV and JSON
+are written as the input is read; the rows a run sorts (tables, indices,
+warnings) wait in temporary files in TMPDIR past a few megabytes, deleted as
+they are made: a 300 MiB gstat output needs about 350 MB of disk for JSON.
 
 --format openmetrics writes the Prometheus text exposition format (OpenMetrics
 1.0, "# EOF" last) for node_exporter's textfile collector: fbdiag_ metrics with
@@ -204,6 +207,25 @@ func runGstat(o gstatOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 			if err := streamGstatJSON(stdin, st, name, th, analyze.GstatOptions{Server: srv}); err != nil {
 				return err
 			}
+		}
+		if st.failed > 0 {
+			return &failOnError{msg: fmt.Sprintf("gstat: %d warning(s) at %s level or above", st.failed, failOn)}
+		}
+		return nil
+	}
+	if out.format == view.CSV && png.dir == "" {
+		// CSV is written row by row as the tables are analysed; the rows
+		// of a table that is sorted wait in a temporary file.
+		g := view.NewGstatCSV(e.stdout, o.out.opt, o.out.vopt)
+		g.Written = st.count
+		for _, name := range o.files {
+			if err := streamGstatCSV(stdin, g, name, th, analyze.GstatOptions{Server: srv}); err != nil {
+				g.Abort()
+				return viewErr(err)
+			}
+		}
+		if err := g.Close(); err != nil {
+			return viewErr(err)
 		}
 		if st.failed > 0 {
 			return &failOnError{msg: fmt.Sprintf("gstat: %d warning(s) at %s level or above", st.failed, failOn)}
@@ -370,6 +392,17 @@ func streamGstatJSON(stdin io.Reader, st *gstatStream, name string, th analyze.T
 		err = ferr
 	}
 	return noGstatErr(err, shown)
+}
+
+// streamGstatCSV writes the CSV of each run of one input as its tables
+// are analysed (view.GstatCSV).
+func streamGstatCSV(stdin io.Reader, g *view.GstatCSV, name string, th analyze.Thresholds, opt analyze.GstatOptions) error {
+	rc, shown, err := openArg(stdin, name)
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	return noGstatErr(analyze.StreamGstat(rc, shown, th, opt, g.Stream()), shown)
 }
 
 // streamGstatKept analyses each run of one input table by table
@@ -543,18 +576,10 @@ func (o *gstatOut) bounded() bool {
 }
 
 // warningLimit is how many warnings a run must keep for the output: the
-// bounded view's top, one for a CSV table that shows none (tables,
-// encryption, problems: their rows do not depend on the warnings), else
-// all (0).
+// bounded view's top, else all (0).
 func (o *gstatOut) warningLimit() int {
 	if o.bounded() {
 		return o.vopt.Top
-	}
-	if o.format == view.CSV && !o.json {
-		switch o.opt.Table {
-		case "", "tables", "encryption", "problems":
-			return 1
-		}
 	}
 	return 0
 }

@@ -1,0 +1,98 @@
+package view
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/bigfile"
+	"github.com/fbdiag/fbdiag/internal/extsort"
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// Streamed through GstatCSV, with room for a few rows in memory and the
+// rest sorted in runs merged 4 at a time, every table of the CSV has the
+// bytes Writer gives for the whole analyses: of the fb30 sample, of its
+// gstat -e and -i outputs, of a 792-table database made of the sample's
+// blocks, and of the three runs of the sample, the big one and the -e
+// output appended in one file (a source column names the run), and of
+// the sample with a table block printed twice.
+func TestGstatCSVAgrees(t *testing.T) {
+	defer func(b, f int) { csvRowBudget, extsort.FanIn = b, f }(csvRowBudget, extsort.FanIn)
+	csvRowBudget, extsort.FanIn = 4<<10, 4
+	read := func(name string) []byte {
+		b, err := os.ReadFile(filepath.Join("..", "testdata", "fb30", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	src, enc := read("shop-gstat-a-r.txt"), read("shop-gstat-e.txt")
+	var big bytes.Buffer
+	if _, err := bigfile.Gstat(&big, src, 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	multi := append(append(append([]byte{}, src...), big.Bytes()...), enc...)
+	// CUSTOMER printed twice, its index CUSTOMER_LAST 5 levels deep the
+	// second time: both copies rank with the worse's warning (index-deep).
+	s := string(src)
+	start, end := strings.Index(s, "CUSTOMER (129)\n"), strings.Index(s, "DOCS (133)\n")
+	again := strings.Replace(s[start:end], "depth: 2, leaf buckets: 23", "depth: 5, leaf buckets: 23", 1)
+	twice := []byte(s[:end] + again + s[end:])
+	inputs := []struct {
+		name string
+		data []byte
+	}{{"a-r", src}, {"e", enc}, {"i", read("shop-gstat-i.txt")}, {"big", big.Bytes()}, {"multi", multi}, {"twice", twice}}
+	th := analyze.NewThresholds()
+	for _, in := range inputs {
+		reps, err := parse.ReadGstat(bytes.NewReader(in.data), in.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		several := len(reps) > 1
+		for _, table := range []string{"", "tables", "indices", "warnings", "summary", "encryption", "problems"} {
+			sorts := analyze.TableSorts
+			if table != "" && table != "tables" && table != "indices" {
+				sorts = sorts[:1] // (the others' rows do not depend on it)
+			}
+			for _, sort := range sorts {
+				var docs []*Doc
+				for _, rep := range reps {
+					docs = append(docs, Gstat(analyze.Gstat(rep, th), GstatOptions{Sort: sort, Several: several}))
+				}
+				var want bytes.Buffer
+				werr := Write(&want, CSV, Options{Table: table, Source: several}, docs...)
+
+				var got bytes.Buffer
+				g := NewGstatCSV(&got, Options{Table: table}, GstatOptions{Sort: sort})
+				written := 0
+				g.Written = func(*analyze.GstatAnalysis) { written++ }
+				gerr := analyze.StreamGstat(bytes.NewReader(in.data), in.name, th, analyze.GstatOptions{}, g.Stream())
+				if gerr == nil {
+					gerr = g.Close()
+				}
+				what := fmt.Sprintf("%s --table %q --sort %s", in.name, table, sort)
+				if fmt.Sprint(werr) != fmt.Sprint(gerr) {
+					t.Errorf("%s: error %v, want %v", what, gerr, werr)
+				}
+				if !bytes.Equal(got.Bytes(), want.Bytes()) {
+					t.Errorf("%s: streamed CSV differs:\n%.400s\nwant\n%.400s", what, got.Bytes(), want.Bytes())
+				}
+				if werr == nil && written != len(reps) {
+					t.Errorf("%s: %d runs written, want %d", what, written, len(reps))
+				}
+				// The big database's 792 tables, 1,320 indices and 1,188
+				// warnings passed through memory 16 at a time at most (4
+				// KiB of rows).
+				rows := strings.Count(got.String(), "\n") - 1
+				if in.name == "big" && (table == "" || table == "indices" || table == "warnings") && (rows < 790 || g.MaxHeld() > 16) {
+					t.Errorf("%s: held %d of %d rows at once, want 790 rows or more, 16 at most at once", what, g.MaxHeld(), rows)
+				}
+			}
+		}
+	}
+}
