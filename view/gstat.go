@@ -560,7 +560,7 @@ func gstatMetrics(a *analyze.GstatAnalysis) []MetricFamily {
 		MetricFamily{Name: "fbdiag_warnings", Help: "Health warnings of the gstat analysis by severity (fbdiag rules lists them)", Type: Gauge,
 			Samples: func(yield func(Sample) bool) {
 				for _, sev := range []analyze.Severity{analyze.Critical, analyze.Warn, analyze.Info} {
-					n := 0
+					n := a.WarningsOmitted[sev] // (those a stream did not keep)
 					for _, w := range a.Warnings {
 						if w.Severity == sev {
 							n++
@@ -572,21 +572,21 @@ func gstatMetrics(a *analyze.GstatAnalysis) []MetricFamily {
 				}
 			}},
 	)
-	table := func(name, help, unit string, get func(*analyze.TableStats) *int64) MetricFamily {
-		return MetricFamily{Name: name, Help: help, Type: Gauge, Unit: unit, Samples: func(yield func(Sample) bool) {
+	for _, m := range gstatTableMetrics {
+		fs = append(fs, MetricFamily{Name: m.name, Help: m.help, Type: Gauge, Unit: m.unit, Samples: func(yield func(Sample) bool) {
 			for i := range a.Tables {
 				x := &a.Tables[i]
-				if p := get(x); p != nil && !yield(Sample{Labels: []Label{db[0], {"table", x.Name}}, Value: float64(*p)}) {
+				if p := m.get(x); p != nil && !yield(Sample{Labels: tableLabels(db[0], x), Value: float64(*p)}) {
 					return
 				}
 			}
-		}}
+		}})
 	}
-	index := func(name, help string, get func(*analyze.IndexStats) *int64) MetricFamily {
-		return MetricFamily{Name: name, Help: help, Type: Gauge, Samples: func(yield func(Sample) bool) {
+	for _, m := range gstatIndexMetrics {
+		fs = append(fs, MetricFamily{Name: m.name, Help: m.help, Type: Gauge, Samples: func(yield func(Sample) bool) {
 			each := func(ix *analyze.IndexStats) bool {
-				p := get(ix)
-				return p == nil || yield(Sample{Labels: []Label{db[0], {"table", ix.Table}, {"index", ix.Name}}, Value: float64(*p)})
+				p := m.get(ix)
+				return p == nil || yield(Sample{Labels: indexLabels(db[0], ix), Value: float64(*p)})
 			}
 			for i := range a.Tables {
 				for j := range a.Tables[i].Indices {
@@ -600,16 +600,39 @@ func gstatMetrics(a *analyze.GstatAnalysis) []MetricFamily {
 					return
 				}
 			}
-		}}
+		}})
 	}
-	return append(fs,
-		table("fbdiag_table_records", "Primary record versions of the table", "", func(t *analyze.TableStats) *int64 { return t.Records }),
-		table("fbdiag_table_versions", "Back versions of the table's records", "", func(t *analyze.TableStats) *int64 { return t.Versions }),
-		table("fbdiag_table_data_pages", "Data pages of the table", "", func(t *analyze.TableStats) *int64 { return t.DataPages }),
-		table("fbdiag_table_size_bytes", "Size of the table (data pages times page size, or gstat's table size)", "bytes", func(t *analyze.TableStats) *int64 { return t.SizeBytes }),
-		index("fbdiag_index_depth", "Depth of the index b-tree", func(ix *analyze.IndexStats) *int64 { return ix.Depth }),
-		index("fbdiag_index_leaf_pages", "Leaf pages (buckets) of the index", func(ix *analyze.IndexStats) *int64 { return ix.LeafBuckets }),
-		index("fbdiag_index_nodes", "Nodes (keys) of the index", func(ix *analyze.IndexStats) *int64 { return ix.Nodes }),
-		index("fbdiag_index_max_dup", "Most keys sharing one value in the index", func(ix *analyze.IndexStats) *int64 { return ix.MaxDup }),
-	)
+	return fs
+}
+
+// objectMetric is a family with a sample per table or index.
+type objectMetric[T any] struct {
+	name, help, unit string
+	get              func(*T) *int64
+}
+
+// gstatTableMetrics are the families with a sample per table, in the
+// order they are written.
+var gstatTableMetrics = []objectMetric[analyze.TableStats]{
+	{"fbdiag_table_records", "Primary record versions of the table", "", func(t *analyze.TableStats) *int64 { return t.Records }},
+	{"fbdiag_table_versions", "Back versions of the table's records", "", func(t *analyze.TableStats) *int64 { return t.Versions }},
+	{"fbdiag_table_data_pages", "Data pages of the table", "", func(t *analyze.TableStats) *int64 { return t.DataPages }},
+	{"fbdiag_table_size_bytes", "Size of the table (data pages times page size, or gstat's table size)", "bytes", func(t *analyze.TableStats) *int64 { return t.SizeBytes }},
+}
+
+// gstatIndexMetrics are the families with a sample per index, written
+// after the tables'.
+var gstatIndexMetrics = []objectMetric[analyze.IndexStats]{
+	{"fbdiag_index_depth", "Depth of the index b-tree", "", func(ix *analyze.IndexStats) *int64 { return ix.Depth }},
+	{"fbdiag_index_leaf_pages", "Leaf pages (buckets) of the index", "", func(ix *analyze.IndexStats) *int64 { return ix.LeafBuckets }},
+	{"fbdiag_index_nodes", "Nodes (keys) of the index", "", func(ix *analyze.IndexStats) *int64 { return ix.Nodes }},
+	{"fbdiag_index_max_dup", "Most keys sharing one value in the index", "", func(ix *analyze.IndexStats) *int64 { return ix.MaxDup }},
+}
+
+func tableLabels(db Label, t *analyze.TableStats) []Label {
+	return []Label{db, {"table", t.Name}}
+}
+
+func indexLabels(db Label, ix *analyze.IndexStats) []Label {
+	return []Label{db, {"table", ix.Table}, {"index", ix.Name}}
 }

@@ -232,6 +232,30 @@ func runGstat(o gstatOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		return nil
 	}
+	if out.format == view.OpenMetrics && png.dir == "" {
+		// The exposition is written at the end (a database's last run),
+		// its samples waiting in a temporary file.
+		g := view.NewGstatMetrics(e.stdout, o.out.vopt)
+		g.Written = st.count
+		for _, name := range o.files {
+			rc, shown, err := openArg(stdin, name)
+			if err == nil {
+				err = noGstatErr(analyze.StreamGstat(rc, shown, th, analyze.GstatOptions{Server: srv}, g.Stream()), shown)
+				rc.Close()
+			}
+			if err != nil {
+				g.Abort()
+				return err
+			}
+		}
+		if err := g.Close(); err != nil {
+			return viewErr(err)
+		}
+		if st.failed > 0 {
+			return &failOnError{msg: fmt.Sprintf("gstat: %d warning(s) at %s level or above", st.failed, failOn)}
+		}
+		return nil
+	}
 	if png.dir == "" {
 		// Without charts the run is analysed table by table: the bounded
 		// formats keep only what they show, the others the analysis

@@ -1,0 +1,109 @@
+package view
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/bigfile"
+	"github.com/fbdiag/fbdiag/internal/extsort"
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// Streamed through GstatMetrics, with room for a few samples in memory
+// and the rest sorted in runs merged 4 at a time, the exposition has the
+// bytes Write gives for the last run's document of each database: of the
+// fb30 sample, of a 792-table database made of its blocks, of the later
+// sample of the same database appended to the big one (the later
+// replaces it), of two databases, and of a table printed twice, in the
+// sample and in the big one (the error, and what was written before it).
+func TestGstatMetricsAgrees(t *testing.T) {
+	defer func(b, f int) { metricBudget, extsort.FanIn = b, f }(metricBudget, extsort.FanIn)
+	metricBudget, extsort.FanIn = 4<<10, 4
+	read := func(dir, name string) []byte {
+		b, err := os.ReadFile(filepath.Join("..", "testdata", dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	src, later := read("fb30", "shop-gstat-a-r.txt"), read("fb30", "shop-gstat-r-later.txt")
+	var big bytes.Buffer
+	if _, err := bigfile.Gstat(&big, src, 1<<20); err != nil {
+		t.Fatal(err)
+	}
+	s := string(src)
+	start, end := strings.Index(s, "CUSTOMER (129)\n"), strings.Index(s, "DOCS (133)\n")
+	twice := []byte(s[:end] + s[start:end] + s[end:])
+	join := func(bs ...[]byte) []byte { return bytes.Join(bs, nil) }
+	// The big database's first table printed again before its last: the
+	// error comes some 60 KB into the exposition, which has written what
+	// its buffer held before.
+	heads := regexp.MustCompile(`(?m)^\S.* \(\d+\)$`).FindAllIndex(big.Bytes(), -1)
+	b := big.Bytes()
+	first, last := heads[0][0], heads[len(heads)-1][0]
+	twiceBig := join(b[:last], b[first:heads[1][0]], b[last:])
+	inputs := []struct {
+		name string
+		data []byte
+	}{
+		{"a-r", src}, {"big", big.Bytes()}, {"big+later", join(big.Bytes(), later)},
+		{"two databases", join(src, read("growth", "grow-20-a-r.txt"), later)}, {"twice", twice},
+		{"twice big", twiceBig},
+	}
+	th := analyze.NewThresholds()
+	for _, in := range inputs {
+		reps, err := parse.ReadGstat(bytes.NewReader(in.data), in.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The documents as gstat --format openmetrics keeps them: the last
+		// run of each database, where its first was.
+		var docs []*Doc
+		at := map[string]int{}
+		for _, rep := range reps {
+			a := analyze.Gstat(rep, th)
+			d := Gstat(a, GstatOptions{})
+			if i, ok := at[GstatDatabase(a)]; ok {
+				docs[i] = d
+			} else {
+				at[GstatDatabase(a)] = len(docs)
+				docs = append(docs, d)
+			}
+		}
+		var want bytes.Buffer
+		werr := Write(&want, OpenMetrics, Options{}, docs...)
+
+		var got bytes.Buffer
+		g := NewGstatMetrics(&got, GstatOptions{})
+		written := 0
+		g.Written = func(*analyze.GstatAnalysis) { written++ }
+		gerr := analyze.StreamGstat(bytes.NewReader(in.data), in.name, th, analyze.GstatOptions{}, g.Stream())
+		if gerr == nil {
+			gerr = g.Close()
+		}
+		if fmt.Sprint(werr) != fmt.Sprint(gerr) {
+			t.Errorf("%s: error %v, want %v", in.name, gerr, werr)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("%s: streamed exposition differs:\n%.400s\nwant\n%.400s", in.name, got.Bytes(), want.Bytes())
+		}
+		if written != len(reps) {
+			t.Errorf("%s: %d runs counted, want %d", in.name, written, len(reps))
+		}
+		// The big database's 10,000 samples passed through memory 64 at
+		// a time at most (4 KiB of them).
+		samples := strings.Count(got.String(), "\nfbdiag_table_") + strings.Count(got.String(), "\nfbdiag_index_")
+		if in.name == "big" && (samples < 8000 || g.MaxHeld() > 64) {
+			t.Errorf("%s: held %d of %d samples at once, want 8,000 samples or more, 64 at most at once", in.name, g.MaxHeld(), samples)
+		}
+		if in.name == "twice big" && (got.Len() < 40000 || gerr == nil) {
+			t.Errorf("%s: %d bytes before the error %v, want 40,000 or more", in.name, got.Len(), gerr)
+		}
+	}
+}
