@@ -131,7 +131,7 @@ type sunk struct {
 }
 
 // sunkBudget is the bytes of sunk records a run holds in memory.
-var sunkBudget = 1 << 20
+var sunkBudget = 512 << 10
 
 func compareSunk(a, b sunk) int {
 	if c := cmp.Compare(a.h, b.h); c != 0 {

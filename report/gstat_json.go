@@ -32,7 +32,7 @@ type GstatJSON struct {
 
 // spoolBudget is the bytes of warnings' JSON a run holds before it
 // writes them to its temporary file.
-var spoolBudget = 2 << 20
+var spoolBudget = 1 << 20
 
 // spooled is a warning's JSON with what orders it
 // (analyze.SortWarnings's keys, then the order of firing).
@@ -62,11 +62,11 @@ var spooledCodec = extsort.Codec[spooled]{
 	Decode: func(b []byte) (spooled, error) {
 		f := extsort.NewFields(b)
 		var r spooled
-		r.key.Severity = analyze.Severity(f.String())
+		r.key.Severity = analyze.Severity(f.Ref())
 		r.key.Magnitude = f.Float()
-		r.key.Rule, r.key.Object, r.key.Table = f.String(), f.String(), f.String()
+		r.key.Rule, r.key.Object, r.key.Table = f.Ref(), f.Ref(), f.Ref()
 		r.id = int(f.Int())
-		r.b = []byte(f.String())
+		r.b = f.Bytes()
 		return r, f.Err()
 	},
 	Size: func(r spooled) int {

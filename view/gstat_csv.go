@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"encoding/csv"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
@@ -89,13 +91,13 @@ var csvRowCodec = extsort.Codec[csvRow]{
 		f := extsort.NewFields(b)
 		r := csvRow{rank: f.Int(), key: f.Int(), mag: f.Float()}
 		for i := range r.s {
-			r.s[i] = f.String()
+			r.s[i] = f.Ref()
 		}
 		r.id = f.Int()
 		if n := f.Count(); n > 0 {
 			r.fields = make([]string, n)
 			for i := range r.fields {
-				r.fields[i] = f.String()
+				r.fields[i] = f.Ref()
 			}
 		}
 		return r, f.Err()
@@ -306,7 +308,12 @@ func (r *gstatCSVRun) rankIndices() error {
 				return err
 			}
 		}
-		same = append(same, x)
+		x.s = [3]string{strings.Clone(x.s[0]), strings.Clone(x.s[1]), strings.Clone(x.s[2])}
+		x.fields = slices.Clone(x.fields)
+		for i, f := range x.fields {
+			x.fields[i] = strings.Clone(f)
+		}
+		same = append(same, x) // (a copy: the record is the sorter's until this returns)
 		return nil
 	})
 	if err == nil {

@@ -81,7 +81,7 @@ var metricRowCodec = extsort.Codec[metricRow]{
 	Decode: func(b []byte) (metricRow, error) {
 		f := extsort.NewFields(b)
 		r := metricRow{fam: f.Int(), slot: f.Int(), seq: f.Int(), run: f.Int()}
-		r.labels, r.value = f.String(), f.String()
+		r.labels, r.value = f.Ref(), f.Ref()
 		return r, f.Err()
 	},
 	Size: func(r metricRow) int { return 96 + len(r.labels) + len(r.value) },

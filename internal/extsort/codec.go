@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math"
+	"unsafe"
 )
 
 // The helpers below write the fields of a record for a Codec and read
@@ -87,16 +88,30 @@ func (f *Fields) Float() float64 {
 }
 
 // String reads a string of AppendString (a copy).
-func (f *Fields) String() string {
-	if f.err != nil {
+func (f *Fields) String() string { return string(f.Bytes()) }
+
+// Ref reads a string of AppendString without copying it: it is the
+// record's bytes, valid while the record is (see Codec.Decode).
+func (f *Fields) Ref() string {
+	b := f.Bytes()
+	if len(b) == 0 {
 		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// Bytes reads a string of AppendString as the record's bytes, valid
+// while the record is.
+func (f *Fields) Bytes() []byte {
+	if f.err != nil {
+		return nil
 	}
 	l, n := binary.Uvarint(f.b)
 	if n <= 0 || uint64(len(f.b)-n) < l {
 		f.err = errShort
-		return ""
+		return nil
 	}
-	s := string(f.b[n : n+int(l)])
+	s := f.b[n : n+int(l) : n+int(l)]
 	f.b = f.b[n+int(l):]
 	return s
 }

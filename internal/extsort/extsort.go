@@ -24,8 +24,9 @@ import (
 type Codec[T any] struct {
 	// Append appends the record's bytes to b.
 	Append func(b []byte, t T) []byte
-	// Decode reads a record from the bytes Append wrote; b is reused
-	// after the call (string(b[i:j]) copies).
+	// Decode reads a record from the bytes Append wrote. The record may
+	// keep b (Fields.Ref, Fields.Bytes): b stays as it is until Each's fn
+	// returns for that record, then is reused; fn copies what it keeps.
 	Decode func(b []byte) (T, error)
 	// Size is about how many bytes of memory the record takes.
 	Size func(t T) int
@@ -194,7 +195,8 @@ func (s *Sorter[T]) compact(l int) error {
 }
 
 // Each passes fn every record in order, then empties the sorter (its
-// temporary files go) for the next records. The first error stops it.
+// temporary files go) for the next records. The first error stops it. A
+// record read back from a file is valid until fn returns (Codec.Decode).
 func (s *Sorter[T]) Each(fn func(T) error) error {
 	defer s.reset()
 	if len(s.levels) == 0 {

@@ -156,6 +156,11 @@ func TestFieldsCut(t *testing.T) {
 	if n, x, y := f.Count(), f.String(), f.String(); n != 2 || x != "x" || y != "y" || f.Err() != nil {
 		t.Errorf("read %d, %q, %q, %v; want 2, x, y", n, x, y, f.Err())
 	}
+	rec := AppendString(AppendString(nil, "RDB$PAGES"), "")
+	f = NewFields(rec)
+	if a, b := f.Ref(), f.Bytes(); a != "RDB$PAGES" || len(b) != 0 || f.Err() != nil {
+		t.Errorf("Ref, Bytes = %q, %q, %v; want RDB$PAGES and nothing", a, b, f.Err())
+	}
 	f = NewFields(AppendFloat(AppendInt(nil, -7), 0.1))
 	if i, x := f.Int(), f.Float(); i != -7 || x != 0.1 || f.Err() != nil {
 		t.Errorf("read %d, %v, %v; want -7, 0.1", i, x, f.Err())
