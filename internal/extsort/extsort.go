@@ -35,7 +35,7 @@ type Codec[T any] struct {
 // FanIn is how many runs are merged at once: when a sorter has written
 // that many runs of one level, it merges them into one run of the next,
 // so that reading back needs fewer than FanIn read buffers a level.
-var FanIn = 64
+var FanIn = 128
 
 // readBuffer is the read buffer of each run while merging.
 const readBuffer = 8 << 10
