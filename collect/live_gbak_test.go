@@ -225,39 +225,58 @@ func serverKilled(t *testing.T, s collect.Server, big, bigFbk string) {
 	let()
 	wg.Wait()
 	t.Logf("server back after %v", away)
+	// gbak's output reaches the log late (the service's and the socket's
+	// buffers hold it), so on an idle machine a job can end on the server
+	// before the kill: then it must have written its whole file, and the
+	// rest is checked for the jobs the kill cut.
+	ended := make([]bool, 3)
 	for i, err := range errs {
+		if err == nil {
+			ended[i] = true
+			t.Logf("job %d ended before the kill", i)
+			continue
+		}
 		if kindOf(err) != collect.KindLost {
 			t.Errorf("job %d: %v, want a lost connection", i, err)
 		}
 	}
-	msg := func(err error) string { // (a job that ended anyway is reported above)
-		if err == nil {
-			return ""
+	suffixes := []string{"it leaves nothing when it ends; " + shop + " untouched", "; nothing left; " + old + " untouched", "; nothing left; " + fresh + " untouched"}
+	for i, err := range errs {
+		if !ended[i] && (err == nil || !strings.HasSuffix(err.Error(), suffixes[i])) {
+			t.Errorf("job %d's error does not say what was left: %v", i, err)
 		}
-		return err.Error()
 	}
-	if !strings.HasSuffix(msg(errs[0]), "it leaves nothing when it ends; "+shop+" untouched") ||
-		!strings.HasSuffix(msg(errs[1]), "; nothing left; "+old+" untouched") ||
-		!strings.HasSuffix(msg(errs[2]), "; nothing left; "+fresh+" untouched") {
-		t.Errorf("errors do not say what was left:\n%v\n%v\n%v", errs[0], errs[1], errs[2])
+	b, err := os.ReadFile(old)
+	switch {
+	case err != nil:
+		t.Errorf("the old backup: %v", err)
+	case !ended[1] && !bytes.Equal(b, oldBytes):
+		t.Errorf("the old backup changed: %d bytes (was %d)", len(b), len(oldBytes))
+	case ended[1] && bytes.Equal(b, oldBytes):
+		t.Errorf("the forced backup ended but %s is the old one", old)
 	}
-	if b, err := os.ReadFile(old); err != nil || !bytes.Equal(b, oldBytes) {
-		t.Errorf("the old backup changed: %d bytes, %v (was %d)", len(b), err, len(oldBytes))
-	}
-	if exists(fresh) {
+	if fi, err := os.Stat(fresh); !ended[2] && err == nil {
 		t.Errorf("a file under %s", fresh)
+	} else if ended[2] && (err != nil || fi.Size() < sizes[2]) {
+		t.Errorf("the backup ended but %s is not whole: %v", fresh, err)
 	}
 	for _, p := range []string{shop, old, fresh} {
 		if left := tempFiles(t, p); len(left) > 0 {
 			t.Errorf("temporary files left: %v", left)
 		}
 	}
-	// The original database: online, with its data.
+	// The original database, or the restored one if the restore ended:
+	// online, with its data.
 	if h := header(t, ctx, s, shop); strings.Contains(h, "shutdown") || strings.Contains(h, "maintenance") {
-		t.Errorf("original not online:\n%s", h)
+		t.Errorf("database not online:\n%s", h)
 	}
-	if n := count(t, ctx, s, shop, "ORDER_LINE"); n != 50000 {
-		t.Errorf("original ORDER_LINE: %d records, want 50000", n)
+	if !ended[0] {
+		if n := count(t, ctx, s, shop, "ORDER_LINE"); n != 50000 {
+			t.Errorf("original ORDER_LINE: %d records, want 50000", n)
+		}
+	}
+	if ended[0] && ended[1] && ended[2] {
+		t.Skip("every job ended before the kill (an idle machine): nothing was cut")
 	}
 }
 
