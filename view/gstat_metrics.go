@@ -341,15 +341,7 @@ func (g *GstatMetrics) Close() error {
 		if err := checkFamily(f); err != nil {
 			return err
 		}
-		fmt.Fprintf(b, "# HELP %s %s\n", f.Name, escapeHelp(f.Help))
-		fmt.Fprintf(b, "# TYPE %s %s\n", f.Name, f.Type)
-		if f.Unit != "" {
-			fmt.Fprintf(b, "# UNIT %s %s\n", f.Name, f.Unit)
-		}
-		sample := f.Name
-		if f.Type == Counter {
-			sample += "_total"
-		}
+		sample := writeFamilyHead(b, &f)
 		for _, h := range fams {
 			if h.Type != f.Type || h.Unit != f.Unit {
 				return fmt.Errorf("metric %s: type %s %q and %s %q in two documents", name, f.Type, f.Unit, h.Type, h.Unit)

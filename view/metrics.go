@@ -39,15 +39,7 @@ func writeMetrics(w io.Writer, docs []*Doc) error {
 		if err := checkFamily(f); err != nil {
 			return err
 		}
-		fmt.Fprintf(b, "# HELP %s %s\n", f.Name, escapeHelp(f.Help))
-		fmt.Fprintf(b, "# TYPE %s %s\n", f.Name, f.Type)
-		if f.Unit != "" {
-			fmt.Fprintf(b, "# UNIT %s %s\n", f.Name, f.Unit)
-		}
-		sample := f.Name
-		if f.Type == Counter {
-			sample += "_total"
-		}
+		sample := writeFamilyHead(b, &f)
 		seen := map[string]bool{}
 		for _, g := range fams {
 			if g.Type != f.Type || g.Unit != f.Unit {
@@ -142,4 +134,18 @@ func metricValue(v float64) string {
 		return strconv.FormatFloat(v, 'f', 0, 64)
 	}
 	return strconv.FormatFloat(v, 'g', -1, 64)
+}
+
+// writeFamilyHead writes a family's HELP, TYPE and UNIT lines and returns
+// the name its samples take (a counter's ends in _total).
+func writeFamilyHead(b *bufio.Writer, f *MetricFamily) string {
+	fmt.Fprintf(b, "# HELP %s %s\n", f.Name, escapeHelp(f.Help))
+	fmt.Fprintf(b, "# TYPE %s %s\n", f.Name, f.Type)
+	if f.Unit != "" {
+		fmt.Fprintf(b, "# UNIT %s %s\n", f.Name, f.Unit)
+	}
+	if f.Type == Counter {
+		return f.Name + "_total"
+	}
+	return f.Name
 }
