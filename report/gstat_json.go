@@ -79,11 +79,15 @@ func (g *GstatJSON) Put(id int, w analyze.Warning) error {
 	if g.spool == nil {
 		g.spool = extsort.New(compareSpooled, spooledCodec, spoolBudget)
 	}
-	b, err := g.encoded(&w, "    ")
-	if err != nil {
-		return err
+	b, ok := appendWarning(make([]byte, 0, 400+len(w.Reason)+len(w.Advice)+len(w.Source)), &w)
+	if !ok {
+		var err error
+		if b, err = g.encoded(&w, "    "); err != nil {
+			return err
+		}
+		b = slices.Clone(b)
 	}
-	return g.spool.Add(spooled{key: w.Key(), id: id, b: slices.Clone(b)})
+	return g.spool.Add(spooled{key: w.Key(), id: id, b: b})
 }
 
 // Drop leaves out a warning spooled earlier.
