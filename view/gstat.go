@@ -381,30 +381,34 @@ func sortedIndices(a *analyze.GstatAnalysis, by string, kept *GstatKept) []*anal
 // worst warning first, then biggest first, then by name and table in
 // natural order. Each index's rank is looked up once, not per comparison.
 func sortIndices(ixs []*analyze.IndexStats, by string, worst map[[2]string]int) {
-	type ranked struct {
-		rank int
-		size int64
-		ix   *analyze.IndexStats
-	}
-	rs := make([]ranked, len(ixs))
+	rs := make([]rankedIndex, len(ixs))
 	for i, ix := range ixs {
-		rs[i] = ranked{worst[[2]string{ix.Table, ix.Name}], indexKey(by, ix), ix}
+		rs[i] = rankedIndex{worst[[2]string{ix.Table, ix.Name}], indexKey(by, ix), ix}
 	}
-	slices.SortStableFunc(rs, func(x, y ranked) int {
-		if c := cmp.Compare(y.rank, x.rank); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(y.size, x.size); c != 0 {
-			return c
-		}
-		if c := byName(x.ix.Name, y.ix.Name); c != 0 {
-			return c
-		}
-		return byName(x.ix.Table, y.ix.Table)
-	})
+	slices.SortStableFunc(rs, compareRanked)
 	for i := range rs {
 		ixs[i] = rs[i].ix
 	}
+}
+
+// rankedIndex is an index with what the indices table orders it by.
+type rankedIndex struct {
+	rank int
+	size int64
+	ix   *analyze.IndexStats
+}
+
+func compareRanked(x, y rankedIndex) int {
+	if c := cmp.Compare(y.rank, x.rank); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(y.size, x.size); c != 0 {
+		return c
+	}
+	if c := byName(x.ix.Name, y.ix.Name); c != 0 {
+		return c
+	}
+	return byName(x.ix.Table, y.ix.Table)
 }
 
 // indexKey is the figure the indices are sorted by within a severity

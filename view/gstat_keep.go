@@ -27,6 +27,12 @@ type GstatKeeper struct {
 	tables   []*analyze.TableStats
 	indices  []*analyze.IndexStats
 	worst    map[[2]string]int // of the kept indices
+	// tableCut and indexCut are the last table and index kept at the
+	// latest trim: one that sorts after them can never be shown, so it
+	// is not copied (most tables of a big run).
+	tableCut *analyze.TableStats
+	indexCut *rankedIndex
+	copied   int // tables copied (a test's measure of the cuts)
 }
 
 // NewGstatKeeper keeps opt.Top tables and indices (opt.Top > 0).
@@ -44,18 +50,42 @@ func (k *GstatKeeper) Table(a *analyze.GstatAnalysis, t *analyze.TableStats) {
 			fresh[key] = max(fresh[key], w.Severity.Rank())
 		}
 	}
-	cp := *t
-	cp.Indices = slices.Clone(t.Indices)
-	k.tables = append(k.tables, &cp)
-	if len(k.tables) >= 2*k.top {
-		slices.SortStableFunc(k.tables, k.tableCmp)
-		k.tables = k.tables[:k.top]
+	// Ranks only rise (the worst warning of a table printed twice, as
+	// the whole analysis has it), so the cuts only move up.
+	var pos []int // of the indices that may be shown
+	for i := range t.Indices {
+		ix := &t.Indices[i]
+		key := [2]string{ix.Table, ix.Name}
+		r := max(fresh[key], k.worst[key])
+		if c := k.indexCut; c != nil && compareRanked(rankedIndex{r, indexKey(k.by, ix), ix}, *c) >= 0 {
+			continue
+		}
+		pos = append(pos, i)
 	}
-	for i := range cp.Indices {
-		ix := &cp.Indices[i]
+	ixs := make([]*analyze.IndexStats, len(pos))
+	if k.tableCut == nil || k.tableCmp(t, k.tableCut) < 0 {
+		cp := *t
+		cp.Indices = slices.Clone(t.Indices)
+		k.copied++
+		k.tables = append(k.tables, &cp)
+		if len(k.tables) >= 2*k.top {
+			slices.SortStableFunc(k.tables, k.tableCmp)
+			k.tables = k.tables[:k.top]
+			k.tableCut = k.tables[k.top-1]
+		}
+		for j, i := range pos {
+			ixs[j] = &cp.Indices[i]
+		}
+	} else {
+		for j, i := range pos {
+			c := t.Indices[i]
+			ixs[j] = &c
+		}
+	}
+	for _, ix := range ixs {
 		key := [2]string{ix.Table, ix.Name}
 		if r := fresh[key]; r > 0 {
-			k.worst[key] = r
+			k.worst[key] = max(k.worst[key], r)
 		}
 		k.indices = append(k.indices, ix)
 	}
@@ -70,6 +100,8 @@ func (k *GstatKeeper) trimIndices() {
 		delete(k.worst, [2]string{ix.Table, ix.Name})
 	}
 	k.indices = k.indices[:k.top]
+	last := k.indices[k.top-1]
+	k.indexCut = &rankedIndex{k.worst[[2]string{last.Table, last.Name}], indexKey(k.by, last), last}
 }
 
 // Kept ends the run: a is its analysis (no tables), returned with the
@@ -97,6 +129,8 @@ func (k *GstatKeeper) Kept(a *analyze.GstatAnalysis, opt GstatOptions) (*analyze
 	}
 	kept.Tables = b.Tables
 	opt.Kept = kept
+	copied := k.copied
 	*k = *NewGstatKeeper(opt)
+	k.copied = copied
 	return &b, opt
 }
