@@ -352,19 +352,8 @@ func (g *GstatMetrics) Close() error {
 			// One sample or three a database: a few.
 			seen := map[string]bool{}
 			for _, h := range fams {
-				if h.Samples == nil {
-					continue
-				}
-				for s := range h.Samples {
-					labels, err := labelText(s.Labels)
-					if err != nil {
-						return fmt.Errorf("metric %s: %w", name, err)
-					}
-					if seen[labels] {
-						return fmt.Errorf("metric %s%s: %w", name, labels, ErrDuplicateSample)
-					}
-					seen[labels] = true
-					fmt.Fprintf(b, "%s%s %s\n", sample, labels, metricValue(s.Value))
+				if err := writeSamples(b, name, sample, &h, seen); err != nil {
+					return err
 				}
 			}
 			continue

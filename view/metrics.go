@@ -45,19 +45,8 @@ func writeMetrics(w io.Writer, docs []*Doc) error {
 			if g.Type != f.Type || g.Unit != f.Unit {
 				return fmt.Errorf("metric %s: type %s %q and %s %q in two documents", name, f.Type, f.Unit, g.Type, g.Unit)
 			}
-			if g.Samples == nil {
-				continue
-			}
-			for s := range g.Samples {
-				labels, err := labelText(s.Labels)
-				if err != nil {
-					return fmt.Errorf("metric %s: %w", name, err)
-				}
-				if seen[labels] {
-					return fmt.Errorf("metric %s%s: %w", name, labels, ErrDuplicateSample)
-				}
-				seen[labels] = true
-				fmt.Fprintf(b, "%s%s %s\n", sample, labels, metricValue(s.Value))
+			if err := writeSamples(b, name, sample, &g, seen); err != nil {
+				return err
 			}
 		}
 	}
@@ -148,4 +137,24 @@ func writeFamilyHead(b *bufio.Writer, f *MetricFamily) string {
 		return f.Name + "_total"
 	}
 	return f.Name
+}
+
+// writeSamples writes the samples of one document's family, refusing a
+// set of labels seen before in the family.
+func writeSamples(b *bufio.Writer, name, sample string, f *MetricFamily, seen map[string]bool) error {
+	if f.Samples == nil {
+		return nil
+	}
+	for s := range f.Samples {
+		labels, err := labelText(s.Labels)
+		if err != nil {
+			return fmt.Errorf("metric %s: %w", name, err)
+		}
+		if seen[labels] {
+			return fmt.Errorf("metric %s%s: %w", name, labels, ErrDuplicateSample)
+		}
+		seen[labels] = true
+		fmt.Fprintf(b, "%s%s %s\n", sample, labels, metricValue(s.Value))
+	}
+	return nil
 }
