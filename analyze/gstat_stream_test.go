@@ -6,9 +6,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/bigfile"
+	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -125,4 +127,80 @@ func BenchmarkStreamGstat(b *testing.B) {
 			b.Fatal(n, err)
 		}
 	}
+}
+
+// FuzzStreamGstat: on any input, the streamed analysis (tables evaluated
+// on several workers, added in order) is GstatWith's, run by run, as JSON;
+// and so it is with the warnings limited (the worst kept and counted).
+func FuzzStreamGstat(f *testing.F) {
+	for _, name := range []string{testutil.GstatSeed, testutil.GstatLaterSeed} {
+		for _, s := range testutil.FuzzSeeds(f, name) {
+			f.Add(s)
+		}
+	}
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "fb30", "shop-gstat-a-r.txt"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(append(bytes.Repeat(data, 3), data[:len(data)/2]...)) // three runs and a cut one
+	th := NewThresholds()
+	f.Fuzz(func(t *testing.T, in []byte) {
+		reps, rerr := parse.ReadGstat(bytes.NewReader(in), "f")
+		var want []*GstatAnalysis
+		for _, rep := range reps {
+			want = append(want, GstatWith(rep, th, GstatOptions{}))
+		}
+		var got []*GstatAnalysis
+		var tables []TableStats
+		serr := StreamGstat(bytes.NewReader(in), "f", th, GstatOptions{}, GstatStream{
+			Table: func(a *GstatAnalysis, ts *TableStats) error {
+				cp := *ts
+				cp.Indices = slices.Clone(ts.Indices)
+				tables = append(tables, cp)
+				return nil
+			},
+			Run: func(a *GstatAnalysis, _ *parse.GstatReport) error {
+				a.Tables, tables = append([]TableStats{}, tables...), nil
+				got = append(got, a)
+				return nil
+			},
+		})
+		if (rerr == nil) != (serr == nil) {
+			t.Fatalf("read %v, streamed %v", rerr, serr)
+		}
+		if rerr != nil {
+			return
+		}
+		w, _ := json.Marshal(want)
+		g, _ := json.Marshal(got)
+		if !bytes.Equal(w, g) {
+			i := 0
+			for i < min(len(w), len(g)) && w[i] == g[i] {
+				i++
+			}
+			t.Fatalf("streamed analysis differs at byte %d:\n…%.300s\nwant\n…%.300s", i, g[max(i-100, 0):], w[max(i-100, 0):])
+		}
+		// Limited to 3 warnings: the 3 worst of the whole, the rest counted.
+		var lim []*GstatAnalysis
+		if err := StreamGstat(bytes.NewReader(in), "f", th, GstatOptions{}, GstatStream{
+			WarningLimit: 3,
+			Run: func(a *GstatAnalysis, _ *parse.GstatReport) error {
+				lim = append(lim, a)
+				return nil
+			},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if len(lim) != len(want) {
+			t.Fatalf("%d runs limited, %d whole", len(lim), len(want))
+		}
+		for i, a := range lim {
+			n := min(3, len(want[i].Warnings))
+			lw, _ := json.Marshal(a.Warnings)
+			ww, _ := json.Marshal(want[i].Warnings[:n])
+			if !bytes.Equal(lw, ww) || a.Totals.Warnings != len(want[i].Warnings) {
+				t.Fatalf("run %d limited: %s (%d in all)\nwant %s (%d)", i, lw, a.Totals.Warnings, ww, len(want[i].Warnings))
+			}
+		}
+	})
 }
