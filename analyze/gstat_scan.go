@@ -134,8 +134,8 @@ type tableEval struct {
 	odsMajor *int
 }
 
-// evaluator returns a new tableEval for the run as it stands, with its
-// own slab; the scan's serial path keeps one.
+// evaluator is the tableEval of the scan's own Table, made when first
+// needed after the header (setHeader drops it).
 func (s *GstatScan) evaluator() *tableEval {
 	if s.eval == nil {
 		s.eval = s.newEval()
@@ -143,6 +143,8 @@ func (s *GstatScan) evaluator() *tableEval {
 	return s.eval
 }
 
+// newEval returns a tableEval for the run as it stands, with its own
+// slab: one per worker of a stream.
 func (s *GstatScan) newEval() *tableEval {
 	e := &tableEval{env: *s.env, odsMajor: s.odsMajor}
 	e.env.sl = newSlab()
