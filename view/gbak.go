@@ -250,6 +250,21 @@ func gbakSteps(k *GbakKept, top int) *Table {
 		{Key: "writes", Title: "writes", Kind: CountKind},
 		{Key: "bound", Title: "", Kind: TextKind},
 	}}
+	if d := k.disk; d != nil {
+		t.Stream = func(yield func([]Cell) bool) {
+			err := d.rows.Each(func(r stepRow) error {
+				if !yield(r.cells()) {
+					return errStopRows
+				}
+				return nil
+			})
+			if err != nil && err != errStopRows && d.err == nil {
+				d.err = err
+			}
+		}
+		t.Notes = gbakStepNotes(k)
+		return t
+	}
 	idx := make([]int, len(k.Steps))
 	for i := range idx {
 		idx[i] = i
@@ -264,11 +279,16 @@ func gbakSteps(k *GbakKept, top int) *Table {
 			}
 		}
 	}
-	t.Notes = []string{gbakCostNote}
-	if len(k.Cut) > 0 {
-		t.Notes = append(t.Notes, atLeastNote)
-	}
+	t.Notes = gbakStepNotes(k)
 	return t
+}
+
+func gbakStepNotes(k *GbakKept) []string {
+	notes := []string{gbakCostNote}
+	if len(k.Cut) > 0 {
+		notes = append(notes, atLeastNote)
+	}
+	return notes
 }
 
 // GbakTimelineChart is the timeline chart input: the phases as runs of

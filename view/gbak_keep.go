@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/extsort"
 	"github.com/fbdiag/fbdiag/internal/units"
 )
 
@@ -26,6 +27,23 @@ type GbakKept struct {
 	Cut []analyze.GbakStep
 	// chart is the timeline chart's input, when the keeper made it.
 	chart *gbakChart
+	// disk holds every step, sorted on disk, when the keeper was asked
+	// to (StepsOnDisk); the steps table then reads it once.
+	disk *diskSteps
+}
+
+type diskSteps struct {
+	rows *extsort.Sorter[stepRow]
+	err  error
+}
+
+// Err is the first error of the temporary files that held the steps
+// (StepsOnDisk), once the view was written.
+func (k *GbakKept) Err() error {
+	if k.disk == nil {
+		return nil
+	}
+	return k.disk.err
 }
 
 // GbakKeeper keeps, of a gbak timeline streamed step by step, what the
@@ -39,6 +57,7 @@ type GbakKeeper struct {
 	steps   kept[analyze.GbakStep]
 	tables  kept[analyze.GbakTable]
 	indices kept[analyze.GbakIndex]
+	disk    *diskSteps
 }
 
 // NewGbakKeeper keeps the top slowest steps and list tables and indices;
@@ -59,6 +78,17 @@ func (k *GbakKeeper) WithChart() *GbakKeeper {
 	return k
 }
 
+// StepsOnDisk makes a keeper of every step (a limit below 0) sort them on
+// disk instead of keeping them: for a view written once, in one pass (a
+// CSV of the steps table), whose memory then stays flat whatever the
+// length of the log.
+func (k *GbakKeeper) StepsOnDisk() *GbakKeeper {
+	if k.steps.limit < 0 {
+		k.disk = &diskSteps{rows: extsort.New(compareStepRows, stepRowCodec, stepRowBudget)}
+	}
+	return k
+}
+
 // Stream is what analyze.StreamGbakTimeline hands the timeline to.
 func (k *GbakKeeper) Stream() analyze.GbakStream {
 	return analyze.GbakStream{
@@ -66,7 +96,13 @@ func (k *GbakKeeper) Stream() analyze.GbakStream {
 			if k.chart != nil {
 				k.chart.add(st)
 			}
-			k.steps.add(st, k.k.StepCount)
+			if k.disk != nil {
+				if err := k.disk.rows.Add(newStepRow(st, k.k.StepCount)); err != nil {
+					return err
+				}
+			} else {
+				k.steps.add(st, k.k.StepCount)
+			}
 			k.k.StepCount++
 			if st.LowerBound && st.Seconds != nil {
 				k.k.Cut = append(k.k.Cut, *st)
@@ -98,7 +134,7 @@ func (k *GbakKeeper) Stream() analyze.GbakStream {
 func (k *GbakKeeper) Kept() *GbakKept {
 	out := k.k
 	out.Steps, out.Tables, out.Indices = k.steps.vs, k.tables.vs, k.indices.vs
-	out.chart = k.chart
+	out.chart, out.disk = k.chart, k.disk
 	return &out
 }
 

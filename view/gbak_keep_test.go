@@ -106,6 +106,63 @@ func TestGbakKeeperSameView(t *testing.T) {
 	}
 }
 
+// The command's CSV of every step sorts them on disk (StepsOnDisk): the
+// bytes of the whole timeline's CSV, no step held by the keeper, on the
+// restore logs of testdata and a big one, with the sorter's memory made
+// small enough that the steps go through its files (15 of the big
+// log's 982 held at once).
+func TestGbakStepsOnDisk(t *testing.T) {
+	defer func(b int) { stepRowBudget = b }(stepRowBudget)
+	stepRowBudget = 2 << 10
+	files, _ := filepath.Glob(testutil.Testdata(t, "restores/*.log"))
+	src, err := os.ReadFile(testutil.Testdata(t, "fb30/shop-gbak-restore-v-st.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var big bytes.Buffer
+	if _, err := bigfile.GbakRestore(&big, src, 300<<10); err != nil {
+		t.Fatal(err)
+	}
+	inputs := map[string][]byte{"big.log": big.Bytes(), "shop-gbak-restore-v-st.log": src}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs[filepath.Base(f)] = b
+	}
+	steps := 0
+	for name, data := range inputs {
+		tl, err := analyze.ReadGbakTimeline(bytes.NewReader(data), name)
+		if err != nil {
+			t.Fatal(name, err)
+		}
+		k := NewGbakKeeper(-1, 0).StepsOnDisk()
+		stl, err := analyze.StreamGbakTimeline(bytes.NewReader(data), name, k.Stream())
+		if err != nil {
+			t.Fatal(name, err)
+		}
+		kept := k.Kept()
+		if len(kept.Steps) != 0 || kept.StepCount != len(tl.Steps) {
+			t.Errorf("%s: %d steps held, %d counted, want 0 and %d", name, len(kept.Steps), kept.StepCount, len(tl.Steps))
+		}
+		opt := Options{Table: "steps"}
+		want := write(t, CSV, opt, Gbak(tl, GbakOptions{}))
+		got := write(t, CSV, opt, Gbak(stl, GbakOptions{Kept: kept}))
+		same(t, name+" CSV steps on disk", got, want)
+		if err := kept.Err(); err != nil {
+			t.Error(name, err)
+		}
+		if held := kept.disk.rows.MaxHeld(); len(tl.Steps) > 500 && held > 50 {
+			t.Errorf("%s: %d of %d steps held at once", name, held, len(tl.Steps))
+		}
+		steps += len(tl.Steps)
+	}
+	if len(inputs) < 5 || steps < 2000 {
+		t.Errorf("%d logs, %d steps", len(inputs), steps)
+	}
+}
+
 // An index gbak builds twice and whose commit fails after a later step:
 // the keeper marks both builds failed, as the whole timeline does.
 func TestGbakKeeperFailedLater(t *testing.T) {

@@ -219,6 +219,9 @@ func runGbak(o gbakOpts, stdin io.Reader, stdout, stderr io.Writer) error {
 		k = view.NewGbakKeeper(0, 0)
 	} else {
 		k = view.NewGbakKeeper(o.out.keepLimits())
+		if o.out.format == view.CSV {
+			k.StepsOnDisk() // (CSV reads the steps once)
+		}
 	}
 	if o.png.dir != "" {
 		k.WithChart()
@@ -237,12 +240,16 @@ func runGbak(o gbakOpts, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	var d *view.Doc
+	kept := k.Kept()
 	if !o.out.json || o.png.dir != "" {
-		d = view.Gbak(tl, view.GbakOptions{Top: o.out.top, Kept: k.Kept()})
+		d = view.Gbak(tl, view.GbakOptions{Top: o.out.top, Kept: kept})
 	}
 	if !o.out.json {
 		if err := viewErr(view.Write(stdout, o.out.format, o.out.opt, d)); err != nil {
 			return err
+		}
+		if err := kept.Err(); err != nil {
+			return fmt.Errorf("sorting the steps: %w", err)
 		}
 	}
 	if o.png.dir != "" {

@@ -1,0 +1,92 @@
+package view
+
+import (
+	"cmp"
+	"errors"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/extsort"
+)
+
+// stepRow is what the steps table shows of a step. A CSV of every step
+// of a log sorts them slowest first on disk (extsort), a few megabytes in
+// memory, instead of keeping every step.
+type stepRow struct {
+	seq            int64 // the step's place in the log: ties keep it
+	line           int64
+	label, phase   string
+	start, seconds *float64
+	reads, writes  *int64
+	bound          bool
+}
+
+func newStepRow(st *analyze.GbakStep, seq int) stepRow {
+	return stepRow{seq: int64(seq), line: int64(st.Line), label: st.Label(), phase: st.Phase,
+		start: st.Start, seconds: st.Seconds, reads: st.Reads, writes: st.Writes, bound: st.LowerBound}
+}
+
+func (r *stepRow) cells() []Cell {
+	return []Cell{Int(r.line), Str(r.label), Str(r.phase), SecP(r.start), SecP(r.seconds),
+		IntP(r.reads), IntP(r.writes), atLeast(r.bound)}
+}
+
+func compareStepRows(a, b stepRow) int {
+	if c := compareCost(a.seconds, b.seconds); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.seq, b.seq)
+}
+
+// stepRowBudget is the memory the sorter holds before it writes a run
+// (a variable: a test makes it small to go through the files).
+var stepRowBudget = 4 << 20
+
+var stepRowCodec = extsort.Codec[stepRow]{
+	Append: func(b []byte, r stepRow) []byte {
+		b = extsort.AppendInt(b, r.seq)
+		b = extsort.AppendInt(b, r.line)
+		b = extsort.AppendString(b, r.label)
+		b = extsort.AppendString(b, r.phase)
+		for _, p := range [...]*float64{r.start, r.seconds} {
+			if p == nil {
+				b = extsort.AppendInt(b, 0)
+			} else {
+				b = extsort.AppendFloat(extsort.AppendInt(b, 1), *p)
+			}
+		}
+		for _, p := range [...]*int64{r.reads, r.writes} {
+			if p == nil {
+				b = extsort.AppendInt(b, 0)
+			} else {
+				b = extsort.AppendInt(extsort.AppendInt(b, 1), *p)
+			}
+		}
+		bound := int64(0)
+		if r.bound {
+			bound = 1
+		}
+		return extsort.AppendInt(b, bound)
+	},
+	Decode: func(b []byte) (stepRow, error) {
+		f := extsort.NewFields(b)
+		r := stepRow{seq: f.Int(), line: f.Int(), label: f.Ref(), phase: f.Ref()}
+		for _, p := range [...]**float64{&r.start, &r.seconds} {
+			if f.Int() == 1 {
+				v := f.Float()
+				*p = &v
+			}
+		}
+		for _, p := range [...]**int64{&r.reads, &r.writes} {
+			if f.Int() == 1 {
+				v := f.Int()
+				*p = &v
+			}
+		}
+		r.bound = f.Int() == 1
+		return r, f.Err()
+	},
+	Size: func(r stepRow) int { return 120 + len(r.label) + len(r.phase) },
+}
+
+// errStopRows ends a sorter's Each when the table's reader stops.
+var errStopRows = errors.New("stopped")
