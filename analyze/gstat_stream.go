@@ -132,7 +132,7 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 		<-batch.done
 		for i := range batch.evs {
 			ev := &batch.evs[i]
-			if err != nil || ev.rep == nil {
+			if err != nil {
 				continue
 			}
 			if scan != ev.scan {

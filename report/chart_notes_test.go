@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
-	"github.com/fbdiag/fbdiag/plot"
 )
 
 // Issue 15: a chart's notes are printed in the page. codes-4k's tables
@@ -17,15 +16,7 @@ import (
 // sentence only, with no picture in the page and no file beside it.
 func TestReportChartNotes(t *testing.T) {
 	empty := testutil.Corpus(t, "public", "gstat", "Banan4iG-firebird-qa__records-test_empty_table.expected.txt")
-	ins, errs := Inputs([]string{testutil.Testdata(t, "gstat", "codes-4k-gstat-a-r.txt"), empty})
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	r := Build("notes", "fbdiag test", ins)
-	out := t.TempDir()
-	if _, err := WriteDir(out, r, plot.Options{Width: 400, Height: 300, DPI: 72}); err != nil {
-		t.Fatal(err)
-	}
+	r, out := writeReportOf(t, "notes", []string{testutil.Testdata(t, "gstat", "codes-4k-gstat-a-r.txt"), empty})
 	page, err := os.ReadFile(filepath.Join(out, IndexFile))
 	if err != nil {
 		t.Fatal(err)

@@ -129,7 +129,7 @@ func TestGstatHostileName(t *testing.T) {
 		t.Fatalf("detected as %s (%s)", in.Kind, in.Reason)
 	}
 	r := Build("report", "fbdiag test", []Input{in})
-	if err := r.Render(plot.Options{Width: 400, Height: 300, DPI: 72}); err != nil {
+	if err := r.Render(smallCharts); err != nil {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer

@@ -85,17 +85,7 @@ func firstDifference(a, b string) string {
 // step: "cannot commit index" marks both builds failed, the first after
 // it was spooled. The streamed JSON says so as WriteJSON does.
 func TestGbakJSONFailedLater(t *testing.T) {
-	log := `gbak: time     delta  reads  writes
-gbak:    0.000  0.000      0      0 opened file x.fbk
-gbak:    0.010  0.010      0      0     activating and creating deferred index IX_A
-gbak:    0.020  0.010      5      1     activating and creating deferred index IX_B
-gbak:    0.030  0.010      5      1     activating and creating deferred index IX_A
-gbak:    0.040  0.010      5      1 fixing views dbkey length
-gbak:cannot commit index IX_A
-gbak: ERROR:attempt to store duplicate value
-gbak:    0.050  0.010      5      1     activating and creating deferred index IX_A
-gbak:    0.060  0.010      5      1 finishing, closing, and going home
-`
+	log := testutil.GbakIndexFailedLater
 	tl, err := analyze.ReadGbakTimeline(strings.NewReader(log), "x.log")
 	if err != nil {
 		t.Fatal(err)

@@ -144,12 +144,13 @@ func NewGstatJSON(w io.Writer, a *analyze.GstatAnalysis) *GstatJSON {
 
 // Table writes one table of the run.
 func (g *GstatJSON) Table(t *analyze.TableStats) {
-	if g.tables > 0 {
-		g.raw(",")
+	if g.err != nil {
+		return
 	}
-	g.raw("\n    ")
-	g.value(t, "    ")
-	g.tables++
+	var b []byte
+	if b, g.err = g.encoded(t, "    "); g.err == nil {
+		g.TableEncoded(b)
+	}
 }
 
 // TableEncoded writes a table that EncodeGstatTable encoded, as Table

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
-	"github.com/fbdiag/fbdiag/plot"
 )
 
 // longNameInputs writes a file named with 70 'a's holding two gstat runs
@@ -84,7 +83,7 @@ func TestReportLongNamesUnique(t *testing.T) {
 		t.Errorf("chart files\n%q\nwant\n%q", files, wantFiles)
 	}
 	out := filepath.Join(t.TempDir(), "r")
-	if _, err := WriteDir(out, r, plot.Options{Width: 400, Height: 300, DPI: 72}); err != nil {
+	if _, err := WriteDir(out, r, smallCharts); err != nil {
 		t.Fatal(err)
 	}
 	pngs, _ := filepath.Glob(filepath.Join(out, "*.png"))

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
-	"github.com/fbdiag/fbdiag/plot"
 )
 
 // Four databases' gstat files make four database sections worst first,
@@ -21,15 +20,7 @@ func TestReportFleetFourDatabases(t *testing.T) {
 		"05_fb21_doc_header_and_2x_table_index.txt", "Delapro-DelaproImport__Firebird3oder4-fb3010-h.snippet.txt"} {
 		paths = append(paths, filepath.Join(dir, f))
 	}
-	ins, errs := Inputs(paths)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	r := Build("fleet", "fbdiag test", ins)
-	out := t.TempDir()
-	if _, err := WriteDir(out, r, plot.Options{Width: 400, Height: 300, DPI: 72}); err != nil {
-		t.Fatal(err)
-	}
+	r, out := writeReportOf(t, "fleet", paths)
 	b, err := os.ReadFile(filepath.Join(out, JSONFile))
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +93,7 @@ func TestReportFleetFourDatabases(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(other, JSONFile), []byte(`{"mine": true}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := WriteDir(other, r, plot.Options{Width: 400, Height: 300, DPI: 72}); err == nil || !strings.Contains(err.Error(), "report.json: exists and was not written by fbdiag") {
+	if _, err := WriteDir(other, r, smallCharts); err == nil || !strings.Contains(err.Error(), "report.json: exists and was not written by fbdiag") {
 		t.Errorf("user's report.json: %v", err)
 	}
 }

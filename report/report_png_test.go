@@ -46,7 +46,7 @@ func TestWritePNGs(t *testing.T) {
 func TestWritePNGsMark(t *testing.T) {
 	dir := t.TempDir()
 	charts := gbakCharts(t, "fb30", "shop-gbak-restore-v-st.log")
-	paths, err := WritePNGs(dir, charts, plot.Options{Width: 400, Height: 300, DPI: 72})
+	paths, err := WritePNGs(dir, charts, smallCharts)
 	if err != nil || len(paths) != 1 {
 		t.Fatalf("%v %v", paths, err)
 	}

@@ -254,11 +254,11 @@ func gbakSteps(k *GbakKept, top int) *Table {
 		t.Stream = func(yield func([]Cell) bool) {
 			err := d.rows.Each(func(r stepRow) error {
 				if !yield(r.cells()) {
-					return errStopRows
+					return errStop
 				}
 				return nil
 			})
-			if err != nil && err != errStopRows && d.err == nil {
+			if err != nil && err != errStop && d.err == nil {
 				d.err = err
 			}
 		}

@@ -166,17 +166,7 @@ func TestGbakStepsOnDisk(t *testing.T) {
 // An index gbak builds twice and whose commit fails after a later step:
 // the keeper marks both builds failed, as the whole timeline does.
 func TestGbakKeeperFailedLater(t *testing.T) {
-	log := `gbak: time     delta  reads  writes
-gbak:    0.000  0.000      0      0 opened file x.fbk
-gbak:    0.010  0.010      0      0     activating and creating deferred index IX_A
-gbak:    0.020  0.010      5      1     activating and creating deferred index IX_B
-gbak:    0.030  0.010      5      1     activating and creating deferred index IX_A
-gbak:    0.040  0.010      5      1 fixing views dbkey length
-gbak:cannot commit index IX_A
-gbak: ERROR:attempt to store duplicate value
-gbak:    0.050  0.010      5      1     activating and creating deferred index IX_A
-gbak:    0.060  0.010      5      1 finishing, closing, and going home
-`
+	log := testutil.GbakIndexFailedLater
 	for _, list := range []int{-1, 2, GbakListTop} {
 		d := keptView(t, []byte(log), "x.log", 10, 10, list)
 		got := write(t, CSV, Options{Table: "indices"}, d)

@@ -2,7 +2,6 @@ package view
 
 import (
 	"cmp"
-	"errors"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
@@ -87,6 +86,3 @@ var stepRowCodec = extsort.Codec[stepRow]{
 	},
 	Size: func(r stepRow) int { return 120 + len(r.label) + len(r.phase) },
 }
-
-// errStopRows ends a sorter's Each when the table's reader stops.
-var errStopRows = errors.New("stopped")

@@ -129,8 +129,6 @@ func (k *GstatKeeper) Kept(a *analyze.GstatAnalysis, opt GstatOptions) (*analyze
 	}
 	kept.Tables = b.Tables
 	opt.Kept = kept
-	copied := k.copied
 	*k = *NewGstatKeeper(opt)
-	k.copied = copied
 	return &b, opt
 }

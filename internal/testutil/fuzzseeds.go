@@ -95,3 +95,19 @@ func Variants(text []byte) [][]byte {
 		}),
 	}
 }
+
+// GbakIndexFailedLater is a restore log in which gbak builds index IX_A
+// twice and its commit fails after a later step: both builds are failed,
+// whoever reads it (the streamed JSON, the kept view, the whole
+// timeline).
+const GbakIndexFailedLater = `gbak: time     delta  reads  writes
+gbak:    0.000  0.000      0      0 opened file x.fbk
+gbak:    0.010  0.010      0      0     activating and creating deferred index IX_A
+gbak:    0.020  0.010      5      1     activating and creating deferred index IX_B
+gbak:    0.030  0.010      5      1     activating and creating deferred index IX_A
+gbak:    0.040  0.010      5      1 fixing views dbkey length
+gbak:cannot commit index IX_A
+gbak: ERROR:attempt to store duplicate value
+gbak:    0.050  0.010      5      1     activating and creating deferred index IX_A
+gbak:    0.060  0.010      5      1 finishing, closing, and going home
+`
