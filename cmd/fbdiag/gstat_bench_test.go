@@ -24,7 +24,7 @@ func BenchmarkGstatCommand(b *testing.B) {
 		b.Fatal(err)
 	}
 	data := buf.Bytes()
-	for _, format := range []string{"text", "markdown", "csv", "json"} {
+	for _, format := range []string{"text", "markdown", "csv", "json", "openmetrics"} {
 		b.Run(format, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
