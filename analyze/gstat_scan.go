@@ -31,7 +31,7 @@ type GstatScan struct {
 // (nil for an excerpt of blocks) is h. Tables are kept in the result only
 // with Keep.
 func NewGstatScan(file string, report int, h *parse.GstatHeader, th Thresholds, opt GstatOptions) *GstatScan {
-	if th.idx == nil {
+	if th.list == nil {
 		th = NewThresholds()
 	}
 	a := &GstatAnalysis{

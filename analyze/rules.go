@@ -138,6 +138,13 @@ type checker struct {
 	// (see fireLimited); seenH then replaces seen.
 	limit int
 	seenH hashIndex
+	// floor is the worst of the limit kept at the last trim (hasFloor):
+	// a new warning after it in SortWarnings's order is only counted, and
+	// remembered in early (seenH -2-i) until the next trim.
+	floor     WarningKey
+	hasFloor  bool
+	early     []earlyDrop
+	earlyGone int // early ones held again (a worse one came)
 	// collect makes fire only gather the warnings in fired, for the scan
 	// to accept them in table order (see tableEval): a checker that
 	// evaluates tables on another goroutine touches nothing shared.
@@ -194,11 +201,14 @@ func (c *checker) warning(f finding) Warning {
 	case !f.below && f.threshold > 0:
 		mag = f.value / f.threshold
 	}
+	// The source of the rule's threshold named by key, else of its first.
 	src := ""
-	for _, t := range c.th.list {
-		if t.Rule == f.rule && (src == "" || t.Name == f.key) {
-			src = t.Source
-			if t.Name == f.key {
+	if i := c.th.index(f.rule, f.key); i >= 0 && c.th.list != nil {
+		src = c.th.list[i].Source
+	} else {
+		for _, t := range c.th.list {
+			if t.Rule == f.rule {
+				src = t.Source
 				break
 			}
 		}

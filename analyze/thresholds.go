@@ -109,20 +109,64 @@ var DefaultThresholds = []Threshold{
 // Thresholds is a set of limits by key ("index-deep.min_depth"). The zero
 // value is not usable; start from NewThresholds.
 type Thresholds struct {
-	list []Threshold
-	idx  map[thKey]int
+	list []Threshold // in DefaultThresholds' order, always
 }
-
-// thKey indexes thresholds without building "rule.name" on every lookup.
-type thKey struct{ rule, name string }
 
 // NewThresholds returns a private copy of DefaultThresholds.
 func NewThresholds() Thresholds {
-	t := Thresholds{list: append([]Threshold(nil), DefaultThresholds...), idx: map[thKey]int{}}
-	for i, th := range t.list {
-		t.idx[thKey{th.Rule, th.Name}] = i
+	return Thresholds{list: append([]Threshold(nil), DefaultThresholds...)}
+}
+
+// thSlots finds a threshold's place in DefaultThresholds (which every
+// Thresholds keeps: Set changes values, never the list). The rules ask
+// for a few dozen thresholds per table; a map keyed by two strings
+// cost 6 % of a big gstat file's CPU, a few bytes and the lengths make a
+// slot here, and the compare that confirms it is usually a pointer's.
+const thSlotCount = 512
+
+var thSlots = func() (s [thSlotCount]int16) {
+	for i := range s {
+		s[i] = -1
 	}
-	return t
+	for i, th := range DefaultThresholds {
+		h := thHash(th.Rule, th.Name)
+		for s[h] >= 0 {
+			h = (h + 1) % thSlotCount
+		}
+		s[h] = int16(i)
+	}
+	return s
+}()
+
+func thHash(rule, name string) uint32 {
+	h := uint32(len(rule))*61 + uint32(len(name))*17
+	if len(rule) > 0 {
+		h = h*31 + uint32(rule[len(rule)/2])*7 + uint32(rule[len(rule)-1])
+	}
+	if len(name) > 0 {
+		h = h*31 + uint32(name[0])*5 + uint32(name[len(name)-1])
+	}
+	return h % thSlotCount
+}
+
+// index is the threshold's place in the list, or -1.
+func (t Thresholds) index(rule, name string) int {
+	for h := thHash(rule, name); ; h = (h + 1) % thSlotCount {
+		i := thSlots[h]
+		if i < 0 {
+			break
+		}
+		if th := &DefaultThresholds[i]; th.Rule == rule && th.Name == name {
+			return int(i)
+		}
+	}
+	// (Only a test adds thresholds past the defaults.)
+	for i := len(DefaultThresholds); i < len(t.list); i++ {
+		if t.list[i].Rule == rule && t.list[i].Name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // List returns the thresholds in table order.
@@ -131,12 +175,12 @@ func (t Thresholds) List() []Threshold { return append([]Threshold(nil), t.list.
 // Get returns a threshold's value. Asking for a key that is not in the
 // table is a programming error, so it panics.
 func (t Thresholds) Get(rule, name string) float64 {
-	if t.idx == nil {
-		t = NewThresholds()
-	}
-	i, ok := t.idx[thKey{rule, name}]
-	if !ok {
+	i := t.index(rule, name)
+	if i < 0 {
 		panic("analyze: no threshold " + rule + "." + name)
+	}
+	if t.list == nil {
+		return DefaultThresholds[i].Value
 	}
 	return t.list[i].Value
 }
@@ -145,8 +189,8 @@ func (t Thresholds) Get(rule, name string) float64 {
 // for its unit are an error.
 func (t Thresholds) Set(key string, v float64) error {
 	rule, name, _ := strings.Cut(key, ".")
-	i, ok := t.idx[thKey{rule, name}]
-	if !ok {
+	i := t.index(rule, name)
+	if i < 0 || t.list == nil {
 		return fmt.Errorf("unknown threshold %q (see fbdiag rules)", key)
 	}
 	if err := t.list[i].check(v); err != nil {
@@ -179,11 +223,7 @@ func (th Threshold) check(v float64) error {
 
 // clone is a copy of t whose values can be set without changing t.
 func (t Thresholds) clone() Thresholds {
-	c := Thresholds{list: append([]Threshold(nil), t.list...), idx: make(map[thKey]int, len(t.idx))}
-	for k, i := range t.idx {
-		c.idx[k] = i
-	}
-	return c
+	return Thresholds{list: append([]Threshold(nil), t.list...)}
 }
 
 // LoadThresholds reads overrides from r into a copy of base. Two forms
@@ -198,7 +238,7 @@ func (t Thresholds) clone() Thresholds {
 // a critical limit on the wrong side of its warning are reported as
 // "file:line: …" in plain words.
 func LoadThresholds(r io.Reader, name string, base Thresholds) (Thresholds, error) {
-	if base.idx == nil {
+	if base.list == nil {
 		base = NewThresholds()
 	}
 	l := &rulesLoader{t: base.clone(), base: base, name: name, lines: map[string]int{}}
@@ -326,8 +366,8 @@ func (l *rulesLoader) order() error {
 			continue
 		}
 		wName := prefix + "warning"
-		wi, ok := l.t.idx[thKey{th.Rule, wName}]
-		if !ok {
+		wi := l.t.index(th.Rule, wName)
+		if wi < 0 {
 			continue
 		}
 		wKey, cKey := th.Rule+"."+wName, th.Key()

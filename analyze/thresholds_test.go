@@ -114,13 +114,34 @@ func TestLoadThresholdsRefusesNonsense(t *testing.T) {
 func TestThresholdOrderLowerIsWorse(t *testing.T) {
 	base := NewThresholds()
 	base.list = append(base.list, Threshold{"test-low", "warning", 10, "pages", "test"}, Threshold{"test-low", "critical", 5, "pages", "test"})
-	base.idx[thKey{"test-low", "warning"}] = len(base.list) - 2
-	base.idx[thKey{"test-low", "critical"}] = len(base.list) - 1
 	if _, err := LoadThresholds(strings.NewReader("test-low.critical = 3\n"), "r", base); err != nil {
 		t.Errorf("critical 3 under warning 10: %v", err)
 	}
 	_, err := LoadThresholds(strings.NewReader("test-low.critical = 12\n"), "r", base)
 	if want := "r:1: test-low.critical = 12 is above test-low.warning = 10: lower is worse here, so a critical limit is at most its warning"; err == nil || err.Error() != want {
 		t.Errorf("critical 12 over warning 10: %v", err)
+	}
+}
+
+// The slot table finds every default threshold at its place and nothing
+// else: unknown names, empty strings and a rule's name under another rule.
+func TestThresholdIndex(t *testing.T) {
+	th := NewThresholds()
+	for i, d := range DefaultThresholds {
+		if got := th.index(d.Rule, d.Name); got != i {
+			t.Errorf("%s: index %d, want %d", d.Key(), got, i)
+		}
+		if got := th.Get(d.Rule, d.Name); got != d.Value {
+			t.Errorf("%s: Get %g, want %g", d.Key(), got, d.Value)
+		}
+	}
+	for _, k := range [][2]string{{"", ""}, {"index-deep", ""}, {"", "min_depth"}, {"index-deep", "min_dept"}, {"table-versions", "min_depth"}, {"index-deep", "min_depth "}} {
+		if got := th.index(k[0], k[1]); got != -1 {
+			t.Errorf("%q.%q: index %d, want -1", k[0], k[1], got)
+		}
+	}
+	var zero Thresholds
+	if got := zero.Get("index-deep", "min_depth"); got != 3 {
+		t.Errorf("zero Thresholds: index-deep.min_depth %g, want the default 3", got)
 	}
 }

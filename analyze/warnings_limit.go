@@ -34,37 +34,107 @@ func hashKey(k warningKey) uint64 {
 func (c *checker) fireLimited(w Warning, k warningKey) {
 	h := hashKey(k)
 	if i, ok := c.seenH.get(h); ok {
-		if i >= 0 {
-			old := c.a.Warnings[i]
-			if w.Severity.Rank() > old.Severity.Rank() || w.Severity == old.Severity && w.Magnitude > old.Magnitude {
+		switch {
+		case i >= 0:
+			if old := c.a.Warnings[i]; worse(w, old.Severity, old.Magnitude) {
 				c.a.Warnings[i] = w
 			}
+		case i <= -2:
+			// Dropped under the floor since the last trim: as if it
+			// were still held, a worse one replaces it.
+			e := &c.early[-2-i]
+			if !worse(w, e.sev, e.mag) {
+				return
+			}
+			c.uncount(e.sev)
+			if c.belowFloor(&w) {
+				c.a.WarningsOmitted[w.Severity]++
+				e.sev, e.mag = w.Severity, w.Magnitude
+				return
+			}
+			e.sev = "" // held again: no longer one of the early
+			c.earlyGone++
+			c.keep(h, w)
 		}
 		return
 	}
-	c.seenH.set(h, int32(len(c.a.Warnings)))
-	c.a.Warnings = append(c.a.Warnings, w)
-	if len(c.a.Warnings) >= 2*c.limit {
+	if c.belowFloor(&w) {
+		// The next trim would drop it: the limit kept at the last one
+		// all come before the floor and are only replaced by worse ones.
+		if c.a.WarningsOmitted == nil {
+			c.a.WarningsOmitted = map[Severity]int{}
+		}
+		c.a.WarningsOmitted[w.Severity]++
+		c.seenH.set(h, int32(-2-len(c.early)))
+		c.early = append(c.early, earlyDrop{h, w.Severity, w.Magnitude})
+		c.trimAtTwice()
+		return
+	}
+	c.keep(h, w)
+}
+
+// trimAtTwice trims when the run holds twice the limit, counting those
+// dropped early as held: the trims fall where they would if every
+// warning were held, and so do the keys they close (seenH -1: a later
+// warning on that object is not looked at).
+func (c *checker) trimAtTwice() {
+	if len(c.a.Warnings)+len(c.early)-c.earlyGone >= 2*c.limit {
 		c.trimWarnings()
 	}
 }
 
-// trimWarnings keeps the limit worst warnings and counts the others.
+// earlyDrop is a warning counted without being held, until the next trim.
+type earlyDrop struct {
+	h   uint64
+	sev Severity
+	mag float64
+}
+
+// worse says whether w replaces a warning of the same rule and object.
+func worse(w Warning, sev Severity, mag float64) bool {
+	return w.Severity.Rank() > sev.Rank() || w.Severity == sev && w.Magnitude > mag
+}
+
+func (c *checker) belowFloor(w *Warning) bool {
+	return c.hasFloor && CompareWarningKeys(w.Key(), c.floor) > 0
+}
+
+func (c *checker) uncount(sev Severity) {
+	if c.a.WarningsOmitted[sev]--; c.a.WarningsOmitted[sev] == 0 {
+		delete(c.a.WarningsOmitted, sev)
+	}
+}
+
+func (c *checker) keep(h uint64, w Warning) {
+	c.seenH.set(h, int32(len(c.a.Warnings)))
+	c.a.Warnings = append(c.a.Warnings, w)
+	c.trimAtTwice()
+}
+
+// trimWarnings keeps the limit worst warnings and counts the others; the
+// worst kept one becomes the floor under which new ones are only counted.
 func (c *checker) trimWarnings() {
 	SortWarnings(c.a.Warnings)
-	if len(c.a.Warnings) <= c.limit {
-		c.reindex()
-		return
+	for _, e := range c.early {
+		if e.sev != "" {
+			c.seenH.set(e.h, -1)
+		}
 	}
-	if c.a.WarningsOmitted == nil {
-		c.a.WarningsOmitted = map[Severity]int{}
+	c.early, c.earlyGone = c.early[:0], 0
+	if len(c.a.Warnings) > c.limit {
+		if c.a.WarningsOmitted == nil {
+			c.a.WarningsOmitted = map[Severity]int{}
+		}
+		for _, w := range c.a.Warnings[c.limit:] {
+			c.a.WarningsOmitted[w.Severity]++
+			c.seenH.set(hashKey(warningKey{w.Rule, w.Kind, w.Object, w.Table}), -1)
+		}
+		clear(c.a.Warnings[c.limit:]) // (their strings can go)
+		c.a.Warnings = c.a.Warnings[:c.limit]
 	}
-	for _, w := range c.a.Warnings[c.limit:] {
-		c.a.WarningsOmitted[w.Severity]++
-		c.seenH.set(hashKey(warningKey{w.Rule, w.Kind, w.Object, w.Table}), -1)
+	if len(c.a.Warnings) == c.limit {
+		c.floor, c.hasFloor = c.a.Warnings[c.limit-1].Key(), true
 	}
-	clear(c.a.Warnings[c.limit:]) // (their strings can go)
-	c.a.Warnings = c.a.Warnings[:c.limit]
 	c.reindex()
 }
 
