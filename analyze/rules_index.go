@@ -7,7 +7,7 @@ import (
 )
 
 func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
-	get := c.th.Get
+	get := c.th.at
 	const kind = "index"
 	tname := ix.Table
 	schema := ""
@@ -19,11 +19,11 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 	// The DBA cannot drop or change the indices of system tables: judging
 	// their selectivity is noise.
 	useless := ix.Kind == IndexSystem
-	if !useless && ix.UniqueKeys != nil && ix.Nodes != nil && *ix.Nodes > 0 && float64(*ix.Nodes) >= get("index-useless", "min_nodes") &&
-		float64(*ix.UniqueKeys) <= get("index-useless", "max_unique_keys") {
+	if !useless && ix.UniqueKeys != nil && ix.Nodes != nil && *ix.Nodes > 0 && float64(*ix.Nodes) >= get(thIndexUselessMinNodes) &&
+		float64(*ix.UniqueKeys) <= get(thIndexUselessMaxUniqueKeys) {
 		useless = true
 		c.fire(finding{rule: "index-useless", sev: Warn, kind: kind, object: ix.Name, table: tname, value: float64(*ix.UniqueKeys),
-			threshold: get("index-useless", "max_unique_keys"), key: "max_unique_keys", unit: "keys", below: true,
+			threshold: get(thIndexUselessMaxUniqueKeys), key: "max_unique_keys", unit: "keys", below: true,
 			reason: "the optimizer gains nothing from " + ix.costText(t) + "; " + ix.KindText(),
 			advice: ix.DropAdvice(schema)})
 	}
@@ -31,20 +31,20 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 		c.lowSelectivity(ix, t, schema)
 	}
 	if t != nil && t.Records != nil && ix.Nodes != nil && *t.Records > 0 {
-		if *ix.Nodes == 0 && float64(*t.Records) >= get("index-empty", "min_records") {
+		if *ix.Nodes == 0 && float64(*t.Records) >= get(thIndexEmptyMinRecords) {
 			c.fire(finding{rule: "index-empty", sev: Warn, kind: kind, object: ix.Name, table: tname, value: 0, threshold: float64(*t.Records), unit: "nodes", below: true,
 				reason: fmt.Sprintf("no keys for %d records: a partial index (Firebird 5.0+) whose condition no row meets, or a damaged index; %s", *t.Records, ix.KindText()),
 				advice: fmt.Sprintf("SELECT RDB$CONDITION_SOURCE FROM RDB$INDICES WHERE RDB$INDEX_NAME = %s; (5.0+) shows a condition; without one, rebuild it: %s",
 					sqlString(ix.Name), ix.RebuildAdvice(schema))})
-		} else if limit := get("index-broken", "min_nodes_share") * float64(*t.Records); *ix.Nodes > 0 && float64(*ix.Nodes) < limit {
+		} else if limit := get(thIndexBrokenMinNodesShare) * float64(*t.Records); *ix.Nodes > 0 && float64(*ix.Nodes) < limit {
 			c.fire(finding{rule: "index-broken", sev: Warn, kind: kind, object: ix.Name, table: tname, value: float64(*ix.Nodes), threshold: limit, unit: "nodes", below: true,
 				reason: fmt.Sprintf("%d keys for %d records: index inconsistent (or partial, Firebird 5.0+); %s", *ix.Nodes, *t.Records, ix.KindText()),
 				advice: ix.RebuildAdvice(schema)})
 		}
 	}
-	if ix.LightShare != nil && ix.LeafBuckets != nil && float64(*ix.LeafBuckets) >= get("index-sparse", "min_leaf_buckets") &&
-		*ix.LightShare >= get("index-sparse", "light_share") {
-		c.fire(finding{rule: "index-sparse", sev: Warn, kind: kind, object: ix.Name, table: tname, value: *ix.LightShare, threshold: get("index-sparse", "light_share"),
+	if ix.LightShare != nil && ix.LeafBuckets != nil && float64(*ix.LeafBuckets) >= get(thIndexSparseMinLeafBuckets) &&
+		*ix.LightShare >= get(thIndexSparseLightShare) {
+		c.fire(finding{rule: "index-sparse", sev: Warn, kind: kind, object: ix.Name, table: tname, value: *ix.LightShare, threshold: get(thIndexSparseLightShare),
 			key: "light_share", unit: "share",
 			reason: fmt.Sprintf("%.0f%% of %d leaf pages under 60%% full; %s", *ix.LightShare*100, *ix.LeafBuckets, ix.KindText()),
 			advice: ix.RebuildAdvice(schema)})
@@ -55,7 +55,7 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 // is a warning (rebuild), as deep is information (a bigger page size, when
 // one is computed to help).
 func (c *checker) indexDepth(ix *IndexStats, schema string) {
-	minDepth := c.th.Get("index-deep", "min_depth")
+	minDepth := c.th.at(thIndexDeepMinDepth)
 	if ix.Depth == nil || float64(*ix.Depth) < minDepth {
 		return
 	}
@@ -103,7 +103,7 @@ func (c *checker) indexDepth(ix *IndexStats, schema string) {
 // eliminates the problem") and a long chain only says a lookup on that
 // value returns many rows.
 func (c *checker) indexMaxDup(ix *IndexStats, odsMajor *int) {
-	limit := c.th.Get("index-max-dup", "warning")
+	limit := c.th.at(thIndexMaxDupWarning)
 	if ix.MaxDup == nil || float64(*ix.MaxDup) <= limit {
 		return
 	}
@@ -136,12 +136,12 @@ func (c *checker) indexMaxDup(ix *IndexStats, odsMajor *int) {
 // keys, or one value holds most of them (the gstat manual's "max dup close
 // to total dup"), and says what the index costs.
 func (c *checker) lowSelectivity(ix *IndexStats, t *TableStats, schema string) {
-	get := c.th.Get
-	if ix.UniqueKeys == nil || ix.Nodes == nil || *ix.UniqueKeys < 1 || float64(*ix.Nodes) < get("index-low-selectivity", "min_nodes") {
+	get := c.th.at
+	if ix.UniqueKeys == nil || ix.Nodes == nil || *ix.UniqueKeys < 1 || float64(*ix.Nodes) < get(thIndexLowSelectivityMinNodes) {
 		return
 	}
 	valueShare := 1 / float64(*ix.UniqueKeys)
-	vs, ms := get("index-low-selectivity", "value_share"), get("index-low-selectivity", "max_dup_share")
+	vs, ms := get(thIndexLowSelectivityValueShare), get(thIndexLowSelectivityMaxDupShare)
 	maxShare := 0.0
 	if ix.MaxDupShare != nil {
 		maxShare = *ix.MaxDupShare
@@ -208,10 +208,10 @@ func (ix *IndexStats) costText(t *TableStats) string {
 // size would make shallower (the biggest among equals), for pageSize.
 func (c *checker) notePageSize(ix *IndexStats) {
 	h := c.a.Header
-	if h == nil || h.PageSize == nil || float64(*h.PageSize) >= c.th.Get("page-size-small", "page_size") {
+	if h == nil || h.PageSize == nil || float64(*h.PageSize) >= c.th.at(thPageSizeSmallPageSize) {
 		return
 	}
-	if ix.Depth == nil || *ix.Depth < int64(c.th.Get("page-size-small", "depth")) || ix.LowerDepthPageSize == nil {
+	if ix.Depth == nil || *ix.Depth < int64(c.th.at(thPageSizeSmallDepth)) || ix.LowerDepthPageSize == nil {
 		return
 	}
 	c.deepN++
@@ -228,12 +228,12 @@ func (c *checker) pageSize() {
 	if best == nil {
 		return
 	}
-	minDepth := int64(c.th.Get("page-size-small", "depth"))
+	minDepth := int64(c.th.at(thPageSizeSmallDepth))
 	reason := fmt.Sprintf("page size %d: index %s is %d deep and would be %d at %d-byte pages", *h.PageSize, best.Name, *best.Depth, *best.LowerDepth, *best.LowerDepthPageSize)
 	if n > 1 {
 		reason += fmt.Sprintf(" (%d indices of depth %d or more would be shallower at a bigger page size)", n, minDepth)
 	}
-	c.fire(finding{rule: "page-size-small", sev: Warn, kind: db, object: db, value: float64(*h.PageSize), threshold: c.th.Get("page-size-small", "page_size"),
+	c.fire(finding{rule: "page-size-small", sev: Warn, kind: db, object: db, value: float64(*h.PageSize), threshold: c.th.at(thPageSizeSmallPageSize),
 		key: "depth", unit: "bytes", below: true, reason: reason,
 		advice: fmt.Sprintf("gbak backup, then restore into a new file with -page_size %d", *best.LowerDepthPageSize)})
 }

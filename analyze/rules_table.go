@@ -6,22 +6,22 @@ import (
 )
 
 func (c *checker) table(t *TableStats) {
-	get := c.th.Get
+	get := c.th.at
 	const kind = "table"
 	c.tableVersions(t)
-	if t.MaxVersions != nil && float64(*t.MaxVersions) >= get("table-max-versions", "warning") {
-		c.fire(finding{rule: "table-max-versions", sev: Warn, kind: kind, object: t.Name, value: float64(*t.MaxVersions), threshold: get("table-max-versions", "warning"), unit: "versions",
+	if t.MaxVersions != nil && float64(*t.MaxVersions) >= get(thTableMaxVersionsWarning) {
+		c.fire(finding{rule: "table-max-versions", sev: Warn, kind: kind, object: t.Name, value: float64(*t.MaxVersions), threshold: get(thTableMaxVersionsWarning), unit: "versions",
 			reason: fmt.Sprintf("one record has %d back versions: updated repeatedly while an old snapshot was open", *t.MaxVersions),
 			advice: "end long snapshot transactions; update the hot row less often"})
 	}
-	if t.AvgRecord != nil && *t.AvgRecord == 0 && t.Records != nil && float64(*t.Records) >= get("table-deleted", "min_records") {
-		c.fire(finding{rule: "table-deleted", sev: Info, kind: kind, object: t.Name, value: float64(*t.Records), threshold: get("table-deleted", "min_records"), unit: "records",
+	if t.AvgRecord != nil && *t.AvgRecord == 0 && t.Records != nil && float64(*t.Records) >= get(thTableDeletedMinRecords) {
+		c.fire(finding{rule: "table-deleted", sev: Info, kind: kind, object: t.Name, value: float64(*t.Records), threshold: get(thTableDeletedMinRecords), unit: "records",
 			reason: fmt.Sprintf("%d records with average length 0: all rows deleted, garbage collection has not run yet", *t.Records),
 			advice: fmt.Sprintf("SELECT COUNT(*) FROM %s; (reading the rows collects them) or gfix -sweep", QuoteName(t.Schema, t.Name))})
 	}
 	c.tableFragments(t)
 	if t.TotalFormats != nil {
-		warn, crit := get("table-formats", "warning"), get("table-formats", "critical")
+		warn, crit := get(thTableFormatsWarning), get(thTableFormatsCritical)
 		f := finding{rule: "table-formats", kind: kind, object: t.Name, value: float64(*t.TotalFormats), unit: "formats",
 			reason: fmt.Sprintf("%d record formats of 255: at 255 the table can no longer be altered", *t.TotalFormats),
 			advice: "gbak backup and restore, which resets the formats"}
@@ -37,18 +37,18 @@ func (c *checker) table(t *TableStats) {
 	// System tables are not the DBA's to repack; the index rules leave
 	// them out for the same reason.
 	system := IsSystemTable(t.Name) || t.Schema == "SYSTEM"
-	if !system && t.AverageFill != nil && t.DataPages != nil && float64(*t.DataPages) >= get("table-sparse", "min_data_pages") &&
-		float64(*t.AverageFill) < get("table-sparse", "min_fill") &&
-		(t.AvgRecord == nil || *t.AvgRecord > get("table-sparse", "min_record_length")) {
-		c.fire(finding{rule: "table-sparse", sev: Warn, kind: kind, object: t.Name, value: float64(*t.AverageFill), threshold: get("table-sparse", "min_fill"), key: "min_fill", unit: "%", below: true,
+	if !system && t.AverageFill != nil && t.DataPages != nil && float64(*t.DataPages) >= get(thTableSparseMinDataPages) &&
+		float64(*t.AverageFill) < get(thTableSparseMinFill) &&
+		(t.AvgRecord == nil || *t.AvgRecord > get(thTableSparseMinRecordLength)) {
+		c.fire(finding{rule: "table-sparse", sev: Warn, kind: kind, object: t.Name, value: float64(*t.AverageFill), threshold: get(thTableSparseMinFill), key: "min_fill", unit: "%", below: true,
 			reason: fmt.Sprintf("data pages %d%% full on average over %d pages: mass deletes left holes", *t.AverageFill, *t.DataPages),
 			advice: "gbak backup and restore compacts the table"})
 	}
 	if t.AvgVersion != nil && t.AvgRecord != nil && *t.AvgRecord > 0 && t.Versions != nil &&
-		float64(*t.Versions) >= get("table-version-length", "min_versions") {
+		float64(*t.Versions) >= get(thTableVersionLengthMinVersions) {
 		r := *t.AvgVersion / *t.AvgRecord
-		if r >= get("table-version-length", "ratio") {
-			c.fire(finding{rule: "table-version-length", sev: Info, kind: kind, object: t.Name, value: r, threshold: get("table-version-length", "ratio"), key: "ratio", unit: "version/record length",
+		if r >= get(thTableVersionLengthRatio) {
+			c.fire(finding{rule: "table-version-length", sev: Info, kind: kind, object: t.Name, value: r, threshold: get(thTableVersionLengthRatio), key: "ratio", unit: "version/record length",
 				reason: fmt.Sprintf("back versions average %.2f bytes for %.2f-byte records (%d versions, %s): whole-record versions, from deleted rows (a delete keeps the last version whole) or updates that rewrite most of a row; an update that changes little leaves a shorter difference",
 					*t.AvgVersion, *t.AvgRecord, *t.Versions, SizeText(*t.AvgVersion*float64(*t.Versions))),
 				advice: "if updates rewrite whole rows, update only the columns that change; the versions go when garbage is collected"})
@@ -61,12 +61,12 @@ func (c *checker) table(t *TableStats) {
 // are still there: a transaction old enough to hold garbage collection
 // back, or recent work not collected yet.
 func (c *checker) tableVersions(t *TableStats) {
-	get := c.th.Get
-	if t.Versions == nil || t.Records == nil || float64(*t.Versions) < get("table-versions", "min_versions") {
+	get := c.th.at
+	if t.Versions == nil || t.Records == nil || float64(*t.Versions) < get(thTableVersionsMinVersions) {
 		return
 	}
 	r := float64(*t.Versions) / float64(max(*t.Records, 1))
-	warn, crit := get("table-versions", "warning"), get("table-versions", "critical")
+	warn, crit := get(thTableVersionsWarning), get(thTableVersionsCritical)
 	f := finding{rule: "table-versions", kind: "table", object: t.Name, value: r, unit: "versions/record"}
 	switch {
 	case r >= crit:
@@ -89,7 +89,7 @@ func (c *checker) tableVersions(t *TableStats) {
 		}
 		shows := fmt.Sprintf("the header shows Next - OAT = %d, Next - OST = %d and OAT - OIT = %d",
 			*h.NextMinusOAT, val0(h.NextMinusOST), val0(h.OATMinusOIT))
-		if float64(gap) > get("oat-stuck", "warning") {
+		if float64(gap) > get(thOatStuckWarning) {
 			f.reason += fmt.Sprintf("; %s: a transaction that old keeps these versions from garbage collection", shows)
 			f.advice = "find the oldest active transaction in MON$TRANSACTIONS and end it; the versions go once it ends"
 		} else {
@@ -113,11 +113,11 @@ const dataPageOverhead = 64
 // what has to fit: on Firebird 3.0.11 a VARCHAR(8000) table of 8010-byte
 // unpacked, 138-byte stored rows had no fragments on 4 KB pages.
 func (c *checker) tableFragments(t *TableStats) {
-	get := c.th.Get
-	if t.FragmentsPerRecord == nil || float64(val0(t.Records)) < get("table-fragments", "min_records") || *t.FragmentsPerRecord <= get("table-fragments", "per_record") {
+	get := c.th.at
+	if t.FragmentsPerRecord == nil || float64(val0(t.Records)) < get(thTableFragmentsMinRecords) || *t.FragmentsPerRecord <= get(thTableFragmentsPerRecord) {
 		return
 	}
-	f := finding{rule: "table-fragments", sev: Warn, kind: "table", object: t.Name, value: *t.FragmentsPerRecord, threshold: get("table-fragments", "per_record"),
+	f := finding{rule: "table-fragments", sev: Warn, kind: "table", object: t.Name, value: *t.FragmentsPerRecord, threshold: get(thTableFragmentsPerRecord),
 		key: "per_record", unit: "fragments/record"}
 	lengths := "records of unknown length"
 	if t.AvgRecord != nil {
@@ -132,7 +132,7 @@ func (c *checker) tableFragments(t *TableStats) {
 		pageSize = *h.PageSize
 		odsMajor = odsOf(h)
 	}
-	share := get("table-fragments", "record_share")
+	share := get(thTableFragmentsRecordShare)
 	f.reason = fmt.Sprintf("%d fragments for %d records; %s", val0(t.Fragments), val0(t.Records), lengths)
 	switch {
 	case pageSize > 0 && t.AvgRecord != nil && *t.AvgRecord >= share*float64(pageSize):
@@ -168,11 +168,11 @@ func (c *checker) tableFragments(t *TableStats) {
 // msg 362), so level 2 means a blob over about (page size / 4) pages of
 // page size bytes: 16 MiB on 8 KB pages.
 func (c *checker) blobLevels(t *TableStats) {
-	get := c.th.Get
-	if len(t.BlobLevels) <= 2 || float64(t.BlobLevels[2]) <= get("blob-levels", "max_level2") {
+	get := c.th.at
+	if len(t.BlobLevels) <= 2 || float64(t.BlobLevels[2]) <= get(thBlobLevelsMaxLevel2) {
 		return
 	}
-	f := finding{rule: "blob-levels", sev: Info, kind: "table", object: t.Name, value: float64(t.BlobLevels[2]), threshold: get("blob-levels", "max_level2"), unit: "blobs",
+	f := finding{rule: "blob-levels", sev: Info, kind: "table", object: t.Name, value: float64(t.BlobLevels[2]), threshold: get(thBlobLevelsMaxLevel2), unit: "blobs",
 		reason: fmt.Sprintf("%d blobs at level 2 (pages of blob page numbers)", t.BlobLevels[2]),
 		advice: "nothing to fix: the blobs are stored whole"}
 	if h := c.a.Header; h != nil && h.PageSize != nil {

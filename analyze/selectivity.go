@@ -38,7 +38,7 @@ func CheckSelectivity(a *GstatAnalysis, stored []StoredSelectivity, th Threshold
 			}
 		}
 	}
-	factor := th.Get("index-stale-statistics", "factor")
+	factor := th.at(thIndexStaleStatisticsFactor)
 	out := make([]SelectivityCheck, 0, len(stored))
 	for _, s := range stored {
 		c := SelectivityCheck{Table: s.Table, Index: s.Index, Stored: s.Stored}

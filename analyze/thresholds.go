@@ -410,3 +410,24 @@ func (t Thresholds) Keys() []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// thID is a threshold's place in DefaultThresholds, found once.
+type thID int
+
+// thresholdID panics on a key the table does not have: a typo in a
+// rule is found when the package loads, not when the rule first fires.
+func thresholdID(rule, name string) thID {
+	i := Thresholds{}.index(rule, name)
+	if i < 0 {
+		panic("analyze: no threshold " + rule + "." + name)
+	}
+	return thID(i)
+}
+
+// at is Get for a threshold named by its thID.
+func (t Thresholds) at(id thID) float64 {
+	if t.list == nil {
+		return DefaultThresholds[id].Value
+	}
+	return t.list[id].Value
+}

@@ -1,0 +1,38 @@
+package analyze
+
+// The thresholds the table and index rules read for every block, by
+// their place in DefaultThresholds (see Thresholds.at): a lookup by name
+// for each of a big file's blocks cost more than the rules themselves.
+var (
+	thBlobLevelsMaxLevel2            = thresholdID("blob-levels", "max_level2")
+	thIndexBrokenMinNodesShare       = thresholdID("index-broken", "min_nodes_share")
+	thIndexDeepMinDepth              = thresholdID("index-deep", "min_depth")
+	thIndexEmptyMinRecords           = thresholdID("index-empty", "min_records")
+	thIndexLowSelectivityMaxDupShare = thresholdID("index-low-selectivity", "max_dup_share")
+	thIndexLowSelectivityMinNodes    = thresholdID("index-low-selectivity", "min_nodes")
+	thIndexLowSelectivityValueShare  = thresholdID("index-low-selectivity", "value_share")
+	thIndexMaxDupWarning             = thresholdID("index-max-dup", "warning")
+	thIndexSparseLightShare          = thresholdID("index-sparse", "light_share")
+	thIndexSparseMinLeafBuckets      = thresholdID("index-sparse", "min_leaf_buckets")
+	thIndexStaleStatisticsFactor     = thresholdID("index-stale-statistics", "factor")
+	thIndexUselessMaxUniqueKeys      = thresholdID("index-useless", "max_unique_keys")
+	thIndexUselessMinNodes           = thresholdID("index-useless", "min_nodes")
+	thOatStuckWarning                = thresholdID("oat-stuck", "warning")
+	thPageSizeSmallDepth             = thresholdID("page-size-small", "depth")
+	thPageSizeSmallPageSize          = thresholdID("page-size-small", "page_size")
+	thTableDeletedMinRecords         = thresholdID("table-deleted", "min_records")
+	thTableFormatsCritical           = thresholdID("table-formats", "critical")
+	thTableFormatsWarning            = thresholdID("table-formats", "warning")
+	thTableFragmentsMinRecords       = thresholdID("table-fragments", "min_records")
+	thTableFragmentsPerRecord        = thresholdID("table-fragments", "per_record")
+	thTableFragmentsRecordShare      = thresholdID("table-fragments", "record_share")
+	thTableMaxVersionsWarning        = thresholdID("table-max-versions", "warning")
+	thTableSparseMinDataPages        = thresholdID("table-sparse", "min_data_pages")
+	thTableSparseMinFill             = thresholdID("table-sparse", "min_fill")
+	thTableSparseMinRecordLength     = thresholdID("table-sparse", "min_record_length")
+	thTableVersionLengthMinVersions  = thresholdID("table-version-length", "min_versions")
+	thTableVersionLengthRatio        = thresholdID("table-version-length", "ratio")
+	thTableVersionsCritical          = thresholdID("table-versions", "critical")
+	thTableVersionsMinVersions       = thresholdID("table-versions", "min_versions")
+	thTableVersionsWarning           = thresholdID("table-versions", "warning")
+)
