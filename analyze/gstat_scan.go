@@ -1,6 +1,10 @@
 package analyze
 
-import "github.com/fbdiag/fbdiag/parse"
+import (
+	"sync/atomic"
+
+	"github.com/fbdiag/fbdiag/parse"
+)
 
 // GstatScan analyses one gstat run block by block, as a reader delivers
 // them: a table and its indices are analysed and their rules run as soon
@@ -46,7 +50,7 @@ func NewGstatScan(file string, report int, h *parse.GstatHeader, th Thresholds, 
 	}
 	s := &GstatScan{
 		a:   a,
-		c:   &checker{a: a, th: th},
+		c:   &checker{a: a, th: th, floorOut: new(atomic.Pointer[WarningKey])},
 		env: &statsEnv{sl: newSlab(), fill: th.Get("index-deep", "page_fill"), cat: catalogueMap(opt.Catalogue)},
 	}
 	s.opt = opt
@@ -148,7 +152,7 @@ func (s *GstatScan) evaluator() *tableEval {
 func (s *GstatScan) newEval() *tableEval {
 	e := &tableEval{env: *s.env, odsMajor: s.odsMajor}
 	e.env.sl = newSlab()
-	e.c = checker{a: &GstatAnalysis{Header: s.a.Header}, th: s.c.th, collect: true}
+	e.c = checker{a: &GstatAnalysis{Header: s.a.Header}, th: s.c.th, collect: true, floorAt: s.c.floorOut}
 	return e
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/fbdiag/fbdiag/internal/extsort"
 	"github.com/fbdiag/fbdiag/parse"
@@ -145,6 +146,10 @@ type checker struct {
 	hasFloor  bool
 	early     []earlyDrop
 	earlyGone int // early ones held again (a worse one came)
+	// floorOut is where the run's checker publishes its floor at each
+	// trim, and floorAt where the checkers that evaluate its tables (on
+	// other goroutines) read it (wants).
+	floorOut, floorAt *atomic.Pointer[WarningKey]
 	// collect makes fire only gather the warnings in fired, for the scan
 	// to accept them in table order (see tableEval): a checker that
 	// evaluates tables on another goroutine touches nothing shared.
@@ -193,14 +198,34 @@ func (c *checker) fire(f finding) {
 	c.accept(w)
 }
 
-func (c *checker) warning(f finding) Warning {
-	mag := 1.0
+// magnitude is value/threshold for "above" rules and threshold/value for
+// "below" rules (1 when either is 0).
+func (f *finding) magnitude() float64 {
 	switch {
 	case f.below && f.value > 0:
-		mag = f.threshold / f.value
+		return f.threshold / f.value
 	case !f.below && f.threshold > 0:
-		mag = f.value / f.threshold
+		return f.value / f.threshold
 	}
+	return 1
+}
+
+// wants says whether f's reason and advice are worth writing. Not when
+// the run keeps only its worst warnings and f already sorts after the
+// worst kept one (the floor the scan publishes at each trim): the scan
+// will only count it, by severity, and never show it. The floor only
+// rises, and a warning that sorts after it never replaces a kept one
+// (fireLimited), so a warning without text is never shown.
+func (c *checker) wants(f *finding) bool {
+	if c.floorAt == nil {
+		return true
+	}
+	fl := c.floorAt.Load()
+	return fl == nil || CompareWarningKeys(WarningKey{f.sev, f.magnitude(), f.rule, f.object, f.table}, *fl) <= 0
+}
+
+func (c *checker) warning(f finding) Warning {
+	mag := f.magnitude()
 	// The source of the rule's threshold named by key, else of its first.
 	src := ""
 	if i := c.th.index(f.rule, f.key); i >= 0 && c.th.list != nil {

@@ -22,32 +22,44 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 	if !useless && ix.UniqueKeys != nil && ix.Nodes != nil && *ix.Nodes > 0 && float64(*ix.Nodes) >= get(thIndexUselessMinNodes) &&
 		float64(*ix.UniqueKeys) <= get(thIndexUselessMaxUniqueKeys) {
 		useless = true
-		c.fire(finding{rule: "index-useless", sev: Warn, kind: kind, object: ix.Name, table: tname, value: float64(*ix.UniqueKeys),
-			threshold: get(thIndexUselessMaxUniqueKeys), key: "max_unique_keys", unit: "keys", below: true,
-			reason: "the optimizer gains nothing from " + ix.costText(t) + "; " + ix.KindText(),
-			advice: ix.DropAdvice(schema)})
+		f := finding{rule: "index-useless", sev: Warn, kind: kind, object: ix.Name, table: tname, value: float64(*ix.UniqueKeys),
+			threshold: get(thIndexUselessMaxUniqueKeys), key: "max_unique_keys", unit: "keys", below: true}
+		if c.wants(&f) {
+			f.reason = "the optimizer gains nothing from " + ix.costText(t) + "; " + ix.KindText()
+			f.advice = ix.DropAdvice(schema)
+		}
+		c.fire(f)
 	}
 	if !useless {
 		c.lowSelectivity(ix, t, schema)
 	}
 	if t != nil && t.Records != nil && ix.Nodes != nil && *t.Records > 0 {
 		if *ix.Nodes == 0 && float64(*t.Records) >= get(thIndexEmptyMinRecords) {
-			c.fire(finding{rule: "index-empty", sev: Warn, kind: kind, object: ix.Name, table: tname, value: 0, threshold: float64(*t.Records), unit: "nodes", below: true,
-				reason: fmt.Sprintf("no keys for %d records: a partial index (Firebird 5.0+) whose condition no row meets, or a damaged index; %s", *t.Records, ix.KindText()),
-				advice: fmt.Sprintf("SELECT RDB$CONDITION_SOURCE FROM RDB$INDICES WHERE RDB$INDEX_NAME = %s; (5.0+) shows a condition; without one, rebuild it: %s",
-					sqlString(ix.Name), ix.RebuildAdvice(schema))})
+			f := finding{rule: "index-empty", sev: Warn, kind: kind, object: ix.Name, table: tname, value: 0, threshold: float64(*t.Records), unit: "nodes", below: true}
+			if c.wants(&f) {
+				f.reason = fmt.Sprintf("no keys for %d records: a partial index (Firebird 5.0+) whose condition no row meets, or a damaged index; %s", *t.Records, ix.KindText())
+				f.advice = fmt.Sprintf("SELECT RDB$CONDITION_SOURCE FROM RDB$INDICES WHERE RDB$INDEX_NAME = %s; (5.0+) shows a condition; without one, rebuild it: %s",
+					sqlString(ix.Name), ix.RebuildAdvice(schema))
+			}
+			c.fire(f)
 		} else if limit := get(thIndexBrokenMinNodesShare) * float64(*t.Records); *ix.Nodes > 0 && float64(*ix.Nodes) < limit {
-			c.fire(finding{rule: "index-broken", sev: Warn, kind: kind, object: ix.Name, table: tname, value: float64(*ix.Nodes), threshold: limit, unit: "nodes", below: true,
-				reason: fmt.Sprintf("%d keys for %d records: index inconsistent (or partial, Firebird 5.0+); %s", *ix.Nodes, *t.Records, ix.KindText()),
-				advice: ix.RebuildAdvice(schema)})
+			f := finding{rule: "index-broken", sev: Warn, kind: kind, object: ix.Name, table: tname, value: float64(*ix.Nodes), threshold: limit, unit: "nodes", below: true}
+			if c.wants(&f) {
+				f.reason = fmt.Sprintf("%d keys for %d records: index inconsistent (or partial, Firebird 5.0+); %s", *ix.Nodes, *t.Records, ix.KindText())
+				f.advice = ix.RebuildAdvice(schema)
+			}
+			c.fire(f)
 		}
 	}
 	if ix.LightShare != nil && ix.LeafBuckets != nil && float64(*ix.LeafBuckets) >= get(thIndexSparseMinLeafBuckets) &&
 		*ix.LightShare >= get(thIndexSparseLightShare) {
-		c.fire(finding{rule: "index-sparse", sev: Warn, kind: kind, object: ix.Name, table: tname, value: *ix.LightShare, threshold: get(thIndexSparseLightShare),
-			key: "light_share", unit: "share",
-			reason: fmt.Sprintf("%.0f%% of %d leaf pages under 60%% full; %s", *ix.LightShare*100, *ix.LeafBuckets, ix.KindText()),
-			advice: ix.RebuildAdvice(schema)})
+		f := finding{rule: "index-sparse", sev: Warn, kind: kind, object: ix.Name, table: tname, value: *ix.LightShare, threshold: get(thIndexSparseLightShare),
+			key: "light_share", unit: "share"}
+		if c.wants(&f) {
+			f.reason = fmt.Sprintf("%.0f%% of %d leaf pages under 60%% full; %s", *ix.LightShare*100, *ix.LeafBuckets, ix.KindText())
+			f.advice = ix.RebuildAdvice(schema)
+		}
+		c.fire(f)
 	}
 }
 
@@ -61,6 +73,18 @@ func (c *checker) indexDepth(ix *IndexStats, schema string) {
 	}
 	d := *ix.Depth
 	f := finding{rule: "index-deep", kind: "index", object: ix.Name, table: ix.Table, value: float64(d), unit: "levels"}
+	switch {
+	case ix.NeededDepth == nil:
+		f.sev, f.threshold, f.key = Info, minDepth, "min_depth"
+	case d > *ix.NeededDepth:
+		f.sev, f.threshold, f.key = Warn, float64(*ix.NeededDepth), "page_fill"
+	default:
+		f.sev, f.threshold, f.key = Info, minDepth, "min_depth"
+	}
+	if !c.wants(&f) {
+		c.fire(f)
+		return
+	}
 	lower := ""
 	if ix.LowerDepthPageSize != nil {
 		lower = fmt.Sprintf("a page size of %d would make it %d deep (gbak backup, then restore into a new file with -page_size %d)",
@@ -68,10 +92,8 @@ func (c *checker) indexDepth(ix *IndexStats, schema string) {
 	}
 	switch {
 	case ix.NeededDepth == nil:
-		f.sev, f.threshold, f.key = Info, minDepth, "min_depth"
 		f.reason = fmt.Sprintf("depth %d; gstat printed no node length, so the depth its size needs is unknown", d)
 	case d > *ix.NeededDepth:
-		f.sev, f.threshold, f.key = Warn, float64(*ix.NeededDepth), "page_fill"
 		f.reason = fmt.Sprintf("depth %d where %d leaf pages need %d (fan-out about %.0f keys per upper page, %s): the upper levels are sparse; %s",
 			d, val0(ix.LeafBuckets), *ix.NeededDepth, *ix.FanOut, ix.depthBasis, ix.KindText())
 		f.advice = "rebuild it: " + ix.RebuildAdvice(schema)
@@ -82,7 +104,6 @@ func (c *checker) indexDepth(ix *IndexStats, schema string) {
 			f.advice += "; " + lower
 		}
 	default:
-		f.sev, f.threshold, f.key = Info, minDepth, "min_depth"
 		f.reason = fmt.Sprintf("depth %d is what %d leaf pages need at this page size (fan-out about %.0f keys per upper page, %s)",
 			d, val0(ix.LeafBuckets), *ix.FanOut, ix.depthBasis)
 		switch {
@@ -108,24 +129,33 @@ func (c *checker) indexMaxDup(ix *IndexStats, odsMajor *int) {
 		return
 	}
 	f := finding{rule: "index-max-dup", kind: "index", object: ix.Name, table: ix.Table, value: float64(*ix.MaxDup), threshold: limit, unit: "keys"}
-	share := ""
-	if ix.MaxDupShare != nil {
-		share = fmt.Sprintf(" (%.1f%% of the index)", *ix.MaxDupShare*100)
-	}
 	// The clustering factor is printed from 3.0 (ODS 12) only.
 	modern := odsMajor != nil && *odsMajor >= 11 || odsMajor == nil && ix.ClusteringFactor != nil
 	switch {
 	case modern:
 		f.sev = Info
+	case odsMajor != nil:
+		f.sev = Critical
+	default:
+		f.sev = Warn
+	}
+	if !c.wants(&f) {
+		c.fire(f)
+		return
+	}
+	share := ""
+	if ix.MaxDupShare != nil {
+		share = fmt.Sprintf(" (%.1f%% of the index)", *ix.MaxDupShare*100)
+	}
+	switch {
+	case modern:
 		f.reason = fmt.Sprintf("%d more keys share one value%s: since Firebird 2.0 (ODS 11) duplicates are kept in record-number order, so garbage collection finds each entry without walking the chain; a lookup on that value returns %d rows",
 			*ix.MaxDup, share, *ix.MaxDup+1)
 		f.advice = "nothing to do for garbage collection; whether the index pays its way is index-low-selectivity's matter"
 	case odsMajor != nil:
-		f.sev = Critical
 		f.reason = fmt.Sprintf("%d more keys share one value%s: before Firebird 2.0 (ODS %d here) deletes and garbage collection walk the whole chain", *ix.MaxDup, share, *odsMajor)
 		f.advice = "make the key more selective (add the primary key as a last segment), or upgrade to Firebird 2.0 or later (backup and restore)"
 	default:
-		f.sev = Warn
 		f.reason = fmt.Sprintf("%d more keys share one value%s; the ODS is not in the input: before Firebird 2.0 deletes and garbage collection walk such a chain, since 2.0 only lookups on the value are slow", *ix.MaxDup, share)
 		f.advice = "gstat -h gives the ODS; before 2.0 make the key more selective"
 	}
@@ -155,7 +185,9 @@ func (c *checker) lowSelectivity(ix *IndexStats, t *TableStats, schema string) {
 	default:
 		return
 	}
-	f.reason, f.advice = ix.costText(t)+"; "+ix.KindText(), ix.DropAdvice(schema)
+	if c.wants(&f) {
+		f.reason, f.advice = ix.costText(t)+"; "+ix.KindText(), ix.DropAdvice(schema)
+	}
 	c.fire(f)
 }
 

@@ -10,27 +10,36 @@ func (c *checker) table(t *TableStats) {
 	const kind = "table"
 	c.tableVersions(t)
 	if t.MaxVersions != nil && float64(*t.MaxVersions) >= get(thTableMaxVersionsWarning) {
-		c.fire(finding{rule: "table-max-versions", sev: Warn, kind: kind, object: t.Name, value: float64(*t.MaxVersions), threshold: get(thTableMaxVersionsWarning), unit: "versions",
-			reason: fmt.Sprintf("one record has %d back versions: updated repeatedly while an old snapshot was open", *t.MaxVersions),
-			advice: "end long snapshot transactions; update the hot row less often"})
+		f := finding{rule: "table-max-versions", sev: Warn, kind: kind, object: t.Name, value: float64(*t.MaxVersions), threshold: get(thTableMaxVersionsWarning), unit: "versions"}
+		if c.wants(&f) {
+			f.reason = fmt.Sprintf("one record has %d back versions: updated repeatedly while an old snapshot was open", *t.MaxVersions)
+			f.advice = "end long snapshot transactions; update the hot row less often"
+		}
+		c.fire(f)
 	}
 	if t.AvgRecord != nil && *t.AvgRecord == 0 && t.Records != nil && float64(*t.Records) >= get(thTableDeletedMinRecords) {
-		c.fire(finding{rule: "table-deleted", sev: Info, kind: kind, object: t.Name, value: float64(*t.Records), threshold: get(thTableDeletedMinRecords), unit: "records",
-			reason: fmt.Sprintf("%d records with average length 0: all rows deleted, garbage collection has not run yet", *t.Records),
-			advice: fmt.Sprintf("SELECT COUNT(*) FROM %s; (reading the rows collects them) or gfix -sweep", QuoteName(t.Schema, t.Name))})
+		f := finding{rule: "table-deleted", sev: Info, kind: kind, object: t.Name, value: float64(*t.Records), threshold: get(thTableDeletedMinRecords), unit: "records"}
+		if c.wants(&f) {
+			f.reason = fmt.Sprintf("%d records with average length 0: all rows deleted, garbage collection has not run yet", *t.Records)
+			f.advice = fmt.Sprintf("SELECT COUNT(*) FROM %s; (reading the rows collects them) or gfix -sweep", QuoteName(t.Schema, t.Name))
+		}
+		c.fire(f)
 	}
 	c.tableFragments(t)
 	if t.TotalFormats != nil {
 		warn, crit := get(thTableFormatsWarning), get(thTableFormatsCritical)
-		f := finding{rule: "table-formats", kind: kind, object: t.Name, value: float64(*t.TotalFormats), unit: "formats",
-			reason: fmt.Sprintf("%d record formats of 255: at 255 the table can no longer be altered", *t.TotalFormats),
-			advice: "gbak backup and restore, which resets the formats"}
+		f := finding{rule: "table-formats", kind: kind, object: t.Name, value: float64(*t.TotalFormats), unit: "formats"}
 		switch {
 		case f.value >= crit:
 			f.sev, f.threshold, f.key = Critical, crit, "critical"
-			c.fire(f)
 		case f.value >= warn:
 			f.sev, f.threshold, f.key = Warn, warn, "warning"
+		}
+		if f.sev != "" {
+			if c.wants(&f) {
+				f.reason = fmt.Sprintf("%d record formats of 255: at 255 the table can no longer be altered", *t.TotalFormats)
+				f.advice = "gbak backup and restore, which resets the formats"
+			}
 			c.fire(f)
 		}
 	}
@@ -40,18 +49,24 @@ func (c *checker) table(t *TableStats) {
 	if !system && t.AverageFill != nil && t.DataPages != nil && float64(*t.DataPages) >= get(thTableSparseMinDataPages) &&
 		float64(*t.AverageFill) < get(thTableSparseMinFill) &&
 		(t.AvgRecord == nil || *t.AvgRecord > get(thTableSparseMinRecordLength)) {
-		c.fire(finding{rule: "table-sparse", sev: Warn, kind: kind, object: t.Name, value: float64(*t.AverageFill), threshold: get(thTableSparseMinFill), key: "min_fill", unit: "%", below: true,
-			reason: fmt.Sprintf("data pages %d%% full on average over %d pages: mass deletes left holes", *t.AverageFill, *t.DataPages),
-			advice: "gbak backup and restore compacts the table"})
+		f := finding{rule: "table-sparse", sev: Warn, kind: kind, object: t.Name, value: float64(*t.AverageFill), threshold: get(thTableSparseMinFill), key: "min_fill", unit: "%", below: true}
+		if c.wants(&f) {
+			f.reason = fmt.Sprintf("data pages %d%% full on average over %d pages: mass deletes left holes", *t.AverageFill, *t.DataPages)
+			f.advice = "gbak backup and restore compacts the table"
+		}
+		c.fire(f)
 	}
 	if t.AvgVersion != nil && t.AvgRecord != nil && *t.AvgRecord > 0 && t.Versions != nil &&
 		float64(*t.Versions) >= get(thTableVersionLengthMinVersions) {
 		r := *t.AvgVersion / *t.AvgRecord
 		if r >= get(thTableVersionLengthRatio) {
-			c.fire(finding{rule: "table-version-length", sev: Info, kind: kind, object: t.Name, value: r, threshold: get(thTableVersionLengthRatio), key: "ratio", unit: "version/record length",
-				reason: fmt.Sprintf("back versions average %.2f bytes for %.2f-byte records (%d versions, %s): whole-record versions, from deleted rows (a delete keeps the last version whole) or updates that rewrite most of a row; an update that changes little leaves a shorter difference",
-					*t.AvgVersion, *t.AvgRecord, *t.Versions, SizeText(*t.AvgVersion*float64(*t.Versions))),
-				advice: "if updates rewrite whole rows, update only the columns that change; the versions go when garbage is collected"})
+			f := finding{rule: "table-version-length", sev: Info, kind: kind, object: t.Name, value: r, threshold: get(thTableVersionLengthRatio), key: "ratio", unit: "version/record length"}
+			if c.wants(&f) {
+				f.reason = fmt.Sprintf("back versions average %.2f bytes for %.2f-byte records (%d versions, %s): whole-record versions, from deleted rows (a delete keeps the last version whole) or updates that rewrite most of a row; an update that changes little leaves a shorter difference",
+					*t.AvgVersion, *t.AvgRecord, *t.Versions, SizeText(*t.AvgVersion*float64(*t.Versions)))
+				f.advice = "if updates rewrite whole rows, update only the columns that change; the versions go when garbage is collected"
+			}
+			c.fire(f)
 		}
 	}
 	c.blobLevels(t)
@@ -76,25 +91,34 @@ func (c *checker) tableVersions(t *TableStats) {
 	default:
 		return
 	}
-	f.reason = fmt.Sprintf("%d back versions for %d records", *t.Versions, *t.Records)
 	h := c.a.Header
-	switch {
-	case h == nil || h.NextMinusOAT == nil:
-		f.reason += "; the input has no transaction markers, so whether garbage collection is blocked is unknown"
-		f.advice = "gstat -h (or fbdiag collect) shows whether an old transaction holds them"
-	default:
+	known := h != nil && h.NextMinusOAT != nil
+	held := false
+	if known {
 		gap := *h.NextMinusOAT
 		if h.NextMinusOST != nil && *h.NextMinusOST > gap {
 			gap = *h.NextMinusOST
 		}
-		shows := fmt.Sprintf("the header shows Next - OAT = %d, Next - OST = %d and OAT - OIT = %d",
-			*h.NextMinusOAT, val0(h.NextMinusOST), val0(h.OATMinusOIT))
-		if float64(gap) > get(thOatStuckWarning) {
-			f.reason += fmt.Sprintf("; %s: a transaction that old keeps these versions from garbage collection", shows)
-			f.advice = "find the oldest active transaction in MON$TRANSACTIONS and end it; the versions go once it ends"
-		} else {
+		if held = float64(gap) > get(thOatStuckWarning); !held {
 			// Nothing holds them: worth knowing, one step less severe.
 			f.sev = map[Severity]Severity{Critical: Warn, Warn: Info}[f.sev]
+		}
+	}
+	if c.wants(&f) {
+		f.reason = fmt.Sprintf("%d back versions for %d records", *t.Versions, *t.Records)
+		var shows string
+		if known {
+			shows = fmt.Sprintf("the header shows Next - OAT = %d, Next - OST = %d and OAT - OIT = %d",
+				*h.NextMinusOAT, val0(h.NextMinusOST), val0(h.OATMinusOIT))
+		}
+		switch {
+		case !known:
+			f.reason += "; the input has no transaction markers, so whether garbage collection is blocked is unknown"
+			f.advice = "gstat -h (or fbdiag collect) shows whether an old transaction holds them"
+		case held:
+			f.reason += fmt.Sprintf("; %s: a transaction that old keeps these versions from garbage collection", shows)
+			f.advice = "find the oldest active transaction in MON$TRANSACTIONS and end it; the versions go once it ends"
+		default:
 			f.reason += fmt.Sprintf("; %s: nothing holds garbage collection back now, these are versions of recent updates and deletes not collected yet", shows)
 			f.advice = "they go when the rows are next read (garbage collection) or at the next sweep (gfix -sweep); if they keep growing between snapshots (fbdiag gstat diff), look for long transactions"
 		}
@@ -119,6 +143,10 @@ func (c *checker) tableFragments(t *TableStats) {
 	}
 	f := finding{rule: "table-fragments", sev: Warn, kind: "table", object: t.Name, value: *t.FragmentsPerRecord, threshold: get(thTableFragmentsPerRecord),
 		key: "per_record", unit: "fragments/record"}
+	if !c.wants(&f) {
+		c.fire(f)
+		return
+	}
 	lengths := "records of unknown length"
 	if t.AvgRecord != nil {
 		lengths = fmt.Sprintf("records average %.0f bytes stored", *t.AvgRecord)
@@ -172,9 +200,13 @@ func (c *checker) blobLevels(t *TableStats) {
 	if len(t.BlobLevels) <= 2 || float64(t.BlobLevels[2]) <= get(thBlobLevelsMaxLevel2) {
 		return
 	}
-	f := finding{rule: "blob-levels", sev: Info, kind: "table", object: t.Name, value: float64(t.BlobLevels[2]), threshold: get(thBlobLevelsMaxLevel2), unit: "blobs",
-		reason: fmt.Sprintf("%d blobs at level 2 (pages of blob page numbers)", t.BlobLevels[2]),
-		advice: "nothing to fix: the blobs are stored whole"}
+	f := finding{rule: "blob-levels", sev: Info, kind: "table", object: t.Name, value: float64(t.BlobLevels[2]), threshold: get(thBlobLevelsMaxLevel2), unit: "blobs"}
+	if !c.wants(&f) {
+		c.fire(f)
+		return
+	}
+	f.reason = fmt.Sprintf("%d blobs at level 2 (pages of blob page numbers)", t.BlobLevels[2])
+	f.advice = "nothing to fix: the blobs are stored whole"
 	if h := c.a.Header; h != nil && h.PageSize != nil {
 		p := float64(*h.PageSize)
 		f.reason += fmt.Sprintf(": each bigger than about %s at %d-byte pages", SizeText(p/4*p), *h.PageSize)

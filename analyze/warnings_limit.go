@@ -134,6 +134,10 @@ func (c *checker) trimWarnings() {
 	}
 	if len(c.a.Warnings) == c.limit {
 		c.floor, c.hasFloor = c.a.Warnings[c.limit-1].Key(), true
+		if c.floorOut != nil {
+			fl := c.floor
+			c.floorOut.Store(&fl)
+		}
 	}
 	c.reindex()
 }

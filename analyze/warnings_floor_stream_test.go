@@ -1,0 +1,68 @@
+package analyze
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/bigfile"
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// A stream that keeps the 5 worst warnings of 4 MiB of the shop sample's
+// blocks (3,150 tables) writes the reasons of few of the others: the
+// workers leave out those under the published floor. (Those evaluated
+// before the first floor, at most the batches in flight, 512 tables,
+// have theirs.) What it keeps
+// and counts is GstatWith's, as if every reason had been written.
+func TestStreamFloorSkipsText(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "fb30", "shop-gstat-a-r.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := bigfile.Gstat(&buf, src, 4<<20); err != nil {
+		t.Fatal(err)
+	}
+	reps, err := parse.ReadGstat(bytes.NewReader(buf.Bytes()), "big")
+	if err != nil || len(reps) != 1 {
+		t.Fatal(len(reps), err)
+	}
+	whole := GstatWith(reps[0], NewThresholds(), GstatOptions{})
+
+	var got *GstatAnalysis
+	tables, fired, textless := 0, 0, 0
+	err = StreamGstat(bytes.NewReader(buf.Bytes()), "big", NewThresholds(), GstatOptions{}, GstatStream{
+		WarningLimit: 5,
+		Table: func(a *GstatAnalysis, _ *TableStats) error {
+			tables++
+			for _, w := range a.TableWarnings() {
+				fired++
+				if w.Reason == "" {
+					textless++
+				}
+			}
+			return nil
+		},
+		Run: func(a *GstatAnalysis, _ *parse.GstatReport) error { got = a; return nil },
+	})
+	if err != nil || got == nil {
+		t.Fatal(err)
+	}
+	g, _ := json.Marshal(got.Warnings)
+	w, _ := json.Marshal(whole.Warnings[:5])
+	if !bytes.Equal(g, w) || got.Totals.Warnings != len(whole.Warnings) {
+		t.Fatalf("kept %s (%d in all)\nwant %s (%d)", g, got.Totals.Warnings, w, len(whole.Warnings))
+	}
+	for _, w := range got.Warnings {
+		if w.Reason == "" || w.Advice == "" {
+			t.Errorf("a kept warning without its text: %+v", w)
+		}
+	}
+	t.Logf("%d tables, %d warnings fired, %d without text", tables, fired, textless)
+	if tables != 3150 || fired != len(whole.Warnings) || textless < fired*8/10 {
+		t.Errorf("%d tables, %d of %d warnings fired without text; want 3150 tables and at least 80 %% without", tables, textless, fired)
+	}
+}
