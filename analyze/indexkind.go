@@ -112,13 +112,19 @@ func (ix *IndexStats) IsConstraintIndex() bool {
 
 // KindText says what the index is and how fbdiag knows, for reasons.
 func (ix *IndexStats) KindText() string {
-	what := map[string]string{
-		IndexPrimaryKey: "the index of a PRIMARY KEY",
-		IndexForeignKey: "the index of a FOREIGN KEY",
-		IndexUnique:     "the index of a UNIQUE constraint",
-		IndexPlain:      "a plain index (no constraint uses it)",
-		IndexSystem:     "an index of a system table",
-	}[ix.Kind]
+	var what string
+	switch ix.Kind {
+	case IndexPrimaryKey:
+		what = "the index of a PRIMARY KEY"
+	case IndexForeignKey:
+		what = "the index of a FOREIGN KEY"
+	case IndexUnique:
+		what = "the index of a UNIQUE constraint"
+	case IndexPlain:
+		what = "a plain index (no constraint uses it)"
+	case IndexSystem:
+		what = "an index of a system table"
+	}
 	switch {
 	case ix.KindSource == KindFromCatalogue && ix.Constraint != nil:
 		return fmt.Sprintf("%s (constraint %s, from RDB$RELATION_CONSTRAINTS)", what, *ix.Constraint)
@@ -137,12 +143,12 @@ func (ix *IndexStats) RebuildAdvice(schema string) string {
 	name := QuoteName(schema, ix.Name)
 	switch ix.Kind {
 	case IndexPlain:
-		return fmt.Sprintf("ALTER INDEX %s INACTIVE; ALTER INDEX %s ACTIVE;", name, name)
+		return "ALTER INDEX " + name + " INACTIVE; ALTER INDEX " + name + " ACTIVE;"
 	case IndexSystem:
 		return "only a gbak backup and restore rebuilds the index of a system table"
 	case IndexUnknown:
-		return fmt.Sprintf("ALTER INDEX %s INACTIVE; ALTER INDEX %s ACTIVE; (if Firebird refuses with \"Cannot deactivate index used by an integrity constraint\", "+
-			"it serves a constraint: rebuild it by a gbak backup and restore instead)", name, name)
+		return "ALTER INDEX " + name + " INACTIVE; ALTER INDEX " + name + " ACTIVE; (if Firebird refuses with \"Cannot deactivate index used by an integrity constraint\", " +
+			"it serves a constraint: rebuild it by a gbak backup and restore instead)"
 	}
 	return "Firebird refuses ALTER INDEX ... INACTIVE on a constraint's index: rebuild it by a gbak backup and restore, or by " +
 		ix.dropConstraint(schema) + " and adding it again with the same definition" + ix.referencedBy()
@@ -153,9 +159,9 @@ func (ix *IndexStats) DropAdvice(schema string) string {
 	name := QuoteName(schema, ix.Name)
 	switch ix.Kind {
 	case IndexPlain:
-		return fmt.Sprintf("if no query plan uses it: DROP INDEX %s; or replace it by a compound index that starts with a selective column", name)
+		return "if no query plan uses it: DROP INDEX " + name + "; or replace it by a compound index that starts with a selective column"
 	case IndexUnknown:
-		return fmt.Sprintf("if no query plan uses it: DROP INDEX %s; (Firebird refuses if it serves a constraint: a foreign key keeps its index while the constraint exists)", name)
+		return "if no query plan uses it: DROP INDEX " + name + "; (Firebird refuses if it serves a constraint: a foreign key keeps its index while the constraint exists)"
 	case IndexForeignKey:
 		return "Firebird keeps a foreign key's index while the constraint exists; it goes only with the reference check, by " + ix.dropConstraint(schema)
 	}

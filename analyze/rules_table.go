@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"slices"
+	"strconv"
 )
 
 func (c *checker) table(t *TableStats) {
@@ -105,21 +106,24 @@ func (c *checker) tableVersions(t *TableStats) {
 		}
 	}
 	if c.wants(&f) {
-		f.reason = fmt.Sprintf("%d back versions for %d records", *t.Versions, *t.Records)
+		// (One of the most frequent warnings of a big file: strconv, not
+		// Sprintf.)
+		itoa := func(n int64) string { return strconv.FormatInt(n, 10) }
+		f.reason = itoa(*t.Versions) + " back versions for " + itoa(*t.Records) + " records"
 		var shows string
 		if known {
-			shows = fmt.Sprintf("the header shows Next - OAT = %d, Next - OST = %d and OAT - OIT = %d",
-				*h.NextMinusOAT, val0(h.NextMinusOST), val0(h.OATMinusOIT))
+			shows = "the header shows Next - OAT = " + itoa(*h.NextMinusOAT) + ", Next - OST = " + itoa(val0(h.NextMinusOST)) +
+				" and OAT - OIT = " + itoa(val0(h.OATMinusOIT))
 		}
 		switch {
 		case !known:
 			f.reason += "; the input has no transaction markers, so whether garbage collection is blocked is unknown"
 			f.advice = "gstat -h (or fbdiag collect) shows whether an old transaction holds them"
 		case held:
-			f.reason += fmt.Sprintf("; %s: a transaction that old keeps these versions from garbage collection", shows)
+			f.reason += "; " + shows + ": a transaction that old keeps these versions from garbage collection"
 			f.advice = "find the oldest active transaction in MON$TRANSACTIONS and end it; the versions go once it ends"
 		default:
-			f.reason += fmt.Sprintf("; %s: nothing holds garbage collection back now, these are versions of recent updates and deletes not collected yet", shows)
+			f.reason += "; " + shows + ": nothing holds garbage collection back now, these are versions of recent updates and deletes not collected yet"
 			f.advice = "they go when the rows are next read (garbage collection) or at the next sweep (gfix -sweep); if they keep growing between snapshots (fbdiag gstat diff), look for long transactions"
 		}
 	}
