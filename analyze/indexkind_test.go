@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -91,5 +93,42 @@ func TestIndexAdviceQuotes(t *testing.T) {
 	}
 	if got := ix.StatisticsAdvice("PUBLIC"); got != `SET STATISTICS INDEX PUBLIC."my ""odd"" idx";` {
 		t.Errorf("statistics: %s", got)
+	}
+}
+
+// isGeneratedName accepts what the patterns ^RDB\$PRIMARY[0-9]+$,
+// ^RDB\$FOREIGN[0-9]+$ and ^RDB\$[0-9]+$ accept, and nothing else.
+func TestIsGeneratedName(t *testing.T) {
+	res := map[string]*regexp.Regexp{
+		"RDB$PRIMARY": regexp.MustCompile(`^RDB\$PRIMARY[0-9]+$`),
+		"RDB$FOREIGN": regexp.MustCompile(`^RDB\$FOREIGN[0-9]+$`),
+		"RDB$":        regexp.MustCompile(`^RDB\$[0-9]+$`),
+	}
+	names := []string{"", "RDB$", "RDB$1", "RDB$12x", "RDB$PRIMARY", "RDB$PRIMARY1", "RDB$PRIMARY01", "RDB$PRIMARY1 ",
+		"rdb$primary1", "RDB$FOREIGN9", "RDB$FOREIGN", "RDB$FOREIGN9\n", "RDB$٣", "RDB$PRIMARY١", "XRDB$1", "RDB$1$", "RDB$INDEX_1", "ORDERS_PK"}
+	rng := rand.New(rand.NewPCG(5, 6))
+	alphabet := "RDB$PRIMAYFOEGN0123456789x_ "
+	for range 20000 {
+		b := []byte([]string{"RDB$PRIMARY", "RDB$FOREIGN", "RDB$"}[rng.IntN(3)])
+		for range rng.IntN(4) {
+			b = append(b, alphabet[rng.IntN(len(alphabet))])
+		}
+		if rng.IntN(4) == 0 && len(b) > 0 {
+			b = b[rng.IntN(len(b)):]
+		}
+		names = append(names, string(b))
+	}
+	matched := 0
+	for _, n := range names {
+		for prefix, re := range res {
+			if got, want := isGeneratedName(n, prefix), re.MatchString(n); got != want {
+				t.Fatalf("isGeneratedName(%q, %q) = %v, the pattern says %v", n, prefix, got, want)
+			} else if got {
+				matched++
+			}
+		}
+	}
+	if matched < 1000 {
+		t.Fatalf("only %d matches: the names do not test it", matched)
 	}
 }
