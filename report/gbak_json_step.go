@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/printable"
 )
 
 // stepIndent is the depth of a step in the steps array.
@@ -128,7 +129,15 @@ func appendFloatP(b []byte, v *float64, ok bool) ([]byte, bool) {
 // appendJSONString appends s quoted as encoding/json quotes it without
 // HTML escaping: \" \\ \b \f \n \r \t, other control characters as
 // \u00xx, invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped.
-func appendJSONString(b []byte, s string) []byte {
+func appendJSONString(b []byte, s string) []byte { return appendQuoted(b, s, false) }
+
+// appendGuardedString is appendJSONString that also escapes what
+// printable.Writer escapes in a JSON document (C1 and bidi controls, as
+// \u escapes of the same characters): the bytes printable.Writer would
+// pass on, so that they can be written past it.
+func appendGuardedString(b []byte, s string) []byte { return appendQuoted(b, s, true) }
+
+func appendQuoted(b []byte, s string, guard bool) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0
@@ -168,6 +177,9 @@ func appendJSONString(b []byte, s string) []byte {
 		case r == '\u2028' || r == '\u2029':
 			b = append(b, s[start:i]...)
 			b = append(b, '\\', 'u', '2', '0', '2', hex[r&0xf])
+		case guard && printable.Escapes(r):
+			b = append(b, s[start:i]...)
+			b = append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 		default:
 			i += size
 			continue

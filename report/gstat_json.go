@@ -1,15 +1,14 @@
 package report
 
 import (
-	"bytes"
 	"cmp"
 	"fmt"
 	"io"
 	"slices"
-	"sync"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
+	"github.com/fbdiag/fbdiag/internal/printable"
 )
 
 // GstatJSON writes a gstat analysis as the JSON of docs/gstat-json.md
@@ -21,6 +20,10 @@ import (
 type GstatJSON struct {
 	*jsonOut
 	tables int
+	table  []byte // Table's buffer
+	// guard: the strings of the tables and warnings are escaped as a
+	// printable.Writer would (NewGstatJSONGuarded).
+	guard bool
 
 	// As a WarningSink (analyze.GstatStream's Sink), the warnings are
 	// sorted as they fire by a sorter that writes sorted runs of them to
@@ -79,7 +82,7 @@ func (g *GstatJSON) Put(id int, w analyze.Warning) error {
 	if g.spool == nil {
 		g.spool = extsort.New(compareSpooled, spooledCodec, spoolBudget)
 	}
-	b, ok := appendWarning(make([]byte, 0, 400+len(w.Reason)+len(w.Advice)+len(w.Source)), &w)
+	b, ok := appendWarning(make([]byte, 0, 400+len(w.Reason)+len(w.Advice)+len(w.Source)), &w, g.guard)
 	if !ok {
 		var err error
 		if b, err = g.encoded(&w, "    "); err != nil {
@@ -118,7 +121,7 @@ func (g *GstatJSON) spooledWarnings() {
 		n++
 		g.raw("\n    ")
 		if g.err == nil {
-			_, g.err = g.w.Write(r.b)
+			_, g.err = g.pass.Write(r.b)
 		}
 		return g.err
 	})
@@ -133,7 +136,27 @@ func (g *GstatJSON) spooledWarnings() {
 
 // NewGstatJSON starts one run's document: file, report and header.
 func NewGstatJSON(w io.Writer, a *analyze.GstatAnalysis) *GstatJSON {
-	g := &GstatJSON{jsonOut: newJSONOut(w)}
+	return newGstatJSON(w, a, false)
+}
+
+// NewGstatJSONGuarded is NewGstatJSON for a w that a printable.Writer
+// guards (printable.Writer.Unguarded): the document goes to w as that
+// guard would pass it on, the tables and warnings escaped as they are
+// encoded and the rest through a guard of its own, so that the writing
+// goroutine does not scan hundreds of megabytes again. Its tables are
+// AppendGstatTable's with guard.
+func NewGstatJSONGuarded(w io.Writer, a *analyze.GstatAnalysis) *GstatJSON {
+	return newGstatJSON(w, a, true)
+}
+
+func newGstatJSON(w io.Writer, a *analyze.GstatAnalysis, guard bool) *GstatJSON {
+	var g *GstatJSON
+	if guard {
+		g = &GstatJSON{jsonOut: newJSONOut(printable.NewWriter(w)), guard: true}
+		g.pass = w
+	} else {
+		g = &GstatJSON{jsonOut: newJSONOut(w)}
+	}
 	g.raw("{\n")
 	g.field("file", a.File, "  ", false)
 	g.field("report", a.Report, "  ", false)
@@ -148,34 +171,41 @@ func (g *GstatJSON) Table(t *analyze.TableStats) {
 		return
 	}
 	var b []byte
-	if b, g.err = g.encoded(t, "    "); g.err == nil {
+	if b, g.err = AppendGstatTable(g.table[:0], t, g.guard); g.err == nil {
 		g.TableEncoded(b)
 	}
+	g.table = b
 }
 
-// TableEncoded writes a table that EncodeGstatTable encoded, as Table
-// would.
+// TableEncoded writes a table that AppendGstatTable encoded (with guard
+// for a NewGstatJSONGuarded document), as Table would.
 func (g *GstatJSON) TableEncoded(b []byte) {
 	if g.tables > 0 {
-		g.raw(",")
+		g.raw(",\n    ")
+	} else {
+		g.raw("\n    ")
 	}
-	g.raw("\n    ")
 	if g.err == nil {
-		_, g.err = g.w.Write(b)
+		_, g.err = g.pass.Write(b)
 	}
 	g.tables++
 }
 
-var tableEncoders = sync.Pool{New: func() any { return newJSONOut(nil) }}
-
-// EncodeGstatTable is t's JSON as GstatJSON.Table writes it, for a
+// AppendGstatTable appends t's JSON as GstatJSON.Table writes it, for a
 // stream to encode tables on several cores (analyze.GstatStream's
-// Prepare) and write them in order with TableEncoded.
-func EncodeGstatTable(t *analyze.TableStats) ([]byte, error) {
-	o := tableEncoders.Get().(*jsonOut)
-	defer tableEncoders.Put(o)
-	b, err := o.encoded(t, "    ")
-	return bytes.Clone(b), err
+// Prepare) and write them in order with TableEncoded. With guard, the
+// bytes are those a printable.Writer passes on (NewGstatJSONGuarded).
+func AppendGstatTable(b []byte, t *analyze.TableStats, guard bool) ([]byte, error) {
+	out, ok := appendTableStats(b, t, guard)
+	if ok {
+		return out, nil
+	}
+	// A NaN or an infinity: encoding/json says so.
+	o := newJSONOut(nil)
+	if _, err := o.encoded(t, tableIndent); err != nil {
+		return b, err
+	}
+	return b, fmt.Errorf("encoding table %s: a figure JSON cannot hold", t.Name)
 }
 
 // Close writes what the end of the run brings and ends the document.

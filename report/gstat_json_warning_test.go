@@ -41,12 +41,12 @@ func TestAppendWarning(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, ok := appendWarning(nil, &w)
+		got, ok := appendWarning(nil, &w, false)
 		if !ok || string(got) != string(want) {
 			t.Fatalf("%s on %s:\n got %s\nwant %s", w.Rule, w.Object, got, want)
 		}
 	}
-	if _, ok := appendWarning(nil, &analyze.Warning{Value: math.NaN()}); ok {
+	if _, ok := appendWarning(nil, &analyze.Warning{Value: math.NaN()}, false); ok {
 		t.Error("NaN accepted")
 	}
 }

@@ -13,15 +13,19 @@ import (
 // json.Encoder with SetIndent("", "  ") would give the whole: each value
 // is encoded alone at its depth. The first error stops it.
 type jsonOut struct {
-	w   io.Writer
-	buf bytes.Buffer // the compact encoding
-	ind []byte       // buf indented
-	enc *json.Encoder
-	err error
+	w io.Writer
+	// pass takes the bytes that need no guard: raw's, and a guarded
+	// document's escaped tables and warnings (NewGstatJSONGuarded); else
+	// it is w.
+	pass io.Writer
+	buf  bytes.Buffer // the compact encoding
+	ind  []byte       // buf indented
+	enc  *json.Encoder
+	err  error
 }
 
 func newJSONOut(w io.Writer) *jsonOut {
-	o := &jsonOut{w: w}
+	o := &jsonOut{w: w, pass: w}
 	o.enc = json.NewEncoder(&o.buf)
 	o.enc.SetEscapeHTML(false)
 	return o
@@ -29,7 +33,7 @@ func newJSONOut(w io.Writer) *jsonOut {
 
 func (o *jsonOut) raw(s string) {
 	if o.err == nil {
-		_, o.err = io.WriteString(o.w, s)
+		_, o.err = io.WriteString(o.pass, s)
 	}
 }
 

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/printable"
 	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/plot"
@@ -369,7 +371,15 @@ func streamGstatJSON(stdin io.Reader, st *gstatStream, name string, th analyze.T
 		return err
 	}
 	defer rc.Close()
-	bw := bufio.NewWriterSize(st.e.stdout, 64<<10)
+	// The document is hundreds of megabytes for a big database: rather
+	// than have the terminal's guard (main's printable.Writer) scan it on
+	// this goroutine, the tables and warnings are escaped as they are
+	// encoded, the tables on the workers, and written past the guard.
+	w, guard := st.e.stdout, false
+	if pw, ok := w.(*printable.Writer); ok {
+		w, guard = pw.Unguarded(), true
+	}
+	bw := bufio.NewWriterSize(w, 64<<10)
 	var g *report.GstatJSON
 	defer func() {
 		if g != nil {
@@ -381,24 +391,32 @@ func streamGstatJSON(stdin io.Reader, st *gstatStream, name string, th analyze.T
 		// tables); the warnings, written after the tables, wait in a
 		// temporary file: a run can have a hundred thousand.
 		Sink: func(a *analyze.GstatAnalysis) analyze.WarningSink {
-			g = report.NewGstatJSON(bw, a)
+			if guard {
+				g = report.NewGstatJSONGuarded(bw, a)
+			} else {
+				g = report.NewGstatJSON(bw, a)
+			}
 			return g
 		},
 		// Tables are encoded on the workers that analyse them, written
-		// here in order.
+		// here in order; their buffers go back to tableBuffers.
 		Prepare: func(t *analyze.TableStats) any {
-			b, err := report.EncodeGstatTable(t)
+			p := tableBuffers.Get().(*[]byte)
+			b, err := report.AppendGstatTable((*p)[:0], t, guard)
 			if err != nil {
+				tableBuffers.Put(p)
 				return err
 			}
-			return b
+			*p = b
+			return p
 		},
 		Table: func(a *analyze.GstatAnalysis, _ *analyze.TableStats) error {
 			switch p := a.Prepared().(type) {
 			case error:
 				return p
-			case []byte:
-				g.TableEncoded(p)
+			case *[]byte:
+				g.TableEncoded(*p)
+				tableBuffers.Put(p)
 			}
 			return nil
 		},
@@ -417,6 +435,10 @@ func streamGstatJSON(stdin io.Reader, st *gstatStream, name string, th analyze.T
 	}
 	return noGstatErr(err, shown)
 }
+
+// tableBuffers hold the JSON of the tables between the worker that
+// encodes one and the goroutine that writes it.
+var tableBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
 // streamGstatCSV writes the CSV of each run of one input as its tables
 // are analysed (view.GstatCSV).

@@ -61,6 +61,13 @@ func escaped(r rune, n int) bool {
 	return isBidi(r) || r == 0x2028 || r == 0x2029
 }
 
+// Escapes reports whether Writer writes r, a character of two bytes or
+// more in valid UTF-8, as a \u escape: the C1 controls, the bidi
+// controls, U+2028 and U+2029 (all below U+10000: four hex digits). A
+// writer that escapes these itself (a JSON string's \u2028, \u202e) can
+// write past the Writer (Unguarded).
+func Escapes(r rune) bool { return r >= 0x80 && escaped(r, 2) }
+
 // isBidi reports the characters that change the direction of the text
 // around them (Unicode's Bidi_Control property).
 func isBidi(r rune) bool {
@@ -120,6 +127,10 @@ func plain8(x uint64) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	return (x|(x-0x20*ones))&highs == 0
 }
+
+// Unguarded is the writer w guards, for bytes already escaped as Write
+// would escape them.
+func (w *Writer) Unguarded() io.Writer { return w.w }
 
 // NewWriter returns a Writer over w.
 func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }

@@ -1,0 +1,264 @@
+package report
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/printable"
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// stdTableStats is a table as encoding/json writes it in the tables
+// array (the oracle of appendTableStats); with guard, as a
+// printable.Writer passes those bytes on. ok is false when encoding/json
+// refuses the table.
+func stdTableStats(t testing.TB, ts *analyze.TableStats, guard bool) (string, bool) {
+	t.Helper()
+	var b bytes.Buffer
+	e := json.NewEncoder(&b)
+	e.SetEscapeHTML(false)
+	e.SetIndent(tableIndent, "  ")
+	if err := e.Encode(ts); err != nil {
+		return "", false
+	}
+	out := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
+	if !guard {
+		return string(out), true
+	}
+	var g bytes.Buffer
+	if _, err := printable.NewWriter(&g).Write(out); err != nil {
+		t.Fatal(err)
+	}
+	return g.String(), true
+}
+
+// checkTableStats fails unless appendTableStats writes the oracle's bytes
+// for ts, guarded and not, or refuses what encoding/json refuses.
+func checkTableStats(t testing.TB, what string, ts *analyze.TableStats) {
+	t.Helper()
+	for _, guard := range []bool{false, true} {
+		got, ok := appendTableStats([]byte("prefix"), ts, guard)
+		want, wantOK := stdTableStats(t, ts, guard)
+		if ok != wantOK {
+			t.Fatalf("%s (guard %v): appendTableStats ok %v, encoding/json ok %v", what, guard, ok, wantOK)
+		}
+		if ok && string(got[len("prefix"):]) != want {
+			t.Fatalf("%s (guard %v): %s", what, guard, firstDifference(want, string(got[len("prefix"):])))
+		}
+	}
+}
+
+// gstatSamples are the gstat outputs of the corpus and testdata.
+func gstatSamples(t testing.TB) []string {
+	corpus := testutil.CorpusDir(t)
+	var files []string
+	for _, g := range []string{
+		filepath.Join(corpus, "public", "gstat", "*"),
+		filepath.Join(corpus, "fb30", "*gstat*"),
+		testutil.Testdata(t, "fb30", "*gstat*"),
+		testutil.Testdata(t, "gstat", "*.txt"),
+		testutil.Testdata(t, "growth", "*.txt"),
+		testutil.Testdata(t, "mixed", "*.txt"),
+	} {
+		m, _ := filepath.Glob(g)
+		files = append(files, m...)
+	}
+	if len(files) < 80 {
+		t.Fatalf("%d gstat samples found", len(files))
+	}
+	return files
+}
+
+// TestAppendTableStats: the hand-written encoding of every table of every
+// gstat sample of the corpus and testdata (and of their variants with
+// huge numbers), of tables with every field null, set or empty, strings
+// with every kind of escape and floats at the ends of the plain form, and
+// of random tables, has encoding/json's bytes, and printable.Writer's
+// when guarded.
+func TestAppendTableStats(t *testing.T) {
+	// A new field must be taught to appendTableStats and appendIndexStats
+	// (fillRandom fails on a type it does not know).
+	if n := reflect.TypeFor[analyze.TableStats]().NumField(); n != 28 {
+		t.Fatalf("TableStats has %d fields; appendTableStats writes 28", n)
+	}
+	if n := reflect.TypeFor[analyze.IndexStats]().NumField(); n != 26 {
+		t.Fatalf("IndexStats has %d fields; appendIndexStats writes 25 (and depthBasis is not exported)", n)
+	}
+	tables, indices := 0, 0
+	for _, path := range gstatSamples(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, text := range [][]byte{data, bytes.ReplaceAll(data, []byte("0"), []byte("9999999999"))} {
+			reps, _ := parse.ReadGstat(bytes.NewReader(text), filepath.Base(path))
+			for _, rep := range reps {
+				a := analyze.Gstat(rep, analyze.NewThresholds())
+				for i := range a.Tables {
+					checkTableStats(t, filepath.Base(path)+": "+a.Tables[i].Name, &a.Tables[i])
+					tables++
+					indices += len(a.Tables[i].Indices)
+				}
+			}
+		}
+	}
+	if tables < 1000 || indices < 1000 {
+		t.Fatalf("%d tables, %d indices", tables, indices)
+	}
+
+	f := func(v float64) *float64 { return &v }
+	i := func(v int64) *int64 { return &v }
+	s := func(v string) *string { return &v }
+	fill := parse.GstatFill{1, 0, -3, 1 << 62, 5}
+	full := analyze.IndexStats{Name: "RDB$PRIMARY1", ID: 1, Table: "T", Kind: "primary key", KindSource: "name",
+		Constraint: s("PK_T"), Depth: i(3), LeafBuckets: i(0), Nodes: i(-1 << 63), TotalDup: i(1<<63 - 1), MaxDup: i(7), SizeBytes: i(4096),
+		UniqueKeys: i(1), Selectivity: f(1e-7), DupRatio: f(0.5), MaxDupShare: f(1e21), ClusteringFactor: i(9), ClusteringRatio: f(math.Copysign(0, -1)),
+		Fill: &fill, LightShare: f(9.99e-7), NeededDepth: i(2), RebuiltDepth: i(2), FanOut: f(123456789012345678901234.0),
+		LowerDepthPageSize: i(16384), LowerDepth: i(1)}
+	odd := []string{"", "a\"b\\c", "\b\f\n\r\t\x00\x01\x1f\x7f", "<&>", "Восстановление 測試 😀", "bad \xff\xfe utf8 \xe2\x82",
+		"sep \u2028 \u2029 end", `"PUBLIC"."ORDER_LINE"`, "c1 \u0085 \u009f bidi \u202e\u061c\u200e\u2066\u2069 \u202a", "\ufffd \u00a0 \u2000"}
+	var hand []analyze.TableStats
+	for _, name := range odd {
+		ix := full
+		ix.Name, ix.Table, ix.Kind, ix.KindSource, ix.Constraint = name, name, name, name, &name
+		hand = append(hand,
+			analyze.TableStats{Name: name, Schema: name, SizeSource: &name, Indices: []analyze.IndexStats{ix, {Name: name}}},
+			analyze.TableStats{Name: name, BlobLevels: []int64{}, BlobLevelBytes: []int64{}, Indices: []analyze.IndexStats{}})
+	}
+	for _, v := range []float64{0, 1e-6, 9.99e-7, 1e-7, 1.5e-300, 5e-324, 1e20, 1e21, math.MaxFloat64, -0.001, -1e-9, 0.1, 24.882, 605729.17, 1.0 / 3} {
+		fi := 42
+		hand = append(hand, analyze.TableStats{Name: "T", ID: -5, Records: i(1), Versions: i(0), MaxVersions: i(2),
+			AvgRecord: f(v), AvgVersion: f(-v), AvgUnpacked: f(v * 3), VersionsPerRecord: f(v), Fragments: i(4), MaxFragments: i(5),
+			FragmentsPerRecord: f(v), DataPages: i(6), AverageFill: &fi, PrimaryPages: i(7), SecondaryPages: i(8), SweptPages: i(9),
+			BigRecordPages: i(10), SizeBytes: i(11), SizeSource: s("table_size"), TotalFormats: i(12), UsedFormats: i(13), Blobs: i(14),
+			BlobLevels: []int64{1, 2, 3}, BlobLevelBytes: []int64{-1 << 63}, IndexBytes: i(15), Indices: []analyze.IndexStats{full, full}})
+	}
+	for k := range hand {
+		checkTableStats(t, "hand-made table", &hand[k])
+	}
+	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
+		checkTableStats(t, "NaN or infinite table figure", &analyze.TableStats{AvgRecord: f(bad)})
+		checkTableStats(t, "NaN or infinite index figure", &analyze.TableStats{Indices: []analyze.IndexStats{{FanOut: f(bad)}}})
+	}
+
+	rnd := rand.New(rand.NewPCG(16, 16))
+	var seed [256]byte
+	for n := range 3000 {
+		for k := range seed {
+			seed[k] = byte(rnd.Uint32())
+		}
+		var ts analyze.TableStats
+		fillRandom(t, reflect.ValueOf(&ts).Elem(), &fuzzBytes{b: seed[:]})
+		checkTableStats(t, "random table "+string(rune('0'+n%10)), &ts)
+	}
+}
+
+// FuzzAppendTableStats compares appendTableStats with encoding/json on
+// tables made from the fuzzer's bytes.
+func FuzzAppendTableStats(f *testing.F) {
+	f.Add([]byte{})
+	f.Add(bytes.Repeat([]byte{1}, 200))
+	f.Add(bytes.Repeat([]byte{0xff, 0x03, 0xe2, 0x80, 0xae}, 60))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var ts analyze.TableStats
+		fillRandom(t, reflect.ValueOf(&ts).Elem(), &fuzzBytes{b: data})
+		checkTableStats(t, "fuzzed table", &ts)
+	})
+}
+
+// fuzzBytes hands out the bytes of a fuzz input (zeros past its end).
+type fuzzBytes struct{ b []byte }
+
+func (s *fuzzBytes) byte() byte {
+	if len(s.b) == 0 {
+		return 0
+	}
+	c := s.b[0]
+	s.b = s.b[1:]
+	return c
+}
+
+func (s *fuzzBytes) uint64() uint64 {
+	var x [8]byte
+	for k := range x {
+		x[k] = s.byte()
+	}
+	return binary.LittleEndian.Uint64(x[:])
+}
+
+// fuzzFloats are the floats at the edges of encoding/json's forms.
+var fuzzFloats = []float64{0, math.Copysign(0, -1), 1e-6, 9.99e-7, 1e21, 9.99e20, 5e-324, math.MaxFloat64, 0.1, 1.0 / 3, 100, 1e-7, math.NaN(), math.Inf(1)}
+
+// fuzzStrings are pieces of strings with what a JSON string escapes and
+// what printable.Writer escapes.
+var fuzzStrings = []string{"A", "\"", "\\", "\n", "\x00", "\x7f", "<", "&", "\u2028", "\u2029", "\u0085", "\u202e", "\u200f", "\xff", "\xe2\x80", "é", "😀", "\ufffd", " "}
+
+// fillRandom sets v's exported fields from s: pointers nil or set, slices
+// nil, empty or short, numbers of every size, floats among fuzzFloats or
+// any bit pattern, strings of raw bytes or of fuzzStrings.
+func fillRandom(t testing.TB, v reflect.Value, s *fuzzBytes) {
+	switch v.Kind() {
+	case reflect.Struct:
+		for k := range v.NumField() {
+			if v.Type().Field(k).IsExported() {
+				fillRandom(t, v.Field(k), s)
+			}
+		}
+	case reflect.Pointer:
+		if s.byte()&3 != 0 {
+			v.Set(reflect.New(v.Type().Elem()))
+			fillRandom(t, v.Elem(), s)
+		}
+	case reflect.Slice:
+		switch c := s.byte() % 8; c {
+		case 0:
+		case 1:
+			v.Set(reflect.MakeSlice(v.Type(), 0, 0))
+		default:
+			v.Set(reflect.MakeSlice(v.Type(), int(c-1), int(c-1)))
+			for k := range v.Len() {
+				fillRandom(t, v.Index(k), s)
+			}
+		}
+	case reflect.Array:
+		for k := range v.Len() {
+			fillRandom(t, v.Index(k), s)
+		}
+	case reflect.Int, reflect.Int64:
+		x := int64(s.uint64())
+		if s.byte()&1 == 0 {
+			x %= 100000
+		}
+		v.SetInt(x)
+	case reflect.Float64:
+		if c := s.byte(); c < 128 {
+			v.SetFloat(fuzzFloats[int(c)%len(fuzzFloats)])
+		} else if c < 192 {
+			v.SetFloat(float64(int64(s.uint64())%1000000) / 1000)
+		} else {
+			v.SetFloat(math.Float64frombits(s.uint64()))
+		}
+	case reflect.String:
+		var b strings.Builder
+		for range s.byte() % 8 {
+			if c := s.byte(); c < 128 {
+				b.WriteString(fuzzStrings[int(c)%len(fuzzStrings)])
+			} else {
+				b.WriteByte(s.byte())
+			}
+		}
+		v.SetString(b.String())
+	default:
+		t.Fatalf("fillRandom: no values for %s", v.Type())
+	}
+}
