@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
-	"slices"
+	"math"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
@@ -27,71 +27,112 @@ type GstatJSON struct {
 
 	// As a WarningSink (analyze.GstatStream's Sink), the warnings are
 	// sorted as they fire by a sorter that writes sorted runs of them to
-	// a temporary file, and Close copies them in order: memory holds a
+	// a temporary file, and Close writes them in order: memory holds a
 	// few megabytes of them whatever their number.
 	spool *extsort.Sorter[spooled]
 	gone  map[int]bool // the ids dropped: a worse warning replaced them
+	// sources numbers the warnings' sources (a few, each written by
+	// thousands of warnings: a quarter of their JSON) for the spool.
+	sources  map[string]int
+	sourceAt []string
+	warning  []byte // spooledWarnings's buffer
 }
 
-// spoolBudget is the bytes of warnings' JSON a run holds before it
-// writes them to its temporary file.
+// spoolBudget is the bytes of warnings a run holds before it writes
+// them to its temporary file.
 var spoolBudget = 1 << 20
 
-// spooled is a warning's JSON with what orders it
-// (analyze.SortWarnings's keys, then the order of firing).
+// maxSources is how many distinct sources the spool numbers; others are
+// spooled whole.
+const maxSources = 1024
+
+// spooled is a warning and the order it fired in: the sorter orders
+// them as analyze.SortWarnings, ties in that order.
 type spooled struct {
-	key analyze.WarningKey
-	id  int
-	b   []byte
+	id int
+	w  *analyze.Warning
 }
 
 func compareSpooled(a, b spooled) int {
-	if c := analyze.CompareWarningKeys(a.key, b.key); c != 0 {
+	if c := analyze.CompareWarningKeys(a.w.Key(), b.w.Key()); c != 0 {
 		return c
 	}
 	return cmp.Compare(a.id, b.id)
 }
 
-var spooledCodec = extsort.Codec[spooled]{
-	Append: func(b []byte, r spooled) []byte {
-		b = extsort.AppendString(b, string(r.key.Severity))
-		b = extsort.AppendFloat(b, r.key.Magnitude)
-		b = extsort.AppendString(b, r.key.Rule)
-		b = extsort.AppendString(b, r.key.Object)
-		b = extsort.AppendString(b, r.key.Table)
-		b = extsort.AppendInt(b, int64(r.id))
-		return extsort.AppendString(b, string(r.b))
-	},
-	Decode: func(b []byte) (spooled, error) {
-		f := extsort.NewFields(b)
-		var r spooled
-		r.key.Severity = analyze.Severity(f.Ref())
-		r.key.Magnitude = f.Float()
-		r.key.Rule, r.key.Object, r.key.Table = f.Ref(), f.Ref(), f.Ref()
-		r.id = int(f.Int())
-		r.b = f.Bytes()
-		return r, f.Err()
-	},
-	Size: func(r spooled) int {
-		return 128 + len(r.key.Rule) + len(r.key.Object) + len(r.key.Table) + len(r.b)
-	},
+// codec spools a warning's fields, its source by number when it has one.
+func (g *GstatJSON) codec() extsort.Codec[spooled] {
+	return extsort.Codec[spooled]{
+		Append: func(b []byte, r spooled) []byte {
+			w := r.w
+			b = extsort.AppendInt(b, int64(r.id))
+			b = extsort.AppendString(b, w.Rule)
+			b = extsort.AppendString(b, string(w.Severity))
+			b = extsort.AppendString(b, w.Kind)
+			b = extsort.AppendString(b, w.Object)
+			b = extsort.AppendString(b, w.Table)
+			b = extsort.AppendFloat(b, w.Value)
+			b = extsort.AppendFloat(b, w.Threshold)
+			b = extsort.AppendString(b, w.Unit)
+			b = extsort.AppendString(b, w.Reason)
+			b = extsort.AppendString(b, w.Advice)
+			b = extsort.AppendFloat(b, w.Magnitude)
+			n, ok := g.sources[w.Source]
+			if !ok && len(g.sourceAt) < maxSources {
+				if g.sources == nil {
+					g.sources = map[string]int{}
+				}
+				n, ok = len(g.sourceAt), true
+				g.sources[w.Source] = n
+				g.sourceAt = append(g.sourceAt, w.Source)
+			}
+			if ok {
+				return extsort.AppendInt(b, int64(n))
+			}
+			return extsort.AppendString(extsort.AppendInt(b, -1), w.Source)
+		},
+		Decode: func(b []byte) (spooled, error) {
+			f := extsort.NewFields(b)
+			w := new(analyze.Warning)
+			r := spooled{id: int(f.Int()), w: w}
+			w.Rule, w.Severity, w.Kind, w.Object, w.Table = f.Ref(), analyze.Severity(f.Ref()), f.Ref(), f.Ref(), f.Ref()
+			w.Value, w.Threshold = f.Float(), f.Float()
+			w.Unit, w.Reason, w.Advice = f.Ref(), f.Ref(), f.Ref()
+			w.Magnitude = f.Float()
+			switch n := f.Int(); {
+			case n == -1:
+				w.Source = f.Ref()
+			case n >= 0 && n < int64(len(g.sourceAt)):
+				w.Source = g.sourceAt[n]
+			default:
+				return r, fmt.Errorf("spooled warning %d: no source %d", r.id, n)
+			}
+			return r, f.Err()
+		},
+		Size: func(r spooled) int {
+			w := r.w
+			return 256 + len(w.Rule) + len(w.Severity) + len(w.Kind) + len(w.Object) + len(w.Table) +
+				len(w.Unit) + len(w.Reason) + len(w.Advice) + len(w.Source)
+		},
+	}
 }
 
 // Put spools one warning.
 func (g *GstatJSON) Put(id int, w analyze.Warning) error {
-	if g.spool == nil {
-		g.spool = extsort.New(compareSpooled, spooledCodec, spoolBudget)
-	}
-	b, ok := appendWarning(make([]byte, 0, 400+len(w.Reason)+len(w.Advice)+len(w.Source)), &w, g.guard)
-	if !ok {
-		var err error
-		if b, err = g.encoded(&w, "    "); err != nil {
-			return err
+	if !finite(w.Value) || !finite(w.Threshold) || !finite(w.Magnitude) {
+		_, err := g.encoded(&w, "    ") // (encoding/json says what is wrong)
+		if err == nil {
+			err = fmt.Errorf("warning %s on %s: a figure JSON cannot hold", w.Rule, w.Object)
 		}
-		b = slices.Clone(b)
+		return err
 	}
-	return g.spool.Add(spooled{key: w.Key(), id: id, b: b})
+	if g.spool == nil {
+		g.spool = extsort.New(compareSpooled, g.codec(), spoolBudget)
+	}
+	return g.spool.Add(spooled{id: id, w: &w})
 }
+
+func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
 
 // Drop leaves out a warning spooled earlier.
 func (g *GstatJSON) Drop(id int) error {
@@ -107,7 +148,7 @@ func (g *GstatJSON) Drop(id int) error {
 func (g *GstatJSON) spooledWarnings() {
 	defer func() {
 		g.spool.Close()
-		g.spool, g.gone = nil, nil
+		g.spool, g.gone, g.sources, g.sourceAt = nil, nil, nil, nil
 	}()
 	g.raw(`  "warnings": [`)
 	n := 0
@@ -121,7 +162,8 @@ func (g *GstatJSON) spooledWarnings() {
 		n++
 		g.raw("\n    ")
 		if g.err == nil {
-			_, g.err = g.pass.Write(r.b)
+			g.warning, _ = appendWarning(g.warning[:0], r.w, g.guard)
+			_, g.err = g.pass.Write(g.warning)
 		}
 		return g.err
 	})

@@ -262,3 +262,36 @@ func fillRandom(t testing.TB, v reflect.Value, s *fuzzBytes) {
 		t.Fatalf("fillRandom: no values for %s", v.Type())
 	}
 }
+
+// plainJSON8 agrees with a byte-by-byte test on every byte value at every
+// position among plain bytes, and on random words.
+func TestPlainJSON8(t *testing.T) {
+	plain := func(c byte) bool { return c >= 0x20 && c < 0x80 && c != '"' && c != '\\' }
+	check := func(w [8]byte) {
+		want := true
+		for _, c := range w {
+			want = want && plain(c)
+		}
+		if got := plainJSON8(load8(string(w[:]), 0)); got != want {
+			t.Fatalf("plainJSON8(%q) = %v", w[:], got)
+		}
+	}
+	for p := range 8 {
+		for c := range 256 {
+			w := [8]byte{'a', ' ', '~', 'z', '0', 0x7f, '!', '#'}
+			w[p] = byte(c)
+			check(w)
+		}
+	}
+	rnd := rand.New(rand.NewPCG(8, 8))
+	for range 200000 {
+		var w [8]byte
+		for k := range w {
+			w[k] = byte(rnd.Uint32())
+			if rnd.IntN(4) > 0 {
+				w[k] = byte(0x20 + rnd.IntN(0x60))
+			}
+		}
+		check(w)
+	}
+}
