@@ -3,13 +3,16 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
+	"github.com/fbdiag/fbdiag/internal/printable"
 	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
@@ -175,6 +178,152 @@ func TestGstatJSONDroppedWarning(t *testing.T) {
 			"info table-fragments ITEMS", "info table-fragments ORDERS"}
 		if !slices.Equal(got, want) {
 			t.Errorf("budget %d: warnings %q, want %q", budget, got, want)
+		}
+	}
+}
+
+// streamGstatJSON writes the JSON of every run of data as fbdiag gstat
+// --format json does: warnings spooled, tables encoded by
+// AppendGstatTable; guarded, for a writer under a printable.Writer.
+func streamGstatJSON(t *testing.T, data []byte, name string, guard bool) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	var g *GstatJSON
+	err := analyze.StreamGstat(bytes.NewReader(data), name, analyze.NewThresholds(), analyze.GstatOptions{}, analyze.GstatStream{
+		Sink: func(a *analyze.GstatAnalysis) analyze.WarningSink {
+			if guard {
+				g = NewGstatJSONGuarded(&out, a)
+			} else {
+				g = NewGstatJSON(&out, a)
+			}
+			return g
+		},
+		Prepare: func(ts *analyze.TableStats) any {
+			b, err := AppendGstatTable(nil, ts, guard)
+			if err != nil {
+				return err
+			}
+			return b
+		},
+		Table: func(a *analyze.GstatAnalysis, _ *analyze.TableStats) error {
+			switch p := a.Prepared().(type) {
+			case error:
+				return p
+			case []byte:
+				g.TableEncoded(p)
+			}
+			return nil
+		},
+		Run: func(a *analyze.GstatAnalysis, _ *parse.GstatReport) error {
+			err := g.Close(a)
+			g = nil
+			return err
+		},
+	})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return out.Bytes()
+}
+
+// A guarded document (NewGstatJSONGuarded) is what a printable.Writer
+// passes on of the plain one, on every corpus gstat file and on the shop
+// sample with names holding what the guard escapes (bidi and C1
+// controls, ESC, bytes that are not UTF-8); and the plain one has the
+// bytes of WriteJSON (TestGstatJSONStreamed), the characters unescaped.
+func TestGstatJSONGuarded(t *testing.T) {
+	files := gstatSamples(t)
+	shop, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	odd := strings.NewReplacer("\nORDERS (", "\n\u202eORD\u0085ERS\x1b[2J (", "\nCUSTOMER (", "\nC\xffUST\u2028OMER (",
+		"ORDERS_", "\u2066OR\u009fDERS_").Replace(string(shop))
+	type doc struct {
+		name string
+		data []byte
+	}
+	docs := []doc{{"odd-names.txt", []byte(odd)}}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, doc{filepath.Base(f), data})
+	}
+	checked := 0
+	for _, d := range docs {
+		if _, err := parse.ReadGstat(bytes.NewReader(d.data), d.name); err != nil {
+			continue
+		}
+		plain := streamGstatJSON(t, d.data, d.name, false)
+		var want bytes.Buffer
+		if _, err := printable.NewWriter(&want).Write(plain); err != nil {
+			t.Fatal(err)
+		}
+		got := streamGstatJSON(t, d.data, d.name, true)
+		if !bytes.Equal(got, want.Bytes()) {
+			t.Fatalf("%s: %s", d.name, firstDifference(want.String(), string(got)))
+		}
+		if d.name == "odd-names.txt" {
+			// The escapes are the guard's; the plain document keeps the
+			// characters, as encoding/json writes them.
+			for _, s := range []string{`\u202eORD\u0085ERS\u001b[2J`, `C\ufffdUST\u2028OMER`, `\u2066OR\u009fDERS_`} {
+				if n := bytes.Count(got, []byte(s)); n < 2 {
+					t.Errorf("guarded: %d × %s", n, s)
+				}
+			}
+			if n := bytes.Count(plain, []byte("\u202eORD\u0085ERS\\u001b[2J")); n < 2 {
+				t.Errorf("plain: %d × the raw name", n)
+			}
+		}
+		checked++
+	}
+	if checked < 60 {
+		t.Errorf("%d documents checked", checked)
+	}
+}
+
+// Past maxSources distinct sources, a warning's source is spooled whole:
+// the warnings come back in order with their own sources, spilled one by
+// one and merged.
+func TestGstatJSONManySources(t *testing.T) {
+	defer func(b, f int) { spoolBudget, extsort.FanIn = b, f }(spoolBudget, extsort.FanIn)
+	for _, budget := range []int{1 << 20, 1} {
+		spoolBudget, extsort.FanIn = budget, 8
+		var out bytes.Buffer
+		a := &analyze.GstatAnalysis{File: "x", Warnings: []analyze.Warning{}}
+		g := NewGstatJSON(&out, a)
+		n := maxSources + 50
+		for i := range n {
+			w := analyze.Warning{Rule: "r", Severity: analyze.Warn, Kind: "table", Object: fmt.Sprintf("T%05d", i),
+				Magnitude: float64(i % 7), Source: fmt.Sprintf("source %d", i%(maxSources+20))}
+			if err := g.Put(i, w); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := g.Close(a); err != nil {
+			t.Fatal(err)
+		}
+		var doc struct{ Warnings []analyze.Warning }
+		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+			t.Fatal(err)
+		}
+		if len(doc.Warnings) != n {
+			t.Fatalf("budget %d: %d warnings, want %d", budget, len(doc.Warnings), n)
+		}
+		for k, w := range doc.Warnings {
+			var i int
+			fmt.Sscanf(w.Object, "T%05d", &i)
+			if w.Source != fmt.Sprintf("source %d", i%(maxSources+20)) {
+				t.Fatalf("budget %d: %s has source %q", budget, w.Object, w.Source)
+			}
+			if k > 0 {
+				p := doc.Warnings[k-1]
+				if p.Magnitude < w.Magnitude || p.Magnitude == w.Magnitude && p.Object > w.Object {
+					t.Fatalf("budget %d: %s (%g) before %s (%g)", budget, p.Object, p.Magnitude, w.Object, w.Magnitude)
+				}
+			}
 		}
 	}
 }
