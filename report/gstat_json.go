@@ -40,7 +40,7 @@ type GstatJSON struct {
 
 // spoolBudget is the bytes of warnings a run holds before it writes
 // them to its temporary file.
-var spoolBudget = 1 << 20
+var spoolBudget = 2 << 20
 
 // maxSources is how many distinct sources the spool numbers; others are
 // spooled whole.
@@ -109,10 +109,13 @@ func (g *GstatJSON) codec() extsort.Codec[spooled] {
 			}
 			return r, f.Err()
 		},
+		// The warning, its record and its strings but the source, a
+		// threshold's (analyze.Threshold.Source) that every warning of the
+		// rule shares.
 		Size: func(r spooled) int {
 			w := r.w
-			return 256 + len(w.Rule) + len(w.Severity) + len(w.Kind) + len(w.Object) + len(w.Table) +
-				len(w.Unit) + len(w.Reason) + len(w.Advice) + len(w.Source)
+			return 224 + len(w.Rule) + len(w.Severity) + len(w.Kind) + len(w.Object) + len(w.Table) +
+				len(w.Unit) + len(w.Reason) + len(w.Advice)
 		},
 	}
 }
