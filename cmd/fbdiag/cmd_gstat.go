@@ -53,7 +53,7 @@ warnings, summary (the header figures as field,value), encryption or problems.
 With several snapshots a first column, source, names each row's. CSV and JSON
 are written as the input is read; the rows a run sorts (tables, indices,
 warnings) wait in temporary files in TMPDIR past a few megabytes, deleted as
-they are made: a 300 MiB gstat output needs about 350 MB of disk for JSON.
+they are made: a 300 MiB gstat output needs about 180 MB of disk for JSON.
 
 --format openmetrics writes the Prometheus text exposition format (OpenMetrics
 1.0, "# EOF" last) for node_exporter's textfile collector: fbdiag_ metrics with
