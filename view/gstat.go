@@ -617,7 +617,7 @@ type objectMetric[T any] struct {
 
 // gstatTableMetrics are the families with a sample per table, in the
 // order they are written.
-var gstatTableMetrics = []objectMetric[analyze.TableStats]{
+var gstatTableMetrics = [...]objectMetric[analyze.TableStats]{
 	{"fbdiag_table_records", "Primary record versions of the table", "", func(t *analyze.TableStats) *int64 { return t.Records }},
 	{"fbdiag_table_versions", "Back versions of the table's records", "", func(t *analyze.TableStats) *int64 { return t.Versions }},
 	{"fbdiag_table_data_pages", "Data pages of the table", "", func(t *analyze.TableStats) *int64 { return t.DataPages }},
@@ -626,7 +626,7 @@ var gstatTableMetrics = []objectMetric[analyze.TableStats]{
 
 // gstatIndexMetrics are the families with a sample per index, written
 // after the tables'.
-var gstatIndexMetrics = []objectMetric[analyze.IndexStats]{
+var gstatIndexMetrics = [...]objectMetric[analyze.IndexStats]{
 	{"fbdiag_index_depth", "Depth of the index b-tree", "", func(ix *analyze.IndexStats) *int64 { return ix.Depth }},
 	{"fbdiag_index_leaf_pages", "Leaf pages (buckets) of the index", "", func(ix *analyze.IndexStats) *int64 { return ix.LeafBuckets }},
 	{"fbdiag_index_nodes", "Nodes (keys) of the index", "", func(ix *analyze.IndexStats) *int64 { return ix.Nodes }},

@@ -5,14 +5,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
-)
-
-var (
-	reMetricName = regexp.MustCompile(`^[a-zA-Z_:][a-zA-Z0-9_:]*$`)
-	reLabelName  = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z0-9_]*$`)
 )
 
 // writeMetrics writes the metric families of every document as one
@@ -56,7 +50,7 @@ func writeMetrics(w io.Writer, docs []*Doc) error {
 
 func checkFamily(f MetricFamily) error {
 	switch {
-	case !reMetricName.MatchString(f.Name):
+	case !validName(f.Name, true):
 		return fmt.Errorf("metric name %q is not valid", f.Name)
 	case f.Type != Gauge && f.Type != Counter:
 		return fmt.Errorf("metric %s: type %q is not gauge or counter", f.Name, f.Type)
@@ -68,27 +62,43 @@ func checkFamily(f MetricFamily) error {
 	return nil
 }
 
+// validName reports whether s is a metric name ([a-zA-Z_:][a-zA-Z0-9_:]*)
+// or, without colon, a label name ([a-zA-Z_][a-zA-Z0-9_]*).
+func validName(s string, colon bool) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', c == '_':
+		case c == ':' && colon:
+		case '0' <= c && c <= '9' && i > 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // labelText is {a="x",b="y"}, or "" without labels.
 func labelText(ls []Label) (string, error) {
 	if len(ls) == 0 {
 		return "", nil
 	}
-	var b strings.Builder
-	b.WriteByte('{')
+	b := []byte{'{'}
 	for i, l := range ls {
-		if !reLabelName.MatchString(l.Name) || strings.HasPrefix(l.Name, "__") {
+		if !validName(l.Name, false) || strings.HasPrefix(l.Name, "__") {
 			return "", fmt.Errorf("label name %q is not valid", l.Name)
 		}
 		if i > 0 {
-			b.WriteByte(',')
+			b = append(b, ',')
 		}
-		b.WriteString(l.Name)
-		b.WriteString(`="`)
-		b.WriteString(escapeLabel(l.Value))
-		b.WriteByte('"')
+		b = append(b, l.Name...)
+		b = append(b, `="`...)
+		b = appendLabelValue(b, l.Value)
+		b = append(b, '"')
 	}
-	b.WriteByte('}')
-	return b.String(), nil
+	return string(append(b, '}')), nil
 }
 
 // escapeLabel escapes a label value: control characters, bidi controls
@@ -99,6 +109,17 @@ func escapeLabel(s string) string {
 }
 
 var labelReplacer = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+
+// appendLabelValue appends escapeLabel(s): s itself when it is printable
+// ASCII without a backslash or double quote, as most names are.
+func appendLabelValue(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '\\' || c == '"' {
+			return append(b, escapeLabel(s)...)
+		}
+	}
+	return append(b, s...)
+}
 
 // escapeHelp escapes a HELP text: as a label value, but a double quote
 // becomes an apostrophe, since OpenMetrics wants it escaped and the
@@ -111,18 +132,30 @@ var helpReplacer = strings.NewReplacer(`\`, `\\`, `"`, "'", "\n", `\n`)
 
 // metricValue prints a sample value: whole numbers in full, others in
 // the shortest form that reads back the same; NaN, +Inf, -Inf.
-func metricValue(v float64) string {
+func metricValue(v float64) string { return string(appendMetricValue(nil, v)) }
+
+// appendMetricValue appends metricValue(v).
+func appendMetricValue(b []byte, v float64) []byte {
 	switch {
 	case math.IsNaN(v):
-		return "NaN"
+		return append(b, "NaN"...)
 	case math.IsInf(v, 1):
-		return "+Inf"
+		return append(b, "+Inf"...)
 	case math.IsInf(v, -1):
-		return "-Inf"
+		return append(b, "-Inf"...)
 	case v == math.Trunc(v) && math.Abs(v) < 1e15:
-		return strconv.FormatFloat(v, 'f', 0, 64)
+		return strconv.AppendFloat(b, v, 'f', 0, 64)
 	}
-	return strconv.FormatFloat(v, 'g', -1, 64)
+	return strconv.AppendFloat(b, v, 'g', -1, 64)
+}
+
+// appendMetricInt appends metricValue(float64(v)): the digits of v below
+// 1e15 (which a float64 holds exactly).
+func appendMetricInt(b []byte, v int64) []byte {
+	if -1e15 < v && v < 1e15 {
+		return strconv.AppendInt(b, v, 10)
+	}
+	return appendMetricValue(b, float64(v))
 }
 
 // writeFamilyHead writes a family's HELP, TYPE and UNIT lines and returns

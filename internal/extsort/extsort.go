@@ -136,14 +136,11 @@ func (s *Sorter[T]) write(l int, each func(put func(T) error) error) error {
 	}
 	v := s.levels[l]
 	if v.file == nil {
-		f, err := os.CreateTemp("", "fbdiag-sort-*")
+		f, named, err := createTemp()
 		if err != nil {
 			return fmt.Errorf("sorting: %w", err)
 		}
-		// Removed at once where an open file can be (Unix): nothing is
-		// left behind, even when the sorter is dropped half-way or the
-		// process killed; the space goes when the file is closed.
-		v.file, v.named = f, os.Remove(f.Name()) != nil
+		v.file, v.named = f, named
 	}
 	w := bufio.NewWriterSize(io.NewOffsetWriter(v.file, v.end), 64<<10)
 	var n int64
@@ -260,10 +257,7 @@ func (s *Sorter[T]) reset() {
 	s.batch, s.held, s.n = s.batch[:0], 0, 0
 	for _, v := range s.levels {
 		if v.file != nil {
-			v.file.Close()
-			if v.named {
-				os.Remove(v.file.Name())
-			}
+			removeTemp(v.file, v.named)
 		}
 	}
 	s.levels = nil
@@ -273,6 +267,28 @@ func (s *Sorter[T]) reset() {
 func (s *Sorter[T]) Close() error {
 	s.reset()
 	return nil
+}
+
+// createTemp creates a temporary file (fbdiag-sort-* in TMPDIR) and
+// removes it at once where an open file can be removed (Unix): nothing
+// is left behind, even when its owner is dropped half-way or the process
+// killed (an interrupt included); the space goes when the file is
+// closed. named says it could not be removed (Windows): removeTemp
+// removes it after closing it.
+func createTemp() (f *os.File, named bool, err error) {
+	f, err = os.CreateTemp("", "fbdiag-sort-*")
+	if err != nil {
+		return nil, false, err
+	}
+	return f, os.Remove(f.Name()) != nil, nil
+}
+
+// removeTemp closes a file of createTemp and removes it if named.
+func removeTemp(f *os.File, named bool) {
+	f.Close()
+	if named {
+		os.Remove(f.Name())
+	}
 }
 
 // cursor reads one run.
