@@ -2,11 +2,14 @@ package view
 
 import (
 	"bufio"
+	"bytes"
 	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
-	"iter"
+	"slices"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
@@ -16,130 +19,96 @@ import (
 // GstatMetrics writes the OpenMetrics exposition of gstat runs analysed
 // table by table (analyze.StreamGstat, with the hooks of Stream): the
 // bytes Write gives for the last run's document of each database. The
-// samples of the families with one per table or index go through a
-// sorter that keeps a few megabytes of them and writes sorted runs of
-// the rest to temporary files (internal/extsort); memory holds the
-// analysis of each database's last run without its tables.
+// families with a sample per table or index are written family by
+// family, each database's samples in the order of the input: each
+// family's samples go to a stream of their own as the tables come, a few
+// megabytes in memory and the rest in a temporary file
+// (internal/extsort.Streams), and are read back family by family. The
+// samples are made on the worker that evaluated the table (Prepare);
+// memory holds the analysis of each database's last run without its
+// tables.
 type GstatMetrics struct {
 	w    io.Writer
 	vopt GstatOptions
+	seed maphash.Seed
 
 	slots []*metricsSlot // by the first run of each database
 	byDB  map[string]int
 	runs  []int // the slot of each run read
 	cur   *analyze.GstatAnalysis
+	segs  []metricSeg // of the run being read
 	// pending is the last run read, given to Written when the next
 	// ends or at Close.
 	pending *analyze.GstatAnalysis
-	tables  int64 // tables and indices of the run being read
-	ixs     int64
 
-	samples *extsort.Sorter[metricRow]
-	objects *extsort.Sorter[metricObject]
+	// samples holds a stream per family (gstatTableMetrics, then
+	// gstatIndexMetrics): lines without the metric name and database
+	// label, `table="T",index="I"} 12` and a newline.
+	samples *extsort.Streams
+	// hashes holds a hash of the labels of each table and index of the
+	// run being read that has a sample: when none repeats, no sample
+	// does.
+	hashes *extsort.Sorter[uint64]
+	out    []byte
 
 	// Written, when set, gets each run's analysis when the next one ends
 	// or at Close (the notices and the --fail-on count).
 	Written func(a *analyze.GstatAnalysis)
 }
 
-// metricsSlot is a database: its last run and that run's document.
+// objectFamilies is the number of families with a sample per table or
+// index.
+const objectFamilies = len(gstatTableMetrics) + len(gstatIndexMetrics)
+
+// metricsSlot is a database: its last run, that run's document and
+// samples, and in each family the first of them whose labels an earlier
+// one has (its place among the family's samples of the run), or -1.
 type metricsSlot struct {
-	run int
-	doc *Doc
+	run  int
+	doc  *Doc
+	segs []metricSeg
+	dup  [objectFamilies]int64
 }
 
-// metricRow is a sample of a family with one per table or index:
-// family (the tables' first, in the order written), database slot and
-// order in the run, then the run and what is written.
-type metricRow struct {
-	fam, slot, seq, run int64
-	labels, value       string
+// metricSeg is the samples of a run with one database label (the
+// tables', then the unattached indices', which gstat may have named
+// after the tables): the label, escaped, and where they are in each
+// family's stream.
+type metricSeg struct {
+	raw, db  string
+	from, to [objectFamilies]int64
 }
 
-// metricObject is a table or index of a run, for finding the samples
-// written twice (a table printed twice): kind 0 for a table, 1 for an
-// index, its labels, order in the run, and which of its kind's families
-// have a sample (a bit each).
-type metricObject struct {
-	run, kind int64
-	labels    string
-	seq       int64
-	has       int64
-}
-
-// metricBudget is the bytes of samples (and of objects) a stream holds
-// in memory.
+// metricBudget is the bytes of samples (and of the hashes of their
+// labels) a stream holds in memory.
 var metricBudget = 2 << 20
 
-var metricRowCodec = extsort.Codec[metricRow]{
-	Append: func(b []byte, r metricRow) []byte {
-		for _, v := range [...]int64{r.fam, r.slot, r.seq, r.run} {
-			b = extsort.AppendInt(b, v)
+var hashCodec = extsort.Codec[uint64]{
+	Append: func(b []byte, h uint64) []byte { return binary.LittleEndian.AppendUint64(b, h) },
+	Decode: func(b []byte) (uint64, error) {
+		if len(b) != 8 {
+			return 0, errors.New("hash record of other than 8 bytes")
 		}
-		return extsort.AppendString(extsort.AppendString(b, r.labels), r.value)
+		return binary.LittleEndian.Uint64(b), nil
 	},
-	Decode: func(b []byte) (metricRow, error) {
-		f := extsort.NewFields(b)
-		r := metricRow{fam: f.Int(), slot: f.Int(), seq: f.Int(), run: f.Int()}
-		r.labels, r.value = f.Ref(), f.Ref()
-		return r, f.Err()
-	},
-	Size: func(r metricRow) int { return 96 + len(r.labels) + len(r.value) },
-}
-
-var metricObjectCodec = extsort.Codec[metricObject]{
-	Append: func(b []byte, o metricObject) []byte {
-		b = extsort.AppendInt(extsort.AppendInt(b, o.run), o.kind)
-		b = extsort.AppendString(b, o.labels)
-		return extsort.AppendInt(extsort.AppendInt(b, o.seq), o.has)
-	},
-	Decode: func(b []byte) (metricObject, error) {
-		f := extsort.NewFields(b)
-		o := metricObject{run: f.Int(), kind: f.Int(), labels: f.String()}
-		o.seq, o.has = f.Int(), f.Int()
-		return o, f.Err()
-	},
-	Size: func(o metricObject) int { return 72 + len(o.labels) },
-}
-
-func compareMetricRows(a, b metricRow) int {
-	if c := cmp.Compare(a.fam, b.fam); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.slot, b.slot); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.seq, b.seq); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.run, b.run)
-}
-
-func compareMetricObjects(a, b metricObject) int {
-	if c := cmp.Compare(a.run, b.run); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.kind, b.kind); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.labels, b.labels); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.seq, b.seq)
+	Size: func(uint64) int { return 8 },
 }
 
 // NewGstatMetrics writes the exposition on w at Close.
 func NewGstatMetrics(w io.Writer, vopt GstatOptions) *GstatMetrics {
-	return &GstatMetrics{w: w, vopt: vopt, byDB: map[string]int{},
-		samples: extsort.New(compareMetricRows, metricRowCodec, metricBudget),
-		objects: extsort.New(compareMetricObjects, metricObjectCodec, metricBudget)}
+	return &GstatMetrics{w: w, vopt: vopt, seed: maphash.MakeSeed(), byDB: map[string]int{},
+		samples: extsort.NewStreams(objectFamilies, metricBudget),
+		hashes:  extsort.New(cmp.Compare[uint64], hashCodec, metricBudget).SortWith(slices.Sort[[]uint64])}
 }
 
 // Stream is what analyze.StreamGstat calls as it reads an input: the
 // warnings go to a sink that counts them.
 func (g *GstatMetrics) Stream() analyze.GstatStream {
 	return analyze.GstatStream{
-		Sink:  func(*analyze.GstatAnalysis) analyze.WarningSink { return discard{} },
+		Sink: func(*analyze.GstatAnalysis) analyze.WarningSink { return discard{} },
+		Prepare: func(t *analyze.TableStats) any {
+			return g.prepare(t, t.Indices)
+		},
 		Table: g.table,
 		Run: func(a *analyze.GstatAnalysis, _ *parse.GstatReport) error {
 			return g.run(a)
@@ -147,7 +116,8 @@ func (g *GstatMetrics) Stream() analyze.GstatStream {
 	}
 }
 
-// MaxHeld is the most samples the stream held in memory at once.
+// MaxHeld is the most bytes of samples the stream held in memory at
+// once.
 func (g *GstatMetrics) MaxHeld() int { return g.samples.MaxHeld() }
 
 // slotOf is the slot of run a's database, made when it is new.
@@ -164,70 +134,160 @@ func (g *GstatMetrics) slotOf(a *analyze.GstatAnalysis) int {
 
 func (g *GstatMetrics) start(a *analyze.GstatAnalysis) {
 	if g.cur != a {
-		g.cur, g.tables, g.ixs = a, 0, 0
+		g.cur, g.segs = a, nil
 		g.runs = append(g.runs, g.slotOf(a))
 	}
 }
 
+// metricPrep is the samples of a table and its indices in the families
+// with one per table or index: the lines of each family (as the streams
+// hold them) in buf, and the hash of the labels of each object with a
+// sample.
+type metricPrep struct {
+	buf    []byte
+	fams   [objectFamilies]struct{ from, to int }
+	hashes []uint64
+	few    [8]uint64 // hashes, when they are few
+}
+
+// prepare makes the samples of table t (nil for none) and of the indices
+// ixs. It runs on the worker that evaluated the table.
+func (g *GstatMetrics) prepare(t *analyze.TableStats, ixs []analyze.IndexStats) *metricPrep {
+	p := &metricPrep{}
+	n := len(ixs)
+	size := n * 40
+	if t != nil {
+		n++
+		size += len(t.Name) + 20
+	}
+	for i := range ixs {
+		size += len(ixs[i].Table) + len(ixs[i].Name)
+	}
+	b := make([]byte, 0, 5*size+64)
+	// The labels of each object first, the table's, then its indices':
+	// the lines copy them.
+	type object struct{ from, to, has int }
+	var few [16]object
+	objs := few[:0]
+	if n > len(few) {
+		objs = make([]object, 0, n)
+	}
+	if t != nil {
+		from := len(b)
+		b = append(b, `table="`...)
+		b = appendLabelValue(b, t.Name)
+		b = append(b, '"')
+		objs = append(objs, object{from: from, to: len(b)})
+	}
+	for i := range ixs {
+		from := len(b)
+		b = append(b, `table="`...)
+		b = appendLabelValue(b, ixs[i].Table)
+		b = append(b, `",index="`...)
+		b = appendLabelValue(b, ixs[i].Name)
+		b = append(b, '"')
+		objs = append(objs, object{from: from, to: len(b)})
+	}
+	line := func(o *object, v int64) {
+		b = append(b, b[o.from:o.to]...)
+		b = append(b, "} "...)
+		b = appendMetricInt(b, v)
+		b = append(b, '\n')
+		o.has++
+	}
+	for f := range gstatTableMetrics {
+		from := len(b)
+		if t != nil {
+			if v := gstatTableMetrics[f].get(t); v != nil {
+				line(&objs[0], *v)
+			}
+		}
+		p.fams[f].from, p.fams[f].to = from, len(b)
+	}
+	ixObjs := objs
+	if t != nil {
+		ixObjs = objs[1:]
+	}
+	for f := range gstatIndexMetrics {
+		from, get := len(b), gstatIndexMetrics[f].get
+		for i := range ixs {
+			if v := get(&ixs[i]); v != nil {
+				line(&ixObjs[i], *v)
+			}
+		}
+		k := len(gstatTableMetrics) + f
+		p.fams[k].from, p.fams[k].to = from, len(b)
+	}
+	p.hashes = p.few[:0]
+	if n > len(p.few) {
+		p.hashes = make([]uint64, 0, n)
+	}
+	for _, o := range objs {
+		if o.has > 0 {
+			p.hashes = append(p.hashes, maphash.Bytes(g.seed, b[o.from:o.to]))
+		}
+	}
+	p.buf = b
+	return p
+}
+
 func (g *GstatMetrics) table(a *analyze.GstatAnalysis, t *analyze.TableStats) error {
 	g.start(a)
-	run := int64(len(g.runs) - 1)
-	slot := int64(g.runs[run])
-	db := Label{"database", GstatDatabase(a)}
-	labels, err := labelText(tableLabels(db, t))
-	if err != nil {
-		return err
+	p, ok := a.Prepared().(*metricPrep)
+	if !ok {
+		p = g.prepare(t, t.Indices)
 	}
-	g.tables++
-	var has int64
-	for f, m := range gstatTableMetrics {
-		if p := m.get(t); p != nil {
-			has |= 1 << f
-			if err := g.samples.Add(metricRow{fam: int64(f), slot: slot, seq: g.tables, run: run, labels: labels, value: metricValue(float64(*p))}); err != nil {
+	return g.add(a, p)
+}
+
+// add adds the samples p of run a.
+func (g *GstatMetrics) add(a *analyze.GstatAnalysis, p *metricPrep) error {
+	// The database label is the one the run has as the block comes.
+	if db := GstatDatabase(a); len(g.segs) == 0 || g.segs[len(g.segs)-1].raw != db {
+		g.endSegment()
+		seg := metricSeg{raw: db, db: string(appendLabelValue(nil, db))}
+		for f := range seg.from {
+			seg.from[f] = g.samples.Len(f)
+		}
+		g.segs = append(g.segs, seg)
+	}
+	for f, r := range p.fams {
+		if r.to > r.from {
+			if err := g.samples.Append(f, p.buf[r.from:r.to]); err != nil {
 				return err
 			}
 		}
 	}
-	if err := g.objects.Add(metricObject{run: run, kind: 0, labels: labels, seq: g.tables, has: has}); err != nil {
-		return err
-	}
-	for i := range t.Indices {
-		if err := g.index(a, &t.Indices[i]); err != nil {
+	for _, h := range p.hashes {
+		if err := g.hashes.Add(h); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (g *GstatMetrics) index(a *analyze.GstatAnalysis, ix *analyze.IndexStats) error {
-	run := int64(len(g.runs) - 1)
-	slot := int64(g.runs[run])
-	labels, err := labelText(indexLabels(Label{"database", GstatDatabase(a)}, ix))
-	if err != nil {
-		return err
-	}
-	g.ixs++
-	var has int64
-	for f, m := range gstatIndexMetrics {
-		if p := m.get(ix); p != nil {
-			has |= 1 << f
-			fam := int64(len(gstatTableMetrics) + f)
-			if err := g.samples.Add(metricRow{fam: fam, slot: slot, seq: g.ixs, run: run, labels: labels, value: metricValue(float64(*p))}); err != nil {
-				return err
-			}
+// endSegment ends the samples of the last segment of the run.
+func (g *GstatMetrics) endSegment() {
+	if n := len(g.segs); n > 0 {
+		for f := range g.segs[n-1].to {
+			g.segs[n-1].to[f] = g.samples.Len(f)
 		}
 	}
-	return g.objects.Add(metricObject{run: run, kind: 1, labels: labels, seq: g.ixs, has: has})
 }
 
-// run ends run a: its document (without tables) replaces the one of its
-// database's run before.
+// run ends run a: its document (without tables) and samples replace
+// those of its database's run before.
 func (g *GstatMetrics) run(a *analyze.GstatAnalysis) error {
 	g.start(a)
-	for i := range a.UnattachedIndices {
-		if err := g.index(a, &a.UnattachedIndices[i]); err != nil {
+	if len(a.UnattachedIndices) > 0 {
+		if err := g.add(a, g.prepare(nil, a.UnattachedIndices)); err != nil {
 			return err
 		}
+	}
+	g.endSegment()
+	dup, err := g.duplicates(g.segs)
+	if err != nil {
+		return err
 	}
 	// As the documents of Writer, a run counts when the next one ends or
 	// at Close (an input that holds none after a run stops before).
@@ -237,65 +297,101 @@ func (g *GstatMetrics) run(a *analyze.GstatAnalysis) error {
 	g.pending = a
 	run := len(g.runs) - 1
 	s := g.slots[g.runs[run]]
-	s.run, s.doc = run, Gstat(a, g.vopt)
-	g.cur = nil
+	s.run, s.doc, s.segs, s.dup = run, Gstat(a, g.vopt), g.segs, dup
+	g.cur, g.segs = nil, nil
 	return nil
 }
 
 // Abort drops what was read (an error stopped the reading).
 func (g *GstatMetrics) Abort() {
 	g.samples.Close()
-	g.objects.Close()
+	g.hashes.Close()
 }
 
-// dupAt is where the exposition meets a sample whose labels its family
-// had already: the family, slot and order of the second.
-type dupAt struct{ fam, slot, seq int64 }
-
-// firstDuplicate finds, among the last runs of the databases, the first
-// sample in the exposition's order that repeats the labels of one before
-// it in its family (a table or index printed twice); ok false when none.
-func (g *GstatMetrics) firstDuplicate() (at dupAt, ok bool, err error) {
-	var group []metricObject
-	check := func() {
-		for len(group) > 1 {
-			o := group[0]
-			nf := len(gstatTableMetrics)
-			base := int64(0)
-			if o.kind == 1 {
-				nf, base = len(gstatIndexMetrics), int64(len(gstatTableMetrics))
-			}
-			for f := range nf {
-				n := 0
-				for _, x := range group {
-					if x.has&(1<<f) == 0 {
-						continue
-					}
-					if n++; n == 2 {
-						d := dupAt{base + int64(f), int64(g.runs[o.run]), x.seq}
-						if !ok || d.fam < at.fam || d.fam == at.fam && (d.slot < at.slot || d.slot == at.slot && d.seq < at.seq) {
-							at, ok = d, true
-						}
-						break
-					}
-				}
-			}
-			break
-		}
-		group = group[:0]
+// duplicates finds, in each family, the first sample of the run (made of
+// segs) whose labels an earlier sample of the family has (a table or
+// index printed twice): its place among the family's samples of the run,
+// or -1. Samples with the same labels have the same hash: when no hash
+// repeats, none; else the labels are sorted (bounded memory again), the
+// hash may only be shared.
+func (g *GstatMetrics) duplicates(segs []metricSeg) (dup [objectFamilies]int64, err error) {
+	for f := range dup {
+		dup[f] = -1
 	}
-	err = g.objects.Each(func(o metricObject) error {
-		if g.slots[g.runs[o.run]].run != int(o.run) {
-			return nil // (a database's earlier run)
+	repeat, n := false, 0
+	var last uint64
+	err = g.hashes.Each(func(h uint64) error {
+		if n > 0 && h == last {
+			repeat = true
+			return errStop
 		}
-		if len(group) > 0 && (o.run != group[0].run || o.kind != group[0].kind || o.labels != group[0].labels) {
-			check()
-		}
-		group = append(group, o)
+		last, n = h, n+1
 		return nil
 	})
-	check()
-	return at, ok, err
+	if !repeat {
+		return dup, err
+	}
+	for f := range dup {
+		s := extsort.New(compareLabelRows, labelRowCodec, metricBudget)
+		k := int64(0)
+		for _, seg := range segs {
+			head := `{database="` + seg.db + `",`
+			err := g.samples.Read(f, seg.from[f], seg.to[f], func(b []byte) error {
+				for len(b) > 0 {
+					line := b[:bytes.IndexByte(b, '\n')+1]
+					b = b[len(line):]
+					labels := head + string(line[:bytes.LastIndexByte(line, ' ')])
+					if err := s.Add(labelRow{labels, k}); err != nil {
+						return err
+					}
+					k++
+				}
+				return nil
+			})
+			if err != nil {
+				s.Close()
+				return dup, err
+			}
+		}
+		var prev string
+		first := true
+		err := s.Each(func(r labelRow) error {
+			if !first && r.labels == prev && (dup[f] < 0 || r.k < dup[f]) {
+				dup[f] = r.k
+			}
+			prev, first = r.labels, false
+			return nil
+		})
+		if err != nil {
+			return dup, err
+		}
+	}
+	return dup, nil
+}
+
+// labelRow is a sample's labels and its place in its family.
+type labelRow struct {
+	labels string
+	k      int64
+}
+
+var labelRowCodec = extsort.Codec[labelRow]{
+	Append: func(b []byte, r labelRow) []byte {
+		return extsort.AppendInt(extsort.AppendString(b, r.labels), r.k)
+	},
+	Decode: func(b []byte) (labelRow, error) {
+		f := extsort.NewFields(b)
+		r := labelRow{labels: f.String(), k: f.Int()}
+		return r, f.Err()
+	},
+	Size: func(r labelRow) int { return 40 + len(r.labels) },
+}
+
+func compareLabelRows(a, b labelRow) int {
+	if c := cmp.Compare(a.labels, b.labels); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.k, b.k)
 }
 
 // Close writes the exposition as Write does of the documents of each
@@ -307,9 +403,12 @@ func (g *GstatMetrics) Close() error {
 		g.Written(g.pending)
 		g.pending = nil
 	}
-	dup, isDup, err := g.firstDuplicate()
-	if err != nil {
-		return err
+	// With a sample printed twice, the exposition stops there: as
+	// Write, it has written what its buffer held before, so the samples
+	// are written one by one.
+	oneByOne := false
+	for _, s := range g.slots {
+		oneByOne = oneByOne || slices.ContainsFunc(s.dup[:], func(k int64) bool { return k >= 0 })
 	}
 	var names []string
 	byName := map[string][]MetricFamily{}
@@ -331,9 +430,6 @@ func (g *GstatMetrics) Close() error {
 	for i, m := range gstatIndexMetrics {
 		object[m.name] = int64(len(gstatTableMetrics) + i)
 	}
-	next, stop := iter.Pull2(g.sortedSamples())
-	defer stop()
-	row, rerr, more := next()
 	b := bufio.NewWriter(g.w)
 	for _, name := range names {
 		fams := byName[name]
@@ -358,41 +454,50 @@ func (g *GstatMetrics) Close() error {
 			}
 			continue
 		}
-		for ; more && row.fam <= fam; row, rerr, more = next() {
-			if rerr != nil {
-				return rerr
-			}
-			if row.fam < fam || g.slots[row.slot].run != int(row.run) {
-				continue // (a database's earlier run)
-			}
-			if isDup && dup == (dupAt{row.fam, row.slot, row.seq}) {
-				return fmt.Errorf("metric %s%s: %w", name, row.labels, ErrDuplicateSample)
-			}
-			fmt.Fprintf(b, "%s%s %s\n", sample, row.labels, row.value)
+		if err := g.writeObjectSamples(b, name, sample, int(fam), oneByOne); err != nil {
+			return err
 		}
-	}
-	if rerr != nil {
-		return rerr
 	}
 	fmt.Fprintln(b, "# EOF")
 	return b.Flush()
 }
 
-// sortedSamples yields the samples in order, then the sorter's error.
-func (g *GstatMetrics) sortedSamples() iter.Seq2[metricRow, error] {
-	return func(yield func(metricRow, error) bool) {
-		stopped := false
-		err := g.samples.Each(func(r metricRow) error {
-			if !yield(r, nil) {
-				stopped = true
-				return errStop
+// writeObjectSamples writes the samples of family f (named name, its samples
+// sample), the databases in the order of their first runs, each in the
+// order of the input; oneByOne writes each to b alone.
+func (g *GstatMetrics) writeObjectSamples(b *bufio.Writer, name, sample string, f int, oneByOne bool) error {
+	out := g.out[:0]
+	defer func() { g.out = out[:0] }()
+	for _, s := range g.slots {
+		k := int64(0) // the samples of f written of the run
+		for _, seg := range s.segs {
+			head := sample + `{database="` + seg.db + `",`
+			err := g.samples.Read(f, seg.from[f], seg.to[f], func(p []byte) error {
+				for len(p) > 0 {
+					line := p[:bytes.IndexByte(p, '\n')+1]
+					p = p[len(line):]
+					if k == s.dup[f] {
+						labels := head[len(sample):] + string(line[:bytes.LastIndexByte(line, ' ')])
+						return fmt.Errorf("metric %s%s: %w", name, labels, ErrDuplicateSample)
+					}
+					k++
+					out = append(append(out, head...), line...)
+					if oneByOne || len(out) >= 64<<10 {
+						if _, err := b.Write(out); err != nil {
+							return err
+						}
+						out = out[:0]
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				return err
 			}
-			return nil
-		})
-		if err != nil && !stopped {
-			yield(metricRow{}, err)
 		}
 	}
+	_, err := b.Write(out)
+	return err
 }
 
 // errStop ends an iteration its reader left.

@@ -45,6 +45,7 @@ const readBuffer = 8 << 10
 // removes the temporary files.
 type Sorter[T any] struct {
 	cmp    func(a, b T) int
+	sort   func([]T) // sorts a batch; nil: a stable sort by cmp
 	codec  Codec[T]
 	budget int
 
@@ -80,6 +81,24 @@ func New[T any](cmp func(a, b T) int, c Codec[T], budget int) *Sorter[T] {
 	return &Sorter[T]{cmp: cmp, codec: c, budget: budget}
 }
 
+// SortWith has the sorter sort its batches with sort (slices.Sort of
+// numbers, say), which must order them as cmp does, and returns it. Any
+// sort will do where records that compare equal cannot be told apart (a
+// number compared as a whole): the order is still that of a stable sort.
+func (s *Sorter[T]) SortWith(sort func([]T)) *Sorter[T] {
+	s.sort = sort
+	return s
+}
+
+// sortBatch sorts the batch.
+func (s *Sorter[T]) sortBatch() {
+	if s.sort != nil {
+		s.sort(s.batch)
+		return
+	}
+	slices.SortStableFunc(s.batch, s.cmp)
+}
+
 // Add adds a record. A record bigger than the budget is written alone.
 func (s *Sorter[T]) Add(t T) error {
 	s.batch = append(s.batch, t)
@@ -106,7 +125,7 @@ func (s *Sorter[T]) spill() error {
 	if len(s.batch) == 0 {
 		return nil
 	}
-	slices.SortStableFunc(s.batch, s.cmp)
+	s.sortBatch()
 	err := s.write(0, func(put func(T) error) error {
 		for _, t := range s.batch {
 			if err := put(t); err != nil {
@@ -197,7 +216,7 @@ func (s *Sorter[T]) compact(l int) error {
 func (s *Sorter[T]) Each(fn func(T) error) error {
 	defer s.reset()
 	if len(s.levels) == 0 {
-		slices.SortStableFunc(s.batch, s.cmp)
+		s.sortBatch()
 		for _, t := range s.batch {
 			if err := fn(t); err != nil {
 				return err

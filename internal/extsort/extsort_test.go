@@ -166,3 +166,37 @@ func TestFieldsCut(t *testing.T) {
 		t.Errorf("read %d, %v, %v; want -7, 0.1", i, x, f.Err())
 	}
 }
+
+// TestSorterSortWith sorts 10,000 numbers (many repeated) with
+// slices.Sort in batches of 100, merged 4 at a time: they come out in
+// order.
+func TestSorterSortWith(t *testing.T) {
+	defer func(n int) { FanIn = n }(FanIn)
+	FanIn = 4
+	codec := Codec[uint64]{
+		Append: func(b []byte, v uint64) []byte { return AppendInt(b, int64(v)) },
+		Decode: func(b []byte) (uint64, error) { f := NewFields(b); v := uint64(f.Int()); return v, f.Err() },
+		Size:   func(uint64) int { return 8 },
+	}
+	s := New(cmp.Compare[uint64], codec, 800).SortWith(slices.Sort[[]uint64])
+	rng := rand.New(rand.NewPCG(11, 12))
+	var want []uint64
+	for range 10000 {
+		v := rng.Uint64N(3000)
+		want = append(want, v)
+		if err := s.Add(v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	slices.Sort(want)
+	var got []uint64
+	if err := s.Each(func(v uint64) error { got = append(got, v); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("%d numbers out of order", len(got))
+	}
+	if s.Spilled() != 100 {
+		t.Errorf("wrote %d runs, want 100 of 100 numbers", s.Spilled())
+	}
+}
