@@ -97,8 +97,8 @@ var hashCodec = extsort.Codec[uint64]{
 // NewGstatMetrics writes the exposition on w at Close.
 func NewGstatMetrics(w io.Writer, vopt GstatOptions) *GstatMetrics {
 	return &GstatMetrics{w: w, vopt: vopt, seed: maphash.MakeSeed(), byDB: map[string]int{},
-		samples: extsort.NewStreams(objectFamilies, metricBudget),
-		hashes:  extsort.New(cmp.Compare[uint64], hashCodec, metricBudget).SortWith(slices.Sort[[]uint64])}
+		samples: extsort.NewStreams(objectFamilies, metricBudget/2),
+		hashes:  extsort.New(cmp.Compare[uint64], hashCodec, metricBudget/8).SortWith(slices.Sort[[]uint64])}
 }
 
 // Stream is what analyze.StreamGstat calls as it reads an input: the
