@@ -1,10 +1,16 @@
 package view
 
 import (
+	"bufio"
 	"encoding/csv"
 	"fmt"
+	"io"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // SummaryTable is the CSV name of a document's headline (columns field,
@@ -98,6 +104,9 @@ type csvWriter struct {
 	w      *csv.Writer
 	opt    Options
 	header []string
+	// raw, when set, is what w writes to: writeLines writes there.
+	raw io.Writer
+	bw  *bufio.Writer
 }
 
 func (c *csvWriter) write(d *Doc) error {
@@ -121,24 +130,12 @@ func (c *csvWriter) write(d *Doc) error {
 // wrote it, then the rows rows passes to row, each the fields of t's
 // columns (csvFields).
 func (c *csvWriter) writeRows(d *Doc, t *Table, rows func(row func([]string) error) error) error {
-	var head []string
-	if c.opt.Source {
-		head = append(head, "source")
-	}
-	for _, col := range t.Columns {
-		head = append(head, col.Key)
-	}
-	if c.header == nil {
-		c.header = head
-		if err := c.w.Write(head); err != nil {
-			return err
-		}
-	} else if !slices.Equal(head, c.header) {
-		return fmt.Errorf("%s: table %q has the columns %s, not %s as the one before: %w",
-			d.Source, t.Name, strings.Join(head, ","), strings.Join(c.header, ","), ErrNotRectangular)
+	head, err := c.head(d, t)
+	if err != nil {
+		return err
 	}
 	rec := make([]string, len(head))
-	err := rows(func(fields []string) error {
+	err = rows(func(fields []string) error {
 		i := 0
 		if c.opt.Source {
 			rec[0] = csvText(d.Source)
@@ -152,6 +149,57 @@ func (c *csvWriter) writeRows(d *Doc, t *Table, rows func(row func([]string) err
 	}
 	c.w.Flush()
 	return c.w.Error()
+}
+
+// writeLines writes table t of d as writeRows does, the rows being the
+// lines lines passes to line (appendCSVRow's, without the source
+// column): the same bytes.
+func (c *csvWriter) writeLines(d *Doc, t *Table, lines func(line func(string) error) error) error {
+	if _, err := c.head(d, t); err != nil {
+		return err
+	}
+	c.w.Flush()
+	if err := c.w.Error(); err != nil {
+		return err
+	}
+	if c.bw == nil {
+		c.bw = bufio.NewWriterSize(c.raw, 64<<10)
+	}
+	source := ""
+	if c.opt.Source {
+		source = string(appendCSVField(nil, csvText(d.Source))) + ","
+	}
+	err := lines(func(line string) error {
+		c.bw.WriteString(source)
+		_, err := c.bw.WriteString(line)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return c.bw.Flush()
+}
+
+// head writes the header of table t of d unless a document before wrote
+// it, and returns it.
+func (c *csvWriter) head(d *Doc, t *Table) ([]string, error) {
+	var head []string
+	if c.opt.Source {
+		head = append(head, "source")
+	}
+	for _, col := range t.Columns {
+		head = append(head, col.Key)
+	}
+	if c.header == nil {
+		c.header = head
+		if err := c.w.Write(head); err != nil {
+			return nil, err
+		}
+	} else if !slices.Equal(head, c.header) {
+		return nil, fmt.Errorf("%s: table %q has the columns %s, not %s as the one before: %w",
+			d.Source, t.Name, strings.Join(head, ","), strings.Join(c.header, ","), ErrNotRectangular)
+	}
+	return head, nil
 }
 
 // csvFields appends to out the CSV fields of a row of cells in the
@@ -181,4 +229,69 @@ func csvText(s string) string {
 		s = "'" + s
 	}
 	return safe(s)
+}
+
+// appendCSVRow appends the line encoding/csv's Writer writes of the
+// fields csvFields makes of the row r (a newline at its end), without
+// making them: numbers are appended as Machine prints them.
+func appendCSVRow(b []byte, cols []Column, r []Cell) []byte {
+	for j := range cols {
+		if j > 0 {
+			b = append(b, ',')
+		}
+		if j >= len(r) {
+			continue
+		}
+		c := &r[j]
+		switch {
+		case c.Null:
+		case c.Kind == TextKind:
+			b = appendCSVField(b, csvText(c.Text))
+		case c.Kind == CountKind, c.Kind == BytesKind:
+			b = strconv.AppendInt(b, c.Int, 10)
+		case c.Kind == TimeKind:
+			b = appendCSVField(b, c.Machine())
+		case bad(c.Num):
+		case math.Abs(c.Num) >= 1e21:
+			b = strconv.AppendFloat(b, c.Num, 'g', -1, 64)
+		default:
+			b = strconv.AppendFloat(b, c.Num, 'f', -1, 64)
+		}
+	}
+	return append(b, '\n')
+}
+
+// appendCSVField appends a field as encoding/csv's Writer writes it with
+// a comma between fields and a newline at the end of a line: quoted, its
+// quotes doubled, when it holds a comma, quote, carriage return or
+// newline, is \. or starts with a space.
+func appendCSVField(b []byte, field string) []byte {
+	if !csvNeedsQuotes(field) {
+		return append(b, field...)
+	}
+	b = append(b, '"')
+	for i := 0; i < len(field); i++ {
+		if field[i] == '"' {
+			b = append(b, '"')
+		}
+		b = append(b, field[i])
+	}
+	return append(b, '"')
+}
+
+// csvNeedsQuotes is encoding/csv's fieldNeedsQuotes with a comma.
+func csvNeedsQuotes(field string) bool {
+	if field == "" {
+		return false
+	}
+	if field == `\.` {
+		return true
+	}
+	for i := 0; i < len(field); i++ {
+		if c := field[i]; c == '\n' || c == '\r' || c == '"' || c == ',' {
+			return true
+		}
+	}
+	r, _ := utf8.DecodeRuneInString(field)
+	return unicode.IsSpace(r)
 }

@@ -60,13 +60,14 @@ type gstatCSVRun struct {
 // by rank (1 when the sort key is known) and key, then name; the indices
 // by rank (of the worst warning) and key, then name and table; the
 // warnings by rank (of the severity) and magnitude, then rule, object
-// and table; then by id, the order they came in.
+// and table; then by id, the order they came in. line is the row as
+// the CSV has it, but for the source column (appendCSVRow).
 type csvRow struct {
 	rank, key int64
 	mag       float64
 	s         [3]string
 	id        int64
-	fields    []string
+	line      string
 }
 
 // csvRowBudget is the bytes of rows a run holds in memory.
@@ -81,11 +82,7 @@ var csvRowCodec = extsort.Codec[csvRow]{
 			b = extsort.AppendString(b, s)
 		}
 		b = extsort.AppendInt(b, r.id)
-		b = extsort.AppendInt(b, int64(len(r.fields)))
-		for _, f := range r.fields {
-			b = extsort.AppendString(b, f)
-		}
-		return b
+		return extsort.AppendString(b, r.line)
 	},
 	Decode: func(b []byte) (csvRow, error) {
 		f := extsort.NewFields(b)
@@ -94,21 +91,13 @@ var csvRowCodec = extsort.Codec[csvRow]{
 			r.s[i] = f.Ref()
 		}
 		r.id = f.Int()
-		if n := f.Count(); n > 0 {
-			r.fields = make([]string, n)
-			for i := range r.fields {
-				r.fields[i] = f.Ref()
-			}
-		}
+		r.line = f.Ref()
 		return r, f.Err()
 	},
 	Size: func(r csvRow) int {
-		n := 112 + 16*len(r.fields)
+		n := 112 + len(r.line)
 		for _, s := range r.s {
 			n += len(s)
-		}
-		for _, f := range r.fields {
-			n += len(f)
 		}
 		return n
 	},
@@ -156,6 +145,13 @@ func compareWarningRows(a, b csvRow) int {
 	return cmp.Compare(a.id, b.id)
 }
 
+// newCSVSorter sorts rows by cmp, whose last key is the id: no two rows
+// of a run compare equal, so that a sort that is not stable (faster)
+// gives the order of a stable one.
+func newCSVSorter(cmp func(a, b csvRow) int) *extsort.Sorter[csvRow] {
+	return extsort.New(cmp, csvRowCodec, csvRowBudget).SortWith(func(rows []csvRow) { slices.SortFunc(rows, cmp) })
+}
+
 // NewGstatCSV writes the table opt.Table of gstat runs on w; vopt.Sort
 // orders the tables and indices.
 func NewGstatCSV(w io.Writer, opt Options, vopt GstatOptions) *GstatCSV {
@@ -174,7 +170,10 @@ func NewGstatCSV(w io.Writer, opt Options, vopt GstatOptions) *GstatCSV {
 // counts the others.
 func (g *GstatCSV) Stream() analyze.GstatStream {
 	return analyze.GstatStream{
-		Sink:  g.sink,
+		Sink: g.sink,
+		Prepare: func(t *analyze.TableStats) any {
+			return g.prepare(t)
+		},
 		Table: g.table,
 		Run: func(a *analyze.GstatAnalysis, _ *parse.GstatReport) error {
 			return g.run(a)
@@ -208,9 +207,9 @@ func (g *GstatCSV) runOf(a *analyze.GstatAnalysis) *gstatCSVRun {
 		if g.rows == "warnings" {
 			cmpRows = compareWarningRows
 		}
-		g.cur = &gstatCSVRun{a: a, rows: extsort.New(cmpRows, csvRowCodec, csvRowBudget)}
+		g.cur = &gstatCSVRun{a: a, rows: newCSVSorter(cmpRows)}
 		if g.rows == "indices" {
-			g.cur.named = extsort.New(compareIndexNames, csvRowCodec, csvRowBudget)
+			g.cur.named = newCSVSorter(compareIndexNames)
 		}
 	}
 	return g.cur
@@ -235,7 +234,7 @@ type warningRows gstatCSVRun
 
 func (r *warningRows) Put(id int, w analyze.Warning) error {
 	return r.rows.Add(csvRow{rank: int64(w.Severity.Rank()), mag: w.Magnitude, s: [3]string{w.Rule, w.Object, w.Table},
-		id: int64(id), fields: csvFields(findingsColumns, findingCells(GstatFinding(w)), nil)})
+		id: int64(id), line: string(appendCSVRow(nil, findingsColumns, findingCells(GstatFinding(w))))})
 }
 
 func (r *warningRows) Drop(id int) error {
@@ -246,42 +245,91 @@ func (r *warningRows) Drop(id int) error {
 	return nil
 }
 
-// table takes one analysed table of run a.
-func (g *GstatCSV) table(a *analyze.GstatAnalysis, t *analyze.TableStats) error {
-	r := g.runOf(a)
+// csvPrep is the rows of a table in the table streamed, made on the
+// worker that evaluated it: the table's (tables) or its indices' (ixs),
+// each with its sort key.
+type csvPrep struct {
+	line string
+	key  int64
+	ok   bool
+	ixs  []csvIndexPrep
+}
+
+type csvIndexPrep struct {
+	line string
+	key  int64
+}
+
+// prepare makes the rows of table t in the table streamed.
+func (g *GstatCSV) prepare(t *analyze.TableStats) *csvPrep {
 	switch g.rows {
 	case "tables":
-		key, ok := tableKey(g.by, t)
-		rank := int64(0)
-		if ok {
-			rank = 1
-		}
-		r.n++
-		return r.rows.Add(csvRow{rank: rank, key: key, s: [3]string{t.Name}, id: r.n,
-			fields: csvFields(gstatTableColumns, tableCells(t), nil)})
+		p := &csvPrep{line: string(appendCSVRow(nil, gstatTableColumns, tableCells(t)))}
+		p.key, p.ok = tableKey(g.by, t)
+		return p
 	case "indices":
-		fired := a.TableWarnings()
-		for i := range t.Indices {
-			if err := g.index(r, &t.Indices[i], fired); err != nil {
-				return err
-			}
-		}
+		p := &csvPrep{ixs: g.indexRows(t.Indices)}
+		return p
 	}
 	return nil
 }
 
-// index adds an index's row, ranked by the worst of the warnings fired
-// on it.
-func (g *GstatCSV) index(r *gstatCSVRun, ix *analyze.IndexStats, fired []analyze.Warning) error {
-	rank := 0
-	for _, w := range fired {
-		if w.Kind == "index" && w.Object == ix.Name && w.Table == ix.Table {
-			rank = max(rank, w.Severity.Rank())
+// indexRows are the rows of the indices ixs, in one string.
+func (g *GstatCSV) indexRows(ixs []analyze.IndexStats) []csvIndexPrep {
+	rows := make([]csvIndexPrep, len(ixs))
+	var b []byte
+	ends := make([]int, len(ixs))
+	for i := range ixs {
+		b = appendCSVRow(b, gstatIndexColumns, indexCells(&ixs[i]))
+		ends[i] = len(b)
+	}
+	all := string(b)
+	from := 0
+	for i := range ixs {
+		rows[i] = csvIndexPrep{line: all[from:ends[i]], key: indexKey(g.by, &ixs[i])}
+		from = ends[i]
+	}
+	return rows
+}
+
+// table takes one analysed table of run a.
+func (g *GstatCSV) table(a *analyze.GstatAnalysis, t *analyze.TableStats) error {
+	r := g.runOf(a)
+	p, ok := a.Prepared().(*csvPrep)
+	if !ok {
+		p = g.prepare(t)
+	}
+	switch g.rows {
+	case "tables":
+		rank := int64(0)
+		if p.ok {
+			rank = 1
+		}
+		r.n++
+		return r.rows.Add(csvRow{rank: rank, key: p.key, s: [3]string{t.Name}, id: r.n, line: p.line})
+	case "indices":
+		return g.indices(r, t.Indices, p.ixs, a.TableWarnings())
+	}
+	return nil
+}
+
+// indices adds the rows of indices ixs, made by indexRows, each ranked
+// by the worst of the warnings fired on it.
+func (g *GstatCSV) indices(r *gstatCSVRun, ixs []analyze.IndexStats, rows []csvIndexPrep, fired []analyze.Warning) error {
+	for i := range ixs {
+		ix := &ixs[i]
+		rank := 0
+		for _, w := range fired {
+			if w.Kind == "index" && w.Object == ix.Name && w.Table == ix.Table {
+				rank = max(rank, w.Severity.Rank())
+			}
+		}
+		r.n++
+		if err := r.named.Add(csvRow{rank: int64(rank), key: rows[i].key, s: [3]string{ix.Name, ix.Table}, id: r.n, line: rows[i].line}); err != nil {
+			return err
 		}
 	}
-	r.n++
-	return r.named.Add(csvRow{rank: int64(rank), key: indexKey(g.by, ix), s: [3]string{ix.Name, ix.Table}, id: r.n,
-		fields: csvFields(gstatIndexColumns, indexCells(ix), nil)})
+	return nil
 }
 
 // rankIndices ranks each index row by the worst warning of the rows of
@@ -309,10 +357,7 @@ func (r *gstatCSVRun) rankIndices() error {
 			}
 		}
 		x.s = [3]string{strings.Clone(x.s[0]), strings.Clone(x.s[1]), strings.Clone(x.s[2])}
-		x.fields = slices.Clone(x.fields)
-		for i, f := range x.fields {
-			x.fields[i] = strings.Clone(f)
-		}
+		x.line = strings.Clone(x.line)
 		same = append(same, x) // (a copy: the record is the sorter's until this returns)
 		return nil
 	})
@@ -326,11 +371,9 @@ func (r *gstatCSVRun) rankIndices() error {
 func (g *GstatCSV) run(a *analyze.GstatAnalysis) error {
 	r := g.runOf(a)
 	if g.rows == "indices" {
-		fired := a.UnattachedWarnings()
-		for i := range a.UnattachedIndices {
-			if err := g.index(r, &a.UnattachedIndices[i], fired); err != nil {
-				return err
-			}
+		ixs := a.UnattachedIndices
+		if err := g.indices(r, ixs, g.indexRows(ixs), a.UnattachedWarnings()); err != nil {
+			return err
 		}
 		if err := r.rankIndices(); err != nil {
 			return err
@@ -382,18 +425,18 @@ func (g *GstatCSV) write(r *gstatCSVRun, several bool) error {
 	if g.x == nil {
 		opt := g.opt
 		opt.Source = several
-		g.x = &csvWriter{w: csv.NewWriter(g.w), opt: opt}
+		g.x = &csvWriter{w: csv.NewWriter(g.w), opt: opt, raw: g.w}
 	}
 	t, err := csvTable(d, g.opt.Table)
 	if err != nil || g.rows == "" {
 		return g.x.write(d)
 	}
-	return g.x.writeRows(d, t, func(row func([]string) error) error {
+	return g.x.writeLines(d, t, func(line func(string) error) error {
 		return r.rows.Each(func(x csvRow) error {
 			if r.gone[x.id] && g.rows == "warnings" {
 				return nil // (replaced by a worse one)
 			}
-			return row(x.fields)
+			return line(x.line)
 		})
 	})
 }
