@@ -329,14 +329,17 @@ func gstatTablesTable(a *analyze.GstatAnalysis, opt GstatOptions) *Table {
 }
 
 // tableCells is a table's row of the tables table.
-func tableCells(x *analyze.TableStats) []Cell {
+func tableCells(x *analyze.TableStats) []Cell { return appendTableCells(make([]Cell, 0, 10), x) }
+
+// appendTableCells appends the cells tableCells returns to out.
+func appendTableCells(out []Cell, x *analyze.TableStats) []Cell {
 	fill := Null(ShareKind)
 	if x.AverageFill != nil {
 		fill = Share(float64(*x.AverageFill) / 100)
 	}
-	return []Cell{Str(x.Name), IntP(x.Records), IntP(x.Versions), NumP(x.VersionsPerRecord),
+	return append(out, Str(x.Name), IntP(x.Records), IntP(x.Versions), NumP(x.VersionsPerRecord),
 		IntP(x.MaxVersions), NumP(x.FragmentsPerRecord), IntP(x.DataPages), fill,
-		BytesP(x.SizeBytes), BytesP(x.IndexBytes)}
+		BytesP(x.SizeBytes), BytesP(x.IndexBytes))
 }
 
 // worstIndexWarnings maps an index (table and name) to the rank of its
@@ -477,13 +480,16 @@ func gstatIndicesTable(a *analyze.GstatAnalysis, opt GstatOptions) *Table {
 }
 
 // indexCells is an index's row of the indices table.
-func indexCells(ix *analyze.IndexStats) []Cell {
+func indexCells(ix *analyze.IndexStats) []Cell { return appendIndexCells(make([]Cell, 0, 10), ix) }
+
+// appendIndexCells appends the cells indexCells returns to out.
+func appendIndexCells(out []Cell, ix *analyze.IndexStats) []Cell {
 	kind, ok := indexKinds[ix.Kind]
 	if !ok {
 		kind = ix.Kind
 	}
-	return []Cell{Str(ix.Name), Str(ix.Table), Str(kind), IntP(ix.Depth), IntP(ix.LeafBuckets), IntP(ix.Nodes),
-		NumP(ix.Selectivity), ShareP(ix.DupRatio), IntP(ix.MaxDup), BytesP(ix.SizeBytes)}
+	return append(out, Str(ix.Name), Str(ix.Table), Str(kind), IntP(ix.Depth), IntP(ix.LeafBuckets), IntP(ix.Nodes),
+		NumP(ix.Selectivity), ShareP(ix.DupRatio), IntP(ix.MaxDup), BytesP(ix.SizeBytes))
 }
 
 // kindNote says where the kinds come from: the catalogue, or the names

@@ -264,7 +264,8 @@ type csvIndexPrep struct {
 func (g *GstatCSV) prepare(t *analyze.TableStats) *csvPrep {
 	switch g.rows {
 	case "tables":
-		p := &csvPrep{line: string(appendCSVRow(nil, gstatTableColumns, tableCells(t)))}
+		var cells [10]Cell
+		p := &csvPrep{line: string(appendCSVRow(make([]byte, 0, 160), gstatTableColumns, appendTableCells(cells[:0], t)))}
 		p.key, p.ok = tableKey(g.by, t)
 		return p
 	case "indices":
@@ -277,10 +278,11 @@ func (g *GstatCSV) prepare(t *analyze.TableStats) *csvPrep {
 // indexRows are the rows of the indices ixs, in one string.
 func (g *GstatCSV) indexRows(ixs []analyze.IndexStats) []csvIndexPrep {
 	rows := make([]csvIndexPrep, len(ixs))
-	var b []byte
+	b := make([]byte, 0, 160*len(ixs))
 	ends := make([]int, len(ixs))
+	var cells [10]Cell
 	for i := range ixs {
-		b = appendCSVRow(b, gstatIndexColumns, indexCells(&ixs[i]))
+		b = appendCSVRow(b, gstatIndexColumns, appendIndexCells(cells[:0], &ixs[i]))
 		ends[i] = len(b)
 	}
 	all := string(b)

@@ -190,6 +190,26 @@ func Sig3(v float64) string {
 // are told apart by case, then by leading zeros, then byte by byte, so
 // that only equal strings compare equal.
 func Compare(a, b string) int {
+	// The bytes both names start with compare equal whichever way they
+	// are read: skip them, back to the start of a rune and of a run of
+	// digits (a number compares whole). A text run compares rune by rune
+	// then by length, so it may be cut; what is left compares as the
+	// names do ("CUSTOMER_00017" and "CUSTOMER_00018": "17" and "18").
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	if i == len(a) && i == len(b) {
+		return 0
+	}
+	for i > 0 && (isDigit(a[i-1]) || i < len(a) && !utf8.RuneStart(a[i]) || i < len(b) && !utf8.RuneStart(b[i])) {
+		i--
+	}
+	return compareNames(a[i:], b[i:])
+}
+
+// compareNames is Compare without its shortcut.
+func compareNames(a, b string) int {
 	if c := natural(a, b, true); c != 0 {
 		return c
 	}

@@ -2,6 +2,7 @@ package units
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -218,6 +219,40 @@ func FuzzCompareFolded(f *testing.F) {
 		want := strings.Compare(strings.ToLower(a), strings.ToLower(b))
 		if got := compareFolded(a, b); got != want {
 			t.Errorf("compareFolded(%q, %q) = %d, want %d", a, b, got, want)
+		}
+	})
+}
+
+// TestCompareShortcut checks Compare, which skips the bytes both names
+// start with, against compareNames, which reads them: on 600,000 pairs
+// of names that share a start (digits, letters in both cases, letters
+// whose lower case changes length, UTF-8 cut short and invalid bytes).
+func TestCompareShortcut(t *testing.T) {
+	parts := []string{"A", "a", "B", "b", "0", "1", "9", "00", "10", "_", "$", "é", "É", "\u212a", "k", "\xff", "\xc3", "\xa9", "\xe2\x82", "€"}
+	rng := rand.New(rand.NewPCG(17, 18))
+	name := func(n int) string {
+		s := ""
+		for range rng.IntN(n + 1) {
+			s += parts[rng.IntN(len(parts))]
+		}
+		return s
+	}
+	for range 600000 {
+		start := name(6)
+		a, b := start+name(4), start+name(4)
+		if got, want := Compare(a, b), compareNames(a, b); got != want {
+			t.Fatalf("Compare(%q, %q) = %d, want %d", a, b, got, want)
+		}
+	}
+}
+
+func FuzzCompareShortcut(f *testing.F) {
+	f.Add("CUSTOMER_00017", "CUSTOMER_00018")
+	f.Add("T1A", "T12")
+	f.Add("\xe2\x82", "\xe2\x82\xac")
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if got, want := Compare(a, b), compareNames(a, b); got != want {
+			t.Errorf("Compare(%q, %q) = %d, want %d", a, b, got, want)
 		}
 	})
 }
