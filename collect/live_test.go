@@ -239,6 +239,47 @@ func TestLiveMonitor(t *testing.T) {
 	}
 }
 
+// CreateEmpty creates a database with forced writes on (the server's
+// default) and finds it the second time; SetForcedWrites switches the
+// write mode both ways, as gfix -write async|sync, and SetPageBuffers
+// writes the header's page buffers.
+func TestLiveCreateEmptyWriteMode(t *testing.T) {
+	s := livetest.Server(t)
+	ctx := ctxT(t)
+	db := livetest.TempPath(t, s, "empty.fdb")
+	header := func() collect.MonDatabase {
+		t.Helper()
+		m, err := s.Monitor(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Header
+	}
+	if created, err := s.CreateEmpty(ctx, db); err != nil || !created {
+		t.Fatalf("created %v: %v", created, err)
+	}
+	if h := header(); !h.ForcedWrites || h.PageSize != 4096 {
+		t.Errorf("new database: forced writes %v, page size %d; want on, 4096", h.ForcedWrites, h.PageSize)
+	}
+	if created, err := s.CreateEmpty(ctx, db); err != nil || created {
+		t.Fatalf("second time: created %v: %v", created, err)
+	}
+	for _, on := range []bool{false, true} {
+		if err := s.SetForcedWrites(ctx, db, on); err != nil {
+			t.Fatal(err)
+		}
+		if h := header(); h.ForcedWrites != on {
+			t.Errorf("forced writes %v after SetForcedWrites(%v)", h.ForcedWrites, on)
+		}
+	}
+	if err := s.SetPageBuffers(ctx, db, 300); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := s.HeaderPageBuffers(ctx, db); err != nil || n != 300 {
+		t.Errorf("header page buffers %d, %v; want 300", n, err)
+	}
+}
+
 // A backup and a restore through the Services API stream complete gbak
 // logs with -st tdrw columns; a second restore to the same name is refused
 // without --replace and allowed with it.

@@ -141,7 +141,7 @@ func IsException(err error, name string) bool {
 // Properties of a database (isc_action_svc_properties).
 const (
 	spbPrpPageBuffers = 5  // isc_spb_prp_page_buffers
-	spbPrpWriteMode   = 46 // isc_spb_prp_write_mode
+	spbPrpWriteMode   = 12 // isc_spb_prp_write_mode
 	prpWmAsync        = 37 // isc_spb_prp_wm_async
 	prpWmSync         = 38 // isc_spb_prp_wm_sync
 )
