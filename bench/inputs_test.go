@@ -63,10 +63,11 @@ func TestInputs(t *testing.T) {
 			}
 		}
 	}
-	// 1% of 10,000 orders and of some 100,000 lines: within 4 standard
-	// deviations.
-	if rollbacks < 60 || rollbacks > 140 || remote < lines/100-130 || remote > lines/100+130 {
-		t.Errorf("%d rollbacks in 10000 orders, %d remote of %d lines", rollbacks, remote, lines)
+	// 1% of 10,000 orders and of some 100,000 lines (within 4 standard
+	// deviations: 60..140 and lines/100 ± 130): the seeded generator's
+	// exact counts.
+	if rollbacks != 91 || remote != 1006 || lines != 100071 {
+		t.Errorf("%d rollbacks in 10000 orders, %d remote of %d lines; want 91, 1006 of 100071", rollbacks, remote, lines)
 	}
 	// One warehouse: nothing is remote.
 	for range 1000 {
@@ -77,8 +78,53 @@ func TestInputs(t *testing.T) {
 	}
 }
 
+// liveSeed is the seed cmd/fbdiag's TestLiveBench runs bench run with:
+// on one warehouse, the first operation of terminals 1 and 2 is a
+// New-Order that names the unused item, so that the live run rolls back
+// at least two New-Orders whatever its speed.
+const liveSeed = 12658
+
+func TestSeededFirstOperations(t *testing.T) {
+	for i := range 4 {
+		tm := seededTerminal(i, 1, RunOptions{Home: HomeFixed}, liveSeed)
+		k := tm.deck.deal()
+		_, _, no := tm.draw(k)
+		rollback := k == NewOrder && no.rollback && no.lines[len(no.lines)-1].item == unusedItem
+		if rollback != (i < 2) {
+			t.Errorf("terminal %d: first operation %v, rolls back %v; want a rollback for terminals 0 and 1 only", i, k, rollback)
+		}
+	}
+	// The same seed deals the same operations with the same inputs.
+	a, b := seededTerminal(0, 1, RunOptions{}, liveSeed), seededTerminal(0, 1, RunOptions{}, liveSeed)
+	for range 300 {
+		ka, kb := a.deck.deal(), b.deck.deal()
+		_, _, na := a.draw(ka)
+		_, _, nb := b.draw(kb)
+		if ka != kb || (na == nil) != (nb == nil) || na != nil && na.linesText() != nb.linesText() {
+			t.Fatalf("%v %v, %v %v", ka, kb, na, nb)
+		}
+	}
+}
+
+// A retry's back-off draws from its own generator: a terminal that met
+// conflicts deals the same operations afterwards as one that met none.
+func TestBackoffKeepsInputs(t *testing.T) {
+	a, b := seededTerminal(2, 4, RunOptions{}, 99), seededTerminal(2, 4, RunOptions{}, 99)
+	for i := range 500 {
+		if i%7 == 0 {
+			a.backoff(i % 5)
+		}
+		ka, kb := a.deck.deal(), b.deck.deal()
+		_, _, na := a.draw(ka)
+		_, _, nb := b.draw(kb)
+		if ka != kb || (na == nil) != (nb == nil) || na != nil && na.linesText() != nb.linesText() {
+			t.Fatalf("operation %d: %v %v, %v %v", i, ka, kb, na, nb)
+		}
+	}
+}
+
 func TestBackoff(t *testing.T) {
-	tm := &terminal{r: rand.New(rand.NewPCG(5, 6))}
+	tm := &terminal{jitter: rand.New(rand.NewPCG(5, 6))}
 	for a := range 12 {
 		d := tm.backoff(a)
 		base := min(2<<min(a, 6), 100) // ms

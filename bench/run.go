@@ -241,7 +241,8 @@ func Run(ctx context.Context, srv collect.Server, database string, opt RunOption
 type terminal struct {
 	conn       *sql.Conn
 	exec       executor
-	r          *rand.Rand
+	r          *rand.Rand // the inputs
+	jitter     *rand.Rand // the back-off: a retry does not move the inputs of what follows
 	deck       *deck
 	home       int // fixed home warehouse
 	district   int // Stock-Level's fixed district
@@ -261,13 +262,22 @@ func newTerminal(ctx context.Context, db *sql.DB, ex executor, i, warehouses int
 	if err != nil {
 		return nil, err
 	}
+	t := seededTerminal(i, warehouses, opt, seed)
+	t.conn, t.exec, t.ctx = conn, ex, context.WithoutCancel(ctx)
+	t.rec, t.errs = &recorder{totals: tot}, errs
+	return t, nil
+}
+
+// seededTerminal is terminal i's inputs: its home, its deck and its
+// generators, drawn from seed, so that a seeded run's terminal i deals
+// the same operations with the same inputs every time.
+func seededTerminal(i, warehouses int, opt RunOptions, seed uint64) *terminal {
 	r := rand.New(rand.NewPCG(seed, uint64(i)))
 	return &terminal{
-		conn: conn, exec: ex, r: r, deck: newDeck(r),
+		r: r, jitter: rand.New(rand.NewPCG(seed, uint64(i)|1<<63)), deck: newDeck(r),
 		home: i%warehouses + 1, district: (i/warehouses)%DistrictsPerW + 1,
 		warehouses: warehouses, random: opt.Home == HomeRandom, retries: opt.Retries,
-		rec: &recorder{totals: tot}, errs: errs, ctx: context.WithoutCancel(ctx),
-	}, nil
+	}
 }
 
 func (t *terminal) close() { t.conn.Close() }
@@ -286,33 +296,7 @@ func (t *terminal) loop(stop *atomic.Bool) error {
 // operation runs one business operation to its end: committed, rolled
 // back, given up after the retries, or failed.
 func (t *terminal) operation(k Kind, stop *atomic.Bool) error {
-	w := t.home
-	if t.random {
-		w = between(t.r, 1, t.warehouses)
-	}
-	var work func(ctx context.Context, tx *sql.Tx) error
-	readOnly := false
-	switch k {
-	case NewOrder:
-		in := genNewOrder(t.r, w, t.warehouses)
-		work = func(ctx context.Context, tx *sql.Tx) error { return t.exec.newOrder(ctx, tx, in) }
-	case Payment:
-		in := genPayment(t.r, w, t.warehouses)
-		work = func(ctx context.Context, tx *sql.Tx) error { return t.exec.payment(ctx, tx, in) }
-	case OrderStatus:
-		c := genCustomer(t.r, w, between(t.r, 1, DistrictsPerW))
-		work = func(ctx context.Context, tx *sql.Tx) error { return t.exec.orderStatus(ctx, tx, c) }
-		readOnly = true
-	case Delivery:
-		carrier := between(t.r, 1, 10)
-		work = func(ctx context.Context, tx *sql.Tx) error { return t.exec.delivery(ctx, tx, w, carrier) }
-	case StockLevel:
-		threshold := between(t.r, 10, 20)
-		work = func(ctx context.Context, tx *sql.Tx) error {
-			return t.exec.stockLevel(ctx, tx, w, t.district, threshold)
-		}
-		readOnly = true
-	}
+	work, readOnly, _ := t.draw(k)
 	start := time.Now()
 	for attempt := 0; ; attempt++ {
 		err := t.attempt(work, readOnly)
@@ -342,12 +326,44 @@ func (t *terminal) operation(k Kind, stop *atomic.Bool) error {
 	}
 }
 
+// draw draws the inputs of an operation of kind k and returns its work;
+// no is a New-Order's inputs (nil for the other kinds).
+func (t *terminal) draw(k Kind) (work func(ctx context.Context, tx *sql.Tx) error, readOnly bool, no *newOrderIn) {
+	w := t.home
+	if t.random {
+		w = between(t.r, 1, t.warehouses)
+	}
+	switch k {
+	case NewOrder:
+		in := genNewOrder(t.r, w, t.warehouses)
+		no = &in
+		work = func(ctx context.Context, tx *sql.Tx) error { return t.exec.newOrder(ctx, tx, in) }
+	case Payment:
+		in := genPayment(t.r, w, t.warehouses)
+		work = func(ctx context.Context, tx *sql.Tx) error { return t.exec.payment(ctx, tx, in) }
+	case OrderStatus:
+		c := genCustomer(t.r, w, between(t.r, 1, DistrictsPerW))
+		work = func(ctx context.Context, tx *sql.Tx) error { return t.exec.orderStatus(ctx, tx, c) }
+		readOnly = true
+	case Delivery:
+		carrier := between(t.r, 1, 10)
+		work = func(ctx context.Context, tx *sql.Tx) error { return t.exec.delivery(ctx, tx, w, carrier) }
+	case StockLevel:
+		threshold := between(t.r, 10, 20)
+		work = func(ctx context.Context, tx *sql.Tx) error {
+			return t.exec.stockLevel(ctx, tx, w, t.district, threshold)
+		}
+		readOnly = true
+	}
+	return work, readOnly, no
+}
+
 // backoff is the wait before retry attempt+1: 2 ms doubled at every
 // attempt up to 100 ms, drawn uniformly from half to one and a half of
 // it, so that the terminals that met on a row do not meet again.
 func (t *terminal) backoff(attempt int) time.Duration {
 	d := min(2*time.Millisecond<<min(attempt, 6), 100*time.Millisecond)
-	return d/2 + time.Duration(t.r.Int64N(int64(d)))
+	return d/2 + time.Duration(t.jitter.Int64N(int64(d)))
 }
 
 // attempt runs work in one READ COMMITTED NO WAIT transaction and commits

@@ -261,7 +261,7 @@ func benchRunCommand() *cli.Command {
 		Usage: "run the five TPC-C transactions from N terminals and measure a window",
 		UsageText: "fbdiag bench run [--server HOST[:PORT]] [--wire-crypt L] [--auth P] [--terminals N]\n" +
 			"                 [--warmup D] [--duration D] [--mode sp|client] [--home fixed|random]\n" +
-			"                 [--retries N] [--out FILE] [--force] [--format F] DATABASE",
+			"                 [--retries N] [--seed S] [--out FILE] [--force] [--format F] DATABASE",
 		Description: `run drives --terminals connections in a closed loop (no keying or think time) through
 TPC-C's five transactions, dealt from a shuffled deck of 100 per terminal: New-Order 45,
 Payment 43, Order-Status 4, Delivery 4, Stock-Level 4. Each terminal has a fixed home
@@ -281,6 +281,12 @@ transaction's uncommitted change fails at once with a lock conflict. The termina
 back, waits a jittered back-off (2 ms doubling up to 100 ms, ±50%) and retries up to
 --retries times (default 10; 0 as oltp-emul); conflicts are counted apart and an operation
 is counted once, when it commits.
+
+Each terminal draws its operations and their inputs from its own generator, seeded from
+--seed S (default: a seed drawn at random): two runs with the same seed, terminals and
+warehouses deal every terminal the same sequence of transactions with the same inputs
+(how many of them a run gets through is the measurement). The back-off has a generator of
+its own, so that retries do not change what follows.
 
 The clock: --warmup (default 10s), then the measured window of --duration (default 60s),
 both whole seconds. Only operations that end inside the window count, divided by the
@@ -310,6 +316,7 @@ Example:
 			&cli.StringFlag{Name: "mode", Value: bench.ModeSP, Usage: "sp (stored procedures) or client (plain SQL)"},
 			&cli.StringFlag{Name: "home", Value: bench.HomeFixed, Usage: "fixed (a home warehouse per terminal) or random"},
 			&cli.IntFlag{Name: "retries", Value: bench.DefaultRetries, Usage: "retry a conflict up to `N` times"},
+			&cli.Uint64Flag{Name: "seed", Usage: "draw the terminals' inputs from seed `S` (default: random)"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the result file (JSON Lines) to `FILE`"},
 			&cli.BoolFlag{Name: "force", Usage: "replace an existing --out file"},
 			formatFlag(),
@@ -331,7 +338,8 @@ type benchRunOptions struct {
 // benchRunFlags reads the run's settings, shared by run and sweep.
 func benchRunFlags(c *cli.Context, cmd string, terminals int) (bench.RunOptions, error) {
 	o := bench.RunOptions{Terminals: terminals, Warmup: c.Duration("warmup"), Duration: c.Duration("duration"),
-		Mode: c.String("mode"), Home: c.String("home"), Retries: c.Int("retries"), Tool: "fbdiag " + version}
+		Mode: c.String("mode"), Home: c.String("home"), Retries: c.Int("retries"), Seed: c.Uint64("seed"),
+		Tool: "fbdiag " + version}
 	if o.Terminals < 1 || o.Terminals > 1000 {
 		return o, usagef("%s: --terminals %d: want 1 to 1000", cmd, o.Terminals)
 	}
@@ -470,7 +478,7 @@ the knee test and the loss per doubling) for warehouses.
 Page buffers and terminals go round by round (every value once, then every value again),
 so that a drift of the machine spreads over the values; warehouses run their runs in a
 row. The other settings are bench run's (--terminals, --warmup, --duration, --mode, --home,
---retries). With a fixed home warehouse and fewer terminals than warehouses, the
+--retries, --seed: every run with the same seed). With a fixed home warehouse and fewer terminals than warehouses, the
 warehouses without a terminal see only remote order lines and payments: --home random
 spreads the work over the whole database, as the articles' 20 connections over 21,000
 warehouses must have.
@@ -502,6 +510,7 @@ Examples:
 			&cli.StringFlag{Name: "mode", Value: bench.ModeSP, Usage: "sp (stored procedures) or client (plain SQL)"},
 			&cli.StringFlag{Name: "home", Value: bench.HomeFixed, Usage: "fixed (a home warehouse per terminal) or random"},
 			&cli.IntFlag{Name: "retries", Value: bench.DefaultRetries, Usage: "retry a conflict up to `N` times"},
+			&cli.Uint64Flag{Name: "seed", Usage: "draw the terminals' inputs from seed `S` in every run (default: random)"},
 			formatFlag(),
 		),
 		Action: benchSweepAction,
