@@ -12,22 +12,32 @@ import (
 // while files are written remove the temporary files being written
 // (atomicfile.AbortAll) before the program ends as the signal would end
 // it: an interrupted report leaves no ".index.html.tmp-*" behind. stop
-// ends the watch. The live commands cancel their server jobs on their
-// own and do not use it.
+// ends the watch; a signal that came before it still ends the program
+// (it is not lost because the watch was ending at that moment). The live
+// commands cancel their server jobs on their own and do not use it.
 func removeTempOnSignal() (stop func()) {
 	ch := make(chan os.Signal, 1)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
+	ended := make(chan struct{})
 	go func() {
+		defer close(ended)
 		select {
 		case sig := <-ch:
 			atomicfile.AbortAll()
 			endBy(sig)
 		case <-done:
+			select {
+			case sig := <-ch:
+				atomicfile.AbortAll()
+				endBy(sig)
+			default:
+			}
 		}
 	}()
 	return func() {
 		signal.Stop(ch)
 		close(done)
+		<-ended
 	}
 }
