@@ -25,7 +25,14 @@ import (
 // machine the load takes 10 s instead of 45 s, and a run commits some
 // 15 times more. The windows are short (a few seconds): what is checked
 // is how they are measured and counted, which does not need long ones.
+//
+// It is the package's longest test (some 30 s), and mostly waits on the
+// server: it runs in a process of its own (inProcessOfItsOwn) while the
+// package's other tests go on in this one.
 func TestLiveBench(t *testing.T) {
+	if !inProcessOfItsOwn(t) {
+		return
+	}
 	s := livetest.Server(t)
 	db := livetest.TempPath(t, s, "tpcc.fdb")
 	if !t.Run("init", func(t *testing.T) { benchInitLive(t, s, db) }) {

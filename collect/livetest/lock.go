@@ -12,9 +12,10 @@ import (
 // while it uses the server, exclusive while it kills the server process.
 // go test ./... runs packages in parallel, and other checkouts' tests may
 // use the same server, so the lock is between processes (flock), not a
-// mutex. GateName is a second file that gives a waiting exclusive holder
-// precedence: readers pass the gate shared on their way in, the writer
-// closes it, so that new tests wait behind it instead of starving it.
+// mutex. GateName is a second file that gives an exclusive holder that
+// has waited politeWait precedence: readers pass the gate shared on their
+// way in, the writer closes it, so that new tests wait behind it instead
+// of starving it.
 const (
 	LockName = "fbdiag-live.lock"
 	GateName = "fbdiag-live.gate"
@@ -23,6 +24,15 @@ const (
 // LockWait bounds the wait for a lock; a test that cannot get one in this
 // time fails saying so.
 const LockWait = 5 * time.Minute
+
+// politeWait is how long HoldExclusive first waits with the gate open:
+// the tests running go on and new ones still start, and it takes the lock
+// in the first moment none holds it, which in a go test ./... run is
+// when the other packages' live tests are over. Only after it does the
+// gate close. (Closing it at once held every other package's next live
+// test behind the longest one running, cmd/fbdiag's TestLiveBench, for
+// as long as that ran.)
+var politeWait = 2 * time.Minute
 
 // The process's own state: tests of one package run one at a time, and
 // one test may call Server several times.
@@ -72,7 +82,9 @@ func acquireShared(t testing.TB) *os.File {
 // live test (in this package, another package, or another checkout that
 // uses this package) runs until release is called (or the test ends). A
 // test that kills the server holds it from before it starts the work it
-// wants killed until the server is back (KillServer).
+// wants killed until the server is back (KillServer). It waits for the
+// tests running to end, first letting new ones start (politeWait), then
+// with the gate closed to them.
 func HoldExclusive(t testing.TB) (release func()) {
 	t.Helper()
 	lk.Lock()
@@ -80,20 +92,24 @@ func HoldExclusive(t testing.TB) (release func()) {
 	if lk.exclusive != nil {
 		t.Fatal("HoldExclusive twice")
 	}
-	lk.gate = acquire(t, GateName, true)
 	// This process's own shared lock would keep the exclusive one out.
 	if lk.shared != nil {
 		releaseFile(lk.shared)
 		lk.shared = nil
 	}
-	lk.exclusive = acquire(t, LockName, true)
+	if lk.exclusive = tryFor(t, LockName, true, politeWait); lk.exclusive == nil {
+		lk.gate = acquire(t, GateName, true)
+		lk.exclusive = acquire(t, LockName, true)
+	}
 	var once sync.Once
 	release = func() {
 		once.Do(func() {
 			lk.Lock()
 			defer lk.Unlock()
 			releaseFile(lk.exclusive)
-			releaseFile(lk.gate)
+			if lk.gate != nil {
+				releaseFile(lk.gate)
+			}
 			lk.exclusive, lk.gate = nil, nil
 			if lk.sharedN > 0 {
 				lk.shared = acquireShared(t)
@@ -114,11 +130,22 @@ func holdsExclusive() bool {
 // acquire opens name and locks it, waiting up to LockWait.
 func acquire(t testing.TB, name string, exclusive bool) *os.File {
 	t.Helper()
+	f := tryFor(t, name, exclusive, LockWait)
+	if f == nil {
+		t.Fatalf("live test lock %s: not granted after %v (exclusive %v): another test holds the server", lockPath(name), LockWait, exclusive)
+	}
+	return f
+}
+
+// tryFor opens name and locks it, waiting up to wait; nil when it was
+// not granted in that time.
+func tryFor(t testing.TB, name string, exclusive bool, wait time.Duration) *os.File {
+	t.Helper()
 	f, err := os.OpenFile(lockPath(name), os.O_RDONLY|os.O_CREATE, 0o666)
 	if err != nil {
 		t.Fatalf("live test lock: %v", err)
 	}
-	deadline := time.Now().Add(LockWait)
+	deadline := time.Now().Add(wait)
 	for {
 		ok, err := tryLock(f, exclusive)
 		if err != nil {
@@ -130,7 +157,7 @@ func acquire(t testing.TB, name string, exclusive bool) *os.File {
 		}
 		if time.Now().After(deadline) {
 			f.Close()
-			t.Fatalf("live test lock %s: not granted after %v (exclusive %v): another test holds the server", f.Name(), LockWait, exclusive)
+			return nil
 		}
 		time.Sleep(20 * time.Millisecond)
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // Shared holders exclude an exclusive one and the other way round, also
@@ -40,8 +41,8 @@ func TestLockSharedExclusive(t *testing.T) {
 }
 
 // A test that holds the server exclusively keeps other processes out of
-// the lock and of the gate (so new tests queue behind it); when it lets
-// go it goes back to sharing for the rest of the test.
+// the lock (so new tests queue behind it); when it lets go it goes back
+// to sharing for the rest of the test.
 func TestHoldExclusive(t *testing.T) {
 	saved := lockDir
 	lockDir = t.TempDir()
@@ -64,11 +65,16 @@ func TestHoldExclusive(t *testing.T) {
 	if !holdsExclusive() {
 		t.Fatal("not exclusive")
 	}
-	for _, f := range []*os.File{lock, gate} {
-		if ok, _ := tryLock(f, false); ok {
-			t.Errorf("%s granted to another process during the exclusive hold", f.Name())
-			unlock(f)
-		}
+	if ok, _ := tryLock(lock, false); ok {
+		t.Errorf("%s granted to another process during the exclusive hold", lock.Name())
+		unlock(lock)
+	}
+	// Granted at once, it did not close the gate: another process's
+	// test passes it and waits at the lock.
+	if ok, _ := tryLock(gate, false); !ok {
+		t.Error("the gate closed though nobody was waiting")
+	} else {
+		unlock(gate)
 	}
 	holdShared(t) // a nested Server call does not deadlock
 	release()
@@ -81,5 +87,54 @@ func TestHoldExclusive(t *testing.T) {
 	unlock(lock)
 	if ok, _ := tryLock(lock, true); ok {
 		t.Error("this test no longer shares the lock after the release")
+	}
+}
+
+// While another process's test holds the lock shared, HoldExclusive waits
+// with the gate open for politeWait (new tests still start), then closes
+// the gate and takes the lock when that test lets go.
+func TestHoldExclusiveWaitsPolitely(t *testing.T) {
+	savedDir, savedWait := lockDir, politeWait
+	lockDir, politeWait = t.TempDir(), 300*time.Millisecond
+	t.Cleanup(func() { lockDir, politeWait = savedDir, savedWait })
+	other := func(name string) *os.File {
+		f, err := os.OpenFile(lockPath(name), os.O_RDONLY|os.O_CREATE, 0o666)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	reader, gate := other(LockName), other(GateName)
+	if ok, _ := tryLock(reader, false); !ok {
+		t.Fatal("no shared lock")
+	}
+	var openEarly, closedLate bool
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		time.Sleep(100 * time.Millisecond)
+		if ok, _ := tryLock(gate, false); ok {
+			openEarly = true
+			unlock(gate)
+		}
+		time.Sleep(500 * time.Millisecond)
+		ok, _ := tryLock(gate, false)
+		closedLate = !ok
+		if ok {
+			unlock(gate)
+		}
+		unlock(reader) // the running test ends
+	}()
+	start := time.Now()
+	release := HoldExclusive(t)
+	waited := time.Since(start)
+	<-done
+	if !openEarly || !closedLate || waited < 600*time.Millisecond {
+		t.Errorf("gate open while polite %v, closed after %v; waited %v for the reader", openEarly, closedLate, waited)
+	}
+	release()
+	if ok, _ := tryLock(gate, false); !ok {
+		t.Error("the gate stays closed after the release")
 	}
 }
