@@ -145,7 +145,8 @@ func tryFor(t testing.TB, name string, exclusive bool, wait time.Duration) *os.F
 	if err != nil {
 		t.Fatalf("live test lock: %v", err)
 	}
-	deadline := time.Now().Add(wait)
+	start := time.Now()
+	deadline := start.Add(wait)
 	for {
 		ok, err := tryLock(f, exclusive)
 		if err != nil {
@@ -153,6 +154,11 @@ func tryFor(t testing.TB, name string, exclusive bool, wait time.Duration) *os.F
 			t.Fatalf("live test lock %s: %v", f.Name(), err)
 		}
 		if ok {
+			// A slow live test may have waited here for another's
+			// server kill (its own package's, or another checkout's).
+			if d := time.Since(start); d >= 500*time.Millisecond {
+				t.Logf("live test lock %s (exclusive %v): waited %v", f.Name(), exclusive, d.Round(time.Millisecond))
+			}
 			return f
 		}
 		if time.Now().After(deadline) {
