@@ -38,11 +38,29 @@ func TestLiveBench(t *testing.T) {
 	if !t.Run("init", func(t *testing.T) { benchInitLive(t, s, db) }) {
 		return
 	}
+	// The run has the database to itself: its committed New-Orders are
+	// held against the server's. The two short runs share it (their
+	// checks do not count on being alone), and the sweep, which needs
+	// the database closed between its runs, goes with the test on a
+	// database of its own.
 	t.Run("run", func(t *testing.T) { benchRunLive(t, s, db) })
-	t.Run("run client", func(t *testing.T) { benchRunClientLive(t, s, db) })
-	t.Run("interrupted", func(t *testing.T) { benchRunInterrupted(t, s, db) })
-	t.Run("sweep", func(t *testing.T) { benchSweepLive(t, s, db) })
-	t.Run("foreign database", func(t *testing.T) { benchInitForeign(t, s) })
+	t.Run("client and interrupted", func(t *testing.T) {
+		t.Run("run client", parallel(func(t *testing.T) { benchRunClientLive(t, s, db) }))
+		t.Run("interrupted", parallel(func(t *testing.T) { benchRunInterrupted(t, s, db) }))
+	})
+	t.Run("sweep and foreign", func(t *testing.T) {
+		t.Run("sweep", parallel(func(t *testing.T) { benchSweepLive(t, s, db) }))
+		t.Run("foreign database", parallel(func(t *testing.T) { benchInitForeign(t, s) }))
+	})
+}
+
+// parallel is test f as a parallel subtest: it runs with its siblings
+// once the function that started them has returned.
+func parallel(f func(*testing.T)) func(*testing.T) {
+	return func(t *testing.T) {
+		t.Parallel()
+		f(t)
+	}
 }
 
 // bench init refuses a database of the user's own (the shop database of
