@@ -152,7 +152,7 @@ func (s *GstatScan) evaluator() *tableEval {
 func (s *GstatScan) newEval() *tableEval {
 	e := &tableEval{env: *s.env, odsMajor: s.odsMajor}
 	e.env.sl = newSlab()
-	e.c = checker{a: &GstatAnalysis{Header: s.a.Header}, th: s.c.th, collect: true, floorAt: s.c.floorOut}
+	e.c = checker{a: &GstatAnalysis{Header: s.a.Header}, th: s.c.th, collect: true, floorAt: s.c.floorOut, textless: s.c.textless}
 	return e
 }
 

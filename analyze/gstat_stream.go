@@ -25,6 +25,11 @@ type GstatStream struct {
 	// starts (a: its file, report and header): the warnings go there as
 	// they fire and the run's analysis only counts them.
 	Sink func(a *GstatAnalysis) WarningSink
+	// CountWarnings, instead of a Sink, only counts each run's warnings
+	// by severity (WarningsOmitted, one per rule and object as ever), for
+	// an output that shows none: the workers leave out their reason and
+	// advice.
+	CountWarnings bool
 	// Prepare, when set, runs on the worker that evaluated a table, right
 	// after it, so that per-table work (encoding it, say) shares the
 	// cores; Table finds its result in GstatAnalysis.Prepared.
@@ -97,6 +102,7 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 		send := func(ev streamEvent, end bool) error {
 			if scan == nil || scanRep != ev.rep {
 				scan, scanRep = NewGstatScan(ev.rep.File, ev.rep.Index, ev.header, th, opt), ev.rep
+				scan.c.textless = s.CountWarnings
 				proto = scan.newEval()
 			}
 			ev.scan, ev.proto = scan, proto
@@ -140,7 +146,10 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 				if s.WarningLimit > 0 {
 					scan.LimitWarnings(s.WarningLimit)
 				}
-				if s.Sink != nil {
+				switch {
+				case s.CountWarnings:
+					scan.SinkWarnings(counted{})
+				case s.Sink != nil:
 					scan.SinkWarnings(s.Sink(scan.a))
 				}
 			}
@@ -200,6 +209,13 @@ func evaluateBatches(work <-chan *eventBatch, prepare func(*TableStats) any) {
 		close(b.done)
 	}
 }
+
+// counted is the sink of GstatStream.CountWarnings: the checker counts
+// what it is given.
+type counted struct{}
+
+func (counted) Put(int, Warning) error { return nil }
+func (counted) Drop(int) error         { return nil }
 
 type stoppedError struct{}
 

@@ -150,6 +150,9 @@ type checker struct {
 	// trim, and floorAt where the checkers that evaluate its tables (on
 	// other goroutines) read it (wants).
 	floorOut, floorAt *atomic.Pointer[WarningKey]
+	// textless: the run's warnings are only counted (GstatStream's
+	// CountWarnings), so none needs a reason or advice.
+	textless bool
 	// collect makes fire only gather the warnings in fired, for the scan
 	// to accept them in table order (see tableEval): a checker that
 	// evaluates tables on another goroutine touches nothing shared.
@@ -215,8 +218,12 @@ func (f *finding) magnitude() float64 {
 // worst kept one (the floor the scan publishes at each trim): the scan
 // will only count it, by severity, and never show it. The floor only
 // rises, and a warning that sorts after it never replaces a kept one
-// (fireLimited), so a warning without text is never shown.
+// (fireLimited), so a warning without text is never shown. Nor when the
+// run's warnings are only counted (textless).
 func (c *checker) wants(f *finding) bool {
+	if c.textless {
+		return false
+	}
 	if c.floorAt == nil {
 		return true
 	}

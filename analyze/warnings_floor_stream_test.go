@@ -3,6 +3,7 @@ package analyze
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -64,5 +65,53 @@ func TestStreamFloorSkipsText(t *testing.T) {
 	t.Logf("%d tables, %d warnings fired, %d without text", tables, fired, textless)
 	if tables != 3150 || fired != len(whole.Warnings) || textless < fired*8/10 {
 		t.Errorf("%d tables, %d of %d warnings fired without text; want 3150 tables and at least 80 %% without", tables, textless, fired)
+	}
+}
+
+// TestStreamCountWarnings: a stream that only counts its warnings gets the
+// counts, by severity, of the whole analysis, and its workers write no
+// reason or advice (fired warnings without text; header ones excepted).
+func TestStreamCountWarnings(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "fb30", "shop-gstat-a-r.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := bigfile.Gstat(&buf, src, 4<<20); err != nil {
+		t.Fatal(err)
+	}
+	reps, err := parse.ReadGstat(bytes.NewReader(buf.Bytes()), "big")
+	if err != nil || len(reps) != 1 {
+		t.Fatal(len(reps), err)
+	}
+	whole := GstatWith(reps[0], NewThresholds(), GstatOptions{})
+	want := map[Severity]int{}
+	for _, w := range whole.Warnings {
+		want[w.Severity]++
+	}
+
+	var got *GstatAnalysis
+	fired, withText := 0, 0
+	err = StreamGstat(bytes.NewReader(buf.Bytes()), "big", NewThresholds(), GstatOptions{}, GstatStream{
+		CountWarnings: true,
+		Table: func(a *GstatAnalysis, _ *TableStats) error {
+			for _, w := range a.TableWarnings() {
+				fired++
+				if w.Reason != "" || w.Advice != "" {
+					withText++
+				}
+			}
+			return nil
+		},
+		Run: func(a *GstatAnalysis, _ *parse.GstatReport) error { got = a; return nil },
+	})
+	if err != nil || got == nil {
+		t.Fatal(err)
+	}
+	if len(got.Warnings) != 0 || !maps.Equal(got.WarningsOmitted, want) || got.Totals.Warnings != len(whole.Warnings) {
+		t.Errorf("kept %d warnings, counted %v (%d in all); want none kept, %v (%d)", len(got.Warnings), got.WarningsOmitted, got.Totals.Warnings, want, len(whole.Warnings))
+	}
+	if fired != 4725 || withText != 0 {
+		t.Errorf("%d table warnings fired, %d with text; want 4725, none with text", fired, withText)
 	}
 }

@@ -165,10 +165,18 @@ func NewGstatCSV(w io.Writer, opt Options, vopt GstatOptions) *GstatCSV {
 	return g
 }
 
-// Stream is what analyze.StreamGstat calls as it reads an input: all the
-// warnings go to a sink, which spools those of the warnings table and
-// counts the others.
+// Stream is what analyze.StreamGstat calls as it reads an input: the
+// warnings table's rows go to a sink that spools them; the other tables
+// show no warning, which are only counted.
 func (g *GstatCSV) Stream() analyze.GstatStream {
+	if g.rows != "warnings" {
+		return analyze.GstatStream{
+			CountWarnings: true,
+			Prepare:       func(t *analyze.TableStats) any { return g.prepare(t) },
+			Table:         g.table,
+			Run:           func(a *analyze.GstatAnalysis, _ *parse.GstatReport) error { return g.run(a) },
+		}
+	}
 	return analyze.GstatStream{
 		Sink: g.sink,
 		Prepare: func(t *analyze.TableStats) any {
@@ -216,18 +224,8 @@ func (g *GstatCSV) runOf(a *analyze.GstatAnalysis) *gstatCSVRun {
 }
 
 func (g *GstatCSV) sink(a *analyze.GstatAnalysis) analyze.WarningSink {
-	r := g.runOf(a)
-	if g.rows != "warnings" {
-		return discard{}
-	}
-	return (*warningRows)(r)
+	return (*warningRows)(g.runOf(a))
 }
-
-// discard counts the warnings of a table that does not show them.
-type discard struct{}
-
-func (discard) Put(int, analyze.Warning) error { return nil }
-func (discard) Drop(int) error                 { return nil }
 
 // warningRows spools a run's warnings as rows of the warnings table.
 type warningRows gstatCSVRun

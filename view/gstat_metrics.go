@@ -102,10 +102,10 @@ func NewGstatMetrics(w io.Writer, vopt GstatOptions) *GstatMetrics {
 }
 
 // Stream is what analyze.StreamGstat calls as it reads an input: the
-// warnings go to a sink that counts them.
+// warnings are only counted (by severity, as the metrics show them).
 func (g *GstatMetrics) Stream() analyze.GstatStream {
 	return analyze.GstatStream{
-		Sink: func(*analyze.GstatAnalysis) analyze.WarningSink { return discard{} },
+		CountWarnings: true,
 		Prepare: func(t *analyze.TableStats) any {
 			return g.prepare(t, t.Indices)
 		},
