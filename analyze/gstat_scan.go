@@ -104,7 +104,7 @@ func (s *GstatScan) Keep() { s.keep = true }
 // valid until the next call.
 func (s *GstatScan) Table(t *parse.GstatTable) *TableStats {
 	e := s.evaluator()
-	ts, fired := e.table(t)
+	ts, fired := e.table(t, nil)
 	return s.add(ts, fired)
 }
 
@@ -156,9 +156,11 @@ func (s *GstatScan) newEval() *tableEval {
 	return e
 }
 
-func (e *tableEval) table(t *parse.GstatTable) (TableStats, []Warning) {
+// table evaluates t; the warnings its rules fire are appended to
+// fired[:0], which the caller keeps.
+func (e *tableEval) table(t *parse.GstatTable, fired []Warning) (TableStats, []Warning) {
 	ts := tableStats(t, &e.env)
-	e.c.fired = nil // the caller keeps the slice
+	e.c.fired = fired[:0]
 	e.c.table(&ts)
 	for j := range ts.Indices {
 		e.c.index(&ts.Indices[j], &ts, e.odsMajor)

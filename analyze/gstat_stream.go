@@ -73,6 +73,9 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 	workers := max(1, runtime.GOMAXPROCS(0))
 	order := make(chan *eventBatch, 2*workers+2)
 	work := make(chan *eventBatch, workers)
+	// free holds the batches the caller's goroutine is done with, for the
+	// parser to fill again: their events and warning slices are reused.
+	free := make(chan *eventBatch, cap(order)+workers)
 	stop := make(chan struct{})
 	perr := make(chan error, 1)
 	for range workers {
@@ -81,7 +84,15 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 	go func() {
 		defer close(order)
 		defer close(work)
-		batch := &eventBatch{evs: make([]streamEvent, 0, streamBatch), done: make(chan struct{})}
+		newBatch := func() *eventBatch {
+			select {
+			case b := <-free:
+				return b
+			default:
+				return &eventBatch{evs: make([]streamEvent, 0, streamBatch), done: make(chan struct{})}
+			}
+		}
+		batch := newBatch()
 		var scan *GstatScan
 		var proto *tableEval
 		var scanRep *parse.GstatReport
@@ -96,7 +107,7 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 			case <-stop:
 				return errStopped
 			}
-			batch = &eventBatch{evs: make([]streamEvent, 0, streamBatch), done: make(chan struct{})}
+			batch = newBatch()
 			return nil
 		}
 		send := func(ev streamEvent, end bool) error {
@@ -108,6 +119,9 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 			ev.scan, ev.proto = scan, proto
 			if end {
 				scan = nil
+			}
+			if n := len(batch.evs); n < cap(batch.evs) {
+				ev.fired = batch.evs[n : n+1][0].fired // the slice a worker filled before
 			}
 			batch.evs = append(batch.evs, ev)
 			if !end && len(batch.evs) < streamBatch {
@@ -157,10 +171,11 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 			case ev.table != nil:
 				t := scan.add(ev.ts, ev.fired)
 				scan.a.prepared = ev.prepared
-				ev.ts, ev.fired, ev.prepared = TableStats{}, nil, nil
+				ev.ts, ev.prepared = TableStats{}, nil
 				if err = scan.Err(); err == nil && s.Table != nil {
 					err = s.Table(scan.a, t)
 				}
+				scan.a.tableWarnings = nil // ev.fired is filled again
 			case ev.index != nil:
 				scan.Unattached(ev.index)
 			default:
@@ -180,6 +195,14 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 			}
 			<-perr
 			return err
+		}
+		for i := range batch.evs {
+			batch.evs[i] = streamEvent{fired: batch.evs[i].fired[:0]}
+		}
+		batch.evs, batch.done = batch.evs[:0], make(chan struct{})
+		select {
+		case free <- batch:
+		default:
 		}
 	}
 	return <-perr
@@ -201,7 +224,7 @@ func evaluateBatches(work <-chan *eventBatch, prepare func(*TableStats) any) {
 				proto, e = ev.proto, *ev.proto
 				e.env.sl = newSlab()
 			}
-			ev.ts, ev.fired = e.table(ev.table)
+			ev.ts, ev.fired = e.table(ev.table, ev.fired)
 			if prepare != nil {
 				ev.prepared = prepare(&ev.ts)
 			}
