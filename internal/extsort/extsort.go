@@ -61,6 +61,14 @@ type Sorter[T any] struct {
 	n       int
 	maxHeld int
 	spilled int
+
+	// pending, when not nil, is closed once the batch handed to a
+	// goroutine of its own (spill) is sorted and written, with its error
+	// in spillErr; spare is the slice that batch goes back as.
+	pending  chan struct{}
+	spillErr error
+	spare    []T
+	spilling int // records of the batch being spilled
 }
 
 // level is a temporary file of sorted runs.
@@ -90,44 +98,92 @@ func (s *Sorter[T]) SortWith(sort func([]T)) *Sorter[T] {
 	return s
 }
 
-// sortBatch sorts the batch.
-func (s *Sorter[T]) sortBatch() {
+// sortBatch sorts a batch.
+func (s *Sorter[T]) sortBatch(batch []T) {
 	if s.sort != nil {
-		s.sort(s.batch)
+		s.sort(batch)
 		return
 	}
-	slices.SortStableFunc(s.batch, s.cmp)
+	slices.SortStableFunc(batch, s.cmp)
 }
 
 // Add adds a record. A record bigger than the budget is written alone.
+// A full batch is sorted and written on a goroutine of its own while the
+// next one fills (memory holds two), so the codec's Append and the sort
+// may run on another goroutine than Add's, one batch at a time.
 func (s *Sorter[T]) Add(t T) error {
 	s.batch = append(s.batch, t)
 	s.held += s.codec.Size(t)
 	s.n++
-	s.maxHeld = max(s.maxHeld, len(s.batch))
+	s.maxHeld = max(s.maxHeld, len(s.batch)+s.spilling)
 	if s.held >= s.budget {
-		return s.spill()
+		return s.spillAsync()
 	}
 	return nil
+}
+
+// spillAsync hands the batch to a goroutine that spills it, once the
+// previous one is written.
+func (s *Sorter[T]) spillAsync() error {
+	if err := s.wait(); err != nil {
+		return err
+	}
+	full := s.batch
+	s.batch, s.held, s.spare, s.spilling = s.spare[:0], 0, nil, len(full)
+	done := make(chan struct{})
+	s.pending = done
+	go func() {
+		defer close(done)
+		s.spillErr = s.spillBatch(full)
+		clear(full) // (their strings can go)
+		s.spare = full[:0]
+	}()
+	return nil
+}
+
+// wait waits for the batch being spilled, if any, and returns its error.
+func (s *Sorter[T]) wait() error {
+	if s.pending != nil {
+		<-s.pending
+		s.pending, s.spilling = nil, 0
+	}
+	return s.spillErr
 }
 
 // Len is how many records were added since the last Each.
 func (s *Sorter[T]) Len() int { return s.n }
 
-// MaxHeld is the most records the sorter held in memory at once.
+// MaxHeld is the most records the sorter held in memory at once: up to
+// two budgets' worth, one batch filling while the last one is written.
 func (s *Sorter[T]) MaxHeld() int { return s.maxHeld }
 
 // Spilled is how many batches the sorter wrote to its temporary files.
-func (s *Sorter[T]) Spilled() int { return s.spilled }
+func (s *Sorter[T]) Spilled() int {
+	s.wait() // (an error stays for the next call)
+	return s.spilled
+}
 
-// spill writes the batch as a sorted run.
+// spill writes the batch as a sorted run, after the one being spilled.
 func (s *Sorter[T]) spill() error {
-	if len(s.batch) == 0 {
+	if err := s.wait(); err != nil {
+		return err
+	}
+	if err := s.spillBatch(s.batch); err != nil {
+		return err
+	}
+	clear(s.batch)
+	s.batch, s.held = s.batch[:0], 0
+	return nil
+}
+
+// spillBatch sorts batch and writes it as a sorted run.
+func (s *Sorter[T]) spillBatch(batch []T) error {
+	if len(batch) == 0 {
 		return nil
 	}
-	s.sortBatch()
+	s.sortBatch(batch)
 	err := s.write(0, func(put func(T) error) error {
-		for _, t := range s.batch {
+		for _, t := range batch {
 			if err := put(t); err != nil {
 				return err
 			}
@@ -138,8 +194,6 @@ func (s *Sorter[T]) spill() error {
 		return err
 	}
 	s.spilled++
-	clear(s.batch) // (their strings can go)
-	s.batch, s.held = s.batch[:0], 0
 	for l := 0; l < len(s.levels) && len(s.levels[l].runs) >= FanIn; l++ {
 		if err := s.compact(l); err != nil {
 			return err
@@ -215,8 +269,11 @@ func (s *Sorter[T]) compact(l int) error {
 // record read back from a file is valid until fn returns (Codec.Decode).
 func (s *Sorter[T]) Each(fn func(T) error) error {
 	defer s.reset()
+	if err := s.wait(); err != nil {
+		return err
+	}
 	if len(s.levels) == 0 {
-		s.sortBatch()
+		s.sortBatch(s.batch)
 		for _, t := range s.batch {
 			if err := fn(t); err != nil {
 				return err
@@ -272,6 +329,8 @@ func (s *Sorter[T]) merge(vs []*level, fn func(T) error) error {
 
 // reset empties the sorter and removes its temporary files.
 func (s *Sorter[T]) reset() {
+	s.wait()
+	s.spillErr = nil
 	clear(s.batch)
 	s.batch, s.held, s.n = s.batch[:0], 0, 0
 	for _, v := range s.levels {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -42,8 +43,9 @@ func temps(t *testing.T) []string {
 
 // TestSorterSpillsAndMerges sorts 20,000 records in a budget of about 100
 // of them, with runs merged 8 at a time: the records come out in the
-// order of a stable sort in memory, the sorter never held more than the
-// budget, and its temporary files are gone.
+// order of a stable sort in memory, the sorter never held more than two
+// budgets (one batch filling, one being written), and its temporary files
+// are gone.
 func TestSorterSpillsAndMerges(t *testing.T) {
 	defer func(n int) { FanIn = n }(FanIn)
 	FanIn = 8
@@ -80,9 +82,9 @@ func TestSorterSpillsAndMerges(t *testing.T) {
 		t.Fatalf("records out of order: first %v, want %v", got[:3], want[:3])
 	}
 	// 40 bytes a record (32 + "T" and up to 3 digits) fill 4,000 bytes
-	// at the 100th or 112th.
-	if s.MaxHeld() > 112 || s.MaxHeld() < 100 {
-		t.Errorf("held %d records at once, want at most 112 (the budget)", s.MaxHeld())
+	// at the 100th or 112th; a batch fills while the last one is written.
+	if s.MaxHeld() > 2*112 || s.MaxHeld() < 2*100 {
+		t.Errorf("held %d records at once, want 200 to 224 (two budgets)", s.MaxHeld())
 	}
 	if s.Spilled() < 178 {
 		t.Errorf("wrote %d runs, want at least 178 (20,000 records of at most 112)", s.Spilled())
@@ -138,6 +140,40 @@ func TestSorterStops(t *testing.T) {
 	}
 	if n := len(temps(t)); n != before {
 		t.Errorf("%d temporary files left, had %d before", n, before)
+	}
+}
+
+// TestSorterSpillError: a batch that cannot be written (no temporary
+// directory) fails the Add or the Each after it, whichever comes first,
+// and every one after, until the sorter is emptied.
+func TestSorterSpillError(t *testing.T) {
+	t.Setenv("TMPDIR", filepath.Join(t.TempDir(), "gone"))
+	s := New(byKey, recCodec, 100)
+	var addErr error
+	added := 0
+	for i := range 50 {
+		if addErr = s.Add(rec{key: int64(i)}); addErr != nil {
+			break
+		}
+		added++
+	}
+	err := s.Each(func(rec) error { return nil })
+	if err == nil || addErr != nil && addErr.Error() != err.Error() {
+		t.Fatalf("Add: %v (after %d records), Each: %v; want the temporary file's error from both", addErr, added, err)
+	}
+	if !strings.Contains(err.Error(), "sorting: ") || !strings.Contains(err.Error(), "gone") {
+		t.Errorf("error %q, want the temporary directory's", err)
+	}
+	// Emptied by Each: the next records start again.
+	t.Setenv("TMPDIR", t.TempDir())
+	for i := range 10 {
+		if err := s.Add(rec{key: int64(10 - i)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []int64
+	if err := s.Each(func(r rec) error { got = append(got, r.key); return nil }); err != nil || len(got) != 10 || got[0] != 1 {
+		t.Errorf("after the error: %v, %v; want 1…10", got, err)
 	}
 }
 
