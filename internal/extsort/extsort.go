@@ -37,8 +37,13 @@ type Codec[T any] struct {
 // so that reading back needs fewer than FanIn read buffers a level.
 var FanIn = 128
 
-// readBuffer is the read buffer of each run while merging.
-const readBuffer = 8 << 10
+// minReadBuffer and maxReadBuffer bound the read buffer of each run
+// while merging: the sorter's budget shared by its runs (its batch is
+// empty by then), so that a few runs are read in few system calls.
+const (
+	minReadBuffer = 8 << 10
+	maxReadBuffer = 1 << 20
+)
 
 // Sorter sorts records by cmp in a bounded memory (see the package
 // comment). Add the records, then read them in order with Each; Close
@@ -294,10 +299,15 @@ func (s *Sorter[T]) Each(fn func(T) error) error {
 // goes to the earlier run (vs oldest first), which keeps the sort stable.
 func (s *Sorter[T]) merge(vs []*level, fn func(T) error) error {
 	h := &cursors[T]{cmp: s.cmp}
+	runs := 0
+	for _, v := range vs {
+		runs += len(v.runs)
+	}
+	size := min(max(s.budget/max(runs, 1), minReadBuffer), maxReadBuffer)
 	i := 0
 	for _, v := range vs {
 		for _, r := range v.runs {
-			c := &cursor[T]{run: i, r: bufio.NewReaderSize(io.NewSectionReader(v.file, r.off, r.n), readBuffer)}
+			c := &cursor[T]{run: i, r: bufio.NewReaderSize(io.NewSectionReader(v.file, r.off, r.n), int(min(int64(size), max(r.n, 16))))}
 			i++
 			ok, err := c.next(s.codec)
 			if err != nil {
