@@ -14,7 +14,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"slices"
@@ -62,10 +61,17 @@ type usage struct{ wall, cpu, rssMB float64 }
 // measure runs argv with its output discarded and returns its wall time,
 // CPU time and peak RSS (0 where the system does not say).
 func measure(argv []string) (usage, error) {
+	// The null device itself, not io.Discard: that would pipe the output
+	// through this process.
+	null, err := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	if err != nil {
+		return usage{}, err
+	}
+	defer null.Close()
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	cmd.Stdout, cmd.Stderr = null, null
 	start := time.Now()
-	err := cmd.Run()
+	err = cmd.Run()
 	wall := time.Since(start).Seconds()
 	if err != nil {
 		return usage{}, err
