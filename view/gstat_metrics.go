@@ -10,6 +10,7 @@ import (
 	"hash/maphash"
 	"io"
 	"slices"
+	"sync"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
@@ -147,13 +148,16 @@ type metricPrep struct {
 	buf    []byte
 	fams   [objectFamilies]struct{ from, to int }
 	hashes []uint64
-	few    [8]uint64 // hashes, when they are few
 }
+
+// metricPreps holds the metricPreps added to the stream, for the workers
+// to fill again: a big input's samples take no new memory per table.
+var metricPreps = sync.Pool{New: func() any { return new(metricPrep) }}
 
 // prepare makes the samples of table t (nil for none) and of the indices
 // ixs. It runs on the worker that evaluated the table.
 func (g *GstatMetrics) prepare(t *analyze.TableStats, ixs []analyze.IndexStats) *metricPrep {
-	p := &metricPrep{}
+	p := metricPreps.Get().(*metricPrep)
 	n := len(ixs)
 	size := n * 40
 	if t != nil {
@@ -163,7 +167,7 @@ func (g *GstatMetrics) prepare(t *analyze.TableStats, ixs []analyze.IndexStats) 
 	for i := range ixs {
 		size += len(ixs[i].Table) + len(ixs[i].Name)
 	}
-	b := make([]byte, 0, 5*size+64)
+	b := slices.Grow(p.buf[:0], 5*size+64)
 	// The labels of each object first, the table's, then its indices':
 	// the lines copy them.
 	type object struct{ from, to, has int }
@@ -218,10 +222,7 @@ func (g *GstatMetrics) prepare(t *analyze.TableStats, ixs []analyze.IndexStats) 
 		k := len(gstatTableMetrics) + f
 		p.fams[k].from, p.fams[k].to = from, len(b)
 	}
-	p.hashes = p.few[:0]
-	if n > len(p.few) {
-		p.hashes = make([]uint64, 0, n)
-	}
+	p.hashes = slices.Grow(p.hashes[:0], n)
 	for _, o := range objs {
 		if o.has > 0 {
 			p.hashes = append(p.hashes, maphash.Bytes(g.seed, b[o.from:o.to]))
@@ -237,7 +238,9 @@ func (g *GstatMetrics) table(a *analyze.GstatAnalysis, t *analyze.TableStats) er
 	if !ok {
 		p = g.prepare(t, t.Indices)
 	}
-	return g.add(a, p)
+	err := g.add(a, p)
+	metricPreps.Put(p) // (add copied its samples and hashes)
+	return err
 }
 
 // add adds the samples p of run a.
