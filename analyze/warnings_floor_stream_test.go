@@ -19,23 +19,11 @@ import (
 // have theirs.) What it keeps
 // and counts is GstatWith's, as if every reason had been written.
 func TestStreamFloorSkipsText(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "testdata", "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if _, err := bigfile.Gstat(&buf, src, 4<<20); err != nil {
-		t.Fatal(err)
-	}
-	reps, err := parse.ReadGstat(bytes.NewReader(buf.Bytes()), "big")
-	if err != nil || len(reps) != 1 {
-		t.Fatal(len(reps), err)
-	}
-	whole := GstatWith(reps[0], NewThresholds(), GstatOptions{})
+	buf, whole := bigSample(t)
 
 	var got *GstatAnalysis
 	tables, fired, textless := 0, 0, 0
-	err = StreamGstat(bytes.NewReader(buf.Bytes()), "big", NewThresholds(), GstatOptions{}, GstatStream{
+	err := StreamGstat(bytes.NewReader(buf), "big", NewThresholds(), GstatOptions{}, GstatStream{
 		WarningLimit: 5,
 		Table: func(a *GstatAnalysis, _ *TableStats) error {
 			tables++
@@ -72,19 +60,7 @@ func TestStreamFloorSkipsText(t *testing.T) {
 // counts, by severity, of the whole analysis, and its workers write no
 // reason or advice (fired warnings without text; header ones excepted).
 func TestStreamCountWarnings(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "testdata", "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if _, err := bigfile.Gstat(&buf, src, 4<<20); err != nil {
-		t.Fatal(err)
-	}
-	reps, err := parse.ReadGstat(bytes.NewReader(buf.Bytes()), "big")
-	if err != nil || len(reps) != 1 {
-		t.Fatal(len(reps), err)
-	}
-	whole := GstatWith(reps[0], NewThresholds(), GstatOptions{})
+	buf, whole := bigSample(t)
 	want := map[Severity]int{}
 	for _, w := range whole.Warnings {
 		want[w.Severity]++
@@ -92,7 +68,7 @@ func TestStreamCountWarnings(t *testing.T) {
 
 	var got *GstatAnalysis
 	fired, withText := 0, 0
-	err = StreamGstat(bytes.NewReader(buf.Bytes()), "big", NewThresholds(), GstatOptions{}, GstatStream{
+	err := StreamGstat(bytes.NewReader(buf), "big", NewThresholds(), GstatOptions{}, GstatStream{
 		CountWarnings: true,
 		Table: func(a *GstatAnalysis, _ *TableStats) error {
 			for _, w := range a.TableWarnings() {
@@ -114,4 +90,23 @@ func TestStreamCountWarnings(t *testing.T) {
 	if fired != 4725 || withText != 0 {
 		t.Errorf("%d table warnings fired, %d with text; want 4725, none with text", fired, withText)
 	}
+}
+
+// bigSample is the fb30 sample grown to 4 MiB (3,150 tables) and its
+// whole analysis.
+func bigSample(t *testing.T) ([]byte, *GstatAnalysis) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join("..", "testdata", "fb30", "shop-gstat-a-r.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := bigfile.Gstat(&buf, src, 4<<20); err != nil {
+		t.Fatal(err)
+	}
+	reps, err := parse.ReadGstat(bytes.NewReader(buf.Bytes()), "big")
+	if err != nil || len(reps) != 1 {
+		t.Fatal(len(reps), err)
+	}
+	return buf.Bytes(), GstatWith(reps[0], NewThresholds(), GstatOptions{})
 }

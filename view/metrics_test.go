@@ -71,22 +71,7 @@ func TestAppendLabelValue(t *testing.T) {
 			t.Fatalf("%q: %q, want %q", s, got, want)
 		}
 	}
-	check("")
-	for a := range 256 {
-		check(string([]byte{byte(a)}))
-		for b := range 256 {
-			check(string([]byte{byte(a), byte(b)}))
-		}
-	}
-	parts := []string{"a", "RDB$PAGES", " ", `"`, `\`, "\n", "\r", "\x1b", "\x7f", "é", "\u202e", "\u2028", "\xff", "\xc3", "日本"}
-	rng := rand.New(rand.NewPCG(7, 8))
-	for range 50000 {
-		s := ""
-		for range rng.IntN(6) {
-			s += parts[rng.IntN(len(parts))]
-		}
-		check(s)
-	}
+	eachShortString(check, []string{"a", "RDB$PAGES", " ", `"`, `\`, "\n", "\r", "\x1b", "\x7f", "é", "\u202e", "\u2028", "\xff", "\xc3", "日本"}, 6, 7)
 	if got := string(appendLabelValue(nil, "A\"\\\n\x1b")); got != `A\"\\\\n\\x1b` {
 		t.Errorf(`A"\<newline><ESC> = %s, want A\"\\\\n\\x1b`, got)
 	}
