@@ -121,7 +121,7 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 				scan = nil
 			}
 			if n := len(batch.evs); n < cap(batch.evs) {
-				ev.fired = batch.evs[n : n+1][0].fired // the slice a worker filled before
+				ev.fired = batch.evs[:n+1][n].fired // the slice a worker filled before
 			}
 			batch.evs = append(batch.evs, ev)
 			if !end && len(batch.evs) < streamBatch {
