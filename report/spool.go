@@ -1,11 +1,11 @@
 package report
 
 import (
-	"bufio"
 	"encoding/binary"
+	"errors"
 	"fmt"
-	"io"
-	"os"
+
+	"github.com/fbdiag/fbdiag/internal/extsort"
 )
 
 // spoolMem is how many bytes a spool keeps in memory before it moves to
@@ -13,13 +13,13 @@ import (
 var spoolMem = 1 << 20
 
 // spool keeps records (encoded JSON elements) until they can be written,
-// in order: in memory up to spoolMem bytes, then in a temporary file, so
-// that a log of half a million tables holds none of them in memory. Each
-// record is its length (a uvarint) and its bytes.
+// in order, in one stream of an extsort.Streams: spoolMem bytes in
+// memory, the rest in a temporary file removed as it is created, so that
+// a log of half a million tables holds none of them in memory. Each
+// record is its length (a uvarint) and its bytes, appended as one piece.
 type spool struct {
-	mem []byte
-	f   *os.File
-	w   *bufio.Writer
+	s   *extsort.Streams
+	rec []byte
 	n   int // records
 	err error
 }
@@ -29,77 +29,45 @@ func (s *spool) add(b []byte) {
 	if s.err != nil {
 		return
 	}
+	if s.s == nil {
+		s.s = extsort.NewStreams(1, spoolMem)
+	}
 	s.n++
-	if s.f == nil && len(s.mem)+len(b)+binary.MaxVarintLen64 <= spoolMem {
-		s.mem = binary.AppendUvarint(s.mem, uint64(len(b)))
-		s.mem = append(s.mem, b...)
-		return
-	}
-	if s.f == nil {
-		f, err := os.CreateTemp("", "fbdiag-spool-*")
-		if err != nil {
-			s.err = fmt.Errorf("spooling: %w", err)
-			return
-		}
-		s.f, s.w = f, bufio.NewWriterSize(f, 64<<10)
-		_, s.err = s.w.Write(s.mem)
-		s.mem = nil
-	}
-	var head [binary.MaxVarintLen64]byte
-	if _, err := s.w.Write(binary.AppendUvarint(head[:0], uint64(len(b)))); err != nil && s.err == nil {
-		s.err = fmt.Errorf("spooling: %w", err)
-	}
-	if _, err := s.w.Write(b); err != nil && s.err == nil {
-		s.err = fmt.Errorf("spooling: %w", err)
-	}
+	s.rec = append(binary.AppendUvarint(s.rec[:0], uint64(len(b))), b...)
+	s.err = s.s.Append(0, s.rec)
 }
+
+// errSpoolCut is a record that does not end in the bytes read back.
+var errSpoolCut = errors.New("a record cut short")
 
 // each calls fn with every record in order; b is valid until fn returns.
 func (s *spool) each(fn func(i int, b []byte) error) error {
-	if s.err != nil {
+	if s.err != nil || s.s == nil {
 		return s.err
 	}
-	var r *bufio.Reader
-	if s.f != nil {
-		if err := s.w.Flush(); err != nil {
-			return fmt.Errorf("spooling: %w", err)
-		}
-		r = bufio.NewReaderSize(io.NewSectionReader(s.f, 0, 1<<62), 64<<10)
-	}
-	var buf []byte
-	rest := s.mem
-	for i := range s.n {
-		var b []byte
-		if r == nil {
+	i := 0
+	// Read hands whole pieces, each a whole record.
+	return s.s.Read(0, 0, s.s.Len(0), func(rest []byte) error {
+		for len(rest) > 0 {
 			n, k := binary.Uvarint(rest)
-			b, rest = rest[k:k+int(n)], rest[k+int(n):]
-		} else {
-			n, err := binary.ReadUvarint(r)
-			if err == nil {
-				if uint64(cap(buf)) < n {
-					buf = make([]byte, n)
-				}
-				buf = buf[:n]
-				_, err = io.ReadFull(r, buf)
+			if k <= 0 || uint64(len(rest)-k) < n {
+				return fmt.Errorf("reading the spool: %w", errSpoolCut)
 			}
-			if err != nil {
-				return fmt.Errorf("reading the spool: %w", err)
+			if err := fn(i, rest[k:k+int(n)]); err != nil {
+				return err
 			}
-			b = buf
+			rest = rest[k+int(n):]
+			i++
 		}
-		if err := fn(i, b); err != nil {
-			return err
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // close removes the temporary file, if any.
 func (s *spool) close() {
-	if s.f != nil {
-		s.f.Close()
-		os.Remove(s.f.Name())
-		s.f, s.w = nil, nil
+	if s.s != nil {
+		s.s.Close()
+		s.s = nil
 	}
-	s.mem, s.n = nil, 0
+	s.rec, s.n = nil, 0
 }
