@@ -104,7 +104,7 @@ func (s *GstatScan) Keep() { s.keep = true }
 // valid until the next call.
 func (s *GstatScan) Table(t *parse.GstatTable) *TableStats {
 	e := s.evaluator()
-	ts, fired := e.table(t, nil)
+	ts, fired := e.table(t, s.a.tableWarnings) // (valid until the next call)
 	return s.add(ts, fired)
 }
 

@@ -265,7 +265,7 @@ func (c *checker) accept(w Warning) {
 	}
 	if i, ok := c.seen[k]; ok {
 		old := c.a.Warnings[i]
-		if w.Severity.Rank() > old.Severity.Rank() || w.Severity == old.Severity && w.Magnitude > old.Magnitude {
+		if worse(w, old.Severity, old.Magnitude) {
 			c.a.Warnings[i] = w
 		}
 		return
