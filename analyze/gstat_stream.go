@@ -148,6 +148,11 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 
 	var scan *GstatScan
 	var err error
+	defer func() {
+		if scan != nil {
+			scan.c.closeSunk() // (a run cut by an error: its temporary files go)
+		}
+	}()
 	for batch := range order {
 		<-batch.done
 		for i := range batch.evs {

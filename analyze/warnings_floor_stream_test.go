@@ -3,6 +3,7 @@ package analyze
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"maps"
 	"os"
 	"path/filepath"
@@ -109,4 +110,42 @@ func bigSample(t *testing.T) ([]byte, *GstatAnalysis) {
 		t.Fatal(len(reps), err)
 	}
 	return buf.Bytes(), GstatWith(reps[0], NewThresholds(), GstatOptions{})
+}
+
+// TestStreamErrorClosesSpill: a stream that a receiver stops in the
+// middle of a run leaves no temporary file of its warnings open (the
+// sorter of their keys, written to a file past sunkBudget). Linux only:
+// it counts the process's open files.
+func TestStreamErrorClosesSpill(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("no /proc/self/fd here")
+	}
+	defer func(b int) { sunkBudget = b }(sunkBudget)
+	sunkBudget = 4 << 10
+	buf, _ := bigSample(t)
+	openFiles := func() int {
+		fds, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(fds)
+	}
+	before := openFiles()
+	stop := errors.New("enough")
+	tables := 0
+	err := StreamGstat(bytes.NewReader(buf), "big", NewThresholds(), GstatOptions{}, GstatStream{
+		CountWarnings: true,
+		Table: func(*GstatAnalysis, *TableStats) error {
+			if tables++; tables == 2000 {
+				return stop
+			}
+			return nil
+		},
+	})
+	if err != stop {
+		t.Fatalf("StreamGstat = %v, want %v", err, stop)
+	}
+	if after := openFiles(); after != before {
+		t.Errorf("%d files open after the stream, %d before", after, before)
+	}
 }

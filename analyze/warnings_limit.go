@@ -254,7 +254,11 @@ func (c *checker) fireSink(w Warning, k warningKey) {
 // of one rule on one object, the worst stays (the first of equals, as
 // fire keeps it); the sink drops the others and the counts forget them.
 func (c *checker) dropReplaced() {
-	if c.sunk == nil || c.sinkErr != nil {
+	if c.sunk == nil {
+		return
+	}
+	defer c.closeSunk()
+	if c.sinkErr != nil {
 		return
 	}
 	var kept sunk
@@ -271,5 +275,12 @@ func (c *checker) dropReplaced() {
 		c.a.WarningsOmitted[severities[gone.rank]]--
 		return c.sink.Drop(int(gone.id))
 	})
-	c.sunk = nil
+}
+
+// closeSunk removes the temporary files of the sunk warnings' sorter.
+func (c *checker) closeSunk() {
+	if c.sunk != nil {
+		c.sunk.Close()
+		c.sunk = nil
+	}
 }
