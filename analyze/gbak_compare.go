@@ -190,7 +190,6 @@ func CompareTimelinesBase(base string, runs ...GbakRun) (*GbakComparison, error)
 		c.Warnings = append(c.Warnings, "all runs have one label: nothing to compare them with")
 	}
 	c.Steps = newGbakSteps(c, runs, sideOf)
-	c.Steps.order()
 	matched := make([]int, len(runs))
 	lo := make([]float64, len(runs))
 	hi := make([]float64, len(runs))
@@ -261,11 +260,12 @@ func CompareTimelinesBase(base string, runs ...GbakRun) (*GbakComparison, error)
 	return c, nil
 }
 
-// adjust adjusts the p of the steps for their number: with repeated runs
-// a restore of 46 steps runs 46 tests (per side after the baseline), and
-// at Alpha 0.05 two of them would come out "significant" by chance. The
-// rows are made again when they are read (GbakSteps.At): the adjusted p
-// are kept, one per row and side after the baseline.
+// adjust ranks the steps for Slowest and adjusts their p for their
+// number, making each row once: with repeated runs a restore of 46 steps
+// runs 46 tests (per side after the baseline), and at Alpha 0.05 two of
+// them would come out "significant" by chance. The rows are made again
+// when they are read (GbakSteps.At): the adjusted p are kept, one per
+// row and side after the baseline.
 func (c *GbakComparison) adjust() {
 	st := &c.Steps
 	per := len(c.Sides) - 1
@@ -273,13 +273,16 @@ func (c *GbakComparison) adjust() {
 	if per > 0 {
 		ps = make([]*float64, 0, st.n*per)
 	}
+	st.top = make([]float64, st.n)
 	var row GbakStepComparison
 	for i := range st.n {
 		st.row(i, &row)
+		st.top[i] = topMedian(&row)
 		for j := range row.Versus {
 			ps = append(ps, row.Versus[j].cmp.P)
 		}
 	}
+	st.sortSlowest()
 	c.Adjustment = BenjaminiHochberg
 	n := 0
 	for _, p := range ps {

@@ -250,19 +250,20 @@ func newGbakSteps(c *GbakComparison, runs []GbakRun, sideOf []int) GbakSteps {
 	return s
 }
 
-// order ranks the rows for Slowest (after the sides are known).
-func (s *GbakSteps) order() {
-	s.top = make([]float64, s.n)
-	var row GbakStepComparison
-	for i := range s.n {
-		s.row(i, &row)
-		s.top[i] = -1
-		for _, v := range row.Median {
-			if v != nil && *v > s.top[i] {
-				s.top[i] = *v
-			}
+// topMedian is what Slowest ranks a row by: its largest median, -1
+// without one.
+func topMedian(row *GbakStepComparison) float64 {
+	top := -1.0
+	for _, v := range row.Median {
+		if v != nil && *v > top {
+			top = *v
 		}
 	}
+	return top
+}
+
+// sortSlowest orders the rows for Slowest by top (topMedian of each).
+func (s *GbakSteps) sortSlowest() {
 	s.slowest = make([]int32, s.n)
 	for i := range s.slowest {
 		s.slowest[i] = int32(i)
