@@ -284,12 +284,7 @@ func (c *GbakComparison) adjust() {
 	}
 	st.sortSlowest()
 	c.Adjustment = BenjaminiHochberg
-	n := 0
-	for _, p := range ps {
-		if p != nil {
-			n++
-		}
-	}
+	n := countTests(ps)
 	c.Tests = n
 	if n < 2 {
 		return // a single test: its p is its adjusted p
@@ -310,9 +305,7 @@ func (s *GbakSteps) adjusted(i int, row *GbakStepComparison) {
 	for j := range row.Versus {
 		v := &row.Versus[j]
 		if s.padj != nil && !math.IsNaN(s.padj[i*per+j]) {
-			adj := s.padj[i*per+j]
-			v.cmp.PAdjusted, v.cmp.Adjustment, v.cmp.Tests = &adj, s.c.Adjustment, s.c.Tests
-			v.cmp.Significant = v.cmp.Significant && adj <= Alpha
+			v.cmp.setAdjusted(s.padj[i*per+j], s.c.Adjustment, s.c.Tests)
 		}
 		if v.P == nil {
 			continue

@@ -175,25 +175,37 @@ func (c Comparison) String() string {
 // It returns how many tests there were.
 func AdjustComparisons(cs []*Comparison, method string) int {
 	ps := make([]*float64, len(cs))
-	n := 0
 	for i, c := range cs {
 		ps[i] = c.P
-		if c.P != nil {
-			n++
-		}
 	}
+	n := countTests(ps)
 	if n < 2 {
 		return n // a single test: its p is its adjusted p
 	}
 	for i, adj := range AdjustP(ps, method) {
-		c := cs[i]
-		if adj == nil {
-			continue
+		if adj != nil {
+			cs[i].setAdjusted(*adj, method, n)
 		}
-		c.PAdjusted, c.Adjustment, c.Tests = adj, method, n
-		c.Significant = c.Significant && *adj <= Alpha
 	}
 	return n
+}
+
+// countTests is how many of ps are tests (not nil).
+func countTests(ps []*float64) int {
+	n := 0
+	for _, p := range ps {
+		if p != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// setAdjusted records the p adjusted by method over n tests, and decides
+// significance on it.
+func (c *Comparison) setAdjusted(adj float64, method string, n int) {
+	c.PAdjusted, c.Adjustment, c.Tests = &adj, method, n
+	c.Significant = c.Significant && adj <= Alpha
 }
 
 func binom(n, k int) float64 {
