@@ -117,48 +117,21 @@ func NewThresholds() Thresholds {
 	return Thresholds{list: append([]Threshold(nil), DefaultThresholds...)}
 }
 
-// thSlots finds a threshold's place in DefaultThresholds (which every
-// Thresholds keeps: Set changes values, never the list). The rules ask
-// for a few dozen thresholds per table; a map keyed by two strings
-// cost 6 % of a big gstat file's CPU, a few bytes and the lengths make a
-// slot here, and the compare that confirms it is usually a pointer's.
-const thSlotCount = 512
-
-var thSlots = func() (s [thSlotCount]int16) {
-	for i := range s {
-		s[i] = -1
-	}
+// thPlaces is each threshold's place in DefaultThresholds, which every
+// Thresholds keeps (Set changes values, never the list). The rules that
+// run for every block read theirs by place (thresholds_ids.go).
+var thPlaces = func() map[[2]string]int {
+	m := make(map[[2]string]int, len(DefaultThresholds))
 	for i, th := range DefaultThresholds {
-		h := thHash(th.Rule, th.Name)
-		for s[h] >= 0 {
-			h = (h + 1) % thSlotCount
-		}
-		s[h] = int16(i)
+		m[[2]string{th.Rule, th.Name}] = i
 	}
-	return s
+	return m
 }()
-
-func thHash(rule, name string) uint32 {
-	h := uint32(len(rule))*61 + uint32(len(name))*17
-	if len(rule) > 0 {
-		h = h*31 + uint32(rule[len(rule)/2])*7 + uint32(rule[len(rule)-1])
-	}
-	if len(name) > 0 {
-		h = h*31 + uint32(name[0])*5 + uint32(name[len(name)-1])
-	}
-	return h % thSlotCount
-}
 
 // index is the threshold's place in the list, or -1.
 func (t Thresholds) index(rule, name string) int {
-	for h := thHash(rule, name); ; h = (h + 1) % thSlotCount {
-		i := thSlots[h]
-		if i < 0 {
-			break
-		}
-		if th := &DefaultThresholds[i]; th.Rule == rule && th.Name == name {
-			return int(i)
-		}
+	if i, ok := thPlaces[[2]string{rule, name}]; ok {
+		return i
 	}
 	// (Only a test adds thresholds past the defaults.)
 	for i := len(DefaultThresholds); i < len(t.list); i++ {
