@@ -146,12 +146,10 @@ type GbakTimelineBuilder struct {
 	cur      GbakStep
 	hasCur   bool
 	pending  bool
-	curTable GbakTable
-	table    bool // cur is a data step: curTable receives its records
-	curIndex GbakIndex
-	index    bool
-	steps    int // steps seen, cur included
-	indices  int // indices handed on
+	curTable GbakTable // cur's table, when it is a data step (hasTable)
+	curIndex GbakIndex // cur's index, when it is a deferred index build (hasIndex)
+	steps    int       // steps seen, cur included
+	indices  int       // indices handed on
 	first    string
 	phases   phaseSums
 	known    float64 // sum of the known step costs, in log order
@@ -260,7 +258,7 @@ func (b *GbakTimelineBuilder) Add(l *parse.GbakLine) {
 	switch l.Kind {
 	case parse.GbakRecords, parse.GbakIgnored:
 		b.accumulate(l)
-		if b.table {
+		if b.hasTable() {
 			tb, st := &b.curTable, &b.cur
 			if l.Kind == parse.GbakRecords {
 				if tb.Records == nil {
@@ -295,7 +293,7 @@ func (b *GbakTimelineBuilder) Add(l *parse.GbakLine) {
 // indexFailed marks the indices named name built so far as failed: the
 // one of the open step here, those handed on by the receivers.
 func (b *GbakTimelineBuilder) indexFailed(name string) {
-	if b.index && b.curIndex.Name == name {
+	if b.hasIndex() && b.curIndex.Name == name {
 		b.curIndex.Failed = true
 	}
 	if b.indices == 0 {
@@ -383,14 +381,14 @@ func (b *GbakTimelineBuilder) close(withIO bool) {
 			st.Writes = b.mem.i(b.sumW)
 		}
 	}
-	if st.Kind == parse.GbakData && b.table {
+	if st.Kind == parse.GbakData && b.hasTable() {
 		tb := &b.curTable
 		tb.Seconds, tb.Reads, tb.Writes = st.Seconds, st.Reads, st.Writes
 		if tb.Seconds != nil && *tb.Seconds > 0 && tb.Records != nil {
 			tb.RecordsPerSecond = b.mem.f(float64(*tb.Records) / *tb.Seconds)
 		}
 	}
-	if st.Kind == parse.GbakActivateIndex && b.index {
+	if st.Kind == parse.GbakActivateIndex && b.hasIndex() {
 		ix := &b.curIndex
 		ix.Seconds, ix.Reads, ix.Writes = st.Seconds, st.Reads, st.Writes
 	}
@@ -409,7 +407,7 @@ func (b *GbakTimelineBuilder) closeCut() {
 	b.close(true)
 	if st := &b.cur; st.Seconds != nil {
 		st.LowerBound = true
-		if b.table {
+		if b.hasTable() {
 			b.curTable.LowerBound = true
 		}
 	}
@@ -439,14 +437,14 @@ func (b *GbakTimelineBuilder) flush() {
 	} else if b.out.Step != nil && b.err == nil {
 		b.err = b.out.Step(st)
 	}
-	if b.table {
+	if b.hasTable() {
 		if keep {
 			b.t.Tables = append(b.t.Tables, b.curTable)
 		} else if b.out.Table != nil && b.err == nil {
 			b.err = b.out.Table(&b.curTable)
 		}
 	}
-	if b.index {
+	if b.hasIndex() {
 		if keep {
 			b.t.Indices = append(b.t.Indices, b.curIndex)
 		} else if b.out.Index != nil && b.err == nil {
@@ -454,7 +452,16 @@ func (b *GbakTimelineBuilder) flush() {
 		}
 		b.indices++
 	}
-	b.hasCur, b.table, b.index = false, false, false
+	b.hasCur = false
+}
+
+// hasTable says whether cur is a data step, whose table is curTable.
+func (b *GbakTimelineBuilder) hasTable() bool { return b.hasCur && b.cur.Kind == parse.GbakData }
+
+// hasIndex says whether cur is a deferred index build, whose index is
+// curIndex.
+func (b *GbakTimelineBuilder) hasIndex() bool {
+	return b.hasCur && b.cur.Kind == parse.GbakActivateIndex
 }
 
 func (b *GbakTimelineBuilder) open(l *parse.GbakLine) {
@@ -470,9 +477,9 @@ func (b *GbakTimelineBuilder) open(l *parse.GbakLine) {
 	}
 	switch l.Kind {
 	case parse.GbakData:
-		b.curTable, b.table = GbakTable{Name: l.Name, Line: l.Line}, true
+		b.curTable = GbakTable{Name: l.Name, Line: l.Line}
 	case parse.GbakActivateIndex:
-		b.curIndex, b.index = GbakIndex{Name: l.Name, Line: l.Line}, true
+		b.curIndex = GbakIndex{Name: l.Name, Line: l.Line}
 	case parse.GbakCreateIndexes:
 		b.afterCreate = true
 	case parse.GbakFinish:
