@@ -77,10 +77,11 @@ func detectText(raw []string, first int, tabs bool) (InputKind, string) {
 	// a table's cells are split at its tabs.
 	lines := raw
 	var lr LineReader
+	cloned := false
 	for i, l := range raw {
 		if strings.IndexByte(l, '\t') >= 0 {
-			if len(lr.expanded) == 0 {
-				lines = slices.Clone(raw) // the first tab
+			if !cloned {
+				lines, cloned = slices.Clone(raw), true
 			}
 			lines[i] = string(lr.expandTabs([]byte(l)))
 		}
@@ -288,17 +289,17 @@ func detectTable(lines, raw []string, first int) (InputKind, string) {
 			break
 		}
 		for _, sep := range []string{"\t", "|", ",", ";", "  "} {
-			lines := lines
+			src := lines // split at the tabs themselves
 			if sep == "\t" {
-				lines = raw
+				src = raw
 			}
-			head := splitCells(lines[rows[0]], sep)
+			head := splitCells(src[rows[0]], sep)
 			if len(head) < 2 || numericCells(head) == len(head) {
 				continue
 			}
 			good, checked := 0, 0
 			for _, ri := range rows[1:min(len(rows), 30)] {
-				l := lines[ri]
+				l := src[ri]
 				if sep == "|" && isMarkdownRule(l) {
 					continue
 				}
@@ -310,11 +311,7 @@ func detectTable(lines, raw []string, first int) (InputKind, string) {
 			}
 			if checked > 0 && good*10 >= checked*8 {
 				// Quoted with its tabs expanded, as the readers read it.
-				quoted := lines[rows[0]]
-				if sep == "\t" {
-					quoted = string(new(LineReader).expandTabs([]byte(quoted)))
-				}
-				return InputThroughput, fmt.Sprintf("%s table with %d columns, header %s", sepName(sep), len(head), why(first, rows[0], quoted))
+				return InputThroughput, fmt.Sprintf("%s table with %d columns, header %s", sepName(sep), len(head), why(first, rows[0], lines[rows[0]]))
 			}
 		}
 	}

@@ -260,8 +260,8 @@ func (sp *cutter) gstatRuns() error {
 		if len(bytes.TrimSpace(b)) == 0 {
 			continue
 		}
-		if g.skipped > skipped || sp.inGbak(line) {
-			if !sp.inGbak(line) {
+		if inGbak := sp.inGbak(line); g.skipped > skipped || inGbak {
+			if !inGbak {
 				sp.other++
 			}
 			cur = nil
