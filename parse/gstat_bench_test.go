@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -37,7 +38,7 @@ func BenchmarkGstat(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := testutil.CPUTime()
 	best := time.Duration(1<<63 - 1)
 	for b.Loop() {
 		t0 := time.Now()
@@ -61,7 +62,7 @@ func reportBest(b *testing.B, best time.Duration, size int) {
 // process (all threads, GC included), which a loaded machine skews far
 // less than wall-clock MB/s.
 func reportCPU(b *testing.B, start time.Duration, size int) {
-	used := cpuTime() - start
+	used := testutil.CPUTime() - start
 	if used <= 0 || start == 0 {
 		return
 	}
@@ -78,7 +79,7 @@ func BenchmarkGstatStream(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu := cpuTime()
+			cpu := testutil.CPUTime()
 			records := 0
 			best := time.Duration(1<<63 - 1)
 			for b.Loop() {
@@ -123,7 +124,7 @@ func BenchmarkGstatLines(b *testing.B) { benchLines(b, bigGstat(b, 8<<20)) }
 func benchLines(b *testing.B, data []byte) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
-	cpu := cpuTime()
+	cpu := testutil.CPUTime()
 	best := time.Duration(1<<63 - 1)
 	for b.Loop() {
 		t0 := time.Now()
