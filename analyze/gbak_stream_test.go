@@ -66,10 +66,7 @@ func TestStreamGbakTimelineSame(t *testing.T) {
 
 // A receiver's error stops the reading and is returned.
 func TestStreamGbakTimelineStops(t *testing.T) {
-	data, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log")
 	n := 0
 	tl, err := StreamGbakTimeline(bytes.NewReader(data), "x", GbakStream{Step: func(*GbakStep) error {
 		if n++; n == 3 {

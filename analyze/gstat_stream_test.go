@@ -63,14 +63,11 @@ func TestStreamGstatAgrees(t *testing.T) {
 // A receiver's error stops the stream and is returned; the parsing
 // goroutine ends.
 func TestStreamGstatStops(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
 	big := bytes.Repeat(data, 50)
 	stop := errors.New("enough")
 	seen := 0
-	err = StreamGstat(bytes.NewReader(big), "x", NewThresholds(), GstatOptions{}, GstatStream{
+	err := StreamGstat(bytes.NewReader(big), "x", NewThresholds(), GstatOptions{}, GstatStream{
 		Table: func(*GstatAnalysis, *TableStats) error {
 			seen++
 			if seen == 3 {
@@ -138,10 +135,7 @@ func FuzzStreamGstat(f *testing.F) {
 			f.Add(s)
 		}
 	}
-	data, err := os.ReadFile(filepath.Join("..", "testdata", "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		f.Fatal(err)
-	}
+	data := testutil.ReadTestdata(f, "fb30", "shop-gstat-a-r.txt")
 	f.Add(append(bytes.Repeat(data, 3), data[:len(data)/2]...)) // three runs and a cut one
 	th := NewThresholds()
 	f.Fuzz(func(t *testing.T, in []byte) {

@@ -3,22 +3,12 @@ package analyze
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
-
-func readTestdata(t testing.TB, rel ...string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(testutil.Testdata(t, rel...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 // FuzzDiff feeds two gstat texts to Diff and TrendOf: whatever the reader
 // makes of them, the comparison must not panic, its JSON must encode (no
@@ -33,7 +23,7 @@ func FuzzDiff(f *testing.F) {
 	for i := range before {
 		f.Add(before[i], after[i])
 	}
-	f.Add(readTestdata(f, "fb30", "shop-gstat-h.txt"), after[0])
+	f.Add(testutil.ReadTestdata(f, "fb30", "shop-gstat-h.txt"), after[0])
 	f.Fuzz(func(t *testing.T, a, b []byte) {
 		ra, errA := parse.ReadGstat(bytes.NewReader(a), "a")
 		rb, errB := parse.ReadGstat(bytes.NewReader(b), "b")
@@ -70,8 +60,8 @@ func FuzzDiff(f *testing.F) {
 // BenchmarkDiff measures reading the real pair and comparing it, per
 // input byte.
 func BenchmarkDiff(b *testing.B) {
-	a := readTestdata(b, "fb30", "shop-gstat-a-r.txt")
-	c := readTestdata(b, "fb30", "shop-gstat-r-later.txt")
+	a := testutil.ReadTestdata(b, "fb30", "shop-gstat-a-r.txt")
+	c := testutil.ReadTestdata(b, "fb30", "shop-gstat-r-later.txt")
 	b.SetBytes(int64(len(a) + len(c)))
 	for b.Loop() {
 		ra, err := parse.ReadGstat(bytes.NewReader(a), "a")

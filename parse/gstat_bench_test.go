@@ -16,7 +16,7 @@ import (
 // its header, then its table and index blocks repeated with renamed
 // tables, then its completion line.
 func bigGstat(tb testing.TB, size int) []byte {
-	src := string(readTestdata(tb, "fb30", "shop-gstat-a-r.txt"))
+	src := string(testutil.ReadTestdata(tb, "fb30", "shop-gstat-a-r.txt"))
 	start := strings.Index(src, "CUSTOMER (129)")
 	end := strings.Index(src, "Gstat completion time")
 	head, blocks, tail := src[:start], src[start:end], src[end:]

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 	"unicode/utf16"
@@ -13,15 +12,6 @@ import (
 	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
-
-func readTestdata(t testing.TB, rel ...string) []byte {
-	t.Helper()
-	b, err := os.ReadFile(testutil.Testdata(t, rel...))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
 
 func readGstatBytes(t testing.TB, b []byte, name string) []*parse.GstatReport {
 	t.Helper()
@@ -53,7 +43,7 @@ func toUTF16LE(s string) []byte {
 }
 
 func TestGstatUTF16CRLF(t *testing.T) {
-	src := readTestdata(t, "fb30", "shop-gstat-a-r.txt")
+	src := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
 	want := readGstatBytes(t, src, "shop.txt")
 	got := readGstatBytes(t, toUTF16LE(string(src)), "shop.txt")
 	if g, w := jsonOf(t, got), jsonOf(t, want); g != w {
@@ -63,15 +53,15 @@ func TestGstatUTF16CRLF(t *testing.T) {
 		t.Errorf("UTF-16: %d tables, %d indices", len(got[0].Tables), len(got[0].Indices))
 	}
 	// Same again with the odd names (non-ASCII, <, &, quotes).
-	src = readTestdata(t, "gstat", "shop-odd-names-corrupt.txt")
+	src = testutil.ReadTestdata(t, "gstat", "shop-odd-names-corrupt.txt")
 	if g, w := jsonOf(t, readGstatBytes(t, toUTF16LE(string(src)), "x")), jsonOf(t, readGstatBytes(t, src, "x")); g != w {
 		t.Errorf("UTF-16 odd names differ")
 	}
 }
 
 func TestGstatConcatenated(t *testing.T) {
-	a := readTestdata(t, "fb30", "shop-gstat-a-r.txt")
-	b := readTestdata(t, "fb30", "shop-gstat-r-later.txt")
+	a := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
+	b := testutil.ReadTestdata(t, "fb30", "shop-gstat-r-later.txt")
 	reps := readGstatBytes(t, append(append([]byte{}, a...), b...), "two.txt")
 	if len(reps) != 2 {
 		t.Fatalf("%d reports, want 2", len(reps))
@@ -101,7 +91,7 @@ func TestGstatConcatenated(t *testing.T) {
 }
 
 func TestGstatTruncated(t *testing.T) {
-	src := readTestdata(t, "fb30", "shop-gstat-a-r.txt")
+	src := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
 	lines := strings.SplitAfter(string(src), "\n")
 	cut := strings.Join(lines[:42], "") // ends after "Primary pages: 368, ..." of CUSTOMER
 	reps, err := parse.ReadGstat(strings.NewReader(cut), "cut.txt")
@@ -127,7 +117,7 @@ func TestGstatTruncated(t *testing.T) {
 }
 
 func TestGstatPreamble(t *testing.T) {
-	src := readTestdata(t, "fb30", "shop-gstat-a-r.txt")
+	src := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
 	in := "# captured by cron\n$ fbstat -a -r shop\n" + string(src)
 	reps := readGstatBytes(t, []byte(in), "pre.txt")
 	if len(reps) != 1 {
@@ -143,7 +133,7 @@ func TestGstatPreamble(t *testing.T) {
 }
 
 func TestGstatFB6Names(t *testing.T) {
-	r := readGstatBytes(t, readTestdata(t, "gstat", "shop-fb6-names.txt"), "fb6.txt")[0]
+	r := readGstatBytes(t, testutil.ReadTestdata(t, "gstat", "shop-fb6-names.txt"), "fb6.txt")[0]
 	h := r.Header
 	if h.ODSVersion != "14.0" || *h.ODSMajor != 14 || h.SequenceNumber != nil || h.NextHeaderPage != nil ||
 		h.GUID != "{0A1B2C3D-0000-4000-8000-123456789ABC}" {
@@ -166,7 +156,7 @@ func TestGstatFB6Names(t *testing.T) {
 }
 
 func TestGstatOddNamesAndCorruption(t *testing.T) {
-	r := readGstatBytes(t, readTestdata(t, "gstat", "shop-odd-names-corrupt.txt"), "odd.txt")[0]
+	r := readGstatBytes(t, testutil.ReadTestdata(t, "gstat", "shop-odd-names-corrupt.txt"), "odd.txt")[0]
 	names := []string{}
 	for _, tb := range r.Tables {
 		names = append(names, tb.Name)
@@ -202,7 +192,7 @@ func TestGstatOddNamesAndCorruption(t *testing.T) {
 }
 
 func TestGstatAuthFailure(t *testing.T) {
-	reps := readGstatBytes(t, readTestdata(t, "gstat", "shop-auth-failure.txt"), "auth.txt")
+	reps := readGstatBytes(t, testutil.ReadTestdata(t, "gstat", "shop-auth-failure.txt"), "auth.txt")
 	r := reps[0]
 	if len(reps) != 1 || r.Header == nil || r.Header.HeaderPage || r.Header.Database != "/var/lib/firebird/data/shop.fdb" {
 		t.Fatalf("reports = %s", jsonOf(t, reps))
@@ -215,7 +205,7 @@ func TestGstatAuthFailure(t *testing.T) {
 
 // TestGstatStream checks the order and positions of the streamed records.
 func TestGstatStream(t *testing.T) {
-	r := parse.NewGstatReader(bytes.NewReader(readTestdata(t, "fb30", "shop-gstat-a-r.txt")), "s.txt")
+	r := parse.NewGstatReader(bytes.NewReader(testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")), "s.txt")
 	var kinds []string
 	for r.Next() {
 		switch rec := r.Record().(type) {
@@ -258,7 +248,7 @@ func TestGstatNotGstat(t *testing.T) {
 // TestGstatHeaderVariants reads every attribute, variable header item,
 // -e line and file-sequence form on one edited copy of shop-gstat-h.txt.
 func TestGstatHeaderVariants(t *testing.T) {
-	reps := readGstatBytes(t, readTestdata(t, "gstat", "shop-header-variants.txt"), "hv.txt")
+	reps := readGstatBytes(t, testutil.ReadTestdata(t, "gstat", "shop-header-variants.txt"), "hv.txt")
 	if len(reps) != 1 {
 		t.Fatalf("%d reports", len(reps))
 	}
@@ -302,7 +292,7 @@ func TestGstatHeaderVariants(t *testing.T) {
 // TestGstatEditedLines changes lines of the fb30 sample the way other
 // versions and locales print them.
 func TestGstatEditedLines(t *testing.T) {
-	src := string(readTestdata(t, "fb30", "shop-gstat-a-r.txt"))
+	src := string(testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"))
 	edit := strings.NewReplacer(
 		// a server whose locale prints a decimal comma
 		"Average record length: 60.13, total records: 30000", "Average record length: 60,13, total records: 30000",

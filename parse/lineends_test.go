@@ -69,7 +69,7 @@ func TestGstatLineEnds(t *testing.T) {
 // A gbak log reads the same with every line end: same steps, same lines.
 func TestGbakLineEnds(t *testing.T) {
 	for _, file := range []string{"shop-gbak-restore-v-st.log", "shop-gbak-backup-v-st.log"} {
-		data := readTestdata(t, "fb30", file)
+		data := testutil.ReadTestdata(t, "fb30", file)
 		var want *parse.GbakLog
 		for _, v := range lineEnds {
 			log, err := parse.ReadGbak(bytes.NewReader(v.conv(data)), file)

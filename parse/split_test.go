@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"testing"
 
@@ -15,11 +14,7 @@ import (
 // gbak restore excerpts.
 func seed003(t testing.TB) []byte {
 	t.Helper()
-	b, err := os.ReadFile(testutil.Testdata(t, "mixed", "003_f44fd1243848db85.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return testutil.ReadTestdata(t, "mixed", "003_f44fd1243848db85.txt")
 }
 
 func splitBytes(t testing.TB, data []byte, name string) *Split {
@@ -186,10 +181,7 @@ func TestSplitOneKind(t *testing.T) {
 		{[]string{"fb30", "shop-schema.sql"}, InputUnknown, 0},
 	} {
 		name := strings.Join(c.rel, "/")
-		data, err := os.ReadFile(testutil.Testdata(t, c.rel...))
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := testutil.ReadTestdata(t, c.rel...)
 		s := splitBytes(t, data, name)
 		k, why := Detect(data)
 		if c.kind == InputUnknown {
@@ -210,11 +202,7 @@ func TestSplitOneKind(t *testing.T) {
 func mixedShop(t testing.TB) []byte {
 	var b bytes.Buffer
 	add := func(rel ...string) {
-		data, err := os.ReadFile(testutil.Testdata(t, rel...))
-		if err != nil {
-			t.Fatal(err)
-		}
-		b.Write(data)
+		b.Write(testutil.ReadTestdata(t, rel...))
 	}
 	b.WriteString("Notes from the shop server, 2 December.\n\nThe header before the restore:\n\n")
 	add("fb30", "shop-gstat-h.txt") // lines 5-32 (5 blank)
@@ -249,11 +237,7 @@ func TestSplitGstatTableGbak(t *testing.T) {
 func TestSplitTimeBack(t *testing.T) {
 	var b bytes.Buffer
 	for _, f := range []string{"restore-balanced.log", "restore-high-performance.log", "power-plan-tpcc.tsv"} {
-		data, err := os.ReadFile(testutil.Testdata(t, "seeds", f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		b.Write(data)
+		b.Write(testutil.ReadTestdata(t, "seeds", f))
 		b.WriteString("\n")
 	}
 	s := splitBytes(t, b.Bytes(), "runs.txt")

@@ -34,6 +34,18 @@ func Testdata(t testing.TB, rel ...string) string {
 	return filepath.Join(append([]string{Root(t), "testdata"}, rel...)...)
 }
 
+// ReadTestdata returns the bytes of a file under the repository's
+// testdata/ (as Testdata names it), failing the test when it cannot be
+// read.
+func ReadTestdata(tb testing.TB, rel ...string) []byte {
+	tb.Helper()
+	b, err := os.ReadFile(Testdata(tb, rel...))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return b
+}
+
 // CorpusDir returns ../shared/corpus (or $FBDIAG_CORPUS), skipping the
 // test with a message when it is absent.
 func CorpusDir(t testing.TB) string {
