@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/fbdiag/fbdiag/internal/bigfile"
 	"github.com/fbdiag/fbdiag/internal/testutil"
 )
 
@@ -82,15 +81,8 @@ func TestStreamGbakTimelineStops(t *testing.T) {
 // benchGbakInput is an 8 MiB restore log made of the fb30 sample's data
 // section (internal/bigfile, as tools/make-big): 23,142 steps.
 func benchGbakInput(b *testing.B) []byte {
-	src, err := os.ReadFile(filepath.Join("..", "testdata", "fb30", "shop-gbak-restore-v-st.log"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if _, err := bigfile.GbakRestore(&buf, src, 8<<20); err != nil {
-		b.Fatal(err)
-	}
-	return buf.Bytes()
+	_, big := testutil.BigGbak(b, 8<<20)
+	return big
 }
 
 // BenchmarkStreamGbak reads and analyses a restore log step by step

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/fbdiag/fbdiag/internal/bigfile"
 	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
@@ -84,15 +83,8 @@ func TestStreamGstatStops(t *testing.T) {
 // benchGstatInput is an 8 MiB gstat -a -r made of the fb30 sample's
 // table blocks (internal/bigfile, as tools/make-big).
 func benchGstatInput(b *testing.B) []byte {
-	src, err := os.ReadFile(filepath.Join("..", "testdata", "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if _, err := bigfile.Gstat(&buf, src, 8<<20); err != nil {
-		b.Fatal(err)
-	}
-	return buf.Bytes()
+	_, big := testutil.BigGstat(b, 8<<20)
+	return big
 }
 
 // BenchmarkReadLines is the yardstick of README's performance figures:

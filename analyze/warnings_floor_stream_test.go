@@ -6,10 +6,9 @@ import (
 	"errors"
 	"maps"
 	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/fbdiag/fbdiag/internal/bigfile"
+	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -97,19 +96,12 @@ func TestStreamCountWarnings(t *testing.T) {
 // whole analysis.
 func bigSample(t *testing.T) ([]byte, *GstatAnalysis) {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join("..", "testdata", "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if _, err := bigfile.Gstat(&buf, src, 4<<20); err != nil {
-		t.Fatal(err)
-	}
-	reps, err := parse.ReadGstat(bytes.NewReader(buf.Bytes()), "big")
+	_, big := testutil.BigGstat(t, 4<<20)
+	reps, err := parse.ReadGstat(bytes.NewReader(big), "big")
 	if err != nil || len(reps) != 1 {
 		t.Fatal(len(reps), err)
 	}
-	return buf.Bytes(), GstatWith(reps[0], NewThresholds(), GstatOptions{})
+	return big, GstatWith(reps[0], NewThresholds(), GstatOptions{})
 }
 
 // TestStreamErrorClosesSpill: a stream that a receiver stops in the

@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/fbdiag/fbdiag/internal/bigfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -118,15 +117,7 @@ func TestGbakJSONNotGbak(t *testing.T) {
 // log made of the fb30 sample's data section (internal/bigfile, as
 // tools/make-big): what gbak --format json does.
 func BenchmarkGbakJSON(b *testing.B) {
-	src, err := os.ReadFile(testutil.Testdata(b, "fb30", "shop-gbak-restore-v-st.log"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var in bytes.Buffer
-	if _, err := bigfile.GbakRestore(&in, src, 8<<20); err != nil {
-		b.Fatal(err)
-	}
-	data := in.Bytes()
+	_, data := testutil.BigGbak(b, 8<<20)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {

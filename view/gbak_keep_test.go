@@ -115,15 +115,8 @@ func TestGbakStepsOnDisk(t *testing.T) {
 	defer func(b int) { stepRowBudget = b }(stepRowBudget)
 	stepRowBudget = 2 << 10
 	files, _ := filepath.Glob(testutil.Testdata(t, "restores/*.log"))
-	src, err := os.ReadFile(testutil.Testdata(t, "fb30/shop-gbak-restore-v-st.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var big bytes.Buffer
-	if _, err := bigfile.GbakRestore(&big, src, 300<<10); err != nil {
-		t.Fatal(err)
-	}
-	inputs := map[string][]byte{"big.log": big.Bytes(), "shop-gbak-restore-v-st.log": src}
+	src, big := testutil.BigGbak(t, 300<<10)
+	inputs := map[string][]byte{"big.log": big, "shop-gbak-restore-v-st.log": src}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {

@@ -2,12 +2,10 @@ package view
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/analyze"
-	"github.com/fbdiag/fbdiag/internal/bigfile"
+	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -15,15 +13,8 @@ import (
 // prints, in every bounded format, on a 600-table database made of the
 // fb30 sample's blocks and on the sample itself.
 func TestGstatKeeperAgrees(t *testing.T) {
-	src, err := os.ReadFile(filepath.Join("..", "testdata", "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var big bytes.Buffer
-	if _, err := bigfile.Gstat(&big, src, 1<<20); err != nil {
-		t.Fatal(err)
-	}
-	for _, in := range [][]byte{src, big.Bytes()} {
+	src, big := testutil.BigGstat(t, 1<<20)
+	for _, in := range [][]byte{src, big} {
 		reps, err := parse.ReadGstat(bytes.NewReader(in), "x")
 		if err != nil {
 			t.Fatal(err)

@@ -3,11 +3,9 @@ package main
 import (
 	"bytes"
 	"io"
-	"os"
-	"path/filepath"
 	"testing"
 
-	"github.com/fbdiag/fbdiag/internal/bigfile"
+	"github.com/fbdiag/fbdiag/internal/testutil"
 )
 
 // BenchmarkGstatCommand runs `fbdiag gstat --format F` on a 16 MiB
@@ -15,15 +13,7 @@ import (
 // reading from stdin and writing to io.Discard: the whole command, as
 // README's performance table measures it with the binary.
 func BenchmarkGstatCommand(b *testing.B) {
-	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	var buf bytes.Buffer
-	if _, err := bigfile.Gstat(&buf, src, 16<<20); err != nil {
-		b.Fatal(err)
-	}
-	data := buf.Bytes()
+	_, data := testutil.BigGstat(b, 16<<20)
 	for _, format := range []string{"text", "markdown", "csv", "json", "openmetrics"} {
 		b.Run(format, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))
