@@ -35,6 +35,7 @@ type failedIndex struct {
 
 // NewGbakJSON starts the document of the named file; nothing is written
 // before the first step (a file that is no gbak log writes nothing).
+// (Its pass is w: steps and spooled records written by item go to w.)
 func NewGbakJSON(w io.Writer, file string) *GbakJSON {
 	return &GbakJSON{jsonOut: newJSONOut(w), file: file}
 }
@@ -55,16 +56,11 @@ func (g *GbakJSON) Stream() analyze.GbakStream {
 	return analyze.GbakStream{
 		Step: func(st *analyze.GbakStep) error {
 			g.start()
-			if g.steps > 0 {
-				g.raw(",")
-			}
-			g.raw("\n" + stepIndent)
 			var ok bool
 			if g.buf, ok = appendStep(g.buf[:0], st); ok {
-				if g.err == nil {
-					_, g.err = g.w.Write(g.buf)
-				}
+				g.item(g.steps, g.buf)
 			} else {
+				g.next(g.steps)
 				g.value(st, stepIndent) // (for encoding/json's error)
 			}
 			g.steps++
@@ -99,10 +95,8 @@ func (g *GbakJSON) spool(s *spool, v any) error {
 func (g *GbakJSON) Close(tl *analyze.Timeline) error {
 	defer g.Abort()
 	g.start()
-	if g.steps > 0 {
-		g.raw("\n  ")
-	}
-	g.raw("],\n")
+	g.endArray(g.steps)
+	g.raw(",\n")
 	g.field("kind", tl.Kind, "  ", false)
 	g.field("outcome", tl.Outcome, "  ", false)
 	g.field("errors", tl.Errors, "  ", false)
@@ -156,22 +150,14 @@ func (g *GbakJSON) spooled(key string, s *spool, fix func(int, []byte) ([]byte, 
 				return err
 			}
 		}
-		if i > 0 {
-			g.raw(",")
-		}
-		g.raw("\n    ")
-		if g.err == nil {
-			_, g.err = g.w.Write(b)
-		}
+		g.item(i, b)
 		return g.err
 	})
 	if err != nil && g.err == nil {
 		g.err = err
 	}
-	if s.n > 0 {
-		g.raw("\n  ")
-	}
-	g.raw("],\n")
+	g.endArray(s.n)
+	g.raw(",\n")
 }
 
 // Abort removes the spools of a document that will not be closed.

@@ -159,24 +159,18 @@ func (g *GstatJSON) spooledWarnings() {
 		if g.gone[r.id] {
 			return nil // (replaced by a worse one)
 		}
-		if n > 0 {
-			g.raw(",")
-		}
-		n++
-		g.raw("\n    ")
 		if g.err == nil {
 			g.warning, _ = appendWarning(g.warning[:0], r.w, g.guard)
-			_, g.err = g.pass.Write(g.warning)
 		}
+		g.item(n, g.warning)
+		n++
 		return g.err
 	})
 	if err != nil && g.err == nil {
 		g.err = fmt.Errorf("reading the spooled warnings: %w", err)
 	}
-	if n > 0 {
-		g.raw("\n  ")
-	}
-	g.raw("],\n")
+	g.endArray(n)
+	g.raw(",\n")
 }
 
 // NewGstatJSON starts one run's document: file, report and header.
@@ -225,14 +219,7 @@ func (g *GstatJSON) Table(t *analyze.TableStats) {
 // TableEncoded writes a table that AppendGstatTable encoded (with guard
 // for a NewGstatJSONGuarded document), as Table would.
 func (g *GstatJSON) TableEncoded(b []byte) {
-	if g.tables > 0 {
-		g.raw(",\n    ")
-	} else {
-		g.raw("\n    ")
-	}
-	if g.err == nil {
-		_, g.err = g.pass.Write(b)
-	}
+	g.item(g.tables, b)
 	g.tables++
 }
 
@@ -255,10 +242,8 @@ func AppendGstatTable(b []byte, t *analyze.TableStats, guard bool) ([]byte, erro
 
 // Close writes what the end of the run brings and ends the document.
 func (g *GstatJSON) Close(a *analyze.GstatAnalysis) error {
-	if g.tables > 0 {
-		g.raw("\n  ")
-	}
-	g.raw("],\n")
+	g.endArray(g.tables)
+	g.raw(",\n")
 	array(g.jsonOut, "unattached_indices", a.UnattachedIndices)
 	array(g.jsonOut, "findings", a.Findings)
 	array(g.jsonOut, "encryption", a.Encryption)

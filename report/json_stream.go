@@ -118,19 +118,37 @@ func (o *jsonOut) value(v any, indent string) {
 
 // elements writes a top-level array of n elements one at a time.
 func (o *jsonOut) elements(n int, at func(int) any) {
-	if n == 0 {
-		o.raw("[]")
-		return
-	}
 	o.raw("[")
 	for i := range n {
-		if i > 0 {
-			o.raw(",")
-		}
-		o.raw("\n    ")
+		o.next(i)
 		o.value(at(i), "    ")
 	}
-	o.raw("\n  ]")
+	o.endArray(n)
+}
+
+// next starts the i-th element of a top-level array (after its "[").
+func (o *jsonOut) next(i int) {
+	if i > 0 {
+		o.raw(",")
+	}
+	o.raw("\n    ")
+}
+
+// item writes b, encoded at the depth of a top-level array's elements,
+// as its i-th element, through pass.
+func (o *jsonOut) item(i int, b []byte) {
+	o.next(i)
+	if o.err == nil {
+		_, o.err = o.pass.Write(b)
+	}
+}
+
+// endArray ends a top-level array of n elements.
+func (o *jsonOut) endArray(n int) {
+	if n > 0 {
+		o.raw("\n  ")
+	}
+	o.raw("]")
 }
 
 // array writes a top-level array one element at a time (a run's warnings
