@@ -26,19 +26,19 @@ func appendStep(b []byte, st *analyze.GbakStep) (_ []byte, ok bool) {
 	b = append(b, in+`"line": `...)
 	b = strconv.AppendInt(b, int64(st.Line), 10)
 	b = append(b, ","+in+`"kind": `...)
-	b = appendJSONString(b, string(st.Kind))
+	b = appendString(b, string(st.Kind), false)
 	if st.Object != "" {
 		b = append(b, ","+in+`"object": `...)
-		b = appendJSONString(b, st.Object)
+		b = appendString(b, st.Object, false)
 	}
 	if st.Name != "" {
 		b = append(b, ","+in+`"name": `...)
-		b = appendJSONString(b, st.Name)
+		b = appendString(b, st.Name, false)
 	}
 	b = append(b, ","+in+`"message": `...)
-	b = appendJSONString(b, st.Message)
+	b = appendString(b, st.Message, false)
 	b = append(b, ","+in+`"phase": `...)
-	b = appendJSONString(b, st.Phase)
+	b = appendString(b, st.Phase, false)
 	b = append(b, ","+in+`"start": `...)
 	b, ok = appendFloatP(b, st.Start, ok)
 	b = append(b, ","+in+`"seconds": `...)
@@ -69,7 +69,7 @@ func appendTable(b []byte, t *analyze.GbakTable) (_ []byte, ok bool) {
 	ok = true
 	b = append(b, '{')
 	b = append(b, in+`"name": `...)
-	b = appendJSONString(b, t.Name)
+	b = appendString(b, t.Name, false)
 	b = append(b, ","+in+`"line": `...)
 	b = strconv.AppendInt(b, int64(t.Line), 10)
 	b = append(b, ","+in+`"records": `...)
@@ -126,11 +126,6 @@ func appendFloatP(b []byte, v *float64, ok bool) ([]byte, bool) {
 	return b, ok
 }
 
-// appendJSONString appends s quoted as encoding/json quotes it without
-// HTML escaping: \" \\ \b \f \n \r \t, other control characters as
-// \u00xx, invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped.
-func appendJSONString(b []byte, s string) []byte { return appendQuoted(b, s, false) }
-
 // load8 is the eight bytes of s from i, little-endian (one load).
 func load8(s string, i int) uint64 {
 	s = s[i : i+8]
@@ -149,13 +144,13 @@ func plainJSON8(x uint64) bool {
 	return (x|(x-0x20*ones))&highs|hasZero(x^('"'*ones))|hasZero(x^('\\'*ones)) == 0
 }
 
-// appendGuardedString is appendJSONString that also escapes what
-// printable.Writer escapes in a JSON document (C1 and bidi controls, as
-// \u escapes of the same characters): the bytes printable.Writer would
-// pass on, so that they can be written past it.
-func appendGuardedString(b []byte, s string) []byte { return appendQuoted(b, s, true) }
-
-func appendQuoted(b []byte, s string, guard bool) []byte {
+// appendString appends s quoted as encoding/json quotes it without
+// HTML escaping: \" \\ \b \f \n \r \t, other control characters as
+// \u00xx, invalid UTF-8 as \ufffd, U+2028 and U+2029 escaped. With guard
+// it also escapes what printable.Writer escapes in a JSON document (C1
+// and bidi controls, as \u escapes of the same characters): the bytes
+// printable.Writer would pass on, so that they can be written past it.
+func appendString(b []byte, s string, guard bool) []byte {
 	const hex = "0123456789abcdef"
 	b = append(b, '"')
 	start := 0

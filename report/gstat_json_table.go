@@ -196,15 +196,6 @@ func appendFill(b []byte, f *parse.GstatFill, indent string) []byte {
 	return appendInts(b, f[:], false, indent)
 }
 
-// appendString is appendJSONString, and with guard printable.Writer's
-// escapes too (appendGuardedString).
-func appendString(b []byte, s string, guard bool) []byte {
-	if guard {
-		return appendGuardedString(b, s)
-	}
-	return appendJSONString(b, s)
-}
-
 func appendStringP(b []byte, s *string, guard bool) []byte {
 	if s == nil {
 		return append(b, "null"...)

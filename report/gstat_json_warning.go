@@ -6,7 +6,7 @@ import "github.com/fbdiag/fbdiag/analyze"
 // writes it in the warnings array, without reflection: a big run spools
 // hundreds of thousands. ok is false on a NaN or an infinity, which
 // encoding/json refuses; the caller then lets it say so. With guard, the
-// strings are escaped as printable.Writer would (appendGuardedString).
+// strings are escaped as printable.Writer would (appendString with guard).
 func appendWarning(b []byte, w *analyze.Warning, guard bool) (_ []byte, ok bool) {
 	const in = "\n      "
 	ok = true
