@@ -69,7 +69,11 @@ func (g *GbakJSON) Stream() analyze.GbakStream {
 		Table: func(t *analyze.GbakTable) error {
 			var ok bool
 			if g.buf, ok = appendTable(g.buf[:0], t); !ok {
-				return g.spool(&g.tables, t) // (for encoding/json's error)
+				// A NaN or an infinity: encoding/json says so.
+				if err := jsonError(t); err != nil {
+					return err
+				}
+				return g.spool(&g.tables, t)
 			}
 			g.tables.add(g.buf)
 			return g.tables.err

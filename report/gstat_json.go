@@ -123,7 +123,7 @@ func (g *GstatJSON) codec() extsort.Codec[spooled] {
 // Put spools one warning.
 func (g *GstatJSON) Put(id int, w analyze.Warning) error {
 	if !finite(w.Value) || !finite(w.Threshold) || !finite(w.Magnitude) {
-		_, err := g.encoded(&w, "    ") // (encoding/json says what is wrong)
+		err := jsonError(&w)
 		if err == nil {
 			err = fmt.Errorf("warning %s on %s: a figure JSON cannot hold", w.Rule, w.Object)
 		}
@@ -233,8 +233,7 @@ func AppendGstatTable(b []byte, t *analyze.TableStats, guard bool) ([]byte, erro
 		return out, nil
 	}
 	// A NaN or an infinity: encoding/json says so.
-	o := newJSONOut(nil)
-	if _, err := o.encoded(t, tableIndent); err != nil {
+	if err := jsonError(t); err != nil {
 		return b, err
 	}
 	return b, fmt.Errorf("encoding table %s: a figure JSON cannot hold", t.Name)

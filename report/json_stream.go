@@ -49,6 +49,14 @@ func (o *jsonOut) encoded(v any, indent string) ([]byte, error) {
 	return o.ind, nil
 }
 
+// jsonError is encoding/json's error for v (a value holding a NaN or an
+// infinity that an append function refused says what is wrong); nil
+// when v encodes. The error is json.Encoder's too.
+func jsonError(v any) error {
+	_, err := json.Marshal(v)
+	return err
+}
+
 // appendIndented appends compact, valid JSON src indented as json.Indent
 // would (empty objects and arrays stay "{}" and "[]"). encoding/json's
 // Indent runs its validating scanner over every byte, most of the cost
