@@ -4,7 +4,6 @@ import (
 	"strconv"
 
 	"github.com/fbdiag/fbdiag/analyze"
-	"github.com/fbdiag/fbdiag/parse"
 )
 
 // tableIndent is the depth of a table in the tables array.
@@ -79,9 +78,9 @@ func appendTableStats(b []byte, t *analyze.TableStats, guard bool) (_ []byte, ok
 	b = append(b, ","+in+`"blobs": `...)
 	b = appendIntP(b, t.Blobs)
 	b = append(b, ","+in+`"blob_levels": `...)
-	b = appendInts(b, t.BlobLevels, t.BlobLevels == nil, tableIndent+"  ")
+	b = appendInts(b, t.BlobLevels, tableIndent+"  ")
 	b = append(b, ","+in+`"blob_level_bytes": `...)
-	b = appendInts(b, t.BlobLevelBytes, t.BlobLevelBytes == nil, tableIndent+"  ")
+	b = appendInts(b, t.BlobLevelBytes, tableIndent+"  ")
 	b = append(b, ","+in+`"index_bytes": `...)
 	b = appendIntP(b, t.IndexBytes)
 	b = append(b, ","+in+`"indices": `...)
@@ -149,7 +148,7 @@ func appendIndexStats(b []byte, x *analyze.IndexStats, ok, guard bool) ([]byte, 
 	if x.Fill == nil {
 		b = append(b, "null"...)
 	} else {
-		b = appendFill(b, x.Fill, at+"  ")
+		b = appendInts(b, x.Fill[:], at+"  ") // (five numbers, never null)
 	}
 	b = append(b, ","+in+`"light_share": `...)
 	b, ok = appendFloatP(b, x.LightShare, ok)
@@ -167,10 +166,10 @@ func appendIndexStats(b []byte, x *analyze.IndexStats, ok, guard bool) ([]byte, 
 }
 
 // appendInts appends an array of numbers whose key is at the depth of
-// indent: null when null, [] when empty, else one number a line.
-func appendInts(b []byte, vs []int64, null bool, indent string) []byte {
+// indent: null when nil, [] when empty, else one number a line.
+func appendInts(b []byte, vs []int64, indent string) []byte {
 	switch {
-	case null:
+	case vs == nil:
 		return append(b, "null"...)
 	case len(vs) == 0:
 		return append(b, "[]"...)
@@ -188,12 +187,6 @@ func appendInts(b []byte, vs []int64, null bool, indent string) []byte {
 	b = append(b, '\n')
 	b = append(b, indent...)
 	return append(b, ']')
-}
-
-// appendFill appends a fill distribution (an array of five numbers, never
-// empty) whose key is at the depth of indent.
-func appendFill(b []byte, f *parse.GstatFill, indent string) []byte {
-	return appendInts(b, f[:], false, indent)
 }
 
 func appendStringP(b []byte, s *string, guard bool) []byte {
