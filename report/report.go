@@ -317,11 +317,9 @@ func (r *Report) Figures() []*Figure {
 // Drawn lists the figures that have a picture, in order.
 func (r *Report) Drawn() []*Figure {
 	var out []*Figure
-	for _, s := range r.Sections {
-		for _, f := range s.Figures {
-			if f.Chart.Drawn() {
-				out = append(out, f)
-			}
+	for _, f := range r.Figures() {
+		if f.Chart.Drawn() {
+			out = append(out, f)
 		}
 	}
 	return out
