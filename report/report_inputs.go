@@ -197,9 +197,7 @@ func fileInput(p string) ([]Input, error) {
 // BytesInput is an input held in memory (standard input).
 func BytesInput(name string, data []byte) Input {
 	k, why := parse.Detect(data)
-	return Input{Name: name, Kind: k, Reason: why, Open: func() (io.ReadCloser, error) {
-		return io.NopCloser(bytes.NewReader(data)), nil
-	}}
+	return Input{Name: name, Kind: k, Reason: why, Open: bytesOpen(data)}
 }
 
 // FSInputs walks root in fsys (the embedded sample) like Inputs walks a
