@@ -330,16 +330,26 @@ func (r *Report) Drawn() []*Figure {
 // the same whatever the order they are drawn in.
 func (r *Report) Render(o plot.Options) error {
 	figs := r.Drawn()
-	errs := make([]error, len(figs))
+	return fanOut(len(figs), runtime.GOMAXPROCS(0), func(i int) error {
+		var err error
+		figs[i].PNG, err = figs[i].Chart.PNG(o)
+		return err
+	})
+}
+
+// fanOut calls do(i) for every i below n, at most limit at a time, and
+// joins their errors in the order of i.
+func fanOut(n, limit int, do func(i int) error) error {
+	errs := make([]error, n)
 	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
-	for i, f := range figs {
+	sem := make(chan struct{}, limit)
+	for i := range n {
 		wg.Add(1)
 		sem <- struct{}{}
 		go func() {
 			defer wg.Done()
 			defer func() { <-sem }()
-			f.PNG, errs[i] = f.Chart.PNG(o)
+			errs[i] = do(i)
 		}()
 	}
 	wg.Wait()

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/fbdiag/fbdiag/internal/atomicfile"
 	"github.com/fbdiag/fbdiag/plot"
@@ -72,26 +71,16 @@ func WriteDir(dir string, r *Report, o plot.Options) (string, error) {
 	}
 	// The files are independent: four written at a time, each synced.
 	figs := r.Drawn()
-	errs := make([]error, len(figs))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, 4)
-	for i, f := range figs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			// Marked as --png marks them: a later --png into this
-			// folder may replace them.
-			data, err := markPNG(f.PNG)
-			if err == nil {
-				err = atomicfile.WriteBytes(filepath.Join(dir, f.File), data, atomicfile.Options{})
-			}
-			errs[i] = err
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	err = fanOut(len(figs), 4, func(i int) error {
+		// Marked as --png marks them: a later --png into this folder
+		// may replace them.
+		data, err := markPNG(figs[i].PNG)
+		if err != nil {
+			return err
+		}
+		return atomicfile.WriteBytes(filepath.Join(dir, figs[i].File), data, atomicfile.Options{})
+	})
+	if err != nil {
 		return "", err
 	}
 	w, h := o.Width, o.Height
