@@ -25,7 +25,10 @@ type GbakJSON struct {
 	// failed are the indices a "cannot commit index" line named after
 	// they were spooled: of the first n, those named name.
 	failed []failedIndex
-	buf    []byte // a step's JSON
+	// failedBelow is the greatest n of failed: no index from it on is
+	// patched.
+	failedBelow int
+	buf         []byte // a step's JSON
 }
 
 type failedIndex struct {
@@ -81,6 +84,7 @@ func (g *GbakJSON) Stream() analyze.GbakStream {
 		Index: func(ix *analyze.GbakIndex) error { return g.spool(&g.indices, ix) },
 		Failed: func(name string, n int) {
 			g.failed = append(g.failed, failedIndex{name, n})
+			g.failedBelow = max(g.failedBelow, n)
 		},
 	}
 }
@@ -124,7 +128,7 @@ func (g *GbakJSON) Close(tl *analyze.Timeline) error {
 // patch is the i-th spooled index, marked failed when a later line
 // named it.
 func (g *GbakJSON) patch(i int, b []byte) ([]byte, error) {
-	if len(g.failed) == 0 {
+	if i >= g.failedBelow { // (also when none failed)
 		return b, nil
 	}
 	var ix analyze.GbakIndex
