@@ -2,6 +2,7 @@ package report
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"html/template"
 	"io"
@@ -571,8 +572,51 @@ func (c *countingWriter) Write(b []byte) (int, error) {
 // links to are the files WriteDir writes beside it.
 func WriteHTML(w io.Writer, r *Report, width, height int) error {
 	p := &htmlPage{Report: r, Width: width, Height: height, same: sameImages(r.Drawn())}
+	// Most pages fit with every chart embedded, embedding's first
+	// choice: written once into a buffer that stops past MaxPageBytes,
+	// and only a page that does not fit is counted and written again.
+	p.embed = embeddable(p)
+	page := cappedBuffer{max: MaxPageBytes}
+	switch err := pageTemplate.Execute(&page, p); {
+	case err == nil:
+		_, err = w.Write(page.b)
+		return err
+	case !errors.Is(err, errPageFull):
+		return err
+	}
+	p.embed = nil
 	if err := embedding(p); err != nil {
 		return err
 	}
 	return pageTemplate.Execute(w, p)
+}
+
+// embeddable is every chart the page may embed: those whose PNG no
+// earlier chart has.
+func embeddable(p *htmlPage) map[*Figure]bool {
+	embed := map[*Figure]bool{}
+	for _, f := range p.Drawn() {
+		if p.same[f] == nil {
+			embed[f] = true
+		}
+	}
+	return embed
+}
+
+// errPageFull stops a page that would pass MaxPageBytes (cappedBuffer).
+var errPageFull = errors.New("page over its bound")
+
+// cappedBuffer holds up to max bytes; a write past them fails with
+// errPageFull.
+type cappedBuffer struct {
+	b   []byte
+	max int
+}
+
+func (c *cappedBuffer) Write(b []byte) (int, error) {
+	if len(c.b)+len(b) > c.max {
+		return 0, errPageFull
+	}
+	c.b = append(c.b, b...)
+	return len(b), nil
 }
