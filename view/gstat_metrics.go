@@ -413,56 +413,27 @@ func (g *GstatMetrics) Close() error {
 	for _, s := range g.slots {
 		oneByOne = oneByOne || slices.ContainsFunc(s.dup[:], func(k int64) bool { return k >= 0 })
 	}
-	var names []string
-	byName := map[string][]MetricFamily{}
-	for _, s := range g.slots {
-		for _, f := range s.doc.Metrics {
-			if _, ok := byName[f.Name]; !ok {
-				names = append(names, f.Name)
-			}
-			byName[f.Name] = append(byName[f.Name], f)
-		}
+	docs := make([]*Doc, len(g.slots))
+	for i, s := range g.slots {
+		docs[i] = s.doc
 	}
-	if len(names) == 0 {
-		return ErrNoMetrics
-	}
-	object := map[string]int64{}
+	object := map[string]int{}
 	for i, m := range gstatTableMetrics {
-		object[m.name] = int64(i)
+		object[m.name] = i
 	}
 	for i, m := range gstatIndexMetrics {
-		object[m.name] = int64(len(gstatTableMetrics) + i)
+		object[m.name] = len(gstatTableMetrics) + i
 	}
-	b := bufio.NewWriter(g.w)
-	for _, name := range names {
-		fams := byName[name]
-		f := fams[0]
-		if err := checkFamily(f); err != nil {
-			return err
-		}
-		sample := writeFamilyHead(b, &f)
-		for _, h := range fams {
-			if h.Type != f.Type || h.Unit != f.Unit {
-				return fmt.Errorf("metric %s: type %s %q and %s %q in two documents", name, f.Type, f.Unit, h.Type, h.Unit)
-			}
-		}
-		fam, ok := object[name]
+	return writeMetricsWith(g.w, docs, func(name string) familySamples {
+		f, ok := object[name]
 		if !ok {
 			// One sample or three a database: a few.
-			seen := map[string]bool{}
-			for _, h := range fams {
-				if err := writeSamples(b, name, sample, &h, seen); err != nil {
-					return err
-				}
-			}
-			continue
+			return nil
 		}
-		if err := g.writeObjectSamples(b, name, sample, int(fam), oneByOne); err != nil {
-			return err
+		return func(b *bufio.Writer, name, sample string) error {
+			return g.writeObjectSamples(b, name, sample, f, oneByOne)
 		}
-	}
-	fmt.Fprintln(b, "# EOF")
-	return b.Flush()
+	})
 }
 
 // writeObjectSamples writes the samples of family f (named name, its samples

@@ -13,6 +13,17 @@ import (
 // OpenMetrics exposition: a family's samples together, those of later
 // documents after the first's, then "# EOF".
 func writeMetrics(w io.Writer, docs []*Doc) error {
+	return writeMetricsWith(w, docs, nil)
+}
+
+// familySamples writes the samples of family name (their names sample) in
+// place of the documents' own.
+type familySamples func(b *bufio.Writer, name, sample string) error
+
+// writeMetricsWith is writeMetrics, but the samples of a family for which
+// samplesOf (when not nil) gives a writer are written by it, once the
+// family's type and unit are checked in every document.
+func writeMetricsWith(w io.Writer, docs []*Doc, samplesOf func(name string) familySamples) error {
 	var names []string
 	byName := map[string][]MetricFamily{}
 	for _, d := range docs {
@@ -34,12 +45,24 @@ func writeMetrics(w io.Writer, docs []*Doc) error {
 			return err
 		}
 		sample := writeFamilyHead(b, &f)
+		var write familySamples
+		if samplesOf != nil {
+			write = samplesOf(name)
+		}
 		seen := map[string]bool{}
 		for _, g := range fams {
 			if g.Type != f.Type || g.Unit != f.Unit {
 				return fmt.Errorf("metric %s: type %s %q and %s %q in two documents", name, f.Type, f.Unit, g.Type, g.Unit)
 			}
+			if write != nil {
+				continue
+			}
 			if err := writeSamples(b, name, sample, &g, seen); err != nil {
+				return err
+			}
+		}
+		if write != nil {
+			if err := write(b, name, sample); err != nil {
 				return err
 			}
 		}
