@@ -35,7 +35,7 @@ type GstatMetrics struct {
 
 	slots []*metricsSlot // by the first run of each database
 	byDB  map[string]int
-	runs  []int // the slot of each run read
+	slot  int // of the run being read
 	cur   *analyze.GstatAnalysis
 	segs  []metricSeg // of the run being read
 	// pending is the last run read, given to Written when the next
@@ -61,11 +61,10 @@ type GstatMetrics struct {
 // index.
 const objectFamilies = len(gstatTableMetrics) + len(gstatIndexMetrics)
 
-// metricsSlot is a database: its last run, that run's document and
-// samples, and in each family the first of them whose labels an earlier
-// one has (its place among the family's samples of the run), or -1.
+// metricsSlot is a database: the document and samples of its last run,
+// and in each family the first of them whose labels an earlier one has
+// (its place among the family's samples of the run), or -1.
 type metricsSlot struct {
-	run  int
 	doc  *Doc
 	segs []metricSeg
 	dup  [objectFamilies]int64
@@ -136,7 +135,7 @@ func (g *GstatMetrics) slotOf(a *analyze.GstatAnalysis) int {
 func (g *GstatMetrics) start(a *analyze.GstatAnalysis) {
 	if g.cur != a {
 		g.cur, g.segs = a, nil
-		g.runs = append(g.runs, g.slotOf(a))
+		g.slot = g.slotOf(a)
 	}
 }
 
@@ -298,9 +297,8 @@ func (g *GstatMetrics) run(a *analyze.GstatAnalysis) error {
 		g.Written(g.pending)
 	}
 	g.pending = a
-	run := len(g.runs) - 1
-	s := g.slots[g.runs[run]]
-	s.run, s.doc, s.segs, s.dup = run, Gstat(a, g.vopt), g.segs, dup
+	s := g.slots[g.slot]
+	s.doc, s.segs, s.dup = Gstat(a, g.vopt), g.segs, dup
 	g.cur, g.segs = nil, nil
 	return nil
 }
