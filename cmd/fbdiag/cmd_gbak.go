@@ -271,10 +271,11 @@ func runGbak(o gbakOpts, stdin io.Reader, stdout, stderr io.Writer) error {
 }
 
 // keepLimits are the steps and the tables and indices (-1: all) the
-// view of the output shows (view.NewGbakKeeper).
+// view of the output shows (view.NewGbakKeeper). CSV has every row of its
+// one table, --all or not.
 func (o gbakOutput) keepLimits() (steps, list int) {
 	switch {
-	case o.opt.All:
+	case o.format != view.CSV && o.opt.All:
 		return -1, -1
 	case o.format != view.CSV:
 		return o.top, view.GbakListTop

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/view"
 )
 
 func checkWidth(t *testing.T, text string) {
@@ -491,5 +492,38 @@ func TestGbakCLIFailOn(t *testing.T) {
 	_, errs, code := runCLI(t, nil, "gbak", "--fail-on", "warning", testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
 	if code != 2 || !strings.Contains(errs, `--fail-on "warning": want failed`) {
 		t.Errorf("--fail-on warning: exit %d, %q", code, errs)
+	}
+}
+
+// --all matters to the human formats only: CSV keeps the rows of its one
+// table, so --all keeps no more (and sorts the steps on disk only for the
+// steps table), and prints the same bytes.
+func TestGbakCSVAllKeepsItsTable(t *testing.T) {
+	for _, c := range []struct {
+		table       string
+		steps, list int
+	}{
+		{"", -1, 0}, {"steps", -1, 0}, {"tables", 0, -1}, {"indices", 0, -1},
+		{"phases", 0, 0}, {"summary", 0, 0}, {"findings", 0, 0},
+	} {
+		for _, all := range []bool{false, true} {
+			o := gbakOutput{format: view.CSV, top: 10, opt: view.Options{All: all, Table: c.table}}
+			if steps, list := o.keepLimits(); steps != c.steps || list != c.list {
+				t.Errorf("--table %q, --all %v: keeps %d steps, %d tables and indices; want %d, %d",
+					c.table, all, steps, list, c.steps, c.list)
+			}
+		}
+	}
+	o := gbakOutput{format: view.Text, top: 10, opt: view.Options{All: true}}
+	if steps, list := o.keepLimits(); steps != -1 || list != -1 {
+		t.Errorf("text --all keeps %d steps, %d tables and indices; want all", steps, list)
+	}
+	path := testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log")
+	for _, table := range []string{"steps", "tables", "indices", "phases", "summary", "findings"} {
+		want, _, code := runCLI(t, nil, "gbak", "--format", "csv", "--table", table, path)
+		got, errs, code2 := runCLI(t, nil, "gbak", "--format", "csv", "--all", "--table", table, path)
+		if code != 0 || code2 != 0 || got != want {
+			t.Errorf("--table %s: --all (exit %d, %q) printed\n%s\nwithout (exit %d):\n%s", table, code2, errs, got, code, want)
+		}
 	}
 }
