@@ -210,53 +210,27 @@ func runGstat(o gstatOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 				return err
 			}
 		}
-		if st.failed > 0 {
-			return &failOnError{msg: fmt.Sprintf("gstat: %d warning(s) at %s level or above", st.failed, failOn)}
-		}
-		return nil
+		return st.failure()
 	}
 	if out.format == view.CSV && png.dir == "" {
 		// CSV is written row by row as the tables are analysed; the rows
 		// of a table that is sorted wait in a temporary file.
 		g := view.NewGstatCSV(e.stdout, o.out.opt, o.out.vopt)
 		g.Written = st.count
-		for _, name := range o.files {
-			if err := streamGstatCSV(stdin, g, name, th, analyze.GstatOptions{Server: srv}); err != nil {
-				g.Abort()
-				return viewErr(err)
-			}
+		if err := streamGstatView(stdin, o.files, th, analyze.GstatOptions{Server: srv}, g, viewErr); err != nil {
+			return err
 		}
-		if err := g.Close(); err != nil {
-			return viewErr(err)
-		}
-		if st.failed > 0 {
-			return &failOnError{msg: fmt.Sprintf("gstat: %d warning(s) at %s level or above", st.failed, failOn)}
-		}
-		return nil
+		return st.failure()
 	}
 	if out.format == view.OpenMetrics && png.dir == "" {
 		// The exposition is written at the end (a database's last run),
 		// its samples waiting in a temporary file.
 		g := view.NewGstatMetrics(e.stdout, o.out.vopt)
 		g.Written = st.count
-		for _, name := range o.files {
-			rc, shown, err := openArg(stdin, name)
-			if err == nil {
-				err = noGstatErr(analyze.StreamGstat(rc, shown, th, analyze.GstatOptions{Server: srv}, g.Stream()), shown)
-				rc.Close()
-			}
-			if err != nil {
-				g.Abort()
-				return err
-			}
+		if err := streamGstatView(stdin, o.files, th, analyze.GstatOptions{Server: srv}, g, nil); err != nil {
+			return err
 		}
-		if err := g.Close(); err != nil {
-			return viewErr(err)
-		}
-		if st.failed > 0 {
-			return &failOnError{msg: fmt.Sprintf("gstat: %d warning(s) at %s level or above", st.failed, failOn)}
-		}
-		return nil
+		return st.failure()
 	}
 	if png.dir == "" {
 		// Without charts the run is analysed table by table: the bounded
@@ -276,10 +250,7 @@ func runGstat(o gstatOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		if err := out.close(); err != nil {
 			return err
 		}
-		if st.failed > 0 {
-			return &failOnError{msg: fmt.Sprintf("gstat: %d warning(s) at %s level or above", st.failed, failOn)}
-		}
-		return nil
+		return st.failure()
 	}
 	var charts []*plot.Chart
 	var chartErrs []error
@@ -325,10 +296,7 @@ func runGstat(o gstatOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	if err := png.writeTo(e.stderr, func() ([]*plot.Chart, error) { return charts, errors.Join(chartErrs...) }); err != nil {
 		return err
 	}
-	if st.failed > 0 {
-		return &failOnError{msg: fmt.Sprintf("gstat: %d warning(s) at %s level or above", st.failed, failOn)}
-	}
-	return nil
+	return st.failure()
 }
 
 // gstatRun is one analysed run of a gstat file.
@@ -440,15 +408,39 @@ func streamGstatJSON(stdin io.Reader, st *gstatStream, name string, th analyze.T
 // encodes one and the goroutine that writes it.
 var tableBuffers = sync.Pool{New: func() any { return new([]byte) }}
 
-// streamGstatCSV writes the CSV of each run of one input as its tables
-// are analysed (view.GstatCSV).
-func streamGstatCSV(stdin io.Reader, g *view.GstatCSV, name string, th analyze.Thresholds, opt analyze.GstatOptions) error {
+// gstatStreamView is a view written as the runs of the inputs are
+// analysed table by table (view.GstatCSV, view.GstatMetrics).
+type gstatStreamView interface {
+	Stream() analyze.GstatStream
+	Abort()
+	Close() error
+}
+
+// streamGstatView writes view g of every input (analyze.StreamGstat with
+// g's hooks), then closes it; an error reading an input aborts g and is
+// returned through wrap, when set.
+func streamGstatView(stdin io.Reader, files []string, th analyze.Thresholds, opt analyze.GstatOptions, g gstatStreamView, wrap func(error) error) error {
+	for _, name := range files {
+		if err := streamGstat(stdin, name, th, opt, g.Stream()); err != nil {
+			g.Abort()
+			if wrap != nil {
+				err = wrap(err)
+			}
+			return err
+		}
+	}
+	return viewErr(g.Close())
+}
+
+// streamGstat analyses each run of one input table by table, handing it
+// to s.
+func streamGstat(stdin io.Reader, name string, th analyze.Thresholds, opt analyze.GstatOptions, s analyze.GstatStream) error {
 	rc, shown, err := openArg(stdin, name)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	return noGstatErr(analyze.StreamGstat(rc, shown, th, opt, g.Stream()), shown)
+	return noGstatErr(analyze.StreamGstat(rc, shown, th, opt, s), shown)
 }
 
 // streamGstatKept analyses each run of one input table by table
@@ -502,6 +494,15 @@ type gstatStream struct {
 }
 
 func (s *gstatStream) add(a *analyze.GstatAnalysis) error { return s.addKept(a, nil) }
+
+// failure is the --fail-on error when a warning printed is at its level
+// or above, else nil.
+func (s *gstatStream) failure() error {
+	if s.failed > 0 {
+		return &failOnError{msg: fmt.Sprintf("gstat: %d warning(s) at %s level or above", s.failed, s.failOn)}
+	}
+	return nil
+}
 
 func (s *gstatStream) addKept(a *analyze.GstatAnalysis, kept *view.GstatKept) error {
 	err := s.flush(true)
