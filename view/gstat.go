@@ -343,11 +343,14 @@ func appendTableCells(out []Cell, x *analyze.TableStats) []Cell {
 }
 
 // worstIndexWarnings maps an index (table and name) to the rank of its
-// worst warning.
-func worstIndexWarnings(a *analyze.GstatAnalysis) map[[2]string]int {
-	m := map[[2]string]int{}
-	for _, w := range a.Warnings {
+// worst warning of ws (Severity.Rank); nil when none is an index's.
+func worstIndexWarnings(ws []analyze.Warning) map[[2]string]int {
+	var m map[[2]string]int
+	for _, w := range ws {
 		if w.Kind == "index" {
+			if m == nil {
+				m = map[[2]string]int{}
+			}
 			k := [2]string{w.Table, w.Object}
 			m[k] = max(m[k], w.Severity.Rank())
 		}
@@ -372,7 +375,7 @@ func sortedIndices(a *analyze.GstatAnalysis, by string, kept *GstatKept) []*anal
 			ixs = append(ixs, &a.UnattachedIndices[i])
 		}
 	}
-	worst := worstIndexWarnings(a)
+	worst := worstIndexWarnings(a.Warnings)
 	if kept != nil {
 		worst = kept.Worst
 	}

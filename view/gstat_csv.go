@@ -316,14 +316,10 @@ func (g *GstatCSV) table(a *analyze.GstatAnalysis, t *analyze.TableStats) error 
 // indices adds the rows of indices ixs, made by indexRows, each ranked
 // by the worst of the warnings fired on it.
 func (g *GstatCSV) indices(r *gstatCSVRun, ixs []analyze.IndexStats, rows []csvIndexPrep, fired []analyze.Warning) error {
+	worst := worstIndexWarnings(fired)
 	for i := range ixs {
 		ix := &ixs[i]
-		rank := 0
-		for _, w := range fired {
-			if w.Kind == "index" && w.Object == ix.Name && w.Table == ix.Table {
-				rank = max(rank, w.Severity.Rank())
-			}
-		}
+		rank := worst[[2]string{ix.Table, ix.Name}]
 		r.n++
 		if err := r.named.Add(csvRow{rank: int64(rank), key: rows[i].key, s: [3]string{ix.Name, ix.Table}, id: r.n, line: rows[i].line}); err != nil {
 			return err

@@ -43,13 +43,7 @@ func NewGstatKeeper(opt GstatOptions) *GstatKeeper {
 
 // Table offers one analysed table of run a (its warnings just fired).
 func (k *GstatKeeper) Table(a *analyze.GstatAnalysis, t *analyze.TableStats) {
-	fresh := map[[2]string]int{}
-	for _, w := range a.TableWarnings() {
-		if w.Kind == "index" {
-			key := [2]string{w.Table, w.Object}
-			fresh[key] = max(fresh[key], w.Severity.Rank())
-		}
-	}
+	fresh := worstIndexWarnings(a.TableWarnings())
 	// Ranks only rise (the worst warning of a table printed twice, as
 	// the whole analysis has it), so the cuts only move up.
 	var pos []int // of the indices that may be shown
@@ -112,11 +106,8 @@ func (k *GstatKeeper) Kept(a *analyze.GstatAnalysis, opt GstatOptions) (*analyze
 	for i := range a.UnattachedIndices {
 		k.indices = append(k.indices, &a.UnattachedIndices[i])
 	}
-	for _, w := range a.Warnings { // (the unattached indices')
-		if w.Kind == "index" {
-			key := [2]string{w.Table, w.Object}
-			k.worst[key] = max(k.worst[key], w.Severity.Rank())
-		}
+	for key, r := range worstIndexWarnings(a.Warnings) { // (the unattached indices')
+		k.worst[key] = max(k.worst[key], r)
 	}
 	if len(k.indices) > k.top {
 		k.trimIndices()
