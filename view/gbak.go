@@ -118,13 +118,6 @@ func gbakHeadline(tl *analyze.Timeline) []Field {
 	)
 }
 
-// GbakFindings are gbak's errors (critical) and warnings, and the steps
-// the log ends inside (a table loading when the server died or the log
-// was cut), with what they took at least.
-func GbakFindings(tl *analyze.Timeline) []Finding {
-	return gbakFindings(tl, cutSteps(tl.Steps))
-}
-
 // cutSteps are the steps the log ends inside, with their time.
 func cutSteps(steps []analyze.GbakStep) []analyze.GbakStep {
 	var out []analyze.GbakStep
