@@ -223,10 +223,16 @@ func (c Cell) Machine() string {
 
 // plain prints a float in full without an exponent, unless it is huge.
 func plain(v float64) string {
+	var buf [32]byte
+	return string(appendPlain(buf[:0], v))
+}
+
+// appendPlain appends plain(v) to b.
+func appendPlain(b []byte, v float64) []byte {
 	if math.Abs(v) >= 1e21 {
-		return strconv.FormatFloat(v, 'g', -1, 64)
+		return strconv.AppendFloat(b, v, 'g', -1, 64)
 	}
-	return strconv.FormatFloat(v, 'f', -1, 64)
+	return strconv.AppendFloat(b, v, 'f', -1, 64)
 }
 
 // figure prints a figure for people: whole numbers as they are, others

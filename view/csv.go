@@ -5,7 +5,6 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -252,10 +251,8 @@ func appendCSVRow(b []byte, cols []Column, r []Cell) []byte {
 		case c.Kind == TimeKind:
 			b = appendCSVField(b, c.Machine())
 		case bad(c.Num):
-		case math.Abs(c.Num) >= 1e21:
-			b = strconv.AppendFloat(b, c.Num, 'g', -1, 64)
 		default:
-			b = strconv.AppendFloat(b, c.Num, 'f', -1, 64)
+			b = appendPlain(b, c.Num)
 		}
 	}
 	return append(b, '\n')
