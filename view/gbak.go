@@ -265,9 +265,8 @@ func gbakSteps(k *GbakKept, top int) *Table {
 	slices.SortStableFunc(idx, func(a, b int) int { return compareCost(k.Steps[a].Seconds, k.Steps[b].Seconds) })
 	t.Stream = func(yield func([]Cell) bool) {
 		for _, i := range idx {
-			s := &k.Steps[i]
-			if !yield([]Cell{Int(int64(s.Line)), Str(s.Label()), Str(s.Phase), SecP(s.Start), SecP(s.Seconds),
-				IntP(s.Reads), IntP(s.Writes), atLeast(s.LowerBound)}) {
+			r := newStepRow(&k.Steps[i], i)
+			if !yield(r.cells()) {
 				return
 			}
 		}
