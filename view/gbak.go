@@ -121,13 +121,17 @@ func gbakHeadline(tl *analyze.Timeline) []Field {
 // cutSteps are the steps the log ends inside, with their time.
 func cutSteps(steps []analyze.GbakStep) []analyze.GbakStep {
 	var out []analyze.GbakStep
-	for _, st := range steps {
-		if st.LowerBound && st.Seconds != nil {
-			out = append(out, st)
+	for i := range steps {
+		if cutStep(&steps[i]) {
+			out = append(out, steps[i])
 		}
 	}
 	return out
 }
+
+// cutStep reports whether the log ends inside step st, with its time (a
+// finding).
+func cutStep(st *analyze.GbakStep) bool { return st.LowerBound && st.Seconds != nil }
 
 func gbakFindings(tl *analyze.Timeline, cut []analyze.GbakStep) []Finding {
 	var out []Finding

@@ -104,7 +104,7 @@ func (k *GbakKeeper) Stream() analyze.GbakStream {
 				k.steps.add(st, k.k.StepCount)
 			}
 			k.k.StepCount++
-			if st.LowerBound && st.Seconds != nil {
+			if cutStep(st) {
 				k.k.Cut = append(k.k.Cut, *st)
 			}
 			return nil
