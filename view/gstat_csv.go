@@ -169,24 +169,17 @@ func NewGstatCSV(w io.Writer, opt Options, vopt GstatOptions) *GstatCSV {
 // warnings table's rows go to a sink that spools them; the other tables
 // show no warning, which are only counted.
 func (g *GstatCSV) Stream() analyze.GstatStream {
-	if g.rows != "warnings" {
-		return analyze.GstatStream{
-			CountWarnings: true,
-			Prepare:       func(t *analyze.TableStats) any { return g.prepare(t) },
-			Table:         g.table,
-			Run:           func(a *analyze.GstatAnalysis, _ *parse.GstatReport) error { return g.run(a) },
-		}
+	s := analyze.GstatStream{
+		Prepare: func(t *analyze.TableStats) any { return g.prepare(t) },
+		Table:   g.table,
+		Run:     func(a *analyze.GstatAnalysis, _ *parse.GstatReport) error { return g.run(a) },
 	}
-	return analyze.GstatStream{
-		Sink: g.sink,
-		Prepare: func(t *analyze.TableStats) any {
-			return g.prepare(t)
-		},
-		Table: g.table,
-		Run: func(a *analyze.GstatAnalysis, _ *parse.GstatReport) error {
-			return g.run(a)
-		},
+	if g.rows == "warnings" {
+		s.Sink = g.sink
+	} else {
+		s.CountWarnings = true
 	}
+	return s
 }
 
 // MaxHeld is the most rows a run held in memory at once.
