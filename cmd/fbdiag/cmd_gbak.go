@@ -289,15 +289,15 @@ func (o gbakOutput) keepLimits() (steps, list int) {
 	return 0, 0 // phases, summary, findings
 }
 
-// readGbakTimeline streams one log into a timeline and prints the
-// reader's notices on stderr.
-func readGbakTimeline(stdin io.Reader, stderr io.Writer, name string) (*analyze.Timeline, error) {
+// readGbakLog opens one log, reads it with read (a reader of the
+// analyze or report package) and prints the reader's notices on stderr.
+func readGbakLog(stdin io.Reader, stderr io.Writer, name string, read func(io.Reader, string) (*analyze.Timeline, error)) (*analyze.Timeline, error) {
 	in, shown, err := openArg(stdin, name)
 	if err != nil {
 		return nil, err
 	}
 	defer in.Close()
-	tl, err := analyze.ReadGbakTimeline(in, shown)
+	tl, err := read(in, shown)
 	if tl != nil {
 		report.WriteNotices(stderr, "", tl.Notices)
 	}
@@ -308,32 +308,18 @@ func readGbakTimeline(stdin io.Reader, stderr io.Writer, name string) (*analyze.
 // to s (analyze.StreamGbakTimeline), and prints the reader's notices on
 // stderr.
 func streamGbakTimeline(stdin io.Reader, stderr io.Writer, name string, s analyze.GbakStream) (*analyze.Timeline, error) {
-	in, shown, err := openArg(stdin, name)
-	if err != nil {
-		return nil, err
-	}
-	defer in.Close()
-	tl, err := analyze.StreamGbakTimeline(in, shown, s)
-	if tl != nil {
-		report.WriteNotices(stderr, "", tl.Notices)
-	}
-	return tl, err
+	return readGbakLog(stdin, stderr, name, func(in io.Reader, shown string) (*analyze.Timeline, error) {
+		return analyze.StreamGbakTimeline(in, shown, s)
+	})
 }
 
 // streamGbakJSON writes the JSON of one log as it is read, handing its
 // steps, tables and indices to also too, and prints the reader's notices
 // on stderr.
 func streamGbakJSON(stdin io.Reader, stdout, stderr io.Writer, name string, also analyze.GbakStream) (*analyze.Timeline, error) {
-	in, shown, err := openArg(stdin, name)
-	if err != nil {
-		return nil, err
-	}
-	defer in.Close()
-	tl, err := report.WriteGbakJSON(stdout, in, shown, also)
-	if tl != nil {
-		report.WriteNotices(stderr, "", tl.Notices)
-	}
-	return tl, err
+	return readGbakLog(stdin, stderr, name, func(in io.Reader, shown string) (*analyze.Timeline, error) {
+		return report.WriteGbakJSON(stdout, in, shown, also)
+	})
 }
 
 // gbakCompareOpts are the choices of `fbdiag gbak compare`.

@@ -114,7 +114,7 @@ func runGbakService(o gbakServiceOptions, e *env, est *analyze.Estimate,
 	if err := f.Commit(); err != nil {
 		return err
 	}
-	tl, err := readGbakTimeline(e.stdin, e.stderr, logFile)
+	tl, err := readGbakLog(e.stdin, e.stderr, logFile, analyze.ReadGbakTimeline)
 	if err != nil {
 		return err
 	}
