@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/maphash"
+	"slices"
 
 	"github.com/fbdiag/fbdiag/internal/extsort"
 )
@@ -241,7 +242,9 @@ func (c *checker) fireSink(w Warning, k warningKey) {
 		c.a.WarningsOmitted = map[Severity]int{}
 	}
 	if c.sunk == nil {
-		c.sunk = extsort.New(compareSunk, sunkCodec, sunkBudget)
+		// Ids are unique: an unstable sort is as good as a stable one.
+		c.sunk = extsort.New(compareSunk, sunkCodec, sunkBudget).
+			SortWith(func(rs []sunk) { slices.SortFunc(rs, compareSunk) })
 	}
 	id := c.sunk.Len()
 	c.a.WarningsOmitted[w.Severity]++
