@@ -24,7 +24,7 @@ func appendStep(b []byte, st *analyze.GbakStep) (_ []byte, ok bool) {
 	ok = true
 	b = append(b, '{')
 	b = append(b, in+`"line": `...)
-	b = strconv.AppendInt(b, int64(st.Line), 10)
+	b = appendInt(b, int64(st.Line))
 	b = append(b, ","+in+`"kind": `...)
 	b = appendString(b, string(st.Kind), false)
 	if st.Object != "" {
@@ -49,11 +49,11 @@ func appendStep(b []byte, st *analyze.GbakStep) (_ []byte, ok bool) {
 	b = appendIntP(b, st.Writes)
 	if st.Records != nil {
 		b = append(b, ","+in+`"records": `...)
-		b = strconv.AppendInt(b, *st.Records, 10)
+		b = appendInt(b, *st.Records)
 	}
 	if st.Ignored != nil {
 		b = append(b, ","+in+`"ignored": `...)
-		b = strconv.AppendInt(b, *st.Ignored, 10)
+		b = appendInt(b, *st.Ignored)
 	}
 	if st.LowerBound {
 		b = append(b, ","+in+`"lower_bound": true`...)
@@ -71,12 +71,12 @@ func appendTable(b []byte, t *analyze.GbakTable) (_ []byte, ok bool) {
 	b = append(b, in+`"name": `...)
 	b = appendString(b, t.Name, false)
 	b = append(b, ","+in+`"line": `...)
-	b = strconv.AppendInt(b, int64(t.Line), 10)
+	b = appendInt(b, int64(t.Line))
 	b = append(b, ","+in+`"records": `...)
 	b = appendIntP(b, t.Records)
 	if t.Ignored != nil {
 		b = append(b, ","+in+`"ignored": `...)
-		b = strconv.AppendInt(b, *t.Ignored, 10)
+		b = appendInt(b, *t.Ignored)
 	}
 	b = append(b, ","+in+`"seconds": `...)
 	b, ok = appendFloatP(b, t.Seconds, ok)
@@ -97,7 +97,7 @@ func appendIntP(b []byte, v *int64) []byte {
 	if v == nil {
 		return append(b, "null"...)
 	}
-	return strconv.AppendInt(b, *v, 10)
+	return appendInt(b, *v)
 }
 
 // appendFloatP appends a float as encoding/json does (ES6 number form:
@@ -111,6 +111,15 @@ func appendFloatP(b []byte, v *float64, ok bool) ([]byte, bool) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return append(b, "null"...), false
 	}
+	if s, short := appendShortFloat(b, f); short {
+		return s, ok
+	}
+	return appendFloatES6(b, f), ok
+}
+
+// appendFloatES6 is appendFloatP's number for any finite f, from
+// strconv's shortest digits.
+func appendFloatES6(b []byte, f float64) []byte {
 	format := byte('f')
 	if a := math.Abs(f); a != 0 && (a < 1e-6 || a >= 1e21) {
 		format = 'e'
@@ -123,7 +132,7 @@ func appendFloatP(b []byte, v *float64, ok bool) ([]byte, bool) {
 			b = b[:n-1]
 		}
 	}
-	return b, ok
+	return b
 }
 
 // load8 is the eight bytes of s from i, little-endian (one load).

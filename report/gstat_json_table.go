@@ -1,8 +1,6 @@
 package report
 
 import (
-	"strconv"
-
 	"github.com/fbdiag/fbdiag/analyze"
 )
 
@@ -30,7 +28,7 @@ func appendTableStats(b []byte, t *analyze.TableStats, guard bool) (_ []byte, ok
 	b = append(b, in+`"name": `...)
 	b = appendString(b, t.Name, guard)
 	b = append(b, ","+in+`"id": `...)
-	b = strconv.AppendInt(b, t.ID, 10)
+	b = appendInt(b, t.ID)
 	b = append(b, ","+in+`"records": `...)
 	b = appendIntP(b, t.Records)
 	b = append(b, ","+in+`"versions": `...)
@@ -57,7 +55,7 @@ func appendTableStats(b []byte, t *analyze.TableStats, guard bool) (_ []byte, ok
 	if t.AverageFill == nil {
 		b = append(b, "null"...)
 	} else {
-		b = strconv.AppendInt(b, int64(*t.AverageFill), 10)
+		b = appendInt(b, int64(*t.AverageFill))
 	}
 	b = append(b, ","+in+`"primary_pages": `...)
 	b = appendIntP(b, t.PrimaryPages)
@@ -111,7 +109,7 @@ func appendIndexStats(b []byte, x *analyze.IndexStats, ok, guard bool) ([]byte, 
 	b = append(b, "{"+in+`"name": `...)
 	b = appendString(b, x.Name, guard)
 	b = append(b, ","+in+`"id": `...)
-	b = strconv.AppendInt(b, x.ID, 10)
+	b = appendInt(b, x.ID)
 	b = append(b, ","+in+`"table": `...)
 	b = appendString(b, x.Table, guard)
 	b = append(b, ","+in+`"kind": `...)
@@ -182,7 +180,7 @@ func appendInts(b []byte, vs []int64, indent string) []byte {
 		b = append(b, '\n')
 		b = append(b, indent...)
 		b = append(b, "  "...)
-		b = strconv.AppendInt(b, v, 10)
+		b = appendInt(b, v)
 	}
 	b = append(b, '\n')
 	b = append(b, indent...)
