@@ -55,6 +55,10 @@ type streamEvent struct {
 	ts       TableStats
 	fired    []Warning
 	prepared any
+	// spent is, in a batch back from the caller's goroutine, the table
+	// its event held, for the parser's pool: nothing points into it any
+	// more (TableStats copies what it needs).
+	spent *parse.GstatTable
 }
 
 type eventBatch struct {
@@ -84,9 +88,16 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 	go func() {
 		defer close(order)
 		defer close(work)
+		pool := new(parse.GstatPool)
 		newBatch := func() *eventBatch {
 			select {
 			case b := <-free:
+				for i, ev := range b.evs[:cap(b.evs)] {
+					if ev.spent != nil {
+						pool.Put(ev.spent)
+						b.evs[:cap(b.evs)][i].spent = nil
+					}
+				}
 				return b
 			default:
 				return &eventBatch{evs: make([]streamEvent, 0, streamBatch), done: make(chan struct{})}
@@ -139,6 +150,7 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 			Report: func(rep *parse.GstatReport) error {
 				return send(streamEvent{rep: rep, header: rep.Header}, true)
 			},
+			Pool: pool,
 		})
 		if err == nil && len(batch.evs) > 0 {
 			err = flush()
@@ -202,7 +214,7 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 			return err
 		}
 		for i := range batch.evs {
-			batch.evs[i] = streamEvent{fired: batch.evs[i].fired[:0]}
+			batch.evs[i] = streamEvent{fired: batch.evs[i].fired[:0], spent: batch.evs[i].table}
 		}
 		batch.evs, batch.done = batch.evs[:0], make(chan struct{})
 		select {

@@ -59,6 +59,52 @@ func TestStreamGstatAgrees(t *testing.T) {
 	}
 }
 
+// On a big run the parser fills the table blocks of batches the caller
+// is done with again (parse.GstatPool): the tables kept from Table,
+// whose figures point to the parser's values, still read as those of
+// the whole analysis once the run is over.
+func TestStreamGstatAgreesBig(t *testing.T) {
+	_, big := testutil.BigGstat(t, 4<<20)
+	th := NewThresholds()
+	reps, err := parse.ReadGstat(bytes.NewReader(big), "big.txt")
+	if err != nil || len(reps) != 1 {
+		t.Fatal(len(reps), err)
+	}
+	want := GstatWith(reps[0], th, GstatOptions{})
+	var got *GstatAnalysis
+	var tables []TableStats
+	err = StreamGstat(bytes.NewReader(big), "big.txt", th, GstatOptions{}, GstatStream{
+		Table: func(_ *GstatAnalysis, ts *TableStats) error {
+			tables = append(tables, *ts)
+			return nil
+		},
+		Run: func(a *GstatAnalysis, _ *parse.GstatReport) error {
+			a.Tables, got = tables, a
+			return nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Tables) < 3000 {
+		t.Fatalf("%d tables", len(got.Tables))
+	}
+	w, _ := json.Marshal(want)
+	g, _ := json.Marshal(got)
+	if !bytes.Equal(w, g) {
+		t.Errorf("streamed analysis differs at byte %d", firstDiff(w, g))
+	}
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	return min(len(a), len(b))
+}
+
 // A receiver's error stops the stream and is returned; the parsing
 // goroutine ends.
 func TestStreamGstatStops(t *testing.T) {

@@ -51,6 +51,9 @@ type GstatBlocks struct {
 	// sections, completion and notices, and whatever Table and Unattached
 	// put in it.
 	Report func(rep *GstatReport) error
+	// Pool, when set, holds table blocks the receiver gave back for the
+	// reader to fill again (GstatPool).
+	Pool *GstatPool
 }
 
 // EachGstatBlock reads a gstat output block by block: memory holds one
@@ -58,6 +61,7 @@ type GstatBlocks struct {
 // the receiver keeps them. Errors are those of EachGstat.
 func EachGstatBlock(rd io.Reader, name string, b GstatBlocks) error {
 	r := NewGstatReader(rd, name)
+	r.slab.pool = b.Pool
 	var cur *GstatReport
 	next := 0 // index of the next report to create
 	var owner *GstatTable
@@ -69,7 +73,7 @@ func EachGstatBlock(rd io.Reader, name string, b GstatBlocks) error {
 			return
 		}
 		if len(pend) > 0 {
-			owner.Indices = append(make([]*GstatIndex, 0, len(pend)), pend...)
+			owner.Indices = append(r.slab.indexList(len(pend)), pend...)
 			pend = pend[:0]
 		}
 		if b.Table != nil && ferr == nil {

@@ -152,6 +152,7 @@ type gstatSlab struct {
 	indices slab[GstatIndex]
 	text    slab[byte] // names, see str
 	blobs   slab[GstatBlobLevel]
+	pool    *GstatPool // records given back (EachGstatBlock's)
 }
 
 // recordBlock is the number of tables or indices carved from one block.
@@ -161,8 +162,32 @@ func (s *gstatSlab) i64(v int64) *int64     { return s.ints.put(v) }
 func (s *gstatSlab) f64(v float64) *float64 { return s.floats.put(v) }
 func (s *gstatSlab) int(v int) *int         { return s.smalls.put(v) }
 func (s *gstatSlab) fill() *GstatFill       { return s.fills.alloc(slabBlock) }
-func (s *gstatSlab) table() *GstatTable     { return s.tables.alloc(recordBlock) }
-func (s *gstatSlab) index() *GstatIndex     { return s.indices.alloc(recordBlock) }
+
+func (s *gstatSlab) table() *GstatTable {
+	if s.pool != nil {
+		if t := s.pool.table(); t != nil {
+			return t
+		}
+	}
+	return s.tables.alloc(recordBlock)
+}
+
+func (s *gstatSlab) index() *GstatIndex {
+	if s.pool != nil {
+		if x := s.pool.index(); x != nil {
+			return x
+		}
+	}
+	return s.indices.alloc(recordBlock)
+}
+
+// indexList returns an empty slice for a table's n indices.
+func (s *gstatSlab) indexList(n int) []*GstatIndex {
+	if s.pool != nil {
+		return s.pool.list(n)
+	}
+	return make([]*GstatIndex, 0, n)
+}
 
 // levels returns an empty slice with room for the three blob levels
 // gstat prints (0, 1, 2), carved from a shared block.
