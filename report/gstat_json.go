@@ -50,11 +50,21 @@ const maxSources = 1024
 // spooled is a warning and the order it fired in: the sorter orders
 // them as analyze.SortWarnings, ties in that order.
 type spooled struct {
-	id int
-	w  *analyze.Warning
+	id   int
+	rank int // the severity's
+	w    *analyze.Warning
 }
 
+// compareSpooled orders as analyze.CompareWarningKeys, then by id. Most
+// warnings differ in severity or magnitude, CompareWarningKeys's first
+// criteria, compared here without building the keys.
 func compareSpooled(a, b spooled) int {
+	if a.rank != b.rank {
+		return cmp.Compare(b.rank, a.rank)
+	}
+	if c := cmp.Compare(b.w.Magnitude, a.w.Magnitude); c != 0 {
+		return c
+	}
 	if c := analyze.CompareWarningKeys(a.w.Key(), b.w.Key()); c != 0 {
 		return c
 	}
@@ -97,6 +107,7 @@ func (g *GstatJSON) codec() extsort.Codec[spooled] {
 			w := new(analyze.Warning)
 			r := spooled{id: int(f.Int()), w: w}
 			w.Rule, w.Severity, w.Kind, w.Object, w.Table = f.Ref(), analyze.Severity(f.Ref()), f.Ref(), f.Ref(), f.Ref()
+			r.rank = w.Severity.Rank()
 			w.Value, w.Threshold = f.Float(), f.Float()
 			w.Unit, w.Reason, w.Advice = f.Ref(), f.Ref(), f.Ref()
 			w.Magnitude = f.Float()
@@ -136,7 +147,7 @@ func (g *GstatJSON) Put(id int, w analyze.Warning) error {
 		g.spool = extsort.New(compareSpooled, g.codec(), spoolBudget).
 			SortWith(func(rs []spooled) { slices.SortFunc(rs, compareSpooled) })
 	}
-	return g.spool.Add(spooled{id: id, w: &w})
+	return g.spool.Add(spooled{id: id, rank: w.Severity.Rank(), w: &w})
 }
 
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }

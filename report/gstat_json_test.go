@@ -2,8 +2,11 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -323,6 +326,32 @@ func TestGstatJSONManySources(t *testing.T) {
 				if p.Magnitude < w.Magnitude || p.Magnitude == w.Magnitude && p.Object > w.Object {
 					t.Fatalf("budget %d: %s (%g) before %s (%g)", budget, p.Object, p.Magnitude, w.Object, w.Magnitude)
 				}
+			}
+		}
+	}
+}
+
+// compareSpooled's shortcut on severity and magnitude orders as
+// analyze.CompareWarningKeys, ties by id.
+func TestCompareSpooledOrder(t *testing.T) {
+	sevs := []analyze.Severity{analyze.Info, analyze.Warn, analyze.Critical, ""}
+	mags := []float64{0, math.Copysign(0, -1), 1, 1.5, -2, 1e300}
+	names := []string{"", "A", "AB", "B"}
+	r := rand.New(rand.NewPCG(1, 2))
+	var rs []spooled
+	for id := range 400 {
+		w := &analyze.Warning{Severity: sevs[r.IntN(len(sevs))], Magnitude: mags[r.IntN(len(mags))],
+			Rule: names[r.IntN(len(names))], Object: names[r.IntN(len(names))], Table: names[r.IntN(len(names))]}
+		rs = append(rs, spooled{id: id, rank: w.Severity.Rank(), w: w})
+	}
+	for _, a := range rs {
+		for _, b := range rs {
+			want := analyze.CompareWarningKeys(a.w.Key(), b.w.Key())
+			if want == 0 {
+				want = cmp.Compare(a.id, b.id)
+			}
+			if got := compareSpooled(a, b); got != want {
+				t.Fatalf("%+v (id %d) against %+v (id %d): %d, want %d", *a.w, a.id, *b.w, b.id, got, want)
 			}
 		}
 	}
