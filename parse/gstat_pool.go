@@ -19,9 +19,7 @@ type GstatPool struct {
 
 // Put gives back table t with its indices.
 func (p *GstatPool) Put(t *GstatTable) {
-	for _, ix := range t.Indices {
-		p.indices = append(p.indices, ix)
-	}
+	p.indices = append(p.indices, t.Indices...)
 	if cap(t.Indices) > 0 {
 		p.lists = append(p.lists, t.Indices[:0])
 	}
