@@ -196,13 +196,13 @@ func gstatFlags(c *cli.Context) (gstatOptions, error) {
 // runGstat analyses and prints every run of every input.
 // gstatHeapGoal is the heap a gstat run lets the collector wait for
 // while what it keeps is small (internal/heapgoal).
-const gstatHeapGoal = 24 << 20
+const gstatHeapGoal = 20 << 20
 
 func runGstat(o gstatOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	th, srv, png, failOn := o.th, o.server, o.png, o.failOn
 	// A gstat stream keeps a few megabytes alive while it allocates three
-	// times its input: collecting at 24 MB rather than every 8 saves 15 to
+	// times its input: collecting at 20 MB rather than every 8 saves 15 to
 	// 20 % of its CPU for 10 MB of RSS. (gbak's stream allocates little
 	// and ran 10 % slower so: it keeps the default.)
 	heapgoal.Set(gstatHeapGoal)
