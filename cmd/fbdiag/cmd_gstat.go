@@ -193,11 +193,11 @@ func gstatFlags(c *cli.Context) (gstatOptions, error) {
 	return o, err
 }
 
-// runGstat analyses and prints every run of every input.
 // gstatHeapGoal is the heap a gstat run lets the collector wait for
 // while what it keeps is small (internal/heapgoal).
 const gstatHeapGoal = 20 << 20
 
+// runGstat analyses and prints every run of every input.
 func runGstat(o gstatOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	th, srv, png, failOn := o.th, o.server, o.png, o.failOn
