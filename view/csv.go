@@ -267,12 +267,16 @@ func appendCSVField(b []byte, field string) []byte {
 		return append(b, field...)
 	}
 	b = append(b, '"')
-	for i := 0; i < len(field); i++ {
-		if field[i] == '"' {
-			b = append(b, '"')
+	for {
+		i := strings.IndexByte(field, '"')
+		if i < 0 {
+			break
 		}
-		b = append(b, field[i])
+		b = append(b, field[:i+1]...)
+		b = append(b, '"')
+		field = field[i+1:]
 	}
+	b = append(b, field...)
 	return append(b, '"')
 }
 

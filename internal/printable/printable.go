@@ -22,6 +22,14 @@ import (
 func String(s string) string {
 	i := 0
 	for i < len(s) {
+		// Eight bytes at a time while all are printable ASCII: the reasons
+		// and advice of a big run's warnings are a hundred megabytes.
+		for i+8 <= len(s) && printable8(load8(s, i)) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		if c := s[i]; c >= 0x20 && c < 0x7f {
 			i++
 			continue
@@ -126,6 +134,21 @@ type Writer struct{ w io.Writer }
 func plain8(x uint64) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	return (x|(x-0x20*ones))&highs == 0
+}
+
+// printable8 is plain8 without DEL (0x7f), which String escapes: adding
+// one to each byte sets the high bit of 0x7f, and carries only out of a
+// byte that has it already.
+func printable8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	return (x|(x-0x20*ones)|(x+ones))&highs == 0
+}
+
+// load8 is the eight bytes of s from i, little-endian (one load).
+func load8(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // Unguarded is the writer w guards, for bytes already escaped as Write

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestString(t *testing.T) {
@@ -98,5 +99,42 @@ func TestPlain8(t *testing.T) {
 		if plain8(x) != ref(x) {
 			t.Fatalf("plain8(%#x) = %v", x, plain8(x))
 		}
+	}
+}
+
+// String's eight-bytes-at-a-time skip escapes what the byte loop does:
+// every byte value at every place of an 18-byte ASCII string.
+func TestStringEightAtATime(t *testing.T) {
+	slow := func(s string) string { // String without the skip
+		var b []byte
+		for i := 0; i < len(s); {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if escaped(r, n) {
+				b = appendEscape(b, s[i], r, n)
+			} else {
+				b = append(b, s[i:i+n]...)
+			}
+			i += n
+		}
+		return string(b)
+	}
+	const plain = "Index ORDERS_DATE_"
+	escapes := 0
+	for v := range 256 {
+		for at := range len(plain) {
+			s := plain[:at] + string(rune(0)) + plain[at+1:]
+			s = s[:at] + string([]byte{byte(v)}) + s[at+1:]
+			got, want := String(s), slow(s)
+			if got != want {
+				t.Fatalf("String(%q) = %q, want %q", s, got, want)
+			}
+			if got != s {
+				escapes++
+			}
+		}
+	}
+	// C0, DEL and the 128 bytes that are not UTF-8 alone, at 18 places.
+	if escapes != (32+1+128)*len(plain) {
+		t.Errorf("%d strings escaped", escapes)
 	}
 }
