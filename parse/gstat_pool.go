@@ -27,28 +27,22 @@ func (p *GstatPool) Put(t *GstatTable) {
 }
 
 // table returns a zero table, from the pool when it has one.
-func (p *GstatPool) table() *GstatTable {
-	n := len(p.tables)
-	if n == 0 {
-		return nil
-	}
-	t := p.tables[n-1]
-	p.tables[n-1] = nil
-	p.tables = p.tables[:n-1]
-	*t = GstatTable{}
-	return t
-}
+func (p *GstatPool) table() *GstatTable { return pop(&p.tables) }
 
 // index returns a zero index, from the pool when it has one.
-func (p *GstatPool) index() *GstatIndex {
-	n := len(p.indices)
+func (p *GstatPool) index() *GstatIndex { return pop(&p.indices) }
+
+// pop takes the last record of s, zeroed; nil when s is empty.
+func pop[T any](s *[]*T) *T {
+	n := len(*s)
 	if n == 0 {
 		return nil
 	}
-	x := p.indices[n-1]
-	p.indices[n-1] = nil
-	p.indices = p.indices[:n-1]
-	*x = GstatIndex{}
+	x := (*s)[n-1]
+	(*s)[n-1] = nil
+	*s = (*s)[:n-1]
+	var zero T
+	*x = zero
 	return x
 }
 

@@ -43,6 +43,11 @@ func String(s string) string {
 	if i == len(s) {
 		return s
 	}
+	return escapeFrom(s, i)
+}
+
+// escapeFrom is String for an s whose first i bytes need no escape.
+func escapeFrom(s string, i int) string {
 	b := make([]byte, 0, len(s)+8)
 	b = append(b, s[:i]...)
 	for i < len(s) {

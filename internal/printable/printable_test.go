@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"math/rand/v2"
 	"testing"
-	"unicode/utf8"
 )
 
 func TestString(t *testing.T) {
@@ -105,19 +104,7 @@ func TestPlain8(t *testing.T) {
 // String's eight-bytes-at-a-time skip escapes what the byte loop does:
 // every byte value at every place of an 18-byte ASCII string.
 func TestStringEightAtATime(t *testing.T) {
-	slow := func(s string) string { // String without the skip
-		var b []byte
-		for i := 0; i < len(s); {
-			r, n := utf8.DecodeRuneInString(s[i:])
-			if escaped(r, n) {
-				b = appendEscape(b, s[i], r, n)
-			} else {
-				b = append(b, s[i:i+n]...)
-			}
-			i += n
-		}
-		return string(b)
-	}
+	slow := func(s string) string { return escapeFrom(s, 0) } // (rune by rune)
 	const plain = "Index ORDERS_DATE_"
 	escapes := 0
 	for v := range 256 {
