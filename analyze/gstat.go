@@ -422,8 +422,11 @@ func TransactionIDLimit(odsMajor *int) int64 {
 // maxBlobLevel bounds the blob levels kept: Firebird writes 0, 1 and 2.
 const maxBlobLevel = 7
 
-func tableStats(t *parse.GstatTable, env *statsEnv) TableStats {
+func tableStats(t *parse.GstatTable, env *statsEnv, indices []IndexStats) TableStats {
 	sl := env.sl
+	if cap(indices) < len(t.Indices) {
+		indices = make([]IndexStats, 0, len(t.Indices))
+	}
 	s := TableStats{
 		Schema:         t.Schema,
 		Name:           t.Name,
@@ -445,7 +448,7 @@ func tableStats(t *parse.GstatTable, env *statsEnv) TableStats {
 		TotalFormats:   t.TotalFormats,
 		UsedFormats:    t.UsedFormats,
 		Blobs:          t.Blobs,
-		Indices:        make([]IndexStats, 0, len(t.Indices)),
+		Indices:        indices[:0],
 	}
 	s.VersionsPerRecord = sl.ratio(t.TotalVersions, t.TotalRecords)
 	s.FragmentsPerRecord = sl.ratio(t.TotalFragments, t.TotalRecords)

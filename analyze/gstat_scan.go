@@ -104,7 +104,7 @@ func (s *GstatScan) Keep() { s.keep = true }
 // valid until the next call.
 func (s *GstatScan) Table(t *parse.GstatTable) *TableStats {
 	e := s.evaluator()
-	ts, fired := e.table(t, s.a.tableWarnings) // (valid until the next call)
+	ts, fired := e.table(t, s.a.tableWarnings, nil) // (valid until the next call)
 	return s.add(ts, fired)
 }
 
@@ -157,9 +157,10 @@ func (s *GstatScan) newEval() *tableEval {
 }
 
 // table evaluates t; the warnings its rules fire are appended to
-// fired[:0], which the caller keeps.
-func (e *tableEval) table(t *parse.GstatTable, fired []Warning) (TableStats, []Warning) {
-	ts := tableStats(t, &e.env)
+// fired[:0], which the caller keeps, and its indices to indices[:0] when
+// it has room (a stream's, given back).
+func (e *tableEval) table(t *parse.GstatTable, fired []Warning, indices []IndexStats) (TableStats, []Warning) {
+	ts := tableStats(t, &e.env, indices)
 	e.c.fired = fired[:0]
 	e.c.table(&ts)
 	for j := range ts.Indices {

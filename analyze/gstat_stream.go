@@ -12,7 +12,9 @@ import (
 type GstatStream struct {
 	// Table gets each table once analysed, with its indices; a is its run
 	// so far (File, Report, Header, Encryption; the totals and warnings
-	// grow as tables come). t is valid until the call returns.
+	// grow as tables come). t is valid until the call returns, its
+	// Indices too: the stream fills them again for a later table, so a
+	// receiver that keeps t keeps a copy of them (slices.Clone).
 	Table func(a *GstatAnalysis, t *TableStats) error
 	// Run gets each run's analysis when the run ends: header, totals,
 	// warnings, findings, notices and unattached indices, but no tables.
@@ -57,8 +59,11 @@ type streamEvent struct {
 	prepared any
 	// spent is, in a batch back from the caller's goroutine, the table
 	// its event held, for the parser's pool: nothing points into it any
-	// more (TableStats copies what it needs).
-	spent *parse.GstatTable
+	// more (TableStats copies what it needs). indices is the slice of
+	// IndexStats the event's table had, for the next table's (Table's
+	// receiver is done with them).
+	spent   *parse.GstatTable
+	indices []IndexStats
 }
 
 type eventBatch struct {
@@ -132,7 +137,8 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 				scan = nil
 			}
 			if n := len(batch.evs); n < cap(batch.evs) {
-				ev.fired = batch.evs[:n+1][n].fired // the slice a worker filled before
+				old := &batch.evs[:n+1][n] // the slices a worker filled before
+				ev.fired, ev.indices = old.fired, old.indices
 			}
 			batch.evs = append(batch.evs, ev)
 			if !end && len(batch.evs) < streamBatch {
@@ -188,6 +194,7 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 			case ev.table != nil:
 				t := scan.add(ev.ts, ev.fired)
 				scan.a.prepared = ev.prepared
+				ev.indices = ev.ts.Indices
 				ev.ts, ev.prepared = TableStats{}, nil
 				if err = scan.Err(); err == nil && s.Table != nil {
 					err = s.Table(scan.a, t)
@@ -214,7 +221,8 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 			return err
 		}
 		for i := range batch.evs {
-			batch.evs[i] = streamEvent{fired: batch.evs[i].fired[:0], spent: batch.evs[i].table}
+			ev := &batch.evs[i]
+			*ev = streamEvent{fired: ev.fired[:0], spent: ev.table, indices: ev.indices}
 		}
 		batch.evs, batch.done = batch.evs[:0], make(chan struct{})
 		select {
@@ -241,7 +249,7 @@ func evaluateBatches(work <-chan *eventBatch, prepare func(*TableStats) any) {
 				proto, e = ev.proto, *ev.proto
 				e.env.sl = newSlab()
 			}
-			ev.ts, ev.fired = e.table(ev.table, ev.fired)
+			ev.ts, ev.fired = e.table(ev.table, ev.fired, ev.indices)
 			if prepare != nil {
 				ev.prepared = prepare(&ev.ts)
 			}

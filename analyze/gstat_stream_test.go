@@ -34,7 +34,9 @@ func TestStreamGstatAgrees(t *testing.T) {
 		var tables []TableStats
 		serr := StreamGstat(bytes.NewReader(data), name, th, GstatOptions{}, GstatStream{
 			Table: func(a *GstatAnalysis, ts *TableStats) error {
-				tables = append(tables, *ts)
+				cp := *ts
+				cp.Indices = slices.Clone(ts.Indices)
+				tables = append(tables, cp)
 				return nil
 			},
 			Run: func(a *GstatAnalysis, _ *parse.GstatReport) error {
@@ -60,9 +62,10 @@ func TestStreamGstatAgrees(t *testing.T) {
 }
 
 // On a big run the parser fills the table blocks of batches the caller
-// is done with again (parse.GstatPool): the tables kept from Table,
-// whose figures point to the parser's values, still read as those of
-// the whole analysis once the run is over.
+// is done with again (parse.GstatPool), and the workers their IndexStats:
+// the tables kept from Table (their Indices copied, as a receiver that
+// keeps them must), whose figures point to the parser's values, still
+// read as those of the whole analysis once the run is over.
 func TestStreamGstatAgreesBig(t *testing.T) {
 	_, big := testutil.BigGstat(t, 4<<20)
 	th := NewThresholds()
@@ -73,9 +76,15 @@ func TestStreamGstatAgreesBig(t *testing.T) {
 	want := GstatWith(reps[0], th, GstatOptions{})
 	var got *GstatAnalysis
 	var tables []TableStats
+	arrays := map[*IndexStats]bool{} // the Indices' backing arrays
 	err = StreamGstat(bytes.NewReader(big), "big.txt", th, GstatOptions{}, GstatStream{
 		Table: func(_ *GstatAnalysis, ts *TableStats) error {
-			tables = append(tables, *ts)
+			if len(ts.Indices) > 0 {
+				arrays[&ts.Indices[:1][0]] = true
+			}
+			cp := *ts
+			cp.Indices = slices.Clone(ts.Indices)
+			tables = append(tables, cp)
 			return nil
 		},
 		Run: func(a *GstatAnalysis, _ *parse.GstatReport) error {
@@ -88,6 +97,10 @@ func TestStreamGstatAgreesBig(t *testing.T) {
 	}
 	if len(got.Tables) < 3000 {
 		t.Fatalf("%d tables", len(got.Tables))
+	}
+	// The workers filled a few hundred slices again, not one per table.
+	if len(arrays) > len(got.Tables)/2 {
+		t.Errorf("%d slices of indices for %d tables", len(arrays), len(got.Tables))
 	}
 	w, _ := json.Marshal(want)
 	g, _ := json.Marshal(got)

@@ -471,7 +471,9 @@ func streamGstatKept(stdin io.Reader, name string, th analyze.Thresholds, opt an
 			if bounded {
 				keep.Table(a, t)
 			} else {
-				tables = append(tables, *t)
+				cp := *t
+				cp.Indices = slices.Clone(t.Indices) // (the stream fills them again)
+				tables = append(tables, cp)
 			}
 			return nil
 		},
