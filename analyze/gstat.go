@@ -424,7 +424,8 @@ const maxBlobLevel = 7
 
 func tableStats(t *parse.GstatTable, env *statsEnv, indices []IndexStats) TableStats {
 	sl := env.sl
-	if cap(indices) < len(t.Indices) {
+	if indices == nil || cap(indices) < len(t.Indices) {
+		// (never nil: a table without indices has "indices": [] in JSON)
 		indices = make([]IndexStats, 0, len(t.Indices))
 	}
 	s := TableStats{

@@ -109,6 +109,40 @@ func TestStreamGstatAgreesBig(t *testing.T) {
 	}
 }
 
+// A table without indices has an empty list of them, not none, in the
+// whole analysis and in a stream ("indices": [] in JSON): gstat -d
+// prints no index.
+func TestTableWithoutIndices(t *testing.T) {
+	data := testutil.ReadTestdata(t, "fb30", "shop-gstat-d.txt")
+	reps, err := parse.ReadGstat(bytes.NewReader(data), "d.txt")
+	if err != nil || len(reps) != 1 {
+		t.Fatal(len(reps), err)
+	}
+	check := func(how string, tables []TableStats) {
+		t.Helper()
+		if len(tables) != 6 {
+			t.Fatalf("%s: %d tables", how, len(tables))
+		}
+		for _, ts := range tables {
+			if ts.Indices == nil || len(ts.Indices) != 0 {
+				t.Errorf("%s: %s has indices %#v", how, ts.Name, ts.Indices)
+			}
+		}
+	}
+	check("whole", GstatWith(reps[0], NewThresholds(), GstatOptions{}).Tables)
+	var streamed []TableStats
+	err = StreamGstat(bytes.NewReader(data), "d.txt", NewThresholds(), GstatOptions{}, GstatStream{
+		Table: func(_ *GstatAnalysis, ts *TableStats) error {
+			streamed = append(streamed, *ts)
+			return nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("streamed", streamed)
+}
+
 func firstDiff(a, b []byte) int {
 	for i := range min(len(a), len(b)) {
 		if a[i] != b[i] {
