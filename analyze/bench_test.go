@@ -3,7 +3,6 @@ package analyze
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"reflect"
 	"testing"
 
@@ -13,10 +12,7 @@ import (
 
 func benchSample(t *testing.T, name string) (*parse.BenchResult, []byte) {
 	t.Helper()
-	b, err := os.ReadFile(testutil.Testdata(t, "bench", name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadTestdata(t, "bench", name)
 	res, err := parse.ReadBenchResult(bytes.NewReader(b), name)
 	if err != nil {
 		t.Fatal(err)

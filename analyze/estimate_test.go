@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"math"
-	"os"
 	"strings"
 	"testing"
 
@@ -12,10 +11,7 @@ import (
 
 // The shop restore of Firebird 3.0.11 (35.170 s) as the earlier run.
 func TestEstimateFromEarlierRestore(t *testing.T) {
-	b, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log")
 	e, ok := NewEstimate(strings.NewReader(string(b)), "shop-restore.log")
 	if !ok || e.Op != parse.GbakRestore || e.Total != 35.170 {
 		t.Fatalf("estimate %+v, ok %v", e, ok)

@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"bytes"
-	"os"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -12,10 +11,7 @@ import (
 // read as one run: data 68.414 s, 194.5% of the 35.170 s total, and every
 // table twice. The first run is analysed and a notice points at the second.
 func TestReadGbakTimelineStopsAtAppendedRun(t *testing.T) {
-	one, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	one := testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log")
 	tl, err := ReadGbakTimeline(bytes.NewReader(append(append([]byte(nil), one...), one...)), "two.log")
 	if err != nil {
 		t.Fatal(err)

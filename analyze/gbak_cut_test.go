@@ -1,7 +1,6 @@
 package analyze
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -58,10 +57,7 @@ func TestGbakCutMidTable(t *testing.T) {
 	}
 	// The same log cut after a step line: that step's cost stays unknown,
 	// nothing bounds it.
-	b, err := os.ReadFile(testutil.Testdata(t, "gbak", "shop-restore-cut.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadTestdata(t, "gbak", "shop-restore-cut.log")
 	lines := strings.SplitAfter(string(b), "\n")
 	log, err := parse.ReadGbak(strings.NewReader(strings.Join(lines[:77], "")), "cut-at-step.log")
 	if err != nil {

@@ -3,7 +3,6 @@ package analyze
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -18,10 +17,7 @@ func FuzzGbakTimeline(f *testing.F) {
 	for _, s := range testutil.FuzzSeeds(f, testutil.GbakSeed) {
 		f.Add(s)
 	}
-	data, err := os.ReadFile(testutil.Testdata(f, "seeds", "restore-balanced.log"))
-	if err != nil {
-		f.Fatal(err)
-	}
+	data := testutil.ReadTestdata(f, "seeds", "restore-balanced.log")
 	f.Add(data)
 	f.Add([]byte("gbak:    0.1  0.1  0  0 restoring domain A\ngbak:    100000000000000  0.001  0  0 committing metadata\n"))
 	f.Add([]byte("gbak:    3.747  0.001      0      0 restoring data for table ORDER_LINE\ngbak:    4.424  0.676      0      0    10000 records restored\n"))

@@ -3,7 +3,6 @@ package analyze
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 
@@ -15,10 +14,7 @@ import (
 // seed restore log alone is such a log (its one step has no following
 // line); the whole excerpt sums the four known steps.
 func TestGbakPhaseUnknownSecondsNull(t *testing.T) {
-	b, err := os.ReadFile(testutil.Testdata(t, "seeds", "restore-balanced.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadTestdata(t, "seeds", "restore-balanced.log")
 	first := b[:bytes.IndexByte(b, '\n')+1]
 	tl, err := ReadGbakTimeline(bytes.NewReader(first), "restore-balanced.log")
 	if err != nil {

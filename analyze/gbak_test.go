@@ -378,10 +378,7 @@ func TestReadGbakTimelineStreams(t *testing.T) {
 // BenchmarkGbakTimeline reads and analyses an 8 MB log made of the real
 // restore log repeated.
 func BenchmarkGbakTimeline(b *testing.B) {
-	one, err := os.ReadFile(testutil.Testdata(b, "fb30", "shop-gbak-restore-v-st.log"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	one := testutil.ReadTestdata(b, "fb30", "shop-gbak-restore-v-st.log")
 	data := bytes.Repeat(one, (8<<20)/len(one)+1)
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
@@ -395,10 +392,7 @@ func BenchmarkGbakTimeline(b *testing.B) {
 // Without the total line, the deltas of a whole log add up to its I/O; a
 // command line above the log hides nothing, lines missing inside do.
 func TestGbakTotalsWithoutTotalLine(t *testing.T) {
-	data, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log")
 	var kept []string
 	for _, l := range strings.Split(string(data), "\n") {
 		if !strings.Contains(l, "total statistics") {

@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -14,10 +13,7 @@ import (
 // its header once, then its table and index blocks repeated n times with
 // the names and ids made unique (6 tables and 10 indices per copy).
 func bigReport(b *testing.B, n int) string {
-	data, err := os.ReadFile(testutil.Testdata(b, "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := testutil.ReadTestdata(b, "fb30", "shop-gstat-a-r.txt")
 	text := string(data)
 	start := strings.Index(text, "Analyzing database pages ...\n") + len("Analyzing database pages ...\n")
 	end := strings.Index(text, "Gstat completion time")

@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"math"
-	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -124,10 +123,7 @@ func TestFillBreakAcrossFirebird6(t *testing.T) {
 	}
 
 	// A day later in time, the FB6 snapshot follows the fb30 pair.
-	raw, err := os.ReadFile(testutil.Testdata(t, "gstat", "shop-fb6-names.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := testutil.ReadTestdata(t, "gstat", "shop-fb6-names.txt")
 	later := strings.Replace(string(raw), "Gstat execution time Wed Dec  2 14:09:54 2026", "Gstat execution time Thu Dec  3 14:09:54 2026", 1)
 	tr := TrendOf([]*HistorySnapshot{ar, snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt")), snapshotText(t, "fb6.txt", later)}, 0)
 	want := TrendBreak{Time: time.Date(2026, 12, 3, 14, 9, 54, 0, time.UTC), Before: "12.0", After: "14.0", Fields: []string{"average_fill"}, Reason: reason}

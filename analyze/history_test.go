@@ -313,10 +313,7 @@ func TestDiffCorpusSelf(t *testing.T) {
 // active edited back to the first one's 17 (OIT and OST edited to match)
 // while Next moved 18 → 26.
 func TestDiffOATStuck(t *testing.T) {
-	raw, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := testutil.ReadTestdata(t, "fb30", "shop-gstat-r-later.txt")
 	later := strings.NewReplacer("\tOldest transaction\t25", "\tOldest transaction\t16",
 		"\tOldest active\t\t26", "\tOldest active\t\t17", "\tOldest snapshot\t\t26", "\tOldest snapshot\t\t17").Replace(string(raw))
 	if later == string(raw) {

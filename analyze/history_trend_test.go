@@ -3,7 +3,6 @@ package analyze
 import (
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -18,10 +17,7 @@ import (
 // Everything else is the real output, so the other tables are constant.
 func growingShop(t testing.TB, day int, pages int64) string {
 	t.Helper()
-	raw, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
 	start := time.Date(2026, 12, 2, 14, 9, 54, 0, time.UTC)
 	when := start.AddDate(0, 0, day).Format("Mon Jan _2 15:04:05 2006")
 	s := strings.Replace(string(raw), "Gstat execution time Wed Dec  2 14:09:54 2026", "Gstat execution time "+when, 1)

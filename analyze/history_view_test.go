@@ -2,7 +2,6 @@ package analyze
 
 import (
 	"math"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -101,10 +100,7 @@ func TestPairRelative(t *testing.T) {
 // time when the caller has one, and stays undated otherwise; a run with
 // one keeps it. The analysis given is used, not made again.
 func TestNewHistorySnapshotDating(t *testing.T) {
-	raw, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := testutil.ReadTestdata(t, "fb30", "shop-gstat-r-later.txt")
 	cut := strings.Replace(string(raw), "Gstat execution time Wed Dec  2 14:14:32 2026\n", "", 1)
 	reps, err := parse.ReadGstat(strings.NewReader(cut), "later-no-time.txt")
 	if err != nil {

@@ -3,7 +3,6 @@ package analyze
 import (
 	"bytes"
 	"encoding/json"
-	"os"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -23,19 +22,13 @@ const pgbenchExcerpt = "scale=50 db_bytes=791895399\npgbench (15.18 (Debian 15.1
 func FuzzThroughput(f *testing.F) {
 	for _, name := range []string{"degradation-throughput-sata.csv", "degradation-load-sata.csv",
 		"page-buffers-1.7tb.csv", "power-plan-tpcc.tsv"} {
-		data, err := os.ReadFile(testutil.Testdata(f, "seeds", name))
-		if err != nil {
-			f.Fatal(err)
-		}
+		data := testutil.ReadTestdata(f, "seeds", name)
 		f.Add(data, uint8(0))
 	}
 	f.Add([]byte("size_gb,tps\n1,0\n2,0\n4,0\n8,0\n16,0\n32,0\n"), uint8(1))
 	f.Add([]byte("size_gb,tps\n1,5\n2,5\n4,5\n8,5\n16,5\n32,5\n"), uint8(1))
 	f.Add([]byte("scale=1 db_bytes=1e308\npgbench (15)\ntps = 5 (without initial connection time)\n"), uint8(2))
-	csv, err := os.ReadFile(testutil.Testdata(f, "seeds", "degradation-throughput-sata.csv"))
-	if err != nil {
-		f.Fatal(err)
-	}
+	csv := testutil.ReadTestdata(f, "seeds", "degradation-throughput-sata.csv")
 	for _, v := range append(testutil.Variants(csv), testutil.Variants([]byte(pgbenchExcerpt))...) {
 		f.Add(v, uint8(0))
 	}

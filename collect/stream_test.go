@@ -2,7 +2,6 @@ package collect
 
 import (
 	"bytes"
-	"os"
 	"strings"
 	"testing"
 
@@ -26,10 +25,7 @@ func splitAll(data []byte, n int) []string {
 // same: the input's lines with trailing blanks removed.
 func FuzzLineSplitter(f *testing.F) {
 	for _, name := range []string{"shop-gbak-restore-v-st.log", "shop-gstat-a-r.txt"} {
-		b, err := os.ReadFile(testutil.Testdata(f, "fb30", name))
-		if err != nil {
-			f.Fatal(err)
-		}
+		b := testutil.ReadTestdata(f, "fb30", name)
 		f.Add(b[:min(len(b), 4096)], uint8(7))
 	}
 	f.Add([]byte("a \r\nb\n\nc"), uint8(1))
@@ -55,10 +51,7 @@ func FuzzLineSplitter(f *testing.F) {
 
 // The splitter must keep up with a service streaming at network speed.
 func BenchmarkLineSplitter(b *testing.B) {
-	data, err := os.ReadFile(testutil.Testdata(b, "fb30", "shop-gbak-restore-v-st.log"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := testutil.ReadTestdata(b, "fb30", "shop-gbak-restore-v-st.log")
 	data = bytes.Repeat(data, 10)
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {

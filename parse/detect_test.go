@@ -56,10 +56,7 @@ func TestDetectTestdata(t *testing.T) {
 // TestDetectEncodings: the same gstat output saved by PowerShell (UTF-16LE
 // with BOM, CRLF) or without BOM is still gstat.
 func TestDetectEncodings(t *testing.T) {
-	data, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
 	crlf := bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n"))
 	for name, b := range map[string][]byte{
 		"utf16le-bom": utf16le(string(crlf), true),
@@ -117,10 +114,7 @@ func TestDetectCorpus(t *testing.T) {
 
 func FuzzDetect(f *testing.F) {
 	for _, rel := range []string{"fb30/shop-gstat-h.txt", "fb30/shop-gbak-restore-v-st.log", "seeds/power-plan-tpcc.tsv", "seeds/page-buffers-1.7tb.csv"} {
-		b, err := os.ReadFile(testutil.Testdata(f, filepath.FromSlash(rel)))
-		if err != nil {
-			f.Fatal(err)
-		}
+		b := testutil.ReadTestdata(f, filepath.FromSlash(rel))
 		f.Add(b)
 	}
 	for _, name := range []string{testutil.GstatSeed, testutil.GbakSeed} {
@@ -138,10 +132,7 @@ func FuzzDetect(f *testing.F) {
 }
 
 func BenchmarkDetect(b *testing.B) {
-	data, err := os.ReadFile(testutil.Testdata(b, "fb30", "shop-gstat-s-r.txt"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := testutil.ReadTestdata(b, "fb30", "shop-gstat-s-r.txt")
 	data = data[:min(len(data), DetectSize)]
 	b.SetBytes(int64(len(data)))
 	for i := 0; i < b.N; i++ {

@@ -2,7 +2,6 @@ package parse
 
 import (
 	"bytes"
-	"os"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -12,10 +11,7 @@ import (
 // repeated, through the whole reader (encoding sniffing, line splitting,
 // statistics and classification).
 func BenchmarkGbak(b *testing.B) {
-	one, err := os.ReadFile(testutil.Testdata(b, "fb30", "shop-gbak-restore-v-st.log"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	one := testutil.ReadTestdata(b, "fb30", "shop-gbak-restore-v-st.log")
 	var buf bytes.Buffer
 	for buf.Len() < 8<<20 {
 		buf.Write(one)

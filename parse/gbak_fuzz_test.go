@@ -2,7 +2,6 @@ package parse
 
 import (
 	"bytes"
-	"os"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -18,10 +17,7 @@ func FuzzGbak(f *testing.F) {
 		{"seeds", "restore-balanced.log"},
 		{"seeds", "restore-high-performance.log"},
 	} {
-		data, err := os.ReadFile(testutil.Testdata(f, p...))
-		if err != nil {
-			f.Fatal(err)
-		}
+		data := testutil.ReadTestdata(f, p...)
 		f.Add(data)
 	}
 	f.Add([]byte("gbak: writes\ngbak:      0 opened file x.fbk\ngbak:   3087 total statistics\n"))

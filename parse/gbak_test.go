@@ -154,10 +154,7 @@ func TestGbakNotAGbakLog(t *testing.T) {
 
 // PowerShell's `>` writes UTF-16LE with CRLF: same lines.
 func TestGbakUTF16(t *testing.T) {
-	data, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log")
 	want, _ := ReadGbak(bytes.NewReader(data), "a")
 	crlf := bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n"))
 	got, err := ReadGbak(bytes.NewReader(utf16le(string(crlf), true)), "b")

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -15,10 +14,7 @@ import (
 func TestEachGstatStreams(t *testing.T) {
 	var data []byte
 	for _, name := range []string{"shop-gstat-a-r.txt", "shop-gstat-r-later.txt"} {
-		b, err := os.ReadFile(testutil.Testdata(t, "fb30", name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testutil.ReadTestdata(t, "fb30", name)
 		data = append(data, b...)
 	}
 	var got []string

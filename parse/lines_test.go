@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -38,10 +37,7 @@ func utf16le(s string, bom bool) []byte {
 }
 
 func TestLineReaderEncodings(t *testing.T) {
-	data, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadTestdata(t, "fb30", "shop-gstat-h.txt")
 	want := readAll(t, data)
 	if len(want) < 20 || want[1] != `Database "/var/lib/firebird/data/shop.fdb"` {
 		t.Fatalf("unexpected plain read: %d lines, line 2 %q", len(want), want[1])

@@ -2,7 +2,6 @@ package parse
 
 import (
 	"bytes"
-	"os"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -10,10 +9,7 @@ import (
 
 // bigInput repeats the rows of a seed file to about 4 MB.
 func bigInput(b *testing.B, name string, header bool) []byte {
-	data, err := os.ReadFile(testutil.Testdata(b, "seeds", name))
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := testutil.ReadTestdata(b, "seeds", name)
 	head, rows, _ := bytes.Cut(data, []byte("\n"))
 	var buf bytes.Buffer
 	if header {

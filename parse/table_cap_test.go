@@ -3,7 +3,6 @@ package parse
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -12,10 +11,7 @@ import (
 // TestReadTablesRowCap: the real seed table's rows repeated past
 // MaxTableRows are read up to it; the rest is counted in one notice.
 func TestReadTablesRowCap(t *testing.T) {
-	seed, err := os.ReadFile(testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	seed := testutil.ReadTestdata(t, "seeds", "degradation-throughput-sata.csv")
 	head, body, _ := bytes.Cut(seed, []byte("\n"))
 	rows := bytes.Count(body, []byte("\n"))
 	var b bytes.Buffer

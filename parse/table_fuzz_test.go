@@ -15,10 +15,7 @@ import (
 func addSeeds(f *testing.F, corpusPatterns ...string) {
 	for _, name := range []string{"degradation-throughput-sata.csv", "degradation-load-sata.csv",
 		"page-buffers-1.7tb.csv", "power-plan-tpcc.tsv"} {
-		data, err := os.ReadFile(testutil.Testdata(f, "seeds", name))
-		if err != nil {
-			f.Fatal(err)
-		}
+		data := testutil.ReadTestdata(f, "seeds", name)
 		f.Add(data)
 	}
 	root := filepath.Join(testutil.Root(f), "..", "shared")
@@ -35,10 +32,7 @@ func addSeeds(f *testing.F, corpusPatterns ...string) {
 // addVariants adds a testdata file as it is, with lone CRs, huge numbers
 // and long names.
 func addVariants(f *testing.F, rel ...string) {
-	data, err := os.ReadFile(testutil.Testdata(f, rel...))
-	if err != nil {
-		f.Fatal(err)
-	}
+	data := testutil.ReadTestdata(f, rel...)
 	for _, v := range testutil.Variants(data) {
 		f.Add(v)
 	}

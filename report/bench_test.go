@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"os"
 	"strings"
 	"testing"
 
@@ -14,10 +13,7 @@ import (
 
 func benchRunSample(t *testing.T) (*parse.BenchResult, *analyze.BenchSummary) {
 	t.Helper()
-	b, err := os.ReadFile(testutil.Testdata(t, "bench", "run-w1-t4.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadTestdata(t, "bench", "run-w1-t4.jsonl")
 	res, err := parse.ReadBenchResult(bytes.NewReader(b), "run-w1-t4.jsonl")
 	if err != nil {
 		t.Fatal(err)
@@ -33,10 +29,7 @@ func TestBenchTextGolden(t *testing.T) {
 	if err := WriteBenchText(&b, s); err != nil {
 		t.Fatal(err)
 	}
-	want, err := os.ReadFile(testutil.Testdata(t, "bench", "run-w1-t4.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := testutil.ReadTestdata(t, "bench", "run-w1-t4.txt")
 	if b.String() != string(want) {
 		t.Errorf("text differs from the live run's:\n%s\nwant\n%s", b.String(), want)
 	}

@@ -119,10 +119,7 @@ func TestGstatFillChart(t *testing.T) {
 // identifier) reaches the page as text, never as markup, in the section
 // title, the charts' alt text, the tables and the findings.
 func TestGstatHostileName(t *testing.T) {
-	data, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
 	data = bytes.Replace(data, []byte("CUSTOMER (129)"), []byte("Order Lines <x> (129)"), 1)
 	in := BytesInput("Order <b>stats</b>.txt", data)
 	if in.Kind != parse.InputGstat {

@@ -147,10 +147,7 @@ func (r *failingReader) Read(p []byte) (int, error) {
 // read (valid JSON, the steps so far) and is returned; before any gbak
 // line nothing is written.
 func TestGbakJSONReadError(t *testing.T) {
-	data, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log")
 	cut := bytes.Index(data, []byte("restoring data for table ORDER_LINE"))
 	var got bytes.Buffer
 	tl, err := WriteGbakJSON(&got, &failingReader{data[:cut], os.ErrDeadlineExceeded}, "x.log", analyze.GbakStream{})

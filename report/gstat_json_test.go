@@ -236,10 +236,7 @@ func streamGstatJSON(t *testing.T, data []byte, name string, guard bool) []byte 
 // bytes of WriteJSON (TestGstatJSONStreamed), the characters unescaped.
 func TestGstatJSONGuarded(t *testing.T) {
 	files := gstatSamples(t)
-	shop, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	shop := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
 	odd := strings.NewReplacer("\nORDERS (", "\n\u202eORD\u0085ERS\x1b[2J (", "\nCUSTOMER (", "\nC\xffUST\u2028OMER (",
 		"ORDERS_", "\u2066OR\u009fDERS_").Replace(string(shop))
 	type doc struct {

@@ -17,10 +17,7 @@ func longNameInputs(t *testing.T) []string {
 	dir := t.TempDir()
 	long := strings.Repeat("a", 70)
 	read := func(rel ...string) []byte {
-		b, err := os.ReadFile(testutil.Testdata(t, rel...))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testutil.ReadTestdata(t, rel...)
 		return b
 	}
 	gstat := filepath.Join(dir, long+".txt")

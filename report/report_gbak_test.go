@@ -74,10 +74,7 @@ func TestGbakSectionCut(t *testing.T) {
 
 // A phase of only unknown costs shows no figures, never 0.000 or 0 reads.
 func TestGbakPhaseUnknownCost(t *testing.T) {
-	b, err := os.ReadFile(testutil.Testdata(t, "seeds", "restore-balanced.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadTestdata(t, "seeds", "restore-balanced.log")
 	tl, err := analyze.ReadGbakTimeline(bytes.NewReader(b[:bytes.IndexByte(b, '\n')+1]), "restore-balanced.log")
 	if err != nil {
 		t.Fatal(err)

@@ -15,10 +15,7 @@ import (
 // cron job's file) and returns its path.
 func bigGstat(t *testing.T, n int) string {
 	t.Helper()
-	b, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
 	p := filepath.Join(t.TempDir(), "big-gstat.txt")
 	if err := os.WriteFile(p, bytes.Repeat(b, n), 0o644); err != nil {
 		t.Fatal(err)
@@ -97,10 +94,7 @@ func TestReportBigGstatBounded(t *testing.T) {
 // BenchmarkKeepGstatRuns measures the report's read of a file of 240
 // appended runs of the real shop output (MB/s of gstat text).
 func BenchmarkKeepGstatRuns(b *testing.B) {
-	data, err := os.ReadFile(testutil.Testdata(b, "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	data := testutil.ReadTestdata(b, "fb30", "shop-gstat-a-r.txt")
 	big := bytes.Repeat(data, 240)
 	in := BytesInput("big-gstat.txt", big)
 	b.SetBytes(int64(len(big)))

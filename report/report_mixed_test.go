@@ -162,10 +162,7 @@ func TestStreamInputMixed(t *testing.T) {
 	// the first 64 KiB.
 	var big bytes.Buffer
 	for _, rel := range [][]string{{"seeds", "power-plan-tpcc.tsv"}, {"fb30", "shop-gstat-s-r.txt"}, {"fb30", "shop-gbak-backup-v-st.log"}} {
-		b, err := os.ReadFile(testutil.Testdata(t, rel...))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testutil.ReadTestdata(t, rel...)
 		big.Write(b)
 		big.WriteString("\nnext:\n")
 	}

@@ -1,7 +1,6 @@
 package view
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -16,10 +15,7 @@ func TestDetectGolden(t *testing.T) {
 	for _, rel := range [][]string{
 		{"seeds", "power-plan-tpcc.tsv"}, {"fb30", "shop-gstat-h.txt"}, {"fb30", "shop-gbak-restore-v-st.log"},
 	} {
-		b, err := os.ReadFile(testutil.Testdata(t, rel...))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testutil.ReadTestdata(t, rel...)
 		kind, why := parse.Detect(b[:min(len(b), parse.DetectSize)])
 		files = append(files, parse.Detected{File: filepath.Join(rel...), Kind: kind, Reason: why})
 	}

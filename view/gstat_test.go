@@ -92,10 +92,7 @@ func TestGstatSnapshots(t *testing.T) {
 // bigShop is the fb30 -a -r output with its table blocks repeated n
 // times, tables renamed NAME_i, index names numbered IX_i.
 func bigShop(t *testing.T, n int) *analyze.GstatAnalysis {
-	src, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
 	s := string(src)
 	start, end := strings.Index(s, "CUSTOMER (129)"), strings.Index(s, "Gstat completion time")
 	var b strings.Builder

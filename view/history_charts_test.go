@@ -2,7 +2,6 @@ package view
 
 import (
 	"math"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -56,10 +55,7 @@ func TestHistoryChartsLimits(t *testing.T) {
 // daily ORDERS growth of 100 pages (800 KiB) reaches 65 MiB on
 // 2026-12-07, 2 days after the last of 4 daily snapshots.
 func TestHistoryForecastChartDaily(t *testing.T) {
-	raw, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
 	var snaps []*analyze.HistorySnapshot
 	for i, pages := range []string{"808", "908", "1008", "1108"} {
 		s := strings.Replace(string(raw), "Gstat execution time Wed Dec  2 14:09:54 2026",
@@ -84,10 +80,7 @@ func TestHistoryForecastChartDaily(t *testing.T) {
 
 // A Firebird 6 upgrade is a labelled line on the charts.
 func TestHistoryChartsFillBreak(t *testing.T) {
-	raw, err := os.ReadFile(testutil.Testdata(t, "gstat", "shop-fb6-names.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := testutil.ReadTestdata(t, "gstat", "shop-fb6-names.txt")
 	later := strings.Replace(string(raw), "Gstat execution time Wed Dec  2 14:09:54 2026", "Gstat execution time Thu Dec  3 14:09:54 2026", 1)
 	reps, err := parse.ReadGstat(strings.NewReader(later), "fb6.txt")
 	if err != nil {

@@ -205,14 +205,8 @@ func TestGstatDiffJSONContract(t *testing.T) {
 // Two runs appended in one file (a cron job doing gstat >> stats.txt)
 // compare first against last.
 func TestGstatDiffOneFileTwoRuns(t *testing.T) {
-	a, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	a := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
+	b := testutil.ReadTestdata(t, "fb30", "shop-gstat-r-later.txt")
 	path := filepath.Join(t.TempDir(), "stats.txt")
 	if err := os.WriteFile(path, append(a, b...), 0o644); err != nil {
 		t.Fatal(err)

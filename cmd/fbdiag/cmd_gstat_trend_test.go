@@ -32,10 +32,7 @@ func TestGstatTrendPrintsTheView(t *testing.T) {
 // set to pages[i] (nothing else edited, so only ORDERS grows).
 func writeGrowingShop(t *testing.T, dir string, pages ...int) {
 	t.Helper()
-	raw, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
 	start := time.Date(2026, 12, 2, 14, 9, 54, 0, time.UTC)
 	for i, p := range pages {
 		s := strings.Replace(string(raw), "Gstat execution time Wed Dec  2 14:09:54 2026",
@@ -231,10 +228,7 @@ func TestGstatTrendHeaderOnly(t *testing.T) {
 // An excerpt without the "Gstat execution time" line is dated by its
 // file's modification time, and says so.
 func TestGstatTrendFileTime(t *testing.T) {
-	raw, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := testutil.ReadTestdata(t, "fb30", "shop-gstat-r-later.txt")
 	// The real later snapshot with its execution time line removed.
 	text := strings.Replace(string(raw), "Gstat execution time Wed Dec  2 14:14:32 2026\n", "", 1)
 	if text == string(raw) {
@@ -357,10 +351,7 @@ func sampleValue(t *testing.T, out, sample string) float64 {
 func TestGstatTrendFolderWithCharts(t *testing.T) {
 	dir := t.TempDir()
 	for _, name := range []string{"shop-gstat-a-r.txt", "shop-gstat-r-later.txt"} {
-		data, err := os.ReadFile(testutil.Testdata(t, "fb30", name))
-		if err != nil {
-			t.Fatal(err)
-		}
+		data := testutil.ReadTestdata(t, "fb30", name)
 		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -131,10 +131,7 @@ func TestGbakCLIJSON(t *testing.T) {
 // CSV is one rectangular table: the steps by default, another with
 // --table; an unknown name is a usage error that lists the valid ones.
 func TestGbakCLIStdinAndTables(t *testing.T) {
-	data, err := os.ReadFile(testutil.Testdata(t, "seeds", "restore-balanced.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadTestdata(t, "seeds", "restore-balanced.log")
 	out, errs, code := runCLI(t, data, "gbak", "--format", "csv", "-")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)

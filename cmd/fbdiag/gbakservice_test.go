@@ -14,14 +14,8 @@ import (
 // the database the log names for a backup.
 func TestEarlierLogs(t *testing.T) {
 	dir := t.TempDir()
-	restore, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	backup, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gbak-backup-v-st.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	restore := testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log")
+	backup := testutil.ReadTestdata(t, "fb30", "shop-gbak-backup-v-st.log")
 	cut := restore[:strings.Index(string(restore), "creating indexes")]
 	for name, data := range map[string][]byte{
 		"shop-restore-20261201-100000.log":         restore,

@@ -236,10 +236,7 @@ func TestGstatStdinAndUTF16(t *testing.T) {
 // real pair of shop snapshots, before and after garbage collection.
 func TestGstatTwoSnapshots(t *testing.T) {
 	a, _ := os.ReadFile(shopPath(t))
-	b, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadTestdata(t, "fb30", "shop-gstat-r-later.txt")
 	both := append(append([]byte{}, a...), b...)
 	out, errs, code := runCLI(t, both, "gstat", "--format", "json", "-")
 	if code != 0 {

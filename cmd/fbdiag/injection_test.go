@@ -17,10 +17,7 @@ import (
 // bell, DOCS is a spreadsheet formula, ORDERS a right-to-left override
 // that shows "exe.ORD" as "DRO.exe", and the database path holds an ESC.
 func hostileShop(t *testing.T) []byte {
-	b, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
 	return []byte(strings.NewReplacer(
 		"\nCUSTOMER (129)\n", "\n\x1b]0;owned\x07CUST (129)\n",
 		"\nDOCS (133)\n", "\n=HYPERLINK(\"http://x\") (133)\n",
@@ -130,10 +127,7 @@ func TestHostileNames(t *testing.T) {
 
 // A gbak log naming a hostile table: text escaped, CSV neutralised.
 func TestHostileGbakTable(t *testing.T) {
-	b, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log")
 	in := []byte(strings.ReplaceAll(string(b), "table STOCK\n", "table @STOCK\x1b[31m\n"))
 	out, _, code := runCLI(t, in, "gbak", "-")
 	if code != 0 || !strings.Contains(out, `@STOCK\x1b[31m    50000            3.176 s      15743`) || strings.Contains(out, "\x1b") {

@@ -59,10 +59,7 @@ func TestBinaryInputRefused(t *testing.T) {
 
 func utf16le(t *testing.T, name string) []byte {
 	t.Helper()
-	data, err := os.ReadFile(testutil.Testdata(t, "fb30", name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadTestdata(t, "fb30", name)
 	b := []byte{0xFF, 0xFE}
 	for _, r := range string(data) {
 		b = append(b, byte(r), byte(r>>8))
@@ -118,10 +115,7 @@ func assertWidth(t *testing.T, out string) {
 // columns (18 of the 51 corpus gstat files); it now loses the start of its
 // directory, never the base name.
 func TestGstatLongPathFits(t *testing.T) {
-	data, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadTestdata(t, "fb30", "shop-gstat-h.txt")
 	name := t.TempDir() + "/" + strings.Repeat("x", 60) + "-shop-gstat-h.txt"
 	if err := os.WriteFile(name, data, 0o644); err != nil {
 		t.Fatal(err)
@@ -141,10 +135,7 @@ func TestGstatLongPathFits(t *testing.T) {
 // "fbdiag gstat - -" printed the analysis of standard input, then failed
 // on the second, empty read with exit 1.
 func TestStdinOnce(t *testing.T) {
-	data, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadTestdata(t, "fb30", "shop-gstat-h.txt")
 	for _, cmd := range [][]string{{"gstat"}, {"gstat", "diff"}, {"gstat", "trend"}, {"throughput"}} {
 		out, errs, code := runCLI(t, data, append(cmd, "-", "-")...)
 		want := "fbdiag: " + strings.Join(cmd, " ") + ": standard input (-) can be read only once\n"

@@ -61,10 +61,7 @@ func TestThroughputLoneCRPgbench(t *testing.T) {
 // bigShop is the fb30 gstat output with its table blocks repeated n
 // times, the tables renamed NAME_i.
 func bigShop(t *testing.T, n int) []byte {
-	src, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
 	s := string(src)
 	start, end := strings.Index(s, "CUSTOMER (129)"), strings.Index(s, "Gstat completion time")
 	var b bytes.Buffer
@@ -102,10 +99,7 @@ func TestGstatLoneCRBig(t *testing.T) {
 // lines) took 13 s and was cut at 1 MiB: 159,820,000 records, outcome
 // "incomplete". It reads as the LF file does.
 func TestGbakLoneCR(t *testing.T) {
-	src, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	src := testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log")
 	head, _, ok := strings.Cut(string(src), "restoring data for table ORDER_LINE\n")
 	if !ok {
 		t.Fatal("no ORDER_LINE in the log")

@@ -17,10 +17,7 @@ func longGstat(t *testing.T, dir string) string {
 	t.Helper()
 	var two []byte
 	for _, f := range []string{"shop-gstat-a-r.txt", "shop-gstat-r-later.txt"} {
-		b, err := os.ReadFile(testutil.Testdata(t, "fb30", f))
-		if err != nil {
-			t.Fatal(err)
-		}
+		b := testutil.ReadTestdata(t, "fb30", f)
 		two = append(two, b...)
 	}
 	p := filepath.Join(dir, strings.Repeat("a", 70)+".txt")
@@ -93,10 +90,7 @@ func TestGstatPNGLongNameTwoRuns(t *testing.T) {
 func TestReportLongNamesEnds(t *testing.T) {
 	dir := t.TempDir()
 	ins := []string{longGstat(t, dir)}
-	log, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	log := testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log")
 	for _, sub := range []string{"x", "y"} {
 		p := filepath.Join(dir, sub, strings.Repeat("b", 70)+".log")
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -129,10 +123,7 @@ func TestReportLongNamesEnds(t *testing.T) {
 // file of more than report.GstatRunSections runs gets the charts of its
 // last run, as the report shows it, and says so.
 func TestGstatPNGManyRuns(t *testing.T) {
-	b, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
 	dir := t.TempDir()
 	in := filepath.Join(dir, "cron.txt")
 	if err := os.WriteFile(in, bytes.Repeat(b, 50), 0o644); err != nil {

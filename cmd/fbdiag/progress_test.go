@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -67,10 +66,7 @@ func TestProgressLineTicks(t *testing.T) {
 }
 
 func TestProgressText(t *testing.T) {
-	b, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log")
 	est, ok := analyze.NewEstimate(strings.NewReader(string(b)), "shop-restore.log")
 	if !ok {
 		t.Fatal("no estimate from the shop restore")

@@ -90,10 +90,7 @@ func TestDetectFailures(t *testing.T) {
 // (the seed page-buffers table without its x column) alone writes no
 // report: exit 1, one line with the reader's reason.
 func TestReportEveryReaderFailed(t *testing.T) {
-	b, err := os.ReadFile(testutil.Testdata(t, "seeds", "page-buffers-1.7tb.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadTestdata(t, "seeds", "page-buffers-1.7tb.csv")
 	var cut []string
 	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
 		_, rest, _ := strings.Cut(l, ",")

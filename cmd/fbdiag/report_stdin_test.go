@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,10 +15,7 @@ import (
 // way. The 200 runs share one execution time: their history would be the
 // last run's tables again, so its charts are not drawn (3 charts, not 5).
 func TestReportStdinStreamed(t *testing.T) {
-	b, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
 	tmp := t.TempDir()
 	t.Setenv("TMPDIR", tmp)
 	out := filepath.Join(t.TempDir(), "r")

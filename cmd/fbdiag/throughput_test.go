@@ -130,10 +130,7 @@ func TestThroughputJSON(t *testing.T) {
 // The first configuration is the baseline: High performance against
 // Balanced is ×1.25 (other / base), +24.6 %, faster, in every format.
 func TestThroughputAB(t *testing.T) {
-	data, err := os.ReadFile(testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadTestdata(t, "seeds", "power-plan-tpcc.tsv")
 	doc := tputRun(t, data, "-")
 	e := doc.Series[0].AB[0]
 	if e.Baseline != "Balanced" || e.Label != "High performance" || e.Ratio != 21226.0/17029 ||
@@ -327,10 +324,7 @@ func TestThroughputFolder(t *testing.T) {
 // step at 16 GB is significant but 4.3 % of the trend: no cliff, the same
 // in the text and the JSON (the chart's label: view's goldens).
 func TestThroughputKneeNoCliffEverywhere(t *testing.T) {
-	data, err := os.ReadFile(testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := testutil.ReadTestdata(t, "seeds", "degradation-throughput-sata.csv")
 	lines := strings.SplitAfter(string(data), "\n")
 	upTo30 := strings.Join(lines[:12], "")
 	if !strings.HasSuffix(upTo30, "11,30.30,407.97\n") {
