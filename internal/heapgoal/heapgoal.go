@@ -8,9 +8,10 @@
 // batch faults in again. That cost 15 % of the CPU of a gstat run. Set
 // raises GOGC after each collection so that the next one comes when the
 // heap reaches a goal of a few tens of megabytes, and gives GOGC back its
-// value once the live heap is half the goal: a command that holds more
-// (a report, a trend) collects as it always did. The Go compiler does the
-// same for its own heap (cmd/compile/internal/base.AdjustStartingHeap).
+// value once the live heap is half the goal: a run that holds more (all
+// the tables of a big file, for text --all) collects as it always did.
+// The Go compiler does the same for its own heap
+// (cmd/compile/internal/base.AdjustStartingHeap).
 package heapgoal
 
 import (
