@@ -34,9 +34,7 @@ func TestStreamGstatAgrees(t *testing.T) {
 		var tables []TableStats
 		serr := StreamGstat(bytes.NewReader(data), name, th, GstatOptions{}, GstatStream{
 			Table: func(a *GstatAnalysis, ts *TableStats) error {
-				cp := *ts
-				cp.Indices = slices.Clone(ts.Indices)
-				tables = append(tables, cp)
+				tables = append(tables, keptTable(ts))
 				return nil
 			},
 			Run: func(a *GstatAnalysis, _ *parse.GstatReport) error {
@@ -67,24 +65,16 @@ func TestStreamGstatAgrees(t *testing.T) {
 // keeps them must), whose figures point to the parser's values, still
 // read as those of the whole analysis once the run is over.
 func TestStreamGstatAgreesBig(t *testing.T) {
-	_, big := testutil.BigGstat(t, 4<<20)
-	th := NewThresholds()
-	reps, err := parse.ReadGstat(bytes.NewReader(big), "big.txt")
-	if err != nil || len(reps) != 1 {
-		t.Fatal(len(reps), err)
-	}
-	want := GstatWith(reps[0], th, GstatOptions{})
+	big, want := bigSample(t)
 	var got *GstatAnalysis
 	var tables []TableStats
 	arrays := map[*IndexStats]bool{} // the Indices' backing arrays
-	err = StreamGstat(bytes.NewReader(big), "big.txt", th, GstatOptions{}, GstatStream{
+	err := StreamGstat(bytes.NewReader(big), "big", NewThresholds(), GstatOptions{}, GstatStream{
 		Table: func(_ *GstatAnalysis, ts *TableStats) error {
 			if len(ts.Indices) > 0 {
-				arrays[&ts.Indices[:1][0]] = true
+				arrays[&ts.Indices[0]] = true
 			}
-			cp := *ts
-			cp.Indices = slices.Clone(ts.Indices)
-			tables = append(tables, cp)
+			tables = append(tables, keptTable(ts))
 			return nil
 		},
 		Run: func(a *GstatAnalysis, _ *parse.GstatReport) error {
@@ -141,6 +131,14 @@ func TestTableWithoutIndices(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("streamed", streamed)
+}
+
+// keptTable is a copy of a streamed table that a receiver can keep: the
+// stream fills its Indices again for a later table.
+func keptTable(ts *TableStats) TableStats {
+	cp := *ts
+	cp.Indices = slices.Clone(ts.Indices)
+	return cp
 }
 
 func firstDiff(a, b []byte) int {
@@ -233,9 +231,7 @@ func FuzzStreamGstat(f *testing.F) {
 		var tables []TableStats
 		serr := StreamGstat(bytes.NewReader(in), "f", th, GstatOptions{}, GstatStream{
 			Table: func(a *GstatAnalysis, ts *TableStats) error {
-				cp := *ts
-				cp.Indices = slices.Clone(ts.Indices)
-				tables = append(tables, cp)
+				tables = append(tables, keptTable(ts))
 				return nil
 			},
 			Run: func(a *GstatAnalysis, _ *parse.GstatReport) error {
