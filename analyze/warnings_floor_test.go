@@ -18,7 +18,7 @@ type oldLimited struct {
 }
 
 func (o *oldLimited) add(w Warning) {
-	k := warningKey{w.Rule, w.Kind, w.Object, w.Table}
+	k := keyOf(w)
 	if i, ok := o.seen[k]; ok {
 		if i >= 0 && worse(w, o.ws[i].Severity, o.ws[i].Magnitude) {
 			o.ws[i] = w
@@ -37,12 +37,12 @@ func (o *oldLimited) trim() {
 	if len(o.ws) > o.limit {
 		for _, w := range o.ws[o.limit:] {
 			o.omitted[w.Severity]++
-			o.seen[warningKey{w.Rule, w.Kind, w.Object, w.Table}] = -1
+			o.seen[keyOf(w)] = -1
 		}
 		o.ws = o.ws[:o.limit]
 	}
 	for i, w := range o.ws {
-		o.seen[warningKey{w.Rule, w.Kind, w.Object, w.Table}] = i
+		o.seen[keyOf(w)] = i
 	}
 }
 
