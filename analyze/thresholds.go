@@ -107,7 +107,7 @@ var DefaultThresholds = []Threshold{
 }
 
 // Thresholds is a set of limits by key ("index-deep.min_depth"). The zero
-// value is not usable; start from NewThresholds.
+// value reads the defaults but cannot be set; start from NewThresholds.
 type Thresholds struct {
 	list []Threshold // in DefaultThresholds' order, always
 }
@@ -147,16 +147,7 @@ func (t Thresholds) List() []Threshold { return append([]Threshold(nil), t.list.
 
 // Get returns a threshold's value. Asking for a key that is not in the
 // table is a programming error, so it panics.
-func (t Thresholds) Get(rule, name string) float64 {
-	i := t.index(rule, name)
-	if i < 0 {
-		panic("analyze: no threshold " + rule + "." + name)
-	}
-	if t.list == nil {
-		return DefaultThresholds[i].Value
-	}
-	return t.list[i].Value
-}
+func (t Thresholds) Get(rule, name string) float64 { return t.at(t.mustIndex(rule, name)) }
 
 // Set changes one threshold; unknown keys and values that make no sense
 // for its unit are an error.
@@ -389,8 +380,12 @@ type thID int
 
 // thresholdID panics on a key the table does not have: a typo in a
 // rule is found when the package loads, not when the rule first fires.
-func thresholdID(rule, name string) thID {
-	i := Thresholds{}.index(rule, name)
+func thresholdID(rule, name string) thID { return Thresholds{}.mustIndex(rule, name) }
+
+// mustIndex is index for a key the code names, which the table has: it
+// panics on one it has not.
+func (t Thresholds) mustIndex(rule, name string) thID {
+	i := t.index(rule, name)
 	if i < 0 {
 		panic("analyze: no threshold " + rule + "." + name)
 	}
