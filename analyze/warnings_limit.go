@@ -49,7 +49,7 @@ func (c *checker) fireLimited(w Warning, k warningKey) {
 			}
 			c.uncount(e.sev)
 			if c.belowFloor(&w) {
-				c.a.WarningsOmitted[w.Severity]++
+				c.omit(w.Severity)
 				e.sev, e.mag = w.Severity, w.Magnitude
 				return
 			}
@@ -62,10 +62,7 @@ func (c *checker) fireLimited(w Warning, k warningKey) {
 	if c.belowFloor(&w) {
 		// The next trim would drop it: the limit kept at the last one
 		// all come before the floor and are only replaced by worse ones.
-		if c.a.WarningsOmitted == nil {
-			c.a.WarningsOmitted = map[Severity]int{}
-		}
-		c.a.WarningsOmitted[w.Severity]++
+		c.omit(w.Severity)
 		c.seenH.set(h, int32(-2-len(c.early)))
 		c.early = append(c.early, earlyDrop{h, w.Severity, w.Magnitude})
 		c.trimAtTwice()
@@ -100,6 +97,15 @@ func (c *checker) belowFloor(w *Warning) bool {
 	return c.hasFloor && CompareWarningKeys(w.Key(), c.floor) > 0
 }
 
+// omit counts a warning of severity sev the run does not hold, and
+// uncount forgets one (a worse one replaced it).
+func (c *checker) omit(sev Severity) {
+	if c.a.WarningsOmitted == nil {
+		c.a.WarningsOmitted = map[Severity]int{}
+	}
+	c.a.WarningsOmitted[sev]++
+}
+
 func (c *checker) uncount(sev Severity) {
 	if c.a.WarningsOmitted[sev]--; c.a.WarningsOmitted[sev] == 0 {
 		delete(c.a.WarningsOmitted, sev)
@@ -123,11 +129,8 @@ func (c *checker) trimWarnings() {
 	}
 	c.early, c.earlyGone = c.early[:0], 0
 	if len(c.a.Warnings) > c.limit {
-		if c.a.WarningsOmitted == nil {
-			c.a.WarningsOmitted = map[Severity]int{}
-		}
 		for _, w := range c.a.Warnings[c.limit:] {
-			c.a.WarningsOmitted[w.Severity]++
+			c.omit(w.Severity)
 			c.seenH.set(hashKey(warningKey{w.Rule, w.Kind, w.Object, w.Table}), -1)
 		}
 		clear(c.a.Warnings[c.limit:]) // (their strings can go)
@@ -238,16 +241,13 @@ func (c *checker) fireSink(w Warning, k warningKey) {
 	if c.sinkErr != nil {
 		return
 	}
-	if c.a.WarningsOmitted == nil {
-		c.a.WarningsOmitted = map[Severity]int{}
-	}
 	if c.sunk == nil {
 		// Ids are unique: an unstable sort is as good as a stable one.
 		c.sunk = extsort.New(compareSunk, sunkCodec, sunkBudget).
 			SortWith(func(rs []sunk) { slices.SortFunc(rs, compareSunk) })
 	}
 	id := c.sunk.Len()
-	c.a.WarningsOmitted[w.Severity]++
+	c.omit(w.Severity)
 	if c.sinkErr = c.sunk.Add(sunk{hashKey(k), int64(id), int64(w.Severity.Rank()), w.Magnitude}); c.sinkErr == nil {
 		c.sinkErr = c.sink.Put(id, w)
 	}
