@@ -97,10 +97,11 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 		newBatch := func() *eventBatch {
 			select {
 			case b := <-free:
-				for i, ev := range b.evs[:cap(b.evs)] {
-					if ev.spent != nil {
-						pool.Put(ev.spent)
-						b.evs[:cap(b.evs)][i].spent = nil
+				evs := b.evs[:cap(b.evs)] // (emptied: the events are past its length)
+				for i := range evs {
+					if t := evs[i].spent; t != nil {
+						pool.Put(t)
+						evs[i].spent = nil
 					}
 				}
 				return b
