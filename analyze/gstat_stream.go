@@ -196,7 +196,6 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 				t := scan.add(ev.ts, ev.fired)
 				scan.a.prepared = ev.prepared
 				ev.indices = ev.ts.Indices
-				ev.ts, ev.prepared = TableStats{}, nil
 				if err = scan.Err(); err == nil && s.Table != nil {
 					err = s.Table(scan.a, t)
 				}
