@@ -74,14 +74,10 @@ func (c *checker) indexDepth(ix *IndexStats, schema string) {
 		return
 	}
 	d := *ix.Depth
-	f := finding{rule: "index-deep", kind: "index", object: ix.Name, table: ix.Table, value: float64(d), unit: "levels"}
-	switch {
-	case ix.NeededDepth == nil:
-		f.sev, f.threshold, f.key = Info, minDepth, "min_depth"
-	case d > *ix.NeededDepth:
+	f := finding{rule: "index-deep", sev: Info, kind: "index", object: ix.Name, table: ix.Table, value: float64(d), threshold: minDepth,
+		key: "min_depth", unit: "levels"}
+	if ix.NeededDepth != nil && d > *ix.NeededDepth {
 		f.sev, f.threshold, f.key = Warn, float64(*ix.NeededDepth), "page_fill"
-	default:
-		f.sev, f.threshold, f.key = Info, minDepth, "min_depth"
 	}
 	if !c.wants(&f) {
 		c.fire(f)
