@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -24,19 +23,15 @@ import (
 // refuses the table.
 func stdTableStats(t testing.TB, ts *analyze.TableStats, guard bool) (string, bool) {
 	t.Helper()
-	var b bytes.Buffer
-	e := json.NewEncoder(&b)
-	e.SetEscapeHTML(false)
-	e.SetIndent(tableIndent, "  ")
-	if err := e.Encode(ts); err != nil {
+	out, err := stdJSON(ts, tableIndent)
+	if err != nil {
 		return "", false
 	}
-	out := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 	if !guard {
-		return string(out), true
+		return out, true
 	}
 	var g bytes.Buffer
-	if _, err := printable.NewWriter(&g).Write(out); err != nil {
+	if _, err := printable.NewWriter(&g).Write([]byte(out)); err != nil {
 		t.Fatal(err)
 	}
 	return g.String(), true
