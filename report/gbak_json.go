@@ -72,10 +72,7 @@ func (g *GbakJSON) Stream() analyze.GbakStream {
 		Table: func(t *analyze.GbakTable) error {
 			var ok bool
 			if g.buf, ok = appendTable(g.buf[:0], t); !ok {
-				// A NaN or an infinity: encoding/json says so.
-				if err := jsonError(t); err != nil {
-					return err
-				}
+				// A NaN or an infinity: the spool's encoding/json says so.
 				return g.spool(&g.tables, t)
 			}
 			g.tables.add(g.buf)

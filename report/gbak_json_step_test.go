@@ -13,17 +13,28 @@ import (
 	"github.com/fbdiag/fbdiag/parse"
 )
 
-// stdStep is a step as encoding/json writes it in the steps array.
-func stdStep(t *testing.T, st *analyze.GbakStep) string {
-	t.Helper()
+// stdJSON is v as encoding/json writes it with SetEscapeHTML(false) and
+// SetIndent(prefix, "  "), without the encoder's newline: the oracle of
+// the hand-written encoders, for an element at the depth of prefix.
+func stdJSON(v any, prefix string) (string, error) {
 	var b bytes.Buffer
 	e := json.NewEncoder(&b)
 	e.SetEscapeHTML(false)
-	e.SetIndent(stepIndent, "  ")
-	if err := e.Encode(st); err != nil {
+	e.SetIndent(prefix, "  ")
+	if err := e.Encode(v); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(b.String(), "\n"), nil
+}
+
+// stdStep is a step as encoding/json writes it in the steps array.
+func stdStep(t *testing.T, st *analyze.GbakStep) string {
+	t.Helper()
+	s, err := stdJSON(st, stepIndent)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return strings.TrimSuffix(b.String(), "\n")
+	return s
 }
 
 // appendStep writes the bytes of encoding/json: every step of the gbak
@@ -101,14 +112,11 @@ func TestAppendTable(t *testing.T) {
 	for k := range tables {
 		tb := &tables[k]
 		got, ok := appendTable(nil, tb)
-		var b bytes.Buffer
-		e := json.NewEncoder(&b)
-		e.SetEscapeHTML(false)
-		e.SetIndent(stepIndent, "  ")
-		if err := e.Encode(tb); err != nil {
+		want, err := stdJSON(tb, stepIndent)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if want := strings.TrimSuffix(b.String(), "\n"); !ok || string(got) != want {
+		if !ok || string(got) != want {
 			t.Fatalf("table %d (%v): %s", k, ok, firstDifference(want, string(got)))
 		}
 	}

@@ -15,19 +15,27 @@ import (
 
 // gbakLogs are the gbak logs of the corpus and of testdata.
 func gbakLogs(t *testing.T) []string {
-	files, _ := filepath.Glob(filepath.Join(testutil.CorpusDir(t), "public", "gbak", "*.log"))
-	for _, g := range []string{
-		filepath.Join(testutil.CorpusDir(t), "public", "gbak", "*.txt"),
-		filepath.Join(testutil.CorpusDir(t), "seeds", "restore-*.log"),
+	corpus := testutil.CorpusDir(t)
+	return globAll(t, "gbak logs", 30,
+		filepath.Join(corpus, "public", "gbak", "*.log"),
+		filepath.Join(corpus, "public", "gbak", "*.txt"),
+		filepath.Join(corpus, "seeds", "restore-*.log"),
 		testutil.Testdata(t, "fb30", "shop-gbak-*.log"),
 		testutil.Testdata(t, "gbak", "*.log"),
-		testutil.Testdata(t, "restores", "*.log"),
-	} {
+		testutil.Testdata(t, "restores", "*.log"))
+}
+
+// globAll is the files the patterns match, in their order; fewer than
+// least fails the test ("%d what found").
+func globAll(t testing.TB, what string, least int, patterns ...string) []string {
+	t.Helper()
+	var files []string
+	for _, g := range patterns {
 		m, _ := filepath.Glob(g)
 		files = append(files, m...)
 	}
-	if len(files) < 30 {
-		t.Fatalf("%d gbak logs found", len(files))
+	if len(files) < least {
+		t.Fatalf("%d %s found", len(files), what)
 	}
 	return files
 }

@@ -204,13 +204,12 @@ func NewGstatJSONGuarded(w io.Writer, a *analyze.GstatAnalysis) *GstatJSON {
 }
 
 func newGstatJSON(w io.Writer, a *analyze.GstatAnalysis, guard bool) *GstatJSON {
-	var g *GstatJSON
+	out := w
 	if guard {
-		g = &GstatJSON{jsonOut: newJSONOut(printable.NewWriter(w)), guard: true}
-		g.pass = w
-	} else {
-		g = &GstatJSON{jsonOut: newJSONOut(w)}
+		out = printable.NewWriter(w) // (raw's and item's bytes pass it: pass stays w)
 	}
+	g := &GstatJSON{jsonOut: newJSONOut(out), guard: guard}
+	g.pass = w
 	g.raw("{\n")
 	g.field("file", a.File, "  ", false)
 	g.field("report", a.Report, "  ", false)

@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"encoding/binary"
-	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -24,19 +23,15 @@ import (
 // refuses the table.
 func stdTableStats(t testing.TB, ts *analyze.TableStats, guard bool) (string, bool) {
 	t.Helper()
-	var b bytes.Buffer
-	e := json.NewEncoder(&b)
-	e.SetEscapeHTML(false)
-	e.SetIndent(tableIndent, "  ")
-	if err := e.Encode(ts); err != nil {
+	out, err := stdJSON(ts, tableIndent)
+	if err != nil {
 		return "", false
 	}
-	out := bytes.TrimSuffix(b.Bytes(), []byte("\n"))
 	if !guard {
-		return string(out), true
+		return out, true
 	}
 	var g bytes.Buffer
-	if _, err := printable.NewWriter(&g).Write(out); err != nil {
+	if _, err := printable.NewWriter(&g).Write([]byte(out)); err != nil {
 		t.Fatal(err)
 	}
 	return g.String(), true
@@ -61,22 +56,13 @@ func checkTableStats(t testing.TB, what string, ts *analyze.TableStats) {
 // gstatSamples are the gstat outputs of the corpus and testdata.
 func gstatSamples(t testing.TB) []string {
 	corpus := testutil.CorpusDir(t)
-	var files []string
-	for _, g := range []string{
+	return globAll(t, "gstat samples", 80,
 		filepath.Join(corpus, "public", "gstat", "*"),
 		filepath.Join(corpus, "fb30", "*gstat*"),
 		testutil.Testdata(t, "fb30", "*gstat*"),
 		testutil.Testdata(t, "gstat", "*.txt"),
 		testutil.Testdata(t, "growth", "*.txt"),
-		testutil.Testdata(t, "mixed", "*.txt"),
-	} {
-		m, _ := filepath.Glob(g)
-		files = append(files, m...)
-	}
-	if len(files) < 80 {
-		t.Fatalf("%d gstat samples found", len(files))
-	}
-	return files
+		testutil.Testdata(t, "mixed", "*.txt"))
 }
 
 // TestAppendTableStats: the hand-written encoding of every table of every

@@ -143,38 +143,19 @@ func TestGstatJSONStreamed(t *testing.T) {
 // out, also when it was already written to the temporary file in a
 // sorted run.
 func TestGstatJSONDroppedWarning(t *testing.T) {
-	defer func(b, f int) { spoolBudget, extsort.FanIn = b, f }(spoolBudget, extsort.FanIn)
+	w := func(rule, obj string, sev analyze.Severity, mag float64) analyze.Warning {
+		return analyze.Warning{Rule: rule, Severity: sev, Kind: "table", Object: obj, Magnitude: mag}
+	}
+	ws := []analyze.Warning{
+		w("table-versions", "ORDERS", analyze.Warn, 1.5),
+		w("table-versions", "ITEMS", analyze.Warn, 2),
+		w("table-fragments", "ITEMS", analyze.Info, 3),
+		w("table-versions", "ORDERS", analyze.Critical, 1.2), // ORDERS printed twice, worse the second time
+		w("table-fragments", "ORDERS", analyze.Info, 3),
+	}
 	for _, budget := range []int{1 << 20, 1} {
-		spoolBudget, extsort.FanIn = budget, 2
-		var out bytes.Buffer
-		a := &analyze.GstatAnalysis{File: "x", Warnings: []analyze.Warning{}}
-		g := NewGstatJSON(&out, a)
-		w := func(rule, obj string, sev analyze.Severity, mag float64) analyze.Warning {
-			return analyze.Warning{Rule: rule, Severity: sev, Kind: "table", Object: obj, Magnitude: mag}
-		}
-		for i, w := range []analyze.Warning{
-			w("table-versions", "ORDERS", analyze.Warn, 1.5),
-			w("table-versions", "ITEMS", analyze.Warn, 2),
-			w("table-fragments", "ITEMS", analyze.Info, 3),
-			w("table-versions", "ORDERS", analyze.Critical, 1.2), // ORDERS printed twice, worse the second time
-			w("table-fragments", "ORDERS", analyze.Info, 3),
-		} {
-			if err := g.Put(i, w); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := g.Drop(0); err != nil {
-			t.Fatal(err)
-		}
-		if err := g.Close(a); err != nil {
-			t.Fatal(err)
-		}
-		var doc struct{ Warnings []analyze.Warning }
-		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
-			t.Fatal(err)
-		}
 		var got []string
-		for _, w := range doc.Warnings {
+		for _, w := range spooledDoc(t, budget, 2, ws, 0) {
 			got = append(got, string(w.Severity)+" "+w.Rule+" "+w.Object)
 		}
 		want := []string{"critical table-versions ORDERS", "warning table-versions ITEMS",
@@ -183,6 +164,36 @@ func TestGstatJSONDroppedWarning(t *testing.T) {
 			t.Errorf("budget %d: warnings %q, want %q", budget, got, want)
 		}
 	}
+}
+
+// spooledDoc puts ws (each its index for id) into a run's document
+// spooled in budget bytes and merged fanIn runs at a time, drops the ids
+// of drop, closes the document and returns the warnings it holds.
+func spooledDoc(t *testing.T, budget, fanIn int, ws []analyze.Warning, drop ...int) []analyze.Warning {
+	t.Helper()
+	defer func(b, f int) { spoolBudget, extsort.FanIn = b, f }(spoolBudget, extsort.FanIn)
+	spoolBudget, extsort.FanIn = budget, fanIn
+	var out bytes.Buffer
+	a := &analyze.GstatAnalysis{File: "x", Warnings: []analyze.Warning{}}
+	g := NewGstatJSON(&out, a)
+	for i, w := range ws {
+		if err := g.Put(i, w); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, id := range drop {
+		if err := g.Drop(id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := g.Close(a); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct{ Warnings []analyze.Warning }
+	if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc.Warnings
 }
 
 // streamGstatJSON writes the JSON of every run of data as fbdiag gstat
@@ -288,38 +299,25 @@ func TestGstatJSONGuarded(t *testing.T) {
 // the warnings come back in order with their own sources, spilled one by
 // one and merged.
 func TestGstatJSONManySources(t *testing.T) {
-	defer func(b, f int) { spoolBudget, extsort.FanIn = b, f }(spoolBudget, extsort.FanIn)
+	n := maxSources + 50
+	var ws []analyze.Warning
+	for i := range n {
+		ws = append(ws, analyze.Warning{Rule: "r", Severity: analyze.Warn, Kind: "table", Object: fmt.Sprintf("T%05d", i),
+			Magnitude: float64(i % 7), Source: fmt.Sprintf("source %d", i%(maxSources+20))})
+	}
 	for _, budget := range []int{1 << 20, 1} {
-		spoolBudget, extsort.FanIn = budget, 8
-		var out bytes.Buffer
-		a := &analyze.GstatAnalysis{File: "x", Warnings: []analyze.Warning{}}
-		g := NewGstatJSON(&out, a)
-		n := maxSources + 50
-		for i := range n {
-			w := analyze.Warning{Rule: "r", Severity: analyze.Warn, Kind: "table", Object: fmt.Sprintf("T%05d", i),
-				Magnitude: float64(i % 7), Source: fmt.Sprintf("source %d", i%(maxSources+20))}
-			if err := g.Put(i, w); err != nil {
-				t.Fatal(err)
-			}
+		got := spooledDoc(t, budget, 8, ws)
+		if len(got) != n {
+			t.Fatalf("budget %d: %d warnings, want %d", budget, len(got), n)
 		}
-		if err := g.Close(a); err != nil {
-			t.Fatal(err)
-		}
-		var doc struct{ Warnings []analyze.Warning }
-		if err := json.Unmarshal(out.Bytes(), &doc); err != nil {
-			t.Fatal(err)
-		}
-		if len(doc.Warnings) != n {
-			t.Fatalf("budget %d: %d warnings, want %d", budget, len(doc.Warnings), n)
-		}
-		for k, w := range doc.Warnings {
+		for k, w := range got {
 			var i int
 			fmt.Sscanf(w.Object, "T%05d", &i)
 			if w.Source != fmt.Sprintf("source %d", i%(maxSources+20)) {
 				t.Fatalf("budget %d: %s has source %q", budget, w.Object, w.Source)
 			}
 			if k > 0 {
-				p := doc.Warnings[k-1]
+				p := got[k-1]
 				if p.Magnitude < w.Magnitude || p.Magnitude == w.Magnitude && p.Object > w.Object {
 					t.Fatalf("budget %d: %s (%g) before %s (%g)", budget, p.Object, p.Magnitude, w.Object, w.Magnitude)
 				}

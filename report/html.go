@@ -520,12 +520,7 @@ func chartTier(k plot.Kind) int {
 // linked, the charts by tier and then in page order, each while it
 // still fits.
 func embedding(p *htmlPage) error {
-	var figs []*Figure
-	for _, f := range p.Drawn() {
-		if p.same[f] == nil {
-			figs = append(figs, f)
-		}
-	}
+	figs := embeddable(p)
 	var n countingWriter
 	if err := pageTemplate.Execute(&n, p); err != nil {
 		return err
@@ -537,13 +532,11 @@ func embedding(p *htmlPage) error {
 		grow[f] = imgTagLen(f, p.Width, p.Height) - len(linkTag(f))
 		total += grow[f]
 	}
-	p.embed = make(map[*Figure]bool, len(figs))
 	if total <= room {
-		for _, f := range figs {
-			p.embed[f] = true
-		}
+		p.embed = embedAll(figs)
 		return nil
 	}
+	p.embed = make(map[*Figure]bool, len(figs))
 	// The note in the summary takes room too.
 	room -= 400
 	slices.SortStableFunc(figs, func(a, b *Figure) int { return chartTier(a.Chart.Kind) - chartTier(b.Chart.Kind) })
@@ -575,7 +568,7 @@ func WriteHTML(w io.Writer, r *Report, width, height int) error {
 	// Most pages fit with every chart embedded, embedding's first
 	// choice: written once into a buffer that stops past MaxPageBytes,
 	// and only a page that does not fit is counted and written again.
-	p.embed = embeddable(p)
+	p.embed = embedAll(embeddable(p))
 	page := cappedBuffer{max: MaxPageBytes}
 	switch err := pageTemplate.Execute(&page, p); {
 	case err == nil:
@@ -591,14 +584,23 @@ func WriteHTML(w io.Writer, r *Report, width, height int) error {
 	return pageTemplate.Execute(w, p)
 }
 
-// embeddable is every chart the page may embed: those whose PNG no
-// earlier chart has.
-func embeddable(p *htmlPage) map[*Figure]bool {
-	embed := map[*Figure]bool{}
+// embeddable is every chart the page may embed, in page order: those
+// whose PNG no earlier chart has.
+func embeddable(p *htmlPage) []*Figure {
+	var figs []*Figure
 	for _, f := range p.Drawn() {
 		if p.same[f] == nil {
-			embed[f] = true
+			figs = append(figs, f)
 		}
+	}
+	return figs
+}
+
+// embedAll embeds every one of figs.
+func embedAll(figs []*Figure) map[*Figure]bool {
+	embed := make(map[*Figure]bool, len(figs))
+	for _, f := range figs {
+		embed[f] = true
 	}
 	return embed
 }

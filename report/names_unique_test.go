@@ -16,12 +16,8 @@ func longNameInputs(t *testing.T) []string {
 	t.Helper()
 	dir := t.TempDir()
 	long := strings.Repeat("a", 70)
-	read := func(rel ...string) []byte {
-		b := testutil.ReadTestdata(t, rel...)
-		return b
-	}
 	gstat := filepath.Join(dir, long+".txt")
-	two := append(read("fb30", "shop-gstat-a-r.txt"), read("fb30", "shop-gstat-r-later.txt")...)
+	two := append(testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"), testutil.ReadTestdata(t, "fb30", "shop-gstat-r-later.txt")...)
 	if err := os.WriteFile(gstat, two, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +27,7 @@ func longNameInputs(t *testing.T) []string {
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(p, read("fb30", "shop-gbak-restore-v-st.log"), 0o644); err != nil {
+		if err := os.WriteFile(p, testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		paths = append(paths, p)

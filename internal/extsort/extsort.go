@@ -168,19 +168,6 @@ func (s *Sorter[T]) Spilled() int {
 	return s.spilled
 }
 
-// spill writes the batch as a sorted run, after the one being spilled.
-func (s *Sorter[T]) spill() error {
-	if err := s.wait(); err != nil {
-		return err
-	}
-	if err := s.spillBatch(s.batch); err != nil {
-		return err
-	}
-	clear(s.batch)
-	s.batch, s.held = s.batch[:0], 0
-	return nil
-}
-
 // spillBatch sorts batch and writes it as a sorted run.
 func (s *Sorter[T]) spillBatch(batch []T) error {
 	if len(batch) == 0 {
@@ -286,9 +273,12 @@ func (s *Sorter[T]) Each(fn func(T) error) error {
 		}
 		return nil
 	}
-	if err := s.spill(); err != nil {
+	// The last batch as a run of its own (its records can go while
+	// merging; reset empties it).
+	if err := s.spillBatch(s.batch); err != nil {
 		return err
 	}
+	clear(s.batch)
 	// The older runs first: those of the higher levels.
 	vs := slices.Clone(s.levels)
 	slices.Reverse(vs)
