@@ -227,7 +227,7 @@ func runGstat(o gstatOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		// of a table that is sorted wait in a temporary file.
 		g := view.NewGstatCSV(e.stdout, o.out.opt, o.out.vopt)
 		g.Written = st.count
-		if err := streamGstatView(stdin, o.files, th, analyze.GstatOptions{Server: srv}, g, viewErr); err != nil {
+		if err := streamGstatView(stdin, o.files, th, analyze.GstatOptions{Server: srv}, g); err != nil {
 			return err
 		}
 		return st.failure()
@@ -237,7 +237,7 @@ func runGstat(o gstatOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		// its samples waiting in a temporary file.
 		g := view.NewGstatMetrics(e.stdout, o.out.vopt)
 		g.Written = st.count
-		if err := streamGstatView(stdin, o.files, th, analyze.GstatOptions{Server: srv}, g, nil); err != nil {
+		if err := streamGstatView(stdin, o.files, th, analyze.GstatOptions{Server: srv}, g); err != nil {
 			return err
 		}
 		return st.failure()
@@ -427,16 +427,14 @@ type gstatStreamView interface {
 }
 
 // streamGstatView writes view g of every input (analyze.StreamGstat with
-// g's hooks), then closes it; an error reading an input aborts g and is
-// returned through wrap, when set.
-func streamGstatView(stdin io.Reader, files []string, th analyze.Thresholds, opt analyze.GstatOptions, g gstatStreamView, wrap func(error) error) error {
+// g's hooks), then closes it; an error reading an input aborts g. The
+// errors go through viewErr (an unknown --table, which only the CSV view
+// meets, is a usage error).
+func streamGstatView(stdin io.Reader, files []string, th analyze.Thresholds, opt analyze.GstatOptions, g gstatStreamView) error {
 	for _, name := range files {
 		if err := streamGstat(stdin, name, th, opt, g.Stream()); err != nil {
 			g.Abort()
-			if wrap != nil {
-				err = wrap(err)
-			}
-			return err
+			return viewErr(err)
 		}
 	}
 	return viewErr(g.Close())
