@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -97,13 +98,23 @@ func TestSeededFirstOperations(t *testing.T) {
 	// The same seed deals the same operations with the same inputs.
 	a, b := seededTerminal(0, 1, RunOptions{}, liveSeed), seededTerminal(0, 1, RunOptions{}, liveSeed)
 	for range 300 {
-		ka, kb := a.deck.deal(), b.deck.deal()
-		_, _, na := a.draw(ka)
-		_, _, nb := b.draw(kb)
-		if ka != kb || (na == nil) != (nb == nil) || na != nil && na.linesText() != nb.linesText() {
-			t.Fatalf("%v %v, %v %v", ka, kb, na, nb)
+		if d := nextOperations(a, b); d != "" {
+			t.Fatal(d)
 		}
 	}
+}
+
+// nextOperations deals and draws the next operation of terminals a and
+// b: "" when both deal the same kind with the same inputs (a
+// New-Order's lines), else the two kinds and New-Orders.
+func nextOperations(a, b *terminal) (differ string) {
+	ka, kb := a.deck.deal(), b.deck.deal()
+	_, _, na := a.draw(ka)
+	_, _, nb := b.draw(kb)
+	if ka != kb || (na == nil) != (nb == nil) || na != nil && na.linesText() != nb.linesText() {
+		return fmt.Sprintf("%v %v, %v %v", ka, kb, na, nb)
+	}
+	return ""
 }
 
 // A retry's back-off draws from its own generator: a terminal that met
@@ -114,11 +125,8 @@ func TestBackoffKeepsInputs(t *testing.T) {
 		if i%7 == 0 {
 			a.backoff(i % 5)
 		}
-		ka, kb := a.deck.deal(), b.deck.deal()
-		_, _, na := a.draw(ka)
-		_, _, nb := b.draw(kb)
-		if ka != kb || (na == nil) != (nb == nil) || na != nil && na.linesText() != nb.linesText() {
-			t.Fatalf("operation %d: %v %v, %v %v", i, ka, kb, na, nb)
+		if d := nextOperations(a, b); d != "" {
+			t.Fatalf("operation %d: %s", i, d)
 		}
 	}
 }

@@ -274,10 +274,10 @@ func runGbak(o gbakOpts, stdin io.Reader, stdout, stderr io.Writer) error {
 // view of the output shows (view.NewGbakKeeper). CSV has every row of its
 // one table, --all or not.
 func (o gbakOutput) keepLimits() (steps, list int) {
-	switch {
-	case o.format != view.CSV && o.opt.All:
-		return -1, -1
-	case o.format != view.CSV:
+	if o.format != view.CSV {
+		if o.opt.All {
+			return -1, -1
+		}
 		return o.top, view.GbakListTop
 	}
 	switch o.opt.Table {

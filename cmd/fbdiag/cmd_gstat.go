@@ -227,7 +227,7 @@ func runGstat(o gstatOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		// of a table that is sorted wait in a temporary file.
 		g := view.NewGstatCSV(e.stdout, o.out.opt, o.out.vopt)
 		g.Written = st.count
-		if err := streamGstatView(stdin, o.files, th, analyze.GstatOptions{Server: srv}, g, viewErr); err != nil {
+		if err := streamGstatView(stdin, o.files, th, analyze.GstatOptions{Server: srv}, g); err != nil {
 			return err
 		}
 		return st.failure()
@@ -237,7 +237,7 @@ func runGstat(o gstatOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		// its samples waiting in a temporary file.
 		g := view.NewGstatMetrics(e.stdout, o.out.vopt)
 		g.Written = st.count
-		if err := streamGstatView(stdin, o.files, th, analyze.GstatOptions{Server: srv}, g, nil); err != nil {
+		if err := streamGstatView(stdin, o.files, th, analyze.GstatOptions{Server: srv}, g); err != nil {
 			return err
 		}
 		return st.failure()
@@ -344,11 +344,6 @@ func streamGstatFile(stdin io.Reader, name string, th analyze.Thresholds, opt an
 // read (report.GstatJSON): tables as they are analysed, then totals,
 // warnings and notices.
 func streamGstatJSON(stdin io.Reader, st *gstatStream, name string, th analyze.Thresholds, opt analyze.GstatOptions) error {
-	rc, shown, err := openArg(stdin, name)
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
 	// The document is hundreds of megabytes for a big database: rather
 	// than have the terminal's guard (main's printable.Writer) scan it on
 	// this goroutine, the tables and warnings are escaped as they are
@@ -364,7 +359,7 @@ func streamGstatJSON(stdin io.Reader, st *gstatStream, name string, th analyze.T
 			g.Abort() // (an error stopped the run: its spool goes)
 		}
 	}()
-	err = analyze.StreamGstat(rc, shown, th, opt, analyze.GstatStream{
+	err := streamGstat(stdin, name, th, opt, analyze.GstatStream{
 		// Each run's document starts with its scan (Sink comes before its
 		// tables); the warnings, written after the tables, wait in a
 		// temporary file: a run can have a hundred thousand.
@@ -411,7 +406,7 @@ func streamGstatJSON(stdin io.Reader, st *gstatStream, name string, th analyze.T
 	if ferr := bw.Flush(); err == nil {
 		err = ferr
 	}
-	return noGstatErr(err, shown)
+	return err
 }
 
 // tableBuffers hold the JSON of the tables between the worker that
@@ -427,16 +422,14 @@ type gstatStreamView interface {
 }
 
 // streamGstatView writes view g of every input (analyze.StreamGstat with
-// g's hooks), then closes it; an error reading an input aborts g and is
-// returned through wrap, when set.
-func streamGstatView(stdin io.Reader, files []string, th analyze.Thresholds, opt analyze.GstatOptions, g gstatStreamView, wrap func(error) error) error {
+// g's hooks), then closes it; an error reading an input aborts g. The
+// errors go through viewErr (an unknown --table, which only the CSV view
+// meets, is a usage error).
+func streamGstatView(stdin io.Reader, files []string, th analyze.Thresholds, opt analyze.GstatOptions, g gstatStreamView) error {
 	for _, name := range files {
 		if err := streamGstat(stdin, name, th, opt, g.Stream()); err != nil {
 			g.Abort()
-			if wrap != nil {
-				err = wrap(err)
-			}
-			return err
+			return viewErr(err)
 		}
 	}
 	return viewErr(g.Close())
@@ -458,14 +451,9 @@ func streamGstat(stdin io.Reader, name string, th analyze.Thresholds, opt analyz
 // only the tables and indices the view shows (view.GstatKeeper); else
 // every table, without the parsed text.
 func streamGstatKept(stdin io.Reader, name string, th analyze.Thresholds, opt analyze.GstatOptions, bounded bool, limit int, vopt view.GstatOptions, fn func(*analyze.GstatAnalysis, *view.GstatKept) error) error {
-	rc, shown, err := openArg(stdin, name)
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
 	keep := view.NewGstatKeeper(vopt)
 	var tables []analyze.TableStats
-	err = analyze.StreamGstat(rc, shown, th, opt, analyze.GstatStream{
+	return streamGstat(stdin, name, th, opt, analyze.GstatStream{
 		WarningLimit: limit,
 		Table: func(a *analyze.GstatAnalysis, t *analyze.TableStats) error {
 			if bounded {
@@ -490,7 +478,6 @@ func streamGstatKept(stdin io.Reader, name string, th analyze.Thresholds, opt an
 			return fn(a, nil)
 		},
 	})
-	return noGstatErr(err, shown)
 }
 
 // gstatStream prints analyses one behind the reading: the title of the

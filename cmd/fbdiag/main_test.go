@@ -43,12 +43,19 @@ const peakRSSEnv = "FBDIAG_TEST_PEAK_RSS_FILE"
 // fbdiagCommand is fbdiag args as a process of its own.
 func fbdiagCommand(t testing.TB, args ...string) *exec.Cmd {
 	t.Helper()
+	return testBinaryCommand(t, helperEnv+"=1", args...)
+}
+
+// testBinaryCommand is the test binary run with args, in this process's
+// environment with env (NAME=value) added.
+func testBinaryCommand(t testing.TB, env string, args ...string) *exec.Cmd {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(exe, args...)
-	cmd.Env = append(os.Environ(), helperEnv+"=1")
+	cmd.Env = append(os.Environ(), env)
 	return cmd
 }
 
@@ -79,10 +86,6 @@ func inProcessOfItsOwn(t *testing.T) bool {
 	if os.Getenv(ownProcessEnv) == t.Name() {
 		return true
 	}
-	exe, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
 	args := []string{"-test.run=^" + regexp.QuoteMeta(t.Name()) + "$", "-test.v=true", "-test.count=1"}
 	if testing.Short() {
 		args = append(args, "-test.short")
@@ -90,8 +93,7 @@ func inProcessOfItsOwn(t *testing.T) bool {
 	if d, ok := t.Deadline(); ok {
 		args = append(args, "-test.timeout="+time.Until(d).Round(time.Second).String())
 	}
-	cmd := exec.CommandContext(t.Context(), exe, args...)
-	cmd.Env = append(os.Environ(), ownProcessEnv+"="+t.Name())
+	cmd := withContext(t.Context(), testBinaryCommand(t, ownProcessEnv+"="+t.Name(), args...))
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	start := time.Now()
@@ -99,7 +101,7 @@ func inProcessOfItsOwn(t *testing.T) bool {
 		t.Fatal(err)
 	}
 	t.Parallel()
-	err = cmd.Wait()
+	err := cmd.Wait()
 	log := strings.TrimRight(out.String(), "\n")
 	switch {
 	case err != nil:

@@ -22,18 +22,18 @@ func removeTempOnSignal() (stop func()) {
 	ended := make(chan struct{})
 	go func() {
 		defer close(ended)
+		var sig os.Signal
 		select {
-		case sig := <-ch:
-			atomicfile.AbortAll()
-			endBy(sig)
+		case sig = <-ch:
 		case <-done:
 			select {
-			case sig := <-ch:
-				atomicfile.AbortAll()
-				endBy(sig)
+			case sig = <-ch: // (it came as the watch was ending)
 			default:
+				return
 			}
 		}
+		atomicfile.AbortAll()
+		endBy(sig)
 	}()
 	return func() {
 		signal.Stop(ch)
