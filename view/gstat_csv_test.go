@@ -3,14 +3,12 @@ package view
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/analyze"
-	"github.com/fbdiag/fbdiag/internal/bigfile"
 	"github.com/fbdiag/fbdiag/internal/extsort"
+	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -24,19 +22,10 @@ import (
 func TestGstatCSVAgrees(t *testing.T) {
 	defer func(b, f int) { csvRowBudget, extsort.FanIn = b, f }(csvRowBudget, extsort.FanIn)
 	csvRowBudget, extsort.FanIn = 4<<10, 4
-	read := func(name string) []byte {
-		b, err := os.ReadFile(filepath.Join("..", "testdata", "fb30", name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	src, enc := read("shop-gstat-a-r.txt"), read("shop-gstat-e.txt")
-	var big bytes.Buffer
-	if _, err := bigfile.Gstat(&big, src, 1<<20); err != nil {
-		t.Fatal(err)
-	}
-	multi := append(append(append([]byte{}, src...), big.Bytes()...), enc...)
+	read := func(name string) []byte { return testutil.ReadTestdata(t, "fb30", name) }
+	src, big := testutil.BigGstat(t, 1<<20)
+	enc := read("shop-gstat-e.txt")
+	multi := append(append(append([]byte{}, src...), big...), enc...)
 	// CUSTOMER printed twice, its index CUSTOMER_LAST 5 levels deep the
 	// second time: both copies rank with the worse's warning (index-deep).
 	s := string(src)
@@ -46,7 +35,7 @@ func TestGstatCSVAgrees(t *testing.T) {
 	inputs := []struct {
 		name string
 		data []byte
-	}{{"a-r", src}, {"e", enc}, {"i", read("shop-gstat-i.txt")}, {"big", big.Bytes()}, {"multi", multi}, {"twice", twice}}
+	}{{"a-r", src}, {"e", enc}, {"i", read("shop-gstat-i.txt")}, {"big", big}, {"multi", multi}, {"twice", twice}}
 	th := analyze.NewThresholds()
 	for _, in := range inputs {
 		reps, err := parse.ReadGstat(bytes.NewReader(in.data), in.name)

@@ -3,15 +3,13 @@ package view
 import (
 	"bytes"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/analyze"
-	"github.com/fbdiag/fbdiag/internal/bigfile"
 	"github.com/fbdiag/fbdiag/internal/extsort"
+	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -26,18 +24,9 @@ import (
 func TestGstatMetricsAgrees(t *testing.T) {
 	defer func(b, f int) { metricBudget, extsort.FanIn = b, f }(metricBudget, extsort.FanIn)
 	metricBudget, extsort.FanIn = 4<<10, 4
-	read := func(dir, name string) []byte {
-		b, err := os.ReadFile(filepath.Join("..", "testdata", dir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	src, later := read("fb30", "shop-gstat-a-r.txt"), read("fb30", "shop-gstat-r-later.txt")
-	var big bytes.Buffer
-	if _, err := bigfile.Gstat(&big, src, 1<<20); err != nil {
-		t.Fatal(err)
-	}
+	read := func(dir, name string) []byte { return testutil.ReadTestdata(t, dir, name) }
+	src, big := testutil.BigGstat(t, 1<<20)
+	later := read("fb30", "shop-gstat-r-later.txt")
 	s := string(src)
 	start, end := strings.Index(s, "CUSTOMER (129)\n"), strings.Index(s, "DOCS (133)\n")
 	twice := []byte(s[:end] + s[start:end] + s[end:])
@@ -45,15 +34,14 @@ func TestGstatMetricsAgrees(t *testing.T) {
 	// The big database's first table printed again before its last: the
 	// error comes some 60 KB into the exposition, which has written what
 	// its buffer held before.
-	heads := regexp.MustCompile(`(?m)^\S.* \(\d+\)$`).FindAllIndex(big.Bytes(), -1)
-	b := big.Bytes()
+	heads := regexp.MustCompile(`(?m)^\S.* \(\d+\)$`).FindAllIndex(big, -1)
 	first, last := heads[0][0], heads[len(heads)-1][0]
-	twiceBig := join(b[:last], b[first:heads[1][0]], b[last:])
+	twiceBig := join(big[:last], big[first:heads[1][0]], big[last:])
 	inputs := []struct {
 		name string
 		data []byte
 	}{
-		{"a-r", src}, {"big", big.Bytes()}, {"big+later", join(big.Bytes(), later)},
+		{"a-r", src}, {"big", big}, {"big+later", join(big, later)},
 		{"two databases", join(src, read("growth", "grow-20-a-r.txt"), later)}, {"twice", twice},
 		{"twice big", twiceBig},
 	}
