@@ -135,13 +135,6 @@ func appendFloatES6(b []byte, f float64) []byte {
 	return b
 }
 
-// load8 is the eight bytes of s from i, little-endian (one load).
-func load8(s string, i int) uint64 {
-	s = s[i : i+8]
-	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-}
-
 // plainJSON8 reports whether the eight bytes of x are all ASCII that a
 // JSON string holds as it is: none has its high bit set, none is below
 // 0x20 (subtracting 0x20 from each borrows only where a byte is smaller),
@@ -166,7 +159,7 @@ func appendString(b []byte, s string, guard bool) []byte {
 	for i := 0; i < len(s); {
 		// Eight bytes at a time while none needs a thought: the reasons
 		// and advice of a big run's warnings are a hundred megabytes.
-		for i+8 <= len(s) && plainJSON8(load8(s, i)) {
+		for i+8 <= len(s) && plainJSON8(printable.Load8(s, i)) {
 			i += 8
 		}
 		if i >= len(s) {

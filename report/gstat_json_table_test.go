@@ -258,7 +258,7 @@ func TestPlainJSON8(t *testing.T) {
 		for _, c := range w {
 			want = want && plain(c)
 		}
-		if got := plainJSON8(load8(string(w[:]), 0)); got != want {
+		if got := plainJSON8(printable.Load8(string(w[:]), 0)); got != want {
 			t.Fatalf("plainJSON8(%q) = %v", w[:], got)
 		}
 	}

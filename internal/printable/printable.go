@@ -24,7 +24,7 @@ func String(s string) string {
 	for i < len(s) {
 		// Eight bytes at a time while all are printable ASCII: the reasons
 		// and advice of a big run's warnings are a hundred megabytes.
-		for i+8 <= len(s) && printable8(load8(s, i)) {
+		for i+8 <= len(s) && printable8(Load8(s, i)) {
 			i += 8
 		}
 		if i >= len(s) {
@@ -149,8 +149,9 @@ func printable8(x uint64) bool {
 	return (x|(x-0x20*ones)|(x+ones))&highs == 0
 }
 
-// load8 is the eight bytes of s from i, little-endian (one load).
-func load8(s string, i int) uint64 {
+// Load8 is the eight bytes of s from i, little-endian, read in one load:
+// the word String and report's JSON strings scan eight bytes at a time.
+func Load8(s string, i int) uint64 {
 	s = s[i : i+8]
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
