@@ -288,10 +288,7 @@ func (g *GstatCSV) indexRows(ixs []analyze.IndexStats) []csvIndexPrep {
 // table takes one analysed table of run a.
 func (g *GstatCSV) table(a *analyze.GstatAnalysis, t *analyze.TableStats) error {
 	r := g.runOf(a)
-	p, ok := a.Prepared().(*csvPrep)
-	if !ok {
-		p = g.prepare(t)
-	}
+	p := a.Prepared().(*csvPrep) // (Stream's Prepare made it on a worker)
 	switch g.rows {
 	case "tables":
 		rank := int64(0)

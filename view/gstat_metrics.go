@@ -231,12 +231,9 @@ func (g *GstatMetrics) prepare(t *analyze.TableStats, ixs []analyze.IndexStats) 
 	return p
 }
 
-func (g *GstatMetrics) table(a *analyze.GstatAnalysis, t *analyze.TableStats) error {
+func (g *GstatMetrics) table(a *analyze.GstatAnalysis, _ *analyze.TableStats) error {
 	g.start(a)
-	p, ok := a.Prepared().(*metricPrep)
-	if !ok {
-		p = g.prepare(t, t.Indices)
-	}
+	p := a.Prepared().(*metricPrep) // (Stream's Prepare made it on a worker)
 	err := g.add(a, p)
 	metricPreps.Put(p) // (add copied its samples and hashes)
 	return err
