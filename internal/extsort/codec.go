@@ -37,6 +37,14 @@ type Fields struct {
 // NewFields reads the record b.
 func NewFields(b []byte) *Fields { return &Fields{b: b} }
 
+// Reset reads the record b with f: a Fields of the caller's (NewFields
+// allocates one).
+func (f *Fields) Reset(b []byte) { *f = Fields{b: b} }
+
+// ErrSoFar is the first error of the fields read: a record whose front
+// alone is read (a sort key) leaves the rest unread.
+func (f *Fields) ErrSoFar() error { return f.err }
+
 // Err is the first error, or an error when bytes are left over.
 func (f *Fields) Err() error {
 	if f.err == nil && len(f.b) > 0 {

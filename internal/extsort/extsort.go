@@ -174,9 +174,9 @@ func (s *Sorter[T]) spillBatch(batch []T) error {
 		return nil
 	}
 	s.sortBatch(batch)
-	err := s.write(0, func(put func(T) error) error {
+	err := s.write(0, func(put func(T, []byte) error) error {
 		for _, t := range batch {
-			if err := put(t); err != nil {
+			if err := put(t, nil); err != nil {
 				return err
 			}
 		}
@@ -194,8 +194,9 @@ func (s *Sorter[T]) spillBatch(batch []T) error {
 	return nil
 }
 
-// write adds a run to level l: the records each passes to put.
-func (s *Sorter[T]) write(l int, each func(put func(T) error) error) error {
+// write adds a run to level l: the records each passes to put, or their
+// bytes (Codec.Append's) when it passes them.
+func (s *Sorter[T]) write(l int, each func(put func(T, []byte) error) error) error {
 	for len(s.levels) <= l {
 		s.levels = append(s.levels, &level{})
 	}
@@ -209,8 +210,8 @@ func (s *Sorter[T]) write(l int, each func(put func(T) error) error) error {
 	}
 	w := bufio.NewWriterSize(io.NewOffsetWriter(v.file, v.end), 64<<10)
 	var n int64
-	err := each(func(t T) error {
-		k, err := s.put(w, t)
+	err := each(func(t T, raw []byte) error {
+		k, err := s.put(w, t, raw)
 		n += k
 		return err
 	})
@@ -225,26 +226,29 @@ func (s *Sorter[T]) write(l int, each func(put func(T) error) error) error {
 	return nil
 }
 
-// put writes one record: its length, then its bytes.
-func (s *Sorter[T]) put(w io.Writer, t T) (int64, error) {
-	s.buf = s.codec.Append(s.buf[:0], t)
+// put writes one record: its length, then its bytes, raw when they are
+// given (a record read back), else the codec's.
+func (s *Sorter[T]) put(w *bufio.Writer, t T, raw []byte) (int64, error) {
+	if raw == nil {
+		s.buf = s.codec.Append(s.buf[:0], t)
+		raw = s.buf
+	}
 	var head [binary.MaxVarintLen64]byte
-	h := binary.PutUvarint(head[:], uint64(len(s.buf)))
-	if _, err := w.Write(head[:h]); err != nil {
+	h := binary.PutUvarint(head[:], uint64(len(raw)))
+	w.Write(head[:h])
+	_, err := w.Write(raw) // (a bufio.Writer's error sticks: one check)
+	if err != nil {
 		return 0, err
 	}
-	if _, err := w.Write(s.buf); err != nil {
-		return 0, err
-	}
-	return int64(h + len(s.buf)), nil
+	return int64(h + len(raw)), nil
 }
 
 // compact merges the runs of level l into one run of level l+1 and
 // empties level l's file.
 func (s *Sorter[T]) compact(l int) error {
 	v := s.levels[l]
-	err := s.write(l+1, func(put func(T) error) error {
-		return s.merge([]*level{v}, put)
+	err := s.write(l+1, func(put func(T, []byte) error) error {
+		return s.merge([]*level{v}, put) // (their bytes: not encoded again)
 	})
 	if err != nil {
 		return err
@@ -260,6 +264,15 @@ func (s *Sorter[T]) compact(l int) error {
 // temporary files go) for the next records. The first error stops it. A
 // record read back from a file is valid until fn returns (Codec.Decode).
 func (s *Sorter[T]) Each(fn func(T) error) error {
+	return s.EachRaw(func(t T, _ []byte) error { return fn(t) })
+}
+
+// EachRaw is Each that also passes, for a record read back from a file,
+// the bytes it was read from (Codec.Append's), valid as the record is
+// until fn returns: a consumer can hand them to another goroutine to
+// decode. raw is nil for records that never left memory (all of them
+// when the sorter wrote no file).
+func (s *Sorter[T]) EachRaw(fn func(t T, raw []byte) error) error {
 	defer s.reset()
 	if err := s.wait(); err != nil {
 		return err
@@ -267,7 +280,7 @@ func (s *Sorter[T]) Each(fn func(T) error) error {
 	if len(s.levels) == 0 {
 		s.sortBatch(s.batch)
 		for _, t := range s.batch {
-			if err := fn(t); err != nil {
+			if err := fn(t, nil); err != nil {
 				return err
 			}
 		}
@@ -287,7 +300,7 @@ func (s *Sorter[T]) Each(fn func(T) error) error {
 
 // merge passes fn the records of the runs of levels vs in order; a tie
 // goes to the earlier run (vs oldest first), which keeps the sort stable.
-func (s *Sorter[T]) merge(vs []*level, fn func(T) error) error {
+func (s *Sorter[T]) merge(vs []*level, fn func(T, []byte) error) error {
 	h := &cursors[T]{cmp: s.cmp}
 	runs := 0
 	for _, v := range vs {
@@ -311,7 +324,7 @@ func (s *Sorter[T]) merge(vs []*level, fn func(T) error) error {
 	heap.Init(h)
 	for len(h.cs) > 0 {
 		c := h.cs[0]
-		if err := fn(c.cur); err != nil {
+		if err := fn(c.cur, c.raw); err != nil {
 			return err
 		}
 		ok, err := c.next(s.codec)
@@ -373,11 +386,14 @@ func removeTemp(f *os.File, named bool) {
 type cursor[T any] struct {
 	run int
 	r   *bufio.Reader
-	buf []byte
+	buf []byte // a record longer than r's buffer
+	raw []byte // cur's bytes: in r's buffer or buf
 	cur T
 }
 
-// next reads the run's next record into cur; false at its end.
+// next reads the run's next record into cur; false at its end. The
+// record's bytes are those in the reader's buffer when they fit (read
+// in place: valid until the next read), else a copy.
 func (c *cursor[T]) next(codec Codec[T]) (bool, error) {
 	n, err := binary.ReadUvarint(c.r)
 	if errors.Is(err, io.EOF) {
@@ -386,11 +402,22 @@ func (c *cursor[T]) next(codec Codec[T]) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("sorting: reading back: %w", err)
 	}
-	c.buf = slices.Grow(c.buf[:0], int(n))[:n]
-	if _, err := io.ReadFull(c.r, c.buf); err != nil {
+	if n <= uint64(c.r.Size()) {
+		if c.raw, err = c.r.Peek(int(n)); err == nil {
+			c.r.Discard(int(n))
+		}
+	} else {
+		c.buf = slices.Grow(c.buf[:0], int(n))[:n]
+		_, err = io.ReadFull(c.r, c.buf)
+		c.raw = c.buf
+	}
+	if err != nil {
+		if err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
 		return false, fmt.Errorf("sorting: reading back: %w", err)
 	}
-	c.cur, err = codec.Decode(c.buf)
+	c.cur, err = codec.Decode(c.raw)
 	if err != nil {
 		return false, fmt.Errorf("sorting: reading back: %w", err)
 	}

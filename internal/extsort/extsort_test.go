@@ -236,3 +236,58 @@ func TestSorterSortWith(t *testing.T) {
 		t.Errorf("wrote %d runs, want 100 of 100 numbers", s.Spilled())
 	}
 }
+
+// EachRaw passes each record read back with the bytes Codec.Append made
+// of it, records longer than a run's read buffer included (those are
+// copied, the others read in place), and nil bytes for records that
+// never left memory.
+func TestEachRaw(t *testing.T) {
+	defer func(n int) { FanIn = n }(FanIn)
+	FanIn = 4
+	for _, budget := range []int{64 << 10, 1 << 30} {
+		s := New(byKey, recCodec, budget)
+		rng := rand.New(rand.NewPCG(3, 4))
+		var want []rec
+		long := 0
+		for i := range 3000 {
+			n := 1 + rng.IntN(40)
+			if i%500 == 7 {
+				n = maxReadBuffer + 1 + rng.IntN(1000) // past any run's buffer
+				long++
+			}
+			r := rec{key: rng.Int64N(100), name: strings.Repeat(string(rune('a'+i%26)), n), seq: int64(i)}
+			want = append(want, r)
+			if err := s.Add(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		slices.SortStableFunc(want, byKey)
+		var got []rec
+		raws, nils := 0, 0
+		err := s.EachRaw(func(r rec, raw []byte) error {
+			got = append(got, r)
+			if raw == nil {
+				nils++
+				return nil
+			}
+			raws++
+			if enc := recCodec.Append(nil, r); string(enc) != string(raw) {
+				t.Fatalf("record %d (%d bytes of name): raw bytes differ from its encoding", r.seq, len(r.name))
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("budget %d: records out of order", budget)
+		}
+		spilled := budget < 1<<20
+		if spilled && (raws != len(want) || nils != 0) || !spilled && (nils != len(want) || raws != 0) {
+			t.Errorf("budget %d: %d records with their bytes, %d without; want all %s", budget, raws, nils, map[bool]string{true: "with", false: "without"}[spilled])
+		}
+		if long != 6 {
+			t.Fatalf("%d long records, want 6", long)
+		}
+	}
+}
