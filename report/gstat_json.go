@@ -2,10 +2,12 @@ package report
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
@@ -48,30 +50,45 @@ var spoolBudget = 2 << 20
 const maxSources = 1024
 
 // spooled is a warning and the order it fired in: the sorter orders
-// them as analyze.SortWarnings, ties in that order.
+// them as analyze.SortWarnings, ties in that order. Its key is copied
+// out of the warning so that comparing two reads no further; w is the
+// warning while it waits in memory, nil once read back from the spool
+// (the key alone is decoded: the tail decodes the rest, decodeWarning).
 type spooled struct {
-	id   int
-	rank int // the severity's
-	w    *analyze.Warning
+	id                  int
+	rank                int // the severity's
+	mag                 float64
+	rule, object, table string
+	w                   *analyze.Warning
 }
 
-// compareSpooled orders as analyze.CompareWarningKeys, then by id. Most
-// warnings differ in severity or magnitude, CompareWarningKeys's first
-// criteria, compared here without building the keys.
+// spooledOf is w, the id-th warning, as it waits in memory.
+func spooledOf(id int, w *analyze.Warning) spooled {
+	return spooled{id: id, rank: w.Severity.Rank(), mag: w.Magnitude, rule: w.Rule, object: w.Object, table: w.Table, w: w}
+}
+
+// compareSpooled orders as analyze.CompareWarningKeys, then by id.
 func compareSpooled(a, b spooled) int {
 	if a.rank != b.rank {
 		return cmp.Compare(b.rank, a.rank)
 	}
-	if c := cmp.Compare(b.w.Magnitude, a.w.Magnitude); c != 0 {
+	if c := cmp.Compare(b.mag, a.mag); c != 0 {
 		return c
 	}
-	if c := analyze.CompareWarningKeys(a.w.Key(), b.w.Key()); c != 0 {
+	if c := cmp.Compare(a.rule, b.rule); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.object, b.object); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.table, b.table); c != 0 {
 		return c
 	}
 	return cmp.Compare(a.id, b.id)
 }
 
 // codec spools a warning's fields, its source by number when it has one.
+// Decode reads the key alone; decodeWarning reads the whole warning.
 func (g *GstatJSON) codec() extsort.Codec[spooled] {
 	return extsort.Codec[spooled]{
 		Append: func(b []byte, r spooled) []byte {
@@ -82,12 +99,12 @@ func (g *GstatJSON) codec() extsort.Codec[spooled] {
 			b = extsort.AppendString(b, w.Kind)
 			b = extsort.AppendString(b, w.Object)
 			b = extsort.AppendString(b, w.Table)
+			b = extsort.AppendFloat(b, w.Magnitude)
 			b = extsort.AppendFloat(b, w.Value)
 			b = extsort.AppendFloat(b, w.Threshold)
 			b = extsort.AppendString(b, w.Unit)
 			b = extsort.AppendString(b, w.Reason)
 			b = extsort.AppendString(b, w.Advice)
-			b = extsort.AppendFloat(b, w.Magnitude)
 			n, ok := g.sources[w.Source]
 			if !ok && len(g.sourceAt) < maxSources {
 				if g.sources == nil {
@@ -103,33 +120,43 @@ func (g *GstatJSON) codec() extsort.Codec[spooled] {
 			return extsort.AppendString(extsort.AppendInt(b, -1), w.Source)
 		},
 		Decode: func(b []byte) (spooled, error) {
-			f := extsort.NewFields(b)
-			w := new(analyze.Warning)
-			r := spooled{id: int(f.Int()), w: w}
-			w.Rule, w.Severity, w.Kind, w.Object, w.Table = f.Ref(), analyze.Severity(f.Ref()), f.Ref(), f.Ref(), f.Ref()
-			r.rank = w.Severity.Rank()
-			w.Value, w.Threshold = f.Float(), f.Float()
-			w.Unit, w.Reason, w.Advice = f.Ref(), f.Ref(), f.Ref()
-			w.Magnitude = f.Float()
-			switch n := f.Int(); {
-			case n == -1:
-				w.Source = f.Ref()
-			case n >= 0 && n < int64(len(g.sourceAt)):
-				w.Source = g.sourceAt[n]
-			default:
-				return r, fmt.Errorf("spooled warning %d: no source %d", r.id, n)
-			}
-			return r, f.Err()
+			var f extsort.Fields
+			f.Reset(b)
+			r := spooled{id: int(f.Int())}
+			r.rule, r.rank = f.Ref(), analyze.Severity(f.Ref()).Rank()
+			f.Ref() // (kind)
+			r.object, r.table, r.mag = f.Ref(), f.Ref(), f.Float()
+			return r, f.ErrSoFar()
 		},
 		// The warning, its record and its strings but the source, a
 		// threshold's (analyze.Threshold.Source) that every warning of the
 		// rule shares.
 		Size: func(r spooled) int {
 			w := r.w
-			return 224 + len(w.Rule) + len(w.Severity) + len(w.Kind) + len(w.Object) + len(w.Table) +
+			return 272 + len(w.Rule) + len(w.Severity) + len(w.Kind) + len(w.Object) + len(w.Table) +
 				len(w.Unit) + len(w.Reason) + len(w.Advice)
 		},
 	}
+}
+
+// decodeWarning reads into w the warning of a spooled record, its
+// sources numbered by sourceAt; w's strings are b's bytes.
+func decodeWarning(b []byte, w *analyze.Warning, sourceAt []string) error {
+	var f extsort.Fields
+	f.Reset(b)
+	id := f.Int()
+	w.Rule, w.Severity, w.Kind, w.Object, w.Table = f.Ref(), analyze.Severity(f.Ref()), f.Ref(), f.Ref(), f.Ref()
+	w.Magnitude, w.Value, w.Threshold = f.Float(), f.Float(), f.Float()
+	w.Unit, w.Reason, w.Advice = f.Ref(), f.Ref(), f.Ref()
+	switch n := f.Int(); {
+	case n == -1:
+		w.Source = f.Ref()
+	case n >= 0 && n < int64(len(sourceAt)):
+		w.Source = sourceAt[n]
+	default:
+		return fmt.Errorf("spooled warning %d: no source %d", id, n)
+	}
+	return f.Err()
 }
 
 // Put spools one warning.
@@ -147,7 +174,7 @@ func (g *GstatJSON) Put(id int, w analyze.Warning) error {
 		g.spool = extsort.New(compareSpooled, g.codec(), spoolBudget).
 			SortWith(func(rs []spooled) { slices.SortFunc(rs, compareSpooled) })
 	}
-	return g.spool.Add(spooled{id: id, rank: w.Severity.Rank(), w: &w})
+	return g.spool.Add(spooledOf(id, &w))
 }
 
 func finite(f float64) bool { return !math.IsNaN(f) && !math.IsInf(f, 0) }
@@ -162,7 +189,10 @@ func (g *GstatJSON) Drop(id int) error {
 }
 
 // spooledWarnings writes the spooled warnings as the "warnings" array,
-// in analyze.SortWarnings's order, and removes the spool file.
+// in analyze.SortWarnings's order, and removes the spool file. When the
+// spool went to a file, merging its runs and writing the JSON share two
+// cores: this goroutine merges and passes the records' bytes, in
+// batches, to one that decodes, encodes and writes them.
 func (g *GstatJSON) spooledWarnings() {
 	defer func() {
 		g.spool.Close()
@@ -170,22 +200,128 @@ func (g *GstatJSON) spooledWarnings() {
 	}()
 	g.raw(`  "warnings": [`)
 	n := 0
-	err := g.spool.Each(func(r spooled) error {
+	var tail *warningTail
+	err := g.spool.EachRaw(func(r spooled, raw []byte) error {
 		if g.gone[r.id] {
 			return nil // (replaced by a worse one)
 		}
-		if g.err == nil {
-			g.warning, _ = appendWarning(g.warning[:0], r.w, g.guard)
+		if raw == nil { // (in memory: no file, no tail)
+			if g.err == nil {
+				g.warning, _ = appendWarning(g.warning[:0], r.w, g.guard)
+			}
+			g.item(n, g.warning)
+			n++
+			return g.err
 		}
-		g.item(n, g.warning)
-		n++
-		return g.err
+		if tail == nil {
+			// The sources are all numbered: the records were written.
+			tail = g.startTail(n, g.sourceAt)
+		}
+		return tail.add(raw)
 	})
-	if err != nil && g.err == nil {
+	if tail != nil {
+		n = tail.close()
+	}
+	if err != nil && g.err == nil && !errors.Is(err, errTailFailed) {
 		g.err = fmt.Errorf("reading the spooled warnings: %w", err)
 	}
 	g.endArray(n)
 	g.raw(",\n")
+}
+
+// warningTail writes spooled warnings on a goroutine of its own: add
+// copies a record into the batch that fills, and a full batch goes to
+// the writer, which hands it back once written.
+type warningTail struct {
+	g       *GstatJSON
+	cur     *rawBatch
+	full    chan *rawBatch
+	free    chan *rawBatch
+	done    chan int // the writer's count of warnings written, at its end
+	failed  atomic.Bool
+	batches int
+}
+
+// rawBatch is records end to end, each ending at its ends entry.
+type rawBatch struct {
+	b    []byte
+	ends []int
+}
+
+// tailBatch is the bytes of records a batch holds before it is written
+// (a variable for the tests).
+var tailBatch = 256 << 10
+
+func (g *GstatJSON) startTail(n int, sourceAt []string) *warningTail {
+	t := &warningTail{g: g, cur: new(rawBatch), full: make(chan *rawBatch, 2),
+		free: make(chan *rawBatch, 3), done: make(chan int, 1)}
+	go func() {
+		var w analyze.Warning
+		for b := range t.full {
+			start := 0
+			for _, end := range b.ends {
+				if g.err == nil {
+					if err := decodeWarning(b.b[start:end], &w, sourceAt); err != nil {
+						g.err = fmt.Errorf("reading the spooled warnings: %w", err)
+					} else {
+						g.warning, _ = appendWarning(g.warning[:0], &w, g.guard)
+						g.item(n, g.warning)
+						n++
+					}
+				}
+				start = end
+			}
+			if g.err != nil {
+				t.failed.Store(true)
+			}
+			b.b, b.ends = b.b[:0], b.ends[:0]
+			t.free <- b
+		}
+		t.done <- n
+	}()
+	return t
+}
+
+// errTailFailed stops the merge once the writer failed (its error is
+// g.err).
+var errTailFailed = errors.New("writing the warnings failed")
+
+func (t *warningTail) add(raw []byte) error {
+	if t.failed.Load() {
+		return errTailFailed
+	}
+	b := t.cur
+	b.b = append(b.b, raw...)
+	b.ends = append(b.ends, len(b.b))
+	if len(b.b) >= tailBatch {
+		t.flush()
+	}
+	return nil
+}
+
+// flush hands the current batch to the writer and takes a free one.
+func (t *warningTail) flush() {
+	t.full <- t.cur
+	t.batches++
+	select {
+	case t.cur = <-t.free:
+	default:
+		if t.batches < cap(t.free) {
+			t.cur = new(rawBatch)
+		} else {
+			t.cur = <-t.free
+		}
+	}
+}
+
+// close writes the last batch, waits for the writer and returns how many
+// warnings the array holds.
+func (t *warningTail) close() int {
+	if len(t.cur.ends) > 0 {
+		t.full <- t.cur
+	}
+	close(t.full)
+	return <-t.done
 }
 
 // NewGstatJSON starts one run's document: file, report and header.

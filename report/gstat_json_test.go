@@ -4,14 +4,17 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
@@ -42,7 +45,7 @@ func TestGstatJSONStreamed(t *testing.T) {
 	more, _ := filepath.Glob(testutil.Testdata(t, "fb30", "shop-gstat-*.txt"))
 	files = append(files, more...)
 	runs, spilled, warnings := 0, 0, 0
-	budget, fanIn := spoolBudget, extsort.FanIn
+	budget, fanIn, batch := spoolBudget, extsort.FanIn, tailBatch
 	for _, path := range files {
 		data, err := os.ReadFile(path)
 		if err != nil {
@@ -67,10 +70,11 @@ func TestGstatJSONStreamed(t *testing.T) {
 		}
 		for mode := range 3 {
 			// 0: warnings kept by the analysis; 1: spooled; 2: spooled in
-			// runs of one warning, merged 4 at a time.
+			// runs of one warning, merged 4 at a time, and written a few
+			// hundred bytes at a time.
 			spool := mode > 0
 			if mode == 2 {
-				spoolBudget, extsort.FanIn = 1, 4
+				spoolBudget, extsort.FanIn, tailBatch = 1, 4, 500
 			}
 			var got bytes.Buffer
 			var g *GstatJSON
@@ -103,7 +107,7 @@ func TestGstatJSONStreamed(t *testing.T) {
 					return err
 				},
 			})
-			spoolBudget, extsort.FanIn = budget, fanIn
+			spoolBudget, extsort.FanIn, tailBatch = budget, fanIn, batch
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}
@@ -164,6 +168,62 @@ func TestGstatJSONDroppedWarning(t *testing.T) {
 			t.Errorf("budget %d: warnings %q, want %q", budget, got, want)
 		}
 	}
+}
+
+// A spooled run whose output fails while its warnings are written ends
+// with the writer's error, writes nothing after it, and leaves no
+// goroutine behind: the one that writes the warnings ends too.
+func TestGstatJSONWarningsWriteFails(t *testing.T) {
+	defer func(b, f, n int) { spoolBudget, extsort.FanIn, tailBatch = b, f, n }(spoolBudget, extsort.FanIn, tailBatch)
+	spoolBudget, extsort.FanIn, tailBatch = 4<<10, 4, 1<<10
+	var ws []analyze.Warning
+	for i := range 2000 {
+		ws = append(ws, analyze.Warning{Rule: "table-versions", Severity: analyze.Warn, Kind: "table",
+			Object: fmt.Sprintf("T%04d", i), Magnitude: float64(i % 7), Reason: strings.Repeat("r", 200)})
+	}
+	for _, limit := range []int{0, 10 << 10, 200 << 10} {
+		out := &failAfter{n: limit}
+		a := &analyze.GstatAnalysis{File: "x", Warnings: []analyze.Warning{}}
+		g := NewGstatJSON(out, a)
+		for i, w := range ws {
+			if err := g.Put(i, w); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := runtime.NumGoroutine()
+		err := g.Close(a)
+		if !errors.Is(err, errFull) {
+			t.Errorf("limit %d: Close = %v, want %v", limit, err, errFull)
+		}
+		if out.calls > out.okCalls+1 {
+			t.Errorf("limit %d: %d writes after the failed one", limit, out.calls-out.okCalls-1)
+		}
+		deadline := time.Now().Add(5 * time.Second) // (the writer ends just after Close returns)
+		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+		if n := runtime.NumGoroutine(); n > before {
+			t.Errorf("limit %d: %d goroutines after Close, %d before", limit, n, before)
+		}
+	}
+}
+
+var errFull = errors.New("disk full")
+
+// failAfter takes n bytes, then fails every write.
+type failAfter struct {
+	n, calls, okCalls int
+}
+
+func (f *failAfter) Write(b []byte) (int, error) {
+	f.calls++
+	if len(b) > f.n {
+		f.n = 0
+		return 0, errFull
+	}
+	f.n -= len(b)
+	f.okCalls++
+	return len(b), nil
 }
 
 // spooledDoc puts ws (each its index for id) into a run's document
@@ -326,7 +386,7 @@ func TestGstatJSONManySources(t *testing.T) {
 	}
 }
 
-// compareSpooled's shortcut on severity and magnitude orders as
+// compareSpooled, on the key spooledOf copies out of a warning, orders as
 // analyze.CompareWarningKeys, ties by id.
 func TestCompareSpooledOrder(t *testing.T) {
 	sevs := []analyze.Severity{analyze.Info, analyze.Warn, analyze.Critical, ""}
@@ -337,7 +397,7 @@ func TestCompareSpooledOrder(t *testing.T) {
 	for id := range 400 {
 		w := &analyze.Warning{Severity: sevs[r.IntN(len(sevs))], Magnitude: mags[r.IntN(len(mags))],
 			Rule: names[r.IntN(len(names))], Object: names[r.IntN(len(names))], Table: names[r.IntN(len(names))]}
-		rs = append(rs, spooled{id: id, rank: w.Severity.Rank(), w: w})
+		rs = append(rs, spooledOf(id, w))
 	}
 	for _, a := range rs {
 		for _, b := range rs {
