@@ -112,9 +112,22 @@ func (s *GstatScan) Table(t *parse.GstatTable) *TableStats {
 // input: the run's warnings, the deepest index and the totals are the
 // scan's, whoever evaluated it.
 func (s *GstatScan) add(ts TableStats, fired []Warning) *TableStats {
-	for _, w := range fired {
+	return s.addEncoded(ts, fired, nil, nil)
+}
+
+// addEncoded is add with the bytes GstatStream.EncodeWarning made of the
+// fired warnings, each ending at its ends entry (none: nil), for the
+// sink's PutEncoded.
+func (s *GstatScan) addEncoded(ts TableStats, fired []Warning, enc []byte, ends []int) *TableStats {
+	from := 0
+	for i, w := range fired {
+		if i < len(ends) {
+			s.c.encoded = enc[from:ends[i]:ends[i]]
+			from = ends[i]
+		}
 		s.c.accept(w)
 	}
+	s.c.encoded = nil
 	for j := range ts.Indices {
 		s.c.notePageSize(&ts.Indices[j])
 	}

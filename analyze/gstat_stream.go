@@ -36,6 +36,20 @@ type GstatStream struct {
 	// after it, so that per-table work (encoding it, say) shares the
 	// cores; Table finds its result in GstatAnalysis.Prepared.
 	Prepare func(t *TableStats) any
+	// EncodeWarning, when set with a Sink that is an EncodedWarningSink,
+	// appends to b the bytes of a warning a table fired, on the worker
+	// that evaluated the table: the sink's PutEncoded gets them, so
+	// that encoding a run's warnings shares the cores too.
+	EncodeWarning func(b []byte, w *Warning) []byte
+}
+
+// EncodedWarningSink is a WarningSink that takes, with each warning a
+// table fired, what GstatStream.EncodeWarning made of it; enc is valid
+// until PutEncoded returns. The warnings that fire elsewhere (header,
+// unattached indices, end of the run) come to Put.
+type EncodedWarningSink interface {
+	WarningSink
+	PutEncoded(id int, w Warning, enc []byte) error
 }
 
 // streamBatch is how many tables the parsing goroutine hands over at a
@@ -57,6 +71,10 @@ type streamEvent struct {
 	ts       TableStats
 	fired    []Warning
 	prepared any
+	// enc holds EncodeWarning's bytes of fired, each ending at its
+	// encEnds entry.
+	enc     []byte
+	encEnds []int
 	// spent is, in a batch back from the caller's goroutine, the table
 	// its event held, for the parser's pool: nothing points into it any
 	// more (TableStats copies what it needs). indices is the slice of
@@ -87,8 +105,12 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 	free := make(chan *eventBatch, cap(order)+workers)
 	stop := make(chan struct{})
 	perr := make(chan error, 1)
+	encode := s.EncodeWarning
+	if s.Sink == nil || s.CountWarnings {
+		encode = nil
+	}
 	for range workers {
-		go evaluateBatches(work, s.Prepare)
+		go evaluateBatches(work, s.Prepare, encode)
 	}
 	go func() {
 		defer close(order)
@@ -139,7 +161,7 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 			}
 			if n := len(batch.evs); n < cap(batch.evs) {
 				old := &batch.evs[:n+1][n] // the slices a worker filled before
-				ev.fired, ev.indices = old.fired, old.indices
+				ev.fired, ev.indices, ev.enc, ev.encEnds = old.fired, old.indices, old.enc, old.encEnds
 			}
 			batch.evs = append(batch.evs, ev)
 			if !end && len(batch.evs) < streamBatch {
@@ -193,7 +215,7 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 			}
 			switch {
 			case ev.table != nil:
-				t := scan.add(ev.ts, ev.fired)
+				t := scan.addEncoded(ev.ts, ev.fired, ev.enc, ev.encEnds)
 				scan.a.prepared = ev.prepared
 				ev.indices = ev.ts.Indices
 				if err = scan.Err(); err == nil && s.Table != nil {
@@ -222,7 +244,7 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 		}
 		for i := range batch.evs {
 			ev := &batch.evs[i]
-			*ev = streamEvent{fired: ev.fired[:0], spent: ev.table, indices: ev.indices}
+			*ev = streamEvent{fired: ev.fired[:0], spent: ev.table, indices: ev.indices, enc: ev.enc[:0], encEnds: ev.encEnds[:0]}
 		}
 		batch.evs, batch.done = batch.evs[:0], make(chan struct{})
 		select {
@@ -234,9 +256,9 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 }
 
 // evaluateBatches evaluates the tables of each batch with an evaluator
-// of its own per run (its own slab and fired list), then marks the batch
-// done.
-func evaluateBatches(work <-chan *eventBatch, prepare func(*TableStats) any) {
+// of its own per run (its own slab and fired list), encodes the warnings
+// they fired when encode is set, then marks the batch done.
+func evaluateBatches(work <-chan *eventBatch, prepare func(*TableStats) any, encode func([]byte, *Warning) []byte) {
 	var proto *tableEval
 	var e tableEval
 	for b := range work {
@@ -250,6 +272,13 @@ func evaluateBatches(work <-chan *eventBatch, prepare func(*TableStats) any) {
 				e.env.sl = newSlab()
 			}
 			ev.ts, ev.fired = e.table(ev.table, ev.fired, ev.indices)
+			if encode != nil {
+				ev.enc, ev.encEnds = ev.enc[:0], ev.encEnds[:0]
+				for j := range ev.fired {
+					ev.enc = encode(ev.enc, &ev.fired[j])
+					ev.encEnds = append(ev.encEnds, len(ev.enc))
+				}
+			}
 			if prepare != nil {
 				ev.prepared = prepare(&ev.ts)
 			}

@@ -163,6 +163,9 @@ type checker struct {
 	sink    WarningSink
 	sunk    *extsort.Sorter[sunk]
 	sinkErr error
+	// encoded is, while the scan accepts a table's warnings, the bytes
+	// GstatStream.EncodeWarning made of the one accepted (nil: none).
+	encoded []byte
 	// deepest is the deepest index a bigger page would make shallower,
 	// of deepN such indices (see notePageSize).
 	deepest *IndexStats

@@ -248,9 +248,14 @@ func (c *checker) fireSink(w Warning, k warningKey) {
 	}
 	id := c.sunk.Len()
 	c.omit(w.Severity)
-	if c.sinkErr = c.sunk.Add(sunk{hashKey(k), int64(id), int64(w.Severity.Rank()), w.Magnitude}); c.sinkErr == nil {
-		c.sinkErr = c.sink.Put(id, w)
+	if c.sinkErr = c.sunk.Add(sunk{hashKey(k), int64(id), int64(w.Severity.Rank()), w.Magnitude}); c.sinkErr != nil {
+		return
 	}
+	if es, ok := c.sink.(EncodedWarningSink); ok && c.encoded != nil {
+		c.sinkErr = es.PutEncoded(id, w, c.encoded)
+		return
+	}
+	c.sinkErr = c.sink.Put(id, w)
 }
 
 // dropReplaced ends a run whose warnings went to a sink: of the warnings

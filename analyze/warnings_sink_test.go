@@ -2,12 +2,14 @@ package analyze
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/extsort"
+	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -93,5 +95,59 @@ func TestSinkOneWarningPerObject(t *testing.T) {
 	}
 	if got.Totals.Warnings != len(want.Warnings) || len(want.Warnings) < 5 {
 		t.Errorf("%d warnings counted, want the analysis's %d (5 or more)", got.Totals.Warnings, len(want.Warnings))
+	}
+}
+
+// encodedSink is a recordSink that also takes encoded warnings.
+type encodedSink struct {
+	recordSink
+	enc map[int]string
+}
+
+func (s *encodedSink) PutEncoded(id int, w Warning, enc []byte) error {
+	s.enc[id] = string(enc)
+	return s.Put(id, w)
+}
+
+// With EncodeWarning, each warning a table fires reaches the sink's
+// PutEncoded with the bytes encoded from it on a worker; those of the
+// header (oat-stuck and txid-headroom, with Next raised) reach Put. The sink gets the same warnings
+// under the same ids as without.
+func TestSinkEncodedWarnings(t *testing.T) {
+	text := replace("Next transaction\t18", "Next transaction\t267401226874912")(string(testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")))
+	stream := func(encode func([]byte, *Warning) []byte) *encodedSink {
+		sink := &encodedSink{recordSink{put: map[int]Warning{}}, map[int]string{}}
+		err := StreamGstat(strings.NewReader(text), "shop", NewThresholds(), GstatOptions{}, GstatStream{
+			Sink:          func(*GstatAnalysis) WarningSink { return sink },
+			EncodeWarning: encode,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sink
+	}
+	key := func(w *Warning) string { return w.Rule + "/" + w.Object + "/" + w.Table }
+	plain := stream(nil)
+	got := stream(func(b []byte, w *Warning) []byte { return append(b, key(w)...) })
+	if len(plain.enc) != 0 {
+		t.Errorf("%d warnings encoded without EncodeWarning", len(plain.enc))
+	}
+	if !maps.EqualFunc(got.put, plain.put, func(a, b Warning) bool { return a == b }) {
+		t.Errorf("the sink got %d warnings with EncodeWarning, %d without, or not the same", len(got.put), len(plain.put))
+	}
+	var unencoded []string
+	for id, w := range got.put {
+		enc, ok := got.enc[id]
+		if !ok {
+			unencoded = append(unencoded, w.Rule)
+			continue
+		}
+		if enc != key(&w) {
+			t.Errorf("warning %d (%s) came with the bytes of %q", id, key(&w), enc)
+		}
+	}
+	slices.Sort(unencoded)
+	if len(got.enc) != 9 || !slices.Equal(unencoded, []string{"oat-stuck", "txid-headroom"}) {
+		t.Errorf("%d warnings encoded, want 9; not encoded: %q, want the header's oat-stuck and txid-headroom", len(got.enc), unencoded)
 	}
 }

@@ -176,6 +176,7 @@ func (g *GstatCSV) Stream() analyze.GstatStream {
 	}
 	if g.rows == "warnings" {
 		s.Sink = g.sink
+		s.EncodeWarning = appendWarningRow // (on the workers)
 	} else {
 		s.CountWarnings = true
 	}
@@ -224,8 +225,18 @@ func (g *GstatCSV) sink(a *analyze.GstatAnalysis) analyze.WarningSink {
 type warningRows gstatCSVRun
 
 func (r *warningRows) Put(id int, w analyze.Warning) error {
+	return r.PutEncoded(id, w, appendWarningRow(nil, &w))
+}
+
+// PutEncoded spools warning w with its row, made by appendWarningRow.
+func (r *warningRows) PutEncoded(id int, w analyze.Warning, row []byte) error {
 	return r.rows.Add(csvRow{rank: int64(w.Severity.Rank()), mag: w.Magnitude, s: [3]string{w.Rule, w.Object, w.Table},
-		id: int64(id), line: string(appendCSVRow(nil, findingsColumns, findingCells(GstatFinding(w))))})
+		id: int64(id), line: string(row)})
+}
+
+// appendWarningRow appends w's row of the warnings table.
+func appendWarningRow(b []byte, w *analyze.Warning) []byte {
+	return appendCSVRow(b, findingsColumns, findingCells(GstatFinding(*w)))
 }
 
 func (r *warningRows) Drop(id int) error {
