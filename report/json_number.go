@@ -1,10 +1,15 @@
 package report
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // appendInt is strconv.AppendInt(b, v, 10) with the digits written in
 // place: a big gstat run writes some twenty million numbers, and
 // strconv's copy of each from its own buffer was 3 % of the JSON's CPU.
+// b is resliced over its spare capacity, not extended with zeros: the
+// zeroing was 7 % of a table's encoding.
 func appendInt(b []byte, v int64) []byte {
 	u := uint64(v)
 	if v < 0 {
@@ -19,7 +24,7 @@ func appendInt(b []byte, v int64) []byte {
 		n++
 	}
 	at := len(b)
-	b = append(b, make([]byte, n)...) // (grows b without allocating)
+	b = slices.Grow(b, n)[:at+n]
 	for i := at + n - 1; i >= at; i-- {
 		b[i] = byte('0' + u%10)
 		u /= 10

@@ -16,11 +16,29 @@ func TestAppendInt(t *testing.T) {
 	for range 100000 {
 		vs = append(vs, int64(r.Uint64()), r.Int64N(1e7))
 	}
+	spare := make([]byte, 3, 64) // (room to write in place)
+	copy(spare, "x: ")
 	for _, v := range vs {
-		pre := []byte("x: ")
-		got := string(appendInt(pre, v))
-		if want := string(strconv.AppendInt(pre, v, 10)); got != want {
-			t.Fatalf("appendInt(%d) = %q, want %q", v, got, want)
+		for _, pre := range [][]byte{[]byte("x: ")[:3:3], spare} {
+			got := string(appendInt(pre, v))
+			if want := string(strconv.AppendInt([]byte("x: "), v, 10)); got != want {
+				t.Fatalf("appendInt(%d) = %q, want %q", v, got, want)
+			}
+		}
+	}
+}
+
+func BenchmarkAppendInt(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	vs := make([]int64, 4096)
+	for i := range vs {
+		vs[i] = r.Int64N(1 << (4 * (i % 12)))
+	}
+	buf := make([]byte, 0, 64<<10)
+	for b.Loop() {
+		buf = buf[:0]
+		for _, v := range vs {
+			buf = appendInt(buf, v)
 		}
 	}
 }
