@@ -36,10 +36,12 @@ type GstatStream struct {
 	// after it, so that per-table work (encoding it, say) shares the
 	// cores; Table finds its result in GstatAnalysis.Prepared.
 	Prepare func(t *TableStats) any
-	// EncodeWarning, when set with a Sink that is an EncodedWarningSink,
+	// EncodeWarning, when set with a Sink (and not CountWarnings),
 	// appends to b the bytes of a warning a table fired, on the worker
-	// that evaluated the table: the sink's PutEncoded gets them, so
-	// that encoding a run's warnings shares the cores too.
+	// that evaluated the table, so that encoding a run's warnings shares
+	// the cores too: a sink that is an EncodedWarningSink gets them in
+	// PutEncoded, another ignores them. The workers call it at once: it
+	// must be safe for concurrent use.
 	EncodeWarning func(b []byte, w *Warning) []byte
 }
 

@@ -110,44 +110,55 @@ func (s *encodedSink) PutEncoded(id int, w Warning, enc []byte) error {
 }
 
 // With EncodeWarning, each warning a table fires reaches the sink's
-// PutEncoded with the bytes encoded from it on a worker; those of the
-// header (oat-stuck and txid-headroom, with Next raised) reach Put. The sink gets the same warnings
-// under the same ids as without.
+// PutEncoded with the bytes encoded from it on a worker; the others
+// reach Put: the header's (oat-stuck and txid-headroom, with Next
+// raised) before the tables, the corruption gstat reports after them.
+// The sink gets the same warnings under the same ids as without.
 func TestSinkEncodedWarnings(t *testing.T) {
-	text := replace("Next transaction\t18", "Next transaction\t267401226874912")(string(testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")))
-	stream := func(encode func([]byte, *Warning) []byte) *encodedSink {
-		sink := &encodedSink{recordSink{put: map[int]Warning{}}, map[int]string{}}
-		err := StreamGstat(strings.NewReader(text), "shop", NewThresholds(), GstatOptions{}, GstatStream{
-			Sink:          func(*GstatAnalysis) WarningSink { return sink },
-			EncodeWarning: encode,
-		})
-		if err != nil {
-			t.Fatal(err)
+	shop := replace("Next transaction\t18", "Next transaction\t267401226874912")(string(testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")))
+	corrupt := string(testutil.ReadTestdata(t, "gstat", "shop-odd-names-corrupt.txt"))
+	for _, c := range []struct {
+		name, text string
+		encoded    int
+		unencoded  []string
+	}{
+		{"shop, Next raised", shop, 9, []string{"oat-stuck", "txid-headroom"}},
+		{"shop-odd-names-corrupt.txt", corrupt, 9, []string{"corruption"}},
+	} {
+		stream := func(encode func([]byte, *Warning) []byte) *encodedSink {
+			sink := &encodedSink{recordSink{put: map[int]Warning{}}, map[int]string{}}
+			err := StreamGstat(strings.NewReader(c.text), "shop", NewThresholds(), GstatOptions{}, GstatStream{
+				Sink:          func(*GstatAnalysis) WarningSink { return sink },
+				EncodeWarning: encode,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return sink
 		}
-		return sink
-	}
-	key := func(w *Warning) string { return w.Rule + "/" + w.Object + "/" + w.Table }
-	plain := stream(nil)
-	got := stream(func(b []byte, w *Warning) []byte { return append(b, key(w)...) })
-	if len(plain.enc) != 0 {
-		t.Errorf("%d warnings encoded without EncodeWarning", len(plain.enc))
-	}
-	if !maps.EqualFunc(got.put, plain.put, func(a, b Warning) bool { return a == b }) {
-		t.Errorf("the sink got %d warnings with EncodeWarning, %d without, or not the same", len(got.put), len(plain.put))
-	}
-	var unencoded []string
-	for id, w := range got.put {
-		enc, ok := got.enc[id]
-		if !ok {
-			unencoded = append(unencoded, w.Rule)
-			continue
+		key := func(w *Warning) string { return w.Rule + "/" + w.Object + "/" + w.Table }
+		plain := stream(nil)
+		got := stream(func(b []byte, w *Warning) []byte { return append(b, key(w)...) })
+		if len(plain.enc) != 0 {
+			t.Errorf("%s: %d warnings encoded without EncodeWarning", c.name, len(plain.enc))
 		}
-		if enc != key(&w) {
-			t.Errorf("warning %d (%s) came with the bytes of %q", id, key(&w), enc)
+		if !maps.EqualFunc(got.put, plain.put, func(a, b Warning) bool { return a == b }) {
+			t.Errorf("%s: the sink got %d warnings with EncodeWarning, %d without, or not the same", c.name, len(got.put), len(plain.put))
 		}
-	}
-	slices.Sort(unencoded)
-	if len(got.enc) != 9 || !slices.Equal(unencoded, []string{"oat-stuck", "txid-headroom"}) {
-		t.Errorf("%d warnings encoded, want 9; not encoded: %q, want the header's oat-stuck and txid-headroom", len(got.enc), unencoded)
+		var unencoded []string
+		for id, w := range got.put {
+			enc, ok := got.enc[id]
+			if !ok {
+				unencoded = append(unencoded, w.Rule)
+				continue
+			}
+			if enc != key(&w) {
+				t.Errorf("%s: warning %d (%s) came with the bytes of %q", c.name, id, key(&w), enc)
+			}
+		}
+		slices.Sort(unencoded)
+		if len(got.enc) != c.encoded || !slices.Equal(unencoded, c.unencoded) {
+			t.Errorf("%s: %d warnings encoded, want %d; not encoded: %q, want %q", c.name, len(got.enc), c.encoded, unencoded, c.unencoded)
+		}
 	}
 }

@@ -206,6 +206,9 @@ func (g *GstatJSON) spooledWarnings() {
 			return nil // (replaced by a worse one)
 		}
 		if raw == nil { // (in memory: no file, no tail)
+			if tail != nil { // (EachRaw passes bytes for all or none)
+				return errors.New("a warning held in memory after spooled ones")
+			}
 			if g.err == nil {
 				g.warning, _ = appendWarning(g.warning[:0], r.w, g.guard)
 			}
@@ -222,7 +225,7 @@ func (g *GstatJSON) spooledWarnings() {
 	if tail != nil {
 		n = tail.close()
 	}
-	if err != nil && g.err == nil && !errors.Is(err, errTailFailed) {
+	if err != nil && g.err == nil { // (errTailFailed comes with g.err set)
 		g.err = fmt.Errorf("reading the spooled warnings: %w", err)
 	}
 	g.endArray(n)
@@ -233,7 +236,6 @@ func (g *GstatJSON) spooledWarnings() {
 // copies a record into the batch that fills, and a full batch goes to
 // the writer, which hands it back once written.
 type warningTail struct {
-	g       *GstatJSON
 	cur     *rawBatch
 	full    chan *rawBatch
 	free    chan *rawBatch
@@ -253,7 +255,7 @@ type rawBatch struct {
 var tailBatch = 256 << 10
 
 func (g *GstatJSON) startTail(n int, sourceAt []string) *warningTail {
-	t := &warningTail{g: g, cur: new(rawBatch), full: make(chan *rawBatch, 2),
+	t := &warningTail{cur: new(rawBatch), full: make(chan *rawBatch, 2),
 		free: make(chan *rawBatch, 3), done: make(chan int, 1)}
 	go func() {
 		var w analyze.Warning

@@ -183,6 +183,7 @@ func TestGstatJSONWarningsWriteFails(t *testing.T) {
 	}
 	for _, limit := range []int{0, 10 << 10, 200 << 10} {
 		out := &failAfter{n: limit}
+		before := runtime.NumGoroutine() // (before the sorter's own)
 		a := &analyze.GstatAnalysis{File: "x", Warnings: []analyze.Warning{}}
 		g := NewGstatJSON(out, a)
 		for i, w := range ws {
@@ -190,7 +191,6 @@ func TestGstatJSONWarningsWriteFails(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		before := runtime.NumGoroutine()
 		err := g.Close(a)
 		if !errors.Is(err, errFull) {
 			t.Errorf("limit %d: Close = %v, want %v", limit, err, errFull)

@@ -27,6 +27,9 @@ type Codec[T any] struct {
 	// Decode reads a record from the bytes Append wrote. The record may
 	// keep b (Fields.Ref, Fields.Bytes): b stays as it is until Each's fn
 	// returns for that record, then is reused; fn copies what it keeps.
+	// Decode may read only what cmp needs when the records are read with
+	// EachRaw: the sorter never encodes a record it decoded (compaction
+	// copies the bytes it read).
 	Decode func(b []byte) (T, error)
 	// Size is about how many bytes of memory the record takes.
 	Size func(t T) int
@@ -273,9 +276,10 @@ func (s *Sorter[T]) Each(fn func(T) error) error {
 
 // EachRaw is Each that also passes, for a record read back from a file,
 // the bytes it was read from (Codec.Append's), valid as the record is
-// until fn returns: a consumer can hand them to another goroutine to
-// decode. raw is nil for records that never left memory (all of them
-// when the sorter wrote no file).
+// until fn returns: a consumer can copy them for another goroutine to
+// decode. Either every record comes with its bytes or none does (raw
+// nil): none when the sorter wrote no file, since once it has, the last
+// batch is written too before the runs are merged.
 func (s *Sorter[T]) EachRaw(fn func(t T, raw []byte) error) error {
 	defer s.reset()
 	if err := s.wait(); err != nil {

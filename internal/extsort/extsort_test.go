@@ -291,3 +291,49 @@ func TestEachRaw(t *testing.T) {
 		}
 	}
 }
+
+// A codec whose Decode reads only the front of a record, as a sort key
+// (the name by reference), still gets every record's whole bytes from
+// EachRaw: compaction copies the bytes it read instead of encoding the
+// record it decoded, and a record read in place keeps its name while the
+// other runs are read.
+func TestEachRawKeyOnlyCompacted(t *testing.T) {
+	defer func(n int) { FanIn = n }(FanIn)
+	FanIn = 4
+	keyOnly := recCodec
+	keyOnly.Decode = func(b []byte) (rec, error) {
+		var f Fields
+		f.Reset(b)
+		r := rec{key: f.Int(), name: f.Ref()}
+		return r, f.ErrSoFar()
+	}
+	s := New(byKey, keyOnly, 50*40)
+	rng := rand.New(rand.NewPCG(7, 8))
+	var want []rec
+	for i := range 5000 {
+		r := rec{key: rng.Int64N(300), name: fmt.Sprintf("T%d", rng.IntN(1000)), seq: int64(i)}
+		want = append(want, r)
+		if err := s.Add(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.Spilled() < 16 || len(s.levels) < 2 {
+		t.Fatalf("%d batches in %d levels: no compaction to test", s.Spilled(), len(s.levels))
+	}
+	slices.SortStableFunc(want, byKey)
+	i := 0
+	err := s.EachRaw(func(r rec, raw []byte) error {
+		whole, err := recCodec.Decode(raw)
+		if err != nil {
+			return err
+		}
+		if whole != want[i] || r.key != want[i].key || r.name != want[i].name {
+			t.Fatalf("record %d: %+v read as %+v (key %+v), want %+v", i, raw, whole, r, want[i])
+		}
+		i++
+		return nil
+	})
+	if err != nil || i != len(want) {
+		t.Fatalf("EachRaw: %v after %d records, want %d", err, i, len(want))
+	}
+}
