@@ -3,6 +3,7 @@ package view
 import (
 	"cmp"
 	"encoding/csv"
+	"hash/maphash"
 	"io"
 	"slices"
 	"strings"
@@ -40,6 +41,9 @@ type GstatCSV struct {
 	pending *gstatCSVRun // the run read, written when the next ends
 	n       int          // runs written
 	maxHeld int
+	// reranked counts the runs whose index rows were read again by table
+	// and name (rerankIndices): a table or index printed twice.
+	reranked int
 
 	// Written, when set, gets each run's analysis before the run is
 	// written (the notices and the --fail-on count).
@@ -51,7 +55,12 @@ type gstatCSVRun struct {
 	a    *analyze.GstatAnalysis
 	rows *extsort.Sorter[csvRow]
 	gone map[int64]bool // warnings a worse one replaced
-	// named holds the indices by table and name, until the run ends.
+	// names holds, for the indices table, a hash of each index's table
+	// and name: only when one repeats (a block printed twice) do the rows
+	// go through named, by table and name, to be ranked alike
+	// (rerankIndices).
+	names *extsort.Sorter[uint64]
+	seed  maphash.Seed
 	named *extsort.Sorter[csvRow]
 	n     int64 // rows added
 }
@@ -211,7 +220,8 @@ func (g *GstatCSV) runOf(a *analyze.GstatAnalysis) *gstatCSVRun {
 		}
 		g.cur = &gstatCSVRun{a: a, rows: newCSVSorter(cmpRows)}
 		if g.rows == "indices" {
-			g.cur.named = newCSVSorter(compareIndexNames)
+			g.cur.names = extsort.New(cmp.Compare[uint64], hashCodec, csvRowBudget/8).SortWith(slices.Sort[[]uint64])
+			g.cur.seed = maphash.MakeSeed()
 		}
 	}
 	return g.cur
@@ -322,11 +332,50 @@ func (g *GstatCSV) indices(r *gstatCSVRun, ixs []analyze.IndexStats, rows []csvI
 		ix := &ixs[i]
 		rank := worst[[2]string{ix.Table, ix.Name}]
 		r.n++
-		if err := r.named.Add(csvRow{rank: int64(rank), key: rows[i].key, s: [3]string{ix.Name, ix.Table}, id: r.n, line: rows[i].line}); err != nil {
+		if err := r.rows.Add(csvRow{rank: int64(rank), key: rows[i].key, s: [3]string{ix.Name, ix.Table}, id: r.n, line: rows[i].line}); err != nil {
+			return err
+		}
+		var h maphash.Hash
+		h.SetSeed(r.seed)
+		h.WriteString(ix.Table)
+		h.WriteByte(0)
+		h.WriteString(ix.Name)
+		if err := r.names.Add(h.Sum64()); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// rerankIndices, when an index's table and name came twice (their hashes
+// repeat, or two hashes collide), reads the rows again by table and name
+// to rank each as the worst of its copies (rankIndices). Without a
+// repeat, each row keeps its own rank: the rows are sorted already.
+func (r *gstatCSVRun) rerankIndices() (again bool, err error) {
+	repeat, n := false, 0
+	var last uint64
+	err = r.names.Each(func(h uint64) error {
+		if n > 0 && h == last {
+			repeat = true
+			return errStop
+		}
+		last, n = h, n+1
+		return nil
+	})
+	if !repeat {
+		return false, err
+	}
+	r.named = newCSVSorter(compareIndexNames)
+	err = r.rows.Each(func(x csvRow) error {
+		x.s = [3]string{strings.Clone(x.s[0]), strings.Clone(x.s[1]), strings.Clone(x.s[2])}
+		x.line = strings.Clone(x.line) // (the record is the sorter's until this returns)
+		return r.named.Add(x)
+	})
+	if err != nil {
+		return true, err
+	}
+	r.rows = newCSVSorter(compareTableRows)
+	return true, r.rankIndices()
 }
 
 // rankIndices ranks each index row by the worst warning of the rows of
@@ -372,8 +421,12 @@ func (g *GstatCSV) run(a *analyze.GstatAnalysis) error {
 		if err := g.indices(r, ixs, g.indexRows(ixs), a.UnattachedWarnings()); err != nil {
 			return err
 		}
-		if err := r.rankIndices(); err != nil {
+		again, err := r.rerankIndices()
+		if err != nil {
 			return err
+		}
+		if again {
+			g.reranked++
 		}
 	}
 	g.cur = nil
@@ -402,6 +455,9 @@ func (g *GstatCSV) Abort() {
 			r.rows.Close()
 			if r.named != nil {
 				r.named.Close()
+			}
+			if r.names != nil {
+				r.names.Close()
 			}
 		}
 	}
