@@ -352,17 +352,7 @@ func (g *GstatCSV) indices(r *gstatCSVRun, ixs []analyze.IndexStats, rows []csvI
 // to rank each as the worst of its copies (rankIndices). Without a
 // repeat, each row keeps its own rank: the rows are sorted already.
 func (r *gstatCSVRun) rerankIndices() (again bool, err error) {
-	repeat, n := false, 0
-	var last uint64
-	err = r.names.Each(func(h uint64) error {
-		if n > 0 && h == last {
-			repeat = true
-			return errStop
-		}
-		last, n = h, n+1
-		return nil
-	})
-	if !repeat {
+	if repeat, err := hashRepeats(r.names); !repeat {
 		return false, err
 	}
 	r.named = newCSVSorter(compareIndexNames)

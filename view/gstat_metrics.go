@@ -306,6 +306,25 @@ func (g *GstatMetrics) Abort() {
 	g.hashes.Close()
 }
 
+// hashRepeats reads the hashes of s in order (emptying it) and says
+// whether one comes twice.
+func hashRepeats(s *extsort.Sorter[uint64]) (bool, error) {
+	repeat, n := false, 0
+	var last uint64
+	err := s.Each(func(h uint64) error {
+		if n > 0 && h == last {
+			repeat = true
+			return errStop
+		}
+		last, n = h, n+1
+		return nil
+	})
+	if repeat {
+		return true, nil
+	}
+	return false, err
+}
+
 // duplicates finds, in each family, the first sample of the run (made of
 // segs) whose labels an earlier sample of the family has (a table or
 // index printed twice): its place among the family's samples of the run,
@@ -316,17 +335,7 @@ func (g *GstatMetrics) duplicates(segs []metricSeg) (dup [objectFamilies]int64, 
 	for f := range dup {
 		dup[f] = -1
 	}
-	repeat, n := false, 0
-	var last uint64
-	err = g.hashes.Each(func(h uint64) error {
-		if n > 0 && h == last {
-			repeat = true
-			return errStop
-		}
-		last, n = h, n+1
-		return nil
-	})
-	if !repeat {
+	if repeat, err := hashRepeats(g.hashes); !repeat {
 		return dup, err
 	}
 	for f := range dup {
