@@ -209,10 +209,7 @@ func (g *GstatJSON) spooledWarnings() {
 			if tail != nil { // (EachRaw passes bytes for all or none)
 				return errors.New("a warning held in memory after spooled ones")
 			}
-			if g.err == nil {
-				g.warning, _ = appendWarning(g.warning[:0], r.w, g.guard)
-			}
-			g.item(n, g.warning)
+			g.writeWarning(n, r.w)
 			n++
 			return g.err
 		}
@@ -232,16 +229,24 @@ func (g *GstatJSON) spooledWarnings() {
 	g.raw(",\n")
 }
 
+// writeWarning writes w as the n-th element of the warnings array.
+func (g *GstatJSON) writeWarning(n int, w *analyze.Warning) {
+	if g.err == nil {
+		g.warning, _ = appendWarning(g.warning[:0], w, g.guard)
+	}
+	g.item(n, g.warning)
+}
+
 // warningTail writes spooled warnings on a goroutine of its own: add
 // copies a record into the batch that fills, and a full batch goes to
-// the writer, which hands it back once written.
+// the writer, which hands it back once written. Three batches go round:
+// one filling, up to two waiting or being written.
 type warningTail struct {
-	cur     *rawBatch
-	full    chan *rawBatch
-	free    chan *rawBatch
-	done    chan int // the writer's count of warnings written, at its end
-	failed  atomic.Bool
-	batches int
+	cur    *rawBatch
+	full   chan *rawBatch
+	free   chan *rawBatch
+	done   chan int // the writer's count of warnings written, at its end
+	failed atomic.Bool
 }
 
 // rawBatch is records end to end, each ending at its ends entry.
@@ -255,8 +260,12 @@ type rawBatch struct {
 var tailBatch = 256 << 10
 
 func (g *GstatJSON) startTail(n int, sourceAt []string) *warningTail {
+	// free holds all three, so that the writer never waits to give one
+	// back, not even after the last.
 	t := &warningTail{cur: new(rawBatch), full: make(chan *rawBatch, 2),
 		free: make(chan *rawBatch, 3), done: make(chan int, 1)}
+	t.free <- new(rawBatch)
+	t.free <- new(rawBatch)
 	go func() {
 		var w analyze.Warning
 		for b := range t.full {
@@ -266,8 +275,7 @@ func (g *GstatJSON) startTail(n int, sourceAt []string) *warningTail {
 					if err := decodeWarning(b.b[start:end], &w, sourceAt); err != nil {
 						g.err = fmt.Errorf("reading the spooled warnings: %w", err)
 					} else {
-						g.warning, _ = appendWarning(g.warning[:0], &w, g.guard)
-						g.item(n, g.warning)
+						g.writeWarning(n, &w)
 						n++
 					}
 				}
@@ -304,16 +312,7 @@ func (t *warningTail) add(raw []byte) error {
 // flush hands the current batch to the writer and takes a free one.
 func (t *warningTail) flush() {
 	t.full <- t.cur
-	t.batches++
-	select {
-	case t.cur = <-t.free:
-	default:
-		if t.batches < cap(t.free) {
-			t.cur = new(rawBatch)
-		} else {
-			t.cur = <-t.free
-		}
-	}
+	t.cur = <-t.free
 }
 
 // close writes the last batch, waits for the writer and returns how many

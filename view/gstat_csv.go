@@ -220,7 +220,7 @@ func (g *GstatCSV) runOf(a *analyze.GstatAnalysis) *gstatCSVRun {
 		}
 		g.cur = &gstatCSVRun{a: a, rows: newCSVSorter(cmpRows)}
 		if g.rows == "indices" {
-			g.cur.names = extsort.New(cmp.Compare[uint64], hashCodec, csvRowBudget/8).SortWith(slices.Sort[[]uint64])
+			g.cur.names = newHashSorter(csvRowBudget / 8)
 			g.cur.seed = maphash.MakeSeed()
 		}
 	}

@@ -98,7 +98,7 @@ var hashCodec = extsort.Codec[uint64]{
 func NewGstatMetrics(w io.Writer, vopt GstatOptions) *GstatMetrics {
 	return &GstatMetrics{w: w, vopt: vopt, seed: maphash.MakeSeed(), byDB: map[string]int{},
 		samples: extsort.NewStreams(objectFamilies, metricBudget/2),
-		hashes:  extsort.New(cmp.Compare[uint64], hashCodec, metricBudget/8).SortWith(slices.Sort[[]uint64])}
+		hashes:  newHashSorter(metricBudget / 8)}
 }
 
 // Stream is what analyze.StreamGstat calls as it reads an input: the
@@ -304,6 +304,12 @@ func (g *GstatMetrics) run(a *analyze.GstatAnalysis) error {
 func (g *GstatMetrics) Abort() {
 	g.samples.Close()
 	g.hashes.Close()
+}
+
+// newHashSorter sorts hashes in budget bytes: they are told apart by
+// value alone, so any sort gives the order of a stable one.
+func newHashSorter(budget int) *extsort.Sorter[uint64] {
+	return extsort.New(cmp.Compare[uint64], hashCodec, budget).SortWith(slices.Sort[[]uint64])
 }
 
 // hashRepeats reads the hashes of s in order (emptying it) and says
