@@ -2,24 +2,20 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/analyze"
 )
 
 // plainJSON is WriteJSON as it was: the whole document through one
-// indenting encoder.
+// indenting encoder (stdJSON), with its newline.
 func plainJSON(t *testing.T, v any) []byte {
 	t.Helper()
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	s, err := stdJSON(v, "")
+	if err != nil {
 		t.Fatal(err)
 	}
-	return b.Bytes()
+	return []byte(s + "\n")
 }
 
 // WriteJSON, field by field, gives the bytes of the whole-document
