@@ -25,24 +25,8 @@ func TestStreamGstatAgrees(t *testing.T) {
 			t.Fatal(err)
 		}
 		name := filepath.Base(path)
-		reps, rerr := parse.ReadGstat(bytes.NewReader(data), name)
-		var want []*GstatAnalysis
-		for _, rep := range reps {
-			want = append(want, GstatWith(rep, th, GstatOptions{}))
-		}
-		var got []*GstatAnalysis
-		var tables []TableStats
-		serr := StreamGstat(bytes.NewReader(data), name, th, GstatOptions{}, GstatStream{
-			Table: func(a *GstatAnalysis, ts *TableStats) error {
-				tables = append(tables, keptTable(ts))
-				return nil
-			},
-			Run: func(a *GstatAnalysis, _ *parse.GstatReport) error {
-				a.Tables, tables = append([]TableStats{}, tables...), nil
-				got = append(got, a)
-				return nil
-			},
-		})
+		want, rerr := wholeRuns(data, name, th)
+		got, serr := streamedRuns(data, name, th, nil)
 		if (rerr == nil) != (serr == nil) {
 			t.Errorf("%s: read %v, streamed %v", name, rerr, serr)
 			continue
@@ -66,25 +50,16 @@ func TestStreamGstatAgrees(t *testing.T) {
 // read as those of the whole analysis once the run is over.
 func TestStreamGstatAgreesBig(t *testing.T) {
 	big, want := bigSample(t)
-	var got *GstatAnalysis
-	var tables []TableStats
 	arrays := map[*IndexStats]bool{} // the Indices' backing arrays
-	err := StreamGstat(bytes.NewReader(big), "big", NewThresholds(), GstatOptions{}, GstatStream{
-		Table: func(_ *GstatAnalysis, ts *TableStats) error {
-			if len(ts.Indices) > 0 {
-				arrays[&ts.Indices[0]] = true
-			}
-			tables = append(tables, keptTable(ts))
-			return nil
-		},
-		Run: func(a *GstatAnalysis, _ *parse.GstatReport) error {
-			a.Tables, got = tables, a
-			return nil
-		},
+	runs, err := streamedRuns(big, "big", NewThresholds(), func(ts *TableStats) {
+		if len(ts.Indices) > 0 {
+			arrays[&ts.Indices[0]] = true
+		}
 	})
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || len(runs) != 1 {
+		t.Fatal(len(runs), err)
 	}
+	got := runs[0]
 	if len(got.Tables) < 3000 {
 		t.Fatalf("%d tables", len(got.Tables))
 	}
@@ -131,6 +106,40 @@ func TestTableWithoutIndices(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("streamed", streamed)
+}
+
+// wholeRuns analyses every run of data whole (GstatWith); the error is
+// the reader's.
+func wholeRuns(data []byte, name string, th Thresholds) ([]*GstatAnalysis, error) {
+	reps, err := parse.ReadGstat(bytes.NewReader(data), name)
+	var runs []*GstatAnalysis
+	for _, rep := range reps {
+		runs = append(runs, GstatWith(rep, th, GstatOptions{}))
+	}
+	return runs, err
+}
+
+// streamedRuns analyses every run of data with StreamGstat, each with
+// the tables Table gave it (copies a receiver can keep); onTable, when
+// set, sees each table as it comes.
+func streamedRuns(data []byte, name string, th Thresholds, onTable func(*TableStats)) ([]*GstatAnalysis, error) {
+	var runs []*GstatAnalysis
+	var tables []TableStats
+	err := StreamGstat(bytes.NewReader(data), name, th, GstatOptions{}, GstatStream{
+		Table: func(_ *GstatAnalysis, ts *TableStats) error {
+			if onTable != nil {
+				onTable(ts)
+			}
+			tables = append(tables, keptTable(ts))
+			return nil
+		},
+		Run: func(a *GstatAnalysis, _ *parse.GstatReport) error {
+			a.Tables, tables = append([]TableStats{}, tables...), nil
+			runs = append(runs, a)
+			return nil
+		},
+	})
+	return runs, err
 }
 
 // keptTable is a copy of a streamed table that a receiver can keep: the
@@ -222,24 +231,8 @@ func FuzzStreamGstat(f *testing.F) {
 	f.Add(append(bytes.Repeat(data, 3), data[:len(data)/2]...)) // three runs and a cut one
 	th := NewThresholds()
 	f.Fuzz(func(t *testing.T, in []byte) {
-		reps, rerr := parse.ReadGstat(bytes.NewReader(in), "f")
-		var want []*GstatAnalysis
-		for _, rep := range reps {
-			want = append(want, GstatWith(rep, th, GstatOptions{}))
-		}
-		var got []*GstatAnalysis
-		var tables []TableStats
-		serr := StreamGstat(bytes.NewReader(in), "f", th, GstatOptions{}, GstatStream{
-			Table: func(a *GstatAnalysis, ts *TableStats) error {
-				tables = append(tables, keptTable(ts))
-				return nil
-			},
-			Run: func(a *GstatAnalysis, _ *parse.GstatReport) error {
-				a.Tables, tables = append([]TableStats{}, tables...), nil
-				got = append(got, a)
-				return nil
-			},
-		})
+		want, rerr := wholeRuns(in, "f", th)
+		got, serr := streamedRuns(in, "f", th, nil)
 		if (rerr == nil) != (serr == nil) {
 			t.Fatalf("read %v, streamed %v", rerr, serr)
 		}
@@ -249,10 +242,7 @@ func FuzzStreamGstat(f *testing.F) {
 		w, _ := json.Marshal(want)
 		g, _ := json.Marshal(got)
 		if !bytes.Equal(w, g) {
-			i := 0
-			for i < min(len(w), len(g)) && w[i] == g[i] {
-				i++
-			}
+			i := firstDiff(w, g)
 			t.Fatalf("streamed analysis differs at byte %d:\n…%.300s\nwant\n…%.300s", i, g[max(i-100, 0):], w[max(i-100, 0):])
 		}
 		// Limited to 3 warnings: the 3 worst of the whole, the rest counted.
