@@ -1,8 +1,6 @@
 package analyze
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,11 +19,7 @@ func FuzzGstatAnalysis(f *testing.F) {
 		}
 	}
 	for _, name := range []string{"shop-gstat-h.txt", "shop-gstat-e.txt", "shop-gstat-d.txt"} {
-		data, err := os.ReadFile(filepath.Join(testutil.Root(f), "testdata", "fb30", name))
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(string(data))
+		f.Add(string(testutil.ReadTestdata(f, "fb30", name)))
 	}
 	f.Add("Database header page information:\n\tPage size\t\t4096\n\tODS version\t\t10.1\n\tOldest transaction\t9\n\tOldest active\t\t5\n\tNext transaction\t3\n")
 	th := NewThresholds()

@@ -164,12 +164,7 @@ func TestDiffShopPair(t *testing.T) {
 // level is flagged. Built from the real -a -r output: ORDERS renamed to
 // ORDERS_2026 with the same id, and CUSTOMER_LAST's depth edited 2 → 3.
 func TestDiffRenameAndDepth(t *testing.T) {
-	path := testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(raw)
+	text := string(testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"))
 	edited := strings.Replace(text, "ORDERS (130)", "ORDERS_2026 (130)", 1)
 	edited = strings.Replace(edited, "Root page: 243, depth: 2,", "Root page: 243, depth: 3,", 1)
 	d := Diff(snapshotText(t, "before.txt", text), snapshotText(t, "after.txt", edited))

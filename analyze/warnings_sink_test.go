@@ -3,7 +3,6 @@ package analyze
 import (
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -44,11 +43,7 @@ func (s *recordSink) Drop(id int) error {
 func TestSinkOneWarningPerObject(t *testing.T) {
 	defer func(b, f int) { sunkBudget, extsort.FanIn = b, f }(sunkBudget, extsort.FanIn)
 	sunkBudget, extsort.FanIn = 1, 2
-	data, err := os.ReadFile(shopAR.path(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := string(data)
+	s := string(testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"))
 	start, end := strings.Index(s, "CUSTOMER (129)\n"), strings.Index(s, "DOCS (133)\n")
 	again := strings.Replace(s[start:end], "total fragments: 3125", "total fragments: 4000", 1)
 	text := s[:end] + again + s[end:]
@@ -56,7 +51,7 @@ func TestSinkOneWarningPerObject(t *testing.T) {
 
 	sink := &recordSink{put: map[int]Warning{}}
 	var got *GstatAnalysis
-	err = StreamGstat(strings.NewReader(text), "shop", NewThresholds(), GstatOptions{}, GstatStream{
+	err := StreamGstat(strings.NewReader(text), "shop", NewThresholds(), GstatOptions{}, GstatStream{
 		Sink: func(*GstatAnalysis) WarningSink { return sink },
 		Run: func(a *GstatAnalysis, _ *parse.GstatReport) error {
 			got = a

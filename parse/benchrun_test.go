@@ -3,7 +3,6 @@ package parse
 import (
 	"bytes"
 	"math"
-	"os"
 	"strings"
 	"testing"
 
@@ -12,11 +11,7 @@ import (
 
 func readBenchSample(t *testing.T, name string) (*BenchResult, []byte) {
 	t.Helper()
-	p := testutil.Testdata(t, "bench", name)
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := testutil.ReadTestdata(t, "bench", name)
 	res, err := ReadBenchResult(bytes.NewReader(b), name)
 	if err != nil {
 		t.Fatal(err)

@@ -24,9 +24,8 @@ import (
 func TestGstatMetricsAgrees(t *testing.T) {
 	defer func(b, f int) { metricBudget, extsort.FanIn = b, f }(metricBudget, extsort.FanIn)
 	metricBudget, extsort.FanIn = 4<<10, 4
-	read := func(dir, name string) []byte { return testutil.ReadTestdata(t, dir, name) }
 	src, big := testutil.BigGstat(t, 1<<20)
-	later := read("fb30", "shop-gstat-r-later.txt")
+	later := testutil.ReadTestdata(t, "fb30", "shop-gstat-r-later.txt")
 	s := string(src)
 	start, end := strings.Index(s, "CUSTOMER (129)\n"), strings.Index(s, "DOCS (133)\n")
 	twice := []byte(s[:end] + s[start:end] + s[end:])
@@ -42,7 +41,7 @@ func TestGstatMetricsAgrees(t *testing.T) {
 		data []byte
 	}{
 		{"a-r", src}, {"big", big}, {"big+later", join(big, later)},
-		{"two databases", join(src, read("growth", "grow-20-a-r.txt"), later)}, {"twice", twice},
+		{"two databases", join(src, testutil.ReadTestdata(t, "growth", "grow-20-a-r.txt"), later)}, {"twice", twice},
 		{"twice big", twiceBig},
 	}
 	th := analyze.NewThresholds()

@@ -16,6 +16,9 @@ import (
 
 func shopPath(t *testing.T) string { return testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt") }
 
+// readShop is the bytes of shopPath.
+func readShop(t *testing.T) []byte { return testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt") }
+
 // TestGstatTextShop: the command prints what view.Gstat lays out, the
 // same bytes as the view's golden files of the shop sample, in every
 // format but JSON (go test ./view -update rewrites them).
@@ -206,10 +209,7 @@ func TestGstatErrors(t *testing.T) {
 // gives byte-identical JSON (both are read as "-", so the file names in
 // the output agree).
 func TestGstatStdinAndUTF16(t *testing.T) {
-	data, err := os.ReadFile(shopPath(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readShop(t)
 	plain, errs, code := runCLI(t, data, "gstat", "--format", "json", "-")
 	if code != 0 {
 		t.Fatalf("stdin: exit %d %s", code, errs)
@@ -235,7 +235,7 @@ func TestGstatStdinAndUTF16(t *testing.T) {
 // Two runs appended in one file are two snapshots, both analysed: the
 // real pair of shop snapshots, before and after garbage collection.
 func TestGstatTwoSnapshots(t *testing.T) {
-	a, _ := os.ReadFile(shopPath(t))
+	a := readShop(t)
 	b := testutil.ReadTestdata(t, "fb30", "shop-gstat-r-later.txt")
 	both := append(append([]byte{}, a...), b...)
 	out, errs, code := runCLI(t, both, "gstat", "--format", "json", "-")
@@ -449,10 +449,7 @@ func TestGstatJSONDocumented(t *testing.T) {
 	}
 	// The shop report, plus a run with a corruption line and a skipped
 	// line, so that findings and notices have elements.
-	data, err := os.ReadFile(shopPath(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readShop(t)
 	damaged := strings.Replace(string(data), "    Pointer pages: 1, data page slots: 392\n",
 		"    Pointer pages: 1, data page slots: 392\nExpected data on page 400\n", 1)
 	out, _, _ := runCLI(t, []byte("# saved by cron\n"+damaged), "gstat", "--format", "json", "-")
