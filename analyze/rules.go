@@ -6,7 +6,6 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/fbdiag/fbdiag/internal/extsort"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -158,10 +157,10 @@ type checker struct {
 	// evaluates tables on another goroutine touches nothing shared.
 	collect bool
 	fired   []Warning
-	// sink, when set, takes the warnings (fireSink); sunk sorts what
+	// sink, when set, takes the warnings (fireSink); sunk logs what
 	// tells the replaced ones at the end of the run (dropReplaced).
 	sink    WarningSink
-	sunk    *extsort.Sorter[sunk]
+	sunk    *sunkLog
 	sinkErr error
 	// encoded is, while the scan accepts a table's warnings, the bytes
 	// GstatStream.EncodeWarning made of the one accepted (nil: none).
@@ -170,6 +169,9 @@ type checker struct {
 	// of deepN such indices (see notePageSize).
 	deepest *IndexStats
 	deepN   int
+	// ods is odsVersion of the header odsFor (odsOf).
+	odsFor *HeaderStats
+	ods    *int
 }
 
 type warningKey struct{ rule, kind, object, table string }

@@ -102,7 +102,7 @@ func (c *checker) tableVersions(t *TableStats) {
 		}
 		if held = float64(gap) > get(thOatStuckWarning); !held {
 			// Nothing holds them: worth knowing, one step less severe.
-			f.sev = map[Severity]Severity{Critical: Warn, Warn: Info}[f.sev]
+			f.sev = lessSevere(f.sev)
 		}
 	}
 	if c.wants(&f) {
@@ -162,7 +162,7 @@ func (c *checker) tableFragments(t *TableStats) {
 	var odsMajor *int
 	if h := c.a.Header; h != nil && h.PageSize != nil {
 		pageSize = *h.PageSize
-		odsMajor = odsOf(h)
+		odsMajor = c.odsOf(h)
 	}
 	share := get(thTableFragmentsRecordShare)
 	f.reason = fmt.Sprintf("%d fragments for %d records; %s", val0(t.Fragments), val0(t.Records), lengths)
@@ -222,8 +222,28 @@ func (c *checker) blobLevels(t *TableStats) {
 	c.fire(f)
 }
 
-// odsOf is the header's ODS major version, parsed from its text.
-func odsOf(h *HeaderStats) *int {
+// lessSevere is the severity one step below s (Info stays Info).
+func lessSevere(s Severity) Severity {
+	switch s {
+	case Critical:
+		return Warn
+	case Warn:
+		return Info
+	}
+	return s
+}
+
+// odsOf is odsVersion of h, parsed once a header (tableFragments asks
+// for it on every table it fires on).
+func (c *checker) odsOf(h *HeaderStats) *int {
+	if c.odsFor != h {
+		c.odsFor, c.ods = h, odsVersion(h)
+	}
+	return c.ods
+}
+
+// odsVersion is the header's ODS major version, parsed from its text.
+func odsVersion(h *HeaderStats) *int {
 	if h == nil || h.ODSVersion == nil {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/maphash"
+	"math"
 	"slices"
 
 	"github.com/fbdiag/fbdiag/internal/extsort"
@@ -198,9 +199,15 @@ type WarningSink interface {
 
 // sunk is what the checker keeps of a warning given to a sink, to find
 // at the end of the run those a worse one replaced: the hash of its rule
-// and object, its id, severity and magnitude. They are sorted by hash in
-// a sorter that writes them to a temporary file past sunkBudget bytes: a
-// run of 250,000 tables fires some 350,000 warnings.
+// and object, its id, severity and magnitude (a run of 250,000 tables
+// fires some 350,000 warnings). Two warnings of one rule on one object
+// are rare (a table block printed twice), so the records are not sorted
+// as they come: each is appended to a log (sunkLog), and a bit of its
+// hash marked in a bitset; a hash whose bit was already marked marks the
+// same bit in a second one. At the end, only the logged records whose
+// bit is in the second set (equal hashes, or another hash on the same
+// bit) are sorted by hash, in a sorter that writes them to a temporary
+// file past sunkBudget bytes.
 type sunk struct {
 	h    uint64
 	id   int64
@@ -208,8 +215,80 @@ type sunk struct {
 	mag  float64
 }
 
-// sunkBudget is the bytes of sunk records a run holds in memory.
+// sunkBudget is the bytes of sunk records a run holds in memory, in its
+// log and in the sorter of the suspects.
 var sunkBudget = 512 << 10
+
+// sunkBits is the log2 of the bits in each of the two bitsets: 2^22, half
+// a megabyte each. With n warnings some n/2^22 of them share a bit with
+// another hash (8 % at 350,000) and are sorted for nothing.
+var sunkBits = 22
+
+// sunkRecord is the bytes of a logged sunk record: hash, id, magnitude,
+// rank.
+const sunkRecord = 25
+
+// sunkLog is the run's sunk records and their bitsets (fireSink).
+type sunkLog struct {
+	log       *extsort.Streams
+	seen, dup []uint64
+	any       bool // a bit is in dup
+	n         int64
+	rec       [sunkRecord]byte
+}
+
+func newSunkLog() *sunkLog {
+	words := 1 << max(sunkBits-6, 0)
+	return &sunkLog{log: extsort.NewStreams(1, sunkBudget), seen: make([]uint64, words), dup: make([]uint64, words)}
+}
+
+// bit is where hash h is in the bitsets: its top bits.
+func (l *sunkLog) bit(h uint64) (int, uint64) {
+	b := h >> (64 - sunkBits)
+	return int(b >> 6), 1 << (b & 63)
+}
+
+// add logs r and marks its hash.
+func (l *sunkLog) add(r sunk) error {
+	w, m := l.bit(r.h)
+	if l.seen[w]&m != 0 {
+		l.dup[w] |= m
+		l.any = true
+	}
+	l.seen[w] |= m
+	b := l.rec[:0]
+	b = binary.LittleEndian.AppendUint64(b, r.h)
+	b = binary.LittleEndian.AppendUint64(b, uint64(r.id))
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(r.mag))
+	b = append(b, byte(r.rank))
+	l.n++
+	return l.log.Append(0, b)
+}
+
+// suspects passes fn, in the order logged, the records whose bit is in
+// dup: every record of a hash logged twice is among them.
+func (l *sunkLog) suspects(fn func(sunk) error) error {
+	if !l.any {
+		return nil
+	}
+	return l.log.Read(0, 0, l.log.Len(0), func(b []byte) error {
+		for ; len(b) >= sunkRecord; b = b[sunkRecord:] {
+			h := binary.LittleEndian.Uint64(b)
+			if w, m := l.bit(h); l.dup[w]&m == 0 {
+				continue
+			}
+			r := sunk{h: h, id: int64(binary.LittleEndian.Uint64(b[8:])),
+				mag: math.Float64frombits(binary.LittleEndian.Uint64(b[16:])), rank: int64(b[24])}
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		if len(b) != 0 {
+			return errors.New("sunk warning cut short")
+		}
+		return nil
+	})
+}
 
 func compareSunk(a, b sunk) int {
 	if c := cmp.Compare(a.h, b.h); c != 0 {
@@ -227,7 +306,8 @@ var sunkCodec = extsort.Codec[sunk]{
 		if len(b) < 8 {
 			return sunk{}, errors.New("sunk warning cut short")
 		}
-		f := extsort.NewFields(b[8:])
+		var f extsort.Fields
+		f.Reset(b[8:])
 		r := sunk{h: binary.LittleEndian.Uint64(b), id: f.Int(), rank: f.Int(), mag: f.Float()}
 		return r, f.Err()
 	},
@@ -242,13 +322,11 @@ func (c *checker) fireSink(w Warning, k warningKey) {
 		return
 	}
 	if c.sunk == nil {
-		// Ids are unique: an unstable sort is as good as a stable one.
-		c.sunk = extsort.New(compareSunk, sunkCodec, sunkBudget).
-			SortWith(func(rs []sunk) { slices.SortFunc(rs, compareSunk) })
+		c.sunk = newSunkLog()
 	}
-	id := c.sunk.Len()
+	id := int(c.sunk.n)
 	c.omit(w.Severity)
-	if c.sinkErr = c.sunk.Add(sunk{hashKey(k), int64(id), int64(w.Severity.Rank()), w.Magnitude}); c.sinkErr != nil {
+	if c.sinkErr = c.sunk.add(sunk{hashKey(k), int64(id), int64(w.Severity.Rank()), w.Magnitude}); c.sinkErr != nil {
 		return
 	}
 	if es, ok := c.sink.(EncodedWarningSink); ok && c.encoded != nil {
@@ -266,12 +344,19 @@ func (c *checker) dropReplaced() {
 		return
 	}
 	defer c.closeSunk()
-	if c.sinkErr != nil {
+	if c.sinkErr != nil || !c.sunk.any {
+		return
+	}
+	// Ids are unique: an unstable sort is as good as a stable one.
+	sorted := extsort.New(compareSunk, sunkCodec, sunkBudget).
+		SortWith(func(rs []sunk) { slices.SortFunc(rs, compareSunk) })
+	defer sorted.Close()
+	if c.sinkErr = c.sunk.suspects(sorted.Add); c.sinkErr != nil {
 		return
 	}
 	var kept sunk
 	first := true
-	c.sinkErr = c.sunk.Each(func(r sunk) error {
+	c.sinkErr = sorted.Each(func(r sunk) error {
 		if first || r.h != kept.h {
 			kept, first = r, false
 			return nil
@@ -285,10 +370,10 @@ func (c *checker) dropReplaced() {
 	})
 }
 
-// closeSunk removes the temporary files of the sunk warnings' sorter.
+// closeSunk removes the temporary file of the sunk warnings' log.
 func (c *checker) closeSunk() {
 	if c.sunk != nil {
-		c.sunk.Close()
+		c.sunk.log.Close()
 		c.sunk = nil
 	}
 }

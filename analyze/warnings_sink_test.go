@@ -37,12 +37,24 @@ func (s *recordSink) Drop(id int) error {
 // Through a sink, one warning per object and rule stays as well: the
 // shop's CUSTOMER block printed twice, the second time with 4000
 // fragments, fires its warnings twice; when the run ends the sink drops
-// the second of equal ones and the lesser table-fragments, and what it keeps is the analysis's warnings, counted
-// alike. The hashes of the warnings' keys are sorted one a run in the
-// temporary file, merged two at a time.
+// the second of equal ones and the lesser table-fragments, and what it
+// keeps is the analysis's warnings, counted alike. The warnings' keys are
+// logged one to a chunk of the temporary file, and the suspects sorted
+// one a run there, merged two at a time; with bitsets of 2^22 bits the
+// six repeated keys alone are suspects, with 2 bits every key is (all
+// share a bit with another), and those repeated only once must stay.
 func TestSinkOneWarningPerObject(t *testing.T) {
-	defer func(b, f int) { sunkBudget, extsort.FanIn = b, f }(sunkBudget, extsort.FanIn)
+	defer func(b, f, n int) { sunkBudget, extsort.FanIn, sunkBits = b, f, n }(sunkBudget, extsort.FanIn, sunkBits)
 	sunkBudget, extsort.FanIn = 1, 2
+	for _, bits := range []int{22, 1} {
+		t.Run(fmt.Sprintf("%d bits", bits), func(t *testing.T) {
+			sunkBits = bits
+			sinkOneWarningPerObject(t)
+		})
+	}
+}
+
+func sinkOneWarningPerObject(t *testing.T) {
 	s := string(testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"))
 	start, end := strings.Index(s, "CUSTOMER (129)\n"), strings.Index(s, "DOCS (133)\n")
 	again := strings.Replace(s[start:end], "total fragments: 3125", "total fragments: 4000", 1)
