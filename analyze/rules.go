@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"github.com/fbdiag/fbdiag/internal/extsort"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -160,7 +161,7 @@ type checker struct {
 	// sink, when set, takes the warnings (fireSink); sunk logs what
 	// tells the replaced ones at the end of the run (dropReplaced).
 	sink    WarningSink
-	sunk    *sunkLog
+	sunk    *extsort.Repeats
 	sinkErr error
 	// encoded is, while the scan accepts a table's warnings, the bytes
 	// GstatStream.EncodeWarning made of the one accepted (nil: none).

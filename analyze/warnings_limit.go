@@ -201,13 +201,10 @@ type WarningSink interface {
 // at the end of the run those a worse one replaced: the hash of its rule
 // and object, its id, severity and magnitude (a run of 250,000 tables
 // fires some 350,000 warnings). Two warnings of one rule on one object
-// are rare (a table block printed twice), so the records are not sorted
-// as they come: each is appended to a log (sunkLog), and a bit of its
-// hash marked in a bitset; a hash whose bit was already marked marks the
-// same bit in a second one. At the end, only the logged records whose
-// bit is in the second set (equal hashes, or another hash on the same
-// bit) are sorted by hash, in a sorter that writes them to a temporary
-// file past sunkBudget bytes.
+// are rare (a table block printed twice), so they are not sorted as they
+// come: an extsort.Repeats logs them and marks their hashes, and at the
+// end only its suspects are sorted by hash, in a sorter that writes them
+// to a temporary file past sunkBudget bytes.
 type sunk struct {
 	h    uint64
 	id   int64
@@ -219,75 +216,27 @@ type sunk struct {
 // log and in the sorter of the suspects.
 var sunkBudget = 512 << 10
 
-// sunkBits is the log2 of the bits in each of the two bitsets: 2^22, half
-// a megabyte each. With n warnings some n/2^22 of them share a bit with
-// another hash (8 % at 350,000) and are sorted for nothing.
+// sunkBits is the log2 of the bits of each of the log's two bitsets: 2^22,
+// half a megabyte each. Of n warnings some n/2^22 share a bit with
+// another (8 % of 350,000) and are sorted for nothing.
 var sunkBits = 22
 
-// sunkRecord is the bytes of a logged sunk record: hash, id, magnitude,
-// rank.
-const sunkRecord = 25
+// sunkPayload is the bytes of a sunk record besides its hash: id,
+// magnitude, rank.
+const sunkPayload = 17
 
-// sunkLog is the run's sunk records and their bitsets (fireSink).
-type sunkLog struct {
-	log       *extsort.Streams
-	seen, dup []uint64
-	any       bool // a bit is in dup
-	n         int64
-	rec       [sunkRecord]byte
+func newSunkLog() *extsort.Repeats { return extsort.NewRepeats(sunkBits, sunkPayload, sunkBudget) }
+
+func addSunk(l *extsort.Repeats, r sunk) error {
+	var p [sunkPayload]byte
+	binary.LittleEndian.PutUint64(p[:], uint64(r.id))
+	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(r.mag))
+	p[16] = byte(r.rank)
+	return l.Add(r.h, p[:])
 }
 
-func newSunkLog() *sunkLog {
-	words := 1 << max(sunkBits-6, 0)
-	return &sunkLog{log: extsort.NewStreams(1, sunkBudget), seen: make([]uint64, words), dup: make([]uint64, words)}
-}
-
-// bit is where hash h is in the bitsets: its top bits.
-func (l *sunkLog) bit(h uint64) (int, uint64) {
-	b := h >> (64 - sunkBits)
-	return int(b >> 6), 1 << (b & 63)
-}
-
-// add logs r and marks its hash.
-func (l *sunkLog) add(r sunk) error {
-	w, m := l.bit(r.h)
-	if l.seen[w]&m != 0 {
-		l.dup[w] |= m
-		l.any = true
-	}
-	l.seen[w] |= m
-	b := l.rec[:0]
-	b = binary.LittleEndian.AppendUint64(b, r.h)
-	b = binary.LittleEndian.AppendUint64(b, uint64(r.id))
-	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(r.mag))
-	b = append(b, byte(r.rank))
-	l.n++
-	return l.log.Append(0, b)
-}
-
-// suspects passes fn, in the order logged, the records whose bit is in
-// dup: every record of a hash logged twice is among them.
-func (l *sunkLog) suspects(fn func(sunk) error) error {
-	if !l.any {
-		return nil
-	}
-	return l.log.Read(0, 0, l.log.Len(0), func(b []byte) error {
-		for ; len(b) >= sunkRecord; b = b[sunkRecord:] {
-			h := binary.LittleEndian.Uint64(b)
-			if w, m := l.bit(h); l.dup[w]&m == 0 {
-				continue
-			}
-			r := sunk{h: h, id: int64(binary.LittleEndian.Uint64(b[8:])),
-				mag: math.Float64frombits(binary.LittleEndian.Uint64(b[16:])), rank: int64(b[24])}
-			if err := fn(r); err != nil {
-				return err
-			}
-		}
-		if len(b) != 0 {
-			return errors.New("sunk warning cut short")
-		}
-		return nil
-	})
+func sunkOf(h uint64, p []byte) sunk {
+	return sunk{h: h, id: int64(binary.LittleEndian.Uint64(p)), mag: math.Float64frombits(binary.LittleEndian.Uint64(p[8:])), rank: int64(p[16])}
 }
 
 func compareSunk(a, b sunk) int {
@@ -324,9 +273,9 @@ func (c *checker) fireSink(w Warning, k warningKey) {
 	if c.sunk == nil {
 		c.sunk = newSunkLog()
 	}
-	id := int(c.sunk.n)
+	id := int(c.sunk.Len())
 	c.omit(w.Severity)
-	if c.sinkErr = c.sunk.add(sunk{hashKey(k), int64(id), int64(w.Severity.Rank()), w.Magnitude}); c.sinkErr != nil {
+	if c.sinkErr = addSunk(c.sunk, sunk{hashKey(k), int64(id), int64(w.Severity.Rank()), w.Magnitude}); c.sinkErr != nil {
 		return
 	}
 	if es, ok := c.sink.(EncodedWarningSink); ok && c.encoded != nil {
@@ -344,14 +293,15 @@ func (c *checker) dropReplaced() {
 		return
 	}
 	defer c.closeSunk()
-	if c.sinkErr != nil || !c.sunk.any {
+	if c.sinkErr != nil || !c.sunk.Marked() {
 		return
 	}
 	// Ids are unique: an unstable sort is as good as a stable one.
 	sorted := extsort.New(compareSunk, sunkCodec, sunkBudget).
 		SortWith(func(rs []sunk) { slices.SortFunc(rs, compareSunk) })
 	defer sorted.Close()
-	if c.sinkErr = c.sunk.suspects(sorted.Add); c.sinkErr != nil {
+	c.sinkErr = c.sunk.Suspects(func(h uint64, p []byte) error { return sorted.Add(sunkOf(h, p)) })
+	if c.sinkErr != nil {
 		return
 	}
 	var kept sunk
@@ -373,7 +323,7 @@ func (c *checker) dropReplaced() {
 // closeSunk removes the temporary file of the sunk warnings' log.
 func (c *checker) closeSunk() {
 	if c.sunk != nil {
-		c.sunk.log.Close()
+		c.sunk.Close()
 		c.sunk = nil
 	}
 }

@@ -41,12 +41,12 @@ func (s *recordSink) Drop(id int) error {
 // keeps is the analysis's warnings, counted alike. The warnings' keys are
 // logged one to a chunk of the temporary file, and the suspects sorted
 // one a run there, merged two at a time; with bitsets of 2^22 bits the
-// six repeated keys alone are suspects, with 2 bits every key is (all
-// share a bit with another), and those repeated only once must stay.
+// six repeated keys alone are suspects, with 64 bits most keys are (they
+// share a bit with another), and those that came once must stay.
 func TestSinkOneWarningPerObject(t *testing.T) {
 	defer func(b, f, n int) { sunkBudget, extsort.FanIn, sunkBits = b, f, n }(sunkBudget, extsort.FanIn, sunkBits)
 	sunkBudget, extsort.FanIn = 1, 2
-	for _, bits := range []int{22, 1} {
+	for _, bits := range []int{22, 6} {
 		t.Run(fmt.Sprintf("%d bits", bits), func(t *testing.T) {
 			sunkBits = bits
 			sinkOneWarningPerObject(t)

@@ -59,7 +59,7 @@ type gstatCSVRun struct {
 	// and name: only when one repeats (a block printed twice) do the rows
 	// go through named, by table and name, to be ranked alike
 	// (rerankIndices).
-	names *extsort.Sorter[uint64]
+	names *extsort.Repeats
 	seed  maphash.Seed
 	named *extsort.Sorter[csvRow]
 	n     int64 // rows added
@@ -220,7 +220,7 @@ func (g *GstatCSV) runOf(a *analyze.GstatAnalysis) *gstatCSVRun {
 		}
 		g.cur = &gstatCSVRun{a: a, rows: newCSVSorter(cmpRows)}
 		if g.rows == "indices" {
-			g.cur.names = newHashSorter(csvRowBudget / 8)
+			g.cur.names = newHashes(csvRowBudget / 8)
 			g.cur.seed = maphash.MakeSeed()
 		}
 	}
@@ -340,7 +340,7 @@ func (g *GstatCSV) indices(r *gstatCSVRun, ixs []analyze.IndexStats, rows []csvI
 		h.WriteString(ix.Table)
 		h.WriteByte(0)
 		h.WriteString(ix.Name)
-		if err := r.names.Add(h.Sum64()); err != nil {
+		if err := r.names.Add(h.Sum64(), nil); err != nil {
 			return err
 		}
 	}
@@ -352,7 +352,7 @@ func (g *GstatCSV) indices(r *gstatCSVRun, ixs []analyze.IndexStats, rows []csvI
 // to rank each as the worst of its copies (rankIndices). Without a
 // repeat, each row keeps its own rank: the rows are sorted already.
 func (r *gstatCSVRun) rerankIndices() (again bool, err error) {
-	if repeat, err := hashRepeats(r.names); !repeat {
+	if repeat, err := hashRepeats(r.names, csvRowBudget/8); !repeat {
 		return false, err
 	}
 	r.named = newCSVSorter(compareIndexNames)
