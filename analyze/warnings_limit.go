@@ -202,8 +202,8 @@ type WarningSink interface {
 // and object, its id, severity and magnitude (a run of 250,000 tables
 // fires some 350,000 warnings). Two warnings of one rule on one object
 // are rare (a table block printed twice), so they are not sorted as they
-// come: an extsort.Repeats logs them and marks their hashes, and at the
-// end only its suspects are sorted by hash, in a sorter that writes them
+// come: an extsort.Repeats logs them, marks their hashes at the end, and
+// only its suspects are sorted by hash, in a sorter that writes them
 // to a temporary file past sunkBudget bytes.
 type sunk struct {
 	h    uint64
@@ -217,7 +217,7 @@ type sunk struct {
 var sunkBudget = 512 << 10
 
 // sunkBits is the log2 of the bits of each of the log's two bitsets: 2^22,
-// half a megabyte each. Of n warnings some n/2^22 share a bit with
+// half a megabyte each, made when the run ends. Of n warnings some n/2^22 share a bit with
 // another (8 % of 350,000) and are sorted for nothing.
 var sunkBits = 22
 
@@ -293,7 +293,11 @@ func (c *checker) dropReplaced() {
 		return
 	}
 	defer c.closeSunk()
-	if c.sinkErr != nil || !c.sunk.Marked() {
+	if c.sinkErr != nil {
+		return
+	}
+	if marked, err := c.sunk.Marked(); !marked || err != nil {
+		c.sinkErr = err
 		return
 	}
 	// Ids are unique: an unstable sort is as good as a stable one.

@@ -313,10 +313,11 @@ func newHashSorter(budget int) *extsort.Sorter[uint64] {
 }
 
 // hashBits is the log2 of the bits of each bitset of a view's
-// extsort.Repeats: 2^23, a megabyte each; of n hashes some n/2^23 share a
-// bit with another (8 % of the 630,000 tables and indices of 300 MiB of
-// gstat output) and are sorted for nothing.
-const hashBits = 23
+// extsort.Repeats: 2^22, the two a megabyte, read in one pass at the end
+// of the run; of n hashes some n/2^22 share a bit with another (15 % of
+// the 630,000 tables and indices of 300 MiB of gstat output) and are
+// sorted for nothing.
+const hashBits = 22
 
 // newHashes finds the hashes that repeat, its log holding budget bytes.
 func newHashes(budget int) *extsort.Repeats { return extsort.NewRepeats(hashBits, 0, budget) }
@@ -326,8 +327,8 @@ func newHashes(budget int) *extsort.Repeats { return extsort.NewRepeats(hashBits
 // are sorted.
 func hashRepeats(r *extsort.Repeats, budget int) (bool, error) {
 	defer r.Reset()
-	if !r.Marked() {
-		return false, nil
+	if marked, err := r.Marked(); !marked || err != nil {
+		return false, err
 	}
 	s := newHashSorter(budget)
 	defer s.Close()

@@ -8,21 +8,26 @@ import (
 // Repeats finds, among many 64-bit hashes, those that come more than
 // once, in bounded memory and without sorting them all: a repeat is rare
 // (a table printed twice), a sort of every hash is not cheap. Each hash
-// is appended, with a payload of fixed length, to a log (one Streams),
-// and a bit of it, its top bits, is marked in a bitset; a hash whose bit
-// is marked already marks that bit in a second bitset. A hash that came
-// twice has its bit in the second set, so without a bit there (Marked
-// false) no hash came twice; else Suspects reads back the records whose
-// bit is there: every copy of every repeated hash, and the hashes that
-// only share a bit with another (about n/2^bits of n hashes), which the
-// caller tells apart by sorting these few.
+// is appended, with a payload of fixed length, to a log (one Streams).
+// At the end the log is read once and a bit of each hash, its top bits,
+// marked in a bitset; a hash whose bit is marked already marks that bit
+// in a second bitset. A hash that came twice has its bit in the second
+// set, so without a bit there (Marked false) no hash came twice; else
+// Suspects reads the log again for the records whose bit is there: every
+// copy of every repeated hash, and the hashes that only share a bit with
+// another (about n/2^bits of n hashes), which the caller tells apart by
+// sorting these few. (Marking as the hashes come costs a cache miss
+// each: between two hashes the run streams megabytes through the cache.)
 type Repeats struct {
-	seen, dup []uint64
-	bits      int
-	marked    bool
-	size      int // a record: the hash, then the payload
-	log       *Streams
-	rec       []byte
+	bits   int
+	size   int // a record: the hash, then the payload
+	log    *Streams
+	rec    []byte
+	n      int64
+	marked int8 // 0: the log not read yet, 1: no bit twice, 2: some
+	// marks holds the two bitsets word by word, a word of the first
+	// then its word of the second: a hash reads one cache line.
+	marks []uint64
 }
 
 // NewRepeats makes a Repeats of two bitsets of 2^bits bits (bits from 6
@@ -32,10 +37,11 @@ func NewRepeats(bits, payload, budget int) *Repeats {
 	return &Repeats{bits: min(max(bits, 6), 32), size: 8 + payload, log: NewStreams(1, budget), rec: make([]byte, 0, 8+payload)}
 }
 
-// bit is where hash h is in the bitsets.
+// bit is where hash h is in the bitsets: its word of the first (the
+// next is the second's) and its bit in that word.
 func (r *Repeats) bit(h uint64) (word int, mask uint64) {
 	b := h >> (64 - r.bits)
-	return int(b >> 6), 1 << (b & 63)
+	return int(b>>6) * 2, 1 << (b & 63)
 }
 
 // Add logs hash h with its payload (of the length NewRepeats was given).
@@ -43,40 +49,68 @@ func (r *Repeats) Add(h uint64, payload []byte) error {
 	if len(payload) != r.size-8 {
 		return fmt.Errorf("repeats: a payload of %d bytes, want %d", len(payload), r.size-8)
 	}
-	if r.seen == nil { // (made at the first hash: many runs hold none)
-		words := 1 << (r.bits - 6)
-		r.seen, r.dup = make([]uint64, words), make([]uint64, words)
+	if r.marked != 0 {
+		return fmt.Errorf("repeats: a hash added after the log was read")
 	}
-	w, m := r.bit(h)
-	if r.seen[w]&m != 0 {
-		r.dup[w] |= m
-		r.marked = true
-	}
-	r.seen[w] |= m
 	r.rec = append(binary.LittleEndian.AppendUint64(r.rec[:0], h), payload...)
+	r.n++
 	return r.log.Append(0, r.rec)
 }
 
-// Marked is false when no hash came twice; true when one may have.
-func (r *Repeats) Marked() bool { return r.marked }
-
 // Len is how many hashes were added.
-func (r *Repeats) Len() int64 { return r.log.Len(0) / int64(r.size) }
+func (r *Repeats) Len() int64 { return r.n }
+
+// Marked is false when no hash came twice; true when one may have. It
+// reads the log (once): no hash can be added after.
+func (r *Repeats) Marked() (bool, error) {
+	if r.marked == 0 {
+		if err := r.mark(); err != nil {
+			return false, err
+		}
+	}
+	return r.marked == 2, nil
+}
+
+// mark reads the log and marks the bitsets.
+func (r *Repeats) mark() error {
+	r.marked = 1
+	if r.n == 0 {
+		return nil
+	}
+	if r.marks == nil {
+		r.marks = make([]uint64, 2<<(r.bits-6))
+	}
+	twice := uint64(0)
+	err := r.log.Read(0, 0, r.log.Len(0), func(b []byte) error {
+		if len(b)%r.size != 0 {
+			return fmt.Errorf("repeats: a log of %d bytes holds no whole records of %d", len(b), r.size)
+		}
+		for ; len(b) > 0; b = b[r.size:] {
+			w, m := r.bit(binary.LittleEndian.Uint64(b))
+			seen := r.marks[w] & m
+			r.marks[w+1] |= seen
+			r.marks[w] |= m
+			twice |= seen
+		}
+		return nil
+	})
+	if twice != 0 {
+		r.marked = 2
+	}
+	return err
+}
 
 // Suspects passes fn, in the order they were added, the hashes whose bit
 // is marked twice, with their payloads (valid until fn returns): every
 // copy of a hash that came more than once is among them.
 func (r *Repeats) Suspects(fn func(h uint64, payload []byte) error) error {
-	if !r.marked {
-		return nil
+	if marked, err := r.Marked(); !marked || err != nil {
+		return err
 	}
 	return r.log.Read(0, 0, r.log.Len(0), func(b []byte) error {
-		if len(b)%r.size != 0 {
-			return fmt.Errorf("repeats: a log of %d bytes holds no whole records of %d", len(b), r.size)
-		}
-		for ; len(b) > 0; b = b[r.size:] {
+		for ; len(b) >= r.size; b = b[r.size:] {
 			h := binary.LittleEndian.Uint64(b)
-			if w, m := r.bit(h); r.dup[w]&m != 0 {
+			if w, m := r.bit(h); r.marks[w+1]&m != 0 {
 				if err := fn(h, b[8:r.size]); err != nil {
 					return err
 				}
@@ -87,21 +121,21 @@ func (r *Repeats) Suspects(fn func(h uint64, payload []byte) error) error {
 }
 
 // MaxHeld is the most bytes of records the log held in memory at once
-// (the bitsets, 2^bits/4 bytes, besides).
+// (the bitsets, 2^bits/4 bytes, besides, while Marked and Suspects
+// read).
 func (r *Repeats) MaxHeld() int { return r.log.MaxHeld() }
 
 // Reset drops the hashes and removes the log's temporary file: r is as
 // new, its bitsets kept.
 func (r *Repeats) Reset() {
 	r.log.Close()
-	clear(r.seen)
-	clear(r.dup)
-	r.marked = false
+	clear(r.marks)
+	r.n, r.marked = 0, 0
 }
 
 // Close drops the hashes and the bitsets and removes the log's
 // temporary file.
 func (r *Repeats) Close() {
 	r.log.Close()
-	r.seen, r.dup, r.marked = nil, nil, false
+	r.marks, r.n, r.marked = nil, 0, 0
 }

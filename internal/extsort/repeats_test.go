@@ -21,31 +21,53 @@ func suspects(t *testing.T, r *Repeats) []string {
 	return got
 }
 
+func marked(t *testing.T, r *Repeats) bool {
+	t.Helper()
+	m, err := r.Marked()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func addNumbered(t *testing.T, r *Repeats, h uint64, n uint32) {
+	t.Helper()
+	if err := r.Add(h, binary.LittleEndian.AppendUint32(nil, n)); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Hashes that differ in their top 20 bits have bits of their own in
-// bitsets of 2^20: 3,000 of them mark nothing, and one added again makes
-// its two copies the only suspects, with their payloads, in the order
-// added. The log holds 64 bytes in memory: the rest is read back from
-// its file.
+// bitsets of 2^20: 3,000 of them mark nothing; with one of them added
+// again its two copies are the only suspects, with their payloads, in
+// the order added. The log holds 64 bytes in memory: the rest is read
+// back from its file.
 func TestRepeatsFindsTheRepeat(t *testing.T) {
 	r := NewRepeats(20, 4, 64)
 	defer r.Close()
-	add := func(h uint64, n uint32) {
-		t.Helper()
-		if err := r.Add(h, binary.LittleEndian.AppendUint32(nil, n)); err != nil {
-			t.Fatal(err)
-		}
-	}
 	for i := range uint64(3000) {
-		add(i<<44, uint32(i))
+		addNumbered(t, r, i<<44, uint32(i))
 	}
-	if r.Marked() || r.Len() != 3000 {
-		t.Fatalf("distinct hashes: marked %v, %d hashes, want false, 3000", r.Marked(), r.Len())
+	if marked(t, r) || r.Len() != 3000 {
+		t.Fatalf("distinct hashes: marked %v, %d hashes, want false, 3000", marked(t, r), r.Len())
 	}
 	if got := suspects(t, r); got != nil {
 		t.Errorf("suspects of distinct hashes: %q", got)
 	}
-	add(1234<<44, 99999)
-	if !r.Marked() {
+	if err := r.Add(1, []byte{1, 2, 3, 4}); err == nil {
+		t.Error("a hash added after Marked was taken")
+	}
+
+	// Reset: as new, the bitsets cleared.
+	r.Reset()
+	if r.Len() != 0 {
+		t.Fatalf("after Reset: %d hashes", r.Len())
+	}
+	for i := range uint64(3000) {
+		addNumbered(t, r, i<<44, uint32(i))
+	}
+	addNumbered(t, r, 1234<<44, 99999)
+	if !marked(t, r) {
 		t.Fatal("a hash added twice marks nothing")
 	}
 	if got, want := suspects(t, r), []string{"4d20:1234", "4d20:99999"}; !slices.Equal(got, want) {
@@ -54,15 +76,8 @@ func TestRepeatsFindsTheRepeat(t *testing.T) {
 	if r.MaxHeld() > 64 {
 		t.Errorf("the log held %d bytes in memory, want 64 at most", r.MaxHeld())
 	}
-
-	// Reset: as new, the bitsets cleared.
 	r.Reset()
-	if r.Marked() || r.Len() != 0 || suspects(t, r) != nil {
-		t.Fatalf("after Reset: marked %v, %d hashes", r.Marked(), r.Len())
-	}
-	add(1234<<44, 1)
-	add(1235<<44, 2)
-	if r.Marked() {
+	if marked(t, r) || suspects(t, r) != nil {
 		t.Error("after Reset, the hashes before still mark")
 	}
 }
@@ -74,18 +89,16 @@ func TestRepeatsSharedBits(t *testing.T) {
 	defer r.Close()
 	var want []string
 	for i := range uint64(200) {
-		if err := r.Add(i<<40, binary.LittleEndian.AppendUint32(nil, uint32(i))); err != nil {
-			t.Fatal(err)
-		}
+		addNumbered(t, r, i<<40, uint32(i))
 		want = append(want, fmt.Sprintf("%x:%d", i, i))
 	}
-	if !r.Marked() {
+	if err := r.Add(1, []byte{1, 2}); err == nil {
+		t.Error("a payload of 2 bytes where 4 are due was taken")
+	}
+	if !marked(t, r) {
 		t.Fatal("200 hashes on one bit mark nothing")
 	}
 	if got := suspects(t, r); !slices.Equal(got, want) {
 		t.Errorf("suspects %q,\nwant %q", got, want)
-	}
-	if err := r.Add(1, []byte{1, 2}); err == nil {
-		t.Error("a payload of 2 bytes where 4 are due was taken")
 	}
 }
