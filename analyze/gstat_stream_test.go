@@ -220,8 +220,13 @@ func BenchmarkStreamGstat(b *testing.B) {
 
 // FuzzStreamGstat: on any input, the streamed analysis (tables evaluated
 // on several workers, added in order) is GstatWith's, run by run, as JSON;
-// and so it is with the warnings limited (the worst kept and counted).
+// and so it is with the warnings limited (the worst kept and counted),
+// and with the warnings given to a sink, those it keeps (put, not
+// dropped) in order: there, the repeated keys are looked for among
+// hashes on 256 bits, most sharing one with another.
 func FuzzStreamGstat(f *testing.F) {
+	defer func(b int) { sunkBits = b }(sunkBits)
+	sunkBits = 8
 	for _, name := range []string{testutil.GstatSeed, testutil.GstatLaterSeed} {
 		for _, s := range testutil.FuzzSeeds(f, name) {
 			f.Add(s)
@@ -229,6 +234,10 @@ func FuzzStreamGstat(f *testing.F) {
 	}
 	data := testutil.ReadTestdata(f, "fb30", "shop-gstat-a-r.txt")
 	f.Add(append(bytes.Repeat(data, 3), data[:len(data)/2]...)) // three runs and a cut one
+	// A block printed twice, worse the second time: warnings dropped.
+	start, end := bytes.Index(data, []byte("CUSTOMER (129)\n")), bytes.Index(data, []byte("DOCS (133)\n"))
+	again := bytes.Replace(data[start:end], []byte("total fragments: 3125"), []byte("total fragments: 4000"), 1)
+	f.Add(slices.Concat(data[:end], again, data[end:]))
 	th := NewThresholds()
 	f.Fuzz(func(t *testing.T, in []byte) {
 		want, rerr := wholeRuns(in, "f", th)
@@ -244,6 +253,37 @@ func FuzzStreamGstat(f *testing.F) {
 		if !bytes.Equal(w, g) {
 			i := firstDiff(w, g)
 			t.Fatalf("streamed analysis differs at byte %d:\n…%.300s\nwant\n…%.300s", i, g[max(i-100, 0):], w[max(i-100, 0):])
+		}
+		var sinks []*recordSink
+		runs := 0
+		if err := StreamGstat(bytes.NewReader(in), "f", th, GstatOptions{}, GstatStream{
+			Sink: func(*GstatAnalysis) WarningSink {
+				sinks = append(sinks, &recordSink{put: map[int]Warning{}})
+				return sinks[len(sinks)-1]
+			},
+			Run: func(*GstatAnalysis, *parse.GstatReport) error {
+				runs++
+				return nil
+			},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if runs != len(want) || len(sinks) != len(want) {
+			t.Fatalf("%d runs through a sink (%d sinks), %d whole", runs, len(sinks), len(want))
+		}
+		for i, s := range sinks {
+			kept := []Warning{}
+			for id, w := range s.put {
+				if !slices.Contains(s.dropped, id) {
+					kept = append(kept, w)
+				}
+			}
+			SortWarnings(kept)
+			kw, _ := json.Marshal(kept)
+			ww, _ := json.Marshal(append([]Warning{}, want[i].Warnings...))
+			if len(kept) != len(want[i].Warnings) || !bytes.Equal(kw, ww) {
+				t.Fatalf("run %d through a sink kept %d warnings, want %d:\n%s\nwant\n%s", i, len(kept), len(want[i].Warnings), kw, ww)
+			}
 		}
 		// Limited to 3 warnings: the 3 worst of the whole, the rest counted.
 		var lim []*GstatAnalysis
