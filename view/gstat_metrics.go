@@ -316,8 +316,8 @@ func newHashSorter(budget int) *extsort.Sorter[uint64] {
 // extsort.Repeats: 2^22, the two a megabyte, read in one pass at the end
 // of the run; of n hashes some n/2^22 share a bit with another (15 % of
 // the 630,000 tables and indices of 300 MiB of gstat output) and are
-// sorted for nothing.
-const hashBits = 22
+// sorted for nothing. (A variable for the tests.)
+var hashBits = 22
 
 // newHashes finds the hashes that repeat, its log holding budget bytes.
 func newHashes(budget int) *extsort.Repeats { return extsort.NewRepeats(hashBits, 0, budget) }
