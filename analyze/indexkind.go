@@ -123,6 +123,43 @@ func (ix *IndexStats) IsConstraintIndex() bool {
 
 // KindText says what the index is and how fbdiag knows, for reasons.
 func (ix *IndexStats) KindText() string {
+	switch {
+	case ix.KindSource == KindFromCatalogue && ix.Constraint != nil,
+		ix.KindSource == KindFromCatalogue,
+		ix.KindSource == KindFromName && ix.Kind != IndexUnknown:
+		return string(ix.appendKindText(nil))
+	case ix.Kind == IndexUnknown:
+		return unknownKindText
+	}
+	return ix.kindWhat()
+}
+
+// unknownKindText is KindText of an index of unknown kind.
+const unknownKindText = "a plain index or the index of a named constraint (the gstat text cannot tell; fbdiag collect reads the catalogue)"
+
+// appendKindText appends KindText.
+func (ix *IndexStats) appendKindText(b []byte) []byte {
+	what := ix.kindWhat()
+	switch {
+	case ix.KindSource == KindFromCatalogue && ix.Constraint != nil:
+		b = append(b, what...)
+		b = append(b, " (constraint "...)
+		b = append(b, *ix.Constraint...)
+		return append(b, ", from RDB$RELATION_CONSTRAINTS)"...)
+	case ix.KindSource == KindFromCatalogue:
+		b = append(b, what...)
+		return append(b, " (from RDB$RELATION_CONSTRAINTS)"...)
+	case ix.KindSource == KindFromName && ix.Kind != IndexUnknown:
+		b = append(b, what...)
+		return append(b, " (by its name, which Firebird gives the index of an unnamed constraint)"...)
+	case ix.Kind == IndexUnknown:
+		return append(b, unknownKindText...)
+	}
+	return append(b, what...)
+}
+
+// kindWhat names the index's kind.
+func (ix *IndexStats) kindWhat() string {
 	var what string
 	switch ix.Kind {
 	case IndexPrimaryKey:
@@ -135,16 +172,6 @@ func (ix *IndexStats) KindText() string {
 		what = "a plain index (no constraint uses it)"
 	case IndexSystem:
 		what = "an index of a system table"
-	}
-	switch {
-	case ix.KindSource == KindFromCatalogue && ix.Constraint != nil:
-		return fmt.Sprintf("%s (constraint %s, from RDB$RELATION_CONSTRAINTS)", what, *ix.Constraint)
-	case ix.KindSource == KindFromCatalogue:
-		return what + " (from RDB$RELATION_CONSTRAINTS)"
-	case ix.KindSource == KindFromName && ix.Kind != IndexUnknown:
-		return what + " (by its name, which Firebird gives the index of an unnamed constraint)"
-	case ix.Kind == IndexUnknown:
-		return "a plain index or the index of a named constraint (the gstat text cannot tell; fbdiag collect reads the catalogue)"
 	}
 	return what
 }

@@ -56,9 +56,14 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 		f := finding{rule: "index-sparse", sev: Warn, kind: kind, object: ix.Name, table: tname, value: *ix.LightShare, threshold: get(thIndexSparseLightShare),
 			key: "light_share", unit: "share"}
 		if c.wants(&f) {
-			// (The most frequent warning of a big file: strconv, not Sprintf.)
-			f.reason = strconv.FormatFloat(*ix.LightShare*100, 'f', 0, 64) + "% of " + strconv.FormatInt(*ix.LeafBuckets, 10) +
-				" leaf pages under 60% full; " + ix.KindText()
+			// (The most frequent warning of a big file: appended, not
+			// Sprintf or +.)
+			var a [textBuffer]byte
+			b := strconv.AppendFloat(a[:0], *ix.LightShare*100, 'f', 0, 64)
+			b = append(b, "% of "...)
+			b = strconv.AppendInt(b, *ix.LeafBuckets, 10)
+			b = append(b, " leaf pages under 60% full; "...)
+			f.reason = string(ix.appendKindText(b))
 			f.advice = ix.RebuildAdvice(schema)
 		}
 		c.fire(f)
@@ -141,22 +146,32 @@ func (c *checker) indexMaxDup(ix *IndexStats, odsMajor *int) {
 		c.fire(f)
 		return
 	}
-	share := ""
+	// (Fired for every index of a big file made of one: appended, not
+	// Sprintf.)
+	var a [textBuffer]byte
+	b := strconv.AppendInt(a[:0], *ix.MaxDup, 10)
+	b = append(b, " more keys share one value"...)
 	if ix.MaxDupShare != nil {
-		share = fmt.Sprintf(" (%.1f%% of the index)", *ix.MaxDupShare*100)
+		b = append(b, " ("...)
+		b = strconv.AppendFloat(b, *ix.MaxDupShare*100, 'f', 1, 64)
+		b = append(b, "% of the index)"...)
 	}
 	switch {
 	case modern:
-		f.reason = fmt.Sprintf("%d more keys share one value%s: since Firebird 2.0 (ODS 11) duplicates are kept in record-number order, so garbage collection finds each entry without walking the chain; a lookup on that value returns %d rows",
-			*ix.MaxDup, share, *ix.MaxDup+1)
+		b = append(b, ": since Firebird 2.0 (ODS 11) duplicates are kept in record-number order, so garbage collection finds each entry without walking the chain; a lookup on that value returns "...)
+		b = strconv.AppendInt(b, *ix.MaxDup+1, 10)
+		b = append(b, " rows"...)
 		f.advice = "nothing to do for garbage collection; whether the index pays its way is index-low-selectivity's matter"
 	case odsMajor != nil:
-		f.reason = fmt.Sprintf("%d more keys share one value%s: before Firebird 2.0 (ODS %d here) deletes and garbage collection walk the whole chain", *ix.MaxDup, share, *odsMajor)
+		b = append(b, ": before Firebird 2.0 (ODS "...)
+		b = strconv.AppendInt(b, int64(*odsMajor), 10)
+		b = append(b, " here) deletes and garbage collection walk the whole chain"...)
 		f.advice = "make the key more selective (add the primary key as a last segment), or upgrade to Firebird 2.0 or later (backup and restore)"
 	default:
-		f.reason = fmt.Sprintf("%d more keys share one value%s; the ODS is not in the input: before Firebird 2.0 deletes and garbage collection walk such a chain, since 2.0 only lookups on the value are slow", *ix.MaxDup, share)
+		b = append(b, "; the ODS is not in the input: before Firebird 2.0 deletes and garbage collection walk such a chain, since 2.0 only lookups on the value are slow"...)
 		f.advice = "gstat -h gives the ODS; before 2.0 make the key more selective"
 	}
+	f.reason = string(b)
 	c.fire(f)
 }
 
@@ -184,7 +199,9 @@ func (c *checker) lowSelectivity(ix *IndexStats, t *TableStats, schema string) {
 		return
 	}
 	if c.wants(&f) {
-		f.reason, f.advice = ix.costText(t)+"; "+ix.KindText(), ix.DropAdvice(schema)
+		var a [textBuffer]byte
+		b := append(ix.appendCost(a[:0], t), "; "...)
+		f.reason, f.advice = string(ix.appendKindText(b)), ix.DropAdvice(schema)
 	}
 	c.fire(f)
 }
@@ -193,11 +210,13 @@ func (c *checker) lowSelectivity(ix *IndexStats, t *TableStats, schema string) {
 // to keep. Firebird fetches the rows of an index lookup in record order,
 // each data page once; the clustering ratio (data page changes per key in
 // key order, 3.0+) estimates how many pages a run of equal keys touches.
-func (ix *IndexStats) costText(t *TableStats) string {
-	// strconv rather than Sprintf: a big run formats this for thousands
-	// of indices (the same digits as %d and %.1f).
+func (ix *IndexStats) costText(t *TableStats) string { return string(ix.appendCost(nil, t)) }
+
+// appendCost appends costText: strconv rather than Sprintf, a big run
+// formats this for thousands of indices (the same digits as %d and
+// %.1f).
+func (ix *IndexStats) appendCost(b []byte, t *TableStats) []byte {
 	n, u := val0(ix.Nodes), max(val0(ix.UniqueKeys), 1)
-	b := make([]byte, 0, 320)
 	b = strconv.AppendInt(b, u, 10)
 	b = append(b, " distinct values in "...)
 	b = strconv.AppendInt(b, n, 10)
@@ -226,12 +245,12 @@ func (ix *IndexStats) costText(t *TableStats) string {
 		b = append(b, " leaf pages"...)
 		if ix.SizeBytes != nil {
 			b = append(b, " ("...)
-			b = append(b, SizeText(float64(*ix.SizeBytes))...)
+			b = appendSize(b, float64(*ix.SizeBytes))
 			b = append(b, ')')
 		}
 		b = append(b, " and an entry written on every insert, delete and key update"...)
 	}
-	return string(b)
+	return b
 }
 
 // notePageSize remembers, index by index, the deepest index a bigger page

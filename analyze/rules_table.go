@@ -63,8 +63,17 @@ func (c *checker) table(t *TableStats) {
 		if r >= get(thTableVersionLengthRatio) {
 			f := finding{rule: "table-version-length", sev: Info, kind: kind, object: t.Name, value: r, threshold: get(thTableVersionLengthRatio), key: "ratio", unit: "version/record length"}
 			if c.wants(&f) {
-				f.reason = fmt.Sprintf("back versions average %.2f bytes for %.2f-byte records (%d versions, %s): whole-record versions, from deleted rows (a delete keeps the last version whole) or updates that rewrite most of a row; an update that changes little leaves a shorter difference",
-					*t.AvgVersion, *t.AvgRecord, *t.Versions, SizeText(*t.AvgVersion*float64(*t.Versions)))
+				var a [textBuffer]byte
+				b := append(a[:0], "back versions average "...)
+				b = strconv.AppendFloat(b, *t.AvgVersion, 'f', 2, 64)
+				b = append(b, " bytes for "...)
+				b = strconv.AppendFloat(b, *t.AvgRecord, 'f', 2, 64)
+				b = append(b, "-byte records ("...)
+				b = strconv.AppendInt(b, *t.Versions, 10)
+				b = append(b, " versions, "...)
+				b = appendSize(b, *t.AvgVersion*float64(*t.Versions))
+				b = append(b, "): whole-record versions, from deleted rows (a delete keeps the last version whole) or updates that rewrite most of a row; an update that changes little leaves a shorter difference"...)
+				f.reason = string(b)
 				f.advice = "if updates rewrite whole rows, update only the columns that change; the versions go when garbage is collected"
 			}
 			c.fire(f)
@@ -106,26 +115,33 @@ func (c *checker) tableVersions(t *TableStats) {
 		}
 	}
 	if c.wants(&f) {
-		// (One of the most frequent warnings of a big file: strconv, not
-		// Sprintf.)
-		itoa := func(n int64) string { return strconv.FormatInt(n, 10) }
-		f.reason = itoa(*t.Versions) + " back versions for " + itoa(*t.Records) + " records"
-		var shows string
+		// (One of the most frequent warnings of a big file: appended, not
+		// Sprintf or +.)
+		var a [textBuffer]byte
+		b := strconv.AppendInt(a[:0], *t.Versions, 10)
+		b = append(b, " back versions for "...)
+		b = strconv.AppendInt(b, *t.Records, 10)
+		b = append(b, " records"...)
 		if known {
-			shows = "the header shows Next - OAT = " + itoa(*h.NextMinusOAT) + ", Next - OST = " + itoa(val0(h.NextMinusOST)) +
-				" and OAT - OIT = " + itoa(val0(h.OATMinusOIT))
+			b = append(b, "; the header shows Next - OAT = "...)
+			b = strconv.AppendInt(b, *h.NextMinusOAT, 10)
+			b = append(b, ", Next - OST = "...)
+			b = strconv.AppendInt(b, val0(h.NextMinusOST), 10)
+			b = append(b, " and OAT - OIT = "...)
+			b = strconv.AppendInt(b, val0(h.OATMinusOIT), 10)
 		}
 		switch {
 		case !known:
-			f.reason += "; the input has no transaction markers, so whether garbage collection is blocked is unknown"
+			b = append(b, "; the input has no transaction markers, so whether garbage collection is blocked is unknown"...)
 			f.advice = "gstat -h (or fbdiag collect) shows whether an old transaction holds them"
 		case held:
-			f.reason += "; " + shows + ": a transaction that old keeps these versions from garbage collection"
+			b = append(b, ": a transaction that old keeps these versions from garbage collection"...)
 			f.advice = "find the oldest active transaction in MON$TRANSACTIONS and end it; the versions go once it ends"
 		default:
-			f.reason += "; " + shows + ": nothing holds garbage collection back now, these are versions of recent updates and deletes not collected yet"
+			b = append(b, ": nothing holds garbage collection back now, these are versions of recent updates and deletes not collected yet"...)
 			f.advice = "they go when the rows are next read (garbage collection) or at the next sweep (gfix -sweep); if they keep growing between snapshots (fbdiag gstat diff), look for long transactions"
 		}
+		f.reason = string(b)
 	}
 	c.fire(f)
 }
@@ -151,13 +167,6 @@ func (c *checker) tableFragments(t *TableStats) {
 		c.fire(f)
 		return
 	}
-	lengths := "records of unknown length"
-	if t.AvgRecord != nil {
-		lengths = fmt.Sprintf("records average %.0f bytes stored", *t.AvgRecord)
-		if t.AvgUnpacked != nil && *t.AvgUnpacked > 0 {
-			lengths += fmt.Sprintf(" (%.0f unpacked)", *t.AvgUnpacked)
-		}
-	}
 	var pageSize int64
 	var odsMajor *int
 	if h := c.a.Header; h != nil && h.PageSize != nil {
@@ -165,10 +174,30 @@ func (c *checker) tableFragments(t *TableStats) {
 		odsMajor = c.odsOf(h)
 	}
 	share := get(thTableFragmentsRecordShare)
-	f.reason = fmt.Sprintf("%d fragments for %d records; %s", val0(t.Fragments), val0(t.Records), lengths)
+	// (Fired for every table of a big file made of one: appended, not
+	// Sprintf.)
+	var a [textBuffer]byte
+	b := strconv.AppendInt(a[:0], val0(t.Fragments), 10)
+	b = append(b, " fragments for "...)
+	b = strconv.AppendInt(b, val0(t.Records), 10)
+	b = append(b, " records; "...)
+	if t.AvgRecord == nil {
+		b = append(b, "records of unknown length"...)
+	} else {
+		b = append(b, "records average "...)
+		b = strconv.AppendFloat(b, *t.AvgRecord, 'f', 0, 64)
+		b = append(b, " bytes stored"...)
+		if t.AvgUnpacked != nil && *t.AvgUnpacked > 0 {
+			b = append(b, " ("...)
+			b = strconv.AppendFloat(b, *t.AvgUnpacked, 'f', 0, 64)
+			b = append(b, " unpacked)"...)
+		}
+	}
 	switch {
 	case pageSize > 0 && t.AvgRecord != nil && *t.AvgRecord >= share*float64(pageSize):
-		f.reason += fmt.Sprintf(" on %d-byte pages: records near or over the page size are split", pageSize)
+		b = append(b, " on "...)
+		b = strconv.AppendInt(b, pageSize, 10)
+		b = append(b, "-byte pages: records near or over the page size are split"...)
 		f.advice = fmt.Sprintf("records bigger than the largest page size (%d): keep the wide columns in blobs", maxPageSize(odsMajor))
 		for p := pageSize * 2; p <= maxPageSize(odsMajor); p *= 2 {
 			if *t.AvgRecord+dataPageOverhead <= float64(p) {
@@ -180,15 +209,20 @@ func (c *checker) tableFragments(t *TableStats) {
 			}
 		}
 	case val0(t.BigRecordPages) > 0:
-		f.reason += fmt.Sprintf("; %d big record pages: some records are bigger than a page", *t.BigRecordPages)
+		b = append(b, "; "...)
+		b = strconv.AppendInt(b, *t.BigRecordPages, 10)
+		b = append(b, " big record pages: some records are bigger than a page"...)
 		f.advice = "keep the widest columns in blobs; a bigger page size helps only if those records then fit"
 	case pageSize > 0 && t.AvgRecord != nil:
-		f.reason += fmt.Sprintf(" on %d-byte pages, far smaller than a page: the fragments are records that grew on an update while their page was full, not records too big for the page, so a bigger page size would not help", pageSize)
+		b = append(b, " on "...)
+		b = strconv.AppendInt(b, pageSize, 10)
+		b = append(b, "-byte pages, far smaller than a page: the fragments are records that grew on an update while their page was full, not records too big for the page, so a bigger page size would not help"...)
 		f.advice = "gbak backup and restore re-packs them"
 	default:
-		f.reason += "; the page size is not in the input, so whether records are too big for a page is unknown"
+		b = append(b, "; the page size is not in the input, so whether records are too big for a page is unknown"...)
 		f.advice = "gstat -h gives the page size"
 	}
+	f.reason = string(b)
 	if h := c.a.Header; h != nil && slices.Contains(h.Attributes, "no reserve") && f.advice == "gbak backup and restore re-packs them" {
 		f.advice += "; the database has \"no reserve\" (gfix -use full), which leaves no room on a page for updates: gfix -use reserve"
 	}
