@@ -2,11 +2,11 @@ package analyze
 
 import (
 	"fmt"
-	"github.com/fbdiag/fbdiag/internal/extsort"
 	"strconv"
 	"strings"
 	"sync/atomic"
 
+	"github.com/fbdiag/fbdiag/internal/extsort"
 	"github.com/fbdiag/fbdiag/parse"
 )
 

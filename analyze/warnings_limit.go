@@ -217,8 +217,8 @@ type sunk struct {
 var sunkBudget = 512 << 10
 
 // sunkBits is the log2 of the bits of each of the log's two bitsets: 2^22,
-// half a megabyte each, made when the run ends. Of n warnings some n/2^22 share a bit with
-// another (8 % of 350,000) and are sorted for nothing.
+// half a megabyte each, made when the run ends. Of n warnings some n/2^22
+// share a bit with another (8 % of 350,000) and are sorted for nothing.
 var sunkBits = 22
 
 // sunkPayload is the bytes of a sunk record besides its hash: id,
