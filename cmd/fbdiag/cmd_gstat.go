@@ -352,7 +352,9 @@ func streamGstatJSON(stdin io.Reader, st *gstatStream, name string, th analyze.T
 	if pw, ok := w.(*printable.Writer); ok {
 		w, guard = pw.Unguarded(), true
 	}
-	bw := bufio.NewWriterSize(w, 64<<10)
+	// Half a megabyte a write: through a pipe, 64 KiB writes took 25 ms
+	// more of 100 MiB's 0.7 s.
+	bw := bufio.NewWriterSize(w, 512<<10)
 	var g *report.GstatJSON
 	defer func() {
 		if g != nil {
