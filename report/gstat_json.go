@@ -38,7 +38,10 @@ type GstatJSON struct {
 	// thousands of warnings: a quarter of their JSON) for the spool.
 	sources  map[string]int
 	sourceAt []string
-	warning  []byte // spooledWarnings's buffer
+	// texts are the reference texts the spooled reasons and advice are
+	// told from (textRefs).
+	texts   textRefs
+	warning []byte // spooledWarnings's buffer
 }
 
 // spoolBudget is the bytes of warnings a run holds before it writes
@@ -103,8 +106,8 @@ func (g *GstatJSON) codec() extsort.Codec[spooled] {
 			b = extsort.AppendFloat(b, w.Value)
 			b = extsort.AppendFloat(b, w.Threshold)
 			b = extsort.AppendString(b, w.Unit)
-			b = extsort.AppendString(b, w.Reason)
-			b = extsort.AppendString(b, w.Advice)
+			b = g.texts.appendText(b, w.Rule, 'r', w.Reason)
+			b = g.texts.appendText(b, w.Rule, 'a', w.Advice)
 			n, ok := g.sources[w.Source]
 			if !ok && len(g.sourceAt) < maxSources {
 				if g.sources == nil {
@@ -139,15 +142,32 @@ func (g *GstatJSON) codec() extsort.Codec[spooled] {
 	}
 }
 
-// decodeWarning reads into w the warning of a spooled record, its
-// sources numbered by sourceAt; w's strings are b's bytes.
-func decodeWarning(b []byte, w *analyze.Warning, sourceAt []string) error {
+// spoolRefs is what a spooled warning's record refers to: the sources
+// by number, and the reference texts of the reasons and advice.
+type spoolRefs struct {
+	sourceAt, textAt []string
+}
+
+// textBufs hold a decoded warning's reason and advice.
+type textBufs struct{ reason, advice []byte }
+
+// decodeWarning reads into w the warning of a spooled record; w's
+// strings are b's bytes, its reason and advice bufs'.
+func decodeWarning(b []byte, w *analyze.Warning, refs spoolRefs, bufs *textBufs) error {
 	var f extsort.Fields
 	f.Reset(b)
 	id := f.Int()
 	w.Rule, w.Severity, w.Kind, w.Object, w.Table = f.Ref(), analyze.Severity(f.Ref()), f.Ref(), f.Ref(), f.Ref()
 	w.Magnitude, w.Value, w.Threshold = f.Float(), f.Float(), f.Float()
-	w.Unit, w.Reason, w.Advice = f.Ref(), f.Ref(), f.Ref()
+	w.Unit = f.Ref()
+	var err error
+	if w.Reason, err = readText(&f, refs.textAt, &bufs.reason); err != nil {
+		return fmt.Errorf("spooled warning %d: reason: %w", id, err)
+	}
+	if w.Advice, err = readText(&f, refs.textAt, &bufs.advice); err != nil {
+		return fmt.Errorf("spooled warning %d: advice: %w", id, err)
+	}
+	sourceAt := refs.sourceAt
 	switch n := f.Int(); {
 	case n == -1:
 		w.Source = f.Ref()
@@ -196,7 +216,7 @@ func (g *GstatJSON) Drop(id int) error {
 func (g *GstatJSON) spooledWarnings() {
 	defer func() {
 		g.spool.Close()
-		g.spool, g.gone, g.sources, g.sourceAt = nil, nil, nil, nil
+		g.spool, g.gone, g.sources, g.sourceAt, g.texts = nil, nil, nil, nil, textRefs{}
 	}()
 	g.raw(`  "warnings": [`)
 	n := 0
@@ -215,7 +235,7 @@ func (g *GstatJSON) spooledWarnings() {
 		}
 		if tail == nil {
 			// The sources are all numbered: the records were written.
-			tail = g.startTail(n, g.sourceAt)
+			tail = g.startTail(n, spoolRefs{g.sourceAt, g.texts.at})
 		}
 		return tail.add(raw)
 	})
@@ -259,7 +279,7 @@ type rawBatch struct {
 // (a variable for the tests).
 var tailBatch = 256 << 10
 
-func (g *GstatJSON) startTail(n int, sourceAt []string) *warningTail {
+func (g *GstatJSON) startTail(n int, refs spoolRefs) *warningTail {
 	// free holds all three, so that the writer never waits to give one
 	// back, not even after the last.
 	t := &warningTail{cur: new(rawBatch), full: make(chan *rawBatch, 2),
@@ -268,11 +288,12 @@ func (g *GstatJSON) startTail(n int, sourceAt []string) *warningTail {
 	t.free <- new(rawBatch)
 	go func() {
 		var w analyze.Warning
+		var bufs textBufs
 		for b := range t.full {
 			start := 0
 			for _, end := range b.ends {
 				if g.err == nil {
-					if err := decodeWarning(b.b[start:end], &w, sourceAt); err != nil {
+					if err := decodeWarning(b.b[start:end], &w, refs, &bufs); err != nil {
 						g.err = fmt.Errorf("reading the spooled warnings: %w", err)
 					} else {
 						g.writeWarning(n, &w)
