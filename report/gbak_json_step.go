@@ -153,8 +153,14 @@ func plainJSON8(x uint64) bool {
 // and bidi controls, as \u escapes of the same characters): the bytes
 // printable.Writer would pass on, so that they can be written past it.
 func appendString(b []byte, s string, guard bool) []byte {
-	const hex = "0123456789abcdef"
 	b = append(b, '"')
+	return append(appendEscaped(b, s, guard), '"')
+}
+
+// appendEscaped appends s escaped as appendString does, without the
+// quotes: s's bytes where they need no escape.
+func appendEscaped(b []byte, s string, guard bool) []byte {
+	const hex = "0123456789abcdef"
 	start := 0
 	for i := 0; i < len(s); {
 		// Eight bytes at a time while none needs a thought: the reasons
@@ -210,6 +216,22 @@ func appendString(b []byte, s string, guard bool) []byte {
 		i += size
 		start = i
 	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return append(b, s[start:]...)
+}
+
+// escapeFree says whether appendEscaped appends s as it is: printable
+// ASCII, no quote, no backslash.
+func escapeFree(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if !plainJSON8(printable.Load8(s, i)) {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }

@@ -142,43 +142,6 @@ func (g *GstatJSON) codec() extsort.Codec[spooled] {
 	}
 }
 
-// spoolRefs is what a spooled warning's record refers to: the sources
-// by number, and the reference texts of the reasons and advice.
-type spoolRefs struct {
-	sourceAt, textAt []string
-}
-
-// textBufs hold a decoded warning's reason and advice.
-type textBufs struct{ reason, advice []byte }
-
-// decodeWarning reads into w the warning of a spooled record; w's
-// strings are b's bytes, its reason and advice bufs'.
-func decodeWarning(b []byte, w *analyze.Warning, refs spoolRefs, bufs *textBufs) error {
-	var f extsort.Fields
-	f.Reset(b)
-	id := f.Int()
-	w.Rule, w.Severity, w.Kind, w.Object, w.Table = f.Ref(), analyze.Severity(f.Ref()), f.Ref(), f.Ref(), f.Ref()
-	w.Magnitude, w.Value, w.Threshold = f.Float(), f.Float(), f.Float()
-	w.Unit = f.Ref()
-	var err error
-	if w.Reason, err = readText(&f, refs.textAt, &bufs.reason); err != nil {
-		return fmt.Errorf("spooled warning %d: reason: %w", id, err)
-	}
-	if w.Advice, err = readText(&f, refs.textAt, &bufs.advice); err != nil {
-		return fmt.Errorf("spooled warning %d: advice: %w", id, err)
-	}
-	sourceAt := refs.sourceAt
-	switch n := f.Int(); {
-	case n == -1:
-		w.Source = f.Ref()
-	case n >= 0 && n < int64(len(sourceAt)):
-		w.Source = sourceAt[n]
-	default:
-		return fmt.Errorf("spooled warning %d: no source %d", id, n)
-	}
-	return f.Err()
-}
-
 // Put spools one warning.
 func (g *GstatJSON) Put(id int, w analyze.Warning) error {
 	if !finite(w.Value) || !finite(w.Threshold) || !finite(w.Magnitude) {
@@ -235,7 +198,7 @@ func (g *GstatJSON) spooledWarnings() {
 		}
 		if tail == nil {
 			// The sources are all numbered: the records were written.
-			tail = g.startTail(n, spoolRefs{g.sourceAt, g.texts.at})
+			tail = g.startTail(n, newTailEncoder(g.sourceAt, g.texts.at, g.guard))
 		}
 		return tail.add(raw)
 	})
@@ -279,7 +242,7 @@ type rawBatch struct {
 // (a variable for the tests).
 var tailBatch = 256 << 10
 
-func (g *GstatJSON) startTail(n int, refs spoolRefs) *warningTail {
+func (g *GstatJSON) startTail(n int, enc *tailEncoder) *warningTail {
 	// free holds all three, so that the writer never waits to give one
 	// back, not even after the last.
 	t := &warningTail{cur: new(rawBatch), full: make(chan *rawBatch, 2),
@@ -287,16 +250,15 @@ func (g *GstatJSON) startTail(n int, refs spoolRefs) *warningTail {
 	t.free <- new(rawBatch)
 	t.free <- new(rawBatch)
 	go func() {
-		var w analyze.Warning
-		var bufs textBufs
 		for b := range t.full {
 			start := 0
 			for _, end := range b.ends {
 				if g.err == nil {
-					if err := decodeWarning(b.b[start:end], &w, refs, &bufs); err != nil {
+					var err error
+					if g.warning, err = enc.append(g.warning[:0], b.b[start:end]); err != nil {
 						g.err = fmt.Errorf("reading the spooled warnings: %w", err)
 					} else {
-						g.writeWarning(n, &w)
+						g.item(n, g.warning)
 						n++
 					}
 				}

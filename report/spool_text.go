@@ -2,9 +2,11 @@ package report
 
 import (
 	"errors"
+	"fmt"
 	"math/bits"
 	"unsafe"
 
+	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
 	"github.com/fbdiag/fbdiag/internal/printable"
 )
@@ -63,30 +65,94 @@ func (t *textRefs) appendText(b []byte, rule string, field byte, s string) []byt
 
 var errTextRef = errors.New("a spooled text that its reference cannot make")
 
-// readText reads a text of appendText, made of the reference texts at,
-// into buf: the string is buf's bytes (no copy: the tail writes a
-// hundred thousand), valid until buf is written again.
-func readText(f *extsort.Fields, at []string, buf *[]byte) (string, error) {
+// tailEncoder makes the JSON of the spooled warnings for the warnings
+// array, their texts escaped as appendWarning escapes them: a reason's or
+// an advice's reference text that needs no escape is copied as it is,
+// only the bytes between its prefix and suffix escaped (they start and
+// end next to ASCII bytes: escaping them alone escapes the same runes),
+// and each source is escaped once.
+type tailEncoder struct {
+	sourceAt, textAt []string
+	guard            bool
+	sources          [][]byte // sourceAt's, escaped when first written
+	free             []int8   // of textAt: 1 escape-free, -1 not, 0 not known yet
+	w                analyze.Warning
+	buf              []byte
+}
+
+func newTailEncoder(sourceAt, textAt []string, guard bool) *tailEncoder {
+	return &tailEncoder{sourceAt: sourceAt, textAt: textAt, guard: guard,
+		sources: make([][]byte, len(sourceAt)), free: make([]int8, len(textAt))}
+}
+
+// append appends the JSON of the spooled warning rec (of GstatJSON's
+// codec): appendWarning's bytes.
+func (e *tailEncoder) append(b, rec []byte) ([]byte, error) {
+	var f extsort.Fields
+	f.Reset(rec)
+	id := f.Int()
+	w := &e.w
+	w.Rule, w.Severity, w.Kind, w.Object, w.Table = f.Ref(), analyze.Severity(f.Ref()), f.Ref(), f.Ref(), f.Ref()
+	w.Magnitude, w.Value, w.Threshold = f.Float(), f.Float(), f.Float()
+	w.Unit = f.Ref()
+	b, ok := appendWarningHead(b, w, e.guard)
+	var err error
+	b = append(b, ","+warningIn+`"reason": `...)
+	if b, err = e.appendText(b, &f); err != nil {
+		return b, fmt.Errorf("spooled warning %d: reason: %w", id, err)
+	}
+	b = append(b, ","+warningIn+`"advice": `...)
+	if b, err = e.appendText(b, &f); err != nil {
+		return b, fmt.Errorf("spooled warning %d: advice: %w", id, err)
+	}
+	b = append(b, ","+warningIn+`"source": `...)
+	switch n := f.Int(); {
+	case n == -1:
+		b = appendString(b, f.Ref(), e.guard)
+	case n >= 0 && n < int64(len(e.sourceAt)):
+		if e.sources[n] == nil {
+			e.sources[n] = appendString(nil, e.sourceAt[n], e.guard)
+		}
+		b = append(b, e.sources[n]...)
+	default:
+		return b, fmt.Errorf("spooled warning %d: no source %d", id, n)
+	}
+	if err := f.Err(); err != nil {
+		return b, fmt.Errorf("spooled warning %d: %w", id, err)
+	}
+	b, _ = appendWarningEnd(b, w, ok) // (Put spools finite figures only)
+	return b, nil
+}
+
+// appendText appends, quoted and escaped, a text of textRefs.appendText.
+func (e *tailEncoder) appendText(b []byte, f *extsort.Fields) ([]byte, error) {
 	n := f.Int()
 	if n == -1 {
-		return f.Ref(), nil
+		return appendString(b, f.Ref(), e.guard), nil
 	}
-	p, q, mid := f.Int(), f.Int(), f.Bytes()
-	if f.ErrSoFar() != nil {
-		return "", f.ErrSoFar()
+	p, q, mid := f.Int(), f.Int(), f.Ref()
+	if err := f.ErrSoFar(); err != nil {
+		return b, err
 	}
-	if n < 0 || n >= int64(len(at)) || p < 0 || q < 0 || p+q > int64(len(at[n])) {
-		return "", errTextRef
+	if n < 0 || n >= int64(len(e.textAt)) || p < 0 || q < 0 || p+q > int64(len(e.textAt[n])) {
+		return b, errTextRef
 	}
-	ref := at[n]
-	b := append((*buf)[:0], ref[:p]...)
-	b = append(b, mid...)
-	b = append(b, ref[int64(len(ref))-q:]...)
-	*buf = b
-	if len(b) == 0 {
-		return "", nil
+	ref := e.textAt[n]
+	if e.free[n] == 0 {
+		e.free[n] = -1
+		if escapeFree(ref) {
+			e.free[n] = 1
+		}
 	}
-	return unsafe.String(&b[0], len(b)), nil
+	if e.free[n] == 1 {
+		b = append(b, '"')
+		b = append(b, ref[:p]...)
+		b = appendEscaped(b, mid, e.guard)
+		b = append(b, ref[int64(len(ref))-q:]...)
+		return append(b, '"'), nil
+	}
+	e.buf = append(append(append(e.buf[:0], ref[:p]...), mid...), ref[int64(len(ref))-q:]...)
+	return appendString(b, unsafe.String(unsafe.SliceData(e.buf), len(e.buf)), e.guard), nil
 }
 
 // commonPrefix is the length of the prefix a and b share, eight bytes a

@@ -8,70 +8,93 @@ import (
 	"github.com/fbdiag/fbdiag/internal/extsort"
 )
 
-// A text spooled as the difference from its rule's first text reads back
-// whole: texts that share a prefix, a suffix, both, neither, or all of
-// the reference; shorter and longer than it, empty, cut inside a
-// multi-byte rune, and of rules past maxTextRefs (spooled whole). The
-// difference of a text that shares most of the reference is a few bytes.
+// A text spooled as the difference from its rule's first text is
+// written as appendString writes it whole, with the terminal's guard and
+// without: texts that share a prefix, a suffix, both, neither, or all of
+// the reference; shorter and longer than it, empty, with quotes,
+// controls, multi-byte runes, invalid UTF-8 and bidi controls next to
+// the shared parts, and of rules past maxTextRefs (spooled whole). Of
+// the references, one needs no escape (its shared parts are copied) and
+// one does. The difference of a text that shares most of its reference
+// is a few bytes.
 func TestSpoolTextRoundTrip(t *testing.T) {
-	ref := "81% of 37 leaf pages under 60% full; a plain index or the index of a named constraint (the gstat text cannot tell)"
-	texts := []string{
-		ref,
-		"9% of 1234 leaf pages under 60% full; a plain index or the index of a named constraint (the gstat text cannot tell)",
-		"81% of 37 leaf pages under 60% full; the index of a PRIMARY KEY",
-		"",
-		"x",
-		"81% of 37",
-		ref + ref,
-		"prefix « é » " + ref[10:],
-		ref[:20] + "ü" + ref[20:],
-		strings.Repeat("ab", 300),
-	}
-	rng := rand.New(rand.NewPCG(1, 2))
-	for range 200 {
-		b := []byte(ref)
-		for range rng.IntN(4) {
-			i := rng.IntN(len(b) + 1)
-			b = append(b[:i], append([]byte("é\"\\\x01"[:rng.IntN(6)]), b[i:]...)...)
+	plain := "81% of 37 leaf pages under 60% full; a plain index or the index of a named constraint (the gstat text cannot tell)"
+	odd := "DROP INDEX \"Ünïcode\"; \u202e bidi \x01 and \xff invalid; the index of a FOREIGN KEY"
+	texts := map[string][]string{}
+	for _, ref := range []string{plain, odd} {
+		ts := []string{
+			ref,
+			"9% of 1234 " + ref[9:],
+			ref[:30] + "the index of a PRIMARY KEY",
+			"",
+			"x",
+			ref[:9],
+			ref + ref,
+			"prefix « é » " + ref[10:],
+			ref[:20] + "ü" + ref[20:],
+			ref[:20] + "\u2066" + ref[20:],
+			ref[:20] + "\xe2\x80" + ref[20:], // (a rune cut short)
+			strings.Repeat("ab", 300),
 		}
-		texts = append(texts, string(b[:rng.IntN(len(b)+1)]))
+		rng := rand.New(rand.NewPCG(1, 2))
+		for range 200 {
+			b := []byte(ref)
+			for range rng.IntN(4) {
+				i := rng.IntN(len(b) + 1)
+				b = append(b[:i], append([]byte("é\"\\\x01\u202e\xc3"[:rng.IntN(10)]), b[i:]...)...)
+			}
+			ts = append(ts, string(b[:rng.IntN(len(b)+1)]))
+		}
+		texts[ref] = ts
 	}
 	var refs textRefs
 	var rec []byte
-	for _, s := range texts {
-		rec = refs.appendText(rec, "index-sparse", 'r', s)
-	}
-	for i := range maxTextRefs + 2 { // (the last two are spooled whole)
-		rec = refs.appendText(rec, "rule-"+strings.Repeat("x", i%3)+string(rune('a'+i%26))+string(rune(i)), 'a', "t")
-	}
-	var f extsort.Fields
-	f.Reset(rec)
-	var buf []byte
-	for i, want := range texts {
-		got, err := readText(&f, refs.at, &buf)
-		if err != nil || got != want {
-			t.Fatalf("text %d read back %q, %v; want %q", i, got, err, want)
+	for _, ref := range []string{plain, odd} {
+		for _, s := range texts[ref] {
+			rec = refs.appendText(rec, ref[:5], 'r', s)
 		}
 	}
-	for range maxTextRefs + 2 {
-		if got, err := readText(&f, refs.at, &buf); err != nil || got != "t" {
-			t.Fatalf("read back %q, %v; want t", got, err)
-		}
-	}
-	if err := f.Err(); err != nil {
-		t.Fatal(err)
+	for i := range maxTextRefs + 2 { // (the last four are spooled whole)
+		rec = refs.appendText(rec, "rule-"+string(rune('a'+i%26))+string(rune(i)), 'a', "t\"")
 	}
 	if len(refs.at) != maxTextRefs {
 		t.Errorf("%d reference texts, want %d", len(refs.at), maxTextRefs)
 	}
-	// A text that differs from the reference in its first figures only.
-	if n := len(refs.appendText(nil, "index-sparse", 'r', "9"+ref[1:])); n > 8 {
+	for _, guard := range []bool{false, true} {
+		e := newTailEncoder(nil, refs.at, guard)
+		var f extsort.Fields
+		f.Reset(rec)
+		read := func(want string) {
+			t.Helper()
+			got, err := e.appendText(nil, &f)
+			if w := appendString(nil, want, guard); err != nil || string(got) != string(w) {
+				t.Fatalf("guard %v: %q written as %s, %v; want %s", guard, want, got, err, w)
+			}
+		}
+		for _, ref := range []string{plain, odd} {
+			for _, s := range texts[ref] {
+				read(s)
+			}
+		}
+		for range maxTextRefs + 2 {
+			read("t\"")
+		}
+		if err := f.Err(); err != nil {
+			t.Fatal(err)
+		}
+		if e.free[0] != 1 || e.free[1] != -1 {
+			t.Errorf("references escape-free %d, %d; want 1, -1", e.free[0], e.free[1])
+		}
+	}
+	// A text that differs from the reference in its first figure only.
+	if n := len(refs.appendText(nil, plain[:5], 'r', "9"+plain[1:])); n > 8 {
 		t.Errorf("a text one byte from its reference took %d bytes", n)
 	}
 	// A record its references cannot make is an error, not a panic.
-	bad := extsort.AppendString(extsort.AppendInt(extsort.AppendInt(extsort.AppendInt(nil, 0), 100), 100), "")
+	bad := extsort.AppendString(extsort.AppendInt(extsort.AppendInt(extsort.AppendInt(nil, 0), 1000), 1000), "")
+	var f extsort.Fields
 	f.Reset(bad)
-	if _, err := readText(&f, refs.at, &buf); err == nil {
+	if _, err := newTailEncoder(nil, refs.at, false).appendText(nil, &f); err == nil {
 		t.Error("a prefix and suffix longer than the reference read back")
 	}
 }
