@@ -39,8 +39,8 @@ type GstatJSON struct {
 	sources  map[string]int
 	sourceAt []string
 	// texts are the reference texts the spooled reasons and advice are
-	// told from (textRefs).
-	texts   textRefs
+	// told from.
+	texts   extsort.TextRefs
 	warning []byte // spooledWarnings's buffer
 }
 
@@ -106,8 +106,8 @@ func (g *GstatJSON) codec() extsort.Codec[spooled] {
 			b = extsort.AppendFloat(b, w.Value)
 			b = extsort.AppendFloat(b, w.Threshold)
 			b = extsort.AppendString(b, w.Unit)
-			b = g.texts.appendText(b, w.Rule, 'r', w.Reason)
-			b = g.texts.appendText(b, w.Rule, 'a', w.Advice)
+			b = g.texts.AppendText(b, w.Rule, 'r', w.Reason)
+			b = g.texts.AppendText(b, w.Rule, 'a', w.Advice)
 			n, ok := g.sources[w.Source]
 			if !ok && len(g.sourceAt) < maxSources {
 				if g.sources == nil {
@@ -179,7 +179,7 @@ func (g *GstatJSON) Drop(id int) error {
 func (g *GstatJSON) spooledWarnings() {
 	defer func() {
 		g.spool.Close()
-		g.spool, g.gone, g.sources, g.sourceAt, g.texts = nil, nil, nil, nil, textRefs{}
+		g.spool, g.gone, g.sources, g.sourceAt, g.texts = nil, nil, nil, nil, extsort.TextRefs{}
 	}()
 	g.raw(`  "warnings": [`)
 	n := 0
@@ -198,7 +198,7 @@ func (g *GstatJSON) spooledWarnings() {
 		}
 		if tail == nil {
 			// The sources are all numbered: the records were written.
-			tail = g.startTail(n, newTailEncoder(g.sourceAt, g.texts.at, g.guard))
+			tail = g.startTail(n, newTailEncoder(g.sourceAt, g.texts.Refs(), g.guard))
 		}
 		return tail.add(raw)
 	})

@@ -13,7 +13,7 @@ import (
 // without: texts that share a prefix, a suffix, both, neither, or all of
 // the reference; shorter and longer than it, empty, with quotes,
 // controls, multi-byte runes, invalid UTF-8 and bidi controls next to
-// the shared parts, and of rules past maxTextRefs (spooled whole). Of
+// the shared parts, and of rules past extsort.MaxTextRefs (spooled whole). Of
 // the references, one needs no escape (its shared parts are copied) and
 // one does. The difference of a text that shares most of its reference
 // is a few bytes.
@@ -47,21 +47,21 @@ func TestSpoolTextRoundTrip(t *testing.T) {
 		}
 		texts[ref] = ts
 	}
-	var refs textRefs
+	var refs extsort.TextRefs
 	var rec []byte
 	for _, ref := range []string{plain, odd} {
 		for _, s := range texts[ref] {
-			rec = refs.appendText(rec, ref[:5], 'r', s)
+			rec = refs.AppendText(rec, ref[:5], 'r', s)
 		}
 	}
-	for i := range maxTextRefs + 2 { // (the last four are spooled whole)
-		rec = refs.appendText(rec, "rule-"+string(rune('a'+i%26))+string(rune(i)), 'a', "t\"")
+	for i := range extsort.MaxTextRefs + 2 { // (the last four are spooled whole)
+		rec = refs.AppendText(rec, "rule-"+string(rune('a'+i%26))+string(rune(i)), 'a', "t\"")
 	}
-	if len(refs.at) != maxTextRefs {
-		t.Errorf("%d reference texts, want %d", len(refs.at), maxTextRefs)
+	if len(refs.Refs()) != extsort.MaxTextRefs {
+		t.Errorf("%d reference texts, want %d", len(refs.Refs()), extsort.MaxTextRefs)
 	}
 	for _, guard := range []bool{false, true} {
-		e := newTailEncoder(nil, refs.at, guard)
+		e := newTailEncoder(nil, refs.Refs(), guard)
 		var f extsort.Fields
 		f.Reset(rec)
 		read := func(want string) {
@@ -76,7 +76,7 @@ func TestSpoolTextRoundTrip(t *testing.T) {
 				read(s)
 			}
 		}
-		for range maxTextRefs + 2 {
+		for range extsort.MaxTextRefs + 2 {
 			read("t\"")
 		}
 		if err := f.Err(); err != nil {
@@ -87,32 +87,14 @@ func TestSpoolTextRoundTrip(t *testing.T) {
 		}
 	}
 	// A text that differs from the reference in its first figure only.
-	if n := len(refs.appendText(nil, plain[:5], 'r', "9"+plain[1:])); n > 8 {
+	if n := len(refs.AppendText(nil, plain[:5], 'r', "9"+plain[1:])); n > 8 {
 		t.Errorf("a text one byte from its reference took %d bytes", n)
 	}
 	// A record its references cannot make is an error, not a panic.
 	bad := extsort.AppendString(extsort.AppendInt(extsort.AppendInt(extsort.AppendInt(nil, 0), 1000), 1000), "")
 	var f extsort.Fields
 	f.Reset(bad)
-	if _, err := newTailEncoder(nil, refs.at, false).appendText(nil, &f); err == nil {
+	if _, err := newTailEncoder(nil, refs.Refs(), false).appendText(nil, &f); err == nil {
 		t.Error("a prefix and suffix longer than the reference read back")
-	}
-}
-
-func TestCommonPrefixSuffix(t *testing.T) {
-	for _, c := range []struct {
-		a, b   string
-		p, suf int
-	}{
-		{"", "", 0, 0},
-		{"abc", "abd", 2, 0},
-		{"0123456789abcdef-x", "0123456789abcdef-y", 17, 0},
-		{"x-0123456789abcdef", "y-0123456789abcdef", 0, 17},
-		{"same", "same", 4, 4},
-		{"short", "shorter", 5, 0},
-	} {
-		if p, s := commonPrefix(c.a, c.b), commonSuffix(c.a, c.b); p != c.p || s != c.suf {
-			t.Errorf("%q, %q: prefix %d, suffix %d; want %d, %d", c.a, c.b, p, s, c.p, c.suf)
-		}
 	}
 }

@@ -1,0 +1,131 @@
+package extsort
+
+import (
+	"errors"
+	"math/bits"
+
+	"github.com/fbdiag/fbdiag/internal/printable"
+)
+
+// TextRefs spools texts that are mostly the words of their kind, with a
+// few figures and names in between (a warning's reason: "81% of 37 leaf
+// pages under 60% full; a plain index or …"), as the difference from the
+// first text of their kind: the lengths of the prefix and the suffix they
+// share, and the bytes between. A spooled warning is three quarters such
+// words, read back when the runs are merged.
+type TextRefs struct {
+	ids map[textRefKey]int
+	at  []string
+}
+
+type textRefKey struct {
+	kind  string
+	field byte
+}
+
+// MaxTextRefs is how many reference texts a TextRefs keeps; the texts of
+// other kinds are spooled whole.
+const MaxTextRefs = 1024
+
+// AppendText appends s, the field of a record of kind: the number of its
+// reference text, then the lengths of the prefix and the suffix s shares
+// with it and the bytes between; -1 and s whole where there is none. The
+// first text of a kind and field is its reference. Not safe for
+// concurrent use (a sorter's codec spills one batch at a time).
+func (t *TextRefs) AppendText(b []byte, kind string, field byte, s string) []byte {
+	k := textRefKey{kind, field}
+	n, ok := t.ids[k]
+	if !ok {
+		if len(t.at) >= MaxTextRefs {
+			return AppendString(AppendInt(b, -1), s)
+		}
+		if t.ids == nil {
+			t.ids = map[textRefKey]int{}
+		}
+		n = len(t.at)
+		t.ids[k] = n
+		t.at = append(t.at, s)
+	}
+	ref := t.at[n]
+	p := commonPrefix(ref, s)
+	q := commonSuffix(ref[p:], s[p:])
+	b = AppendInt(b, int64(n))
+	b = AppendInt(b, int64(p))
+	b = AppendInt(b, int64(q))
+	return AppendString(b, s[p:len(s)-q])
+}
+
+// Refs are the reference texts by number, for TextParts; a TextRefs adds
+// to them as it spools.
+func (t *TextRefs) Refs() []string { return t.at }
+
+// TextPart is a text of AppendText as read back: ref[:P] + Mid +
+// ref[len(ref)-Q:] of the reference Ref, or Mid alone when Ref is -1.
+type TextPart struct {
+	Ref  int
+	P, Q int
+	Mid  string
+}
+
+// ErrTextRef is a spooled text its reference texts cannot make.
+var ErrTextRef = errors.New("a spooled text that its reference texts cannot make")
+
+// ReadText reads a text of AppendText made of the references refs; Mid
+// is the record's bytes (Fields.Ref).
+func (f *Fields) ReadText(refs []string) (TextPart, error) {
+	n := f.Int()
+	if n == -1 {
+		return TextPart{Ref: -1, Mid: f.Ref()}, f.ErrSoFar()
+	}
+	p, q, mid := f.Int(), f.Int(), f.Ref()
+	if err := f.ErrSoFar(); err != nil {
+		return TextPart{}, err
+	}
+	if n < 0 || n >= int64(len(refs)) || p < 0 || q < 0 || p+q > int64(len(refs[n])) {
+		return TextPart{}, ErrTextRef
+	}
+	return TextPart{Ref: int(n), P: int(p), Q: int(q), Mid: mid}, nil
+}
+
+// Append appends the whole text t, of the references refs.
+func (t TextPart) Append(b []byte, refs []string) []byte {
+	if t.Ref < 0 {
+		return append(b, t.Mid...)
+	}
+	ref := refs[t.Ref]
+	b = append(b, ref[:t.P]...)
+	b = append(b, t.Mid...)
+	return append(b, ref[len(ref)-t.Q:]...)
+}
+
+// commonPrefix is the length of the prefix a and b share, eight bytes a
+// step.
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		if x := printable.Load8(a, i) ^ printable.Load8(b, i); x != 0 {
+			return i + bits.TrailingZeros64(x)/8
+		}
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// commonSuffix is the length of the suffix a and b share, eight bytes a
+// step.
+func commonSuffix(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		if x := printable.Load8(a, len(a)-i-8) ^ printable.Load8(b, len(b)-i-8); x != 0 {
+			return i + bits.LeadingZeros64(x)/8
+		}
+	}
+	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
+		i++
+	}
+	return i
+}
