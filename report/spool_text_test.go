@@ -1,11 +1,11 @@
 package report
 
 import (
-	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/extsort"
+	"github.com/fbdiag/fbdiag/internal/testutil"
 )
 
 // A text spooled as the difference from its rule's first text is
@@ -36,16 +36,7 @@ func TestSpoolTextRoundTrip(t *testing.T) {
 			ref[:20] + "\xe2\x80" + ref[20:], // (a rune cut short)
 			strings.Repeat("ab", 300),
 		}
-		rng := rand.New(rand.NewPCG(1, 2))
-		for range 200 {
-			b := []byte(ref)
-			for range rng.IntN(4) {
-				i := rng.IntN(len(b) + 1)
-				b = append(b[:i], append([]byte("é\"\\\x01\u202e\xc3"[:rng.IntN(10)]), b[i:]...)...)
-			}
-			ts = append(ts, string(b[:rng.IntN(len(b)+1)]))
-		}
-		texts[ref] = ts
+		texts[ref] = append(ts, testutil.TextVariants(ref, "é\"\\\x01\u202e\xc3", 200, 1)...)
 	}
 	var refs extsort.TextRefs
 	var rec []byte

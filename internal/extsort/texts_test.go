@@ -1,9 +1,10 @@
 package extsort
 
 import (
-	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
 )
 
 // A text spooled as the difference from the first of its kind reads back
@@ -16,15 +17,7 @@ func TestTextRefsRoundTrip(t *testing.T) {
 	ref := "81% of 37 leaf pages under 60% full; a plain index or the index of a named constraint"
 	texts := []string{ref, "9% of 1234 " + ref[9:], ref[:30] + "the index of a PRIMARY KEY", "", "x", ref[:9], ref + ref,
 		"« é » " + ref[10:], ref[:20] + "\xe2\x80" + ref[20:]}
-	rng := rand.New(rand.NewPCG(3, 4))
-	for range 300 {
-		b := []byte(ref)
-		for range rng.IntN(4) {
-			i := rng.IntN(len(b) + 1)
-			b = append(b[:i], append([]byte("é\"\\\x01"[:rng.IntN(6)]), b[i:]...)...)
-		}
-		texts = append(texts, string(b[:rng.IntN(len(b)+1)]))
-	}
+	texts = append(texts, testutil.TextVariants(ref, "é\"\\\x01", 300, 3)...)
 	var refs TextRefs
 	var rec []byte
 	for _, s := range texts {

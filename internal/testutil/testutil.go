@@ -4,6 +4,7 @@
 package testutil
 
 import (
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -82,4 +83,21 @@ func SeedArticle(t testing.TB, prefix string) string {
 		t.Skipf("seed article %s_*.txt not found in %s", prefix, dir)
 	}
 	return m[0]
+}
+
+// TextVariants makes n variants of ref, seeded by seed: up to three
+// insertions of a prefix of insert (which may hold bytes to escape and
+// runes cut short) at random places, the whole cut at a random length.
+func TextVariants(ref, insert string, n int, seed uint64) []string {
+	rng := rand.New(rand.NewPCG(seed, seed+1))
+	var out []string
+	for range n {
+		b := []byte(ref)
+		for range rng.IntN(4) {
+			i := rng.IntN(len(b) + 1)
+			b = append(b[:i], append([]byte(insert[:rng.IntN(len(insert)+1)]), b[i:]...)...)
+		}
+		out = append(out, string(b[:rng.IntN(len(b)+1)]))
+	}
+	return out
 }
