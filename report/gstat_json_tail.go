@@ -8,9 +8,9 @@ import (
 	"github.com/fbdiag/fbdiag/internal/extsort"
 )
 
-// tailEncoder makes the JSON of the spooled warnings (whose reasons and
-// advice are extsort.TextRefs texts, told from their rule's first) for
-// the warnings array, their texts escaped as appendWarning escapes them: a reason's or
+// tailEncoder makes the JSON of the spooled warnings (their reasons and
+// advice extsort.TextRefs texts, told from their rule's first) for the
+// warnings array, escaped as appendWarning escapes them: a reason's or
 // an advice's reference text that needs no escape is copied as it is,
 // only the bytes between its prefix and suffix escaped (they start and
 // end next to ASCII bytes: escaping them alone escapes the same runes),
