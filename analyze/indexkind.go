@@ -122,20 +122,7 @@ func (ix *IndexStats) IsConstraintIndex() bool {
 }
 
 // KindText says what the index is and how fbdiag knows, for reasons.
-func (ix *IndexStats) KindText() string {
-	switch {
-	case ix.KindSource == KindFromCatalogue && ix.Constraint != nil,
-		ix.KindSource == KindFromCatalogue,
-		ix.KindSource == KindFromName && ix.Kind != IndexUnknown:
-		return string(ix.appendKindText(nil))
-	case ix.Kind == IndexUnknown:
-		return unknownKindText
-	}
-	return ix.kindWhat()
-}
-
-// unknownKindText is KindText of an index of unknown kind.
-const unknownKindText = "a plain index or the index of a named constraint (the gstat text cannot tell; fbdiag collect reads the catalogue)"
+func (ix *IndexStats) KindText() string { return string(ix.appendKindText(nil)) }
 
 // appendKindText appends KindText.
 func (ix *IndexStats) appendKindText(b []byte) []byte {
@@ -153,7 +140,7 @@ func (ix *IndexStats) appendKindText(b []byte) []byte {
 		b = append(b, what...)
 		return append(b, " (by its name, which Firebird gives the index of an unnamed constraint)"...)
 	case ix.Kind == IndexUnknown:
-		return append(b, unknownKindText...)
+		return append(b, "a plain index or the index of a named constraint (the gstat text cannot tell; fbdiag collect reads the catalogue)"...)
 	}
 	return append(b, what...)
 }

@@ -1,12 +1,9 @@
 package analyze
 
 import (
-	"cmp"
 	"encoding/binary"
-	"errors"
 	"hash/maphash"
 	"math"
-	"slices"
 
 	"github.com/fbdiag/fbdiag/internal/extsort"
 )
@@ -202,9 +199,8 @@ type WarningSink interface {
 // and object, its id, severity and magnitude (a run of 250,000 tables
 // fires some 350,000 warnings). Two warnings of one rule on one object
 // are rare (a table block printed twice), so they are not sorted as they
-// come: an extsort.Repeats logs them, marks their hashes at the end, and
-// only its suspects are sorted by hash, in a sorter that writes them
-// to a temporary file past sunkBudget bytes.
+// come: an extsort.Repeats logs them and, at the end, finds the hashes
+// that came twice (Repeated).
 type sunk struct {
 	h    uint64
 	id   int64
@@ -213,7 +209,7 @@ type sunk struct {
 }
 
 // sunkBudget is the bytes of sunk records a run holds in memory, in its
-// log and in the sorter of the suspects.
+// log and in Repeated's sort.
 var sunkBudget = 512 << 10
 
 // sunkBits is the log2 of the bits of each of the log's two bitsets: 2^22,
@@ -237,30 +233,6 @@ func addSunk(l *extsort.Repeats, r sunk) error {
 
 func sunkOf(h uint64, p []byte) sunk {
 	return sunk{h: h, id: int64(binary.LittleEndian.Uint64(p)), mag: math.Float64frombits(binary.LittleEndian.Uint64(p[8:])), rank: int64(p[16])}
-}
-
-func compareSunk(a, b sunk) int {
-	if c := cmp.Compare(a.h, b.h); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.id, b.id)
-}
-
-var sunkCodec = extsort.Codec[sunk]{
-	Append: func(b []byte, r sunk) []byte {
-		b = binary.LittleEndian.AppendUint64(b, r.h)
-		return extsort.AppendFloat(extsort.AppendInt(extsort.AppendInt(b, r.id), r.rank), r.mag)
-	},
-	Decode: func(b []byte) (sunk, error) {
-		if len(b) < 8 {
-			return sunk{}, errors.New("sunk warning cut short")
-		}
-		var f extsort.Fields
-		f.Reset(b[8:])
-		r := sunk{h: binary.LittleEndian.Uint64(b), id: f.Int(), rank: f.Int(), mag: f.Float()}
-		return r, f.Err()
-	},
-	Size: func(sunk) int { return 40 },
 }
 
 // severities are the severities by rank.
@@ -296,31 +268,20 @@ func (c *checker) dropReplaced() {
 	if c.sinkErr != nil {
 		return
 	}
-	if marked, err := c.sunk.Marked(); !marked || err != nil {
-		c.sinkErr = err
-		return
-	}
-	// Ids are unique: an unstable sort is as good as a stable one.
-	sorted := extsort.New(compareSunk, sunkCodec, sunkBudget).
-		SortWith(func(rs []sunk) { slices.SortFunc(rs, compareSunk) })
-	defer sorted.Close()
-	c.sinkErr = c.sunk.Suspects(func(h uint64, p []byte) error { return sorted.Add(sunkOf(h, p)) })
-	if c.sinkErr != nil {
-		return
-	}
-	var kept sunk
-	first := true
-	c.sinkErr = sorted.Each(func(r sunk) error {
-		if first || r.h != kept.h {
-			kept, first = r, false
-			return nil
+	c.sinkErr = c.sunk.Repeated(func(h uint64, copies [][]byte) error {
+		kept := sunkOf(h, copies[0])
+		for _, p := range copies[1:] {
+			r := sunkOf(h, p)
+			gone := r
+			if r.rank > kept.rank || r.rank == kept.rank && r.mag > kept.mag {
+				gone, kept = kept, r
+			}
+			c.a.WarningsOmitted[severities[gone.rank]]--
+			if err := c.sink.Drop(int(gone.id)); err != nil {
+				return err
+			}
 		}
-		gone := r
-		if r.rank > kept.rank || r.rank == kept.rank && r.mag > kept.mag {
-			gone, kept = kept, r
-		}
-		c.a.WarningsOmitted[severities[gone.rank]]--
-		return c.sink.Drop(int(gone.id))
+		return nil
 	})
 }
 

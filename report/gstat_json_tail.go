@@ -16,17 +16,23 @@ import (
 // end next to ASCII bytes: escaping them alone escapes the same runes),
 // and each source is escaped once.
 type tailEncoder struct {
-	sourceAt, textAt []string
-	guard            bool
-	sources          [][]byte // sourceAt's, escaped when first written
-	free             []int8   // of textAt: 1 escape-free, -1 not, 0 not known yet
-	w                analyze.Warning
-	buf              []byte
+	textAt  []string
+	guard   bool
+	sources [][]byte // the numbered sources, escaped
+	free    []bool   // textAt's that need no escape
+	w       analyze.Warning
+	buf     []byte
 }
 
 func newTailEncoder(sourceAt, textAt []string, guard bool) *tailEncoder {
-	return &tailEncoder{sourceAt: sourceAt, textAt: textAt, guard: guard,
-		sources: make([][]byte, len(sourceAt)), free: make([]int8, len(textAt))}
+	e := &tailEncoder{textAt: textAt, guard: guard, free: make([]bool, len(textAt))}
+	for _, s := range sourceAt {
+		e.sources = append(e.sources, appendString(nil, s, guard))
+	}
+	for i, s := range textAt {
+		e.free[i] = escapeFree(s)
+	}
+	return e
 }
 
 // append appends the JSON of the spooled warning rec (of GstatJSON's
@@ -53,10 +59,7 @@ func (e *tailEncoder) append(b, rec []byte) ([]byte, error) {
 	switch n := f.Int(); {
 	case n == -1:
 		b = appendString(b, f.Ref(), e.guard)
-	case n >= 0 && n < int64(len(e.sourceAt)):
-		if e.sources[n] == nil {
-			e.sources[n] = appendString(nil, e.sourceAt[n], e.guard)
-		}
+	case n >= 0 && n < int64(len(e.sources)):
 		b = append(b, e.sources[n]...)
 	default:
 		return b, fmt.Errorf("spooled warning %d: no source %d", id, n)
@@ -79,13 +82,7 @@ func (e *tailEncoder) appendText(b []byte, f *extsort.Fields) ([]byte, error) {
 		return appendString(b, t.Mid, e.guard), nil
 	}
 	ref := e.textAt[t.Ref]
-	if e.free[t.Ref] == 0 {
-		e.free[t.Ref] = -1
-		if escapeFree(ref) {
-			e.free[t.Ref] = 1
-		}
-	}
-	if e.free[t.Ref] == 1 {
+	if e.free[t.Ref] {
 		b = append(b, '"')
 		b = append(b, ref[:t.P]...)
 		b = appendEscaped(b, t.Mid, e.guard)

@@ -352,7 +352,7 @@ func (g *GstatCSV) indices(r *gstatCSVRun, ixs []analyze.IndexStats, rows []csvI
 // to rank each as the worst of its copies (rankIndices). Without a
 // repeat, each row keeps its own rank: the rows are sorted already.
 func (r *gstatCSVRun) rerankIndices() (again bool, err error) {
-	if repeat, err := hashRepeats(r.names, csvRowBudget/8); !repeat {
+	if repeat, err := hashRepeats(r.names); !repeat {
 		return false, err
 	}
 	r.named = newCSVSorter(compareIndexNames)

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/maphash"
@@ -82,17 +81,6 @@ type metricSeg struct {
 // metricBudget is the bytes of samples (and of the hashes of their
 // labels) a stream holds in memory.
 var metricBudget = 2 << 20
-
-var hashCodec = extsort.Codec[uint64]{
-	Append: func(b []byte, h uint64) []byte { return binary.LittleEndian.AppendUint64(b, h) },
-	Decode: func(b []byte) (uint64, error) {
-		if len(b) != 8 {
-			return 0, errors.New("hash record of other than 8 bytes")
-		}
-		return binary.LittleEndian.Uint64(b), nil
-	},
-	Size: func(uint64) int { return 8 },
-}
 
 // NewGstatMetrics writes the exposition on w at Close.
 func NewGstatMetrics(w io.Writer, vopt GstatOptions) *GstatMetrics {
@@ -306,12 +294,6 @@ func (g *GstatMetrics) Abort() {
 	g.hashes.Close()
 }
 
-// newHashSorter sorts hashes in budget bytes: they are told apart by
-// value alone, so any sort gives the order of a stable one.
-func newHashSorter(budget int) *extsort.Sorter[uint64] {
-	return extsort.New(cmp.Compare[uint64], hashCodec, budget).SortWith(slices.Sort[[]uint64])
-}
-
 // hashBits is the log2 of the bits of each bitset of a view's
 // extsort.Repeats: 2^22, the two a megabyte, read in one pass at the end
 // of the run; of n hashes some n/2^22 share a bit with another (15 % of
@@ -323,27 +305,13 @@ var hashBits = 22
 func newHashes(budget int) *extsort.Repeats { return extsort.NewRepeats(hashBits, 0, budget) }
 
 // hashRepeats says whether a hash of r came twice (emptying r for the
-// next run): none when no bit of r is marked twice, else its suspects
-// are sorted.
-func hashRepeats(r *extsort.Repeats, budget int) (bool, error) {
+// next run).
+func hashRepeats(r *extsort.Repeats) (bool, error) {
 	defer r.Reset()
-	if marked, err := r.Marked(); !marked || err != nil {
-		return false, err
-	}
-	s := newHashSorter(budget)
-	defer s.Close()
-	if err := r.Suspects(func(h uint64, _ []byte) error { return s.Add(h) }); err != nil {
-		return false, err
-	}
-	repeat, n := false, 0
-	var last uint64
-	err := s.Each(func(h uint64) error {
-		if n > 0 && h == last {
-			repeat = true
-			return errStop
-		}
-		last, n = h, n+1
-		return nil
+	repeat := false
+	err := r.Repeated(func(uint64, [][]byte) error {
+		repeat = true
+		return errStop
 	})
 	if repeat {
 		return true, nil
@@ -361,7 +329,7 @@ func (g *GstatMetrics) duplicates(segs []metricSeg) (dup [objectFamilies]int64, 
 	for f := range dup {
 		dup[f] = -1
 	}
-	if repeat, err := hashRepeats(g.hashes, metricBudget/8); !repeat {
+	if repeat, err := hashRepeats(g.hashes); !repeat {
 		return dup, err
 	}
 	for f := range dup {

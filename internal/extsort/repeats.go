@@ -1,8 +1,11 @@
 package extsort
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // Repeats finds, among many 64-bit hashes, those that come more than
@@ -15,8 +18,8 @@ import (
 // set, so without a bit there (Marked false) no hash came twice; else
 // Suspects reads the log again for the records whose bit is there: every
 // copy of every repeated hash, and the hashes that only share a bit with
-// another (about n/2^bits of n hashes), which the caller tells apart by
-// sorting these few. (Marking as the hashes come costs a cache miss
+// another (about n/2^bits of n hashes); Repeated sorts these few to pass
+// on the hashes that came twice. (Marking as the hashes come costs a cache miss
 // each: between two hashes the run streams megabytes through the cache.)
 type Repeats struct {
 	bits   int
@@ -118,6 +121,87 @@ func (r *Repeats) Suspects(fn func(h uint64, payload []byte) error) error {
 		}
 		return nil
 	})
+}
+
+// Repeated passes fn, in the order of the hashes, each hash that came
+// more than once with the payloads of its copies in the order they were
+// added (valid until fn returns). It sorts the suspects by hash, in a
+// Sorter that holds the log's budget in memory: the repeats, and the few
+// hashes that only share a bit with another.
+func (r *Repeats) Repeated(fn func(h uint64, payloads [][]byte) error) error {
+	if marked, err := r.Marked(); !marked || err != nil {
+		return err
+	}
+	s := New(compareSuspects, suspectCodec, r.log.per).
+		SortWith(func(ss []suspect) { slices.SortFunc(ss, compareSuspects) })
+	defer s.Close()
+	seq := int64(0)
+	err := r.Suspects(func(h uint64, p []byte) error {
+		seq++
+		return s.Add(suspect{h: h, seq: seq, payload: string(p)})
+	})
+	if err != nil {
+		return err
+	}
+	// A group of equal hashes, its payloads copied (a record read back
+	// is valid only until the next) and put back in the order they came:
+	// the sort compares the hashes alone.
+	var h uint64
+	var group []suspect
+	var payloads [][]byte
+	flush := func() error {
+		if len(group) < 2 {
+			return nil
+		}
+		slices.SortFunc(group, func(a, b suspect) int { return cmp.Compare(a.seq, b.seq) })
+		payloads = payloads[:0]
+		for _, x := range group {
+			payloads = append(payloads, []byte(x.payload))
+		}
+		return fn(h, payloads)
+	}
+	err = s.Each(func(x suspect) error {
+		if len(group) > 0 && x.h != h {
+			if err := flush(); err != nil {
+				return err
+			}
+			group = group[:0]
+		}
+		h = x.h
+		x.payload = strings.Clone(x.payload)
+		group = append(group, x)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	return flush()
+}
+
+// suspect is a record of Suspects in the order it came (seq).
+type suspect struct {
+	h       uint64
+	seq     int64
+	payload string
+}
+
+func compareSuspects(a, b suspect) int { return cmp.Compare(a.h, b.h) }
+
+var suspectCodec = Codec[suspect]{
+	Append: func(b []byte, x suspect) []byte {
+		b = binary.LittleEndian.AppendUint64(b, x.h)
+		return AppendString(AppendInt(b, x.seq), x.payload)
+	},
+	Decode: func(b []byte) (suspect, error) {
+		if len(b) < 8 {
+			return suspect{}, errShort
+		}
+		var f Fields
+		f.Reset(b[8:])
+		x := suspect{h: binary.LittleEndian.Uint64(b), seq: f.Int(), payload: f.Ref()}
+		return x, f.Err()
+	},
+	Size: func(x suspect) int { return 32 + len(x.payload) }, // (the struct and its payload)
 }
 
 // MaxHeld is the most bytes of records the log held in memory at once

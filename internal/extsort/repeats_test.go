@@ -7,6 +7,24 @@ import (
 	"testing"
 )
 
+// repeated is what Repeated passes: each hash with its payloads' numbers.
+func repeated(t *testing.T, r *Repeats) []string {
+	t.Helper()
+	var got []string
+	err := r.Repeated(func(h uint64, ps [][]byte) error {
+		s := fmt.Sprintf("%x:", h>>40)
+		for _, p := range ps {
+			s += fmt.Sprintf(" %d", binary.LittleEndian.Uint32(p))
+		}
+		got = append(got, s)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
 // suspects is what Suspects passes: each hash with its payload's number.
 func suspects(t *testing.T, r *Repeats) []string {
 	t.Helper()
@@ -73,6 +91,9 @@ func TestRepeatsFindsTheRepeat(t *testing.T) {
 	if got, want := suspects(t, r), []string{"4d20:1234", "4d20:99999"}; !slices.Equal(got, want) {
 		t.Errorf("suspects %q, want %q", got, want)
 	}
+	if got, want := repeated(t, r), []string{"4d20: 1234 99999"}; !slices.Equal(got, want) {
+		t.Errorf("repeated %q, want %q", got, want)
+	}
 	if r.MaxHeld() > 64 {
 		t.Errorf("the log held %d bytes in memory, want 64 at most", r.MaxHeld())
 	}
@@ -100,5 +121,22 @@ func TestRepeatsSharedBits(t *testing.T) {
 	}
 	if got := suspects(t, r); !slices.Equal(got, want) {
 		t.Errorf("suspects %q,\nwant %q", got, want)
+	}
+	if got := repeated(t, r); got != nil {
+		t.Errorf("hashes that only share a bit reported repeated: %q", got)
+	}
+}
+
+// Repeated groups the copies of each repeated hash, in the order they
+// came, hashes in order, among suspects spilled one to a run (a budget
+// of one byte) and on one bit.
+func TestRepeatsRepeated(t *testing.T) {
+	r := NewRepeats(6, 4, 1)
+	defer r.Close()
+	for i, h := range []uint64{9, 3, 9, 5, 3, 9, 7} {
+		addNumbered(t, r, h<<40, uint32(i))
+	}
+	if got, want := repeated(t, r), []string{"3: 1 4", "9: 0 2 5"}; !slices.Equal(got, want) {
+		t.Errorf("repeated %q, want %q", got, want)
 	}
 }
