@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -22,7 +23,8 @@ import (
 // on the hashes that came twice. (Marking as the hashes come costs a cache miss
 // each: between two hashes the run streams megabytes through the cache.)
 type Repeats struct {
-	bits   int
+	bits   int // the most bits of a hash marked
+	use    int // the bits marked: fewer for a short log (mark)
 	size   int // a record: the hash, then the payload
 	log    *Streams
 	rec    []byte
@@ -33,9 +35,10 @@ type Repeats struct {
 	marks []uint64
 }
 
-// NewRepeats makes a Repeats of two bitsets of 2^bits bits (bits from 6
-// to 32) whose records carry payload bytes besides the hash, and whose
-// log holds budget bytes in memory.
+// NewRepeats makes a Repeats of two bitsets of up to 2^bits bits (bits
+// from 6 to 32; 32 bits a hash logged below that) whose records carry
+// payload bytes besides the hash, and whose log holds budget bytes in
+// memory.
 func NewRepeats(bits, payload, budget int) *Repeats {
 	return &Repeats{bits: min(max(bits, 6), 32), size: 8 + payload, log: NewStreams(1, budget), rec: make([]byte, 0, 8+payload)}
 }
@@ -43,7 +46,7 @@ func NewRepeats(bits, payload, budget int) *Repeats {
 // bit is where hash h is in the bitsets: its word of the first (the
 // next is the second's) and its bit in that word.
 func (r *Repeats) bit(h uint64) (word int, mask uint64) {
-	b := h >> (64 - r.bits)
+	b := h >> (64 - r.use)
 	return int(b>>6) * 2, 1 << (b & 63)
 }
 
@@ -80,8 +83,13 @@ func (r *Repeats) mark() error {
 	if r.n == 0 {
 		return nil
 	}
-	if r.marks == nil {
-		r.marks = make([]uint64, 2<<(r.bits-6))
+	// Sixteen to thirty-two bits a hash, up to 2^bits: a run of a few
+	// warnings marks a few words, not a megabyte.
+	r.use = min(r.bits, max(6, bits.Len64(uint64(r.n))+5))
+	if words := 2 << (r.use - 6); cap(r.marks) < words {
+		r.marks = make([]uint64, words)
+	} else {
+		r.marks = r.marks[:words]
 	}
 	twice := uint64(0)
 	err := r.log.Read(0, 0, r.log.Len(0), func(b []byte) error {
@@ -205,7 +213,7 @@ var suspectCodec = Codec[suspect]{
 }
 
 // MaxHeld is the most bytes of records the log held in memory at once
-// (the bitsets, 2^bits/4 bytes, besides, while Marked and Suspects
+// (the bitsets, up to 2^bits/4 bytes, besides, while Marked and Suspects
 // read).
 func (r *Repeats) MaxHeld() int { return r.log.MaxHeld() }
 
@@ -213,7 +221,7 @@ func (r *Repeats) MaxHeld() int { return r.log.MaxHeld() }
 // new, its bitsets kept.
 func (r *Repeats) Reset() {
 	r.log.Close()
-	clear(r.marks)
+	clear(r.marks[:cap(r.marks)])
 	r.n, r.marked = 0, 0
 }
 

@@ -55,16 +55,17 @@ func addNumbered(t *testing.T, r *Repeats, h uint64, n uint32) {
 	}
 }
 
-// Hashes that differ in their top 20 bits have bits of their own in
-// bitsets of 2^20: 3,000 of them mark nothing; with one of them added
-// again its two copies are the only suspects, with their payloads, in
-// the order added. The log holds 64 bytes in memory: the rest is read
-// back from its file.
+// Hashes that differ in their top 12 bits have bits of their own in the
+// bitsets of 3,000 hashes (2^17 bits: 32 a hash, up to the 2^20 asked):
+// 3,000 of them mark nothing; with one of them added again its two
+// copies are the only suspects, with their payloads, in the order
+// added. The log holds 64 bytes in memory: the rest is read back from
+// its file.
 func TestRepeatsFindsTheRepeat(t *testing.T) {
 	r := NewRepeats(20, 4, 64)
 	defer r.Close()
 	for i := range uint64(3000) {
-		addNumbered(t, r, i<<44, uint32(i))
+		addNumbered(t, r, i<<52, uint32(i))
 	}
 	if marked(t, r) || r.Len() != 3000 {
 		t.Fatalf("distinct hashes: marked %v, %d hashes, want false, 3000", marked(t, r), r.Len())
@@ -82,16 +83,16 @@ func TestRepeatsFindsTheRepeat(t *testing.T) {
 		t.Fatalf("after Reset: %d hashes", r.Len())
 	}
 	for i := range uint64(3000) {
-		addNumbered(t, r, i<<44, uint32(i))
+		addNumbered(t, r, i<<52, uint32(i))
 	}
-	addNumbered(t, r, 1234<<44, 99999)
+	addNumbered(t, r, 1234<<52, 99999)
 	if !marked(t, r) {
 		t.Fatal("a hash added twice marks nothing")
 	}
-	if got, want := suspects(t, r), []string{"4d20:1234", "4d20:99999"}; !slices.Equal(got, want) {
+	if got, want := suspects(t, r), []string{"4d2000:1234", "4d2000:99999"}; !slices.Equal(got, want) {
 		t.Errorf("suspects %q, want %q", got, want)
 	}
-	if got, want := repeated(t, r), []string{"4d20: 1234 99999"}; !slices.Equal(got, want) {
+	if got, want := repeated(t, r), []string{"4d2000: 1234 99999"}; !slices.Equal(got, want) {
 		t.Errorf("repeated %q, want %q", got, want)
 	}
 	if r.MaxHeld() > 64 {

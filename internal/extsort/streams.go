@@ -51,8 +51,12 @@ func (s *Streams) Append(i int, b []byte) error {
 			return s.flush(i, b)
 		}
 	}
-	if buf == nil {
-		buf = make([]byte, 0, s.per)
+	if n := len(buf) + len(b); n > cap(buf) {
+		// Grown by doubling up to the budget: a stream of a few records
+		// (a run of a few warnings) holds a few kilobytes, not the budget.
+		grown := make([]byte, len(buf), min(s.per, max(n, 2*cap(buf), 4<<10)))
+		copy(grown, buf)
+		buf = grown
 	}
 	s.bufs[i] = append(buf, b...)
 	s.held += len(b)
