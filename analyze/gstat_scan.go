@@ -78,8 +78,11 @@ func (s *GstatScan) setHeader(h *parse.GstatHeader) {
 // others by severity in WarningsOmitted, for a view that shows n.
 func (s *GstatScan) LimitWarnings(n int) {
 	s.c.limit = n
-	s.c.seenH = hashIndex{}
-	s.c.reindex()
+	fired := s.a.Warnings
+	s.a.Warnings, s.c.seen = []Warning{}, nil
+	for _, w := range fired { // (one per key already)
+		s.c.fireLimited(w, keyOf(w))
+	}
 }
 
 // SinkWarnings gives the run's warnings to sink as they fire, those
@@ -216,14 +219,14 @@ func (s *GstatScan) Finish(findings []*parse.GstatFinding, notices []parse.Notic
 	}
 	s.c.findings(findings)
 	s.c.pageSize()
-	if s.c.sink != nil {
+	switch {
+	case s.c.sink != nil:
 		s.c.dropReplaced()
-	}
-	if s.c.limit > 0 && s.c.sink == nil {
-		s.c.trimWarnings()
+	case s.c.limit > 0:
+		s.c.endLimited()
 	}
 	// No warning fires after this: what told them apart can go.
-	s.c.seen, s.c.seenH = nil, hashIndex{}
+	s.c.seen, s.c.heldH = nil, hashIndex{}
 	SortWarnings(a.Warnings)
 	a.Totals.Warnings = len(a.Warnings)
 	for _, n := range a.WarningsOmitted {

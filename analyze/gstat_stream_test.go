@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -220,7 +221,8 @@ func BenchmarkStreamGstat(b *testing.B) {
 
 // FuzzStreamGstat: on any input, the streamed analysis (tables evaluated
 // on several workers, added in order) is GstatWith's, run by run, as JSON;
-// and so it is with the warnings limited (the worst kept and counted),
+// and so it is with the warnings limited (the worst kept, the others
+// counted by severity),
 // and with the warnings given to a sink, those it keeps (put, not
 // dropped) in order: there, the repeated keys are looked for among
 // hashes on 256 bits, most sharing one with another.
@@ -305,6 +307,13 @@ func FuzzStreamGstat(f *testing.F) {
 			ww, _ := json.Marshal(want[i].Warnings[:n])
 			if !bytes.Equal(lw, ww) || a.Totals.Warnings != len(want[i].Warnings) {
 				t.Fatalf("run %d limited: %s (%d in all)\nwant %s (%d)", i, lw, a.Totals.Warnings, ww, len(want[i].Warnings))
+			}
+			omitted := map[Severity]int{}
+			for _, w := range want[i].Warnings[n:] {
+				omitted[w.Severity]++
+			}
+			if len(a.WarningsOmitted) != len(omitted) || !maps.Equal(a.WarningsOmitted, omitted) && len(omitted) > 0 {
+				t.Fatalf("run %d limited: omitted %v, want %v", i, a.WarningsOmitted, omitted)
 			}
 		}
 	})

@@ -62,3 +62,10 @@ func (x *hashIndex) grow() {
 		}
 	}
 }
+
+// reset empties x, keeping its table.
+func (x *hashIndex) reset() {
+	clear(x.keys)
+	clear(x.vals)
+	x.n, x.zero, x.zeroVal = 0, false, 0
+}

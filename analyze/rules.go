@@ -136,16 +136,14 @@ type checker struct {
 	// rule, the worst kept (a table printed twice, two passes of a rule).
 	seen map[warningKey]int
 	// limit, when above 0, bounds the warnings kept to the limit worst
-	// (see fireLimited); seenH then replaces seen.
+	// (see fireLimited); heldH then tells the held ones apart, by their
+	// key's hash.
 	limit int
-	seenH hashIndex
+	heldH hashIndex
 	// floor is the worst of the limit kept at the last trim (hasFloor):
-	// a new warning after it in SortWarnings's order is only counted, and
-	// remembered in early (seenH -2-i) until the next trim.
-	floor     WarningKey
-	hasFloor  bool
-	early     []earlyDrop
-	earlyGone int // early ones held again (a worse one came)
+	// a new warning after it in SortWarnings's order is only counted.
+	floor    WarningKey
+	hasFloor bool
 	// floorOut is where the run's checker publishes its floor at each
 	// trim, and floorAt where the checkers that evaluate its tables (on
 	// other goroutines) read it (wants).
@@ -159,7 +157,9 @@ type checker struct {
 	collect bool
 	fired   []Warning
 	// sink, when set, takes the warnings (fireSink); sunk logs what
-	// tells the replaced ones at the end of the run (dropReplaced).
+	// tells the replaced ones at the end of the run (dropReplaced), of
+	// the sink's or of the limited run's warnings; sinkErr is its error,
+	// or the sink's.
 	sink    WarningSink
 	sunk    *extsort.Repeats
 	sinkErr error
