@@ -1,13 +1,18 @@
 package report
 
 import (
+	"cmp"
+	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/view"
 )
 
@@ -85,5 +90,66 @@ func TestReportBigLoadTable(t *testing.T) {
 	}
 	if !strings.Contains(string(page), "1000 of 92308 points shown in this page") || len(page) > 1<<20 {
 		t.Errorf("page of %d bytes without the count of the rows not shown", len(page))
+	}
+}
+
+// A gstat run of a few thousand findings (testutil.BigGstat, 2 MiB):
+// its section lists the HTMLRecommendations worst, and counts the others
+// by severity and rule, as report.json lists them (all of them). Listed
+// whole, the 117,819 of a 100 MiB run made a page of 69 MB.
+func TestReportRecommendationsCapped(t *testing.T) {
+	_, big := testutil.BigGstat(t, 2<<20)
+	in := filepath.Join(t.TempDir(), "big-gstat.txt")
+	if err := os.WriteFile(in, big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ins, errs := Inputs([]string{in})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	out := filepath.Join(t.TempDir(), "r")
+	if _, err := WriteDir(out, Build("big", "fbdiag test", ins), smallCharts); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(out, IndexFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Databases []struct {
+			Findings []struct{ Severity, Rule string }
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(out, "report.json"))
+	if err != nil || json.Unmarshal(b, &doc) != nil || len(doc.Databases) != 1 {
+		t.Fatalf("report.json: %v, %d databases", err, len(doc.Databases))
+	}
+	fs := doc.Databases[0].Findings
+	if len(fs) < 2*HTMLRecommendations {
+		t.Fatalf("%d findings: too few to be capped", len(fs))
+	}
+	_, recs, _ := strings.Cut(string(page), `<ul class="findings recs">`)
+	recs, _, _ = strings.Cut(recs, "</ul>")
+	if n := strings.Count(recs, "<li"); n != HTMLRecommendations {
+		t.Errorf("%d recommendations listed, want %d", n, HTMLRecommendations)
+	}
+	type key struct{ sev, rule string }
+	n := map[key]int{}
+	for _, f := range fs[HTMLRecommendations:] {
+		n[key{f.Severity, f.Rule}]++
+	}
+	rank := map[string]int{"critical": 3, "warning": 2, "info": 1}
+	keys := slices.Collect(maps.Keys(n))
+	slices.SortFunc(keys, func(a, b key) int {
+		return cmp.Or(rank[b.sev]-rank[a.sev], n[b]-n[a], strings.Compare(a.rule, b.rule))
+	})
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%d %s %s", n[k], k.sev, k.rule))
+	}
+	want := fmt.Sprintf("and %d more, listed in report.json: %s.", len(fs)-HTMLRecommendations, strings.Join(parts, ", "))
+	if !strings.Contains(string(page), want) || len(page) > 512<<10 {
+		_, got, _ := strings.Cut(string(page), "and ")
+		t.Errorf("page of %d bytes; want %q, page has %.300q", len(page), want, got)
 	}
 }

@@ -86,6 +86,17 @@ func allIndices(a *analyze.GstatAnalysis) []analyze.IndexStats {
 func GstatIndicesChart(a *analyze.GstatAnalysis, top int) plot.Indices {
 	ixs := allIndices(a)
 	d := plot.Indices{Title: "Index depth: " + filepath.Base(a.File), SizeUnit: "MiB"}
+	// The worst depth warning of each index, in one pass over the
+	// warnings: looked for index by index, a run of 130,000 indices and
+	// 117,000 warnings took a minute.
+	type indexKey struct{ name, table string }
+	deep := map[indexKey]analyze.Severity{}
+	for _, w := range a.Warnings {
+		k := indexKey{w.Object, w.Table}
+		if w.Kind == "index" && isDepthRule(w.Rule) && w.Severity.Rank() > deep[k].Rank() {
+			deep[k] = w.Severity
+		}
+	}
 	depths := map[int]*plot.DepthCount{}
 	var keys []int
 	for _, ix := range ixs {
@@ -100,11 +111,8 @@ func GstatIndicesChart(a *analyze.GstatAnalysis, top int) plot.Indices {
 			keys = append(keys, k)
 		}
 		dc.Count++
-		for _, w := range a.Warnings {
-			if w.Kind == "index" && w.Object == ix.Name && w.Table == ix.Table && isDepthRule(w.Rule) &&
-				w.Severity.Rank() > analyze.Severity(dc.Severity).Rank() {
-				dc.Severity = plot.Severity(w.Severity)
-			}
+		if sev := deep[indexKey{ix.Name, ix.Table}]; sev.Rank() > analyze.Severity(dc.Severity).Rank() {
+			dc.Severity = plot.Severity(sev)
 		}
 	}
 	slices.Sort(keys)

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,5 +161,29 @@ func TestGstatHostileName(t *testing.T) {
 	}
 	if !strings.Contains(page, "Order Lines &lt;x&gt;") {
 		t.Fatal("escaped name not in the page")
+	}
+}
+
+// A depth's bar takes the worst severity of the depth warnings on its
+// indices, whatever the order of the warnings and whoever else they name:
+// an index-deep critical on CUSTOMER_LAST (depth 2), a warning on
+// WAREHOUSE's primary key (depth 1) and, ignored, a warning on an index
+// of another table of the same name, a table warning and a sparse-index
+// warning on an index of depth 1. (Each index once looked through every
+// warning: a minute for 130,000 indices and 117,000 warnings.)
+func TestGstatIndicesChartDepthSeverity(t *testing.T) {
+	a, _ := shopAnalysis(t)
+	a.Warnings = []analyze.Warning{
+		{Rule: "index-sparse", Kind: "index", Object: "RDB$PRIMARY1", Table: "WAREHOUSE", Severity: analyze.Critical},
+		{Rule: "index-deep", Kind: "index", Object: "CUSTOMER_LAST", Table: "CUSTOMER", Severity: analyze.Critical},
+		{Rule: "index-deep", Kind: "index", Object: "RDB$PRIMARY1", Table: "OTHER", Severity: analyze.Critical},
+		{Rule: "index-deep", Kind: "table", Object: "RDB$PRIMARY1", Table: "WAREHOUSE", Severity: analyze.Critical},
+		{Rule: "index-deep", Kind: "index", Object: "RDB$PRIMARY1", Table: "WAREHOUSE", Severity: analyze.Warn},
+		{Rule: "index-deep", Kind: "index", Object: "CUSTOMER_LAST", Table: "CUSTOMER", Severity: analyze.Info},
+	}
+	d := GstatIndicesChart(a, 3)
+	want := []plot.DepthCount{{Depth: 1, Count: 1, Severity: "warning"}, {Depth: 2, Count: 9, Severity: "critical"}}
+	if !slices.Equal(d.Depths, want) {
+		t.Errorf("depths %+v, want %+v", d.Depths, want)
 	}
 }

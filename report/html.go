@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/printable"
 	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/plot"
@@ -42,6 +44,41 @@ const HTMLRows = 1000
 // sections keep them all.
 const SummaryFindings = 12
 
+// HTMLRecommendations bounds the recommendations a database's section
+// lists, worst first; the others are counted by severity and rule under
+// the list, and report.json lists them all. A 100 MiB gstat output
+// (78,546 tables) has 117,819: listed, they made a page of 69 MB.
+const HTMLRecommendations = 100
+
+// RuleCount is how many of a database's recommendations left off the
+// page one rule has, of one severity.
+type RuleCount struct {
+	Severity analyze.Severity
+	Rule     string
+	N        int
+}
+
+// recsLeftOff counts by severity and rule the recommendations past the
+// first HTMLRecommendations, the worst severity first, then the most.
+func recsLeftOff(fs []analyze.DatabaseFinding) []RuleCount {
+	if len(fs) <= HTMLRecommendations {
+		return nil
+	}
+	n := map[RuleCount]int{}
+	for _, f := range fs[HTMLRecommendations:] {
+		n[RuleCount{Severity: f.Severity, Rule: f.Rule}]++
+	}
+	out := make([]RuleCount, 0, len(n))
+	for k, c := range n {
+		k.N = c
+		out = append(out, k)
+	}
+	slices.SortFunc(out, func(a, b RuleCount) int {
+		return cmp.Or(cmp.Compare(b.Severity.Rank(), a.Severity.Rank()), cmp.Compare(b.N, a.N), cmp.Compare(a.Rule, b.Rule))
+	})
+	return out
+}
+
 var htmlFuncs = template.FuncMap{
 	"large":  func(t *Table) bool { return len(t.Rows) > LargeTable },
 	"rows":   func(t *Table) [][]string { return t.Rows[:min(len(t.Rows), HTMLRows)] },
@@ -71,15 +108,20 @@ var htmlFuncs = template.FuncMap{
 		}
 		return hs
 	},
-	"moreH":      func(n int, hs []Headline) int { return max(len(hs)-n, 0) },
-	"join":       strings.Join,
-	"base":       filepath.Base,
-	"figID":      func(f *Figure) string { return "fig-" + f.File },
-	"iso":        isolate,
-	"alt":        altText,
-	"summaryCap": func() int { return SummaryFindings },
-	"maxPage":    maxPageText,
-	"sortScript": func() template.JS { return sortScript },
+	"moreH": func(n int, hs []Headline) int { return max(len(hs)-n, 0) },
+	"recs": func(fs []analyze.DatabaseFinding) []analyze.DatabaseFinding {
+		return fs[:min(len(fs), HTMLRecommendations)]
+	},
+	"recsMore":    func(fs []analyze.DatabaseFinding) int { return max(len(fs)-HTMLRecommendations, 0) },
+	"recsLeftOff": recsLeftOff,
+	"join":        strings.Join,
+	"base":        filepath.Base,
+	"figID":       func(f *Figure) string { return "fig-" + f.File },
+	"iso":         isolate,
+	"alt":         altText,
+	"summaryCap":  func() int { return SummaryFindings },
+	"maxPage":     maxPageText,
+	"sortScript":  func() template.JS { return sortScript },
 	"rank": func(v string) int {
 		switch v {
 		case "critical":
@@ -301,13 +343,16 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 {{- if .Err}}<p class="error">{{iso .Err}}</p>{{end}}
 {{template "dbhead" .}}
 {{- with .Database}}
-<h3>Recommendations</h3>{{$n := len .Snapshots}}
+<h3>Recommendations</h3>{{$n := len .Snapshots}}{{$fs := .Findings}}
 {{- if .Findings}}
 <ul class="findings recs">
-{{- range .Findings}}
+{{- range recs .Findings}}
 <li class="{{.Severity}}"><span class="sev">{{.Severity}}</span><strong>{{iso .Kind}} {{iso .Object}}{{with .Table}} on {{iso .}}{{end}}</strong> <span class="muted">({{.Rule}}; {{.Snapshots}} of {{$n}} snapshot{{if ne $n 1}}s{{end}})</span><br>{{iso .Reason}}{{with .Advice}}<br>Do: <code>{{iso .}}</code>{{end}}</li>
 {{- end}}
 </ul>
+{{- with recsMore .Findings}}
+<p class="muted">and {{.}} more, listed in report.json: {{range $i, $c := recsLeftOff $fs}}{{if $i}}, {{end}}{{$c.N}} {{$c.Severity}} {{$c.Rule}}{{end}}.</p>
+{{- end}}
 {{- else}}
 <p>Nothing to do: no rule fired on the latest snapshots.</p>
 {{- end}}
