@@ -193,7 +193,7 @@ var sunkBudget = 512 << 10
 
 // sunkBits is the log2 of the most bits of each of the log's two
 // bitsets: 2^22, half a megabyte each, made when the run ends (a run of
-// fewer than 2^17 warnings gets 32 bits a warning). Of n warnings some
+// fewer than 2^17 warnings gets 32 to 64 bits a warning). Of n warnings some
 // n/2^22 share a bit with another (8 % of 350,000) and are sorted for
 // nothing.
 var sunkBits = 22

@@ -36,7 +36,7 @@ type Repeats struct {
 }
 
 // NewRepeats makes a Repeats of two bitsets of up to 2^bits bits (bits
-// from 6 to 32; 32 bits a hash logged below that) whose records carry
+// from 6 to 32; 32 to 64 bits a hash logged below that) whose records carry
 // payload bytes besides the hash, and whose log holds budget bytes in
 // memory.
 func NewRepeats(bits, payload, budget int) *Repeats {
@@ -83,8 +83,8 @@ func (r *Repeats) mark() error {
 	if r.n == 0 {
 		return nil
 	}
-	// Sixteen to thirty-two bits a hash, up to 2^bits: a run of a few
-	// warnings marks a few words, not a megabyte.
+	// 32 to 64 bits a hash, up to 2^bits: a run of a few warnings marks
+	// a few words, not a megabyte.
 	r.use = min(r.bits, max(6, bits.Len64(uint64(r.n))+5))
 	if words := 2 << (r.use - 6); cap(r.marks) < words {
 		r.marks = make([]uint64, words)

@@ -56,7 +56,7 @@ func addNumbered(t *testing.T, r *Repeats, h uint64, n uint32) {
 }
 
 // Hashes that differ in their top 12 bits have bits of their own in the
-// bitsets of 3,000 hashes (2^17 bits: 32 a hash, up to the 2^20 asked):
+// bitsets of 3,000 hashes (2^17 bits, some 44 a hash, of the 2^20 asked):
 // 3,000 of them mark nothing; with one of them added again its two
 // copies are the only suspects, with their payloads, in the order
 // added. The log holds 64 bytes in memory: the rest is read back from
