@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"fmt"
@@ -151,5 +152,44 @@ func TestReportRecommendationsCapped(t *testing.T) {
 	if !strings.Contains(string(page), want) || len(page) > 512<<10 {
 		_, got, _ := strings.Cut(string(page), "and ")
 		t.Errorf("page of %d bytes; want %q, page has %.300q", len(page), want, got)
+	}
+}
+
+// report.json written a part at a time is json.Encoder's document, byte
+// for byte: for the corpus, and for a run of a thousand findings, one of
+// them with HTML's <, > and & (which report.json escapes).
+func TestSummaryJSONStreamed(t *testing.T) {
+	_, big := testutil.BigGstat(t, 1<<20)
+	in := filepath.Join(t.TempDir(), "big-gstat.txt")
+	if err := os.WriteFile(in, big, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, paths := range [][]string{{testutil.CorpusDir(t)}, {in}} {
+		ins, _ := Inputs(paths)
+		r := Build("r", "fbdiag test", ins)
+		if len(r.Databases) == 0 || len(r.Databases[0].Database.Findings) == 0 {
+			t.Fatalf("%v: no database with findings", paths)
+		}
+		fs := r.Databases[0].Database.Findings
+		fs[len(fs)-1].Reason += " <b>&amp;</b>"
+		var want, got bytes.Buffer
+		e := json.NewEncoder(&want)
+		e.SetIndent("", "  ")
+		if err := e.Encode(r.JSON()); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteSummaryJSON(&got, r); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			i := 0
+			for i < min(got.Len(), want.Len()) && got.Bytes()[i] == want.Bytes()[i] {
+				i++
+			}
+			t.Fatalf("%v: differs at byte %d of %d:\n%.200q\nwant\n%.200q", paths, i, want.Len(), got.Bytes()[max(i-50, 0):], want.Bytes()[max(i-50, 0):])
+		}
+		if !strings.Contains(want.String(), `\u003cb\u003e\u0026amp;`) {
+			t.Errorf("%v: the finding with HTML is not escaped as json.Encoder does", paths)
+		}
 	}
 }

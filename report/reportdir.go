@@ -93,10 +93,9 @@ func WriteDir(dir string, r *Report, o plot.Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	// (One Encode, one write: no buffer needed.)
-	err = atomicfile.Write(summary, atomicfile.Options{}, func(out io.Writer) error {
+	err = atomicfile.Write(summary, atomicfile.Options{}, buffered(func(out io.Writer) error {
 		return WriteSummaryJSON(out, r)
-	})
+	}))
 	if err != nil {
 		return "", err
 	}
