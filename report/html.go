@@ -50,9 +50,9 @@ const SummaryFindings = 12
 // (78,546 tables) has 117,819: listed, they made a page of 69 MB.
 const HTMLRecommendations = 100
 
-// RuleCount is how many of a database's recommendations left off the
+// ruleCount is how many of a database's recommendations left off the
 // page one rule has, of one severity.
-type RuleCount struct {
+type ruleCount struct {
 	Severity analyze.Severity
 	Rule     string
 	N        int
@@ -60,20 +60,20 @@ type RuleCount struct {
 
 // recsLeftOff counts by severity and rule the recommendations past the
 // first HTMLRecommendations, the worst severity first, then the most.
-func recsLeftOff(fs []analyze.DatabaseFinding) []RuleCount {
+func recsLeftOff(fs []analyze.DatabaseFinding) []ruleCount {
 	if len(fs) <= HTMLRecommendations {
 		return nil
 	}
-	n := map[RuleCount]int{}
+	n := map[ruleCount]int{}
 	for _, f := range fs[HTMLRecommendations:] {
-		n[RuleCount{Severity: f.Severity, Rule: f.Rule}]++
+		n[ruleCount{Severity: f.Severity, Rule: f.Rule}]++
 	}
-	out := make([]RuleCount, 0, len(n))
+	out := make([]ruleCount, 0, len(n))
 	for k, c := range n {
 		k.N = c
 		out = append(out, k)
 	}
-	slices.SortFunc(out, func(a, b RuleCount) int {
+	slices.SortFunc(out, func(a, b ruleCount) int {
 		return cmp.Or(cmp.Compare(b.Severity.Rank(), a.Severity.Rank()), cmp.Compare(b.N, a.N), cmp.Compare(a.Rule, b.Rule))
 	})
 	return out
