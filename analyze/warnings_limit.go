@@ -46,15 +46,8 @@ func hashKey(k warningKey) uint64 {
 // Keeping the key of every warning instead, as this did before, took
 // 24 MB for the 1.2 million warnings of a 1 GiB gstat output.
 func (c *checker) fireLimited(w Warning, k warningKey) {
-	if c.sinkErr != nil {
-		return
-	}
-	if c.sunk == nil {
-		c.sunk = newSunkLog()
-	}
 	h := hashKey(k)
-	c.omit(w.Severity)
-	if c.sinkErr = addSunk(c.sunk, sunk{h, c.sunk.Len(), int64(w.Severity.Rank()), w.Magnitude}); c.sinkErr != nil {
+	if _, ok := c.logSunk(w, h); !ok {
 		return
 	}
 	if i, ok := c.heldH.get(h); ok {
@@ -219,16 +212,25 @@ func sunkOf(h uint64, p []byte) sunk {
 // severities are the severities by rank.
 var severities = [...]Severity{0: "", 1: Info, 2: Warn, 3: Critical}
 
-func (c *checker) fireSink(w Warning, k warningKey) {
+// logSunk counts w, whose key hashes to h, and logs it for the end of
+// the run (dropReplaced); id is its place among the run's warnings, ok
+// false once the log failed (sinkErr).
+func (c *checker) logSunk(w Warning, h uint64) (id int, ok bool) {
 	if c.sinkErr != nil {
-		return
+		return 0, false
 	}
 	if c.sunk == nil {
 		c.sunk = newSunkLog()
 	}
-	id := int(c.sunk.Len())
+	id = int(c.sunk.Len())
 	c.omit(w.Severity)
-	if c.sinkErr = addSunk(c.sunk, sunk{hashKey(k), int64(id), int64(w.Severity.Rank()), w.Magnitude}); c.sinkErr != nil {
+	c.sinkErr = addSunk(c.sunk, sunk{h, int64(id), int64(w.Severity.Rank()), w.Magnitude})
+	return id, c.sinkErr == nil
+}
+
+func (c *checker) fireSink(w Warning, k warningKey) {
+	id, ok := c.logSunk(w, hashKey(k))
+	if !ok {
 		return
 	}
 	if es, ok := c.sink.(EncodedWarningSink); ok && c.encoded != nil {

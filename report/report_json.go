@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io"
 	"path/filepath"
-	"strings"
 
 	"github.com/fbdiag/fbdiag/analyze"
 )
@@ -128,7 +127,7 @@ func (o *jsonOut) summaryDatabase(d *SummaryDatabase) {
 		o.value(d, at) // (cannot be: the key is there, and strings are escaped)
 		return
 	}
-	tail := strings.Clone(string(b[i+len(key+"null"):])) // (encoded's buffer is used again)
+	tail := string(b[i+len(key+"null"):]) // (a copy: encoded's buffer is used again)
 	if o.err == nil {
 		_, o.err = o.w.Write(b[:i+len(key)])
 	}
