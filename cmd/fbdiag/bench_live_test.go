@@ -42,12 +42,17 @@ func TestLiveBench(t *testing.T) {
 	// held against the server's. The two short runs share it (their
 	// checks do not count on being alone), and the sweep, which needs
 	// the database closed between its runs, goes with the test on a
-	// database of its own.
+	// database of its own. Between the phases no attachment is open: a
+	// test waiting to kill the server (collect's) gets in there rather
+	// than after the half minute this one takes.
+	livetest.LetExclusiveIn(t)
 	t.Run("run", func(t *testing.T) { benchRunLive(t, s, db) })
+	livetest.LetExclusiveIn(t)
 	t.Run("client and interrupted", func(t *testing.T) {
 		t.Run("run client", parallel(func(t *testing.T) { benchRunClientLive(t, s, db) }))
 		t.Run("interrupted", parallel(func(t *testing.T) { benchRunInterrupted(t, s, db) }))
 	})
+	livetest.LetExclusiveIn(t)
 	t.Run("sweep and foreign", func(t *testing.T) {
 		t.Run("sweep", parallel(func(t *testing.T) { benchSweepLive(t, s, db) }))
 		t.Run("foreign database", parallel(func(t *testing.T) { benchInitForeign(t, s) }))

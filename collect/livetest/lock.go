@@ -15,10 +15,13 @@ import (
 // mutex. GateName is a second file that gives an exclusive holder that
 // has waited politeWait precedence: readers pass the gate shared on their
 // way in, the writer closes it, so that new tests wait behind it instead
-// of starving it.
+// of starving it. WantName is held shared by a writer while it waits
+// politely, so that a long test can step aside between two of its
+// phases (LetExclusiveIn).
 const (
 	LockName = "fbdiag-live.lock"
 	GateName = "fbdiag-live.gate"
+	WantName = "fbdiag-live.want"
 )
 
 // LockWait bounds the wait for a lock; a test that cannot get one in this
@@ -97,9 +100,14 @@ func HoldExclusive(t testing.TB) (release func()) {
 		releaseFile(lk.shared)
 		lk.shared = nil
 	}
+	// (Only a hint for LetExclusiveIn: the wait goes on without it.)
+	want := tryFor(t, WantName, false, time.Second)
 	if lk.exclusive = tryFor(t, LockName, true, politeWait); lk.exclusive == nil {
 		lk.gate = acquire(t, GateName, true)
 		lk.exclusive = acquire(t, LockName, true)
+	}
+	if want != nil {
+		releaseFile(want)
 	}
 	var once sync.Once
 	release = func() {
@@ -118,6 +126,51 @@ func HoldExclusive(t testing.TB) (release func()) {
 	}
 	t.Cleanup(release)
 	return release
+}
+
+// LetExclusiveIn lets a test waiting to hold the server exclusively (one
+// that kills it, HoldExclusive) in now, between two phases of a long
+// test: the caller's shared hold is given back and taken again once that
+// test is done. It returns at once when nobody waits, or when other tests
+// (of any process) share the server, whom the waiter must wait for
+// anyway. Without it, a test that waits politely waits for the long
+// test's end: cmd/fbdiag's TestLiveBench holds the server for half a
+// minute, and collect's server kill then kept one of go test's two
+// package slots idle as long, delaying every package after it. Call it
+// only where the test has no attachment open and nothing else of its
+// process uses the server.
+func LetExclusiveIn(t testing.TB) {
+	t.Helper()
+	lk.Lock()
+	defer lk.Unlock()
+	if lk.exclusive != nil || lk.shared == nil || lk.sharedN != 1 || !wanted(t) {
+		return
+	}
+	releaseFile(lk.shared)
+	lk.shared = nil
+	defer func() { lk.shared = acquireShared(t) }() // (behind the waiter, through the gate)
+	probe := tryFor(t, LockName, true, 0)
+	if probe == nil {
+		return // another test shares it: the waiter cannot get in now
+	}
+	releaseFile(probe)
+	// The waiter polls every 20 ms; once it holds the lock it lets go of
+	// the want file.
+	for deadline := time.Now().Add(time.Second); wanted(t) && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// wanted reports whether a HoldExclusive waits politely: it holds the
+// want file shared.
+func wanted(t testing.TB) bool {
+	t.Helper()
+	f := tryFor(t, WantName, true, 0)
+	if f == nil {
+		return true
+	}
+	releaseFile(f)
+	return false
 }
 
 // holdsExclusive reports whether this process holds the lock exclusively.

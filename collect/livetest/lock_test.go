@@ -138,3 +138,73 @@ func TestHoldExclusiveWaitsPolitely(t *testing.T) {
 		t.Error("the gate stays closed after the release")
 	}
 }
+
+// A long test steps aside for a test waiting to kill the server:
+// LetExclusiveIn gives its shared hold back while the waiter holds the
+// lock and takes it again once the waiter is done. With nobody waiting,
+// or with another test sharing the server, it keeps its hold.
+func TestLetExclusiveIn(t *testing.T) {
+	saved := lockDir
+	lockDir = t.TempDir()
+	t.Cleanup(func() { lockDir = saved })
+	other := func(name string) *os.File { // another process's descriptor
+		f, err := os.OpenFile(lockPath(name), os.O_RDONLY|os.O_CREATE, 0o666)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { f.Close() })
+		return f
+	}
+	holdShared(t)
+	waiter, want, sharer := other(LockName), other(WantName), other(LockName)
+	LetExclusiveIn(t) // nobody waits
+	if ok, _ := tryLock(waiter, true); ok {
+		t.Fatal("the hold was given back though nobody waited")
+	}
+
+	if ok, _ := tryLock(want, false); !ok {
+		t.Fatal("want file")
+	}
+	released := make(chan time.Time, 1)
+	go func() { // HoldExclusive's polite wait, then a server kill
+		for {
+			if ok, _ := tryLock(waiter, true); ok {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		unlock(want)
+		time.Sleep(200 * time.Millisecond)
+		released <- time.Now()
+		unlock(waiter)
+	}()
+	start := time.Now()
+	LetExclusiveIn(t)
+	back := time.Now()
+	select {
+	case r := <-released:
+		if back.Before(r) {
+			t.Errorf("resumed %v before the waiter let go", r.Sub(back))
+		}
+	default:
+		t.Fatalf("resumed after %v without the waiter getting in", back.Sub(start))
+	}
+	if ok, _ := tryLock(waiter, true); ok {
+		t.Fatal("not sharing the server again after the waiter")
+	}
+
+	// Another test shares the server: the waiter could not get in now.
+	if ok, _ := tryLock(sharer, false); !ok {
+		t.Fatal("sharer")
+	}
+	if ok, _ := tryLock(want, false); !ok {
+		t.Fatal("want file")
+	}
+	start = time.Now()
+	LetExclusiveIn(t)
+	if d := time.Since(start); d > 500*time.Millisecond || lk.shared == nil {
+		t.Errorf("with another sharer: back after %v, holding %v", d, lk.shared != nil)
+	}
+	unlock(want)
+	unlock(sharer)
+}
