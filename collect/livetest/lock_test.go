@@ -47,16 +47,8 @@ func TestHoldExclusive(t *testing.T) {
 	saved := lockDir
 	lockDir = t.TempDir()
 	t.Cleanup(func() { lockDir = saved })
-	other := func(name string) *os.File { // another process's descriptor
-		f, err := os.OpenFile(lockPath(name), os.O_RDONLY|os.O_CREATE, 0o666)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { f.Close() })
-		return f
-	}
 	holdShared(t)
-	lock, gate := other(LockName), other(GateName)
+	lock, gate := otherDescriptor(t, LockName), otherDescriptor(t, GateName)
 	if ok, _ := tryLock(lock, false); !ok {
 		t.Fatal("two sharing processes excluded each other")
 	}
@@ -97,15 +89,7 @@ func TestHoldExclusiveWaitsPolitely(t *testing.T) {
 	savedDir, savedWait := lockDir, politeWait
 	lockDir, politeWait = t.TempDir(), 300*time.Millisecond
 	t.Cleanup(func() { lockDir, politeWait = savedDir, savedWait })
-	other := func(name string) *os.File {
-		f, err := os.OpenFile(lockPath(name), os.O_RDONLY|os.O_CREATE, 0o666)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { f.Close() })
-		return f
-	}
-	reader, gate := other(LockName), other(GateName)
+	reader, gate := otherDescriptor(t, LockName), otherDescriptor(t, GateName)
 	if ok, _ := tryLock(reader, false); !ok {
 		t.Fatal("no shared lock")
 	}
@@ -147,16 +131,8 @@ func TestLetExclusiveIn(t *testing.T) {
 	saved := lockDir
 	lockDir = t.TempDir()
 	t.Cleanup(func() { lockDir = saved })
-	other := func(name string) *os.File { // another process's descriptor
-		f, err := os.OpenFile(lockPath(name), os.O_RDONLY|os.O_CREATE, 0o666)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { f.Close() })
-		return f
-	}
 	holdShared(t)
-	waiter, want, sharer := other(LockName), other(WantName), other(LockName)
+	waiter, want, sharer := otherDescriptor(t, LockName), otherDescriptor(t, WantName), otherDescriptor(t, LockName)
 	LetExclusiveIn(t) // nobody waits
 	if ok, _ := tryLock(waiter, true); ok {
 		t.Fatal("the hold was given back though nobody waited")
@@ -207,4 +183,16 @@ func TestLetExclusiveIn(t *testing.T) {
 	}
 	unlock(want)
 	unlock(sharer)
+}
+
+// otherDescriptor opens the lock file name as another process would: its
+// own descriptor, whose flock the test's holds exclude.
+func otherDescriptor(t *testing.T, name string) *os.File {
+	t.Helper()
+	f, err := os.OpenFile(lockPath(name), os.O_RDONLY|os.O_CREATE, 0o666)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f
 }
