@@ -65,4 +65,12 @@
 // index at 4, 8 and 16 KB pages; table-fragments judges records by their
 // stored length (a VARCHAR(8000) of 8010 bytes unpacked and 138 stored
 // never fragments on 4 KB pages).
+//
+// # History
+//
+// NewHistorySnapshot places a run in time (its execution time, else its
+// file's); Diff compares two whole snapshots, TrendOf fits the growth of
+// a series. A trend reads each run as a stream and keeps five figures a
+// table (TrendSamples), so that a year of daily snapshots holds its
+// points, not its runs.
 package analyze

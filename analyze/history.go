@@ -45,6 +45,11 @@ type HistorySnapshot struct {
 	TimeSource string
 	Parsed     *parse.GstatReport
 	Analysis   *GstatAnalysis
+	// sampled: the run was read as a stream (TrendSamples), its
+	// analysis has no tables, and samples are what a trend plots of
+	// them.
+	sampled bool
+	samples []growthSample
 }
 
 // Time sources of a snapshot.

@@ -37,17 +37,19 @@ type sizeBasis struct {
 }
 
 func basisOf(s *HistorySnapshot) sizeBasis {
-	b := sizeBasis{sized: s.SizeBytes() != nil, indices: len(s.Analysis.UnattachedIndices) > 0, tables: len(s.Analysis.Tables)}
+	// (Totals.Indices counts the tables' indices and the unattached ones.)
+	samples := s.growthSamples()
+	b := sizeBasis{sized: s.SizeBytes() != nil, indices: s.Analysis.Totals.Indices > 0, tables: len(samples)}
 	if h := s.Analysis.Header; h != nil && h.Database != nil {
 		b.database = *h.Database
 	}
-	for _, t := range s.Analysis.Tables {
-		if IsSystemTable(t.Name) {
+	for i := range samples {
+		t := &samples[i]
+		if IsSystemTable(t.name) {
 			b.system++
 		}
-		b.indices = b.indices || len(t.Indices) > 0
-		if t.SizeSource != nil && !slices.Contains(b.sources, *t.SizeSource) {
-			b.sources = append(b.sources, *t.SizeSource)
+		if t.has&hasSource != 0 && !slices.Contains(b.sources, t.sizeSource) {
+			b.sources = append(b.sources, t.sizeSource)
 		}
 	}
 	slices.Sort(b.sources)

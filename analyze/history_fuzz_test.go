@@ -3,6 +3,7 @@ package analyze
 import (
 	"bytes"
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -51,8 +52,15 @@ func FuzzDiff(f *testing.F) {
 		for _, r := range append(ra, rb...) {
 			snaps = append(snaps, NewHistorySnapshot(r, SnapshotOptions{}))
 		}
-		if _, err := json.Marshal(TrendOf(snaps, 1<<30)); err != nil {
+		whole, err := json.Marshal(TrendOf(snaps, 1<<30))
+		if err != nil {
 			t.Fatalf("trend JSON: %v", err)
+		}
+		// Read as gstat trend reads them, each run streamed and sampled:
+		// the same trend.
+		sampled, err := json.Marshal(TrendOf(sampledSnapshots(t, new(TrendSamples), [2]string{"a", string(a)}, [2]string{"b", string(b)}), 1<<30))
+		if err != nil || !bytes.Equal(sampled, whole) {
+			t.Fatalf("sampled trend (%v):\n%s\nwhole:\n%s", err, sampled, whole)
 		}
 	})
 }
@@ -77,7 +85,8 @@ func BenchmarkDiff(b *testing.B) {
 }
 
 // BenchmarkTrend measures a month of daily snapshots (the real -a -r
-// output with ORDERS growing), read and fitted, per input byte.
+// output with ORDERS growing), read and fitted, per input byte: each run
+// kept whole, and streamed with its trend samples alone (gstat trend).
 func BenchmarkTrend(b *testing.B) {
 	var texts [][]byte
 	n := 0
@@ -86,18 +95,50 @@ func BenchmarkTrend(b *testing.B) {
 		texts = append(texts, s)
 		n += len(s)
 	}
-	b.SetBytes(int64(n))
-	for b.Loop() {
-		snaps := make([]*HistorySnapshot, 0, len(texts))
-		for _, s := range texts {
-			r, err := parse.ReadGstat(bytes.NewReader(s), "s")
-			if err != nil {
-				b.Fatal(err)
+	b.Run("whole", func(b *testing.B) {
+		b.SetBytes(int64(n))
+		b.ReportAllocs()
+		var snaps []*HistorySnapshot
+		for b.Loop() {
+			snaps = make([]*HistorySnapshot, 0, len(texts))
+			for _, s := range texts {
+				r, err := parse.ReadGstat(bytes.NewReader(s), "s")
+				if err != nil {
+					b.Fatal(err)
+				}
+				snaps = append(snaps, NewHistorySnapshot(r[0], SnapshotOptions{}))
 			}
-			snaps = append(snaps, NewHistorySnapshot(r[0], SnapshotOptions{}))
+			TrendOf(snaps, 1<<30)
 		}
-		TrendOf(snaps, 1<<30)
-	}
+		reportHeld(b, func() { snaps = nil })
+	})
+	// As gstat trend reads them: streamed, five figures a table kept.
+	b.Run("sampled", func(b *testing.B) {
+		b.SetBytes(int64(n))
+		b.ReportAllocs()
+		inputs := make([][2]string, len(texts))
+		for i, s := range texts {
+			inputs[i] = [2]string{"s", string(s)}
+		}
+		var snaps []*HistorySnapshot
+		for b.Loop() {
+			snaps = sampledSnapshots(b, new(TrendSamples), inputs...)
+			TrendOf(snaps, 1<<30)
+		}
+		reportHeld(b, func() { snaps = nil })
+	})
+}
+
+// reportHeld reports as "held-KB" the heap that drop lets go of: the
+// snapshots a trend holds while it reads the next ones.
+func reportHeld(b *testing.B, drop func()) {
+	var held, left runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&held)
+	drop()
+	runtime.GC()
+	runtime.ReadMemStats(&left)
+	b.ReportMetric(float64(int64(held.HeapAlloc)-int64(left.HeapAlloc))/1024, "held-KB")
 }
 
 // The fuzz seeds are real data: the excerpt pair compares STOCK, whose

@@ -342,19 +342,21 @@ func TrendOf(snaps []*HistorySnapshot, until int64) *Trend {
 		if !keep[si] {
 			continue
 		}
-		for _, t := range s.Analysis.Tables {
-			k := tableKey(t.Schema, t.Name)
+		samples := s.growthSamples()
+		for j := range samples {
+			t := &samples[j]
+			k := tableKey(t.schema, t.name)
 			i, ok := idx[k]
 			if !ok {
 				i = len(tr.Tables)
 				idx[k] = i
-				tr.Tables = append(tr.Tables, GrowthTrend{Schema: t.Schema, Name: t.Name, Points: make([]TrendPoint, len(timed))})
+				tr.Tables = append(tr.Tables, GrowthTrend{Schema: t.schema, Name: t.name, Points: make([]TrendPoint, len(timed))})
 				for j := range timed {
 					tr.Tables[i].Points[j].Time = *timed[j].Time
 				}
 			}
 			p := &tr.Tables[i].Points[si]
-			p.SizeBytes, p.Records, p.Versions, p.AverageFill = t.SizeBytes, t.Records, t.Versions, t.AverageFill
+			p.SizeBytes, p.Records, p.Versions, p.AverageFill = t.sizeBytesPtr(), t.recordsPtr(), t.versionsPtr(), t.fillPtr()
 		}
 	}
 	for i := range tr.Tables {

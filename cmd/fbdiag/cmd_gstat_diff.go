@@ -86,7 +86,7 @@ func runGstatDiff(o gstatDiffOptions, stdin io.Reader, stdout, stderr io.Writer)
 	var before, after *analyze.HistorySnapshot
 	switch len(o.Files) {
 	case 1:
-		snaps, err := readSnapshots(o.Files[0], stdin, stderr)
+		snaps, err := readSnapshots(o.Files[0], stdin, stderr, nil)
 		if err != nil {
 			return err
 		}
@@ -100,7 +100,7 @@ func runGstatDiff(o gstatDiffOptions, stdin io.Reader, stdout, stderr io.Writer)
 		}
 		var pair [2]*analyze.HistorySnapshot
 		for i, name := range o.Files {
-			snaps, err := readSnapshots(name, stdin, stderr)
+			snaps, err := readSnapshots(name, stdin, stderr, nil)
 			if err != nil {
 				return err
 			}

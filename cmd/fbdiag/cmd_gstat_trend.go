@@ -107,6 +107,7 @@ func runGstatTrend(o gstatTrendOptions, stdin io.Reader, stdout, stderr io.Write
 		return err
 	}
 	var snaps []*analyze.HistorySnapshot
+	samples := new(analyze.TrendSamples)
 	for _, name := range o.Inputs {
 		files, folder := []string{name}, false
 		if name != "-" {
@@ -119,7 +120,7 @@ func runGstatTrend(o gstatTrendOptions, stdin io.Reader, stdout, stderr io.Write
 			}
 		}
 		for _, f := range files {
-			s, err := readSnapshots(f, stdin, stderr)
+			s, err := readSnapshots(f, stdin, stderr, samples)
 			var ng *notGstatError
 			var se *parse.SyntaxError
 			if folder && (errors.As(err, &ng) || errors.As(err, &se)) {

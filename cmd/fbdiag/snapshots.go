@@ -28,8 +28,10 @@ func (e *notGstatError) Error() string {
 // parse.Detect does not take for gstat is a *notGstatError, as the
 // report tells its inputs apart: a README beside the snapshots, even one
 // quoting a gstat line the lenient reader would take, is not read as a
-// snapshot.
-func readSnapshots(name string, stdin io.Reader, stderr io.Writer) ([]*analyze.HistorySnapshot, error) {
+// snapshot. With sampled, each run is read as a stream and keeps only
+// what a trend plots (analyze.TrendSamples, shared by the inputs of one
+// trend); else it is kept whole, as a diff compares it.
+func readSnapshots(name string, stdin io.Reader, stderr io.Writer, sampled *analyze.TrendSamples) ([]*analyze.HistorySnapshot, error) {
 	rc, shown, err := openArg(stdin, name)
 	if err != nil {
 		return nil, err
@@ -41,28 +43,51 @@ func readSnapshots(name string, stdin io.Reader, stderr io.Writer) ([]*analyze.H
 			return nil, &notGstatError{name: shown, why: strings.TrimPrefix(string(kind)+": "+why, string(parse.InputUnknown)+": ")}
 		}
 	}
-	var mtime time.Time
+	var opt analyze.SnapshotOptions
 	if f, ok := rc.(interface{ Stat() (os.FileInfo, error) }); ok {
 		// A pipe's time is when it was made, not when gstat ran.
 		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
-			mtime = st.ModTime()
+			opt.FileTime = st.ModTime()
 		}
 	}
-	reps, err := parse.ReadGstat(rc, shown)
+	var out []*analyze.HistorySnapshot
+	// The runs' notices and dating go to stderr once the input is read
+	// without error, as they did when it was read whole.
+	var said []string
+	place := func(s *analyze.HistorySnapshot, rep *parse.GstatReport) {
+		for _, n := range rep.Notices {
+			said = append(said, n.String())
+		}
+		if s.DatedByFile() {
+			said = append(said, fmt.Sprintf("%s: run %d has no execution time; dated by the file's modification time %s",
+				shown, rep.Index+1, s.Time.Format(time.DateTime)))
+		}
+		out = append(out, s)
+	}
+	if sampled != nil {
+		err = analyze.StreamGstat(rc, shown, analyze.NewThresholds(), analyze.GstatOptions{}, analyze.GstatStream{
+			CountWarnings: true, // (a trend shows none)
+			Table: func(_ *analyze.GstatAnalysis, t *analyze.TableStats) error {
+				sampled.Add(t)
+				return nil
+			},
+			Run: func(a *analyze.GstatAnalysis, rep *parse.GstatReport) error {
+				place(sampled.Snapshot(a, rep, opt), rep)
+				return nil
+			},
+		})
+	} else {
+		var reps []*parse.GstatReport
+		reps, err = parse.ReadGstat(rc, shown)
+		for _, rep := range reps {
+			place(analyze.NewHistorySnapshot(rep, opt), rep)
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
-	var out []*analyze.HistorySnapshot
-	for _, rep := range reps {
-		for _, n := range rep.Notices {
-			fmt.Fprintln(stderr, n)
-		}
-		s := analyze.NewHistorySnapshot(rep, analyze.SnapshotOptions{FileTime: mtime})
-		if s.DatedByFile() {
-			fmt.Fprintf(stderr, "%s: run %d has no execution time; dated by the file's modification time %s\n",
-				shown, rep.Index+1, s.Time.Format(time.DateTime))
-		}
-		out = append(out, s)
+	for _, l := range said {
+		fmt.Fprintln(stderr, l)
 	}
 	if len(out) == 0 {
 		return nil, &notGstatError{name: shown, why: "no gstat output found"}

@@ -1,0 +1,131 @@
+package analyze
+
+import (
+	"strings"
+
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// A trend plots five figures a table a snapshot, but a snapshot read
+// whole keeps its run: some six times its text in memory, 186 MB for 30
+// snapshots of 1,578 tables, 2.2 GB for a year of them. TrendSamples
+// keeps those figures alone, table by table, as a stream reads each run
+// (StreamGstat), and makes the run's snapshot from them and the run's
+// analysis without its tables: memory grows with the points a trend
+// shows.
+//
+//	ts := new(analyze.TrendSamples)
+//	analyze.StreamGstat(rd, name, th, opt, analyze.GstatStream{CountWarnings: true,
+//		Table: func(_ *GstatAnalysis, t *TableStats) error { ts.Add(t); return nil },
+//		Run: func(a *GstatAnalysis, rep *parse.GstatReport) error {
+//			snaps = append(snaps, ts.Snapshot(a, rep, opt)); return nil }})
+//
+// Such a snapshot serves TrendOf alone: a diff compares whole runs.
+type TrendSamples struct {
+	cur []growthSample
+	// names holds one copy of each name and size source, shared by
+	// every snapshot: a table's name is not kept once a snapshot, and no
+	// sample holds on to the block of text its run's names came in.
+	names map[string]string
+	asIs  bool // (growthSamples of a whole snapshot: its names stay its own)
+}
+
+// growthSample is one table of one snapshot as a trend plots it; has
+// says which figures the snapshot printed.
+type growthSample struct {
+	schema, name, sizeSource     string
+	sizeBytes, records, versions int64
+	averageFill                  int
+	has                          uint8
+}
+
+const (
+	hasSize uint8 = 1 << iota
+	hasRecords
+	hasVersions
+	hasFill
+	hasSource
+)
+
+// Add keeps the trend's figures of table t of the run being read.
+func (ts *TrendSamples) Add(t *TableStats) {
+	ts.cur = append(ts.cur, ts.sampleOf(t))
+}
+
+// Snapshot places the run whose tables Add was given in time, as
+// NewHistorySnapshot does; a is its analysis without tables
+// (GstatStream's Run), rep the run without its tables. The next Add
+// starts the next run.
+func (ts *TrendSamples) Snapshot(a *GstatAnalysis, rep *parse.GstatReport, opt SnapshotOptions) *HistorySnapshot {
+	opt.Analysis = a
+	s := NewHistorySnapshot(rep, opt)
+	s.samples, s.sampled = ts.cur, true
+	if s.samples == nil {
+		s.samples = []growthSample{}
+	}
+	ts.cur = nil
+	return s
+}
+
+func (ts *TrendSamples) sampleOf(t *TableStats) growthSample {
+	g := growthSample{schema: ts.intern(t.Schema), name: ts.intern(t.Name)}
+	if t.SizeBytes != nil {
+		g.sizeBytes, g.has = *t.SizeBytes, g.has|hasSize
+	}
+	if t.Records != nil {
+		g.records, g.has = *t.Records, g.has|hasRecords
+	}
+	if t.Versions != nil {
+		g.versions, g.has = *t.Versions, g.has|hasVersions
+	}
+	if t.AverageFill != nil {
+		g.averageFill, g.has = *t.AverageFill, g.has|hasFill
+	}
+	if t.SizeSource != nil {
+		g.sizeSource, g.has = ts.intern(*t.SizeSource), g.has|hasSource
+	}
+	return g
+}
+
+func (ts *TrendSamples) intern(s string) string {
+	if s == "" || ts.asIs {
+		return s
+	}
+	if c, ok := ts.names[s]; ok {
+		return c
+	}
+	if ts.names == nil {
+		ts.names = map[string]string{}
+	}
+	c := strings.Clone(s)
+	ts.names[c] = c
+	return c
+}
+
+// growthSamples are the snapshot's tables as a trend reads them: its
+// samples, or those of its analysis's tables.
+func (s *HistorySnapshot) growthSamples() []growthSample {
+	if s.sampled {
+		return s.samples
+	}
+	ts := TrendSamples{asIs: true}
+	out := make([]growthSample, len(s.Analysis.Tables))
+	for i := range s.Analysis.Tables {
+		out[i] = ts.sampleOf(&s.Analysis.Tables[i])
+	}
+	return out
+}
+
+// The figures of a sample, nil where the snapshot printed none: pointers
+// into the sample, which the trend's points keep.
+func (g *growthSample) sizeBytesPtr() *int64 { return ifHas(g.has&hasSize != 0, &g.sizeBytes) }
+func (g *growthSample) recordsPtr() *int64   { return ifHas(g.has&hasRecords != 0, &g.records) }
+func (g *growthSample) versionsPtr() *int64  { return ifHas(g.has&hasVersions != 0, &g.versions) }
+func (g *growthSample) fillPtr() *int        { return ifHas(g.has&hasFill != 0, &g.averageFill) }
+
+func ifHas[T any](ok bool, p *T) *T {
+	if ok {
+		return p
+	}
+	return nil
+}
