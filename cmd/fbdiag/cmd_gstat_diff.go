@@ -86,7 +86,7 @@ func runGstatDiff(o gstatDiffOptions, stdin io.Reader, stdout, stderr io.Writer)
 	var before, after *analyze.HistorySnapshot
 	switch len(o.Files) {
 	case 1:
-		snaps, err := readSnapshots(o.Files[0], stdin, stderr, nil)
+		snaps, _, err := readSnapshots(o.Files[0], stdin, stderr, snapshotRead{first: true})
 		if err != nil {
 			return err
 		}
@@ -100,12 +100,12 @@ func runGstatDiff(o gstatDiffOptions, stdin io.Reader, stdout, stderr io.Writer)
 		}
 		var pair [2]*analyze.HistorySnapshot
 		for i, name := range o.Files {
-			snaps, err := readSnapshots(name, stdin, stderr, nil)
+			snaps, runs, err := readSnapshots(name, stdin, stderr, snapshotRead{})
 			if err != nil {
 				return err
 			}
-			if len(snaps) > 1 {
-				fmt.Fprintf(stderr, "%s holds %d gstat runs; comparing the last\n", name, len(snaps))
+			if runs > 1 {
+				fmt.Fprintf(stderr, "%s holds %d gstat runs; comparing the last\n", name, runs)
 			}
 			pair[i] = snaps[len(snaps)-1]
 		}

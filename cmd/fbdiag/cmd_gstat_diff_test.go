@@ -366,3 +366,29 @@ func TestGstatDiffOATBoundsAndWarnings(t *testing.T) {
 		"Size change            -1.22 MiB (not comparable: see the warnings)\n",
 		"         sizes do not compare: the later snapshot has no index statistics (gstat -d): its size\n         counts the tables only\n")
 }
+
+// A file of many runs compares its first and last; the runs between are
+// read one at a time and dropped (a year of a cron job's runs is not held
+// in memory), yet counted and their notices said.
+func TestGstatDiffOneFileManyRuns(t *testing.T) {
+	a := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
+	mid := testutil.ReadTestdata(t, "fb30", "shop-gstat-d.txt")
+	b := testutil.ReadTestdata(t, "fb30", "shop-gstat-r-later.txt")
+	path := filepath.Join(t.TempDir(), "stats.txt")
+	runs := slices.Concat(a, mid, mid, []byte("# a stray line\n"), mid, b)
+	if err := os.WriteFile(path, runs, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runCLI(t, nil, "gstat", "diff", "--format", "csv", "--table", "snapshots", path)
+	if recs := csvRows(t, out); code != 0 || csvRow(recs, "old") != "old,stats.txt#1,2026-12-02T14:09:54,gstat,12.0,6,64069632,10,3.0" ||
+		csvRow(recs, "new") != "new,stats.txt#5,2026-12-02T14:14:32,gstat,12.0,6,63586304,10,3.0" {
+		t.Errorf("exit %d, snapshots\n%s", code, out)
+	}
+	if !strings.Contains(errs, "skipped a line that is not gstat output") {
+		t.Errorf("stderr %q: the middle run's notice", errs)
+	}
+	_, errs, code = runCLI(t, nil, "gstat", "diff", "--format", "json", path, testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
+	if code != 0 || !strings.Contains(errs, path+" holds 5 gstat runs; comparing the last") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}

@@ -120,7 +120,7 @@ func runGstatTrend(o gstatTrendOptions, stdin io.Reader, stdout, stderr io.Write
 			}
 		}
 		for _, f := range files {
-			s, err := readSnapshots(f, stdin, stderr, samples)
+			s, _, err := readSnapshots(f, stdin, stderr, snapshotRead{samples: samples})
 			var ng *notGstatError
 			var se *parse.SyntaxError
 			if folder && (errors.As(err, &ng) || errors.As(err, &se)) {

@@ -22,25 +22,34 @@ func (e *notGstatError) Error() string {
 	return fmt.Sprintf("%s: not gstat output (%s)", e.name, e.why)
 }
 
-// readSnapshots reads every gstat run of one input, each placed in time
-// by analyze.NewHistorySnapshot (the file's modification time dates a
-// run printed without an execution time, said on stderr). An input that
-// parse.Detect does not take for gstat is a *notGstatError, as the
-// report tells its inputs apart: a README beside the snapshots, even one
-// quoting a gstat line the lenient reader would take, is not read as a
-// snapshot. With sampled, each run is read as a stream and keeps only
-// what a trend plots (analyze.TrendSamples, shared by the inputs of one
-// trend); else it is kept whole, as a diff compares it.
-func readSnapshots(name string, stdin io.Reader, stderr io.Writer, sampled *analyze.TrendSamples) ([]*analyze.HistorySnapshot, error) {
+// snapshotRead says what readSnapshots keeps of an input's runs.
+type snapshotRead struct {
+	// samples: each run is read as a stream and keeps only what a trend
+	// plots (analyze.TrendSamples, shared by the inputs of one trend).
+	// Without it only the last run, and with first the first one too,
+	// are kept whole and analysed, as a diff compares them; the others
+	// are read one at a time and dropped.
+	samples *analyze.TrendSamples
+	first   bool
+}
+
+// readSnapshots reads the gstat runs of one input, each placed in time by
+// analyze.NewHistorySnapshot (the file's modification time dates a run
+// printed without an execution time, said on stderr), and keeps them as
+// how says; runs counts them all. An input that parse.Detect does not
+// take for gstat is a *notGstatError, as the report tells its inputs
+// apart: a README beside the snapshots, even one quoting a gstat line the
+// lenient reader would take, is not read as a snapshot.
+func readSnapshots(name string, stdin io.Reader, stderr io.Writer, how snapshotRead) (snaps []*analyze.HistorySnapshot, runs int, err error) {
 	rc, shown, err := openArg(stdin, name)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer rc.Close()
 	if h, ok := rc.(*headReader); ok {
 		head, _ := h.Peek(parse.DetectSize)
 		if kind, why := parse.Detect(head); kind != parse.InputGstat {
-			return nil, &notGstatError{name: shown, why: strings.TrimPrefix(string(kind)+": "+why, string(parse.InputUnknown)+": ")}
+			return nil, 0, &notGstatError{name: shown, why: strings.TrimPrefix(string(kind)+": "+why, string(parse.InputUnknown)+": ")}
 		}
 	}
 	var opt analyze.SnapshotOptions
@@ -50,49 +59,64 @@ func readSnapshots(name string, stdin io.Reader, stderr io.Writer, sampled *anal
 			opt.FileTime = st.ModTime()
 		}
 	}
-	var out []*analyze.HistorySnapshot
-	// The runs' notices and dating go to stderr once the input is read
-	// without error, as they did when it was read whole.
+	// Each run's notices, and its dating by the file, go to stderr once
+	// the input is read without error.
 	var said []string
-	place := func(s *analyze.HistorySnapshot, rep *parse.GstatReport) {
+	tell := func(rep *parse.GstatReport) {
+		runs++
 		for _, n := range rep.Notices {
 			said = append(said, n.String())
 		}
-		if s.DatedByFile() {
+		if (rep.Header == nil || rep.Header.ExecutionTime == nil) && !opt.FileTime.IsZero() {
 			said = append(said, fmt.Sprintf("%s: run %d has no execution time; dated by the file's modification time %s",
-				shown, rep.Index+1, s.Time.Format(time.DateTime)))
+				shown, rep.Index+1, opt.FileTime.UTC().Format(time.DateTime)))
 		}
-		out = append(out, s)
 	}
-	if sampled != nil {
+	switch {
+	case how.samples != nil:
 		err = analyze.StreamGstat(rc, shown, analyze.NewThresholds(), analyze.GstatOptions{}, analyze.GstatStream{
 			CountWarnings: true, // (a trend shows none)
 			Table: func(_ *analyze.GstatAnalysis, t *analyze.TableStats) error {
-				sampled.Add(t)
+				how.samples.Add(t)
 				return nil
 			},
 			Run: func(a *analyze.GstatAnalysis, rep *parse.GstatReport) error {
-				place(sampled.Snapshot(a, rep, opt), rep)
+				tell(rep)
+				snaps = append(snaps, how.samples.Snapshot(a, rep, opt))
 				return nil
 			},
 		})
-	} else {
-		var reps []*parse.GstatReport
-		reps, err = parse.ReadGstat(rc, shown)
-		for _, rep := range reps {
-			place(analyze.NewHistorySnapshot(rep, opt), rep)
+	default:
+		limit := 1
+		if how.first {
+			limit = 2
+		}
+		var kept []*parse.GstatReport
+		err = parse.EachGstat(rc, shown, func(rep *parse.GstatReport) error {
+			tell(rep)
+			if len(kept) < limit {
+				kept = append(kept, rep)
+			} else {
+				kept[limit-1] = rep // (the latest so far)
+			}
+			return nil
+		})
+		if err == nil {
+			for _, rep := range kept {
+				snaps = append(snaps, analyze.NewHistorySnapshot(rep, opt))
+			}
 		}
 	}
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	for _, l := range said {
 		fmt.Fprintln(stderr, l)
 	}
-	if len(out) == 0 {
-		return nil, &notGstatError{name: shown, why: "no gstat output found"}
+	if len(snaps) == 0 {
+		return nil, 0, &notGstatError{name: shown, why: "no gstat output found"}
 	}
-	return out, nil
+	return snaps, runs, nil
 }
 
 // snapshotFiles lists the regular files of a folder, by name; hidden
