@@ -46,7 +46,6 @@ type Database struct {
 	Resolved []DatabaseFinding `json:"resolved"`
 
 	worst *Warning
-	runs  []*GstatAnalysis
 }
 
 // DatabaseFinding is one warning of a database across its snapshots.
@@ -85,23 +84,112 @@ func DatabaseKey(a *GstatAnalysis) string {
 // snapshot, worst first: critical before attention before healthy, then
 // by the worst finding's magnitude, then by name.
 func Fleet(snaps []*GstatAnalysis) []Database {
-	byKey := map[string]*Database{}
-	var order []string
+	var b FleetBuilder
 	for _, a := range snaps {
-		k := DatabaseKey(a)
-		d := byKey[k]
-		if d == nil {
-			d = &Database{Database: k}
-			byKey[k] = d
-			order = append(order, k)
-		}
-		d.runs = append(d.runs, a)
+		b.Add(a)
 	}
-	out := make([]Database, 0, len(order))
-	for _, k := range order {
-		d := byKey[k]
-		d.judge()
-		out = append(out, *d)
+	return b.Databases()
+}
+
+// FleetBuilder is Fleet fed one snapshot at a time: it keeps of each
+// snapshot its name, time, totals and header, and of each finding its
+// count and its newest copy, so that a caller that drops a snapshot's
+// tables and warnings once added (the report, over a year of daily
+// snapshots) holds one copy of each finding, not one per snapshot.
+type FleetBuilder struct {
+	byKey map[string]*fleetDB
+	order []string
+	n     int // snapshots added
+}
+
+// fleetDB is what a FleetBuilder keeps of one database.
+type fleetDB struct {
+	runs []fleetRun
+	keys map[findingKey]*fleetFinding
+}
+
+// fleetRun is a snapshot as judge reads it: its place, its figures.
+type fleetRun struct {
+	a   *GstatAnalysis // its name, header and totals alone
+	seq int            // the order it was added in
+}
+
+type findingKey struct{ rule, kind, table, object string }
+
+// fleetFinding is one finding of a database across its snapshots.
+type fleetFinding struct {
+	count int
+	// latest is the copy of the snapshot that sorts last (judge's
+	// order), at, and first where the finding was first met in that
+	// order: the snapshot and the warning's place in it.
+	latest    Warning
+	at, first fleetPlace
+}
+
+type fleetPlace struct{ run, pos int }
+
+// Add adds a snapshot; the builder keeps no pointer to its tables,
+// indices or warnings.
+func (b *FleetBuilder) Add(a *GstatAnalysis) {
+	if b.byKey == nil {
+		b.byKey = map[string]*fleetDB{}
+	}
+	k := DatabaseKey(a)
+	d := b.byKey[k]
+	if d == nil {
+		d = &fleetDB{keys: map[findingKey]*fleetFinding{}}
+		b.byKey[k] = d
+		b.order = append(b.order, k)
+	}
+	light := &GstatAnalysis{File: a.File, Report: a.Report, Header: a.Header, Totals: a.Totals}
+	r := fleetRun{a: light, seq: b.n}
+	b.n++
+	d.runs = append(d.runs, r)
+	for pos, w := range a.Warnings {
+		fk := findingKey{w.Rule, w.Kind, w.Table, w.Object}
+		here := fleetPlace{r.seq, pos}
+		f := d.keys[fk]
+		if f == nil {
+			d.keys[fk] = &fleetFinding{count: 1, latest: w, at: here, first: here}
+			continue
+		}
+		f.count++
+		if fleetBefore(d.run(f.at.run), r) || f.at.run == r.seq {
+			f.latest, f.at = w, here
+		}
+		if fleetBefore(r, d.run(f.first.run)) {
+			f.first = here
+		}
+	}
+}
+
+// run is the database's snapshot added as seq.
+func (d *fleetDB) run(seq int) fleetRun {
+	i, _ := slices.BinarySearchFunc(d.runs, seq, func(r fleetRun, seq int) int { return cmp.Compare(r.seq, seq) })
+	return d.runs[i]
+}
+
+// fleetBefore is judge's order: snapshots with a time first, oldest
+// first, the others after them; the order added among equals.
+func fleetBefore(x, y fleetRun) bool {
+	tx, okx := snapTime(x.a)
+	ty, oky := snapTime(y.a)
+	switch {
+	case okx && oky:
+		if c := tx.Compare(ty); c != 0 {
+			return c < 0
+		}
+	case okx != oky:
+		return okx
+	}
+	return x.seq < y.seq
+}
+
+// Databases judges the databases added, worst first (Fleet).
+func (b *FleetBuilder) Databases() []Database {
+	out := make([]Database, 0, len(b.order))
+	for _, k := range b.order {
+		out = append(out, b.byKey[k].judge(k))
 	}
 	slices.SortStableFunc(out, func(a, b Database) int {
 		if c := cmp.Compare(verdictRank(b.Verdict), verdictRank(a.Verdict)); c != 0 {
@@ -115,7 +203,7 @@ func Fleet(snaps []*GstatAnalysis) []Database {
 		return cmp.Compare(a.Database, b.Database)
 	})
 	for i := range out {
-		out[i].runs, out[i].worst = nil, nil
+		out[i].worst = nil
 	}
 	return out
 }
@@ -138,33 +226,31 @@ func snapTime(a *GstatAnalysis) (time.Time, bool) {
 	return time.Time{}, false
 }
 
-func (d *Database) judge() {
-	// Oldest first; snapshots without a time keep their input order after
-	// those with one.
-	slices.SortStableFunc(d.runs, func(a, b *GstatAnalysis) int {
-		ta, oka := snapTime(a)
-		tb, okb := snapTime(b)
+func (fd *fleetDB) judge(key string) Database {
+	d := Database{Database: key}
+	runs := slices.Clone(fd.runs)
+	slices.SortStableFunc(runs, func(x, y fleetRun) int {
 		switch {
-		case oka && okb:
-			return ta.Compare(tb)
-		case oka:
+		case fleetBefore(x, y):
 			return -1
-		case okb:
+		case fleetBefore(y, x):
 			return 1
 		}
 		return 0
 	})
-	d.Snapshots = make([]string, len(d.runs))
-	for i, a := range d.runs {
-		d.Snapshots[i] = SnapshotName(a)
+	d.Snapshots = make([]string, len(runs))
+	rank := map[int]int{} // a run's place in that order, by seq
+	for i, r := range runs {
+		d.Snapshots[i] = SnapshotName(r.a)
+		rank[r.seq] = i
 	}
-	last := d.runs[len(d.runs)-1]
+	last := runs[len(runs)-1].a
 	d.Latest = d.Snapshots[len(d.Snapshots)-1]
 	if t, ok := snapTime(last); ok {
 		d.LatestTime = &t
 	}
-	for i := len(d.runs) - 1; i >= 0; i-- {
-		a := d.runs[i]
+	for i := len(runs) - 1; i >= 0; i-- {
+		a := runs[i].a
 		if d.SizeBytes == nil && a.Totals.Tables > 0 && (a.Totals.TableBytes != nil || a.Totals.IndexBytes != nil) {
 			d.SizeBytes = ptr(val0(a.Totals.TableBytes) + val0(a.Totals.IndexBytes))
 		}
@@ -178,35 +264,29 @@ func (d *Database) judge() {
 	// A finding is current when the latest snapshot that could show it
 	// (a header for the database rules, tables for the others) shows it;
 	// otherwise it was resolved. A gstat -h taken after a gstat -a -r
-	// does not resolve the -a -r's index findings.
-	type key struct{ rule, kind, table, object string }
-	count := map[key]int{}
-	lastSeen := map[key]int{} // index of the latest run showing it
-	latest := map[key]Warning{}
-	var keys []key
-	for i, a := range d.runs {
-		for _, w := range a.Warnings {
-			k := key{w.Rule, w.Kind, w.Table, w.Object}
-			if count[k] == 0 {
-				keys = append(keys, k)
-			}
-			count[k]++
-			lastSeen[k] = i
-			latest[k] = w // its figures are the newest
-		}
+	// does not resolve the -a -r's index findings. The findings are
+	// taken in the order first met, the snapshots oldest first.
+	keys := make([]*fleetFinding, 0, len(fd.keys))
+	for _, f := range fd.keys {
+		keys = append(keys, f)
 	}
+	slices.SortFunc(keys, func(x, y *fleetFinding) int {
+		return cmp.Or(cmp.Compare(rank[x.first.run], rank[y.first.run]), cmp.Compare(x.first.pos, y.first.pos))
+	})
 	latestFor := func(w Warning) int {
-		for i := len(d.runs) - 1; i >= 0; i-- {
-			if canShow(d.runs[i], w) {
+		for i := len(runs) - 1; i >= 0; i-- {
+			if canShow(runs[i].a, w) {
 				return i
 			}
 		}
 		return -1
 	}
 	var current, resolved []Warning
-	for _, k := range keys {
-		w := latest[k]
-		if lastSeen[k] == latestFor(w) {
+	count := map[findingKey]int{}
+	for _, f := range keys {
+		w := f.latest
+		count[findingKey{w.Rule, w.Kind, w.Table, w.Object}] = f.count
+		if rank[f.at.run] == latestFor(w) {
 			current = append(current, w)
 		} else {
 			resolved = append(resolved, w)
@@ -216,7 +296,7 @@ func (d *Database) judge() {
 	SortWarnings(resolved)
 	finding := func(w Warning) DatabaseFinding {
 		return DatabaseFinding{Rule: w.Rule, Severity: w.Severity, Kind: w.Kind, Table: w.Table, Object: w.Object,
-			Snapshots: count[key{w.Rule, w.Kind, w.Table, w.Object}], Reason: w.Reason, Advice: w.Advice, Source: w.Source}
+			Snapshots: count[findingKey{w.Rule, w.Kind, w.Table, w.Object}], Reason: w.Reason, Advice: w.Advice, Source: w.Source}
 	}
 	d.Findings = []DatabaseFinding{}
 	for _, w := range current {
@@ -230,6 +310,7 @@ func (d *Database) judge() {
 		d.worst = &current[0]
 	}
 	d.Verdict, d.Reason = verdict(current, last)
+	return d
 }
 
 // canShow says whether a snapshot holds what a warning's rule reads: the
