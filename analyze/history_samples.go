@@ -129,3 +129,32 @@ func ifHas[T any](ok bool, p *T) *T {
 	}
 	return nil
 }
+
+// SizeBasis names what the snapshot's size adds up: its database, whether
+// it has sizes, index statistics and system tables, and where its table
+// sizes come from. Of one database's snapshots, those a trend or a
+// history compares share it (the others are left out, with the reason).
+func (s *HistorySnapshot) SizeBasis() string { return basisOf(s).key() }
+
+// Sample is snapshot s as a trend reads it: its header and totals and
+// its tables' samples, without its tables, indices and warnings, for a
+// caller that keeps many snapshots and compares only the latest whole
+// (the report). The names are held once for all the snapshots ts
+// samples.
+func (ts *TrendSamples) Sample(s *HistorySnapshot) *HistorySnapshot {
+	out := &HistorySnapshot{Time: s.Time, TimeSource: s.TimeSource, sampled: true}
+	a := s.Analysis
+	out.Analysis = &GstatAnalysis{File: a.File, Report: a.Report, Header: a.Header, Totals: a.Totals}
+	if p := s.Parsed; p != nil {
+		out.Parsed = &parse.GstatReport{Index: p.Index, File: p.File, Header: p.Header}
+	}
+	if s.sampled {
+		out.samples = s.samples
+		return out
+	}
+	out.samples = make([]growthSample, len(a.Tables))
+	for i := range a.Tables {
+		out.samples[i] = ts.sampleOf(&a.Tables[i])
+	}
+	return out
+}

@@ -169,6 +169,10 @@ func DatabaseSection(d *analyze.Database, runs []GstatRun) *Section {
 	if len(ordered) > 1 {
 		snaps := make([]*analyze.HistorySnapshot, 0, len(ordered))
 		for _, r := range ordered {
+			if r.slim {
+				snaps = append(snaps, r.trend) // (never one the diff compares: runKeeper)
+				continue
+			}
 			snaps = append(snaps, historySnapshot(r.Analysis, r.Report))
 		}
 		if h := HistorySections(snaps); len(h) > 0 {
@@ -202,15 +206,10 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-// databaseSections gathers the kept runs of every gstat input by
-// database (analyze.Fleet) and makes one section per database, worst
-// first.
-func databaseSections(all []GstatRun) []*Section {
-	as := make([]*analyze.GstatAnalysis, len(all))
-	for i, r := range all {
-		as[i] = r.Analysis
-	}
-	fleet := analyze.Fleet(as)
+// databaseSections makes one section per database of fleet (the
+// analyze.Fleet of the runs all), worst first, from the kept runs of
+// every gstat input.
+func databaseSections(all []GstatRun, fleet []analyze.Database) []*Section {
 	byKey := map[string][]GstatRun{}
 	for _, r := range all {
 		k := analyze.DatabaseKey(r.Analysis)

@@ -3,6 +3,7 @@ package report
 import (
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/parse"
@@ -22,6 +23,13 @@ const GstatRunSections = 4
 type GstatRun struct {
 	Analysis *analyze.GstatAnalysis
 	Report   *parse.GstatReport
+	// slim: the report shows this run through its database's findings,
+	// notices and history only, and let go of its tables, indices and
+	// warnings (runKeeper): Analysis holds its name, header, totals and
+	// notices, Report is nil, and trend is the run as the history's
+	// trend reads it.
+	slim  bool
+	trend *analyze.HistorySnapshot
 }
 
 // GstatRuns is what the report keeps of one gstat file.
@@ -91,39 +99,180 @@ func KeepGstatRuns(in Input, max int) (*GstatRuns, error) {
 // snapshots gathered, worst first); an input that could not be read gets
 // a section saying so.
 func streamGstatSections(ins []Input) []*Section {
-	var failed []*Section
-	var all []GstatRun
-	var notes []string
-	stopped := map[string]string{}
-	for _, in := range ins {
-		runs, err := KeepGstatRuns(in, GstatRunsKept)
-		if err != nil && (runs == nil || len(runs.Kept) == 0) {
-			failed = append(failed, &Section{ID: filepath.Base(in.Name), Title: "Database statistics: " + filepath.Base(in.Name),
-				Kind: string(parse.InputGstat), Sources: []string{in.Name}, Err: err.Error()})
-			continue
-		}
-		all = append(all, runs.Kept...)
-		if runs.Total > len(runs.Kept) {
-			notes = append(notes, snapshotLabel(in, runs.Total, len(runs.Kept)))
-		}
-		if err != nil {
-			stopped[in.Name] = "read stopped: " + err.Error()
-		}
-	}
-	out := databaseSections(all)
+	g := readGstatRuns(ins)
+	out := databaseSections(g.all, g.fleet)
 	for _, s := range out {
 		for _, src := range s.Sources {
-			if n, ok := stopped[src]; ok {
+			if n, ok := g.stopped[src]; ok {
 				s.Notices = append(s.Notices, filepath.Base(src)+": "+n)
 			}
-			for _, n := range notes {
+			for _, n := range g.notes {
 				if strings.HasPrefix(n, filepath.Base(src)+":") {
 					s.Text = append(s.Text, n)
 				}
 			}
 		}
 	}
-	return append(out, failed...)
+	return append(out, g.failed...)
+}
+
+// gstatRuns are the kept runs of the gstat inputs, judged by database.
+type gstatRuns struct {
+	all     []GstatRun
+	fleet   []analyze.Database
+	failed  []*Section        // the inputs that could not be read
+	notes   []string          // the files of more runs than kept
+	stopped map[string]string // the inputs whose read stopped, why
+}
+
+// slimRuns lets the report slim the runs no section shows whole (off in
+// the test that holds it to keeping them all).
+var slimRuns = true
+
+// readGstatRuns reads the gstat inputs. Each run is judged as it comes
+// (the fleet keeps one copy of each finding) and, unless a section shows
+// it whole (runKeeper), slimmed once its file is read: a folder of a year
+// of daily snapshots holds their findings, headers and trend samples,
+// not a year of runs.
+func readGstatRuns(ins []Input) gstatRuns {
+	g := gstatRuns{stopped: map[string]string{}}
+	var fleet analyze.FleetBuilder
+	var samples analyze.TrendSamples
+	var keep runKeeper
+	for _, in := range ins {
+		runs, err := KeepGstatRuns(in, GstatRunsKept)
+		if err != nil && (runs == nil || len(runs.Kept) == 0) {
+			g.failed = append(g.failed, &Section{ID: filepath.Base(in.Name), Title: "Database statistics: " + filepath.Base(in.Name),
+				Kind: string(parse.InputGstat), Sources: []string{in.Name}, Err: err.Error()})
+			continue
+		}
+		for _, r := range runs.Kept {
+			fleet.Add(r.Analysis)
+			r.trend = samples.Sample(historySnapshot(r.Analysis, r.Report))
+			keep.note(g.all, r)
+			g.all = append(g.all, r)
+		}
+		if slimRuns {
+			keep.slim(g.all)
+		}
+		if runs.Total > len(runs.Kept) {
+			g.notes = append(g.notes, snapshotLabel(in, runs.Total, len(runs.Kept)))
+		}
+		if err != nil {
+			g.stopped[in.Name] = "read stopped: " + err.Error()
+		}
+	}
+	g.fleet = fleet.Databases()
+	return g
 }
 
 func init() { Register(parse.InputGstat, streamGstatSections) }
+
+// runKeeper says which runs the sections show whole: of each database,
+// the latest, the latest with tables and the latest with a header (in
+// the fleet's order: its section's header block, tables and indices),
+// and among its runs the history can place (dated, with a database
+// path), the two latest of each size basis and of all (the history's
+// diff compares the latest two whose sizes compare).
+type runKeeper struct {
+	dbs map[string]*keptRuns
+}
+
+// keptRuns are a database's runs shown whole, as places in all; -1 none.
+type keptRuns struct {
+	latest, tables, header int
+	pairs                  map[string]*[2]int // by size basis; "" every basis
+}
+
+// note takes run r, about to be all[len(all)] (fed in order, once each).
+func (k *runKeeper) note(all []GstatRun, r GstatRun) {
+	if k.dbs == nil {
+		k.dbs = map[string]*keptRuns{}
+	}
+	i := len(all)
+	run := func(j int) *GstatRun {
+		if j == i {
+			return &r
+		}
+		return &all[j]
+	}
+	key := analyze.DatabaseKey(r.Analysis)
+	kr := k.dbs[key]
+	if kr == nil {
+		kr = &keptRuns{latest: -1, tables: -1, header: -1, pairs: map[string]*[2]int{}}
+		k.dbs[key] = kr
+	}
+	later := func(at int) bool { return at < 0 || fleetBefore(run(at), run(i), at, i) }
+	if later(kr.latest) {
+		kr.latest = i
+	}
+	a := r.Analysis
+	if (a.Totals.Tables > 0 || a.Totals.Indices > 0) && later(kr.tables) {
+		kr.tables = i
+	}
+	if a.Header != nil && later(kr.header) {
+		kr.header = i
+	}
+	if r.trend.Time == nil || a.Header == nil || a.Header.Database == nil {
+		return // (the history leaves it out)
+	}
+	for _, b := range []string{"", r.trend.SizeBasis()} {
+		p := kr.pairs[b]
+		if p == nil {
+			p = &[2]int{-1, -1}
+			kr.pairs[b] = p
+		}
+		// p[1] the latest, p[0] the one before: by time, then order read.
+		newer := func(at int) bool { return at < 0 || !r.trend.Time.Before(*run(at).trend.Time) }
+		switch {
+		case newer(p[1]):
+			p[0], p[1] = p[1], i
+		case newer(p[0]):
+			p[0] = i
+		}
+	}
+}
+
+// slim lets go of the tables, indices and warnings of every run of all
+// that no section shows whole.
+func (k *runKeeper) slim(all []GstatRun) {
+	shown := map[int]bool{}
+	for _, kr := range k.dbs {
+		shown[kr.latest], shown[kr.tables], shown[kr.header] = true, true, true
+		for _, p := range kr.pairs {
+			shown[p[0]], shown[p[1]] = true, true
+		}
+	}
+	for i := range all {
+		r := &all[i]
+		if r.slim || shown[i] {
+			continue
+		}
+		a := r.Analysis
+		r.Analysis = &analyze.GstatAnalysis{File: a.File, Report: a.Report, Header: a.Header, Totals: a.Totals, Notices: a.Notices}
+		r.Report, r.slim = nil, true
+	}
+}
+
+// fleetBefore is analyze.Fleet's order of runs x and y, read i-th and
+// j-th: runs with an execution time first, oldest first, then the
+// others; the order read among equals.
+func fleetBefore(x, y *GstatRun, i, j int) bool {
+	tx, ty := execTime(x.Analysis), execTime(y.Analysis)
+	switch {
+	case tx != nil && ty != nil:
+		if c := tx.Compare(*ty); c != 0 {
+			return c < 0
+		}
+	case (tx != nil) != (ty != nil):
+		return tx != nil
+	}
+	return i < j
+}
+
+func execTime(a *analyze.GstatAnalysis) *time.Time {
+	if a.Header == nil {
+		return nil
+	}
+	return a.Header.ExecutionTime
+}

@@ -1,0 +1,91 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/plot"
+)
+
+// writeMixedSeries writes six daily snapshots of one database taken with
+// other switches: gstat -a -r on days 0 to 3, -d on day 4, -h on day 5.
+func writeMixedSeries(t testing.TB, dir string) {
+	files := []string{"shop-gstat-a-r.txt", "shop-gstat-r-later.txt", "shop-gstat-a-r.txt", "shop-gstat-r-later.txt",
+		"shop-gstat-d.txt", "shop-gstat-h.txt"}
+	base := time.Date(2027, 2, 1, 2, 0, 0, 0, time.UTC)
+	for k, f := range files {
+		raw := testutil.ReadTestdata(t, "fb30", f)
+		s := fleetDatabaseLine.ReplaceAllLiteralString(string(raw), `Database "/data/mixed.fdb"`)
+		s = fleetTimeLine.ReplaceAllLiteralString(s, "Gstat execution time "+base.AddDate(0, 0, k).Format(time.ANSIC))
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("mixed-%d.txt", k)), []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// The report slims the runs no section shows whole, and shows the same:
+// of 6 databases × 8 daily snapshots and a series of other switches, it
+// keeps whole of each database its latest and the one before (the
+// history's diff), and of the mixed series the latest (-h: the header
+// block), the latest with tables (-d) and the latest two of -a -r (the
+// diff: most of its runs are -a -r); the page and report.json are those
+// of the report that keeps every run whole.
+func TestReportSlimsRuns(t *testing.T) {
+	in := t.TempDir()
+	writeFleet(t, in, 6, 8)
+	writeMixedSeries(t, in)
+	ins, errs := Inputs([]string{in})
+	if len(errs) > 0 || len(ins) != 54 {
+		t.Fatalf("%d inputs, %v", len(ins), errs)
+	}
+	g := readGstatRuns(ins)
+	whole := map[string]bool{}
+	for _, r := range g.all {
+		if !r.slim {
+			whole[filepath.Base(r.Analysis.File)] = true
+		}
+	}
+	if len(g.all) != 54 || len(whole) != 6*2+4 {
+		t.Errorf("%d runs, %d whole: %v", len(g.all), len(whole), whole)
+	}
+	for _, f := range []string{"db00-snap06.txt", "db00-snap07.txt", "db05-snap07.txt", "mixed-2.txt", "mixed-3.txt", "mixed-4.txt", "mixed-5.txt"} {
+		if !whole[f] {
+			t.Errorf("%s slimmed", f)
+		}
+	}
+
+	build := func() ([]byte, []byte) {
+		t.Helper()
+		out := t.TempDir()
+		if _, err := WriteDir(out, Build("slim", "fbdiag test", ins), plot.Options{}); err != nil {
+			t.Fatal(err)
+		}
+		page, err := os.ReadFile(filepath.Join(out, IndexFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, err := os.ReadFile(filepath.Join(out, "report.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return page, js
+	}
+	page, js := build()
+	slimRuns = false
+	defer func() { slimRuns = true }()
+	wantPage, wantJSON := build()
+	if !bytes.Equal(page, wantPage) || !bytes.Equal(js, wantJSON) {
+		t.Errorf("the report of slimmed runs differs from the whole runs': page %d bytes (want %d), report.json %d (want %d)",
+			len(page), len(wantPage), len(js), len(wantJSON))
+	}
+	for _, want := range [][]byte{[]byte("mixed.fdb"), []byte("<h3>The latest snapshot and the one before (fbdiag gstat diff)</h3>")} {
+		if !bytes.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+}
