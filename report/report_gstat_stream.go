@@ -1,6 +1,7 @@
 package report
 
 import (
+	"errors"
 	"path/filepath"
 	"strings"
 	"time"
@@ -46,9 +47,15 @@ type GstatRuns struct {
 // evenly spaced: every stride-th run, the stride doubling whenever more
 // than max would be kept. Only kept runs are analysed.
 func KeepGstatRuns(in Input, max int) (*GstatRuns, error) {
-	if max < 2 {
-		max = 2
-	}
+	return keepGstatRuns(in, max, false)
+}
+
+// errManyRuns stops a read that finds a second run (keepGstatRuns's one).
+var errManyRuns = errors.New("more than one run")
+
+// keepGstatRuns is KeepGstatRuns; with one, it stops with errManyRuns at
+// the input's second run.
+func keepGstatRuns(in Input, max int, one bool) (*GstatRuns, error) {
 	rc, err := in.Open()
 	if err != nil {
 		return nil, err
@@ -59,29 +66,20 @@ func KeepGstatRuns(in Input, max int) (*GstatRuns, error) {
 	var last *parse.GstatReport   // the latest run, whether or not kept
 	stride, n := 1, 0
 	err = parse.EachGstat(rc, in.Source(), func(rep *parse.GstatReport) error {
+		if one && n == 1 {
+			return errManyRuns
+		}
 		// Messages name the file; the analysis the part.
 		rep.File = in.Name
 		last = rep
 		if n%stride == 0 {
 			kept = append(kept, rep)
-			// Room for the last run too: thin out to every other one.
-			for len(kept) >= max {
-				stride *= 2
-				j := 0
-				for _, k := range kept {
-					if k.Index%stride == 0 {
-						kept[j] = k
-						j++
-					}
-				}
-				clear(kept[j:])
-				kept = kept[:j]
-			}
+			kept, stride = thin(kept, func(r *parse.GstatReport) int { return r.Index }, stride, max)
 		}
 		n++
 		return nil
 	})
-	if last == nil {
+	if last == nil || errors.Is(err, errManyRuns) {
 		return nil, err
 	}
 	if kept[len(kept)-1] != last {
@@ -92,6 +90,104 @@ func KeepGstatRuns(in Input, max int) (*GstatRuns, error) {
 		runs.Kept = append(runs.Kept, GstatRun{Analysis: analyze.Gstat(rep, th), Report: rep})
 	}
 	return runs, err
+}
+
+// thin keeps of kept, every stride-th run so far, every other one, then
+// every fourth..., until fewer than max remain (room for the last run),
+// and returns them with the stride.
+func thin[T any](kept []T, index func(T) int, stride, max int) ([]T, int) {
+	if max < 2 {
+		max = 2 // (the first and the last)
+	}
+	for len(kept) >= max {
+		stride *= 2
+		j := 0
+		for _, k := range kept {
+			if index(k)%stride == 0 {
+				kept[j] = k
+				j++
+			}
+		}
+		clear(kept[j:])
+		kept = kept[:j]
+	}
+	return kept, stride
+}
+
+// keptRunSet are the runs KeepGstatRuns keeps of an input of n runs.
+func keptRunSet(n, max int) map[int]bool {
+	var kept []int
+	stride := 1
+	for i := range n {
+		if i%stride == 0 {
+			kept, stride = thin(append(kept, i), func(i int) int { return i }, stride, max)
+		}
+	}
+	out := map[int]bool{n - 1: true}
+	for _, i := range kept {
+		out[i] = true
+	}
+	return out
+}
+
+// eachKeptGstatRun passes fn, in file order, the runs KeepGstatRuns keeps
+// of in, analysed, and returns how many runs in holds. A file of more
+// than one run is not held: its runs are counted in a first read, and
+// each kept one is analysed and passed on as a second read comes to it,
+// so that fn may let go of it before the next. A pipe, which is read
+// once, is held as KeepGstatRuns holds it.
+func eachKeptGstatRun(in Input, max int, fn func(GstatRun)) (int, error) {
+	if in.closer == nil { // (a file, or a part of one)
+		runs, err := keepGstatRuns(in, max, true)
+		if !errors.Is(err, errManyRuns) {
+			return passRuns(runs, err, fn)
+		}
+		if n, err := countGstatRuns(in); err == nil {
+			return n, streamKeptRuns(in, keptRunSet(n, max), fn)
+		}
+	}
+	runs, err := KeepGstatRuns(in, max)
+	return passRuns(runs, err, fn)
+}
+
+func passRuns(runs *GstatRuns, err error, fn func(GstatRun)) (int, error) {
+	if runs == nil {
+		return 0, err
+	}
+	for _, r := range runs.Kept {
+		fn(r)
+	}
+	return runs.Total, err
+}
+
+// countGstatRuns counts the runs of in, keeping none.
+func countGstatRuns(in Input) (int, error) {
+	rc, err := in.Open()
+	if err != nil {
+		return 0, err
+	}
+	defer rc.Close()
+	n := 0
+	err = parse.EachGstatBlock(rc, in.Source(), parse.GstatBlocks{Report: func(*parse.GstatReport) error { n++; return nil }})
+	return n, err
+}
+
+// streamKeptRuns reads in again, and analyses and passes fn the runs of
+// kept as they come.
+func streamKeptRuns(in Input, kept map[int]bool, fn func(GstatRun)) error {
+	rc, err := in.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	th := analyze.NewThresholds()
+	return parse.EachGstat(rc, in.Source(), func(rep *parse.GstatReport) error {
+		if kept[rep.Index] {
+			rep.File = in.Name
+			fn(GstatRun{Analysis: analyze.Gstat(rep, th), Report: rep})
+		}
+		return nil
+	})
 }
 
 // streamGstatSections reads every gstat input in memory bounded by
@@ -131,32 +227,33 @@ var slimRuns = true
 
 // readGstatRuns reads the gstat inputs. Each run is judged as it comes
 // (the fleet keeps one copy of each finding) and, unless a section shows
-// it whole (runKeeper), slimmed once its file is read: a folder of a year
-// of daily snapshots holds their findings, headers and trend samples,
-// not a year of runs.
+// it whole (runKeeper), slimmed before the next: a folder of a year of
+// daily snapshots, or a file of a cron job's runs, holds their findings,
+// headers and trend samples, not a year of runs.
 func readGstatRuns(ins []Input) gstatRuns {
 	g := gstatRuns{stopped: map[string]string{}}
 	var fleet analyze.FleetBuilder
 	var samples analyze.TrendSamples
 	var keep runKeeper
 	for _, in := range ins {
-		runs, err := KeepGstatRuns(in, GstatRunsKept)
-		if err != nil && (runs == nil || len(runs.Kept) == 0) {
-			g.failed = append(g.failed, &Section{ID: filepath.Base(in.Name), Title: "Database statistics: " + filepath.Base(in.Name),
-				Kind: string(parse.InputGstat), Sources: []string{in.Name}, Err: err.Error()})
-			continue
-		}
-		for _, r := range runs.Kept {
+		kept := 0
+		total, err := eachKeptGstatRun(in, GstatRunsKept, func(r GstatRun) {
 			fleet.Add(r.Analysis)
 			r.trend = samples.Sample(historySnapshot(r.Analysis, r.Report))
 			keep.note(g.all, r)
 			g.all = append(g.all, r)
+			if slimRuns {
+				keep.slim(g.all)
+			}
+			kept++
+		})
+		if err != nil && kept == 0 {
+			g.failed = append(g.failed, &Section{ID: filepath.Base(in.Name), Title: "Database statistics: " + filepath.Base(in.Name),
+				Kind: string(parse.InputGstat), Sources: []string{in.Name}, Err: err.Error()})
+			continue
 		}
-		if slimRuns {
-			keep.slim(g.all)
-		}
-		if runs.Total > len(runs.Kept) {
-			g.notes = append(g.notes, snapshotLabel(in, runs.Total, len(runs.Kept)))
+		if total > kept {
+			g.notes = append(g.notes, snapshotLabel(in, total, kept))
 		}
 		if err != nil {
 			g.stopped[in.Name] = "read stopped: " + err.Error()
@@ -176,6 +273,10 @@ func init() { Register(parse.InputGstat, streamGstatSections) }
 // diff compares the latest two whose sizes compare).
 type runKeeper struct {
 	dbs map[string]*keptRuns
+	// whole are the runs of all not slimmed, from: the first not yet
+	// looked at.
+	whole []int
+	from  int
 }
 
 // keptRuns are a database's runs shown whole, as places in all; -1 none.
@@ -234,7 +335,9 @@ func (k *runKeeper) note(all []GstatRun, r GstatRun) {
 }
 
 // slim lets go of the tables, indices and warnings of every run of all
-// that no section shows whole.
+// that no section shows whole. A run slimmed is never shown whole later:
+// the runs shown are the latest ones, and a later run only pushes one
+// out.
 func (k *runKeeper) slim(all []GstatRun) {
 	shown := map[int]bool{}
 	for _, kr := range k.dbs {
@@ -243,15 +346,22 @@ func (k *runKeeper) slim(all []GstatRun) {
 			shown[p[0]], shown[p[1]] = true, true
 		}
 	}
-	for i := range all {
-		r := &all[i]
-		if r.slim || shown[i] {
+	for ; k.from < len(all); k.from++ {
+		k.whole = append(k.whole, k.from)
+	}
+	j := 0
+	for _, i := range k.whole {
+		if shown[i] {
+			k.whole[j] = i
+			j++
 			continue
 		}
+		r := &all[i]
 		a := r.Analysis
 		r.Analysis = &analyze.GstatAnalysis{File: a.File, Report: a.Report, Header: a.Header, Totals: a.Totals, Notices: a.Notices}
 		r.Report, r.slim = nil, true
 	}
+	k.whole = k.whole[:j]
 }
 
 // fleetBefore is analyze.Fleet's order of runs x and y, read i-th and

@@ -2,9 +2,11 @@ package report
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -103,6 +105,42 @@ func BenchmarkKeepGstatRuns(b *testing.B) {
 		runs, err := KeepGstatRuns(in, GstatRunsKept)
 		if err != nil || runs.Total != 240 {
 			b.Fatalf("%v, %d runs", err, runs.Total)
+		}
+	}
+}
+
+// A file of many runs is read again rather than held (eachKeptGstatRun):
+// counted, then each kept run analysed as the second read comes to it.
+// The runs passed are those KeepGstatRuns keeps, whatever their number,
+// and a pipe, read once, gets the same.
+func TestEachKeptGstatRun(t *testing.T) {
+	for _, n := range []int{1, 2, 63, 64, 65, 130, 2400} {
+		ins, errs := Inputs([]string{bigGstat(t, n)})
+		if len(errs) > 0 || len(ins) != 1 {
+			t.Fatal(errs)
+		}
+		runs, err := KeepGstatRuns(ins[0], GstatRunsKept)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []int
+		for _, r := range runs.Kept {
+			want = append(want, r.Report.Index)
+		}
+		set := keptRunSet(n, GstatRunsKept)
+		var got, piped []int
+		total, err := eachKeptGstatRun(ins[0], GstatRunsKept, func(r GstatRun) {
+			if !set[r.Report.Index] || len(r.Analysis.Tables) != 6 || r.Analysis.File != ins[0].Name {
+				t.Errorf("%d runs: run %d passed, %d tables, file %s", n, r.Report.Index, len(r.Analysis.Tables), r.Analysis.File)
+			}
+			got = append(got, r.Report.Index)
+		})
+		data, _ := os.ReadFile(ins[0].Name)
+		pipe, _ := StreamInput("<stdin>", io.NopCloser(bytes.NewReader(data)))
+		ptotal, perr := eachKeptGstatRun(pipe[0], GstatRunsKept, func(r GstatRun) { piped = append(piped, r.Report.Index) })
+		if err != nil || perr != nil || total != n || ptotal != n || len(set) != len(want) ||
+			!slices.Equal(got, want) || !slices.Equal(piped, want) {
+			t.Errorf("%d runs: kept %v; passed %v (%d, %v), piped %v (%d, %v), set of %d", n, want, got, total, err, piped, ptotal, perr, len(set))
 		}
 	}
 }

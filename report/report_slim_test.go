@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/plot"
 )
@@ -29,32 +30,44 @@ func writeMixedSeries(t testing.TB, dir string) {
 }
 
 // The report slims the runs no section shows whole, and shows the same:
-// of 6 databases × 8 daily snapshots and a series of other switches, it
-// keeps whole of each database its latest and the one before (the
-// history's diff), and of the mixed series the latest (-h: the header
-// block), the latest with tables (-d) and the latest two of -a -r (the
-// diff: most of its runs are -a -r); the page and report.json are those
-// of the report that keeps every run whole.
+// of 6 databases × 8 daily snapshots, a series of other switches and a
+// file of 70 hourly runs, it keeps whole of each database its latest and
+// the one before (the history's diff), and of the mixed series the
+// latest (-h: the header block), the latest with tables (-d) and the
+// latest two of -a -r (the diff: most of its runs are -a -r); the page
+// and report.json are those of the report that keeps every run whole.
 func TestReportSlimsRuns(t *testing.T) {
 	in := t.TempDir()
 	writeFleet(t, in, 6, 8)
 	writeMixedSeries(t, in)
+	// A cron job's file of 70 hourly runs of another database: 36 kept.
+	raw := string(testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"))
+	raw = fleetDatabaseLine.ReplaceAllLiteralString(raw, `Database "/data/cron.fdb"`)
+	var cron []byte
+	for h := range 70 {
+		at := time.Date(2027, 3, 1, 0, 0, 0, 0, time.UTC).Add(time.Duration(h) * time.Hour)
+		cron = append(cron, fleetTimeLine.ReplaceAllLiteralString(raw, "Gstat execution time "+at.Format(time.ANSIC))...)
+	}
+	if err := os.WriteFile(filepath.Join(in, "cron.txt"), cron, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ins, errs := Inputs([]string{in})
-	if len(errs) > 0 || len(ins) != 54 {
+	if len(errs) > 0 || len(ins) != 55 {
 		t.Fatalf("%d inputs, %v", len(ins), errs)
 	}
 	g := readGstatRuns(ins)
 	whole := map[string]bool{}
 	for _, r := range g.all {
 		if !r.slim {
-			whole[filepath.Base(r.Analysis.File)] = true
+			whole[analyze.SnapshotName(r.Analysis)] = true
 		}
 	}
-	if len(g.all) != 54 || len(whole) != 6*2+4 {
+	if len(g.all) != 54+36 || len(whole) != 6*2+4+2 {
 		t.Errorf("%d runs, %d whole: %v", len(g.all), len(whole), whole)
 	}
-	for _, f := range []string{"db00-snap06.txt", "db00-snap07.txt", "db05-snap07.txt", "mixed-2.txt", "mixed-3.txt", "mixed-4.txt", "mixed-5.txt"} {
-		if !whole[f] {
+	for _, f := range []string{"db00-snap06.txt", "db00-snap07.txt", "db05-snap07.txt", "mixed-2.txt", "mixed-3.txt", "mixed-4.txt", "mixed-5.txt",
+		"cron.txt#69", "cron.txt#70"} {
+		if !whole[filepath.Join(in, f)] {
 			t.Errorf("%s slimmed", f)
 		}
 	}
