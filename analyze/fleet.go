@@ -169,11 +169,16 @@ func (d *fleetDB) run(seq int) fleetRun {
 	return d.runs[i]
 }
 
-// fleetBefore is judge's order: snapshots with a time first, oldest
-// first, the others after them; the order added among equals.
-func fleetBefore(x, y fleetRun) bool {
-	tx, okx := snapTime(x.a)
-	ty, oky := snapTime(y.a)
+// fleetBefore is judge's order (SnapshotBefore).
+func fleetBefore(x, y fleetRun) bool { return SnapshotBefore(x.a, x.seq, y.a, y.seq) }
+
+// SnapshotBefore is the order in which Fleet reads a database's
+// snapshots, x and y given to it i-th and j-th: those with an execution
+// time first, oldest first, then the others; the order given among
+// equals.
+func SnapshotBefore(x *GstatAnalysis, i int, y *GstatAnalysis, j int) bool {
+	tx, okx := snapTime(x)
+	ty, oky := snapTime(y)
 	switch {
 	case okx && oky:
 		if c := tx.Compare(ty); c != 0 {
@@ -182,7 +187,7 @@ func fleetBefore(x, y fleetRun) bool {
 	case okx != oky:
 		return okx
 	}
-	return x.seq < y.seq
+	return i < j
 }
 
 // Databases judges the databases added, worst first (Fleet).
