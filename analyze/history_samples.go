@@ -20,12 +20,13 @@ import (
 //		Run: func(a *GstatAnalysis, rep *parse.GstatReport) error {
 //			snaps = append(snaps, ts.Snapshot(a, rep, opt)); return nil }})
 //
-// Such a snapshot serves TrendOf alone: a diff compares whole runs.
+// Such a snapshot serves TrendOf and ComparableSnapshots; Diff compares
+// whole runs.
 type TrendSamples struct {
 	cur []growthSample
-	// names holds one copy of each name and size source, shared by
-	// every snapshot: a table's name is not kept once a snapshot, and no
-	// sample holds on to the block of text its run's names came in.
+	// names holds one copy of each name and size source for every
+	// snapshot, not one a snapshot, and no sample holds on to the block
+	// of text its run's names were parsed into.
 	names map[string]string
 	asIs  bool // (growthSamples of a whole snapshot: its names stay its own)
 }
