@@ -3,8 +3,10 @@ package report
 import (
 	"bytes"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 	"time"
 
@@ -99,6 +101,76 @@ func TestReportSlimsRuns(t *testing.T) {
 	for _, want := range [][]byte{[]byte("mixed.fdb"), []byte("<h3>The latest snapshot and the one before (fbdiag gstat diff)</h3>")} {
 		if !bytes.Contains(page, want) {
 			t.Errorf("page lacks %q", want)
+		}
+	}
+}
+
+// slimRounds is how many random folders TestReportSlimsRunsRandom
+// builds (FBDIAG_SLIM_ROUNDS raises it for a longer check).
+func slimRounds() int {
+	if n, err := strconv.Atoi(os.Getenv("FBDIAG_SLIM_ROUNDS")); err == nil && n > 0 {
+		return n
+	}
+	return 6
+}
+
+// Random folders of snapshots of two databases, taken with other switches
+// (-a -r, -r, -d, -h, -s -r, -i, -e), at times that repeat, some with no
+// execution time at all, some files of several runs: the report of
+// slimmed runs is the report that keeps them all.
+func TestReportSlimsRunsRandom(t *testing.T) {
+	sources := []string{"shop-gstat-a-r.txt", "shop-gstat-r-later.txt", "shop-gstat-d.txt", "shop-gstat-h.txt",
+		"shop-gstat-s-r.txt", "shop-gstat-i.txt", "shop-gstat-e.txt"}
+	texts := make([]string, len(sources))
+	for i, f := range sources {
+		texts[i] = string(testutil.ReadTestdata(t, "fb30", f))
+	}
+	rng := rand.New(rand.NewPCG(16, 10))
+	base := time.Date(2027, 4, 1, 0, 0, 0, 0, time.UTC)
+	for round := range slimRounds() {
+		in := t.TempDir()
+		for f := range 3 + rng.IntN(8) {
+			var file string
+			for range 1 + rng.IntN(3)*rng.IntN(2) { // (a third of the files hold 2 or 3 runs)
+				s := fleetDatabaseLine.ReplaceAllLiteralString(texts[rng.IntN(len(texts))], fmt.Sprintf(`Database "/data/db%d.fdb"`, rng.IntN(2)))
+				switch rng.IntN(5) {
+				case 0: // no execution time: placed after the dated ones
+					s = fleetTimeLine.ReplaceAllLiteralString(s, "")
+				default: // days that repeat
+					s = fleetTimeLine.ReplaceAllLiteralString(s, "Gstat execution time "+base.AddDate(0, 0, rng.IntN(6)).Format(time.ANSIC))
+				}
+				file += s
+			}
+			if err := os.WriteFile(filepath.Join(in, fmt.Sprintf("s%02d.txt", f)), []byte(file), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ins, errs := Inputs([]string{in})
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		build := func() []byte {
+			t.Helper()
+			out := t.TempDir()
+			if _, err := WriteDir(out, Build("slim", "fbdiag test", ins), plot.Options{}); err != nil {
+				t.Fatal(err)
+			}
+			var all []byte
+			for _, name := range []string{IndexFile, "report.json"} {
+				b, err := os.ReadFile(filepath.Join(out, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				all = append(all, b...)
+			}
+			return all
+		}
+		got := build()
+		slimRuns = false
+		want := build()
+		slimRuns = true
+		if !bytes.Equal(got, want) {
+			t.Fatalf("round %d (%s): the report of slimmed runs differs from the whole runs' (%d and %d bytes)", round, in, len(got), len(want))
 		}
 	}
 }
