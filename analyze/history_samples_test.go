@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 	"unsafe"
 
+	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -75,5 +78,57 @@ func TestTrendSamplesAgree(t *testing.T) {
 	a, b := sampled[0].samples[0].name, sampled[29].samples[0].name
 	if a != b || unsafe.StringData(a) != unsafe.StringData(b) {
 		t.Errorf("table %q of day 0 and %q of day 29 are two copies", a, b)
+	}
+}
+
+// Random series of snapshots of the shop taken with other switches (-a -r,
+// -r, -d, -h, -s -r, -i, -e), some undated, some of another database,
+// days repeated: the trend of the sampled snapshots is the trend of the
+// whole ones, to the byte of its JSON (what is left out and why, the
+// breaks, the fits).
+func TestTrendSamplesAgreeRandom(t *testing.T) {
+	sources := []string{"shop-gstat-a-r.txt", "shop-gstat-r-later.txt", "shop-gstat-d.txt", "shop-gstat-h.txt",
+		"shop-gstat-s-r.txt", "shop-gstat-i.txt", "shop-gstat-e.txt"}
+	var texts []string
+	for _, f := range sources {
+		texts = append(texts, string(testutil.ReadTestdata(t, "fb30", f)))
+	}
+	rng := rand.New(rand.NewPCG(16, 2027))
+	for round := range 200 {
+		var inputs [][2]string
+		var whole []*HistorySnapshot
+		for i := range 2 + rng.IntN(9) {
+			s := texts[rng.IntN(len(texts))]
+			switch rng.IntN(6) {
+			case 0: // undated: the trend skips it
+				s = strings.Replace(s, "Gstat execution time", "Gstat run time", 1)
+			default:
+				when := time.Date(2026, 12, 2, 14, 9, 54, 0, time.UTC).AddDate(0, 0, rng.IntN(8)).Format("Mon Jan _2 15:04:05 2006")
+				s = strings.Replace(s, "Gstat execution time Wed Dec  2 14:09:54 2026", "Gstat execution time "+when, 1)
+			}
+			if rng.IntN(8) == 0 {
+				s = strings.Replace(s, "/var/lib/firebird/data/shop.fdb", "/var/lib/firebird/data/other.fdb", 1)
+			}
+			in := [2]string{fmt.Sprintf("s%d.txt", i), s}
+			inputs = append(inputs, in)
+			reps, err := parse.ReadGstat(strings.NewReader(s), in[0])
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range reps {
+				whole = append(whole, NewHistorySnapshot(r, SnapshotOptions{}))
+			}
+		}
+		want, err := json.Marshal(TrendOf(whole, 1<<30))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := json.Marshal(TrendOf(sampledSnapshots(t, new(TrendSamples), inputs...), 1<<30))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("round %d: sampled trend\n%s\nwhole\n%s", round, got, want)
+		}
 	}
 }
