@@ -99,19 +99,13 @@ func Fleet(snaps []*GstatAnalysis) []Database {
 type FleetBuilder struct {
 	byKey map[string]*fleetDB
 	order []string
-	n     int // snapshots added
 }
 
-// fleetDB is what a FleetBuilder keeps of one database.
+// fleetDB is what a FleetBuilder keeps of one database: its snapshots in
+// the order added (name, header and totals alone) and its findings.
 type fleetDB struct {
-	runs []fleetRun
+	runs []*GstatAnalysis
 	keys map[findingKey]*fleetFinding
-}
-
-// fleetRun is a snapshot as judge reads it: its place, its figures.
-type fleetRun struct {
-	a   *GstatAnalysis // its name, header and totals alone
-	seq int            // the order it was added in
 }
 
 type findingKey struct{ rule, kind, table, object string }
@@ -126,6 +120,8 @@ type fleetFinding struct {
 	at, first fleetPlace
 }
 
+// fleetPlace is a warning's place: its snapshot (in fleetDB.runs) and
+// its position there.
 type fleetPlace struct{ run, pos int }
 
 // Add adds a snapshot; the builder keeps no pointer to its tables,
@@ -141,36 +137,28 @@ func (b *FleetBuilder) Add(a *GstatAnalysis) {
 		b.byKey[k] = d
 		b.order = append(b.order, k)
 	}
-	light := &GstatAnalysis{File: a.File, Report: a.Report, Header: a.Header, Totals: a.Totals}
-	r := fleetRun{a: light, seq: b.n}
-	b.n++
-	d.runs = append(d.runs, r)
+	i := len(d.runs)
+	d.runs = append(d.runs, a.Slim())
 	for pos, w := range a.Warnings {
 		fk := findingKey{w.Rule, w.Kind, w.Table, w.Object}
-		here := fleetPlace{r.seq, pos}
+		here := fleetPlace{i, pos}
 		f := d.keys[fk]
 		if f == nil {
 			d.keys[fk] = &fleetFinding{count: 1, latest: w, at: here, first: here}
 			continue
 		}
 		f.count++
-		if fleetBefore(d.run(f.at.run), r) || f.at.run == r.seq {
+		if f.at.run == i || d.before(f.at.run, i) {
 			f.latest, f.at = w, here
 		}
-		if fleetBefore(r, d.run(f.first.run)) {
+		if d.before(i, f.first.run) {
 			f.first = here
 		}
 	}
 }
 
-// run is the database's snapshot added as seq.
-func (d *fleetDB) run(seq int) fleetRun {
-	i, _ := slices.BinarySearchFunc(d.runs, seq, func(r fleetRun, seq int) int { return cmp.Compare(r.seq, seq) })
-	return d.runs[i]
-}
-
-// fleetBefore is judge's order (SnapshotBefore).
-func fleetBefore(x, y fleetRun) bool { return SnapshotBefore(x.a, x.seq, y.a, y.seq) }
+// before is judge's order of the database's snapshots i and j.
+func (d *fleetDB) before(i, j int) bool { return SnapshotBefore(d.runs[i], i, d.runs[j], j) }
 
 // SnapshotBefore is the order in which Fleet reads a database's
 // snapshots, x and y given to it i-th and j-th: those with an execution
@@ -233,29 +221,34 @@ func snapTime(a *GstatAnalysis) (time.Time, bool) {
 
 func (fd *fleetDB) judge(key string) Database {
 	d := Database{Database: key}
-	runs := slices.Clone(fd.runs)
-	slices.SortStableFunc(runs, func(x, y fleetRun) int {
-		switch {
-		case fleetBefore(x, y):
-			return -1
-		case fleetBefore(y, x):
-			return 1
-		}
-		return 0
-	})
-	d.Snapshots = make([]string, len(runs))
-	rank := map[int]int{} // a run's place in that order, by seq
-	for i, r := range runs {
-		d.Snapshots[i] = SnapshotName(r.a)
-		rank[r.seq] = i
+	// order are the snapshots oldest first; rank each one's place in it.
+	order := make([]int, len(fd.runs))
+	for i := range order {
+		order[i] = i
 	}
-	last := runs[len(runs)-1].a
+	slices.SortFunc(order, func(i, j int) int {
+		switch {
+		case i == j:
+			return 0
+		case fd.before(i, j):
+			return -1
+		}
+		return 1 // (a total order: two snapshots are never equal)
+	})
+	rank := make([]int, len(order))
+	runs := make([]*GstatAnalysis, len(order))
+	d.Snapshots = make([]string, len(order))
+	for r, i := range order {
+		rank[i], runs[r] = r, fd.runs[i]
+		d.Snapshots[r] = SnapshotName(fd.runs[i])
+	}
+	last := runs[len(runs)-1]
 	d.Latest = d.Snapshots[len(d.Snapshots)-1]
 	if t, ok := snapTime(last); ok {
 		d.LatestTime = &t
 	}
 	for i := len(runs) - 1; i >= 0; i-- {
-		a := runs[i].a
+		a := runs[i]
 		if d.SizeBytes == nil && a.Totals.Tables > 0 && (a.Totals.TableBytes != nil || a.Totals.IndexBytes != nil) {
 			d.SizeBytes = ptr(val0(a.Totals.TableBytes) + val0(a.Totals.IndexBytes))
 		}
@@ -280,41 +273,43 @@ func (fd *fleetDB) judge(key string) Database {
 	})
 	latestFor := func(w Warning) int {
 		for i := len(runs) - 1; i >= 0; i-- {
-			if canShow(runs[i].a, w) {
+			if canShow(runs[i], w) {
 				return i
 			}
 		}
 		return -1
 	}
-	var current, resolved []Warning
-	count := map[findingKey]int{}
+	var current, resolved []*fleetFinding
 	for _, f := range keys {
-		w := f.latest
-		count[findingKey{w.Rule, w.Kind, w.Table, w.Object}] = f.count
-		if rank[f.at.run] == latestFor(w) {
-			current = append(current, w)
+		if rank[f.at.run] == latestFor(f.latest) {
+			current = append(current, f)
 		} else {
-			resolved = append(resolved, w)
+			resolved = append(resolved, f)
 		}
 	}
-	SortWarnings(current)
-	SortWarnings(resolved)
-	finding := func(w Warning) DatabaseFinding {
+	// (SortWarnings's order)
+	byKey := func(x, y *fleetFinding) int { return CompareWarningKeys(x.latest.Key(), y.latest.Key()) }
+	slices.SortFunc(current, byKey)
+	slices.SortFunc(resolved, byKey)
+	finding := func(f *fleetFinding) DatabaseFinding {
+		w := f.latest
 		return DatabaseFinding{Rule: w.Rule, Severity: w.Severity, Kind: w.Kind, Table: w.Table, Object: w.Object,
-			Snapshots: count[findingKey{w.Rule, w.Kind, w.Table, w.Object}], Reason: w.Reason, Advice: w.Advice, Source: w.Source}
+			Snapshots: f.count, Reason: w.Reason, Advice: w.Advice, Source: w.Source}
 	}
 	d.Findings = []DatabaseFinding{}
-	for _, w := range current {
-		d.Findings = append(d.Findings, finding(w))
+	ws := make([]Warning, len(current))
+	for i, f := range current {
+		d.Findings = append(d.Findings, finding(f))
+		ws[i] = f.latest
 	}
 	d.Resolved = []DatabaseFinding{}
-	for _, w := range resolved {
-		d.Resolved = append(d.Resolved, finding(w))
+	for _, f := range resolved {
+		d.Resolved = append(d.Resolved, finding(f))
 	}
-	if len(current) > 0 {
-		d.worst = &current[0]
+	if len(ws) > 0 {
+		d.worst = &ws[0]
 	}
-	d.Verdict, d.Reason = verdict(current, last)
+	d.Verdict, d.Reason = verdict(ws, last)
 	return d
 }
 

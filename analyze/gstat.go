@@ -44,6 +44,14 @@ type GstatAnalysis struct {
 	Notices            []parse.Notice `json:"notices"`
 }
 
+// Slim is a copy of a without its tables, indices and warnings: its
+// name, header, totals and notices, for a caller that keeps many runs
+// and shows few of them whole (FleetBuilder, TrendSamples.Sample, the
+// report).
+func (a *GstatAnalysis) Slim() *GstatAnalysis {
+	return &GstatAnalysis{File: a.File, Report: a.Report, Header: a.Header, Totals: a.Totals, Notices: a.Notices}
+}
+
 // HeaderStats is the header page with the figures a DBA derives from it.
 type HeaderStats struct {
 	// Database is the path of the `Database "…"` line (null when absent).

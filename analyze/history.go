@@ -80,14 +80,22 @@ func NewHistorySnapshot(rep *parse.GstatReport, opt SnapshotOptions) *HistorySna
 		a = Gstat(rep, NewThresholds())
 	}
 	s := &HistorySnapshot{Parsed: rep, Analysis: a}
+	s.Time, s.TimeSource = SnapshotTime(rep, opt.FileTime)
+	return s
+}
+
+// SnapshotTime is when run rep was taken: its "Gstat execution time",
+// else fileTime, its file's modification time (zero: unknown, nil); the
+// source says which (TimeFromExecution, TimeFromFile, "").
+func SnapshotTime(rep *parse.GstatReport, fileTime time.Time) (*time.Time, string) {
 	switch {
 	case rep.Header != nil && rep.Header.ExecutionTime != nil:
-		s.Time, s.TimeSource = rep.Header.ExecutionTime, TimeFromExecution
-	case !opt.FileTime.IsZero():
-		t := opt.FileTime.UTC()
-		s.Time, s.TimeSource = &t, TimeFromFile
+		return rep.Header.ExecutionTime, TimeFromExecution
+	case !fileTime.IsZero():
+		t := fileTime.UTC()
+		return &t, TimeFromFile
 	}
-	return s
+	return nil, ""
 }
 
 // DatedByFile tells whether the snapshot's time is its file's

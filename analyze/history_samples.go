@@ -58,7 +58,7 @@ func (ts *TrendSamples) Add(t *TableStats) {
 // (GstatStream's Run), rep the run without its tables. The next Add
 // starts the next run.
 func (ts *TrendSamples) Snapshot(a *GstatAnalysis, rep *parse.GstatReport, opt SnapshotOptions) *HistorySnapshot {
-	opt.Analysis = a
+	opt.Analysis = a.Slim() // (the stream's own: what it omitted, its unattached indices)
 	s := NewHistorySnapshot(rep, opt)
 	s.samples, s.sampled = ts.cur, true
 	if s.samples == nil {
@@ -145,7 +145,7 @@ func (s *HistorySnapshot) SizeBasis() string { return basisOf(s).key() }
 func (ts *TrendSamples) Sample(s *HistorySnapshot) *HistorySnapshot {
 	out := &HistorySnapshot{Time: s.Time, TimeSource: s.TimeSource, sampled: true}
 	a := s.Analysis
-	out.Analysis = &GstatAnalysis{File: a.File, Report: a.Report, Header: a.Header, Totals: a.Totals}
+	out.Analysis = a.Slim()
 	if p := s.Parsed; p != nil {
 		out.Parsed = &parse.GstatReport{Index: p.Index, File: p.File, Header: p.Header}
 	}

@@ -94,9 +94,7 @@ func (k *runKeeper) slim(all []GstatRun) {
 			continue
 		}
 		r := &all[i]
-		a := r.Analysis
-		r.Analysis = &analyze.GstatAnalysis{File: a.File, Report: a.Report, Header: a.Header, Totals: a.Totals, Notices: a.Notices}
-		r.Report, r.slim = nil, true
+		r.Analysis, r.Report, r.slim = r.Analysis.Slim(), nil, true
 	}
 	k.whole = k.whole[:j]
 }

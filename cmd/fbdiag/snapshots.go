@@ -67,9 +67,9 @@ func readSnapshots(name string, stdin io.Reader, stderr io.Writer, how snapshotR
 		for _, n := range rep.Notices {
 			said = append(said, n.String())
 		}
-		if (rep.Header == nil || rep.Header.ExecutionTime == nil) && !opt.FileTime.IsZero() {
+		if t, src := analyze.SnapshotTime(rep, opt.FileTime); src == analyze.TimeFromFile {
 			said = append(said, fmt.Sprintf("%s: run %d has no execution time; dated by the file's modification time %s",
-				shown, rep.Index+1, opt.FileTime.UTC().Format(time.DateTime)))
+				shown, rep.Index+1, t.Format(time.DateTime)))
 		}
 	}
 	switch {
