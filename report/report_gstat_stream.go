@@ -1,7 +1,6 @@
 package report
 
 import (
-	"errors"
 	"path/filepath"
 	"strings"
 
@@ -46,15 +45,6 @@ type GstatRuns struct {
 // evenly spaced: every stride-th run, the stride doubling whenever more
 // than max would be kept. Only kept runs are analysed.
 func KeepGstatRuns(in Input, max int) (*GstatRuns, error) {
-	return keepGstatRuns(in, max, false)
-}
-
-// errManyRuns stops a read that finds a second run (keepGstatRuns's one).
-var errManyRuns = errors.New("more than one run")
-
-// keepGstatRuns is KeepGstatRuns; with one, it stops with errManyRuns at
-// the input's second run.
-func keepGstatRuns(in Input, max int, one bool) (*GstatRuns, error) {
 	rc, err := in.Open()
 	if err != nil {
 		return nil, err
@@ -65,9 +55,6 @@ func keepGstatRuns(in Input, max int, one bool) (*GstatRuns, error) {
 	var last *parse.GstatReport   // the latest run, whether or not kept
 	stride, n := 1, 0
 	err = parse.EachGstat(rc, in.Source(), func(rep *parse.GstatReport) error {
-		if one && n == 1 {
-			return errManyRuns
-		}
 		// Messages name the file; the analysis the part.
 		rep.File = in.Name
 		last = rep
@@ -78,7 +65,7 @@ func keepGstatRuns(in Input, max int, one bool) (*GstatRuns, error) {
 		n++
 		return nil
 	})
-	if last == nil || errors.Is(err, errManyRuns) {
+	if last == nil {
 		return nil, err
 	}
 	if kept[len(kept)-1] != last {
@@ -130,26 +117,23 @@ func keptRunSet(n, max int) map[int]bool {
 }
 
 // eachKeptGstatRun passes fn, in file order, the runs KeepGstatRuns keeps
-// of in, analysed, and returns how many runs in holds. A file of more
-// than one run is not held: its runs are counted in a first read, and
-// each kept one is analysed and passed on as a second read comes to it,
-// so that fn may let go of it before the next. A pipe, which is read
-// once, is held as KeepGstatRuns holds it.
+// of in, analysed, and returns how many runs in holds. A file is not
+// held: a first read keeps its first run (always kept) and counts the
+// others, and a second read, for a file of several runs, analyses and
+// passes on each kept one as it comes to it, so that fn may let go of it
+// before the next. A pipe, which is read once, is held as KeepGstatRuns
+// holds it; so is a file the first read fails on, to say what it read.
 func eachKeptGstatRun(in Input, max int, fn func(GstatRun)) (int, error) {
 	if in.closer == nil { // (a file, or a part of one)
-		runs, err := keepGstatRuns(in, max, true)
-		if !errors.Is(err, errManyRuns) {
-			return passRuns(runs, err, fn)
-		}
-		if n, err := countGstatRuns(in); err == nil {
+		if first, n, err := firstGstatRun(in); err == nil && first != nil {
+			fn(GstatRun{Analysis: analyze.Gstat(first, analyze.NewThresholds()), Report: first})
+			if n == 1 {
+				return 1, nil
+			}
 			return n, streamKeptRuns(in, keptRunSet(n, max), fn)
 		}
 	}
 	runs, err := KeepGstatRuns(in, max)
-	return passRuns(runs, err, fn)
-}
-
-func passRuns(runs *GstatRuns, err error, fn func(GstatRun)) (int, error) {
 	if runs == nil {
 		return 0, err
 	}
@@ -159,20 +143,26 @@ func passRuns(runs *GstatRuns, err error, fn func(GstatRun)) (int, error) {
 	return runs.Total, err
 }
 
-// countGstatRuns counts the runs of in, keeping none.
-func countGstatRuns(in Input) (int, error) {
+// firstGstatRun reads in and returns its first run, named as the report
+// names it, and how many runs it holds.
+func firstGstatRun(in Input) (first *parse.GstatReport, n int, err error) {
 	rc, err := in.Open()
 	if err != nil {
-		return 0, err
+		return nil, 0, err
 	}
 	defer rc.Close()
-	n := 0
-	err = parse.EachGstatBlock(rc, in.Source(), parse.GstatBlocks{Report: func(*parse.GstatReport) error { n++; return nil }})
-	return n, err
+	err = parse.EachGstat(rc, in.Source(), func(rep *parse.GstatReport) error {
+		if n == 0 {
+			rep.File, first = in.Name, rep
+		}
+		n++
+		return nil
+	})
+	return first, n, err
 }
 
 // streamKeptRuns reads in again, and analyses and passes fn the runs of
-// kept as they come.
+// kept after the first (firstGstatRun's) as they come.
 func streamKeptRuns(in Input, kept map[int]bool, fn func(GstatRun)) error {
 	rc, err := in.Open()
 	if err != nil {
@@ -181,7 +171,7 @@ func streamKeptRuns(in Input, kept map[int]bool, fn func(GstatRun)) error {
 	defer rc.Close()
 	th := analyze.NewThresholds()
 	return parse.EachGstat(rc, in.Source(), func(rep *parse.GstatReport) error {
-		if kept[rep.Index] {
+		if rep.Index > 0 && kept[rep.Index] {
 			rep.File = in.Name
 			fn(GstatRun{Analysis: analyze.Gstat(rep, th), Report: rep})
 		}
