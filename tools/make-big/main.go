@@ -109,28 +109,29 @@ func writeSnapshots(out string, src []byte, size int64, n int, appended bool) er
 	if err != nil {
 		return err
 	}
-	if !appended {
-		if err := os.MkdirAll(out, 0o755); err != nil {
-			return err
-		}
-	}
-	var all []byte
 	base := time.Date(2026, 1, 1, 3, 0, 0, 0, time.UTC)
-	for k := range n {
-		at := "Gstat execution time " + base.AddDate(0, 0, k).Format("Mon Jan _2 15:04:05 2006")
-		snap := executionTime.ReplaceAll(run.Bytes(), []byte(at))
-		if appended {
-			all = append(all, snap...)
-			continue
-		}
-		if err := writeFile(filepath.Join(out, fmt.Sprintf("snap%03d.txt", k)), snap); err != nil {
-			return err
-		}
+	snap := func(k int) []byte {
+		at := "Gstat execution time " + base.AddDate(0, 0, k).Format(time.ANSIC)
+		return executionTime.ReplaceAll(run.Bytes(), []byte(at))
 	}
 	if appended {
-		if err := writeFile(out, all); err != nil {
-			return err
+		err = atomicfile.Write(out, atomicfile.Options{}, func(w io.Writer) error {
+			for k := range n {
+				if _, err := w.Write(snap(k)); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	} else if err = os.MkdirAll(out, 0o755); err == nil {
+		for k := range n {
+			if err = writeFile(filepath.Join(out, fmt.Sprintf("snap%03d.txt", k)), snap(k)); err != nil {
+				break
+			}
 		}
+	}
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(os.Stderr, "make-big: wrote %s: %d snapshots of %d tables\n", out, n, tables)
 	return nil
