@@ -61,9 +61,6 @@ func (ts *TrendSamples) Snapshot(a *GstatAnalysis, rep *parse.GstatReport, opt S
 	opt.Analysis = a.Slim() // (the stream's own: what it omitted, its unattached indices)
 	s := NewHistorySnapshot(rep, opt)
 	s.samples, s.sampled = ts.cur, true
-	if s.samples == nil {
-		s.samples = []growthSample{}
-	}
 	ts.cur = nil
 	return s
 }
@@ -106,13 +103,19 @@ func (ts *TrendSamples) intern(s string) string {
 // growthSamples are the snapshot's tables as a trend reads them: its
 // samples, or those of its analysis's tables.
 func (s *HistorySnapshot) growthSamples() []growthSample {
+	return (&TrendSamples{asIs: true}).samplesOf(s)
+}
+
+// samplesOf are snapshot s's samples: its own, or those ts makes of its
+// analysis's tables.
+func (ts *TrendSamples) samplesOf(s *HistorySnapshot) []growthSample {
 	if s.sampled {
 		return s.samples
 	}
-	ts := TrendSamples{asIs: true}
-	out := make([]growthSample, len(s.Analysis.Tables))
-	for i := range s.Analysis.Tables {
-		out[i] = ts.sampleOf(&s.Analysis.Tables[i])
+	tables := s.Analysis.Tables
+	out := make([]growthSample, len(tables))
+	for i := range tables {
+		out[i] = ts.sampleOf(&tables[i])
 	}
 	return out
 }
@@ -143,19 +146,10 @@ func (s *HistorySnapshot) SizeBasis() string { return basisOf(s).key() }
 // (the report). The names are held once for all the snapshots ts
 // samples.
 func (ts *TrendSamples) Sample(s *HistorySnapshot) *HistorySnapshot {
-	out := &HistorySnapshot{Time: s.Time, TimeSource: s.TimeSource, sampled: true}
-	a := s.Analysis
-	out.Analysis = a.Slim()
+	out := &HistorySnapshot{Time: s.Time, TimeSource: s.TimeSource, Analysis: s.Analysis.Slim(),
+		sampled: true, samples: ts.samplesOf(s)}
 	if p := s.Parsed; p != nil {
 		out.Parsed = &parse.GstatReport{Index: p.Index, File: p.File, Header: p.Header}
-	}
-	if s.sampled {
-		out.samples = s.samples
-		return out
-	}
-	out.samples = make([]growthSample, len(a.Tables))
-	for i := range a.Tables {
-		out.samples[i] = ts.sampleOf(&a.Tables[i])
 	}
 	return out
 }
