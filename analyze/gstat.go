@@ -140,6 +140,9 @@ type TableStats struct {
 	FragmentsPerRecord *float64 `json:"fragments_per_record"`
 	DataPages          *int64   `json:"data_pages"`
 	AverageFill        *int     `json:"average_fill"`
+	// Fill is the data pages' fill distribution, for the fill chart; not
+	// in JSON, whose contract has the average fill only.
+	Fill *parse.GstatFill `json:"-"`
 	// PrimaryPages hold primary record versions, SecondaryPages only back
 	// versions, fragments and blobs; SweptPages are primary pages the last
 	// sweep found garbage-free, which the next one skips; BigRecordPages
@@ -450,6 +453,7 @@ func tableStats(t *parse.GstatTable, env *statsEnv, indices []IndexStats) TableS
 		MaxFragments:   t.MaxFragments,
 		DataPages:      t.DataPages,
 		AverageFill:    t.AverageFill,
+		Fill:           t.Fill,
 		PrimaryPages:   t.PrimaryPages,
 		SecondaryPages: t.SecondaryPages,
 		SweptPages:     t.SweptPages,

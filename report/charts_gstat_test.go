@@ -106,8 +106,8 @@ func warningsOf(a *analyze.GstatAnalysis, object string) []analyze.Warning {
 }
 
 func TestGstatFillChart(t *testing.T) {
-	a, rep := shopAnalysis(t)
-	d := GstatFillChart(a, rep)
+	a, _ := shopAnalysis(t)
+	d := GstatFillChart(a)
 	// Sums of the "Fill distribution" blocks of the file: tables (4-space
 	// indent) and indices (tab indent).
 	if len(d.Groups) != 2 || d.Groups[0].Pages != [5]float64{22, 1, 15, 5899, 608} || d.Groups[1].Pages != [5]float64{4, 1, 453, 184, 634} {

@@ -65,7 +65,7 @@ func gstatSection(a *analyze.GstatAnalysis, rep *parse.GstatReport, omit map[str
 	}
 	// The view escapes every text it writes (view/html.go).
 	s.Fragment = template.HTML(b.String())
-	s.AddCharts(GstatCharts(a, rep))
+	s.AddCharts(GstatCharts(a))
 	for _, n := range a.Notices {
 		s.Notices = append(s.Notices, n.String())
 	}

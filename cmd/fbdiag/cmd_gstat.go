@@ -15,7 +15,6 @@ import (
 	"github.com/fbdiag/fbdiag/internal/printable"
 	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
-	"github.com/fbdiag/fbdiag/plot"
 	"github.com/fbdiag/fbdiag/report"
 	"github.com/fbdiag/fbdiag/view"
 )
@@ -207,47 +206,44 @@ func runGstat(o gstatOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	// and ran 10 % slower so: it keeps the default.)
 	heapgoal.Set(gstatHeapGoal)
 
-	// Each run is analysed and printed as soon as the next one starts, so
-	// that memory holds two runs, not every run of a file of thousands;
-	// only --png keeps the charts of every run.
+	// Each run is analysed table by table as it is read: memory holds a
+	// few table blocks and what the output shows, whatever the size of
+	// the database; --png keeps what its charts show (gstatCharts).
 	out := newGstatOut(o.out, e.stdout)
 	st := &gstatStream{e: e, out: out, failOn: failOn}
-	if out.json && png.dir == "" {
-		// JSON is written table by table as the input is read: memory
-		// holds a few table blocks, whatever the size of the database.
+	if png.dir != "" {
+		st.charts = newGstatCharts(e.stderr)
+	}
+	opt := analyze.GstatOptions{Server: srv}
+	switch {
+	case out.json:
+		// JSON is written table by table as the input is read.
 		for _, name := range o.files {
-			if err := streamGstatJSON(stdin, st, name, th, analyze.GstatOptions{Server: srv}); err != nil {
+			if err := streamGstatJSON(stdin, st, name, th, opt); err != nil {
 				return err
 			}
 		}
-		return st.failure()
-	}
-	if out.format == view.CSV && png.dir == "" {
+	case out.format == view.CSV:
 		// CSV is written row by row as the tables are analysed; the rows
 		// of a table that is sorted wait in a temporary file.
 		g := view.NewGstatCSV(e.stdout, o.out.opt, o.out.vopt)
 		g.Written = st.count
-		if err := streamGstatView(stdin, o.files, th, analyze.GstatOptions{Server: srv}, g); err != nil {
+		if err := streamGstatView(stdin, st, o.files, th, opt, g); err != nil {
 			return err
 		}
-		return st.failure()
-	}
-	if out.format == view.OpenMetrics && png.dir == "" {
+	case out.format == view.OpenMetrics:
 		// The exposition is written at the end (a database's last run),
 		// its samples waiting in a temporary file.
 		g := view.NewGstatMetrics(e.stdout, o.out.vopt)
 		g.Written = st.count
-		if err := streamGstatView(stdin, o.files, th, analyze.GstatOptions{Server: srv}, g); err != nil {
+		if err := streamGstatView(stdin, st, o.files, th, opt, g); err != nil {
 			return err
 		}
-		return st.failure()
-	}
-	if png.dir == "" {
-		// Without charts the run is analysed table by table: the bounded
-		// formats keep only what they show, the others the analysis
-		// without the parsed text.
+	default:
+		// The bounded formats keep only what they show, the others the
+		// analysis without the parsed text.
 		for _, name := range o.files {
-			err := streamGstatKept(stdin, name, th, analyze.GstatOptions{Server: srv}, out.bounded(), out.warningLimit(), out.vopt, func(a *analyze.GstatAnalysis, kept *view.GstatKept) error {
+			err := streamGstatKept(stdin, st, name, th, opt, out.bounded(), out.warningLimit(), out.vopt, func(a *analyze.GstatAnalysis, kept *view.GstatKept) error {
 				return st.addKept(a, kept)
 			})
 			if err != nil {
@@ -260,59 +256,13 @@ func runGstat(o gstatOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		if err := out.close(); err != nil {
 			return err
 		}
-		return st.failure()
 	}
-	var charts []*plot.Chart
-	var chartErrs []error
-	for _, name := range o.files {
-		// The charts of a file of a few runs are drawn for each run; of
-		// a file of more (a cron job's), for its last run only, as the
-		// report shows it: thousands of charts would take minutes.
-		var runs []gstatRun
-		total := 0
-		err := streamGstatFile(stdin, name, th, analyze.GstatOptions{Server: srv}, func(a *analyze.GstatAnalysis, rep *parse.GstatReport) error {
-			if png.dir != "" {
-				total++
-				if len(runs) > report.GstatRunSections {
-					runs = runs[:report.GstatRunSections]
-				}
-				runs = append(runs, gstatRun{a, rep})
-			}
-			return st.add(a)
-		})
-		if err != nil {
+	if st.charts != nil {
+		if err := png.writeTo(e.stderr, st.charts.draw); err != nil {
 			return err
 		}
-		if total > report.GstatRunSections {
-			if name == "-" {
-				name = "<stdin>"
-			}
-			fmt.Fprintf(e.stderr, "fbdiag: --png: %s holds %d gstat runs: the charts of the last (run %d) only, as the report shows it (gstat trend --png charts them over time)\n",
-				name, total, total)
-			runs = runs[len(runs)-1:]
-		}
-		for _, r := range runs {
-			cs, err := report.GstatCharts(r.a, r.rep)
-			charts = append(charts, cs...)
-			chartErrs = append(chartErrs, err)
-		}
-	}
-	if err := st.flush(false); err != nil {
-		return err
-	}
-	if err := out.close(); err != nil {
-		return err
-	}
-	if err := png.writeTo(e.stderr, func() ([]*plot.Chart, error) { return charts, errors.Join(chartErrs...) }); err != nil {
-		return err
 	}
 	return st.failure()
-}
-
-// gstatRun is one analysed run of a gstat file.
-type gstatRun struct {
-	a   *analyze.GstatAnalysis
-	rep *parse.GstatReport
 }
 
 // analyzeGstatFile reads one input and analyses each gstat run in it
@@ -361,7 +311,7 @@ func streamGstatJSON(stdin io.Reader, st *gstatStream, name string, th analyze.T
 			g.Abort() // (an error stopped the run: its spool goes)
 		}
 	}()
-	err := streamGstat(stdin, name, th, opt, analyze.GstatStream{
+	err := streamGstat(stdin, st.charts, name, th, opt, analyze.GstatStream{
 		// Each run's document starts with its scan (Sink comes before its
 		// tables); the warnings, written after the tables, wait in a
 		// temporary file: a run can have a hundred thousand.
@@ -430,9 +380,9 @@ type gstatStreamView interface {
 // g's hooks), then closes it; an error reading an input aborts g. The
 // errors go through viewErr (an unknown --table, which only the CSV view
 // meets, is a usage error).
-func streamGstatView(stdin io.Reader, files []string, th analyze.Thresholds, opt analyze.GstatOptions, g gstatStreamView) error {
+func streamGstatView(stdin io.Reader, st *gstatStream, files []string, th analyze.Thresholds, opt analyze.GstatOptions, g gstatStreamView) error {
 	for _, name := range files {
-		if err := streamGstat(stdin, name, th, opt, g.Stream()); err != nil {
+		if err := streamGstat(stdin, st.charts, name, th, opt, g.Stream()); err != nil {
 			g.Abort()
 			return viewErr(err)
 		}
@@ -441,24 +391,33 @@ func streamGstatView(stdin io.Reader, files []string, th analyze.Thresholds, opt
 }
 
 // streamGstat analyses each run of one input table by table, handing it
-// to s.
-func streamGstat(stdin io.Reader, name string, th analyze.Thresholds, opt analyze.GstatOptions, s analyze.GstatStream) error {
+// to s, and to charts unless nil.
+func streamGstat(stdin io.Reader, charts *gstatCharts, name string, th analyze.Thresholds, opt analyze.GstatOptions, s analyze.GstatStream) error {
 	rc, shown, err := openArg(stdin, name)
 	if err != nil {
 		return err
 	}
 	defer rc.Close()
-	return noGstatErr(analyze.StreamGstat(rc, shown, th, opt, s), shown)
+	if charts != nil {
+		s = charts.stream(s)
+	}
+	if err := analyze.StreamGstat(rc, shown, th, opt, s); err != nil {
+		return noGstatErr(err, shown)
+	}
+	if charts != nil {
+		charts.endFile(shown)
+	}
+	return nil
 }
 
 // streamGstatKept analyses each run of one input table by table
 // (analyze.StreamGstat) and passes fn the analysis of each: with bounded,
 // only the tables and indices the view shows (view.GstatKeeper); else
 // every table, without the parsed text.
-func streamGstatKept(stdin io.Reader, name string, th analyze.Thresholds, opt analyze.GstatOptions, bounded bool, limit int, vopt view.GstatOptions, fn func(*analyze.GstatAnalysis, *view.GstatKept) error) error {
+func streamGstatKept(stdin io.Reader, st *gstatStream, name string, th analyze.Thresholds, opt analyze.GstatOptions, bounded bool, limit int, vopt view.GstatOptions, fn func(*analyze.GstatAnalysis, *view.GstatKept) error) error {
 	keep := view.NewGstatKeeper(vopt)
 	var tables []analyze.TableStats
-	return streamGstat(stdin, name, th, opt, analyze.GstatStream{
+	return streamGstat(stdin, st.charts, name, th, opt, analyze.GstatStream{
 		WarningLimit: limit,
 		Table: func(a *analyze.GstatAnalysis, t *analyze.TableStats) error {
 			if bounded {
@@ -493,11 +452,10 @@ type gstatStream struct {
 	failOn  analyze.Severity
 	pending *analyze.GstatAnalysis
 	kept    *view.GstatKept // what a keeper kept of pending, or nil
+	charts  *gstatCharts    // with --png
 	n       int             // analyses printed
 	failed  int             // warnings at --fail-on level or above
 }
-
-func (s *gstatStream) add(a *analyze.GstatAnalysis) error { return s.addKept(a, nil) }
 
 // failure is the --fail-on error when a warning printed is at its level
 // or above, else nil.
