@@ -43,6 +43,11 @@ type GstatStream struct {
 	// PutEncoded, another ignores them. The workers call it at once: it
 	// must be safe for concurrent use.
 	EncodeWarning func(b []byte, w *Warning) []byte
+	// Runs, when set, says which runs (by their 0-based place in the
+	// input) are analysed and passed on; the others are read and left
+	// out: a reader that keeps a few runs of a file of many (the report)
+	// analyses only those.
+	Runs func(index int) bool
 }
 
 // EncodedWarningSink is a WarningSink that takes, with each warning a
@@ -171,14 +176,25 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 			}
 			return flush()
 		}
+		skip := func(rep *parse.GstatReport) bool { return s.Runs != nil && !s.Runs(rep.Index) }
 		err := parse.EachGstatBlock(rd, name, parse.GstatBlocks{
 			Table: func(rep *parse.GstatReport, t *parse.GstatTable) error {
+				if skip(rep) {
+					pool.Put(t)
+					return nil
+				}
 				return send(streamEvent{rep: rep, header: rep.Header, table: t}, false)
 			},
 			Unattached: func(rep *parse.GstatReport, ix *parse.GstatIndex) error {
+				if skip(rep) {
+					return nil
+				}
 				return send(streamEvent{rep: rep, header: rep.Header, index: ix}, false)
 			},
 			Report: func(rep *parse.GstatReport) error {
+				if skip(rep) {
+					return nil
+				}
 				return send(streamEvent{rep: rep, header: rep.Header}, true)
 			},
 			Pool: pool,

@@ -318,3 +318,51 @@ func FuzzStreamGstat(f *testing.F) {
 		}
 	})
 }
+
+// GstatStream.Runs: of three runs (the fb30 sample, the growth series'
+// grow-10 snapshot and the sample again), a stream told to keep the second
+// and third passes those two, analysed as GstatWith analyses them, and
+// asks about every run; told to keep none, it passes none.
+func TestStreamGstatRuns(t *testing.T) {
+	th := NewThresholds()
+	data := slices.Concat(testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"),
+		testutil.ReadTestdata(t, "growth", "grow-10-a-r.txt"), testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"))
+	whole, err := wholeRuns(data, "three", th)
+	if err != nil || len(whole) != 3 {
+		t.Fatalf("%d runs, %v", len(whole), err)
+	}
+	asked := map[int]bool{}
+	var tables []TableStats
+	var got []*GstatAnalysis
+	err = StreamGstat(bytes.NewReader(data), "three", th, GstatOptions{}, GstatStream{
+		Runs: func(i int) bool { asked[i] = true; return i > 0 },
+		Table: func(_ *GstatAnalysis, ts *TableStats) error {
+			tables = append(tables, keptTable(ts))
+			return nil
+		},
+		Run: func(a *GstatAnalysis, _ *parse.GstatReport) error {
+			a.Tables, tables = tables, nil
+			got = append(got, a)
+			return nil
+		},
+	})
+	if err != nil || len(got) != 2 || len(asked) != 3 {
+		t.Fatalf("%d runs passed, runs asked about %v, %v", len(got), asked, err)
+	}
+	for i, a := range got {
+		w, _ := json.Marshal(whole[i+1])
+		g, _ := json.Marshal(a)
+		if a.Report != i+1 || len(a.Tables) != len(whole[i+1].Tables) || !bytes.Equal(w, g) {
+			t.Errorf("run %d (%d tables): differs from the whole analysis of run %d at byte %d", a.Report, len(a.Tables), i+1, firstDiff(w, g))
+		}
+	}
+	none := 0
+	err = StreamGstat(bytes.NewReader(data), "three", th, GstatOptions{}, GstatStream{
+		Runs:  func(int) bool { return false },
+		Table: func(*GstatAnalysis, *TableStats) error { none++; return nil },
+		Run:   func(*GstatAnalysis, *parse.GstatReport) error { none++; return nil },
+	})
+	if err != nil || none != 0 {
+		t.Fatalf("no run kept: %d tables and runs passed, %v", none, err)
+	}
+}

@@ -84,7 +84,7 @@ func DatabaseSection(d *analyze.Database, runs []GstatRun) *Section {
 		headerFrom = a
 		s.HeaderFrom = filepath.Base(analyze.SnapshotName(a))
 		fields := map[string]view.Field{}
-		for _, f := range view.Gstat(a, view.GstatOptions{Top: 1}).Headline {
+		for _, f := range view.Gstat(a.Slim(), view.GstatOptions{Top: 1}).Headline { // (the header and totals: none of its warnings)
 			fields[f.Key] = f
 		}
 		for _, k := range headerFields {
@@ -142,6 +142,9 @@ func DatabaseSection(d *analyze.Database, runs []GstatRun) *Section {
 	s.TablesWithVersions = -1
 	if latest.Analysis.Totals.Versions != nil {
 		s.TablesWithVersions = 0
+		if latest.streamed != nil {
+			s.TablesWithVersions = latest.streamed.withVersions
+		}
 		for _, t := range latest.Analysis.Tables {
 			if t.Versions != nil && *t.Versions > 0 {
 				s.TablesWithVersions++
@@ -157,7 +160,7 @@ func DatabaseSection(d *analyze.Database, runs []GstatRun) *Section {
 			omit[k] = true
 		}
 	}
-	g := gstatSection(latest.Analysis, latest.Report, omit)
+	g := gstatSection(latest.Analysis, latest.streamed, omit)
 	var frag bytes.Buffer
 	fmt.Fprintf(&frag, "<h3>Tables and indices of %s</h3>\n", template.HTMLEscapeString(s.ShownFrom))
 	frag.WriteString(string(g.Fragment))
@@ -168,8 +171,10 @@ func DatabaseSection(d *analyze.Database, runs []GstatRun) *Section {
 	// Earlier snapshots: the diff and trend of the comparable dated ones.
 	if len(ordered) > 1 {
 		snaps := make([]*analyze.HistorySnapshot, 0, len(ordered))
-		for _, r := range ordered {
-			if r.slim {
+		// The runs read as streams are read again whole for the diff
+		// (runKeeper kept those it may compare), for this section only.
+		for _, r := range wholeRuns(ordered) {
+			if r.slim || r.streamed != nil {
 				snaps = append(snaps, r.trend) // (never one the diff compares: runKeeper)
 				continue
 			}

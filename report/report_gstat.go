@@ -11,44 +11,23 @@ import (
 	"github.com/fbdiag/fbdiag/view"
 )
 
-// gstatSummaryFigures are the headline fields of the gstat view the
-// report's summary repeats, most telling first (it keeps the first two):
-// where the space is, whether a transaction is stuck, then the shape.
-var gstatSummaryFigures = []string{"table_bytes", "next_minus_oat", "index_bytes", "tables", "indices", "page_size"}
-
-// GstatSection is the report section of one gstat run: the gstat view's
-// HTML fragment (the figures, warnings, tables and indices that
-// `fbdiag gstat` prints), the fill charts, and for the summary a few
-// figures and the warnings, worded as the view words them.
-func GstatSection(a *analyze.GstatAnalysis, rep *parse.GstatReport) *Section {
-	return gstatSection(a, rep, nil)
-}
-
-// gstatSection is GstatSection whose fragment leaves out the headline
-// fields of the keys in omit (a database section shows them in its
-// header block).
-func gstatSection(a *analyze.GstatAnalysis, rep *parse.GstatReport, omit map[string]bool) *Section {
+// gstatSection is the latest snapshot's part of a database section: the
+// gstat view's HTML fragment (the figures, warnings, tables and indices
+// that `fbdiag gstat` prints) without the headline fields of the keys in
+// omit (the section's header block shows them), and the run's charts. a
+// is the run whole, or for a run read as a stream (st) its analysis
+// without tables.
+func gstatSection(a *analyze.GstatAnalysis, st *streamedRun, omit map[string]bool) *Section {
 	name := filepath.Base(a.File)
 	if a.Report > 0 {
 		name += fmt.Sprintf(" (run %d)", a.Report+1)
 	}
 	s := &Section{ID: name, Short: name, Title: "Database statistics: " + name, Kind: string(parse.InputGstat), Sources: []string{a.File}}
-	d := view.Gstat(a, view.GstatOptions{Top: view.GstatTop})
-	fields := map[string]view.Field{}
-	for _, f := range d.Headline {
-		fields[f.Key] = f
-	}
-	for _, k := range gstatSummaryFigures {
-		if f, ok := fields[k]; ok && !f.Value.Null {
-			s.Headlines = append(s.Headlines, Headline{Label: f.Label, Value: f.Value.Human()})
-		}
-	}
-	for _, f := range d.Findings {
-		text := f.Object + ": " + f.Message
-		if f.Advice != "" {
-			text += " Do: " + f.Advice
-		}
-		s.Findings = append(s.Findings, Finding{Severity: f.Severity, Text: text})
+	var d *view.Doc
+	if st != nil {
+		d = view.Gstat(st.view, st.viewOpt)
+	} else {
+		d = view.Gstat(a, view.GstatOptions{Top: view.GstatTop})
 	}
 	if len(omit) > 0 {
 		kept := d.Headline[:0:0]
@@ -65,9 +44,10 @@ func gstatSection(a *analyze.GstatAnalysis, rep *parse.GstatReport, omit map[str
 	}
 	// The view escapes every text it writes (view/html.go).
 	s.Fragment = template.HTML(b.String())
-	s.AddCharts(GstatCharts(a))
-	for _, n := range a.Notices {
-		s.Notices = append(s.Notices, n.String())
+	if st != nil {
+		s.AddCharts(st.charts.Draw())
+	} else {
+		s.AddCharts(GstatCharts(a))
 	}
 	return s
 }

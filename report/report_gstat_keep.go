@@ -94,7 +94,7 @@ func (k *runKeeper) slim(all []GstatRun) {
 			continue
 		}
 		r := &all[i]
-		r.Analysis, r.Report, r.slim = r.Analysis.Slim(), nil, true
+		r.Analysis, r.Report, r.streamed, r.slim = r.Analysis.Slim(), nil, nil, true
 	}
 	k.whole = k.whole[:j]
 }

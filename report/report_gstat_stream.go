@@ -29,6 +29,11 @@ type GstatRun struct {
 	// trend reads it.
 	slim  bool
 	trend *analyze.HistorySnapshot
+	// streamed: the run was read as a stream (a file, which can be read
+	// again), not whole: Analysis has no tables (and, once the fleet has
+	// judged it, no warnings), Report is nil, and streamed holds what the
+	// section shows of it.
+	streamed *streamedRun
 }
 
 // GstatRuns is what the report keeps of one gstat file.
@@ -117,20 +122,26 @@ func keptRunSet(n, max int) map[int]bool {
 }
 
 // eachKeptGstatRun passes fn, in file order, the runs KeepGstatRuns keeps
-// of in, analysed, and returns how many runs in holds. A file is not
-// held: a first read keeps its first run (always kept) and counts the
-// others, and a second read, for a file of several runs, analyses and
-// passes on each kept one as it comes to it, so that fn may let go of it
-// before the next. A pipe, which is read once, is held as KeepGstatRuns
-// holds it; so is a file the first read fails on, to say what it read.
-func eachKeptGstatRun(in Input, max int, fn func(GstatRun)) (int, error) {
+// of in, analysed, and returns how many runs in holds. A file is read as
+// streams, never held: a first read analyses its first run (always
+// kept) table by table and counts the others, and a second read, for a
+// file of several runs, the kept ones as it comes to them (streamGstatRuns).
+// A pipe, which is read once, is held as KeepGstatRuns holds it; so is a
+// file the first read fails on, to say what it read. samples keeps the
+// streamed runs' trend samples.
+func eachKeptGstatRun(in Input, max int, samples *analyze.TrendSamples, fn func(GstatRun)) (int, error) {
 	if in.closer == nil { // (a file, or a part of one)
-		if first, n, err := firstGstatRun(in); err == nil && first != nil {
-			fn(GstatRun{Analysis: analyze.Gstat(first, analyze.NewThresholds()), Report: first})
+		last := -1
+		var first *GstatRun
+		err := streamGstatRuns(in, samples, func(i int) bool { last = i; return i == 0 }, func(r GstatRun) { first = &r })
+		if err == nil && first != nil {
+			fn(*first)
+			n := last + 1
 			if n == 1 {
 				return 1, nil
 			}
-			return n, streamKeptRuns(in, keptRunSet(n, max), fn)
+			kept := keptRunSet(n, max)
+			return n, streamGstatRuns(in, samples, func(i int) bool { return i > 0 && kept[i] }, fn)
 		}
 	}
 	runs, err := KeepGstatRuns(in, max)
@@ -141,42 +152,6 @@ func eachKeptGstatRun(in Input, max int, fn func(GstatRun)) (int, error) {
 		fn(r)
 	}
 	return runs.Total, err
-}
-
-// firstGstatRun reads in and returns its first run, named as the report
-// names it, and how many runs it holds.
-func firstGstatRun(in Input) (first *parse.GstatReport, n int, err error) {
-	rc, err := in.Open()
-	if err != nil {
-		return nil, 0, err
-	}
-	defer rc.Close()
-	err = parse.EachGstat(rc, in.Source(), func(rep *parse.GstatReport) error {
-		if n == 0 {
-			rep.File, first = in.Name, rep
-		}
-		n++
-		return nil
-	})
-	return first, n, err
-}
-
-// streamKeptRuns reads in again, and analyses and passes fn the runs of
-// kept after the first (firstGstatRun's) as they come.
-func streamKeptRuns(in Input, kept map[int]bool, fn func(GstatRun)) error {
-	rc, err := in.Open()
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	th := analyze.NewThresholds()
-	return parse.EachGstat(rc, in.Source(), func(rep *parse.GstatReport) error {
-		if rep.Index > 0 && kept[rep.Index] {
-			rep.File = in.Name
-			fn(GstatRun{Analysis: analyze.Gstat(rep, th), Report: rep})
-		}
-		return nil
-	})
 }
 
 // streamGstatSections reads every gstat input in memory bounded by
@@ -226,9 +201,13 @@ func readGstatRuns(ins []Input) gstatRuns {
 	var keep runKeeper
 	for _, in := range ins {
 		kept := 0
-		total, err := eachKeptGstatRun(in, GstatRunsKept, func(r GstatRun) {
+		total, err := eachKeptGstatRun(in, GstatRunsKept, &samples, func(r GstatRun) {
 			fleet.Add(r.Analysis)
-			r.trend = samples.Sample(historySnapshot(r.Analysis, r.Report))
+			if r.streamed != nil {
+				r.Analysis = r.Analysis.Slim() // (judged: its warnings can go)
+			} else {
+				r.trend = samples.Sample(historySnapshot(r.Analysis, r.Report))
+			}
 			keep.note(g.all, r)
 			g.all = append(g.all, r)
 			if slimRuns {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/testutil"
 )
 
@@ -110,7 +111,8 @@ func BenchmarkKeepGstatRuns(b *testing.B) {
 }
 
 // A file of many runs is read again rather than held (eachKeptGstatRun):
-// counted, then each kept run analysed as the second read comes to it.
+// its first run streamed and the others counted, then each kept run
+// streamed as the second read comes to it.
 // The runs passed are those KeepGstatRuns keeps, whatever their number,
 // and a pipe, read once, gets the same.
 func TestEachKeptGstatRun(t *testing.T) {
@@ -129,15 +131,18 @@ func TestEachKeptGstatRun(t *testing.T) {
 		}
 		set := keptRunSet(n, GstatRunsKept)
 		var got, piped []int
-		total, err := eachKeptGstatRun(ins[0], GstatRunsKept, func(r GstatRun) {
-			if !set[r.Report.Index] || len(r.Analysis.Tables) != 6 || r.Analysis.File != ins[0].Name {
-				t.Errorf("%d runs: run %d passed, %d tables, file %s", n, r.Report.Index, len(r.Analysis.Tables), r.Analysis.File)
+		total, err := eachKeptGstatRun(ins[0], GstatRunsKept, new(analyze.TrendSamples), func(r GstatRun) {
+			// Streamed: the tables counted, the 6 the view and charts show kept.
+			i := r.Analysis.Report
+			if r.streamed == nil || r.Report != nil || !set[i] || r.Analysis.Totals.Tables != 6 || len(r.Analysis.Tables) != 0 ||
+				len(r.streamed.view.Tables) != 6 || len(r.streamed.charts.Tables.Tables) != 6 || r.Analysis.File != ins[0].Name {
+				t.Errorf("%d runs: run %d passed, %d tables, file %s", n, i, r.Analysis.Totals.Tables, r.Analysis.File)
 			}
-			got = append(got, r.Report.Index)
+			got = append(got, i)
 		})
 		data, _ := os.ReadFile(ins[0].Name)
 		pipe, _ := StreamInput("<stdin>", io.NopCloser(bytes.NewReader(data)))
-		ptotal, perr := eachKeptGstatRun(pipe[0], GstatRunsKept, func(r GstatRun) { piped = append(piped, r.Report.Index) })
+		ptotal, perr := eachKeptGstatRun(pipe[0], GstatRunsKept, new(analyze.TrendSamples), func(r GstatRun) { piped = append(piped, r.Report.Index) })
 		if err != nil || perr != nil || total != n || ptotal != n || len(set) != len(want) ||
 			!slices.Equal(got, want) || !slices.Equal(piped, want) {
 			t.Errorf("%d runs: kept %v; passed %v (%d, %v), piped %v (%d, %v), set of %d", n, want, got, total, err, piped, ptotal, perr, len(set))

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// TestReportBigRun: the report of one 32 MiB gstat -a -r (25,146 tables
+// grown from the fb30 sample) reads the run as a stream: the process
+// peaks under 160 MB (it held the run whole before, 306 MB, and 1 GB at
+// 100 MiB), report.json lists every warning of the whole analysis as a
+// finding, and the page shows the 20 largest tables and the charts.
+func TestReportBigRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: a 32 MiB input")
+	}
+	_, data := testutil.BigGstat(t, 32<<20)
+	path := filepath.Join(t.TempDir(), "big.txt")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reps, err := parse.ReadGstat(strings.NewReader(string(data)), path)
+	if err != nil || len(reps) != 1 {
+		t.Fatalf("%d runs, %v", len(reps), err)
+	}
+	warnings := len(analyze.Gstat(reps[0], analyze.NewThresholds()).Warnings)
+	reps = nil
+	dir := filepath.Join(t.TempDir(), "report")
+	peak := filepath.Join(t.TempDir(), "peak")
+	cmd := fbdiagCommand(t, "report", "-o", dir, path)
+	cmd.Env = append(cmd.Env, peakRSSEnv+"="+peak)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, stderr.String())
+	}
+	rss := readPeakKB(t, peak)
+	t.Logf("peak %d MB", rss>>10)
+	if rss > 160<<10 {
+		t.Errorf("report: peak RSS %d MB, want at most 160", rss>>10)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Databases []struct {
+			Verdict  string            `json:"verdict"`
+			Findings []json.RawMessage `json:"findings"`
+		} `json:"databases"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Databases) != 1 || doc.Databases[0].Verdict != "attention" || len(doc.Databases[0].Findings) != warnings || warnings != 37719 {
+		t.Fatalf("report.json: %d databases; want one, attention, with the %d findings of the whole analysis (37719)", len(doc.Databases), warnings)
+	}
+	page, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Tables by size", "20 of 25146 tables", "Largest tables: big.txt", "Index depth: big.txt", "Page fill: big.txt"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+}

@@ -1,0 +1,121 @@
+package report
+
+import (
+	"slices"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/parse"
+	"github.com/fbdiag/fbdiag/view"
+)
+
+// streamedRun is what the report keeps of a run it read as a stream, for
+// the latest snapshot's part of its database section: the gstat view's
+// tables, indices and warnings (view.GstatKeeper), the charts' data
+// (GstatChartKeeper) and how many tables hold back versions. A history
+// that diffs the run reads it again whole (wholeRuns): memory holds what
+// the section shows, not the run.
+type streamedRun struct {
+	view         *analyze.GstatAnalysis
+	viewOpt      view.GstatOptions
+	charts       GstatChartData
+	withVersions int
+	in           Input
+}
+
+// streamGstatRuns reads file input in as a stream and passes fn each run
+// runs says (analyze.GstatStream.Runs), analysed table by table; samples
+// keeps their trend samples. The run's Analysis has no tables but every
+// warning (the fleet judges it).
+func streamGstatRuns(in Input, samples *analyze.TrendSamples, runs func(int) bool, fn func(GstatRun)) error {
+	rc, err := in.Open()
+	if err != nil {
+		return err
+	}
+	defer rc.Close()
+	vopt := view.GstatOptions{Top: view.GstatTop}
+	keep := view.NewGstatKeeper(vopt)
+	charts := NewGstatChartKeeper(TopObjects)
+	withVersions := 0
+	return analyze.StreamGstat(rc, in.Source(), analyze.NewThresholds(), analyze.GstatOptions{}, analyze.GstatStream{
+		Runs: runs,
+		Table: func(a *analyze.GstatAnalysis, t *analyze.TableStats) error {
+			keep.Table(a, t)
+			charts.Table(t, a.TableWarnings())
+			samples.Add(t)
+			if t.Versions != nil && *t.Versions > 0 {
+				withVersions++
+			}
+			return nil
+		},
+		Run: func(a *analyze.GstatAnalysis, rep *parse.GstatReport) error {
+			// Messages name the file; the analysis the part.
+			a.File, rep.File = in.Name, in.Name
+			st := &streamedRun{charts: charts.End(a), withVersions: withVersions, in: in}
+			withVersions = 0
+			st.view, st.viewOpt = keep.Kept(a, vopt)
+			st.view.Warnings, st.view.WarningsOmitted = worstWarnings(a, view.GstatTop)
+			fn(GstatRun{Analysis: a, streamed: st,
+				trend: samples.Sample(samples.Snapshot(a, rep, analyze.SnapshotOptions{}))})
+			return nil
+		},
+	})
+}
+
+// worstWarnings are the n worst warnings of a (a copy: the others can
+// go), and the count by severity of the others, as a run whose warnings
+// were limited to n (GstatScan.LimitWarnings) has them.
+func worstWarnings(a *analyze.GstatAnalysis, n int) ([]analyze.Warning, map[analyze.Severity]int) {
+	if len(a.Warnings) <= n {
+		return slices.Clone(a.Warnings), a.WarningsOmitted
+	}
+	omitted := map[analyze.Severity]int{}
+	for s, k := range a.WarningsOmitted {
+		omitted[s] = k
+	}
+	for _, w := range a.Warnings[n:] {
+		omitted[w.Severity]++
+	}
+	return slices.Clone(a.Warnings[:n]), omitted
+}
+
+// wholeRuns reads again, whole, the streamed runs of runs (of one
+// database) and returns them in the same order, the others as they are:
+// the history's diff compares two runs table by table. A run that cannot
+// be read again stays as it was (its trend samples serve the history).
+func wholeRuns(runs []GstatRun) []GstatRun {
+	out := slices.Clone(runs)
+	byInput := map[string][]int{} // places in out, by input name
+	var names []string
+	for i, r := range runs {
+		if r.streamed == nil || r.slim {
+			continue
+		}
+		n := r.streamed.in.Name
+		if byInput[n] == nil {
+			names = append(names, n)
+		}
+		byInput[n] = append(byInput[n], i)
+	}
+	th := analyze.NewThresholds()
+	for _, n := range names {
+		at := byInput[n]
+		in := runs[at[0]].streamed.in
+		want := map[int]int{} // run index → place in out
+		for _, i := range at {
+			want[runs[i].Analysis.Report] = i
+		}
+		rc, err := in.Open()
+		if err != nil {
+			continue
+		}
+		parse.EachGstat(rc, in.Source(), func(rep *parse.GstatReport) error {
+			if i, ok := want[rep.Index]; ok {
+				rep.File = in.Name
+				out[i] = GstatRun{Analysis: analyze.Gstat(rep, th), Report: rep, trend: runs[i].trend}
+			}
+			return nil
+		})
+		rc.Close()
+	}
+	return out
+}
