@@ -24,6 +24,7 @@ const (
 	RatioKind               // other / base ("×1.85")
 	TimeKind                // a date and time
 	PKind                   // a p-value ("0.541", "<0.001")
+	R2Kind                  // a growth fit's R² ("0.9999": four decimals)
 )
 
 // numeric reports whether cells of the kind are figures (right-aligned,
@@ -124,6 +125,12 @@ func P(v float64) Cell { return Cell{Kind: PKind, Num: v} }
 // PP is a p-value, null for nil (no test).
 func PP(p *float64) Cell { return floatP(PKind, p) }
 
+// R2 is a fit's coefficient of determination.
+func R2(v float64) Cell { return Cell{Kind: R2Kind, Num: v} }
+
+// R2P is an R² cell, null for nil.
+func R2P(p *float64) Cell { return floatP(R2Kind, p) }
+
 // Null is an empty cell of a kind.
 func Null(k Kind) Cell { return Cell{Kind: k, Null: true} }
 
@@ -185,6 +192,17 @@ func (c Cell) Human() string {
 		return "×" + units.Sig3(c.Num)
 	case TimeKind:
 		return c.T.Format("2006-01-02 15:04:05")
+	case R2Kind:
+		if bad(c.Num) {
+			return units.Dash
+		}
+		// Four decimals, as the trend chart's legend has it: three
+		// significant figures, as other figures print, read 0.99986 as
+		// "1", an exact fit; nor does one below 1 round up to 1.0000.
+		if c.Num < 1 && c.Num > 0.99995 {
+			return "0.9999"
+		}
+		return strconv.FormatFloat(c.Num, 'f', 4, 64)
 	case PKind:
 		// Three decimals, as the tests are read at alpha 0.05; a smaller
 		// p says only that it is smaller.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -99,9 +98,9 @@ func fitWords(g *analyze.GrowthTrend) Cell {
 
 func fitR2(g *analyze.GrowthTrend) Cell {
 	if f := g.BestFit(); f != nil {
-		return NumP(f.R2)
+		return R2P(f.R2)
 	}
-	return Null(NumberKind)
+	return Null(R2Kind)
 }
 
 // statusWords is a forecast status for people: the JSON value in words.
@@ -282,7 +281,7 @@ func trendTablesTable(tr *analyze.Trend, opt HistoryOptions) *Table {
 			{Key: "bytes_per_day", Title: "a day", Kind: BytesKind},
 			{Key: "growth_per_day", Title: "% a day", Kind: ChangeKind},
 			{Key: "fit", Title: "fit"},
-			{Key: "r2", Title: "R²", Kind: NumberKind},
+			{Key: "r2", Title: "R²", Kind: R2Kind},
 		},
 	}
 	if tr.UntilBytes != nil {
@@ -610,7 +609,7 @@ func fitName(fit *analyze.GrowthFit) string {
 	if fit.R2 == nil {
 		return fmt.Sprintf("line through %d sizes (no fit statistics)", fit.N)
 	}
-	return fit.Model + " fit, R² " + strconv.FormatFloat(*fit.R2, 'f', 4, 64)
+	return fit.Model + " fit, R² " + R2P(fit.R2).Human()
 }
 
 // historySizeChart is the size chart: the database and the n fastest

@@ -159,7 +159,7 @@ func TestGstatTrendFolder(t *testing.T) {
 		"By the exponential fit     forecast on 2026-12-07\n",
 		"Transactions a day         0 (Next transaction)\n",
 		"Fastest growing            ORDERS\n",
-		"ORDERS      8.66 MiB  2.34 MiB   +37.1 %  800 KiB  +10.4 %  linear   1  unreliable\n")
+		"ORDERS      8.66 MiB  2.34 MiB   +37.1 %  800 KiB  +10.4 %  linear  1.0000  unreliable\n")
 	// The same folder as a diff of the first and the last day: 300 pages
 	// in 3 days, 800 KiB a day.
 	out, errs, code = runCLI(t, nil, "gstat", "diff", filepath.Join(dir, "snap-z.txt"), filepath.Join(dir, "snap-w.txt"))
