@@ -313,27 +313,12 @@ func TestGstatTrendPNG(t *testing.T) {
 // memory of the process stays under 80 MB (a whole analysis took 6.6
 // times the input, 210 MB here, and 660 MB at 100 MiB).
 func TestGstatPNGBig(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: a 32 MiB input")
-	}
-	_, data := testutil.BigGstat(t, 32<<20)
-	path := filepath.Join(t.TempDir(), "big.txt")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	reps, err := parse.ReadGstat(strings.NewReader(string(data)), path)
-	if err != nil || len(reps) != 1 {
-		t.Fatalf("%d runs, %v", len(reps), err)
-	}
-	a := analyze.Gstat(reps[0], analyze.NewThresholds())
-	if len(a.Tables) != 25146 {
-		t.Fatalf("%d tables, want 25146", len(a.Tables))
-	}
+	path, a := bigGstatRun(t, 32<<20)
 	charts, err := report.GstatCharts(a)
 	if err != nil {
 		t.Fatal(err)
 	}
-	reps, a = nil, nil
+	a = nil
 	for _, format := range []string{"text", "json"} {
 		dir := filepath.Join(t.TempDir(), format)
 		peak := filepath.Join(t.TempDir(), "peak")

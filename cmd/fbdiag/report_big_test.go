@@ -18,20 +18,9 @@ import (
 // 100 MiB), report.json lists every warning of the whole analysis as a
 // finding, and the page shows the 20 largest tables and the charts.
 func TestReportBigRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: a 32 MiB input")
-	}
-	_, data := testutil.BigGstat(t, 32<<20)
-	path := filepath.Join(t.TempDir(), "big.txt")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	reps, err := parse.ReadGstat(strings.NewReader(string(data)), path)
-	if err != nil || len(reps) != 1 {
-		t.Fatalf("%d runs, %v", len(reps), err)
-	}
-	warnings := len(analyze.Gstat(reps[0], analyze.NewThresholds()).Warnings)
-	reps = nil
+	path, a := bigGstatRun(t, 32<<20)
+	warnings := len(a.Warnings)
+	a = nil
 	dir := filepath.Join(t.TempDir(), "report")
 	peak := filepath.Join(t.TempDir(), "peak")
 	cmd := fbdiagCommand(t, "report", "-o", dir, path)
@@ -71,4 +60,28 @@ func TestReportBigRun(t *testing.T) {
 			t.Errorf("the page lacks %q", want)
 		}
 	}
+}
+
+// bigGstatRun writes a gstat -a -r of about size bytes grown from the
+// fb30 sample (testutil.BigGstat: 25,146 tables at 32 MiB) to a
+// temporary file, and returns its path and its analysis, read whole.
+func bigGstatRun(t *testing.T, size int64) (string, *analyze.GstatAnalysis) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: a big input")
+	}
+	_, data := testutil.BigGstat(t, size)
+	path := filepath.Join(t.TempDir(), "big.txt")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	reps, err := parse.ReadGstat(strings.NewReader(string(data)), path)
+	if err != nil || len(reps) != 1 {
+		t.Fatalf("%d runs, %v", len(reps), err)
+	}
+	a := analyze.Gstat(reps[0], analyze.NewThresholds())
+	if size == 32<<20 && len(a.Tables) != 25146 {
+		t.Fatalf("%d tables, want 25146", len(a.Tables))
+	}
+	return path, a
 }
