@@ -35,6 +35,10 @@ type History struct {
 	// Breaks are drawn as labelled vertical lines: from there on some
 	// figures were computed another way (a Firebird 6 upgrade).
 	Breaks []HistoryBreak
+	// Notes are sentences under the legend (Chart.Notes): what the lines
+	// do not show ("STOCK holds every back version: its line covers the
+	// database's").
+	Notes []string
 }
 
 // HistoryBreak is a time where the figures stop comparing.
@@ -124,13 +128,17 @@ func HistoryChart(d History) (*Chart, error) {
 		p.Add(&rule{Vertical: true, At: at, Line: dashed(lightInk, 1), Text: textStyle(noteSize, inkColor), Label: b.Label, LabelLeft: left})
 		ch.add(Plotted{Name: "break: " + b.Label, X: []float64{at}})
 	}
+	for _, s := range d.Notes {
+		p.Legend.Add(s)
+	}
+	ch.Notes = append(ch.Notes, d.Notes...)
 	p.X.Tick.Marker = timeTicks{}
 	if hi.Equal(lo) {
 		// One snapshot: give the axis an hour either side.
 		p.X.Min, p.X.Max = float64(lo.Unix()-3600), float64(lo.Unix()+3600)
 	}
 	p.Y.Min = 0
-	p.Y.Max = math.Max(ymax, 1) * legendHeadroom(n+btoi(d.Fit != nil))
+	p.Y.Max = math.Max(ymax, 1) * legendHeadroom(n+btoi(d.Fit != nil)+len(d.Notes))
 	p.Legend.Top, p.Legend.Left = true, true
 	ch.addPanel(p)
 	return ch, nil

@@ -2,6 +2,7 @@ package view
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -143,5 +144,44 @@ func TestHistoryChartsNotRedundant(t *testing.T) {
 	charts, err = HistoryTrendCharts(analyze.TrendOf([]*analyze.HistorySnapshot{a, &swept}, 0), 0)
 	if len(charts) != 2 || err != nil || !charts[0].Drawn() || !charts[1].Drawn() {
 		t.Errorf("before and after the sweep: %d charts, %v", len(charts), err)
+	}
+}
+
+// The back versions chart of testdata/growth draws the database and
+// STOCK, which holds all of them (0, 1000, 2000, 3000, 1000 at the runs
+// with -r): its line lies on the database's, and the legend says so. The
+// four tables that never held a back version are not drawn (flat lines
+// on the axis, over the others). With back versions in ORDERS too, STOCK
+// no longer covers the database and nothing is said.
+func TestHistoryVersionsChartCovers(t *testing.T) {
+	tr := analyze.TrendOf(growthSnaps(t), 1<<30)
+	d := historyVersionsChart(tr, 5)
+	var names []string
+	for _, s := range d.Series {
+		names = append(names, s.Name)
+	}
+	if strings.Join(names, ",") != "database,STOCK" || !slices.Equal(d.Notes, []string{"STOCK holds every back version: its line covers the database's"}) {
+		t.Fatalf("series %v, notes %q", names, d.Notes)
+	}
+	ch, err := plot.HistoryChart(d)
+	if err != nil || !slices.Equal(ch.Notes, d.Notes) || ch.Series("STOCK").Y[3] != 3000 {
+		t.Fatalf("chart notes %q, %v", ch.Notes, err)
+	}
+	for i := range tr.Tables {
+		if tr.Tables[i].Name != "ORDERS" {
+			continue
+		}
+		for j := range tr.Tables[i].Points {
+			v := int64(7)
+			tr.Tables[i].Points[j].Versions = &v
+			if p := &tr.Database.Points[j]; p.Versions != nil {
+				w := *p.Versions + v
+				p.Versions = &w
+			}
+		}
+	}
+	d = historyVersionsChart(tr, 5)
+	if len(d.Series) != 3 || d.Series[2].Name != "ORDERS" || len(d.Notes) != 0 {
+		t.Fatalf("with ORDERS' versions: %d series, notes %q", len(d.Series), d.Notes)
 	}
 }

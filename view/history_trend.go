@@ -664,11 +664,36 @@ func historyVersionsChart(tr *analyze.Trend, n int) plot.History {
 	d := plot.History{Kind: plot.KindHistoryVersions, Title: "Back versions (garbage) over time",
 		YLabel: "back versions", Times: trendTimes(tr)}
 	d.Breaks = historyBreaks(tr)
-	d.Series = append(d.Series, plot.HistorySeries{Name: "database", Values: trendValues(&tr.Database, pointVersions, 1)})
-	for i := 0; i < len(byVersions) && i < n; i++ {
-		d.Series = append(d.Series, plot.HistorySeries{Name: historyName(byVersions[i].Schema, byVersions[i].Name), Values: trendValues(&byVersions[i], pointVersions, 1)})
+	db := trendValues(&tr.Database, pointVersions, 1)
+	d.Series = append(d.Series, plot.HistorySeries{Name: "database", Values: db})
+	// A table that never held a back version is a flat line on the axis,
+	// over the others'; one that held all of them lies on the database's
+	// line and hides it: the legend says so.
+	for i := 0; i < len(byVersions) && i < n && maxValue(byVersions[i], pointVersions) > 0; i++ {
+		name := historyName(byVersions[i].Schema, byVersions[i].Name)
+		vs := trendValues(&byVersions[i], pointVersions, 1)
+		d.Series = append(d.Series, plot.HistorySeries{Name: name, Values: vs})
+		if sameValues(vs, db) {
+			d.Notes = append(d.Notes, name+" holds every back version: its line covers the database's")
+		}
 	}
 	return d
+}
+
+// sameValues tells whether a and b have the same value wherever b has
+// one, and a has one wherever b does.
+func sameValues(a, b []float64) bool {
+	known := false
+	for i := range b {
+		if math.IsNaN(b[i]) {
+			continue
+		}
+		if i >= len(a) || a[i] != b[i] {
+			return false
+		}
+		known = true
+	}
+	return known
 }
 
 // historyForecastChart is the database forecast chart, nil unless the
