@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"path/filepath"
 	"strings"
 
@@ -160,6 +161,11 @@ func eachKeptGstatRun(in Input, max int, samples *analyze.TrendSamples, fn func(
 // a section saying so.
 func streamGstatSections(ins []Input) []*Section {
 	g := readGstatRuns(ins)
+	defer func() {
+		for _, done := range g.done {
+			done()
+		}
+	}()
 	out := databaseSections(g.all, g.fleet)
 	for _, s := range out {
 		for _, src := range s.Sources {
@@ -183,11 +189,16 @@ type gstatRuns struct {
 	failed  []*Section        // the inputs that could not be read
 	notes   []string          // the files of more runs than kept
 	stopped map[string]string // the inputs whose read stopped, why
+	done    []func()          // remove the pipes' spools, once the sections are made
 }
 
 // slimRuns lets the report slim the runs no section shows whole (off in
 // the test that holds it to keeping them all).
 var slimRuns = true
+
+// spoolPipes lets the report copy a pipe to a temporary file and read it
+// as a file (off in the test that holds it whole).
+var spoolPipes = true
 
 // readGstatRuns reads the gstat inputs. Each run is judged as it comes
 // (the fleet keeps one copy of each finding) and, unless a section shows
@@ -200,6 +211,12 @@ func readGstatRuns(ins []Input) gstatRuns {
 	var samples analyze.TrendSamples
 	var keep runKeeper
 	for _, in := range ins {
+		var spoolErr error
+		if in.closer != nil && spoolPipes {
+			var done func()
+			in, done, spoolErr = spoolPipe(in)
+			g.done = append(g.done, done)
+		}
 		kept := 0
 		total, err := eachKeptGstatRun(in, GstatRunsKept, &samples, func(r GstatRun) {
 			fleet.Add(r.Analysis)
@@ -215,6 +232,7 @@ func readGstatRuns(ins []Input) gstatRuns {
 			}
 			kept++
 		})
+		err = cmp.Or(spoolErr, err)
 		if err != nil && kept == 0 {
 			g.failed = append(g.failed, &Section{ID: filepath.Base(in.Name), Title: "Database statistics: " + filepath.Base(in.Name),
 				Kind: string(parse.InputGstat), Sources: []string{in.Name}, Err: err.Error()})

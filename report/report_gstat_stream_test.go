@@ -149,3 +149,60 @@ func TestEachKeptGstatRun(t *testing.T) {
 		}
 	}
 }
+
+// A gstat output piped in is copied to a temporary file and read as a
+// file, its runs as streams (spoolPipe): the fb30 sample and its later
+// run, twice (4 runs of one database), give the page and report.json of
+// the same pipe held whole, and the temporary file is gone once the
+// sections are made.
+func TestReportSpoolsPipe(t *testing.T) {
+	data := slices.Concat(testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"), testutil.ReadTestdata(t, "fb30", "shop-gstat-r-later.txt"))
+	data = slices.Concat(data, data)
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	build := func() (page, js []byte, streamed int) {
+		ins, err := StreamInput("<stdin>", io.NopCloser(bytes.NewReader(data)))
+		if err != nil || len(ins) != 1 {
+			t.Fatal(ins, err)
+		}
+		if spoolPipes {
+			in, done, err := spoolPipe(ins[0])
+			if err != nil || in.closer != nil {
+				t.Fatalf("spool: %v", err)
+			}
+			n, err := eachKeptGstatRun(in, GstatRunsKept, new(analyze.TrendSamples), func(r GstatRun) {
+				if r.streamed != nil {
+					streamed++
+				}
+			})
+			done()
+			if err != nil || n != 4 {
+				t.Fatalf("%d runs, %v", n, err)
+			}
+			if ins, err = StreamInput("<stdin>", io.NopCloser(bytes.NewReader(data))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		out := filepath.Join(t.TempDir(), "report")
+		if _, err := WriteDir(out, Build("pipe", "fbdiag test", ins), smallCharts); err != nil {
+			t.Fatal(err)
+		}
+		page, _ = os.ReadFile(filepath.Join(out, IndexFile))
+		js, _ = os.ReadFile(filepath.Join(out, "report.json"))
+		return page, js, streamed
+	}
+	page, js, streamed := build()
+	if left, _ := os.ReadDir(tmp); streamed != 4 || len(left) != 0 {
+		t.Fatalf("%d runs streamed, %d files left in TMPDIR; want 4 and none", streamed, len(left))
+	}
+	spoolPipes = false
+	defer func() { spoolPipes = true }()
+	wantPage, wantJSON, _ := build()
+	if len(page) < 10000 || !bytes.Equal(page, wantPage) || !bytes.Equal(js, wantJSON) {
+		t.Errorf("the report of the spooled pipe differs from the pipe held whole: page %d bytes (want %d), report.json %d (want %d)",
+			len(page), len(wantPage), len(js), len(wantJSON))
+	}
+	if !bytes.Contains(page, []byte("<h3>The latest snapshot and the one before (fbdiag gstat diff)</h3>")) {
+		t.Error("page lacks the history's diff")
+	}
+}
