@@ -169,11 +169,18 @@ func DatabaseSection(d *analyze.Database, runs []GstatRun) *Section {
 		s.Err = g.Err
 	}
 	// Earlier snapshots: the diff and trend of the comparable dated ones.
+	// The runs read as streams are read again whole for the diff
+	// (runKeeper kept those it may compare), for this section only.
+	var whole []GstatRun
+	var rereadErr error
 	if len(ordered) > 1 {
+		whole, rereadErr = wholeRuns(ordered)
+	}
+	if rereadErr != nil {
+		s.Text = append(s.Text, "No history is drawn: "+rereadErr.Error()+".")
+	} else if len(ordered) > 1 {
 		snaps := make([]*analyze.HistorySnapshot, 0, len(ordered))
-		// The runs read as streams are read again whole for the diff
-		// (runKeeper kept those it may compare), for this section only.
-		for _, r := range wholeRuns(ordered) {
+		for _, r := range whole {
 			if r.slim || r.streamed != nil {
 				snaps = append(snaps, r.trend) // (never one the diff compares: runKeeper)
 				continue

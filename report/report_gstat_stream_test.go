@@ -206,3 +206,31 @@ func TestReportSpoolsPipe(t *testing.T) {
 		t.Error("page lacks the history's diff")
 	}
 }
+
+// A history diffs runs read again whole (wholeRuns): when a file is gone
+// by then, the database's section says so instead of diffing samples.
+func TestReportHistoryFileGone(t *testing.T) {
+	dir := t.TempDir()
+	for _, f := range []string{"shop-gstat-a-r.txt", "shop-gstat-r-later.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, f), testutil.ReadTestdata(t, "fb30", f), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ins, errs := Inputs([]string{dir})
+	if len(errs) > 0 || len(ins) != 2 {
+		t.Fatal(ins, errs)
+	}
+	g := readGstatRuns(ins)
+	if len(g.all) != 2 || g.all[0].streamed == nil || g.all[1].streamed == nil {
+		t.Fatalf("%d runs kept, want 2 streamed", len(g.all))
+	}
+	if err := os.Remove(filepath.Join(dir, "shop-gstat-r-later.txt")); err != nil {
+		t.Fatal(err)
+	}
+	secs := databaseSections(g.all, g.fleet)
+	if len(secs) != 1 || !slices.ContainsFunc(secs[0].Text, func(s string) bool {
+		return strings.HasPrefix(s, "No history is drawn: open ") && strings.HasSuffix(s, "shop-gstat-r-later.txt: no such file or directory.")
+	}) || strings.Contains(string(secs[0].Fragment), "<h3>History</h3>") {
+		t.Fatalf("sections %d, text %q", len(secs), secs[0].Text)
+	}
+}

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"fmt"
+	"path/filepath"
 	"slices"
 
 	"github.com/fbdiag/fbdiag/analyze"
@@ -79,10 +81,11 @@ func worstWarnings(a *analyze.GstatAnalysis, n int) ([]analyze.Warning, map[anal
 }
 
 // wholeRuns reads again, whole, the streamed runs of runs (of one
-// database) and returns them in the same order, the others as they are:
-// the history's diff compares two runs table by table. A run that cannot
-// be read again stays as it was (its trend samples serve the history).
-func wholeRuns(runs []GstatRun) []GstatRun {
+// database) that are not slimmed, and returns them in the same order,
+// the others as they are: the history's diff compares two runs table by
+// table. A file that cannot be read again, or no longer holds a run (it
+// changed since), is an error: the history would compare samples.
+func wholeRuns(runs []GstatRun) ([]GstatRun, error) {
 	out := slices.Clone(runs)
 	byInput := map[string][]int{} // places in out, by input name
 	var names []string
@@ -106,16 +109,23 @@ func wholeRuns(runs []GstatRun) []GstatRun {
 		}
 		rc, err := in.Open()
 		if err != nil {
-			continue
+			return nil, err
 		}
-		parse.EachGstat(rc, in.Source(), func(rep *parse.GstatReport) error {
+		err = parse.EachGstat(rc, in.Source(), func(rep *parse.GstatReport) error {
 			if i, ok := want[rep.Index]; ok {
 				rep.File = in.Name
 				out[i] = GstatRun{Analysis: analyze.Gstat(rep, th), Report: rep, trend: runs[i].trend}
+				delete(want, rep.Index)
 			}
 			return nil
 		})
 		rc.Close()
+		if err == nil && len(want) > 0 {
+			err = fmt.Errorf("%s: %d run(s) no longer in the file", filepath.Base(n), len(want))
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	return out
+	return out, nil
 }
