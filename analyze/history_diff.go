@@ -383,7 +383,8 @@ func (d *SnapshotDiff) indices(b, a *GstatAnalysis) {
 	// Index names are unique per schema; the table schema stands for the
 	// index schema, which gstat does not print separately.
 	old := map[string]indexRef{}
-	for _, r := range allIndices(b) {
+	before, after := allIndices(b), allIndices(a)
+	for _, r := range before {
 		old[indexKey(r.tableSchema, r.ix.Table, r.ix.Name)] = r
 	}
 	seen := map[string]bool{}
@@ -411,7 +412,7 @@ func (d *SnapshotDiff) indices(b, a *GstatAnalysis) {
 		id.MaxDup = pair(func(x *IndexStats) *int64 { return x.MaxDup })
 		id.SizeBytes = pair(func(x *IndexStats) *int64 { return x.SizeBytes })
 		switch {
-		case br == nil && len(allIndices(b)) == 0, ar == nil && len(allIndices(a)) == 0:
+		case br == nil && len(before) == 0, ar == nil && len(after) == 0:
 			id.Status = StatusNotShown
 		case br == nil:
 			id.Status = StatusAdded
@@ -428,7 +429,7 @@ func (d *SnapshotDiff) indices(b, a *GstatAnalysis) {
 		}
 		d.Indices = append(d.Indices, id)
 	}
-	for _, ar := range allIndices(a) {
+	for _, ar := range after {
 		k := indexKey(ar.tableSchema, ar.ix.Table, ar.ix.Name)
 		seen[k] = true
 		if br, ok := old[k]; ok {
@@ -437,7 +438,7 @@ func (d *SnapshotDiff) indices(b, a *GstatAnalysis) {
 			add(nil, &ar)
 		}
 	}
-	for _, br := range allIndices(b) {
+	for _, br := range before {
 		if !seen[indexKey(br.tableSchema, br.ix.Table, br.ix.Name)] {
 			add(&br, nil)
 		}
