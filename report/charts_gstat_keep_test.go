@@ -334,3 +334,60 @@ func TestGstatChartKeeperRandom(t *testing.T) {
 		}
 	}
 }
+
+// FuzzGstatChartKeeper: whatever the text, a run streamed into a keeper
+// charts what the oracle charts of the whole analysis, wherever the names
+// of its tables, and of its indices on a table, are unique (the oracle
+// knows a warning's object by name only).
+func FuzzGstatChartKeeper(f *testing.F) {
+	for _, name := range []string{"shop-gstat-a-r.txt", "shop-gstat-r-later.txt", "shop-gstat-i.txt"} {
+		f.Add(readFB30(f, name))
+	}
+	th := analyze.NewThresholds()
+	f.Fuzz(func(t *testing.T, data []byte) {
+		reps, _ := parse.ReadGstat(bytes.NewReader(data), "fuzz")
+		streamed := streamCharts(t, data, "fuzz", 3)
+		if len(streamed) != len(reps) {
+			t.Fatalf("%d runs streamed, %d read whole", len(streamed), len(reps))
+		}
+		for i, rep := range reps {
+			a := analyze.Gstat(rep, th)
+			if !uniqueNames(a) {
+				continue
+			}
+			if got, want := chartDataString(streamed[i]), oracleData(a, rep, 3); got != want {
+				t.Fatalf("run %d:\n got %s\nwant %s", i, got, want)
+			}
+		}
+	})
+}
+
+func readFB30(f *testing.F, name string) []byte {
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "fb30", name))
+	if err != nil {
+		f.Fatal(err)
+	}
+	return b
+}
+
+// uniqueNames: no two tables of a have one name, nor two indices one
+// name and table.
+func uniqueNames(a *analyze.GstatAnalysis) bool {
+	tables, indices := map[string]bool{}, map[[2]string]bool{}
+	ixs := slices.Clone(a.UnattachedIndices)
+	for _, t := range a.Tables {
+		if tables[t.Name] {
+			return false
+		}
+		tables[t.Name] = true
+		ixs = append(ixs, t.Indices...)
+	}
+	for _, ix := range ixs {
+		k := [2]string{ix.Name, ix.Table}
+		if indices[k] {
+			return false
+		}
+		indices[k] = true
+	}
+	return true
+}
