@@ -313,6 +313,7 @@ func TestGstatTrendPNG(t *testing.T) {
 // memory of the process stays under 80 MB (a whole analysis took 6.6
 // times the input, 210 MB here, and 660 MB at 100 MiB).
 func TestGstatPNGBig(t *testing.T) {
+	t.Parallel() // (a process of its own: beside the live tests, which mostly wait)
 	path, a := bigGstatRun(t, 32<<20)
 	charts, err := report.GstatCharts(a)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 // 100 MiB), report.json lists every warning of the whole analysis as a
 // finding, and the page shows the 20 largest tables and the charts.
 func TestReportBigRun(t *testing.T) {
+	t.Parallel() // (a process of its own: beside the live tests, which mostly wait)
 	path, a := bigGstatRun(t, 32<<20)
 	warnings := len(a.Warnings)
 	a = nil
