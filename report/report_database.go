@@ -143,9 +143,9 @@ func DatabaseSection(d *analyze.Database, runs []GstatRun) *Section {
 	if latest.Analysis.Totals.Versions != nil {
 		s.TablesWithVersions = 0
 		if latest.streamed != nil {
-			s.TablesWithVersions = latest.streamed.withVersions
+			s.TablesWithVersions = latest.streamed.withVersions // (counted as it was read)
 		}
-		for _, t := range latest.Analysis.Tables {
+		for _, t := range latest.Analysis.Tables { // (a run held whole)
 			if t.Versions != nil && *t.Versions > 0 {
 				s.TablesWithVersions++
 			}
@@ -181,7 +181,7 @@ func DatabaseSection(d *analyze.Database, runs []GstatRun) *Section {
 	} else if len(ordered) > 1 {
 		snaps := make([]*analyze.HistorySnapshot, 0, len(ordered))
 		for _, r := range whole {
-			if r.slim || r.streamed != nil {
+			if r.slim {
 				snaps = append(snaps, r.trend) // (never one the diff compares: runKeeper)
 				continue
 			}

@@ -127,7 +127,8 @@ func keptRunSet(n, max int) map[int]bool {
 // streams, never held: a first read analyses its first run (always
 // kept) table by table and counts the others, and a second read, for a
 // file of several runs, the kept ones as it comes to them (streamGstatRuns).
-// A pipe, which is read once, is held as KeepGstatRuns holds it; so is a
+// A pipe, which is read once, is held as KeepGstatRuns holds it (the
+// report copies it to a file first, spoolPipe, where it can); so is a
 // file the first read fails on, to say what it read. samples keeps the
 // streamed runs' trend samples.
 func eachKeptGstatRun(in Input, max int, samples *analyze.TrendSamples, fn func(GstatRun)) (int, error) {
