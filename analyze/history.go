@@ -43,8 +43,12 @@ type HistorySnapshot struct {
 	// chose (TimeSource says which); nil when unknown.
 	Time       *time.Time
 	TimeSource string
-	Parsed     *parse.GstatReport
-	Analysis   *GstatAnalysis
+	// Parsed is the run's place, file and header (its tables and
+	// indices, which the analysis holds, are let go of).
+	Parsed   *parse.GstatReport
+	Analysis *GstatAnalysis
+	// printed are the fields the run prints (printedFields), for Diff.
+	printed map[string]bool
 	// sampled: the run was read as a stream (TrendSamples), its
 	// analysis has no tables, and samples are what a trend plots of
 	// them.
@@ -79,7 +83,10 @@ func NewHistorySnapshot(rep *parse.GstatReport, opt SnapshotOptions) *HistorySna
 	if a == nil {
 		a = Gstat(rep, NewThresholds())
 	}
-	s := &HistorySnapshot{Parsed: rep, Analysis: a}
+	// The parsed records go once their fields are listed: a snapshot
+	// kept for a diff holds its analysis, not its run twice over.
+	s := &HistorySnapshot{Parsed: &parse.GstatReport{Index: rep.Index, File: rep.File, Header: rep.Header},
+		Analysis: a, printed: printedFields(rep)}
 	s.Time, s.TimeSource = SnapshotTime(rep, opt.FileTime)
 	return s
 }

@@ -187,7 +187,7 @@ func Diff(before, after *HistorySnapshot) *SnapshotDiff {
 	d.tables(ba, aa)
 	d.indices(ba, aa)
 	d.warnings(ba, aa)
-	d.FieldsOnlyBefore, d.FieldsOnlyAfter = fieldsOnlyInOne(before.Parsed, after.Parsed)
+	d.FieldsOnlyBefore, d.FieldsOnlyAfter = fieldsOnlyInOne(before.printedFields(), after.printedFields())
 	d.SizeComparable = true
 	bb, ab := basisOf(before), basisOf(after)
 	for _, c := range []struct {

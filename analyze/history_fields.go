@@ -26,8 +26,7 @@ var notCompared = map[string]bool{
 	"creation_date_text": true, "files": true, "database": true,
 }
 
-func fieldsOnlyInOne(b, a *parse.GstatReport) (onlyBefore, onlyAfter []string) {
-	fb, fa := printedFields(b), printedFields(a)
+func fieldsOnlyInOne(fb, fa map[string]bool) (onlyBefore, onlyAfter []string) {
 	onlyBefore, onlyAfter = []string{}, []string{}
 	for f := range fb {
 		if !fa[f] {
@@ -42,6 +41,15 @@ func fieldsOnlyInOne(b, a *parse.GstatReport) (onlyBefore, onlyAfter []string) {
 	slices.Sort(onlyBefore)
 	slices.Sort(onlyAfter)
 	return onlyBefore, onlyAfter
+}
+
+// printedFields are the fields snapshot s prints: listed when it was
+// made, else (a snapshot built by hand) from its parsed run.
+func (s *HistorySnapshot) printedFields() map[string]bool {
+	if s.printed != nil {
+		return s.printed
+	}
+	return printedFields(s.Parsed)
 }
 
 // printedFields collects the fields a report prints. A block kind absent

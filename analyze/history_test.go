@@ -196,10 +196,16 @@ func TestDiffRenameAndDepth(t *testing.T) {
 // A Firebird 2.5 and a 3.0 run of the fdb test database (the public
 // corpus; the database was recreated under 3.0, so ids and page size
 // differ): the tables compare by name, and the fields only one version
-// prints are named.
+// prints are named, though a snapshot keeps only its header of the
+// parsed run (the analysis holds its tables).
 func TestDiffAcrossVersions(t *testing.T) {
 	before := snapshotFile(t, testutil.Corpus(t, "public", "gstat", "FirebirdSQL-fdb__gstat25-r.out"))
 	after := snapshotFile(t, testutil.Corpus(t, "public", "gstat", "FirebirdSQL-fdb__gstat30-r.out"))
+	for i, s := range []*HistorySnapshot{before, after} {
+		if p := s.Parsed; p.Header == nil || len(p.Tables)+len(p.Indices) != 0 || len(s.Analysis.Tables) != 15+i {
+			t.Fatalf("%s: parsed run kept with %d tables, %d indices; analysis %d tables, want %d", s.Analysis.File, len(p.Tables), len(p.Indices), len(s.Analysis.Tables), 15+i)
+		}
+	}
 	d := Diff(before, after)
 	if v := d.Before.FirebirdVersion; v == nil || *v != "2.5" {
 		t.Errorf("before version %v", v)
