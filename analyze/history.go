@@ -85,10 +85,14 @@ func NewHistorySnapshot(rep *parse.GstatReport, opt SnapshotOptions) *HistorySna
 	}
 	// The parsed records go once their fields are listed: a snapshot
 	// kept for a diff holds its analysis, not its run twice over.
-	s := &HistorySnapshot{Parsed: &parse.GstatReport{Index: rep.Index, File: rep.File, Header: rep.Header},
-		Analysis: a, printed: printedFields(rep)}
+	s := &HistorySnapshot{Parsed: runHeader(rep), Analysis: a, printed: printedFields(rep)}
 	s.Time, s.TimeSource = SnapshotTime(rep, opt.FileTime)
 	return s
+}
+
+// runHeader is rep's place, file and header, without its blocks.
+func runHeader(rep *parse.GstatReport) *parse.GstatReport {
+	return &parse.GstatReport{Index: rep.Index, File: rep.File, Header: rep.Header}
 }
 
 // SnapshotTime is when run rep was taken: its "Gstat execution time",

@@ -148,8 +148,8 @@ func (s *HistorySnapshot) SizeBasis() string { return basisOf(s).key() }
 func (ts *TrendSamples) Sample(s *HistorySnapshot) *HistorySnapshot {
 	out := &HistorySnapshot{Time: s.Time, TimeSource: s.TimeSource, Analysis: s.Analysis.Slim(),
 		sampled: true, samples: ts.samplesOf(s)}
-	if p := s.Parsed; p != nil {
-		out.Parsed = &parse.GstatReport{Index: p.Index, File: p.File, Header: p.Header}
+	if s.Parsed != nil {
+		out.Parsed = runHeader(s.Parsed)
 	}
 	return out
 }

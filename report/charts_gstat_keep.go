@@ -139,8 +139,9 @@ func (k *GstatChartKeeper) Table(t *analyze.TableStats, fired []analyze.Warning)
 // tables. It returns what the run's charts show, as GstatCharts draws
 // them, and empties k for the next run.
 func (k *GstatChartKeeper) End(a *analyze.GstatAnalysis) GstatChartData {
+	sev := firedSeverities(a.UnattachedWarnings())
 	for i := range a.UnattachedIndices {
-		k.index(&a.UnattachedIndices[i], firedSeverities(a.UnattachedWarnings()))
+		k.index(&a.UnattachedIndices[i], sev)
 	}
 	d := k.data(a.File)
 	*k = *NewGstatChartKeeper(k.top)

@@ -144,10 +144,11 @@ func DatabaseSection(d *analyze.Database, runs []GstatRun) *Section {
 		s.TablesWithVersions = 0
 		if latest.streamed != nil {
 			s.TablesWithVersions = latest.streamed.withVersions // (counted as it was read)
-		}
-		for _, t := range latest.Analysis.Tables { // (a run held whole)
-			if t.Versions != nil && *t.Versions > 0 {
-				s.TablesWithVersions++
+		} else {
+			for _, t := range latest.Analysis.Tables {
+				if t.Versions != nil && *t.Versions > 0 {
+					s.TablesWithVersions++
+				}
 			}
 		}
 	}

@@ -56,8 +56,7 @@ func streamGstatRuns(in Input, samples *analyze.TrendSamples, runs func(int) boo
 			withVersions = 0
 			st.view, st.viewOpt = keep.Kept(a, vopt)
 			st.view.Warnings, st.view.WarningsOmitted = worstWarnings(a, view.GstatTop)
-			fn(GstatRun{Analysis: a, streamed: st,
-				trend: samples.Sample(samples.Snapshot(a, rep, analyze.SnapshotOptions{}))})
+			fn(GstatRun{Analysis: a, streamed: st, trend: samples.Snapshot(a, rep, analyze.SnapshotOptions{})})
 			return nil
 		},
 	})

@@ -125,10 +125,7 @@ func P(v float64) Cell { return Cell{Kind: PKind, Num: v} }
 // PP is a p-value, null for nil (no test).
 func PP(p *float64) Cell { return floatP(PKind, p) }
 
-// R2 is a fit's coefficient of determination.
-func R2(v float64) Cell { return Cell{Kind: R2Kind, Num: v} }
-
-// R2P is an R² cell, null for nil.
+// R2P is a fit's coefficient of determination, null for nil.
 func R2P(p *float64) Cell { return floatP(R2Kind, p) }
 
 // Null is an empty cell of a kind.
