@@ -48,6 +48,11 @@ type GstatStream struct {
 	// out: a reader that keeps a few runs of a file of many (the report)
 	// analyses only those.
 	Runs func(index int) bool
+	// Parsed, when set, gets each table block as parsed (with its
+	// indices), or an index block that follows no table, on the
+	// caller's goroutine before Table; the block is valid until it
+	// returns (a diff lists the fields a run prints).
+	Parsed func(t *parse.GstatTable, ix *parse.GstatIndex)
 }
 
 // EncodedWarningSink is a WarningSink that takes, with each warning a
@@ -233,6 +238,9 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 			}
 			switch {
 			case ev.table != nil:
+				if s.Parsed != nil {
+					s.Parsed(ev.table, nil)
+				}
 				t := scan.addEncoded(ev.ts, ev.fired, ev.enc, ev.encEnds)
 				scan.a.prepared = ev.prepared
 				ev.indices = ev.ts.Indices
@@ -241,6 +249,9 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 				}
 				scan.a.tableWarnings = nil // ev.fired is filled again
 			case ev.index != nil:
+				if s.Parsed != nil {
+					s.Parsed(nil, ev.index)
+				}
 				scan.Unattached(ev.index)
 			default:
 				if scan.a.Header == nil && ev.header != nil && ev.header.HeaderPage {

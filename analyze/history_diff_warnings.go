@@ -36,24 +36,21 @@ func keyOf(w Warning) warningKey { return warningKey{w.Rule, w.Kind, w.Object, w
 // no back versions) is not resolved, just not looked at.
 type coverage struct {
 	header  bool
-	tables  map[string]*TableStats // by name, as warnings name them
+	tables  map[string]*diffTable // by name, as warnings name them
 	indices map[string]bool
 	anyIdx  bool
 	system  bool // system tables listed
 }
 
-func coverageOf(a *GstatAnalysis) coverage {
-	c := coverage{header: a.Header != nil, tables: map[string]*TableStats{}, indices: map[string]bool{}}
-	for i := range a.Tables {
-		t := &a.Tables[i]
-		c.tables[t.Name] = t
-		c.system = c.system || IsSystemTable(t.Name)
-		for _, ix := range t.Indices {
-			c.indices[ix.Name], c.anyIdx = true, true
-		}
+func coverageOf(d *diffSide, header bool) coverage {
+	c := coverage{header: header, tables: map[string]*diffTable{}, indices: map[string]bool{}}
+	for i := range d.tables {
+		t := &d.tables[i]
+		c.tables[t.name] = t
+		c.system = c.system || IsSystemTable(t.name)
 	}
-	for _, ix := range a.UnattachedIndices {
-		c.indices[ix.Name], c.anyIdx = true, true
+	for i := range d.indices {
+		c.indices[d.indices[i].name], c.anyIdx = true, true
 	}
 	return c
 }
@@ -62,23 +59,23 @@ func coverageOf(a *GstatAnalysis) coverage {
 // on the same object in the other snapshot (other). absent is true when
 // it shows objects of that kind but not this one: the object was dropped
 // or created in between.
-func (c coverage) sees(w Warning, other coverage) (ok, absent bool) {
-	switch w.Kind {
+func (c coverage) sees(w *diffWarning, other coverage) (ok, absent bool) {
+	switch w.kind {
 	case "database":
 		return c.header, false
 	case "table":
-		t, o := c.tables[w.Object], other.tables[w.Object]
+		t, o := c.tables[w.object], other.tables[w.object]
 		switch {
-		case t == nil && len(c.tables) > 0 && (c.system || !IsSystemTable(w.Object)):
+		case t == nil && len(c.tables) > 0 && (c.system || !IsSystemTable(w.object)):
 			return true, true
 		case t == nil || o == nil:
 			return false, false
 		}
 		// With and without -r the same table shows other figures.
-		return (t.Records == nil) == (o.Records == nil), false
+		return (t.has&dRecords == 0) == (o.has&dRecords == 0), false
 	case "index":
 		switch {
-		case c.indices[w.Object]:
+		case c.indices[w.object]:
 			return true, false
 		case c.anyIdx:
 			return true, true
@@ -90,23 +87,24 @@ func (c coverage) sees(w Warning, other coverage) (ok, absent bool) {
 
 // warnings fills the warnings that appeared, were resolved or changed
 // severity, and says how many could not be compared.
-func (d *SnapshotDiff) warnings(b, a *GstatAnalysis) {
+func (d *SnapshotDiff) warnings(b, a *diffSide, bHeader, aHeader bool) {
 	d.WarningsAppeared, d.WarningsResolved, d.WarningsChanged = []WarningChange{}, []WarningChange{}, []WarningChange{}
-	bc, ac := coverageOf(b), coverageOf(a)
-	before, after := map[warningKey]Warning{}, map[warningKey]Warning{}
-	for _, w := range b.Warnings {
-		before[keyOf(w)] = w
+	bc, ac := coverageOf(b, bHeader), coverageOf(a, aHeader)
+	before, after := map[warningKey]*diffWarning{}, map[warningKey]*diffWarning{}
+	for i := range b.warnings {
+		before[b.warnings[i].key()] = &b.warnings[i]
 	}
-	for _, w := range a.Warnings {
-		after[keyOf(w)] = w
+	for i := range a.warnings {
+		after[a.warnings[i].key()] = &a.warnings[i]
 	}
 	notSeen := map[string]int{}
-	for _, w := range b.Warnings {
-		aw, both := after[keyOf(w)]
+	for i := range b.warnings {
+		w := &b.warnings[i]
+		aw, both := after[w.key()]
 		switch {
-		case both && aw.Severity != w.Severity:
-			ch := change(aw, ptr(w.Value), ptr(aw.Value))
-			sev := w.Severity
+		case both && aw.severity != w.severity:
+			ch := change(a, aw, ptr(w.value), ptr(aw.value))
+			sev := w.severity
 			ch.SeverityBefore = &sev
 			d.WarningsChanged = append(d.WarningsChanged, ch)
 		case both:
@@ -116,15 +114,16 @@ func (d *SnapshotDiff) warnings(b, a *GstatAnalysis) {
 				notSeen["after"]++
 				continue
 			}
-			ch := change(w, ptr(w.Value), nil)
+			ch := change(b, w, ptr(w.value), nil)
 			if dropped {
-				ch.Reason = "the " + w.Kind + " is gone: " + ch.Reason
+				ch.Reason = "the " + w.kind + " is gone: " + ch.Reason
 			}
 			d.WarningsResolved = append(d.WarningsResolved, ch)
 		}
 	}
-	for _, w := range a.Warnings {
-		if _, both := before[keyOf(w)]; both {
+	for i := range a.warnings {
+		w := &a.warnings[i]
+		if _, both := before[w.key()]; both {
 			continue
 		}
 		ok, created := bc.sees(w, ac)
@@ -132,9 +131,9 @@ func (d *SnapshotDiff) warnings(b, a *GstatAnalysis) {
 			notSeen["before"]++
 			continue
 		}
-		ch := change(w, nil, ptr(w.Value))
+		ch := change(a, w, nil, ptr(w.value))
 		if created {
-			ch.Reason = "new " + w.Kind + ": " + ch.Reason
+			ch.Reason = "new " + w.kind + ": " + ch.Reason
 		}
 		d.WarningsAppeared = append(d.WarningsAppeared, ch)
 	}
@@ -152,7 +151,7 @@ func (d *SnapshotDiff) warnings(b, a *GstatAnalysis) {
 	}
 }
 
-func change(w Warning, before, after *float64) WarningChange {
-	return WarningChange{Rule: w.Rule, Kind: w.Kind, Object: w.Object, Table: w.Table, Severity: w.Severity,
-		Values: FloatPair{before, after}, Threshold: w.Threshold, Unit: w.Unit, Reason: w.Reason}
+func change(s *diffSide, w *diffWarning, before, after *float64) WarningChange {
+	return WarningChange{Rule: w.rule, Kind: w.kind, Object: w.object, Table: w.table, Severity: w.severity,
+		Values: FloatPair{before, after}, Threshold: w.threshold, Unit: w.unit, Reason: s.reason(w)}
 }

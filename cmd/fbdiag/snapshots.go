@@ -26,9 +26,9 @@ func (e *notGstatError) Error() string {
 type snapshotRead struct {
 	// samples: each run is read as a stream and keeps only what a trend
 	// plots (analyze.TrendSamples, shared by the inputs of one trend).
-	// Without it only the last run, and with first the first one too,
-	// are kept whole and analysed, as a diff compares them; the others
-	// are read one at a time and dropped.
+	// Without it each run is read as a stream too and keeps what a diff
+	// compares (analyze.DiffSamples): only the last run, and with first
+	// the first one too, are kept; the others are dropped as they end.
 	samples *analyze.TrendSamples
 	first   bool
 }
@@ -91,21 +91,17 @@ func readSnapshots(name string, stdin io.Reader, stderr io.Writer, how snapshotR
 		if how.first {
 			limit = 2
 		}
-		var kept []*parse.GstatReport
-		err = parse.EachGstat(rc, shown, func(rep *parse.GstatReport) error {
-			tell(rep)
-			if len(kept) < limit {
-				kept = append(kept, rep)
-			} else {
-				kept[limit-1] = rep // (the latest so far)
-			}
-			return nil
-		})
-		if err == nil {
-			for _, rep := range kept {
-				snaps = append(snaps, analyze.NewHistorySnapshot(rep, opt))
-			}
-		}
+		var ds analyze.DiffSamples
+		err = analyze.StreamGstat(rc, shown, analyze.NewThresholds(), analyze.GstatOptions{},
+			ds.Stream(opt, func(s *analyze.HistorySnapshot, rep *parse.GstatReport) error {
+				tell(rep)
+				if len(snaps) < limit {
+					snaps = append(snaps, s)
+				} else {
+					snaps[limit-1] = s // (the latest so far)
+				}
+				return nil
+			}))
 	}
 	if err != nil {
 		return nil, 0, err

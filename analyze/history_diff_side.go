@@ -1,0 +1,285 @@
+package analyze
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/fbdiag/fbdiag/internal/extsort"
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// A diff compares a few figures of each table and index of two runs and
+// their warnings, yet a snapshot read whole keeps its run's analysis:
+// 820 MB for two 100 MiB gstat outputs, most of it figures and texts a
+// diff never reads. diffSide is what Diff compares of one snapshot, and
+// DiffSamples makes it table by table as a stream reads the run
+// (StreamGstat), so that a diff holds that and no analysis.
+
+// diffSide is what Diff compares of a snapshot: its tables and indices
+// in printed order (the tables' indices, then the unattached ones) with
+// the figures a diff prints, and its warnings in SortWarnings's order,
+// their reasons spooled in memory as the difference from their rule's
+// first (extsort.TextRefs: a reason is three quarters its rule's words).
+type diffSide struct {
+	tables   []diffTable
+	indices  []diffIndex
+	warnings []diffWarning
+	texts    extsort.TextRefs
+	reasons  []byte
+	// gone are the ids of the warnings a worse one replaced (a table
+	// block printed twice), while a stream fills the side.
+	gone map[int]bool
+}
+
+type diffTable struct {
+	schema, name                                                                string
+	records, versions, fragments, dataPages, sizeBytes, indexBytes, averageFill int64
+	has                                                                         uint8
+}
+
+// What a diffTable or diffIndex has: the figures its snapshot printed.
+const (
+	dRecords uint8 = 1 << iota
+	dVersions
+	dFragments
+	dDataPages
+	dSize
+	dIndexBytes
+	dFill
+)
+
+const (
+	dDepth uint8 = 1 << iota
+	dLeafBuckets
+	dNodes
+	dTotalDup
+	dMaxDup
+	dIndexSize
+)
+
+type diffIndex struct {
+	tableSchema, table, name                               string
+	depth, leafBuckets, nodes, totalDup, maxDup, sizeBytes int64
+	has                                                    uint8
+}
+
+// diffWarning is a warning as a diff lists it; its reason is
+// reasons[start:end], as texts spooled it.
+type diffWarning struct {
+	id                          int
+	rule, kind, object, table   string
+	unit                        string
+	severity                    Severity
+	value, threshold, magnitude float64
+	start, end                  int
+}
+
+func (w *diffWarning) key() warningKey { return warningKey{w.rule, w.kind, w.object, w.table} }
+
+// sideOf is what Diff compares of s: the side a stream made, else one
+// made of its whole analysis.
+func sideOf(s *HistorySnapshot) *diffSide {
+	if s.diff != nil {
+		return s.diff
+	}
+	d := &diffSide{}
+	a := s.Analysis
+	for i := range a.Tables {
+		d.addTable(&a.Tables[i], asIs)
+	}
+	d.addUnattached(a.UnattachedIndices, asIs)
+	for i := range a.Warnings {
+		d.addWarning(i, &a.Warnings[i], asIs)
+	}
+	return d
+}
+
+func asIs(s string) string { return s }
+
+// addTable adds table t and its indices, their names as name gives them.
+func (d *diffSide) addTable(t *TableStats, name func(string) string) {
+	dt := diffTable{schema: name(t.Schema), name: name(t.Name)}
+	set := func(bit uint8, p, v *int64) { setFigure(&dt.has, bit, p, v) }
+	set(dRecords, &dt.records, t.Records)
+	set(dVersions, &dt.versions, t.Versions)
+	set(dFragments, &dt.fragments, t.Fragments)
+	set(dDataPages, &dt.dataPages, t.DataPages)
+	set(dSize, &dt.sizeBytes, t.SizeBytes)
+	set(dIndexBytes, &dt.indexBytes, t.IndexBytes)
+	if t.AverageFill != nil {
+		dt.averageFill, dt.has = int64(*t.AverageFill), dt.has|dFill
+	}
+	d.tables = append(d.tables, dt)
+	own := func(s string) string {
+		if s == t.Name { // (an index's table: named once)
+			return dt.name
+		}
+		return name(s)
+	}
+	for i := range t.Indices {
+		d.addIndex(dt.schema, &t.Indices[i], own)
+	}
+}
+
+// addUnattached adds the indices that follow no table block.
+func (d *diffSide) addUnattached(ixs []IndexStats, name func(string) string) {
+	for i := range ixs {
+		d.addIndex("", &ixs[i], name)
+	}
+}
+
+func (d *diffSide) addIndex(tableSchema string, x *IndexStats, name func(string) string) {
+	di := diffIndex{tableSchema: tableSchema, table: name(x.Table), name: name(x.Name)}
+	set := func(bit uint8, p, v *int64) { setFigure(&di.has, bit, p, v) }
+	set(dDepth, &di.depth, x.Depth)
+	set(dLeafBuckets, &di.leafBuckets, x.LeafBuckets)
+	set(dNodes, &di.nodes, x.Nodes)
+	set(dTotalDup, &di.totalDup, x.TotalDup)
+	set(dMaxDup, &di.maxDup, x.MaxDup)
+	set(dIndexSize, &di.sizeBytes, x.SizeBytes)
+	d.indices = append(d.indices, di)
+}
+
+// setFigure copies figure v, when printed, to p and says so in has.
+func setFigure(has *uint8, bit uint8, p, v *int64) {
+	if v != nil {
+		*p, *has = *v, *has|bit
+	}
+}
+
+// addWarning adds w, the id-th of its run.
+func (d *diffSide) addWarning(id int, w *Warning, name func(string) string) {
+	start := len(d.reasons)
+	d.reasons = d.texts.AppendText(d.reasons, w.Rule, 'r', w.Reason)
+	// (Rule, kind, unit and severity are fbdiag's words, not the run's.)
+	d.warnings = append(d.warnings, diffWarning{id: id, rule: w.Rule, kind: w.Kind, object: name(w.Object),
+		table: name(w.Table), unit: w.Unit, severity: w.Severity, value: w.Value, threshold: w.Threshold, magnitude: w.Magnitude,
+		start: start, end: len(d.reasons)})
+}
+
+// sideSink makes a side its stream's WarningSink.
+type sideSink struct {
+	d  *diffSide
+	ds *DiffSamples
+}
+
+func (s sideSink) Put(id int, w Warning) error {
+	s.d.addWarning(id, &w, s.ds.intern)
+	return nil
+}
+
+func (s sideSink) Drop(id int) error {
+	if s.d.gone == nil {
+		s.d.gone = map[int]bool{}
+	}
+	s.d.gone[id] = true
+	return nil
+}
+
+// endRun leaves out the warnings a worse one replaced and puts the others
+// in SortWarnings's order, ties in the order they fired.
+func (d *diffSide) endRun() {
+	if len(d.gone) > 0 {
+		d.warnings = slices.DeleteFunc(d.warnings, func(w diffWarning) bool { return d.gone[w.id] })
+		d.gone = nil
+	}
+	slices.SortFunc(d.warnings, func(a, b diffWarning) int {
+		return cmp.Or(CompareWarningKeys(WarningKey{a.severity, a.magnitude, a.rule, a.object, a.table},
+			WarningKey{b.severity, b.magnitude, b.rule, b.object, b.table}), cmp.Compare(a.id, b.id))
+	})
+}
+
+// reason is warning w's reason.
+func (d *diffSide) reason(w *diffWarning) string {
+	f := extsort.NewFields(d.reasons[w.start:w.end])
+	t, err := f.ReadText(d.texts.Refs())
+	if err != nil {
+		return "" // (spooled here, by addWarning: cannot happen)
+	}
+	return string(t.Append(nil, d.texts.Refs()))
+}
+
+// The figures of a table or index, nil where its snapshot printed none:
+// pointers into the side, which the diff's pairs keep.
+func (t *diffTable) get(bit uint8, p *int64) *int64 { return ifHas(t.has&bit != 0, p) }
+func (x *diffIndex) get(bit uint8, p *int64) *int64 { return ifHas(x.has&bit != 0, p) }
+
+// DiffSamples keeps, as a stream reads gstat runs (StreamGstat), what
+// Diff compares of each run, and makes the run's snapshot of that and of
+// the run's analysis without its tables. A diff of two 100 MiB runs read
+// so holds some tens of megabytes a run, not its analysis.
+//
+//	ds := new(analyze.DiffSamples)
+//	analyze.StreamGstat(rd, name, th, opt, ds.Stream(snapOpt, func(s *analyze.HistorySnapshot, rep *parse.GstatReport) error {
+//		snaps = append(snaps, s); return nil }))
+type DiffSamples struct {
+	cur     *diffSide
+	printed map[string]bool
+	trend   TrendSamples
+	names   map[string]string
+}
+
+// Stream is the GstatStream that fills ds; run gets each run's snapshot,
+// placed in time as NewHistorySnapshot places it (opt), when the run
+// ends.
+func (ds *DiffSamples) Stream(opt SnapshotOptions, run func(s *HistorySnapshot, rep *parse.GstatReport) error) GstatStream {
+	return GstatStream{
+		Sink: func(*GstatAnalysis) WarningSink { return sideSink{ds.side(), ds} },
+		Parsed: func(t *parse.GstatTable, ix *parse.GstatIndex) {
+			if ds.printed == nil {
+				ds.printed = map[string]bool{}
+			}
+			if t != nil {
+				addFields(ds.printed, "table.", t)
+				for _, x := range t.Indices {
+					addFields(ds.printed, "index.", x)
+				}
+			}
+			if ix != nil {
+				addFields(ds.printed, "index.", ix)
+			}
+		},
+		Table: func(_ *GstatAnalysis, t *TableStats) error {
+			ds.side().addTable(t, ds.intern)
+			ds.trend.Add(t)
+			return nil
+		},
+		Run: func(a *GstatAnalysis, rep *parse.GstatReport) error {
+			side := ds.side()
+			side.addUnattached(a.UnattachedIndices, ds.intern)
+			side.endRun()
+			s := ds.trend.Snapshot(a, rep, opt)
+			for k := range ds.printed {
+				s.printed[k] = true
+			}
+			s.diff, ds.cur, ds.printed = side, nil, nil
+			return run(s, rep)
+		},
+	}
+}
+
+func (ds *DiffSamples) side() *diffSide {
+	if ds.cur == nil {
+		ds.cur = &diffSide{}
+	}
+	return ds.cur
+}
+
+// intern is s held once for all the runs ds reads: a stream's names may
+// share the block of text they were parsed from, which a side would
+// keep whole.
+func (ds *DiffSamples) intern(s string) string {
+	if s == "" {
+		return s
+	}
+	if c, ok := ds.names[s]; ok {
+		return c
+	}
+	if ds.names == nil {
+		ds.names = map[string]string{}
+	}
+	c := strings.Clone(s)
+	ds.names[c] = c
+	return c
+}
