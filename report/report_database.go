@@ -170,24 +170,16 @@ func DatabaseSection(d *analyze.Database, runs []GstatRun) *Section {
 		s.Err = g.Err
 	}
 	// Earlier snapshots: the diff and trend of the comparable dated ones.
-	// The runs read as streams are read again whole for the diff
-	// (runKeeper kept those it may compare), for this section only.
-	var whole []GstatRun
+	// The runs read as streams are read again for the diff (runKeeper
+	// kept those it may compare), for this section only.
+	var snaps []*analyze.HistorySnapshot
 	var rereadErr error
 	if len(ordered) > 1 {
-		whole, rereadErr = wholeRuns(ordered)
+		snaps, rereadErr = historySnapshots(ordered)
 	}
 	if rereadErr != nil {
 		s.Text = append(s.Text, "No history is drawn: "+rereadErr.Error()+".")
 	} else if len(ordered) > 1 {
-		snaps := make([]*analyze.HistorySnapshot, 0, len(ordered))
-		for _, r := range whole {
-			if r.slim {
-				snaps = append(snaps, r.trend) // (never one the diff compares: runKeeper)
-				continue
-			}
-			snaps = append(snaps, historySnapshot(r.Analysis, r.Report))
-		}
 		if h := HistorySections(snaps); len(h) > 0 {
 			frag.WriteString("<h3>History</h3>\n")
 			for _, t := range h[0].Text {

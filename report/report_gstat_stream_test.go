@@ -207,7 +207,7 @@ func TestReportSpoolsPipe(t *testing.T) {
 	}
 }
 
-// A history diffs runs read again whole (wholeRuns): when a file is gone
+// A history diffs runs read again (historySnapshots): when a file is gone
 // by then, the database's section says so instead of diffing samples.
 func TestReportHistoryFileGone(t *testing.T) {
 	dir := t.TempDir()

@@ -14,7 +14,7 @@ import (
 // the latest snapshot's part of its database section: the gstat view's
 // tables, indices and warnings (view.GstatKeeper), the charts' data
 // (GstatChartKeeper) and how many tables hold back versions. A history
-// that diffs the run reads it again whole (wholeRuns): memory holds what
+// that diffs the run reads it again as a stream (historySnapshots): memory holds what
 // the section shows, not the run.
 type streamedRun struct {
 	view         *analyze.GstatAnalysis
@@ -79,30 +79,36 @@ func worstWarnings(a *analyze.GstatAnalysis, n int) ([]analyze.Warning, map[anal
 	return slices.Clone(a.Warnings[:n]), omitted
 }
 
-// wholeRuns reads again, whole, the streamed runs of runs (of one
-// database) that are not slimmed, and returns them in the same order,
-// the others as they are: the history's diff compares two runs table by
-// table. A file that cannot be read again, or no longer holds a run (it
-// changed since), is an error: the history would compare samples.
-func wholeRuns(runs []GstatRun) ([]GstatRun, error) {
-	out := slices.Clone(runs)
-	byInput := map[string][]int{} // places in out, by input name
+// historySnapshots are the snapshots of runs (of one database) for its
+// history: a run read as a stream is read again as one, and keeps what
+// the history's diff compares (analyze.DiffSamples, as gstat diff reads
+// a run), not the run; a run slimmed (never one the diff compares:
+// runKeeper) is its trend sample; another is made of its analysis. Two
+// 100 MiB snapshots of one database made a report of 1.16 GB when their
+// runs were read again whole.
+func historySnapshots(runs []GstatRun) ([]*analyze.HistorySnapshot, error) {
+	snaps := make([]*analyze.HistorySnapshot, len(runs))
+	byInput := map[string][]int{} // places in runs, by input name
 	var names []string
 	for i, r := range runs {
-		if r.streamed == nil || r.slim {
-			continue
+		switch {
+		case r.slim:
+			snaps[i] = r.trend
+		case r.streamed == nil:
+			snaps[i] = historySnapshot(r.Analysis, r.Report)
+		default:
+			n := r.streamed.in.Name
+			if byInput[n] == nil {
+				names = append(names, n)
+			}
+			byInput[n] = append(byInput[n], i)
 		}
-		n := r.streamed.in.Name
-		if byInput[n] == nil {
-			names = append(names, n)
-		}
-		byInput[n] = append(byInput[n], i)
 	}
 	th := analyze.NewThresholds()
 	for _, n := range names {
 		at := byInput[n]
 		in := runs[at[0]].streamed.in
-		want := map[int]int{} // run index → place in out
+		want := map[int]int{} // run index → place in runs
 		for _, i := range at {
 			want[runs[i].Analysis.Report] = i
 		}
@@ -110,21 +116,27 @@ func wholeRuns(runs []GstatRun) ([]GstatRun, error) {
 		if err != nil {
 			return nil, err
 		}
-		err = parse.EachGstat(rc, in.Source(), func(rep *parse.GstatReport) error {
+		var ds analyze.DiffSamples
+		read := 0
+		s := ds.Stream(analyze.SnapshotOptions{}, func(sn *analyze.HistorySnapshot, rep *parse.GstatReport) error {
 			if i, ok := want[rep.Index]; ok {
-				rep.File = in.Name
-				out[i] = GstatRun{Analysis: analyze.Gstat(rep, th), Report: rep, trend: runs[i].trend}
-				delete(want, rep.Index)
+				// Messages name the file; the analysis the part.
+				sn.Analysis.File, sn.Parsed.File = in.Name, in.Name
+				snaps[i] = sn
+				read++
 			}
 			return nil
 		})
+		// (Runs is asked on the parsing goroutine: want is only read.)
+		s.Runs = func(index int) bool { _, ok := want[index]; return ok }
+		err = analyze.StreamGstat(rc, in.Source(), th, analyze.GstatOptions{}, s)
 		rc.Close()
-		if err == nil && len(want) > 0 {
-			err = fmt.Errorf("%s: %d run(s) no longer in the file", filepath.Base(n), len(want))
+		if err == nil && read < len(want) {
+			err = fmt.Errorf("%s: %d run(s) no longer in the file", filepath.Base(n), len(want)-read)
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
-	return out, nil
+	return snaps, nil
 }

@@ -23,15 +23,7 @@ func TestReportBigRun(t *testing.T) {
 	warnings := len(a.Warnings)
 	a = nil
 	dir := filepath.Join(t.TempDir(), "report")
-	peak := filepath.Join(t.TempDir(), "peak")
-	cmd := fbdiagCommand(t, "report", "-o", dir, path)
-	cmd.Env = append(cmd.Env, peakRSSEnv+"="+peak)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("%v: %s", err, stderr.String())
-	}
-	rss := readPeakKB(t, peak)
+	_, rss := runPeak(t, "report", "-o", dir, path)
 	t.Logf("peak %d MB", rss>>10)
 	if rss > 160<<10 {
 		t.Errorf("report: peak RSS %d MB, want at most 160", rss>>10)
