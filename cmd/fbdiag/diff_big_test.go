@@ -9,29 +9,25 @@ import (
 	"testing"
 
 	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/testutil"
 )
 
-// gstat diff read both runs whole and kept their analyses: 243 MB for
-// two 30 MiB runs, 820 MB for two of 100 MiB. It now streams each run
-// and keeps what a diff compares (analyze.DiffSamples). Two 32 MiB runs
-// of 25,146 tables, the second with 808 data pages grown to 809 in the
+// gstat diff read both runs whole and kept their analyses: 136 MB for
+// two 16 MiB runs, 820 MB for two of 100 MiB. It now streams each run
+// and keeps what a diff compares (analyze.DiffSamples). Two 16 MiB runs
+// of 12,576 tables, the second with 808 data pages grown to 809 in the
 // ORDERS tables, diffed as a process of its own: every table and index
-// listed, the grown ones changed, under 160 MB (it took 107 MB at 30 MiB
-// when this was written).
+// listed, the grown ones changed, under 100 MB (67 MB when this was
+// written).
 func TestGstatDiffBig(t *testing.T) {
 	t.Parallel() // (a process of its own)
-	path, a := bigGstatRun(t, 32<<20)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	path, data := bigGstatFile(t, 16<<20)
 	grown := bytes.Count(data, []byte("Data pages: 808,"))
 	later := filepath.Join(t.TempDir(), "later.txt")
 	if err := os.WriteFile(later, bytes.ReplaceAll(data, []byte("Data pages: 808,"), []byte("Data pages: 809,")), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	indices := a.Totals.Indices
-	a = nil
+	tables, indices := bytes.Count(data, []byte("Primary pointer page:")), bytes.Count(data, []byte("\n    Index "))
 	stdout, rss := runPeak(t, "gstat", "diff", "--format", "json", path, later)
 	var d analyze.SnapshotDiff
 	if err := json.Unmarshal(stdout, &d); err != nil {
@@ -49,28 +45,24 @@ func TestGstatDiffBig(t *testing.T) {
 			unchanged++
 		}
 	}
-	if grown < 1000 || changed != grown || changed+unchanged != 25146 || len(d.Indices) != indices {
-		t.Errorf("%d tables changed, %d unchanged, %d indices; want %d, %d and %d", changed, unchanged, len(d.Indices), grown, 25146-grown, indices)
+	if grown < 500 || tables != 12576 || changed != grown || changed+unchanged != tables || len(d.Indices) != indices {
+		t.Errorf("%d tables changed, %d unchanged, %d indices; want %d, %d and %d", changed, unchanged, len(d.Indices), grown, tables-grown, indices)
 	}
-	t.Logf("gstat diff of two 32 MiB runs: peak %d MB", rss>>10)
-	if rss > 160<<10 {
-		t.Errorf("peak RSS %d MB, want at most 160", rss>>10)
+	t.Logf("gstat diff of two 16 MiB runs of %d tables and %d indices: peak %d MB", tables, indices, rss>>10)
+	if rss > 100<<10 {
+		t.Errorf("peak RSS %d MB, want at most 100", rss>>10)
 	}
 }
 
-// The report's history diffed two runs read again whole: two 30 MiB
-// snapshots of one database made a report of 358 MB (two of 100 MiB:
+// The report's history diffed two runs read again whole: two 16 MiB
+// snapshots of one database made a report of 194 MB (two of 100 MiB:
 // 1.16 GB). They are read again as streams (report.historySnapshots):
-// two 32 MiB snapshots a day apart, the second with 808 data pages grown
-// to 809 in the ORDERS tables, under 260 MB (227 MB at 30 MiB when this
-// was written), the history's diff on the page.
+// two 16 MiB snapshots a day apart, the second with 808 data pages grown
+// to 809 in the ORDERS tables, under 160 MB (123 MB when this was
+// written), the history's diff on the page.
 func TestReportBigHistory(t *testing.T) {
 	t.Parallel() // (a process of its own)
-	path, _ := bigGstatRun(t, 32<<20)
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, data := bigGstatFile(t, 16<<20)
 	in := filepath.Join(t.TempDir(), "snapshots")
 	if err := os.Mkdir(in, 0o755); err != nil {
 		t.Fatal(err)
@@ -98,10 +90,26 @@ func TestReportBigHistory(t *testing.T) {
 			t.Errorf("the page lacks %q", want)
 		}
 	}
-	t.Logf("report of two 32 MiB snapshots (%d tables grown): peak %d MB", grown, rss>>10)
-	if rss > 260<<10 {
-		t.Errorf("peak RSS %d MB, want at most 260", rss>>10)
+	t.Logf("report of two 16 MiB snapshots (%d tables grown): peak %d MB", grown, rss>>10)
+	if rss > 160<<10 {
+		t.Errorf("peak RSS %d MB, want at most 160", rss>>10)
 	}
+}
+
+// bigGstatFile writes a gstat -a -r of about size bytes grown from the
+// fb30 sample (testutil.BigGstat) to a temporary file, and returns its
+// path and text.
+func bigGstatFile(t *testing.T, size int64) (string, []byte) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: a big input")
+	}
+	_, data := testutil.BigGstat(t, size)
+	path := filepath.Join(t.TempDir(), "big.txt")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, data
 }
 
 // runPeak runs fbdiag with args as a process of its own and returns its
