@@ -13,8 +13,9 @@ import (
 
 // FuzzDiff feeds two gstat texts to Diff and TrendOf: whatever the reader
 // makes of them, the comparison must not panic, its JSON must encode (no
-// NaN or infinity reaches a figure), and statuses must agree with the
-// values.
+// NaN or infinity reaches a figure), statuses must agree with the values,
+// and the runs read as streams (gstat diff, gstat trend) must give the
+// diff and the trend of the runs read whole.
 //
 // The seeds are excerpts (one table of the real pair, as it is, with lone
 // CRs, huge numbers and long names): on the whole files it ran 7 inputs
@@ -33,8 +34,21 @@ func FuzzDiff(f *testing.F) {
 		}
 		sa, sb := NewHistorySnapshot(ra[len(ra)-1], SnapshotOptions{}), NewHistorySnapshot(rb[len(rb)-1], SnapshotOptions{})
 		d := Diff(sa, sb)
-		if _, err := json.Marshal(d); err != nil {
+		wholeDiff, err := json.Marshal(d)
+		if err != nil {
 			t.Fatalf("diff JSON: %v", err)
+		}
+		// Read as gstat diff reads them, each run streamed (DiffSamples):
+		// the same diff.
+		streamed := func(name string, text []byte) *HistorySnapshot {
+			ss := streamedSnapshots(t, name, string(text))
+			if len(ss) == 0 {
+				t.Fatalf("%s: no run streamed, %d read whole", name, len(ra))
+			}
+			return ss[len(ss)-1]
+		}
+		if got, err := json.Marshal(Diff(streamed("a", a), streamed("b", b))); err != nil || !bytes.Equal(got, wholeDiff) {
+			t.Fatalf("streamed diff (%v):\n%s\nwhole:\n%s", err, got, wholeDiff)
 		}
 		for _, td := range d.Tables {
 			switch td.Status {
