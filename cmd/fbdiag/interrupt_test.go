@@ -86,6 +86,7 @@ func TestReportFolderReusedAfterInterrupt(t *testing.T) {
 // holds one, ends by the signal, and leaves none; the next report into
 // the folder succeeds.
 func TestReportInterruptLeavesNoTemp(t *testing.T) {
+	t.Parallel() // (processes of their own)
 	if testing.Short() {
 		t.Skip("renders large charts")
 	}

@@ -331,6 +331,7 @@ func itoa(n int) string {
 // first row is the worst database, employee.fdb (a deep index), and its
 // columns sort in the browser.
 func TestReportFleetBrowser(t *testing.T) {
+	t.Parallel() // (Chromium, a process of its own: beside the live tests)
 	dir := filepath.Join(testutil.CorpusDir(t), "public", "gstat")
 	out := filepath.Join(t.TempDir(), "r")
 	args := []string{"report", "--out", out}
