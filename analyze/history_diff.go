@@ -290,24 +290,25 @@ func pairOf[T any](before, after *T, f func(*T) *int64) Pair {
 }
 
 func (d *SnapshotDiff) tables(b, a *diffSide) {
-	old := make(map[objectKey]*diffTable, len(b.tables))
-	for i := range b.tables {
-		old[objectKeyOf(b.tables[i].schema, b.tables[i].name, b.tables[i].name)] = &b.tables[i]
+	old := make(map[objectKey]*diffTable, b.tables.len())
+	for i := range b.tables.len() {
+		bt := b.tables.at(i)
+		old[objectKeyOf(bt.schema, bt.name, bt.name)] = bt
 	}
 	// The pairs are matched, put in name order, then made: sorting the
 	// made diffs moved 200-byte records a hundred thousand times.
 	type match struct{ bt, at *diffTable }
-	seen := make(map[objectKey]bool, len(a.tables))
-	pairs := make([]match, 0, len(a.tables))
-	for i := range a.tables {
-		at := &a.tables[i]
+	seen := make(map[objectKey]bool, a.tables.len())
+	pairs := make([]match, 0, a.tables.len())
+	for i := range a.tables.len() {
+		at := a.tables.at(i)
 		k := objectKeyOf(at.schema, at.name, at.name)
 		seen[k] = true
 		pairs = append(pairs, match{old[k], at})
 	}
-	for i := range b.tables {
-		if !seen[objectKeyOf(b.tables[i].schema, b.tables[i].name, b.tables[i].name)] {
-			pairs = append(pairs, match{&b.tables[i], nil})
+	for i := range b.tables.len() {
+		if bt := b.tables.at(i); !seen[objectKeyOf(bt.schema, bt.name, bt.name)] {
+			pairs = append(pairs, match{bt, nil})
 		}
 	}
 	shown := func(m match) *diffTable { return cmp.Or(m.bt, m.at) }
@@ -331,7 +332,7 @@ func (d *SnapshotDiff) tables(b, a *diffSide) {
 		td.IndexBytes = pair(dIndexBytes, func(t *diffTable) *int64 { return &t.indexBytes })
 		td.AverageFill = pair(dFill, func(t *diffTable) *int64 { return &t.averageFill })
 		switch {
-		case bt == nil && len(b.tables) == 0, at == nil && len(a.tables) == 0:
+		case bt == nil && b.tables.len() == 0, at == nil && a.tables.len() == 0:
 			td.Status = StatusNotShown
 		case bt == nil:
 			td.Status = StatusAdded
@@ -366,22 +367,22 @@ func (d *SnapshotDiff) tables(b, a *diffSide) {
 func (d *SnapshotDiff) indices(b, a *diffSide) {
 	// Index names are unique per schema; the table schema stands for the
 	// index schema, which gstat does not print separately.
-	old := make(map[objectKey]*diffIndex, len(b.indices))
-	for i := range b.indices {
-		r := &b.indices[i]
+	old := make(map[objectKey]*diffIndex, b.indices.len())
+	for i := range b.indices.len() {
+		r := b.indices.at(i)
 		old[indexKey(r.tableSchema, r.table, r.name)] = r
 	}
 	type match struct{ bix, aix *diffIndex }
-	seen := make(map[objectKey]bool, len(a.indices))
-	pairs := make([]match, 0, len(a.indices))
-	for i := range a.indices {
-		ar := &a.indices[i]
+	seen := make(map[objectKey]bool, a.indices.len())
+	pairs := make([]match, 0, a.indices.len())
+	for i := range a.indices.len() {
+		ar := a.indices.at(i)
 		k := indexKey(ar.tableSchema, ar.table, ar.name)
 		seen[k] = true
 		pairs = append(pairs, match{old[k], ar})
 	}
-	for i := range b.indices {
-		br := &b.indices[i]
+	for i := range b.indices.len() {
+		br := b.indices.at(i)
 		if !seen[indexKey(br.tableSchema, br.table, br.name)] {
 			pairs = append(pairs, match{br, nil})
 		}
@@ -408,7 +409,7 @@ func (d *SnapshotDiff) indices(b, a *diffSide) {
 		id.MaxDup = pair(dMaxDup, func(x *diffIndex) *int64 { return &x.maxDup })
 		id.SizeBytes = pair(dIndexSize, func(x *diffIndex) *int64 { return &x.sizeBytes })
 		switch {
-		case bix == nil && len(b.indices) == 0, aix == nil && len(a.indices) == 0:
+		case bix == nil && b.indices.len() == 0, aix == nil && a.indices.len() == 0:
 			id.Status = StatusNotShown
 		case bix == nil:
 			id.Status = StatusAdded

@@ -44,13 +44,13 @@ type coverage struct {
 
 func coverageOf(d *diffSide, header bool) coverage {
 	c := coverage{header: header, tables: map[string]*diffTable{}, indices: map[string]bool{}}
-	for i := range d.tables {
-		t := &d.tables[i]
+	for i := range d.tables.len() {
+		t := d.tables.at(i)
 		c.tables[t.name] = t
 		c.system = c.system || IsSystemTable(t.name)
 	}
-	for i := range d.indices {
-		c.indices[d.indices[i].name], c.anyIdx = true, true
+	for i := range d.indices.len() {
+		c.indices[d.indices.at(i).name], c.anyIdx = true, true
 	}
 	return c
 }
@@ -91,15 +91,14 @@ func (d *SnapshotDiff) warnings(b, a *diffSide, bHeader, aHeader bool) {
 	d.WarningsAppeared, d.WarningsResolved, d.WarningsChanged = []WarningChange{}, []WarningChange{}, []WarningChange{}
 	bc, ac := coverageOf(b, bHeader), coverageOf(a, aHeader)
 	before, after := map[warningKey]*diffWarning{}, map[warningKey]*diffWarning{}
-	for i := range b.warnings {
-		before[b.warnings[i].key()] = &b.warnings[i]
+	for _, w := range b.warnings {
+		before[w.key()] = w
 	}
-	for i := range a.warnings {
-		after[a.warnings[i].key()] = &a.warnings[i]
+	for _, w := range a.warnings {
+		after[w.key()] = w
 	}
 	notSeen := map[string]int{}
-	for i := range b.warnings {
-		w := &b.warnings[i]
+	for _, w := range b.warnings {
 		aw, both := after[w.key()]
 		switch {
 		case both && aw.severity != w.severity:
@@ -121,8 +120,7 @@ func (d *SnapshotDiff) warnings(b, a *diffSide, bHeader, aHeader bool) {
 			d.WarningsResolved = append(d.WarningsResolved, ch)
 		}
 	}
-	for i := range a.warnings {
-		w := &a.warnings[i]
+	for _, w := range a.warnings {
 		if _, both := before[w.key()]; both {
 			continue
 		}
