@@ -61,6 +61,7 @@ func (p *pile[T]) at(i int) *T { return &p.blocks[i/pileBlock][i%pileBlock] }
 
 type diffTable struct {
 	schema, name                                                                string
+	sizeSource                                                                  string // (for the snapshot's size basis: basisOf)
 	records, versions, fragments, dataPages, sizeBytes, indexBytes, averageFill int64
 	has                                                                         uint8
 }
@@ -74,6 +75,7 @@ const (
 	dSize
 	dIndexBytes
 	dFill
+	dSource
 )
 
 const (
@@ -139,6 +141,9 @@ func (d *diffSide) addTable(t *TableStats, name func(string) string) {
 	set(dIndexBytes, &dt.indexBytes, t.IndexBytes)
 	if t.AverageFill != nil {
 		dt.averageFill, dt.has = int64(*t.AverageFill), dt.has|dFill
+	}
+	if t.SizeSource != nil {
+		dt.sizeSource, dt.has = name(*t.SizeSource), dt.has|dSource
 	}
 	d.tables.add(dt)
 	own := func(s string) string {
@@ -249,7 +254,6 @@ func (x *diffIndex) get(bit uint8, p *int64) *int64 { return ifHas(x.has&bit != 
 type DiffSamples struct {
 	cur     *diffSide
 	printed map[string]bool
-	trend   TrendSamples
 	names   map[string]string
 }
 
@@ -275,14 +279,14 @@ func (ds *DiffSamples) Stream(opt SnapshotOptions, run func(s *HistorySnapshot, 
 		},
 		Table: func(_ *GstatAnalysis, t *TableStats) error {
 			ds.side().addTable(t, ds.intern)
-			ds.trend.Add(t)
 			return nil
 		},
 		Run: func(a *GstatAnalysis, rep *parse.GstatReport) error {
 			side := ds.side()
 			side.addUnattached(a.UnattachedIndices, ds.intern)
 			side.endRun()
-			s := ds.trend.Snapshot(a, rep, opt)
+			opt.Analysis = a.Slim() // (the stream's own: no tables)
+			s := NewHistorySnapshot(rep, opt)
 			for k := range ds.printed {
 				s.printed[k] = true
 			}
@@ -315,4 +319,21 @@ func (ds *DiffSamples) intern(s string) string {
 	c := strings.Clone(s)
 	ds.names[c] = c
 	return c
+}
+
+// growthSamples are the side's tables as a trend reads them.
+func (d *diffSide) growthSamples() []growthSample {
+	out := make([]growthSample, d.tables.len())
+	for i := range out {
+		t := d.tables.at(i)
+		g := &out[i]
+		g.schema, g.name, g.sizeSource = t.schema, t.name, t.sizeSource
+		g.sizeBytes, g.records, g.versions, g.averageFill = t.sizeBytes, t.records, t.versions, int(t.averageFill)
+		for _, b := range [...][2]uint8{{dSize, hasSize}, {dRecords, hasRecords}, {dVersions, hasVersions}, {dFill, hasFill}, {dSource, hasSource}} {
+			if t.has&b[0] != 0 {
+				g.has |= b[1]
+			}
+		}
+	}
+	return out
 }

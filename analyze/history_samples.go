@@ -21,7 +21,7 @@ import (
 //			snaps = append(snaps, ts.Snapshot(a, rep, opt)); return nil }})
 //
 // Such a snapshot serves TrendOf and ComparableSnapshots; Diff compares
-// whole runs.
+// snapshots made whole or by DiffSamples.
 type TrendSamples struct {
 	cur []growthSample
 	// names holds one copy of each name and size source for every
@@ -109,8 +109,11 @@ func (s *HistorySnapshot) growthSamples() []growthSample {
 // samplesOf are snapshot s's samples: its own, or those ts makes of its
 // analysis's tables.
 func (ts *TrendSamples) samplesOf(s *HistorySnapshot) []growthSample {
-	if s.sampled {
+	switch {
+	case s.sampled:
 		return s.samples
+	case s.diff != nil: // (its analysis has no tables: DiffSamples)
+		return s.diff.growthSamples()
 	}
 	tables := s.Analysis.Tables
 	out := make([]growthSample, len(tables))
