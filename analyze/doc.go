@@ -69,8 +69,10 @@
 // # History
 //
 // NewHistorySnapshot places a run in time (its execution time, else its
-// file's); Diff compares two whole snapshots, TrendOf fits the growth of
-// a series. A trend reads each run as a stream and keeps five figures a
-// table (TrendSamples), so that a year of daily snapshots holds its
-// points, not its runs.
+// file's); Diff compares two snapshots, TrendOf fits the growth of a
+// series. Both read each run as a stream: a diff keeps the figures it
+// compares of each table and index and the warnings (DiffSamples), a
+// trend five figures a table (TrendSamples), so that two runs of 100 MiB
+// hold what their diff lists and a year of daily snapshots its points,
+// not the runs.
 package analyze

@@ -60,8 +60,12 @@ func (p *pile[T]) len() int { return p.n }
 func (p *pile[T]) at(i int) *T { return &p.blocks[i/pileBlock][i%pileBlock] }
 
 type diffTable struct {
-	schema, name                                                                string
-	sizeSource                                                                  string // (for the snapshot's size basis: basisOf)
+	schema, name string
+
+	// sizeSource is where the size comes from, for the size basis
+	// (basisOf).
+	sizeSource string
+
 	records, versions, fragments, dataPages, sizeBytes, indexBytes, averageFill int64
 	has                                                                         uint8
 }
