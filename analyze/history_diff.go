@@ -293,7 +293,7 @@ func (d *SnapshotDiff) tables(b, a *diffSide) {
 	old := make(map[objectKey]*diffTable, b.tables.len())
 	for i := range b.tables.len() {
 		bt := b.tables.at(i)
-		old[objectKeyOf(bt.schema, bt.name, bt.name)] = bt
+		old[bt.key()] = bt
 	}
 	// The pairs are matched, put in name order, then made: sorting the
 	// made diffs moved 200-byte records a hundred thousand times.
@@ -302,12 +302,12 @@ func (d *SnapshotDiff) tables(b, a *diffSide) {
 	pairs := make([]match, 0, a.tables.len())
 	for i := range a.tables.len() {
 		at := a.tables.at(i)
-		k := objectKeyOf(at.schema, at.name, at.name)
+		k := at.key()
 		seen[k] = true
 		pairs = append(pairs, match{old[k], at})
 	}
 	for i := range b.tables.len() {
-		if bt := b.tables.at(i); !seen[objectKeyOf(bt.schema, bt.name, bt.name)] {
+		if bt := b.tables.at(i); !seen[bt.key()] {
 			pairs = append(pairs, match{bt, nil})
 		}
 	}
@@ -370,20 +370,20 @@ func (d *SnapshotDiff) indices(b, a *diffSide) {
 	old := make(map[objectKey]*diffIndex, b.indices.len())
 	for i := range b.indices.len() {
 		r := b.indices.at(i)
-		old[indexKey(r.tableSchema, r.table, r.name)] = r
+		old[r.key()] = r
 	}
 	type match struct{ bix, aix *diffIndex }
 	seen := make(map[objectKey]bool, a.indices.len())
 	pairs := make([]match, 0, a.indices.len())
 	for i := range a.indices.len() {
 		ar := a.indices.at(i)
-		k := indexKey(ar.tableSchema, ar.table, ar.name)
+		k := ar.key()
 		seen[k] = true
 		pairs = append(pairs, match{old[k], ar})
 	}
 	for i := range b.indices.len() {
 		br := b.indices.at(i)
-		if !seen[indexKey(br.tableSchema, br.table, br.name)] {
+		if !seen[br.key()] {
 			pairs = append(pairs, match{br, nil})
 		}
 	}

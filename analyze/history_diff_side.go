@@ -242,6 +242,11 @@ func (d *diffSide) reason(w *diffWarning) string {
 	return string(t.Append(nil, d.texts.Refs()))
 }
 
+// key is what matches a table or an index across snapshots (tableKey,
+// indexKey).
+func (t *diffTable) key() objectKey { return objectKeyOf(t.schema, t.name, t.name) }
+func (x *diffIndex) key() objectKey { return indexKey(x.tableSchema, x.table, x.name) }
+
 // The figures of a table or index, nil where its snapshot printed none:
 // pointers into the side, which the diff's pairs keep.
 func (t *diffTable) get(bit uint8, p *int64) *int64 { return ifHas(t.has&bit != 0, p) }

@@ -14,8 +14,8 @@ import (
 // the latest snapshot's part of its database section: the gstat view's
 // tables, indices and warnings (view.GstatKeeper), the charts' data
 // (GstatChartKeeper) and how many tables hold back versions. A history
-// that diffs the run reads it again as a stream (historySnapshots): memory holds what
-// the section shows, not the run.
+// that diffs the run reads it again as a stream (historySnapshots):
+// memory holds what the section shows, not the run.
 type streamedRun struct {
 	view         *analyze.GstatAnalysis
 	viewOpt      view.GstatOptions
@@ -85,7 +85,9 @@ func worstWarnings(a *analyze.GstatAnalysis, n int) ([]analyze.Warning, map[anal
 // a run), not the run; a run slimmed (never one the diff compares:
 // runKeeper) is its trend sample; another is made of its analysis. Two
 // 100 MiB snapshots of one database made a report of 1.16 GB when their
-// runs were read again whole.
+// runs were read again whole. A file that cannot be read again, or no
+// longer holds a run (it changed since), is an error: the history would
+// compare samples.
 func historySnapshots(runs []GstatRun) ([]*analyze.HistorySnapshot, error) {
 	snaps := make([]*analyze.HistorySnapshot, len(runs))
 	byInput := map[string][]int{} // places in runs, by input name
