@@ -187,7 +187,7 @@ func Diff(before, after *HistorySnapshot) *SnapshotDiff {
 	bs, as := sideOf(before), sideOf(after)
 	d.tables(bs, as)
 	d.indices(bs, as)
-	d.warnings(bs, as, ba.Header != nil, aa.Header != nil)
+	d.warnings(bs, as)
 	d.FieldsOnlyBefore, d.FieldsOnlyAfter = fieldsOnlyInOne(before.printedFields(), after.printedFields())
 	d.SizeComparable = true
 	bb, ab := basisOf(before), basisOf(after)

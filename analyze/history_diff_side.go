@@ -31,6 +31,9 @@ type diffSide struct {
 	gone     map[int]bool
 	texts    extsort.TextRefs
 	reasons  []byte
+	// header: the snapshot has a header page (the database rules can
+	// fire or stay silent).
+	header bool
 }
 
 // pile gathers records in blocks that are never copied as they grow, and
@@ -116,8 +119,8 @@ func sideOf(s *HistorySnapshot) *diffSide {
 	if s.diff != nil {
 		return s.diff
 	}
-	d := &diffSide{}
 	a := s.Analysis
+	d := &diffSide{header: a.Header != nil}
 	for i := range a.Tables {
 		d.addTable(&a.Tables[i], asIs)
 	}
@@ -293,6 +296,7 @@ func (ds *DiffSamples) Stream(opt SnapshotOptions, run func(s *HistorySnapshot, 
 		Run: func(a *GstatAnalysis, rep *parse.GstatReport) error {
 			side := ds.side()
 			side.addUnattached(a.UnattachedIndices, ds.intern)
+			side.header = a.Header != nil
 			side.endRun()
 			opt.Analysis = a.Slim() // (the stream's own: no tables)
 			s := NewHistorySnapshot(rep, opt)

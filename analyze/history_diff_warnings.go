@@ -42,8 +42,8 @@ type coverage struct {
 	system  bool // system tables listed
 }
 
-func coverageOf(d *diffSide, header bool) coverage {
-	c := coverage{header: header, tables: map[string]*diffTable{}, indices: map[string]bool{}}
+func coverageOf(d *diffSide) coverage {
+	c := coverage{header: d.header, tables: map[string]*diffTable{}, indices: map[string]bool{}}
 	for i := range d.tables.len() {
 		t := d.tables.at(i)
 		c.tables[t.name] = t
@@ -87,9 +87,9 @@ func (c coverage) sees(w *diffWarning, other coverage) (ok, absent bool) {
 
 // warnings fills the warnings that appeared, were resolved or changed
 // severity, and says how many could not be compared.
-func (d *SnapshotDiff) warnings(b, a *diffSide, bHeader, aHeader bool) {
+func (d *SnapshotDiff) warnings(b, a *diffSide) {
 	d.WarningsAppeared, d.WarningsResolved, d.WarningsChanged = []WarningChange{}, []WarningChange{}, []WarningChange{}
-	bc, ac := coverageOf(b, bHeader), coverageOf(a, aHeader)
+	bc, ac := coverageOf(b), coverageOf(a)
 	before, after := map[warningKey]*diffWarning{}, map[warningKey]*diffWarning{}
 	for _, w := range b.warnings {
 		before[w.key()] = w

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/fbdiag/fbdiag/analyze"
-	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -60,14 +59,7 @@ func TestReportBigRun(t *testing.T) {
 // temporary file, and returns its path and its analysis, read whole.
 func bigGstatRun(t *testing.T, size int64) (string, *analyze.GstatAnalysis) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("-short: a big input")
-	}
-	_, data := testutil.BigGstat(t, size)
-	path := filepath.Join(t.TempDir(), "big.txt")
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	path, data := bigGstatFile(t, size)
 	reps, err := parse.ReadGstat(strings.NewReader(string(data)), path)
 	if err != nil || len(reps) != 1 {
 		t.Fatalf("%d runs, %v", len(reps), err)
