@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	_ "embed"
 	"math/rand/v2"
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -48,10 +49,10 @@ const (
 	initialOrdersMinus = OrdersPerD - NewOrdersPerD // 2100, consistency condition 11
 )
 
-// loaderScript is load.sql with its string pools: 1024 letters and digits
-// and 64 digits, drawn once from a fixed seed so that every database gets
-// the same pools (the rows still differ: the server's RAND() picks the
-// slices).
+// loaderScript is load.sql with its string pools (1024 letters and
+// digits and 64 digits, drawn once from a fixed seed so that every
+// database gets the same pools; the rows still differ: the server's RAND()
+// picks the slices) and its {{NAME args}} expressions written out.
 func loaderScript() string {
 	r := rand.New(rand.NewPCG(17, 2006))
 	const alnum = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
@@ -62,11 +63,62 @@ func loaderScript() string {
 		}
 		return string(b)
 	}
-	return strings.NewReplacer(
-		"{{ALNUM}}", pool(1024, alnum),
-		"{{DIGITS}}", pool(64, "0123456789"),
+	s := strings.NewReplacer(
+		"{{ALNUM_POOL}}", pool(alnumPool, alnum),
+		"{{DIGIT_POOL}}", pool(digitPool, "0123456789"),
 		"{{C_LAST_LOAD}}", strconv.Itoa(CLastLoad),
 	).Replace(loadSQL)
+	return loaderExpr.ReplaceAllStringFunc(s, expandLoaderExpr)
+}
+
+// The pools' lengths, as load.sql declares POOL and DPOOL.
+const (
+	alnumPool = 1024
+	digitPool = 64
+)
+
+var loaderExpr = regexp.MustCompile(`\{\{[A-Z]+( [0-9]+| :?[A-Z]+)*\}\}`)
+
+// expandLoaderExpr writes out one of load.sql's expressions (its header
+// lists them); the slices of the pools start where the longest string
+// asked fits.
+func expandLoaderExpr(m string) string {
+	f := strings.Fields(strings.Trim(m, "{}"))
+	rnd := func(lo, hi string) string { // (an integer, as a function returning INTEGER made it)
+		return "CAST(" + lo + " + FLOOR(RAND() * (" + hi + " - " + lo + " + 1)) AS INTEGER)"
+	}
+	slice := func(pool string, size int, hi, length string) string {
+		return "SUBSTRING(:" + pool + " FROM 1 + CAST(FLOOR(RAND() * (" + strconv.Itoa(size) + " - " + hi + ")) AS INTEGER) FOR " + length + ")"
+	}
+	syllables := func(n string) string {
+		return "DECODE(" + n + ", 0, 'BAR', 1, 'OUGHT', 2, 'ABLE', 3, 'PRI', 4, 'PRES', 5, 'ESE', 6, 'ANTI', 7, 'CALLY', 8, 'ATION', 'EING')"
+	}
+	switch {
+	case f[0] == "RND" && len(f) == 3:
+		return rnd(f[1], f[2])
+	case f[0] == "STR" && len(f) == 3 && f[1] == f[2]:
+		return slice("POOL", alnumPool, f[2], f[1])
+	case f[0] == "STR" && len(f) == 3:
+		return slice("POOL", alnumPool, f[2], rnd(f[1], f[2]))
+	case f[0] == "DIGITS" && len(f) == 2:
+		return slice("DPOOL", digitPool, f[1], f[1])
+	case f[0] == "ZIP" && len(f) == 1:
+		return slice("DPOOL", digitPool, "4", "4") + " || '11111'"
+	case f[0] == "NURAND" && len(f) == 5:
+		a, x, y, c := f[1], f[2], f[3], f[4]
+		return "(MOD(BIN_OR(" + rnd("0", a) + ", " + rnd(x, y) + ") + " + c + ", " + y + " - " + x + " + 1) + " + x + ")"
+	case f[0] == "LAST" && len(f) == 2:
+		n := f[1]
+		return syllables(n+" / 100") + " || " + syllables("MOD("+n+" / 10, 10)") + " || " + syllables("MOD("+n+", 10)")
+	case f[0] == "DATA" && len(f) == 1:
+		return "XDATA = " + slice("POOL", alnumPool, "50", rnd("26", "50")) + `;
+    IF (RAND() < 0.1) THEN
+    BEGIN
+      P = 1 + CAST(FLOOR(RAND() * (CHAR_LENGTH(XDATA) - 7)) AS INTEGER);
+      XDATA = SUBSTRING(XDATA FROM 1 FOR P - 1) || 'ORIGINAL' || SUBSTRING(XDATA FROM P + 8);
+    END`
+	}
+	panic("load.sql: no expression " + m) // (TestLoaderScript reads them all)
 }
 
 // Tables are the nine TPC-C tables, in the order the results list them.

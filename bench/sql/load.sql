@@ -4,55 +4,29 @@
 -- that district's customers, history, orders, order lines and new orders
 -- interleaved row by row with a tenth of the warehouse's stock, as the
 -- IBSurgeon loader inserted master, detail and sub-detail together rather
--- than table by table. Strings are random slices of a random pool that
--- fbdiag puts in BENCH_STR (letters and digits: ASCII, as the columns).
+-- than table by table. Strings are random slices of a random pool of
+-- letters and digits (ASCII, as the columns), POOL, or of digits, DPOOL.
+--
+-- The expressions in double braces below are written out by fbdiag before
+-- it sends the script (schema.go, expandLoaderExpr): a call of a PSQL
+-- function costs some 4 microseconds on Firebird 3, and the eighty calls a
+-- customer took (its stock, lines and strings) were three quarters of a
+-- load's time.
+--   RND lo hi        an integer from lo to hi
+--   STR lo hi        lo to hi characters of POOL
+--   DIGITS n         n characters of DPOOL
+--   ZIP              four digits and 11111
+--   NURAND a x y c   NURand(A, x, y) with C = c (clause 2.1.6)
+--   LAST n           the last name of number n, 0..999 (clause 4.3.2.3)
+--   DATA             sets XDATA to an I_DATA or S_DATA: 26 to 50
+--                    characters, 10% holding ORIGINAL at a random place
 SET TERM ^ ;
-CREATE OR ALTER FUNCTION BENCH_RND (LO INTEGER, HI INTEGER) RETURNS INTEGER AS
-BEGIN
-  RETURN LO + FLOOR(RAND() * (HI - LO + 1));
-END^
-CREATE OR ALTER FUNCTION BENCH_NURAND (A INTEGER, X INTEGER, Y INTEGER, C INTEGER) RETURNS INTEGER AS
-BEGIN
-  RETURN MOD(BIN_OR(CAST(FLOOR(RAND() * (A + 1)) AS INTEGER), X + CAST(FLOOR(RAND() * (Y - X + 1)) AS INTEGER)) + C, Y - X + 1) + X;
-END^
-CREATE OR ALTER FUNCTION BENCH_STR (LO INTEGER, HI INTEGER) RETURNS VARCHAR(500) CHARACTER SET ASCII AS
-DECLARE POOL VARCHAR(1024) CHARACTER SET ASCII = '{{ALNUM}}';
-DECLARE L INTEGER;
-BEGIN
-  L = LO + FLOOR(RAND() * (HI - LO + 1));
-  RETURN SUBSTRING(POOL FROM 1 + FLOOR(RAND() * (1024 - L)) FOR L);
-END^
-CREATE OR ALTER FUNCTION BENCH_DIGITS (L INTEGER) RETURNS VARCHAR(16) CHARACTER SET ASCII AS
-DECLARE POOL VARCHAR(64) CHARACTER SET ASCII = '{{DIGITS}}';
-BEGIN
-  RETURN SUBSTRING(POOL FROM 1 + FLOOR(RAND() * (64 - L)) FOR L);
-END^
--- I_DATA and S_DATA: 26 to 50 characters, 10% holding ORIGINAL at a random place.
-CREATE OR ALTER FUNCTION BENCH_DATA RETURNS VARCHAR(50) CHARACTER SET ASCII AS
-DECLARE S VARCHAR(50) CHARACTER SET ASCII;
-DECLARE P INTEGER;
-BEGIN
-  S = BENCH_STR(26, 50);
-  IF (RAND() < 0.1) THEN
-  BEGIN
-    P = 1 + FLOOR(RAND() * (CHAR_LENGTH(S) - 7));
-    S = SUBSTRING(S FROM 1 FOR P - 1) || 'ORIGINAL' || SUBSTRING(S FROM P + 8);
-  END
-  RETURN S;
-END^
--- C_LAST from a number 0..999, three syllables (clause 4.3.2.3).
-CREATE OR ALTER FUNCTION BENCH_LAST (N INTEGER) RETURNS VARCHAR(16) CHARACTER SET ASCII AS
-BEGIN
-  RETURN DECODE(N / 100, 0, 'BAR', 1, 'OUGHT', 2, 'ABLE', 3, 'PRI', 4, 'PRES', 5, 'ESE', 6, 'ANTI', 7, 'CALLY', 8, 'ATION', 'EING')
-      || DECODE(MOD(N / 10, 10), 0, 'BAR', 1, 'OUGHT', 2, 'ABLE', 3, 'PRI', 4, 'PRES', 5, 'ESE', 6, 'ANTI', 7, 'CALLY', 8, 'ATION', 'EING')
-      || DECODE(MOD(N, 10), 0, 'BAR', 1, 'OUGHT', 2, 'ABLE', 3, 'PRI', 4, 'PRES', 5, 'ESE', 6, 'ANTI', 7, 'CALLY', 8, 'ATION', 'EING');
-END^
-CREATE OR ALTER FUNCTION BENCH_ZIP RETURNS CHAR(9) CHARACTER SET ASCII AS
-BEGIN
-  RETURN BENCH_DIGITS(4) || '11111';
-END^
 -- Items PART*10000-9999 .. PART*10000.
 CREATE OR ALTER PROCEDURE BENCH_LOAD_ITEMS (PART INTEGER) RETURNS (ROWS_LOADED INTEGER) AS
+DECLARE POOL VARCHAR(1024) CHARACTER SET ASCII = '{{ALNUM_POOL}}';
+DECLARE DPOOL VARCHAR(64) CHARACTER SET ASCII = '{{DIGIT_POOL}}';
+DECLARE XDATA VARCHAR(50) CHARACTER SET ASCII;
+DECLARE P INTEGER;
 DECLARE I INTEGER;
 DECLARE STARTED TIMESTAMP;
 BEGIN
@@ -60,8 +34,9 @@ BEGIN
   I = (PART - 1) * 10000 + 1;
   WHILE (I <= PART * 10000) DO
   BEGIN
+    {{DATA}}
     INSERT INTO ITEM (I_ID, I_IM_ID, I_NAME, I_PRICE, I_DATA)
-    VALUES (:I, BENCH_RND(1, 10000), BENCH_STR(14, 24), BENCH_RND(100, 10000) / 100.00, BENCH_DATA());
+    VALUES (:I, {{RND 1 10000}}, {{STR 14 24}}, {{RND 100 10000}} / 100.00, :XDATA);
     I = I + 1;
   END
   ROWS_LOADED = 10000;
@@ -69,6 +44,11 @@ BEGIN
 END^
 -- District D of warehouse W (and the warehouse row with district 1).
 CREATE OR ALTER PROCEDURE BENCH_LOAD_DISTRICT (W INTEGER, D INTEGER) RETURNS (ROWS_LOADED INTEGER) AS
+DECLARE POOL VARCHAR(1024) CHARACTER SET ASCII = '{{ALNUM_POOL}}';
+DECLARE DPOOL VARCHAR(64) CHARACTER SET ASCII = '{{DIGIT_POOL}}';
+DECLARE XDATA VARCHAR(50) CHARACTER SET ASCII;
+DECLARE P INTEGER;
+DECLARE LNUM INTEGER;
 DECLARE I INTEGER;
 DECLARE N INTEGER;
 DECLARE CNT INTEGER;
@@ -82,41 +62,42 @@ BEGIN
   IF (D = 1) THEN
   BEGIN
     INSERT INTO WAREHOUSE (W_ID, W_NAME, W_STREET_1, W_STREET_2, W_CITY, W_STATE, W_ZIP, W_TAX, W_YTD)
-    VALUES (:W, BENCH_STR(6, 10), BENCH_STR(10, 20), BENCH_STR(10, 20), BENCH_STR(10, 20), BENCH_STR(2, 2),
-      BENCH_ZIP(), BENCH_RND(0, 2000) / 10000.0000, 300000.00);
+    VALUES (:W, {{STR 6 10}}, {{STR 10 20}}, {{STR 10 20}}, {{STR 10 20}}, {{STR 2 2}},
+      {{ZIP}}, {{RND 0 2000}} / 10000.0000, 300000.00);
     ROWS_LOADED = 2;
   END
   INSERT INTO DISTRICT (D_ID, D_W_ID, D_NAME, D_STREET_1, D_STREET_2, D_CITY, D_STATE, D_ZIP, D_TAX, D_YTD, D_NEXT_O_ID)
-  VALUES (:D, :W, BENCH_STR(6, 10), BENCH_STR(10, 20), BENCH_STR(10, 20), BENCH_STR(10, 20), BENCH_STR(2, 2),
-    BENCH_ZIP(), BENCH_RND(0, 2000) / 10000.0000, 30000.00, 3001);
+  VALUES (:D, :W, {{STR 6 10}}, {{STR 10 20}}, {{STR 10 20}}, {{STR 10 20}}, {{STR 2 2}},
+    {{ZIP}}, {{RND 0 2000}} / 10000.0000, 30000.00, 3001);
   -- O_C_ID is a permutation of 1..3000: (I-1)*K + OFS modulo 3000, K prime to 3000.
-  K = BENCH_RND(1, 2999);
-  WHILE (MOD(K, 2) = 0 OR MOD(K, 3) = 0 OR MOD(K, 5) = 0) DO K = BENCH_RND(1, 2999);
-  OFS = BENCH_RND(0, 2999);
+  K = {{RND 1 2999}};
+  WHILE (MOD(K, 2) = 0 OR MOD(K, 3) = 0 OR MOD(K, 5) = 0) DO K = {{RND 1 2999}};
+  OFS = {{RND 0 2999}};
   S = (D - 1) * 10000;
   I = 1;
   WHILE (I <= 3000) DO
   BEGIN
+    LNUM = IIF(I <= 1000, I - 1, {{NURAND 255 0 999 {{C_LAST_LOAD}}}});
     INSERT INTO CUSTOMER (C_ID, C_D_ID, C_W_ID, C_FIRST, C_MIDDLE, C_LAST, C_STREET_1, C_STREET_2, C_CITY,
       C_STATE, C_ZIP, C_PHONE, C_SINCE, C_CREDIT, C_CREDIT_LIM, C_DISCOUNT, C_BALANCE, C_YTD_PAYMENT,
       C_PAYMENT_CNT, C_DELIVERY_CNT, C_DATA)
-    VALUES (:I, :D, :W, BENCH_STR(8, 16), 'OE',
-      BENCH_LAST(IIF(:I <= 1000, :I - 1, BENCH_NURAND(255, 0, 999, {{C_LAST_LOAD}}))),
-      BENCH_STR(10, 20), BENCH_STR(10, 20), BENCH_STR(10, 20), BENCH_STR(2, 2), BENCH_ZIP(), BENCH_DIGITS(16),
-      :NOW, IIF(RAND() < 0.1, 'BC', 'GC'), 50000.00, BENCH_RND(0, 5000) / 10000.0000, -10.00, 10.00, 1, 0,
-      BENCH_STR(300, 500));
+    VALUES (:I, :D, :W, {{STR 8 16}}, 'OE',
+      {{LAST :LNUM}},
+      {{STR 10 20}}, {{STR 10 20}}, {{STR 10 20}}, {{STR 2 2}}, {{ZIP}}, {{DIGITS 16}},
+      :NOW, IIF(RAND() < 0.1, 'BC', 'GC'), 50000.00, {{RND 0 5000}} / 10000.0000, -10.00, 10.00, 1, 0,
+      {{STR 300 500}});
     INSERT INTO HISTORY (H_C_ID, H_C_D_ID, H_C_W_ID, H_D_ID, H_W_ID, H_DATE, H_AMOUNT, H_DATA)
-    VALUES (:I, :D, :W, :D, :W, :NOW, 10.00, BENCH_STR(12, 24));
-    CNT = BENCH_RND(5, 15);
+    VALUES (:I, :D, :W, :D, :W, :NOW, 10.00, {{STR 12 24}});
+    CNT = {{RND 5 15}};
     INSERT INTO ORDERS (O_ID, O_D_ID, O_W_ID, O_C_ID, O_ENTRY_D, O_CARRIER_ID, O_OL_CNT, O_ALL_LOCAL)
-    VALUES (:I, :D, :W, MOD((:I - 1) * :K + :OFS, 3000) + 1, :NOW, IIF(:I < 2101, BENCH_RND(1, 10), NULL), :CNT, 1);
+    VALUES (:I, :D, :W, MOD((:I - 1) * :K + :OFS, 3000) + 1, :NOW, IIF(:I < 2101, {{RND 1 10}}, NULL), :CNT, 1);
     N = 1;
     WHILE (N <= CNT) DO
     BEGIN
       INSERT INTO ORDER_LINE (OL_O_ID, OL_D_ID, OL_W_ID, OL_NUMBER, OL_I_ID, OL_SUPPLY_W_ID, OL_DELIVERY_D,
         OL_QUANTITY, OL_AMOUNT, OL_DIST_INFO)
-      VALUES (:I, :D, :W, :N, BENCH_RND(1, 100000), :W, IIF(:I < 2101, :NOW, NULL), 5,
-        IIF(:I < 2101, 0, BENCH_RND(1, 999999) / 100.00), BENCH_STR(24, 24));
+      VALUES (:I, :D, :W, :N, {{RND 1 100000}}, :W, IIF(:I < 2101, :NOW, NULL), 5,
+        IIF(:I < 2101, 0, {{RND 1 999999}} / 100.00), {{STR 24 24}});
       N = N + 1;
     END
     IF (I >= 2101) THEN
@@ -128,11 +109,12 @@ BEGIN
     WHILE (S < (D - 1) * 10000 + (I * 10000) / 3000) DO
     BEGIN
       S = S + 1;
+      {{DATA}}
       INSERT INTO STOCK (S_I_ID, S_W_ID, S_QUANTITY, S_DIST_01, S_DIST_02, S_DIST_03, S_DIST_04, S_DIST_05,
         S_DIST_06, S_DIST_07, S_DIST_08, S_DIST_09, S_DIST_10, S_YTD, S_ORDER_CNT, S_REMOTE_CNT, S_DATA)
-      VALUES (:S, :W, BENCH_RND(10, 100), BENCH_STR(24, 24), BENCH_STR(24, 24), BENCH_STR(24, 24),
-        BENCH_STR(24, 24), BENCH_STR(24, 24), BENCH_STR(24, 24), BENCH_STR(24, 24), BENCH_STR(24, 24),
-        BENCH_STR(24, 24), BENCH_STR(24, 24), 0, 0, 0, BENCH_DATA());
+      VALUES (:S, :W, {{RND 10 100}}, {{STR 24 24}}, {{STR 24 24}}, {{STR 24 24}},
+        {{STR 24 24}}, {{STR 24 24}}, {{STR 24 24}}, {{STR 24 24}}, {{STR 24 24}},
+        {{STR 24 24}}, {{STR 24 24}}, 0, 0, 0, :XDATA);
       ROWS_LOADED = ROWS_LOADED + 1;
     END
     I = I + 1;
