@@ -97,13 +97,15 @@ func benchInitForeign(t *testing.T, s collect.Server) {
 
 // bench sweep --buffers 128,2048 --runs 2 writes a table that fbdiag
 // throughput analyses as a sweep of two settings run twice, each run with
-// the buffers asked, in the order round by round, and a window without
-// the warm-up (1 s of each 2 s run); the header's buffers are put back.
+// the buffers asked, in the order round by round, and the 1 s window
+// asked; the header's buffers are put back. One terminal and no warm-up
+// (the run above tests those): a sweep's four runs are time the suite's
+// other tests share the two cores with.
 func benchSweepLive(t *testing.T, s collect.Server, db string) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "buffers.csv")
 	stdout, errs, code := runCLI(t, nil, "bench", "sweep", "--server", s.Addr, "--buffers", "128,2048", "--runs", "2",
-		"--warmup", "1s", "--duration", "1s", "--format", "json", "--out", out, "--runs-dir", filepath.Join(dir, "runs"), db)
+		"--terminals", "1", "--warmup", "0s", "--duration", "1s", "--format", "json", "--out", out, "--runs-dir", filepath.Join(dir, "runs"), db)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
