@@ -79,6 +79,7 @@ func kindOf(err error) collect.Kind {
 // The gbak switches reach the server and do what gbak's do, as the
 // restored database (and, for -g, the backed-up one) shows.
 func TestLiveGbakOptions(t *testing.T) {
+	t.Parallel()
 	s := livetest.Server(t)
 	ctx := ctxT(t)
 	shop := livetest.ShopDatabase(t, s)

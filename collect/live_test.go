@@ -24,6 +24,10 @@ import (
 	"github.com/fbdiag/fbdiag/parse"
 )
 
+// The live tests run side by side (t.Parallel), each on databases of its
+// own; TestLiveBigDatabase, in a process of its own, waits for them
+// before it kills the server.
+
 // shopRecords are the rows testdata/live/shop.sql leaves in each table.
 var shopRecords = map[string]int{
 	"WAREHOUSE": 5, "CUSTOMER": 3000, "ORDERS": 9500, "ORDER_LINE": 50000, "STOCK": 5000, "DOCS": 200,
@@ -45,6 +49,7 @@ func ctxT(t *testing.T) context.Context {
 // own fbstat -d -i -r prints for the same database, after fbdiag's
 // preamble: the same tables, records and indices, line for line.
 func TestLiveStatsMatchFbstat(t *testing.T) {
+	t.Parallel()
 	s := livetest.Server(t)
 	db := livetest.ShopDatabase(t, s)
 	sw, err := collect.ParseSwitches("-a -r")
@@ -165,6 +170,7 @@ func holdTransaction(t *testing.T, ctx context.Context, s collect.Server, db str
 // open, with its start in the server's time, and RDB$STATISTICS is 0 for
 // indices created on empty tables.
 func TestLiveMonitor(t *testing.T) {
+	// (Not side by side with the others: it sets time.Local.)
 	s := livetest.Server(t)
 	db := livetest.ShopDatabase(t, s)
 	ctx := ctxT(t)
@@ -244,6 +250,7 @@ func TestLiveMonitor(t *testing.T) {
 // write mode both ways, as gfix -write async|sync, and SetPageBuffers
 // writes the header's page buffers.
 func TestLiveCreateEmptyWriteMode(t *testing.T) {
+	t.Parallel()
 	s := livetest.Server(t)
 	ctx := ctxT(t)
 	db := livetest.TempPath(t, s, "empty.fdb")
@@ -284,6 +291,7 @@ func TestLiveCreateEmptyWriteMode(t *testing.T) {
 // logs with -st tdrw columns; a second restore to the same name is refused
 // without --replace and allowed with it.
 func TestLiveBackupRestore(t *testing.T) {
+	t.Parallel()
 	s := livetest.Server(t)
 	db := livetest.ShopDatabase(t, s)
 	ctx := ctxT(t)
@@ -330,6 +338,7 @@ func TestLiveBackupRestore(t *testing.T) {
 
 // Each failure is one line that names the step and the cause, with its Kind.
 func TestLiveFailures(t *testing.T) {
+	t.Parallel()
 	s := livetest.Server(t)
 	ctx := ctxT(t)
 	sw, _ := collect.ParseSwitches("-h")
@@ -407,6 +416,7 @@ func tail(s string) string {
 // A connection that drops in the middle of the statistics stream is
 // reported as lost, not as a short but complete snapshot.
 func TestLiveConnectionLost(t *testing.T) {
+	t.Parallel()
 	s := livetest.Server(t)
 	db := livetest.ShopDatabase(t, s)
 	ctx := ctxT(t)
@@ -444,6 +454,7 @@ func TestLiveConnectionLost(t *testing.T) {
 // A restore whose connection drops fails with the step gbak had reached,
 // since the partial log is not kept.
 func TestLiveRestoreLost(t *testing.T) {
+	t.Parallel()
 	s := livetest.Server(t)
 	db := livetest.ShopDatabase(t, s)
 	ctx := ctxT(t)

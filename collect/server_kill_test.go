@@ -11,18 +11,26 @@ import (
 
 	"github.com/fbdiag/fbdiag/collect"
 	"github.com/fbdiag/fbdiag/collect/livetest"
+	"github.com/fbdiag/fbdiag/internal/testutil"
 )
 
-// This file's name sorts after the others': its test, which kills the
-// server, runs last in the package. It waits for every other live test
-// running on the server to end (livetest.HoldExclusive) and keeps the
-// next ones out until the server is back, so the package's other live
-// tests run before it, alongside the other packages' (cmd/fbdiag's).
+// Its test, which kills the server, runs in a process of its own beside
+// the package's other live tests (parallel tests, on databases of their
+// own) and the other packages' (cmd/fbdiag's). It waits for every live
+// test running on the server to end (livetest.HoldExclusive) and keeps
+// the next ones out until the server is back. (It ran last in the
+// package, after the others one by one: the package took 35 to 45 s of
+// one of go test's two package slots, most of it waiting.)
 
 // The big database (a backup takes more than a second) serves three
 // tests: a backup and a restore interrupted (Ctrl-C), and the server
 // killed in the middle of a backup and a restore.
 func TestLiveBigDatabase(t *testing.T) {
+	// In a process of its own: it waits for the package's other live
+	// tests, which run side by side, as for any other process's.
+	if !testutil.InProcessOfItsOwn(t) {
+		return
+	}
 	s := livetest.Server(t)
 	big := livetest.BigDatabase(t, s, livetest.BigRows)
 	fbk := livetest.TempPath(t, s, "big.fbk")

@@ -13,6 +13,7 @@ import (
 	"github.com/fbdiag/fbdiag/bench"
 	"github.com/fbdiag/fbdiag/collect"
 	"github.com/fbdiag/fbdiag/collect/livetest"
+	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -27,10 +28,10 @@ import (
 // is how they are measured and counted, which does not need long ones.
 //
 // It is the package's longest test (some 30 s), and mostly waits on the
-// server: it runs in a process of its own (inProcessOfItsOwn) while the
+// server: it runs in a process of its own (testutil.InProcessOfItsOwn) while the
 // package's other tests go on in this one.
 func TestLiveBench(t *testing.T) {
-	if !inProcessOfItsOwn(t) {
+	if !testutil.InProcessOfItsOwn(t) {
 		return
 	}
 	s := livetest.Server(t)
