@@ -35,11 +35,11 @@ func connectionFlags() []cli.Flag {
 		&cli.StringFlag{
 			Name:  "wire-crypt",
 			Value: string(collect.WireCryptEnabled),
-			Usage: "wire encryption: required, enabled or disabled",
+			Usage: "encryption: required, enabled or disabled",
 		},
 		&cli.StringFlag{
 			Name:        "auth",
-			Usage:       "login plugins to offer, in order",
+			Usage:       "login plugins, in order",
 			DefaultText: strings.Join(collect.AuthPlugins, ","),
 		},
 	}

@@ -8,10 +8,12 @@ import (
 )
 
 // Every --help fits a 100-column terminal: gstat's usage line was 130
-// columns and gstat trend's description had a 128-column line.
+// columns, gstat trend's description had a 128-column line and bench
+// sweep's a 121-column one.
 func TestHelpFits100(t *testing.T) {
 	for _, cmd := range [][]string{{}, {"gstat"}, {"gstat", "diff"}, {"gstat", "trend"}, {"rules"},
-		{"gbak"}, {"gbak", "compare"}, {"throughput"}, {"report"}, {"detect"}} {
+		{"gbak"}, {"gbak", "compare"}, {"throughput"}, {"report"}, {"detect"}, {"collect"}, {"backup"},
+		{"restore"}, {"bench"}, {"bench", "init"}, {"bench", "run"}, {"bench", "sweep"}} {
 		out, errs, code := runCLI(t, nil, append(cmd, "--help")...)
 		if code != 0 || errs != "" || !strings.Contains(out, "USAGE:") {
 			t.Errorf("%v --help: exit %d, stderr %q", cmd, code, errs)
@@ -19,6 +21,11 @@ func TestHelpFits100(t *testing.T) {
 		for i, l := range strings.Split(out, "\n") {
 			if n := len([]rune(l)); n > 100 {
 				t.Errorf("%v --help line %d is %d columns: %q", cmd, i+1, n, l)
+			}
+			// A flag says its default once: bench's --seed said "(default:
+			// random) (default: 0)".
+			if strings.Count(l, "(default: ") > 1 {
+				t.Errorf("%v --help line %d: %q", cmd, i+1, l)
 			}
 		}
 	}
