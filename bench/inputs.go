@@ -53,8 +53,8 @@ func nuRand(r *rand.Rand, a, x, y, c int) int {
 
 var syllables = []string{"BAR", "OUGHT", "ABLE", "PRI", "PRES", "ESE", "ANTI", "CALLY", "ATION", "EING"}
 
-// lastName is C_LAST for a number 0..999 (clause 4.3.2.3), as BENCH_LAST
-// writes it.
+// lastName is C_LAST for a number 0..999 (clause 4.3.2.3), as the loader
+// writes it (load.sql's LAST).
 func lastName(n int) string {
 	return syllables[n/100] + syllables[n/10%10] + syllables[n%10]
 }

@@ -90,8 +90,12 @@ func expandLoaderExpr(m string) string {
 	slice := func(pool string, size int, hi, length string) string {
 		return "SUBSTRING(:" + pool + " FROM 1 + CAST(FLOOR(RAND() * (" + strconv.Itoa(size) + " - " + hi + ")) AS INTEGER) FOR " + length + ")"
 	}
-	syllables := func(n string) string {
-		return "DECODE(" + n + ", 0, 'BAR', 1, 'OUGHT', 2, 'ABLE', 3, 'PRI', 4, 'PRES', 5, 'ESE', 6, 'ANTI', 7, 'CALLY', 8, 'ATION', 'EING')"
+	syllable := func(n string) string { // (lastName's syllables)
+		d := "DECODE(" + n
+		for i, s := range syllables[:len(syllables)-1] {
+			d += ", " + strconv.Itoa(i) + ", '" + s + "'"
+		}
+		return d + ", '" + syllables[len(syllables)-1] + "')"
 	}
 	switch {
 	case f[0] == "RND" && len(f) == 3:
@@ -109,7 +113,7 @@ func expandLoaderExpr(m string) string {
 		return "(MOD(BIN_OR(" + rnd("0", a) + ", " + rnd(x, y) + ") + " + c + ", " + y + " - " + x + " + 1) + " + x + ")"
 	case f[0] == "LAST" && len(f) == 2:
 		n := f[1]
-		return syllables(n+" / 100") + " || " + syllables("MOD("+n+" / 10, 10)") + " || " + syllables("MOD("+n+", 10)")
+		return syllable(n+" / 100") + " || " + syllable("MOD("+n+" / 10, 10)") + " || " + syllable("MOD("+n+", 10)")
 	case f[0] == "DATA" && len(f) == 1:
 		return "XDATA = " + slice("POOL", alnumPool, "50", rnd("26", "50")) + `;
     IF (RAND() < 0.1) THEN
