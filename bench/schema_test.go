@@ -7,7 +7,7 @@ import (
 )
 
 // The loader's procedures call no PSQL function (a call cost some 4 µs,
-// three quarters of a load): every expression of load.sql is written
+// two thirds of a load): every expression of load.sql is written
 // out, as the SQL its header describes.
 func TestLoaderScript(t *testing.T) {
 	s := loaderScript()

@@ -10,7 +10,7 @@
 -- The expressions in double braces below are written out by fbdiag before
 -- it sends the script (schema.go, expandLoaderExpr): a call of a PSQL
 -- function costs some 4 microseconds on Firebird 3, and the eighty calls a
--- customer took (its stock, lines and strings) were three quarters of a
+-- customer took (its stock, lines and strings) were two thirds of a
 -- load's time.
 --   RND lo hi        an integer from lo to hi
 --   STR lo hi        lo to hi characters of POOL
