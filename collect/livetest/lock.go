@@ -3,6 +3,7 @@ package livetest
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -37,14 +38,21 @@ const LockWait = 5 * time.Minute
 // as long as that ran.)
 var politeWait = 2 * time.Minute
 
-// The process's own state: tests of one package run one at a time, and
-// one test may call Server several times.
+// The process's own state: one test may call Server several times, and a
+// package's tests may run side by side (collect's do).
 var lk struct {
 	sync.Mutex
 	shared    *os.File // the lock file, held shared, while sharedN > 0
 	sharedN   int
-	exclusive *os.File // the lock file, held exclusively
-	gate      *os.File // the gate, held exclusively with it
+	holders   map[string]int // sharedN by top-level test
+	exclusive *os.File       // the lock file, held exclusively
+	gate      *os.File       // the gate, held exclusively with it
+}
+
+// topTest is the name of t's top-level test.
+func topTest(t testing.TB) string {
+	name, _, _ := strings.Cut(t.Name(), "/")
+	return name
 }
 
 // lockDir is where the lock files are; tests of the lock move it.
@@ -62,10 +70,18 @@ func holdShared(t testing.TB) {
 		lk.shared = acquireShared(t)
 	}
 	lk.sharedN++
+	if lk.holders == nil {
+		lk.holders = map[string]int{}
+	}
+	top := topTest(t)
+	lk.holders[top]++
 	t.Cleanup(func() {
 		lk.Lock()
 		defer lk.Unlock()
 		lk.sharedN--
+		if lk.holders[top]--; lk.holders[top] == 0 {
+			delete(lk.holders, top)
+		}
 		if lk.sharedN == 0 && lk.shared != nil {
 			releaseFile(lk.shared)
 			lk.shared = nil
@@ -94,6 +110,13 @@ func HoldExclusive(t testing.TB) (release func()) {
 	defer lk.Unlock()
 	if lk.exclusive != nil {
 		t.Fatal("HoldExclusive twice")
+	}
+	// Another test of this process using the server would go on while it
+	// is killed: the process's hold is one.
+	for name := range lk.holders {
+		if name != topTest(t) {
+			t.Fatalf("HoldExclusive while %s, in this process, uses the server: run the test in a process of its own (testutil.InProcessOfItsOwn)", name)
+		}
 	}
 	// This process's own shared lock would keep the exclusive one out.
 	if lk.shared != nil {

@@ -3,8 +3,10 @@
 package livetest
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -82,6 +84,69 @@ func TestHoldExclusive(t *testing.T) {
 	}
 }
 
+// HoldExclusive refuses while another test of this process uses the
+// server (tests side by side, t.Parallel): killing the server would hit
+// it, since the process holds the lock once for all its tests. Its own
+// test's holds (the test and its subtests) are no obstacle.
+func TestHoldExclusiveRefusesSiblings(t *testing.T) {
+	saved := lockDir
+	lockDir = t.TempDir()
+	t.Cleanup(func() { lockDir = saved })
+	other := &fatalTB{TB: t, name: "TestOther"}
+	holdShared(other)
+	parent := &fatalTB{TB: t, name: "TestKiller"}
+	holdShared(parent)
+	t.Cleanup(parent.cleanup)
+	killer := &fatalTB{TB: t, name: "TestKiller/server killed"}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		HoldExclusive(killer)
+	}()
+	<-done
+	if want := "HoldExclusive while TestOther, in this process, uses the server: run the test in a process of its own (testutil.InProcessOfItsOwn)"; killer.fatal != want {
+		t.Errorf("fatal %q, want %q", killer.fatal, want)
+	}
+	if holdsExclusive() {
+		t.Error("exclusive with a sibling sharing")
+	}
+	other.cleanup() // TestOther ends: TestKiller's own hold is no obstacle
+	mine := &fatalTB{TB: t, name: "TestKiller/server killed"}
+	HoldExclusive(mine)
+	if mine.fatal != "" || !holdsExclusive() {
+		t.Errorf("fatal %q, exclusive %v", mine.fatal, holdsExclusive())
+	}
+	mine.cleanup() // (the release)
+	if holdsExclusive() {
+		t.Error("still exclusive")
+	}
+}
+
+// fatalTB is t under another name, whose Fatalf ends the goroutine and
+// keeps the message, and whose cleanups run when cleanup is called.
+type fatalTB struct {
+	testing.TB
+	name     string
+	fatal    string
+	cleanups []func()
+}
+
+func (f *fatalTB) Name() string      { return f.name }
+func (f *fatalTB) Helper()           {}
+func (f *fatalTB) Cleanup(fn func()) { f.cleanups = append(f.cleanups, fn) }
+func (f *fatalTB) Fatal(args ...any) { f.fatal = fmt.Sprint(args...); runtime.Goexit() }
+func (f *fatalTB) Fatalf(format string, args ...any) {
+	f.fatal = fmt.Sprintf(format, args...)
+	runtime.Goexit()
+}
+
+func (f *fatalTB) cleanup() {
+	for i := len(f.cleanups) - 1; i >= 0; i-- {
+		f.cleanups[i]()
+	}
+	f.cleanups = nil
+}
+
 // While another process's test holds the lock shared, HoldExclusive waits
 // with the gate open for politeWait (new tests still start), then closes
 // the gate and takes the lock when that test lets go.
@@ -142,7 +207,9 @@ func TestLetExclusiveIn(t *testing.T) {
 		t.Fatal("want file")
 	}
 	released := make(chan time.Time, 1)
+	done := make(chan struct{}) // (the waiter's last use of its descriptor, for the race detector: flock is no sync it sees)
 	go func() { // HoldExclusive's polite wait, then a server kill
+		defer close(done)
 		for {
 			if ok, _ := tryLock(waiter, true); ok {
 				break
@@ -165,6 +232,7 @@ func TestLetExclusiveIn(t *testing.T) {
 	default:
 		t.Fatalf("resumed after %v without the waiter getting in", back.Sub(start))
 	}
+	<-done
 	if ok, _ := tryLock(waiter, true); ok {
 		t.Fatal("not sharing the server again after the waiter")
 	}
