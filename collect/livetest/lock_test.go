@@ -207,7 +207,9 @@ func TestLetExclusiveIn(t *testing.T) {
 		t.Fatal("want file")
 	}
 	released := make(chan time.Time, 1)
-	done := make(chan struct{}) // (the waiter's last use of its descriptor, for the race detector: flock is no sync it sees)
+	// done: the waiter's last use of its descriptor is over (flock is no
+	// synchronisation the race detector sees).
+	done := make(chan struct{})
 	go func() { // HoldExclusive's polite wait, then a server kill
 		defer close(done)
 		for {
