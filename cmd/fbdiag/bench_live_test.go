@@ -23,13 +23,14 @@ import (
 // commits the mix; bench sweep writes a table fbdiag throughput reads.
 // The database is loaded with forced writes off (--forced-writes off),
 // as a user loading a benchmark database would: on the 2-core test
-// machine the load takes 10 s instead of 45 s, and a run commits some
-// 15 times more. The windows are short (a few seconds): what is checked
-// is how they are measured and counted, which does not need long ones.
+// machine the load took 10 s instead of 45 s (3 s now that the loader
+// calls no PSQL function), and a run commits some 15 times more. The
+// windows are short (a few seconds): what is checked is how they are
+// measured and counted, which does not need long ones.
 //
-// It is the package's longest test (some 30 s), and mostly waits on the
-// server: it runs in a process of its own (testutil.InProcessOfItsOwn) while the
-// package's other tests go on in this one.
+// It is the package's longest test (some 25 s), and mostly waits on the
+// server: it runs in a process of its own (testutil.InProcessOfItsOwn)
+// while the package's other tests go on in this one.
 func TestLiveBench(t *testing.T) {
 	if !testutil.InProcessOfItsOwn(t) {
 		return
