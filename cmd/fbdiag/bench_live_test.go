@@ -408,15 +408,47 @@ func benchInitLive(t *testing.T, s collect.Server, db string) {
 	if code != exitOK || json.Unmarshal([]byte(out), &tp) != nil || tp.Mode != "load" {
 		t.Errorf("throughput of the load history: exit %d, mode %q: %s", code, tp.Mode, errs)
 	}
-	// A second init finds everything loaded: nothing to do, still consistent.
+	// A second init finds everything loaded: nothing to do. Its checks
+	// find the two customers broken meanwhile, one's balance (conditions
+	// 10 and 12, counted by one query) and another's year-to-date payment
+	// (12 alone), and fail it.
+	broken := []string{
+		"UPDATE CUSTOMER SET C_BALANCE = C_BALANCE + 1 WHERE C_W_ID = 1 AND C_D_ID = 1 AND C_ID = 1",
+		"UPDATE CUSTOMER SET C_YTD_PAYMENT = C_YTD_PAYMENT + 1 WHERE C_W_ID = 1 AND C_D_ID = 2 AND C_ID = 2",
+	}
+	execLive(t, s, db, broken...)
 	out, errs, code = runCLI(t, nil, "bench", "init", "--server", s.Addr, "--warehouses", "1", "--format", "json", db)
+	execLive(t, s, db, strings.ReplaceAll(broken[0], "+ 1", "- 1"), strings.ReplaceAll(broken[1], "+ 1", "- 1"))
 	var again bench.LoadResult
-	if code != exitOK || json.Unmarshal([]byte(out), &again) != nil {
+	if code != exitError || json.Unmarshal([]byte(out), &again) != nil || !strings.Contains(errs, "bench init: the database fails the checks above") {
 		t.Fatalf("second init: exit %d: %s", code, errs)
 	}
-	if again.Created || again.Parts != 0 || len(again.Loaded) != 0 || again.Warehouses != 1 || !again.Consistent ||
+	if again.Created || again.Parts != 0 || len(again.Loaded) != 0 || again.Warehouses != 1 || again.Consistent ||
 		len(again.Checks) != 11 || again.CountsChecked || len(again.History) != 1 {
 		t.Errorf("second init: created %v, parts %d, loaded %v, warehouses %d, consistent %v, %d checks, counts checked %v, history %d",
 			again.Created, again.Parts, again.Loaded, again.Warehouses, again.Consistent, len(again.Checks), again.CountsChecked, len(again.History))
+	}
+	for _, c := range again.Checks {
+		want := map[int]int64{10: 1, 12: 2}[c.ID]
+		if c.Violations != want || c.Passed != (want == 0) {
+			t.Errorf("second init, condition %d (%s): %d violations, passed %v; want %d", c.ID, c.Condition, c.Violations, c.Passed, want)
+		}
+	}
+}
+
+// execLive runs statements on db, each committed.
+func execLive(t *testing.T, s collect.Server, db string, stmts ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	pool, err := s.Pool(ctx, db, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	for _, st := range stmts {
+		if _, err := pool.ExecContext(ctx, st); err != nil {
+			t.Fatalf("%s: %v", st, err)
+		}
 	}
 }
