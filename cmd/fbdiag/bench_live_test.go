@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -276,6 +277,19 @@ func benchRunLive(t *testing.T, s collect.Server, db string) {
 // committed New-Order adds 1, a rolled back one nothing.
 func nextOrders(t *testing.T, s collect.Server, db string) int64 {
 	t.Helper()
+	var n int64
+	withLivePool(t, s, db, func(ctx context.Context, pool *sql.DB) {
+		if err := pool.QueryRowContext(ctx, "SELECT SUM(D_NEXT_O_ID) FROM DISTRICT").Scan(&n); err != nil {
+			t.Fatal(err)
+		}
+	})
+	return n
+}
+
+// withLivePool calls f with a connection to db, closed when f returns,
+// and a context of a minute.
+func withLivePool(t *testing.T, s collect.Server, db string, f func(context.Context, *sql.DB)) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	pool, err := s.Pool(ctx, db, 1)
@@ -283,11 +297,7 @@ func nextOrders(t *testing.T, s collect.Server, db string) int64 {
 		t.Fatal(err)
 	}
 	defer pool.Close()
-	var n int64
-	if err := pool.QueryRowContext(ctx, "SELECT SUM(D_NEXT_O_ID) FROM DISTRICT").Scan(&n); err != nil {
-		t.Fatal(err)
-	}
-	return n
+	f(ctx, pool)
 }
 
 // A run cancelled in its window (Ctrl-C) returns what it measured,
@@ -439,16 +449,11 @@ func benchInitLive(t *testing.T, s collect.Server, db string) {
 // execLive runs statements on db, each committed.
 func execLive(t *testing.T, s collect.Server, db string, stmts ...string) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	pool, err := s.Pool(ctx, db, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer pool.Close()
-	for _, st := range stmts {
-		if _, err := pool.ExecContext(ctx, st); err != nil {
-			t.Fatalf("%s: %v", st, err)
+	withLivePool(t, s, db, func(ctx context.Context, pool *sql.DB) {
+		for _, st := range stmts {
+			if _, err := pool.ExecContext(ctx, st); err != nil {
+				t.Fatalf("%s: %v", st, err)
+			}
 		}
-	}
+	})
 }
