@@ -289,36 +289,43 @@ func pairOf[T any](before, after *T, f func(*T) *int64) Pair {
 	return p
 }
 
-func (d *SnapshotDiff) tables(b, a *diffSide) {
-	old := make(map[objectKey]*diffTable, b.tables.len())
-	for i := range b.tables.len() {
-		bt := b.tables.at(i)
-		old[bt.key()] = bt
+// matched pairs the records of two runs by key: each of the later run
+// with its match in the earlier (nil when none), then those of the
+// earlier no later one matched, with nil.
+func matched[T any](b, a *pile[T], key func(*T) objectKey) [][2]*T {
+	old := make(map[objectKey]*T, b.len())
+	for i := range b.len() {
+		r := b.at(i)
+		old[key(r)] = r
 	}
-	// The pairs are matched, put in name order, then made: sorting the
-	// made diffs moved 200-byte records a hundred thousand times.
-	type match struct{ bt, at *diffTable }
-	seen := make(map[objectKey]bool, a.tables.len())
-	pairs := make([]match, 0, a.tables.len())
-	for i := range a.tables.len() {
-		at := a.tables.at(i)
-		k := at.key()
+	seen := make(map[objectKey]bool, a.len())
+	pairs := make([][2]*T, 0, a.len())
+	for i := range a.len() {
+		r := a.at(i)
+		k := key(r)
 		seen[k] = true
-		pairs = append(pairs, match{old[k], at})
+		pairs = append(pairs, [2]*T{old[k], r})
 	}
-	for i := range b.tables.len() {
-		if bt := b.tables.at(i); !seen[bt.key()] {
-			pairs = append(pairs, match{bt, nil})
+	for i := range b.len() {
+		if r := b.at(i); !seen[key(r)] {
+			pairs = append(pairs, [2]*T{r, nil})
 		}
 	}
-	shown := func(m match) *diffTable { return cmp.Or(m.bt, m.at) }
-	slices.SortStableFunc(pairs, func(x, y match) int {
+	return pairs
+}
+
+func (d *SnapshotDiff) tables(b, a *diffSide) {
+	// The pairs are matched, put in name order, then made: sorting the
+	// made diffs moved 200-byte records a hundred thousand times.
+	pairs := matched(&b.tables, &a.tables, (*diffTable).key)
+	shown := func(m [2]*diffTable) *diffTable { return cmp.Or(m[0], m[1]) }
+	slices.SortStableFunc(pairs, func(x, y [2]*diffTable) int {
 		tx, ty := shown(x), shown(y)
 		return cmp.Or(units.Compare(tx.schema, ty.schema), units.Compare(tx.name, ty.name))
 	})
 	d.Tables = make([]TableDiff, 0, len(pairs))
 	for _, m := range pairs {
-		bt, at := m.bt, m.at
+		bt, at := m[0], m[1]
 		t := shown(m)
 		td := TableDiff{Schema: t.schema, Name: t.name}
 		pair := func(bit uint8, f func(*diffTable) *int64) Pair {
@@ -367,36 +374,17 @@ func (d *SnapshotDiff) tables(b, a *diffSide) {
 func (d *SnapshotDiff) indices(b, a *diffSide) {
 	// Index names are unique per schema; the table schema stands for the
 	// index schema, which gstat does not print separately.
-	old := make(map[objectKey]*diffIndex, b.indices.len())
-	for i := range b.indices.len() {
-		r := b.indices.at(i)
-		old[r.key()] = r
-	}
-	type match struct{ bix, aix *diffIndex }
-	seen := make(map[objectKey]bool, a.indices.len())
-	pairs := make([]match, 0, a.indices.len())
-	for i := range a.indices.len() {
-		ar := a.indices.at(i)
-		k := ar.key()
-		seen[k] = true
-		pairs = append(pairs, match{old[k], ar})
-	}
-	for i := range b.indices.len() {
-		br := b.indices.at(i)
-		if !seen[br.key()] {
-			pairs = append(pairs, match{br, nil})
-		}
-	}
+	pairs := matched(&b.indices, &a.indices, (*diffIndex).key)
 	// The table shown is the later snapshot's (an index moved to another
 	// table), the names those of the earlier.
-	table := func(m match) string { return cmp.Or(m.aix, m.bix).table }
-	slices.SortStableFunc(pairs, func(x, y match) int {
-		rx, ry := cmp.Or(x.bix, x.aix), cmp.Or(y.bix, y.aix)
+	table := func(m [2]*diffIndex) string { return cmp.Or(m[1], m[0]).table }
+	slices.SortStableFunc(pairs, func(x, y [2]*diffIndex) int {
+		rx, ry := cmp.Or(x[0], x[1]), cmp.Or(y[0], y[1])
 		return cmp.Or(units.Compare(rx.tableSchema, ry.tableSchema), units.Compare(table(x), table(y)), units.Compare(rx.name, ry.name))
 	})
 	d.Indices = make([]IndexDiff, 0, len(pairs))
 	for _, m := range pairs {
-		bix, aix := m.bix, m.aix
+		bix, aix := m[0], m[1]
 		r := cmp.Or(bix, aix)
 		id := IndexDiff{TableSchema: r.tableSchema, Table: table(m), Name: r.name}
 		pair := func(bit uint8, f func(*diffIndex) *int64) Pair {

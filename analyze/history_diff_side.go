@@ -279,15 +279,7 @@ func (ds *DiffSamples) Stream(opt SnapshotOptions, run func(s *HistorySnapshot, 
 			if ds.printed == nil {
 				ds.printed = map[string]bool{}
 			}
-			if t != nil {
-				addFields(ds.printed, "table.", t)
-				for _, x := range t.Indices {
-					addFields(ds.printed, "index.", x)
-				}
-			}
-			if ix != nil {
-				addFields(ds.printed, "index.", ix)
-			}
+			addBlockFields(ds.printed, t, ix)
 		},
 		Table: func(_ *GstatAnalysis, t *TableStats) error {
 			ds.side().addTable(t, ds.intern)

@@ -64,12 +64,26 @@ func printedFields(rep *parse.GstatReport) map[string]bool {
 		addFields(out, "header.", rep.Header)
 	}
 	for _, t := range rep.Tables {
-		addFields(out, "table.", t)
+		addBlockFields(out, t, nil)
 	}
-	for _, ix := range rep.Indices {
-		addFields(out, "index.", ix)
+	for _, ix := range rep.UnattachedIndices {
+		addBlockFields(out, nil, ix)
 	}
 	return out
+}
+
+// addBlockFields adds the fields a table block prints, its indices' too,
+// or those of an index block that follows no table.
+func addBlockFields(out map[string]bool, t *parse.GstatTable, ix *parse.GstatIndex) {
+	if t != nil {
+		addFields(out, "table.", t)
+		for _, x := range t.Indices {
+			addFields(out, "index.", x)
+		}
+	}
+	if ix != nil {
+		addFields(out, "index.", ix)
+	}
 }
 
 // addFields adds the json names of the fields v (a pointer to a parse

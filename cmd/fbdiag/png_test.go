@@ -322,16 +322,8 @@ func TestGstatPNGBig(t *testing.T) {
 	a = nil
 	for _, format := range []string{"text", "json"} {
 		dir := filepath.Join(t.TempDir(), format)
-		peak := filepath.Join(t.TempDir(), "peak")
-		cmd := fbdiagCommand(t, "gstat", "--format", format, "--png", dir, "--width", "640", "--height", "360", "--dpi", "96", path)
-		cmd.Env = append(cmd.Env, peakRSSEnv+"="+peak)
-		var stderr strings.Builder
-		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil {
-			t.Fatalf("%s: %v: %s", format, err, stderr.String())
-		}
+		_, rss := runPeak(t, "gstat", "--format", format, "--png", dir, "--width", "640", "--height", "360", "--dpi", "96", path)
 		checkCharts(t, dir, charts)
-		rss := readPeakKB(t, peak)
 		t.Logf("%s: peak %d MB", format, rss>>10)
 		if rss > 80<<10 {
 			t.Errorf("%s --png: peak RSS %d MB, want at most 80", format, rss>>10)
