@@ -3,7 +3,6 @@ package analyze
 import (
 	"cmp"
 	"slices"
-	"strings"
 
 	"github.com/fbdiag/fbdiag/internal/extsort"
 	"github.com/fbdiag/fbdiag/parse"
@@ -266,7 +265,7 @@ func (x *diffIndex) get(bit uint8, p *int64) *int64 { return ifHas(x.has&bit != 
 type DiffSamples struct {
 	cur     *diffSide
 	printed map[string]bool
-	names   map[string]string
+	names   interned
 }
 
 // Stream is the GstatStream that fills ds; run gets each run's snapshot,
@@ -308,23 +307,8 @@ func (ds *DiffSamples) side() *diffSide {
 	return ds.cur
 }
 
-// intern is s held once for all the runs ds reads: a stream's names may
-// share the block of text they were parsed from, which a side would
-// keep whole.
-func (ds *DiffSamples) intern(s string) string {
-	if s == "" {
-		return s
-	}
-	if c, ok := ds.names[s]; ok {
-		return c
-	}
-	if ds.names == nil {
-		ds.names = map[string]string{}
-	}
-	c := strings.Clone(s)
-	ds.names[c] = c
-	return c
-}
+// intern is s held once for all the runs ds reads.
+func (ds *DiffSamples) intern(s string) string { return ds.names.of(s) }
 
 // growthSamples are the side's tables as a trend reads them.
 func (d *diffSide) growthSamples() []growthSample {

@@ -27,8 +27,29 @@ type TrendSamples struct {
 	// names holds one copy of each name and size source for every
 	// snapshot, not one a snapshot, and no sample holds on to the block
 	// of text its run's names were parsed into.
-	names map[string]string
+	names interned
 	asIs  bool // (growthSamples of a whole snapshot: its names stay its own)
+}
+
+// interned holds one copy of each string it is given: the names of a
+// stream's blocks share the block of text they were parsed from, which
+// a sample or a diff's side would keep whole.
+type interned map[string]string
+
+// of is s's copy.
+func (m *interned) of(s string) string {
+	if s == "" {
+		return s
+	}
+	if c, ok := (*m)[s]; ok {
+		return c
+	}
+	if *m == nil {
+		*m = interned{}
+	}
+	c := strings.Clone(s)
+	(*m)[c] = c
+	return c
 }
 
 // growthSample is one table of one snapshot as a trend plots it; has
@@ -86,18 +107,10 @@ func (ts *TrendSamples) sampleOf(t *TableStats) growthSample {
 }
 
 func (ts *TrendSamples) intern(s string) string {
-	if s == "" || ts.asIs {
+	if ts.asIs {
 		return s
 	}
-	if c, ok := ts.names[s]; ok {
-		return c
-	}
-	if ts.names == nil {
-		ts.names = map[string]string{}
-	}
-	c := strings.Clone(s)
-	ts.names[c] = c
-	return c
+	return ts.names.of(s)
 }
 
 // growthSamples are the snapshot's tables as a trend reads them: its
