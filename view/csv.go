@@ -288,10 +288,18 @@ func csvNeedsQuotes(field string) bool {
 	if field == `\.` {
 		return true
 	}
-	for i := 0; i < len(field); i++ {
-		if c := field[i]; c == '\n' || c == '\r' || c == '"' || c == ',' {
-			return true
+	if len(field) < 32 {
+		for i := 0; i < len(field); i++ {
+			if c := field[i]; c == '\n' || c == '\r' || c == '"' || c == ',' {
+				return true
+			}
 		}
+	} else if strings.IndexByte(field, ',') >= 0 || strings.IndexByte(field, '"') >= 0 ||
+		strings.IndexByte(field, '\n') >= 0 || strings.IndexByte(field, '\r') >= 0 {
+		// (A long field, a reason or an advice, is scanned faster once a
+		// byte: the warnings table of a big run holds a hundred megabytes
+		// of them, most with a comma.)
+		return true
 	}
 	r, _ := utf8.DecodeRuneInString(field)
 	return unicode.IsSpace(r)

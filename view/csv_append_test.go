@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 )
@@ -32,6 +33,15 @@ func TestAppendCSVField(t *testing.T) {
 		}
 	}
 	eachShortString(check, []string{"a", "RDB$PAGES", ",", `"`, "\r", "\n", " ", "\t", "\u00a0", "\u2003", `\.`, `\`, ".", "é", "\xff", "'"}, 5, 13)
+	// Long fields, scanned eight bytes at a time: each byte that needs
+	// quotes (and its neighbours in value) at every place of up to 40.
+	for _, c := range []string{",", `"`, "\r", "\n", "+", "-", "!", "#", "\x0b", "\x0c", "\x0e", "\x2b", "\x2d", "\xac", "\x8a"} {
+		for n := range 40 {
+			for at := range n + 1 {
+				check(strings.Repeat("a", at) + c + strings.Repeat("b", n-at))
+			}
+		}
+	}
 }
 
 // eachShortString calls check on "", on every string of one and two
