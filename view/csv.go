@@ -238,24 +238,28 @@ func appendCSVRow(b []byte, cols []Column, r []Cell) []byte {
 		if j > 0 {
 			b = append(b, ',')
 		}
-		if j >= len(r) {
-			continue
-		}
-		c := &r[j]
-		switch {
-		case c.Null:
-		case c.Kind == TextKind:
-			b = appendCSVField(b, csvText(c.Text))
-		case c.Kind == CountKind, c.Kind == BytesKind:
-			b = strconv.AppendInt(b, c.Int, 10)
-		case c.Kind == TimeKind:
-			b = appendCSVField(b, c.Machine())
-		case bad(c.Num):
-		default:
-			b = appendPlain(b, c.Num)
+		if j < len(r) {
+			b = appendCSVCell(b, &r[j])
 		}
 	}
 	return append(b, '\n')
+}
+
+// appendCSVCell appends one field of appendCSVRow.
+func appendCSVCell(b []byte, c *Cell) []byte {
+	switch {
+	case c.Null:
+	case c.Kind == TextKind:
+		b = appendCSVField(b, csvText(c.Text))
+	case c.Kind == CountKind, c.Kind == BytesKind:
+		b = strconv.AppendInt(b, c.Int, 10)
+	case c.Kind == TimeKind:
+		b = appendCSVField(b, c.Machine())
+	case bad(c.Num):
+	default:
+		b = appendPlain(b, c.Num)
+	}
+	return b
 }
 
 // appendCSVField appends a field as encoding/csv's Writer writes it with

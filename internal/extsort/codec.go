@@ -108,6 +108,16 @@ func (f *Fields) Ref() string {
 	return unsafe.String(&b[0], len(b))
 }
 
+// Rest reads the bytes left as a string without copying them (Ref).
+func (f *Fields) Rest() string {
+	if f.err != nil || len(f.b) == 0 {
+		return ""
+	}
+	s := unsafe.String(&f.b[0], len(f.b))
+	f.b = f.b[len(f.b):]
+	return s
+}
+
 // Bytes reads a string of AppendString as the record's bytes, valid
 // while the record is.
 func (f *Fields) Bytes() []byte {
