@@ -3,6 +3,7 @@ package view
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -150,4 +151,59 @@ func TestWarningCodec(t *testing.T) {
 			t.Errorf("%s: %d warnings spooled in %.2f of their rows' bytes, want %d in %.2f at most", in.name, len(rows), share, in.n, in.maxShare)
 		}
 	}
+}
+
+// FuzzWarningCodec spools warnings of one rule, whose texts the fuzzer
+// makes (quotes, commas, newlines, bytes that are not UTF-8, texts that
+// are each other's prefix or suffix), through the warnings table's
+// sorter with room for one row, and wants them back in order as the rows
+// appendCSVRow makes.
+func FuzzWarningCodec(f *testing.F) {
+	f.Add("index-deep", "CUSTOMER_LAST", "depth 5, 4 levels", "rebuild it", "[U] fbdiag default", "depth 4, 3 levels", "", 1.5, 2.5)
+	f.Add("r", "o", `a "quoted", text`, "x\ny", "s,", `a "quoted", text!`, "x\ny\r", 0.0, -1.0)
+	f.Add("r", "\xff", "aaaa", "aa", "", "aaaaaa", "aaa", 3.0, 3.0)
+	f.Fuzz(func(t *testing.T, rule, object, m1, a1, source, m2, a2 string, v1, v2 float64) {
+		ws := []analyze.Warning{
+			{Rule: rule, Severity: analyze.Warn, Kind: "index", Object: object, Table: "T", Value: v1, Threshold: v2,
+				Unit: "levels", Reason: m1, Advice: a1, Source: source, Magnitude: v1},
+			{Rule: rule, Severity: analyze.Warn, Kind: "index", Object: object + "2", Table: "T", Value: v2, Threshold: v1,
+				Unit: "levels", Reason: m2, Advice: a2, Source: source, Magnitude: v2},
+			{Rule: rule, Severity: analyze.Critical, Kind: "table", Object: m2, Value: v1, Threshold: v1,
+				Unit: "", Reason: a2 + m1, Advice: m2 + a1, Source: source + m1, Magnitude: v2},
+		}
+		r := &gstatCSVRun{texts: new(extsort.TextRefs)}
+		r.rows = extsort.New(compareWarningRows, warningCodec(r.texts), 1).SortWith(func(rows []csvRow) { slices.SortFunc(rows, compareWarningRows) })
+		defer r.rows.Close()
+		want := map[int64]string{}
+		for i, w := range ws {
+			if err := (*warningRows)(r).Put(i, w); err != nil {
+				t.Fatal(err)
+			}
+			want[int64(i)] = string(appendCSVRow(nil, findingsColumns, findingCells(GstatFinding(w))))
+		}
+		var last *csvRow
+		var buf []byte
+		err := r.rows.Each(func(x csvRow) error {
+			if !x.packed {
+				return fmt.Errorf("warning %d not spooled", x.id)
+			}
+			var err error
+			if buf, err = unpackWarningRow(buf[:0], x.line, r.texts.Refs()); err != nil {
+				return err
+			}
+			if string(buf) != want[x.id] {
+				return fmt.Errorf("warning %d read back as %q, want %q", x.id, buf, want[x.id])
+			}
+			if last != nil && compareWarningRows(*last, x) >= 0 {
+				return fmt.Errorf("warning %d after %d", x.id, last.id)
+			}
+			delete(want, x.id)
+			x.s = [3]string{strings.Clone(x.s[0]), strings.Clone(x.s[1]), strings.Clone(x.s[2])}
+			last = &x
+			return nil
+		})
+		if err != nil || len(want) > 0 {
+			t.Fatalf("%v; not read back: %v", err, want)
+		}
+	})
 }
