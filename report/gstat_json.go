@@ -7,7 +7,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"sync/atomic"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
@@ -183,7 +182,7 @@ func (g *GstatJSON) spooledWarnings() {
 	}()
 	g.raw(`  "warnings": [`)
 	n := 0
-	var tail *warningTail
+	var tail *extsort.Tail
 	err := g.spool.EachRaw(func(r spooled, raw []byte) error {
 		if g.gone[r.id] {
 			return nil // (replaced by a worse one)
@@ -198,14 +197,14 @@ func (g *GstatJSON) spooledWarnings() {
 		}
 		if tail == nil {
 			// The sources are all numbered: the records were written.
-			tail = g.startTail(n, newTailEncoder(g.sourceAt, g.texts.Refs(), g.guard))
+			tail = extsort.NewTail(tailBatch, g.writeSpooled(&n, newTailEncoder(g.sourceAt, g.texts.Refs(), g.guard)))
 		}
-		return tail.add(raw)
+		return tail.Add(raw)
 	})
 	if tail != nil {
-		n = tail.close()
+		tail.Close() // (its error is g.err)
 	}
-	if err != nil && g.err == nil { // (errTailFailed comes with g.err set)
+	if err != nil && g.err == nil { // (extsort.ErrTailFailed comes with g.err set)
 		g.err = fmt.Errorf("reading the spooled warnings: %w", err)
 	}
 	g.endArray(n)
@@ -220,92 +219,28 @@ func (g *GstatJSON) writeWarning(n int, w *analyze.Warning) {
 	g.item(n, g.warning)
 }
 
-// warningTail writes spooled warnings on a goroutine of its own: add
-// copies a record into the batch that fills, and a full batch goes to
-// the writer, which hands it back once written. Three batches go round:
-// one filling, up to two waiting or being written.
-type warningTail struct {
-	cur    *rawBatch
-	full   chan *rawBatch
-	free   chan *rawBatch
-	done   chan int // the writer's count of warnings written, at its end
-	failed atomic.Bool
-}
-
-// rawBatch is records end to end, each ending at its ends entry.
-type rawBatch struct {
-	b    []byte
-	ends []int
-}
-
-// tailBatch is the bytes of records a batch holds before it is written
-// (a variable for the tests).
+// tailBatch is the bytes of spooled warnings the merge hands to the
+// goroutine that writes them at once (extsort.Tail; a variable for the
+// tests).
 var tailBatch = 256 << 10
 
-func (g *GstatJSON) startTail(n int, enc *tailEncoder) *warningTail {
-	// free holds all three, so that the writer never waits to give one
-	// back, not even after the last.
-	t := &warningTail{cur: new(rawBatch), full: make(chan *rawBatch, 2),
-		free: make(chan *rawBatch, 3), done: make(chan int, 1)}
-	t.free <- new(rawBatch)
-	t.free <- new(rawBatch)
-	go func() {
-		for b := range t.full {
-			start := 0
-			for _, end := range b.ends {
-				if g.err == nil {
-					var err error
-					if g.warning, err = enc.append(g.warning[:0], b.b[start:end]); err != nil {
-						g.err = fmt.Errorf("reading the spooled warnings: %w", err)
-					} else {
-						g.item(n, g.warning)
-						n++
-					}
-				}
-				start = end
-			}
-			if g.err != nil {
-				t.failed.Store(true)
-			}
-			b.b, b.ends = b.b[:0], b.ends[:0]
-			t.free <- b
+// writeSpooled writes a spooled warning, encoded by enc, as the n-th
+// element of the warnings array, on the goroutine of the tail; its
+// error is g.err.
+func (g *GstatJSON) writeSpooled(n *int, enc *tailEncoder) func(rec []byte) error {
+	return func(rec []byte) error {
+		if g.err != nil {
+			return g.err
 		}
-		t.done <- n
-	}()
-	return t
-}
-
-// errTailFailed stops the merge once the writer failed (its error is
-// g.err).
-var errTailFailed = errors.New("writing the warnings failed")
-
-func (t *warningTail) add(raw []byte) error {
-	if t.failed.Load() {
-		return errTailFailed
+		var err error
+		if g.warning, err = enc.append(g.warning[:0], rec); err != nil {
+			g.err = fmt.Errorf("reading the spooled warnings: %w", err)
+			return g.err
+		}
+		g.item(*n, g.warning)
+		*n++
+		return g.err
 	}
-	b := t.cur
-	b.b = append(b.b, raw...)
-	b.ends = append(b.ends, len(b.b))
-	if len(b.b) >= tailBatch {
-		t.flush()
-	}
-	return nil
-}
-
-// flush hands the current batch to the writer and takes a free one.
-func (t *warningTail) flush() {
-	t.full <- t.cur
-	t.cur = <-t.free
-}
-
-// close writes the last batch, waits for the writer and returns how many
-// warnings the array holds.
-func (t *warningTail) close() int {
-	if len(t.cur.ends) > 0 {
-		t.full <- t.cur
-	}
-	close(t.full)
-	return <-t.done
 }
 
 // NewGstatJSON starts one run's document: file, report and header.

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"io"
@@ -69,6 +70,7 @@ type gstatCSVRun struct {
 	// texts are the reference texts of the warnings table's spooled rows
 	// (warningCodec).
 	texts *extsort.TextRefs
+	codec extsort.Codec[csvRow] // rows'
 }
 
 // csvRow is a row of a streamed table with what orders it: the tables
@@ -282,13 +284,13 @@ func (r *gstatCSVRun) maxHeld() int {
 // runOf is the run a belongs to, started when a is new.
 func (g *GstatCSV) runOf(a *analyze.GstatAnalysis) *gstatCSVRun {
 	if g.cur == nil || g.cur.a != a {
-		g.cur = &gstatCSVRun{a: a}
+		g.cur = &gstatCSVRun{a: a, codec: csvRowCodec}
+		cmpRows := compareTableRows
 		if g.rows == "warnings" {
 			g.cur.texts = new(extsort.TextRefs)
-			g.cur.rows = newCSVSorter(compareWarningRows, warningCodec(g.cur.texts))
-		} else {
-			g.cur.rows = newCSVSorter(compareTableRows, csvRowCodec)
+			g.cur.codec, cmpRows = warningCodec(g.cur.texts), compareWarningRows
 		}
+		g.cur.rows = newCSVSorter(cmpRows, g.cur.codec)
 		if g.rows == "indices" {
 			g.cur.names = newHashes(csvRowBudget / 8)
 			g.cur.seed = maphash.MakeSeed()
@@ -464,7 +466,7 @@ func (r *gstatCSVRun) rerankIndices() (again bool, err error) {
 	if err != nil {
 		return true, err
 	}
-	r.rows = newCSVSorter(compareTableRows, csvRowCodec)
+	r.rows = newCSVSorter(compareTableRows, r.codec)
 	return true, r.rankIndices()
 }
 
@@ -575,19 +577,52 @@ func (g *GstatCSV) write(r *gstatCSVRun, several bool) error {
 		return g.x.write(d)
 	}
 	return g.x.writeLines(d, t, func(line func(string) error) error {
-		var buf []byte
-		return r.rows.Each(func(x csvRow) error {
+		// The rows read back from the temporary file are written on a
+		// goroutine of their own while the merge reads on.
+		var tail *extsort.Tail
+		err := r.rows.EachRaw(func(x csvRow, raw []byte) error {
 			if r.gone[x.id] && g.rows == "warnings" {
 				return nil // (replaced by a worse one)
 			}
-			if !x.packed {
+			if raw == nil { // (held in memory: none was spooled)
+				if tail != nil { // (EachRaw passes bytes for all or none)
+					return errors.New("a row held in memory after spooled ones")
+				}
 				return line(x.line)
 			}
-			var err error
-			if buf, err = unpackWarningRow(buf[:0], x.line, r.texts.Refs()); err != nil {
-				return err
+			if tail == nil {
+				tail = extsort.NewTail(csvTailBatch, r.writeSpooled(line))
 			}
-			return line(unsafe.String(unsafe.SliceData(buf), len(buf)))
+			return tail.Add(raw)
 		})
+		if tail != nil {
+			if terr := tail.Close(); err == nil || errors.Is(err, extsort.ErrTailFailed) {
+				err = terr
+			}
+		}
+		return err
 	})
+}
+
+// csvTailBatch is the bytes of rows read back that the merge hands to the
+// goroutine that writes them at once (a variable for the tests).
+var csvTailBatch = 256 << 10
+
+// writeSpooled writes a row read back from the run's temporary file: its
+// line, or for a warning the line unpackWarningRow makes.
+func (r *gstatCSVRun) writeSpooled(line func(string) error) func(rec []byte) error {
+	var buf []byte
+	return func(rec []byte) error {
+		x, err := r.codec.Decode(rec)
+		if err != nil {
+			return fmt.Errorf("sorting: reading back: %w", err)
+		}
+		if !x.packed {
+			return line(x.line)
+		}
+		if buf, err = unpackWarningRow(buf[:0], x.line, r.texts.Refs()); err != nil {
+			return err
+		}
+		return line(unsafe.String(unsafe.SliceData(buf), len(buf)))
+	}
 }
