@@ -104,6 +104,13 @@ func TestGstatCSVAgrees(t *testing.T) {
 // the rows whole (csvRowCodec's): 1,759 of 6,848 for the sample's nine,
 // 1,441,512 of 6,380,106 for the big one's 8,262.
 func TestWarningCodec(t *testing.T) {
+	var texts []string
+	for _, c := range findingsColumns[firstText:] {
+		texts = append(texts, c.Key)
+	}
+	if fmt.Sprint(texts) != "[message advice source]" {
+		t.Fatalf("the findings' columns from firstText are %v, not message, advice and source", texts)
+	}
 	src, big := testutil.BigGstat(t, 7<<20)
 	th := analyze.NewThresholds()
 	for _, in := range []struct {
