@@ -1,9 +1,12 @@
 package analyze
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -273,4 +276,66 @@ func firstDifference(want, got string) string {
 	}
 	from := max(0, i-200)
 	return "want …" + want[from:min(len(want), i+200)] + "\ngot  …" + got[from:min(len(got), i+200)]
+}
+
+// A pile hands back every record it took, at the address it first had,
+// across its growing blocks (16, 32, … 2048) and the fixed ones past
+// them; a pile of one record holds a block of 16.
+func TestPile(t *testing.T) {
+	var p pile[int]
+	var addrs []*int
+	const n = pileGrown + 3*pileBlock + 5
+	for i := range n {
+		p.add(i)
+		addrs = append(addrs, p.at(i))
+	}
+	if p.len() != n {
+		t.Fatalf("%d records, want %d", p.len(), n)
+	}
+	for i := range n {
+		if r := p.at(i); r != addrs[i] || *r != i {
+			t.Fatalf("record %d: %d at %p, want %d at %p", i, *r, r, i, addrs[i])
+		}
+	}
+	var sizes []int
+	for _, b := range p.blocks {
+		sizes = append(sizes, cap(b))
+	}
+	want := "[16 32 64 128 256 512 1024 2048 4096 4096 4096 4096]"
+	if fmt.Sprint(sizes) != want {
+		t.Errorf("blocks of %v, want %s", sizes, want)
+	}
+	var one pile[diffWarning]
+	one.add(diffWarning{id: 7})
+	if len(one.blocks) != 1 || cap(one.blocks[0]) != pileFirst || one.at(0).id != 7 {
+		t.Errorf("a pile of one: blocks %d of %d", len(one.blocks), cap(one.blocks[0]))
+	}
+}
+
+// A file of 2,000 runs of one warning each (a gstat that failed to log
+// in, appended again and again), read as gstat diff reads a file of many
+// runs, allocates a few kilobytes a run: each run's side held a block of
+// 4096 warnings before (1.2 GB allocated here; 36,315 such runs took 12 s).
+func TestDiffSamplesManySmallRuns(t *testing.T) {
+	one := testutil.ReadTestdata(t, "gstat", "shop-auth-failure.txt")
+	data := bytes.Repeat(one, 2000)
+	var ds DiffSamples
+	runs, warnings := 0, 0
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	err := StreamGstat(bytes.NewReader(data), "many.txt", NewThresholds(), GstatOptions{}, ds.Stream(SnapshotOptions{},
+		func(s *HistorySnapshot, _ *parse.GstatReport) error {
+			runs++
+			warnings += len(s.diff.warnings)
+			return nil
+		}))
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perRun := (after.TotalAlloc - before.TotalAlloc) / uint64(runs)
+	t.Logf("%d runs, %d warnings, %d bytes allocated a run", runs, warnings, perRun)
+	if runs != 2000 || warnings != 2000 || perRun > 64<<10 {
+		t.Errorf("%d runs, %d warnings, %d bytes allocated a run; want 2000, 2000, 64 KiB at most", runs, warnings, perRun)
+	}
 }
