@@ -182,7 +182,7 @@ func TestGstatJSONWarningsWriteFails(t *testing.T) {
 			Object: fmt.Sprintf("T%04d", i), Magnitude: float64(i % 7), Reason: strings.Repeat("r", 200)})
 	}
 	for _, limit := range []int{0, 10 << 10, 200 << 10} {
-		out := &failAfter{n: limit}
+		out := &testutil.FailAfter{N: limit}
 		before := runtime.NumGoroutine() // (before the sorter's own)
 		a := &analyze.GstatAnalysis{File: "x", Warnings: []analyze.Warning{}}
 		g := NewGstatJSON(out, a)
@@ -192,11 +192,11 @@ func TestGstatJSONWarningsWriteFails(t *testing.T) {
 			}
 		}
 		err := g.Close(a)
-		if !errors.Is(err, errFull) {
-			t.Errorf("limit %d: Close = %v, want %v", limit, err, errFull)
+		if !errors.Is(err, testutil.ErrFull) {
+			t.Errorf("limit %d: Close = %v, want %v", limit, err, testutil.ErrFull)
 		}
-		if out.calls > out.okCalls+1 {
-			t.Errorf("limit %d: %d writes after the failed one", limit, out.calls-out.okCalls-1)
+		if out.Calls > out.OK+1 {
+			t.Errorf("limit %d: %d writes after the failed one", limit, out.Calls-out.OK-1)
 		}
 		deadline := time.Now().Add(5 * time.Second) // (the writer ends just after Close returns)
 		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
@@ -206,24 +206,6 @@ func TestGstatJSONWarningsWriteFails(t *testing.T) {
 			t.Errorf("limit %d: %d goroutines after Close, %d before", limit, n, before)
 		}
 	}
-}
-
-var errFull = errors.New("disk full")
-
-// failAfter takes n bytes, then fails every write.
-type failAfter struct {
-	n, calls, okCalls int
-}
-
-func (f *failAfter) Write(b []byte) (int, error) {
-	f.calls++
-	if len(b) > f.n {
-		f.n = 0
-		return 0, errFull
-	}
-	f.n -= len(b)
-	f.okCalls++
-	return len(b), nil
 }
 
 // spooledDoc puts ws (each its index for id) into a run's document

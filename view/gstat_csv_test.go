@@ -216,21 +216,6 @@ func FuzzWarningCodec(f *testing.F) {
 	})
 }
 
-// failAfter is a writer that fails once it has taken n bytes.
-type failAfter struct{ n int }
-
-var errFull = errors.New("disk full")
-
-func (w *failAfter) Write(p []byte) (int, error) {
-	if len(p) > w.n {
-		n := w.n
-		w.n = 0
-		return n, errFull
-	}
-	w.n -= len(p)
-	return len(p), nil
-}
-
 // A CSV table whose rows were spooled and whose writer fails half-way
 // (its rows written on extsort.Tail's goroutine) stops with the writer's
 // error, for the tables, indices and warnings tables, the writer failing
@@ -242,15 +227,15 @@ func TestGstatCSVWriterFails(t *testing.T) {
 	th := analyze.NewThresholds()
 	for _, table := range []string{"tables", "indices", "warnings"} {
 		for _, after := range []int{10, 3000, 40000} {
-			g := NewGstatCSV(&failAfter{after}, Options{Table: table}, GstatOptions{})
+			g := NewGstatCSV(&testutil.FailAfter{N: after}, Options{Table: table}, GstatOptions{})
 			err := analyze.StreamGstat(bytes.NewReader(big), "big", th, analyze.GstatOptions{}, g.Stream())
 			if err == nil {
 				err = g.Close()
 			} else {
 				g.Abort()
 			}
-			if !errors.Is(err, errFull) {
-				t.Errorf("%s, failing after %d bytes: %v, want %v", table, after, err, errFull)
+			if !errors.Is(err, testutil.ErrFull) {
+				t.Errorf("%s, failing after %d bytes: %v, want %v", table, after, err, testutil.ErrFull)
 			}
 		}
 	}
