@@ -79,9 +79,9 @@ type gstatCSVRun struct {
 // warnings by rank (of the severity) and magnitude, then rule, object
 // and table; then by id, the order they came in. line is the row as
 // the CSV has it, but for the source column (appendCSVRow); a warning's
-// cut is where its message, advice and source start in line. packed
-// says that line is a warning's row as warningCodec spooled it, read
-// back: unpackWarningRow makes the row.
+// cut is where its message, advice and source start in line. A warning
+// read back from the spool has for line its row as warningCodec packed
+// it (unpackWarningRow makes the row).
 type csvRow struct {
 	rank, key int64
 	mag       float64
@@ -89,7 +89,6 @@ type csvRow struct {
 	id        int64
 	line      string
 	cut       [3]int32
-	packed    bool
 }
 
 // csvRowBudget is the bytes of rows a run holds in memory.
@@ -156,7 +155,7 @@ func warningCodec(texts *extsort.TextRefs) extsort.Codec[csvRow] {
 			var f extsort.Fields
 			f.Reset(b)
 			r := decodeRowKeys(&f)
-			r.line, r.packed = f.Rest(), true
+			r.line = f.Rest()
 			return r, f.ErrSoFar()
 		},
 		Size: csvRowSize,
@@ -597,7 +596,7 @@ func (g *GstatCSV) write(r *gstatCSVRun, several bool) error {
 			if tail == nil {
 				tail = extsort.NewTail(csvTailBatch, r.writeSpooled(line))
 			}
-			return tail.Add(raw)
+			return tail.Add(unsafe.Slice(unsafe.StringData(x.line), len(x.line)))
 		})
 		if tail != nil {
 			if terr := tail.Close(); err == nil || errors.Is(err, extsort.ErrTailFailed) {
@@ -612,19 +611,18 @@ func (g *GstatCSV) write(r *gstatCSVRun, several bool) error {
 // goroutine that writes them at once (a variable for the tests).
 var csvTailBatch = 256 << 10
 
-// writeSpooled writes a row read back from the run's temporary file: its
-// line, or for a warning the line unpackWarningRow makes.
+// writeSpooled writes the line of a row read back from the run's
+// temporary file, a warning's as unpackWarningRow makes it of its packed
+// one.
 func (r *gstatCSVRun) writeSpooled(line func(string) error) func(rec []byte) error {
 	var buf []byte
 	return func(rec []byte) error {
-		x, err := r.codec.Decode(rec)
-		if err != nil {
-			return fmt.Errorf("sorting: reading back: %w", err)
+		s := unsafe.String(unsafe.SliceData(rec), len(rec))
+		if r.texts == nil {
+			return line(s)
 		}
-		if !x.packed {
-			return line(x.line)
-		}
-		if buf, err = unpackWarningRow(buf[:0], x.line, r.texts.Refs()); err != nil {
+		var err error
+		if buf, err = unpackWarningRow(buf[:0], s, r.texts.Refs()); err != nil {
 			return err
 		}
 		return line(unsafe.String(unsafe.SliceData(buf), len(buf)))
