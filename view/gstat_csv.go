@@ -70,7 +70,6 @@ type gstatCSVRun struct {
 	// texts are the reference texts of the warnings table's spooled rows
 	// (warningCodec).
 	texts *extsort.TextRefs
-	codec extsort.Codec[csvRow] // rows'
 }
 
 // csvRow is a row of a streamed table with what orders it: the tables
@@ -283,13 +282,13 @@ func (r *gstatCSVRun) maxHeld() int {
 // runOf is the run a belongs to, started when a is new.
 func (g *GstatCSV) runOf(a *analyze.GstatAnalysis) *gstatCSVRun {
 	if g.cur == nil || g.cur.a != a {
-		g.cur = &gstatCSVRun{a: a, codec: csvRowCodec}
-		cmpRows := compareTableRows
+		g.cur = &gstatCSVRun{a: a}
+		cmpRows, codec := compareTableRows, csvRowCodec
 		if g.rows == "warnings" {
 			g.cur.texts = new(extsort.TextRefs)
-			g.cur.codec, cmpRows = warningCodec(g.cur.texts), compareWarningRows
+			cmpRows, codec = compareWarningRows, warningCodec(g.cur.texts)
 		}
-		g.cur.rows = newCSVSorter(cmpRows, g.cur.codec)
+		g.cur.rows = newCSVSorter(cmpRows, codec)
 		if g.rows == "indices" {
 			g.cur.names = newHashes(csvRowBudget / 8)
 			g.cur.seed = maphash.MakeSeed()
@@ -469,7 +468,7 @@ func (r *gstatCSVRun) rerankIndices() (again bool, err error) {
 	if err != nil {
 		return true, err
 	}
-	r.rows = newCSVSorter(compareTableRows, r.codec)
+	r.rows = newCSVSorter(compareTableRows, csvRowCodec)
 	return true, r.rankIndices()
 }
 
