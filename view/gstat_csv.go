@@ -93,18 +93,14 @@ type csvRow struct {
 // csvRowBudget is the bytes of rows a run holds in memory.
 var csvRowBudget = 2 << 20
 
+// csvRowCodec spools a row as its keys and then its line, to the end of
+// the record.
 var csvRowCodec = extsort.Codec[csvRow]{
 	Append: func(b []byte, r csvRow) []byte {
-		return extsort.AppendString(appendRowKeys(b, &r), r.line)
+		return append(appendRowKeys(b, &r), r.line...)
 	},
-	Decode: func(b []byte) (csvRow, error) {
-		var f extsort.Fields
-		f.Reset(b)
-		r := decodeRowKeys(&f)
-		r.line = f.Ref()
-		return r, f.Err()
-	},
-	Size: csvRowSize,
+	Decode: decodeRow,
+	Size:   csvRowSize,
 }
 
 // appendRowKeys appends what orders a row: all but its line.
@@ -118,14 +114,18 @@ func appendRowKeys(b []byte, r *csvRow) []byte {
 	return extsort.AppendInt(b, r.id)
 }
 
-// decodeRowKeys reads the keys of appendRowKeys.
-func decodeRowKeys(f *extsort.Fields) csvRow {
+// decodeRow reads the keys of appendRowKeys, and for line the bytes
+// after them (of the record: valid while it is).
+func decodeRow(b []byte) (csvRow, error) {
+	var f extsort.Fields
+	f.Reset(b)
 	r := csvRow{rank: f.Int(), key: f.Int(), mag: f.Float()}
 	for i := range r.s {
 		r.s[i] = f.Ref()
 	}
 	r.id = f.Int()
-	return r
+	r.line = f.Rest()
+	return r, f.Err()
 }
 
 func csvRowSize(r csvRow) int {
@@ -150,14 +150,8 @@ func warningCodec(texts *extsort.TextRefs) extsort.Codec[csvRow] {
 			b = texts.AppendText(b, r.s[0], 'a', r.line[r.cut[1]:r.cut[2]])
 			return texts.AppendText(b, r.s[0], 's', r.line[r.cut[2]:])
 		},
-		Decode: func(b []byte) (csvRow, error) {
-			var f extsort.Fields
-			f.Reset(b)
-			r := decodeRowKeys(&f)
-			r.line = f.Rest()
-			return r, f.ErrSoFar()
-		},
-		Size: csvRowSize,
+		Decode: decodeRow, // (line: the packed row)
+		Size:   csvRowSize,
 	}
 }
 
