@@ -53,7 +53,9 @@ func (x *hashIndex) set(h uint64, v int32) {
 
 func (x *hashIndex) grow() {
 	old, oldVals := x.keys, x.vals
-	x.keys = make([]uint64, max(1024, 2*len(old)))
+	// From 16 slots: a file of many small runs starts a table a run, and
+	// 1024 (12 KB) for a run's one warning were a tenth of its text.
+	x.keys = make([]uint64, max(16, 2*len(old)))
 	x.vals = make([]int32, len(x.keys))
 	for j, h := range old {
 		if h != 0 {
