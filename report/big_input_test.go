@@ -193,3 +193,40 @@ func TestSummaryJSONStreamed(t *testing.T) {
 		}
 	}
 }
+
+// The mutation run (seed 4242) found the four encryption lines of a
+// Firebird QA expected output (gstat -e, no header: one run) repeated to
+// 8 MiB made a page of 24 MB in 1.07 s and 250 MB: the report bounded the
+// rows of throughput tables only. Every table of the page now shows at
+// most HTMLRows: 166,112 lines read, 1000 shown and the rest counted.
+func TestReportEncryptionLinesCapped(t *testing.T) {
+	block, err := os.ReadFile(filepath.Join(testutil.CorpusDir(t), "public", "gstat",
+		"Banan4iG-firebird-qa__test_encryption.expected_stdout_rdb5.expected.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(t.TempDir(), "encryption-big.txt")
+	if err := os.WriteFile(in, bytes.Repeat(block, 41528), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ins, errs := Inputs([]string{in})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	out := filepath.Join(t.TempDir(), "r")
+	if _, err := WriteDir(out, Build("big", "fbdiag test", ins), smallCharts); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(out, IndexFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rows, _ := strings.Cut(string(page), `data-table="encryption"`)
+	rows, _, _ = strings.Cut(rows, "</table>")
+	if n := strings.Count(rows, "<tr>"); n != HTMLRows+1 { // and the header
+		t.Errorf("%d rows in the page's encryption table, want %d", n, HTMLRows+1)
+	}
+	if want := "1000 of 166112 page count lines shown (fbdiag gstat --all lists them)"; !strings.Contains(string(page), want) || len(page) > 1<<20 {
+		t.Errorf("page of %d bytes without %q", len(page), want)
+	}
+}

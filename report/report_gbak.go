@@ -118,7 +118,7 @@ const GbakStepsShown = 25
 // fragment writes a view as the HTML fragment a section embeds.
 func fragment(s *Section, d *view.Doc, hint string) {
 	var b bytes.Buffer
-	if err := view.Write(&b, view.HTML, view.Options{MoreHint: hint}, d); err != nil {
+	if err := view.Write(&b, view.HTML, view.Options{MaxRows: HTMLRows, MoreHint: hint}, d); err != nil {
 		s.Err = err.Error()
 	}
 	// The view escapes every text it writes (view/html.go).

@@ -39,7 +39,7 @@ func gstatSection(a *analyze.GstatAnalysis, st *streamedRun, omit map[string]boo
 		d.Headline = kept
 	}
 	var b bytes.Buffer
-	if err := view.Write(&b, view.HTML, view.Options{MoreHint: " (fbdiag gstat --all lists them)"}, d); err != nil {
+	if err := view.Write(&b, view.HTML, view.Options{MaxRows: HTMLRows, MoreHint: " (fbdiag gstat --all lists them)"}, d); err != nil {
 		s.Err = err.Error()
 	}
 	// The view escapes every text it writes (view/html.go).

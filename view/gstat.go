@@ -509,7 +509,7 @@ func kindNote(ixs []*analyze.IndexStats) string {
 
 // gstatEncryptionTable lists the gstat -e page counts.
 func gstatEncryptionTable(a *analyze.GstatAnalysis) *Table {
-	t := &Table{Name: "encryption", Title: "Encryption (gstat -e)", Columns: []Column{
+	t := &Table{Name: "encryption", Title: "Encryption (gstat -e)", Noun: "page count lines", Columns: []Column{
 		{Key: "pages", Title: "pages"}, {Key: "total", Title: "total", Kind: CountKind},
 		{Key: "encrypted", Title: "encrypted", Kind: CountKind}, {Key: "non_crypted", Title: "non-crypted", Kind: CountKind}}}
 	for _, e := range a.Encryption {
