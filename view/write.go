@@ -1,6 +1,7 @@
 package view
 
 import (
+	"bufio"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -101,6 +102,7 @@ type Writer struct {
 	n    int
 	csv  *csvWriter
 	docs []*Doc // held for OpenMetrics, whose families span documents
+	buf  *bufio.Writer
 }
 
 // NewWriter starts a stream of documents; an unknown format is ErrFormat.
@@ -127,7 +129,7 @@ func (x *Writer) Write(d *Doc) error {
 		x.docs = append(x.docs, d)
 		return nil
 	case HTML:
-		return writeHTML(x.w, d, x.opt)
+		return writeHTML(x.buffered(), d, x.opt)
 	}
 	if x.n > 0 {
 		if _, err := fmt.Fprintln(x.w); err != nil {
@@ -135,9 +137,22 @@ func (x *Writer) Write(d *Doc) error {
 		}
 	}
 	if x.f == Markdown {
-		return writeMarkdown(x.w, d, x.opt)
+		return writeMarkdown(x.buffered(), d, x.opt)
 	}
-	return writeText(x.w, d, x.opt)
+	return writeText(x.buffered(), d, x.opt)
+}
+
+// buffered is the stream's one buffer, emptied for the next document
+// (as a new one would be): a buffer a document was 4 KiB allocated a run,
+// 140 MB for a file of 36,315 small runs. The writers' bufio.NewWriter
+// hands it back as it is.
+func (x *Writer) buffered() *bufio.Writer {
+	if x.buf == nil {
+		x.buf = bufio.NewWriter(x.w)
+	} else {
+		x.buf.Reset(x.w)
+	}
+	return x.buf
 }
 
 // Close ends the stream: OpenMetrics writes its exposition, which is
