@@ -230,3 +230,45 @@ func TestReportEncryptionLinesCapped(t *testing.T) {
 		t.Errorf("page of %d bytes without %q", len(page), want)
 	}
 }
+
+// The full mutation run found the error lines of Firebird issue 8263's
+// failed restore repeated to 4 MiB made a page of 7.5 MB: a gbak
+// section listed every finding. The page's findings are bounded as its
+// tables' rows are (HTMLRows), the rest counted by severity.
+func TestReportGbakFindingsCapped(t *testing.T) {
+	log, err := os.ReadFile(filepath.Join(testutil.CorpusDir(t), "public", "gbak",
+		"15_fb5_classic_parallel_restore_error_issue8263.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(t.TempDir(), "restore-errors.log")
+	if err := os.WriteFile(in, bytes.Repeat(log, 2000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ins, errs := Inputs([]string{in})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	r := Build("big", "fbdiag test", ins)
+	if len(r.Sections) != 1 || len(r.Sections[0].Findings) != 1 ||
+		r.Sections[0].Findings[0].Text != "restore-errors.log: restore failed: cannot commit index PK_XYZ: invalid database handle (no active connection) (and 5999 more error lines)" {
+		t.Fatalf("%d sections, findings %+v", len(r.Sections), r.Sections[0].Findings)
+	}
+	out := filepath.Join(t.TempDir(), "r")
+	if _, err := WriteDir(out, r, smallCharts); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(out, IndexFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, list, _ := strings.Cut(string(page), `<div class="view">`) // the section's fragment
+	_, list, _ = strings.Cut(list, `<ul class="findings">`)
+	list, _, _ = strings.Cut(list, "</ul>")
+	if n := strings.Count(list, "<li "); n != HTMLRows {
+		t.Errorf("%d findings in the page's gbak section, want %d", n, HTMLRows)
+	}
+	if want := "1000 of 6000 errors and warnings shown (fbdiag gbak --all lists them); not shown: 5000 critical"; !strings.Contains(string(page), want) || len(page) > 1<<20 {
+		t.Errorf("page of %d bytes without %q", len(page), want)
+	}
+}

@@ -234,19 +234,24 @@ func findingsNoun(d *Doc) string {
 }
 
 // shownFindings are the findings human formats show, and the note on
-// those left out ("" when none is).
+// those left out ("" when none is). Options.MaxRows bounds them as it
+// does a table's rows, All or not.
 func shownFindings(d *Doc, opt Options) ([]Finding, string) {
 	n := len(d.Findings)
 	omitted := 0
 	for _, c := range d.FindingsOmitted {
 		omitted += c.Count
 	}
-	if omitted == 0 && (opt.All || d.FindingsLimit <= 0 || n <= d.FindingsLimit) {
+	whole := omitted == 0 && (opt.All || d.FindingsLimit <= 0 || n <= d.FindingsLimit)
+	if whole && (opt.MaxRows <= 0 || n <= opt.MaxRows) {
 		return d.Findings, ""
 	}
-	limit := min(n, d.FindingsLimit)
-	if d.FindingsLimit <= 0 {
-		limit = n
+	limit := n
+	if !whole && d.FindingsLimit > 0 {
+		limit = min(n, d.FindingsLimit)
+	}
+	if opt.MaxRows > 0 {
+		limit = min(limit, opt.MaxRows)
 	}
 	count := map[string]int{}
 	var sevs []string

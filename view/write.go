@@ -78,9 +78,9 @@ func ParseFormat(s string) (Format, error) {
 type Options struct {
 	// All shows every row of a bounded table in text, markdown and HTML.
 	All bool
-	// MaxRows bounds the rows of every table text, markdown and HTML
-	// show, All or not (0: no bound): the report's page shows at most
-	// report.HTMLRows of a table of 100,000.
+	// MaxRows bounds the rows of every table, and the findings, text,
+	// markdown and HTML show, All or not (0: no bound): the report's page
+	// shows at most report.HTMLRows of a table of 100,000.
 	MaxRows int
 	// MoreHint follows the note on the rows left out of a bounded table
 	// ("20 of 1500 tables shown" + " (--all shows them)").
