@@ -20,6 +20,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/report"
 )
 
 // The mutation run (issue 12's acceptance): every input of the shared
@@ -28,7 +29,8 @@ import (
 // 8 MB…), given to every subcommand with --png, each run a process of
 // its own (the test binary as fbdiag, TestMain) so that its wall time
 // and peak memory are its own. A run passes when it ends with exit 0 to
-// 3, prints no panic, takes at most 10 s and at most 500 MB RSS.
+// 3, prints no panic, takes at most 10 s and at most 500 MB RSS, and a
+// report's page is at most report.MaxPageBytes.
 //
 //	FBDIAG_MUTATE=1 go test ./cmd/fbdiag -run Mutation -v -timeout 0   # a sample
 //	FBDIAG_MUTATE=full …                      # every file × mutation × command
@@ -391,6 +393,11 @@ func runMutation(t *testing.T, r mutateRun, i int, work string, variant func(mut
 	start := time.Now()
 	err = cmd.Run()
 	res.wall = time.Since(start)
+	// A report's page has a bound of its own, whatever the input.
+	var page int64
+	if st, err := os.Stat(filepath.Join(out, report.IndexFile)); err == nil {
+		page = st.Size()
+	}
 	os.RemoveAll(out) // the charts are not kept: the disk stays small
 	if cmd.ProcessState == nil {
 		res.bad = "not run: " + err.Error()
@@ -425,6 +432,9 @@ func runMutation(t *testing.T, r mutateRun, i int, work string, variant func(mut
 	}
 	if res.wall > mutateMaxWall && size < 10<<20 {
 		problems = append(problems, fmt.Sprintf("%.1f s, over %s", res.wall.Seconds(), mutateMaxWall))
+	}
+	if page > report.MaxPageBytes {
+		problems = append(problems, fmt.Sprintf("a page of %d bytes, over report.MaxPageBytes", page))
 	}
 	if res.rss > mutateMaxRSS {
 		problems = append(problems, fmt.Sprintf("%.0f MB RSS, over %d MB", float64(res.rss)/(1<<20), mutateMaxRSS>>20))
