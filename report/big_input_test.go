@@ -200,33 +200,16 @@ func TestSummaryJSONStreamed(t *testing.T) {
 // rows of throughput tables only. Every table of the page now shows at
 // most HTMLRows: 166,112 lines read, 1000 shown and the rest counted.
 func TestReportEncryptionLinesCapped(t *testing.T) {
-	block, err := os.ReadFile(filepath.Join(testutil.CorpusDir(t), "public", "gstat",
-		"Banan4iG-firebird-qa__test_encryption.expected_stdout_rdb5.expected.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := filepath.Join(t.TempDir(), "encryption-big.txt")
-	if err := os.WriteFile(in, bytes.Repeat(block, 41528), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ins, errs := Inputs([]string{in})
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	out := filepath.Join(t.TempDir(), "r")
-	if _, err := WriteDir(out, Build("big", "fbdiag test", ins), smallCharts); err != nil {
-		t.Fatal(err)
-	}
-	page, err := os.ReadFile(filepath.Join(out, IndexFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, rows, _ := strings.Cut(string(page), `data-table="encryption"`)
+	in := repeatedCorpusFile(t, "gstat", "Banan4iG-firebird-qa__test_encryption.expected_stdout_rdb5.expected.txt",
+		"encryption-big.txt", 41528)
+	_, out := writeReportOf(t, "big", []string{in})
+	page := readPage(t, out)
+	_, rows, _ := strings.Cut(page, `data-table="encryption"`)
 	rows, _, _ = strings.Cut(rows, "</table>")
 	if n := strings.Count(rows, "<tr>"); n != HTMLRows+1 { // and the header
 		t.Errorf("%d rows in the page's encryption table, want %d", n, HTMLRows+1)
 	}
-	if want := "1000 of 166112 page count lines shown (fbdiag gstat --all lists them)"; !strings.Contains(string(page), want) || len(page) > 1<<20 {
+	if want := "1000 of 166112 page count lines shown (fbdiag gstat --all lists them)"; !strings.Contains(page, want) || len(page) > 1<<20 {
 		t.Errorf("page of %d bytes without %q", len(page), want)
 	}
 }
@@ -236,39 +219,45 @@ func TestReportEncryptionLinesCapped(t *testing.T) {
 // section listed every finding. The page's findings are bounded as its
 // tables' rows are (HTMLRows), the rest counted by severity.
 func TestReportGbakFindingsCapped(t *testing.T) {
-	log, err := os.ReadFile(filepath.Join(testutil.CorpusDir(t), "public", "gbak",
-		"15_fb5_classic_parallel_restore_error_issue8263.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	in := filepath.Join(t.TempDir(), "restore-errors.log")
-	if err := os.WriteFile(in, bytes.Repeat(log, 2000), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ins, errs := Inputs([]string{in})
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	r := Build("big", "fbdiag test", ins)
+	in := repeatedCorpusFile(t, "gbak", "15_fb5_classic_parallel_restore_error_issue8263.log", "restore-errors.log", 2000)
+	r, out := writeReportOf(t, "big", []string{in})
 	if len(r.Sections) != 1 || len(r.Sections[0].Findings) != 1 ||
 		r.Sections[0].Findings[0].Text != "restore-errors.log: restore failed: cannot commit index PK_XYZ: invalid database handle (no active connection) (and 5999 more error lines)" {
 		t.Fatalf("%d sections, findings %+v", len(r.Sections), r.Sections[0].Findings)
 	}
-	out := filepath.Join(t.TempDir(), "r")
-	if _, err := WriteDir(out, r, smallCharts); err != nil {
-		t.Fatal(err)
-	}
-	page, err := os.ReadFile(filepath.Join(out, IndexFile))
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, list, _ := strings.Cut(string(page), `<div class="view">`) // the section's fragment
+	page := readPage(t, out)
+	_, list, _ := strings.Cut(page, `<div class="view">`) // the section's fragment
 	_, list, _ = strings.Cut(list, `<ul class="findings">`)
 	list, _, _ = strings.Cut(list, "</ul>")
 	if n := strings.Count(list, "<li "); n != HTMLRows {
 		t.Errorf("%d findings in the page's gbak section, want %d", n, HTMLRows)
 	}
-	if want := "1000 of 6000 errors and warnings shown (fbdiag gbak --all lists them); not shown: 5000 critical"; !strings.Contains(string(page), want) || len(page) > 1<<20 {
+	if want := "1000 of 6000 errors and warnings shown (fbdiag gbak --all lists them); not shown: 5000 critical"; !strings.Contains(page, want) || len(page) > 1<<20 {
 		t.Errorf("page of %d bytes without %q", len(page), want)
 	}
+}
+
+// repeatedCorpusFile writes the published sample public/dir/name n times
+// over into a temporary file called as, and returns its path.
+func repeatedCorpusFile(t *testing.T, dir, name, as string, n int) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(testutil.CorpusDir(t), "public", dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), as)
+	if err := os.WriteFile(p, bytes.Repeat(b, n), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// readPage is the index.html written to out.
+func readPage(t *testing.T, out string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(out, IndexFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
