@@ -28,13 +28,13 @@ func writeHTML(w io.Writer, d *Doc, opt Options) error {
 		shown, more := shownFindings(d, opt)
 		for _, f := range shown {
 			sev := esc(f.Severity)
-			s := fmt.Sprintf(`<li class="%s"><span class="sev">%s</span>%s <bdi>%s</bdi>`, sev, sev, esc(f.Rule), esc(f.Object))
+			s := fmt.Sprintf(`<li class="%s"><span class="sev">%s</span>%s <bdi>%s</bdi>`, sev, sev, esc(f.Rule), escClipped(f.Object))
 			if fig := figureText(f); fig != "" {
 				s += ": " + esc(fig)
 			}
-			s += ". " + esc(sentence(f.Message))
+			s += ". " + escClipped(sentence(f.Message))
 			if f.Advice != "" {
-				s += " Do: " + esc(f.Advice)
+				s += " Do: " + escClipped(f.Advice)
 			}
 			if f.Source != "" {
 				s += ` <span class="muted">(source: ` + esc(f.Source) + ")</span>"
@@ -89,7 +89,7 @@ func htmlTable(w io.Writer, t *Table, opt Options) {
 			case cell.Null || cell.Human() == "":
 				row.WriteString("<td></td>")
 			default:
-				fmt.Fprintf(&row, "<td><bdi>%s</bdi></td>", esc(cell.Human()))
+				fmt.Fprintf(&row, "<td><bdi>%s</bdi></td>", escClipped(cell.Human()))
 			}
 		}
 		fmt.Fprintf(w, "<tr>%s</tr>\n", row.String())
@@ -114,3 +114,13 @@ func numClass(k Kind) string {
 
 // esc escapes text for HTML after making it printable.
 func esc(s string) string { return html.EscapeString(safe(s)) }
+
+// HTMLTextWidth bounds a table cell's text, and a finding's object,
+// message and advice, in HTML: a name read from a mangled log can be a
+// megabyte (a line of 1.5 MB inside an index name made a report page of
+// 4.2 MB, the name in four tables). Firebird names are at most 63
+// characters; fbdiag's longest reason on the corpus 425.
+const HTMLTextWidth = 1000
+
+// escClipped is esc of s clipped to HTMLTextWidth columns.
+func escClipped(s string) string { return esc(clip(s, HTMLTextWidth)) }
