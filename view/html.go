@@ -12,8 +12,7 @@ import (
 // the headline as boxes, the findings as a list, each table in a
 // scrolling box. It uses the report's CSS classes (headlines, findings,
 // num, muted, scroll) and writes no script and no style.
-func writeHTML(w io.Writer, d *Doc, opt Options) error {
-	b := bufio.NewWriter(w)
+func writeHTML(b *bufio.Writer, d *Doc, opt Options) error {
 	fmt.Fprintln(b, `<div class="view">`)
 	if len(d.Headline) > 0 {
 		fmt.Fprintln(b, `<div class="headlines">`)

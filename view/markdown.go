@@ -8,8 +8,7 @@ import (
 )
 
 // writeMarkdown writes a document as GitHub-flavoured markdown.
-func writeMarkdown(w io.Writer, d *Doc, opt Options) error {
-	b := bufio.NewWriter(w)
+func writeMarkdown(b *bufio.Writer, d *Doc, opt Options) error {
 	sep := false
 	para := func() {
 		if sep {

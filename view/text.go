@@ -17,8 +17,7 @@ const LineWidth = 100
 const measureRows = 1000
 
 // writeText writes a document for a terminal.
-func writeText(w io.Writer, d *Doc, opt Options) error {
-	b := bufio.NewWriter(w)
+func writeText(b *bufio.Writer, d *Doc, opt Options) error {
 	blank := false // a blank line goes before the next block
 	if d.Title != "" {
 		lead := safe(d.Lead)
