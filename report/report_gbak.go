@@ -118,11 +118,17 @@ const GbakStepsShown = 25
 // fragment writes a view as the HTML fragment a section embeds.
 func fragment(s *Section, d *view.Doc, hint string) {
 	var b bytes.Buffer
-	if err := view.Write(&b, view.HTML, view.Options{MaxRows: HTMLRows, MoreHint: hint}, d); err != nil {
+	if err := writeFragment(&b, d, hint); err != nil {
 		s.Err = err.Error()
 	}
 	// The view escapes every text it writes (view/html.go).
 	s.Fragment = template.HTML(b.String())
+}
+
+// writeFragment writes a view in HTML for the page: every table and the
+// findings at most HTMLRows, hint after the count of those left out.
+func writeFragment(b *bytes.Buffer, d *view.Doc, hint string) error {
+	return view.Write(b, view.HTML, view.Options{MaxRows: HTMLRows, MoreHint: hint}, d)
 }
 
 // field is the headline field of a view with the key, if it has a value.

@@ -1,9 +1,7 @@
 package report
 
 import (
-	"bytes"
 	"fmt"
-	"html/template"
 	"path/filepath"
 
 	"github.com/fbdiag/fbdiag/analyze"
@@ -38,12 +36,7 @@ func gstatSection(a *analyze.GstatAnalysis, st *streamedRun, omit map[string]boo
 		}
 		d.Headline = kept
 	}
-	var b bytes.Buffer
-	if err := view.Write(&b, view.HTML, view.Options{MaxRows: HTMLRows, MoreHint: " (fbdiag gstat --all lists them)"}, d); err != nil {
-		s.Err = err.Error()
-	}
-	// The view escapes every text it writes (view/html.go).
-	s.Fragment = template.HTML(b.String())
+	fragment(s, d, " (fbdiag gstat --all lists them)")
 	if st != nil {
 		s.AddCharts(st.charts.Draw())
 	} else {

@@ -126,7 +126,7 @@ func HistorySection(db string, snaps []*analyze.HistorySnapshot) *Section {
 		// The heading is fbdiag's own text; the view escapes every text
 		// it writes (view/html.go).
 		fmt.Fprintf(&b, "<h3>%s</h3>\n", template.HTMLEscapeString(x.heading))
-		if err := view.Write(&b, view.HTML, view.Options{MaxRows: HTMLRows, MoreHint: x.hint}, x.doc); err != nil {
+		if err := writeFragment(&b, x.doc, x.hint); err != nil {
 			s.Err = err.Error()
 		}
 	}
