@@ -168,7 +168,12 @@ type Timeline struct {
 	Errors  []string   `json:"errors"`
 	// Warnings are gbak's own WARNING lines.
 	Warnings []string `json:"warnings"`
-	Columns  string   `json:"columns"`
+	// ErrorCount and WarningCount count them; a stream that takes them
+	// as they come (GbakStream.Error, GbakStream.Warning) leaves Errors
+	// and Warnings empty and counts them here.
+	ErrorCount   int    `json:"-"`
+	WarningCount int    `json:"-"`
+	Columns      string `json:"columns"`
 	// TotalSeconds is the time of the "total statistics" line, else, for
 	// a log that ended (completed or failed), the last time printed; an
 	// incomplete log (an excerpt, a cut file) has none. LastTimeSeconds

@@ -25,6 +25,12 @@ type GbakStream struct {
 	// (The index of a step still open is marked before it is handed on,
 	// so Failed is called only for one gbak names twice.)
 	Failed func(name string, n int)
+	// Error and Warning get each error and warning of the log once it is
+	// complete (the lines that continue it joined to it), in log order:
+	// when one is set, the timeline keeps none of that kind (a failed
+	// restore can print a million error lines) and only counts them
+	// (Timeline.ErrorCount, Timeline.WarningCount).
+	Error, Warning func(msg string) error
 }
 
 // And hands everything to s, then to t, stopping at the first error.
@@ -41,6 +47,24 @@ func (s GbakStream) And(t GbakStream) GbakStream {
 				t.Failed(name, n)
 			}
 		},
+		Error:   bothMessages(s.Error, t.Error),
+		Warning: bothMessages(s.Warning, t.Warning),
+	}
+}
+
+// bothMessages is both for Error and Warning.
+func bothMessages(f, g func(string) error) func(string) error {
+	switch {
+	case f == nil:
+		return g
+	case g == nil:
+		return f
+	}
+	return func(msg string) error {
+		if err := f(msg); err != nil {
+			return err
+		}
+		return g(msg)
 	}
 }
 
@@ -224,7 +248,9 @@ func (b *GbakTimelineBuilder) Add(l *parse.GbakLine) {
 		if l.Continued && len(b.t.Warnings) > 0 {
 			b.t.Warnings[len(b.t.Warnings)-1] += "; " + l.Message
 		} else {
+			b.handWarnings()
 			b.t.Warnings = append(b.t.Warnings, l.Message)
+			b.t.WarningCount++
 		}
 		return
 	case parse.GbakIndexFailed:
@@ -321,8 +347,28 @@ func (b *GbakTimelineBuilder) addError(msg string, continued bool) {
 		b.t.Errors[b.lastErr] += "; " + msg
 		return
 	}
+	b.handErrors()
 	b.t.Errors = append(b.t.Errors, msg)
+	b.t.ErrorCount++
 	b.lastErr = len(b.t.Errors) - 1
+}
+
+// handErrors hands the error held to the stream's Error, when set,
+// before a new one starts (only the last one can be continued) and at
+// the end; handWarnings the warning so.
+func (b *GbakTimelineBuilder) handErrors()   { b.hand(b.out.Error, &b.t.Errors) }
+func (b *GbakTimelineBuilder) handWarnings() { b.hand(b.out.Warning, &b.t.Warnings) }
+
+func (b *GbakTimelineBuilder) hand(to func(string) error, held *[]string) {
+	if to == nil || b.err != nil {
+		return
+	}
+	for _, m := range *held {
+		if b.err = to(m); b.err != nil {
+			return
+		}
+	}
+	*held = (*held)[:0]
 }
 
 // accumulate adds a line to the pending interval.
@@ -521,6 +567,8 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 	t := b.t
 	b.closeCut()
 	b.flush()
+	b.handErrors()
+	b.handWarnings()
 	if op != "" {
 		t.Kind = &op
 	}
@@ -544,7 +592,7 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 	}
 	// Without the total line the last time is the total only of a run
 	// that ended: an excerpt stops anywhere.
-	ended := b.finished || len(t.Errors) > 0
+	ended := b.finished || t.ErrorCount > 0
 	if t.TotalSeconds == nil && b.hasT && ended {
 		t.TotalSeconds = f64(b.lastT)
 	}
@@ -565,7 +613,7 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 		t.SpanSeconds = f64(round3(b.lastT - b.firstT))
 	}
 	switch {
-	case len(t.Errors) > 0:
+	case t.ErrorCount > 0:
 		t.Outcome = GbakFailed
 	case b.finished:
 		t.Outcome = GbakCompleted

@@ -3,8 +3,11 @@ package analyze
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -29,10 +32,13 @@ func TestStreamGbakTimelineSame(t *testing.T) {
 		var steps []GbakStep
 		var tables []GbakTable
 		var indices []GbakIndex
+		errs, warns := []string{}, []string{}
 		got, gerr := StreamGbakTimeline(bytes.NewReader(data), path, GbakStream{
-			Step:  func(s *GbakStep) error { steps = append(steps, *s); return nil },
-			Table: func(tb *GbakTable) error { tables = append(tables, *tb); return nil },
-			Index: func(ix *GbakIndex) error { indices = append(indices, *ix); return nil },
+			Step:    func(s *GbakStep) error { steps = append(steps, *s); return nil },
+			Table:   func(tb *GbakTable) error { tables = append(tables, *tb); return nil },
+			Index:   func(ix *GbakIndex) error { indices = append(indices, *ix); return nil },
+			Error:   func(m string) error { errs = append(errs, m); return nil },
+			Warning: func(m string) error { warns = append(warns, m); return nil },
 		})
 		if (werr == nil) != (gerr == nil) {
 			t.Fatalf("%s: errors %v and %v", path, werr, gerr)
@@ -44,7 +50,15 @@ func TestStreamGbakTimelineSame(t *testing.T) {
 		if got.Steps != nil || got.Tables != nil || got.Indices != nil {
 			t.Errorf("%s: the streamed timeline keeps %d steps", path, len(got.Steps))
 		}
-		got.Steps, got.Tables, got.Indices = steps, tables, indices
+		if len(got.Errors)+len(got.Warnings) > 0 {
+			t.Errorf("%s: the streamed timeline keeps %d errors and %d warnings", path, len(got.Errors), len(got.Warnings))
+		}
+		if got.ErrorCount != len(want.Errors) || want.ErrorCount != len(want.Errors) ||
+			got.WarningCount != len(want.Warnings) || want.WarningCount != len(want.Warnings) {
+			t.Errorf("%s: counted %d and %d errors, %d and %d warnings; want %d, %d", path,
+				want.ErrorCount, got.ErrorCount, want.WarningCount, got.WarningCount, len(want.Errors), len(want.Warnings))
+		}
+		got.Steps, got.Tables, got.Indices, got.Errors, got.Warnings = steps, tables, indices, errs, warns
 		if got.Steps == nil {
 			got.Steps = []GbakStep{}
 		}
@@ -60,6 +74,62 @@ func TestStreamGbakTimelineSame(t *testing.T) {
 	}
 	if n < 30 {
 		t.Errorf("%d logs compared", n)
+	}
+}
+
+// An error or a warning is handed on once no later line can continue it,
+// when the next one of its kind begins or at the end: an indented ERROR
+// line continues the last error even after a WARNING (and a warning
+// after an error); after a step line an indented one begins anew. The
+// handed-on messages are those ReadGbakTimeline keeps.
+func TestStreamGbakMessagesInterleaved(t *testing.T) {
+	log := strings.Join([]string{
+		"gbak:opened file x.fbk",
+		"gbak: ERROR:first error",
+		"gbak: WARNING:a warning",
+		"gbak: ERROR:    continues the first error",
+		"gbak: WARNING:    continues the warning",
+		"gbak:restoring table T",
+		"gbak: WARNING:    a new warning after a step",
+		"gbak: ERROR:    a new error: the step ended the first",
+		"gbak:cannot commit index IX_A",
+		"gbak: ERROR:why IX_A failed",
+		"gbak: ERROR:Exiting before completion due to errors",
+		"",
+	}, "\n")
+	want, err := ReadGbakTimeline(strings.NewReader(log), "x.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantErrs := []string{"first error; continues the first error", "a new error: the step ended the first",
+		"cannot commit index IX_A: why IX_A failed", "Exiting before completion due to errors"}
+	wantWarns := []string{"a warning; continues the warning", "a new warning after a step"}
+	if !slices.Equal(want.Errors, wantErrs) || !slices.Equal(want.Warnings, wantWarns) {
+		t.Fatalf("read whole: errors %q, warnings %q", want.Errors, want.Warnings)
+	}
+	var errs, warns []string
+	var order []string
+	got, err := StreamGbakTimeline(strings.NewReader(log), "x.log", GbakStream{
+		Error:   func(m string) error { errs = append(errs, m); order = append(order, "E"); return nil },
+		Warning: func(m string) error { warns = append(warns, m); order = append(order, "W"); return nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(errs, wantErrs) || !slices.Equal(warns, wantWarns) || got.ErrorCount != 4 || got.WarningCount != 2 ||
+		len(got.Errors)+len(got.Warnings) > 0 || got.Outcome != GbakFailed {
+		t.Errorf("streamed: errors %q, warnings %q, counted %d and %d, kept %q %q, outcome %s",
+			errs, warns, got.ErrorCount, got.WarningCount, got.Errors, got.Warnings, got.Outcome)
+	}
+	// The first warning was complete when the second began, three errors
+	// when the next one did; the last of each at the end.
+	if s := strings.Join(order, ""); s != "WEEEEW" {
+		t.Errorf("handed on in the order %s", s)
+	}
+	// A receiver's error stops the reading and is returned.
+	stop := errors.New("stop")
+	if tl, err := StreamGbakTimeline(strings.NewReader(log), "x.log", GbakStream{Error: func(string) error { return stop }}); err != stop || tl != nil {
+		t.Errorf("a failing Error: %v, %v", tl, err)
 	}
 }
 

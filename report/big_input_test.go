@@ -237,6 +237,33 @@ func TestReportGbakFindingsCapped(t *testing.T) {
 	}
 }
 
+// A gbak section keeps the first HTMLRows errors and warnings of a log
+// (view.GbakKeeper.WithMessages), not every one: the summary still
+// counts every error line, and names the warnings left out. Issue 8263's
+// error lines (three errors) after 1500 copies of issue 8140's warning.
+func TestReportGbakWarningsCounted(t *testing.T) {
+	dir := filepath.Join(testutil.CorpusDir(t), "public", "gbak")
+	errLog, err := os.ReadFile(filepath.Join(dir, "15_fb5_classic_parallel_restore_error_issue8263.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	warning := "gbak: WARNING:Wrong parallel workers value 4, valid range are from 1 to 1\n"
+	p := filepath.Join(t.TempDir(), "restore-warnings.log")
+	if err := os.WriteFile(p, append([]byte(strings.Repeat(warning, 1500)), errLog...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, out := writeReportOf(t, "warnings", []string{p})
+	fs := r.Sections[0].Findings
+	if len(fs) != 1002 || fs[0].Text != "restore-warnings.log: restore failed: cannot commit index PK_XYZ: invalid database handle (no active connection) (and 2 more error lines)" ||
+		fs[1].Text != "restore-warnings.log: restore: Wrong parallel workers value 4, valid range are from 1 to 1" ||
+		fs[1001].Severity != "warning" || fs[1001].Text != "restore-warnings.log: 500 more warnings" {
+		t.Fatalf("%d findings: %+v … %+v", len(fs), fs[:min(len(fs), 2)], fs[len(fs)-1])
+	}
+	if want := "1000 of 1503 errors and warnings shown (fbdiag gbak --all lists them); not shown: 503 warning"; !strings.Contains(readPage(t, out), want) {
+		t.Errorf("the page without %q", want)
+	}
+}
+
 // repeatedCorpusFile writes the published sample public/dir/name n times
 // over into a temporary file called as, and returns its path.
 func repeatedCorpusFile(t *testing.T, dir, name, as string, n int) string {

@@ -167,15 +167,6 @@ func array[T any](o *jsonOut, key string, vs []T) {
 	o.raw(",\n")
 }
 
-// list is array, or null for a nil slice, as field would write vs whole.
-func list[T any](o *jsonOut, key string, vs []T) {
-	if vs == nil {
-		o.field(key, vs, "  ", false)
-		return
-	}
-	array(o, key, vs)
-}
-
 // field writes "key": v at the depth of indent, then a comma unless last.
 func (o *jsonOut) field(key string, v any, indent string, last bool) {
 	o.raw(indent + `"` + key + `": `)

@@ -30,7 +30,7 @@ func gbakSections(ins []Input) []*Section {
 	var steps []*analyze.GbakRunSteps
 	var read []Input // the input of each of tls
 	for _, in := range ins {
-		k := view.NewGbakKeeper(GbakStepsShown, view.GbakListTop).WithChart()
+		k := view.NewGbakKeeper(GbakStepsShown, view.GbakListTop).WithChart().WithMessages(HTMLRows)
 		s := k.Stream()
 		var rs *analyze.GbakRunSteps
 		if len(ins) > 1 {
@@ -166,7 +166,7 @@ func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 	s.Run = &RunSummary{File: tl.File, Kind: op, Outcome: tl.Outcome, TotalSeconds: tl.TotalSeconds}
 	// gbak's error lines are one failure (a killed restore prints three):
 	// the summary counts it once, quoting the first line; the section
-	// lists them all.
+	// lists them (the first HTMLRows).
 	var errs []view.Finding
 	for _, f := range d.Findings {
 		if f.Rule == "gbak-error" {
@@ -175,10 +175,13 @@ func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 		}
 		s.Findings = append(s.Findings, Finding{Severity: f.Severity, Text: name + ": " + f.Object + ": " + f.Message})
 	}
+	if n := tl.WarningCount - countRule(d.Findings, "gbak-warning"); n > 0 {
+		s.Findings = append(s.Findings, Finding{Severity: "warning", Text: fmt.Sprintf("%s: %d more warnings", name, n)})
+	}
 	if len(errs) > 0 {
 		text := name + ": " + errs[0].Object + " " + tl.Outcome + ": " + errs[0].Message
-		if len(errs) > 1 {
-			text += fmt.Sprintf(" (and %d more error lines)", len(errs)-1)
+		if tl.ErrorCount > 1 {
+			text += fmt.Sprintf(" (and %d more error lines)", tl.ErrorCount-1)
 		}
 		s.Findings = append([]Finding{{Severity: "critical", Text: text}}, s.Findings...)
 	}
@@ -188,6 +191,17 @@ func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 		s.Notices = append(s.Notices, n.String())
 	}
 	return s
+}
+
+// countRule counts the findings of a rule.
+func countRule(fs []view.Finding, rule string) int {
+	n := 0
+	for _, f := range fs {
+		if f.Rule == rule {
+			n++
+		}
+	}
+	return n
 }
 
 // GbakComparisonSection compares logs step by step: the gbak compare

@@ -21,6 +21,12 @@ const (
 	GbakListTop = 20
 )
 
+// GbakFindingsTop is how many errors and warnings text and markdown show
+// of a gbak log without --all, the first ones; the others are counted. A
+// failed restore prints a few (the corpus's most: four), a broken one can
+// print a million: fbdiag's own bound, far above the first.
+const GbakFindingsTop = 100
+
 // GbakChartSteps is how many steps the restore charts show.
 const GbakChartSteps = 10
 
@@ -61,8 +67,14 @@ func Gbak(tl *analyze.Timeline, opt GbakOptions) *Doc {
 		FindingsTitle: "Errors and warnings",
 		FindingsName:  "findings",
 		Headline:      gbakHeadline(tl),
-		Findings:      gbakFindings(tl, k.Cut),
 		Notes:         tl.Notes,
+	}
+	if opt.Kept == nil {
+		d.Findings = gbakFindings(tl, tl.Errors, tl.Warnings, k.Cut)
+	} else {
+		d.Findings = gbakFindings(tl, k.Errors, k.Warnings, k.Cut)
+		d.FindingsLimit = k.messages
+		d.FindingsOmitted = omittedMessages(tl, k)
 	}
 	if len(tl.Phases) > 0 {
 		d.Tables = append(d.Tables, gbakPhases(tl))
@@ -133,14 +145,14 @@ func cutSteps(steps []analyze.GbakStep) []analyze.GbakStep {
 // finding).
 func cutStep(st *analyze.GbakStep) bool { return st.LowerBound && st.Seconds != nil }
 
-func gbakFindings(tl *analyze.Timeline, cut []analyze.GbakStep) []Finding {
+func gbakFindings(tl *analyze.Timeline, errs, warns []string, cut []analyze.GbakStep) []Finding {
 	var out []Finding
 	what := gbakKind(tl)
-	for _, e := range tl.Errors {
+	for _, e := range errs {
 		out = append(out, Finding{Severity: "critical", Rule: "gbak-error", Object: what, Message: e,
 			Value: Null(NumberKind), Threshold: Null(NumberKind)})
 	}
-	for _, w := range tl.Warnings {
+	for _, w := range warns {
 		out = append(out, Finding{Severity: "warning", Rule: "gbak-warning", Object: what, Message: w,
 			Value: Null(NumberKind), Threshold: Null(NumberKind)})
 	}
@@ -151,6 +163,19 @@ func gbakFindings(tl *analyze.Timeline, cut []analyze.GbakStep) []Finding {
 		}
 		out = append(out, Finding{Severity: "warning", Rule: "cut-short", Object: st.Label(), Message: m + ".",
 			Value: Sec(*st.Seconds), Threshold: Null(SecondsKind)})
+	}
+	return out
+}
+
+// omittedMessages counts, worst first, the errors and warnings of a
+// streamed timeline that its keeper did not keep.
+func omittedMessages(tl *analyze.Timeline, k *GbakKept) []SeverityCount {
+	var out []SeverityCount
+	if n := tl.ErrorCount - len(k.Errors); n > 0 {
+		out = append(out, SeverityCount{Severity: "critical", Count: n})
+	}
+	if n := tl.WarningCount - len(k.Warnings); n > 0 {
+		out = append(out, SeverityCount{Severity: "warning", Count: n})
 	}
 	return out
 }

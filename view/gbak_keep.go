@@ -25,6 +25,11 @@ type GbakKept struct {
 	// Cut are the steps the log ends inside (GbakStep.LowerBound), for
 	// the findings.
 	Cut []analyze.GbakStep
+	// Errors and Warnings are the first of the log's (all, or those the
+	// keeper was asked to keep: WithMessages); the timeline counts them
+	// all (analyze.Timeline.ErrorCount).
+	Errors, Warnings []string
+	messages         int // the bound of Errors and Warnings (WithMessages)
 	// chart is the timeline chart's input, when the keeper made it.
 	chart *gbakChart
 	// disk holds every step, sorted on disk, when the keeper was asked
@@ -58,16 +63,28 @@ type GbakKeeper struct {
 	tables  kept[analyze.GbakTable]
 	indices kept[analyze.GbakIndex]
 	disk    *diskSteps
+	// messages bounds Errors and Warnings (below 0: all).
+	messages int
 }
 
 // NewGbakKeeper keeps the top slowest steps and list tables and indices;
 // a limit below 0 keeps all.
 func NewGbakKeeper(top, list int) *GbakKeeper {
 	return &GbakKeeper{
-		steps:   kept[analyze.GbakStep]{limit: top, order: func(a, b *analyze.GbakStep) int { return compareCost(a.Seconds, b.Seconds) }},
-		tables:  kept[analyze.GbakTable]{limit: list, order: func(a, b *analyze.GbakTable) int { return units.Compare(a.Name, b.Name) }},
-		indices: kept[analyze.GbakIndex]{limit: list, order: func(a, b *analyze.GbakIndex) int { return units.Compare(a.Name, b.Name) }},
+		steps:    kept[analyze.GbakStep]{limit: top, order: func(a, b *analyze.GbakStep) int { return compareCost(a.Seconds, b.Seconds) }},
+		tables:   kept[analyze.GbakTable]{limit: list, order: func(a, b *analyze.GbakTable) int { return units.Compare(a.Name, b.Name) }},
+		indices:  kept[analyze.GbakIndex]{limit: list, order: func(a, b *analyze.GbakIndex) int { return units.Compare(a.Name, b.Name) }},
+		messages: -1,
 	}
+}
+
+// WithMessages keeps the first n errors and the first n warnings of the
+// log (n below 0: all, the default), the view's findings: a failed
+// restore can print a million error lines, and the view shows the first
+// (Doc.FindingsLimit) and counts the others (Doc.FindingsOmitted).
+func (k *GbakKeeper) WithMessages(n int) *GbakKeeper {
+	k.messages = n
+	return k
 }
 
 // WithChart makes the keeper gather the timeline chart's input too: the
@@ -126,6 +143,18 @@ func (k *GbakKeeper) Stream() analyze.GbakStream {
 				}
 			}
 		},
+		Error: func(msg string) error {
+			if k.messages < 0 || len(k.k.Errors) < k.messages {
+				k.k.Errors = append(k.k.Errors, msg)
+			}
+			return nil
+		},
+		Warning: func(msg string) error {
+			if k.messages < 0 || len(k.k.Warnings) < k.messages {
+				k.k.Warnings = append(k.k.Warnings, msg)
+			}
+			return nil
+		},
 	}
 }
 
@@ -134,7 +163,7 @@ func (k *GbakKeeper) Stream() analyze.GbakStream {
 func (k *GbakKeeper) Kept() *GbakKept {
 	out := k.k
 	out.Steps, out.Tables, out.Indices = k.steps.vs, k.tables.vs, k.indices.vs
-	out.chart, out.disk = k.chart, k.disk
+	out.chart, out.disk, out.messages = k.chart, k.disk, k.messages
 	return &out
 }
 

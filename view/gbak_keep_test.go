@@ -172,3 +172,56 @@ func TestGbakKeeperFailedLater(t *testing.T) {
 		}
 	}
 }
+
+// A keeper bounded to n errors and warnings (WithMessages) keeps the
+// first n of each, the timeline none, and the view shows the first
+// Doc.FindingsLimit and counts the rest by severity: the error lines of
+// Firebird issue 8263's failed restore, repeated 50 times (150 errors),
+// with the warning of issue 8140's log after them.
+func TestGbakKeeperMessages(t *testing.T) {
+	dir := filepath.Join(testutil.CorpusDir(t), "public", "gbak")
+	errLog, err := os.ReadFile(filepath.Join(dir, "15_fb5_classic_parallel_restore_error_issue8263.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := append(bytes.Repeat(errLog, 50), "gbak: WARNING:Wrong parallel workers value 4, valid range are from 1 to 1\n"...)
+	k := NewGbakKeeper(10, GbakListTop).WithMessages(100)
+	tl, err := analyze.StreamGbakTimeline(bytes.NewReader(data), "restore-errors.log", k.Stream())
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := k.Kept()
+	if tl.ErrorCount != 150 || tl.WarningCount != 1 || len(tl.Errors)+len(tl.Warnings) != 0 ||
+		len(kept.Errors) != 100 || len(kept.Warnings) != 1 || tl.Outcome != analyze.GbakFailed {
+		t.Fatalf("counted %d errors and %d warnings, the timeline kept %d and %d, the keeper %d and %d; outcome %s",
+			tl.ErrorCount, tl.WarningCount, len(tl.Errors), len(tl.Warnings), len(kept.Errors), len(kept.Warnings), tl.Outcome)
+	}
+	d := Gbak(tl, GbakOptions{Kept: kept})
+	if len(d.Findings) != 101 || d.FindingsLimit != 100 || !reflect.DeepEqual(d.FindingsOmitted, []SeverityCount{{"critical", 50}}) {
+		t.Fatalf("%d findings, limit %d, omitted %+v", len(d.Findings), d.FindingsLimit, d.FindingsOmitted)
+	}
+	var b bytes.Buffer
+	if err := Write(&b, Text, Options{MoreHint: " (--all shows them)"}, d); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"Errors and warnings (151)\n",
+		"\n100 of 151 errors and warnings shown (--all shows them); not shown: 50 critical, 1 warning\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text without %q:\n%s", want, out)
+		}
+	}
+	if n := strings.Count(out, "CRITICAL gbak-error"); n != 100 {
+		t.Errorf("%d errors shown, want 100", n)
+	}
+	// Unbounded (--all), the keeper keeps every one, as the whole
+	// timeline does.
+	all := keptView(t, data, "restore-errors.log", 10, -1, -1)
+	whole, err := analyze.ReadGbakTimeline(bytes.NewReader(data), "restore-errors.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := Gbak(whole, GbakOptions{}); !reflect.DeepEqual(all.Findings, w.Findings) || len(w.Findings) != 151 || all.FindingsOmitted != nil {
+		t.Errorf("kept whole: %d findings (omitted %+v), the whole timeline's %d", len(all.Findings), all.FindingsOmitted, len(w.Findings))
+	}
+}

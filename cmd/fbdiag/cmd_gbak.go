@@ -44,7 +44,8 @@ func gbakCommand() *cli.Command {
 			"       [--fail-on failed] [--png DIR] LOG|-",
 		Description: "Reads a gbak verbose log and reports the outcome, the phases, each table's\n" +
 			"data (records, time, records/s, page I/O), each index build and every step,\n" +
-			"the slowest first (--top of them in text and markdown, --all for all).\n" +
+			"the slowest first (--top of them in text and markdown, --all for all), and\n" +
+			"gbak's errors and warnings (the first 100 in text and markdown).\n" +
 			"Durations read 12.345 s under a minute, h:mm:ss above. CSV is one table:\n" +
 			"--table steps (the default), phases, tables, indices, summary or findings.\n\n" +
 			"--fail-on failed exits with status 3 when the outcome is failed (an error,\n" +
@@ -216,9 +217,10 @@ func runGbak(o gbakOpts, stdin io.Reader, stdout, stderr io.Writer) error {
 	// table) and --png the chart's bars.
 	var k *view.GbakKeeper
 	if o.out.json {
-		k = view.NewGbakKeeper(0, 0)
+		k = view.NewGbakKeeper(0, 0).WithMessages(0)
 	} else {
-		k = view.NewGbakKeeper(o.out.keepLimits())
+		steps, list, messages := o.out.keepLimits()
+		k = view.NewGbakKeeper(steps, list).WithMessages(messages)
 		if o.out.format == view.CSV {
 			k.StepsOnDisk() // (CSV reads the steps once)
 		}
@@ -270,23 +272,26 @@ func runGbak(o gbakOpts, stdin io.Reader, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// keepLimits are the steps and the tables and indices (-1: all) the
-// view of the output shows (view.NewGbakKeeper). CSV has every row of its
-// one table, --all or not.
-func (o gbakOutput) keepLimits() (steps, list int) {
+// keepLimits are the steps, the tables and indices, and the errors and
+// warnings (-1: all) the view of the output shows (view.NewGbakKeeper,
+// GbakKeeper.WithMessages). CSV has every row of its one table, --all
+// or not.
+func (o gbakOutput) keepLimits() (steps, list, messages int) {
 	if o.format != view.CSV {
 		if o.opt.All {
-			return -1, -1
+			return -1, -1, -1
 		}
-		return o.top, view.GbakListTop
+		return o.top, view.GbakListTop, view.GbakFindingsTop
 	}
 	switch o.opt.Table {
 	case "", "steps":
-		return -1, 0
+		return -1, 0, 0
 	case "tables", "indices":
-		return 0, -1
+		return 0, -1, 0
+	case "findings":
+		return 0, 0, -1
 	}
-	return 0, 0 // phases, summary, findings
+	return 0, 0, 0 // phases, summary
 }
 
 // readGbakLog opens one log, reads it with read (a reader of the

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -497,23 +498,28 @@ func TestGbakCLIFailOn(t *testing.T) {
 // steps table), and prints the same bytes.
 func TestGbakCSVAllKeepsItsTable(t *testing.T) {
 	for _, c := range []struct {
-		table       string
-		steps, list int
+		table                 string
+		steps, list, messages int
 	}{
-		{"", -1, 0}, {"steps", -1, 0}, {"tables", 0, -1}, {"indices", 0, -1},
-		{"phases", 0, 0}, {"summary", 0, 0}, {"findings", 0, 0},
+		{"", -1, 0, 0}, {"steps", -1, 0, 0}, {"tables", 0, -1, 0}, {"indices", 0, -1, 0},
+		{"phases", 0, 0, 0}, {"summary", 0, 0, 0}, {"findings", 0, 0, -1},
 	} {
 		for _, all := range []bool{false, true} {
 			o := gbakOutput{format: view.CSV, top: 10, opt: view.Options{All: all, Table: c.table}}
-			if steps, list := o.keepLimits(); steps != c.steps || list != c.list {
-				t.Errorf("--table %q, --all %v: keeps %d steps, %d tables and indices; want %d, %d",
-					c.table, all, steps, list, c.steps, c.list)
+			if steps, list, messages := o.keepLimits(); steps != c.steps || list != c.list || messages != c.messages {
+				t.Errorf("--table %q, --all %v: keeps %d steps, %d tables and indices, %d errors and warnings; want %d, %d, %d",
+					c.table, all, steps, list, messages, c.steps, c.list, c.messages)
 			}
 		}
 	}
 	o := gbakOutput{format: view.Text, top: 10, opt: view.Options{All: true}}
-	if steps, list := o.keepLimits(); steps != -1 || list != -1 {
-		t.Errorf("text --all keeps %d steps, %d tables and indices; want all", steps, list)
+	if steps, list, messages := o.keepLimits(); steps != -1 || list != -1 || messages != -1 {
+		t.Errorf("text --all keeps %d steps, %d tables and indices, %d errors and warnings; want all", steps, list, messages)
+	}
+	o.opt.All = false
+	if steps, list, messages := o.keepLimits(); steps != 10 || list != view.GbakListTop || messages != view.GbakFindingsTop {
+		t.Errorf("text keeps %d steps, %d tables and indices, %d errors and warnings; want 10, %d, %d",
+			steps, list, messages, view.GbakListTop, view.GbakFindingsTop)
 	}
 	path := testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log")
 	for _, table := range []string{"steps", "tables", "indices", "phases", "summary", "findings"} {
@@ -521,6 +527,43 @@ func TestGbakCSVAllKeepsItsTable(t *testing.T) {
 		got, errs, code2 := runCLI(t, nil, "gbak", "--format", "csv", "--all", "--table", table, path)
 		if code != 0 || code2 != 0 || got != want {
 			t.Errorf("--table %s: --all (exit %d, %q) printed\n%s\nwithout (exit %d):\n%s", table, code2, errs, got, code, want)
+		}
+	}
+}
+
+// A log of thousands of error lines (those of Firebird issue 8263's
+// failed restore, 2000 times: 6000 errors) prints the first
+// view.GbakFindingsTop in text and markdown and counts the rest; --all
+// and the CSV findings table list every one, the other CSV tables none.
+// The first 100 MiB of them took 8.5 s and 1.14 GB in text (every error
+// printed and each one kept three times), 0.23 s and 22 MB so.
+func TestGbakErrorLinesBounded(t *testing.T) {
+	log, err := os.ReadFile(filepath.Join(testutil.CorpusDir(t), "public", "gbak", "15_fb5_classic_parallel_restore_error_issue8263.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := bytes.Repeat(log, 2000)
+	const note = "100 of 6000 errors and warnings shown (--all shows them); not shown: 5900 critical"
+	for _, c := range []struct {
+		args      []string
+		errors    int    // error findings printed
+		has       string // a line of the output
+		shownOnly bool   // the note on those not shown
+	}{
+		{[]string{"gbak", "-"}, 100, "Errors and warnings (6000)", true},
+		{[]string{"gbak", "--format", "markdown", "-"}, 100, "## Errors and warnings (6000)", true},
+		{[]string{"gbak", "--all", "-"}, 6000, "Errors and warnings (6000)", false},
+		{[]string{"gbak", "--format", "csv", "--table", "findings", "-"}, 6000, "severity,rule,object", false},
+		{[]string{"gbak", "--format", "csv", "-"}, 0, "line,step,phase,start_seconds,seconds,reads,writes,bound", false},
+	} {
+		out, errs, code := runCLI(t, in, c.args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d, %s", c.args, code, errs)
+		}
+		n := strings.Count(out, "gbak-error")
+		if n != c.errors || !strings.Contains(out, c.has) || strings.Contains(out, note) != c.shownOnly {
+			t.Errorf("%v: %d errors printed, want %d; has %q: %v; the note: %v\n%s", c.args, n, c.errors, c.has,
+				strings.Contains(out, c.has), strings.Contains(out, note), out[max(0, len(out)-1500):])
 		}
 	}
 }
