@@ -53,9 +53,16 @@ type GstatReader struct {
 	lastTable *GstatTable // owner of the next index blocks
 	fill      *GstatFill  // fill distribution being read
 	fillSeen  int
-	blockData bool // the current block has data lines
-	section   *GstatSection
-	inLevel   bool // current table line is a blob "Level" line
+	// unknownMore counts the unknown lines of the current block past
+	// maxUnknownLines, from line unknownFirst: not kept, one notice.
+	unknownMore, unknownFirst int
+	unknownWhere              string
+	// notices counts the notices of the run, noticesMore those past
+	// maxNotices, from line noticesFirst: not queued, one notice.
+	notices, noticesMore, noticesFirst int
+	blockData                          bool // the current block has data lines
+	section                            *GstatSection
+	inLevel                            bool // current table line is a blob "Level" line
 
 	skipLine  int
 	skipCount int
@@ -127,8 +134,33 @@ func (r *GstatReader) noticeAt(line int, format string, args ...any) {
 	if line < 1 {
 		line = 1
 	}
+	if r.notices >= maxNotices {
+		if r.noticesMore == 0 {
+			r.noticesFirst = line
+		}
+		r.noticesMore++
+		return
+	}
+	r.notices++
 	n := Notice{File: r.lr.Name(), Line: line, Msg: sprintf(format, args...)}
 	r.emit(&GstatNotice{Notice: n, Report: r.report})
+}
+
+// maxNotices bounds the notices of a run; the others are counted in one.
+// A real run has a few; text that is mostly no gstat output has one for
+// each run of lines between two that look like gstat's (700,000 for 100
+// MiB of random text: 63 MB printed, all kept to the run's end). fbdiag's
+// own bound.
+const maxNotices = 1000
+
+// flushNotices queues the notice on the notices of the run left out.
+func (r *GstatReader) flushNotices() {
+	if r.noticesMore > 0 {
+		n := Notice{File: r.lr.Name(), Line: r.noticesFirst,
+			Msg: sprintf("%d more notices of this run not printed, from this line on", r.noticesMore)}
+		r.emit(&GstatNotice{Notice: n, Report: r.report})
+	}
+	r.notices, r.noticesMore = 0, 0
 }
 
 // skip remembers a line that is not gstat output; consecutive ones make a
@@ -372,6 +404,7 @@ func (r *GstatReader) newReport() {
 		return
 	}
 	r.flushHeader()
+	r.flushNotices()
 	r.report++
 	r.used, r.hdr, r.hdrSent, r.lastTable = false, nil, false, nil
 	r.state = gsNone
@@ -413,6 +446,7 @@ func (r *GstatReader) finish() {
 	}
 	r.endBlock()
 	r.flushHeader()
+	r.flushNotices()
 }
 
 func (r *GstatReader) blockName() string {

@@ -37,6 +37,10 @@ func (r *GstatReader) endBlock() {
 	if r.fill != nil && r.fillSeen < 5 {
 		r.notice("fill distribution of %s has %d of 5 lines", r.blockName(), r.fillSeen)
 	}
+	if r.unknownMore > 0 {
+		r.noticeAt(r.unknownFirst, "%d more unknown lines in %s not kept, from this one", r.unknownMore, r.unknownWhere)
+		r.unknownMore = 0
+	}
 	if r.table != nil {
 		r.checkLevels(r.table)
 		r.emit(r.table)
@@ -183,8 +187,23 @@ func (r *GstatReader) tableLine(t []byte) bool {
 	return true
 }
 
-// unknownLine keeps an unknown "label: value" line of a block.
+// maxUnknownLines bounds the unknown lines a block keeps, each with a
+// notice; the others are counted in one. A newer gstat adds a few labels
+// to a block; thousands are no gstat block (100 MiB of text whose lines
+// looked like table names and labels kept 674 MB and printed 212 MB of
+// notices). fbdiag's own bound.
+const maxUnknownLines = 20
+
+// unknownLine keeps an unknown "label: value" line of a block, the first
+// maxUnknownLines of the block.
 func (r *GstatReader) unknownLine(dst *[]GstatKV, t []byte, where string) bool {
+	if len(*dst) >= maxUnknownLines {
+		if r.unknownMore == 0 {
+			r.unknownFirst, r.unknownWhere = r.lr.Line(), where
+		}
+		r.unknownMore++
+		return true
+	}
 	label, _, _, _ := nextItem(t)
 	i := bytes.IndexByte(t, ':')
 	*dst = append(*dst, GstatKV{Line: r.lr.Line(), Key: string(label), Value: string(trimLeftBlank(t[i+1:]))})

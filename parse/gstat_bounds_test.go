@@ -1,0 +1,55 @@
+package parse_test
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// A block keeps its first 20 unknown lines, each with a notice, and
+// counts the others in one notice at the first left out: text whose
+// lines look like a table name and labels (100 MiB of random text) kept
+// 674 MB and printed 212 MB of notices.
+func TestGstatUnknownLinesBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("T (128)\n")
+	for i := range 50 {
+		fmt.Fprintf(&b, "    Foo %d: %d\n", i, i)
+	}
+	b.WriteString("\nU (129)\n    Bar: 1\n")
+	reps := readGstatBytes(t, []byte(b.String()), "unknown.txt")
+	if len(reps) != 1 || len(reps[0].Tables) != 2 {
+		t.Fatalf("%d runs", len(reps))
+	}
+	tb := reps[0].Tables[0]
+	if len(tb.Unknown) != 20 || tb.Unknown[19].Key != "Foo 19" || tb.Unknown[19].Line != 21 || len(reps[0].Tables[1].Unknown) != 1 {
+		t.Errorf("kept %d unknown lines, the last %+v; the next table %d", len(tb.Unknown), tb.Unknown[len(tb.Unknown)-1], len(reps[0].Tables[1].Unknown))
+	}
+	ns := reps[0].Notices
+	if len(ns) != 22 || ns[20].String() != "unknown.txt:22: 30 more unknown lines in table T not kept, from this one" ||
+		ns[21].String() != `unknown.txt:54: unknown line in table U kept as text: "Bar: 1"` {
+		t.Errorf("%d notices: %v", len(ns), ns[min(20, len(ns)):])
+	}
+}
+
+// A run queues its first 1000 notices and counts the others in one, at
+// the first left out; the next run starts its count anew.
+func TestGstatNoticesBounded(t *testing.T) {
+	var b strings.Builder
+	for i := 1; i <= 1500; i++ {
+		fmt.Fprintf(&b, "T%d (%d)\nzzz\n", i, i+127)
+	}
+	b.WriteString("Database \"/data/second.fdb\"\nT (128)\nzzz\n")
+	reps := readGstatBytes(t, []byte(b.String()), "notices.txt")
+	if len(reps) != 2 || len(reps[0].Tables) != 1500 {
+		t.Fatalf("%d runs", len(reps))
+	}
+	ns := reps[0].Notices
+	if len(ns) != 1001 || ns[999].String() != `notices.txt:2000: skipped a line that is not gstat output: "zzz"` ||
+		ns[1000].String() != "notices.txt:2002: 500 more notices of this run not printed, from this line on" {
+		t.Errorf("%d notices, the last %v", len(ns), ns[max(0, len(ns)-2):])
+	}
+	if ns := reps[1].Notices; len(ns) != 1 || ns[0].String() != `notices.txt:3003: skipped a line that is not gstat output: "zzz"` {
+		t.Errorf("the second run's notices: %v", ns)
+	}
+}
