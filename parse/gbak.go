@@ -220,7 +220,7 @@ func (r *GbakReader) notice(n Notice) {
 // skip records a non-gbak line; runs of them make one notice.
 func (r *GbakReader) skip(b []byte) {
 	r.gap = true
-	if r.skipN == 0 {
+	if r.skipN == 0 && len(r.notices) < maxGbakNotices { // (else its notice is dropped)
 		r.skipFirst = r.lr.Line()
 		b = Redact(b)
 		if len(b) > 60 {

@@ -53,10 +53,10 @@ type GstatReader struct {
 	lastTable *GstatTable // owner of the next index blocks
 	fill      *GstatFill  // fill distribution being read
 	fillSeen  int
-	// unknownMore counts the unknown lines of the current block past
-	// maxUnknownLines, from line unknownFirst: not kept, one notice.
-	unknownMore, unknownFirst int
-	unknownWhere              string
+	// moreUnknown counts the unknown lines of the current block or
+	// header past maxUnknownLines, moreCrypt the -e lines of the header
+	// past maxCryptLines: not kept, one notice each.
+	moreUnknown, moreCrypt leftOut
 	// notices counts the notices of the run, noticesMore those past
 	// maxNotices, from line noticesFirst: not queued, one notice.
 	notices, noticesMore, noticesFirst int
@@ -169,11 +169,13 @@ func (r *GstatReader) skip(t []byte) {
 	r.skipped++
 	if r.skipCount == 0 {
 		r.skipLine = r.lr.Line()
-		t = Redact(t)
-		if len(t) > 60 {
-			t = t[:60]
+		if r.notices < maxNotices { // (else its notice is only counted)
+			t = Redact(t)
+			if len(t) > 60 {
+				t = t[:60]
+			}
+			r.skipFirst = append(r.skipFirst[:0], t...)
 		}
-		r.skipFirst = append(r.skipFirst[:0], t...)
 	}
 	r.skipCount++
 }
@@ -427,6 +429,7 @@ func (r *GstatReader) flushHeader() {
 	if r.hdr == nil {
 		return
 	}
+	r.flushLeftOut()
 	r.emit(r.hdr)
 	r.hdr, r.hdrSent, r.used = nil, true, true
 }

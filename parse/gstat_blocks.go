@@ -37,10 +37,7 @@ func (r *GstatReader) endBlock() {
 	if r.fill != nil && r.fillSeen < 5 {
 		r.notice("fill distribution of %s has %d of 5 lines", r.blockName(), r.fillSeen)
 	}
-	if r.unknownMore > 0 {
-		r.noticeAt(r.unknownFirst, "%d more unknown lines in %s not kept, from this one", r.unknownMore, r.unknownWhere)
-		r.unknownMore = 0
-	}
+	r.flushLeftOut()
 	if r.table != nil {
 		r.checkLevels(r.table)
 		r.emit(r.table)
@@ -187,8 +184,39 @@ func (r *GstatReader) tableLine(t []byte) bool {
 	return true
 }
 
-// maxUnknownLines bounds the unknown lines a block keeps, each with a
-// notice; the others are counted in one. A newer gstat adds a few labels
+// leftOut counts the lines of a kind a block or a header does not keep
+// once it holds its bound of them, from line first.
+type leftOut struct {
+	n, first int
+	what     string // "unknown lines in table T"
+}
+
+// full reports whether kept, the number of lines of a kind kept, is at
+// the bound max: the current line is then counted in o.
+func (r *GstatReader) full(o *leftOut, kept, max int, what string) bool {
+	if kept < max {
+		return false
+	}
+	if o.n == 0 {
+		o.first, o.what = r.lr.Line(), what
+	}
+	o.n++
+	return true
+}
+
+// flushLeftOut queues the notices on the lines left out, at the end of
+// their block or header.
+func (r *GstatReader) flushLeftOut() {
+	for _, o := range []*leftOut{&r.moreUnknown, &r.moreCrypt} {
+		if o.n > 0 {
+			r.noticeAt(o.first, "%d more %s not kept, from this one", o.n, o.what)
+			o.n = 0
+		}
+	}
+}
+
+// maxUnknownLines bounds the unknown lines a block (or a header) keeps,
+// each with a notice; the others are counted in one. A newer gstat adds a few labels
 // to a block; thousands are no gstat block (100 MiB of text whose lines
 // looked like table names and labels kept 674 MB and printed 212 MB of
 // notices). fbdiag's own bound.
@@ -197,11 +225,7 @@ const maxUnknownLines = 20
 // unknownLine keeps an unknown "label: value" line of a block, the first
 // maxUnknownLines of the block.
 func (r *GstatReader) unknownLine(dst *[]GstatKV, t []byte, where string) bool {
-	if len(*dst) >= maxUnknownLines {
-		if r.unknownMore == 0 {
-			r.unknownFirst, r.unknownWhere = r.lr.Line(), where
-		}
-		r.unknownMore++
+	if r.full(&r.moreUnknown, len(*dst), maxUnknownLines, "unknown lines in "+where) {
 		return true
 	}
 	label, _, _, _ := nextItem(t)

@@ -32,6 +32,25 @@ func TestGstatUnknownLinesBounded(t *testing.T) {
 	}
 }
 
+// A header keeps its first 20 unknown fields so too.
+func TestGstatHeaderUnknownBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Database \"/data/x.fdb\"\nDatabase header page information:\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "\tNew field %d     %d\n", i, i)
+	}
+	b.WriteString("\n")
+	reps := readGstatBytes(t, []byte(b.String()), "header.txt")
+	h := reps[0].Header
+	if len(reps) != 1 || h == nil || len(h.Unknown) != 20 || h.Unknown[19].Key != "New field 19" || h.Unknown[19].Value != "19" {
+		t.Fatalf("%d runs, header %+v", len(reps), h)
+	}
+	ns := reps[0].Notices
+	if len(ns) != 21 || ns[20].String() != "header.txt:23: 10 more unknown lines in the header not kept, from this one" {
+		t.Errorf("%d notices: %v", len(ns), ns[min(19, len(ns)):])
+	}
+}
+
 // A run queues its first 1000 notices and counts the others in one, at
 // the first left out; the next run starts its count anew.
 func TestGstatNoticesBounded(t *testing.T) {
@@ -51,5 +70,23 @@ func TestGstatNoticesBounded(t *testing.T) {
 	}
 	if ns := reps[1].Notices; len(ns) != 1 || ns[0].String() != `notices.txt:3003: skipped a line that is not gstat output: "zzz"` {
 		t.Errorf("the second run's notices: %v", ns)
+	}
+}
+
+// A run keeps its first 20 page count lines of gstat -e (gstat prints
+// one a page kind) and counts the others in one notice.
+func TestGstatCryptLinesBounded(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("Database \"/data/x.fdb\"\nDatabase header page information:\n\tPage size\t\t8192\n\n")
+	for i := range 25 {
+		fmt.Fprintf(&b, "Data pages: total %d, encrypted 0, non-crypted %d\n", i, i)
+	}
+	reps := readGstatBytes(t, []byte(b.String()), "crypt.txt")
+	h := reps[0].Header
+	if len(reps) != 1 || h == nil || len(h.Encryption) != 20 || h.Encryption[19].Total != 19 || h.Encryption[19].Line != 24 {
+		t.Fatalf("%d runs, header %+v", len(reps), h)
+	}
+	if ns := reps[0].Notices; len(ns) != 1 || ns[0].String() != "crypt.txt:25: 5 more page count lines (gstat -e) not kept, from this one" {
+		t.Errorf("notices %v", ns)
 	}
 }

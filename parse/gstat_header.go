@@ -152,7 +152,7 @@ func (r *GstatReader) headerLine(t []byte) bool {
 		v := trimLeftBlank(t[len(f.label):])
 		h := r.header()
 		h.HeaderPage = true
-		if !f.set(r, h, v) {
+		if !f.set(r, h, v) && !r.full(&r.moreUnknown, len(h.Unknown), maxUnknownLines, "unknown lines in the header") {
 			r.notice("cannot read the value of %q: %q", f.label, v)
 			h.Unknown = append(h.Unknown, GstatKV{Line: r.lr.Line(), Key: strings.TrimSuffix(f.label, ":"), Value: string(v)})
 		}
@@ -163,6 +163,9 @@ func (r *GstatReader) headerLine(t []byte) bool {
 	}
 	// An unknown "Label<blanks>value" field of a newer version or a fork.
 	if i := bytes.Index(t, []byte("  ")); i > 0 && r.state == gsHeader {
+		if r.full(&r.moreUnknown, len(r.header().Unknown), maxUnknownLines, "unknown lines in the header") {
+			return true
+		}
 		k, v := string(t[:i]), string(trimLeftBlank(t[i:]))
 		r.header().Unknown = append(r.hdr.Unknown, GstatKV{Line: r.lr.Line(), Key: k, Value: v})
 		r.notice("unknown header field %q kept as text", k)
@@ -234,6 +237,12 @@ func cryptKind(t []byte) string {
 	return string(t[:i])
 }
 
+// maxCryptLines bounds the -e lines a run keeps; the others are counted
+// in a notice. gstat prints one a page kind (data, index, blob,
+// generator); a run of 100 MiB of them took 1.1 GB in text. fbdiag's own
+// bound.
+const maxCryptLines = 20
+
 // cryptLine reads a -e line: the three numbers in order.
 func (r *GstatReader) cryptLine(t []byte, kind string) {
 	var nums [3]int64
@@ -256,6 +265,9 @@ func (r *GstatReader) cryptLine(t []byte, kind string) {
 		return
 	}
 	h := r.header()
+	if r.full(&r.moreCrypt, len(h.Encryption), maxCryptLines, "page count lines (gstat -e)") {
+		return
+	}
 	h.Encryption = append(h.Encryption, GstatPageCrypt{Line: r.lr.Line(), Kind: kind, Total: nums[0], Encrypted: nums[1], NonCrypted: nums[2]})
 	if r.state == gsNone {
 		r.state = gsTop

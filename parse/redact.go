@@ -12,8 +12,44 @@ var passwordRe = regexp.MustCompile(`(?i)((?:^|[\s>])(?:-p(?:a(?:s(?:s(?:w(?:o(?
 // pasted into tickets and mails, and must not carry the password the DBA
 // typed (see the command line in public/gbak/14_cli_backup_restore...).
 func Redact(line []byte) []byte {
-	if !passwordRe.Match(line) {
+	if !mayHoldPassword(line) || !passwordRe.Match(line) {
 		return line
 	}
 	return passwordRe.ReplaceAll(line, []byte("${1}${3}***"))
+}
+
+// mayHoldPassword reports whether line has what every match of
+// passwordRe has, "-p" or "password" in any ASCII case, or a byte beyond
+// ASCII (the expression folds "ſ" to "s"): the regular expression took
+// 1.4 µs a line, two thirds of reading a log of skipped lines.
+func mayHoldPassword(line []byte) bool {
+	for i, c := range line {
+		switch {
+		case c >= 0x80:
+			return true
+		case c == '-':
+			if i+1 < len(line) && line[i+1]|0x20 == 'p' {
+				return true
+			}
+		case c|0x20 == 'p':
+			if hasFoldPrefix(line[i:], "password") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasFoldPrefix reports whether b starts with the lower-case ASCII
+// prefix in any case.
+func hasFoldPrefix(b []byte, prefix string) bool {
+	if len(b) < len(prefix) {
+		return false
+	}
+	for i := range len(prefix) {
+		if b[i]|0x20 != prefix[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -57,3 +57,27 @@ func TestGstatSkippedLineRedacted(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// Redact's quick test lets through every line the expression alone would
+// change: the corpus's lines, the cases above in other cases, and those
+// the fuzzer makes.
+func FuzzRedactSame(f *testing.F) {
+	for _, s := range []string{"gstat -P x", "GSTAT -PASSWORD x", "isc_password=x", "-pa\t\"a b\"", "paſſword x", "x-p y", "p-passwordx y"} {
+		f.Add(s)
+	}
+	for _, dir := range []string{"gbak", "gstat"} {
+		files, _ := os.ReadDir(testutil.Corpus(f, "public", dir))
+		for _, e := range files {
+			data, _ := os.ReadFile(testutil.Corpus(f, "public", dir, e.Name()))
+			for l := range strings.SplitSeq(string(data), "\n") {
+				f.Add(l)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		want := passwordRe.ReplaceAll([]byte(line), []byte("${1}${3}***"))
+		if got := Redact([]byte(line)); !bytes.Equal(got, want) {
+			t.Errorf("Redact(%q) = %q; the expression gives %q", line, got, want)
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -30,6 +31,26 @@ func TestShownFindingsMaxRows(t *testing.T) {
 		shown, note := shownFindings(d, c.opt)
 		if len(shown) != c.shown || note != c.note {
 			t.Errorf("limit %d, omitted %v, %+v: %d shown, %q; want %d, %q", c.limit, c.omitted, c.opt, len(shown), note, c.shown, c.note)
+		}
+	}
+}
+
+// Options.MaxRows bounds a table's rows, --all or not, in every human
+// format, and the note counts the rest (the report's page: HTMLRows).
+func TestTableMaxRows(t *testing.T) {
+	tb := &Table{Name: "lines", Title: "Lines", Noun: "page count lines", Columns: []Column{{Key: "n", Title: "n", Kind: CountKind}}}
+	for i := range 5 {
+		tb.Rows = append(tb.Rows, []Cell{Int(int64(100 + i))})
+	}
+	d := &Doc{Title: "x", Tables: []*Table{tb}}
+	for _, f := range []Format{Text, Markdown, HTML} {
+		var b strings.Builder
+		if err := Write(&b, f, Options{All: true, MaxRows: 2, MoreHint: " (--all lists them)"}, d); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		if !strings.Contains(out, "101") || strings.Contains(out, "102") || !strings.Contains(out, "2 of 5 page count lines shown (--all lists them)") {
+			t.Errorf("%s:\n%s", f, out)
 		}
 	}
 }
