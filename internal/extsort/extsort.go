@@ -242,9 +242,16 @@ func (s *Sorter[T]) put(w *bufio.Writer, t T, raw []byte) (int64, error) {
 		s.buf = s.codec.Append(s.buf[:0], t)
 		raw = s.buf
 	}
-	var head [binary.MaxVarintLen64]byte
-	h := binary.PutUvarint(head[:], uint64(len(raw)))
-	w.Write(head[:h])
+	// The length a byte at a time: a slice of an array on the stack,
+	// passed to Write, went to the heap (a bufio.Writer may hand it on),
+	// one allocation a record.
+	h := 1
+	x := uint64(len(raw))
+	for ; x >= 0x80; x >>= 7 {
+		w.WriteByte(byte(x) | 0x80)
+		h++
+	}
+	w.WriteByte(byte(x))
 	_, err := w.Write(raw) // (a bufio.Writer's error sticks: one check)
 	if err != nil {
 		return 0, err
