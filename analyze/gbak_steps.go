@@ -56,10 +56,18 @@ func (r *GbakRunSteps) Add(st *GbakStep) {
 	r.steps = append(r.steps, s)
 }
 
-// Stream keeps the steps of a streamed timeline (StreamGbakTimeline).
+// Stream keeps the steps of a streamed timeline (StreamGbakTimeline), and
+// none of its errors and warnings, which a comparison does not show: the
+// timeline counts them (a log of a million error lines kept 132 MB).
 func (r *GbakRunSteps) Stream() GbakStream {
-	return GbakStream{Step: func(st *GbakStep) error { r.Add(st); return nil }}
+	return GbakStream{
+		Step:    func(st *GbakStep) error { r.Add(st); return nil },
+		Error:   dropMessage,
+		Warning: dropMessage,
+	}
 }
+
+func dropMessage(string) error { return nil }
 
 // GbakSteps are the steps of a comparison, in the order they were first
 // met (the runs in order): one row per step key and occurrence. A row is

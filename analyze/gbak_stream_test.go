@@ -183,3 +183,19 @@ func jsonOf(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// A comparison's steps keep no error or warning of their run (the
+// comparison shows none): the timeline only counts them, and its outcome
+// is the same.
+func TestGbakRunStepsDropMessages(t *testing.T) {
+	data := bytes.Repeat([]byte("gbak: ERROR:an error\ngbak: WARNING:a warning\n"), 1000)
+	steps := &GbakRunSteps{}
+	tl, err := StreamGbakTimeline(bytes.NewReader(data), "errors.log", steps.Stream())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tl.Errors)+len(tl.Warnings) != 0 || tl.ErrorCount != 1000 || tl.WarningCount != 1000 || tl.Outcome != GbakFailed {
+		t.Errorf("kept %d errors and %d warnings, counted %d and %d, outcome %s",
+			len(tl.Errors), len(tl.Warnings), tl.ErrorCount, tl.WarningCount, tl.Outcome)
+	}
+}
