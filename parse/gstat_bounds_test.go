@@ -11,13 +11,8 @@ import (
 // lines look like a table name and labels (100 MiB of random text) kept
 // 674 MB and printed 212 MB of notices.
 func TestGstatUnknownLinesBounded(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("T (128)\n")
-	for i := range 50 {
-		fmt.Fprintf(&b, "    Foo %d: %d\n", i, i)
-	}
-	b.WriteString("\nU (129)\n    Bar: 1\n")
-	reps := readGstatBytes(t, []byte(b.String()), "unknown.txt")
+	in := "T (128)\n" + numbered("    Foo %d: %d\n", 50) + "\nU (129)\n    Bar: 1\n"
+	reps := readGstatBytes(t, []byte(in), "unknown.txt")
 	if len(reps) != 1 || len(reps[0].Tables) != 2 {
 		t.Fatalf("%d runs", len(reps))
 	}
@@ -34,13 +29,8 @@ func TestGstatUnknownLinesBounded(t *testing.T) {
 
 // A header keeps its first 20 unknown fields so too.
 func TestGstatHeaderUnknownBounded(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("Database \"/data/x.fdb\"\nDatabase header page information:\n")
-	for i := range 30 {
-		fmt.Fprintf(&b, "\tNew field %d     %d\n", i, i)
-	}
-	b.WriteString("\n")
-	reps := readGstatBytes(t, []byte(b.String()), "header.txt")
+	in := "Database \"/data/x.fdb\"\nDatabase header page information:\n" + numbered("\tNew field %d     %d\n", 30) + "\n"
+	reps := readGstatBytes(t, []byte(in), "header.txt")
 	h := reps[0].Header
 	if len(reps) != 1 || h == nil || len(h.Unknown) != 20 || h.Unknown[19].Key != "New field 19" || h.Unknown[19].Value != "19" {
 		t.Fatalf("%d runs, header %+v", len(reps), h)
@@ -76,12 +66,9 @@ func TestGstatNoticesBounded(t *testing.T) {
 // A run keeps its first 20 page count lines of gstat -e (gstat prints
 // one a page kind) and counts the others in one notice.
 func TestGstatCryptLinesBounded(t *testing.T) {
-	var b strings.Builder
-	b.WriteString("Database \"/data/x.fdb\"\nDatabase header page information:\n\tPage size\t\t8192\n\n")
-	for i := range 25 {
-		fmt.Fprintf(&b, "Data pages: total %d, encrypted 0, non-crypted %d\n", i, i)
-	}
-	reps := readGstatBytes(t, []byte(b.String()), "crypt.txt")
+	in := "Database \"/data/x.fdb\"\nDatabase header page information:\n\tPage size\t\t8192\n\n" +
+		numbered("Data pages: total %d, encrypted 0, non-crypted %d\n", 25)
+	reps := readGstatBytes(t, []byte(in), "crypt.txt")
 	h := reps[0].Header
 	if len(reps) != 1 || h == nil || len(h.Encryption) != 20 || h.Encryption[19].Total != 19 || h.Encryption[19].Line != 24 {
 		t.Fatalf("%d runs, header %+v", len(reps), h)
@@ -89,4 +76,13 @@ func TestGstatCryptLinesBounded(t *testing.T) {
 	if ns := reps[0].Notices; len(ns) != 1 || ns[0].String() != "crypt.txt:25: 5 more page count lines (gstat -e) not kept, from this one" {
 		t.Errorf("notices %v", ns)
 	}
+}
+
+// numbered is n lines of format, each with its number (from 0) twice.
+func numbered(format string, n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, format, i, i)
+	}
+	return b.String()
 }
