@@ -60,9 +60,10 @@ type GstatReader struct {
 	// notices counts the notices of the run, noticesMore those past
 	// maxNotices, from line noticesFirst: not queued, one notice.
 	notices, noticesMore, noticesFirst int
-	blockData                          bool // the current block has data lines
-	section                            *GstatSection
-	inLevel                            bool // current table line is a blob "Level" line
+
+	blockData bool // the current block has data lines
+	section   *GstatSection
+	inLevel   bool // current table line is a blob "Level" line
 
 	skipLine  int
 	skipCount int

@@ -216,10 +216,10 @@ func (r *GstatReader) flushLeftOut() {
 }
 
 // maxUnknownLines bounds the unknown lines a block (or a header) keeps,
-// each with a notice; the others are counted in one. A newer gstat adds a few labels
-// to a block; thousands are no gstat block (100 MiB of text whose lines
-// looked like table names and labels kept 674 MB and printed 212 MB of
-// notices). fbdiag's own bound.
+// each with a notice; the others are counted in one. A newer gstat adds
+// a few labels to a block; thousands are no gstat block (100 MiB of text
+// whose lines looked like table names and labels kept 674 MB and printed
+// 212 MB of notices). fbdiag's own bound.
 const maxUnknownLines = 20
 
 // unknownLine keeps an unknown "label: value" line of a block, the first
