@@ -42,7 +42,8 @@ type GstatJSON struct {
 	texts   extsort.TextRefs
 	warning []byte // spooledWarnings's buffer
 	// held are the warnings waiting in the spool's batch, heldChunk at a
-	// time: one allocation a warning was 7 % of the run's mallocs.
+	// time: one allocation a warning was a quarter of the run's
+	// allocations.
 	held []analyze.Warning
 }
 
