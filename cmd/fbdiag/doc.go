@@ -282,11 +282,13 @@
 //	    end it
 //	...
 //
-// gbak reports a log's outcome and totals, gbak's errors and warnings,
-// its phases with their share of the total, each table's data (records,
-// time, records per second, page I/O) and each index build in natural
-// order of their names, and every step, the slowest first: the --top of
-// them (10 by default) in text and markdown, all with --all or in CSV.
+// gbak reports a log's outcome and totals, gbak's errors and warnings
+// (the first 100 in text and markdown, every one with --all or in CSV's
+// findings table), its phases with their share of the total, each
+// table's data (records, time, records per second, page I/O) and each
+// index build in natural order of their names, and every step, the
+// slowest first: the --top of them (10 by default) in text and markdown,
+// all with --all or in CSV.
 // Durations read "12.345 s" under a minute and h:mm:ss above. An unknown
 // figure is "?" in the headline and an empty cell in the tables. CSV is
 // one table: the steps, or the one --table names (phases, tables,
