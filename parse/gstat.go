@@ -57,9 +57,10 @@ type GstatReader struct {
 	// header past maxUnknownLines, moreCrypt the -e lines of the header
 	// past maxCryptLines: not kept, one notice each.
 	moreUnknown, moreCrypt leftOut
-	// notices counts the notices of the run, noticesMore those past
-	// maxNotices, from line noticesFirst: not queued, one notice.
-	notices, noticesMore, noticesFirst int
+	// notices counts the notices of the run, moreNotices those past
+	// maxNotices: not queued, one notice.
+	notices     int
+	moreNotices leftOut
 
 	blockData bool // the current block has data lines
 	section   *GstatSection
@@ -136,10 +137,7 @@ func (r *GstatReader) noticeAt(line int, format string, args ...any) {
 		line = 1
 	}
 	if r.notices >= maxNotices {
-		if r.noticesMore == 0 {
-			r.noticesFirst = line
-		}
-		r.noticesMore++
+		r.moreNotices.add(line, "notices")
 		return
 	}
 	r.notices++
@@ -156,12 +154,12 @@ const maxNotices = 1000
 
 // flushNotices queues the notice on the notices of the run left out.
 func (r *GstatReader) flushNotices() {
-	if r.noticesMore > 0 {
-		n := Notice{File: r.lr.Name(), Line: r.noticesFirst,
-			Msg: sprintf("%d more notices of this run not printed, from this line on", r.noticesMore)}
+	if o := r.moreNotices; o.n > 0 {
+		n := Notice{File: r.lr.Name(), Line: o.first,
+			Msg: sprintf("%d more notices of this run not printed, from this line on", o.n)}
 		r.emit(&GstatNotice{Notice: n, Report: r.report})
 	}
-	r.notices, r.noticesMore = 0, 0
+	r.notices, r.moreNotices = 0, leftOut{}
 }
 
 // skip remembers a line that is not gstat output; consecutive ones make a

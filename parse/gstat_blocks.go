@@ -184,11 +184,20 @@ func (r *GstatReader) tableLine(t []byte) bool {
 	return true
 }
 
-// leftOut counts the lines of a kind a block or a header does not keep
-// once it holds its bound of them, from line first.
+// leftOut counts the lines of a kind (unknown lines of a block, -e
+// lines, notices of a run) not kept once their bound is reached, from
+// line first.
 type leftOut struct {
 	n, first int
 	what     string // "unknown lines in table T"
+}
+
+// add counts one more line left out, at line.
+func (o *leftOut) add(line int, what string) {
+	if o.n == 0 {
+		o.first, o.what = line, what
+	}
+	o.n++
 }
 
 // full reports whether kept, the number of lines of a kind kept, is at
@@ -197,10 +206,7 @@ func (r *GstatReader) full(o *leftOut, kept, max int, what string) bool {
 	if kept < max {
 		return false
 	}
-	if o.n == 0 {
-		o.first, o.what = r.lr.Line(), what
-	}
-	o.n++
+	o.add(r.lr.Line(), what)
 	return true
 }
 

@@ -143,18 +143,16 @@ func (k *GbakKeeper) Stream() analyze.GbakStream {
 				}
 			}
 		},
-		Error: func(msg string) error {
-			if k.messages < 0 || len(k.k.Errors) < k.messages {
-				k.k.Errors = append(k.k.Errors, msg)
-			}
-			return nil
-		},
-		Warning: func(msg string) error {
-			if k.messages < 0 || len(k.k.Warnings) < k.messages {
-				k.k.Warnings = append(k.k.Warnings, msg)
-			}
-			return nil
-		},
+		Error:   func(msg string) error { k.keepMessage(&k.k.Errors, msg); return nil },
+		Warning: func(msg string) error { k.keepMessage(&k.k.Warnings, msg); return nil },
+	}
+}
+
+// keepMessage keeps an error or a warning while dst holds fewer than
+// the keeper's bound (WithMessages).
+func (k *GbakKeeper) keepMessage(dst *[]string, msg string) {
+	if k.messages < 0 || len(*dst) < k.messages {
+		*dst = append(*dst, msg)
 	}
 }
 
