@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"errors"
 	"io"
 	"runtime"
 
@@ -217,6 +218,53 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 			scan.c.closeSunk() // (a run cut by an error: its temporary files go)
 		}
 	}()
+	// held is a run that ended with nothing in it but notices, held back
+	// until the parser says whether anything follows: an input with no
+	// gstat output at all (parse.ErrNoGstat) is an error, and no receiver
+	// sees its empty run; a run like it among others is passed on in its
+	// place.
+	var held *streamEvent
+	handle := func(ev *streamEvent) {
+		if scan != ev.scan {
+			scan = ev.scan
+			if s.WarningLimit > 0 {
+				scan.LimitWarnings(s.WarningLimit)
+			}
+			switch {
+			case s.CountWarnings:
+				scan.SinkWarnings(counted{})
+			case s.Sink != nil:
+				scan.SinkWarnings(s.Sink(scan.a))
+			}
+		}
+		switch {
+		case ev.table != nil:
+			if s.Parsed != nil {
+				s.Parsed(ev.table, nil)
+			}
+			t := scan.addEncoded(ev.ts, ev.fired, ev.enc, ev.encEnds)
+			scan.a.prepared = ev.prepared
+			ev.indices = ev.ts.Indices
+			if err = scan.Err(); err == nil && s.Table != nil {
+				err = s.Table(scan.a, t)
+			}
+			scan.a.tableWarnings = nil // ev.fired is filled again
+		case ev.index != nil:
+			if s.Parsed != nil {
+				s.Parsed(nil, ev.index)
+			}
+			scan.Unattached(ev.index)
+		default:
+			if scan.a.Header == nil && ev.header != nil && ev.header.HeaderPage {
+				scan.setHeader(ev.header) // printed after tables (an edited file): those tables had no page size
+			}
+			a := scan.Finish(ev.rep.Findings, ev.rep.Notices)
+			if err = scan.Err(); err == nil && s.Run != nil {
+				err = s.Run(a, ev.rep)
+			}
+			scan = nil
+		}
+	}
 	for batch := range order {
 		<-batch.done
 		for i := range batch.evs {
@@ -224,45 +272,19 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 			if err != nil {
 				continue
 			}
-			if scan != ev.scan {
-				scan = ev.scan
-				if s.WarningLimit > 0 {
-					scan.LimitWarnings(s.WarningLimit)
-				}
-				switch {
-				case s.CountWarnings:
-					scan.SinkWarnings(counted{})
-				case s.Sink != nil:
-					scan.SinkWarnings(s.Sink(scan.a))
+			if held != nil {
+				handle(held)
+				held = nil
+				if err != nil {
+					continue
 				}
 			}
-			switch {
-			case ev.table != nil:
-				if s.Parsed != nil {
-					s.Parsed(ev.table, nil)
-				}
-				t := scan.addEncoded(ev.ts, ev.fired, ev.enc, ev.encEnds)
-				scan.a.prepared = ev.prepared
-				ev.indices = ev.ts.Indices
-				if err = scan.Err(); err == nil && s.Table != nil {
-					err = s.Table(scan.a, t)
-				}
-				scan.a.tableWarnings = nil // ev.fired is filled again
-			case ev.index != nil:
-				if s.Parsed != nil {
-					s.Parsed(nil, ev.index)
-				}
-				scan.Unattached(ev.index)
-			default:
-				if scan.a.Header == nil && ev.header != nil && ev.header.HeaderPage {
-					scan.setHeader(ev.header) // printed after tables (an edited file): those tables had no page size
-				}
-				a := scan.Finish(ev.rep.Findings, ev.rep.Notices)
-				if err = scan.Err(); err == nil && s.Run != nil {
-					err = s.Run(a, ev.rep)
-				}
-				scan = nil
+			if scan != ev.scan && ev.table == nil && ev.index == nil && emptyRun(ev.rep) {
+				held = new(streamEvent)
+				*held = *ev
+				continue
 			}
+			handle(ev)
 		}
 		if err != nil {
 			close(stop)
@@ -281,7 +303,21 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 		default:
 		}
 	}
-	return <-perr
+	perrv := <-perr
+	if held != nil && !errors.Is(perrv, parse.ErrNoGstat) {
+		handle(held)
+		if err != nil {
+			return err
+		}
+	}
+	return perrv
+}
+
+// emptyRun reports, of a run whose end is its first event (no table
+// and no unattached index came before it), that nothing else was read
+// in it either: notices at most.
+func emptyRun(rep *parse.GstatReport) bool {
+	return rep.Header == nil && len(rep.Findings) == 0 && len(rep.Sections) == 0 && rep.Completion == nil
 }
 
 // evaluateBatches evaluates the tables of each batch with an evaluator

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -364,5 +365,64 @@ func TestStreamGstatRuns(t *testing.T) {
 	})
 	if err != nil || none != 0 {
 		t.Fatalf("no run kept: %d tables and runs passed, %v", none, err)
+	}
+}
+
+// An input with no gstat output in it is an error before any receiver
+// hears of it: its lines make a run of notices alone when read whole,
+// and a stream passes that run to no hook (the JSON view wrote an empty
+// document for it).
+func TestStreamGstatNoGstat(t *testing.T) {
+	for _, in := range []string{"hello\nworld (x)\n\x00\x01\n", ""} {
+		called := []string{}
+		err := StreamGstat(strings.NewReader(in), "junk.txt", NewThresholds(), GstatOptions{}, GstatStream{
+			Sink: func(*GstatAnalysis) WarningSink { called = append(called, "sink"); return counted{} },
+			Table: func(*GstatAnalysis, *TableStats) error {
+				called = append(called, "table")
+				return nil
+			},
+			Run: func(*GstatAnalysis, *parse.GstatReport) error {
+				called = append(called, "run")
+				return nil
+			},
+		})
+		if !errors.Is(err, parse.ErrNoGstat) || err.Error() != "junk.txt: no gstat output found" || len(called) != 0 {
+			t.Errorf("%q: err %v, hooks called %v", in, err, called)
+		}
+	}
+}
+
+// A run with nothing but notices in it, beside a run of the shop
+// sample, is passed on in its place, first or last, as read whole.
+func TestStreamGstatEmptyRunPassedOn(t *testing.T) {
+	shop, err := os.ReadFile(filepath.Join("..", "testdata", "fb30", "shop-gstat-a-r.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{
+		"Analyzing database pages ...\njunk\n\n" + string(shop),
+		string(shop) + "\nDatabase \"/x.fdb\"\nrandom junk\nmore junk\n",
+	} {
+		reps, err := parse.ReadGstat(strings.NewReader(in), "x.txt")
+		if err != nil || len(reps) != 2 {
+			t.Fatalf("read whole: %d runs, %v", len(reps), err)
+		}
+		var tables []int
+		err = StreamGstat(strings.NewReader(in), "x.txt", NewThresholds(), GstatOptions{}, GstatStream{
+			Run: func(a *GstatAnalysis, rep *parse.GstatReport) error {
+				tables = append(tables, a.Totals.Tables)
+				if len(rep.Notices) != len(reps[rep.Index].Notices) {
+					t.Errorf("run %d: %d notices, %d read whole", rep.Index, len(rep.Notices), len(reps[rep.Index].Notices))
+				}
+				return nil
+			},
+		})
+		want := []int{0, len(reps[1].Tables)}
+		if len(reps[0].Tables) > 0 {
+			want = []int{len(reps[0].Tables), 0}
+		}
+		if err != nil || !slices.Equal(tables, want) || want[0]+want[1] != 6 {
+			t.Errorf("%.40q: tables by run %v, want %v (%v)", in, tables, want, err)
+		}
 	}
 }

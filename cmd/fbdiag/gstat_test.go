@@ -539,3 +539,18 @@ func TestRulesDocumented(t *testing.T) {
 		t.Errorf("docs/rules.md differs from fbdiag rules (exit %d); regenerate its text block", code)
 	}
 }
+
+// Text that holds no gstat output gives every format the same answer:
+// the error, exit 1, nothing on standard output (JSON wrote a document
+// of an empty run and its skipped-lines notice first).
+func TestGstatNotGstatEveryFormat(t *testing.T) {
+	const want = "fbdiag: <stdin>: no gstat output found (expected the text of gstat -a -r or gstat -h)\n"
+	for _, format := range [][]string{{"text"}, {"markdown"}, {"json"}, {"csv"}, {"csv", "--table", "indices"},
+		{"csv", "--table", "warnings"}, {"openmetrics"}} {
+		args := append([]string{"gstat", "--format"}, format...)
+		out, errs, code := runCLI(t, []byte("hello\nworld\n"), append(args, "-")...)
+		if code != 1 || out != "" || errs != want {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", format, code, out, errs)
+		}
+	}
+}
