@@ -54,3 +54,26 @@ func (n Notice) String() string { return position(n.File, n.Line, n.Msg) }
 
 // Error lets a Notice be returned where an error is expected.
 func (n Notice) Error() string { return n.String() }
+
+// leftOut counts the lines of a kind (unknown lines of a gstat block,
+// -e lines, the notices of a gstat run, of a gbak log or of a table
+// file) not kept once their reader's bound is reached, from line first.
+type leftOut struct {
+	n, first int
+	what     string // "unknown lines in table T"
+}
+
+// add counts one more line left out, at line.
+func (o *leftOut) add(line int, what string) {
+	if o.n == 0 {
+		o.first, o.what = line, what
+	}
+	o.n++
+}
+
+// notice is the notice that counts the notices of file left out past a
+// reader's bound, at the line of the first: "300 more notices not
+// printed, from this line on".
+func (o *leftOut) notice(file string) Notice {
+	return Notice{File: file, Line: o.first, Msg: sprintf("%d more %s not printed, from this line on", o.n, o.what)}
+}

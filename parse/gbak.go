@@ -137,7 +137,7 @@ type GbakReader struct {
 	skipSample       string
 	gap              bool
 	notices          []Notice
-	dropped          int
+	dropped          leftOut // the notices past maxGbakNotices
 	inError          bool
 	strs             map[string]string
 	// headerAt is the line of the last column header read (SplitInput
@@ -202,16 +202,15 @@ func (r *GbakReader) Err() error { return r.lr.Err() }
 // few hundred; the last one says how many more there were).
 func (r *GbakReader) Notices() []Notice {
 	r.flushSkipped()
-	if r.dropped > 0 {
-		return append(r.notices[:len(r.notices):len(r.notices)],
-			Notice{File: r.lr.Name(), Msg: "and " + strconv.Itoa(r.dropped) + " more notices"})
+	if r.dropped.n > 0 {
+		return append(r.notices[:len(r.notices):len(r.notices)], r.dropped.notice(r.lr.Name()))
 	}
 	return r.notices
 }
 
 func (r *GbakReader) notice(n Notice) {
 	if len(r.notices) >= maxGbakNotices {
-		r.dropped++
+		r.dropped.add(n.Line, "notices")
 		return
 	}
 	r.notices = append(r.notices, n)

@@ -294,7 +294,8 @@ func TestGbakPastedLines(t *testing.T) {
 	}
 }
 
-// A file full of bad lines keeps at most 200 notices and counts the rest.
+// A file full of bad lines keeps at most 200 notices and counts the rest
+// in one, at the line of the first left out.
 func TestGbakNoticeCap(t *testing.T) {
 	in := "gbak: time     delta  reads  writes\n" + strings.Repeat("gbak:    1.000  0.500 restoring domain RDB$1\n", 300)
 	log, err := ReadGbak(strings.NewReader(in), "bad.log")
@@ -303,7 +304,7 @@ func TestGbakNoticeCap(t *testing.T) {
 	}
 	n := log.Notices
 	if len(log.Lines) != 300 || len(n) != 201 || n[0].String() != "bad.log:2: expected 4 statistics columns (TDRW), found 2 numbers; read the rest as a message without statistics" ||
-		n[200].String() != "bad.log: and 100 more notices" || log.Lines[0].Has != 0 || log.Lines[0].Name != "RDB$1" {
+		n[200].String() != "bad.log:202: 100 more notices not printed, from this line on" || log.Lines[0].Has != 0 || log.Lines[0].Name != "RDB$1" {
 		t.Errorf("%d lines, %d notices, first %v, last %v", len(log.Lines), len(n), n[0], n[len(n)-1])
 	}
 }

@@ -137,7 +137,7 @@ func (r *GstatReader) noticeAt(line int, format string, args ...any) {
 		line = 1
 	}
 	if r.notices >= maxNotices {
-		r.moreNotices.add(line, "notices")
+		r.moreNotices.add(line, "notices of this run")
 		return
 	}
 	r.notices++
@@ -155,9 +155,7 @@ const maxNotices = 1000
 // flushNotices queues the notice on the notices of the run left out.
 func (r *GstatReader) flushNotices() {
 	if o := r.moreNotices; o.n > 0 {
-		n := Notice{File: r.lr.Name(), Line: o.first,
-			Msg: sprintf("%d more notices of this run not printed, from this line on", o.n)}
-		r.emit(&GstatNotice{Notice: n, Report: r.report})
+		r.emit(&GstatNotice{Notice: o.notice(r.lr.Name()), Report: r.report})
 	}
 	r.notices, r.moreNotices = 0, leftOut{}
 }

@@ -184,22 +184,6 @@ func (r *GstatReader) tableLine(t []byte) bool {
 	return true
 }
 
-// leftOut counts the lines of a kind (unknown lines of a block, -e
-// lines, notices of a run) not kept once their bound is reached, from
-// line first.
-type leftOut struct {
-	n, first int
-	what     string // "unknown lines in table T"
-}
-
-// add counts one more line left out, at line.
-func (o *leftOut) add(line int, what string) {
-	if o.n == 0 {
-		o.first, o.what = line, what
-	}
-	o.n++
-}
-
 // full reports whether kept, the number of lines of a kind kept, is at
 // the bound max: the current line is then counted in o.
 func (r *GstatReader) full(o *leftOut, kept, max int, what string) bool {

@@ -89,8 +89,8 @@ type TableReader struct {
 	lr      *LineReader
 	table   *Table
 	notices []Notice
-	kept    int // notices counted against maxTableNotices
-	more    int // notices past maxTableNotices, not kept
+	kept    int     // notices counted against maxTableNotices
+	more    leftOut // notices past maxTableNotices, not kept
 	prose   bool
 	started bool
 	// held is a line read ahead and not used yet.
@@ -136,9 +136,8 @@ const maxTableNotices = 200
 // tables cut at MaxTableRows; the last one says how many more there
 // were).
 func (tr *TableReader) Notices() []Notice {
-	if tr.more > 0 {
-		return append(tr.notices[:len(tr.notices):len(tr.notices)],
-			Notice{File: tr.lr.Name(), Msg: "and " + strconv.Itoa(tr.more) + " more notices"})
+	if tr.more.n > 0 {
+		return append(tr.notices[:len(tr.notices):len(tr.notices)], tr.more.notice(tr.lr.Name()))
 	}
 	return tr.notices
 }
@@ -147,7 +146,7 @@ func (tr *TableReader) Notices() []Notice {
 func (tr *TableReader) add(ns ...Notice) {
 	for _, n := range ns {
 		if tr.kept >= maxTableNotices {
-			tr.more++
+			tr.more.add(n.Line, "notices")
 			continue
 		}
 		tr.kept++

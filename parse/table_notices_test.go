@@ -25,7 +25,7 @@ func TestTableNoticesCapped(t *testing.T) {
 	if got := notices[0].String(); got != `bad.csv:3: column "tps": "x1" is not a number; cell left out` {
 		t.Errorf("first notice %q", got)
 	}
-	if got := notices[maxTableNotices].String(); got != "bad.csv: and 800 more notices" {
+	if got := notices[maxTableNotices].String(); got != "bad.csv:403: 800 more notices not printed, from this line on" {
 		t.Errorf("last notice %q", got)
 	}
 }
