@@ -63,11 +63,13 @@ type leftOut struct {
 	what     string // "unknown lines in table T"
 }
 
-// add counts one more line left out, at line.
+// add counts one more line left out, at line (notices held to the end
+// of a block can come after later ones: first is the least).
 func (o *leftOut) add(line int, what string) {
 	if o.n == 0 {
 		o.first, o.what = line, what
 	}
+	o.first = min(o.first, line)
 	o.n++
 }
 

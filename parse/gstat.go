@@ -57,6 +57,11 @@ type GstatReader struct {
 	// header past maxUnknownLines, moreCrypt the -e lines of the header
 	// past maxCryptLines: not kept, one notice each.
 	moreUnknown, moreCrypt leftOut
+	// held are the notices of lines after the first one a pending count
+	// (moreUnknown, moreCrypt) left out, queued with it, in line order,
+	// when its block or header ends (those past the run's maxNotices are
+	// counted at once).
+	held []Notice
 	// notices counts the notices of the run, moreNotices those past
 	// maxNotices: not queued, one notice.
 	notices     int
@@ -136,12 +141,26 @@ func (r *GstatReader) noticeAt(line int, format string, args ...any) {
 	if line < 1 {
 		line = 1
 	}
-	if r.notices >= maxNotices {
+	if r.notices+len(r.held) >= maxNotices {
 		r.moreNotices.add(line, "notices of this run")
 		return
 	}
-	r.notices++
 	n := Notice{File: r.lr.Name(), Line: line, Msg: sprintf(format, args...)}
+	if r.moreUnknown.n+r.moreCrypt.n > 0 {
+		r.held = append(r.held, n)
+		return
+	}
+	r.queueNotice(n)
+}
+
+// queueNotice queues n, one of the run's first maxNotices; the others
+// are counted.
+func (r *GstatReader) queueNotice(n Notice) {
+	if r.notices >= maxNotices {
+		r.moreNotices.add(n.Line, "notices of this run")
+		return
+	}
+	r.notices++
 	r.emit(&GstatNotice{Notice: n, Report: r.report})
 }
 

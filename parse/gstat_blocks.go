@@ -1,6 +1,10 @@
 package parse
 
-import "bytes"
+import (
+	"bytes"
+	"cmp"
+	"slices"
+)
 
 // Table and index blocks: the hot path of a big gstat file. Lines are
 // "Label: value, label: value" items matched with a switch on the label
@@ -195,14 +199,21 @@ func (r *GstatReader) full(o *leftOut, kept, max int, what string) bool {
 }
 
 // flushLeftOut queues the notices on the lines left out, at the end of
-// their block or header.
+// their block or header, and the notices held since the first of them,
+// in line order.
 func (r *GstatReader) flushLeftOut() {
 	for _, o := range []*leftOut{&r.moreUnknown, &r.moreCrypt} {
 		if o.n > 0 {
-			r.noticeAt(o.first, "%d more %s not kept, from this one", o.n, o.what)
+			r.held = append(r.held, Notice{File: r.lr.Name(), Line: max(o.first, 1),
+				Msg: sprintf("%d more %s not kept, from this one", o.n, o.what)})
 			o.n = 0
 		}
 	}
+	slices.SortStableFunc(r.held, func(a, b Notice) int { return cmp.Compare(a.Line, b.Line) })
+	for _, n := range r.held {
+		r.queueNotice(n)
+	}
+	r.held = r.held[:0]
 }
 
 // maxUnknownLines bounds the unknown lines a block (or a header) keeps,

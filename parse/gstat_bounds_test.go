@@ -1,9 +1,13 @@
 package parse_test
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fbdiag/fbdiag/parse"
 )
 
 // A block keeps its first 20 unknown lines, each with a notice, and
@@ -85,4 +89,28 @@ func numbered(format string, n int) string {
 		fmt.Fprintf(&b, format, i, i)
 	}
 	return b.String()
+}
+
+// Notices come in line order: the count of a block's unknown lines left
+// out, known when the block ends, comes before the notices of the lines
+// after the first of them; past the run's bound, the count notice holds
+// its place and the notices left out are counted from the first of
+// them (it came after the block's later notices were met).
+func TestGstatNoticesInLineOrder(t *testing.T) {
+	const item = "    Average record length: 1.5, total records: 2, odd item: 3\n"
+	in := "T (128)\n" + numbered("    Foo %d: %d\n", 25) + item + "\n"
+	ns := readGstatBytes(t, []byte(in), "order.txt")[0].Notices
+	if len(ns) != 22 || ns[20].String() != "order.txt:22: 5 more unknown lines in table T not kept, from this one" ||
+		ns[21].String() != `order.txt:27: unknown item "odd item" in table T` {
+		t.Errorf("%d notices, the last %v", len(ns), ns[max(0, len(ns)-2):])
+	}
+	in = "T (128)\n" + numbered("    Foo %d: %d\n", 25) + strings.Repeat(item, 1200) + "\n"
+	ns = readGstatBytes(t, []byte(in), "order.txt")[0].Notices
+	if len(ns) != 1001 || ns[20].Line != 22 || ns[999].String() != `order.txt:1005: unknown item "odd item" in table T` ||
+		ns[1000].String() != "order.txt:1006: 221 more notices of this run not printed, from this line on" {
+		t.Errorf("%d notices, the last %v", len(ns), ns[max(0, len(ns)-2):])
+	}
+	if !slices.IsSortedFunc(ns, func(a, b parse.Notice) int { return cmp.Compare(a.Line, b.Line) }) {
+		t.Error("notices out of line order")
+	}
 }
