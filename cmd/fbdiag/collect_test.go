@@ -274,6 +274,19 @@ func TestLiveBackupRestoreCLI(t *testing.T) {
 	if !strings.Contains(rtext, " finishing, closing, and going home\n") {
 		t.Errorf("restore log is not complete")
 	}
+	// The backup's view is `fbdiag gbak LOG`'s, below the lines that say
+	// what ran where, but for the hint that names the command (backup has
+	// no --all).
+	gout, gerr, code := runCLI(t, nil, "gbak", blog)
+	if code != exitOK {
+		t.Fatalf("gbak LOG: exit %d: %s", code, gerr)
+	}
+	gout = strings.ReplaceAll(gout, "(--all shows them)", "(fbdiag gbak --all LOG shows them)")
+	if lines := strings.Split(gout, "\n"); len(lines) < 10 {
+		t.Errorf("fbdiag gbak LOG: %q", gout)
+	} else if missing := notInOrder(lines[1:], strings.Split(bout, "\n")); missing != "" {
+		t.Errorf("the backup's view lacks %q of fbdiag gbak LOG's:\n%s\n---\n%s", missing, bout, gout)
+	}
 	// The timeline, as fbdiag gbak reads the log: completed, every index
 	// built, every table's records.
 	var res gbakResult
@@ -563,4 +576,20 @@ func ptrString(p *string) string {
 		return "<nil>"
 	}
 	return *p
+}
+
+// notInOrder is the first of want that got does not hold after the one
+// before it ("" when got holds every line of want, in order).
+func notInOrder(want, got []string) string {
+	i := 0
+	for _, w := range want {
+		for i < len(got) && got[i] != w {
+			i++
+		}
+		if i == len(got) {
+			return w
+		}
+		i++
+	}
+	return ""
 }

@@ -114,20 +114,39 @@ func runGbakService(o gbakServiceOptions, e *env, est *analyze.Estimate,
 	if err := f.Commit(); err != nil {
 		return err
 	}
-	tl, err := readGbakLog(e.stdin, e.stderr, logFile, analyze.ReadGbakTimeline)
-	if err != nil {
-		return err
-	}
 	if format == report.JSON {
+		tl, err := readGbakLog(e.stdin, e.stderr, logFile, analyze.ReadGbakTimeline)
+		if err != nil {
+			return err
+		}
 		return report.WriteJSON(e.stdout, gbakResult{Run: run, Log: logFile, Timeline: tl})
 	}
 	vf, err := view.ParseFormat(string(format))
 	if err != nil {
 		return err
 	}
+	// The log is read as `fbdiag gbak LOG` reads it: streamed, the view
+	// keeping the rows it shows.
+	out := gbakOutput{format: vf, top: top, opt: view.Options{MoreHint: " (fbdiag gbak --all LOG shows them)"}}
+	steps, list, messages := out.keepLimits()
+	k := view.NewGbakKeeper(steps, list).WithMessages(messages)
+	if vf == view.CSV {
+		k.StepsOnDisk()
+	}
+	tl, err := streamGbakTimeline(e.stdin, e.stderr, logFile, k.Stream())
+	if err != nil {
+		return err
+	}
 	info := view.GbakRunInfo{Action: run.Action, Server: run.Server, Database: run.Database, BackupFile: run.BackupFile,
 		Switches: run.Switches, Started: run.Started, Log: logFile, Lines: run.Lines, Replaced: run.Replaced}
-	return view.Write(e.stdout, vf, view.Options{MoreHint: " (fbdiag gbak --all LOG shows them)"}, view.GbakLive(info, tl, view.GbakOptions{Top: top}))
+	kept := k.Kept()
+	if err := view.Write(e.stdout, vf, out.opt, view.GbakLive(info, tl, view.GbakOptions{Top: top, Kept: kept})); err != nil {
+		return err
+	}
+	if err := kept.Err(); err != nil {
+		return fmt.Errorf("sorting the steps: %w", err)
+	}
+	return nil
 }
 
 // gbakResult is the JSON output of backup and restore (docs/live.md).
