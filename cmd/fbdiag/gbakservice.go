@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -115,11 +117,7 @@ func runGbakService(o gbakServiceOptions, e *env, est *analyze.Estimate,
 		return err
 	}
 	if format == report.JSON {
-		tl, err := readGbakLog(e.stdin, e.stderr, logFile, analyze.ReadGbakTimeline)
-		if err != nil {
-			return err
-		}
-		return report.WriteJSON(e.stdout, gbakResult{Run: run, Log: logFile, Timeline: tl})
+		return writeGbakResult(e, run, logFile)
 	}
 	vf, err := view.ParseFormat(string(format))
 	if err != nil {
@@ -154,6 +152,65 @@ type gbakResult struct {
 	Run      *collect.GbakRun  `json:"run"`
 	Log      string            `json:"log"`
 	Timeline *analyze.Timeline `json:"timeline"`
+}
+
+// writeGbakResult writes the gbakResult of a finished run with its
+// timeline streamed from the log as `fbdiag gbak --format json LOG`
+// writes it, one level deeper: the bytes of report.WriteJSON on the
+// whole result, in the memory of a step.
+func writeGbakResult(e *env, run *collect.GbakRun, logFile string) error {
+	var head bytes.Buffer
+	if err := report.WriteJSON(&head, gbakResult{Run: run, Log: logFile}); err != nil {
+		return err
+	}
+	const end = "null\n}\n" // (the timeline's place, and the end)
+	h, ok := bytes.CutSuffix(head.Bytes(), []byte(end))
+	if !ok {
+		return fmt.Errorf("the JSON of the run ends %q, not %q", head.Bytes()[max(0, head.Len()-20):], end)
+	}
+	// (indented writes a line at a time: they gather here.)
+	bw := bufio.NewWriterSize(e.stdout, 64<<10)
+	bw.Write(h) // (its error comes back at Flush)
+	in := &indented{w: bw, indent: "  "}
+	_, err := readGbakLog(e.stdin, e.stderr, logFile, func(r io.Reader, shown string) (*analyze.Timeline, error) {
+		return report.WriteGbakJSON(in, r, shown, analyze.GbakStream{})
+	})
+	if err != nil {
+		return err // (a log without a gbak line among them: nothing was written)
+	}
+	bw.WriteString("}\n")
+	return bw.Flush()
+}
+
+// indented writes a JSON document to w one level deeper: indent before
+// every line but the first (a JSON string holds no newline byte).
+type indented struct {
+	w      io.Writer
+	indent string
+	nl     bool // the last byte written was a newline
+}
+
+func (d *indented) Write(p []byte) (int, error) {
+	n := 0
+	for len(p) > 0 {
+		if d.nl {
+			if _, err := io.WriteString(d.w, d.indent); err != nil {
+				return n, err
+			}
+			d.nl = false
+		}
+		line := p
+		if i := bytes.IndexByte(p, '\n'); i >= 0 {
+			line, d.nl = p[:i+1], true
+		}
+		m, err := d.w.Write(line)
+		n += m
+		if err != nil {
+			return n, err
+		}
+		p = p[len(line):]
+	}
+	return n, nil
 }
 
 // maxEarlierLogs bounds the logs examined for an estimate.

@@ -1,12 +1,18 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/collect"
 	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/report"
 )
 
 // The estimate comes from the newest complete earlier log of the same
@@ -40,5 +46,50 @@ func TestEarlierLogs(t *testing.T) {
 	}
 	if e := earlierBackupLog(cur, "/var/lib/firebird/data/other.fdb"); e != nil {
 		t.Errorf("a backup estimate for another database: %s", e.File)
+	}
+}
+
+// The JSON of a finished backup or restore, its timeline streamed from
+// the log (writeGbakResult), has the bytes of report.WriteJSON on the
+// result with the log read whole, for every gbak log of testdata and of
+// the corpus, a log cut short, and a file with no gbak line in it; the
+// reader's notices go to stderr alike.
+func TestGbakResultStreamed(t *testing.T) {
+	logs, _ := filepath.Glob(filepath.Join(testutil.Root(t), "testdata", "fb30", "*gbak*.log"))
+	more, _ := filepath.Glob(filepath.Join(testutil.Root(t), "testdata", "gbak", "*.log"))
+	logs = append(logs, more...)
+	corpus := os.Getenv("FBDIAG_CORPUS")
+	if corpus == "" {
+		corpus = filepath.Join(testutil.Root(t), "..", "shared", "corpus")
+	}
+	public, _ := filepath.Glob(filepath.Join(corpus, "public", "gbak", "*.log")) // (none without the corpus)
+	logs = append(logs, public...)
+	junk := filepath.Join(t.TempDir(), "junk.log")
+	if err := os.WriteFile(junk, []byte("not a gbak line\n\tnor this\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	logs = append(logs, junk)
+	if len(logs) < 4 {
+		t.Fatalf("%d logs", len(logs))
+	}
+	run := &collect.GbakRun{Server: "db1:3050", Action: "restore", Database: "/data/x.fdb", BackupFile: "/data/x.fbk",
+		Switches: "-c -v -st tdrw", Started: time.Date(2026, 12, 5, 1, 2, 3, 0, time.UTC), Lines: 177, Completed: true,
+		LastStep: "finishing, closing, and going home", Replaced: true}
+	for _, log := range logs {
+		var want, wantErr bytes.Buffer
+		tl, rerr := readGbakLog(nil, &wantErr, log, analyze.ReadGbakTimeline)
+		if rerr == nil {
+			if err := report.WriteJSON(&want, gbakResult{Run: run, Log: log, Timeline: tl}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var got, gotErr bytes.Buffer
+		err := writeGbakResult(&env{stdout: &got, stderr: &gotErr}, run, log)
+		if fmt.Sprint(err) != fmt.Sprint(rerr) || (log == junk) != (err != nil) {
+			t.Fatalf("%s: %v; read whole: %v", log, err, rerr)
+		}
+		if got.String() != want.String() || gotErr.String() != wantErr.String() {
+			t.Errorf("%s: %d bytes, stderr %q; read whole %d bytes, stderr %q", filepath.Base(log), got.Len(), gotErr.String(), want.Len(), wantErr.String())
+		}
 	}
 }
