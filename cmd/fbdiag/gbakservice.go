@@ -176,7 +176,9 @@ func writeGbakResult(e *env, run *collect.GbakRun, logFile string) error {
 		return report.WriteGbakJSON(in, r, shown, analyze.GbakStream{})
 	})
 	if err != nil {
-		return err // (a log without a gbak line among them: nothing was written)
+		// (A log without a gbak line wrote nothing; one cut by a read
+		// error leaves its document unflushed past the first 64 KiB.)
+		return err
 	}
 	bw.WriteString("}\n")
 	return bw.Flush()
