@@ -141,7 +141,7 @@ func (r *GstatReader) noticeAt(line int, format string, args ...any) {
 	if line < 1 {
 		line = 1
 	}
-	if r.notices+len(r.held) >= maxNotices {
+	if !r.roomForNotice() {
 		r.moreNotices.add(line, "notices of this run")
 		return
 	}
@@ -152,6 +152,10 @@ func (r *GstatReader) noticeAt(line int, format string, args ...any) {
 	}
 	r.queueNotice(n)
 }
+
+// roomForNotice reports whether the run has queued, or holds, fewer
+// than maxNotices notices: one more is kept.
+func (r *GstatReader) roomForNotice() bool { return r.notices+len(r.held) < maxNotices }
 
 // queueNotice queues n, one of the run's first maxNotices; the others
 // are counted.
@@ -185,7 +189,7 @@ func (r *GstatReader) skip(t []byte) {
 	r.skipped++
 	if r.skipCount == 0 {
 		r.skipLine = r.lr.Line()
-		if r.notices < maxNotices { // (else its notice is only counted)
+		if r.roomForNotice() { // (else its notice is only counted)
 			t = Redact(t)
 			if len(t) > 60 {
 				t = t[:60]

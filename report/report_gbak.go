@@ -175,8 +175,10 @@ func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 		}
 		s.Findings = append(s.Findings, Finding{Severity: f.Severity, Text: name + ": " + f.Object + ": " + f.Message})
 	}
-	if n := tl.WarningCount - countRule(d.Findings, "gbak-warning"); n > 0 {
-		s.Findings = append(s.Findings, Finding{Severity: "warning", Text: fmt.Sprintf("%s: %d more warnings", name, n)})
+	for _, o := range d.FindingsOmitted { // (the errors are counted below)
+		if o.Severity == "warning" {
+			s.Findings = append(s.Findings, Finding{Severity: "warning", Text: fmt.Sprintf("%s: %d more warnings", name, o.Count)})
+		}
 	}
 	if len(errs) > 0 {
 		text := name + ": " + errs[0].Object + " " + tl.Outcome + ": " + errs[0].Message
@@ -191,17 +193,6 @@ func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 		s.Notices = append(s.Notices, n.String())
 	}
 	return s
-}
-
-// countRule counts the findings of a rule.
-func countRule(fs []view.Finding, rule string) int {
-	n := 0
-	for _, f := range fs {
-		if f.Rule == rule {
-			n++
-		}
-	}
-	return n
 }
 
 // GbakComparisonSection compares logs step by step: the gbak compare

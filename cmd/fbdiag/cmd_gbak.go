@@ -219,11 +219,7 @@ func runGbak(o gbakOpts, stdin io.Reader, stdout, stderr io.Writer) error {
 	if o.out.json {
 		k = view.NewGbakKeeper(0, 0).WithMessages(0)
 	} else {
-		steps, list, messages := o.out.keepLimits()
-		k = view.NewGbakKeeper(steps, list).WithMessages(messages)
-		if o.out.format == view.CSV {
-			k.StepsOnDisk() // (CSV reads the steps once)
-		}
+		k = o.out.keeper()
 	}
 	if o.png.dir != "" {
 		k.WithChart()
@@ -270,6 +266,17 @@ func runGbak(o gbakOpts, stdin io.Reader, stdout, stderr io.Writer) error {
 		return &failOnError{msg: fmt.Sprintf("gbak: the %s is incomplete: the log ends before gbak's closing line", kind)}
 	}
 	return nil
+}
+
+// keeper keeps what the view of the output shows (keepLimits); CSV's
+// steps wait on disk (it reads them once).
+func (o gbakOutput) keeper() *view.GbakKeeper {
+	steps, list, messages := o.keepLimits()
+	k := view.NewGbakKeeper(steps, list).WithMessages(messages)
+	if o.format == view.CSV {
+		k.StepsOnDisk()
+	}
+	return k
 }
 
 // keepLimits are the steps, the tables and indices, and the errors and

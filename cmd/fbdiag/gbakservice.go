@@ -126,11 +126,7 @@ func runGbakService(o gbakServiceOptions, e *env, est *analyze.Estimate,
 	// The log is read as `fbdiag gbak LOG` reads it: streamed, the view
 	// keeping the rows it shows.
 	out := gbakOutput{format: vf, top: top, opt: view.Options{MoreHint: " (fbdiag gbak --all LOG shows them)"}}
-	steps, list, messages := out.keepLimits()
-	k := view.NewGbakKeeper(steps, list).WithMessages(messages)
-	if vf == view.CSV {
-		k.StepsOnDisk()
-	}
+	k := out.keeper()
 	tl, err := streamGbakTimeline(e.stdin, e.stderr, logFile, k.Stream())
 	if err != nil {
 		return err
