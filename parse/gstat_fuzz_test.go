@@ -21,13 +21,8 @@ func FuzzGstat(f *testing.F) {
 		m, _ := filepath.Glob(testutil.Testdata(f, pat))
 		seeds = append(seeds, m...)
 	}
-	if dir := os.Getenv("FBDIAG_CORPUS"); dir != "" || corpusPresent(f) {
-		if dir == "" {
-			dir = filepath.Join(testutil.Root(f), "..", "shared", "corpus")
-		}
-		m, _ := filepath.Glob(filepath.Join(dir, "public", "gstat", "*"))
-		seeds = append(seeds, m...)
-	}
+	m, _ := filepath.Glob(filepath.Join(testutil.CorpusPath(f), "public", "gstat", "*")) // (none without the corpus)
+	seeds = append(seeds, m...)
 	for _, p := range seeds {
 		if strings.HasSuffix(p, ".md") {
 			continue
@@ -78,10 +73,4 @@ func FuzzGstat(f *testing.F) {
 			t.Fatalf("error without a line: %v", err)
 		}
 	})
-}
-
-// corpusPresent tells whether ../shared/corpus exists, without skipping.
-func corpusPresent(tb testing.TB) bool {
-	_, err := os.Stat(filepath.Join(testutil.Root(tb), "..", "shared", "corpus", "public", "gstat"))
-	return err == nil
 }

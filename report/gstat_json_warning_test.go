@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -18,7 +19,7 @@ import (
 func TestAppendWarning(t *testing.T) {
 	var ws []analyze.Warning
 	files, _ := filepath.Glob(filepath.Join("..", "testdata", "fb30", "*gstat*"))
-	more, _ := filepath.Glob(filepath.Join("..", "..", "shared", "corpus", "public", "gstat", "*.txt"))
+	more, _ := filepath.Glob(filepath.Join(testutil.CorpusPath(t), "public", "gstat", "*.txt")) // (none without the corpus)
 	for _, f := range append(files, more...) {
 		data, err := os.ReadFile(f)
 		if err != nil {

@@ -58,11 +58,7 @@ func TestGbakResultStreamed(t *testing.T) {
 	logs, _ := filepath.Glob(filepath.Join(testutil.Root(t), "testdata", "fb30", "*gbak*.log"))
 	more, _ := filepath.Glob(filepath.Join(testutil.Root(t), "testdata", "gbak", "*.log"))
 	logs = append(logs, more...)
-	corpus := os.Getenv("FBDIAG_CORPUS")
-	if corpus == "" {
-		corpus = filepath.Join(testutil.Root(t), "..", "shared", "corpus")
-	}
-	public, _ := filepath.Glob(filepath.Join(corpus, "public", "gbak", "*.log")) // (none without the corpus)
+	public, _ := filepath.Glob(filepath.Join(testutil.CorpusPath(t), "public", "gbak", "*.log")) // (none without the corpus)
 	logs = append(logs, public...)
 	junk := filepath.Join(t.TempDir(), "junk.log")
 	if err := os.WriteFile(junk, []byte("not a gbak line\n\tnor this\n"), 0o644); err != nil {

@@ -47,14 +47,22 @@ func ReadTestdata(tb testing.TB, rel ...string) []byte {
 	return b
 }
 
-// CorpusDir returns ../shared/corpus (or $FBDIAG_CORPUS), skipping the
-// test with a message when it is absent.
+// CorpusPath returns where the shared corpus is looked for:
+// $FBDIAG_CORPUS, else ../shared/corpus beside the checkout; it may be
+// absent (a glob in it then finds nothing).
+func CorpusPath(t testing.TB) string {
+	t.Helper()
+	if dir := os.Getenv("FBDIAG_CORPUS"); dir != "" {
+		return dir
+	}
+	return filepath.Join(Root(t), "..", "shared", "corpus")
+}
+
+// CorpusDir returns CorpusPath, skipping the test with a message when
+// the corpus is absent.
 func CorpusDir(t testing.TB) string {
 	t.Helper()
-	dir := os.Getenv("FBDIAG_CORPUS")
-	if dir == "" {
-		dir = filepath.Join(Root(t), "..", "shared", "corpus")
-	}
+	dir := CorpusPath(t)
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("shared corpus not found at %s (set FBDIAG_CORPUS or place shared/ beside the checkout): %v", dir, err)
 	}
