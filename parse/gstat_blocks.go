@@ -202,6 +202,9 @@ func (r *GstatReader) full(o *leftOut, kept, max int, what string) bool {
 // their block or header, and the notices held since the first of them,
 // in line order.
 func (r *GstatReader) flushLeftOut() {
+	if r.moreUnknown.n+r.moreCrypt.n == 0 {
+		return // (nothing held either: notices are held only behind a count; every block ends here)
+	}
 	for _, o := range []*leftOut{&r.moreUnknown, &r.moreCrypt} {
 		if o.n > 0 {
 			r.held = append(r.held, Notice{File: r.lr.Name(), Line: max(o.first, 1),
