@@ -7,9 +7,12 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
@@ -168,6 +171,7 @@ func TestStreamGstatStops(t *testing.T) {
 	big := bytes.Repeat(data, 50)
 	stop := errors.New("enough")
 	seen := 0
+	before := runtime.NumGoroutine()
 	err := StreamGstat(bytes.NewReader(big), "x", NewThresholds(), GstatOptions{}, GstatStream{
 		Table: func(*GstatAnalysis, *TableStats) error {
 			seen++
@@ -180,6 +184,89 @@ func TestStreamGstatStops(t *testing.T) {
 	if !errors.Is(err, stop) || seen != 3 {
 		t.Errorf("err %v after %d tables", err, seen)
 	}
+	waitGoroutines(t, before)
+}
+
+// waitGoroutines fails t unless the goroutines a stream started end
+// within a second of its return.
+func waitGoroutines(t *testing.T, before int) {
+	t.Helper()
+	for range 100 {
+		if runtime.NumGoroutine() <= before {
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Errorf("%d goroutines a second after the stream returned, %d before it", runtime.NumGoroutine(), before)
+}
+
+// The receivers are called one at a time, in the order of the input,
+// though the workers that evaluated the tables call them: each sees the
+// calls before it done, and the tables come in the order GstatWith lists
+// them. A run's error from Run stops the stream too.
+func TestStreamGstatReceiversInTurn(t *testing.T) {
+	if runtime.GOMAXPROCS(0) < 2 {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	}
+	data := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
+	big := bytes.Repeat(data, 40)
+	reps, err := parse.ReadGstat(bytes.NewReader(big), "x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, rep := range reps {
+		for _, ts := range GstatWith(rep, NewThresholds(), GstatOptions{}).Tables {
+			want = append(want, ts.Name)
+		}
+	}
+	var in atomic.Int32
+	enter := func() {
+		if n := in.Add(1); n != 1 {
+			t.Errorf("%d receivers at once", n)
+		}
+	}
+	var got []string
+	parsed, runs := 0, 0
+	err = StreamGstat(bytes.NewReader(big), "x", NewThresholds(), GstatOptions{}, GstatStream{
+		Parsed: func(*parse.GstatTable, *parse.GstatIndex) {
+			enter()
+			parsed++
+			in.Add(-1)
+		},
+		Table: func(_ *GstatAnalysis, ts *TableStats) error {
+			enter()
+			defer in.Add(-1)
+			got = append(got, ts.Name)
+			if len(got)%50 == 0 {
+				time.Sleep(time.Millisecond) // (a slow receiver: the next worker waits)
+			}
+			return nil
+		},
+		Run: func(*GstatAnalysis, *parse.GstatReport) error {
+			enter()
+			defer in.Add(-1)
+			runs++
+			return nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) || runs != len(reps) || parsed != len(want) {
+		t.Errorf("%d tables (%d parsed, %d runs), want %d in GstatWith's order (%d runs)", len(got), parsed, runs, len(want), len(reps))
+	}
+
+	before := runtime.NumGoroutine()
+	stop := errors.New("enough")
+	runs = 0 // (the first run's Run stops it)
+	err = StreamGstat(bytes.NewReader(big), "x", NewThresholds(), GstatOptions{}, GstatStream{
+		Run: func(*GstatAnalysis, *parse.GstatReport) error { runs++; return stop },
+	})
+	if !errors.Is(err, stop) || runs != 1 {
+		t.Errorf("err %v after %d runs, want %v after 1", err, runs, stop)
+	}
+	waitGoroutines(t, before)
 }
 
 // benchGstatInput is an 8 MiB gstat -a -r made of the fb30 sample's
