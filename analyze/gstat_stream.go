@@ -2,8 +2,11 @@ package analyze
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
+	"sync"
 	"sync/atomic"
 
 	"github.com/fbdiag/fbdiag/parse"
@@ -148,6 +151,13 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 	}
 	go func() {
 		defer close(work)
+		var last chan struct{}
+		defer func() {
+			if r := recover(); r != nil { // (raised again on the caller's goroutine)
+				h.recovered(r)
+				perr <- parsed{errStopped, last}
+			}
+		}()
 		pool := new(parse.GstatPool)
 		newBatch := func() *eventBatch {
 			select {
@@ -165,7 +175,6 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 			}
 		}
 		batch := newBatch()
-		var last chan struct{}
 		var scan *GstatScan
 		var proto *tableEval
 		var scanRep *parse.GstatReport
@@ -237,6 +246,9 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 	if h.scan != nil {
 		h.scan.c.closeSunk() // (a run cut by an error: its temporary files go)
 	}
+	if p := h.panicked.Load(); p != nil {
+		panic(p)
+	}
 	if h.err != nil {
 		return h.err
 	}
@@ -264,8 +276,10 @@ type streamHandler struct {
 	held *streamEvent
 	// stop is closed at the first error, for the parser to end; stopped
 	// says so to the workers, which then leave the tables unevaluated.
-	stop    chan struct{}
-	stopped atomic.Bool
+	stop     chan struct{}
+	stopped  atomic.Bool
+	stopOnce sync.Once
+	panicked atomic.Pointer[streamPanic]
 }
 
 // handleBatch hands on the events of b, in its turn.
@@ -338,9 +352,39 @@ func (h *streamHandler) handle(ev *streamEvent) {
 	}
 	if err != nil {
 		h.err = err
-		h.stopped.Store(true)
-		close(h.stop)
+		h.halt()
 	}
+}
+
+// halt tells the parser and the workers to stop.
+func (h *streamHandler) halt() {
+	h.stopped.Store(true)
+	h.stopOnce.Do(func() { close(h.stop) })
+}
+
+// recovered keeps the first panic of the stream's goroutines, for the
+// caller's goroutine to raise again, and stops the stream.
+func (h *streamHandler) recovered(r any) {
+	h.panicked.CompareAndSwap(nil, &streamPanic{Value: r, Stack: debug.Stack()})
+	h.halt()
+}
+
+// streamPanic is a panic on one of StreamGstat's goroutines (a
+// receiver's, say), raised again on the caller's once the stream has
+// stopped, so that a recover there sees it as when one goroutine did all.
+type streamPanic struct {
+	Value any
+	Stack []byte // where it was raised
+}
+
+func (p *streamPanic) Error() string {
+	return fmt.Sprintf("%v\n\nraised on a goroutine of analyze.StreamGstat:\n%s", p.Value, p.Stack)
+}
+
+// Unwrap returns the panic's value when it is an error (a runtime error).
+func (p *streamPanic) Unwrap() error {
+	err, _ := p.Value.(error)
+	return err
 }
 
 // emptyRun reports, of a run whose end is its first event (no table
@@ -357,7 +401,12 @@ func emptyRun(rep *parse.GstatReport) bool {
 func (h *streamHandler) work(work <-chan *eventBatch, free chan<- *eventBatch, prepare func(*TableStats) any, encode func([]byte, *Warning) []byte) {
 	var proto *tableEval
 	var e tableEval
-	for b := range work {
+	evaluate := func(b *eventBatch) {
+		defer func() {
+			if r := recover(); r != nil {
+				h.recovered(r)
+			}
+		}()
 		for i := range b.evs {
 			ev := &b.evs[i]
 			if ev.table == nil || h.stopped.Load() {
@@ -379,10 +428,23 @@ func (h *streamHandler) work(work <-chan *eventBatch, free chan<- *eventBatch, p
 				ev.prepared = prepare(&ev.ts)
 			}
 		}
+	}
+	handOn := func(b *eventBatch) {
+		defer func() {
+			if r := recover(); r != nil {
+				h.recovered(r)
+			}
+		}()
+		if !h.stopped.Load() {
+			h.handleBatch(b)
+		}
+	}
+	for b := range work {
+		evaluate(b)
 		if b.turn != nil {
 			<-b.turn
 		}
-		h.handleBatch(b)
+		handOn(b)
 		for i := range b.evs {
 			ev := &b.evs[i]
 			*ev = streamEvent{fired: ev.fired[:0], spent: ev.table, indices: ev.indices, enc: ev.enc[:0], encEnds: ev.encEnds[:0]}

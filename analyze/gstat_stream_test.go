@@ -187,6 +187,38 @@ func TestStreamGstatStops(t *testing.T) {
 	waitGoroutines(t, before)
 }
 
+// A receiver's panic is raised again on the caller's goroutine, where a
+// recover sees it (the report turns an analysis's panic into a section
+// that says so), with its value and where it was raised; the stream's
+// goroutines end.
+func TestStreamGstatPanicReachesCaller(t *testing.T) {
+	data := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
+	big := bytes.Repeat(data, 20)
+	for _, at := range []string{"Table", "Parsed", "Run", "Sink"} {
+		before := runtime.NumGoroutine()
+		boom := func(where string) {
+			if where == at {
+				panic("boom in " + at)
+			}
+		}
+		got := func() (r any) {
+			defer func() { r = recover() }()
+			StreamGstat(bytes.NewReader(big), "x", NewThresholds(), GstatOptions{}, GstatStream{
+				Table:  func(*GstatAnalysis, *TableStats) error { boom("Table"); return nil },
+				Parsed: func(*parse.GstatTable, *parse.GstatIndex) { boom("Parsed") },
+				Run:    func(*GstatAnalysis, *parse.GstatReport) error { boom("Run"); return nil },
+				Sink:   func(*GstatAnalysis) WarningSink { boom("Sink"); return counted{} },
+			})
+			return nil
+		}()
+		err, ok := got.(error)
+		if !ok || !strings.HasPrefix(err.Error(), "boom in "+at+"\n") || !strings.Contains(err.Error(), "gstat_stream_test.go") {
+			t.Errorf("%s: recovered %v, want an error starting %q with its stack", at, got, "boom in "+at)
+		}
+		waitGoroutines(t, before)
+	}
+}
+
 // waitGoroutines fails t unless the goroutines a stream started end
 // within a second of its return.
 func waitGoroutines(t *testing.T, before int) {
