@@ -369,6 +369,13 @@ func (h *streamHandler) recovered(r any) {
 	h.halt()
 }
 
+// catch, deferred on a worker, recovers its panic (recovered).
+func (h *streamHandler) catch() {
+	if r := recover(); r != nil {
+		h.recovered(r)
+	}
+}
+
 // streamPanic is a panic on one of StreamGstat's goroutines (a
 // receiver's, say), raised again on the caller's once the stream has
 // stopped, so that a recover there sees it as when one goroutine did all.
@@ -402,11 +409,7 @@ func (h *streamHandler) work(work <-chan *eventBatch, free chan<- *eventBatch, p
 	var proto *tableEval
 	var e tableEval
 	evaluate := func(b *eventBatch) {
-		defer func() {
-			if r := recover(); r != nil {
-				h.recovered(r)
-			}
-		}()
+		defer h.catch()
 		for i := range b.evs {
 			ev := &b.evs[i]
 			if ev.table == nil || h.stopped.Load() {
@@ -430,11 +433,7 @@ func (h *streamHandler) work(work <-chan *eventBatch, free chan<- *eventBatch, p
 		}
 	}
 	handOn := func(b *eventBatch) {
-		defer func() {
-			if r := recover(); r != nil {
-				h.recovered(r)
-			}
-		}()
+		defer h.catch()
 		if !h.stopped.Load() {
 			h.handleBatch(b)
 		}
