@@ -134,8 +134,9 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 	workers := max(1, runtime.GOMAXPROCS(0))
 	work := make(chan *eventBatch, workers)
 	// free holds the batches the workers are done with, for the parser
-	// to fill again: their events and warning slices are reused.
-	free := make(chan *eventBatch, 3*workers+2)
+	// to fill again: their events and warning slices are reused. Room for
+	// every batch in flight: those in work, one a worker, the parser's.
+	free := make(chan *eventBatch, 2*workers+1)
 	h := &streamHandler{s: s, stop: make(chan struct{})}
 	encode := s.EncodeWarning
 	if s.Sink == nil || s.CountWarnings {

@@ -184,7 +184,7 @@ func TestStreamGstatStops(t *testing.T) {
 	if !errors.Is(err, stop) || seen != 3 {
 		t.Errorf("err %v after %d tables", err, seen)
 	}
-	waitGoroutines(t, before)
+	testutil.WaitGoroutines(t, before, "a stream stopped by Table")
 }
 
 // A receiver's panic is raised again on the caller's goroutine, where a
@@ -215,21 +215,8 @@ func TestStreamGstatPanicReachesCaller(t *testing.T) {
 		if !ok || !strings.HasPrefix(err.Error(), "boom in "+at+"\n") || !strings.Contains(err.Error(), "gstat_stream_test.go") {
 			t.Errorf("%s: recovered %v, want an error starting %q with its stack", at, got, "boom in "+at)
 		}
-		waitGoroutines(t, before)
+		testutil.WaitGoroutines(t, before, "a stream that panicked in "+at)
 	}
-}
-
-// waitGoroutines fails t unless the goroutines a stream started end
-// within a second of its return.
-func waitGoroutines(t *testing.T, before int) {
-	t.Helper()
-	for range 100 {
-		if runtime.NumGoroutine() <= before {
-			return
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	t.Errorf("%d goroutines a second after the stream returned, %d before it", runtime.NumGoroutine(), before)
 }
 
 // The receivers are called one at a time, in the order of the input,
@@ -298,7 +285,7 @@ func TestStreamGstatReceiversInTurn(t *testing.T) {
 	if !errors.Is(err, stop) || runs != 1 {
 		t.Errorf("err %v after %d runs, want %v after 1", err, runs, stop)
 	}
-	waitGoroutines(t, before)
+	testutil.WaitGoroutines(t, before, "a stream stopped by Run")
 }
 
 // benchGstatInput is an 8 MiB gstat -a -r made of the fb30 sample's

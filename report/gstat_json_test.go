@@ -14,7 +14,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
@@ -198,13 +197,7 @@ func TestGstatJSONWarningsWriteFails(t *testing.T) {
 		if out.Calls > out.OK+1 {
 			t.Errorf("limit %d: %d writes after the failed one", limit, out.Calls-out.OK-1)
 		}
-		deadline := time.Now().Add(5 * time.Second) // (the writer ends just after Close returns)
-		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-			time.Sleep(time.Millisecond)
-		}
-		if n := runtime.NumGoroutine(); n > before {
-			t.Errorf("limit %d: %d goroutines after Close, %d before", limit, n, before)
-		}
+		testutil.WaitGoroutines(t, before, fmt.Sprintf("limit %d: Close", limit)) // (the writer ends just after Close returns)
 	}
 }
 

@@ -7,7 +7,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
+	"time"
 )
 
 // Root is the repository root (the folder holding go.mod).
@@ -108,4 +110,18 @@ func TextVariants(ref, insert string, n int, seed uint64) []string {
 		out = append(out, string(b[:rng.IntN(len(b)+1)]))
 	}
 	return out
+}
+
+// WaitGoroutines fails tb unless the number of goroutines falls back to
+// before within five seconds: those a stream or a sorter started end
+// just after it returns. what says which run of the test it was.
+func WaitGoroutines(tb testing.TB, before int, what string) {
+	tb.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		tb.Errorf("%s: %d goroutines after it returned, %d before", what, n, before)
+	}
 }
