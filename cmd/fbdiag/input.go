@@ -107,3 +107,26 @@ func stdinOnce(command string, args []string) error {
 	}
 	return nil
 }
+
+// fileBytes is the size of the named inputs that are regular files,
+// standard input's when it is one (a redirection); a pipe counts 0.
+func fileBytes(stdin io.Reader, args []string) int64 {
+	var n int64
+	for _, a := range args {
+		var fi os.FileInfo
+		var err error
+		if a == "-" {
+			f, ok := stdin.(*os.File)
+			if !ok {
+				continue
+			}
+			fi, err = f.Stat()
+		} else {
+			fi, err = os.Stat(a)
+		}
+		if err == nil && fi.Mode().IsRegular() {
+			n += fi.Size()
+		}
+	}
+	return n
+}

@@ -144,3 +144,33 @@ func TestStdinOnce(t *testing.T) {
 		}
 	}
 }
+
+// fileBytes, which decides whether a gstat run backs its heap with huge
+// pages, counts regular files, standard input redirected from one, and
+// not a pipe, a directory or a file that is not there.
+func TestFileBytes(t *testing.T) {
+	ar, h := testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"), testutil.Testdata(t, "fb30", "shop-gstat-h.txt")
+	if got := fileBytes(nil, []string{ar, h}); got != 8619+621 {
+		t.Errorf("fileBytes(a-r, h) = %d, want %d", got, 8619+621)
+	}
+	f, err := os.Open(ar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got := fileBytes(f, []string{"-", filepath.Dir(ar), filepath.Join(t.TempDir(), "none")}); got != 8619 {
+		t.Errorf("fileBytes(< a-r, a folder, a missing file) = %d, want 8619", got)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	defer w.Close()
+	if got := fileBytes(r, []string{"-"}); got != 0 {
+		t.Errorf("fileBytes(a pipe) = %d, want 0", got)
+	}
+	if got := fileBytes(strings.NewReader("x"), []string{"-"}); got != 0 {
+		t.Errorf("fileBytes(a reader) = %d, want 0", got)
+	}
+}

@@ -1,0 +1,78 @@
+package heapgoal
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestHugePagesFaults measures, in a fresh process each, the page faults
+// of filling 24 MB of heap with small objects, with and without
+// HugePages: its point is that the runtime puts them in the advised
+// pages, which fault once per 2 MiB.
+func TestHugePagesFaults(t *testing.T) {
+	if v := os.Getenv("HEAPGOAL_CHILD"); v != "" {
+		if v == "huge" {
+			HugePages(32 << 20)
+		}
+		fmt.Printf("faults %d\n", fillFaults(24<<20))
+		return
+	}
+	if m := thpMode(readSmall(thpEnabled)); m != "madvise" {
+		t.Skipf("THP mode %q: HugePages leaves the heap to the kernel", m)
+	}
+	if godebugOff(os.Getenv("GODEBUG")) {
+		t.Skip("GODEBUG has disablethp=1")
+	}
+	if n := freeBlocks(readSmall(buddyInfo), 9); n < 64 {
+		t.Skipf("%d free 2 MiB blocks: HugePages would not advise", n)
+	}
+	faults := func(mode string) int {
+		cmd := exec.Command(os.Args[0], "-test.run=^TestHugePagesFaults$")
+		cmd.Env = append(os.Environ(), "HEAPGOAL_CHILD="+mode)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("child %s: %v\n%s", mode, err, out)
+		}
+		for _, line := range strings.Split(string(out), "\n") {
+			if s, ok := strings.CutPrefix(line, "faults "); ok {
+				n, err := strconv.Atoi(s)
+				if err == nil {
+					return n
+				}
+			}
+		}
+		t.Fatalf("child %s said no faults:\n%s", mode, out)
+		return 0
+	}
+	small, huge := faults("small"), faults("huge")
+	t.Logf("page faults filling 24 MB: %d with 4 KiB pages, %d advised", small, huge)
+	// 24 MB is 6,144 pages of 4 KiB, 12 of 2 MiB.
+	if small < 5000 {
+		t.Errorf("%d faults without advice, want about 6,144 (one a 4 KiB page)", small)
+	}
+	if huge > small/4 {
+		t.Errorf("%d faults advised, want under a quarter of the %d without", huge, small)
+	}
+}
+
+// fillFaults allocates and touches n bytes of 4 KiB objects, kept alive,
+// and returns the minor page faults that took.
+func fillFaults(n int) int64 {
+	var before, after syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+	held := make([]*[4 << 10]byte, 0, n/(4<<10))
+	for range n / (4 << 10) {
+		p := new([4 << 10]byte)
+		p[0] = 1
+		held = append(held, p)
+	}
+	syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+	runtime.KeepAlive(held)
+	return after.Minflt - before.Minflt
+}

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package heapgoal
+
+func adviseHeap(int, uintptr) {}
