@@ -11,7 +11,6 @@ package extsort
 
 import (
 	"bufio"
-	"container/heap"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -318,29 +317,26 @@ func (s *Sorter[T]) EachRaw(fn func(t T, raw []byte) error) error {
 // merge passes fn the records of the runs of levels vs in order; a tie
 // goes to the earlier run (vs oldest first), which keeps the sort stable.
 func (s *Sorter[T]) merge(vs []*level, fn func(T, []byte) error) error {
-	h := &cursors[T]{cmp: s.cmp}
 	runs := 0
 	for _, v := range vs {
 		runs += len(v.runs)
 	}
 	size := min(max(s.budget/max(runs, 1), minReadBuffer), maxReadBuffer)
-	i := 0
+	cs := make([]*cursor[T], 0, runs)
 	for _, v := range vs {
 		for _, r := range v.runs {
-			c := &cursor[T]{run: i, r: bufio.NewReaderSize(io.NewSectionReader(v.file, r.off, r.n), int(min(int64(size), max(r.n, 16))))}
-			i++
+			c := &cursor[T]{r: bufio.NewReaderSize(io.NewSectionReader(v.file, r.off, r.n), int(min(int64(size), max(r.n, 16))))}
 			ok, err := c.next(s.codec)
 			if err != nil {
 				return err
 			}
-			if ok {
-				h.cs = append(h.cs, c)
-			}
+			c.done = !ok
+			cs = append(cs, c)
 		}
 	}
-	heap.Init(h)
-	for len(h.cs) > 0 {
-		c := h.cs[0]
+	t := newLoserTree(cs, s.cmp)
+	for w := t.winner(); !cs[w].done; w = t.replay(w) {
+		c := cs[w]
 		if err := fn(c.cur, c.raw); err != nil {
 			return err
 		}
@@ -348,11 +344,7 @@ func (s *Sorter[T]) merge(vs []*level, fn func(T, []byte) error) error {
 		if err != nil {
 			return err
 		}
-		if ok {
-			heap.Fix(h, 0)
-		} else {
-			heap.Pop(h)
-		}
+		c.done = !ok
 	}
 	return nil
 }
@@ -401,11 +393,11 @@ func removeTemp(f *os.File, named bool) {
 
 // cursor reads one run.
 type cursor[T any] struct {
-	run int
-	r   *bufio.Reader
-	buf []byte // a record longer than r's buffer
-	raw []byte // cur's bytes: in r's buffer or buf
-	cur T
+	r    *bufio.Reader
+	done bool   // the run is read to its end
+	buf  []byte // a record longer than r's buffer
+	raw  []byte // cur's bytes: in r's buffer or buf
+	cur  T
 }
 
 // next reads the run's next record into cur; false at its end. The
@@ -441,23 +433,68 @@ func (c *cursor[T]) next(codec Codec[T]) (bool, error) {
 	return true, nil
 }
 
-// cursors is a heap of cursors by their current record, then run.
-type cursors[T any] struct {
-	cmp func(a, b T) int
-	cs  []*cursor[T]
+// loserTree picks the cursor whose record comes first among k runs in
+// log2(k) comparisons a record (a heap takes twice as many, through an
+// interface): node n of nodes[1:k] holds the loser of the match between
+// its children 2n and 2n+1, the leaves k to 2k-1 being the cursors, and
+// nodes[0] the overall winner. Knuth, The Art of Computer Programming
+// vol. 3, 5.4.1 (replacement selection's "tree of losers").
+type loserTree[T any] struct {
+	cs    []*cursor[T]
+	cmp   func(a, b T) int
+	nodes []int
 }
 
-func (h *cursors[T]) Len() int { return len(h.cs) }
-func (h *cursors[T]) Less(i, j int) bool {
-	if c := h.cmp(h.cs[i].cur, h.cs[j].cur); c != 0 {
-		return c < 0
+func newLoserTree[T any](cs []*cursor[T], cmp func(a, b T) int) *loserTree[T] {
+	t := &loserTree[T]{cs: cs, cmp: cmp, nodes: make([]int, max(len(cs), 1))}
+	if len(cs) > 0 {
+		t.nodes[0] = t.build(1)
 	}
-	return h.cs[i].run < h.cs[j].run
+	return t
 }
-func (h *cursors[T]) Swap(i, j int) { h.cs[i], h.cs[j] = h.cs[j], h.cs[i] }
-func (h *cursors[T]) Push(x any)    { h.cs = append(h.cs, x.(*cursor[T])) }
-func (h *cursors[T]) Pop() any {
-	c := h.cs[len(h.cs)-1]
-	h.cs = h.cs[:len(h.cs)-1]
-	return c
+
+// build plays the matches under node n and returns its winner.
+func (t *loserTree[T]) build(n int) int {
+	k := len(t.cs)
+	if n >= k {
+		return n - k
+	}
+	a, b := t.build(2*n), t.build(2*n+1)
+	if t.less(b, a) {
+		a, b = b, a
+	}
+	t.nodes[n] = b
+	return a
+}
+
+// winner is the cursor whose record comes first; done when all are.
+func (t *loserTree[T]) winner() int { return t.nodes[0] }
+
+// replay plays again the matches of cursor w, which moved to its next
+// record, on its way to the root, and returns the new winner.
+func (t *loserTree[T]) replay(w int) int {
+	for n := (w + len(t.cs)) / 2; n > 0; n /= 2 {
+		if l := t.nodes[n]; t.less(l, w) {
+			t.nodes[n], w = w, l
+		}
+	}
+	t.nodes[0] = w
+	return w
+}
+
+// less reports whether cursor a's record comes before b's: a finished run
+// comes after any record, a tie goes to the earlier run.
+func (t *loserTree[T]) less(a, b int) bool {
+	ca, cb := t.cs[a], t.cs[b]
+	switch {
+	case ca.done || cb.done:
+		if ca.done != cb.done {
+			return cb.done
+		}
+	default:
+		if c := t.cmp(ca.cur, cb.cur); c != 0 {
+			return c < 0
+		}
+	}
+	return a < b
 }

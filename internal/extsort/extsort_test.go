@@ -340,3 +340,34 @@ func TestEachRawKeyOnlyCompacted(t *testing.T) {
 		t.Fatalf("EachRaw: %v after %d records, want %d", err, i, len(want))
 	}
 }
+
+// TestMergeRunCounts reads back 1 to 17 runs (the merge's tree of losers
+// is complete for none but 1, 2, 4, 8 and 16), with ties between runs
+// and within them: the order is a stable sort's, a tie going to the
+// record added first.
+func TestMergeRunCounts(t *testing.T) {
+	for runs := 1; runs <= 17; runs++ {
+		const perRun = 10 // (40 bytes a record, "T" and one digit: 33)
+		rng := rand.New(rand.NewPCG(uint64(runs), 7))
+		s := New(byKey, recCodec, perRun*33)
+		var want []rec
+		for i := range runs * perRun {
+			r := rec{key: rng.Int64N(4), name: fmt.Sprintf("T%d", rng.IntN(10)), seq: int64(i)}
+			want = append(want, r)
+			if err := s.Add(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		slices.SortStableFunc(want, byKey)
+		var got []rec
+		if err := s.Each(func(r rec) error { got = append(got, r); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if runs > 1 && s.spilled != runs {
+			t.Errorf("%d runs: wrote %d", runs, s.spilled)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%d runs: records out of order:\n got %v\nwant %v", runs, got, want)
+		}
+	}
+}
