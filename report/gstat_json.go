@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
@@ -77,7 +76,10 @@ func spooledOf(id int, w *analyze.Warning) spooled {
 }
 
 // compareSpooled orders as analyze.CompareWarningKeys, then by id.
-func compareSpooled(a, b spooled) int {
+func compareSpooled(a, b spooled) int { return cmpSpooled(&a, &b) }
+
+// cmpSpooled is compareSpooled on pointers, for a sort.
+func cmpSpooled(a, b *spooled) int {
 	if a.rank != b.rank {
 		return cmp.Compare(b.rank, a.rank)
 	}
@@ -95,6 +97,9 @@ func compareSpooled(a, b spooled) int {
 	}
 	return cmp.Compare(a.id, b.id)
 }
+
+// spooledKey orders as compareSpooled's first two keys.
+func spooledKey(r *spooled) uint64 { return extsort.RankKey(int64(r.rank), extsort.DescFloat(r.mag)) }
 
 // codec spools a warning's fields, its source by number when it has one.
 // Decode reads the key alone; decodeWarning reads the whole warning.
@@ -160,9 +165,10 @@ func (g *GstatJSON) Put(id int, w analyze.Warning) error {
 	}
 	if g.spool == nil {
 		// No two warnings compare equal (their ids differ): an unstable
-		// sort keeps the order of a stable one, in a third less time.
-		g.spool = extsort.New(compareSpooled, g.codec(), spoolBudget).
-			SortWith(func(rs []spooled) { slices.SortFunc(rs, compareSpooled) })
+		// sort keeps the order of a stable one, in a third less time; by
+		// severity and magnitude first, as a number, in 40 % less again.
+		ks := &extsort.KeySort[spooled]{Key: spooledKey, Cmp: cmpSpooled}
+		g.spool = extsort.New(compareSpooled, g.codec(), spoolBudget).SortWith(ks.Sort)
 	}
 	if len(g.held) == cap(g.held) {
 		// (The sorter holds the old chunk's warnings until it spills them.)

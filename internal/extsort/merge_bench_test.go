@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -38,7 +39,9 @@ var warningLikeCodec = Codec[warningLike]{
 	Size: func(r warningLike) int { return 272 + len(r.rule) + len(r.object) + len(r.table) + len(r.reason) },
 }
 
-func compareWarningLike(a, b warningLike) int {
+func compareWarningLike(a, b warningLike) int { return cmpWarningLike(&a, &b) }
+
+func cmpWarningLike(a, b *warningLike) int {
 	if a.rank != b.rank {
 		return cmp.Compare(b.rank, a.rank)
 	}
@@ -92,4 +95,41 @@ func BenchmarkMerge(b *testing.B) {
 			b.Fatalf("%d records read back, want %d", n, len(recs))
 		}
 	}
+}
+
+// sortBatch is 3,300 warning-like records as a batch of the spool holds
+// them, in the order they fire: as in the benchmark gstat output, whose
+// tables are copies of a few, most share their severity and magnitude
+// with many others (4 of each, 12 pairs), told apart by names.
+func sortBatch() []warningLike {
+	rng := rand.New(rand.NewPCG(3, 4))
+	rules := []string{"index-low-selectivity", "table-version-length", "index-sparse", "table-fragments"}
+	mags := []float64{1.0135135135135136, 1.0416666666666667, 1.6666666666666665, 9.1}
+	rs := make([]warningLike, 3300)
+	for i := range rs {
+		t := i / 4
+		rs[i] = warningLike{rank: 1 + rng.IntN(3), mag: mags[i%4], rule: rules[i%4],
+			object: fmt.Sprintf("ORDERS_CARRIER_%05d", t), table: fmt.Sprintf("ORDERS_%05d", t), id: int64(i)}
+	}
+	return rs
+}
+
+// BenchmarkSortBatch compares the sort of a batch by its comparison
+// (slices.SortFunc, what the spools did) and by KeySort.
+func BenchmarkSortBatch(b *testing.B) {
+	src := sortBatch()
+	rs := make([]warningLike, len(src))
+	b.Run("SortFunc", func(b *testing.B) {
+		for b.Loop() {
+			copy(rs, src)
+			slices.SortFunc(rs, compareWarningLike)
+		}
+	})
+	b.Run("KeySort", func(b *testing.B) {
+		ks := &KeySort[warningLike]{Key: func(r *warningLike) uint64 { return RankKey(int64(r.rank), DescFloat(r.mag)) }, Cmp: cmpWarningLike}
+		for b.Loop() {
+			copy(rs, src)
+			ks.Sort(rs)
+		}
+	})
 }

@@ -1,0 +1,72 @@
+package extsort
+
+import (
+	"cmp"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+func sign(c int) int { return cmp.Compare(c, 0) }
+
+// DescFloat orders as cmp.Compare(b, a): NaN last and equal to
+// NaN, -0 equal to 0, infinities at the ends.
+func TestDescKeys(t *testing.T) {
+	fs := []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1, -1, 0.5, -0.5,
+		math.MaxFloat64, -math.MaxFloat64, math.SmallestNonzeroFloat64, -math.SmallestNonzeroFloat64, 1e-300, 7.25, 7.250000000000001}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		fs = append(fs, math.Float64frombits(rng.Uint64()), rng.NormFloat64()*1e6)
+	}
+	for _, a := range fs {
+		for _, b := range fs {
+			if got, want := sign(cmp.Compare(DescFloat(a), DescFloat(b))), cmp.Compare(b, a); got != want {
+				t.Fatalf("DescFloat(%v) vs DescFloat(%v): %d, want %d", a, b, got, want)
+			}
+		}
+	}
+}
+
+type ranked struct {
+	rank int64
+	mag  float64
+	name string
+	id   int
+}
+
+func compareRanked(a, b ranked) int {
+	if c := cmp.Compare(b.rank, a.rank); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(b.mag, a.mag); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.name, b.name); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.id, b.id)
+}
+
+// KeySort gives slices.SortFunc's order: ranks out of 0 to 3, magnitudes
+// that tie, differ in their last bits (which RankKey drops) or are NaN.
+func TestKeySort(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	mags := []float64{math.NaN(), 0, math.Copysign(0, -1), 1, 1 + 1e-15, math.Nextafter(1, 2), -3, math.Inf(1), 2.5}
+	names := []string{"A", "B", "C"}
+	s := &KeySort[ranked]{Key: func(r *ranked) uint64 { return RankKey(r.rank, DescFloat(r.mag)) }, Cmp: func(a, b *ranked) int { return compareRanked(*a, *b) }}
+	for n := range 300 {
+		rs := make([]ranked, n)
+		for i := range rs {
+			rs[i] = ranked{rank: rng.Int64N(7) - 1, mag: mags[rng.IntN(len(mags))], name: names[rng.IntN(len(names))], id: i}
+		}
+		want := slices.Clone(rs)
+		slices.SortFunc(want, compareRanked)
+		s.Sort(rs)
+		for i := range rs {
+			if compareRanked(rs[i], want[i]) != 0 {
+				t.Fatalf("%d records: at %d got %+v, want %+v", n, i, rs[i], want[i])
+			}
+		}
+	}
+}
