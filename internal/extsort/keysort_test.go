@@ -28,43 +28,23 @@ func TestDescKeys(t *testing.T) {
 	}
 }
 
-type ranked struct {
-	rank int64
-	mag  float64
-	name string
-	id   int
-}
-
-func compareRanked(a, b ranked) int {
-	if c := cmp.Compare(b.rank, a.rank); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(b.mag, a.mag); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.name, b.name); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.id, b.id)
-}
-
 // KeySort gives slices.SortFunc's order: ranks out of 0 to 3, magnitudes
 // that tie, differ in their last bits (which RankKey drops) or are NaN.
 func TestKeySort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	mags := []float64{math.NaN(), 0, math.Copysign(0, -1), 1, 1 + 1e-15, math.Nextafter(1, 2), -3, math.Inf(1), 2.5}
-	names := []string{"A", "B", "C"}
-	s := &KeySort[ranked]{Key: func(r *ranked) uint64 { return RankKey(r.rank, DescFloat(r.mag)) }, Cmp: func(a, b *ranked) int { return compareRanked(*a, *b) }}
+	rules := []string{"A", "B", "C"}
+	s := &KeySort[warningLike]{Key: func(r *warningLike) uint64 { return RankKey(int64(r.rank), DescFloat(r.mag)) }, Cmp: cmpWarningLike}
 	for n := range 300 {
-		rs := make([]ranked, n)
+		rs := make([]warningLike, n)
 		for i := range rs {
-			rs[i] = ranked{rank: rng.Int64N(7) - 1, mag: mags[rng.IntN(len(mags))], name: names[rng.IntN(len(names))], id: i}
+			rs[i] = warningLike{rank: rng.IntN(7) - 1, mag: mags[rng.IntN(len(mags))], rule: rules[rng.IntN(len(rules))], id: int64(i)}
 		}
 		want := slices.Clone(rs)
-		slices.SortFunc(want, compareRanked)
+		slices.SortFunc(want, compareWarningLike)
 		s.Sort(rs)
 		for i := range rs {
-			if compareRanked(rs[i], want[i]) != 0 {
+			if compareWarningLike(rs[i], want[i]) != 0 {
 				t.Fatalf("%d records: at %d got %+v, want %+v", n, i, rs[i], want[i])
 			}
 		}
