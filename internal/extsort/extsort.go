@@ -334,6 +334,9 @@ func (s *Sorter[T]) merge(vs []*level, fn func(T, []byte) error) error {
 			cs = append(cs, c)
 		}
 	}
+	if len(cs) == 0 {
+		return nil
+	}
 	t := newLoserTree(cs, s.cmp)
 	for w := t.winner(); !cs[w].done; w = t.replay(w) {
 		c := cs[w]
@@ -445,11 +448,10 @@ type loserTree[T any] struct {
 	nodes []int
 }
 
+// newLoserTree plays the first matches of cursors cs, one or more.
 func newLoserTree[T any](cs []*cursor[T], cmp func(a, b T) int) *loserTree[T] {
-	t := &loserTree[T]{cs: cs, cmp: cmp, nodes: make([]int, max(len(cs), 1))}
-	if len(cs) > 0 {
-		t.nodes[0] = t.build(1)
-	}
+	t := &loserTree[T]{cs: cs, cmp: cmp, nodes: make([]int, len(cs))}
+	t.nodes[0] = t.build(1)
 	return t
 }
 

@@ -16,7 +16,7 @@ import (
 // Key must agree with Cmp: Key(a) < Key(b) only when Cmp(a, b) < 0.
 // Records that Cmp cannot tell apart may be ordered differently than a
 // stable sort would, as with slices.SortFunc. A KeySort sorts one batch
-// at a time (a Sorter's do).
+// at a time, as a Sorter calls it.
 type KeySort[T any] struct {
 	Key  func(*T) uint64
 	Cmp  func(a, b *T) int
@@ -54,10 +54,10 @@ func (s *KeySort[T]) Sort(rs []T) {
 }
 
 // RankKey is a key that orders by rank from the highest (a severity's,
-// 0 to 3) and then by low, a key of the next field (DescFloat)
-// of which it keeps the 62 high bits. A rank out of 0 to 3 keeps no more
-// than its place before (above 3) or after (below 0) those: Cmp orders
-// it among its like.
+// 0 to 3) and then by low, a key of the next field (DescFloat) of which
+// it keeps the 62 high bits. A rank out of 0 to 3 keeps no more than its
+// place before (above 3) or after (below 0) those: Cmp orders it among
+// its like.
 func RankKey(rank int64, low uint64) uint64 {
 	switch {
 	case rank > 3:

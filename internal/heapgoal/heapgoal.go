@@ -11,7 +11,9 @@
 // value once the live heap is half the goal: a run that holds more (all
 // the tables of a big file, for text --all) collects as it always did.
 // The Go compiler does the same for its own heap
-// (cmd/compile/internal/base.AdjustStartingHeap).
+// (cmd/compile/internal/base.AdjustStartingHeap). HugePages backs that
+// heap with 2 MiB pages where Linux leaves the choice to the program:
+// each 4 KiB page it first touches is a page fault otherwise.
 package heapgoal
 
 import (
