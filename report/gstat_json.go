@@ -166,7 +166,7 @@ func (g *GstatJSON) Put(id int, w analyze.Warning) error {
 	if g.spool == nil {
 		// No two warnings compare equal (their ids differ): an unstable
 		// sort keeps the order of a stable one, in a third less time; by
-		// severity and magnitude first, as a number, in 40 % less again.
+		// severity and magnitude first, as a number, in 30 % less again.
 		ks := &extsort.KeySort[spooled]{Key: spooledKey, Cmp: cmpSpooled}
 		g.spool = extsort.New(compareSpooled, g.codec(), spoolBudget).SortWith(ks.Sort)
 	}
