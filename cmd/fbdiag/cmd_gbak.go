@@ -397,6 +397,11 @@ func runGbakCompare(o gbakCompareOpts, stdin io.Reader, stdout, stderr io.Writer
 	// Each log is streamed: the comparison keeps the key, the label and
 	// the cost of each step (analyze.GbakRunSteps), and makes its rows
 	// as they are written.
+	var logs []string
+	for _, r := range o.runs {
+		logs = append(logs, r[1])
+	}
+	hugeHeap(stdin, logs, keptHeap) // (a record per step of each log)
 	var runs []analyze.GbakRun
 	for _, r := range o.runs {
 		steps := &analyze.GbakRunSteps{}

@@ -196,11 +196,6 @@ func gstatFlags(c *cli.Context) (gstatOptions, error) {
 // while what it keeps is small (internal/heapgoal).
 const gstatHeapGoal = 20 << 20
 
-// hugeHeapInput is the input from which a gstat run fills the heap its
-// goal allows (a 20 MB file already took 6,700 page faults); a smaller
-// one would only hold 2 MiB pages it half uses.
-const hugeHeapInput = 16 << 20
-
 // runGstat analyses and prints every run of every input.
 func runGstat(o gstatOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
@@ -208,19 +203,23 @@ func runGstat(o gstatOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 	// A gstat stream keeps a few megabytes alive while it allocates three
 	// times its input: collecting at 20 MB rather than every 8 saves 15 to
 	// 20 % of its CPU for 10 MB of RSS. (gbak's stream allocates little
-	// and ran 10 % slower so: it keeps the default.) The heap that goal
-	// lets grow is backed by huge pages when the input is big enough to
-	// fill it: 26 MB of 4 KiB pages took 6,700 faults, 9 to 12 % of the
-	// wall time of 100 MiB (internal/heapgoal.HugePages).
-	if fileBytes(stdin, o.files) >= hugeHeapInput {
-		heapgoal.HugePages(gstatHeapGoal + 8<<20)
-	}
+	// and ran 10 % slower so: it keeps the default.)
 	heapgoal.Set(gstatHeapGoal)
 
 	// Each run is analysed table by table as it is read: memory holds a
 	// few table blocks and what the output shows, whatever the size of
 	// the database; --png keeps what its charts show (gstatCharts).
 	out := newGstatOut(o.out, e.stdout)
+	// The heap that goal lets grow is backed by huge pages when the input
+	// is big enough to fill it (26 MB of 4 KiB pages took 6,700 faults, 9
+	// to 12 % of the wall time of 100 MiB); a view of every table keeps
+	// what it reads.
+	hugeHeap(stdin, o.files, func(n int64) int64 {
+		if out.keepsAll() {
+			return keptHeap(n)
+		}
+		return gstatHeapGoal + 8<<20
+	})
 	st := &gstatStream{e: e, out: out, failOn: failOn}
 	if png.dir != "" {
 		st.charts = newGstatCharts(e.stderr)
@@ -587,6 +586,17 @@ func (o *gstatOut) write(a *analyze.GstatAnalysis, kept *view.GstatKept, several
 
 // bounded says whether the output shows a bounded part of each run (text,
 // markdown or HTML without --all), so that a stream keeps only that part.
+// keepsAll reports whether the output keeps every table and index of a
+// run (text, markdown or HTML with --all or --top 0): the others write
+// them as they come or keep the top few.
+func (o *gstatOut) keepsAll() bool {
+	switch o.format {
+	case view.Text, view.Markdown, view.HTML:
+		return !o.json && !o.bounded()
+	}
+	return false
+}
+
 func (o *gstatOut) bounded() bool {
 	switch o.format {
 	case view.Text, view.Markdown, view.HTML:

@@ -83,6 +83,7 @@ type gstatDiffOptions struct {
 
 // runGstatDiff compares the snapshots and writes the diff.
 func runGstatDiff(o gstatDiffOptions, stdin io.Reader, stdout, stderr io.Writer) error {
+	hugeHeap(stdin, o.Files, keptHeap) // (the diff lists every table and index of both)
 	var before, after *analyze.HistorySnapshot
 	switch len(o.Files) {
 	case 1:

@@ -111,6 +111,7 @@ func runReport(o reportOptions, stdin io.Reader, stdout, stderr io.Writer) error
 			return err
 		}
 		defer remove()
+		hugeHeap(nil, inputFiles(ins), keptHeap)
 		for _, err := range errs {
 			fmt.Fprintln(stderr, "fbdiag: report:", err)
 		}
@@ -192,6 +193,20 @@ func namedInputs(stdin io.Reader, args []string) (ins []report.Input, files []st
 		ins = append(ins, parts...)
 	}
 	return ins, files, errs, remove, nil
+}
+
+// inputFiles is the files ins are read from, each once (the parts of a
+// file share it; a folder's files are its inputs).
+func inputFiles(ins []report.Input) []string {
+	var files []string
+	seen := map[string]bool{}
+	for _, in := range ins {
+		if f := in.Source(); !seen[f] {
+			seen[f] = true
+			files = append(files, f)
+		}
+	}
+	return files
 }
 
 // joinSkipped names each skipped input and why, on one line.

@@ -3,10 +3,12 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/report"
 )
 
 // A gstat header or a gbak log given to 'fbdiag throughput' was read as a
@@ -172,5 +174,32 @@ func TestFileBytes(t *testing.T) {
 	}
 	if got := fileBytes(strings.NewReader("x"), []string{"-"}); got != 0 {
 		t.Errorf("fileBytes(a reader) = %d, want 0", got)
+	}
+}
+
+// The report backs its heap with huge pages by the size of the files its
+// inputs are read from: a folder's files, a file cut in parts once.
+func TestInputFiles(t *testing.T) {
+	dir := testutil.Testdata(t, "fb30")
+	ins, errs := report.Inputs([]string{dir})
+	if len(errs) != 0 {
+		t.Fatal(errs)
+	}
+	want, err := filepath.Glob(filepath.Join(dir, "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files := inputFiles(ins); !slices.Equal(files, want) {
+		t.Errorf("inputFiles of %s = %v, want its %d files", dir, files, len(want))
+	}
+	// Seed article 003 is read as four parts (two tables, two gbak
+	// excerpts), its file counted once.
+	mixed := testutil.Testdata(t, "mixed", "003_f44fd1243848db85.txt")
+	parts, _ := report.Inputs([]string{mixed})
+	if files := inputFiles(parts); len(parts) != 4 || !slices.Equal(files, []string{mixed}) {
+		t.Errorf("inputFiles of %d parts of %s = %v, want the file once", len(parts), mixed, files)
+	}
+	if keptHeap(1<<20) != 32<<20 || keptHeap(100<<20) != 400<<20 || keptHeap(1<<30) != 1<<30 {
+		t.Errorf("keptHeap(1 MiB, 100 MiB, 1 GiB) = %d, %d, %d", keptHeap(1<<20), keptHeap(100<<20), keptHeap(1<<30))
 	}
 }
