@@ -586,6 +586,14 @@ func (o *gstatOut) write(a *analyze.GstatAnalysis, kept *view.GstatKept, several
 
 // bounded says whether the output shows a bounded part of each run (text,
 // markdown or HTML without --all), so that a stream keeps only that part.
+func (o *gstatOut) bounded() bool {
+	switch o.format {
+	case view.Text, view.Markdown, view.HTML:
+		return !o.json && !o.opt.All && o.vopt.Top > 0
+	}
+	return false
+}
+
 // keepsAll reports whether the output keeps every table and index of a
 // run (text, markdown or HTML with --all or --top 0): the others write
 // them as they come or keep the top few.
@@ -593,14 +601,6 @@ func (o *gstatOut) keepsAll() bool {
 	switch o.format {
 	case view.Text, view.Markdown, view.HTML:
 		return !o.json && !o.bounded()
-	}
-	return false
-}
-
-func (o *gstatOut) bounded() bool {
-	switch o.format {
-	case view.Text, view.Markdown, view.HTML:
-		return !o.json && !o.opt.All && o.vopt.Top > 0
 	}
 	return false
 }

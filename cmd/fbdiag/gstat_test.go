@@ -12,6 +12,7 @@ import (
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/view"
 )
 
 func shopPath(t *testing.T) string { return testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt") }
@@ -551,6 +552,27 @@ func TestGstatNotGstatEveryFormat(t *testing.T) {
 		out, errs, code := runCLI(t, []byte("hello\nworld\n"), append(args, "-")...)
 		if code != 1 || out != "" || errs != want {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", format, code, out, errs)
+		}
+	}
+}
+
+// A gstat view of every table keeps what it reads and backs a heap of
+// four times its input with huge pages; the others hold a bounded heap.
+func TestGstatOutKeepsAll(t *testing.T) {
+	cases := []struct {
+		out  gstatOut
+		want bool
+	}{
+		{gstatOut{format: view.Text, vopt: view.GstatOptions{Top: 20}}, false},
+		{gstatOut{format: view.Text, vopt: view.GstatOptions{Top: 20}, opt: view.Options{All: true}}, true},
+		{gstatOut{format: view.Markdown, vopt: view.GstatOptions{Top: 0}}, true},
+		{gstatOut{format: view.CSV, opt: view.Options{All: true}}, false},
+		{gstatOut{format: view.Text, json: true, opt: view.Options{All: true}}, false},
+		{gstatOut{format: view.OpenMetrics}, false},
+	}
+	for i, c := range cases {
+		if got := c.out.keepsAll(); got != c.want {
+			t.Errorf("case %d (%v, all %v, top %d, json %v): keepsAll = %v, want %v", i, c.out.format, c.out.opt.All, c.out.vopt.Top, c.out.json, got, c.want)
 		}
 	}
 }
