@@ -1,0 +1,5 @@
+//go:build !race
+
+package heapgoal
+
+const raceDetector = false
