@@ -17,8 +17,19 @@ import (
 // pages, which fault once per 2 MiB.
 func TestHugePagesFaults(t *testing.T) {
 	if v := os.Getenv("HEAPGOAL_CHILD"); v != "" {
-		if v == "huge" {
+		switch v {
+		case "huge":
 			HugePages(32 << 20)
+		case "dirty":
+			// A heap that held 16 MB and let it go (a command that read
+			// the heads of its inputs first): the freed pages are dirty,
+			// and a block the runtime takes from them it clears whole.
+			dirty()
+			var before, after syscall.Rusage
+			syscall.Getrusage(syscall.RUSAGE_SELF, &before)
+			HugePages(256 << 20)
+			syscall.Getrusage(syscall.RUSAGE_SELF, &after)
+			fmt.Printf("advise %d\n", after.Minflt-before.Minflt)
 		}
 		fmt.Printf("faults %d\n", fillFaults(24<<20))
 		return
@@ -35,25 +46,29 @@ func TestHugePagesFaults(t *testing.T) {
 	if n := freeBlocks(readSmall(buddyInfo), 9); n < 64 {
 		t.Skipf("%d free 2 MiB blocks: HugePages would not advise", n)
 	}
-	faults := func(mode string) int {
+	faults := func(mode string) (n, advise int) {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestHugePagesFaults$")
 		cmd.Env = append(os.Environ(), "HEAPGOAL_CHILD="+mode)
 		out, err := cmd.Output()
 		if err != nil {
 			t.Fatalf("child %s: %v\n%s", mode, err, out)
 		}
+		n, advise = -1, -1
 		for _, line := range strings.Split(string(out), "\n") {
-			if s, ok := strings.CutPrefix(line, "faults "); ok {
-				n, err := strconv.Atoi(s)
-				if err == nil {
-					return n
-				}
+			if v, ok := strings.CutPrefix(line, "faults "); ok {
+				n, _ = strconv.Atoi(v)
+			}
+			if v, ok := strings.CutPrefix(line, "advise "); ok {
+				advise, _ = strconv.Atoi(v)
 			}
 		}
-		t.Fatalf("child %s said no faults:\n%s", mode, out)
-		return 0
+		if n < 0 {
+			t.Fatalf("child %s said no faults:\n%s", mode, out)
+		}
+		return n, advise
 	}
-	small, huge := faults("small"), faults("huge")
+	small, _ := faults("small")
+	huge, _ := faults("huge")
 	t.Logf("page faults filling 24 MB: %d with 4 KiB pages, %d advised", small, huge)
 	// 24 MB is 6,144 pages of 4 KiB, 12 of 2 MiB.
 	if small < 5000 {
@@ -62,6 +77,31 @@ func TestHugePagesFaults(t *testing.T) {
 	if huge > small/4 {
 		t.Errorf("%d faults advised, want under a quarter of the %d without", huge, small)
 	}
+	// On a heap with 16 MB of dirty free pages, advising 256 MB touches
+	// at most those (cleared again), not the 65,536 pages of the block.
+	for range 3 {
+		fill, advise := faults("dirty")
+		t.Logf("dirty heap: advising 256 MB took %d faults, filling 24 MB %d", advise, fill)
+		if advise > 8000 || fill > small/2 {
+			t.Errorf("dirty heap: advising 256 MB took %d faults and filling 24 MB %d; want under 8,000 (16 MB and a piece cleared) and half of %d", advise, fill, small)
+		}
+	}
+}
+
+// dirty allocates 16 MB in objects of 64 KiB to 1 MiB, drops them and
+// collects, leaving the heap's top pages free but used.
+func dirty() {
+	var held [][]byte
+	for size := 64 << 10; size <= 1<<20; size *= 2 {
+		for range (4 << 20) / size {
+			b := make([]byte, size)
+			b[0] = 1
+			held = append(held, b)
+		}
+	}
+	runtime.KeepAlive(held)
+	held = nil
+	runtime.GC()
 }
 
 // fillFaults allocates and touches n bytes of 4 KiB objects, kept alive,
