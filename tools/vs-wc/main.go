@@ -9,6 +9,11 @@
 //	go run ./tools/vs-wc -n 5 -- fbdiag gstat --format json /tmp/big-gstat.txt
 //
 // Wall times include starting the process, for wc as for the command.
+//
+// Before the rounds the file is dropped from the page cache and read
+// back (Linux, -recache=false to skip): `wc -l` reads a file cached in
+// large folios up to 40 % faster than one left in 4 KiB pages, and the
+// ratio is meant against the faster. The output gives wc's rate.
 package main
 
 import (
@@ -22,6 +27,7 @@ import (
 
 func main() {
 	rounds := flag.Int("n", 5, "rounds")
+	fresh := flag.Bool("recache", true, "drop FILE from the page cache and read it back first")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: vs-wc [-n rounds] -- COMMAND ARGS... FILE")
 		flag.PrintDefaults()
@@ -33,9 +39,16 @@ func main() {
 		os.Exit(2)
 	}
 	file := args[len(args)-1]
-	if _, err := os.Stat(file); err != nil {
+	st, err := os.Stat(file)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "vs-wc:", err)
 		os.Exit(1)
+	}
+	if *fresh {
+		if err := recache(file); err != nil {
+			fmt.Fprintln(os.Stderr, "vs-wc: recache:", err)
+			os.Exit(1)
+		}
 	}
 	var wall, cpu, rss, wc, ratio []float64
 	for range *rounds {
@@ -52,8 +65,9 @@ func main() {
 		wall, cpu, rss = append(wall, c.wall), append(cpu, c.cpu), append(rss, c.rssMB)
 		wc, ratio = append(wc, w.wall), append(ratio, c.wall/w.wall)
 	}
-	fmt.Printf("wall %.2f s (CPU %.2f s), peak RSS %.0f MB; wc -l %.3f s; %.1f× wc -l (%.1f–%.1f)\n",
-		median(wall), median(cpu), median(rss), median(wc), median(ratio), slices.Min(ratio), slices.Max(ratio))
+	fmt.Printf("wall %.2f s (CPU %.2f s), peak RSS %.0f MB; wc -l %.3f s (%.1f GB/s); %.1f× wc -l (%.1f–%.1f)\n",
+		median(wall), median(cpu), median(rss), median(wc), float64(st.Size())/median(wc)/1e9,
+		median(ratio), slices.Min(ratio), slices.Max(ratio))
 }
 
 type usage struct{ wall, cpu, rssMB float64 }
