@@ -1,6 +1,7 @@
 package units
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -255,4 +256,24 @@ func FuzzCompareShortcut(f *testing.F) {
 			t.Errorf("Compare(%q, %q) = %d, want %d", a, b, got, want)
 		}
 	})
+}
+
+// BenchmarkCompare sorts the index names of a big run's batch that tie on
+// their size: copies of one report's names, numbered as tools/make-big
+// numbers them.
+func BenchmarkCompare(b *testing.B) {
+	bases := []string{"RDB$PRIMARY1", "RDB$PRIMARY12", "RDB$FOREIGN3", "RDB$FOREIGN13", "CUSTNAMEX",
+		"CUSTREGION", "EMPNAMEX", "CHANGEX", "NEEDX", "SALESTATX", "MINSALX", "PRODTYPEX", "QTYX"}
+	var names []string
+	for i := range 600 {
+		for _, s := range bases {
+			names = append(names, fmt.Sprintf("%s_%05d", s, i+1))
+		}
+	}
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(names), func(i, j int) { names[i], names[j] = names[j], names[i] })
+	work := make([]string, len(names))
+	for b.Loop() {
+		copy(work, names)
+		slices.SortFunc(work, Compare)
+	}
 }
