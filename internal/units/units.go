@@ -209,9 +209,23 @@ func Compare(a, b string) int {
 	// started at the same place in both (a run of digits before them ends
 	// there in both), so their lower cases, when they differ, order the
 	// names as compareNames would.
+	// The copies of one name ("CUSTOMER_00017", "CUSTOMER_00018") part in
+	// digits: the run of digits around them, the first run that differs,
+	// orders the names by its value when the values differ.
 	if i < len(a) && i < len(b) {
 		ca, cb := a[i], b[i]
-		if ca < utf8.RuneSelf && cb < utf8.RuneSelf && !isDigit(ca) && !isDigit(cb) {
+		switch da, db := isDigit(ca), isDigit(cb); {
+		case da && db:
+			s := i
+			for s > 0 && isDigit(a[s-1]) {
+				s--
+			}
+			na, _ := digitRun(a[s:])
+			nb, _ := digitRun(b[s:])
+			if c := compareDigits(na, nb); c != 0 {
+				return c
+			}
+		case !da && !db && ca < utf8.RuneSelf && cb < utf8.RuneSelf:
 			ca, cb = lowerASCII(ca), lowerASCII(cb)
 			if ca != cb {
 				return cmp.Compare(ca, cb)
@@ -329,7 +343,12 @@ func textRun(s string) (run, rest string) {
 
 // compareDigits compares two runs of digits as numbers of any length.
 func compareDigits(a, b string) int {
-	a, b = strings.TrimLeft(a, "0"), strings.TrimLeft(b, "0")
+	for a != "" && a[0] == '0' {
+		a = a[1:]
+	}
+	for b != "" && b[0] == '0' {
+		b = b[1:]
+	}
 	if len(a) != len(b) {
 		if len(a) < len(b) {
 			return -1
