@@ -130,6 +130,13 @@ type eventBatch struct {
 // CPU on two cores than reading them on the other one (README,
 // Performance). Memory holds at most twice as many batches as workers,
 // and one more.
+//
+// On more than one core, UTF-8 text is read on the workers too (the
+// lanes, gstat_lanes.go): cut into pieces of about a hundred table
+// blocks, each read on its own and evaluated on one worker, then taken
+// in its turn, or read in order there when it cannot be; the reader's
+// goroutine, which bound text and markdown, only cuts. A piece and its
+// tables a worker: the same memory.
 func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s GstatStream) error {
 	workers := max(1, runtime.GOMAXPROCS(0))
 	work := make(chan *eventBatch, workers)
@@ -141,6 +148,13 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 	encode := s.EncodeWarning
 	if s.Sink == nil || s.CountWarnings {
 		encode = nil
+	}
+	if workers > 1 && !noLanes {
+		plain, r := plainHead(rd)
+		if plain {
+			return streamLanes(r, name, th, opt, h, workers, encode)
+		}
+		rd = r
 	}
 	type parsed struct {
 		err  error
@@ -243,7 +257,13 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 	if p.last != nil {
 		<-p.last // (every batch sent is handed on, or skipped after an error)
 	}
-	// The workers are done with h: its last batch is handled.
+	return h.result(p.err)
+}
+
+// result ends a stream whose last batch is handled, with perr the
+// reading's error: the first panic raised again, else the first
+// receiver's error, else the run held back handed on and perr.
+func (h *streamHandler) result(perr error) error {
 	if h.scan != nil {
 		h.scan.c.closeSunk() // (a run cut by an error: its temporary files go)
 	}
@@ -253,13 +273,13 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 	if h.err != nil {
 		return h.err
 	}
-	if h.held != nil && !errors.Is(p.err, parse.ErrNoGstat) {
+	if h.held != nil && !errors.Is(perr, parse.ErrNoGstat) {
 		h.handle(h.held)
 		if h.err != nil {
 			return h.err
 		}
 	}
-	return p.err
+	return perr
 }
 
 // streamHandler hands a stream's evaluated events on to its receivers,
@@ -407,29 +427,12 @@ func emptyRun(rep *parse.GstatReport) bool {
 // when encode is set, waits for the batch's turn and hands it on, then
 // gives it back to the parser.
 func (h *streamHandler) work(work <-chan *eventBatch, free chan<- *eventBatch, prepare func(*TableStats) any, encode func([]byte, *Warning) []byte) {
-	var proto *tableEval
-	var e tableEval
+	v := evaluator{prepare: prepare, encode: encode}
 	evaluate := func(b *eventBatch) {
 		defer h.catch()
 		for i := range b.evs {
-			ev := &b.evs[i]
-			if ev.table == nil || h.stopped.Load() {
-				continue
-			}
-			if ev.proto != proto {
-				proto, e = ev.proto, *ev.proto
-				e.env.sl = newSlab()
-			}
-			ev.ts, ev.fired = e.table(ev.table, ev.fired, ev.indices)
-			if encode != nil {
-				ev.enc, ev.encEnds = ev.enc[:0], ev.encEnds[:0]
-				for j := range ev.fired {
-					ev.enc = encode(ev.enc, &ev.fired[j])
-					ev.encEnds = append(ev.encEnds, len(ev.enc))
-				}
-			}
-			if prepare != nil {
-				ev.prepared = prepare(&ev.ts)
+			if ev := &b.evs[i]; ev.table != nil && !h.stopped.Load() {
+				v.event(ev)
 			}
 		}
 	}
@@ -455,6 +458,35 @@ func (h *streamHandler) work(work <-chan *eventBatch, free chan<- *eventBatch, p
 		case free <- b:
 		default:
 		}
+	}
+}
+
+// evaluator evaluates a worker's tables, with an evaluator of its own
+// per run (its own slab and fired list), encoding the warnings they
+// fired when encode is set and preparing them when prepare is.
+type evaluator struct {
+	proto   *tableEval
+	e       tableEval
+	prepare func(*TableStats) any
+	encode  func([]byte, *Warning) []byte
+}
+
+// event evaluates the table of ev for its run (ev.proto).
+func (v *evaluator) event(ev *streamEvent) {
+	if ev.proto != v.proto {
+		v.proto, v.e = ev.proto, *ev.proto
+		v.e.env.sl = newSlab()
+	}
+	ev.ts, ev.fired = v.e.table(ev.table, ev.fired, ev.indices)
+	if v.encode != nil {
+		ev.enc, ev.encEnds = ev.enc[:0], ev.encEnds[:0]
+		for j := range ev.fired {
+			ev.enc = v.encode(ev.enc, &ev.fired[j])
+			ev.encEnds = append(ev.encEnds, len(ev.enc))
+		}
+	}
+	if v.prepare != nil {
+		ev.prepared = v.prepare(&ev.ts)
 	}
 }
 

@@ -80,6 +80,9 @@ type GstatReader struct {
 	qi    int
 	rec   GstatRecord
 	done  bool
+	// pausing: the end of the input is the end of a piece (GstatChunks),
+	// not of the text; more may follow.
+	pausing bool
 }
 
 // NewGstatReader returns a reader of the gstat output in r; name is used in
@@ -120,6 +123,9 @@ func (r *GstatReader) Next() bool {
 			return false
 		}
 		if !r.lr.Next() {
+			if r.pausing && r.lr.Err() == nil {
+				return false
+			}
 			r.finish()
 			r.done = true
 			continue

@@ -21,7 +21,13 @@ func ReadGstat(rd io.Reader, name string) ([]*GstatReport, error) {
 // thousands of appended runs is analysed in the memory of one. An error
 // from fn stops the read and is returned.
 func EachGstat(rd io.Reader, name string, fn func(*GstatReport) error) error {
-	return EachGstatBlock(rd, name, GstatBlocks{
+	return EachGstatBlock(rd, name, wholeRuns(fn))
+}
+
+// wholeRuns are the receivers that gather each run's blocks into its
+// report and pass it to fn.
+func wholeRuns(fn func(*GstatReport) error) GstatBlocks {
+	return GstatBlocks{
 		Table: func(rep *GstatReport, t *GstatTable) error {
 			rep.Tables = append(rep.Tables, t)
 			rep.Indices = append(rep.Indices, t.Indices...)
@@ -33,7 +39,7 @@ func EachGstat(rd io.Reader, name string, fn func(*GstatReport) error) error {
 			return nil
 		},
 		Report: fn,
-	})
+	}
 }
 
 // GstatBlocks receives the blocks of a gstat output as EachGstatBlock
@@ -60,96 +66,132 @@ type GstatBlocks struct {
 // table block with its indices, whatever the size of the input, unless
 // the receiver keeps them. Errors are those of EachGstat.
 func EachGstatBlock(rd io.Reader, name string, b GstatBlocks) error {
-	r := NewGstatReader(rd, name)
+	br := newBlockReader(NewGstatReader(rd, name), b)
+	br.read()
+	return br.end()
+}
+
+// blockReader is EachGstatBlock's state: the reader, the run being read
+// and the table block whose indices are being gathered. A chunked read
+// (GstatChunks) keeps it between the pieces of its input.
+type blockReader struct {
+	r        *GstatReader
+	b        GstatBlocks
+	cur      *GstatReport
+	next     int // index of the next report to create
+	owner    *GstatTable
+	ownerRep *GstatReport
+	pend     []*GstatIndex // the indices of owner, read so far
+	ferr     error
+	content  bool
+	// spec, in a speculative read (SpeculateGstat), is where the tables
+	// go; anything but table and index blocks makes it fail.
+	spec *GstatSpec
+}
+
+func newBlockReader(r *GstatReader, b GstatBlocks) *blockReader {
 	r.slab.pool = b.Pool
-	var cur *GstatReport
-	next := 0 // index of the next report to create
-	var owner *GstatTable
-	var ownerRep *GstatReport
-	var ferr error
-	var pend []*GstatIndex // the indices of owner, read so far
-	closeOwner := func() {
-		if owner == nil {
-			return
-		}
-		if len(pend) > 0 {
-			owner.Indices = append(r.slab.indexList(len(pend)), pend...)
-			pend = pend[:0]
-		}
-		if b.Table != nil && ferr == nil {
-			ferr = b.Table(ownerRep, owner)
-		}
-		owner = nil
+	return &blockReader{r: r, b: b}
+}
+
+func (br *blockReader) closeOwner() {
+	if br.owner == nil {
+		return
 	}
-	get := func(i int) *GstatReport {
-		for ferr == nil && (cur == nil || cur.Index < i) {
-			closeOwner()
-			if cur != nil && b.Report != nil {
-				ferr = b.Report(cur)
+	if len(br.pend) > 0 {
+		br.owner.Indices = append(br.r.slab.indexList(len(br.pend)), br.pend...)
+		br.pend = br.pend[:0]
+	}
+	if br.b.Table != nil && br.ferr == nil {
+		br.ferr = br.b.Table(br.ownerRep, br.owner)
+	}
+	br.owner = nil
+}
+
+func (br *blockReader) get(i int) *GstatReport {
+	for br.ferr == nil && (br.cur == nil || br.cur.Index < i) {
+		br.closeOwner()
+		if br.cur != nil && br.b.Report != nil {
+			br.ferr = br.b.Report(br.cur)
+		}
+		br.cur = &GstatReport{Index: br.next, File: br.r.Name()}
+		br.next++
+	}
+	return br.cur
+}
+
+// read handles the records of the input, up to its end or, in a chunked
+// read, the end of the piece given.
+func (br *blockReader) read() {
+	r := br.r
+	for br.ferr == nil && r.Next() {
+		if br.spec != nil {
+			if !br.speculate(r.Record()) {
+				return
 			}
-			cur = &GstatReport{Index: next, File: r.Name()}
-			next++
+			continue
 		}
-		return cur
-	}
-	content := false
-	for ferr == nil && r.Next() {
 		switch rec := r.Record().(type) {
 		case *GstatNotice:
-			rep := get(rec.Report)
+			rep := br.get(rec.Report)
 			rep.Notices = append(rep.Notices, rec.Notice)
 		case *GstatHeader:
-			get(rec.Report).Header = rec
-			content = true
+			br.get(rec.Report).Header = rec
+			br.content = true
 		case *GstatTable:
-			rep := get(rec.Report)
-			content = true
-			if o := owner; o != nil && o.Name == rec.Name && o.ID == rec.ID && o.Schema == rec.Schema &&
+			rep := br.get(rec.Report)
+			br.content = true
+			if o := br.owner; o != nil && o.Name == rec.Name && o.ID == rec.ID && o.Schema == rec.Schema &&
 				rec.PrimaryPointerPage == nil && rec.Fill == nil {
 				// The name line repeated before the indices (the manual's
 				// excerpts print it so): the indices belong to the block above.
 				continue
 			}
-			closeOwner()
-			owner, ownerRep = rec, rep
+			br.closeOwner()
+			br.owner, br.ownerRep = rec, rep
 		case *GstatIndex:
-			rep := get(rec.Report)
-			content = true
-			if owner != nil && rec.TableID != nil && owner.Name == rec.Table && owner.ID == *rec.TableID {
-				pend = append(pend, rec)
-			} else if b.Unattached != nil {
-				ferr = b.Unattached(rep, rec)
+			rep := br.get(rec.Report)
+			br.content = true
+			if o := br.owner; o != nil && rec.TableID != nil && o.Name == rec.Table && o.ID == *rec.TableID {
+				br.pend = append(br.pend, rec)
+			} else if br.b.Unattached != nil {
+				br.ferr = br.b.Unattached(rep, rec)
 			}
 		case *GstatFinding:
-			rep := get(rec.Report)
-			content = true
+			rep := br.get(rec.Report)
+			br.content = true
 			rep.Findings = append(rep.Findings, rec)
 		case *GstatSection:
-			rep := get(rec.Report)
-			content = true
+			rep := br.get(rec.Report)
+			br.content = true
 			rep.Sections = append(rep.Sections, rec)
 		case *GstatCompletion:
-			get(rec.Report).Completion = rec
-			content = true
+			br.get(rec.Report).Completion = rec
+			br.content = true
 		}
 	}
-	if ferr != nil {
-		return ferr
+}
+
+// end ends the input: the last table block and run go to their
+// receivers.
+func (br *blockReader) end() error {
+	if br.ferr != nil {
+		return br.ferr
 	}
-	closeOwner()
-	if ferr != nil {
-		return ferr
+	br.closeOwner()
+	if br.ferr != nil {
+		return br.ferr
 	}
-	if cur != nil && b.Report != nil {
-		if err := b.Report(cur); err != nil {
+	if br.cur != nil && br.b.Report != nil {
+		if err := br.b.Report(br.cur); err != nil {
 			return err
 		}
 	}
-	if err := r.Err(); err != nil {
+	if err := br.r.Err(); err != nil {
 		return err
 	}
-	if !content {
-		return &SyntaxError{File: r.Name(), Msg: ErrNoGstat.Error(), Err: ErrNoGstat}
+	if !br.content {
+		return &SyntaxError{File: br.r.Name(), Msg: ErrNoGstat.Error(), Err: ErrNoGstat}
 	}
 	return nil
 }

@@ -7,7 +7,11 @@ package parse
 // sweep. A receiver that keeps no pointer to a table, to its indices or
 // to its Indices slice (it copies what it needs, as analyze does) puts
 // it back; values the records point to (numbers, names, fill
-// distributions) are not reused and stay valid.
+// distributions) are not reused and stay valid. Put zeroes the records:
+// a record waiting in the pool with its old pointers kept alive the
+// blocks its values were carved from (gstatSlab), a block of 512 fill
+// distributions for each; with a pool a worker (the lanes of
+// analyze.StreamGstat) that was 20 MB of live heap at 300 MiB.
 //
 // The pool is the reading goroutine's: Put from a Table callback or
 // from code that runs between two of them, never from another goroutine.
@@ -19,10 +23,14 @@ type GstatPool struct {
 
 // Put gives back table t with its indices.
 func (p *GstatPool) Put(t *GstatTable) {
-	p.indices = append(p.indices, t.Indices...)
+	for _, x := range t.Indices {
+		*x = GstatIndex{}
+		p.indices = append(p.indices, x)
+	}
 	if cap(t.Indices) > 0 {
 		p.lists = append(p.lists, t.Indices[:0])
 	}
+	*t = GstatTable{}
 	p.tables = append(p.tables, t)
 }
 
@@ -32,7 +40,7 @@ func (p *GstatPool) table() *GstatTable { return pop(&p.tables) }
 // index returns a zero index, from the pool when it has one.
 func (p *GstatPool) index() *GstatIndex { return pop(&p.indices) }
 
-// pop takes the last record of s, zeroed; nil when s is empty.
+// pop takes the last record of s (zeroed by Put); nil when s is empty.
 func pop[T any](s *[]*T) *T {
 	n := len(*s)
 	if n == 0 {
@@ -41,8 +49,6 @@ func pop[T any](s *[]*T) *T {
 	x := (*s)[n-1]
 	(*s)[n-1] = nil
 	*s = (*s)[:n-1]
-	var zero T
-	*x = zero
 	return x
 }
 

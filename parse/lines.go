@@ -49,6 +49,7 @@ type LineReader struct {
 	encoding       string
 	err            error
 	truncated      bool
+	longSeen       bool // a line of 64 KiB or more was read (a piece read in place)
 	keepTabs       bool
 	leadTabs       bool
 	indent         int // with KeepLeadingTabs: length of the current line's indentation
@@ -106,6 +107,21 @@ func NewLineReader(r io.Reader, name string) *LineReader {
 	lr.src = src
 	lr.buf = make([]byte, 64<<10)
 	return lr
+}
+
+// newFedLineReader returns a reader of plain UTF-8 text given in pieces
+// (feed), each ending at a line end.
+func newFedLineReader(name string) *LineReader {
+	if name == "-" || name == "" {
+		name = "<stdin>"
+	}
+	return &LineReader{name: name, encoding: "utf-8", buf: make([]byte, 64<<10), srcErr: io.EOF}
+}
+
+// feed has the reader go on with src once it has returned every line of
+// the pieces before.
+func (r *LineReader) feed(src io.Reader) {
+	r.src, r.srcErr = src, nil
 }
 
 // KeepTabs turns tab expansion off for this reader: a TSV file needs its
@@ -237,6 +253,9 @@ func (r *LineReader) readRaw() ([]byte, bool) {
 			r.crAt = r.indexFrom('\r', r.crFrom)
 		}
 		if end := min(r.lfAt, r.crAt); end < r.w {
+			if end-r.r >= 64<<10 {
+				r.longSeen = true
+			}
 			return r.endAt(r.buf[r.r:end], end), true
 		}
 		if r.srcErr != nil {
@@ -246,6 +265,9 @@ func (r *LineReader) readRaw() ([]byte, bool) {
 			}
 			// The last line, without an end.
 			line := r.buf[r.r:r.w]
+			if len(line) >= 64<<10 {
+				r.longSeen = true
+			}
 			r.r = r.w
 			return line, true
 		}
