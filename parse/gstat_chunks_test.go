@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
 )
 
 // readChunked reads data as EachGstat does, in pieces cut at every
@@ -114,4 +116,30 @@ func TestGstatChunksAsWhole(t *testing.T) {
 		t.Errorf("%d pieces taken in all: the cut finds too few table blocks", taken)
 	}
 	t.Logf("%d inputs, %d pieces taken", len(inputs), taken)
+}
+
+// FuzzGstatChunks reads any text in pieces cut at every table block (and
+// every 300 bytes past one) as TestGstatChunksAsWhole does: the records
+// are those of reading it whole, or the same error.
+func FuzzGstatChunks(f *testing.F) {
+	for _, name := range []string{testutil.GstatSeed, testutil.GstatLaterSeed} {
+		for _, s := range testutil.FuzzSeeds(f, name) {
+			f.Add(s)
+		}
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if !PlainText(in) {
+			return
+		}
+		want, werr := ReadGstat(bytes.NewReader(in), "f")
+		for _, step := range []int{0, 300} {
+			got, n, gerr := readChunked(t, in, "f", step)
+			if (werr == nil) != (gerr == nil) || (werr != nil && werr.Error() != gerr.Error()) {
+				t.Fatalf("step %d: error %v, read whole %v", step, gerr, werr)
+			}
+			if werr == nil && !reflect.DeepEqual(got, want) {
+				t.Fatalf("step %d: %d pieces taken; the runs differ from those read whole", step, n)
+			}
+		}
+	})
 }
