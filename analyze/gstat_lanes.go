@@ -33,8 +33,10 @@ var noLanes = false
 var lanePiece = 128 << 10
 
 // laneMaxPiece bounds a piece with no table block to cut at: the rest of
-// the input is then read in order.
-const laneMaxPiece = 8 << 20
+// the input is then read in order (gstat prints a table block every few
+// kilobytes; lone CR line ends have no LF to cut at). A variable for
+// the tests.
+var laneMaxPiece = 1 << 20
 
 // laneJob is a piece on its way: cut by the reader, read and evaluated
 // on a worker, then, in its turn, handed on; then back to the reader.
@@ -240,8 +242,16 @@ func (l *laneSet) lane(work <-chan *laneJob, v evaluator) {
 // handOn takes job's piece in the reading in order, in its turn.
 func (l *laneSet) handOn(job *laneJob, v *evaluator) {
 	ch, h := &l.ch, l.h
+	// The reading in order takes its records from the pool it puts them
+	// back into: read in order to the end (a lone CR input, which has no
+	// LF to cut at), the tables went into one pool and never came out
+	// (311 MB for 300 MiB).
 	ch.v, ch.pool = v, &job.pool
-	defer func() { ch.v, ch.pool = nil, nil }()
+	ch.c.SetPool(&job.pool)
+	defer func() {
+		ch.v, ch.pool = nil, nil
+		ch.c.SetPool(nil)
+	}()
 	if job.rest != nil {
 		ch.err = ch.c.Rest(job.rest)
 		return
@@ -345,10 +355,13 @@ func (l *laneSet) inOrder(ev streamEvent, end bool) error {
 	return nil
 }
 
-// plainHead peeks at the head of rd: whether it is plain text, which the
-// lanes may cut (parse.PlainText), and the reader to read it all from.
+// plainHead peeks at the head of rd: whether it is plain text with LF
+// line ends, which the lanes may cut (parse.PlainText, parse.GstatCut),
+// and the reader to read it all from. Lone CR line ends have no LF to
+// cut at: read in order on the lanes, 300 MiB of them took 1.41 s
+// against 1.12 s with the parser's goroutine.
 func plainHead(rd io.Reader) (bool, io.Reader) {
 	br := bufio.NewReaderSize(rd, 64<<10)
-	head, _ := br.Peek(4)
-	return parse.PlainText(head), br
+	head, _ := br.Peek(64 << 10)
+	return parse.PlainText(head) && bytes.IndexByte(head, '\n') >= 0, br
 }

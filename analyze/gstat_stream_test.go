@@ -545,3 +545,37 @@ func TestStreamGstatEmptyRunPassedOn(t *testing.T) {
 		}
 	}
 }
+
+// Inputs the lanes cut only in part: LF line ends, then lone CR ones
+// (no LF to cut at: past laneMaxPiece, the rest is read in order on one
+// worker), or CR LF
+// throughout; and lone CR throughout, which the parser's goroutine
+// reads. Each gives the whole analysis.
+func TestStreamGstatLineEnds(t *testing.T) {
+	defer func(p, m int) { lanePiece, laneMaxPiece = p, m }(lanePiece, laneMaxPiece)
+	laneMaxPiece = 4 << 10 // (past 4 KiB without a cut, the rest in order)
+	data := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
+	data = bytes.Repeat(data, 3)
+	half := bytes.Index(data[len(data)/3:], []byte("\n\n")) + len(data)/3 + 2
+	inputs := map[string][]byte{
+		"lf then cr": append(data[:half:half], bytes.ReplaceAll(data[half:], []byte("\n"), []byte("\r"))...),
+		"crlf":       bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n")),
+		"cr":         bytes.ReplaceAll(data, []byte("\n"), []byte("\r")),
+	}
+	th := NewThresholds()
+	for name, in := range inputs {
+		for _, piece := range []int{300, 2 << 10} {
+			lanePiece = piece
+			want, rerr := wholeRuns(in, name, th)
+			got, serr := streamedRuns(in, name, th, nil)
+			if rerr != nil || serr != nil || len(got) != 3 {
+				t.Fatalf("%s, pieces of %d: %d runs, read %v, streamed %v", name, piece, len(got), rerr, serr)
+			}
+			w, _ := json.Marshal(want)
+			g, _ := json.Marshal(got)
+			if !bytes.Equal(w, g) {
+				t.Errorf("%s, pieces of %d: streamed analysis differs at byte %d", name, piece, firstDiff(w, g))
+			}
+		}
+	}
+}

@@ -151,6 +151,13 @@ func (c *GstatChunks) Accept(s *GstatSpec) bool {
 	return true
 }
 
+// SetPool has the reading in order fill its records from p, where its
+// receivers put them back: p is the pool of the goroutine reading, which
+// changes from piece to piece (nil between them).
+func (c *GstatChunks) SetPool(p *GstatPool) {
+	c.br.b.Pool, c.br.r.slab.pool = p, p
+}
+
 // Run is the index of the run being read (the one an accepted piece
 // belongs to).
 func (c *GstatChunks) Run() int { return c.br.r.report }

@@ -1,0 +1,32 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestGstatLanesReadInOrderBig: an input the lanes cannot cut past its
+// head (LF line ends, then lone CR ones: no LF to cut at) is read in
+// order to its end on one worker, its table records going back to the
+// pool they are taken from. Taken from none, they went into one pool and
+// stayed there: 311 MB of RSS for 300 MiB. (That such an input reads as
+// it does whole: analyze's TestStreamGstatAgrees.)
+func TestGstatLanesReadInOrderBig(t *testing.T) {
+	t.Parallel() // (a process of its own)
+	_, data := bigGstatFile(t, 64<<20)
+	head := bytes.Index(data[256<<10:], []byte("\n\n")) + 256<<10 + 2
+	in := append(data[:head:head], bytes.ReplaceAll(data[head:], []byte("\n"), []byte("\r"))...)
+	path := filepath.Join(t.TempDir(), "cr.txt")
+	if err := os.WriteFile(path, in, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{"text", "json"} {
+		_, rss := runPeak(t, "gstat", "--format", format, path)
+		t.Logf("%s: peak %d MB", format, rss>>10)
+		if rss > 70<<10 {
+			t.Errorf("%s: peak RSS %d MB, want at most 70", format, rss>>10)
+		}
+	}
+}
