@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"maps"
 	"os"
 	"path/filepath"
@@ -577,5 +578,49 @@ func TestStreamGstatLineEnds(t *testing.T) {
 				t.Errorf("%s, pieces of %d: streamed analysis differs at byte %d", name, piece, firstDiff(w, g))
 			}
 		}
+	}
+}
+
+// failAfter reads r, then fails with err.
+type failAfter struct {
+	r   io.Reader
+	err error
+}
+
+func (f *failAfter) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	if err == io.EOF {
+		return n, f.err
+	}
+	return n, err
+}
+
+// A read error in the middle of the input ends the stream with it, at
+// the line it cut, on the lanes (a piece read in order to the error) as
+// without them, after the same tables.
+func TestStreamGstatReadError(t *testing.T) {
+	defer func(p int) { lanePiece, noLanes = p, false }(lanePiece)
+	_, big := testutil.BigGstat(t, 1<<20)
+	cut := len(big) / 2
+	broken := errors.New("disk read failed")
+	var msgs []string
+	var counts []int
+	for _, lanes := range []bool{true, false} {
+		lanePiece, noLanes = 4<<10, !lanes
+		tables := 0
+		err := StreamGstat(&failAfter{bytes.NewReader(big[:cut]), broken}, "big", NewThresholds(), GstatOptions{}, GstatStream{
+			Table: func(*GstatAnalysis, *TableStats) error { tables++; return nil },
+		})
+		if !errors.Is(err, broken) && (err == nil || !strings.Contains(err.Error(), broken.Error())) {
+			t.Fatalf("lanes %v: %v, want the read error", lanes, err)
+		}
+		msgs, counts = append(msgs, err.Error()), append(counts, tables)
+	}
+	if msgs[0] != msgs[1] || counts[0] != counts[1] || counts[0] == 0 {
+		t.Errorf("on the lanes %q after %d tables, without %q after %d", msgs[0], counts[0], msgs[1], counts[1])
+	}
+	t.Logf("%q after %d tables", msgs[0], counts[0])
+	if !strings.HasPrefix(msgs[0], "big:") {
+		t.Errorf("%q: no file:line", msgs[0])
 	}
 }
