@@ -38,6 +38,13 @@
 // (a file may hold several runs appended one after the other), with the
 // indices attached to their tables.
 //
+// A big output can be read on several cores: GstatCut cuts UTF-8 text
+// with LF line ends at table blocks, SpeculateGstat reads a piece on its
+// own, and GstatChunks reads the pieces in order, taking a piece read on
+// its own (Accept) where the reading in order reaches it in the state it
+// was read from, else reading it there (Feed): the records are those of
+// EachGstatBlock whatever the cut (analyze.StreamGstat does so).
+//
 // Values are kept as printed: integers as int64, averages and ratios as
 // float64, percentages as int, time stamps as time.Time plus their raw text
 // ("Wed Dec  2 14:09:54 2026": POSIX pads the day with a space, Windows
