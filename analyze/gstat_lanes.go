@@ -69,12 +69,11 @@ type laneChain struct {
 	scan    *GstatScan
 	proto   *tableEval
 	scanRep *parse.GstatReport
-	// v and pool are the evaluator of the worker in turn and the pool of
-	// its piece, where the tables read in order go once handed on.
-	v    *evaluator
-	pool *parse.GstatPool
-	one  eventBatch // an event read in order, handed on at once
-	err  error      // the reading's, once the input is read
+	// v is the evaluator of the worker in turn; c reads with the pool of
+	// its piece (SetPool).
+	v   *evaluator
+	one eventBatch // an event read in order, handed on at once
+	err error      // the reading's, once the input is read
 }
 
 // laneSet runs the lanes of one input.
@@ -189,11 +188,7 @@ func (r errReader) Read([]byte) (int, error) { return 0, r.err }
 func (l *laneSet) lane(work <-chan *laneJob, v evaluator) {
 	h := l.h
 	evaluate := func(job *laneJob) {
-		defer func() {
-			if r := recover(); r != nil {
-				h.recovered(r)
-			}
-		}()
+		defer h.catch()
 		job.proto = nil
 		if job.rest != nil || h.stopped.Load() {
 			return
@@ -218,11 +213,7 @@ func (l *laneSet) lane(work <-chan *laneJob, v evaluator) {
 		job.batch.evs = evs
 	}
 	handOn := func(job *laneJob) {
-		defer func() {
-			if r := recover(); r != nil {
-				h.recovered(r)
-			}
-		}()
+		defer h.catch()
 		if !h.stopped.Load() {
 			l.handOn(job, &v)
 		}
@@ -246,10 +237,10 @@ func (l *laneSet) handOn(job *laneJob, v *evaluator) {
 	// back into: read in order to the end (a lone CR input, which has no
 	// LF to cut at), the tables went into one pool and never came out
 	// (311 MB for 300 MiB).
-	ch.v, ch.pool = v, &job.pool
+	ch.v = v
 	ch.c.SetPool(&job.pool)
 	defer func() {
-		ch.v, ch.pool = nil, nil
+		ch.v = nil
 		ch.c.SetPool(nil)
 	}()
 	if job.rest != nil {
@@ -283,11 +274,7 @@ func (l *laneSet) recycle(job *laneJob) {
 	job.spec.Release(&job.pool)
 	evs := job.batch.evs[:cap(job.batch.evs)]
 	for i := range evs {
-		ev := &evs[i]
-		if ev.ts.Indices != nil {
-			ev.indices = ev.ts.Indices
-		}
-		*ev = streamEvent{fired: ev.fired[:0], indices: ev.indices, enc: ev.enc[:0], encEnds: ev.encEnds[:0]}
+		evs[i].reset(nil)
 	}
 	job.batch.evs = evs[:0]
 }
@@ -299,7 +286,7 @@ func (l *laneSet) blocks() parse.GstatBlocks {
 	return parse.GstatBlocks{
 		Table: func(rep *parse.GstatReport, t *parse.GstatTable) error {
 			if skip(rep) {
-				l.ch.pool.Put(t)
+				l.ch.c.Put(t)
 				return nil
 			}
 			return l.inOrder(streamEvent{rep: rep, header: rep.Header, table: t}, false)
@@ -343,12 +330,9 @@ func (l *laneSet) inOrder(ev streamEvent, end bool) error {
 	}
 	h.handleBatch(b)
 	if e.table != nil {
-		if e.ts.Indices != nil {
-			e.indices = e.ts.Indices
-		}
-		ch.pool.Put(e.table)
+		ch.c.Put(e.table)
 	}
-	*e = streamEvent{fired: e.fired[:0], indices: e.indices, enc: e.enc[:0], encEnds: e.encEnds[:0]}
+	e.reset(nil)
 	if h.err != nil {
 		return errStopped
 	}

@@ -104,6 +104,16 @@ type streamEvent struct {
 	indices []IndexStats
 }
 
+// reset empties ev for the next table, keeping the room of its slices
+// (the IndexStats the evaluation filled, when it was not handed on);
+// spent is the table it held, for the pool of the parser's goroutine.
+func (ev *streamEvent) reset(spent *parse.GstatTable) {
+	if ev.ts.Indices != nil {
+		ev.indices = ev.ts.Indices
+	}
+	*ev = streamEvent{fired: ev.fired[:0], spent: spent, indices: ev.indices, enc: ev.enc[:0], encEnds: ev.encEnds[:0]}
+}
+
 // eventBatch is a batch of events on its way from the parser to a worker,
 // which evaluates its tables and then, in its turn, hands them on.
 type eventBatch struct {
@@ -449,8 +459,7 @@ func (h *streamHandler) work(work <-chan *eventBatch, free chan<- *eventBatch, p
 		}
 		handOn(b)
 		for i := range b.evs {
-			ev := &b.evs[i]
-			*ev = streamEvent{fired: ev.fired[:0], spent: ev.table, indices: ev.indices, enc: ev.enc[:0], encEnds: ev.encEnds[:0]}
+			b.evs[i].reset(b.evs[i].table)
 		}
 		b.evs = b.evs[:0]
 		close(b.handled)

@@ -124,9 +124,8 @@ func (c *GstatChunks) Accept(s *GstatSpec) bool {
 	if len(s.Tables) > 0 {
 		first = s.Tables[0]
 	}
-	if o := br.owner; o != nil && o.Name == first.Name && o.ID == first.ID && o.Schema == first.Schema &&
-		first.PrimaryPointerPage == nil && first.Fill == nil {
-		return false // (the same table again: its indices would go to o)
+	if repeats(br.owner, first) {
+		return false // (the same table again: its indices would go to the owner)
 	}
 	br.closeOwner()
 	// The records' positions were the piece's: now the run's and the
@@ -151,12 +150,14 @@ func (c *GstatChunks) Accept(s *GstatSpec) bool {
 	return true
 }
 
-// SetPool has the reading in order fill its records from p, where its
-// receivers put them back: p is the pool of the goroutine reading, which
-// changes from piece to piece (nil between them).
-func (c *GstatChunks) SetPool(p *GstatPool) {
-	c.br.b.Pool, c.br.r.slab.pool = p, p
-}
+// SetPool has the reading in order fill its records from p, where Put
+// gives them back: p is the pool of the goroutine reading, which changes
+// from piece to piece (nil between them).
+func (c *GstatChunks) SetPool(p *GstatPool) { c.br.r.slab.pool = p }
+
+// Put gives table t, which the receivers are done with, back to the pool
+// of SetPool.
+func (c *GstatChunks) Put(t *GstatTable) { c.br.r.slab.pool.Put(t) }
 
 // Run is the index of the run being read (the one an accepted piece
 // belongs to).
@@ -218,7 +219,7 @@ func SpeculateGstat(p []byte, name string, pool *GstatPool, s *GstatSpec) {
 		state: gsAnalysis, used: true, hdrSent: true, pausing: true}
 	r.slab.pool = pool
 	br := s.br
-	br.b.Pool, br.owner, br.pend, br.ferr = pool, nil, br.pend[:0], nil
+	br.owner, br.pend, br.ferr = nil, br.pend[:0], nil
 	clear(s.Tables)
 	s.Tables, s.ok = s.Tables[:0], true
 	// The piece is the reader's buffer, read in place: a line longer
@@ -238,15 +239,14 @@ func SpeculateGstat(p []byte, name string, pool *GstatPool, s *GstatSpec) {
 func (br *blockReader) speculate(rec GstatRecord) bool {
 	switch rec := rec.(type) {
 	case *GstatTable:
-		if o := br.owner; o != nil && o.Name == rec.Name && o.ID == rec.ID && o.Schema == rec.Schema &&
-			rec.PrimaryPointerPage == nil && rec.Fill == nil {
+		if repeats(br.owner, rec) {
 			return true
 		}
 		br.closeOwner()
 		br.owner, br.ownerRep = rec, br.cur
 		return true
 	case *GstatIndex:
-		if o := br.owner; o != nil && rec.TableID != nil && o.Name == rec.Table && o.ID == *rec.TableID {
+		if owns(br.owner, rec) {
 			br.pend = append(br.pend, rec)
 			return true
 		}

@@ -141,10 +141,7 @@ func (br *blockReader) read() {
 		case *GstatTable:
 			rep := br.get(rec.Report)
 			br.content = true
-			if o := br.owner; o != nil && o.Name == rec.Name && o.ID == rec.ID && o.Schema == rec.Schema &&
-				rec.PrimaryPointerPage == nil && rec.Fill == nil {
-				// The name line repeated before the indices (the manual's
-				// excerpts print it so): the indices belong to the block above.
+			if repeats(br.owner, rec) {
 				continue
 			}
 			br.closeOwner()
@@ -152,7 +149,7 @@ func (br *blockReader) read() {
 		case *GstatIndex:
 			rep := br.get(rec.Report)
 			br.content = true
-			if o := br.owner; o != nil && rec.TableID != nil && o.Name == rec.Table && o.ID == *rec.TableID {
+			if owns(br.owner, rec) {
 				br.pend = append(br.pend, rec)
 			} else if br.b.Unattached != nil {
 				br.ferr = br.b.Unattached(rep, rec)
@@ -170,6 +167,19 @@ func (br *blockReader) read() {
 			br.content = true
 		}
 	}
+}
+
+// repeats reports whether table block t is owner's name line printed
+// again before its indices (the manual's excerpts print it so): the
+// indices belong to the block above.
+func repeats(owner, t *GstatTable) bool {
+	return owner != nil && owner.Name == t.Name && owner.ID == t.ID && owner.Schema == t.Schema &&
+		t.PrimaryPointerPage == nil && t.Fill == nil
+}
+
+// owns reports whether index block ix belongs to table block owner.
+func owns(owner *GstatTable, ix *GstatIndex) bool {
+	return owner != nil && ix.TableID != nil && owner.Name == ix.Table && owner.ID == *ix.TableID
 }
 
 // end ends the input: the last table block and run go to their

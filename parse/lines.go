@@ -15,6 +15,10 @@ import (
 // a reader hold it all in memory.
 const MaxLineLength = 1 << 20
 
+// lineBuffer is the bytes a LineReader reads at a time: a longer line is
+// gathered apart (longLine), which a piece read in place cannot do.
+const lineBuffer = 64 << 10
+
 // LineReader reads text lines the way every fbdiag reader wants them,
 // whatever tool or shell wrote the file:
 //
@@ -49,7 +53,7 @@ type LineReader struct {
 	encoding       string
 	err            error
 	truncated      bool
-	longSeen       bool // a line of 64 KiB or more was read (a piece read in place)
+	longSeen       bool // a line of lineBuffer bytes or more was read (a piece read in place)
 	keepTabs       bool
 	leadTabs       bool
 	indent         int // with KeepLeadingTabs: length of the current line's indentation
@@ -105,7 +109,7 @@ func NewLineReader(r io.Reader, name string) *LineReader {
 		src = transform.NewReader(br, unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM).NewDecoder())
 	}
 	lr.src = src
-	lr.buf = make([]byte, 64<<10)
+	lr.buf = make([]byte, lineBuffer)
 	return lr
 }
 
@@ -115,7 +119,7 @@ func newFedLineReader(name string) *LineReader {
 	if name == "-" || name == "" {
 		name = "<stdin>"
 	}
-	return &LineReader{name: name, encoding: "utf-8", buf: make([]byte, 64<<10), srcErr: io.EOF}
+	return &LineReader{name: name, encoding: "utf-8", buf: make([]byte, lineBuffer), srcErr: io.EOF}
 }
 
 // feed has the reader go on with src once it has returned every line of
@@ -253,7 +257,7 @@ func (r *LineReader) readRaw() ([]byte, bool) {
 			r.crAt = r.indexFrom('\r', r.crFrom)
 		}
 		if end := min(r.lfAt, r.crAt); end < r.w {
-			if end-r.r >= 64<<10 {
+			if end-r.r >= lineBuffer {
 				r.longSeen = true
 			}
 			return r.endAt(r.buf[r.r:end], end), true
@@ -265,7 +269,7 @@ func (r *LineReader) readRaw() ([]byte, bool) {
 			}
 			// The last line, without an end.
 			line := r.buf[r.r:r.w]
-			if len(line) >= 64<<10 {
+			if len(line) >= lineBuffer {
 				r.longSeen = true
 			}
 			r.r = r.w

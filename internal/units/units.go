@@ -202,16 +202,14 @@ func Compare(a, b string) int {
 	if i == len(a) && i == len(b) {
 		return 0
 	}
-	// Most names part in text ("RDB$PRIMARY…" and "RDB$FOREIGN…", tables
-	// whose sizes tie by the thousand in a big run's sort): where the
-	// first bytes that differ are ASCII and not digits, every run before
-	// them is the same in both names and they are in a text run that
-	// started at the same place in both (a run of digits before them ends
-	// there in both), so their lower cases, when they differ, order the
-	// names as compareNames would.
-	// The copies of one name ("CUSTOMER_00017", "CUSTOMER_00018") part in
-	// digits: the run of digits around them, the first run that differs,
-	// orders the names by its value when the values differ.
+	// Every run before the first bytes that differ is the same in both
+	// names, so the run they are in decides, as compareNames would, when
+	// it differs at its first level: names of a big run's sort, tied on
+	// their size by the thousand, mostly part in text ("RDB$PRIMARY…" and
+	// "RDB$FOREIGN…": the bytes' lower cases, ASCII, not digits, in a text
+	// run that started at the same place in both) or in the digits of
+	// their copies ("CUSTOMER_00017" and "CUSTOMER_00018": the value of
+	// the run of digits around them).
 	if i < len(a) && i < len(b) {
 		ca, cb := a[i], b[i]
 		switch da, db := isDigit(ca), isDigit(cb); {
@@ -257,12 +255,7 @@ func compareFolded(a, b string) int {
 	for a != "" && b != "" {
 		ca, cb := a[0], b[0]
 		if ca < utf8.RuneSelf && cb < utf8.RuneSelf {
-			if 'A' <= ca && ca <= 'Z' {
-				ca += 'a' - 'A'
-			}
-			if 'A' <= cb && cb <= 'Z' {
-				cb += 'a' - 'A'
-			}
+			ca, cb = lowerASCII(ca), lowerASCII(cb)
 			if ca != cb {
 				return cmp.Compare(ca, cb)
 			}
