@@ -70,6 +70,13 @@ type GstatReader struct {
 	blockData bool // the current block has data lines
 	section   *GstatSection
 	inLevel   bool // current table line is a blob "Level" line
+	// tableFollow[a] is the item that followed item a last (tableLabels),
+	// tablePrev the last item read; indexFollow, indexPrev the same for
+	// index blocks.
+	tableFollow [tbLabels]uint8
+	tablePrev   uint8
+	indexFollow [ixLabels]uint8
+	indexPrev   uint8
 
 	skipLine  int
 	skipCount int

@@ -7,8 +7,10 @@ import (
 )
 
 // Table and index blocks: the hot path of a big gstat file. Lines are
-// "Label: value, label: value" items matched with a switch on the label
-// bytes (no allocation, no regexp); values are parsed in place.
+// "Label: value, label: value" items, each matched first against the
+// label that followed the one before last time (gstat_labels.go), else
+// numbered by a switch on the label bytes (no allocation, no regexp);
+// values are parsed in place.
 
 // startTable begins a table block.
 func (r *GstatReader) startTable(schema, name string, id int64) {
@@ -167,15 +169,20 @@ func (r *GstatReader) tableLine(t []byte) bool {
 	rest := t
 	first := true
 	for len(rest) > 0 {
-		label, v, next, ok := nextItem(rest)
+		id := r.tableFollow[r.tablePrev]
+		label, v, next, ok := predictedItem(rest, tableLabels[id])
 		if !ok {
-			if first {
-				return false
+			if label, v, next, ok = nextItem(rest); !ok {
+				if first {
+					return false
+				}
+				r.notice("unknown text %q in table %s", rest, tb.Name)
+				break
 			}
-			r.notice("unknown text %q in table %s", rest, tb.Name)
-			break
+			id = tableLabel(label)
 		}
-		if !r.tableItem(tb, label, v, first) {
+		r.tableFollow[r.tablePrev], r.tablePrev = id, id
+		if !r.tableItem(tb, id, label, v, first) {
 			if first && !hasPrefix(t, "Level ") {
 				return r.unknownLine(&tb.Unknown, t, "table "+tb.Name)
 			}
@@ -240,79 +247,79 @@ func (r *GstatReader) unknownLine(dst *[]GstatKV, t []byte, where string) bool {
 }
 
 // tableItem sets one field of a table block.
-func (r *GstatReader) tableItem(tb *GstatTable, label, v []byte, first bool) bool {
-	switch string(label) {
-	case "Primary pointer page":
+func (r *GstatReader) tableItem(tb *GstatTable, id uint8, label, v []byte, first bool) bool {
+	switch id {
+	case tbPrimaryPointerPage:
 		tb.PrimaryPointerPage = r.int(label, v)
-	case "Index root page":
+	case tbIndexRootPage:
 		tb.IndexRootPage = r.int(label, v)
-	case "Total formats":
+	case tbTotalFormats:
 		tb.TotalFormats = r.int(label, v)
-	case "used formats":
+	case tbUsedFormats:
 		tb.UsedFormats = r.int(label, v)
-	case "Average record length":
+	case tbAverageRecordLength:
 		tb.AverageRecordLength = r.float(label, v)
-	case "total records":
+	case tbTotalRecords:
 		tb.TotalRecords = r.int(label, v)
-	case "Average version length":
+	case tbAverageVersionLength:
 		tb.AverageVersionLength = r.float(label, v)
-	case "total versions":
+	case tbTotalVersions:
 		tb.TotalVersions = r.int(label, v)
-	case "max versions":
+	case tbMaxVersions:
 		tb.MaxVersions = r.int(label, v)
-	case "Average fragment length":
+	case tbAverageFragmentLength:
 		tb.AverageFragmentLength = r.float(label, v)
-	case "total fragments":
+	case tbTotalFragments:
 		tb.TotalFragments = r.int(label, v)
-	case "max fragments":
+	case tbMaxFragments:
 		tb.MaxFragments = r.int(label, v)
-	case "Average unpacked length":
+	case tbAverageUnpackedLength:
 		tb.AverageUnpackedLength = r.float(label, v)
-	case "compression ratio":
+	case tbCompressionRatio:
 		tb.CompressionRatio = r.float(label, v)
-	case "Pointer pages":
+	case tbPointerPages:
 		tb.PointerPages = r.int(label, v)
-	case "data page slots":
+	case tbDataPageSlots:
 		tb.DataPageSlots = r.int(label, v)
-	case "Data pages":
+	case tbDataPages:
 		tb.DataPages = r.int(label, v)
-	case "average fill":
+	case tbAverageFill:
 		tb.AverageFill = r.percent(label, v)
-	case "Primary pages":
+	case tbPrimaryPages:
 		tb.PrimaryPages = r.int(label, v)
-	case "secondary pages":
+	case tbSecondaryPages:
 		tb.SecondaryPages = r.int(label, v)
-	case "swept pages":
+	case tbSweptPages:
 		tb.SweptPages = r.int(label, v)
-	case "Empty pages":
+	case tbEmptyPages:
 		tb.EmptyPages = r.int(label, v)
-	case "full pages":
+	case tbFullPages:
 		tb.FullPages = r.int(label, v)
-	case "Big record pages":
+	case tbBigRecordPages:
 		tb.BigRecordPages = r.int(label, v)
-	case "Blobs":
+	case tbBlobs:
 		tb.Blobs = r.int(label, v)
-	case "total length":
+	case tbTotalLength:
 		if r.inLevel {
 			tb.BlobLevels[len(tb.BlobLevels)-1].TotalLength = r.int(label, v)
 		} else {
 			tb.BlobTotalLength = r.int(label, v)
 		}
-	case "blob pages":
+	case tbBlobPages:
 		if r.inLevel {
 			tb.BlobLevels[len(tb.BlobLevels)-1].BlobPages = r.int(label, v)
 		} else {
 			tb.BlobPages = r.int(label, v)
 		}
-	case "Table size":
+	case tbTableSize:
 		v = bytes.TrimSuffix(v, []byte(" bytes"))
 		tb.TableSize = r.int(label, v)
-	case "Fill distribution":
+	case tbFillDistribution:
 		if r.fill == nil {
 			r.fill = r.slab.fill()
 			tb.Fill = r.fill
 		}
-	case "Tablespace":
+	case tbTablespace:
 		tb.Tablespace = string(v)
 	default:
 		if hasPrefix(label, "Level ") {
@@ -373,15 +380,20 @@ func (r *GstatReader) indexLine(t []byte) bool {
 	rest := t
 	first := true
 	for len(rest) > 0 {
-		label, v, next, ok := nextItem(rest)
+		id := r.indexFollow[r.indexPrev]
+		label, v, next, ok := predictedItem(rest, indexLabels[id])
 		if !ok {
-			if first {
-				return false
+			if label, v, next, ok = nextItem(rest); !ok {
+				if first {
+					return false
+				}
+				r.notice("unknown text %q in index %s", rest, x.Name)
+				break
 			}
-			r.notice("unknown text %q in index %s", rest, x.Name)
-			break
+			id = indexLabel(label)
 		}
-		if !r.indexItem(x, label, v) {
+		r.indexFollow[r.indexPrev], r.indexPrev = id, id
+		if !r.indexItem(x, id, label, v) {
 			if first {
 				return r.unknownLine(&x.Unknown, t, "index "+x.Name)
 			}
@@ -395,35 +407,35 @@ func (r *GstatReader) indexLine(t []byte) bool {
 }
 
 // indexItem sets one field of an index block (2.x and 3.0+ labels).
-func (r *GstatReader) indexItem(x *GstatIndex, label, v []byte) bool {
-	switch string(label) {
-	case "Root page":
+func (r *GstatReader) indexItem(x *GstatIndex, id uint8, label, v []byte) bool {
+	switch id {
+	case ixRootPage:
 		x.RootPage = r.int(label, v)
-	case "depth", "Depth":
+	case ixDepth, ixDepthCapital:
 		x.Depth = r.int(label, v)
-	case "leaf buckets":
+	case ixLeafBuckets:
 		x.LeafBuckets = r.int(label, v)
-	case "nodes":
+	case ixNodes:
 		x.Nodes = r.int(label, v)
-	case "Average node length":
+	case ixAverageNodeLength:
 		x.AverageNodeLength = r.float(label, v)
-	case "total dup":
+	case ixTotalDup:
 		x.TotalDup = r.int(label, v)
-	case "max dup":
+	case ixMaxDup:
 		x.MaxDup = r.int(label, v)
-	case "Average key length":
+	case ixAverageKeyLength:
 		x.AverageKeyLength = r.float(label, v)
-	case "compression ratio":
+	case ixCompressionRatio:
 		x.CompressionRatio = r.float(label, v)
-	case "Average prefix length":
+	case ixAveragePrefixLength:
 		x.AveragePrefixLength = r.float(label, v)
-	case "average data length", "Average data length":
+	case ixAverageDataLength, ixAverageDataLengthCapital:
 		x.AverageDataLength = r.float(label, v)
-	case "Clustering factor":
+	case ixClusteringFactor:
 		x.ClusteringFactor = r.int(label, v)
-	case "ratio":
+	case ixRatio:
 		x.ClusteringRatio = r.float(label, v)
-	case "Fill distribution":
+	case ixFillDistribution:
 		if r.fill == nil {
 			r.fill = r.slab.fill()
 			x.Fill = r.fill
