@@ -76,7 +76,9 @@
 //   - lines indented by a tab inside firebird.log extracts: `Database "..."`
 //     counts only at the start of a line.
 //
-// The reader works on bytes: labels are matched with a switch on the label
-// bytes, numbers are parsed by hand and values the records keep are carved
+// The reader works on bytes: a block line's labels are matched against the
+// one that followed the label before last time (learnt as it reads, so any
+// gstat's order), else with a switch on the label bytes, numbers are parsed
+// by hand and values the records keep are carved
 // from blocks, so a line it does not keep costs no allocation.
 package parse
