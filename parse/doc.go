@@ -76,9 +76,12 @@
 //   - lines indented by a tab inside firebird.log extracts: `Database "..."`
 //     counts only at the start of a line.
 //
-// The reader works on bytes: a block line's labels are matched against the
-// one that followed the label before last time (learnt as it reads, so any
-// gstat's order), else with a switch on the label bytes, numbers are parsed
-// by hand and values the records keep are carved
-// from blocks, so a line it does not keep costs no allocation.
+// The reader works on bytes. A block's item and fill lines are read in one
+// pass from the line reader's buffer (gstat_fast.go: labels compared whole,
+// values scanned once to the line end), any line it is not sure of the
+// usual way; both give the same records (FuzzGstatFastLines). A label is
+// matched against the one that followed the label before last time (learnt
+// as it reads, so any gstat's order), else with a switch on its bytes;
+// numbers are parsed by hand and values the records keep are carved from
+// blocks, so a line it does not keep costs no allocation.
 package parse

@@ -77,6 +77,8 @@ type GstatReader struct {
 	tablePrev   uint8
 	indexFollow [ixLabels]uint8
 	indexPrev   uint8
+	fastItems   [maxFastItems]fastItem // fastLine's
+	fastTaken   int                    // lines fastLine read (for the tests)
 
 	skipLine  int
 	skipCount int
@@ -128,6 +130,9 @@ func (r *GstatReader) Next() bool {
 		if r.done {
 			r.rec = nil
 			return false
+		}
+		if (r.state == gsTable || r.state == gsIndex) && fastLines && r.fastLine() {
+			continue
 		}
 		if !r.lr.Next() {
 			if r.pausing && r.lr.Err() == nil {

@@ -1,0 +1,177 @@
+package parse
+
+// Block lines read in one pass. Most lines of a big gstat output are the
+// item and fill lines of table and index blocks ("\tRoot page: 7687,
+// depth: 2, leaf buckets: 2, nodes: 2000"). fastLine takes such a line
+// straight from the line reader's buffer: the bytes of its values are
+// scanned once, to the line end, and its labels compared whole, where the
+// usual way looks for the line end, then for a tab after the indentation,
+// then for each colon and separator. It hands the items to the same
+// tableItem, indexItem and fillLine, so the records and notices are the
+// usual way's; any line it is not sure of (a tab or a control byte after
+// the indentation, a byte past ASCII, an unknown label, a line end not in
+// the buffer, a separator before blanks only) it leaves untouched for the
+// usual way.
+
+// fastLines turns fastLine on (off: the tests that compare both ways).
+var fastLines = true
+
+// maxFastItems bounds the items of a line fastLine takes (a 3.0 table
+// line has three).
+const maxFastItems = 8
+
+// fastItem is an item of a line fastLine reads.
+type fastItem struct {
+	id           uint8
+	label, value []byte
+}
+
+// fastLine reads the next line when it is an item or fill line of the
+// table or index block being read, and reports whether it did.
+func (r *GstatReader) fastLine() bool {
+	lr := r.lr
+	if r.skipCount != 0 || lr.cr != crNone || !lr.leadTabs || lr.err != nil {
+		return false
+	}
+	b := lr.buf[lr.r:lr.w]
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+		i++
+	}
+	if i == len(b) || b[i] == '\n' {
+		return false
+	}
+	if isDigit(b[i]) {
+		return r.fastFill(b, i)
+	}
+	table := r.state == gsTable
+	labels, follow, prev := indexLabels[:], r.indexFollow[:], r.indexPrev
+	if table {
+		labels, follow, prev = tableLabels[:], r.tableFollow[:], r.tablePrev
+	}
+	items := &r.fastItems
+	n, j := 0, i
+	for {
+		if n == maxFastItems {
+			return false
+		}
+		id := follow[prev]
+		label := labels[id]
+		if k := j + len(label); id == 0 || k >= len(b) || b[k] != ':' || string(b[j:k]) != label {
+			// Not the label that came next last time: any other known one.
+			k := j
+			for k < len(b) && b[k] != ':' && b[k] != '\n' && b[k] != ',' {
+				k++
+			}
+			if k == j || k == len(b) || b[k] != ':' {
+				return false
+			}
+			if table {
+				id = tableLabel(b[j:k])
+			} else {
+				id = indexLabel(b[j:k])
+			}
+			if id == 0 {
+				return false
+			}
+			label = labels[id]
+		}
+		it := &items[n]
+		it.id, it.label = id, b[j:j+len(label)]
+		n++
+		prev = id
+		j += len(label) + 1
+		for j < len(b) && b[j] == ' ' {
+			j++
+		}
+		v := j
+		for ; j < len(b); j++ {
+			c := b[j]
+			if c == ',' && j+1 < len(b) && b[j+1] == ' ' || c == '\n' {
+				break
+			}
+			if c < ' ' || c >= 0x80 {
+				return false
+			}
+		}
+		if j == len(b) {
+			return false // (the line end is not in the buffer)
+		}
+		if b[j] == '\n' {
+			e := j
+			for e > v && b[e-1] == ' ' {
+				e--
+			}
+			if e > v && b[e-1] == ')' || j >= lineBuffer {
+				return false // (a block name or a finding; a long line)
+			}
+			it.value = b[v:e]
+			break
+		}
+		it.value = b[v:j]
+		// ", " then blanks to the line end: the usual way trims them and
+		// keeps the comma in the value.
+		k := j + 2
+		for k < len(b) && b[k] == ' ' {
+			k++
+		}
+		if k == len(b) || b[k] == '\n' {
+			return false
+		}
+		j += 2
+	}
+	r.tookLine(b, i, j)
+	if table {
+		r.inLevel = false
+	}
+	for f := range items[:n] {
+		it := &items[f]
+		if table {
+			r.tableFollow[r.tablePrev], r.tablePrev = it.id, it.id
+			r.tableItem(r.table, it.id, it.label, it.value, f == 0) // (true: a known label)
+		} else {
+			r.indexFollow[r.indexPrev], r.indexPrev = it.id, it.id
+			r.indexItem(r.index, it.id, it.label, it.value)
+		}
+	}
+	r.blockData = true
+	return true
+}
+
+// fastFill reads a fill line, "\t 0 - 19% = 1" (its first digit at i of
+// b), as the usual way does.
+func (r *GstatReader) fastFill(b []byte, i int) bool {
+	j := i
+	for ; j < len(b) && b[j] != '\n'; j++ {
+		if c := b[j]; c < ' ' || c >= 0x80 {
+			return false
+		}
+	}
+	if j == len(b) || j >= lineBuffer {
+		return false
+	}
+	e := j
+	for e > i && b[e-1] == ' ' {
+		e--
+	}
+	r.tookLine(b, i, j)
+	t := b[i:e]
+	if !r.fillLine(t) {
+		r.topLine(t, i > 0)
+	}
+	return true
+}
+
+// tookLine moves the line reader past the line b[:end] (its end, an LF,
+// at end), whose indentation is i bytes, as its Next would.
+func (r *GstatReader) tookLine(b []byte, i, end int) {
+	lr := r.lr
+	e := end
+	for e > 0 && (b[e-1] == ' ' || b[e-1] == '\t') {
+		e--
+	}
+	lr.cur, lr.indent, lr.truncated = b[:e], i, false
+	lr.r += end + 1
+	lr.line++
+	r.fastTaken++
+}
