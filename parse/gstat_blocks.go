@@ -82,6 +82,21 @@ func nextItem(b []byte) (label, value, rest []byte, ok bool) {
 	return label, v, nil, true
 }
 
+// blockItem is nextItem with the number of its label (lookup's, 0 if
+// unknown): the label that followed item prev last time (follow) is tried
+// first. It records the item as following prev, and as prev.
+func blockItem(rest []byte, labels []string, follow []uint8, prev *uint8, lookup func([]byte) uint8) (id uint8, label, value, next []byte, ok bool) {
+	id = follow[*prev]
+	if label, value, next, ok = predictedItem(rest, labels[id]); !ok {
+		if label, value, next, ok = nextItem(rest); !ok {
+			return 0, nil, nil, nil, false
+		}
+		id = lookup(label)
+	}
+	follow[*prev], *prev = id, id
+	return id, label, value, next, true
+}
+
 // fillLine reads " 0 - 19% = 1" (the text after the indentation).
 func (r *GstatReader) fillLine(t []byte) bool {
 	i := 0
@@ -169,19 +184,14 @@ func (r *GstatReader) tableLine(t []byte) bool {
 	rest := t
 	first := true
 	for len(rest) > 0 {
-		id := r.tableFollow[r.tablePrev]
-		label, v, next, ok := predictedItem(rest, tableLabels[id])
+		id, label, v, next, ok := blockItem(rest, tableLabels[:], r.tableFollow[:], &r.tablePrev, tableLabel)
 		if !ok {
-			if label, v, next, ok = nextItem(rest); !ok {
-				if first {
-					return false
-				}
-				r.notice("unknown text %q in table %s", rest, tb.Name)
-				break
+			if first {
+				return false
 			}
-			id = tableLabel(label)
+			r.notice("unknown text %q in table %s", rest, tb.Name)
+			break
 		}
-		r.tableFollow[r.tablePrev], r.tablePrev = id, id
 		if !r.tableItem(tb, id, label, v, first) {
 			if first && !hasPrefix(t, "Level ") {
 				return r.unknownLine(&tb.Unknown, t, "table "+tb.Name)
@@ -380,19 +390,14 @@ func (r *GstatReader) indexLine(t []byte) bool {
 	rest := t
 	first := true
 	for len(rest) > 0 {
-		id := r.indexFollow[r.indexPrev]
-		label, v, next, ok := predictedItem(rest, indexLabels[id])
+		id, label, v, next, ok := blockItem(rest, indexLabels[:], r.indexFollow[:], &r.indexPrev, indexLabel)
 		if !ok {
-			if label, v, next, ok = nextItem(rest); !ok {
-				if first {
-					return false
-				}
-				r.notice("unknown text %q in index %s", rest, x.Name)
-				break
+			if first {
+				return false
 			}
-			id = indexLabel(label)
+			r.notice("unknown text %q in index %s", rest, x.Name)
+			break
 		}
-		r.indexFollow[r.indexPrev], r.indexPrev = id, id
 		if !r.indexItem(x, id, label, v) {
 			if first {
 				return r.unknownLine(&x.Unknown, t, "index "+x.Name)
