@@ -380,6 +380,9 @@ type csvPrep struct {
 	key  int64
 	ok   bool
 	ixs  []csvIndexPrep
+	// held holds ixs when the table has no more indices (most have
+	// one to four): one allocation for the table, not two.
+	held [4]csvIndexPrep
 }
 
 type csvIndexPrep struct {
@@ -396,26 +399,31 @@ func (g *GstatCSV) prepare(t *analyze.TableStats) *csvPrep {
 		p.key, p.ok = tableKey(g.by, t)
 		return p
 	case "indices":
-		p := &csvPrep{ixs: g.indexRows(t.Indices)}
+		p := &csvPrep{}
+		p.ixs = g.indexRows(p.held[:0], t.Indices)
 		return p
 	}
 	return nil
 }
 
-// indexRows are the rows of the indices ixs, in one string.
-func (g *GstatCSV) indexRows(ixs []analyze.IndexStats) []csvIndexPrep {
-	rows := make([]csvIndexPrep, len(ixs))
-	b := make([]byte, 0, 160*len(ixs))
-	ends := make([]int, len(ixs))
+// indexRows appends to rows the rows of the indices ixs, their lines in
+// one string: the table's one allocation but rows (when they outgrow
+// their room) and this string; the lines are made in a buffer on the
+// stack while they fit.
+func (g *GstatCSV) indexRows(rows []csvIndexPrep, ixs []analyze.IndexStats) []csvIndexPrep {
+	var room [2048]byte
+	var endsRoom [8]int
+	b, ends := room[:0], endsRoom[:0]
 	var cells [10]Cell
 	for i := range ixs {
 		b = appendCSVRow(b, gstatIndexColumns, appendIndexCells(cells[:0], &ixs[i]))
-		ends[i] = len(b)
+		ends = append(ends, len(b))
 	}
 	all := string(b)
 	from := 0
+	rows = slices.Grow(rows, len(ixs))
 	for i := range ixs {
-		rows[i] = csvIndexPrep{line: all[from:ends[i]], key: indexKey(g.by, &ixs[i])}
+		rows = append(rows, csvIndexPrep{line: all[from:ends[i]], key: indexKey(g.by, &ixs[i])})
 		from = ends[i]
 	}
 	return rows
@@ -523,7 +531,7 @@ func (g *GstatCSV) run(a *analyze.GstatAnalysis) error {
 	r := g.runOf(a)
 	if g.rows == "indices" {
 		ixs := a.UnattachedIndices
-		if err := g.indices(r, ixs, g.indexRows(ixs), a.UnattachedWarnings()); err != nil {
+		if err := g.indices(r, ixs, g.indexRows(nil, ixs), a.UnattachedWarnings()); err != nil {
 			return err
 		}
 		again, err := r.rerankIndices()
