@@ -8,10 +8,10 @@ package parse
 // usual way looks for the line end, then for a tab after the indentation,
 // then for each colon and separator. It hands the items to the same
 // tableItem, indexItem and fillLine, so the records and notices are the
-// usual way's; any line it is not sure of (a tab or a control byte after
-// the indentation, a byte past ASCII, an unknown label, a line end not in
-// the buffer, a separator before blanks only) it leaves untouched for the
-// usual way.
+// usual way's; it takes LF and CRLF line ends, and leaves any line it is
+// not sure of (a tab or another control byte after the indentation, a
+// lone CR, a byte past ASCII, an unknown label, a line end not in the
+// buffer, a separator before blanks only) untouched for the usual way.
 
 // fastLines turns fastLine on (off: the tests that compare both ways).
 var fastLines = true
@@ -30,6 +30,12 @@ type fastItem struct {
 // table or index block being read, and reports whether it did.
 func (r *GstatReader) fastLine() bool {
 	lr := r.lr
+	if lr.cr == crEnded && lr.r < lr.w && lr.buf[lr.r] == '\n' {
+		// The LF of the CRLF that ended the line before (read the usual
+		// way), taken as readRaw takes it.
+		lr.r++
+		lr.cr = crNone
+	}
 	if r.skipCount != 0 || lr.cr != crNone || !lr.leadTabs || lr.err != nil {
 		return false
 	}
@@ -87,7 +93,7 @@ func (r *GstatReader) fastLine() bool {
 		v := j
 		for ; j < len(b); j++ {
 			c := b[j]
-			if c == ',' && j+1 < len(b) && b[j+1] == ' ' || c == '\n' {
+			if c == ',' && j+1 < len(b) && b[j+1] == ' ' || lineEnd(b, j) > 0 {
 				break
 			}
 			if c < ' ' || c >= 0x80 {
@@ -97,7 +103,7 @@ func (r *GstatReader) fastLine() bool {
 		if j == len(b) {
 			return false // (the line end is not in the buffer)
 		}
-		if b[j] == '\n' {
+		if b[j] != ',' {
 			e := j
 			for e > v && b[e-1] == ' ' {
 				e--
@@ -115,12 +121,12 @@ func (r *GstatReader) fastLine() bool {
 		for k < len(b) && b[k] == ' ' {
 			k++
 		}
-		if k == len(b) || b[k] == '\n' {
+		if k == len(b) || b[k] == '\n' || b[k] == '\r' {
 			return false
 		}
 		j += 2
 	}
-	r.tookLine(b, i, j)
+	r.tookLine(b, i, j, lineEnd(b, j))
 	if table {
 		r.inLevel = false
 	}
@@ -142,7 +148,7 @@ func (r *GstatReader) fastLine() bool {
 // b), as the usual way does.
 func (r *GstatReader) fastFill(b []byte, i int) bool {
 	j := i
-	for ; j < len(b) && b[j] != '\n'; j++ {
+	for ; j < len(b) && lineEnd(b, j) == 0; j++ {
 		if c := b[j]; c < ' ' || c >= 0x80 {
 			return false
 		}
@@ -154,7 +160,7 @@ func (r *GstatReader) fastFill(b []byte, i int) bool {
 	for e > i && b[e-1] == ' ' {
 		e--
 	}
-	r.tookLine(b, i, j)
+	r.tookLine(b, i, j, lineEnd(b, j))
 	t := b[i:e]
 	if !r.fillLine(t) {
 		r.topLine(t, i > 0)
@@ -162,16 +168,29 @@ func (r *GstatReader) fastFill(b []byte, i int) bool {
 	return true
 }
 
-// tookLine moves the line reader past the line b[:end] (its end, an LF,
-// at end), whose indentation is i bytes, as its Next would.
-func (r *GstatReader) tookLine(b []byte, i, end int) {
+// lineEnd is the length of the line end at b[j]: 1 for an LF, 2 for a
+// CRLF, 0 for anything else (a lone CR, or a CR whose LF is not in the
+// buffer, is left to the usual way).
+func lineEnd(b []byte, j int) int {
+	switch {
+	case b[j] == '\n':
+		return 1
+	case b[j] == '\r' && j+1 < len(b) && b[j+1] == '\n':
+		return 2
+	}
+	return 0
+}
+
+// tookLine moves the line reader past the line b[:end] (its end, n bytes
+// of LF or CRLF, at end), whose indentation is i bytes, as its Next would.
+func (r *GstatReader) tookLine(b []byte, i, end, n int) {
 	lr := r.lr
 	e := end
 	for e > 0 && (b[e-1] == ' ' || b[e-1] == '\t') {
 		e--
 	}
 	lr.cur, lr.indent, lr.truncated = b[:e], i, false
-	lr.r += end + 1
+	lr.r += end + n
 	lr.line++
 	r.fastTaken++
 }

@@ -82,25 +82,31 @@ func TestGstatFastLines(t *testing.T) {
 		t.Errorf("%d inputs read", n)
 	}
 	// fastLine does read the item and fill lines of 3.0's and 2.5's
-	// blocks: all of them (208 and 462, counted with awk) but a blob's
-	// "Level 0: 2000, Level 1: 0" and a line cut by the end of the first
-	// read (4 KiB: the encoding's peek).
+	// blocks, with LF or CRLF ends: all of them (208 and 462, counted
+	// with awk) but a blob's "Level 0: 2000, Level 1: 0" and a line cut
+	// by the end of the first read (4 KiB: the encoding's peek).
 	for _, c := range []struct {
-		path         string
-		taken, lines int
+		path                    string
+		taken, takenCRLF, lines int
 	}{
-		{testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"), 206, 274},
-		{filepath.Join(testutil.CorpusDir(t), "public", "gstat", "FirebirdSQL-fdb__gstat25-r.out"), 462, 604},
+		{testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"), 206, 206, 274},
+		{filepath.Join(testutil.CorpusDir(t), "public", "gstat", "FirebirdSQL-fdb__gstat25-r.out"), 462, 461, 604},
 	} {
 		data, err := os.ReadFile(c.path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := NewGstatReader(bytes.NewReader(data), "x")
-		for r.Next() {
-		}
-		if r.fastTaken != c.taken || r.lr.Line() != c.lines {
-			t.Errorf("%s: fastLine read %d of %d lines, want %d of %d", filepath.Base(c.path), r.fastTaken, r.lr.Line(), c.taken, c.lines)
+		for _, crlf := range []bool{false, true} {
+			in, taken := data, c.taken
+			if crlf {
+				in, taken = bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n")), c.takenCRLF
+			}
+			r := NewGstatReader(bytes.NewReader(in), "x")
+			for r.Next() {
+			}
+			if r.fastTaken != taken || r.lr.Line() != c.lines {
+				t.Errorf("%s (CRLF %v): fastLine read %d of %d lines, want %d of %d", filepath.Base(c.path), crlf, r.fastTaken, r.lr.Line(), taken, c.lines)
+			}
 		}
 	}
 }
@@ -115,6 +121,7 @@ func FuzzGstatFastLines(f *testing.F) {
 	f.Add([]byte("T (1)\n    Data pages: 1, data page slots: 1, average fill: 86%\n\tFill distribution:\n\t 0 - 19% = 1\n"))
 	f.Add([]byte("T (1)\n    Data pages: 1,  \n    Primary pages: x, swept pages: 2 )\n\n    Index I (0)\n\tRoot page: 5, depth: 1, Depth: 2\n"))
 	f.Add([]byte("T (1)\n    Data pages: 5, average fill: 86% (x)\n    Empty pages: 1   \n\tFill distribution:\n\t 0 - 19% = 2 \n\n"))
+	f.Add([]byte("T (1)\r\n    Data pages: 5, average fill: 86%\r\n    Empty pages: 1 \r\r\n\tFill distribution:\r\n\t 0 - 19% = 2\r\n\r\n    Index I (0)\r\n\tRoot page: 5, depth: 1\r"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		readBothWays(t, "fuzz.txt", data)
 	})
