@@ -163,3 +163,40 @@ func TestGstatAllocsPerRecord(t *testing.T) {
 		t.Errorf("allocations per record grow with the file: %.2f (1 MB) -> %.2f (4 MB)", small, large)
 	}
 }
+
+// BenchmarkGstatSpeculate reads an 8 MB output as the lanes' workers do
+// (analyze.StreamGstat on several cores): cut at table blocks into pieces
+// of about 128 KiB (GstatCut), each read in place on its own
+// (SpeculateGstat), its records given back to the pool once read.
+func BenchmarkGstatSpeculate(b *testing.B) {
+	data := bigGstat(b, 8<<20)
+	var pieces [][]byte
+	for p := data; len(p) > 0; {
+		cut := parse.GstatCut(p, 128<<10)
+		if cut < 0 {
+			cut = len(p)
+		}
+		pieces, p = append(pieces, p[:cut]), p[cut:]
+	}
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	var pool parse.GstatPool
+	var spec parse.GstatSpec
+	cpu := testutil.CPUTime()
+	best := time.Duration(1<<63 - 1)
+	tables := 0
+	for b.Loop() {
+		t0 := time.Now()
+		tables = 0
+		for _, p := range pieces {
+			parse.SpeculateGstat(p, "big.txt", &pool, &spec)
+			tables += len(spec.Tables)
+			spec.Release(&pool)
+		}
+		best = min(best, time.Since(t0))
+	}
+	reportCPU(b, cpu, len(data))
+	reportBest(b, best, len(data))
+	b.ReportMetric(float64(tables), "tables/op")
+	b.ReportMetric(float64(len(pieces)), "pieces")
+}
