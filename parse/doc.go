@@ -81,7 +81,7 @@
 // values scanned once to the line end), any line it is not sure of the
 // usual way; both give the same records (FuzzGstatFastLines). A label is
 // matched against the one that followed the label before last time (learnt
-// as it reads, so any gstat's order), else with a switch on its bytes;
+// as it reads, so any gstat's order), else looked up among the known ones;
 // numbers are parsed by hand and values the records keep are carved from
 // blocks, so a line it does not keep costs no allocation.
 package parse

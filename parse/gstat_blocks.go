@@ -9,7 +9,7 @@ import (
 // Table and index blocks: the hot path of a big gstat file. Lines are
 // "Label: value, label: value" items, each matched first against the
 // label that followed the one before last time (gstat_labels.go), else
-// numbered by a switch on the label bytes (no allocation, no regexp);
+// looked up among the known labels (no allocation, no regexp);
 // values are parsed in place.
 
 // startTable begins a table block.
@@ -82,16 +82,17 @@ func nextItem(b []byte) (label, value, rest []byte, ok bool) {
 	return label, v, nil, true
 }
 
-// blockItem is nextItem with the number of its label (lookup's, 0 if
-// unknown): the label that followed item prev last time (follow) is tried
-// first. It records the item as following prev, and as prev.
-func blockItem(rest []byte, labels []string, follow []uint8, prev *uint8, lookup func([]byte) uint8) (id uint8, label, value, next []byte, ok bool) {
+// blockItem is nextItem with the number of its label in labels (0 if
+// unknown; numbers has them by label): the label that followed item prev
+// last time (follow) is tried first. It records the item as following
+// prev, and as prev.
+func blockItem(rest []byte, labels []string, numbers map[string]uint8, follow []uint8, prev *uint8) (id uint8, label, value, next []byte, ok bool) {
 	id = follow[*prev]
 	if label, value, next, ok = predictedItem(rest, labels[id]); !ok {
 		if label, value, next, ok = nextItem(rest); !ok {
 			return 0, nil, nil, nil, false
 		}
-		id = lookup(label)
+		id = numbers[string(label)]
 	}
 	follow[*prev], *prev = id, id
 	return id, label, value, next, true
@@ -184,7 +185,7 @@ func (r *GstatReader) tableLine(t []byte) bool {
 	rest := t
 	first := true
 	for len(rest) > 0 {
-		id, label, v, next, ok := blockItem(rest, tableLabels[:], r.tableFollow[:], &r.tablePrev, tableLabel)
+		id, label, v, next, ok := blockItem(rest, tableLabels[:], tableNumbers, r.tableFollow[:], &r.tablePrev)
 		if !ok {
 			if first {
 				return false
@@ -390,7 +391,7 @@ func (r *GstatReader) indexLine(t []byte) bool {
 	rest := t
 	first := true
 	for len(rest) > 0 {
-		id, label, v, next, ok := blockItem(rest, indexLabels[:], r.indexFollow[:], &r.indexPrev, indexLabel)
+		id, label, v, next, ok := blockItem(rest, indexLabels[:], indexNumbers, r.indexFollow[:], &r.indexPrev)
 		if !ok {
 			if first {
 				return false

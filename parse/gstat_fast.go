@@ -51,9 +51,9 @@ func (r *GstatReader) fastLine() bool {
 		return r.fastFill(b, i)
 	}
 	table := r.state == gsTable
-	labels, follow, prev := indexLabels[:], r.indexFollow[:], r.indexPrev
+	labels, numbers, follow, prev := indexLabels[:], indexNumbers, r.indexFollow[:], r.indexPrev
 	if table {
-		labels, follow, prev = tableLabels[:], r.tableFollow[:], r.tablePrev
+		labels, numbers, follow, prev = tableLabels[:], tableNumbers, r.tableFollow[:], r.tablePrev
 	}
 	items := &r.fastItems
 	n, j := 0, i
@@ -72,12 +72,7 @@ func (r *GstatReader) fastLine() bool {
 			if k == j || k == len(b) || b[k] != ':' {
 				return false
 			}
-			if table {
-				id = tableLabel(b[j:k])
-			} else {
-				id = indexLabel(b[j:k])
-			}
-			if id == 0 {
+			if id = numbers[string(b[j:k])]; id == 0 {
 				return false
 			}
 			label = labels[id]

@@ -4,7 +4,7 @@ package parse
 // items are matched once the reader has seen the order its gstat writes
 // them in: the item a label was followed by last time is tried first
 // (predictedItem), a byte comparison instead of a search for the colon
-// and a switch on the label. Any gstat's order is learnt as it is read;
+// and a look-up of the label. Any gstat's order is learnt as it is read;
 // a wrong guess costs one comparison.
 
 // Table block items; 0 is none (an unknown label).
@@ -119,110 +119,17 @@ var indexLabels = [ixLabels]string{
 	ixFillDistribution:         "Fill distribution",
 }
 
-// tableLabel is the number of a table item's label, tbNone if unknown.
-func tableLabel(label []byte) uint8 {
-	switch string(label) {
-	case "Primary pointer page":
-		return tbPrimaryPointerPage
-	case "Index root page":
-		return tbIndexRootPage
-	case "Total formats":
-		return tbTotalFormats
-	case "used formats":
-		return tbUsedFormats
-	case "Average record length":
-		return tbAverageRecordLength
-	case "total records":
-		return tbTotalRecords
-	case "Average version length":
-		return tbAverageVersionLength
-	case "total versions":
-		return tbTotalVersions
-	case "max versions":
-		return tbMaxVersions
-	case "Average fragment length":
-		return tbAverageFragmentLength
-	case "total fragments":
-		return tbTotalFragments
-	case "max fragments":
-		return tbMaxFragments
-	case "Average unpacked length":
-		return tbAverageUnpackedLength
-	case "compression ratio":
-		return tbCompressionRatio
-	case "Pointer pages":
-		return tbPointerPages
-	case "data page slots":
-		return tbDataPageSlots
-	case "Data pages":
-		return tbDataPages
-	case "average fill":
-		return tbAverageFill
-	case "Primary pages":
-		return tbPrimaryPages
-	case "secondary pages":
-		return tbSecondaryPages
-	case "swept pages":
-		return tbSweptPages
-	case "Empty pages":
-		return tbEmptyPages
-	case "full pages":
-		return tbFullPages
-	case "Big record pages":
-		return tbBigRecordPages
-	case "Blobs":
-		return tbBlobs
-	case "total length":
-		return tbTotalLength
-	case "blob pages":
-		return tbBlobPages
-	case "Table size":
-		return tbTableSize
-	case "Fill distribution":
-		return tbFillDistribution
-	case "Tablespace":
-		return tbTablespace
-	}
-	return tbNone
-}
+// tableNumbers and indexNumbers are the numbers of the labels of
+// tableLabels and indexLabels, looked up when a label is not the one that
+// followed last time.
+var tableNumbers, indexNumbers = numbersOf(tableLabels[:]), numbersOf(indexLabels[:])
 
-// indexLabel is the number of an index item's label, ixNone if unknown.
-func indexLabel(label []byte) uint8 {
-	switch string(label) {
-	case "Root page":
-		return ixRootPage
-	case "depth":
-		return ixDepth
-	case "Depth":
-		return ixDepthCapital
-	case "leaf buckets":
-		return ixLeafBuckets
-	case "nodes":
-		return ixNodes
-	case "Average node length":
-		return ixAverageNodeLength
-	case "total dup":
-		return ixTotalDup
-	case "max dup":
-		return ixMaxDup
-	case "Average key length":
-		return ixAverageKeyLength
-	case "compression ratio":
-		return ixCompressionRatio
-	case "Average prefix length":
-		return ixAveragePrefixLength
-	case "average data length":
-		return ixAverageDataLength
-	case "Average data length":
-		return ixAverageDataLengthCapital
-	case "Clustering factor":
-		return ixClusteringFactor
-	case "ratio":
-		return ixRatio
-	case "Fill distribution":
-		return ixFillDistribution
+func numbersOf(labels []string) map[string]uint8 {
+	m := make(map[string]uint8, len(labels))
+	for i, l := range labels[1:] {
+		m[l] = uint8(i + 1)
 	}
-	return ixNone
+	return m
 }
 
 // predictedItem is nextItem when b starts with label and a colon, else
