@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -49,22 +48,15 @@ func readBothWays(t *testing.T, name string, data []byte) (records int) {
 	return len(fast)
 }
 
-// TestGstatFastLines: the testdata and corpus gstat outputs, and the
-// benchmark input, read the same with fastLine as without; and fastLine
-// reads the block lines of 3.0 and 2.5 output.
+// TestGstatFastLines: the testdata and corpus gstat outputs, and 1 MiB
+// grown from the fb30 sample (lines across the reader's refills), read
+// the same with fastLine as without; and fastLine reads the block lines
+// of 3.0 and 2.5 output.
 func TestGstatFastLines(t *testing.T) {
-	var paths []string
-	for _, pat := range []string{"fb30/shop-gstat-*.txt", "gstat/*.txt"} {
-		m, _ := filepath.Glob(testutil.Testdata(t, pat))
-		paths = append(paths, m...)
-	}
-	m, _ := filepath.Glob(filepath.Join(testutil.CorpusPath(t), "public", "gstat", "*"))
-	paths = append(paths, m...)
+	_, big := testutil.BigGstat(t, 1<<20)
+	readBothWays(t, "big.txt", big)
 	n := 0
-	for _, p := range paths {
-		if strings.HasSuffix(p, ".md") {
-			continue
-		}
+	for _, p := range testutil.GstatOutputs(t) {
 		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)

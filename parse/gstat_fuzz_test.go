@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -16,17 +14,7 @@ import (
 // files and (when present) the public corpus, mutated: it must never
 // panic, and every notice and error must carry a line number.
 func FuzzGstat(f *testing.F) {
-	var seeds []string
-	for _, pat := range []string{"fb30/shop-gstat-*.txt", "gstat/*.txt"} {
-		m, _ := filepath.Glob(testutil.Testdata(f, pat))
-		seeds = append(seeds, m...)
-	}
-	m, _ := filepath.Glob(filepath.Join(testutil.CorpusPath(f), "public", "gstat", "*")) // (none without the corpus)
-	seeds = append(seeds, m...)
-	for _, p := range seeds {
-		if strings.HasSuffix(p, ".md") {
-			continue
-		}
+	for _, p := range testutil.GstatOutputs(f) {
 		b, err := os.ReadFile(p)
 		if err != nil {
 			f.Fatal(err)

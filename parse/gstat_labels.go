@@ -5,7 +5,7 @@ package parse
 // them in: the item a label was followed by last time is tried first
 // (predictedItem), a byte comparison instead of a search for the colon
 // and a look-up of the label. Any gstat's order is learnt as it is read;
-// a wrong guess costs one comparison.
+// a wrong guess costs a comparison and a look-up.
 
 // Table block items; 0 is none (an unknown label).
 const (

@@ -3,6 +3,7 @@ package testutil
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -111,3 +112,21 @@ gbak: ERROR:attempt to store duplicate value
 gbak:    0.050  0.010      5      1     activating and creating deferred index IX_A
 gbak:    0.060  0.010      5      1 finishing, closing, and going home
 `
+
+// GstatOutputs are the paths of the whole gstat outputs the tests read
+// through: fb30's shop samples and testdata/gstat, then the public
+// corpus's (none without the corpus), its SOURCES.md left out.
+func GstatOutputs(tb testing.TB) []string {
+	tb.Helper()
+	var paths []string
+	for _, pat := range []string{Testdata(tb, "fb30", "shop-gstat-*.txt"), Testdata(tb, "gstat", "*.txt"),
+		filepath.Join(CorpusPath(tb), "public", "gstat", "*")} {
+		m, _ := filepath.Glob(pat)
+		for _, p := range m {
+			if !strings.HasSuffix(p, ".md") {
+				paths = append(paths, p)
+			}
+		}
+	}
+	return paths
+}
