@@ -380,8 +380,8 @@ type csvPrep struct {
 	key  int64
 	ok   bool
 	ixs  []csvIndexPrep
-	// held holds ixs when the table has no more indices (most have
-	// one to four): one allocation for the table, not two.
+	// held is ixs's room while the table has four indices or fewer (most
+	// have one to four): the rows come with the csvPrep, not apart.
 	held [4]csvIndexPrep
 }
 
@@ -406,10 +406,9 @@ func (g *GstatCSV) prepare(t *analyze.TableStats) *csvPrep {
 	return nil
 }
 
-// indexRows appends to rows the rows of the indices ixs, their lines in
-// one string: the table's one allocation but rows (when they outgrow
-// their room) and this string; the lines are made in a buffer on the
-// stack while they fit.
+// indexRows appends to rows the rows of the indices ixs. Their lines are
+// made in a buffer on the stack while they fit, then copied into one
+// string, which is all indexRows allocates when rows has room for them.
 func (g *GstatCSV) indexRows(rows []csvIndexPrep, ixs []analyze.IndexStats) []csvIndexPrep {
 	var room [2048]byte
 	var endsRoom [8]int
