@@ -53,17 +53,28 @@ var conditions = []condition{
 	{6, "O_OL_CNT = the order's rows in ORDER_LINE", "orders", false,
 		`SELECT COUNT(*) FROM ORDERS O WHERE O.O_W_ID BETWEEN ? AND ?
   AND O.O_OL_CNT <> (SELECT COUNT(*) FROM ORDER_LINE L WHERE L.OL_W_ID = O.O_W_ID AND L.OL_D_ID = O.O_D_ID AND L.OL_O_ID = O.O_ID)`, 0},
+	// 7 and 10 join every order to its lines: "+ 0" keeps the orders'
+	// key from their index, so that the orders are read in order and
+	// their lines found by ORDER_LINE's key (30,000 lookups a warehouse),
+	// not each of 300,000 lines' order by ORDERS' (0.48 and 0.67 s a
+	// warehouse against 0.20 and 0.51 s on Firebird 3.0.11).
 	{7, "OL_DELIVERY_D is null exactly when O_CARRIER_ID is", "order lines", false,
-		`SELECT COUNT(*) FROM ORDER_LINE L JOIN ORDERS O ON O.O_W_ID = L.OL_W_ID AND O.O_D_ID = L.OL_D_ID AND O.O_ID = L.OL_O_ID
-  WHERE L.OL_W_ID BETWEEN ? AND ? AND (L.OL_DELIVERY_D IS NULL) <> (O.O_CARRIER_ID IS NULL)`, 0},
+		`SELECT COUNT(*) FROM ORDERS O JOIN ORDER_LINE L ON L.OL_W_ID = O.O_W_ID + 0 AND L.OL_D_ID = O.O_D_ID + 0 AND L.OL_O_ID = O.O_ID + 0
+  WHERE O.O_W_ID BETWEEN ? AND ? AND (L.OL_DELIVERY_D IS NULL) <> (O.O_CARRIER_ID IS NULL)`, 0},
 	{8, "W_YTD = sum(H_AMOUNT)", "warehouses", false,
 		`SELECT COUNT(*) FROM WAREHOUSE W LEFT JOIN (SELECT H_W_ID, SUM(H_AMOUNT) AS S FROM HISTORY
   WHERE H_W_ID BETWEEN ? AND ? GROUP BY H_W_ID) H ON H.H_W_ID = W.W_ID
   WHERE W.W_ID BETWEEN ? AND ? AND W.W_YTD IS DISTINCT FROM H.S`, 0},
+	// 9 adds up each district's D_YTD less its payments in one grouped
+	// pass: the history joined to each district was read once a district
+	// (0.33 s a warehouse against 0.04 s). A district without payments
+	// holds when its D_YTD is 0 (the sum of none); payments of no
+	// district are no district's.
 	{9, "D_YTD = sum(H_AMOUNT)", "districts", false,
-		`SELECT COUNT(*) FROM DISTRICT D LEFT JOIN (SELECT H_W_ID, H_D_ID, SUM(H_AMOUNT) AS S FROM HISTORY
-  WHERE H_W_ID BETWEEN ? AND ? GROUP BY H_W_ID, H_D_ID) H ON H.H_W_ID = D.D_W_ID AND H.H_D_ID = D.D_ID
-  WHERE D.D_W_ID BETWEEN ? AND ? AND D.D_YTD IS DISTINCT FROM H.S`, 0},
+		`SELECT COUNT(NULLIF(S, 0)) FROM (SELECT SUM(X) AS S FROM (
+    SELECT D_W_ID AS W, D_ID AS D, D_YTD AS X, 1 AS IS_D FROM DISTRICT WHERE D_W_ID BETWEEN ? AND ?
+    UNION ALL SELECT H_W_ID, H_D_ID, -H_AMOUNT, 0 FROM HISTORY WHERE H_W_ID BETWEEN ? AND ?)
+  GROUP BY W, D HAVING MAX(IS_D) = 1)`, 0},
 	// 10 and 12 add up, per customer, the balance, the payments and the
 	// delivered lines in one grouped pass, the two conditions' sums side
 	// by side: Firebird 3 evaluates a derived table joined per customer
@@ -75,7 +86,7 @@ var conditions = []condition{
       FROM CUSTOMER WHERE C_W_ID BETWEEN ? AND ?
     UNION ALL SELECT H_C_W_ID, H_C_D_ID, H_C_ID, H_AMOUNT, 0 FROM HISTORY WHERE H_C_W_ID BETWEEN ? AND ?
     UNION ALL SELECT O.O_W_ID, O.O_D_ID, O.O_C_ID, -L.OL_AMOUNT, -L.OL_AMOUNT FROM ORDERS O
-      JOIN ORDER_LINE L ON L.OL_W_ID = O.O_W_ID AND L.OL_D_ID = O.O_D_ID AND L.OL_O_ID = O.O_ID
+      JOIN ORDER_LINE L ON L.OL_W_ID = O.O_W_ID + 0 AND L.OL_D_ID = O.O_D_ID + 0 AND L.OL_O_ID = O.O_ID + 0
       WHERE O.O_W_ID BETWEEN ? AND ? AND L.OL_DELIVERY_D IS NOT NULL)
   GROUP BY W, D, C)`, 12},
 	{11, "rows in ORDERS - rows in NEW_ORDER = 2100 (before any run)", "districts", true,

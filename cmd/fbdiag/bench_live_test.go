@@ -419,16 +419,29 @@ func benchInitLive(t *testing.T, s collect.Server, db string) {
 		t.Errorf("throughput of the load history: exit %d, mode %q: %s", code, tp.Mode, errs)
 	}
 	// A second init finds everything loaded: nothing to do. Its checks
-	// find the two customers broken meanwhile, one's balance (conditions
-	// 10 and 12, counted by one query) and another's year-to-date payment
-	// (12 alone), and fail it.
-	broken := []string{
-		"UPDATE CUSTOMER SET C_BALANCE = C_BALANCE + 1 WHERE C_W_ID = 1 AND C_D_ID = 1 AND C_ID = 1",
-		"UPDATE CUSTOMER SET C_YTD_PAYMENT = C_YTD_PAYMENT + 1 WHERE C_W_ID = 1 AND C_D_ID = 2 AND C_ID = 2",
+	// find what was broken meanwhile, and fail it: two customers, one's
+	// balance (conditions 10 and 12, counted by one query) and another's
+	// year-to-date payment (12 alone); a district's year-to-date (1 and
+	// 9); a delivered line of an old order (amount 0, so 7 alone) made
+	// undelivered.
+	const line = " WHERE OL_W_ID = 1 AND OL_D_ID = 4 AND OL_O_ID = 1 AND OL_NUMBER = 1"
+	broken := [][2]string{
+		{"UPDATE CUSTOMER SET C_BALANCE = C_BALANCE + 1 WHERE C_W_ID = 1 AND C_D_ID = 1 AND C_ID = 1",
+			"UPDATE CUSTOMER SET C_BALANCE = C_BALANCE - 1 WHERE C_W_ID = 1 AND C_D_ID = 1 AND C_ID = 1"},
+		{"UPDATE CUSTOMER SET C_YTD_PAYMENT = C_YTD_PAYMENT + 1 WHERE C_W_ID = 1 AND C_D_ID = 2 AND C_ID = 2",
+			"UPDATE CUSTOMER SET C_YTD_PAYMENT = C_YTD_PAYMENT - 1 WHERE C_W_ID = 1 AND C_D_ID = 2 AND C_ID = 2"},
+		{"UPDATE DISTRICT SET D_YTD = D_YTD + 1 WHERE D_W_ID = 1 AND D_ID = 3",
+			"UPDATE DISTRICT SET D_YTD = D_YTD - 1 WHERE D_W_ID = 1 AND D_ID = 3"},
+		{"UPDATE ORDER_LINE SET OL_DELIVERY_D = NULL" + line,
+			"UPDATE ORDER_LINE SET OL_DELIVERY_D = (SELECT O_ENTRY_D FROM ORDERS WHERE O_W_ID = 1 AND O_D_ID = 4 AND O_ID = 1)" + line},
 	}
-	execLive(t, s, db, broken...)
+	for _, b := range broken {
+		execLive(t, s, db, b[0])
+	}
 	out, errs, code = runCLI(t, nil, "bench", "init", "--server", s.Addr, "--warehouses", "1", "--format", "json", db)
-	execLive(t, s, db, strings.ReplaceAll(broken[0], "+ 1", "- 1"), strings.ReplaceAll(broken[1], "+ 1", "- 1"))
+	for _, b := range broken {
+		execLive(t, s, db, b[1])
+	}
 	var again bench.LoadResult
 	if code != exitError || json.Unmarshal([]byte(out), &again) != nil || !strings.Contains(errs, "bench init: the database fails the checks above") {
 		t.Fatalf("second init: exit %d: %s", code, errs)
@@ -439,7 +452,7 @@ func benchInitLive(t *testing.T, s collect.Server, db string) {
 			again.Created, again.Parts, again.Loaded, again.Warehouses, again.Consistent, len(again.Checks), again.CountsChecked, len(again.History))
 	}
 	for _, c := range again.Checks {
-		want := map[int]int64{10: 1, 12: 2}[c.ID]
+		want := map[int]int64{1: 1, 7: 1, 9: 1, 10: 1, 12: 2}[c.ID]
 		if c.Violations != want || c.Passed != (want == 0) {
 			t.Errorf("second init, condition %d (%s): %d violations, passed %v; want %d", c.ID, c.Condition, c.Violations, c.Passed, want)
 		}
