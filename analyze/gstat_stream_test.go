@@ -66,6 +66,7 @@ func TestStreamGstatAgrees(t *testing.T) {
 // keeps them must), whose figures point to the parser's values, still
 // read as those of the whole analysis once the run is over.
 func TestStreamGstatAgreesBig(t *testing.T) {
+	t.Parallel() // (heavy: beside the other parallel tests)
 	big, want := bigSample(t)
 	arrays := map[*IndexStats]bool{} // the Indices' backing arrays
 	runs, err := streamedRuns(big, "big", NewThresholds(), func(ts *TableStats) {

@@ -61,6 +61,7 @@ func diffJSON(t testing.TB, before, after *HistorySnapshot) string {
 // run against its last, and runs made to try the matching: a table block
 // printed twice, an index moved to another table, a table dropped.
 func TestDiffStreamedEqualsWhole(t *testing.T) {
+	t.Parallel() // (heavy: beside the other parallel tests)
 	read := func(path string) string {
 		b, err := os.ReadFile(path)
 		if err != nil {

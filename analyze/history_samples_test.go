@@ -87,6 +87,7 @@ func TestTrendSamplesAgree(t *testing.T) {
 // whole ones, to the byte of its JSON (what is left out and why, the
 // breaks, the fits).
 func TestTrendSamplesAgreeRandom(t *testing.T) {
+	t.Parallel() // (heavy: beside the other parallel tests)
 	sources := []string{"shop-gstat-a-r.txt", "shop-gstat-r-later.txt", "shop-gstat-d.txt", "shop-gstat-h.txt",
 		"shop-gstat-s-r.txt", "shop-gstat-i.txt", "shop-gstat-e.txt"}
 	var texts []string

@@ -45,6 +45,7 @@ func wholeLimited(ws []Warning, limit int) (kept []Warning, omitted map[Severity
 // a worse copy of a warning left out (trimmed, or under the floor) that
 // is then shown, and repeats that are counted once.
 func TestWarningFloor(t *testing.T) {
+	t.Parallel() // (heavy: beside the other parallel tests)
 	sevs := []Severity{Info, Warn, Critical}
 	rng := rand.New(rand.NewPCG(1, 2))
 	revived, repeatsLeftOut := 0, 0

@@ -37,6 +37,7 @@ var lineEnds = []struct {
 // every line end: a lone-CR file used to be one 1 MiB line cut short
 // (794 tables and a "line longer than 1048576 bytes cut" notice).
 func TestGstatLineEnds(t *testing.T) {
+	t.Parallel() // (heavy: beside the other parallel tests)
 	data := bigGstat(t, 2<<20)
 	n := bytes.Count(data, []byte("\nCUSTOMER_"))
 	if n != 265 {

@@ -39,6 +39,7 @@ func splitLinesRef(data string) []string {
 // than it, read exactly as the slow definition says, whatever sizes the
 // reads return (a CR split from its LF by a refill, say).
 func TestLineReaderCRAcrossBuffers(t *testing.T) {
+	t.Parallel() // (heavy: beside the other parallel tests)
 	rng := rand.New(rand.NewPCG(1, 2))
 	ends := []string{"\n", "\n", "\n", "\r\n", "\r", "\r\r\n", "\r\r\r\n"}
 	for round := 0; round < 40; round++ {

@@ -45,6 +45,7 @@ func bigLoadCSV(t *testing.T, rows int) string {
 // keeps the 30 slowest, the page 1000 rows, the reader
 // maxTableNotices notes; the whole report is written in seconds.
 func TestReportBigLoadTable(t *testing.T) {
+	t.Parallel() // (heavy: beside the other parallel tests)
 	in := bigLoadCSV(t, 110000)
 	start := time.Now()
 	ins, errs := Inputs([]string{in})
@@ -159,6 +160,7 @@ func TestReportRecommendationsCapped(t *testing.T) {
 // for byte: for the corpus, and for a run of a thousand findings, one of
 // them with HTML's <, > and & (which report.json escapes).
 func TestSummaryJSONStreamed(t *testing.T) {
+	t.Parallel() // (heavy: beside the other parallel tests)
 	_, big := testutil.BigGstat(t, 1<<20)
 	in := filepath.Join(t.TempDir(), "big-gstat.txt")
 	if err := os.WriteFile(in, big, 0o644); err != nil {

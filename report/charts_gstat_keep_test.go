@@ -414,6 +414,7 @@ func uniqueNames(a *analyze.GstatAnalysis) bool {
 // the whole run's keeper charts them (each an info), in well under a
 // second (a bound of 2 s that the scan missed fourfold).
 func TestGstatChartKeeperManyUnattached(t *testing.T) {
+	t.Parallel() // (heavy: beside the other parallel tests)
 	block, err := os.ReadFile(filepath.Join(testutil.CorpusDir(t), "public", "gstat", "04_fb5_index_stats_issue8404.txt"))
 	if err != nil {
 		t.Fatal(err)

@@ -73,6 +73,7 @@ func writeFleet(t testing.TB, dir string, dbs, snaps int) {
 // of at most 4 MB: 30 database sections, each with its latest snapshot
 // in full and its history (one diff, one trend, one set of charts).
 func TestReportFleetScale(t *testing.T) {
+	t.Parallel() // (heavy: beside the other parallel tests)
 	in := t.TempDir()
 	writeFleet(t, in, 30, 10)
 	start, cpu := time.Now(), testutil.CPUTime()

@@ -72,6 +72,7 @@ func gstatSamples(t testing.TB) []string {
 // of random tables, has encoding/json's bytes, and printable.Writer's
 // when guarded.
 func TestAppendTableStats(t *testing.T) {
+	t.Parallel() // (heavy: beside the other parallel tests)
 	// A new field must be taught to appendTableStats and appendIndexStats
 	// (fillRandom fails on a type it does not know).
 	if n := reflect.TypeFor[analyze.TableStats]().NumField(); n != 29 {

@@ -281,6 +281,7 @@ func streamGstatJSON(t *testing.T, data []byte, name string, guard bool) []byte 
 // controls, ESC, bytes that are not UTF-8); and the plain one has the
 // bytes of WriteJSON (TestGstatJSONStreamed), the characters unescaped.
 func TestGstatJSONGuarded(t *testing.T) {
+	t.Parallel() // (heavy: beside the other parallel tests)
 	files := gstatSamples(t)
 	shop := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
 	odd := strings.NewReplacer("\nORDERS (", "\n\u202eORD\u0085ERS\x1b[2J (", "\nCUSTOMER (", "\nC\xffUST\u2028OMER (",

@@ -48,6 +48,7 @@ func BenchmarkAppendInt(b *testing.B) {
 // not: whole numbers, one and two decimals of both signs, the limits
 // around them, and random floats.
 func TestAppendFloatShort(t *testing.T) {
+	t.Parallel() // (heavy: beside the other parallel tests)
 	vs := []float64{0, math.Copysign(0, -1), 0.01, -0.01, 0.1, 0.5, 1, 1.05, 2.675, 0.29, 1.15, 1e13, 1e13 - 0.01, -1e13 + 0.01,
 		9999999999999.99, 1e15, 1e-6, 1e-7, 1e21, 123456789.12, 0.125, 1.0 / 3, math.MaxFloat64, math.SmallestNonzeroFloat64}
 	r := rand.New(rand.NewPCG(5, 6))

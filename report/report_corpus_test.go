@@ -101,6 +101,7 @@ func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); 
 // of at most 4 MB (issue 15; it was 12.5 MB, then 5.9 MB with palette
 // PNGs), its database sections first, worst first.
 func TestReportCorpusSize(t *testing.T) {
+	t.Parallel() // (heavy: beside the other parallel tests)
 	ins, errs := Inputs([]string{testutil.CorpusDir(t)})
 	if len(errs) > 0 {
 		t.Fatal(errs)

@@ -29,6 +29,7 @@ func bigGstat(t *testing.T, n int) string {
 // TestKeepGstatRuns: of 2,400 runs, the first, the last and every 64th
 // are kept (39 runs), each analysed.
 func TestKeepGstatRuns(t *testing.T) {
+	t.Parallel() // (heavy: beside the other parallel tests)
 	ins, errs := Inputs([]string{bigGstat(t, 2400)})
 	if len(errs) > 0 || len(ins) != 1 {
 		t.Fatal(errs)
@@ -57,6 +58,7 @@ func TestKeepGstatRuns(t *testing.T) {
 // runs; the report keeps a few MB, not a copy of every run (it made
 // 2,400 sections before).
 func TestReportBigGstatBounded(t *testing.T) {
+	t.Parallel() // (heavy: beside the other parallel tests)
 	ins, errs := Inputs([]string{bigGstat(t, 2400)})
 	if len(errs) > 0 {
 		t.Fatal(errs)
@@ -116,6 +118,7 @@ func BenchmarkKeepGstatRuns(b *testing.B) {
 // The runs passed are those KeepGstatRuns keeps, whatever their number,
 // and a pipe, read once, gets the same.
 func TestEachKeptGstatRun(t *testing.T) {
+	t.Parallel() // (heavy: beside the other parallel tests)
 	for _, n := range []int{1, 2, 63, 64, 65, 130, 2400} {
 		ins, errs := Inputs([]string{bigGstat(t, n)})
 		if len(errs) > 0 || len(ins) != 1 {

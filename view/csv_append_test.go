@@ -26,6 +26,7 @@ func csvLine(t *testing.T, fields []string) string {
 // field of up to two bytes and on random ones of commas, quotes,
 // carriage returns, newlines, spaces (Unicode's too), \. and text.
 func TestAppendCSVField(t *testing.T) {
+	t.Parallel() // (heavy: beside the other parallel tests)
 	check := func(s string) {
 		t.Helper()
 		if got, want := string(appendCSVField([]byte("x,"), s))+"\n", "x,"+csvLine(t, []string{s}); got != want {

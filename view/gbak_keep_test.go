@@ -33,6 +33,7 @@ func keptView(t *testing.T, data []byte, name string, top, steps, list int) *Doc
 // unless the keeper gathered its input (WithChart), the same as the
 // whole timeline's.
 func TestGbakKeeperSameView(t *testing.T) {
+	t.Parallel() // (heavy: beside the other parallel tests)
 	files, _ := filepath.Glob(filepath.Join(testutil.CorpusDir(t), "public", "gbak", "*"))
 	for _, g := range []string{"fb30/shop-gbak-*.log", "gbak/*.log", "restores/*.log", "seeds/restore-*.log"} {
 		m, _ := filepath.Glob(testutil.Testdata(t, g))

@@ -104,6 +104,7 @@ func TestGstatCSVAgrees(t *testing.T) {
 // the rows whole (csvRowCodec's): 1,759 of 6,848 for the sample's nine,
 // 1,441,512 of 6,380,106 for the big one's 8,262.
 func TestWarningCodec(t *testing.T) {
+	t.Parallel() // (heavy: beside the other parallel tests)
 	var texts []string
 	for _, c := range findingsColumns[firstText:] {
 		texts = append(texts, c.Key)
