@@ -57,8 +57,8 @@ func TestKeepGstatRuns(t *testing.T) {
 // the section of the last run, with a note, and a History of the 39 kept
 // runs; the report keeps a few MB, not a copy of every run (it made
 // 2,400 sections before).
+// (Not parallel: it measures the heap the test holds.)
 func TestReportBigGstatBounded(t *testing.T) {
-	t.Parallel() // (heavy: beside the other parallel tests)
 	ins, errs := Inputs([]string{bigGstat(t, 2400)})
 	if len(errs) > 0 {
 		t.Fatal(errs)
