@@ -70,15 +70,10 @@ type GstatReader struct {
 	blockData bool // the current block has data lines
 	section   *GstatSection
 	inLevel   bool // current table line is a blob "Level" line
-	// tableFollow[a] is the item that followed item a last (tableLabels),
-	// tablePrev the last item read; indexFollow, indexPrev the same for
-	// index blocks.
-	tableFollow [tbLabels]uint8
-	tablePrev   uint8
-	indexFollow [ixLabels]uint8
-	indexPrev   uint8
-	fastItems   [maxFastItems]fastItem // fastLine's
-	fastTaken   int                    // lines fastLine read (for the tests)
+	// The order the items of table and index blocks came in (gstat_labels.go).
+	tableOrder, indexOrder itemOrder
+	fastItems              [maxFastItems]fastItem // fastLine's
+	fastTaken              int                    // lines fastLine read (for the tests)
 
 	skipLine  int
 	skipCount int

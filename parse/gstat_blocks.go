@@ -82,22 +82,6 @@ func nextItem(b []byte) (label, value, rest []byte, ok bool) {
 	return label, v, nil, true
 }
 
-// blockItem is nextItem with the number of its label in labels (0 if
-// unknown; numbers has them by label): the label that followed item prev
-// last time (follow) is tried first. It records the item as following
-// prev, and as prev.
-func blockItem(rest []byte, labels []string, numbers map[string]uint8, follow []uint8, prev *uint8) (id uint8, label, value, next []byte, ok bool) {
-	id = follow[*prev]
-	if label, value, next, ok = predictedItem(rest, labels[id]); !ok {
-		if label, value, next, ok = nextItem(rest); !ok {
-			return 0, nil, nil, nil, false
-		}
-		id = numbers[string(label)]
-	}
-	follow[*prev], *prev = id, id
-	return id, label, value, next, true
-}
-
 // fillLine reads " 0 - 19% = 1" (the text after the indentation).
 func (r *GstatReader) fillLine(t []byte) bool {
 	i := 0
@@ -185,7 +169,7 @@ func (r *GstatReader) tableLine(t []byte) bool {
 	rest := t
 	first := true
 	for len(rest) > 0 {
-		id, label, v, next, ok := blockItem(rest, tableLabels[:], tableNumbers, r.tableFollow[:], &r.tablePrev)
+		id, label, v, next, ok := r.tableOrder.blockItem(rest, tableItems)
 		if !ok {
 			if first {
 				return false
@@ -391,7 +375,7 @@ func (r *GstatReader) indexLine(t []byte) bool {
 	rest := t
 	first := true
 	for len(rest) > 0 {
-		id, label, v, next, ok := blockItem(rest, indexLabels[:], indexNumbers, r.indexFollow[:], &r.indexPrev)
+		id, label, v, next, ok := r.indexOrder.blockItem(rest, indexItems)
 		if !ok {
 			if first {
 				return false

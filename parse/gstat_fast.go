@@ -51,18 +51,16 @@ func (r *GstatReader) fastLine() bool {
 		return r.fastFill(b, i)
 	}
 	table := r.state == gsTable
-	labels, numbers, follow, prev := indexLabels[:], indexNumbers, r.indexFollow[:], r.indexPrev
-	if table {
-		labels, numbers, follow, prev = tableLabels[:], tableNumbers, r.tableFollow[:], r.tablePrev
-	}
+	order, s := r.blockItems(table)
+	prev := order.prev // (learnt once the line is taken)
 	items := &r.fastItems
 	n, j := 0, i
 	for {
 		if n == maxFastItems {
 			return false
 		}
-		id := follow[prev]
-		label := labels[id]
+		id := order.follow[prev]
+		label := s.labels[id]
 		if k := j + len(label); id == 0 || k >= len(b) || b[k] != ':' || string(b[j:k]) != label {
 			// Not the label that came next last time: any other known one.
 			k := j
@@ -72,10 +70,10 @@ func (r *GstatReader) fastLine() bool {
 			if k == j || k == len(b) || b[k] != ':' {
 				return false
 			}
-			if id = numbers[string(b[j:k])]; id == 0 {
+			if id = s.numbers[string(b[j:k])]; id == 0 {
 				return false
 			}
-			label = labels[id]
+			label = s.labels[id]
 		}
 		it := &items[n]
 		it.id, it.label = id, b[j:j+len(label)]
@@ -127,11 +125,10 @@ func (r *GstatReader) fastLine() bool {
 	}
 	for f := range items[:n] {
 		it := &items[f]
+		order.learn(it.id)
 		if table {
-			r.tableFollow[r.tablePrev], r.tablePrev = it.id, it.id
 			r.tableItem(r.table, it.id, it.label, it.value, f == 0) // (true: a known label)
 		} else {
-			r.indexFollow[r.indexPrev], r.indexPrev = it.id, it.id
 			r.indexItem(r.index, it.id, it.label, it.value)
 		}
 	}

@@ -119,17 +119,57 @@ var indexLabels = [ixLabels]string{
 	ixFillDistribution:         "Fill distribution",
 }
 
-// tableNumbers and indexNumbers are the numbers of the labels of
-// tableLabels and indexLabels, looked up when a label is not the one that
-// followed last time.
-var tableNumbers, indexNumbers = numbersOf(tableLabels[:]), numbersOf(indexLabels[:])
+// itemLabels are the labels of one kind of block by number, and their
+// numbers by label, looked up when a label is not the one that followed
+// last time.
+type itemLabels struct {
+	labels  []string
+	numbers map[string]uint8
+}
 
-func numbersOf(labels []string) map[string]uint8 {
+var tableItems, indexItems = labelsOf(tableLabels[:]), labelsOf(indexLabels[:])
+
+func labelsOf(labels []string) *itemLabels {
 	m := make(map[string]uint8, len(labels))
 	for i, l := range labels[1:] {
 		m[l] = uint8(i + 1)
 	}
-	return m
+	return &itemLabels{labels: labels, numbers: m}
+}
+
+// itemOrder is the order a reader has seen one kind of block's items in:
+// follow[a] is the item that followed item a last, prev the last item
+// read.
+type itemOrder struct {
+	follow [max(tbLabels, ixLabels)]uint8
+	prev   uint8
+}
+
+// learn records item id as following the last one, and as the last.
+func (o *itemOrder) learn(id uint8) { o.follow[o.prev], o.prev = id, id }
+
+// blockItem is nextItem with the number of its label in s (0 if unknown):
+// the label that followed the last item last time is tried first. It
+// learns the item.
+func (o *itemOrder) blockItem(rest []byte, s *itemLabels) (id uint8, label, value, next []byte, ok bool) {
+	id = o.follow[o.prev]
+	if label, value, next, ok = predictedItem(rest, s.labels[id]); !ok {
+		if label, value, next, ok = nextItem(rest); !ok {
+			return 0, nil, nil, nil, false
+		}
+		id = s.numbers[string(label)]
+	}
+	o.learn(id)
+	return id, label, value, next, true
+}
+
+// blockItems are the order and labels of the items of the block being
+// read: a table's when table, else an index's.
+func (r *GstatReader) blockItems(table bool) (*itemOrder, *itemLabels) {
+	if table {
+		return &r.tableOrder, tableItems
+	}
+	return &r.indexOrder, indexItems
 }
 
 // predictedItem is nextItem when b starts with label and a colon, else
