@@ -99,35 +99,33 @@ func oldMetricValue(v float64) string {
 // int64, and a hundred thousand random values of each (FuzzAppendMetricValue
 // searches further).
 func TestAppendMetricValue(t *testing.T) {
-	checkFloat := func(v float64) { t.Helper(); checkMetricFloat(t, v) }
-	checkInt := func(v int64) { t.Helper(); checkMetricInt(t, v) }
 	for _, v := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), 0, math.Copysign(0, -1), 1, -1, 0.1, -2.5, 1e15, -1e15,
 		math.Nextafter(1e15, 0), math.Nextafter(-1e15, 0), 1e15 + 2, 1e21, 1e-7, 123456.789, math.MaxFloat64, -math.MaxFloat64,
 		math.SmallestNonzeroFloat64, 1 << 53, 1<<53 + 2, math.Float64frombits(0x7ff8000000000001)} {
-		checkFloat(v)
+		checkMetricFloat(t, v)
 	}
 	for _, v := range []int64{0, 1, -1, 42, 999999999999999, -999999999999999, 1e15, -1e15, 1e15 + 1, 1<<53 - 1, 1 << 53, 1<<53 + 1,
 		math.MaxInt64, math.MinInt64, math.MaxInt64 - 1, math.MinInt64 + 1} {
-		checkInt(v)
+		checkMetricInt(t, v)
 	}
 	rng := rand.New(rand.NewPCG(9, 10))
 	// (A million took 4 s of a test run's CPU and found nothing a hundred
 	// thousand did not.)
 	for range 100000 {
-		checkFloat(math.Float64frombits(rng.Uint64()))
+		checkMetricFloat(t, math.Float64frombits(rng.Uint64()))
 		switch x := rng.Int64(); rng.IntN(4) {
 		case 0:
-			checkInt(x)
+			checkMetricInt(t, x)
 		case 1:
-			checkInt(x >> rng.IntN(64))
+			checkMetricInt(t, x>>rng.IntN(64))
 		case 2:
-			checkInt(1e15 - 1000 + rng.Int64N(2000))
+			checkMetricInt(t, 1e15-1000+rng.Int64N(2000))
 		default:
-			checkInt(-1e15 - 1000 + rng.Int64N(2000))
+			checkMetricInt(t, -1e15-1000+rng.Int64N(2000))
 		}
 		v := float64(rng.Int64N(1<<40)) / float64(int64(1)<<rng.IntN(40))
-		checkFloat(v)
-		checkFloat(-v)
+		checkMetricFloat(t, v)
+		checkMetricFloat(t, -v)
 	}
 }
 
