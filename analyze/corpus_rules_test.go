@@ -12,26 +12,12 @@ import (
 	"github.com/fbdiag/fbdiag/parse"
 )
 
-// corpusGstat lists every gstat file the tests can read: the published
-// ones, the fb30 snapshots and the ones made for this project.
+// corpusGstat lists every gstat file the tests can read
+// (testutil.GstatOutputs), and needs the corpus.
 func corpusGstat(t *testing.T) []string {
 	t.Helper()
-	var files []string
-	for _, pattern := range []string{
-		filepath.Join(testutil.CorpusDir(t), "public", "gstat", "*"),
-		filepath.Join(testutil.CorpusDir(t), "fb30", "shop-gstat-*.txt"),
-		testutil.Testdata(t, "gstat", "*.txt"),
-	} {
-		m, err := filepath.Glob(pattern)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, f := range m {
-			if !strings.HasSuffix(f, ".md") {
-				files = append(files, f)
-			}
-		}
-	}
+	testutil.CorpusDir(t) // (skips without the corpus)
+	files := testutil.GstatOutputs(t)
 	if len(files) < 60 {
 		t.Fatalf("%d gstat files, want the whole corpus", len(files))
 	}
