@@ -1,6 +1,7 @@
 package extsort
 
 import (
+	"cmp"
 	"math"
 	"slices"
 )
@@ -9,13 +10,16 @@ import (
 // orders the records as their comparison does as far as it goes, then by
 // the comparison: most pairs are told apart by comparing two integers,
 // and the records, a hundred bytes each, move once rather than at every
-// swap and are compared in place. BenchmarkSortBatch, 3,300 warnings that
-// tie by the dozen as the benchmark gstat output's do: 0.50 ms against
-// slices.SortFunc's 0.72.
+// swap and are compared in place. The records of a key that came in
+// order take one comparison each. BenchmarkSortBatch, 3,300 warnings
+// that tie by the dozen as the benchmark gstat output's do: 0.32 ms
+// against slices.SortFunc's 0.80 (0.55 ms before the runs in order were
+// kept).
 //
 // Key must agree with Cmp: Key(a) < Key(b) only when Cmp(a, b) < 0.
 // Records that Cmp cannot tell apart may be ordered differently than a
-// stable sort would, as with slices.SortFunc. A KeySort sorts one batch
+// stable sort would, as with slices.SortFunc (unless their key's records
+// came in order). A KeySort sorts one batch
 // at a time, as a Sorter calls it.
 type KeySort[T any] struct {
 	Key  func(*T) uint64
@@ -35,6 +39,7 @@ func (s *KeySort[T]) Sort(rs []T) {
 	for i := range rs {
 		keys = append(keys, keyed{s.Key(&rs[i]), i})
 	}
+	// By key, then in the order the records came in: integers alone.
 	slices.SortFunc(keys, func(a, b keyed) int {
 		switch {
 		case a.k < b.k:
@@ -42,8 +47,24 @@ func (s *KeySort[T]) Sort(rs []T) {
 		case a.k > b.k:
 			return 1
 		}
-		return s.Cmp(&rs[a.i], &rs[b.i])
+		return cmp.Compare(a.i, b.i)
 	})
+	// The records of a key most often came in the order Cmp gives them
+	// (a gstat output's tables come by name, and the warnings of its
+	// tables' copies tie by the hundred on their key): that takes one
+	// comparison a record; a run of a key that did not is sorted by Cmp.
+	for lo := 0; lo < len(keys); {
+		hi, sorted := lo+1, true
+		for ; hi < len(keys) && keys[hi].k == keys[lo].k; hi++ {
+			if sorted && s.Cmp(&rs[keys[hi-1].i], &rs[keys[hi].i]) > 0 {
+				sorted = false
+			}
+		}
+		if !sorted {
+			slices.SortFunc(keys[lo:hi], func(a, b keyed) int { return s.Cmp(&rs[a.i], &rs[b.i]) })
+		}
+		lo = hi
+	}
 	tmp := s.tmp[:0]
 	for _, x := range keys {
 		tmp = append(tmp, rs[x.i])

@@ -50,3 +50,22 @@ func TestKeySort(t *testing.T) {
 		}
 	}
 }
+
+// KeySort's runs of a key that came in order are kept, and those that
+// did not are sorted: names in order within each key (the benchmark
+// batch), reversed, and in order but for one record moved to the end.
+func TestKeySortRuns(t *testing.T) {
+	s := &KeySort[warningLike]{Key: func(r *warningLike) uint64 { return RankKey(int64(r.rank), DescFloat(r.mag)) }, Cmp: cmpWarningLike}
+	inOrder := sortBatch()
+	reversed := slices.Clone(inOrder)
+	slices.Reverse(reversed)
+	oneOut := append(slices.Clone(inOrder[1:]), inOrder[0])
+	for name, rs := range map[string][]warningLike{"in order": inOrder, "reversed": reversed, "one out of place": oneOut} {
+		want := slices.Clone(rs)
+		slices.SortFunc(want, compareWarningLike)
+		s.Sort(rs)
+		if !slices.EqualFunc(rs, want, func(a, b warningLike) bool { return compareWarningLike(a, b) == 0 }) {
+			t.Errorf("%s: KeySort's order differs from slices.SortFunc's", name)
+		}
+	}
+}
