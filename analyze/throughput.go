@@ -3,10 +3,10 @@ package analyze
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 
+	"github.com/fbdiag/fbdiag/internal/lazyre"
 	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 )
@@ -405,16 +405,16 @@ func chooseMode(xUnit parse.Unit, xName string, categorical bool, load bool) str
 	return ModeSweep
 }
 
-var sizeWordRe = regexp.MustCompile(`(?i)(size|scale|warehouse|bytes|tamaño|taille|velikost|크기)`)
+var sizeWordRe = lazyre.New(`(?i)(size|scale|warehouse|bytes|tamaño|taille|velikost|크기)`)
 
-func sizeLike(name string) bool { return sizeWordRe.MatchString(name) }
+func sizeLike(name string) bool { return sizeWordRe().MatchString(name) }
 
 // concurrencyWordRe names the load a benchmark sweeps over (pgbench -c/-j,
 // sysbench --threads, HammerDB virtual users): 1, 2, 3… of them is a
 // setting, not a row counter.
-var concurrencyWordRe = regexp.MustCompile(`(?i)^(n_?|num_?|#\s*)?(clients?|threads?|thds|connections?|conns?|workers?|jobs|users|vusers|sessions|concurrency)$`)
+var concurrencyWordRe = lazyre.New(`(?i)^(n_?|num_?|#\s*)?(clients?|threads?|thds|connections?|conns?|workers?|jobs|users|vusers|sessions|concurrency)$`)
 
-func concurrencyLike(name string) bool { return concurrencyWordRe.MatchString(name) }
+func concurrencyLike(name string) bool { return concurrencyWordRe().MatchString(name) }
 
 // FormatX writes an x value with its unit ("16 GB", "1500").
 func FormatX(v float64, unit string) string {

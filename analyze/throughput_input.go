@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/fbdiag/fbdiag/internal/lazyre"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -16,7 +16,7 @@ import (
 // into points: which column or config key is x, which are y, which
 // series a point belongs to.
 
-var runNumberRe = regexp.MustCompile(`[-_. ]?(run)?\d+$`)
+var runNumberRe = lazyre.New(`[-_. ]?(run)?\d+$`)
 
 // fromRuns turns benchmark runs into points: one run, one point.
 func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
@@ -179,7 +179,7 @@ func dropSubKey(name, key string) string {
 func runLabel(file string) string {
 	base := filepath.Base(file)
 	base = strings.TrimSuffix(base, filepath.Ext(base))
-	if l := runNumberRe.ReplaceAllString(base, ""); l != "" {
+	if l := runNumberRe().ReplaceAllString(base, ""); l != "" {
 		return l
 	}
 	return base

@@ -5,9 +5,10 @@ import (
 	"database/sql"
 	_ "embed"
 	"math/rand/v2"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/fbdiag/fbdiag/internal/lazyre"
 )
 
 // The SQL fbdiag bench puts in a database: the tables (created once), the
@@ -68,7 +69,7 @@ func loaderScript() string {
 		"{{DIGIT_POOL}}", pool(digitPool, "0123456789"),
 		"{{C_LAST_LOAD}}", strconv.Itoa(CLastLoad),
 	).Replace(loadSQL)
-	return loaderExpr.ReplaceAllStringFunc(s, expandLoaderExpr)
+	return loaderExpr().ReplaceAllStringFunc(s, expandLoaderExpr)
 }
 
 // The pools' lengths, as load.sql declares POOL and DPOOL.
@@ -77,7 +78,7 @@ const (
 	digitPool = 64
 )
 
-var loaderExpr = regexp.MustCompile(`\{\{[A-Z]+( [0-9]+| :?[A-Z]+)*\}\}`)
+var loaderExpr = lazyre.New(`\{\{[A-Z]+( [0-9]+| :?[A-Z]+)*\}\}`)
 
 // expandLoaderExpr writes out one of load.sql's expressions (its header
 // lists them); the slices of the pools start where the longest string

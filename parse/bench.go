@@ -5,8 +5,9 @@ import (
 	"bytes"
 	"io"
 	"path/filepath"
-	"regexp"
 	"strings"
+
+	"github.com/fbdiag/fbdiag/internal/lazyre"
 )
 
 // Run is one benchmark run: what one pgbench or sysbench invocation, one
@@ -59,7 +60,7 @@ func (r *Run) Key(k string) (string, bool) {
 	return "", false
 }
 
-var fileKeyRe = regexp.MustCompile(`^([A-Za-z]+)[=]?(\d+(?:[.,]\d+)?(?:[KMGTkmgt]i?[Bb])?)$`)
+var fileKeyRe = lazyre.New(`^([A-Za-z]+)[=]?(\d+(?:[.,]\d+)?(?:[KMGTkmgt]i?[Bb])?)$`)
 
 // FileNameKeys reads settings written in a file name, such as
 // "pgbench-rw-scale10.txt" (scale=10) or "oltp_size=10GB.txt".
@@ -68,7 +69,7 @@ func FileNameKeys(name string) map[string]string {
 	base = strings.TrimSuffix(base, filepath.Ext(base))
 	keys := map[string]string{}
 	for _, part := range strings.FieldsFunc(base, func(r rune) bool { return r == '-' || r == '_' || r == ' ' || r == ',' }) {
-		if m := fileKeyRe.FindStringSubmatch(part); m != nil {
+		if m := fileKeyRe().FindStringSubmatch(part); m != nil {
 			keys[strings.ToLower(m[1])] = m[2]
 		}
 	}
@@ -189,13 +190,13 @@ func (br *BenchReader) line(s string) {
 	}
 }
 
-var kvRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]*=\S*$`)
+var kvRe = lazyre.New(`^[A-Za-z_][A-Za-z0-9_.-]*=\S*$`)
 
 // configLine reads "scale=10 db_bytes=164650343": every word a key=value.
 func (br *BenchReader) configLine(t string) bool {
 	words := strings.Fields(t)
 	for _, w := range words {
-		if !kvRe.MatchString(w) {
+		if !kvRe().MatchString(w) {
 			return false
 		}
 	}
@@ -211,7 +212,7 @@ func (br *BenchReader) configLine(t string) bool {
 
 // benchSniffRe finds the marks of benchmark tool output at the start of a
 // line (benchmark-formats.md §6).
-var benchSniffRe = regexp.MustCompile(`^(pgbench \(|progress: [0-9.]+ s|tps = [0-9]|sysbench \d|SQL statistics:|Benchmark\S+\s+\d+\s|\d{9,}( \d+){5}|\d+ \d+ (\d+|skipped|failed) \d+ \d{9,} \d+)|TEST RESULT : System achieved`)
+var benchSniffRe = lazyre.New(`^(pgbench \(|progress: [0-9.]+ s|tps = [0-9]|sysbench \d|SQL statistics:|Benchmark\S+\s+\d+\s|\d{9,}( \d+){5}|\d+ \d+ (\d+|skipped|failed) \d+ \d{9,} \d+)|TEST RESULT : System achieved`)
 
 // sniffSize is how much of a file is looked at to tell benchmark output
 // from a table.
@@ -244,7 +245,7 @@ func looksLikeBench(head []byte) bool {
 	lr := NewLineReader(bytes.NewReader(head), "head")
 	lr.KeepTabs()
 	for lr.Next() {
-		if benchSniffRe.Match(lr.Bytes()) {
+		if benchSniffRe().Match(lr.Bytes()) {
 			return true
 		}
 	}

@@ -1,9 +1,10 @@
 package parse
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/fbdiag/fbdiag/internal/lazyre"
 )
 
 // Go benchmark format (golang.org/design/14313-benchmark-format), the
@@ -14,7 +15,7 @@ import (
 //
 // A "key: value" line sets a config key for the results after it; each
 // result line is one run.
-var goConfigRe = regexp.MustCompile(`^([a-z][^\s:A-Z]*): ?(.*)$`)
+var goConfigRe = lazyre.New(`^([a-z][^\s:A-Z]*): ?(.*)$`)
 
 func (br *BenchReader) goLine(s string) bool {
 	if strings.HasPrefix(s, "Benchmark") {
@@ -26,7 +27,7 @@ func (br *BenchReader) goLine(s string) bool {
 	if br.cur != nil {
 		return false // inside a pgbench/sysbench run, "duration: 15 s" is theirs
 	}
-	if m := goConfigRe.FindStringSubmatch(s); m != nil {
+	if m := goConfigRe().FindStringSubmatch(s); m != nil {
 		if m[2] == "" {
 			delete(br.config, m[1])
 		} else {

@@ -1,8 +1,9 @@
 package parse
 
 import (
-	"regexp"
 	"strconv"
+
+	"github.com/fbdiag/fbdiag/internal/lazyre"
 )
 
 // HammerDB TPROC-C result lines, both orders (see benchmark-formats.md §3):
@@ -10,20 +11,20 @@ import (
 //	Vuser 1:TEST RESULT : System achieved 42332 NOPM from 97427 PostgreSQL TPM
 //	Vuser 1:TEST RESULT : System achieved 60501 SQL Server TPM at 13207 NOPM
 var (
-	hdbNewRe    = regexp.MustCompile(`TEST RESULT : System achieved (\d+) NOPM from (\d+) (.+?) TPM`)
-	hdbOldRe    = regexp.MustCompile(`TEST RESULT : System achieved (\d+) (.+?) TPM at (\d+) NOPM`)
-	hdbVusersRe = regexp.MustCompile(`(?:^|:)(\d+) Active Virtual Users configured`)
+	hdbNewRe    = lazyre.New(`TEST RESULT : System achieved (\d+) NOPM from (\d+) (.+?) TPM`)
+	hdbOldRe    = lazyre.New(`TEST RESULT : System achieved (\d+) (.+?) TPM at (\d+) NOPM`)
+	hdbVusersRe = lazyre.New(`(?:^|:)(\d+) Active Virtual Users configured`)
 )
 
 func (br *BenchReader) hammerdbLine(t string) bool {
-	if m := hdbVusersRe.FindStringSubmatch(t); m != nil {
+	if m := hdbVusersRe().FindStringSubmatch(t); m != nil {
 		br.config["vusers"] = m[1]
 		return true
 	}
 	var nopm, tpm, db string
-	if m := hdbNewRe.FindStringSubmatch(t); m != nil {
+	if m := hdbNewRe().FindStringSubmatch(t); m != nil {
 		nopm, tpm, db = m[1], m[2], m[3]
-	} else if m := hdbOldRe.FindStringSubmatch(t); m != nil {
+	} else if m := hdbOldRe().FindStringSubmatch(t); m != nil {
 		tpm, db, nopm = m[1], m[2], m[3]
 	} else {
 		return false

@@ -2,18 +2,19 @@ package parse
 
 import (
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/fbdiag/fbdiag/internal/lazyre"
 )
 
 // pgbench final summary and progress lines (PostgreSQL 13 to 17). See
 // /work/shared/reference/benchmark-formats.md §1 for the variants.
 var (
-	pgTPSRe      = regexp.MustCompile(`^tps = ([0-9.]+) \((.*)\)$`)
-	pgProgressRe = regexp.MustCompile(`^progress: ([0-9.]+) s, ([0-9.]+) tps, lat ([0-9.]+|NaN) ms`)
-	pgLatencyRe  = regexp.MustCompile(`^latency (average|stddev) = ([0-9.]+) ms$`)
-	pgIntRe      = regexp.MustCompile(`^(scaling factor|number of clients|number of threads|duration|number of transactions actually processed|number of failed transactions|number of transactions per client): (\d+)`)
+	pgTPSRe      = lazyre.New(`^tps = ([0-9.]+) \((.*)\)$`)
+	pgProgressRe = lazyre.New(`^progress: ([0-9.]+) s, ([0-9.]+) tps, lat ([0-9.]+|NaN) ms`)
+	pgLatencyRe  = lazyre.New(`^latency (average|stddev) = ([0-9.]+) ms$`)
+	pgIntRe      = lazyre.New(`^(scaling factor|number of clients|number of threads|duration|number of transactions actually processed|number of failed transactions|number of transactions per client): (\d+)`)
 )
 
 var pgKeys = map[string]string{
@@ -41,7 +42,7 @@ func (br *BenchReader) pgbenchLine(s, t string) bool {
 		}
 		return true
 	case strings.HasPrefix(s, "progress: "):
-		m := pgProgressRe.FindStringSubmatch(s)
+		m := pgProgressRe().FindStringSubmatch(s)
 		if m == nil {
 			br.notices = append(br.notices, br.lr.Notice("unreadable pgbench progress line: skipped"))
 			return true
@@ -58,7 +59,7 @@ func (br *BenchReader) pgbenchLine(s, t string) bool {
 		r.Name = name
 		return true
 	case strings.HasPrefix(s, "tps = "):
-		m := pgTPSRe.FindStringSubmatch(s)
+		m := pgTPSRe().FindStringSubmatch(s)
 		if m == nil {
 			br.notices = append(br.notices, br.lr.Notice("unreadable pgbench tps line: skipped"))
 			return true
@@ -86,11 +87,11 @@ func (br *BenchReader) pgbenchLine(s, t string) bool {
 	if br.cur == nil || br.cur.Tool != "pgbench" {
 		return false
 	}
-	if m := pgIntRe.FindStringSubmatch(s); m != nil {
+	if m := pgIntRe().FindStringSubmatch(s); m != nil {
 		br.cur.Config[pgKeys[m[1]]] = m[2]
 		return true
 	}
-	if m := pgLatencyRe.FindStringSubmatch(s); m != nil {
+	if m := pgLatencyRe().FindStringSubmatch(s); m != nil {
 		v, _ := strconv.ParseFloat(m[2], 64)
 		br.cur.Metrics["latency_"+strings.Replace(m[1], "average", "avg", 1)+"_ms"] = v
 		return true

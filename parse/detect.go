@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/fbdiag/fbdiag/internal/lazyre"
 )
 
 // InputKind is what an input file holds, as Detect recognises it.
@@ -206,7 +208,7 @@ func detectGstat(lines []string, first int) (InputKind, string) {
 			if strings.HasPrefix(t, m) {
 				// "Oldest transaction" alone could be prose; gstat
 				// prints it with a number.
-				if m == "Oldest transaction" && !reGstatHeaderNum.MatchString(t) ||
+				if m == "Oldest transaction" && !reGstatHeaderNum().MatchString(t) ||
 					m == "Root page:" && !strings.Contains(t, "leaf buckets:") ||
 					strings.HasSuffix(m, "total") && !strings.Contains(t, "encrypted") {
 					continue
@@ -218,34 +220,34 @@ func detectGstat(lines []string, first int) (InputKind, string) {
 	return "", ""
 }
 
-var reGstatHeaderNum = regexp.MustCompile(`^Oldest transaction\s+\d+$`)
+var reGstatHeaderNum = lazyre.New(`^Oldest transaction\s+\d+$`)
 
 // benchMarks are lines of benchmark tools' summaries and progress.
 var benchMarks = []struct {
-	re   *regexp.Regexp
+	re   func() *regexp.Regexp
 	tool string
 }{
-	{regexp.MustCompile(`^pgbench \(\d`), "pgbench"},
-	{regexp.MustCompile(`^tps = [0-9.]+ \(`), "pgbench"},
-	{regexp.MustCompile(`^progress: [0-9.]+ s, [0-9.]+ tps, lat `), "pgbench"},
-	{regexp.MustCompile(`^transaction type: `), "pgbench"},
-	{regexp.MustCompile(`^sysbench \d+\.\d+`), "sysbench"},
-	{regexp.MustCompile(`^\[ *[0-9.]+s \] thds: \d+ tps: `), "sysbench"},
-	{regexp.MustCompile(`^SQL statistics:$`), "sysbench"},
-	{regexp.MustCompile(`TEST RESULT : System achieved \d+ NOPM`), "HammerDB"},
-	{regexp.MustCompile(`^Vuser \d+:`), "HammerDB"},
-	{regexp.MustCompile(`^Benchmark\S*\s+\d+\s+[0-9.]+ ns/op`), "go test -bench"},
+	{lazyre.New(`^pgbench \(\d`), "pgbench"},
+	{lazyre.New(`^tps = [0-9.]+ \(`), "pgbench"},
+	{lazyre.New(`^progress: [0-9.]+ s, [0-9.]+ tps, lat `), "pgbench"},
+	{lazyre.New(`^transaction type: `), "pgbench"},
+	{lazyre.New(`^sysbench \d+\.\d+`), "sysbench"},
+	{lazyre.New(`^\[ *[0-9.]+s \] thds: \d+ tps: `), "sysbench"},
+	{lazyre.New(`^SQL statistics:$`), "sysbench"},
+	{lazyre.New(`TEST RESULT : System achieved \d+ NOPM`), "HammerDB"},
+	{lazyre.New(`^Vuser \d+:`), "HammerDB"},
+	{lazyre.New(`^Benchmark\S*\s+\d+\s+[0-9.]+ ns/op`), "go test -bench"},
 }
 
 // rePgbenchLog matches pgbench -l lines: 6–8 integer columns per
 // transaction, or the 11–15 columns of --aggregate-interval.
-var rePgbenchLog = regexp.MustCompile(`^\d+ \d+ (\d+|skipped|failed|serialization|deadlock)( \d+){3,12}$`)
+var rePgbenchLog = lazyre.New(`^\d+ \d+ (\d+|skipped|failed|serialization|deadlock)( \d+){3,12}$`)
 
 func detectBenchmark(lines []string, first int) (InputKind, string) {
 	for i, l := range lines {
 		t := strings.TrimSpace(l)
 		for _, m := range benchMarks {
-			if m.re.MatchString(t) {
+			if m.re().MatchString(t) {
 				return InputBenchmark, m.tool + ", " + why(first, i, l)
 			}
 		}
@@ -254,7 +256,7 @@ func detectBenchmark(lines []string, first int) (InputKind, string) {
 	if len(ne) >= 3 {
 		ok := 0
 		for _, i := range ne[:min(len(ne), 20)] {
-			if rePgbenchLog.MatchString(lines[i]) {
+			if rePgbenchLog().MatchString(lines[i]) {
 				ok++
 			}
 		}
@@ -337,7 +339,7 @@ func splitCells(l, sep string) []string {
 	var parts []string
 	switch sep {
 	case "  ":
-		parts = regexp2Spaces.Split(l, -1)
+		parts = regexp2Spaces().Split(l, -1)
 	case "|":
 		if !strings.Contains(l, "|") {
 			return nil
@@ -355,14 +357,14 @@ func splitCells(l, sep string) []string {
 	return parts
 }
 
-var regexp2Spaces = regexp.MustCompile(`\s{2,}`)
+var regexp2Spaces = lazyre.New(`\s{2,}`)
 
 func isMarkdownRule(l string) bool {
 	t := strings.TrimSpace(l)
 	return strings.HasPrefix(t, "|") && strings.Trim(t, "|-: ") == ""
 }
 
-var reNumber = regexp.MustCompile(`^[-+]?(\d+([.,]\d*)?|[.,]\d+)([eE][-+]?\d+)?\s*%?$`)
+var reNumber = lazyre.New(`^[-+]?(\d+([.,]\d*)?|[.,]\d+)([eE][-+]?\d+)?\s*%?$`)
 
 // numericCells counts the cells that are numbers, as the table reader
 // reads them: "17029", "12,5 %", and quantities with a unit or in several
@@ -370,7 +372,7 @@ var reNumber = regexp.MustCompile(`^[-+]?(\d+([.,]\d*)?|[.,]\d+)([eE][-+]?\d+)?\
 func numericCells(cells []string) int {
 	n := 0
 	for _, c := range cells {
-		if reNumber.MatchString(c) {
+		if reNumber().MatchString(c) {
 			n++
 		} else if _, _, ok := ParseQuantity(c, false); ok {
 			n++

@@ -5,11 +5,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"regexp"
 	"strings"
 
 	eaw "golang.org/x/text/width"
 
+	"github.com/fbdiag/fbdiag/internal/lazyre"
 	"github.com/fbdiag/fbdiag/internal/printable"
 )
 
@@ -239,7 +239,7 @@ func writeCSV(w io.Writer, t *Table) error {
 // lone "-" (an empty figure) is no formula.
 func csvCell(s string) string {
 	s = printable.String(s)
-	if len(s) < 2 || !strings.ContainsRune("=+-@", rune(s[0])) || reCSVNumber.MatchString(s) {
+	if len(s) < 2 || !strings.ContainsRune("=+-@", rune(s[0])) || reCSVNumber().MatchString(s) {
 		return s
 	}
 	return "'" + s
@@ -247,7 +247,7 @@ func csvCell(s string) string {
 
 // reCSVNumber matches the figures fbdiag writes: signed decimals, with an
 // exponent or a percent sign.
-var reCSVNumber = regexp.MustCompile(`^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?%?$`)
+var reCSVNumber = lazyre.New(`^[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?%?$`)
 
 // mdEscape makes s one markdown table cell or line of text: control
 // characters escaped, then |, <, > and & made literal.
