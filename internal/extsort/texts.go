@@ -5,6 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/fbdiag/fbdiag/internal/printable"
+	"github.com/fbdiag/fbdiag/internal/units"
 )
 
 // TextRefs spools texts that are mostly the words of their kind, with a
@@ -47,7 +48,7 @@ func (t *TextRefs) AppendText(b []byte, kind string, field byte, s string) []byt
 		t.at = append(t.at, s)
 	}
 	ref := t.at[n]
-	p := commonPrefix(ref, s)
+	p := units.CommonPrefix(ref, s)
 	q := commonSuffix(ref[p:], s[p:])
 	b = AppendInt(b, int64(n))
 	b = AppendInt(b, int64(p))
@@ -96,22 +97,6 @@ func (t TextPart) Append(b []byte, refs []string) []byte {
 	b = append(b, ref[:t.P]...)
 	b = append(b, t.Mid...)
 	return append(b, ref[len(ref)-t.Q:]...)
-}
-
-// commonPrefix is the length of the prefix a and b share, eight bytes a
-// step.
-func commonPrefix(a, b string) int {
-	n := min(len(a), len(b))
-	i := 0
-	for ; i+8 <= n; i += 8 {
-		if x := printable.Load8(a, i) ^ printable.Load8(b, i); x != 0 {
-			return i + bits.TrailingZeros64(x)/8
-		}
-	}
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	return i
 }
 
 // commonSuffix is the length of the suffix a and b share, eight bytes a

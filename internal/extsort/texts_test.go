@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/internal/units"
 )
 
 // A text spooled as the difference from the first of its kind reads back
@@ -60,7 +61,7 @@ func TestCommonPrefixSuffix(t *testing.T) {
 		{"same", "same", 4, 4},
 		{"short", "shorter", 5, 0},
 	} {
-		if p, s := commonPrefix(c.a, c.b), commonSuffix(c.a, c.b); p != c.p || s != c.suf {
+		if p, s := units.CommonPrefix(c.a, c.b), commonSuffix(c.a, c.b); p != c.p || s != c.suf {
 			t.Errorf("%q, %q: prefix %d, suffix %d; want %d, %d", c.a, c.b, p, s, c.p, c.suf)
 		}
 	}
