@@ -327,7 +327,7 @@ func (r *warningRows) PutEncoded(id int, w analyze.Warning, enc []byte) error {
 		return fmt.Errorf("warning %s on %s: no row", w.Rule, w.Object)
 	}
 	x := csvRow{rank: int64(w.Severity.Rank()), mag: w.Magnitude, s: [3]string{w.Rule, w.Object, w.Table},
-		id: int64(id), line: string(enc[:n])}
+		id: int64(id), line: r.rows.Hold(enc[:n])}
 	for i := range x.cut {
 		x.cut[i] = int32(binary.LittleEndian.Uint32(enc[n+4*i:]))
 	}

@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"unsafe"
 )
 
 // Codec turns a record into bytes and back.
@@ -82,6 +83,10 @@ type Sorter[T any] struct {
 	spillErr error
 	spare    []T
 	spilling int // records of the batch being spilled
+
+	// text holds the bytes Hold copied for the batch, spareText those of
+	// the batch being spilled, which the next batch reuses.
+	text, spareText []byte
 }
 
 // level is a temporary file of sorted runs.
@@ -135,21 +140,43 @@ func (s *Sorter[T]) Add(t T) error {
 	return nil
 }
 
+// Hold copies b into bytes the sorter keeps with the batch being filled
+// and returns them as a string, for a record to Add: the bytes of a
+// batch are reused once it is written, rather than a string allocated
+// for each record (the rows of csv --table warnings were 80 MB of the
+// 210 MB a 100 MiB run allocated, a third of its garbage collections).
+// The string is valid while the sorter holds the record: until its batch
+// is written, or until Each's fn returns for it.
+func (s *Sorter[T]) Hold(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if len(s.text)+len(b) > cap(s.text) {
+		// A bigger block; the strings in the old one keep it until their
+		// batch is written. A batch's bytes soon fit one block.
+		s.text = make([]byte, 0, max(min(2*cap(s.text), s.budget), len(b), 16<<10))
+	}
+	n := len(s.text)
+	s.text = append(s.text, b...)
+	return unsafe.String(&s.text[n], len(b))
+}
+
 // spillAsync hands the batch to a goroutine that spills it, once the
 // previous one is written.
 func (s *Sorter[T]) spillAsync() error {
 	if err := s.wait(); err != nil {
 		return err
 	}
-	full := s.batch
+	full, text := s.batch, s.text
 	s.batch, s.held, s.spare, s.spilling = s.spare[:0], 0, nil, len(full)
+	s.text, s.spareText = s.spareText[:0], nil
 	done := make(chan struct{})
 	s.pending = done
 	go func() {
 		defer close(done)
 		s.spillErr = s.spillBatch(full)
 		clear(full) // (their strings can go)
-		s.spare = full[:0]
+		s.spare, s.spareText = full[:0], text[:0]
 	}()
 	return nil
 }
@@ -358,6 +385,7 @@ func (s *Sorter[T]) reset() {
 	s.spillErr = nil
 	clear(s.batch)
 	s.batch, s.held, s.n = s.batch[:0], 0, 0
+	s.text = s.text[:0]
 	for _, v := range s.levels {
 		if v.file != nil {
 			removeTemp(v.file, v.named)

@@ -3,6 +3,7 @@ package extsort
 import (
 	"errors"
 	"math/bits"
+	"strings"
 
 	"github.com/fbdiag/fbdiag/internal/printable"
 	"github.com/fbdiag/fbdiag/internal/units"
@@ -45,7 +46,7 @@ func (t *TextRefs) AppendText(b []byte, kind string, field byte, s string) []byt
 		}
 		n = len(t.at)
 		t.ids[k] = n
-		t.at = append(t.at, s)
+		t.at = append(t.at, strings.Clone(s)) // (s may be a record's bytes: Sorter.Hold)
 	}
 	ref := t.at[n]
 	p := units.CommonPrefix(ref, s)
