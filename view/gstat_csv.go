@@ -174,7 +174,11 @@ func unpackWarningRow(b []byte, packed string, refs []string) ([]byte, error) {
 	return b, nil
 }
 
-func compareTableRows(a, b csvRow) int {
+func compareTableRows(a, b csvRow) int { return cmpTableRows(&a, &b) }
+
+// cmpTableRows is compareTableRows on pointers, for the merge
+// (extsort.Sorter.CompareWith).
+func cmpTableRows(a, b *csvRow) int {
 	if c := cmp.Compare(b.rank, a.rank); c != 0 {
 		return c
 	}
@@ -191,7 +195,9 @@ func compareTableRows(a, b csvRow) int {
 }
 
 // compareIndexNames orders index rows by table and name.
-func compareIndexNames(a, b csvRow) int {
+func compareIndexNames(a, b csvRow) int { return cmpIndexNames(&a, &b) }
+
+func cmpIndexNames(a, b *csvRow) int {
 	if c := cmp.Compare(a.s[1], b.s[1]); c != 0 {
 		return c
 	}
@@ -223,8 +229,8 @@ func cmpWarningRows(a, b *csvRow) int {
 // newCSVSorter sorts rows by cmp, whose last key is the id: no two rows
 // of a run compare equal, so that a sort that is not stable (faster)
 // gives the order of a stable one.
-func newCSVSorter(cmp func(a, b csvRow) int, codec extsort.Codec[csvRow]) *extsort.Sorter[csvRow] {
-	return extsort.New(cmp, codec, csvRowBudget).SortWith(func(rows []csvRow) { slices.SortFunc(rows, cmp) })
+func newCSVSorter(cmp func(a, b csvRow) int, cmpP func(a, b *csvRow) int, codec extsort.Codec[csvRow]) *extsort.Sorter[csvRow] {
+	return extsort.New(cmp, codec, csvRowBudget).SortWith(func(rows []csvRow) { slices.SortFunc(rows, cmp) }).CompareWith(cmpP)
 }
 
 // newWarningSorter is newCSVSorter for the warnings table, whose batches
@@ -234,7 +240,7 @@ func newCSVSorter(cmp func(a, b csvRow) int, codec extsort.Codec[csvRow]) *extso
 // sort, under 1 % of a run.)
 func newWarningSorter(codec extsort.Codec[csvRow]) *extsort.Sorter[csvRow] {
 	ks := &extsort.KeySort[csvRow]{Key: warningRowKey, Cmp: cmpWarningRows}
-	return extsort.New(compareWarningRows, codec, csvRowBudget).SortWith(ks.Sort)
+	return extsort.New(compareWarningRows, codec, csvRowBudget).SortWith(ks.Sort).CompareWith(cmpWarningRows)
 }
 
 // warningRowKey orders as the first two keys of compareWarningRows.
@@ -298,7 +304,7 @@ func (g *GstatCSV) runOf(a *analyze.GstatAnalysis) *gstatCSVRun {
 			g.cur.texts = new(extsort.TextRefs)
 			g.cur.rows = newWarningSorter(warningCodec(g.cur.texts))
 		} else {
-			g.cur.rows = newCSVSorter(compareTableRows, csvRowCodec)
+			g.cur.rows = newCSVSorter(compareTableRows, cmpTableRows, csvRowCodec)
 		}
 		if g.rows == "indices" {
 			g.cur.names = newHashes(csvRowBudget / 8)
@@ -477,7 +483,7 @@ func (r *gstatCSVRun) rerankIndices() (again bool, err error) {
 	if repeat, err := hashRepeats(r.names); !repeat {
 		return false, err
 	}
-	r.named = newCSVSorter(compareIndexNames, csvRowCodec)
+	r.named = newCSVSorter(compareIndexNames, cmpIndexNames, csvRowCodec)
 	err = r.rows.Each(func(x csvRow) error {
 		x.s = [3]string{strings.Clone(x.s[0]), strings.Clone(x.s[1]), strings.Clone(x.s[2])}
 		x.line = strings.Clone(x.line) // (the record is the sorter's until this returns)
@@ -486,7 +492,7 @@ func (r *gstatCSVRun) rerankIndices() (again bool, err error) {
 	if err != nil {
 		return true, err
 	}
-	r.rows = newCSVSorter(compareTableRows, csvRowCodec)
+	r.rows = newCSVSorter(compareTableRows, cmpTableRows, csvRowCodec)
 	return true, r.rankIndices()
 }
 

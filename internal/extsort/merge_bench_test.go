@@ -77,7 +77,7 @@ func BenchmarkMerge(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		b.StopTimer()
-		s := New(compareWarningLike, warningLikeCodec, 2<<20)
+		s := New(compareWarningLike, warningLikeCodec, 2<<20).CompareWith(cmpWarningLike)
 		for _, r := range recs {
 			if err := s.Add(r); err != nil {
 				b.Fatal(err)
