@@ -418,3 +418,43 @@ func TestHold(t *testing.T) {
 		t.Errorf("names %q, want %q", names, want)
 	}
 }
+
+// TestMergeStreaks merges runs that give the output in long stretches
+// (records added nearly in order, as a gstat output's warnings come),
+// stretches cut short by a record out of place, and ties that go to the
+// earlier run: the order is a stable sort's.
+func TestMergeStreaks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var want []rec
+	s := New(byKey, recCodec, 100*40).CompareWith(func(a, b *rec) int { return byKey(*a, *b) })
+	for i := range 20000 {
+		k := int64(i / 3)
+		switch rng.IntN(50) {
+		case 0:
+			k = rng.Int64N(7000) // out of place
+		case 1:
+			k = 100 // a tie across runs
+		}
+		r := rec{key: k, name: fmt.Sprint(i), seq: int64(i)}
+		want = append(want, r)
+		if err := s.Add(r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if s.Spilled() < 150 {
+		t.Fatalf("wrote %d runs, want 150 or more", s.Spilled())
+	}
+	slices.SortStableFunc(want, byKey)
+	var got []rec
+	if err := s.Each(func(r rec) error { got = append(got, r); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(got, want) {
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("record %d: %v, want %v", i, got[i], want[i])
+			}
+		}
+		t.Fatalf("%d records, want %d", len(got), len(want))
+	}
+}
