@@ -458,8 +458,13 @@ func (c *cursor[T]) next(codec Codec[T]) (bool, error) {
 		return false, fmt.Errorf("sorting: reading back: %w", err)
 	}
 	n, k := binary.Uvarint(p)
-	if k <= 0 {
+	switch {
+	case k < 0 || k == 0 && len(p) == binary.MaxVarintLen64:
+		return false, errors.New("sorting: reading back: a record's length overflows")
+	case k == 0 && (err == nil || errors.Is(err, io.EOF)):
 		return false, fmt.Errorf("sorting: reading back: %w", io.ErrUnexpectedEOF)
+	case k == 0:
+		return false, fmt.Errorf("sorting: reading back: %w", err)
 	}
 	c.r.Discard(k)
 	if n <= uint64(c.r.Size()) {

@@ -1,14 +1,19 @@
 package extsort
 
 import (
+	"bufio"
+	"bytes"
 	"cmp"
+	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 )
 
 type rec struct {
@@ -374,8 +379,7 @@ func TestMergeRunCounts(t *testing.T) {
 
 // TestHold sorts records whose names the sorter holds (Hold) through
 // spills and, then, in memory only: every name reads back as it was
-// added, though the bytes of a written batch go to the next one's names;
-// after a few batches the names need no new block.
+// added, though the bytes of a written batch go to the next one's names.
 func TestHold(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	var want []rec
@@ -456,5 +460,46 @@ func TestMergeStreaks(t *testing.T) {
 			}
 		}
 		t.Fatalf("%d records, want %d", len(got), len(want))
+	}
+}
+
+// A run read back ends where its records end, and a record cut short,
+// a length that overflows or a failing read is an error, the read's own
+// when there is one.
+func TestCursorNext(t *testing.T) {
+	b := AppendInt(AppendString(AppendInt(nil, 7), "x"), 1)
+	whole := append([]byte{byte(len(b))}, b...)
+	failing := errors.New("disk gone")
+	for _, c := range []struct {
+		name string
+		r    io.Reader
+		recs int
+		err  error // nil: the run ends cleanly
+	}{
+		{"empty", bytes.NewReader(nil), 0, nil},
+		{"one record", bytes.NewReader(whole), 1, nil},
+		{"length cut short", bytes.NewReader(append(slices.Clone(whole), 0x80)), 1, io.ErrUnexpectedEOF},
+		{"record cut short", bytes.NewReader(whole[:len(whole)-1]), 0, io.ErrUnexpectedEOF},
+		{"length overflows", bytes.NewReader(bytes.Repeat([]byte{0xff}, 11)), 0, errors.New("overflows")},
+		{"read fails", io.MultiReader(bytes.NewReader([]byte{0x80}), iotest.ErrReader(failing)), 0, failing},
+	} {
+		cur := &cursor[rec]{r: bufio.NewReaderSize(c.r, 16)}
+		n := 0
+		var err error
+		for {
+			var ok bool
+			if ok, err = cur.next(recCodec); !ok {
+				break
+			}
+			n++
+		}
+		switch {
+		case n != c.recs:
+			t.Errorf("%s: %d records, want %d", c.name, n, c.recs)
+		case c.err == nil && err != nil:
+			t.Errorf("%s: %v, want the run's end", c.name, err)
+		case c.err != nil && (err == nil || !errors.Is(err, c.err) && !strings.Contains(err.Error(), c.err.Error())):
+			t.Errorf("%s: %v, want %v", c.name, err, c.err)
+		}
 	}
 }
