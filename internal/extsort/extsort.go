@@ -153,7 +153,7 @@ func (s *Sorter[T]) Add(t T) error {
 // and returns them as a string, for a record to Add: the bytes of a
 // batch are reused once it is written, rather than a string allocated
 // for each record (the rows of csv --table warnings were 80 MB of the
-// 210 MB a 100 MiB run allocated, a third of its garbage collections).
+// 210 MB a 100 MiB run allocated: 17 collections, 13 without them).
 // The string is valid while the sorter holds the record: until its batch
 // is written, or until Each's fn returns for it.
 func (s *Sorter[T]) Hold(b []byte) string {
