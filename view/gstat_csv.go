@@ -174,10 +174,7 @@ func unpackWarningRow(b []byte, packed string, refs []string) ([]byte, error) {
 	return b, nil
 }
 
-func compareTableRows(a, b csvRow) int { return cmpTableRows(&a, &b) }
-
-// cmpTableRows is compareTableRows on pointers, for the merge
-// (extsort.Sorter.CompareWith).
+// cmpTableRows orders the rows of the tables and indices tables.
 func cmpTableRows(a, b *csvRow) int {
 	if c := cmp.Compare(b.rank, a.rank); c != 0 {
 		return c
@@ -194,9 +191,7 @@ func cmpTableRows(a, b *csvRow) int {
 	return cmp.Compare(a.id, b.id)
 }
 
-// compareIndexNames orders index rows by table and name.
-func compareIndexNames(a, b csvRow) int { return cmpIndexNames(&a, &b) }
-
+// cmpIndexNames orders index rows by table and name.
 func cmpIndexNames(a, b *csvRow) int {
 	if c := cmp.Compare(a.s[1], b.s[1]); c != 0 {
 		return c
@@ -229,7 +224,8 @@ func cmpWarningRows(a, b *csvRow) int {
 // newCSVSorter sorts rows by cmp, whose last key is the id: no two rows
 // of a run compare equal, so that a sort that is not stable (faster)
 // gives the order of a stable one.
-func newCSVSorter(cmp func(a, b csvRow) int, cmpP func(a, b *csvRow) int, codec extsort.Codec[csvRow]) *extsort.Sorter[csvRow] {
+func newCSVSorter(cmpP func(a, b *csvRow) int, codec extsort.Codec[csvRow]) *extsort.Sorter[csvRow] {
+	cmp := func(a, b csvRow) int { return cmpP(&a, &b) }
 	return extsort.New(cmp, codec, csvRowBudget).SortWith(func(rows []csvRow) { slices.SortFunc(rows, cmp) }).CompareWith(cmpP)
 }
 
@@ -304,7 +300,7 @@ func (g *GstatCSV) runOf(a *analyze.GstatAnalysis) *gstatCSVRun {
 			g.cur.texts = new(extsort.TextRefs)
 			g.cur.rows = newWarningSorter(warningCodec(g.cur.texts))
 		} else {
-			g.cur.rows = newCSVSorter(compareTableRows, cmpTableRows, csvRowCodec)
+			g.cur.rows = newCSVSorter(cmpTableRows, csvRowCodec)
 		}
 		if g.rows == "indices" {
 			g.cur.names = newHashes(csvRowBudget / 8)
@@ -483,7 +479,7 @@ func (r *gstatCSVRun) rerankIndices() (again bool, err error) {
 	if repeat, err := hashRepeats(r.names); !repeat {
 		return false, err
 	}
-	r.named = newCSVSorter(compareIndexNames, cmpIndexNames, csvRowCodec)
+	r.named = newCSVSorter(cmpIndexNames, csvRowCodec)
 	err = r.rows.Each(func(x csvRow) error {
 		x.s = [3]string{strings.Clone(x.s[0]), strings.Clone(x.s[1]), strings.Clone(x.s[2])}
 		x.line = strings.Clone(x.line) // (the record is the sorter's until this returns)
@@ -492,7 +488,7 @@ func (r *gstatCSVRun) rerankIndices() (again bool, err error) {
 	if err != nil {
 		return true, err
 	}
-	r.rows = newCSVSorter(compareTableRows, cmpTableRows, csvRowCodec)
+	r.rows = newCSVSorter(cmpTableRows, csvRowCodec)
 	return true, r.rankIndices()
 }
 

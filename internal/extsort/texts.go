@@ -2,10 +2,8 @@ package extsort
 
 import (
 	"errors"
-	"math/bits"
 	"strings"
 
-	"github.com/fbdiag/fbdiag/internal/printable"
 	"github.com/fbdiag/fbdiag/internal/units"
 )
 
@@ -50,7 +48,7 @@ func (t *TextRefs) AppendText(b []byte, kind string, field byte, s string) []byt
 	}
 	ref := t.at[n]
 	p := units.CommonPrefix(ref, s)
-	q := commonSuffix(ref[p:], s[p:])
+	q := units.CommonSuffix(ref[p:], s[p:])
 	b = AppendInt(b, int64(n))
 	b = AppendInt(b, int64(p))
 	b = AppendInt(b, int64(q))
@@ -98,20 +96,4 @@ func (t TextPart) Append(b []byte, refs []string) []byte {
 	b = append(b, ref[:t.P]...)
 	b = append(b, t.Mid...)
 	return append(b, ref[len(ref)-t.Q:]...)
-}
-
-// commonSuffix is the length of the suffix a and b share, eight bytes a
-// step.
-func commonSuffix(a, b string) int {
-	n := min(len(a), len(b))
-	i := 0
-	for ; i+8 <= n; i += 8 {
-		if x := printable.Load8(a, len(a)-i-8) ^ printable.Load8(b, len(b)-i-8); x != 0 {
-			return i + bits.LeadingZeros64(x)/8
-		}
-	}
-	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
-		i++
-	}
-	return i
 }

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
-	"github.com/fbdiag/fbdiag/internal/units"
 )
 
 // A text spooled as the difference from the first of its kind reads back
@@ -46,23 +45,5 @@ func TestTextRefsRoundTrip(t *testing.T) {
 	bad := NewFields(AppendString(AppendInt(AppendInt(AppendInt(nil, 0), 1000), 1000), ""))
 	if _, err := bad.ReadText(refs.Refs()); err != ErrTextRef {
 		t.Errorf("a prefix and suffix longer than the reference: %v, want ErrTextRef", err)
-	}
-}
-
-func TestCommonPrefixSuffix(t *testing.T) {
-	for _, c := range []struct {
-		a, b   string
-		p, suf int
-	}{
-		{"", "", 0, 0},
-		{"abc", "abd", 2, 0},
-		{"0123456789abcdef-x", "0123456789abcdef-y", 17, 0},
-		{"x-0123456789abcdef", "y-0123456789abcdef", 0, 17},
-		{"same", "same", 4, 4},
-		{"short", "shorter", 5, 0},
-	} {
-		if p, s := units.CommonPrefix(c.a, c.b), commonSuffix(c.a, c.b); p != c.p || s != c.suf {
-			t.Errorf("%q, %q: prefix %d, suffix %d; want %d, %d", c.a, c.b, p, s, c.p, c.suf)
-		}
 	}
 }

@@ -348,6 +348,23 @@ func CommonPrefix(a, b string) int {
 	return i
 }
 
+// CommonSuffix is the length of the suffix a and b share, eight bytes a
+// step: a warning's reason ends as its rule's first does
+// (extsort.TextRefs).
+func CommonSuffix(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		if x := load8(a, len(a)-i-8) ^ load8(b, len(b)-i-8); x != 0 {
+			return i + bits.LeadingZeros64(x)/8
+		}
+	}
+	for i < n && a[len(a)-1-i] == b[len(b)-1-i] {
+		i++
+	}
+	return i
+}
+
 // load8 is the eight bytes of s from i, little-endian.
 func load8(s string, i int) uint64 {
 	s = s[i : i+8]

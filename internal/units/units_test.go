@@ -277,3 +277,22 @@ func BenchmarkCompare(b *testing.B) {
 		slices.SortFunc(work, Compare)
 	}
 }
+
+// CommonPrefix and CommonSuffix, eight bytes a step and then byte by byte.
+func TestCommonPrefixSuffix(t *testing.T) {
+	for _, c := range []struct {
+		a, b   string
+		p, suf int
+	}{
+		{"", "", 0, 0},
+		{"abc", "abd", 2, 0},
+		{"0123456789abcdef-x", "0123456789abcdef-y", 17, 0},
+		{"x-0123456789abcdef", "y-0123456789abcdef", 0, 17},
+		{"same", "same", 4, 4},
+		{"short", "shorter", 5, 0},
+	} {
+		if p, s := CommonPrefix(c.a, c.b), CommonSuffix(c.a, c.b); p != c.p || s != c.suf {
+			t.Errorf("%q, %q: prefix %d, suffix %d; want %d, %d", c.a, c.b, p, s, c.p, c.suf)
+		}
+	}
+}
