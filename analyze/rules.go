@@ -170,6 +170,11 @@ type checker struct {
 	// of deepN such indices (see notePageSize).
 	deepest *IndexStats
 	deepN   int
+	// sources are the sources warning found, by rule and threshold key:
+	// a run fires hundreds of thousands of warnings of a dozen rules, and
+	// finding each one's in Thresholds took 1.5 % of a JSON run's CPU.
+	sources  [16]ruleSource
+	nSources int
 	// ods is odsVersion of the header odsFor (odsOf).
 	odsFor *HeaderStats
 	ods    *int
@@ -243,20 +248,38 @@ func (c *checker) wants(f *finding) bool {
 	return fl == nil || CompareWarningKeys(WarningKey{f.sev, f.magnitude(), f.rule, f.object, f.table}, *fl) <= 0
 }
 
-func (c *checker) warning(f finding) Warning {
-	mag := f.magnitude()
-	// The source of the rule's threshold named by key, else of its first.
+// ruleSource is the source of a warning of rule whose threshold is key.
+type ruleSource struct{ rule, key, src string }
+
+// source is the source of the rule's threshold named by key, else of
+// its first.
+func (c *checker) source(rule, key string) string {
+	for i := range c.nSources {
+		if s := &c.sources[i]; s.rule == rule && s.key == key {
+			return s.src
+		}
+	}
 	src := ""
-	if i := c.th.index(f.rule, f.key); i >= 0 && c.th.list != nil {
+	if i := c.th.index(rule, key); i >= 0 && c.th.list != nil {
 		src = c.th.list[i].Source
 	} else {
 		for _, t := range c.th.list {
-			if t.Rule == f.rule {
+			if t.Rule == rule {
 				src = t.Source
 				break
 			}
 		}
 	}
+	if c.nSources < len(c.sources) {
+		c.sources[c.nSources] = ruleSource{rule, key, src}
+		c.nSources++
+	}
+	return src
+}
+
+func (c *checker) warning(f finding) Warning {
+	mag := f.magnitude()
+	src := c.source(f.rule, f.key)
 	return Warning{
 		Rule: f.rule, Severity: f.sev, Kind: f.kind, Object: f.object, Table: f.table,
 		Value: f.value, Threshold: f.threshold, Unit: f.unit, Reason: f.reason, Advice: f.advice,
