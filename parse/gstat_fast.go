@@ -85,12 +85,13 @@ func (r *GstatReader) fastLine() bool {
 		}
 		v := j
 		for ; j < len(b); j++ {
-			c := b[j]
-			if c == ',' && j+1 < len(b) && b[j+1] == ' ' || lineEnd(b, j) > 0 {
-				break
-			}
-			if c < ' ' || c >= 0x80 {
-				return false
+			if k := valueByte[b[j]]; k != plainByte {
+				if k == commaByte && j+1 < len(b) && b[j+1] == ' ' || k == endByte && lineEnd(b, j) > 0 {
+					break
+				}
+				if k != commaByte { // (a comma in a value is a byte of it)
+					return false // (a lone CR, another control byte, a byte past ASCII)
+				}
 			}
 		}
 		if j == len(b) {
@@ -140,8 +141,11 @@ func (r *GstatReader) fastLine() bool {
 // b), as the usual way does.
 func (r *GstatReader) fastFill(b []byte, i int) bool {
 	j := i
-	for ; j < len(b) && lineEnd(b, j) == 0; j++ {
-		if c := b[j]; c < ' ' || c >= 0x80 {
+	for ; j < len(b); j++ {
+		if k := valueByte[b[j]]; k != plainByte && k != commaByte {
+			if lineEnd(b, j) > 0 {
+				break
+			}
 			return false
 		}
 	}
@@ -159,6 +163,29 @@ func (r *GstatReader) fastFill(b []byte, i int) bool {
 	}
 	return true
 }
+
+// valueByte tells the bytes of a value that fastLine looks at twice
+// from the others: one lookup a byte rather than five comparisons.
+var valueByte = func() (t [256]byte) {
+	for c := range t {
+		switch {
+		case c == ',':
+			t[c] = commaByte
+		case c == '\n' || c == '\r':
+			t[c] = endByte
+		case c < ' ' || c >= 0x80:
+			t[c] = otherByte
+		}
+	}
+	return t
+}()
+
+const (
+	plainByte = iota // printable ASCII but a comma
+	commaByte
+	endByte   // LF, CR
+	otherByte // any other control byte, or past ASCII: the usual way's
+)
 
 // lineEnd is the length of the line end at b[j]: 1 for an LF, 2 for a
 // CRLF, 0 for anything else (a lone CR, or a CR whose LF is not in the
