@@ -170,7 +170,7 @@ type checker struct {
 	// of deepN such indices (see notePageSize).
 	deepest *IndexStats
 	deepN   int
-	// sources are the sources warning found, by rule and threshold key:
+	// sources are the sources source has found, by rule and threshold key:
 	// a run fires hundreds of thousands of warnings of a dozen rules, and
 	// finding each one's in Thresholds took 1.5 % of a JSON run's CPU.
 	sources  [16]ruleSource

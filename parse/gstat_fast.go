@@ -164,8 +164,10 @@ func (r *GstatReader) fastFill(b []byte, i int) bool {
 	return true
 }
 
-// valueByte tells the bytes of a value that fastLine looks at twice
-// from the others: one lookup a byte rather than five comparisons.
+// valueByte sorts the bytes of a value for fastLine and fastFill: most
+// are plain, a comma may end an item and a line end the line, and any
+// other byte leaves the line to the usual way. One lookup a byte rather
+// than five comparisons.
 var valueByte = func() (t [256]byte) {
 	for c := range t {
 		switch {

@@ -20,8 +20,8 @@ func appendInt(b []byte, v int64) []byte {
 	if u < 10 {
 		return append(b, byte('0'+u))
 	}
-	// How many digits: the bit length times log10(2) (1233/4096) gives
-	// them, or one fewer when u is at or above the next power of ten.
+	// How many digits: t, the bit length times log10(2) (1233/4096), or
+	// t+1 when u is 10^t or more.
 	n := bits.Len64(u) * 1233 >> 12
 	if u >= pow10u[n] {
 		n++
