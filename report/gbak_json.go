@@ -63,8 +63,8 @@ func (g *GbakJSON) Stream() analyze.GbakStream {
 		Step: func(st *analyze.GbakStep) error {
 			g.start()
 			var ok bool
-			if g.buf, ok = appendStep(g.buf[:0], st); ok {
-				g.item(g.steps, g.buf)
+			if g.buf, ok = appendStep(elementHead(g.buf[:0], g.steps), st); ok {
+				g.passed(g.buf)
 			} else {
 				g.next(g.steps)
 				g.value(st, stepIndent) // (for encoding/json's error)

@@ -252,11 +252,11 @@ func (g *GstatJSON) writeSpooled(n *int, enc *tailEncoder) func(rec []byte) erro
 			return g.err
 		}
 		var err error
-		if g.warning, err = enc.append(g.warning[:0], rec); err != nil {
+		if g.warning, err = enc.append(elementHead(g.warning[:0], *n), rec); err != nil {
 			g.err = fmt.Errorf("reading the spooled warnings: %w", err)
 			return g.err
 		}
-		g.item(*n, g.warning)
+		g.passed(g.warning)
 		*n++
 		return g.err
 	}

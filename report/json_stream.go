@@ -134,18 +134,36 @@ func (o *jsonOut) elements(n int, at func(int) any) {
 	o.endArray(n)
 }
 
+// elementIndent starts an element of a top-level array.
+const elementIndent = "\n    "
+
 // next starts the i-th element of a top-level array (after its "[").
 func (o *jsonOut) next(i int) {
 	if i > 0 {
 		o.raw(",")
 	}
-	o.raw("\n    ")
+	o.raw(elementIndent)
 }
 
 // item writes b, encoded at the depth of a top-level array's elements,
 // as its i-th element, through pass.
 func (o *jsonOut) item(i int, b []byte) {
 	o.next(i)
+	o.passed(b)
+}
+
+// elementHead appends to b what next writes before the i-th element,
+// for an element made after it in the same buffer and written in one
+// call (passed): the spooled warnings, hundreds of thousands.
+func elementHead(b []byte, i int) []byte {
+	if i > 0 {
+		b = append(b, ',')
+	}
+	return append(b, elementIndent...)
+}
+
+// passed writes b through pass.
+func (o *jsonOut) passed(b []byte) {
 	if o.err == nil {
 		_, o.err = o.pass.Write(b)
 	}
