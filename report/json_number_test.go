@@ -44,17 +44,46 @@ func BenchmarkAppendInt(b *testing.B) {
 	}
 }
 
+// BenchmarkAppendFloat writes figures in the mix of the JSON of the
+// shop-made 100 MiB gstat output: 40 % with two decimals or fewer, 14 %
+// with three to six (0.001, 0.125), 46 % longer (1/3).
+func BenchmarkAppendFloat(b *testing.B) {
+	r := rand.New(rand.NewPCG(7, 8))
+	vs := make([]float64, 4096)
+	for i := range vs {
+		k := float64(r.Int64N(100000) + 1)
+		switch p := r.IntN(100); {
+		case p < 40:
+			vs[i] = k / 100
+		case p < 54:
+			vs[i] = k / 1e5
+		default:
+			vs[i] = 1 / (k + 2)
+		}
+	}
+	buf := make([]byte, 0, 128<<10)
+	for b.Loop() {
+		buf = buf[:0]
+		for i := range vs {
+			buf, _ = appendFloatP(buf, &vs[i], true)
+		}
+	}
+}
+
 // appendFloatP gives encoding/json's bytes, through appendShortFloat or
 // not: whole numbers, one and two decimals of both signs, the limits
 // around them, and random floats.
 func TestAppendFloatShort(t *testing.T) {
 	t.Parallel() // (heavy: beside the other parallel tests)
 	vs := []float64{0, math.Copysign(0, -1), 0.01, -0.01, 0.1, 0.5, 1, 1.05, 2.675, 0.29, 1.15, 1e13, 1e13 - 0.01, -1e13 + 0.01,
+		0.001, -0.001, 0.125, 1e-6, -1e-6, 5e-7, 1.5e-6, 999999999.999999, -999999999.999999, 1e9 - 0.001, 1e9 + 0.5, 0.000033,
+		0.0009666666666666667, 123.456789, 0.1 + 0.2,
 		9999999999999.99, 1e15, 1e-6, 1e-7, 1e21, 123456789.12, 0.125, 1.0 / 3, math.MaxFloat64, math.SmallestNonzeroFloat64}
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 200000 {
 		k := float64(r.Int64N(2e9) - 1e9)
-		vs = append(vs, k/100, k/10, k, k/1000, k*1e5/100, r.Float64()*1e6, math.Float64frombits(r.Uint64()))
+		vs = append(vs, k/100, k/10, k, k/1000, k*1e5/100, r.Float64()*1e6, math.Float64frombits(r.Uint64()),
+			k/1e4, k/1e5, k/1e6, k/1e7, k*1e3/1e6, (k+0.5)/1e6)
 	}
 	short := 0
 	for _, f := range vs {
@@ -76,4 +105,27 @@ func TestAppendFloatShort(t *testing.T) {
 	if short < len(vs)/3 {
 		t.Errorf("%d of %d floats took the short path", short, len(vs))
 	}
+}
+
+// FuzzAppendFloat holds appendFloatP to encoding/json's bytes for any
+// float: the bits as given, and as a decimal of a few places (k/10^d,
+// which the short paths take).
+func FuzzAppendFloat(f *testing.F) {
+	f.Add(uint64(0x3f50624dd2f1a9fc), int64(1), uint8(3)) // 0.001
+	f.Add(uint64(0), int64(-125), uint8(3))
+	f.Add(uint64(0x7ff0000000000000), int64(999999999999999), uint8(6))
+	f.Fuzz(func(t *testing.T, bits uint64, k int64, d uint8) {
+		for _, v := range []float64{math.Float64frombits(bits), float64(k) / math.Pow10(int(d%9))} {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				continue
+			}
+			want, err := json.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, ok := appendFloatP(nil, &v, true); !ok || string(got) != string(want) {
+				t.Fatalf("appendFloatP(%v) = %q, want %q", v, got, want)
+			}
+		}
+	})
 }
