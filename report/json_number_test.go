@@ -76,14 +76,11 @@ func BenchmarkAppendFloat(b *testing.B) {
 func TestAppendFloatShort(t *testing.T) {
 	t.Parallel() // (heavy: beside the other parallel tests)
 	vs := []float64{0, math.Copysign(0, -1), 0.01, -0.01, 0.1, 0.5, 1, 1.05, 2.675, 0.29, 1.15, 1e13, 1e13 - 0.01, -1e13 + 0.01,
-		0.001, -0.001, 0.125, 1e-6, -1e-6, 5e-7, 1.5e-6, 999999999.999999, -999999999.999999, 1e9 - 0.001, 1e9 + 0.5, 0.000033,
-		0.0009666666666666667, 123.456789, 0.1 + 0.2,
 		9999999999999.99, 1e15, 1e-6, 1e-7, 1e21, 123456789.12, 0.125, 1.0 / 3, math.MaxFloat64, math.SmallestNonzeroFloat64}
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 200000 {
 		k := float64(r.Int64N(2e9) - 1e9)
-		vs = append(vs, k/100, k/10, k, k/1000, k*1e5/100, r.Float64()*1e6, math.Float64frombits(r.Uint64()),
-			k/1e4, k/1e5, k/1e6, k/1e7, k*1e3/1e6, (k+0.5)/1e6)
+		vs = append(vs, k/100, k/10, k, k/1000, k*1e5/100, r.Float64()*1e6, math.Float64frombits(r.Uint64()))
 	}
 	short := 0
 	for _, f := range vs {
@@ -108,8 +105,8 @@ func TestAppendFloatShort(t *testing.T) {
 }
 
 // FuzzAppendFloat holds appendFloatP to encoding/json's bytes for any
-// float: the bits as given, and as a decimal of a few places (k/10^d,
-// which the short paths take).
+// float: the bits as given, and a decimal of up to eight places (k/10^d;
+// those of two or fewer take the short path).
 func FuzzAppendFloat(f *testing.F) {
 	f.Add(uint64(0x3f50624dd2f1a9fc), int64(1), uint8(3)) // 0.001
 	f.Add(uint64(0), int64(-125), uint8(3))
