@@ -154,7 +154,8 @@ func (o *jsonOut) item(i int, b []byte) {
 
 // elementHead appends to b what next writes before the i-th element,
 // for an element made after it in the same buffer and written in one
-// call (passed): the spooled warnings, hundreds of thousands.
+// call (passed): gstat's spooled warnings and gbak's steps, hundreds of
+// thousands each.
 func elementHead(b []byte, i int) []byte {
 	if i > 0 {
 		b = append(b, ',')
