@@ -214,8 +214,9 @@ func Compare(a, b string) int {
 		case da && db:
 			// Runs of digits as long in both names are numbers in the
 			// order of their bytes, the first that differ.
-			ea, eb := digitsEnd(a, i), digitsEnd(b, i)
-			if ea-i == eb-i {
+			ra, _ := digitRun(a[i:])
+			rb, _ := digitRun(b[i:])
+			if len(ra) == len(rb) {
 				return cmp.Compare(ca, cb)
 			}
 			s := i
@@ -322,14 +323,6 @@ func natural(a, b string, fold bool) int {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
-// digitsEnd is where the run of digits at s[i:] ends.
-func digitsEnd(s string, i int) int {
-	for i < len(s) && isDigit(s[i]) {
-		i++
-	}
-	return i
-}
-
 // CommonPrefix is the length of the prefix a and b share, eight bytes a
 // step: index names of a big run that tie on their size share most of
 // theirs ("RDB$FOREIGN13_00017"), a warning's reason most of its rule's
@@ -365,7 +358,8 @@ func CommonSuffix(a, b string) int {
 	return i
 }
 
-// load8 is the eight bytes of s from i, little-endian.
+// load8 is the eight bytes of s from i, little-endian: printable.Load8,
+// written again because units imports only the standard library.
 func load8(s string, i int) uint64 {
 	s = s[i : i+8]
 	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
