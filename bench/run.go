@@ -297,6 +297,11 @@ func (t *terminal) loop(stop *atomic.Bool) error {
 // back, given up after the retries, or failed.
 func (t *terminal) operation(k Kind, stop *atomic.Bool) error {
 	work, readOnly, _ := t.draw(k)
+	return t.runOperation(k, work, readOnly, stop)
+}
+
+// runOperation runs work, an operation of kind k, until it ends.
+func (t *terminal) runOperation(k Kind, work func(context.Context, *sql.Tx) error, readOnly bool, stop *atomic.Bool) error {
 	start := time.Now()
 	for attempt := 0; ; attempt++ {
 		err := t.attempt(work, readOnly)
@@ -308,7 +313,7 @@ func (t *terminal) operation(k Kind, stop *atomic.Bool) error {
 		case errors.Is(err, errRollback):
 			t.rec.done(k, rolledBack, start, now)
 			return nil
-		case collect.IsConflict(err):
+		case collect.IsConflict(err) && !errors.As(err, new(commitError)):
 			t.rec.conflict(k, now)
 			if attempt >= t.retries || stop.Load() {
 				t.rec.done(k, gaveUp, start, now)
@@ -366,6 +371,15 @@ func (t *terminal) backoff(attempt int) time.Duration {
 	return d/2 + time.Duration(t.jitter.Int64N(int64(d)))
 }
 
+// commitError is a failed commit. It is never retried, whatever it
+// says: the work is done and the commit was sent, so whether the server
+// committed may be unknown, and a retry could commit the operation twice
+// (a New-Order the terminal counts once and the server twice).
+type commitError struct{ err error }
+
+func (e commitError) Error() string { return "commit: " + e.err.Error() }
+func (e commitError) Unwrap() error { return e.err }
+
 // attempt runs work in one READ COMMITTED NO WAIT transaction and commits
 // it, or rolls it back on any error.
 func (t *terminal) attempt(work func(context.Context, *sql.Tx) error, readOnly bool) error {
@@ -379,7 +393,10 @@ func (t *terminal) attempt(work func(context.Context, *sql.Tx) error, readOnly b
 		tx.Rollback()
 		return err
 	}
-	return tx.Commit()
+	if err := tx.Commit(); err != nil {
+		return commitError{err}
+	}
+	return nil
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

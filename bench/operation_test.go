@@ -1,0 +1,109 @@
+package bench
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"math/rand/v2"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	fb "github.com/nakagami/firebirdsql"
+)
+
+// scriptDriver is a database/sql driver whose transactions commit with
+// the errors of a script, one a commit, and nil once it runs out.
+type scriptDriver struct {
+	commits []error
+	calls   int
+}
+
+func (d *scriptDriver) Open(string) (driver.Conn, error) { return scriptConn{d}, nil }
+
+type scriptConn struct{ d *scriptDriver }
+
+func (scriptConn) Prepare(string) (driver.Stmt, error) { return nil, errors.New("no statements") }
+func (scriptConn) Close() error                        { return nil }
+func (c scriptConn) Begin() (driver.Tx, error)         { return scriptTx(c), nil }
+
+// BeginTx takes the terminals' READ COMMITTED NO WAIT, which Begin refuses.
+func (c scriptConn) BeginTx(context.Context, driver.TxOptions) (driver.Tx, error) {
+	return scriptTx(c), nil
+}
+
+type scriptTx struct{ d *scriptDriver }
+
+func (t scriptTx) Commit() error {
+	t.d.calls++
+	if t.d.calls <= len(t.d.commits) {
+		return t.d.commits[t.d.calls-1]
+	}
+	return nil
+}
+func (scriptTx) Rollback() error { return nil }
+
+// scriptTerminal is a terminal on a connection of d, with 10 retries.
+func scriptTerminal(t *testing.T, d *scriptDriver) *terminal {
+	t.Helper()
+	db := sql.OpenDB(scriptConnector{d})
+	t.Cleanup(func() { db.Close() })
+	conn, err := db.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	return &terminal{conn: conn, ctx: context.Background(), retries: 10, jitter: rand.New(rand.NewPCG(1, 2)),
+		rec: &recorder{t0: time.Now(), totals: &totals{}}, errs: &errorLog{}}
+}
+
+type scriptConnector struct{ d *scriptDriver }
+
+func (c scriptConnector) Connect(context.Context) (driver.Conn, error) { return scriptConn(c), nil }
+func (c scriptConnector) Driver() driver.Driver                        { return c.d }
+
+// A conflict met by the work is retried; a commit that fails, even with a
+// conflict's code, is counted an error once and never retried: the
+// server may have committed it, and a retry would commit the operation
+// twice.
+func TestCommitNotRetried(t *testing.T) {
+	conflict := &fb.FbError{GDSCodes: []int{fb.ISCLockConflict}, Message: "lock conflict on no wait transaction"}
+
+	d := &scriptDriver{commits: []error{conflict}}
+	tm := scriptTerminal(t, d)
+	works := 0
+	if err := tm.runOperation(NewOrder, func(context.Context, *sql.Tx) error { works++; return nil }, false, &atomic.Bool{}); err != nil {
+		t.Fatal(err)
+	}
+	if works != 1 || d.calls != 1 {
+		t.Errorf("a commit refused with a conflict: the work ran %d times, commit called %d times; want 1 and 1", works, d.calls)
+	}
+	s := tm.rec.seconds[0][NewOrder]
+	if s.committed != 0 || s.errors != 1 || s.conflicts != 0 {
+		t.Errorf("committed %d, errors %d, conflicts %d; want 0, 1, 0", s.committed, s.errors, s.conflicts)
+	}
+	if l := tm.errs.list(); len(l) != 1 || l[0].Message != "commit: lock conflict on no wait transaction" {
+		t.Errorf("errors %+v", l)
+	}
+
+	// The work's conflict: rolled back, retried, committed on the second
+	// attempt.
+	d2 := &scriptDriver{}
+	tm2 := scriptTerminal(t, d2)
+	works = 0
+	if err := tm2.runOperation(NewOrder, func(context.Context, *sql.Tx) error {
+		works++
+		if works == 1 {
+			return conflict
+		}
+		return nil
+	}, false, &atomic.Bool{}); err != nil {
+		t.Fatal(err)
+	}
+	s = tm2.rec.seconds[0][NewOrder]
+	if works != 2 || d2.calls != 1 || s.committed != 1 || s.conflicts != 1 || s.errors != 0 {
+		t.Errorf("the work's conflict: %d runs, %d commits; committed %d, conflicts %d, errors %d; want 2, 1, 1, 1, 0",
+			works, d2.calls, s.committed, s.conflicts, s.errors)
+	}
+}
