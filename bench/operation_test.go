@@ -16,16 +16,17 @@ import (
 // scriptDriver is a database/sql driver whose transactions commit with
 // the errors of a script, one a commit, and nil once it runs out.
 type scriptDriver struct {
-	commits []error
-	calls   int
+	commits       []error
+	calls         int
+	opens, closes int
 }
 
-func (d *scriptDriver) Open(string) (driver.Conn, error) { return scriptConn{d}, nil }
+func (d *scriptDriver) Open(string) (driver.Conn, error) { d.opens++; return scriptConn{d}, nil }
 
 type scriptConn struct{ d *scriptDriver }
 
 func (scriptConn) Prepare(string) (driver.Stmt, error) { return nil, errors.New("no statements") }
-func (scriptConn) Close() error                        { return nil }
+func (c scriptConn) Close() error                      { c.d.closes++; return nil }
 func (c scriptConn) Begin() (driver.Tx, error)         { return scriptTx(c), nil }
 
 // BeginTx takes the terminals' READ COMMITTED NO WAIT, which Begin refuses.
@@ -54,19 +55,19 @@ func scriptTerminal(t *testing.T, d *scriptDriver) *terminal {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	return &terminal{conn: conn, ctx: context.Background(), retries: 10, jitter: rand.New(rand.NewPCG(1, 2)),
+	return &terminal{db: db, conn: conn, ctx: context.Background(), retries: 10, jitter: rand.New(rand.NewPCG(1, 2)),
 		rec: &recorder{t0: time.Now(), totals: &totals{}}, errs: &errorLog{}}
 }
 
 type scriptConnector struct{ d *scriptDriver }
 
-func (c scriptConnector) Connect(context.Context) (driver.Conn, error) { return scriptConn(c), nil }
+func (c scriptConnector) Connect(context.Context) (driver.Conn, error) { return c.d.Open("") }
 func (c scriptConnector) Driver() driver.Driver                        { return c.d }
 
 // A conflict met by the work is retried; a commit that fails, even with a
-// conflict's code, is counted an error once and never retried: the
+// conflict's code, is counted an error once and never retried (the
 // server may have committed it, and a retry would commit the operation
-// twice.
+// twice), and its connection is replaced.
 func TestCommitNotRetried(t *testing.T) {
 	conflict := &fb.FbError{GDSCodes: []int{fb.ISCLockConflict}, Message: "lock conflict on no wait transaction"}
 
@@ -85,6 +86,17 @@ func TestCommitNotRetried(t *testing.T) {
 	}
 	if l := tm.errs.list(); len(l) != 1 || l[0].Message != "commit: lock conflict on no wait transaction" {
 		t.Errorf("errors %+v", l)
+	}
+	// The connection, whose transaction Firebird keeps active after a
+	// failed commit, is closed, and the terminal goes on with a new one.
+	if d.opens != 2 || d.closes != 1 {
+		t.Errorf("connections opened %d, closed %d; want 2 and 1", d.opens, d.closes)
+	}
+	if err := tm.runOperation(NewOrder, func(context.Context, *sql.Tx) error { return nil }, false, &atomic.Bool{}); err != nil {
+		t.Fatal(err)
+	}
+	if s := tm.rec.seconds[0][NewOrder]; s.committed != 1 || d.calls != 2 {
+		t.Errorf("after the new connection: committed %d, commits %d; want 1 and 2", s.committed, d.calls)
 	}
 
 	// The work's conflict: rolled back, retried, committed on the second

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -239,6 +240,7 @@ func Run(ctx context.Context, srv collect.Server, database string, opt RunOption
 
 // terminal is one connection running transactions in a closed loop.
 type terminal struct {
+	db         *sql.DB
 	conn       *sql.Conn
 	exec       executor
 	r          *rand.Rand // the inputs
@@ -263,7 +265,7 @@ func newTerminal(ctx context.Context, db *sql.DB, ex executor, i, warehouses int
 		return nil, err
 	}
 	t := seededTerminal(i, warehouses, opt, seed)
-	t.conn, t.exec, t.ctx = conn, ex, context.WithoutCancel(ctx)
+	t.db, t.conn, t.exec, t.ctx = db, conn, ex, context.WithoutCancel(ctx)
 	t.rec, t.errs = &recorder{totals: tot}, errs
 	return t, nil
 }
@@ -326,6 +328,9 @@ func (t *terminal) runOperation(k Kind, work func(context.Context, *sql.Tx) erro
 			if collect.ConnectionLost(err) {
 				return err
 			}
+			if errors.As(err, new(commitError)) {
+				return t.reconnect()
+			}
 			return nil
 		}
 	}
@@ -379,6 +384,25 @@ type commitError struct{ err error }
 
 func (e commitError) Error() string { return "commit: " + e.err.Error() }
 func (e commitError) Unwrap() error { return e.err }
+
+// reconnect replaces the terminal's connection after a failed commit.
+// Firebird keeps a transaction whose commit failed active, with its
+// changes and their locks, until it is rolled back, and database/sql
+// cannot roll back a transaction it tried to commit: the connection is
+// discarded (a detaching connection's transactions are rolled back), and
+// the terminal goes on with a new one.
+func (t *terminal) reconnect() error {
+	t.conn.Raw(func(any) error { return driver.ErrBadConn })
+	t.conn.Close()
+	ctx, cancel := context.WithTimeout(t.ctx, opTimeout)
+	defer cancel()
+	conn, err := t.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	t.conn = conn
+	return nil
+}
 
 // attempt runs work in one READ COMMITTED NO WAIT transaction and commits
 // it, or rolls it back on any error.

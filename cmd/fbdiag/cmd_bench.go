@@ -281,8 +281,10 @@ Every transaction is READ COMMITTED NO WAIT (record versions): a write that meet
 transaction's uncommitted change fails at once with a lock conflict. The terminal rolls
 back, waits a jittered back-off (2 ms doubling up to 100 ms, ±50%) and retries up to
 --retries times (default 10; 0 as oltp-emul); conflicts are counted apart and an operation
-is counted once, when it commits. A failed commit is an error and is never retried: the
-server may have committed it, and a retry would do the operation twice.
+is counted once, when it commits. A failed commit is an error and is never retried (the
+server may have committed it, and a retry would do the operation twice); Firebird keeps a
+transaction whose commit it refused active, holding its rows, so the terminal closes its
+connection, which rolls that transaction back, and goes on with a new one.
 
 Each terminal draws its operations and their inputs from its own generator, seeded from
 --seed S (default: a seed drawn at random): two runs with the same seed, terminals and
