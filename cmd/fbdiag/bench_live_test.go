@@ -237,15 +237,7 @@ func benchRunLive(t *testing.T, s collect.Server, db string) {
 	}
 	// The result file: the summary, then the seconds, whose window adds up
 	// to the summary's counts.
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	res, err := parse.ReadBenchResult(f, out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := readBenchFile(t, out)
 	if len(res.Seconds) < 6 || res.Run.Window != sum.Window {
 		t.Fatalf("%d seconds, window %v", len(res.Seconds), res.Run.Window)
 	}
@@ -256,12 +248,11 @@ func benchRunLive(t *testing.T, s collect.Server, db string) {
 			again.Transactions[0].RolledBack, again.Steady.Verdict)
 	}
 	phases := map[string]int{}
-	var committed, rolledBack, gaveUp, failed int64
 	for _, sec := range res.Seconds {
 		phases[sec.Phase]++
-		c := sec.Kinds[0]
-		committed, rolledBack, gaveUp, failed = committed+c.Committed, rolledBack+c.RolledBack, gaveUp+c.GaveUp, failed+c.Errors
 	}
+	whole := newOrdersOfRun(res)
+	committed, rolledBack, gaveUp, failed := whole.Committed, whole.RolledBack, whole.GaveUp, whole.Errors
 	if phases["warmup"] != 1 || phases["window"] != 5 || phases["drain"] < 1 {
 		t.Errorf("phases %v", phases)
 	}
@@ -366,15 +357,7 @@ END`)
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	after := nextOrders(t, s, db)
-	f, err := os.Open(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	res, err := parse.ReadBenchResult(f, out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := readBenchFile(t, out)
 	var refused int
 	for _, e := range res.Run.Errors {
 		if e.Kind != "new_order" || !strings.HasPrefix(e.Message, "commit: deadlock update conflicts with concurrent update") {
@@ -383,12 +366,8 @@ END`)
 		}
 		refused += e.Count
 	}
-	// The whole run, drain included.
-	var committed, conflicts, gaveUp, failed int64
-	for _, sec := range res.Seconds {
-		c := sec.Kinds[0]
-		committed, conflicts, gaveUp, failed = committed+c.Committed, conflicts+c.Conflicts, gaveUp+c.GaveUp, failed+c.Errors
-	}
+	whole := newOrdersOfRun(res)
+	committed, conflicts, gaveUp, failed := whole.Committed, whole.Conflicts, whole.GaveUp, whole.Errors
 	t.Logf("New-Orders: %d committed (the server: %d), %d commits refused, %d conflicts, %d given up",
 		committed, after-before, failed, conflicts, gaveUp)
 	if committed != after-before || committed == 0 {
@@ -407,6 +386,33 @@ END`)
 	if pairs := twiceCommitted(t, s, db); len(pairs) != 0 {
 		t.Errorf("orders the server holds twice: %v", pairs)
 	}
+}
+
+// readBenchFile reads the result file of bench run --out path.
+func readBenchFile(t *testing.T, path string) *parse.BenchResult {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	res, err := parse.ReadBenchResult(f, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// newOrdersOfRun adds up the New-Orders of every second of a run, warm-up
+// and drain included (the latencies left out).
+func newOrdersOfRun(res *parse.BenchResult) parse.BenchCount {
+	var n parse.BenchCount
+	for _, sec := range res.Seconds {
+		c := sec.Kinds[0]
+		n.Committed, n.RolledBack, n.Conflicts = n.Committed+c.Committed, n.RolledBack+c.RolledBack, n.Conflicts+c.Conflicts
+		n.GaveUp, n.Errors = n.GaveUp+c.GaveUp, n.Errors+c.Errors
+	}
+	return n
 }
 
 // nextOrders is the sum of the districts' next order numbers: every
