@@ -317,10 +317,11 @@ WHERE o1.O_ID > 3000 AND o1.O_OL_CNT = (SELECT COUNT(*) FROM ORDER_LINE l1 JOIN 
 // number is a multiple of 50 (some 2 % of them): Firebird refuses that
 // commit with a lock conflict and keeps the transaction active, holding
 // its district's row. The terminal discards its connection (the server
-// rolls the transaction back) and goes on; retried as a conflict, as
-// bench run once did, the same inputs met the same refusal until the
-// retries ran out, and the district stayed locked to the other
-// terminals, whose New-Orders gave up.
+// rolls the transaction back) and goes on. Retried as a conflict, as
+// bench run once did, the operation met its own refused transaction's
+// lock on the district until its retries ran out, and the district
+// stayed locked for the rest of the run: 80 New-Orders committed in 3 s
+// instead of 1,400, 16 given up.
 func benchRunFailedCommits(t *testing.T, s collect.Server, db string) {
 	execLive(t, s, db, "CREATE TABLE FBDIAG_TEST_LOCK (X INTEGER)", "INSERT INTO FBDIAG_TEST_LOCK VALUES (0)",
 		`CREATE TRIGGER FBDIAG_TEST_COMMIT ON TRANSACTION COMMIT AS
