@@ -308,6 +308,7 @@ func (t *terminal) runOperation(k Kind, work func(context.Context, *sql.Tx) erro
 	for attempt := 0; ; attempt++ {
 		err := t.attempt(work, readOnly)
 		now := time.Now()
+		commitFailed := err != nil && errors.As(err, new(commitError))
 		switch {
 		case err == nil:
 			t.rec.done(k, committed, start, now)
@@ -315,7 +316,7 @@ func (t *terminal) runOperation(k Kind, work func(context.Context, *sql.Tx) erro
 		case errors.Is(err, errRollback):
 			t.rec.done(k, rolledBack, start, now)
 			return nil
-		case collect.IsConflict(err) && !errors.As(err, new(commitError)):
+		case collect.IsConflict(err) && !commitFailed:
 			t.rec.conflict(k, now)
 			if attempt >= t.retries || stop.Load() {
 				t.rec.done(k, gaveUp, start, now)
@@ -328,7 +329,7 @@ func (t *terminal) runOperation(k Kind, work func(context.Context, *sql.Tx) erro
 			if collect.ConnectionLost(err) {
 				return err
 			}
-			if errors.As(err, new(commitError)) {
+			if commitFailed {
 				return t.reconnect()
 			}
 			return nil
