@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/fbdiag/fbdiag/collect/livetest"
 )
 
 // helperEnv makes the test binary run fbdiag itself (TestMain): the
@@ -30,7 +32,7 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	os.Exit(livetest.Main(m))
 }
 
 // peakRSSEnv names the file where a helper run writes its peak resident

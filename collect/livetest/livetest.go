@@ -99,10 +99,23 @@ func TempPath(t testing.TB, s collect.Server, name string) string {
 }
 
 // ShopDatabase creates a database from testdata/live/shop.sql (known
-// data, see the file) and removes it when the test ends.
+// data, see the file) and removes it when the test ends. In a package
+// whose TestMain runs Main, against a server whose data folder this
+// process can write (a local server, the tests run as root or as
+// firebird, as in CI), the script runs once a process and each test gets
+// a copy of that database (copyShop); otherwise each runs the script.
 func ShopDatabase(t testing.TB, s collect.Server) string {
 	t.Helper()
 	p := TempPath(t, s, "shop.fdb")
+	if !copyShop(t, s, p) {
+		runShopScript(t, s, p)
+	}
+	return p
+}
+
+// runShopScript creates the shop database at p.
+func runShopScript(t testing.TB, s collect.Server, p string) {
+	t.Helper()
 	f, err := os.Open(testutil.Testdata(t, "live", "shop.sql"))
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +146,6 @@ func ShopDatabase(t testing.TB, s collect.Server) string {
 	if err != nil {
 		t.Fatalf("creating the test database: %v", err)
 	}
-	return p
 }
 
 // BigRows is the row count of BigDatabase: enough that a backup takes
