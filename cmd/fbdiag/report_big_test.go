@@ -22,7 +22,7 @@ func TestReportBigRun(t *testing.T) {
 	warnings := len(a.Warnings)
 	a = nil
 	dir := filepath.Join(t.TempDir(), "report")
-	_, rss := runPeak(t, "report", "-o", dir, path)
+	rss := runPeakTo(t, nil, "report", "-o", dir, path)
 	t.Logf("peak %d MB", rss>>10)
 	if rss > 160<<10 {
 		t.Errorf("report: peak RSS %d MB, want at most 160", rss>>10)

@@ -29,6 +29,7 @@ func grow(tb testing.TB, gen func(io.Writer, []byte, int64) (int, error), size i
 	tb.Helper()
 	src = ReadTestdata(tb, rel...)
 	var buf bytes.Buffer
+	buf.Grow(int(size) + len(src)) // (each doubling would fault in fresh pages)
 	if _, err := gen(&buf, src, size); err != nil {
 		tb.Fatal(err)
 	}
