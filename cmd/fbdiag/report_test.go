@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -69,9 +70,33 @@ func reportDoc(t *testing.T, index string) (sections []string, images int, text 
 	return sections, images, strings.Join(texts, "\n")
 }
 
-// TestReportNoArguments: `fbdiag` alone writes the report of the embedded
+// TestReportInBrowser: `fbdiag` alone, and a report of four databases,
+// as a browser shows them (one Chromium for both).
+func TestReportInBrowser(t *testing.T) {
+	corpus := testutil.CorpusPath(t) // (before reportNoArguments changes the folder)
+	pages := []browserPage{reportNoArguments(t)}
+	if _, err := os.Stat(corpus); err == nil {
+		pages = append(pages, reportFleet(t, corpus))
+	} else {
+		t.Logf("shared corpus not found at %s: the four databases' report skipped", corpus)
+	}
+	firsts := chromiumCheck(t, pages...)
+	// The first screen of the sample's is shop.fdb's verdict (one
+	// database).
+	if !strings.HasPrefix(firsts[0], "attention index-low-selectivity on ORDERS.ORDERS_CARRIER") {
+		t.Errorf("first screen %q", firsts[0])
+	}
+	// The four databases': the fleet table, whose first row is the
+	// worst database, employee.fdb (a deep index).
+	if len(firsts) > 1 && !strings.HasPrefix(firsts[1], "attention | /opt/firebird/examples/empbuild/employee.fdb | 8.97 MiB | 3 | 15 | "+
+		"warning: index-deep on PK_CONFIGREVISIONSTORE (CONFIGREVISIONSTORE) | 05_fb21_doc_header_and_2x_table_index.txt") {
+		t.Errorf("first screen %q", firsts[1])
+	}
+}
+
+// reportNoArguments: `fbdiag` alone writes the report of the embedded
 // sample into ./fbdiag-report and says where.
-func TestReportNoArguments(t *testing.T) {
+func reportNoArguments(t *testing.T) browserPage {
 	dir := t.TempDir()
 	t.Chdir(dir)
 	out, errs, code := runCLI(t, nil)
@@ -116,10 +141,7 @@ func TestReportNoArguments(t *testing.T) {
 	if out, errs, code := runCLI(t, nil, "report"); code != exitOK {
 		t.Fatalf("second run exit %d: %s%s", code, out, errs)
 	}
-	// The first screen is shop.fdb's verdict (one database).
-	if first := chromiumCheck(t, index, images, len(sections)); !strings.HasPrefix(first, "attention index-low-selectivity on ORDERS.ORDERS_CARRIER") {
-		t.Errorf("first screen %q", first)
-	}
+	return browserPage{index, images, len(sections)}
 }
 
 // TestReportRefusesUserIndex: an index.html fbdiag did not write stays.
@@ -198,15 +220,23 @@ func TestDetectCommand(t *testing.T) {
 	}
 }
 
-// chromiumCheck opens the report in headless Chromium through a small
-// harness page that waits for every image of the report to decode and
-// writes the count into its own DOM, which --dump-dom prints, with the
+// browserPage is a report for chromiumCheck: its index.html and the
+// images and sections its HTML has.
+type browserPage struct {
+	index            string
+	images, sections int
+}
+
+// chromiumCheck opens the reports in one headless Chromium (a launch
+// takes some 4 s of CPU) through a small harness page, an iframe each,
+// that waits for every image of the reports to decode and writes, per
+// report, the count into its own DOM, which --dump-dom prints, with the
 // first screen's verdict (the worst database's), the result of sorting
 // a numeric column by clicking its header twice, and the requests the
 // page made other than data: and its own file. Console errors are read
 // from Chromium's log. Skips without Chromium, unless
-// FBDIAG_CHROMIUM=required (CI). It returns the first verdict's text.
-func chromiumCheck(t *testing.T, index string, images, sections int) string {
+// FBDIAG_CHROMIUM=required (CI). It returns each report's first verdict.
+func chromiumCheck(t *testing.T, pages ...browserPage) []string {
 	t.Helper()
 	bin := os.Getenv("FBDIAG_CHROMIUM_BIN")
 	for _, c := range []string{"chromium", "chromium-browser", "google-chrome"} {
@@ -226,30 +256,34 @@ func chromiumCheck(t *testing.T, index string, images, sections int) string {
 		}
 		t.Skip("no Chromium on PATH or at /usr/bin/chromium: browser check skipped (set FBDIAG_CHROMIUM_BIN)")
 	}
-	dir := filepath.Dir(index)
 	harness := filepath.Join(t.TempDir(), "harness.html")
+	var frames strings.Builder
+	for i, p := range pages {
+		fmt.Fprintf(&frames, "<iframe id=\"f%d\" src=\"file://%s\" style=\"width:1200px;height:900px\"></iframe>\n", i, p.index)
+	}
 	page := `<!DOCTYPE html><html><body>
-<iframe id="f" src="file://` + index + `" style="width:1200px;height:900px"></iframe>
-<script>
-// The window's load event waits for the iframe and its images, so each
-// image has decoded or failed by then (an await here would outlive
+` + frames.String() + `<script>
+// The window's load event waits for the iframes and their images, so
+// each image has decoded or failed by then (an await here would outlive
 // --dump-dom).
 window.addEventListener("load", () => {
-  const d = document.getElementById("f").contentDocument;
+  for (const f of document.querySelectorAll("iframe")) check(f.id, f.contentDocument);
+});
+function check(id, d) {
+  const out = (what, text) => {
+    const p = document.createElement("pre");
+    p.id = what + "-" + id;
+    p.textContent = text;
+    document.body.appendChild(p);
+  };
   const imgs = Array.from(d.images);
   const bad = imgs.filter(im => !im.complete || im.naturalWidth === 0).map(im => im.alt);
-  const p = document.createElement("pre");
-  p.id = "result";
-  p.textContent = "IMAGES " + imgs.length + " DECODED " + (imgs.length - bad.length) + " SECTIONS " + d.querySelectorAll("section").length + " BAD " + bad.join("|");
-  document.body.appendChild(p);
+  out("result", "IMAGES " + imgs.length + " DECODED " + (imgs.length - bad.length) + " SECTIONS " + d.querySelectorAll("section").length + " BAD " + bad.join("|") + " END");
   // The first screen: the fleet table's first row, else the verdict.
   const sum = d.getElementById("summary");
   const first = sum.querySelector("table.fleet tbody tr") || sum.querySelector(".verdict");
-  const q = document.createElement("pre");
-  q.id = "first";
-  q.textContent = "FIRST " + (!first ? "none" : first.cells ? Array.from(first.cells).map(c => c.textContent.trim()).join(" | ") :
-    first.textContent.replace(/\s+/g, " ").trim()) + " END";
-  document.body.appendChild(q);
+  out("first", "FIRST " + (!first ? "none" : first.cells ? Array.from(first.cells).map(c => c.textContent.trim()).join(" | ") :
+    first.textContent.replace(/\s+/g, " ").trim()) + " END");
   // Sort the first column of three or more numbers by its header, twice.
   let sorted = "none";
   for (const tb of d.querySelectorAll("table")) {
@@ -271,16 +305,10 @@ window.addEventListener("load", () => {
     sorted = (asc && desc ? "ok " : "bad ") + (tb.caption ? tb.caption.textContent : tb.getAttribute("data-table")) + ": " + up.join(",");
     break;
   }
-  const r = document.createElement("pre");
-  r.id = "sorted";
-  r.textContent = "SORTED " + sorted + " END";
-  document.body.appendChild(r);
+  out("sorted", "SORTED " + sorted + " END");
   const ext = d.defaultView.performance.getEntriesByType("resource").map(e => e.name).filter(n => !n.startsWith("data:"));
-  const x = document.createElement("pre");
-  x.id = "requests";
-  x.textContent = "REQUESTS " + ext.length + " " + ext.join("|") + " END";
-  document.body.appendChild(x);
-});
+  out("requests", "REQUESTS " + ext.length + " " + ext.join("|") + " END");
+}
 </script></body></html>`
 	if err := os.WriteFile(harness, []byte(page), 0o644); err != nil {
 		t.Fatal(err)
@@ -296,30 +324,43 @@ window.addEventListener("load", () => {
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("chromium: %v\n%s", err, errb.String())
 	}
-	m := regexp.MustCompile(`IMAGES (\d+) DECODED (\d+) SECTIONS (\d+) BAD (.*)`).FindStringSubmatch(out.String())
-	if m == nil {
-		t.Fatalf("harness did not report (page did not load?):\n%s\n%s", out.String(), errb.String())
-	}
-	if m[1] != m[2] || m[1] != itoa(images) || m[3] != itoa(sections) {
-		t.Errorf("chromium: %s images, %s decoded, want %d; %s sections, want %d; bad: %s", m[1], m[2], images, m[3], sections, m[4])
-	}
 	dom := html.UnescapeString(out.String())
-	if s := regexp.MustCompile(`<pre id="sorted">SORTED (.*?) END</pre>`).FindStringSubmatch(dom); s == nil || !strings.HasPrefix(s[1], "ok ") {
-		t.Errorf("sorting by a clicked header: %q", s)
-	}
-	if r := regexp.MustCompile(`<pre id="requests">REQUESTS (\d+) (.*?) END</pre>`).FindStringSubmatch(dom); r == nil || r[1] != "0" {
-		t.Errorf("requests beyond the page: %q in %s", r, dom[max(0, strings.Index(dom, "REQUESTS")-50):])
-	}
-	first := regexp.MustCompile(`<pre id="first">FIRST (.*?) END</pre>`).FindStringSubmatch(dom)
-	if first == nil {
-		t.Fatalf("no first screen in %s", dom)
+	firsts := make([]string, len(pages))
+	for i, p := range pages {
+		get := func(what, pattern string) []string {
+			return regexp.MustCompile(`<pre id="` + what + `-f` + itoa(i) + `">` + pattern + ` END</pre>`).FindStringSubmatch(dom)
+		}
+		m := get("result", `IMAGES (\d+) DECODED (\d+) SECTIONS (\d+) BAD (.*?)`)
+		if m == nil {
+			t.Fatalf("%s: harness did not report (page did not load?):\n%s\n%s", p.index, out.String(), errb.String())
+		}
+		if m[1] != m[2] || m[1] != itoa(p.images) || m[3] != itoa(p.sections) {
+			t.Errorf("%s: chromium: %s images, %s decoded, want %d; %s sections, want %d; bad: %s", p.index, m[1], m[2], p.images, m[3], p.sections, m[4])
+		}
+		if s := get("sorted", `SORTED (.*?)`); s == nil || !strings.HasPrefix(s[1], "ok ") {
+			t.Errorf("%s: sorting by a clicked header: %q", p.index, s)
+		}
+		if r := get("requests", `REQUESTS (\d+) (.*?)`); r == nil || r[1] != "0" {
+			t.Errorf("%s: requests beyond the page: %q", p.index, r)
+		}
+		first := get("first", `FIRST (.*?)`)
+		if first == nil {
+			t.Fatalf("%s: no first screen in %s", p.index, dom)
+		}
+		firsts[i] = first[1]
+		dir := filepath.Dir(p.index)
+		for _, l := range strings.Split(errb.String(), "\n") {
+			if strings.Contains(l, ":CONSOLE") && strings.Contains(l, dir) {
+				t.Errorf("console message: %s", l)
+			}
+		}
 	}
 	for _, l := range strings.Split(errb.String(), "\n") {
-		if strings.Contains(l, ":CONSOLE") && (strings.Contains(l, dir) || strings.Contains(l, "harness")) {
+		if strings.Contains(l, ":CONSOLE") && strings.Contains(l, "harness") {
 			t.Errorf("console message: %s", l)
 		}
 	}
-	return first[1]
+	return firsts
 }
 
 func itoa(n int) string {
@@ -327,12 +368,10 @@ func itoa(n int) string {
 	return string(b)
 }
 
-// Four databases' gstat files: the first screen is the fleet table whose
-// first row is the worst database, employee.fdb (a deep index), and its
-// columns sort in the browser.
-func TestReportFleetBrowser(t *testing.T) {
-	t.Parallel() // (Chromium, a process of its own: beside the live tests)
-	dir := filepath.Join(testutil.CorpusDir(t), "public", "gstat")
+// reportFleet: four databases' gstat files make a section each after
+// the summary.
+func reportFleet(t *testing.T, corpus string) browserPage {
+	dir := filepath.Join(corpus, "public", "gstat")
 	out := filepath.Join(t.TempDir(), "r")
 	args := []string{"report", "--out", out}
 	for _, f := range []string{"FirebirdSQL-fdb__gstat30-a.out", "FirebirdSQL-fdb__gstat25-a.out",
@@ -348,11 +387,7 @@ func TestReportFleetBrowser(t *testing.T) {
 	if !slices.Equal(sections, []string{"summary", "db-employee.fdb", "db-fbtest25.fdb", "db-fbtest30.fdb", "db-c-temp-sohotech.fdb"}) {
 		t.Errorf("sections %v", sections)
 	}
-	first := chromiumCheck(t, index, images, len(sections))
-	if !strings.HasPrefix(first, "attention | /opt/firebird/examples/empbuild/employee.fdb | 8.97 MiB | 3 | 15 | "+
-		"warning: index-deep on PK_CONFIGREVISIONSTORE (CONFIGREVISIONSTORE) | 05_fb21_doc_header_and_2x_table_index.txt") {
-		t.Errorf("first screen %q", first)
-	}
+	return browserPage{index, images, len(sections)}
 }
 
 // Seed 003, an article with two tables and two restore excerpts, makes a
