@@ -92,6 +92,11 @@ func BenchTimelineChart(d BenchTimeline) (*Chart, error) {
 	p.Y.Min = 0
 	p.Y.Max = math.Max(ymax*1.25, 1)
 	p.Legend.Top, p.Legend.Left = true, false
+	if shaded {
+		// Below the spans' labels, which sit at the top: the drain's is
+		// at the right, where the legend is.
+		p.Legend.YOffs = -(textStyle(noteSize, lightInk).Rectangle("drain").Size().Y + vg.Points(4))
+	}
 	ch.addPanel(p)
 	return ch, nil
 }
