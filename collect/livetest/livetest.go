@@ -100,16 +100,14 @@ func TempPath(t testing.TB, s collect.Server, name string) string {
 
 // ShopDatabase creates a database from testdata/live/shop.sql (known
 // data, see the file) and removes it when the test ends. In a package
-// whose TestMain runs Main, against a server whose data folder this
-// process can write (a local server, the tests run as root or as
+// whose TestMain runs Main, against a server whose files this process
+// can read and write (a local server, the tests run as root or as
 // firebird, as in CI), the script runs once a process and each test gets
-// a copy of that database (copyShop); otherwise each runs the script.
+// a copy of that database (makeShop); otherwise each runs the script.
 func ShopDatabase(t testing.TB, s collect.Server) string {
 	t.Helper()
 	p := TempPath(t, s, "shop.fdb")
-	if !copyShop(t, s, p) {
-		runShopScript(t, s, p)
-	}
+	makeShop(t, s, p)
 	return p
 }
 

@@ -21,8 +21,8 @@ import (
 var shop struct {
 	sync.Mutex
 	main     bool   // Main runs the tests: it removes the template
-	template string // the first shop database, kept for copying ("" before)
-	noCopy   bool   // this process cannot write the data folder
+	template string // a copy of the first shop database, kept to copy from
+	noCopy   bool   // the server's files are not this process's to copy
 }
 
 // Main runs a package's tests (call it from TestMain) and then removes
@@ -41,79 +41,64 @@ func Main(m *testing.M) int {
 	return code
 }
 
-// copyShop makes p a copy of the process's shop database, making that
-// first; false when it cannot (the script must run), having left nothing
-// at p.
-func copyShop(t testing.TB, s collect.Server, p string) bool {
+// makeShop makes the shop database at p: a copy of the template, or, the
+// first time, by the script, then copied to the template. Copies are made
+// only under Main, and only where this process can read and write the
+// server's files (a local server, the tests run as root or as firebird,
+// as in CI); else each database runs the script.
+func makeShop(t testing.TB, s collect.Server, p string) {
 	t.Helper()
 	shop.Lock()
-	defer shop.Unlock()
-	if !shop.main || shop.noCopy {
-		return false
-	}
-	// Whether this process can write a file where the server reads
-	// them: p, which the copy fills.
-	dst, err := os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o660)
-	if err != nil {
-		shop.noCopy = true
-		return false
-	}
-	if shop.template == "" {
-		dst.Close()
-		os.Remove(p) // (a test that fails making the template leaves nothing at p)
-		shop.template = makeTemplate(t, s)
-		if dst, err = os.OpenFile(p, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o660); err != nil {
-			shop.noCopy = true
-			return false
+	defer shop.Unlock() // (the first one runs the script holding it: the others wait to copy)
+	if shop.main && !shop.noCopy && shop.template != "" {
+		err := copyFile(shop.template, p)
+		if err == nil {
+			return
 		}
-	}
-	if err := copyFile(dst, shop.template); err != nil {
 		t.Logf("copying the shop database: %v; running its script instead", err)
 		os.Remove(p)
 		shop.noCopy = true
-		return false
 	}
-	return true
-}
-
-// makeTemplate runs the shop script into a new file of the data folder
-// and returns its path; a failure fails the test and leaves nothing.
-func makeTemplate(t testing.TB, s collect.Server) string {
-	t.Helper()
+	runShopScript(t, s, p)
+	if !shop.main || shop.noCopy || shop.template != "" {
+		return
+	}
 	var b [6]byte
 	rand.Read(b[:])
-	tp := path.Join(DataDir(), "fbdiag-test-"+hex.EncodeToString(b[:])+"-shop-template.fdb")
-	made := false
-	defer func() {
-		if !made {
-			os.Remove(tp)
-		}
-	}()
-	runShopScript(t, s, tp)
-	made = true
-	return tp
+	tp := path.Join(path.Dir(p), "fbdiag-test-"+hex.EncodeToString(b[:])+"-shop-template.fdb")
+	if err := copyFile(p, tp); err != nil {
+		// (A remote server: its file is not here.)
+		os.Remove(tp)
+		shop.noCopy = true
+		return
+	}
+	shop.template = tp
 }
 
-// copyFile copies src into dst, closes dst and gives it src's owner (the
-// server's user, which must open it) and mode.
-func copyFile(dst *os.File, src string) error {
+// copyFile copies src to a new file dst with src's owner (the server's
+// user, which must open it) and mode.
+func copyFile(src, dst string) error {
 	in, err := os.Open(src)
 	if err != nil {
-		dst.Close()
 		return err
 	}
 	defer in.Close()
 	fi, err := in.Stat()
+	if err != nil {
+		return err
+	}
+	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
 	if err == nil {
-		_, err = io.Copy(dst, in)
+		err = sameOwner(out, fi)
 	}
 	if err == nil {
-		err = sameOwner(dst, fi)
+		err = out.Chmod(fi.Mode().Perm())
 	}
-	if err == nil {
-		err = dst.Chmod(fi.Mode().Perm())
-	}
-	if cerr := dst.Close(); err == nil {
+	if cerr := out.Close(); err == nil {
 		err = cerr
 	}
 	return err

@@ -9,8 +9,9 @@ import (
 
 func TestMain(m *testing.M) { os.Exit(Main(m)) }
 
-// Two shop databases of one process are copies of the one it made first,
-// each a database of its own on the server, with the script's data.
+// The first shop database of a process runs the script and is copied to
+// the template; the second is a copy of that. Each is a database of its
+// own on the server, with the script's data.
 func TestShopDatabaseCopied(t *testing.T) {
 	s := Server(t)
 	a, b := ShopDatabase(t, s), ShopDatabase(t, s)
@@ -33,7 +34,7 @@ func TestShopDatabaseCopied(t *testing.T) {
 			t.Fatal(err)
 		}
 		if p == template || os.SameFile(fi, ti) || fi.Size() != ti.Size() || fi.Mode() != ti.Mode() {
-			t.Errorf("%s (%d bytes, %v): not a copy of %s (%d bytes, %v)", p, fi.Size(), fi.Mode(), template, ti.Size(), ti.Mode())
+			t.Errorf("%s (%d bytes, %v) and %s (%d bytes, %v): not copies", p, fi.Size(), fi.Mode(), template, ti.Size(), ti.Mode())
 		}
 		if err := sameOwnerAs(fi, ti); err != nil {
 			t.Errorf("%s: %v", p, err)
