@@ -49,8 +49,13 @@ func Main(m *testing.M) int {
 func makeShop(t testing.TB, s collect.Server, p string) {
 	t.Helper()
 	shop.Lock()
+	if !shop.main || shop.noCopy {
+		shop.Unlock()
+		runShopScript(t, s, p) // (side by side, as the tests run)
+		return
+	}
 	defer shop.Unlock() // (the first one runs the script holding it: the others wait to copy)
-	if shop.main && !shop.noCopy && shop.template != "" {
+	if shop.template != "" {
 		err := copyFile(shop.template, p)
 		if err == nil {
 			return
@@ -60,7 +65,7 @@ func makeShop(t testing.TB, s collect.Server, p string) {
 		shop.noCopy = true
 	}
 	runShopScript(t, s, p)
-	if !shop.main || shop.noCopy || shop.template != "" {
+	if shop.noCopy {
 		return
 	}
 	var b [6]byte
