@@ -325,6 +325,12 @@ function check(id, d) {
 		t.Fatalf("chromium: %v\n%s", err, errb.String())
 	}
 	dom := html.UnescapeString(out.String())
+	var console []string // (Chromium's log lines of the pages' console)
+	for _, l := range strings.Split(errb.String(), "\n") {
+		if strings.Contains(l, ":CONSOLE") {
+			console = append(console, l)
+		}
+	}
 	firsts := make([]string, len(pages))
 	for i, p := range pages {
 		get := func(what, pattern string) []string {
@@ -348,15 +354,14 @@ function check(id, d) {
 			t.Fatalf("%s: no first screen in %s", p.index, dom)
 		}
 		firsts[i] = first[1]
-		dir := filepath.Dir(p.index)
-		for _, l := range strings.Split(errb.String(), "\n") {
-			if strings.Contains(l, ":CONSOLE") && strings.Contains(l, dir) {
+		for _, l := range console {
+			if strings.Contains(l, filepath.Dir(p.index)) {
 				t.Errorf("console message: %s", l)
 			}
 		}
 	}
-	for _, l := range strings.Split(errb.String(), "\n") {
-		if strings.Contains(l, ":CONSOLE") && strings.Contains(l, "harness") {
+	for _, l := range console {
+		if strings.Contains(l, "harness") {
 			t.Errorf("console message: %s", l)
 		}
 	}

@@ -4,7 +4,6 @@ package livetest
 
 import (
 	"errors"
-	"fmt"
 	"os"
 	"syscall"
 )
@@ -16,17 +15,4 @@ func sameOwner(f *os.File, fi os.FileInfo) error {
 		return errors.New("no owner")
 	}
 	return f.Chown(int(st.Uid), int(st.Gid))
-}
-
-// sameOwnerAs reports a file whose owner or group differs from want's.
-func sameOwnerAs(fi, want os.FileInfo) error {
-	a, ok1 := fi.Sys().(*syscall.Stat_t)
-	b, ok2 := want.Sys().(*syscall.Stat_t)
-	if !ok1 || !ok2 {
-		return errors.New("no owner")
-	}
-	if a.Uid != b.Uid || a.Gid != b.Gid {
-		return fmt.Errorf("owner %d:%d, want %d:%d", a.Uid, a.Gid, b.Uid, b.Gid)
-	}
-	return nil
 }

@@ -57,17 +57,15 @@ func makeShop(t testing.TB, s collect.Server, p string) {
 	defer shop.Unlock() // (the first one runs the script holding it: the others wait to copy)
 	if shop.template != "" {
 		err := copyFile(shop.template, p)
-		if err == nil {
-			return
+		if err != nil {
+			t.Logf("copying the shop database: %v; running its script instead", err)
+			os.Remove(p)
+			shop.noCopy = true
+			runShopScript(t, s, p)
 		}
-		t.Logf("copying the shop database: %v; running its script instead", err)
-		os.Remove(p)
-		shop.noCopy = true
-	}
-	runShopScript(t, s, p)
-	if shop.noCopy {
 		return
 	}
+	runShopScript(t, s, p)
 	var b [6]byte
 	rand.Read(b[:])
 	tp := path.Join(path.Dir(p), "fbdiag-test-"+hex.EncodeToString(b[:])+"-shop-template.fdb")
