@@ -63,7 +63,8 @@ type Model struct {
 	// LossPerDoubling is the fraction of throughput the fitted curve loses
 	// each time the size doubles, averaged geometrically over the sizes
 	// measured: 1 − (ŷ(x_max)/ŷ(x_min))^(1/log2(x_max/x_min)). For power it
-	// is exactly 1 − 2^k. Null when the curve is not positive there.
+	// is exactly 1 − 2^k. Null when the curve is not positive there, or
+	// when the figure overflows (sizes a sliver of a doubling apart).
 	LossPerDoubling *float64 `json:"loss_per_doubling"`
 	// Leverage is each point's hat value in the fit (same order as
 	// Residuals): how much its own y weighs in its fitted value. It
@@ -199,7 +200,9 @@ func Fit(name string, x, y []float64) (*Model, error) {
 		return nil, fmt.Errorf("%s fit overflows on these values", name)
 	}
 	lo, hi := minMax(x)
-	if l := m.lossPerDoubling(lo, hi); !math.IsNaN(l) {
+	// None where it is not a number, or overflows: sizes spanning a sliver
+	// of a doubling extrapolate to one (FuzzThroughput).
+	if l := m.lossPerDoubling(lo, hi); finite(l) {
 		m.LossPerDoubling = &l
 	}
 	return m, nil

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"encoding/json"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -53,6 +54,32 @@ func TestFitErrors(t *testing.T) {
 	if _, err := KneeTest(sataX, sataY, 10, LogLinear); err == nil {
 		t.Error("knee test accepted a knee with 1 point below")
 	}
+}
+
+// Sizes that span a fraction of a doubling (0.2 %) while throughput
+// rises a thousandfold: each model's loss per doubling overflows (-Inf),
+// which JSON cannot hold, and is left out rather than reported (found by
+// FuzzThroughput, testdata/fuzz/FuzzThroughput/01ed8c934ab083f9). A
+// range of a doubling or more still gives one.
+func TestFitLossPerDoublingOverflows(t *testing.T) {
+	x, y := []float64{1000, 1001, 1002}, []float64{1, 500, 1000}
+	for _, name := range ModelNames {
+		m, err := Fit(name, x, y)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if m.LossPerDoubling != nil {
+			t.Errorf("%s: loss per doubling %g over 0.2 %% of a doubling, want none", name, *m.LossPerDoubling)
+		}
+		if _, err := json.Marshal(m); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	m, err := Fit(Power, []float64{1000, 1500, 2000}, []float64{1000, 900, 800})
+	if err != nil || m.LossPerDoubling == nil {
+		t.Fatalf("a doubling: %v, %v", m, err)
+	}
+	near(t, "power loss per doubling", *m.LossPerDoubling, 1-math.Pow(2, m.Params[1].Value), 1e-12)
 }
 
 func points100k() ([]float64, []float64) {
