@@ -33,6 +33,7 @@ type Load struct {
 type loadColumns struct {
 	t                 *parse.Table
 	size, time, speed int
+	notices           []parse.Notice // the rows left out, and why
 }
 
 func newLoadColumns(t *parse.Table, size, time, speed int) *loadColumns {
@@ -61,6 +62,11 @@ func (lc *loadColumns) analyse() (*Series, error) {
 			mbps = spc.Values[r] * spc.Unit.Factor / (1 << 20)
 		}
 		if !finite(size, mbps) {
+			continue
+		}
+		if beyondBytes(size * sc.Unit.Factor) {
+			lc.notices = append(lc.notices, parse.Notice{File: t.File, Line: t.Rows[r].Line,
+				Msg: fmt.Sprintf("%s %q %s: row skipped", sc.Name, t.Text(r, lc.size), beyondBytesMsg)})
 			continue
 		}
 		x := size

@@ -254,6 +254,7 @@ func Throughput(in Input, opt Options) (*Result, error) {
 			return nil, fmt.Errorf("load mode needs a size column and a load time (or speed) column")
 		}
 		s, err := g.load.analyse()
+		res.Notices = append(res.Notices, g.load.notices...)
 		if err != nil {
 			return nil, err
 		}

@@ -18,6 +18,17 @@ import (
 
 var runNumberRe = lazyre.New(`[-_. ]?(run)?\d+$`)
 
+// maxByteCount is 8 EiB (2^63 bytes), the first size an int64 byte
+// count cannot hold: fbdiag counts bytes so (as Firebird does), and a
+// size past it is a typo or a wrong unit, no database's.
+var maxByteCount = math.Ldexp(1, 63)
+
+// beyondBytes says whether b bytes (or −b) is past what a byte count holds.
+func beyondBytes(b float64) bool { return math.Abs(b) >= maxByteCount }
+
+// beyondBytesMsg is the notice for a point left out by beyondBytes.
+const beyondBytesMsg = "is beyond 8 EiB, more than a byte count holds"
+
 // fromRuns turns benchmark runs into points: one run, one point.
 func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 	key := opt.X
@@ -73,6 +84,10 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 			if u.Kind == parse.KindSize {
 				x *= u.Factor // bytes, scaled below
 				u = parse.SizeUnits[0]
+				if beyondBytes(x) {
+					g.notices = append(g.notices, parse.Notice{File: r.File, Line: r.Line, Msg: fmt.Sprintf("%s=%q %s: run skipped", key, v, beyondBytesMsg)})
+					continue
+				}
 			}
 			if g.xUnit.IsZero() {
 				g.xUnit = u
@@ -388,6 +403,14 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 		}
 		g.mode = chooseMode(xc.Unit, xc.Name, categorical, false)
 	}
+	// A row left out is said once, whatever the number of y columns.
+	skipped := map[int]bool{}
+	skip := func(r int, msg string) {
+		if !skipped[r] {
+			skipped[r] = true
+			g.notices = append(g.notices, parse.Notice{File: t.File, Line: t.Rows[r].Line, Msg: msg})
+		}
+	}
 	for _, yi := range ys {
 		yc := t.Columns[yi]
 		for r := range t.Rows {
@@ -417,7 +440,11 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 			} else {
 				p.x = xc.Values[r]
 				if math.IsNaN(p.x) {
-					g.notices = append(g.notices, parse.Notice{File: t.File, Line: t.Rows[r].Line, Msg: "row without x: skipped"})
+					skip(r, "row without x: skipped")
+					continue
+				}
+				if xc.Unit.Kind == parse.KindSize && beyondBytes(p.x*xc.Unit.Factor) {
+					skip(r, fmt.Sprintf("%s %q %s: row skipped", xc.Name, t.Text(r, xi), beyondBytesMsg))
 					continue
 				}
 				if !first && xc.Unit.Kind == g.xUnit.Kind && xc.Unit.Factor != 0 && g.xUnit.Factor != 0 {

@@ -120,10 +120,17 @@ func (v *tput) xCol(key, title string) Column {
 	return Column{Key: key, Title: title, Kind: NumberKind}
 }
 
-// x is an x value as a cell: a size in bytes, else the figure.
+// x is an x value as a cell: a size in bytes, else the figure. A size
+// past what a byte count holds (only a prediction twice the largest
+// size read can be: the analysis leaves such inputs out) is null, not a
+// wrapped int64.
 func (v *tput) x(x float64) Cell {
 	if b := v.r.XBytes(); b > 0 {
-		return Bytes(int64(math.Round(x * b)))
+		n := math.Round(x * b)
+		if math.Abs(n) >= 1<<63 || math.IsNaN(n) {
+			return Cell{Kind: BytesKind, Null: true}
+		}
+		return Bytes(int64(n))
 	}
 	return Num(x)
 }

@@ -212,3 +212,38 @@ func TestPCell(t *testing.T) {
 		t.Errorf("PP(nil) = %+v", c)
 	}
 }
+
+// Sizes up to 4.88 EiB predict at twice the largest, 9.77 EiB: past what
+// a byte count holds, so the prediction table's size cell is null (its
+// title gives the size) rather than an int64 wrapped to -8 EiB; the
+// sizes read stay exact.
+func TestThroughputPredictionBeyondBytes(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "pb.csv")
+	if err := os.WriteFile(name, []byte("size_pb,tps\n1000,100\n2000,90\n4000,80\n5000,75\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := Throughput(throughputResult(t, analyze.Options{}, name), "pb.csv")
+	var pred, meas *Table
+	for _, tb := range d.Tables {
+		switch tb.Name {
+		case "prediction":
+			pred = tb
+		case "points":
+			meas = tb
+		}
+	}
+	if pred == nil || meas == nil || len(pred.Rows) != 3 || len(meas.Rows) != 4 {
+		t.Fatalf("prediction %v, measurements %v", pred, meas)
+	}
+	if pred.Title != "Prediction at 9.77 EiB" {
+		t.Errorf("title %q", pred.Title)
+	}
+	for _, r := range pred.Rows {
+		if c := r[2]; c.Kind != BytesKind || !c.Null {
+			t.Errorf("%s %s: at %+v, want a null size", r[0].Text, r[1].Text, c)
+		}
+	}
+	if c := meas.Rows[3][1]; c.Null || c.Int != 5000<<50 {
+		t.Errorf("5000 PiB read as %+v", c)
+	}
+}
