@@ -463,6 +463,9 @@ func round3(v float64) float64 {
 	if v < 0 {
 		return -round3(-v)
 	}
+	if !(v < 1<<52/1000) { // (no thousandths left to round, and v*1000 would overflow an int64; NaN too)
+		return v
+	}
 	return float64(int64(v*1000+0.5)) / 1000
 }
 

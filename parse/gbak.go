@@ -412,9 +412,9 @@ func (r *GbakReader) stats(rest []byte) []byte {
 		k++
 		switch bit {
 		case ColTime:
-			r.cur.Time = v.seconds()
+			r.cur.Time = v.seconds(rest)
 		case ColDelta:
-			r.cur.Delta = v.seconds()
+			r.cur.Delta = v.seconds(rest)
 		case ColReads, ColWrites:
 			if v.dot {
 				r.cur.Time, r.cur.Delta = 0, 0
@@ -446,7 +446,14 @@ type gbakNumber struct {
 	dot        bool
 }
 
-func (v *gbakNumber) seconds() float64 {
+// seconds is the number, whose token is b[v.start:v.end]: from ip and fp
+// below 19 integer digits, else (ip wrapped) from the token itself.
+func (v *gbakNumber) seconds(b []byte) float64 {
+	if v.digits >= 19 {
+		t := bytes.Replace(b[v.start:v.end], []byte{','}, []byte{'.'}, 1)
+		f, _ := strconv.ParseFloat(string(t), 64) // (digits and a dot: ±Inf at worst)
+		return f
+	}
 	return float64(v.ip) + float64(v.fp)/float64(v.scale)
 }
 

@@ -308,3 +308,23 @@ func TestGbakNoticeCap(t *testing.T) {
 		t.Errorf("%d lines, %d notices, first %v, last %v", len(log.Lines), len(n), n[0], n[len(n)-1])
 	}
 }
+
+// A time of 19 digits or more (a corrupt column) is read as its text
+// says, not from an int64 that wrapped (1e20 s was read as 7.77e18);
+// a comma as decimal separator too.
+func TestGbakHugeTime(t *testing.T) {
+	text := "gbak: time     delta  reads  writes \n" +
+		"gbak:    0.000  0.000      0      0 opened file shop.fbk\n" +
+		"gbak: 99999999999999999999.096  0.000      0      0 restoring domain RDB$3\n" +
+		"gbak: 1234567890123456789012,5  0,000      0      0 restoring domain RDB$4\n"
+	log, err := ReadGbak(strings.NewReader(text), "huge.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l := findLine(t, log, 3); l.Time != 1e20 {
+		t.Errorf("line 3: time %g, want 1e20", l.Time)
+	}
+	if l := findLine(t, log, 4); l.Time != 1.2345678901234568e21 || l.Delta != 0 {
+		t.Errorf("line 4: time %g, delta %g", l.Time, l.Delta)
+	}
+}

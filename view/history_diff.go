@@ -385,7 +385,7 @@ func diffTablesTable(d *analyze.SnapshotDiff, opt HistoryOptions) *Table {
 				}
 				perDay := Null(BytesKind)
 				if td.SizeBytesPerDay != nil && d.PerDayReliable {
-					perDay = Bytes(roundInt(*td.SizeBytesPerDay))
+					perDay = bytesOf(*td.SizeBytesPerDay)
 				}
 				if !yield([]Cell{Str(historyName(td.Schema, td.Name)), Str(td.Status), IntP(latest(td.Records)), IntP(td.RecordsChange),
 					IntP(latest(td.Versions)), garbage, BytesP(td.SizeBytesChange), ChangeP(td.SizeBytes.Relative()), perDay}) {
@@ -413,8 +413,15 @@ func perDayNote(seconds float64, what string) string {
 		what, units.Seconds(seconds), units.Seconds(analyze.NewThresholds().Get("history-rate", "min_span")))
 }
 
-// roundInt is a figure rounded to a whole number (a size per day).
-func roundInt(v float64) int64 { return int64(math.Round(v)) }
+// bytesOf is a size in bytes as a cell, null where a byte count cannot
+// hold it (8 EiB or more, a NaN) rather than a wrapped int64.
+func bytesOf(v float64) Cell {
+	n := math.Round(v)
+	if !(math.Abs(n) < 1<<63) {
+		return Null(BytesKind)
+	}
+	return Bytes(int64(n))
+}
 
 func diffIndicesTable(d *analyze.SnapshotDiff, opt HistoryOptions) *Table {
 	rows := make([]*analyze.IndexDiff, len(d.Indices))
@@ -498,7 +505,7 @@ func warningValue(p *float64, unit string) Cell {
 	case unit == "share":
 		return Share(*p)
 	case unit == "bytes":
-		return Bytes(roundInt(*p))
+		return bytesOf(*p)
 	}
 	return Num(*p)
 }

@@ -140,7 +140,7 @@ func trendHeadline(tr *analyze.Trend) []Field {
 	if db.BytesPerDay != nil {
 		if db.PerDayReliable {
 			fs = append(fs,
-				Field{Key: "database_bytes_per_day", Label: "Growth a day", Value: Bytes(roundInt(*db.BytesPerDay))},
+				Field{Key: "database_bytes_per_day", Label: "Growth a day", Value: bytesOf(*db.BytesPerDay)},
 				Field{Key: "database_growth_per_day", Label: "Growth a day, relative", Value: ChangeP(db.GrowthPerDay), Detail: "(of the mean size)"})
 		} else {
 			fs = append(fs, Field{Key: "database_bytes_per_day", Label: "Growth a day", Value: Null(BytesKind),
@@ -300,7 +300,7 @@ func trendTablesTable(tr *analyze.Trend, opt HistoryOptions) *Table {
 			g := &tr.Tables[i]
 			perDay, pct := Null(BytesKind), Null(ChangeKind)
 			if g.BytesPerDay != nil && g.PerDayReliable {
-				perDay, pct = Bytes(roundInt(*g.BytesPerDay)), ChangeP(g.GrowthPerDay)
+				perDay, pct = bytesOf(*g.BytesPerDay), ChangeP(g.GrowthPerDay)
 			}
 			size := firstLast(g)
 			row := []Cell{Str(historyName(g.Schema, g.Name)), BytesP(size[1]), BytesP(g.SizeChange), ChangeP(size.Relative()),

@@ -136,6 +136,9 @@ func HasUnit(s string) bool {
 // ("12.345 s"), longer as h:mm:ss ("3:41:44", "0:01:05"), beyond a day
 // with the days in front ("1d 2:03:04"). Longer durations are rounded to
 // the second. A negative duration keeps its sign; NaN and ±Inf are Dash.
+// Beyond 2^53 s (285 million years: a corrupt time column), where whole
+// seconds no longer count exactly, the days with three significant
+// digits ("1.16e+15d").
 func Seconds(s float64) string {
 	if math.IsNaN(s) || math.IsInf(s, 0) {
 		return Dash
@@ -145,6 +148,9 @@ func Seconds(s float64) string {
 	}
 	if s < 59.9995 {
 		return strconv.FormatFloat(s, 'f', 3, 64) + " s"
+	}
+	if s >= 1<<53 {
+		return strconv.FormatFloat(s/86400, 'g', 3, 64) + "d"
 	}
 	t := int64(math.Round(s))
 	d, h, m, sec := t/86400, t/3600%24, t/60%60, t%60

@@ -137,6 +137,10 @@ func TestSeconds(t *testing.T) {
 		{-3700, "-1:01:40"},
 		{math.NaN(), Dash},
 		{math.Inf(-1), Dash},
+		// Past 2^53 s the days in three digits, not an int64 wrapped.
+		{1<<53 - 1, "104249991374d 7:36:31"},
+		{1e20, "1.16e+15d"},
+		{-1e20, "-1.16e+15d"},
 	} {
 		if got := Seconds(c.s); got != c.want {
 			t.Errorf("Seconds(%g) = %q, want %q", c.s, got, c.want)
