@@ -29,8 +29,9 @@ import (
 // 8 MB…), given to every subcommand with --png, each run a process of
 // its own (the test binary as fbdiag, TestMain) so that its wall time
 // and peak memory are its own. A run passes when it ends with exit 0 to
-// 3, prints no panic, takes at most 10 s and at most 500 MB RSS, and a
-// report's page is at most report.MaxPageBytes.
+// 3, prints no panic, takes at most 10 s and at most 500 MB RSS, a
+// report's page is at most report.MaxPageBytes, and its output shows no
+// int64 that wrapped (wrapWatch).
 //
 //	FBDIAG_MUTATE=1 go test ./cmd/fbdiag -run Mutation -v -timeout 0   # a sample
 //	FBDIAG_MUTATE=full …                      # every file × mutation × command
@@ -380,7 +381,8 @@ func runMutation(t *testing.T, r mutateRun, i int, work string, variant func(mut
 	cmd.Dir = work
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	cmd.Stdout = nil // discarded: its size is not what is measured
+	watch := &wrapWatch{}
+	cmd.Stdout = watch // (not kept: its size is not what is measured)
 	if stdin != "" {
 		in, err := os.Open(stdin)
 		if err != nil {
@@ -436,6 +438,9 @@ func runMutation(t *testing.T, r mutateRun, i int, work string, variant func(mut
 	if page > report.MaxPageBytes {
 		problems = append(problems, fmt.Sprintf("a page of %d bytes, over report.MaxPageBytes", page))
 	}
+	if watch.found != "" && !inputHolds(f, g, "9223372036854775808") {
+		problems = append(problems, fmt.Sprintf("stdout shows %q, an int64 that wrapped", watch.found))
+	}
 	if res.rss > mutateMaxRSS {
 		problems = append(problems, fmt.Sprintf("%.0f MB RSS, over %d MB", float64(res.rss)/(1<<20), mutateMaxRSS>>20))
 	}
@@ -454,4 +459,74 @@ func envInt(t *testing.T, name string, def int) int {
 		t.Fatalf("%s=%q: want a positive number", name, s)
 	}
 	return n
+}
+
+// wrapWatch is a command's standard output scanned, not kept, for what a
+// figure past an int64 turns into when converted anyway: the smallest
+// int64, or the size it prints as (a size of 1.8e20 bytes was shown as
+// -8.00 EiB, 2026-12-05). found is the first seen.
+type wrapWatch struct {
+	tail  []byte // the end of the last write, for a mark cut in two
+	found string
+}
+
+var wrapMarks = []string{"-9223372036854775808", "-8.00 EiB"}
+
+func (w *wrapWatch) Write(p []byte) (int, error) {
+	if w.found == "" {
+		b := append(w.tail, p...)
+		for _, m := range wrapMarks {
+			if bytes.Contains(b, []byte(m)) {
+				w.found = m
+			}
+		}
+		keep := min(len(b), 24)
+		w.tail = append(w.tail[:0], b[len(b)-keep:]...)
+	}
+	return len(p), nil
+}
+
+// inputHolds says whether file f or g (either may be "") holds s: an
+// output may then show the figure as read.
+func inputHolds(f, g, s string) bool {
+	for _, name := range []string{f, g} {
+		if name == "" {
+			continue
+		}
+		found := false
+		filepath.WalkDir(name, func(path string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				if b, err := os.ReadFile(path); err == nil && bytes.Contains(b, []byte(s)) {
+					found = true
+					return filepath.SkipAll
+				}
+			}
+			return nil
+		})
+		if found {
+			return true
+		}
+	}
+	return false
+}
+
+// A mark is found whole or cut across writes; other output is not one.
+func TestWrapWatch(t *testing.T) {
+	for _, c := range []struct {
+		writes []string
+		want   string
+	}{
+		{[]string{"size -8.00 EiB\\n"}, "-8.00 EiB"},
+		{[]string{"a,-92233720", "36854775808,b"}, "-9223372036854775808"},
+		{[]string{"-8", ".00 E", "iB"}, "-8.00 EiB"},
+		{[]string{"-8.00 GiB, 9223372036854775807, -922337203685477580"}, ""},
+	} {
+		w := &wrapWatch{}
+		for _, s := range c.writes {
+			w.Write([]byte(s))
+		}
+		if w.found != c.want {
+			t.Errorf("%q: found %q, want %q", c.writes, w.found, c.want)
+		}
+	}
 }
