@@ -203,8 +203,13 @@ func BenchBucket(ms float64) int {
 	if !(ms >= benchBucketFirst) {
 		return 0
 	}
-	b := int(math.Floor(math.Log(ms/benchBucketFirst)/logGrow)) + 1
-	return min(b, BenchBuckets-1)
+	// Compared as a float: past 1e305 ms the quotient is +Inf, and an int
+	// of +Inf is the smallest int (an index below 0).
+	f := math.Floor(math.Log(ms/benchBucketFirst) / logGrow)
+	if !(f < BenchBuckets-2) {
+		return BenchBuckets - 1
+	}
+	return int(f) + 1
 }
 
 // BenchBucketBounds is the range [lo, hi) of bucket b in milliseconds.

@@ -110,7 +110,8 @@ func TestBenchBuckets(t *testing.T) {
 			t.Errorf("bucket %d is %g wide", b, hi/lo)
 		}
 	}
-	if BenchBucket(0) != 0 || BenchBucket(math.NaN()) != 0 || BenchBucket(1e9) != BenchBuckets-1 {
+	if BenchBucket(0) != 0 || BenchBucket(math.NaN()) != 0 || BenchBucket(1e9) != BenchBuckets-1 ||
+		BenchBucket(math.Inf(1)) != BenchBuckets-1 || BenchBucket(math.MaxFloat64) != BenchBuckets-1 {
 		t.Error("edges")
 	}
 }
