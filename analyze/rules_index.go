@@ -230,7 +230,11 @@ func (ix *IndexStats) appendCost(b []byte, t *TableStats) []byte {
 		b = strconv.AppendInt(b, *ix.MaxDup+1, 10)
 	}
 	if t != nil && t.DataPages != nil && *t.DataPages > 0 && ix.ClusteringRatio != nil {
-		pages := min(*t.DataPages, max(1, int64(math.Ceil(float64(n/u)**ix.ClusteringRatio))))
+		// (Compared as floats: an estimate past an int64 would wrap.)
+		pages := *t.DataPages
+		if est := math.Ceil(float64(n/u) * *ix.ClusteringRatio); est < float64(pages) {
+			pages = max(1, int64(est))
+		}
 		b = append(b, ", reading about "...)
 		b = strconv.AppendInt(b, pages, 10)
 		b = append(b, " of the table's "...)

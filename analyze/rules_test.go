@@ -405,3 +405,20 @@ func TestOneWarningPerObject(t *testing.T) {
 		t.Errorf("CUSTOMER's warnings %q, want %q", got, want)
 	}
 }
+
+// A lookup's page estimate past an int64 (a corrupt count times the
+// clustering ratio) is the table's data pages, as any estimate above
+// them is, not 1 from a wrapped int64.
+func TestCostTextHugeEstimate(t *testing.T) {
+	n, u, pages, ratio := int64(math.MaxInt64), int64(1), int64(808), 2.0
+	ix := &IndexStats{Nodes: &n, UniqueKeys: &u, ClusteringRatio: &ratio}
+	got := ix.costText(&TableStats{DataPages: &pages})
+	if want := "reading about 808 of the table's 808 data pages (clustering ratio 2.00)"; !strings.Contains(got, want) {
+		t.Errorf("%q lacks %q", got, want)
+	}
+	small := 0.001
+	ix.ClusteringRatio, n = &small, 100000
+	if got := ix.costText(&TableStats{DataPages: &pages}); !strings.Contains(got, "reading about 100 of the table's 808") {
+		t.Errorf("%q", got)
+	}
+}
