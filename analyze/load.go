@@ -66,7 +66,7 @@ func (lc *loadColumns) analyse() (*Series, error) {
 		}
 		if beyondBytes(size * sc.Unit.Factor) {
 			lc.notices = append(lc.notices, parse.Notice{File: t.File, Line: t.Rows[r].Line,
-				Msg: fmt.Sprintf("%s %q %s: row skipped", sc.Name, t.Text(r, lc.size), beyondBytesMsg)})
+				Msg: beyondBytesRow(sc.Name, t.Text(r, lc.size))})
 			continue
 		}
 		x := size

@@ -29,6 +29,12 @@ func beyondBytes(b float64) bool { return math.Abs(b) >= maxByteCount }
 // beyondBytesMsg is the notice for a point left out by beyondBytes.
 const beyondBytesMsg = "is beyond 8 EiB, more than a byte count holds"
 
+// beyondBytesRow is the notice for a table row whose size cell, text in
+// column name, beyondBytes leaves out.
+func beyondBytesRow(name, text string) string {
+	return fmt.Sprintf("%s %q %s: row skipped", name, text, beyondBytesMsg)
+}
+
 // fromRuns turns benchmark runs into points: one run, one point.
 func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 	key := opt.X
@@ -444,7 +450,7 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 					continue
 				}
 				if xc.Unit.Kind == parse.KindSize && beyondBytes(p.x*xc.Unit.Factor) {
-					skip(r, fmt.Sprintf("%s %q %s: row skipped", xc.Name, t.Text(r, xi), beyondBytesMsg))
+					skip(r, beyondBytesRow(xc.Name, t.Text(r, xi)))
 					continue
 				}
 				if !first && xc.Unit.Kind == g.xUnit.Kind && xc.Unit.Factor != 0 && g.xUnit.Factor != 0 {

@@ -76,6 +76,17 @@ func NumP(p *float64) Cell { return floatP(NumberKind, p) }
 // Bytes is a size.
 func Bytes(b int64) Cell { return Cell{Kind: BytesKind, Int: b} }
 
+// bytesOf is a size in bytes that need not be whole (a size a day, a
+// fitted size) as a cell, rounded; null where a byte count cannot hold
+// it (8 EiB or more, a NaN) rather than a wrapped int64.
+func bytesOf(v float64) Cell {
+	n := math.Round(v)
+	if !(math.Abs(n) < 1<<63) {
+		return Null(BytesKind)
+	}
+	return Bytes(int64(n))
+}
+
 // BytesP is a size, null for nil.
 func BytesP(p *int64) Cell {
 	if p == nil {

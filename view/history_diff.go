@@ -3,7 +3,6 @@ package view
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -411,16 +410,6 @@ func diffTablesTable(d *analyze.SnapshotDiff, opt HistoryOptions) *Table {
 func perDayNote(seconds float64, what string) string {
 	return fmt.Sprintf("a day: not shown, %s %s apart, under %s (history-rate.min_span); the JSON has the figures",
 		what, units.Seconds(seconds), units.Seconds(analyze.NewThresholds().Get("history-rate", "min_span")))
-}
-
-// bytesOf is a size in bytes as a cell, null where a byte count cannot
-// hold it (8 EiB or more, a NaN) rather than a wrapped int64.
-func bytesOf(v float64) Cell {
-	n := math.Round(v)
-	if !(math.Abs(n) < 1<<63) {
-		return Null(BytesKind)
-	}
-	return Bytes(int64(n))
 }
 
 func diffIndicesTable(d *analyze.SnapshotDiff, opt HistoryOptions) *Table {

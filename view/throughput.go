@@ -2,7 +2,6 @@ package view
 
 import (
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 	"unicode"
@@ -126,11 +125,7 @@ func (v *tput) xCol(key, title string) Column {
 // wrapped int64.
 func (v *tput) x(x float64) Cell {
 	if b := v.r.XBytes(); b > 0 {
-		n := math.Round(x * b)
-		if math.Abs(n) >= 1<<63 || math.IsNaN(n) {
-			return Cell{Kind: BytesKind, Null: true}
-		}
-		return Bytes(int64(n))
+		return bytesOf(x * b)
 	}
 	return Num(x)
 }
