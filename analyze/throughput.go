@@ -172,6 +172,9 @@ type raw struct {
 	label  string
 	y      float64
 	src    string
+	// lower: its y is a time (a latency), where less is better, whatever
+	// the other series measure.
+	lower bool
 }
 
 // gathered is the input reduced to points and what they mean.
@@ -264,11 +267,12 @@ func Throughput(in Input, opt Options) (*Result, error) {
 		return res, nil
 	}
 	for _, name := range g.order {
-		s := &Series{Name: name, lowerIsBetter: g.yUnit.Kind == parse.KindTime}
+		s := &Series{Name: name}
 		for _, p := range g.points {
 			if p.series != name {
 				continue
 			}
+			s.lowerIsBetter = p.lower
 			pt := Point{Label: p.label, Y: p.y, Source: p.src}
 			if !g.categorical {
 				x := p.x

@@ -71,7 +71,7 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 		if r.Name != "" {
 			series += " " + dropSubKey(r.Name, key)
 		}
-		p := raw{series: series, y: y, src: fmt.Sprintf("%s:%d", r.File, r.Line)}
+		p := raw{series: series, y: y, src: fmt.Sprintf("%s:%d", r.File, r.Line), lower: yUnit.Kind == parse.KindTime}
 		v, ok := "", false
 		if key != "" {
 			v, ok = r.Key(key)
@@ -406,6 +406,18 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 		g.yName = t.Columns[ys[0]].Name
 		if len(ys) > 1 {
 			g.yName = g.yUnit.Symbol
+			// Columns of different units (tps and latency_ms): y is named
+			// by them all, without a unit, rather than by the first's.
+			var names []string
+			for _, yi := range ys {
+				names = append(names, t.Columns[yi].Name)
+				if t.Columns[yi].Unit.Symbol != g.yUnit.Symbol {
+					g.yName = ""
+				}
+			}
+			if g.yName == "" {
+				g.yName, g.yUnit = strings.Join(names, ", "), parse.Unit{}
+			}
 		}
 		g.mode = chooseMode(xc.Unit, xc.Name, categorical, false)
 	}
@@ -437,7 +449,7 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 					name = prefix
 				}
 			}
-			p := raw{series: name, y: y, src: fmt.Sprintf("%s:%d", t.File, t.Rows[r].Line)}
+			p := raw{series: name, y: y, src: fmt.Sprintf("%s:%d", t.File, t.Rows[r].Line), lower: yc.Unit.Kind == parse.KindTime}
 			if categorical {
 				p.label = t.Text(r, xi)
 				if p.label == "" {

@@ -45,3 +45,30 @@ func TestThroughputSizeBeyondBytes(t *testing.T) {
 		}
 	}
 }
+
+// Y columns of different units: each series judges best by its own unit
+// (a latency's best is its lowest, whatever the first column measures),
+// and y is named by the columns, without a unit, rather than as the
+// first one; columns of one unit keep it.
+func TestThroughputMixedYUnits(t *testing.T) {
+	text := "page_buffers,tps,latency_ms\n256,100,20\n512,150,12\n1024,140,15\n2048,120,18\n"
+	r, err := Throughput(readString(t, "sw.csv", text), Options{Y: "tps,latency_ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Mode != ModeSweep || len(r.Series) != 2 || deref(r.Y) != "tps, latency_ms" || r.YUnit != nil {
+		t.Fatalf("mode %s, %d series, y %q (%v)", r.Mode, len(r.Series), deref(r.Y), r.YUnit)
+	}
+	for i, want := range []struct{ x, median float64 }{{512, 150}, {512, 12}} {
+		if b := r.Series[i].Sweep.Best; b.X != want.x || b.Median != want.median {
+			t.Errorf("%s: best at %g (median %g), want %g (%g)", r.Series[i].Name, b.X, b.Median, want.x, want.median)
+		}
+	}
+	r, err = Throughput(readString(t, "two.csv", "page_buffers,classic_tps,super_tps\n256,100,110\n512,150,160\n1024,140,150\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if deref(r.Y) != "tps" || deref(r.YUnit) != "tps" || len(r.Series) != 2 {
+		t.Errorf("one unit: y %q (%q), %d series", deref(r.Y), deref(r.YUnit), len(r.Series))
+	}
+}
