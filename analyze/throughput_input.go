@@ -408,14 +408,12 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 			g.yName = g.yUnit.Symbol
 			// Columns of different units (tps and latency_ms): y is named
 			// by them all, without a unit, rather than by the first's.
-			var names []string
+			names, mixed := []string{}, false
 			for _, yi := range ys {
 				names = append(names, t.Columns[yi].Name)
-				if t.Columns[yi].Unit.Symbol != g.yUnit.Symbol {
-					g.yName = ""
-				}
+				mixed = mixed || t.Columns[yi].Unit.Symbol != g.yUnit.Symbol
 			}
-			if g.yName == "" {
+			if mixed {
 				g.yName, g.yUnit = strings.Join(names, ", "), parse.Unit{}
 			}
 		}
