@@ -86,6 +86,9 @@ type Series struct {
 	Load         *Load     `json:"load,omitempty"`
 	AB           []ABEntry `json:"ab,omitempty"`
 	Warnings     []string  `json:"warnings,omitempty"`
+	// LowerIsBetter is true for a time (a latency, a load time): its best
+	// is its lowest, and its losses per doubling are its rises.
+	LowerIsBetter bool `json:"lower_is_better"`
 
 	lowerIsBetter bool
 }
@@ -272,7 +275,7 @@ func Throughput(in Input, opt Options) (*Result, error) {
 			if p.series != name {
 				continue
 			}
-			s.lowerIsBetter = p.lower
+			s.lowerIsBetter, s.LowerIsBetter = p.lower, p.lower
 			pt := Point{Label: p.label, Y: p.y, Source: p.src}
 			if !g.categorical {
 				x := p.x
@@ -380,6 +383,14 @@ func (s *Series) degradation(predictAt, kneeAt float64, unit parse.Unit) {
 		pred = 0
 	}
 	models, warns := FitAll(x, y, pred)
+	if s.lowerIsBetter {
+		// A time that grows is what a throughput that falls is: the loss
+		// of a latency is its rise (1 − 2^k of a throughput, 2^k − 1 of a
+		// time), so that a positive loss is always the worse.
+		for _, m := range models {
+			m.LossPerDoubling = negated(m.LossPerDoubling)
+		}
+	}
 	s.Models = models
 	s.Warnings = append(s.Warnings, warns...)
 	if !math.IsNaN(kneeAt) {
@@ -392,9 +403,21 @@ func (s *Series) degradation(predictAt, kneeAt float64, unit parse.Unit) {
 			s.Warnings = append(s.Warnings, err.Error())
 		} else {
 			k.Describe(unit, s.lowerIsBetter)
+			if s.lowerIsBetter {
+				k.LossPerDoublingBelow, k.LossPerDoublingAbove = negated(k.LossPerDoublingBelow), negated(k.LossPerDoublingAbove)
+			}
 			s.Knee = k
 		}
 	}
+}
+
+// negated is −*v, nil when v is.
+func negated(v *float64) *float64 {
+	if v == nil {
+		return nil
+	}
+	n := 0 - *v // (+0, not −0, for 0)
+	return &n
 }
 
 // chooseMode picks the analysis from what the columns measure.
@@ -420,6 +443,13 @@ func sizeLike(name string) bool { return sizeWordRe().MatchString(name) }
 var concurrencyWordRe = lazyre.New(`(?i)^(n_?|num_?|#\s*)?(clients?|threads?|thds|connections?|conns?|workers?|jobs|users|vusers|sessions|concurrency)$`)
 
 func concurrencyLike(name string) bool { return concurrencyWordRe().MatchString(name) }
+
+// latencyWordRe names the time one operation takes (latency_ms, lat_ms,
+// p95_ms, response_time_ms, sysbench's "95th percentile"; latencia,
+// latence, 지연), as against the time a whole load took (load_time_s).
+var latencyWordRe = lazyre.New(`(?i)(laten|지연|respon|percentile|(^|[^a-z])(lat|resp|rt|p\d{2,3}|\d+(st|nd|rd|th))([^a-z]|$))`)
+
+func latencyLike(name string) bool { return latencyWordRe().MatchString(name) }
 
 // FormatX writes an x value with its unit ("16 GB", "1500").
 func FormatX(v float64, unit string) string {

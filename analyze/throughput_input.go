@@ -318,17 +318,22 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 	// column and no y asked for. A table with a throughput column and
 	// times beside it (fbdiag bench sweep's: tpmc and a latency in ms)
 	// is a degradation.
-	timeCol, speedCol, hasRate := -1, -1, false
+	timeCol, speedCol, hasRate, latencyTime := -1, -1, false, false
 	for i, c := range t.Columns {
-		if c.Numeric && c.Unit.Kind == parse.KindTime && timeCol < 0 {
-			timeCol = i
+		// A latency is a time too, but of one operation: a size with
+		// latency_ms is how the latency degrades, not how long a load took
+		// (unless --mode load says so).
+		if c.Numeric && c.Unit.Kind == parse.KindTime && (timeCol < 0 || latencyTime) {
+			if l := latencyLike(c.Name); timeCol < 0 || !l {
+				timeCol, latencyTime = i, l
+			}
 		}
 		if c.Numeric && c.Unit.Kind == parse.KindSpeed && speedCol < 0 {
 			speedCol = i
 		}
 		hasRate = hasRate || c.Numeric && c.Unit.Kind == parse.KindRate
 	}
-	isLoad := xc.Unit.Kind == parse.KindSize && (timeCol >= 0 || speedCol >= 0) && !hasRate && opt.Y == "" && len(opt.Series) == 0
+	isLoad := xc.Unit.Kind == parse.KindSize && (timeCol >= 0 && !latencyTime || speedCol >= 0) && !hasRate && opt.Y == "" && len(opt.Series) == 0
 	if opt.Mode != "" {
 		isLoad = opt.Mode == ModeLoad
 	}

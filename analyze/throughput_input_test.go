@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"math"
 	"testing"
 )
 
@@ -70,5 +71,56 @@ func TestThroughputMixedYUnits(t *testing.T) {
 	}
 	if deref(r.Y) != "tps" || deref(r.YUnit) != "tps" || len(r.Series) != 2 {
 		t.Errorf("one unit: y %q (%q), %d series", deref(r.Y), deref(r.YUnit), len(r.Series))
+	}
+	// Columns without a unit are not of mixed units: y stays unnamed, as
+	// before y columns were told apart by unit.
+	r, err = Throughput(readString(t, "plain.csv", "page_buffers,classic,super\n256,100,110\n512,150,160\n1024,140,150\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Y != nil || r.YUnit != nil || len(r.Series) != 2 || r.Series[1].Name != "super" {
+		t.Errorf("no unit: y %v (%v), %d series", r.Y, r.YUnit, len(r.Series))
+	}
+}
+
+// A size with a latency and nothing else is how the latency degrades, not
+// a load (a latency_ms read as a load time gave 921,600 MiB/s); its loss
+// per doubling is its rise, positive, as a throughput's fall is.
+func TestThroughputLatencyAgainstSize(t *testing.T) {
+	text := "size_gb,latency_ms\n9,10\n18,11\n36,12.5\n72,14\n144,16\n288,19\n"
+	r, err := Throughput(readString(t, "lat.csv", text), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Mode != ModeDegradation || len(r.Series) != 1 || deref(r.Y) != "latency_ms" {
+		t.Fatalf("mode %s, %d series, y %q", r.Mode, len(r.Series), deref(r.Y))
+	}
+	s := r.Series[0]
+	if !s.LowerIsBetter || s.Best.Y != 10 {
+		t.Errorf("lower is better %v, best %g; want true, 10", s.LowerIsBetter, s.Best.Y)
+	}
+	for _, m := range s.Models {
+		if m.LossPerDoubling == nil {
+			t.Fatalf("%s: no loss per doubling", m.Name)
+		}
+		if m.Name == Power {
+			k := m.Params[1].Value
+			if want := math.Pow(2, k) - 1; math.Abs(*m.LossPerDoubling-want) > 1e-12 || math.Abs(*m.LossPerDoubling-0.1355) > 5e-4 {
+				t.Errorf("power: loss per doubling %g, want 2^k − 1 = %g (k %g), about 0.1355", *m.LossPerDoubling, want, k)
+			}
+		}
+		if *m.LossPerDoubling <= 0 {
+			t.Errorf("%s: loss per doubling %g for a latency that grows", m.Name, *m.LossPerDoubling)
+		}
+	}
+	// --mode load still reads the latency as the load time it is told it is.
+	r, err = Throughput(readString(t, "lat.csv", text), Options{Mode: ModeLoad})
+	if err != nil || r.Mode != ModeLoad {
+		t.Fatalf("--mode load: %v, %v", r, err)
+	}
+	// A load time beside a latency is the load's.
+	r, err = Throughput(readString(t, "load.csv", "size_gb,p95_ms,load_time_s\n9,10,2535\n18,11,3197\n36,12,4057\n"), Options{})
+	if err != nil || r.Mode != ModeLoad || r.Series[0].Load == nil {
+		t.Fatalf("load time with a latency: %+v, %v", r, err)
 	}
 }

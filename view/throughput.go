@@ -296,7 +296,11 @@ func (v *tput) models() *Table {
 				who, pEq(b.SlopeP)))
 		}
 	}
-	t.Notes = append(t.Notes, "lost per doubling: the share of throughput the curve loses each time the size doubles")
+	note := "lost per doubling: the share of throughput the curve loses each time the size doubles"
+	if slices.ContainsFunc(v.r.Series, func(s *analyze.Series) bool { return s.LowerIsBetter && len(s.Models) > 0 }) {
+		note += "; of a time (lower is better), the share it rises"
+	}
+	t.Notes = append(t.Notes, note)
 	return t
 }
 
@@ -596,7 +600,11 @@ func (v *tput) headline(s *analyze.Series) []Field {
 		add("first_to_last_change", "first to last size", ChangeP(s.FirstToLastChange), detail)
 		b := analyze.BestModel(s.Models)
 		if b != nil && b.LossPerDoubling != nil {
-			add("loss_per_doubling_share", "lost per size doubling", Share(*b.LossPerDoubling), fmt.Sprintf("(%s fit, R² %s)", b.Name, Num(b.R2).Human()))
+			label := "lost per size doubling"
+			if s.LowerIsBetter {
+				label = "rise per size doubling" // (a time's loss is its rise)
+			}
+			add("loss_per_doubling_share", label, Share(*b.LossPerDoubling), fmt.Sprintf("(%s fit, R² %s)", b.Name, Num(b.R2).Human()))
 		}
 		if b != nil && b.Prediction != nil {
 			p := b.Prediction

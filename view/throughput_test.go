@@ -247,3 +247,31 @@ func TestThroughputPredictionBeyondBytes(t *testing.T) {
 		t.Errorf("5000 PiB read as %+v", c)
 	}
 }
+
+// A latency's loss per doubling is its rise, and the headline and the
+// models' note say so rather than "lost" for a figure that grows.
+func TestThroughputLatencyRise(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "lat.csv")
+	if err := os.WriteFile(name, []byte("size_gb,latency_ms\n9,10\n18,11\n36,12.5\n72,14\n144,16\n288,19\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := Throughput(throughputResult(t, analyze.Options{}, name), "lat.csv")
+	var rise *Field
+	for i, f := range d.Headline {
+		if f.Key == "loss_per_doubling_share" {
+			rise = &d.Headline[i]
+		}
+	}
+	if rise == nil || rise.Label != "rise per size doubling" || rise.Value.Human() != "13.5 %" || rise.Detail != "(power fit, R² 0.99)" {
+		t.Fatalf("headline %+v", d.Headline)
+	}
+	var note string
+	for _, tb := range d.Tables {
+		if tb.Name == "models" {
+			note = tb.Notes[len(tb.Notes)-1]
+		}
+	}
+	if !strings.HasSuffix(note, "; of a time (lower is better), the share it rises") {
+		t.Errorf("models' note %q", note)
+	}
+}

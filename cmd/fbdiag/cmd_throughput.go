@@ -46,7 +46,8 @@ from the input or with --mode:
                baseline, change = (other − baseline) / baseline, faster or slower;
                with repeated runs, medians and a Mann-Whitney test
   load         load speed (MiB/s) from a size and a load time column, and whether it
-               changes with size
+               changes with size (a time named as a latency, latency_ms or p95_ms, is
+               not a load time: a size with a latency is a degradation)
 
 Sizes are binary, as Firebird counts them: GB means GiB (1024 MiB), TB TiB; fbdiag
 prints them with IEC units (16.0 GiB, 2.00 TiB).

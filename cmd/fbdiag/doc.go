@@ -407,7 +407,9 @@
 // it), ab (named configurations, each against the first, the baseline:
 // ratio = other / baseline, change = (other − baseline) / baseline, and
 // faster or slower; with repeated runs medians and a Mann-Whitney test)
-// and load (load speed in MiB/s from a size and a load time column).
+// and load (load speed in MiB/s from a size and a load time column; a
+// time named as a latency, latency_ms or p95_ms, is not one). The loss
+// per doubling of a time (a latency) is its rise.
 // Sizes are binary as Firebird counts them (GB means GiB) and printed with
 // IEC units. Columns are chosen by name or 1-based index (--x size_gb
 // --y ops_per_s); by default x is the first size column and y every
