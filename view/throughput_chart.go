@@ -21,7 +21,11 @@ func throughputCharts(r *analyze.Result, name string) ([]*plot.Chart, error) {
 	var err error
 	switch r.Mode {
 	case analyze.ModeDegradation:
-		c, err = plot.SizeThroughputChart(SizeThroughputChart(r, "Throughput vs database size: "+name))
+		what := "Throughput"
+		if r.Y != nil && slices.ContainsFunc(r.Series, func(s *analyze.Series) bool { return s.LowerIsBetter }) {
+			what = *r.Y // (a latency is not a throughput)
+		}
+		c, err = plot.SizeThroughputChart(SizeThroughputChart(r, what+" vs database size: "+name))
 	case analyze.ModeSweep:
 		c, err = plot.SweepChart(SweepChart(r, "Sweep: "+name))
 	case analyze.ModeAB:

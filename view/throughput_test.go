@@ -275,3 +275,15 @@ func TestThroughputLatencyRise(t *testing.T) {
 		t.Errorf("models' note %q", note)
 	}
 }
+
+// A chart of a latency against size is titled by it, not "Throughput".
+func TestThroughputLatencyChartTitle(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "lat.csv")
+	if err := os.WriteFile(name, []byte("size_gb,latency_ms\n9,10\n18,11\n36,12.5\n72,14\n144,16\n288,19\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := Throughput(throughputResult(t, analyze.Options{}, name), "lat.csv")
+	if len(d.Charts) != 1 || d.Charts[0].Title != "latency_ms vs database size: lat.csv" {
+		t.Fatalf("charts %+v", d.Charts)
+	}
+}
