@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/plot"
@@ -17,17 +18,39 @@ const CurvePoints = 80
 // written as the tables write the same figures (sizes in IEC units,
 // ratios other / base); name goes into the title and the file name.
 func throughputCharts(r *analyze.Result, name string) ([]*plot.Chart, error) {
+	if rates, times := byDirection(r); rates != nil && times != nil {
+		// Throughputs and times (tps and latency_ms) on one y axis would
+		// share a scale and a name that fits neither: a chart each, the
+		// times' named after them.
+		out, err := throughputCharts(rates, name)
+		if err != nil {
+			return nil, err
+		}
+		tc, err := throughputCharts(times, name)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range tc {
+			c.Name = plot.SafeName(name + "-" + deref(times.Y))
+		}
+		return append(out, tc...), nil
+	}
 	var c *plot.Chart
 	var err error
+	lower := r.Y != nil && slices.ContainsFunc(r.Series, func(s *analyze.Series) bool { return s.LowerIsBetter })
 	switch r.Mode {
 	case analyze.ModeDegradation:
 		what := "Throughput"
-		if r.Y != nil && slices.ContainsFunc(r.Series, func(s *analyze.Series) bool { return s.LowerIsBetter }) {
+		if lower {
 			what = *r.Y // (a latency is not a throughput)
 		}
 		c, err = plot.SizeThroughputChart(SizeThroughputChart(r, what+" vs database size: "+name))
 	case analyze.ModeSweep:
-		c, err = plot.SweepChart(SweepChart(r, "Sweep: "+name))
+		what := "Sweep: "
+		if lower {
+			what = "Sweep of " + *r.Y + ": "
+		}
+		c, err = plot.SweepChart(SweepChart(r, what+name))
 	case analyze.ModeAB:
 		c, err = plot.ABChart(ABChart(r, "A/B: "+name))
 	case analyze.ModeLoad:
@@ -40,6 +63,41 @@ func throughputCharts(r *analyze.Result, name string) ([]*plot.Chart, error) {
 	}
 	c.Name = plot.SafeName(name)
 	return []*plot.Chart{c}, nil
+}
+
+// byDirection splits a degradation or a sweep whose series mix
+// throughputs and times into two results of the same analysis, each
+// named by its series (y without a unit when they have several); nil,
+// nil when its series are all of one kind.
+func byDirection(r *analyze.Result) (rates, times *analyze.Result) {
+	if r.Mode != analyze.ModeDegradation && r.Mode != analyze.ModeSweep {
+		return nil, nil
+	}
+	part := func(lower bool) *analyze.Result {
+		var ss []*analyze.Series
+		var names []string
+		for _, s := range r.Series {
+			if s.LowerIsBetter == lower {
+				ss = append(ss, s)
+				names = append(names, s.Name)
+			}
+		}
+		if len(ss) == 0 {
+			return nil
+		}
+		c := *r
+		c.Series, c.Y, c.YUnit = ss, &names[0], nil
+		if len(ss) > 1 {
+			y := plot.Ellipsis(strings.Join(names, ", "), 40)
+			c.Y = &y
+		}
+		return &c
+	}
+	rates, times = part(false), part(true)
+	if rates == nil || times == nil {
+		return nil, nil
+	}
+	return rates, times
 }
 
 func seriesXY(s *analyze.Series) plot.Series {

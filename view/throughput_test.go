@@ -3,6 +3,7 @@ package view
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -285,5 +286,24 @@ func TestThroughputLatencyChartTitle(t *testing.T) {
 	d := Throughput(throughputResult(t, analyze.Options{}, name), "lat.csv")
 	if len(d.Charts) != 1 || d.Charts[0].Title != "latency_ms vs database size: lat.csv" {
 		t.Fatalf("charts %+v", d.Charts)
+	}
+}
+
+// Throughputs and times of one table get a chart each: on one y axis the
+// latency would be named "tps, latency_ms" and drawn at the scale of the
+// throughput.
+func TestThroughputChartsByDirection(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "sw.csv")
+	if err := os.WriteFile(name, []byte("page_buffers,tps,latency_ms\n256,100,20\n512,150,12\n1024,140,15\n2048,120,18\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := Throughput(throughputResult(t, analyze.Options{Y: "tps,latency_ms"}, name), "sw.csv")
+	var got []string
+	for _, c := range d.Charts {
+		got = append(got, c.Name+": "+c.Title)
+	}
+	want := []string{"sw.csv: Sweep: sw.csv", "sw.csv-latency_ms: Sweep of latency_ms: sw.csv"}
+	if !slices.Equal(got, want) {
+		t.Errorf("charts %q, want %q", got, want)
 	}
 }
