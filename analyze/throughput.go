@@ -89,8 +89,6 @@ type Series struct {
 	// LowerIsBetter is true for a time (a latency, a load time): its best
 	// is its lowest, and its losses per doubling are its rises.
 	LowerIsBetter bool `json:"lower_is_better"`
-
-	lowerIsBetter bool
 }
 
 // Result is the answer of fbdiag throughput; its JSON form is documented
@@ -275,7 +273,7 @@ func Throughput(in Input, opt Options) (*Result, error) {
 			if p.series != name {
 				continue
 			}
-			s.lowerIsBetter, s.LowerIsBetter = p.lower, p.lower
+			s.LowerIsBetter = p.lower
 			pt := Point{Label: p.label, Y: p.y, Source: p.src}
 			if !g.categorical {
 				x := p.x
@@ -293,10 +291,10 @@ func Throughput(in Input, opt Options) (*Result, error) {
 					p.Label = formatX(*p.X, g.xUnit) // the ab mode asked of numbers
 				}
 			}
-			s.AB = compareLabels(s.Points, s.lowerIsBetter)
+			s.AB = compareLabels(s.Points, s.LowerIsBetter)
 		case ModeSweep:
 			s.describe()
-			s.Sweep = sweep(s.Points, s.lowerIsBetter, opt.Noise, g.xUnit)
+			s.Sweep = sweep(s.Points, s.LowerIsBetter, opt.Noise, g.xUnit)
 		case ModeDegradation:
 			s.describe()
 			s.degradation(predictAt, kneeAt, g.xUnit)
@@ -327,7 +325,7 @@ func (s *Series) describe() {
 	}
 	for i := range s.Points {
 		p := &s.Points[i]
-		if s.Best == nil || (!s.lowerIsBetter && p.Y > s.Best.Y) || (s.lowerIsBetter && p.Y < s.Best.Y) {
+		if s.Best == nil || (!s.LowerIsBetter && p.Y > s.Best.Y) || (s.LowerIsBetter && p.Y < s.Best.Y) {
 			b := *p
 			s.Best = &b
 		}
@@ -383,7 +381,7 @@ func (s *Series) degradation(predictAt, kneeAt float64, unit parse.Unit) {
 		pred = 0
 	}
 	models, warns := FitAll(x, y, pred)
-	if s.lowerIsBetter {
+	if s.LowerIsBetter {
 		// A time that grows is what a throughput that falls is: the loss
 		// of a latency is its rise (1 − 2^k of a throughput, 2^k − 1 of a
 		// time), so that a positive loss is always the worse.
@@ -402,8 +400,8 @@ func (s *Series) degradation(predictAt, kneeAt float64, unit parse.Unit) {
 		if err != nil {
 			s.Warnings = append(s.Warnings, err.Error())
 		} else {
-			k.Describe(unit, s.lowerIsBetter)
-			if s.lowerIsBetter {
+			k.Describe(unit, s.LowerIsBetter)
+			if s.LowerIsBetter {
 				k.LossPerDoublingBelow, k.LossPerDoublingAbove = negated(k.LossPerDoublingBelow), negated(k.LossPerDoublingAbove)
 			}
 			s.Knee = k

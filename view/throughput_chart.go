@@ -14,41 +14,51 @@ import (
 // CurvePoints is how many points a fitted curve is drawn with.
 const CurvePoints = 80
 
-// throughputCharts draws the chart of a throughput result, its labels
-// written as the tables write the same figures (sizes in IEC units,
-// ratios other / base); name goes into the title and the file name.
+// throughputCharts draws the charts of a throughput result (two when it
+// mixes throughputs and times), their labels written as the tables write
+// the same figures (sizes in IEC units, ratios other / base); name goes
+// into the titles and the file names.
 func throughputCharts(r *analyze.Result, name string) ([]*plot.Chart, error) {
-	if rates, times := byDirection(r); rates != nil && times != nil {
-		// Throughputs and times (tps and latency_ms) on one y axis would
-		// share a scale and a name that fits neither: a chart each, the
-		// times' named after them.
-		out, err := throughputCharts(rates, name)
+	rates, times := byDirection(r)
+	if rates == nil {
+		c, err := throughputChart(r, name, false)
 		if err != nil {
 			return nil, err
 		}
-		tc, err := throughputCharts(times, name)
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range tc {
-			c.Name = plot.SafeName(name + "-" + deref(times.Y))
-		}
-		return append(out, tc...), nil
+		return []*plot.Chart{c}, nil
 	}
+	// Throughputs and times (tps and latency_ms) on one y axis would share
+	// a scale and a name that fits neither: a chart each, the times' named
+	// after them.
+	rc, err := throughputChart(rates, name, false)
+	if err != nil {
+		return nil, err
+	}
+	tc, err := throughputChart(times, name, true)
+	if err != nil {
+		return nil, err
+	}
+	tc.Name = plot.SafeName(name + "-" + deref(times.Y))
+	return []*plot.Chart{rc, tc}, nil
+}
+
+// throughputChart draws the chart of r; the title of a sweep names its
+// y when named (the times of a table that has throughputs too), and a
+// degradation's names its y when it is a time, not a throughput.
+func throughputChart(r *analyze.Result, name string, named bool) (*plot.Chart, error) {
 	var c *plot.Chart
 	var err error
-	lower := r.Y != nil && slices.ContainsFunc(r.Series, func(s *analyze.Series) bool { return s.LowerIsBetter })
 	switch r.Mode {
 	case analyze.ModeDegradation:
 		what := "Throughput"
-		if lower {
+		if r.Y != nil && slices.ContainsFunc(r.Series, func(s *analyze.Series) bool { return s.LowerIsBetter }) {
 			what = *r.Y // (a latency is not a throughput)
 		}
 		c, err = plot.SizeThroughputChart(SizeThroughputChart(r, what+" vs database size: "+name))
 	case analyze.ModeSweep:
 		what := "Sweep: "
-		if lower {
-			what = "Sweep of " + *r.Y + ": "
+		if named {
+			what = "Sweep of " + deref(r.Y) + ": "
 		}
 		c, err = plot.SweepChart(SweepChart(r, what+name))
 	case analyze.ModeAB:
@@ -62,7 +72,7 @@ func throughputCharts(r *analyze.Result, name string) ([]*plot.Chart, error) {
 		return nil, err
 	}
 	c.Name = plot.SafeName(name)
-	return []*plot.Chart{c}, nil
+	return c, nil
 }
 
 // byDirection splits a degradation or a sweep whose series mix
