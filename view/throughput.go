@@ -258,7 +258,11 @@ func (v *tput) seriesTable() *Table {
 		t.Rows = append(t.Rows, []Cell{Str(s.Name), Int(int64(len(s.Points))), first, last,
 			ChangeP(s.FirstToLastChange), upTo, lastStep, bestX, bestY})
 	}
-	t.Notes = append(t.Notes, "last step: the last median over the one before it (×0.5 is half the throughput); "+
+	half := "×0.5 is half the throughput"
+	if !slices.ContainsFunc(v.r.Series, func(s *analyze.Series) bool { return !s.LowerIsBetter }) {
+		half = "×2 is twice the time" // (latencies or restore times only)
+	}
+	t.Notes = append(t.Notes, "last step: the last median over the one before it ("+half+"); "+
 		"first→next-to-last leaves a far last point out")
 	for _, s := range v.r.Series {
 		if l := s.Load; l != nil {
