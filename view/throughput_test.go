@@ -13,6 +13,17 @@ import (
 	"github.com/fbdiag/fbdiag/plot"
 )
 
+// textResult is the analysis of a table written into a file of that
+// name.
+func textResult(t *testing.T, name, text string, opt analyze.Options) *analyze.Result {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return throughputResult(t, opt, path)
+}
+
 // throughputResult analyses files as fbdiag throughput does.
 func throughputResult(t *testing.T, opt analyze.Options, files ...string) *analyze.Result {
 	t.Helper()
@@ -219,11 +230,7 @@ func TestPCell(t *testing.T) {
 // title gives the size) rather than an int64 wrapped to -8 EiB; the
 // sizes read stay exact.
 func TestThroughputPredictionBeyondBytes(t *testing.T) {
-	name := filepath.Join(t.TempDir(), "pb.csv")
-	if err := os.WriteFile(name, []byte("size_pb,tps\n1000,100\n2000,90\n4000,80\n5000,75\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	d := Throughput(throughputResult(t, analyze.Options{}, name), "pb.csv")
+	d := Throughput(textResult(t, "pb.csv", "size_pb,tps\n1000,100\n2000,90\n4000,80\n5000,75\n", analyze.Options{}), "pb.csv")
 	var pred, meas *Table
 	for _, tb := range d.Tables {
 		switch tb.Name {
@@ -252,11 +259,7 @@ func TestThroughputPredictionBeyondBytes(t *testing.T) {
 // A latency's loss per doubling is its rise, and the headline and the
 // models' note say so rather than "lost" for a figure that grows.
 func TestThroughputLatencyRise(t *testing.T) {
-	name := filepath.Join(t.TempDir(), "lat.csv")
-	if err := os.WriteFile(name, []byte("size_gb,latency_ms\n9,10\n18,11\n36,12.5\n72,14\n144,16\n288,19\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	d := Throughput(throughputResult(t, analyze.Options{}, name), "lat.csv")
+	d := Throughput(textResult(t, "lat.csv", "size_gb,latency_ms\n9,10\n18,11\n36,12.5\n72,14\n144,16\n288,19\n", analyze.Options{}), "lat.csv")
 	var rise *Field
 	for i, f := range d.Headline {
 		if f.Key == "loss_per_doubling_share" {
@@ -279,11 +282,7 @@ func TestThroughputLatencyRise(t *testing.T) {
 
 // A chart of a latency against size is titled by it, not "Throughput".
 func TestThroughputLatencyChartTitle(t *testing.T) {
-	name := filepath.Join(t.TempDir(), "lat.csv")
-	if err := os.WriteFile(name, []byte("size_gb,latency_ms\n9,10\n18,11\n36,12.5\n72,14\n144,16\n288,19\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	d := Throughput(throughputResult(t, analyze.Options{}, name), "lat.csv")
+	d := Throughput(textResult(t, "lat.csv", "size_gb,latency_ms\n9,10\n18,11\n36,12.5\n72,14\n144,16\n288,19\n", analyze.Options{}), "lat.csv")
 	if len(d.Charts) != 1 || d.Charts[0].Title != "latency_ms vs database size: lat.csv" {
 		t.Fatalf("charts %+v", d.Charts)
 	}
@@ -293,11 +292,7 @@ func TestThroughputLatencyChartTitle(t *testing.T) {
 // latency would be named "tps, latency_ms" and drawn at the scale of the
 // throughput.
 func TestThroughputChartsByDirection(t *testing.T) {
-	name := filepath.Join(t.TempDir(), "sw.csv")
-	if err := os.WriteFile(name, []byte("page_buffers,tps,latency_ms\n256,100,20\n512,150,12\n1024,140,15\n2048,120,18\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	d := Throughput(throughputResult(t, analyze.Options{Y: "tps,latency_ms"}, name), "sw.csv")
+	d := Throughput(textResult(t, "sw.csv", "page_buffers,tps,latency_ms\n256,100,20\n512,150,12\n1024,140,15\n2048,120,18\n", analyze.Options{Y: "tps,latency_ms"}), "sw.csv")
 	var got []string
 	for _, c := range d.Charts {
 		got = append(got, c.Name+": "+c.Title)
