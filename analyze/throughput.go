@@ -443,9 +443,11 @@ var concurrencyWordRe = lazyre.New(`(?i)^(n_?|num_?|#\s*)?(clients?|threads?|thd
 func concurrencyLike(name string) bool { return concurrencyWordRe().MatchString(name) }
 
 // latencyWordRe names the time one operation takes (latency_ms, lat_ms,
-// p95_ms, response_time_ms, sysbench's "95th percentile"; latencia,
-// latence, 지연), as against the time a whole load took (load_time_s).
-var latencyWordRe = lazyre.New(`(?i)(laten|지연|respon|percentile|(^|[^a-z])(lat|resp|rt|p\d{2,3}|\d+(st|nd|rd|th))([^a-z]|$))`)
+// p95_ms, response_time_ms, sysbench's "95th percentile"; the articles'
+// languages' latencia, tiempo de respuesta, latence, temps de réponse,
+// latence, doba odezvy, 지연, 응답 시간), as against the time a whole
+// load took (load_time_s).
+var latencyWordRe = lazyre.New(`(?i)(laten|respon|respu|réponse|reponse|odezv|지연|응답|percentil|(^|[^a-z])(lat|resp|rt|p\d{2,3}|\d+(st|nd|rd|th))([^a-z]|$))`)
 
 func latencyLike(name string) bool { return latencyWordRe().MatchString(name) }
 

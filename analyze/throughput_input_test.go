@@ -118,6 +118,17 @@ func TestThroughputLatencyAgainstSize(t *testing.T) {
 	if err != nil || r.Mode != ModeLoad {
 		t.Fatalf("--mode load: %v, %v", r, err)
 	}
+	for _, name := range []string{"latency_ms", "lat_ms", "p95_ms", "p99.9_ms", "rt_avg_ms", "response_time_ms",
+		"95th percentile (ms)", "latencia_ms", "tiempo_respuesta_ms", "temps_de_réponse_ms", "doba_odezvy_ms", "지연_ms", "응답시간_ms"} {
+		if !latencyLike(name) {
+			t.Errorf("%q not taken for a latency", name)
+		}
+	}
+	for _, name := range []string{"load_time_s", "time_s", "elapsed_min", "restore_s", "duration_h", "start_s", "tiempo_carga_s", "temps_s"} {
+		if latencyLike(name) {
+			t.Errorf("%q taken for a latency", name)
+		}
+	}
 	// A load time beside a latency is the load's.
 	r, err = Throughput(readString(t, "load.csv", "size_gb,p95_ms,load_time_s\n9,10,2535\n18,11,3197\n36,12,4057\n"), Options{})
 	if err != nil || r.Mode != ModeLoad || r.Series[0].Load == nil {
