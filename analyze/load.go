@@ -46,7 +46,7 @@ func LoadSpeedMiBps(bytes, seconds float64) float64 { return bytes / (1 << 20) /
 func (lc *loadColumns) analyse() (*Series, error) {
 	t := lc.t
 	sc := t.Columns[lc.size]
-	s := &Series{Name: "load speed"}
+	s := &Series{Name: "load speed", Unit: strp("MiB/s")}
 	for r := range t.Rows {
 		size := sc.Values[r]
 		var mbps float64

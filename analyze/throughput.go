@@ -89,6 +89,9 @@ type Series struct {
 	// LowerIsBetter is true for a time (a latency, a load time): its best
 	// is its lowest, and its losses per doubling are its rises.
 	LowerIsBetter bool `json:"lower_is_better"`
+	// Unit is the unit of its y ("tps", "ms"), nil when its column has
+	// none; the result's y_unit is null when its series' differ.
+	Unit *string `json:"unit"`
 }
 
 // Result is the answer of fbdiag throughput; its JSON form is documented
@@ -174,8 +177,9 @@ type raw struct {
 	y      float64
 	src    string
 	// lower: its y is a time (a latency), where less is better, whatever
-	// the other series measure.
+	// the other series measure; unit is its y's ("tps", "ms"; "" for none).
 	lower bool
+	unit  string
 }
 
 // gathered is the input reduced to points and what they mean.
@@ -274,6 +278,9 @@ func Throughput(in Input, opt Options) (*Result, error) {
 				continue
 			}
 			s.LowerIsBetter = p.lower
+			if p.unit != "" {
+				s.Unit = &p.unit
+			}
 			pt := Point{Label: p.label, Y: p.y, Source: p.src}
 			if !g.categorical {
 				x := p.x

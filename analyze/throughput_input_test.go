@@ -60,6 +60,9 @@ func TestThroughputMixedYUnits(t *testing.T) {
 	if r.Mode != ModeSweep || len(r.Series) != 2 || deref(r.Y) != "tps, latency_ms" || r.YUnit != nil {
 		t.Fatalf("mode %s, %d series, y %q (%v)", r.Mode, len(r.Series), deref(r.Y), r.YUnit)
 	}
+	if u0, u1 := deref(r.Series[0].Unit), deref(r.Series[1].Unit); u0 != "tps" || u1 != "ms" {
+		t.Errorf("series units %q, %q; want tps, ms", u0, u1)
+	}
 	for i, want := range []struct{ x, median float64 }{{512, 150}, {512, 12}} {
 		if b := r.Series[i].Sweep.Best; b.X != want.x || b.Median != want.median {
 			t.Errorf("%s: best at %g (median %g), want %g (%g)", r.Series[i].Name, b.X, b.Median, want.x, want.median)
@@ -78,7 +81,7 @@ func TestThroughputMixedYUnits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Y != nil || r.YUnit != nil || len(r.Series) != 2 || r.Series[1].Name != "super" {
+	if r.Y != nil || r.YUnit != nil || len(r.Series) != 2 || r.Series[1].Name != "super" || r.Series[1].Unit != nil {
 		t.Errorf("no unit: y %v (%v), %d series", r.Y, r.YUnit, len(r.Series))
 	}
 }

@@ -19,31 +19,33 @@ const CurvePoints = 80
 // the same figures (sizes in IEC units, ratios other / base); name goes
 // into the titles and the file names.
 func throughputCharts(r *analyze.Result, name string) ([]*plot.Chart, error) {
-	rates, times := byDirection(r)
-	if rates == nil {
+	parts := byUnit(r)
+	if parts == nil {
 		c, err := throughputChart(r, name, false)
 		if err != nil {
 			return nil, err
 		}
 		return []*plot.Chart{c}, nil
 	}
-	// Throughputs and times (tps and latency_ms) on one y axis would share
-	// a scale and a name that fits neither: a chart each, the times' named
-	// after them.
-	rc, err := throughputChart(rates, name, false)
-	if err != nil {
-		return nil, err
+	// Series of different units (tps and qps, tps and latency_ms) on one
+	// y axis would share a scale and a name that fits none: a chart each,
+	// the first's as if alone, the others' named after their series.
+	var out []*plot.Chart
+	for i, p := range parts {
+		c, err := throughputChart(p, name, i > 0)
+		if err != nil {
+			return nil, err
+		}
+		if i > 0 {
+			c.Name = plot.SafeName(name + "-" + deref(p.Y))
+		}
+		out = append(out, c)
 	}
-	tc, err := throughputChart(times, name, true)
-	if err != nil {
-		return nil, err
-	}
-	tc.Name = plot.SafeName(name + "-" + deref(times.Y))
-	return []*plot.Chart{rc, tc}, nil
+	return out, nil
 }
 
 // throughputChart draws the chart of r; the title of a sweep names its
-// y when named (the times of a table that has throughputs too), and a
+// y when named (the series of a second unit of a table), and a
 // degradation's names its y when it is a time, not a throughput.
 func throughputChart(r *analyze.Result, name string, named bool) (*plot.Chart, error) {
 	var c *plot.Chart
@@ -75,39 +77,42 @@ func throughputChart(r *analyze.Result, name string, named bool) (*plot.Chart, e
 	return c, nil
 }
 
-// byDirection splits a degradation or a sweep whose series mix
-// throughputs and times into two results of the same analysis, each
-// named by its series (y without a unit when they have several); nil,
-// nil when its series are all of one kind.
-func byDirection(r *analyze.Result) (rates, times *analyze.Result) {
+// byUnit splits a degradation or a sweep whose series are of different
+// units into results of the same analysis, one a unit in the order the
+// series come, each named by its series and its unit; nil when its
+// series share one unit.
+func byUnit(r *analyze.Result) []*analyze.Result {
 	if r.Mode != analyze.ModeDegradation && r.Mode != analyze.ModeSweep {
-		return nil, nil
+		return nil
 	}
-	part := func(lower bool) *analyze.Result {
+	var units []string
+	for _, s := range r.Series {
+		if u := deref(s.Unit); !slices.Contains(units, u) {
+			units = append(units, u)
+		}
+	}
+	if len(units) < 2 {
+		return nil
+	}
+	var out []*analyze.Result
+	for _, u := range units {
 		var ss []*analyze.Series
 		var names []string
 		for _, s := range r.Series {
-			if s.LowerIsBetter == lower {
+			if deref(s.Unit) == u {
 				ss = append(ss, s)
 				names = append(names, s.Name)
 			}
 		}
-		if len(ss) == 0 {
-			return nil
-		}
 		c := *r
-		c.Series, c.Y, c.YUnit = ss, &names[0], nil
-		if len(ss) > 1 {
-			y := plot.Ellipsis(strings.Join(names, ", "), 40)
-			c.Y = &y
+		y := plot.Ellipsis(strings.Join(names, ", "), 40)
+		c.Series, c.Y, c.YUnit = ss, &y, nil
+		if u != "" {
+			c.YUnit = &u
 		}
-		return &c
+		out = append(out, &c)
 	}
-	rates, times = part(false), part(true)
-	if rates == nil || times == nil {
-		return nil, nil
-	}
-	return rates, times
+	return out
 }
 
 func seriesXY(s *analyze.Series) plot.Series {

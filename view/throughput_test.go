@@ -288,17 +288,31 @@ func TestThroughputLatencyChartTitle(t *testing.T) {
 	}
 }
 
-// Throughputs and times of one table get a chart each: on one y axis the
-// latency would be named "tps, latency_ms" and drawn at the scale of the
-// throughput.
-func TestThroughputChartsByDirection(t *testing.T) {
-	d := Throughput(textResult(t, "sw.csv", "page_buffers,tps,latency_ms\n256,100,20\n512,150,12\n1024,140,15\n2048,120,18\n", analyze.Options{Y: "tps,latency_ms"}), "sw.csv")
-	var got []string
-	for _, c := range d.Charts {
-		got = append(got, c.Name+": "+c.Title)
-	}
-	want := []string{"sw.csv: Sweep: sw.csv", "sw.csv-latency_ms: Sweep of latency_ms: sw.csv"}
-	if !slices.Equal(got, want) {
-		t.Errorf("charts %q, want %q", got, want)
+// Series of different units get a chart each: on one y axis a latency
+// would be named "tps, latency_ms" and drawn at the scale of the
+// throughput, and sysbench's tps flat under its qps.
+func TestThroughputChartsByUnit(t *testing.T) {
+	for _, c := range []struct {
+		name, text string
+		opt        analyze.Options
+		want       []string
+	}{
+		{"sw.csv", "page_buffers,tps,latency_ms\n256,100,20\n512,150,12\n1024,140,15\n2048,120,18\n", analyze.Options{Y: "tps,latency_ms"},
+			[]string{"sw.csv: Sweep: sw.csv", "sw.csv-latency_ms: Sweep of latency_ms: sw.csv"}},
+		{"tq.csv", "threads,tps,qps\n1,100,2000\n2,190,3800\n4,350,7000\n8,500,10000\n16,520,10400\n", analyze.Options{},
+			[]string{"tq.csv: Sweep: tq.csv", "tq.csv-qps: Sweep of qps: tq.csv"}},
+		{"lat2.csv", "size_gb,tps,latency_ms\n9,500,10\n18,480,11\n36,450,12.5\n72,420,14\n144,380,16\n288,330,19\n", analyze.Options{Y: "tps,latency_ms"},
+			[]string{"lat2.csv: Throughput vs database size: lat2.csv", "lat2.csv-latency_ms: latency_ms vs database size: lat2.csv"}},
+		{"two.csv", "page_buffers,classic_tps,super_tps\n256,100,110\n512,150,160\n1024,140,150\n", analyze.Options{},
+			[]string{"two.csv: Sweep: two.csv"}},
+	} {
+		d := Throughput(textResult(t, c.name, c.text, c.opt), c.name)
+		var got []string
+		for _, ch := range d.Charts {
+			got = append(got, ch.Name+": "+ch.Title)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: charts %q, want %q", c.name, got, c.want)
+		}
 	}
 }
