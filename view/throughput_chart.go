@@ -79,8 +79,7 @@ func throughputChart(r *analyze.Result, name string, named bool) (*plot.Chart, e
 
 // byUnit splits a degradation or a sweep whose series are of different
 // units into results of the same analysis, one a unit in the order the
-// series come, each named by its series and its unit; nil when its
-// series share one unit.
+// series come; nil when its series share one unit.
 func byUnit(r *analyze.Result) []*analyze.Result {
 	if r.Mode != analyze.ModeDegradation && r.Mode != analyze.ModeSweep {
 		return nil
@@ -104,8 +103,16 @@ func byUnit(r *analyze.Result) []*analyze.Result {
 				names = append(names, s.Name)
 			}
 		}
+		// Named as the analysis names y: by its column, or by the unit
+		// its columns share.
+		y := names[0]
+		if len(ss) > 1 {
+			y = u
+			if u == "" {
+				y = plot.Ellipsis(strings.Join(names, ", "), 40)
+			}
+		}
 		c := *r
-		y := plot.Ellipsis(strings.Join(names, ", "), 40)
 		c.Series, c.Y, c.YUnit = ss, &y, nil
 		if u != "" {
 			c.YUnit = &u

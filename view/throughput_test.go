@@ -305,6 +305,8 @@ func TestThroughputChartsByUnit(t *testing.T) {
 			[]string{"lat2.csv: Throughput vs database size: lat2.csv", "lat2.csv-latency_ms: latency_ms vs database size: lat2.csv"}},
 		{"two.csv", "page_buffers,classic_tps,super_tps\n256,100,110\n512,150,160\n1024,140,150\n", analyze.Options{},
 			[]string{"two.csv: Sweep: two.csv"}},
+		{"three.csv", "page_buffers,qps,classic_tps,super_tps\n256,1000,100,110\n512,1500,150,160\n1024,1400,140,150\n", analyze.Options{},
+			[]string{"three.csv: Sweep: three.csv", "three.csv-tps: Sweep of tps: three.csv"}},
 	} {
 		d := Throughput(textResult(t, c.name, c.text, c.opt), c.name)
 		var got []string
