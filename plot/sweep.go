@@ -45,16 +45,47 @@ type SweepSetting struct {
 	WithinNoise       bool
 }
 
-// SweepChart draws one line per series with its best point marked.
+// SweepChart draws one line per series with its best point marked;
+// series of very different scale (ScaleRatio) get a panel each, side by
+// side, with their own axis, as SizeThroughputChart gives them.
 func SweepChart(d Sweep) (*Chart, error) {
 	ch := &Chart{Kind: KindSweep, Title: d.Title}
-	p := newPlot(d.Title, d.XLabel, d.YLabel)
+	groups := scaleGroups(d.Series)
+	for _, g := range groups {
+		title := d.Title
+		if len(groups) > 1 {
+			var names []string
+			for _, i := range g {
+				names = append(names, d.Series[i].Name)
+			}
+			title = Ellipsis(strings.Join(names, ", "), 40)
+		}
+		if err := sweepPanel(ch, d, g, title); err != nil {
+			return nil, err
+		}
+	}
+	if len(ch.panels) == 0 {
+		return nil, errNoData(ch.Kind, "series")
+	}
+	return ch, nil
+}
+
+// sweepPanel adds the panel of the series in only (all when nil) and
+// their best points; a panel with no series to draw adds nothing.
+func sweepPanel(ch *Chart, d Sweep, only []int, title string) error {
+	in := func(i int) bool { return only == nil || slices.Contains(only, i) }
+	p := newPlot(title, d.XLabel, d.YLabel)
 	p.Add(newGrid())
 	var allX []float64
 	ymax := 0.0
 	n := 0
 	var tildes notes
+	named := map[string]bool{}
 	for i, s := range d.Series {
+		if !in(i) {
+			continue
+		}
+		named[s.Name] = true
 		var xys plotter.XYs
 		for j := range s.X {
 			if j < len(s.Y) && finite(s.X[j], s.Y[j]) && (!d.LogX || s.X[j] > 0) {
@@ -111,7 +142,7 @@ func SweepChart(d Sweep) (*Chart, error) {
 		for _, sg := range segs {
 			l, err := plotter.NewLine(sg)
 			if err != nil {
-				return nil, fmt.Errorf("plot %s: series %q: %w", ch.Kind, s.Name, err)
+				return fmt.Errorf("plot %s: series %q: %w", ch.Kind, s.Name, err)
 			}
 			l.LineStyle = solid(col, 1.6)
 			p.Add(l)
@@ -120,14 +151,14 @@ func SweepChart(d Sweep) (*Chart, error) {
 		for _, g := range gaps {
 			l, err := plotter.NewLine(g)
 			if err != nil {
-				return nil, err
+				return err
 			}
 			l.LineStyle = dashed(withAlpha(col, 0x80), 1)
 			p.Add(l)
 		}
 		sc, err := plotter.NewScatter(xys)
 		if err != nil {
-			return nil, fmt.Errorf("plot %s: series %q: %w", ch.Kind, s.Name, err)
+			return fmt.Errorf("plot %s: series %q: %w", ch.Kind, s.Name, err)
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
 		p.Add(sc)
@@ -148,7 +179,7 @@ func SweepChart(d Sweep) (*Chart, error) {
 		ch.add(Plotted{Name: "within noise", X: notesX(tildes)})
 	}
 	if n == 0 {
-		return nil, errNoData(ch.Kind, "series")
+		return nil
 	}
 	// One note per marked setting: series that peak at the same setting
 	// share it ("best 1500: Classic 390 · SuperClassic 392").
@@ -156,7 +187,7 @@ func SweepChart(d Sweep) (*Chart, error) {
 	var best plotter.XYs
 	at := map[float64]int{}
 	for i, b := range d.Best {
-		if !finite(b.X, b.Y) {
+		if !finite(b.X, b.Y) || (only != nil && !named[b.Label]) {
 			continue
 		}
 		best = append(best, plotter.XY{X: b.X, Y: b.Y})
@@ -180,7 +211,7 @@ func SweepChart(d Sweep) (*Chart, error) {
 	if len(best) > 0 {
 		sc, err := plotter.NewScatter(best)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: inkColor, Radius: vg.Points(7), Shape: draw.RingGlyph{}}
 		p.Add(sc, marks)
@@ -206,7 +237,7 @@ func SweepChart(d Sweep) (*Chart, error) {
 	p.Y.Max = ymax * 1.3
 	p.Legend.Top, p.Legend.Left = true, true
 	ch.addPanel(p)
-	return ch, nil
+	return nil
 }
 
 func centered(s text.Style) text.Style {

@@ -46,3 +46,31 @@ func TestBinaryTicks(t *testing.T) {
 		t.Errorf("xText(1000 warehouses) = %q", got)
 	}
 }
+
+// A sweep of series of very different scale (pgbench select-only at
+// 22000 tps beside TPC-B at 1500) gives each a panel of its own, its best
+// point with it, as the size chart does; series of one scale share one.
+func TestSweepScalePanels(t *testing.T) {
+	xs := []float64{1, 2, 4, 8, 16}
+	d := Sweep{Title: "Sweep: pg.csv", XLabel: "clients", YLabel: "tps", Series: []Series{
+		{Name: "select_only_tps", X: xs, Y: []float64{9000, 16000, 21000, 22000, 21500}},
+		{Name: "tpcb_tps", X: xs, Y: []float64{600, 1000, 1400, 1500, 1450}},
+	}, Best: []Point{{X: 8, Y: 22000, Label: "select_only_tps"}, {X: 8, Y: 1500, Label: "tpcb_tps"}}}
+	c, err := SweepChart(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Panels() != 2 {
+		t.Fatalf("%d panels, want 2", c.Panels())
+	}
+	for name, panel := range map[string]int{"select_only_tps": 0, "tpcb_tps": 1, "best select_only_tps": 0, "best tpcb_tps": 1} {
+		if s := c.Series(name); s == nil || s.Panel != panel {
+			t.Errorf("%s: %+v, want panel %d", name, s, panel)
+		}
+	}
+	d.Series[1].Y = []float64{8000, 15000, 20000, 21000, 20500}
+	d.Best[1].Y = 21000
+	if c, err = SweepChart(d); err != nil || c.Panels() != 1 {
+		t.Errorf("one scale: %v panels, %v", c.Panels(), err)
+	}
+}
