@@ -52,15 +52,7 @@ func SweepChart(d Sweep) (*Chart, error) {
 	ch := &Chart{Kind: KindSweep, Title: d.Title}
 	groups := scaleGroups(d.Series)
 	for _, g := range groups {
-		title := d.Title
-		if len(groups) > 1 {
-			var names []string
-			for _, i := range g {
-				names = append(names, d.Series[i].Name)
-			}
-			title = Ellipsis(strings.Join(names, ", "), 40)
-		}
-		if err := sweepPanel(ch, d, g, title); err != nil {
+		if err := sweepPanel(ch, d, g, panelTitle(d.Title, d.Series, groups, g)); err != nil {
 			return nil, err
 		}
 	}

@@ -135,6 +135,19 @@ func scaleGroups(series []Series) [][]int {
 	return out
 }
 
+// panelTitle is the title of the panel of group g: the chart's when it
+// is the only one, else the names of its series.
+func panelTitle(title string, series []Series, groups [][]int, g []int) string {
+	if len(groups) < 2 {
+		return title
+	}
+	var names []string
+	for _, i := range g {
+		names = append(names, series[i].Name)
+	}
+	return Ellipsis(strings.Join(names, ", "), 40)
+}
+
 // SizeThroughputChart draws throughput against database size on a log
 // size axis; series of very different scale (ScaleRatio) get a panel
 // each, side by side, with their own throughput axis.
@@ -142,15 +155,7 @@ func SizeThroughputChart(d SizeThroughput) (*Chart, error) {
 	ch := &Chart{Kind: KindSizeThroughput, Title: d.Title}
 	groups := scaleGroups(d.Series)
 	for gi, g := range groups {
-		title := d.Title
-		if len(groups) > 1 {
-			var names []string
-			for _, i := range g {
-				names = append(names, d.Series[i].Name)
-			}
-			title = Ellipsis(strings.Join(names, ", "), 40)
-		}
-		if err := sizePanel(ch, d, g, gi == 0, title); err != nil {
+		if err := sizePanel(ch, d, g, gi == 0, panelTitle(d.Title, d.Series, groups, g)); err != nil {
 			return nil, err
 		}
 	}
