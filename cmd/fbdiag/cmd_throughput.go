@@ -58,6 +58,9 @@ a row counter; clients, threads, connections or workers at 1, 2, 3... count as a
 and y every throughput column (tps, ops/s, points, NOPM, score...), each a series.
 --series names more y columns, or a column whose values split rows into series.
 --input-table N picks one table of a file holding several (by default the largest).
+A y column of times (latency_ms, restore_s) is lower-is-better: its best is its lowest and
+its loss per doubling is how much it rises. Series of different units (tps and qps, tps and
+latency_ms) get a chart each, and series of very different scale a panel each.
 Benchmark runs become one point each: x from a key=value line in the file (db_bytes=,
 scale=), a Go "key: value" line or sub-benchmark, or the file name (pgbench-scale10.txt),
 when its value differs between the runs (else name the setting that does: --x clients).

@@ -409,7 +409,9 @@
 // faster or slower; with repeated runs medians and a Mann-Whitney test)
 // and load (load speed in MiB/s from a size and a load time column; a
 // time named as a latency, latency_ms or p95_ms, is not one). The loss
-// per doubling of a time (a latency) is its rise.
+// per doubling of a time (a latency) is its rise. Series of different
+// units (tps and qps, tps and latency_ms) get a chart each, series of very
+// different scale a panel each.
 // Sizes are binary as Firebird counts them (GB means GiB) and printed with
 // IEC units. Columns are chosen by name or 1-based index (--x size_gb
 // --y ops_per_s); by default x is the first size column and y every
