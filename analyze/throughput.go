@@ -176,10 +176,9 @@ type raw struct {
 	label  string
 	y      float64
 	src    string
-	// lower: its y is a time (a latency), where less is better, whatever
-	// the other series measure; unit is its y's ("tps", "ms"; "" for none).
-	lower bool
-	unit  string
+	// unit is its y's: a time (a latency) is better lower, whatever the
+	// other series measure.
+	unit parse.Unit
 }
 
 // gathered is the input reduced to points and what they mean.
@@ -277,9 +276,9 @@ func Throughput(in Input, opt Options) (*Result, error) {
 			if p.series != name {
 				continue
 			}
-			s.LowerIsBetter = p.lower
-			if p.unit != "" {
-				s.Unit = &p.unit
+			s.LowerIsBetter = p.unit.Kind == parse.KindTime
+			if p.unit.Symbol != "" {
+				s.Unit = &p.unit.Symbol
 			}
 			pt := Point{Label: p.label, Y: p.y, Source: p.src}
 			if !g.categorical {

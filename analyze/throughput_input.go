@@ -71,7 +71,7 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 		if r.Name != "" {
 			series += " " + dropSubKey(r.Name, key)
 		}
-		p := raw{series: series, y: y, src: fmt.Sprintf("%s:%d", r.File, r.Line), lower: yUnit.Kind == parse.KindTime, unit: yUnit.Symbol}
+		p := raw{series: series, y: y, src: fmt.Sprintf("%s:%d", r.File, r.Line), unit: yUnit}
 		v, ok := "", false
 		if key != "" {
 			v, ok = r.Key(key)
@@ -452,7 +452,7 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 					name = prefix
 				}
 			}
-			p := raw{series: name, y: y, src: fmt.Sprintf("%s:%d", t.File, t.Rows[r].Line), lower: yc.Unit.Kind == parse.KindTime, unit: yc.Unit.Symbol}
+			p := raw{series: name, y: y, src: fmt.Sprintf("%s:%d", t.File, t.Rows[r].Line), unit: yc.Unit}
 			if categorical {
 				p.label = t.Text(r, xi)
 				if p.label == "" {

@@ -14,22 +14,18 @@ import (
 // CurvePoints is how many points a fitted curve is drawn with.
 const CurvePoints = 80
 
-// throughputCharts draws the charts of a throughput result (two when it
-// mixes throughputs and times), their labels written as the tables write
-// the same figures (sizes in IEC units, ratios other / base); name goes
-// into the titles and the file names.
+// throughputCharts draws the charts of a throughput result (one a unit
+// when its series' units differ), their labels written as the tables
+// write the same figures (sizes in IEC units, ratios other / base); name
+// goes into the titles and the file names.
 func throughputCharts(r *analyze.Result, name string) ([]*plot.Chart, error) {
-	parts := byUnit(r)
-	if parts == nil {
-		c, err := throughputChart(r, name, false)
-		if err != nil {
-			return nil, err
-		}
-		return []*plot.Chart{c}, nil
-	}
 	// Series of different units (tps and qps, tps and latency_ms) on one
 	// y axis would share a scale and a name that fits none: a chart each,
 	// the first's as if alone, the others' named after their series.
+	parts := byUnit(r)
+	if parts == nil {
+		parts = []*analyze.Result{r}
+	}
 	var out []*plot.Chart
 	for i, p := range parts {
 		c, err := throughputChart(p, name, i > 0)
