@@ -109,7 +109,7 @@ var htmlFuncs = template.FuncMap{
 		}
 		return hs
 	},
-	"moreH": func(n int, hs []Headline) int { return max(len(hs)-n, 0) },
+	"summaryFigures": func() int { return SummaryHeadlinesPerSection },
 	"recs": func(fs []analyze.DatabaseFinding) []analyze.DatabaseFinding {
 		return fs[:min(len(fs), HTMLRecommendations)]
 	},
@@ -326,7 +326,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 <h3>Sections</h3>
 <ul>
 {{- range .Sections}}
-<li><a href="#{{.ID}}">{{iso .Title}}</a></li>
+<li><a href="#{{.ID}}">{{iso .Title}}</a>{{if not .Database}}{{with firstH summaryFigures .Headlines}} — {{range $i, $h := .}}{{if $i}}; {{end}}{{iso $h.Label}}: <strong>{{iso $h.Value}}</strong>{{end}}{{end}}{{end}}</li>
 {{- end}}
 </ul>
 </nav>

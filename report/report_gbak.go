@@ -161,6 +161,9 @@ func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 		h.Value = f.Value.Human()
 	} else if tl.SpanSeconds != nil {
 		h.Value = units.Seconds(*tl.SpanSeconds) + " shown"
+	} else {
+		// No time in the log (no -st t): its outcome is still the answer.
+		h = Headline{Label: op, Value: tl.Outcome}
 	}
 	s.Headlines = append(s.Headlines, h)
 	s.Run = &RunSummary{File: tl.File, Kind: op, Outcome: tl.Outcome, TotalSeconds: tl.TotalSeconds}

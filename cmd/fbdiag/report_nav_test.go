@@ -1,0 +1,119 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+)
+
+// navLines are the items of a written report's list of sections, as
+// text.
+func navLines(t *testing.T, index string) []string {
+	t.Helper()
+	b, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := html.Parse(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text func(*html.Node) string
+	text = func(n *html.Node) string {
+		if n.Type == html.TextNode {
+			return n.Data
+		}
+		var s strings.Builder
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			s.WriteString(text(c))
+		}
+		return s.String()
+	}
+	var lines []string
+	var walk func(n *html.Node, inNav bool)
+	walk = func(n *html.Node, inNav bool) {
+		if n.Type == html.ElementNode && n.Data == "nav" {
+			inNav = true
+		}
+		if inNav && n.Type == html.ElementNode && n.Data == "li" {
+			lines = append(lines, text(n))
+			return
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, inNav)
+		}
+	}
+	walk(doc, false)
+	return lines
+}
+
+// TestReportSectionFigures: the first screen's list of sections gives
+// each restore, comparison and benchmark its answer (its first two
+// headline figures, as its section shows them), a database none (its
+// verdict is above). The embedded sample.
+func TestReportSectionFigures(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r")
+	if _, errs, code := runCLI(t, nil, "report", "--out", dir); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	got := navLines(t, filepath.Join(dir, "index.html"))
+	want := []string{
+		"Database /var/lib/firebird/data/shop.fdb",
+		"gbak backup: shop-gbak-backup-v-st.log — backup completed: 2.194 s",
+		"gbak restore: shop-gbak-restore-v-st.log — restore completed: 35.170 s",
+		"gbak restore: restore-balanced.log — restore incomplete: 1:02:55 shown",
+		"gbak restore: restore-high-performance.log — restore incomplete: 0:43:13 shown",
+		"Comparison: restore-balanced.log vs restore-high-performance.log — Last timestamp, high-performance / balanced: ×0.593 faster; Span of matched steps, high-performance / balanced: ×0.687 faster",
+		"Throughput (load): degradation-load-sata.csv — median load speed (MiB/s) (95 % interval 3.28–3.42): 3.36; load speed per size doubling (no trend, p=0.200): -0.7 %",
+		"Throughput (degradation): degradation-throughput-sata.csv — first to last size (9.04 GiB → 1.77 TiB): -65.8 %; lost per size doubling (power fit, R² 0.992): 13.4 %",
+		"Throughput (sweep): page-buffers-1.7tb.csv — classic_points: best page_buffers (median 390): 1500; classic_points: worst setting off the best (at 2048): 26.9 %",
+		"Throughput (ab): power-plan-tpcc.tsv — High performance vs Balanced (×1.25, faster): +24.6 %",
+		"Bench run: run-w1-t4.jsonl — tpmC: 10004.0; tpmTotal: 22385.0",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("sections:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// One figure reads the same in report.json: each benchmark's first
+	// headline is its line's first figure.
+	var sum struct {
+		Benchmarks []struct{ Headline, Value, Section string }
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil || json.Unmarshal(b, &sum) != nil || len(sum.Benchmarks) == 0 {
+		t.Fatalf("report.json: %v\n%s", err, b)
+	}
+	for _, bm := range sum.Benchmarks {
+		part := " — " + bm.Headline + ": " + bm.Value
+		if !slices.ContainsFunc(got, func(l string) bool { return strings.Contains(l, part) }) {
+			t.Errorf("report.json's %s headline %q is in no section line", bm.Section, part)
+		}
+	}
+}
+
+// TestReportSectionOutcomes: a gbak log without times (no -st t) still
+// gives its outcome on the first screen, a failed restore as failed.
+// Published logs of the corpus, read in place.
+func TestReportSectionOutcomes(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r")
+	failed := testutil.Corpus(t, "public", "gbak", "09_restore_deferred_index_failure_issue7269.log")
+	done := testutil.Corpus(t, "public", "gbak", "12_fb6_services_backup_restore_verbose.log")
+	if _, errs, code := runCLI(t, nil, "report", "--out", dir, failed, done); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	got := navLines(t, filepath.Join(dir, "index.html"))
+	want := []string{
+		"gbak restore: 09_restore_deferred_index_failure_issue7269.log — restore: failed",
+		"gbak backup: 12_fb6_services_backup_restore_verbose.log — backup: completed",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("sections:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
