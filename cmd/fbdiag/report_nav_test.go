@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -18,14 +17,7 @@ import (
 // text.
 func navLines(t *testing.T, index string) []string {
 	t.Helper()
-	b, err := os.ReadFile(index)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := html.Parse(bytes.NewReader(b))
-	if err != nil {
-		t.Fatal(err)
-	}
+	doc := parseHTML(t, index)
 	var text func(*html.Node) string
 	text = func(n *html.Node) string {
 		if n.Type == html.TextNode {

@@ -20,9 +20,8 @@ import (
 	"github.com/fbdiag/fbdiag/plot"
 )
 
-// reportDoc parses a written report and returns its sections' ids and
-// the number of embedded images.
-func reportDoc(t *testing.T, index string) (sections []string, images int, text string) {
+// parseHTML parses a written report.
+func parseHTML(t *testing.T, index string) *html.Node {
 	t.Helper()
 	b, err := os.ReadFile(index)
 	if err != nil {
@@ -32,6 +31,14 @@ func reportDoc(t *testing.T, index string) (sections []string, images int, text 
 	if err != nil {
 		t.Fatal(err)
 	}
+	return doc
+}
+
+// reportDoc parses a written report and returns its sections' ids and
+// the number of embedded images.
+func reportDoc(t *testing.T, index string) (sections []string, images int, text string) {
+	t.Helper()
+	doc := parseHTML(t, index)
 	var texts []string
 	var scripts int
 	var walk func(*html.Node)
