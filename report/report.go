@@ -54,9 +54,8 @@ type Report struct {
 	Inputs    []Input
 	// Summary lists the critical and warning findings of every section,
 	// worst first.
-	Summary   []Finding
-	Headlines []Headline
-	Sections  []*Section
+	Summary  []Finding
+	Sections []*Section
 	// Skipped are the inputs not analysed (also in Summary).
 	Skipped []Skip
 	// Databases are the databases of the gstat inputs, worst first, each
@@ -88,9 +87,6 @@ type Section struct {
 	Title string
 	// Kind is the input kind or "comparison".
 	Kind string
-	// Short names the section in the summary (the file name); the ID
-	// when empty.
-	Short string
 	// Sources are the input names the section was built from.
 	Sources   []string
 	Text      []string
@@ -174,8 +170,8 @@ func Register(k parse.InputKind, b Builder) {
 	builders[k] = b
 }
 
-// SummaryHeadlinesPerSection bounds the figures a section puts in the
-// summary; the section shows all of its own.
+// SummaryHeadlinesPerSection bounds the figures a section gives in the
+// summary's list of sections; the section shows all of its own.
 const SummaryHeadlinesPerSection = 2
 
 // Kinds in report order: database first, then restores, then benchmarks.
@@ -260,15 +256,6 @@ func (r *Report) finish() {
 			}
 			h.Section = id
 			keep = append(keep, h)
-			// The summary repeats each section's first figures only.
-			if len(keep) <= SummaryHeadlinesPerSection {
-				short := s.Short
-				if short == "" {
-					short = s.ID
-				}
-				h.Label = short + ": " + h.Label
-				r.Headlines = append(r.Headlines, h)
-			}
 		}
 		s.Headlines = keep
 		for _, f := range s.Figures {

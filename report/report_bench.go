@@ -65,7 +65,7 @@ func readBenchRun(in Input) (*parse.BenchResult, error) {
 // BenchRunSection is one bench run: its figures, its verdicts and its
 // charts.
 func BenchRunSection(name, source string, res *parse.BenchResult) *Section {
-	s := &Section{ID: name, Short: name, Title: "Bench run: " + name, Kind: string(parse.InputBenchRun), Sources: []string{source}}
+	s := &Section{ID: name, Title: "Bench run: " + name, Kind: string(parse.InputBenchRun), Sources: []string{source}}
 	sum := analyze.SummarizeBench(&res.Run, res.Seconds, analyze.NewThresholds())
 	if sum.TpmC != nil {
 		s.Headlines = append(s.Headlines, Headline{Label: "tpmC", Value: fmt.Sprintf("%.1f", *sum.TpmC)},

@@ -154,7 +154,7 @@ func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 	if op == "" {
 		op = "gbak"
 	}
-	s := &Section{ID: name, Short: name, Title: "gbak " + op + ": " + name, Kind: string(parse.InputGbak), Sources: []string{tl.File}}
+	s := &Section{ID: name, Title: "gbak " + op + ": " + name, Kind: string(parse.InputGbak), Sources: []string{tl.File}}
 	d := view.Gbak(tl, view.GbakOptions{Top: GbakStepsShown, Kept: kept})
 	h := Headline{Label: op + " " + tl.Outcome}
 	if f, ok := field(d, "total_seconds"); ok {
@@ -203,7 +203,6 @@ func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 // first log) for the summary.
 func GbakComparisonSection(c *analyze.GbakComparison, a, b string) *Section {
 	s := &Section{ID: "compare-" + filepath.Base(a) + "-" + filepath.Base(b), Kind: "comparison",
-		Short:   filepath.Base(a) + " vs " + filepath.Base(b),
 		Title:   "Comparison: " + filepath.Base(a) + " vs " + filepath.Base(b),
 		Sources: []string{a, b}}
 	d := view.GbakCompare(c, view.GbakCompareOptions{Top: GbakStepsShown})

@@ -20,7 +20,7 @@ func gstatSection(a *analyze.GstatAnalysis, st *streamedRun, omit map[string]boo
 	if a.Report > 0 {
 		name += fmt.Sprintf(" (run %d)", a.Report+1)
 	}
-	s := &Section{ID: name, Short: name, Title: "Database statistics: " + name, Kind: string(parse.InputGstat), Sources: []string{a.File}}
+	s := &Section{ID: name, Title: "Database statistics: " + name, Kind: string(parse.InputGstat), Sources: []string{a.File}}
 	var d *view.Doc
 	if st != nil {
 		d = view.Gstat(st.view, st.viewOpt)

@@ -80,7 +80,7 @@ func HistorySection(db string, snaps []*analyze.HistorySnapshot) *Section {
 	d := analyze.Diff(prev, last)
 	tr := analyze.TrendOf(snaps, 0)
 	base := filepath.Base(filepath.ToSlash(db))
-	s := &Section{ID: "history-" + base, Short: "history " + base, Title: "History: " + db, Kind: KindHistory}
+	s := &Section{ID: "history-" + base, Title: "History: " + db, Kind: KindHistory}
 	for _, sn := range snaps {
 		if !slices.Contains(s.Sources, sn.Analysis.File) {
 			s.Sources = append(s.Sources, sn.Analysis.File)

@@ -122,7 +122,7 @@ func ThroughputSection(name string, sources []string, in analyze.Input) *Section
 // throughputSection is ThroughputSection with the options of the first
 // analysis (the x of runs).
 func throughputSection(name string, sources []string, in analyze.Input, base analyze.Options) *Section {
-	s := &Section{ID: name, Short: name, Title: "Throughput: " + name, Kind: string(parse.InputThroughput), Sources: sources}
+	s := &Section{ID: name, Title: "Throughput: " + name, Kind: string(parse.InputThroughput), Sources: sources}
 	res, err := analyze.Throughput(in, base)
 	if err != nil {
 		s.Err = err.Error()
