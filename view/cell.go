@@ -25,6 +25,7 @@ const (
 	TimeKind                // a date and time
 	PKind                   // a p-value ("0.541", "<0.001")
 	R2Kind                  // a growth fit's R² ("0.9999": four decimals)
+	PercentKind             // a whole percentage as gstat prints it, kept as a share ("69 %")
 )
 
 // numeric reports whether cells of the kind are figures (right-aligned,
@@ -107,6 +108,11 @@ func Share(v float64) Cell { return Cell{Kind: ShareKind, Num: v} }
 // ShareP is a share, null for nil.
 func ShareP(p *float64) Cell { return floatP(ShareKind, p) }
 
+// Percent is a whole percentage as gstat prints it ("average fill: 69%"):
+// a share in machine formats (0.69), without a decimal gstat did not
+// give in the others ("69 %", not "69.0 %").
+func Percent(v int) Cell { return Cell{Kind: PercentKind, Num: float64(v) / 100} }
+
 // Change is a relative change, (other − base) / base.
 func Change(v float64) Cell { return Cell{Kind: ChangeKind, Num: v} }
 
@@ -184,6 +190,11 @@ func (c Cell) Human() string {
 			return units.Dash
 		}
 		return strconv.FormatFloat(100*c.Num, 'f', 1, 64) + " %"
+	case PercentKind:
+		if bad(c.Num) {
+			return units.Dash
+		}
+		return strconv.FormatFloat(100*c.Num, 'f', 0, 64) + " %"
 	case ChangeKind:
 		if bad(c.Num) {
 			return units.Dash

@@ -37,9 +37,10 @@
 // # Cells
 //
 // A Cell has a Kind: Text, Count, Number, Bytes, Seconds, Share (0..1),
-// Change (relative, signed), Ratio, Time or P (a test's p-value). Human
+// Percent (a whole percentage gstat printed, kept as a share), Change
+// (relative, signed), Ratio, Time, P (a test's p-value) or R2. Human
 // prints it for people with the conventions of internal/units ("35.6
-// MiB", "3:41:44", "69.0 %", "+12.3 %", "×1.85", "<0.001"); Machine
+// MiB", "3:41:44", "69.0 %", "69 %", "+12.3 %", "×1.85", "<0.001"); Machine
 // prints it for a spreadsheet or a script (bytes as a whole number, a
 // share as 0.69, seconds as a plain figure). A null cell (a value the
 // input did not hold) is empty in both.

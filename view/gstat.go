@@ -299,7 +299,7 @@ var gstatTableColumns = []Column{
 	{Key: "max_versions", Title: "max ver", Kind: CountKind},
 	{Key: "fragments_per_record", Title: "frag/rec", Kind: NumberKind},
 	{Key: "data_pages", Title: "pages", Kind: CountKind},
-	{Key: "fill_share", Title: "fill", Kind: ShareKind},
+	{Key: "fill_share", Title: "fill", Kind: PercentKind},
 	{Key: "size_bytes", Title: "size", Kind: BytesKind},
 	{Key: "index_bytes", Title: "index size", Kind: BytesKind},
 }
@@ -333,9 +333,9 @@ func tableCells(x *analyze.TableStats) []Cell { return appendTableCells(make([]C
 
 // appendTableCells appends the cells tableCells returns to out.
 func appendTableCells(out []Cell, x *analyze.TableStats) []Cell {
-	fill := Null(ShareKind)
+	fill := Null(PercentKind)
 	if x.AverageFill != nil {
-		fill = Share(float64(*x.AverageFill) / 100)
+		fill = Percent(*x.AverageFill)
 	}
 	return append(out, Str(x.Name), IntP(x.Records), IntP(x.Versions), NumP(x.VersionsPerRecord),
 		IntP(x.MaxVersions), NumP(x.FragmentsPerRecord), IntP(x.DataPages), fill,

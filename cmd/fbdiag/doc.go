@@ -161,10 +161,10 @@
 //	Data pages            6545 (6203 primary, 342 secondary, 0 swept: a sweep skips swept pages)
 //
 //	Tables by size
-//	table       records  versions  ver/rec  max ver  frag/rec  pages    fill      size  index size
-//	ORDER_LINE   500000         0        0        0         0   4552  69.0 %  35.6 MiB    6.68 MiB
-//	ORDERS       100000      5000     0.05        1         0    808  67.0 %  6.31 MiB    2.55 MiB
-//	STOCK         50000     15000      0.3        1         0    464  78.0 %  3.62 MiB     248 KiB
+//	table       records  versions  ver/rec  max ver  frag/rec  pages  fill      size  index size
+//	ORDER_LINE   500000         0        0        0         0   4552  69 %  35.6 MiB    6.68 MiB
+//	ORDERS       100000      5000     0.05        1         0    808  67 %  6.31 MiB    2.55 MiB
+//	STOCK         50000     15000      0.3        1         0    464  78 %  3.62 MiB     248 KiB
 //	3 of 6 tables shown (--all shows them)
 //
 //	Indices, those with warnings first
