@@ -185,22 +185,16 @@ func (c Cell) Human() string {
 		return units.Size(c.Int)
 	case SecondsKind:
 		return units.Seconds(c.Num)
-	case ShareKind:
+	case ShareKind, PercentKind, ChangeKind:
 		if bad(c.Num) {
 			return units.Dash
 		}
-		return strconv.FormatFloat(100*c.Num, 'f', 1, 64) + " %"
-	case PercentKind:
-		if bad(c.Num) {
-			return units.Dash
+		decimals := 1
+		if c.Kind == PercentKind {
+			decimals = 0 // (gstat gave none)
 		}
-		return strconv.FormatFloat(100*c.Num, 'f', 0, 64) + " %"
-	case ChangeKind:
-		if bad(c.Num) {
-			return units.Dash
-		}
-		s := strconv.FormatFloat(100*c.Num, 'f', 1, 64)
-		if !strings.HasPrefix(s, "-") {
+		s := strconv.FormatFloat(100*c.Num, 'f', decimals, 64)
+		if c.Kind == ChangeKind && !strings.HasPrefix(s, "-") {
 			s = "+" + s
 		}
 		return s + " %"
