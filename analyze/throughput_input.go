@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -228,14 +229,17 @@ func (g *gathered) fromTables(tables []*parse.Table, opt Options) error {
 			g.notices = append(g.notices, parse.Notice{File: f, Line: t.Line,
 				Msg: fmt.Sprintf("%d tables in the file: using this one, table %d (the largest, the last on ties)", len(merged), tableIndex(merged, t))})
 		}
-		g.inputs = append(g.inputs, f)
 		prefix := ""
 		if len(files) > 1 {
 			prefix = runLabel(f)
 		}
-		if err := g.fromTable(t, opt, prefix, first == nil); err != nil {
+		switch err := g.fromTable(t, opt, prefix, first == nil); {
+		case err == errLeftOut:
+			continue // (a notice says why)
+		case err != nil:
 			return err
 		}
+		g.inputs = append(g.inputs, f)
 		if first == nil {
 			first = t
 		}
@@ -336,6 +340,12 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 	isLoad := xc.Unit.Kind == parse.KindSize && (timeCol >= 0 && !latencyTime || speedCol >= 0) && !hasRate && opt.Y == "" && len(opt.Series) == 0
 	if opt.Mode != "" {
 		isLoad = opt.Mode == ModeLoad
+	}
+	if !first {
+		if why := g.joins(xc, categorical, isLoad); why != "" {
+			g.notices = append(g.notices, parse.Notice{File: t.File, Line: t.Line, Msg: why})
+			return errLeftOut
+		}
 	}
 	if isLoad {
 		if xc.Unit.Kind != parse.KindSize {
@@ -476,4 +486,57 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 		}
 	}
 	return nil
+}
+
+// errLeftOut is fromTable's word for a table that is not of the first
+// input's experiment: a notice says why, and the analysis goes on
+// without it.
+var errLeftOut = errors.New("left out")
+
+// joins says why a later input's table, whose x is xc (a load table when
+// load), cannot join the experiment of the first input, or "" when it
+// can. Another experiment's points would be read in the first's units
+// (page buffers 256 to 2048 taken for sizes in GiB) or dropped by its
+// mode without a word (a load table beside a degradation), and a second
+// load table would replace the first.
+func (g *gathered) joins(xc parse.Column, categorical, load bool) string {
+	first := "the first input, " + g.inputs[0] + ", "
+	if load && g.mode == ModeLoad {
+		return "left out: a second load table (" + first + "is one): fbdiag throughput analyses one at a time; " + alone
+	}
+	if load != (g.mode == ModeLoad) || categorical != g.categorical || !categorical && !sameQuantity(g.xName, g.xUnit, xc) {
+		return "left out: " + xShape(xc.Name, xc.Unit, categorical, load) + ", where " + first +
+			"is " + xShape(g.xName, g.xUnit, g.categorical, g.mode == ModeLoad) + ": another experiment; " + alone
+	}
+	return ""
+}
+
+// alone is what to do with a table left out of the analysis.
+const alone = "analyse it on its own, or every file with fbdiag report (a section each)"
+
+// xShape describes a table by its x for joins's notice.
+func xShape(name string, u parse.Unit, categorical, load bool) string {
+	switch {
+	case load:
+		return "a load table (a size and a load time)"
+	case categorical:
+		return "throughput against " + name + " (names)"
+	case u.Kind == parse.KindNone:
+		return "throughput against " + name + " (a number)"
+	}
+	return "throughput against " + name + " (a " + u.Kind.String() + ")"
+}
+
+// sameQuantity says whether x columns a (unit au) and b measure the same
+// thing: the same unit kind (sizes in GB and in bytes are converted), or
+// for bare numbers the same name or both a concurrency (clients,
+// threads).
+func sameQuantity(a string, au parse.Unit, b parse.Column) bool {
+	switch {
+	case au.Kind != b.Unit.Kind:
+		return false
+	case au.Kind != parse.KindNone:
+		return true
+	}
+	return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b.Name)) || concurrencyLike(a) && concurrencyLike(b.Name)
 }

@@ -3,6 +3,8 @@ package analyze
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -136,5 +138,50 @@ func TestThroughputLatencyAgainstSize(t *testing.T) {
 	r, err = Throughput(readString(t, "load.csv", "size_gb,p95_ms,load_time_s\n9,10,2535\n18,11,3197\n36,12,4057\n"), Options{})
 	if err != nil || r.Mode != ModeLoad || r.Series[0].Load == nil {
 		t.Fatalf("load time with a latency: %+v, %v", r, err)
+	}
+}
+
+// A later table joins the first input's analysis when its x measures the
+// same thing: sizes in any unit (converted to the first's), bare numbers
+// of the same name, or two concurrencies (clients, threads); else it is
+// left out with a notice and the analysis is the first's alone.
+func TestThroughputTablesJoin(t *testing.T) {
+	cases := []struct {
+		name, a, b string
+		points     int
+		lastX      float64
+		notice     string
+	}{
+		{"sizes", "size_gb,tps\n1,100\n2,90\n", "size_mb,tps\n4096,80\n", 3, 4, ""},
+		{"same setting", "page_buffers,tps\n256,100\n512,110\n", "Page_Buffers,tps\n1024,105\n", 3, 1024, ""},
+		{"concurrencies", "clients,tps\n1,100\n2,180\n", "threads,tps\n4,300\n", 3, 4, ""},
+		{"two settings", "page_buffers,tps\n256,100\n512,110\n", "clients,tps\n4,300\n", 2, 512,
+			"b.csv:1: left out: throughput against clients (a number), where the first input, a.csv, is throughput against page_buffers (a number): another experiment; " + alone},
+		{"size and count", "size_gb,tps\n1,100\n2,90\n", "warehouses,tps\n10,80\n", 2, 2,
+			"b.csv:1: left out: throughput against warehouses (a number), where the first input, a.csv, is throughput against size_gb (a size): another experiment; " + alone},
+	}
+	for _, c := range cases {
+		a, b := readString(t, "a.csv", c.a), readString(t, "b.csv", c.b)
+		r, err := Throughput(Input{Tables: append(a.Tables, b.Tables...)}, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		var xs []float64
+		for _, s := range r.Series {
+			for _, p := range s.Points {
+				xs = append(xs, *p.X)
+			}
+		}
+		var notices []string
+		for _, n := range r.Notices {
+			notices = append(notices, n.String())
+		}
+		wantInputs := []string{"a.csv", "b.csv"}
+		if c.notice != "" {
+			wantInputs = wantInputs[:1]
+		}
+		if len(xs) != c.points || slices.Max(xs) != c.lastX || strings.Join(notices, "\n") != c.notice || !slices.Equal(r.Inputs, wantInputs) {
+			t.Errorf("%s: x %v, notices %q, inputs %q", c.name, xs, notices, r.Inputs)
+		}
 	}
 }

@@ -58,6 +58,10 @@ a row counter; clients, threads, connections or workers at 1, 2, 3... count as a
 and y every throughput column (tps, ops/s, points, NOPM, score...), each a series.
 --series names more y columns, or a column whose values split rows into series.
 --input-table N picks one table of a file holding several (by default the largest).
+Several result tables are one experiment when their x measures the same thing (sizes in any
+unit, one setting, clients or threads): each a series. A table of another experiment than
+the first input's (a page-buffer sweep beside a degradation, a second load table) is left
+out with a notice; fbdiag report gives each file its own section.
 A y column of times (latency_ms, restore_s) is lower-is-better: its best is its lowest and
 its loss per doubling is how much it rises. Series of different units (tps and qps, tps and
 latency_ms) get a chart each, and series of very different scale a panel each.

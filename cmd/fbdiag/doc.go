@@ -416,7 +416,12 @@
 // IEC units. Columns are chosen by name or 1-based index (--x size_gb
 // --y ops_per_s); by default x is the first size column and y every
 // throughput column (tps, ops/s, NOPM...), each a series. --input-table N
-// picks one table of a file holding several. A folder stands for the
+// picks one table of a file holding several. Several result tables are
+// one experiment when their x measures the same thing (sizes in any unit,
+// one setting, clients or threads), each a series; a table of another
+// experiment than the first input's (a page-buffer sweep beside a
+// degradation, a second load table) is left out with a notice, and fbdiag
+// report gives each file its own section. A folder stands for the
 // result files in it (natural order: run2 before run10, so run1 is the
 // baseline; other files are skipped with a line on standard error), so a
 // folder of pgbench runs is one argument. Text
