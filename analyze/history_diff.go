@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/fbdiag/fbdiag/internal/units"
 )
@@ -17,7 +18,9 @@ type SnapshotDiff struct {
 	// time is unknown.
 	SecondsBetween *float64 `json:"seconds_between"`
 	// TransactionsBetween is the Next transaction delta; null when a
-	// counter is missing or went backwards (a restore in between).
+	// counter is missing or went backwards (a restore in between), when
+	// the databases were created at different times (another database,
+	// or a restore) or when the later snapshot was given first.
 	TransactionsBetween *int64 `json:"transactions_between"`
 	// TransactionsPerHour is TransactionsBetween over the time between.
 	TransactionsPerHour *float64 `json:"transactions_per_hour"`
@@ -243,10 +246,20 @@ func (d *SnapshotDiff) counters(b, a *HeaderStats) {
 	next := Pair{get(b, func(h *HeaderStats) *int64 { return h.NextTransaction }),
 		get(a, func(h *HeaderStats) *int64 { return h.NextTransaction })}
 	if ch := next.Change(); ch != nil {
-		if *ch < 0 {
+		switch created := [2]*time.Time{createdAt(b), createdAt(a)}; {
+		case d.SecondsBetween != nil && *d.SecondsBetween < 0:
+			// (Given the later first: the warning on the order says so,
+			// and Next's move, either way, is not the work between them.)
+		case *ch < 0:
 			d.Warnings = append(d.Warnings, fmt.Sprintf("Next transaction went back from %d to %d: the database was restored (or replaced) in between",
 				*next[0], *next[1]))
-		} else {
+		case created[0] != nil && created[1] != nil && !created[0].Equal(*created[1]):
+			// Another database, or a restore (which makes a new database
+			// and numbers its transactions afresh) between the snapshots:
+			// Next moved in two databases, not by the work of one.
+			d.Warnings = append(d.Warnings, fmt.Sprintf("the databases were created at different times (%s and %s): another database, or a restore in between; no transactions are counted across them",
+				created[0].Format(time.DateTime), created[1].Format(time.DateTime)))
+		default:
 			d.TransactionsBetween = ch
 		}
 	}
@@ -445,3 +458,11 @@ func strOr(s *string, def string) string {
 // humanSeconds prints a time span in a message as every output prints a
 // duration (units.Seconds): "3.000 s", "0:04:38", "3d 0:00:00".
 func humanSeconds(s float64) string { return units.Seconds(s) }
+
+// createdAt is h's creation date, nil when h or it is missing.
+func createdAt(h *HeaderStats) *time.Time {
+	if h == nil {
+		return nil
+	}
+	return h.CreationDate
+}

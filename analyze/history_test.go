@@ -217,9 +217,14 @@ func TestDiffAcrossVersions(t *testing.T) {
 	if d.SecondsBetween == nil || *d.SecondsBetween != 667 {
 		t.Errorf("seconds_between %v, want 667", d.SecondsBetween)
 	}
-	// Next 1809 → 2144, but the 3.0 database is another file.
-	if d.TransactionsBetween == nil || *d.TransactionsBetween != 335 {
-		t.Errorf("transactions_between %v, want 335", d.TransactionsBetween)
+	// Next 1809 → 2144, but the 3.0 database is another file, created
+	// at another time: Next moved in two databases, and 335 transactions
+	// between the snapshots would be a figure of neither.
+	if d.TransactionsBetween != nil || d.TransactionsPerHour != nil {
+		t.Errorf("transactions_between %v, an hour %v, want null", d.TransactionsBetween, d.TransactionsPerHour)
+	}
+	if !slices.Contains(d.Warnings, "the databases were created at different times (2013-05-27 23:40:53 and 2015-11-27 11:19:39): another database, or a restore in between; no transactions are counted across them") {
+		t.Errorf("warnings %q", d.Warnings)
 	}
 	// 15 tables in 2.5; 3.0 adds T5.
 	if len(d.Tables) != 16 {
@@ -371,5 +376,24 @@ func TestDiffWarnings(t *testing.T) {
 		!slices.Contains(dd.Warnings, "9 warnings not compared: the after snapshot does not show their objects "+
 			"(other gstat switches: -d has no indices, -r adds back versions)") {
 		t.Errorf("-a -r vs -d: resolved %+v appeared %+v, warnings %q", dd.WarningsResolved, dd.WarningsAppeared, dd.Warnings)
+	}
+}
+
+// The shop's two snapshots given later first: Next went from 26 back to
+// 18 only in the order given, not by a restore, so the one warning is on
+// the order, and no transactions are counted (in the right order, 8).
+func TestDiffGivenLaterFirst(t *testing.T) {
+	earlier := snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
+	later := snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
+	d := Diff(later, earlier)
+	if d.SecondsBetween == nil || *d.SecondsBetween != -278 || d.TransactionsBetween != nil || d.TransactionsPerHour != nil {
+		t.Errorf("seconds %v, transactions %v, an hour %v", d.SecondsBetween, d.TransactionsBetween, d.TransactionsPerHour)
+	}
+	if want := []string{"the second snapshot is 0:04:38 older than the first: give the older one first"}; !slices.Equal(d.Warnings, want) {
+		t.Errorf("warnings %q, want %q", d.Warnings, want)
+	}
+	d = Diff(earlier, later)
+	if d.TransactionsBetween == nil || *d.TransactionsBetween != 8 || len(d.Warnings) != 0 {
+		t.Errorf("in order: transactions %v, warnings %q", d.TransactionsBetween, d.Warnings)
 	}
 }

@@ -95,8 +95,14 @@ func diffHeadline(d *analyze.SnapshotDiff) []Field {
 			Field{Key: "size_change_bytes", Label: "Size change", Value: BytesP(size.Change()), Detail: detail},
 			Field{Key: "size_change", Label: "Size change, relative", Value: ChangeP(size.Relative()), Detail: detail})
 	}
+	moved := "(Next transaction moved)"
+	for _, c := range d.Counters {
+		if c.Name == "next_transaction" && c.Change != nil && d.TransactionsBetween == nil {
+			moved = "(not counted: see the warnings)" // (both known: a warning says why)
+		}
+	}
 	fs = append(fs,
-		Field{Key: "transactions_between", Label: "Transactions", Value: IntP(d.TransactionsBetween), Detail: "(Next transaction moved)"},
+		Field{Key: "transactions_between", Label: "Transactions", Value: IntP(d.TransactionsBetween), Detail: moved},
 		Field{Key: "transactions_per_hour", Label: "Transactions an hour", Value: NumP(d.TransactionsPerHour)})
 	for i, side := range []string{"old", "new"} {
 		a := d.OATAge[i]
