@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/fbdiag/fbdiag/parse"
 )
 
 // GbakRun is one log of a comparison; runs with the same Label are
@@ -190,6 +192,7 @@ func CompareTimelinesBase(base string, runs ...GbakRun) (*GbakComparison, error)
 		c.Warnings = append(c.Warnings, "all runs have one label: nothing to compare them with")
 	}
 	c.Steps = newGbakSteps(c, runs, sideOf)
+	c.warnNoTableInCommon(runs)
 	matched := make([]int, len(runs))
 	lo := make([]float64, len(runs))
 	hi := make([]float64, len(runs))
@@ -396,4 +399,36 @@ func honestSmallN(c *Comparison) {
 		need++
 	}
 	c.Warnings = append(c.Warnings, fmt.Sprintf("need >= %d samples per side to detect a difference at alpha level %.2f", need, Alpha))
+}
+
+// warnNoTableInCommon says when a run has tables but none of the first
+// run's: the logs are of different databases, and what matches is the
+// steps every gbak run prints (the backup version, the domains of the
+// system tables), whose times say nothing of either database's data.
+func (c *GbakComparison) warnNoTableInCommon(runs []GbakRun) {
+	tables := func(i int) map[string]bool {
+		t := map[string]bool{}
+		for _, s := range c.Steps.runs[i].steps {
+			if s.kind == parse.GbakData {
+				t[s.key] = true
+			}
+		}
+		return t
+	}
+	first := tables(0)
+	if len(first) == 0 {
+		return
+	}
+	for i := 1; i < len(runs); i++ {
+		other, shared := tables(i), false
+		for k := range other {
+			shared = shared || first[k]
+		}
+		if len(other) == 0 || shared {
+			continue
+		}
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s and %s have no table in common (%d and %d tables): logs of different databases, "+
+			"of which only the steps every gbak run prints match", filepath.Base(runs[0].Timeline.File), filepath.Base(runs[i].Timeline.File), len(first), len(other)))
+		return
+	}
 }

@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
 )
 
 // remoteVsService reads testdata/restores: the shop backup restored five
@@ -215,5 +217,36 @@ func TestCompareStreamedRuns(t *testing.T) {
 		if row := s.At(int(i)); !strings.HasSuffix(row.Key, "#"+strconv.Itoa(n)) || n < 2 {
 			t.Errorf("row %d: occurrence %d, key %s", i, n, row.Key)
 		}
+	}
+}
+
+// A restore compared with a restore of another database (the shop's log
+// with its six tables renamed) matches only the steps every gbak run
+// prints: a warning names the two files; a log that shares a table does
+// not get it.
+func TestGbakCompareNoTableInCommon(t *testing.T) {
+	path := testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	timeline := func(name, text string) *Timeline {
+		log, err := parse.ReadGbak(strings.NewReader(text), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return GbakTimeline(log)
+	}
+	shop := timeline("shop.log", string(b))
+	other := timeline("other.log", strings.ReplaceAll(string(b), "restoring data for table ", "restoring data for table X_"))
+	oneShared := timeline("shared.log", strings.Replace(string(b), "restoring data for table ", "restoring data for table X_", 5))
+	const want = "shop.log and other.log have no table in common (6 and 6 tables): logs of different databases, of which only the steps every gbak run prints match"
+	c := CompareTimelines(GbakRun{Label: "shop", Timeline: shop}, GbakRun{Label: "other", Timeline: other})
+	if !slices.Contains(c.Warnings, want) {
+		t.Errorf("warnings %q", c.Warnings)
+	}
+	c = CompareTimelines(GbakRun{Label: "shop", Timeline: shop}, GbakRun{Label: "shared", Timeline: oneShared})
+	if slices.ContainsFunc(c.Warnings, func(w string) bool { return strings.Contains(w, "no table in common") }) {
+		t.Errorf("one table shared: warnings %q", c.Warnings)
 	}
 }
