@@ -147,8 +147,11 @@ type GbakPhase struct {
 	Steps   int      `json:"steps"`
 	Unknown int      `json:"unknown"`
 	Seconds *float64 `json:"seconds"`
-	Reads   int64    `json:"reads"`
-	Writes  int64    `json:"writes"`
+	// Reads and Writes sum the steps' known page reads and writes; nil
+	// when no step of the phase has them (no R or W column, or only steps
+	// of unknown cost). A log of -st w has writes and no seconds.
+	Reads  *int64 `json:"reads"`
+	Writes *int64 `json:"writes"`
 	// LowerBound is set when one of the phase's steps was cut short
 	// (GbakStep.LowerBound): the sums are lower bounds.
 	LowerBound bool `json:"lower_bound,omitempty"`

@@ -660,18 +660,28 @@ func (s *phaseSums) add(st *GbakStep) {
 	}
 	p := &s.p[i]
 	p.Steps++
+	p.LowerBound = p.LowerBound || st.LowerBound
+	// Page reads and writes are summed where known, whether or not the
+	// time is: a log of -st w or -st rw has them and no time column.
+	p.Reads = addKnown(p.Reads, st.Reads)
+	p.Writes = addKnown(p.Writes, st.Writes)
 	if st.Seconds == nil {
 		p.Unknown++
 		return
 	}
 	s.sum[i] += *st.Seconds
-	p.LowerBound = p.LowerBound || st.LowerBound
-	if st.Reads != nil {
-		p.Reads += *st.Reads
+}
+
+// addKnown adds v to sum where v is known: nil until one is.
+func addKnown(sum, v *int64) *int64 {
+	if v == nil {
+		return sum
 	}
-	if st.Writes != nil {
-		p.Writes += *st.Writes
+	n := *v
+	if sum != nil {
+		n += *sum
 	}
+	return &n
 }
 
 // result lists the phases that had steps, in phaseOrder.

@@ -3,6 +3,7 @@ package analyze
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -37,5 +38,49 @@ func TestGbakPhaseUnknownSecondsNull(t *testing.T) {
 	}
 	if len(tl.Phases) != 1 || tl.Phases[0].Steps != 5 || tl.Phases[0].Unknown != 1 || !nearMs(tl.Phases[0].Seconds, 3774.992) {
 		t.Fatalf("phases %+v", tl.Phases)
+	}
+}
+
+// A log of -st w has page writes and no time: its phases sum the writes
+// their steps have (a step's are on the next line), and have none where
+// no step has them, not 0; reads, which no line has, are null.
+func TestGbakPhaseWritesWithoutTime(t *testing.T) {
+	text := "gbak: writes\n" +
+		"gbak:      0 opened file x.fbk\n" +
+		"gbak:      0 transportable backup -- data in XDR format\n" +
+		"gbak:      0 backup version is 11\n" +
+		"gbak:    781 created database x.fdb, page_size 8192 bytes\n" +
+		"gbak:      2 started transaction\n" +
+		"gbak:      0 restoring domain RDB$1\n" +
+		"gbak:      5 restoring domain RDB$2\n" +
+		"gbak:     11 finishing, closing, and going home\n" +
+		"gbak:    799 total statistics\n"
+	tl, err := ReadGbakTimeline(strings.NewReader(text), "w.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	type phase struct {
+		name           string
+		steps, unknown int
+		writes         any
+	}
+	var got []phase
+	for _, p := range tl.Phases {
+		if p.Seconds != nil || p.Reads != nil {
+			t.Errorf("%s: seconds %v, reads %v, want null", p.Name, p.Seconds, p.Reads)
+		}
+		var w any
+		if p.Writes != nil {
+			w = *p.Writes
+		}
+		got = append(got, phase{p.Name, p.Steps, p.Unknown, w})
+	}
+	want := []phase{{PhaseOpen, 5, 5, int64(783)}, {PhaseMetadata, 2, 2, int64(16)}, {PhaseFinish, 1, 1, nil}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("phases %v, want %v", got, want)
+	}
+	js, err := json.Marshal(tl.Phases[2])
+	if err != nil || !strings.Contains(string(js), `"reads":null,"writes":null`) {
+		t.Errorf("finish json %s (%v)", js, err)
 	}
 }

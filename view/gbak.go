@@ -205,12 +205,8 @@ func gbakPhases(tl *analyze.Timeline) *Table {
 		{Key: "bound", Title: "", Kind: TextKind},
 	}}
 	for _, p := range tl.Phases {
-		reads, writes := Int(p.Reads), Int(p.Writes)
-		if p.Seconds == nil { // a phase of unknown costs has no figures, not zeros
-			reads, writes = Null(CountKind), Null(CountKind)
-		}
 		t.Rows = append(t.Rows, []Cell{Str(p.Name), Int(int64(p.Steps)), Int(int64(p.Unknown)), SecP(p.Seconds), ShareP(p.Share),
-			reads, writes, atLeast(p.LowerBound)})
+			IntP(p.Reads), IntP(p.Writes), atLeast(p.LowerBound)})
 	}
 	t.Notes = append(t.Notes, "unknown: steps whose cost the log does not give (the last line, lines missing).")
 	return t
