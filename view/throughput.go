@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"unicode"
@@ -524,11 +525,31 @@ func (v *tput) ab() *Table {
 	var warnings []string
 	for _, s := range v.r.Series {
 		if len(s.AB) == 0 {
+			// A row a configuration, as when there is a comparison: the
+			// runs of one label are its repeats (a file of five runs is
+			// one configuration of n = 5, not five of n = 1).
+			var labels []string
+			runs := map[string][]float64{}
 			for _, p := range s.Points {
-				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(p.Label), Int(1), Num(p.Y), Num(p.Y), Num(p.Y), Null(ShareKind),
+				if _, ok := runs[p.Label]; !ok {
+					labels = append(labels, p.Label)
+				}
+				runs[p.Label] = append(runs[p.Label], p.Y)
+			}
+			for _, l := range labels {
+				sum := analyze.Summarize(runs[l])
+				spread := Null(ShareKind) // (under 6 runs: no interval)
+				if v := sum.Spread(); !math.IsNaN(v) {
+					spread = Share(v)
+				}
+				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(l), Int(int64(sum.N)), Num(sum.Median), Num(sum.Min), Num(sum.Max), spread,
 					Null(RatioKind), Null(ChangeKind), Str(""), Null(PKind)})
 			}
-			t.Notes = append(t.Notes, s.Name+": one configuration, nothing to compare")
+			if len(labels) > 1 {
+				t.Notes = append(t.Notes, s.Name+": the baseline's median is 0, no ratio against it")
+			} else {
+				t.Notes = append(t.Notes, s.Name+": one configuration, nothing to compare")
+			}
 			continue
 		}
 		b := s.AB[0]

@@ -318,3 +318,36 @@ func TestThroughputChartsByUnit(t *testing.T) {
 		}
 	}
 }
+
+// A configuration without another to compare with is one row, its runs
+// its repeats: three runs labelled A are n = 3, median 100, 90 to 110,
+// not three rows of n = 1 under a note that says one configuration. Two
+// configurations against a baseline whose median is 0 have no ratio, and
+// the note says that instead.
+func TestThroughputABOneConfiguration(t *testing.T) {
+	abRows := func(text string) (rows []string, notes []string) {
+		d := Throughput(textResult(t, "ab.csv", text, analyze.Options{}), "ab.csv")
+		for _, tb := range d.Tables {
+			if tb.Name != "ab" {
+				continue
+			}
+			for r := range tb.All() {
+				var cells []string
+				for _, c := range r[1:7] {
+					cells = append(cells, c.Human())
+				}
+				rows = append(rows, strings.Join(cells, " "))
+			}
+			notes = tb.Notes
+		}
+		return rows, notes
+	}
+	rows, notes := abRows("config,tps\nA,100\nA,110\nA,90\n")
+	if strings.Join(rows, "|") != "A 3 100 90 110 " || notes[0] != "tps: one configuration, nothing to compare" {
+		t.Errorf("rows %q, notes %q", rows, notes)
+	}
+	rows, notes = abRows("config,tps\nA,0\nB,10\nB,12\n")
+	if strings.Join(rows, "|") != "A 1 0 0 0 |B 2 11 10 12 " || notes[0] != "tps: the baseline's median is 0, no ratio against it" {
+		t.Errorf("zero baseline: rows %q, notes %q", rows, notes)
+	}
+}
