@@ -361,10 +361,19 @@ func verdict(ws []Warning, a *GstatAnalysis) (string, string) {
 	}
 	what := "header only"
 	if a.Totals.Tables > 0 {
-		what = fmt.Sprintf("%d tables, %d indices", a.Totals.Tables, a.Totals.Indices)
+		what = fmt.Sprintf("%d %s, %d %s", a.Totals.Tables, pick(a.Totals.Tables == 1, "table", "tables"),
+			a.Totals.Indices, pick(a.Totals.Indices == 1, "index", "indices"))
 	}
 	if a.Header == nil && a.Totals.Tables == 0 {
 		what = "no header, no tables"
 	}
 	return VerdictHealthy, fmt.Sprintf("no warning (%s checked)", what)
+}
+
+// pick is one when cond, else other.
+func pick(cond bool, one, other string) string {
+	if cond {
+		return one
+	}
+	return other
 }

@@ -109,3 +109,11 @@ func TestFleetFourDatabases(t *testing.T) {
 		t.Errorf("SOHOTECH: %q", r)
 	}
 }
+
+// One table and its one index are counted in the singular.
+func TestFleetReasonSingular(t *testing.T) {
+	fl := Fleet(analyseFiles(t, testutil.Corpus(t, "public", "gstat", "Banan4iG-firebird-qa__parallel-test_index.expected.txt")))
+	if len(fl) != 1 || fl[0].Reason != "no warning (1 table, 1 index checked)" {
+		t.Errorf("fleet %+v", fl)
+	}
+}
