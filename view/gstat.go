@@ -474,9 +474,14 @@ func gstatIndicesTable(a *analyze.GstatAnalysis, opt GstatOptions) *Table {
 			}
 		},
 	}
-	if len(ixs) == 0 {
+	switch {
+	case len(ixs) == 0 && a.Totals.Tables > 0:
+		// gstat -d prints none, and -a none for tables without an index:
+		// the text cannot tell which.
+		t.Notes = append(t.Notes, "(no index blocks: gstat -d prints none, nor does -a where no table has an index; gstat -a lists each index)")
+	case len(ixs) == 0:
 		t.Notes = append(t.Notes, "(no index blocks: run gstat -a for index statistics)")
-	} else {
+	default:
 		t.Notes = append(t.Notes, kindNote(ixs))
 	}
 	return t

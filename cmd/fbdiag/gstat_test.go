@@ -576,3 +576,18 @@ func TestGstatOutKeepsAll(t *testing.T) {
 		}
 	}
 }
+
+// Tables without index blocks: gstat -d, or -a on tables with no index
+// (the text cannot tell which), so the note does not tell a user who ran
+// gstat -a to run it; a header alone is told to.
+func TestGstatNoIndexBlocksNote(t *testing.T) {
+	for _, c := range []struct{ file, want string }{
+		{"shop-gstat-d.txt", "\n(no index blocks: gstat -d prints none, nor does -a where no table has an index; gstat -a lists\n  each index)\n"},
+		{"shop-gstat-h.txt", "\n(no index blocks: run gstat -a for index statistics)\n"},
+	} {
+		out, errs, code := runCLI(t, nil, "gstat", testutil.Testdata(t, "fb30", c.file))
+		if code != 0 || !strings.Contains(out, c.want) {
+			t.Errorf("%s: exit %d, %s\n%s", c.file, code, errs, out)
+		}
+	}
+}
