@@ -32,7 +32,7 @@ type Rule struct {
 // `fbdiag rules`. IDs are stable: scripts and --rules files use them.
 var Rules = []Rule{
 	{"oat-stuck", "database", []Severity{Warn, Critical}, "Next - OAT: a transaction has been active for many transactions and blocks garbage collection",
-		"all versions; gstat -h", "find the transaction in MON$TRANSACTIONS (2.1+; fbdiag collect names its attachment) and end it"},
+		"all versions; gstat -h", "find the transaction in MON$TRANSACTIONS (ODS 11.1+; fbdiag collect names its attachment) and end it; an older ODS has no MON$ tables: find the client that keeps it open"},
 	{"sweep-gap", "database", []Severity{Warn}, "OST - OIT above the sweep interval: the sweep is due or cannot move the OIT",
 		"all versions; gstat -h", "gfix -sweep; if the OIT does not move, end the transaction that holds it"},
 	{"sweep-disabled", "database", []Severity{Info}, "sweep interval 0: automatic sweep is off, a manual sweep must be scheduled",
@@ -322,6 +322,10 @@ func (c *checker) header(h *parse.GstatHeader) {
 		f := finding{rule: "oat-stuck", kind: db, object: db, value: float64(*v), unit: "transactions",
 			reason: fmt.Sprintf("Next - OAT = %d: the oldest active transaction (%d) blocks garbage collection", *v, val0(s.OldestActive)),
 			advice: "find it in MON$TRANSACTIONS (2.1+) and end it; fbdiag collect names its attachment, user and process"}
+		if noMonitoringTables(s) {
+			f.advice = "find the client that keeps it open and commit or end its transaction (" + noMonWhy + "); " +
+				"if none can be found, disconnecting every attachment ends it: gfix -shut -force 0, then gfix -online"
+		}
 		switch {
 		case f.value >= crit:
 			f.sev, f.threshold, f.key = Critical, crit, "critical"
@@ -579,4 +583,22 @@ func Catalogue(th Thresholds) RuleCatalogue {
 		out.Rules = append(out.Rules, rt)
 	}
 	return out
+}
+
+// noMonWhy says why a database of ODS 10 or 11.0 has no MON$ tables.
+const noMonWhy = "its ODS has no monitoring tables: MON$ exist in ODS 11.1 (Firebird 2.1) and later, Firebird's README.monitoring_tables"
+
+// noMonitoringTables says whether the database's ODS is known and older
+// than 11.1, which has no MON$ tables ("Virtual monitoring tables exist
+// only in ODS 11.1 (and higher) databases", Firebird
+// doc/README.monitoring_tables): advice that names MON$TRANSACTIONS
+// cannot be carried out there.
+func noMonitoringTables(h *HeaderStats) bool {
+	if h == nil || h.ODSVersion == nil {
+		return false
+	}
+	major, minor, _ := strings.Cut(*h.ODSVersion, ".")
+	ma, err := strconv.Atoi(major)
+	mi, _ := strconv.Atoi(minor)
+	return err == nil && (ma < 11 || ma == 11 && mi < 1)
 }

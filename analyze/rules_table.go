@@ -137,6 +137,9 @@ func (c *checker) tableVersions(t *TableStats) {
 		case held:
 			b = append(b, ": a transaction that old keeps these versions from garbage collection"...)
 			f.advice = "find the oldest active transaction in MON$TRANSACTIONS and end it; the versions go once it ends"
+			if noMonitoringTables(h) {
+				f.advice = "end the oldest active transaction (" + noMonWhy + ": find the client that keeps it open); the versions go once it ends"
+			}
 		default:
 			b = append(b, ": nothing holds garbage collection back now, these are versions of recent updates and deletes not collected yet"...)
 			f.advice = "they go when the rows are next read (garbage collection) or at the next sweep (gfix -sweep); if they keep growing between snapshots (fbdiag gstat diff), look for long transactions"

@@ -92,7 +92,8 @@ var (
 
 var fireCases = []fireCase{
 	// Firebird 1.5, ~450 Classic connections: OAT 253838 transactions old.
-	{"oat-stuck", fb15, nil, Critical, "database", 572981 - 319143, []string{"MON$TRANSACTIONS"}, nil},
+	// Its ODS 10.1 has no MON$ tables: the advice is what can be done there.
+	{"oat-stuck", fb15, nil, Critical, "database", 572981 - 319143, []string{"find the client that keeps it open", "no monitoring tables", "gfix -shut -force 0, then gfix -online"}, []string{"MON$TRANSACTIONS"}},
 	{"sweep-gap", fb15, nil, Warn, "database", 317998 - 22951, []string{"automatic sweep is disabled (interval 0)"}, []string{"%"}},
 	{"sweep-disabled", fb15, nil, Info, "database", 0, []string{"gfix -sweep"}, nil},
 	{"page-buffers", fb15, nil, Info, "database", 1000, []string{"1000 × 4096-byte pages = 3.91 MiB per cache", "one per connection with Classic"}, nil},
@@ -420,5 +421,17 @@ func TestCostTextHugeEstimate(t *testing.T) {
 	ix.ClusteringRatio, n = &small, 100000
 	if got := ix.costText(&TableStats{DataPages: &pages}); !strings.Contains(got, "reading about 100 of the table's 808") {
 		t.Errorf("%q", got)
+	}
+}
+
+// MON$ tables exist in ODS 11.1 (Firebird 2.1) and later only.
+func TestNoMonitoringTables(t *testing.T) {
+	for ods, want := range map[string]bool{"10.0": true, "10.1": true, "11.0": true, "11.1": false, "11.2": false, "12.0": false, "13.1": false, "x": false} {
+		if got := noMonitoringTables(&HeaderStats{ODSVersion: &ods}); got != want {
+			t.Errorf("ODS %s: %v, want %v", ods, got, want)
+		}
+	}
+	if noMonitoringTables(&HeaderStats{}) || noMonitoringTables(nil) {
+		t.Error("an unknown ODS is not taken for an old one")
 	}
 }

@@ -278,8 +278,8 @@
 //	    what: Next - OAT: a transaction has been active for many transactions and blocks garbage
 //	    collection
 //	    applies to: all versions; gstat -h
-//	    advice: find the transaction in MON$TRANSACTIONS (2.1+; fbdiag collect names its attachment) and
-//	    end it
+//	    advice: find the transaction in MON$TRANSACTIONS (ODS 11.1+; fbdiag collect names its
+//	    attachment) and end it; an older ODS has no MON$ tables: find the client that keeps it open
 //	...
 //
 // gbak reports a log's outcome and totals, gbak's errors and warnings
