@@ -3,6 +3,7 @@ package analyze
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -32,10 +33,21 @@ func FuzzThroughput(f *testing.F) {
 	for _, v := range append(testutil.Variants(csv), testutil.Variants([]byte(pgbenchExcerpt))...) {
 		f.Add(v, uint8(0))
 	}
+	// A form feed parts the input into files, given together as
+	// fbdiag throughput gives several (one experiment, or left out).
+	f.Add(append(append(bytes.Clone(csv), '\f'), testutil.ReadTestdata(f, "seeds", "page-buffers-1.7tb.csv")...), uint8(0))
+	f.Add(append(append(testutil.ReadTestdata(f, "seeds", "degradation-load-sata.csv"), '\f'), csv...), uint8(0))
+	f.Add([]byte("size_gb,tps\n1,100\n2,90\n\fsize_mb,tps\n4096,80\n\fclients,tps\n1,5\n"), uint8(0))
 	f.Fuzz(func(t *testing.T, data []byte, mode uint8) {
-		tables, runs, notes, err := parse.ReadThroughput(bytes.NewReader(data), "fuzz.txt")
-		if err != nil {
-			return
+		var tables []*parse.Table
+		var runs []*parse.Run
+		var notes []parse.Notice
+		for i, part := range bytes.SplitN(data, []byte("\f"), 4) {
+			ts, rs, ns, err := parse.ReadThroughput(bytes.NewReader(part), fmt.Sprintf("fuzz%d.txt", i))
+			if err != nil {
+				return
+			}
+			tables, runs, notes = append(tables, ts...), append(runs, rs...), append(notes, ns...)
 		}
 		modes := []string{"", ModeDegradation, ModeSweep, ModeAB, ModeLoad}
 		opt := Options{Mode: modes[int(mode)%len(modes)], Knee: At{Value: 16 << 30, Size: true}, Predict: At{Value: 2 << 40, Size: true}}
