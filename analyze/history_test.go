@@ -397,3 +397,25 @@ func TestDiffGivenLaterFirst(t *testing.T) {
 		t.Errorf("in order: transactions %v, warnings %q", d.TransactionsBetween, d.Warnings)
 	}
 }
+
+// gstat -d and -h of the shop ran in one second (14:14:21): in the order
+// given, -d's Next 22 before -h's 21 read as a restore, and the daily rate
+// was fitted on the last 11 seconds. Snapshots of one time are in the
+// order of their Next transaction.
+func TestTrendSameSecondByNext(t *testing.T) {
+	var snaps []*HistorySnapshot
+	for _, f := range []string{"shop-gstat-a-r.txt", "shop-gstat-r-later.txt", "shop-gstat-d.txt", "shop-gstat-h.txt"} {
+		snaps = append(snaps, snapshotFile(t, testutil.Testdata(t, "fb30", f)))
+	}
+	tr := TrendOf(snaps, 0)
+	var order []int64
+	for _, p := range tr.Transactions.Points {
+		order = append(order, *p.NextTransaction)
+	}
+	if !slices.Equal(order, []int64{18, 21, 22, 26}) {
+		t.Errorf("Next in the trend's order: %v", order)
+	}
+	if tt := tr.Transactions; tt.Restores != 0 || math.Abs(tt.Days*86400-278) > 1e-6 {
+		t.Errorf("restores %d, counters over %v s", tt.Restores, tt.Days*86400)
+	}
+}

@@ -281,7 +281,20 @@ func TrendOf(snaps []*HistorySnapshot, until int64) *Trend {
 		}
 		timed = append(timed, s)
 	}
-	slices.SortStableFunc(timed, func(a, b *HistorySnapshot) int { return a.Time.Compare(*b.Time) })
+	// gstat prints its time to the second: two snapshots of one second
+	// (gstat -d and -h run one after the other) are in the order of their
+	// Next transaction, which only grows, rather than of the files given
+	// (else the later first reads as a restore between them).
+	slices.SortStableFunc(timed, func(a, b *HistorySnapshot) int {
+		if c := a.Time.Compare(*b.Time); c != 0 {
+			return c
+		}
+		na, nb := nextOf(a), nextOf(b)
+		if na == nil || nb == nil {
+			return 0
+		}
+		return cmp.Compare(*na, *nb)
+	})
 	for i, s := range timed {
 		tr.Snapshots = append(tr.Snapshots, s.Info())
 		if i > 0 && s.Time.Equal(*timed[i-1].Time) {
@@ -487,4 +500,12 @@ func judgeForecast(fc *Forecast, xs []float64, th Thresholds) *Forecast {
 			"fbdiag forecasts no further ahead than %g× the span", model, ahead, multiple(*fc.SpanMultiple), humanSeconds(span*86400), maxMult)
 	}
 	return fc
+}
+
+// nextOf is s's Next transaction, nil when its header lacks it.
+func nextOf(s *HistorySnapshot) *int64 {
+	if h := s.Analysis.Header; h != nil {
+		return h.NextTransaction
+	}
+	return nil
 }
