@@ -213,6 +213,9 @@ func runThroughput(o throughputOptions, stdin io.Reader, stdout, stderr io.Write
 		return throughputError(err, o)
 	}
 	name := chartName(o.files)
+	if len(o.files) > 1 && len(res.Inputs) > 0 && len(res.Inputs) < len(o.files) {
+		name = chartName(res.Inputs) // (files of another experiment were left out)
+	}
 	doc := view.Throughput(res, name)
 	charts := func() ([]*plot.Chart, error) { return doc.Charts, chartNotes(doc.Notes) }
 	if o.json {

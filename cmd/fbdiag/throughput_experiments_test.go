@@ -63,9 +63,13 @@ func TestThroughputOtherExperimentsLeftOut(t *testing.T) {
 		t.Errorf("largest point %+v", last)
 	}
 	// Text: the same notices on stderr, file:line first.
-	_, errs, code = runCLI(t, nil, "throughput", deg, sweep, load, ab)
+	// The title names the file analysed, not "+3" for those left out.
+	text, errs, code := runCLI(t, nil, "throughput", deg, sweep, load, ab)
 	if code != 0 || errs != strings.Join(want, "\n")+"\n" {
 		t.Errorf("exit %d, stderr\n%s", code, errs)
+	}
+	if !strings.HasPrefix(text, "degradation-throughput-sata.csv (degradation): ops_per_s against size_gb (GiB)\n") {
+		t.Errorf("title: %.80q", text)
 	}
 
 	// A load table first: the rest are left out, a second load table too.
