@@ -625,11 +625,19 @@ func (v *tput) headline(s *analyze.Series) []Field {
 		add("first_to_last_change", "first to last size", ChangeP(s.FirstToLastChange), detail)
 		b := analyze.BestModel(s.Models)
 		if b != nil && b.LossPerDoubling != nil {
-			label := "lost per size doubling"
+			key, label, loss := "loss_per_doubling_share", "lost per size doubling", *b.LossPerDoubling
 			if s.LowerIsBetter {
 				label = "rise per size doubling" // (a time's loss is its rise)
 			}
-			add("loss_per_doubling_share", label, Share(*b.LossPerDoubling), fmt.Sprintf("(%s fit, R² %s)", b.Name, Num(b.R2).Human()))
+			if loss < 0 {
+				// A curve that improves with size (tpmC over warehouses) says
+				// what it gains, not "lost … -99.8 %".
+				key, label, loss = "gain_per_doubling_share", "gained per size doubling", -loss
+				if s.LowerIsBetter {
+					key, label = "fall_per_doubling_share", "fall per size doubling"
+				}
+			}
+			add(key, label, Share(loss), fmt.Sprintf("(%s fit, R² %s)", b.Name, Num(b.R2).Human()))
 		}
 		if b != nil && b.Prediction != nil {
 			p := b.Prediction

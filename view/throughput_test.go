@@ -351,3 +351,17 @@ func TestThroughputABOneConfiguration(t *testing.T) {
 		t.Errorf("zero baseline: rows %q, notes %q", rows, notes)
 	}
 }
+
+// A curve that improves with size says what it gains: tpmC over 1 to 32
+// warehouses doubles a doubling, "gained per size doubling 99.8 %", not
+// "lost … -99.8 %"; a latency that falls, "fall per size doubling".
+func TestThroughputGainPerDoubling(t *testing.T) {
+	d := Throughput(textResult(t, "wh.csv", "warehouses,tpmc\n1,1000\n2,1900\n4,3500\n8,6000\n16,9000\n32,10000\n", analyze.Options{}), "wh.csv")
+	if f := fieldOf(t, d, "gain_per_doubling_share"); f.Label != "gained per size doubling" || f.Value.Human() != "99.8 %" || f.Detail != "(loglinear fit, R² 0.972)" {
+		t.Errorf("gain %+v", f)
+	}
+	d = Throughput(textResult(t, "lat.csv", "size_gb,latency_ms\n1,20\n2,15\n4,11\n8,8\n", analyze.Options{}), "lat.csv")
+	if f := fieldOf(t, d, "fall_per_doubling_share"); f.Label != "fall per size doubling" || f.Value.Human() != "26.4 %" || f.Detail != "(power fit, R² 0.999)" {
+		t.Errorf("fall %+v", f)
+	}
+}
