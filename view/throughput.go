@@ -305,6 +305,11 @@ func (v *tput) models() *Table {
 	if slices.ContainsFunc(v.r.Series, func(s *analyze.Series) bool { return s.LowerIsBetter && len(s.Models) > 0 }) {
 		note += "; of a time (lower is better), the share it rises"
 	}
+	if slices.ContainsFunc(v.r.Series, func(s *analyze.Series) bool {
+		return slices.ContainsFunc(s.Models, func(m *analyze.Model) bool { return m.LossPerDoubling != nil && *m.LossPerDoubling < 0 })
+	}) {
+		note += "; negative: the curve improves with size"
+	}
 	t.Notes = append(t.Notes, note)
 	return t
 }

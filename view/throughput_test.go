@@ -360,6 +360,10 @@ func TestThroughputGainPerDoubling(t *testing.T) {
 	if f := fieldOf(t, d, "gain_per_doubling_share"); f.Label != "gained per size doubling" || f.Value.Human() != "99.8 %" || f.Detail != "(loglinear fit, R² 0.972)" {
 		t.Errorf("gain %+v", f)
 	}
+	if i := slices.IndexFunc(d.Tables, func(tb *Table) bool { return tb.Name == "models" }); i < 0 ||
+		!slices.ContainsFunc(d.Tables[i].Notes, func(n string) bool { return strings.HasSuffix(n, "; negative: the curve improves with size") }) {
+		t.Errorf("no models table with the note on a negative loss")
+	}
 	d = Throughput(textResult(t, "lat.csv", "size_gb,latency_ms\n1,20\n2,15\n4,11\n8,8\n", analyze.Options{}), "lat.csv")
 	if f := fieldOf(t, d, "fall_per_doubling_share"); f.Label != "fall per size doubling" || f.Value.Human() != "26.4 %" || f.Detail != "(power fit, R² 0.999)" {
 		t.Errorf("fall %+v", f)
