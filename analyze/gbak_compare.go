@@ -192,7 +192,7 @@ func CompareTimelinesBase(base string, runs ...GbakRun) (*GbakComparison, error)
 		c.Warnings = append(c.Warnings, "all runs have one label: nothing to compare them with")
 	}
 	c.Steps = newGbakSteps(c, runs, sideOf)
-	c.warnNoTableInCommon(runs)
+	c.warnNoObjectInCommon(runs)
 	matched := make([]int, len(runs))
 	lo := make([]float64, len(runs))
 	hi := make([]float64, len(runs))
@@ -401,34 +401,53 @@ func honestSmallN(c *Comparison) {
 	c.Warnings = append(c.Warnings, fmt.Sprintf("need >= %d samples per side to detect a difference at alpha level %.2f", need, Alpha))
 }
 
-// warnNoTableInCommon says when a run has tables but none of the first
-// run's: the logs are of different databases, and what matches is the
-// steps every gbak run prints (the backup version, the domains of the
-// system tables), whose times say nothing of either database's data.
-func (c *GbakComparison) warnNoTableInCommon(runs []GbakRun) {
-	tables := func(i int) map[string]bool {
-		t := map[string]bool{}
-		for _, s := range c.Steps.runs[i].steps {
-			if s.kind == parse.GbakData {
-				t[s.key] = true
-			}
+// objects are the keys of run i's table data and index steps.
+func (c *GbakComparison) objects(i int) map[string]bool {
+	o := map[string]bool{}
+	for _, s := range c.Steps.runs[i].steps {
+		if s.kind == parse.GbakData || s.kind == parse.GbakActivateIndex {
+			o[s.key] = true
 		}
-		return t
 	}
-	first := tables(0)
-	if len(first) == 0 {
-		return
-	}
-	for i := 1; i < len(runs); i++ {
-		other, shared := tables(i), false
-		for k := range other {
+	return o
+}
+
+// SharesObjects says whether every run restored or backed up a table's
+// data or built an index that the first run did: logs of different
+// databases share only the steps every gbak run prints (the backup
+// version, the system domains), whose times compare neither database.
+// A run with no such step (an excerpt) shares nothing.
+func (c *GbakComparison) SharesObjects() bool {
+	return c.firstNotSharing() < 0
+}
+
+// firstNotSharing is the first run with no table or index step in
+// common with the first run, -1 when there is none.
+func (c *GbakComparison) firstNotSharing() int {
+	first := c.objects(0)
+	for i := 1; i < len(c.Steps.runs); i++ {
+		shared := false
+		for k := range c.objects(i) {
 			shared = shared || first[k]
 		}
-		if len(other) == 0 || shared {
-			continue
+		if !shared {
+			return i
 		}
-		c.Warnings = append(c.Warnings, fmt.Sprintf("%s and %s have no table in common (%d and %d tables): logs of different databases, "+
-			"of which only the steps every gbak run prints match", filepath.Base(runs[0].Timeline.File), filepath.Base(runs[i].Timeline.File), len(first), len(other)))
+	}
+	return -1
+}
+
+// warnNoObjectInCommon says when a run has tables or indices and none
+// of the first run's (SharesObjects).
+func (c *GbakComparison) warnNoObjectInCommon(runs []GbakRun) {
+	i := c.firstNotSharing()
+	if i < 0 {
 		return
 	}
+	a, b := len(c.objects(0)), len(c.objects(i))
+	if a == 0 || b == 0 {
+		return // (an excerpt without them says nothing of its database)
+	}
+	c.Warnings = append(c.Warnings, fmt.Sprintf("%s and %s have no table or index in common (%d and %d tables and indices): logs of different databases, "+
+		"of which only the steps every gbak run prints match", filepath.Base(runs[0].Timeline.File), filepath.Base(runs[i].Timeline.File), a, b))
 }

@@ -70,7 +70,7 @@ func gbakSections(ins []Input) []*Section {
 			c := analyze.CompareTimelines(
 				analyze.GbakRun{Label: l[0], Timeline: tls[i], Steps: steps[i]},
 				analyze.GbakRun{Label: l[1], Timeline: tls[j], Steps: steps[j]})
-			if len(c.Runs) < 2 || !sharesObjects(c) {
+			if len(c.Runs) < 2 || !c.SharesObjects() {
 				continue
 			}
 			out = append(out, GbakComparisonSection(c, tls[i].File, tls[j].File))
@@ -218,16 +218,4 @@ func GbakComparisonSection(c *analyze.GbakComparison, a, b string) *Section {
 	fragment(s, d, " (fbdiag gbak compare --all lists them)")
 	s.AddCharts(d.Charts, nil)
 	return s
-}
-
-// sharesObjects reports whether two runs restored or backed up the same
-// tables or indices: generic steps ("writing domains") alone do not make
-// two logs of different databases comparable.
-func sharesObjects(c *analyze.GbakComparison) bool {
-	for i := range c.Steps.Len() {
-		if k := c.Steps.Kind(i); (k == string(parse.GbakData) || k == string(parse.GbakActivateIndex)) && c.Steps.Only(i) == nil {
-			return true
-		}
-	}
-	return false
 }
