@@ -193,8 +193,17 @@ func runThroughput(o throughputOptions, stdin io.Reader, stdout, stderr io.Write
 			return err
 		}
 		if err := refuseKind(rc, shown, "throughput", parse.InputGstat, parse.InputGbak); err != nil {
-			rc.Close()
-			return err
+			// An article can hold its result tables and a gbak excerpt:
+			// its tables are read, and the rest left to its command.
+			others, ok := tablesBeside(name)
+			if !ok {
+				rc.Close()
+				return err
+			}
+			for _, p := range others {
+				in.Notices = append(in.Notices, parse.Notice{File: shown, Line: p.First,
+					Msg: fmt.Sprintf("%s output (lines %d–%d) left out: 'fbdiag %s' reads it", p.Kind, p.First, p.Last, p.Kind)})
+			}
 		}
 		tables, runs, notes, err := parse.ReadThroughput(rc, shown)
 		rc.Close()

@@ -84,6 +84,29 @@ func refuseKind(r io.Reader, shown, command string, others ...parse.InputKind) e
 	return nil
 }
 
+// tablesBeside says whether the file name, which Detect takes for another
+// command's output, also holds result tables or benchmark output (an
+// article with its tables and a gbak excerpt, parse.SplitInput), and
+// gives the parts of the other kinds. Standard input, which cannot be
+// read twice, holds none.
+func tablesBeside(name string) (others []parse.Part, ok bool) {
+	if name == "-" {
+		return nil, false
+	}
+	sp, err := parse.SplitInput(func() (io.ReadCloser, error) { return openFile(name) }, name)
+	if err != nil || !sp.Mixed() {
+		return nil, false
+	}
+	for _, p := range sp.Parts {
+		if p.Kind == parse.InputThroughput || p.Kind == parse.InputBenchmark {
+			ok = true
+		} else {
+			others = append(others, p)
+		}
+	}
+	return others, ok
+}
+
 // Stat is the file's, for the modification time that dates a gstat run
 // printed without one; standard input has none.
 func (h *headReader) Stat() (os.FileInfo, error) {

@@ -94,3 +94,25 @@ func TestThroughputOtherExperimentsLeftOut(t *testing.T) {
 		t.Errorf("load rows:\n%s", out)
 	}
 }
+
+// An article that holds its result tables and two gbak excerpts (the
+// Spanish seed): throughput reads its tables, and says which lines it
+// leaves to fbdiag gbak, instead of refusing the whole file as gbak
+// output. A gbak log alone is still refused.
+func TestThroughputArticleWithGbak(t *testing.T) {
+	article := testutil.Testdata(t, "mixed", "003_f44fd1243848db85.txt")
+	out, errs, code := runCLI(t, nil, "throughput", "--input-table", "1", article)
+	wantErr := article + ":35: gbak output (lines 35–39) left out: 'fbdiag gbak' reads it\n" +
+		article + ":45: gbak output (lines 45–52) left out: 'fbdiag gbak' reads it\n"
+	if code != 0 || errs != wantErr {
+		t.Fatalf("exit %d, stderr\n%s", code, errs)
+	}
+	if !strings.HasPrefix(out, "003_f44fd1243848db85.txt (ab): Rendimiento TPC-C (cuanto más alto, mejor) against Plan de energía\n"+
+		"Alto rendimiento vs Equilibrado  +24.6 % (×1.25, faster)\n") {
+		t.Errorf("output:\n%s", out)
+	}
+	_, errs, code = runCLI(t, nil, "throughput", testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
+	if code != 1 || !strings.Contains(errs, "not for 'fbdiag throughput': use 'fbdiag gbak'") {
+		t.Errorf("gbak log: exit %d, %s", code, errs)
+	}
+}
