@@ -222,6 +222,20 @@ func (v *tput) points() *Table {
 	return t
 }
 
+// repeatsX says whether a series measured some x more than once.
+func repeatsX(s *analyze.Series) bool {
+	seen := map[float64]bool{}
+	for _, p := range s.Points {
+		if p.X != nil {
+			if seen[*p.X] {
+				return true
+			}
+			seen[*p.X] = true
+		}
+	}
+	return false
+}
+
 // seriesTable sums up each series: the change from the first to the
 // last size or setting, the steps before and at the last, the best.
 func (v *tput) seriesTable() *Table {
@@ -237,6 +251,12 @@ func (v *tput) seriesTable() *Table {
 		v.xCol("best_"+xk, "best at"),
 		{Key: "best_" + v.yCol().Key, Title: "best", Kind: NumberKind},
 	}}
+	if slices.ContainsFunc(v.r.Series, repeatsX) {
+		// The best is one run (analyze.Series.Best); where runs repeat a
+		// setting, the sweep's best is a median, and may be another.
+		t.Columns[7].Title, t.Columns[8].Title = "best run at", "best run"
+		t.Notes = append(t.Notes, "best run: the single best measurement; the changes compare medians")
+	}
 	for _, s := range v.r.Series {
 		first, last := Null(t.Columns[2].Kind), Null(t.Columns[3].Kind)
 		if xs := xsOf(s); len(xs) > 0 {
