@@ -139,11 +139,31 @@ func SweepSettings(xs []float64, by map[float64][]float64, lowerIsBetter bool, n
 func (sw *Sweep) describe(unit parse.Unit) {
 	sw.Verdict = fmt.Sprintf("best %s (%s); worst %s (%s off the best)",
 		formatX(sw.Best.X, unit), units.Sig3(sw.Best.Median), formatX(sw.Worst.X, unit), pct(sw.Spread))
-	if len(sw.WithinNoise) > 0 {
-		var xs []string
-		for _, x := range sw.WithinNoise {
-			xs = append(xs, formatX(x, unit))
+	var noise, few []string
+	for _, x := range sw.WithinNoise {
+		if sw.TooFewRuns(x) {
+			few = append(few, formatX(x, unit))
+		} else {
+			noise = append(noise, formatX(x, unit))
 		}
-		sw.Verdict += "; as good within noise: " + strings.Join(xs, ", ")
 	}
+	if len(noise) > 0 {
+		sw.Verdict += "; as good within noise: " + strings.Join(noise, ", ")
+	}
+	if len(few) > 0 {
+		sw.Verdict += "; not told apart from the best, with too few runs for the test to tell: " + strings.Join(few, ", ")
+	}
+}
+
+// TooFewRuns says whether setting x was not told apart from the best by
+// a test that could not have told (Compare's warning: two runs a side
+// cannot reach p ≤ 0.05, nor can one): not as good within noise, only
+// not measured enough.
+func (sw *Sweep) TooFewRuns(x float64) bool {
+	for _, s := range sw.Settings {
+		if s.X == x && s.Compare != nil && !s.Compare.Significant && len(s.Compare.Warnings) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -507,6 +507,8 @@ func (v *tput) settings() *Table {
 			switch {
 			case st.X == sw.Best.X:
 				mark = "best"
+			case sw.TooFewRuns(st.X):
+				mark = "too few runs"
 			case slices.Contains(sw.WithinNoise, st.X):
 				mark = "within noise"
 			}
@@ -523,12 +525,26 @@ func (v *tput) settings() *Table {
 		}
 		t.Notes = append(t.Notes, who+sw.Verdict)
 	}
+	var warnings []string
+	tested := false
 	for _, s := range v.r.Series {
-		if s.Sweep != nil {
-			t.Notes = append(t.Notes, "test: "+s.Sweep.Test)
-			break
+		if s.Sweep == nil {
+			continue
+		}
+		if !tested {
+			t.Notes, tested = append(t.Notes, "test: "+s.Sweep.Test), true
+		}
+		for _, st := range s.Sweep.Settings {
+			if c := st.Compare; c != nil {
+				for _, w := range c.Warnings {
+					if !slices.Contains(warnings, w) {
+						warnings = append(warnings, w)
+					}
+				}
+			}
 		}
 	}
+	t.Notes = append(t.Notes, warnings...)
 	return t
 }
 

@@ -369,3 +369,34 @@ func TestThroughputGainPerDoubling(t *testing.T) {
 		t.Errorf("fall %+v", f)
 	}
 }
+
+// Two runs a setting cannot reach p ≤ 0.05 (Mann-Whitney's least p with
+// 2+2 is 0.33): the bench sweep's settings are not "as good within
+// noise" but not told apart, and the table says why.
+func TestThroughputSweepTooFewRuns(t *testing.T) {
+	r := throughputResult(t, analyze.Options{}, testutil.Testdata(t, "bench", "buffers.csv"))
+	d := Throughput(r, "buffers.csv")
+	i := slices.IndexFunc(d.Tables, func(tb *Table) bool { return tb.Name == "settings" })
+	if i < 0 {
+		t.Fatal("no settings table")
+	}
+	tb := d.Tables[i]
+	var marks []string
+	for row := range tb.All() {
+		marks = append(marks, row[len(row)-1].Text)
+	}
+	if want := []string{"too few runs", "best", "too few runs", "too few runs"}; !slices.Equal(marks, want) {
+		t.Errorf("marks %q, want %q", marks, want)
+	}
+	for _, n := range []string{
+		"best 512 (5178); worst 256 (15.0 % off the best); not told apart from the best, with too few runs for the test to tell: 256, 1024, 2048",
+		"need >= 4 samples per side to detect a difference at alpha level 0.05",
+	} {
+		if !slices.Contains(tb.Notes, n) {
+			t.Errorf("notes %q lack %q", tb.Notes, n)
+		}
+	}
+	if sw := r.Series[0].Sweep; !slices.Equal(sw.WithinNoise, []float64{256, 1024, 2048}) {
+		t.Errorf("within_noise %v (JSON keeps every setting not told apart)", sw.WithinNoise)
+	}
+}

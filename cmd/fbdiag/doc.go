@@ -680,11 +680,12 @@
 //	...
 //	Settings against the best
 //	series  page_buffers  n  median   min   max  vs best  p (adjusted)
-//	tpmc             256  2    4403  2565  6240  -15.0 %         1.000  within noise
+//	tpmc             256  2    4403  2565  6240  -15.0 %         1.000  too few runs
 //	tpmc             512  2    5178  3867  6489   +0.0 %                best
-//	tpmc            1024  2    4920  4875  4965   -5.0 %         1.000  within noise
-//	tpmc            2048  2    5097  3615  6579   -1.6 %         1.000  within noise
-//	best 512 (5178); worst 256 (15.0 % off the best); as good within noise: 256, 1024, 2048
+//	tpmc            1024  2    4920  4875  4965   -5.0 %         1.000  too few runs
+//	tpmc            2048  2    5097  3615  6579   -1.6 %         1.000  too few runs
+//	best 512 (5178); worst 256 (15.0 % off the best); not told apart from the best, with too few runs
+//	  for the test to tell: 256, 1024, 2048
 //	...
 //
 // # Environment
