@@ -95,7 +95,10 @@ func (e *ABEntry) describe() {
 	e.Direction = direction(e.Ratio, e.LowerIsBetter)
 	c := e.Comparison
 	words := e.Direction
-	if c.P != nil && !c.Significant {
+	switch {
+	case c.P != nil && !c.Significant && len(c.Warnings) > 0:
+		words += ", too few runs to tell" // (the least p these n can reach is above Alpha)
+	case c.P != nil && !c.Significant:
 		words += ", within the noise"
 	}
 	e.Verdict = fmt.Sprintf("%s vs %s: ×%s, %s %s", e.Label, e.Baseline, units.Sig3(e.Ratio), signedPct(e.Change), words)
