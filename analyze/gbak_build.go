@@ -648,6 +648,11 @@ var phaseOrder = [...]string{PhaseOpen, PhaseMetadata, PhaseData, PhaseIndices, 
 type phaseSums struct {
 	p   [len(phaseOrder)]GbakPhase
 	sum [len(phaseOrder)]float64
+	// reads and writes sum the known page counts; hasReads and
+	// hasWrites say whether a step had any (a million steps: no
+	// allocation each).
+	reads, writes       [len(phaseOrder)]int64
+	hasReads, hasWrites [len(phaseOrder)]bool
 }
 
 func (s *phaseSums) add(st *GbakStep) {
@@ -663,25 +668,17 @@ func (s *phaseSums) add(st *GbakStep) {
 	p.LowerBound = p.LowerBound || st.LowerBound
 	// Page reads and writes are summed where known, whether or not the
 	// time is: a log of -st w or -st rw has them and no time column.
-	p.Reads = addKnown(p.Reads, st.Reads)
-	p.Writes = addKnown(p.Writes, st.Writes)
+	if st.Reads != nil {
+		s.reads[i], s.hasReads[i] = s.reads[i]+*st.Reads, true
+	}
+	if st.Writes != nil {
+		s.writes[i], s.hasWrites[i] = s.writes[i]+*st.Writes, true
+	}
 	if st.Seconds == nil {
 		p.Unknown++
 		return
 	}
 	s.sum[i] += *st.Seconds
-}
-
-// addKnown adds v to sum where v is known: nil until one is.
-func addKnown(sum, v *int64) *int64 {
-	if v == nil {
-		return sum
-	}
-	n := *v
-	if sum != nil {
-		n += *sum
-	}
-	return &n
 }
 
 // result lists the phases that had steps, in phaseOrder.
@@ -693,6 +690,14 @@ func (s *phaseSums) result() []GbakPhase {
 			if p.Unknown < p.Steps {
 				v := round3(s.sum[i])
 				p.Seconds = &v
+			}
+			if s.hasReads[i] {
+				r := s.reads[i]
+				p.Reads = &r
+			}
+			if s.hasWrites[i] {
+				w := s.writes[i]
+				p.Writes = &w
 			}
 			kept = append(kept, p)
 		}
