@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/gonum/stat/distuv"
@@ -269,6 +270,18 @@ func FitAll(x, y []float64, predictAt float64) ([]*Model, []string) {
 			}
 		}
 		models = append(models, m)
+	}
+	if len(models) == 0 && len(warnings) == len(ModelNames) {
+		// Every model refused the points for one reason (a single size):
+		// said once.
+		cause := strings.TrimPrefix(warnings[0], ModelNames[0]+": ")
+		same := true
+		for i, w := range warnings {
+			same = same && w == ModelNames[i]+": "+cause
+		}
+		if same {
+			warnings = []string{"no model fitted: " + cause}
+		}
 	}
 	return models, warnings
 }

@@ -49,6 +49,9 @@ func Throughput(r *analyze.Result, name string) *Doc {
 	}
 	switch r.Mode {
 	case analyze.ModeDegradation:
+		if !slices.ContainsFunc(r.Series, func(s *analyze.Series) bool { return len(s.Models) > 0 }) {
+			break // (nothing fitted: the notes say why, not five empty tables)
+		}
 		d.Tables = append(d.Tables, v.models(), v.params(), v.holdout())
 		if t := v.prediction(); t != nil {
 			d.Tables = append(d.Tables, t)

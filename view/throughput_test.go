@@ -400,3 +400,20 @@ func TestThroughputSweepTooFewRuns(t *testing.T) {
 		t.Errorf("within_noise %v (JSON keeps every setting not told apart)", sw.WithinNoise)
 	}
 }
+
+// One size measured (a single bench run): nothing is fitted, so the
+// output has no empty model, parameter, leave-last-out and prediction
+// tables, and one note says why instead of one a model.
+func TestThroughputOneSizeNoFit(t *testing.T) {
+	d := Throughput(throughputResult(t, analyze.Options{}, testutil.Testdata(t, "bench", "run-w1-t4.jsonl")), "run-w1-t4.jsonl")
+	var names []string
+	for _, tb := range d.Tables {
+		names = append(names, tb.Name)
+	}
+	if !slices.Equal(names, []string{"points", "series"}) {
+		t.Errorf("tables %q", names)
+	}
+	if want := []string{"fbdiag bench TPC-C-like (sp): no model fitted: need at least 3 points at 2 distinct sizes or more"}; !slices.Equal(d.Notes, want) {
+		t.Errorf("notes %q, want %q", d.Notes, want)
+	}
+}
