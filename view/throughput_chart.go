@@ -235,7 +235,9 @@ func SweepChart(r *analyze.Result, title string) plot.Sweep {
 		if s.Sweep != nil {
 			near := map[float64]bool{}
 			for _, x := range s.Sweep.WithinNoise {
-				near[x] = true
+				// (one a test could not tell apart is not "within the
+				// noise": the text says too few runs)
+				near[x] = !s.Sweep.TooFewRuns(x)
 			}
 			for _, st := range s.Sweep.Settings {
 				sets = append(sets, plot.SweepSetting{X: st.X, Median: st.Median, Lo: st.Min, Hi: st.Max, N: st.N, WithinNoise: near[st.X]})
@@ -295,7 +297,10 @@ func ABChart(r *analyze.Result, title string) plot.AB {
 		d.Deltas = append(d.Deltas, e.Change*100)
 		word := e.Direction
 		similar := e.Comparison.P != nil && !e.Comparison.Significant
-		if similar {
+		switch {
+		case similar && len(e.Comparison.Warnings) > 0:
+			word = "~ too few runs to tell" // (as the verdict says)
+		case similar:
 			word = "~ within the noise"
 		}
 		d.Labels = append(d.Labels, fmt.Sprintf("%s\n%s, %s\n%s", Num(e.After.Median).Human(), Ratio(e.Ratio).Human(), Change(e.Change).Human(), word))

@@ -232,3 +232,18 @@ func TestGbakCompareChartMarksNoise(t *testing.T) {
 		t.Errorf("%d of %d steps ~", similar, len(ch.Steps))
 	}
 }
+
+// The charts say what the text says of a test with too few runs: no "~"
+// on the bench sweep's settings, "~ too few runs to tell" on a 2+2 A/B.
+func TestChartsTooFewRuns(t *testing.T) {
+	sw := SweepChart(throughputResult(t, analyze.Options{}, testutil.Testdata(t, "bench", "buffers.csv")), "x")
+	for _, st := range sw.Settings[0] {
+		if st.WithinNoise {
+			t.Errorf("setting %v marked within the noise", st.X)
+		}
+	}
+	ab := ABChart(textResult(t, "ab.csv", "config,tps\nA,100\nA,104\nB,120\nB,126\n", analyze.Options{}), "x")
+	if len(ab.Labels) != 2 || ab.Labels[1] != "123\n×1.21, +20.6 %\n~ too few runs to tell" || !ab.NotSignificant[1] {
+		t.Errorf("labels %q, pale %v", ab.Labels, ab.NotSignificant)
+	}
+}
