@@ -12,7 +12,29 @@ import (
 func Collect(g *analyze.GstatAnalysis, l *analyze.LiveAnalysis, opt GstatOptions) *Doc {
 	d := Gstat(g, opt)
 	d.Tables = append(d.Tables, LiveTables(l)...)
+	d.Metrics = append(d.Metrics, liveMetrics(GstatDatabase(g), l)...)
 	return d
+}
+
+// liveMetrics are the OpenMetrics families of what collect read live: the
+// age of the oldest active transaction of the other attachments (0 with
+// none), their number, and the indices whose stored selectivity is stale.
+func liveMetrics(database string, l *analyze.LiveAnalysis) []MetricFamily {
+	db := []Label{{"database", database}}
+	one := func(name, help, unit string, v float64) MetricFamily {
+		return MetricFamily{Name: name, Help: help, Type: Gauge, Unit: unit, Samples: func(yield func(Sample) bool) {
+			yield(Sample{Labels: db, Value: v})
+		}}
+	}
+	age := 0.0
+	if oa := l.OldestActive; oa != nil {
+		age = float64(oa.AgeSeconds)
+	}
+	return []MetricFamily{
+		one("fbdiag_oldest_active_age_seconds", "Age of the oldest active transaction of the other attachments (MON$TRANSACTIONS; 0 with none)", "seconds", age),
+		one("fbdiag_attachments", "Other attachments to the database (MON$ATTACHMENTS)", "", float64(l.Attachments)),
+		one("fbdiag_indices_stale_statistics", "Indices whose stored selectivity (RDB$STATISTICS) is off from gstat's by more than index-stale-statistics.factor", "", float64(l.Stale)),
+	}
 }
 
 // LiveTables are the live figures of fbdiag collect: "snapshot" (where,

@@ -188,6 +188,17 @@ func TestLiveCollectCLI(t *testing.T) {
 	if code != exitOK || !strings.Contains(om, "\nfbdiag_table_records{database=\""+db+"\",table=\"ORDER_LINE\"} ") || !strings.HasSuffix(om, "\n# EOF\n") {
 		t.Errorf("openmetrics: exit %d, %s\n%s", code, errs, om)
 	}
+	// And the live figures a monitor watches: the ten stale indices the
+	// text lists, no other attachment, no old transaction.
+	for _, want := range []string{
+		"\nfbdiag_indices_stale_statistics{database=\"" + db + "\"} 10\n",
+		"\nfbdiag_attachments{database=\"" + db + "\"} 0\n",
+		"\n# UNIT fbdiag_oldest_active_age_seconds seconds\nfbdiag_oldest_active_age_seconds{database=\"" + db + "\"} 0\n",
+	} {
+		if !strings.Contains(om, want) {
+			t.Errorf("openmetrics lacks %q", want)
+		}
+	}
 	// The gstat reader skips the preamble with one notice, which collect
 	// does not repeat on stderr.
 	if strings.Contains(errs, "not gstat output") {

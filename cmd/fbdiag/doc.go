@@ -584,7 +584,10 @@
 //     index's stored selectivity, the login plugin and the wire) into
 //     FILE.mon.json, and prints what 'fbdiag gstat FILE' prints followed by
 //     the live figures; stored selectivities more than 2x off the gstat
-//     figures are marked stale.
+//     figures are marked stale. --format openmetrics adds to the gstat
+//     families fbdiag_oldest_active_age_seconds (0 with no transaction in
+//     another attachment), fbdiag_attachments and
+//     fbdiag_indices_stale_statistics.
 //   - backup runs gbak -b -v -st tdrw on the server and writes its log
 //     (--log FILE, BACKUPNAME-backup-YYYYMMDD-HHMMSS.log by default), then
 //     prints the log's timeline as 'fbdiag gbak LOG' does.
