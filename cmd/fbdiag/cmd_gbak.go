@@ -77,8 +77,10 @@ func gbakCommand() *cli.Command {
 				"--base names) is the baseline: ratio = other / baseline, change =\n" +
 				"(other − baseline) / baseline, and each step says slower or faster. Each\n" +
 				"positional file is one run labelled by the part of its name that differs\n" +
-				"from the others' (deep-A.log and deep-B.log: A and B); --label NAME=FILE\n" +
-				"(repeated) groups repeated runs under one label: each side is then\n" +
+				"from the others' (deep-A.log and deep-B.log: A and B); numbered runs\n" +
+				"(remote-run1.log … remote-run5.log, service-run1.log …) are the repeats of\n" +
+				"their side (remote, service). --label NAME=FILE (repeated) groups runs\n" +
+				"under one label as well: each side is then\n" +
 				"summarised by its median and compared with a Mann-Whitney U test\n" +
 				"(alpha 0.05; with fewer than 4 runs per side no difference can be shown,\n" +
 				"and the output says so); ~ marks a difference the test does not find\n" +
@@ -353,9 +355,15 @@ func gbakCompareFlags(c *cli.Context) (gbakCompareOpts, error) {
 		runs = append(runs, l.runs...)
 	}
 	// Each positional file is a run of its own, labelled by what sets its
-	// name apart from the other positional files.
+	// name apart from the other positional files; numbered runs
+	// (remote-run1 … remote-run5, service-run1 …) are the repeats of
+	// their side, as --label would make them.
 	pos := c.Args().Slice()
-	for i, l := range labels.Distinct(pos) {
+	ls := labels.Distinct(pos)
+	if len(runs) == 0 {
+		ls = labels.Repeats(ls)
+	}
+	for i, l := range ls {
 		runs = append(runs, [2]string{l, pos[i]})
 	}
 	if len(runs) < 2 {

@@ -353,8 +353,10 @@
 // verdict says slower or faster. Each file named on the command line is
 // a run labelled by the part of its name that differs from the others'
 // (restore-balanced.log and restore-high-performance.log: balanced and
-// high-performance); --label NAME=FILE, repeated, groups several runs
-// under one label, each side then summarised by its median and the sides
+// high-performance), and numbered runs (remote-run1.log … remote-run5.log,
+// service-run1.log …) are the repeats of their side (remote, service);
+// --label NAME=FILE, repeated, groups several runs under one label as
+// well, each side then summarised by its median and the sides
 // compared with a Mann-Whitney U test (alpha 0.05; with fewer than 4 runs
 // a side no difference can be shown, and the output says so; ~ marks a
 // difference the test does not find significant). Every side has its

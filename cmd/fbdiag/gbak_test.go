@@ -342,13 +342,14 @@ func TestGbakCLIComparePositionalLabels(t *testing.T) {
 	}
 }
 
-// Three runs given one by one: three sides, three columns, each compared
-// with the first (it compared the first two and said "seconds lists every
-// run").
+// Three runs given one by one, each its own label: three sides, three
+// columns, each compared with the first (it compared the first two and
+// said "seconds lists every run"). (Named only by their files, the two
+// numbered remote runs would be the repeats of one side.)
 func TestGbakCLICompareThree(t *testing.T) {
 	var args []string
 	for _, r := range []string{"remote-run1", "remote-run2", "service-run1"} {
-		args = append(args, testutil.Testdata(t, "restores", "restore-"+r+".log"))
+		args = append(args, "--label", r+"="+testutil.Testdata(t, "restores", "restore-"+r+".log"))
 	}
 	out, _, code := runCLI(t, nil, append([]string{"gbak", "compare", "--top", "3", "--format", "csv"}, args...)...)
 	if code != 0 || out != golden(t, "gbak-compare-three.csv") {
@@ -565,5 +566,38 @@ func TestGbakErrorLinesBounded(t *testing.T) {
 			t.Errorf("%v: %d errors printed, want %d; has %q: %v; the note: %v\n%s", c.args, n, c.errors, c.has,
 				strings.Contains(out, c.has), strings.Contains(out, note), out[max(0, len(out)-1500):])
 		}
+	}
+}
+
+// The ten restores of testdata/restores named on the command line, as a
+// shell glob gives them: the numbered runs are the repeats of their side,
+// five remote against five service-manager restores, with a test, not
+// ten sides of one run each.
+func TestGbakCLICompareNumberedRuns(t *testing.T) {
+	var args []string
+	for _, side := range []string{"remote", "service"} {
+		for i := 1; i <= 5; i++ {
+			args = append(args, testutil.Testdata(t, "restores", fmt.Sprintf("restore-%s-run%d.log", side, i)))
+		}
+	}
+	out, errs, code := runCLI(t, nil, append([]string{"gbak", "compare", "--format", "json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var v struct {
+		Sides []struct {
+			Label string `json:"label"`
+			Runs  int    `json:"runs"`
+		} `json:"sides"`
+		Totals []struct {
+			Key     string `json:"key"`
+			Verdict string `json:"verdict"`
+		} `json:"totals"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(v.Sides) != "[{remote 5} {service 5}]" || len(v.Totals) == 0 || v.Totals[0].Key != "total" || v.Totals[0].Verdict != "-94.20% (p=0.008 n=5+5)" {
+		t.Errorf("sides %v, totals %+v", v.Sides, v.Totals)
 	}
 }

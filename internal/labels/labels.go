@@ -152,3 +152,35 @@ func numbered(ls []string) []string {
 	}
 	return ls
 }
+
+// Repeats groups labels of numbered runs: "remote-run1" … "remote-run5"
+// and "service-run1" … are the repeated runs of "remote" and "service".
+// It strips a last word "runN" (after a separator, or the whole label
+// "runN" is kept) when that leaves at least two groups, one of them of
+// two runs or more; otherwise the labels are returned as they are, so
+// that "run1" against "run2" stays a comparison of two runs.
+func Repeats(ls []string) []string {
+	out := make([]string, len(ls))
+	groups := map[string]int{}
+	for i, l := range ls {
+		j := strings.LastIndexFunc(l, isSep)
+		w := strings.ToLower(l[j+1:])
+		n, ok := strings.CutPrefix(w, "run")
+		if j < 0 || !ok || n == "" || strings.Trim(n, "0123456789") != "" {
+			return ls
+		}
+		out[i] = strings.TrimRight(l[:j], "-_. /")
+		if out[i] == "" {
+			return ls
+		}
+		groups[out[i]]++
+	}
+	repeated := false
+	for _, n := range groups {
+		repeated = repeated || n > 1
+	}
+	if len(groups) < 2 || !repeated {
+		return ls
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package labels
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -29,6 +30,24 @@ func TestDistinct(t *testing.T) {
 		got := strings.Join(Distinct(strings.Fields(c.in)), " ")
 		if got != c.want {
 			t.Errorf("Distinct(%s) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestRepeats(t *testing.T) {
+	for _, c := range []struct{ in, want []string }{
+		{[]string{"remote-run1", "remote-run2", "service-run1", "service-run2"}, []string{"remote", "remote", "service", "service"}},
+		{[]string{"bu50_Run1", "bu50_Run2", "bu100_Run1"}, []string{"bu50", "bu50", "bu100"}},
+		// Two runs of one side only, or no repeat: as they were.
+		{[]string{"remote-run1", "remote-run2"}, []string{"remote-run1", "remote-run2"}},
+		{[]string{"a-run1", "b-run1"}, []string{"a-run1", "b-run1"}},
+		{[]string{"run1", "run2"}, []string{"run1", "run2"}},
+		// A label that is not a numbered run keeps them all apart.
+		{[]string{"remote-run1", "remote-run2", "service"}, []string{"remote-run1", "remote-run2", "service"}},
+		{[]string{"x-runs", "x-runs", "y-run1"}, []string{"x-runs", "x-runs", "y-run1"}},
+	} {
+		if got := Repeats(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("Repeats(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 }
