@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fbdiag/fbdiag/analyze"
@@ -55,6 +56,12 @@ func gbakSections(ins []Input) []*Section {
 		tls = append(tls, tl)
 		steps = append(steps, rs)
 		read = append(read, in)
+	}
+	// Numbered runs of one operation (remote-run1 … remote-run5,
+	// service-run1 …) are the repeats of their sides: one comparison of
+	// the sides, as gbak compare makes it, rather than pairs of runs.
+	if sec := gbakSidesSection(tls, steps); sec != nil {
+		return append(out, sec)
 	}
 	n := 0
 	for i := 0; i < len(tls) && n < MaxComparisons; i++ {
@@ -198,13 +205,51 @@ func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 	return s
 }
 
+// gbakSidesSection compares the logs as sides of repeated runs when all
+// are numbered runs of one operation (labels.Repeats groups them), with
+// steps in common; nil otherwise.
+func gbakSidesSection(tls []*analyze.Timeline, steps []*analyze.GbakRunSteps) *Section {
+	if len(tls) < 3 {
+		return nil
+	}
+	files := make([]string, len(tls))
+	for i, tl := range tls {
+		files[i] = tl.File
+		if kindOf(tl) != kindOf(tls[0]) {
+			return nil
+		}
+	}
+	distinct := labels.Distinct(files)
+	ls := labels.Repeats(distinct)
+	if slices.Equal(ls, distinct) {
+		return nil
+	}
+	runs := make([]analyze.GbakRun, len(tls))
+	for i := range tls {
+		runs[i] = analyze.GbakRun{Label: ls[i], Timeline: tls[i], Steps: steps[i]}
+	}
+	c := analyze.CompareTimelines(runs...)
+	if !c.SharesObjects() {
+		return nil
+	}
+	var sides []string
+	for _, sd := range c.Sides {
+		sides = append(sides, sd.Label)
+	}
+	name := strings.Join(sides, " vs ")
+	return comparisonSection(c, "compare-"+strings.Join(sides, "-"), fmt.Sprintf("Comparison: %s (%d runs)", name, len(tls)), files)
+}
+
 // GbakComparisonSection compares logs step by step: the gbak compare
 // view's fragment and chart; the totals' ratios to the baseline (the
 // first log) for the summary.
 func GbakComparisonSection(c *analyze.GbakComparison, a, b string) *Section {
-	s := &Section{ID: "compare-" + filepath.Base(a) + "-" + filepath.Base(b), Kind: "comparison",
-		Title:   "Comparison: " + filepath.Base(a) + " vs " + filepath.Base(b),
-		Sources: []string{a, b}}
+	return comparisonSection(c, "compare-"+filepath.Base(a)+"-"+filepath.Base(b),
+		"Comparison: "+filepath.Base(a)+" vs "+filepath.Base(b), []string{a, b})
+}
+
+func comparisonSection(c *analyze.GbakComparison, id, title string, sources []string) *Section {
+	s := &Section{ID: id, Kind: "comparison", Title: title, Sources: sources}
 	d := view.GbakCompare(c, view.GbakCompareOptions{Top: GbakStepsShown})
 	for _, f := range d.Headline {
 		if f.Value.Kind == view.RatioKind && !f.Value.Null {

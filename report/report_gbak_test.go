@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -180,5 +181,39 @@ func TestGbakSectionsRetention(t *testing.T) {
 	}
 	if len(out) != 3 || out[2].Kind != "comparison" {
 		t.Errorf("%d sections", len(out))
+	}
+}
+
+// A folder of numbered runs (testdata/restores: five restores over the
+// remote protocol, five through the service manager) is one comparison of
+// the two sides, with a test, as gbak compare makes it, not three pairs
+// of remote runs.
+func TestGbakSidesOfNumberedRuns(t *testing.T) {
+	var ins []Input
+	for _, side := range []string{"remote", "service"} {
+		for i := 1; i <= 5; i++ {
+			in, err := fileInput(testutil.Testdata(t, "restores", fmt.Sprintf("restore-%s-run%d.log", side, i)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ins = append(ins, in...)
+		}
+	}
+	secs := gbakSections(ins)
+	if len(secs) != 11 {
+		t.Fatalf("%d sections, want 10 logs and 1 comparison", len(secs))
+	}
+	s := secs[10]
+	var got []string
+	for _, h := range s.Headlines {
+		got = append(got, h.Label+" = "+h.Value)
+	}
+	if s.Title != "Comparison: remote vs service (10 runs)" || len(s.Sources) != 10 ||
+		strings.Join(got, "; ") != "Total time, service / remote = ×0.0580 faster; Span of matched steps, service / remote = ×0.0580 faster" {
+		t.Errorf("title %q, %d sources, headlines %s", s.Title, len(s.Sources), strings.Join(got, "; "))
+	}
+	// The totals' Mann-Whitney p over 5+5 runs: 2/C(10,5).
+	if !strings.Contains(string(s.Fragment), `<td class="num" data-sort="0.007936507936507936">0.00794</td>`) {
+		t.Errorf("fragment lacks the test of the totals:\n%.2000s", s.Fragment)
 	}
 }
