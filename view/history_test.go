@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/analyze"
@@ -91,5 +93,26 @@ func TestHistoryTrendGolden(t *testing.T) {
 	}
 	for _, table := range []string{"tables", "left_out", "summary", "warnings"} {
 		testutil.Golden(t, "testdata/golden/history-trend-growth-"+table+".csv", historyRender(t, CSV, Options{Table: table}, HistoryTrend(trends["growth"], HistoryOptions{})))
+	}
+}
+
+// A snapshot of another database is left out of the sizes and of the
+// transaction counts, and the snapshots table's note says both.
+func TestHistoryTrendAnotherDatabaseNote(t *testing.T) {
+	b, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reps, err := parse.ReadGstat(strings.NewReader(strings.Replace(string(b), "/var/lib/firebird/data/shop.fdb", "/data/other.fdb", 1)), "other.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := analyze.NewHistorySnapshot(reps[0], analyze.SnapshotOptions{})
+	tr := analyze.TrendOf([]*analyze.HistorySnapshot{historySnap(t, "fb30", "shop-gstat-a-r.txt"), other}, 0)
+	d := HistoryTrend(tr, HistoryOptions{})
+	i := slices.IndexFunc(d.Tables, func(tb *Table) bool { return tb.Name == "snapshots" })
+	if i < 0 || !slices.Contains(d.Tables[i].Notes,
+		"left out: the size adds up other things than the others' (see Left out); the counters still count, but not another database's") {
+		t.Errorf("snapshots notes: %q", d.Tables[min(max(i, 0), len(d.Tables)-1)].Notes)
 	}
 }

@@ -262,7 +262,11 @@ func trendSnapshotsTable(tr *analyze.Trend) *Table {
 		t.Notes = append(t.Notes, "dated by file: the run has no execution time, its file's modification time stands for it")
 	}
 	if len(tr.LeftOut) > 0 {
-		t.Notes = append(t.Notes, "left out: the size adds up other things than the others' (see Left out); the counters still count")
+		note := "left out: the size adds up other things than the others' (see Left out); the counters still count"
+		if slices.ContainsFunc(tr.LeftOut, func(lo analyze.LeftOut) bool { return strings.HasPrefix(lo.Reason, "another database") }) {
+			note += ", but not another database's" // (analyze counts one database's transactions)
+		}
+		t.Notes = append(t.Notes, note)
 	}
 	return t
 }
