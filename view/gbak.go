@@ -83,7 +83,7 @@ func Gbak(tl *analyze.Timeline, opt GbakOptions) *Doc {
 		d.Tables = append(d.Tables, gbakTables(k))
 	}
 	if k.IndexCount > 0 {
-		d.Tables = append(d.Tables, gbakIndices(k))
+		d.Tables = append(d.Tables, gbakIndices(k, tl.Outcome))
 	}
 	d.Tables = append(d.Tables, gbakSteps(k, top))
 	var c plot.RestoreTimeline
@@ -236,7 +236,10 @@ func gbakTables(k *GbakKept) *Table {
 	return t
 }
 
-func gbakIndices(k *GbakKept) *Table {
+// gbakIndices lists the index builds. A build the log gives no end of
+// (its cost unknown: the last line of a cut or failed log) is not "ok"
+// unless the run completed.
+func gbakIndices(k *GbakKept, outcome string) *Table {
 	t := &Table{Name: "indices", Title: "Index builds", Noun: "indices", Limit: GbakListTop, Total: k.IndexCount, Columns: []Column{
 		{Key: "index", Title: "index", Max: 40},
 		{Key: "seconds", Title: "time", Kind: SecondsKind},
@@ -252,10 +255,16 @@ func gbakIndices(k *GbakKept) *Table {
 	for _, i := range idx {
 		x := &k.Indices[i]
 		state := "ok"
-		if x.Failed {
+		switch {
+		case x.Failed:
 			state = "failed"
+		case x.Seconds == nil && outcome != analyze.GbakCompleted:
+			state = "unknown"
 		}
 		t.Rows = append(t.Rows, []Cell{Str(x.Name), SecP(x.Seconds), IntP(x.Reads), IntP(x.Writes), Str(state)})
+	}
+	if slices.ContainsFunc(t.Rows, func(r []Cell) bool { return r[4].Text == "unknown" }) {
+		t.Notes = append(t.Notes, "unknown: the log ends before the build does, and gbak did not report the run complete")
 	}
 	return t
 }

@@ -3,6 +3,7 @@ package view
 import (
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -260,5 +261,24 @@ func TestGbakTimelineChart(t *testing.T) {
 	if bounds != 1 || last.Name != "ORDER_LINE (incomplete)" || !last.AtLeast || math.Abs(last.Duration-5.375) > 1e-9 ||
 		cut.Phases[len(cut.Phases)-1].Label != "≥ 9.005 s" {
 		t.Errorf("cut: %d bounds, last %+v", bounds, last)
+	}
+}
+
+// The seed's restore excerpt ends as the build of PKMNF2_DOC_DOWNTIME
+// starts: that build is not "ok" (nor failed), the four before it are.
+func TestGbakIndexBuildEndsWithTheLog(t *testing.T) {
+	d := Gbak(readTimeline(t, "seeds/restore-balanced.log"), GbakOptions{})
+	i := slices.IndexFunc(d.Tables, func(tb *Table) bool { return tb.Name == "indices" })
+	if i < 0 {
+		t.Fatal("no index builds")
+	}
+	var states []string
+	for r := range d.Tables[i].All() {
+		states = append(states, r[0].Text+" "+r[4].Text)
+	}
+	want := []string{"INDMF_TAG_PLC_DATA_C1 ok", "INDMF_TAG_PLC_DATA_DT_D ok", "INDMF_TAG_PLC_DATA_LU_D ok",
+		"INDMF_TAG_PLC_DATA_TAG_D ok", "PKMNF2_DOC_DOWNTIME unknown"}
+	if !slices.Equal(states, want) || !slices.Contains(d.Tables[i].Notes, "unknown: the log ends before the build does, and gbak did not report the run complete") {
+		t.Errorf("states %q, notes %q", states, d.Tables[i].Notes)
 	}
 }
