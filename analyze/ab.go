@@ -52,16 +52,22 @@ func direction(ratio float64, lowerIsBetter bool) string {
 	return Slower
 }
 
-// compareLabels compares every label with the first.
-func compareLabels(pts []Point, lowerIsBetter bool) []ABEntry {
-	var labels []string
-	by := map[string][]float64{}
+// ByLabel gathers the points' y by label (a configuration and its
+// runs), the labels in the order they first come.
+func ByLabel(pts []Point) (labels []string, by map[string][]float64) {
+	by = map[string][]float64{}
 	for _, p := range pts {
 		if _, ok := by[p.Label]; !ok {
 			labels = append(labels, p.Label)
 		}
 		by[p.Label] = append(by[p.Label], p.Y)
 	}
+	return labels, by
+}
+
+// compareLabels compares every label with the first.
+func compareLabels(pts []Point, lowerIsBetter bool) []ABEntry {
+	labels, by := ByLabel(pts)
 	var out []ABEntry
 	if len(labels) < 2 {
 		return out
@@ -96,7 +102,7 @@ func (e *ABEntry) describe() {
 	c := e.Comparison
 	words := e.Direction
 	switch {
-	case c.P != nil && !c.Significant && len(c.Warnings) > 0:
+	case c.P != nil && c.TooFewRuns():
 		words += ", too few runs to tell" // (the least p these n can reach is above Alpha)
 	case c.P != nil && !c.Significant:
 		words += ", within the noise"

@@ -125,6 +125,9 @@ type GbakComparison struct {
 	Tests      int      `json:"tests"`
 	Adjustment string   `json:"adjustment"`
 	Warnings   []string `json:"warnings"`
+	// notSharing is the first run with no table or index step in common
+	// with the first run, -1 when every run has one (SharesObjects).
+	notSharing int
 }
 
 // Slowest returns the n steps with the largest median on any side.
@@ -192,7 +195,7 @@ func CompareTimelinesBase(base string, runs ...GbakRun) (*GbakComparison, error)
 		c.Warnings = append(c.Warnings, "all runs have one label: nothing to compare them with")
 	}
 	c.Steps = newGbakSteps(c, runs, sideOf)
-	c.warnNoObjectInCommon(runs)
+	c.shareObjects(runs)
 	matched := make([]int, len(runs))
 	lo := make([]float64, len(runs))
 	hi := make([]float64, len(runs))
@@ -394,11 +397,7 @@ func honestSmallN(c *Comparison) {
 		return
 	}
 	c.Significant = false
-	need := 2
-	for 2/binom(2*need, need) > Alpha {
-		need++
-	}
-	c.Warnings = append(c.Warnings, fmt.Sprintf("need >= %d samples per side to detect a difference at alpha level %.2f", need, Alpha))
+	c.Warnings = append(c.Warnings, needMoreRuns())
 }
 
 // objects are the keys of run i's table data and index steps.
@@ -417,37 +416,27 @@ func (c *GbakComparison) objects(i int) map[string]bool {
 // databases share only the steps every gbak run prints (the backup
 // version, the system domains), whose times compare neither database.
 // A run with no such step (an excerpt) shares nothing.
-func (c *GbakComparison) SharesObjects() bool {
-	return c.firstNotSharing() < 0
-}
+func (c *GbakComparison) SharesObjects() bool { return c.notSharing < 0 }
 
-// firstNotSharing is the first run with no table or index step in
-// common with the first run, -1 when there is none.
-func (c *GbakComparison) firstNotSharing() int {
+// shareObjects finds the first run with no table or index in common with
+// the first run (SharesObjects) and, when both have some, warns that the
+// logs are of different databases.
+func (c *GbakComparison) shareObjects(runs []GbakRun) {
+	c.notSharing = -1
 	first := c.objects(0)
-	for i := 1; i < len(c.Steps.runs); i++ {
-		shared := false
-		for k := range c.objects(i) {
+	for i := 1; i < len(runs); i++ {
+		other, shared := c.objects(i), false
+		for k := range other {
 			shared = shared || first[k]
 		}
-		if !shared {
-			return i
+		if shared {
+			continue
 		}
-	}
-	return -1
-}
-
-// warnNoObjectInCommon says when a run has tables or indices and none
-// of the first run's (SharesObjects).
-func (c *GbakComparison) warnNoObjectInCommon(runs []GbakRun) {
-	i := c.firstNotSharing()
-	if i < 0 {
+		c.notSharing = i
+		if len(first) > 0 && len(other) > 0 { // (an excerpt without them says nothing of its database)
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s and %s have no table or index in common (%d and %d tables and indices): logs of different databases, "+
+				"of which only the steps every gbak run prints match", filepath.Base(runs[0].Timeline.File), filepath.Base(runs[i].Timeline.File), len(first), len(other)))
+		}
 		return
 	}
-	a, b := len(c.objects(0)), len(c.objects(i))
-	if a == 0 || b == 0 {
-		return // (an excerpt without them says nothing of its database)
-	}
-	c.Warnings = append(c.Warnings, fmt.Sprintf("%s and %s have no table or index in common (%d and %d tables and indices): logs of different databases, "+
-		"of which only the steps every gbak run prints match", filepath.Base(runs[0].Timeline.File), filepath.Base(runs[i].Timeline.File), a, b))
 }

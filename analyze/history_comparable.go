@@ -60,12 +60,17 @@ func (b sizeBasis) key() string {
 	return fmt.Sprint(b.database, b.sized, b.indices, b.system > 0, b.sources)
 }
 
+// ReasonAnotherDatabase starts the LeftOut reason of a snapshot of
+// another database: its size, and its transaction counters too, are
+// left out of a trend.
+const ReasonAnotherDatabase = "another database"
+
 // differs says why a snapshot's size does not compare with the
 // reference's, "" when it does.
 func (b sizeBasis) differs(ref sizeBasis) string {
 	switch {
 	case b.database != "" && ref.database != "" && b.database != ref.database:
-		return fmt.Sprintf("another database (%s)", b.database)
+		return fmt.Sprintf("%s (%s)", ReasonAnotherDatabase, b.database)
 	case !b.sized && b.tables == 0:
 		return "no table statistics (gstat -h or -e): no size"
 	case !b.sized:

@@ -143,14 +143,26 @@ func Compare(before, after []float64) Comparison {
 	c.P, c.PAdjusted, c.Tests = &p, &p, 1
 	c.Significant = p <= Alpha
 	if minP := 2 / binom(s1.N+s2.N, s1.N); minP > Alpha && !c.Significant {
-		need := 2
-		for 2/binom(2*need, need) > Alpha {
-			need++
-		}
-		c.Warnings = append(c.Warnings, fmt.Sprintf("need >= %d samples per side to detect a difference at alpha level %.2f", need, Alpha))
+		c.Warnings = append(c.Warnings, needMoreRuns())
 	}
 	return c
 }
+
+// needMoreRuns is the warning of a test whose runs are too few for any
+// arrangement of them to reach p ≤ Alpha: how many a side it needs.
+func needMoreRuns() string {
+	need := 2
+	for 2/binom(2*need, need) > Alpha {
+		need++
+	}
+	return fmt.Sprintf("need >= %d samples per side to detect a difference at alpha level %.2f", need, Alpha)
+}
+
+// TooFewRuns says whether the test found no difference because its runs
+// were too few to find one (one a side, or too few for p ≤ Alpha: its
+// warnings say so): such a difference is not "within the noise", only
+// not measured enough.
+func (c *Comparison) TooFewRuns() bool { return !c.Significant && len(c.Warnings) > 0 }
 
 // String formats the comparison like benchstat: "-17.20% (p=0.000 n=10+10)"
 // or "~ (p=0.100 n=3+3)" when not significant; one of several tests

@@ -161,7 +161,7 @@ func (sw *Sweep) describe(unit parse.Unit) {
 // not measured enough.
 func (sw *Sweep) TooFewRuns(x float64) bool {
 	for _, s := range sw.Settings {
-		if s.X == x && s.Compare != nil && !s.Compare.Significant && len(s.Compare.Warnings) > 0 {
+		if s.X == x && s.Compare != nil && s.Compare.TooFewRuns() {
 			return true
 		}
 	}

@@ -263,7 +263,7 @@ func trendSnapshotsTable(tr *analyze.Trend) *Table {
 	}
 	if len(tr.LeftOut) > 0 {
 		note := "left out: the size adds up other things than the others' (see Left out); the counters still count"
-		if slices.ContainsFunc(tr.LeftOut, func(lo analyze.LeftOut) bool { return strings.HasPrefix(lo.Reason, "another database") }) {
+		if slices.ContainsFunc(tr.LeftOut, func(lo analyze.LeftOut) bool { return strings.HasPrefix(lo.Reason, analyze.ReasonAnotherDatabase) }) {
 			note += ", but not another database's" // (analyze counts one database's transactions)
 		}
 		t.Notes = append(t.Notes, note)

@@ -539,16 +539,22 @@ func (v *tput) settings() *Table {
 		}
 		for _, st := range s.Sweep.Settings {
 			if c := st.Compare; c != nil {
-				for _, w := range c.Warnings {
-					if !slices.Contains(warnings, w) {
-						warnings = append(warnings, w)
-					}
-				}
+				warnings = appendNew(warnings, c.Warnings)
 			}
 		}
 	}
 	t.Notes = append(t.Notes, warnings...)
 	return t
+}
+
+// appendNew appends to notes the lines of ws it does not hold yet.
+func appendNew(notes, ws []string) []string {
+	for _, w := range ws {
+		if !slices.Contains(notes, w) {
+			notes = append(notes, w)
+		}
+	}
+	return notes
 }
 
 // ab compares every configuration with the first, the baseline.
@@ -572,14 +578,7 @@ func (v *tput) ab() *Table {
 			// A row a configuration, as when there is a comparison: the
 			// runs of one label are its repeats (a file of five runs is
 			// one configuration of n = 5, not five of n = 1).
-			var labels []string
-			runs := map[string][]float64{}
-			for _, p := range s.Points {
-				if _, ok := runs[p.Label]; !ok {
-					labels = append(labels, p.Label)
-				}
-				runs[p.Label] = append(runs[p.Label], p.Y)
-			}
+			labels, runs := analyze.ByLabel(s.Points)
 			for _, l := range labels {
 				sum := analyze.Summarize(runs[l])
 				spread := Null(ShareKind) // (under 6 runs: no interval)
@@ -605,11 +604,7 @@ func (v *tput) ab() *Table {
 			if len(s.AB) <= ABHeadline {
 				t.Notes = append(t.Notes, e.Verdict)
 			}
-			for _, w := range e.Comparison.Warnings {
-				if !slices.Contains(warnings, w) {
-					warnings = append(warnings, w)
-				}
-			}
+			warnings = appendNew(warnings, e.Comparison.Warnings)
 		}
 		if c := s.AB[0].Comparison; c.Tests > 1 {
 			t.Notes = append(t.Notes, fmt.Sprintf("p (adjusted): %s over the %d comparisons with the baseline", c.Adjustment, c.Tests))

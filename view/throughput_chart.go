@@ -298,7 +298,7 @@ func ABChart(r *analyze.Result, title string) plot.AB {
 		word := e.Direction
 		similar := e.Comparison.P != nil && !e.Comparison.Significant
 		switch {
-		case similar && len(e.Comparison.Warnings) > 0:
+		case similar && e.Comparison.TooFewRuns():
 			word = "~ too few runs to tell" // (as the verdict says)
 		case similar:
 			word = "~ within the noise"
