@@ -58,8 +58,14 @@ type HeaderStats struct {
 	Database      *string    `json:"database"`
 	ExecutionTime *time.Time `json:"execution_time"`
 	CreationDate  *time.Time `json:"creation_date"`
-	PageSize      *int64     `json:"page_size"`
-	ODSVersion    *string    `json:"ods_version"`
+	// CreationDateUTC says the creation date is in UTC: gstat prints the
+	// header's timestamp as stored, which Firebird 4.0 (ODS 13) and later
+	// store in UTC (src/jrd/pag.cpp reads it as a GMT timestamp) and
+	// earlier versions in the server's local time; the gstat run time is
+	// local in every version. Null when either is not printed.
+	CreationDateUTC *bool   `json:"creation_date_utc"`
+	PageSize        *int64  `json:"page_size"`
+	ODSVersion      *string `json:"ods_version"`
 	// FirebirdVersion is the server version the ODS belongs to ("3.0").
 	FirebirdVersion *string  `json:"firebird_version"`
 	Server          string   `json:"server,omitempty"`
@@ -300,6 +306,9 @@ func headerStats(h *parse.GstatHeader, th Thresholds, srv ServerSetup) *HeaderSt
 	if s.Attributes == nil {
 		s.Attributes = []string{}
 	}
+	if h.CreationDate != nil && h.ODSMajor != nil {
+		s.CreationDateUTC = ptr(*h.ODSMajor >= 13)
+	}
 	s.ODSVersion = strPtr(h.ODSVersion)
 	if h.ODSMajor != nil {
 		minor := 0
@@ -353,7 +362,22 @@ func minAge(odsMajor *int) time.Duration {
 	if odsMajor != nil && *odsMajor <= 12 {
 		return time.Hour
 	}
-	return 140 * time.Hour
+	return 10 * creationZoneSlack
+}
+
+// creationZoneSlack is how far a creation date in UTC can be from the
+// same moment in local time: the zones run from UTC−12 to UTC+14.
+const creationZoneSlack = 14 * time.Hour
+
+// CreationZoneSlack is how far h's creation date may be off against its
+// gstat run time (local): 0 when both are the server's local time (up to
+// ODS 12), creationZoneSlack when the creation date is in UTC or the ODS
+// is not printed.
+func (h *HeaderStats) CreationZoneSlack() time.Duration {
+	if h.CreationDateUTC != nil && !*h.CreationDateUTC {
+		return 0
+	}
+	return creationZoneSlack
 }
 
 // forcedWritesKnown tells whether the header shows the forced-writes and

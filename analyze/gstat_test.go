@@ -3,6 +3,7 @@ package analyze
 import (
 	"math"
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -348,4 +349,36 @@ func TestGstatPageKinds(t *testing.T) {
 	r := analyzeFile(t, records4k.path(t), nil)[0]
 	wantInt(t, "SMALLU swept_pages", table(t, r, "SMALLU").SweptPages, 6)
 	wantInt(t, "BIGR big_record_pages", table(t, r, "BIGR").BigRecordPages, 300)
+}
+
+// Which creation dates are UTC. hqbirdmcp's three servers read one
+// database at 23:04 local: 3.0's gstat prints it created at 22:55:41,
+// 4.0's and 5.0's at 20:55:41 and :42, the header's UTC timestamp as
+// stored; fdb's 3.0 header prints local time; a header without an ODS
+// line cannot say.
+func TestCreationDateUTC(t *testing.T) {
+	for _, c := range []struct {
+		in   input
+		want string
+	}{
+		{input{"public", "alexeykovyazin-hqbirdmcp__gstat-header-fb3.0.txt"}, "false"},
+		{input{"public", "alexeykovyazin-hqbirdmcp__gstat-header-fb4.0.txt"}, "true"},
+		{input{"public", "alexeykovyazin-hqbirdmcp__gstat-header-fb5.0.txt"}, "true"},
+		{input{"public", "fdcastel-PSFirebird__gstat-output.txt"}, "true"},
+		{input{"public", "01_fb6_header_and_table_issue8773.txt"}, "true"},
+		{input{"public", "FirebirdSQL-fdb__gstat30-h.out"}, "false"},
+		{shopHead, "false"},
+	} {
+		h := analyzeFile(t, c.in.path(t), nil)[0].Header
+		if got := fmtBool(h.CreationDateUTC); got != c.want {
+			t.Errorf("%s: creation_date_utc %s, want %s", c.in.name, got, c.want)
+		}
+	}
+	noODS := func(s string) string {
+		return regexp.MustCompile(`(?m)^\s*ODS version.*\n`).ReplaceAllString(s, "")
+	}
+	h := analyzeFile(t, input{"public", "alexeykovyazin-hqbirdmcp__gstat-header-fb5.0.txt"}.path(t), noODS)[0].Header
+	if h.CreationDate == nil || h.CreationDateUTC != nil || h.CreationZoneSlack() != 14*time.Hour {
+		t.Errorf("no ODS line: creation %v, utc %s, slack %v; want a date, null, 14h", h.CreationDate, fmtBool(h.CreationDateUTC), h.CreationZoneSlack())
+	}
 }

@@ -35,11 +35,19 @@ func (d *SnapshotDiff) oatAges(b, a *HeaderStats, rate float64) {
 		}
 		var notes []string
 		if t, c := times[i], h.CreationDate; t != nil && c != nil {
-			if since := t.Sub(*c).Hours(); since >= 0 {
-				age.MaxHours = ptr(since)
-				notes = append(notes, fmt.Sprintf("the database was created %s before", humanSeconds(since*3600)))
-			} else {
+			// A creation date in UTC against a local snapshot time is off
+			// by the server's zone: the bound takes the widest.
+			slack := h.CreationZoneSlack()
+			switch since := t.Sub(*c) + slack; {
+			case since < 0:
 				notes = append(notes, "the creation date is after the snapshot time: the clocks differ, no bound from it")
+			case slack > 0:
+				age.MaxHours = ptr(since.Hours())
+				notes = append(notes, fmt.Sprintf("the database was created at most %s before (its creation date is in UTC, the snapshot time local: up to %s apart)",
+					humanSeconds(since.Seconds()), humanSeconds(slack.Seconds())))
+			default:
+				age.MaxHours = ptr(since.Hours())
+				notes = append(notes, fmt.Sprintf("the database was created %s before", humanSeconds(since.Seconds())))
 			}
 		}
 		if i == 1 && d.TransactionsBetween != nil && b != nil && b.NextTransaction != nil && a.OldestActive != nil &&

@@ -419,3 +419,32 @@ func TestTrendSameSecondByNext(t *testing.T) {
 		t.Errorf("restores %d, counters over %v s", tt.Restores, tt.Days*86400)
 	}
 }
+
+// From Firebird 4.0 the creation date gstat prints is UTC and the run
+// time local: the shop pair as a 4.0 server would print it (ODS 13.0)
+// has the same 10 s between creation and first snapshot only if the
+// server runs at UTC. West of Greenwich the database is older than it
+// reads, so those 10 s bound nothing: the bound widens by the 14 h a zone
+// can be away from UTC, and the rate estimate of the first snapshot's
+// Next − OAT, 34.75 s, which the 3.0 pair leaves out (TestDiffShopPair),
+// stands.
+func TestDiffOATBoundUTCCreation(t *testing.T) {
+	ods13 := func(name string) *HistorySnapshot {
+		raw := string(testutil.ReadTestdata(t, "fb30", name))
+		text := strings.Replace(raw, "\tODS version\t\t12.0", "\tODS version\t\t13.0", 1)
+		if text == raw {
+			t.Fatal("ODS line not found")
+		}
+		return snapshotText(t, name, text)
+	}
+	d := Diff(ods13("shop-gstat-a-r.txt"), ods13("shop-gstat-r-later.txt"))
+	b := d.OATAge[0]
+	if b.EstimateHours == nil || math.Abs(*b.EstimateHours*3600-34.75) > 1e-9 || *b.MinHours != 0 ||
+		math.Abs(*b.MaxHours-(14+10.0/3600)) > 1e-12 ||
+		b.Note != "the database was created at most 14:00:10 before (its creation date is in UTC, the snapshot time local: up to 14:00:00 apart)" {
+		t.Errorf("oat age before %+v", b)
+	}
+	if d.OATAgeHours[0] == nil {
+		t.Error("oat_age_hours[0] null")
+	}
+}

@@ -157,7 +157,11 @@ func gstatHeadline(a *analyze.GstatAnalysis) []Field {
 			add("execution_time", "gstat run", Time(*h.ExecutionTime), "")
 		}
 		if h.CreationDate != nil {
-			add("creation_date", "Created", Time(*h.CreationDate), "(or restored)")
+			detail := "(or restored)"
+			if h.CreationDateUTC != nil && *h.CreationDateUTC {
+				detail = "UTC (or restored)"
+			}
+			add("creation_date", "Created", Time(*h.CreationDate), detail)
 		}
 		add("oldest_transaction", "OIT", IntP(h.OldestTransaction), "(oldest interesting)")
 		add("oldest_active", "OAT", IntP(h.OldestActive), "(oldest active)")

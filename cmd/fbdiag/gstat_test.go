@@ -591,3 +591,25 @@ func TestGstatNoIndexBlocksNote(t *testing.T) {
 		}
 	}
 }
+
+// A Firebird 5.0 header read at 21:12:26 local prints its database
+// created at 00:12:26 the next day: the creation date is UTC (4.0 and
+// later), and the header table says so; a 3.0 header's is local.
+func TestGstatCreationDateZone(t *testing.T) {
+	out, errOut, code := runCLI(t, nil, "gstat", testutil.Corpus(t, "public", "gstat", "fdcastel-PSFirebird__gstat-output.txt"))
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"gstat run             2026-07-26 21:12:26\n",
+		"Created               2026-07-27 00:12:26 UTC (or restored)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	out, _, _ = runCLI(t, nil, "gstat", testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
+	if want := "Created               2026-12-02 14:09:44 (or restored)\n"; !strings.Contains(out, want) {
+		t.Errorf("3.0 header: missing %q in\n%s", want, out)
+	}
+}
