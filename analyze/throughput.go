@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/fbdiag/fbdiag/internal/lazyre"
 	"github.com/fbdiag/fbdiag/internal/units"
@@ -54,6 +55,11 @@ type Point struct {
 	Label  string   `json:"label,omitempty"`
 	Y      float64  `json:"y"`
 	Source string   `json:"source"`
+	// Steady is what the run said of its own window: fbdiag bench judges
+	// whether its throughput held steady (rule bench-steady-state) and
+	// writes it in its result and in a sweep's table (column steady).
+	// Absent when the input does not say.
+	Steady *bool `json:"steady,omitempty"`
 }
 
 // Step is the change between two sizes.
@@ -179,6 +185,9 @@ type raw struct {
 	// unit is its y's: a time (a latency) is better lower, whatever the
 	// other series measure.
 	unit parse.Unit
+	// steady is the run's own word on its window (fbdiag bench's), nil
+	// when the input says nothing.
+	steady *bool
 }
 
 // gathered is the input reduced to points and what they mean.
@@ -280,7 +289,7 @@ func Throughput(in Input, opt Options) (*Result, error) {
 			if p.unit.Symbol != "" {
 				s.Unit = &p.unit.Symbol
 			}
-			pt := Point{Label: p.label, Y: p.y, Source: p.src}
+			pt := Point{Label: p.label, Y: p.y, Source: p.src, Steady: p.steady}
 			if !g.categorical {
 				x := p.x
 				pt.X = &x
@@ -309,8 +318,62 @@ func Throughput(in Input, opt Options) (*Result, error) {
 		}
 		res.Series = append(res.Series, s)
 	}
-	res.Warnings = append([]string{}, g.warnings...)
+	res.Warnings = append(append([]string{}, g.warnings...), g.unsteadyWarnings()...)
 	return res, nil
+}
+
+// unsteadyWarnings says which runs were not steady by their own account:
+// their throughput measures a moving target, and every comparison and
+// fit above counts them as the others.
+func (g *gathered) unsteadyWarnings() []string {
+	var srcs []string
+	judged := 0
+	for _, p := range g.points {
+		if p.steady == nil {
+			continue
+		}
+		judged++
+		if !*p.steady {
+			srcs = append(srcs, p.src)
+		}
+	}
+	if len(srcs) == 0 {
+		return nil
+	}
+	list := sourceList(srcs, 10)
+	return []string{fmt.Sprintf("%d of %d runs were not steady by fbdiag bench's own verdict on their window (rule bench-steady-state: throughput drifted or varied more than it allows): %s; the analysis counts them as the others: a longer --warmup and --duration on a quiet machine reach a steady state",
+		len(srcs), judged, list)}
+}
+
+// sourceList names the file:line sources, the lines alone after the
+// first of a file ("sweep.csv:2, :5"), at most the first most of them.
+func sourceList(srcs []string, most int) string {
+	var b strings.Builder
+	file := ""
+	for i, src := range srcs[:min(len(srcs), most)] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		f, line, ok := cutLast(src, ":")
+		if ok && f == file {
+			b.WriteString(":" + line)
+			continue
+		}
+		file = f
+		b.WriteString(src)
+	}
+	if len(srcs) > most {
+		fmt.Fprintf(&b, " and %d more", len(srcs)-most)
+	}
+	return b.String()
+}
+
+// cutLast is strings.Cut at the last sep.
+func cutLast(s, sep string) (before, after string, ok bool) {
+	if i := strings.LastIndex(s, sep); i >= 0 {
+		return s[:i], s[i+len(sep):], true
+	}
+	return s, "", false
 }
 
 // describe fills the first-to-last change, the last step and the best point.

@@ -72,7 +72,7 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 		if r.Name != "" {
 			series += " " + dropSubKey(r.Name, key)
 		}
-		p := raw{series: series, y: y, src: fmt.Sprintf("%s:%d", r.File, r.Line), unit: yUnit}
+		p := raw{series: series, y: y, src: fmt.Sprintf("%s:%d", r.File, r.Line), unit: yUnit, steady: r.Steady}
 		v, ok := "", false
 		if key != "" {
 			v, ok = r.Key(key)
@@ -434,6 +434,7 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 		}
 		g.mode = chooseMode(xc.Unit, xc.Name, categorical, false)
 	}
+	steadyCol := steadyColumn(t)
 	// A row left out is said once, whatever the number of y columns.
 	skipped := map[int]bool{}
 	skip := func(r int, msg string) {
@@ -463,6 +464,12 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 				}
 			}
 			p := raw{series: name, y: y, src: fmt.Sprintf("%s:%d", t.File, t.Rows[r].Line), unit: yc.Unit}
+			if steadyCol >= 0 {
+				if v := t.Columns[steadyCol].Values[r]; !math.IsNaN(v) {
+					steady := v == 1
+					p.steady = &steady
+				}
+			}
 			if categorical {
 				p.label = t.Text(r, xi)
 				if p.label == "" {
@@ -486,6 +493,22 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 		}
 	}
 	return nil
+}
+
+// steadyColumn finds the column of fbdiag bench sweep's table that says
+// whether each run's throughput held steady (steady: 1 or 0), or -1.
+// Another table's column of that name holding other numbers is not it.
+func steadyColumn(t *parse.Table) int {
+	i, ok := t.Col("steady")
+	if !ok || !t.Columns[i].Numeric || !strings.EqualFold(strings.TrimSpace(t.Columns[i].Name), "steady") {
+		return -1
+	}
+	for _, v := range t.Columns[i].Values {
+		if !math.IsNaN(v) && v != 0 && v != 1 {
+			return -1
+		}
+	}
+	return i
 }
 
 // errLeftOut is fromTable's word for a table that is not of the first

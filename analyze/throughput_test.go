@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -391,6 +392,64 @@ func TestPageBufferSweepArticles(t *testing.T) {
 		for i, best := range []float64{390, 392} {
 			if sw := r.Series[i].Sweep; sw.Best.X != 1500 || sw.Best.Median != best {
 				t.Errorf("seed %s %s: best %+v", seed, r.Series[i].Name, sw.Best)
+			}
+		}
+	}
+}
+
+// fbdiag bench says of each run whether its window was steady: the
+// project's page-buffer sweep (testdata/bench/buffers.csv, column steady)
+// had 6 of its 8 runs not steady, and the analysis said nothing of it;
+// its 60 s run (run-w1-t4.jsonl) was steady. A table without the column,
+// or with a column of that name holding other numbers, says nothing.
+func TestThroughputUnsteadyRuns(t *testing.T) {
+	r := analyse(t, Options{}, testutil.Testdata(t, "bench", "buffers.csv"))
+	var unsteady []string
+	for _, p := range r.Series[0].Points {
+		if p.Steady == nil {
+			t.Fatalf("%s: steady not read", p.Source)
+		}
+		if !*p.Steady {
+			unsteady = append(unsteady, p.Source[strings.LastIndex(p.Source, ":")+1:])
+		}
+	}
+	sort.Strings(unsteady)
+	if got := strings.Join(unsteady, " "); got != "2 3 5 7 8 9" {
+		t.Errorf("unsteady runs at lines %s, want 2 3 5 7 8 9", got)
+	}
+	buffers := testutil.Testdata(t, "bench", "buffers.csv")
+	want := "6 of 8 runs were not steady by fbdiag bench's own verdict on their window (rule bench-steady-state: " +
+		"throughput drifted or varied more than it allows): " + buffers + ":2, :3, :5, :7, :8, :9; the analysis counts them as the others: " +
+		"a longer --warmup and --duration on a quiet machine reach a steady state"
+	if len(r.Warnings) == 0 || r.Warnings[len(r.Warnings)-1] != want {
+		t.Errorf("warnings %q,\nwant last %q", r.Warnings, want)
+	}
+
+	run := analyse(t, Options{}, testutil.Testdata(t, "bench", "run-w1-t4.jsonl"))
+	if p := run.Series[0].Points[0]; p.Steady == nil || !*p.Steady {
+		t.Errorf("run-w1-t4: steady %v, want true", p.Steady)
+	}
+	for _, w := range run.Warnings {
+		if strings.Contains(w, "not steady") {
+			t.Errorf("steady run warned: %q", w)
+		}
+	}
+
+	for _, text := range []string{
+		"page_buffers,tpmc\n256,2565\n512,3867\n",
+		"page_buffers,tpmc,steady\n256,2565,3\n512,3867,0\n",
+	} {
+		tables, _, _, err := parse.ReadThroughput(strings.NewReader(text), "t.csv")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Throughput(Input{Tables: tables}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range r.Series[0].Points {
+			if p.Steady != nil {
+				t.Errorf("%q: %s steady %v, want absent", text, p.Source, *p.Steady)
 			}
 		}
 	}

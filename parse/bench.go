@@ -32,6 +32,9 @@ type Run struct {
 	// Intervals are the per-interval reports (pgbench progress:, sysbench
 	// [ Ns ] lines, pgbench aggregate log lines).
 	Intervals []Interval `json:"intervals,omitempty"`
+	// Steady is what a fbdiag bench result says of its window: whether
+	// its throughput held steady (nil when the run does not say).
+	Steady *bool `json:"steady,omitempty"`
 }
 
 // Interval is one periodic report inside a run.

@@ -289,6 +289,7 @@ type benchRunHead struct {
 	TpmC          *float64 `json:"tpmc"`
 	TpmTotal      *float64 `json:"tpm_total"`
 	WindowSeconds int      `json:"window_seconds"`
+	SteadyState   *bool    `json:"steady_state"`
 }
 
 // readBenchRunAsRun reads a bench result's first line as one benchmark
@@ -327,6 +328,7 @@ func readBenchRunAsRun(r io.Reader, name string) ([]*Run, []Notice, error) {
 	if h.TpmTotal != nil {
 		run.Metrics["tpm_total"] = *h.TpmTotal
 	}
+	run.Steady = h.SteadyState
 	var notes []Notice
 	if h.Partial {
 		notes = append(notes, Notice{File: name, Line: 1, Msg: fmt.Sprintf("partial bench run (%s): tpmC over a window of %d s", h.Stopped, h.WindowSeconds)})

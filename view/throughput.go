@@ -210,6 +210,16 @@ func (v *tput) points() *Table {
 		xc = Column{Key: "configuration", Title: "configuration", Max: 32}
 	}
 	t.Columns = []Column{seriesCol(), xc, v.yCol(), {Key: "source", Title: "source"}}
+	// fbdiag bench's runs say whether their window was steady.
+	judged := false
+	for _, s := range v.r.Series {
+		for _, p := range s.Points {
+			judged = judged || p.Steady != nil
+		}
+	}
+	if judged {
+		t.Columns = append(t.Columns, Column{Key: "steady", Title: "steady"})
+	}
 	for _, s := range v.r.Series {
 		for _, p := range s.Points {
 			x := Str(p.Label)
@@ -219,7 +229,15 @@ func (v *tput) points() *Table {
 					x = v.x(*p.X)
 				}
 			}
-			t.Rows = append(t.Rows, []Cell{Str(s.Name), x, Num(p.Y), Str(p.Source)})
+			row := []Cell{Str(s.Name), x, Num(p.Y), Str(p.Source)}
+			if judged {
+				c := Null(TextKind)
+				if p.Steady != nil {
+					c = yesNo(*p.Steady)
+				}
+				row = append(row, c)
+			}
+			t.Rows = append(t.Rows, row)
 		}
 	}
 	return t

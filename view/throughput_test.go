@@ -399,6 +399,9 @@ func TestThroughputSweepTooFewRuns(t *testing.T) {
 	if sw := r.Series[0].Sweep; !slices.Equal(sw.WithinNoise, []float64{256, 1024, 2048}) {
 		t.Errorf("within_noise %v (JSON keeps every setting not told apart)", sw.WithinNoise)
 	}
+	// Its runs say whether their window was steady (column steady): the
+	// measurements show it, a warning counts the 6 of 8 that were not.
+	goldenDoc(t, "throughput-sweep-bench-buffers", d)
 }
 
 // One size measured (a single bench run): nothing is fitted, so the
