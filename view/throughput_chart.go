@@ -2,6 +2,7 @@ package view
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -60,6 +61,10 @@ func throughputChart(r *analyze.Result, name string, named bool) (*plot.Chart, e
 		}
 		c, err = plot.SweepChart(SweepChart(r, what+name))
 	case analyze.ModeAB:
+		if !slices.ContainsFunc(r.Series, func(s *analyze.Series) bool { return len(s.AB) > 0 }) {
+			// (the configurations table says so too)
+			return nil, errors.New("one configuration, nothing to compare")
+		}
 		c, err = plot.ABChart(ABChart(r, "A/B: "+name))
 	case analyze.ModeLoad:
 		c, err = plot.LoadSpeedChart(LoadSpeedChart(r, "Load speed per database: "+name))

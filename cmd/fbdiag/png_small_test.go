@@ -80,7 +80,7 @@ func TestPNGNothingToDraw(t *testing.T) {
 	}
 	out := filepath.Join(dir, "AB")
 	stdout, errs, code := runCLI(t, nil, "throughput", "--mode", "ab", "--png", out, in)
-	want := "fbdiag: --png " + out + ": no chart written: plot ab: no variants to draw\n"
+	want := "fbdiag: --png " + out + ": no chart written: one configuration, nothing to compare\n"
 	if code != 0 || errs != want || !strings.Contains(stdout, "one configuration, nothing to compare") {
 		t.Errorf("exit %d, stderr %q, stdout %q; want 0, %q", code, errs, stdout, want)
 	}
