@@ -13,8 +13,7 @@ func (c *checker) table(t *TableStats) {
 	if t.MaxVersions != nil && float64(*t.MaxVersions) >= get(thTableMaxVersionsWarning) {
 		f := finding{rule: "table-max-versions", sev: Warn, kind: kind, object: t.Name, value: float64(*t.MaxVersions), threshold: get(thTableMaxVersionsWarning), unit: "versions"}
 		if c.wants(&f) {
-			f.reason = fmt.Sprintf("one record has %d back versions: updated repeatedly while an old snapshot was open", *t.MaxVersions)
-			f.advice = "end long snapshot transactions; update the hot row less often"
+			c.maxVersionsWhy(&f, *t.MaxVersions)
 		}
 		c.fire(f)
 	}
@@ -102,17 +101,10 @@ func (c *checker) tableVersions(t *TableStats) {
 		return
 	}
 	h := c.a.Header
-	known := h != nil && h.NextMinusOAT != nil
-	held := false
-	if known {
-		gap := *h.NextMinusOAT
-		if h.NextMinusOST != nil && *h.NextMinusOST > gap {
-			gap = *h.NextMinusOST
-		}
-		if held = float64(gap) > get(thOatStuckWarning); !held {
-			// Nothing holds them: worth knowing, one step less severe.
-			f.sev = lessSevere(f.sev)
-		}
+	known, held := c.gcHeld()
+	if known && !held {
+		// Nothing holds them: worth knowing, one step less severe.
+		f.sev = lessSevere(f.sev)
 	}
 	if c.wants(&f) {
 		// (One of the most frequent warnings of a big file: appended, not
@@ -147,6 +139,50 @@ func (c *checker) tableVersions(t *TableStats) {
 		f.reason = string(b)
 	}
 	c.fire(f)
+}
+
+// gcHeld says whether the header shows the transaction markers (known)
+// and, if so, whether a transaction old enough to keep back versions
+// from garbage collection is open: Next − OAT or Next − OST past the
+// oat-stuck threshold.
+func (c *checker) gcHeld() (known, held bool) {
+	h := c.a.Header
+	if h == nil || h.NextMinusOAT == nil {
+		return false, false
+	}
+	gap := *h.NextMinusOAT
+	if h.NextMinusOST != nil && *h.NextMinusOST > gap {
+		gap = *h.NextMinusOST
+	}
+	return true, float64(gap) > c.th.at(thOatStuckWarning)
+}
+
+// maxVersionsWhy explains a record's long version chain by what the
+// header shows, as table-versions does: an old transaction keeps the
+// chain, or nothing does and the row was updated faster than garbage
+// collection removed its versions (a hot row: a counter, a total), which
+// an old snapshot is not needed for.
+func (c *checker) maxVersionsWhy(f *finding, n int64) {
+	h := c.a.Header
+	switch known, held := c.gcHeld(); {
+	case !known:
+		f.reason = fmt.Sprintf("one record has %d back versions: updated many times since garbage collection last reached it; "+
+			"the input has no transaction markers, so whether an old transaction keeps them is unknown", n)
+		f.advice = "gstat -h (or fbdiag collect) shows whether an old transaction holds them; update a hot row less often"
+	case held:
+		f.reason = fmt.Sprintf("one record has %d back versions: updated many times while a transaction old enough to keep them "+
+			"(Next - OAT = %d, Next - OST = %d) was open", n, *h.NextMinusOAT, val0(h.NextMinusOST))
+		f.advice = "find the oldest active transaction in MON$TRANSACTIONS and end it; the versions go once it ends"
+		if noMonitoringTables(h) {
+			f.advice = "end the oldest active transaction (" + noMonWhy + ": find the client that keeps it open); the versions go once it ends"
+		}
+	default:
+		f.reason = fmt.Sprintf("one record has %d back versions, not collected yet: the header shows nothing holding garbage collection "+
+			"back now (Next - OAT = %d, Next - OST = %d), so the row was updated faster than garbage collection removed its versions: "+
+			"a hot row (a counter, a running total); reading it walks the chain", n, *h.NextMinusOAT, val0(h.NextMinusOST))
+		f.advice = "reading the row or a sweep (gfix -sweep) collects the chain; if it is long in every snapshot, update the row less often " +
+			"(keep a counter in rows that are summed on read)"
+	}
 }
 
 // dataPageOverhead is what a data page and a record take beside the

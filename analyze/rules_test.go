@@ -435,3 +435,52 @@ func TestNoMonitoringTables(t *testing.T) {
 		t.Error("an unknown ODS is not taken for an old one")
 	}
 }
+
+// A long version chain is explained by what the header shows, as
+// table-versions explains back versions. testdata/gstat/bench-w1: fbstat
+// -a -r of fbdiag bench's one-warehouse database on this project's
+// Firebird 3.0.11, idle after a run and a page-buffer sweep: WAREHOUSE's
+// one row has 1480 back versions (every Payment updates it), and the
+// header's markers hold nothing (Next − OAT = Next − OST = 4758, under
+// the oat-stuck threshold): the row was updated faster than garbage
+// collection removed its versions, not "while an old snapshot was open",
+// which table-max-versions said while table-versions said the opposite.
+func TestMaxVersionsByHeader(t *testing.T) {
+	bench := input{"gstat", "bench-w1-gstat-a-r.txt"}
+	reason := func(in input, edit func(string) string, table string) (string, string) {
+		t.Helper()
+		for _, w := range analyzeFile(t, in.path(t), edit)[0].Warnings {
+			if w.Rule == "table-max-versions" && w.Object == table {
+				return w.Reason, w.Advice
+			}
+		}
+		t.Fatalf("%s: no table-max-versions on %s", in.name, table)
+		return "", ""
+	}
+	r, a := reason(bench, nil, "WAREHOUSE")
+	if want := "one record has 1480 back versions, not collected yet: the header shows nothing holding garbage collection back now " +
+		"(Next - OAT = 4758, Next - OST = 4758), so the row was updated faster than garbage collection removed its versions: " +
+		"a hot row (a counter, a running total); reading it walks the chain"; r != want {
+		t.Errorf("reason %q,\nwant %q", r, want)
+	}
+	if want := "reading the row or a sweep (gfix -sweep) collects the chain; if it is long in every snapshot, update the row less often " +
+		"(keep a counter in rows that are summed on read)"; a != want {
+		t.Errorf("advice %q", a)
+	}
+	// The same database with its oldest active transaction 40,000 back.
+	r, a = reason(bench, replace("\tOldest active\t\t39164", "\tOldest active\t\t3922"), "WAREHOUSE")
+	if want := "one record has 1480 back versions: updated many times while a transaction old enough to keep them " +
+		"(Next - OAT = 40000, Next - OST = 4758) was open"; r != want ||
+		a != "find the oldest active transaction in MON$TRANSACTIONS and end it; the versions go once it ends" {
+		t.Errorf("held: reason %q, advice %q", r, a)
+	}
+	// Without the header page (gstat -r of the tables alone) nothing is known.
+	noHeader := func(s string) string {
+		i, j := strings.Index(s, "Database header page information:"), strings.Index(s, "Database file sequence:")
+		return s[:i] + s[j:]
+	}
+	r, _ = reason(bench, noHeader, "DISTRICT")
+	if !strings.HasPrefix(r, "one record has 326 back versions: updated many times since garbage collection last reached it; the input has no transaction markers") {
+		t.Errorf("no header: reason %q", r)
+	}
+}
