@@ -12,6 +12,10 @@ const (
 	VerdictHealthy   = "healthy"
 	VerdictAttention = "attention"
 	VerdictCritical  = "critical"
+	// VerdictUnknown is a database none of whose snapshots showed
+	// anything the rules judge (no header, no table, no index: an
+	// encryption summary alone): not healthy, not judged.
+	VerdictUnknown = "unknown"
 )
 
 // Database is what the snapshots of one database say together: the
@@ -22,8 +26,9 @@ type Database struct {
 	// Database is the path gstat printed (the input's name when it printed
 	// none).
 	Database string `json:"database"`
-	// Verdict is healthy (no current warning), attention (warnings) or
-	// critical (a critical finding); Reason says why in one line.
+	// Verdict is healthy (no current warning), attention (warnings),
+	// critical (a critical finding) or unknown (nothing to judge); Reason
+	// says why in one line.
 	Verdict string `json:"verdict"`
 	Reason  string `json:"reason"`
 	// Snapshots are the inputs, oldest first ("file" or "file#2" for the
@@ -204,9 +209,11 @@ func (b *FleetBuilder) Databases() []Database {
 func verdictRank(v string) int {
 	switch v {
 	case VerdictCritical:
-		return 2
+		return 3
 	case VerdictAttention:
-		return 1
+		return 2
+	case VerdictUnknown:
+		return 1 // (before healthy: a DBA does not know it is well)
 	}
 	return 0
 }
@@ -359,13 +366,17 @@ func verdict(ws []Warning, a *GstatAnalysis) (string, string) {
 	case warn > 0:
 		return VerdictAttention, worst() + more(warn, "warning")
 	}
-	what := "header only"
-	if a.Totals.Tables > 0 {
-		what = fmt.Sprintf("%d %s, %d %s", a.Totals.Tables, pick(a.Totals.Tables == 1, "table", "tables"),
-			a.Totals.Indices, pick(a.Totals.Indices == 1, "index", "indices"))
-	}
-	if a.Header == nil && a.Totals.Tables == 0 {
-		what = "no header, no tables"
+	indices := fmt.Sprintf("%d %s", a.Totals.Indices, pick(a.Totals.Indices == 1, "index", "indices"))
+	var what string
+	switch {
+	case a.Totals.Tables > 0:
+		what = fmt.Sprintf("%d %s, %s", a.Totals.Tables, pick(a.Totals.Tables == 1, "table", "tables"), indices)
+	case a.Totals.Indices > 0:
+		what = indices
+	case a.Header != nil:
+		what = "header only"
+	default:
+		return VerdictUnknown, "nothing to judge: no header page, no table or index statistics"
 	}
 	return VerdictHealthy, fmt.Sprintf("no warning (%s checked)", what)
 }

@@ -117,3 +117,35 @@ func TestFleetReasonSingular(t *testing.T) {
 		t.Errorf("fleet %+v", fl)
 	}
 }
+
+// A database none of whose snapshots shows anything the rules judge
+// (firebird-qa's gstat -e outputs: encryption counts alone) is not
+// healthy but unknown, listed after the databases with warnings and
+// before the healthy ones; an index excerpt is healthy by its indices.
+func TestFleetNothingToJudge(t *testing.T) {
+	dir := filepath.Join(testutil.CorpusDir(t), "public", "gstat")
+	fl := Fleet(analyseFiles(t,
+		filepath.Join(dir, "04_fb5_index_stats_issue8404.txt"),
+		filepath.Join(dir, "Banan4iG-firebird-qa__test_encryption.expected_stdout_rdb5.expected.txt"),
+		filepath.Join(dir, "alexeykovyazin-hqbirdmcp__gstat-header-fb5.0.txt"),
+		filepath.Join(dir, "FirebirdSQL-fdb__gstat25-h.out"),
+	))
+	var got []string
+	for _, d := range fl {
+		got = append(got, d.Verdict+": "+d.Reason)
+	}
+	want := []string{
+		"attention: ods-old: ODS 11.2 is Firebird 2.5: out of maintenance",
+		"unknown: nothing to judge: no header page, no table or index statistics",
+		"healthy: no warning (1 index checked)",
+		"healthy: no warning (header only checked)",
+	}
+	if len(got) != len(want) {
+		t.Fatalf("verdicts\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("database %d: %q, want %q…", i, got[i], want[i])
+		}
+	}
+}

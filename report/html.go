@@ -126,8 +126,10 @@ var htmlFuncs = template.FuncMap{
 	"rank": func(v string) int {
 		switch v {
 		case "critical":
-			return 2
+			return 3
 		case "attention":
+			return 2
+		case "unknown":
 			return 1
 		}
 		return 0
@@ -246,7 +248,7 @@ ul.findings li { padding: .3rem .5rem; margin: .2rem 0; border-left: 5px solid v
 li.critical { border-left-color: var(--crit) !important; }
 li.warning { border-left-color: var(--warn) !important; }
 li.info { border-left-color: var(--info) !important; }
-tr.critical td:first-child { border-left: 5px solid var(--crit); } tr.attention td:first-child { border-left: 5px solid var(--warn); } tr.healthy td:first-child { border-left: 5px solid var(--ok); }
+tr.critical td:first-child { border-left: 5px solid var(--crit); } tr.attention td:first-child { border-left: 5px solid var(--warn); } tr.healthy td:first-child { border-left: 5px solid var(--ok); } tr.unknown td:first-child { border-left: 5px solid #999; }
 .sev { white-space: nowrap; font-weight: bold; text-transform: uppercase; font-size: .75rem; margin-right: .4rem; }
 .critical .sev { color: var(--crit); } .warning .sev { color: var(--warn); } .info .sev { color: var(--info); }
 figure { margin: 1rem 0; }
@@ -266,7 +268,7 @@ summary { cursor: pointer; font-weight: bold; }
 .error { color: var(--crit); }
 .verdict { font-size: 1.15rem; padding: .4rem .6rem; border-left: 6px solid var(--ok); background: #f6fbf6; }
 .verdict.critical { border-left-color: var(--crit); background: #fdf3f3; } .verdict.attention { border-left-color: var(--warn); background: #fdf8ef; }
-.verdict .sev { font-size: .9rem; } .healthy .sev { color: var(--ok); } .attention .sev { color: var(--warn); }
+.verdict .sev { font-size: .9rem; } .healthy .sev { color: var(--ok); } .unknown .sev { color: #666; } .attention .sev { color: var(--warn); }
 .headline.critical { border-color: var(--crit); background: #fdf3f3; } .headline.warning { border-color: var(--warn); background: #fdf8ef; } .headline.ok { border-color: var(--ok); }
 .hdr .v { font-size: 1.05rem; }
 code { background: #f3f3f3; padding: 0 .2rem; }
@@ -294,7 +296,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 <thead><tr><th data-key="verdict">verdict</th><th data-key="database">database</th><th class="num" data-key="size_bytes">size</th><th class="num" data-key="next_minus_oat">Next − OAT</th><th class="num" data-key="versions">back versions</th><th data-key="worst">worst finding</th><th data-key="latest_time">latest snapshot</th></tr></thead>
 <tbody>
 {{- range .Databases}}{{$id := .ID}}{{with .Database}}
-<tr class="{{.Verdict}}"><td data-sort="{{rank .Verdict}}"><span class="sev">{{.Verdict}}</span></td><td><a href="#{{$id}}">{{iso .Database}}</a></td><td class="num" data-sort="{{num .SizeBytes}}">{{size .SizeBytes}}</td><td class="num" data-sort="{{num .NextMinusOAT}}">{{count .NextMinusOAT}}</td><td class="num" data-sort="{{num .Versions}}">{{count .Versions}}</td><td>{{with .Findings}}{{with index . 0}}{{.Severity}}: {{.Rule}}{{if ne .Kind "database"}} on {{iso .Object}}{{with .Table}} ({{iso .}}){{end}}{{end}}{{end}}{{else}}none{{end}}</td><td>{{with .LatestTime}}{{.Format "2006-01-02 15:04"}}{{else}}{{iso (base .Latest)}}{{end}}</td></tr>
+<tr class="{{.Verdict}}"><td data-sort="{{rank .Verdict}}"><span class="sev">{{.Verdict}}</span></td><td><a href="#{{$id}}">{{iso .Database}}</a></td><td class="num" data-sort="{{num .SizeBytes}}">{{size .SizeBytes}}</td><td class="num" data-sort="{{num .NextMinusOAT}}">{{count .NextMinusOAT}}</td><td class="num" data-sort="{{num .Versions}}">{{count .Versions}}</td><td>{{with .Findings}}{{with index . 0}}{{.Severity}}: {{.Rule}}{{if ne .Kind "database"}} on {{iso .Object}}{{with .Table}} ({{iso .}}){{end}}{{end}}{{end}}{{else}}{{.Reason}}{{end}}</td><td>{{with .LatestTime}}{{.Format "2006-01-02 15:04"}}{{else}}{{iso (base .Latest)}}{{end}}</td></tr>
 {{- end}}{{end}}
 </tbody>
 </table></div>

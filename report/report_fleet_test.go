@@ -76,6 +76,12 @@ func TestReportFleetFourDatabases(t *testing.T) {
 		}
 		at = i
 	}
+	// A healthy database's row says what was checked, not "none".
+	for _, cell := range []string{"<td>no warning (header only checked)</td>", "<td>info: table-deleted on T2</td>"} {
+		if !strings.Contains(string(page), cell) {
+			t.Errorf("fleet table lacks %s", cell)
+		}
+	}
 	if len(r.Sections) != 4 || r.Sections[0].ID != "db-employee.fdb" || r.Sections[3].ID != "db-c-temp-sohotech.fdb" {
 		t.Errorf("sections %v", r.Sections)
 	}
