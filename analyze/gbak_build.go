@@ -118,6 +118,7 @@ func StreamGbakTimeline(r io.Reader, name string, s GbakStream) (*Timeline, erro
 func readGbak(rd *parse.GbakReader, b *GbakTimelineBuilder) (*Timeline, error) {
 	var second *parse.Notice
 	lastT, hasT := 0.0, false
+	finished := 0 // the line of the run's closing message, once read
 	for b.err == nil && rd.Next() {
 		l := rd.Line()
 		// gbak's time is elapsed since its start: when it goes back, a
@@ -131,6 +132,18 @@ func readGbak(rd *parse.GbakReader, b *GbakTimelineBuilder) (*Timeline, error) {
 				break
 			}
 			lastT, hasT = l.Time, true
+		}
+		// Without the time column, a log shows a second run by its first
+		// line after the first's closing one (a backup and then its
+		// restore, logged to one file).
+		if finished > 0 && startsRun(l.Kind) {
+			second = &parse.Notice{File: rd.Name(), Line: l.Line, Msg: fmt.Sprintf(
+				"another gbak run starts here (the run before it finished at line %d): only the first is analysed; "+
+					"give each run its own file ('fbdiag gbak compare' compares them)", finished)}
+			break
+		}
+		if l.Kind == parse.GbakFinish {
+			finished = l.Line
 		}
 		b.Add(l)
 	}
@@ -152,6 +165,12 @@ func readGbak(rd *parse.GbakReader, b *GbakTimelineBuilder) (*Timeline, error) {
 		return tl, rd.NoGbakError()
 	}
 	return tl, nil
+}
+
+// startsRun says whether a line of kind k opens a gbak run: the backup's
+// database or file, the restore's file or database.
+func startsRun(k parse.GbakKind) bool {
+	return k == parse.GbakOpenFile || k == parse.GbakOpenDatabase || k == parse.GbakCreateDatabase
 }
 
 // GbakTimelineBuilder builds a Timeline from lines as they are read, so
