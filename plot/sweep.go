@@ -73,6 +73,7 @@ func sweepPanel(ch *Chart, d Sweep, only []int, title string) error {
 	n := 0
 	var tildes notes
 	named := map[string]bool{}
+	var unsteady *plotter.Scatter // (the legend's, the first series' with one)
 	for i, s := range d.Series {
 		if !in(i) {
 			continue
@@ -154,6 +155,13 @@ func sweepPanel(ch *Chart, d Sweep, only []int, title string) error {
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
 		p.Add(sc)
+		hollow, err := addUnsteady(ch, p, s.Name, s.unsteadyXYs(func(x, y float64) bool { return finite(x, y) && (!d.LogX || x > 0) }), col, vg.Points(3))
+		if err != nil {
+			return err
+		}
+		if hollow != nil && unsteady == nil {
+			unsteady = hollow
+		}
 		if thumb != nil {
 			p.Legend.Add(Ellipsis(s.Name, MaxNameRunes), thumb, sc)
 		} else {
@@ -212,6 +220,9 @@ func sweepPanel(ch *Chart, d Sweep, only []int, title string) error {
 			label += " (~: within the noise of it)"
 		}
 		p.Legend.Add(label, sc)
+	}
+	if unsteady != nil {
+		p.Legend.Add(unsteadyLegend, unsteady)
 	}
 	if d.LogX {
 		p.X.Scale = gplot.LogScale{}

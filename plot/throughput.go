@@ -3,6 +3,7 @@ package plot
 import (
 	"cmp"
 	"fmt"
+	"image/color"
 	"math"
 	"slices"
 	"strings"
@@ -19,6 +20,46 @@ import (
 type Series struct {
 	Name string
 	X, Y []float64
+	// Unsteady, when given, marks the points (same order as X) of runs
+	// whose own measurement window was not steady (fbdiag bench's
+	// verdict): they are drawn hollow.
+	Unsteady []bool
+}
+
+// unsteadyXYs are s's points marked Unsteady that keep(x, y) keeps.
+func (s Series) unsteadyXYs(keep func(x, y float64) bool) plotter.XYs {
+	var out plotter.XYs
+	for i, u := range s.Unsteady {
+		if u && i < len(s.X) && i < len(s.Y) && keep(s.X[i], s.Y[i]) {
+			out = append(out, plotter.XY{X: s.X[i], Y: s.Y[i]})
+		}
+	}
+	return out
+}
+
+// unsteadyLegend is the legend of the hollow points.
+const unsteadyLegend = "hollow: a run not steady in its window"
+
+// addUnsteady draws the points xys of series colour col hollow, over
+// their filled dots, and says so in the legend once (legend); it
+// returns the scatter, for the legend.
+func addUnsteady(ch *Chart, p *gplot.Plot, name string, xys plotter.XYs, col color.Color, r vg.Length) (*plotter.Scatter, error) {
+	if len(xys) == 0 {
+		return nil, nil
+	}
+	fill, err := plotter.NewScatter(xys)
+	if err != nil {
+		return nil, err
+	}
+	fill.GlyphStyle = draw.GlyphStyle{Color: color.White, Radius: r, Shape: draw.CircleGlyph{}}
+	ring, err := plotter.NewScatter(xys)
+	if err != nil {
+		return nil, err
+	}
+	ring.GlyphStyle = draw.GlyphStyle{Color: col, Radius: r, Shape: draw.RingGlyph{}}
+	p.Add(fill, ring)
+	ch.add(Plotted{Name: name + " not steady", X: xyX(xys), Y: xyY(xys)})
+	return ring, nil
 }
 
 // Curve is a fitted model sampled at X (the analysis chooses the points,
@@ -214,6 +255,7 @@ func sizePanel(ch *Chart, d SizeThroughput, only []int, first bool, title string
 	measuredMax := math.Inf(-1)
 	ymax := 0.0
 	n := 0
+	var unsteady *plotter.Scatter // (the legend's, the first series' with one)
 	for i, s := range d.Series {
 		xys := positiveXYs(s.X, s.Y)
 		if len(xys) == 0 || !in(i) {
@@ -252,6 +294,13 @@ func sizePanel(ch *Chart, d SizeThroughput, only []int, first bool, title string
 		}
 		sc.GlyphStyle = draw.GlyphStyle{Color: col, Radius: vg.Points(3), Shape: draw.CircleGlyph{}}
 		p.Add(sc)
+		hollow, err := addUnsteady(ch, p, s.Name, s.unsteadyXYs(func(x, y float64) bool { return x > 0 && finite(x, y) }), col, vg.Points(3))
+		if err != nil {
+			return err
+		}
+		if hollow != nil && unsteady == nil {
+			unsteady = hollow
+		}
 		label := Ellipsis(s.Name, MaxNameRunes)
 		if len(gaps) > 0 {
 			label += " (dashed: not measured between)"
@@ -263,6 +312,10 @@ func sizePanel(ch *Chart, d SizeThroughput, only []int, first bool, title string
 	}
 	if n == 0 {
 		return nil
+	}
+	if unsteady != nil {
+		p.Legend.Add(unsteadyLegend, unsteady)
+		entries++
 	}
 	for i, f := range d.Fits {
 		if !of(f.Of) {

@@ -125,12 +125,19 @@ func byUnit(r *analyze.Result) []*analyze.Result {
 
 func seriesXY(s *analyze.Series) plot.Series {
 	ps := plot.Series{Name: s.Name}
+	unsteady := false
 	for _, p := range s.Points {
 		if p.X == nil {
 			continue
 		}
 		ps.X = append(ps.X, *p.X)
 		ps.Y = append(ps.Y, p.Y)
+		u := p.Steady != nil && !*p.Steady
+		ps.Unsteady = append(ps.Unsteady, u)
+		unsteady = unsteady || u
+	}
+	if !unsteady {
+		ps.Unsteady = nil
 	}
 	return ps
 }

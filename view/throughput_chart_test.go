@@ -247,3 +247,35 @@ func TestChartsTooFewRuns(t *testing.T) {
 		t.Errorf("labels %q, pale %v", ab.Labels, ab.NotSignificant)
 	}
 }
+
+// The runs fbdiag bench judged not steady are hollow on the charts, as
+// the measurements say "no": the page-buffer sweep's 6 of 8 and the
+// warehouses degradation's 6 of 8; the restore sweep, whose table says
+// nothing of it, has none.
+func TestChartsUnsteadyRuns(t *testing.T) {
+	r := throughputResult(t, analyze.Options{}, testutil.Testdata(t, "bench", "buffers.csv"))
+	c, err := plot.SweepChart(SweepChart(r, "x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := plotted(t, c, "tpmc not steady")
+	if !slices.Equal(u.X, []float64{256, 512, 512, 1024, 2048, 2048}) || !slices.Equal(u.Y, []float64{2565, 3867, 6489, 4875, 6579, 3615}) {
+		t.Errorf("hollow runs %v %v", u.X, u.Y)
+	}
+	r = throughputResult(t, analyze.Options{}, testutil.Testdata(t, "bench", "sizes.csv"))
+	c, err = plot.SizeThroughputChart(SizeThroughputChart(r, "x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := plotted(t, c, "tpmc not steady"); len(u.X) != 6 {
+		t.Errorf("sizes: %d hollow runs, want 6", len(u.X))
+	}
+	r = throughputResult(t, analyze.Options{X: "page_buffers", Y: "restore_seconds"}, testutil.Testdata(t, "restores", "restore-page-buffers.csv"))
+	c, err = plot.SweepChart(SweepChart(r, "x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Series("restore_seconds not steady") != nil {
+		t.Error("restore sweep: hollow runs without a steady column")
+	}
+}
