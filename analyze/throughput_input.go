@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -164,22 +165,55 @@ func (g *gathered) scaleSizes() {
 // and that tells them apart: five pgbench runs all at scale 2 (differing
 // in clients) are no degradation series, whatever their scale line says.
 func defaultRunKey(runs []*parse.Run) string {
+	if len(runs) > 1 && !slices.ContainsFunc(runs, func(r *parse.Run) bool { return r.Tool != benchTool }) {
+		return benchRunKey(runs)
+	}
 	for _, k := range []string{"db_bytes", "db_size", "dbsize", "size", "size_gb", "scale", "warehouses", "count_ware"} {
-		all := true
-		values := map[string]bool{}
-		for _, r := range runs {
-			v, ok := r.Key(k)
-			if !ok {
-				all = false
-				break
-			}
-			values[v] = true
-		}
-		if all && (len(values) > 1 || len(runs) == 1) {
+		if n, all := keyValues(runs, k); all && (n > 1 || len(runs) == 1) {
 			return k
 		}
 	}
 	return ""
+}
+
+// benchTool is the Tool of fbdiag bench's results (parse.Run).
+const benchTool = "fbdiag bench"
+
+// benchRunKey is the setting fbdiag bench's runs were made to compare:
+// their database grows with every run, so its size tells them apart
+// even when they ran on the same warehouses; it is their x only when the
+// warehouses differ (bench sweep --warehouses). Otherwise it is the page
+// buffers or the terminals that differ, else none (repeats of one
+// configuration): a page-buffer sweep's runs were read as a degradation
+// over the 121 to 137 MiB its runs had grown the database, "60 % lost
+// per size doubling".
+func benchRunKey(runs []*parse.Run) string {
+	if n, _ := keyValues(runs, "warehouses"); n > 1 {
+		if _, all := keyValues(runs, "db_bytes"); all {
+			return "db_bytes"
+		}
+		return "warehouses"
+	}
+	for _, k := range []string{"page_buffers", "terminals"} {
+		if n, all := keyValues(runs, k); all && n > 1 {
+			return k
+		}
+	}
+	return ""
+}
+
+// keyValues counts the distinct values of setting k among runs, and says
+// whether every run has it.
+func keyValues(runs []*parse.Run, k string) (n int, all bool) {
+	values := map[string]bool{}
+	for _, r := range runs {
+		v, ok := r.Key(k)
+		if !ok {
+			return len(values), false
+		}
+		values[v] = true
+	}
+	return len(values), true
 }
 
 // dropSubKey removes "/key=value" from a Go benchmark name, so that runs

@@ -454,3 +454,38 @@ func TestThroughputUnsteadyRuns(t *testing.T) {
 		}
 	}
 }
+
+// fbdiag bench's runs grow the database, so their sizes always differ:
+// the six runs of a page-buffer sweep (testdata/bench/sweep-w1, one
+// warehouse, 121 to 137 MiB) were read as a degradation, "60.1 % lost
+// per size doubling". Their x is the setting that differs, as in the
+// sweep's own table: the same sweep, best 256 (median 13100).
+func TestThroughputBenchRunsSetting(t *testing.T) {
+	runs, err := filepath.Glob(testutil.Testdata(t, "bench", "sweep-w1", "*.jsonl"))
+	if err != nil || len(runs) != 6 {
+		t.Fatalf("%d runs, %v", len(runs), err)
+	}
+	table := analyse(t, Options{}, testutil.Testdata(t, "bench", "sweep-w1", "buffers.csv"))
+	for _, r := range []*Result{analyse(t, Options{}, runs...), table} {
+		if r.Mode != ModeSweep || len(r.Series) != 1 || r.Series[0].Sweep == nil {
+			t.Fatalf("mode %s, x %v, %d series", r.Mode, *r.X, len(r.Series))
+		}
+		sw := r.Series[0].Sweep
+		if sw.Best.X != 256 || sw.Best.Median != 13100 || sw.Worst.X != 4096 || sw.Worst.Median != 11980 {
+			t.Errorf("%s: best %+v, worst %+v", *r.X, sw.Best, sw.Worst)
+		}
+		if n := len(r.Warnings); n == 0 || !strings.HasPrefix(r.Warnings[n-1], "2 of 6 runs were not steady") {
+			t.Errorf("warnings %q", r.Warnings)
+		}
+	}
+	// The project's earlier runs, one at 512 page buffers, one at the
+	// server's 2048: two settings, not two sizes.
+	r := analyse(t, Options{}, testutil.Testdata(t, "bench", "page_buffers-512-run1.jsonl"), testutil.Testdata(t, "bench", "run-w1-t4.jsonl"))
+	if r.Mode != ModeSweep || *r.X != "page_buffers" {
+		t.Errorf("two runs: mode %s, x %s", r.Mode, *r.X)
+	}
+	// One run is one size measured, as before.
+	if r := analyse(t, Options{}, testutil.Testdata(t, "bench", "run-w1-t4.jsonl")); r.Mode != ModeDegradation || *r.X != "db_bytes" {
+		t.Errorf("one run: mode %s, x %s", r.Mode, *r.X)
+	}
+}

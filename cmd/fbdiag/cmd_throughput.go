@@ -69,7 +69,9 @@ Benchmark runs become one point each: x from a key=value line in the file (db_by
 scale=), a Go "key: value" line or sub-benchmark, or the file name (pgbench-scale10.txt),
 when its value differs between the runs (else name the setting that does: --x clients).
 A fbdiag bench run result is one run of tpmC with db_bytes, warehouses, terminals and
-page_buffers as its settings; the table of fbdiag bench sweep is a result table.
+page_buffers as its settings, compared by the one their sweep varied (the size when the
+warehouses differ, else the page buffers or the terminals); the table of fbdiag bench sweep
+is a result table.
 
 Text shows the first 20 measurements (--all shows every one). CSV writes one table,
 --table NAME: points (the default), series, models, params, holdout, prediction, knee,

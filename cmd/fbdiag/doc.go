@@ -95,8 +95,10 @@
 // Lines: the run's summary, then one line per second; docs/bench-json.md).
 // report draws its throughput over time and latency percentiles;
 // throughput reads it as one run of tpmC at the database's size (db_bytes),
-// with its warehouses, terminals and page buffers as settings (--x
-// page_buffers). The table bench sweep writes is a throughput table.
+// with its warehouses, terminals and page buffers as settings: several
+// runs are compared by the one their sweep varied (the size when the
+// warehouses differ, else the page buffers or the terminals). The table
+// bench sweep writes is a throughput table.
 //
 // # Commands
 //
