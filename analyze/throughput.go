@@ -460,6 +460,9 @@ func (s *Series) degradation(predictAt, kneeAt float64, unit parse.Unit) {
 	}
 	s.Models = models
 	s.Warnings = append(s.Warnings, warns...)
+	if w := narrowSizes(x, predictAt, unit); w != "" && len(models) > 0 {
+		s.Warnings = append(s.Warnings, w)
+	}
 	if !math.IsNaN(kneeAt) {
 		trend := LogLinear
 		if b := BestModel(models); b != nil {
@@ -476,6 +479,26 @@ func (s *Series) degradation(predictAt, kneeAt float64, unit parse.Unit) {
 			s.Knee = k
 		}
 	}
+}
+
+// narrowSizes warns when the sizes measured span less than a doubling:
+// the loss per doubling and a prediction then extrapolate the curve
+// beyond its data (fbdiag bench's runs on one warehouse grow the
+// database by a tenth: "60 % lost per doubling" came from that).
+func narrowSizes(x []float64, predictAt float64, unit parse.Unit) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, v := range x {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	if !(lo > 0) || hi/lo >= 2 {
+		return ""
+	}
+	what := "the loss per doubling"
+	if !math.IsNaN(predictAt) && predictAt > 0 {
+		what += " and the prediction at " + formatX(predictAt, unit)
+	}
+	return fmt.Sprintf("the sizes measured span ×%.2f (%s to %s), less than a doubling: %s extrapolate the curve beyond what was measured",
+		hi/lo, formatX(lo, unit), formatX(hi, unit), what)
 }
 
 // negated is −*v, nil when v is.

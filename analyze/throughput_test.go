@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -483,6 +484,17 @@ func TestThroughputBenchRunsSetting(t *testing.T) {
 	r := analyse(t, Options{}, testutil.Testdata(t, "bench", "page_buffers-512-run1.jsonl"), testutil.Testdata(t, "bench", "run-w1-t4.jsonl"))
 	if r.Mode != ModeSweep || *r.X != "page_buffers" {
 		t.Errorf("two runs: mode %s, x %s", r.Mode, *r.X)
+	}
+	// Asked for by size, the runs span ×1.13: the loss per doubling and
+	// the default prediction at twice the largest size extrapolate, and
+	// the series says so.
+	bySize := analyse(t, Options{X: "db_bytes"}, runs...)
+	if bySize.Mode != ModeDegradation {
+		t.Fatalf("by size: mode %s", bySize.Mode)
+	}
+	want := "the sizes measured span ×1.13 (121 MiB to 137 MiB), less than a doubling: the loss per doubling and the prediction at 274 MiB extrapolate the curve beyond what was measured"
+	if !slices.Contains(bySize.Series[0].Warnings, want) {
+		t.Errorf("by size: warnings %q, want %q", bySize.Series[0].Warnings, want)
 	}
 	// One run is one size measured, as before.
 	if r := analyse(t, Options{}, testutil.Testdata(t, "bench", "run-w1-t4.jsonl")); r.Mode != ModeDegradation || *r.X != "db_bytes" {
