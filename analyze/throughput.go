@@ -210,7 +210,12 @@ type gathered struct {
 func Throughput(in Input, opt Options) (*Result, error) {
 	g := &gathered{notices: append([]parse.Notice(nil), in.Notices...)}
 	if len(in.Tables) > 0 && len(in.Runs) > 0 {
-		return nil, fmt.Errorf("give either result tables or benchmark outputs, not both")
+		files := map[string]bool{}
+		for _, r := range in.Runs {
+			files[r.File] = true
+		}
+		return nil, fmt.Errorf("give either result tables or benchmark outputs, not both: %s is a table, %s %s benchmark output (%d %s); fbdiag report reads both, a section each",
+			in.Tables[0].File, in.Runs[0].File, pick(len(files) == 1, "is", "and others are"), len(files), pick(len(files) == 1, "file", "files"))
 	}
 	var err error
 	switch {

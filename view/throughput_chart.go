@@ -259,7 +259,9 @@ func SweepChart(r *analyze.Result, title string) plot.Sweep {
 		d.LogX = d.LogX || geometric(sets)
 		if s.Sweep != nil {
 			d.Best = append(d.Best, plot.Point{X: s.Sweep.Best.X, Y: s.Sweep.Best.Median, Label: s.Name})
-			d.BestText = append(d.BestText, s.Name+" "+Num(s.Sweep.Best.Median).Human())
+			// (the name shortened, not the figure: the mark's text is cut
+			// at 32 runes, and a long series name cut the median off)
+			d.BestText = append(d.BestText, plot.Ellipsis(s.Name, 22)+" "+Num(s.Sweep.Best.Median).Human())
 		}
 	}
 	return d

@@ -279,3 +279,14 @@ func TestChartsUnsteadyRuns(t *testing.T) {
 		t.Error("restore sweep: hollow runs without a steady column")
 	}
 }
+
+// A sweep's best mark names its series and median; a long series name
+// ("fbdiag bench TPC-C-like (sp)") is shortened, not the median, which
+// the chart's cut at 32 runes took off ("… (sp) 13…").
+func TestSweepChartBestKeepsMedian(t *testing.T) {
+	runs, _ := filepath.Glob(testutil.Testdata(t, "bench", "sweep-w1", "*.jsonl"))
+	d := SweepChart(throughputResult(t, analyze.Options{}, runs...), "x")
+	if len(d.BestText) != 1 || d.BestText[0] != "fbdiag bench TPC-C-li… 13100" {
+		t.Errorf("best text %q", d.BestText)
+	}
+}
