@@ -1,8 +1,10 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/fbdiag/fbdiag/parse"
@@ -191,6 +193,9 @@ type GbakTimelineBuilder struct {
 	pending  bool
 	curTable GbakTable // cur's table, when it is a data step (hasTable)
 	curIndex GbakIndex // cur's index, when it is a deferred index build (hasIndex)
+	// mostWrites are the tables whose data wrote the most pages, most
+	// first (a backup's garbage collection, backupWrites).
+	mostWrites []GbakTable
 	steps    int       // steps seen, cur included
 	indices  int       // indices handed on
 	first    string
@@ -506,6 +511,7 @@ func (b *GbakTimelineBuilder) flush() {
 		b.err = b.out.Step(st)
 	}
 	if b.hasTable() {
+		b.noteWrites(b.curTable)
 		if keep {
 			b.t.Tables = append(b.t.Tables, b.curTable)
 		} else if b.out.Table != nil && b.err == nil {
@@ -521,6 +527,48 @@ func (b *GbakTimelineBuilder) flush() {
 		b.indices++
 	}
 	b.hasCur = false
+}
+
+// mostWritesKept is how many tables backupWrites names.
+const mostWritesKept = 3
+
+// noteWrites keeps tb among the tables whose data wrote the most pages.
+func (b *GbakTimelineBuilder) noteWrites(tb GbakTable) {
+	if tb.Writes == nil || *tb.Writes <= 0 {
+		return
+	}
+	i, _ := slices.BinarySearchFunc(b.mostWrites, *tb.Writes, func(t GbakTable, w int64) int { return cmp.Compare(w, *t.Writes) })
+	if i < mostWritesKept {
+		b.mostWrites = slices.Insert(b.mostWrites, i, tb)
+		b.mostWrites = b.mostWrites[:min(len(b.mostWrites), mostWritesKept)]
+	}
+}
+
+// backupWrites says what a backup's page writes while it read the
+// tables were: a backup only reads, but reading a table Firebird
+// collects its garbage, the back versions no transaction needs any more,
+// and a backup reads every table (gbak(1), -garbage_collect: "Since the
+// backup process reads all the tables, this forces garbage collection of
+// the whole database"). most are the tables that wrote the most.
+func backupWrites(phases []GbakPhase, most []GbakTable) string {
+	i := slices.IndexFunc(phases, func(p GbakPhase) bool { return p.Name == PhaseData })
+	if i < 0 || phases[i].Writes == nil || *phases[i].Writes <= 0 {
+		return ""
+	}
+	p := phases[i]
+	s := fmt.Sprintf("the backup wrote %d database pages while it read the tables", *p.Writes)
+	if p.Reads != nil && *p.Reads > 0 {
+		s += fmt.Sprintf(" (%.0f for every 100 pages read)", 100*float64(*p.Writes)/float64(*p.Reads))
+	}
+	if len(most) > 0 {
+		var names []string
+		for _, tb := range most {
+			names = append(names, fmt.Sprintf("%s %d", tb.Name, *tb.Writes))
+		}
+		s += ", most for " + strings.Join(names, ", ")
+	}
+	return s + ": reading a table, Firebird collects its garbage (back versions no transaction needs), and a backup reads them all; " +
+		"gbak -g (-garbage_collect) inhibits that and speeds the backup, leaving the garbage to a sweep"
 }
 
 // hasTable says whether cur is a data step, whose table is curTable.
@@ -652,6 +700,11 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 	}
 	if b.cols == 0 {
 		t.Notes = append(t.Notes, "no statistics columns: run gbak with -st tdrw (Firebird 2.5.5 and later) to get times and page I/O")
+	}
+	if op == parse.GbakBackup {
+		if n := backupWrites(t.Phases, b.mostWrites); n != "" {
+			t.Notes = append(t.Notes, n)
+		}
 	}
 	t.Notices = notices
 	if t.Notices == nil {

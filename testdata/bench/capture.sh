@@ -35,3 +35,5 @@ rm -f "$DB"
 # --warmup 3s --duration 15s --seed 7), then
 #   bench sweep --buffers 256,4096 --runs 3 --terminals 4 --warmup 2s --duration 6s --seed 3 \
 #     --out buffers.csv --runs-dir sweep-w1 "$DB"
+# testdata/bench/backup-w1-after-runs.log: then fbdiag backup of that database (gbak -b -v -st
+# tdrw through the Services API), the back versions of the runs not yet collected.
