@@ -196,12 +196,12 @@ type GbakTimelineBuilder struct {
 	// mostWrites are the tables whose data wrote the most pages, most
 	// first (a backup's garbage collection, backupWrites).
 	mostWrites []GbakTable
-	steps    int       // steps seen, cur included
-	indices  int       // indices handed on
-	first    string
-	phases   phaseSums
-	known    float64 // sum of the known step costs, in log order
-	cols     parse.GbakColumns
+	steps      int // steps seen, cur included
+	indices    int // indices handed on
+	first      string
+	phases     phaseSums
+	known      float64 // sum of the known step costs, in log order
+	cols       parse.GbakColumns
 	// the interval since the pending step's line
 	sumD, prevT   float64
 	sumR, sumW    int64
