@@ -267,7 +267,7 @@ details { margin: .5rem 0 1rem; }
 summary { cursor: pointer; font-weight: bold; }
 .error { color: var(--crit); }
 .verdict { font-size: 1.15rem; padding: .4rem .6rem; border-left: 6px solid var(--ok); background: #f6fbf6; }
-.verdict.critical { border-left-color: var(--crit); background: #fdf3f3; } .verdict.attention { border-left-color: var(--warn); background: #fdf8ef; }
+.verdict.critical { border-left-color: var(--crit); background: #fdf3f3; } .verdict.attention { border-left-color: var(--warn); background: #fdf8ef; } .verdict.unknown { border-left-color: #999; background: #f5f5f5; }
 .verdict .sev { font-size: .9rem; } .healthy .sev { color: var(--ok); } .unknown .sev { color: #666; } .attention .sev { color: var(--warn); }
 .headline.critical { border-color: var(--crit); background: #fdf3f3; } .headline.warning { border-color: var(--warn); background: #fdf8ef; } .headline.ok { border-color: var(--ok); }
 .hdr .v { font-size: 1.05rem; }
