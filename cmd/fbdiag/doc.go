@@ -682,8 +682,9 @@
 //
 //	$ fbdiag throughput testdata/bench/buffers.csv
 //	buffers.csv (sweep): tpmc against page_buffers
-//	best page_buffers           512 (median 5178)
-//	worst setting off the best  15.0 % (at 256)
+//	best page_buffers                  512 (median 5178)
+//	worst setting off the best         15.0 % (at 256)
+//	settings told apart from the best  0 of 3 (3 with too few runs to tell)
 //	...
 //	Settings against the best
 //	series  page_buffers  n  median   min   max  vs best  p (adjusted)
@@ -694,6 +695,10 @@
 //	best 512 (5178); worst 256 (15.0 % off the best); not told apart from the best, with too few runs
 //	  for the test to tell: 256, 1024, 2048
 //	...
+//	6 of 8 runs were not steady by fbdiag bench's own verdict on their window (rule
+//	  bench-steady-state: throughput drifted or varied more than it allows):
+//	  testdata/bench/buffers.csv:2, :3, :5, :7, :8, :9; the analysis counts them as the others: a longer
+//	  --warmup and --duration on a quiet machine reach a steady state
 //
 // # Environment
 //
