@@ -123,15 +123,6 @@ func Run(ctx context.Context, srv collect.Server, database string, opt RunOption
 	if run.Server.Version, err = srv.Version(ctx); err != nil {
 		return nil, err
 	}
-	mon, err := db.Conn(ctx)
-	if err != nil {
-		return nil, srv.Fail("attach to", database, err)
-	}
-	defer mon.Close()
-	if err := readServer(ctx, mon, &run.Server); err != nil {
-		return nil, srv.Fail("read the server facts of", database, err)
-	}
-
 	// The terminals connect and prepare before the clock starts.
 	seed := opt.Seed
 	if seed == 0 {
@@ -147,6 +138,15 @@ func Run(ctx context.Context, srv collect.Server, database string, opt RunOption
 		return nil, srv.Fail("prepare the transactions in", database, err)
 	}
 	defer ex.close()
+	freshConnections(db, opt.Terminals+1)
+	mon, err := db.Conn(ctx)
+	if err != nil {
+		return nil, srv.Fail("attach to", database, err)
+	}
+	defer mon.Close()
+	if err := readServer(ctx, mon, &run.Server); err != nil {
+		return nil, srv.Fail("read the server facts of", database, err)
+	}
 	var tot totals
 	var errs errorLog
 	terms := make([]*terminal, opt.Terminals)
@@ -436,6 +436,26 @@ type edgeFacts struct {
 	load            float64
 	loadOK          bool
 	at              time.Time
+}
+
+// freshConnections closes the pool's idle connections, keeping room for
+// idle ones: those the setup used (the schema and load checks, the
+// statements prepared on the pool) each hold a transaction the driver
+// began for statements outside an explicit one, which stays active until
+// the connection closes (its autocommit commits with COMMIT RETAINING; a
+// BeginTx on the connection starts another without ending it). On the
+// terminals' or the monitor's connections such a transaction held the
+// database's oldest active and oldest snapshot transaction from before
+// the warm-up to the end of the run: no garbage was collected during it
+// (MON$TRANSACTIONS: two of fbdiag's transactions started before the
+// run, OAT and OST pinned at the first while Next went on by 6,000), and
+// the throughput of its window fell as version chains grew. The run's
+// connections are new ones, whose statements all run in transactions the
+// run begins and ends; the prepared statements are prepared again on
+// them, in those transactions (tx.StmtContext).
+func freshConnections(db *sql.DB, idle int) {
+	db.SetMaxIdleConns(0)
+	db.SetMaxIdleConns(idle)
 }
 
 // readEdge reads the database's size and I/O, fbdiag's CPU time and the

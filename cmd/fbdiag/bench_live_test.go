@@ -181,10 +181,21 @@ const liveSeed = "12658"
 func benchRunLive(t *testing.T, s collect.Server, db string) {
 	out := filepath.Join(t.TempDir(), "run.jsonl")
 	ordersBefore := nextOrders(t, s, db)
+	// Mid-window, the oldest transaction of the run's attachments: a
+	// terminal's, milliseconds old, not one the driver began for the
+	// setup's statements before the warm-up (bench.freshConnections).
+	oldest := make(chan string, 1)
+	go func() {
+		time.Sleep(3500 * time.Millisecond)
+		oldest <- oldestRunTransaction(s, db)
+	}()
 	stdout, errs, code := runCLI(t, nil, "bench", "run", "--server", s.Addr, "--terminals", "4", "--warmup", "1s",
 		"--duration", "5s", "--seed", liveSeed, "--format", "json", "--out", out, db)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if o := <-oldest; o != "" {
+		t.Error(o)
 	}
 	ordersAfter := nextOrders(t, s, db)
 	var sum analyze.BenchSummary
@@ -427,6 +438,40 @@ func nextOrders(t *testing.T, s collect.Server, db string) int64 {
 		}
 	})
 	return n
+}
+
+// oldestRunTransaction says what is wrong with the oldest transaction of
+// this process's other attachments to db ("" when it is under a second
+// old): one held from before a bench run's warm-up keeps the oldest
+// active and snapshot transactions, and garbage collection, back for the
+// whole run.
+func oldestRunTransaction(s collect.Server, db string) string {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	pool, err := s.Pool(ctx, db, 1)
+	if err != nil {
+		return err.Error()
+	}
+	defer pool.Close()
+	tx, err := pool.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err.Error()
+	}
+	defer tx.Rollback()
+	var id sql.NullInt64
+	var ms sql.NullInt64
+	err = tx.QueryRowContext(ctx, `SELECT FIRST 1 t.MON$TRANSACTION_ID, CAST(DATEDIFF(MILLISECOND FROM t.MON$TIMESTAMP TO CURRENT_TIMESTAMP) AS BIGINT)
+FROM MON$TRANSACTIONS t JOIN MON$ATTACHMENTS a ON a.MON$ATTACHMENT_ID = t.MON$ATTACHMENT_ID
+WHERE a.MON$REMOTE_PID = ? AND t.MON$ATTACHMENT_ID <> CURRENT_CONNECTION ORDER BY t.MON$TRANSACTION_ID`, os.Getpid()).Scan(&id, &ms)
+	switch {
+	case err == sql.ErrNoRows:
+		return "" // (between two transactions of every terminal)
+	case err != nil:
+		return err.Error()
+	case ms.Int64 > 1000:
+		return fmt.Sprintf("mid-window, the run's oldest transaction (%d) is %d ms old: it holds garbage collection back", id.Int64, ms.Int64)
+	}
+	return ""
 }
 
 // withLivePool calls f with a connection to db, closed when f returns,
