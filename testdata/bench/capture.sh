@@ -30,7 +30,8 @@ uptime >> uptime.txt
 lock $FB bench init --warehouses 8 --out load.csv --force "$DB" > init-w8.txt
 uptime >> uptime.txt
 rm -f "$DB"
-# testdata/bench/sweep-w1 (2026-12-06, the same server, load average about 1): a fresh
+# testdata/bench/sweep-w1 (2026-12-06, the same server, load average about 1; before the fix that
+# stopped fbdiag holding garbage collection back through each run): a fresh
 # database of 1 warehouse (bench init --warehouses 1), one run (bench run --terminals 4
 # --warmup 3s --duration 15s --seed 7), then
 #   bench sweep --buffers 256,4096 --runs 3 --terminals 4 --warmup 2s --duration 6s --seed 3 \
