@@ -128,10 +128,7 @@ func (c *checker) tableVersions(t *TableStats) {
 			f.advice = "gstat -h (or fbdiag collect) shows whether an old transaction holds them"
 		case held:
 			b = append(b, ": a transaction that old keeps these versions from garbage collection"...)
-			f.advice = "find the oldest active transaction in MON$TRANSACTIONS and end it; the versions go once it ends"
-			if noMonitoringTables(h) {
-				f.advice = "end the oldest active transaction (" + noMonWhy + ": find the client that keeps it open); the versions go once it ends"
-			}
+			f.advice = endOldestAdvice(h)
 		default:
 			b = append(b, ": nothing holds garbage collection back now, these are versions of recent updates and deletes not collected yet"...)
 			f.advice = "they go when the rows are next read (garbage collection) or at the next sweep (gfix -sweep); if they keep growing between snapshots (fbdiag gstat diff), look for long transactions"
@@ -157,6 +154,15 @@ func (c *checker) gcHeld() (known, held bool) {
 	return true, float64(gap) > c.th.at(thOatStuckWarning)
 }
 
+// endOldestAdvice is the advice for back versions an old transaction
+// keeps: end it, found in MON$TRANSACTIONS where the ODS has them.
+func endOldestAdvice(h *HeaderStats) string {
+	if noMonitoringTables(h) {
+		return "end the oldest active transaction (" + noMonWhy + ": find the client that keeps it open); the versions go once it ends"
+	}
+	return "find the oldest active transaction in MON$TRANSACTIONS and end it; the versions go once it ends"
+}
+
 // maxVersionsWhy explains a record's long version chain by what the
 // header shows, as table-versions does: an old transaction keeps the
 // chain, or nothing does now, and either one that has ended kept it or
@@ -174,10 +180,7 @@ func (c *checker) maxVersionsWhy(f *finding, n int64) {
 	case held:
 		f.reason = fmt.Sprintf("one record has %d back versions: updated many times while a transaction old enough to keep them "+
 			"(Next - OAT = %d, Next - OST = %d) was open", n, *h.NextMinusOAT, val0(h.NextMinusOST))
-		f.advice = "find the oldest active transaction in MON$TRANSACTIONS and end it; the versions go once it ends"
-		if noMonitoringTables(h) {
-			f.advice = "end the oldest active transaction (" + noMonWhy + ": find the client that keeps it open); the versions go once it ends"
-		}
+		f.advice = endOldestAdvice(h)
 	default:
 		f.reason = fmt.Sprintf("one record has %d back versions, not collected yet: the header shows nothing holding garbage collection "+
 			"back now (Next - OAT = %d, Next - OST = %d), so a transaction since ended kept them, or the row was updated faster than "+

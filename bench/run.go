@@ -448,8 +448,8 @@ type edgeFacts struct {
 // database's oldest active and oldest snapshot transaction from before
 // the warm-up to the end of the run: no garbage was collected during it
 // (MON$TRANSACTIONS: two of fbdiag's transactions started before the
-// run, OAT and OST pinned at the first while Next went on by 6,000), and
-// the throughput of its window fell as version chains grew. The run's
+// run, OAT and OST pinned at the first while Next went on by 6,000;
+// WAREHOUSE's one row 1,504 versions long after 12 s, 5 since). The run's
 // connections are new ones, whose statements all run in transactions the
 // run begins and ends; the prepared statements are prepared again on
 // them, in those transactions (tx.StmtContext).
