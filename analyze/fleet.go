@@ -190,7 +190,7 @@ func (b *FleetBuilder) Databases() []Database {
 		out = append(out, b.byKey[k].judge(k))
 	}
 	slices.SortStableFunc(out, func(a, b Database) int {
-		if c := cmp.Compare(verdictRank(b.Verdict), verdictRank(a.Verdict)); c != 0 {
+		if c := cmp.Compare(VerdictRank(b.Verdict), VerdictRank(a.Verdict)); c != 0 {
 			return c
 		}
 		if a.worst != nil && b.worst != nil {
@@ -206,14 +206,16 @@ func (b *FleetBuilder) Databases() []Database {
 	return out
 }
 
-func verdictRank(v string) int {
+// VerdictRank orders verdicts, worst highest: critical, attention,
+// unknown (a DBA does not know the database is well), healthy.
+func VerdictRank(v string) int {
 	switch v {
 	case VerdictCritical:
 		return 3
 	case VerdictAttention:
 		return 2
 	case VerdictUnknown:
-		return 1 // (before healthy: a DBA does not know it is well)
+		return 1
 	}
 	return 0
 }

@@ -155,6 +155,18 @@ func (sw *Sweep) describe(unit parse.Unit) {
 	}
 }
 
+// TooFew counts the settings not told apart from the best for too few
+// runs (TooFewRuns).
+func (sw *Sweep) TooFew() int {
+	n := 0
+	for _, x := range sw.WithinNoise {
+		if sw.TooFewRuns(x) {
+			n++
+		}
+	}
+	return n
+}
+
 // TooFewRuns says whether setting x was not told apart from the best by
 // a test that could not have told (Compare's warning: two runs a side
 // cannot reach p ≤ 0.05, nor can one): not as good within noise, only

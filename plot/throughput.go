@@ -41,8 +41,8 @@ func (s Series) unsteadyXYs(keep func(x, y float64) bool) plotter.XYs {
 const unsteadyLegend = "hollow: a run not steady in its window"
 
 // addUnsteady draws the points xys of series colour col hollow, over
-// their filled dots, and says so in the legend once (legend); it
-// returns the scatter, for the legend.
+// their filled dots; it returns the scatter (nil without points), for
+// the panel's one legend entry of them.
 func addUnsteady(ch *Chart, p *gplot.Plot, name string, xys plotter.XYs, col color.Color, r vg.Length) (*plotter.Scatter, error) {
 	if len(xys) == 0 {
 		return nil, nil

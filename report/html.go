@@ -123,17 +123,7 @@ var htmlFuncs = template.FuncMap{
 	"summaryCap":  func() int { return SummaryFindings },
 	"maxPage":     maxPageText,
 	"sortScript":  func() template.JS { return sortScript },
-	"rank": func(v string) int {
-		switch v {
-		case "critical":
-			return 3
-		case "attention":
-			return 2
-		case "unknown":
-			return 1
-		}
-		return 0
-	},
+	"rank":        analyze.VerdictRank,
 	"num": func(p *int64) string {
 		if p == nil {
 			return ""

@@ -666,13 +666,7 @@ func (v *tput) headline(s *analyze.Series) []Field {
 		add("worst_vs_best_share", "worst setting off the best", Share(sw.Spread), "(at "+v.x(sw.Worst.X).Human()+")")
 		// A best the test could tell from none of the others is a best
 		// of these runs only: the headline says so, as the table does.
-		few := 0
-		for _, x := range sw.WithinNoise {
-			if sw.TooFewRuns(x) {
-				few++
-			}
-		}
-		if others := len(sw.Settings) - 1; few > 0 {
+		if few, others := sw.TooFew(), len(sw.Settings)-1; few > 0 {
 			add("told_apart", "settings told apart from the best", Str(fmt.Sprintf("%d of %d", others-len(sw.WithinNoise), others)),
 				fmt.Sprintf("(%d with too few runs to tell)", few))
 		}
