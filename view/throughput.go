@@ -390,6 +390,17 @@ func (v *tput) holdout() *Table {
 			{Key: "error_change", Title: "error", Kind: ChangeKind},
 			{Key: "inside", Title: "inside"},
 		}}
+	any := false
+	for _, s := range v.r.Series {
+		for _, m := range s.Models {
+			any = any || m.LeaveLastOut != nil
+		}
+	}
+	if !any {
+		// (rows of empty cells said nothing of why)
+		t.Notes = append(t.Notes, "(none: without the largest size, too few measurements remain to fit a model on: it needs 3 at 2 sizes or more)")
+		return t
+	}
 	for _, s := range v.r.Series {
 		for _, m := range s.Models {
 			h := m.LeaveLastOut

@@ -420,3 +420,20 @@ func TestThroughputOneSizeNoFit(t *testing.T) {
 		t.Errorf("notes %q, want %q", d.Notes, want)
 	}
 }
+
+// Two sizes, two runs each (a bench sweep over 1 and 2 warehouses): the
+// leave-last-out has one size left, nothing to fit, and says so instead
+// of a row of empty cells per model.
+func TestThroughputHoldoutNone(t *testing.T) {
+	r := throughputResult(t, analyze.Options{}, testutil.Testdata(t, "bench", "sizes-w1-w2.csv"))
+	d := Throughput(r, "sizes-w1-w2.csv")
+	i := slices.IndexFunc(d.Tables, func(tb *Table) bool { return tb.Name == "holdout" })
+	if i < 0 {
+		t.Fatal("no holdout table")
+	}
+	tb := d.Tables[i]
+	want := []string{"(none: without the largest size, too few measurements remain to fit a model on: it needs 3 at 2 sizes or more)"}
+	if len(tb.Rows) != 0 || !slices.Equal(tb.Notes, want) {
+		t.Errorf("%d rows, notes %q", len(tb.Rows), tb.Notes)
+	}
+}

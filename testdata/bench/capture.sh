@@ -38,3 +38,6 @@ rm -f "$DB"
 #     --out buffers.csv --runs-dir sweep-w1 "$DB"
 # testdata/bench/backup-w1-after-runs.log: then fbdiag backup of that database (gbak -b -v -st
 # tdrw through the Services API), the back versions of the runs not yet collected.
+# testdata/bench/sizes-w1-w2.csv (2026-12-06, after that fix): a fresh database of 1 warehouse, then
+#   bench sweep --warehouses 1,2 --runs 2 --terminals 4 --home random --warmup 2s --duration 5s \
+#     --seed 11 --out sizes-w1-w2.csv "$DB"
