@@ -711,7 +711,12 @@ func (v *tput) headline(s *analyze.Series) []Field {
 					key, label = "fall_per_doubling_share", "fall per size doubling"
 				}
 			}
-			add(key, label, Share(loss), fmt.Sprintf("(%s fit, R² %s)", b.Name, Num(b.R2).Human()))
+			detail := fmt.Sprintf("(%s fit, R² %s)", b.Name, Num(b.R2).Human())
+			if b.SlopeP > analyze.Alpha {
+				// (the models table says so too: the headline is read first)
+				detail = fmt.Sprintf("(%s fit, R² %s; slope not significant, %s)", b.Name, Num(b.R2).Human(), pEq(b.SlopeP))
+			}
+			add(key, label, Share(loss), detail)
 		}
 		if b != nil && b.Prediction != nil {
 			p := b.Prediction
