@@ -432,12 +432,25 @@ func (v *tput) prediction() *Table {
 		{Key: "lo", Title: "95 % from", Kind: NumberKind},
 		{Key: "hi", Title: "to", Kind: NumberKind},
 	}}
+	var negative []string
 	for _, s := range v.r.Series {
 		for _, m := range s.Models {
 			if p := m.Prediction; p != nil {
 				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), v.x(p.X), Num(p.Y), Num(p.Lo), Num(p.Hi)})
+				if p.Y <= 0 && !s.LowerIsBetter {
+					name := m.Name
+					if len(v.r.Series) > 1 {
+						name = s.Name + " " + name
+					}
+					negative = append(negative, name)
+				}
 			}
 		}
+	}
+	if len(negative) > 0 {
+		// (the chart cuts such a curve at 0, "cut at 0" in its legend)
+		t.Notes = append(t.Notes, fmt.Sprintf("%s: a throughput at or below zero, which none can be: the fitted curve reaches 0 before this size (the chart cuts it there), so it does not hold that far",
+			strings.Join(negative, ", ")))
 	}
 	if v.r.PredictDefault {
 		t.Notes = append(t.Notes, fmt.Sprintf("at %s × the largest size measured, fbdiag's default (throughput-degradation.predict_factor)",

@@ -437,3 +437,19 @@ func TestThroughputHoldoutNone(t *testing.T) {
 		t.Errorf("%d rows, notes %q", len(tb.Rows), tb.Notes)
 	}
 }
+
+// A straight line fitted on runs that span ×1.13 and fall, asked for
+// twice the largest size, predicts a negative throughput (−6818 tpmC);
+// the chart cuts such a curve at 0, and the prediction table says why.
+func TestThroughputNegativePrediction(t *testing.T) {
+	runs, _ := filepath.Glob(testutil.Testdata(t, "bench", "sweep-w1", "*.jsonl"))
+	d := Throughput(throughputResult(t, analyze.Options{X: "db_bytes"}, runs...), "runs")
+	i := slices.IndexFunc(d.Tables, func(tb *Table) bool { return tb.Name == "prediction" })
+	if i < 0 {
+		t.Fatal("no prediction table")
+	}
+	want := "linear, loglinear: a throughput at or below zero, which none can be: the fitted curve reaches 0 before this size (the chart cuts it there), so it does not hold that far"
+	if !slices.Contains(d.Tables[i].Notes, want) {
+		t.Errorf("notes %q", d.Tables[i].Notes)
+	}
+}
