@@ -376,11 +376,7 @@ func TestThroughputGainPerDoubling(t *testing.T) {
 func TestThroughputSweepTooFewRuns(t *testing.T) {
 	r := throughputResult(t, analyze.Options{}, testutil.Testdata(t, "bench", "buffers.csv"))
 	d := Throughput(r, "buffers.csv")
-	i := slices.IndexFunc(d.Tables, func(tb *Table) bool { return tb.Name == "settings" })
-	if i < 0 {
-		t.Fatal("no settings table")
-	}
-	tb := d.Tables[i]
+	tb := docTable(t, d, "settings")
 	var marks []string
 	for row := range tb.All() {
 		marks = append(marks, row[len(row)-1].Text)
@@ -427,11 +423,7 @@ func TestThroughputOneSizeNoFit(t *testing.T) {
 func TestThroughputHoldoutNone(t *testing.T) {
 	r := throughputResult(t, analyze.Options{}, testutil.Testdata(t, "bench", "sizes-w1-w2.csv"))
 	d := Throughput(r, "sizes-w1-w2.csv")
-	i := slices.IndexFunc(d.Tables, func(tb *Table) bool { return tb.Name == "holdout" })
-	if i < 0 {
-		t.Fatal("no holdout table")
-	}
-	tb := d.Tables[i]
+	tb := docTable(t, d, "holdout")
 	want := []string{"(none: without the largest size, too few measurements remain to fit a model on: it needs 3 at 2 sizes or more)"}
 	if len(tb.Rows) != 0 || !slices.Equal(tb.Notes, want) {
 		t.Errorf("%d rows, notes %q", len(tb.Rows), tb.Notes)
@@ -444,12 +436,19 @@ func TestThroughputHoldoutNone(t *testing.T) {
 func TestThroughputNegativePrediction(t *testing.T) {
 	runs, _ := filepath.Glob(testutil.Testdata(t, "bench", "sweep-w1", "*.jsonl"))
 	d := Throughput(throughputResult(t, analyze.Options{X: "db_bytes"}, runs...), "runs")
-	i := slices.IndexFunc(d.Tables, func(tb *Table) bool { return tb.Name == "prediction" })
-	if i < 0 {
-		t.Fatal("no prediction table")
-	}
+	tb := docTable(t, d, "prediction")
 	want := "linear, loglinear: a throughput at or below zero, which none can be: the fitted curve reaches 0 before this size (the chart cuts it there), so it does not hold that far"
-	if !slices.Contains(d.Tables[i].Notes, want) {
-		t.Errorf("notes %q", d.Tables[i].Notes)
+	if !slices.Contains(tb.Notes, want) {
+		t.Errorf("notes %q", tb.Notes)
 	}
+}
+
+// docTable is d's table of that name; the test fails without one.
+func docTable(t *testing.T, d *Doc, name string) *Table {
+	t.Helper()
+	i := slices.IndexFunc(d.Tables, func(tb *Table) bool { return tb.Name == name })
+	if i < 0 {
+		t.Fatalf("no %s table", name)
+	}
+	return d.Tables[i]
 }
