@@ -47,14 +47,28 @@ type BenchTransaction struct {
 	LatencyMs *LatencySummary `json:"latency_ms"`
 }
 
-// LatencySummary are latency percentiles and extremes in milliseconds.
+// LatencySummary are latency percentiles and extremes in milliseconds. A
+// percentile of fewer operations than it needs (percentileOf) is null:
+// the 99th of 6 Order-Status calls is their slowest, which Max says.
 type LatencySummary struct {
-	Mean float64 `json:"mean"`
-	P50  float64 `json:"p50"`
-	P90  float64 `json:"p90"`
-	P95  float64 `json:"p95"`
-	P99  float64 `json:"p99"`
-	Max  float64 `json:"max"`
+	Mean float64  `json:"mean"`
+	P50  *float64 `json:"p50"`
+	P90  *float64 `json:"p90"`
+	P95  *float64 `json:"p95"`
+	P99  *float64 `json:"p99"`
+	Max  float64  `json:"max"`
+}
+
+// percentileOf is the q-quantile of a histogram of n operations, nil
+// when n < 1/(1−q): with fewer, ⌈n·q⌉ = n and the quantile is the
+// largest value (2 operations for the median, 10 for the 90th, 20 for
+// the 95th, 100 for the 99th).
+func percentileOf(hist map[int]int64, n int64, q, maxMs float64) *float64 {
+	if float64(n)*(1-q) < 1-1e-9 {
+		return nil
+	}
+	v := histQuantile(hist, n, q, maxMs)
+	return &v
 }
 
 // SteadyTest is how the steady state was judged: the window cut into
@@ -119,10 +133,10 @@ func SummarizeBench(run *parse.BenchRun, seconds []parse.BenchSecond, th Thresho
 		}
 		if t.Committed > 0 {
 			l := &LatencySummary{Mean: sumMs[k] / float64(t.Committed), Max: maxMs[k]}
-			l.P50 = histQuantile(hist[k], t.Committed, 0.50, maxMs[k])
-			l.P90 = histQuantile(hist[k], t.Committed, 0.90, maxMs[k])
-			l.P95 = histQuantile(hist[k], t.Committed, 0.95, maxMs[k])
-			l.P99 = histQuantile(hist[k], t.Committed, 0.99, maxMs[k])
+			l.P50 = percentileOf(hist[k], t.Committed, 0.50, maxMs[k])
+			l.P90 = percentileOf(hist[k], t.Committed, 0.90, maxMs[k])
+			l.P95 = percentileOf(hist[k], t.Committed, 0.95, maxMs[k])
+			l.P99 = percentileOf(hist[k], t.Committed, 0.99, maxMs[k])
 			t.LatencyMs = l
 		}
 	}

@@ -3,6 +3,7 @@ package analyze
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -45,10 +46,14 @@ func TestSummarizeBench(t *testing.T) {
 	if *s.TpmC != float64(s.Transactions[0].Committed)*60/60 {
 		t.Error("tpmC is not the New-Orders per minute")
 	}
-	// Percentiles never pass the maximum and grow with the rank.
+	// Percentiles never pass the maximum and grow with the rank; every
+	// kind committed hundreds, so each has all four.
 	for _, tx := range s.Transactions {
 		l := tx.LatencyMs
-		if !(l.P50 <= l.P90 && l.P90 <= l.P95 && l.P95 <= l.P99 && l.P99 <= l.Max) {
+		if l.P50 == nil || l.P90 == nil || l.P95 == nil || l.P99 == nil {
+			t.Fatalf("%s: a percentile missing: %+v", tx.Name, *l)
+		}
+		if !(*l.P50 <= *l.P90 && *l.P90 <= *l.P95 && *l.P95 <= *l.P99 && *l.P99 <= l.Max) {
 			t.Errorf("%s: %+v", tx.Name, *l)
 		}
 	}
@@ -98,5 +103,31 @@ func TestSteadyStateFalls(t *testing.T) {
 	empty.Window = [2]int{10, 10}
 	if e := SummarizeBench(&empty, res.Seconds, NewThresholds()); e.TpmC != nil || e.Transactions[0].LatencyMs != nil {
 		t.Errorf("empty window: %v", e.TpmC)
+	}
+}
+
+// A percentile of fewer operations than it needs is their slowest: a
+// run of 1 s (testdata/bench/run-w1-t1-1s.jsonl, one terminal) committed
+// 92 New-Orders, 9 Order-Status calls: the 99th of 92 and the 90th of 9
+// are left out (null), the median of 9 and the 95th of 92 are given.
+func TestBenchPercentilesNeedOperations(t *testing.T) {
+	res, _ := benchSample(t, "run-w1-t1-1s.jsonl")
+	s := SummarizeBench(&res.Run, res.Seconds, NewThresholds())
+	got := map[string]string{}
+	for _, tx := range s.Transactions {
+		l := tx.LatencyMs
+		f := func(p *float64) string {
+			if p == nil {
+				return "-"
+			}
+			return "x"
+		}
+		got[tx.Name] = fmt.Sprintf("%d %s%s%s%s", tx.Committed, f(l.P50), f(l.P90), f(l.P95), f(l.P99))
+	}
+	want := map[string]string{"new_order": "92 xxx-", "payment": "86 xxx-", "order_status": "9 x---", "delivery": "9 x---", "stock_level": "8 x---"}
+	for k, w := range want {
+		if got[k] != w {
+			t.Errorf("%s: %s, want %s", k, got[k], w)
+		}
 	}
 }

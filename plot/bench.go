@@ -132,7 +132,7 @@ type BenchLatency struct {
 }
 
 // LatencyRow is one kind's percentiles in milliseconds; NaN where none
-// committed.
+// committed, or where too few did for a percentile (it is not marked).
 type LatencyRow struct {
 	Name                    string
 	P50, P90, P95, P99, Max float64
@@ -144,7 +144,7 @@ func BenchLatencyChart(d BenchLatency) (*Chart, error) {
 	ch := &Chart{Kind: KindBenchLatency, Title: d.Title}
 	var rows []LatencyRow
 	for _, r := range d.Rows {
-		if finite(r.P50, r.P90, r.P95, r.P99, r.Max) && r.P50 > 0 {
+		if finite(r.Max) && r.Max > 0 {
 			rows = append(rows, r)
 		}
 	}
@@ -161,13 +161,17 @@ func BenchLatencyChart(d BenchLatency) (*Chart, error) {
 	pos := func(i int) float64 { return float64(len(rows) - 1 - i) }
 	for i, r := range rows {
 		names[len(rows)-1-i] = r.Name
-		l, err := plotter.NewLine(plotter.XYs{{X: r.P50, Y: pos(i)}, {X: r.Max, Y: pos(i)}})
+		from := r.Max // (the median of too few operations is not marked)
+		if finite(r.P50) && r.P50 > 0 {
+			from = r.P50
+		}
+		l, err := plotter.NewLine(plotter.XYs{{X: from, Y: pos(i)}, {X: r.Max, Y: pos(i)}})
 		if err != nil {
 			return nil, err
 		}
 		l.LineStyle = solid(lightInk, 1)
 		p.Add(l)
-		lo, hi = math.Min(lo, r.P50), math.Max(hi, r.Max)
+		lo, hi = math.Min(lo, from), math.Max(hi, r.Max)
 	}
 	marks := []struct {
 		name  string
@@ -182,8 +186,15 @@ func BenchLatencyChart(d BenchLatency) (*Chart, error) {
 	}
 	for m, mk := range marks {
 		var xys plotter.XYs
+		var labels []string
 		for i, r := range rows {
-			xys = append(xys, plotter.XY{X: mk.get(r), Y: pos(i)})
+			if v := mk.get(r); finite(v) && v > 0 {
+				xys = append(xys, plotter.XY{X: v, Y: pos(i)})
+				labels = append(labels, r.Name)
+			}
+		}
+		if len(xys) == 0 {
+			continue
 		}
 		sc, err := plotter.NewScatter(xys)
 		if err != nil {
@@ -192,11 +203,7 @@ func BenchLatencyChart(d BenchLatency) (*Chart, error) {
 		sc.GlyphStyle = draw.GlyphStyle{Color: seriesColor(m), Radius: vg.Points(4), Shape: mk.shape}
 		p.Add(sc)
 		p.Legend.Add(mk.name, sc)
-		pl := Plotted{Name: mk.name, X: xyX(xys), Y: xyY(xys)}
-		for _, r := range rows {
-			pl.Labels = append(pl.Labels, r.Name)
-		}
-		ch.add(pl)
+		ch.add(Plotted{Name: mk.name, X: xyX(xys), Y: xyY(xys), Labels: labels})
 	}
 	categoryAxis(&p.Y, names)
 	logRange(&p.X, lo/1.5, hi*1.5)

@@ -16,12 +16,14 @@ import (
 // settings and the server's facts follow as a table.
 func WriteBenchText(w io.Writer, s *analyze.BenchSummary) error {
 	var b strings.Builder
+	few := false
 	for _, t := range s.Transactions {
 		name := strings.ToUpper(t.Name)
 		fmt.Fprintf(&b, "[Summary] %-12s - Takes(s): %d, Count: %d, TPM: %.1f", name, s.WindowSeconds, t.Committed, t.PerMinute)
 		if l := t.LatencyMs; l != nil {
 			fmt.Fprintf(&b, ", Avg(ms): %s, 50th(ms): %s, 90th(ms): %s, 95th(ms): %s, 99th(ms): %s, Max(ms): %s",
-				ms(l.Mean), ms(l.P50), ms(l.P90), ms(l.P95), ms(l.P99), ms(l.Max))
+				ms(l.Mean), msOr(l.P50, "-"), msOr(l.P90, "-"), msOr(l.P95, "-"), msOr(l.P99, "-"), ms(l.Max))
+			few = few || l.P99 == nil
 		}
 		b.WriteByte('\n')
 		if t.Conflicts+t.GaveUp+t.Errors+t.RolledBack > 0 {
@@ -38,6 +40,9 @@ func WriteBenchText(w io.Writer, s *analyze.BenchSummary) error {
 		fmt.Fprintf(&b, " (partial: %s)", s.Stopped)
 	}
 	b.WriteString("\n")
+	if few {
+		b.WriteString(fewPercentiles + "\n")
+	}
 	for _, l := range strings.Split(b.String(), "\n") {
 		if _, err := fmt.Fprintln(w, printable.String(l)); err != nil {
 			return err
@@ -47,6 +52,18 @@ func WriteBenchText(w io.Writer, s *analyze.BenchSummary) error {
 }
 
 func ms(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+
+// msOr is ms of *v, or none when v is nil.
+func msOr(v *float64, none string) string {
+	if v == nil {
+		return none
+	}
+	return ms(*v)
+}
+
+// fewPercentiles says why a percentile is left out (analyze.LatencySummary).
+const fewPercentiles = "-: a percentile of fewer operations than it needs is their slowest, which Max says " +
+	"(the 99th needs 100, the 95th 20, the 90th 10, the median 2)"
 
 // BenchTables lays a bench run out as tables (CSV, markdown): the
 // transactions, then the run.
@@ -58,7 +75,7 @@ func BenchTables(s *analyze.BenchSummary) []*Table {
 		row := []string{t.Name, itoa64(t.Committed), strconv.FormatFloat(t.Share, 'f', 1, 64), strconv.FormatFloat(t.PerMinute, 'f', 1, 64),
 			itoa64(t.RolledBack), itoa64(t.Conflicts), itoa64(t.GaveUp), itoa64(t.Errors)}
 		if l := t.LatencyMs; l != nil {
-			row = append(row, ms(l.Mean), ms(l.P50), ms(l.P90), ms(l.P95), ms(l.P99), ms(l.Max))
+			row = append(row, ms(l.Mean), msOr(l.P50, ""), msOr(l.P90, ""), msOr(l.P95, ""), msOr(l.P99, ""), ms(l.Max))
 		} else {
 			row = append(row, "", "", "", "", "", "")
 		}

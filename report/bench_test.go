@@ -81,7 +81,7 @@ func TestBenchCharts(t *testing.T) {
 		t.Errorf("mean %+v", tl.Plotted)
 	}
 	p99 := lat.Series("p99")
-	if p99 == nil || len(p99.X) != 5 || p99.X[0] != s.Transactions[0].LatencyMs.P99 || p99.Labels[1] != "payment" {
+	if p99 == nil || len(p99.X) != 5 || p99.X[0] != *s.Transactions[0].LatencyMs.P99 || p99.Labels[1] != "payment" {
 		t.Errorf("p99 %+v", p99)
 	}
 	for _, c := range cs {

@@ -47,11 +47,19 @@ func BenchLatencyChart(s *analyze.BenchSummary, title string) plot.BenchLatency 
 	for _, t := range s.Transactions {
 		r := plot.LatencyRow{Name: t.Name, P50: math.NaN(), P90: math.NaN(), P95: math.NaN(), P99: math.NaN(), Max: math.NaN()}
 		if l := t.LatencyMs; l != nil {
-			r = plot.LatencyRow{Name: t.Name, P50: l.P50, P90: l.P90, P95: l.P95, P99: l.P99, Max: l.Max}
+			r = plot.LatencyRow{Name: t.Name, P50: nanOr(l.P50), P90: nanOr(l.P90), P95: nanOr(l.P95), P99: nanOr(l.P99), Max: l.Max}
 		}
 		d.Rows = append(d.Rows, r)
 	}
 	return d
+}
+
+// nanOr is *v, NaN when v is nil (a percentile of too few operations).
+func nanOr(v *float64) float64 {
+	if v == nil {
+		return math.NaN()
+	}
+	return *v
 }
 
 // BenchCharts draws a bench run's charts.

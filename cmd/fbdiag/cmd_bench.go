@@ -714,8 +714,8 @@ func (t *sweepTable) write(w io.Writer) error {
 		if s.TpmC != nil {
 			tpmc = strconv.FormatFloat(*s.TpmC, 'f', 1, 64)
 		}
-		if l := s.Transactions[0].LatencyMs; l != nil {
-			p99 = strconv.FormatFloat(l.P99, 'f', 2, 64)
+		if l := s.Transactions[0].LatencyMs; l != nil && l.P99 != nil {
+			p99 = strconv.FormatFloat(*l.P99, 'f', 2, 64)
 		}
 		if s.CacheHit != nil {
 			hit = strconv.FormatFloat(*s.CacheHit*100, 'f', 2, 64)

@@ -41,3 +41,5 @@ rm -f "$DB"
 # testdata/bench/sizes-w1-w2.csv (2026-12-06, after that fix): a fresh database of 1 warehouse, then
 #   bench sweep --warehouses 1,2 --runs 2 --terminals 4 --home random --warmup 2s --duration 5s \
 #     --seed 11 --out sizes-w1-w2.csv "$DB"
+# testdata/bench/run-w1-t1-1s.jsonl (2026-12-06): bench run --terminals 1 --warmup 0s --duration 1s
+#   --seed 3 on that database grown to 2 warehouses: a window too short for most percentiles.
