@@ -443,3 +443,37 @@ func TestThroughputCLIAndReportAgree(t *testing.T) {
 		}
 	}
 }
+
+// Every key of throughput's JSON, over its modes (a degradation with a
+// cliff test, a sweep of bench runs with their steadiness, an A/B, a
+// load speed, two sizes with nothing left to fit), is documented in
+// docs/throughput-json.md.
+func TestThroughputJSONDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(testutil.Root(t), "docs", "throughput-json.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	for _, args := range [][]string{
+		{"--knee", "20GiB", testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv")},
+		{testutil.Testdata(t, "bench", "buffers.csv")},
+		{testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv")},
+		{testutil.Testdata(t, "seeds", "degradation-load-sata.csv")},
+		{testutil.Testdata(t, "bench", "sizes-w1-w2.csv")},
+	} {
+		o, errs, code := runCLI(t, nil, append([]string{"throughput", "--format", "json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		out.WriteString(o)
+	}
+	keys := jsonKeys(t, out.String())
+	for k := range keys {
+		if !strings.Contains(string(doc), "`"+k+"`") {
+			t.Errorf("JSON key %q is not documented in docs/throughput-json.md", k)
+		}
+	}
+	if !keys["steady"] || !keys["knee"] || !keys["ab"] || len(keys) < 80 {
+		t.Errorf("%d keys seen, steady %v, knee %v, ab %v", len(keys), keys["steady"], keys["knee"], keys["ab"])
+	}
+}
