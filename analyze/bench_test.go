@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"testing"
 
@@ -129,5 +131,51 @@ func TestBenchPercentilesNeedOperations(t *testing.T) {
 		if got[k] != w {
 			t.Errorf("%s: %s, want %s", k, got[k], w)
 		}
+	}
+}
+
+// Every key of a bench run's summary (what bench run --format json prints
+// and its result file's first line holds) is documented in
+// docs/bench-json.md.
+func TestBenchSummaryDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(testutil.Root(t), "docs", "bench-json.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]bool{}
+	var walk func(any)
+	walk = func(x any) {
+		switch x := x.(type) {
+		case map[string]any:
+			for k, e := range x {
+				keys[k] = true
+				walk(e)
+			}
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		}
+	}
+	for _, name := range []string{"run-w1-t4.jsonl", "run-w1-t1-1s.jsonl"} {
+		res, _ := benchSample(t, name)
+		b, err := json.Marshal(SummarizeBench(&res.Run, res.Seconds, NewThresholds()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		walk(v)
+	}
+	for k := range keys {
+		if !bytes.Contains(doc, []byte("`"+k+"`")) && !bytes.Contains(doc, []byte("`"+k+"[]")) &&
+			!bytes.Contains(doc, []byte("."+k+"`")) && !bytes.Contains(doc, []byte("."+k+"[]")) {
+			t.Errorf("JSON key %q is not documented in docs/bench-json.md", k)
+		}
+	}
+	if len(keys) < 40 {
+		t.Errorf("only %d keys seen", len(keys))
 	}
 }
