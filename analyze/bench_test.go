@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -142,36 +143,18 @@ func TestBenchSummaryDocumented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	keys := map[string]bool{}
-	var walk func(any)
-	walk = func(x any) {
-		switch x := x.(type) {
-		case map[string]any:
-			for k, e := range x {
-				keys[k] = true
-				walk(e)
-			}
-		case []any:
-			for _, e := range x {
-				walk(e)
-			}
-		}
-	}
+	var out strings.Builder
 	for _, name := range []string{"run-w1-t4.jsonl", "run-w1-t1-1s.jsonl"} {
 		res, _ := benchSample(t, name)
 		b, err := json.Marshal(SummarizeBench(&res.Run, res.Seconds, NewThresholds()))
 		if err != nil {
 			t.Fatal(err)
 		}
-		var v any
-		if err := json.Unmarshal(b, &v); err != nil {
-			t.Fatal(err)
-		}
-		walk(v)
+		out.Write(b)
 	}
+	keys := testutil.JSONKeys(t, out.String())
 	for k := range keys {
-		if !bytes.Contains(doc, []byte("`"+k+"`")) && !bytes.Contains(doc, []byte("`"+k+"[]")) &&
-			!bytes.Contains(doc, []byte("."+k+"`")) && !bytes.Contains(doc, []byte("."+k+"[]")) {
+		if !testutil.Documented(string(doc), k) {
 			t.Errorf("JSON key %q is not documented in docs/bench-json.md", k)
 		}
 	}

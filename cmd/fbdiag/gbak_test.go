@@ -627,10 +627,9 @@ func TestGbakJSONDocumented(t *testing.T) {
 		}
 		out.WriteString(o)
 	}
-	keys := jsonKeys(t, out.String())
+	keys := testutil.JSONKeys(t, out.String())
 	for k := range keys {
-		if !strings.Contains(string(doc), "`"+k+"`") && !strings.Contains(string(doc), "`"+k+"[]") &&
-			!strings.Contains(string(doc), "."+k+"`") && !strings.Contains(string(doc), "."+k+"[]") {
+		if !testutil.Documented(string(doc), k) {
 			t.Errorf("JSON key %q is not documented in docs/gbak-json.md", k)
 		}
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -455,7 +454,7 @@ func TestGstatJSONDocumented(t *testing.T) {
 	damaged := strings.Replace(string(data), "    Pointer pages: 1, data page slots: 392\n",
 		"    Pointer pages: 1, data page slots: 392\nExpected data on page 400\n", 1)
 	out, _, _ := runCLI(t, []byte("# saved by cron\n"+damaged), "gstat", "--format", "json", "-")
-	keys := jsonKeys(t, out)
+	keys := testutil.JSONKeys(t, out)
 	for k := range keys {
 		if !bytes.Contains(doc, []byte("`"+k+"`")) {
 			t.Errorf("JSON key %q is not documented in docs/gstat-json.md", k)
@@ -467,38 +466,6 @@ func TestGstatJSONDocumented(t *testing.T) {
 	if len(keys) < 60 {
 		t.Errorf("only %d keys seen", len(keys))
 	}
-}
-
-// jsonKeys is every object key of the JSON documents in out (one or more,
-// one after the other), at any depth.
-func jsonKeys(t *testing.T, out string) map[string]bool {
-	t.Helper()
-	keys := map[string]bool{}
-	var walk func(any)
-	walk = func(x any) {
-		switch x := x.(type) {
-		case map[string]any:
-			for k, e := range x {
-				keys[k] = true
-				walk(e)
-			}
-		case []any:
-			for _, e := range x {
-				walk(e)
-			}
-		}
-	}
-	dec := json.NewDecoder(strings.NewReader(out))
-	for {
-		var v any
-		if err := dec.Decode(&v); err == io.EOF {
-			break
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		walk(v)
-	}
-	return keys
 }
 
 // --architecture, --connections and --ram make page-buffers a verdict:
