@@ -449,19 +449,30 @@ func TestThroughputCLIAndReportAgree(t *testing.T) {
 // load speed, two sizes with nothing left to fit), is documented in
 // docs/throughput-json.md.
 func TestThroughputJSONDocumented(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join(testutil.Root(t), "docs", "throughput-json.md"))
+	keys := documentedJSON(t, "throughput-json.md", [][]string{
+		{"throughput", "--format", "json", "--knee", "20GiB", testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv")},
+		{"throughput", "--format", "json", testutil.Testdata(t, "bench", "buffers.csv")},
+		{"throughput", "--format", "json", testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv")},
+		{"throughput", "--format", "json", testutil.Testdata(t, "seeds", "degradation-load-sata.csv")},
+		{"throughput", "--format", "json", testutil.Testdata(t, "bench", "sizes-w1-w2.csv")},
+	})
+	if !keys["steady"] || !keys["knee"] || !keys["ab"] || len(keys) < 80 {
+		t.Errorf("%d keys seen, steady %v, knee %v, ab %v", len(keys), keys["steady"], keys["knee"], keys["ab"])
+	}
+}
+
+// documentedJSON runs each command line, which must succeed, and checks
+// that every key of their JSON is documented in docs/doc; it returns
+// the keys seen.
+func documentedJSON(t *testing.T, doc string, runs [][]string) map[string]bool {
+	t.Helper()
+	text, err := os.ReadFile(filepath.Join(testutil.Root(t), "docs", doc))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out strings.Builder
-	for _, args := range [][]string{
-		{"--knee", "20GiB", testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv")},
-		{testutil.Testdata(t, "bench", "buffers.csv")},
-		{testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv")},
-		{testutil.Testdata(t, "seeds", "degradation-load-sata.csv")},
-		{testutil.Testdata(t, "bench", "sizes-w1-w2.csv")},
-	} {
-		o, errs, code := runCLI(t, nil, append([]string{"throughput", "--format", "json"}, args...)...)
+	for _, args := range runs {
+		o, errs, code := runCLI(t, nil, args...)
 		if code != 0 {
 			t.Fatalf("%v: exit %d: %s", args, code, errs)
 		}
@@ -469,11 +480,9 @@ func TestThroughputJSONDocumented(t *testing.T) {
 	}
 	keys := testutil.JSONKeys(t, out.String())
 	for k := range keys {
-		if !testutil.Documented(string(doc), k) {
-			t.Errorf("JSON key %q is not documented in docs/throughput-json.md", k)
+		if !testutil.Documented(string(text), k) {
+			t.Errorf("JSON key %q is not documented in docs/%s", k, doc)
 		}
 	}
-	if !keys["steady"] || !keys["knee"] || !keys["ab"] || len(keys) < 80 {
-		t.Errorf("%d keys seen, steady %v, knee %v, ab %v", len(keys), keys["steady"], keys["knee"], keys["ab"])
-	}
+	return keys
 }
