@@ -103,3 +103,30 @@ func TestReportFleetFourDatabases(t *testing.T) {
 		t.Errorf("user's report.json: %v", err)
 	}
 }
+
+// Every key of report.json, over databases, runs, benchmarks and skipped
+// files, is documented in docs/report.md.
+func TestReportJSONDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join(testutil.Root(t), "docs", "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{testutil.Testdata(t, "fb30"), testutil.Testdata(t, "bench", "run-w1-t4.jsonl"),
+		testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"), testutil.Testdata(t, "seeds", "restore-balanced.log")}
+	_, out := writeReportOf(t, "contract", paths)
+	b, err := os.ReadFile(filepath.Join(out, JSONFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := testutil.JSONKeys(t, string(b))
+	for k := range keys {
+		if !testutil.Documented(string(doc), k) {
+			t.Errorf("report.json key %q is not documented in docs/report.md", k)
+		}
+	}
+	for _, k := range []string{"databases", "runs", "benchmarks", "skipped", "verdict", "findings"} {
+		if !keys[k] {
+			t.Errorf("report.json has no %q: the inputs did not exercise it", k)
+		}
+	}
+}
