@@ -316,7 +316,7 @@ func (t *terminal) runOperation(k Kind, work func(context.Context, *sql.Tx) erro
 		case errors.Is(err, errRollback):
 			t.rec.done(k, rolledBack, start, now)
 			return nil
-		case collect.IsConflict(err) && !commitFailed:
+		case isConflict(err) && !commitFailed:
 			t.rec.conflict(k, now)
 			if attempt >= t.retries || stop.Load() {
 				t.rec.done(k, gaveUp, start, now)

@@ -2,6 +2,12 @@
 -- as stored procedures, one round trip each. The terminal draws the inputs
 -- (customer, items, quantities, remote warehouses) and the procedure does
 -- the reads and writes; the client commits or rolls back.
+-- BENCH_ROW_MISSED: a write that must change one row changed none.
+-- Firebird 3.0.11 lets a READ COMMITTED UPDATE ... RETURNING that races a
+-- concurrent change of the row update nothing (CI: New-Order's DISTRICT
+-- update, then an order inserted with a null O_ID); the terminal counts it
+-- as a conflict and retries, as "cannot update erased record".
+CREATE OR ALTER EXCEPTION BENCH_ROW_MISSED 'a write that must change one row changed none (a race with a concurrent change)';
 SET TERM ^ ;
 -- New-Order. LINES holds OL_CNT lines of 12 characters: item (6 digits),
 -- supplying warehouse (4), quantity (2). An unknown item raises
@@ -30,6 +36,7 @@ BEGIN
   SELECT W_TAX FROM WAREHOUSE WHERE W_ID = :W INTO :W_TAX;
   UPDATE DISTRICT SET D_NEXT_O_ID = D_NEXT_O_ID + 1 WHERE D_W_ID = :W AND D_ID = :D
     RETURNING OLD.D_NEXT_O_ID, D_TAX INTO :O_ID, :D_TAX;
+  IF (ROW_COUNT = 0) THEN EXCEPTION BENCH_ROW_MISSED;
   SELECT C_DISCOUNT, C_LAST, C_CREDIT FROM CUSTOMER WHERE C_W_ID = :W AND C_D_ID = :D AND C_ID = :C
     INTO :C_DISCOUNT, :C_LAST, :C_CREDIT;
   ALL_LOCAL = 1;
@@ -59,6 +66,7 @@ BEGIN
       WHERE S_I_ID = :I_ID AND S_W_ID = :SUPPLY
       RETURNING S_DATA, DECODE(:D, 1, S_DIST_01, 2, S_DIST_02, 3, S_DIST_03, 4, S_DIST_04, 5, S_DIST_05,
         6, S_DIST_06, 7, S_DIST_07, 8, S_DIST_08, 9, S_DIST_09, S_DIST_10) INTO :S_DATA, :DIST;
+    IF (ROW_COUNT = 0) THEN EXCEPTION BENCH_ROW_MISSED;
     AMOUNT = QTY * PRICE;
     INSERT INTO ORDER_LINE (OL_O_ID, OL_D_ID, OL_W_ID, OL_NUMBER, OL_I_ID, OL_SUPPLY_W_ID, OL_DELIVERY_D,
       OL_QUANTITY, OL_AMOUNT, OL_DIST_INFO)
@@ -96,10 +104,13 @@ BEGIN
         || :AMOUNT || ' ' || C_DATA, 500), C_DATA)
     WHERE C_W_ID = :C_W AND C_D_ID = :C_D AND C_ID = :C_ID
     RETURNING C_BALANCE INTO :C_BALANCE;
+  IF (ROW_COUNT = 0) THEN EXCEPTION BENCH_ROW_MISSED;
   -- The warehouse's and district's year-to-date totals are every Payment's
   -- hot rows: updated last, so that they are held for the shortest time.
   UPDATE DISTRICT SET D_YTD = D_YTD + :AMOUNT WHERE D_W_ID = :W AND D_ID = :D RETURNING D_NAME INTO :D_NAME;
+  IF (ROW_COUNT = 0) THEN EXCEPTION BENCH_ROW_MISSED;
   UPDATE WAREHOUSE SET W_YTD = W_YTD + :AMOUNT WHERE W_ID = :W RETURNING W_NAME INTO :W_NAME;
+  IF (ROW_COUNT = 0) THEN EXCEPTION BENCH_ROW_MISSED;
   INSERT INTO HISTORY (H_C_ID, H_C_D_ID, H_C_W_ID, H_D_ID, H_W_ID, H_DATE, H_AMOUNT, H_DATA)
   VALUES (:C_ID, :C_D, :C_W, :D, :W, CURRENT_TIMESTAMP, :AMOUNT, :W_NAME || '    ' || :D_NAME);
 END^
@@ -140,6 +151,7 @@ BEGIN
       BEGIN
         UPDATE ORDERS SET O_CARRIER_ID = :CARRIER WHERE O_W_ID = :W AND O_D_ID = :D AND O_ID = :NO_O_ID
           RETURNING O_C_ID INTO :C;
+        IF (ROW_COUNT = 0) THEN EXCEPTION BENCH_ROW_MISSED;
         UPDATE ORDER_LINE SET OL_DELIVERY_D = CURRENT_TIMESTAMP WHERE OL_W_ID = :W AND OL_D_ID = :D AND OL_O_ID = :NO_O_ID;
         SELECT SUM(OL_AMOUNT) FROM ORDER_LINE WHERE OL_W_ID = :W AND OL_D_ID = :D AND OL_O_ID = :NO_O_ID INTO :AMOUNT;
         UPDATE CUSTOMER SET C_BALANCE = C_BALANCE + :AMOUNT, C_DELIVERY_CNT = C_DELIVERY_CNT + 1
