@@ -296,7 +296,8 @@ The clock: --warmup (default 10s), then the measured window of --duration (defau
 both whole seconds. Only operations that end inside the window count, divided by the
 window: tpmC is the New-Orders committed in it × 60 / its seconds, tpmTotal every kind.
 Each second keeps, per kind, the committed, rolled back, conflicts, given up and errors,
-and a latency histogram of 2%-wide buckets (p50 to p99 and the maximum). Whether
+and a latency histogram of 2%-wide buckets (p50 to p99 and the maximum; a percentile
+of fewer operations than it needs, 100 for p99, is left out: it would be the maximum). Whether
 throughput was steady is judged on the window cut in ten blocks (fbdiag rules:
 bench-steady-state). At the window's edges fbdiag reads the database's size (pages ×
 page size), MON$IO_STATS, its own CPU time and the load average; the server's version,
