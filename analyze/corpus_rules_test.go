@@ -109,9 +109,7 @@ func TestCorpusVerdicts(t *testing.T) {
 		"codes-4k-gstat-a-r.txt info CODES_CODE depth 3, needs 3",
 		"codes-8k-gstat-a-r.txt info CODES_CODE depth 3, needs 3",
 	}
-	if !slices.Equal(deep, want) {
-		t.Errorf("index-deep:\n%s\nwant\n%s", strings.Join(deep, "\n"), strings.Join(want, "\n"))
-	}
+	testutil.EqualLines(t, "index-deep", deep, want)
 	// (TPC-C's ORDER_LINE key, 443,282 entries in 851 leaf pages of 4 KiB.)
 	if want := []string{"bench-w1-gstat-a-r.txt gbak backup, then restore into a new file with -page_size 16384",
 		"codes-4k-gstat-a-r.txt gbak backup, then restore into a new file with -page_size 16384"}; !slices.Equal(pageSize, want) {

@@ -66,9 +66,7 @@ func TestFleetOneDatabase(t *testing.T) {
 		"index-sparse CUSTOMER.RDB$PRIMARY2 warning ×||||",
 		"index-max-dup ORDERS.ORDERS_CARRIER info ×||||",
 	}
-	if !slices.Equal(got, want) {
-		t.Errorf("findings:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	testutil.EqualLines(t, "findings", got, want)
 	got = nil
 	for _, f := range d.Resolved {
 		got = append(got, f.Rule+" "+f.Object)
@@ -92,9 +90,7 @@ func TestFleetFourDatabases(t *testing.T) {
 		"/home/fdb/test/FBTEST30.FDB healthy",
 		`C:\TEMP\SOHOTECH.FDB healthy`,
 	}
-	if !slices.Equal(got, want) {
-		t.Errorf("fleet:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	testutil.EqualLines(t, "fleet", got, want)
 	if r := fl[1].Reason; r != "ods-old: ODS 11.2 is Firebird 2.5: out of maintenance" {
 		t.Errorf("fbtest25: %q", r)
 	}
@@ -130,9 +126,7 @@ func TestFleetNothingToJudge(t *testing.T) {
 		"healthy: no warning (1 index checked)",
 		"healthy: no warning (header only checked)",
 	}
-	if !slices.Equal(got, want) {
-		t.Errorf("verdicts\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	testutil.EqualLines(t, "verdicts", got, want)
 }
 
 // fleetOf is the fleet of the corpus's public gstat files names.

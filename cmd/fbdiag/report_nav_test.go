@@ -70,9 +70,7 @@ func TestReportSectionFigures(t *testing.T) {
 		"Throughput (ab): power-plan-tpcc.tsv — High performance vs Balanced (×1.25, faster): +24.6 %",
 		"Bench run: run-w1-t4.jsonl — tpmC: 10004.0; tpmTotal: 22385.0",
 	}
-	if !slices.Equal(got, want) {
-		t.Errorf("sections:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	testutil.EqualLines(t, "sections", got, want)
 	// One figure reads the same in report.json: each benchmark's first
 	// headline is its line's first figure.
 	var sum struct {
@@ -105,7 +103,5 @@ func TestReportSectionOutcomes(t *testing.T) {
 		"gbak restore: 09_restore_deferred_index_failure_issue7269.log — restore: failed",
 		"gbak backup: 12_fb6_services_backup_restore_verbose.log — backup: completed",
 	}
-	if !slices.Equal(got, want) {
-		t.Errorf("sections:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
-	}
+	testutil.EqualLines(t, "sections", got, want)
 }
