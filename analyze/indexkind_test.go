@@ -57,8 +57,8 @@ func TestIndexAdviceFromCatalogue(t *testing.T) {
 	}
 	for key, want := range map[string][]string{
 		"index-sparse RDB$PRIMARY2": {"constraint INTEG_5, from RDB$RELATION_CONSTRAINTS",
-			"Firebird refuses ALTER INDEX ... INACTIVE on a constraint's index: rebuild it by a gbak backup and restore, or by ALTER TABLE CUSTOMER DROP CONSTRAINT INTEG_5 and adding it again"},
-		"index-sparse ORDERS_DATE_D":           {"a plain index (no constraint uses it) (from RDB$RELATION_CONSTRAINTS) | ALTER INDEX ORDERS_DATE_D INACTIVE; ALTER INDEX ORDERS_DATE_D ACTIVE;"},
+			"| ALTER INDEX RDB$PRIMARY2 ACTIVE; (rebuilds it while it stays active, constraint and all)"},
+		"index-sparse ORDERS_DATE_D":           {"a plain index (no constraint uses it) (from RDB$RELATION_CONSTRAINTS) | ALTER INDEX ORDERS_DATE_D ACTIVE; (rebuilds it while it stays active)"},
 		"index-low-selectivity ORDERS_CARRIER": {"| if no query plan uses it: DROP INDEX ORDERS_CARRIER;"},
 	} {
 		got, ok := advice[key]
@@ -71,7 +71,7 @@ func TestIndexAdviceFromCatalogue(t *testing.T) {
 				t.Errorf("%s: %q lacks %q", key, got, w)
 			}
 		}
-		if strings.Contains(got, "if Firebird refuses") || key == "index-sparse RDB$PRIMARY2" && strings.Contains(got, "ALTER INDEX RDB$PRIMARY2") {
+		if strings.Contains(got, "if Firebird refuses") || strings.Contains(got, "INACTIVE") {
 			t.Errorf("%s: hedged or impossible advice: %s", key, got)
 		}
 	}
@@ -84,11 +84,11 @@ func TestIndexAdviceFromCatalogue(t *testing.T) {
 // in the string literal of the catalogue query.
 func TestIndexAdviceQuotes(t *testing.T) {
 	ix := &IndexStats{Name: `my "odd" idx`, Table: "ORDER", Kind: IndexUnknown, KindSource: KindFromName}
-	if got, want := ix.RebuildAdvice(""), `ALTER INDEX "my ""odd"" idx" INACTIVE; ALTER INDEX "my ""odd"" idx" ACTIVE; (if Firebird refuses`; !strings.HasPrefix(got, want) {
+	if got, want := ix.RebuildAdvice("", nil), `ALTER INDEX "my ""odd"" idx" INACTIVE; ALTER INDEX "my ""odd"" idx" ACTIVE; (if Firebird refuses`; !strings.HasPrefix(got, want) {
 		t.Errorf("rebuild: %s\nwant prefix %s", got, want)
 	}
 	ix.Kind = IndexForeignKey
-	if got, want := ix.RebuildAdvice(""), `ALTER TABLE "ORDER" DROP CONSTRAINT <the name from SELECT RDB$CONSTRAINT_NAME FROM RDB$RELATION_CONSTRAINTS WHERE RDB$INDEX_NAME = 'my "odd" idx'>`; !strings.Contains(got, want) {
+	if got, want := ix.RebuildAdvice("", nil), `ALTER TABLE "ORDER" DROP CONSTRAINT <the name from SELECT RDB$CONSTRAINT_NAME FROM RDB$RELATION_CONSTRAINTS WHERE RDB$INDEX_NAME = 'my "odd" idx'>`; !strings.Contains(got, want) {
 		t.Errorf("rebuild: %s\nwant %s", got, want)
 	}
 	if got := ix.StatisticsAdvice("PUBLIC"); got != `SET STATISTICS INDEX PUBLIC."my ""odd"" idx";` {

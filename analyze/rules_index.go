@@ -14,7 +14,7 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 	if t != nil {
 		schema = t.Schema
 	}
-	c.indexDepth(ix, schema)
+	c.indexDepth(ix, schema, odsMajor)
 	c.indexMaxDup(ix, odsMajor)
 	// The DBA cannot drop or change the indices of system tables: judging
 	// their selectivity is noise.
@@ -39,14 +39,14 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 			if c.wants(&f) {
 				f.reason = fmt.Sprintf("no keys for %d records: a partial index (Firebird 5.0+) whose condition no row meets, or a damaged index; %s", *t.Records, ix.KindText())
 				f.advice = fmt.Sprintf("SELECT RDB$CONDITION_SOURCE FROM RDB$INDICES WHERE RDB$INDEX_NAME = %s; (5.0+) shows a condition; without one, rebuild it: %s",
-					sqlString(ix.Name), ix.RebuildAdvice(schema))
+					sqlString(ix.Name), ix.RebuildAdvice(schema, odsMajor))
 			}
 			c.fire(f)
 		} else if limit := get(thIndexBrokenMinNodesShare) * float64(*t.Records); *ix.Nodes > 0 && float64(*ix.Nodes) < limit {
 			f := finding{rule: "index-broken", sev: Warn, kind: kind, object: ix.Name, table: tname, value: float64(*ix.Nodes), threshold: limit, unit: "nodes", below: true}
 			if c.wants(&f) {
 				f.reason = fmt.Sprintf("%d keys for %d records: index inconsistent (or partial, Firebird 5.0+); %s", *ix.Nodes, *t.Records, ix.KindText())
-				f.advice = ix.RebuildAdvice(schema)
+				f.advice = ix.RebuildAdvice(schema, odsMajor)
 			}
 			c.fire(f)
 		}
@@ -64,7 +64,7 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 			b = strconv.AppendInt(b, *ix.LeafBuckets, 10)
 			b = append(b, " leaf pages under 60% full; "...)
 			f.reason = string(ix.appendKindText(b))
-			f.advice = ix.RebuildAdvice(schema)
+			f.advice = ix.RebuildAdvice(schema, odsMajor)
 		}
 		c.fire(f)
 	}
@@ -73,7 +73,7 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 // indexDepth compares the depth with the depth the leaf pages need: deeper
 // is a warning (rebuild), as deep is information (a bigger page size, when
 // one is computed to help).
-func (c *checker) indexDepth(ix *IndexStats, schema string) {
+func (c *checker) indexDepth(ix *IndexStats, schema string, odsMajor *int) {
 	minDepth := c.th.at(thIndexDeepMinDepth)
 	if ix.Depth == nil || float64(*ix.Depth) < minDepth {
 		return
@@ -99,7 +99,7 @@ func (c *checker) indexDepth(ix *IndexStats, schema string) {
 	case d > *ix.NeededDepth:
 		f.reason = fmt.Sprintf("depth %d where %d leaf pages need %d (fan-out about %.0f keys per upper page, %s): the upper levels are sparse; %s",
 			d, val0(ix.LeafBuckets), *ix.NeededDepth, *ix.FanOut, ix.depthBasis, ix.KindText())
-		f.advice = "rebuild it: " + ix.RebuildAdvice(schema)
+		f.advice = "rebuild it: " + ix.RebuildAdvice(schema, odsMajor)
 		if ix.RebuiltDepth != nil {
 			f.advice += fmt.Sprintf("; rebuilt it would be about %d deep", *ix.RebuiltDepth)
 		}

@@ -79,8 +79,9 @@ which it compares with the actual 1 / (nodes - total dup) from the gstat figures
 index whose stored value is off by more than 2x is marked stale (the statement to run,
 SET STATISTICS INDEX name, is listed; the factor is index-stale-statistics.factor, see
 fbdiag rules). It reads the constraint each index enforces (RDB$RELATION_CONSTRAINTS),
-so that the analysis advises ALTER INDEX INACTIVE/ACTIVE only for an index no
-constraint uses. These are saved beside the snapshot as FILE.mon.json.
+so that the analysis names each index for what it is (before Firebird 3.0, whose
+ALTER INDEX ... ACTIVE rebuilds any index, it advises ALTER INDEX INACTIVE/ACTIVE
+only for an index no constraint uses). These are saved beside the snapshot as FILE.mon.json.
 
 It then prints the analysis of the snapshot exactly as 'fbdiag gstat FILE' does
 (--top, --sort, --rules, --architecture, --connections and --ram as there), followed

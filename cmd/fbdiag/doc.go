@@ -191,9 +191,7 @@
 //	WARNING  index-sparse  index ORDERS_DATE_D on ORDERS: 99.5 % > 80.0 %
 //	         99% of 190 leaf pages under 60% full; a plain index or the index of a named constraint (the
 //	         gstat text cannot tell; fbdiag collect reads the catalogue)
-//	         do: ALTER INDEX ORDERS_DATE_D INACTIVE; ALTER INDEX ORDERS_DATE_D ACTIVE; (if Firebird
-//	         refuses with "Cannot deactivate index used by an integrity constraint", it serves a
-//	         constraint: rebuild it by a gbak backup and restore instead)
+//	         do: ALTER INDEX ORDERS_DATE_D ACTIVE; (rebuilds it while it stays active)
 //	...
 //
 // gstat diff compares two snapshots of one database (two files, or the
