@@ -20,8 +20,7 @@ func (c *checker) table(t *TableStats) {
 	if t.AvgRecord != nil && *t.AvgRecord == 0 && t.Records != nil && float64(*t.Records) >= get(thTableDeletedMinRecords) {
 		f := finding{rule: "table-deleted", sev: Info, kind: kind, object: t.Name, value: float64(*t.Records), threshold: get(thTableDeletedMinRecords), unit: "records"}
 		if c.wants(&f) {
-			f.reason = fmt.Sprintf("%d records with average length 0: all rows deleted, garbage collection has not run yet", *t.Records)
-			f.advice = fmt.Sprintf("SELECT COUNT(*) FROM %s; (reading the rows collects them) or gfix -sweep", QuoteName(t.Schema, t.Name))
+			c.deletedWhy(&f, t)
 		}
 		c.fire(f)
 	}
@@ -129,13 +128,82 @@ func (c *checker) tableVersions(t *TableStats) {
 		case held:
 			b = append(b, ": a transaction that old keeps these versions from garbage collection"...)
 			f.advice = endOldestAdvice(h)
-		default:
+		case gcGap(h) <= 1:
 			b = append(b, ": nothing holds garbage collection back now, these are versions of recent updates and deletes not collected yet"...)
 			f.advice = "they go when the rows are next read (garbage collection) or at the next sweep (gfix -sweep); if they keep growing between snapshots (fbdiag gstat diff), look for long transactions"
+		default:
+			b = appendYoungerHeld(append(b, ": "...), h)
+			f.advice = "the older ones go when the rows are next read (garbage collection) or at the next sweep (gfix -sweep); the newer ones once that transaction ends: " +
+				stillOpenAdvice(h)
 		}
 		f.reason = string(b)
 	}
 	c.fire(f)
+}
+
+// gcGap is the age, in transactions, of the oldest transaction the
+// header shows open: the larger of Next − OAT and Next − OST. A back
+// version made after that transaction began may still be needed by it,
+// so garbage collection keeps it until it ends; at 1 or less no older
+// transaction is open.
+func gcGap(h *HeaderStats) int64 {
+	if h == nil || h.NextMinusOAT == nil {
+		return 0
+	}
+	return max(*h.NextMinusOAT, val0(h.NextMinusOST))
+}
+
+// appendYoungerHeld says which versions an open transaction under the
+// oat-stuck threshold still keeps: those made since it began. Saying
+// "nothing holds garbage collection back" there was wrong: a transaction
+// 14,999 transactions old keeps every version made since. The header's
+// markers are those of the last transaction start, so it may have ended
+// since: "while it is open".
+func appendYoungerHeld(b []byte, h *HeaderStats) []byte {
+	marker, tx := "oldest active", h.OldestActive
+	if h.NextMinusOST != nil && *h.NextMinusOST > *h.NextMinusOAT {
+		marker, tx = "oldest snapshot", h.OldestSnapshot
+	}
+	b = append(b, "the "...)
+	b = append(b, marker...)
+	b = append(b, " transaction"...)
+	if tx != nil {
+		b = append(b, " ("...)
+		b = strconv.AppendInt(b, *tx, 10)
+		b = append(b, ')')
+	}
+	return append(b, ", while it is open, keeps the versions made since it began; the older ones are not collected yet"...)
+}
+
+// stillOpenAdvice asks to end the transaction appendYoungerHeld names
+// if it is still open.
+func stillOpenAdvice(h *HeaderStats) string {
+	if noMonitoringTables(h) {
+		return "if that transaction is still open, end it (" + noMonWhy + ": find the client that keeps it open)"
+	}
+	return "if that transaction is still open (MON$TRANSACTIONS), end it"
+}
+
+// deletedWhy explains a table whose records all have length 0 (deleted,
+// not collected) by the header, as table-versions does: reading the rows
+// collects them only when no transaction old enough to need them is open.
+func (c *checker) deletedWhy(f *finding, t *TableStats) {
+	h := c.a.Header
+	count := fmt.Sprintf("SELECT COUNT(*) FROM %s;", QuoteName(t.Schema, t.Name))
+	f.reason = fmt.Sprintf("%d records with average length 0: all rows deleted, not collected yet", *t.Records)
+	switch known, held := c.gcHeld(); {
+	case !known:
+		f.reason += "; the input has no transaction markers, so whether an old transaction keeps them is unknown"
+		f.advice = count + " (reading the rows collects them, unless a transaction older than the deletes is open: gstat -h shows it) or gfix -sweep"
+	case held:
+		f.reason += fmt.Sprintf(": a transaction old enough to keep them is open (Next - OAT = %d, Next - OST = %d)", *h.NextMinusOAT, val0(h.NextMinusOST))
+		f.advice = endOldestAdvice(h) + "; then " + count + " (reading the rows collects them) or gfix -sweep"
+	case gcGap(h) <= 1:
+		f.advice = count + " (reading the rows collects them) or gfix -sweep"
+	default:
+		f.reason = string(appendYoungerHeld([]byte(f.reason+"; "), h))
+		f.advice = count + " (reading the rows collects those deleted before that transaction began) or gfix -sweep; the others go once it ends: " + stillOpenAdvice(h)
+	}
 }
 
 // gcHeld says whether the header shows the transaction markers (known)
@@ -181,6 +249,12 @@ func (c *checker) maxVersionsWhy(f *finding, n int64) {
 		f.reason = fmt.Sprintf("one record has %d back versions: updated many times while a transaction old enough to keep them "+
 			"(Next - OAT = %d, Next - OST = %d) was open", n, *h.NextMinusOAT, val0(h.NextMinusOST))
 		f.advice = endOldestAdvice(h)
+	case gcGap(h) > 1:
+		f.reason = string(appendYoungerHeld([]byte(fmt.Sprintf("one record has %d back versions, not collected yet (Next - OAT = %d, Next - OST = %d): ",
+			n, *h.NextMinusOAT, val0(h.NextMinusOST))), h)) +
+			"; if it has ended, a transaction kept them until then, or the row was updated faster than garbage collection removed its versions: a hot row (a counter, a running total)"
+		f.advice = stillOpenAdvice(h) + "; otherwise reading the row or a sweep (gfix -sweep) collects the chain; if it is long in every snapshot, update the row less often " +
+			"(keep a counter in rows that are summed on read)"
 	default:
 		f.reason = fmt.Sprintf("one record has %d back versions, not collected yet: the header shows nothing holding garbage collection "+
 			"back now (Next - OAT = %d, Next - OST = %d), so a transaction since ended kept them, or the row was updated faster than "+

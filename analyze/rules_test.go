@@ -135,9 +135,27 @@ var fireCases = []fireCase{
 	// Edited: Next transaction 18 -> 50018: the OAT is 50001 transactions old.
 	{"table-versions", shopAR, replace("Next transaction\t18", "Next transaction\t50018"), Warn, "CUSTOMER", 10000.0 / 30000,
 		[]string{"Next - OAT = 50001", "keeps these versions from garbage collection", "MON$TRANSACTIONS"}, nil},
+	// Edited: Next transaction 18 -> 15018: the OAT is 15001 transactions
+	// old, under oat-stuck's 20000, and still keeps every version made
+	// since it began: not "nothing holds garbage collection back".
+	{"table-versions", shopAR, replace("Next transaction\t18", "Next transaction\t15018"), Info, "CUSTOMER", 10000.0 / 30000,
+		[]string{"the oldest active transaction (17), while it is open, keeps the versions made since it began", "the newer ones once that transaction ends: if that transaction is still open (MON$TRANSACTIONS), end it"},
+		[]string{"nothing holds"}},
 	// Edited: CUSTOMER max versions 1 -> 7.
-	{"table-max-versions", shopAR, replace("total versions: 10000, max versions: 1", "total versions: 10000, max versions: 7"), Warn, "CUSTOMER", 7, nil, nil},
-	{"table-deleted", fb21Doc, nil, Info, "NORMAN", 15, []string{"SELECT COUNT(*) FROM NORMAN;"}, nil},
+	{"table-max-versions", shopAR, replace("total versions: 10000, max versions: 1", "total versions: 10000, max versions: 7"), Warn, "CUSTOMER", 7, []string{"nothing holding garbage collection back now"}, nil},
+	// Edited: the same and Next 18 -> 15018.
+	{"table-max-versions", shopAR, func(s string) string {
+		return replace("Next transaction\t18", "Next transaction\t15018")(replace("total versions: 10000, max versions: 1", "total versions: 10000, max versions: 7")(s))
+	}, Warn, "CUSTOMER", 7, []string{"(Next - OAT = 15001, Next - OST = 15001): the oldest active transaction (17), while it is open, keeps the versions made since it began"}, []string{"nothing holding"}},
+	// Next - OAT = 3: reading the rows collects what was deleted before
+	// the oldest active transaction began, not the rest.
+	{"table-deleted", fb21Doc, nil, Info, "NORMAN", 15, []string{"SELECT COUNT(*) FROM NORMAN; (reading the rows collects those deleted before that transaction began)",
+		"the oldest active transaction (167), while it is open, keeps the versions made since it began"}, nil},
+	// Edited: Next transaction 170 -> 900170: the OAT holds the deleted
+	// rows; reading them collects nothing until it ends (oat-stuck is
+	// critical in the same report).
+	{"table-deleted", fb21Doc, replace("Next transaction        170", "Next transaction        900170"), Info, "NORMAN", 15,
+		[]string{"a transaction old enough to keep them is open (Next - OAT = 900003", "; then SELECT COUNT(*) FROM NORMAN;"}, nil},
 	// 60-byte records on 8 KB pages: fragments from updates on full pages.
 	{"table-fragments", shopAR, nil, Warn, "CUSTOMER", 3125.0 / 30000,
 		[]string{"60 bytes stored (2090 unpacked) on 8192-byte pages, far smaller than a page", "grew on an update", "would not help", "gbak backup and restore re-packs them"}, []string{"-page_size", "do not fit"}},
@@ -448,8 +466,10 @@ func TestNoMonitoringTables(t *testing.T) {
 // -a -r of fbdiag bench's one-warehouse database on this project's
 // Firebird 3.0.11, idle after a run and a page-buffer sweep: WAREHOUSE's
 // one row has 1480 back versions (every Payment updates it), and the
-// header's markers hold nothing (Next − OAT = Next − OST = 4758, under
-// the oat-stuck threshold): a transaction that has ended kept the chain
+// header's markers (those of the last transaction start) show Next − OAT
+// = Next − OST = 4758, under the oat-stuck threshold: that transaction
+// keeps the versions made since it began while it is open, and it is not
+// "nothing holding garbage collection"; if it has ended, it kept the chain
 // (fbdiag bench's own, held through its runs until 2026-12-06), or the
 // row was updated faster than garbage collection removed its versions;
 // not "while an old snapshot was open", which table-max-versions said
@@ -467,13 +487,13 @@ func TestMaxVersionsByHeader(t *testing.T) {
 		return "", ""
 	}
 	r, a := reason(bench, nil, "WAREHOUSE")
-	if want := "one record has 1480 back versions, not collected yet: the header shows nothing holding garbage collection back now " +
-		"(Next - OAT = 4758, Next - OST = 4758), so a transaction since ended kept them, or the row was updated faster than " +
-		"garbage collection removed its versions: a hot row (a counter, a running total); reading it walks the chain"; r != want {
+	if want := "one record has 1480 back versions, not collected yet (Next - OAT = 4758, Next - OST = 4758): the oldest active transaction (39164), " +
+		"while it is open, keeps the versions made since it began; the older ones are not collected yet; if it has ended, a transaction kept them " +
+		"until then, or the row was updated faster than garbage collection removed its versions: a hot row (a counter, a running total)"; r != want {
 		t.Errorf("reason %q,\nwant %q", r, want)
 	}
-	if want := "reading the row or a sweep (gfix -sweep) collects the chain; if it is long in every snapshot, update the row less often " +
-		"(keep a counter in rows that are summed on read)"; a != want {
+	if want := "if that transaction is still open (MON$TRANSACTIONS), end it; otherwise reading the row or a sweep (gfix -sweep) collects the chain; " +
+		"if it is long in every snapshot, update the row less often (keep a counter in rows that are summed on read)"; a != want {
 		t.Errorf("advice %q", a)
 	}
 	// The same database with its oldest active transaction 40,000 back.
