@@ -45,8 +45,8 @@ var Rules = []Rule{
 		"all versions; gstat -h", "gfix -buffers N sets the header value (0 = the server's DefaultDbCachePages)"},
 	{"shutdown", "database", []Severity{Warn, Critical}, "the database is in a shutdown mode",
 		"all versions; gstat -h", "gfix -online"},
-	{"backup-lock", "database", []Severity{Warn}, "nbackup lock or merge still set: END BACKUP / nbackup -N never ran",
-		"2.0+ (nbackup); gstat -h", "ALTER DATABASE END BACKUP (nbackup -N)"},
+	{"backup-lock", "database", []Severity{Warn}, "nbackup lock still set (END BACKUP / nbackup -N not run: the delta file grows), or a merge of the delta not finished",
+		"2.0+ (nbackup); gstat -h", "ALTER DATABASE END BACKUP (nbackup -N); for a merge, keep the delta file until it is done"},
 	{"read-only", "database", []Severity{Info}, "the database is read only",
 		"all versions; gstat -h", "gfix -mode read_write, if writes are meant"},
 	{"ods-old", "database", []Severity{Warn}, "old on-disk structure: the server version is out of maintenance",
@@ -55,7 +55,7 @@ var Rules = []Rule{
 		"all versions; gstat -h", "migrate the schema and the applications to dialect 3"},
 	{"page-size-small", "database", []Severity{Warn}, "small page size under deep indices that a bigger page size would make shallower (the size computed per index)",
 		"all versions; gstat -a (page size from the header)", "gbak backup, then restore into a new file with -page_size set to the computed size"},
-	{"corruption", "database", []Severity{Critical}, "gstat printed an \"Expected ... page\" line: the database is damaged",
+	{"corruption", "database", []Severity{Critical}, "gstat printed an \"Expected ... page\" line, or \"(DB problem!)\" in its -e page counts: the database is damaged",
 		"all versions; gstat -a", "copy the file first, then gfix -v -full and a gbak backup and restore"},
 	{"gstat-error", "database", []Severity{Critical}, "gstat printed an error (login, ODS, I/O): the statistics are missing or incomplete",
 		"all versions", "fix what gstat reported (credentials, path, server version) and run it again"},
@@ -392,9 +392,9 @@ func (c *checker) header(h *parse.GstatHeader) {
 			reason: "the database is in " + h.ShutdownMode, advice: "gfix -online"})
 	}
 	if h.BackupState != "" && get("backup-lock", "allowed") == 0 {
-		c.fire(finding{rule: "backup-lock", sev: Warn, kind: db, object: db, value: 1, unit: "flag",
-			reason: "attribute \"" + h.BackupState + "\": the delta file grows until the backup ends",
-			advice: "ALTER DATABASE END BACKUP (nbackup -N)"})
+		f := finding{rule: "backup-lock", sev: Warn, kind: db, object: db, value: 1, unit: "flag"}
+		f.reason, f.advice = backupStateWhy(h.BackupState)
+		c.fire(f)
 	}
 	if h.ReadOnly && get("read-only", "allowed") == 0 {
 		c.fire(finding{rule: "read-only", sev: Info, kind: db, object: db, value: 1, unit: "flag",
@@ -473,10 +473,17 @@ func (c *checker) pageBuffers(h *parse.GstatHeader) {
 }
 
 func (c *checker) findings(fs []*parse.GstatFinding) {
-	if len(fs) == 0 {
-		return
+	// gstat -e's "(DB problem!)" is gstat's own word for pages in a state
+	// they must not be in: corruption, as an "Expected ..." line is.
+	n, first := 0, ""
+	for _, e := range c.a.Encryption {
+		if e.DBProblem {
+			if n == 0 {
+				first = fmt.Sprintf("line %d: %s pages ENCRYPTED %d (DB problem!)", e.Line, e.Kind, e.Encrypted)
+			}
+			n++
+		}
 	}
-	n := 0
 	for _, f := range fs {
 		switch f.Kind {
 		case parse.FindingExpectedData, parse.FindingExpectedBucket, parse.FindingExpectedInventory, parse.FindingPageCorrupt:
@@ -498,9 +505,8 @@ func (c *checker) findings(fs []*parse.GstatFinding) {
 			advice: "fix what gstat reported (credentials, path, server version) and run it again"})
 	}
 	if max := c.th.Get("corruption", "max_lines"); float64(n) > max {
-		first := ""
 		for _, f := range fs {
-			if f.Kind != parse.FindingError {
+			if first == "" && f.Kind != parse.FindingError {
 				first = fmt.Sprintf("line %d: %q", f.Line, f.Text)
 				break
 			}
@@ -601,4 +607,22 @@ func noMonitoringTables(h *HeaderStats) bool {
 	ma, err := strconv.Atoi(major)
 	mi, _ := strconv.Atoi(minor)
 	return err == nil && (ma < 11 || ma == 11 && mi < 1)
+}
+
+// backupStateWhy explains the header's nbackup state as ods.h names its
+// flags: hdr_nbak_stalled ("backup lock": the main file is locked and
+// changes go to the delta file) and hdr_nbak_merge ("backup merge": the
+// delta is being merged back, after END BACKUP); gstat prints "wrong
+// backup state N" for any other value (utilities/gstat/ppg.cpp).
+func backupStateWhy(state string) (reason, advice string) {
+	switch state {
+	case "backup lock":
+		return "attribute \"backup lock\": the database file is locked for a physical backup (ALTER DATABASE BEGIN BACKUP, nbackup -L) and every change goes to the delta file, which grows until the backup ends",
+			"once the copy is taken: ALTER DATABASE END BACKUP (nbackup -N)"
+	case "backup merge":
+		return "attribute \"backup merge\": END BACKUP began merging the delta file back into the database and had not finished when gstat read the header (still running, or interrupted)",
+			"if it stays set, run ALTER DATABASE END BACKUP (nbackup -N) again to complete the merge; keep the delta file until the attribute is gone"
+	}
+	return "attribute \"" + state + "\": the header's nbackup state is none Firebird names, the header may be damaged",
+		"gfix -v -full on a copy of the database file"
 }

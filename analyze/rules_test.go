@@ -117,7 +117,16 @@ var fireCases = []fireCase{
 	// Edited: shop's Next transaction 18 -> 2^48*0.95 (48-bit ODS 12 limit).
 	{"txid-headroom", shopAR, replace("Next transaction\t18", "Next transaction\t267401226874912"), Critical, "database", 267401226874912.0 / (1<<48 - 1), nil, nil},
 	// Edited: shop with "backup lock" added to its Attributes.
-	{"backup-lock", shopAR, replace("Attributes\t\tforce write", "Attributes\t\tforce write, backup lock"), Warn, "database", 1, nil, nil},
+	{"backup-lock", shopAR, replace("Attributes\t\tforce write", "Attributes\t\tforce write, backup lock"), Warn, "database", 1,
+		[]string{"every change goes to the delta file", "once the copy is taken: ALTER DATABASE END BACKUP (nbackup -N)"}, nil},
+	// gstat -e's own "Other pages: total 10, ENCRYPTED 2 (DB problem!)"
+	// (testdata/gstat/shop-header-variants.txt, line 42).
+	{"corruption", input{"gstat", "shop-header-variants.txt"}, nil, Critical, "database", 1,
+		[]string{"1 corruption line(s), first line 42: Other pages ENCRYPTED 2 (DB problem!)", "gfix -v -full"}, nil},
+	// Edited likewise: a merge is END BACKUP at work, not a backup never
+	// ended (ods.h hdr_nbak_merge): the delta does not grow.
+	{"backup-lock", shopAR, replace("Attributes\t\tforce write", "Attributes\t\tforce write, backup merge"), Warn, "database", 1,
+		[]string{"END BACKUP began merging the delta file back", "keep the delta file until the attribute is gone"}, []string{"grows"}},
 	// Edited: shop with "read only" added to its Attributes.
 	{"read-only", shopAR, replace("Attributes\t\tforce write", "Attributes\t\tforce write, read only"), Info, "database", 1, nil, nil},
 	// Edited: a corruption line as gstat prints it, inside CUSTOMER's block.

@@ -268,7 +268,8 @@ func (r *GstatReader) cryptLine(t []byte, kind string) {
 	if r.full(&r.moreCrypt, len(h.Encryption), maxCryptLines, "page count lines (gstat -e)") {
 		return
 	}
-	h.Encryption = append(h.Encryption, GstatPageCrypt{Line: r.lr.Line(), Kind: kind, Total: nums[0], Encrypted: nums[1], NonCrypted: nums[2]})
+	h.Encryption = append(h.Encryption, GstatPageCrypt{Line: r.lr.Line(), Kind: kind, Total: nums[0], Encrypted: nums[1], NonCrypted: nums[2],
+		DBProblem: bytes.Contains(t, []byte("(DB problem!)"))})
 	if r.state == gsNone {
 		r.state = gsTop
 	}

@@ -272,7 +272,7 @@ func TestGstatHeaderVariants(t *testing.T) {
 		{Line: 39, Kind: "Index", Total: 1342, Encrypted: 1342},
 		{Line: 40, Kind: "Blob"},
 		{Line: 41, Kind: "Generator", Total: 1, Encrypted: 1},
-		{Line: 42, Kind: "Other", Total: 10, Encrypted: 2, NonCrypted: 8},
+		{Line: 42, Kind: "Other", Total: 10, Encrypted: 2, NonCrypted: 8, DBProblem: true},
 	}
 	if jsonOf(t, h.Encryption) != jsonOf(t, wantCrypt) {
 		t.Errorf("encryption: %s", jsonOf(t, h.Encryption))

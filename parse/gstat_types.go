@@ -56,6 +56,11 @@ type GstatPageCrypt struct {
 	Total      int64  `json:"total"`
 	Encrypted  int64  `json:"encrypted"`
 	NonCrypted int64  `json:"non_crypted"`
+	// DBProblem is gstat's own "(DB problem!)" after the encrypted count:
+	// pages of this kind in an encryption state they must not be in
+	// (utilities/gstat/dba.epp; firebird-qa's CORE-5501 test damages data
+	// and b-tree pages and expects it).
+	DBProblem bool `json:"db_problem"`
 }
 
 // GstatHeader is everything gstat prints before the page analysis: the
