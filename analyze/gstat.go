@@ -176,9 +176,11 @@ type TableStats struct {
 
 // IndexStats is one index with the figures that tell whether it helps.
 type IndexStats struct {
-	Name  string `json:"name"`
-	ID    int64  `json:"id"`
-	Table string `json:"table"`
+	// Schema is the index's schema (its table's) in Firebird 6, "" before.
+	Schema string `json:"schema,omitempty"`
+	Name   string `json:"name"`
+	ID     int64  `json:"id"`
+	Table  string `json:"table"`
 	// Kind is what the index serves (IndexPrimaryKey, IndexForeignKey,
 	// IndexUnique, IndexPlain, IndexSystem or IndexUnknown), KindSource how
 	// fbdiag knows (KindFromCatalogue, KindFromName, KindFromTable) and
@@ -519,6 +521,9 @@ func tableStats(t *parse.GstatTable, env *statsEnv, indices []IndexStats) TableS
 	system := IsSystemTable(t.Name) || t.Schema == "SYSTEM"
 	for _, ix := range t.Indices {
 		is := indexStats(ix, system, env)
+		if is.Schema == "" {
+			is.Schema = t.Schema
+		}
 		if is.Table == "" {
 			is.Table = t.Name
 			classifyIndex(&is, system, env.cat) // again, now that the table is known
@@ -531,7 +536,12 @@ func tableStats(t *parse.GstatTable, env *statsEnv, indices []IndexStats) TableS
 
 func indexStats(ix *parse.GstatIndex, system bool, env *statsEnv) IndexStats {
 	sl := env.sl
+	schema := ix.Schema
+	if schema == "" {
+		schema = ix.TableSchema
+	}
 	s := IndexStats{
+		Schema:           schema,
 		Name:             ix.Name,
 		ID:               ix.ID,
 		Table:            ix.Table,

@@ -9,9 +9,8 @@ import (
 func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 	get := c.th.at
 	const kind = "index"
-	tname := ix.Table
-	schema := ""
-	if t != nil {
+	schema := ix.Schema
+	if schema == "" && t != nil {
 		schema = t.Schema
 	}
 	c.indexDepth(ix, schema, odsMajor)
@@ -22,7 +21,7 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 	if !useless && ix.UniqueKeys != nil && ix.Nodes != nil && *ix.Nodes > 0 && float64(*ix.Nodes) >= get(thIndexUselessMinNodes) &&
 		float64(*ix.UniqueKeys) <= get(thIndexUselessMaxUniqueKeys) {
 		useless = true
-		f := finding{rule: "index-useless", sev: Warn, kind: kind, object: ix.Name, table: tname, value: float64(*ix.UniqueKeys),
+		f := finding{rule: "index-useless", sev: Warn, kind: kind, object: ix.QualifiedName(), table: ix.QualifiedTable(), value: float64(*ix.UniqueKeys),
 			threshold: get(thIndexUselessMaxUniqueKeys), key: "max_unique_keys", unit: "keys", below: true}
 		if c.wants(&f) {
 			f.reason = "the optimizer gains nothing from " + ix.costText(t) + "; " + ix.KindText()
@@ -35,7 +34,7 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 	}
 	if t != nil && t.Records != nil && ix.Nodes != nil && *t.Records > 0 {
 		if *ix.Nodes == 0 && float64(*t.Records) >= get(thIndexEmptyMinRecords) {
-			f := finding{rule: "index-empty", sev: Warn, kind: kind, object: ix.Name, table: tname, value: 0, threshold: float64(*t.Records), unit: "nodes", below: true}
+			f := finding{rule: "index-empty", sev: Warn, kind: kind, object: ix.QualifiedName(), table: ix.QualifiedTable(), value: 0, threshold: float64(*t.Records), unit: "nodes", below: true}
 			if c.wants(&f) {
 				f.reason = fmt.Sprintf("no keys for %d records: a partial index (Firebird 5.0+) whose condition no row meets, or a damaged index; %s", *t.Records, ix.KindText())
 				f.advice = fmt.Sprintf("SELECT RDB$CONDITION_SOURCE FROM RDB$INDICES WHERE RDB$INDEX_NAME = %s; (5.0+) shows a condition; without one, rebuild it: %s",
@@ -43,7 +42,7 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 			}
 			c.fire(f)
 		} else if limit := get(thIndexBrokenMinNodesShare) * float64(*t.Records); *ix.Nodes > 0 && float64(*ix.Nodes) < limit {
-			f := finding{rule: "index-broken", sev: Warn, kind: kind, object: ix.Name, table: tname, value: float64(*ix.Nodes), threshold: limit, unit: "nodes", below: true}
+			f := finding{rule: "index-broken", sev: Warn, kind: kind, object: ix.QualifiedName(), table: ix.QualifiedTable(), value: float64(*ix.Nodes), threshold: limit, unit: "nodes", below: true}
 			if c.wants(&f) {
 				f.reason = fmt.Sprintf("%d keys for %d records: index inconsistent (or partial, Firebird 5.0+); %s", *ix.Nodes, *t.Records, ix.KindText())
 				f.advice = ix.RebuildAdvice(schema, odsMajor)
@@ -53,7 +52,7 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 	}
 	if ix.LightShare != nil && ix.LeafBuckets != nil && float64(*ix.LeafBuckets) >= get(thIndexSparseMinLeafBuckets) &&
 		*ix.LightShare >= get(thIndexSparseLightShare) {
-		f := finding{rule: "index-sparse", sev: Warn, kind: kind, object: ix.Name, table: tname, value: *ix.LightShare, threshold: get(thIndexSparseLightShare),
+		f := finding{rule: "index-sparse", sev: Warn, kind: kind, object: ix.QualifiedName(), table: ix.QualifiedTable(), value: *ix.LightShare, threshold: get(thIndexSparseLightShare),
 			key: "light_share", unit: "share"}
 		if c.wants(&f) {
 			// (The most frequent warning of a big file: appended, not
@@ -79,7 +78,7 @@ func (c *checker) indexDepth(ix *IndexStats, schema string, odsMajor *int) {
 		return
 	}
 	d := *ix.Depth
-	f := finding{rule: "index-deep", sev: Info, kind: "index", object: ix.Name, table: ix.Table, value: float64(d), threshold: minDepth,
+	f := finding{rule: "index-deep", sev: Info, kind: "index", object: ix.QualifiedName(), table: ix.QualifiedTable(), value: float64(d), threshold: minDepth,
 		key: "min_depth", unit: "levels"}
 	if ix.NeededDepth != nil && d > *ix.NeededDepth {
 		f.sev, f.threshold, f.key = Warn, float64(*ix.NeededDepth), "page_fill"
@@ -131,7 +130,7 @@ func (c *checker) indexMaxDup(ix *IndexStats, odsMajor *int) {
 	if ix.MaxDup == nil || float64(*ix.MaxDup) <= limit {
 		return
 	}
-	f := finding{rule: "index-max-dup", kind: "index", object: ix.Name, table: ix.Table, value: float64(*ix.MaxDup), threshold: limit, unit: "keys"}
+	f := finding{rule: "index-max-dup", kind: "index", object: ix.QualifiedName(), table: ix.QualifiedTable(), value: float64(*ix.MaxDup), threshold: limit, unit: "keys"}
 	// The clustering factor is printed from 3.0 (ODS 12) only.
 	modern := odsMajor != nil && *odsMajor >= 11 || odsMajor == nil && ix.ClusteringFactor != nil
 	switch {
@@ -189,7 +188,7 @@ func (c *checker) lowSelectivity(ix *IndexStats, t *TableStats, schema string) {
 	if ix.MaxDupShare != nil {
 		maxShare = *ix.MaxDupShare
 	}
-	f := finding{rule: "index-low-selectivity", sev: Warn, kind: "index", object: ix.Name, table: ix.Table, unit: "share"}
+	f := finding{rule: "index-low-selectivity", sev: Warn, kind: "index", object: ix.QualifiedName(), table: ix.QualifiedTable(), unit: "share"}
 	switch {
 	case valueShare >= vs && (maxShare < ms || valueShare/vs >= maxShare/ms):
 		f.value, f.threshold, f.key = valueShare, vs, "value_share"

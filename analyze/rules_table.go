@@ -11,14 +11,14 @@ func (c *checker) table(t *TableStats) {
 	const kind = "table"
 	c.tableVersions(t)
 	if t.MaxVersions != nil && float64(*t.MaxVersions) >= get(thTableMaxVersionsWarning) {
-		f := finding{rule: "table-max-versions", sev: Warn, kind: kind, object: t.Name, value: float64(*t.MaxVersions), threshold: get(thTableMaxVersionsWarning), unit: "versions"}
+		f := finding{rule: "table-max-versions", sev: Warn, kind: kind, object: t.QualifiedName(), value: float64(*t.MaxVersions), threshold: get(thTableMaxVersionsWarning), unit: "versions"}
 		if c.wants(&f) {
 			c.maxVersionsWhy(&f, *t.MaxVersions)
 		}
 		c.fire(f)
 	}
 	if t.AvgRecord != nil && *t.AvgRecord == 0 && t.Records != nil && float64(*t.Records) >= get(thTableDeletedMinRecords) {
-		f := finding{rule: "table-deleted", sev: Info, kind: kind, object: t.Name, value: float64(*t.Records), threshold: get(thTableDeletedMinRecords), unit: "records"}
+		f := finding{rule: "table-deleted", sev: Info, kind: kind, object: t.QualifiedName(), value: float64(*t.Records), threshold: get(thTableDeletedMinRecords), unit: "records"}
 		if c.wants(&f) {
 			c.deletedWhy(&f, t)
 		}
@@ -27,7 +27,7 @@ func (c *checker) table(t *TableStats) {
 	c.tableFragments(t)
 	if t.TotalFormats != nil {
 		warn, crit := get(thTableFormatsWarning), get(thTableFormatsCritical)
-		f := finding{rule: "table-formats", kind: kind, object: t.Name, value: float64(*t.TotalFormats), unit: "formats"}
+		f := finding{rule: "table-formats", kind: kind, object: t.QualifiedName(), value: float64(*t.TotalFormats), unit: "formats"}
 		switch {
 		case f.value >= crit:
 			f.sev, f.threshold, f.key = Critical, crit, "critical"
@@ -48,7 +48,7 @@ func (c *checker) table(t *TableStats) {
 	if !system && t.AverageFill != nil && t.DataPages != nil && float64(*t.DataPages) >= get(thTableSparseMinDataPages) &&
 		float64(*t.AverageFill) < get(thTableSparseMinFill) &&
 		(t.AvgRecord == nil || *t.AvgRecord > get(thTableSparseMinRecordLength)) {
-		f := finding{rule: "table-sparse", sev: Warn, kind: kind, object: t.Name, value: float64(*t.AverageFill), threshold: get(thTableSparseMinFill), key: "min_fill", unit: "%", below: true}
+		f := finding{rule: "table-sparse", sev: Warn, kind: kind, object: t.QualifiedName(), value: float64(*t.AverageFill), threshold: get(thTableSparseMinFill), key: "min_fill", unit: "%", below: true}
 		if c.wants(&f) {
 			f.reason = fmt.Sprintf("data pages %d%% full on average over %d pages: mass deletes left holes", *t.AverageFill, *t.DataPages)
 			f.advice = "gbak backup and restore compacts the table"
@@ -59,7 +59,7 @@ func (c *checker) table(t *TableStats) {
 		float64(*t.Versions) >= get(thTableVersionLengthMinVersions) {
 		r := *t.AvgVersion / *t.AvgRecord
 		if r >= get(thTableVersionLengthRatio) {
-			f := finding{rule: "table-version-length", sev: Info, kind: kind, object: t.Name, value: r, threshold: get(thTableVersionLengthRatio), key: "ratio", unit: "version/record length"}
+			f := finding{rule: "table-version-length", sev: Info, kind: kind, object: t.QualifiedName(), value: r, threshold: get(thTableVersionLengthRatio), key: "ratio", unit: "version/record length"}
 			if c.wants(&f) {
 				var a [textBuffer]byte
 				b := append(a[:0], "back versions average "...)
@@ -90,7 +90,7 @@ func (c *checker) tableVersions(t *TableStats) {
 	}
 	r := float64(*t.Versions) / float64(max(*t.Records, 1))
 	warn, crit := get(thTableVersionsWarning), get(thTableVersionsCritical)
-	f := finding{rule: "table-versions", kind: "table", object: t.Name, value: r, unit: "versions/record"}
+	f := finding{rule: "table-versions", kind: "table", object: t.QualifiedName(), value: r, unit: "versions/record"}
 	switch {
 	case r >= crit:
 		f.sev, f.threshold, f.key = Critical, crit, "critical"
@@ -279,7 +279,7 @@ func (c *checker) tableFragments(t *TableStats) {
 	if t.FragmentsPerRecord == nil || float64(val0(t.Records)) < get(thTableFragmentsMinRecords) || *t.FragmentsPerRecord <= get(thTableFragmentsPerRecord) {
 		return
 	}
-	f := finding{rule: "table-fragments", sev: Warn, kind: "table", object: t.Name, value: *t.FragmentsPerRecord, threshold: get(thTableFragmentsPerRecord),
+	f := finding{rule: "table-fragments", sev: Warn, kind: "table", object: t.QualifiedName(), value: *t.FragmentsPerRecord, threshold: get(thTableFragmentsPerRecord),
 		key: "per_record", unit: "fragments/record"}
 	if !c.wants(&f) {
 		c.fire(f)
@@ -356,7 +356,7 @@ func (c *checker) blobLevels(t *TableStats) {
 	if len(t.BlobLevels) <= 2 || float64(t.BlobLevels[2]) <= get(thBlobLevelsMaxLevel2) {
 		return
 	}
-	f := finding{rule: "blob-levels", sev: Info, kind: "table", object: t.Name, value: float64(t.BlobLevels[2]), threshold: get(thBlobLevelsMaxLevel2), unit: "blobs"}
+	f := finding{rule: "blob-levels", sev: Info, kind: "table", object: t.QualifiedName(), value: float64(t.BlobLevels[2]), threshold: get(thBlobLevelsMaxLevel2), unit: "blobs"}
 	if !c.wants(&f) {
 		c.fire(f)
 		return

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
 )
 
 // input names a gstat file: testdata/fb30 (fb30), testdata/gstat (gstat,
@@ -520,5 +521,33 @@ func TestMaxVersionsByHeader(t *testing.T) {
 	r, _ = reason(bench, noHeader, "DISTRICT")
 	if !strings.HasPrefix(r, "one record has 326 back versions: updated many times since garbage collection last reached it; the input has no transaction markers") {
 		t.Errorf("no header: reason %q", r)
+	}
+}
+
+// Firebird 6: the same table in two schemas fires its warnings twice,
+// each object named with its schema (not deduplicated into one, as when
+// the warnings were keyed on the bare names).
+func TestWarningsPerSchema(t *testing.T) {
+	reps, err := parse.ReadGstat(strings.NewReader(testutil.SecondSchema(t)), "two-schemas.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := Gstat(reps[0], NewThresholds())
+	var sales []string
+	for _, w := range a.Warnings {
+		if strings.HasPrefix(w.Object, "SALES.") {
+			sales = append(sales, strings.TrimSuffix(w.Rule+" "+w.Object+" on "+w.Table, " on "))
+		}
+	}
+	slices.Sort(sales)
+	testutil.EqualLines(t, "SALES warnings", sales, []string{
+		"index-low-selectivity SALES.ORDERS_CARRIER on SALES.ORDERS",
+		"index-max-dup SALES.ORDERS_CARRIER on SALES.ORDERS",
+		"index-sparse SALES.ORDERS_CARRIER on SALES.ORDERS",
+		"index-sparse SALES.ORDERS_DATE_D on SALES.ORDERS",
+		"table-version-length SALES.ORDERS",
+	})
+	if len(a.Warnings) != 14 {
+		t.Errorf("%d warnings, want 14 (9 of the file and 5 of SALES.ORDERS)", len(a.Warnings))
 	}
 }

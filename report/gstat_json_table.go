@@ -106,7 +106,13 @@ func appendTableStats(b []byte, t *analyze.TableStats, guard bool) (_ []byte, ok
 func appendIndexStats(b []byte, x *analyze.IndexStats, ok, guard bool) ([]byte, bool) {
 	const at = tableIndent + "    "
 	const in = "\n" + at + "  "
-	b = append(b, "{"+in+`"name": `...)
+	b = append(b, '{')
+	if x.Schema != "" {
+		b = append(b, in+`"schema": `...)
+		b = appendString(b, x.Schema, guard)
+		b = append(b, ',')
+	}
+	b = append(b, in+`"name": `...)
 	b = appendString(b, x.Name, guard)
 	b = append(b, ","+in+`"id": `...)
 	b = appendInt(b, x.ID)

@@ -78,8 +78,8 @@ func TestAppendTableStats(t *testing.T) {
 	if n := reflect.TypeFor[analyze.TableStats]().NumField(); n != 29 {
 		t.Fatalf("TableStats has %d fields; appendTableStats writes 28 (Fill is not in JSON)", n)
 	}
-	if n := reflect.TypeFor[analyze.IndexStats]().NumField(); n != 26 {
-		t.Fatalf("IndexStats has %d fields; appendIndexStats writes 25 (and depthBasis is not exported)", n)
+	if n := reflect.TypeFor[analyze.IndexStats]().NumField(); n != 27 {
+		t.Fatalf("IndexStats has %d fields; appendIndexStats writes 26 (and depthBasis is not exported)", n)
 	}
 	tables, indices := 0, 0
 	for _, path := range gstatSamples(t) {

@@ -269,7 +269,7 @@ func tableOrder(by string) func(x, y *analyze.TableStats) int {
 		if c := cmp.Compare(ky, kx); c != 0 {
 			return c
 		}
-		return byName(x.Name, y.Name)
+		return byName(x.QualifiedName(), y.QualifiedName())
 	}
 }
 
@@ -341,13 +341,19 @@ func appendTableCells(out []Cell, x *analyze.TableStats) []Cell {
 	if x.AverageFill != nil {
 		fill = Percent(*x.AverageFill)
 	}
-	return append(out, Str(x.Name), IntP(x.Records), IntP(x.Versions), NumP(x.VersionsPerRecord),
+	return append(out, Str(x.QualifiedName()), IntP(x.Records), IntP(x.Versions), NumP(x.VersionsPerRecord),
 		IntP(x.MaxVersions), NumP(x.FragmentsPerRecord), IntP(x.DataPages), fill,
 		BytesP(x.SizeBytes), BytesP(x.IndexBytes))
 }
 
 // worstIndexWarnings maps an index (table and name) to the rank of its
 // worst warning of ws (Severity.Rank); nil when none is an index's.
+// warnedKey is the key of worstIndexWarnings for an index: its table and
+// name as its warnings name them, with the schema in Firebird 6.
+func warnedKey(ix *analyze.IndexStats) [2]string {
+	return [2]string{ix.QualifiedTable(), ix.QualifiedName()}
+}
+
 func worstIndexWarnings(ws []analyze.Warning) map[[2]string]int {
 	var m map[[2]string]int
 	for _, w := range ws {
@@ -393,7 +399,7 @@ func sortedIndices(a *analyze.GstatAnalysis, by string, kept *GstatKept) []*anal
 func sortIndices(ixs []*analyze.IndexStats, by string, worst map[[2]string]int) {
 	rs := make([]rankedIndex, len(ixs))
 	for i, ix := range ixs {
-		rs[i] = rankedIndex{worst[[2]string{ix.Table, ix.Name}], indexKey(by, ix), ix}
+		rs[i] = rankedIndex{worst[warnedKey(ix)], indexKey(by, ix), ix}
 	}
 	slices.SortStableFunc(rs, compareRanked)
 	for i := range rs {
@@ -415,10 +421,10 @@ func compareRanked(x, y rankedIndex) int {
 	if c := cmp.Compare(y.size, x.size); c != 0 {
 		return c
 	}
-	if c := byName(x.ix.Name, y.ix.Name); c != 0 {
+	if c := byName(x.ix.QualifiedName(), y.ix.QualifiedName()); c != 0 {
 		return c
 	}
-	return byName(x.ix.Table, y.ix.Table)
+	return byName(x.ix.QualifiedTable(), y.ix.QualifiedTable())
 }
 
 // indexKey is the figure the indices are sorted by within a severity
@@ -500,7 +506,7 @@ func appendIndexCells(out []Cell, ix *analyze.IndexStats) []Cell {
 	if !ok {
 		kind = ix.Kind
 	}
-	return append(out, Str(ix.Name), Str(ix.Table), Str(kind), IntP(ix.Depth), IntP(ix.LeafBuckets), IntP(ix.Nodes),
+	return append(out, Str(ix.QualifiedName()), Str(ix.QualifiedTable()), Str(kind), IntP(ix.Depth), IntP(ix.LeafBuckets), IntP(ix.Nodes),
 		NumP(ix.Selectivity), ShareP(ix.DupRatio), IntP(ix.MaxDup), BytesP(ix.SizeBytes))
 }
 
@@ -652,9 +658,15 @@ var gstatIndexMetrics = [...]objectMetric[analyze.IndexStats]{
 }
 
 func tableLabels(db Label, t *analyze.TableStats) []Label {
+	if t.Schema != "" {
+		return []Label{db, {"schema", t.Schema}, {"table", t.Name}}
+	}
 	return []Label{db, {"table", t.Name}}
 }
 
 func indexLabels(db Label, ix *analyze.IndexStats) []Label {
+	if ix.Schema != "" {
+		return []Label{db, {"schema", ix.Schema}, {"table", ix.Table}, {"index", ix.Name}}
+	}
 	return []Label{db, {"table", ix.Table}, {"index", ix.Name}}
 }

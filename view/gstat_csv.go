@@ -441,7 +441,7 @@ func (g *GstatCSV) table(a *analyze.GstatAnalysis, t *analyze.TableStats) error 
 			rank = 1
 		}
 		r.n++
-		return r.rows.Add(csvRow{rank: rank, key: p.key, s: [3]string{t.Name}, id: r.n, line: p.line})
+		return r.rows.Add(csvRow{rank: rank, key: p.key, s: [3]string{t.QualifiedName()}, id: r.n, line: p.line})
 	case "indices":
 		return g.indices(r, t.Indices, p.ixs, a.TableWarnings())
 	}
@@ -454,16 +454,16 @@ func (g *GstatCSV) indices(r *gstatCSVRun, ixs []analyze.IndexStats, rows []csvI
 	worst := worstIndexWarnings(fired)
 	for i := range ixs {
 		ix := &ixs[i]
-		rank := worst[[2]string{ix.Table, ix.Name}]
+		rank := worst[warnedKey(ix)]
 		r.n++
-		if err := r.rows.Add(csvRow{rank: int64(rank), key: rows[i].key, s: [3]string{ix.Name, ix.Table}, id: r.n, line: rows[i].line}); err != nil {
+		if err := r.rows.Add(csvRow{rank: int64(rank), key: rows[i].key, s: [3]string{ix.QualifiedName(), ix.QualifiedTable()}, id: r.n, line: rows[i].line}); err != nil {
 			return err
 		}
 		var h maphash.Hash
 		h.SetSeed(r.seed)
-		h.WriteString(ix.Table)
+		h.WriteString(ix.QualifiedTable())
 		h.WriteByte(0)
-		h.WriteString(ix.Name)
+		h.WriteString(ix.QualifiedName())
 		if err := r.names.Add(h.Sum64(), nil); err != nil {
 			return err
 		}

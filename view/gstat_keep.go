@@ -49,7 +49,7 @@ func (k *GstatKeeper) Table(a *analyze.GstatAnalysis, t *analyze.TableStats) {
 	var pos []int // of the indices that may be shown
 	for i := range t.Indices {
 		ix := &t.Indices[i]
-		key := [2]string{ix.Table, ix.Name}
+		key := warnedKey(ix)
 		r := max(fresh[key], k.worst[key])
 		if c := k.indexCut; c != nil && compareRanked(rankedIndex{r, indexKey(k.by, ix), ix}, *c) >= 0 {
 			continue
@@ -77,7 +77,7 @@ func (k *GstatKeeper) Table(a *analyze.GstatAnalysis, t *analyze.TableStats) {
 		}
 	}
 	for _, ix := range ixs {
-		key := [2]string{ix.Table, ix.Name}
+		key := warnedKey(ix)
 		if r := fresh[key]; r > 0 {
 			k.worst[key] = max(k.worst[key], r)
 		}
@@ -91,11 +91,11 @@ func (k *GstatKeeper) Table(a *analyze.GstatAnalysis, t *analyze.TableStats) {
 func (k *GstatKeeper) trimIndices() {
 	sortIndices(k.indices, k.by, k.worst)
 	for _, ix := range k.indices[k.top:] {
-		delete(k.worst, [2]string{ix.Table, ix.Name})
+		delete(k.worst, warnedKey(ix))
 	}
 	k.indices = k.indices[:k.top]
 	last := k.indices[k.top-1]
-	k.indexCut = &rankedIndex{k.worst[[2]string{last.Table, last.Name}], indexKey(k.by, last), last}
+	k.indexCut = &rankedIndex{k.worst[warnedKey(last)], indexKey(k.by, last), last}
 }
 
 // Kept ends the run: a is its analysis (no tables), returned with the

@@ -149,10 +149,10 @@ func (g *GstatMetrics) prepare(t *analyze.TableStats, ixs []analyze.IndexStats) 
 	size := n * 40
 	if t != nil {
 		n++
-		size += len(t.Name) + 20
+		size += len(t.Schema) + len(t.Name) + 30
 	}
 	for i := range ixs {
-		size += len(ixs[i].Table) + len(ixs[i].Name)
+		size += len(ixs[i].Schema) + len(ixs[i].Table) + len(ixs[i].Name) + 10
 	}
 	b := slices.Grow(p.buf[:0], 5*size+64)
 	// The labels of each object first, the table's, then its indices':
@@ -163,8 +163,11 @@ func (g *GstatMetrics) prepare(t *analyze.TableStats, ixs []analyze.IndexStats) 
 	if n > len(few) {
 		objs = make([]object, 0, n)
 	}
+	// Firebird 6's names live in schemas: a schema label tells two
+	// schemas' ORDERS apart (before 6.0 there is none, and no label).
 	if t != nil {
 		from := len(b)
+		b = appendSchemaLabel(b, t.Schema)
 		b = append(b, `table="`...)
 		b = appendLabelValue(b, t.Name)
 		b = append(b, '"')
@@ -172,6 +175,7 @@ func (g *GstatMetrics) prepare(t *analyze.TableStats, ixs []analyze.IndexStats) 
 	}
 	for i := range ixs {
 		from := len(b)
+		b = appendSchemaLabel(b, ixs[i].Schema)
 		b = append(b, `table="`...)
 		b = appendLabelValue(b, ixs[i].Table)
 		b = append(b, `",index="`...)
@@ -474,3 +478,14 @@ func (g *GstatMetrics) writeObjectSamples(b *bufio.Writer, name, sample string, 
 
 // errStop ends an iteration its reader left.
 var errStop = errors.New("stopped")
+
+// appendSchemaLabel appends schema="S", before the table label, when the
+// object has a schema (Firebird 6).
+func appendSchemaLabel(b []byte, schema string) []byte {
+	if schema == "" {
+		return b
+	}
+	b = append(b, `schema="`...)
+	b = appendLabelValue(b, schema)
+	return append(b, `",`...)
+}

@@ -57,10 +57,10 @@ they are made: a 300 MiB gstat output needs about 180 MB of disk for JSON.
 
 --format openmetrics writes the Prometheus text exposition format (OpenMetrics
 1.0, "# EOF" last) for node_exporter's textfile collector: fbdiag_ metrics with
-the labels database, table and index: transaction counters and gaps, page
-size, sizes, warnings by severity, per table records, versions, data pages and
-size, per index depth, leaf pages, nodes and max dup. Of several snapshots of
-one database the last is written.
+the labels database, table and index (and schema, in Firebird 6): transaction
+counters and gaps, page size, sizes, warnings by severity, per table records,
+versions, data pages and size, per index depth, leaf pages, nodes and max dup.
+Of several snapshots of one database the last is written.
 
 The JSON form is a documented contract (docs/gstat-json.md): one object per
 snapshot. Thresholds are listed by 'fbdiag rules' and can be changed with

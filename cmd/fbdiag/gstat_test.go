@@ -594,3 +594,43 @@ func TestGstatCreationDateZone(t *testing.T) {
 		t.Errorf("3.0 header: missing %q in\n%s", want, out)
 	}
 }
+
+// Firebird 6: ORDERS in the schemas PUBLIC and SALES are two tables in
+// every format. OpenMetrics failed ("two samples with the same labels"),
+// the warnings of SALES.ORDERS were folded into PUBLIC.ORDERS's (9 instead
+// of 14), and text and CSV printed two identical rows.
+func TestGstatTwoSchemas(t *testing.T) {
+	in := []byte(testutil.SecondSchema(t))
+	run := func(args ...string) string {
+		t.Helper()
+		out, errs, code := runCLI(t, in, append(append([]string{"gstat"}, args...), "-")...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d %s", args, code, errs)
+		}
+		return out
+	}
+	om := run("--format", "openmetrics")
+	for _, want := range []string{
+		`fbdiag_table_records{database="/var/lib/firebird/data/shop.fdb",schema="SALES",table="ORDERS"} 100000`,
+		`fbdiag_table_records{database="/var/lib/firebird/data/shop.fdb",schema="PUBLIC",table="ORDERS"} 100000`,
+		`fbdiag_index_leaf_pages{database="/var/lib/firebird/data/shop.fdb",schema="SALES",table="ORDERS",index="ORDERS_DATE_D"} 190`,
+	} {
+		if !strings.Contains(om, want) {
+			t.Errorf("openmetrics lacks %s", want)
+		}
+	}
+	text := run("--all")
+	for _, want := range []string{"Warnings (14)", "\nSALES.ORDERS ", "index SALES.ORDERS_DATE_D on SALES.ORDERS: 99.5 % > 80.0 %"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text lacks %q", want)
+		}
+	}
+	csv := run("--format", "csv", "--table", "indices")
+	if n := strings.Count(csv, "\nSALES.ORDERS_DATE_D,SALES.ORDERS,"); n != 1 {
+		t.Errorf("csv: %d rows of SALES.ORDERS_DATE_D, want 1:\n%s", n, csv)
+	}
+	var g []gstatJSON
+	if g = decodeStream(t, run("--format", "json")); len(g) != 1 || len(g[0].Warnings) != 14 {
+		t.Fatalf("json: %d documents, want 1 with 14 warnings", len(g))
+	}
+}
