@@ -33,6 +33,11 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 	fail := func(kind Kind, detail string) error {
 		return &Error{Op: op, Object: database, Server: s.Addr, Kind: kind, Detail: detail}
 	}
+	// gbak refuses it too ("multiple sources or destinations specified");
+	// fbdiag's rename would put the backup in the database's place.
+	if s.sameServerFile(database, backupFile) {
+		return run, fail(KindSameFile, sameAsDatabase(backupFile))
+	}
 	if !target.local && !opt.Force {
 		return run, fail(KindNotLocal, fmt.Sprintf("cannot tell whether %s exists: %s, and the Services API can neither look at nor rename files (--force lets gbak write it directly, replacing any file of that name)", backupFile, target.why))
 	}
@@ -55,6 +60,10 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 			return run, s.fail(op, database, err)
 		}
 		defer watch.close()
+		// An alias, resolved by the server.
+		if watch.file != "" && s.sameServerFile(watch.file, backupFile) {
+			return run, fail(KindSameFile, sameAsDatabase(backupFile)+" ("+watch.file+")")
+		}
 	}
 
 	dest := backupFile
@@ -82,6 +91,11 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 			Detail: logErr.Error(), Outcome: "the backup itself is complete: " + backupFile}
 	}
 	return run, nil
+}
+
+// sameAsDatabase refuses a backup file that is the database itself.
+func sameAsDatabase(backupFile string) string {
+	return "the backup file " + backupFile + " is the database itself; nothing done (gbak: multiple sources or destinations specified)"
 }
 
 // stopBackup answers a failed or interrupted backup: the backup is

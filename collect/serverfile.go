@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -67,6 +68,31 @@ func (s Server) onThisMachine() bool {
 		}
 	}
 	return false
+}
+
+// sameServerFile reports whether the server paths a and b name one file:
+// the same path once cleaned, or, with the server on this machine, one
+// file under two names (a symlink, a hard link).
+func (s Server) sameServerFile(a, b string) bool {
+	if cleanServerPath(a) == cleanServerPath(b) {
+		return true
+	}
+	return s.onThisMachine() && filepath.IsAbs(a) && filepath.IsAbs(b) && sameLocalFile(a, b)
+}
+
+// cleanServerPath cleans a server path, Windows' or Unix's.
+func cleanServerPath(p string) string {
+	return path.Clean(strings.ReplaceAll(p, `\`, "/"))
+}
+
+// sameLocalFile reports whether two existing local paths are one file.
+func sameLocalFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 // sibling is a fresh name beside path, hidden like atomicfile's
