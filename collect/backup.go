@@ -64,6 +64,9 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 		if watch.file != "" && s.sameServerFile(watch.file, backupFile) {
 			return run, fail(KindSameFile, sameAsDatabase(backupFile)+" ("+watch.file+")")
 		}
+		if out := s.ownOutput(opt.Outputs, watch.file); out != "" {
+			return run, fail(KindSameFile, ownOutputIs(out, watch.file))
+		}
 	}
 
 	dest := backupFile
@@ -96,6 +99,11 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 // sameAsDatabase refuses a backup file that is the database itself.
 func sameAsDatabase(backupFile string) string {
 	return "the backup file " + backupFile + " is the database itself; nothing done (gbak: multiple sources or destinations specified)"
+}
+
+// ownOutputIs refuses a log that is the database's file.
+func ownOutputIs(out, file string) string {
+	return out + " is the database's file " + file + "; nothing done (name the log another file)"
 }
 
 // stopBackup answers a failed or interrupted backup: the backup is

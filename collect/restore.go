@@ -53,6 +53,9 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 		if orig.others > 0 {
 			return run, fail(KindInUse, fmt.Sprintf("in use by %d other attachment(s); not replaced (--replace needs it unused)", orig.others))
 		}
+		if out := s.ownOutput(opt.Outputs, orig.path); out != "" {
+			return run, fail(KindSameFile, ownOutputIs(out, orig.path))
+		}
 		target = s.locate(orig.path)
 	}
 	sm, err := s.gbakService(ctx, opt.Parallel, fail)

@@ -80,6 +80,32 @@ func (s Server) sameServerFile(a, b string) bool {
 	return s.onThisMachine() && filepath.IsAbs(a) && filepath.IsAbs(b) && sameLocalFile(a, b)
 }
 
+// SameFile reports whether local, a file this machine writes (a log, a
+// snapshot), is the server's file serverPath: with the server on this
+// machine, the same absolute path or one file under two names. A path the
+// server resolves (an alias, a relative path) can be compared only once
+// the server has named its file.
+func (s Server) SameFile(local, serverPath string) bool {
+	if !s.onThisMachine() || !filepath.IsAbs(serverPath) {
+		return false
+	}
+	if abs, err := filepath.Abs(local); err == nil && abs == filepath.Clean(serverPath) {
+		return true
+	}
+	return sameLocalFile(local, serverPath)
+}
+
+// ownOutput names the first of outputs that is the server's file, "" when
+// none is: a database resolved through an alias.
+func (s Server) ownOutput(outputs []string, file string) string {
+	for _, out := range outputs {
+		if file != "" && s.SameFile(out, file) {
+			return out
+		}
+	}
+	return ""
+}
+
 // cleanServerPath cleans a server path, Windows' or Unix's.
 func cleanServerPath(p string) string {
 	return path.Clean(strings.ReplaceAll(p, `\`, "/"))

@@ -87,3 +87,63 @@ func TestBackupOverItsDatabaseRefused(t *testing.T) {
 		t.Errorf("files beside the database: %v", names)
 	}
 }
+
+// Finding 2: with --force, --log or --out replaced the command's own
+// files, exit 0: "restore --replace --force --log DB FBK DB" left a text
+// log where both databases had been, "backup --force --log FBK DB FBK"
+// replaced the new backup with its log, "collect --force --out DB DB" the
+// database with the snapshot. A log, snapshot or sidecar that is one of
+// the command's files (by path, symlink or hard link) is refused before
+// connecting, with or without --force.
+func TestOutputsNotOwnFiles(t *testing.T) {
+	serverlessCredentials(t)
+	addr := closedServer(t)
+	dir := t.TempDir()
+	db := filepath.Join(dir, "a.fdb")
+	fbk := filepath.Join(dir, "a.fbk")
+	const dbText, fbkText = "the user's database\n", "the user's backup\n"
+	writeUserFile(t, db, dbText)
+	writeUserFile(t, fbk, fbkText)
+	link := filepath.Join(dir, "link.log")
+	if err := os.Symlink(db, link); err != nil {
+		t.Fatal(err)
+	}
+	// A relative --log is the same file as an absolute path.
+	t.Chdir(dir)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"restore", "--replace", "--log", db, fbk, db}, "restore: --log " + db + " is the database " + db},
+		{[]string{"restore", "--log", fbk, fbk, db}, "restore: --log " + fbk + " is the backup file " + fbk},
+		{[]string{"restore", "--replace", "--log", "a.fdb", fbk, db}, "restore: --log a.fdb is the database " + db},
+		{[]string{"backup", "--log", fbk, db, fbk}, "backup: --log " + fbk + " is the backup file " + fbk},
+		{[]string{"backup", "--log", link, db, fbk}, "backup: --log " + link + " is the database " + db},
+		{[]string{"collect", "--out", db, db}, "collect: --out " + db + " is the database " + db},
+		{[]string{"collect", "--out", "a", filepath.Join(dir, "a.mon.json")},
+			"collect: the sidecar a.mon.json is the database " + filepath.Join(dir, "a.mon.json")},
+	} {
+		if c.args[0] == "collect" {
+			writeUserFile(t, filepath.Join(dir, "a.mon.json"), dbText)
+		}
+		for _, force := range []bool{false, true} {
+			args := append([]string{c.args[0], "--server", addr}, c.args[1:]...)
+			if force {
+				args = append([]string{c.args[0], "--force"}, args[1:]...)
+			}
+			out, errs, code := runCLI(t, nil, args...)
+			if code != exitError || out != "" {
+				t.Errorf("%v: exit %d, stdout %q", args, code, out)
+			}
+			if want := "fbdiag: " + c.want + "; nothing done, with or without --force (name another file)\n"; errs != want {
+				t.Errorf("%v: stderr %q, want %q", args, errs, want)
+			}
+		}
+	}
+	checkUnchanged(t, "own files", db, dbText)
+	checkUnchanged(t, "own files", fbk, fbkText)
+	checkUnchanged(t, "own files", filepath.Join(dir, "a.mon.json"), dbText)
+	if names := liveDirEntries(t, dir); len(names) != 4 {
+		t.Errorf("files in the folder: %v", names)
+	}
+}
