@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -208,13 +209,17 @@ func commandName(c *cli.Context) string {
 	return strings.Join(names, " ")
 }
 
-// interruptible cancels the live work on Ctrl-C so that temporary files
-// are removed and the service connection is dropped.
+// interruptible cancels the live work on Ctrl-C, SIGTERM (kill, timeout,
+// systemd) or SIGHUP (a closed ssh session) so that temporary files are
+// removed and the service connection is dropped. Until stop is called
+// the signals only cancel ctx: the cleanup and restore's swap, which run
+// on a context of their own, finish (or roll back) before the program
+// ends, never cut in half.
 func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return signal.NotifyContext(ctx, os.Interrupt)
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 }
 
 // liveDefaultName builds NAME-SUFFIX-YYYYMMDD-HHMMSS.EXT from a server path.
