@@ -81,7 +81,7 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 		if ctx.Err() != nil {
 			ce.Kind, ce.Detail = KindInterrupted, ""
 		}
-		ce.Outcome = s.stopBackup(cctx, watch, target, dest, ce.Kind)
+		ce.Outcome = s.stopBackup(cctx, watch, target, dest, ce.Kind, run.created)
 		return run, ce
 	}
 	if target.local {
@@ -110,7 +110,7 @@ func ownOutputIs(out, file string) string {
 // cancelled on the server if it still runs there (after Ctrl-C, or when
 // only fbdiag's connection was lost), what it wrote is removed, and the
 // answer says what is left.
-func (s Server) stopBackup(ctx context.Context, watch *serviceWatch, target serverFile, dest string, kind Kind) string {
+func (s Server) stopBackup(ctx context.Context, watch *serviceWatch, target serverFile, dest string, kind Kind, created bool) string {
 	var id int64
 	var err error
 	if kind == KindInterrupted || kind == KindLost {
@@ -129,6 +129,9 @@ func (s Server) stopBackup(ctx context.Context, watch *serviceWatch, target serv
 		return fmt.Sprintf("the backup was cancelled on the server (its attachment %d deleted), which deletes its partial file %s", id, dest)
 	case kind != KindInterrupted && target.local:
 		return left
+	case kind != KindInterrupted && !created:
+		// (BACKUP_FILE may be the user's last good backup.)
+		return "gbak stopped before creating " + dest + ": nothing was created or changed"
 	case kind != KindInterrupted:
 		return "the server may have left a partial backup at " + dest + ": delete it"
 	case target.local:

@@ -275,3 +275,35 @@ func TestLiveTermAndHupInterrupt(t *testing.T) {
 		}
 	}
 }
+
+// Finding 3: a run that failed before gbak created anything told the user
+// to delete a "partial database" or "partial backup" at the target, which
+// could be their own file. Before "created database" / "creating file"
+// the error says that nothing was created. (A target in a folder not
+// visible here is written directly by the server, as for a remote one.)
+func TestLiveNothingCreatedAdvice(t *testing.T) {
+	s := livetest.Server(t)
+	db := livetest.ShopDatabase(t, s)
+	nodir := livetest.TempPath(t, s, "nodir")
+	fbk := livetest.TempPath(t, s, "shop.fbk")
+	dir := t.TempDir()
+	if _, errs, code := runCLI(t, nil, "backup", "--server", s.Addr, "--log", filepath.Join(dir, "b.log"), db, fbk); code != exitOK {
+		t.Fatalf("backup: exit %d: %s", code, errs)
+	}
+	nosuch := livetest.TempPath(t, s, "nosuch.fbk")
+	target, fbkTarget := nodir+"/x.fdb", nodir+"/x.fbk"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"restore", fbk, target}, "; gbak stopped before creating " + target + ": nothing was created\n"},
+		{[]string{"restore", nosuch, target}, "; gbak stopped before creating " + target + ": nothing was created\n"},
+		{[]string{"backup", "--force", db, fbkTarget}, "; gbak stopped before creating " + fbkTarget + ": nothing was created or changed\n"},
+	} {
+		args := append([]string{c.args[0], "--server", s.Addr, "--log", filepath.Join(dir, "x.log")}, c.args[1:]...)
+		_, errs, code := runCLI(t, nil, args...)
+		if code != exitError || strings.Count(errs, "\n") != 1 || !strings.HasSuffix(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want one line ending %q", c.args, code, errs, c.want)
+		}
+	}
+}
