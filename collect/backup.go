@@ -33,6 +33,11 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 	fail := func(kind Kind, detail string) error {
 		return &Error{Op: op, Object: database, Server: s.Addr, Kind: kind, Detail: detail}
 	}
+	// gbak refuses it too ("multiple sources or destinations specified");
+	// fbdiag's rename would put the backup in the database's place.
+	if s.sameServerFile(database, backupFile) {
+		return run, fail(KindSameFile, sameAsDatabase(backupFile))
+	}
 	if !target.local && !opt.Force {
 		return run, fail(KindNotLocal, fmt.Sprintf("cannot tell whether %s exists: %s, and the Services API can neither look at nor rename files (--force lets gbak write it directly, replacing any file of that name)", backupFile, target.why))
 	}
@@ -55,6 +60,13 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 			return run, s.fail(op, database, err)
 		}
 		defer watch.close()
+		// An alias, resolved by the server.
+		if watch.file != "" && s.sameServerFile(watch.file, backupFile) {
+			return run, fail(KindSameFile, sameAsDatabase(backupFile)+" ("+watch.file+")")
+		}
+		if out := s.ownOutput(opt.Outputs, watch.file); out != "" {
+			return run, fail(KindSameFile, ownOutputIs(out, watch.file))
+		}
 	}
 
 	dest := backupFile
@@ -69,7 +81,7 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 		if ctx.Err() != nil {
 			ce.Kind, ce.Detail = KindInterrupted, ""
 		}
-		ce.Outcome = s.stopBackup(cctx, watch, target, dest, ce.Kind)
+		ce.Outcome = s.stopBackup(cctx, watch, target, dest, ce.Kind, run.created)
 		return run, ce
 	}
 	if target.local {
@@ -84,11 +96,21 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 	return run, nil
 }
 
+// sameAsDatabase refuses a backup file that is the database itself.
+func sameAsDatabase(backupFile string) string {
+	return "the backup file " + backupFile + " is the database itself; nothing done (gbak: multiple sources or destinations specified)"
+}
+
+// ownOutputIs refuses a log that is the database's file.
+func ownOutputIs(out, file string) string {
+	return out + " is the database's file " + file + "; nothing done (name the log another file)"
+}
+
 // stopBackup answers a failed or interrupted backup: the backup is
 // cancelled on the server if it still runs there (after Ctrl-C, or when
 // only fbdiag's connection was lost), what it wrote is removed, and the
 // answer says what is left.
-func (s Server) stopBackup(ctx context.Context, watch *serviceWatch, target serverFile, dest string, kind Kind) string {
+func (s Server) stopBackup(ctx context.Context, watch *serviceWatch, target serverFile, dest string, kind Kind, created bool) string {
 	var id int64
 	var err error
 	if kind == KindInterrupted || kind == KindLost {
@@ -107,6 +129,9 @@ func (s Server) stopBackup(ctx context.Context, watch *serviceWatch, target serv
 		return fmt.Sprintf("the backup was cancelled on the server (its attachment %d deleted), which deletes its partial file %s", id, dest)
 	case kind != KindInterrupted && target.local:
 		return left
+	case kind != KindInterrupted && !created:
+		// (BACKUP_FILE may be the user's last good backup.)
+		return "gbak stopped before creating " + dest + ": nothing was created or changed"
 	case kind != KindInterrupted:
 		return "the server may have left a partial backup at " + dest + ": delete it"
 	case target.local:

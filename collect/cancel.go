@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"time"
 
 	fb "github.com/nakagami/firebirdsql"
@@ -37,6 +38,7 @@ WHERE MON$ATTACHMENT_ID <> CURRENT_CONNECTION AND MON$SYSTEM_FLAG = 0
 type serviceWatch struct {
 	db     *sql.DB
 	before map[int64]bool
+	file   string // the database's file as the server names it (an alias resolved)
 }
 
 // watchServices attaches to database and notes its service attachments.
@@ -45,42 +47,46 @@ func (s Server) watchServices(ctx context.Context, database string) (*serviceWat
 	if err != nil {
 		return nil, err
 	}
-	ids, err := serviceAttachments(ctx, db)
+	ids, file, err := serviceAttachments(ctx, db)
 	if err != nil {
 		db.Close()
 		return nil, err
 	}
-	w := &serviceWatch{db: db, before: map[int64]bool{}}
+	w := &serviceWatch{db: db, before: map[int64]bool{}, file: file}
 	for _, id := range ids {
 		w.before[id] = true
 	}
 	return w, nil
 }
 
-// serviceAttachments lists them in a transaction of its own: the MON$
-// tables are a snapshot per transaction, and the driver's autocommit
-// keeps one transaction (commit retaining), which would show the same
-// snapshot for ever.
-func serviceAttachments(ctx context.Context, db *sql.DB) ([]int64, error) {
+// serviceAttachments lists them, with the database's file as the server
+// names it, in a transaction of its own: the MON$ tables are a snapshot
+// per transaction, and the driver's autocommit keeps one transaction
+// (commit retaining), which would show the same snapshot for ever.
+func serviceAttachments(ctx context.Context, db *sql.DB) ([]int64, string, error) {
 	tx, err := db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer tx.Rollback()
+	var file string
+	if err := tx.QueryRowContext(ctx, "SELECT MON$DATABASE_NAME FROM MON$DATABASE").Scan(&file); err != nil {
+		return nil, "", err
+	}
 	rows, err := tx.QueryContext(ctx, sqlServiceAttachments)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer rows.Close()
 	var ids []int64
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return nil, err
+			return nil, "", err
 		}
 		ids = append(ids, id)
 	}
-	return ids, rows.Err()
+	return ids, strings.TrimSpace(file), rows.Err()
 }
 
 // cancel deletes the one service attachment that appeared since the
@@ -91,7 +97,7 @@ func (w *serviceWatch) cancel(ctx context.Context) (int64, error) {
 	if w == nil {
 		return 0, errNoWatch
 	}
-	ids, err := serviceAttachments(ctx, w.db)
+	ids, _, err := serviceAttachments(ctx, w.db)
 	if err != nil {
 		return 0, err
 	}

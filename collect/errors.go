@@ -33,6 +33,7 @@ const (
 	KindNotLocal                // a file fbdiag would have to rename is not on this machine
 	KindFileExists              // the backup file exists (no --force)
 	KindInUse                   // the database to replace has other attachments
+	KindSameFile                // a file the command writes is one it reads or replaces
 )
 
 // Error is one failed step, printed as one line naming what failed:

@@ -32,6 +32,9 @@ type GbakRun struct {
 	// Replaced says that an existing file (backup --force, restore
 	// --replace) was replaced by the new one once it was complete.
 	Replaced bool `json:"replaced"`
+	// created says that gbak got as far as creating its output ("created
+	// database", "creating file"): before that a failed run left nothing.
+	created bool
 }
 
 // Progress is what a terminal shows while gbak runs: the state after the
@@ -77,6 +80,9 @@ func (s Server) gbak(ctx context.Context, sm *fb.ServiceManager, run *GbakRun, s
 		}
 		if p, ok := tr.update(l, time.Now()); ok {
 			run.LastStep = p.Step
+			if p.Kind == parse.GbakCreateDatabase || (run.Action == "backup" && p.Kind == parse.GbakOpenFile) {
+				run.created = true
+			}
 			if progress != nil {
 				progress(p)
 			}

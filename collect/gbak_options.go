@@ -21,6 +21,10 @@ type BackupOptions struct {
 	// Force replaces an existing backup file (never before the new one
 	// is complete, where fbdiag can rename on the server's filesystem).
 	Force bool
+	// Outputs are the files on this machine the command writes besides
+	// the backup (its log): a database the server resolves to one of
+	// them is refused before gbak starts.
+	Outputs []string
 }
 
 // RestoreOptions are the gbak -c switches fbdiag passes through the
@@ -37,6 +41,10 @@ type RestoreOptions struct {
 	FixFSSData     string // -fix_fss_data CHARSET: repair UNICODE_FSS data
 	FixFSSMetadata string // -fix_fss_metadata CHARSET: repair UNICODE_FSS metadata
 	Parallel       int    // -par N: parallel workers (Firebird 5.0+)
+	// Outputs are the files on this machine the command writes besides
+	// the database (its log): a database the server resolves to one of
+	// them is refused before gbak starts.
+	Outputs []string
 }
 
 // Service parameters of backup and restore (ibase.h, consts_pub.h) the

@@ -21,6 +21,9 @@ type Monitor struct {
 	OldestTx    *OldestActive     `json:"oldest_active"`
 	IO          IOStats           `json:"io"`
 	Indices     []IndexStatistics `json:"indices"`
+	// File is the database's file as the server names it (an alias
+	// resolved), to tell whether a snapshot would replace it.
+	File string `json:"-"`
 }
 
 // Connection is how fbdiag's own SQL attachment is protected: the
@@ -91,7 +94,7 @@ type IndexStatistics struct {
 const (
 	sqlMonDatabase = `SELECT MON$PAGE_SIZE, MON$PAGES, MON$PAGE_BUFFERS, MON$ODS_MAJOR, MON$ODS_MINOR,
   MON$OLDEST_TRANSACTION, MON$OLDEST_ACTIVE, MON$OLDEST_SNAPSHOT, MON$NEXT_TRANSACTION,
-  MON$SWEEP_INTERVAL, MON$FORCED_WRITES, MON$READ_ONLY
+  MON$SWEEP_INTERVAL, MON$FORCED_WRITES, MON$READ_ONLY, MON$DATABASE_NAME
 FROM MON$DATABASE`
 
 	sqlAttachments = `SELECT COUNT(*) FROM MON$ATTACHMENTS
@@ -202,9 +205,10 @@ func readMonitor(ctx context.Context, db *sql.DB) (*Monitor, error) {
 	var forced, ro int
 	if err := tx.QueryRowContext(ctx, sqlMonDatabase).Scan(&h.PageSize, &h.Pages, &h.PageBuffers,
 		&h.ODSMajor, &h.ODSMinor, &h.OldestTransaction, &h.OldestActive, &h.OldestSnapshot,
-		&h.NextTransaction, &h.SweepInterval, &forced, &ro); err != nil {
+		&h.NextTransaction, &h.SweepInterval, &forced, &ro, &m.File); err != nil {
 		return nil, err
 	}
+	m.File = strings.TrimSpace(m.File)
 	h.ForcedWrites, h.ReadOnly = forced != 0, ro != 0
 	if err := readConnection(ctx, tx, &m.Connection); err != nil {
 		return nil, err

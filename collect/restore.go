@@ -39,6 +39,10 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 		return &Error{Op: "restore to", Object: database, Server: s.Addr, Kind: kind, Detail: detail}
 	}
 	target := s.locate(database)
+	// No swap is possible there, whether the database exists or not.
+	if opt.Replace && !s.onThisMachine() {
+		return run, fail(KindNotLocal, fmt.Sprintf("cannot replace it safely: %s, and the Services API cannot rename files; restore to a new name and swap the files on the server", target.why))
+	}
 	orig, err := s.inspect(ctx, database, target)
 	if err != nil {
 		return run, err
@@ -52,6 +56,9 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 		}
 		if orig.others > 0 {
 			return run, fail(KindInUse, fmt.Sprintf("in use by %d other attachment(s); not replaced (--replace needs it unused)", orig.others))
+		}
+		if out := s.ownOutput(opt.Outputs, orig.path); out != "" {
+			return run, fail(KindSameFile, ownOutputIs(out, orig.path))
 		}
 		target = s.locate(orig.path)
 	}
@@ -72,7 +79,7 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 		}
 		// After Ctrl-C, and maybe after a lost connection, the server
 		// goes on restoring.
-		ce.Outcome = restoreLeft(ce.Kind == KindInterrupted || ce.Kind == KindLost, target.local, dest, database, orig.exists)
+		ce.Outcome = restoreLeft(ce.Kind == KindInterrupted || ce.Kind == KindLost, target.local, run.created, dest, database, orig.exists)
 		return run, ce
 	}
 	if target.local {
@@ -97,7 +104,7 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 
 // restoreLeft says what a failed or interrupted restore left, after
 // removing what it can.
-func restoreLeft(goesOn, local bool, dest, database string, replacing bool) string {
+func restoreLeft(goesOn, local, created bool, dest, database string, replacing bool) string {
 	untouched := database + " untouched"
 	if !replacing {
 		untouched = "nothing under " + database
@@ -119,6 +126,9 @@ func restoreLeft(goesOn, local bool, dest, database string, replacing bool) stri
 		return "Firebird cannot cancel a running restore: if the server goes on restoring into " + database +
 			", it leaves a complete database there when it succeeds, a partial one in single-user maintenance when it fails"
 	}
+	if !created {
+		return "gbak stopped before creating " + database + ": nothing was created"
+	}
 	return "partial database at " + database + ", in single-user maintenance: delete it before restoring again"
 }
 
@@ -139,10 +149,13 @@ func (s Server) inspect(ctx context.Context, database string, target serverFile)
 	db, err := s.open(ctx, database)
 	if err != nil {
 		k := kindOf(err)
-		if k == KindNoDatabase && !target.local {
+		if !target.local && absent(err) {
 			return original{}, nil
 		}
-		if target.local && k != KindLogin && k != KindUnreachable && k != KindWireCrypt && k != KindAuth {
+		// Not there for fbdiag to look at: only the server's "not a valid
+		// database" (and the like) says that a file is there.
+		local := target.local && k != KindLogin && k != KindUnreachable && k != KindWireCrypt && k != KindAuth
+		if local || k == KindNoDatabase {
 			return original{}, &Error{Op: "restore to", Object: database, Server: s.Addr, Kind: KindServer,
 				Detail: "it exists and the server cannot open it as a database; not replaced (" + oneLine(err.Error()) + ")"}
 		}
@@ -161,6 +174,13 @@ FROM MON$DATABASE`).Scan(&name, &o.others)
 		o.path = f.path
 	}
 	return o, nil
+}
+
+// absent tells a database that does not exist from one the server cannot
+// open ("not a valid database", a damaged header): that one is the
+// user's file, not to be restored over nor reported as left by fbdiag.
+func absent(err error) bool {
+	return kindOf(err) == KindNoDatabase && strings.Contains(err.Error(), "No such file or directory")
 }
 
 // swap puts the restored database tmp in the place of the original at

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -67,6 +68,57 @@ func (s Server) onThisMachine() bool {
 		}
 	}
 	return false
+}
+
+// sameServerFile reports whether the server paths a and b name one file:
+// the same path once cleaned, or, with the server on this machine, one
+// file under two names (a symlink, a hard link).
+func (s Server) sameServerFile(a, b string) bool {
+	if cleanServerPath(a) == cleanServerPath(b) {
+		return true
+	}
+	return s.onThisMachine() && filepath.IsAbs(a) && filepath.IsAbs(b) && sameLocalFile(a, b)
+}
+
+// SameFile reports whether local, a file this machine writes (a log, a
+// snapshot), is the server's file serverPath: with the server on this
+// machine, the same absolute path or one file under two names. A path the
+// server resolves (an alias, a relative path) can be compared only once
+// the server has named its file.
+func (s Server) SameFile(local, serverPath string) bool {
+	if !s.onThisMachine() || !filepath.IsAbs(serverPath) {
+		return false
+	}
+	if abs, err := filepath.Abs(local); err == nil && abs == filepath.Clean(serverPath) {
+		return true
+	}
+	return sameLocalFile(local, serverPath)
+}
+
+// ownOutput names the first of outputs that is the server's file, "" when
+// none is: a database resolved through an alias.
+func (s Server) ownOutput(outputs []string, file string) string {
+	for _, out := range outputs {
+		if file != "" && s.SameFile(out, file) {
+			return out
+		}
+	}
+	return ""
+}
+
+// cleanServerPath cleans a server path, Windows' or Unix's.
+func cleanServerPath(p string) string {
+	return path.Clean(strings.ReplaceAll(p, `\`, "/"))
+}
+
+// sameLocalFile reports whether two existing local paths are one file.
+func sameLocalFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 // sibling is a fresh name beside path, hidden like atomicfile's

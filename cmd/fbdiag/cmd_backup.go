@@ -85,7 +85,9 @@ func backupFlags(c *cli.Context) backupOptions {
 		SkipData:         c.String("skip-data"),
 		Parallel:         c.Int("parallel"),
 		Force:            c.Bool("force"),
+		Outputs:          []string{o.svc.logFile},
 	}
+	o.svc.own = []ownFile{{"the database", o.database}, {"the backup file", o.fbk}}
 	o.svc.setup(c, 2)
 	return o
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -209,13 +210,17 @@ func commandName(c *cli.Context) string {
 	return strings.Join(names, " ")
 }
 
-// interruptible cancels the live work on Ctrl-C so that temporary files
-// are removed and the service connection is dropped.
+// interruptible cancels the live work on Ctrl-C, SIGTERM (kill, timeout,
+// systemd) or SIGHUP (a closed ssh session) so that temporary files are
+// removed and the service connection is dropped. Until stop is called
+// the signals only cancel ctx: the cleanup and restore's swap, which run
+// on a context of their own, finish (or roll back) before the program
+// ends, never cut in half.
 func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	return signal.NotifyContext(ctx, os.Interrupt)
+	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 }
 
 // liveDefaultName builds NAME-SUFFIX-YYYYMMDD-HHMMSS.EXT from a server path.
@@ -249,6 +254,24 @@ func refuseExisting(cmd string, opt atomicfile.Options, paths ...string) error {
 	for _, p := range paths {
 		if _, err := os.Lstat(p); err == nil {
 			return cli.Exit(fmt.Sprintf("%s: %s exists; not replaced (--force replaces it)", cmd, p), exitError)
+		}
+	}
+	return nil
+}
+
+// ownFile is a file a live command reads or replaces, by its role.
+type ownFile struct{ role, path string }
+
+// refuseOwnFile fails with one line, before anything is asked of the
+// server, when a file the command writes (flag names it) is one it reads
+// or replaces: --force replaces an earlier log or snapshot, never the
+// database or the backup.
+func refuseOwnFile(cmd, addr, flag, out string, own ...ownFile) error {
+	s := collect.Server{Addr: addr}
+	for _, f := range own {
+		if s.SameFile(out, f.path) {
+			return cli.Exit(fmt.Sprintf("%s: %s %s is %s %s; nothing done, with or without --force (name another file)",
+				cmd, flag, out, f.role, f.path), exitError)
 		}
 	}
 	return nil
@@ -299,6 +322,13 @@ func runCollect(o collectOptions, stdin io.Reader, stdout, stderr io.Writer) err
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	gout := newGstatOut(o.out, e.stdout)
 	th, setup, database, out, opt := o.th, o.setup, o.database, o.file, o.fileOpt
+	db := ownFile{"the database", database}
+	if err := refuseOwnFile("collect", o.conn.addr, "--out", out, db); err != nil {
+		return err
+	}
+	if err := refuseOwnFile("collect", o.conn.addr, "the sidecar", out+".mon.json", db); err != nil {
+		return err
+	}
 	if err := refuseExisting("collect", opt, out, out+".mon.json"); err != nil {
 		return err
 	}
@@ -315,6 +345,13 @@ func runCollect(o collectOptions, stdin io.Reader, stdout, stderr io.Writer) err
 	mon, err := srv.Monitor(ctx, database)
 	if err != nil {
 		return err
+	}
+	// An alias, now that the server named its file.
+	for _, f := range []string{out, out + ".mon.json"} {
+		if srv.SameFile(f, mon.File) {
+			return &collect.Error{Op: "collect", Object: database, Server: srv.Addr, Kind: collect.KindSameFile,
+				Detail: f + " is the database's file " + mon.File + "; nothing done (name the snapshot another file)"}
+		}
 	}
 	var snap *collect.Snapshot
 	if err := atomicfile.Write(out, opt, func(w io.Writer) error {

@@ -101,7 +101,9 @@ func restoreFlags(c *cli.Context) restoreOptions {
 		FixFSSData:     c.String("fix-fss-data"),
 		FixFSSMetadata: c.String("fix-fss-metadata"),
 		Parallel:       c.Int("parallel"),
+		Outputs:        []string{o.svc.logFile},
 	}
+	o.svc.own = []ownFile{{"the backup file", o.fbk}, {"the database", o.database}}
 	o.svc.setup(c, 2)
 	return o
 }

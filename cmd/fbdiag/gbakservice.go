@@ -34,6 +34,9 @@ type gbakServiceOptions struct {
 	// existing log is refused first, as before any other check).
 	flagErr error
 	conn    liveConn
+	// own are the files the command reads or replaces, which its log
+	// must not be.
+	own []ownFile
 	// top is --top; topErr a bad one, reported when the log is printed.
 	top    int
 	topErr error
@@ -65,6 +68,9 @@ func (o *gbakServiceOptions) fail(err error) {
 // start refuses an existing log, reports a bad flag and reads the
 // credentials: what comes before the server is asked anything.
 func (o *gbakServiceOptions) start(stdin io.Reader, stderr io.Writer) (collect.Server, error) {
+	if err := refuseOwnFile(o.name, o.conn.addr, "--log", o.logFile, o.own...); err != nil {
+		return collect.Server{}, err
+	}
 	if err := refuseExisting(o.name, o.logOpt, o.logFile); err != nil {
 		return collect.Server{}, err
 	}

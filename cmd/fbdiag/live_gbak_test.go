@@ -215,3 +215,95 @@ func between(s, start, end string) string {
 	before, _, _ := strings.Cut(after, end)
 	return before
 }
+
+// Finding 4: only SIGINT was caught. SIGTERM (kill, timeout, systemd)
+// and SIGHUP (a closed ssh session) ended fbdiag at once: exit 143/129,
+// no message, the backup not cancelled, its hidden temporary file and the
+// temporary log left. They now act as Ctrl-C.
+func TestLiveTermAndHupInterrupt(t *testing.T) {
+	s := livetest.Server(t)
+	big := livetest.BigDatabase(t, s, livetest.BigRows)
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGHUP} {
+		fbk := livetest.TempPath(t, s, "big.fbk")
+		dir := t.TempDir()
+		log := filepath.Join(dir, "big-backup.log")
+		cmd := fbdiagCommand(t, "backup", "--server", s.Addr, "--log", log, big, fbk)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		var err error
+		deadline := time.Now().Add(30 * time.Second)
+	wait:
+		for {
+			select {
+			case err = <-done:
+				t.Fatalf("%v: the backup ended before the signal: %v: %s", sig, err, stderr.String())
+			default:
+			}
+			if time.Now().After(deadline) {
+				cmd.Process.Kill()
+				t.Fatalf("%v: the backup log never showed a data line", sig)
+			}
+			tmps, _ := filepath.Glob(filepath.Join(dir, ".big-backup.log.tmp-*"))
+			for _, p := range tmps {
+				if b, _ := os.ReadFile(p); strings.Contains(string(b), " records written\n") {
+					cmd.Process.Signal(sig)
+					err = <-done
+					break wait
+				}
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		if code := cmd.ProcessState.ExitCode(); code != exitError {
+			t.Errorf("%v: exit %d (%v), want 1", sig, code, err)
+		}
+		errs := stderr.String()
+		oneErrorLine(t, sig.String(), errs, "fbdiag: cannot back up "+big+" on "+s.Addr+": interrupted; gbak's last step: ")
+		if !strings.Contains(errs, "; the backup was cancelled on the server (its attachment ") ||
+			!strings.HasSuffix(errs, " untouched; the log so far ("+between(errs, "the log so far (", ")")+") is "+log+".partial\n") {
+			t.Errorf("%v: stderr %q", sig, errs)
+		}
+		if _, err := os.Stat(fbk); !os.IsNotExist(err) || len(serverTemps(t, fbk)) != 0 {
+			t.Errorf("%v: backup files left: %v, %v", sig, err, serverTemps(t, fbk))
+		}
+		if names := liveDirEntries(t, dir); strings.Join(names, " ") != "big-backup.log.partial" {
+			t.Errorf("%v: files in the log folder: %v", sig, names)
+		}
+	}
+}
+
+// Finding 3: a run that failed before gbak created anything told the user
+// to delete a "partial database" or "partial backup" at the target, which
+// could be their own file. Before "created database" / "creating file"
+// the error says that nothing was created. (A target in a folder not
+// visible here is written directly by the server, as for a remote one.)
+func TestLiveNothingCreatedAdvice(t *testing.T) {
+	s := livetest.Server(t)
+	db := livetest.ShopDatabase(t, s)
+	nodir := livetest.TempPath(t, s, "nodir")
+	fbk := livetest.TempPath(t, s, "shop.fbk")
+	dir := t.TempDir()
+	if _, errs, code := runCLI(t, nil, "backup", "--server", s.Addr, "--log", filepath.Join(dir, "b.log"), db, fbk); code != exitOK {
+		t.Fatalf("backup: exit %d: %s", code, errs)
+	}
+	nosuch := livetest.TempPath(t, s, "nosuch.fbk")
+	target, fbkTarget := nodir+"/x.fdb", nodir+"/x.fbk"
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"restore", fbk, target}, "; gbak stopped before creating " + target + ": nothing was created\n"},
+		{[]string{"restore", nosuch, target}, "; gbak stopped before creating " + target + ": nothing was created\n"},
+		{[]string{"backup", "--force", db, fbkTarget}, "; gbak stopped before creating " + fbkTarget + ": nothing was created or changed\n"},
+	} {
+		args := append([]string{c.args[0], "--server", s.Addr, "--log", filepath.Join(dir, "x.log")}, c.args[1:]...)
+		_, errs, code := runCLI(t, nil, args...)
+		if code != exitError || strings.Count(errs, "\n") != 1 || !strings.HasSuffix(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q, want one line ending %q", c.args, code, errs, c.want)
+		}
+	}
+}
