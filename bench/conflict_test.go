@@ -31,6 +31,8 @@ func TestRowMissedIsConflict(t *testing.T) {
 		{missed(fmt.Errorf("scan: %w", sql.ErrNoRows)), true},
 		{&fb.FbError{GDSCodes: []int{fb.ISCExcept}, Params: [][]string{{"1"}, {"BENCH_ITEM_NOT_FOUND"}}, Message: "exception 1\nBENCH_ITEM_NOT_FOUND"}, false},
 		{sql.ErrNoRows, false},
+		{&fb.FbError{GDSCodes: []int{fb.ISCNoCurRec}, Message: "no current record for fetch operation\nAt procedure 'BENCH_PAYMENT' line: 9, col: 3"}, true},
+		{fmt.Errorf("payment: %w", &fb.FbError{Message: "no current record for fetch operation"}), true},
 		{&fb.FbError{Message: "validation error for column \"ORDERS\".\"O_ID\", value \"*** null ***\""}, false},
 	} {
 		if got := isConflict(c.err); got != c.want {
