@@ -39,6 +39,10 @@ func beyondBytesRow(name, text string) string {
 
 // fromRuns turns benchmark runs into points: one run, one point.
 func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
+	runs = g.measuredRuns(runs)
+	if len(runs) == 0 {
+		return errors.New("every run was made under a rate limit (pgbench -R): their tps is the schedule's rate, not the server's capacity: nothing to compare")
+	}
 	key := opt.X
 	if key == "" {
 		key = defaultRunKey(runs)
@@ -129,6 +133,30 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 	g.scaleSizes()
 	g.mode = chooseMode(g.xUnit, g.xName, g.categorical, false)
 	return nil
+}
+
+// measuredRuns leaves out the runs made under a rate limit (pgbench
+// -R/--rate): they ran at the rate asked for, and set beside the others
+// read as a slowdown ("-82.3 % slower" for a -R 200 run).
+func (g *gathered) measuredRuns(runs []*parse.Run) []*parse.Run {
+	var kept []*parse.Run
+	for _, r := range runs {
+		if r.Config[parse.RateLimitKey] != "yes" {
+			kept = append(kept, r)
+			continue
+		}
+		g.notices = append(g.notices, parse.Notice{File: r.File, Line: r.Line,
+			Msg: fmt.Sprintf("%s %s under a rate limit (pgbench -R): the schedule's rate, not the server's capacity: left out", r.Unit.Symbol, roundFigure(r.Value))})
+	}
+	return kept
+}
+
+// roundFigure writes a throughput as a notice quotes it: 201, 3.36.
+func roundFigure(v float64) string {
+	if math.Abs(v) >= 100 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
 }
 
 func (g *gathered) add(p raw) {
