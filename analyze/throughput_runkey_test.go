@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -95,4 +96,60 @@ func readFiles(t *testing.T, paths ...string) Input {
 		in.Notices = append(in.Notices, notes...)
 	}
 	return in
+}
+
+// The trace's runs at -c 4 -j 2, -c 2 -j 1 (twice: -t 200 and -T 4, a
+// length only) and -c 2 -j 2 were one configuration, "pgbench15-runs-trace"
+// of five runs; each is now the configuration its settings make.
+func TestRunsLabelledBySettingsThatDiffer(t *testing.T) {
+	r, err := Throughput(readFiles(t, testutil.Corpus(t, "bench", "pgbench15-runs-trace.txt")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range r.Series[0].Points {
+		got = append(got, fmt.Sprintf("%s %.0f", p.Label, p.Y))
+	}
+	testutil.EqualLines(t, "runs", got, []string{
+		"pgbench15-runs-trace clients=4 threads=2 1350",
+		"pgbench15-runs-trace clients=2 threads=1 973",
+		"pgbench15-runs-trace clients=2 threads=2 1098",
+		"pgbench15-runs-trace clients=2 threads=1 1109",
+	})
+	var ab []string
+	for _, e := range r.Series[0].AB {
+		ab = append(ab, fmt.Sprintf("%s n=%d", e.Label, e.After.N))
+	}
+	testutil.EqualLines(t, "configurations", ab, []string{
+		"pgbench15-runs-trace clients=2 threads=1 n=2",
+		"pgbench15-runs-trace clients=2 threads=2 n=1",
+	})
+}
+
+// fbdiag bench's runs at terminals 1 and 4 and page buffers 256 to 4096
+// were fitted as one size degradation ("lost per size doubling 69.6 %",
+// a prediction of -5097 tpmC); the warehouses (1 and 2) make the size, the
+// duration is a length: one series per configuration, and a warning.
+func TestBenchRunsOneSeriesPerConfiguration(t *testing.T) {
+	dir := testutil.Testdata(t, "bench")
+	paths := []string{filepath.Join(dir, "page_buffers-512-run1.jsonl"), filepath.Join(dir, "run-w1-t1-1s.jsonl"), filepath.Join(dir, "run-w1-t4.jsonl")}
+	more, _ := filepath.Glob(filepath.Join(dir, "sweep-w1", "*.jsonl"))
+	r, err := Throughput(readFiles(t, append(paths, more...)...), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range r.Series {
+		got = append(got, fmt.Sprintf("%s: %d", s.Name, len(s.Points)))
+	}
+	testutil.EqualLines(t, "series", got, []string{
+		"fbdiag bench TPC-C-like (sp) terminals=4 page_buffers=512: 1",
+		"fbdiag bench TPC-C-like (sp) terminals=1 page_buffers=2048: 1",
+		"fbdiag bench TPC-C-like (sp) terminals=4 page_buffers=2048: 1",
+		"fbdiag bench TPC-C-like (sp) terminals=4 page_buffers=256: 3",
+		"fbdiag bench TPC-C-like (sp) terminals=4 page_buffers=4096: 3",
+	})
+	if r.Mode != ModeDegradation || !slices.Contains(r.Warnings, "the runs differ in terminals, page_buffers besides db_bytes: one series per configuration") {
+		t.Errorf("mode %s, warnings %q", r.Mode, r.Warnings)
+	}
 }

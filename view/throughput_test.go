@@ -182,7 +182,8 @@ func TestThroughputABGolden(t *testing.T) {
 }
 
 // pgbench at six scales (../shared/corpus/bench): two series, sizes in
-// MiB; and the same runs as two configurations with six runs each.
+// MiB; and the same runs with no x: twelve configurations, each run its
+// own (they differ in scale), none pooled.
 func TestThroughputPgbenchGolden(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(testutil.CorpusDir(t), "bench", "pgbench-scales", "*.txt"))
 	if len(files) != 12 {
@@ -437,7 +438,7 @@ func TestThroughputNegativePrediction(t *testing.T) {
 	runs, _ := filepath.Glob(testutil.Testdata(t, "bench", "sweep-w1", "*.jsonl"))
 	d := Throughput(throughputResult(t, analyze.Options{X: "db_bytes"}, runs...), "runs")
 	tb := docTable(t, d, "prediction")
-	want := "linear, loglinear: a throughput at or below zero, which none can be: the fitted curve reaches 0 before this size (the chart cuts it there), so it does not hold that far"
+	want := "fbdiag bench TPC-C-like (sp) page_buffers=4096 linear, fbdiag bench TPC-C-like (sp) page_buffers=4096 loglinear: a throughput at or below zero, which none can be: the fitted curve reaches 0 before this size (the chart cuts it there), so it does not hold that far"
 	if !slices.Contains(tb.Notes, want) {
 		t.Errorf("notes %q", tb.Notes)
 	}
