@@ -520,3 +520,24 @@ func TestThroughputBenchRunsSetting(t *testing.T) {
 		t.Errorf("one run: mode %s, x %s", r.Mode, *r.X)
 	}
 }
+
+// Asked for 64 GiB, the pgbench TPC-B runs' best fit (linear, falling
+// 0.05 tps per MiB) gave -3930 tps, and the headline printed it. A
+// throughput at or below 0 is no prediction: null, and why.
+func TestNoPredictionAtOrBelowZero(t *testing.T) {
+	at, err := ParseAt("64GB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := analyse(t, Options{Predict: at}, pgbenchScales(t)...)
+	rw, sel := r.Series[0], r.Series[1]
+	lin := model(t, rw, Linear)
+	if BestModel(rw.Models) != lin || lin.Prediction != nil || lin.NoPrediction == nil || *lin.NoPrediction != "the linear fit reaches 0 before 64.0 GiB" {
+		t.Errorf("TPC-B linear: prediction %+v, no prediction %v", lin.Prediction, lin.NoPrediction)
+	}
+	if p := model(t, sel, Power); p.Prediction == nil || p.NoPrediction != nil {
+		t.Errorf("select power: prediction %+v, no prediction %v", p.Prediction, p.NoPrediction)
+	} else {
+		near(t, "select power at 64 GiB", p.Prediction.Y, 11641.415, 0.001)
+	}
+}

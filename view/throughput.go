@@ -437,19 +437,20 @@ func (v *tput) prediction() *Table {
 		for _, m := range s.Models {
 			if p := m.Prediction; p != nil {
 				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), v.x(p.X), Num(p.Y), Num(p.Lo), Num(p.Hi)})
-				if p.Y <= 0 && !s.LowerIsBetter {
-					name := m.Name
-					if len(v.r.Series) > 1 {
-						name = s.Name + " " + name
-					}
-					negative = append(negative, name)
+			}
+			if m.NoPrediction != nil {
+				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), v.x(*v.r.PredictAt), Null(NumberKind), Null(NumberKind), Null(NumberKind)})
+				name := m.Name
+				if len(v.r.Series) > 1 {
+					name = s.Name + " " + name
 				}
+				negative = append(negative, name)
 			}
 		}
 	}
 	if len(negative) > 0 {
 		// (the chart cuts such a curve at 0, "cut at 0" in its legend)
-		t.Notes = append(t.Notes, fmt.Sprintf("%s: a throughput at or below zero, which none can be: the fitted curve reaches 0 before this size (the chart cuts it there), so it does not hold that far",
+		t.Notes = append(t.Notes, fmt.Sprintf("%s: no prediction: the fitted curve reaches 0 before this size, a throughput none can be (the chart cuts it there), so it does not hold that far",
 			strings.Join(negative, ", ")))
 	}
 	if v.r.PredictDefault {
@@ -733,8 +734,15 @@ func (v *tput) headline(s *analyze.Series) []Field {
 		}
 		if b != nil && b.Prediction != nil {
 			p := b.Prediction
-			add("predicted_"+v.yCol().Key, "predicted at "+v.r.FormatX(p.X), Num(p.Y),
-				fmt.Sprintf("(95 %% interval %s–%s, %s fit)", Num(p.Lo).Human(), Num(p.Hi).Human(), b.Name))
+			interval := fmt.Sprintf("95 %% interval %s–%s", Num(p.Lo).Human(), Num(p.Hi).Human())
+			if p.Lo <= 0 && !s.LowerIsBetter {
+				// (a low end below 0 is no floor: none can be)
+				interval = fmt.Sprintf("95 %% interval up to %s, no lower bound", Num(p.Hi).Human())
+			}
+			add("predicted_"+v.yCol().Key, "predicted at "+v.r.FormatX(p.X), Num(p.Y), fmt.Sprintf("(%s, %s fit)", interval, b.Name))
+		}
+		if b != nil && b.NoPrediction != nil {
+			add("predicted_"+v.yCol().Key, "predicted at "+v.r.FormatX(*v.r.PredictAt), Str("no prediction: "+*b.NoPrediction), "")
 		}
 		if k := s.Knee; k != nil {
 			verdict := "no cliff"

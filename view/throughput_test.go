@@ -438,9 +438,32 @@ func TestThroughputNegativePrediction(t *testing.T) {
 	runs, _ := filepath.Glob(testutil.Testdata(t, "bench", "sweep-w1", "*.jsonl"))
 	d := Throughput(throughputResult(t, analyze.Options{X: "db_bytes"}, runs...), "runs")
 	tb := docTable(t, d, "prediction")
-	want := "fbdiag bench TPC-C-like (sp) page_buffers=4096 linear, fbdiag bench TPC-C-like (sp) page_buffers=4096 loglinear: a throughput at or below zero, which none can be: the fitted curve reaches 0 before this size (the chart cuts it there), so it does not hold that far"
+	want := "fbdiag bench TPC-C-like (sp) page_buffers=4096 linear, fbdiag bench TPC-C-like (sp) page_buffers=4096 loglinear: no prediction: the fitted curve reaches 0 before this size, a throughput none can be (the chart cuts it there), so it does not hold that far"
 	if !slices.Contains(tb.Notes, want) {
 		t.Errorf("notes %q", tb.Notes)
+	}
+	// The 256 page buffers' interval reaches below 0: no floor, not "-425786".
+	if f := fieldOf(t, d, "fbdiag_bench_tpc_c_like_sp_page_buffers_256_predicted_tpmc"); f.Detail != "(95 % interval up to 444841, no lower bound, linear fit)" {
+		t.Errorf("headline %q %q", f.Value.Human(), f.Detail)
+	}
+}
+
+// The pgbench TPC-B runs asked for 64 GiB: the headline said "predicted at
+// 64.0 GiB -3930 (95 % interval -26577–18717, linear fit)"; it now says
+// there is none, and the CSV summary the same words.
+func TestThroughputHeadlineNoPrediction(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(testutil.CorpusDir(t), "bench", "pgbench-scales", "*.txt"))
+	if len(files) != 12 {
+		t.Skipf("%d pgbench-scales files in the corpus, want 12", len(files))
+	}
+	at, _ := analyze.ParseAt("64GB")
+	d := Throughput(throughputResult(t, analyze.Options{Predict: at}, files...), "pgbench-scales")
+	f := fieldOf(t, d, "pgbench_tpc_b_sort_of_predicted_tps")
+	if f.Label != "pgbench TPC-B (sort of): predicted at 64.0 GiB" || f.Value.Human() != "no prediction: the linear fit reaches 0 before 64.0 GiB" || f.Detail != "" {
+		t.Errorf("headline %q %q %q", f.Label, f.Value.Human(), f.Detail)
+	}
+	if f := fieldOf(t, d, "pgbench_select_only_predicted_tps"); f.Value.Human() != "11641" || f.Detail != "(95 % interval 3501–38715, power fit)" {
+		t.Errorf("select only: %q %q", f.Value.Human(), f.Detail)
 	}
 }
 

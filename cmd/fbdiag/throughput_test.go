@@ -40,6 +40,7 @@ type tputJSON struct {
 			Prediction        *struct {
 				X, Y, Lo, Hi float64
 			} `json:"prediction"`
+			NoPrediction *string `json:"no_prediction"`
 		} `json:"models"`
 		Knee *struct {
 			Significant  bool    `json:"significant"`
@@ -430,13 +431,20 @@ func TestThroughputCLIAndReportAgree(t *testing.T) {
 	}
 	// Each model's row: at (bytes), predicted, lo, hi as the JSON has them.
 	rows := regexp.MustCompile(`<tr><td><bdi>ops_per_s</bdi></td><td><bdi>(\w+)</bdi></td><td class="num" data-sort="(\d+)">[^<]*</td>`+
-		`<td class="num" data-sort="([^"]+)">[^<]*</td><td class="num" data-sort="([^"]+)">[^<]*</td><td class="num" data-sort="([^"]+)">`).FindAllStringSubmatch(table, -1)
+		`<td class="num" data-sort="([^"]*)">[^<]*</td><td class="num" data-sort="([^"]*)">[^<]*</td><td class="num" data-sort="([^"]*)">`).FindAllStringSubmatch(table, -1)
 	if len(rows) != 3 {
 		t.Fatalf("%d prediction rows in the report:\n%s", len(rows), table)
 	}
 	for i, m := range doc.Series[0].Models {
 		r, p := rows[i], m.Prediction
 		at := strconv.FormatInt(int64(math.Round(*doc.PredictAt*(1<<30))), 10)
+		if p == nil {
+			// The linear fit's -112 ops/s is none: empty cells, a reason in JSON.
+			if r[1] != m.Name || r[2] != at || r[3]+r[4]+r[5] != "" || m.NoPrediction == nil || *m.NoPrediction != "the linear fit reaches 0 before 3.54 TiB" {
+				t.Errorf("%s: report %q, CLI no prediction %v", m.Name, r[1:], m.NoPrediction)
+			}
+			continue
+		}
 		if r[1] != m.Name || r[2] != at || r[3] != strconv.FormatFloat(p.Y, 'f', -1, 64) ||
 			r[4] != strconv.FormatFloat(p.Lo, 'f', -1, 64) || r[5] != strconv.FormatFloat(p.Hi, 'f', -1, 64) {
 			t.Errorf("%s: report %q, CLI %+v at %s", m.Name, r[1:], p, at)
