@@ -1,6 +1,7 @@
 package view
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -99,11 +100,14 @@ func TestThroughputDegradationGolden(t *testing.T) {
 		t.Errorf("prediction field %+v", got)
 	}
 	st := SizeThroughputChart(r, "x")
-	if st.XUnit != "GiB" || st.Prediction == nil || st.Prediction.X != 2048 ||
-		st.Prediction.Label != "power at 2.00 TiB: 167 (95 %: 158–176)" ||
+	// The marker is the power fit's, in its colour (Fits[2]), not the
+	// linear fit's orange.
+	if st.XUnit != "GiB" || len(st.Predictions) != 1 || st.Predictions[0].X != 2048 ||
+		st.Predictions[0].Label != "power at 2.00 TiB: 167 (95 %: 158–176)" || st.Predictions[0].Fit != 2 ||
+		!strings.HasPrefix(st.Fits[2].Name, "power fit") ||
 		st.KneeLabel != "16.0 GiB: no cliff (+0.8 %, p=0.541)" ||
 		len(st.HighLeverage) != 1 || st.HighLeverage[0].Label != "leverage 0.929 in the power fit: 1.77 TiB" {
-		t.Errorf("chart: unit %q prediction %+v knee %q leverage %+v", st.XUnit, st.Prediction, st.KneeLabel, st.HighLeverage)
+		t.Errorf("chart: unit %q predictions %+v knee %q leverage %+v", st.XUnit, st.Predictions, st.KneeLabel, st.HighLeverage)
 	}
 	if !strings.Contains(write(t, Text, Options{}, d), "Prediction at 2.00 TiB\n") {
 		t.Error("text does not name 2.00 TiB")
@@ -193,6 +197,25 @@ func TestThroughputPgbenchGolden(t *testing.T) {
 	goldenDoc(t, "throughput-degradation-pgbench", Throughput(r, "pgbench-scales"), "series")
 	r = throughputResult(t, analyze.Options{Mode: analyze.ModeAB, X: "none"}, files...)
 	goldenDoc(t, "throughput-ab-pgbench", Throughput(r, "pgbench-scales"), "ab")
+}
+
+// The headline states a prediction for each pgbench series; the chart
+// drew the TPC-B one only. It draws both, each in its series' panel and
+// its fit's colour.
+func TestSizeThroughputChartPredictionPerSeries(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(testutil.CorpusDir(t), "bench", "pgbench-scales", "*.txt"))
+	if len(files) != 12 {
+		t.Skipf("%d pgbench-scales files in the corpus, want 12", len(files))
+	}
+	st := SizeThroughputChart(throughputResult(t, analyze.Options{}, files...), "x")
+	var got []string
+	for _, p := range st.Predictions {
+		got = append(got, fmt.Sprintf("%s | %s | %s", p.Of, p.Label, st.Fits[p.Fit].Name))
+	}
+	testutil.EqualLines(t, "predictions", got, []string{
+		"pgbench TPC-B (sort of) | pgbench TPC-B (sort of): linear at 2.94 GiB: 1351 (95 %: 351–2351) | pgbench TPC-B (sort of): linear fit, R² 0.102, not significant (p=0.537)",
+		"pgbench select only | pgbench select only: power at 2.94 GiB: 16989 (95 %: 7574–38110) | pgbench select only: power fit, R² 0.586, not significant (p=0.124)",
+	})
 }
 
 func fieldOf(t *testing.T, d *Doc, key string) Field {
