@@ -121,6 +121,29 @@ func (e *ABEntry) describe() {
 	}
 }
 
+// Caveat is what a headline must carry beside the change when the runs
+// do not back it: "1 run each, no test", "too few runs to tell,
+// p=0.100", "within the noise, p=0.127"; "" when the test tells the
+// configurations apart.
+func (e *ABEntry) Caveat() string {
+	c := e.Comparison
+	p := c.P
+	if c.Tests > 1 && c.PAdjusted != nil {
+		p = c.PAdjusted
+	}
+	switch {
+	case c.P == nil && c.N1 == 1 && c.N2 == 1:
+		return "1 run each, no test"
+	case c.P == nil:
+		return fmt.Sprintf("n=%d+%d, no test", c.N1, c.N2)
+	case c.TooFewRuns():
+		return "too few runs to tell, " + pText(*p)
+	case !c.Significant:
+		return "within the noise, " + pText(*p)
+	}
+	return ""
+}
+
 // AB compares the runs of configuration b with those of baseline a.
 func AB(a string, before []float64, b string, after []float64) ABEntry {
 	c := Compare(before, after)

@@ -658,6 +658,20 @@ func (v *tput) ab() *Table {
 	return t
 }
 
+// abDetail follows an A/B change in the headline: the ratio, the
+// direction when the runs tell it or no test was possible, and the caveat
+// when they do not back it ("(×1.11; too few runs to tell, p=0.100)").
+func abDetail(e analyze.ABEntry) string {
+	caveat := e.Caveat()
+	switch {
+	case caveat == "":
+		return fmt.Sprintf("(%s, %s)", Ratio(e.Ratio).Human(), e.Direction)
+	case e.Comparison.P == nil:
+		return fmt.Sprintf("(%s, %s; %s)", Ratio(e.Ratio).Human(), e.Direction, caveat)
+	}
+	return fmt.Sprintf("(%s; %s)", Ratio(e.Ratio).Human(), caveat)
+}
+
 // headline gives the figures of one series a reader looks at first.
 func (v *tput) headline(s *analyze.Series) []Field {
 	key, label := "", ""
@@ -703,7 +717,7 @@ func (v *tput) headline(s *analyze.Series) []Field {
 			if len(s.AB) > 1 {
 				k = snake(e.Label) + "_change"
 			}
-			add(k, e.Label+" vs "+e.Baseline, Change(e.Change), fmt.Sprintf("(%s, %s)", Ratio(e.Ratio).Human(), e.Direction))
+			add(k, e.Label+" vs "+e.Baseline, Change(e.Change), abDetail(e))
 		}
 	case len(s.Models) > 0:
 		detail := ""

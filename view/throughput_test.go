@@ -176,12 +176,23 @@ func TestThroughputABGolden(t *testing.T) {
 	r := throughputResult(t, analyze.Options{}, seed(t, "power-plan-tpcc.tsv"))
 	d := Throughput(r, "power-plan-tpcc.tsv")
 	goldenDoc(t, "throughput-ab-power-plan", d, "ab")
-	if f := fieldOf(t, d, "change"); f.Label != "High performance vs Balanced" || f.Value.Human() != "+24.6 %" || f.Detail != "(×1.25, faster)" {
+	if f := fieldOf(t, d, "change"); f.Label != "High performance vs Balanced" || f.Value.Human() != "+24.6 %" || f.Detail != "(×1.25, faster; 1 run each, no test)" {
 		t.Errorf("headline %+v", f)
 	}
 	ab := ABChart(r, "x")
 	if len(ab.Labels) != 2 || ab.Labels[0] != "17029\nbaseline" || ab.Labels[1] != "21226\n×1.25, +24.6 %\nfaster" {
 		t.Errorf("chart labels %q", ab.Labels)
+	}
+}
+
+// fbdiag bench's page-buffer sweep as an A/B, three runs a side: the
+// headline said "-8.5 % (×0.915, slower)", a verdict three runs cannot
+// give (the least p of 3+3 is 0.100); it carries the caveat.
+func TestThroughputABHeadlineCaveat(t *testing.T) {
+	runs, _ := filepath.Glob(testutil.Testdata(t, "bench", "sweep-w1", "*.jsonl"))
+	d := Throughput(throughputResult(t, analyze.Options{Mode: analyze.ModeAB}, runs...), "sweep-w1")
+	if f := fieldOf(t, d, "change"); f.Label != "4096 vs 256" || f.Value.Human() != "-8.5 %" || f.Detail != "(×0.915; too few runs to tell, p=1.000)" {
+		t.Errorf("headline %q %q %q", f.Label, f.Value.Human(), f.Detail)
 	}
 }
 

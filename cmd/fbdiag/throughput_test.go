@@ -140,7 +140,7 @@ func TestThroughputAB(t *testing.T) {
 	}
 	out, _, code := runCLI(t, data, "throughput", "--format", "markdown", "-")
 	if code != 0 || !strings.Contains(out, "| tpcc_score | High performance | 1 | 21226 | 21226 | 21226 |  | ×1.25 | +24.6 % | faster |  |\n") ||
-		!strings.Contains(out, "- **High performance vs Balanced**: +24.6 % (×1.25, faster)\n") {
+		!strings.Contains(out, "- **High performance vs Balanced**: +24.6 % (×1.25, faster; 1 run each, no test)\n") {
 		t.Errorf("markdown exit %d:\n%s", code, out)
 	}
 	out, _, code = runCLI(t, data, "throughput", "--format", "csv", "--table", "ab", "-")
