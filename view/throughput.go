@@ -643,7 +643,7 @@ func (v *tput) ab() *Table {
 			Num(b.Before.Max), ShareP(b.BeforeSpread), Null(RatioKind), Null(ChangeKind), Str("baseline"), Null(PKind)})
 		for _, e := range s.AB {
 			t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(e.Label), Int(int64(e.After.N)), Num(e.After.Median), Num(e.After.Min),
-				Num(e.After.Max), ShareP(e.AfterSpread), Ratio(e.Ratio), Change(e.Change), Str(e.Direction), PP(e.Comparison.PAdjusted)})
+				Num(e.After.Max), ShareP(e.AfterSpread), Ratio(e.Ratio), Change(e.Change), Str(e.Words()), PP(e.Comparison.PAdjusted)})
 			if len(s.AB) <= ABHeadline {
 				t.Notes = append(t.Notes, e.Verdict)
 			}
@@ -663,6 +663,13 @@ func (v *tput) ab() *Table {
 // when they do not back it ("(×1.11; too few runs to tell, p=0.100)").
 func abDetail(e analyze.ABEntry) string {
 	caveat := e.Caveat()
+	if e.LowerIsBetter {
+		// (a time's "-37.2 %" is its fall: the words give the speed-up)
+		if caveat == "" || e.Comparison.P == nil {
+			return fmt.Sprintf("(time %s: %s%s)", Ratio(e.Ratio).Human(), e.Words(), strings.TrimSuffix("; "+caveat, "; "))
+		}
+		return fmt.Sprintf("(time %s; %s)", Ratio(e.Ratio).Human(), caveat)
+	}
 	switch {
 	case caveat == "":
 		return fmt.Sprintf("(%s, %s)", Ratio(e.Ratio).Human(), e.Direction)

@@ -314,7 +314,7 @@ func ABChart(r *analyze.Result, title string) plot.AB {
 		d.Names = append(d.Names, e.Label)
 		d.Values = append(d.Values, e.After.Median)
 		d.Deltas = append(d.Deltas, e.Change*100)
-		word := e.Direction
+		word := e.Words()
 		similar := e.Comparison.P != nil && !e.Comparison.Significant
 		switch {
 		case similar && e.Comparison.TooFewRuns():
