@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/fbdiag/fbdiag/internal/units"
 )
@@ -108,6 +109,11 @@ func (e *ABEntry) describe() {
 		words += ", within the noise"
 	}
 	e.Verdict = fmt.Sprintf("%s vs %s: ×%s, %s %s", e.Label, e.Baseline, units.Sig3(e.Ratio), signedPct(e.Change), words)
+	if e.LowerIsBetter {
+		// "-37.2 % faster" reads as a loss: a time says its change and
+		// the speed-up apart.
+		e.Verdict = fmt.Sprintf("%s vs %s: ×%s, time %s (%s)%s", e.Label, e.Baseline, units.Sig3(e.Ratio), signedPct(e.Change), e.Words(), strings.TrimPrefix(words, e.Direction))
+	}
 	switch {
 	case c.P == nil:
 		e.Verdict += fmt.Sprintf(" (n=%d+%d, no test)", c.N1, c.N2)
@@ -119,6 +125,42 @@ func (e *ABEntry) describe() {
 	if e.LowerIsBetter {
 		e.Verdict += "; lower is better"
 	}
+}
+
+// Words says which way the configuration moved: the Direction for a
+// throughput; for a time (LowerIsBetter) the speed-up, "1.59× as fast"
+// (14820 s against 9300 s), or "1.20× as slow", which no sign can turn.
+func (e *ABEntry) Words() string {
+	switch {
+	case !e.LowerIsBetter || e.Direction == Same:
+		return e.Direction
+	case e.Direction == Faster:
+		return units.Sig3(1/e.Ratio) + "× as fast"
+	}
+	return units.Sig3(e.Ratio) + "× as slow"
+}
+
+// Caveat is what a headline must carry beside the change when the runs
+// do not back it: "1 run each, no test", "too few runs to tell,
+// p=0.100", "within the noise, p=0.127"; "" when the test tells the
+// configurations apart.
+func (e *ABEntry) Caveat() string {
+	c := e.Comparison
+	p := c.P
+	if c.Tests > 1 && c.PAdjusted != nil {
+		p = c.PAdjusted
+	}
+	switch {
+	case c.P == nil && c.N1 == 1 && c.N2 == 1:
+		return "1 run each, no test"
+	case c.P == nil:
+		return fmt.Sprintf("n=%d+%d, no test", c.N1, c.N2)
+	case c.TooFewRuns():
+		return "too few runs to tell, " + pText(*p)
+	case !c.Significant:
+		return "within the noise, " + pText(*p)
+	}
+	return ""
 }
 
 // AB compares the runs of configuration b with those of baseline a.

@@ -77,6 +77,10 @@ type Model struct {
 	LeaveLastOut      *Holdout        `json:"leave_last_out"`
 	LeaveLastOutError *float64        `json:"leave_last_out_error"`
 	Prediction        *Prediction     `json:"prediction,omitempty"`
+	// NoPrediction says why a throughput has no prediction: its fitted
+	// curve is at or below 0 there ("the loglinear fit reaches 0 before
+	// 421 MiB"), a figure none can be; Prediction is then nil.
+	NoPrediction *string `json:"no_prediction"`
 
 	n          int
 	a, b       float64 // in the transformed variables

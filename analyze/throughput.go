@@ -463,6 +463,16 @@ func (s *Series) degradation(predictAt, kneeAt float64, unit parse.Unit) {
 			m.LossPerDoubling = negated(m.LossPerDoubling)
 		}
 	}
+	if !s.LowerIsBetter {
+		// A throughput at or below 0 is none: the curve does not hold that
+		// far, and its figure (-5097 tpmC) is no prediction.
+		for _, m := range models {
+			if p := m.Prediction; p != nil && p.Y <= 0 {
+				why := fmt.Sprintf("the %s fit reaches 0 before %s", m.Name, formatX(p.X, unit))
+				m.Prediction, m.NoPrediction = nil, &why
+			}
+		}
+	}
 	s.Models = models
 	s.Warnings = append(s.Warnings, warns...)
 	if w := narrowSizes(x, predictAt, unit); w != "" && len(models) > 0 {

@@ -39,11 +39,16 @@ func beyondBytesRow(name, text string) string {
 
 // fromRuns turns benchmark runs into points: one run, one point.
 func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
+	runs = g.measuredRuns(runs)
+	if len(runs) == 0 {
+		return errors.New("every run was made under a rate limit (pgbench -R): their tps is the schedule's rate, not the server's capacity: nothing to compare")
+	}
 	key := opt.X
 	if key == "" {
 		key = defaultRunKey(runs)
 	}
 	g.xName = key
+	differ := differingSettings(runs, key)
 	seenIn := map[string]bool{}
 	for _, r := range runs {
 		if !seenIn[r.File] {
@@ -73,14 +78,18 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 		if r.Name != "" {
 			series += " " + dropSubKey(r.Name, key)
 		}
+		settings := settingsOf(r, differ)
 		p := raw{series: series, y: y, src: fmt.Sprintf("%s:%d", r.File, r.Line), unit: yUnit, steady: r.Steady}
 		v, ok := "", false
 		if key != "" {
 			v, ok = r.Key(key)
 		}
 		if !ok {
-			p.label = runLabel(r.File)
+			p.label = strings.TrimSpace(runLabel(r.File) + " " + settings)
 		} else {
+			if settings != "" {
+				p.series += " " + settings
+			}
 			x, u, ok := parse.ParseQuantity(v, false)
 			if !ok {
 				g.notices = append(g.notices, parse.Notice{File: r.File, Line: r.Line, Msg: fmt.Sprintf("%s=%q is not a number: run skipped", key, v)})
@@ -110,6 +119,9 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 			g.categorical = true
 		}
 	}
+	if !g.categorical && len(differ) > 0 {
+		g.warnings = append(g.warnings, fmt.Sprintf("the runs differ in %s besides %s: one series per configuration", strings.Join(differ, ", "), key))
+	}
 	if g.categorical {
 		for i := range g.points {
 			if g.points[i].label == "" {
@@ -129,6 +141,30 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 	g.scaleSizes()
 	g.mode = chooseMode(g.xUnit, g.xName, g.categorical, false)
 	return nil
+}
+
+// measuredRuns leaves out the runs made under a rate limit (pgbench
+// -R/--rate): they ran at the rate asked for, and set beside the others
+// read as a slowdown ("-82.3 % slower" for a -R 200 run).
+func (g *gathered) measuredRuns(runs []*parse.Run) []*parse.Run {
+	var kept []*parse.Run
+	for _, r := range runs {
+		if r.Config[parse.RateLimitKey] != "yes" {
+			kept = append(kept, r)
+			continue
+		}
+		g.notices = append(g.notices, parse.Notice{File: r.File, Line: r.Line,
+			Msg: fmt.Sprintf("%s %s under a rate limit (pgbench -R): the schedule's rate, not the server's capacity: left out", r.Unit.Symbol, roundFigure(r.Value))})
+	}
+	return kept
+}
+
+// roundFigure writes a throughput as a notice quotes it: 201, 3.36.
+func roundFigure(v float64) string {
+	if math.Abs(v) >= 100 {
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return strconv.FormatFloat(v, 'g', 3, 64)
 }
 
 func (g *gathered) add(p raw) {
@@ -174,6 +210,61 @@ func defaultRunKey(runs []*parse.Run) string {
 		}
 	}
 	return ""
+}
+
+// settingKeys are the settings that make a run's configuration, by tool:
+// runs that differ in one measure different things and are no repeats of
+// one configuration, nor points of one curve. How long a run measured
+// (duration, transactions) is not one: it changes the precision, not what
+// is measured.
+var settingKeys = map[string][]string{
+	"pgbench":  {"clients", "threads", "scale", "query_mode"},
+	"sysbench": {"threads"},
+	benchTool:  {"terminals", "page_buffers", "warehouses", "mode", "home"},
+}
+
+// sizeDrivers are the settings a database size follows from: with a size
+// as x they are the x, not another setting.
+var sizeDrivers = []string{"scale", "warehouses", "count_ware"}
+
+// differingSettings lists the settings of settingKeys, other than x,
+// whose values differ among the runs that have them (pgbench's five runs
+// of a trace at -c 4 -j 2, -c 2 -j 1 and -c 2 -j 2: clients, threads).
+func differingSettings(runs []*parse.Run, x string) []string {
+	sizeX := slices.Contains([]string{"db_bytes", "db_size", "dbsize", "size", "size_gb"}, strings.ToLower(x))
+	var keys []string
+	for _, r := range runs {
+		for _, k := range settingKeys[r.Tool] {
+			if !slices.Contains(keys, k) && !strings.EqualFold(k, x) && !(sizeX && slices.Contains(sizeDrivers, k)) {
+				keys = append(keys, k)
+			}
+		}
+	}
+	var differ []string
+	for _, k := range keys {
+		values := map[string]bool{}
+		for _, r := range runs {
+			if v, ok := r.Key(k); ok {
+				values[v] = true
+			}
+		}
+		if len(values) > 1 {
+			differ = append(differ, k)
+		}
+	}
+	return differ
+}
+
+// settingsOf writes the run's values of the settings keys ("clients=4
+// threads=2"), those it has.
+func settingsOf(r *parse.Run, keys []string) string {
+	var parts []string
+	for _, k := range keys {
+		if v, ok := r.Key(k); ok {
+			parts = append(parts, k+"="+v)
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // benchTool is the Tool of fbdiag bench's results (parse.Run).

@@ -1,10 +1,15 @@
 package analyze
 
 import (
+	"fmt"
 	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
 )
 
 // The pgbench 15 trace holds five runs, all "scaling factor: 2", with 4
@@ -19,7 +24,8 @@ func TestRunsConstantScaleIsNoDegradation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Mode != ModeAB || len(r.Series) != 1 || len(r.Series[0].Points) != 5 {
+	// (the fifth, under -R 200, is left out)
+	if r.Mode != ModeAB || len(r.Series) != 1 || len(r.Series[0].Points) != 4 {
 		t.Fatalf("mode %s, %d series", r.Mode, len(r.Series))
 	}
 	var ys []float64
@@ -34,5 +40,116 @@ func TestRunsConstantScaleIsNoDegradation(t *testing.T) {
 	r, err = Throughput(readString(t, "trace.txt", string(data)), Options{X: "clients"})
 	if err != nil || r.Mode != ModeSweep {
 		t.Fatalf("--x clients: %v, %+v", err, r)
+	}
+}
+
+// The trace's last run (-R 200) ran at the rate it was given: its 201 tps
+// beside the others read "-82.3 % slower". It is left out with a notice,
+// and so is the aggregate log of that run; a throttled run alone is no
+// analysis.
+func TestRunsUnderRateLimitLeftOut(t *testing.T) {
+	trace := testutil.Corpus(t, "bench", "pgbench15-runs-trace.txt")
+	rate := testutil.Corpus(t, "bench", "pgbench-aggregate-rate-log.txt")
+	in := readFiles(t, trace, rate)
+	r, err := Throughput(in, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ys []string
+	for _, s := range r.Series {
+		for _, p := range s.Points {
+			ys = append(ys, fmt.Sprintf("%.0f", p.Y))
+		}
+	}
+	testutil.EqualLines(t, "tps kept", ys, []string{"1350", "973", "1098", "1109"})
+	var left []string
+	for _, n := range r.Notices {
+		if strings.Contains(n.Msg, "rate limit") {
+			left = append(left, fmt.Sprintf("%s:%d: %s", filepath.Base(n.File), n.Line, n.Msg))
+		}
+	}
+	testutil.EqualLines(t, "notices", left, []string{
+		"pgbench15-runs-trace.txt:114: tps 201 under a rate limit (pgbench -R): the schedule's rate, not the server's capacity: left out",
+		"pgbench-aggregate-rate-log.txt:1: tps 194 under a rate limit (pgbench -R): the schedule's rate, not the server's capacity: left out",
+	})
+	if _, err := Throughput(readFiles(t, rate), Options{}); err == nil || !strings.Contains(err.Error(), "every run was made under a rate limit") {
+		t.Errorf("rate log alone: %v", err)
+	}
+}
+
+// readFiles reads benchmark files as fbdiag throughput does.
+func readFiles(t *testing.T, paths ...string) Input {
+	t.Helper()
+	var in Input
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tables, runs, notes, err := parse.ReadThroughput(f, p)
+		f.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		in.Tables = append(in.Tables, tables...)
+		in.Runs = append(in.Runs, runs...)
+		in.Notices = append(in.Notices, notes...)
+	}
+	return in
+}
+
+// The trace's runs at -c 4 -j 2, -c 2 -j 1 (twice: -t 200 and -T 4, a
+// length only) and -c 2 -j 2 were one configuration, "pgbench15-runs-trace"
+// of five runs; each is now the configuration its settings make.
+func TestRunsLabelledBySettingsThatDiffer(t *testing.T) {
+	r, err := Throughput(readFiles(t, testutil.Corpus(t, "bench", "pgbench15-runs-trace.txt")), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range r.Series[0].Points {
+		got = append(got, fmt.Sprintf("%s %.0f", p.Label, p.Y))
+	}
+	testutil.EqualLines(t, "runs", got, []string{
+		"pgbench15-runs-trace clients=4 threads=2 1350",
+		"pgbench15-runs-trace clients=2 threads=1 973",
+		"pgbench15-runs-trace clients=2 threads=2 1098",
+		"pgbench15-runs-trace clients=2 threads=1 1109",
+	})
+	var ab []string
+	for _, e := range r.Series[0].AB {
+		ab = append(ab, fmt.Sprintf("%s n=%d", e.Label, e.After.N))
+	}
+	testutil.EqualLines(t, "configurations", ab, []string{
+		"pgbench15-runs-trace clients=2 threads=1 n=2",
+		"pgbench15-runs-trace clients=2 threads=2 n=1",
+	})
+}
+
+// fbdiag bench's runs at terminals 1 and 4 and page buffers 256 to 4096
+// were fitted as one size degradation ("lost per size doubling 69.6 %",
+// a prediction of -5097 tpmC); the warehouses (1 and 2) make the size, the
+// duration is a length: one series per configuration, and a warning.
+func TestBenchRunsOneSeriesPerConfiguration(t *testing.T) {
+	dir := testutil.Testdata(t, "bench")
+	paths := []string{filepath.Join(dir, "page_buffers-512-run1.jsonl"), filepath.Join(dir, "run-w1-t1-1s.jsonl"), filepath.Join(dir, "run-w1-t4.jsonl")}
+	more, _ := filepath.Glob(filepath.Join(dir, "sweep-w1", "*.jsonl"))
+	r, err := Throughput(readFiles(t, append(paths, more...)...), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range r.Series {
+		got = append(got, fmt.Sprintf("%s: %d", s.Name, len(s.Points)))
+	}
+	testutil.EqualLines(t, "series", got, []string{
+		"fbdiag bench TPC-C-like (sp) terminals=4 page_buffers=512: 1",
+		"fbdiag bench TPC-C-like (sp) terminals=1 page_buffers=2048: 1",
+		"fbdiag bench TPC-C-like (sp) terminals=4 page_buffers=2048: 1",
+		"fbdiag bench TPC-C-like (sp) terminals=4 page_buffers=256: 3",
+		"fbdiag bench TPC-C-like (sp) terminals=4 page_buffers=4096: 3",
+	})
+	if r.Mode != ModeDegradation || !slices.Contains(r.Warnings, "the runs differ in terminals, page_buffers besides db_bytes: one series per configuration") {
+		t.Errorf("mode %s, warnings %q", r.Mode, r.Warnings)
 	}
 }

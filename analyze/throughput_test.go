@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -304,14 +305,28 @@ func TestPgbenchScalesDegradation(t *testing.T) {
 }
 
 // Repeated runs per side: the rw and select pgbench runs differ
-// significantly (6 runs each, no overlap).
+// significantly (6 runs each, no overlap). The corpus's runs differ in
+// scale, which makes each its own configuration; taken as repeats (their
+// scale forgotten, their files named rw-run1…), they are the 6+6 A/B.
 func TestABRepeatedRuns(t *testing.T) {
-	r := analyse(t, Options{Mode: ModeAB, X: "none"}, pgbenchScales(t)...)
+	scales := analyse(t, Options{Mode: ModeAB, X: "none"}, pgbenchScales(t)...)
+	if pts := scales.Series[0].Points; len(pts) != 12 || pts[0].Label != "pgbench-rw-scale scale=1" || len(scales.Series[0].AB) != 11 {
+		t.Errorf("runs at six scales pooled: %d points, first %q", len(pts), pts[0].Label)
+	}
+	in := readInput(t, pgbenchScales(t)...)
+	for i, run := range in.Runs {
+		delete(run.Config, "scale")
+		run.File = fmt.Sprintf("%s-run%d.txt", strings.Fields(run.Name)[0], i%6+1)
+	}
+	r, err := Throughput(in, Options{Mode: ModeAB, X: "none"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if r.Mode != ModeAB || len(r.Series) != 1 || len(r.Series[0].AB) != 1 {
 		t.Fatalf("mode %s series %+v", r.Mode, r.Series)
 	}
 	e := r.Series[0].AB[0]
-	if e.Baseline != "pgbench-rw-scale" || e.Label != "pgbench-select-scale" || e.Comparison.P == nil ||
+	if e.Baseline != "TPC-B" || e.Label != "select" || e.Comparison.P == nil ||
 		!e.Comparison.Significant || e.Before.N != 6 || e.After.N != 6 {
 		t.Fatalf("ab = %+v", e)
 	}
@@ -492,12 +507,37 @@ func TestThroughputBenchRunsSetting(t *testing.T) {
 	if bySize.Mode != ModeDegradation {
 		t.Fatalf("by size: mode %s", bySize.Mode)
 	}
+	// The runs differ in page buffers besides: a curve each.
+	if !slices.Contains(bySize.Warnings, "the runs differ in page_buffers besides db_bytes: one series per configuration") || len(bySize.Series) != 2 {
+		t.Errorf("by size: %d series, warnings %q", len(bySize.Series), bySize.Warnings)
+	}
 	want := "the sizes measured span ×1.13 (121 MiB to 137 MiB), less than a doubling: the loss per doubling and the prediction at 274 MiB extrapolate the curve beyond what was measured"
-	if !slices.Contains(bySize.Series[0].Warnings, want) {
-		t.Errorf("by size: warnings %q, want %q", bySize.Series[0].Warnings, want)
+	if !slices.Contains(bySize.Series[1].Warnings, want) {
+		t.Errorf("by size: warnings %q, want %q", bySize.Series[1].Warnings, want)
 	}
 	// One run is one size measured, as before.
 	if r := analyse(t, Options{}, testutil.Testdata(t, "bench", "run-w1-t4.jsonl")); r.Mode != ModeDegradation || *r.X != "db_bytes" {
 		t.Errorf("one run: mode %s, x %s", r.Mode, *r.X)
+	}
+}
+
+// Asked for 64 GiB, the pgbench TPC-B runs' best fit (linear, falling
+// 0.05 tps per MiB) gave -3930 tps, and the headline printed it. A
+// throughput at or below 0 is no prediction: null, and why.
+func TestNoPredictionAtOrBelowZero(t *testing.T) {
+	at, err := ParseAt("64GB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := analyse(t, Options{Predict: at}, pgbenchScales(t)...)
+	rw, sel := r.Series[0], r.Series[1]
+	lin := model(t, rw, Linear)
+	if BestModel(rw.Models) != lin || lin.Prediction != nil || lin.NoPrediction == nil || *lin.NoPrediction != "the linear fit reaches 0 before 64.0 GiB" {
+		t.Errorf("TPC-B linear: prediction %+v, no prediction %v", lin.Prediction, lin.NoPrediction)
+	}
+	if p := model(t, sel, Power); p.Prediction == nil || p.NoPrediction != nil {
+		t.Errorf("select power: prediction %+v, no prediction %v", p.Prediction, p.NoPrediction)
+	} else {
+		near(t, "select power at 64 GiB", p.Prediction.Y, 11641.415, 0.001)
 	}
 }

@@ -14,6 +14,7 @@ var (
 	pgTPSRe      = lazyre.New(`^tps = ([0-9.]+) \((.*)\)$`)
 	pgProgressRe = lazyre.New(`^progress: ([0-9.]+) s, ([0-9.]+) tps, lat ([0-9.]+|NaN) ms`)
 	pgLatencyRe  = lazyre.New(`^latency (average|stddev) = ([0-9.]+) ms$`)
+	pgLagRe      = lazyre.New(`^rate limit schedule lag: avg ([0-9.]+) \(max ([0-9.]+)\) ms$`)
 	pgIntRe      = lazyre.New(`^(scaling factor|number of clients|number of threads|duration|number of transactions actually processed|number of failed transactions|number of transactions per client): (\d+)`)
 )
 
@@ -96,12 +97,24 @@ func (br *BenchReader) pgbenchLine(s, t string) bool {
 		br.cur.Metrics["latency_"+strings.Replace(m[1], "average", "avg", 1)+"_ms"] = v
 		return true
 	}
+	// pgbench prints the schedule lag only when throttled (-R/--rate):
+	// the run's tps is then the rate asked for, not what the server can do.
+	if m := pgLagRe().FindStringSubmatch(s); m != nil {
+		br.cur.Config[RateLimitKey] = "yes"
+		v, _ := strconv.ParseFloat(m[1], 64)
+		br.cur.Metrics["schedule_lag_avg_ms"] = v
+		return true
+	}
 	if v, ok := strings.CutPrefix(s, "query mode: "); ok {
 		br.cur.Config["query_mode"] = v
 		return true
 	}
 	return false
 }
+
+// RateLimitKey is the Config key of a pgbench run made under a rate
+// limit (-R/--rate), "yes" when it was.
+const RateLimitKey = "rate_limited"
 
 // aggState follows a pgbench aggregate log (--aggregate-interval): one
 // line per interval, 6 to 16 numeric columns depending on the version and
@@ -111,6 +124,10 @@ type aggState struct {
 	lines int
 	txns  []float64
 	start []float64
+	// lagged is true when a line's schedule lag (columns 7 to 10: sum,
+	// sum of squares, min, max) is not zero: pgbench.c's doLog writes
+	// them only under --rate (up to 14) or zeros without it (15 on).
+	lagged bool
 }
 
 func (br *BenchReader) aggLine(t string) bool {
@@ -144,6 +161,9 @@ func (br *BenchReader) aggLine(t string) bool {
 			Config: br.configCopy(), Metrics: map[string]float64{}}
 	}
 	a.lines++
+	if len(vals) >= 10 && (vals[6] != 0 || vals[7] != 0 || vals[8] != 0 || vals[9] != 0) {
+		a.lagged = true
+	}
 	a.start = append(a.start, vals[0])
 	a.txns = append(a.txns, vals[1])
 	return true
@@ -158,6 +178,9 @@ func (br *BenchReader) flushAgg() {
 		return
 	}
 	starts, txns := a.start, a.txns
+	if a.lagged {
+		r.Config[RateLimitKey] = "yes"
+	}
 	*a = aggState{}
 	if len(starts) >= 2 {
 		step := starts[1] - starts[0]

@@ -1,6 +1,7 @@
 package parse
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -216,6 +217,32 @@ func TestReadThroughputSniffs(t *testing.T) {
 		f.Close()
 		if err != nil || len(tables) != c.tables || len(runs) != c.runs {
 			t.Errorf("%s: %d tables, %d runs, %v", filepath.Base(c.path), len(tables), len(runs), err)
+		}
+	}
+}
+
+// A run under pgbench -R/--rate measures the schedule: the trace's last
+// run (-R 200, "rate limit schedule lag: avg 0.207 (max 4.137) ms") and
+// the aggregate log of that run (lag columns 7 to 10 not zero) say so in
+// their Config; the others, and the unthrottled aggregate log (zeros in
+// those columns), do not.
+func TestPgbenchRateLimit(t *testing.T) {
+	runs, _ := readRuns(t, testutil.Corpus(t, "bench", "pgbench15-runs-trace.txt"))
+	var got []string
+	for _, r := range runs {
+		got = append(got, fmt.Sprintf("%.0f %s", r.Value, r.Config[RateLimitKey]))
+	}
+	testutil.EqualLines(t, "trace runs", got, []string{"1350 ", "973 ", "1098 ", "1109 ", "201 yes"})
+	if lag := runs[4].Metrics["schedule_lag_avg_ms"]; lag != 0.207 {
+		t.Errorf("schedule lag %v, want 0.207", lag)
+	}
+	for file, want := range map[string]string{"pgbench-aggregate-rate-log.txt": "yes", "pgbench-aggregate-log.txt": ""} {
+		runs, _ := readRuns(t, testutil.Corpus(t, "bench", file))
+		if len(runs) != 1 {
+			t.Fatalf("%s: %d runs", file, len(runs))
+		}
+		if got := runs[0].Config[RateLimitKey]; got != want {
+			t.Errorf("%s: rate_limited %q, want %q", file, got, want)
 		}
 	}
 }

@@ -85,10 +85,10 @@ func sampleData(t testing.TB) map[Kind]func() (*Chart, error) {
 		KindSizeThroughput: func() (*Chart, error) {
 			return SizeThroughputChart(SizeThroughput{
 				Title: "Throughput vs database size (SATA)", XUnit: "GiB", YLabel: "business operations/s",
-				Series:     []Series{{Name: "SATA", X: sizes, Y: ops}},
-				Fits:       []Curve{{Name: "log fit", X: fx, Y: fy}},
-				Prediction: &Point{X: 4000, Y: a + b*math.Log(4000)}, PredictionInterval: &Interval{Lo: 100, Hi: 160},
-				Knee: &knee,
+				Series:      []Series{{Name: "SATA", X: sizes, Y: ops}},
+				Fits:        []Curve{{Name: "log fit", X: fx, Y: fy}},
+				Predictions: []Prediction{{Point: Point{X: 4000, Y: a + b*math.Log(4000)}, Interval: &Interval{Lo: 100, Hi: 160}, Fit: -1}},
+				Knee:        &knee,
 			})
 		},
 		KindLoadSpeed: func() (*Chart, error) {

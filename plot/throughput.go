@@ -101,10 +101,10 @@ type SizeThroughput struct {
 	// Fits are drawn solid over the measured sizes and dashed beyond
 	// them, where they are an extrapolation.
 	Fits []Curve
-	// Prediction is the predicted throughput at a size, drawn hollow
-	// with its interval; nil when none was asked for.
-	Prediction         *Point
-	PredictionInterval *Interval
+	// Predictions are the predicted throughputs at a size, one per
+	// series at most, each drawn hollow with its interval in its fit's
+	// colour; none when none was asked for.
+	Predictions []Prediction
 	// Knee is the size the cliff test was run at; nil when none.
 	// KneeLabel is written beside its line ("knee 16 GB" when empty).
 	Knee      *float64
@@ -112,8 +112,18 @@ type SizeThroughput struct {
 	// HighLeverage are measured points that dominate the fit, ringed;
 	// their Label goes to the legend.
 	HighLeverage []Point
-	// PredictionOf names the series of the prediction; "" is the first.
-	PredictionOf string
+}
+
+// Prediction is a predicted throughput and its interval.
+type Prediction struct {
+	Point
+	Interval *Interval
+	// Fit is the index in Fits of the curve it was read from, whose colour
+	// it takes (a marker in another's colour reads as that curve's); -1
+	// when that curve is not drawn.
+	Fit int
+	// Of names its series; "" is the first.
+	Of string
 }
 
 // ScaleRatio is when series get panels of their own: when the largest
@@ -368,10 +378,15 @@ func sizePanel(ch *Chart, d SizeThroughput, only []int, first bool, title string
 			ymax = math.Max(ymax, pt.Y)
 		}
 	}
-	if d.Prediction != nil && of(d.PredictionOf) && d.Prediction.X > 0 && finite(d.Prediction.X, d.Prediction.Y) {
-		pr := d.Prediction
+	for _, pr := range d.Predictions {
+		if !of(pr.Of) || !(pr.X > 0) || !finite(pr.X, pr.Y) {
+			continue
+		}
 		col := seriesColor(len(d.Series) + len(d.Fits))
-		if iv := d.PredictionInterval; iv != nil && finite(iv.Lo, iv.Hi) {
+		if pr.Fit >= 0 && pr.Fit < len(d.Fits) {
+			col = seriesColor(len(d.Series) + pr.Fit)
+		}
+		if iv := pr.Interval; iv != nil && finite(iv.Lo, iv.Hi) {
 			bar, err := plotter.NewLine(plotter.XYs{{X: pr.X, Y: iv.Lo}, {X: pr.X, Y: iv.Hi}})
 			if err != nil {
 				return err
@@ -424,8 +439,10 @@ func sizePanel(ch *Chart, d SizeThroughput, only []int, first bool, title string
 		ch.add(Plotted{Name: "knee", X: []float64{*d.Knee}})
 	}
 	xmax := measuredMax
-	if d.Prediction != nil && of(d.PredictionOf) && finite(d.Prediction.X) {
-		xmax = math.Max(xmax, d.Prediction.X)
+	for _, pr := range d.Predictions {
+		if of(pr.Of) && finite(pr.X) {
+			xmax = math.Max(xmax, pr.X)
+		}
 	}
 	minX := math.Inf(1)
 	for _, s := range ch.Plotted {

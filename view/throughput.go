@@ -437,19 +437,20 @@ func (v *tput) prediction() *Table {
 		for _, m := range s.Models {
 			if p := m.Prediction; p != nil {
 				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), v.x(p.X), Num(p.Y), Num(p.Lo), Num(p.Hi)})
-				if p.Y <= 0 && !s.LowerIsBetter {
-					name := m.Name
-					if len(v.r.Series) > 1 {
-						name = s.Name + " " + name
-					}
-					negative = append(negative, name)
+			}
+			if m.NoPrediction != nil {
+				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), v.x(*v.r.PredictAt), Null(NumberKind), Null(NumberKind), Null(NumberKind)})
+				name := m.Name
+				if len(v.r.Series) > 1 {
+					name = s.Name + " " + name
 				}
+				negative = append(negative, name)
 			}
 		}
 	}
 	if len(negative) > 0 {
 		// (the chart cuts such a curve at 0, "cut at 0" in its legend)
-		t.Notes = append(t.Notes, fmt.Sprintf("%s: a throughput at or below zero, which none can be: the fitted curve reaches 0 before this size (the chart cuts it there), so it does not hold that far",
+		t.Notes = append(t.Notes, fmt.Sprintf("%s: no prediction: the fitted curve reaches 0 before this size, a throughput none can be (the chart cuts it there), so it does not hold that far",
 			strings.Join(negative, ", ")))
 	}
 	if v.r.PredictDefault {
@@ -642,7 +643,7 @@ func (v *tput) ab() *Table {
 			Num(b.Before.Max), ShareP(b.BeforeSpread), Null(RatioKind), Null(ChangeKind), Str("baseline"), Null(PKind)})
 		for _, e := range s.AB {
 			t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(e.Label), Int(int64(e.After.N)), Num(e.After.Median), Num(e.After.Min),
-				Num(e.After.Max), ShareP(e.AfterSpread), Ratio(e.Ratio), Change(e.Change), Str(e.Direction), PP(e.Comparison.PAdjusted)})
+				Num(e.After.Max), ShareP(e.AfterSpread), Ratio(e.Ratio), Change(e.Change), Str(e.Words()), PP(e.Comparison.PAdjusted)})
 			if len(s.AB) <= ABHeadline {
 				t.Notes = append(t.Notes, e.Verdict)
 			}
@@ -655,6 +656,27 @@ func (v *tput) ab() *Table {
 	t.Notes = append(t.Notes, "ratio: median / the baseline's median; change: (median − baseline) / baseline; ±: the 95 % interval of the median (6 runs or more)")
 	t.Notes = append(t.Notes, warnings...)
 	return t
+}
+
+// abDetail follows an A/B change in the headline: the ratio, the
+// direction when the runs tell it or no test was possible, and the caveat
+// when they do not back it ("(×1.11; too few runs to tell, p=0.100)").
+func abDetail(e analyze.ABEntry) string {
+	caveat := e.Caveat()
+	if e.LowerIsBetter {
+		// (a time's "-37.2 %" is its fall: the words give the speed-up)
+		if caveat == "" || e.Comparison.P == nil {
+			return fmt.Sprintf("(time %s: %s%s)", Ratio(e.Ratio).Human(), e.Words(), strings.TrimSuffix("; "+caveat, "; "))
+		}
+		return fmt.Sprintf("(time %s; %s)", Ratio(e.Ratio).Human(), caveat)
+	}
+	switch {
+	case caveat == "":
+		return fmt.Sprintf("(%s, %s)", Ratio(e.Ratio).Human(), e.Direction)
+	case e.Comparison.P == nil:
+		return fmt.Sprintf("(%s, %s; %s)", Ratio(e.Ratio).Human(), e.Direction, caveat)
+	}
+	return fmt.Sprintf("(%s; %s)", Ratio(e.Ratio).Human(), caveat)
 }
 
 // headline gives the figures of one series a reader looks at first.
@@ -702,7 +724,7 @@ func (v *tput) headline(s *analyze.Series) []Field {
 			if len(s.AB) > 1 {
 				k = snake(e.Label) + "_change"
 			}
-			add(k, e.Label+" vs "+e.Baseline, Change(e.Change), fmt.Sprintf("(%s, %s)", Ratio(e.Ratio).Human(), e.Direction))
+			add(k, e.Label+" vs "+e.Baseline, Change(e.Change), abDetail(e))
 		}
 	case len(s.Models) > 0:
 		detail := ""
@@ -733,8 +755,15 @@ func (v *tput) headline(s *analyze.Series) []Field {
 		}
 		if b != nil && b.Prediction != nil {
 			p := b.Prediction
-			add("predicted_"+v.yCol().Key, "predicted at "+v.r.FormatX(p.X), Num(p.Y),
-				fmt.Sprintf("(95 %% interval %s–%s, %s fit)", Num(p.Lo).Human(), Num(p.Hi).Human(), b.Name))
+			interval := fmt.Sprintf("95 %% interval %s–%s", Num(p.Lo).Human(), Num(p.Hi).Human())
+			if p.Lo <= 0 && !s.LowerIsBetter {
+				// (a low end below 0 is no floor: none can be)
+				interval = fmt.Sprintf("95 %% interval up to %s, no lower bound", Num(p.Hi).Human())
+			}
+			add("predicted_"+v.yCol().Key, "predicted at "+v.r.FormatX(p.X), Num(p.Y), fmt.Sprintf("(%s, %s fit)", interval, b.Name))
+		}
+		if b != nil && b.NoPrediction != nil {
+			add("predicted_"+v.yCol().Key, "predicted at "+v.r.FormatX(*v.r.PredictAt), Str("no prediction: "+*b.NoPrediction), "")
 		}
 		if k := s.Knee; k != nil {
 			verdict := "no cliff"

@@ -172,7 +172,12 @@ func SizeThroughputChart(r *analyze.Result, title string) plot.SizeThroughput {
 				models = []*analyze.Model{b}
 			}
 		}
+		b := analyze.BestModel(s.Models)
+		bestFit := -1
 		for _, m := range models {
+			if m == b {
+				bestFit = len(d.Fits)
+			}
 			c := plot.Curve{Name: fmt.Sprintf("%s fit, R² %s", m.Name, Num(m.R2).Human()), Of: s.Name}
 			if !(m.SlopeP <= analyze.Alpha) {
 				// The text's "no degradation the noise could not
@@ -192,17 +197,17 @@ func SizeThroughputChart(r *analyze.Result, title string) plot.SizeThroughput {
 			}
 			d.Fits = append(d.Fits, c)
 		}
-		b := analyze.BestModel(s.Models)
-		if b != nil && b.Prediction != nil && d.Prediction == nil {
+		if b != nil && b.Prediction != nil {
+			// Each series' prediction, as the headline states them, in
+			// the colour of the fit it was read from.
 			p := b.Prediction
-			d.Prediction = &plot.Point{X: p.X, Y: p.Y, Label: fmt.Sprintf("%s at %s: %s (95 %%: %s–%s)",
-				b.Name, r.FormatX(p.X), Num(p.Y).Human(), Num(p.Lo).Human(), Num(p.Hi).Human())}
+			pr := plot.Prediction{Point: plot.Point{X: p.X, Y: p.Y, Label: fmt.Sprintf("%s at %s: %s (95 %%: %s–%s)",
+				b.Name, r.FormatX(p.X), Num(p.Y).Human(), Num(p.Lo).Human(), Num(p.Hi).Human())},
+				Interval: &plot.Interval{Lo: p.Lo, Hi: p.Hi}, Fit: bestFit, Of: s.Name}
 			if len(r.Series) > 1 {
-				// One prediction is drawn: the first series'.
-				d.Prediction.Label = s.Name + ": " + d.Prediction.Label
+				pr.Label = s.Name + ": " + pr.Label
 			}
-			d.PredictionInterval = &plot.Interval{Lo: p.Lo, Hi: p.Hi}
-			d.PredictionOf = s.Name
+			d.Predictions = append(d.Predictions, pr)
 		}
 		if k := s.Knee; k != nil && d.Knee == nil {
 			at := k.At
@@ -309,7 +314,7 @@ func ABChart(r *analyze.Result, title string) plot.AB {
 		d.Names = append(d.Names, e.Label)
 		d.Values = append(d.Values, e.After.Median)
 		d.Deltas = append(d.Deltas, e.Change*100)
-		word := e.Direction
+		word := e.Words()
 		similar := e.Comparison.P != nil && !e.Comparison.Significant
 		switch {
 		case similar && e.Comparison.TooFewRuns():

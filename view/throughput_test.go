@@ -1,6 +1,7 @@
 package view
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -99,11 +100,14 @@ func TestThroughputDegradationGolden(t *testing.T) {
 		t.Errorf("prediction field %+v", got)
 	}
 	st := SizeThroughputChart(r, "x")
-	if st.XUnit != "GiB" || st.Prediction == nil || st.Prediction.X != 2048 ||
-		st.Prediction.Label != "power at 2.00 TiB: 167 (95 %: 158–176)" ||
+	// The marker is the power fit's, in its colour (Fits[2]), not the
+	// linear fit's orange.
+	if st.XUnit != "GiB" || len(st.Predictions) != 1 || st.Predictions[0].X != 2048 ||
+		st.Predictions[0].Label != "power at 2.00 TiB: 167 (95 %: 158–176)" || st.Predictions[0].Fit != 2 ||
+		!strings.HasPrefix(st.Fits[2].Name, "power fit") ||
 		st.KneeLabel != "16.0 GiB: no cliff (+0.8 %, p=0.541)" ||
 		len(st.HighLeverage) != 1 || st.HighLeverage[0].Label != "leverage 0.929 in the power fit: 1.77 TiB" {
-		t.Errorf("chart: unit %q prediction %+v knee %q leverage %+v", st.XUnit, st.Prediction, st.KneeLabel, st.HighLeverage)
+		t.Errorf("chart: unit %q predictions %+v knee %q leverage %+v", st.XUnit, st.Predictions, st.KneeLabel, st.HighLeverage)
 	}
 	if !strings.Contains(write(t, Text, Options{}, d), "Prediction at 2.00 TiB\n") {
 		t.Error("text does not name 2.00 TiB")
@@ -172,7 +176,7 @@ func TestThroughputABGolden(t *testing.T) {
 	r := throughputResult(t, analyze.Options{}, seed(t, "power-plan-tpcc.tsv"))
 	d := Throughput(r, "power-plan-tpcc.tsv")
 	goldenDoc(t, "throughput-ab-power-plan", d, "ab")
-	if f := fieldOf(t, d, "change"); f.Label != "High performance vs Balanced" || f.Value.Human() != "+24.6 %" || f.Detail != "(×1.25, faster)" {
+	if f := fieldOf(t, d, "change"); f.Label != "High performance vs Balanced" || f.Value.Human() != "+24.6 %" || f.Detail != "(×1.25, faster; 1 run each, no test)" {
 		t.Errorf("headline %+v", f)
 	}
 	ab := ABChart(r, "x")
@@ -181,8 +185,20 @@ func TestThroughputABGolden(t *testing.T) {
 	}
 }
 
+// fbdiag bench's page-buffer sweep as an A/B, three runs a side: the
+// headline said "-8.5 % (×0.915, slower)", a verdict three runs cannot
+// give (the least p of 3+3 is 0.100); it carries the caveat.
+func TestThroughputABHeadlineCaveat(t *testing.T) {
+	runs, _ := filepath.Glob(testutil.Testdata(t, "bench", "sweep-w1", "*.jsonl"))
+	d := Throughput(throughputResult(t, analyze.Options{Mode: analyze.ModeAB}, runs...), "sweep-w1")
+	if f := fieldOf(t, d, "change"); f.Label != "4096 vs 256" || f.Value.Human() != "-8.5 %" || f.Detail != "(×0.915; too few runs to tell, p=1.000)" {
+		t.Errorf("headline %q %q %q", f.Label, f.Value.Human(), f.Detail)
+	}
+}
+
 // pgbench at six scales (../shared/corpus/bench): two series, sizes in
-// MiB; and the same runs as two configurations with six runs each.
+// MiB; and the same runs with no x: twelve configurations, each run its
+// own (they differ in scale), none pooled.
 func TestThroughputPgbenchGolden(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(testutil.CorpusDir(t), "bench", "pgbench-scales", "*.txt"))
 	if len(files) != 12 {
@@ -192,6 +208,25 @@ func TestThroughputPgbenchGolden(t *testing.T) {
 	goldenDoc(t, "throughput-degradation-pgbench", Throughput(r, "pgbench-scales"), "series")
 	r = throughputResult(t, analyze.Options{Mode: analyze.ModeAB, X: "none"}, files...)
 	goldenDoc(t, "throughput-ab-pgbench", Throughput(r, "pgbench-scales"), "ab")
+}
+
+// The headline states a prediction for each pgbench series; the chart
+// drew the TPC-B one only. It draws both, each in its series' panel and
+// its fit's colour.
+func TestSizeThroughputChartPredictionPerSeries(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(testutil.CorpusDir(t), "bench", "pgbench-scales", "*.txt"))
+	if len(files) != 12 {
+		t.Skipf("%d pgbench-scales files in the corpus, want 12", len(files))
+	}
+	st := SizeThroughputChart(throughputResult(t, analyze.Options{}, files...), "x")
+	var got []string
+	for _, p := range st.Predictions {
+		got = append(got, fmt.Sprintf("%s | %s | %s", p.Of, p.Label, st.Fits[p.Fit].Name))
+	}
+	testutil.EqualLines(t, "predictions", got, []string{
+		"pgbench TPC-B (sort of) | pgbench TPC-B (sort of): linear at 2.94 GiB: 1351 (95 %: 351–2351) | pgbench TPC-B (sort of): linear fit, R² 0.102, not significant (p=0.537)",
+		"pgbench select only | pgbench select only: power at 2.94 GiB: 16989 (95 %: 7574–38110) | pgbench select only: power fit, R² 0.586, not significant (p=0.124)",
+	})
 }
 
 func fieldOf(t *testing.T, d *Doc, key string) Field {
@@ -437,9 +472,32 @@ func TestThroughputNegativePrediction(t *testing.T) {
 	runs, _ := filepath.Glob(testutil.Testdata(t, "bench", "sweep-w1", "*.jsonl"))
 	d := Throughput(throughputResult(t, analyze.Options{X: "db_bytes"}, runs...), "runs")
 	tb := docTable(t, d, "prediction")
-	want := "linear, loglinear: a throughput at or below zero, which none can be: the fitted curve reaches 0 before this size (the chart cuts it there), so it does not hold that far"
+	want := "fbdiag bench TPC-C-like (sp) page_buffers=4096 linear, fbdiag bench TPC-C-like (sp) page_buffers=4096 loglinear: no prediction: the fitted curve reaches 0 before this size, a throughput none can be (the chart cuts it there), so it does not hold that far"
 	if !slices.Contains(tb.Notes, want) {
 		t.Errorf("notes %q", tb.Notes)
+	}
+	// The 256 page buffers' interval reaches below 0: no floor, not "-425786".
+	if f := fieldOf(t, d, "fbdiag_bench_tpc_c_like_sp_page_buffers_256_predicted_tpmc"); f.Detail != "(95 % interval up to 444841, no lower bound, linear fit)" {
+		t.Errorf("headline %q %q", f.Value.Human(), f.Detail)
+	}
+}
+
+// The pgbench TPC-B runs asked for 64 GiB: the headline said "predicted at
+// 64.0 GiB -3930 (95 % interval -26577–18717, linear fit)"; it now says
+// there is none, and the CSV summary the same words.
+func TestThroughputHeadlineNoPrediction(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(testutil.CorpusDir(t), "bench", "pgbench-scales", "*.txt"))
+	if len(files) != 12 {
+		t.Skipf("%d pgbench-scales files in the corpus, want 12", len(files))
+	}
+	at, _ := analyze.ParseAt("64GB")
+	d := Throughput(throughputResult(t, analyze.Options{Predict: at}, files...), "pgbench-scales")
+	f := fieldOf(t, d, "pgbench_tpc_b_sort_of_predicted_tps")
+	if f.Label != "pgbench TPC-B (sort of): predicted at 64.0 GiB" || f.Value.Human() != "no prediction: the linear fit reaches 0 before 64.0 GiB" || f.Detail != "" {
+		t.Errorf("headline %q %q %q", f.Label, f.Value.Human(), f.Detail)
+	}
+	if f := fieldOf(t, d, "pgbench_select_only_predicted_tps"); f.Value.Human() != "11641" || f.Detail != "(95 % interval 3501–38715, power fit)" {
+		t.Errorf("select only: %q %q", f.Value.Human(), f.Detail)
 	}
 }
 

@@ -457,7 +457,7 @@
 //
 //	$ fbdiag throughput testdata/seeds/power-plan-tpcc.tsv
 //	power-plan-tpcc.tsv (ab): tpcc_score against power_plan
-//	High performance vs Balanced  +24.6 % (×1.25, faster)
+//	High performance vs Balanced  +24.6 % (×1.25, faster; 1 run each, no test)
 //	...
 //	Configurations against the first (the baseline)
 //	series      configuration     n  median    min    max  ±  ratio   change            p (adjusted)

@@ -108,7 +108,7 @@ func TestThroughputArticleWithGbak(t *testing.T) {
 		t.Fatalf("exit %d, stderr\n%s", code, errs)
 	}
 	if !strings.HasPrefix(out, "003_f44fd1243848db85.txt (ab): Rendimiento TPC-C (cuanto más alto, mejor) against Plan de energía\n"+
-		"Alto rendimiento vs Equilibrado  +24.6 % (×1.25, faster)\n") {
+		"Alto rendimiento vs Equilibrado  +24.6 % (×1.25, faster; 1 run each, no test)\n") {
 		t.Errorf("output:\n%s", out)
 	}
 	_, errs, code = runCLI(t, nil, "throughput", testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
