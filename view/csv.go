@@ -31,6 +31,9 @@ func TableNames(d *Doc) []string {
 	for _, t := range d.Tables {
 		names = append(names, t.Name)
 	}
+	for _, t := range d.Empty {
+		names = append(names, t.Name)
+	}
 	if len(d.Headline) > 0 {
 		names = append(names, SummaryTable)
 	}
@@ -46,7 +49,7 @@ func csvTable(d *Doc, name string) (*Table, error) {
 	if name == "" && len(d.Tables) > 0 {
 		name = d.Tables[0].Name
 	}
-	for _, t := range d.Tables {
+	for _, t := range slices.Concat(d.Tables, d.Empty) {
 		if t.Name == name {
 			return t, nil
 		}
@@ -97,7 +100,23 @@ var findingsColumns = func() []Column {
 // findingCells is a finding's row of the findings table.
 func findingCells(f Finding) []Cell {
 	return []Cell{Str(f.Severity), Str(f.Rule), Str(f.Object), f.Value, f.Threshold,
-		Str(f.Unit), Str(f.Message), Str(f.Advice), Str(f.Source)}
+		Str(csvUnit(f)), Str(f.Message), Str(f.Advice), Str(f.Source)}
+}
+
+// csvUnit is a finding's unit in CSV, whose numbers are bare: a share
+// (0.88 of 1) or bytes, which text prints as "88.0 %" or "1.48 MiB"
+// without a unit word, say so, as JSON's unit does.
+func csvUnit(f Finding) string {
+	if f.Unit != "" {
+		return f.Unit
+	}
+	switch f.Value.Kind {
+	case ShareKind:
+		return "share"
+	case BytesKind:
+		return "bytes"
+	}
+	return ""
 }
 
 // csvWriter writes one table of every document into one RFC 4180 table:

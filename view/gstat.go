@@ -58,9 +58,13 @@ func Gstat(a *analyze.GstatAnalysis, opt GstatOptions) *Doc {
 	d.Tables = append(d.Tables, gstatTablesTable(a, opt), gstatIndicesTable(a, opt))
 	if len(a.Encryption) > 0 {
 		d.Tables = append(d.Tables, gstatEncryptionTable(a))
+	} else {
+		d.Empty = append(d.Empty, gstatEncryptionTable(a))
 	}
 	if len(a.Findings) > 0 {
 		d.Tables = append(d.Tables, gstatProblemsTable(a))
+	} else {
+		d.Empty = append(d.Empty, gstatProblemsTable(a))
 	}
 	for _, w := range a.Warnings {
 		d.Findings = append(d.Findings, GstatFinding(w))
@@ -526,9 +530,10 @@ func kindNote(ixs []*analyze.IndexStats) string {
 func gstatEncryptionTable(a *analyze.GstatAnalysis) *Table {
 	t := &Table{Name: "encryption", Title: "Encryption (gstat -e)", Noun: "page count lines", Columns: []Column{
 		{Key: "pages", Title: "pages"}, {Key: "total", Title: "total", Kind: CountKind},
-		{Key: "encrypted", Title: "encrypted", Kind: CountKind}, {Key: "non_crypted", Title: "non-crypted", Kind: CountKind}}}
+		{Key: "encrypted", Title: "encrypted", Kind: CountKind}, {Key: "non_crypted", Title: "non-crypted", Kind: CountKind},
+		{Key: "db_problem", Title: "DB problem"}}}
 	for _, e := range a.Encryption {
-		t.Rows = append(t.Rows, []Cell{Str(e.Kind), Int(e.Total), Int(e.Encrypted), Int(e.NonCrypted)})
+		t.Rows = append(t.Rows, []Cell{Str(e.Kind), Int(e.Total), Int(e.Encrypted), Int(e.NonCrypted), yesNo(e.DBProblem)})
 	}
 	return t
 }

@@ -17,6 +17,12 @@ type Doc struct {
 	Source   string
 	Headline []Field
 	Tables   []*Table
+	// Empty are the tables this kind of document holds when there is
+	// something to list, empty in this one: CSV writes their header row
+	// when one is asked for by name, so that a scheduled export of gstat's
+	// problems does not fail on the healthy database. Text, markdown and
+	// HTML leave them out.
+	Empty []*Table
 	// Findings are the verdicts, worst first; FindingsTitle heads them in
 	// text ("Warnings"; "Findings" when empty) and FindingsName is their
 	// CSV table name ("warnings"; "findings" when empty).
