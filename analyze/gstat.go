@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"cmp"
+	"encoding/json"
 	"fmt"
 	"slices"
 	"time"
@@ -242,6 +243,25 @@ type Totals struct {
 	TableBytes     *int64 `json:"table_bytes"`
 	IndexBytes     *int64 `json:"index_bytes"`
 	Warnings       int    `json:"warnings"`
+}
+
+// MarshalJSON writes tables and indices as null when the run printed
+// none: a gstat -h run has no table statistics and a -d run no index
+// statistics, and a 0 there would be read as a count of the database's.
+func (t Totals) MarshalJSON() ([]byte, error) {
+	type plain Totals // (without this method)
+	out := struct {
+		Tables  *int `json:"tables"`
+		Indices *int `json:"indices"`
+		plain
+	}{plain: plain(t)}
+	if t.Tables > 0 {
+		out.Tables = &t.Tables
+	}
+	if t.Indices > 0 {
+		out.Indices = &t.Indices
+	}
+	return json.Marshal(out)
 }
 
 // Gstat analyses one gstat run with the given thresholds (NewThresholds()

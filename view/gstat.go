@@ -187,9 +187,19 @@ func gstatHeadline(a *analyze.GstatAnalysis) []Field {
 				fmt.Sprintf("over the %s days since creation or restore", units.Sig3(*h.DatabaseAgeDays)))
 		}
 	}
+	// A run without table or index blocks did not count them: gstat -h
+	// prints the header only, -d no index statistics (0 would be read
+	// as a count).
 	t := a.Totals
-	add("tables", "Tables", Int(int64(t.Tables)), "")
-	add("indices", "Indices", Int(int64(t.Indices)), "")
+	count := func(key, label string, n int, none string) {
+		f := Field{Key: key, Label: label, Value: Int(int64(n))}
+		if n == 0 {
+			f.Value, f.Unknown = Null(CountKind), none
+		}
+		fs = append(fs, f)
+	}
+	count("tables", "Tables", t.Tables, "none printed (gstat -h and -e print the header only)")
+	count("indices", "Indices", t.Indices, "none printed (gstat -d and -h print no index statistics; -a and -i do)")
 	if t.Records != nil {
 		add("records", "Records", Int(*t.Records), "")
 		add("versions", "Back versions", IntP(t.Versions), "")

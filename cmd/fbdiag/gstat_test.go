@@ -643,3 +643,27 @@ func TestGstatTwoSchemas(t *testing.T) {
 		t.Fatalf("json: %d documents, want 1 with 14 warnings", len(g))
 	}
 }
+
+// A header-only run (gstat -h) counted no tables: not "0 tables" but none
+// printed, null in JSON, as its records are.
+func TestGstatHeaderOnlyTotals(t *testing.T) {
+	out, errs, code := runCLI(t, nil, "gstat", "--format", "json", testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
+	if code != 0 {
+		t.Fatalf("exit %d %s", code, errs)
+	}
+	var doc struct {
+		Totals map[string]any `json:"totals"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"tables", "indices", "records"} {
+		if v, ok := doc.Totals[k]; !ok || v != nil {
+			t.Errorf("totals.%s = %v (present %v), want null", k, v, ok)
+		}
+	}
+	out, _, _ = runCLI(t, nil, "gstat", "--format", "json", shopPath(t))
+	if !strings.Contains(out, "\"tables\": 6,") || !strings.Contains(out, "\"indices\": 10,") {
+		t.Error("a -a -r run's totals lost their counts")
+	}
+}
