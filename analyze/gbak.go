@@ -31,8 +31,10 @@ const gapTolerance = 0.0025
 // GbakStep is one step of a gbak run: a line that announces work, with the
 // cost of that work. gbak prints a step's message before doing it, so the
 // cost is the interval from the step's own line to the next line; progress
-// lines ("10000 records restored") are folded into their step. A cost
-// that cannot be known (last line, lines missing, no statistics) is nil.
+// lines ("10000 records restored") are folded into their step. Three
+// messages come after their work (reportsDone): their step starts at the
+// line before and its own line's figures are its cost. A cost that cannot
+// be known (last line, lines missing, no statistics) is nil.
 type GbakStep struct {
 	Line    int            `json:"line"`
 	Kind    parse.GbakKind `json:"kind"`
@@ -41,7 +43,8 @@ type GbakStep struct {
 	Message string         `json:"message"`
 	Phase   string         `json:"phase"`
 	// Start is the time column at the step's line (seconds since gbak
-	// started).
+	// started); for a line printed after its work (reportsDone), at the
+	// line before, where the work began.
 	Start   *float64 `json:"start"`
 	Seconds *float64 `json:"seconds"`
 	Reads   *int64   `json:"reads"`

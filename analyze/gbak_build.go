@@ -219,7 +219,11 @@ type GbakTimelineBuilder struct {
 	anyGap        bool
 	joinNext      bool
 	finished      bool
-	mem           gbakSlab
+	// emptyDone: the pending step is closed by a line that reports its
+	// own work (reportsDone) right after the step's line; its interval
+	// is empty, a cost of 0, not an unknown one.
+	emptyDone bool
+	mem       gbakSlab
 }
 
 // NewGbakTimelineBuilder starts a timeline for the named file.
@@ -334,6 +338,10 @@ func (b *GbakTimelineBuilder) Add(l *parse.GbakLine) {
 		b.total = &lc
 		return
 	}
+	if reportsDone(l) {
+		b.openDone(l)
+		return
+	}
 	// A step line: it ends the pending step's interval and opens its own.
 	b.accumulate(l)
 	b.close(true)
@@ -432,7 +440,7 @@ func (b *GbakTimelineBuilder) close(withIO bool) {
 		return
 	}
 	st := &b.cur
-	if !b.broken && b.n > 0 {
+	if !b.broken && (b.n > 0 || b.emptyDone) {
 		switch {
 		case b.n == 1 && b.cols&parse.ColDelta != 0:
 			st.Seconds = b.mem.f(b.sumD)
