@@ -190,6 +190,12 @@ type Timeline struct {
 	LastTimeSeconds *float64 `json:"last_time_seconds"`
 	TotalReads      *int64   `json:"total_reads"`
 	TotalWrites     *int64   `json:"total_writes"`
+	// ReadsSoFar and WritesSoFar are the sums of the deltas of a whole
+	// log that is incomplete (no closing line, no total line): the page
+	// I/O up to where the log stops, not the run's, for the reason its
+	// total time is unknown; TotalReads and TotalWrites are then nil.
+	ReadsSoFar  *int64 `json:"reads_so_far"`
+	WritesSoFar *int64 `json:"writes_so_far"`
 	// SpanSeconds is the time from the first to the last line shown (the
 	// whole run, or the part an excerpt holds).
 	SpanSeconds *float64       `json:"span_seconds"`

@@ -687,6 +687,13 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 	if t.TotalWrites == nil && b.cols&parse.ColWrites != 0 && whole {
 		t.TotalWrites = i64(b.sumAllW)
 	}
+	if b.total == nil && !ended {
+		// A log cut while the server worked (killed, or an excerpt):
+		// its sums are the I/O so far, no more a total than its last
+		// timestamp is the total time.
+		t.ReadsSoFar, t.TotalReads = t.TotalReads, nil
+		t.WritesSoFar, t.TotalWrites = t.TotalWrites, nil
+	}
 	if b.hasT {
 		t.SpanSeconds = f64(round3(b.lastT - b.firstT))
 	}

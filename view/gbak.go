@@ -124,11 +124,18 @@ func gbakHeadline(tl *analyze.Timeline) []Field {
 	if cols == "" {
 		cols = "none"
 	}
-	return append(fs,
-		Field{Key: "total_reads", Label: "Page reads", Value: IntP(tl.TotalReads)},
-		Field{Key: "total_writes", Label: "Page writes", Value: IntP(tl.TotalWrites)},
-		Field{Key: "statistics", Label: "Statistics", Value: Str(cols)},
-	)
+	if tl.ReadsSoFar != nil || tl.WritesSoFar != nil {
+		// as the time: what the log shows, not the run's total
+		const soFar = "so far (the log is incomplete)"
+		fs = append(fs,
+			Field{Key: "reads_so_far", Label: "Page reads", Value: IntP(tl.ReadsSoFar), Detail: soFar},
+			Field{Key: "writes_so_far", Label: "Page writes", Value: IntP(tl.WritesSoFar), Detail: soFar})
+	} else {
+		fs = append(fs,
+			Field{Key: "total_reads", Label: "Page reads", Value: IntP(tl.TotalReads)},
+			Field{Key: "total_writes", Label: "Page writes", Value: IntP(tl.TotalWrites)})
+	}
+	return append(fs, Field{Key: "statistics", Label: "Statistics", Value: Str(cols)})
 }
 
 // cutSteps are the steps the log ends inside, with their time.
