@@ -140,6 +140,13 @@ type GbakIndex struct {
 	Reads   *int64   `json:"reads"`
 	Writes  *int64   `json:"writes"`
 	Failed  bool     `json:"failed"`
+	// Ended is set when another step follows the build: gbak commits
+	// each deferred index before it starts the next and reports a
+	// failure at once ("cannot commit index X": RESTORE_restore in 3.0's
+	// restore.epp, SAVE or COMMIT activateIndexTran; activateIndex in
+	// master), so an index not Failed was activated, whether or not the
+	// log has -st columns to time it.
+	Ended bool `json:"-"`
 }
 
 // GbakPhase sums the known costs of the steps of one phase; Unknown counts

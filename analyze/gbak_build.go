@@ -612,6 +612,9 @@ func (b *GbakTimelineBuilder) hasIndex() bool {
 }
 
 func (b *GbakTimelineBuilder) open(l *parse.GbakLine) {
+	if b.hasIndex() {
+		b.curIndex.Ended = true // the next step starts: the build is over
+	}
 	b.flush()
 	b.cur = GbakStep{Line: l.Line, Kind: l.Kind, Object: l.Object, Name: l.Name, Message: l.Message, Phase: b.phase(l.Kind)}
 	b.hasCur = true

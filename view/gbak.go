@@ -245,8 +245,9 @@ func gbakTables(k *GbakKept) *Table {
 }
 
 // gbakIndices lists the index builds. A build the log gives no end of
-// (its cost unknown: the last line of a cut or failed log) is not "ok"
-// unless the run completed.
+// (no step after it: the last line of a cut or failed log) is not "ok"
+// unless the run completed; one followed by another step is, timed or
+// not (analyze.GbakIndex.Ended).
 func gbakIndices(k *GbakKept, outcome string) *Table {
 	t := &Table{Name: "indices", Title: "Index builds", Noun: "indices", Limit: GbakListTop, Total: k.IndexCount, Columns: []Column{
 		{Key: "index", Title: "index", Max: 40},
@@ -266,7 +267,7 @@ func gbakIndices(k *GbakKept, outcome string) *Table {
 		switch {
 		case x.Failed:
 			state = "failed"
-		case x.Seconds == nil && outcome != analyze.GbakCompleted:
+		case x.Seconds == nil && !x.Ended && outcome != analyze.GbakCompleted:
 			state = "unknown"
 		}
 		t.Rows = append(t.Rows, []Cell{Str(x.Name), SecP(x.Seconds), IntP(x.Reads), IntP(x.Writes), Str(state)})
