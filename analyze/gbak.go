@@ -31,8 +31,10 @@ const gapTolerance = 0.0025
 // GbakStep is one step of a gbak run: a line that announces work, with the
 // cost of that work. gbak prints a step's message before doing it, so the
 // cost is the interval from the step's own line to the next line; progress
-// lines ("10000 records restored") are folded into their step. A cost
-// that cannot be known (last line, lines missing, no statistics) is nil.
+// lines ("10000 records restored") are folded into their step. Three
+// messages come after their work (reportsDone): their step starts at the
+// line before and its own line's figures are its cost. A cost that cannot
+// be known (last line, lines missing, no statistics) is nil.
 type GbakStep struct {
 	Line    int            `json:"line"`
 	Kind    parse.GbakKind `json:"kind"`
@@ -41,7 +43,8 @@ type GbakStep struct {
 	Message string         `json:"message"`
 	Phase   string         `json:"phase"`
 	// Start is the time column at the step's line (seconds since gbak
-	// started).
+	// started); for a line printed after its work (reportsDone), at the
+	// line before, where the work began.
 	Start   *float64 `json:"start"`
 	Seconds *float64 `json:"seconds"`
 	Reads   *int64   `json:"reads"`
@@ -137,6 +140,13 @@ type GbakIndex struct {
 	Reads   *int64   `json:"reads"`
 	Writes  *int64   `json:"writes"`
 	Failed  bool     `json:"failed"`
+	// Ended is set when another step follows the build: gbak commits
+	// each deferred index before it starts the next and reports a
+	// failure at once ("cannot commit index X": RESTORE_restore in 3.0's
+	// restore.epp, SAVE or COMMIT activateIndexTran; activateIndex in
+	// master), so an index not Failed was activated, whether or not the
+	// log has -st columns to time it.
+	Ended bool `json:"-"`
 }
 
 // GbakPhase sums the known costs of the steps of one phase; Unknown counts
@@ -187,6 +197,12 @@ type Timeline struct {
 	LastTimeSeconds *float64 `json:"last_time_seconds"`
 	TotalReads      *int64   `json:"total_reads"`
 	TotalWrites     *int64   `json:"total_writes"`
+	// ReadsSoFar and WritesSoFar are the sums of the deltas of a whole
+	// log that is incomplete (no closing line, no total line): the page
+	// I/O up to where the log stops, not the run's, for the reason its
+	// total time is unknown; TotalReads and TotalWrites are then nil.
+	ReadsSoFar  *int64 `json:"reads_so_far"`
+	WritesSoFar *int64 `json:"writes_so_far"`
 	// SpanSeconds is the time from the first to the last line shown (the
 	// whole run, or the part an excerpt holds).
 	SpanSeconds *float64       `json:"span_seconds"`

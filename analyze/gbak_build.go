@@ -219,7 +219,11 @@ type GbakTimelineBuilder struct {
 	anyGap        bool
 	joinNext      bool
 	finished      bool
-	mem           gbakSlab
+	// emptyDone: the pending step is closed by a line that reports its
+	// own work (reportsDone) right after the step's line; its interval
+	// is empty, a cost of 0, not an unknown one.
+	emptyDone bool
+	mem       gbakSlab
 }
 
 // NewGbakTimelineBuilder starts a timeline for the named file.
@@ -334,6 +338,10 @@ func (b *GbakTimelineBuilder) Add(l *parse.GbakLine) {
 		b.total = &lc
 		return
 	}
+	if reportsDone(l) {
+		b.openDone(l)
+		return
+	}
 	// A step line: it ends the pending step's interval and opens its own.
 	b.accumulate(l)
 	b.close(true)
@@ -432,7 +440,7 @@ func (b *GbakTimelineBuilder) close(withIO bool) {
 		return
 	}
 	st := &b.cur
-	if !b.broken && b.n > 0 {
+	if !b.broken && (b.n > 0 || b.emptyDone) {
 		switch {
 		case b.n == 1 && b.cols&parse.ColDelta != 0:
 			st.Seconds = b.mem.f(b.sumD)
@@ -545,12 +553,16 @@ func (b *GbakTimelineBuilder) noteWrites(tb GbakTable) {
 }
 
 // backupWrites says what a backup's page writes while it read the
-// tables were: a backup only reads, but reading a table Firebird
+// tables likely were: a backup only reads, but reading a table Firebird
 // collects its garbage, the back versions no transaction needs any more,
 // and a backup reads every table (gbak(1), -garbage_collect: "Since the
 // backup process reads all the tables, this forces garbage collection of
-// the whole database"). most are the tables that wrote the most.
-func backupWrites(phases []GbakPhase, most []GbakTable) string {
+// the whole database"). Likely, not certainly: the R and W columns are
+// the database's counters, and on SuperServer other attachments and the
+// garbage collector thread write too, whatever table gbak reads. most are
+// the tables during whose data the most pages were written. The advice
+// of -g is left out for a backup that failed: it is not why it failed.
+func backupWrites(phases []GbakPhase, most []GbakTable, failed bool) string {
 	i := slices.IndexFunc(phases, func(p GbakPhase) bool { return p.Name == PhaseData })
 	if i < 0 || phases[i].Writes == nil || *phases[i].Writes <= 0 {
 		return ""
@@ -558,17 +570,36 @@ func backupWrites(phases []GbakPhase, most []GbakTable) string {
 	p := phases[i]
 	s := fmt.Sprintf("the backup wrote %d database pages while it read the tables", *p.Writes)
 	if p.Reads != nil && *p.Reads > 0 {
-		s += fmt.Sprintf(" (%.0f for every 100 pages read)", 100*float64(*p.Writes)/float64(*p.Reads))
+		s += " (" + per100(*p.Writes, *p.Reads) + " for every 100 pages read)"
 	}
 	if len(most) > 0 {
 		var names []string
 		for _, tb := range most {
 			names = append(names, fmt.Sprintf("%s %d", tb.Name, *tb.Writes))
 		}
-		s += ", most for " + strings.Join(names, ", ")
+		s += ", most while reading " + strings.Join(names, ", ")
 	}
-	return s + ": reading a table, Firebird collects its garbage (back versions no transaction needs), and a backup reads them all; " +
-		"gbak -g (-garbage_collect) inhibits that and speeds the backup, leaving the garbage to a sweep"
+	s += ": most likely garbage collection (reading a table, Firebird collects its back versions no transaction needs, " +
+		"and a backup reads them all); on SuperServer these counters are database-wide, " +
+		"so other attachments and the garbage collector thread count too"
+	if failed {
+		return s
+	}
+	return s + "; if the backup ran without -g (-garbage_collect), -g inhibits that collection and speeds the backup, " +
+		"leaving the garbage to a sweep"
+}
+
+// per100 is n for every 100 of of, never 0 for a nonzero n: 6476 pages
+// written for 10 million read is "<0.1", not "0".
+func per100(n, of int64) string {
+	v := 100 * float64(n) / float64(of)
+	switch {
+	case v >= 10:
+		return fmt.Sprintf("%.0f", v)
+	case v >= 0.1:
+		return fmt.Sprintf("%.1f", v)
+	}
+	return "<0.1"
 }
 
 // hasTable says whether cur is a data step, whose table is curTable.
@@ -581,6 +612,9 @@ func (b *GbakTimelineBuilder) hasIndex() bool {
 }
 
 func (b *GbakTimelineBuilder) open(l *parse.GbakLine) {
+	if b.hasIndex() {
+		b.curIndex.Ended = true // the next step starts: the build is over
+	}
 	b.flush()
 	b.cur = GbakStep{Line: l.Line, Kind: l.Kind, Object: l.Object, Name: l.Name, Message: l.Message, Phase: b.phase(l.Kind)}
 	b.hasCur = true
@@ -679,6 +713,13 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 	if t.TotalWrites == nil && b.cols&parse.ColWrites != 0 && whole {
 		t.TotalWrites = i64(b.sumAllW)
 	}
+	if b.total == nil && !ended {
+		// A log cut while the server worked (killed, or an excerpt):
+		// its sums are the I/O so far, no more a total than its last
+		// timestamp is the total time.
+		t.ReadsSoFar, t.TotalReads = t.TotalReads, nil
+		t.WritesSoFar, t.TotalWrites = t.TotalWrites, nil
+	}
 	if b.hasT {
 		t.SpanSeconds = f64(round3(b.lastT - b.firstT))
 	}
@@ -702,7 +743,7 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 		t.Notes = append(t.Notes, "no statistics columns: run gbak with -st tdrw (Firebird 2.5.5 and later) to get times and page I/O")
 	}
 	if op == parse.GbakBackup {
-		if n := backupWrites(t.Phases, b.mostWrites); n != "" {
+		if n := backupWrites(t.Phases, b.mostWrites, t.Outcome == GbakFailed); n != "" {
 			t.Notes = append(t.Notes, n)
 		}
 	}

@@ -92,15 +92,20 @@ type GbakVersus struct {
 	// "~ (p_adj=0.109 n=5+5)".
 	Verdict  string   `json:"verdict,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
+	// WithinClock is set when a side of one run differs from the
+	// baseline by no more than gbak's 1 ms clock can tell (withinClock):
+	// Direction is then "same" and the word "~", whatever the ratio.
+	WithinClock bool `json:"within_clock,omitempty"`
 
 	cmp Comparison
 }
 
 // Word is the one word a table or a chart shows for the comparison: "~"
-// when a test found no significant difference (benchstat's mark), else
-// the Direction ("slower", "faster", "same"); "" without a ratio.
+// when a test found no significant difference (benchstat's mark) or the
+// difference is within gbak's clock (WithinClock), else the Direction
+// ("slower", "faster", "same"); "" without a ratio.
 func (v *GbakVersus) Word() string {
-	if v.P != nil && !v.Significant {
+	if v.WithinClock || v.P != nil && !v.Significant {
 		return "~"
 	}
 	return v.Direction
@@ -365,7 +370,11 @@ func versus(side string, base, other []float64, mb, mo *float64) GbakVersus {
 		return v
 	}
 	v.Difference = f64(round3(*mo - *mb))
+	untested := len(base) < 2 || len(other) < 2
 	if *mb == 0 {
+		if untested && withinClock(*mb, *mo) {
+			v.sameByClock(len(base), len(other))
+		}
 		return v // no ratio to a zero cost
 	}
 	cmp := Compare(base, other) // Ratio = median(other)/median(base)
@@ -384,6 +393,9 @@ func versus(side string, base, other []float64, mb, mo *float64) GbakVersus {
 	v.P, v.PAdjusted, v.Significant = cmp.P, cmp.PAdjusted, cmp.Significant
 	v.Verdict = cmp.String()
 	v.Warnings = cmp.Warnings
+	if untested && withinClock(*mb, *mo) {
+		v.sameByClock(len(base), len(other))
+	}
 	return v
 }
 

@@ -82,7 +82,9 @@ func TestGbakCompareAdjustsSteps(t *testing.T) {
 		s.Direction != "faster" || s.Word() != "faster" || s.Side != "service" || len(s.Versus) != 1 || s.Versus[0].Ratio != s.Ratio {
 		t.Errorf("ORDER_LINE %+v", s)
 	}
-	if s := stepByKey(t, c, "create_database|database"); s.Name != "created database" || s.Only != nil || !nearMs(s.Median[0], 0.003) || !nearMs(s.Median[1], 0.001) {
+	// gbak prints "created database" after creating it: its own line's
+	// delta (remote 0.088, 0.103, 0.077, 0.067, 0.056 s).
+	if s := stepByKey(t, c, "create_database|database"); s.Name != "created database" || s.Only != nil || !nearMs(s.Median[0], 0.077) || !nearMs(s.Median[1], 0.070) {
 		t.Errorf("created database %+v", s)
 	}
 	// The total answers the question asked: one test, not adjusted.

@@ -17,6 +17,15 @@ func TestGbakCutMidTable(t *testing.T) {
 	if tl.Outcome != GbakIncomplete || tl.TotalSeconds != nil || !nearMs(tl.LastTimeSeconds, 9.122) {
 		t.Fatalf("outcome %s, total %v, last time %v", tl.Outcome, tl.TotalSeconds, tl.LastTimeSeconds)
 	}
+	// Nor total page I/O: the 715 writes are those logged before the
+	// server died while loading ORDER_LINE, not the restore's.
+	if tl.TotalReads != nil || tl.TotalWrites != nil || !is(tl.ReadsSoFar, 0) || !is(tl.WritesSoFar, 715) {
+		t.Errorf("total reads %v writes %v, so far %v %v", derefI(tl.TotalReads), derefI(tl.TotalWrites), derefI(tl.ReadsSoFar), derefI(tl.WritesSoFar))
+	}
+	// A whole run keeps its totals and has nothing "so far".
+	if w := timelineOf(t, testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log")); !is(w.TotalWrites, 8373) || w.ReadsSoFar != nil || w.WritesSoFar != nil {
+		t.Errorf("whole restore: total writes %v, so far %v %v", derefI(w.TotalWrites), derefI(w.ReadsSoFar), derefI(w.WritesSoFar))
+	}
 	ol := findTable(t, tl, "ORDER_LINE")
 	if !ol.LowerBound || !nearMs(ol.Seconds, 5.375) || !is(ol.Records, 90000) || !is(ol.Reads, 0) || !is(ol.Writes, 0) ||
 		ol.RecordsPerSecond == nil || *ol.RecordsPerSecond != 90000/5.375 {

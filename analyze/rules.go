@@ -108,6 +108,12 @@ var Rules = []Rule{
 		Summary:   "a run is steady when its throughput line drifts by at most this share of the mean across the window and its blocks vary by at most this share",
 		AppliesTo: "fbdiag bench run (steady_state)",
 		Advice:    "a longer --warmup lets the page cache fill before the window opens; a longer --duration evens out a busy machine"},
+	// Not a gstat rule: gbak compare reads the limits of gbak's clock
+	// from the same table.
+	{ID: "gbak-compare", Kind: "gbak", Severities: []Severity{Info},
+		Summary:   "with one run a side, a step whose times differ by no more than this, or are all under min_seconds, reads as the same (~): gbak's clock ticks in whole milliseconds",
+		AppliesTo: "fbdiag gbak compare, one run a side",
+		Advice:    "give several runs a side (--label) so that a test decides"},
 	{ID: "history-forecast", Kind: "history", Severities: []Severity{Info},
 		Summary:   "gstat trend forecasts a date only from this many comparable snapshots, and no further ahead than this multiple of their span",
 		AppliesTo: "fbdiag gstat trend, with a size to reach",

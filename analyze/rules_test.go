@@ -325,8 +325,8 @@ func TestRulesCovered(t *testing.T) {
 		if r.AppliesTo == "" || r.Advice == "" && r.Kind != "throughput" {
 			t.Errorf("rule %s: applies to %q, advice %q", r.ID, r.AppliesTo, r.Advice)
 		}
-		if r.Kind == "throughput" || r.Kind == "live" || r.Kind == "history" || r.Kind == "bench" {
-			continue // read by fbdiag throughput / collect / gstat trend / bench, tested there
+		if r.Kind == "throughput" || r.Kind == "live" || r.Kind == "history" || r.Kind == "bench" || r.Kind == "gbak" {
+			continue // read by fbdiag throughput / collect / gstat trend / bench / gbak compare, tested there
 		}
 		if !fired[r.ID] || !silent[r.ID] {
 			t.Errorf("rule %s: fire test %v, silent test %v", r.ID, fired[r.ID], silent[r.ID])

@@ -27,6 +27,9 @@ type RestoreComparison struct {
 	Runs []string
 	// Steps in display order, the biggest first.
 	Steps []StepRow
+	// Notes are sentences under the legend (Chart.Notes): what a word
+	// of the bars' notes means.
+	Notes []string
 }
 
 // RestoreComparisonChart draws horizontal grouped bars, one per run for
@@ -82,6 +85,10 @@ func RestoreComparisonChart(d RestoreComparison) (*Chart, error) {
 		ch.add(series[j])
 		p.Legend.Add(Ellipsis(d.Runs[j], 40), swatch{seriesColor(j)})
 	}
+	for _, s := range d.Notes {
+		p.Legend.Add(s)
+	}
+	ch.Notes = append(ch.Notes, d.Notes...)
 	categoryAxis(&p.Y, names)
 	p.X.Min = 0
 	ch.addBarsPanel(p, n, k)

@@ -125,6 +125,8 @@ func (g *GbakJSON) Close(tl *analyze.Timeline) error {
 	g.field("last_time_seconds", tl.LastTimeSeconds, "  ", false)
 	g.field("total_reads", tl.TotalReads, "  ", false)
 	g.field("total_writes", tl.TotalWrites, "  ", false)
+	g.field("reads_so_far", tl.ReadsSoFar, "  ", false)
+	g.field("writes_so_far", tl.WritesSoFar, "  ", false)
 	g.field("span_seconds", tl.SpanSeconds, "  ", false)
 	g.field("phases", tl.Phases, "  ", false)
 	g.spooled("tables", &g.tables, nil)

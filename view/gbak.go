@@ -31,7 +31,8 @@ const GbakFindingsTop = 100
 const GbakChartSteps = 10
 
 // gbakCostNote says how fbdiag charges a step, under every list of steps.
-const gbakCostNote = "A step's cost is the interval from its line to the next: gbak prints a step, then does it."
+const gbakCostNote = "A step's cost is the interval from its line to the next: gbak prints a step, then does it " +
+	"(\"created database\", \"started transaction\" and a backup's \"closing file\" come after the work: their own line is their cost)."
 
 // atLeastNote explains the "at least" of a step the log ends inside.
 const atLeastNote = "at least: the log ends inside the step (a killed server, a cut log); it took at least that long."
@@ -123,11 +124,18 @@ func gbakHeadline(tl *analyze.Timeline) []Field {
 	if cols == "" {
 		cols = "none"
 	}
-	return append(fs,
-		Field{Key: "total_reads", Label: "Page reads", Value: IntP(tl.TotalReads)},
-		Field{Key: "total_writes", Label: "Page writes", Value: IntP(tl.TotalWrites)},
-		Field{Key: "statistics", Label: "Statistics", Value: Str(cols)},
-	)
+	if tl.ReadsSoFar != nil || tl.WritesSoFar != nil {
+		// as the time: what the log shows, not the run's total
+		const soFar = "so far (the log is incomplete)"
+		fs = append(fs,
+			Field{Key: "reads_so_far", Label: "Page reads", Value: IntP(tl.ReadsSoFar), Detail: soFar},
+			Field{Key: "writes_so_far", Label: "Page writes", Value: IntP(tl.WritesSoFar), Detail: soFar})
+	} else {
+		fs = append(fs,
+			Field{Key: "total_reads", Label: "Page reads", Value: IntP(tl.TotalReads)},
+			Field{Key: "total_writes", Label: "Page writes", Value: IntP(tl.TotalWrites)})
+	}
+	return append(fs, Field{Key: "statistics", Label: "Statistics", Value: Str(cols)})
 }
 
 // cutSteps are the steps the log ends inside, with their time.
@@ -237,8 +245,9 @@ func gbakTables(k *GbakKept) *Table {
 }
 
 // gbakIndices lists the index builds. A build the log gives no end of
-// (its cost unknown: the last line of a cut or failed log) is not "ok"
-// unless the run completed.
+// (no step after it: the last line of a cut or failed log) is not "ok"
+// unless the run completed; one followed by another step is, timed or
+// not (analyze.GbakIndex.Ended).
 func gbakIndices(k *GbakKept, outcome string) *Table {
 	t := &Table{Name: "indices", Title: "Index builds", Noun: "indices", Limit: GbakListTop, Total: k.IndexCount, Columns: []Column{
 		{Key: "index", Title: "index", Max: 40},
@@ -258,7 +267,7 @@ func gbakIndices(k *GbakKept, outcome string) *Table {
 		switch {
 		case x.Failed:
 			state = "failed"
-		case x.Seconds == nil && outcome != analyze.GbakCompleted:
+		case x.Seconds == nil && !x.Ended && outcome != analyze.GbakCompleted:
 			state = "unknown"
 		}
 		t.Rows = append(t.Rows, []Cell{Str(x.Name), SecP(x.Seconds), IntP(x.Reads), IntP(x.Writes), Str(state)})

@@ -59,6 +59,9 @@ func GbakCompare(c *analyze.GbakComparison, opt GbakCompareOptions) *Doc {
 			continue // no run has it (the total of excerpts): JSON says null
 		}
 		totals.Rows = append(totals.Rows, gbakCompareRow(c, &row))
+		if withinClock(&row) && !slices.Contains(totals.Notes, analyze.ClockNote) {
+			totals.Notes = append(totals.Notes, analyze.ClockNote)
+		}
 		if row.Key == "span" {
 			totals.Notes = append(totals.Notes, "span of matched steps: from the first step found in every run to the end of the last one.")
 		}
@@ -285,7 +288,9 @@ func gbakCompareSteps(c *analyze.GbakComparison, cols []Column, top int) *Table 
 	}
 	var warnings []string
 	var unknown []string
+	clock := false
 	for row := range order {
+		clock = clock || withinClock(row)
 		for _, v := range row.Versus {
 			for _, w := range v.Warnings {
 				if !slices.Contains(warnings, w) {
@@ -296,6 +301,9 @@ func gbakCompareSteps(c *analyze.GbakComparison, cols []Column, top int) *Table 
 		if row.Only == nil && slices.Contains(row.Median, nil) && len(unknown) < 5 {
 			unknown = append(unknown, row.Name)
 		}
+	}
+	if clock {
+		t.Notes = append(t.Notes, analyze.ClockNote)
 	}
 	t.Notes = append(t.Notes, warnings...)
 	if len(unknown) > 0 {
@@ -431,10 +439,20 @@ func GbakComparisonChart(c *analyze.GbakComparison, top int) plot.RestoreCompari
 			}
 		}
 		d.Steps = append(d.Steps, row)
+		if withinClock(&s) && len(d.Notes) == 0 {
+			d.Notes = append(d.Notes, "~ one run a side, within gbak's 1 ms clock")
+		}
 	}
 	d.Title = fmt.Sprintf("The %d slowest steps (baseline %s)", len(d.Steps), c.Base)
 	if several(c) {
 		d.Title = fmt.Sprintf("The %d slowest steps, median of each side (baseline %s)", len(d.Steps), c.Base)
 	}
 	return d
+}
+
+// withinClock says whether a side of the row reads "~" because its
+// difference is within gbak's clock (analyze.GbakVersus.WithinClock): the
+// footnote then says why.
+func withinClock(row *analyze.GbakStepComparison) bool {
+	return slices.ContainsFunc(row.Versus, func(v analyze.GbakVersus) bool { return v.WithinClock })
 }

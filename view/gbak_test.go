@@ -77,7 +77,7 @@ func TestGbakGoldenRestore(t *testing.T) {
 		"Total time   35.170 s\n",
 		"ORDER_LINE   500000           24.882 s      20095      2    3322\n",
 		"RDB$PRIMARY4    0.286 s   4569     420  ok\n",
-		"  77  data ORDER_LINE               data      3.747 s  24.882 s      2    3322\n",
+		"  77  data ORDER_LINE                       data      3.747 s  24.882 s      2    3322\n",
 		"10 of 150 steps shown (--all shows them)\n",
 	} {
 		if !strings.Contains(out[Text], want) {

@@ -33,8 +33,11 @@ notice says where the next starts.
 
 gbak prints a step's message before doing the work, so the time and page
 I/O on a line belong to the step on the line before: fbdiag charges each
-step with the interval from its own line to the next. The last step's cost
-is unknown unless a line follows it.`
+step with the interval from its own line to the next. Three messages come
+after the work and their own line is their cost: "created database" (the
+creation), "started transaction" (restore) and the backup's "closing
+file, committing, and finishing" (the flush and close of the .fbk, then
+the commit). The last step's cost is unknown unless a line follows it.`
 
 func gbakCommand() *cli.Command {
 	return &cli.Command{

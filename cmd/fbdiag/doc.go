@@ -76,7 +76,10 @@
 // Logs without -st, excerpts without the statistics header line and the
 // wrapped counters of 3.0.11, 4.0.4 and 5.0.0 (Firebird issue #8027) are
 // read too. gbak prints a step's message before doing the work, so fbdiag
-// charges each step with the interval from its own line to the next.
+// charges each step with the interval from its own line to the next;
+// "created database", "started transaction" (restore) and the backup's
+// "closing file, committing, and finishing" come after the work, and
+// their own line is their cost.
 //
 // throughput input is a result table (CSV, TSV, semicolon-separated,
 // markdown or aligned text, also the tables inside an article) or the
@@ -330,7 +333,9 @@
 //	 132  data ORDERS      data   28.632 s   4.232 s      2     659
 //	  68  data STOCK       data    0.569 s   3.176 s      0       0
 //	3 of 150 steps shown (--all shows them)
-//	A step's cost is the interval from its line to the next: gbak prints a step, then does it.
+//	A step's cost is the interval from its line to the next: gbak prints a step, then does it
+//	  ("created database", "started transaction" and a backup's "closing file" come after the work:
+//	  their own line is their cost).
 //
 //	Errors and warnings (0)
 //	none
