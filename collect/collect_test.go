@@ -115,6 +115,26 @@ func TestErrorIsOneLineWithoutPassword(t *testing.T) {
 	}
 }
 
+// A port that answers something other than Firebird (an HTTP server)
+// fails the driver's connect handshake with a message naming its own
+// function; the error says what it means.
+func TestErrorNotAFirebirdServer(t *testing.T) {
+	s := Server{Addr: "127.0.0.1:3079", User: "SYSDBA"}
+	drv := errors.New("_parse_connect_response() protocol error")
+	if got := kindOf(drv); got != KindNotFirebird {
+		t.Errorf("kindOf(%v) = %d, want KindNotFirebird", drv, got)
+	}
+	err := s.fail("attach to", "/db/x.fdb", drv)
+	want := "cannot connect to 127.0.0.1:3079: not a Firebird server (it answered something other than the Firebird protocol): check the host and port"
+	if err.Error() != want {
+		t.Errorf("got  %s\nwant %s", err, want)
+	}
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Kind != KindNotFirebird || !errors.Is(err, drv) {
+		t.Errorf("error %#v: want an *Error of KindNotFirebird wrapping the driver's", err)
+	}
+}
+
 func TestLineSplitter(t *testing.T) {
 	var got []string
 	ls := &lineSplitter{line: func(b []byte) error { got = append(got, string(b)); return nil }}
