@@ -70,7 +70,7 @@ func collectCommand() *cli.Command {
 like fbsvcmgr action_db_stats, so no client tools are needed) and saves them as a
 snapshot file that any fbdiag command reads like a saved gstat output. Lines starting
 with "# fbdiag collect:" at the top record the server, its version, the database, the
-switches and the collection time (UTC).
+switches and the collection time (UTC, as every time fbdiag prints).
 
 It also reads, over SQL, MON$DATABASE (transaction markers, size, buffers),
 the oldest active transaction of other attachments with its age, user, remote address
@@ -94,9 +94,9 @@ Switches (--switches, default "-a -r"): -a data and index pages, -d data pages,
 -i index pages, -r record versions, -s system tables too, -h header page only,
 -t TABLE... only these tables.
 
-The snapshot is FILE (--out) or, by default, DBNAME-YYYYMMDD-HHMMSS.gstat.txt in the
-current folder. Files are written under a temporary name and renamed when complete;
-a failed run leaves no snapshot behind.
+The snapshot is FILE (--out) or, by default, DBNAME-YYYYMMDD-HHMMSSZ.gstat.txt in the
+current folder (the time in UTC). Files are written under a temporary name and renamed
+when complete; a failed run leaves no snapshot behind.
 
 ` + credentialsHelp + `
 
@@ -223,7 +223,12 @@ func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 }
 
-// liveDefaultName builds NAME-SUFFIX-YYYYMMDD-HHMMSS.EXT from a server path.
+// liveNameTime is the time in a default name: UTC, marked Z, as the times
+// printed and saved (collect's "collected (UTC)", backup's "Started … UTC").
+const liveNameTime = "20060102-150405Z"
+
+// liveDefaultName builds NAME-SUFFIX-YYYYMMDD-HHMMSSZ.EXT from a server
+// path, the time in UTC.
 func liveDefaultName(serverPath, suffix, ext string, t time.Time) string {
 	base := path.Base(strings.ReplaceAll(serverPath, `\`, "/"))
 	if i := strings.LastIndexByte(base, '.'); i > 0 {
@@ -232,7 +237,7 @@ func liveDefaultName(serverPath, suffix, ext string, t time.Time) string {
 	if suffix != "" {
 		base += "-" + suffix
 	}
-	return base + "-" + t.Format("20060102-150405") + ext
+	return base + "-" + t.UTC().Format(liveNameTime) + ext
 }
 
 // liveOutPath is the explicit name or a default one. An existing file
