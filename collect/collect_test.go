@@ -71,6 +71,41 @@ func TestParseServer(t *testing.T) {
 	}
 }
 
+// Finding 5 of the 3.0.11 review: "localhost:/path", as isql-fb takes it,
+// failed with "unavailable database".
+func TestSplitDatabase(t *testing.T) {
+	for _, c := range []struct{ in, server, path string }{
+		{"localhost:/tmp/a.fdb", "localhost:3050", "/tmp/a.fdb"},
+		{"db1/3051:/data/a.fdb", "db1:3051", "/data/a.fdb"},
+		{"127.0.0.1:employee", "127.0.0.1:3050", "employee"},
+		{"[::1]:/data/a.fdb", "[::1]:3050", "/data/a.fdb"},
+		{"[::1]/3051:/data/a.fdb", "[::1]:3051", "/data/a.fdb"},
+		{`winsrv:C:\data\a.fdb`, "winsrv:3050", `C:\data\a.fdb`},
+		{"localhost:", "localhost:3050", ""},
+		// No server: paths, aliases, Windows drives.
+		{"/tmp/a.fdb", "", "/tmp/a.fdb"},
+		{"employee", "", "employee"},
+		{`C:\data\a.fdb`, "", `C:\data\a.fdb`},
+		{"C:/data/a.fdb", "", "C:/data/a.fdb"},
+		{"c:x.fdb", "", "c:x.fdb"},
+		{"/data/a:b.fdb", "", "/data/a:b.fdb"},
+		{"data/x:y.fdb", "", "data/x:y.fdb"},
+		{":/x.fdb", "", ":/x.fdb"},
+		{"my db:/x.fdb", "", "my db:/x.fdb"},
+		{"", "", ""},
+	} {
+		server, path, err := SplitDatabase(c.in)
+		if err != nil || server != c.server || path != c.path {
+			t.Errorf("SplitDatabase(%q) = %q, %q, %v; want %q, %q", c.in, server, path, err, c.server, c.path)
+		}
+	}
+	for _, url := range []string{"inet://localhost/tmp/a.fdb", "xnet://employee", "INET6://[::1]:3050/x"} {
+		if _, _, err := SplitDatabase(url); err == nil || !strings.Contains(err.Error(), "--server") {
+			t.Errorf("SplitDatabase(%q): %v, want an error naming --server", url, err)
+		}
+	}
+}
+
 func TestDSNKeepsPathsAndAliases(t *testing.T) {
 	s := Server{Addr: "localhost:3050", User: "SYSDBA", Password: "p@ss:w/rd"}
 	for db, want := range map[string]string{

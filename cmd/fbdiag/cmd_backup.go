@@ -71,7 +71,8 @@ type backupOptions struct {
 
 // backupFlags reads the command line of fbdiag backup.
 func backupFlags(c *cli.Context) backupOptions {
-	o := backupOptions{database: c.Args().Get(0), fbk: c.Args().Get(1)}
+	args, _, _ := liveArgs(c) // (a bad one is the connection's error)
+	o := backupOptions{database: argAt(args, 0), fbk: argAt(args, 1)}
 	o.svc = gbakServiceFlags(c, liveDefaultName(o.fbk, "backup", ".log", time.Now()))
 	if c.Int("parallel") < 0 {
 		o.svc.fail(usagef("--parallel %d: want 1 or more", c.Int("parallel")))

@@ -56,6 +56,8 @@ to every user through ps. On Debian the administrator's are in
 
 Paths are the server's: DATABASE is a path or alias as the server resolves it, and
 the backup file is read or written by the server process (user firebird on Debian).
+As for isql, gstat and gbak, the server may be named in front of a path (HOST:PATH,
+HOST/PORT:PATH, [IPV6]:PATH) instead of with --server; a different --server is refused.
 The connection uses Firebird 3's wire encryption, which Debian's server requires
 (--wire-crypt required refuses an unencrypted one; --auth lists the login plugins to
 offer; docs/live.md says what the driver enforces).`
@@ -172,6 +174,21 @@ func liveConnFlags(c *cli.Context, nargs int) liveConn {
 		l.err = usagef("%v", err)
 		return l
 	}
+	// A server in front of a path is refused with one line (no usage
+	// hint): the command line is well formed, the servers disagree.
+	_, named, err := liveArgs(c)
+	if err != nil {
+		l.err = cli.Exit(fmt.Sprintf("%s: %v", commandName(c), err), exitError)
+		return l
+	}
+	if named.server != "" {
+		if c.IsSet("server") && named.server != l.addr {
+			l.err = cli.Exit(fmt.Sprintf("%s: %s %q names the server %s, --server %s another (%s): give the server once",
+				commandName(c), named.role, named.arg, named.server, c.String("server"), l.addr), exitError)
+			return l
+		}
+		l.addr = named.server
+	}
 	if l.wire, err = collect.ParseWireCrypt(c.String("wire-crypt")); err != nil {
 		l.err = usagef("%v", err)
 		return l
@@ -180,6 +197,50 @@ func liveConnFlags(c *cli.Context, nargs int) liveConn {
 		l.err = usagef("%v", err)
 	}
 	return l
+}
+
+// liveArgRoles are the arguments of the commands that take them with their
+// server in front, as isql, gstat and gbak do.
+var liveArgRoles = map[string][]string{
+	"collect": {"DATABASE"},
+	"backup":  {"DATABASE", "BACKUP_FILE"},
+	"restore": {"BACKUP_FILE", "DATABASE"},
+}
+
+// namedServer is the server named in front of an argument.
+type namedServer struct{ role, arg, server string }
+
+// liveArgs gives the arguments of collect, backup or restore with the
+// server taken out of any given as HOST:PATH, HOST/PORT:PATH or
+// [IPV6]:PATH (collect.SplitDatabase), and the first that named one. The
+// arguments of two servers, a server without a path and a Firebird URL
+// are refused.
+func liveArgs(c *cli.Context) ([]string, namedServer, error) {
+	args := c.Args().Slice()
+	roles := liveArgRoles[commandName(c)]
+	var named namedServer
+	for i, a := range args {
+		if i >= len(roles) {
+			break
+		}
+		server, path, err := collect.SplitDatabase(a)
+		switch {
+		case err != nil:
+			return c.Args().Slice(), namedServer{}, fmt.Errorf("%s %v", roles[i], err)
+		case server == "":
+			continue
+		case path == "":
+			return c.Args().Slice(), namedServer{}, fmt.Errorf("%s %q names the server %s but no path after it", roles[i], a, server)
+		case named.server != "" && server != named.server:
+			return c.Args().Slice(), namedServer{}, fmt.Errorf("%s %q names the server %s, %s %q another (%s): the backup file is read and written by the database's server",
+				named.role, named.arg, named.server, roles[i], a, server)
+		}
+		if named.server == "" {
+			named = namedServer{roles[i], a, server}
+		}
+		args[i] = path
+	}
+	return args, named, nil
 }
 
 // server reads the credentials (ISC_USER, ISC_PASSWORD or a prompt on
@@ -221,6 +282,14 @@ func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
 		ctx = context.Background()
 	}
 	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+}
+
+// argAt is args[i], or "" when there are fewer.
+func argAt(args []string, i int) string {
+	if i < len(args) {
+		return args[i]
+	}
+	return ""
 }
 
 // liveNameTime is the time in a default name: UTC, marked Z, as the times
@@ -315,7 +384,8 @@ func collectFlags(c *cli.Context) (collectOptions, error) {
 	if o.setup, err = serverSetup(c, "collect"); err != nil {
 		return o, err
 	}
-	o.database = c.Args().First()
+	args, _, _ := liveArgs(c) // (a bad one is the connection's error)
+	o.database = argAt(args, 0)
 	o.file, o.fileOpt = liveOutPath(c.String("out"), liveDefaultName(o.database, "", ".gstat.txt", time.Now()), c.Bool("force"))
 	o.conn = liveConnFlags(c, 1)
 	return o, nil

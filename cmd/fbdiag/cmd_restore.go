@@ -81,7 +81,8 @@ type restoreOptions struct {
 
 // restoreFlags reads the command line of fbdiag restore.
 func restoreFlags(c *cli.Context) restoreOptions {
-	o := restoreOptions{fbk: c.Args().Get(0), database: c.Args().Get(1)}
+	args, _, _ := liveArgs(c) // (a bad one is the connection's error)
+	o := restoreOptions{fbk: argAt(args, 0), database: argAt(args, 1)}
 	o.svc = gbakServiceFlags(c, liveDefaultName(o.database, "restore", ".log", time.Now()))
 	ps := c.Int("page-size")
 	if ps != 0 && (ps < 1024 || ps > 32768 || ps&(ps-1) != 0) {
