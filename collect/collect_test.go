@@ -170,6 +170,22 @@ func TestErrorNotAFirebirdServer(t *testing.T) {
 	}
 }
 
+// The log names the file as the user named it, not the temporary name
+// the server wrote it under.
+func TestGbakLogNamesFinalFile(t *testing.T) {
+	run := &GbakRun{}
+	run.named("/data/.a.fdb.tmp-c9de07265709", "/data/a.fdb")
+	l := run.finalNames(gbakLine([]byte("    0.053  0.052      0    667 created database /data/.a.fdb.tmp-c9de07265709, page_size 8192 bytes")))
+	if want := "gbak:    0.053  0.052      0    667 created database /data/a.fdb, page_size 8192 bytes"; string(l) != want {
+		t.Errorf("got  %q\nwant %q", l, want)
+	}
+	direct := &GbakRun{}
+	direct.named("/data/a.fdb", "/data/a.fdb")
+	if l := direct.finalNames([]byte("gbak: created database /data/a.fdb")); string(l) != "gbak: created database /data/a.fdb" {
+		t.Errorf("direct: %q", l)
+	}
+}
+
 func TestLineSplitter(t *testing.T) {
 	var got []string
 	ls := &lineSplitter{line: func(b []byte) error { got = append(got, string(b)); return nil }}
