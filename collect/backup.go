@@ -73,6 +73,7 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 	if target.local {
 		dest = sibling(backupFile, "tmp")
 	}
+	run.named(dest, backupFile)
 	err, logErr := s.gbak(ctx, sm, run, opt.spb(database, dest), w, progress)
 	if err != nil {
 		cctx, cancel := context.WithTimeout(context.Background(), CleanupTimeout)

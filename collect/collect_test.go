@@ -71,6 +71,41 @@ func TestParseServer(t *testing.T) {
 	}
 }
 
+// Finding 5 of the 3.0.11 review: "localhost:/path", as isql-fb takes it,
+// failed with "unavailable database".
+func TestSplitDatabase(t *testing.T) {
+	for _, c := range []struct{ in, server, path string }{
+		{"localhost:/tmp/a.fdb", "localhost:3050", "/tmp/a.fdb"},
+		{"db1/3051:/data/a.fdb", "db1:3051", "/data/a.fdb"},
+		{"127.0.0.1:employee", "127.0.0.1:3050", "employee"},
+		{"[::1]:/data/a.fdb", "[::1]:3050", "/data/a.fdb"},
+		{"[::1]/3051:/data/a.fdb", "[::1]:3051", "/data/a.fdb"},
+		{`winsrv:C:\data\a.fdb`, "winsrv:3050", `C:\data\a.fdb`},
+		{"localhost:", "localhost:3050", ""},
+		// No server: paths, aliases, Windows drives.
+		{"/tmp/a.fdb", "", "/tmp/a.fdb"},
+		{"employee", "", "employee"},
+		{`C:\data\a.fdb`, "", `C:\data\a.fdb`},
+		{"C:/data/a.fdb", "", "C:/data/a.fdb"},
+		{"c:x.fdb", "", "c:x.fdb"},
+		{"/data/a:b.fdb", "", "/data/a:b.fdb"},
+		{"data/x:y.fdb", "", "data/x:y.fdb"},
+		{":/x.fdb", "", ":/x.fdb"},
+		{"my db:/x.fdb", "", "my db:/x.fdb"},
+		{"", "", ""},
+	} {
+		server, path, err := SplitDatabase(c.in)
+		if err != nil || server != c.server || path != c.path {
+			t.Errorf("SplitDatabase(%q) = %q, %q, %v; want %q, %q", c.in, server, path, err, c.server, c.path)
+		}
+	}
+	for _, url := range []string{"inet://localhost/tmp/a.fdb", "xnet://employee", "INET6://[::1]:3050/x"} {
+		if _, _, err := SplitDatabase(url); err == nil || !strings.Contains(err.Error(), "--server") {
+			t.Errorf("SplitDatabase(%q): %v, want an error naming --server", url, err)
+		}
+	}
+}
+
 func TestDSNKeepsPathsAndAliases(t *testing.T) {
 	s := Server{Addr: "localhost:3050", User: "SYSDBA", Password: "p@ss:w/rd"}
 	for db, want := range map[string]string{
@@ -112,6 +147,42 @@ func TestErrorIsOneLineWithoutPassword(t *testing.T) {
 	if got := err.Error(); strings.Contains(got, "hunter2") || strings.Contains(got, "\n") ||
 		!strings.HasPrefix(got, "cannot connect to localhost:3050: server not reachable") {
 		t.Errorf("got %q", got)
+	}
+}
+
+// A port that answers something other than Firebird (an HTTP server)
+// fails the driver's connect handshake with a message naming its own
+// function; the error says what it means.
+func TestErrorNotAFirebirdServer(t *testing.T) {
+	s := Server{Addr: "127.0.0.1:3079", User: "SYSDBA"}
+	drv := errors.New("_parse_connect_response() protocol error")
+	if got := kindOf(drv); got != KindNotFirebird {
+		t.Errorf("kindOf(%v) = %d, want KindNotFirebird", drv, got)
+	}
+	err := s.fail("attach to", "/db/x.fdb", drv)
+	want := "cannot connect to 127.0.0.1:3079: not a Firebird server (it answered something other than the Firebird protocol): check the host and port"
+	if err.Error() != want {
+		t.Errorf("got  %s\nwant %s", err, want)
+	}
+	var ce *Error
+	if !errors.As(err, &ce) || ce.Kind != KindNotFirebird || !errors.Is(err, drv) {
+		t.Errorf("error %#v: want an *Error of KindNotFirebird wrapping the driver's", err)
+	}
+}
+
+// The log names the file as the user named it, not the temporary name
+// the server wrote it under.
+func TestGbakLogNamesFinalFile(t *testing.T) {
+	run := &GbakRun{}
+	run.named("/data/.a.fdb.tmp-c9de07265709", "/data/a.fdb")
+	l := run.finalNames(gbakLine([]byte("    0.053  0.052      0    667 created database /data/.a.fdb.tmp-c9de07265709, page_size 8192 bytes")))
+	if want := "gbak:    0.053  0.052      0    667 created database /data/a.fdb, page_size 8192 bytes"; string(l) != want {
+		t.Errorf("got  %q\nwant %q", l, want)
+	}
+	direct := &GbakRun{}
+	direct.named("/data/a.fdb", "/data/a.fdb")
+	if l := direct.finalNames([]byte("gbak: created database /data/a.fdb")); string(l) != "gbak: created database /data/a.fdb" {
+		t.Errorf("direct: %q", l)
 	}
 }
 

@@ -34,6 +34,7 @@ const (
 	KindFileExists              // the backup file exists (no --force)
 	KindInUse                   // the database to replace has other attachments
 	KindSameFile                // a file the command writes is one it reads or replaces
+	KindNotFirebird             // something answers at the address, but not Firebird
 )
 
 // Error is one failed step, printed as one line naming what failed:
@@ -69,6 +70,8 @@ func (e *Error) Error() string {
 		b.WriteString("wrong user name or password (check ISC_USER / ISC_PASSWORD)")
 	case KindUnreachable:
 		b.WriteString("server not reachable (" + e.Detail + ")")
+	case KindNotFirebird:
+		b.WriteString("not a Firebird server (it answered something other than the Firebird protocol): check the host and port")
 	case KindNoDatabase:
 		b.WriteString("database not found (" + e.Detail + ")")
 	case KindDenied:
@@ -112,7 +115,7 @@ func (s Server) fail(op, object string, err error) error {
 	}
 	kind := kindOf(err)
 	switch kind {
-	case KindLogin, KindUnreachable, KindWireCrypt, KindAuth:
+	case KindLogin, KindUnreachable, KindNotFirebird, KindWireCrypt, KindAuth:
 		// Whatever was to be done, the connection failed.
 		op, object = "connect to", ""
 	}
@@ -161,6 +164,10 @@ func kindOf(err error) Kind {
 	}
 	msg := err.Error()
 	switch {
+	case strings.Contains(msg, "_parse_connect_response() protocol error"):
+		// The first reply to the connect request was no Firebird
+		// operation: an HTTP, SSH or other server at that port.
+		return KindNotFirebird
 	case strings.Contains(msg, "user name and password are not defined"):
 		return KindLogin
 	case strings.Contains(msg, "wire_crypt=required"):

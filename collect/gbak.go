@@ -35,6 +35,26 @@ type GbakRun struct {
 	// created says that gbak got as far as creating its output ("created
 	// database", "creating file"): before that a failed run left nothing.
 	created bool
+	// tmpName is the temporary name the server writes under, and
+	// finalName the name the user gave: the log, the durable record of
+	// the run, names the final file, as gbak's own log would.
+	tmpName, finalName string
+}
+
+// named sets the temporary name the server writes the output under and
+// the final name that the log gives it.
+func (run *GbakRun) named(tmp, final string) {
+	if tmp != final {
+		run.tmpName, run.finalName = tmp, final
+	}
+}
+
+// finalNames writes the final name in place of the temporary one.
+func (run *GbakRun) finalNames(l []byte) []byte {
+	if run.tmpName == "" {
+		return l
+	}
+	return bytes.ReplaceAll(l, []byte(run.tmpName), []byte(run.finalName))
 }
 
 // Progress is what a terminal shows while gbak runs: the state after the
@@ -73,7 +93,7 @@ func (s Server) gbak(ctx context.Context, sm *fb.ServiceManager, run *GbakRun, s
 		if len(l) == 0 {
 			return nil
 		}
-		l = gbakLine(l)
+		l = run.finalNames(gbakLine(l))
 		run.Lines++
 		if isFinalLine(l) {
 			run.Completed = true

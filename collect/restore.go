@@ -71,6 +71,7 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 	if target.local {
 		dest = sibling(target.path, "tmp")
 	}
+	run.named(dest, database)
 	err, logErr := s.gbak(ctx, sm, run, opt.spb(backupFile, dest), w, progress)
 	if err != nil {
 		ce := s.gbakError(op, object, run, err)

@@ -84,6 +84,47 @@ func ParseServer(s string) (string, error) {
 	return net.JoinHostPort(host, port), nil
 }
 
+// SplitDatabase splits a database or backup file named as isql, gstat and
+// gbak take it, with its server in front: HOST:PATH, HOST/PORT:PATH,
+// [IPV6]:PATH or [IPV6]/PORT:PATH. It gives the server as ParseServer does
+// and the path; a name without a server (a path, an alias, a Windows path
+// such as C:\data\x.fdb or C:/data/x.fdb) gives "" and the name as it
+// is. The server part is read by ParseServer's rules, so "/data/a:b.fdb"
+// (no host) or "data/x:y" (no port) are names, not servers. A Firebird URL
+// (inet://host/path, xnet://…) is an error: the driver does not take one.
+func SplitDatabase(name string) (server, path string, err error) {
+	if i := strings.Index(name, "://"); i > 0 && strings.Trim(strings.ToLower(name[:i]), "abcdefghijklmnopqrstuvwxyz0123456789") == "" {
+		return "", name, fmt.Errorf("%q is a Firebird URL (%s://): give the server with --server and the path alone", name, name[:i])
+	}
+	var end int // the colon between the server and the path
+	if strings.HasPrefix(name, "[") {
+		rb := strings.IndexByte(name, ']')
+		if rb < 0 {
+			return "", name, nil
+		}
+		end = strings.IndexByte(name[rb:], ':')
+		if end < 0 {
+			return "", name, nil
+		}
+		end += rb
+	} else {
+		end = strings.IndexByte(name, ':')
+		if end <= 1 {
+			// No colon, none before it, or a drive letter (C:\x, C:/x).
+			return "", name, nil
+		}
+	}
+	host := name[:end]
+	if strings.TrimSpace(host) != host || strings.Contains(host, `\`) {
+		return "", name, nil
+	}
+	addr, perr := ParseServer(host)
+	if perr != nil {
+		return "", name, nil
+	}
+	return addr, name[end+1:], nil
+}
+
 // String shows the server without the password.
 func (s Server) String() string { return s.User + "@" + s.Addr }
 

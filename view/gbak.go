@@ -438,7 +438,7 @@ func GbakLive(run GbakRunInfo, tl *analyze.Timeline, opt GbakOptions) *Doc {
 		{Key: "database", Label: "Database", Value: Str(run.Database)},
 		{Key: "backup_file", Label: "Backup file", Value: Str(run.BackupFile)},
 		{Key: "switches", Label: "Switches", Value: Str(run.Switches)},
-		{Key: "started", Label: "Started", Value: Time(run.Started)},
+		{Key: "started", Label: "Started", Value: Time(run.Started.UTC()), Detail: "UTC"},
 		{Key: "log", Label: "Log", Value: Str(run.Log), Detail: fmt.Sprintf("(%d lines)", run.Lines)},
 	}
 	d.Headline = append(fs, d.Headline...)

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/labels"
@@ -280,5 +281,28 @@ func TestGbakIndexBuildEndsWithTheLog(t *testing.T) {
 		"INDMF_TAG_PLC_DATA_TAG_D ok", "PKMNF2_DOC_DOWNTIME unknown"}
 	if !slices.Equal(states, want) || !slices.Contains(d.Tables[i].Notes, "unknown: the log ends before the build does, and gbak did not report the run complete") {
 		t.Errorf("states %q, notes %q", states, d.Tables[i].Notes)
+	}
+}
+
+// Finding 8 of the 3.0.11 review: backup's and restore's start was UTC
+// but printed unlabelled; it says so, as collect's "collected (UTC)"
+// (beside the time: a longer label would shift the lines of the view
+// that are fbdiag gbak LOG's).
+func TestGbakLiveStartedIsLabelledUTC(t *testing.T) {
+	ny, err := time.LoadLocation("America/New_York")
+	if err != nil {
+		t.Skip("no time zone data:", err)
+	}
+	run := GbakRunInfo{Action: "backup", Server: "localhost:3050", Database: "/data/a.fdb", BackupFile: "/data/a.fbk",
+		Switches: "-b -v -st tdrw", Started: time.Date(2026, 12, 5, 22, 35, 2, 0, ny), Log: "a.log", Lines: 10}
+	out := write(t, Text, Options{}, GbakLive(run, readTimeline(t, "fb30/shop-gbak-backup-v-st.log"), GbakOptions{Top: 5}))
+	var started string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "Started") {
+			started = l
+		}
+	}
+	if want := "Started      2026-12-06 03:35:02 UTC"; started != want {
+		t.Errorf("started line %q, want %q", started, want)
 	}
 }

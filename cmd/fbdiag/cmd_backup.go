@@ -18,9 +18,9 @@ func backupCommand() *cli.Command {
 		Description: `backup runs gbak's backup on the server through the Services API, with verbose
 output and per-line statistics (time, delta, page reads, page writes: gbak -st tdrw),
 and writes the log line by line as it arrives, in the form "gbak -b -v -st tdrw -y LOG"
-would. The log is --log FILE or, by default, BACKUPNAME-backup-YYYYMMDD-HHMMSS.log in
-the current folder. Then it prints the log's timeline as 'fbdiag gbak LOG' does
-(phases, tables, slowest steps).
+would. The log is --log FILE or, by default, BACKUPNAME-backup-YYYYMMDD-HHMMSSZ.log
+(the time in UTC, as the start printed) in the current folder. Then it prints the log's
+timeline as 'fbdiag gbak LOG' does (phases, tables, slowest steps).
 
 An existing backup is never lost. The server writes the new one under a temporary name
 beside BACKUP_FILE (.NAME.tmp-*), which fbdiag renames to BACKUP_FILE only after gbak
@@ -71,7 +71,8 @@ type backupOptions struct {
 
 // backupFlags reads the command line of fbdiag backup.
 func backupFlags(c *cli.Context) backupOptions {
-	o := backupOptions{database: c.Args().Get(0), fbk: c.Args().Get(1)}
+	args, _, _ := liveArgs(c) // (a bad one is the connection's error)
+	o := backupOptions{database: argAt(args, 0), fbk: argAt(args, 1)}
 	o.svc = gbakServiceFlags(c, liveDefaultName(o.fbk, "backup", ".log", time.Now()))
 	if c.Int("parallel") < 0 {
 		o.svc.fail(usagef("--parallel %d: want 1 or more", c.Int("parallel")))

@@ -56,6 +56,8 @@ to every user through ps. On Debian the administrator's are in
 
 Paths are the server's: DATABASE is a path or alias as the server resolves it, and
 the backup file is read or written by the server process (user firebird on Debian).
+As for isql, gstat and gbak, the server may be named in front of a path (HOST:PATH,
+HOST/PORT:PATH, [IPV6]:PATH) instead of with --server; a different --server is refused.
 The connection uses Firebird 3's wire encryption, which Debian's server requires
 (--wire-crypt required refuses an unencrypted one; --auth lists the login plugins to
 offer; docs/live.md says what the driver enforces).`
@@ -70,7 +72,7 @@ func collectCommand() *cli.Command {
 like fbsvcmgr action_db_stats, so no client tools are needed) and saves them as a
 snapshot file that any fbdiag command reads like a saved gstat output. Lines starting
 with "# fbdiag collect:" at the top record the server, its version, the database, the
-switches and the collection time (UTC).
+switches and the collection time (UTC, as every time fbdiag prints).
 
 It also reads, over SQL, MON$DATABASE (transaction markers, size, buffers),
 the oldest active transaction of other attachments with its age, user, remote address
@@ -94,9 +96,9 @@ Switches (--switches, default "-a -r"): -a data and index pages, -d data pages,
 -i index pages, -r record versions, -s system tables too, -h header page only,
 -t TABLE... only these tables.
 
-The snapshot is FILE (--out) or, by default, DBNAME-YYYYMMDD-HHMMSS.gstat.txt in the
-current folder. Files are written under a temporary name and renamed when complete;
-a failed run leaves no snapshot behind.
+The snapshot is FILE (--out) or, by default, DBNAME-YYYYMMDD-HHMMSSZ.gstat.txt in the
+current folder (the time in UTC). Files are written under a temporary name and renamed
+when complete; a failed run leaves no snapshot behind.
 
 ` + credentialsHelp + `
 
@@ -172,6 +174,21 @@ func liveConnFlags(c *cli.Context, nargs int) liveConn {
 		l.err = usagef("%v", err)
 		return l
 	}
+	// A server in front of a path is refused with one line (no usage
+	// hint): the command line is well formed, the servers disagree.
+	_, named, err := liveArgs(c)
+	if err != nil {
+		l.err = cli.Exit(fmt.Sprintf("%s: %v", commandName(c), err), exitError)
+		return l
+	}
+	if named.server != "" {
+		if c.IsSet("server") && named.server != l.addr {
+			l.err = cli.Exit(fmt.Sprintf("%s: %s %q names the server %s, --server %s another (%s): give the server once",
+				commandName(c), named.role, named.arg, named.server, c.String("server"), l.addr), exitError)
+			return l
+		}
+		l.addr = named.server
+	}
 	if l.wire, err = collect.ParseWireCrypt(c.String("wire-crypt")); err != nil {
 		l.err = usagef("%v", err)
 		return l
@@ -180,6 +197,50 @@ func liveConnFlags(c *cli.Context, nargs int) liveConn {
 		l.err = usagef("%v", err)
 	}
 	return l
+}
+
+// liveArgRoles are the arguments of the commands that take them with their
+// server in front, as isql, gstat and gbak do.
+var liveArgRoles = map[string][]string{
+	"collect": {"DATABASE"},
+	"backup":  {"DATABASE", "BACKUP_FILE"},
+	"restore": {"BACKUP_FILE", "DATABASE"},
+}
+
+// namedServer is the server named in front of an argument.
+type namedServer struct{ role, arg, server string }
+
+// liveArgs gives the arguments of collect, backup or restore with the
+// server taken out of any given as HOST:PATH, HOST/PORT:PATH or
+// [IPV6]:PATH (collect.SplitDatabase), and the first that named one. The
+// arguments of two servers, a server without a path and a Firebird URL
+// are refused.
+func liveArgs(c *cli.Context) ([]string, namedServer, error) {
+	args := c.Args().Slice()
+	roles := liveArgRoles[commandName(c)]
+	var named namedServer
+	for i, a := range args {
+		if i >= len(roles) {
+			break
+		}
+		server, path, err := collect.SplitDatabase(a)
+		switch {
+		case err != nil:
+			return c.Args().Slice(), namedServer{}, fmt.Errorf("%s %v", roles[i], err)
+		case server == "":
+			continue
+		case path == "":
+			return c.Args().Slice(), namedServer{}, fmt.Errorf("%s %q names the server %s but no path after it", roles[i], a, server)
+		case named.server != "" && server != named.server:
+			return c.Args().Slice(), namedServer{}, fmt.Errorf("%s %q names the server %s, %s %q another (%s): the backup file is read and written by the database's server",
+				named.role, named.arg, named.server, roles[i], a, server)
+		}
+		if named.server == "" {
+			named = namedServer{roles[i], a, server}
+		}
+		args[i] = path
+	}
+	return args, named, nil
 }
 
 // server reads the credentials (ISC_USER, ISC_PASSWORD or a prompt on
@@ -223,7 +284,20 @@ func interruptible(ctx context.Context) (context.Context, context.CancelFunc) {
 	return signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 }
 
-// liveDefaultName builds NAME-SUFFIX-YYYYMMDD-HHMMSS.EXT from a server path.
+// argAt is args[i], or "" when there are fewer.
+func argAt(args []string, i int) string {
+	if i < len(args) {
+		return args[i]
+	}
+	return ""
+}
+
+// liveNameTime is the time in a default name: UTC, marked Z, as the times
+// printed and saved (collect's "collected (UTC)", backup's "Started … UTC").
+const liveNameTime = "20060102-150405Z"
+
+// liveDefaultName builds NAME-SUFFIX-YYYYMMDD-HHMMSSZ.EXT from a server
+// path, the time in UTC.
 func liveDefaultName(serverPath, suffix, ext string, t time.Time) string {
 	base := path.Base(strings.ReplaceAll(serverPath, `\`, "/"))
 	if i := strings.LastIndexByte(base, '.'); i > 0 {
@@ -232,7 +306,7 @@ func liveDefaultName(serverPath, suffix, ext string, t time.Time) string {
 	if suffix != "" {
 		base += "-" + suffix
 	}
-	return base + "-" + t.Format("20060102-150405") + ext
+	return base + "-" + t.UTC().Format(liveNameTime) + ext
 }
 
 // liveOutPath is the explicit name or a default one. An existing file
@@ -310,7 +384,8 @@ func collectFlags(c *cli.Context) (collectOptions, error) {
 	if o.setup, err = serverSetup(c, "collect"); err != nil {
 		return o, err
 	}
-	o.database = c.Args().First()
+	args, _, _ := liveArgs(c) // (a bad one is the connection's error)
+	o.database = argAt(args, 0)
 	o.file, o.fileOpt = liveOutPath(c.String("out"), liveDefaultName(o.database, "", ".gstat.txt", time.Now()), c.Bool("force"))
 	o.conn = liveConnFlags(c, 1)
 	return o, nil

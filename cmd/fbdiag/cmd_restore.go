@@ -17,10 +17,10 @@ func restoreCommand() *cli.Command {
 			"               [--force] [gbak switches] [--format F] [--top N] BACKUP_FILE DATABASE",
 		Description: `restore runs gbak's restore on the server through the Services API, with verbose
 output and per-line statistics (gbak -c -v -st tdrw), and writes the log line by line
-as it arrives. The log is --log FILE or, by default, DBNAME-restore-YYYYMMDD-HHMMSS.log
-in the current folder; an existing log is refused unless --force. Then it prints the
-log's timeline as 'fbdiag gbak LOG' does: phases, each table's data, each index build,
-slowest steps.
+as it arrives. The log is --log FILE or, by default, DBNAME-restore-YYYYMMDD-HHMMSSZ.log
+in the current folder (the time in UTC, as the start printed); an existing log is
+refused unless --force. Then it prints the log's timeline as 'fbdiag gbak LOG' does:
+phases, each table's data, each index build, slowest steps.
 
 The server is only ever asked to create a database. fbdiag restores under a temporary
 name beside DATABASE (.NAME.tmp-*) and gives the new database its name only after gbak
@@ -81,7 +81,8 @@ type restoreOptions struct {
 
 // restoreFlags reads the command line of fbdiag restore.
 func restoreFlags(c *cli.Context) restoreOptions {
-	o := restoreOptions{fbk: c.Args().Get(0), database: c.Args().Get(1)}
+	args, _, _ := liveArgs(c) // (a bad one is the connection's error)
+	o := restoreOptions{fbk: argAt(args, 0), database: argAt(args, 1)}
 	o.svc = gbakServiceFlags(c, liveDefaultName(o.database, "restore", ".log", time.Now()))
 	ps := c.Int("page-size")
 	if ps != 0 && (ps < 1024 || ps > 32768 || ps&(ps-1) != 0) {

@@ -285,6 +285,18 @@ func TestLiveBackupRestoreCLI(t *testing.T) {
 	if !strings.Contains(rtext, " finishing, closing, and going home\n") {
 		t.Errorf("restore log is not complete")
 	}
+	// Finding 7 of the 3.0.11 review: the logs named the hidden temporary
+	// file the server wrote (.shop.fbk.tmp-…), which is gone; they name
+	// the backup file and the database, as gbak's own log would.
+	if strings.Contains(btext, ".tmp-") || strings.Contains(rtext, ".tmp-") {
+		t.Errorf("a log names a temporary file")
+	}
+	if !strings.Contains(btext, " creating file "+fbk+"\n") {
+		t.Errorf("backup log lacks \"creating file %s\"", fbk)
+	}
+	if !strings.Contains(rtext, " created database "+target+", page_size ") {
+		t.Errorf("restore log lacks \"created database %s\"", target)
+	}
 	// The backup's view is `fbdiag gbak LOG`'s, below the lines that say
 	// what ran where, but for the hint that names the command (backup has
 	// no --all).

@@ -586,7 +586,7 @@
 // it:
 //
 //   - collect takes a gstat snapshot (--switches, "-a -r" by default) into
-//     --out FILE (DBNAME-YYYYMMDD-HHMMSS.gstat.txt by default), reads the
+//     --out FILE (DBNAME-YYYYMMDD-HHMMSSZ.gstat.txt by default), reads the
 //     MON$ tables (oldest active transaction with its owner, page I/O, each
 //     index's stored selectivity, the login plugin and the wire) into
 //     FILE.mon.json, and prints what 'fbdiag gstat FILE' prints followed by
@@ -596,7 +596,7 @@
 //     another attachment), fbdiag_attachments and
 //     fbdiag_indices_stale_statistics.
 //   - backup runs gbak -b -v -st tdrw on the server and writes its log
-//     (--log FILE, BACKUPNAME-backup-YYYYMMDD-HHMMSS.log by default), then
+//     (--log FILE, BACKUPNAME-backup-YYYYMMDD-HHMMSSZ.log by default), then
 //     prints the log's timeline as 'fbdiag gbak LOG' does.
 //   - restore does the same for gbak -c. --replace replaces an existing
 //     DATABASE (gbak -rep) once the new one is complete.

@@ -222,9 +222,10 @@ const maxEarlierLogs = 20
 
 // earlierRestoreLog finds the newest complete restore log of database
 // among the default-named ones in the folder of logFile
-// (DBNAME-restore-YYYYMMDD-HHMMSS.log) for the progress estimate.
+// (DBNAME-restore-YYYYMMDD-HHMMSSZ.log, or without the Z before
+// 2026-12-06) for the progress estimate.
 func earlierRestoreLog(logFile, database string) *analyze.Estimate {
-	prefix := strings.TrimSuffix(liveDefaultName(database, "restore", "", time.Time{}), time.Time{}.Format("20060102-150405"))
+	prefix := strings.TrimSuffix(liveDefaultName(database, "restore", "", time.Time{}), time.Time{}.Format(liveNameTime))
 	return earlierLog(logFile, prefix, parse.GbakRestore, func(string) bool { return true })
 }
 
