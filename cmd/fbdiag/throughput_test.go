@@ -187,9 +187,9 @@ func TestThroughputCSVTables(t *testing.T) {
 
 func TestThroughputSweepAndLoad(t *testing.T) {
 	out, _, code := runCLI(t, nil, "throughput", "--noise", "1.5%", testutil.Testdata(t, "seeds", "page-buffers-1.7tb.csv"))
-	if code != 0 || !strings.Contains(out, "superclassic_points: best 1500 (392); worst 2048 (27.6 % off the best); as good within noise: 1024\n") ||
-		!strings.Contains(out, "classic_points: best 1500 (390); worst 2048 (26.9 % off the best)\n") ||
-		!strings.Contains(out, "test: one run per setting: within 1.5 % of the best\n") {
+	if code != 0 || !strings.Contains(out, "superclassic_points: best 1500 (392, 1 run); worst 2048 (27.6 % off the best); as good within the\n  assumed 1.5 % noise: 1024; 512 reads 359") ||
+		!strings.Contains(out, "classic_points: best 1500 (390, 1 run); worst 2048 (26.9 % off the best); 1024 reads 312 between\n") ||
+		!strings.Contains(out, "test: one run per setting: the best is the highest value, not tested; as good: within 1.5 % of the\n  best, a noise assumed by --noise, not measured\n") {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
 	doc := tputRun(t, nil, testutil.Testdata(t, "seeds", "degradation-load-sata.csv"))
@@ -460,12 +460,13 @@ func TestThroughputJSONDocumented(t *testing.T) {
 	keys := documentedJSON(t, "throughput-json.md", [][]string{
 		{"throughput", "--format", "json", "--knee", "20GiB", testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv")},
 		{"throughput", "--format", "json", testutil.Testdata(t, "bench", "buffers.csv")},
+		{"throughput", "--format", "json", testutil.Testdata(t, "seeds", "page-buffers-1.7tb.csv")},
 		{"throughput", "--format", "json", testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv")},
 		{"throughput", "--format", "json", testutil.Testdata(t, "seeds", "degradation-load-sata.csv")},
 		{"throughput", "--format", "json", testutil.Testdata(t, "bench", "sizes-w1-w2.csv")},
 	})
-	if !keys["steady"] || !keys["knee"] || !keys["ab"] || len(keys) < 80 {
-		t.Errorf("%d keys seen, steady %v, knee %v, ab %v", len(keys), keys["steady"], keys["knee"], keys["ab"])
+	if !keys["steady"] || !keys["knee"] || !keys["ab"] || !keys["noise_contradicted"] || len(keys) < 80 {
+		t.Errorf("%d keys seen, steady %v, knee %v, ab %v, noise_contradicted %v", len(keys), keys["steady"], keys["knee"], keys["ab"], keys["noise_contradicted"])
 	}
 }
 
