@@ -771,7 +771,13 @@ func (v *tput) headline(s *analyze.Series) []Field {
 				// (a low end below 0 is no floor: none can be)
 				interval = fmt.Sprintf("95 %% interval up to %s, no lower bound", Num(p.Hi).Human())
 			}
-			add("predicted_"+v.yCol().Key, "predicted at "+v.r.FormatX(p.X), Num(p.Y), fmt.Sprintf("(%s, %s fit)", interval, b.Name))
+			if c := b.PredictionCaveat; c != nil {
+				// (next to the figure: the interval alone promises more)
+				add("predicted_"+v.yCol().Key, "predicted at "+v.r.FormatX(p.X), Num(p.Y), fmt.Sprintf("(%s, %s fit; %s)", interval, b.Name, *c))
+				out[len(out)-1].Caveat = *c
+			} else {
+				add("predicted_"+v.yCol().Key, "predicted at "+v.r.FormatX(p.X), Num(p.Y), fmt.Sprintf("(%s, %s fit)", interval, b.Name))
+			}
 		}
 		if b != nil && b.NoPrediction != nil {
 			add("predicted_"+v.yCol().Key, "predicted at "+v.r.FormatX(*v.r.PredictAt), Str("no prediction: "+*b.NoPrediction), "")
