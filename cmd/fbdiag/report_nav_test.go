@@ -105,3 +105,33 @@ func TestReportSectionOutcomes(t *testing.T) {
 	}
 	testutil.EqualLines(t, "sections", got, want)
 }
+
+// The seed articles fbdiag throughput reads (markdown and tab-separated
+// tables inside Spanish, French and Korean prose, decimal commas) have
+// their sections in the report of their folder: detect no longer says
+// "no … table lines" of them. The English article (004), in which the
+// reader finds no table, stays not analysed.
+func TestReportSeedArticles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r")
+	seeds := filepath.Dir(testutil.SeedArticle(t, "000"))
+	if _, errs, code := runCLI(t, nil, "report", "--out", dir, seeds); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	got := strings.Join(navLines(t, filepath.Join(dir, "index.html")), "\n")
+	for _, w := range []string{
+		"Throughput (degradation): 000_2bef0fda4e54c2f6.txt — first to last size (9.04 GiB → 1.77 TiB): -65.8 %;",
+		"Throughput (sweep): 001_859817793a7b6ae7.txt — Classic, points de test: best Buffers de pages (390, 1 run): 1500;",
+		"Throughput (sweep): 002_93288e933ab92a8c.txt — Classic, 테스트 포인트: best 페이지 버퍼 (390, 1 run): 1500;",
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("sections lack %q:\n%s", w, got)
+		}
+	}
+	if strings.Contains(got, "000_2bef0fda4e54c2f6.txt: not analysed") || strings.Count(got, "not analysed") > 1 {
+		t.Errorf("sections:\n%s", got)
+	}
+	out, _, code := runCLI(t, nil, "detect", testutil.SeedArticle(t, "000"))
+	if code != exitOK || !strings.Contains(out, `throughput  markdown table with 4 columns inside prose, header line 23: "| # | tamaño de base de datos, gb | tie…"`) {
+		t.Errorf("detect: exit %d\n%s", code, out)
+	}
+}
