@@ -81,6 +81,13 @@ type Model struct {
 	// curve is at or below 0 there ("the loglinear fit reaches 0 before
 	// 421 MiB"), a figure none can be; Prediction is then nil.
 	NoPrediction *string `json:"no_prediction"`
+	// PredictionCaveat says why Prediction's interval promises more than
+	// the fit can hold, nil when nothing does: a point of leverage above
+	// LeverageLimit sets the curve alone ("extrapolated 2× past the
+	// largest size, which alone sets the curve (leverage 0.93)"), or the
+	// model's own leave-last-out check fell outside its interval ("its
+	// leave-last-out check missed by +14.2 %, outside its 95 % interval").
+	PredictionCaveat *string `json:"prediction_caveat"`
 
 	n          int
 	a, b       float64 // in the transformed variables

@@ -1,8 +1,10 @@
 package analyze
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/fbdiag/fbdiag/internal/units"
@@ -31,6 +33,25 @@ type Sweep struct {
 	Test       string         `json:"test"`
 	Settings   []SweepSetting `json:"settings"`
 	Verdict    string         `json:"verdict"`
+	// NoiseContradicted is, with one run per setting, the setting that
+	// lies beyond both its neighbours (below both, or above both) by the
+	// most, when that is more than Noise: a response that turns back and
+	// forth by more than the assumed noise says the noise is larger (the
+	// best is the one turn a curve with an optimum makes). nil otherwise.
+	NoiseContradicted *SweepDip `json:"noise_contradicted,omitempty"`
+}
+
+// SweepDip is a setting of a one-run sweep beyond both its neighbours
+// (in the order of the settings): Share is the smaller of its two steps
+// to them, over the best.
+type SweepDip struct {
+	X     float64 `json:"x"`
+	Y     float64 `json:"y"`
+	PrevX float64 `json:"prev_x"`
+	PrevY float64 `json:"prev_y"`
+	NextX float64 `json:"next_x"`
+	NextY float64 `json:"next_y"`
+	Share float64 `json:"share"`
 }
 
 // SweepSetting is one setting's measurements: median, smallest and
@@ -96,7 +117,8 @@ func SweepSettings(xs []float64, by map[float64][]float64, lowerIsBetter bool, n
 	if best == 0 || !finite(best) {
 		return nil // no "fraction of the best" against zero
 	}
-	if noise <= 0 {
+	given := noise > 0
+	if !given {
 		noise = threshold("sweep_noise")
 	}
 	sw.PostHoc = true
@@ -106,7 +128,16 @@ func SweepSettings(xs []float64, by map[float64][]float64, lowerIsBetter bool, n
 			"the best was picked from these data after the fact, which favours finding the others worse"
 	} else {
 		sw.Noise = &noise
-		sw.Test = fmt.Sprintf("one run per setting: within %s of the best", pct(noise))
+		which := "the best is the highest value"
+		if lowerIsBetter {
+			which = "the best is the lowest value"
+		}
+		from := "fbdiag assumes (its default, throughput-sweep.sweep_noise; --noise sets another)"
+		if given {
+			from = "assumed by --noise"
+		}
+		sw.Test = fmt.Sprintf("one run per setting: %s, not tested; as good: within %s of the best, a noise %s, not measured",
+			which, pct(noise), from)
 	}
 	sw.WithinNoise = []float64{}
 	var cmps []*Comparison
@@ -131,14 +162,62 @@ func SweepSettings(xs []float64, by map[float64][]float64, lowerIsBetter bool, n
 	}
 	sw.Best, sw.Worst = sw.Settings[bi], sw.Settings[wi]
 	sw.Spread = math.Abs(best-sw.Worst.Median) / best
+	if !repeated {
+		sw.NoiseContradicted = dip(sw.Settings, sw.Best.X, best, noise)
+	}
 	sw.describe(parse.Unit{})
 	return sw
 }
 
+// dip finds the setting other than the best (at bestX) that lies beyond
+// both its neighbours, in the order of x, by the largest share of best;
+// nil when none does by more than noise.
+func dip(settings []SweepSetting, bestX, best, noise float64) *SweepDip {
+	s := slices.Clone(settings)
+	slices.SortFunc(s, func(a, b SweepSetting) int { return cmp.Compare(a.X, b.X) })
+	var out *SweepDip
+	for i := 1; i+1 < len(s); i++ {
+		p, c, n := s[i-1].Median, s[i].Median, s[i+1].Median
+		if s[i].X == bestX || !((c < p && c < n) || (c > p && c > n)) {
+			continue
+		}
+		share := math.Min(math.Abs(c-p), math.Abs(c-n)) / math.Abs(best)
+		if share > noise && (out == nil || share > out.Share) {
+			out = &SweepDip{X: s[i].X, Y: c, PrevX: s[i-1].X, PrevY: p, NextX: s[i+1].X, NextY: n, Share: share}
+		}
+	}
+	return out
+}
+
+// NoiseWords says what the noise of a one-run sweep is: "the assumed
+// 2.0 % noise" ("" with repeated runs).
+func (sw *Sweep) NoiseWords() string {
+	if sw.Noise == nil {
+		return ""
+	}
+	return "the assumed " + pct(*sw.Noise) + " noise"
+}
+
+// DipWords describes NoiseContradicted: "1024 reads 312 between 362 at
+// 768 and 390 at 1500, 12.8 % of the best beyond both" ("" without).
+func (sw *Sweep) DipWords(unit parse.Unit) string {
+	d := sw.NoiseContradicted
+	if d == nil {
+		return ""
+	}
+	return fmt.Sprintf("%s reads %s between %s at %s and %s at %s, %s of the best beyond both",
+		formatX(d.X, unit), units.Sig3(d.Y), units.Sig3(d.PrevY), formatX(d.PrevX, unit), units.Sig3(d.NextY), formatX(d.NextX, unit),
+		pct(d.Share))
+}
+
 // describe writes the verdict, with the unit of the settings.
 func (sw *Sweep) describe(unit parse.Unit) {
-	sw.Verdict = fmt.Sprintf("best %s (%s); worst %s (%s off the best)",
-		formatX(sw.Best.X, unit), units.Sig3(sw.Best.Median), formatX(sw.Worst.X, unit), pct(sw.Spread))
+	runs := ""
+	if sw.Best.N == 1 {
+		runs = ", 1 run"
+	}
+	sw.Verdict = fmt.Sprintf("best %s (%s%s); worst %s (%s off the best)",
+		formatX(sw.Best.X, unit), units.Sig3(sw.Best.Median), runs, formatX(sw.Worst.X, unit), pct(sw.Spread))
 	var noise, few []string
 	for _, x := range sw.WithinNoise {
 		if sw.TooFewRuns(x) {
@@ -148,10 +227,17 @@ func (sw *Sweep) describe(unit parse.Unit) {
 		}
 	}
 	if len(noise) > 0 {
-		sw.Verdict += "; as good within noise: " + strings.Join(noise, ", ")
+		if sw.Noise != nil {
+			sw.Verdict += "; as good within " + sw.NoiseWords() + ": " + strings.Join(noise, ", ")
+		} else {
+			sw.Verdict += "; as good within noise: " + strings.Join(noise, ", ")
+		}
 	}
 	if len(few) > 0 {
 		sw.Verdict += "; not told apart from the best, with too few runs for the test to tell: " + strings.Join(few, ", ")
+	}
+	if d := sw.DipWords(unit); d != "" {
+		sw.Verdict += "; " + d + ", more than " + sw.NoiseWords() + ": the assumption looks too small"
 	}
 }
 

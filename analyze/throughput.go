@@ -3,6 +3,7 @@ package analyze
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -473,6 +474,9 @@ func (s *Series) degradation(predictAt, kneeAt float64, unit parse.Unit) {
 			}
 		}
 	}
+	for _, m := range models {
+		m.PredictionCaveat = predictionCaveat(m, slices.Max(x), unit)
+	}
 	s.Models = models
 	s.Warnings = append(s.Warnings, warns...)
 	if w := narrowSizes(x, predictAt, unit); w != "" && len(models) > 0 {
@@ -568,4 +572,38 @@ func FormatX(v float64, unit string) string {
 		return s + " " + unit
 	}
 	return s
+}
+
+// predictionCaveat says what m's prediction rests on when its interval
+// promises more than the fit can hold (nil when nothing, or no
+// prediction): the point of the largest leverage above the limit, which
+// the curve goes through whatever the others say, and a leave-last-out
+// check that missed outside its own 95 % interval.
+func predictionCaveat(m *Model, xmax float64, unit parse.Unit) *string {
+	p := m.Prediction
+	if p == nil {
+		return nil
+	}
+	var parts []string
+	if len(m.HighLeverage) > 0 {
+		h := m.HighLeverage[0]
+		switch {
+		case h.X == xmax && p.X > xmax:
+			parts = append(parts, fmt.Sprintf("extrapolated %s× past the largest size, which alone sets the curve (leverage %.2f)",
+				strconv.FormatFloat(p.X/xmax, 'g', 3, 64), h.Leverage))
+		case p.X > xmax:
+			parts = append(parts, fmt.Sprintf("extrapolated %s× past the largest size; the %s point alone sets the curve (leverage %.2f)",
+				strconv.FormatFloat(p.X/xmax, 'g', 3, 64), formatX(h.X, unit), h.Leverage))
+		default:
+			parts = append(parts, fmt.Sprintf("the %s point alone sets the curve (leverage %.2f)", formatX(h.X, unit), h.Leverage))
+		}
+	}
+	if h := m.LeaveLastOut; h != nil && !h.Inside {
+		parts = append(parts, fmt.Sprintf("its leave-last-out check missed by %s, outside its 95 %% interval", signedPct(h.Error)))
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	c := strings.Join(parts, "; ")
+	return &c
 }

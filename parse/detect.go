@@ -60,6 +60,9 @@ func Detect(head []byte) (InputKind, string) {
 	if k, why := detectText(lines, 1, bytes.IndexByte(head, '\t') >= 0); k != "" {
 		return k, why
 	}
+	if why := detectProseTable(lines); why != "" {
+		return InputThroughput, why
+	}
 	if len(strings.TrimSpace(strings.Join(lines, ""))) == 0 {
 		return InputUnknown, "empty"
 	}
@@ -102,6 +105,50 @@ func detectText(raw []string, first int, tabs bool) (InputKind, string) {
 		return k, why
 	}
 	return "", ""
+}
+
+// detectProseTable finds a result table inside prose as the throughput
+// reader does (TableReader, which reads a file that does not start with a
+// table as an article: its markdown tables, its tab-separated blocks and
+// its blocks of numbers), so that an article fbdiag throughput reads is
+// not "no table lines" to detect and report. The table must have a data
+// row and two columns of numbers, a measurement against a setting or a
+// size: a document's table of files and line counts (the corpus's
+// SOURCES.md) is no result. It returns the reason, "" when none.
+func detectProseTable(lines []string) string {
+	tr := NewTableReader(strings.NewReader(strings.Join(lines, "\n")), "head")
+	for tr.Next() {
+		t := tr.Table()
+		numeric := 0
+		for _, c := range t.Columns {
+			if c.Numeric {
+				numeric++
+			}
+		}
+		if len(t.Rows) == 0 || numeric < 2 || t.Line < 1 || t.Line > len(lines) {
+			continue
+		}
+		// Quoted with its tabs expanded, as the readers read it.
+		var lr LineReader
+		head := string(lr.expandTabs([]byte(lines[t.Line-1])))
+		return fmt.Sprintf("%s table with %d columns inside prose, header %s", formatName(t.Format), len(t.Columns), why(1, t.Line-1, head))
+	}
+	return ""
+}
+
+// formatName names a Table's Format as the reasons do.
+func formatName(f string) string {
+	switch f {
+	case "tsv":
+		return "tab-separated"
+	case "csv":
+		return "comma-separated"
+	case "semicolon":
+		return "semicolon-separated"
+	case "text":
+		return "aligned text"
+	}
+	return f
 }
 
 func sizeText(n int) string {

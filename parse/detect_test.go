@@ -139,3 +139,50 @@ func BenchmarkDetect(b *testing.B) {
 		Detect(data)
 	}
 }
+
+// The articles fbdiag throughput reads are throughput inputs to detect
+// and report too: their tables sit inside prose (a markdown table at line
+// 23 of the Spanish article, with decimal commas "9,04"), which the table
+// reader reads as an article's. The English one (004) has no table the
+// reader finds: it stays unknown, as throughput says "no table".
+func TestDetectArticleTables(t *testing.T) {
+	for _, c := range []struct{ prefix, why string }{
+		{"000", `markdown table with 4 columns inside prose, header line 23: "| # | tamaño de base de datos, gb | tie…"`},
+		{"001", `markdown table with 3 columns inside prose, header line 31: "| Buffers de pages | Classic, points de…"`},
+		{"002", `tab-separated table with 3 columns inside prose, header line 55: "페이지 버퍼  Classic, 테스트 포인트        SuperCl…"`},
+		{"004", "no gstat, gbak, benchmark, bench run or table lines in the first 5 KiB"},
+	} {
+		path := testutil.SeedArticle(t, c.prefix)
+		k, why := detectFile(t, path)
+		want := InputThroughput
+		if c.prefix == "004" {
+			want = InputUnknown
+		}
+		if k != want || why != c.why {
+			t.Errorf("%s: %s, %q; want %s, %q", c.prefix, k, why, want, c.why)
+		}
+		// The throughput reader agrees: a table with numbers, or none.
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tables, _, err := ReadTables(f, path)
+		f.Close()
+		if err != nil || (len(tables) > 0) != (want == InputThroughput) {
+			t.Errorf("%s: throughput reads %d tables (%v)", c.prefix, len(tables), err)
+		}
+	}
+}
+
+// A document's table of files and line counts (the corpus's SOURCES.md:
+// one column of numbers) is no result: a report of the corpus folder
+// lists it as not analysed, not as a throughput A/B of "lines against
+// file".
+func TestDetectProseTableNeedsTwoNumbers(t *testing.T) {
+	for _, rel := range []string{"public/gstat/SOURCES.md", "public/gbak/SOURCES.md"} {
+		k, why := detectFile(t, testutil.Corpus(t, strings.Split(rel, "/")...))
+		if k != InputUnknown {
+			t.Errorf("%s: %s, %q; want unknown", rel, k, why)
+		}
+	}
+}

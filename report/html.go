@@ -102,13 +102,8 @@ var htmlFuncs = template.FuncMap{
 		}
 		return fs
 	},
-	"more": func(n int, fs []Finding) int { return max(len(fs)-n, 0) },
-	"firstH": func(n int, hs []Headline) []Headline {
-		if len(hs) > n {
-			return hs[:n]
-		}
-		return hs
-	},
+	"more":           func(n int, fs []Finding) int { return max(len(fs)-n, 0) },
+	"firstH":         summaryHeadlines,
 	"summaryFigures": func() int { return SummaryHeadlinesPerSection },
 	"recs": func(fs []analyze.DatabaseFinding) []analyze.DatabaseFinding {
 		return fs[:min(len(fs), HTMLRecommendations)]
@@ -665,4 +660,17 @@ func (c *cappedBuffer) Write(b []byte) (int, error) {
 	}
 	c.b = append(c.b, b...)
 	return len(b), nil
+}
+
+// summaryHeadlines are the figures of a section the summary repeats: its
+// first n, and any later one that carries a caveat (a prediction whose
+// own check missed is not to be read without it).
+func summaryHeadlines(n int, hs []Headline) []Headline {
+	var out []Headline
+	for i, h := range hs {
+		if i < n || h.Caveat {
+			out = append(out, h)
+		}
+	}
+	return out
 }

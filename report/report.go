@@ -79,6 +79,9 @@ type Finding struct {
 type Headline struct {
 	Label, Value string
 	Section      string
+	// Caveat: the figure carries a warning on itself (a prediction whose
+	// own check missed): the summary repeats it past its first figures.
+	Caveat bool
 }
 
 // Section is the part of the report about one input or comparison.

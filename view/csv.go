@@ -68,6 +68,9 @@ func summaryTable(d *Doc) *Table {
 	t := &Table{Name: SummaryTable, Columns: []Column{{Key: "field", Title: "field"}, {Key: "value", Title: "value"}}}
 	for _, f := range d.Headline {
 		t.Rows = append(t.Rows, []Cell{Str(f.Key), f.Value})
+		if f.Caveat != "" {
+			t.Rows = append(t.Rows, []Cell{Str(f.Key + "_caveat"), Str(f.Caveat)})
+		}
 	}
 	return t
 }

@@ -52,6 +52,11 @@ type Field struct {
 	Value Cell
 	// Detail follows the value in human formats.
 	Detail string
+	// Caveat is what the figure rests on when it is weak ("its
+	// leave-last-out check missed by +14.2 %, …"), "" when nothing: in
+	// Detail for people, its own row (Key + "_caveat") in the CSV summary,
+	// and a report's summary repeats the figure whatever its place.
+	Caveat string
 	// Unknown stands for a null value in human formats ("?" when empty).
 	Unknown string
 }

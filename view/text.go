@@ -30,7 +30,19 @@ func writeText(b *bufio.Writer, d *Doc, opt Options) error {
 		}
 		for _, f := range d.Headline {
 			l := safe(f.Label)
-			fmt.Fprintln(b, strings.TrimRight(l+strings.Repeat(" ", n-width(l)+2)+fieldText(f), " "))
+			line := strings.TrimRight(l+strings.Repeat(" ", n-width(l)+2)+fieldText(f), " ")
+			if width(line) <= LineWidth || n+2 > LineWidth/2 {
+				fmt.Fprintln(b, line)
+				continue
+			}
+			// A long value (a prediction and its caveat) wraps under
+			// itself.
+			for i, w := range wrap(fieldText(f), strings.Repeat(" ", n+2), LineWidth) {
+				if i == 0 {
+					w = l + strings.Repeat(" ", n-width(l)+2) + strings.TrimLeft(w, " ")
+				}
+				fmt.Fprintln(b, w)
+			}
 		}
 		blank = true
 	} else if d.Title != "" {

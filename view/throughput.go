@@ -555,6 +555,8 @@ func (v *tput) settings() *Table {
 				mark = "best"
 			case sw.TooFewRuns(st.X):
 				mark = "too few runs"
+			case slices.Contains(sw.WithinNoise, st.X) && sw.Noise != nil:
+				mark = "within assumed noise"
 			case slices.Contains(sw.WithinNoise, st.X):
 				mark = "within noise"
 			}
@@ -708,8 +710,17 @@ func (v *tput) headline(s *analyze.Series) []Field {
 		add("load_speed_per_doubling_change", "load speed per size doubling", Change(l.TrendPerDoubling), fmt.Sprintf("(%s, %s)", trend, pEq(l.TrendP)))
 	case s.Sweep != nil:
 		sw := s.Sweep
-		add("best_"+xk, "best "+deref(v.r.X), v.x(sw.Best.X), fmt.Sprintf("(median %s)", Num(sw.Best.Median).Human()))
+		of := fmt.Sprintf("(median %s)", Num(sw.Best.Median).Human())
+		if sw.Best.N == 1 {
+			of = fmt.Sprintf("(%s, 1 run)", Num(sw.Best.Median).Human())
+		}
+		add("best_"+xk, "best "+deref(v.r.X), v.x(sw.Best.X), of)
 		add("worst_vs_best_share", "worst setting off the best", Share(sw.Spread), "(at "+v.x(sw.Worst.X).Human()+")")
+		// One run per setting: "as good" rests on an assumed noise; when
+		// the settings turn back and forth by more, the headline says so.
+		if sw.NoiseContradicted != nil {
+			add("assumed_noise_share", "assumed noise (--noise)", Share(*sw.Noise), "(looks too small: "+sw.DipWords(v.r.XUnitInfo())+")")
+		}
 		// A best the test could tell from none of the others is a best
 		// of these runs only: the headline says so, as the table does.
 		if few, others := sw.TooFew(), len(sw.Settings)-1; few > 0 {
@@ -760,7 +771,13 @@ func (v *tput) headline(s *analyze.Series) []Field {
 				// (a low end below 0 is no floor: none can be)
 				interval = fmt.Sprintf("95 %% interval up to %s, no lower bound", Num(p.Hi).Human())
 			}
-			add("predicted_"+v.yCol().Key, "predicted at "+v.r.FormatX(p.X), Num(p.Y), fmt.Sprintf("(%s, %s fit)", interval, b.Name))
+			if c := b.PredictionCaveat; c != nil {
+				// (next to the figure: the interval alone promises more)
+				add("predicted_"+v.yCol().Key, "predicted at "+v.r.FormatX(p.X), Num(p.Y), fmt.Sprintf("(%s, %s fit; %s)", interval, b.Name, *c))
+				out[len(out)-1].Caveat = *c
+			} else {
+				add("predicted_"+v.yCol().Key, "predicted at "+v.r.FormatX(p.X), Num(p.Y), fmt.Sprintf("(%s, %s fit)", interval, b.Name))
+			}
 		}
 		if b != nil && b.NoPrediction != nil {
 			add("predicted_"+v.yCol().Key, "predicted at "+v.r.FormatX(*v.r.PredictAt), Str("no prediction: "+*b.NoPrediction), "")

@@ -83,7 +83,7 @@ func TestThroughputDegradationGolden(t *testing.T) {
 	d := Throughput(r, "degradation-throughput-sata.csv")
 	goldenDoc(t, "throughput-degradation-sata", d, "models", "prediction", "series", "summary")
 	if got := fieldOf(t, d, "predicted_ops_per_s"); got.Label != "predicted at 3.54 TiB" || got.Value.Human() != "148" ||
-		got.Detail != "(95 % interval 140–157, power fit)" {
+		got.Detail != "(95 % interval 140–157, power fit; extrapolated 2× past the largest size, which alone sets the curve (leverage 0.93); its leave-last-out check missed by +14.2 %, outside its 95 % interval)" || got.Caveat != "extrapolated 2× past the largest size, which alone sets the curve (leverage 0.93); its leave-last-out check missed by +14.2 %, outside its 95 % interval" {
 		t.Errorf("prediction field %+v", got)
 	}
 	for _, name := range TableNames(d) {
@@ -477,7 +477,7 @@ func TestThroughputNegativePrediction(t *testing.T) {
 		t.Errorf("notes %q", tb.Notes)
 	}
 	// The 256 page buffers' interval reaches below 0: no floor, not "-425786".
-	if f := fieldOf(t, d, "fbdiag_bench_tpc_c_like_sp_page_buffers_256_predicted_tpmc"); f.Detail != "(95 % interval up to 444841, no lower bound, linear fit)" {
+	if f := fieldOf(t, d, "fbdiag_bench_tpc_c_like_sp_page_buffers_256_predicted_tpmc"); f.Detail != "(95 % interval up to 444841, no lower bound, linear fit; extrapolated 2.13× past the largest size; the 121 MiB point alone sets the curve (leverage 1.00))" {
 		t.Errorf("headline %q %q", f.Value.Human(), f.Detail)
 	}
 }
@@ -496,7 +496,7 @@ func TestThroughputHeadlineNoPrediction(t *testing.T) {
 	if f.Label != "pgbench TPC-B (sort of): predicted at 64.0 GiB" || f.Value.Human() != "no prediction: the linear fit reaches 0 before 64.0 GiB" || f.Detail != "" {
 		t.Errorf("headline %q %q %q", f.Label, f.Value.Human(), f.Detail)
 	}
-	if f := fieldOf(t, d, "pgbench_select_only_predicted_tps"); f.Value.Human() != "11641" || f.Detail != "(95 % interval 3501–38715, power fit)" {
+	if f := fieldOf(t, d, "pgbench_select_only_predicted_tps"); f.Value.Human() != "11641" || f.Detail != "(95 % interval 3501–38715, power fit; extrapolated 43.6× past the largest size; the 22.4 MiB point alone sets the curve (leverage 0.59))" {
 		t.Errorf("select only: %q %q", f.Value.Human(), f.Detail)
 	}
 }

@@ -65,8 +65,8 @@ func TestReportSectionFigures(t *testing.T) {
 		"gbak restore: restore-high-performance.log — restore incomplete: 0:43:13 shown",
 		"Comparison: restore-balanced.log vs restore-high-performance.log — Last timestamp, high-performance / balanced: ×0.593 faster; Span of matched steps, high-performance / balanced: ×0.687 faster",
 		"Throughput (load): degradation-load-sata.csv — median load speed (MiB/s) (95 % interval 3.28–3.42): 3.36; load speed per size doubling (no trend, p=0.200): -0.7 %",
-		"Throughput (degradation): degradation-throughput-sata.csv — first to last size (9.04 GiB → 1.77 TiB): -65.8 %; lost per size doubling (power fit, R² 0.992): 13.4 %",
-		"Throughput (sweep): page-buffers-1.7tb.csv — classic_points: best page_buffers (median 390): 1500; classic_points: worst setting off the best (at 2048): 26.9 %",
+		"Throughput (degradation): degradation-throughput-sata.csv — first to last size (9.04 GiB → 1.77 TiB): -65.8 %; lost per size doubling (power fit, R² 0.992): 13.4 %; predicted at 3.54 TiB (95 % interval 140–157, power fit; extrapolated 2× past the largest size, which alone sets the curve (leverage 0.93); its leave-last-out check missed by +14.2 %, outside its 95 % interval): 148",
+		"Throughput (sweep): page-buffers-1.7tb.csv — classic_points: best page_buffers (390, 1 run): 1500; classic_points: worst setting off the best (at 2048): 26.9 %",
 		"Throughput (ab): power-plan-tpcc.tsv — High performance vs Balanced (×1.25, faster; 1 run each, no test): +24.6 %",
 		"Bench run: run-w1-t4.jsonl — tpmC: 10004.0; tpmTotal: 22385.0",
 	}
@@ -104,4 +104,34 @@ func TestReportSectionOutcomes(t *testing.T) {
 		"gbak backup: 12_fb6_services_backup_restore_verbose.log — backup: completed",
 	}
 	testutil.EqualLines(t, "sections", got, want)
+}
+
+// The seed articles fbdiag throughput reads (markdown and tab-separated
+// tables inside Spanish, French and Korean prose, decimal commas) have
+// their sections in the report of their folder: detect no longer says
+// "no … table lines" of them. The English article (004), in which the
+// reader finds no table, stays not analysed.
+func TestReportSeedArticles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "r")
+	seeds := filepath.Dir(testutil.SeedArticle(t, "000"))
+	if _, errs, code := runCLI(t, nil, "report", "--out", dir, seeds); code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	got := strings.Join(navLines(t, filepath.Join(dir, "index.html")), "\n")
+	for _, w := range []string{
+		"Throughput (degradation): 000_2bef0fda4e54c2f6.txt — first to last size (9.04 GiB → 1.77 TiB): -65.8 %;",
+		"Throughput (sweep): 001_859817793a7b6ae7.txt — Classic, points de test: best Buffers de pages (390, 1 run): 1500;",
+		"Throughput (sweep): 002_93288e933ab92a8c.txt — Classic, 테스트 포인트: best 페이지 버퍼 (390, 1 run): 1500;",
+	} {
+		if !strings.Contains(got, w) {
+			t.Errorf("sections lack %q:\n%s", w, got)
+		}
+	}
+	if strings.Contains(got, "000_2bef0fda4e54c2f6.txt: not analysed") || strings.Count(got, "not analysed") > 1 {
+		t.Errorf("sections:\n%s", got)
+	}
+	out, _, code := runCLI(t, nil, "detect", testutil.SeedArticle(t, "000"))
+	if code != exitOK || !strings.Contains(out, `throughput  markdown table with 4 columns inside prose, header line 23: "| # | tamaño de base de datos, gb | tie…"`) {
+		t.Errorf("detect: exit %d\n%s", code, out)
+	}
 }
