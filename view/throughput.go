@@ -720,12 +720,19 @@ func (v *tput) headline(s *analyze.Series) []Field {
 		// the settings turn back and forth by more, the headline says so.
 		if sw.NoiseContradicted != nil {
 			add("assumed_noise_share", "assumed noise (--noise)", Share(*sw.Noise), "(looks too small: "+sw.DipWords(v.r.XUnitInfo())+")")
+			out[len(out)-1].Caveat = "the data turn by more than the noise assumed"
 		}
 		// A best the test could tell from none of the others is a best
 		// of these runs only: the headline says so, as the table does.
 		if few, others := sw.TooFew(), len(sw.Settings)-1; few > 0 {
-			add("told_apart", "settings told apart from the best", Str(fmt.Sprintf("%d of %d", others-len(sw.WithinNoise), others)),
+			told := others - len(sw.WithinNoise)
+			add("told_apart", "settings told apart from the best", Str(fmt.Sprintf("%d of %d", told, others)),
 				fmt.Sprintf("(%d with too few runs to tell)", few))
+			if told == 0 {
+				// (the best is then a best of these runs only: the
+				// report's summary shows it beside the best)
+				out[len(out)-1].Caveat = "no setting told apart from the best"
+			}
 		}
 	case len(s.AB) > ABHeadline:
 		add("configurations", "configurations compared with "+s.AB[0].Baseline, Int(int64(len(s.AB))), "(see the table)")
