@@ -179,6 +179,7 @@ func kindOf(err error) Kind {
 		// before "Can't open database file", which a denied file gives too.
 		return KindDenied
 	case strings.Contains(msg, "No such file or directory"),
+		strings.Contains(msg, "cannot find the file specified"), // (a Windows server's words)
 		strings.Contains(msg, "Can't open database file"),
 		strings.Contains(msg, "not a valid database"):
 		return KindNoDatabase

@@ -15,6 +15,7 @@ func TestAbsentOnlyWhenNoSuchFile(t *testing.T) {
 		want bool
 	}{
 		{"I/O error during \"open\" operation for file \"/d/x.fdb\"\nError while trying to open file\nNo such file or directory", true},
+		{"I/O error during \"CreateFile (open)\" operation for file \"D:\\DB\\X.FDB\"\nError while trying to open file\nThe system cannot find the file specified.", true},
 		{"file /d/alnew.fdb is not a valid database", false},
 		{"I/O error during \"open\" operation for file \"/d/x.fdb\"\nError while trying to open file\nCan't open database file", false},
 		{"I/O error during \"open\" operation for file \"/d/x.fdb\"\nError while trying to open file\nPermission denied", false},

@@ -56,7 +56,7 @@ func (s Server) CreateEmpty(ctx context.Context, database string) (bool, error) 
 		db.Close()
 		return false, nil
 	}
-	if kindOf(err) != KindNoDatabase || !strings.Contains(err.Error(), "No such file or directory") {
+	if !absent(err) {
 		return false, s.fail("attach to", database, err)
 	}
 	if err := s.CreateDatabase(ctx, database, strings.NewReader("")); err != nil {

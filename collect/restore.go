@@ -180,8 +180,12 @@ FROM MON$DATABASE`).Scan(&name, &o.others)
 // absent tells a database that does not exist from one the server cannot
 // open ("not a valid database", a damaged header): that one is the
 // user's file, not to be restored over nor reported as left by fbdiag.
+// The operating system's words decide: POSIX's, and Windows' in English
+// (a Windows server in another language is refused: the safe side).
 func absent(err error) bool {
-	return kindOf(err) == KindNoDatabase && strings.Contains(err.Error(), "No such file or directory")
+	msg := err.Error()
+	return kindOf(err) == KindNoDatabase &&
+		(strings.Contains(msg, "No such file or directory") || strings.Contains(msg, "cannot find the file specified"))
 }
 
 // swap puts the restored database tmp in the place of the original at
