@@ -96,6 +96,7 @@ func Gbak(tl *analyze.Timeline, opt GbakOptions) *Doc {
 		c = opt.Kept.chart.finish(tl)
 	}
 	if len(c.Phases)+len(c.Items) > 0 {
+		c.Backup = tl.Kind != nil && *tl.Kind == parse.GbakBackup
 		if ch, err := plot.RestoreTimelineChart(c); err == nil {
 			ch.Name = plot.SafeName(filepath.Base(tl.File))
 			d.Charts = append(d.Charts, ch)

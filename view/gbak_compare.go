@@ -11,6 +11,7 @@ import (
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/units"
+	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/plot"
 )
 
@@ -443,6 +444,9 @@ func GbakComparisonChart(c *analyze.GbakComparison, top int) plot.RestoreCompari
 			d.Notes = append(d.Notes, "~ one run a side, within gbak's 1 ms clock")
 		}
 	}
+	d.Backup = len(c.Runs) > 0 && !slices.ContainsFunc(c.Runs, func(r analyze.GbakRunSummary) bool {
+		return r.Kind == nil || *r.Kind != parse.GbakBackup
+	})
 	d.Title = fmt.Sprintf("The %d slowest steps (baseline %s)", len(d.Steps), c.Base)
 	if several(c) {
 		d.Title = fmt.Sprintf("The %d slowest steps, median of each side (baseline %s)", len(d.Steps), c.Base)
