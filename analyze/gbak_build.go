@@ -121,6 +121,7 @@ func readGbak(rd *parse.GbakReader, b *GbakTimelineBuilder) (*Timeline, error) {
 	var second *parse.Notice
 	lastT, hasT := 0.0, false
 	finished := 0 // the line of the run's closing message, once read
+	op := ""      // the run's operation, from its first line that tells
 	for b.err == nil && rd.Next() {
 		l := rd.Line()
 		// gbak's time is elapsed since its start: when it goes back, a
@@ -143,6 +144,19 @@ func readGbak(rd *parse.GbakReader, b *GbakTimelineBuilder) (*Timeline, error) {
 				"another gbak run starts here (the run before it finished at line %d): only the first is analysed; "+
 					"give each run its own file ('fbdiag gbak compare' compares them)", finished)}
 			break
+		}
+		// Nor by its closing line when the first run was cut (a backup
+		// killed, then a restore logged to the same file): a line that
+		// opens a run of the other operation (the restore's "opened
+		// file", the backup's "readied database") starts another.
+		if startsRun(l.Kind) && l.Op != "" && op != "" && l.Op != op {
+			second = &parse.Notice{File: rd.Name(), Line: l.Line, Msg: fmt.Sprintf(
+				"another gbak run starts here (a %s's first line; the %s before it has no closing line): only the first is analysed; "+
+					"give each run its own file ('fbdiag gbak compare' compares them)", l.Op, op)}
+			break
+		}
+		if op == "" {
+			op = l.Op
 		}
 		if l.Kind == parse.GbakFinish {
 			finished = l.Line
