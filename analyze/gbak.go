@@ -57,6 +57,12 @@ type GbakStep struct {
 	// lines bound the cost from below, so Seconds, Reads and Writes are
 	// what was logged, and the step took at least that.
 	LowerBound bool `json:"lower_bound,omitempty"`
+	// Wrapped is set when Reads and Writes are nil because a wrapped
+	// counter (firebird#8027) fell on the step: a line with a negative
+	// delta and the next line, measured from the bad value, charged to
+	// two steps. Only the two lines' sum means something; the phase has
+	// it (GbakPhase). A notice names the line.
+	Wrapped bool `json:"-"`
 }
 
 // Key identifies a step across runs: kind, object and name. The name of
@@ -129,6 +135,8 @@ type GbakTable struct {
 	Writes           *int64   `json:"writes"`
 	// LowerBound: the log ends inside the table's data (GbakStep.LowerBound).
 	LowerBound bool `json:"lower_bound,omitempty"`
+	// Wrapped: Reads and Writes are unknown (GbakStep.Wrapped).
+	Wrapped bool `json:"-"`
 }
 
 // GbakIndex is the build of one index ("activating and creating deferred
@@ -147,6 +155,8 @@ type GbakIndex struct {
 	// master), so an index not Failed was activated, whether or not the
 	// log has -st columns to time it.
 	Ended bool `json:"-"`
+	// Wrapped: Reads and Writes are unknown (GbakStep.Wrapped).
+	Wrapped bool `json:"-"`
 }
 
 // GbakPhase sums the known costs of the steps of one phase; Unknown counts
@@ -165,6 +175,11 @@ type GbakPhase struct {
 	// LowerBound is set when one of the phase's steps was cut short
 	// (GbakStep.LowerBound): the sums are lower bounds.
 	LowerBound bool `json:"lower_bound,omitempty"`
+	// Wrapped is set when Reads and Writes are nil because the two
+	// lines of a wrapped counter (firebird#8027) fell on steps of two
+	// phases, or the log ends between them: the phase's share of their
+	// sum is not known. Within one phase the sum is the phase's.
+	Wrapped bool `json:"-"`
 	// Share is Seconds / the run's total_seconds; nil when either is
 	// unknown (an excerpt has no total).
 	Share *float64 `json:"share"`

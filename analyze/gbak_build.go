@@ -121,6 +121,7 @@ func readGbak(rd *parse.GbakReader, b *GbakTimelineBuilder) (*Timeline, error) {
 	var second *parse.Notice
 	lastT, hasT := 0.0, false
 	finished := 0 // the line of the run's closing message, once read
+	op := ""      // the run's operation, from its first line that tells
 	for b.err == nil && rd.Next() {
 		l := rd.Line()
 		// gbak's time is elapsed since its start: when it goes back, a
@@ -143,6 +144,19 @@ func readGbak(rd *parse.GbakReader, b *GbakTimelineBuilder) (*Timeline, error) {
 				"another gbak run starts here (the run before it finished at line %d): only the first is analysed; "+
 					"give each run its own file ('fbdiag gbak compare' compares them)", finished)}
 			break
+		}
+		// Nor by its closing line when the first run was cut (a backup
+		// killed, then a restore logged to the same file): a line that
+		// opens a run of the other operation (the restore's "opened
+		// file", the backup's "readied database") starts another.
+		if startsRun(l.Kind) && l.Op != "" && op != "" && l.Op != op {
+			second = &parse.Notice{File: rd.Name(), Line: l.Line, Msg: fmt.Sprintf(
+				"another gbak run starts here (a %s's first line; the %s before it has no closing line): only the first is analysed; "+
+					"give each run its own file ('fbdiag gbak compare' compares them)", l.Op, op)}
+			break
+		}
+		if op == "" {
+			op = l.Op
 		}
 		if l.Kind == parse.GbakFinish {
 			finished = l.Line
@@ -223,7 +237,19 @@ type GbakTimelineBuilder struct {
 	// own work (reportsDone) right after the step's line; its interval
 	// is empty, a cost of 0, not an unknown one.
 	emptyDone bool
-	mem       gbakSlab
+	// A line of Firebird 3.0.11, 4.0.4 or 5.0.0 can carry a negative
+	// page read or write delta (firebird#8027: the remote client read a
+	// bad counter, 0, fixed by 210310eab3), and the next line the
+	// matching jump, measured from the bad value: only the two lines'
+	// sum means something. wrapOpen: a wrapped line was read and its
+	// jump not yet; wrapMine: that line is in the pending interval.
+	// wrapSplit: the pending interval holds one line of such a pair and
+	// not the other, so its reads and writes are not its own; rawR and
+	// rawW are then its sums, which phaseSums adds up with the other
+	// line's.
+	wrapOpen, wrapMine, wrapSplit bool
+	rawR, rawW                    int64
+	mem                           gbakSlab
 }
 
 // NewGbakTimelineBuilder starts a timeline for the named file.
@@ -415,6 +441,17 @@ func (b *GbakTimelineBuilder) accumulate(l *parse.GbakLine) {
 	if l.Has&parse.ColDelta != 0 {
 		b.sumD += l.Delta
 	}
+	if l.Has&(parse.ColReads|parse.ColWrites) != 0 && l.Kind != parse.GbakTotal {
+		if b.wrapOpen {
+			// the jump of a wrapped line: in this interval, or in the
+			// one after the wrapped line's
+			b.wrapOpen = false
+			b.wrapSplit = b.wrapSplit || !b.wrapMine
+		}
+		if l.Reads < 0 || l.Writes < 0 {
+			b.wrapOpen, b.wrapMine = true, true
+		}
+	}
 	b.sumR += l.Reads
 	b.sumW += l.Writes
 	if l.Has&(parse.ColTime|parse.ColDelta) == parse.ColTime|parse.ColDelta && b.hasPrevT &&
@@ -440,6 +477,10 @@ func (b *GbakTimelineBuilder) close(withIO bool) {
 		return
 	}
 	st := &b.cur
+	if b.wrapOpen && b.wrapMine {
+		b.wrapSplit = true // the jump comes in a later interval
+	}
+	b.wrapMine = false
 	if !b.broken && (b.n > 0 || b.emptyDone) {
 		switch {
 		case b.n == 1 && b.cols&parse.ColDelta != 0:
@@ -459,16 +500,23 @@ func (b *GbakTimelineBuilder) close(withIO bool) {
 			st.Writes = b.mem.i(b.sumW)
 		}
 	}
+	if b.wrapSplit && withIO {
+		// one line of a wrapped pair (#8027): neither figure is the
+		// step's
+		st.Reads, st.Writes, st.Wrapped = nil, nil, true
+		b.rawR, b.rawW = b.sumR, b.sumW
+	}
+	b.wrapSplit = false
 	if st.Kind == parse.GbakData && b.hasTable() {
 		tb := &b.curTable
-		tb.Seconds, tb.Reads, tb.Writes = st.Seconds, st.Reads, st.Writes
+		tb.Seconds, tb.Reads, tb.Writes, tb.Wrapped = st.Seconds, st.Reads, st.Writes, st.Wrapped
 		if tb.Seconds != nil && *tb.Seconds > 0 && tb.Records != nil {
 			tb.RecordsPerSecond = b.mem.f(float64(*tb.Records) / *tb.Seconds)
 		}
 	}
 	if st.Kind == parse.GbakActivateIndex && b.hasIndex() {
 		ix := &b.curIndex
-		ix.Seconds, ix.Reads, ix.Writes = st.Seconds, st.Reads, st.Writes
+		ix.Seconds, ix.Reads, ix.Writes, ix.Wrapped = st.Seconds, st.Reads, st.Writes, st.Wrapped
 	}
 	b.pending = false
 }
@@ -508,7 +556,7 @@ func (b *GbakTimelineBuilder) flush() {
 		return
 	}
 	st := &b.cur
-	b.phases.add(st)
+	b.phases.add(st, b.rawR, b.rawW)
 	if st.Seconds != nil {
 		b.known += *st.Seconds
 	}
@@ -643,6 +691,7 @@ func (b *GbakTimelineBuilder) open(l *parse.GbakLine) {
 	}
 	b.pending = true
 	b.sumD, b.sumR, b.sumW, b.n, b.broken = 0, 0, 0, 0, false
+	b.wrapSplit = false
 }
 
 func (b *GbakTimelineBuilder) phase(k parse.GbakKind) string {
@@ -706,7 +755,9 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 	// Without the total line the deltas add up to the run's I/O only
 	// when the log is whole: it starts at gbak's first line and misses
 	// nothing.
-	whole := !b.anyGap && b.steps > 0 && b.first == PhaseOpen
+	// (a log that ends after a wrapped line, #8027, before its jump: the
+	// bad value is in the sums)
+	whole := !b.anyGap && b.steps > 0 && b.first == PhaseOpen && !b.wrapOpen
 	if t.TotalReads == nil && b.cols&parse.ColReads != 0 && whole {
 		t.TotalReads = i64(b.sumAllR)
 	}
@@ -731,7 +782,7 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 	default:
 		t.Outcome = GbakIncomplete
 	}
-	t.Phases = b.phases.result()
+	t.Phases = b.phases.result(b.wrapOpen)
 	if t.TotalSeconds != nil && *t.TotalSeconds > 0 && b.cols != 0 {
 		for i := range t.Phases {
 			if p := &t.Phases[i]; p.Seconds != nil {
@@ -766,9 +817,19 @@ type phaseSums struct {
 	// allocation each).
 	reads, writes       [len(phaseOrder)]int64
 	hasReads, hasWrites [len(phaseOrder)]bool
+	// A run of steps whose reads and writes a wrapped counter took
+	// (GbakStep.Wrapped): chainR and chainW add up their intervals, in
+	// which the bad value cancels out, and chain has a bit for each
+	// phase they are in. lost marks the phases such a run spanned: their
+	// sums are not known.
+	chainR, chainW int64
+	chain          uint8
+	lost           [len(phaseOrder)]bool
 }
 
-func (s *phaseSums) add(st *GbakStep) {
+// add adds a step; rawR and rawW are the sums of its interval when it is
+// Wrapped.
+func (s *phaseSums) add(st *GbakStep, rawR, rawW int64) {
 	i := 0
 	for j, name := range phaseOrder {
 		if name == st.Phase {
@@ -779,6 +840,13 @@ func (s *phaseSums) add(st *GbakStep) {
 	p := &s.p[i]
 	p.Steps++
 	p.LowerBound = p.LowerBound || st.LowerBound
+	if st.Wrapped {
+		s.chainR += rawR
+		s.chainW += rawW
+		s.chain |= 1 << i
+	} else {
+		s.endChain(false)
+	}
 	// Page reads and writes are summed where known, whether or not the
 	// time is: a log of -st w or -st rw has them and no time column.
 	if st.Reads != nil {
@@ -794,8 +862,32 @@ func (s *phaseSums) add(st *GbakStep) {
 	s.sum[i] += *st.Seconds
 }
 
-// result lists the phases that had steps, in phaseOrder.
-func (s *phaseSums) result() []GbakPhase {
+// endChain ends a run of wrapped steps: within one phase their sums are
+// that phase's (the wrapped line and its jump both counted); across
+// phases, or when bad (the log ends before the jump), the phases' sums
+// are unknown.
+func (s *phaseSums) endChain(bad bool) {
+	if s.chain == 0 {
+		return
+	}
+	for i := range phaseOrder {
+		if s.chain&(1<<i) == 0 {
+			continue
+		}
+		if bad || s.chain != 1<<i {
+			s.lost[i] = true
+			continue
+		}
+		s.reads[i], s.hasReads[i] = s.reads[i]+s.chainR, true
+		s.writes[i], s.hasWrites[i] = s.writes[i]+s.chainW, true
+	}
+	s.chainR, s.chainW, s.chain = 0, 0, 0
+}
+
+// result lists the phases that had steps, in phaseOrder; bad says that
+// the log ended between a wrapped line and its jump.
+func (s *phaseSums) result(bad bool) []GbakPhase {
+	s.endChain(bad)
 	var kept []GbakPhase
 	for i, p := range s.p {
 		if p.Steps > 0 {
@@ -804,14 +896,15 @@ func (s *phaseSums) result() []GbakPhase {
 				v := round3(s.sum[i])
 				p.Seconds = &v
 			}
-			if s.hasReads[i] {
+			if s.hasReads[i] && !s.lost[i] {
 				r := s.reads[i]
 				p.Reads = &r
 			}
-			if s.hasWrites[i] {
+			if s.hasWrites[i] && !s.lost[i] {
 				w := s.writes[i]
 				p.Writes = &w
 			}
+			p.Wrapped = s.lost[i]
 			kept = append(kept, p)
 		}
 	}

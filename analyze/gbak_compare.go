@@ -346,7 +346,7 @@ func (c *GbakComparison) compareRow(row *GbakStepComparison, sideOf []int) {
 			continue
 		}
 		sum := Summarize(xs)
-		row.Median[s] = f64(sum.Median)
+		row.Median[s] = f64(halfMs(sum.Median))
 		if sp := sum.Spread(); !math.IsNaN(sp) {
 			row.Spread[s] = f64(sp)
 		}
@@ -361,6 +361,16 @@ func (c *GbakComparison) compareRow(row *GbakStepComparison, sideOf []int) {
 	if len(row.Versus) > 0 {
 		row.GbakVersus = row.Versus[0]
 	}
+}
+
+// halfMs rounds a median of gbak's times to its resolution: a time is
+// whole milliseconds, so a median is, or the mean of two, a half
+// millisecond (36.2835, not 36.283500000000004).
+func halfMs(v float64) float64 {
+	if !(math.Abs(v) < 1<<52/2000) { // (NaN, or too large to have halves left)
+		return v
+	}
+	return math.Round(v*2000) / 2000
 }
 
 // versus compares the values of one side with the baseline's.

@@ -32,19 +32,24 @@ const (
 	KindLoadSpeed         Kind = "load-speed"
 	KindRestoreComparison Kind = "restore-comparison"
 	KindRestoreTimeline   Kind = "restore-timeline"
-	KindIndices           Kind = "indices"
-	KindTables            Kind = "tables"
-	KindFill              Kind = "fill"
-	KindSweep             Kind = "sweep"
-	KindAB                Kind = "ab"
-	KindBenchTimeline     Kind = "bench-timeline"
-	KindBenchLatency      Kind = "bench-latency"
+	// A backup's timeline and a comparison of backups are drawn as a
+	// restore's (RestoreTimeline.Backup, RestoreComparison.Backup), and
+	// named for what they show.
+	KindBackupComparison Kind = "backup-comparison"
+	KindBackupTimeline   Kind = "backup-timeline"
+	KindIndices          Kind = "indices"
+	KindTables           Kind = "tables"
+	KindFill             Kind = "fill"
+	KindSweep            Kind = "sweep"
+	KindAB               Kind = "ab"
+	KindBenchTimeline    Kind = "bench-timeline"
+	KindBenchLatency     Kind = "bench-latency"
 )
 
 // Kinds lists the chart kinds of the HTML report, in report order (the
 // history charts of fbdiag gstat trend are not among them).
 var Kinds = []Kind{
-	KindTables, KindIndices, KindFill, KindRestoreTimeline, KindRestoreComparison,
+	KindTables, KindIndices, KindFill, KindRestoreTimeline, KindRestoreComparison, KindBackupTimeline, KindBackupComparison,
 	KindSizeThroughput, KindLoadSpeed, KindSweep, KindAB, KindBenchTimeline, KindBenchLatency,
 }
 

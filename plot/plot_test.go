@@ -109,6 +109,20 @@ func sampleData(t testing.TB) map[Kind]func() (*Chart, error) {
 				Items:  []Span{{Name: "ORDER_LINE", Start: 3.747, Duration: 24.882, Kind: "table"}, {Name: "ORDERS", Start: 28.632, Duration: 4.232, Kind: "table"}, {Name: "OL_ITEM", Start: 34.426, Duration: 0.286, Kind: "index"}},
 			})
 		},
+		KindBackupTimeline: func() (*Chart, error) {
+			// The 3.0.11 shop backup (testdata/fb30/shop-gbak-backup-v-st.log).
+			return RestoreTimelineChart(RestoreTimeline{Title: "Timeline: shop-gbak-backup-v-st.log", Backup: true,
+				Phases: []Span{{Name: "open", Start: 0.028, Duration: 0.005, Kind: "phase"}, {Name: "data", Start: 0.053, Duration: 2.092, Kind: "phase"}, {Name: "finish", Start: 2.167, Duration: 0.027, Kind: "phase"}},
+				Items:  []Span{{Name: "ORDER_LINE", Start: 0.615, Duration: 1.189, Kind: "table"}, {Name: "DOCS", Start: 0.053, Duration: 0.424, Kind: "table"}},
+			})
+		},
+		KindBackupComparison: func() (*Chart, error) {
+			return RestoreComparisonChart(RestoreComparison{Title: "The 2 slowest steps (baseline bk1)", Runs: []string{"bk1", "bk2"}, Backup: true,
+				Steps: []StepRow{
+					{Name: "data ORDER_LINE", Seconds: []float64{1.189, 1.189}, Notes: []string{"", "×1.00 ~"}},
+					{Name: "data DOCS", Seconds: []float64{0.424, 0.424}, Notes: []string{"", "×1.00 ~"}},
+				}})
+		},
 		KindIndices: func() (*Chart, error) {
 			return IndicesChart(Indices{Title: "Indices of shop.fdb", SizeUnit: "leaf buckets",
 				Depths:  []DepthCount{{Depth: 1, Count: 2}, {Depth: 2, Count: 7}, {Depth: 3, Count: 1, Severity: SeverityWarning}},

@@ -30,6 +30,9 @@ type RestoreComparison struct {
 	// Notes are sentences under the legend (Chart.Notes): what a word
 	// of the bars' notes means.
 	Notes []string
+	// Backup is set when every run is a backup: the chart is a
+	// backup-comparison.
+	Backup bool
 }
 
 // RestoreComparisonChart draws horizontal grouped bars, one per run for
@@ -37,6 +40,9 @@ type RestoreComparison struct {
 // duration and its note.
 func RestoreComparisonChart(d RestoreComparison) (*Chart, error) {
 	ch := &Chart{Kind: KindRestoreComparison, Title: d.Title}
+	if d.Backup {
+		ch.Kind = KindBackupComparison
+	}
 	if len(d.Steps) == 0 || len(d.Runs) == 0 {
 		return nil, errNoData(ch.Kind, "steps")
 	}
@@ -119,6 +125,8 @@ type RestoreTimeline struct {
 	// Phases first (drawn on top), then the biggest items.
 	Phases []Span
 	Items  []Span
+	// Backup is set for a backup's run: the chart is a backup-timeline.
+	Backup bool
 }
 
 // RestoreTimelineChart draws one row per span name; spans with the same
@@ -126,6 +134,9 @@ type RestoreTimeline struct {
 // several bars, labelled once with their total.
 func RestoreTimelineChart(d RestoreTimeline) (*Chart, error) {
 	ch := &Chart{Kind: KindRestoreTimeline, Title: d.Title}
+	if d.Backup {
+		ch.Kind = KindBackupTimeline
+	}
 	spans := append(append([]Span(nil), d.Phases...), d.Items...)
 	type row struct {
 		name, kind string

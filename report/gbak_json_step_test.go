@@ -42,9 +42,10 @@ func stdStep(t *testing.T, st *analyze.GbakStep) string {
 // long names), and steps with every optional field set or not, every
 // kind of character to escape and floats at the ends of the plain form.
 func TestAppendStep(t *testing.T) {
-	// A new field of GbakStep must be taught to appendStep.
-	if n := reflect.TypeFor[analyze.GbakStep]().NumField(); n != 13 {
-		t.Fatalf("GbakStep has %d fields; appendStep writes 13", n)
+	// A new field of GbakStep must be taught to appendStep (Wrapped,
+	// json:"-", is not written).
+	if n := reflect.TypeFor[analyze.GbakStep]().NumField(); n != 14 {
+		t.Fatalf("GbakStep has %d fields; appendStep knows 14", n)
 	}
 	var steps []analyze.GbakStep
 	for _, path := range gbakLogs(t) {
@@ -67,6 +68,7 @@ func TestAppendStep(t *testing.T) {
 		steps = append(steps, analyze.GbakStep{Line: 1 << 40, Kind: parse.GbakData, Name: "T", Start: f(v), Seconds: f(-v),
 			Reads: i(-1 << 63), Writes: i(1<<63 - 1), Records: i(0), Ignored: i(5), LowerBound: true})
 	}
+	steps = append(steps, analyze.GbakStep{Line: 2, Kind: parse.GbakMetadata, Seconds: f(0), Wrapped: true})
 	if len(steps) < 2000 {
 		t.Fatalf("%d steps", len(steps))
 	}
@@ -90,8 +92,9 @@ func TestAppendStep(t *testing.T) {
 // logs of the corpus and testdata, and tables with every optional field
 // set or not.
 func TestAppendTable(t *testing.T) {
-	if n := reflect.TypeFor[analyze.GbakTable]().NumField(); n != 9 {
-		t.Fatalf("GbakTable has %d fields; appendTable writes 9", n)
+	// (Wrapped, json:"-", is not written)
+	if n := reflect.TypeFor[analyze.GbakTable]().NumField(); n != 10 {
+		t.Fatalf("GbakTable has %d fields; appendTable knows 10", n)
 	}
 	var tables []analyze.GbakTable
 	for _, path := range gbakLogs(t) {

@@ -64,9 +64,10 @@ func TestReportCorpus(t *testing.T) {
 	}
 	kinds := r.ChartKinds()
 	// The seeds and the fb30 outputs hold every input kind fbdiag charts
-	// but fbdiag bench's own results (testdata/bench, report_bench_test.go).
+	// but fbdiag bench's own results (testdata/bench, report_bench_test.go)
+	// and two backups to compare (one backup log).
 	for _, k := range plot.Kinds {
-		if k == plot.KindBenchTimeline || k == plot.KindBenchLatency {
+		if k == plot.KindBenchTimeline || k == plot.KindBenchLatency || k == plot.KindBackupComparison {
 			continue
 		}
 		if !slices.Contains(kinds, k) {

@@ -148,6 +148,12 @@ func R2P(p *float64) Cell { return floatP(R2Kind, p) }
 // Null is an empty cell of a kind.
 func Null(k Kind) Cell { return Cell{Kind: k, Null: true} }
 
+// Unknown is a null cell that human formats print as "?": a figure the
+// input holds but that cannot be right (a wrapped counter), where an
+// empty cell would read as a figure it never gave. Machine formats leave
+// it empty, as any null.
+func Unknown(k Kind) Cell { return Cell{Kind: k, Null: true, Text: "?"} }
+
 func floatP(k Kind, p *float64) Cell {
 	if p == nil {
 		return Cell{Kind: k, Null: true}
@@ -169,10 +175,11 @@ func (c Cell) Value() float64 {
 
 // Human prints the cell for people: sizes in IEC units, durations as
 // h:mm:ss above a minute, shares and changes in percent, ratios with ×,
-// figures with three significant digits. A null cell is "".
+// figures with three significant digits. A null cell is "", an Unknown
+// one "?".
 func (c Cell) Human() string {
 	if c.Null {
-		return ""
+		return c.Text
 	}
 	switch c.Kind {
 	case TextKind:

@@ -58,7 +58,8 @@ func Gbak(tl *analyze.Timeline, opt GbakOptions) *Doc {
 	k := opt.Kept
 	if k == nil {
 		k = &GbakKept{Steps: tl.Steps, Tables: tl.Tables, Indices: tl.Indices, Cut: cutSteps(tl.Steps),
-			StepCount: len(tl.Steps), TableCount: len(tl.Tables), IndexCount: len(tl.Indices)}
+			StepCount: len(tl.Steps), TableCount: len(tl.Tables), IndexCount: len(tl.Indices),
+			Wrapped: countWrapped(tl.Steps)}
 	}
 	d := &Doc{
 		Lead:          "gbak " + gbakKind(tl) + ": ",
@@ -95,6 +96,7 @@ func Gbak(tl *analyze.Timeline, opt GbakOptions) *Doc {
 		c = opt.Kept.chart.finish(tl)
 	}
 	if len(c.Phases)+len(c.Items) > 0 {
+		c.Backup = tl.Kind != nil && *tl.Kind == parse.GbakBackup
 		if ch, err := plot.RestoreTimelineChart(c); err == nil {
 			ch.Name = plot.SafeName(filepath.Base(tl.File))
 			d.Charts = append(d.Charts, ch)
@@ -214,9 +216,12 @@ func gbakPhases(tl *analyze.Timeline) *Table {
 	}}
 	for _, p := range tl.Phases {
 		t.Rows = append(t.Rows, []Cell{Str(p.Name), Int(int64(p.Steps)), Int(int64(p.Unknown)), SecP(p.Seconds), ShareP(p.Share),
-			IntP(p.Reads), IntP(p.Writes), atLeast(p.LowerBound)})
+			pagesP(p.Reads, p.Wrapped), pagesP(p.Writes, p.Wrapped), atLeast(p.LowerBound)})
 	}
 	t.Notes = append(t.Notes, "unknown: steps whose cost the log does not give (the last line, lines missing).")
+	if slices.ContainsFunc(tl.Phases, func(p analyze.GbakPhase) bool { return p.Wrapped }) {
+		t.Notes = append(t.Notes, wrappedPhaseNote)
+	}
 	return t
 }
 
@@ -239,10 +244,37 @@ func gbakTables(k *GbakKept) *Table {
 	for _, i := range idx {
 		x := &k.Tables[i]
 		t.Rows = append(t.Rows, []Cell{Str(x.Name), IntP(x.Records), IntP(x.Ignored), SecP(x.Seconds), NumP(x.RecordsPerSecond),
-			IntP(x.Reads), IntP(x.Writes), atLeast(x.LowerBound)})
+			pagesP(x.Reads, x.Wrapped), pagesP(x.Writes, x.Wrapped), atLeast(x.LowerBound)})
 	}
 	return t
 }
+
+func countWrapped(steps []analyze.GbakStep) int {
+	n := 0
+	for i := range steps {
+		if steps[i].Wrapped {
+			n++
+		}
+	}
+	return n
+}
+
+// pagesP is a step's, table's or phase's page reads or writes: "?" in
+// human formats when a wrapped counter took them (analyze.GbakStep.Wrapped).
+func pagesP(p *int64, wrapped bool) Cell {
+	if wrapped {
+		return Unknown(CountKind)
+	}
+	return IntP(p)
+}
+
+// wrappedNote and wrappedPhaseNote say why reads and writes are "?".
+const (
+	wrappedNote = "reads and writes ?: gbak printed a negative delta (a wrapped counter, Firebird #8027) and the " +
+		"next line the jump back, on two steps; only their sum is right, and it counts in their phase"
+	wrappedPhaseNote = "reads and writes ? of a phase: a wrapped counter (Firebird #8027) fell on steps of two phases, " +
+		"or the log ends after it"
+)
 
 // gbakIndices lists the index builds. A build the log gives no end of
 // (no step after it: the last line of a cut or failed log) is not "ok"
@@ -270,7 +302,7 @@ func gbakIndices(k *GbakKept, outcome string) *Table {
 		case x.Seconds == nil && !x.Ended && outcome != analyze.GbakCompleted:
 			state = "unknown"
 		}
-		t.Rows = append(t.Rows, []Cell{Str(x.Name), SecP(x.Seconds), IntP(x.Reads), IntP(x.Writes), Str(state)})
+		t.Rows = append(t.Rows, []Cell{Str(x.Name), SecP(x.Seconds), pagesP(x.Reads, x.Wrapped), pagesP(x.Writes, x.Wrapped), Str(state)})
 	}
 	if slices.ContainsFunc(t.Rows, func(r []Cell) bool { return r[4].Text == "unknown" }) {
 		t.Notes = append(t.Notes, "unknown: the log ends before the build does, and gbak did not report the run complete")
@@ -327,6 +359,9 @@ func gbakStepNotes(k *GbakKept) []string {
 	notes := []string{gbakCostNote}
 	if len(k.Cut) > 0 {
 		notes = append(notes, atLeastNote)
+	}
+	if k.Wrapped > 0 {
+		notes = append(notes, wrappedNote)
 	}
 	return notes
 }

@@ -20,7 +20,7 @@ func TestGbakCompareWithinClockEveryFormat(t *testing.T) {
 	for f, want := range map[string][]string{
 		"text":     {"data WAREHOUSE                             0.001 s   0.000 s      ×0  -100.0 %  ~\n", "~ with one run a side: the step's times differ by 2 ms or less"},
 		"markdown": {"| data WAREHOUSE | 0.001 s | 0.000 s | ×0 | -100.0 % | \\~ |", "\\~ with one run a side: the step's times differ by 2 ms or less"},
-		"csv":      {"\ndata WAREHOUSE,0.001,0,0,-1,~\n", "\nstarted transaction,0.001,0.009,9,8,~\n", "\ncreated database,0.088,0.103,1.1704545454545454,0.17045454545454541,slower\n"},
+		"csv":      {"\ndata WAREHOUSE,0.001,0,0,-1,~,\n", "\nstarted transaction,0.001,0.009,9,8,~,\n", "\ncreated database,0.088,0.103,1.1704545454545454,0.17045454545454541,slower,\n"},
 	} {
 		out := map[string]string{"text": text, "markdown": md, "csv": csv}[f]
 		for _, w := range want {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/units"
+	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/plot"
 )
 
@@ -157,10 +158,12 @@ func sideKeys(c *analyze.GbakComparison) []string {
 }
 
 // gbakCompareColumns: the step, one median per side, then for each side
-// after the baseline its ratio, change and word, and its adjusted p when
-// there were tests. With more than two sides the change (the ratio less
-// one, in JSON's versus[].change) is left out so that the sides fit; the
-// ratio column is titled "LABEL ×" and the word follows it untitled.
+// after the baseline its ratio, change, word and adjusted p: the same
+// columns in CSV whatever the number of sides. Text, markdown and HTML
+// leave out the adjusted p when there were no tests and, with more than
+// two sides, the change (the ratio less one, in JSON's versus[].change)
+// so that the sides fit; the ratio column is then titled "LABEL ×" and
+// the word follows it untitled.
 func gbakCompareColumns(c *analyze.GbakComparison) []Column {
 	keys := sideKeys(c)
 	two := len(c.Sides) == 2
@@ -180,15 +183,14 @@ func gbakCompareColumns(c *analyze.GbakComparison) []Column {
 		} else {
 			cols = append(cols,
 				Column{Key: "ratio_" + keys[i], Title: s.Label + " ×", Kind: RatioKind},
+				Column{Key: "change_" + keys[i], Title: "change " + s.Label, Kind: ChangeKind, Machine: true},
 				Column{Key: "verdict_" + keys[i], Title: ""})
 		}
-		if c.Tests > 0 {
-			t := "p_adj"
-			if !two {
-				t = "p_adj " + s.Label
-			}
-			cols = append(cols, Column{Key: "p_adjusted_" + keys[i], Title: t, Kind: NumberKind})
+		t := "p_adj"
+		if !two {
+			t = "p_adj " + s.Label
 		}
+		cols = append(cols, Column{Key: "p_adjusted_" + keys[i], Title: t, Kind: NumberKind, Machine: c.Tests == 0})
 	}
 	return cols
 }
@@ -212,14 +214,7 @@ func gbakCompareRow(c *analyze.GbakComparison, row *analyze.GbakStepComparison) 
 		if w := v.Word(); w != "" {
 			word = Str(w)
 		}
-		cells = append(cells, RatioP(v.Ratio))
-		if len(c.Sides) == 2 {
-			cells = append(cells, ChangeP(v.Change))
-		}
-		cells = append(cells, word)
-		if c.Tests > 0 {
-			cells = append(cells, NumP(v.PAdjusted))
-		}
+		cells = append(cells, RatioP(v.Ratio), ChangeP(v.Change), word, NumP(v.PAdjusted))
 	}
 	return cells
 }
@@ -443,6 +438,9 @@ func GbakComparisonChart(c *analyze.GbakComparison, top int) plot.RestoreCompari
 			d.Notes = append(d.Notes, "~ one run a side, within gbak's 1 ms clock")
 		}
 	}
+	d.Backup = len(c.Runs) > 0 && !slices.ContainsFunc(c.Runs, func(r analyze.GbakRunSummary) bool {
+		return r.Kind == nil || *r.Kind != parse.GbakBackup
+	})
 	d.Title = fmt.Sprintf("The %d slowest steps (baseline %s)", len(d.Steps), c.Base)
 	if several(c) {
 		d.Title = fmt.Sprintf("The %d slowest steps, median of each side (baseline %s)", len(d.Steps), c.Base)

@@ -25,6 +25,9 @@ type GbakKept struct {
 	// Cut are the steps the log ends inside (GbakStep.LowerBound), for
 	// the findings.
 	Cut []analyze.GbakStep
+	// Wrapped counts the steps whose reads and writes a wrapped counter
+	// took (analyze.GbakStep.Wrapped).
+	Wrapped int
 	// Errors and Warnings are the first of the log's (all, or those the
 	// keeper was asked to keep: WithMessages); the timeline counts them
 	// all (analyze.Timeline.ErrorCount).
@@ -123,6 +126,9 @@ func (k *GbakKeeper) Stream() analyze.GbakStream {
 			k.k.StepCount++
 			if cutStep(st) {
 				k.k.Cut = append(k.k.Cut, *st)
+			}
+			if st.Wrapped {
+				k.k.Wrapped++
 			}
 			return nil
 		},

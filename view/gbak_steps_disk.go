@@ -17,16 +17,18 @@ type stepRow struct {
 	start, seconds *float64
 	reads, writes  *int64
 	bound          bool
+	wrapped        bool
 }
 
 func newStepRow(st *analyze.GbakStep, seq int) stepRow {
 	return stepRow{seq: int64(seq), line: int64(st.Line), label: st.Label(), phase: st.Phase,
-		start: st.Start, seconds: st.Seconds, reads: st.Reads, writes: st.Writes, bound: st.LowerBound}
+		start: st.Start, seconds: st.Seconds, reads: st.Reads, writes: st.Writes, bound: st.LowerBound,
+		wrapped: st.Wrapped}
 }
 
 func (r *stepRow) cells() []Cell {
 	return []Cell{Int(r.line), Str(r.label), Str(r.phase), SecP(r.start), SecP(r.seconds),
-		IntP(r.reads), IntP(r.writes), atLeast(r.bound)}
+		pagesP(r.reads, r.wrapped), pagesP(r.writes, r.wrapped), atLeast(r.bound)}
 }
 
 func compareStepRows(a, b stepRow) int {
@@ -60,11 +62,14 @@ var stepRowCodec = extsort.Codec[stepRow]{
 				b = extsort.AppendInt(extsort.AppendInt(b, 1), *p)
 			}
 		}
-		bound := int64(0)
+		flags := int64(0)
 		if r.bound {
-			bound = 1
+			flags |= 1
 		}
-		return extsort.AppendInt(b, bound)
+		if r.wrapped {
+			flags |= 2
+		}
+		return extsort.AppendInt(b, flags)
 	},
 	Decode: func(b []byte) (stepRow, error) {
 		f := extsort.NewFields(b)
@@ -81,7 +86,8 @@ var stepRowCodec = extsort.Codec[stepRow]{
 				*p = &v
 			}
 		}
-		r.bound = f.Int() == 1
+		flags := f.Int()
+		r.bound, r.wrapped = flags&1 != 0, flags&2 != 0
 		return r, f.Err()
 	},
 	Size: func(r stepRow) int { return 120 + len(r.label) + len(r.phase) },

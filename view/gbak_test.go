@@ -155,8 +155,8 @@ func TestGbakCompareGoldenSeeds(t *testing.T) {
 			t.Errorf("text lacks %q", want)
 		}
 	}
-	if !strings.Contains(out[CSV], "step,seconds_balanced,seconds_high_performance,ratio_high_performance,change_high_performance,verdict_high_performance\n") ||
-		!strings.Contains(out[CSV], "\nindex INDMF_TAG_PLC_DATA_DT_D (build),1258.27,622.882,0.495030478355202,-0.504969521644798,faster\n") {
+	if !strings.Contains(out[CSV], "step,seconds_balanced,seconds_high_performance,ratio_high_performance,change_high_performance,verdict_high_performance,p_adjusted_high_performance\n") ||
+		!strings.Contains(out[CSV], "\nindex INDMF_TAG_PLC_DATA_DT_D (build),1258.27,622.882,0.495030478355202,-0.504969521644798,faster,\n") {
 		t.Errorf("csv:\n%s", out[CSV])
 	}
 	span := write(t, CSV, Options{Table: "totals"}, d)
@@ -208,8 +208,8 @@ func TestGbakCompareThreeRuns(t *testing.T) {
 	d := GbakCompare(c, GbakCompareOptions{Top: 3})
 	out := goldens(t, "gbak-compare-three", d, Text, CSV)
 	head := strings.SplitN(out[CSV], "\n", 2)[0]
-	if head != "step,seconds_remote_run1,seconds_remote_run2,seconds_service_run1,ratio_remote_run2,verdict_remote_run2,"+
-		"ratio_service_run1,verdict_service_run1" {
+	if head != "step,seconds_remote_run1,seconds_remote_run2,seconds_service_run1,ratio_remote_run2,change_remote_run2,verdict_remote_run2,"+
+		"p_adjusted_remote_run2,ratio_service_run1,change_service_run1,verdict_service_run1,p_adjusted_service_run1" {
 		t.Errorf("csv header %s", head)
 	}
 	if !strings.Contains(out[Text], "data ORDER_LINE     33.408 s     33.836 s       1.073 s          ×1.01  slower         ×0.0321  faster\n") {

@@ -46,7 +46,7 @@ func writeHTML(b *bufio.Writer, d *Doc, opt Options) error {
 		}
 	}
 	for _, t := range d.Tables {
-		htmlTable(b, t, opt)
+		htmlTable(b, t.forPeople(), opt)
 	}
 	for _, n := range d.Notes {
 		fmt.Fprintf(b, "<p class=\"muted\">%s</p>\n", esc(n))

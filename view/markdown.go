@@ -28,7 +28,7 @@ func writeMarkdown(b *bufio.Writer, d *Doc, opt Options) error {
 	}
 	for _, t := range d.Tables {
 		para()
-		mdTable(b, t, opt)
+		mdTable(b, t.forPeople(), opt)
 	}
 	if len(d.Findings) > 0 || d.FindingsTitle != "" {
 		para()

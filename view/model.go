@@ -122,6 +122,11 @@ type Column struct {
 	Max int
 	// Block is the column's part in a table of Blocks.
 	Block BlockRole
+	// Machine keeps the column to CSV: text, markdown and HTML leave it
+	// out (a figure another column gives there, or one they have no room
+	// for), so that a CSV has the same columns whatever the table's
+	// shape.
+	Machine bool
 }
 
 // BlockRole is what a column does in the text of a table of Blocks.
@@ -151,6 +156,41 @@ func (t *Table) All() iter.Seq[[]Cell] {
 		}
 	}
 	return t.Stream
+}
+
+// forPeople is the table without its Machine columns, for text, markdown
+// and HTML; t itself when it has none.
+func (t *Table) forPeople() *Table {
+	var keep []int
+	for i, c := range t.Columns {
+		if !c.Machine {
+			keep = append(keep, i)
+		}
+	}
+	if len(keep) == len(t.Columns) {
+		return t
+	}
+	h := *t
+	h.Columns = make([]Column, len(keep))
+	for j, i := range keep {
+		h.Columns[j] = t.Columns[i]
+	}
+	rows := t.All()
+	h.Rows = nil
+	h.Stream = func(yield func([]Cell) bool) {
+		for r := range rows {
+			out := make([]Cell, 0, len(keep)) // (a writer may keep the rows)
+			for _, i := range keep {
+				if i < len(r) {
+					out = append(out, r[i])
+				}
+			}
+			if !yield(out) {
+				return
+			}
+		}
+	}
+	return &h
 }
 
 // noun is what the rows are called in the note on those left out.

@@ -52,7 +52,7 @@ func writeText(b *bufio.Writer, d *Doc, opt Options) error {
 		if blank {
 			fmt.Fprintln(b)
 		}
-		textTable(b, t, opt)
+		textTable(b, t.forPeople(), opt)
 		blank = true
 	}
 	if len(d.Findings) > 0 || d.FindingsTitle != "" {

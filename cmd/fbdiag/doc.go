@@ -527,13 +527,15 @@
 // the report shows, and name each file written on standard error.
 // --width, --height and --dpi size them as for report. The files are
 // named KIND-INPUT.png: tables-, indices- and fill-FILE.png for gstat,
-// restore-timeline-LOG.png for gbak, restore-comparison-compare.png for
-// gbak compare, and size-throughput-, sweep-, ab- or load-speed-FILE.png
-// for throughput. fbdiag marks the charts it writes (a PNG text chunk
-// "Software: fbdiag") and replaces a file of that name in DIR only when
-// it carries the mark; any other file of that name stops the command with
-// exit status 1 before a chart is written, so a slide of your own is
-// never overwritten.
+// restore-timeline-LOG.png for gbak (backup-timeline-LOG.png for a
+// backup's log), restore-comparison-compare.png for gbak compare
+// (backup-comparison-compare.png when every log is a backup's), and
+// size-throughput-, sweep-, ab- or load-speed-FILE.png for throughput.
+// fbdiag marks the charts it writes (a PNG text chunk "Software: fbdiag")
+// and replaces a file of that name in DIR only when it carries the mark;
+// any other file of that name stops the command with exit status 1
+// before a chart is written, so a slide of your own is never
+// overwritten.
 //
 //	fbdiag gstat --png charts --width 1600 --height 900 testdata/fb30/shop-gstat-a-r.txt
 //	...                                    (the analysis, on standard output)

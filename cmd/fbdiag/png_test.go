@@ -171,6 +171,38 @@ func TestGbakPNG(t *testing.T) {
 	}
 }
 
+// A backup's charts are named for a backup (finding 9: the shop backup's
+// timeline was restore-timeline-…, a compare of two backups
+// restore-comparison-compare.png); a restore's keep their names.
+func TestGbakBackupPNGNames(t *testing.T) {
+	b := testutil.Testdata(t, "fb30", "shop-gbak-backup-v-st.log")
+	r := testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log")
+	b2 := filepath.Join(t.TempDir(), "again.log")
+	data, err := os.ReadFile(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b2, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		cmd, files []string
+		want       string
+	}{
+		{[]string{"gbak"}, []string{b}, "backup-timeline-shop-gbak-backup-v-st.log.png"},
+		{[]string{"gbak"}, []string{r}, "restore-timeline-shop-gbak-restore-v-st.log.png"},
+		{[]string{"gbak", "compare"}, []string{b, b2}, "backup-comparison-compare.png"},
+		{[]string{"gbak", "compare"}, []string{r, r}, "restore-comparison-compare.png"},
+	} {
+		dir := t.TempDir()
+		_, errs, code := runCLI(t, nil, slices.Concat(c.cmd, []string{"--png", dir}, c.files)...)
+		names, _ := filepath.Glob(filepath.Join(dir, "*.png"))
+		if code != 0 || len(names) != 1 || filepath.Base(names[0]) != c.want {
+			t.Errorf("%v: exit %d, %v; want %s: %s", c.cmd, code, names, c.want, errs)
+		}
+	}
+}
+
 func TestGbakComparePNG(t *testing.T) {
 	a := testutil.Testdata(t, "seeds", "restore-balanced.log")
 	b := testutil.Testdata(t, "seeds", "restore-high-performance.log")
