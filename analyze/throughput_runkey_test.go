@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
-	"github.com/fbdiag/fbdiag/parse"
 )
 
 // The pgbench 15 trace holds five runs, all "scaling factor: 2", with 4
@@ -50,7 +49,7 @@ func TestRunsConstantScaleIsNoDegradation(t *testing.T) {
 func TestRunsUnderRateLimitLeftOut(t *testing.T) {
 	trace := testutil.Corpus(t, "bench", "pgbench15-runs-trace.txt")
 	rate := testutil.Corpus(t, "bench", "pgbench-aggregate-rate-log.txt")
-	in := readFiles(t, trace, rate)
+	in := readInput(t, trace, rate)
 	r, err := Throughput(in, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -72,37 +71,16 @@ func TestRunsUnderRateLimitLeftOut(t *testing.T) {
 		"pgbench15-runs-trace.txt:114: tps 201 under a rate limit (pgbench -R): the schedule's rate, not the server's capacity: left out",
 		"pgbench-aggregate-rate-log.txt:1: tps 194 under a rate limit (pgbench -R): the schedule's rate, not the server's capacity: left out",
 	})
-	if _, err := Throughput(readFiles(t, rate), Options{}); err == nil || !strings.Contains(err.Error(), "every run was made under a rate limit") {
+	if _, err := Throughput(readInput(t, rate), Options{}); err == nil || !strings.Contains(err.Error(), "every run was made under a rate limit") {
 		t.Errorf("rate log alone: %v", err)
 	}
-}
-
-// readFiles reads benchmark files as fbdiag throughput does.
-func readFiles(t *testing.T, paths ...string) Input {
-	t.Helper()
-	var in Input
-	for _, p := range paths {
-		f, err := os.Open(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tables, runs, notes, err := parse.ReadThroughput(f, p)
-		f.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		in.Tables = append(in.Tables, tables...)
-		in.Runs = append(in.Runs, runs...)
-		in.Notices = append(in.Notices, notes...)
-	}
-	return in
 }
 
 // The trace's runs at -c 4 -j 2, -c 2 -j 1 (twice: -t 200 and -T 4, a
 // length only) and -c 2 -j 2 were one configuration, "pgbench15-runs-trace"
 // of five runs; each is now the configuration its settings make.
 func TestRunsLabelledBySettingsThatDiffer(t *testing.T) {
-	r, err := Throughput(readFiles(t, testutil.Corpus(t, "bench", "pgbench15-runs-trace.txt")), Options{})
+	r, err := Throughput(readInput(t, testutil.Corpus(t, "bench", "pgbench15-runs-trace.txt")), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +112,7 @@ func TestBenchRunsOneSeriesPerConfiguration(t *testing.T) {
 	dir := testutil.Testdata(t, "bench")
 	paths := []string{filepath.Join(dir, "page_buffers-512-run1.jsonl"), filepath.Join(dir, "run-w1-t1-1s.jsonl"), filepath.Join(dir, "run-w1-t4.jsonl")}
 	more, _ := filepath.Glob(filepath.Join(dir, "sweep-w1", "*.jsonl"))
-	r, err := Throughput(readFiles(t, append(paths, more...)...), Options{})
+	r, err := Throughput(readInput(t, append(paths, more...)...), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -21,6 +20,7 @@ import (
 
 	"github.com/fbdiag/fbdiag/collect"
 	"github.com/fbdiag/fbdiag/collect/livetest"
+	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -346,7 +346,7 @@ func TestLiveFailures(t *testing.T) {
 	bad := s
 	bad.Password = s.Password + "-wrong"
 	down := s
-	down.Addr = freePort(t)
+	down.Addr = testutil.ClosedAddr(t)
 	clear := s
 	clear.WireCrypt = collect.WireCryptDisabled
 	// A file the server process may not open: in a private folder of the
@@ -386,17 +386,6 @@ func TestLiveFailures(t *testing.T) {
 	if want := "cannot back up " + unreadable + " on " + s.Addr + ": permission denied"; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("backup of an unreadable database: %v, want %q…", err, want)
 	}
-}
-
-// freePort returns a local address nothing listens on.
-func freePort(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return addr
 }
 
 func sorted(s []string) []string {

@@ -1,24 +1,12 @@
 package main
 
 import (
-	"net"
 	"os"
 	"path/filepath"
 	"testing"
-)
 
-// closedServer is a local address nothing listens on: a run that got as
-// far as connecting says "server not reachable" at once.
-func closedServer(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	return addr
-}
+	"github.com/fbdiag/fbdiag/internal/testutil"
+)
 
 // serverlessCredentials lets a live command get as far as connecting
 // without a server: the refusals tested here come before.
@@ -48,7 +36,7 @@ func checkUnchanged(t *testing.T, what, p, text string) {
 // with or without --force, as gbak refuses it.
 func TestBackupOverItsDatabaseRefused(t *testing.T) {
 	serverlessCredentials(t)
-	addr := closedServer(t)
+	addr := testutil.ClosedAddr(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.fdb")
 	const text = "the user's database\n"
@@ -97,7 +85,7 @@ func TestBackupOverItsDatabaseRefused(t *testing.T) {
 // connecting, with or without --force.
 func TestOutputsNotOwnFiles(t *testing.T) {
 	serverlessCredentials(t)
-	addr := closedServer(t)
+	addr := testutil.ClosedAddr(t)
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.fdb")
 	fbk := filepath.Join(dir, "a.fbk")

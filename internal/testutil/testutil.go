@@ -5,6 +5,7 @@ package testutil
 
 import (
 	"math/rand/v2"
+	"net"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -124,4 +125,17 @@ func WaitGoroutines(tb testing.TB, before int, what string) {
 	if n := runtime.NumGoroutine(); n > before {
 		tb.Errorf("%s: %d goroutines after it returned, %d before", what, n, before)
 	}
+}
+
+// ClosedAddr is a local address nothing listens on: a connection to it is
+// refused at once.
+func ClosedAddr(t testing.TB) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
 }
