@@ -207,12 +207,17 @@ func (br *BenchReader) flushAgg() {
 	br.ready = append(br.ready, r)
 }
 
+// maxLogClients bounds the client ids a transaction log's run counts:
+// pgbench's -c is at most a few thousand.
+const maxLogClients = 1 << 16
+
 // txnState follows a pgbench per-transaction log (-l): client_id
 // transaction_no time script_no time_epoch time_us [schedule_lag]
 // [retries], where time may be "skipped" or "failed".
 type txnState struct {
 	run         *Run
 	done, other int
+	clients     map[float64]bool // the client ids seen (column 1)
 	base        float64 // epoch of the first line: times are kept relative to it
 	first, last float64
 }
@@ -239,6 +244,12 @@ func (br *BenchReader) txnLine(f []string) bool {
 			Config: br.configCopy(), Metrics: map[string]float64{}}
 		a.base = v[4]
 		a.first = v[5] / 1e6
+	}
+	if a.clients == nil {
+		a.clients = map[float64]bool{}
+	}
+	if len(a.clients) < maxLogClients {
+		a.clients[v[0]] = true
 	}
 	if _, err := strconv.ParseFloat(f[2], 64); err != nil {
 		a.other++ // skipped or failed
@@ -269,7 +280,13 @@ func (br *BenchReader) flushTxn() {
 	r.Value, r.Unit = float64(a.done-1)/span, rateWords["tps"]
 	r.Metrics["transactions"] = float64(a.done)
 	r.Metrics["skipped_or_failed"] = float64(a.other)
+	// pgbench -l writes a log a thread (pgbench_log.PID, .PID.1…): a file
+	// holds its thread's clients only, which its tps is of.
+	if _, ok := r.Config["clients"]; !ok {
+		r.Config["clients"] = sprintf("%d", len(a.clients))
+	}
 	br.notices = append(br.notices, Notice{File: r.File, Line: r.Line,
-		Msg: sprintf("pgbench transaction log: tps is %d transactions over %.3f s between the first and last completion", a.done, span)})
+		Msg: sprintf("pgbench transaction log: tps is %d transactions of %s client(s) over %.3f s between the first and last completion (pgbench writes a log a thread: the other threads' clients are in their files)",
+			a.done, r.Config["clients"], span)})
 	br.ready = append(br.ready, r)
 }

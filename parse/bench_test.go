@@ -196,6 +196,11 @@ func TestPgbenchTransactionLog(t *testing.T) {
 	if want := 19 / 0.075725; r.Value < want-1e-6 || r.Value > want+1e-6 {
 		t.Errorf("tps = %v, want %v", r.Value, want)
 	}
+	// One client's transactions (client id 0 on every line): a thread's
+	// file, whose tps is that client's, says so.
+	if r.Config["clients"] != "1" || !strings.Contains(notes[0].Msg, "20 transactions of 1 client(s) over 0.076 s") {
+		t.Errorf("clients %q, notice %q", r.Config["clients"], notes[0].Msg)
+	}
 }
 
 func TestReadThroughputSniffs(t *testing.T) {
