@@ -218,7 +218,7 @@ type txnState struct {
 	run         *Run
 	done, other int
 	clients     map[float64]bool // the client ids seen (column 1)
-	base        float64 // epoch of the first line: times are kept relative to it
+	base        float64          // epoch of the first line: times are kept relative to it
 	first, last float64
 }
 
