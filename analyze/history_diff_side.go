@@ -34,6 +34,9 @@ type diffSide struct {
 	// header: the snapshot has a header page (the database rules can
 	// fire or stay silent).
 	header bool
+	// schemas: its tables have schemas (Firebird 6), so its warnings name
+	// their objects SCHEMA.NAME.
+	schemas bool
 }
 
 // pile gathers records in blocks that are never copied as they grow, and
@@ -155,6 +158,7 @@ func asIs(s string) string { return s }
 // addTable adds table t and its indices, their names as name gives them.
 func (d *diffSide) addTable(t *TableStats, name func(string) string) {
 	dt := diffTable{schema: name(t.Schema), name: name(t.Name)}
+	d.schemas = d.schemas || t.Schema != ""
 	set := func(bit uint8, p, v *int64) { setFigure(&dt.has, bit, p, v) }
 	set(dRecords, &dt.records, t.Records)
 	set(dVersions, &dt.versions, t.Versions)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // WarningChange is a health warning that appeared, was resolved or
@@ -46,27 +47,48 @@ func coverageOf(d *diffSide) coverage {
 	c := coverage{header: d.header, tables: map[string]*diffTable{}, indices: map[string]bool{}}
 	for i := range d.tables.len() {
 		t := d.tables.at(i)
-		c.tables[t.name] = t
+		c.tables[tableKey(t.schema, t.name)] = t
 		c.system = c.system || IsSystemTable(t.name)
 	}
 	for i := range d.indices.len() {
-		c.indices[d.indices.at(i).name], c.anyIdx = true, true
+		x := d.indices.at(i)
+		k := indexKey(x.tableSchema, x.table, x.name)
+		c.indices[k.schema+"."+k.name], c.anyIdx = true, true
 	}
 	return c
+}
+
+// canonical is w's key as both sides name it: Firebird 6 names objects
+// SCHEMA.NAME (QualifiedName) and earlier versions by their name alone,
+// which a diff matches as the schema a restore into 6.0 gives it
+// (tableKey): without it, every warning of a 5.0 snapshot diffed with a
+// 6.0 one read resolved and appeared again, and a 6.0 pair's objects gone.
+func (d *diffSide) canonical(w *diffWarning) warningKey {
+	k := w.key()
+	if d.schemas {
+		return k
+	}
+	switch w.kind {
+	case "table":
+		k.object = tableKey("", w.object)
+	case "index":
+		k.object, k.table = defaultSchema(w.table)+"."+w.object, tableKey("", w.table)
+	}
+	return k
 }
 
 // sees tells whether the snapshot of coverage c could have raised w, seen
 // on the same object in the other snapshot (other). absent is true when
 // it shows objects of that kind but not this one: the object was dropped
 // or created in between.
-func (c coverage) sees(w *diffWarning, other coverage) (ok, absent bool) {
+func (c coverage) sees(w *diffWarning, key warningKey, other coverage) (ok, absent bool) {
 	switch w.kind {
 	case "database":
 		return c.header, false
 	case "table":
-		t, o := c.tables[w.object], other.tables[w.object]
+		t, o := c.tables[key.object], other.tables[key.object]
 		switch {
-		case t == nil && len(c.tables) > 0 && (c.system || !IsSystemTable(w.object)):
+		case t == nil && len(c.tables) > 0 && (c.system || !IsSystemTable(t0(key.object))):
 			return true, true
 		case t == nil || o == nil:
 			return false, false
@@ -75,7 +97,7 @@ func (c coverage) sees(w *diffWarning, other coverage) (ok, absent bool) {
 		return (t.has&dRecords == 0) == (o.has&dRecords == 0), false
 	case "index":
 		switch {
-		case c.indices[w.object]:
+		case c.indices[key.object]:
 			return true, false
 		case c.anyIdx:
 			return true, true
@@ -92,14 +114,14 @@ func (d *SnapshotDiff) warnings(b, a *diffSide) {
 	bc, ac := coverageOf(b), coverageOf(a)
 	before, after := map[warningKey]*diffWarning{}, map[warningKey]*diffWarning{}
 	for _, w := range b.warnings {
-		before[w.key()] = w
+		before[b.canonical(w)] = w
 	}
 	for _, w := range a.warnings {
-		after[w.key()] = w
+		after[a.canonical(w)] = w
 	}
 	notSeen := map[string]int{}
 	for _, w := range b.warnings {
-		aw, both := after[w.key()]
+		aw, both := after[b.canonical(w)]
 		switch {
 		case both && aw.severity != w.severity:
 			ch := change(a, aw, ptr(w.value), ptr(aw.value))
@@ -108,7 +130,7 @@ func (d *SnapshotDiff) warnings(b, a *diffSide) {
 			d.WarningsChanged = append(d.WarningsChanged, ch)
 		case both:
 		default:
-			ok, dropped := ac.sees(w, bc)
+			ok, dropped := ac.sees(w, b.canonical(w), bc)
 			if !ok {
 				notSeen["after"]++
 				continue
@@ -121,10 +143,10 @@ func (d *SnapshotDiff) warnings(b, a *diffSide) {
 		}
 	}
 	for _, w := range a.warnings {
-		if _, both := before[w.key()]; both {
+		if _, both := before[a.canonical(w)]; both {
 			continue
 		}
-		ok, created := bc.sees(w, ac)
+		ok, created := bc.sees(w, a.canonical(w), ac)
 		if !ok {
 			notSeen["before"]++
 			continue
@@ -152,4 +174,12 @@ func (d *SnapshotDiff) warnings(b, a *diffSide) {
 func change(s *diffSide, w *diffWarning, before, after *float64) WarningChange {
 	return WarningChange{Rule: w.rule, Kind: w.kind, Object: w.object, Table: w.table, Severity: w.severity,
 		Values: FloatPair{before, after}, Threshold: w.threshold, Unit: w.unit, Reason: s.reason(w)}
+}
+
+// t0 is the name part of a canonical SCHEMA.NAME key.
+func t0(key string) string {
+	if i := strings.IndexByte(key, '.'); i >= 0 {
+		return key[i+1:]
+	}
+	return key
 }

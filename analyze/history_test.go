@@ -448,3 +448,28 @@ func TestDiffOATBoundUTCCreation(t *testing.T) {
 		t.Error("oat_age_hours[0] null")
 	}
 }
+
+// Firebird 6 warnings name their objects SCHEMA.NAME: a diff matches
+// them with its tables (a 6.0 pair's CUSTOMER is not "gone") and with a
+// 5.0 snapshot's bare names, as it matches the tables.
+func TestDiffWarningsAcrossSchemas(t *testing.T) {
+	fb6 := string(testutil.ReadTestdata(t, "gstat", "shop-fb6-names.txt"))
+	const frag = "total fragments: 3125,"
+	if !strings.Contains(fb6, frag) {
+		t.Fatal("shop-fb6-names.txt: no CUSTOMER fragments line")
+	}
+	fewer := strings.Replace(fb6, frag, "total fragments: 100,", 1)
+	d := Diff(snapshotText(t, "fb6-a.txt", fb6), snapshotText(t, "fb6-b.txt", fewer))
+	if len(d.WarningsResolved) != 1 || d.WarningsResolved[0].Object != "PUBLIC.CUSTOMER" ||
+		strings.Contains(d.WarningsResolved[0].Reason, "gone") || len(d.WarningsAppeared) != 0 {
+		t.Errorf("6.0 pair: resolved %+v, appeared %+v", d.WarningsResolved, d.WarningsAppeared)
+	}
+	// The same database before the restore into 6.0: its names without a
+	// schema are PUBLIC's.
+	fb5 := strings.ReplaceAll(fb6, "\"PUBLIC\".", "")
+	fb5 = strings.ReplaceAll(fb5, "\"", "")
+	d = Diff(snapshotText(t, "fb5.txt", fb5), snapshotText(t, "fb6.txt", fb6))
+	if len(d.WarningsResolved)+len(d.WarningsAppeared)+len(d.WarningsChanged) != 0 {
+		t.Errorf("5.0 → 6.0: resolved %d, appeared %d, changed %d, want none", len(d.WarningsResolved), len(d.WarningsAppeared), len(d.WarningsChanged))
+	}
+}
