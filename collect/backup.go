@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strings"
 )
 
 // Backup runs gbak -b -v -st tdrw (and opt's switches) on the server,
@@ -55,7 +57,24 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 	// attachment ("Incompatible mode of attachment to damaged database",
 	// Firebird 3.0.11), so then there is none.
 	var watch *serviceWatch
-	if !opt.IgnoreChecksums {
+	if opt.IgnoreChecksums {
+		// No attachment may stay open, but one before gbak starts can name
+		// the file an alias resolves to; a damaged database may refuse
+		// it. Then the only check left is keepBackup's, on this machine:
+		// where gbak writes BACKUP_FILE itself (--force on a server
+		// elsewhere) an alias is refused, since it may be that file.
+		file, rerr := s.databaseFile(ctx, database)
+		switch {
+		case rerr == nil && s.sameServerFile(file, backupFile):
+			return run, fail(KindSameFile, sameAsDatabase(backupFile)+" ("+file+")")
+		case rerr == nil:
+			if out := s.ownOutput(opt.Outputs, file); out != "" {
+				return run, fail(KindSameFile, ownOutputIs(out, file))
+			}
+		case !target.local && !filepath.IsAbs(database):
+			return run, fail(KindNotLocal, fmt.Sprintf("cannot tell which file %s names (an alias; with -ig the server's answer to an attachment was: %s), and gbak would write %s directly: give the database's path", database, oneLine(rerr.Error()), backupFile))
+		}
+	} else {
 		if watch, err = s.watchServices(ctx, database); err != nil {
 			return run, s.fail(op, database, err)
 		}
@@ -167,6 +186,9 @@ func (s Server) keepBackup(run *GbakRun, tmp, final string, force bool) error {
 		return fail("the server wrote it as " + tmp + ", which is not on this machine's filesystem: rename it on the server")
 	}
 	replaced := exists(final)
+	if replaced && isDatabaseFile(final) {
+		return fail(final + " is a Firebird database (its first page is a database header), not a backup: not replaced; the new backup is " + tmp)
+	}
 	var err error
 	if force {
 		err = os.Rename(tmp, final)
@@ -195,4 +217,19 @@ func (s Server) gbakError(op, object string, run *GbakRun, err error) *Error {
 	ce.Op, ce.Object, ce.Server = op, object, s.Addr
 	ce.After = run.LastStep
 	return ce
+}
+
+// databaseFile is the file database names, as the server says
+// (MON$DATABASE_NAME): an alias resolved. The attachment is closed again.
+func (s Server) databaseFile(ctx context.Context, database string) (string, error) {
+	db, err := s.open(ctx, database)
+	if err != nil {
+		return "", err
+	}
+	defer db.Close()
+	var file string
+	if err := db.QueryRowContext(ctx, "SELECT MON$DATABASE_NAME FROM MON$DATABASE").Scan(&file); err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(file), nil
 }

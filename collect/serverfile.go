@@ -2,8 +2,10 @@ package collect
 
 import (
 	"crypto/rand"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"io"
 	"net"
 	"os"
 	"path"
@@ -155,4 +157,28 @@ func renameNoReplace(old, new string) error {
 		return errTargetExists
 	}
 	return os.Rename(old, new)
+}
+
+// isDatabaseFile reports whether the file at path begins with a Firebird
+// database's header page: page type 1 (pag_header), a page size that is a
+// power of two from 1 KiB to 64 KiB, and an ODS version with the Firebird
+// flag 0x8000 (src/jrd/ods.h: pag, header_page; little-endian, as every
+// platform Firebird runs on today). A gbak backup starts otherwise. It is
+// the last check before fbdiag renames a backup over a file: never over a
+// database, whatever name reached it (an alias under gbak -ig, which
+// allows no attachment to resolve it).
+func isDatabaseFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var b [20]byte
+	if _, err := io.ReadFull(f, b[:]); err != nil {
+		return false
+	}
+	pageSize := binary.LittleEndian.Uint16(b[16:]) // (64 KiB reads 0: Firebird 6's largest)
+	ods := binary.LittleEndian.Uint16(b[18:])
+	sizeOK := pageSize == 0 || (pageSize >= 1024 && pageSize&(pageSize-1) == 0)
+	return b[0] == 1 && sizeOK && ods&0x8000 != 0
 }

@@ -1,0 +1,54 @@
+package collect
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The first 32 bytes of a database Firebird 3.0.11 created (4 KiB pages,
+// ODS 12.0) and of the gbak backup of it, as xxd printed them.
+var (
+	fb30Header = []byte{0x01, 0x00, 0x00, 0x00, 0x1f, 0x00, 0x00, 0x00, 0, 0, 0, 0, 0, 0, 0, 0,
+		0x00, 0x10, 0x0c, 0x80, 0x03, 0x00, 0x00, 0x00, 0, 0, 0, 0, 0x1a, 0x00, 0x00, 0x00}
+	fb30Backup = []byte{0x00, 0x02, 0x04, 0x0a, 0x00, 0x00, 0x00, 0x04, 0x04, 0x01, 0x00, 0x00, 0x00, 0x05, 0x04, 0x01,
+		0x00, 0x00, 0x00, 0x06, 0x04, 0x00, 0x00, 0x04, 0x00, 0x08, 0x04, 0x01, 0x00, 0x00, 0x00, 0x07}
+)
+
+// A backup is never renamed over a database, whatever name led there:
+// backup -ig of an alias that resolves to BACKUP_FILE allows no
+// attachment to tell (the database would have been replaced by its own
+// backup, as with backup --force DB DB).
+func TestKeepBackupNeverOverADatabase(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	db := write("shop.fdb", append(bytes.Clone(fb30Header), make([]byte, 4096)...))
+	old := write("shop.fbk", fb30Backup)
+	if !isDatabaseFile(db) || isDatabaseFile(old) {
+		t.Fatalf("isDatabaseFile: database %v, backup %v", isDatabaseFile(db), isDatabaseFile(old))
+	}
+	tmp := write(".shop.fdb.tmp-1", fb30Backup)
+	err := Server{Addr: "localhost:3050"}.keepBackup(&GbakRun{}, tmp, db, true)
+	if err == nil || !strings.Contains(err.Error(), "is a Firebird database (its first page is a database header), not a backup: not replaced") {
+		t.Fatalf("renamed over the database: %v", err)
+	}
+	if b, _ := os.ReadFile(db); !bytes.HasPrefix(b, fb30Header) {
+		t.Error("the database was changed")
+	}
+	// An earlier backup is replaced, as --force asks.
+	tmp = write(".shop.fbk.tmp-2", fb30Backup[:16])
+	if err := (Server{Addr: "localhost:3050"}).keepBackup(&GbakRun{}, tmp, old, true); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(old); len(b) != 16 {
+		t.Errorf("the old backup was not replaced: %d bytes", len(b))
+	}
+}
