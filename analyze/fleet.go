@@ -345,16 +345,18 @@ func verdict(ws []Warning, a *GstatAnalysis) (string, string) {
 			warn++
 		}
 	}
+	// "index X on T", as gstat names it: "T.X" reads as a schema and
+	// its object in Firebird 6, whose names are SCHEMA.NAME already.
 	worst := func() string {
 		w := ws[0]
-		obj := w.Object
-		if w.Kind == "index" && w.Table != "" {
-			obj = w.Table + "." + w.Object
-		}
 		if w.Kind == "database" {
 			return fmt.Sprintf("%s: %s", w.Rule, w.Reason)
 		}
-		return fmt.Sprintf("%s on %s: %s", w.Rule, obj, w.Reason)
+		obj := w.Kind + " " + w.Object
+		if w.Kind == "index" && w.Table != "" {
+			obj += " on " + w.Table
+		}
+		return fmt.Sprintf("%s, %s: %s", w.Rule, obj, w.Reason)
 	}
 	more := func(n int, noun string) string {
 		if n <= 1 {

@@ -48,7 +48,7 @@ func TestFleetOneDatabase(t *testing.T) {
 		d.Latest != "shop-gstat-r-later.txt" || d.Snapshots[0] != "shop-gstat-a-r.txt" {
 		t.Errorf("%s %s latest %s snapshots %v", d.Database, d.Verdict, d.Latest, d.Snapshots)
 	}
-	if !strings.HasPrefix(d.Reason, "index-low-selectivity on ORDERS.ORDERS_CARRIER: 11 distinct values in 95000 keys") {
+	if !strings.HasPrefix(d.Reason, "index-low-selectivity, index ORDERS_CARRIER on ORDERS: 11 distinct values in 95000 keys") {
 		t.Errorf("reason %q", d.Reason)
 	}
 	if d.SizeBytes == nil || *d.SizeBytes != 63586304 || d.NextMinusOAT == nil || *d.NextMinusOAT != 0 || d.Versions == nil || *d.Versions != 0 {
@@ -137,4 +137,14 @@ func fleetOf(t *testing.T, names ...string) []Database {
 		paths = append(paths, filepath.Join(testutil.CorpusDir(t), "public", "gstat", n))
 	}
 	return Fleet(analyseFiles(t, paths...))
+}
+
+// A Firebird 6 database's worst finding names its index as gstat does,
+// "index SCHEMA.X on SCHEMA.T": joined as "T.X" it read
+// "PUBLIC.ORDERS.PUBLIC.ORDERS_CARRIER", a four-part name.
+func TestFleetSchemaNames(t *testing.T) {
+	fl := Fleet(analyseFiles(t, testutil.Testdata(t, "gstat", "shop-fb6-names.txt")))
+	if len(fl) != 1 || !strings.HasPrefix(fl[0].Reason, "index-low-selectivity, index PUBLIC.ORDERS_CARRIER on PUBLIC.ORDERS: 11 distinct values") {
+		t.Errorf("%d databases, reason %q", len(fl), fl[0].Reason)
+	}
 }

@@ -518,7 +518,7 @@ func diffWarningChanges(d *analyze.SnapshotDiff) *Table {
 		for _, w := range l.ws {
 			obj := w.Object
 			if w.Table != "" {
-				obj = w.Table + "." + obj
+				obj += " on " + w.Table // (as gstat names it: "T.X" reads as SCHEMA.NAME)
 			}
 			if w.Kind != w.Object {
 				obj = w.Kind + " " + obj

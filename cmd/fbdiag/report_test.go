@@ -90,7 +90,7 @@ func TestReportInBrowser(t *testing.T) {
 	firsts := chromiumCheck(t, pages...)
 	// The first screen of the sample's is shop.fdb's verdict (one
 	// database).
-	if !strings.HasPrefix(firsts[0], "attention index-low-selectivity on ORDERS.ORDERS_CARRIER") {
+	if !strings.HasPrefix(firsts[0], "attention index-low-selectivity, index ORDERS_CARRIER on ORDERS") {
 		t.Errorf("first screen %q", firsts[0])
 	}
 	// The four databases': the fleet table, whose first row is the
