@@ -111,10 +111,14 @@ func detectText(raw []string, first int, tabs bool) (InputKind, string) {
 // reader does (TableReader, which reads a file that does not start with a
 // table as an article: its markdown tables, its tab-separated blocks and
 // its blocks of numbers), so that an article fbdiag throughput reads is
-// not "no table lines" to detect and report. The table must have a data
-// row and two columns of numbers, a measurement against a setting or a
-// size: a document's table of files and line counts (the corpus's
-// SOURCES.md) is no result. It returns the reason, "" when none.
+// not "no table lines" to detect and report. Inside prose only a table
+// set apart as one counts, a markdown or a tab-separated one, with two
+// data rows and two columns of numbers (a measurement against a setting
+// or a size): the reader also takes lines of words split by spaces or
+// commas for a table (README's sentences, a CHANGELOG's paragraphs, a CSV
+// quoted in a doc), and a document's table of files and line counts (the
+// corpus's SOURCES.md) is no result either. It returns the reason, ""
+// when none.
 func detectProseTable(lines []string) string {
 	tr := NewTableReader(strings.NewReader(strings.Join(lines, "\n")), "head")
 	for tr.Next() {
@@ -125,7 +129,7 @@ func detectProseTable(lines []string) string {
 				numeric++
 			}
 		}
-		if len(t.Rows) == 0 || numeric < 2 || t.Line < 1 || t.Line > len(lines) {
+		if (t.Format != "markdown" && t.Format != "tsv") || len(t.Rows) < 2 || numeric < 2 || t.Line < 1 || t.Line > len(lines) {
 			continue
 		}
 		// Quoted with its tabs expanded, as the readers read it.

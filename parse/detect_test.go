@@ -186,3 +186,20 @@ func TestDetectProseTableNeedsTwoNumbers(t *testing.T) {
 		}
 	}
 }
+
+// Inside prose only a table set apart as one is a result: lines
+// split by commas or spaces (a CSV quoted in a doc, sentences), which
+// the throughput reader also reads as a table, are no result (README.md,
+// CHANGELOG.md and six of docs/ were throughput inputs to detect).
+func TestDetectProseSentencesAreNoTable(t *testing.T) {
+	// (docs/bench-json.md quotes an output of fbdiag this way.)
+	prose := "# Notes\n\nThe load writes one line a step, as here:\n\n```\nstep,warehouses,seconds,rows\n" +
+		"item,1,2.5,100000\nwarehouse,1,0.1,1\nstock,1,30.2,100000\n```\n\nThat is all.\n"
+	if k, why := Detect([]byte(prose)); k != InputUnknown {
+		t.Errorf("prose: %s, %q; want unknown", k, why)
+	}
+	table := prose + "\n| size, MiB | seconds |\n|---|---|\n| 100 | 3 |\n| 300 | 4 |\n| 1024 | 9 |\n"
+	if k, why := Detect([]byte(table)); k != InputThroughput || !strings.HasPrefix(why, "markdown table with 2 columns inside prose") {
+		t.Errorf("markdown table: %s, %q; want throughput", k, why)
+	}
+}
