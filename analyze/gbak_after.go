@@ -6,6 +6,11 @@ import "github.com/fbdiag/fbdiag/parse"
 // names, not before as for every other step. Firebird's source, 3.0.11
 // and master alike:
 //
+//   - backup, msg 166 "readied database X for backup": open_files()
+//     (burp.cpp) attaches the database (attachDatabase) and then calls
+//     BURP_verbose(166); the line's page reads are the attachment's
+//     (gbak's counters start at 0 and are the attachment's), which no
+//     step had;
 //   - restore, msg 74 "created database X, page_size N bytes":
 //     create_database() (restore.epp) creates the database
 //     (isc_create_database, IProvider::createDatabase in master) and
@@ -21,11 +26,13 @@ import "github.com/fbdiag/fbdiag/parse"
 //
 // The time and page I/O on such a line are its own step's: the database
 // creation, not "backup version is 10"; the flush of the backup file,
-// not "writing names mapping".
+// not "writing names mapping"; the attachment, not "creating file".
 func reportsDone(l *parse.GbakLine) bool {
 	switch l.Kind {
 	case parse.GbakCreateDatabase:
 		return true
+	case parse.GbakOpenDatabase:
+		return l.Op == parse.GbakBackup
 	case parse.GbakTransaction:
 		return l.Op == parse.GbakRestore
 	case parse.GbakFinish:
@@ -43,10 +50,11 @@ func (b *GbakTimelineBuilder) openDone(l *parse.GbakLine) {
 	missing := l.Has == 0 || l.Gap ||
 		(l.Has&td == td && b.hasPrevT && l.Time-b.prevT > l.Delta+gapTolerance)
 	b.emptyDone = !missing
-	b.close(true)
+	b.close()
 	b.emptyDone = false
 	prevT, hasPrevT := b.prevT, b.hasPrevT
 	b.open(l)
+	b.doneStep = true
 	switch {
 	case l.Has&parse.ColTime == 0:
 	case hasPrevT:
@@ -57,4 +65,37 @@ func (b *GbakTimelineBuilder) openDone(l *parse.GbakLine) {
 		b.cur.Start = nil // where its work started is not known
 	}
 	b.accumulate(l)
+}
+
+// closeTotal ends the pending step at the total line. The total line's
+// reads and writes are the run's counters, not a delta (print_stats
+// prints cur_stats for msg 369, the difference from the line before
+// otherwise): what the step read and wrote after the last line before
+// it (the backup's commit after "closing file, committing, and
+// finishing") is the total minus every delta before it, when the log
+// holds every delta (wholeLog) and they do not exceed it. Otherwise the
+// step of a line printed after its work (reportsDone) keeps its own
+// line's figures, its work, and leaves out what came after the line;
+// any other step's are unknown, as before.
+func (b *GbakTimelineBuilder) closeTotal(l *parse.GbakLine) {
+	withR, withW := b.doneStep, b.doneStep
+	if b.pending && b.wholeLog() {
+		if l.Has&parse.ColReads != 0 && l.Reads >= b.sumAllR {
+			b.sumR += l.Reads - b.sumAllR
+			withR = true
+		}
+		if l.Has&parse.ColWrites != 0 && l.Writes >= b.sumAllW {
+			b.sumW += l.Writes - b.sumAllW
+			withW = true
+		}
+	}
+	b.closeIO(withR, withW)
+}
+
+// wholeLog says whether the log so far starts at gbak's first line and
+// misses nothing, so that its deltas add up to the run's I/O (a log that
+// ends after a wrapped line, #8027, before its jump: the bad value is in
+// the sums).
+func (b *GbakTimelineBuilder) wholeLog() bool {
+	return !b.anyGap && b.steps > 0 && b.first == PhaseOpen && !b.wrapOpen
 }

@@ -1,6 +1,8 @@
 package analyze
 
 import (
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -47,15 +49,110 @@ func TestGbakLinesPrintedAfterTheWork(t *testing.T) {
 	if st := stepOf(t, tl, 237); !nearMs(st.Seconds, 0) || !is(st.Reads, 0) {
 		t.Errorf("writing names mapping: %v s %v reads, want 0 s 0 reads", derefF(st.Seconds), derefI(st.Reads))
 	}
-	// the flush (0.025 s on its own line) and the commit after it (up to
-	// the total line, whose counters are absolute: reads unknown)
+	// the flush (0.025 s and 3 reads on its own line) and the commit
+	// after it (up to the total line: 1 read, TestGbakRunIOAddsUp)
 	if st := stepOf(t, tl, 238); st.Kind != parse.GbakFinish || st.Phase != PhaseFinish || !nearMs(st.Start, 2.167) ||
-		!nearMs(st.Seconds, 0.027) || st.Reads != nil {
+		!nearMs(st.Seconds, 0.027) || !is(st.Reads, 4) {
 		t.Errorf("closing file: start %v, %v s, %v reads, phase %s", derefF(st.Start), derefF(st.Seconds), derefI(st.Reads), st.Phase)
 	}
 	for _, p := range tl.Phases {
 		if p.Name == PhaseMetadata && !nearMs(p.Seconds, 0.007) || p.Name == PhaseFinish && !nearMs(p.Seconds, 0.027) {
 			t.Errorf("phase %s: %v s", p.Name, derefF(p.Seconds))
 		}
+	}
+}
+
+// The step the total line closes gets what was read and written after
+// the last line before it: the total line's counters are the run's, so
+// that is the total minus every delta. The backup's "closing file,
+// committing, and finishing" read 3 pages on its own line (the flush)
+// and 1 after it (the commit): 6752 − 6751. "readied database" is
+// printed after the attachment, whose 41 reads are on its line. The
+// steps and the phases then add up to the run's Page reads and writes;
+// before, the closing step had none (null) and the attachment's were in
+// no step (6707 of 6752 reads).
+func TestGbakRunIOAddsUp(t *testing.T) {
+	type stepIO struct {
+		line          int
+		sec           float64
+		reads, writes int64
+	}
+	cases := []struct {
+		path          []string
+		reads, writes int64
+		steps         []stepIO
+	}{
+		{[]string{"fb30", "shop-gbak-backup-v-st.log"}, 6752, 152, []stepIO{
+			{2, 0.027, 41, 0},  // readied database: the attachment
+			{3, 0, 0, 0},       // creating file
+			{237, 0, 0, 0},     // writing names mapping
+			{238, 0.027, 4, 0}, // closing file: 3 on its line, 1 after (the commit)
+		}},
+		{[]string{"bench", "backup-w1-after-runs.log"}, 33023, 19784, []stepIO{
+			{2, 0.004, 59, 0},
+			{700, 0.076, 4, 0}, // 3 on its line, 1 after
+		}},
+		{[]string{"fb30", "shop-gbak-restore-v-st.log"}, 10944, 8373, []stepIO{
+			{6, 0.066, 0, 667}, // created database
+			{7, 0.004, 0, 2},   // started transaction
+			{223, 0, 0, 0},     // finishing, closing, and going home: nothing after it
+		}},
+	}
+	for _, c := range cases {
+		tl := timelineOf(t, testutil.Testdata(t, c.path...))
+		name := c.path[1]
+		if !is(tl.TotalReads, c.reads) || !is(tl.TotalWrites, c.writes) {
+			t.Fatalf("%s: totals %v %v", name, derefI(tl.TotalReads), derefI(tl.TotalWrites))
+		}
+		for _, w := range c.steps {
+			st := stepOf(t, tl, w.line)
+			if !nearMs(st.Seconds, w.sec) || !is(st.Reads, w.reads) || !is(st.Writes, w.writes) {
+				t.Errorf("%s line %d %q: %v s %v reads %v writes, want %+v", name, w.line, st.Message,
+					derefF(st.Seconds), derefI(st.Reads), derefI(st.Writes), w)
+			}
+		}
+		var sr, sw, pr, pw int64
+		for _, st := range tl.Steps {
+			if st.Kind == parse.GbakOnlineFlags {
+				continue // the restore's line 225, after the total line: nothing measures it
+			}
+			if st.Reads == nil || st.Writes == nil {
+				t.Errorf("%s line %d %q: reads %v writes %v", name, st.Line, st.Message, derefI(st.Reads), derefI(st.Writes))
+				continue
+			}
+			sr += *st.Reads
+			sw += *st.Writes
+		}
+		for _, p := range tl.Phases {
+			if p.Reads == nil || p.Writes == nil {
+				t.Errorf("%s phase %s: reads %v writes %v", name, p.Name, p.Reads, p.Writes)
+				continue
+			}
+			pr += *p.Reads
+			pw += *p.Writes
+		}
+		if sr != c.reads || sw != c.writes || pr != c.reads || pw != c.writes {
+			t.Errorf("%s: steps add up to %d reads %d writes, phases %d %d; the run %d %d", name, sr, sw, pr, pw, c.reads, c.writes)
+		}
+	}
+}
+
+// When the deltas do not add up to the total (a log that starts after
+// gbak's first line), what came after the closing line is not known:
+// the step keeps its own line's 3 reads and 0 writes.
+func TestGbakClosingStepOfAnExcerpt(t *testing.T) {
+	b, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gbak-backup-v-st.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	text := lines[0] + strings.Join(lines[235:], "") // the header, then "writing SQL roles" (line 236) to the end
+	tl, err := ReadGbakTimeline(strings.NewReader(text), "tail.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := stepOf(t, tl, 4) // closing file (the excerpt's line 4)
+	if st.Kind != parse.GbakFinish || !nearMs(st.Seconds, 0.027) || !is(st.Reads, 3) || !is(st.Writes, 0) {
+		t.Errorf("closing file %q: %v s %v reads %v writes, want 0.027 s 3 0", st.Message, derefF(st.Seconds), derefI(st.Reads), derefI(st.Writes))
 	}
 }

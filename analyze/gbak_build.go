@@ -237,6 +237,10 @@ type GbakTimelineBuilder struct {
 	// own work (reportsDone) right after the step's line; its interval
 	// is empty, a cost of 0, not an unknown one.
 	emptyDone bool
+	// doneStep: the pending step's line reports its own work
+	// (reportsDone), so its figures are the step's even when the total
+	// line closes it (closeTotal).
+	doneStep bool
 	// A line of Firebird 3.0.11, 4.0.4 or 5.0.0 can carry a negative
 	// page read or write delta (firebird#8027: the remote client read a
 	// bad counter, 0, fixed by 210310eab3), and the next line the
@@ -358,8 +362,8 @@ func (b *GbakTimelineBuilder) Add(l *parse.GbakLine) {
 	case parse.GbakTotal:
 		b.accumulate(l)
 		// R and W of the total line are absolute counters, not the cost
-		// of the last step: only its time is.
-		b.close(false)
+		// of the last step: only its time is (closeTotal).
+		b.closeTotal(l)
 		lc := *l
 		b.total = &lc
 		return
@@ -370,7 +374,7 @@ func (b *GbakTimelineBuilder) Add(l *parse.GbakLine) {
 	}
 	// A step line: it ends the pending step's interval and opens its own.
 	b.accumulate(l)
-	b.close(true)
+	b.close()
 	b.open(l)
 }
 
@@ -452,8 +456,10 @@ func (b *GbakTimelineBuilder) accumulate(l *parse.GbakLine) {
 			b.wrapOpen, b.wrapMine = true, true
 		}
 	}
-	b.sumR += l.Reads
-	b.sumW += l.Writes
+	if l.Kind != parse.GbakTotal { // (absolute counters: closeTotal)
+		b.sumR += l.Reads
+		b.sumW += l.Writes
+	}
 	if l.Has&(parse.ColTime|parse.ColDelta) == parse.ColTime|parse.ColDelta && b.hasPrevT &&
 		l.Time-b.prevT > l.Delta+gapTolerance {
 		b.broken = true // lines are missing between the two
@@ -470,9 +476,14 @@ func (b *GbakTimelineBuilder) trackT(l *parse.GbakLine) {
 	}
 }
 
-// close sets the cost of the pending step. withIO is false when the
-// closing line's counters are not deltas (the total line).
-func (b *GbakTimelineBuilder) close(withIO bool) {
+// close sets the cost of the pending step, at a line whose counters are
+// deltas (the total line's are not: closeTotal).
+func (b *GbakTimelineBuilder) close() { b.closeIO(true, true) }
+
+// closeIO is close, with the reads and the writes known apart: withR
+// and withW say whether sumR and sumW are the step's (closeTotal).
+func (b *GbakTimelineBuilder) closeIO(withR, withW bool) {
+	withIO := withR || withW
 	if !b.pending {
 		return
 	}
@@ -493,10 +504,10 @@ func (b *GbakTimelineBuilder) close(withIO bool) {
 		if st.Seconds != nil && *st.Seconds < 0 {
 			st.Seconds = nil // the time went back: a second log starts here
 		}
-		if b.cols&parse.ColReads != 0 && withIO {
+		if b.cols&parse.ColReads != 0 && withR {
 			st.Reads = b.mem.i(b.sumR)
 		}
-		if b.cols&parse.ColWrites != 0 && withIO {
+		if b.cols&parse.ColWrites != 0 && withW {
 			st.Writes = b.mem.i(b.sumW)
 		}
 	}
@@ -530,7 +541,7 @@ func (b *GbakTimelineBuilder) closeCut() {
 		b.pending = false
 		return
 	}
-	b.close(true)
+	b.close()
 	if st := &b.cur; st.Seconds != nil {
 		st.LowerBound = true
 		if b.hasTable() {
@@ -689,7 +700,7 @@ func (b *GbakTimelineBuilder) open(l *parse.GbakLine) {
 		b.pending = false
 		return
 	}
-	b.pending = true
+	b.pending, b.doneStep = true, false
 	b.sumD, b.sumR, b.sumW, b.n, b.broken = 0, 0, 0, 0, false
 	b.wrapSplit = false
 }
@@ -755,9 +766,7 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 	// Without the total line the deltas add up to the run's I/O only
 	// when the log is whole: it starts at gbak's first line and misses
 	// nothing.
-	// (a log that ends after a wrapped line, #8027, before its jump: the
-	// bad value is in the sums)
-	whole := !b.anyGap && b.steps > 0 && b.first == PhaseOpen && !b.wrapOpen
+	whole := b.wholeLog()
 	if t.TotalReads == nil && b.cols&parse.ColReads != 0 && whole {
 		t.TotalReads = i64(b.sumAllR)
 	}
