@@ -46,7 +46,7 @@ var Rules = []Rule{
 	{"shutdown", "database", []Severity{Warn, Critical}, "the database is in a shutdown mode",
 		"all versions; gstat -h", "gfix -online"},
 	{"backup-lock", "database", []Severity{Warn}, "nbackup lock still set (END BACKUP / nbackup -N not run: the delta file grows), or a merge of the delta not finished",
-		"2.0+ (nbackup); gstat -h", "ALTER DATABASE END BACKUP (nbackup -N); for a merge, keep the delta file until it is done"},
+		"2.0+ (nbackup); gstat -h", "ALTER DATABASE END BACKUP (nbackup -N); a merge is completed by the next attachment: keep the delta file until it is done"},
 	{"read-only", "database", []Severity{Info}, "the database is read only",
 		"all versions; gstat -h", "gfix -mode read_write, if writes are meant"},
 	{"ods-old", "database", []Severity{Warn}, "old on-disk structure: the server version is out of maintenance",
@@ -626,8 +626,11 @@ func backupStateWhy(state string) (reason, advice string) {
 		return "attribute \"backup lock\": the database file is locked for a physical backup (ALTER DATABASE BEGIN BACKUP, nbackup -L) and every change goes to the delta file, which grows until the backup ends",
 			"once the copy is taken: ALTER DATABASE END BACKUP (nbackup -N)"
 	case "backup merge":
+		// Every attachment completes an interrupted merge: jrd.cpp's
+		// attach calls endBackup(tdbb, true), "Recover database after
+		// crash during backup difference file merge".
 		return "attribute \"backup merge\": END BACKUP began merging the delta file back into the database and had not finished when gstat read the header (still running, or interrupted)",
-			"if it stays set, run ALTER DATABASE END BACKUP (nbackup -N) again to complete the merge; keep the delta file until the attribute is gone"
+			"if it stays set, connect to the database: the first attachment completes an interrupted merge; keep the delta file until the attribute is gone"
 	}
 	return "attribute \"" + state + "\": the header's nbackup state is none Firebird names, the header may be damaged",
 		"gfix -v -full on a copy of the database file"

@@ -127,7 +127,7 @@ var fireCases = []fireCase{
 	// Edited likewise: a merge is END BACKUP at work, not a backup never
 	// ended (ods.h hdr_nbak_merge): the delta does not grow.
 	{"backup-lock", shopAR, replace("Attributes\t\tforce write", "Attributes\t\tforce write, backup merge"), Warn, "database", 1,
-		[]string{"END BACKUP began merging the delta file back", "keep the delta file until the attribute is gone"}, []string{"grows"}},
+		[]string{"END BACKUP began merging the delta file back", "the first attachment completes an interrupted merge; keep the delta file until the attribute is gone"}, []string{"grows", "nbackup -N"}},
 	// Edited: shop with "read only" added to its Attributes.
 	{"read-only", shopAR, replace("Attributes\t\tforce write", "Attributes\t\tforce write, read only"), Info, "database", 1, nil, nil},
 	// Edited: a corruption line as gstat prints it, inside CUSTOMER's block.

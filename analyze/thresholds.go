@@ -76,7 +76,7 @@ var DefaultThresholds = []Threshold{
 	{"forced-writes-off", "required", 1, "flag", srcGstatManual + ": force write protects against lost writes, above all on Windows"},
 	{"page-buffers", "max_pages", 0, "pages", srcGstatManual + ": 0 means the server default; a header value overrides it for every attachment. " + srcFirebirdConf + ", ServerMode: SuperServer's attachments share one cache, Classic and SuperClassic give each attachment its own"},
 	{"shutdown", "allowed", 0, "flag", "Firebird src/utilities/gstat/ppg.cpp attribute names (shutdown modes)"},
-	{"backup-lock", "allowed", 0, "flag", "Firebird src/utilities/gstat/ppg.cpp (backup lock/merge) and src/jrd/ods.h (hdr_nbak_stalled: changes go to the delta file; hdr_nbak_merge: the delta is being merged back)"},
+	{"backup-lock", "allowed", 0, "flag", "Firebird src/utilities/gstat/ppg.cpp (backup lock/merge) and src/jrd/ods.h (hdr_nbak_stalled: changes go to the delta file; hdr_nbak_merge: the delta is being merged back) and src/jrd/jrd.cpp (an attachment completes an interrupted merge)"},
 	{"read-only", "allowed", 0, "flag", "Firebird src/utilities/gstat/ppg.cpp attribute \"read only\""},
 	{"ods-old", "min_major", 12, "ODS", srcGstatManual + ": ODS list (11.2 = Firebird 2.5, 12.0 = 3.0)"},
 	{"dialect-1", "min_dialect", 3, "dialect", "[U] fbdiag default: dialect 1 keeps InterBase 5 semantics (no BIGINT, DATE holds a timestamp, double quotes delimit strings)"},
