@@ -172,7 +172,7 @@ func appendYoungerHeld(b []byte, h *HeaderStats) []byte {
 		b = strconv.AppendInt(b, *tx, 10)
 		b = append(b, ')')
 	}
-	return append(b, ", while it is open, keeps the versions made since it began; the older ones are not collected yet"...)
+	return append(b, ", while it is open, keeps the versions made since it began (the header's markers are those of the last transaction start: it may have ended since); the older ones are not collected yet"...)
 }
 
 // stillOpenAdvice asks to end the transaction appendYoungerHeld names

@@ -498,7 +498,8 @@ func TestMaxVersionsByHeader(t *testing.T) {
 	}
 	r, a := reason(bench, nil, "WAREHOUSE")
 	if want := "one record has 1480 back versions, not collected yet (Next - OAT = 4758, Next - OST = 4758): the oldest active transaction (39164), " +
-		"while it is open, keeps the versions made since it began; the older ones are not collected yet; if it has ended, a transaction kept them " +
+		"while it is open, keeps the versions made since it began (the header's markers are those of the last transaction start: it may have ended since); " +
+		"the older ones are not collected yet; if it has ended, a transaction kept them " +
 		"until then, or the row was updated faster than garbage collection removed its versions: a hot row (a counter, a running total)"; r != want {
 		t.Errorf("reason %q,\nwant %q", r, want)
 	}

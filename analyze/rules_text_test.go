@@ -84,7 +84,7 @@ func TestReasonTexts(t *testing.T) {
 				case h == held:
 					want += "; the header shows Next - OAT = 250000, Next - OST = 250010 and OAT - OIT = 3: a transaction that old keeps these versions from garbage collection"
 				default:
-					want += "; the header shows Next - OAT = 12, Next - OST = 0 and OAT - OIT = 1: the oldest active transaction, while it is open, keeps the versions made since it began; the older ones are not collected yet"
+					want += "; the header shows Next - OAT = 12, Next - OST = 0 and OAT - OIT = 1: the oldest active transaction, while it is open, keeps the versions made since it began (the header's markers are those of the last transaction start: it may have ended since); the older ones are not collected yet"
 				}
 				check(what, got, "table-versions", want)
 			}
