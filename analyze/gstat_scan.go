@@ -211,6 +211,9 @@ func (s *GstatScan) Unattached(ix *parse.GstatIndex) *IndexStats {
 // when kept.
 func (s *GstatScan) Finish(findings []*parse.GstatFinding, notices []parse.Notice) *GstatAnalysis {
 	a := s.a
+	if cf := cryptFindings(a.Report, a.Encryption); cf != nil {
+		findings = append(cf, findings...) // (the -e lines come before the tables')
+	}
 	if findings != nil {
 		a.Findings = findings
 	}

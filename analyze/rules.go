@@ -479,20 +479,16 @@ func (c *checker) pageBuffers(h *parse.GstatHeader) {
 }
 
 func (c *checker) findings(fs []*parse.GstatFinding) {
-	// gstat -e's "(DB problem!)" is gstat's own word for pages in a state
-	// they must not be in: corruption, as an "Expected ..." line is.
+	// gstat -e's "(DB problem!)" (cryptFindings) is gstat's own word for
+	// pages in a state they must not be in: corruption, as an "Expected
+	// ..." line is.
 	n, first := 0, ""
-	for _, e := range c.a.Encryption {
-		if e.DBProblem {
-			if n == 0 {
-				first = fmt.Sprintf("line %d: %s pages ENCRYPTED %d (DB problem!)", e.Line, e.Kind, e.Encrypted)
-			}
-			n++
-		}
-	}
 	for _, f := range fs {
 		switch f.Kind {
-		case parse.FindingExpectedData, parse.FindingExpectedBucket, parse.FindingExpectedInventory, parse.FindingPageCorrupt:
+		case parse.FindingExpectedData, parse.FindingExpectedBucket, parse.FindingExpectedInventory, parse.FindingPageCorrupt, parse.FindingCryptProblem:
+			if n == 0 {
+				first = fmt.Sprintf("line %d: %q", f.Line, f.Text)
+			}
 			n++
 		}
 	}
@@ -511,12 +507,6 @@ func (c *checker) findings(fs []*parse.GstatFinding) {
 			advice: "fix what gstat reported (credentials, path, server version) and run it again"})
 	}
 	if max := c.th.Get("corruption", "max_lines"); float64(n) > max {
-		for _, f := range fs {
-			if first == "" && f.Kind != parse.FindingError {
-				first = fmt.Sprintf("line %d: %q", f.Line, f.Text)
-				break
-			}
-		}
 		c.fire(finding{rule: "corruption", sev: Critical, kind: db, object: db, value: float64(n), threshold: max, unit: "lines",
 			reason: fmt.Sprintf("%d corruption line(s), first %s", n, first),
 			advice: "copy the file first, then gfix -v -full and a gbak backup and restore"})
@@ -634,4 +624,19 @@ func backupStateWhy(state string) (reason, advice string) {
 	}
 	return "attribute \"" + state + "\": the header's nbackup state is none Firebird names, the header may be damaged",
 		"gfix -v -full on a copy of the database file"
+}
+
+// cryptFindings are the gstat -e count lines gstat marked "(DB problem!)",
+// as findings of kind parse.FindingCryptProblem: the problems table and
+// JSON's findings list them with the "Expected ..." lines, and the
+// corruption rule counts them.
+func cryptFindings(report int, crypt []parse.GstatPageCrypt) []*parse.GstatFinding {
+	var out []*parse.GstatFinding
+	for _, e := range crypt {
+		if e.DBProblem {
+			out = append(out, &parse.GstatFinding{GstatPos: parse.GstatPos{Report: report, Line: e.Line}, Kind: parse.FindingCryptProblem,
+				Text: fmt.Sprintf("%s pages: total %d, ENCRYPTED %d (DB problem!), non-crypted %d", e.Kind, e.Total, e.Encrypted, e.NonCrypted)})
+		}
+	}
+	return out
 }

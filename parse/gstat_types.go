@@ -299,6 +299,11 @@ const (
 	FindingExpectedInventory = "expected_inventory"  // "Expected page inventory page N"
 	FindingError             = "error"               // an error printed by gstat or the server
 	FindingPageCorrupt       = "page_corrupt_or_bad" // other "Expected ..." page lines
+	// FindingCryptProblem is a gstat -e count line with "(DB problem!)"
+	// (GstatPageCrypt.DBProblem): pages in an encryption state they must
+	// not be in. The reader keeps the line in the header; analyze lists
+	// it among the findings.
+	FindingCryptProblem = "crypt_problem"
 )
 
 // GstatFinding is a line where gstat itself reports a problem: corruption
