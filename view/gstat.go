@@ -331,7 +331,7 @@ func gstatTablesTable(a *analyze.GstatAnalysis, opt GstatOptions) *Table {
 		Noun:    "tables",
 		Limit:   opt.Top,
 		Total:   a.Totals.Tables,
-		Columns: gstatTableColumns,
+		Columns: namesLeft(gstatTableColumns, slices.ContainsFunc(ts, func(t *analyze.TableStats) bool { return t.Schema != "" })),
 		Stream: func(yield func([]Cell) bool) {
 			for _, x := range ts {
 				if !yield(tableCells(x)) {
@@ -489,7 +489,7 @@ func gstatIndicesTable(a *analyze.GstatAnalysis, opt GstatOptions) *Table {
 		Noun:    "indices",
 		Limit:   opt.Top,
 		Total:   a.Totals.Indices,
-		Columns: gstatIndexColumns,
+		Columns: namesLeft(gstatIndexColumns, slices.ContainsFunc(ixs, func(ix *analyze.IndexStats) bool { return ix.Schema != "" })),
 		Stream: func(yield func([]Cell) bool) {
 			for _, ix := range ixs {
 				if !yield(indexCells(ix)) {
@@ -684,4 +684,20 @@ func indexLabels(db Label, ix *analyze.IndexStats) []Label {
 		return []Label{db, {"schema", ix.Schema}, {"table", ix.Table}, {"index", ix.Name}}
 	}
 	return []Label{db, {"table", ix.Table}, {"index", ix.Name}}
+}
+
+// namesLeft clips the name columns (index, table) from the left when the
+// names have their schema (Firebird 6): "PUBLIC.RDB$PRIM…" and
+// "PUBLIC.ORDE…" told neither indices nor ORDERS from ORDER_LINE apart.
+func namesLeft(cols []Column, schemas bool) []Column {
+	if !schemas {
+		return cols
+	}
+	cols = slices.Clone(cols)
+	for i := range cols {
+		if cols[i].Key == "index" || cols[i].Key == "table" {
+			cols[i].ClipLeft = true
+		}
+	}
+	return cols
 }

@@ -120,6 +120,9 @@ type Column struct {
 	// Max clips a text cell to Max characters in text output (0: never),
 	// so that tables fit 100 columns; other formats keep it whole.
 	Max int
+	// ClipLeft clips from the start ("…ORDERS_CARRIER"): the end of a
+	// name tells it apart where its start is a schema every name shares.
+	ClipLeft bool
 	// Block is the column's part in a table of Blocks.
 	Block BlockRole
 	// Machine keeps the column to CSV: text, markdown and HTML leave it

@@ -144,7 +144,11 @@ func textTable(w io.Writer, t *Table, opt Options) {
 		out := make([]string, len(t.Columns))
 		for i, c := range t.Columns {
 			if i < len(r) {
-				out[i] = clip(safe(r[i].Human()), c.Max)
+				if c.ClipLeft {
+					out[i] = clipLeft(safe(r[i].Human()), c.Max)
+				} else {
+					out[i] = clip(safe(r[i].Human()), c.Max)
+				}
 			}
 		}
 		return out
