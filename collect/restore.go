@@ -41,7 +41,7 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 	target := s.locate(database)
 	// No swap is possible there, whether the database exists or not.
 	if opt.Replace && !s.onThisMachine() {
-		return run, fail(KindNotLocal, fmt.Sprintf("cannot replace it safely: %s, and the Services API cannot rename files; restore to a new name and swap the files on the server", target.why))
+		return run, fail(KindNotLocal, noSwap(target))
 	}
 	orig, err := s.inspect(ctx, database, target)
 	if err != nil {
@@ -52,7 +52,7 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 			return run, fail(KindExists, "")
 		}
 		if orig.path == "" {
-			return run, fail(KindNotLocal, fmt.Sprintf("cannot replace it safely: %s, and the Services API cannot rename files; restore to a new name and swap the files on the server", target.why))
+			return run, fail(KindNotLocal, noSwap(target))
 		}
 		if orig.others > 0 {
 			return run, fail(KindInUse, fmt.Sprintf("in use by %d other attachment(s); not replaced (--replace needs it unused)", orig.others))
@@ -101,6 +101,11 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 			Detail: logErr.Error(), Outcome: "the restore itself is complete: " + database}
 	}
 	return run, nil
+}
+
+// noSwap refuses --replace where fbdiag cannot rename the files.
+func noSwap(target serverFile) string {
+	return "cannot replace it safely: " + target.why + ", and the Services API cannot rename files; restore to a new name and swap the files on the server"
 }
 
 // restoreLeft says what a failed or interrupted restore left, after

@@ -199,7 +199,7 @@ func gstatHeadline(a *analyze.GstatAnalysis) []Field {
 		fs = append(fs, f)
 	}
 	count("tables", "Tables", t.Tables, "none printed (gstat -h and -e print the header only)")
-	count("indices", "Indices", t.Indices, "none printed (gstat -d and -h print no index statistics; -a and -i do)")
+	count("indices", "Indices", t.Indices, "none printed (gstat -d, -e and -h print no index statistics; -a and -i do)")
 	if t.Records != nil {
 		add("records", "Records", Int(*t.Records), "")
 		add("versions", "Back versions", IntP(t.Versions), "")
@@ -360,14 +360,14 @@ func appendTableCells(out []Cell, x *analyze.TableStats) []Cell {
 		BytesP(x.SizeBytes), BytesP(x.IndexBytes))
 }
 
-// worstIndexWarnings maps an index (table and name) to the rank of its
-// worst warning of ws (Severity.Rank); nil when none is an index's.
 // warnedKey is the key of worstIndexWarnings for an index: its table and
 // name as its warnings name them, with the schema in Firebird 6.
 func warnedKey(ix *analyze.IndexStats) [2]string {
 	return [2]string{ix.QualifiedTable(), ix.QualifiedName()}
 }
 
+// worstIndexWarnings maps an index (table and name) to the rank of its
+// worst warning of ws (Severity.Rank); nil when none is an index's.
 func worstIndexWarnings(ws []analyze.Warning) map[[2]string]int {
 	var m map[[2]string]int
 	for _, w := range ws {

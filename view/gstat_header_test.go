@@ -57,7 +57,7 @@ func TestGstatHeaderUnknownIsQuestionMark(t *testing.T) {
 		"Next − OAT      ? (age of the oldest active transaction)\n" +
 		"Next − OST      ?\n" +
 		"Tables          none printed (gstat -h and -e print the header only)\n" +
-		"Indices         none printed (gstat -d and -h print no index statistics; -a and -i do)\n"
+		"Indices         none printed (gstat -d, -e and -h print no index statistics; -a and -i do)\n"
 	if !strings.HasPrefix(got, want) {
 		same(t, "header", got[:min(len(got), len(want))], want)
 	}
