@@ -564,6 +564,27 @@ func TestThroughputBenchRunsSetting(t *testing.T) {
 	}
 }
 
+// --x page-buffers names the setting Run.Key reads as page_buffers: it
+// was then taken for another setting that differs, and the sweep split
+// into one series per setting ("… page_buffers=256: best page-buffers
+// 256", "… page_buffers=4096: best page-buffers 4096 … +0.0 % best").
+func TestThroughputXSpelledAsKeyMatches(t *testing.T) {
+	runs, err := filepath.Glob(testutil.Testdata(t, "bench", "sweep-w1", "*.jsonl"))
+	if err != nil || len(runs) != 6 {
+		t.Fatalf("%d runs, %v", len(runs), err)
+	}
+	for _, x := range []string{"page-buffers", "Page Buffers", "page_buffers"} {
+		r := analyse(t, Options{X: x}, runs...)
+		if r.Mode != ModeSweep || len(r.Series) != 1 || r.Series[0].Sweep == nil {
+			t.Errorf("--x %q: mode %s, %d series", x, r.Mode, len(r.Series))
+			continue
+		}
+		if sw := r.Series[0].Sweep; sw.Best.X != 256 || sw.Best.Median != 13100 || sw.Worst.X != 4096 || sw.Worst.Median != 11980 {
+			t.Errorf("--x %q: best %+v, worst %+v", x, sw.Best, sw.Worst)
+		}
+	}
+}
+
 // Asked for 64 GiB, the pgbench TPC-B runs' best fit (linear, falling
 // 0.05 tps per MiB) gave -3930 tps, and the headline printed it. A
 // throughput at or below 0 is no prediction: null, and why.
