@@ -614,7 +614,8 @@ func (v *tput) ab() *Table {
 		{Key: "spread_share", Title: "±", Kind: ShareKind},
 		{Key: "ratio", Title: "ratio", Kind: RatioKind},
 		{Key: "change", Title: "change", Kind: ChangeKind},
-		{Key: "direction", Title: ""},
+		{Key: "direction", Title: "", Machine: true},
+		{Key: "direction", Title: "", Human: true}, // (the same key: CSV has the word, the others the words)
 		{Key: "p_adjusted", Title: "p (adjusted)", Kind: PKind},
 	}}
 	var warnings []string
@@ -631,7 +632,7 @@ func (v *tput) ab() *Table {
 					spread = Share(v)
 				}
 				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(l), Int(int64(sum.N)), Num(sum.Median), Num(sum.Min), Num(sum.Max), spread,
-					Null(RatioKind), Null(ChangeKind), Str(""), Null(PKind)})
+					Null(RatioKind), Null(ChangeKind), Str(""), Str(""), Null(PKind)})
 			}
 			if len(labels) > 1 {
 				t.Notes = append(t.Notes, s.Name+": the baseline's median is 0, no ratio against it")
@@ -642,10 +643,10 @@ func (v *tput) ab() *Table {
 		}
 		b := s.AB[0]
 		t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(b.Baseline), Int(int64(b.Before.N)), Num(b.Before.Median), Num(b.Before.Min),
-			Num(b.Before.Max), ShareP(b.BeforeSpread), Null(RatioKind), Null(ChangeKind), Str("baseline"), Null(PKind)})
+			Num(b.Before.Max), ShareP(b.BeforeSpread), Null(RatioKind), Null(ChangeKind), Str("baseline"), Str("baseline"), Null(PKind)})
 		for _, e := range s.AB {
 			t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(e.Label), Int(int64(e.After.N)), Num(e.After.Median), Num(e.After.Min),
-				Num(e.After.Max), ShareP(e.AfterSpread), Ratio(e.Ratio), Change(e.Change), Str(e.Words()), PP(e.Comparison.PAdjusted)})
+				Num(e.After.Max), ShareP(e.AfterSpread), Ratio(e.Ratio), Change(e.Change), Str(e.Direction), Str(e.Words()), PP(e.Comparison.PAdjusted)})
 			if len(s.AB) <= ABHeadline {
 				t.Notes = append(t.Notes, e.Verdict)
 			}
