@@ -85,11 +85,9 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 			v, ok = r.Key(key)
 		}
 		if !ok {
-			p.label = strings.TrimSpace(runLabel(r.File) + " " + settings)
+			p.label = settingsFirst(settings, runLabel(r.File))
 		} else {
-			if settings != "" {
-				p.series += " " + settings
-			}
+			p.series = settingsFirst(settings, p.series)
 			x, u, ok := parse.ParseQuantity(v, false)
 			if !ok {
 				g.notices = append(g.notices, parse.Notice{File: r.File, Line: r.Line, Msg: fmt.Sprintf("%s=%q is not a number: run skipped", key, v)})
@@ -275,6 +273,21 @@ func settingsOf(r *parse.Run, keys []string) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// settingsFirst labels a configuration by the settings that tell it
+// apart, then what all share (the file, the tool): "clients=2 threads=1
+// · pgbench15-runs-trace". A label cut to fit keeps what differs, where
+// "pgbench15-runs-trace clients=2 …" read the same for two
+// configurations.
+func settingsFirst(settings, common string) string {
+	switch {
+	case settings == "":
+		return common
+	case common == "":
+		return settings
+	}
+	return settings + " · " + common
 }
 
 // benchTool is the Tool of fbdiag bench's results (parse.Run).

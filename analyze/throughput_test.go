@@ -353,7 +353,7 @@ func TestPgbenchScalesDegradation(t *testing.T) {
 // scale forgotten, their files named rw-run1…), they are the 6+6 A/B.
 func TestABRepeatedRuns(t *testing.T) {
 	scales := analyse(t, Options{Mode: ModeAB, X: "none"}, pgbenchScales(t)...)
-	if pts := scales.Series[0].Points; len(pts) != 12 || pts[0].Label != "pgbench-rw-scale scale=1" || len(scales.Series[0].AB) != 11 {
+	if pts := scales.Series[0].Points; len(pts) != 12 || pts[0].Label != "scale=1 · pgbench-rw-scale" || len(scales.Series[0].AB) != 11 {
 		t.Errorf("runs at six scales pooled: %d points, first %q", len(pts), pts[0].Label)
 	}
 	in := readInput(t, pgbenchScales(t)...)

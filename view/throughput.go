@@ -193,7 +193,7 @@ func pEq(v float64) string {
 	return "p=" + h
 }
 
-func seriesCol() Column { return Column{Key: "series", Title: "series", Max: 24} }
+func seriesCol() Column { return Column{Key: "series", Title: "series", Max: 32} } // (as a configuration: its settings come first, "terminals=4 page_buffers=4096 ·…")
 
 func yesNo(b bool) Cell {
 	if b {

@@ -472,12 +472,12 @@ func TestThroughputNegativePrediction(t *testing.T) {
 	runs, _ := filepath.Glob(testutil.Testdata(t, "bench", "sweep-w1", "*.jsonl"))
 	d := Throughput(throughputResult(t, analyze.Options{X: "db_bytes"}, runs...), "runs")
 	tb := docTable(t, d, "prediction")
-	want := "fbdiag bench TPC-C-like (sp) page_buffers=4096 linear, fbdiag bench TPC-C-like (sp) page_buffers=4096 loglinear: no prediction: the fitted curve reaches 0 before this size, a throughput none can be (the chart cuts it there), so it does not hold that far"
+	want := "page_buffers=4096 · fbdiag bench TPC-C-like (sp) linear, page_buffers=4096 · fbdiag bench TPC-C-like (sp) loglinear: no prediction: the fitted curve reaches 0 before this size, a throughput none can be (the chart cuts it there), so it does not hold that far"
 	if !slices.Contains(tb.Notes, want) {
 		t.Errorf("notes %q", tb.Notes)
 	}
 	// The 256 page buffers' interval reaches below 0: no floor, not "-425786".
-	if f := fieldOf(t, d, "fbdiag_bench_tpc_c_like_sp_page_buffers_256_predicted_tpmc"); f.Detail != "(95 % interval up to 444841, no lower bound, linear fit; extrapolated 2.13× past the largest size; the 121 MiB point alone sets the curve (leverage 1.00))" {
+	if f := fieldOf(t, d, "page_buffers_256_fbdiag_bench_tpc_c_like_sp_predicted_tpmc"); f.Detail != "(95 % interval up to 444841, no lower bound, linear fit; extrapolated 2.13× past the largest size; the 121 MiB point alone sets the curve (leverage 1.00))" {
 		t.Errorf("headline %q %q", f.Value.Human(), f.Detail)
 	}
 }
