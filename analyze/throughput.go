@@ -475,6 +475,9 @@ func (s *Series) degradation(predictAt, kneeAt float64, unit parse.Unit) {
 		}
 	}
 	for _, m := range models {
+		if m.Prediction != nil {
+			m.Prediction.qualify(s.LowerIsBetter)
+		}
 		m.PredictionCaveat = predictionCaveat(m, slices.Max(x), unit)
 	}
 	s.Models = models

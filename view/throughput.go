@@ -432,21 +432,36 @@ func (v *tput) prediction() *Table {
 		{Key: "lo", Title: "95 % from", Kind: NumberKind},
 		{Key: "hi", Title: "to", Kind: NumberKind},
 	}}
-	var negative []string
+	var negative, unbounded, wide []string
 	for _, s := range v.r.Series {
 		for _, m := range s.Models {
+			name := m.Name
+			if len(v.r.Series) > 1 {
+				name = s.Name + " " + name
+			}
 			if p := m.Prediction; p != nil {
-				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), v.x(p.X), Num(p.Y), Num(p.Lo), Num(p.Hi)})
+				lo, hi := Num(p.Lo), Num(p.Hi)
+				switch {
+				case p.Uninformative:
+					lo, hi = Null(NumberKind), Null(NumberKind)
+					wide = append(wide, name)
+				case p.NoLowerBound:
+					lo = Null(NumberKind)
+					unbounded = append(unbounded, name)
+				}
+				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), v.x(p.X), Num(p.Y), lo, hi})
 			}
 			if m.NoPrediction != nil {
 				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), v.x(*v.r.PredictAt), Null(NumberKind), Null(NumberKind), Null(NumberKind)})
-				name := m.Name
-				if len(v.r.Series) > 1 {
-					name = s.Name + " " + name
-				}
 				negative = append(negative, name)
 			}
 		}
+	}
+	if len(unbounded) > 0 {
+		t.Notes = append(t.Notes, fmt.Sprintf("%s: no lower bound: the interval's low end is at or below 0, a throughput none can be", strings.Join(unbounded, ", ")))
+	}
+	if len(wide) > 0 {
+		t.Notes = append(t.Notes, fmt.Sprintf("%s: 95 %% interval %s: it tells nothing (throughput-degradation.uninformative_interval)", strings.Join(wide, ", "), uninformative))
 	}
 	if len(negative) > 0 {
 		// (the chart cuts such a curve at 0, "cut at 0" in its legend)
@@ -460,6 +475,24 @@ func (v *tput) prediction() *Table {
 	t.Notes = append(t.Notes, "the 95 % prediction interval is where a new measurement at that size should fall if the curve holds")
 	return t
 }
+
+// intervalWords says a prediction's 95 % interval: "95 % interval
+// 158–176", "95 % interval up to 874178, no lower bound" (a low end below
+// 0 is no floor: none can be), or that it is uninformative.
+func intervalWords(p *analyze.Prediction) string {
+	switch {
+	case p.Uninformative:
+		return "95 % interval " + uninformative
+	case p.NoLowerBound:
+		return fmt.Sprintf("95 %% interval up to %s, no lower bound", Num(p.Hi).Human())
+	}
+	return fmt.Sprintf("95 %% interval %s–%s", Num(p.Lo).Human(), Num(p.Hi).Human())
+}
+
+// uninformative is what an interval of Prediction.Uninformative is said
+// to be instead of printed.
+var uninformative = fmt.Sprintf("uninformative (wider than %s× the prediction)",
+	Num(analyze.NewThresholds().Get("throughput-degradation", "uninformative_interval")).Human())
 
 // knee is the cliff test of every series that had one.
 func (v *tput) knee() *Table {
@@ -774,11 +807,7 @@ func (v *tput) headline(s *analyze.Series) []Field {
 		}
 		if b != nil && b.Prediction != nil {
 			p := b.Prediction
-			interval := fmt.Sprintf("95 %% interval %s–%s", Num(p.Lo).Human(), Num(p.Hi).Human())
-			if p.Lo <= 0 && !s.LowerIsBetter {
-				// (a low end below 0 is no floor: none can be)
-				interval = fmt.Sprintf("95 %% interval up to %s, no lower bound", Num(p.Hi).Human())
-			}
+			interval := intervalWords(p)
 			if c := b.PredictionCaveat; c != nil {
 				// (next to the figure: the interval alone promises more)
 				add("predicted_"+v.yCol().Key, "predicted at "+v.r.FormatX(p.X), Num(p.Y), fmt.Sprintf("(%s, %s fit; %s)", interval, b.Name, *c))

@@ -2,6 +2,7 @@ package view
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -509,4 +510,49 @@ func docTable(t *testing.T, d *Doc, name string) *Table {
 		t.Fatalf("no %s table", name)
 	}
 	return d.Tables[i]
+}
+
+// The fbdiag bench runs of five configurations, asked for by size at 421
+// MiB: the headline said "no lower bound" while the prediction table
+// printed -862000 as the linear fit's low end, and the power fit's
+// interval 0.0000000000108 to 7985195526865261568, which scaled the
+// chart's axis to 10G tpmC and laid every measurement (3867 to 14890)
+// on its 0 line. Such an interval is said to be uninformative and drawn
+// not at all; a low end below 0 is an empty cell and a note.
+func TestThroughputIntervalsThatSayNothing(t *testing.T) {
+	dir := testutil.Testdata(t, "bench")
+	runs, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	more, _ := filepath.Glob(filepath.Join(dir, "sweep-w1", "*.jsonl"))
+	r := throughputResult(t, analyze.Options{}, append(runs, more...)...)
+	d := Throughput(r, "runs")
+	tb := docTable(t, d, "prediction")
+	var got []string
+	for _, row := range tb.Rows {
+		got = append(got, fmt.Sprintf("%s %s %s %s %s", row[0].Machine(), row[1].Machine(), row[3].Human(), row[4].Human(), row[5].Human()))
+	}
+	testutil.EqualLines(t, "predictions", got, []string{
+		"terminals=4 page_buffers=256 · fbdiag bench TPC-C-like (sp) linear 6089  ",
+		"terminals=4 page_buffers=256 · fbdiag bench TPC-C-like (sp) loglinear 9464  452809",
+		"terminals=4 page_buffers=256 · fbdiag bench TPC-C-like (sp) power 9288  ",
+		"terminals=4 page_buffers=4096 · fbdiag bench TPC-C-like (sp) linear   ",
+		"terminals=4 page_buffers=4096 · fbdiag bench TPC-C-like (sp) loglinear   ",
+		"terminals=4 page_buffers=4096 · fbdiag bench TPC-C-like (sp) power 1600  ",
+	})
+	if !slices.Contains(tb.Notes, "terminals=4 page_buffers=256 · fbdiag bench TPC-C-like (sp) loglinear: no lower bound: the interval's low end is at or below 0, a throughput none can be") {
+		t.Errorf("notes %q", tb.Notes)
+	}
+	f := fieldOf(t, d, "terminals_4_page_buffers_4096_fbdiag_bench_tpc_c_like_sp_predicted_tpmc")
+	if !strings.HasPrefix(f.Detail, "(95 % interval uninformative (wider than 100× the prediction), power fit;") {
+		t.Errorf("headline %q", f.Detail)
+	}
+	c := SizeThroughputChart(r, "t")
+	maxY := 0.0
+	for _, p := range c.Predictions {
+		if p.Interval != nil {
+			maxY = math.Max(maxY, p.Interval.Hi)
+		}
+	}
+	if maxY > 1e6 {
+		t.Errorf("the chart draws an interval up to %g tpmC", maxY)
+	}
 }
