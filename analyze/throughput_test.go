@@ -585,6 +585,39 @@ func TestThroughputXSpelledAsKeyMatches(t *testing.T) {
 	}
 }
 
+// The 4096 page buffers' runs, 14890, 11980 and 11970 tpmC at 121, 129
+// and 137 MiB: both ends are above the leverage limit, and the caveat said
+// the 137 MiB point "alone sets the curve (leverage 0.83)". It names both.
+func TestPredictionCaveatNamesEveryHighLeverage(t *testing.T) {
+	runs, err := filepath.Glob(testutil.Testdata(t, "bench", "sweep-w1", "*.jsonl"))
+	if err != nil || len(runs) != 6 {
+		t.Fatalf("%d runs, %v", len(runs), err)
+	}
+	at, err := ParseAt("421MiB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := analyse(t, Options{X: "db_bytes", Predict: at}, runs...)
+	s := r.Series[1]
+	m := model(t, s, Power)
+	// (no prediction since: the sizes span ×1.13 and p=0.333; the caveat
+	// is asked of the figure the fit gives)
+	if m.Prediction != nil || m.NoPrediction == nil {
+		t.Errorf("%s power: prediction %+v", s.Name, m.Prediction)
+	}
+	p := m.Predict(*r.PredictAt)
+	m.Prediction = &p
+	xs := make([]float64, len(s.Points))
+	for i, pt := range s.Points {
+		xs[i] = *pt.X
+	}
+	got := predictionCaveat(m, slices.Max(xs), r.XUnitInfo())
+	want := "extrapolated 3.07× past the largest size; the 137 MiB and 121 MiB points each outweigh all the others (leverage 0.83, 0.83)"
+	if got == nil || *got != want {
+		t.Errorf("caveat %v, want %q (high leverage %+v)", deref(got), want, m.HighLeverage)
+	}
+}
+
 // Asked for 64 GiB, the pgbench TPC-B runs' best fit (linear, falling
 // 0.05 tps per MiB) gave -3930 tps, and the headline printed it. A
 // throughput at or below 0 is no prediction: null, and why.

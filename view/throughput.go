@@ -432,7 +432,7 @@ func (v *tput) prediction() *Table {
 		{Key: "lo", Title: "95 % from", Kind: NumberKind},
 		{Key: "hi", Title: "to", Kind: NumberKind},
 	}}
-	var negative, unbounded, wide []string
+	var negative, other, unbounded, wide []string
 	for _, s := range v.r.Series {
 		for _, m := range s.Models {
 			name := m.Name
@@ -453,7 +453,11 @@ func (v *tput) prediction() *Table {
 			}
 			if m.NoPrediction != nil {
 				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), v.x(*v.r.PredictAt), Null(NumberKind), Null(NumberKind), Null(NumberKind)})
-				negative = append(negative, name)
+				if strings.Contains(*m.NoPrediction, " fit reaches 0 before ") {
+					negative = append(negative, name)
+				} else {
+					other = append(other, name+": no prediction: "+*m.NoPrediction)
+				}
 			}
 		}
 	}
@@ -468,6 +472,7 @@ func (v *tput) prediction() *Table {
 		t.Notes = append(t.Notes, fmt.Sprintf("%s: no prediction: the fitted curve reaches 0 before this size, a throughput none can be (the chart cuts it there), so it does not hold that far",
 			strings.Join(negative, ", ")))
 	}
+	t.Notes = append(t.Notes, other...)
 	if v.r.PredictDefault {
 		t.Notes = append(t.Notes, fmt.Sprintf("at %s × the largest size measured, fbdiag's default (throughput-degradation.predict_factor)",
 			Num(analyze.NewThresholds().Get("throughput-degradation", "predict_factor")).Human()))
