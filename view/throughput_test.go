@@ -550,3 +550,25 @@ func TestThroughputIntervalsThatSayNothing(t *testing.T) {
 		}
 	}
 }
+
+// The bench runs of five configurations label their headline lines with
+// them, up to column 85: the value did not wrap, a line of 244 columns.
+// The label goes on its line, the value wrapped under it; every headline
+// line fits 100 columns (the tables' rows are as wide as their columns).
+func TestThroughputHeadlineLongLabelsWrap(t *testing.T) {
+	dir := testutil.Testdata(t, "bench")
+	runs, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	more, _ := filepath.Glob(filepath.Join(dir, "sweep-w1", "*.jsonl"))
+	out := string(render(t, Text, cliOptions, Throughput(throughputResult(t, analyze.Options{}, append(runs, more...)...), "runs")))
+	head, _, _ := strings.Cut(out, "\n\n")
+	for i, line := range strings.Split(head, "\n") {
+		if width(line) > LineWidth {
+			t.Errorf("line %d is %d columns: %q", i+1, width(line), line)
+		}
+	}
+	want := "terminals=4 page_buffers=4096 · fbdiag bench TPC-C-like (sp): lost per size doubling\n" +
+		"    70.5 % (power fit, R² 0.775; slope not significant, p=0.333)\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("no %q in\n%s", want, out)
+	}
+}
