@@ -59,6 +59,11 @@ type Field struct {
 	Caveat string
 	// Unknown stands for a null value in human formats ("?" when empty).
 	Unknown string
+	// Group names what the figure is of when the headline holds several
+	// (a series of several: "SuperClassic, points de test"), "" else: a
+	// report's summary that repeats a figure for its Caveat repeats its
+	// group's first figure (the best) before it.
+	Group string
 }
 
 // Finding is one verdict of an analysis.

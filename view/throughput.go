@@ -727,8 +727,12 @@ func (v *tput) headline(s *analyze.Series) []Field {
 		key, label = snake(s.Name)+"_", s.Name+": "
 	}
 	var out []Field
+	group := ""
+	if len(v.r.Series) > 1 {
+		group = s.Name
+	}
 	add := func(k, l string, c Cell, detail string) {
-		out = append(out, Field{Key: key + k, Label: label + l, Value: c, Detail: detail})
+		out = append(out, Field{Key: key + k, Label: label + l, Value: c, Detail: detail, Group: group})
 	}
 	xk := v.xKey()
 	if v.sized() {
