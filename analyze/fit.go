@@ -37,6 +37,20 @@ type Prediction struct {
 	Y  float64 `json:"y"`
 	Lo float64 `json:"lo"`
 	Hi float64 `json:"hi"`
+	// NoLowerBound says that a throughput's interval reaches 0 or below,
+	// a throughput none can be: Lo is no floor, the interval is "up to Hi".
+	NoLowerBound bool `json:"no_lower_bound,omitempty"`
+	// Uninformative says that the interval is wider than
+	// throughput-degradation.uninformative_interval times Y: it tells
+	// nothing, and is said so instead of printed.
+	Uninformative bool `json:"uninformative,omitempty"`
+}
+
+// qualify sets p's NoLowerBound (a throughput's, not a time's) and
+// Uninformative.
+func (p *Prediction) qualify(lowerIsBetter bool) {
+	p.NoLowerBound = p.Lo <= 0 && !lowerIsBetter
+	p.Uninformative = p.Hi-math.Max(p.Lo, 0) > NewThresholds().Get("throughput-degradation", "uninformative_interval")*math.Abs(p.Y)
 }
 
 // Holdout is the leave-last-out check: the model is fitted without the

@@ -474,7 +474,23 @@ func (s *Series) degradation(predictAt, kneeAt float64, unit parse.Unit) {
 			}
 		}
 	}
+	if lo, hi := slices.Min(x), slices.Max(x); lo > 0 && hi/lo < 2 {
+		// Sizes within less than a doubling and a slope the noise
+		// explains: the curve has no direction to extrapolate, and a
+		// figure 3× past the sizes (page_buffers=256: span ×1.06, p=0.936,
+		// "predicted 6089") would be the noise's.
+		for _, m := range models {
+			if p := m.Prediction; p != nil && !(m.SlopeP <= Alpha) {
+				why := fmt.Sprintf("the sizes measured span ×%.2f, less than a doubling, and the %s fit's slope is not significant (p=%s): its curve says nothing about %s",
+					hi/lo, m.Name, strconv.FormatFloat(m.SlopeP, 'g', 3, 64), formatX(p.X, unit))
+				m.Prediction, m.NoPrediction = nil, &why
+			}
+		}
+	}
 	for _, m := range models {
+		if m.Prediction != nil {
+			m.Prediction.qualify(s.LowerIsBetter)
+		}
 		m.PredictionCaveat = predictionCaveat(m, slices.Max(x), unit)
 	}
 	s.Models = models
@@ -498,6 +514,15 @@ func (s *Series) degradation(predictAt, kneeAt float64, unit parse.Unit) {
 			s.Knee = k
 		}
 	}
+}
+
+// joinAnd joins words as a sentence lists them: "a", "a and b", "a, b
+// and c".
+func joinAnd(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
 // narrowSizes warns when the sizes measured span less than a doubling:
@@ -585,7 +610,22 @@ func predictionCaveat(m *Model, xmax float64, unit parse.Unit) *string {
 		return nil
 	}
 	var parts []string
-	if len(m.HighLeverage) > 0 {
+	if len(m.HighLeverage) > 1 {
+		// Two points or more above the limit: none sets the curve alone
+		// (3 points at 3 sizes: both ends are above 0.5).
+		var at, lev []string
+		for _, h := range m.HighLeverage {
+			if x := formatX(h.X, unit); !slices.Contains(at, x) {
+				at, lev = append(at, x), append(lev, fmt.Sprintf("%.2f", h.Leverage))
+			}
+		}
+		head := ""
+		if p.X > xmax {
+			head = fmt.Sprintf("extrapolated %s× past the largest size; ", strconv.FormatFloat(p.X/xmax, 'g', 3, 64))
+		}
+		parts = append(parts, fmt.Sprintf("%sthe %s points each outweigh all the others (leverage %s)",
+			head, joinAnd(at), strings.Join(lev, ", ")))
+	} else if len(m.HighLeverage) == 1 {
 		h := m.HighLeverage[0]
 		switch {
 		case h.X == xmax && p.X > xmax:

@@ -85,11 +85,9 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 			v, ok = r.Key(key)
 		}
 		if !ok {
-			p.label = strings.TrimSpace(runLabel(r.File) + " " + settings)
+			p.label = settingsFirst(settings, runLabel(r.File))
 		} else {
-			if settings != "" {
-				p.series += " " + settings
-			}
+			p.series = settingsFirst(settings, p.series)
 			x, u, ok := parse.ParseQuantity(v, false)
 			if !ok {
 				g.notices = append(g.notices, parse.Notice{File: r.File, Line: r.Line, Msg: fmt.Sprintf("%s=%q is not a number: run skipped", key, v)})
@@ -204,7 +202,7 @@ func defaultRunKey(runs []*parse.Run) string {
 	if len(runs) > 1 && !slices.ContainsFunc(runs, func(r *parse.Run) bool { return r.Tool != benchTool }) {
 		return benchRunKey(runs)
 	}
-	for _, k := range []string{"db_bytes", "db_size", "dbsize", "size", "size_gb", "scale", "warehouses", "count_ware"} {
+	for _, k := range slices.Concat(sizeKeys, sizeDrivers) {
 		if n, all := keyValues(runs, k); all && (n > 1 || len(runs) == 1) {
 			return k
 		}
@@ -223,19 +221,29 @@ var settingKeys = map[string][]string{
 	benchTool:  {"terminals", "page_buffers", "warehouses", "mode", "home"},
 }
 
-// sizeDrivers are the settings a database size follows from: with a size
-// as x they are the x, not another setting.
-var sizeDrivers = []string{"scale", "warehouses", "count_ware"}
+// sizeKeys are the settings that give a database's size itself, and
+// sizeDrivers those it follows from: with a size as x they are the x,
+// not another setting. defaultRunKey prefers them in this order.
+var (
+	sizeKeys    = []string{"db_bytes", "db_size", "dbsize", "size", "size_gb"}
+	sizeDrivers = []string{"scale", "warehouses", "count_ware"}
+)
+
+// containsKey says whether keys has k, names compared as Run.Key
+// compares them (page-buffers is page_buffers).
+func containsKey(keys []string, k string) bool {
+	return slices.ContainsFunc(keys, func(s string) bool { return parse.SameKey(s, k) })
+}
 
 // differingSettings lists the settings of settingKeys, other than x,
 // whose values differ among the runs that have them (pgbench's five runs
 // of a trace at -c 4 -j 2, -c 2 -j 1 and -c 2 -j 2: clients, threads).
 func differingSettings(runs []*parse.Run, x string) []string {
-	sizeX := slices.Contains([]string{"db_bytes", "db_size", "dbsize", "size", "size_gb"}, strings.ToLower(x))
+	sizeX := containsKey(sizeKeys, x)
 	var keys []string
 	for _, r := range runs {
 		for _, k := range settingKeys[r.Tool] {
-			if !slices.Contains(keys, k) && !strings.EqualFold(k, x) && !(sizeX && slices.Contains(sizeDrivers, k)) {
+			if !slices.Contains(keys, k) && !parse.SameKey(k, x) && !(sizeX && slices.Contains(sizeDrivers, k)) {
 				keys = append(keys, k)
 			}
 		}
@@ -265,6 +273,21 @@ func settingsOf(r *parse.Run, keys []string) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// settingsFirst labels a configuration by the settings that tell it
+// apart, then what all share (the file, the tool): "clients=2 threads=1
+// · pgbench15-runs-trace". A label cut to fit keeps what differs, where
+// "pgbench15-runs-trace clients=2 …" read the same for two
+// configurations.
+func settingsFirst(settings, common string) string {
+	switch {
+	case settings == "":
+		return common
+	case common == "":
+		return settings
+	}
+	return settings + " · " + common
 }
 
 // benchTool is the Tool of fbdiag bench's results (parse.Run).

@@ -78,7 +78,9 @@ func TestRunsUnderRateLimitLeftOut(t *testing.T) {
 
 // The trace's runs at -c 4 -j 2, -c 2 -j 1 (twice: -t 200 and -T 4, a
 // length only) and -c 2 -j 2 were one configuration, "pgbench15-runs-trace"
-// of five runs; each is now the configuration its settings make.
+// of five runs; each is now the configuration its settings make, the
+// settings first: a label cut to fit (text's 32 columns) kept the common
+// "pgbench15-runs-trace clients=2 …" and lost what told two apart.
 func TestRunsLabelledBySettingsThatDiffer(t *testing.T) {
 	r, err := Throughput(readInput(t, testutil.Corpus(t, "bench", "pgbench15-runs-trace.txt")), Options{})
 	if err != nil {
@@ -89,18 +91,18 @@ func TestRunsLabelledBySettingsThatDiffer(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s %.0f", p.Label, p.Y))
 	}
 	testutil.EqualLines(t, "runs", got, []string{
-		"pgbench15-runs-trace clients=4 threads=2 1350",
-		"pgbench15-runs-trace clients=2 threads=1 973",
-		"pgbench15-runs-trace clients=2 threads=2 1098",
-		"pgbench15-runs-trace clients=2 threads=1 1109",
+		"clients=4 threads=2 · pgbench15-runs-trace 1350",
+		"clients=2 threads=1 · pgbench15-runs-trace 973",
+		"clients=2 threads=2 · pgbench15-runs-trace 1098",
+		"clients=2 threads=1 · pgbench15-runs-trace 1109",
 	})
 	var ab []string
 	for _, e := range r.Series[0].AB {
 		ab = append(ab, fmt.Sprintf("%s n=%d", e.Label, e.After.N))
 	}
 	testutil.EqualLines(t, "configurations", ab, []string{
-		"pgbench15-runs-trace clients=2 threads=1 n=2",
-		"pgbench15-runs-trace clients=2 threads=2 n=1",
+		"clients=2 threads=1 · pgbench15-runs-trace n=2",
+		"clients=2 threads=2 · pgbench15-runs-trace n=1",
 	})
 }
 
@@ -121,11 +123,11 @@ func TestBenchRunsOneSeriesPerConfiguration(t *testing.T) {
 		got = append(got, fmt.Sprintf("%s: %d", s.Name, len(s.Points)))
 	}
 	testutil.EqualLines(t, "series", got, []string{
-		"fbdiag bench TPC-C-like (sp) terminals=4 page_buffers=512: 1",
-		"fbdiag bench TPC-C-like (sp) terminals=1 page_buffers=2048: 1",
-		"fbdiag bench TPC-C-like (sp) terminals=4 page_buffers=2048: 1",
-		"fbdiag bench TPC-C-like (sp) terminals=4 page_buffers=256: 3",
-		"fbdiag bench TPC-C-like (sp) terminals=4 page_buffers=4096: 3",
+		"terminals=4 page_buffers=512 · fbdiag bench TPC-C-like (sp): 1",
+		"terminals=1 page_buffers=2048 · fbdiag bench TPC-C-like (sp): 1",
+		"terminals=4 page_buffers=2048 · fbdiag bench TPC-C-like (sp): 1",
+		"terminals=4 page_buffers=256 · fbdiag bench TPC-C-like (sp): 3",
+		"terminals=4 page_buffers=4096 · fbdiag bench TPC-C-like (sp): 3",
 	})
 	if r.Mode != ModeDegradation || !slices.Contains(r.Warnings, "the runs differ in terminals, page_buffers besides db_bytes: one series per configuration") {
 		t.Errorf("mode %s, warnings %q", r.Mode, r.Warnings)

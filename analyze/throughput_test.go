@@ -353,7 +353,7 @@ func TestPgbenchScalesDegradation(t *testing.T) {
 // scale forgotten, their files named rw-run1…), they are the 6+6 A/B.
 func TestABRepeatedRuns(t *testing.T) {
 	scales := analyse(t, Options{Mode: ModeAB, X: "none"}, pgbenchScales(t)...)
-	if pts := scales.Series[0].Points; len(pts) != 12 || pts[0].Label != "pgbench-rw-scale scale=1" || len(scales.Series[0].AB) != 11 {
+	if pts := scales.Series[0].Points; len(pts) != 12 || pts[0].Label != "scale=1 · pgbench-rw-scale" || len(scales.Series[0].AB) != 11 {
 		t.Errorf("runs at six scales pooled: %d points, first %q", len(pts), pts[0].Label)
 	}
 	in := readInput(t, pgbenchScales(t)...)
@@ -561,6 +561,60 @@ func TestThroughputBenchRunsSetting(t *testing.T) {
 	// One run is one size measured, as before.
 	if r := analyse(t, Options{}, testutil.Testdata(t, "bench", "run-w1-t4.jsonl")); r.Mode != ModeDegradation || *r.X != "db_bytes" {
 		t.Errorf("one run: mode %s, x %s", r.Mode, *r.X)
+	}
+}
+
+// --x page-buffers names the setting Run.Key reads as page_buffers: it
+// was then taken for another setting that differs, and the sweep split
+// into one series per setting ("… page_buffers=256: best page-buffers
+// 256", "… page_buffers=4096: best page-buffers 4096 … +0.0 % best").
+func TestThroughputXSpelledAsKeyMatches(t *testing.T) {
+	runs, err := filepath.Glob(testutil.Testdata(t, "bench", "sweep-w1", "*.jsonl"))
+	if err != nil || len(runs) != 6 {
+		t.Fatalf("%d runs, %v", len(runs), err)
+	}
+	for _, x := range []string{"page-buffers", "Page Buffers", "page_buffers"} {
+		r := analyse(t, Options{X: x}, runs...)
+		if r.Mode != ModeSweep || len(r.Series) != 1 || r.Series[0].Sweep == nil {
+			t.Errorf("--x %q: mode %s, %d series", x, r.Mode, len(r.Series))
+			continue
+		}
+		if sw := r.Series[0].Sweep; sw.Best.X != 256 || sw.Best.Median != 13100 || sw.Worst.X != 4096 || sw.Worst.Median != 11980 {
+			t.Errorf("--x %q: best %+v, worst %+v", x, sw.Best, sw.Worst)
+		}
+	}
+}
+
+// The 4096 page buffers' runs, 14890, 11980 and 11970 tpmC at 121, 129
+// and 137 MiB: both ends are above the leverage limit, and the caveat said
+// the 137 MiB point "alone sets the curve (leverage 0.83)". It names both.
+func TestPredictionCaveatNamesEveryHighLeverage(t *testing.T) {
+	runs, err := filepath.Glob(testutil.Testdata(t, "bench", "sweep-w1", "*.jsonl"))
+	if err != nil || len(runs) != 6 {
+		t.Fatalf("%d runs, %v", len(runs), err)
+	}
+	at, err := ParseAt("421MiB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := analyse(t, Options{X: "db_bytes", Predict: at}, runs...)
+	s := r.Series[1]
+	m := model(t, s, Power)
+	// (no prediction since: the sizes span ×1.13 and p=0.333; the caveat
+	// is asked of the figure the fit gives)
+	if m.Prediction != nil || m.NoPrediction == nil {
+		t.Errorf("%s power: prediction %+v", s.Name, m.Prediction)
+	}
+	p := m.Predict(*r.PredictAt)
+	m.Prediction = &p
+	xs := make([]float64, len(s.Points))
+	for i, pt := range s.Points {
+		xs[i] = *pt.X
+	}
+	got := predictionCaveat(m, slices.Max(xs), r.XUnitInfo())
+	want := "extrapolated 3.07× past the largest size; the 137 MiB and 121 MiB points each outweigh all the others (leverage 0.83, 0.83)"
+	if got == nil || *got != want {
+		t.Errorf("caveat %v, want %q (high leverage %+v)", deref(got), want, m.HighLeverage)
 	}
 }
 

@@ -80,6 +80,11 @@ func normName(s string) string {
 	return strings.Join(headerWords(s), "_")
 }
 
+// SameKey says whether a and b name the same column or setting, as
+// Run.Key and the column lookup match names: "page-buffers", "Page
+// Buffers" and "page_buffers" are one.
+func SameKey(a, b string) bool { return normName(a) == normName(b) }
+
 // TableReader reads the tables of a text file one at a time. A file that
 // starts like a table (CSV, TSV, markdown, aligned columns) is read as
 // tables separated by blank lines; any other file is read as prose in

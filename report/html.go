@@ -664,13 +664,23 @@ func (c *cappedBuffer) Write(b []byte) (int, error) {
 
 // summaryHeadlines are the figures of a section the summary repeats: its
 // first n, and any later one that carries a caveat (a prediction whose
-// own check missed is not to be read without it).
+// own check missed is not to be read without it), after the first figure
+// of its group when none of the group's is listed yet (a second series'
+// noise note without its best was a caveat on a figure not shown).
 func summaryHeadlines(n int, hs []Headline) []Headline {
 	var out []Headline
+	listed := map[string]bool{}
 	for i, h := range hs {
-		if i < n || h.Caveat {
-			out = append(out, h)
+		if i >= n && !h.Caveat {
+			continue
 		}
+		if i >= n && h.Group != "" && !listed[h.Group] {
+			if j := slices.IndexFunc(hs, func(g Headline) bool { return g.Group == h.Group }); j < i {
+				out = append(out, hs[j])
+			}
+		}
+		listed[h.Group] = true
+		out = append(out, h)
 	}
 	return out
 }

@@ -82,6 +82,9 @@ type Headline struct {
 	// Caveat: the figure carries a warning on itself (a prediction whose
 	// own check missed): the summary repeats it past its first figures.
 	Caveat bool
+	// Group is what the figure is of among several (a series), "" else:
+	// the summary repeats a group's first figure before its caveat.
+	Group string
 }
 
 // Section is the part of the report about one input or comparison.

@@ -51,7 +51,7 @@ func csvTable(d *Doc, name string) (*Table, error) {
 	}
 	for _, t := range slices.Concat(d.Tables, d.Empty) {
 		if t.Name == name {
-			return t, nil
+			return t.forMachines(), nil
 		}
 	}
 	switch {

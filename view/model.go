@@ -59,6 +59,11 @@ type Field struct {
 	Caveat string
 	// Unknown stands for a null value in human formats ("?" when empty).
 	Unknown string
+	// Group names what the figure is of when the headline holds several
+	// (a series of several: "SuperClassic, points de test"), "" else: a
+	// report's summary that repeats a figure for its Caveat repeats its
+	// group's first figure (the best) before it.
+	Group string
 }
 
 // Finding is one verdict of an analysis.
@@ -130,6 +135,9 @@ type Column struct {
 	// for), so that a CSV has the same columns whatever the table's
 	// shape.
 	Machine bool
+	// Human keeps the column to text, markdown and HTML: CSV leaves it
+	// out (the words for people of a figure a Machine column gives).
+	Human bool
 }
 
 // BlockRole is what a column does in the text of a table of Blocks.
@@ -163,10 +171,18 @@ func (t *Table) All() iter.Seq[[]Cell] {
 
 // forPeople is the table without its Machine columns, for text, markdown
 // and HTML; t itself when it has none.
-func (t *Table) forPeople() *Table {
+func (t *Table) forPeople() *Table { return t.without(func(c Column) bool { return c.Machine }) }
+
+// forMachines is the table without its Human columns, for CSV; t itself
+// when it has none.
+func (t *Table) forMachines() *Table { return t.without(func(c Column) bool { return c.Human }) }
+
+// without is the table without the columns drop says so of; t itself
+// when there are none.
+func (t *Table) without(drop func(Column) bool) *Table {
 	var keep []int
 	for i, c := range t.Columns {
-		if !c.Machine {
+		if !drop(c) {
 			keep = append(keep, i)
 		}
 	}

@@ -31,8 +31,21 @@ func writeText(b *bufio.Writer, d *Doc, opt Options) error {
 		for _, f := range d.Headline {
 			l := safe(f.Label)
 			line := strings.TrimRight(l+strings.Repeat(" ", n-width(l)+2)+fieldText(f), " ")
-			if width(line) <= LineWidth || n+2 > LineWidth/2 {
+			if width(line) <= LineWidth {
 				fmt.Fprintln(b, line)
+				continue
+			}
+			if n+2 > LineWidth/2 {
+				// The labels leave the value no room beside them (a
+				// configuration's "terminals=4 page_buffers=256 · fbdiag
+				// bench TPC-C-like (sp): predicted at 421 MiB"): the label
+				// on its lines, the value wrapped under it.
+				for _, w := range wrap(l, "", LineWidth) {
+					fmt.Fprintln(b, w)
+				}
+				for _, w := range wrap(fieldText(f), "    ", LineWidth) {
+					fmt.Fprintln(b, w)
+				}
 				continue
 			}
 			// A long value (a prediction and its caveat) wraps under

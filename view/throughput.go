@@ -193,7 +193,7 @@ func pEq(v float64) string {
 	return "p=" + h
 }
 
-func seriesCol() Column { return Column{Key: "series", Title: "series", Max: 24} }
+func seriesCol() Column { return Column{Key: "series", Title: "series", Max: 32} } // (as a configuration: its settings come first, "terminals=4 page_buffers=4096 ·…")
 
 func yesNo(b bool) Cell {
 	if b {
@@ -432,27 +432,47 @@ func (v *tput) prediction() *Table {
 		{Key: "lo", Title: "95 % from", Kind: NumberKind},
 		{Key: "hi", Title: "to", Kind: NumberKind},
 	}}
-	var negative []string
+	var negative, other, unbounded, wide []string
 	for _, s := range v.r.Series {
 		for _, m := range s.Models {
+			name := m.Name
+			if len(v.r.Series) > 1 {
+				name = s.Name + " " + name
+			}
 			if p := m.Prediction; p != nil {
-				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), v.x(p.X), Num(p.Y), Num(p.Lo), Num(p.Hi)})
+				lo, hi := Num(p.Lo), Num(p.Hi)
+				switch {
+				case p.Uninformative:
+					lo, hi = Null(NumberKind), Null(NumberKind)
+					wide = append(wide, name)
+				case p.NoLowerBound:
+					lo = Null(NumberKind)
+					unbounded = append(unbounded, name)
+				}
+				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), v.x(p.X), Num(p.Y), lo, hi})
 			}
 			if m.NoPrediction != nil {
 				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), v.x(*v.r.PredictAt), Null(NumberKind), Null(NumberKind), Null(NumberKind)})
-				name := m.Name
-				if len(v.r.Series) > 1 {
-					name = s.Name + " " + name
+				if strings.Contains(*m.NoPrediction, " fit reaches 0 before ") {
+					negative = append(negative, name)
+				} else {
+					other = append(other, name+": no prediction: "+*m.NoPrediction)
 				}
-				negative = append(negative, name)
 			}
 		}
+	}
+	if len(unbounded) > 0 {
+		t.Notes = append(t.Notes, fmt.Sprintf("%s: no lower bound: the interval's low end is at or below 0, a throughput none can be", strings.Join(unbounded, ", ")))
+	}
+	if len(wide) > 0 {
+		t.Notes = append(t.Notes, fmt.Sprintf("%s: 95 %% interval %s: it tells nothing (throughput-degradation.uninformative_interval)", strings.Join(wide, ", "), uninformative))
 	}
 	if len(negative) > 0 {
 		// (the chart cuts such a curve at 0, "cut at 0" in its legend)
 		t.Notes = append(t.Notes, fmt.Sprintf("%s: no prediction: the fitted curve reaches 0 before this size, a throughput none can be (the chart cuts it there), so it does not hold that far",
 			strings.Join(negative, ", ")))
 	}
+	t.Notes = append(t.Notes, other...)
 	if v.r.PredictDefault {
 		t.Notes = append(t.Notes, fmt.Sprintf("at %s × the largest size measured, fbdiag's default (throughput-degradation.predict_factor)",
 			Num(analyze.NewThresholds().Get("throughput-degradation", "predict_factor")).Human()))
@@ -460,6 +480,24 @@ func (v *tput) prediction() *Table {
 	t.Notes = append(t.Notes, "the 95 % prediction interval is where a new measurement at that size should fall if the curve holds")
 	return t
 }
+
+// intervalWords says a prediction's 95 % interval: "95 % interval
+// 158–176", "95 % interval up to 874178, no lower bound" (a low end below
+// 0 is no floor: none can be), or that it is uninformative.
+func intervalWords(p *analyze.Prediction) string {
+	switch {
+	case p.Uninformative:
+		return "95 % interval " + uninformative
+	case p.NoLowerBound:
+		return fmt.Sprintf("95 %% interval up to %s, no lower bound", Num(p.Hi).Human())
+	}
+	return fmt.Sprintf("95 %% interval %s–%s", Num(p.Lo).Human(), Num(p.Hi).Human())
+}
+
+// uninformative is what an interval of Prediction.Uninformative is said
+// to be instead of printed.
+var uninformative = fmt.Sprintf("uninformative (wider than %s× the prediction)",
+	Num(analyze.NewThresholds().Get("throughput-degradation", "uninformative_interval")).Human())
 
 // knee is the cliff test of every series that had one.
 func (v *tput) knee() *Table {
@@ -614,7 +652,8 @@ func (v *tput) ab() *Table {
 		{Key: "spread_share", Title: "±", Kind: ShareKind},
 		{Key: "ratio", Title: "ratio", Kind: RatioKind},
 		{Key: "change", Title: "change", Kind: ChangeKind},
-		{Key: "direction", Title: ""},
+		{Key: "direction", Title: "", Machine: true},
+		{Key: "direction", Title: "", Human: true}, // (the same key: CSV has the word, the others the words)
 		{Key: "p_adjusted", Title: "p (adjusted)", Kind: PKind},
 	}}
 	var warnings []string
@@ -631,7 +670,7 @@ func (v *tput) ab() *Table {
 					spread = Share(v)
 				}
 				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(l), Int(int64(sum.N)), Num(sum.Median), Num(sum.Min), Num(sum.Max), spread,
-					Null(RatioKind), Null(ChangeKind), Str(""), Null(PKind)})
+					Null(RatioKind), Null(ChangeKind), Str(""), Str(""), Null(PKind)})
 			}
 			if len(labels) > 1 {
 				t.Notes = append(t.Notes, s.Name+": the baseline's median is 0, no ratio against it")
@@ -642,10 +681,10 @@ func (v *tput) ab() *Table {
 		}
 		b := s.AB[0]
 		t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(b.Baseline), Int(int64(b.Before.N)), Num(b.Before.Median), Num(b.Before.Min),
-			Num(b.Before.Max), ShareP(b.BeforeSpread), Null(RatioKind), Null(ChangeKind), Str("baseline"), Null(PKind)})
+			Num(b.Before.Max), ShareP(b.BeforeSpread), Null(RatioKind), Null(ChangeKind), Str("baseline"), Str("baseline"), Null(PKind)})
 		for _, e := range s.AB {
 			t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(e.Label), Int(int64(e.After.N)), Num(e.After.Median), Num(e.After.Min),
-				Num(e.After.Max), ShareP(e.AfterSpread), Ratio(e.Ratio), Change(e.Change), Str(e.Words()), PP(e.Comparison.PAdjusted)})
+				Num(e.After.Max), ShareP(e.AfterSpread), Ratio(e.Ratio), Change(e.Change), Str(e.Direction), Str(e.Words()), PP(e.Comparison.PAdjusted)})
 			if len(s.AB) <= ABHeadline {
 				t.Notes = append(t.Notes, e.Verdict)
 			}
@@ -688,8 +727,12 @@ func (v *tput) headline(s *analyze.Series) []Field {
 		key, label = snake(s.Name)+"_", s.Name+": "
 	}
 	var out []Field
+	group := ""
+	if len(v.r.Series) > 1 {
+		group = s.Name
+	}
 	add := func(k, l string, c Cell, detail string) {
-		out = append(out, Field{Key: key + k, Label: label + l, Value: c, Detail: detail})
+		out = append(out, Field{Key: key + k, Label: label + l, Value: c, Detail: detail, Group: group})
 	}
 	xk := v.xKey()
 	if v.sized() {
@@ -773,11 +816,7 @@ func (v *tput) headline(s *analyze.Series) []Field {
 		}
 		if b != nil && b.Prediction != nil {
 			p := b.Prediction
-			interval := fmt.Sprintf("95 %% interval %s–%s", Num(p.Lo).Human(), Num(p.Hi).Human())
-			if p.Lo <= 0 && !s.LowerIsBetter {
-				// (a low end below 0 is no floor: none can be)
-				interval = fmt.Sprintf("95 %% interval up to %s, no lower bound", Num(p.Hi).Human())
-			}
+			interval := intervalWords(p)
 			if c := b.PredictionCaveat; c != nil {
 				// (next to the figure: the interval alone promises more)
 				add("predicted_"+v.yCol().Key, "predicted at "+v.r.FormatX(p.X), Num(p.Y), fmt.Sprintf("(%s, %s fit; %s)", interval, b.Name, *c))

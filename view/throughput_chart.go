@@ -201,9 +201,16 @@ func SizeThroughputChart(r *analyze.Result, title string) plot.SizeThroughput {
 			// Each series' prediction, as the headline states them, in
 			// the colour of the fit it was read from.
 			p := b.Prediction
-			pr := plot.Prediction{Point: plot.Point{X: p.X, Y: p.Y, Label: fmt.Sprintf("%s at %s: %s (95 %%: %s–%s)",
-				b.Name, r.FormatX(p.X), Num(p.Y).Human(), Num(p.Lo).Human(), Num(p.Hi).Human())},
+			pr := plot.Prediction{Point: plot.Point{X: p.X, Y: p.Y, Label: fmt.Sprintf("%s at %s: %s (%s)",
+				b.Name, r.FormatX(p.X), Num(p.Y).Human(), strings.Replace(intervalWords(p), "95 % interval", "95 %:", 1))},
 				Interval: &plot.Interval{Lo: p.Lo, Hi: p.Hi}, Fit: bestFit, Of: s.Name}
+			switch {
+			case p.Uninformative:
+				// (its whisker would scale the axis past every measurement)
+				pr.Interval = nil
+			case p.NoLowerBound:
+				pr.Interval.Lo = 0
+			}
 			if len(r.Series) > 1 {
 				pr.Label = s.Name + ": " + pr.Label
 			}

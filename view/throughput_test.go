@@ -472,12 +472,15 @@ func TestThroughputNegativePrediction(t *testing.T) {
 	runs, _ := filepath.Glob(testutil.Testdata(t, "bench", "sweep-w1", "*.jsonl"))
 	d := Throughput(throughputResult(t, analyze.Options{X: "db_bytes"}, runs...), "runs")
 	tb := docTable(t, d, "prediction")
-	want := "fbdiag bench TPC-C-like (sp) page_buffers=4096 linear, fbdiag bench TPC-C-like (sp) page_buffers=4096 loglinear: no prediction: the fitted curve reaches 0 before this size, a throughput none can be (the chart cuts it there), so it does not hold that far"
+	want := "page_buffers=4096 · fbdiag bench TPC-C-like (sp) linear, page_buffers=4096 · fbdiag bench TPC-C-like (sp) loglinear: no prediction: the fitted curve reaches 0 before this size, a throughput none can be (the chart cuts it there), so it does not hold that far"
 	if !slices.Contains(tb.Notes, want) {
 		t.Errorf("notes %q", tb.Notes)
 	}
-	// The 256 page buffers' interval reaches below 0: no floor, not "-425786".
-	if f := fieldOf(t, d, "fbdiag_bench_tpc_c_like_sp_page_buffers_256_predicted_tpmc"); f.Detail != "(95 % interval up to 444841, no lower bound, linear fit; extrapolated 2.13× past the largest size; the 121 MiB point alone sets the curve (leverage 1.00))" {
+	// The 256 page buffers' sizes span ×1.06 and its slope is the noise's
+	// (p=0.936): it said "6089 (95 % interval up to 444841, no lower
+	// bound, linear fit; extrapolated 2.13× past the largest size …)",
+	// a figure with a caveat; it is no prediction, and why.
+	if f := fieldOf(t, d, "page_buffers_256_fbdiag_bench_tpc_c_like_sp_predicted_tpmc"); f.Value.Human() != "no prediction: the sizes measured span ×1.06, less than a doubling, and the linear fit's slope is not significant (p=0.936): its curve says nothing about 274 MiB" || f.Detail != "" {
 		t.Errorf("headline %q %q", f.Value.Human(), f.Detail)
 	}
 }
@@ -509,4 +512,63 @@ func docTable(t *testing.T, d *Doc, name string) *Table {
 		t.Fatalf("no %s table", name)
 	}
 	return d.Tables[i]
+}
+
+// The fbdiag bench runs of five configurations, asked for by size at 421
+// MiB: the headline said "no lower bound" while the prediction table
+// printed -862000 as the linear fit's low end, and the power fit's
+// interval 0.0000000000108 to 7985195526865261568, which scaled the
+// chart's axis to 10G tpmC and laid every measurement (3867 to 14890)
+// on its 0 line. (Those runs span less than a doubling with slopes the
+// noise explains, and have no prediction since; fbdiag bench's sizes at
+// 1 PiB have such a power fit.) Such an interval is said to be
+// uninformative, with empty cells; a low end below 0 is an empty cell
+// and a note (the pgbench select-only fits, throughput-degradation-pgbench).
+func TestThroughputIntervalsThatSayNothing(t *testing.T) {
+	at, err := analyze.ParseAt("1PiB")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := throughputResult(t, analyze.Options{Predict: at}, testutil.Testdata(t, "bench", "sizes.csv"))
+	d := Throughput(r, "sizes")
+	tb := docTable(t, d, "prediction")
+	var got []string
+	for _, row := range tb.Rows {
+		got = append(got, fmt.Sprintf("%s %s %s %s", row[1].Machine(), row[3].Human(), row[4].Human(), row[5].Human()))
+	}
+	testutil.EqualLines(t, "predictions", got, []string{
+		"linear 6685250104 2975661625 10394838583",
+		"loglinear 43240 12044 74437",
+		"power 982951  ",
+	})
+	if !slices.Contains(tb.Notes, "power: 95 % interval uninformative (wider than 100× the prediction): it tells nothing (throughput-degradation.uninformative_interval)") {
+		t.Errorf("notes %q", tb.Notes)
+	}
+	for _, m := range r.Series[0].Models {
+		if p := m.Prediction; p == nil || p.Uninformative != (m.Name == analyze.Power) || p.NoLowerBound {
+			t.Errorf("%s: prediction %+v", m.Name, p)
+		}
+	}
+}
+
+// The bench runs of five configurations label their headline lines with
+// them, up to column 85: the value did not wrap, a line of 244 columns.
+// The label goes on its line, the value wrapped under it; every headline
+// line fits 100 columns (the tables' rows are as wide as their columns).
+func TestThroughputHeadlineLongLabelsWrap(t *testing.T) {
+	dir := testutil.Testdata(t, "bench")
+	runs, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	more, _ := filepath.Glob(filepath.Join(dir, "sweep-w1", "*.jsonl"))
+	out := string(render(t, Text, cliOptions, Throughput(throughputResult(t, analyze.Options{}, append(runs, more...)...), "runs")))
+	head, _, _ := strings.Cut(out, "\n\n")
+	for i, line := range strings.Split(head, "\n") {
+		if width(line) > LineWidth {
+			t.Errorf("line %d is %d columns: %q", i+1, width(line), line)
+		}
+	}
+	want := "terminals=4 page_buffers=4096 · fbdiag bench TPC-C-like (sp): lost per size doubling\n" +
+		"    70.5 % (power fit, R² 0.775; slope not significant, p=0.333)\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("no %q in\n%s", want, out)
+	}
 }

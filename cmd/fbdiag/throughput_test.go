@@ -401,6 +401,24 @@ func TestThroughputSweepAdjusted(t *testing.T) {
 			t.Errorf("ab lacks %q:\n%s", want, out)
 		}
 	}
+	// The CSV's direction is JSON's word, for a script testing
+	// direction == "faster"; "1.15× as fast" is the text's.
+	out, errs, code = runCLI(t, nil, "throughput", "--mode", "ab", "--x", "page_buffers", "--y", "restore_seconds", "--format", "csv", "--table", "ab", csv)
+	if code != 0 {
+		t.Fatalf("ab csv exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"series,configuration,n,median,min,max,spread_share,ratio,change,direction,p_adjusted\n",
+		"restore_seconds,64,5,3.538,3.347,4.766,,,,baseline,\n",
+		"restore_seconds,4096,5,3.083,2.331,3.398,,0.8713962690785756,-0.1286037309214244,faster,0.12698412698412698\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("ab csv lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "as fast") {
+		t.Errorf("ab csv has the text's words:\n%s", out)
+	}
 }
 
 // Issue 14: the report and fbdiag throughput analyse a file alike. On the
