@@ -474,7 +474,7 @@ func (s *Series) degradation(predictAt, kneeAt float64, unit parse.Unit) {
 			}
 		}
 	}
-	if lo, hi := slices.Min(x), slices.Max(x); lo > 0 && hi/lo < 2 {
+	if lo, hi, narrow := sizeSpan(x); narrow {
 		// Sizes within less than a doubling and a slope the noise
 		// explains: the curve has no direction to extrapolate, and a
 		// figure 3× past the sizes (page_buffers=256: span ×1.06, p=0.936,
@@ -495,6 +495,10 @@ func (s *Series) degradation(predictAt, kneeAt float64, unit parse.Unit) {
 	}
 	s.Models = models
 	s.Warnings = append(s.Warnings, warns...)
+	// (the prediction is named only where a model still makes one)
+	if slices.IndexFunc(models, func(m *Model) bool { return m.Prediction != nil }) < 0 {
+		predictAt = math.NaN()
+	}
 	if w := narrowSizes(x, predictAt, unit); w != "" && len(models) > 0 {
 		s.Warnings = append(s.Warnings, w)
 	}
@@ -525,23 +529,30 @@ func joinAnd(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
+// sizeSpan is the smallest and largest size measured, and whether they
+// span less than a doubling.
+func sizeSpan(x []float64) (lo, hi float64, narrow bool) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, v := range x {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	return lo, hi, lo > 0 && hi/lo < 2
+}
+
 // narrowSizes warns when the sizes measured span less than a doubling:
 // the loss per doubling and a prediction then extrapolate the curve
 // beyond its data (fbdiag bench's runs on one warehouse grow the
 // database by a tenth: "60 % lost per doubling" came from that).
 func narrowSizes(x []float64, predictAt float64, unit parse.Unit) string {
-	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, v := range x {
-		lo, hi = math.Min(lo, v), math.Max(hi, v)
-	}
-	if !(lo > 0) || hi/lo >= 2 {
+	lo, hi, narrow := sizeSpan(x)
+	if !narrow {
 		return ""
 	}
-	what := "the loss per doubling"
+	what := "the loss per doubling extrapolates"
 	if !math.IsNaN(predictAt) && predictAt > 0 {
-		what += " and the prediction at " + formatX(predictAt, unit)
+		what = "the loss per doubling and the prediction at " + formatX(predictAt, unit) + " extrapolate"
 	}
-	return fmt.Sprintf("the sizes measured span ×%.2f (%s to %s), less than a doubling: %s extrapolate the curve beyond what was measured",
+	return fmt.Sprintf("the sizes measured span ×%.2f (%s to %s), less than a doubling: %s the curve beyond what was measured",
 		hi/lo, formatX(lo, unit), formatX(hi, unit), what)
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -71,7 +70,7 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 			if out := s.ownOutput(opt.Outputs, file); out != "" {
 				return run, fail(KindSameFile, ownOutputIs(out, file))
 			}
-		case !target.local && !filepath.IsAbs(database):
+		case !target.local && !serverAbs(database):
 			return run, fail(KindNotLocal, fmt.Sprintf("cannot tell which file %s names (an alias; with -ig the server's answer to an attachment was: %s), and gbak would write %s directly: give the database's path", database, oneLine(rerr.Error()), backupFile))
 		}
 	} else {

@@ -52,3 +52,17 @@ func TestKeepBackupNeverOverADatabase(t *testing.T) {
 		t.Errorf("the old backup was not replaced: %d bytes", len(b))
 	}
 }
+
+// A server's path is absolute by the server's rules, either kind: on
+// Linux filepath.IsAbs took a Windows server's C:\data\shop.fdb for an
+// alias, and backup -ig refused the path the user gave.
+func TestServerAbs(t *testing.T) {
+	for path, want := range map[string]bool{
+		`/var/lib/firebird/data/shop.fdb`: true, `C:\data\shop.fdb`: true, `c:/data/shop.fdb`: true,
+		`\\server\share\shop.fdb`: true, `shop`: false, `SHOPALIAS`: false, `data/shop.fdb`: false, `C:shop.fdb`: false,
+	} {
+		if got := serverAbs(path); got != want {
+			t.Errorf("serverAbs(%q) = %v, want %v", path, got, want)
+		}
+	}
+}

@@ -167,7 +167,11 @@ func renameNoReplace(old, new string) error {
 // the last check before fbdiag renames a backup over a file: never over a
 // database, whatever name reached it (an alias under gbak -ig, which
 // allows no attachment to resolve it).
-func isDatabaseFile(path string) bool {
+func isDatabaseFile(path string) bool { return IsDatabaseFile(path) }
+
+// IsDatabaseFile is isDatabaseFile for the commands' own outputs: a log
+// or a snapshot is never written over a database.
+func IsDatabaseFile(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return false
@@ -181,4 +185,15 @@ func isDatabaseFile(path string) bool {
 	ods := binary.LittleEndian.Uint16(b[18:])
 	sizeOK := pageSize == 0 || (pageSize >= 1024 && pageSize&(pageSize-1) == 0)
 	return b[0] == 1 && sizeOK && ods&0x8000 != 0
+}
+
+// serverAbs reports whether path is absolute for a server of either kind:
+// a leading slash or backslash, or a drive letter (C:\, C:/). The server's
+// operating system decides, not this machine's: filepath.IsAbs took a
+// Windows server's C:\data\shop.fdb for an alias.
+func serverAbs(path string) bool {
+	if strings.HasPrefix(path, "/") || strings.HasPrefix(path, `\`) {
+		return true
+	}
+	return len(path) >= 3 && (path[0]|0x20 >= 'a' && path[0]|0x20 <= 'z') && path[1] == ':' && (path[2] == '\\' || path[2] == '/')
 }

@@ -341,6 +341,13 @@ type ownFile struct{ role, path string }
 // or replaces: --force replaces an earlier log or snapshot, never the
 // database or the backup.
 func refuseOwnFile(cmd, addr, flag, out string, own ...ownFile) error {
+	// Whatever name reached it (an alias the server resolves, which no
+	// path comparison sees), a log or a snapshot never replaces a
+	// database.
+	if collect.IsDatabaseFile(out) {
+		return cli.Exit(fmt.Sprintf("%s: %s %s is a Firebird database (its first page is a database header); nothing done, with or without --force (name another file)",
+			cmd, flag, out), exitError)
+	}
 	s := collect.Server{Addr: addr}
 	for _, f := range own {
 		if s.SameFile(out, f.path) {

@@ -135,3 +135,37 @@ func TestOutputsNotOwnFiles(t *testing.T) {
 		t.Errorf("files in the folder: %v", names)
 	}
 }
+
+// A log or a snapshot never replaces a file that begins with a Firebird
+// database header, whatever name reached it: an alias the server resolves
+// (SHOPALIAS here) is no path a comparison sees, and under -ig no
+// attachment may resolve it.
+func TestOutputNeverOverADatabase(t *testing.T) {
+	serverlessCredentials(t)
+	addr := testutil.ClosedAddr(t)
+	dir := t.TempDir()
+	// The first 20 bytes of a database Firebird 3.0.11 created: page type
+	// 1, 4 KiB pages, ODS 12 with the Firebird flag.
+	header := []byte{1, 0, 0, 0, 0x1f, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x10, 0x0c, 0x80}
+	db := filepath.Join(dir, "shop.fdb")
+	if err := os.WriteFile(db, append(header, make([]byte, 4076)...), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"backup", "--force", "--ignore-checksums", "--server", addr, "--log", db, "SHOPALIAS", filepath.Join(dir, "shop.fbk")},
+		{"collect", "--force", "--server", addr, "--out", db, "SHOPALIAS"},
+	} {
+		flag := "--log"
+		if args[0] == "collect" {
+			flag = "--out"
+		}
+		_, errs, code := runCLI(t, nil, args...)
+		want := "fbdiag: " + args[0] + ": " + flag + " " + db + " is a Firebird database (its first page is a database header); nothing done, with or without --force (name another file)\n"
+		if code != exitError || errs != want {
+			t.Errorf("%v: exit %d, stderr %q, want %q", args[:2], code, errs, want)
+		}
+	}
+	if b, _ := os.ReadFile(db); len(b) != 4096 || b[0] != 1 {
+		t.Error("the database was changed")
+	}
+}
