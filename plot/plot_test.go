@@ -380,3 +380,23 @@ func BenchmarkTables(b *testing.B)            { benchChart(b, KindTables) }
 func BenchmarkFill(b *testing.B)              { benchChart(b, KindFill) }
 func BenchmarkSweep(b *testing.B)             { benchChart(b, KindSweep) }
 func BenchmarkAB(b *testing.B)                { benchChart(b, KindAB) }
+
+// A fit is solid over its own series' sizes only: the bench mix's 4096
+// series, measured from 121 to 137 MiB, was solid to the 211 MiB another
+// series reached, as if measured there.
+func TestFitSolidOverItsSeries(t *testing.T) {
+	mib := func(v float64) float64 { return v * (1 << 20) }
+	d := SizeThroughput{Title: "mix", XUnit: "bytes", Series: []Series{
+		{Name: "page_buffers=4096", X: []float64{mib(121), mib(129), mib(137)}, Y: []float64{14890, 11989, 11966}},
+		{Name: "terminals=1", X: []float64{mib(211)}, Y: []float64{5520}},
+	}}
+	seriesMax, all := seriesMaxima(d.Series, func(int) bool { return true })
+	for of, want := range map[string]float64{"page_buffers=4096": mib(137), "": mib(137), "terminals=1": mib(211), "another panel's": mib(211)} {
+		if got := solidEnd(of, seriesMax, all); got != want {
+			t.Errorf("solidEnd(%q) = %.0f MiB, want %.0f MiB", of, got/(1<<20), want/(1<<20))
+		}
+	}
+	if _, err := SizeThroughputChart(d); err != nil {
+		t.Fatal(err)
+	}
+}
