@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/fbdiag/fbdiag/internal/lazyre"
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -152,17 +153,9 @@ func (g *gathered) measuredRuns(runs []*parse.Run) []*parse.Run {
 			continue
 		}
 		g.notices = append(g.notices, parse.Notice{File: r.File, Line: r.Line,
-			Msg: fmt.Sprintf("%s %s under a rate limit (pgbench -R): the schedule's rate, not the server's capacity: left out", r.Unit.Symbol, roundFigure(r.Value))})
+			Msg: fmt.Sprintf("%s %s under a rate limit (pgbench -R): the schedule's rate, not the server's capacity: left out", r.Unit.Symbol, units.Sig3(r.Value))})
 	}
 	return kept
-}
-
-// roundFigure writes a throughput as a notice quotes it: 201, 3.36.
-func roundFigure(v float64) string {
-	if math.Abs(v) >= 100 {
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	return strconv.FormatFloat(v, 'g', 3, 64)
 }
 
 func (g *gathered) add(p raw) {

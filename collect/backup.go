@@ -56,21 +56,16 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 	// attachment ("Incompatible mode of attachment to damaged database",
 	// Firebird 3.0.11), so then there is none.
 	var watch *serviceWatch
+	var file string // the database's file as the server names it (an alias resolved), "" when unknown
 	if opt.IgnoreChecksums {
 		// No attachment may stay open, but one before gbak starts can name
-		// the file an alias resolves to; a damaged database may refuse
-		// it. Then the only check left is keepBackup's, on this machine:
-		// where gbak writes BACKUP_FILE itself (--force on a server
-		// elsewhere) an alias is refused, since it may be that file.
-		file, rerr := s.databaseFile(ctx, database)
-		switch {
-		case rerr == nil && s.sameServerFile(file, backupFile):
-			return run, fail(KindSameFile, sameAsDatabase(backupFile)+" ("+file+")")
-		case rerr == nil:
-			if out := s.ownOutput(opt.Outputs, file); out != "" {
-				return run, fail(KindSameFile, ownOutputIs(out, file))
-			}
-		case !target.local && !serverAbs(database):
+		// the file; a damaged database may refuse it. Then the only check
+		// left is keepBackup's, on this machine: where gbak writes
+		// BACKUP_FILE itself (--force on a server elsewhere) an alias is
+		// refused, since it may be that file.
+		var rerr error
+		file, rerr = s.databaseFile(ctx, database)
+		if rerr != nil && !target.local && !serverAbs(database) {
 			return run, fail(KindNotLocal, fmt.Sprintf("cannot tell which file %s names (an alias; with -ig the server's answer to an attachment was: %s), and gbak would write %s directly: give the database's path", database, oneLine(rerr.Error()), backupFile))
 		}
 	} else {
@@ -78,13 +73,13 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 			return run, s.fail(op, database, err)
 		}
 		defer watch.close()
-		// An alias, resolved by the server.
-		if watch.file != "" && s.sameServerFile(watch.file, backupFile) {
-			return run, fail(KindSameFile, sameAsDatabase(backupFile)+" ("+watch.file+")")
-		}
-		if out := s.ownOutput(opt.Outputs, watch.file); out != "" {
-			return run, fail(KindSameFile, ownOutputIs(out, watch.file))
-		}
+		file = watch.file
+	}
+	if file != "" && s.sameServerFile(file, backupFile) {
+		return run, fail(KindSameFile, sameAsDatabase(backupFile)+" ("+file+")")
+	}
+	if out := s.ownOutput(opt.Outputs, file); out != "" {
+		return run, fail(KindSameFile, ownOutputIs(out, file))
 	}
 
 	dest := backupFile
@@ -185,7 +180,7 @@ func (s Server) keepBackup(run *GbakRun, tmp, final string, force bool) error {
 		return fail("the server wrote it as " + tmp + ", which is not on this machine's filesystem: rename it on the server")
 	}
 	replaced := exists(final)
-	if replaced && isDatabaseFile(final) {
+	if replaced && IsDatabaseFile(final) {
 		return fail(final + " is a Firebird database (its first page is a database header), not a backup: not replaced; the new backup is " + tmp)
 	}
 	var err error

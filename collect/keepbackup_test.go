@@ -32,8 +32,8 @@ func TestKeepBackupNeverOverADatabase(t *testing.T) {
 	}
 	db := write("shop.fdb", append(bytes.Clone(fb30Header), make([]byte, 4096)...))
 	old := write("shop.fbk", fb30Backup)
-	if !isDatabaseFile(db) || isDatabaseFile(old) {
-		t.Fatalf("isDatabaseFile: database %v, backup %v", isDatabaseFile(db), isDatabaseFile(old))
+	if !IsDatabaseFile(db) || IsDatabaseFile(old) {
+		t.Fatalf("isDatabaseFile: database %v, backup %v", IsDatabaseFile(db), IsDatabaseFile(old))
 	}
 	tmp := write(".shop.fdb.tmp-1", fb30Backup)
 	err := Server{Addr: "localhost:3050"}.keepBackup(&GbakRun{}, tmp, db, true)

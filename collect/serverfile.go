@@ -100,8 +100,11 @@ func (s Server) SameFile(local, serverPath string) bool {
 // ownOutput names the first of outputs that is the server's file, "" when
 // none is: a database resolved through an alias.
 func (s Server) ownOutput(outputs []string, file string) string {
+	if file == "" {
+		return ""
+	}
 	for _, out := range outputs {
-		if file != "" && s.SameFile(out, file) {
+		if s.SameFile(out, file) {
 			return out
 		}
 	}
@@ -159,18 +162,14 @@ func renameNoReplace(old, new string) error {
 	return os.Rename(old, new)
 }
 
-// isDatabaseFile reports whether the file at path begins with a Firebird
+// IsDatabaseFile reports whether the file at path begins with a Firebird
 // database's header page: page type 1 (pag_header), a page size that is a
 // power of two from 1 KiB to 64 KiB, and an ODS version with the Firebird
 // flag 0x8000 (src/jrd/ods.h: pag, header_page; little-endian, as every
 // platform Firebird runs on today). A gbak backup starts otherwise. It is
-// the last check before fbdiag renames a backup over a file: never over a
-// database, whatever name reached it (an alias under gbak -ig, which
-// allows no attachment to resolve it).
-func isDatabaseFile(path string) bool { return IsDatabaseFile(path) }
-
-// IsDatabaseFile is isDatabaseFile for the commands' own outputs: a log
-// or a snapshot is never written over a database.
+// the last check before fbdiag renames a backup, or writes a log or a
+// snapshot, over a file: never over a database, whatever name reached it
+// (an alias under gbak -ig, which allows no attachment to resolve it).
 func IsDatabaseFile(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
