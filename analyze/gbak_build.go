@@ -494,9 +494,11 @@ func (b *GbakTimelineBuilder) closeIO(withR, withW bool) {
 	b.wrapMine = false
 	if !b.broken && (b.n > 0 || b.emptyDone) {
 		switch {
-		case b.n == 1 && b.cols&parse.ColDelta != 0:
-			st.Seconds = b.mem.f(b.sumD)
 		case st.Start != nil && b.hasPrevT:
+			// the time column, even over one line: gbak truncates both
+			// columns from one clock reading (print_stats), so time
+			// differences add up to the run's time where deltas lose
+			// up to 1 ms a line
 			st.Seconds = b.mem.f(round3(b.prevT - *st.Start))
 		case b.cols&parse.ColDelta != 0:
 			st.Seconds = b.mem.f(round3(b.sumD))

@@ -3,10 +3,11 @@ package analyze
 import "fmt"
 
 // withinClock says whether two medians of a step, one run a side (no
-// test), differ by no more than gbak's clock can tell. gbak's -st times
-// tick in whole milliseconds and each delta is truncated
-// (BurpGlobals::print_stats, burp.cpp), so each reading may be short by
-// up to 1 ms: two readings of the same work can differ by 2 ms
+// test), differ by no more than gbak's clock can tell. gbak's -st time
+// column is truncated to whole milliseconds (BurpGlobals::print_stats,
+// burp.cpp), so a step's time, the difference of two readings, is within
+// 1 ms of the truth either way: two readings of the same work can differ
+// by 2 ms
 // (gbak-compare.resolution), and a reading under 10 ms
 // (gbak-compare.min_seconds) is known to no better than one tick in ten.
 // 0.001 s against 0.008 s is ×8 of the clock, not of the step. With
@@ -32,6 +33,6 @@ func (v *GbakVersus) sameByClock(nb, no int) {
 }
 
 // ClockNote is the footnote of a comparison with a step read "~" by
-// withinClock.
-const ClockNote = "~ with one run a side: the step's times differ by 2 ms or less, or are all under 10 ms, " +
-	"which gbak's clock (whole milliseconds, each delta truncated) cannot tell apart; more runs a side let a test decide."
+// withinClock or allUnderClock.
+const ClockNote = "~ within gbak's clock (whole milliseconds): with one run a side, the step's times differ by 2 ms or less, " +
+	"or are all under 10 ms; with more runs a side, every run took under 10 ms, and the step is not tested."

@@ -36,7 +36,7 @@ func TestGbakPhaseUnknownSecondsNull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tl.Phases) != 1 || tl.Phases[0].Steps != 5 || tl.Phases[0].Unknown != 1 || !nearMs(tl.Phases[0].Seconds, 3774.992) {
+	if len(tl.Phases) != 1 || tl.Phases[0].Steps != 5 || tl.Phases[0].Unknown != 1 || !nearMs(tl.Phases[0].Seconds, 3774.995) {
 		t.Fatalf("phases %+v", tl.Phases)
 	}
 }

@@ -111,8 +111,8 @@ var Rules = []Rule{
 	// Not a gstat rule: gbak compare reads the limits of gbak's clock
 	// from the same table.
 	{ID: "gbak-compare", Kind: "gbak", Severities: []Severity{Info},
-		Summary:   "with one run a side, a step whose times differ by no more than this, or are all under min_seconds, reads as the same (~): gbak's clock ticks in whole milliseconds",
-		AppliesTo: "fbdiag gbak compare, one run a side",
+		Summary:   "with one run a side, a step whose times differ by no more than this, or are all under min_seconds, reads as the same (~); with several runs a side, a step whose every run is under min_seconds is not tested (~): gbak's clock ticks in whole milliseconds",
+		AppliesTo: "fbdiag gbak compare",
 		Advice:    "give several runs a side (--label) so that a test decides"},
 	{ID: "history-forecast", Kind: "history", Severities: []Severity{Info},
 		Summary:   "gstat trend forecasts a date only from this many comparable snapshots, and no further ahead than this multiple of their span",

@@ -113,8 +113,8 @@ func TestGbakComparisonSection(t *testing.T) {
 		t.Errorf("headlines %s", strings.Join(got, "; "))
 	}
 	if !strings.Contains(string(s.Fragment), "<td><bdi>index INDMF_TAG_PLC_DATA_DT_D (build)</bdi></td>"+
-		`<td class="num" data-sort="1258.27">0:20:58</td><td class="num" data-sort="622.882">0:10:23</td>`+
-		`<td class="num" data-sort="0.495030478355202">×0.495</td>`) {
+		`<td class="num" data-sort="1258.271">0:20:58</td><td class="num" data-sort="622.882">0:10:23</td>`+
+		`<td class="num" data-sort="0.49503008493400863">×0.495</td>`) {
 		t.Errorf("fragment:\n%s", s.Fragment)
 	}
 	if len(s.Figures) != 1 || s.Figures[0].Chart.Kind != plot.KindRestoreComparison {

@@ -64,8 +64,8 @@ func TestReportMixedSeed003(t *testing.T) {
 	for i, c := range []struct {
 		seconds, human, notice string
 	}{
-		{"3774.992", "1:02:55", p + ":35: no statistics header line: read 4 leading numbers as the columns TDRW, guessed from their form"},
-		{"2592.553", "0:43:13", p + ":45: no statistics header line: read 4 leading numbers as the columns TDRW, guessed from their form"},
+		{"3774.995", "1:02:55", p + ":35: no statistics header line: read 4 leading numbers as the columns TDRW, guessed from their form"},
+		{"2592.555", "0:43:13", p + ":45: no statistics header line: read 4 leading numbers as the columns TDRW, guessed from their form"},
 	} {
 		s := r.Sections[i]
 		row := `<tr><td><bdi>indices</bdi></td><td class="num" data-sort="5">5</td><td class="num" data-sort="1">1</td>` +
@@ -81,10 +81,10 @@ func TestReportMixedSeed003(t *testing.T) {
 		}
 	}
 	// The balanced plan's slowest index build against the high
-	// performance one's: 1258.270 s and 622.882 s.
+	// performance one's: 1258.271 s and 622.882 s.
 	if !strings.Contains(string(r.Sections[2].Fragment), "<td><bdi>index INDMF_TAG_PLC_DATA_DT_D (build)</bdi></td>"+
-		`<td class="num" data-sort="1258.27">0:20:58</td><td class="num" data-sort="622.882">0:10:23</td>`+
-		`<td class="num" data-sort="0.495030478355202">×0.495</td>`) {
+		`<td class="num" data-sort="1258.271">0:20:58</td><td class="num" data-sort="622.882">0:10:23</td>`+
+		`<td class="num" data-sort="0.49503008493400863">×0.495</td>`) {
 		t.Errorf("comparison fragment:\n%s", r.Sections[2].Fragment)
 	}
 	// The tables' points come from the article's lines.

@@ -431,11 +431,13 @@ func GbakComparisonChart(c *analyze.GbakComparison, top int) plot.RestoreCompari
 				row.Notes[i] = RatioP(v.Ratio).Human() + " " + v.Word()
 			case s.Median[0] == nil && s.Median[i] != nil:
 				row.Notes[i] = "(not in " + plot.Ellipsis(c.Base, 16) + ")"
+			case v.WithinClock:
+				row.Notes[i] = "~" // no ratio to a baseline of 0 s
 			}
 		}
 		d.Steps = append(d.Steps, row)
 		if withinClock(&s) && len(d.Notes) == 0 {
-			d.Notes = append(d.Notes, "~ one run a side, within gbak's 1 ms clock")
+			d.Notes = append(d.Notes, "~ within gbak's 1 ms clock")
 		}
 	}
 	d.Backup = len(c.Runs) > 0 && !slices.ContainsFunc(c.Runs, func(r analyze.GbakRunSummary) bool {

@@ -37,7 +37,7 @@ func TestGbakCompareCSVColumns(t *testing.T) {
 		t.Errorf("three sides: %s", lines[1])
 	}
 	text := write(t, Text, Options{}, three)
-	if !strings.Contains(text, "data ORDER_LINE  33.622 s  1.210 s  39.455 s  ×0.0360  ~    0.817  ×1.17  ~    0.817\n") {
+	if !strings.Contains(text, "data ORDER_LINE  33.622 s  1.210 s  39.455 s  ×0.0360  ~    0.476  ×1.17  ~    0.476\n") {
 		t.Errorf("text:\n%s", text)
 	}
 

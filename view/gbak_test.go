@@ -77,7 +77,7 @@ func TestGbakGoldenRestore(t *testing.T) {
 	for _, want := range []string{
 		"Total time   35.170 s\n",
 		"ORDER_LINE   500000           24.882 s      20095      2    3322\n",
-		"RDB$PRIMARY4    0.286 s   4569     420  ok\n",
+		"RDB$PRIMARY4    0.287 s   4569     420  ok\n",
 		"  77  data ORDER_LINE                       data      3.747 s  24.882 s      2    3322\n",
 		"10 of 150 steps shown (--all shows them)\n",
 	} {
@@ -156,7 +156,7 @@ func TestGbakCompareGoldenSeeds(t *testing.T) {
 		}
 	}
 	if !strings.Contains(out[CSV], "step,seconds_balanced,seconds_high_performance,ratio_high_performance,change_high_performance,verdict_high_performance,p_adjusted_high_performance\n") ||
-		!strings.Contains(out[CSV], "\nindex INDMF_TAG_PLC_DATA_DT_D (build),1258.27,622.882,0.495030478355202,-0.504969521644798,faster,\n") {
+		!strings.Contains(out[CSV], "\nindex INDMF_TAG_PLC_DATA_DT_D (build),1258.271,622.882,0.49503008493400863,-0.5049699150659914,faster,\n") {
 		t.Errorf("csv:\n%s", out[CSV])
 	}
 	span := write(t, CSV, Options{Table: "totals"}, d)
@@ -166,14 +166,14 @@ func TestGbakCompareGoldenSeeds(t *testing.T) {
 	// The chart says what the text says.
 	ch := GbakComparisonChart(c, GbakChartSteps)
 	if len(ch.Runs) != 2 || ch.Runs[0] != "balanced" || ch.Steps[0].Name != "index INDMF_TAG_PLC_DATA_DT_D (build)" ||
-		ch.Steps[0].Notes[1] != "×0.495 faster" || ch.Steps[0].Seconds[0] != 1258.27 {
+		ch.Steps[0].Notes[1] != "×0.495 faster" || ch.Steps[0].Seconds[0] != 1258.271 {
 		t.Errorf("chart %+v", ch)
 	}
 }
 
 // Five restores a side (testdata/restores), grouped by label: the
 // medians, the ranges (below 6 runs no ± interval), p adjusted over the
-// 27 step tests; the remote protocol is the baseline.
+// 25 step tests; the remote protocol is the baseline.
 func TestGbakCompareGoldenRepeated(t *testing.T) {
 	var runs []analyze.GbakRun
 	for _, side := range []string{"remote", "service"} {
@@ -187,7 +187,7 @@ func TestGbakCompareGoldenRepeated(t *testing.T) {
 	out := goldens(t, "gbak-compare-restores", d, Text, CSV)
 	checkWidth(t, "restores", out[Text])
 	for _, want := range []string{
-		"data ORDER_LINE             37.843 s  1.549 s  ×0.0409  -95.9 %  faster   0.0268\n",
+		"data ORDER_LINE             37.843 s  1.549 s  ×0.0409  -95.9 %  faster   0.0283\n",
 		"total seconds          52.371 s  3.036 s  ×0.0580  -94.2 %  faster   0.00794\n",
 		"total seconds               remote      5  42.912 s  52.371 s  56.430 s\n",
 	} {
@@ -244,12 +244,20 @@ func TestGbakTimelineChart(t *testing.T) {
 	if got := strings.Join(names, " "); got != "STOCK@0.569 ORDER_LINE@3.747 ORDERS@28.632 CUSTOMER@32.866" {
 		t.Errorf("items %s", got)
 	}
-	// A phase's row reads what the phases table reads: the metadata steps
-	// cost 0.027 s in all, though their bars span more.
+	// A phase's row reads what the phases table reads, and its bars span
+	// as much: the metadata steps cost 0.053 s in all by the time column
+	// (their deltas, each truncated, add up to 0.027 s).
+	var metadata float64
 	for _, p := range d.Phases {
-		if p.Name == "metadata" && p.Label != "0.027 s" || p.Name == "data" && p.Label != "34.207 s" {
+		if p.Name == "metadata" && p.Label != "0.053 s" || p.Name == "data" && p.Label != "34.207 s" {
 			t.Errorf("phase %+v", p)
 		}
+		if p.Name == "metadata" {
+			metadata += p.Duration
+		}
+	}
+	if math.Abs(metadata-0.053) > 1e-9 {
+		t.Errorf("metadata bars span %.4f s", metadata)
 	}
 	cut := GbakTimelineChart(readTimeline(t, "gbak/shop-restore-cut.log"), 4)
 	bounds := 0

@@ -307,11 +307,11 @@
 //
 //	Phases
 //	phase     steps  unknown      time   share  reads  writes
-//	open          6        0   0.093 s   0.3 %      0     669
-//	metadata    120        0   0.027 s   0.1 %     54     183
+//	open          6        0   0.094 s   0.3 %      0     669
+//	metadata    120        0   0.053 s   0.2 %     54     183
 //	data          6        0  34.207 s  97.3 %      8    4378
-//	indices      12        0   0.793 s   2.3 %  10841    3133
-//	finish        6        1   0.015 s   0.0 %     41      10
+//	indices      12        0   0.799 s   2.3 %  10841    3133
+//	finish        6        1   0.017 s   0.0 %     41      10
 //	unknown: steps whose cost the log does not give (the last line, lines missing).
 //
 //	Table data

@@ -224,7 +224,7 @@ func TestGbakComparePNG(t *testing.T) {
 	checkCharts(t, dir, charts)
 	// The seed's slowest index: 0:20:58 balanced (the baseline), 0:10:23
 	// high performance, labelled ×0.495 faster as the text has it.
-	want := map[string]float64{"balanced": 1258.27, "high-performance": 622.882}
+	want := map[string]float64{"balanced": 1258.271, "high-performance": 622.882}
 	var found bool
 	for _, p := range charts[0].Plotted {
 		for i, l := range p.Labels {
