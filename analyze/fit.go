@@ -81,6 +81,11 @@ type Model struct {
 	// is exactly 1 − 2^k. Null when the curve is not positive there, or
 	// when the figure overflows (sizes a sliver of a doubling apart).
 	LossPerDoubling *float64 `json:"loss_per_doubling"`
+	// NoLossPerDoubling says why LossPerDoubling is withheld (nil): the
+	// sizes span less than a doubling and the slope is not significant,
+	// so a doubling lies beyond the sizes and the figure is the noise's
+	// (see Series.degradation); nil otherwise.
+	NoLossPerDoubling *string `json:"no_loss_per_doubling"`
 	// Leverage is each point's hat value in the fit (same order as
 	// Residuals): how much its own y weighs in its fitted value. It
 	// depends on the sizes only, in the model's x (ln x for loglinear and

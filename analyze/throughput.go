@@ -479,12 +479,22 @@ func (s *Series) degradation(predictAt, kneeAt float64, unit parse.Unit) {
 		// explains: the curve has no direction to extrapolate, and a
 		// figure 3× past the sizes (page_buffers=256: span ×1.06, p=0.936,
 		// "predicted 6089") would be the noise's.
+		// The loss per doubling is the same extrapolation, one doubling
+		// past sizes that span less (10 to 13 GiB, p=0.623: "13.3 % lost
+		// per doubling", its sign the noise's): withheld for the same
+		// reason.
 		for _, m := range models {
-			if p := m.Prediction; p != nil && !(m.SlopeP <= Alpha) {
-				why := fmt.Sprintf("the sizes measured span ×%.2f, less than a doubling, and the %s fit's slope is not significant (p=%s): its curve says nothing about %s",
-					hi/lo, m.Name, strconv.FormatFloat(m.SlopeP, 'g', 3, 64), formatX(p.X, unit))
+			if m.SlopeP <= Alpha {
+				continue
+			}
+			because := fmt.Sprintf("the sizes measured span ×%.2f, less than a doubling, and the %s fit's slope is not significant (p=%s): its curve says nothing about ",
+				hi/lo, m.Name, strconv.FormatFloat(m.SlopeP, 'g', 3, 64))
+			if p := m.Prediction; p != nil {
+				why := because + formatX(p.X, unit)
 				m.Prediction, m.NoPrediction = nil, &why
 			}
+			why := because + "a doubling of the size"
+			m.LossPerDoubling, m.NoLossPerDoubling = nil, &why
 		}
 	}
 	for _, m := range models {
@@ -499,7 +509,9 @@ func (s *Series) degradation(predictAt, kneeAt float64, unit parse.Unit) {
 	if slices.IndexFunc(models, func(m *Model) bool { return m.Prediction != nil }) < 0 {
 		predictAt = math.NaN()
 	}
-	if w := narrowSizes(x, predictAt, unit); w != "" && len(models) > 0 {
+	// (and the loss per doubling only where a model still has one)
+	loss := slices.ContainsFunc(models, func(m *Model) bool { return m.LossPerDoubling != nil })
+	if w := narrowSizes(x, predictAt, loss, unit); w != "" && len(models) > 0 {
 		s.Warnings = append(s.Warnings, w)
 	}
 	if !math.IsNaN(kneeAt) {
@@ -540,17 +552,22 @@ func sizeSpan(x []float64) (lo, hi float64, narrow bool) {
 }
 
 // narrowSizes warns when the sizes measured span less than a doubling:
-// the loss per doubling and a prediction then extrapolate the curve
-// beyond its data (fbdiag bench's runs on one warehouse grow the
-// database by a tenth: "60 % lost per doubling" came from that).
-func narrowSizes(x []float64, predictAt float64, unit parse.Unit) string {
+// the loss per doubling (when loss) and a prediction (at predictAt, NaN
+// for none) then extrapolate the curve beyond its data (fbdiag bench's
+// runs on one warehouse grow the database by a tenth: "60 % lost per
+// doubling" came from that); "" when neither is left to warn of.
+func narrowSizes(x []float64, predictAt float64, loss bool, unit parse.Unit) string {
 	lo, hi, narrow := sizeSpan(x)
-	if !narrow {
+	predict := !math.IsNaN(predictAt) && predictAt > 0
+	if !narrow || !loss && !predict {
 		return ""
 	}
 	what := "the loss per doubling extrapolates"
-	if !math.IsNaN(predictAt) && predictAt > 0 {
+	switch {
+	case loss && predict:
 		what = "the loss per doubling and the prediction at " + formatX(predictAt, unit) + " extrapolate"
+	case predict:
+		what = "the prediction at " + formatX(predictAt, unit) + " extrapolates"
 	}
 	return fmt.Sprintf("the sizes measured span ×%.2f (%s to %s), less than a doubling: %s the curve beyond what was measured",
 		hi/lo, formatX(lo, unit), formatX(hi, unit), what)

@@ -554,12 +554,23 @@ func TestThroughputBenchRunsSetting(t *testing.T) {
 	if !slices.Contains(bySize.Warnings, "the runs differ in page_buffers besides db_bytes: one series per configuration") || len(bySize.Series) != 2 {
 		t.Errorf("by size: %d series, warnings %q", len(bySize.Series), bySize.Warnings)
 	}
-	// Its predictions were withheld (the slope is not significant): the
-	// warning names the loss per doubling only, not "the prediction at
-	// 274 MiB" beside a table of none.
-	want := "the sizes measured span ×1.13 (121 MiB to 137 MiB), less than a doubling: the loss per doubling extrapolates the curve beyond what was measured"
-	if !slices.Contains(bySize.Series[1].Warnings, want) {
-		t.Errorf("by size: warnings %q, want %q", bySize.Series[1].Warnings, want)
+	// Its predictions and its losses per doubling were withheld (no
+	// slope is significant): "70.5 % lost per doubling" (power, p=0.333)
+	// was one doubling past sizes ×1.13 apart. Nothing extrapolates, so
+	// no warning says that something does.
+	for _, m := range bySize.Series[1].Models {
+		if m.LossPerDoubling != nil || m.NoLossPerDoubling == nil {
+			t.Errorf("by size: %s: loss per doubling %v, withheld %v", m.Name, m.LossPerDoubling, m.NoLossPerDoubling)
+		}
+	}
+	if m := bySize.Series[1].Models[2]; m.NoLossPerDoubling != nil {
+		want := "the sizes measured span ×1.13, less than a doubling, and the power fit's slope is not significant (p=0.333): its curve says nothing about a doubling of the size"
+		if *m.NoLossPerDoubling != want {
+			t.Errorf("by size: power: no loss per doubling %q, want %q", *m.NoLossPerDoubling, want)
+		}
+	}
+	if slices.ContainsFunc(bySize.Series[1].Warnings, func(w string) bool { return strings.Contains(w, "less than a doubling") }) {
+		t.Errorf("by size: warnings %q name an extrapolation none is left of", bySize.Series[1].Warnings)
 	}
 	// One run is one size measured, as before.
 	if r := analyse(t, Options{}, testutil.Testdata(t, "bench", "run-w1-t4.jsonl")); r.Mode != ModeDegradation || *r.X != "db_bytes" {

@@ -329,6 +329,7 @@ func sizePanel(ch *Chart, d SizeThroughput, only []int, first bool, title string
 		p.Legend.Add(unsteadyLegend, unsteady)
 		entries++
 	}
+	styles := fitStyles(d)
 	for i, f := range d.Fits {
 		if !of(f.Of) {
 			continue
@@ -346,11 +347,7 @@ func sizePanel(ch *Chart, d SizeThroughput, only []int, first bool, title string
 		if len(xys) < 2 {
 			continue
 		}
-		col := seriesColor(len(d.Series) + i)
-		width := 1.6
-		if f.Faint {
-			col, width = withAlpha(col, 0x60), 1
-		}
+		st := styles[i]
 		in, out := splitAt(xys, solidEnd(f.Of, seriesMax, measuredMax))
 		var thumb *plotter.Line
 		if len(in) >= 2 {
@@ -358,7 +355,8 @@ func sizePanel(ch *Chart, d SizeThroughput, only []int, first bool, title string
 			if err != nil {
 				return err
 			}
-			l.LineStyle = solid(col, width)
+			l.LineStyle = solid(st.col, st.width)
+			l.LineStyle.Dashes = st.dashes
 			p.Add(l)
 			thumb = l
 		}
@@ -367,7 +365,7 @@ func sizePanel(ch *Chart, d SizeThroughput, only []int, first bool, title string
 			if err != nil {
 				return err
 			}
-			l.LineStyle = dashed(col, width)
+			l.LineStyle = dashed(st.col, st.width)
 			p.Add(l)
 			if thumb == nil {
 				thumb = l
@@ -386,7 +384,7 @@ func sizePanel(ch *Chart, d SizeThroughput, only []int, first bool, title string
 		}
 		col := seriesColor(len(d.Series) + len(d.Fits))
 		if pr.Fit >= 0 && pr.Fit < len(d.Fits) {
-			col = seriesColor(len(d.Series) + pr.Fit)
+			col = styles[pr.Fit].hue // (the fit's colour, not faded)
 		}
 		if iv := pr.Interval; iv != nil && finite(iv.Lo, iv.Hi) {
 			bar, err := plotter.NewLine(plotter.XYs{{X: pr.X, Y: iv.Lo}, {X: pr.X, Y: iv.Hi}})
@@ -642,6 +640,62 @@ func xyY(xys plotter.XYs) []float64 {
 	out := make([]float64, len(xys))
 	for i := range xys {
 		out[i] = xys[i].Y
+	}
+	return out
+}
+
+// fitStyle is how a fit is drawn over its series' sizes (beyond them it
+// is dashed, in col and width): hue is its colour before a not
+// significant fit fades it, which its prediction keeps.
+type fitStyle struct {
+	hue, col color.RGBA
+	width    float64
+	dashes   []vg.Length
+}
+
+// modelDashes tell apart the fits of one series on a chart of several,
+// all in the series' colour: the first solid, then dash-dot and
+// dash-dot-dot (the plain dash is the extrapolation's).
+var modelDashes = [][]vg.Length{
+	nil,
+	{vg.Points(6), vg.Points(2), vg.Points(1.5), vg.Points(2)},
+	{vg.Points(6), vg.Points(2), vg.Points(1.5), vg.Points(2), vg.Points(1.5), vg.Points(2)},
+}
+
+// fitStyles gives each of d's fits its style. With one series the
+// fits are its models, told apart by colour. With several, each fit
+// takes its own series' colour, so that a legend of "series: fit"
+// entries pairs them by colour as well as by name (they were coloured
+// after the series, by their order: the bench mix's page_buffers=256
+// series pink, its fit blue); several fits of one series differ by
+// dash pattern, and a fit that is not significant is dotted, not only
+// pale, or it would read as the series' own line between its points.
+func fitStyles(d SizeThroughput) []fitStyle {
+	out := make([]fitStyle, len(d.Fits))
+	k := map[int]int{} // fits of a series so far
+	for i, f := range d.Fits {
+		st := fitStyle{hue: seriesColor(len(d.Series) + i), width: 1.6}
+		several := len(d.Series) > 1
+		if several {
+			si := 0 // ("" is the first)
+			for j, s := range d.Series {
+				if s.Name == f.Of {
+					si = j
+					break
+				}
+			}
+			st.hue, st.dashes = seriesColor(si), modelDashes[k[si]%len(modelDashes)]
+			k[si]++
+		}
+		st.col = st.hue
+		if f.Faint {
+			st.col, st.width = withAlpha(st.hue, 0x60), 1
+			if several && st.dashes == nil {
+				st.col, st.width = withAlpha(st.hue, 0xA0), 1.4
+				st.dashes = []vg.Length{vg.Points(1), vg.Points(2)}
+			}
+		}
+		out[i] = st
 	}
 	return out
 }

@@ -323,16 +323,26 @@ func (v *tput) models() *Table {
 		{Key: "r2", Title: "R²", Kind: NumberKind},
 		{Key: "slope_p", Title: "slope p", Kind: PKind},
 		{Key: "loss_per_doubling_share", Title: "lost per doubling", Kind: ShareKind},
+		// (why a loss is withheld: the notes say it to a reader)
+		{Key: "no_loss_per_doubling", Title: "", Machine: true},
 	}}
+	var withheld []string
 	for _, s := range v.r.Series {
+		who := ""
+		if len(v.r.Series) > 1 {
+			who = s.Name + " "
+		}
 		for _, m := range s.Models {
-			t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), Str(m.Formula), Num(m.R2), P(m.SlopeP), ShareP(m.LossPerDoubling)})
+			t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), Str(m.Formula), Num(m.R2), P(m.SlopeP), ShareP(m.LossPerDoubling), Str(deref(m.NoLossPerDoubling))})
+			if m.NoLossPerDoubling != nil {
+				withheld = append(withheld, who+m.Name+": lost per doubling withheld: "+*m.NoLossPerDoubling)
+			}
 		}
 		b := analyze.BestModel(s.Models)
 		if b == nil {
 			continue
 		}
-		who := ""
+		who = ""
 		if len(v.r.Series) > 1 {
 			who = s.Name + ": "
 		}
@@ -352,6 +362,7 @@ func (v *tput) models() *Table {
 		note += "; negative: the curve improves with size"
 	}
 	t.Notes = append(t.Notes, note)
+	t.Notes = append(t.Notes, withheld...)
 	return t
 }
 
@@ -813,6 +824,15 @@ func (v *tput) headline(s *analyze.Series) []Field {
 				detail = fmt.Sprintf("(%s fit, R² %s; slope not significant, %s)", b.Name, Num(b.R2).Human(), pEq(b.SlopeP))
 			}
 			add(key, label, Share(loss), detail)
+		}
+		if b != nil && b.NoLossPerDoubling != nil {
+			// Withheld as the prediction is, for the same reason: a
+			// doubling is past the sizes, and the slope is the noise's.
+			label := "lost per size doubling"
+			if s.LowerIsBetter {
+				label = "rise per size doubling"
+			}
+			add("loss_per_doubling_share", label, Str("withheld: "+*b.NoLossPerDoubling), "")
 		}
 		if b != nil && b.Prediction != nil {
 			p := b.Prediction

@@ -188,9 +188,17 @@ func SizeThroughputChart(r *analyze.Result, title string) plot.SizeThroughput {
 			if len(r.Series) > 1 {
 				c.Name = s.Name + ": " + c.Name
 			}
+			to := hi
+			if m.NoLossPerDoubling != nil {
+				// Sizes within a doubling and a slope the noise explains:
+				// the text withholds its loss per doubling and its
+				// prediction, and the chart does not draw it past the
+				// sizes either.
+				to = slices.Max(ps.X)
+			}
 			if lo > 0 {
 				for i := range CurvePoints {
-					x := lo * math.Pow(hi/lo, float64(i)/float64(CurvePoints-1))
+					x := lo * math.Pow(to/lo, float64(i)/float64(CurvePoints-1))
 					c.X = append(c.X, x)
 					c.Y = append(c.Y, m.Curve(x))
 				}
