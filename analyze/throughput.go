@@ -599,6 +599,11 @@ var sizeWordRe = lazyre.New(`(?i)(size|scale|warehouse|bytes|tamaño|taille|veli
 
 func sizeLike(name string) bool { return sizeWordRe().MatchString(name) }
 
+// SizeLike says whether an x named name is a database's size or what
+// sets it (warehouses, a scale factor), as the degradation mode is
+// chosen; an x of a size unit is one whatever its name.
+func SizeLike(name string) bool { return sizeLike(name) }
+
 // concurrencyWordRe names the load a benchmark sweeps over (pgbench -c/-j,
 // sysbench --threads, HammerDB virtual users): 1, 2, 3… of them is a
 // setting, not a row counter.

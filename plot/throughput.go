@@ -95,6 +95,9 @@ type SizeThroughput struct {
 	// as fbdiag reads sizes everywhere (16 GiB, 64 GiB, 1 TiB); any other
 	// (warehouses, a scale) labels plain figures at powers of ten.
 	XUnit string
+	// XLabel names an x that is not a size (page_buffers, where the
+	// degradation mode was asked for a sweep's setting); "" for a size.
+	XLabel string
 	// YLabel names the throughput ("business operations/s", "tps").
 	YLabel string
 	Series []Series
@@ -257,7 +260,10 @@ func sizePanel(ch *Chart, d SizeThroughput, only []int, first bool, title string
 		// Not bytes (warehouses, a scale factor): plain figures, the
 		// unit in the axis label.
 		p.X.Tick.Marker = figureTicks{}
-		if d.XUnit != "" {
+		switch {
+		case d.XLabel != "":
+			p.X.Label.Text = d.XLabel + " (log scale)"
+		case d.XUnit != "":
 			p.X.Label.Text = "database size (" + d.XUnit + ", log scale)"
 		}
 	}

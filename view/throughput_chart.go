@@ -53,7 +53,11 @@ func throughputChart(r *analyze.Result, name string, named bool) (*plot.Chart, e
 		if r.Y != nil && slices.ContainsFunc(r.Series, func(s *analyze.Series) bool { return s.LowerIsBetter }) {
 			what = *r.Y // (a latency is not a throughput)
 		}
-		c, err = plot.SizeThroughputChart(SizeThroughputChart(r, what+" vs database size: "+name))
+		against := "database size"
+		if v := (&tput{r: r}); !v.sized() && !analyze.SizeLike(deref(r.X)) {
+			against = deref(r.X) // (as the axis: SizeThroughputChart)
+		}
+		c, err = plot.SizeThroughputChart(SizeThroughputChart(r, what+" vs "+against+": "+name))
 	case analyze.ModeSweep:
 		what := "Sweep: "
 		if named {
@@ -150,6 +154,11 @@ func seriesXY(s *analyze.Series) plot.Series {
 func SizeThroughputChart(r *analyze.Result, title string) plot.SizeThroughput {
 	v := &tput{r: r}
 	d := plot.SizeThroughput{Title: title, XUnit: deref(r.XUnit), YLabel: v.yTitle()}
+	if !v.sized() && !analyze.SizeLike(deref(r.X)) {
+		// (--mode degradation over a sweep's setting: the text reads
+		// "tpmC against page_buffers", and so does the axis)
+		d.XLabel = v.xTitle()
+	}
 	for _, s := range r.Series {
 		ps := seriesXY(s)
 		d.Series = append(d.Series, ps)
