@@ -130,7 +130,7 @@ func benchInitAction(c *cli.Context) error {
 	if o.format, o.srv, err = liveSetup(c, 1); err != nil {
 		return err
 	}
-	o.database = c.Args().First()
+	o.database = liveDatabase(c)
 	ctx, stop := interruptible(c.Context)
 	defer stop()
 	return runBenchInit(ctx, getEnv(c), o)
@@ -384,7 +384,7 @@ func benchRunAction(c *cli.Context) error {
 	if o.format, o.srv, err = liveSetup(c, 1); err != nil {
 		return err
 	}
-	o.database = c.Args().First()
+	o.database = liveDatabase(c)
 	ctx, stop := interruptible(c.Context)
 	defer stop()
 	return runBenchRun(ctx, getEnv(c), o)
@@ -579,7 +579,7 @@ func benchSweepAction(c *cli.Context) error {
 	if o.format, o.srv, err = liveSetup(c, 1); err != nil {
 		return err
 	}
-	o.database = c.Args().First()
+	o.database = liveDatabase(c)
 	ctx, stop := interruptible(c.Context)
 	defer stop()
 	return runBenchSweep(ctx, c, getEnv(c), o)

@@ -202,9 +202,20 @@ func liveConnFlags(c *cli.Context, nargs int) liveConn {
 // liveArgRoles are the arguments of the commands that take them with their
 // server in front, as isql, gstat and gbak do.
 var liveArgRoles = map[string][]string{
-	"collect": {"DATABASE"},
-	"backup":  {"DATABASE", "BACKUP_FILE"},
-	"restore": {"BACKUP_FILE", "DATABASE"},
+	"collect":     {"DATABASE"},
+	"backup":      {"DATABASE", "BACKUP_FILE"},
+	"restore":     {"BACKUP_FILE", "DATABASE"},
+	"bench init":  {"DATABASE"},
+	"bench run":   {"DATABASE"},
+	"bench sweep": {"DATABASE"},
+}
+
+// liveDatabase is the DATABASE argument of a command that takes only
+// it, without the server named in front (liveArgs; liveSetup has
+// checked it and taken the server).
+func liveDatabase(c *cli.Context) string {
+	args, _, _ := liveArgs(c)
+	return args[0]
 }
 
 // namedServer is the server named in front of an argument.

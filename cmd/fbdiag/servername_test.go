@@ -27,6 +27,11 @@ func TestLiveCommandsServerInFrontOfPath(t *testing.T) {
 		{"backup", "--force", "--log", filepath.Join(dir, "b.log"), hp + "/data/x.fdb", hp + "/data/x.fbk"},
 		{"backup", "--force", "--log", filepath.Join(dir, "b.log"), hp + "/data/x.fdb", "/data/x.fbk"},
 		{"restore", "--log", filepath.Join(dir, "r.log"), "/data/x.fbk", hp + "/data/x.fdb"},
+		// bench's help says so too (credentialsHelp); its commands sent
+		// "HOST/PORT:/data/x.fdb" to localhost:3050
+		{"bench", "init", "--warehouses", "1", hp + "/data/x.fdb"},
+		{"bench", "run", "--duration", "1s", hp + "/data/x.fdb"},
+		{"bench", "sweep", "--buffers", "256", "--out", filepath.Join(dir, "s.csv"), hp + "/data/x.fdb"},
 	} {
 		out, errs, code := runCLI(t, nil, args...)
 		if code != exitError || out != "" {
@@ -44,6 +49,8 @@ func TestLiveCommandsServerInFrontOfPath(t *testing.T) {
 			`fbdiag: backup: DATABASE "db1:/data/x.fdb" names the server db1:3050, BACKUP_FILE "db2:/data/x.fbk" another (db2:3050)`},
 		{[]string{"restore", "--log", filepath.Join(dir, "r.log"), "/data/x.fbk", "localhost:"},
 			`fbdiag: restore: DATABASE "localhost:" names the server localhost:3050 but no path after it`},
+		{[]string{"bench", "run", "--server", "db1", "localhost:/data/x.fdb"},
+			`fbdiag: bench run: DATABASE "localhost:/data/x.fdb" names the server localhost:3050, --server db1 another (db1:3050): give the server once`},
 		{[]string{"collect", "--out", filepath.Join(dir, "c.txt"), "inet://localhost/data/x.fdb"},
 			`fbdiag: collect: DATABASE "inet://localhost/data/x.fdb" is a Firebird URL (inet://): give the server with --server and the path alone`},
 	} {
