@@ -227,9 +227,12 @@ func (c *csvWriter) head(d *Doc, t *Table) ([]string, error) {
 }
 
 // csvFields appends to out the CSV fields of a row of cells in the
-// columns cols.
+// columns cols, but for the Human ones (as forMachines leaves them out).
 func csvFields(cols []Column, r []Cell, out []string) []string {
 	for j := range cols {
+		if cols[j].Human {
+			continue
+		}
 		v := ""
 		if j < len(r) {
 			v = r[j].Machine()
@@ -257,12 +260,19 @@ func csvText(s string) string {
 
 // appendCSVRow appends the line encoding/csv's Writer writes of the
 // fields csvFields makes of the row r (a newline at its end), without
-// making them: numbers are appended as Machine prints them.
+// making them: numbers are appended as Machine prints them. A Human
+// column has no field, as in forMachines' table: the streamed rows of a
+// table are made with all its columns.
 func appendCSVRow(b []byte, cols []Column, r []Cell) []byte {
+	first := true
 	for j := range cols {
-		if j > 0 {
+		if cols[j].Human {
+			continue
+		}
+		if !first {
 			b = append(b, ',')
 		}
+		first = false
 		if j < len(r) {
 			b = appendCSVCell(b, &r[j])
 		}

@@ -460,8 +460,9 @@ func indexKey(by string, ix *analyze.IndexStats) int64 {
 	return *p
 }
 
-// indexKinds are the short names of index kinds; the note under the
-// table says what they mean.
+// indexKinds are the short names of index kinds that text, markdown and
+// HTML print; the note under the table says what they mean. CSV prints
+// the kind itself, JSON's word (analyze.IndexPrimaryKey, …).
 var indexKinds = map[string]string{
 	analyze.IndexPrimaryKey: "pk", analyze.IndexForeignKey: "fk", analyze.IndexUnique: "unique",
 	analyze.IndexPlain: "plain", analyze.IndexSystem: "system", analyze.IndexUnknown: "?",
@@ -471,7 +472,8 @@ var indexKinds = map[string]string{
 var gstatIndexColumns = []Column{
 	{Key: "index", Title: "index", Max: 16},
 	{Key: "table", Title: "table", Max: 12},
-	{Key: "kind", Title: "kind"},
+	{Key: "kind", Title: "kind", Human: true},
+	{Key: "kind", Title: "kind", Machine: true}, // (the same key: CSV has JSON's word, the others the short name)
 	{Key: "depth", Title: "depth", Kind: CountKind},
 	{Key: "leaf_pages", Title: "leaf", Kind: CountKind},
 	{Key: "nodes", Title: "nodes", Kind: CountKind},
@@ -512,7 +514,7 @@ func gstatIndicesTable(a *analyze.GstatAnalysis, opt GstatOptions) *Table {
 }
 
 // indexCells is an index's row of the indices table.
-func indexCells(ix *analyze.IndexStats) []Cell { return appendIndexCells(make([]Cell, 0, 10), ix) }
+func indexCells(ix *analyze.IndexStats) []Cell { return appendIndexCells(make([]Cell, 0, 11), ix) }
 
 // appendIndexCells appends the cells indexCells returns to out.
 func appendIndexCells(out []Cell, ix *analyze.IndexStats) []Cell {
@@ -520,7 +522,7 @@ func appendIndexCells(out []Cell, ix *analyze.IndexStats) []Cell {
 	if !ok {
 		kind = ix.Kind
 	}
-	return append(out, Str(ix.QualifiedName()), Str(ix.QualifiedTable()), Str(kind), IntP(ix.Depth), IntP(ix.LeafBuckets), IntP(ix.Nodes),
+	return append(out, Str(ix.QualifiedName()), Str(ix.QualifiedTable()), Str(kind), Str(ix.Kind), IntP(ix.Depth), IntP(ix.LeafBuckets), IntP(ix.Nodes),
 		NumP(ix.Selectivity), ShareP(ix.DupRatio), IntP(ix.MaxDup), BytesP(ix.SizeBytes))
 }
 
