@@ -63,10 +63,11 @@ func csvTable(d *Doc, name string) (*Table, error) {
 	return nil, &NoTableError{Name: name, Valid: TableNames(d)}
 }
 
-// summaryTable is the headline as field/value rows.
+// summaryTable is the headline, then the MachineFields, as field/value
+// rows.
 func summaryTable(d *Doc) *Table {
 	t := &Table{Name: SummaryTable, Columns: []Column{{Key: "field", Title: "field"}, {Key: "value", Title: "value"}}}
-	for _, f := range d.Headline {
+	for _, f := range slices.Concat(d.Headline, d.MachineFields) {
 		t.Rows = append(t.Rows, []Cell{Str(f.Key), f.Value})
 		if f.Caveat != "" {
 			t.Rows = append(t.Rows, []Cell{Str(f.Key + "_caveat"), Str(f.Caveat)})

@@ -54,6 +54,7 @@ func Gstat(a *analyze.GstatAnalysis, opt GstatOptions) *Doc {
 		FindingsName:  "warnings",
 		FindingsLimit: opt.Top,
 		Headline:      gstatHeadline(a),
+		MachineFields: gstatMachineFields(a),
 	}
 	d.Tables = append(d.Tables, gstatTablesTable(a, opt), gstatIndicesTable(a, opt))
 	if len(a.Encryption) > 0 {
@@ -222,6 +223,40 @@ func gstatHeadline(a *analyze.GstatAnalysis) []Field {
 		add("problem_lines", "gstat problems", Int(int64(len(a.Findings))), "lines (see problems below)")
 	}
 	return fs
+}
+
+// gstatMachineFields are the figures of the JSON header and totals the
+// CSV summary adds to the headline's: those text gives in a Detail (the
+// transaction-id limit and share used, the age the transactions a day
+// rest on, the data pages' split) and the header words a script checks.
+// Appended to the summary in this order (a contract): a row is never
+// removed or moved, a null value is an empty cell.
+func gstatMachineFields(a *analyze.GstatAnalysis) []Field {
+	var fs []Field
+	add := func(key string, v Cell) { fs = append(fs, Field{Key: key, Label: key, Value: v}) }
+	if h := a.Header; h != nil {
+		add("transaction_id_limit", IntP(h.TransactionIDLimit))
+		add("transaction_id_used_share", NumP(h.TransactionIDUsed))
+		add("database_age_days", NumP(h.DatabaseAgeDays))
+		add("read_only", boolCell(h.ReadOnly))
+		add("shutdown_mode", StrP(h.ShutdownMode))
+		add("backup_state", StrP(h.BackupState))
+		add("creation_date_utc", boolCell(h.CreationDateUTC))
+	}
+	t := a.Totals
+	add("primary_pages", IntP(t.PrimaryPages))
+	add("secondary_pages", IntP(t.SecondaryPages))
+	add("swept_pages", IntP(t.SweptPages))
+	add("leaf_pages", IntP(t.LeafPages))
+	return fs
+}
+
+// boolCell is a flag as JSON writes it, "true" or "false"; null for nil.
+func boolCell(p *bool) Cell {
+	if p == nil {
+		return Null(TextKind)
+	}
+	return Str(strconv.FormatBool(*p))
 }
 
 // orQ is the cell for people, "?" when unknown.

@@ -16,7 +16,12 @@ type Doc struct {
 	// ("shop.txt", "shop.txt#2" for a second snapshot).
 	Source   string
 	Headline []Field
-	Tables   []*Table
+	// MachineFields are figures the CSV summary appends after the
+	// Headline's rows, for a script: what text, markdown and HTML say in
+	// a Detail (the ODS transaction-id limit, the page counts) or leave
+	// out. Human formats do not print them.
+	MachineFields []Field
+	Tables        []*Table
 	// Empty are the tables this kind of document holds when there is
 	// something to list, empty in this one: CSV writes their header row
 	// when one is asked for by name, so that a scheduled export of gstat's
