@@ -107,10 +107,14 @@ func findingCells(f Finding) []Cell {
 		Str(csvUnit(f)), Str(f.Message), Str(f.Advice), Str(f.Source)}
 }
 
-// csvUnit is a finding's unit in CSV, whose numbers are bare: a share
-// (0.88 of 1) or bytes, which text prints as "88.0 %" or "1.48 MiB"
-// without a unit word, say so, as JSON's unit does.
+// csvUnit is a finding's unit in CSV, whose numbers are bare: its
+// MachineUnit when it has one; else a share (0.88 of 1) or bytes, which
+// text prints as "88.0 %" or "1.48 MiB" without a unit word, say so, as
+// JSON's unit does.
 func csvUnit(f Finding) string {
+	if f.MachineUnit != "" {
+		return f.MachineUnit
+	}
 	if f.Unit != "" {
 		return f.Unit
 	}

@@ -81,7 +81,8 @@ func Gstat(a *analyze.GstatAnalysis, opt GstatOptions) *Doc {
 
 // GstatFinding is a gstat warning as a finding: its object named with
 // its kind ("index IX on T"), its figure in the warning's unit (a share
-// in percent, bytes in IEC units), none for a flag.
+// in percent, bytes in IEC units), none for a flag in human formats. CSV
+// writes the value, threshold and unit JSON has (MachineUnit, Flag).
 func GstatFinding(w analyze.Warning) Finding {
 	obj := w.Object
 	if w.Table != "" {
@@ -91,10 +92,10 @@ func GstatFinding(w analyze.Warning) Finding {
 		obj = w.Kind + " " + obj
 	}
 	f := Finding{Severity: string(w.Severity), Rule: w.Rule, Object: obj, Unit: w.Unit,
-		Value: Num(w.Value), Threshold: Num(w.Threshold), Message: w.Reason, Advice: w.Advice, Source: w.Source}
+		MachineUnit: w.Unit, Value: Num(w.Value), Threshold: Num(w.Threshold), Message: w.Reason, Advice: w.Advice, Source: w.Source}
 	switch w.Unit {
 	case "flag":
-		f.Value, f.Threshold, f.Unit = Null(NumberKind), Null(NumberKind), ""
+		f.Flag, f.Unit = true, ""
 	case "share":
 		f.Value, f.Threshold, f.Unit = Share(w.Value), Share(w.Threshold), ""
 	case "share of RAM", "share of a page":

@@ -84,6 +84,14 @@ type Finding struct {
 	Value, Threshold Cell
 	// Unit follows the figures in human formats.
 	Unit string
+	// MachineUnit, when set, is the unit CSV writes instead of Unit:
+	// the JSON's ("share of RAM", "flag"), where Unit is the words after
+	// a human figure ("of RAM").
+	MachineUnit string
+	// Flag says Value and Threshold are a flag's 1 or 0 (set, or not, as
+	// JSON has them): CSV writes them, human formats leave them out (the
+	// message says it).
+	Flag bool
 	// Message says what the value means; Advice what to run or change.
 	Message string
 	Advice  string

@@ -242,7 +242,7 @@ func op(f Finding) string {
 // figureText is "value > threshold unit", or "" for a finding without a
 // figure.
 func figureText(f Finding) string {
-	if f.Value.Null || f.Threshold.Null {
+	if f.Flag || f.Value.Null || f.Threshold.Null {
 		return ""
 	}
 	s := f.Value.Human() + " " + op(f) + " " + f.Threshold.Human()

@@ -154,3 +154,60 @@ func TestGstatCSVReadsAsJSON(t *testing.T) {
 		}
 	}
 }
+
+// Every row of the CSV warnings table reads as JSON's warning: value,
+// threshold and unit, a flag's too (forced-writes-off 0 against 1, flag;
+// they were empty until 2026-12-06) and a share of RAM ("of RAM" before),
+// of real outputs: Firebird 2.1's manual (forced writes off, multi-user
+// maintenance), a 2.5 header of 131072 page buffers judged for 100
+// Classic connections in 1 GiB, and the 3.0 sample.
+func TestGstatCSVWarningsReadAsJSON(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{testutil.Corpus(t, "public", "gstat", "05_fb21_doc_header_and_2x_table_index.txt")},
+			[]string{"\nwarning,forced-writes-off,database,0,1,flag,", "\nwarning,shutdown,database,1,0,flag,the database is in multi-user maintenance,"}},
+		{[]string{"--architecture", "classic", "--connections", "100", "--ram", "1GB",
+			testutil.Corpus(t, "public", "gstat", "FirebirdSQL-jira-attachments__13359_SomeAdditionalInfo.txt")},
+			[]string{"\ncritical,page-buffers,database,100,1,share of RAM,"}},
+		{[]string{testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")},
+			[]string{"\nwarning,index-sparse,index ORDERS_CARRIER on ORDERS,0.88,0.8,share,"}},
+	} {
+		out, errs, code := runCLI(t, nil, append([]string{"gstat", "--format", "json"}, c.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d %s", c.args, code, errs)
+		}
+		d := json.NewDecoder(strings.NewReader(out))
+		d.UseNumber()
+		var doc map[string]any
+		if err := d.Decode(&doc); err != nil {
+			t.Fatal(err)
+		}
+		csvOut, errs, code := runCLI(t, nil, append([]string{"gstat", "--format", "csv", "--table", "warnings"}, c.args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d %s", c.args, code, errs)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(csvOut, w) {
+				t.Errorf("%v: CSV lacks %q:\n%s", c.args, w, csvOut)
+			}
+		}
+		recs, err := csv.NewReader(strings.NewReader(csvOut)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws := doc["warnings"].([]any)
+		if len(recs)-1 != len(ws) {
+			t.Fatalf("%v: %d rows, JSON %d warnings", c.args, len(recs)-1, len(ws))
+		}
+		for i, r := range recs[1:] {
+			w := ws[i].(map[string]any)
+			for j, key := range []string{"severity", "rule", "", "value", "threshold", "unit", "reason", "advice", "source"} {
+				if key != "" && !sameAsJSON(r[j], w[key]) {
+					t.Errorf("%v: %s %s: CSV %q, JSON %v", c.args, w["rule"], recs[0][j], r[j], w[key])
+				}
+			}
+		}
+	}
+}
