@@ -138,16 +138,17 @@ func gstatHeadline(a *analyze.GstatAnalysis) []Field {
 			}
 			add("page_cache_total_bytes", "Page caches", Bytes(*h.PageCacheTotalBytes), detail)
 		}
-		fw := Str("unknown")
+		// CSV has JSON's true, false or null; people the words.
+		fw := Field{Key: "forced_writes", Label: "Forced writes", Value: boolCell(h.ForcedWrites), Unknown: "unknown"}
 		switch {
 		case h.ForcedWrites != nil && *h.ForcedWrites:
-			fw = Str("on")
+			fw.Human = "on"
 		case h.ForcedWrites != nil:
-			fw = Str("OFF")
+			fw.Human = "OFF"
 		case h.ODSVersion != nil:
-			fw = Str("unknown (no Attributes line)")
+			fw.Unknown = "unknown (no Attributes line)"
 		}
-		add("forced_writes", "Forced writes", fw, "")
+		fs = append(fs, fw)
 		f := Field{Key: "sweep_interval", Label: "Sweep interval", Value: IntP(h.SweepInterval)}
 		switch {
 		case h.SweepInterval == nil && h.ODSVersion != nil:
@@ -579,9 +580,10 @@ func gstatEncryptionTable(a *analyze.GstatAnalysis) *Table {
 	t := &Table{Name: "encryption", Title: "Encryption (gstat -e)", Noun: "page count lines", Columns: []Column{
 		{Key: "pages", Title: "pages"}, {Key: "total", Title: "total", Kind: CountKind},
 		{Key: "encrypted", Title: "encrypted", Kind: CountKind}, {Key: "non_crypted", Title: "non-crypted", Kind: CountKind},
-		{Key: "db_problem", Title: "DB problem"}}}
+		{Key: "db_problem", Title: "DB problem", Human: true},
+		{Key: "db_problem", Title: "DB problem", Machine: true}}} // (the same key: CSV has JSON's true or false, the others yes or no)
 	for _, e := range a.Encryption {
-		t.Rows = append(t.Rows, []Cell{Str(e.Kind), Int(e.Total), Int(e.Encrypted), Int(e.NonCrypted), yesNo(e.DBProblem)})
+		t.Rows = append(t.Rows, []Cell{Str(e.Kind), Int(e.Total), Int(e.Encrypted), Int(e.NonCrypted), yesNo(e.DBProblem), boolCell(&e.DBProblem)})
 	}
 	return t
 }

@@ -64,6 +64,10 @@ type Field struct {
 	Caveat string
 	// Unknown stands for a null value in human formats ("?" when empty).
 	Unknown string
+	// Human, when set, is the value as human formats print it, in place
+	// of Value's: the words for people ("on", "OFF") of what the CSV
+	// summary writes as JSON has it (true, false).
+	Human string
 	// Group names what the figure is of when the headline holds several
 	// (a series of several: "SuperClassic, points de test"), "" else: a
 	// report's summary that repeats a figure for its Caveat repeats its

@@ -70,8 +70,10 @@ func sameAsJSON(field string, v any) bool {
 // 859 days old). The summary's rows from transaction_id_limit on were
 // added 2026-12-06; the indices' kind read pk and ? before.
 func TestGstatCSVReadsAsJSON(t *testing.T) {
-	paths := []string{testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"), testutil.Testdata(t, "fb30", "shop-gstat-s-r.txt")}
-	for _, name := range []string{"FirebirdSQL-fdb__gstat25-a.out", "FirebirdSQL-fdb__gstat30-a.out", "FirebirdSQL-fdb__gstat30-h.out"} {
+	paths := []string{testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"), testutil.Testdata(t, "fb30", "shop-gstat-s-r.txt"),
+		testutil.Testdata(t, "fb30", "shop-gstat-e.txt"), testutil.Testdata(t, "gstat", "shop-odd-names-corrupt.txt")}
+	for _, name := range []string{"FirebirdSQL-fdb__gstat25-a.out", "FirebirdSQL-fdb__gstat30-a.out", "FirebirdSQL-fdb__gstat30-h.out",
+		"05_fb21_doc_header_and_2x_table_index.txt"} {
 		paths = append(paths, testutil.Corpus(t, "public", "gstat", name))
 	}
 	for _, path := range paths {
@@ -133,11 +135,47 @@ func TestGstatCSVReadsAsJSON(t *testing.T) {
 			}
 			if v, ok := added[r[0]]; ok {
 				check("summary "+r[0], r[1], v)
+				continue
+			}
+			v, ok := header[r[0]]
+			if !ok {
+				v, ok = totals[r[0]]
+			}
+			switch {
+			case !ok || r[0] == "attributes": // (a list, joined by ", ")
+			case r[0] == "execution_time" || r[0] == "creation_date":
+				// gstat gives no zone: JSON's Z, RFC 3339's, is not in the CSV.
+				if r[1] != "" {
+					r[1] += "Z"
+				}
+				check("summary "+r[0], r[1], v)
+			default:
+				check("summary "+r[0], r[1], v)
 			}
 		}
 		for _, k := range []string{"transaction_id_limit", "primary_pages", "leaf_pages"} {
-			if !seen[k] {
+			if !seen[k] && header != nil {
 				t.Errorf("%s: summary lacks %s", path, k)
+			}
+		}
+		// The encryption and problems tables, row by row.
+		for _, c := range []struct {
+			table, list string
+			keys        []string
+		}{
+			{"encryption", "encryption", []string{"kind", "total", "encrypted", "non_crypted", "db_problem"}},
+			{"problems", "findings", []string{"line", "kind", "table", "text"}},
+		} {
+			_, recs = gstatCSVRecords(t, path, c.table)
+			list, _ := doc[c.list].([]any)
+			if len(recs)-1 != len(list) {
+				t.Errorf("%s: %d %s rows, JSON %d", path, len(recs)-1, c.table, len(list))
+				continue
+			}
+			for i, r := range recs[1:] {
+				for j, key := range c.keys {
+					check(c.table+" "+recs[0][j], r[j], list[i].(map[string]any)[key])
+				}
 			}
 		}
 	}
