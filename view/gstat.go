@@ -593,9 +593,12 @@ func gstatEncryptionTable(a *analyze.GstatAnalysis) *Table {
 func gstatProblemsTable(a *analyze.GstatAnalysis) *Table {
 	t := &Table{Name: "problems", Title: "Problems gstat reported", Noun: "problem lines", Columns: []Column{
 		{Key: "line", Title: "line", Kind: CountKind}, {Key: "kind", Title: "kind"},
-		{Key: "table", Title: "table", Max: 14}, {Key: "text", Title: "text", Max: 60}}}
+		{Key: "table", Title: "table", Max: 14}, {Key: "text", Title: "text", Max: 60},
+		// (JSON's page numbers, appended: the text gives them to people)
+		{Key: "page", Title: "page", Kind: CountKind, Machine: true},
+		{Key: "from_page", Title: "from page", Kind: CountKind, Machine: true}}}
 	for _, f := range a.Findings {
-		t.Rows = append(t.Rows, []Cell{Int(int64(f.Line)), Str(f.Kind), Str(f.Table), Str(f.Text)})
+		t.Rows = append(t.Rows, []Cell{Int(int64(f.Line)), Str(f.Kind), Str(f.Table), Str(f.Text), IntP(f.Page), IntP(f.FromPage)})
 	}
 	return t
 }

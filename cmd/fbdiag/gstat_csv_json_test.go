@@ -164,12 +164,16 @@ func TestGstatCSVReadsAsJSON(t *testing.T) {
 			keys        []string
 		}{
 			{"encryption", "encryption", []string{"kind", "total", "encrypted", "non_crypted", "db_problem"}},
-			{"problems", "findings", []string{"line", "kind", "table", "text"}},
+			{"problems", "findings", []string{"line", "kind", "table", "text", "page", "from_page"}},
 		} {
 			_, recs = gstatCSVRecords(t, path, c.table)
 			list, _ := doc[c.list].([]any)
 			if len(recs)-1 != len(list) {
 				t.Errorf("%s: %d %s rows, JSON %d", path, len(recs)-1, c.table, len(list))
+				continue
+			}
+			if len(recs[0]) != len(c.keys) {
+				t.Errorf("%s: %s columns %v, want one for each of JSON's %v", path, c.table, recs[0], c.keys)
 				continue
 			}
 			for i, r := range recs[1:] {

@@ -311,7 +311,7 @@ func TestGstatTopSortFormats(t *testing.T) {
 	// The shop database printed no -e counts and no problem lines: the
 	// tables are empty, not unknown, so that an export scheduled on every
 	// database does not fail on the healthy one.
-	for table, want := range map[string]string{"problems": "line,kind,table,text\n", "encryption": "pages,total,encrypted,non_crypted,db_problem\n"} {
+	for table, want := range map[string]string{"problems": "line,kind,table,text,page,from_page\n", "encryption": "pages,total,encrypted,non_crypted,db_problem\n"} {
 		csv, errs, code := runCLI(t, nil, "gstat", "--format", "csv", "--table", table, shopPath(t))
 		if code != 0 || csv != want {
 			t.Errorf("csv --table %s: exit %d %s\n%q, want %q", table, code, errs, csv, want)
