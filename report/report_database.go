@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"html/template"
 	"path/filepath"
@@ -92,7 +93,7 @@ func DatabaseSection(d *analyze.Database, runs []GstatRun) *Section {
 			if !ok {
 				continue
 			}
-			v := f.Value.Human()
+			v := cmp.Or(f.Human, f.Value.Human())
 			if f.Value.Null {
 				if f.Unknown == "" {
 					continue

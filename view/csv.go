@@ -63,10 +63,11 @@ func csvTable(d *Doc, name string) (*Table, error) {
 	return nil, &NoTableError{Name: name, Valid: TableNames(d)}
 }
 
-// summaryTable is the headline as field/value rows.
+// summaryTable is the headline, then the MachineFields, as field/value
+// rows.
 func summaryTable(d *Doc) *Table {
 	t := &Table{Name: SummaryTable, Columns: []Column{{Key: "field", Title: "field"}, {Key: "value", Title: "value"}}}
-	for _, f := range d.Headline {
+	for _, f := range slices.Concat(d.Headline, d.MachineFields) {
 		t.Rows = append(t.Rows, []Cell{Str(f.Key), f.Value})
 		if f.Caveat != "" {
 			t.Rows = append(t.Rows, []Cell{Str(f.Key + "_caveat"), Str(f.Caveat)})
@@ -106,10 +107,14 @@ func findingCells(f Finding) []Cell {
 		Str(csvUnit(f)), Str(f.Message), Str(f.Advice), Str(f.Source)}
 }
 
-// csvUnit is a finding's unit in CSV, whose numbers are bare: a share
-// (0.88 of 1) or bytes, which text prints as "88.0 %" or "1.48 MiB"
-// without a unit word, say so, as JSON's unit does.
+// csvUnit is a finding's unit in CSV, whose numbers are bare: its
+// MachineUnit when it has one; else a share (0.88 of 1) or bytes, which
+// text prints as "88.0 %" or "1.48 MiB" without a unit word, say so, as
+// JSON's unit does.
 func csvUnit(f Finding) string {
+	if f.MachineUnit != "" {
+		return f.MachineUnit
+	}
 	if f.Unit != "" {
 		return f.Unit
 	}
@@ -227,9 +232,12 @@ func (c *csvWriter) head(d *Doc, t *Table) ([]string, error) {
 }
 
 // csvFields appends to out the CSV fields of a row of cells in the
-// columns cols.
+// columns cols, but for the Human ones (as forMachines leaves them out).
 func csvFields(cols []Column, r []Cell, out []string) []string {
 	for j := range cols {
+		if cols[j].Human {
+			continue
+		}
 		v := ""
 		if j < len(r) {
 			v = r[j].Machine()
@@ -257,12 +265,19 @@ func csvText(s string) string {
 
 // appendCSVRow appends the line encoding/csv's Writer writes of the
 // fields csvFields makes of the row r (a newline at its end), without
-// making them: numbers are appended as Machine prints them.
+// making them: numbers are appended as Machine prints them. A Human
+// column has no field, as in forMachines' table: the streamed rows of a
+// table are made with all its columns.
 func appendCSVRow(b []byte, cols []Column, r []Cell) []byte {
+	first := true
 	for j := range cols {
-		if j > 0 {
+		if cols[j].Human {
+			continue
+		}
+		if !first {
 			b = append(b, ',')
 		}
+		first = false
 		if j < len(r) {
 			b = appendCSVCell(b, &r[j])
 		}

@@ -54,6 +54,7 @@ func Gstat(a *analyze.GstatAnalysis, opt GstatOptions) *Doc {
 		FindingsName:  "warnings",
 		FindingsLimit: opt.Top,
 		Headline:      gstatHeadline(a),
+		MachineFields: gstatMachineFields(a),
 	}
 	d.Tables = append(d.Tables, gstatTablesTable(a, opt), gstatIndicesTable(a, opt))
 	if len(a.Encryption) > 0 {
@@ -80,7 +81,8 @@ func Gstat(a *analyze.GstatAnalysis, opt GstatOptions) *Doc {
 
 // GstatFinding is a gstat warning as a finding: its object named with
 // its kind ("index IX on T"), its figure in the warning's unit (a share
-// in percent, bytes in IEC units), none for a flag.
+// in percent, bytes in IEC units), none for a flag in human formats. CSV
+// writes the value, threshold and unit JSON has (MachineUnit, Flag).
 func GstatFinding(w analyze.Warning) Finding {
 	obj := w.Object
 	if w.Table != "" {
@@ -90,10 +92,10 @@ func GstatFinding(w analyze.Warning) Finding {
 		obj = w.Kind + " " + obj
 	}
 	f := Finding{Severity: string(w.Severity), Rule: w.Rule, Object: obj, Unit: w.Unit,
-		Value: Num(w.Value), Threshold: Num(w.Threshold), Message: w.Reason, Advice: w.Advice, Source: w.Source}
+		MachineUnit: w.Unit, Value: Num(w.Value), Threshold: Num(w.Threshold), Message: w.Reason, Advice: w.Advice, Source: w.Source}
 	switch w.Unit {
 	case "flag":
-		f.Value, f.Threshold, f.Unit = Null(NumberKind), Null(NumberKind), ""
+		f.Flag, f.Unit = true, ""
 	case "share":
 		f.Value, f.Threshold, f.Unit = Share(w.Value), Share(w.Threshold), ""
 	case "share of RAM", "share of a page":
@@ -136,16 +138,17 @@ func gstatHeadline(a *analyze.GstatAnalysis) []Field {
 			}
 			add("page_cache_total_bytes", "Page caches", Bytes(*h.PageCacheTotalBytes), detail)
 		}
-		fw := Str("unknown")
+		// CSV has JSON's true, false or null; people the words.
+		fw := Field{Key: "forced_writes", Label: "Forced writes", Value: boolCell(h.ForcedWrites), Unknown: "unknown"}
 		switch {
 		case h.ForcedWrites != nil && *h.ForcedWrites:
-			fw = Str("on")
+			fw.Human = "on"
 		case h.ForcedWrites != nil:
-			fw = Str("OFF")
+			fw.Human = "OFF"
 		case h.ODSVersion != nil:
-			fw = Str("unknown (no Attributes line)")
+			fw.Unknown = "unknown (no Attributes line)"
 		}
-		add("forced_writes", "Forced writes", fw, "")
+		fs = append(fs, fw)
 		f := Field{Key: "sweep_interval", Label: "Sweep interval", Value: IntP(h.SweepInterval)}
 		switch {
 		case h.SweepInterval == nil && h.ODSVersion != nil:
@@ -222,6 +225,40 @@ func gstatHeadline(a *analyze.GstatAnalysis) []Field {
 		add("problem_lines", "gstat problems", Int(int64(len(a.Findings))), "lines (see problems below)")
 	}
 	return fs
+}
+
+// gstatMachineFields are the figures of the JSON header and totals the
+// CSV summary adds to the headline's: those text gives in a Detail (the
+// transaction-id limit and share used, the age the transactions a day
+// rest on, the data pages' split) and the header words a script checks.
+// Appended to the summary in this order (a contract): a row is never
+// removed or moved, a null value is an empty cell.
+func gstatMachineFields(a *analyze.GstatAnalysis) []Field {
+	var fs []Field
+	add := func(key string, v Cell) { fs = append(fs, Field{Key: key, Label: key, Value: v}) }
+	if h := a.Header; h != nil {
+		add("transaction_id_limit", IntP(h.TransactionIDLimit))
+		add("transaction_id_used_share", NumP(h.TransactionIDUsed))
+		add("database_age_days", NumP(h.DatabaseAgeDays))
+		add("read_only", boolCell(h.ReadOnly))
+		add("shutdown_mode", StrP(h.ShutdownMode))
+		add("backup_state", StrP(h.BackupState))
+		add("creation_date_utc", boolCell(h.CreationDateUTC))
+	}
+	t := a.Totals
+	add("primary_pages", IntP(t.PrimaryPages))
+	add("secondary_pages", IntP(t.SecondaryPages))
+	add("swept_pages", IntP(t.SweptPages))
+	add("leaf_pages", IntP(t.LeafPages))
+	return fs
+}
+
+// boolCell is a flag as JSON writes it, "true" or "false"; null for nil.
+func boolCell(p *bool) Cell {
+	if p == nil {
+		return Null(TextKind)
+	}
+	return Str(strconv.FormatBool(*p))
 }
 
 // orQ is the cell for people, "?" when unknown.
@@ -460,8 +497,9 @@ func indexKey(by string, ix *analyze.IndexStats) int64 {
 	return *p
 }
 
-// indexKinds are the short names of index kinds; the note under the
-// table says what they mean.
+// indexKinds are the short names of index kinds that text, markdown and
+// HTML print; the note under the table says what they mean. CSV prints
+// the kind itself, JSON's word (analyze.IndexPrimaryKey, …).
 var indexKinds = map[string]string{
 	analyze.IndexPrimaryKey: "pk", analyze.IndexForeignKey: "fk", analyze.IndexUnique: "unique",
 	analyze.IndexPlain: "plain", analyze.IndexSystem: "system", analyze.IndexUnknown: "?",
@@ -471,7 +509,8 @@ var indexKinds = map[string]string{
 var gstatIndexColumns = []Column{
 	{Key: "index", Title: "index", Max: 16},
 	{Key: "table", Title: "table", Max: 12},
-	{Key: "kind", Title: "kind"},
+	{Key: "kind", Title: "kind", Human: true},
+	{Key: "kind", Title: "kind", Machine: true}, // (the same key: CSV has JSON's word, the others the short name)
 	{Key: "depth", Title: "depth", Kind: CountKind},
 	{Key: "leaf_pages", Title: "leaf", Kind: CountKind},
 	{Key: "nodes", Title: "nodes", Kind: CountKind},
@@ -512,7 +551,7 @@ func gstatIndicesTable(a *analyze.GstatAnalysis, opt GstatOptions) *Table {
 }
 
 // indexCells is an index's row of the indices table.
-func indexCells(ix *analyze.IndexStats) []Cell { return appendIndexCells(make([]Cell, 0, 10), ix) }
+func indexCells(ix *analyze.IndexStats) []Cell { return appendIndexCells(make([]Cell, 0, 11), ix) }
 
 // appendIndexCells appends the cells indexCells returns to out.
 func appendIndexCells(out []Cell, ix *analyze.IndexStats) []Cell {
@@ -520,7 +559,7 @@ func appendIndexCells(out []Cell, ix *analyze.IndexStats) []Cell {
 	if !ok {
 		kind = ix.Kind
 	}
-	return append(out, Str(ix.QualifiedName()), Str(ix.QualifiedTable()), Str(kind), IntP(ix.Depth), IntP(ix.LeafBuckets), IntP(ix.Nodes),
+	return append(out, Str(ix.QualifiedName()), Str(ix.QualifiedTable()), Str(kind), Str(ix.Kind), IntP(ix.Depth), IntP(ix.LeafBuckets), IntP(ix.Nodes),
 		NumP(ix.Selectivity), ShareP(ix.DupRatio), IntP(ix.MaxDup), BytesP(ix.SizeBytes))
 }
 
@@ -541,9 +580,10 @@ func gstatEncryptionTable(a *analyze.GstatAnalysis) *Table {
 	t := &Table{Name: "encryption", Title: "Encryption (gstat -e)", Noun: "page count lines", Columns: []Column{
 		{Key: "pages", Title: "pages"}, {Key: "total", Title: "total", Kind: CountKind},
 		{Key: "encrypted", Title: "encrypted", Kind: CountKind}, {Key: "non_crypted", Title: "non-crypted", Kind: CountKind},
-		{Key: "db_problem", Title: "DB problem"}}}
+		{Key: "db_problem", Title: "DB problem", Human: true},
+		{Key: "db_problem", Title: "DB problem", Machine: true}}} // (the same key: CSV has JSON's true or false, the others yes or no)
 	for _, e := range a.Encryption {
-		t.Rows = append(t.Rows, []Cell{Str(e.Kind), Int(e.Total), Int(e.Encrypted), Int(e.NonCrypted), yesNo(e.DBProblem)})
+		t.Rows = append(t.Rows, []Cell{Str(e.Kind), Int(e.Total), Int(e.Encrypted), Int(e.NonCrypted), yesNo(e.DBProblem), boolCell(&e.DBProblem)})
 	}
 	return t
 }
@@ -553,9 +593,12 @@ func gstatEncryptionTable(a *analyze.GstatAnalysis) *Table {
 func gstatProblemsTable(a *analyze.GstatAnalysis) *Table {
 	t := &Table{Name: "problems", Title: "Problems gstat reported", Noun: "problem lines", Columns: []Column{
 		{Key: "line", Title: "line", Kind: CountKind}, {Key: "kind", Title: "kind"},
-		{Key: "table", Title: "table", Max: 14}, {Key: "text", Title: "text", Max: 60}}}
+		{Key: "table", Title: "table", Max: 14}, {Key: "text", Title: "text", Max: 60},
+		// (JSON's page numbers, appended: the text gives them to people)
+		{Key: "page", Title: "page", Kind: CountKind, Machine: true},
+		{Key: "from_page", Title: "from page", Kind: CountKind, Machine: true}}}
 	for _, f := range a.Findings {
-		t.Rows = append(t.Rows, []Cell{Int(int64(f.Line)), Str(f.Kind), Str(f.Table), Str(f.Text)})
+		t.Rows = append(t.Rows, []Cell{Int(int64(f.Line)), Str(f.Kind), Str(f.Table), Str(f.Text), IntP(f.Page), IntP(f.FromPage)})
 	}
 	return t
 }

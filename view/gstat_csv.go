@@ -415,7 +415,7 @@ func (g *GstatCSV) indexRows(rows []csvIndexPrep, ixs []analyze.IndexStats) []cs
 	var room [2048]byte
 	var endsRoom [8]int
 	b, ends := room[:0], endsRoom[:0]
-	var cells [10]Cell
+	var cells [11]Cell
 	for i := range ixs {
 		b = appendCSVRow(b, gstatIndexColumns, appendIndexCells(cells[:0], &ixs[i]))
 		ends = append(ends, len(b))

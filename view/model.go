@@ -16,7 +16,12 @@ type Doc struct {
 	// ("shop.txt", "shop.txt#2" for a second snapshot).
 	Source   string
 	Headline []Field
-	Tables   []*Table
+	// MachineFields are figures the CSV summary appends after the
+	// Headline's rows, for a script: what text, markdown and HTML say in
+	// a Detail (the ODS transaction-id limit, the page counts) or leave
+	// out. Human formats do not print them.
+	MachineFields []Field
+	Tables        []*Table
 	// Empty are the tables this kind of document holds when there is
 	// something to list, empty in this one: CSV writes their header row
 	// when one is asked for by name, so that a scheduled export of gstat's
@@ -59,6 +64,10 @@ type Field struct {
 	Caveat string
 	// Unknown stands for a null value in human formats ("?" when empty).
 	Unknown string
+	// Human, when set, is the value as human formats print it, in place
+	// of Value's: the words for people ("on", "OFF") of what the CSV
+	// summary writes as JSON has it (true, false).
+	Human string
 	// Group names what the figure is of when the headline holds several
 	// (a series of several: "SuperClassic, points de test"), "" else: a
 	// report's summary that repeats a figure for its Caveat repeats its
@@ -79,6 +88,14 @@ type Finding struct {
 	Value, Threshold Cell
 	// Unit follows the figures in human formats.
 	Unit string
+	// MachineUnit, when set, is the unit CSV writes instead of Unit:
+	// the JSON's ("share of RAM", "flag"), where Unit is the words after
+	// a human figure ("of RAM").
+	MachineUnit string
+	// Flag says Value and Threshold are a flag's 1 or 0 (set, or not, as
+	// JSON has them): CSV writes them, human formats leave them out (the
+	// message says it).
+	Flag bool
 	// Message says what the value means; Advice what to run or change.
 	Message string
 	Advice  string

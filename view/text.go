@@ -87,7 +87,7 @@ func writeText(b *bufio.Writer, d *Doc, opt Options) error {
 // fieldText is a field's value as people read it: its Unknown or "?"
 // when null, the detail after it.
 func fieldText(f Field) string {
-	v := safe(f.Value.Human())
+	v := safe(cmp.Or(f.Human, f.Value.Human()))
 	if v == "" {
 		v = cmp.Or(safe(f.Unknown), "?")
 	}
@@ -242,7 +242,7 @@ func op(f Finding) string {
 // figureText is "value > threshold unit", or "" for a finding without a
 // figure.
 func figureText(f Finding) string {
-	if f.Value.Null || f.Threshold.Null {
+	if f.Flag || f.Value.Null || f.Threshold.Null {
 		return ""
 	}
 	s := f.Value.Human() + " " + op(f) + " " + f.Threshold.Human()

@@ -48,8 +48,9 @@ binary, with IEC units (KiB, MiB, GiB). Lines gstat printed that fbdiag
 skipped or guessed are reported on standard error as file:line notices.
 
 CSV is one table (RFC 4180), every row, numbers plain with the unit in the
-column name (size_bytes, fill_share): --table tables (the default), indices,
-warnings, summary (the header figures as field,value), encryption or problems.
+column name (size_bytes, fill_share), words as JSON's (kind primary_key, not
+pk): --table tables (the default), indices, warnings, summary (the header
+figures and totals as field,value), encryption or problems (docs/gstat-json.md).
 With several snapshots a first column, source, names each row's. CSV and JSON
 are written as the input is read; the rows a run sorts (tables, indices,
 warnings) wait in temporary files in TMPDIR past a few megabytes, deleted as

@@ -119,7 +119,8 @@
 // say how many there are; --all shows every one. Names tied on the sort
 // key are in natural order (RDB$PRIMARY2 before RDB$PRIMARY10); sizes are
 // binary with IEC units. CSV is one table, --table tables (the default),
-// indices, warnings or summary; --format openmetrics writes Prometheus
+// indices, warnings or summary, its figures and words JSON's (kind
+// primary_key where text says pk); --format openmetrics writes Prometheus
 // metrics for node_exporter's textfile collector. --fail-on warning or --fail-on critical
 // makes fbdiag exit 3 when a warning of that severity or worse exists,
 // after printing the analysis. --rules FILE changes thresholds: "rule.key

@@ -293,7 +293,7 @@ func TestGstatTopSortFormats(t *testing.T) {
 		"":         "CUSTOMER,30000,10000,0.3333333333333333,1,0.10416666666666667,392,0.84,3211264,491520\n",
 		"summary":  "\nnext_transaction,18\n",
 		"warnings": "\ninfo,index-max-dup,index ORDERS_CARRIER on ORDERS,33333,10000,keys,",
-		"indices":  "\nCUSTOMER_LAST,CUSTOMER,?,2,23,30000,0.001,0.9666666666666667,29,188416\n",
+		"indices":  "\nCUSTOMER_LAST,CUSTOMER,unknown,2,23,30000,0.001,0.9666666666666667,29,188416\n",
 	} {
 		args := []string{"gstat", "--format", "csv", shopPath(t)}
 		if table != "" {
@@ -311,7 +311,7 @@ func TestGstatTopSortFormats(t *testing.T) {
 	// The shop database printed no -e counts and no problem lines: the
 	// tables are empty, not unknown, so that an export scheduled on every
 	// database does not fail on the healthy one.
-	for table, want := range map[string]string{"problems": "line,kind,table,text\n", "encryption": "pages,total,encrypted,non_crypted,db_problem\n"} {
+	for table, want := range map[string]string{"problems": "line,kind,table,text,page,from_page\n", "encryption": "pages,total,encrypted,non_crypted,db_problem\n"} {
 		csv, errs, code := runCLI(t, nil, "gstat", "--format", "csv", "--table", table, shopPath(t))
 		if code != 0 || csv != want {
 			t.Errorf("csv --table %s: exit %d %s\n%q, want %q", table, code, errs, csv, want)
