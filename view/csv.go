@@ -214,7 +214,9 @@ func (c *csvWriter) writeLines(d *Doc, t *Table, lines func(line func(string) er
 func (c *csvWriter) head(d *Doc, t *Table) ([]string, error) {
 	var head []string
 	if c.opt.Source {
-		head = append(head, "source")
+		// (not "source": the warnings table has a column of that name,
+		// the threshold's, as JSON's warnings[].source)
+		head = append(head, "snapshot")
 	}
 	for _, col := range t.Columns {
 		head = append(head, col.Key)

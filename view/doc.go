@@ -68,7 +68,7 @@
 //     @, tab or CR) get a leading apostrophe (OWASP, "CSV Injection");
 //     control characters are escaped. An unknown name is ErrNoTable,
 //     which lists the valid ones. With Options.Source the first column,
-//     "source", names the document, so several inputs share one table.
+//     "snapshot", names the document, so several inputs share one table.
 //   - OpenMetrics: the Prometheus text exposition format as OpenMetrics
 //     1.0 writes it (node_exporter's textfile collector reads it):
 //     "# HELP", "# TYPE" and "# UNIT" lines, fbdiag_ names, label values

@@ -82,7 +82,7 @@ func TestGstatSnapshots(t *testing.T) {
 	}
 	got := string(render(t, CSV, Options{Source: true}, docs...))
 	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
-	if len(lines) != 13 || lines[0] != "source,table,records,versions,versions_per_record,max_versions,fragments_per_record,data_pages,fill_share,size_bytes,index_bytes" ||
+	if len(lines) != 13 || lines[0] != "snapshot,table,records,versions,versions_per_record,max_versions,fragments_per_record,data_pages,fill_share,size_bytes,index_bytes" ||
 		lines[1] != "testdata/fb30/shop-gstat-a-r.txt#1,ORDER_LINE,500000,0,0,0,0,4552,0.69,37289984,7004160" ||
 		!strings.HasPrefix(lines[7], "testdata/fb30/shop-gstat-r-later.txt#2,") {
 		t.Errorf("csv of two snapshots:\n%s", got)

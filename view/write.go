@@ -87,8 +87,8 @@ type Options struct {
 	MoreHint string
 	// Table is the CSV table to write; "" is the document's Main.
 	Table string
-	// Source adds a first CSV column naming each row's document, for a
-	// table of several inputs or snapshots.
+	// Source adds a first CSV column, "snapshot", naming each row's
+	// document, for a table of several inputs or snapshots.
 	Source bool
 }
 

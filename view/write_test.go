@@ -158,11 +158,12 @@ created,2024-12-02T14:14:22
 critical,oat-gap,database,4211,1000,transactions,A transaction has been active for 4211 transactions.,SELECT * FROM MON$TRANSACTIONS,IBSurgeon
 warning,forced-writes,database,,,,Forced writes are off.,gfix -write sync DB,Firebird docs
 `)
-	// Two documents are one table, one header, a source column.
+	// Two documents are one table, one header, a snapshot column (not
+	// "source": the findings have a column of that name).
 	second := sample()
 	second.Source = "=later.txt"
 	got = write(t, CSV, Options{Table: "warnings", Source: true}, sample(), second)
-	same(t, "csv two sources", got, `source,severity,rule,object,value,threshold,unit,message,advice,source
+	same(t, "csv two sources", got, `snapshot,severity,rule,object,value,threshold,unit,message,advice,source
 shop.txt,critical,oat-gap,database,4211,1000,transactions,A transaction has been active for 4211 transactions.,SELECT * FROM MON$TRANSACTIONS,IBSurgeon
 shop.txt,warning,forced-writes,database,,,,Forced writes are off.,gfix -write sync DB,Firebird docs
 '=later.txt,critical,oat-gap,database,4211,1000,transactions,A transaction has been active for 4211 transactions.,SELECT * FROM MON$TRANSACTIONS,IBSurgeon

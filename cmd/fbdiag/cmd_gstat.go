@@ -51,7 +51,7 @@ CSV is one table (RFC 4180), every row, numbers plain with the unit in the
 column name (size_bytes, fill_share), words as JSON's (kind primary_key, not
 pk): --table tables (the default), indices, warnings, summary (the header
 figures and totals as field,value), encryption or problems (docs/gstat-json.md).
-With several snapshots a first column, source, names each row's. CSV and JSON
+With several snapshots a first column, snapshot, names each row's. CSV and JSON
 are written as the input is read; the rows a run sorts (tables, indices,
 warnings) wait in temporary files in TMPDIR past a few megabytes, deleted as
 they are made: a 300 MiB gstat output needs about 180 MB of disk for JSON.
