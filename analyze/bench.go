@@ -202,18 +202,30 @@ func steadyTest(seconds []parse.BenchSecond, window [2]int, th Thresholds) Stead
 			per[(sec.T-window[0])/st.BlockSeconds] += c.Committed
 		}
 	}
-	xs := make([]float64, st.Blocks)
 	for b := range st.Blocks {
 		st.Rates = append(st.Rates, float64(per[b])/float64(st.BlockSeconds))
+	}
+	if !st.level(fmt.Sprintf("the %d-second blocks", st.BlockSeconds), "the window") {
+		st.Verdict = "not steady: nothing committed"
+	}
+	return st
+}
+
+// level judges st.Rates, one a block: a straight line through them
+// drifts by Drift of their mean across them, and they vary by CV of it.
+// blocks and across name them in the verdict. False when the mean is
+// not positive (no verdict then).
+func (st *SteadyTest) level(blocks, across string) bool {
+	xs := make([]float64, len(st.Rates))
+	for b := range xs {
 		xs[b] = float64(b)
 	}
 	mean, sd := meanSD(st.Rates)
-	if mean <= 0 {
-		st.Verdict = "not steady: nothing committed"
-		return st
+	if !(mean > 0) {
+		return false
 	}
 	slope := olsSlope(xs, st.Rates)
-	drift := slope * float64(st.Blocks) / mean
+	drift := slope * float64(len(st.Rates)) / mean
 	cv := sd / mean
 	st.Drift, st.CV = &drift, &cv
 	switch {
@@ -222,13 +234,13 @@ func steadyTest(seconds []parse.BenchSecond, window [2]int, th Thresholds) Stead
 		if drift < 0 {
 			dir = "fell"
 		}
-		st.Verdict = fmt.Sprintf("not steady: throughput %s by %.1f%% of its mean across the window (more than %.0f%%)", dir, math.Abs(drift)*100, st.MaxDrift*100)
+		st.Verdict = fmt.Sprintf("not steady: throughput %s by %.1f%% of its mean across %s (more than %.0f%%)", dir, math.Abs(drift)*100, across, st.MaxDrift*100)
 	case cv > st.MaxCV:
-		st.Verdict = fmt.Sprintf("not steady: the %d-second blocks vary by %.1f%% of the mean (more than %.0f%%)", st.BlockSeconds, cv*100, st.MaxCV*100)
+		st.Verdict = fmt.Sprintf("not steady: %s vary by %.1f%% of the mean (more than %.0f%%)", blocks, cv*100, st.MaxCV*100)
 	default:
 		st.Verdict = "steady"
 	}
-	return st
+	return true
 }
 
 func meanSD(v []float64) (mean, sd float64) {

@@ -59,8 +59,15 @@ type Point struct {
 	// Steady is what the run said of its own window: fbdiag bench judges
 	// whether its throughput held steady (rule bench-steady-state) and
 	// writes it in its result and in a sweep's table (column steady).
-	// Absent when the input does not say.
+	// Absent when the input does not say. For a run that prints its
+	// throughput at intervals (pgbench -P, sysbench --report-interval),
+	// fbdiag judges them by the same rule, and SteadyVerdict says why.
 	Steady *bool `json:"steady,omitempty"`
+	// SteadyVerdict is fbdiag's verdict on the run's interval reports
+	// ("not steady: throughput rose by 34.5% of its mean across its
+	// interval reports (more than 10%)"), empty for a run that judged
+	// itself (fbdiag bench) or has no such reports.
+	SteadyVerdict string `json:"steady_verdict,omitempty"`
 }
 
 // Step is the change between two sizes.
@@ -186,9 +193,21 @@ type raw struct {
 	// unit is its y's: a time (a latency) is better lower, whatever the
 	// other series measure.
 	unit parse.Unit
-	// steady is the run's own word on its window (fbdiag bench's), nil
-	// when the input says nothing.
-	steady *bool
+	// steady is the run's own word on its window (fbdiag bench's), or
+	// fbdiag's on its interval reports (steadyVerdict says which), nil
+	// when neither says.
+	steady        *bool
+	steadyVerdict string
+	// moved is set for a run with too few interval reports to judge
+	// whose first and last differ by more than a steady run drifts.
+	moved *movedIntervals
+}
+
+// movedIntervals is what fewIntervalsMoved found of a run.
+type movedIntervals struct {
+	n           int
+	first, last float64
+	change      float64
 }
 
 // gathered is the input reduced to points and what they mean.
@@ -295,7 +314,7 @@ func Throughput(in Input, opt Options) (*Result, error) {
 			if p.unit.Symbol != "" {
 				s.Unit = &p.unit.Symbol
 			}
-			pt := Point{Label: p.label, Y: p.y, Source: p.src, Steady: p.steady}
+			pt := Point{Label: p.label, Y: p.y, Source: p.src, Steady: p.steady, SteadyVerdict: p.steadyVerdict}
 			if !g.categorical {
 				x := p.x
 				pt.X = &x
@@ -332,23 +351,55 @@ func Throughput(in Input, opt Options) (*Result, error) {
 // their throughput measures a moving target, and every comparison and
 // fit above counts them as the others.
 func (g *gathered) unsteadyWarnings() []string {
-	var srcs []string
-	judged := 0
+	var own, byIntervals, moved []string
+	judgedOwn, judgedIntervals := 0, 0
 	for _, p := range g.points {
+		if p.moved != nil {
+			m := p.moved
+			moved = append(moved, fmt.Sprintf("%s %s → %s %s (%+.0f %%, %d reports)", p.src, units.Sig3(m.first), units.Sig3(m.last), p.unit.Symbol, m.change*100, m.n))
+		}
 		if p.steady == nil {
 			continue
 		}
-		judged++
+		if p.steadyVerdict != "" {
+			judgedIntervals++
+			if !*p.steady {
+				byIntervals = append(byIntervals, p.src+" ("+strings.TrimPrefix(p.steadyVerdict, "not steady: ")+")")
+			}
+			continue
+		}
+		judgedOwn++
 		if !*p.steady {
-			srcs = append(srcs, p.src)
+			own = append(own, p.src)
 		}
 	}
-	if len(srcs) == 0 {
-		return nil
+	var out []string
+	if len(own) > 0 {
+		out = append(out, fmt.Sprintf("%d of %d runs were not steady by fbdiag bench's own verdict on their window (rule bench-steady-state: throughput drifted or varied more than it allows): %s; the analysis counts them as the others: a longer --warmup and --duration on a quiet machine reach a steady state",
+			len(own), judgedOwn, sourceList(own, 10)))
 	}
-	list := sourceList(srcs, 10)
-	return []string{fmt.Sprintf("%d of %d runs were not steady by fbdiag bench's own verdict on their window (rule bench-steady-state: throughput drifted or varied more than it allows): %s; the analysis counts them as the others: a longer --warmup and --duration on a quiet machine reach a steady state",
-		len(srcs), judged, list)}
+	if len(byIntervals) > 0 {
+		out = append(out, fmt.Sprintf("%d of %d runs were not steady by their own interval reports (rule bench-steady-state, each report a block): %s; a run's figure is the mean of all its intervals, a warm-up's included, and the analysis counts them as the others: a longer run, or its warm-up left out of the measure, reaches a steady state",
+			len(byIntervals), judgedIntervals, listMost(byIntervals, 10)))
+	}
+	if len(moved) > 0 {
+		runs := fmt.Sprintf("%d runs print too few interval reports to judge a steady state (rule bench-steady-state needs %d) and their first and last differ", len(moved), int(NewThresholds().Get("bench-steady-state", "min_blocks")))
+		if len(moved) == 1 {
+			runs = fmt.Sprintf("1 run prints too few interval reports to judge a steady state (rule bench-steady-state needs %d) and its first and last differ", int(NewThresholds().Get("bench-steady-state", "min_blocks")))
+		}
+		out = append(out, fmt.Sprintf("%s by more than a steady run drifts (%.0f %%): %s; a run's figure is the mean of all its intervals, a warm-up's included: a longer run with its progress reported (pgbench -P, sysbench --report-interval) tells",
+			runs, NewThresholds().Get("bench-steady-state", "max_drift")*100, listMost(moved, 10)))
+	}
+	return out
+}
+
+// listMost joins the first most items, and says how many more there are.
+func listMost(items []string, most int) string {
+	s := strings.Join(items[:min(len(items), most)], "; ")
+	if len(items) > most {
+		s += fmt.Sprintf("; and %d more", len(items)-most)
+	}
+	return s
 }
 
 // sourceList names the file:line sources, the lines alone after the

@@ -81,6 +81,17 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 		}
 		settings := settingsOf(r, differ)
 		p := raw{series: series, y: y, src: fmt.Sprintf("%s:%d", r.File, r.Line), unit: yUnit, steady: r.Steady}
+		if r.Steady == nil && len(r.Intervals) > 0 && opt.Y == "" {
+			// (the intervals report the run's throughput, not another
+			// figure --y names)
+			st := intervalsSteady(r.Intervals)
+			if st.judged() {
+				steady := st.Verdict == "steady"
+				p.steady, p.steadyVerdict = &steady, st.Verdict
+			} else if change, ok := fewIntervalsMoved(&st); ok {
+				p.moved = &movedIntervals{n: len(st.Rates), first: st.Rates[0], last: st.Rates[len(st.Rates)-1], change: change}
+			}
+		}
 		v, ok := "", false
 		if key != "" {
 			v, ok = r.Key(key)

@@ -41,6 +41,9 @@ type Run struct {
 type Interval struct {
 	T     float64 `json:"t"`     // seconds since start (or epoch for logs)
 	Value float64 `json:"value"` // tps in the interval
+	// Partial marks an interval the run's figure leaves out: the first
+	// and last of pgbench's aggregate log, which the run did not fill.
+	Partial bool `json:"partial,omitempty"`
 }
 
 // Pos is where the run's result was read.

@@ -188,7 +188,7 @@ func (br *BenchReader) flushAgg() {
 			step = 1
 		}
 		for i := range starts {
-			r.Intervals = append(r.Intervals, Interval{T: starts[i], Value: txns[i] / step})
+			r.Intervals = append(r.Intervals, Interval{T: starts[i], Value: txns[i] / step, Partial: i == 0 || i == len(starts)-1})
 		}
 	}
 	if len(starts) < 3 {
