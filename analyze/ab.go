@@ -32,6 +32,10 @@ type ABEntry struct {
 	// Comparison's answer.
 	Direction string `json:"direction"`
 	Verdict   string `json:"verdict"`
+	// Unsteady counts the runs of the two configurations that were not
+	// steady (Point.Steady false): their medians average a moving
+	// throughput, which the headline says beside the change.
+	Unsteady int `json:"unsteady"`
 }
 
 // The directions of an ABEntry.
@@ -76,9 +80,16 @@ func compareLabels(pts []Point, lowerIsBetter bool) []ABEntry {
 	if m := Summarize(by[labels[0]]).Median; m == 0 || !finite(m) {
 		return out // no ratio against a zero baseline
 	}
+	unsteady := map[string]int{}
+	for _, p := range pts {
+		if p.Steady != nil && !*p.Steady {
+			unsteady[p.Label]++
+		}
+	}
 	for _, l := range labels[1:] {
 		e := AB(labels[0], by[labels[0]], l, by[l])
 		e.LowerIsBetter = lowerIsBetter
+		e.Unsteady = unsteady[labels[0]] + unsteady[l]
 		e.describe()
 		out = append(out, e)
 	}

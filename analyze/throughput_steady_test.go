@@ -28,6 +28,10 @@ func TestThroughputIntervalsSteady(t *testing.T) {
 	if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(strings.ReplaceAll(w, dir, ""), want) }) {
 		t.Errorf("warnings %q", r.Warnings)
 	}
+	// The comparison counts the run that was not steady.
+	if ab := r.Series[0].AB; len(ab) != 1 || ab[0].Unsteady != 1 {
+		t.Errorf("A/B %+v", ab)
+	}
 	// The rates judged are the 15 reports of 2 s.
 	st := intervalsSteady(readInput(t, testutil.Testdata(t, "bench", "pgbench-tpcb-progress.txt")).Runs[0].Intervals)
 	if st.Blocks != 15 || st.Rates[0] != 1338.9 || st.Rates[14] != 1760.6 || st.CV == nil || *st.CV < 0.25 {

@@ -714,6 +714,16 @@ func (v *tput) ab() *Table {
 // direction when the runs tell it or no test was possible, and the caveat
 // when they do not back it ("(×1.11; too few runs to tell, p=0.100)").
 func abDetail(e analyze.ABEntry) string {
+	d := abFigures(e)
+	if e.Unsteady > 0 {
+		// (its runs' own verdict: a median of a moving throughput)
+		d = strings.TrimSuffix(d, ")") + fmt.Sprintf("; %d of %d runs not steady)", e.Unsteady, e.Before.N+e.After.N)
+	}
+	return d
+}
+
+// abFigures is abDetail but for the runs' steadiness.
+func abFigures(e analyze.ABEntry) string {
 	caveat := e.Caveat()
 	if e.LowerIsBetter {
 		// (a time's "-37.2 %" is its fall: the words give the speed-up)

@@ -187,11 +187,12 @@ func TestThroughputABGolden(t *testing.T) {
 
 // fbdiag bench's page-buffer sweep as an A/B, three runs a side: the
 // headline said "-8.5 % (×0.915, slower)", a verdict three runs cannot
-// give (the least p of 3+3 is 0.100); it carries the caveat.
+// give (the least p of 3+3 is 0.100); it carries the caveat, and that
+// two of the runs were not steady by their own verdict.
 func TestThroughputABHeadlineCaveat(t *testing.T) {
 	runs, _ := filepath.Glob(testutil.Testdata(t, "bench", "sweep-w1", "*.jsonl"))
 	d := Throughput(throughputResult(t, analyze.Options{Mode: analyze.ModeAB}, runs...), "sweep-w1")
-	if f := fieldOf(t, d, "change"); f.Label != "4096 vs 256" || f.Value.Human() != "-8.5 %" || f.Detail != "(×0.915; too few runs to tell, p=1.000)" {
+	if f := fieldOf(t, d, "change"); f.Label != "4096 vs 256" || f.Value.Human() != "-8.5 %" || f.Detail != "(×0.915; too few runs to tell, p=1.000; 2 of 6 runs not steady)" {
 		t.Errorf("headline %q %q %q", f.Label, f.Value.Human(), f.Detail)
 	}
 }
