@@ -39,7 +39,10 @@ type Knee struct {
 	Step         float64 `json:"step"`
 	StepFraction float64 `json:"step_fraction"`
 	// LossPerDoublingBelow/Above: fraction lost per doubling by the model
-	// fitted on each side alone (null when a side has fewer than 3 points).
+	// fitted on each side alone (null when a side has fewer than 3
+	// points, or when its sizes span less than a doubling and its slope
+	// is not significant: the series' own loss is withheld so, see
+	// Model.NoLossPerDoubling).
 	LossPerDoublingBelow *float64 `json:"loss_per_doubling_below"`
 	LossPerDoublingAbove *float64 `json:"loss_per_doubling_above"`
 	RSSSingle            float64  `json:"rss_single"`
@@ -128,12 +131,8 @@ func KneeTest(x, y []float64, at float64, model string) (*Knee, error) {
 			k.StepFraction = k.Step / base
 		}
 	}
-	if m, err := Fit(model, xb, yb); err == nil && m.LossPerDoubling != nil {
-		k.LossPerDoublingBelow = m.LossPerDoubling
-	}
-	if m, err := Fit(model, xa, ya); err == nil && m.LossPerDoubling != nil {
-		k.LossPerDoublingAbove = m.LossPerDoubling
-	}
+	k.LossPerDoublingBelow = sideLoss(model, xb, yb)
+	k.LossPerDoublingAbove = sideLoss(model, xa, ya)
 	switch {
 	case rss2 <= 0 && rss1 <= 0:
 		k.P = 1 // the single fit is exact already
@@ -241,4 +240,20 @@ func leastSquares(x *mat.Dense, y *mat.VecDense) (*mat.VecDense, float64, error)
 		return nil, 0, fmt.Errorf("segmented fit: singular design")
 	}
 	return &b, rss, nil
+}
+
+// sideLoss is the loss per doubling of model fitted on one side of a
+// knee alone; nil when it cannot be fitted or, as for a whole series
+// (Series.degradation), when the side's sizes span less than a doubling
+// and its slope is not significant: a doubling lies past them, and the
+// figure's very sign is the noise's.
+func sideLoss(model string, x, y []float64) *float64 {
+	m, err := Fit(model, x, y)
+	if err != nil || m.LossPerDoubling == nil {
+		return nil
+	}
+	if _, _, narrow := sizeSpan(x); narrow && !(m.SlopeP <= Alpha) {
+		return nil
+	}
+	return m.LossPerDoubling
 }

@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -123,5 +124,29 @@ func TestLeverageFarPoint(t *testing.T) {
 		"the 1.77 TiB point has leverage 0.979 (above 0.5): it alone sets the trend"
 	if k.Verdict != want2 {
 		t.Errorf("verdict\n%s\nwant\n%s", k.Verdict, want2)
+	}
+}
+
+// Each side's own loss per doubling is withheld as a series' is when its
+// sizes span less than a doubling and its slope is not significant: the
+// three sizes below the knee (10, 11 and 12 GiB, throughput 1000, 1080,
+// 930) gave 23.1 % lost per doubling, one doubling past them, from a
+// slope of p=0.69; the side above (40 to 160 GiB, p=0.022) keeps its
+// 12.2 %.
+func TestKneeSideLossNarrow(t *testing.T) {
+	x := []float64{10, 11, 12, 40, 80, 160}
+	y := []float64{1000, 1080, 930, 700, 610, 540}
+	k, err := KneeTest(x, y, 20, Power)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := Fit(Power, x[:3], y[:3]); m == nil || m.LossPerDoubling == nil || m.SlopeP <= Alpha {
+		t.Fatalf("the side's own fit: %+v", m)
+	}
+	if k.LossPerDoublingBelow != nil {
+		t.Errorf("below: %v lost per doubling over sizes ×1.2 apart", *k.LossPerDoublingBelow)
+	}
+	if k.LossPerDoublingAbove == nil || math.Abs(*k.LossPerDoublingAbove-0.1217) > 0.0005 {
+		t.Errorf("above: %v", k.LossPerDoublingAbove)
 	}
 }
