@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -122,4 +124,180 @@ func TestGbakCSVReadsAsJSON(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Every figure of every CSV table of fbdiag gbak compare reads as the
+// JSON of the same comparison, with two and three sides, of one run and
+// of several (the 5 + 5 restores of testdata/restores as 3 + 3 and as
+// 2 + 2 + 1), a cut log and the seed's logs of other databases: the runs,
+// the totals and every step (matched by name: the CSV is slowest first),
+// the ranges of the sides of several runs, the steps on one side only and
+// the summary.
+func TestGbakCompareCSVReadsAsJSON(t *testing.T) {
+	r := func(n string) string { return testutil.Testdata(t, "restores", n) }
+	labels := func(pairs ...string) []string {
+		var out []string
+		for i := 0; i < len(pairs); i += 2 {
+			out = append(out, "--label", pairs[i]+"="+r(pairs[i+1]))
+		}
+		return out
+	}
+	for _, args := range [][]string{
+		labels("remote", "restore-remote-run1.log", "remote", "restore-remote-run2.log", "remote", "restore-remote-run3.log",
+			"service", "restore-service-run1.log", "service", "restore-service-run2.log", "service", "restore-service-run3.log"),
+		labels("remote", "restore-remote-run1.log", "remote", "restore-remote-run2.log", "service", "restore-service-run1.log",
+			"service", "restore-service-run2.log", "one", "restore-service-run5.log"),
+		{r("restore-remote-run1.log"), r("restore-service-run1.log"), testutil.Testdata(t, "gbak", "shop-restore-cut.log")},
+		{testutil.Testdata(t, "seeds", "restore-balanced.log"), testutil.Testdata(t, "seeds", "restore-high-performance.log")},
+		{r("restore-remote-run4.log"), testutil.Corpus(t, "public", "gbak", "02_fb3_restore_stats_tdrw_fbsvcmgr.log")},
+	} {
+		args = append([]string{"gbak", "compare"}, args...)
+		doc := jsonDoc(t, args...)
+		tabs := csvTables(t, args...)
+		what := strings.Join(args[2:], " ")
+		sides := jlist(doc, "sides")
+		keys := []string{}
+		for _, s := range sides {
+			keys = append(keys, columnKeyOf(jget(s, "label").(string)))
+		}
+		for i, row := range rows(t, what+" runs", tabs["runs"], len(jlist(doc, "runs"))) {
+			x := jget(doc, "runs", i)
+			for _, k := range []string{"label", "file", "outcome", "total_seconds", "last_time_seconds", "matched_steps", "unmatched_steps",
+				"kind", "span_seconds"} {
+				row.is(k, jget(x, k))
+			}
+		}
+		// cmpRow checks a row of totals or steps against a JSON entry,
+		// and says whether every field matched (silently when quiet).
+		cmpRow := func(r row, x any, quiet bool) bool {
+			ok := true
+			is := func(key string, v any) {
+				i := slices.Index(r.head, key)
+				if i < 0 || !sameAsJSON(r.r[i], v) {
+					ok = false
+					if !quiet {
+						r.is(key, v)
+					}
+				}
+			}
+			is("step", jget(x, "name"))
+			for s := range sides {
+				is("seconds_"+keys[s], jget(x, "median", s))
+				if s == 0 {
+					continue
+				}
+				v := jget(x, "versus", s-1)
+				is("ratio_"+keys[s], jget(v, "ratio"))
+				is("change_"+keys[s], jget(v, "change"))
+				is("p_adjusted_"+keys[s], jget(v, "p_adjusted"))
+				// verdict is ~ where JSON finds no difference the clock or
+				// the test can tell, else JSON's direction.
+				word := jget(v, "direction")
+				if jget(v, "within_clock") == true || jget(v, "p") != nil && jget(v, "significant") == false {
+					word = "~"
+				}
+				is("verdict_"+keys[s], word)
+			}
+			return ok
+		}
+		var totals []any
+		for _, x := range jlist(doc, "totals") {
+			if jget(x, "median") != nil && slices.ContainsFunc(jlist(x, "median"), func(v any) bool { return v != nil }) {
+				totals = append(totals, x)
+			}
+		}
+		for i, row := range rows(t, what+" totals", tabs["totals"], len(totals)) {
+			cmpRow(row, totals[i], false)
+		}
+		byName := map[string][]any{}
+		for _, x := range jlist(doc, "steps") {
+			n := jget(x, "name").(string)
+			byName[n] = append(byName[n], x)
+		}
+		for _, row := range rows(t, what+" steps", tabs["steps"], len(jlist(doc, "steps"))) {
+			cands := byName[row.r[0]]
+			j := slices.IndexFunc(cands, func(x any) bool { return cmpRow(row, x, true) })
+			if j < 0 {
+				if len(cands) == 0 {
+					t.Errorf("%s: step %q not in JSON", what, row.r[0])
+					continue
+				}
+				cmpRow(row, cands[0], false)
+				continue
+			}
+			byName[row.r[0]] = slices.Delete(cands, j, j+1)
+		}
+		// ranges: each side of several runs, the totals then the steps.
+		if recs := tabs["ranges"]; recs != nil {
+			all := append(append([]any{}, totals...), jlist(doc, "steps")...)
+			for _, r := range recs[1:] {
+				s := slices.IndexFunc(sides, func(x any) bool { return jget(x, "label") == r[1] })
+				ok := slices.ContainsFunc(all, func(x any) bool {
+					return jget(x, "name") == r[0] && sameAsJSON(r[3], jget(x, "range", s, 0)) && sameAsJSON(r[4], jget(x, "median", s)) &&
+						sameAsJSON(r[5], jget(x, "range", s, 1)) && sameAsJSON(r[6], jget(x, "spread", s))
+				})
+				if !ok {
+					t.Errorf("%s: ranges row %v: no JSON step or total of these figures", what, r)
+				}
+			}
+		} else if slices.ContainsFunc(sides, func(s any) bool { return jnum(jget(s, "runs")) > 1 }) {
+			t.Errorf("%s: no ranges table", what)
+		}
+		var only [][]string
+		for _, x := range jlist(doc, "steps") {
+			if o := jget(x, "only"); o != nil {
+				only = append(only, []string{o.(string), jget(x, "name").(string)})
+			}
+		}
+		if recs := tabs["only"]; recs != nil || len(only) > 0 {
+			got := [][]string{}
+			if recs != nil {
+				got = recs[1:]
+			}
+			slices.SortFunc(got, func(a, b []string) int { return strings.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1]) })
+			slices.SortFunc(only, func(a, b []string) int { return strings.Compare(a[0]+"\x00"+a[1], b[0]+"\x00"+b[1]) })
+			if !slices.EqualFunc(got, only, slices.Equal) {
+				t.Errorf("%s: only %v, JSON %v", what, got, only)
+			}
+		}
+		sum := map[string]string{}
+		for _, r := range tabs["summary"][1:] {
+			sum[r[0]] = r[1]
+		}
+		want := map[string]any{"baseline": doc["base"], "runs": json.Number(strconv.Itoa(len(jlist(doc, "runs"))))}
+		if jnum(doc["tests"]) > 0 {
+			want["tests"] = doc["tests"]
+		}
+		for _, x := range jlist(doc, "totals") {
+			for i, v := range jlist(x, "versus") {
+				if jget(v, "ratio") == nil {
+					continue
+				}
+				k := jget(x, "key").(string) + "_ratio"
+				if len(sides) > 2 {
+					k += "_" + keys[i+1]
+				}
+				want[k] = jget(v, "ratio")
+			}
+		}
+		for k, v := range want {
+			if got, ok := sum[k]; !ok || !sameAsJSON(got, v) {
+				t.Errorf("%s summary: %s: CSV %q, JSON %v", what, k, got, v)
+			}
+		}
+		if len(sum) != len(want) {
+			t.Errorf("%s summary: %v, JSON %v", what, sum, want)
+		}
+	}
+}
+
+// columnKeyOf is a side's label as its CSV columns end: letters and
+// digits kept, anything else an underscore.
+func columnKeyOf(label string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+			return r
+		}
+		return '_'
+	}, label)
 }

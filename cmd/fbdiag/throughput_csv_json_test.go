@@ -18,7 +18,7 @@ import (
 // as printed.
 func jsonDoc(t *testing.T, args ...string) map[string]any {
 	t.Helper()
-	out, errs, code := runCLI(t, nil, append(args[:1:1], append([]string{"--format", "json"}, args[1:]...)...)...)
+	out, errs, code := runCLI(t, nil, withFlags(args, "--format", "json")...)
 	if code != 0 {
 		t.Fatalf("%v: exit %d %s", args, code, errs)
 	}
@@ -31,12 +31,22 @@ func jsonDoc(t *testing.T, args ...string) map[string]any {
 	return doc
 }
 
+// withFlags is the command line args with flags after its command
+// ("throughput", "gbak compare").
+func withFlags(args []string, flags ...string) []string {
+	n := 1
+	if len(args) > 1 && args[1] == "compare" {
+		n = 2
+	}
+	return slices.Concat(args[:n], flags, args[n:])
+}
+
 // csvTables is every CSV table fbdiag writes for args, by name: the
 // names an unknown --table lists, each asked for.
 func csvTables(t *testing.T, args ...string) map[string][][]string {
 	t.Helper()
 	with := func(table string) []string {
-		return append(args[:1:1], append([]string{"--format", "csv", "--table", table}, args[1:]...)...)
+		return withFlags(args, "--format", "csv", "--table", table)
 	}
 	_, errs, code := runCLI(t, nil, with("no-such-table")...)
 	m := regexp.MustCompile(`want one of ([a-z_, ]+)\)`).FindStringSubmatch(errs)
