@@ -301,3 +301,31 @@ func columnKeyOf(label string) string {
 		return '_'
 	}, label)
 }
+
+// Rows as a script reads them: a step the log ends inside (its bound
+// read "at least" before 2026-12-06), the statistics of a log without
+// -st ("none"), and compare's runs with their files as given.
+func TestGbakCSVLines(t *testing.T) {
+	cut := testutil.Testdata(t, "gbak", "shop-restore-cut.log")
+	balanced, high := testutil.Testdata(t, "seeds", "restore-balanced.log"), testutil.Testdata(t, "seeds", "restore-high-performance.log")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gbak", "--format", "csv", cut}, "\n77,data ORDER_LINE,data,3.747,5.375,0,0,true,data,table,ORDER_LINE\n"},
+		{[]string{"gbak", "--format", "csv", "--table", "tables", cut}, "\nORDER_LINE,90000,,5.375,16744.18604651163,0,0,true\nSTOCK,"},
+		{[]string{"gbak", "--format", "csv", "--table", "summary", testutil.Corpus(t, "public", "gbak", "13_backup_verbose_no_stats_firebird_driver_docs.log")},
+			"\ntotal_writes,\nstatistics,\n"},
+		{[]string{"gbak", "--format", "csv", "--table", "indices", testutil.Corpus(t, "public", "gbak", "09_restore_deferred_index_failure_issue7269.log")},
+			"index,seconds,reads,writes,state,failed\nPK_A3,,,,failed,true\nPK_B1,,,,ok,false\n"},
+		{[]string{"gbak", "compare", "--format", "csv", "--table", "runs", balanced, high},
+			"label,file,outcome,total_seconds,last_time_seconds,matched_steps,unmatched_steps,kind,span_seconds\n" +
+				"balanced," + balanced + ",incomplete,,13304.334,5,0,restore,3774.995\n" +
+				"high-performance," + high + ",incomplete,,7894.34,5,0,restore,2592.555\n"},
+	} {
+		out, errs, code := runCLI(t, nil, c.args...)
+		if code != 0 || !strings.Contains(out, c.want) {
+			t.Errorf("%v: exit %d %s\n%s\nlacks %q", c.args, code, errs, out, c.want)
+		}
+	}
+}

@@ -168,6 +168,12 @@ func TestThroughputCSVReadsAsJSON(t *testing.T) {
 		{[]string{td("seeds", "power-plan-tpcc.tsv")}, []string{"points", "ab", "summary", "findings"}},
 		{[]string{td("restores", "restore-page-buffers.csv")}, []string{"points", "ab", "summary", "findings"}},
 		{[]string{td("bench", "load.csv")}, []string{"points", "series", "summary", "findings"}},
+		{[]string{td("seeds", "degradation-load-sata.csv")}, []string{"points", "series", "summary", "findings"}},
+		{[]string{td("bench", "sizes-w1-w2.csv")}, []string{"points", "series", "models", "params", "holdout", "prediction", "summary", "findings"}},
+		{[]string{testutil.Corpus(t, "bench", "pgbench-scales")},
+			[]string{"points", "series", "models", "params", "holdout", "prediction", "leverage", "summary", "findings"}},
+		{[]string{testutil.Corpus(t, "bench", "pgbench15-runs-trace.txt")}, []string{"points", "ab", "summary", "findings"}},
+		{[]string{testutil.Corpus(t, "bench", "sysbench-oltp-rw.txt")}, []string{"points", "ab", "findings"}},
 	} {
 		args := append([]string{"throughput"}, c.args...)
 		doc := jsonDoc(t, args...)
@@ -231,6 +237,21 @@ func TestThroughputCSVReadsAsJSON(t *testing.T) {
 				for _, e := range ab {
 					abs = append(abs, []any{s, e})
 				}
+			} else if mode == "ab" {
+				// Nothing compared (one configuration): a row for each
+				// label, its runs' count, median and range.
+				var labels []string
+				ys := map[string][]float64{}
+				for _, p := range jlist(s, "points") {
+					l := jget(p, "label").(string)
+					if ys[l] == nil {
+						labels = append(labels, l)
+					}
+					ys[l] = append(ys[l], jnum(jget(p, "y")))
+				}
+				for _, l := range labels {
+					abs = append(abs, []any{s, l, ys[l]})
+				}
 			}
 		}
 		for i, r := range rows(t, what+" points", tabs["points"], len(pts)) {
@@ -287,7 +308,11 @@ func TestThroughputCSVReadsAsJSON(t *testing.T) {
 			r.is("value", jget(p[2], "value"))
 			r.is("stderr", jget(p[2], "stderr"))
 		}
-		for i, r := range rows(t, what+" holdout", tabs["holdout"], len(mods)) {
+		checked := mods
+		if !slices.ContainsFunc(mods, func(x any) bool { return jget(x.([]any)[1], "leave_last_out") != nil }) {
+			checked = nil // (no model has one: no rows, a note says why)
+		}
+		for i, r := range rows(t, what+" holdout", tabs["holdout"], len(checked)) {
 			s, m := mods[i].([]any)[0], mods[i].([]any)[1]
 			h := jget(m, "leave_last_out")
 			r.is("series", jget(s, "name"))
@@ -351,6 +376,21 @@ func TestThroughputCSVReadsAsJSON(t *testing.T) {
 		for i, r := range rows(t, what+" ab", tabs["ab"], len(abs)) {
 			s, e := abs[i].([]any)[0], abs[i].([]any)[1]
 			r.is("series", jget(s, "name"))
+			if l, ok := e.(string); ok {
+				ys := slices.Sorted(slices.Values(abs[i].([]any)[2].([]float64)))
+				num := func(v float64) json.Number { return json.Number(strconv.FormatFloat(v, 'f', -1, 64)) }
+				med := ys[len(ys)/2]
+				if len(ys)%2 == 0 {
+					med = (ys[len(ys)/2-1] + med) / 2
+				}
+				r.is("configuration", l)
+				r.is("n", json.Number(strconv.Itoa(len(ys))))
+				r.is("median", num(med))
+				r.is("min", num(ys[0]))
+				r.is("max", num(ys[len(ys)-1]))
+				r.is("ratio", nil)
+				continue
+			}
 			if e == nil { // the baseline
 				b := jget(s, "ab", 0)
 				r.is("configuration", jget(b, "baseline"))
@@ -390,7 +430,7 @@ func TestThroughputCSVReadsAsJSON(t *testing.T) {
 			for _, s := range series {
 				key := ""
 				if len(series) > 1 {
-					key = strings.Trim(regexp.MustCompile(`[^a-z0-9]+`).ReplaceAllString(strings.ToLower(jget(s, "name").(string)), "_"), "_") + "_"
+					key = snakeKey(jget(s, "name").(string)) + "_"
 				}
 				switch {
 				case jget(s, "load") != nil:
@@ -406,6 +446,10 @@ func TestThroughputCSVReadsAsJSON(t *testing.T) {
 					check(key+"configurations", json.Number(strconv.Itoa(len(jlist(s, "ab")))))
 				case len(jlist(s, "ab")) == 1:
 					check(key+"change", jget(s, "ab", 0, "change"))
+				case len(jlist(s, "ab")) > 1:
+					for _, e := range jlist(s, "ab") {
+						check(key+snakeKey(jget(e, "label").(string))+"_change", jget(e, "change"))
+					}
 				case len(jlist(s, "models")) > 0:
 					check(key+"first_to_last_change", jget(s, "first_to_last_change"))
 					if k := jget(s, "knee"); k != nil {
@@ -426,6 +470,13 @@ func TestThroughputCSVReadsAsJSON(t *testing.T) {
 					if p := jget(best, "prediction"); p != nil {
 						check(key+"predicted_"+head("points")[2], jget(p, "y"))
 					}
+					// A figure withheld has its reason as the value.
+					if w := jget(best, "no_loss_per_doubling"); w != nil {
+						check(key+"loss_per_doubling_share", "withheld: "+w.(string))
+					}
+					if w := jget(best, "no_prediction"); w != nil {
+						check(key+"predicted_"+head("points")[2], "no prediction: "+w.(string))
+					}
 				}
 			}
 			// (the degradation's and the sweep's other rows: see the
@@ -438,6 +489,35 @@ func TestThroughputCSVReadsAsJSON(t *testing.T) {
 		}
 		if n := len(tabs["findings"]) - 1; n != 0 {
 			t.Errorf("%s: %d findings rows", what, n)
+		}
+	}
+}
+
+// snakeKey is a name as a CSV key: lower case, "/" as "_per_", any run
+// of other characters than letters and digits as one "_".
+func snakeKey(name string) string {
+	name = strings.ReplaceAll(strings.ToLower(name), "/", " per ")
+	return strings.Trim(regexp.MustCompile(`[^\p{L}\p{N}]+`).ReplaceAllString(name, "_"), "_")
+}
+
+// The flags as a script reads them (yes and no before 2026-12-06).
+func TestThroughputCSVFlagLines(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--table", "holdout", testutil.Testdata(t, "bench", "sizes.csv")},
+			"\ntpmc,linear,952316723,5823.464074198192,387.0865702670253,11259.841578129359,9670.5,-0.39781148087501245,true\n" +
+				"tpmc,loglinear,952316723,5460.313295356431,1459.1051595652693,9461.521431147592,9670.5,-0.4353639113431125,false\n"},
+		{[]string{"--table", "knee", "--knee", "16GB", testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv")},
+			"series,at_bytes,model,below,above,step,step_change,p,significant,cliff\n" +
+				"ops_per_s,17179869184,power,4,8,3.5284536788326015,0.007729245667969392,0.5409162812012336,false,false\n"},
+		{[]string{"--table", "points", testutil.Testdata(t, "bench", "sizes.csv")},
+			"\ntpmc,281752371,4752," + testutil.Testdata(t, "bench", "sizes.csv") + ":4,true\n"},
+	} {
+		out, errs, code := runCLI(t, nil, append([]string{"throughput", "--format", "csv"}, c.args...)...)
+		if code != 0 || !strings.Contains(out, c.want) {
+			t.Errorf("%v: exit %d %s\n%s\nlacks %q", c.args, code, errs, out, c.want)
 		}
 	}
 }
