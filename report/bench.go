@@ -89,6 +89,45 @@ func BenchTables(s *analyze.BenchSummary) []*Table {
 
 func itoa64(v int64) string { return strconv.FormatInt(v, 10) }
 
+// BenchCSVTables are BenchTables for CSV: every figure JSON's, unrounded
+// (the transactions' share, rate and latencies), and the run table's
+// rows for people followed by the figures a script reads, keyed and
+// valued as in JSON (tpmc, tpm_total, window_seconds, steady_state,
+// cache_hit, …).
+func BenchCSVTables(s *analyze.BenchSummary) []*Table {
+	tables := BenchTables(s)
+	tx := tables[0]
+	tx.Rows = nil
+	full := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	fullOr := func(v *float64) string {
+		if v == nil {
+			return ""
+		}
+		return full(*v)
+	}
+	for _, t := range s.Transactions {
+		row := []string{t.Name, itoa64(t.Committed), full(t.Share), full(t.PerMinute),
+			itoa64(t.RolledBack), itoa64(t.Conflicts), itoa64(t.GaveUp), itoa64(t.Errors)}
+		if l := t.LatencyMs; l != nil {
+			row = append(row, full(l.Mean), fullOr(l.P50), fullOr(l.P90), fullOr(l.P95), fullOr(l.P99), full(l.Max))
+		} else {
+			row = append(row, "", "", "", "", "", "")
+		}
+		tx.Add(row...)
+	}
+	run := tables[1]
+	run.Add("tpmc", fullOr(s.TpmC))
+	run.Add("tpm_total", fullOr(s.TpmTotal))
+	run.Add("window_seconds", strconv.Itoa(s.WindowSeconds))
+	run.Add("steady_state", strconv.FormatBool(s.SteadyState))
+	run.Add("cache_hit", fullOr(s.CacheHit))
+	run.Add("terminals", strconv.Itoa(s.Terminals))
+	run.Add("warehouses", strconv.Itoa(s.Warehouses))
+	run.Add("page_buffers", itoa64(s.Server.PageBuffers))
+	run.Add("partial", strconv.FormatBool(s.Partial))
+	return tables
+}
+
 // BenchRunTable is the run's settings, the server's facts and the
 // figures read at the window's edges.
 func BenchRunTable(s *analyze.BenchSummary) *Table {

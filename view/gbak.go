@@ -137,7 +137,8 @@ func gbakHeadline(tl *analyze.Timeline) []Field {
 			Field{Key: "total_reads", Label: "Page reads", Value: IntP(tl.TotalReads)},
 			Field{Key: "total_writes", Label: "Page writes", Value: IntP(tl.TotalWrites)})
 	}
-	return append(fs, Field{Key: "statistics", Label: "Statistics", Value: Str(cols)})
+	// (CSV: JSON's columns, "" without -st; people read "none")
+	return append(fs, Field{Key: "statistics", Label: "Statistics", Value: Str(tl.Columns), Human: cols})
 }
 
 // cutSteps are the steps the log ends inside, with their time.
@@ -195,6 +196,10 @@ func omittedMessages(tl *analyze.Timeline, k *GbakKept) []SeverityCount {
 	return out
 }
 
+// boundCols are the columns of atLeast and of the same flag as JSON's
+// lower_bound, true or false, for CSV (one key).
+var boundCols = []Column{{Key: "bound", Title: "", Kind: TextKind, Human: true}, {Key: "bound", Title: "", Kind: TextKind, Machine: true}}
+
 // atLeast marks a figure that is a lower bound.
 func atLeast(b bool) Cell {
 	if b {
@@ -212,11 +217,11 @@ func gbakPhases(tl *analyze.Timeline) *Table {
 		{Key: "share", Title: "share", Kind: ShareKind},
 		{Key: "reads", Title: "reads", Kind: CountKind},
 		{Key: "writes", Title: "writes", Kind: CountKind},
-		{Key: "bound", Title: "", Kind: TextKind},
 	}}
+	t.Columns = append(t.Columns, boundCols...)
 	for _, p := range tl.Phases {
 		t.Rows = append(t.Rows, []Cell{Str(p.Name), Int(int64(p.Steps)), Int(int64(p.Unknown)), SecP(p.Seconds), ShareP(p.Share),
-			pagesP(p.Reads, p.Wrapped), pagesP(p.Writes, p.Wrapped), atLeast(p.LowerBound)})
+			pagesP(p.Reads, p.Wrapped), pagesP(p.Writes, p.Wrapped), atLeast(p.LowerBound), boolCell(&p.LowerBound)})
 	}
 	t.Notes = append(t.Notes, "unknown: steps whose cost the log does not give (the last line, lines missing).")
 	if slices.ContainsFunc(tl.Phases, func(p analyze.GbakPhase) bool { return p.Wrapped }) {
@@ -234,8 +239,8 @@ func gbakTables(k *GbakKept) *Table {
 		{Key: "records_per_second", Title: "records/s", Kind: NumberKind},
 		{Key: "reads", Title: "reads", Kind: CountKind},
 		{Key: "writes", Title: "writes", Kind: CountKind},
-		{Key: "bound", Title: "", Kind: TextKind},
 	}}
+	t.Columns = append(t.Columns, boundCols...)
 	idx := make([]int, len(k.Tables))
 	for i := range idx {
 		idx[i] = i
@@ -244,7 +249,7 @@ func gbakTables(k *GbakKept) *Table {
 	for _, i := range idx {
 		x := &k.Tables[i]
 		t.Rows = append(t.Rows, []Cell{Str(x.Name), IntP(x.Records), IntP(x.Ignored), SecP(x.Seconds), NumP(x.RecordsPerSecond),
-			pagesP(x.Reads, x.Wrapped), pagesP(x.Writes, x.Wrapped), atLeast(x.LowerBound)})
+			pagesP(x.Reads, x.Wrapped), pagesP(x.Writes, x.Wrapped), atLeast(x.LowerBound), boolCell(&x.LowerBound)})
 	}
 	return t
 }
@@ -287,6 +292,8 @@ func gbakIndices(k *GbakKept, outcome string) *Table {
 		{Key: "reads", Title: "reads", Kind: CountKind},
 		{Key: "writes", Title: "writes", Kind: CountKind},
 		{Key: "state", Title: "state"},
+		// (JSON's flag, appended: state says it to people, with unknown)
+		{Key: "failed", Title: "failed", Machine: true},
 	}}
 	idx := make([]int, len(k.Indices))
 	for i := range idx {
@@ -302,7 +309,7 @@ func gbakIndices(k *GbakKept, outcome string) *Table {
 		case x.Seconds == nil && !x.Ended && outcome != analyze.GbakCompleted:
 			state = "unknown"
 		}
-		t.Rows = append(t.Rows, []Cell{Str(x.Name), SecP(x.Seconds), pagesP(x.Reads, x.Wrapped), pagesP(x.Writes, x.Wrapped), Str(state)})
+		t.Rows = append(t.Rows, []Cell{Str(x.Name), SecP(x.Seconds), pagesP(x.Reads, x.Wrapped), pagesP(x.Writes, x.Wrapped), Str(state), boolCell(&x.Failed)})
 	}
 	if slices.ContainsFunc(t.Rows, func(r []Cell) bool { return r[4].Text == "unknown" }) {
 		t.Notes = append(t.Notes, "unknown: the log ends before the build does, and gbak did not report the run complete")
@@ -321,8 +328,12 @@ func gbakSteps(k *GbakKept, top int) *Table {
 		{Key: "seconds", Title: "time", Kind: SecondsKind},
 		{Key: "reads", Title: "reads", Kind: CountKind},
 		{Key: "writes", Title: "writes", Kind: CountKind},
-		{Key: "bound", Title: "", Kind: TextKind},
 	}}
+	t.Columns = append(t.Columns, boundCols...)
+	// (JSON's kind, object and name, appended: the step column says them
+	// to people)
+	t.Columns = append(t.Columns, Column{Key: "kind", Title: "kind", Machine: true}, Column{Key: "object", Title: "object", Machine: true},
+		Column{Key: "name", Title: "name", Machine: true})
 	if d := k.disk; d != nil {
 		t.Stream = func(yield func([]Cell) bool) {
 			err := d.rows.Each(func(r stepRow) error {

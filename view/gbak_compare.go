@@ -222,16 +222,22 @@ func gbakCompareRow(c *analyze.GbakComparison, row *analyze.GbakStepComparison) 
 func gbakRuns(c *analyze.GbakComparison) *Table {
 	t := &Table{Name: "runs", Title: "Runs", Noun: "runs", Columns: []Column{
 		{Key: "label", Title: "label", Max: 16},
-		{Key: "file", Title: "file", Max: 24},
+		// (the same key: CSV has the file as given, as JSON, which tells
+		// two of one name apart; the others its base name)
+		{Key: "file", Title: "file", Max: 24, Human: true},
+		{Key: "file", Title: "file", Machine: true},
 		{Key: "outcome", Title: "outcome"},
 		{Key: "total_seconds", Title: "total", Kind: SecondsKind},
 		{Key: "last_time_seconds", Title: "last time", Kind: SecondsKind},
 		{Key: "matched_steps", Title: "matched", Kind: CountKind},
 		{Key: "unmatched_steps", Title: "unmatched", Kind: CountKind},
+		// (JSON's, appended)
+		{Key: "kind", Title: "kind", Machine: true},
+		{Key: "span_seconds", Title: "span", Kind: SecondsKind, Machine: true},
 	}}
 	for _, r := range c.Runs {
-		t.Rows = append(t.Rows, []Cell{Str(r.Label), Str(filepath.Base(r.File)), Str(r.Outcome), SecP(r.TotalSeconds),
-			SecP(r.LastTimeSeconds), Int(int64(r.Matched)), Int(int64(r.Unmatched))})
+		t.Rows = append(t.Rows, []Cell{Str(r.Label), Str(filepath.Base(r.File)), Str(r.File), Str(r.Outcome), SecP(r.TotalSeconds),
+			SecP(r.LastTimeSeconds), Int(int64(r.Matched)), Int(int64(r.Unmatched)), StrP(r.Kind), SecP(r.SpanSeconds)})
 	}
 	t.Notes = append(t.Notes, c.Warnings...)
 	if several(c) {

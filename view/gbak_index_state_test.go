@@ -31,7 +31,7 @@ func TestGbakIndexActivatedWithoutStatistics(t *testing.T) {
 		t.Fatalf("columns %q outcome %s", tl.Columns, tl.Outcome)
 	}
 	csv := write(t, CSV, Options{Table: "indices"}, Gbak(tl, GbakOptions{}))
-	want := "index,seconds,reads,writes,state\nOL_ITEM,,,,ok\nRDB$PRIMARY3,,,,failed\nRDB$PRIMARY4,,,,ok\nRDB$PRIMARY5,,,,ok\nRDB$PRIMARY6,,,,ok\n"
+	want := "index,seconds,reads,writes,state,failed\nOL_ITEM,,,,ok,false\nRDB$PRIMARY3,,,,failed,true\nRDB$PRIMARY4,,,,ok,false\nRDB$PRIMARY5,,,,ok,false\nRDB$PRIMARY6,,,,ok,false\n"
 	if csv != want {
 		t.Errorf("indices:\n%s\nwant\n%s", csv, want)
 	}

@@ -164,9 +164,9 @@ func TestGbakKeeperFailedLater(t *testing.T) {
 	for _, list := range []int{-1, 2, GbakListTop} {
 		d := keptView(t, []byte(log), "x.log", 10, 10, list)
 		got := write(t, CSV, Options{Table: "indices"}, d)
-		want := "index,seconds,reads,writes,state\nIX_A,0.01,5,1,failed\nIX_A,0.01,5,1,failed\nIX_A,0.01,5,1,ok\nIX_B,0.01,5,1,ok\n"
+		want := "index,seconds,reads,writes,state,failed\nIX_A,0.01,5,1,failed,true\nIX_A,0.01,5,1,failed,true\nIX_A,0.01,5,1,ok,false\nIX_B,0.01,5,1,ok,false\n"
 		if list == 2 {
-			want = "index,seconds,reads,writes,state\nIX_A,0.01,5,1,failed\nIX_A,0.01,5,1,failed\n"
+			want = "index,seconds,reads,writes,state,failed\nIX_A,0.01,5,1,failed,true\nIX_A,0.01,5,1,failed,true\n"
 		}
 		if strings.ReplaceAll(got, "\r\n", "\n") != want {
 			t.Errorf("list %d:\n%s\nwant\n%s", list, got, want)

@@ -11,24 +11,29 @@ import (
 // of a log sorts them slowest first on disk (extsort), a few megabytes in
 // memory, instead of keeping every step.
 type stepRow struct {
-	seq            int64 // the step's place in the log: ties keep it
-	line           int64
-	label, phase   string
-	start, seconds *float64
-	reads, writes  *int64
-	bound          bool
-	wrapped        bool
+	seq          int64 // the step's place in the log: ties keep it
+	line         int64
+	label, phase string
+	// kind, object and name are JSON's: the CSV's, where people read
+	// the label.
+	kind, object, name string
+	start, seconds     *float64
+	reads, writes      *int64
+	bound              bool
+	wrapped            bool
 }
 
 func newStepRow(st *analyze.GbakStep, seq int) stepRow {
 	return stepRow{seq: int64(seq), line: int64(st.Line), label: st.Label(), phase: st.Phase,
+		kind: string(st.Kind), object: st.Object, name: st.Name,
 		start: st.Start, seconds: st.Seconds, reads: st.Reads, writes: st.Writes, bound: st.LowerBound,
 		wrapped: st.Wrapped}
 }
 
 func (r *stepRow) cells() []Cell {
 	return []Cell{Int(r.line), Str(r.label), Str(r.phase), SecP(r.start), SecP(r.seconds),
-		pagesP(r.reads, r.wrapped), pagesP(r.writes, r.wrapped), atLeast(r.bound)}
+		pagesP(r.reads, r.wrapped), pagesP(r.writes, r.wrapped), atLeast(r.bound), boolCell(&r.bound),
+		Str(r.kind), Str(r.object), Str(r.name)}
 }
 
 func compareStepRows(a, b stepRow) int {
@@ -48,6 +53,9 @@ var stepRowCodec = extsort.Codec[stepRow]{
 		b = extsort.AppendInt(b, r.line)
 		b = extsort.AppendString(b, r.label)
 		b = extsort.AppendString(b, r.phase)
+		b = extsort.AppendString(b, r.kind)
+		b = extsort.AppendString(b, r.object)
+		b = extsort.AppendString(b, r.name)
 		for _, p := range [...]*float64{r.start, r.seconds} {
 			if p == nil {
 				b = extsort.AppendInt(b, 0)
@@ -73,7 +81,7 @@ var stepRowCodec = extsort.Codec[stepRow]{
 	},
 	Decode: func(b []byte) (stepRow, error) {
 		f := extsort.NewFields(b)
-		r := stepRow{seq: f.Int(), line: f.Int(), label: f.Ref(), phase: f.Ref()}
+		r := stepRow{seq: f.Int(), line: f.Int(), label: f.Ref(), phase: f.Ref(), kind: f.Ref(), object: f.Ref(), name: f.Ref()}
 		for _, p := range [...]**float64{&r.start, &r.seconds} {
 			if f.Int() == 1 {
 				v := f.Float()
@@ -90,5 +98,7 @@ var stepRowCodec = extsort.Codec[stepRow]{
 		r.bound, r.wrapped = flags&1 != 0, flags&2 != 0
 		return r, f.Err()
 	},
-	Size: func(r stepRow) int { return 120 + len(r.label) + len(r.phase) },
+	Size: func(r stepRow) int {
+		return 168 + len(r.label) + len(r.phase) + len(r.kind) + len(r.object) + len(r.name)
+	},
 }

@@ -86,11 +86,11 @@ func TestGbakGoldenRestore(t *testing.T) {
 		}
 	}
 	// CSV: the steps, every one of the 150, plain numbers.
-	if n := strings.Count(out[CSV], "\n"); n != 151 || !strings.HasPrefix(out[CSV], "line,step,phase,start_seconds,seconds,reads,writes,bound\n77,data ORDER_LINE,data,3.747,24.882,2,3322,\n") {
+	if n := strings.Count(out[CSV], "\n"); n != 151 || !strings.HasPrefix(out[CSV], "line,step,phase,start_seconds,seconds,reads,writes,bound,kind,object,name\n77,data ORDER_LINE,data,3.747,24.882,2,3322,false,data,table,ORDER_LINE\n") {
 		t.Errorf("csv: %d lines, starts %q", n, out[CSV][:min(len(out[CSV]), 120)])
 	}
 	tables := write(t, CSV, Options{Table: "tables"}, d)
-	if !strings.Contains(tables, "\nORDER_LINE,500000,,24.882,20094.847681054576,2,3322,\n") {
+	if !strings.Contains(tables, "\nORDER_LINE,500000,,24.882,20094.847681054576,2,3322,false\n") {
 		t.Errorf("csv tables:\n%s", tables)
 	}
 	// The phases' shares add up to the steps' costs over the total.

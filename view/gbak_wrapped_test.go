@@ -41,10 +41,10 @@ func TestGbakWrappedCounterUnknown(t *testing.T) {
 	if !strings.Contains(md, "| 1 | domain RDB$235968 | metadata | 0.976 s | 0.000 s | ? | ? |  |\n") {
 		t.Errorf("markdown:\n%s", md)
 	}
-	want := "line,step,phase,start_seconds,seconds,reads,writes,bound\n" +
-		"1,domain RDB$235968,metadata,0.976,0,,,\n" +
-		"2,domain RDB$235969,metadata,0.976,0,,,\n" +
-		"3,domain RDB$235970,metadata,0.976,,,,\n"
+	want := "line,step,phase,start_seconds,seconds,reads,writes,bound,kind,object,name\n" +
+		"1,domain RDB$235968,metadata,0.976,0,,,false,metadata,domain,RDB$235968\n" +
+		"2,domain RDB$235969,metadata,0.976,0,,,false,metadata,domain,RDB$235969\n" +
+		"3,domain RDB$235970,metadata,0.976,,,,false,metadata,domain,RDB$235970\n"
 	opt := Options{Table: "steps"}
 	same(t, "CSV steps", write(t, CSV, opt, Gbak(tl, GbakOptions{})), want)
 	// (a view of steps on disk is written once)

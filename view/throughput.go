@@ -202,6 +202,20 @@ func yesNo(b bool) Cell {
 	return Str("no")
 }
 
+// flagCols are the two columns of one flag, sharing its key: yes or no
+// for people, JSON's true or false in CSV.
+func flagCols(key, title string) []Column {
+	return []Column{{Key: key, Title: title, Human: true}, {Key: key, Title: title, Machine: true}}
+}
+
+// flagCells are a flag's cells in flagCols' columns; both null for nil.
+func flagCells(p *bool) []Cell {
+	if p == nil {
+		return []Cell{Null(TextKind), Null(TextKind)}
+	}
+	return []Cell{yesNo(*p), boolCell(p)}
+}
+
 // points is every measurement: the main table, the one CSV writes.
 func (v *tput) points() *Table {
 	t := &Table{Name: "points", Title: "Measurements", Noun: "points", Limit: PointsLimit}
@@ -218,7 +232,7 @@ func (v *tput) points() *Table {
 		}
 	}
 	if judged {
-		t.Columns = append(t.Columns, Column{Key: "steady", Title: "steady"})
+		t.Columns = append(t.Columns, flagCols("steady", "steady")...)
 	}
 	for _, s := range v.r.Series {
 		for _, p := range s.Points {
@@ -231,11 +245,7 @@ func (v *tput) points() *Table {
 			}
 			row := []Cell{Str(s.Name), x, Num(p.Y), Str(p.Source)}
 			if judged {
-				c := Null(TextKind)
-				if p.Steady != nil {
-					c = yesNo(*p.Steady)
-				}
-				row = append(row, c)
+				row = append(row, flagCells(p.Steady)...)
 			}
 			t.Rows = append(t.Rows, row)
 		}
@@ -399,8 +409,8 @@ func (v *tput) holdout() *Table {
 			{Key: "hi", Title: "to", Kind: NumberKind},
 			{Key: "actual", Title: "actual", Kind: NumberKind},
 			{Key: "error_change", Title: "error", Kind: ChangeKind},
-			{Key: "inside", Title: "inside"},
 		}}
+	t.Columns = append(t.Columns, flagCols("inside", "inside")...)
 	any := false
 	for _, s := range v.r.Series {
 		for _, m := range s.Models {
@@ -417,11 +427,11 @@ func (v *tput) holdout() *Table {
 			h := m.LeaveLastOut
 			if h == nil {
 				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), Null(xc.Kind), Null(NumberKind), Null(NumberKind),
-					Null(NumberKind), Null(NumberKind), Null(ChangeKind), Null(TextKind)})
+					Null(NumberKind), Null(NumberKind), Null(ChangeKind), Null(TextKind), Null(TextKind)})
 				continue
 			}
 			t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), v.x(h.X), Num(h.Y), Num(h.Lo), Num(h.Hi), Num(h.Actual),
-				Change(h.Error), yesNo(h.Inside)})
+				Change(h.Error), yesNo(h.Inside), boolCell(&h.Inside)})
 		}
 	}
 	t.Notes = append(t.Notes, "error: (predicted − actual) / actual; inside: the actual value is within the 95 % prediction interval")
@@ -522,9 +532,8 @@ func (v *tput) knee() *Table {
 		{Key: "step", Title: "step", Kind: NumberKind},
 		{Key: "step_change", Title: "of the trend", Kind: ChangeKind},
 		{Key: "p", Title: "p", Kind: PKind},
-		{Key: "significant", Title: "significant"},
-		{Key: "cliff", Title: "cliff"},
 	}}
+	t.Columns = append(t.Columns, slices.Concat(flagCols("significant", "significant"), flagCols("cliff", "cliff"))...)
 	var minCliff float64
 	var test string
 	for _, s := range v.r.Series {
@@ -534,7 +543,8 @@ func (v *tput) knee() *Table {
 		}
 		minCliff, test = k.MinCliff, k.Test
 		t.Rows = append(t.Rows, []Cell{Str(s.Name), v.x(k.At), Str(k.Model), Int(int64(k.Below)), Int(int64(k.Above)),
-			Num(k.Step), Change(k.StepFraction), P(k.P), yesNo(k.Significant), yesNo(k.Cliff)})
+			Num(k.Step), Change(k.StepFraction), P(k.P),
+			yesNo(k.Significant), boolCell(&k.Significant), yesNo(k.Cliff), boolCell(&k.Cliff)})
 		t.Notes = append(t.Notes, k.Verdict)
 	}
 	if len(t.Rows) == 0 {

@@ -437,6 +437,9 @@ func writeBenchSummary(w io.Writer, f report.Format, s *analyze.BenchSummary) er
 	case report.Text:
 		return report.WriteBenchText(w, s)
 	}
+	if f == report.CSV {
+		return report.WriteTables(w, f, report.BenchCSVTables(s)...)
+	}
 	return report.WriteTables(w, f, report.BenchTables(s)...)
 }
 

@@ -346,7 +346,7 @@
 // progress lines: a finding "cut-short data EVENTS: The log ends inside
 // this step: it took at least 5.300 s, 30000 records logged", "at least"
 // beside its time in the tables and "≥" in the chart, lower_bound in
-// JSON. --fail-on failed makes a nightly restore check fail: exit 3 when
+// JSON, bound true in CSV. --fail-on failed makes a nightly restore check fail: exit 3 when
 // the outcome is failed or incomplete, after the analysis.
 //
 //	fbdiag gbak --fail-on failed restore.log >check.txt || mail -s 'restore failed' dba <check.txt

@@ -140,12 +140,12 @@ func TestGbakCLIStdinAndTables(t *testing.T) {
 	if errs != "<stdin>:1: no statistics header line: read 4 leading numbers as the columns TDRW, guessed from their form\n" {
 		t.Errorf("stderr %q", errs)
 	}
-	if want := "line,step,phase,start_seconds,seconds,reads,writes,bound\n" +
-		"1,index INDMF_TAG_PLC_DATA_DT_D (build),indices,9529.339,1258.271,5028909,233365,\n" +
-		"2,index INDMF_TAG_PLC_DATA_TAG_D (build),indices,10787.61,1036.719,5028907,216488,\n" +
-		"3,index INDMF_TAG_PLC_DATA_LU_D (build),indices,11824.329,746.683,5028907,265160,\n" +
-		"4,index INDMF_TAG_PLC_DATA_C1 (build),indices,12571.012,733.322,5028908,359393,\n" +
-		"5,index PKMNF2_DOC_DOWNTIME (build),indices,13304.334,,,,\n"; out != want {
+	if want := "line,step,phase,start_seconds,seconds,reads,writes,bound,kind,object,name\n" +
+		"1,index INDMF_TAG_PLC_DATA_DT_D (build),indices,9529.339,1258.271,5028909,233365,false,activate_index,index,INDMF_TAG_PLC_DATA_DT_D\n" +
+		"2,index INDMF_TAG_PLC_DATA_TAG_D (build),indices,10787.61,1036.719,5028907,216488,false,activate_index,index,INDMF_TAG_PLC_DATA_TAG_D\n" +
+		"3,index INDMF_TAG_PLC_DATA_LU_D (build),indices,11824.329,746.683,5028907,265160,false,activate_index,index,INDMF_TAG_PLC_DATA_LU_D\n" +
+		"4,index INDMF_TAG_PLC_DATA_C1 (build),indices,12571.012,733.322,5028908,359393,false,activate_index,index,INDMF_TAG_PLC_DATA_C1\n" +
+		"5,index PKMNF2_DOC_DOWNTIME (build),indices,13304.334,,,,false,activate_index,index,PKMNF2_DOC_DOWNTIME\n"; out != want {
 		t.Errorf("csv:\n%s\nwant:\n%s", out, want)
 	}
 	out, _, code = runCLI(t, data, "gbak", "--format", "csv", "--table", "summary", "-")
@@ -466,7 +466,7 @@ func TestGbakCLICutMidTable(t *testing.T) {
 	}
 
 	out, _, code = runCLI(t, nil, "gbak", "--format", "csv", "--table", "tables", cut)
-	if code != 0 || !strings.Contains(out, "\nORDER_LINE,90000,,5.375,16744.18604651163,0,0,at least\n") {
+	if code != 0 || !strings.Contains(out, "\nORDER_LINE,90000,,5.375,16744.18604651163,0,0,true\n") {
 		t.Errorf("csv (exit %d):\n%s", code, out)
 	}
 }
