@@ -224,15 +224,22 @@ func (v *tput) points() *Table {
 		xc = Column{Key: "configuration", Title: "configuration", Max: 32}
 	}
 	t.Columns = []Column{seriesCol(), xc, v.yCol(), {Key: "source", Title: "source"}}
-	// fbdiag bench's runs say whether their window was steady.
-	judged := false
+	// fbdiag bench's runs say whether their window was steady; fbdiag
+	// judges those that report their throughput at intervals (the
+	// verdict's words in CSV, as JSON's steady_verdict; the warnings say
+	// them to people).
+	judged, byIntervals := false, false
 	for _, s := range v.r.Series {
 		for _, p := range s.Points {
 			judged = judged || p.Steady != nil
+			byIntervals = byIntervals || p.SteadyVerdict != ""
 		}
 	}
 	if judged {
 		t.Columns = append(t.Columns, flagCols("steady", "steady")...)
+	}
+	if byIntervals {
+		t.Columns = append(t.Columns, Column{Key: "steady_verdict", Title: "steady verdict", Machine: true})
 	}
 	for _, s := range v.r.Series {
 		for _, p := range s.Points {
@@ -246,6 +253,9 @@ func (v *tput) points() *Table {
 			row := []Cell{Str(s.Name), x, Num(p.Y), Str(p.Source)}
 			if judged {
 				row = append(row, flagCells(p.Steady)...)
+			}
+			if byIntervals {
+				row = append(row, Str(p.SteadyVerdict))
 			}
 			t.Rows = append(t.Rows, row)
 		}
