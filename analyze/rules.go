@@ -106,7 +106,7 @@ var Rules = []Rule{
 	// reached a steady state with limits from the same table.
 	{ID: "bench-steady-state", Kind: "bench", Severities: []Severity{Info},
 		Summary:   "a run is steady when its throughput line drifts by at most this share of the mean across the window and its blocks vary by at most this share",
-		AppliesTo: "fbdiag bench run (steady_state)",
+		AppliesTo: "fbdiag bench run (steady_state); fbdiag throughput, a run that reports its throughput at intervals (pgbench -P, sysbench --report-interval, pgbench's aggregate log), each report a block",
 		Advice:    "a longer --warmup lets the page cache fill before the window opens; a longer --duration evens out a busy machine"},
 	// Not a gstat rule: gbak compare reads the limits of gbak's clock
 	// from the same table.
