@@ -80,7 +80,7 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 			series += " " + dropSubKey(r.Name, key)
 		}
 		settings := settingsOf(r, differ)
-		p := raw{series: series, y: y, src: fmt.Sprintf("%s:%d", r.File, r.Line), unit: yUnit, steady: r.Steady}
+		p := raw{series: series, y: y, src: fmt.Sprintf("%s:%d", r.File, r.Line), unit: yUnit, steady: r.Steady, tool: r.Tool, workload: runWorkload(r), settings: settings}
 		if r.Steady == nil && len(r.Intervals) > 0 && opt.Y == "" {
 			// (the intervals report the run's throughput, not another
 			// figure --y names)
@@ -136,8 +136,10 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 		for i := range g.points {
 			if g.points[i].label == "" {
 				g.points[i].label = fmt.Sprintf("%s=%g", key, g.points[i].x)
+				g.points[i].settings = g.points[i].label
 			}
 		}
+		g.labelWorkloads()
 		g.xName = "run"
 		g.xUnit = parse.Unit{}
 		// Without a size, the files are the configurations compared:
@@ -151,6 +153,58 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 	g.scaleSizes()
 	g.mode = chooseMode(g.xUnit, g.xName, g.categorical, false)
 	return nil
+}
+
+// labelWorkloads names each configuration's workload in its label when
+// the runs compared do not all run one: a pgbench select-only run beside
+// a TPC-B-like one read "clients=4 · pgbench-tpcb-progress vs clients=2
+// · pgbench-select-progress: -90.4 % slower", a ratio of two workloads
+// shown as one of two client counts. The workload goes after the
+// settings that tell the configurations apart, before the file ("clients=2
+// · select only · pgbench-select-progress"), the tool named too when the
+// runs come from several. A warning says so.
+func (g *gathered) labelWorkloads() {
+	var workloads, tools []string
+	for _, p := range g.points {
+		if p.workload == "" {
+			continue
+		}
+		if w := p.tool + " " + p.workload; !slices.Contains(workloads, w) {
+			workloads = append(workloads, w)
+		}
+		if !slices.Contains(tools, p.tool) {
+			tools = append(tools, p.tool)
+		}
+	}
+	if len(workloads) < 2 {
+		return
+	}
+	for i := range g.points {
+		p := &g.points[i]
+		w := p.workload
+		if len(tools) > 1 && w != "" {
+			w = p.tool + " " + w
+		}
+		switch {
+		case w == "":
+		case p.settings != "" && strings.HasPrefix(p.label, p.settings):
+			p.label = settingsFirst(p.settings, settingsFirst(w, strings.TrimPrefix(strings.TrimPrefix(p.label, p.settings), " · ")))
+		default:
+			p.label = settingsFirst(w, p.label)
+		}
+	}
+	g.warnings = append(g.warnings, fmt.Sprintf("the runs measure %d workloads (%s): a ratio between two of them compares the workloads, not their settings; each configuration is named with its workload",
+		len(workloads), strings.Join(workloads, ", ")))
+}
+
+// runWorkload is the workload a run names, empty when it names none: a
+// pgbench log (-l), named "aggregate log" or "transaction log" by its
+// form, does not say which script it measured.
+func runWorkload(r *parse.Run) string {
+	if r.Tool == "pgbench" && (r.Name == "aggregate log" || r.Name == "transaction log") {
+		return ""
+	}
+	return r.Name
 }
 
 // measuredRuns leaves out the runs made under a rate limit (pgbench
