@@ -130,3 +130,43 @@ func TestReportJSONDocumented(t *testing.T) {
 		}
 	}
 }
+
+// With several databases the summary's counts and critical findings come
+// before the fleet table, its warnings after: a failed restore beside
+// four databases' gstat was listed under the table's rows, off the first
+// screen of a fleet of 33.
+func TestReportFleetCriticalFirst(t *testing.T) {
+	dir := filepath.Join(testutil.CorpusDir(t), "public")
+	var paths []string
+	for _, f := range []string{"gstat/FirebirdSQL-fdb__gstat30-a.out", "gstat/FirebirdSQL-fdb__gstat25-a.out",
+		"gstat/05_fb21_doc_header_and_2x_table_index.txt", "gstat/Delapro-DelaproImport__Firebird3oder4-fb3010-h.snippet.txt",
+		"gbak/09_restore_deferred_index_failure_issue7269.log"} {
+		paths = append(paths, filepath.Join(dir, filepath.FromSlash(f)))
+	}
+	_, out := writeReportOf(t, "fleet", paths)
+	b, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	summary := page[strings.Index(page, `<section id="summary">`):]
+	summary = summary[:strings.Index(summary, "</section>")]
+	at := func(s string) int {
+		t.Helper()
+		i := strings.Index(summary, s)
+		if i < 0 {
+			t.Fatalf("summary lacks %q", s)
+		}
+		return i
+	}
+	counts := at(`<span class="l">critical findings</span>`)
+	critical := at(`<li class="critical"><span class="sev">critical</span>09_restore_deferred_index_failure_issue7269.log: restore failed: cannot commit index PK_A3`)
+	table := at(`<h3>Databases, worst first</h3>`)
+	warning := at(`<li class="warning"><span class="sev">warning</span>employee.fdb: index PK_CONFIGREVISIONSTORE`)
+	if !(counts < critical && critical < table && table < warning) {
+		t.Errorf("summary order: counts %d, critical %d, fleet table %d, warning %d", counts, critical, table, warning)
+	}
+	if n := strings.Count(summary, `<li class="critical">`); n != 1 {
+		t.Errorf("%d critical findings listed, want the one once", n)
+	}
+}
