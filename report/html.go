@@ -104,6 +104,7 @@ var htmlFuncs = template.FuncMap{
 	},
 	"more":     func(n int, fs []Finding) int { return max(len(fs)-n, 0) },
 	"critical": criticalFirst,
+	"actFirst": actFirst,
 	"afterCritical": func(fleet bool, fs []Finding) []Finding {
 		if fleet {
 			return fs[len(criticalFirst(fs)):]
@@ -438,7 +439,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 </div>
 {{- end}}{{end -}}
 {{define "dbhead"}}{{with .Database}}
-<p class="verdict {{.Verdict}}"><span class="sev">{{.Verdict}}</span> {{iso .Reason}}</p>
+<p class="verdict {{.Verdict}}"><span class="sev">{{.Verdict}}</span> {{iso .Reason}}{{with actFirst .}}<br><strong>Do:</strong> {{iso .}}{{end}}</p>
 <p class="meta">{{len .Snapshots}} snapshot{{if ne (len .Snapshots) 1}}s{{end}}; the latest: {{iso .Latest}}{{with .LatestTime}}, taken {{.Format "2006-01-02 15:04:05"}}{{end}}.</p>
 {{- end}}
 {{- if .Header}}
@@ -713,4 +714,20 @@ func criticalFirst(fs []Finding) []Finding {
 		n++
 	}
 	return fs[:n]
+}
+
+// actFirst is the advice of the finding a database's verdict names (its
+// worst, critical or warning), empty for a healthy or unknown one: the
+// verdict line said what was wrong, and what to do only in the findings
+// under the header block ("Do: if no query plan uses it: DROP INDEX
+// ORDERS_CARRIER; …"), below the first screen.
+func actFirst(d *analyze.Database) string {
+	if len(d.Findings) == 0 {
+		return ""
+	}
+	f := d.Findings[0]
+	if f.Severity != analyze.Critical && f.Severity != analyze.Warn {
+		return ""
+	}
+	return f.Advice
 }

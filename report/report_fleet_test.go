@@ -170,3 +170,32 @@ func TestReportFleetCriticalFirst(t *testing.T) {
 		t.Errorf("%d critical findings listed, want the one once", n)
 	}
 }
+
+// A database's verdict line names its worst finding and, since
+// 2026-12-06, what to do about it: the advice was only in the findings
+// under the header block, off the first screen. A healthy database's
+// line has none.
+func TestReportVerdictAdvice(t *testing.T) {
+	fb30 := testutil.Testdata(t, "fb30")
+	_, out := writeReportOf(t, "one", []string{filepath.Join(fb30, "shop-gstat-r-later.txt")})
+	b, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<p class="verdict attention"><span class="sev">attention</span> index-low-selectivity, index ORDERS_CARRIER on ORDERS: 11 distinct values in 95000 keys: ` +
+		`a lookup on one value returns 8636 rows on average (9.1% of the keys), on the most common value 31667, reading about 768 of the table&#39;s 768 data pages (clustering ratio 0.09); ` +
+		`the index costs 75 leaf pages (600 KiB) and an entry written on every insert, delete and key update; a plain index or the index of a named constraint (the gstat text cannot tell; fbdiag collect reads the catalogue) (5 warning findings)` +
+		`<br><strong>Do:</strong> if no query plan uses it: DROP INDEX ORDERS_CARRIER; (Firebird refuses if it serves a constraint: a foreign key keeps its index while the constraint exists)</p>`
+	// The summary's and the section's.
+	if n := strings.Count(string(b), want); n != 2 {
+		t.Errorf("verdict line with its advice %d times, want 2", n)
+	}
+	healthy := filepath.Join(testutil.CorpusDir(t), "public", "gstat", "FirebirdSQL-fdb__gstat30-a.out")
+	_, out = writeReportOf(t, "healthy", []string{healthy})
+	if b, err = os.ReadFile(filepath.Join(out, "index.html")); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `<p class="verdict healthy">`) || strings.Contains(string(b), "<strong>Do:</strong>") {
+		t.Errorf("healthy database: verdict line with advice, or none at all")
+	}
+}
