@@ -820,6 +820,25 @@ func (v *tput) headline(s *analyze.Series) []Field {
 		}
 	case len(s.AB) > ABHeadline:
 		add("configurations", "configurations compared with "+s.AB[0].Baseline, Int(int64(len(s.AB))), "(see the table)")
+	case v.r.Mode == analyze.ModeAB && len(s.AB) == 0 && len(s.Points) > 0 &&
+		!slices.ContainsFunc(s.Points, func(p analyze.Point) bool { return p.Label != s.Points[0].Label }):
+		// One configuration: its figure is the answer, said as such (the
+		// headline was empty, and the report's list of sections had
+		// nothing beside "sysbench runs in bench").
+		ys := make([]float64, len(s.Points))
+		for i, p := range s.Points {
+			ys[i] = p.Y
+		}
+		slices.Sort(ys)
+		med := ys[len(ys)/2]
+		if len(ys)%2 == 0 {
+			med = (ys[len(ys)/2-1] + ys[len(ys)/2]) / 2
+		}
+		runs := "1 run"
+		if len(ys) > 1 {
+			runs = fmt.Sprintf("median of %d runs", len(ys))
+		}
+		add("median_"+v.yCol().Key, v.yTitle(), Num(med), fmt.Sprintf("(%s, %s; one configuration, nothing to compare)", s.Points[0].Label, runs))
 	case len(s.AB) > 0:
 		for _, e := range s.AB {
 			k := "change"

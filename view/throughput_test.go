@@ -576,3 +576,31 @@ func TestThroughputHeadlineLongLabelsWrap(t *testing.T) {
 		t.Errorf("no %q in\n%s", want, out)
 	}
 }
+
+// One configuration has its figure as the headline, said to be nothing
+// compared: the headline was empty, and the report listed "Throughput
+// (ab): sysbench runs in bench" with no figure beside it. Two
+// configurations against a zero baseline keep an empty headline.
+func TestThroughputABOneConfigurationHeadline(t *testing.T) {
+	head := func(text string) []string {
+		var out []string
+		for _, f := range Throughput(textResult(t, "ab.csv", text, analyze.Options{}), "ab.csv").Headline {
+			out = append(out, f.Key+"="+f.Label+": "+f.Value.Human()+" "+f.Detail)
+		}
+		return out
+	}
+	if got := head("config,tps\nA,100\nA,110\nA,90\nA,95\n"); !slices.Equal(got, []string{"median_tps=tps: 97.5 (A, median of 4 runs; one configuration, nothing to compare)"}) {
+		t.Errorf("four runs: %q", got)
+	}
+	if got := head("config,tps\nA,0\nB,10\nB,12\n"); len(got) != 0 {
+		t.Errorf("zero baseline: %q", got)
+	}
+	r := throughputResult(t, analyze.Options{}, testutil.Corpus(t, "bench", "sysbench-oltp-rw.txt"))
+	var got []string
+	for _, f := range Throughput(r, "sysbench").Headline {
+		got = append(got, f.Label+": "+f.Value.Human()+" "+f.Detail)
+	}
+	if !slices.Equal(got, []string{"tps: 820 (sysbench-oltp-rw, 1 run; one configuration, nothing to compare)"}) {
+		t.Errorf("sysbench: %q", got)
+	}
+}

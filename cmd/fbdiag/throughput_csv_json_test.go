@@ -173,7 +173,7 @@ func TestThroughputCSVReadsAsJSON(t *testing.T) {
 		{[]string{testutil.Corpus(t, "bench", "pgbench-scales")},
 			[]string{"points", "series", "models", "params", "holdout", "prediction", "leverage", "summary", "findings"}},
 		{[]string{testutil.Corpus(t, "bench", "pgbench15-runs-trace.txt")}, []string{"points", "ab", "summary", "findings"}},
-		{[]string{testutil.Corpus(t, "bench", "sysbench-oltp-rw.txt")}, []string{"points", "ab", "findings"}},
+		{[]string{testutil.Corpus(t, "bench", "sysbench-oltp-rw.txt")}, []string{"points", "ab", "summary", "findings"}},
 	} {
 		args := append([]string{"throughput"}, c.args...)
 		doc := jsonDoc(t, args...)
@@ -444,6 +444,9 @@ func TestThroughputCSVReadsAsJSON(t *testing.T) {
 					}
 				case len(jlist(s, "ab")) > 4:
 					check(key+"configurations", json.Number(strconv.Itoa(len(jlist(s, "ab")))))
+				case jget(doc, "mode") == "ab" && len(jlist(s, "ab")) == 0 && len(jlist(s, "points")) == 1:
+					// one configuration of one run: its figure
+					check(key+"median_"+head("points")[2], jget(s, "points", 0, "y"))
 				case len(jlist(s, "ab")) == 1:
 					check(key+"change", jget(s, "ab", 0, "change"))
 				case len(jlist(s, "ab")) > 1:
