@@ -485,6 +485,50 @@ func tableIndex(tables []*parse.Table, t *parse.Table) int {
 }
 
 // isCounter reports a row-number column ("#", "db", "run": 1, 2, 3…).
+// rowNames says whether column i of names only names each row (every
+// value its own, over 3 rows or more: a log file's name, a run's id) while
+// a numeric setting column groups the rows into repeats: such a column is
+// no configuration, and the x is that setting. restore-page-buffers.csv
+// (page_buffers,run,restore_seconds,log: 5 settings × 5 runs, each row
+// naming its log) was read as 25 configurations of one run each against
+// "restore-bu64-run1.log". A names column of repeated values, or of
+// distinct ones with no such setting (power-plan-tpcc.tsv), stays the x.
+func rowNames(t *parse.Table, i int) bool {
+	n := len(t.Rows)
+	if n < 3 {
+		return false
+	}
+	seen := map[string]bool{}
+	for r := range n {
+		v := strings.TrimSpace(t.Text(r, i))
+		if v == "" || seen[v] {
+			return false
+		}
+		seen[v] = true
+	}
+	for j, c := range t.Columns {
+		if j == i || !c.Numeric || isCounter(c) {
+			continue
+		}
+		switch c.Unit.Kind {
+		case parse.KindTime, parse.KindSpeed, parse.KindRate:
+			continue // a measure, not a setting
+		}
+		values := map[float64]bool{}
+		finite := 0
+		for _, v := range c.Values {
+			if !math.IsNaN(v) {
+				values[v] = true
+				finite++
+			}
+		}
+		if finite == n && len(values) >= 2 && len(values) < n {
+			return true
+		}
+	}
+	return false
+}
+
 func isCounter(c parse.Column) bool {
 	if !c.Numeric || len(c.Values) < 2 {
 		return false
@@ -512,7 +556,7 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 	for pass := 0; xi < 0 && pass < 3; pass++ {
 		for i, c := range t.Columns {
 			if (pass == 0 && c.Numeric && c.Unit.Kind == parse.KindSize) ||
-				(pass == 1 && !c.Numeric) ||
+				(pass == 1 && !c.Numeric && !rowNames(t, i)) ||
 				(pass == 2 && c.Numeric && (!isCounter(c) || concurrencyLike(c.Name)) && c.Unit.Kind != parse.KindRate) {
 				xi = i
 				break

@@ -715,3 +715,24 @@ func TestPredictionCaveat(t *testing.T) {
 		}
 	}
 }
+
+// A column of names that only names each row (restore-page-buffers.csv's
+// log: restore-bu64-run1.log…) is not the x when a setting groups the
+// rows: the table read as 25 configurations of one run each against
+// "restore-bu64-run1.log"; it is the sweep of 5 page buffers settings × 5
+// runs that --x page_buffers gives. A names column with no such setting
+// (power-plan-tpcc.tsv's power_plan) stays the x.
+func TestThroughputRowNamesNotX(t *testing.T) {
+	r := analyse(t, Options{}, testutil.Testdata(t, "restores", "restore-page-buffers.csv"))
+	if r.Mode != ModeSweep || r.X == nil || *r.X != "page_buffers" || len(r.Series) != 1 || r.Series[0].Sweep == nil {
+		t.Fatalf("mode %s x %v series %d", r.Mode, r.X, len(r.Series))
+	}
+	sw := r.Series[0].Sweep
+	if sw.Best.X != 4096 || sw.Best.Median != 3.083 || sw.Best.N != 5 || len(sw.Settings) != 5 || len(sw.WithinNoise) != 4 {
+		t.Errorf("sweep best %+v, %d settings, %d within noise", sw.Best, len(sw.Settings), len(sw.WithinNoise))
+	}
+	pp := analyse(t, Options{}, testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"))
+	if pp.Mode != ModeAB || len(pp.Series[0].AB) != 1 || pp.Series[0].AB[0].Baseline != "Balanced" {
+		t.Errorf("power plan: mode %s %+v", pp.Mode, pp.Series[0].AB)
+	}
+}

@@ -166,7 +166,7 @@ func TestThroughputCSVReadsAsJSON(t *testing.T) {
 		{sweep, []string{"points", "series", "settings", "summary", "findings"}},
 		{append([]string{"--mode", "ab"}, sweep...), []string{"points", "ab", "summary", "findings"}},
 		{[]string{td("seeds", "power-plan-tpcc.tsv")}, []string{"points", "ab", "summary", "findings"}},
-		{[]string{td("restores", "restore-page-buffers.csv")}, []string{"points", "ab", "summary", "findings"}},
+		{[]string{td("restores", "restore-page-buffers.csv")}, []string{"points", "series", "settings", "summary", "findings"}},
 		{[]string{td("bench", "load.csv")}, []string{"points", "series", "summary", "findings"}},
 		{[]string{td("seeds", "degradation-load-sata.csv")}, []string{"points", "series", "summary", "findings"}},
 		{[]string{td("bench", "sizes-w1-w2.csv")}, []string{"points", "series", "models", "params", "holdout", "prediction", "summary", "findings"}},
