@@ -604,3 +604,23 @@ func TestThroughputABOneConfigurationHeadline(t *testing.T) {
 		t.Errorf("sysbench: %q", got)
 	}
 }
+
+// A sweep of repeated runs none of which its tests told from the best
+// says so in its headline, as one of single runs did: the 25 restores of
+// restore-page-buffers.csv read "best page_buffers 4096" alone while the
+// table called the four others within the noise.
+func TestThroughputSweepNoneToldApartHeadline(t *testing.T) {
+	r := throughputResult(t, analyze.Options{}, testutil.Testdata(t, "restores", "restore-page-buffers.csv"))
+	var got []string
+	for _, f := range Throughput(r, "x").Headline {
+		got = append(got, f.Key+": "+f.Value.Human()+" "+f.Detail+" "+f.Caveat)
+	}
+	want := []string{
+		"best_page_buffers: 4096 (median 3.08) ",
+		"worst_vs_best_share: 14.8 % (at 64) ",
+		"told_apart: 0 of 4 (no difference significant after adjustment) no setting told apart from the best",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("headline\n%q\nwant\n%q", got, want)
+	}
+}
