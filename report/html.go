@@ -229,6 +229,9 @@ const pageText = `<!DOCTYPE html>
 body { overflow-wrap: anywhere; font-family: "Liberation Sans", Arial, Helvetica, sans-serif; color: var(--ink); margin: 0 auto; max-width: 70rem; padding: 1rem; line-height: 1.45; }
 h1 { font-size: 1.6rem; margin: 0 0 .3rem; }
 h2 { font-size: 1.3rem; border-bottom: 2px solid var(--line); padding-bottom: .2rem; margin-top: 2.2rem; }
+.sechead { display: flex; align-items: baseline; gap: 1rem; border-bottom: 2px solid var(--line); margin-top: 2.2rem; }
+.sechead h2 { flex: 1; border-bottom: 0; margin: 0; }
+.up { font-size: .85rem; white-space: nowrap; }
 h3 { font-size: 1.05rem; margin: 1.2rem 0 .4rem; }
 nav ul { padding-left: 1.2rem; }
 .meta, .muted { color: var(--muted); font-size: .9rem; }
@@ -269,7 +272,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 @media (max-width: 600px) { body { padding: .5rem; } h1 { font-size: 1.3rem; } }
 @media print {
   body { max-width: none; }
-  nav { display: none; }
+  nav, .up { display: none; }
   section, figure { break-inside: avoid; }
   h2 { break-after: avoid; }
   a { color: inherit; text-decoration: none; }
@@ -343,7 +346,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 </section>
 {{- range .Sections}}
 <section id="{{.ID}}" class="kind-{{.Kind}}">
-<h2>{{iso .Title}}</h2>
+<div class="sechead"><h2>{{iso .Title}}</h2><a class="up" href="#summary">↑ Summary</a></div>
 {{- if .Sources}}<p class="meta">From {{iso (join .Sources ", ")}}</p>{{end}}
 {{- if .Err}}<p class="error">{{iso .Err}}</p>{{end}}
 {{template "dbhead" .}}

@@ -199,3 +199,28 @@ func TestReportVerdictAdvice(t *testing.T) {
 		t.Errorf("healthy database: verdict line with advice, or none at all")
 	}
 }
+
+// Every section's heading has a link back to the summary: from the 63rd
+// section of the corpus's page the fleet table and the list of sections
+// were a long scroll away.
+func TestReportSectionsLinkToSummary(t *testing.T) {
+	fb30 := testutil.Testdata(t, "fb30")
+	r, out := writeReportOf(t, "up", []string{filepath.Join(fb30, "shop-gstat-r-later.txt"), filepath.Join(fb30, "shop-gbak-restore-v-st.log")})
+	b, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	for _, want := range []string{
+		`<section id="summary">`,
+		`<div class="sechead"><h2>Database /var/lib/firebird/data/shop.fdb</h2><a class="up" href="#summary">↑ Summary</a></div>`,
+		`<div class="sechead"><h2>gbak restore: shop-gbak-restore-v-st.log</h2><a class="up" href="#summary">↑ Summary</a></div>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if n := strings.Count(page, `<a class="up" href="#summary">`); n != len(r.Sections) || n != 2 {
+		t.Errorf("%d links to the summary for %d sections", n, len(r.Sections))
+	}
+}
