@@ -201,6 +201,10 @@ type raw struct {
 	// moved is set for a run with too few interval reports to judge
 	// whose first and last differ by more than a steady run drifts.
 	moved *movedIntervals
+	// tool and workload are a benchmark run's ("pgbench", "select
+	// only"), empty for a table's point; settings the part of its label
+	// that tells its configuration apart ("clients=2").
+	tool, workload, settings string
 }
 
 // movedIntervals is what fewIntervalsMoved found of a run.

@@ -80,7 +80,7 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 			series += " " + dropSubKey(r.Name, key)
 		}
 		settings := settingsOf(r, differ)
-		p := raw{series: series, y: y, src: fmt.Sprintf("%s:%d", r.File, r.Line), unit: yUnit, steady: r.Steady}
+		p := raw{series: series, y: y, src: fmt.Sprintf("%s:%d", r.File, r.Line), unit: yUnit, steady: r.Steady, tool: r.Tool, workload: runWorkload(r), settings: settings}
 		if r.Steady == nil && len(r.Intervals) > 0 && opt.Y == "" {
 			// (the intervals report the run's throughput, not another
 			// figure --y names)
@@ -136,8 +136,10 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 		for i := range g.points {
 			if g.points[i].label == "" {
 				g.points[i].label = fmt.Sprintf("%s=%g", key, g.points[i].x)
+				g.points[i].settings = g.points[i].label
 			}
 		}
+		g.labelWorkloads()
 		g.xName = "run"
 		g.xUnit = parse.Unit{}
 		// Without a size, the files are the configurations compared:
@@ -151,6 +153,58 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 	g.scaleSizes()
 	g.mode = chooseMode(g.xUnit, g.xName, g.categorical, false)
 	return nil
+}
+
+// labelWorkloads names each configuration's workload in its label when
+// the runs compared do not all run one: a pgbench select-only run beside
+// a TPC-B-like one read "clients=4 · pgbench-tpcb-progress vs clients=2
+// · pgbench-select-progress: -90.4 % slower", a ratio of two workloads
+// shown as one of two client counts. The workload goes after the
+// settings that tell the configurations apart, before the file ("clients=2
+// · select only · pgbench-select-progress"), the tool named too when the
+// runs come from several. A warning says so.
+func (g *gathered) labelWorkloads() {
+	var workloads, tools []string
+	for _, p := range g.points {
+		if p.workload == "" {
+			continue
+		}
+		if w := p.tool + " " + p.workload; !slices.Contains(workloads, w) {
+			workloads = append(workloads, w)
+		}
+		if !slices.Contains(tools, p.tool) {
+			tools = append(tools, p.tool)
+		}
+	}
+	if len(workloads) < 2 {
+		return
+	}
+	for i := range g.points {
+		p := &g.points[i]
+		w := p.workload
+		if len(tools) > 1 && w != "" {
+			w = p.tool + " " + w
+		}
+		switch {
+		case w == "":
+		case p.settings != "" && strings.HasPrefix(p.label, p.settings):
+			p.label = settingsFirst(p.settings, settingsFirst(w, strings.TrimPrefix(strings.TrimPrefix(p.label, p.settings), " · ")))
+		default:
+			p.label = settingsFirst(w, p.label)
+		}
+	}
+	g.warnings = append(g.warnings, fmt.Sprintf("the runs measure %d workloads (%s): a ratio between two of them compares the workloads, not their settings; each configuration is named with its workload",
+		len(workloads), strings.Join(workloads, ", ")))
+}
+
+// runWorkload is the workload a run names, empty when it names none: a
+// pgbench log (-l), named "aggregate log" or "transaction log" by its
+// form, does not say which script it measured.
+func runWorkload(r *parse.Run) string {
+	if r.Tool == "pgbench" && (r.Name == "aggregate log" || r.Name == "transaction log") {
+		return ""
+	}
+	return r.Name
 }
 
 // measuredRuns leaves out the runs made under a rate limit (pgbench
@@ -431,6 +485,50 @@ func tableIndex(tables []*parse.Table, t *parse.Table) int {
 }
 
 // isCounter reports a row-number column ("#", "db", "run": 1, 2, 3…).
+// rowNames says whether column i of names only names each row (every
+// value its own, over 3 rows or more: a log file's name, a run's id) while
+// a numeric setting column groups the rows into repeats: such a column is
+// no configuration, and the x is that setting. restore-page-buffers.csv
+// (page_buffers,run,restore_seconds,log: 5 settings × 5 runs, each row
+// naming its log) was read as 25 configurations of one run each against
+// "restore-bu64-run1.log". A names column of repeated values, or of
+// distinct ones with no such setting (power-plan-tpcc.tsv), stays the x.
+func rowNames(t *parse.Table, i int) bool {
+	n := len(t.Rows)
+	if n < 3 {
+		return false
+	}
+	seen := map[string]bool{}
+	for r := range n {
+		v := strings.TrimSpace(t.Text(r, i))
+		if v == "" || seen[v] {
+			return false
+		}
+		seen[v] = true
+	}
+	for j, c := range t.Columns {
+		if j == i || !c.Numeric || isCounter(c) {
+			continue
+		}
+		switch c.Unit.Kind {
+		case parse.KindTime, parse.KindSpeed, parse.KindRate:
+			continue // a measure, not a setting
+		}
+		values := map[float64]bool{}
+		finite := 0
+		for _, v := range c.Values {
+			if !math.IsNaN(v) {
+				values[v] = true
+				finite++
+			}
+		}
+		if finite == n && len(values) >= 2 && len(values) < n {
+			return true
+		}
+	}
+	return false
+}
+
 func isCounter(c parse.Column) bool {
 	if !c.Numeric || len(c.Values) < 2 {
 		return false
@@ -458,7 +556,7 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 	for pass := 0; xi < 0 && pass < 3; pass++ {
 		for i, c := range t.Columns {
 			if (pass == 0 && c.Numeric && c.Unit.Kind == parse.KindSize) ||
-				(pass == 1 && !c.Numeric) ||
+				(pass == 1 && !c.Numeric && !rowNames(t, i)) ||
 				(pass == 2 && c.Numeric && (!isCounter(c) || concurrencyLike(c.Name)) && c.Unit.Kind != parse.KindRate) {
 				xi = i
 				break

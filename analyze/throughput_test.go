@@ -353,7 +353,7 @@ func TestPgbenchScalesDegradation(t *testing.T) {
 // scale forgotten, their files named rw-run1…), they are the 6+6 A/B.
 func TestABRepeatedRuns(t *testing.T) {
 	scales := analyse(t, Options{Mode: ModeAB, X: "none"}, pgbenchScales(t)...)
-	if pts := scales.Series[0].Points; len(pts) != 12 || pts[0].Label != "scale=1 · pgbench-rw-scale" || len(scales.Series[0].AB) != 11 {
+	if pts := scales.Series[0].Points; len(pts) != 12 || pts[0].Label != "scale=1 · TPC-B (sort of) · pgbench-rw-scale" || len(scales.Series[0].AB) != 11 {
 		t.Errorf("runs at six scales pooled: %d points, first %q", len(pts), pts[0].Label)
 	}
 	in := readInput(t, pgbenchScales(t)...)
@@ -369,7 +369,7 @@ func TestABRepeatedRuns(t *testing.T) {
 		t.Fatalf("mode %s series %+v", r.Mode, r.Series)
 	}
 	e := r.Series[0].AB[0]
-	if e.Baseline != "TPC-B" || e.Label != "select" || e.Comparison.P == nil ||
+	if e.Baseline != "TPC-B (sort of) · TPC-B" || e.Label != "select only · select" || e.Comparison.P == nil ||
 		!e.Comparison.Significant || e.Before.N != 6 || e.After.N != 6 {
 		t.Fatalf("ab = %+v", e)
 	}
@@ -379,6 +379,39 @@ func TestABRepeatedRuns(t *testing.T) {
 	near(t, "select spread", *e.AfterSpread, 36963.584440/((20420.469797+24094.993323)/2)-1, 1e-9)
 	near(t, "p", *e.Comparison.P, 0.0022, 0.0001)
 	near(t, "ratio", e.Ratio, (20420.469797+24094.993323)/2/((1487.824925+1526.093770)/2), 1e-9)
+}
+
+// A select-only pgbench run beside a TPC-B-like one, compared by their
+// files: the labels named the client counts only, "clients=4 ·
+// pgbench-tpcb-progress vs clients=2 · pgbench-select-progress: -90.4 %
+// slower", a workload's ratio read as the client count's. Each label
+// names its workload, and a warning says the ratio compares workloads.
+func TestABWorkloadsNamed(t *testing.T) {
+	dir := testutil.Testdata(t, "bench") + string(filepath.Separator)
+	r := analyse(t, Options{}, dir+"pgbench-select-progress.txt", dir+"pgbench-tpcb-progress.txt")
+	if r.Mode != ModeAB || len(r.Series) != 1 || len(r.Series[0].AB) != 1 {
+		t.Fatalf("mode %s series %+v", r.Mode, r.Series)
+	}
+	e := r.Series[0].AB[0]
+	if e.Baseline != "clients=2 · select only · pgbench-select-progress" ||
+		e.Label != "clients=4 · TPC-B (sort of) · pgbench-tpcb-progress" ||
+		e.Verdict != "clients=4 · TPC-B (sort of) · pgbench-tpcb-progress vs clients=2 · select only · pgbench-select-progress: ×0.0956, -90.4 % slower (n=1+1, no test)" {
+		t.Errorf("ab = %q vs %q: %q", e.Label, e.Baseline, e.Verdict)
+	}
+	want := "the runs measure 2 workloads (pgbench select only, pgbench TPC-B (sort of)): a ratio between two of them compares the workloads, not their settings; each configuration is named with its workload"
+	if !slices.Contains(r.Warnings, want) {
+		t.Errorf("warnings %q", r.Warnings)
+	}
+	// Runs of one workload keep their labels, without a warning.
+	one := analyse(t, Options{}, dir+"pgbench-tpcb-progress.txt", dir+"pgbench-tpcb-progress.txt")
+	for _, p := range one.Series[0].Points {
+		if p.Label != "pgbench-tpcb-progress" {
+			t.Errorf("one workload: label %q", p.Label)
+		}
+	}
+	if slices.ContainsFunc(one.Warnings, func(w string) bool { return strings.Contains(w, "workloads") }) {
+		t.Errorf("one workload: warnings %q", one.Warnings)
+	}
 }
 
 func readString(t *testing.T, name, text string) Input {
@@ -680,5 +713,26 @@ func TestPredictionCaveat(t *testing.T) {
 		if b := BestModel(s.Models); b == nil || b.Prediction == nil || b.PredictionCaveat != nil {
 			t.Errorf("sizes.csv %s: best model %+v", s.Name, b)
 		}
+	}
+}
+
+// A column of names that only names each row (restore-page-buffers.csv's
+// log: restore-bu64-run1.log…) is not the x when a setting groups the
+// rows: the table read as 25 configurations of one run each against
+// "restore-bu64-run1.log"; it is the sweep of 5 page buffers settings × 5
+// runs that --x page_buffers gives. A names column with no such setting
+// (power-plan-tpcc.tsv's power_plan) stays the x.
+func TestThroughputRowNamesNotX(t *testing.T) {
+	r := analyse(t, Options{}, testutil.Testdata(t, "restores", "restore-page-buffers.csv"))
+	if r.Mode != ModeSweep || r.X == nil || *r.X != "page_buffers" || len(r.Series) != 1 || r.Series[0].Sweep == nil {
+		t.Fatalf("mode %s x %v series %d", r.Mode, r.X, len(r.Series))
+	}
+	sw := r.Series[0].Sweep
+	if sw.Best.X != 4096 || sw.Best.Median != 3.083 || sw.Best.N != 5 || len(sw.Settings) != 5 || len(sw.WithinNoise) != 4 {
+		t.Errorf("sweep best %+v, %d settings, %d within noise", sw.Best, len(sw.Settings), len(sw.WithinNoise))
+	}
+	pp := analyse(t, Options{}, testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"))
+	if pp.Mode != ModeAB || len(pp.Series[0].AB) != 1 || pp.Series[0].AB[0].Baseline != "Balanced" {
+		t.Errorf("power plan: mode %s %+v", pp.Mode, pp.Series[0].AB)
 	}
 }

@@ -149,7 +149,7 @@ type TableBar struct {
 }
 
 // Tables is the data of the table chart: the largest tables by size on
-// the left, their back versions and fragments per 100 records on the right.
+// the left, their back versions and fragments per record on the right.
 type Tables struct {
 	Title    string
 	SizeUnit string
@@ -174,21 +174,23 @@ func TablesChart(d Tables) (*Chart, error) {
 	legendRows := max(ch.addSizeBars(p, "size", bars), 3)
 	ch.addBarsPanel(p, n, legendRows)
 
-	// Right: back versions and fragments per 100 records, the garbage a
+	// Right: back versions and fragments per record, the garbage a
 	// sweep or a backup/restore would remove. A measure that is zero in
 	// every table is not drawn (a −1…1 axis of stacked "0" labels says
 	// nothing): a sentence says it instead, and with neither the panel
 	// is not made.
-	q := newPlot("back versions, fragments", "per 100 records", "")
+	// (per record, as the table's ver/rec and frag/rec columns and the
+	// rules' limits read: the chart said 10.4 where they say 0.104)
+	q := newPlot("back versions, fragments", "per record", "")
 	valueGrid(q, true)
 	vb := newBars(true)
-	pv := Plotted{Name: "versions per 100 records"}
-	pf := Plotted{Name: "fragments per 100 records"}
+	pv := Plotted{Name: "versions per record"}
+	pf := Plotted{Name: "fragments per record"}
 	cv, cf := seriesColor(1), seriesColor(3)
 	var anyV, anyF, knownV, knownF bool
 	for i, t := range d.Tables {
 		pos := float64(n - 1 - i)
-		v, f := per100(t.Versions, t.Records), per100(t.Fragments, t.Records)
+		v, f := perRecord(t.Versions, t.Records), perRecord(t.Fragments, t.Records)
 		pv.X, pv.Y = append(pv.X, pos), append(pv.Y, v)
 		pf.X, pf.Y = append(pf.X, pos), append(pf.Y, f)
 		knownV, knownF = knownV || finite(v), knownF || finite(f)
@@ -264,12 +266,12 @@ func TablesChart(d Tables) (*Chart, error) {
 	return ch, nil
 }
 
-// per100 is part/records×100, NaN when unknown or no records.
-func per100(part, records float64) float64 {
+// perRecord is part/records, NaN when unknown or no records.
+func perRecord(part, records float64) float64 {
 	if !finite(part, records) || records <= 0 {
 		return nan
 	}
-	return part / records * 100
+	return part / records
 }
 
 // FillGroup is how many pages of a group (tables, indices or one object)

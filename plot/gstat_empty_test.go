@@ -36,26 +36,26 @@ func tablesChart(t *testing.T, rel ...string) *plot.Chart {
 
 // Issue 15: a measure that is zero in every table is a sentence, not a
 // panel of stacked "0" labels on a −1…1 axis. shop-gstat-r-later.txt
-// (after a sweep) has no back versions but CUSTOMER's 10.4 fragments
-// per 100 records; codes-4k has neither, and its chart is one panel.
+// (after a sweep) has no back versions but CUSTOMER's 0.104 fragments
+// per record; codes-4k has neither, and its chart is one panel.
 func TestTablesChartEmptyMeasures(t *testing.T) {
 	c := tablesChart(t, "fb30", "shop-gstat-r-later.txt")
-	if c.Panels() != 2 || c.Series("versions per 100 records") != nil ||
+	if c.Panels() != 2 || c.Series("versions per record") != nil ||
 		!slices.Equal(c.Notes, []string{"no record versions in this snapshot"}) {
 		t.Errorf("r-later: %d panels, notes %q", c.Panels(), c.Notes)
 	}
-	size, frag := c.Series("size"), c.Series("fragments per 100 records")
-	if frag == nil || size.Labels[3] != "CUSTOMER" || frag.Y[3] < 10.35 || frag.Y[3] >= 10.45 || frag.Panel != 1 {
+	size, frag := c.Series("size"), c.Series("fragments per record")
+	if frag == nil || size.Labels[3] != "CUSTOMER" || frag.Y[3] != 3125.0/30000 || frag.Panel != 1 {
 		t.Errorf("fragments %+v", frag)
 	}
 	c = tablesChart(t, "gstat", "codes-4k-gstat-a-r.txt")
-	if c.Panels() != 1 || c.Series("fragments per 100 records") != nil ||
+	if c.Panels() != 1 || c.Series("fragments per record") != nil ||
 		!slices.Equal(c.Notes, []string{"no record versions and no fragmented records in this snapshot"}) {
 		t.Errorf("codes-4k: %d panels, notes %q", c.Panels(), c.Notes)
 	}
 	// The shop before the sweep has versions: both measures, no note.
 	c = tablesChart(t, "fb30", "shop-gstat-a-r.txt")
-	if c.Panels() != 2 || c.Series("versions per 100 records") == nil || len(c.Notes) != 0 {
+	if c.Panels() != 2 || c.Series("versions per record") == nil || len(c.Notes) != 0 {
 		t.Errorf("shop: %d panels, notes %q", c.Panels(), c.Notes)
 	}
 }

@@ -280,8 +280,8 @@ func TestPlottedValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	// CUSTOMER: 10000 back versions and 3125 fragments for 30000 records.
-	v, f := tb.Series("versions per 100 records"), tb.Series("fragments per 100 records")
-	if v == nil || f == nil || math.Abs(v.Y[3]-33.333) > 0.001 || math.Abs(f.Y[3]-10.4167) > 0.001 || v.Y[0] != 0 {
+	v, f := tb.Series("versions per record"), tb.Series("fragments per record")
+	if v == nil || f == nil || v.Y[3] != 10000.0/30000 || f.Y[3] != 3125.0/30000 || v.Y[0] != 0 {
 		t.Fatalf("tables versions %+v fragments %+v", v, f)
 	}
 	fl, err := data[KindFill]()

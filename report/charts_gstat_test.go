@@ -66,14 +66,15 @@ func TestGstatTablesChart(t *testing.T) {
 		}
 	}
 	// CUSTOMER: 10000 back versions and 3125 fragments for 30000 records;
-	// the chart plots them per 100 records.
+	// the chart plots them per record, as the table's ver/rec and
+	// frag/rec (0.333, 0.104) and the rules' limits read them.
 	c, err := plot.TablesChart(d)
 	if err != nil {
 		t.Fatal(err)
 	}
-	v, f := c.Series("versions per 100 records"), c.Series("fragments per 100 records")
-	if v == nil || f == nil || int(v.Y[3]*1000) != 33333 || int(f.Y[3]*1000) != 10416 {
-		t.Errorf("CUSTOMER per 100 records: %+v %+v", v, f)
+	v, f := c.Series("versions per record"), c.Series("fragments per record")
+	if v == nil || f == nil || v.Y[3] != 10000.0/30000 || f.Y[3] != 3125.0/30000 {
+		t.Errorf("CUSTOMER per record: %+v %+v", v, f)
 	}
 }
 

@@ -102,7 +102,15 @@ var htmlFuncs = template.FuncMap{
 		}
 		return fs
 	},
-	"more":           func(n int, fs []Finding) int { return max(len(fs)-n, 0) },
+	"more":     func(n int, fs []Finding) int { return max(len(fs)-n, 0) },
+	"critical": criticalFirst,
+	"actFirst": actFirst,
+	"afterCritical": func(fleet bool, fs []Finding) []Finding {
+		if fleet {
+			return fs[len(criticalFirst(fs)):]
+		}
+		return fs
+	},
 	"firstH":         summaryHeadlines,
 	"summaryFigures": func() int { return SummaryHeadlinesPerSection },
 	"recs": func(fs []analyze.DatabaseFinding) []analyze.DatabaseFinding {
@@ -221,6 +229,9 @@ const pageText = `<!DOCTYPE html>
 body { overflow-wrap: anywhere; font-family: "Liberation Sans", Arial, Helvetica, sans-serif; color: var(--ink); margin: 0 auto; max-width: 70rem; padding: 1rem; line-height: 1.45; }
 h1 { font-size: 1.6rem; margin: 0 0 .3rem; }
 h2 { font-size: 1.3rem; border-bottom: 2px solid var(--line); padding-bottom: .2rem; margin-top: 2.2rem; }
+.sechead { display: flex; align-items: baseline; gap: 1rem; border-bottom: 2px solid var(--line); margin-top: 2.2rem; }
+.sechead h2 { flex: 1; border-bottom: 0; margin: 0; }
+.up { font-size: .85rem; white-space: nowrap; }
 h3 { font-size: 1.05rem; margin: 1.2rem 0 .4rem; }
 nav ul { padding-left: 1.2rem; }
 .meta, .muted { color: var(--muted); font-size: .9rem; }
@@ -261,7 +272,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 @media (max-width: 600px) { body { padding: .5rem; } h1 { font-size: 1.3rem; } }
 @media print {
   body { max-width: none; }
-  nav { display: none; }
+  nav, .up { display: none; }
   section, figure { break-inside: avoid; }
   h2 { break-after: avoid; }
   a { color: inherit; text-decoration: none; }
@@ -275,7 +286,15 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 </header>
 <section id="summary">
 <h2>Summary</h2>
-{{- if gt (len .Databases) 1}}
+{{- $fleet := gt (len .Databases) 1}}
+{{- if $fleet}}{{template "counts" .}}
+{{- with critical (first summaryCap .Summary)}}
+<ul class="findings">
+{{- range .}}
+<li class="{{.Severity}}"><span class="sev">{{.Severity}}</span>{{iso .Text}} <a href="#{{.Section}}">→</a></li>
+{{- end}}
+</ul>
+{{- end}}
 <h3>Databases, worst first</h3>
 <div class="scroll"><table class="fleet" data-table="databases">
 <thead><tr><th data-key="verdict">verdict</th><th data-key="database">database</th><th class="num" data-key="size_bytes">size</th><th class="num" data-key="next_minus_oat">Next − OAT</th><th class="num" data-key="versions">back versions</th><th data-key="worst">worst finding</th><th data-key="latest_time">latest snapshot</th></tr></thead>
@@ -288,23 +307,18 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 {{- else}}{{range .Databases}}
 <p><a href="#{{.ID}}">{{iso .Title}}</a></p>
 {{template "dbhead" .}}
-{{- end}}{{end}}
-{{- if .Counts}}
-<div class="headlines">
-{{- range .Counts}}
-<div class="headline"><span class="v">{{iso .Value}}</span><span class="l">{{iso .Label}}</span></div>
-{{- end}}
-</div>
-{{- end}}
+{{- end}}{{template "counts" .}}{{end}}
 {{- with .NotEmbedded}}
 <p class="muted">{{.}} charts are not embedded, to keep this page under {{maxPage}}: each is linked where it would be, its PNG file beside the page (a section's main chart first: the tables and size history of a database, then the others in page order).</p>
 {{- end}}
 {{- if .Summary}}
+{{- with afterCritical $fleet (first summaryCap .Summary)}}
 <ul class="findings">
-{{- range first summaryCap .Summary}}
+{{- range .}}
 <li class="{{.Severity}}"><span class="sev">{{.Severity}}</span>{{iso .Text}} <a href="#{{.Section}}">→</a></li>
 {{- end}}
 </ul>
+{{- end}}
 {{- with more summaryCap .Summary}}<p class="muted">and {{.}} more in the sections below.</p>{{end}}
 {{- else}}
 <p>No critical findings and no warnings.</p>
@@ -332,7 +346,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 </section>
 {{- range .Sections}}
 <section id="{{.ID}}" class="kind-{{.Kind}}">
-<h2>{{iso .Title}}</h2>
+<div class="sechead"><h2>{{iso .Title}}</h2><a class="up" href="#summary">↑ Summary</a></div>
 {{- if .Sources}}<p class="meta">From {{iso (join .Sources ", ")}}</p>{{end}}
 {{- if .Err}}<p class="error">{{iso .Err}}</p>{{end}}
 {{template "dbhead" .}}
@@ -420,8 +434,15 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 <script>{{sortScript}}</script>
 </body>
 </html>
+{{define "counts"}}{{if .Counts}}
+<div class="headlines">
+{{- range .Counts}}
+<div class="headline"><span class="v">{{iso .Value}}</span><span class="l">{{iso .Label}}</span></div>
+{{- end}}
+</div>
+{{- end}}{{end -}}
 {{define "dbhead"}}{{with .Database}}
-<p class="verdict {{.Verdict}}"><span class="sev">{{.Verdict}}</span> {{iso .Reason}}</p>
+<p class="verdict {{.Verdict}}"><span class="sev">{{.Verdict}}</span> {{iso .Reason}}{{with actFirst .}}<br><strong>Do:</strong> {{iso .}}{{end}}</p>
 <p class="meta">{{len .Snapshots}} snapshot{{if ne (len .Snapshots) 1}}s{{end}}; the latest: {{iso .Latest}}{{with .LatestTime}}, taken {{.Format "2006-01-02 15:04:05"}}{{end}}.</p>
 {{- end}}
 {{- if .Header}}
@@ -683,4 +704,33 @@ func summaryHeadlines(n int, hs []Headline) []Headline {
 		out = append(out, h)
 	}
 	return out
+}
+
+// criticalFirst is the critical findings leading fs (the summary's are
+// sorted worst first). With several databases the summary shows them
+// above the fleet table, the counts with them, and the warnings under
+// it: a fleet of 33 databases pushed six failed restores below its 33
+// rows, off the first screen.
+func criticalFirst(fs []Finding) []Finding {
+	n := 0
+	for n < len(fs) && fs[n].Severity == "critical" {
+		n++
+	}
+	return fs[:n]
+}
+
+// actFirst is the advice of the finding a database's verdict names (its
+// worst, critical or warning), empty for a healthy or unknown one: the
+// verdict line said what was wrong, and what to do only in the findings
+// under the header block ("Do: if no query plan uses it: DROP INDEX
+// ORDERS_CARRIER; …"), below the first screen.
+func actFirst(d *analyze.Database) string {
+	if len(d.Findings) == 0 {
+		return ""
+	}
+	f := d.Findings[0]
+	if f.Severity != analyze.Critical && f.Severity != analyze.Warn {
+		return ""
+	}
+	return f.Advice
 }

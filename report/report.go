@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -274,6 +275,7 @@ func (r *Report) finish() {
 		}
 	}
 	r.skipped()
+	distinctTitles(r.Sections)
 	for _, s := range r.Sections {
 		if s.Database != nil {
 			r.Databases = append(r.Databases, s)
@@ -283,6 +285,60 @@ func (r *Report) finish() {
 	sort.SliceStable(r.Summary, func(i, j int) bool {
 		return severityRank(r.Summary[i].Severity) < severityRank(r.Summary[j].Severity)
 	})
+}
+
+// distinctTitles names the folder of a section's input in its title when
+// another section has the same title: two files of one name in two
+// folders (testdata/bench/buffers.csv and testdata/bench/sweep-w1/buffers.csv)
+// were listed, and headed, as two "Throughput (sweep): buffers.csv". The
+// file name at the end of the title becomes as many of the path's last
+// elements as tell the sections apart ("bench/buffers.csv",
+// "sweep-w1/buffers.csv"); a title not ending with its one input's name
+// is kept.
+func distinctTitles(sections []*Section) {
+	byTitle := map[string][]*Section{}
+	var titles []string
+	for _, s := range sections {
+		if _, ok := byTitle[s.Title]; !ok {
+			titles = append(titles, s.Title)
+		}
+		byTitle[s.Title] = append(byTitle[s.Title], s)
+	}
+	for _, t := range titles {
+		group := byTitle[t]
+		var named []*Section
+		for _, s := range group {
+			if len(s.Sources) == 1 && strings.HasSuffix(s.Title, filepath.Base(s.Sources[0])) {
+				named = append(named, s)
+			}
+		}
+		if len(group) < 2 || len(named) < 2 {
+			continue
+		}
+		for k := 2; k <= 8; k++ {
+			seen := map[string]bool{}
+			tails := make([]string, len(named))
+			for i, s := range named {
+				tails[i] = pathTail(s.Sources[0], k)
+				seen[tails[i]] = true
+			}
+			if len(seen) == len(named) || k == 8 {
+				for i, s := range named {
+					s.Title = strings.TrimSuffix(s.Title, filepath.Base(s.Sources[0])) + tails[i]
+				}
+				break
+			}
+		}
+	}
+}
+
+// pathTail is the last k elements of path, joined by slashes.
+func pathTail(path string, k int) string {
+	parts := strings.FieldsFunc(filepath.ToSlash(path), func(r rune) bool { return r == '/' })
+	if len(parts) > k {
+		parts = parts[len(parts)-k:]
+	}
+	return strings.Join(parts, "/")
 }
 
 func severityRank(s string) int {

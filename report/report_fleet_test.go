@@ -130,3 +130,97 @@ func TestReportJSONDocumented(t *testing.T) {
 		}
 	}
 }
+
+// With several databases the summary's counts and critical findings come
+// before the fleet table, its warnings after: a failed restore beside
+// four databases' gstat was listed under the table's rows, off the first
+// screen of a fleet of 33.
+func TestReportFleetCriticalFirst(t *testing.T) {
+	dir := filepath.Join(testutil.CorpusDir(t), "public")
+	var paths []string
+	for _, f := range []string{"gstat/FirebirdSQL-fdb__gstat30-a.out", "gstat/FirebirdSQL-fdb__gstat25-a.out",
+		"gstat/05_fb21_doc_header_and_2x_table_index.txt", "gstat/Delapro-DelaproImport__Firebird3oder4-fb3010-h.snippet.txt",
+		"gbak/09_restore_deferred_index_failure_issue7269.log"} {
+		paths = append(paths, filepath.Join(dir, filepath.FromSlash(f)))
+	}
+	_, out := writeReportOf(t, "fleet", paths)
+	b, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	summary := page[strings.Index(page, `<section id="summary">`):]
+	summary = summary[:strings.Index(summary, "</section>")]
+	at := func(s string) int {
+		t.Helper()
+		i := strings.Index(summary, s)
+		if i < 0 {
+			t.Fatalf("summary lacks %q", s)
+		}
+		return i
+	}
+	counts := at(`<span class="l">critical findings</span>`)
+	critical := at(`<li class="critical"><span class="sev">critical</span>09_restore_deferred_index_failure_issue7269.log: restore failed: cannot commit index PK_A3`)
+	table := at(`<h3>Databases, worst first</h3>`)
+	warning := at(`<li class="warning"><span class="sev">warning</span>employee.fdb: index PK_CONFIGREVISIONSTORE`)
+	if !(counts < critical && critical < table && table < warning) {
+		t.Errorf("summary order: counts %d, critical %d, fleet table %d, warning %d", counts, critical, table, warning)
+	}
+	if n := strings.Count(summary, `<li class="critical">`); n != 1 {
+		t.Errorf("%d critical findings listed, want the one once", n)
+	}
+}
+
+// A database's verdict line names its worst finding and, since
+// 2026-12-06, what to do about it: the advice was only in the findings
+// under the header block, off the first screen. A healthy database's
+// line has none.
+func TestReportVerdictAdvice(t *testing.T) {
+	fb30 := testutil.Testdata(t, "fb30")
+	_, out := writeReportOf(t, "one", []string{filepath.Join(fb30, "shop-gstat-r-later.txt")})
+	b, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `<p class="verdict attention"><span class="sev">attention</span> index-low-selectivity, index ORDERS_CARRIER on ORDERS: 11 distinct values in 95000 keys: ` +
+		`a lookup on one value returns 8636 rows on average (9.1% of the keys), on the most common value 31667, reading about 768 of the table&#39;s 768 data pages (clustering ratio 0.09); ` +
+		`the index costs 75 leaf pages (600 KiB) and an entry written on every insert, delete and key update; a plain index or the index of a named constraint (the gstat text cannot tell; fbdiag collect reads the catalogue) (5 warning findings)` +
+		`<br><strong>Do:</strong> if no query plan uses it: DROP INDEX ORDERS_CARRIER; (Firebird refuses if it serves a constraint: a foreign key keeps its index while the constraint exists)</p>`
+	// The summary's and the section's.
+	if n := strings.Count(string(b), want); n != 2 {
+		t.Errorf("verdict line with its advice %d times, want 2", n)
+	}
+	healthy := filepath.Join(testutil.CorpusDir(t), "public", "gstat", "FirebirdSQL-fdb__gstat30-a.out")
+	_, out = writeReportOf(t, "healthy", []string{healthy})
+	if b, err = os.ReadFile(filepath.Join(out, "index.html")); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), `<p class="verdict healthy">`) || strings.Contains(string(b), "<strong>Do:</strong>") {
+		t.Errorf("healthy database: verdict line with advice, or none at all")
+	}
+}
+
+// Every section's heading has a link back to the summary: from the 63rd
+// section of the corpus's page the fleet table and the list of sections
+// were a long scroll away.
+func TestReportSectionsLinkToSummary(t *testing.T) {
+	fb30 := testutil.Testdata(t, "fb30")
+	r, out := writeReportOf(t, "up", []string{filepath.Join(fb30, "shop-gstat-r-later.txt"), filepath.Join(fb30, "shop-gbak-restore-v-st.log")})
+	b, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(b)
+	for _, want := range []string{
+		`<section id="summary">`,
+		`<div class="sechead"><h2>Database /var/lib/firebird/data/shop.fdb</h2><a class="up" href="#summary">↑ Summary</a></div>`,
+		`<div class="sechead"><h2>gbak restore: shop-gbak-restore-v-st.log</h2><a class="up" href="#summary">↑ Summary</a></div>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if n := strings.Count(page, `<a class="up" href="#summary">`); n != len(r.Sections) || n != 2 {
+		t.Errorf("%d links to the summary for %d sections", n, len(r.Sections))
+	}
+}

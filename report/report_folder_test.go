@@ -2,6 +2,7 @@ package report
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -32,5 +33,30 @@ func TestBenchmarkSectionCurrentFolder(t *testing.T) {
 			}
 			t.Errorf("%v: sections %q, want one %q", c.paths, titles, c.want)
 		}
+	}
+}
+
+// Two inputs of one name in two folders were two sections of one title,
+// "Throughput (sweep): buffers.csv" twice in the list of sections; each
+// title now names as much of its path as tells them apart. The gstat of
+// a third file, of another name, keeps its title.
+func TestSectionTitlesDistinct(t *testing.T) {
+	bench := testutil.Testdata(t, "bench")
+	ins, errs := Inputs([]string{filepath.Join(bench, "buffers.csv"), filepath.Join(bench, "sweep-w1", "buffers.csv"), filepath.Join(bench, "load.csv")})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	r := Build("titles", "fbdiag test", ins)
+	var titles []string
+	for _, s := range r.Sections {
+		titles = append(titles, s.Title)
+	}
+	want := []string{"Throughput (sweep): bench/buffers.csv", "Throughput (sweep): sweep-w1/buffers.csv", "Throughput (load): load.csv"}
+	if strings.Join(titles, "\n") != strings.Join(want, "\n") {
+		t.Errorf("titles %q, want %q", titles, want)
+	}
+	// One folder deeper when the folders share a name too.
+	if got := pathTail("/a/x/run/buffers.csv", 3); got != "x/run/buffers.csv" {
+		t.Errorf("pathTail = %q", got)
 	}
 }

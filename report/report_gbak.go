@@ -157,9 +157,11 @@ func GbakSection(tl *analyze.Timeline) *Section { return gbakSection(tl, nil) }
 // of it (nil: those of tl).
 func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 	name := filepath.Base(tl.File)
+	// "log" when the log does not say, as fbdiag gbak's "gbak log: FILE"
+	// (it was "gbak gbak: FILE", "gbak failed").
 	op := kindOf(tl)
 	if op == "" {
-		op = "gbak"
+		op = "log"
 	}
 	s := &Section{ID: name, Title: "gbak " + op + ": " + name, Kind: string(parse.InputGbak), Sources: []string{tl.File}}
 	d := view.Gbak(tl, view.GbakOptions{Top: GbakStepsShown, Kept: kept})
@@ -173,7 +175,11 @@ func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 		h = Headline{Label: op, Value: tl.Outcome}
 	}
 	s.Headlines = append(s.Headlines, h)
-	s.Run = &RunSummary{File: tl.File, Kind: op, Outcome: tl.Outcome, TotalSeconds: tl.TotalSeconds}
+	runKind := op
+	if runKind == "log" {
+		runKind = "gbak" // report.json's word, kept
+	}
+	s.Run = &RunSummary{File: tl.File, Kind: runKind, Outcome: tl.Outcome, TotalSeconds: tl.TotalSeconds}
 	// gbak's error lines are one failure (a killed restore prints three):
 	// the summary counts it once, quoting the first line; the section
 	// lists them (the first HTMLRows).

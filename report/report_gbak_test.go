@@ -217,3 +217,34 @@ func TestGbakSidesOfNumberedRuns(t *testing.T) {
 		t.Errorf("fragment lacks the test of the totals:\n%.2000s", s.Fragment)
 	}
 }
+
+// A log that does not say whether it is a backup or a restore is a
+// "gbak log", as fbdiag gbak titles it; the report said "gbak gbak:
+// 16_gbak_z_version_issue8003.log" and "gbak failed".
+func TestGbakSectionUnknownKindTitle(t *testing.T) {
+	dir := filepath.Join(testutil.CorpusDir(t), "public", "gbak")
+	ins, errs := Inputs([]string{filepath.Join(dir, "04_fb25_release_notes_stats_lines.txt"), filepath.Join(dir, "16_gbak_z_version_issue8003.log")})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	r := Build("logs", "fbdiag test", ins)
+	var got []string
+	for _, s := range r.Sections {
+		h := ""
+		if len(s.Headlines) > 0 {
+			h = s.Headlines[0].Label + ": " + s.Headlines[0].Value
+		}
+		got = append(got, s.Title+" — "+h)
+		// report.json's runs[].kind stays "gbak"
+		if s.Run == nil || s.Run.Kind != "gbak" {
+			t.Errorf("%s: run %+v, want kind gbak", s.Title, s.Run)
+		}
+	}
+	want := []string{
+		"gbak log: 04_fb25_release_notes_stats_lines.txt — log incomplete: 46.684 s",
+		"gbak log: 16_gbak_z_version_issue8003.log — log: failed",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("sections\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -5,9 +5,11 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/fbdiag/fbdiag/internal/atomicfile"
@@ -59,6 +61,12 @@ func WriteDir(dir string, r *Report, o plot.Options) (string, error) {
 			}
 		}
 	}
+	// The charts the earlier report's page named: those this one does
+	// not draw are removed once it is written.
+	earlier, err := chartsNamedBy(index)
+	if err != nil {
+		return "", err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
@@ -99,7 +107,62 @@ func WriteDir(dir string, r *Report, o plot.Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := removeStaleCharts(dir, earlier, figs); err != nil {
+		return "", err
+	}
 	return index, nil
+}
+
+// chartFileRe finds the chart files a page shows: each drawn chart's
+// figure has the id "fig-" and its file name (base names only).
+var chartFileRe = regexp.MustCompile(`<figure id="fig-([^"/\\]+\.png)">`)
+
+// chartsNamedBy lists the chart files an earlier fbdiag page names (none
+// when there is no page).
+func chartsNamedBy(index string) (map[string]bool, error) {
+	b, err := os.ReadFile(index)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	names := map[string]bool{}
+	for _, m := range chartFileRe.FindAllSubmatch(b, -1) {
+		names[html.UnescapeString(string(m[1]))] = true
+	}
+	return names, nil
+}
+
+// removeStaleCharts removes the charts of the earlier report in dir
+// that this one does not draw, when fbdiag's mark is on them: a section
+// that became another kind (restore-page-buffers.csv's A/B became a
+// sweep) left ab-restore-page-buffers.csv.png beside the page, a chart
+// of the old analysis that no page shows. A PNG the earlier page did not
+// name (a --png chart, a user's file) stays.
+func removeStaleCharts(dir string, earlier map[string]bool, figs []*Figure) error {
+	if len(earlier) == 0 {
+		return nil
+	}
+	for _, f := range figs {
+		delete(earlier, f.File)
+	}
+	for name := range earlier {
+		p := filepath.Join(dir, name)
+		if st, err := os.Lstat(p); err != nil || !st.Mode().IsRegular() {
+			continue // gone, never written, or not a file
+		}
+		ours, err := isOurPNG(p)
+		if err != nil {
+			return err
+		}
+		if ours {
+			if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // buffered gives write a buffer on the file: the template writes a page

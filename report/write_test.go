@@ -2,8 +2,11 @@ package report
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"testing"
 
+	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -39,5 +42,56 @@ func TestWriteNotices(t *testing.T) {
 	})
 	if want := "fbdiag: notice: restore.log:12: wrapped counter repaired\nfbdiag: notice: <stdin>: no header line\n"; b.String() != want {
 		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
+
+// A chart of the earlier report in the folder that this one does not
+// draw is removed: the A/B chart of restore-page-buffers.csv stayed
+// beside the page after its section became a sweep. A PNG the earlier
+// page did not name, fbdiag's (--png) or a user's, stays.
+func TestWriteDirRemovesStaleCharts(t *testing.T) {
+	seeds := testutil.Testdata(t, "seeds")
+	dir := t.TempDir()
+	write := func(files ...string) {
+		t.Helper()
+		var paths []string
+		for _, f := range files {
+			paths = append(paths, filepath.Join(seeds, f))
+		}
+		ins, errs := Inputs(paths)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		if _, err := WriteDir(dir, Build("r", "fbdiag test", ins), smallCharts); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("power-plan-tpcc.tsv", "page-buffers-1.7tb.csv")
+	for _, f := range []string{"ab-power-plan-tpcc.tsv.png", "sweep-page-buffers-1.7tb.csv.png"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A --png chart (marked) and a user's picture, neither on the page.
+	marked, err := os.ReadFile(filepath.Join(dir, "ab-power-plan-tpcc.tsv.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tables-other.png"), marked, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "mine.png"), []byte("\x89PNG not fbdiag's"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write("page-buffers-1.7tb.csv")
+	for f, want := range map[string]bool{
+		"ab-power-plan-tpcc.tsv.png":       false,
+		"sweep-page-buffers-1.7tb.csv.png": true,
+		"tables-other.png":                 true,
+		"mine.png":                         true,
+	} {
+		if _, err := os.Stat(filepath.Join(dir, f)); (err == nil) != want {
+			t.Errorf("%s: exists %v, want %v", f, err == nil, want)
+		}
 	}
 }

@@ -576,3 +576,51 @@ func TestThroughputHeadlineLongLabelsWrap(t *testing.T) {
 		t.Errorf("no %q in\n%s", want, out)
 	}
 }
+
+// One configuration has its figure as the headline, said to be nothing
+// compared: the headline was empty, and the report listed "Throughput
+// (ab): sysbench runs in bench" with no figure beside it. Two
+// configurations against a zero baseline keep an empty headline.
+func TestThroughputABOneConfigurationHeadline(t *testing.T) {
+	head := func(text string) []string {
+		var out []string
+		for _, f := range Throughput(textResult(t, "ab.csv", text, analyze.Options{}), "ab.csv").Headline {
+			out = append(out, f.Key+"="+f.Label+": "+f.Value.Human()+" "+f.Detail)
+		}
+		return out
+	}
+	if got := head("config,tps\nA,100\nA,110\nA,90\nA,95\n"); !slices.Equal(got, []string{"median_tps=tps: 97.5 (A, median of 4 runs; one configuration, nothing to compare)"}) {
+		t.Errorf("four runs: %q", got)
+	}
+	if got := head("config,tps\nA,0\nB,10\nB,12\n"); len(got) != 0 {
+		t.Errorf("zero baseline: %q", got)
+	}
+	r := throughputResult(t, analyze.Options{}, testutil.Corpus(t, "bench", "sysbench-oltp-rw.txt"))
+	var got []string
+	for _, f := range Throughput(r, "sysbench").Headline {
+		got = append(got, f.Label+": "+f.Value.Human()+" "+f.Detail)
+	}
+	if !slices.Equal(got, []string{"tps: 820 (sysbench-oltp-rw, 1 run; one configuration, nothing to compare)"}) {
+		t.Errorf("sysbench: %q", got)
+	}
+}
+
+// A sweep of repeated runs none of which its tests told from the best
+// says so in its headline, as one of single runs did: the 25 restores of
+// restore-page-buffers.csv read "best page_buffers 4096" alone while the
+// table called the four others within the noise.
+func TestThroughputSweepNoneToldApartHeadline(t *testing.T) {
+	r := throughputResult(t, analyze.Options{}, testutil.Testdata(t, "restores", "restore-page-buffers.csv"))
+	var got []string
+	for _, f := range Throughput(r, "x").Headline {
+		got = append(got, f.Key+": "+f.Value.Human()+" "+f.Detail+" "+f.Caveat)
+	}
+	want := []string{
+		"best_page_buffers: 4096 (median 3.08) ",
+		"worst_vs_best_share: 14.8 % (at 64) ",
+		"told_apart: 0 of 4 (no difference significant after adjustment) no setting told apart from the best",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("headline\n%q\nwant\n%q", got, want)
+	}
+}

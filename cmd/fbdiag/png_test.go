@@ -140,10 +140,10 @@ func TestGstatPNG(t *testing.T) {
 	if v := at(t, plotted(t, charts, plot.KindTables, "size"), "ORDERS"); v != float64(*orders.SizeBytes)/(1<<20) {
 		t.Errorf("ORDERS bar %v MiB, want %v", v, float64(*orders.SizeBytes)/(1<<20))
 	}
-	vers := plotted(t, charts, plot.KindTables, "versions per 100 records")
+	vers := plotted(t, charts, plot.KindTables, "versions per record")
 	size := plotted(t, charts, plot.KindTables, "size")
-	if k := slices.Index(size.Labels, "ORDERS"); vers.Y[k] != 5 {
-		t.Errorf("ORDERS back versions per 100 records %v, want 5 (5000 of 100000)", vers.Y[k])
+	if k := slices.Index(size.Labels, "ORDERS"); vers.Y[k] != 0.05 {
+		t.Errorf("ORDERS back versions per record %v, want 0.05 (5000 of 100000)", vers.Y[k])
 	}
 	if v := at(t, plotted(t, charts, plot.KindIndices, "largest"), "OL_ITEM"); v != 3.4609375 {
 		t.Errorf("OL_ITEM %v MiB, want 3.4609375 (443 pages of 8 KiB)", v)

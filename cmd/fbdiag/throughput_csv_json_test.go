@@ -166,14 +166,14 @@ func TestThroughputCSVReadsAsJSON(t *testing.T) {
 		{sweep, []string{"points", "series", "settings", "summary", "findings"}},
 		{append([]string{"--mode", "ab"}, sweep...), []string{"points", "ab", "summary", "findings"}},
 		{[]string{td("seeds", "power-plan-tpcc.tsv")}, []string{"points", "ab", "summary", "findings"}},
-		{[]string{td("restores", "restore-page-buffers.csv")}, []string{"points", "ab", "summary", "findings"}},
+		{[]string{td("restores", "restore-page-buffers.csv")}, []string{"points", "series", "settings", "summary", "findings"}},
 		{[]string{td("bench", "load.csv")}, []string{"points", "series", "summary", "findings"}},
 		{[]string{td("seeds", "degradation-load-sata.csv")}, []string{"points", "series", "summary", "findings"}},
 		{[]string{td("bench", "sizes-w1-w2.csv")}, []string{"points", "series", "models", "params", "holdout", "prediction", "summary", "findings"}},
 		{[]string{testutil.Corpus(t, "bench", "pgbench-scales")},
 			[]string{"points", "series", "models", "params", "holdout", "prediction", "leverage", "summary", "findings"}},
 		{[]string{testutil.Corpus(t, "bench", "pgbench15-runs-trace.txt")}, []string{"points", "ab", "summary", "findings"}},
-		{[]string{testutil.Corpus(t, "bench", "sysbench-oltp-rw.txt")}, []string{"points", "ab", "findings"}},
+		{[]string{testutil.Corpus(t, "bench", "sysbench-oltp-rw.txt")}, []string{"points", "ab", "summary", "findings"}},
 	} {
 		args := append([]string{"throughput"}, c.args...)
 		doc := jsonDoc(t, args...)
@@ -444,6 +444,9 @@ func TestThroughputCSVReadsAsJSON(t *testing.T) {
 					}
 				case len(jlist(s, "ab")) > 4:
 					check(key+"configurations", json.Number(strconv.Itoa(len(jlist(s, "ab")))))
+				case jget(doc, "mode") == "ab" && len(jlist(s, "ab")) == 0 && len(jlist(s, "points")) == 1:
+					// one configuration of one run: its figure
+					check(key+"median_"+head("points")[2], jget(s, "points", 0, "y"))
 				case len(jlist(s, "ab")) == 1:
 					check(key+"change", jget(s, "ab", 0, "change"))
 				case len(jlist(s, "ab")) > 1:
