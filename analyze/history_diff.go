@@ -352,7 +352,7 @@ func (d *SnapshotDiff) tables(b, a *diffSide) {
 		td.IndexBytes = pair(dIndexBytes, func(t *diffTable) *int64 { return &t.indexBytes })
 		td.AverageFill = pair(dFill, func(t *diffTable) *int64 { return &t.averageFill })
 		switch {
-		case bt == nil && b.tables.len() == 0, at == nil && a.tables.len() == 0:
+		case bt == nil && b.hides(at.name, b.tables.len()), at == nil && a.hides(bt.name, a.tables.len()):
 			td.Status = StatusNotShown
 		case bt == nil:
 			td.Status = StatusAdded
@@ -410,7 +410,7 @@ func (d *SnapshotDiff) indices(b, a *diffSide) {
 		id.MaxDup = pair(dMaxDup, func(x *diffIndex) *int64 { return &x.maxDup })
 		id.SizeBytes = pair(dIndexSize, func(x *diffIndex) *int64 { return &x.sizeBytes })
 		switch {
-		case bix == nil && b.indices.len() == 0, aix == nil && a.indices.len() == 0:
+		case bix == nil && b.hides(aix.table, b.indices.len()), aix == nil && a.hides(bix.table, a.indices.len()):
 			id.Status = StatusNotShown
 		case bix == nil:
 			id.Status = StatusAdded
@@ -427,6 +427,15 @@ func (d *SnapshotDiff) indices(b, a *diffSide) {
 		}
 		d.Indices = append(d.Indices, id)
 	}
+}
+
+// hides tells whether a side that lists n objects of a kind leaves out
+// one of table's: it lists none of that kind (gstat -h has no tables, -d
+// no indices), or table is a system table and the side lists none (gstat
+// without -s). Such an object is not shown there, neither created nor
+// dropped.
+func (d *diffSide) hides(table string, n int) bool {
+	return n == 0 || IsSystemTable(table) && !d.system
 }
 
 // Count returns how many tables or indices have a status.

@@ -473,3 +473,36 @@ func TestDiffWarningsAcrossSchemas(t *testing.T) {
 		t.Errorf("5.0 → 6.0: resolved %d, appeared %d, changed %d, want none", len(d.WarningsResolved), len(d.WarningsAppeared), len(d.WarningsChanged))
 	}
 }
+
+// gstat -s lists the system tables and their indices, a run without it
+// does not: the shop's -a -r run against its -s -r run, 4:27 later, had
+// 36 tables and 54 indices "added". They were there all along: not
+// shown, as an index is in a gstat -d run. The user tables still compare
+// (ORDERS lost 5000 back versions); the user table's RDB$PRIMARY3 is no
+// system index.
+func TestDiffSystemTablesNotShown(t *testing.T) {
+	ar := snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
+	sr := snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-s-r.txt"))
+	for _, c := range []struct {
+		name string
+		d    *SnapshotDiff
+	}{{"-a -r → -s -r", Diff(ar, sr)}, {"-s -r → -a -r", Diff(sr, ar)}} {
+		count := func(status string) [2]int {
+			tb, ix := c.d.Count(status)
+			return [2]int{tb, ix}
+		}
+		got := [][2]int{count(StatusChanged), count(StatusAdded), count(StatusDropped), count(StatusUnchanged), count(StatusNotShown)}
+		want := [][2]int{{3, 3}, {0, 0}, {0, 0}, {3, 7}, {36, 54}}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: changed, added, dropped, unchanged, not shown %v, want %v", c.name, got, want)
+		}
+		if td := tableDiff(t, c.d, "RDB$RELATIONS"); td.Status != StatusNotShown {
+			t.Errorf("%s: RDB$RELATIONS %s", c.name, td.Status)
+		}
+		for _, ix := range c.d.Indices {
+			if ix.Name == "RDB$PRIMARY3" && (ix.Status != StatusChanged || ix.Table != "ORDERS") {
+				t.Errorf("%s: RDB$PRIMARY3 %+v", c.name, ix)
+			}
+		}
+	}
+}
