@@ -325,9 +325,17 @@ func historyName(schema, name string) string {
 	return name
 }
 
-// latest is the later value of a pair, the earlier one for an object
-// the later snapshot no longer has.
-func latest(p analyze.Pair) *int64 { return cmp.Or(p[1], p[0]) }
+// latest is the later value of a pair; the earlier one only for an
+// object the later snapshot does not have or show (status dropped or
+// not_shown). An object both show keeps the later snapshot's gap: a gstat
+// -d run after a -a -r one prints no records or back versions, and the
+// earlier run's 5000 read as the later one's.
+func latest(status string, p analyze.Pair) *int64 {
+	if status == analyze.StatusDropped || status == analyze.StatusNotShown {
+		return cmp.Or(p[1], p[0])
+	}
+	return p[1]
+}
 
 // statusRank puts the objects that changed, appeared or went before
 // those that did not.
@@ -392,14 +400,14 @@ func diffTablesTable(d *analyze.SnapshotDiff, opt HistoryOptions) *Table {
 				if td.SizeBytesPerDay != nil && d.PerDayReliable {
 					perDay = bytesOf(*td.SizeBytesPerDay)
 				}
-				if !yield([]Cell{Str(historyName(td.Schema, td.Name)), Str(td.Status), IntP(latest(td.Records)), IntP(td.RecordsChange),
-					IntP(latest(td.Versions)), garbage, BytesP(td.SizeBytesChange), ChangeP(td.SizeBytes.Relative()), perDay}) {
+				if !yield([]Cell{Str(historyName(td.Schema, td.Name)), Str(td.Status), IntP(latest(td.Status, td.Records)), IntP(td.RecordsChange),
+					IntP(latest(td.Status, td.Versions)), garbage, BytesP(td.SizeBytesChange), ChangeP(td.SizeBytes.Relative()), perDay}) {
 					return
 				}
 			}
 		},
 	}
-	t.Notes = append(t.Notes, "records, versions: in the new snapshot (the old one for a dropped table); garbage: back versions piling up, collected or steady")
+	t.Notes = append(t.Notes, "records, versions: in the new snapshot, empty where it does not print them (gstat without -r); the old one's for a table dropped or not shown; garbage: back versions piling up, collected or steady")
 	if !d.PerDayReliable && d.SecondsBetween != nil && *d.SecondsBetween > 0 {
 		t.Notes = append(t.Notes, perDayNote(*d.SecondsBetween, "the snapshots are"))
 	}
@@ -467,8 +475,8 @@ func diffIndicesTable(d *analyze.SnapshotDiff, opt HistoryOptions) *Table {
 		Stream: func(yield func([]Cell) bool) {
 			for _, ix := range rows {
 				if !yield([]Cell{Str(ix.Name), Str(historyName(ix.TableSchema, ix.Table)), Str(ix.Status),
-					IntP(latest(ix.Depth)), IntP(ix.Depth.Change()), IntP(latest(ix.LeafBuckets)), IntP(ix.LeafBuckets.Change()),
-					IntP(latest(ix.Nodes)), IntP(ix.Nodes.Change()), IntP(latest(ix.MaxDup))}) {
+					IntP(latest(ix.Status, ix.Depth)), IntP(ix.Depth.Change()), IntP(latest(ix.Status, ix.LeafBuckets)), IntP(ix.LeafBuckets.Change()),
+					IntP(latest(ix.Status, ix.Nodes)), IntP(ix.Nodes.Change()), IntP(latest(ix.Status, ix.MaxDup))}) {
 					return
 				}
 			}

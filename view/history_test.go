@@ -116,3 +116,30 @@ func TestHistoryTrendAnotherDatabaseNote(t *testing.T) {
 		t.Errorf("snapshots notes: %q", d.Tables[min(max(i, 0), len(d.Tables)-1)].Notes)
 	}
 }
+
+// The shop's gstat -a -r run, then its gstat -d run 4:27 later: -d prints
+// no records nor back versions, and the tables' records and versions read
+// the earlier run's (ORDERS 100000 and 5000, which the later -r run shows
+// were 95000 and 0 by then), under a note saying "in the new snapshot".
+// A figure the later run does not print is empty; a table the later run
+// does not have or show still reads the earlier run's.
+func TestHistoryDiffLatestNotEarlier(t *testing.T) {
+	ar := historySnap(t, "fb30", "shop-gstat-a-r.txt")
+	csv := func(b, a *analyze.HistorySnapshot, table string) []string {
+		out := historyRender(t, CSV, Options{Table: table}, HistoryDiff(analyze.Diff(b, a), HistoryOptions{}))
+		return strings.Split(strings.TrimSpace(string(out)), "\n")[:3]
+	}
+	got := csv(ar, historySnap(t, "fb30", "shop-gstat-d.txt"), "tables")
+	want := []string{"table,status,records,records_change,versions,back_versions,size_change_bytes,size_change,size_bytes_per_day",
+		"ORDERS,changed,,,,,-327680,-0.04950495049504951,",
+		"STOCK,changed,,,,,-65536,-0.017241379310344827,"}
+	if !slices.Equal(got, want) {
+		t.Errorf("-a -r then -d:\n got %q\nwant %q", got, want)
+	}
+	got = csv(ar, historySnap(t, "fb30", "shop-gstat-h.txt"), "tables")
+	want = []string{"table,status,records,records_change,versions,back_versions,size_change_bytes,size_change,size_bytes_per_day",
+		"CUSTOMER,not_shown,30000,,10000,,,,", "DOCS,not_shown,2000,,0,,,,"}
+	if !slices.Equal(got, want) {
+		t.Errorf("-a -r then -h:\n got %q\nwant %q", got, want)
+	}
+}
