@@ -101,9 +101,20 @@ func diffHeadline(d *analyze.SnapshotDiff) []Field {
 			moved = "(not counted: see the warnings)" // (both known: a warning says why)
 		}
 	}
+	if d.TransactionsBetween != nil && *d.TransactionsBetween == 0 {
+		moved = "(Next transaction did not move)"
+	}
+	// A rate an hour from minutes is shown as trend shows its rate a
+	// day: from an hour or more (history-rate.min_span), else the same
+	// report said 104 an hour in its diff and "not shown" in its trend.
+	perHour := Field{Key: "transactions_per_hour", Label: "Transactions an hour", Value: NumP(d.TransactionsPerHour)}
+	if d.TransactionsPerHour != nil && !d.PerDayReliable {
+		perHour.Value, perHour.Unknown = Null(NumberKind), "not shown"
+		perHour.Detail = "(" + shortSpan("counters", *d.SecondsBetween/86400) + ")"
+	}
 	fs = append(fs,
 		Field{Key: "transactions_between", Label: "Transactions", Value: IntP(d.TransactionsBetween), Detail: moved},
-		Field{Key: "transactions_per_hour", Label: "Transactions an hour", Value: NumP(d.TransactionsPerHour)})
+		perHour)
 	for i, side := range []string{"old", "new"} {
 		a := d.OATAge[i]
 		if a.EstimateHours == nil && a.MaxHours == nil {

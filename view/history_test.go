@@ -143,3 +143,26 @@ func TestHistoryDiffLatestNotEarlier(t *testing.T) {
 		t.Errorf("-a -r then -h:\n got %q\nwant %q", got, want)
 	}
 }
+
+// The shop's pair is 4:38 apart: 8 transactions, "104" an hour in the
+// diff while the trend of the same two files (and the report, which shows
+// both) said its rate a day was not shown under an hour. The diff shows
+// its rate an hour as trend does, from history-rate.min_span; the JSON
+// keeps 103.59712230215828. A Next that did not move is not "moved".
+func TestHistoryDiffRateAnHourUnderMinSpan(t *testing.T) {
+	ar := historySnap(t, "fb30", "shop-gstat-a-r.txt")
+	summary := func(a *analyze.HistorySnapshot) string {
+		return string(historyRender(t, CSV, Options{Table: "summary"}, HistoryDiff(analyze.Diff(ar, a), HistoryOptions{})))
+	}
+	if got := summary(historySnap(t, "fb30", "shop-gstat-r-later.txt")); !strings.Contains(got, "\ntransactions_between,8\ntransactions_per_hour,\n") {
+		t.Errorf("4:38 apart:\n%s", got)
+	}
+	txt := string(historyRender(t, Text, Options{}, HistoryDiff(analyze.Diff(ar, historySnap(t, "fb30", "shop-gstat-r-later.txt")), HistoryOptions{})))
+	if want := "Transactions an hour   not shown (0:04:38 of counters, under 1:00:00)\n"; !strings.Contains(txt, want) {
+		t.Errorf("text has no %q:\n%s", want, txt)
+	}
+	txt = string(historyRender(t, Text, Options{}, HistoryDiff(analyze.Diff(ar, ar), HistoryOptions{})))
+	if want := "Transactions           0 (Next transaction did not move)\n"; !strings.Contains(txt, want) {
+		t.Errorf("text has no %q:\n%s", want, txt)
+	}
+}
