@@ -168,12 +168,23 @@ func Diff(before, after *HistorySnapshot) *SnapshotDiff {
 		Warnings: []string{},
 	}
 	ba, aa := before.Analysis, after.Analysis
+	same := d.Before.File == d.After.File && d.Before.Report == d.After.Report
 	if before.Time != nil && after.Time != nil {
 		s := after.Time.Sub(*before.Time).Seconds()
 		d.SecondsBetween = &s
-		if s < 0 {
+		switch {
+		case s < 0:
 			d.Warnings = append(d.Warnings, fmt.Sprintf("the second snapshot is %s older than the first: give the older one first", humanSeconds(-s)))
+		case s == 0 && !same:
+			d.Warnings = append(d.Warnings, fmt.Sprintf("both snapshots have the same execution time (%s): no time between them for a rate",
+				before.Time.Format(time.DateTime)))
 		}
+	}
+	if same {
+		// (Everything "unchanged" is no finding when one run was
+		// compared with itself.)
+		d.Warnings = append(d.Warnings, fmt.Sprintf("both snapshots are the same gstat run (%s, run %d): nothing was compared",
+			d.Before.File, d.Before.Report+1))
 	}
 	if b, a := d.Before.Database, d.After.Database; b != nil && a != nil && *b != *a {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("different database paths: %q and %q", *b, *a))

@@ -273,7 +273,8 @@ func TestDiffAcrossVersions(t *testing.T) {
 
 // Every gstat sample of the public corpus compared with itself: nothing
 // changed, nothing added or dropped, no field printed by one side only,
-// whatever the version (1.5 to 6.0, RedDatabase) or the switches.
+// whatever the version (1.5 to 6.0, RedDatabase) or the switches; the one
+// warning says it is one run twice, with an execution time or without.
 func TestDiffCorpusSelf(t *testing.T) {
 	dir := filepath.Join(testutil.CorpusDir(t), "public", "gstat")
 	ents, err := os.ReadDir(dir)
@@ -302,7 +303,8 @@ func TestDiffCorpusSelf(t *testing.T) {
 				t.Errorf("%s: %d tables and %d indices %s against itself", ent.Name(), tb, ix, st)
 			}
 		}
-		if len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter)+len(d.Warnings) != 0 {
+		same := []string{"both snapshots are the same gstat run (" + path + fmt.Sprintf(", run %d): nothing was compared", len(reps))}
+		if len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter) != 0 || !slices.Equal(d.Warnings, same) {
 			t.Errorf("%s: fields %v %v, warnings %q", ent.Name(), d.FieldsOnlyBefore, d.FieldsOnlyAfter, d.Warnings)
 		}
 		if len(d.Tables) != len(s.Analysis.Tables) {
@@ -504,5 +506,21 @@ func TestDiffSystemTablesNotShown(t *testing.T) {
 				t.Errorf("%s: RDB$PRIMARY3 %+v", c.name, ix)
 			}
 		}
+	}
+}
+
+// A diff of one run with itself read "unchanged" throughout and said
+// nothing; two runs of one second (the shop's gstat -d and -h, 14:14:21)
+// had a Next that moved and no rate, without a word why.
+func TestDiffSameTime(t *testing.T) {
+	ar := snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
+	d := Diff(ar, ar)
+	if want := []string{"both snapshots are the same gstat run (" + ar.Info().File + ", run 1): nothing was compared"}; !slices.Equal(d.Warnings, want) {
+		t.Errorf("the same run: warnings %q, want %q", d.Warnings, want)
+	}
+	d = Diff(snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-h.txt")), snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-d.txt")))
+	if d.TransactionsBetween == nil || *d.TransactionsBetween != 1 || d.TransactionsPerHour != nil ||
+		!slices.Contains(d.Warnings, "both snapshots have the same execution time (2026-12-02 14:14:21): no time between them for a rate") {
+		t.Errorf("-h then -d: transactions %v, an hour %v, warnings %q", d.TransactionsBetween, d.TransactionsPerHour, d.Warnings)
 	}
 }
