@@ -524,3 +524,23 @@ func TestDiffSameTime(t *testing.T) {
 		t.Errorf("-h then -d: transactions %v, an hour %v, warnings %q", d.TransactionsBetween, d.TransactionsPerHour, d.Warnings)
 	}
 }
+
+// A gstat -h run has no size; diffed before a run with one, the later run
+// was measured against it first: "the later snapshot has table sizes from
+// data pages × page size, the others from  (the 5.0.2+ Table size line
+// comes with -r)", a reason about nothing. The reason is the -h run's.
+func TestDiffSizeReasonOfTheUnsizedSide(t *testing.T) {
+	h := snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
+	for _, later := range []string{"shop-gstat-d.txt", "shop-gstat-r-later.txt"} {
+		d := Diff(h, snapshotFile(t, testutil.Testdata(t, "fb30", later)))
+		var got []string
+		for _, w := range d.Warnings {
+			if strings.HasPrefix(w, "sizes do not compare") {
+				got = append(got, w)
+			}
+		}
+		if want := []string{"sizes do not compare: the earlier snapshot has no table statistics (gstat -h or -e): no size"}; d.SizeComparable || !slices.Equal(got, want) {
+			t.Errorf("-h then %s: comparable %v, %q, want %q", later, d.SizeComparable, got, want)
+		}
+	}
+}
