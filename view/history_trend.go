@@ -123,10 +123,16 @@ func forecastIn(fc *analyze.Forecast) Cell {
 func trendHeadline(tr *analyze.Trend) []Field {
 	fs := []Field{{Key: "snapshots", Label: "Snapshots", Value: Int(int64(len(tr.Snapshots)))}}
 	if n := len(tr.Snapshots); n > 0 {
+		// The span from the times themselves: days × 86400 printed
+		// 2368.9999999999995 for the 0:39:29 between 10:15:18 and 10:54:47.
+		span := tr.Days * 86400
+		if first, last := tr.Snapshots[0].Time, tr.Snapshots[n-1].Time; first != nil && last != nil {
+			span = last.Sub(*first).Seconds()
+		}
 		fs = append(fs,
 			Field{Key: "first_time", Label: "First", Value: TimeP(tr.Snapshots[0].Time)},
 			Field{Key: "last_time", Label: "Last", Value: TimeP(tr.Snapshots[n-1].Time)},
-			Field{Key: "span_seconds", Label: "Span", Value: Sec(tr.Days * 86400)})
+			Field{Key: "span_seconds", Label: "Span", Value: Sec(span)})
 	}
 	db := &tr.Database
 	size := firstLast(db)
