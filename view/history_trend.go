@@ -228,7 +228,7 @@ func forecastFields(fc, other *analyze.Forecast) []Field {
 	if other != nil && other.Model != nil {
 		f := Field{Key: "other_forecast", Label: "By the " + *other.Model + " fit", Value: statusWords(other)}
 		if other.Status == analyze.ForecastDate && other.Date != nil {
-			f.Detail = "on " + other.Date.Format(time.DateOnly)
+			f.Detail = "on " + other.Date.Format(time.DateTime)
 		}
 		fs = append(fs, f)
 	}

@@ -156,7 +156,7 @@ func TestGstatTrendFolder(t *testing.T) {
 		"After the last snapshot    1d 23:45:36\n",
 		"Earliest (95 %)            2026-12-07 13:55:30\n",
 		"Latest (95 %)              2026-12-07 13:55:30\n",
-		"By the exponential fit     forecast on 2026-12-07\n",
+		"By the exponential fit     forecast on 2026-12-07 12:19:21\n", // the linear fit 13:55:30: the date alone read the same
 		"Transactions a day         0 (Next transaction)\n",
 		"Fastest growing            ORDERS\n",
 		"ORDERS      8.66 MiB  2.34 MiB   +37.1 %  800 KiB  +10.4 %  linear  1.0000  unreliable\n")
