@@ -95,14 +95,17 @@ func diffHeadline(d *analyze.SnapshotDiff) []Field {
 			Field{Key: "size_change_bytes", Label: "Size change", Value: BytesP(size.Change()), Detail: detail},
 			Field{Key: "size_change", Label: "Size change, relative", Value: ChangeP(size.Relative()), Detail: detail})
 	}
-	moved := "(Next transaction moved)"
+	moved := "(a snapshot has no Next transaction)"
 	for _, c := range d.Counters {
 		if c.Name == "next_transaction" && c.Change != nil && d.TransactionsBetween == nil {
 			moved = "(not counted: see the warnings)" // (both known: a warning says why)
 		}
 	}
-	if d.TransactionsBetween != nil && *d.TransactionsBetween == 0 {
+	switch t := d.TransactionsBetween; {
+	case t != nil && *t == 0:
 		moved = "(Next transaction did not move)"
+	case t != nil:
+		moved = "(Next transaction moved)"
 	}
 	// A rate an hour from minutes is shown as trend shows its rate a
 	// day: from an hour or more (history-rate.min_span), else the same

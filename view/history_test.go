@@ -166,3 +166,22 @@ func TestHistoryDiffRateAnHourUnderMinSpan(t *testing.T) {
 		t.Errorf("text has no %q:\n%s", want, txt)
 	}
 }
+
+// A header without its Next transaction line (a cut excerpt) counts no
+// transactions, and said "? (Next transaction moved)".
+func TestHistoryDiffNoNextNotMoved(t *testing.T) {
+	b, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(b), "\tNext transaction\t26\n", "", 1)
+	reps, err := parse.ReadGstat(strings.NewReader(text), "cut.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := analyze.Diff(historySnap(t, "fb30", "shop-gstat-a-r.txt"), analyze.NewHistorySnapshot(reps[0], analyze.SnapshotOptions{}))
+	txt := string(historyRender(t, Text, Options{}, HistoryDiff(d, HistoryOptions{})))
+	if want := "Transactions           ? (a snapshot has no Next transaction)\n"; !strings.Contains(txt, want) {
+		t.Errorf("text has no %q:\n%s", want, txt)
+	}
+}
