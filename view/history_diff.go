@@ -57,6 +57,10 @@ func HistoryDiff(d *analyze.SnapshotDiff, opt HistoryOptions) *Doc {
 	doc.Tables = append(doc.Tables, diffWarningChanges(d))
 	if len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter) > 0 {
 		doc.Tables = append(doc.Tables, diffFieldsTable(d, opt))
+	} else {
+		// (CSV --table fields_only is its header, not an error, for two
+		// snapshots that print the same fields.)
+		doc.Empty = append(doc.Empty, diffFieldsTable(d, opt))
 	}
 	for _, w := range d.Warnings {
 		doc.Findings = append(doc.Findings, comparisonWarning("gstat-diff", w))

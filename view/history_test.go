@@ -185,3 +185,28 @@ func TestHistoryDiffNoNextNotMoved(t *testing.T) {
 		t.Errorf("text has no %q:\n%s", want, txt)
 	}
 }
+
+// --help names the CSV tables fields_only (diff) and left_out (trend);
+// on two snapshots that print the same fields, or with none left out,
+// asking for them was an error (exit 2), where a script wants the header.
+// Text, markdown and HTML still leave the empty section out.
+func TestHistoryEmptyCSVTables(t *testing.T) {
+	ar, later := historySnap(t, "fb30", "shop-gstat-a-r.txt"), historySnap(t, "fb30", "shop-gstat-r-later.txt")
+	diff := HistoryDiff(analyze.Diff(ar, later), HistoryOptions{})
+	trend := HistoryTrend(analyze.TrendOf([]*analyze.HistorySnapshot{ar, later}, 0), HistoryOptions{})
+	for _, c := range []struct {
+		doc         *Doc
+		table, want string
+	}{{diff, "fields_only", "only_in,field\n"}, {trend, "left_out", "snapshot,time,reason\n"}} {
+		var b bytes.Buffer
+		if err := Write(&b, CSV, Options{Table: c.table}, c.doc); err != nil || b.String() != c.want {
+			t.Errorf("--table %s: %q, %v; want %q", c.table, b.String(), err, c.want)
+		}
+	}
+	if txt := string(historyRender(t, Text, Options{}, diff)); strings.Contains(txt, "Fields only one snapshot prints") {
+		t.Errorf("text lists an empty fields table:\n%s", txt)
+	}
+	if txt := string(historyRender(t, Text, Options{}, trend)); strings.Contains(txt, "Left out of the sizes") {
+		t.Errorf("text lists an empty left out table:\n%s", txt)
+	}
+}

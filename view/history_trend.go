@@ -45,6 +45,10 @@ func HistoryTrend(tr *analyze.Trend, opt HistoryOptions) *Doc {
 	doc.Tables = append(doc.Tables, trendSnapshotsTable(tr), trendTablesTable(tr, opt))
 	if len(tr.LeftOut) > 0 {
 		doc.Tables = append(doc.Tables, trendLeftOutTable(tr))
+	} else {
+		// (CSV --table left_out is its header, not an error, on the day
+		// no snapshot is left out.)
+		doc.Empty = append(doc.Empty, trendLeftOutTable(tr))
 	}
 	for _, w := range tr.Warnings {
 		doc.Findings = append(doc.Findings, comparisonWarning("gstat-trend", w))

@@ -416,7 +416,7 @@ func TestGstatTrendUntilAndErrors(t *testing.T) {
 		{[]string{"--until", "0"}, `--until: size "0": want a positive size`},
 		{[]string{"--until", "12 parsecs"}, `unknown unit "parsecs"`},
 		{[]string{"--top", "-1"}, "--top must be 0 or more"},
-		{[]string{"--format", "csv", "--table", "indices"}, `--table: no table "indices" (want one of snapshots, tables, summary, warnings)`},
+		{[]string{"--format", "csv", "--table", "indices"}, `--table: no table "indices" (want one of snapshots, tables, left_out, summary, warnings)`},
 		{[]string{"--format", "html"}, `unknown format "html"`},
 	} {
 		_, errs, code := runCLI(t, nil, append(append([]string{"gstat", "trend"}, tc.args...), h)...)
