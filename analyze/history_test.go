@@ -544,3 +544,25 @@ func TestDiffSizeReasonOfTheUnsizedSide(t *testing.T) {
 		}
 	}
 }
+
+// The shop's pair, then a third snapshot four hours later of the database
+// restored at 17:00 (creation date Dec 2, 2026 17:00:00): its Next, 40,
+// is above the old 26, as a young database restored can have. The trend
+// fitted 108 transactions a day across the two databases and warned that
+// transaction 26 had been open 4:00:00, though the 26 of the restored
+// database is another transaction. A new creation date is a restore, as
+// gstat diff counts no transactions across one.
+func TestTrendRestoreByCreationDate(t *testing.T) {
+	raw := string(testutil.ReadTestdata(t, "fb30", "shop-gstat-r-later.txt"))
+	restored := strings.NewReplacer("14:14:32 2026", "18:14:32 2026", "Creation date\t\tDec 2, 2026 14:09:44", "Creation date\t\tDec 2, 2026 17:00:00",
+		"Next transaction\t26", "Next transaction\t40").Replace(raw)
+	if restored == raw || strings.Count(restored, "17:00:00")+strings.Count(restored, "\t40\n") != 2 {
+		t.Fatal("the edit did not take")
+	}
+	tr := TrendOf([]*HistorySnapshot{snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")),
+		snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt")), snapshotText(t, "restored.txt", restored)}, 0)
+	tt := tr.Transactions
+	if tt.Restores != 1 || tt.PerDay != nil || tt.StuckOldestActive != nil || len(tr.Warnings) != 0 {
+		t.Errorf("restores %d, a day %v, stuck %v, warnings %q", tt.Restores, tt.PerDay, tt.StuckOldestActive, tr.Warnings)
+	}
+}
