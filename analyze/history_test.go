@@ -566,3 +566,37 @@ func TestTrendRestoreByCreationDate(t *testing.T) {
 		t.Errorf("restores %d, a day %v, stuck %v, warnings %q", tt.Restores, tt.PerDay, tt.StuckOldestActive, tr.Warnings)
 	}
 }
+
+// The shop's database was 61.1 MiB, then 60.6 MiB: with --until 61MiB it
+// read "reached" on 14:09:54, as would a database a purge or a restore
+// brought back under the target. Reached is where the last size is, since
+// the first of the sizes at or above it after the last one below.
+func TestTrendReachedIsTheLastSize(t *testing.T) {
+	snaps := []*HistorySnapshot{snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")),
+		snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))}
+	tr := TrendOf(snaps, 61<<20)
+	if fc := tr.Database.Forecast; fc == nil || fc.Status != ForecastRefused || fc.Date != nil {
+		t.Errorf("61 MiB: %+v", fc)
+	}
+	// ORDERS 6.31 then 6.00 MiB: 6 MiB reached since the first, both
+	// being at or above it; 6.2 MiB, which only the first is, not.
+	orders := func(tr *Trend) *Forecast {
+		for i := range tr.Tables {
+			if tr.Tables[i].Name == "ORDERS" {
+				return tr.Tables[i].Forecast
+			}
+		}
+		return nil
+	}
+	if fc := orders(TrendOf(snaps, 6502195)); fc == nil || fc.Status != ForecastRefused {
+		t.Errorf("ORDERS at 6.2 MiB: %+v", fc)
+	}
+	tr = TrendOf(snaps, 6<<20)
+	if fc := orders(tr); fc == nil || fc.Status != ForecastReached || fc.Date == nil ||
+		fc.Date.Format("2006-01-02 15:04:05") != "2026-12-02 14:09:54" || *fc.DaysAfterLast*86400 != -278 {
+		t.Errorf("ORDERS at 6 MiB: %+v", fc)
+	}
+	if fc := tr.Database.Forecast; fc == nil || fc.Status != ForecastReached || fc.Date.Format("2006-01-02 15:04:05") != "2026-12-02 14:09:54" {
+		t.Errorf("the database at 6 MiB: %+v", fc)
+	}
+}
