@@ -210,3 +210,18 @@ func TestHistoryEmptyCSVTables(t *testing.T) {
 		t.Errorf("text lists an empty left out table:\n%s", txt)
 	}
 }
+
+// One size is no change: a trend of the shop's one -a -r run printed
+// size_change 0 (+0.0 %) beside an empty size_change_bytes for every
+// table and the database, as did a table only the later of two runs shows.
+func TestHistoryTrendOneSizeNoChange(t *testing.T) {
+	tr := analyze.TrendOf([]*analyze.HistorySnapshot{historySnap(t, "fb30", "shop-gstat-a-r.txt")}, 0)
+	tables := strings.Split(string(historyRender(t, CSV, Options{Table: "tables"}, HistoryTrend(tr, HistoryOptions{}))), "\n")
+	if tables[1] != "CUSTOMER,3211264,,,,,," {
+		t.Errorf("CUSTOMER: %q", tables[1])
+	}
+	summary := string(historyRender(t, CSV, Options{Table: "summary"}, HistoryTrend(tr, HistoryOptions{})))
+	if !strings.Contains(summary, "\ndatabase_change_bytes,\ndatabase_change,\n") {
+		t.Errorf("summary:\n%s", summary)
+	}
+}

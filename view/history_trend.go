@@ -146,6 +146,9 @@ func trendHeadline(tr *analyze.Trend) []Field {
 			Field{Key: "database_last_bytes", Label: "Database, last", Value: BytesP(size[1])},
 			Field{Key: "database_change_bytes", Label: "Database change", Value: BytesP(db.SizeChange)},
 			Field{Key: "database_change", Label: "Database change, relative", Value: ChangeP(size.Relative())})
+		if db.SizeChange == nil { // (one size is no change: not +0.0 %)
+			fs[len(fs)-1].Value = Null(ChangeKind)
+		}
 	}
 	if db.BytesPerDay != nil {
 		if db.PerDayReliable {
@@ -316,8 +319,11 @@ func trendTablesTable(tr *analyze.Trend, opt HistoryOptions) *Table {
 			if g.BytesPerDay != nil && g.PerDayReliable {
 				perDay, pct = bytesOf(*g.BytesPerDay), ChangeP(g.GrowthPerDay)
 			}
-			size := firstLast(g)
-			row := []Cell{Str(historyName(g.Schema, g.Name)), BytesP(size[1]), BytesP(g.SizeChange), ChangeP(size.Relative()),
+			size, rel := firstLast(g), Null(ChangeKind)
+			if g.SizeChange != nil { // (one size is no change: not +0.0 %)
+				rel = ChangeP(size.Relative())
+			}
+			row := []Cell{Str(historyName(g.Schema, g.Name)), BytesP(size[1]), BytesP(g.SizeChange), rel,
 				perDay, pct, fitWords(g), fitR2(g)}
 			if tr.UntilBytes != nil {
 				row = append(row, statusWords(g.Forecast), forecastIn(g.Forecast))
