@@ -600,3 +600,31 @@ func TestTrendReachedIsTheLastSize(t *testing.T) {
 		t.Errorf("the database at 6 MiB: %+v", fc)
 	}
 }
+
+// gstat 3.0 and later print "Gstat completion time" last: a run without
+// it was cut short (a disk full, a gstat killed), and its size counts the
+// tables before the cut. The shop's -a -r run cut after 100 lines, beside
+// the whole run of the same second, made the trend's database 6.11 MiB
+// then 61.1 MiB (+900.1 %); on a tie the cut run, given later, was even
+// the reference. A cut run's size is left out, a whole run the
+// reference; gstat diff says the sizes do not compare.
+func TestCutRunLeftOut(t *testing.T) {
+	raw := string(testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"))
+	cut := snapshotText(t, "cut.txt", strings.Join(strings.SplitAfter(raw, "\n")[:100], ""))
+	whole := snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
+	want := "no Gstat completion time, which gstat prints last: the run was cut short, its size counts the tables before the cut"
+	for _, snaps := range [][]*HistorySnapshot{{whole, cut}, {cut, whole}} {
+		tr := TrendOf(snaps, 0)
+		if len(tr.LeftOut) != 1 || tr.LeftOut[0].File != "cut.txt" || tr.LeftOut[0].Reason != want {
+			t.Errorf("left out %+v", tr.LeftOut)
+		}
+	}
+	d := Diff(whole, cut)
+	if d.SizeComparable || !slices.Contains(d.Warnings, "sizes do not compare: the later snapshot has "+want) {
+		t.Errorf("diff: comparable %v, warnings %q", d.SizeComparable, d.Warnings)
+	}
+	// A 2.5 run prints no completion time: it is whole.
+	if s := snapshotFile(t, filepath.Join(testutil.CorpusDir(t), "public", "gstat", "FirebirdSQL-fdb__gstat25-a.out")); s.cut() {
+		t.Error("a 2.5 run read as cut")
+	}
+}

@@ -428,3 +428,23 @@ func TestGstatTrendUntilAndErrors(t *testing.T) {
 		t.Errorf("no input: exit %d %q", code, errs)
 	}
 }
+
+// A run cut short (no Gstat completion time) beside a whole one, as gstat
+// trend and gstat diff read them from files (streamed): the cut run's size
+// is left out of the trend, and the diff says the sizes do not compare.
+func TestGstatCutRunStreamed(t *testing.T) {
+	raw := string(testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"))
+	dir := t.TempDir()
+	whole, cut := filepath.Join(dir, "whole.txt"), filepath.Join(dir, "cut.txt")
+	if os.WriteFile(whole, []byte(raw), 0o644) != nil || os.WriteFile(cut, []byte(strings.Join(strings.SplitAfter(raw, "\n")[:100], "")), 0o644) != nil {
+		t.Fatal("write")
+	}
+	out, _, code := runCLI(t, nil, "gstat", "trend", "--format", "csv", "--table", "left_out", dir)
+	if want := "snapshot,time,reason\ncut,2026-12-02T14:09:54,\"no Gstat completion time, which gstat prints last: the run was cut short, its size counts the tables before the cut\"\n"; code != 0 || out != want {
+		t.Errorf("trend: exit %d\n%s\nwant\n%s", code, out, want)
+	}
+	out, _, code = runCLI(t, nil, "gstat", "diff", "--format", "csv", "--table", "warnings", whole, cut)
+	if !strings.Contains(out, "sizes do not compare: the later snapshot has no Gstat completion time") || code != 0 {
+		t.Errorf("diff: exit %d\n%s", code, out)
+	}
+}
