@@ -95,7 +95,20 @@ func NewHistorySnapshot(rep *parse.GstatReport, opt SnapshotOptions) *HistorySna
 
 // runHeader is rep's place, file and header, without its blocks.
 func runHeader(rep *parse.GstatReport) *parse.GstatReport {
-	return &parse.GstatReport{Index: rep.Index, File: rep.File, Header: rep.Header}
+	return &parse.GstatReport{Index: rep.Index, File: rep.File, Header: rep.Header, Completion: rep.Completion}
+}
+
+// cut reports whether the run ends before its "Gstat completion time",
+// which gstat prints last from Firebird 3.0 (ODS 12) on, after its
+// execution time: a file cut short (a disk full, a gstat killed), whose
+// size counts the tables before the cut.
+func (s *HistorySnapshot) cut() bool {
+	p := s.Parsed
+	if p == nil || p.Completion != nil || p.Header == nil || p.Header.ExecutionTime == nil || s.Analysis.Header == nil {
+		return false
+	}
+	major, ok := odsMajor(s.Analysis.Header.ODSVersion)
+	return ok && major >= 12
 }
 
 // SnapshotTime is when run rep was taken: its "Gstat execution time",

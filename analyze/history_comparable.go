@@ -34,12 +34,13 @@ type sizeBasis struct {
 	system   int      // how many of them are system tables
 	indices  bool     // index statistics counted
 	sources  []string // sorted table size sources (data_pages, table_size)
+	cut      bool     // the run ends before its completion time
 }
 
 func basisOf(s *HistorySnapshot) sizeBasis {
 	// (Totals.Indices counts the tables' indices and the unattached ones.)
 	samples := s.growthSamples()
-	b := sizeBasis{sized: s.SizeBytes() != nil, indices: s.Analysis.Totals.Indices > 0, tables: len(samples)}
+	b := sizeBasis{sized: s.SizeBytes() != nil, indices: s.Analysis.Totals.Indices > 0, tables: len(samples), cut: s.cut()}
 	if h := s.Analysis.Header; h != nil && h.Database != nil {
 		b.database = *h.Database
 	}
@@ -57,7 +58,7 @@ func basisOf(s *HistorySnapshot) sizeBasis {
 }
 
 func (b sizeBasis) key() string {
-	return fmt.Sprint(b.database, b.sized, b.indices, b.system > 0, b.sources)
+	return fmt.Sprint(b.database, b.sized, b.indices, b.system > 0, b.sources, b.cut)
 }
 
 // ReasonAnotherDatabase starts the LeftOut reason of a snapshot of
@@ -75,6 +76,10 @@ func (b sizeBasis) differs(ref sizeBasis) string {
 		return "no table statistics (gstat -h or -e): no size"
 	case !b.sized:
 		return "no table sizes (gstat -i): index statistics only"
+	case b.cut && !ref.cut:
+		return "no Gstat completion time, which gstat prints last: the run was cut short, its size counts the tables before the cut"
+	case !b.cut && ref.cut:
+		return "a whole run, where the others have no Gstat completion time (cut short)"
 	case ref.indices && !b.indices:
 		return "no index statistics (gstat -d): its size counts the tables only"
 	case !ref.indices && b.indices:
@@ -106,7 +111,8 @@ func sourceNames(src []string) string {
 }
 
 // comparable splits snapshots into those whose sizes compare and those
-// left out. The reference is the basis most snapshots with a size share;
+// left out. The reference is the basis most snapshots with a size share,
+// a whole run before a cut one (no Gstat completion time, 3.0+);
 // on a tie, the one of the latest snapshot (what the DBA runs now). With
 // no sized snapshot at all nothing is left out: there is no size series.
 //
@@ -132,6 +138,14 @@ func comparable(snaps []*HistorySnapshot) (keep, sameDB []bool, left []LeftOut) 
 		}
 		if ref < 0 {
 			ref = i
+			continue
+		}
+		// A whole run is the reference before a cut one (no Gstat
+		// completion time), however many are cut.
+		if bi, br := bases[i], bases[ref]; bi.cut != br.cut {
+			if !bi.cut {
+				ref = i
+			}
 			continue
 		}
 		c, r := count[bases[i].key()], count[bases[ref].key()]

@@ -168,12 +168,23 @@ func Diff(before, after *HistorySnapshot) *SnapshotDiff {
 		Warnings: []string{},
 	}
 	ba, aa := before.Analysis, after.Analysis
+	same := d.Before.File == d.After.File && d.Before.Report == d.After.Report
 	if before.Time != nil && after.Time != nil {
 		s := after.Time.Sub(*before.Time).Seconds()
 		d.SecondsBetween = &s
-		if s < 0 {
+		switch {
+		case s < 0:
 			d.Warnings = append(d.Warnings, fmt.Sprintf("the second snapshot is %s older than the first: give the older one first", humanSeconds(-s)))
+		case s == 0 && !same:
+			d.Warnings = append(d.Warnings, fmt.Sprintf("both snapshots have the same execution time (%s): no time between them for a rate",
+				before.Time.Format(time.DateTime)))
 		}
+	}
+	if same {
+		// (Everything "unchanged" is no finding when one run was
+		// compared with itself.)
+		d.Warnings = append(d.Warnings, fmt.Sprintf("both snapshots are the same gstat run (%s, run %d): nothing was compared",
+			d.Before.File, d.Before.Report+1))
 	}
 	if b, a := d.Before.Database, d.After.Database; b != nil && a != nil && *b != *a {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("different database paths: %q and %q", *b, *a))
@@ -199,6 +210,12 @@ func Diff(before, after *HistorySnapshot) *SnapshotDiff {
 		this  sizeBasis
 		other sizeBasis
 	}{{"the later snapshot", ab, bb}, {"the earlier snapshot", bb, ab}} {
+		// (A side is measured against one with a size: against a gstat -h
+		// run, a -d run's sizes "came from data pages, the others from"
+		// nothing, where the -h run's own reason is that it has no size.)
+		if !c.other.sized && c.this.sized {
+			continue
+		}
 		if why := c.this.differs(c.other); why != "" && (bb.sized || ab.sized) {
 			d.SizeComparable = false
 			d.Warnings = append(d.Warnings, "sizes do not compare: "+c.side+" has "+why)
@@ -352,7 +369,7 @@ func (d *SnapshotDiff) tables(b, a *diffSide) {
 		td.IndexBytes = pair(dIndexBytes, func(t *diffTable) *int64 { return &t.indexBytes })
 		td.AverageFill = pair(dFill, func(t *diffTable) *int64 { return &t.averageFill })
 		switch {
-		case bt == nil && b.tables.len() == 0, at == nil && a.tables.len() == 0:
+		case bt == nil && b.hides(at.name, b.tables.len()), at == nil && a.hides(bt.name, a.tables.len()):
 			td.Status = StatusNotShown
 		case bt == nil:
 			td.Status = StatusAdded
@@ -410,7 +427,7 @@ func (d *SnapshotDiff) indices(b, a *diffSide) {
 		id.MaxDup = pair(dMaxDup, func(x *diffIndex) *int64 { return &x.maxDup })
 		id.SizeBytes = pair(dIndexSize, func(x *diffIndex) *int64 { return &x.sizeBytes })
 		switch {
-		case bix == nil && b.indices.len() == 0, aix == nil && a.indices.len() == 0:
+		case bix == nil && b.hides(aix.table, b.indices.len()), aix == nil && a.hides(bix.table, a.indices.len()):
 			id.Status = StatusNotShown
 		case bix == nil:
 			id.Status = StatusAdded
@@ -427,6 +444,15 @@ func (d *SnapshotDiff) indices(b, a *diffSide) {
 		}
 		d.Indices = append(d.Indices, id)
 	}
+}
+
+// hides tells whether a side that lists n objects of a kind leaves out
+// one of table's: it lists none of that kind (gstat -h has no tables, -d
+// no indices), or table is a system table and the side lists none (gstat
+// without -s). Such an object is not shown there, neither created nor
+// dropped.
+func (d *diffSide) hides(table string, n int) bool {
+	return n == 0 || IsSystemTable(table) && !d.system
 }
 
 // Count returns how many tables or indices have a status.

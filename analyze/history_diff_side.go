@@ -37,6 +37,9 @@ type diffSide struct {
 	// schemas: its tables have schemas (Firebird 6), so its warnings name
 	// their objects SCHEMA.NAME.
 	schemas bool
+	// system: it lists system tables or their indices (gstat -s); a run
+	// without them does not show them, it did not drop them.
+	system bool
 }
 
 // pile gathers records in blocks that are never copied as they grow, and
@@ -172,6 +175,7 @@ func (d *diffSide) addTable(t *TableStats, name func(string) string) {
 	if t.SizeSource != nil {
 		dt.sizeSource, dt.has = name(*t.SizeSource), dt.has|dSource
 	}
+	d.system = d.system || IsSystemTable(dt.name)
 	d.tables.add(dt)
 	own := func(s string) string {
 		if s == t.Name { // (an index's table: named once)
@@ -200,6 +204,7 @@ func (d *diffSide) addIndex(tableSchema string, x *IndexStats, name func(string)
 	set(dTotalDup, &di.totalDup, x.TotalDup)
 	set(dMaxDup, &di.maxDup, x.MaxDup)
 	set(dIndexSize, &di.sizeBytes, x.SizeBytes)
+	d.system = d.system || IsSystemTable(di.table)
 	d.indices.add(di)
 }
 

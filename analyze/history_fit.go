@@ -84,13 +84,24 @@ func forecast(fit *GrowthFit, xs, ys []float64, target int64, points []TrendPoin
 	}
 	fc.Model = strPtr(fit.Model)
 	t0 := points[0].Time
-	for _, p := range points {
-		if p.SizeBytes != nil && *p.SizeBytes >= target {
-			fc.Status = ForecastReached
-			fc.Date = ptr(p.Time)
-			fc.DaysAfterLast = ptr(p.Time.Sub(lastTime(points)).Hours() / 24)
-			return fc
+	// Reached when the last size is at or above the target, since the
+	// first of the sizes at or above it after the last one below: a
+	// database that was there and shrank (a purge, a restore) has not
+	// reached it (the shop at 61.1 then 60.6 MiB read "reached 61 MiB").
+	var since *TrendPoint
+	for i := len(points) - 1; i >= 0; i-- {
+		if p := &points[i]; p.SizeBytes != nil {
+			if *p.SizeBytes < target {
+				break
+			}
+			since = p
 		}
+	}
+	if since != nil {
+		fc.Status = ForecastReached
+		fc.Date = ptr(since.Time)
+		fc.DaysAfterLast = ptr(since.Time.Sub(lastTime(points)).Hours() / 24)
+		return fc
 	}
 	// The fit works on z = size (linear) or z = ln size (exponential).
 	z0 := float64(target)

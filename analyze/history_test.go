@@ -273,7 +273,8 @@ func TestDiffAcrossVersions(t *testing.T) {
 
 // Every gstat sample of the public corpus compared with itself: nothing
 // changed, nothing added or dropped, no field printed by one side only,
-// whatever the version (1.5 to 6.0, RedDatabase) or the switches.
+// whatever the version (1.5 to 6.0, RedDatabase) or the switches; the one
+// warning says it is one run twice, with an execution time or without.
 func TestDiffCorpusSelf(t *testing.T) {
 	dir := filepath.Join(testutil.CorpusDir(t), "public", "gstat")
 	ents, err := os.ReadDir(dir)
@@ -302,7 +303,8 @@ func TestDiffCorpusSelf(t *testing.T) {
 				t.Errorf("%s: %d tables and %d indices %s against itself", ent.Name(), tb, ix, st)
 			}
 		}
-		if len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter)+len(d.Warnings) != 0 {
+		same := []string{"both snapshots are the same gstat run (" + path + fmt.Sprintf(", run %d): nothing was compared", len(reps))}
+		if len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter) != 0 || !slices.Equal(d.Warnings, same) {
 			t.Errorf("%s: fields %v %v, warnings %q", ent.Name(), d.FieldsOnlyBefore, d.FieldsOnlyAfter, d.Warnings)
 		}
 		if len(d.Tables) != len(s.Analysis.Tables) {
@@ -471,5 +473,158 @@ func TestDiffWarningsAcrossSchemas(t *testing.T) {
 	d = Diff(snapshotText(t, "fb5.txt", fb5), snapshotText(t, "fb6.txt", fb6))
 	if len(d.WarningsResolved)+len(d.WarningsAppeared)+len(d.WarningsChanged) != 0 {
 		t.Errorf("5.0 → 6.0: resolved %d, appeared %d, changed %d, want none", len(d.WarningsResolved), len(d.WarningsAppeared), len(d.WarningsChanged))
+	}
+}
+
+// gstat -s lists the system tables and their indices, a run without it
+// does not: the shop's -a -r run against its -s -r run, 4:27 later, had
+// 36 tables and 54 indices "added". They were there all along: not
+// shown, as an index is in a gstat -d run. The user tables still compare
+// (ORDERS lost 5000 back versions); the user table's RDB$PRIMARY3 is no
+// system index.
+func TestDiffSystemTablesNotShown(t *testing.T) {
+	ar := snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
+	sr := snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-s-r.txt"))
+	for _, c := range []struct {
+		name string
+		d    *SnapshotDiff
+	}{{"-a -r → -s -r", Diff(ar, sr)}, {"-s -r → -a -r", Diff(sr, ar)}} {
+		count := func(status string) [2]int {
+			tb, ix := c.d.Count(status)
+			return [2]int{tb, ix}
+		}
+		got := [][2]int{count(StatusChanged), count(StatusAdded), count(StatusDropped), count(StatusUnchanged), count(StatusNotShown)}
+		want := [][2]int{{3, 3}, {0, 0}, {0, 0}, {3, 7}, {36, 54}}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: changed, added, dropped, unchanged, not shown %v, want %v", c.name, got, want)
+		}
+		if td := tableDiff(t, c.d, "RDB$RELATIONS"); td.Status != StatusNotShown {
+			t.Errorf("%s: RDB$RELATIONS %s", c.name, td.Status)
+		}
+		for _, ix := range c.d.Indices {
+			if ix.Name == "RDB$PRIMARY3" && (ix.Status != StatusChanged || ix.Table != "ORDERS") {
+				t.Errorf("%s: RDB$PRIMARY3 %+v", c.name, ix)
+			}
+		}
+	}
+}
+
+// A diff of one run with itself read "unchanged" throughout and said
+// nothing; two runs of one second (the shop's gstat -d and -h, 14:14:21)
+// had a Next that moved and no rate, without a word why.
+func TestDiffSameTime(t *testing.T) {
+	ar := snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
+	d := Diff(ar, ar)
+	if want := []string{"both snapshots are the same gstat run (" + ar.Info().File + ", run 1): nothing was compared"}; !slices.Equal(d.Warnings, want) {
+		t.Errorf("the same run: warnings %q, want %q", d.Warnings, want)
+	}
+	d = Diff(snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-h.txt")), snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-d.txt")))
+	if d.TransactionsBetween == nil || *d.TransactionsBetween != 1 || d.TransactionsPerHour != nil ||
+		!slices.Contains(d.Warnings, "both snapshots have the same execution time (2026-12-02 14:14:21): no time between them for a rate") {
+		t.Errorf("-h then -d: transactions %v, an hour %v, warnings %q", d.TransactionsBetween, d.TransactionsPerHour, d.Warnings)
+	}
+}
+
+// A gstat -h run has no size; diffed before a run with one, the later run
+// was measured against it first: "the later snapshot has table sizes from
+// data pages × page size, the others from  (the 5.0.2+ Table size line
+// comes with -r)", a reason about nothing. The reason is the -h run's.
+func TestDiffSizeReasonOfTheUnsizedSide(t *testing.T) {
+	h := snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
+	for _, later := range []string{"shop-gstat-d.txt", "shop-gstat-r-later.txt"} {
+		d := Diff(h, snapshotFile(t, testutil.Testdata(t, "fb30", later)))
+		var got []string
+		for _, w := range d.Warnings {
+			if strings.HasPrefix(w, "sizes do not compare") {
+				got = append(got, w)
+			}
+		}
+		if want := []string{"sizes do not compare: the earlier snapshot has no table statistics (gstat -h or -e): no size"}; d.SizeComparable || !slices.Equal(got, want) {
+			t.Errorf("-h then %s: comparable %v, %q, want %q", later, d.SizeComparable, got, want)
+		}
+	}
+}
+
+// The shop's pair, then a third snapshot four hours later of the database
+// restored at 17:00 (creation date Dec 2, 2026 17:00:00): its Next, 40,
+// is above the old 26, as a young database restored can have. The trend
+// fitted 108 transactions a day across the two databases and warned that
+// transaction 26 had been open 4:00:00, though the 26 of the restored
+// database is another transaction. A new creation date is a restore, as
+// gstat diff counts no transactions across one.
+func TestTrendRestoreByCreationDate(t *testing.T) {
+	raw := string(testutil.ReadTestdata(t, "fb30", "shop-gstat-r-later.txt"))
+	restored := strings.NewReplacer("14:14:32 2026", "18:14:32 2026", "Creation date\t\tDec 2, 2026 14:09:44", "Creation date\t\tDec 2, 2026 17:00:00",
+		"Next transaction\t26", "Next transaction\t40").Replace(raw)
+	if restored == raw || strings.Count(restored, "17:00:00")+strings.Count(restored, "\t40\n") != 2 {
+		t.Fatal("the edit did not take")
+	}
+	tr := TrendOf([]*HistorySnapshot{snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")),
+		snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt")), snapshotText(t, "restored.txt", restored)}, 0)
+	tt := tr.Transactions
+	if tt.Restores != 1 || tt.PerDay != nil || tt.StuckOldestActive != nil || len(tr.Warnings) != 0 {
+		t.Errorf("restores %d, a day %v, stuck %v, warnings %q", tt.Restores, tt.PerDay, tt.StuckOldestActive, tr.Warnings)
+	}
+}
+
+// The shop's database was 61.1 MiB, then 60.6 MiB: with --until 61MiB it
+// read "reached" on 14:09:54, as would a database a purge or a restore
+// brought back under the target. Reached is where the last size is, since
+// the first of the sizes at or above it after the last one below.
+func TestTrendReachedIsTheLastSize(t *testing.T) {
+	snaps := []*HistorySnapshot{snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")),
+		snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))}
+	tr := TrendOf(snaps, 61<<20)
+	if fc := tr.Database.Forecast; fc == nil || fc.Status != ForecastRefused || fc.Date != nil {
+		t.Errorf("61 MiB: %+v", fc)
+	}
+	// ORDERS 6.31 then 6.00 MiB: 6 MiB reached since the first, both
+	// being at or above it; 6.2 MiB, which only the first is, not.
+	orders := func(tr *Trend) *Forecast {
+		for i := range tr.Tables {
+			if tr.Tables[i].Name == "ORDERS" {
+				return tr.Tables[i].Forecast
+			}
+		}
+		return nil
+	}
+	if fc := orders(TrendOf(snaps, 6502195)); fc == nil || fc.Status != ForecastRefused {
+		t.Errorf("ORDERS at 6.2 MiB: %+v", fc)
+	}
+	tr = TrendOf(snaps, 6<<20)
+	if fc := orders(tr); fc == nil || fc.Status != ForecastReached || fc.Date == nil ||
+		fc.Date.Format("2006-01-02 15:04:05") != "2026-12-02 14:09:54" || *fc.DaysAfterLast*86400 != -278 {
+		t.Errorf("ORDERS at 6 MiB: %+v", fc)
+	}
+	if fc := tr.Database.Forecast; fc == nil || fc.Status != ForecastReached || fc.Date.Format("2006-01-02 15:04:05") != "2026-12-02 14:09:54" {
+		t.Errorf("the database at 6 MiB: %+v", fc)
+	}
+}
+
+// gstat 3.0 and later print "Gstat completion time" last: a run without
+// it was cut short (a disk full, a gstat killed), and its size counts the
+// tables before the cut. The shop's -a -r run cut after 100 lines, beside
+// the whole run of the same second, made the trend's database 6.11 MiB
+// then 61.1 MiB (+900.1 %); on a tie the cut run, given later, was even
+// the reference. A cut run's size is left out, a whole run the
+// reference; gstat diff says the sizes do not compare.
+func TestCutRunLeftOut(t *testing.T) {
+	raw := string(testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"))
+	cut := snapshotText(t, "cut.txt", strings.Join(strings.SplitAfter(raw, "\n")[:100], ""))
+	whole := snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
+	want := "no Gstat completion time, which gstat prints last: the run was cut short, its size counts the tables before the cut"
+	for _, snaps := range [][]*HistorySnapshot{{whole, cut}, {cut, whole}} {
+		tr := TrendOf(snaps, 0)
+		if len(tr.LeftOut) != 1 || tr.LeftOut[0].File != "cut.txt" || tr.LeftOut[0].Reason != want {
+			t.Errorf("left out %+v", tr.LeftOut)
+		}
+	}
+	d := Diff(whole, cut)
+	if d.SizeComparable || !slices.Contains(d.Warnings, "sizes do not compare: the later snapshot has "+want) {
+		t.Errorf("diff: comparable %v, warnings %q", d.SizeComparable, d.Warnings)
+	}
+	// A 2.5 run prints no completion time: it is whole.
+	if s := snapshotFile(t, filepath.Join(testutil.CorpusDir(t), "public", "gstat", "FirebirdSQL-fdb__gstat25-a.out")); s.cut() {
+		t.Error("a 2.5 run read as cut")
 	}
 }

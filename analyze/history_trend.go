@@ -81,6 +81,12 @@ func (tr *Trend) transactions(timed []*HistorySnapshot, days []float64, use []bo
 	tt.Points = make([]CounterPoint, len(timed))
 	var xs, ys []float64
 	var lastNext *int64
+	// created are the creation dates: a restore makes a new database,
+	// dated anew, whose transactions are numbered afresh (as gstat diff
+	// counts none across two creation dates). Its Next is usually below
+	// the old one's, but not always (a young database restored).
+	created := make([]*time.Time, len(timed))
+	var lastCreated *time.Time
 	for i, s := range timed {
 		p := CounterPoint{Time: *s.Time}
 		if h := s.Analysis.Header; h != nil {
@@ -88,14 +94,15 @@ func (tr *Trend) transactions(timed []*HistorySnapshot, days []float64, use []bo
 			p.OldestSnapshot, p.NextTransaction = h.OldestSnapshot, h.NextTransaction
 		}
 		tt.Points[i] = p
+		created[i] = createdAt(s.Analysis.Header)
 		if !use[i] || p.NextTransaction == nil {
 			continue
 		}
-		if lastNext != nil && *p.NextTransaction < *lastNext {
+		if lastNext != nil && *p.NextTransaction < *lastNext || differentDates(lastCreated, created[i]) {
 			tt.Restores++
 			xs, ys = nil, nil
 		}
-		lastNext = p.NextTransaction
+		lastNext, lastCreated = p.NextTransaction, cmp.Or(created[i], lastCreated)
 		xs = append(xs, days[i])
 		ys = append(ys, float64(*p.NextTransaction))
 	}
@@ -106,9 +113,10 @@ func (tr *Trend) transactions(timed []*HistorySnapshot, days []float64, use []bo
 	}
 	// The last run of snapshots sharing the last OAT.
 	var pts []CounterPoint
+	var ptsCreated []*time.Time
 	for i, p := range tt.Points {
 		if use[i] {
-			pts = append(pts, p)
+			pts, ptsCreated = append(pts, p), append(ptsCreated, created[i])
 		}
 	}
 	n := len(pts)
@@ -123,7 +131,7 @@ func (tr *Trend) transactions(timed []*HistorySnapshot, days []float64, use []bo
 	for i := n - 2; i >= 0; i-- {
 		p := pts[i]
 		if p.OldestActive == nil || *p.OldestActive != *last.OldestActive || p.NextTransaction == nil ||
-			*p.NextTransaction > *last.NextTransaction {
+			*p.NextTransaction > *last.NextTransaction || differentDates(ptsCreated[i], ptsCreated[n-1]) {
 			break
 		}
 		since = i
@@ -138,6 +146,9 @@ func (tr *Trend) transactions(timed []*HistorySnapshot, days []float64, use []bo
 			*last.NextTransaction-*first.NextTransaction))
 	}
 }
+
+// differentDates reports whether two creation dates are known and differ.
+func differentDates(a, b *time.Time) bool { return a != nil && b != nil && !a.Equal(*b) }
 
 // GrowthTrend is one object (the database or a table) over time.
 type GrowthTrend struct {

@@ -57,6 +57,10 @@ func HistoryDiff(d *analyze.SnapshotDiff, opt HistoryOptions) *Doc {
 	doc.Tables = append(doc.Tables, diffWarningChanges(d))
 	if len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter) > 0 {
 		doc.Tables = append(doc.Tables, diffFieldsTable(d, opt))
+	} else {
+		// (CSV --table fields_only is its header, not an error, for two
+		// snapshots that print the same fields.)
+		doc.Empty = append(doc.Empty, diffFieldsTable(d, opt))
 	}
 	for _, w := range d.Warnings {
 		doc.Findings = append(doc.Findings, comparisonWarning("gstat-diff", w))
@@ -95,15 +99,29 @@ func diffHeadline(d *analyze.SnapshotDiff) []Field {
 			Field{Key: "size_change_bytes", Label: "Size change", Value: BytesP(size.Change()), Detail: detail},
 			Field{Key: "size_change", Label: "Size change, relative", Value: ChangeP(size.Relative()), Detail: detail})
 	}
-	moved := "(Next transaction moved)"
+	moved := "(a snapshot has no Next transaction)"
 	for _, c := range d.Counters {
 		if c.Name == "next_transaction" && c.Change != nil && d.TransactionsBetween == nil {
 			moved = "(not counted: see the warnings)" // (both known: a warning says why)
 		}
 	}
+	switch t := d.TransactionsBetween; {
+	case t != nil && *t == 0:
+		moved = "(Next transaction did not move)"
+	case t != nil:
+		moved = "(Next transaction moved)"
+	}
+	// A rate an hour from minutes is shown as trend shows its rate a
+	// day: from an hour or more (history-rate.min_span), else the same
+	// report said 104 an hour in its diff and "not shown" in its trend.
+	perHour := Field{Key: "transactions_per_hour", Label: "Transactions an hour", Value: NumP(d.TransactionsPerHour)}
+	if d.TransactionsPerHour != nil && !d.PerDayReliable {
+		perHour.Value, perHour.Unknown = Null(NumberKind), "not shown"
+		perHour.Detail = "(" + shortSpan("counters", *d.SecondsBetween/86400) + ")"
+	}
 	fs = append(fs,
 		Field{Key: "transactions_between", Label: "Transactions", Value: IntP(d.TransactionsBetween), Detail: moved},
-		Field{Key: "transactions_per_hour", Label: "Transactions an hour", Value: NumP(d.TransactionsPerHour)})
+		perHour)
 	for i, side := range []string{"old", "new"} {
 		a := d.OATAge[i]
 		if a.EstimateHours == nil && a.MaxHours == nil {
@@ -287,7 +305,7 @@ func diffCountsTable(d *analyze.SnapshotDiff) *Table {
 	}
 	t.Rows = [][]Cell{tables, indices}
 	t.Notes = append(t.Notes, "matched by schema and name: a renamed object is dropped and added; "+
-		"not shown: the other snapshot has no statistics of that kind (gstat -d has no indices, -h no tables)")
+		"not shown: the other snapshot has no statistics of that kind (gstat -d has no indices, -h no tables, a run without -s no system tables)")
 	return t
 }
 
@@ -325,9 +343,17 @@ func historyName(schema, name string) string {
 	return name
 }
 
-// latest is the later value of a pair, the earlier one for an object
-// the later snapshot no longer has.
-func latest(p analyze.Pair) *int64 { return cmp.Or(p[1], p[0]) }
+// latest is the later value of a pair; the earlier one only for an
+// object the later snapshot does not have or show (status dropped or
+// not_shown). An object both show keeps the later snapshot's gap: a gstat
+// -d run after a -a -r one prints no records or back versions, and the
+// earlier run's 5000 read as the later one's.
+func latest(status string, p analyze.Pair) *int64 {
+	if status == analyze.StatusDropped || status == analyze.StatusNotShown {
+		return cmp.Or(p[1], p[0])
+	}
+	return p[1]
+}
 
 // statusRank puts the objects that changed, appeared or went before
 // those that did not.
@@ -392,14 +418,14 @@ func diffTablesTable(d *analyze.SnapshotDiff, opt HistoryOptions) *Table {
 				if td.SizeBytesPerDay != nil && d.PerDayReliable {
 					perDay = bytesOf(*td.SizeBytesPerDay)
 				}
-				if !yield([]Cell{Str(historyName(td.Schema, td.Name)), Str(td.Status), IntP(latest(td.Records)), IntP(td.RecordsChange),
-					IntP(latest(td.Versions)), garbage, BytesP(td.SizeBytesChange), ChangeP(td.SizeBytes.Relative()), perDay}) {
+				if !yield([]Cell{Str(historyName(td.Schema, td.Name)), Str(td.Status), IntP(latest(td.Status, td.Records)), IntP(td.RecordsChange),
+					IntP(latest(td.Status, td.Versions)), garbage, BytesP(td.SizeBytesChange), ChangeP(td.SizeBytes.Relative()), perDay}) {
 					return
 				}
 			}
 		},
 	}
-	t.Notes = append(t.Notes, "records, versions: in the new snapshot (the old one for a dropped table); garbage: back versions piling up, collected or steady")
+	t.Notes = append(t.Notes, "records, versions: in the new snapshot, empty where it does not print them (gstat without -r); the old one's for a table dropped or not shown; garbage: back versions piling up, collected or steady")
 	if !d.PerDayReliable && d.SecondsBetween != nil && *d.SecondsBetween > 0 {
 		t.Notes = append(t.Notes, perDayNote(*d.SecondsBetween, "the snapshots are"))
 	}
@@ -467,8 +493,8 @@ func diffIndicesTable(d *analyze.SnapshotDiff, opt HistoryOptions) *Table {
 		Stream: func(yield func([]Cell) bool) {
 			for _, ix := range rows {
 				if !yield([]Cell{Str(ix.Name), Str(historyName(ix.TableSchema, ix.Table)), Str(ix.Status),
-					IntP(latest(ix.Depth)), IntP(ix.Depth.Change()), IntP(latest(ix.LeafBuckets)), IntP(ix.LeafBuckets.Change()),
-					IntP(latest(ix.Nodes)), IntP(ix.Nodes.Change()), IntP(latest(ix.MaxDup))}) {
+					IntP(latest(ix.Status, ix.Depth)), IntP(ix.Depth.Change()), IntP(latest(ix.Status, ix.LeafBuckets)), IntP(ix.LeafBuckets.Change()),
+					IntP(latest(ix.Status, ix.Nodes)), IntP(ix.Nodes.Change()), IntP(latest(ix.Status, ix.MaxDup))}) {
 					return
 				}
 			}

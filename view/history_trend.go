@@ -45,6 +45,10 @@ func HistoryTrend(tr *analyze.Trend, opt HistoryOptions) *Doc {
 	doc.Tables = append(doc.Tables, trendSnapshotsTable(tr), trendTablesTable(tr, opt))
 	if len(tr.LeftOut) > 0 {
 		doc.Tables = append(doc.Tables, trendLeftOutTable(tr))
+	} else {
+		// (CSV --table left_out is its header, not an error, on the day
+		// no snapshot is left out.)
+		doc.Empty = append(doc.Empty, trendLeftOutTable(tr))
 	}
 	for _, w := range tr.Warnings {
 		doc.Findings = append(doc.Findings, comparisonWarning("gstat-trend", w))
@@ -123,10 +127,16 @@ func forecastIn(fc *analyze.Forecast) Cell {
 func trendHeadline(tr *analyze.Trend) []Field {
 	fs := []Field{{Key: "snapshots", Label: "Snapshots", Value: Int(int64(len(tr.Snapshots)))}}
 	if n := len(tr.Snapshots); n > 0 {
+		// The span from the times themselves: days × 86400 printed
+		// 2368.9999999999995 for the 0:39:29 between 10:15:18 and 10:54:47.
+		span := tr.Days * 86400
+		if first, last := tr.Snapshots[0].Time, tr.Snapshots[n-1].Time; first != nil && last != nil {
+			span = last.Sub(*first).Seconds()
+		}
 		fs = append(fs,
 			Field{Key: "first_time", Label: "First", Value: TimeP(tr.Snapshots[0].Time)},
 			Field{Key: "last_time", Label: "Last", Value: TimeP(tr.Snapshots[n-1].Time)},
-			Field{Key: "span_seconds", Label: "Span", Value: Sec(tr.Days * 86400)})
+			Field{Key: "span_seconds", Label: "Span", Value: Sec(span)})
 	}
 	db := &tr.Database
 	size := firstLast(db)
@@ -136,6 +146,9 @@ func trendHeadline(tr *analyze.Trend) []Field {
 			Field{Key: "database_last_bytes", Label: "Database, last", Value: BytesP(size[1])},
 			Field{Key: "database_change_bytes", Label: "Database change", Value: BytesP(db.SizeChange)},
 			Field{Key: "database_change", Label: "Database change, relative", Value: ChangeP(size.Relative())})
+		if db.SizeChange == nil { // (one size is no change: not +0.0 %)
+			fs[len(fs)-1].Value = Null(ChangeKind)
+		}
 	}
 	if db.BytesPerDay != nil {
 		if db.PerDayReliable {
@@ -222,7 +235,7 @@ func forecastFields(fc, other *analyze.Forecast) []Field {
 	if other != nil && other.Model != nil {
 		f := Field{Key: "other_forecast", Label: "By the " + *other.Model + " fit", Value: statusWords(other)}
 		if other.Status == analyze.ForecastDate && other.Date != nil {
-			f.Detail = "on " + other.Date.Format(time.DateOnly)
+			f.Detail = "on " + other.Date.Format(time.DateTime)
 		}
 		fs = append(fs, f)
 	}
@@ -306,8 +319,11 @@ func trendTablesTable(tr *analyze.Trend, opt HistoryOptions) *Table {
 			if g.BytesPerDay != nil && g.PerDayReliable {
 				perDay, pct = bytesOf(*g.BytesPerDay), ChangeP(g.GrowthPerDay)
 			}
-			size := firstLast(g)
-			row := []Cell{Str(historyName(g.Schema, g.Name)), BytesP(size[1]), BytesP(g.SizeChange), ChangeP(size.Relative()),
+			size, rel := firstLast(g), Null(ChangeKind)
+			if g.SizeChange != nil { // (one size is no change: not +0.0 %)
+				rel = ChangeP(size.Relative())
+			}
+			row := []Cell{Str(historyName(g.Schema, g.Name)), BytesP(size[1]), BytesP(g.SizeChange), rel,
 				perDay, pct, fitWords(g), fitR2(g)}
 			if tr.UntilBytes != nil {
 				row = append(row, statusWords(g.Forecast), forecastIn(g.Forecast))

@@ -34,8 +34,8 @@ snapshot: (Next - OAT) / rate, kept only within the bounds the headers set
 first snapshot as its number says). The health warnings that appeared, were
 resolved or changed severity are listed; warnings on objects the other
 snapshot does not show (other gstat switches) are counted, not compared.
-A rate a day is shown only for snapshots an hour or more apart
-(history-rate.min_span; the JSON has it always).
+A rate a day, and the transactions an hour, are shown only for snapshots
+an hour or more apart (history-rate.min_span; the JSON has them always).
 
 Snapshots from different Firebird versions (a restore to a newer ODS in
 between) are compared on the values both print; the others are named.

@@ -258,7 +258,7 @@ func TestGstatDiffErrors(t *testing.T) {
 		{[]string{"gstat", "diff", "--format", "xml", a, b}, 2, `unknown format "xml"`},
 		{[]string{"gstat", "diff", "--format", "openmetrics", a, b}, 2, `unknown format "openmetrics" (want text, json, csv or markdown)`},
 		{[]string{"gstat", "diff", "--format", "csv", "--table", "bogus", a, b}, 2,
-			`--table: no table "bogus" (want one of snapshots, counts, counters, tables, indices, warning_changes, summary, warnings)`},
+			`--table: no table "bogus" (want one of snapshots, counts, counters, tables, indices, warning_changes, fields_only, summary, warnings)`},
 		{[]string{"gstat", "diff", "-", "-"}, 2, "standard input (-) can be read only once"},
 	} {
 		_, errs, code := runCLI(t, nil, tc.args...)

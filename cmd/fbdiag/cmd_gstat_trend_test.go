@@ -156,7 +156,7 @@ func TestGstatTrendFolder(t *testing.T) {
 		"After the last snapshot    1d 23:45:36\n",
 		"Earliest (95 %)            2026-12-07 13:55:30\n",
 		"Latest (95 %)              2026-12-07 13:55:30\n",
-		"By the exponential fit     forecast on 2026-12-07\n",
+		"By the exponential fit     forecast on 2026-12-07 12:19:21\n", // the linear fit 13:55:30: the date alone read the same
 		"Transactions a day         0 (Next transaction)\n",
 		"Fastest growing            ORDERS\n",
 		"ORDERS      8.66 MiB  2.34 MiB   +37.1 %  800 KiB  +10.4 %  linear  1.0000  unreliable\n")
@@ -416,7 +416,7 @@ func TestGstatTrendUntilAndErrors(t *testing.T) {
 		{[]string{"--until", "0"}, `--until: size "0": want a positive size`},
 		{[]string{"--until", "12 parsecs"}, `unknown unit "parsecs"`},
 		{[]string{"--top", "-1"}, "--top must be 0 or more"},
-		{[]string{"--format", "csv", "--table", "indices"}, `--table: no table "indices" (want one of snapshots, tables, summary, warnings)`},
+		{[]string{"--format", "csv", "--table", "indices"}, `--table: no table "indices" (want one of snapshots, tables, left_out, summary, warnings)`},
 		{[]string{"--format", "html"}, `unknown format "html"`},
 	} {
 		_, errs, code := runCLI(t, nil, append(append([]string{"gstat", "trend"}, tc.args...), h)...)
@@ -426,5 +426,25 @@ func TestGstatTrendUntilAndErrors(t *testing.T) {
 	}
 	if _, errs, code := runCLI(t, nil, "gstat", "trend"); code != 2 || !strings.Contains(errs, "no snapshots") {
 		t.Errorf("no input: exit %d %q", code, errs)
+	}
+}
+
+// A run cut short (no Gstat completion time) beside a whole one, as gstat
+// trend and gstat diff read them from files (streamed): the cut run's size
+// is left out of the trend, and the diff says the sizes do not compare.
+func TestGstatCutRunStreamed(t *testing.T) {
+	raw := string(testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"))
+	dir := t.TempDir()
+	whole, cut := filepath.Join(dir, "whole.txt"), filepath.Join(dir, "cut.txt")
+	if os.WriteFile(whole, []byte(raw), 0o644) != nil || os.WriteFile(cut, []byte(strings.Join(strings.SplitAfter(raw, "\n")[:100], "")), 0o644) != nil {
+		t.Fatal("write")
+	}
+	out, _, code := runCLI(t, nil, "gstat", "trend", "--format", "csv", "--table", "left_out", dir)
+	if want := "snapshot,time,reason\ncut,2026-12-02T14:09:54,\"no Gstat completion time, which gstat prints last: the run was cut short, its size counts the tables before the cut\"\n"; code != 0 || out != want {
+		t.Errorf("trend: exit %d\n%s\nwant\n%s", code, out, want)
+	}
+	out, _, code = runCLI(t, nil, "gstat", "diff", "--format", "csv", "--table", "warnings", whole, cut)
+	if !strings.Contains(out, "sizes do not compare: the later snapshot has no Gstat completion time") || code != 0 {
+		t.Errorf("diff: exit %d\n%s", code, out)
 	}
 }

@@ -211,8 +211,8 @@
 // an estimate outside them is left out. The health warnings that
 // appeared, were resolved or changed severity are listed; across a
 // Firebird 6 upgrade the average fill does not compare (firebird#8816)
-// and a warning says so. A rate a day needs snapshots an hour apart
-// (history-rate.min_span). Text shows the 20 tables and indices that
+// and a warning says so. A rate a day, and the transactions an hour,
+// need snapshots an hour apart (history-rate.min_span). Text shows the 20 tables and indices that
 // changed most, --all every one; CSV is one table (--table); the JSON
 // contract is docs/gstat-history-json.md.
 //
@@ -224,7 +224,7 @@
 //	Size change            -472 KiB
 //	Size change, relative  -0.8 %
 //	Transactions           8 (Next transaction moved)
-//	Transactions an hour   104
+//	Transactions an hour   not shown (0:04:38 of counters, under 1:00:00)
 //	...
 //	Tables, those that changed first, biggest size change first
 //	table       status     records  Δ records  versions  garbage       Δ size  Δ size %  a day
