@@ -84,7 +84,13 @@ func BenchTimelineChart(d BenchTimeline) (*Chart, error) {
 		p.Legend.Add("not measured", framedSwatch{Fill: shadeColor, Line: solid(lightInk, 0.6)})
 	}
 	if d.Level != nil && finite(*d.Level) {
-		p.Add(&rule{At: *d.Level, Line: dashed(inkColor, 1), Label: d.LevelLabel, Text: textStyle(noteSize, inkColor)})
+		// (named in the legend: a label on the line was crossed by the
+		// curve it levels and cut by the shade after the window)
+		r := &rule{At: *d.Level, Line: dashed(inkColor, 1)}
+		p.Add(r)
+		if d.LevelLabel != "" {
+			p.Legend.Add(d.LevelLabel, r)
+		}
 		ch.add(Plotted{Name: d.LevelLabel, Y: []float64{*d.Level}})
 	}
 	p.X.Min = d.T[0]
