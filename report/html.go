@@ -288,13 +288,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 <h2>Summary</h2>
 {{- $fleet := gt (len .Databases) 1}}
 {{- if $fleet}}{{template "counts" .}}
-{{- with critical (first summaryCap .Summary)}}
-<ul class="findings">
-{{- range .}}
-<li class="{{.Severity}}"><span class="sev">{{.Severity}}</span>{{iso .Text}} <a href="#{{.Section}}">→</a></li>
-{{- end}}
-</ul>
-{{- end}}
+{{- with critical (first summaryCap .Summary)}}{{template "findinglist" .}}{{end}}
 <h3>Databases, worst first</h3>
 <div class="scroll"><table class="fleet" data-table="databases">
 <thead><tr><th data-key="verdict">verdict</th><th data-key="database">database</th><th class="num" data-key="size_bytes">size</th><th class="num" data-key="next_minus_oat">Next − OAT</th><th class="num" data-key="versions">back versions</th><th data-key="worst">worst finding</th><th data-key="latest_time">latest snapshot</th></tr></thead>
@@ -312,13 +306,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 <p class="muted">{{.}} charts are not embedded, to keep this page under {{maxPage}}: each is linked where it would be, its PNG file beside the page (a section's main chart first: the tables and size history of a database, then the others in page order).</p>
 {{- end}}
 {{- if .Summary}}
-{{- with afterCritical $fleet (first summaryCap .Summary)}}
-<ul class="findings">
-{{- range .}}
-<li class="{{.Severity}}"><span class="sev">{{.Severity}}</span>{{iso .Text}} <a href="#{{.Section}}">→</a></li>
-{{- end}}
-</ul>
-{{- end}}
+{{- with afterCritical $fleet (first summaryCap .Summary)}}{{template "findinglist" .}}{{end}}
 {{- with more summaryCap .Summary}}<p class="muted">and {{.}} more in the sections below.</p>{{end}}
 {{- else}}
 <p>No critical findings and no warnings.</p>
@@ -434,6 +422,13 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 <script>{{sortScript}}</script>
 </body>
 </html>
+{{define "findinglist"}}
+<ul class="findings">
+{{- range .}}
+<li class="{{.Severity}}"><span class="sev">{{.Severity}}</span>{{iso .Text}} <a href="#{{.Section}}">→</a></li>
+{{- end}}
+</ul>
+{{- end}}
 {{define "counts"}}{{if .Counts}}
 <div class="headlines">
 {{- range .Counts}}

@@ -10,23 +10,6 @@ import (
 	"github.com/fbdiag/fbdiag/internal/testutil"
 )
 
-// gstatJSONDoc is the one JSON document of fbdiag gstat on path, its
-// numbers as printed.
-func gstatJSONDoc(t *testing.T, path string) map[string]any {
-	t.Helper()
-	out, errs, code := runCLI(t, nil, "gstat", "--format", "json", path)
-	if code != 0 {
-		t.Fatalf("%s: exit %d %s", path, code, errs)
-	}
-	d := json.NewDecoder(strings.NewReader(out))
-	d.UseNumber()
-	var doc map[string]any
-	if err := d.Decode(&doc); err != nil {
-		t.Fatal(err)
-	}
-	return doc
-}
-
 // gstatCSVRecords is the CSV table of fbdiag gstat on path.
 func gstatCSVRecords(t *testing.T, path, table string) (string, [][]string) {
 	t.Helper()
@@ -77,7 +60,7 @@ func TestGstatCSVReadsAsJSON(t *testing.T) {
 		paths = append(paths, testutil.Corpus(t, "public", "gstat", name))
 	}
 	for _, path := range paths {
-		doc := gstatJSONDoc(t, path)
+		doc := jsonDoc(t, "gstat", path)
 		tables := map[string]map[string]any{}
 		indices := map[string]map[string]any{}
 		for _, x := range doc["tables"].([]any) {
