@@ -269,6 +269,10 @@ type AB struct {
 	// its bar so that a median of five noisy runs does not read as one
 	// clean figure; nil or empty for a variant without them.
 	Runs [][]float64
+	// Unsteady, when given, marks the runs (same order as Runs) whose
+	// own measurement was not steady: their dots are drawn hollow, as
+	// the size and sweep charts draw them.
+	Unsteady [][]bool
 	// Spreads are each variant's range (smallest and largest run), drawn
 	// as a whisker; a zero Interval draws none.
 	Spreads []Interval
@@ -297,7 +301,7 @@ func ABChart(d AB) (*Chart, error) {
 	runs := Plotted{Name: "runs"}
 	lo, hi := Plotted{Name: "spread min"}, Plotted{Name: "spread max"}
 	ns := Plotted{Name: "not significant"}
-	var dots plotter.XYs
+	var dots, hollow plotter.XYs
 	ws := &spreads{Line: solid(inkColor, 1.2)}
 	ymax := 0.0
 	for i, v := range d.Values {
@@ -309,6 +313,9 @@ func ABChart(d AB) (*Chart, error) {
 			for j, off := range runOffsets(len(rs), 0.3) {
 				if finite(rs[j]) {
 					dots = append(dots, plotter.XY{X: float64(i) + off, Y: rs[j]})
+					if i < len(d.Unsteady) && j < len(d.Unsteady[i]) && d.Unsteady[i][j] {
+						hollow = append(hollow, plotter.XY{X: float64(i) + off, Y: rs[j]})
+					}
 					runs.X, runs.Y = append(runs.X, float64(i)), append(runs.Y, rs[j])
 					ymax = math.Max(ymax, rs[j])
 				}
@@ -388,6 +395,13 @@ func ABChart(d AB) (*Chart, error) {
 		p.Add(sc)
 		p.Legend.Add("each run (the bar is their median)", sc)
 		ch.add(runs)
+		ring, err := addUnsteady(ch, p, "runs", hollow, inkColor, vg.Points(2.6))
+		if err != nil {
+			return nil, err
+		}
+		if ring != nil {
+			p.Legend.Add(unsteadyLegend, ring)
+		}
 	}
 	if len(ns.X) > 0 {
 		ch.add(ns)
