@@ -282,6 +282,24 @@ type AB struct {
 	NotSignificant []bool
 }
 
+// abAxisName is a bar's name under it: the parts of a configuration
+// ("clients=4 threads=2 · pgbench15-runs-trace") a line each, each cut
+// to what the bar's share of the axis holds at the default size, so that
+// the names of five bars do not run into each other.
+func abAxisName(name string, bars int) string {
+	runes := min(MaxNameRunes, max(8, abAxisRunes/max(bars, 1)))
+	parts := strings.Split(name, " · ")
+	for i, part := range parts {
+		parts[i] = ellipsisKeepQualifier(part, runes)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// abAxisRunes is the runes of name the category axis of an A/B chart
+// holds in a line at the default size (DefaultWidth at 150 dpi: some
+// 9 pixels a rune over the 1100 of the axis).
+const abAxisRunes = 118
+
 // ABChart draws the A/B bars: each variant's median as a bar, every run
 // as a dot over it and the range of the runs as a whisker.
 func ABChart(d AB) (*Chart, error) {
@@ -407,6 +425,9 @@ func ABChart(d AB) (*Chart, error) {
 		ch.add(ns)
 	}
 	categoryAxis(&p.X, d.Names)
+	for i, n := range d.Names {
+		p.X.Tick.Marker.(gplot.ConstantTicks)[i].Label = abAxisName(n, len(d.Names))
+	}
 	b.Label = textStyle(labelSize, inkColor)
 	// Labels sit over the bars (the medians); with runs above the
 	// median the whisker may cross them, so the axis leaves room above
