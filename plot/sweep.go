@@ -269,6 +269,10 @@ type AB struct {
 	// its bar so that a median of five noisy runs does not read as one
 	// clean figure; nil or empty for a variant without them.
 	Runs [][]float64
+	// Unsteady, when given, marks the runs (same order as Runs) whose
+	// own measurement was not steady: their dots are drawn hollow, as
+	// the size and sweep charts draw them.
+	Unsteady [][]bool
 	// Spreads are each variant's range (smallest and largest run), drawn
 	// as a whisker; a zero Interval draws none.
 	Spreads []Interval
@@ -277,6 +281,24 @@ type AB struct {
 	// "~" starts its label, as the text's tables write it.
 	NotSignificant []bool
 }
+
+// abAxisName is a bar's name under it: the parts of a configuration
+// ("clients=4 threads=2 · pgbench15-runs-trace") a line each, each cut
+// to what the bar's share of the axis holds at the default size, so that
+// the names of five bars do not run into each other.
+func abAxisName(name string, bars int) string {
+	runes := min(MaxNameRunes, max(8, abAxisRunes/max(bars, 1)))
+	parts := strings.Split(name, " · ")
+	for i, part := range parts {
+		parts[i] = ellipsisKeepQualifier(part, runes)
+	}
+	return strings.Join(parts, "\n")
+}
+
+// abAxisRunes is the runes of name the category axis of an A/B chart
+// holds in a line at the default size (DefaultWidth at 150 dpi: some
+// 9 pixels a rune over the 1100 of the axis).
+const abAxisRunes = 118
 
 // ABChart draws the A/B bars: each variant's median as a bar, every run
 // as a dot over it and the range of the runs as a whisker.
@@ -297,7 +319,7 @@ func ABChart(d AB) (*Chart, error) {
 	runs := Plotted{Name: "runs"}
 	lo, hi := Plotted{Name: "spread min"}, Plotted{Name: "spread max"}
 	ns := Plotted{Name: "not significant"}
-	var dots plotter.XYs
+	var dots, hollow plotter.XYs
 	ws := &spreads{Line: solid(inkColor, 1.2)}
 	ymax := 0.0
 	for i, v := range d.Values {
@@ -309,6 +331,9 @@ func ABChart(d AB) (*Chart, error) {
 			for j, off := range runOffsets(len(rs), 0.3) {
 				if finite(rs[j]) {
 					dots = append(dots, plotter.XY{X: float64(i) + off, Y: rs[j]})
+					if i < len(d.Unsteady) && j < len(d.Unsteady[i]) && d.Unsteady[i][j] {
+						hollow = append(hollow, plotter.XY{X: float64(i) + off, Y: rs[j]})
+					}
 					runs.X, runs.Y = append(runs.X, float64(i)), append(runs.Y, rs[j])
 					ymax = math.Max(ymax, rs[j])
 				}
@@ -388,11 +413,21 @@ func ABChart(d AB) (*Chart, error) {
 		p.Add(sc)
 		p.Legend.Add("each run (the bar is their median)", sc)
 		ch.add(runs)
+		ring, err := addUnsteady(ch, p, "runs", hollow, inkColor, vg.Points(2.6))
+		if err != nil {
+			return nil, err
+		}
+		if ring != nil {
+			p.Legend.Add(unsteadyLegend, ring)
+		}
 	}
 	if len(ns.X) > 0 {
 		ch.add(ns)
 	}
 	categoryAxis(&p.X, d.Names)
+	for i, n := range d.Names {
+		p.X.Tick.Marker.(gplot.ConstantTicks)[i].Label = abAxisName(n, len(d.Names))
+	}
 	b.Label = textStyle(labelSize, inkColor)
 	// Labels sit over the bars (the medians); with runs above the
 	// median the whisker may cross them, so the axis leaves room above

@@ -168,6 +168,11 @@ func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 	h := Headline{Label: op + " " + tl.Outcome}
 	if f, ok := field(d, "total_seconds"); ok {
 		h.Value = f.Value.Human()
+	} else if f, ok := field(d, "last_time_seconds"); ok {
+		// The figure the section's headline gives (an incomplete log):
+		// what the log's lines span read as the run's time, "1:02:55
+		// shown" for an excerpt whose last line came at 3:41:44.
+		h.Value = "last timestamp " + f.Value.Human()
 	} else if tl.SpanSeconds != nil {
 		h.Value = units.Seconds(*tl.SpanSeconds) + " shown"
 	} else {

@@ -68,7 +68,7 @@ func TestGbakSectionCut(t *testing.T) {
 		s.Findings[0].Text != "shop-restore-cut.log: data ORDER_LINE: The log ends inside this step: it took at least 5.375 s, 90000 records logged." {
 		t.Errorf("findings %+v", s.Findings)
 	}
-	if len(s.Headlines) != 1 || s.Headlines[0].Value != "9.122 s shown" {
+	if len(s.Headlines) != 1 || s.Headlines[0].Value != "last timestamp 9.122 s" {
 		t.Errorf("headlines %+v", s.Headlines)
 	}
 }

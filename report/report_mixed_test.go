@@ -49,8 +49,8 @@ func TestReportMixedSeed003(t *testing.T) {
 		}
 	}
 	want := []string{
-		"003_f44fd1243848db85.txt-gbak-1 (gbak): restore incomplete = 1:02:55 shown",
-		"003_f44fd1243848db85.txt-gbak-2 (gbak): restore incomplete = 0:43:13 shown",
+		"003_f44fd1243848db85.txt-gbak-1 (gbak): restore incomplete = last timestamp 3:41:44",
+		"003_f44fd1243848db85.txt-gbak-2 (gbak): restore incomplete = last timestamp 2:11:34",
 		"compare-003_f44fd1243848db85.txt-gbak-1-003_f44fd1243848db85 (comparison): " +
 			"Last timestamp, gbak-2 / gbak-1 = ×0.593 faster; Span of matched steps, gbak-2 / gbak-1 = ×0.687 faster",
 		"003_f44fd1243848db85.txt-table-1 (throughput): Alto rendimiento vs Equilibrado (×1.25, faster; 1 run each, no test) = +24.6 %",

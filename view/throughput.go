@@ -821,7 +821,9 @@ func (v *tput) headline(s *analyze.Series) []Field {
 			if told == 0 {
 				// (the best is then a best of these runs only: the
 				// report's summary shows it beside the best)
-				out[len(out)-1].Caveat = "no setting told apart from the best"
+				// (with why: a CSV reader of "0 of 1" told the test could
+				// not tell it, not that the others are within the noise)
+				out[len(out)-1].Caveat = "no setting told apart from the best: " + strings.Trim(why, "()")
 			}
 		}
 	case len(s.AB) > ABHeadline:

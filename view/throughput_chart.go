@@ -305,7 +305,8 @@ const TopBars = 30
 // configuration's median, every run and the range of the runs, each bar
 // labelled with the ratio and change against the baseline and the
 // direction, as the ab table has them; a change a test finds within the
-// noise is marked "~" (the text's "within the noise"). Beyond TopBars,
+// noise is marked "~" (the text's "within the noise"); a run not steady
+// by its own verdict is a hollow dot, as the warnings name it. Beyond TopBars,
 // the configurations of the biggest changes are kept, in their order,
 // and the title says so.
 func ABChart(r *analyze.Result, title string) plot.AB {
@@ -320,8 +321,24 @@ func ABChart(r *analyze.Result, title string) plot.AB {
 		ab = keepBiggest(ab, TopBars-1, func(e analyze.ABEntry) float64 { return math.Abs(e.Change) })
 		d.Title += fmt.Sprintf(" (the %d biggest changes of %d configurations)", len(ab), len(s.AB))
 	}
-	side := func(sm analyze.Summary) {
+	// (a configuration's runs are its points in their order, as
+	// Summary.Values keeps them)
+	unsteady := map[string][]bool{}
+	anyUnsteady := false
+	for _, p := range s.Points {
+		u := p.Steady != nil && !*p.Steady
+		unsteady[p.Label] = append(unsteady[p.Label], u)
+		anyUnsteady = anyUnsteady || u
+	}
+	side := func(label string, sm analyze.Summary) {
 		d.Runs = append(d.Runs, sm.Values)
+		if anyUnsteady {
+			us := unsteady[label]
+			if len(us) != len(sm.Values) {
+				us = nil
+			}
+			d.Unsteady = append(d.Unsteady, us)
+		}
 		iv := plot.Interval{}
 		if sm.N > 1 {
 			iv = plot.Interval{Lo: sm.Min, Hi: sm.Max}
@@ -333,7 +350,7 @@ func ABChart(r *analyze.Result, title string) plot.AB {
 	d.Deltas = append(d.Deltas, 0)
 	d.Labels = append(d.Labels, Num(first.Before.Median).Human()+"\nbaseline")
 	d.NotSignificant = append(d.NotSignificant, false)
-	side(first.Before)
+	side(first.Baseline, first.Before)
 	for _, e := range ab {
 		d.Names = append(d.Names, e.Label)
 		d.Values = append(d.Values, e.After.Median)
@@ -348,7 +365,7 @@ func ABChart(r *analyze.Result, title string) plot.AB {
 		}
 		d.Labels = append(d.Labels, fmt.Sprintf("%s\n%s, %s\n%s", Num(e.After.Median).Human(), Ratio(e.Ratio).Human(), Change(e.Change).Human(), word))
 		d.NotSignificant = append(d.NotSignificant, similar)
-		side(e.After)
+		side(e.Label, e.After)
 	}
 	return d
 }

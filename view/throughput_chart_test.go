@@ -279,6 +279,17 @@ func TestChartsUnsteadyRuns(t *testing.T) {
 	if c.Series("restore_seconds not steady") != nil {
 		t.Error("restore sweep: hollow runs without a steady column")
 	}
+	// An A/B of pgbench runs judged by their progress reports: the
+	// TPC-B run's throughput fell by 42.7 % across them, and its dot
+	// is hollow as the text says "1 of 2 runs not steady".
+	r = throughputResult(t, analyze.Options{}, testutil.Testdata(t, "bench", "pgbench-select-progress.txt"), testutil.Testdata(t, "bench", "pgbench-tpcb-progress.txt"))
+	c, err = plot.ABChart(ABChart(r, "x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := plotted(t, c, "runs not steady"); !slices.Equal(u.X, []float64{1}) || !slices.Equal(u.Y, []float64{1767.584284}) {
+		t.Errorf("A/B hollow runs %v %v", u.X, u.Y)
+	}
 }
 
 // A sweep's best mark names its series and median; a long series name

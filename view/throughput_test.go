@@ -618,9 +618,31 @@ func TestThroughputSweepNoneToldApartHeadline(t *testing.T) {
 	want := []string{
 		"best_page_buffers: 4096 (median 3.08) ",
 		"worst_vs_best_share: 14.8 % (at 64) ",
-		"told_apart: 0 of 4 (no difference significant after adjustment) no setting told apart from the best",
+		"told_apart: 0 of 4 (no difference significant after adjustment) no setting told apart from the best: no difference significant after adjustment",
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("headline\n%q\nwant\n%q", got, want)
+	}
+}
+
+// The CSV summary's caveat of a sweep none of whose settings was told
+// from the best says why, as the text does: fbdiag bench's sweep-w1 (two
+// settings, three runs each) read "no setting told apart from the best"
+// where the text said "(1 with too few runs to tell)", the same words
+// as for restore-page-buffers.csv's four settings within the noise.
+func TestThroughputSweepToldApartCaveatCSV(t *testing.T) {
+	for _, c := range []struct {
+		r    *analyze.Result
+		want string
+	}{
+		{throughputResult(t, analyze.Options{}, testutil.Testdata(t, "bench", "sweep-w1", "buffers.csv")),
+			"told_apart,0 of 1\ntold_apart_caveat,no setting told apart from the best: 1 with too few runs to tell\n"},
+		{throughputResult(t, analyze.Options{}, testutil.Testdata(t, "restores", "restore-page-buffers.csv")),
+			"told_apart,0 of 4\ntold_apart_caveat,no setting told apart from the best: no difference significant after adjustment\n"},
+	} {
+		got := write(t, CSV, Options{Table: "summary"}, Throughput(c.r, "x"))
+		if !strings.HasSuffix(got, c.want) {
+			t.Errorf("%s: summary\n%s\nwant it to end\n%s", c.r.Inputs[0], got, c.want)
+		}
 	}
 }
