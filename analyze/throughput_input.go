@@ -484,7 +484,6 @@ func tableIndex(tables []*parse.Table, t *parse.Table) int {
 	return 0
 }
 
-// isCounter reports a row-number column ("#", "db", "run": 1, 2, 3…).
 // rowNames says whether column i of names only names each row (every
 // value its own, over 3 rows or more: a log file's name, a run's id) while
 // a numeric setting column groups the rows into repeats: such a column is
@@ -529,6 +528,7 @@ func rowNames(t *parse.Table, i int) bool {
 	return false
 }
 
+// isCounter reports a row-number column ("#", "db", "run": 1, 2, 3…).
 func isCounter(c parse.Column) bool {
 	if !c.Numeric || len(c.Values) < 2 {
 		return false
