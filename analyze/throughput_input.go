@@ -484,11 +484,11 @@ func tableIndex(tables []*parse.Table, t *parse.Table) int {
 	return 0
 }
 
-// isCounter reports a row-number column ("#", "db", "run": 1, 2, 3…).
 // rowNames says whether column i of names only names each row (every
 // value its own, over 3 rows or more: a log file's name, a run's id) while
-// a numeric setting column groups the rows into repeats: such a column is
-// no configuration, and the x is that setting. restore-page-buffers.csv
+// a numeric setting column groups the rows into repeats (each of its
+// values on two rows or more): such a column is no configuration, and
+// the x is that setting. restore-page-buffers.csv
 // (page_buffers,run,restore_seconds,log: 5 settings × 5 runs, each row
 // naming its log) was read as 25 configurations of one run each against
 // "restore-bu64-run1.log". A names column of repeated values, or of
@@ -514,21 +514,28 @@ func rowNames(t *parse.Table, i int) bool {
 		case parse.KindTime, parse.KindSpeed, parse.KindRate:
 			continue // a measure, not a setting
 		}
-		values := map[float64]bool{}
+		// (each value on two rows or more: a measure whose values happen
+		// to repeat, 3.347 s twice of three restores, groups nothing)
+		rows := map[float64]int{}
 		finite := 0
 		for _, v := range c.Values {
 			if !math.IsNaN(v) {
-				values[v] = true
+				rows[v]++
 				finite++
 			}
 		}
-		if finite == n && len(values) >= 2 && len(values) < n {
+		repeats := finite == n && len(rows) >= 2
+		for _, k := range rows {
+			repeats = repeats && k >= 2
+		}
+		if repeats {
 			return true
 		}
 	}
 	return false
 }
 
+// isCounter reports a row-number column ("#", "db", "run": 1, 2, 3…).
 func isCounter(c parse.Column) bool {
 	if !c.Numeric || len(c.Values) < 2 {
 		return false

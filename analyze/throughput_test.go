@@ -736,3 +736,27 @@ func TestThroughputRowNamesNotX(t *testing.T) {
 		t.Errorf("power plan: mode %s %+v", pp.Mode, pp.Series[0].AB)
 	}
 }
+
+// A measure whose values happen to repeat groups no rows: the first
+// restore of three settings of restore-page-buffers.csv, named by their
+// logs, with the time in a column without a unit (3.347 s twice) read as
+// a setting grouping the rows, the logs were passed over as row names,
+// the times became the x and no y was left ("no column to use as y").
+// A setting groups the rows into repeats: each of its values on two
+// rows or more.
+func TestThroughputRowNamesMeasureRepeats(t *testing.T) {
+	name := filepath.Join(t.TempDir(), "restores.csv")
+	body := "log,restore\nrestore-bu64-run1.log,3.347\nrestore-bu256-run1.log,3.177\nrestore-bu1024-run1.log,3.347\n"
+	if err := os.WriteFile(name, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := analyse(t, Options{}, name)
+	if r.Mode != ModeAB || r.X == nil || *r.X != "log" || len(r.Series) != 1 {
+		t.Fatalf("mode %s x %v, %d series", r.Mode, r.X, len(r.Series))
+	}
+	ab := r.Series[0].AB
+	if len(ab) != 2 || ab[0].Baseline != "restore-bu64-run1.log" || ab[0].Label != "restore-bu256-run1.log" ||
+		ab[1].Label != "restore-bu1024-run1.log" || ab[1].Comparison.Ratio != 1 {
+		t.Errorf("A/B %+v", ab)
+	}
+}

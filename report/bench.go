@@ -68,14 +68,27 @@ const fewPercentiles = "-: a percentile of fewer operations than it needs is the
 // BenchTables lays a bench run out as tables (CSV, markdown): the
 // transactions, then the run.
 func BenchTables(s *analyze.BenchSummary) []*Table {
+	return []*Table{benchTransactions(s, ms), BenchRunTable(s)}
+}
+
+// benchTransactions is the transactions table, each share, rate and
+// latency written by num: one decimal for people (ms), JSON's float in
+// full for CSV.
+func benchTransactions(s *analyze.BenchSummary, num func(float64) string) *Table {
 	tx := &Table{Name: "transactions", Title: "Transactions in the measured window",
 		Columns: Cols("transaction", ">committed", ">share %", ">per minute", ">rolled back", ">conflicts", ">gave up", ">errors",
 			">mean ms", ">p50 ms", ">p90 ms", ">p95 ms", ">p99 ms", ">max ms")}
+	numOr := func(v *float64) string {
+		if v == nil {
+			return ""
+		}
+		return num(*v)
+	}
 	for _, t := range s.Transactions {
-		row := []string{t.Name, itoa64(t.Committed), strconv.FormatFloat(t.Share, 'f', 1, 64), strconv.FormatFloat(t.PerMinute, 'f', 1, 64),
+		row := []string{t.Name, itoa64(t.Committed), num(t.Share), num(t.PerMinute),
 			itoa64(t.RolledBack), itoa64(t.Conflicts), itoa64(t.GaveUp), itoa64(t.Errors)}
 		if l := t.LatencyMs; l != nil {
-			row = append(row, ms(l.Mean), msOr(l.P50, ""), msOr(l.P90, ""), msOr(l.P95, ""), msOr(l.P99, ""), ms(l.Max))
+			row = append(row, num(l.Mean), numOr(l.P50), numOr(l.P90), numOr(l.P95), numOr(l.P99), num(l.Max))
 		} else {
 			row = append(row, "", "", "", "", "", "")
 		}
@@ -84,7 +97,7 @@ func BenchTables(s *analyze.BenchSummary) []*Table {
 	if s.TpmC != nil {
 		tx.Notes = append(tx.Notes, fmt.Sprintf("tpmC %.1f, tpmTotal %.1f over a window of %d s", *s.TpmC, *s.TpmTotal, s.WindowSeconds))
 	}
-	return []*Table{tx, BenchRunTable(s)}
+	return tx
 }
 
 func itoa64(v int64) string { return strconv.FormatInt(v, 10) }
@@ -95,9 +108,6 @@ func itoa64(v int64) string { return strconv.FormatInt(v, 10) }
 // valued as in JSON (tpmc, tpm_total, window_seconds, steady_state,
 // cache_hit, …).
 func BenchCSVTables(s *analyze.BenchSummary) []*Table {
-	tables := BenchTables(s)
-	tx := tables[0]
-	tx.Rows = nil
 	full := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	fullOr := func(v *float64) string {
 		if v == nil {
@@ -105,16 +115,7 @@ func BenchCSVTables(s *analyze.BenchSummary) []*Table {
 		}
 		return full(*v)
 	}
-	for _, t := range s.Transactions {
-		row := []string{t.Name, itoa64(t.Committed), full(t.Share), full(t.PerMinute),
-			itoa64(t.RolledBack), itoa64(t.Conflicts), itoa64(t.GaveUp), itoa64(t.Errors)}
-		if l := t.LatencyMs; l != nil {
-			row = append(row, full(l.Mean), fullOr(l.P50), fullOr(l.P90), fullOr(l.P95), fullOr(l.P99), full(l.Max))
-		} else {
-			row = append(row, "", "", "", "", "", "")
-		}
-		tx.Add(row...)
-	}
+	tables := []*Table{benchTransactions(s, full), BenchRunTable(s)}
 	run := tables[1]
 	run.Add("tpmc", fullOr(s.TpmC))
 	run.Add("tpm_total", fullOr(s.TpmTotal))

@@ -293,8 +293,8 @@ func (r *Report) finish() {
 // were listed, and headed, as two "Throughput (sweep): buffers.csv". The
 // file name at the end of the title becomes as many of the path's last
 // elements as tell the sections apart ("bench/buffers.csv",
-// "sweep-w1/buffers.csv"); a title not ending with its one input's name
-// is kept.
+// "sweep-w1/buffers.csv"), or of its folder for a section of several
+// inputs (titlePath); another title is kept.
 func distinctTitles(sections []*Section) {
 	byTitle := map[string][]*Section{}
 	var titles []string
@@ -307,9 +307,10 @@ func distinctTitles(sections []*Section) {
 	for _, t := range titles {
 		group := byTitle[t]
 		var named []*Section
+		var paths []string
 		for _, s := range group {
-			if len(s.Sources) == 1 && strings.HasSuffix(s.Title, filepath.Base(s.Sources[0])) {
-				named = append(named, s)
+			if p, ok := titlePath(s); ok {
+				named, paths = append(named, s), append(paths, p)
 			}
 		}
 		if len(group) < 2 || len(named) < 2 {
@@ -318,18 +319,38 @@ func distinctTitles(sections []*Section) {
 		for k := 2; k <= 8; k++ {
 			seen := map[string]bool{}
 			tails := make([]string, len(named))
-			for i, s := range named {
-				tails[i] = pathTail(s.Sources[0], k)
+			for i := range named {
+				tails[i] = pathTail(paths[i], k)
 				seen[tails[i]] = true
 			}
 			if len(seen) == len(named) || k == 8 {
 				for i, s := range named {
-					s.Title = strings.TrimSuffix(s.Title, filepath.Base(s.Sources[0])) + tails[i]
+					s.Title = strings.TrimSuffix(s.Title, filepath.Base(paths[i])) + tails[i]
 				}
 				break
 			}
 		}
 	}
+}
+
+// titlePath is the path whose base name ends s's title: its one input's
+// ("Throughput (sweep): buffers.csv"), or the folder of its several
+// ("Throughput (ab): pgbench runs in bench": the corpus's bench and
+// testdata/bench were two sections of that title).
+func titlePath(s *Section) (string, bool) {
+	if len(s.Sources) == 1 {
+		return s.Sources[0], strings.HasSuffix(s.Title, filepath.Base(s.Sources[0]))
+	}
+	if len(s.Sources) == 0 {
+		return "", false
+	}
+	dir := filepath.Dir(s.Sources[0])
+	for _, src := range s.Sources[1:] {
+		if filepath.Dir(src) != dir {
+			return "", false
+		}
+	}
+	return dir, dir != "." && strings.HasSuffix(s.Title, filepath.Base(dir))
 }
 
 // pathTail is the last k elements of path, joined by slashes.

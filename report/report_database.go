@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"cmp"
 	"fmt"
 	"html/template"
 	"path/filepath"
@@ -93,7 +92,7 @@ func DatabaseSection(d *analyze.Database, runs []GstatRun) *Section {
 			if !ok {
 				continue
 			}
-			v := cmp.Or(f.Human, f.Value.Human())
+			v := f.Text()
 			if f.Value.Null {
 				if f.Unknown == "" {
 					continue

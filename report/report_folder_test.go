@@ -60,3 +60,27 @@ func TestSectionTitlesDistinct(t *testing.T) {
 		t.Errorf("pathTail = %q", got)
 	}
 }
+
+// The runs of a folder are one section, titled by the folder: the
+// corpus's bench and testdata/bench made two sections "Throughput (ab):
+// pgbench runs in bench". Their titles name as much of the folders' paths
+// as tells them apart, as two files of one name do.
+func TestSectionTitlesDistinctFolders(t *testing.T) {
+	corpus := filepath.Join(testutil.CorpusDir(t), "bench")
+	bench := testutil.Testdata(t, "bench")
+	ins, errs := Inputs([]string{corpus, bench})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	r := Build("titles", "fbdiag test", ins)
+	var pgbench []string
+	for _, s := range r.Sections {
+		if strings.HasPrefix(s.Title, "Throughput (ab): pgbench runs in") {
+			pgbench = append(pgbench, s.Title)
+		}
+	}
+	want := []string{"Throughput (ab): pgbench runs in corpus/bench", "Throughput (ab): pgbench runs in testdata/bench"}
+	if strings.Join(pgbench, "\n") != strings.Join(want, "\n") {
+		t.Errorf("titles %q, want %q", pgbench, want)
+	}
+}

@@ -133,7 +133,7 @@ func HistorySection(db string, snaps []*analyze.HistorySnapshot) *Section {
 	s.Fragment = template.HTML(b.String())
 	for _, k := range historySummaryFigures {
 		if f, ok := fields[k]; ok && !f.Value.Null {
-			s.Headlines = append(s.Headlines, Headline{Label: f.Label, Value: f.Value.Human()})
+			s.Headlines = append(s.Headlines, Headline{Label: f.Label, Value: f.Text()})
 		}
 	}
 	s.AddCharts(view.HistoryTrendCharts(tr, 0))

@@ -153,7 +153,7 @@ func embedView(s *Section, doc *view.Doc) error {
 		if f.Detail != "" {
 			label += " " + f.Detail
 		}
-		s.Headlines = append(s.Headlines, Headline{Label: label, Value: f.Value.Human(), Caveat: f.Caveat != "", Group: f.Group})
+		s.Headlines = append(s.Headlines, Headline{Label: label, Value: f.Text(), Caveat: f.Caveat != "", Group: f.Group})
 	}
 	var b strings.Builder
 	if err := view.Write(&b, view.HTML, view.Options{All: true, MaxRows: HTMLRows, MoreHint: " in this page"}, doc); err != nil {

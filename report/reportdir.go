@@ -129,7 +129,12 @@ func chartsNamedBy(index string) (map[string]bool, error) {
 	}
 	names := map[string]bool{}
 	for _, m := range chartFileRe.FindAllSubmatch(b, -1) {
-		names[html.UnescapeString(string(m[1]))] = true
+		// (character references may spell a separator, "..&#47;x.png":
+		// a name is a file of the folder, or none)
+		name := html.UnescapeString(string(m[1]))
+		if name == filepath.Base(name) && !strings.ContainsAny(name, `/\`) && name != ".." {
+			names[name] = true
+		}
 	}
 	return names, nil
 }

@@ -95,3 +95,42 @@ func TestWriteDirRemovesStaleCharts(t *testing.T) {
 		}
 	}
 }
+
+// A chart name the earlier page gives is a file of the report's folder
+// only: a page whose figure id spells a path in character references
+// (fig-..&#47;NAME.png) does not remove a marked chart outside it.
+func TestWriteDirStaleChartsStayInFolder(t *testing.T) {
+	seeds := testutil.Testdata(t, "seeds")
+	parent := t.TempDir()
+	dir := filepath.Join(parent, "rep")
+	ins, errs := Inputs([]string{filepath.Join(seeds, "page-buffers-1.7tb.csv")})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if _, err := WriteDir(dir, Build("r", "fbdiag test", ins), smallCharts); err != nil {
+		t.Fatal(err)
+	}
+	marked, err := os.ReadFile(filepath.Join(dir, "sweep-page-buffers-1.7tb.csv.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Join(parent, "outside.png")
+	if err := os.WriteFile(outside, marked, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	index := filepath.Join(dir, IndexFile)
+	page, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page = bytes.Replace(page, []byte("</body>"), []byte(`<figure id="fig-..&#47;outside.png"></figure></body>`), 1)
+	if err := os.WriteFile(index, page, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := WriteDir(dir, Build("r", "fbdiag test", ins), smallCharts); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(outside); err != nil {
+		t.Errorf("a chart outside the report's folder was removed: %v", err)
+	}
+}

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"cmp"
 	"iter"
 
 	"github.com/fbdiag/fbdiag/plot"
@@ -66,7 +67,7 @@ type Field struct {
 	Unknown string
 	// Human, when set, is the value as human formats print it, in place
 	// of Value's: the words for people ("on", "OFF") of what the CSV
-	// summary writes as JSON has it (true, false).
+	// summary writes as JSON has it (true, false). Text reads it.
 	Human string
 	// Group names what the figure is of when the headline holds several
 	// (a series of several: "SuperClassic, points de test"), "" else: a
@@ -74,6 +75,10 @@ type Field struct {
 	// group's first figure (the best) before it.
 	Group string
 }
+
+// Text is the field's value as human formats print it: its Human when
+// set, else its Value's ("" for a null value: see Unknown).
+func (f Field) Text() string { return cmp.Or(f.Human, f.Value.Human()) }
 
 // Finding is one verdict of an analysis.
 type Finding struct {

@@ -87,7 +87,7 @@ func writeText(b *bufio.Writer, d *Doc, opt Options) error {
 // fieldText is a field's value as people read it: its Unknown or "?"
 // when null, the detail after it.
 func fieldText(f Field) string {
-	v := safe(cmp.Or(f.Human, f.Value.Human()))
+	v := safe(f.Text())
 	if v == "" {
 		v = cmp.Or(safe(f.Unknown), "?")
 	}

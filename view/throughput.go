@@ -837,16 +837,12 @@ func (v *tput) headline(s *analyze.Series) []Field {
 		for i, p := range s.Points {
 			ys[i] = p.Y
 		}
-		slices.Sort(ys)
-		med := ys[len(ys)/2]
-		if len(ys)%2 == 0 {
-			med = (ys[len(ys)/2-1] + ys[len(ys)/2]) / 2
-		}
+		sum := analyze.Summarize(ys) // (the median the A/B table gives)
 		runs := "1 run"
-		if len(ys) > 1 {
-			runs = fmt.Sprintf("median of %d runs", len(ys))
+		if sum.N > 1 {
+			runs = fmt.Sprintf("median of %d runs", sum.N)
 		}
-		add("median_"+v.yCol().Key, v.yTitle(), Num(med), fmt.Sprintf("(%s, %s; one configuration, nothing to compare)", s.Points[0].Label, runs))
+		add("median_"+v.yCol().Key, v.yTitle(), Num(sum.Median), fmt.Sprintf("(%s, %s; one configuration, nothing to compare)", s.Points[0].Label, runs))
 	case len(s.AB) > 0:
 		for _, e := range s.AB {
 			k := "change"
