@@ -34,8 +34,10 @@ type ABEntry struct {
 	Verdict   string `json:"verdict"`
 	// Unsteady counts the runs of the two configurations that were not
 	// steady (Point.Steady false): their medians average a moving
-	// throughput, which the headline says beside the change.
+	// throughput, which the headline says beside the change. Judged
+	// counts those whose steadiness is known (Point.Steady set).
 	Unsteady int `json:"unsteady"`
+	Judged   int `json:"judged"`
 }
 
 // The directions of an ABEntry.
@@ -80,16 +82,20 @@ func compareLabels(pts []Point, lowerIsBetter bool) []ABEntry {
 	if m := Summarize(by[labels[0]]).Median; m == 0 || !finite(m) {
 		return out // no ratio against a zero baseline
 	}
-	unsteady := map[string]int{}
+	unsteady, judged := map[string]int{}, map[string]int{}
 	for _, p := range pts {
-		if p.Steady != nil && !*p.Steady {
-			unsteady[p.Label]++
+		if p.Steady != nil {
+			judged[p.Label]++
+			if !*p.Steady {
+				unsteady[p.Label]++
+			}
 		}
 	}
 	for _, l := range labels[1:] {
 		e := AB(labels[0], by[labels[0]], l, by[l])
 		e.LowerIsBetter = lowerIsBetter
 		e.Unsteady = unsteady[labels[0]] + unsteady[l]
+		e.Judged = judged[labels[0]] + judged[l]
 		e.describe()
 		out = append(out, e)
 	}

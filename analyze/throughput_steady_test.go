@@ -29,7 +29,7 @@ func TestThroughputIntervalsSteady(t *testing.T) {
 		t.Errorf("warnings %q", r.Warnings)
 	}
 	// The comparison counts the run that was not steady.
-	if ab := r.Series[0].AB; len(ab) != 1 || ab[0].Unsteady != 1 {
+	if ab := r.Series[0].AB; len(ab) != 1 || ab[0].Unsteady != 1 || ab[0].Judged != 2 {
 		t.Errorf("A/B %+v", ab)
 	}
 	// The rates judged are the 15 reports of 2 s.

@@ -737,7 +737,14 @@ func abDetail(e analyze.ABEntry) string {
 	d := abFigures(e)
 	if e.Unsteady > 0 {
 		// (its runs' own verdict: a median of a moving throughput)
-		d = strings.TrimSuffix(d, ")") + fmt.Sprintf("; %d of %d runs not steady)", e.Unsteady, e.Before.N+e.After.N)
+		// (of the runs judged: "1 of 4" would say the other three were
+		// steady where some were not judged)
+		n := e.Before.N + e.After.N
+		judged := ""
+		if e.Judged < n {
+			judged = fmt.Sprintf(", %d judged", e.Judged)
+		}
+		d = strings.TrimSuffix(d, ")") + fmt.Sprintf("; %d of %d runs not steady%s)", e.Unsteady, n, judged)
 	}
 	return d
 }

@@ -22,3 +22,15 @@ func TestThroughputCSVSteadyVerdict(t *testing.T) {
 		}
 	}
 }
+
+// An A/B headline counts the runs not steady among those judged: a run
+// of three progress lines is not judged, and "1 of 2 runs not steady"
+// would say it was steady.
+func TestThroughputABUnsteadyOfJudged(t *testing.T) {
+	r := throughputResult(t, analyze.Options{Mode: analyze.ModeAB, X: "none"}, testutil.Testdata(t, "bench", "pgbench-tpcb-progress.txt"),
+		testutil.Corpus(t, "bench", "pgbench-scales", "pgbench-rw-scale1.txt"))
+	f := fieldOf(t, Throughput(r, "x"), "change")
+	if f.Detail != "(×0.831, slower; 1 run each, no test; 1 of 2 runs not steady, 1 judged)" {
+		t.Errorf("headline %q %q", f.Value.Human(), f.Detail)
+	}
+}
