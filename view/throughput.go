@@ -97,6 +97,11 @@ func deref(p *string) string {
 // sized reports whether the x values are sizes.
 func (v *tput) sized() bool { return v.r.XBytes() > 0 }
 
+// sizeX says whether the x is a size or what sets one (warehouses, a
+// scale), as the degradation mode is chosen: a chart over anything else
+// names its x (--mode degradation over page_buffers).
+func (v *tput) sizeX() bool { return v.sized() || analyze.SizeLike(deref(v.r.X)) }
+
 // xTitle names the x axis with its unit: "size_gb (GiB)".
 func (v *tput) xTitle() string { return withUnit(deref(v.r.X), deref(v.r.XUnit)) }
 

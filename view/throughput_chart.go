@@ -54,7 +54,7 @@ func throughputChart(r *analyze.Result, name string, named bool) (*plot.Chart, e
 			what = *r.Y // (a latency is not a throughput)
 		}
 		against := "database size"
-		if v := (&tput{r: r}); !v.sized() && !analyze.SizeLike(deref(r.X)) {
+		if v := (&tput{r: r}); !v.sizeX() {
 			against = deref(r.X) // (as the axis: SizeThroughputChart)
 		}
 		c, err = plot.SizeThroughputChart(SizeThroughputChart(r, what+" vs "+against+": "+name))
@@ -154,7 +154,7 @@ func seriesXY(s *analyze.Series) plot.Series {
 func SizeThroughputChart(r *analyze.Result, title string) plot.SizeThroughput {
 	v := &tput{r: r}
 	d := plot.SizeThroughput{Title: title, XUnit: deref(r.XUnit), YLabel: v.yTitle()}
-	if !v.sized() && !analyze.SizeLike(deref(r.X)) {
+	if !v.sizeX() {
 		// (--mode degradation over a sweep's setting: the text reads
 		// "tpmC against page_buffers", and so does the axis)
 		d.XLabel = v.xTitle()
