@@ -324,7 +324,7 @@ func (s *GbakSteps) adjusted(i int, row *GbakStepComparison) {
 			continue
 		}
 		v.PAdjusted, v.Significant = v.cmp.PAdjusted, v.cmp.Significant
-		v.Verdict = v.cmp.String()
+		v.Verdict = v.verdict()
 	}
 	if len(row.Versus) > 0 {
 		row.GbakVersus = row.Versus[0]
@@ -384,10 +384,23 @@ func versus(side string, base, other []float64, mb, mo *float64) GbakVersus {
 	v.Difference = f64(round3(*mo - *mb))
 	untested := len(base) < 2 || len(other) < 2
 	if *mb == 0 {
-		if untested && withinClock(*mb, *mo) || !untested && allUnderClock(base, other) {
+		// No ratio to a zero cost, but a direction and a test all the
+		// same: the baseline's 0.000 s against 0.021 s read nothing, where
+		// the runs the other way round read "faster, p_adj 0.028".
+		switch {
+		case untested && withinClock(*mb, *mo) || !untested && allUnderClock(base, other):
 			v.sameByClock(len(base), len(other))
+		case *mo > 0:
+			v.Direction = "slower"
+			v.cmp = Comparison{N1: len(base), N2: len(other), Test: "none"}
+			if !untested {
+				v.cmp = Compare(base, other)
+				honestSmallN(&v.cmp)
+			}
+			v.P, v.PAdjusted, v.Significant, v.Warnings = v.cmp.P, v.cmp.PAdjusted, v.cmp.Significant, v.cmp.Warnings
+			v.Verdict = v.verdict()
 		}
-		return v // no ratio to a zero cost
+		return v
 	}
 	cmp := Compare(base, other) // Ratio = median(other)/median(base)
 	honestSmallN(&cmp)
@@ -414,6 +427,28 @@ func versus(side string, base, other []float64, mb, mo *float64) GbakVersus {
 		v.sameByClock(len(base), len(other))
 	}
 	return v
+}
+
+// verdict is benchstat's wording of the comparison, as Comparison's
+// String, but for a baseline of 0 s, which has no change in per cent:
+// the difference in seconds instead ("+0.021 s (p_adj=0.028 n=5+5)").
+func (v *GbakVersus) verdict() string {
+	c := v.cmp
+	if v.Ratio != nil || v.Difference == nil {
+		return c.String()
+	}
+	d := fmt.Sprintf("%+.3f s", *v.Difference)
+	if c.P == nil {
+		return fmt.Sprintf("%s (n=%d+%d, no test)", d, c.N1, c.N2)
+	}
+	p := fmt.Sprintf("p=%.3f", *c.P)
+	if c.Tests > 1 && c.PAdjusted != nil {
+		p = fmt.Sprintf("p_adj=%.3f", *c.PAdjusted)
+	}
+	if !c.Significant {
+		return fmt.Sprintf("~ (%s n=%d+%d)", p, c.N1, c.N2)
+	}
+	return fmt.Sprintf("%s (%s n=%d+%d)", d, p, c.N1, c.N2)
 }
 
 // allUnderClock says whether every run of both sides took less than

@@ -263,3 +263,31 @@ func TestGbakCompareNoTableInCommon(t *testing.T) {
 		t.Errorf("one table shared: warnings %q", c.Warnings)
 	}
 }
+
+// A baseline of 0 s has no ratio, but the other side's time still has a
+// direction and a test: with the service runs first, "opened file" (0.000
+// s against a median of 0.021 s over the remote protocol) read nothing,
+// untested, where the runs the other way round read "faster, p_adj
+// 0.028". Both orders now run the same 25 tests.
+func TestGbakCompareZeroBaseline(t *testing.T) {
+	var runs []GbakRun
+	for _, side := range []string{"service", "remote"} {
+		for i := 1; i <= 5; i++ {
+			runs = append(runs, GbakRun{Label: side, Timeline: timelineOf(t, testutil.Testdata(t, "restores", fmt.Sprintf("restore-%s-run%d.log", side, i)))})
+		}
+	}
+	c := CompareTimelines(runs...)
+	s := stepByKey(t, c, "open_file|file")
+	if c.Tests != remoteVsService(t).Tests || c.Tests != 25 || s.Ratio != nil || s.Direction != "slower" || s.Word() != "slower" ||
+		s.P == nil || math.Abs(*s.P-2.0/252) > 1e-9 || !s.Significant || s.Verdict != "+0.021 s (p_adj=0.028 n=5+5)" {
+		t.Errorf("tests %d; opened file: ratio %v direction %q p %v significant %v verdict %q", c.Tests, derefF(s.Ratio), s.Direction, derefF(s.P), s.Significant, s.Verdict)
+	}
+	// One run a side: no test, the difference in seconds.
+	one := CompareTimelines(GbakRun{Label: "service", Timeline: runs[0].Timeline}, GbakRun{Label: "remote", Timeline: runs[5].Timeline})
+	if s := stepByKey(t, one, "open_file|file"); s.Direction != "slower" || s.Verdict != "+0.034 s (n=1+1, no test)" {
+		t.Errorf("1+1: direction %q verdict %q", s.Direction, s.Verdict)
+	}
+	if s := stepByKey(t, one, "data|table|WAREHOUSE"); !s.WithinClock || s.Word() != "~" {
+		t.Errorf("1+1 WAREHOUSE: clock %v word %q", s.WithinClock, s.Word())
+	}
+}

@@ -437,8 +437,8 @@ func GbakComparisonChart(c *analyze.GbakComparison, top int) plot.RestoreCompari
 				row.Notes[i] = RatioP(v.Ratio).Human() + " " + v.Word()
 			case s.Median[0] == nil && s.Median[i] != nil:
 				row.Notes[i] = "(not in " + plot.Ellipsis(c.Base, 16) + ")"
-			case v.WithinClock:
-				row.Notes[i] = "~" // no ratio to a baseline of 0 s
+			case v.Direction != "":
+				row.Notes[i] = v.Word() // no ratio to a baseline of 0 s: "~", "slower"
 			}
 		}
 		d.Steps = append(d.Steps, row)
