@@ -170,7 +170,7 @@ func Diff(before, after *HistorySnapshot) *SnapshotDiff {
 	ba, aa := before.Analysis, after.Analysis
 	same := d.Before.File == d.After.File && d.Before.Report == d.After.Report
 	if before.Time != nil && after.Time != nil {
-		s := after.Time.Sub(*before.Time).Seconds()
+		s := secondsBetween(*after.Time, *before.Time)
 		d.SecondsBetween = &s
 		switch {
 		case s < 0:

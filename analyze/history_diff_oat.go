@@ -38,16 +38,16 @@ func (d *SnapshotDiff) oatAges(b, a *HeaderStats, rate float64) {
 			// A creation date in UTC against a local snapshot time is off
 			// by the server's zone: the bound takes the widest.
 			slack := h.CreationZoneSlack()
-			switch since := t.Sub(*c) + slack; {
+			switch since := secondsBetween(*t, *c) + slack.Seconds(); {
 			case since < 0:
 				notes = append(notes, "the creation date is after the snapshot time: the clocks differ, no bound from it")
 			case slack > 0:
-				age.MaxHours = ptr(since.Hours())
+				age.MaxHours = ptr(since / 3600)
 				notes = append(notes, fmt.Sprintf("the database was created at most %s before (its creation date is in UTC, the snapshot time local: up to %s apart)",
-					humanSeconds(since.Seconds()), humanSeconds(slack.Seconds())))
+					humanSeconds(since), humanSeconds(slack.Seconds())))
 			default:
-				age.MaxHours = ptr(since.Hours())
-				notes = append(notes, fmt.Sprintf("the database was created %s before", humanSeconds(since.Seconds())))
+				age.MaxHours = ptr(since / 3600)
+				notes = append(notes, fmt.Sprintf("the database was created %s before", humanSeconds(since)))
 			}
 		}
 		if i == 1 && d.TransactionsBetween != nil && b != nil && b.NextTransaction != nil && a.OldestActive != nil &&

@@ -100,7 +100,7 @@ func forecast(fit *GrowthFit, xs, ys []float64, target int64, points []TrendPoin
 	if since != nil {
 		fc.Status = ForecastReached
 		fc.Date = ptr(since.Time)
-		fc.DaysAfterLast = ptr(since.Time.Sub(lastTime(points)).Hours() / 24)
+		fc.DaysAfterLast = ptr(secondsBetween(since.Time, lastTime(points)) / 86400)
 		return fc
 	}
 	// The fit works on z = size (linear) or z = ln size (exponential).
@@ -125,7 +125,7 @@ func forecast(fit *GrowthFit, xs, ys []float64, target int64, points []TrendPoin
 	}
 	fc.Status = ForecastDate
 	fc.Date = ptr(addDays(t0, x))
-	fc.DaysAfterLast = ptr(fc.Date.Sub(lastTime(points)).Hours() / 24)
+	fc.DaysAfterLast = ptr(secondsBetween(*fc.Date, lastTime(points)) / 86400)
 	if lo, hi, ok := inversePrediction(xs, zs, a, b, z0); ok {
 		fc.Earliest = ptr(addDays(t0, max(lo, -horizonDays)))
 		if hi <= horizonDays {

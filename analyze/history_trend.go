@@ -142,7 +142,7 @@ func (tr *Trend) transactions(timed []*HistorySnapshot, days []float64, use []bo
 		tr.Warnings = append(tr.Warnings, fmt.Sprintf(
 			"the oldest active transaction (%d) has not moved since %s (%s) while %d transactions started: "+
 				"it has been open all that time and holds back garbage collection",
-			*last.OldestActive, first.Time.Format(time.DateTime), humanSeconds(last.Time.Sub(first.Time).Seconds()),
+			*last.OldestActive, first.Time.Format(time.DateTime), humanSeconds(secondsBetween(last.Time, first.Time)),
 			*last.NextTransaction-*first.NextTransaction))
 	}
 }
@@ -339,10 +339,10 @@ func TrendOf(snaps []*HistorySnapshot, until int64) *Trend {
 		tr.Warnings = append(tr.Warnings, fmt.Sprintf("from %s: %s", b.Time.Format(time.DateTime), b.Reason))
 	}
 	t0 := *timed[0].Time
-	tr.Days = timed[len(timed)-1].Time.Sub(t0).Hours() / 24
+	tr.Days = secondsBetween(*timed[len(timed)-1].Time, t0) / 86400
 	days := make([]float64, len(timed))
 	for i, s := range timed {
-		days[i] = s.Time.Sub(t0).Hours() / 24
+		days[i] = secondsBetween(*s.Time, t0) / 86400
 	}
 
 	th := NewThresholds()
