@@ -80,6 +80,10 @@ type CounterDiff struct {
 	// ost_minus_oit, next_minus_oat.
 	Name   string `json:"name"`
 	Values Pair   `json:"values"`
+	// Change is new − old; null for the four transaction numbers (OIT,
+	// OAT, OST, Next) when the snapshots are of two databases or a
+	// restore lies between them: the numbers start afresh there, and
+	// their difference is no work done (the gaps still compare).
 	Change *int64 `json:"change"`
 }
 
@@ -235,6 +239,19 @@ func Diff(before, after *HistorySnapshot) *SnapshotDiff {
 	return d
 }
 
+// numbersApart withdraws the change of the transaction numbers of two
+// snapshots whose numbering does not continue (another database, a
+// restore between them): "next transaction 18 → 2141, change 2123" beside
+// "no transactions are counted across them".
+func (d *SnapshotDiff) numbersApart() {
+	for i := range d.Counters {
+		switch d.Counters[i].Name {
+		case "oldest_transaction", "oldest_active", "oldest_snapshot", "next_transaction":
+			d.Counters[i].Change = nil
+		}
+	}
+}
+
 func (d *SnapshotDiff) counters(b, a *HeaderStats) {
 	if b == nil && a == nil {
 		return
@@ -262,14 +279,19 @@ func (d *SnapshotDiff) counters(b, a *HeaderStats) {
 	}
 	next := Pair{get(b, func(h *HeaderStats) *int64 { return h.NextTransaction }),
 		get(a, func(h *HeaderStats) *int64 { return h.NextTransaction })}
+	created := [2]*time.Time{createdAt(b), createdAt(a)}
+	if created[0] != nil && created[1] != nil && !created[0].Equal(*created[1]) {
+		d.numbersApart() // (whichever was given first)
+	}
 	if ch := next.Change(); ch != nil {
-		switch created := [2]*time.Time{createdAt(b), createdAt(a)}; {
+		switch {
 		case d.SecondsBetween != nil && *d.SecondsBetween < 0:
 			// (Given the later first: the warning on the order says so,
 			// and Next's move, either way, is not the work between them.)
 		case *ch < 0:
 			d.Warnings = append(d.Warnings, fmt.Sprintf("Next transaction went back from %d to %d: the database was restored (or replaced) in between",
 				*next[0], *next[1]))
+			d.numbersApart()
 		case created[0] != nil && created[1] != nil && !created[0].Equal(*created[1]):
 			// Another database, or a restore (which makes a new database
 			// and numbers its transactions afresh) between the snapshots:

@@ -628,3 +628,27 @@ func TestCutRunLeftOut(t *testing.T) {
 		t.Error("a 2.5 run read as cut")
 	}
 }
+
+// The transaction numbers of two databases (or of one restored between
+// the snapshots) start afresh: "next transaction 18 → 2141, change 2123"
+// stood beside "no transactions are counted across them". Their change
+// is withdrawn, in either order; the gaps still compare, and one
+// database's numbers keep theirs (18 → 26: 8).
+func TestDiffNumbersOfTwoDatabases(t *testing.T) {
+	shop := snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
+	other := snapshotFile(t, testutil.Corpus(t, "public", "gstat", "FirebirdSQL-fdb__gstat30-a.out"))
+	for _, d := range []*SnapshotDiff{Diff(shop, other), Diff(other, shop)} {
+		for _, c := range d.Counters {
+			gap := strings.Contains(c.Name, "_minus_")
+			if gap == (c.Change == nil) {
+				t.Errorf("%s: change %v", c.Name, derefI(c.Change))
+			}
+		}
+	}
+	later := snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
+	for _, c := range Diff(shop, later).Counters {
+		if c.Name == "next_transaction" && (c.Change == nil || *c.Change != 8) {
+			t.Errorf("one database: next_transaction change %v", derefI(c.Change))
+		}
+	}
+}

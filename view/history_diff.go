@@ -101,7 +101,7 @@ func diffHeadline(d *analyze.SnapshotDiff) []Field {
 	}
 	moved := "(a snapshot has no Next transaction)"
 	for _, c := range d.Counters {
-		if c.Name == "next_transaction" && c.Change != nil && d.TransactionsBetween == nil {
+		if c.Name == "next_transaction" && c.Values[0] != nil && c.Values[1] != nil && d.TransactionsBetween == nil {
 			moved = "(not counted: see the warnings)" // (both known: a warning says why)
 		}
 	}
@@ -325,8 +325,13 @@ func diffCountersTable(d *analyze.SnapshotDiff) *Table {
 		{Key: "counter", Title: "counter"}, {Key: "key", Title: "key"},
 		{Key: "old", Title: "old", Kind: CountKind}, {Key: "new", Title: "new", Kind: CountKind},
 		{Key: "change", Title: "change", Kind: CountKind}}}
+	withdrawn := false
 	for _, c := range d.Counters {
 		t.Rows = append(t.Rows, []Cell{Str(cmp.Or(counterNames[c.Name], c.Name)), Str(c.Name), IntP(c.Values[0]), IntP(c.Values[1]), IntP(c.Change)})
+		withdrawn = withdrawn || c.Change == nil && c.Values[0] != nil && c.Values[1] != nil
+	}
+	if withdrawn {
+		t.Notes = append(t.Notes, "change: none for transaction numbers that start afresh between the snapshots (another database, or a restore: see the warnings)")
 	}
 	if len(d.Counters) == 0 {
 		t.Notes = append(t.Notes, "no header page in either snapshot")
