@@ -127,10 +127,26 @@ func diffHeadline(d *analyze.SnapshotDiff) []Field {
 		if a.EstimateHours == nil && a.MaxHours == nil {
 			continue
 		}
-		fs = append(fs, Field{Key: "oat_age_" + side + "_seconds", Label: "OAT age, " + side,
-			Value: SecP(hoursToSeconds(a.EstimateHours)), Detail: oatAgeDetail(a), Unknown: "no estimate"})
+		f := Field{Key: "oat_age_" + side + "_seconds", Label: "OAT age, " + side,
+			Value: SecP(hoursToSeconds(a.EstimateHours)), Detail: oatAgeDetail(a), Unknown: "no estimate"}
+		if gap := counterValue(d, "next_minus_oat", i); a.EstimateHours != nil && *a.EstimateHours == 0 && gap != nil && *gap == 0 {
+			// (0 s read as a transaction just begun: the oldest active was the
+			// latest to start when the header was written)
+			f.Human, f.Detail = "none older than the latest (OAT = Next)", ""
+		}
+		fs = append(fs, f)
 	}
 	return fs
+}
+
+// counterValue is counter name's value in snapshot i (0 old, 1 new).
+func counterValue(d *analyze.SnapshotDiff, name string, i int) *int64 {
+	for _, c := range d.Counters {
+		if c.Name == name {
+			return c.Values[i]
+		}
+	}
+	return nil
 }
 
 func hoursToSeconds(h *float64) *float64 {
