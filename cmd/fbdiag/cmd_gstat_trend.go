@@ -113,8 +113,12 @@ func runGstatTrend(o gstatTrendOptions, stdin io.Reader, stdout, stderr io.Write
 		if name != "-" {
 			if st, err := os.Stat(name); err == nil && st.IsDir() {
 				var err error
-				if files, err = snapshotFiles(name); err != nil {
+				var subdirs []string
+				if files, subdirs, err = snapshotFiles(name); err != nil {
 					return err
+				}
+				for _, d := range subdirs {
+					fmt.Fprintf(stderr, "skipped: %s: a folder (a folder's snapshots are its files; give this one as an input too)\n", d)
 				}
 				folder = true
 			}

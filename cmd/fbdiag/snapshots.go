@@ -116,20 +116,32 @@ func readSnapshots(name string, stdin io.Reader, stderr io.Writer, how snapshotR
 }
 
 // snapshotFiles lists the regular files of a folder, by name; hidden
-// files are left out.
-func snapshotFiles(dir string) ([]string, error) {
+// files are left out, and so are its folders, which subdirs names: a
+// trend is of one database's snapshots, and a folder of them kept by
+// month says so when given whole.
+func snapshotFiles(dir string) (files, subdirs []string, err error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var out []string
 	for _, ent := range ents {
-		if ent.Type().IsRegular() && !strings.HasPrefix(ent.Name(), ".") {
-			out = append(out, filepath.Join(dir, ent.Name()))
+		switch {
+		case strings.HasPrefix(ent.Name(), "."):
+		case ent.Type().IsRegular():
+			files = append(files, filepath.Join(dir, ent.Name()))
+		case ent.IsDir():
+			subdirs = append(subdirs, filepath.Join(dir, ent.Name()))
 		}
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("%s: no files", dir)
+	if len(files) == 0 {
+		if len(subdirs) > 0 {
+			more := ""
+			if len(subdirs) > 3 {
+				more = fmt.Sprintf(" and %d more", len(subdirs)-3)
+			}
+			return nil, subdirs, fmt.Errorf("%s: no files, only folders (%s%s): give them as inputs", dir, strings.Join(subdirs[:min(3, len(subdirs))], ", "), more)
+		}
+		return nil, nil, fmt.Errorf("%s: no files", dir)
 	}
-	return out, nil
+	return files, subdirs, nil
 }
