@@ -180,8 +180,8 @@ func Diff(before, after *HistorySnapshot) *SnapshotDiff {
 		case s < 0:
 			d.Warnings = append(d.Warnings, fmt.Sprintf("the second snapshot is %s older than the first: give the older one first", humanSeconds(-s)))
 		case s == 0 && !same:
-			d.Warnings = append(d.Warnings, fmt.Sprintf("both snapshots have the same execution time (%s): no time between them for a rate",
-				before.Time.Format(time.DateTime)))
+			d.Warnings = append(d.Warnings, fmt.Sprintf("both snapshots have the same %s (%s): no time between them for a rate",
+				sameTimeWords(before, after), before.Time.Format(time.DateTime)))
 		}
 	}
 	if same {

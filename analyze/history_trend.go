@@ -309,8 +309,8 @@ func TrendOf(snaps []*HistorySnapshot, until int64) *Trend {
 	for i, s := range timed {
 		tr.Snapshots = append(tr.Snapshots, s.Info())
 		if i > 0 && s.Time.Equal(*timed[i-1].Time) {
-			tr.Warnings = append(tr.Warnings, fmt.Sprintf("%s and %s have the same execution time",
-				timed[i-1].Analysis.File, s.Analysis.File))
+			tr.Warnings = append(tr.Warnings, fmt.Sprintf("%s and %s have the same %s",
+				timed[i-1].Analysis.File, s.Analysis.File, sameTimeWords(timed[i-1], s)))
 		}
 	}
 	var dbs []string
