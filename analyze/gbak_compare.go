@@ -433,22 +433,10 @@ func versus(side string, base, other []float64, mb, mo *float64) GbakVersus {
 // String, but for a baseline of 0 s, which has no change in per cent:
 // the difference in seconds instead ("+0.021 s (p_adj=0.028 n=5+5)").
 func (v *GbakVersus) verdict() string {
-	c := v.cmp
 	if v.Ratio != nil || v.Difference == nil {
-		return c.String()
+		return v.cmp.String()
 	}
-	d := fmt.Sprintf("%+.3f s", *v.Difference)
-	if c.P == nil {
-		return fmt.Sprintf("%s (n=%d+%d, no test)", d, c.N1, c.N2)
-	}
-	p := fmt.Sprintf("p=%.3f", *c.P)
-	if c.Tests > 1 && c.PAdjusted != nil {
-		p = fmt.Sprintf("p_adj=%.3f", *c.PAdjusted)
-	}
-	if !c.Significant {
-		return fmt.Sprintf("~ (%s n=%d+%d)", p, c.N1, c.N2)
-	}
-	return fmt.Sprintf("%s (%s n=%d+%d)", d, p, c.N1, c.N2)
+	return v.cmp.stated(fmt.Sprintf("%+.3f s", *v.Difference))
 }
 
 // allUnderClock says whether every run of both sides took less than

@@ -167,9 +167,14 @@ func (c *Comparison) TooFewRuns() bool { return !c.Significant && len(c.Warnings
 // String formats the comparison like benchstat: "-17.20% (p=0.000 n=10+10)"
 // or "~ (p=0.100 n=3+3)" when not significant; one of several tests
 // gives its adjusted p: "~ (p_adj=0.343 n=4+4)".
-func (c Comparison) String() string {
+func (c Comparison) String() string { return c.stated(fmt.Sprintf("%+.2f%%", 100*c.Delta)) }
+
+// stated is the verdict with change as its figure ("+84.84%", or a
+// difference in seconds where there is no ratio): the figure, then the
+// test; "~" in its place when the test finds no difference.
+func (c Comparison) stated(change string) string {
 	if c.P == nil {
-		return fmt.Sprintf("%+.2f%% (n=%d+%d, no test)", 100*c.Delta, c.N1, c.N2)
+		return fmt.Sprintf("%s (n=%d+%d, no test)", change, c.N1, c.N2)
 	}
 	p := fmt.Sprintf("p=%.3f", *c.P)
 	if c.Tests > 1 && c.PAdjusted != nil {
@@ -178,7 +183,7 @@ func (c Comparison) String() string {
 	if !c.Significant {
 		return fmt.Sprintf("~ (%s n=%d+%d)", p, c.N1, c.N2)
 	}
-	return fmt.Sprintf("%+.2f%% (%s n=%d+%d)", 100*c.Delta, p, c.N1, c.N2)
+	return fmt.Sprintf("%s (%s n=%d+%d)", change, p, c.N1, c.N2)
 }
 
 // AdjustComparisons adjusts the p of comparisons that answer one

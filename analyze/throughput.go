@@ -355,12 +355,14 @@ func Throughput(in Input, opt Options) (*Result, error) {
 // their throughput measures a moving target, and every comparison and
 // fit above counts them as the others.
 func (g *gathered) unsteadyWarnings() []string {
+	th := NewThresholds()
+	maxDrift := th.Get("bench-steady-state", "max_drift")
 	var own, byIntervals, moved []string
 	judgedOwn, judgedIntervals := 0, 0
 	for _, p := range g.points {
 		if p.moved != nil {
 			m := p.moved
-			moved = append(moved, fmt.Sprintf("%s %s → %s %s (%s %%, %d reports)", p.src, units.Sig3(m.first), units.Sig3(m.last), p.unit.Symbol, pastLimitPct(m.change, NewThresholds().Get("bench-steady-state", "max_drift")), m.n))
+			moved = append(moved, fmt.Sprintf("%s %s → %s %s (%s %%, %d reports)", p.src, units.Sig3(m.first), units.Sig3(m.last), p.unit.Symbol, pastLimitPct(m.change, maxDrift), m.n))
 		}
 		if p.steady == nil {
 			continue
@@ -387,12 +389,13 @@ func (g *gathered) unsteadyWarnings() []string {
 			len(byIntervals), judgedIntervals, listMost(byIntervals, 10)))
 	}
 	if len(moved) > 0 {
-		runs := fmt.Sprintf("%d runs print too few interval reports to judge a steady state (rule bench-steady-state needs %d) and their first and last differ", len(moved), int(NewThresholds().Get("bench-steady-state", "min_blocks")))
+		minBlocks := int(th.Get("bench-steady-state", "min_blocks"))
+		runs := fmt.Sprintf("%d runs print too few interval reports to judge a steady state (rule bench-steady-state needs %d) and their first and last differ", len(moved), minBlocks)
 		if len(moved) == 1 {
-			runs = fmt.Sprintf("1 run prints too few interval reports to judge a steady state (rule bench-steady-state needs %d) and its first and last differ", int(NewThresholds().Get("bench-steady-state", "min_blocks")))
+			runs = fmt.Sprintf("1 run prints too few interval reports to judge a steady state (rule bench-steady-state needs %d) and its first and last differ", minBlocks)
 		}
 		out = append(out, fmt.Sprintf("%s by more than a steady run drifts (%.0f %%): %s; a run's figure is the mean of all its intervals, a warm-up's included: a longer run with its progress reported (pgbench -P, sysbench --report-interval) tells",
-			runs, NewThresholds().Get("bench-steady-state", "max_drift")*100, listMost(moved, 10)))
+			runs, maxDrift*100, listMost(moved, 10)))
 	}
 	return out
 }
