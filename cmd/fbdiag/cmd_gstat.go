@@ -163,11 +163,6 @@ func gstatFlags(c *cli.Context) (gstatOptions, error) {
 	if err := stdinOnce("gstat", o.files); err != nil {
 		return o, err
 	}
-	for _, a := range o.files {
-		if len(a) > 1 && a[0] == '-' {
-			return o, usagef("gstat: %q after a file name: put options before the files", a)
-		}
-	}
 	sortBy := c.String("sort")
 	if !slices.Contains(analyze.TableSorts, sortBy) {
 		return o, usagef("gstat: --sort %q: want size, records, versions or depth", sortBy)

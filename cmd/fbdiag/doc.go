@@ -36,7 +36,8 @@
 //	RUN is [--terminals N] [--warmup D] [--duration D] [--mode sp|client] [--home fixed|random] [--retries N]
 //
 // Every command reads files named on the command line, or standard input
-// for "-", and writes to standard output. Options go before the files.
+// for "-", and writes to standard output. Options may come before or
+// after the files; after "--" every argument is a file.
 // 'fbdiag COMMAND --help' (or 'fbdiag help COMMAND') describes a command.
 // With no command at all fbdiag writes the HTML report of the sample it
 // carries (Firebird 3.0.11 gstat and gbak outputs, the seed articles'

@@ -194,9 +194,6 @@ func TestGstatErrors(t *testing.T) {
 	if _, errs, code := runCLI(t, nil, "gstat", "--sort", "name", shopPath(t)); code != 2 || !strings.Contains(errs, "--sort") {
 		t.Errorf("bad sort: exit %d, stderr %q", code, errs)
 	}
-	if _, errs, code := runCLI(t, nil, "gstat", shopPath(t), "--format", "json"); code != 2 || !strings.Contains(errs, "put options before the files") {
-		t.Errorf("option after file: exit %d, stderr %q", code, errs)
-	}
 	if _, _, code := runCLI(t, nil, "gstat"); code != 2 {
 		t.Errorf("no file: exit %d, want 2", code)
 	}

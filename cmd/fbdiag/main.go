@@ -68,6 +68,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		// go help and git help.
 		args = append(append([]string{args[0]}, args[2:]...), "--help")
 	}
+	args = optionsFirst(app, args)
 	err := app.Run(args)
 	if err == nil {
 		return exitOK

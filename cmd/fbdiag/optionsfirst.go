@@ -1,0 +1,104 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/urfave/cli/v2"
+)
+
+// optionsFirst moves the options written after a command's first file or
+// database name in front of it, so that "fbdiag report DIR -o out" reads
+// as "fbdiag report -o out DIR", as gstat and gbak themselves take their
+// switches anywhere. urfave/cli v2 stops reading options at the first
+// argument and would take "-o" and "out" for two more inputs. Everything
+// after "--" stays an argument, as do "-" (standard input) and the value
+// of an option that takes one (--title -x). An option the command does
+// not know is moved too, so that cli names it.
+func optionsFirst(app *cli.App, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	flags, cmds := app.Flags, app.Commands
+	i, inCommand := 1, false
+	for i < len(args) {
+		a := args[i]
+		if isOption(a) {
+			i += optionWidth(flags, a, i, args)
+			continue
+		}
+		var next *cli.Command
+		for _, c := range cmds {
+			if c.HasName(a) {
+				next = c
+			}
+		}
+		if next == nil {
+			break
+		}
+		flags, cmds, inCommand = next.Flags, next.Subcommands, true
+		i++
+	}
+	if !inCommand || i >= len(args) || args[i] == "--" {
+		// (fbdiag alone takes no files: an unknown command is cli's to
+		// name)
+		return args
+	}
+	var opts, rest []string
+	ended := false
+	for j := i; j < len(args); j++ {
+		a := args[j]
+		if a == "--" {
+			rest, ended = append(rest, args[j+1:]...), true
+			break
+		}
+		if !isOption(a) {
+			rest = append(rest, a)
+			continue
+		}
+		if a == "-h" || a == "--help" || a == "-help" {
+			// Help, wherever it is asked: cli would take the first
+			// argument for a help topic.
+			return append(append([]string(nil), args[:i]...), a)
+		}
+		w := optionWidth(flags, a, j, args)
+		opts = append(opts, args[j:j+w]...)
+		j += w - 1
+	}
+	if len(opts) == 0 && !ended {
+		return args
+	}
+	out := make([]string, 0, len(args)+1)
+	out = append(out, args[:i]...)
+	out = append(out, opts...)
+	// "--" keeps an argument that starts with "-" (a file after the
+	// original "--") from being read as an option, and a "--" after the
+	// first file from being taken for a file.
+	return append(append(out, "--"), rest...)
+}
+
+// isOption reports whether a is an option rather than an argument: "-"
+// alone is standard input, "--" the end of the options.
+func isOption(a string) bool {
+	return len(a) > 1 && a[0] == '-' && a != "--"
+}
+
+// optionWidth is 2 when the option at args[i] takes its value from the
+// next argument, else 1.
+func optionWidth(flags []cli.Flag, a string, i int, args []string) int {
+	name := strings.TrimLeft(a, "-")
+	if strings.Contains(name, "=") || i+1 >= len(args) {
+		return 1
+	}
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if n != name {
+				continue
+			}
+			if v, ok := f.(cli.DocGenerationFlag); ok && v.TakesValue() {
+				return 2
+			}
+			return 1
+		}
+	}
+	return 1
+}

@@ -1,0 +1,79 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+)
+
+func TestOptionsFirst(t *testing.T) {
+	app := newApp(&env{})
+	for _, c := range []struct{ in, want string }{
+		{"fbdiag report DIR -o out", "fbdiag report -o out -- DIR"},
+		{"fbdiag report DIR --title -x", "fbdiag report --title -x -- DIR"},
+		{"fbdiag gstat diff A B --format json --all", "fbdiag gstat diff --format json --all -- A B"},
+		{"fbdiag gstat --format=json A - --sort records", "fbdiag gstat --format=json --sort records -- A -"},
+		{"fbdiag gstat A -- -odd --format", "fbdiag gstat -- A -odd --format"},
+		{"fbdiag gstat --format json A", "fbdiag gstat --format json A"},
+		{"fbdiag gstat A --no-such", "fbdiag gstat --no-such -- A"},
+		{"fbdiag gstat A -h", "fbdiag gstat -h"},
+		{"fbdiag gbak compare A B --format csv", "fbdiag gbak compare --format csv -- A B"},
+		{"fbdiag", "fbdiag"},
+		{"fbdiag nosuch --help", "fbdiag nosuch --help"},
+	} {
+		got := strings.Join(optionsFirst(app, strings.Fields(c.in)), " ")
+		if got != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.in, got, c.want)
+		}
+	}
+}
+
+// An option written after the files does what it does before them, in
+// every command that reads files: "fbdiag report DIR -o out" wrote the
+// report to ./fbdiag-report and took "-o" and "out" for inputs that do
+// not exist; gbak said "wants one log file, got 3", throughput
+// "open --format".
+func TestOptionsAfterFiles(t *testing.T) {
+	restore := testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log")
+	tput := testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv")
+	for _, c := range [][]string{
+		{"gstat", "--format", "json", shopPath(t)},
+		{"gstat", "diff", "--format", "csv", shopPath(t), testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt")},
+		{"gbak", "--format", "json", restore},
+		{"gbak", "compare", "--format", "markdown", restore, restore},
+		{"throughput", "--format", "json", tput},
+		{"detect", "--format", "json", restore, tput},
+	} {
+		n := slices.Index(c, "--format")
+		var after []string
+		after = append(after, c[:n]...)
+		after = append(after, c[n+2:]...)
+		after = append(after, c[n:n+2]...)
+		want, errs, code := runCLI(t, nil, c...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c, code, errs)
+		}
+		got, errs, code := runCLI(t, nil, after...)
+		if code != 0 || got != want {
+			t.Errorf("%v: exit %d, stderr %q, same output %v", after, code, errs, got == want)
+		}
+	}
+
+	shop, dir := shopPath(t), t.TempDir()
+	out := filepath.Join(dir, "out")
+	t.Chdir(dir)
+	if _, errs, code := runCLI(t, nil, "report", shop, "-o", out, "--title", "shop"); code != 0 {
+		t.Fatalf("report: exit %d: %s", code, errs)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil || !strings.Contains(string(page), "<title>shop</title>") {
+		t.Errorf("report FILE -o DIR --title shop: %v, title in page %v", err, strings.Contains(string(page), "<title>shop</title>"))
+	}
+	if _, err := os.Stat(filepath.Join(dir, defaultReportDir)); err == nil {
+		t.Errorf("report FILE -o DIR also wrote ./%s", defaultReportDir)
+	}
+}
