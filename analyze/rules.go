@@ -382,9 +382,12 @@ func (c *checker) header(h *parse.GstatHeader) {
 		if h.Attributes == nil {
 			f.reason = "no Attributes line in a dialect 1 header: no header flag is set, so forced writes are off; an OS crash or power loss can corrupt the database"
 		}
-		if strings.Contains(strings.ToLower(h.OS), "windows") {
+		if onWindows(h) {
 			f.sev = Critical
 			f.reason = "forced writes are off on Windows, where the file cache can lose writes and corrupt the database"
+			if h.Attributes == nil {
+				f.reason = "no Attributes line in a dialect 1 header: no header flag is set, so " + f.reason
+			}
 		}
 		c.fire(f)
 	}
@@ -511,6 +514,27 @@ func (c *checker) findings(fs []*parse.GstatFinding) {
 			reason: fmt.Sprintf("%d corruption line(s), first %s", n, first),
 			advice: "copy the file first, then gfix -v -full and a gbak backup and restore"})
 	}
+}
+
+// Windows' platform classes in the "Implementation ID" that gstat prints
+// up to Firebird 2.5 (ODS 11), which has no OS= text: src/jrd/pag.cpp
+// CLASS_WINDOWS_I386 = 16 and CLASS_WINDOWS_AMD64 = 26.
+const (
+	classWindowsI386  = 16
+	classWindowsAMD64 = 26
+)
+
+// onWindows tells whether the header names Windows as the server's OS:
+// "OS=Windows" in the Implementation line from 3.0, the platform class
+// before.
+func onWindows(h *parse.GstatHeader) bool {
+	if h.ImplementationID != nil {
+		switch *h.ImplementationID {
+		case classWindowsI386, classWindowsAMD64:
+			return true
+		}
+	}
+	return strings.Contains(strings.ToLower(h.OS), "windows")
 }
 
 // IsSystemTable tells Firebird's own tables (RDB$, MON$, SEC$) from the

@@ -105,8 +105,16 @@ var fireCases = []fireCase{
 	// stays with an empty value).
 	{"forced-writes-off", fb4Win, replace("Attributes\t\tforce write", "Attributes\t\t"), Critical, "database", 0, []string{"gfix -write sync"}, nil},
 	// Edited: the dialect 1 run of the 2.5 file (its second) without its
-	// Attributes line, which gstat omits when no header flag is set.
-	{"forced-writes-off", jira12355, replaceLast("\tAttributes\t\tforce write\r\n", ""), Warn, "database", 0, []string{"no Attributes line in a dialect 1 header"}, nil},
+	// Attributes line, which gstat omits when no header flag is set. Its
+	// "Implementation ID 26" is Windows/amd64 (src/jrd/pag.cpp
+	// CLASS_WINDOWS_AMD64; the file is D:/data/db/dialecttest.fdb): 2.5
+	// prints no OS= text, the platform class says Windows. It was a
+	// warning.
+	{"forced-writes-off", jira12355, replaceLast("\tAttributes\t\tforce write\r\n", ""), Critical, "database", 0,
+		[]string{"no Attributes line in a dialect 1 header: no header flag is set, so forced writes are off on Windows"}, nil},
+	// The 2.1 manual's Linux header (Implementation ID 19,
+	// CLASS_LINUX_I386) lacks "force write": a warning, not Windows.
+	{"forced-writes-off", fb21Doc, nil, Warn, "database", 0, []string{"the Attributes line lacks \"force write\""}, []string{"Windows"}},
 	{"ods-old", fb25Head, nil, Warn, "database", 11.2, nil, nil},
 	{"dialect-1", jira12355, nil, Warn, "database", 1, nil, nil},
 	{"shutdown", fb21Doc, nil, Warn, "database", 1, []string{"gfix -online"}, nil},
