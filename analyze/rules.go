@@ -619,14 +619,24 @@ const noMonWhy = "its ODS has no monitoring tables: MON$ exist in ODS 11.1 (Fire
 // only in ODS 11.1 (and higher) databases", Firebird
 // doc/README.monitoring_tables): advice that names MON$TRANSACTIONS
 // cannot be carried out there.
-func noMonitoringTables(h *HeaderStats) bool {
+func noMonitoringTables(h *HeaderStats) bool { return odsBelow(h, 11, 1) }
+
+// noPartialIndices says whether the database's ODS is known and older
+// than 13.1 (Firebird 5.0), which brought partial indices and their
+// RDB$INDICES.RDB$CONDITION_SOURCE: before it an index with fewer keys
+// than records cannot be partial, and a query on that column fails.
+func noPartialIndices(h *HeaderStats) bool { return odsBelow(h, 13, 1) }
+
+// odsBelow says whether the header's ODS is known and older than
+// major.minor.
+func odsBelow(h *HeaderStats, major, minor int) bool {
 	if h == nil || h.ODSVersion == nil {
 		return false
 	}
-	major, minor, _ := strings.Cut(*h.ODSVersion, ".")
-	ma, err := strconv.Atoi(major)
-	mi, _ := strconv.Atoi(minor)
-	return err == nil && (ma < 11 || ma == 11 && mi < 1)
+	maText, miText, _ := strings.Cut(*h.ODSVersion, ".")
+	ma, err := strconv.Atoi(maText)
+	mi, _ := strconv.Atoi(miText)
+	return err == nil && (ma < major || ma == major && mi < minor)
 }
 
 // backupStateWhy explains the header's nbackup state as ods.h names its

@@ -83,12 +83,13 @@ type fireCase struct {
 }
 
 var (
-	codes4k   = input{"gstat", "codes-4k-gstat-a-r.txt"}
-	records4k = input{"gstat", "records-4k-gstat-r.txt"}
-	records8k = input{"gstat", "records-8k-bigr-gstat-r.txt"}
-	idxTest   = input{"public", "Banan4iG-firebird-qa__parallel-test_index.expected.txt"}
-	sysPages  = input{"public", "Banan4iG-firebird-qa__system_tables-test_pages.expected.txt"}
-	jira13359 = input{"public", "FirebirdSQL-jira-attachments__13359_SomeAdditionalInfo.txt"}
+	codes4k    = input{"gstat", "codes-4k-gstat-a-r.txt"}
+	records4k  = input{"gstat", "records-4k-gstat-r.txt"}
+	records8k  = input{"gstat", "records-8k-bigr-gstat-r.txt"}
+	idxTest    = input{"public", "Banan4iG-firebird-qa__parallel-test_index.expected.txt"}
+	sysPages   = input{"public", "Banan4iG-firebird-qa__system_tables-test_pages.expected.txt"}
+	jira13359  = input{"public", "FirebirdSQL-jira-attachments__13359_SomeAdditionalInfo.txt"}
+	psFirebird = input{"public", "fdcastel-PSFirebird__gstat-output.txt"}
 )
 
 var fireCases = []fireCase{
@@ -204,10 +205,23 @@ var fireCases = []fireCase{
 	// 11 values in 100000 keys: 9090 rows per value, 9.1% of the keys.
 	{"index-low-selectivity", shopAR, nil, Warn, "ORDERS_CARRIER", 1.0 / 11,
 		[]string{"11 distinct values in 100000 keys", "returns 9090 rows on average (9.1% of the keys), on the most common value 33334, reading about 808 of the table's 808 data pages (clustering ratio 0.09)", "75 leaf pages (600 KiB)"}, nil},
-	// Edited: CUSTOMER_LAST nodes 30000 -> 20000 (a third of the keys lost).
-	{"index-broken", shopAR, replace("depth: 2, leaf buckets: 23, nodes: 30000", "depth: 2, leaf buckets: 23, nodes: 20000"), Warn, "CUSTOMER_LAST", 20000, nil, nil},
-	// Edited: CUSTOMER_LAST nodes 30000 -> 0.
-	{"index-empty", shopAR, replace("depth: 2, leaf buckets: 23, nodes: 30000", "depth: 2, leaf buckets: 23, nodes: 0"), Warn, "CUSTOMER_LAST", 0, []string{"no keys for 30000 records", "RDB$CONDITION_SOURCE"}, nil},
+	// Edited: CUSTOMER_LAST nodes 30000 -> 20000 (a third of the keys
+	// lost). ODS 12.0 has no partial indices (5.0, ODS 13.1, brought them).
+	{"index-broken", shopAR, replace("depth: 2, leaf buckets: 23, nodes: 30000", "depth: 2, leaf buckets: 23, nodes: 20000"), Warn, "CUSTOMER_LAST", 20000,
+		[]string{"20000 keys for 30000 records: index inconsistent; "}, []string{"partial"}},
+	// Edited: CUSTOMER_LAST nodes 30000 -> 0. On 3.0 the index cannot be
+	// partial, and RDB$INDICES has no RDB$CONDITION_SOURCE to query (the
+	// advice named it, a query 3.0 refuses); gstat 3.0.11 prints no
+	// inactive index, so none with 0 keys either.
+	{"index-empty", shopAR, replace("depth: 2, leaf buckets: 23, nodes: 30000", "depth: 2, leaf buckets: 23, nodes: 0"), Warn, "CUSTOMER_LAST", 0,
+		[]string{"no keys for 30000 records: a damaged index (ODS 12.0 has no partial indices)", "| rebuild it: ALTER INDEX CUSTOMER_LAST ACTIVE;"}, []string{"RDB$CONDITION_SOURCE", "partial index (Firebird 5.0+)"}},
+	// Edited: PSFirebird's 5.0.3 (ODS 13.1) IDX_CUSTOMERS_NAME nodes 3 ->
+	// 0 and, for index-broken, PK_ORDERS 3 -> 2: partial indices exist
+	// there, and RDB$CONDITION_SOURCE tells one.
+	{"index-empty", psFirebird, replace("leaf buckets: 1, nodes: 3\n\tAverage node length: 8.00", "leaf buckets: 1, nodes: 0\n\tAverage node length: 8.00"), Warn, "IDX_CUSTOMERS_NAME", 0,
+		[]string{"a partial index (Firebird 5.0+) whose condition no row meets, or a damaged index", "SELECT RDB$CONDITION_SOURCE FROM RDB$INDICES WHERE RDB$INDEX_NAME = 'IDX_CUSTOMERS_NAME';"}, nil},
+	{"index-broken", psFirebird, replaceLast("leaf buckets: 1, nodes: 3", "leaf buckets: 1, nodes: 2"), Warn, "PK_ORDERS", 2,
+		[]string{"2 keys for 3 records: index inconsistent (or partial, Firebird 5.0+)"}, nil},
 	// ODS 12: ALTER INDEX … ACTIVE rebuilds an active index; no INACTIVE
 	// step, which would leave the table without it meanwhile.
 	{"index-sparse", shopAR, nil, Warn, "ORDERS_DATE_D", 189.0 / 190, []string{"| ALTER INDEX ORDERS_DATE_D ACTIVE; (rebuilds it while it stays active)"}, []string{"INACTIVE"}},
