@@ -443,8 +443,15 @@ func (c *checker) pageBuffers(h *parse.GstatHeader) {
 	}
 	one := float64(*s.PageCacheBytes)
 	f.reason = fmt.Sprintf("header page buffers %d × %d-byte pages = %s per cache, overriding DefaultDbCachePages", *h.PageBuffers, *h.PageSize, SizeText(one))
-	if float64(*h.PageBuffers) >= get("page-buffers", "fs_cache_pages") {
-		f.reason += fmt.Sprintf("; at %.0f pages or more Firebird bypasses the OS file cache (FileSystemCacheThreshold)", get("page-buffers", "fs_cache_pages"))
+	// The threshold came with 2.1 as MaxFileSystemCache, renamed
+	// FileSystemCacheThreshold in 2.5 (Release Notes 2.1 and 2.5); before
+	// 2.1 the OS file cache is always used.
+	if fs := get("page-buffers", "fs_cache_pages"); float64(*h.PageBuffers) >= fs && !odsBelow(s, 11, 1) {
+		name := "FileSystemCacheThreshold"
+		if odsBelow(s, 11, 2) {
+			name = "MaxFileSystemCache"
+		}
+		f.reason += fmt.Sprintf("; at %.0f pages or more Firebird bypasses the OS file cache (%s)", fs, name)
 	}
 	srv := ServerSetup{RAM: val0(s.RAMBytes), Connections: val0(s.Connections)}
 	if s.Architecture != nil {
@@ -452,7 +459,12 @@ func (c *checker) pageBuffers(h *parse.GstatHeader) {
 	}
 	switch {
 	case srv.Architecture == "":
-		f.reason += "; one cache with SuperServer, one per connection with Classic and SuperClassic (the server's architecture, connections and RAM make this a verdict)"
+		f.reason += "; one cache with SuperServer, one per connection with Classic"
+		// SuperClassic came with 2.5 (ODS 11.2).
+		if !odsBelow(s, 11, 2) {
+			f.reason += " and SuperClassic"
+		}
+		f.reason += " (the server's architecture, connections and RAM make this a verdict)"
 	case s.PageCacheTotalBytes == nil:
 		f.reason += fmt.Sprintf("; %s gives every connection its own cache (the number of connections gives the total)", srv.Architecture)
 	default:

@@ -98,9 +98,13 @@ var fireCases = []fireCase{
 	{"oat-stuck", fb15, nil, Critical, "database", 572981 - 319143, []string{"find the client that keeps it open", "no monitoring tables", "gfix -shut -force 0, then gfix -online"}, []string{"MON$TRANSACTIONS"}},
 	{"sweep-gap", fb15, nil, Warn, "database", 317998 - 22951, []string{"automatic sweep is disabled (interval 0)"}, []string{"%"}},
 	{"sweep-disabled", fb15, nil, Info, "database", 0, []string{"gfix -sweep"}, nil},
-	{"page-buffers", fb15, nil, Info, "database", 1000, []string{"1000 × 4096-byte pages = 3.91 MiB per cache", "one per connection with Classic"}, nil},
+	// 1.5 has no SuperClassic (2.5 brought it): it was named.
+	{"page-buffers", fb15, nil, Info, "database", 1000, []string{"1000 × 4096-byte pages = 3.91 MiB per cache", "one per connection with Classic (the server's"}, []string{"SuperClassic"}},
 	// 131072 buffers of 8 KB: past FileSystemCacheThreshold.
-	{"page-buffers", jira13359, nil, Info, "database", 131072, []string{"= 1 GiB per cache", "bypasses the OS file cache"}, nil},
+	{"page-buffers", jira13359, nil, Info, "database", 131072, []string{"= 1 GiB per cache", "bypasses the OS file cache (FileSystemCacheThreshold)", "with Classic and SuperClassic"}, nil},
+	// Edited: the 1.5 header with 70000 buffers: 1.5 has no threshold, it
+	// always uses the OS file cache (MaxFileSystemCache came with 2.1).
+	{"page-buffers", fb15, replace("Page buffers 1000", "Page buffers 70000"), Info, "database", 70000, []string{"70000 × 4096-byte pages"}, []string{"bypasses", "SuperClassic"}},
 	// Edited: the Windows 4.0 header with "force write" removed from its
 	// Attributes line (the flag word still has dialect 3, so the label
 	// stays with an empty value).
