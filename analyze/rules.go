@@ -382,9 +382,12 @@ func (c *checker) header(h *parse.GstatHeader) {
 		if h.Attributes == nil {
 			f.reason = "no Attributes line in a dialect 1 header: no header flag is set, so forced writes are off; an OS crash or power loss can corrupt the database"
 		}
-		if strings.Contains(strings.ToLower(h.OS), "windows") {
+		if onWindows(h) {
 			f.sev = Critical
 			f.reason = "forced writes are off on Windows, where the file cache can lose writes and corrupt the database"
+			if h.Attributes == nil {
+				f.reason = "no Attributes line in a dialect 1 header: no header flag is set, so " + f.reason
+			}
 		}
 		c.fire(f)
 	}
@@ -440,8 +443,15 @@ func (c *checker) pageBuffers(h *parse.GstatHeader) {
 	}
 	one := float64(*s.PageCacheBytes)
 	f.reason = fmt.Sprintf("header page buffers %d × %d-byte pages = %s per cache, overriding DefaultDbCachePages", *h.PageBuffers, *h.PageSize, SizeText(one))
-	if float64(*h.PageBuffers) >= get("page-buffers", "fs_cache_pages") {
-		f.reason += fmt.Sprintf("; at %.0f pages or more Firebird bypasses the OS file cache (FileSystemCacheThreshold)", get("page-buffers", "fs_cache_pages"))
+	// The threshold came with 2.1 as MaxFileSystemCache, renamed
+	// FileSystemCacheThreshold in 2.5 (Release Notes 2.1 and 2.5); before
+	// 2.1 the OS file cache is always used.
+	if fs := get("page-buffers", "fs_cache_pages"); float64(*h.PageBuffers) >= fs && !odsBelow(s, 11, 1) {
+		name := "FileSystemCacheThreshold"
+		if odsBelow(s, 11, 2) {
+			name = "MaxFileSystemCache"
+		}
+		f.reason += fmt.Sprintf("; at %.0f pages or more Firebird bypasses the OS file cache (%s)", fs, name)
 	}
 	srv := ServerSetup{RAM: val0(s.RAMBytes), Connections: val0(s.Connections)}
 	if s.Architecture != nil {
@@ -449,7 +459,12 @@ func (c *checker) pageBuffers(h *parse.GstatHeader) {
 	}
 	switch {
 	case srv.Architecture == "":
-		f.reason += "; one cache with SuperServer, one per connection with Classic and SuperClassic (the server's architecture, connections and RAM make this a verdict)"
+		f.reason += "; one cache with SuperServer, one per connection with Classic"
+		// SuperClassic came with 2.5 (ODS 11.2).
+		if !odsBelow(s, 11, 2) {
+			f.reason += " and SuperClassic"
+		}
+		f.reason += " (the server's architecture, connections and RAM make this a verdict)"
 	case s.PageCacheTotalBytes == nil:
 		f.reason += fmt.Sprintf("; %s gives every connection its own cache (the number of connections gives the total)", srv.Architecture)
 	default:
@@ -511,6 +526,27 @@ func (c *checker) findings(fs []*parse.GstatFinding) {
 			reason: fmt.Sprintf("%d corruption line(s), first %s", n, first),
 			advice: "copy the file first, then gfix -v -full and a gbak backup and restore"})
 	}
+}
+
+// Windows' platform classes in the "Implementation ID" that gstat prints
+// up to Firebird 2.5 (ODS 11), which has no OS= text: src/jrd/pag.cpp
+// CLASS_WINDOWS_I386 = 16 and CLASS_WINDOWS_AMD64 = 26.
+const (
+	classWindowsI386  = 16
+	classWindowsAMD64 = 26
+)
+
+// onWindows tells whether the header names Windows as the server's OS:
+// "OS=Windows" in the Implementation line from 3.0, the platform class
+// before.
+func onWindows(h *parse.GstatHeader) bool {
+	if h.ImplementationID != nil {
+		switch *h.ImplementationID {
+		case classWindowsI386, classWindowsAMD64:
+			return true
+		}
+	}
+	return strings.Contains(strings.ToLower(h.OS), "windows")
 }
 
 // IsSystemTable tells Firebird's own tables (RDB$, MON$, SEC$) from the
@@ -595,14 +631,24 @@ const noMonWhy = "its ODS has no monitoring tables: MON$ exist in ODS 11.1 (Fire
 // only in ODS 11.1 (and higher) databases", Firebird
 // doc/README.monitoring_tables): advice that names MON$TRANSACTIONS
 // cannot be carried out there.
-func noMonitoringTables(h *HeaderStats) bool {
+func noMonitoringTables(h *HeaderStats) bool { return odsBelow(h, 11, 1) }
+
+// noPartialIndices says whether the database's ODS is known and older
+// than 13.1 (Firebird 5.0), which brought partial indices and their
+// RDB$INDICES.RDB$CONDITION_SOURCE: before it an index with fewer keys
+// than records cannot be partial, and a query on that column fails.
+func noPartialIndices(h *HeaderStats) bool { return odsBelow(h, 13, 1) }
+
+// odsBelow says whether the header's ODS is known and older than
+// major.minor.
+func odsBelow(h *HeaderStats, major, minor int) bool {
 	if h == nil || h.ODSVersion == nil {
 		return false
 	}
-	major, minor, _ := strings.Cut(*h.ODSVersion, ".")
-	ma, err := strconv.Atoi(major)
-	mi, _ := strconv.Atoi(minor)
-	return err == nil && (ma < 11 || ma == 11 && mi < 1)
+	maText, miText, _ := strings.Cut(*h.ODSVersion, ".")
+	ma, err := strconv.Atoi(maText)
+	mi, _ := strconv.Atoi(miText)
+	return err == nil && (ma < major || ma == major && mi < minor)
 }
 
 // backupStateWhy explains the header's nbackup state as ods.h names its

@@ -36,15 +36,24 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 		if *ix.Nodes == 0 && float64(*t.Records) >= get(thIndexEmptyMinRecords) {
 			f := finding{rule: "index-empty", sev: Warn, kind: kind, object: ix.QualifiedName(), table: ix.QualifiedTable(), value: 0, threshold: float64(*t.Records), unit: "nodes", below: true}
 			if c.wants(&f) {
-				f.reason = fmt.Sprintf("no keys for %d records: a partial index (Firebird 5.0+) whose condition no row meets, or a damaged index; %s", *t.Records, ix.KindText())
-				f.advice = fmt.Sprintf("SELECT RDB$CONDITION_SOURCE FROM RDB$INDICES WHERE RDB$INDEX_NAME = %s; (5.0+) shows a condition; without one, rebuild it: %s",
-					sqlString(ix.Name), ix.RebuildAdvice(schema, odsMajor))
+				if noPartialIndices(c.a.Header) {
+					f.reason = fmt.Sprintf("no keys for %d records: a damaged index (ODS %s has no partial indices); %s", *t.Records, *c.a.Header.ODSVersion, ix.KindText())
+					f.advice = "rebuild it: " + ix.RebuildAdvice(schema, odsMajor)
+				} else {
+					f.reason = fmt.Sprintf("no keys for %d records: a partial index (Firebird 5.0+) whose condition no row meets, or a damaged index; %s", *t.Records, ix.KindText())
+					f.advice = fmt.Sprintf("SELECT RDB$CONDITION_SOURCE FROM RDB$INDICES WHERE RDB$INDEX_NAME = %s; (5.0+) shows a condition; without one, rebuild it: %s",
+						sqlString(ix.Name), ix.RebuildAdvice(schema, odsMajor))
+				}
 			}
 			c.fire(f)
 		} else if limit := get(thIndexBrokenMinNodesShare) * float64(*t.Records); *ix.Nodes > 0 && float64(*ix.Nodes) < limit {
 			f := finding{rule: "index-broken", sev: Warn, kind: kind, object: ix.QualifiedName(), table: ix.QualifiedTable(), value: float64(*ix.Nodes), threshold: limit, unit: "nodes", below: true}
 			if c.wants(&f) {
-				f.reason = fmt.Sprintf("%d keys for %d records: index inconsistent (or partial, Firebird 5.0+); %s", *ix.Nodes, *t.Records, ix.KindText())
+				partial := " (or partial, Firebird 5.0+)"
+				if noPartialIndices(c.a.Header) {
+					partial = ""
+				}
+				f.reason = fmt.Sprintf("%d keys for %d records: index inconsistent%s; %s", *ix.Nodes, *t.Records, partial, ix.KindText())
 				f.advice = ix.RebuildAdvice(schema, odsMajor)
 			}
 			c.fire(f)

@@ -83,12 +83,13 @@ type fireCase struct {
 }
 
 var (
-	codes4k   = input{"gstat", "codes-4k-gstat-a-r.txt"}
-	records4k = input{"gstat", "records-4k-gstat-r.txt"}
-	records8k = input{"gstat", "records-8k-bigr-gstat-r.txt"}
-	idxTest   = input{"public", "Banan4iG-firebird-qa__parallel-test_index.expected.txt"}
-	sysPages  = input{"public", "Banan4iG-firebird-qa__system_tables-test_pages.expected.txt"}
-	jira13359 = input{"public", "FirebirdSQL-jira-attachments__13359_SomeAdditionalInfo.txt"}
+	codes4k    = input{"gstat", "codes-4k-gstat-a-r.txt"}
+	records4k  = input{"gstat", "records-4k-gstat-r.txt"}
+	records8k  = input{"gstat", "records-8k-bigr-gstat-r.txt"}
+	idxTest    = input{"public", "Banan4iG-firebird-qa__parallel-test_index.expected.txt"}
+	sysPages   = input{"public", "Banan4iG-firebird-qa__system_tables-test_pages.expected.txt"}
+	jira13359  = input{"public", "FirebirdSQL-jira-attachments__13359_SomeAdditionalInfo.txt"}
+	psFirebird = input{"public", "fdcastel-PSFirebird__gstat-output.txt"}
 )
 
 var fireCases = []fireCase{
@@ -97,16 +98,28 @@ var fireCases = []fireCase{
 	{"oat-stuck", fb15, nil, Critical, "database", 572981 - 319143, []string{"find the client that keeps it open", "no monitoring tables", "gfix -shut -force 0, then gfix -online"}, []string{"MON$TRANSACTIONS"}},
 	{"sweep-gap", fb15, nil, Warn, "database", 317998 - 22951, []string{"automatic sweep is disabled (interval 0)"}, []string{"%"}},
 	{"sweep-disabled", fb15, nil, Info, "database", 0, []string{"gfix -sweep"}, nil},
-	{"page-buffers", fb15, nil, Info, "database", 1000, []string{"1000 × 4096-byte pages = 3.91 MiB per cache", "one per connection with Classic"}, nil},
+	// 1.5 has no SuperClassic (2.5 brought it): it was named.
+	{"page-buffers", fb15, nil, Info, "database", 1000, []string{"1000 × 4096-byte pages = 3.91 MiB per cache", "one per connection with Classic (the server's"}, []string{"SuperClassic"}},
 	// 131072 buffers of 8 KB: past FileSystemCacheThreshold.
-	{"page-buffers", jira13359, nil, Info, "database", 131072, []string{"= 1 GiB per cache", "bypasses the OS file cache"}, nil},
+	{"page-buffers", jira13359, nil, Info, "database", 131072, []string{"= 1 GiB per cache", "bypasses the OS file cache (FileSystemCacheThreshold)", "with Classic and SuperClassic"}, nil},
+	// Edited: the 1.5 header with 70000 buffers: 1.5 has no threshold, it
+	// always uses the OS file cache (MaxFileSystemCache came with 2.1).
+	{"page-buffers", fb15, replace("Page buffers 1000", "Page buffers 70000"), Info, "database", 70000, []string{"70000 × 4096-byte pages"}, []string{"bypasses", "SuperClassic"}},
 	// Edited: the Windows 4.0 header with "force write" removed from its
 	// Attributes line (the flag word still has dialect 3, so the label
 	// stays with an empty value).
 	{"forced-writes-off", fb4Win, replace("Attributes\t\tforce write", "Attributes\t\t"), Critical, "database", 0, []string{"gfix -write sync"}, nil},
 	// Edited: the dialect 1 run of the 2.5 file (its second) without its
-	// Attributes line, which gstat omits when no header flag is set.
-	{"forced-writes-off", jira12355, replaceLast("\tAttributes\t\tforce write\r\n", ""), Warn, "database", 0, []string{"no Attributes line in a dialect 1 header"}, nil},
+	// Attributes line, which gstat omits when no header flag is set. Its
+	// "Implementation ID 26" is Windows/amd64 (src/jrd/pag.cpp
+	// CLASS_WINDOWS_AMD64; the file is D:/data/db/dialecttest.fdb): 2.5
+	// prints no OS= text, the platform class says Windows. It was a
+	// warning.
+	{"forced-writes-off", jira12355, replaceLast("\tAttributes\t\tforce write\r\n", ""), Critical, "database", 0,
+		[]string{"no Attributes line in a dialect 1 header: no header flag is set, so forced writes are off on Windows"}, nil},
+	// The 2.1 manual's Linux header (Implementation ID 19,
+	// CLASS_LINUX_I386) lacks "force write": a warning, not Windows.
+	{"forced-writes-off", fb21Doc, nil, Warn, "database", 0, []string{"the Attributes line lacks \"force write\""}, []string{"Windows"}},
 	{"ods-old", fb25Head, nil, Warn, "database", 11.2, nil, nil},
 	{"dialect-1", jira12355, nil, Warn, "database", 1, nil, nil},
 	{"shutdown", fb21Doc, nil, Warn, "database", 1, []string{"gfix -online"}, nil},
@@ -196,10 +209,23 @@ var fireCases = []fireCase{
 	// 11 values in 100000 keys: 9090 rows per value, 9.1% of the keys.
 	{"index-low-selectivity", shopAR, nil, Warn, "ORDERS_CARRIER", 1.0 / 11,
 		[]string{"11 distinct values in 100000 keys", "returns 9090 rows on average (9.1% of the keys), on the most common value 33334, reading about 808 of the table's 808 data pages (clustering ratio 0.09)", "75 leaf pages (600 KiB)"}, nil},
-	// Edited: CUSTOMER_LAST nodes 30000 -> 20000 (a third of the keys lost).
-	{"index-broken", shopAR, replace("depth: 2, leaf buckets: 23, nodes: 30000", "depth: 2, leaf buckets: 23, nodes: 20000"), Warn, "CUSTOMER_LAST", 20000, nil, nil},
-	// Edited: CUSTOMER_LAST nodes 30000 -> 0.
-	{"index-empty", shopAR, replace("depth: 2, leaf buckets: 23, nodes: 30000", "depth: 2, leaf buckets: 23, nodes: 0"), Warn, "CUSTOMER_LAST", 0, []string{"no keys for 30000 records", "RDB$CONDITION_SOURCE"}, nil},
+	// Edited: CUSTOMER_LAST nodes 30000 -> 20000 (a third of the keys
+	// lost). ODS 12.0 has no partial indices (5.0, ODS 13.1, brought them).
+	{"index-broken", shopAR, replace("depth: 2, leaf buckets: 23, nodes: 30000", "depth: 2, leaf buckets: 23, nodes: 20000"), Warn, "CUSTOMER_LAST", 20000,
+		[]string{"20000 keys for 30000 records: index inconsistent; "}, []string{"partial"}},
+	// Edited: CUSTOMER_LAST nodes 30000 -> 0. On 3.0 the index cannot be
+	// partial, and RDB$INDICES has no RDB$CONDITION_SOURCE to query (the
+	// advice named it, a query 3.0 refuses); gstat 3.0.11 prints no
+	// inactive index, so none with 0 keys either.
+	{"index-empty", shopAR, replace("depth: 2, leaf buckets: 23, nodes: 30000", "depth: 2, leaf buckets: 23, nodes: 0"), Warn, "CUSTOMER_LAST", 0,
+		[]string{"no keys for 30000 records: a damaged index (ODS 12.0 has no partial indices)", "| rebuild it: ALTER INDEX CUSTOMER_LAST ACTIVE;"}, []string{"RDB$CONDITION_SOURCE", "partial index (Firebird 5.0+)"}},
+	// Edited: PSFirebird's 5.0.3 (ODS 13.1) IDX_CUSTOMERS_NAME nodes 3 ->
+	// 0 and, for index-broken, PK_ORDERS 3 -> 2: partial indices exist
+	// there, and RDB$CONDITION_SOURCE tells one.
+	{"index-empty", psFirebird, replace("leaf buckets: 1, nodes: 3\n\tAverage node length: 8.00", "leaf buckets: 1, nodes: 0\n\tAverage node length: 8.00"), Warn, "IDX_CUSTOMERS_NAME", 0,
+		[]string{"a partial index (Firebird 5.0+) whose condition no row meets, or a damaged index", "SELECT RDB$CONDITION_SOURCE FROM RDB$INDICES WHERE RDB$INDEX_NAME = 'IDX_CUSTOMERS_NAME';"}, nil},
+	{"index-broken", psFirebird, replaceLast("leaf buckets: 1, nodes: 3", "leaf buckets: 1, nodes: 2"), Warn, "PK_ORDERS", 2,
+		[]string{"2 keys for 3 records: index inconsistent (or partial, Firebird 5.0+)"}, nil},
 	// ODS 12: ALTER INDEX … ACTIVE rebuilds an active index; no INACTIVE
 	// step, which would leave the table without it meanwhile.
 	{"index-sparse", shopAR, nil, Warn, "ORDERS_DATE_D", 189.0 / 190, []string{"| ALTER INDEX ORDERS_DATE_D ACTIVE; (rebuilds it while it stays active)"}, []string{"INACTIVE"}},
@@ -208,6 +234,12 @@ var fireCases = []fireCase{
 	// round trip nor dropping the key and its foreign keys.
 	{"index-sparse", shopAR, nil, Warn, "RDB$PRIMARY2", 30.0 / 37, []string{"the index of a PRIMARY KEY (by its name", "| ALTER INDEX RDB$PRIMARY2 ACTIVE; (rebuilds it while it stays active, constraint and all)"},
 		[]string{"INACTIVE", "gbak", "DROP CONSTRAINT"}},
+	// Edited: shop (ODS 12.0) at 16384-byte pages with one DOCS blob at
+	// level 2: 3.0 has no 32768-byte page (its largest is 16384), which
+	// the advice offered ("at 32768-byte pages a blob stays at level 1").
+	{"blob-levels", shopAR, func(s string) string {
+		return replace("Level 0: 2000, Level 1: 0, Level 2: 0", "Level 0: 1999, Level 1: 0, Level 2: 1")(replace("Page size\t\t8192", "Page size\t\t16384")(s))
+	}, Info, "DOCS", 1, []string{"each bigger than about 64 MiB at 16384-byte pages", "| nothing to fix: the blobs are stored whole"}, []string{"32768"}},
 	// Before ODS 12 a constraint's index keeps the older advice.
 	{"index-deep", fb21Doc, nil, Warn, "PK_CONFIGREVISIONSTORE", 3, []string{"ALTER INDEX PK_CONFIGREVISIONSTORE INACTIVE; ALTER INDEX PK_CONFIGREVISIONSTORE ACTIVE; (if Firebird refuses"}, []string{"Firebird 3.0 and later"}},
 }

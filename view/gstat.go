@@ -201,7 +201,13 @@ func gstatHeadline(a *analyze.GstatAnalysis) []Field {
 		}
 		fs = append(fs, f)
 	}
-	count("tables", "Tables", t.Tables, "none printed (gstat -h and -e print the header only)")
+	noTables := "none printed (gstat -h and -e print the header only)"
+	if t.Tables == 0 && t.Indices > 0 {
+		// gstat prints every index under its table's line: index blocks
+		// without one are an excerpt (issue 8404's), not a -h run.
+		noTables = "none printed (an excerpt: gstat prints each index under its table's line)"
+	}
+	count("tables", "Tables", t.Tables, noTables)
 	count("indices", "Indices", t.Indices, "none printed (gstat -d, -e and -h print no index statistics; -a and -i do)")
 	if t.Records != nil {
 		add("records", "Records", Int(*t.Records), "")

@@ -83,3 +83,18 @@ func TestGstatHeaderSweepDisabled(t *testing.T) {
 		t.Errorf("a share of an interval of 0:\n%s", got)
 	}
 }
+
+// Issue 8404's gstat -i excerpt has HORSE_IDX_BIRTHDAY's block without
+// its table's line. No table was counted, but not because the run was
+// -h or -e, as the text said beside "Indices 1": gstat prints each index
+// under its table's line, so the text was cut.
+func TestGstatHeaderIndicesWithoutTables(t *testing.T) {
+	a := corpusGstat(t, "04_fb5_index_stats_issue8404.txt", "8404.txt")[0]
+	got := string(render(t, Text, cliOptions, Gstat(a, GstatOptions{})))
+	want := "gstat analysis of 8404.txt\n" +
+		"Tables   none printed (an excerpt: gstat prints each index under its table's line)\n" +
+		"Indices  1\n"
+	if !strings.HasPrefix(got, want) {
+		same(t, "header", got[:min(len(got), len(want))], want)
+	}
+}
