@@ -153,18 +153,30 @@ func textTable(w io.Writer, t *Table, opt Options) {
 		head[i] = safe(c.Title)
 		widths[i] = width(head[i])
 	}
-	cells := func(r []Cell) []string {
+	clips := make([]int, len(t.Columns))
+	for i, c := range t.Columns {
+		clips[i] = c.Max
+	}
+	clipCell := func(i int, v string) string {
+		if t.Columns[i].ClipLeft {
+			return clipLeft(v, clips[i])
+		}
+		return clip(v, clips[i])
+	}
+	raw := func(r []Cell) []string {
 		out := make([]string, len(t.Columns))
-		for i, c := range t.Columns {
+		for i := range t.Columns {
 			if i < len(r) {
-				if c.ClipLeft {
-					out[i] = clipLeft(safe(r[i].Human()), c.Max)
-				} else {
-					out[i] = clip(safe(r[i].Human()), c.Max)
-				}
+				out[i] = safe(r[i].Human())
 			}
 		}
 		return out
+	}
+	cells := func(r []string) []string {
+		for i := range r {
+			r[i] = clipCell(i, r[i])
+		}
+		return r
 	}
 	line := func(cells []string) {
 		var b strings.Builder
@@ -190,6 +202,13 @@ func textTable(w io.Writer, t *Table, opt Options) {
 		if len(t.Columns) == 0 {
 			return
 		}
+		unambiguousClips(held, clips, clipCell)
+		for _, r := range held {
+			cells(r)
+			for i := range r {
+				widths[i] = max(widths[i], width(r[i]))
+			}
+		}
 		line(head)
 		for _, r := range held {
 			line(r)
@@ -202,14 +221,11 @@ func textTable(w io.Writer, t *Table, opt Options) {
 		if limit > 0 && count > limit {
 			continue
 		}
-		c := cells(r)
+		c := raw(r)
 		if started {
-			line(c)
+			line(cells(c))
 			printed++
 			continue
-		}
-		for i := range c {
-			widths[i] = max(widths[i], width(c[i]))
 		}
 		held = append(held, c)
 		if len(held) == measureRows {
@@ -224,6 +240,40 @@ func textTable(w io.Writer, t *Table, opt Options) {
 	}
 	for _, n := range t.Notes {
 		textNote(w, n)
+	}
+}
+
+// unambiguousClips widens a clipped column until no two different values
+// of the held rows read the same: RDB$RELATION_FIELDS and
+// RDB$RELATION_CONSTRAINTS both read "RDB$RELATION_…" at 14 columns,
+// "RDB$RELATION_F…" and "RDB$RELATION_C…" at 16. A name the DBA cannot
+// tell from another is worth the wider line. Rows streamed after the
+// held ones keep the widths found here.
+func unambiguousClips(held [][]string, clips []int, clipCell func(int, string) string) {
+	for i := range clips {
+		if clips[i] <= 0 {
+			continue
+		}
+		longest := 0
+		for _, r := range held {
+			longest = max(longest, width(r[i]))
+		}
+		for clips[i] < longest {
+			seen := make(map[string]string, len(held))
+			clash := false
+			for _, r := range held {
+				c := clipCell(i, r[i])
+				if v, ok := seen[c]; ok && v != r[i] {
+					clash = true
+					break
+				}
+				seen[c] = r[i]
+			}
+			if !clash {
+				break
+			}
+			clips[i]++
+		}
 	}
 }
 
