@@ -119,7 +119,9 @@
 // say how many there are; --all shows every one. Names tied on the sort
 // key are in natural order (RDB$PRIMARY2 before RDB$PRIMARY10); sizes are
 // binary with IEC units. CSV is one table, --table tables (the default),
-// indices, warnings or summary, its figures and words JSON's (kind
+// indices, warnings, summary, encryption (gstat -e's page counts) or
+// problems (the lines where gstat reported corruption or an error; a
+// header row when there are none), its figures and words JSON's (kind
 // primary_key where text says pk); --format openmetrics writes Prometheus
 // metrics for node_exporter's textfile collector. --fail-on warning or --fail-on critical
 // makes fbdiag exit 3 when a warning of that severity or worse exists,
@@ -296,7 +298,8 @@
 // Durations read "12.345 s" under a minute and h:mm:ss above. An unknown
 // figure is "?" in the headline and an empty cell in the tables. CSV is
 // one table: the steps, or the one --table names (phases, tables,
-// indices, summary, findings).
+// indices, summary, findings; a header row when the log has none, as a
+// backup has no index builds).
 //
 //	$ fbdiag gbak --top 3 testdata/fb30/shop-gbak-restore-v-st.log
 //	gbak restore: testdata/fb30/shop-gbak-restore-v-st.log
@@ -367,7 +370,8 @@
 // a side no difference can be shown, and the output says so; ~ marks a
 // difference the test does not find significant). Every side has its
 // column; CSV is the steps, or the table --table names (totals, runs,
-// ranges, only).
+// ranges, only, summary, findings; ranges and only are a header row when
+// no side has several runs or every step is on every side).
 //
 //	$ fbdiag gbak compare --top 2 testdata/seeds/restore-balanced.log testdata/seeds/restore-high-performance.log
 //	gbak compare: balanced, high-performance (baseline balanced)
