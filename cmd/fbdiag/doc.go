@@ -552,24 +552,27 @@
 //
 // --format text (the default) prints aligned tables that fit a
 // 100-column terminal; long names are clipped with "…". --format csv
-// prints every table with a first column naming it ("tables", "indices",
-// "warnings"...), so several tables share one stream and a spreadsheet
-// filter tells them apart, and it has the columns text leaves out to fit
-// the terminal (index size, unique keys, clustering ratio). --format
-// markdown prints each table
-// under a "###" title. --format json prints the analysis as a documented
-// contract: snake_case keys, and a value the input did not give is null,
-// never a guessed zero. gstat writes one JSON document per snapshot (a
-// stream for several); the contracts are in docs/gstat-json.md,
-// docs/gbak-json.md and docs/throughput-json.md.
+// prints one table, every row of it: the one --table names (each
+// command's --help lists its tables), else the command's main one. It
+// has the columns text leaves out to fit the terminal (index size,
+// unique keys, clustering ratio), and JSON's figures unrounded, with the
+// unit in the column name (size_bytes, fill_share) and a null an empty
+// cell; with several gstat snapshots a first column, snapshot, names
+// each row's. --format markdown prints each table under a "###" title.
+// --format json prints the analysis as a documented contract: snake_case
+// keys, and a value the input did not give is null, never a guessed
+// zero. gstat writes one JSON document per snapshot (a stream for
+// several); the contracts are in docs/gstat-json.md,
+// docs/gstat-history-json.md, docs/gbak-json.md, docs/throughput-json.md
+// and docs/bench-json.md.
 //
 // Names come from the inputs and may be hostile. Text, CSV and markdown
 // show control characters and bidi controls as Go escapes (a table
 // named ESC]0;x BEL prints as \x1b]0;x\x07, U+202E as \u202e), so no
 // name can retitle, recolour or rewrite the terminal. A CSV text cell
-// that starts with =, +, - or @ gets a single quote in front, so a
-// spreadsheet shows it instead of running it as a formula; numbers such
-// as -12.5 stay numbers, but a figure with a unit is text ('-320.0 KiB).
+// that starts with =, +, -, @, a tab or a carriage return gets a single
+// quote in front, so a spreadsheet shows it instead of running it as a
+// formula; numbers such as -12.5 stay numbers.
 // JSON keeps every name exact (a bidi control is written as the JSON
 // escape \u202e, the same character). The HTML report isolates a word
 // holding a bidi control in <bdi>.
