@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -87,5 +88,32 @@ func TestCSVTablesNamedInHelp(t *testing.T) {
 				t.Errorf("fbdiag %s --help does not name the CSV table %q (it accepts %s)", strings.Join(c.cmd, " "), name, m[1])
 			}
 		}
+	}
+}
+
+// A gbak log of errors alone (Firebird issue 8263's failed restore: no
+// step, three errors) has every list of docs/gbak-json.md as a JSON array:
+// phases was null, where steps, tables and indices were [], and a script
+// iterating the phases of a failed restore met a null.
+func TestGbakJSONListsOfALogWithoutSteps(t *testing.T) {
+	out, errs, code := runCLI(t, nil, "gbak", "--format", "json",
+		testutil.Corpus(t, "public", "gbak", "15_fb5_classic_parallel_restore_error_issue8263.log"))
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, key := range []string{"steps", "errors", "warnings", "phases", "tables", "indices", "notices"} {
+		if _, ok := doc[key].([]any); !ok {
+			t.Errorf("%s is %#v, want a JSON array", key, doc[key])
+		}
+	}
+	errors, _ := doc["errors"].([]any)
+	phases, _ := doc["phases"].([]any)
+	if doc["outcome"] != "failed" || len(errors) != 3 || len(phases) != 0 ||
+		errors[0] != "cannot commit index PK_XYZ: invalid database handle (no active connection)" {
+		t.Errorf("outcome %v, phases %v, errors %q", doc["outcome"], doc["phases"], errors)
 	}
 }
