@@ -603,7 +603,8 @@
 //     index's stored selectivity, the login plugin and the wire) into
 //     FILE.mon.json, and prints what 'fbdiag gstat FILE' prints followed by
 //     the live figures; stored selectivities more than 2x off the gstat
-//     figures are marked stale. --format openmetrics adds to the gstat
+//     figures are marked stale. Its CSV tables are gstat's and snapshot,
+//     transactions, io and selectivity (--table). --format openmetrics adds to the gstat
 //     families fbdiag_oldest_active_age_seconds (0 with no transaction in
 //     another attachment), fbdiag_attachments and
 //     fbdiag_indices_stale_statistics.
