@@ -24,7 +24,7 @@ func docKeys(t *testing.T, name string) map[string][]string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tick := regexp.MustCompile("`([a-z0-9_]+)`")
+	tick := regexp.MustCompile("`([a-z0-9_]+)(?:\\[\\])?`") // (`steps[]` is the key steps)
 	out := map[string][]string{}
 	prose := map[string][]string{}
 	head := ""
@@ -240,4 +240,21 @@ func TestThroughputJSONKeysDocumented(t *testing.T) {
 		{"Series", "series[]", nil},
 		{"Model (degradation)", "series[].models[]", nil},
 	})
+}
+
+// The same for the top level of fbdiag gbak's JSON against
+// docs/gbak-json.md, on the fb30 restore and backup, the cut restore and
+// the seed's logs.
+func TestGbakJSONKeysDocumented(t *testing.T) {
+	var docs []any
+	for _, f := range []string{testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"),
+		testutil.Testdata(t, "fb30", "shop-gbak-backup-v-st.log"), testutil.Testdata(t, "gbak", "shop-restore-cut.log"),
+		testutil.Testdata(t, "seeds", "restore-balanced.log")} {
+		out, errs, code := runCLI(t, nil, "gbak", "--format", "json", f)
+		if code != exitOK {
+			t.Fatalf("%s: exit %d: %s", f, code, errs)
+		}
+		docs = append(docs, jsonDocs(t, out)...)
+	}
+	checkContract(t, "gbak-json.md", docs, []contractCase{{"`fbdiag gbak LOG`", "", nil}})
 }
