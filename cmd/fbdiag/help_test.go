@@ -69,3 +69,34 @@ func TestHelpCommand(t *testing.T) {
 		t.Errorf("help nosuch: exit %d, stderr %q; want 2 and %q", code, errs, want)
 	}
 }
+
+// An option after the files is refused as gstat refused it, naming it:
+// the flag parser stops at the first file, so throughput opened a file
+// named --format (exit 1, "open --format: no such file or directory"),
+// gstat diff counted --format=json as a snapshot ("want two snapshots, OLD
+// and NEW (got 3)") and gbak compare read the seed's log, then failed on
+// opening --label.
+func TestOptionAfterFilesIsAUsageError(t *testing.T) {
+	tsv := testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv")
+	h, ar := testutil.Testdata(t, "fb30", "shop-gstat-h.txt"), testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")
+	seed := testutil.Testdata(t, "seeds", "restore-balanced.log")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"throughput", tsv, "--format", "json"}, "fbdiag: throughput: \"--format\" after a file name: put options before the files\nRun 'fbdiag throughput --help' for usage.\n"},
+		{[]string{"gstat", "diff", h, ar, "--format=json"}, "fbdiag: gstat diff: \"--format=json\" after a file name: put options before the files\nRun 'fbdiag gstat diff --help' for usage.\n"},
+		{[]string{"gbak", "compare", seed, "--label", "x=" + seed}, "fbdiag: gbak compare: \"--label\" after a file name: put options before the files\nRun 'fbdiag gbak compare --help' for usage.\n"},
+		{[]string{"gstat", h, "-top", "3"}, "fbdiag: gstat: \"-top\" after a file name: put options before the files\nRun 'fbdiag gstat --help' for usage.\n"},
+	} {
+		out, errs, code := runCLI(t, nil, c.args...)
+		if code != exitUsage || errs != c.want || out != "" {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want 2 and %q", c.args, code, out, errs, c.want)
+		}
+	}
+	// Arguments that are not the command's flags stay files: standard
+	// input, and the subcommands' own arguments after a parent's name.
+	if _, errs, code := runCLI(t, []byte("x"), "gstat", "diff", "--format", "json", h, ar); code != exitOK {
+		t.Errorf("gstat diff with its options first: exit %d: %s", code, errs)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -172,9 +173,41 @@ func setUsageErrors(cmd *cli.Command) {
 			return &usageError{msg: err.Error()}
 		}
 	}
+	if cmd.Action != nil && cmd.Before == nil {
+		cmd.Before = optionsBeforeFiles
+	}
 	for _, sub := range cmd.Subcommands {
 		setUsageErrors(sub)
 	}
+}
+
+// optionsBeforeFiles refuses one of the command's flags given after its
+// files: the flag parser stops at the first file, so "fbdiag throughput
+// t.tsv --format json" tried to open a file named --format, and "gstat
+// diff OLD NEW --format json" counted four snapshots. gstat refused them
+// already (any argument starting with -); the others now refuse their own
+// flags, with the same words.
+func optionsBeforeFiles(c *cli.Context) error {
+	args := c.Args().Slice()
+	if len(args) > 0 && c.Command.Command(args[0]) != nil {
+		return nil // the subcommand's arguments: it checks them
+	}
+	for _, a := range args {
+		name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if len(a) < 2 || a[0] != '-' || name == "" {
+			continue
+		}
+		if slices.ContainsFunc(c.Command.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), name) }) {
+			var path []string // "gstat diff" (FullName says "diff")
+			for _, l := range c.Lineage() {
+				if l.Command != nil && l.Command.Name != "" && l.Command.Name != c.App.Name {
+					path = append([]string{l.Command.Name}, path...)
+				}
+			}
+			return usagef("%s: %q after a file name: put options before the files", strings.Join(path, " "), a)
+		}
+	}
+	return nil
 }
 
 // commands lists every subcommand; each lives in its own file.
