@@ -899,7 +899,9 @@ func (s *phaseSums) endChain(bad bool) {
 // the log ended between a wrapped line and its jump.
 func (s *phaseSums) result(bad bool) []GbakPhase {
 	s.endChain(bad)
-	var kept []GbakPhase
+	// [] rather than null for a log of no step (errors only): a script
+	// iterating the phases of a failed restore met a JSON null.
+	kept := []GbakPhase{}
 	for i, p := range s.p {
 		if p.Steps > 0 {
 			p.Name = phaseOrder[i]

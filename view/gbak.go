@@ -78,14 +78,23 @@ func Gbak(tl *analyze.Timeline, opt GbakOptions) *Doc {
 		d.FindingsLimit = k.messages
 		d.FindingsOmitted = omittedMessages(tl, k)
 	}
+	// A table the log has nothing for (no index builds in a backup, no
+	// data in a metadata-only run) is still a CSV table: its header row,
+	// so that a scheduled export does not fail on that log.
 	if len(tl.Phases) > 0 {
 		d.Tables = append(d.Tables, gbakPhases(tl))
+	} else {
+		d.Empty = append(d.Empty, gbakPhases(tl))
 	}
 	if k.TableCount > 0 {
 		d.Tables = append(d.Tables, gbakTables(k))
+	} else {
+		d.Empty = append(d.Empty, gbakTables(k))
 	}
 	if k.IndexCount > 0 {
 		d.Tables = append(d.Tables, gbakIndices(k, tl.Outcome))
+	} else {
+		d.Empty = append(d.Empty, gbakIndices(k, tl.Outcome))
 	}
 	d.Tables = append(d.Tables, gbakSteps(k, top))
 	var c plot.RestoreTimeline

@@ -68,11 +68,18 @@ func GbakCompare(c *analyze.GbakComparison, opt GbakCompareOptions) *Doc {
 		}
 	}
 	d.Tables = append(d.Tables, totals, gbakCompareSteps(c, cols, top))
-	if r := gbakRanges(c, top); r != nil {
+	// Ranges without a side of several runs and steps on one side only
+	// when every step matched are still CSV tables, their header row: a
+	// scheduled export of them does not fail on such a comparison.
+	if r := gbakRanges(c, top); several(c) {
 		d.Tables = append(d.Tables, r)
+	} else {
+		d.Empty = append(d.Empty, r)
 	}
-	if o := gbakOnly(c); o != nil {
+	if o := gbakOnly(c); len(o.Rows) > 0 {
 		d.Tables = append(d.Tables, o)
+	} else {
+		d.Empty = append(d.Empty, o)
 	}
 	if ch, err := plot.RestoreComparisonChart(GbakComparisonChart(c, chartSteps(len(c.Sides)))); err == nil {
 		ch.Name = "compare"
@@ -317,9 +324,6 @@ func gbakCompareSteps(c *analyze.GbakComparison, cols []Column, top int) *Table 
 // runs, for the totals and every step: benchstat's "± x %" (the 95 %
 // interval of the median) needs 6 runs; below, the range is what there is.
 func gbakRanges(c *analyze.GbakComparison, top int) *Table {
-	if !several(c) {
-		return nil
-	}
 	t := &Table{Name: "ranges", Title: "Ranges of the sides of several runs", Noun: "rows", Columns: []Column{
 		{Key: "step", Title: "step", Max: 40},
 		{Key: "side", Title: "side", Max: 20},
@@ -349,6 +353,9 @@ func gbakRanges(c *analyze.GbakComparison, top int) *Table {
 				Sec(row.Range[s][1]), ShareP(row.Spread[s])})
 		}
 		return out
+	}
+	if !several(c) {
+		return t
 	}
 	order := compareOrder(c)
 	sides := 0
@@ -386,9 +393,6 @@ func gbakOnly(c *analyze.GbakComparison) *Table {
 		if o := c.Steps.Only(i); o != nil {
 			only = append(only, one{*o, c.Steps.Name(i)})
 		}
-	}
-	if len(only) == 0 {
-		return nil
 	}
 	slices.SortStableFunc(only, func(a, b one) int {
 		if x := units.Compare(a.only, b.only); x != 0 {

@@ -90,7 +90,11 @@ It then prints the analysis of the snapshot exactly as 'fbdiag gstat FILE' does
 (--top, --sort, --rules, --architecture, --connections and --ram as there), followed
 by the live figures. --format json
 prints one object: the snapshot, the monitoring figures, the selectivity checks and
-the gstat analysis (docs/live.md, docs/gstat-json.md).
+the gstat analysis (docs/live.md, docs/gstat-json.md). CSV is one table: --table tables
+(the default), indices, warnings, summary, encryption or problems, as 'fbdiag gstat'
+writes them, or the live figures: snapshot (server, connection, database), transactions
+(the markers and how far each is behind Next), io (MON$IO_STATS) or selectivity (each
+index's stored value against the actual one, stale or not).
 
 Switches (--switches, default "-a -r"): -a data and index pages, -d data pages,
 -i index pages, -r record versions, -s system tables too, -h header page only,

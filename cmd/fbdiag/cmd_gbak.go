@@ -93,7 +93,7 @@ func gbakCommand() *cli.Command {
 				"of its median. An incomplete log (an excerpt) has no total: its last\n" +
 				"timestamp is shown as such. CSV is one table: --table steps (the\n" +
 				"default), totals, runs, ranges, only, summary or findings.\n\n" + gbakHowTo,
-			Flags: append([]cli.Flag{formatFlag(), topFlag(), allFlag(), tableFlag("steps, totals, runs, ranges, only, summary"),
+			Flags: append([]cli.Flag{formatFlag(), topFlag(), allFlag(), tableFlag("steps, totals, runs, ranges, only, summary, findings"),
 				&cli.GenericFlag{
 					Name:  "label",
 					Usage: "NAME=FILE: a run of the side NAME (repeat for more runs and sides)",

@@ -120,7 +120,9 @@
 // say how many there are; --all shows every one. Names tied on the sort
 // key are in natural order (RDB$PRIMARY2 before RDB$PRIMARY10); sizes are
 // binary with IEC units. CSV is one table, --table tables (the default),
-// indices, warnings or summary, its figures and words JSON's (kind
+// indices, warnings, summary, encryption (gstat -e's page counts) or
+// problems (the lines where gstat reported corruption or an error; a
+// header row when there are none), its figures and words JSON's (kind
 // primary_key where text says pk); --format openmetrics writes Prometheus
 // metrics for node_exporter's textfile collector. --fail-on warning or --fail-on critical
 // makes fbdiag exit 3 when a warning of that severity or worse exists,
@@ -297,7 +299,8 @@
 // Durations read "12.345 s" under a minute and h:mm:ss above. An unknown
 // figure is "?" in the headline and an empty cell in the tables. CSV is
 // one table: the steps, or the one --table names (phases, tables,
-// indices, summary, findings).
+// indices, summary, findings; a header row when the log has none, as a
+// backup has no index builds).
 //
 //	$ fbdiag gbak --top 3 testdata/fb30/shop-gbak-restore-v-st.log
 //	gbak restore: testdata/fb30/shop-gbak-restore-v-st.log
@@ -368,7 +371,8 @@
 // a side no difference can be shown, and the output says so; ~ marks a
 // difference the test does not find significant). Every side has its
 // column; CSV is the steps, or the table --table names (totals, runs,
-// ranges, only).
+// ranges, only, summary, findings; ranges and only are a header row when
+// no side has several runs or every step is on every side).
 //
 //	$ fbdiag gbak compare --top 2 testdata/seeds/restore-balanced.log testdata/seeds/restore-high-performance.log
 //	gbak compare: balanced, high-performance (baseline balanced)
@@ -549,24 +553,27 @@
 //
 // --format text (the default) prints aligned tables that fit a
 // 100-column terminal; long names are clipped with "…". --format csv
-// prints every table with a first column naming it ("tables", "indices",
-// "warnings"...), so several tables share one stream and a spreadsheet
-// filter tells them apart, and it has the columns text leaves out to fit
-// the terminal (index size, unique keys, clustering ratio). --format
-// markdown prints each table
-// under a "###" title. --format json prints the analysis as a documented
-// contract: snake_case keys, and a value the input did not give is null,
-// never a guessed zero. gstat writes one JSON document per snapshot (a
-// stream for several); the contracts are in docs/gstat-json.md,
-// docs/gbak-json.md and docs/throughput-json.md.
+// prints one table, every row of it: the one --table names (each
+// command's --help lists its tables), else the command's main one. It
+// has the columns text leaves out to fit the terminal (index size,
+// unique keys, clustering ratio), and JSON's figures unrounded, with the
+// unit in the column name (size_bytes, fill_share) and a null an empty
+// cell; with several gstat snapshots a first column, snapshot, names
+// each row's. --format markdown prints each table under a "###" title.
+// --format json prints the analysis as a documented contract: snake_case
+// keys, and a value the input did not give is null, never a guessed
+// zero. gstat writes one JSON document per snapshot (a stream for
+// several); the contracts are in docs/gstat-json.md,
+// docs/gstat-history-json.md, docs/gbak-json.md, docs/throughput-json.md
+// and docs/bench-json.md.
 //
 // Names come from the inputs and may be hostile. Text, CSV and markdown
 // show control characters and bidi controls as Go escapes (a table
 // named ESC]0;x BEL prints as \x1b]0;x\x07, U+202E as \u202e), so no
 // name can retitle, recolour or rewrite the terminal. A CSV text cell
-// that starts with =, +, - or @ gets a single quote in front, so a
-// spreadsheet shows it instead of running it as a formula; numbers such
-// as -12.5 stay numbers, but a figure with a unit is text ('-320.0 KiB).
+// that starts with =, +, -, @, a tab or a carriage return gets a single
+// quote in front, so a spreadsheet shows it instead of running it as a
+// formula; numbers such as -12.5 stay numbers.
 // JSON keeps every name exact (a bidi control is written as the JSON
 // escape \u202e, the same character). The HTML report isolates a word
 // holding a bidi control in <bdi>.
@@ -597,7 +604,8 @@
 //     index's stored selectivity, the login plugin and the wire) into
 //     FILE.mon.json, and prints what 'fbdiag gstat FILE' prints followed by
 //     the live figures; stored selectivities more than 2x off the gstat
-//     figures are marked stale. --format openmetrics adds to the gstat
+//     figures are marked stale. Its CSV tables are gstat's and snapshot,
+//     transactions, io and selectivity (--table). --format openmetrics adds to the gstat
 //     families fbdiag_oldest_active_age_seconds (0 with no transaction in
 //     another attachment), fbdiag_attachments and
 //     fbdiag_indices_stale_statistics.

@@ -153,7 +153,7 @@ func TestGbakCLIStdinAndTables(t *testing.T) {
 		t.Errorf("summary (exit %d):\n%s", code, out)
 	}
 	_, errs, code = runCLI(t, data, "gbak", "--format", "csv", "--table", "slowest", "-")
-	if code != 2 || !strings.Contains(errs, `--table: no table "slowest" (want one of phases, indices, steps, summary, findings)`) {
+	if code != 2 || !strings.Contains(errs, `--table: no table "slowest" (want one of phases, indices, steps, tables, summary, findings)`) {
 		t.Errorf("unknown table: exit %d, %q", code, errs)
 	}
 	_, errs, code = runCLI(t, data, "gbak", "--table", "steps", "-")

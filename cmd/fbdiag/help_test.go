@@ -69,3 +69,27 @@ func TestHelpCommand(t *testing.T) {
 		t.Errorf("help nosuch: exit %d, stderr %q; want 2 and %q", code, errs, want)
 	}
 }
+
+// An option after the files is read as one (see optionsFirst): the flag
+// parser stops at the first file, so throughput opened a file named
+// --format (exit 1, "open --format: no such file or directory"), gstat
+// diff counted --format=json as a snapshot ("want two snapshots, OLD and
+// NEW (got 3)") and gbak compare read the seed's log, then failed on
+// opening --label. Each now does what the options before the files do.
+func TestOptionAfterFilesIsAnOption(t *testing.T) {
+	tsv := testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv")
+	h, ar := testutil.Testdata(t, "fb30", "shop-gstat-h.txt"), testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")
+	seed := testutil.Testdata(t, "seeds", "restore-balanced.log")
+	for _, c := range []struct{ after, before []string }{
+		{[]string{"throughput", tsv, "--format", "json"}, []string{"throughput", "--format", "json", tsv}},
+		{[]string{"gstat", "diff", h, ar, "--format=json"}, []string{"gstat", "diff", "--format=json", h, ar}},
+		{[]string{"gbak", "compare", seed, "--label", "x=" + seed}, []string{"gbak", "compare", "--label", "x=" + seed, seed}},
+		{[]string{"gstat", ar, "-top", "3"}, []string{"gstat", "-top", "3", ar}},
+	} {
+		want, werrs, wcode := runCLI(t, nil, c.before...)
+		got, errs, code := runCLI(t, nil, c.after...)
+		if wcode != exitOK || code != exitOK || got != want || errs != werrs {
+			t.Errorf("%v: exit %d, stderr %q; %v: exit %d, stderr %q; same output %v", c.after, code, errs, c.before, wcode, werrs, got == want)
+		}
+	}
+}
