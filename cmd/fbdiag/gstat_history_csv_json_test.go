@@ -62,3 +62,39 @@ func TestGstatHistoryCSVChangesReadAsJSON(t *testing.T) {
 			df["size_change_bytes"], df["size_change"], dfJSON["size_bytes_change"])
 	}
 }
+
+// A header-only gstat -h run has no table or index blocks: fbdiag gstat's
+// JSON totals say null, and so do diff's and trend's snapshots in every
+// format (they read 0 tables, 0 indices, as if the database had none).
+func TestGstatHistorySnapshotOfHeaderHasNoCount(t *testing.T) {
+	h := testutil.Corpus(t, "fb30", "shop-gstat-h.txt")
+	later := testutil.Corpus(t, "fb30", "shop-gstat-r-later.txt")
+	out, _, _ := runCLI(t, nil, "gstat", "--format", "json", h)
+	var g struct {
+		Totals struct{ Tables, Indices *int }
+	}
+	if err := json.Unmarshal([]byte(out), &g); err != nil || g.Totals.Tables != nil || g.Totals.Indices != nil {
+		t.Fatalf("gstat JSON totals %+v %v", g.Totals, err)
+	}
+	out, _, _ = runCLI(t, nil, "gstat", "diff", "--format", "json", h, later)
+	var d struct {
+		Before, After struct{ Tables, Indices *int }
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil || d.Before.Tables != nil || d.Before.Indices != nil ||
+		d.After.Tables == nil || *d.After.Tables != 6 || d.After.Indices == nil || *d.After.Indices != 10 {
+		t.Errorf("diff JSON before %+v after %+v %v", d.Before, d.After, err)
+	}
+	out, _, _ = runCLI(t, nil, "gstat", "diff", "--format", "csv", "--table", "snapshots", h, later)
+	if want := "old,h,2026-12-02T14:14:21,gstat,12.0,,,,3.0\nnew,r-later,2026-12-02T14:14:32,gstat,12.0,6,63586304,10,3.0\n"; !strings.HasSuffix(out, want) {
+		t.Errorf("diff CSV snapshots:\n%s", out)
+	}
+	out, _, _ = runCLI(t, nil, "gstat", "diff", h, later)
+	if !strings.Contains(out, "old  h         2026-12-02 14:14:21  gstat  12.0                             3.0\n") {
+		t.Errorf("diff text:\n%s", out)
+	}
+	out, _, _ = runCLI(t, nil, "gstat", "trend", "--format", "json", h, later)
+	var tr struct{ Snapshots []struct{ Tables *int } }
+	if err := json.Unmarshal([]byte(out), &tr); err != nil || len(tr.Snapshots) != 2 || tr.Snapshots[0].Tables != nil {
+		t.Errorf("trend JSON snapshots %+v %v", tr.Snapshots, err)
+	}
+}
