@@ -103,7 +103,7 @@ type Model struct {
 	// PredictionCaveat says why Prediction's interval promises more than
 	// the fit can hold, nil when nothing does: a point of leverage above
 	// LeverageLimit sets the curve alone ("extrapolated 2× past the
-	// largest size, which alone sets the curve (leverage 0.93)"), or the
+	// largest size, which alone sets the curve (leverage 0.929)"), or the
 	// model's own leave-last-out check fell outside its interval ("its
 	// leave-last-out check missed by +14.2 %, outside its 95 % interval").
 	PredictionCaveat *string `json:"prediction_caveat"`

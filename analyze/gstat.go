@@ -255,13 +255,26 @@ func (t Totals) MarshalJSON() ([]byte, error) {
 		Indices *int `json:"indices"`
 		plain
 	}{plain: plain(t)}
-	if t.Tables > 0 {
-		out.Tables = &t.Tables
-	}
-	if t.Indices > 0 {
-		out.Indices = &t.Indices
-	}
+	out.Tables, out.Indices = t.TablesShown(), t.IndicesShown()
 	return json.Marshal(out)
+}
+
+// TablesShown is Tables, nil when the run printed no table block (gstat
+// -h, -e): what JSON writes, here and in a diff's or trend's snapshots.
+func (t Totals) TablesShown() *int {
+	if t.Tables > 0 {
+		return &t.Tables
+	}
+	return nil
+}
+
+// IndicesShown is Indices, nil when the run printed no index block
+// (gstat -h, -d).
+func (t Totals) IndicesShown() *int {
+	if t.Indices > 0 {
+		return &t.Indices
+	}
+	return nil
 }
 
 // Gstat analyses one gstat run with the given thresholds (NewThresholds()

@@ -141,8 +141,10 @@ type SnapshotInfo struct {
 	FirebirdVersion *string    `json:"firebird_version"`
 	ODSVersion      *string    `json:"ods_version"`
 	PageSize        *int64     `json:"page_size"`
-	Tables          int        `json:"tables"`
-	Indices         int        `json:"indices"`
+	// Tables and Indices are nil when the run printed no such block
+	// (gstat -h, -d), as gstat's totals: 0 would read as the database's.
+	Tables  *int `json:"tables"`
+	Indices *int `json:"indices"`
 	// SizeBytes is tables plus indices (see Totals): the database less
 	// its free, system and blob-only pages.
 	SizeBytes  *int64 `json:"size_bytes"`
@@ -155,7 +157,7 @@ func (s *HistorySnapshot) Info() SnapshotInfo {
 	a := s.Analysis
 	in := SnapshotInfo{
 		File: a.File, Report: a.Report, Time: s.Time, TimeSource: strPtr(s.TimeSource),
-		Tables: a.Totals.Tables, Indices: a.Totals.Indices,
+		Tables: a.Totals.TablesShown(), Indices: a.Totals.IndicesShown(),
 		TableBytes: a.Totals.TableBytes, IndexBytes: a.Totals.IndexBytes,
 		SizeBytes: s.SizeBytes(),
 	}

@@ -718,7 +718,7 @@ func predictionCaveat(m *Model, xmax float64, unit parse.Unit) *string {
 		var at, lev []string
 		for _, h := range m.HighLeverage {
 			if x := formatX(h.X, unit); !slices.Contains(at, x) {
-				at, lev = append(at, x), append(lev, fmt.Sprintf("%.2f", h.Leverage))
+				at, lev = append(at, x), append(lev, units.Figure(h.Leverage))
 			}
 		}
 		head := ""
@@ -731,13 +731,13 @@ func predictionCaveat(m *Model, xmax float64, unit parse.Unit) *string {
 		h := m.HighLeverage[0]
 		switch {
 		case h.X == xmax && p.X > xmax:
-			parts = append(parts, fmt.Sprintf("extrapolated %s× past the largest size, which alone sets the curve (leverage %.2f)",
-				strconv.FormatFloat(p.X/xmax, 'g', 3, 64), h.Leverage))
+			parts = append(parts, fmt.Sprintf("extrapolated %s× past the largest size, which alone sets the curve (leverage %s)",
+				strconv.FormatFloat(p.X/xmax, 'g', 3, 64), units.Figure(h.Leverage)))
 		case p.X > xmax:
-			parts = append(parts, fmt.Sprintf("extrapolated %s× past the largest size; the %s point alone sets the curve (leverage %.2f)",
-				strconv.FormatFloat(p.X/xmax, 'g', 3, 64), formatX(h.X, unit), h.Leverage))
+			parts = append(parts, fmt.Sprintf("extrapolated %s× past the largest size; the %s point alone sets the curve (leverage %s)",
+				strconv.FormatFloat(p.X/xmax, 'g', 3, 64), formatX(h.X, unit), units.Figure(h.Leverage)))
 		default:
-			parts = append(parts, fmt.Sprintf("the %s point alone sets the curve (leverage %.2f)", formatX(h.X, unit), h.Leverage))
+			parts = append(parts, fmt.Sprintf("the %s point alone sets the curve (leverage %s)", formatX(h.X, unit), units.Figure(h.Leverage)))
 		}
 	}
 	if h := m.LeaveLastOut; h != nil && !h.Inside {

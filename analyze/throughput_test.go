@@ -659,7 +659,7 @@ func TestPredictionCaveatNamesEveryHighLeverage(t *testing.T) {
 		xs[i] = *pt.X
 	}
 	got := predictionCaveat(m, slices.Max(xs), r.XUnitInfo())
-	want := "extrapolated 3.07× past the largest size; the 137 MiB and 121 MiB points each outweigh all the others (leverage 0.83, 0.83)"
+	want := "extrapolated 3.07× past the largest size; the 137 MiB and 121 MiB points each outweigh all the others (leverage 0.835, 0.832)"
 	if got == nil || *got != want {
 		t.Errorf("caveat %v, want %q (high leverage %+v)", deref(got), want, m.HighLeverage)
 	}
@@ -696,8 +696,8 @@ func TestPredictionCaveat(t *testing.T) {
 	r := analyse(t, Options{}, testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"))
 	want := map[string]string{
 		Linear:    "", // no prediction: the curve reaches 0 first
-		LogLinear: "extrapolated 2× past the largest size, which alone sets the curve (leverage 0.93); its leave-last-out check missed by -58.2 %, outside its 95 % interval",
-		Power:     "extrapolated 2× past the largest size, which alone sets the curve (leverage 0.93); its leave-last-out check missed by +14.2 %, outside its 95 % interval",
+		LogLinear: "extrapolated 2× past the largest size, which alone sets the curve (leverage 0.929); its leave-last-out check missed by -58.2 %, outside its 95 % interval",
+		Power:     "extrapolated 2× past the largest size, which alone sets the curve (leverage 0.929); its leave-last-out check missed by +14.2 %, outside its 95 % interval",
 	}
 	for _, m := range r.Series[0].Models {
 		got := ""

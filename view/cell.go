@@ -275,18 +275,6 @@ func appendPlain(b []byte, v float64) []byte {
 
 // figure prints a figure for people: whole numbers as they are, others
 // with three significant digits, trailing zeros dropped ("0.3", "1.85").
-func figure(v float64) string {
-	switch {
-	case bad(v):
-		return units.Dash
-	case v == math.Trunc(v) && math.Abs(v) < 1e15:
-		return strconv.FormatFloat(v, 'f', 0, 64)
-	}
-	s := units.Sig3(v)
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
-}
+func figure(v float64) string { return units.Figure(v) }
 
 func bad(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }

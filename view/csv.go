@@ -108,9 +108,9 @@ func findingCells(f Finding) []Cell {
 }
 
 // csvUnit is a finding's unit in CSV, whose numbers are bare: its
-// MachineUnit when it has one; else a share (0.88 of 1) or bytes, which
-// text prints as "88.0 %" or "1.48 MiB" without a unit word, say so, as
-// JSON's unit does.
+// MachineUnit when it has one; else a share (0.88 of 1), bytes or
+// seconds, which text prints as "88.0 %", "1.48 MiB" or "0:03:30"
+// without a unit word, say so, as JSON's unit does.
 func csvUnit(f Finding) string {
 	if f.MachineUnit != "" {
 		return f.MachineUnit
@@ -123,6 +123,9 @@ func csvUnit(f Finding) string {
 		return "share"
 	case BytesKind:
 		return "bytes"
+	case SecondsKind:
+		// (gbak's cut-short: 210.211, which text reads 0:03:30)
+		return "seconds"
 	}
 	return ""
 }

@@ -196,7 +196,16 @@ var snapshotColumns = []Column{
 
 // snapshotCells are the cells of snapshotColumns.
 func snapshotCells(label string, s analyze.SnapshotInfo) []Cell {
-	return []Cell{Str(label), TimeP(s.Time), datedBy(s), StrP(s.ODSVersion), Int(int64(s.Tables)), BytesP(s.SizeBytes)}
+	return []Cell{Str(label), TimeP(s.Time), datedBy(s), StrP(s.ODSVersion), countP(s.Tables), BytesP(s.SizeBytes)}
+}
+
+// countP is a count, null for nil: a snapshot's tables or indices when
+// the run printed none (gstat -h), empty as in fbdiag gstat, not 0.
+func countP(p *int) Cell {
+	if p == nil {
+		return Null(CountKind)
+	}
+	return Int(int64(*p))
 }
 
 // snapshotLabels name snapshots by the part of their file names that
@@ -296,7 +305,7 @@ func diffSnapshotsTable(d *analyze.SnapshotDiff) *Table {
 	labels := snapshotLabels(ss)
 	for i, s := range ss {
 		row := append([]Cell{Str([]string{"old", "new"}[i])}, snapshotCells(labels[i], s)...)
-		t.Rows = append(t.Rows, append(row, Int(int64(s.Indices)), StrP(s.FirebirdVersion)))
+		t.Rows = append(t.Rows, append(row, countP(s.Indices), StrP(s.FirebirdVersion)))
 	}
 	if d.Before.TimeSource != nil && *d.Before.TimeSource == analyze.TimeFromFile ||
 		d.After.TimeSource != nil && *d.After.TimeSource == analyze.TimeFromFile {

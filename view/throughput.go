@@ -399,15 +399,27 @@ func (v *tput) params() *Table {
 		{Key: "param", Title: "parameter"},
 		{Key: "value", Title: "value", Kind: NumberKind},
 		{Key: "stderr", Title: "std. error", Kind: NumberKind},
+		// The x the curves were fitted on is in JSON's x_unit (GiB),
+		// where the CSV's sizes are bytes: b = -0.154 is per GiB, not per
+		// byte. Text says it in the note.
+		{Key: "x_unit", Title: "x unit", Machine: true},
 	}}
+	unit := Null(TextKind)
+	if v.r.XUnit != nil {
+		unit = Str(*v.r.XUnit)
+	}
 	for _, s := range v.r.Series {
 		for _, m := range s.Models {
 			for _, p := range m.Params {
-				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), Str(p.Name), Num(p.Value), Num(p.StdErr)})
+				t.Rows = append(t.Rows, []Cell{Str(s.Name), Str(m.Name), Str(p.Name), Num(p.Value), Num(p.StdErr), unit})
 			}
 		}
 	}
-	t.Notes = append(t.Notes, "power: c and k of y = c·x^k, fitted on ln y; the others a and b")
+	note := "power: c and k of y = c·x^k, fitted on ln y; the others a and b"
+	if v.r.XUnit != nil {
+		note += "; x in " + *v.r.XUnit
+	}
+	t.Notes = append(t.Notes, note)
 	return t
 }
 

@@ -83,8 +83,24 @@ func TestThroughputDegradationGolden(t *testing.T) {
 	d := Throughput(r, "degradation-throughput-sata.csv")
 	goldenDoc(t, "throughput-degradation-sata", d, "models", "prediction", "series", "summary")
 	if got := fieldOf(t, d, "predicted_ops_per_s"); got.Label != "predicted at 3.54 TiB" || got.Value.Human() != "148" ||
-		got.Detail != "(95 % interval 140–157, power fit; extrapolated 2× past the largest size, which alone sets the curve (leverage 0.93); its leave-last-out check missed by +14.2 %, outside its 95 % interval)" || got.Caveat != "extrapolated 2× past the largest size, which alone sets the curve (leverage 0.93); its leave-last-out check missed by +14.2 %, outside its 95 % interval" {
+		got.Detail != "(95 % interval 140–157, power fit; extrapolated 2× past the largest size, which alone sets the curve (leverage 0.929); its leave-last-out check missed by +14.2 %, outside its 95 % interval)" || got.Caveat != "extrapolated 2× past the largest size, which alone sets the curve (leverage 0.929); its leave-last-out check missed by +14.2 %, outside its 95 % interval" {
 		t.Errorf("prediction field %+v", got)
+	}
+	// The caveat's leverage reads as the leverage table's and the chart's
+	// (it read 0.93 beside their 0.929).
+	var lev []string
+	for _, tb := range d.Tables {
+		if tb.Name == "leverage" {
+			for _, row := range tb.Rows {
+				lev = append(lev, row[1].Human()+" "+row[3].Human())
+			}
+		}
+	}
+	if strings.Join(lev, ", ") != "linear 1, loglinear 0.929, power 0.929" {
+		t.Errorf("leverage table %v", lev)
+	}
+	if hl := SizeThroughputChart(r, "").HighLeverage; len(hl) != 1 || hl[0].Label != "leverage 0.929 in the power fit: 1.77 TiB" {
+		t.Errorf("chart's high leverage %+v", hl)
 	}
 	for _, name := range TableNames(d) {
 		if name == "knee" {
@@ -500,7 +516,7 @@ func TestThroughputHeadlineNoPrediction(t *testing.T) {
 	if f.Label != "pgbench TPC-B (sort of): predicted at 64.0 GiB" || f.Value.Human() != "no prediction: the linear fit reaches 0 before 64.0 GiB" || f.Detail != "" {
 		t.Errorf("headline %q %q %q", f.Label, f.Value.Human(), f.Detail)
 	}
-	if f := fieldOf(t, d, "pgbench_select_only_predicted_tps"); f.Value.Human() != "11641" || f.Detail != "(95 % interval 3501–38715, power fit; extrapolated 43.6× past the largest size; the 22.4 MiB point alone sets the curve (leverage 0.59))" {
+	if f := fieldOf(t, d, "pgbench_select_only_predicted_tps"); f.Value.Human() != "11641" || f.Detail != "(95 % interval 3501–38715, power fit; extrapolated 43.6× past the largest size; the 22.4 MiB point alone sets the curve (leverage 0.586))" {
 		t.Errorf("select only: %q %q", f.Value.Human(), f.Detail)
 	}
 }

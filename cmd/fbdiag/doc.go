@@ -450,7 +450,7 @@
 //	first to last size      -65.8 % (9.04 GiB → 1.77 TiB)
 //	lost per size doubling  13.4 % (power fit, R² 0.992)
 //	predicted at 2.00 TiB   167 (95 % interval 158–176, power fit; extrapolated 1.13× past the largest
-//	                        size, which alone sets the curve (leverage 0.93); its leave-last-out check
+//	                        size, which alone sets the curve (leverage 0.929); its leave-last-out check
 //	                        missed by +14.2 %, outside its 95 % interval)
 //	step at 16.0 GiB        +0.8 % (no cliff, p=0.541)
 //	...

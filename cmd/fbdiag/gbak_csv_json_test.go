@@ -113,6 +113,32 @@ func TestGbakCSVReadsAsJSON(t *testing.T) {
 			msgs = append(msgs, jlist(doc, k)...)
 		}
 		fs := tabs["findings"][1:]
+		// A cut-short row is a step the log ends inside: its value is the
+		// step's seconds, its unit says so (07's MEDIA_ARC: 210.211, text
+		// "at least 0:03:30"; the unit was empty).
+		var cutSteps []any
+		for _, x := range jlist(doc, "steps") {
+			if lowerBound(x) == true && jget(x, "seconds") != nil {
+				cutSteps = append(cutSteps, x)
+			}
+		}
+		var cuts [][]string
+		for _, r := range fs {
+			if r[1] == "cut-short" {
+				cuts = append(cuts, r)
+			}
+		}
+		if len(cuts) != len(cutSteps) {
+			t.Errorf("%s: %d cut-short rows, JSON %d steps the log ends inside", what, len(cuts), len(cutSteps))
+		}
+		for i := 0; i < len(cuts) && i < len(cutSteps); i++ {
+			if r := cuts[i]; !sameAsJSON(r[3], jget(cutSteps[i], "seconds")) || r[5] != "seconds" {
+				t.Errorf("%s cut-short %s: value %q unit %q, JSON seconds %v", what, r[2], r[3], r[5], jget(cutSteps[i], "seconds"))
+			}
+			if what == "07_backup_service_stats_error_issue7803.log" && strings.Join(cuts[i][:6], ",") != "warning,cut-short,data MEDIA_ARC,210.211,,seconds" {
+				t.Errorf("%s cut-short row %q", what, cuts[i])
+			}
+		}
 		fs = slices.DeleteFunc(fs, func(r []string) bool { return r[1] == "cut-short" })
 		if len(fs) != len(msgs) {
 			t.Errorf("%s: %d findings, JSON %d errors and warnings", what, len(fs), len(msgs))

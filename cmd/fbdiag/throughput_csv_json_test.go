@@ -307,6 +307,7 @@ func TestThroughputCSVReadsAsJSON(t *testing.T) {
 			r.is("param", jget(p[2], "name"))
 			r.is("value", jget(p[2], "value"))
 			r.is("stderr", jget(p[2], "stderr"))
+			r.is("x_unit", doc["x_unit"])
 		}
 		checked := mods
 		if !slices.ContainsFunc(mods, func(x any) bool { return jget(x.([]any)[1], "leave_last_out") != nil }) {
@@ -522,5 +523,26 @@ func TestThroughputCSVFlagLines(t *testing.T) {
 		if code != 0 || !strings.Contains(out, c.want) {
 			t.Errorf("%v: exit %d %s\n%s\nlacks %q", c.args, code, errs, out, c.want)
 		}
+	}
+}
+
+// The parameters of a degradation's curves are per JSON's x_unit, where
+// the CSV's sizes are bytes: the params table and the text's note say the
+// unit (seed 001: b = -0.154 ops/s per GiB; the CSV gave no unit and its
+// points 9706626089 bytes, 2^30 times off for a + b·x).
+func TestThroughputParamsSayTheirUnit(t *testing.T) {
+	path := testutil.Corpus(t, "seeds", "degradation-throughput-sata.csv")
+	doc := jsonDoc(t, "throughput", path)
+	if doc["x_unit"] != "GiB" {
+		t.Fatalf("JSON x_unit %v", doc["x_unit"])
+	}
+	params := csvTables(t, "throughput", path)["params"]
+	if got := strings.Join(params[2], ","); got != "ops_per_s,linear,b,-0.15448115488313977,0.01872529602238015,GiB" {
+		t.Errorf("CSV params row %q", got)
+	}
+	out, _, _ := runCLI(t, nil, "throughput", path)
+	if !strings.Contains(out, "ops_per_s  linear     b          -0.154      0.0187\n") ||
+		!strings.Contains(out, "power: c and k of y = c·x^k, fitted on ln y; the others a and b; x in GiB\n") {
+		t.Errorf("text parameters:\n%s", out)
 	}
 }

@@ -87,7 +87,7 @@ func TestThroughputTextSATA(t *testing.T) {
 	for _, want := range []string{
 		"degradation-throughput-sata.csv (degradation): ops_per_s against size_gb (GiB)\n",
 		"predicted at 2.00 TiB   167 (95 % interval 158–176, power fit; extrapolated 1.13× past the largest\n" +
-			"                        size, which alone sets the curve (leverage 0.93); its leave-last-out check\n" +
+			"                        size, which alone sets the curve (leverage 0.929); its leave-last-out check\n" +
 			"                        missed by +14.2 %, outside its 95 % interval)\n",
 		"step at 16.0 GiB        +0.8 % (no cliff, p=0.541)\n",
 		"\nPrediction at 2.00 TiB\n",
@@ -446,7 +446,7 @@ func TestThroughputCLIAndReportAgree(t *testing.T) {
 	}
 	table := page[i : i+strings.Index(page[i:], "</table>")]
 	if !strings.Contains(table, "<caption>Prediction at 3.54 TiB</caption>") ||
-		!strings.Contains(page, `<div class="headline" data-key="predicted_ops_per_s"><span class="v">148 (95 % interval 140–157, power fit; extrapolated 2× past the largest size, which alone sets the curve (leverage 0.93); its leave-last-out check missed by +14.2 %, outside its 95 % interval)</span><span class="l">predicted at 3.54 TiB</span></div>`) {
+		!strings.Contains(page, `<div class="headline" data-key="predicted_ops_per_s"><span class="v">148 (95 % interval 140–157, power fit; extrapolated 2× past the largest size, which alone sets the curve (leverage 0.929); its leave-last-out check missed by +14.2 %, outside its 95 % interval)</span><span class="l">predicted at 3.54 TiB</span></div>`) {
 		t.Errorf("report does not name 3.54 TiB:\n%s", table)
 	}
 	// Each model's row: at (bytes), predicted, lo, hi as the JSON has them.

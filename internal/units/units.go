@@ -174,6 +174,23 @@ func round3(v float64) float64 {
 	return r
 }
 
+// Figure is a plain number as a table cell prints it: a whole number as
+// it is ("1", "33333"), else Sig3 without trailing zeros ("0.929",
+// "0.2"); a caveat's words that name a table's figure print it so too.
+func Figure(v float64) string {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return Dash
+	case v == math.Trunc(v) && math.Abs(v) < 1e15:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	s := Sig3(v)
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
 // Sig3 prints a figure with three significant digits, trailing zeros
 // kept ("1.85", "0.451", "2.00", "35.6"), a figure of 1000 or more as a
 // whole number ("1235"), never with an exponent; NaN and ±Inf are Dash.
