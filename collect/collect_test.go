@@ -412,3 +412,61 @@ func TestConnectionOptions(t *testing.T) {
 		t.Errorf("enabled, no cipher: %v, warnings %q", err, warned)
 	}
 }
+
+// A port where something accepts the connection and never answers (a
+// hung server, a firewall that swallows the packets after the handshake)
+// failed after DialTimeout with "server not reachable (context deadline
+// exceeded)" through the Services API and "(dial tcp …: i/o timeout)"
+// over SQL: Go's words, not how long fbdiag waited for what. Both now say
+// "no answer within 15s".
+func TestErrorServerDoesNotAnswer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits DialTimeout")
+	}
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		var held []net.Conn // accepted, never answered
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	s := Server{Addr: l.Addr().String(), User: "SYSDBA", Password: "hunter2"}
+	ctx := context.Background()
+	start := time.Now()
+	errs := make(chan error, 2)
+	go func() {
+		_, err := s.Version(ctx)
+		errs <- err
+	}()
+	go func() {
+		db, err := s.open(ctx, "/db/x.fdb")
+		if err == nil {
+			db.Close()
+		}
+		errs <- s.fail("attach to", "/db/x.fdb", err)
+	}()
+	want := "cannot connect to " + s.Addr + ": server not reachable (no answer within 15s: "
+	for range 2 {
+		err := <-errs
+		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("got  %v\nwant %s…)", err, want)
+		}
+	}
+	if d := time.Since(start); d > DialTimeout+5*time.Second {
+		t.Errorf("failed after %v, want about %v", d, DialTimeout)
+	}
+}
