@@ -72,6 +72,7 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 	defer sm.Close()
 	dest := database
 	if target.local {
+		s.noteLeftovers(target.path)
 		dest = sibling(target.path, "tmp")
 	}
 	run.named(dest, database)

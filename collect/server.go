@@ -31,7 +31,8 @@ type Server struct {
 	// (the driver's Srp256, Srp, Legacy_Auth when empty). See security.go.
 	WireCrypt WireCrypt
 	Auth      []string
-	// Warn, when set, is told about an unencrypted connection.
+	// Warn, when set, is told about an unencrypted connection and about
+	// the temporary files a killed run left beside a backup or database.
 	Warn func(msg string)
 }
 
