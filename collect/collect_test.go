@@ -470,3 +470,30 @@ func TestErrorServerDoesNotAnswer(t *testing.T) {
 		t.Errorf("failed after %v, want about %v", d, DialTimeout)
 	}
 }
+
+// The driver's DSN form, USER:PASSWORD@HOST:PATH, given as DATABASE was
+// read as the server "SYSDBA" and the path "s3cret@localhost:/data/x.fdb"
+// (a failed DNS lookup of SYSDBA, or the password sent as a path to a
+// host of that name); given to --server, and in a Firebird URL, the error
+// quoted it with its password, into logs and cron mail. Each is refused
+// before connecting, the password masked; an alias with an "@" is not.
+func TestCredentialsOnTheCommandLine(t *testing.T) {
+	const also = ": fbdiag reads them from ISC_USER and ISC_PASSWORD only (a command line is visible to every user through ps)"
+	for _, c := range []struct{ name, want string }{
+		{"SYSDBA:s3cret@localhost:/data/x.fdb", `"SYSDBA:***@localhost:/data/x.fdb" names a user and password` + also + "; give HOST:PATH"},
+		{"sysdba:s3cret@db1/3051:employee", `"sysdba:***@db1/3051:employee" names a user and password` + also + "; give HOST:PATH"},
+		{"firebird://SYSDBA:s3cret@db1/data/x.fdb", `"firebird://SYSDBA:***@db1/data/x.fdb" is a Firebird URL (firebird://): give the server with --server and the path alone`},
+	} {
+		_, _, err := SplitDatabase(c.name)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("SplitDatabase(%q): %v\nwant %s", c.name, err, c.want)
+		}
+	}
+	if server, path, err := SplitDatabase("db1:shop@2024"); err != nil || server != "db1:3050" || path != "shop@2024" {
+		t.Errorf("alias with an @: %q %q %v", server, path, err)
+	}
+	_, err := ParseServer("SYSDBA:s3cret@localhost")
+	if want := `server "SYSDBA:***@localhost" names a user and password` + also + "; give HOST"; err == nil || err.Error() != want {
+		t.Errorf("ParseServer: %v\nwant %s", err, want)
+	}
+}
