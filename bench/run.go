@@ -96,19 +96,9 @@ func Run(ctx context.Context, srv collect.Server, database string, opt RunOption
 		return nil, err
 	}
 	defer db.Close()
-	ok, err := hasSchema(ctx, db)
+	warehouses, err := runnable(ctx, srv, db, database)
 	if err != nil {
-		return nil, srv.Fail("read the schema of", database, err)
-	}
-	if !ok {
-		return nil, fmt.Errorf("%s: %w", database, ErrNoSchema)
-	}
-	warehouses, err := completeWarehouses(ctx, db)
-	if err != nil {
-		return nil, srv.Fail("read the load state of", database, err)
-	}
-	if warehouses == 0 {
-		return nil, fmt.Errorf("%s: no complete warehouse: run fbdiag bench init", database)
+		return nil, err
 	}
 	res := &Result{Run: parse.BenchRun{
 		Format: parse.BenchFormat, Tool: opt.Tool, Database: database, Mode: opt.Mode,
@@ -603,4 +593,24 @@ func newProgressTicker(f func(RunProgress), t0 time.Time, warm, dur int, tot *to
 func (p *progressTicker) stop() {
 	p.once.Do(func() { close(p.done) })
 	p.wg.Wait()
+}
+
+// runnable checks that bench init set database up (db is attached to it)
+// and gives its complete warehouses.
+func runnable(ctx context.Context, srv collect.Server, db *sql.DB, database string) (int, error) {
+	ok, err := hasSchema(ctx, db)
+	if err != nil {
+		return 0, srv.Fail("read the schema of", database, err)
+	}
+	if !ok {
+		return 0, fmt.Errorf("%s: %w", database, ErrNoSchema)
+	}
+	warehouses, err := completeWarehouses(ctx, db)
+	if err != nil {
+		return 0, srv.Fail("read the load state of", database, err)
+	}
+	if warehouses == 0 {
+		return 0, fmt.Errorf("%s: no complete warehouse: run fbdiag bench init", database)
+	}
+	return warehouses, nil
 }

@@ -88,6 +88,17 @@ func Sweep(ctx context.Context, srv collect.Server, database string, opt SweepOp
 		return nil, fmt.Errorf("sweep: axis %q: want %s, %s or %s", opt.Axis, AxisBuffers, AxisTerminals, AxisWarehouses)
 	}
 	if opt.Axis == AxisBuffers {
+		// A database bench init did not set up is refused before its
+		// header is touched.
+		db, err := srv.Pool(ctx, database, 1)
+		if err != nil {
+			return nil, err
+		}
+		_, err = runnable(ctx, srv, db, database)
+		db.Close()
+		if err != nil {
+			return nil, err
+		}
 		before, err := srv.HeaderPageBuffers(ctx, database)
 		if err != nil {
 			return nil, err

@@ -84,6 +84,7 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 
 	dest := backupFile
 	if target.local {
+		s.noteLeftovers(backupFile)
 		dest = sibling(backupFile, "tmp")
 	}
 	run.named(dest, backupFile)

@@ -412,3 +412,88 @@ func TestConnectionOptions(t *testing.T) {
 		t.Errorf("enabled, no cipher: %v, warnings %q", err, warned)
 	}
 }
+
+// A port where something accepts the connection and never answers (a
+// hung server, a firewall that swallows the packets after the handshake)
+// failed after DialTimeout with "server not reachable (context deadline
+// exceeded)" through the Services API and "(dial tcp …: i/o timeout)"
+// over SQL: Go's words, not how long fbdiag waited for what. Both now say
+// "no answer within 15s".
+func TestErrorServerDoesNotAnswer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits DialTimeout")
+	}
+	t.Parallel()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		var held []net.Conn // accepted, never answered
+		defer func() {
+			for _, c := range held {
+				c.Close()
+			}
+		}()
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			held = append(held, c)
+		}
+	}()
+	s := Server{Addr: l.Addr().String(), User: "SYSDBA", Password: "hunter2"}
+	ctx := context.Background()
+	start := time.Now()
+	errs := make(chan error, 2)
+	go func() {
+		_, err := s.Version(ctx)
+		errs <- err
+	}()
+	go func() {
+		db, err := s.open(ctx, "/db/x.fdb")
+		if err == nil {
+			db.Close()
+		}
+		errs <- s.fail("attach to", "/db/x.fdb", err)
+	}()
+	want := "cannot connect to " + s.Addr + ": server not reachable (no answer within 15s: "
+	for range 2 {
+		err := <-errs
+		if err == nil || !strings.HasPrefix(err.Error(), want) || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("got  %v\nwant %s…)", err, want)
+		}
+	}
+	if d := time.Since(start); d > DialTimeout+5*time.Second {
+		t.Errorf("failed after %v, want about %v", d, DialTimeout)
+	}
+}
+
+// The driver's DSN form, USER:PASSWORD@HOST:PATH, given as DATABASE was
+// read as the server "SYSDBA" and the path "s3cret@localhost:/data/x.fdb"
+// (a failed DNS lookup of SYSDBA, or the password sent as a path to a
+// host of that name); given to --server, and in a Firebird URL, the error
+// quoted it with its password, into logs and cron mail. Each is refused
+// before connecting, the password masked; an alias with an "@" is not.
+func TestCredentialsOnTheCommandLine(t *testing.T) {
+	const also = ": fbdiag reads them from ISC_USER and ISC_PASSWORD only (a command line is visible to every user through ps)"
+	for _, c := range []struct{ name, want string }{
+		{"SYSDBA:s3cret@localhost:/data/x.fdb", `"SYSDBA:***@localhost:/data/x.fdb" names a user and password` + also + "; give HOST:PATH"},
+		{"sysdba:s3cret@db1/3051:employee", `"sysdba:***@db1/3051:employee" names a user and password` + also + "; give HOST:PATH"},
+		{"firebird://SYSDBA:s3cret@db1/data/x.fdb", `"firebird://SYSDBA:***@db1/data/x.fdb" is a Firebird URL (firebird://): give the server with --server and the path alone`},
+	} {
+		_, _, err := SplitDatabase(c.name)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("SplitDatabase(%q): %v\nwant %s", c.name, err, c.want)
+		}
+	}
+	if server, path, err := SplitDatabase("db1:shop@2024"); err != nil || server != "db1:3050" || path != "shop@2024" {
+		t.Errorf("alias with an @: %q %q %v", server, path, err)
+	}
+	_, err := ParseServer("SYSDBA:s3cret@localhost")
+	if want := `server "SYSDBA:***@localhost" names a user and password` + also + "; give HOST"; err == nil || err.Error() != want {
+		t.Errorf("ParseServer: %v\nwant %s", err, want)
+	}
+}

@@ -17,6 +17,11 @@ const DefaultUser = "SYSDBA"
 // ask on.
 var ErrNoPassword = errors.New("no password: set ISC_PASSWORD (standard input is not a terminal to ask on)")
 
+// ErrPromptInterrupted means a signal (Ctrl-C, kill, a closed ssh
+// session) came while fbdiag asked for the password; the terminal's echo
+// is back on.
+var ErrPromptInterrupted = errors.New("interrupted at the password prompt; nothing done")
+
 // Credentials reads the user and password the way Firebird's own tools do:
 // ISC_USER and ISC_PASSWORD from the environment. Without ISC_PASSWORD it
 // asks on the terminal without echo; when stdin is not a terminal it
@@ -37,8 +42,11 @@ func Credentials(getenv func(string) string, stdin io.Reader, prompt io.Writer) 
 	}
 	f := stdin.(*os.File)
 	fmt.Fprintf(prompt, "Password for %s: ", user)
-	b, err := term.ReadPassword(int(f.Fd()))
+	b, err := readPassword(f)
 	fmt.Fprintln(prompt)
+	if errors.Is(err, ErrPromptInterrupted) {
+		return "", "", err
+	}
 	if err != nil {
 		return "", "", fmt.Errorf("reading the password: %w", err)
 	}
@@ -54,4 +62,26 @@ func Credentials(getenv func(string) string, stdin io.Reader, prompt io.Writer) 
 func IsTerminal(f any) bool {
 	o, ok := f.(*os.File)
 	return ok && term.IsTerminal(int(o.Fd()))
+}
+
+// readLine reads up to a newline (not kept), for readPassword.
+func readLine(r io.Reader) ([]byte, error) {
+	var line []byte
+	var c [1]byte
+	for {
+		n, err := r.Read(c[:])
+		if n == 1 {
+			if c[0] == '\n' {
+				return line, nil
+			}
+			line = append(line, c[0])
+			continue
+		}
+		if err == io.EOF && len(line) > 0 {
+			return line, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }

@@ -2,6 +2,7 @@ package collect
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -24,8 +25,10 @@ import (
 //   - with Replace the original must not be in use: it is refused up front
 //     if other attachments exist, and at the swap it is taken to full
 //     shutdown with no wait for attachments (the server refuses if any
-//     appeared, and then it stays online), renamed aside, the new one
-//     renamed into place, and the original deleted. Any failure on the
+//     appeared, and then it stays online), the new one takes its name
+//     in one step (renameat2 RENAME_EXCHANGE; elsewhere the original is
+//     renamed aside, then the new one into place), and the original is
+//     deleted. Any failure on the
 //     way puts the original back online under its name.
 //
 // Elsewhere (a remote server, an alias that does not resolve to a file
@@ -69,6 +72,7 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 	defer sm.Close()
 	dest := database
 	if target.local {
+		s.noteLeftovers(target.path)
 		dest = sibling(target.path, "tmp")
 	}
 	run.named(dest, database)
@@ -206,21 +210,43 @@ func (s Server) swap(ctx context.Context, path, tmp string) error {
 		}
 		return fail(kind, fmt.Sprintf("it could not be shut down (%s), so it was not replaced; the restored database is %s", oneLine(err.Error()), tmp))
 	}
+	swapStep("shut down")
+	// One step where the system allows it: DATABASE names the original or
+	// the new database at every moment, so that even fbdiag killed here
+	// (SIGKILL, the OOM killer) never leaves the name without a database.
+	if err := exchange(tmp, path); err == nil {
+		swapStep("exchanged")
+		// tmp now holds the original.
+		if err := os.Remove(tmp); err != nil {
+			return fail(KindServer, fmt.Sprintf("replaced, but the original could not be deleted: %v (it is %s)", err, tmp))
+		}
+		swapStep("original deleted")
+		return nil
+	} else if !errors.Is(err, errors.ErrUnsupported) {
+		return fail(KindServer, fmt.Sprintf("%v; %s; the restored database is %s", err, s.reopen(ctx, path), tmp))
+	}
+	// Without it: aside, then into place.
 	old := sibling(path, "old")
 	if err := os.Rename(path, old); err != nil {
 		return fail(KindServer, fmt.Sprintf("%v; %s; the restored database is %s", err, s.reopen(ctx, path), tmp))
 	}
+	swapStep("renamed aside")
 	if err := renameNoReplace(tmp, path); err != nil {
 		if rerr := os.Rename(old, path); rerr != nil {
 			return fail(KindServer, fmt.Sprintf("%v, and the original could not be put back (%v): it is %s, in full shutdown; the restored database is %s", err, rerr, old, tmp))
 		}
 		return fail(KindServer, fmt.Sprintf("%v; %s; the restored database is %s", err, s.reopen(ctx, path), tmp))
 	}
+	swapStep("renamed in two")
 	if err := os.Remove(old); err != nil {
 		return fail(KindServer, fmt.Sprintf("replaced, but the original could not be deleted: %v (it is %s)", err, old))
 	}
 	return nil
 }
+
+// swapStep is told each step of swap once it is done; a test checks the
+// database's name between them.
+var swapStep = func(step string) {}
 
 // reopen brings the original back online after a swap that did not
 // happen, and says so.

@@ -31,7 +31,8 @@ type Server struct {
 	// (the driver's Srp256, Srp, Legacy_Auth when empty). See security.go.
 	WireCrypt WireCrypt
 	Auth      []string
-	// Warn, when set, is told about an unencrypted connection.
+	// Warn, when set, is told about an unencrypted connection and about
+	// the temporary files a killed run left beside a backup or database.
 	Warn func(msg string)
 }
 
@@ -45,7 +46,10 @@ func ParseServer(s string) (string, error) {
 		return net.JoinHostPort("localhost", DefaultPort), nil
 	}
 	bad := func() (string, error) {
-		return "", fmt.Errorf("server %q: want HOST, HOST:PORT or HOST/PORT (IPv6 as [::1]:3050)", s)
+		if hasCredentials(s + "/") {
+			return "", fmt.Errorf("server %q names a user and password: %s; give HOST", maskCredentials(s), credentialsFromEnv)
+		}
+		return "", fmt.Errorf("server %q: want HOST, HOST:PORT or HOST/PORT (IPv6 as [::1]:3050)", maskCredentials(s))
 	}
 	host, port := s, DefaultPort
 	switch {
@@ -94,7 +98,10 @@ func ParseServer(s string) (string, error) {
 // (inet://host/path, xnet://…) is an error: the driver does not take one.
 func SplitDatabase(name string) (server, path string, err error) {
 	if i := strings.Index(name, "://"); i > 0 && strings.Trim(strings.ToLower(name[:i]), "abcdefghijklmnopqrstuvwxyz0123456789") == "" {
-		return "", name, fmt.Errorf("%q is a Firebird URL (%s://): give the server with --server and the path alone", name, name[:i])
+		return "", name, fmt.Errorf("%q is a Firebird URL (%s://): give the server with --server and the path alone", maskCredentials(name), name[:i])
+	}
+	if hasCredentials(name) {
+		return "", name, fmt.Errorf("%q names a user and password: %s; give HOST:PATH", maskCredentials(name), credentialsFromEnv)
 	}
 	var end int // the colon between the server and the path
 	if strings.HasPrefix(name, "[") {
@@ -123,6 +130,48 @@ func SplitDatabase(name string) (server, path string, err error) {
 		return "", name, nil
 	}
 	return addr, name[end+1:], nil
+}
+
+// credentialsFromEnv says where the user and password come from instead.
+const credentialsFromEnv = "fbdiag reads them from ISC_USER and ISC_PASSWORD only (a command line is visible to every user through ps)"
+
+// hasCredentials reports whether name begins USER:PASSWORD@HOST followed
+// by ":" or "/" (the driver's DSN form, sysdba:pw@db1:/data/x.fdb), where
+// the part before the "@" has no slash: an alias with an "@" (db1:shop@2024)
+// is not one.
+func hasCredentials(name string) bool {
+	at := strings.IndexByte(name, '@')
+	if at < 0 {
+		return false
+	}
+	before, after := name[:at], name[at+1:]
+	if strings.ContainsAny(before, `/\`) || !strings.Contains(before, ":") {
+		return false
+	}
+	end := strings.IndexAny(after, ":/")
+	if end <= 0 {
+		return false
+	}
+	_, err := ParseServer(after[:end])
+	return err == nil
+}
+
+// maskCredentials hides the password of a USER:PASSWORD@ in name (also
+// after a URL's sche://) before name is quoted in an error.
+func maskCredentials(name string) string {
+	at := strings.IndexByte(name, '@')
+	if at < 0 {
+		return name
+	}
+	start := 0
+	if i := strings.Index(name[:at], "://"); i >= 0 {
+		start = i + 3
+	}
+	colon := strings.IndexByte(name[start:at], ':')
+	if colon < 0 {
+		return name
+	}
+	return name[:start+colon+1] + "***" + name[at:]
 }
 
 // String shows the server without the password.
@@ -159,7 +208,7 @@ func (s Server) service(ctx context.Context) (*fb.ServiceManager, error) {
 	defer cancel()
 	sm, err := fb.NewServiceManagerContext(dctx, s.Addr, s.User, s.Password, s.serviceOptions())
 	if err != nil {
-		return nil, err
+		return nil, dialTimedOut(ctx, dctx, err)
 	}
 	if err := s.checkWire(sm.WireCipher()); err != nil {
 		sm.Close()
@@ -179,9 +228,21 @@ func (s Server) open(ctx context.Context, database string) (*sql.DB, error) {
 	defer cancel()
 	if err := db.PingContext(pctx); err != nil {
 		db.Close()
-		return nil, err
+		return nil, dialTimedOut(ctx, pctx, err)
 	}
 	return db, nil
+}
+
+// dialTimedOut says how long fbdiag waited when connecting ran out of
+// DialTimeout (dctx) rather than ended with ctx: Go's "context deadline
+// exceeded" or "i/o timeout" alone do not.
+func dialTimedOut(ctx, dctx context.Context, err error) error {
+	// (The driver's own socket deadline may fire just before dctx's.)
+	d, ok := dctx.Deadline()
+	if ctx.Err() == nil && ok && !time.Now().Before(d) {
+		return fmt.Errorf("no answer within %v: %w", DialTimeout, err)
+	}
+	return err
 }
 
 // Version asks the server for its version banner, e.g.

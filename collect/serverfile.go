@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -132,6 +133,49 @@ func sibling(path, kind string) string {
 	var b [6]byte
 	rand.Read(b[:])
 	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+"."+kind+"-"+hex.EncodeToString(b[:]))
+}
+
+// noteLeftovers warns of the temporary files beside path (a backup file
+// or database on this machine) that an earlier run left: one killed
+// (SIGKILL, the OOM killer) before it could rename or delete them. The
+// server may have gone on and completed such a file; each is as large as
+// a backup or a database. They are named, not deleted: one may belong to
+// a run going on now.
+func (s Server) noteLeftovers(path string) {
+	if s.Warn == nil {
+		return
+	}
+	dir, base := filepath.Split(path)
+	ents, err := os.ReadDir(filepath.Clean(dir))
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		rest, ok := strings.CutPrefix(e.Name(), "."+base+".")
+		if !ok || !fbdiagTemp(rest) {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			continue
+		}
+		s.Warn(fmt.Sprintf("%s (%.1f MB, %s UTC) was left by an earlier backup or restore that did not end (fbdiag killed?); delete it unless one to %s is running now",
+			filepath.Join(dir, e.Name()), float64(fi.Size())/1e6, fi.ModTime().UTC().Format("2006-01-02 15:04:05"), path))
+	}
+}
+
+// fbdiagTemp tells the tail of sibling's names: "tmp-" or "old-" and 12
+// hexadecimal digits.
+func fbdiagTemp(tail string) bool {
+	hexPart, ok := strings.CutPrefix(tail, "tmp-")
+	if !ok {
+		hexPart, ok = strings.CutPrefix(tail, "old-")
+	}
+	if !ok || len(hexPart) != 12 {
+		return false
+	}
+	_, err := hex.DecodeString(hexPart)
+	return err == nil && strings.ToLower(hexPart) == hexPart
 }
 
 // exists tells whether a local path exists (a dangling link counts).

@@ -16,6 +16,17 @@ func renameExclusive(old, new string) error {
 	return err
 }
 
+// exchange swaps the names of a and b in one step (renameat2
+// RENAME_EXCHANGE): each name always names a file. errors.ErrUnsupported
+// when the filesystem cannot (EINVAL), so that the caller renames in two.
+func exchange(a, b string) error {
+	err := unix.Renameat2(unix.AT_FDCWD, a, unix.AT_FDCWD, b, unix.RENAME_EXCHANGE)
+	if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) || errors.Is(err, unix.EOPNOTSUPP) {
+		return errors.ErrUnsupported
+	}
+	return err
+}
+
 // writable reports whether this user may create and rename files in dir.
 func writable(dir string) error {
 	return unix.Access(dir, unix.W_OK|unix.X_OK)

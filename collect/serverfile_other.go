@@ -7,5 +7,8 @@ import "errors"
 // renameExclusive is not available: renameNoReplace links instead.
 func renameExclusive(old, new string) error { return errors.ErrUnsupported }
 
+// exchange is not available: swap renames in two steps.
+func exchange(a, b string) error { return errors.ErrUnsupported }
+
 // writable cannot be told without trying; the rename will say.
 func writable(dir string) error { return nil }

@@ -62,6 +62,7 @@ func TestLiveBench(t *testing.T) {
 	t.Run("sweep and foreign", func(t *testing.T) {
 		t.Run("sweep", parallel(func(t *testing.T) { benchSweepLive(t, s, db) }))
 		t.Run("foreign database", parallel(func(t *testing.T) { benchInitForeign(t, s) }))
+		t.Run("sweep foreign database", parallel(func(t *testing.T) { benchSweepForeign(t, s) }))
 	})
 }
 
@@ -98,6 +99,30 @@ func benchInitForeign(t *testing.T, s collect.Server) {
 	}
 	if len(mon.Indices) == 0 {
 		t.Error("no index in the shop database")
+	}
+}
+
+// bench sweep --buffers on a database bench init did not set up set the
+// user's database to the sweep's first page buffers before its run found
+// no bench tables, then put the header back ("page buffers in the header
+// put back to 300" above the error): a kill in between left the user's
+// database with the sweep's setting. It is refused before the header is
+// touched, in one line.
+func benchSweepForeign(t *testing.T, s collect.Server) {
+	shop := livetest.ShopDatabase(t, s)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := s.SetPageBuffers(ctx, shop, 300); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	out, errs, code := runCLI(t, nil, "bench", "sweep", "--server", s.Addr, "--buffers", "128,2048", "--terminals", "1",
+		"--warmup", "0s", "--duration", "1s", "--out", filepath.Join(dir, "buffers.csv"), shop)
+	if want := "fbdiag: " + shop + ": no fbdiag bench tables: run fbdiag bench init first\n"; code != exitError || out != "" || errs != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and %q", code, out, errs, want)
+	}
+	if n, err := s.HeaderPageBuffers(ctx, shop); err != nil || n != 300 {
+		t.Errorf("page buffers in the header %d (%v), want the 300 set before", n, err)
 	}
 }
 

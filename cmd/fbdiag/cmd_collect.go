@@ -268,9 +268,17 @@ func (l liveConn) server(stdin io.Reader, stderr io.Writer) (collect.Server, err
 	if err != nil {
 		return collect.Server{}, err
 	}
-	var warned sync.Once
+	// Each warning once: the one of an unencrypted wire comes with every
+	// connection.
+	var mu sync.Mutex
+	warned := map[string]bool{}
 	warn := func(msg string) {
-		warned.Do(func() { fmt.Fprintln(stderr, "fbdiag: warning: "+printable.String(msg)) })
+		mu.Lock()
+		defer mu.Unlock()
+		if !warned[msg] {
+			warned[msg] = true
+			fmt.Fprintln(stderr, "fbdiag: warning: "+printable.String(msg))
+		}
 	}
 	return collect.Server{Addr: l.addr, User: user, Password: pw, WireCrypt: l.wire, Auth: l.auth, Warn: warn}, nil
 }

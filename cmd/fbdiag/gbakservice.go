@@ -98,14 +98,15 @@ func runGbakService(o gbakServiceOptions, e *env, est *analyze.Estimate,
 		return err
 	}
 	prog := newProgressLine(e.stderr, o.name, est)
-	run, err := gbak(f, prog.show)
+	lw := &logWriter{w: f}
+	run, err := gbak(lw, prog.show)
 	prog.done()
 	if err != nil {
 		if run == nil || run.Lines == 0 {
 			f.Abort()
 			return err
 		}
-		if run.Completed {
+		if run.Completed && lw.err == nil {
 			// gbak finished; what failed came after (naming the file,
 			// the swap): the log is whole.
 			if cerr := f.Commit(); cerr != nil {
@@ -116,6 +117,10 @@ func runGbakService(o gbakServiceOptions, e *env, est *analyze.Estimate,
 		kept, kerr := f.KeepAs(partialSuffix)
 		if kerr != nil {
 			return fmt.Errorf("%w; the log so far could not be kept: %v", err, kerr)
+		}
+		if lw.err != nil {
+			// The run went on; its log stopped (a full disk).
+			return fmt.Errorf("%w; the log so far (%d of %d lines) is %s", err, lw.lines, run.Lines, kept)
 		}
 		return fmt.Errorf("%w; the log so far (%d lines) is %s", err, run.Lines, kept)
 	}
@@ -147,6 +152,24 @@ func runGbakService(o gbakServiceOptions, e *env, est *analyze.Estimate,
 		return fmt.Errorf("sorting the steps: %w", err)
 	}
 	return nil
+}
+
+// logWriter passes the log on to w and notes the lines that reached it
+// and the first error: a log cut short (a full disk) while gbak went on
+// is not given the name of a complete one.
+type logWriter struct {
+	w     io.Writer
+	lines int
+	err   error
+}
+
+func (l *logWriter) Write(p []byte) (int, error) {
+	n, err := l.w.Write(p)
+	l.lines += bytes.Count(p[:n], []byte{'\n'})
+	if err != nil && l.err == nil {
+		l.err = err
+	}
+	return n, err
 }
 
 // gbakResult is the JSON output of backup and restore (docs/live.md).
