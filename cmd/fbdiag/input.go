@@ -60,7 +60,15 @@ func sniff(r io.Reader, c io.Closer, shown string) (*headReader, error) {
 	if kind, why := parse.Detect(head); kind == parse.InputUnknown && strings.HasPrefix(why, "binary") {
 		// A SyntaxError, as "no gstat output found" is: gstat trend skips
 		// it in a folder (the charts --png wrote there, say).
-		return nil, &parse.SyntaxError{File: shown, Msg: why + ": not the text output of a Firebird tool or benchmark"}
+		msg := why
+		switch {
+		case strings.HasSuffix(why, "(NUL bytes outside UTF-16 text)"):
+			msg += ": not the text output of a Firebird tool or benchmark"
+		case shown != "<stdin>":
+			// Text kept compressed (stats.txt.gz): how to read it.
+			msg = strings.Replace(why, "FILE", shellQuote(shown), 1)
+		}
+		return nil, &parse.SyntaxError{File: shown, Msg: msg}
 	}
 	return h, nil
 }
@@ -152,4 +160,20 @@ func fileBytes(stdin io.Reader, args []string) int64 {
 		}
 	}
 	return n
+}
+
+// shellQuote quotes a file name for a command line a user copies: as it
+// is when it holds only safe characters, else in single quotes.
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+,:=@%", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
