@@ -294,7 +294,8 @@ func TestGbakCLIErrors(t *testing.T) {
 		{[]string{"gbak", "compare", "--label", "nolabel", "x.log"}, 2, "--label wants NAME=FILE"},
 		{[]string{"gbak", "compare", "-", "-"}, 2, "standard input (-) can be read only once"},
 		{[]string{"gbak", "/nonexistent/restore.log"}, 1, "open /nonexistent/restore.log"},
-		{[]string{"gbak", testutil.Testdata(t, "fb30", "shop-gstat-h.txt")}, 1, "no gbak output found"},
+		{[]string{"gbak", testutil.Testdata(t, "fb30", "shop-gstat-h.txt")}, 1, "not for 'fbdiag gbak': use 'fbdiag gstat'"},
+		{[]string{"gbak", testutil.Testdata(t, "fb30", "shop-schema.sql")}, 1, "no gbak output found"},
 	}
 	for _, c := range cases {
 		_, errs, code := runCLI(t, nil, c.args...)

@@ -245,3 +245,40 @@ func TestDatabaseAndCompressedInputRefused(t *testing.T) {
 		}
 	}
 }
+
+// 'fbdiag gstat' given a gbak log, or 'fbdiag gbak' given a gstat output
+// or a result table, said "no gstat output found" / "no gbak output
+// found (… was the log made with -v?)", the latter after a notice of the
+// 251 lines it skipped; 'fbdiag throughput' names the right command, and
+// now so do they.
+func TestGstatAndGbakNameTheCommandOfTheInput(t *testing.T) {
+	gbakLog := testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log")
+	gstatOut := testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")
+	table := testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv")
+	const (
+		isGbak  = `gbak output (line 1: "gbak: time     delta  reads  writes")`
+		isGstat = `gstat output (line 3: "Gstat execution time Wed Dec  2 14:09:5…")`
+		isTable = `a result table (comma-separated table with 3 columns, header line 1: "db,size_gb,ops_per_s")`
+	)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gstat", gbakLog}, gbakLog + ": " + isGbak + ", not for 'fbdiag gstat': use 'fbdiag gbak'"},
+		{[]string{"gstat", "--format", "json", gbakLog}, gbakLog + ": " + isGbak + ", not for 'fbdiag gstat': use 'fbdiag gbak'"},
+		{[]string{"gstat", table}, table + ": " + isTable + ", not for 'fbdiag gstat': use 'fbdiag throughput'"},
+		{[]string{"gbak", gstatOut}, gstatOut + ": " + isGstat + ", not for 'fbdiag gbak': use 'fbdiag gstat'"},
+		{[]string{"gbak", "--format", "csv", table}, table + ": " + isTable + ", not for 'fbdiag gbak': use 'fbdiag throughput'"},
+		{[]string{"gbak", "compare", gbakLog, gstatOut}, gstatOut + ": " + isGstat + ", not for 'fbdiag gbak': use 'fbdiag gstat'"},
+	} {
+		out, errs, code := runCLI(t, nil, c.args...)
+		if want := "fbdiag: " + c.want + "\n"; code != 1 || out != "" || errs != want {
+			t.Errorf("%v: exit %d, stdout %d bytes, stderr %q; want 1 and %q", c.args, code, len(out), errs, want)
+		}
+	}
+	// Standard input too.
+	_, errs, code := runCLI(t, testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log"), "gstat", "-")
+	if want := "fbdiag: <stdin>: " + isGbak + ", not for 'fbdiag gstat': use 'fbdiag gbak'\n"; code != 1 || errs != want {
+		t.Errorf("gstat -: exit %d, stderr %q; want %q", code, errs, want)
+	}
+}
