@@ -144,3 +144,73 @@ func TestReportInterruptLeavesNoTemp(t *testing.T) {
 		t.Logf("%v: caught writing at attempt %d", sig, attempts)
 	}
 }
+
+// Ctrl-C while 'fbdiag report' wrote the report.json of a big database
+// (16 MiB of gstat: seconds of JSON) into the folder of an earlier report
+// left the new charts and index.html beside the earlier report.json: the
+// page and report.json described different runs. Every file is now
+// complete under its temporary name before any is renamed, and the
+// earlier report stays whole.
+func TestReportInterruptKeepsEarlierReport(t *testing.T) {
+	t.Parallel()                      // (processes of their own)
+	big, _ := bigGstatFile(t, 16<<20) // (skipped with -short)
+	out := filepath.Join(t.TempDir(), "R")
+	small := testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")
+	if _, errs, code := runCLI(t, nil, "report", "--out", out, "--width", "400", "--height", "300", "--dpi", "72", small); code != 0 {
+		t.Fatalf("the earlier report: exit %d: %s", code, errs)
+	}
+	before := folderFiles(t, out)
+	if len(before) != 5 || before["index.html"] == "" || before["report.json"] == "" {
+		t.Fatalf("the earlier report: %d files", len(before))
+	}
+	cmd := fbdiagCommand(t, "report", "--out", out, "--width", "400", "--height", "300", "--dpi", "72", big)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	caught := false
+	for !caught {
+		select {
+		case err := <-done:
+			t.Fatalf("the report ended (%v) before its report.json was seen being written", err)
+		default:
+		}
+		for _, name := range tmpFiles(t, out) {
+			if strings.HasPrefix(filepath.Base(name), ".report.json.tmp-") {
+				caught = true
+			}
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	<-done
+	after := folderFiles(t, out)
+	for name, sum := range before {
+		if after[name] != sum {
+			t.Errorf("%s was changed by the interrupted report", name)
+		}
+	}
+	if len(after) != len(before) {
+		t.Errorf("files after the interrupted report: %d, before %d", len(after), len(before))
+	}
+}
+
+// folderFiles maps each file name in dir, temporary ones included, to
+// its content.
+func folderFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[e.Name()] = string(b)
+	}
+	return m
+}
