@@ -124,8 +124,14 @@ func WriteDir(dir string, r *Report, o plot.Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	for i, f := range files {
-		err := f.Commit()
+	// report.json, the last written, first (while its temporary file is
+	// seen none is renamed yet), then the charts, and the page last.
+	order := append([]int{len(files) - 1}, make([]int, 0, len(files)-1)...)
+	for i := range len(files) - 1 {
+		order = append(order, i)
+	}
+	for _, i := range order {
+		err := files[i].Commit()
 		files[i] = nil
 		if err != nil {
 			return "", err
