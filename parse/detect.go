@@ -44,8 +44,8 @@ func Detect(head []byte) (InputKind, string) {
 	if len(head) > DetectSize {
 		head = head[:DetectSize]
 	}
-	if looksBinary(head) {
-		return InputUnknown, "binary data (NUL bytes outside UTF-16 text)"
+	if why := binaryReason(head); why != "" {
+		return InputUnknown, why
 	}
 	lr := NewLineReader(bytes.NewReader(head), "head")
 	lr.KeepTabs() // a table's tabs are its separator; detectText expands the rest
@@ -162,17 +162,81 @@ func sizeText(n int) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// looksBinary reports NUL bytes in text that is not UTF-16 (where every
-// other byte of ASCII is NUL).
-func looksBinary(b []byte) bool {
-	if len(b) >= 2 && (b[0] == 0xFF && b[1] == 0xFE || b[0] == 0xFE && b[1] == 0xFF) {
-		return false
+// binaryReason says why b is not text, "" when it is: compressed data
+// (a rotated stats.txt.gz), or NUL bytes in text that is not UTF-16. Text
+// counts as UTF-16 as LineReader decodes it (a BOM, or ASCII with every
+// other byte NUL in the first four bytes), and then only without NUL code
+// units: a Firebird database's header page starts 01 00 00 00, which the
+// first bytes alone take for UTF-16.
+func binaryReason(b []byte) string {
+	if name, undo := compressed(b); name != "" {
+		return "binary data (" + name + "-compressed): decompress it first: " + undo + " FILE | fbdiag … -"
 	}
-	if len(b) >= 4 && (b[1] == 0 && b[3] == 0 && b[0] != 0 || b[0] == 0 && b[2] == 0 && b[1] != 0) {
-		return false
+	if ods, pageSize, ok := databaseHeader(b); ok {
+		return fmt.Sprintf("binary data (a Firebird database file, ODS %d, %d-byte pages): run gstat -a -r on it and give fbdiag gstat's output", ods, pageSize)
 	}
 	n := min(len(b), 4096)
-	return bytes.IndexByte(b[:n], 0) >= 0
+	b = b[:n]
+	utf16 := len(b) >= 2 && (b[0] == 0xFF && b[1] == 0xFE || b[0] == 0xFE && b[1] == 0xFF) ||
+		len(b) >= 4 && (b[0] != 0 && b[1] == 0 && b[2] != 0 && b[3] == 0 || b[0] == 0 && b[1] != 0 && b[2] == 0 && b[3] != 0)
+	if !utf16 {
+		if bytes.IndexByte(b, 0) >= 0 {
+			return "binary data (NUL bytes outside UTF-16 text)"
+		}
+		return ""
+	}
+	for i := 0; i+1 < len(b); i += 2 {
+		if b[i] == 0 && b[i+1] == 0 {
+			return "binary data (NUL bytes outside UTF-16 text)"
+		}
+	}
+	return ""
+}
+
+// databaseHeader recognises the header page of a Firebird database (the
+// .fdb itself, given instead of gstat's output about it): page type 1,
+// then at 0x10 the page size and at 0x12 the ODS major version with the
+// Firebird flag 0x8000, little-endian, as ODS 11 to 13 lay it out
+// (Firebird internals, "The Database Header Page").
+func databaseHeader(b []byte) (ods, pageSize int, ok bool) {
+	if len(b) < 0x14 || b[0] != 1 {
+		return 0, 0, false
+	}
+	pageSize = int(b[0x10]) | int(b[0x11])<<8
+	version := int(b[0x12]) | int(b[0x13])<<8
+	ods = version &^ 0x8000
+	if version&0x8000 == 0 || ods < 8 || ods > 14 || pageSize < 1024 || pageSize > 32768 || pageSize&(pageSize-1) != 0 {
+		return 0, 0, false
+	}
+	return ods, pageSize, true
+}
+
+// compressions are the formats a log is kept in, by their magic bytes,
+// with the command that gives the text back.
+var compressions = []struct {
+	magic      string
+	name, undo string
+}{
+	{"\x1F\x8B", "gzip", "gunzip -c"},
+	{"BZh", "bzip2", "bunzip2 -c"}, // then the block size, 1 to 9, and "1AY&SY"
+	{"\xFD7zXZ\x00", "xz", "xz -dc"},
+	{"\x28\xB5\x2F\xFD", "zstd", "zstd -dc"},
+	{"PK\x03\x04", "zip", "unzip -p"},
+	{"7z\xBC\xAF\x27\x1C", "7-Zip", "7z x -so"},
+}
+
+// compressed names the compression of b, with the command that undoes it.
+func compressed(b []byte) (name, undo string) {
+	for _, c := range compressions {
+		if !bytes.HasPrefix(b, []byte(c.magic)) {
+			continue
+		}
+		if c.name == "bzip2" && (len(b) < 10 || b[3] < '1' || b[3] > '9' || string(b[4:10]) != "1AY&SY") {
+			continue
+		}
+		return c.name, c.undo
+	}
+	return "", ""
 }
 
 // A detector recognises lines, the first being line first of the file.

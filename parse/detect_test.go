@@ -2,6 +2,7 @@ package parse
 
 import (
 	"bytes"
+	"compress/gzip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -201,5 +202,46 @@ func TestDetectProseSentencesAreNoTable(t *testing.T) {
 	table := prose + "\n| size, MiB | seconds |\n|---|---|\n| 100 | 3 |\n| 300 | 4 |\n| 1024 | 9 |\n"
 	if k, why := Detect([]byte(table)); k != InputThroughput || !strings.HasPrefix(why, "markdown table with 2 columns inside prose") {
 		t.Errorf("markdown table: %s, %q; want throughput", k, why)
+	}
+}
+
+// fb30Header is the start of the header page of a database Firebird
+// 3.0.11 created (8 KiB pages): page type 1, ODS 12 with the Firebird flag
+// (0x800C) at 0x12.
+var fb30Header = []byte{
+	0x01, 0x00, 0x00, 0x00, 0x07, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+	0x00, 0x20, 0x0c, 0x80, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00,
+	0x02, 0x00, 0x00, 0x00, 0x04, 0x00, 0x00, 0x00, 0x00, 0x00, 0x12, 0x00, 0xc4, 0xef, 0x00, 0x00,
+}
+
+// A database file given instead of gstat's output starts 01 00 00 00,
+// which passed for UTF-16 without BOM: its page text ("-" lines of the
+// system tables) then read as gstat errors, with exit 0. A gzip'd gstat
+// output was "NUL bytes" without a word about gunzip.
+func TestDetectBinaryInputs(t *testing.T) {
+	data := testutil.ReadTestdata(t, "fb30", "shop-gstat-h.txt")
+	page := make([]byte, 8192)
+	copy(page, fb30Header)
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write(data)
+	w.Close()
+	for name, c := range map[string]struct {
+		b   []byte
+		why string
+	}{
+		"database": {append(page, data...), "binary data (a Firebird database file, ODS 12, 8192-byte pages): run gstat -a -r on it and give fbdiag gstat's output"},
+		"gzip":     {gz.Bytes(), "binary data (gzip-compressed): decompress it first: gunzip -c FILE | fbdiag … -"},
+		// A header page cut to four bytes is no database, and still binary.
+		"01000000": {append([]byte{1, 0, 0, 0, 7, 0, 0, 0}, data...), "binary data (NUL bytes outside UTF-16 text)"},
+	} {
+		if k, why := Detect(c.b); k != InputUnknown || why != c.why {
+			t.Errorf("%s: %s (%s); want unknown (%s)", name, k, why, c.why)
+		}
+	}
+	// UTF-16 without BOM is text: its NULs are every other byte, never a
+	// code unit.
+	if k, why := Detect(utf16le(string(data), false)); k != InputGstat {
+		t.Errorf("utf16le: %s (%s)", k, why)
 	}
 }

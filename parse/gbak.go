@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"io"
+	"math"
 	"strconv"
 	"unicode/utf8"
 )
@@ -411,10 +412,20 @@ func (r *GbakReader) stats(rest []byte) []byte {
 		v := &nums[k]
 		k++
 		switch bit {
-		case ColTime:
-			r.cur.Time = v.seconds(rest)
-		case ColDelta:
-			r.cur.Delta = v.seconds(rest)
+		case ColTime, ColDelta:
+			sec := v.seconds(rest)
+			if math.IsInf(sec, 0) {
+				// Hundreds of digits (a damaged log): no float holds
+				// them, and +Inf seconds would stop the JSON.
+				r.cur.Time, r.cur.Delta = 0, 0
+				r.notice(r.lr.Notice("%s is not a time; read as a message without statistics", clip(string(rest[v.start:v.end]), 24)))
+				return rest
+			}
+			if bit == ColTime {
+				r.cur.Time = sec
+			} else {
+				r.cur.Delta = sec
+			}
 		case ColReads, ColWrites:
 			if v.dot {
 				r.cur.Time, r.cur.Delta = 0, 0

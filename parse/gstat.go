@@ -543,6 +543,11 @@ func parseGstatName(s *gstatSlab, t []byte) (schema, name string, id int64, ok b
 		return "", "", 0, false
 	}
 	n := t[:j]
+	if bytes.IndexByte(n, 0) >= 0 {
+		// No Firebird name holds a NUL: this is a block of zeros in a
+		// damaged file ("Average \x00\x00… (128)"), not a table.
+		return "", "", 0, false
+	}
 	if n[0] == '"' {
 		if sc, rest, ok1 := unquoteIdent(n); ok1 {
 			if len(rest) == 0 {

@@ -329,3 +329,30 @@ func jsonOfAny(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
 }
+
+// A gstat output with a 4 KiB block of zeros (a file cut by a crash and
+// zero-filled) read "Average \x00\x00… (128)", the rest of an index line
+// and the WAREHOUSE block's name, as a table named "Average \x00…" whose
+// every line then gave an "unknown line in table Average \x00…" notice of
+// 16 KB. The line is skipped: no Firebird name holds a NUL.
+func TestGstatZeroBlock(t *testing.T) {
+	src := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
+	for i := 4096; i < 8192; i++ {
+		src[i] = 0
+	}
+	reps := readGstatBytes(t, src, "zeros.txt")
+	if len(reps) != 1 {
+		t.Fatalf("%d reports", len(reps))
+	}
+	r := reps[0]
+	var names []string
+	for _, tb := range r.Tables {
+		names = append(names, tb.Name)
+	}
+	if got := strings.Join(names, " "); got != "CUSTOMER DOCS ORDERS" {
+		t.Errorf("tables %q; want CUSTOMER DOCS ORDERS", got)
+	}
+	if len(r.Notices) != 1 || r.Notices[0].Line != 132 || !strings.HasPrefix(r.Notices[0].Msg, `skipped a line that is not gstat output: "Average \x00\x00`) {
+		t.Errorf("notices = %v", r.Notices)
+	}
+}

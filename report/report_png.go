@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -22,7 +23,8 @@ const pngMark = "Software\x00fbdiag"
 // analysis commands' --png DIR flag calls. A file already there under a
 // chart's name is replaced only when it is a chart WritePNGs wrote (it
 // carries the mark); any other file stops it with ErrNotOurs before
-// anything is written. Each file is written atomically. A chart of
+// anything is written. The files are renamed into place together, once
+// all are written. A chart of
 // notes only (plot.NotesOnly) has no file.
 func WritePNGs(dir string, charts []*plot.Chart, o plot.Options) ([]string, error) {
 	var list []*plot.Chart
@@ -53,21 +55,46 @@ func WritePNGs(dir string, charts []*plot.Chart, o plot.Options) ([]string, erro
 	if _, err := atomicfile.RemoveStale(dir, ourFileName); err != nil {
 		return nil, err
 	}
-	var paths []string
+	// Each chart is drawn and written under its temporary name, and all
+	// are renamed only once the last is: a run interrupted while it draws
+	// leaves the earlier charts of the folder as they were, not some of
+	// this run's beside some of the last one's.
+	files := make([]*atomicfile.File, 0, len(list))
+	defer func() {
+		for _, f := range files {
+			if f != nil {
+				f.Abort()
+			}
+		}
+	}()
 	for _, c := range list {
 		var buf bytes.Buffer
 		if err := c.WritePNGTo(&buf, o); err != nil {
-			return paths, err
+			return nil, err
 		}
 		data, err := markPNG(buf.Bytes())
 		if err != nil {
-			return paths, err
+			return nil, err
 		}
-		p := filepath.Join(dir, c.File())
-		if err := atomicfile.WriteBytes(p, data, atomicfile.Options{}); err != nil {
-			return paths, err
+		f, err := writeSynced(filepath.Join(dir, c.File()), func(w io.Writer) error {
+			_, err := w.Write(data)
+			return err
+		})
+		if err != nil {
+			return nil, err
 		}
-		paths = append(paths, p)
+		files = append(files, f)
+	}
+	// The last written first: while its temporary file is seen, none
+	// is renamed yet.
+	paths := make([]string, len(files))
+	for i := len(files) - 1; i >= 0; i-- {
+		f := files[i]
+		files[i] = nil
+		if err := f.Commit(); err != nil {
+			return nil, err
+		}
+		paths[i] = filepath.Join(dir, list[i].File())
 	}
 	return paths, nil
 }

@@ -25,8 +25,9 @@ var ErrNotOurs = errors.New("exists and was not written by fbdiag")
 const IndexFile = "index.html"
 
 // WriteDir renders the charts and writes them, index.html and
-// report.json into dir
-// (created when missing), each file atomically. It returns the path of
+// report.json into dir (created when missing), each under a temporary
+// name until all are complete, then renamed: an interrupted run leaves
+// the earlier report as it was. It returns the path of
 // index.html. A folder holding an earlier fbdiag report is updated; any
 // other index.html or report.json stops it with ErrNotOurs before
 // anything is written.
@@ -77,8 +78,20 @@ func WriteDir(dir string, r *Report, o plot.Options) (string, error) {
 	if err := r.Render(o); err != nil {
 		return "", err
 	}
-	// The files are independent: four written at a time, each synced.
+	// Every file is written under its temporary name, synced and closed
+	// before any is renamed: a run interrupted or failing while it writes (the
+	// report.json of a big database takes seconds) leaves the earlier
+	// report whole, not its report.json beside a new page and charts.
 	figs := r.Drawn()
+	files := make([]*atomicfile.File, len(figs)+2)
+	defer func() {
+		for _, f := range files {
+			if f != nil {
+				f.Abort() // (nothing when committed)
+			}
+		}
+	}()
+	// The charts are independent: four written at a time.
 	err = fanOut(len(figs), 4, func(i int) error {
 		// Marked as --png marks them: a later --png into this folder
 		// may replace them.
@@ -86,7 +99,11 @@ func WriteDir(dir string, r *Report, o plot.Options) (string, error) {
 		if err != nil {
 			return err
 		}
-		return atomicfile.WriteBytes(filepath.Join(dir, figs[i].File), data, atomicfile.Options{})
+		files[i], err = writeSynced(filepath.Join(dir, figs[i].File), func(out io.Writer) error {
+			_, err := out.Write(data)
+			return err
+		})
+		return err
 	})
 	if err != nil {
 		return "", err
@@ -95,22 +112,53 @@ func WriteDir(dir string, r *Report, o plot.Options) (string, error) {
 	if w <= 0 || h <= 0 {
 		w, h = plot.DefaultWidth, plot.DefaultHeight
 	}
-	err = atomicfile.Write(index, atomicfile.Options{}, buffered(func(out io.Writer) error {
+	files[len(figs)], err = writeSynced(index, buffered(func(out io.Writer) error {
 		return WriteHTML(out, r, w, h)
 	}))
 	if err != nil {
 		return "", err
 	}
-	err = atomicfile.Write(summary, atomicfile.Options{}, buffered(func(out io.Writer) error {
+	files[len(figs)+1], err = writeSynced(summary, buffered(func(out io.Writer) error {
 		return WriteSummaryJSON(out, r)
 	}))
 	if err != nil {
 		return "", err
 	}
+	// report.json, the last written, first (while its temporary file is
+	// seen none is renamed yet), then the charts, and the page last.
+	order := append([]int{len(files) - 1}, make([]int, 0, len(files)-1)...)
+	for i := range len(files) - 1 {
+		order = append(order, i)
+	}
+	for _, i := range order {
+		err := files[i].Commit()
+		files[i] = nil
+		if err != nil {
+			return "", err
+		}
+	}
 	if err := removeStaleCharts(dir, earlier, figs); err != nil {
 		return "", err
 	}
 	return index, nil
+}
+
+// writeSynced writes a file of the report under its temporary name,
+// synced and closed; Commit gives it its name.
+func writeSynced(path string, fill func(io.Writer) error) (*atomicfile.File, error) {
+	f, err := atomicfile.Create(path, atomicfile.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if err := fill(f); err != nil {
+		f.Abort()
+		return nil, err
+	}
+	if err := f.Finish(); err != nil {
+		f.Abort()
+		return nil, err
+	}
+	return f, nil
 }
 
 // chartFileRe finds the chart files a page shows: each drawn chart's

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/labels"
+	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/report"
 	"github.com/fbdiag/fbdiag/view"
 )
@@ -315,6 +317,14 @@ func readGbakLog(stdin io.Reader, stderr io.Writer, name string, read func(io.Re
 	}
 	defer in.Close()
 	tl, err := read(in, shown)
+	var se *parse.SyntaxError
+	if errors.As(err, &se) && strings.HasPrefix(se.Msg, "no gbak output found") {
+		// A gstat output or a result table: which command reads it,
+		// without a notice of its lines skipped.
+		if other := otherKind(in, shown, "gbak"); other != nil {
+			return nil, other
+		}
+	}
 	if tl != nil {
 		report.WriteNotices(stderr, "", tl.Notices)
 	}

@@ -293,7 +293,7 @@ func streamGstatFile(stdin io.Reader, name string, th analyze.Thresholds, opt an
 	err = parse.EachGstat(rc, shown, func(rep *parse.GstatReport) error {
 		return fn(analyze.GstatWith(rep, th, opt), rep)
 	})
-	return noGstatErr(err, shown)
+	return noGstatErr(err, rc, shown)
 }
 
 // streamGstatJSON writes the JSON of each run of one input as it is
@@ -408,7 +408,7 @@ func streamGstat(stdin io.Reader, charts *gstatCharts, name string, th analyze.T
 		s = charts.stream(s)
 	}
 	if err := analyze.StreamGstat(rc, shown, th, opt, s); err != nil {
-		return noGstatErr(err, shown)
+		return noGstatErr(err, rc, shown)
 	}
 	if charts != nil {
 		charts.endFile(shown)
@@ -621,9 +621,13 @@ func (o *gstatOut) close() error {
 	return nil
 }
 
-// noGstatErr says what a gstat input should hold when it held none.
-func noGstatErr(err error, shown string) error {
+// noGstatErr says what a gstat input should hold when it held none, or
+// which command reads it (a gbak log, a result table).
+func noGstatErr(err error, rc io.Reader, shown string) error {
 	if errors.Is(err, parse.ErrNoGstat) {
+		if other := otherKind(rc, shown, "gstat"); other != nil {
+			return other
+		}
 		return fmt.Errorf("%s: %w (expected the text of gstat -a -r or gstat -h)", shown, parse.ErrNoGstat)
 	}
 	return err

@@ -47,8 +47,8 @@ and the rates a day, for a Prometheus textfile collector.
 a forecast date, history-forecast.png; a file of those names that fbdiag did
 not write is never replaced. A snapshot without an execution time (gstat
 before 2.5, cut excerpts) is dated by its file's modification time, said on
-stderr; in a folder, files that are not gstat output (a README, the charts)
-are skipped with a line on stderr.`,
+stderr; in a folder, files that are not gstat output (a README, the charts),
+folders and symbolic links are skipped with a line on stderr.`,
 		Flags: append([]cli.Flag{
 			metricsFormatFlag(),
 			&cli.StringFlag{Name: "until", Usage: "forecast when the database and each table reach `SIZE` (GB means GiB)"},
@@ -113,12 +113,15 @@ func runGstatTrend(o gstatTrendOptions, stdin io.Reader, stdout, stderr io.Write
 		if name != "-" {
 			if st, err := os.Stat(name); err == nil && st.IsDir() {
 				var err error
-				var subdirs []string
-				if files, subdirs, err = snapshotFiles(name); err != nil {
+				var subdirs, others []string
+				if files, subdirs, others, err = snapshotFiles(name); err != nil {
 					return err
 				}
 				for _, d := range subdirs {
 					fmt.Fprintf(stderr, "skipped: %s: a folder (a folder's snapshots are its files; give this one as an input too)\n", d)
+				}
+				for _, o := range others {
+					fmt.Fprintf(stderr, "skipped: %s\n", o)
 				}
 				folder = true
 			}

@@ -294,7 +294,8 @@ func TestGbakCLIErrors(t *testing.T) {
 		{[]string{"gbak", "compare", "--label", "nolabel", "x.log"}, 2, "--label wants NAME=FILE"},
 		{[]string{"gbak", "compare", "-", "-"}, 2, "standard input (-) can be read only once"},
 		{[]string{"gbak", "/nonexistent/restore.log"}, 1, "open /nonexistent/restore.log"},
-		{[]string{"gbak", testutil.Testdata(t, "fb30", "shop-gstat-h.txt")}, 1, "no gbak output found"},
+		{[]string{"gbak", testutil.Testdata(t, "fb30", "shop-gstat-h.txt")}, 1, "not for 'fbdiag gbak': use 'fbdiag gstat'"},
+		{[]string{"gbak", testutil.Testdata(t, "fb30", "shop-schema.sql")}, 1, "no gbak output found"},
 	}
 	for _, c := range cases {
 		_, errs, code := runCLI(t, nil, c.args...)
@@ -618,5 +619,20 @@ func TestGbakJSONDocumented(t *testing.T) {
 	})
 	if !keys["versus"] || !keys["notes"] || !keys["lower_bound"] || len(keys) < 50 {
 		t.Errorf("%d keys seen, versus %v, notes %v, lower_bound %v", len(keys), keys["versus"], keys["notes"], keys["lower_bound"])
+	}
+}
+
+// A gbak log whose time column held hundreds of digits (a damaged line,
+// found by FuzzGbakTimeline) parsed as +Inf seconds: 'fbdiag gbak
+// --format json' failed with "fbdiag: json: unsupported value: +Inf",
+// no file, no line. The number is not a time: the line is read as a
+// message, with a notice at its line.
+func TestGbakTimeTooLongForAFloat(t *testing.T) {
+	lines := strings.SplitAfter(string(testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log")), "\n")
+	lines[8] = "gbak: " + strings.Repeat("9", 400) + "  0.000      0      0 restoring domain RDB$3\n"
+	out, errs, code := runCLI(t, []byte(strings.Join(lines, "")), "gbak", "--format", "json", "-")
+	want := "<stdin>:9: 99999999999999999999999… is not a time; read as a message without statistics\n"
+	if code != 0 || errs != want || !strings.Contains(out, `"outcome": "completed"`) {
+		t.Errorf("exit %d, stderr %q; want 0 and %q\n%.300s", code, errs, want, out)
 	}
 }

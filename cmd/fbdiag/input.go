@@ -15,6 +15,9 @@ import (
 type headReader struct {
 	*bufio.Reader
 	io.Closer
+	// kind is what parse.Detect took the head for, why its reason.
+	kind parse.InputKind
+	why  string
 }
 
 // openFile opens a named file for reading, refusing what no fbdiag reader
@@ -55,12 +58,22 @@ func openArg(stdin io.Reader, name string) (io.ReadCloser, string, error) {
 
 // sniff buffers the head of r and fails on binary data.
 func sniff(r io.Reader, c io.Closer, shown string) (*headReader, error) {
-	h := &headReader{bufio.NewReaderSize(r, parse.DetectSize), c}
+	h := &headReader{Reader: bufio.NewReaderSize(r, parse.DetectSize), Closer: c}
 	head, _ := h.Peek(parse.DetectSize)
-	if kind, why := parse.Detect(head); kind == parse.InputUnknown && strings.HasPrefix(why, "binary") {
+	kind, why := parse.Detect(head)
+	h.kind, h.why = kind, why
+	if kind == parse.InputUnknown && strings.HasPrefix(why, "binary") {
 		// A SyntaxError, as "no gstat output found" is: gstat trend skips
 		// it in a folder (the charts --png wrote there, say).
-		return nil, &parse.SyntaxError{File: shown, Msg: why + ": not the text output of a Firebird tool or benchmark"}
+		msg := why
+		switch {
+		case strings.HasSuffix(why, "(NUL bytes outside UTF-16 text)"):
+			msg += ": not the text output of a Firebird tool or benchmark"
+		case shown != "<stdin>":
+			// Text kept compressed (stats.txt.gz): how to read it.
+			msg = strings.Replace(why, "FILE", shellQuote(shown), 1)
+		}
+		return nil, &parse.SyntaxError{File: shown, Msg: msg}
 	}
 	return h, nil
 }
@@ -82,6 +95,28 @@ func refuseKind(r io.Reader, shown, command string, others ...parse.InputKind) e
 		}
 	}
 	return nil
+}
+
+// otherKind is the error for an input in which the reader of command
+// found nothing of its kind and which parse.Detect takes for the input of
+// another command (a gbak log given to 'fbdiag gstat'): it names that
+// command rather than "no gstat output found". It is nil when the input
+// is of no kind Detect knows.
+func otherKind(r io.Reader, shown, command string) error {
+	h, ok := r.(*headReader)
+	if !ok || h.kind == parse.InputUnknown || string(h.kind) == command {
+		return nil
+	}
+	what, use := string(h.kind)+" output", "throughput"
+	switch h.kind {
+	case parse.InputGstat, parse.InputGbak:
+		use = string(h.kind)
+	case parse.InputThroughput:
+		what = "a result table"
+	case parse.InputBenchRun:
+		what = "a fbdiag bench run result"
+	}
+	return fmt.Errorf("%s: %s (%s), not for 'fbdiag %s': use 'fbdiag %s'", shown, what, h.why, command, use)
 }
 
 // tablesBeside says whether the file name, which Detect takes for another
@@ -152,4 +187,20 @@ func fileBytes(stdin io.Reader, args []string) int64 {
 		}
 	}
 	return n
+}
+
+// shellQuote quotes a file name for a command line a user copies: as it
+// is when it holds only safe characters, else in single quotes.
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+,:=@%", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -201,5 +203,82 @@ func TestInputFiles(t *testing.T) {
 	}
 	if keptHeap(1<<20) != 32<<20 || keptHeap(100<<20) != 400<<20 || keptHeap(1<<30) != 1<<30 {
 		t.Errorf("keptHeap(1 MiB, 100 MiB, 1 GiB) = %d, %d, %d", keptHeap(1<<20), keptHeap(100<<20), keptHeap(1<<30))
+	}
+}
+
+// 'fbdiag gstat shop.fdb' (the database, not gstat's output about it) read
+// the system tables' "-" lines of its pages as gstat errors: a CRITICAL
+// gstat-error verdict, exit 0. A gzip'd gstat output was "NUL bytes" with
+// no word of gunzip.
+func TestDatabaseAndCompressedInputRefused(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "nightly stats")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	text := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
+	// The header page of a database Firebird 3.0.11 created: page type
+	// 1, page size 8192 at 0x10, ODS 12 | 0x8000 at 0x12.
+	page := make([]byte, 8192)
+	copy(page, []byte{1, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x20, 0x0c, 0x80, 3, 0, 0, 0})
+	fdb := filepath.Join(dir, "shop.fdb")
+	if err := os.WriteFile(fdb, append(page, text...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	w := gzip.NewWriter(&gz)
+	w.Write(text)
+	w.Close()
+	gzName := filepath.Join(dir, "stats.txt.gz")
+	if err := os.WriteFile(gzName, gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range [][]string{{"gstat"}, {"gbak"}, {"gstat", "diff", testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")}} {
+		out, errs, code := runCLI(t, nil, append(cmd, fdb)...)
+		want := "fbdiag: " + fdb + ": binary data (a Firebird database file, ODS 12, 8192-byte pages): run gstat -a -r on it and give fbdiag gstat's output\n"
+		if code != 1 || out != "" || errs != want {
+			t.Errorf("%v shop.fdb: exit %d, stdout %d bytes, stderr %q; want 1 and %q", cmd, code, len(out), errs, want)
+		}
+		out, errs, code = runCLI(t, nil, append(cmd, gzName)...)
+		want = "fbdiag: " + gzName + ": binary data (gzip-compressed): decompress it first: gunzip -c '" + gzName + "' | fbdiag … -\n"
+		if code != 1 || out != "" || errs != want {
+			t.Errorf("%v stats.txt.gz: exit %d, stdout %d bytes, stderr %q; want 1 and %q", cmd, code, len(out), errs, want)
+		}
+	}
+}
+
+// 'fbdiag gstat' given a gbak log, or 'fbdiag gbak' given a gstat output
+// or a result table, said "no gstat output found" / "no gbak output
+// found (… was the log made with -v?)", the latter after a notice of the
+// 251 lines it skipped; 'fbdiag throughput' names the right command, and
+// now so do they.
+func TestGstatAndGbakNameTheCommandOfTheInput(t *testing.T) {
+	gbakLog := testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log")
+	gstatOut := testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")
+	table := testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv")
+	const (
+		isGbak  = `gbak output (line 1: "gbak: time     delta  reads  writes")`
+		isGstat = `gstat output (line 3: "Gstat execution time Wed Dec  2 14:09:5…")`
+		isTable = `a result table (comma-separated table with 3 columns, header line 1: "db,size_gb,ops_per_s")`
+	)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gstat", gbakLog}, gbakLog + ": " + isGbak + ", not for 'fbdiag gstat': use 'fbdiag gbak'"},
+		{[]string{"gstat", "--format", "json", gbakLog}, gbakLog + ": " + isGbak + ", not for 'fbdiag gstat': use 'fbdiag gbak'"},
+		{[]string{"gstat", table}, table + ": " + isTable + ", not for 'fbdiag gstat': use 'fbdiag throughput'"},
+		{[]string{"gbak", gstatOut}, gstatOut + ": " + isGstat + ", not for 'fbdiag gbak': use 'fbdiag gstat'"},
+		{[]string{"gbak", "--format", "csv", table}, table + ": " + isTable + ", not for 'fbdiag gbak': use 'fbdiag throughput'"},
+		{[]string{"gbak", "compare", gbakLog, gstatOut}, gstatOut + ": " + isGstat + ", not for 'fbdiag gbak': use 'fbdiag gstat'"},
+	} {
+		out, errs, code := runCLI(t, nil, c.args...)
+		if want := "fbdiag: " + c.want + "\n"; code != 1 || out != "" || errs != want {
+			t.Errorf("%v: exit %d, stdout %d bytes, stderr %q; want 1 and %q", c.args, code, len(out), errs, want)
+		}
+	}
+	// Standard input too.
+	_, errs, code := runCLI(t, testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log"), "gstat", "-")
+	if want := "fbdiag: <stdin>: " + isGbak + ", not for 'fbdiag gstat': use 'fbdiag gbak'\n"; code != 1 || errs != want {
+		t.Errorf("gstat -: exit %d, stderr %q; want %q", code, errs, want)
 	}
 }

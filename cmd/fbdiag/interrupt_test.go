@@ -144,3 +144,122 @@ func TestReportInterruptLeavesNoTemp(t *testing.T) {
 		t.Logf("%v: caught writing at attempt %d", sig, attempts)
 	}
 }
+
+// Ctrl-C while 'fbdiag report' wrote the report.json of a big database
+// (16 MiB of gstat: seconds of JSON) into the folder of an earlier report
+// left the new charts and index.html beside the earlier report.json: the
+// page and report.json described different runs. Every file is now
+// complete under its temporary name before any is renamed, and the
+// earlier report stays whole.
+func TestReportInterruptKeepsEarlierReport(t *testing.T) {
+	// Processes of their own; a big input, skipped with -short.
+	t.Parallel()
+	big, _ := bigGstatFile(t, 16<<20)
+	out := filepath.Join(t.TempDir(), "R")
+	small := testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")
+	if _, errs, code := runCLI(t, nil, "report", "--out", out, "--width", "400", "--height", "300", "--dpi", "72", small); code != 0 {
+		t.Fatalf("the earlier report: exit %d: %s", code, errs)
+	}
+	before := folderFiles(t, out)
+	if len(before) != 5 || before["index.html"] == "" || before["report.json"] == "" {
+		t.Fatalf("the earlier report: %d files", len(before))
+	}
+	cmd := fbdiagCommand(t, "report", "--out", out, "--width", "400", "--height", "300", "--dpi", "72", big)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	caught := false
+	for !caught {
+		select {
+		case err := <-done:
+			t.Fatalf("the report ended (%v) before its report.json was seen being written", err)
+		default:
+		}
+		for _, name := range tmpFiles(t, out) {
+			if strings.HasPrefix(filepath.Base(name), ".report.json.tmp-") {
+				caught = true
+			}
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	<-done
+	after := folderFiles(t, out)
+	for name, sum := range before {
+		if after[name] != sum {
+			t.Errorf("%s was changed by the interrupted report", name)
+		}
+	}
+	if len(after) != len(before) {
+		t.Errorf("files after the interrupted report: %d, before %d", len(after), len(before))
+	}
+}
+
+// folderFiles maps each file name in dir, temporary ones included, to
+// its content.
+func folderFiles(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]string{}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m[e.Name()] = string(b)
+	}
+	return m
+}
+
+// Ctrl-C while 'fbdiag gstat --png DIR' drew its third chart left the
+// first two of this run beside the third of the earlier one. The charts
+// are renamed into place together, once all are drawn. (Caught writing
+// the second: the third, drawn after it, takes long at this size.)
+func TestPNGInterruptKeepsEarlierCharts(t *testing.T) {
+	t.Parallel() // (processes of their own)
+	if testing.Short() {
+		t.Skip("renders large charts")
+	}
+	in := testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")
+	out := filepath.Join(t.TempDir(), "P")
+	if _, errs, code := runCLI(t, nil, "gstat", "--png", out, "--width", "400", "--height", "300", "--dpi", "72", in); code != 0 {
+		t.Fatalf("the earlier charts: exit %d: %s", code, errs)
+	}
+	before := folderFiles(t, out)
+	if len(before) != 3 || before["fill-shop-gstat-a-r.txt.png"] == "" {
+		t.Fatalf("the earlier charts: %d files", len(before))
+	}
+	// Big charts: each takes long enough to draw.
+	cmd := fbdiagCommand(t, "gstat", "--png", out, "--width", "3000", "--height", "3000", "--dpi", "300", in)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	for caught := false; !caught; time.Sleep(200 * time.Microsecond) {
+		select {
+		case err := <-done:
+			t.Fatalf("gstat ended (%v) before its second chart was seen being written", err)
+		default:
+		}
+		for _, name := range tmpFiles(t, out) {
+			caught = caught || strings.HasPrefix(filepath.Base(name), ".indices-shop-gstat-a-r.txt.png.tmp-")
+		}
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	<-done
+	after := folderFiles(t, out)
+	for name, sum := range before {
+		if after[name] != sum {
+			t.Errorf("%s was changed by the interrupted run", name)
+		}
+	}
+	if len(after) != len(before) {
+		t.Errorf("files after the interrupted run: %d, before %d", len(after), len(before))
+	}
+}

@@ -48,20 +48,42 @@ func pngOptions(c *cli.Context) (pngRequest, error) {
 }
 
 // checkOutDir fails when dir cannot be a folder to write into: a file
-// of that name, or a path through a file.
+// of that name, a path through a file, or a place that takes no new file
+// (a read-only mount, another user's folder).
 func checkOutDir(flag, dir string) error {
 	st, err := os.Stat(dir)
 	switch {
 	case err == nil && !st.IsDir():
 		return fmt.Errorf("%s %s: is a file, not a folder", flag, dir)
 	case err != nil && !os.IsNotExist(err):
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err // "not a directory": the path is named already
-		}
-		return fmt.Errorf("%s %s: %w", flag, dir, err)
+		return fmt.Errorf("%s %s: %w", flag, dir, pathErr(err))
 	}
+	// The folder, or the one it will be made in, must take a new file:
+	// found only after the analysis, the failure was printed as
+	// "open /mnt/ro/.tables-db.fdb.png.tmp-2456950564: read-only file
+	// system". A probe file is made and removed at once.
+	at := dir
+	for err != nil && filepath.Dir(at) != at {
+		at = filepath.Dir(at)
+		_, err = os.Stat(at)
+	}
+	probe, err := os.CreateTemp(at, ".fbdiag-probe-*")
+	if err != nil {
+		return fmt.Errorf("%s %s: cannot write in %s: %w", flag, dir, at, pathErr(err))
+	}
+	probe.Close()
+	os.Remove(probe.Name())
 	return nil
+}
+
+// pathErr is the cause of a *fs.PathError ("not a directory"), for a
+// message that names the path already.
+func pathErr(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // writeTo draws the charts into the folder and names each file on stderr

@@ -88,3 +88,35 @@ func TestPNGNothingToDraw(t *testing.T) {
 		t.Errorf("%s made: %v", out, err)
 	}
 }
+
+// --png or --out in a place that takes no new file (here sysfs, which
+// refuses root as well) printed the whole analysis, then failed naming a
+// temporary file: "open /sys/.tables-gstat.txt.png.tmp-2456950564:
+// permission denied". It is checked before any input is read, and the
+// message names the flag and the folder; a folder still to be made is
+// judged by the one it would be made in.
+func TestPNGIntoFolderThatTakesNoFile(t *testing.T) {
+	if st, err := os.Stat("/sys/kernel"); err != nil || !st.IsDir() {
+		t.Skip("no /sys")
+	}
+	if f, err := os.CreateTemp("/sys", "probe"); err == nil {
+		f.Close()
+		os.Remove(f.Name())
+		t.Skip("/sys takes files here")
+	}
+	gstat := testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")
+	log := testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gstat", "--format", "json", "--png", "/sys", gstat}, "--png /sys: cannot write in /sys: permission denied"},
+		{[]string{"gbak", "--png", "/sys/fbdiag/charts", log}, "--png /sys/fbdiag/charts: cannot write in /sys: permission denied"},
+		{[]string{"report", "--out", "/sys/report", gstat}, "--out /sys/report: cannot write in /sys: permission denied"},
+	} {
+		stdout, errs, code := runCLI(t, nil, c.args...)
+		if want := "fbdiag: " + c.want + "\n"; code != 1 || stdout != "" || errs != want {
+			t.Errorf("%v: exit %d, stdout %d bytes, stderr %q; want 1, nothing, %q", c.args, code, len(stdout), errs, want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,19 +119,27 @@ func readSnapshots(name string, stdin io.Reader, stderr io.Writer, how snapshotR
 // snapshotFiles lists the regular files of a folder, by name; hidden
 // files are left out, and so are its folders, which subdirs names: a
 // trend is of one database's snapshots, and a folder of them kept by
-// month says so when given whole.
-func snapshotFiles(dir string) (files, subdirs []string, err error) {
+// month says so when given whole. The other entries it leaves out are
+// named in others, with why: a symbolic link (latest.txt, to a snapshot
+// of the folder, would count it twice; one to a snapshot elsewhere was
+// left out without a word), a pipe.
+func snapshotFiles(dir string) (files, subdirs, others []string, err error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	for _, ent := range ents {
+		p := filepath.Join(dir, ent.Name())
 		switch {
 		case strings.HasPrefix(ent.Name(), "."):
 		case ent.Type().IsRegular():
-			files = append(files, filepath.Join(dir, ent.Name()))
+			files = append(files, p)
 		case ent.IsDir():
-			subdirs = append(subdirs, filepath.Join(dir, ent.Name()))
+			subdirs = append(subdirs, p)
+		case ent.Type()&fs.ModeSymlink != 0:
+			others = append(others, p+": a symbolic link (give it as an input to read it)")
+		default:
+			others = append(others, p+": not a regular file")
 		}
 	}
 	if len(files) == 0 {
@@ -139,9 +148,12 @@ func snapshotFiles(dir string) (files, subdirs []string, err error) {
 			if len(subdirs) > 3 {
 				more = fmt.Sprintf(" and %d more", len(subdirs)-3)
 			}
-			return nil, subdirs, fmt.Errorf("%s: no files, only folders (%s%s): give them as inputs", dir, strings.Join(subdirs[:min(3, len(subdirs))], ", "), more)
+			return nil, subdirs, others, fmt.Errorf("%s: no files, only folders (%s%s): give them as inputs", dir, strings.Join(subdirs[:min(3, len(subdirs))], ", "), more)
 		}
-		return nil, nil, fmt.Errorf("%s: no files", dir)
+		if len(others) > 0 {
+			return nil, nil, others, fmt.Errorf("%s: no regular files (%s)", dir, strings.Join(others[:min(3, len(others))], "; "))
+		}
+		return nil, nil, nil, fmt.Errorf("%s: no files", dir)
 	}
-	return files, subdirs, nil
+	return files, subdirs, others, nil
 }

@@ -48,8 +48,9 @@ func Write(path string, opt Options, fill func(w io.Writer) error) error {
 // Abort ends it.
 type File struct {
 	*os.File
-	path string
-	opt  Options
+	path     string
+	opt      Options
+	finished bool // synced and closed by Finish
 }
 
 // Create starts writing path. With NoReplace an existing path is refused
@@ -169,8 +170,20 @@ func tempOf(file string) (string, bool) {
 	return rest[:i], true
 }
 
-// finish syncs, sets the mode and closes the temporary file.
+// Finish syncs and closes the complete file still under its temporary
+// name, for a writer of several files that renames them all only once
+// every one is written (Commit then only renames): none is held open
+// meanwhile.
+func (f *File) Finish() error {
+	return f.finish()
+}
+
+// finish syncs, sets the mode and closes the temporary file, once.
 func (f *File) finish() error {
+	if f.finished {
+		return nil
+	}
+	f.finished = true
 	perm := f.opt.Perm
 	if perm == 0 {
 		perm = 0o644

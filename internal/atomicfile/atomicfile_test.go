@@ -118,3 +118,33 @@ func TestTempOf(t *testing.T) {
 		}
 	}
 }
+
+// Finish closes the complete file under its temporary name: the final
+// name appears only at Commit, and Abort after Finish leaves nothing.
+func TestFinishThenCommitOrAbort(t *testing.T) {
+	dir := t.TempDir()
+	keep, drop := filepath.Join(dir, "index.html"), filepath.Join(dir, "report.json")
+	var files []*File
+	for _, p := range []string{keep, drop} {
+		f, err := Create(p, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString("<p>new</p>")
+		if err := f.Finish(); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	if _, err := os.Stat(keep); !os.IsNotExist(err) {
+		t.Fatalf("index.html named before Commit: %v", err)
+	}
+	if err := files[0].Commit(); err != nil {
+		t.Fatal(err)
+	}
+	files[1].Abort()
+	ents, _ := os.ReadDir(dir)
+	if b, err := os.ReadFile(keep); err != nil || string(b) != "<p>new</p>" || len(ents) != 1 {
+		t.Errorf("index.html %q (%v), %d files in the folder; want it alone", b, err, len(ents))
+	}
+}
