@@ -186,6 +186,34 @@ func checkLoad(t *testing.T, r *Result) {
 	if l.Trend || l.Summary.N != 12 {
 		t.Errorf("load = %+v", l)
 	}
+	// Not significant is not "no trend", and the slope is the 1.77 TiB
+	// database's: without it, -3.1 % per doubling (p=0.083).
+	if len(l.HighLeverage) != 1 || l.HighLeverage[0].X != 1813.969025 {
+		t.Errorf("high leverage = %+v, want the 1.77 TiB point alone", l.HighLeverage)
+	}
+	near(t, "1.77 TiB leverage", l.HighLeverage[0].Leverage, 0.9294, 0.0001)
+	want := "load speed median 3.36 MiB/s (95 % interval 3.28–3.42; all 3.25–3.65), no significant trend over size " +
+		"(-0.7 % per doubling, p=0.200); the 1.77 TiB point has leverage 0.929 (above 0.5): it alone sets the slope"
+	if l.Verdict != want {
+		t.Errorf("verdict\n got %s\nwant %s", l.Verdict, want)
+	}
+}
+
+// Four fbdiag bench loads gain +14.7 % a doubling with p=0.122: too few
+// to tell, and said so, not "no trend"; their two ends are above 0.5 as
+// the ends of four sizes are, and no single point is named.
+func TestLoadSpeedFewDatabases(t *testing.T) {
+	r := analyse(t, Options{}, testutil.Testdata(t, "bench", "load.csv"))
+	l := r.Series[0].Load
+	near(t, "trend per doubling", l.TrendPerDoubling, 0.1468, 0.0001)
+	near(t, "trend p", l.TrendP, 0.1216, 0.0001)
+	if len(l.HighLeverage) != 2 {
+		t.Errorf("high leverage = %+v, want 114 and 908 MiB", l.HighLeverage)
+	}
+	want := "load speed 1.83–3.23 MiB/s (median 2.86), no significant trend over size (+14.7 % per doubling, p=0.122)"
+	if l.Verdict != want {
+		t.Errorf("verdict\n got %s\nwant %s", l.Verdict, want)
+	}
 }
 
 // Load speed: 3.3–3.4 MiB/s with no trend over size (seed 000).

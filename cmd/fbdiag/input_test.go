@@ -98,8 +98,9 @@ func TestThroughputNoticeFileLine(t *testing.T) {
 func TestThroughputLoadVerdictWraps(t *testing.T) {
 	rel := filepath.Join("..", "..", "testdata", "seeds", "degradation-load-sata.csv")
 	out, errs, code := runCLI(t, nil, "throughput", rel)
-	want := "load speed median 3.36 MiB/s (95 % interval 3.28–3.42; all 3.25–3.65), no trend over size (-0.7 %\n" +
-		"  per doubling, p=0.200)\n"
+	want := "load speed median 3.36 MiB/s (95 % interval 3.28–3.42; all 3.25–3.65), no significant trend over\n" +
+		"  size (-0.7 % per doubling, p=0.200); the 1.77 TiB point has leverage 0.929 (above 0.5): it alone\n" +
+		"  sets the slope\n"
 	if code != 0 || !strings.Contains(out, want) {
 		t.Errorf("exit %d, stderr %q, output lacks %q:\n%s", code, errs, want, out)
 	}
