@@ -85,22 +85,56 @@ func median(sorted []float64) float64 {
 // confidence level. Too few values give ±Inf.
 func medianCI(sorted []float64, conf float64) (lo, hi float64) {
 	n := len(sorted)
-	b := distuv.Binomial{N: float64(n), P: 0.5}
-	// Find the largest k (1-based) with P(k <= X <= n-k) >= conf, i.e.
-	// coverage of [x_(k), x_(n-k+1)].
-	best := 0
-	for k := 1; k <= n/2; k++ {
-		cover := b.CDF(float64(n-k)) - b.CDF(float64(k-1))
-		if cover >= conf {
-			best = k
-		} else {
-			break
-		}
-	}
+	// The largest k (1-based) with P(k <= X <= n-k) >= conf, X ~ B(n, ½):
+	// the coverage of [x_(k), x_(n-k+1)].
+	best, _ := medianCIRank(n, conf)
 	if best == 0 {
 		return math.Inf(-1), math.Inf(1)
 	}
 	return sorted[best-1], sorted[n-best]
+}
+
+// medianCIRank is the rank k (1-based) of medianCI's lower end among n
+// sorted values, the upper end's being n − k + 1, and the interval's
+// coverage; k is 0 when n values have no interval.
+func medianCIRank(n int, conf float64) (k int, coverage float64) {
+	b := distuv.Binomial{N: float64(n), P: 0.5}
+	for j := 1; j <= n/2; j++ {
+		c := b.CDF(float64(n-j)) - b.CDF(float64(j-1))
+		if c < conf {
+			break
+		}
+		k, coverage = j, c
+	}
+	return k, coverage
+}
+
+// MedianIntervalMethod says how the 95 % interval of the median of n
+// values is made, so that it can be reproduced: "the 3rd and 10th of the
+// 12 sorted values, distribution-free (binomial coverage 96.1 %)"; ""
+// below 6 values, which have none.
+func MedianIntervalMethod(n int) string {
+	k, c := medianCIRank(n, 1-Alpha)
+	if k == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the %s and %s of the %d sorted values, distribution-free (binomial coverage %.1f %%)",
+		ordinal(k), ordinal(n-k+1), n, 100*c)
+}
+
+// ordinal is 1st, 2nd, 3rd, 4th… 11th, 12th, 13th, 21st.
+func ordinal(k int) string {
+	suffix := "th"
+	switch {
+	case k%100 >= 11 && k%100 <= 13:
+	case k%10 == 1:
+		suffix = "st"
+	case k%10 == 2:
+		suffix = "nd"
+	case k%10 == 3:
+		suffix = "rd"
+	}
+	return fmt.Sprintf("%d%s", k, suffix)
 }
 
 // Comparison says whether two sets of measurements differ, and by how much.

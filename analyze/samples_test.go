@@ -2,7 +2,10 @@ package analyze
 
 import (
 	"math"
+	"slices"
 	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
 )
 
 // The restore durations of seed 003 (restore-balanced.log vs
@@ -75,5 +78,30 @@ func TestMannWhitneyTies(t *testing.T) {
 	p = MannWhitneyU([]float64{1, 2, 2}, []float64{2, 3, 4})
 	if math.Abs(p-0.3) > 1e-12 {
 		t.Fatalf("p = %v, want 0.3", p)
+	}
+}
+
+// The load seed's median interval, 3.28–3.42 MiB/s, is the 3rd and 10th of
+// its 12 sorted speeds (P(3 ≤ B(12, ½) ≤ 9) = 1 − 2·79/4096 = 0.961): said
+// so that a reader can rebuild it, and read off the same sorted speeds.
+func TestMedianIntervalMethod(t *testing.T) {
+	r := analyse(t, Options{}, testutil.Testdata(t, "seeds", "degradation-load-sata.csv"))
+	l := r.Series[0].Load
+	want := "the 3rd and 10th of the 12 sorted values, distribution-free (binomial coverage 96.1 %)"
+	if got := MedianIntervalMethod(l.Summary.N); got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	sorted := slices.Sorted(slices.Values(l.Summary.Values))
+	if *l.MedianLo != sorted[2] || *l.MedianHi != sorted[9] {
+		t.Errorf("interval %g–%g, want the 3rd %g and 10th %g", *l.MedianLo, *l.MedianHi, sorted[2], sorted[9])
+	}
+	for n, want := range map[int]string{
+		5:  "",
+		6:  "the 1st and 6th of the 6 sorted values, distribution-free (binomial coverage 96.9 %)",
+		25: "the 8th and 18th of the 25 sorted values, distribution-free (binomial coverage 95.7 %)",
+	} {
+		if got := MedianIntervalMethod(n); got != want {
+			t.Errorf("n=%d: got %q, want %q", n, got, want)
+		}
 	}
 }

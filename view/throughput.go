@@ -334,6 +334,10 @@ func (v *tput) seriesTable() *Table {
 	for _, s := range v.r.Series {
 		if l := s.Load; l != nil {
 			t.Notes = append(t.Notes, l.Verdict, "test: "+l.Test)
+			if m := analyze.MedianIntervalMethod(l.Summary.N); m != "" {
+				// (how the median's 95 % interval is made, to reproduce it)
+				t.Notes = append(t.Notes, "95 % interval of the median: "+m)
+			}
 		}
 	}
 	return t
