@@ -583,6 +583,9 @@ func (s *Series) degradation(predictAt, kneeAt float64, unit parse.Unit) {
 	if w := narrowSizes(x, predictAt, loss, unit); w != "" && len(models) > 0 {
 		s.Warnings = append(s.Warnings, w)
 	}
+	if w := repeatedRunsWarning(s.Points, models); w != "" {
+		s.Warnings = append(s.Warnings, w)
+	}
 	if !math.IsNaN(kneeAt) {
 		trend := LogLinear
 		if b := BestModel(models); b != nil {
@@ -599,6 +602,28 @@ func (s *Series) degradation(predictAt, kneeAt float64, unit parse.Unit) {
 			s.Knee = k
 		}
 	}
+}
+
+// repeatedRunsWarning says, when some sizes were run more than once, that
+// the fits count every run as an independent point while runs on one
+// database share its layout and cache (fbdiag bench sweep repeats its
+// runs so), and gives the best
+// fit's slope p on the sizes' medians, the n the sizes allow
+// (testdata/bench/sizes.csv: 8 runs at 5 sizes, linear slope p=0.005 on
+// the runs, p=0.028 on the medians); "" when every size was run once.
+func repeatedRunsWarning(pts []Point, models []*Model) string {
+	best := BestModel(models)
+	xs, meds := medians(pts)
+	if best == nil || len(xs) == len(pts) {
+		return ""
+	}
+	head := fmt.Sprintf("%d runs at %d sizes: the fits count each run as a point, but runs repeated on one database do not measure the size's effect independently", len(pts), len(xs))
+	m, err := Fit(best.Name, xs, meds)
+	if err != nil {
+		return head + fmt.Sprintf("; the medians of %d sizes test no slope", len(xs))
+	}
+	return head + fmt.Sprintf(": on the medians of the %d sizes the %s slope has %s (%s on the runs)",
+		len(xs), best.Name, pText(m.SlopeP), pText(best.SlopeP))
 }
 
 // joinAnd joins words as a sentence lists them: "a", "a and b", "a, b

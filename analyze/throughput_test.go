@@ -788,3 +788,30 @@ func TestThroughputRowNamesMeasureRepeats(t *testing.T) {
 		t.Errorf("A/B %+v", ab)
 	}
 }
+
+// fbdiag bench's sizes.csv runs each size twice on one database: 8 runs
+// at 5 sizes (the second 2-warehouse run had grown it to 285.5 MiB). The
+// linear slope's p=0.005 counts 8 independent points; on the 5 sizes'
+// medians it is p=0.028 (by hand: b 6.473, t 3.98 on 3 df), and the
+// warning says both. sizes-w1-w2.csv's 4 runs are at 2 sizes only.
+func TestDegradationRepeatedRunsWarning(t *testing.T) {
+	r := analyse(t, Options{}, testutil.Testdata(t, "bench", "sizes.csv"))
+	want := "8 runs at 5 sizes: the fits count each run as a point, but runs repeated on one database do not " +
+		"measure the size's effect independently: on the medians of the 5 sizes the linear slope has p=0.028 (p=0.005 on the runs)"
+	if s := r.Series[0]; !slices.Contains(s.Warnings, want) {
+		t.Errorf("warnings %q lack %q", s.Warnings, want)
+	}
+	r = analyse(t, Options{}, testutil.Testdata(t, "bench", "sizes-w1-w2.csv"))
+	want = "4 runs at 2 sizes: the fits count each run as a point, but runs repeated on one database do not " +
+		"measure the size's effect independently; the medians of 2 sizes test no slope"
+	if s := r.Series[0]; !slices.Contains(s.Warnings, want) {
+		t.Errorf("warnings %q lack %q", s.Warnings, want)
+	}
+	// Once per size: no such warning (seed 001).
+	r = analyse(t, Options{}, testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"))
+	for _, w := range r.Series[0].Warnings {
+		if strings.Contains(w, "runs at") {
+			t.Errorf("seed 001 warns %q", w)
+		}
+	}
+}
