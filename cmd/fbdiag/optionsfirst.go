@@ -15,7 +15,10 @@ import (
 // of an option that takes one (--title -x). An option the command does
 // not know is moved too, so that cli names it.
 func optionsFirst(app *cli.App, args []string) []string {
-	if len(args) < 2 {
+	if len(args) < 2 || args[len(args)-1] == completionFlag {
+		// Shell completion reads the words as they were typed: cli
+		// looks for its flag last, and at os.Args for an option being
+		// completed.
 		return args
 	}
 	flags, cmds := app.Flags, app.Commands
@@ -75,6 +78,10 @@ func optionsFirst(app *cli.App, args []string) []string {
 	// first file from being taken for a file.
 	return append(append(out, "--"), rest...)
 }
+
+// completionFlag is what the shell's completion script adds to the words
+// typed (urfave/cli's EnableBashCompletion).
+const completionFlag = "--generate-bash-completion"
 
 // isOption reports whether a is an option rather than an argument: "-"
 // alone is standard input, "--" the end of the options.

@@ -24,6 +24,7 @@ func TestOptionsFirst(t *testing.T) {
 		{"fbdiag gbak compare A B --format csv", "fbdiag gbak compare --format csv -- A B"},
 		{"fbdiag", "fbdiag"},
 		{"fbdiag nosuch --help", "fbdiag nosuch --help"},
+		{"fbdiag gstat A --generate-bash-completion", "fbdiag gstat A --generate-bash-completion"},
 	} {
 		got := strings.Join(optionsFirst(app, strings.Fields(c.in)), " ")
 		if got != c.want {
@@ -75,5 +76,20 @@ func TestOptionsAfterFiles(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, defaultReportDir)); err == nil {
 		t.Errorf("report FILE -o DIR also wrote ./%s", defaultReportDir)
+	}
+}
+
+// Tab after a file (the completion script runs 'fbdiag gstat FILE
+// --generate-bash-completion') offered gstat's subcommands; once options
+// after the files moved, it printed "flag provided but not defined:
+// -generate-bash-completion" with exit 2, and completion offered nothing.
+func TestCompletionAfterAFile(t *testing.T) {
+	// (A process of its own: cli reads os.Args when it completes.)
+	cmd := fbdiagCommand(t, "gstat", shopPath(t), "--generate-bash-completion")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil || stderr.String() != "" || !strings.HasPrefix(string(out), "diff\ntrend\n") {
+		t.Errorf("%v, stdout %q, stderr %q; want gstat's subcommands", err, out, stderr.String())
 	}
 }
