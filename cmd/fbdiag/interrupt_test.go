@@ -186,14 +186,21 @@ func TestReportInterruptKeepsEarlierReport(t *testing.T) {
 	}
 	cmd.Process.Signal(syscall.SIGINT)
 	<-done
-	after := folderFiles(t, out)
+	sameFiles(t, out, before, "report")
+}
+
+// sameFiles checks that dir holds the files of before, each unchanged,
+// and no other, after the interrupted what.
+func sameFiles(t *testing.T, dir string, before map[string]string, what string) {
+	t.Helper()
+	after := folderFiles(t, dir)
 	for name, sum := range before {
 		if after[name] != sum {
-			t.Errorf("%s was changed by the interrupted report", name)
+			t.Errorf("%s was changed by the interrupted %s", name, what)
 		}
 	}
 	if len(after) != len(before) {
-		t.Errorf("files after the interrupted report: %d, before %d", len(after), len(before))
+		t.Errorf("files after the interrupted %s: %d, before %d", what, len(after), len(before))
 	}
 }
 
@@ -253,13 +260,5 @@ func TestPNGInterruptKeepsEarlierCharts(t *testing.T) {
 	}
 	cmd.Process.Signal(syscall.SIGINT)
 	<-done
-	after := folderFiles(t, out)
-	for name, sum := range before {
-		if after[name] != sum {
-			t.Errorf("%s was changed by the interrupted run", name)
-		}
-	}
-	if len(after) != len(before) {
-		t.Errorf("files after the interrupted run: %d, before %d", len(after), len(before))
-	}
+	sameFiles(t, out, before, "run")
 }

@@ -29,12 +29,7 @@ func optionsFirst(app *cli.App, args []string) []string {
 			i += optionWidth(flags, a, i, args)
 			continue
 		}
-		var next *cli.Command
-		for _, c := range cmds {
-			if c.HasName(a) {
-				next = c
-			}
-		}
+		next := subcommand(cmds, a)
 		if next == nil {
 			break
 		}
