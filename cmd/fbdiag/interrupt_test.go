@@ -51,6 +51,7 @@ func TestReportFolderReusedAfterInterrupt(t *testing.T) {
 	left := map[string]string{
 		".index.html.tmp-2718281828":                "<!DOCTYPE html>\n<html lang=\"en\">\n<he",
 		".tables-shop-gstat-a-r.txt.png.tmp-314159": "\x89PNG\r\n",
+		".report.json.tmp-1618033988":               "{\n  \"generator\": \"fbdiag",
 		// Not fbdiag's names: kept.
 		".notes.txt.tmp-1": "mine",
 		"index.html.tmp-1": "mine",
