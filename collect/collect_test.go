@@ -483,6 +483,11 @@ func TestCredentialsOnTheCommandLine(t *testing.T) {
 		{"SYSDBA:s3cret@localhost:/data/x.fdb", `"SYSDBA:***@localhost:/data/x.fdb" names a user and password` + also + "; give HOST:PATH"},
 		{"sysdba:s3cret@db1/3051:employee", `"sysdba:***@db1/3051:employee" names a user and password` + also + "; give HOST:PATH"},
 		{"firebird://SYSDBA:s3cret@db1/data/x.fdb", `"firebird://SYSDBA:***@db1/data/x.fdb" is a Firebird URL (firebird://): give the server with --server and the path alone`},
+		// A password with an "@": its end was shown ("SYSDBA:***@cret@localhost:…").
+		{"SYSDBA:s3@cret@localhost:/data/x.fdb", `"SYSDBA:***@localhost:/data/x.fdb" names a user and password` + also + "; give HOST:PATH"},
+		{"firebird://SYSDBA:s3@cret@db1/data/x.fdb", `"firebird://SYSDBA:***@db1/data/x.fdb" is a Firebird URL (firebird://): give the server with --server and the path alone`},
+		// An "@" in the path after the server stays.
+		{"SYSDBA:s3cret@db1:/data/a@b.fdb", `"SYSDBA:***@db1:/data/a@b.fdb" names a user and password` + also + "; give HOST:PATH"},
 	} {
 		_, _, err := SplitDatabase(c.name)
 		if err == nil || err.Error() != c.want {
@@ -492,8 +497,10 @@ func TestCredentialsOnTheCommandLine(t *testing.T) {
 	if server, path, err := SplitDatabase("db1:shop@2024"); err != nil || server != "db1:3050" || path != "shop@2024" {
 		t.Errorf("alias with an @: %q %q %v", server, path, err)
 	}
-	_, err := ParseServer("SYSDBA:s3cret@localhost")
-	if want := `server "SYSDBA:***@localhost" names a user and password` + also + "; give HOST"; err == nil || err.Error() != want {
-		t.Errorf("ParseServer: %v\nwant %s", err, want)
+	for _, s := range []string{"SYSDBA:s3cret@localhost", "SYSDBA:s3@cret@localhost"} {
+		_, err := ParseServer(s)
+		if want := `server "SYSDBA:***@localhost" names a user and password` + also + "; give HOST"; err == nil || err.Error() != want {
+			t.Errorf("ParseServer(%q): %v\nwant %s", s, err, want)
+		}
 	}
 }

@@ -64,17 +64,27 @@ func IsTerminal(f any) bool {
 	return ok && term.IsTerminal(int(o.Fd()))
 }
 
-// readLine reads up to a newline (not kept), for readPassword.
+// readLine reads up to a newline (not kept), for readPassword, as
+// term.ReadPassword reads: a Backspace that reaches it as ^H (a terminal
+// whose erase character is ^?, which the line discipline then passes on)
+// takes back the byte before it, and a carriage return is dropped.
 func readLine(r io.Reader) ([]byte, error) {
 	var line []byte
 	var c [1]byte
 	for {
 		n, err := r.Read(c[:])
 		if n == 1 {
-			if c[0] == '\n' {
+			switch c[0] {
+			case '\n':
 				return line, nil
+			case '\b':
+				if len(line) > 0 {
+					line = line[:len(line)-1]
+				}
+			case '\r':
+			default:
+				line = append(line, c[0])
 			}
-			line = append(line, c[0])
 			continue
 		}
 		if err == io.EOF && len(line) > 0 {

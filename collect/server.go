@@ -139,39 +139,49 @@ const credentialsFromEnv = "fbdiag reads them from ISC_USER and ISC_PASSWORD onl
 // by ":" or "/" (the driver's DSN form, sysdba:pw@db1:/data/x.fdb), where
 // the part before the "@" has no slash: an alias with an "@" (db1:shop@2024)
 // is not one.
-func hasCredentials(name string) bool {
-	at := strings.IndexByte(name, '@')
-	if at < 0 {
-		return false
+func hasCredentials(name string) bool { return credentialsEnd(name) >= 0 }
+
+// credentialsEnd is the index of the "@" that ends USER:PASSWORD in name,
+// -1 when there is none. It is the last "@" that fits: a password may
+// hold an "@" too (sysdba:p@ss@db1:/x.fdb), a path after the host rarely
+// does, and a wrong pick then hides more, never less.
+func credentialsEnd(name string) int {
+	for at := strings.LastIndexByte(name, '@'); at >= 0; at = strings.LastIndexByte(name[:at], '@') {
+		before, after := name[:at], name[at+1:]
+		if strings.ContainsAny(before, `/\`) || !strings.Contains(before, ":") {
+			continue
+		}
+		end := strings.IndexAny(after, ":/")
+		if end <= 0 {
+			continue
+		}
+		if _, err := ParseServer(after[:end]); err == nil {
+			return at
+		}
 	}
-	before, after := name[:at], name[at+1:]
-	if strings.ContainsAny(before, `/\`) || !strings.Contains(before, ":") {
-		return false
-	}
-	end := strings.IndexAny(after, ":/")
-	if end <= 0 {
-		return false
-	}
-	_, err := ParseServer(after[:end])
-	return err == nil
+	return -1
 }
 
 // maskCredentials hides the password of a USER:PASSWORD@ in name (also
 // after a URL's sche://) before name is quoted in an error.
 func maskCredentials(name string) string {
-	at := strings.IndexByte(name, '@')
+	start := 0
+	if i := strings.Index(name, "://"); i >= 0 {
+		start = i + 3
+	}
+	rest := name[start:]
+	at := credentialsEnd(rest + "/") // (a server alone: SYSDBA:pw@db1)
+	if at < 0 {
+		at = strings.IndexByte(rest, '@')
+	}
 	if at < 0 {
 		return name
 	}
-	start := 0
-	if i := strings.Index(name[:at], "://"); i >= 0 {
-		start = i + 3
-	}
-	colon := strings.IndexByte(name[start:at], ':')
+	colon := strings.IndexByte(rest[:at], ':')
 	if colon < 0 {
 		return name
 	}
-	return name[:start+colon+1] + "***" + name[at:]
+	return name[:start+colon+1] + "***" + rest[at:]
 }
 
 // String shows the server without the password.

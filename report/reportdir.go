@@ -231,9 +231,11 @@ func buffered(write func(io.Writer) error) func(io.Writer) error {
 }
 
 // ourFileName reports whether a file of that name in a report or --png
-// folder may be fbdiag's: the page and the charts.
+// folder may be fbdiag's: the page, report.json and the charts. (A run
+// killed while it wrote report.json, the largest file, left its
+// ".report.json.tmp-*", as large, for good.)
 func ourFileName(name string) bool {
-	return name == IndexFile || strings.HasSuffix(name, ".png")
+	return name == IndexFile || name == JSONFile || strings.HasSuffix(name, ".png")
 }
 
 // isOurs reports whether path is absent or an fbdiag report (it carries

@@ -51,6 +51,7 @@ func TestReportFolderReusedAfterInterrupt(t *testing.T) {
 	left := map[string]string{
 		".index.html.tmp-2718281828":                "<!DOCTYPE html>\n<html lang=\"en\">\n<he",
 		".tables-shop-gstat-a-r.txt.png.tmp-314159": "\x89PNG\r\n",
+		".report.json.tmp-1618033988":               "{\n  \"generator\": \"fbdiag",
 		// Not fbdiag's names: kept.
 		".notes.txt.tmp-1": "mine",
 		"index.html.tmp-1": "mine",
@@ -186,14 +187,21 @@ func TestReportInterruptKeepsEarlierReport(t *testing.T) {
 	}
 	cmd.Process.Signal(syscall.SIGINT)
 	<-done
-	after := folderFiles(t, out)
+	sameFiles(t, out, before, "report")
+}
+
+// sameFiles checks that dir holds the files of before, each unchanged,
+// and no other, after the interrupted what.
+func sameFiles(t *testing.T, dir string, before map[string]string, what string) {
+	t.Helper()
+	after := folderFiles(t, dir)
 	for name, sum := range before {
 		if after[name] != sum {
-			t.Errorf("%s was changed by the interrupted report", name)
+			t.Errorf("%s was changed by the interrupted %s", name, what)
 		}
 	}
 	if len(after) != len(before) {
-		t.Errorf("files after the interrupted report: %d, before %d", len(after), len(before))
+		t.Errorf("files after the interrupted %s: %d, before %d", what, len(after), len(before))
 	}
 }
 
@@ -253,13 +261,5 @@ func TestPNGInterruptKeepsEarlierCharts(t *testing.T) {
 	}
 	cmd.Process.Signal(syscall.SIGINT)
 	<-done
-	after := folderFiles(t, out)
-	for name, sum := range before {
-		if after[name] != sum {
-			t.Errorf("%s was changed by the interrupted run", name)
-		}
-	}
-	if len(after) != len(before) {
-		t.Errorf("files after the interrupted run: %d, before %d", len(after), len(before))
-	}
+	sameFiles(t, out, before, "run")
 }

@@ -98,18 +98,24 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return exitError
 }
 
+// subcommand is the command of cmds that a names, or nil.
+func subcommand(cmds []*cli.Command, a string) *cli.Command {
+	var found *cli.Command
+	for _, c := range cmds {
+		if c.HasName(a) {
+			found = c
+		}
+	}
+	return found
+}
+
 // commandPath is "fbdiag gstat trend" for the command args run, so that a
 // usage error points at the help that documents the flag.
 func commandPath(app *cli.App, args []string) string {
 	path := []string{"fbdiag"}
 	cmds := app.Commands
 	for _, a := range args[min(1, len(args)):] {
-		var next *cli.Command
-		for _, c := range cmds {
-			if c.HasName(a) {
-				next = c
-			}
-		}
+		next := subcommand(cmds, a)
 		if next == nil {
 			break
 		}

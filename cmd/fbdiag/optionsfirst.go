@@ -1,6 +1,7 @@
 package main
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -15,7 +16,10 @@ import (
 // of an option that takes one (--title -x). An option the command does
 // not know is moved too, so that cli names it.
 func optionsFirst(app *cli.App, args []string) []string {
-	if len(args) < 2 {
+	if len(args) < 2 || args[len(args)-1] == completionFlag {
+		// Shell completion reads the words as they were typed: cli
+		// looks for its flag last, and at os.Args for an option being
+		// completed.
 		return args
 	}
 	flags, cmds := app.Flags, app.Commands
@@ -26,12 +30,7 @@ func optionsFirst(app *cli.App, args []string) []string {
 			i += optionWidth(flags, a, i, args)
 			continue
 		}
-		var next *cli.Command
-		for _, c := range cmds {
-			if c.HasName(a) {
-				next = c
-			}
-		}
+		next := subcommand(cmds, a)
 		if next == nil {
 			break
 		}
@@ -60,6 +59,12 @@ func optionsFirst(app *cli.App, args []string) []string {
 			// argument for a help topic.
 			return append(append([]string(nil), args[:i]...), a)
 		}
+		if j == len(args)-1 && takesValue(flags, a) {
+			// Its value forgotten ("report FILE -o"): cli says so when
+			// the option comes last; before "--" it took "--" for the
+			// value and wrote the report into a folder named "--".
+			return append(append(append([]string(nil), args[:i]...), opts...), a)
+		}
 		w := optionWidth(flags, a, j, args)
 		opts = append(opts, args[j:j+w]...)
 		j += w - 1
@@ -76,6 +81,10 @@ func optionsFirst(app *cli.App, args []string) []string {
 	return append(append(out, "--"), rest...)
 }
 
+// completionFlag is what the shell's completion script adds to the words
+// typed (urfave/cli's EnableBashCompletion).
+const completionFlag = "--generate-bash-completion"
+
 // isOption reports whether a is an option rather than an argument: "-"
 // alone is standard input, "--" the end of the options.
 func isOption(a string) bool {
@@ -85,20 +94,24 @@ func isOption(a string) bool {
 // optionWidth is 2 when the option at args[i] takes its value from the
 // next argument, else 1.
 func optionWidth(flags []cli.Flag, a string, i int, args []string) int {
-	name := strings.TrimLeft(a, "-")
-	if strings.Contains(name, "=") || i+1 >= len(args) {
-		return 1
-	}
-	for _, f := range flags {
-		for _, n := range f.Names() {
-			if n != name {
-				continue
-			}
-			if v, ok := f.(cli.DocGenerationFlag); ok && v.TakesValue() {
-				return 2
-			}
-			return 1
-		}
+	if i+1 < len(args) && takesValue(flags, a) {
+		return 2
 	}
 	return 1
+}
+
+// takesValue reports whether the option a is one of flags that takes a
+// value, and a does not hold it (--format=json does).
+func takesValue(flags []cli.Flag, a string) bool {
+	name := strings.TrimLeft(a, "-")
+	if strings.Contains(name, "=") {
+		return false
+	}
+	for _, f := range flags {
+		if slices.Contains(f.Names(), name) {
+			v, ok := f.(cli.DocGenerationFlag)
+			return ok && v.TakesValue()
+		}
+	}
+	return false
 }

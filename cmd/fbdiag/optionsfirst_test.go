@@ -24,6 +24,9 @@ func TestOptionsFirst(t *testing.T) {
 		{"fbdiag gbak compare A B --format csv", "fbdiag gbak compare --format csv -- A B"},
 		{"fbdiag", "fbdiag"},
 		{"fbdiag nosuch --help", "fbdiag nosuch --help"},
+		{"fbdiag gstat A --generate-bash-completion", "fbdiag gstat A --generate-bash-completion"},
+		{"fbdiag report DIR -o", "fbdiag report -o"},
+		{"fbdiag gstat A --format json --sort", "fbdiag gstat --format json --sort"},
 	} {
 		got := strings.Join(optionsFirst(app, strings.Fields(c.in)), " ")
 		if got != c.want {
@@ -75,5 +78,44 @@ func TestOptionsAfterFiles(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, defaultReportDir)); err == nil {
 		t.Errorf("report FILE -o DIR also wrote ./%s", defaultReportDir)
+	}
+}
+
+// Tab after a file (the completion script runs 'fbdiag gstat FILE
+// --generate-bash-completion') offered gstat's subcommands; once options
+// after the files moved, it printed "flag provided but not defined:
+// -generate-bash-completion" with exit 2, and completion offered nothing.
+func TestCompletionAfterAFile(t *testing.T) {
+	// (A process of its own: cli reads os.Args when it completes.)
+	cmd := fbdiagCommand(t, "gstat", shopPath(t), "--generate-bash-completion")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil || stderr.String() != "" || !strings.HasPrefix(string(out), "diff\ntrend\n") {
+		t.Errorf("%v, stdout %q, stderr %q; want gstat's subcommands", err, out, stderr.String())
+	}
+}
+
+// An option after the files whose value was forgotten is named as such:
+// 'fbdiag report FILE -o' wrote the report into ./-- with exit 0 (the
+// "--" put before the files was taken for -o's value), and 'fbdiag gstat
+// FILE --format' said 'unknown format "--"'.
+func TestOptionAfterFilesWithoutValue(t *testing.T) {
+	shop := shopPath(t)
+	t.Chdir(t.TempDir())
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"report", shop, "-o"}, "fbdiag: flag needs an argument: -o\n"},
+		{[]string{"gstat", shop, "--format"}, "fbdiag: flag needs an argument: -format\n"},
+	} {
+		out, errs, code := runCLI(t, nil, c.args...)
+		if code != exitUsage || out != "" || !strings.HasPrefix(errs, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want %d and %q", c.args, code, out, errs, exitUsage, c.want)
+		}
+	}
+	if ents, _ := os.ReadDir("."); len(ents) != 0 {
+		t.Errorf("the folder holds %d entries (%s…), want none", len(ents), ents[0].Name())
 	}
 }

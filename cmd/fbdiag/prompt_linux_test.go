@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fbdiag/fbdiag/collect"
+
 	"golang.org/x/sys/unix"
 )
 
@@ -134,4 +136,30 @@ func readAll(r *bufio.Reader) (string, error) {
 	var b strings.Builder
 	_, err := r.WriteTo(&b)
 	return b.String(), err
+}
+
+// A password typed with a slip corrected by Backspace reads as the
+// password: a terminal whose Backspace sends ^H while its erase character
+// is ^? (stty's default) hands the ^H on, and term.ReadPassword, which
+// the prompt read with before, took back the byte before it. The prompt
+// that puts the echo back on a signal kept it ("secrx\bet"), and the
+// server refused the password.
+func TestPasswordPromptBackspace(t *testing.T) {
+	control, tt := openPTY(t)
+	st, err := unix.IoctlGetTermios(int(tt.Fd()), unix.TCGETS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Cc[unix.VERASE] == '\b' {
+		t.Skip("the terminal's erase character is ^H")
+	}
+	if _, err := control.WriteString("secrx\bet\r"); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"ISC_USER": "SYSDBA"}
+	var prompt strings.Builder
+	user, pw, err := collect.Credentials(func(k string) string { return env[k] }, tt, &prompt)
+	if err != nil || user != "SYSDBA" || pw != "secret" {
+		t.Errorf("Credentials = %q, %q, %v; want SYSDBA, secret", user, pw, err)
+	}
 }
