@@ -266,7 +266,7 @@ summary { cursor: pointer; font-weight: bold; }
 .verdict.critical { border-left-color: var(--crit); background: #fdf3f3; } .verdict.attention { border-left-color: var(--warn); background: #fdf8ef; } .verdict.unknown { border-left-color: #999; background: #f5f5f5; }
 .verdict .sev { font-size: .9rem; } .healthy .sev { color: var(--ok); } .unknown .sev { color: #666; } .attention .sev { color: var(--warn); }
 .headline.critical { border-color: var(--crit); background: #fdf3f3; } .headline.warning { border-color: var(--warn); background: #fdf8ef; } .headline.ok { border-color: var(--ok); }
-.hdr .v { font-size: 1.05rem; }
+.hdr .v { font-size: 1.05rem; } .hdr .sev { display: block; margin-top: .2rem; } .ok .sev { color: var(--ok); }
 code { background: #f3f3f3; padding: 0 .2rem; }
 footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 @media (max-width: 600px) { body { padding: .5rem; } h1 { font-size: 1.3rem; } }
@@ -444,10 +444,10 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 <h3>Header{{with .HeaderFrom}} <span class="muted">({{iso .}})</span>{{end}}</h3>
 <div class="headlines hdr">
 {{- range .Header}}
-<div class="headline {{.Class}}"><span class="v">{{iso .Value}}</span><span class="l">{{iso .Label}}{{with .Detail}} {{iso .}}{{end}}</span></div>
+<div class="headline {{.Class}}"><span class="v">{{iso .Value}}</span><span class="l">{{iso .Label}}{{with .Detail}} {{iso .}}{{end}}</span>{{with .Class}}<span class="sev">{{.}}</span>{{end}}</div>
 {{- end}}
 </div>
-<p class="muted">Coloured: red or amber when a rule fired on the figure (see the recommendations), green when the figure is there and no rule fired.</p>
+<p class="muted">Critical or warning (red or amber) when a rule fired on the figure (see the recommendations), ok (green) when the figure is there and no rule fired; no mark when no rule judges it.</p>
 {{- end}}
 {{end}}
 {{define "table"}}<div class="scroll"><table>
