@@ -308,6 +308,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 {{- if .Summary}}
 {{- with afterCritical $fleet (first summaryCap .Summary)}}{{template "findinglist" .}}{{end}}
 {{- with more summaryCap .Summary}}<p class="muted">and {{.}} more in the sections below.</p>{{end}}
+{{- with .SkippedCut}}<p class="warning"><span class="sev">warning</span>Not analysed: {{iso .Text}} (<a href="#{{.ID}}">why</a>).</p>{{end}}
 {{- else}}
 <p>No critical findings and no warnings.</p>
 {{- end}}
