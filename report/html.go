@@ -224,7 +224,7 @@ const pageText = `<!DOCTYPE html>
 <meta name="generator" content="{{.Generator}}">
 <title>{{.Title}}</title>
 <style>
-:root { --crit: #c62828; --warn: #b26a00; --info: #1565c0; --ink: #222; --muted: #666; --line: #ddd; --ok: #2e7d32; }
+:root { --crit: #c62828; --warn: #9a5b00; --info: #1565c0; --ink: #222; --muted: #666; --line: #ddd; --ok: #2e7d32; }
 * { box-sizing: border-box; }
 body { overflow-wrap: anywhere; font-family: "Liberation Sans", Arial, Helvetica, sans-serif; color: var(--ink); margin: 0 auto; max-width: 70rem; padding: 1rem; line-height: 1.45; }
 h1 { font-size: 1.6rem; margin: 0 0 .3rem; }
