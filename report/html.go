@@ -274,6 +274,8 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
   body { max-width: none; }
   nav, .up { display: none; }
   section, figure { break-inside: avoid; }
+  details::details-content { content-visibility: visible; display: contents; }
+  summary { list-style: none; } summary::-webkit-details-marker { display: none; }
   h2 { break-after: avoid; }
   a { color: inherit; text-decoration: none; }
 }
@@ -469,7 +471,9 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 // sortScript sorts a table with a head (the views' tables and the fleet
 // table) by the clicked column, again to reverse: numbers by their
 // data-sort value (empty ones last), text in natural order. Without
-// script the tables stay in the order the analysis wrote them.
+// script the tables stay in the order the analysis wrote them. It also
+// opens the collapsed blocks for printing: a table of more than 15 rows
+// is in one, and a printed report had its summary line only.
 const sortScript = template.JS(`(function () {
   function key(row, i) {
     var c = row.cells[i];
@@ -501,6 +505,16 @@ const sortScript = template.JS(`(function () {
       th.addEventListener("click", sort);
       th.addEventListener("keydown", function (e) { if (e.key === "Enter") sort(); });
     });
+  });
+  // Printed, the collapsed blocks are open (the print style opens them
+  // where ::details-content is known).
+  var shut = [];
+  window.addEventListener("beforeprint", function () {
+    document.querySelectorAll("details:not([open])").forEach(function (d) { d.open = true; shut.push(d); });
+  });
+  window.addEventListener("afterprint", function () {
+    shut.forEach(function (d) { d.open = false; });
+    shut = [];
   });
 })();`)
 
