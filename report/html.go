@@ -258,7 +258,7 @@ th, td { border-bottom: 1px solid var(--line); padding: .25rem .5rem; text-align
 th { background: #f3f3f3; }
 th.sortable { cursor: pointer; } th[aria-sort=ascending]::after { content: " ▲"; } th[aria-sort=descending]::after { content: " ▼"; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; overflow-wrap: normal; }
-th { overflow-wrap: normal; }
+th { overflow-wrap: normal; } td { overflow-wrap: break-word; } .fleet td { overflow-wrap: anywhere; }
 .fleet td.num, .fleet th, .fleet td:first-child { white-space: nowrap; }
 details { margin: .5rem 0 1rem; }
 summary { cursor: pointer; font-weight: bold; }
