@@ -154,6 +154,9 @@ type Tables struct {
 	Title    string
 	SizeUnit string
 	Tables   []TableBar
+	// Of is how many tables the snapshot has, when Tables are only its
+	// largest (0: they are all): a note about them then says so.
+	Of int
 }
 
 // TablesChart draws the two table panels.
@@ -218,7 +221,13 @@ func TablesChart(d Tables) (*Chart, error) {
 		none = append(none, "fragmented records")
 	}
 	if len(none) > 0 {
-		ch.Notes = append(ch.Notes, "no "+strings.Join(none, " and no ")+" in this snapshot")
+		// Of 1578 tables, the 12 largest may have no back versions where
+		// others have 7.89 million: "in this snapshot" was then untrue.
+		where := "in this snapshot"
+		if d.Of > n {
+			where = fmt.Sprintf("in the %d largest tables (of %d)", n, d.Of)
+		}
+		ch.Notes = append(ch.Notes, "no "+strings.Join(none, " and no ")+" "+where)
 	}
 	if !sized && !anyV && !anyF {
 		// Every panel would be empty: the sentences stand for them.

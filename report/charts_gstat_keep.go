@@ -302,7 +302,7 @@ func (t *topKept[T]) sort() []T {
 }
 
 func (k *GstatChartKeeper) tablesChart(file string) plot.Tables {
-	d := plot.Tables{Title: "Largest tables: " + filepath.Base(file), SizeUnit: "MiB"}
+	d := plot.Tables{Title: "Largest tables: " + filepath.Base(file), SizeUnit: "MiB", Of: k.nTables}
 	// Bytes when every table has them, else pages (never mixed).
 	if !k.allBytes {
 		d.SizeUnit = "data pages"

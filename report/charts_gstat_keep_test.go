@@ -41,7 +41,7 @@ func oracleTables(a *analyze.GstatAnalysis, top int) plot.Tables {
 		return f64(t.DataPages)
 	}
 	slices.SortStableFunc(ts, func(x, y analyze.TableStats) int { return cmp.Compare(bySize(&y), bySize(&x)) })
-	d := plot.Tables{Title: "Largest tables: " + filepath.Base(a.File), SizeUnit: "MiB"}
+	d := plot.Tables{Title: "Largest tables: " + filepath.Base(a.File), SizeUnit: "MiB", Of: len(a.Tables)}
 	useBytes := !slices.ContainsFunc(ts, func(t analyze.TableStats) bool { return t.SizeBytes == nil })
 	if !useBytes {
 		d.SizeUnit = "data pages"

@@ -224,7 +224,7 @@ const pageText = `<!DOCTYPE html>
 <meta name="generator" content="{{.Generator}}">
 <title>{{.Title}}</title>
 <style>
-:root { --crit: #c62828; --warn: #b26a00; --info: #1565c0; --ink: #222; --muted: #666; --line: #ddd; --ok: #2e7d32; }
+:root { --crit: #c62828; --warn: #9a5b00; --info: #1565c0; --ink: #222; --muted: #666; --line: #ddd; --ok: #2e7d32; }
 * { box-sizing: border-box; }
 body { overflow-wrap: anywhere; font-family: "Liberation Sans", Arial, Helvetica, sans-serif; color: var(--ink); margin: 0 auto; max-width: 70rem; padding: 1rem; line-height: 1.45; }
 h1 { font-size: 1.6rem; margin: 0 0 .3rem; }
@@ -257,7 +257,8 @@ caption { text-align: left; font-weight: bold; padding: .3rem 0; }
 th, td { border-bottom: 1px solid var(--line); padding: .25rem .5rem; text-align: left; vertical-align: top; }
 th { background: #f3f3f3; }
 th.sortable { cursor: pointer; } th[aria-sort=ascending]::after { content: " ▲"; } th[aria-sort=descending]::after { content: " ▼"; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; overflow-wrap: normal; }
+th { overflow-wrap: normal; } td { overflow-wrap: break-word; } .fleet td { overflow-wrap: anywhere; }
 .fleet td.num, .fleet th, .fleet td:first-child { white-space: nowrap; }
 details { margin: .5rem 0 1rem; }
 summary { cursor: pointer; font-weight: bold; }
@@ -266,7 +267,7 @@ summary { cursor: pointer; font-weight: bold; }
 .verdict.critical { border-left-color: var(--crit); background: #fdf3f3; } .verdict.attention { border-left-color: var(--warn); background: #fdf8ef; } .verdict.unknown { border-left-color: #999; background: #f5f5f5; }
 .verdict .sev { font-size: .9rem; } .healthy .sev { color: var(--ok); } .unknown .sev { color: #666; } .attention .sev { color: var(--warn); }
 .headline.critical { border-color: var(--crit); background: #fdf3f3; } .headline.warning { border-color: var(--warn); background: #fdf8ef; } .headline.ok { border-color: var(--ok); }
-.hdr .v { font-size: 1.05rem; }
+.hdr .v { font-size: 1.05rem; } .hdr .sev { display: block; margin-top: .2rem; } .ok .sev { color: var(--ok); }
 code { background: #f3f3f3; padding: 0 .2rem; }
 footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 @media (max-width: 600px) { body { padding: .5rem; } h1 { font-size: 1.3rem; } }
@@ -274,6 +275,8 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
   body { max-width: none; }
   nav, .up { display: none; }
   section, figure { break-inside: avoid; }
+  details::details-content { content-visibility: visible; display: contents; }
+  summary { list-style: none; } summary::-webkit-details-marker { display: none; }
   h2 { break-after: avoid; }
   a { color: inherit; text-decoration: none; }
 }
@@ -308,6 +311,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 {{- if .Summary}}
 {{- with afterCritical $fleet (first summaryCap .Summary)}}{{template "findinglist" .}}{{end}}
 {{- with more summaryCap .Summary}}<p class="muted">and {{.}} more in the sections below.</p>{{end}}
+{{- with .SkippedCut}}<p class="warning"><span class="sev">warning</span>Not analysed: {{iso .Text}} (<a href="#{{.ID}}">why</a>).</p>{{end}}
 {{- else}}
 <p>No critical findings and no warnings.</p>
 {{- end}}
@@ -444,10 +448,10 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 <h3>Header{{with .HeaderFrom}} <span class="muted">({{iso .}})</span>{{end}}</h3>
 <div class="headlines hdr">
 {{- range .Header}}
-<div class="headline {{.Class}}"><span class="v">{{iso .Value}}</span><span class="l">{{iso .Label}}{{with .Detail}} {{iso .}}{{end}}</span></div>
+<div class="headline {{.Class}}"><span class="v">{{iso .Value}}</span><span class="l">{{iso .Label}}{{with .Detail}} {{iso .}}{{end}}</span>{{with .Class}}<span class="sev">{{.}}</span>{{end}}</div>
 {{- end}}
 </div>
-<p class="muted">Coloured: red or amber when a rule fired on the figure (see the recommendations), green when the figure is there and no rule fired.</p>
+<p class="muted">Critical or warning (red or amber) when a rule fired on the figure (see the recommendations), ok (green) when the figure is there and no rule fired; no mark when no rule judges it.</p>
 {{- end}}
 {{end}}
 {{define "table"}}<div class="scroll"><table>
@@ -468,7 +472,9 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 // sortScript sorts a table with a head (the views' tables and the fleet
 // table) by the clicked column, again to reverse: numbers by their
 // data-sort value (empty ones last), text in natural order. Without
-// script the tables stay in the order the analysis wrote them.
+// script the tables stay in the order the analysis wrote them. It also
+// opens the collapsed blocks for printing: a table of more than 15 rows
+// is in one, and a printed report had its summary line only.
 const sortScript = template.JS(`(function () {
   function key(row, i) {
     var c = row.cells[i];
@@ -500,6 +506,16 @@ const sortScript = template.JS(`(function () {
       th.addEventListener("click", sort);
       th.addEventListener("keydown", function (e) { if (e.key === "Enter") sort(); });
     });
+  });
+  // Printed, the collapsed blocks are open (the print style opens them
+  // where ::details-content is known).
+  var shut = [];
+  window.addEventListener("beforeprint", function () {
+    document.querySelectorAll("details:not([open])").forEach(function (d) { d.open = true; shut.push(d); });
+  });
+  window.addEventListener("afterprint", function () {
+    shut.forEach(function (d) { d.open = false; });
+    shut = [];
   });
 })();`)
 

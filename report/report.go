@@ -206,7 +206,41 @@ func Build(title, generator string, inputs []Input) *Report {
 		r.Sections = append(r.Sections, safeBuild(k, b, ins)...)
 	}
 	r.finish()
+	if title == "" {
+		r.Title = defaultTitle(r)
+	}
 	return r
+}
+
+// DefaultTitle is the title of a report given none.
+const DefaultTitle = "fbdiag report"
+
+// defaultTitle names what the report is about: its database, its two,
+// or how many; else its one section. Every report's page and browser
+// tab read "fbdiag report", whichever database it was of.
+func defaultTitle(r *Report) string {
+	var names []string
+	for _, s := range r.Databases {
+		names = append(names, baseName(s.Database.Database))
+	}
+	switch {
+	case len(names) == 1 || len(names) == 2:
+		return DefaultTitle + ": " + strings.Join(names, ", ")
+	case len(names) > 2:
+		return fmt.Sprintf("%s: %d databases", DefaultTitle, len(names))
+	case len(r.Sections) == 1:
+		return DefaultTitle + ": " + r.Sections[0].Title
+	}
+	return DefaultTitle
+}
+
+// baseName is the file name of a database path as gstat printed it, a
+// Windows one too (C:\TEMP\TEST.FDB), wherever fbdiag runs.
+func baseName(path string) string {
+	if i := strings.LastIndexAny(path, `/\`); i >= 0 && i < len(path)-1 {
+		return path[i+1:]
+	}
+	return path
 }
 
 // safeBuild runs a builder; a panic in an analysis becomes a section

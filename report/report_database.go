@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"path/filepath"
+	"strings"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/view"
@@ -122,11 +123,13 @@ func DatabaseSection(d *analyze.Database, runs []GstatRun) *Section {
 			obj = f.Kind + " " + obj
 		}
 		text := base + ": " + obj + ": " + f.Reason
-		if f.Advice != "" {
-			text += " Do: " + f.Advice
-		}
 		if len(d.Snapshots) > 1 {
 			text += fmt.Sprintf(" (%d of %d snapshots)", f.Snapshots, len(d.Snapshots))
+		}
+		if f.Advice != "" {
+			// A sentence of its own: "…blocks garbage collection Do: find
+			// the client…" read as one run-on clause.
+			text = fullStop(text) + " Do: " + f.Advice
 		}
 		s.Findings = append(s.Findings, Finding{Severity: string(f.Severity), Text: text})
 	}
@@ -282,4 +285,12 @@ func counts(r *Report) []Headline {
 	add(crit, "critical findings")
 	add(warn, "warnings")
 	return out
+}
+
+// fullStop ends s with a full stop unless it ends a sentence already.
+func fullStop(s string) string {
+	if strings.HasSuffix(s, ".") || strings.HasSuffix(s, "!") || strings.HasSuffix(s, "?") {
+		return s
+	}
+	return s + "."
 }

@@ -203,8 +203,11 @@ func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 	}
 	if len(errs) > 0 {
 		text := name + ": " + errs[0].Object + " " + tl.Outcome + ": " + errs[0].Message
-		if tl.ErrorCount > 1 {
-			text += fmt.Sprintf(" (and %d more error lines)", tl.ErrorCount-1)
+		switch more := tl.ErrorCount - 1; {
+		case more == 1:
+			text += " (and 1 more error line)"
+		case more > 1:
+			text += fmt.Sprintf(" (and %d more error lines)", more)
 		}
 		s.Findings = append([]Finding{{Severity: "critical", Text: text}}, s.Findings...)
 	}

@@ -31,7 +31,7 @@ With no input, the report is made from the embedded sample (Firebird 3.0.11
 gstat and gbak outputs, the seed articles' tables and a fbdiag bench run).`,
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Value: defaultReportDir, Usage: "report folder"},
-			&cli.StringFlag{Name: "title", Usage: "report title"},
+			&cli.StringFlag{Name: "title", Usage: "report title (default: fbdiag report: and what it is about)"},
 		}, pngFlags()...),
 		Action: func(c *cli.Context) error {
 			o, err := reportFlags(c)
@@ -124,9 +124,7 @@ func runReport(o reportOptions, stdin io.Reader, stdout, stderr io.Writer) error
 			return cli.Exit("report: nothing to analyse: "+joinSkipped(skip), exitError)
 		}
 	}
-	if title == "" {
-		title = "fbdiag report"
-	}
+	// (without --title, the report names its database: report.Build)
 	if err := writeReport(stdout, stderr, ins, title, o.dir, o.png); err != nil {
 		return err
 	}

@@ -1,0 +1,42 @@
+package report
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+)
+
+// The corpus folder has five files no analysis reads (two READMEs, the
+// SOURCES.md of each public folder and the schema). Their warnings
+// come last in the summary, which shows 12 of 30: the first screen said
+// "and 18 more in the sections below" and nowhere that inputs were left
+// out. It now names them, with a link to the section that says why.
+func TestSummaryNamesSkippedInputs(t *testing.T) {
+	r, out := writeReportOf(t, "corpus", []string{testutil.CorpusDir(t)})
+	if len(r.Skipped) != 5 {
+		t.Fatalf("%d skipped: %+v", len(r.Skipped), r.Skipped)
+	}
+	page, err := os.ReadFile(filepath.Join(out, IndexFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `<p class="muted">and 18 more in the sections below.</p><p class="warning"><span class="sev">warning</span>` +
+		`Not analysed: 5 inputs: README.md, shop-schema.sql, SOURCES.md, SOURCES.md, README.md (<a href="#other-unknown">why</a>).</p>`
+	if !strings.Contains(string(page), want) {
+		t.Errorf("page lacks %s", want)
+	}
+	if !strings.Contains(string(page), `<section id="other-unknown"`) {
+		t.Error("no section other-unknown")
+	}
+	// A summary that lists the skipped inputs itself has no such line.
+	_, out = writeReportOf(t, "two", []string{testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"), testutil.Testdata(t, "fb30", "shop-schema.sql")})
+	if page, err = os.ReadFile(filepath.Join(out, IndexFile)); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), "shop-schema.sql: not analysed: ") || strings.Contains(string(page), "Not analysed: 1 input") {
+		t.Error("the skipped schema is not in the summary's list, or named twice")
+	}
+}
