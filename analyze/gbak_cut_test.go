@@ -64,6 +64,17 @@ func TestGbakCutMidTable(t *testing.T) {
 	if found != 1 {
 		t.Errorf("%d ORDER_LINE rows in the comparison", found)
 	}
+	// Nor does the span of the matched steps take the bound as the end
+	// of ORDER_LINE: it ends at its start, 3.747 s, in both runs (it
+	// read 9.122 s against 28.629 s, "×0.319 faster" for one restore).
+	if r := cmp.Runs; !nearMs(r[0].SpanSeconds, 3.747) || !nearMs(r[1].SpanSeconds, 3.747) {
+		t.Errorf("spans %v %v, want 3.747 both", derefF(r[0].SpanSeconds), derefF(r[1].SpanSeconds))
+	}
+	for _, row := range cmp.Totals {
+		if row.Key == "span" && (row.Word() != "~" || !nearMs(row.Ratio, 1)) {
+			t.Errorf("span row %s ratio %v", row.Word(), derefF(row.Ratio))
+		}
+	}
 	// The same log cut after a step line: that step's cost stays unknown,
 	// nothing bounds it.
 	b := testutil.ReadTestdata(t, "gbak", "shop-restore-cut.log")
