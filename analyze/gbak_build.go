@@ -765,6 +765,10 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 	if t.TotalSeconds == nil && b.cols&parse.ColDelta != 0 && ended {
 		t.TotalSeconds = f64(round3(b.known))
 	}
+	// A run that failed before its closing line stopped after its last
+	// timestamp, when its error lines (no time) were printed: the public
+	// 07 backup failed at least 558.685 s in, read as its total.
+	t.TotalLowerBound = b.total == nil && t.TotalSeconds != nil && t.ErrorCount > 0 && !b.finished
 	// Without the total line the deltas add up to the run's I/O only
 	// when the log is whole: it starts at gbak's first line and misses
 	// nothing.

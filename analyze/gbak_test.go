@@ -330,6 +330,43 @@ func TestGbakTimelinePublicCorpus(t *testing.T) {
 	if tb := tl.Tables[0]; tb.Name != "MEDIA_ARC" || !is(tb.Records, 1072223) || !nearMs(tb.Seconds, 210.211) || !tb.LowerBound {
 		t.Errorf("MEDIA_ARC %+v", tb)
 	}
+	// So did the backup: its errors have no time and came after its last
+	// timestamp, 558.685 s, which is no more its total than MEDIA_ARC's
+	// 210.211 s is the table's. Compared with the whole fb30 backup
+	// (2.194 s) it read "×255 slower"; a run failed early reads faster.
+	if !nearMs(tl.TotalSeconds, 558.685) || !tl.TotalLowerBound {
+		t.Errorf("total %v, lower bound %v", derefF(tl.TotalSeconds), tl.TotalLowerBound)
+	}
+	whole := timelineOf(t, testutil.Testdata(t, "fb30", "shop-gbak-backup-v-st.log"))
+	if whole.TotalLowerBound || !nearMs(whole.TotalSeconds, 2.194) {
+		t.Errorf("whole backup: total %v, lower bound %v", derefF(whole.TotalSeconds), whole.TotalLowerBound)
+	}
+	for _, c := range []*GbakComparison{
+		CompareTimelines(GbakRun{Label: "whole", Timeline: whole}, GbakRun{Label: "failed", Timeline: tl}),
+		CompareTimelines(GbakRun{Label: "failed", Timeline: tl}, GbakRun{Label: "whole", Timeline: whole}),
+	} {
+		total := c.Totals[0]
+		if total.Key != "total" || total.Ratio != nil || total.Word() != "" ||
+			!slices.ContainsFunc(total.Seconds, func(v *float64) bool { return nearMs(v, 2.194) }) ||
+			!slices.ContainsFunc(c.Warnings, func(w string) bool {
+				return strings.HasPrefix(w, "failed before their closing line: 07_backup_service_stats_error_issue7803.log;")
+			}) {
+			t.Errorf("base %s: total %s %v ratio %v; warnings %q", c.Base, total.Word(), total.Seconds, derefF(total.Ratio), c.Warnings)
+		}
+	}
+	// A restore whose index failed goes on to its total line, then
+	// (3.0.11 and later, public 10's tail) raises "not online": its
+	// total is the run's.
+	b := string(testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log")) +
+		"gbak: ERROR:Database is not online due to failure to activate one or more indices.\n" +
+		"gbak: ERROR:    Run gfix -online to bring database online without active indices.\n"
+	log, err := parse.ReadGbak(strings.NewReader(b), "not-online.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tl := GbakTimeline(log); tl.Outcome != GbakFailed || !nearMs(tl.TotalSeconds, 35.17) || tl.TotalLowerBound {
+		t.Errorf("not online: %s, total %v, lower bound %v", tl.Outcome, derefF(tl.TotalSeconds), tl.TotalLowerBound)
+	}
 	tl = timelineOf(t, testutil.Corpus(t, "public", "gbak", "03_core1999_sample_restore_stat_tdrw_paulbeach_blog.log"))
 	// Lines are missing inside TEST1's data (20000 -> 1770000 records):
 	// its time is unknown; T2_VAL's build is measured on the next line.

@@ -125,6 +125,11 @@ func gbakKind(tl *analyze.Timeline) string {
 func gbakHeadline(tl *analyze.Timeline) []Field {
 	fs := []Field{{Key: "outcome", Label: "Outcome", Value: Str(tl.Outcome)}}
 	fs = append(fs, Field{Key: "total_seconds", Label: "Total time", Value: SecP(tl.TotalSeconds)})
+	if tl.TotalLowerBound {
+		// as a step the log ends inside: "at least"
+		const bound = "at least: gbak failed after its last timestamp, when the log does not say"
+		fs[1].Detail, fs[1].Caveat = "("+bound+")", bound
+	}
 	if tl.TotalSeconds == nil && tl.LastTimeSeconds != nil {
 		// An excerpt stops anywhere: its last time is no total.
 		fs[1].Unknown = "unknown (the log is incomplete)"
