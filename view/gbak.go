@@ -32,7 +32,7 @@ const GbakChartSteps = 10
 
 // gbakCostNote says how fbdiag charges a step, under every list of steps.
 const gbakCostNote = "A step's cost is the interval from its line to the next: gbak prints a step, then does it " +
-	"(\"created database\", \"started transaction\" and a backup's \"closing file\" come after the work: their own line is their cost)."
+	"(\"created database\", \"started transaction\", a backup's \"readied database\" and \"closing file\" come after the work: their own line is their cost)."
 
 // atLeastNote explains the "at least" of a step the log ends inside.
 const atLeastNote = "at least: the log ends inside the step (a killed server, a cut log); it took at least that long."
