@@ -212,8 +212,7 @@ type Timeline struct {
 	// TotalLowerBound is set when TotalSeconds is a lower bound: the run
 	// failed before its closing line and has no total line, so gbak
 	// stopped at a moment after its last timestamp that the log does not
-	// give (the error lines have no time). The step it failed in is
-	// LowerBound too.
+	// give (the error lines have no time).
 	TotalLowerBound bool     `json:"total_lower_bound,omitempty"`
 	LastTimeSeconds *float64 `json:"last_time_seconds"`
 	TotalReads      *int64   `json:"total_reads"`

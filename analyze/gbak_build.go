@@ -206,7 +206,11 @@ type GbakTimelineBuilder struct {
 	hasCur   bool
 	pending  bool
 	curTable GbakTable // cur's table, when it is a data step (hasTable)
-	curIndex GbakIndex // cur's index, when it is a deferred index build (hasIndex)
+	// counts is how many "N records" lines cur had, last and prev the
+	// last two counts (finalCount).
+	counts     int
+	last, prev int64
+	curIndex   GbakIndex // cur's index, when it is a deferred index build (hasIndex)
 	// mostWrites are the tables whose data wrote the most pages, most
 	// first (a backup's garbage collection, backupWrites).
 	mostWrites []GbakTable
@@ -342,6 +346,9 @@ func (b *GbakTimelineBuilder) Add(l *parse.GbakLine) {
 	switch l.Kind {
 	case parse.GbakRecords, parse.GbakIgnored:
 		b.accumulate(l)
+		if l.Kind == parse.GbakRecords {
+			b.counts, b.prev, b.last = b.counts+1, b.last, l.Count
+		}
 		if b.hasTable() {
 			tb, st := &b.curTable, &b.cur
 			if l.Kind == parse.GbakRecords {
@@ -544,12 +551,29 @@ func (b *GbakTimelineBuilder) closeCut() {
 		return
 	}
 	b.close()
+	if b.finalCount() {
+		return // the table's data ended at its last line: its cost is known
+	}
 	if st := &b.cur; st.Seconds != nil {
 		st.LowerBound = true
 		if b.hasTable() {
 			b.curTable.LowerBound = true
 		}
 	}
+}
+
+// finalCount says whether the last "N records written/restored" line of
+// the data step is the table's last, printed after its data loop: gbak
+// prints progress at multiples of the interval (-v 10000, -verbint at
+// least 100; BurpTasks.cpp, master, prints verb * verboseInterval) and
+// then the table's count, so a count that is no multiple of 100, or
+// repeats the line before (3.0: "50000 records written" twice), ends
+// the data. The public 07 backup's "1072223 records written" is
+// MEDIA_ARC's last: the backup failed after the table, which took
+// 210.211 s, not "at least". A count of a whole interval printed once
+// (the cut fb30 restore's "90000 records restored") may be progress.
+func (b *GbakTimelineBuilder) finalCount() bool {
+	return b.counts > 0 && (b.last%100 != 0 || b.counts > 1 && b.last == b.prev)
 }
 
 func round3(v float64) float64 {
@@ -677,6 +701,7 @@ func (b *GbakTimelineBuilder) open(l *parse.GbakLine) {
 		b.curIndex.Ended = true // the next step starts: the build is over
 	}
 	b.flush()
+	b.counts = 0
 	b.cur = GbakStep{Line: l.Line, Kind: l.Kind, Object: l.Object, Name: l.Name, Message: l.Message, Phase: b.phase(l.Kind)}
 	b.hasCur = true
 	if b.steps == 0 {

@@ -88,3 +88,29 @@ func TestGbakCutMidTable(t *testing.T) {
 		t.Errorf("cut at the step line: ORDER_LINE = %+v", ol)
 	}
 }
+
+// A log that ends after a table's last count is not cut inside it: 3.0
+// prints the count again after the data loop ("50000 records restored"
+// twice, fb30 restore lines 73 and 74), and STOCK's 3.176 s (0.569 to
+// 3.745) are its cost, not a lower bound. Its first 73 lines end on a
+// count that may be progress: then it is.
+func TestGbakEndsAfterTheLastCount(t *testing.T) {
+	lines := strings.SplitAfter(string(testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log")), "\n")
+	for _, c := range []struct {
+		n     int
+		bound bool
+	}{{74, false}, {73, true}} {
+		log, err := parse.ReadGbak(strings.NewReader(strings.Join(lines[:c.n], "")), "head.log")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl := GbakTimeline(log)
+		st := findTable(t, tl, "STOCK")
+		if st.LowerBound != c.bound || !nearMs(st.Seconds, 3.176) || !is(st.Records, 50000) {
+			t.Errorf("head -%d: STOCK %v s, %v records, lower bound %v; want %v", c.n, derefF(st.Seconds), derefI(st.Records), st.LowerBound, c.bound)
+		}
+		if tl.Outcome != GbakIncomplete {
+			t.Errorf("head -%d: %s", c.n, tl.Outcome)
+		}
+	}
+}
