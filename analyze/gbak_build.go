@@ -211,6 +211,9 @@ type GbakTimelineBuilder struct {
 	counts     int
 	last, prev int64
 	curIndex   GbakIndex // cur's index, when it is a deferred index build (hasIndex)
+	// advice is fbdiag's advice on gbak's messages (GbakMessageAdvice),
+	// each once, for the notes.
+	advice []string
 	// mostWrites are the tables whose data wrote the most pages, most
 	// first (a backup's garbage collection, backupWrites).
 	mostWrites []GbakTable
@@ -301,6 +304,12 @@ func (b *GbakTimelineBuilder) Add(l *parse.GbakLine) {
 	b.cols |= l.Has
 	if l.Op != "" {
 		b.ops[l.Op]++
+	}
+	switch l.Kind {
+	case parse.GbakError, parse.GbakWarning:
+		if a := GbakMessageAdvice(l.Message); a != "" && !slices.Contains(b.advice, a) {
+			b.advice = append(b.advice, a)
+		}
 	}
 	switch l.Kind {
 	case parse.GbakError, parse.GbakExiting:
@@ -833,6 +842,7 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 	if b.cols == 0 {
 		t.Notes = append(t.Notes, "no statistics columns: run gbak with -st tdrw (Firebird 2.5.5 and later) to get times and page I/O")
 	}
+	t.Notes = append(t.Notes, b.advice...)
 	if op == parse.GbakBackup {
 		if n := backupWrites(t.Phases, b.mostWrites, t.Outcome == GbakFailed); n != "" {
 			t.Notes = append(t.Notes, n)
