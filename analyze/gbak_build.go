@@ -210,7 +210,10 @@ type GbakTimelineBuilder struct {
 	// last two counts (finalCount).
 	counts     int
 	last, prev int64
-	curIndex   GbakIndex // cur's index, when it is a deferred index build (hasIndex)
+	// interval is the progress interval the log shows (-v 10000,
+	// -verbint N), 0 while no table has had two counts.
+	interval int64
+	curIndex GbakIndex // cur's index, when it is a deferred index build (hasIndex)
 	// advice is fbdiag's advice on gbak's messages (GbakMessageAdvice),
 	// each once, for the notes.
 	advice []string
@@ -357,6 +360,9 @@ func (b *GbakTimelineBuilder) Add(l *parse.GbakLine) {
 		b.accumulate(l)
 		if l.Kind == parse.GbakRecords {
 			b.counts, b.prev, b.last = b.counts+1, b.last, l.Count
+			if b.counts == 2 && b.interval == 0 && b.prev > 0 {
+				b.interval = b.prev // a table's first count, when another follows, is the interval
+			}
 		}
 		if b.hasTable() {
 			tb, st := &b.curTable, &b.cur
@@ -575,14 +581,18 @@ func (b *GbakTimelineBuilder) closeCut() {
 // the data step is the table's last, printed after its data loop: gbak
 // prints progress at multiples of the interval (-v 10000, -verbint at
 // least 100; BurpTasks.cpp, master, prints verb * verboseInterval) and
-// then the table's count, so a count that is no multiple of 100, or
-// repeats the line before (3.0: "50000 records written" twice), ends
-// the data. The public 07 backup's "1072223 records written" is
+// then the table's count, so a count that is no multiple of the interval
+// (a table's first count when another follows it; else 100), or repeats
+// the line before (3.0: "50000 records written" twice), ends the data. The public 07 backup's "1072223 records written" is
 // MEDIA_ARC's last: the backup failed after the table, which took
 // 210.211 s, not "at least". A count of a whole interval printed once
 // (the cut fb30 restore's "90000 records restored") may be progress.
 func (b *GbakTimelineBuilder) finalCount() bool {
-	return b.counts > 0 && (b.last%100 != 0 || b.counts > 1 && b.last == b.prev)
+	every := b.interval
+	if every == 0 {
+		every = 100 // -verbint's least; -v's 10000 and common intervals are multiples of it
+	}
+	return b.counts > 0 && (b.last%every != 0 || b.counts > 1 && b.last == b.prev)
 }
 
 func round3(v float64) float64 {

@@ -114,3 +114,29 @@ func TestGbakEndsAfterTheLastCount(t *testing.T) {
 		}
 	}
 }
+
+// With -verbint 150 the progress counts are 150, 300, 450: a log cut
+// after "450 records restored" is cut inside the table although 450 is
+// no multiple of 100, as the table before shows the interval. (Derived
+// from the fb30 restore: DOCS and STOCK's counts replaced.)
+func TestGbakCutWithAnInterval(t *testing.T) {
+	lines := strings.SplitAfter(string(testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log")), "\n")
+	head := strings.Join(lines[:65], "") + // to "restoring data for table DOCS"
+		"gbak:    0.300  0.186      0      0    150 records restored\n" +
+		"gbak:    0.567  0.267      0      0    200 records restored\n" +
+		"gbak:    0.569  0.002      0      0 restoring data for table STOCK\n" +
+		"gbak:    1.183  0.614      0      0    150 records restored\n" +
+		"gbak:    1.846  0.662      0      0    300 records restored\n" +
+		"gbak:    2.502  0.656      0      0    450 records restored\n"
+	log, err := parse.ReadGbak(strings.NewReader(head), "verbint150.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := GbakTimeline(log)
+	if st := findTable(t, tl, "STOCK"); !st.LowerBound || !nearMs(st.Seconds, 1.933) {
+		t.Errorf("STOCK %v s, lower bound %v; want 1.933, true", derefF(st.Seconds), st.LowerBound)
+	}
+	if d := findTable(t, tl, "DOCS"); d.LowerBound || !is(d.Records, 200) {
+		t.Errorf("DOCS %+v", d)
+	}
+}
