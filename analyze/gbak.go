@@ -208,7 +208,12 @@ type Timeline struct {
 	// is the last time printed, whatever the outcome. TotalReads and
 	// TotalWrites are the absolute counters of the total line, else the
 	// sum of the deltas of a whole log.
-	TotalSeconds    *float64 `json:"total_seconds"`
+	TotalSeconds *float64 `json:"total_seconds"`
+	// TotalLowerBound is set when TotalSeconds is a lower bound: the run
+	// failed before its closing line and has no total line, so gbak
+	// stopped at a moment after its last timestamp that the log does not
+	// give (the error lines have no time).
+	TotalLowerBound bool     `json:"total_lower_bound,omitempty"`
 	LastTimeSeconds *float64 `json:"last_time_seconds"`
 	TotalReads      *int64   `json:"total_reads"`
 	TotalWrites     *int64   `json:"total_writes"`

@@ -55,8 +55,20 @@ func (b *GbakTimelineBuilder) openDone(l *parse.GbakLine) {
 	prevT, hasPrevT := b.prevT, b.hasPrevT
 	b.open(l)
 	b.doneStep = true
+	// Lines missing before this one (an excerpt's "# . . ."): the line
+	// before is not the one read last, and with the delta column the
+	// work began at time − delta (public 01: the backup's closing line
+	// at 0.847, delta 0.109, started 0.738, not at 0.024, the last line
+	// kept). Its own line is whole, so it is still the step's cost.
+	whole := missing && l.Has&td == td
 	switch {
 	case l.Has&parse.ColTime == 0:
+	case whole:
+		prevT, hasPrevT = round3(l.Time-l.Delta), false
+		b.cur.Start = b.mem.f(prevT)
+		b.prevT, b.hasPrevT = prevT, true
+	case missing:
+		b.cur.Start = nil // where its work started is not known
 	case hasPrevT:
 		b.cur.Start = b.mem.f(prevT)
 	case l.Has&parse.ColDelta != 0:
@@ -65,6 +77,9 @@ func (b *GbakTimelineBuilder) openDone(l *parse.GbakLine) {
 		b.cur.Start = nil // where its work started is not known
 	}
 	b.accumulate(l)
+	if whole {
+		b.broken = false // the lines missing are before it
+	}
 }
 
 // closeTotal ends the pending step at the total line. The total line's

@@ -172,3 +172,25 @@ func TestGbakClosingStepOfAnExcerpt(t *testing.T) {
 		t.Errorf("closing file %q: %v s %v reads %v writes, want 0.027 s 3 0", st.Message, derefF(st.Seconds), derefI(st.Reads), derefI(st.Writes))
 	}
 }
+
+// Public 01 (fbsvcmgr backup, the test author's ". . ." for the lines
+// between) ends with the closing line at 0.847, delta 0.109, 2 reads, 0
+// writes. The work it reports began at the line before it in gbak's
+// output, 0.738 (time − delta), not at the last line kept (0.024, line
+// 7), and its own line, whole, is its cost: it read start 0.024 and cost
+// unknown, and the finish phase had no time.
+func TestGbakLineAfterTheWorkAfterAGap(t *testing.T) {
+	tl := timelineOf(t, testutil.Corpus(t, "public", "gbak", "01_fb3_backup_stats_tdrw_fbsvcmgr.log"))
+	st := stepOf(t, tl, 9)
+	if st.Kind != parse.GbakFinish || !nearMs(st.Start, 0.738) || !nearMs(st.Seconds, 0.109) || !is(st.Reads, 2) || !is(st.Writes, 0) {
+		t.Errorf("closing line: start %v, %v s, %v reads, %v writes", derefF(st.Start), derefF(st.Seconds), derefI(st.Reads), derefI(st.Writes))
+	}
+	// The step before the gap stays unknown: its line's interval is cut.
+	if st := stepOf(t, tl, 7); st.Seconds != nil || st.Reads != nil {
+		t.Errorf("domain RDB$11: %v s, %v reads", derefF(st.Seconds), derefI(st.Reads))
+	}
+	fin := tl.Phases[len(tl.Phases)-1]
+	if fin.Name != PhaseFinish || fin.Unknown != 0 || !nearMs(fin.Seconds, 0.109) || !is(fin.Reads, 2) {
+		t.Errorf("finish phase %+v", fin)
+	}
+}

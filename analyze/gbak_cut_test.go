@@ -64,6 +64,17 @@ func TestGbakCutMidTable(t *testing.T) {
 	if found != 1 {
 		t.Errorf("%d ORDER_LINE rows in the comparison", found)
 	}
+	// Nor does the span of the matched steps take the bound as the end
+	// of ORDER_LINE: it ends at its start, 3.747 s, in both runs (it
+	// read 9.122 s against 28.629 s, "×0.319 faster" for one restore).
+	if r := cmp.Runs; !nearMs(r[0].SpanSeconds, 3.747) || !nearMs(r[1].SpanSeconds, 3.747) {
+		t.Errorf("spans %v %v, want 3.747 both", derefF(r[0].SpanSeconds), derefF(r[1].SpanSeconds))
+	}
+	for _, row := range cmp.Totals {
+		if row.Key == "span" && (row.Word() != "~" || !nearMs(row.Ratio, 1)) {
+			t.Errorf("span row %s ratio %v", row.Word(), derefF(row.Ratio))
+		}
+	}
 	// The same log cut after a step line: that step's cost stays unknown,
 	// nothing bounds it.
 	b := testutil.ReadTestdata(t, "gbak", "shop-restore-cut.log")
@@ -75,5 +86,57 @@ func TestGbakCutMidTable(t *testing.T) {
 	tl3 := GbakTimeline(log)
 	if ol := findTable(t, tl3, "ORDER_LINE"); ol.Seconds != nil || ol.LowerBound || tl3.Steps[len(tl3.Steps)-1].LowerBound {
 		t.Errorf("cut at the step line: ORDER_LINE = %+v", ol)
+	}
+}
+
+// A log that ends after a table's last count is not cut inside it: 3.0
+// prints the count again after the data loop ("50000 records restored"
+// twice, fb30 restore lines 73 and 74), and STOCK's 3.176 s (0.569 to
+// 3.745) are its cost, not a lower bound. Its first 73 lines end on a
+// count that may be progress: then it is.
+func TestGbakEndsAfterTheLastCount(t *testing.T) {
+	lines := strings.SplitAfter(string(testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log")), "\n")
+	for _, c := range []struct {
+		n     int
+		bound bool
+	}{{74, false}, {73, true}} {
+		log, err := parse.ReadGbak(strings.NewReader(strings.Join(lines[:c.n], "")), "head.log")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl := GbakTimeline(log)
+		st := findTable(t, tl, "STOCK")
+		if st.LowerBound != c.bound || !nearMs(st.Seconds, 3.176) || !is(st.Records, 50000) {
+			t.Errorf("head -%d: STOCK %v s, %v records, lower bound %v; want %v", c.n, derefF(st.Seconds), derefI(st.Records), st.LowerBound, c.bound)
+		}
+		if tl.Outcome != GbakIncomplete {
+			t.Errorf("head -%d: %s", c.n, tl.Outcome)
+		}
+	}
+}
+
+// With -verbint 150 the progress counts are 150, 300, 450: a log cut
+// after "450 records restored" is cut inside the table although 450 is
+// no multiple of 100, as the table before shows the interval. (Derived
+// from the fb30 restore: DOCS and STOCK's counts replaced.)
+func TestGbakCutWithAnInterval(t *testing.T) {
+	lines := strings.SplitAfter(string(testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log")), "\n")
+	head := strings.Join(lines[:65], "") + // to "restoring data for table DOCS"
+		"gbak:    0.300  0.186      0      0    150 records restored\n" +
+		"gbak:    0.567  0.267      0      0    200 records restored\n" +
+		"gbak:    0.569  0.002      0      0 restoring data for table STOCK\n" +
+		"gbak:    1.183  0.614      0      0    150 records restored\n" +
+		"gbak:    1.846  0.662      0      0    300 records restored\n" +
+		"gbak:    2.502  0.656      0      0    450 records restored\n"
+	log, err := parse.ReadGbak(strings.NewReader(head), "verbint150.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := GbakTimeline(log)
+	if st := findTable(t, tl, "STOCK"); !st.LowerBound || !nearMs(st.Seconds, 1.933) {
+		t.Errorf("STOCK %v s, lower bound %v; want 1.933, true", derefF(st.Seconds), st.LowerBound)
+	}
+	if d := findTable(t, tl, "DOCS"); d.LowerBound || !is(d.Records, 200) {
+		t.Errorf("DOCS %+v", d)
 	}
 }

@@ -325,10 +325,53 @@ func TestGbakTimelinePublicCorpus(t *testing.T) {
 	}
 	// Figures of two of them.
 	tl := timelineOf(t, testutil.Corpus(t, "public", "gbak", "07_backup_service_stats_error_issue7803.log"))
-	// The backup failed while MEDIA_ARC was written: 1072223 records in
-	// 210.211 s were logged (558.685 − 348.474), so it took at least that.
-	if tb := tl.Tables[0]; tb.Name != "MEDIA_ARC" || !is(tb.Records, 1072223) || !nearMs(tb.Seconds, 210.211) || !tb.LowerBound {
+	// MEDIA_ARC's 1072223 records in 210.211 s (558.685 − 348.474): a
+	// count no progress line prints (they come at multiples of the
+	// interval), the table's last, so its data ended there and took that
+	// long, not "at least" (it was a lower bound, with a cut-short
+	// warning that put the failure inside MEDIA_ARC).
+	if tb := tl.Tables[0]; tb.Name != "MEDIA_ARC" || !is(tb.Records, 1072223) || !nearMs(tb.Seconds, 210.211) || tb.LowerBound {
 		t.Errorf("MEDIA_ARC %+v", tb)
+	}
+	if p := tl.Phases[0]; p.Name != PhaseData || p.LowerBound || !nearMs(p.Seconds, 210.211) {
+		t.Errorf("data phase %+v", p)
+	}
+	// The backup failed after it: its errors have no time and came after
+	// its last timestamp, 558.685 s, which is not its total. Compared
+	// with the whole fb30 backup (2.194 s) it read "×255 slower"; a run
+	// failed early reads faster.
+	if !nearMs(tl.TotalSeconds, 558.685) || !tl.TotalLowerBound {
+		t.Errorf("total %v, lower bound %v", derefF(tl.TotalSeconds), tl.TotalLowerBound)
+	}
+	whole := timelineOf(t, testutil.Testdata(t, "fb30", "shop-gbak-backup-v-st.log"))
+	if whole.TotalLowerBound || !nearMs(whole.TotalSeconds, 2.194) {
+		t.Errorf("whole backup: total %v, lower bound %v", derefF(whole.TotalSeconds), whole.TotalLowerBound)
+	}
+	for _, c := range []*GbakComparison{
+		CompareTimelines(GbakRun{Label: "whole", Timeline: whole}, GbakRun{Label: "failed", Timeline: tl}),
+		CompareTimelines(GbakRun{Label: "failed", Timeline: tl}, GbakRun{Label: "whole", Timeline: whole}),
+	} {
+		total := c.Totals[0]
+		if total.Key != "total" || total.Ratio != nil || total.Word() != "" ||
+			!slices.ContainsFunc(total.Seconds, func(v *float64) bool { return nearMs(v, 2.194) }) ||
+			!slices.ContainsFunc(c.Warnings, func(w string) bool {
+				return strings.HasPrefix(w, "failed before their closing line: 07_backup_service_stats_error_issue7803.log;")
+			}) {
+			t.Errorf("base %s: total %s %v ratio %v; warnings %q", c.Base, total.Word(), total.Seconds, derefF(total.Ratio), c.Warnings)
+		}
+	}
+	// A restore whose index failed goes on to its total line, then
+	// (3.0.11 and later, public 10's tail) raises "not online": its
+	// total is the run's.
+	b := string(testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log")) +
+		"gbak: ERROR:Database is not online due to failure to activate one or more indices.\n" +
+		"gbak: ERROR:    Run gfix -online to bring database online without active indices.\n"
+	log, err := parse.ReadGbak(strings.NewReader(b), "not-online.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tl := GbakTimeline(log); tl.Outcome != GbakFailed || !nearMs(tl.TotalSeconds, 35.17) || tl.TotalLowerBound {
+		t.Errorf("not online: %s, total %v, lower bound %v", tl.Outcome, derefF(tl.TotalSeconds), tl.TotalLowerBound)
 	}
 	tl = timelineOf(t, testutil.Corpus(t, "public", "gbak", "03_core1999_sample_restore_stat_tdrw_paulbeach_blog.log"))
 	// Lines are missing inside TEST1's data (20000 -> 1770000 records):

@@ -122,6 +122,9 @@ func (g *GbakJSON) Close(tl *analyze.Timeline) error {
 	g.spooled("warnings", &g.warnings, nil)
 	g.field("columns", tl.Columns, "  ", false)
 	g.field("total_seconds", tl.TotalSeconds, "  ", false)
+	if tl.TotalLowerBound {
+		g.field("total_lower_bound", true, "  ", false)
+	}
 	g.field("last_time_seconds", tl.LastTimeSeconds, "  ", false)
 	g.field("total_reads", tl.TotalReads, "  ", false)
 	g.field("total_writes", tl.TotalWrites, "  ", false)

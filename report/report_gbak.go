@@ -168,6 +168,9 @@ func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 	h := Headline{Label: op + " " + tl.Outcome}
 	if f, ok := field(d, "total_seconds"); ok {
 		h.Value = f.Value.Human()
+		if f.Caveat != "" { // a failed run's total: a lower bound
+			h.Value, h.Caveat = "at least "+h.Value, true
+		}
 	} else if f, ok := field(d, "last_time_seconds"); ok {
 		// The figure the section's headline gives (an incomplete log):
 		// what the log's lines span read as the run's time, "1:02:55
@@ -184,7 +187,7 @@ func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 	if runKind == "log" {
 		runKind = "gbak" // report.json's word, kept
 	}
-	s.Run = &RunSummary{File: tl.File, Kind: runKind, Outcome: tl.Outcome, TotalSeconds: tl.TotalSeconds}
+	s.Run = &RunSummary{File: tl.File, Kind: runKind, Outcome: tl.Outcome, TotalSeconds: tl.TotalSeconds, TotalLowerBound: tl.TotalLowerBound}
 	// gbak's error lines are one failure (a killed restore prints three):
 	// the summary counts it once, quoting the first line; the section
 	// lists them (the first HTMLRows).

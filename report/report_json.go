@@ -20,7 +20,10 @@ type RunSummary struct {
 	Kind         string   `json:"kind"`
 	Outcome      string   `json:"outcome"`
 	TotalSeconds *float64 `json:"total_seconds"`
-	Section      string   `json:"section"`
+	// TotalLowerBound: the run failed after its last timestamp
+	// (analyze.Timeline.TotalLowerBound); the page reads "at least".
+	TotalLowerBound bool   `json:"total_lower_bound,omitempty"`
+	Section         string `json:"section"`
 }
 
 // Summary is report.json: the databases worst first, as the fleet view

@@ -11,9 +11,11 @@ import (
 
 // The corpus folder has five files no analysis reads (two READMEs, the
 // SOURCES.md of each public folder and the schema). Their warnings
-// come last in the summary, which shows 12 of 30: the first screen said
-// "and 18 more in the sections below" and nowhere that inputs were left
-// out. It now names them, with a link to the section that says why.
+// come last in the summary, which shows 12 of 29: the first screen said
+// "and 17 more in the sections below" and nowhere that inputs were left
+// out. It now names them, with a link to the section that says why. (30
+// and 18 until public 07's MEDIA_ARC, whose final count gbak printed,
+// stopped reading as cut short.)
 func TestSummaryNamesSkippedInputs(t *testing.T) {
 	r, out := writeReportOf(t, "corpus", []string{testutil.CorpusDir(t)})
 	if len(r.Skipped) != 5 {
@@ -23,7 +25,7 @@ func TestSummaryNamesSkippedInputs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const want = `<p class="muted">and 18 more in the sections below.</p><p class="warning"><span class="sev">warning</span>` +
+	const want = `<p class="muted">and 17 more in the sections below.</p><p class="warning"><span class="sev">warning</span>` +
 		`Not analysed: 5 inputs: README.md, shop-schema.sql, SOURCES.md, SOURCES.md, README.md (<a href="#other-unknown">why</a>).</p>`
 	if !strings.Contains(string(page), want) {
 		t.Errorf("page lacks %s", want)

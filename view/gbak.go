@@ -32,7 +32,7 @@ const GbakChartSteps = 10
 
 // gbakCostNote says how fbdiag charges a step, under every list of steps.
 const gbakCostNote = "A step's cost is the interval from its line to the next: gbak prints a step, then does it " +
-	"(\"created database\", \"started transaction\" and a backup's \"closing file\" come after the work: their own line is their cost)."
+	"(\"created database\", \"started transaction\", a backup's \"readied database\" and \"closing file\" come after the work: their own line is their cost)."
 
 // atLeastNote explains the "at least" of a step the log ends inside.
 const atLeastNote = "at least: the log ends inside the step (a killed server, a cut log); it took at least that long."
@@ -125,6 +125,11 @@ func gbakKind(tl *analyze.Timeline) string {
 func gbakHeadline(tl *analyze.Timeline) []Field {
 	fs := []Field{{Key: "outcome", Label: "Outcome", Value: Str(tl.Outcome)}}
 	fs = append(fs, Field{Key: "total_seconds", Label: "Total time", Value: SecP(tl.TotalSeconds)})
+	if tl.TotalLowerBound {
+		// as a step the log ends inside: "at least"
+		const bound = "at least: gbak failed after its last timestamp, when the log does not say"
+		fs[1].Detail, fs[1].Caveat = "("+bound+")", bound
+	}
 	if tl.TotalSeconds == nil && tl.LastTimeSeconds != nil {
 		// An excerpt stops anywhere: its last time is no total.
 		fs[1].Unknown = "unknown (the log is incomplete)"

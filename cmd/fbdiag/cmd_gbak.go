@@ -35,11 +35,12 @@ notice says where the next starts.
 
 gbak prints a step's message before doing the work, so the time and page
 I/O on a line belong to the step on the line before: fbdiag charges each
-step with the interval from its own line to the next. Three messages come
+step with the interval from its own line to the next. Four messages come
 after the work and their own line is their cost: "created database" (the
-creation), "started transaction" (restore) and the backup's "closing
-file, committing, and finishing" (the flush and close of the .fbk, then
-the commit). The last step's cost is unknown unless a line follows it.`
+creation), "started transaction" (restore), the backup's "readied
+database" (the attachment) and its "closing file, committing, and
+finishing" (the flush and close of the .fbk, then the commit). The last
+step's cost is unknown unless a line follows it.`
 
 func gbakCommand() *cli.Command {
 	return &cli.Command{

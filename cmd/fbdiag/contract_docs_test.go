@@ -243,13 +243,15 @@ func TestThroughputJSONKeysDocumented(t *testing.T) {
 }
 
 // The same for the top level of fbdiag gbak's JSON against
-// docs/gbak-json.md, on the fb30 restore and backup, the cut restore and
-// the seed's logs.
+// docs/gbak-json.md, on the fb30 restore and backup, the cut restore,
+// the seed's logs and the public backup that failed (07).
 func TestGbakJSONKeysDocumented(t *testing.T) {
 	var docs []any
 	for _, f := range []string{testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"),
 		testutil.Testdata(t, "fb30", "shop-gbak-backup-v-st.log"), testutil.Testdata(t, "gbak", "shop-restore-cut.log"),
-		testutil.Testdata(t, "seeds", "restore-balanced.log")} {
+		testutil.Testdata(t, "seeds", "restore-balanced.log"),
+		// failed after its last timestamp: total_lower_bound
+		testutil.Corpus(t, "public", "gbak", "07_backup_service_stats_error_issue7803.log")} {
 		out, errs, code := runCLI(t, nil, "gbak", "--format", "json", f)
 		if code != exitOK {
 			t.Fatalf("%s: exit %d: %s", f, code, errs)

@@ -78,9 +78,9 @@
 // wrapped counters of 3.0.11, 4.0.4 and 5.0.0 (Firebird issue #8027) are
 // read too. gbak prints a step's message before doing the work, so fbdiag
 // charges each step with the interval from its own line to the next;
-// "created database", "started transaction" (restore) and the backup's
-// "closing file, committing, and finishing" come after the work, and
-// their own line is their cost.
+// "created database", "started transaction" (restore), the backup's
+// "readied database" and "closing file, committing, and finishing" come
+// after the work, and their own line is their cost.
 //
 // throughput input is a result table (CSV, TSV, semicolon-separated,
 // markdown or aligned text, also the tables inside an article) or the
@@ -339,8 +339,8 @@
 //	  68  data STOCK       data    0.569 s   3.176 s      0       0
 //	3 of 150 steps shown (--all shows them)
 //	A step's cost is the interval from its line to the next: gbak prints a step, then does it
-//	  ("created database", "started transaction" and a backup's "closing file" come after the work:
-//	  their own line is their cost).
+//	  ("created database", "started transaction", a backup's "readied database" and "closing file" come
+//	  after the work: their own line is their cost).
 //
 //	Errors and warnings (0)
 //	none

@@ -615,6 +615,7 @@ func TestGbakJSONDocumented(t *testing.T) {
 		{"gbak", "--format", "json", testutil.Corpus(t, "public", "gbak", "10_fb3010_restore_index_fail_not_online_issue7465.log")},
 		{"gbak", "--format", "json", testutil.Corpus(t, "public", "gbak", "07_backup_service_stats_error_issue7803.log")},
 		{"gbak", "--format", "json", testutil.Corpus(t, "public", "gbak", "03_core1999_sample_restore_stat_tdrw_paulbeach_blog.log")},
+		{"gbak", "--format", "json", testutil.Testdata(t, "gbak", "shop-restore-cut.log")},
 		{"gbak", "compare", "--format", "json", restore, testutil.Testdata(t, "seeds", "restore-balanced.log")},
 	})
 	if !keys["versus"] || !keys["notes"] || !keys["lower_bound"] || len(keys) < 50 {
