@@ -30,13 +30,15 @@ type GbakRun struct {
 // TotalSeconds is the run's total, null for an incomplete log (see
 // Timeline.TotalSeconds), whose LastTimeSeconds is only when its last
 // line was printed; for a run that failed before its closing line it is
-// a lower bound (Timeline.TotalLowerBound), not compared.
+// a lower bound (Timeline.TotalLowerBound), not compared, and
+// TotalLowerBound says so, as gbak's JSON does.
 type GbakRunSummary struct {
 	Label           string   `json:"label"`
 	File            string   `json:"file"`
 	Kind            *string  `json:"kind"`
 	Outcome         string   `json:"outcome"`
 	TotalSeconds    *float64 `json:"total_seconds"`
+	TotalLowerBound bool     `json:"total_lower_bound,omitempty"`
 	LastTimeSeconds *float64 `json:"last_time_seconds"`
 	SpanSeconds     *float64 `json:"span_seconds"`
 	Matched         int      `json:"matched_steps"`
@@ -254,7 +256,7 @@ func CompareTimelinesBase(base string, runs ...GbakRun) (*GbakComparison, error)
 	for i, r := range runs {
 		t := r.Timeline
 		rs := GbakRunSummary{Label: r.Label, File: t.File, Kind: t.Kind, Outcome: t.Outcome,
-			TotalSeconds: t.TotalSeconds, LastTimeSeconds: t.LastTimeSeconds, Matched: matched[i], Unmatched: len(st.runs[i].steps) - matched[i]}
+			TotalSeconds: t.TotalSeconds, TotalLowerBound: t.TotalLowerBound, LastTimeSeconds: t.LastTimeSeconds, Matched: matched[i], Unmatched: len(st.runs[i].steps) - matched[i]}
 		if hi[i] >= lo[i] {
 			rs.SpanSeconds = f64(round3(hi[i] - lo[i]))
 		}

@@ -241,10 +241,22 @@ func gbakRuns(c *analyze.GbakComparison) *Table {
 		// (JSON's, appended)
 		{Key: "kind", Title: "kind", Machine: true},
 		{Key: "span_seconds", Title: "span", Kind: SecondsKind, Machine: true},
+		{Key: "total_lower_bound", Title: "", Kind: TextKind, Machine: true},
 	}}
+	// "at least" before a failed run's total, as gbak's view and the
+	// report read it (a warning under the table says why); the column
+	// only when a run has one.
+	bound := slices.ContainsFunc(c.Runs, func(r analyze.GbakRunSummary) bool { return r.TotalLowerBound })
+	if bound {
+		t.Columns = slices.Insert(t.Columns, 4, Column{Key: "total_lower_bound", Title: "", Kind: TextKind, Human: true})
+	}
 	for _, r := range c.Runs {
-		t.Rows = append(t.Rows, []Cell{Str(r.Label), Str(filepath.Base(r.File)), Str(r.File), Str(r.Outcome), SecP(r.TotalSeconds),
-			SecP(r.LastTimeSeconds), Int(int64(r.Matched)), Int(int64(r.Unmatched)), StrP(r.Kind), SecP(r.SpanSeconds)})
+		row := []Cell{Str(r.Label), Str(filepath.Base(r.File)), Str(r.File), Str(r.Outcome), SecP(r.TotalSeconds),
+			SecP(r.LastTimeSeconds), Int(int64(r.Matched)), Int(int64(r.Unmatched)), StrP(r.Kind), SecP(r.SpanSeconds), boolCell(&r.TotalLowerBound)}
+		if bound {
+			row = slices.Insert(row, 4, atLeast(r.TotalLowerBound))
+		}
+		t.Rows = append(t.Rows, row)
 	}
 	t.Notes = append(t.Notes, c.Warnings...)
 	if several(c) {

@@ -352,9 +352,9 @@ func TestGbakCSVLines(t *testing.T) {
 		{[]string{"gbak", "--format", "csv", "--table", "indices", testutil.Corpus(t, "public", "gbak", "09_restore_deferred_index_failure_issue7269.log")},
 			"index,seconds,reads,writes,state,failed\nPK_A3,,,,failed,true\nPK_B1,,,,ok,false\n"},
 		{[]string{"gbak", "compare", "--format", "csv", "--table", "runs", balanced, high},
-			"label,file,outcome,total_seconds,last_time_seconds,matched_steps,unmatched_steps,kind,span_seconds\n" +
-				"balanced," + balanced + ",incomplete,,13304.334,5,0,restore,3774.995\n" +
-				"high-performance," + high + ",incomplete,,7894.34,5,0,restore,2592.555\n"},
+			"label,file,outcome,total_seconds,last_time_seconds,matched_steps,unmatched_steps,kind,span_seconds,total_lower_bound\n" +
+				"balanced," + balanced + ",incomplete,,13304.334,5,0,restore,3774.995,false\n" +
+				"high-performance," + high + ",incomplete,,7894.34,5,0,restore,2592.555,false\n"},
 	} {
 		out, errs, code := runCLI(t, nil, c.args...)
 		if code != 0 || !strings.Contains(out, c.want) {

@@ -637,3 +637,45 @@ func TestGbakTimeTooLongForAFloat(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 0 and %q\n%.300s", code, errs, want, out)
 	}
 }
+
+// gbak compare's runs table gave the public 07 backup's total, 558.685 s
+// of a run that failed after its last timestamp, as a figure like the
+// whole fb30 backup's 2.194 s: text and markdown "0:09:19", JSON's
+// runs[] and the runs CSV without the lower bound that 'fbdiag gbak'
+// gives it ("at least", total_lower_bound, total_seconds_caveat). They
+// now say it: "at least 0:09:19", "total_lower_bound": true, and a
+// total_lower_bound column (true, false) in the CSV.
+func TestGbakCompareFailedTotalAtLeast(t *testing.T) {
+	whole := testutil.Testdata(t, "fb30", "shop-gbak-backup-v-st.log")
+	failed := testutil.Corpus(t, "public", "gbak", "07_backup_service_stats_error_issue7803.log")
+	out, errs, code := runCLI(t, nil, "gbak", "compare", whole, failed)
+	row := "07_backup_servi…  07_backup_service_stats…  failed     at least  0:09:19    0:09:19        0          1\n"
+	if code != exitOK || !strings.Contains(out, row) || !strings.Contains(out, "completed            2.194 s") {
+		t.Errorf("exit %d %s; text lacks %q:\n%s", code, errs, row, out)
+	}
+	out, _, _ = runCLI(t, nil, "gbak", "compare", "--format", "markdown", whole, failed)
+	if !strings.Contains(out, "| failed | at least | 0:09:19 | 0:09:19 |") {
+		t.Errorf("markdown:\n%s", out)
+	}
+	out, _, _ = runCLI(t, nil, "gbak", "compare", "--format", "csv", "--table", "runs", whole, failed)
+	want := "label,file,outcome,total_seconds,last_time_seconds,matched_steps,unmatched_steps,kind,span_seconds,total_lower_bound\n" +
+		"shop-gbak-backup-v-st," + whole + ",completed,2.194,2.194,0,164,backup,,false\n" +
+		"07_backup_service_stats_error_issue7803," + failed + ",failed,558.685,558.685,0,1,backup,,true\n"
+	if out != want {
+		t.Errorf("runs CSV:\n%s\nwant:\n%s", out, want)
+	}
+	out, _, _ = runCLI(t, nil, "gbak", "compare", "--format", "json", whole, failed)
+	var doc struct {
+		Runs []struct {
+			TotalSeconds    float64 `json:"total_seconds"`
+			TotalLowerBound *bool   `json:"total_lower_bound"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Runs) != 2 || doc.Runs[0].TotalLowerBound != nil || doc.Runs[1].TotalLowerBound == nil || !*doc.Runs[1].TotalLowerBound ||
+		doc.Runs[1].TotalSeconds != 558.685 {
+		t.Errorf("runs %+v", doc.Runs)
+	}
+}
