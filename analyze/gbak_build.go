@@ -360,8 +360,12 @@ func (b *GbakTimelineBuilder) Add(l *parse.GbakLine) {
 		b.accumulate(l)
 		if l.Kind == parse.GbakRecords {
 			b.counts, b.prev, b.last = b.counts+1, b.last, l.Count
-			if b.counts == 2 && b.interval == 0 && b.prev > 0 {
-				b.interval = b.prev // a table's first count, when another follows, is the interval
+			// A table's first count, when another follows, is the
+			// interval; not after lines missing (an excerpt's "# . . ."
+			// before "30000" and "40000" made it 30000, and a log cut
+			// at "80000 records" read as the table's end).
+			if b.counts == 2 && b.interval == 0 && b.prev > 0 && !b.broken {
+				b.interval = b.prev
 			}
 		}
 		if b.hasTable() {

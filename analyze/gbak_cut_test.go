@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -138,5 +139,28 @@ func TestGbakCutWithAnInterval(t *testing.T) {
 	}
 	if d := findTable(t, tl, "DOCS"); d.LowerBound || !is(d.Records, 200) {
 		t.Errorf("DOCS %+v", d)
+	}
+}
+
+// An excerpt with lines missing inside a table ("# . . ." between STOCK's
+// start and its "30000 records restored"), cut inside ORDER_LINE at
+// "80000 records restored": STOCK's first two counts shown, 30000 and
+// 40000, were taken for the progress interval, so 80000, no multiple of
+// it, read as ORDER_LINE's last count: the table done in 4.797 s, no
+// bound, no cut-short warning. The interval is read only from counts
+// with no line missing before them (ORDER_LINE's 10000 here).
+func TestGbakCutIntervalNotAfterMissingLines(t *testing.T) {
+	lines := strings.SplitAfter(string(testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log")), "\n")
+	text := strings.Join(lines[:68], "") + "# . . .\n" + strings.Join(lines[70:85], "")
+	log, err := parse.ReadGbak(strings.NewReader(text), "excerpt.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl := GbakTimeline(log)
+	if ol := findTable(t, tl, "ORDER_LINE"); !ol.LowerBound || !is(ol.Records, 80000) || !nearMs(ol.Seconds, 4.797) {
+		t.Errorf("ORDER_LINE = %+v", ol)
+	}
+	if i := slices.IndexFunc(tl.Steps, func(s GbakStep) bool { return s.Label() == "data ORDER_LINE" }); i < 0 || !tl.Steps[i].LowerBound {
+		t.Errorf("the data ORDER_LINE step (at %d) is no lower bound", i)
 	}
 }
