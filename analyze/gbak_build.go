@@ -846,7 +846,10 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 		t.Outcome = GbakIncomplete
 	}
 	t.Phases = b.phases.result(b.wrapOpen)
-	if t.TotalSeconds != nil && *t.TotalSeconds > 0 && b.cols != 0 {
+	// Of a total that is only a lower bound a share is only a bound
+	// too (public 07: the data phase's 210.211 s of "at least 558.685
+	// s" read 37.6 %, as if gbak had stopped at its last timestamp).
+	if t.TotalSeconds != nil && *t.TotalSeconds > 0 && b.cols != 0 && !t.TotalLowerBound {
 		for i := range t.Phases {
 			if p := &t.Phases[i]; p.Seconds != nil {
 				p.Share = f64(*p.Seconds / *t.TotalSeconds)

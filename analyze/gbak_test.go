@@ -536,3 +536,20 @@ func TestGbakBackupGarbageNote(t *testing.T) {
 		}
 	}
 }
+
+// The public 07 backup failed after its last timestamp (558.685 s): its
+// total is a lower bound, and so its data phase's share of it (210.211 s,
+// 37.6 %) was only an upper bound printed as the share. A phase of such a
+// run has no share; a whole run's phases keep theirs.
+func TestGbakNoShareOfALowerBound(t *testing.T) {
+	tl := timelineOf(t, testutil.Corpus(t, "public", "gbak", "07_backup_service_stats_error_issue7803.log"))
+	if !tl.TotalLowerBound || len(tl.Phases) != 1 || !nearMs(tl.Phases[0].Seconds, 210.211) || tl.Phases[0].Share != nil {
+		t.Errorf("lower bound %v, phases %+v", tl.TotalLowerBound, tl.Phases)
+	}
+	whole := timelineOf(t, testutil.Testdata(t, "fb30", "shop-gbak-backup-v-st.log"))
+	for _, p := range whole.Phases {
+		if p.Seconds != nil && (p.Share == nil || math.Abs(*p.Share-*p.Seconds/2.194) > 1e-9) {
+			t.Errorf("whole backup: phase %s share %v of %v s", p.Name, derefF(p.Share), *p.Seconds)
+		}
+	}
+}
