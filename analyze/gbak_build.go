@@ -308,8 +308,7 @@ func (b *GbakTimelineBuilder) Add(l *parse.GbakLine) {
 	if l.Op != "" {
 		b.ops[l.Op]++
 	}
-	switch l.Kind {
-	case parse.GbakError, parse.GbakWarning:
+	if l.Kind == parse.GbakError || l.Kind == parse.GbakWarning {
 		if a := GbakMessageAdvice(l.Message); a != "" && !slices.Contains(b.advice, a) {
 			b.advice = append(b.advice, a)
 		}
@@ -587,9 +586,10 @@ func (b *GbakTimelineBuilder) closeCut() {
 // least 100; BurpTasks.cpp, master, prints verb * verboseInterval) and
 // then the table's count, so a count that is no multiple of the interval
 // (a table's first count when another follows it; else 100), or repeats
-// the line before (3.0: "50000 records written" twice), ends the data. The public 07 backup's "1072223 records written" is
-// MEDIA_ARC's last: the backup failed after the table, which took
-// 210.211 s, not "at least". A count of a whole interval printed once
+// the line before (3.0: "50000 records written" twice), ends the data.
+// The public 07 backup's "1072223 records written" is MEDIA_ARC's last:
+// the backup failed after the table, which took 210.211 s, not "at
+// least". A count of a whole interval printed once
 // (the cut fb30 restore's "90000 records restored") may be progress.
 func (b *GbakTimelineBuilder) finalCount() bool {
 	every := b.interval

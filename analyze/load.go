@@ -139,15 +139,23 @@ func LoadTrend(x, y []float64, unit parse.Unit) (*Load, error) {
 	return l, nil
 }
 
-// LeverageWords says which far size sets the slope alone: "the 1.77 TiB
-// point has leverage 0.929 (above 0.5): it alone sets the slope"; "" when
-// no point, or more than one, is above the limit (the two ends of four
-// sizes both are: that is the few sizes' doing, which n and p say).
-func (l *Load) LeverageWords(unit parse.Unit) string {
+// SetBy is the one far size that sets the slope alone, nil when no
+// point, or more than one, is above the limit (the two ends of four sizes
+// both are: that is the few sizes' doing, which n and p say).
+func (l *Load) SetBy() *LeveragePoint {
 	if len(l.HighLeverage) != 1 {
+		return nil
+	}
+	return &l.HighLeverage[0]
+}
+
+// LeverageWords says SetBy in words: "the 1.77 TiB point has leverage
+// 0.929 (above 0.5): it alone sets the slope"; "" without one.
+func (l *Load) LeverageWords(unit parse.Unit) string {
+	p := l.SetBy()
+	if p == nil {
 		return ""
 	}
-	p := l.HighLeverage[0]
 	return fmt.Sprintf("the %s point has leverage %s (above %s): it alone sets the slope",
 		formatX(p.X, unit), units.Sig3(p.Leverage), strconv.FormatFloat(l.LeverageLimit, 'g', -1, 64))
 }

@@ -2,7 +2,6 @@ package collect
 
 import (
 	"crypto/rand"
-	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -12,6 +11,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/fbdiag/fbdiag/parse"
 )
 
 // serverFile is a file the server writes (a backup, a database) as seen
@@ -207,13 +208,12 @@ func renameNoReplace(old, new string) error {
 }
 
 // IsDatabaseFile reports whether the file at path begins with a Firebird
-// database's header page: page type 1 (pag_header), a page size that is a
-// power of two from 1 KiB to 64 KiB, and an ODS version with the Firebird
-// flag 0x8000 (src/jrd/ods.h: pag, header_page; little-endian, as every
-// platform Firebird runs on today). A gbak backup starts otherwise. It is
-// the last check before fbdiag renames a backup, or writes a log or a
-// snapshot, over a file: never over a database, whatever name reached it
-// (an alias under gbak -ig, which allows no attachment to resolve it).
+// database's header page (parse.DatabaseHeader: page type 1, a page size
+// that is a power of two from 1 KiB to 64 KiB, an ODS version with the
+// Firebird flag). It is the last check before fbdiag renames a backup, or
+// writes a log or a snapshot, over a file: never over a database,
+// whatever name reached it (an alias under gbak -ig, which allows no
+// attachment to resolve it).
 func IsDatabaseFile(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
@@ -224,10 +224,8 @@ func IsDatabaseFile(path string) bool {
 	if _, err := io.ReadFull(f, b[:]); err != nil {
 		return false
 	}
-	pageSize := binary.LittleEndian.Uint16(b[16:]) // (64 KiB reads 0: Firebird 6's largest)
-	ods := binary.LittleEndian.Uint16(b[18:])
-	sizeOK := pageSize == 0 || (pageSize >= 1024 && pageSize&(pageSize-1) == 0)
-	return b[0] == 1 && sizeOK && ods&0x8000 != 0
+	_, _, ok := parse.DatabaseHeader(b[:])
+	return ok
 }
 
 // serverAbs reports whether path is absolute for a server of either kind:

@@ -172,7 +172,9 @@ func binaryReason(b []byte) string {
 	if name, undo := compressed(b); name != "" {
 		return "binary data (" + name + "-compressed): decompress it first: " + undo + " FILE | fbdiag … -"
 	}
-	if ods, pageSize, ok := databaseHeader(b); ok {
+	// (ODS 8 to 14 and pages of 32 KiB at most, to name a database
+	// rather than any binary that starts with a 1)
+	if ods, pageSize, ok := DatabaseHeader(b); ok && ods >= 8 && ods <= 14 && pageSize <= 32768 {
 		return fmt.Sprintf("binary data (a Firebird database file, ODS %d, %d-byte pages): run gstat -a -r on it and give fbdiag gstat's output", ods, pageSize)
 	}
 	n := min(len(b), 4096)
@@ -193,22 +195,26 @@ func binaryReason(b []byte) string {
 	return ""
 }
 
-// databaseHeader recognises the header page of a Firebird database (the
-// .fdb itself, given instead of gstat's output about it): page type 1,
-// then at 0x10 the page size and at 0x12 the ODS major version with the
-// Firebird flag 0x8000, little-endian, as ODS 11 to 13 lay it out
-// (Firebird internals, "The Database Header Page").
-func databaseHeader(b []byte) (ods, pageSize int, ok bool) {
+// DatabaseHeader reads the start of a Firebird database's header page
+// (the .fdb itself, given instead of gstat's output about it): page type
+// 1 (pag_header), at 0x10 the page size, a power of two from 1 KiB (0
+// for 64 KiB, which 16 bits do not hold), and at 0x12 the ODS major
+// version with the Firebird flag 0x8000, little-endian (src/jrd/ods.h;
+// Firebird internals, "The Database Header Page"). A gbak backup and
+// text start otherwise.
+func DatabaseHeader(b []byte) (ods, pageSize int, ok bool) {
 	if len(b) < 0x14 || b[0] != 1 {
 		return 0, 0, false
 	}
 	pageSize = int(b[0x10]) | int(b[0x11])<<8
 	version := int(b[0x12]) | int(b[0x13])<<8
-	ods = version &^ 0x8000
-	if version&0x8000 == 0 || ods < 8 || ods > 14 || pageSize < 1024 || pageSize > 32768 || pageSize&(pageSize-1) != 0 {
+	if pageSize == 0 {
+		pageSize = 1 << 16
+	}
+	if version&0x8000 == 0 || pageSize < 1024 || pageSize&(pageSize-1) != 0 {
 		return 0, 0, false
 	}
-	return ods, pageSize, true
+	return version &^ 0x8000, pageSize, true
 }
 
 // compressions are the formats a log is kept in, by their magic bytes,

@@ -168,7 +168,7 @@ func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 	h := Headline{Label: op + " " + tl.Outcome}
 	if f, ok := field(d, "total_seconds"); ok {
 		h.Value = f.Value.Human()
-		if f.Caveat != "" { // a failed run's total: a lower bound
+		if tl.TotalLowerBound { // a failed run's total (the view's caveat says why)
 			h.Value, h.Caveat = "at least "+h.Value, true
 		}
 	} else if f, ok := field(d, "last_time_seconds"); ok {

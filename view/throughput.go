@@ -822,8 +822,7 @@ func (v *tput) headline(s *analyze.Series) []Field {
 			trend = "a trend"
 		}
 		detail = fmt.Sprintf("(%s, %s)", trend, pEq(l.TrendP))
-		if l.LeverageWords(v.r.XUnitInfo()) != "" {
-			h := l.HighLeverage[0]
+		if h := l.SetBy(); h != nil {
 			detail = fmt.Sprintf("(%s, %s; set by the %s point alone, leverage %s)",
 				trend, pEq(l.TrendP), v.x(h.X).Human(), figure(h.Leverage))
 		}

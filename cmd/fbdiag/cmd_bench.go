@@ -436,8 +436,7 @@ func writeBenchSummary(w io.Writer, f report.Format, s *analyze.BenchSummary) er
 		return report.WriteJSON(w, s)
 	case report.Text:
 		return report.WriteBenchText(w, s)
-	}
-	if f == report.CSV {
+	case report.CSV:
 		return report.WriteTables(w, f, report.BenchCSVTables(s)...)
 	}
 	return report.WriteTables(w, f, report.BenchTables(s)...)
