@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
-	"io"
 	"os"
 	"path/filepath"
 
@@ -59,15 +58,10 @@ func WritePNGs(dir string, charts []*plot.Chart, o plot.Options) ([]string, erro
 	// are renamed only once the last is: a run interrupted while it draws
 	// leaves the earlier charts of the folder as they were, not some of
 	// this run's beside some of the last one's.
-	files := make([]*atomicfile.File, 0, len(list))
-	defer func() {
-		for _, f := range files {
-			if f != nil {
-				f.Abort()
-			}
-		}
-	}()
-	for _, c := range list {
+	files := make([]*atomicfile.File, len(list))
+	defer abortAll(files)
+	paths := make([]string, len(list))
+	for i, c := range list {
 		var buf bytes.Buffer
 		if err := c.WritePNGTo(&buf, o); err != nil {
 			return nil, err
@@ -76,25 +70,13 @@ func WritePNGs(dir string, charts []*plot.Chart, o plot.Options) ([]string, erro
 		if err != nil {
 			return nil, err
 		}
-		f, err := writeSynced(filepath.Join(dir, c.File()), func(w io.Writer) error {
-			_, err := w.Write(data)
-			return err
-		})
-		if err != nil {
+		paths[i] = filepath.Join(dir, c.File())
+		if files[i], err = writeSyncedBytes(paths[i], data); err != nil {
 			return nil, err
 		}
-		files = append(files, f)
 	}
-	// The last written first: while its temporary file is seen, none
-	// is renamed yet.
-	paths := make([]string, len(files))
-	for i := len(files) - 1; i >= 0; i-- {
-		f := files[i]
-		files[i] = nil
-		if err := f.Commit(); err != nil {
-			return nil, err
-		}
-		paths[i] = filepath.Join(dir, list[i].File())
+	if err := commitAll(files, len(files)-1); err != nil {
+		return nil, err
 	}
 	return paths, nil
 }

@@ -84,13 +84,7 @@ func WriteDir(dir string, r *Report, o plot.Options) (string, error) {
 	// report whole, not its report.json beside a new page and charts.
 	figs := r.Drawn()
 	files := make([]*atomicfile.File, len(figs)+2)
-	defer func() {
-		for _, f := range files {
-			if f != nil {
-				f.Abort() // (nothing when committed)
-			}
-		}
-	}()
+	defer abortAll(files)
 	// The charts are independent: four written at a time.
 	err = fanOut(len(figs), 4, func(i int) error {
 		// Marked as --png marks them: a later --png into this folder
@@ -99,10 +93,7 @@ func WriteDir(dir string, r *Report, o plot.Options) (string, error) {
 		if err != nil {
 			return err
 		}
-		files[i], err = writeSynced(filepath.Join(dir, figs[i].File), func(out io.Writer) error {
-			_, err := out.Write(data)
-			return err
-		})
+		files[i], err = writeSyncedBytes(filepath.Join(dir, figs[i].File), data)
 		return err
 	})
 	if err != nil {
@@ -124,23 +115,59 @@ func WriteDir(dir string, r *Report, o plot.Options) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	// report.json, the last written, first (while its temporary file is
-	// seen none is renamed yet), then the charts, and the page last.
-	order := append([]int{len(files) - 1}, make([]int, 0, len(files)-1)...)
-	for i := range len(files) - 1 {
-		order = append(order, i)
-	}
-	for _, i := range order {
-		err := files[i].Commit()
-		files[i] = nil
-		if err != nil {
-			return "", err
-		}
+	// report.json, the last written, first, then the charts, and the
+	// page last.
+	if err := commitAll(files, len(files)-1); err != nil {
+		return "", err
 	}
 	if err := removeStaleCharts(dir, earlier, figs); err != nil {
 		return "", err
 	}
 	return index, nil
+}
+
+// writeSyncedBytes is writeSynced of data (a chart's PNG).
+func writeSyncedBytes(path string, data []byte) (*atomicfile.File, error) {
+	return writeSynced(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// commitAll gives every file written by writeSynced its name,
+// files[first] first: the last one written, so that while its temporary
+// file is seen none is renamed yet. A file is nil in files once
+// committed, for abortAll.
+func commitAll(files []*atomicfile.File, first int) error {
+	if len(files) == 0 {
+		return nil
+	}
+	commit := func(i int) error {
+		f := files[i]
+		files[i] = nil
+		return f.Commit()
+	}
+	if err := commit(first); err != nil {
+		return err
+	}
+	for i := range files {
+		if files[i] != nil {
+			if err := commit(i); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// abortAll removes the temporary files of those of files written and not
+// committed (a deferred call: an error or an interrupt on the way).
+func abortAll(files []*atomicfile.File) {
+	for _, f := range files {
+		if f != nil {
+			f.Abort()
+		}
+	}
 }
 
 // writeSynced writes a file of the report under its temporary name,

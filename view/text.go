@@ -149,12 +149,10 @@ func textTable(w io.Writer, t *Table, opt Options) {
 	limit := shown(t, opt)
 	widths := make([]int, len(t.Columns))
 	head := make([]string, len(t.Columns))
+	clips := make([]int, len(t.Columns)) // c.Max, widened by unambiguousClips
 	for i, c := range t.Columns {
 		head[i] = safe(c.Title)
 		widths[i] = width(head[i])
-	}
-	clips := make([]int, len(t.Columns))
-	for i, c := range t.Columns {
 		clips[i] = c.Max
 	}
 	clipCell := func(i int, v string) string {
