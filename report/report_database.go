@@ -49,7 +49,7 @@ var headerRules = map[string]string{
 // the latest snapshot's tables and indices (the gstat view), then the
 // history of the earlier ones. runs are the database's kept runs.
 func DatabaseSection(d *analyze.Database, runs []GstatRun) *Section {
-	base := filepath.Base(filepath.ToSlash(d.Database))
+	base := baseName(d.Database)
 	s := &Section{ID: "db-" + base, Title: "Database " + d.Database, Kind: KindDatabase, Database: d}
 	byName := map[string]GstatRun{}
 	for _, r := range runs {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -44,7 +45,7 @@ func TestReportFleetFourDatabases(t *testing.T) {
 		{"/opt/firebird/examples/empbuild/employee.fdb", "attention", "db-employee.fdb"},
 		{"/home/fdb/test/fbtest25.fdb", "attention", "db-fbtest25.fdb"},
 		{"/home/fdb/test/FBTEST30.FDB", "healthy", "db-fbtest30.fdb"},
-		{`C:\TEMP\SOHOTECH.FDB`, "healthy", "db-c-temp-sohotech.fdb"},
+		{`C:\TEMP\SOHOTECH.FDB`, "healthy", "db-sohotech.fdb"},
 	}
 	if s.Generator != "fbdiag test" || len(s.Databases) != len(want) || len(s.Runs) != 0 || len(s.Benchmarks) != 0 || len(s.Skipped) != 0 {
 		t.Fatalf("report.json: %s", b)
@@ -82,7 +83,7 @@ func TestReportFleetFourDatabases(t *testing.T) {
 			t.Errorf("fleet table lacks %s", cell)
 		}
 	}
-	if len(r.Sections) != 4 || r.Sections[0].ID != "db-employee.fdb" || r.Sections[3].ID != "db-c-temp-sohotech.fdb" {
+	if len(r.Sections) != 4 || r.Sections[0].ID != "db-employee.fdb" || r.Sections[3].ID != "db-sohotech.fdb" {
 		t.Errorf("sections %v", r.Sections)
 	}
 	// The counts: employee.fdb's deep index is the one index warning.
@@ -222,5 +223,46 @@ func TestReportSectionsLinkToSummary(t *testing.T) {
 	}
 	if n := strings.Count(page, `<a class="up" href="#summary">`); n != len(r.Sections) || n != 2 {
 		t.Errorf("%d links to the summary for %d sections", n, len(r.Sections))
+	}
+}
+
+// A Windows server's database path, read on Linux (where filepath takes
+// a backslash for a letter): the section, its ID and the summary's
+// findings are named by the file's name, as the default title is, not by
+// the whole path ("C:\DATA\SHOP.FDB: index …", "db-c-data-shop.fdb").
+func TestReportWindowsDatabaseName(t *testing.T) {
+	var paths []string
+	b, err := os.ReadFile(testutil.Corpus(t, "fb30", "shop-gstat-a-r.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The run, and the same run a day later: a history of two snapshots.
+	for _, day := range []string{"Wed Dec  2", "Thu Dec  3"} {
+		text := strings.Replace(string(b), `Database "/var/lib/firebird/data/shop.fdb"`, `Database "C:\DATA\SHOP.FDB"`, 1)
+		text = strings.Replace(text, "Gstat execution time Wed Dec  2", "Gstat execution time "+day, 1)
+		paths = append(paths, filepath.Join(t.TempDir(), "shop-"+day[:3]+".txt"))
+		if err := os.WriteFile(paths[len(paths)-1], []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, _ := writeReportOf(t, "", paths)
+	// The charts are named after the section too (they were
+	// tables-db-c-data-shop.fdb.png).
+	var files []string
+	for _, f := range r.Databases[0].Figures {
+		if f.File != "" {
+			files = append(files, f.File)
+		}
+	}
+	if want := []string{"tables-db-shop.fdb.png", "indices-db-shop.fdb.png", "fill-db-shop.fdb.png", "history-versions-db-shop.fdb.png"}; !slices.Equal(files, want) {
+		t.Errorf("charts %q", files)
+	}
+	if r.Title != "fbdiag report: SHOP.FDB" || len(r.Databases) != 1 || r.Databases[0].ID != "db-shop.fdb" ||
+		r.Databases[0].Title != `Database C:\DATA\SHOP.FDB` {
+		t.Fatalf("title %q, databases %+v", r.Title, r.Databases)
+	}
+	want := "SHOP.FDB: index ORDERS_CARRIER on ORDERS: 11 distinct values in 100000 keys"
+	if len(r.Summary) != 5 || !strings.HasPrefix(r.Summary[0].Text, want) || r.Summary[0].Section != "db-shop.fdb" {
+		t.Errorf("summary %+v", r.Summary)
 	}
 }

@@ -79,7 +79,7 @@ func HistorySection(db string, snaps []*analyze.HistorySnapshot) *Section {
 	first, prev, last := snaps[0], snaps[len(snaps)-2], snaps[len(snaps)-1]
 	d := analyze.Diff(prev, last)
 	tr := analyze.TrendOf(snaps, 0)
-	base := filepath.Base(filepath.ToSlash(db))
+	base := baseName(db)
 	s := &Section{ID: "history-" + base, Title: "History: " + db, Kind: KindHistory}
 	for _, sn := range snaps {
 		if !slices.Contains(s.Sources, sn.Analysis.File) {

@@ -400,7 +400,7 @@ func reportFleet(t *testing.T, corpus string) browserPage {
 	}
 	index := filepath.Join(out, "index.html")
 	sections, images, _ := reportDoc(t, index)
-	if !slices.Equal(sections, []string{"summary", "db-employee.fdb", "db-fbtest25.fdb", "db-fbtest30.fdb", "db-c-temp-sohotech.fdb"}) {
+	if !slices.Equal(sections, []string{"summary", "db-employee.fdb", "db-fbtest25.fdb", "db-fbtest30.fdb", "db-sohotech.fdb"}) {
 		t.Errorf("sections %v", sections)
 	}
 	return browserPage{index, images, len(sections)}
