@@ -49,18 +49,23 @@ func Throughput(r *analyze.Result, name string) *Doc {
 	}
 	switch r.Mode {
 	case analyze.ModeDegradation:
+		// A table with nothing in it is left out of text, markdown and
+		// HTML, and is its header row in CSV (d.Empty): a script asking
+		// for --table knee gets the same columns whether or not this
+		// input has a cliff test. Nothing fitted: the notes say why, not
+		// six empty tables.
+		// (The holdout table of no rows stays: its note says why.)
 		if !slices.ContainsFunc(r.Series, func(s *analyze.Series) bool { return len(s.Models) > 0 }) {
-			break // (nothing fitted: the notes say why, not five empty tables)
+			d.Empty = append(d.Empty, v.models(), v.params(), v.holdout(), v.prediction(), v.knee(), v.leverage())
+			break
 		}
 		d.Tables = append(d.Tables, v.models(), v.params(), v.holdout())
-		if t := v.prediction(); t != nil {
-			d.Tables = append(d.Tables, t)
-		}
-		if t := v.knee(); t != nil {
-			d.Tables = append(d.Tables, t)
-		}
-		if t := v.leverage(); t != nil {
-			d.Tables = append(d.Tables, t)
+		for _, t := range []*Table{v.prediction(), v.knee(), v.leverage()} {
+			if len(t.Rows) > 0 {
+				d.Tables = append(d.Tables, t)
+			} else {
+				d.Empty = append(d.Empty, t)
+			}
 		}
 	case analyze.ModeSweep:
 		d.Tables = append(d.Tables, v.settings())
@@ -472,11 +477,8 @@ func (v *tput) holdout() *Table {
 // prediction is every model's prediction at the size asked for (or
 // fbdiag's default); nil when there is none.
 func (v *tput) prediction() *Table {
-	if v.r.PredictAt == nil {
-		return nil
-	}
 	xc := v.xCol("at", "at")
-	t := &Table{Name: "prediction", Title: "Prediction at " + v.r.FormatX(*v.r.PredictAt), Noun: "models", Columns: []Column{
+	t := &Table{Name: "prediction", Title: "Prediction", Noun: "models", Columns: []Column{
 		seriesCol(),
 		{Key: "model", Title: "model"},
 		xc,
@@ -484,6 +486,10 @@ func (v *tput) prediction() *Table {
 		{Key: "lo", Title: "95 % from", Kind: NumberKind},
 		{Key: "hi", Title: "to", Kind: NumberKind},
 	}}
+	if v.r.PredictAt == nil {
+		return t
+	}
+	t.Title += " at " + v.r.FormatX(*v.r.PredictAt)
 	var negative, other, unbounded, wide []string
 	for _, s := range v.r.Series {
 		for _, m := range s.Models {
@@ -579,7 +585,7 @@ func (v *tput) knee() *Table {
 		t.Notes = append(t.Notes, k.Verdict)
 	}
 	if len(t.Rows) == 0 {
-		return nil
+		return t
 	}
 	t.Notes = append(t.Notes, fmt.Sprintf("cliff: a significant step for the worse of at least %s of the trend", Share(minCliff).Human()))
 	if v.r.KneeDefault {
@@ -613,7 +619,7 @@ func (v *tput) leverage() *Table {
 		}
 	}
 	if len(t.Rows) == 0 {
-		return nil
+		return t
 	}
 	t.Notes = append(t.Notes, "the curves go through such a point whatever the other sizes say")
 	return t

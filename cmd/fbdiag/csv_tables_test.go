@@ -25,6 +25,7 @@ func TestCSVTableWithoutRowsIsItsHeader(t *testing.T) {
 	seeds := []string{testutil.Testdata(t, "seeds", "restore-balanced.log"),
 		testutil.Testdata(t, "seeds", "restore-high-performance.log")}
 	backup := testutil.Testdata(t, "fb30", "shop-gbak-backup-v-st.log")
+	sizes, oneRun := testutil.Testdata(t, "bench", "sizes.csv"), testutil.Testdata(t, "bench", "run-w1-t4.jsonl")
 	for _, c := range []struct {
 		args []string
 		want string
@@ -33,14 +34,25 @@ func TestCSVTableWithoutRowsIsItsHeader(t *testing.T) {
 		{append([]string{"gbak", "compare", "--format", "csv", "--table", "ranges"}, seeds...),
 			"step,side,runs,min_seconds,median_seconds,max_seconds,spread\n"},
 		{[]string{"gbak", "--format", "csv", "--table", "indices", backup}, "index,seconds,reads,writes,state,failed\n"},
+		// throughput: a degradation without a cliff test or a point of
+		// high leverage (they exited 2, "no table"), and one of a single
+		// bench run, on which nothing is fitted (every fit's table).
+		{[]string{"throughput", "--format", "csv", "--table", "knee", sizes}, "series,at_bytes,model,below,above,step,step_change,p,significant,cliff\n"},
+		{[]string{"throughput", "--format", "csv", "--table", "leverage", sizes}, "series,fit,size_bytes,leverage,limit\n"},
+		{[]string{"throughput", "--format", "csv", "--table", "models", oneRun}, "series,model,formula,r2,slope_p,loss_per_doubling_share,no_loss_per_doubling\n"},
+		{[]string{"throughput", "--format", "csv", "--table", "prediction", oneRun}, "series,model,at_bytes,predicted,lo,hi\n"},
 	} {
 		out, errs, code := runCLI(t, nil, c.args...)
 		if code != exitOK || out != c.want {
-			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 0 and %q", strings.Join(c.args[:6], " "), code, out, errs, c.want)
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want 0 and %q", strings.Join(c.args[:5], " "), code, out, errs, c.want)
 		}
 	}
+	out, _, _ := runCLI(t, nil, "throughput", sizes)
+	if strings.Contains(out, "Cliff test") || strings.Contains(out, "High leverage") {
+		t.Errorf("throughput text shows an empty table:\n%s", out)
+	}
 	// Text leaves the empty tables out, as before.
-	out, _, _ := runCLI(t, nil, append([]string{"gbak", "compare"}, seeds...)...)
+	out, _, _ = runCLI(t, nil, append([]string{"gbak", "compare"}, seeds...)...)
 	if strings.Contains(out, "Ranges of the sides") || strings.Contains(out, "one side only") {
 		t.Errorf("gbak compare text of two single runs shows an empty table:\n%s", out)
 	}

@@ -159,7 +159,7 @@ func TestThroughputCSVReadsAsJSON(t *testing.T) {
 		args   []string
 		tables []string
 	}{
-		{[]string{td("bench", "sizes.csv")}, []string{"points", "series", "models", "params", "holdout", "prediction", "summary", "findings"}},
+		{[]string{td("bench", "sizes.csv")}, []string{"points", "series", "models", "params", "holdout", "prediction", "knee", "leverage", "summary", "findings"}},
 		{[]string{"--knee", "16GB", td("seeds", "degradation-throughput-sata.csv")},
 			[]string{"points", "series", "models", "params", "holdout", "prediction", "knee", "leverage", "summary", "findings"}},
 		{[]string{td("seeds", "page-buffers-1.7tb.csv")}, []string{"points", "series", "settings", "summary", "findings"}},
@@ -169,9 +169,9 @@ func TestThroughputCSVReadsAsJSON(t *testing.T) {
 		{[]string{td("restores", "restore-page-buffers.csv")}, []string{"points", "series", "settings", "summary", "findings"}},
 		{[]string{td("bench", "load.csv")}, []string{"points", "series", "summary", "findings"}},
 		{[]string{td("seeds", "degradation-load-sata.csv")}, []string{"points", "series", "summary", "findings"}},
-		{[]string{td("bench", "sizes-w1-w2.csv")}, []string{"points", "series", "models", "params", "holdout", "prediction", "summary", "findings"}},
+		{[]string{td("bench", "sizes-w1-w2.csv")}, []string{"points", "series", "models", "params", "holdout", "prediction", "knee", "leverage", "summary", "findings"}},
 		{[]string{testutil.Corpus(t, "bench", "pgbench-scales")},
-			[]string{"points", "series", "models", "params", "holdout", "prediction", "leverage", "summary", "findings"}},
+			[]string{"points", "series", "models", "params", "holdout", "prediction", "knee", "leverage", "summary", "findings"}},
 		{[]string{testutil.Corpus(t, "bench", "pgbench15-runs-trace.txt")}, []string{"points", "ab", "summary", "findings"}},
 		{[]string{testutil.Corpus(t, "bench", "sysbench-oltp-rw.txt")}, []string{"points", "ab", "summary", "findings"}},
 	} {

@@ -175,7 +175,7 @@ func TestThroughputCSVTables(t *testing.T) {
 		args []string
 		msg  string
 	}{
-		{[]string{"--format", "csv", "--table", "knee"}, `fbdiag: --table: no table "knee" (want one of points, series, models, params, holdout, prediction, leverage, summary, findings)`},
+		{[]string{"--format", "csv", "--table", "settings"}, `fbdiag: --table: no table "settings" (want one of points, series, models, params, holdout, prediction, leverage, knee, summary, findings)`},
 		{[]string{"--table", "models"}, `--table "models": names the one table of CSV output (--format csv)`},
 		{[]string{"--format", "csv", "--table", "1"}, `--table "1": --table names the CSV table to write`},
 		{[]string{"--input-table", "2"}, `fbdiag: --input-table "2": ` + csv + ` has 1 tables`},
