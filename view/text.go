@@ -195,16 +195,42 @@ func textTable(w io.Writer, t *Table, opt Options) {
 	var held [][]string
 	count, printed := 0, 0
 	started := false
+	// clipped maps each clipped column's clipped text to the value it
+	// was clipped from, for the rows after the held ones (their widths
+	// are set): a later value that would read as an earlier different
+	// one is printed whole, past its column, rather than alike.
+	clipped := make([]map[string]string, len(t.Columns))
+	laterCells := func(r []string) []string {
+		for i := range r {
+			v := clipCell(i, r[i])
+			if v == r[i] {
+				continue
+			}
+			if o, ok := clipped[i][v]; ok && o != r[i] {
+				continue
+			}
+			clipped[i][v] = r[i]
+			r[i] = v
+		}
+		return r
+	}
 	start := func() {
 		started = true
 		if len(t.Columns) == 0 {
 			return
 		}
 		unambiguousClips(held, clips, clipCell)
+		for i := range clipped {
+			clipped[i] = map[string]string{}
+		}
 		for _, r := range held {
+			raw := slices.Clone(r)
 			cells(r)
 			for i := range r {
 				widths[i] = max(widths[i], width(r[i]))
+				if r[i] != raw[i] {
+					clipped[i][r[i]] = raw[i]
+				}
 			}
 		}
 		line(head)
@@ -221,7 +247,7 @@ func textTable(w io.Writer, t *Table, opt Options) {
 		}
 		c := raw(r)
 		if started {
-			line(cells(c))
+			line(laterCells(c))
 			printed++
 			continue
 		}
@@ -246,7 +272,8 @@ func textTable(w io.Writer, t *Table, opt Options) {
 // RDB$RELATION_CONSTRAINTS both read "RDB$RELATION_…" at 14 columns,
 // "RDB$RELATION_F…" and "RDB$RELATION_C…" at 16. A name the DBA cannot
 // tell from another is worth the wider line. Rows streamed after the
-// held ones keep the widths found here.
+// held ones keep the widths found here (a value of theirs that would read
+// as another is printed whole).
 func unambiguousClips(held [][]string, clips []int, clipCell func(int, string) string) {
 	for i := range clips {
 		if clips[i] <= 0 {
