@@ -701,7 +701,7 @@ func TestGbakIndexAdviceEveryFormat(t *testing.T) {
 		t.Errorf("text lacks the advice:\n%s", text)
 	}
 	md, _, _ := runCLI(t, nil, "gbak", "--format", "markdown", path)
-	if !strings.Contains(md, `("ID" = 305419896) Do: `+advice+"\n") {
+	if !strings.Contains(md, `("ID" = 305419896). Do: `+advice+"\n") {
 		t.Errorf("markdown lacks the advice:\n%s", md)
 	}
 	csv, _, _ := runCLI(t, nil, "gbak", "--format", "csv", "--table", "findings", path)
