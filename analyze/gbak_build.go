@@ -473,11 +473,25 @@ func (b *GbakTimelineBuilder) sealError() {
 		// line of its own after the index's
 		b.failures[n-1].refused = true
 	}
-	if b.failName != "" {
-		if len(b.failures) < maxIndexAdvice {
-			b.failures = append(b.failures, indexFailure{name: b.failName, msg: msg, steps: b.steps, refused: refusal(msg)})
+	if b.failName == "" {
+		// without -v: the error of an index built with the metadata
+		if m := uniqueConstraint.FindStringSubmatch(msg); m != nil && strings.HasPrefix(msg, m[0]) {
+			b.addFailure(indexFailure{name: m[1], msg: msg, steps: b.steps, constraint: true})
+		} else if m := uniqueIndex.FindStringSubmatch(msg); m != nil && strings.HasPrefix(msg, m[0]) {
+			b.addFailure(indexFailure{name: m[1], msg: msg, steps: b.steps})
 		}
+	}
+	if b.failName != "" {
+		b.addFailure(indexFailure{name: b.failName, msg: msg, steps: b.steps, refused: refusal(msg)})
 		b.failName = ""
+	}
+}
+
+// addFailure keeps an index gbak could not activate, the first
+// maxIndexAdvice.
+func (b *GbakTimelineBuilder) addFailure(f indexFailure) {
+	if len(b.failures) < maxIndexAdvice {
+		b.failures = append(b.failures, f)
 	}
 }
 

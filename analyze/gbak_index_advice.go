@@ -24,6 +24,9 @@ const maxIndexAdvice = 1000
 type indexFailure struct {
 	name, msg string
 	steps     int
+	// constraint: name is a primary or unique key's (a restore without
+	// -v names no index), not its index's.
+	constraint bool
 	// refused: gbak could not set the index inactive (the error or the
 	// next one: "action cancelled by trigger … Cannot deactivate index
 	// used by a PRIMARY/UNIQUE constraint") and stopped.
@@ -69,7 +72,7 @@ var (
 //     the index of a primary or unique key ("action cancelled by trigger
 //     … Cannot deactivate index used by a PRIMARY/UNIQUE constraint") and
 //     gbak stops: "Exiting before completion due to errors" (public 09,
-//     firebird#7269; this machine's 3.0.11, testdata/gbak/fb30-pk-dup.log).
+//     firebird#7269; this machine's 3.0.11, testdata/gbak/fb30-restore-pk-duplicate.log).
 //     The database file stays, in single-user shutdown, with the steps
 //     after the indices not run, so a new restore needs -rep (3.0.11:
 //     "database … already exists. To replace it, use the -REP switch").
@@ -77,9 +80,17 @@ var (
 //     index that is no constraint stays inactive, gbak goes on and leaves
 //     the database offline: "Database is not online due to failure to
 //     activate one or more indices" (public 10, firebird#7465; 3.0.11
-//     exits with code 2 since that fix; testdata/gbak/fb30-fk-orphan.log,
-//     fb30-unique-dup.log).
-//   - 5.0.2 and later (firebird#8170) go on for every index.
+//     exits with code 2 since that fix; testdata/gbak/
+//     fb30-restore-fk-orphan.log, fb30-restore-unique-duplicate.log).
+//   - 5.0.2 and later (firebird#8170) go on for every deferred index.
+//   - without -v only foreign keys and expression indices are deferred;
+//     the others are built by the commit after "creating indexes", and
+//     there, in every version, a unique index that is no constraint is
+//     set inactive (gbak goes on: messages 240-243) and a primary or
+//     unique key's violation stops gbak, with no "cannot commit index"
+//     line: the error names the constraint, not its index (3.0.11 here:
+//     "violation of PRIMARY or UNIQUE KEY constraint "PK_A3" on table
+//     "A3"", then "Exiting before completion due to errors").
 //
 // On 3.0.11 this machine checked each step advised: ALTER INDEX … ACTIVE
 // fails with gbak's error until the rows are fixed and then activates the
@@ -99,10 +110,12 @@ var (
 func (b *GbakTimelineBuilder) gbakIndexAdvice(f *indexFailure) string {
 	ix := QuoteIdent(f.name)
 	why := f.msg
-	if i := strings.Index(why, ": "); i >= 0 {
-		why = why[i+2:]
-	} else {
-		why = ""
+	if strings.HasPrefix(why, "cannot commit index ") {
+		if i := strings.Index(why, ": "); i >= 0 {
+			why = why[i+2:]
+		} else {
+			why = ""
+		}
 	}
 	key := ""
 	if m := problematicKey.FindStringSubmatch(why); m != nil {
@@ -136,10 +149,27 @@ func (b *GbakTimelineBuilder) gbakIndexAdvice(f *indexFailure) string {
 		}
 	}
 	activate := "ALTER INDEX " + ix + " ACTIVE"
+	if f.constraint {
+		// The index of a named constraint has its name unless it was
+		// made USING INDEX another; an unnamed one's (INTEG_n) is
+		// RDB$PRIMARYn or RDB$n: the catalogue says.
+		query := "SELECT RDB$INDEX_NAME FROM RDB$RELATION_CONSTRAINTS WHERE RDB$CONSTRAINT_NAME = " + sqlString(f.name)
+		if strings.HasPrefix(f.name, "INTEG_") {
+			activate = "ALTER INDEX ACTIVE of the index " + query + " names"
+		} else {
+			activate += " (the constraint's index has its name unless made USING INDEX: " + query + ")"
+		}
+		ix = "constraint " + ix
+	}
+	why7269 := "before 5.0.2 Firebird cannot leave the index of a primary or unique key inactive (firebird#7269)"
+	if !strings.HasPrefix(f.msg, "cannot commit index ") {
+		why7269 = "without -v a primary or unique key's index is built by the commit after the data, and gbak stops " +
+			"when that fails, in every version"
+	}
 	switch stop := b.stoppedAt(); {
 	case stop == f:
-		return "gbak stopped at " + ix + ": before 5.0.2 Firebird cannot leave the index of a primary or unique key inactive " +
-			"(firebird#7269), and the database file it left is unfinished: restore again with every index inactive (gbak -rep -i" +
+		return "gbak stopped at " + ix + ": " + why7269 + ", and the database file it left is unfinished: " +
+			"restore again with every index inactive (gbak -rep -i" +
 			b.restoreArgs() + "), " + fix + ", then " + activate + ", then the other indices -i left inactive, foreign keys last " +
 			"(they need their primary key active)"
 	case stop != nil:

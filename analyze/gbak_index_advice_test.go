@@ -180,3 +180,26 @@ func TestGbakIndexAdviceWentOnThenExited(t *testing.T) {
 			`("M_ID" = 573785173) or add the rows they reference, then ALTER INDEX FK_D_M ACTIVE and gfix -online`,
 	})
 }
+
+// Without -v (this machine's 3.0.11) there is no "cannot commit index"
+// line: a primary key's duplicate stops gbak with an error that names
+// the constraint, a unique index's names the index and gbak goes on.
+// Neither had advice.
+func TestGbakIndexAdviceWithoutVerbose(t *testing.T) {
+	tl := timelineOf(t, testutil.Testdata(t, "gbak", "fb30-restore-pk-duplicate-no-v.log"))
+	wantAdvice(t, tl, GbakAdvice{
+		Message: `violation of PRIMARY or UNIQUE KEY constraint "PK_A3" on table "A3"; Problematic key value is ("ID" = 305419896)`,
+		Advice: `gbak stopped at constraint PK_A3: without -v a primary or unique key's index is built by the commit after the data, ` +
+			`and gbak stops when that fails, in every version, and the database file it left is unfinished: restore again with every ` +
+			`index inactive (gbak -rep -i), delete or change the rows of A3 that repeat the key ("ID" = 305419896), then ALTER INDEX PK_A3 ACTIVE ` +
+			`(the constraint's index has its name unless made USING INDEX: SELECT RDB$INDEX_NAME FROM RDB$RELATION_CONSTRAINTS ` +
+			`WHERE RDB$CONSTRAINT_NAME = 'PK_A3'), then the other indices -i left inactive, foreign keys last (they need their primary key active)`,
+	})
+	tl = timelineOf(t, testutil.Testdata(t, "gbak", "fb30-restore-unique-duplicate-no-v.log"))
+	wantAdvice(t, tl, GbakAdvice{
+		Message: `attempt to store duplicate value (visible to active transactions) in unique index "UX_U_CODE"; Problematic key value is ("CODE" = 286331153)`,
+		Advice: `gbak went on without UX_U_CODE and left the database offline: in it (SYSDBA or the owner, one connection), ` +
+			`delete or change the rows that repeat the key ("CODE" = 286331153) in the table of UX_U_CODE, then ALTER INDEX UX_U_CODE ACTIVE; ` +
+			`when every index gbak names is active, gfix -online (gfix -online alone brings it online with the index inactive)`,
+	})
+}
