@@ -476,9 +476,9 @@ func (b *GbakTimelineBuilder) sealError() {
 	if b.failName == "" {
 		// without -v: the error of an index built with the metadata
 		if m := uniqueConstraint.FindStringSubmatch(msg); m != nil && strings.HasPrefix(msg, m[0]) {
-			b.addFailure(indexFailure{name: m[1], msg: msg, steps: b.steps, constraint: true})
+			b.addFailure(indexFailure{name: unquoteName(m[1]), msg: msg, steps: b.steps, constraint: true})
 		} else if m := uniqueIndex.FindStringSubmatch(msg); m != nil && strings.HasPrefix(msg, m[0]) {
-			b.addFailure(indexFailure{name: m[1], msg: msg, steps: b.steps})
+			b.addFailure(indexFailure{name: unquoteName(m[1]), msg: msg, steps: b.steps})
 		}
 	}
 	if b.failName != "" {

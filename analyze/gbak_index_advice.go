@@ -56,11 +56,35 @@ func (b *GbakTimelineBuilder) stoppedAt() *indexFailure {
 // What gbak says about the rows of a failed index (Firebird 2.5 to 6.0;
 // the same words in every version this project has logs of).
 var (
-	uniqueConstraint = regexp.MustCompile(`violation of PRIMARY or UNIQUE KEY constraint "([^"]*)" on table "([^"]*)"`)
-	uniqueIndex      = regexp.MustCompile(`attempt to store duplicate value \(visible to active transactions\) in unique index "([^"]*)"`)
-	foreignKey       = regexp.MustCompile(`violation of FOREIGN KEY constraint "([^"]*)" on table "([^"]*)"`)
+	// A name is "X" up to 5.0, "SCHEMA"."X" in 6.0 (quotes doubled).
+	uniqueConstraint = regexp.MustCompile(`violation of PRIMARY or UNIQUE KEY constraint (` + quotedName + `) on table (` + quotedName + `)`)
+	uniqueIndex      = regexp.MustCompile(`attempt to store duplicate value \(visible to active transactions\) in unique index (` + quotedName + `)`)
+	foreignKey       = regexp.MustCompile(`violation of FOREIGN KEY constraint (` + quotedName + `) on table (` + quotedName + `)`)
 	problematicKey   = regexp.MustCompile(`Problematic key value is (\(.*?\))(?:;|$)`)
 )
+
+const quotedName = `(?:"(?:[^"]|"")*"\.)?"(?:[^"]|"")*"`
+
+// unquoteName is the name gbak prints in quotes; a schema-qualified one
+// (6.0) stays as printed, in its quotes.
+func unquoteName(quoted string) string {
+	if strings.Contains(quoted, `"."`) || len(quoted) < 2 {
+		return quoted
+	}
+	return strings.ReplaceAll(quoted[1:len(quoted)-1], `""`, `"`)
+}
+
+// sqlNameOf writes a name gbak prints in quotes the way a DBA types it.
+func sqlNameOf(quoted string) string { return indexIdent(unquoteName(quoted)) }
+
+// indexIdent writes a name for SQL: as printed when gbak qualified and
+// quoted it (6.0), else QuoteIdent.
+func indexIdent(name string) string {
+	if strings.HasPrefix(name, `"`) {
+		return name
+	}
+	return QuoteIdent(name)
+}
 
 // gbakIndexAdvice is the advice for an index gbak could not activate.
 //
@@ -108,7 +132,7 @@ var (
 // any problematic index inactive by itself does not hold for a primary
 // key: 3.0.11 stopped here).
 func (b *GbakTimelineBuilder) gbakIndexAdvice(f *indexFailure) string {
-	ix := QuoteIdent(f.name)
+	ix := indexIdent(f.name)
 	why := f.msg
 	if strings.HasPrefix(why, "cannot commit index ") {
 		if i := strings.Index(why, ": "); i >= 0 {
@@ -125,12 +149,12 @@ func (b *GbakTimelineBuilder) gbakIndexAdvice(f *indexFailure) string {
 	switch {
 	case uniqueConstraint.MatchString(why):
 		m := uniqueConstraint.FindStringSubmatch(why)
-		fix = "delete or change the rows of " + QuoteIdent(m[2]) + " that repeat the key" + key
+		fix = "delete or change the rows of " + sqlNameOf(m[2]) + " that repeat the key" + key
 	case uniqueIndex.MatchString(why):
 		fix = "delete or change the rows that repeat the key" + key + " in the table of " + ix
 	case foreignKey.MatchString(why):
 		m := foreignKey.FindStringSubmatch(why)
-		fix = "delete the rows of " + QuoteIdent(m[2]) + " that reference no row" + key +
+		fix = "delete the rows of " + sqlNameOf(m[2]) + " that reference no row" + key +
 			" or add the rows they reference"
 	case strings.HasPrefix(why, "invalid database handle"):
 		// public 15: the index workers of a Classic server could not
@@ -175,8 +199,8 @@ func (b *GbakTimelineBuilder) gbakIndexAdvice(f *indexFailure) string {
 	case stop != nil:
 		// gbak went on past this one, and stopped at a later index:
 		// the database to fix is the one restored again with -i.
-		return "gbak went on without " + ix + " but stopped later, at " + QuoteIdent(stop.name) + ": in the database restored " +
-			"again with every index inactive (the advice on " + QuoteIdent(stop.name) + "), " + fix + ", then " + activate
+		return "gbak went on without " + ix + " but stopped later, at " + indexIdent(stop.name) + ": in the database restored " +
+			"again with every index inactive (the advice on " + indexIdent(stop.name) + "), " + fix + ", then " + activate
 	case b.exited && !b.notOnline:
 		// went on, then stopped on an error that is no index's: the
 		// database file is unfinished, whatever this index's state

@@ -203,3 +203,30 @@ func TestGbakIndexAdviceWithoutVerbose(t *testing.T) {
 			`when every index gbak names is active, gfix -online (gfix -online alone brings it online with the index inactive)`,
 	})
 }
+
+// Names as gbak prints them: up to 5.0 in quotes, written for SQL as a
+// DBA types them (bare when they can be, quotes doubled); 6.0's
+// schema-qualified ones as printed.
+func TestGbakIndexAdviceNames(t *testing.T) {
+	for _, c := range []struct{ printed, sql string }{
+		{`"A3"`, `A3`},
+		{`"order lines"`, `"order lines"`},
+		{`"say ""hi"""`, `"say ""hi"""`},
+		{`"PUBLIC"."A3"`, `"PUBLIC"."A3"`},
+	} {
+		if got := sqlNameOf(c.printed); got != c.sql {
+			t.Errorf("%s: %s, want %s", c.printed, got, c.sql)
+		}
+	}
+	log := "gbak:cannot commit index \"PUBLIC\".\"PK_A3\"\n" +
+		"gbak: ERROR:violation of PRIMARY or UNIQUE KEY constraint \"PUBLIC\".\"PK_A3\" on table \"PUBLIC\".\"A3\"\n" +
+		"gbak: ERROR:    Problematic key value is (\"ID\" = 9)\n" +
+		"gbak:Database is not online due to failure to activate one or more indices.\n"
+	tl, err := ReadGbakTimeline(strings.NewReader(log), "fb6.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tl.Advice) != 1 || !strings.Contains(tl.Advice[0].Advice, `the rows of "PUBLIC"."A3" that repeat the key ("ID" = 9), then ALTER INDEX "PUBLIC"."PK_A3" ACTIVE;`) {
+		t.Errorf("advice %q", tl.Advice)
+	}
+}
