@@ -47,8 +47,12 @@ func (b *GbakTimelineBuilder) stoppedAt() *indexFailure {
 			return &b.failures[i]
 		}
 	}
+	// (a foreign key or a plain unique index is set inactive, so an
+	// exit right after one is another error's)
 	if n := len(b.failures); n > 0 && b.exited && b.failures[n-1].steps == b.steps {
-		return &b.failures[n-1]
+		if f := &b.failures[n-1]; f.constraint || uniqueConstraint.MatchString(f.msg) {
+			return f
+		}
 	}
 	return nil
 }

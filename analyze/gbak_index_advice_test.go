@@ -230,3 +230,21 @@ func TestGbakIndexAdviceNames(t *testing.T) {
 		t.Errorf("advice %q", tl.Advice)
 	}
 }
+
+// An exit right after a foreign key's failure is another error's (gbak
+// sets a foreign key inactive and goes on), not a stop at the key.
+func TestGbakIndexAdviceExitAfterForeignKey(t *testing.T) {
+	log := "gbak:cannot commit index FK_D_M\n" +
+		"gbak: ERROR:violation of FOREIGN KEY constraint \"FK_D_M\" on table \"D\"\n" +
+		"gbak: ERROR:    Foreign key reference target does not exist\n" +
+		"gbak: ERROR:    Problematic key value is (\"M_ID\" = 573785173)\n" +
+		"gbak: ERROR:connection lost to database\n" +
+		"gbak:Exiting before completion due to errors\n"
+	tl, err := ReadGbakTimeline(strings.NewReader(log), "x.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tl.Advice) != 1 || !strings.HasPrefix(tl.Advice[0].Advice, "gbak went on without FK_D_M but stopped later on another error: remove that cause and restore again (gbak -rep); ") {
+		t.Errorf("advice %q", tl.Advice)
+	}
+}
