@@ -225,12 +225,16 @@ type Timeline struct {
 	WritesSoFar *int64 `json:"writes_so_far"`
 	// SpanSeconds is the time from the first to the last line shown (the
 	// whole run, or the part an excerpt holds).
-	SpanSeconds *float64       `json:"span_seconds"`
-	Phases      []GbakPhase    `json:"phases"`
-	Tables      []GbakTable    `json:"tables"`
-	Indices     []GbakIndex    `json:"indices"`
-	Notes       []string       `json:"notes"`
-	Notices     []parse.Notice `json:"notices"`
+	SpanSeconds *float64    `json:"span_seconds"`
+	Phases      []GbakPhase `json:"phases"`
+	Tables      []GbakTable `json:"tables"`
+	Indices     []GbakIndex `json:"indices"`
+	Notes       []string    `json:"notes"`
+	// Advice is fbdiag's advice on gbak's errors and warnings (an index
+	// it could not activate, Firebird 5.0's parallel workers), each
+	// naming the message it answers.
+	Advice  []GbakAdvice   `json:"advice"`
+	Notices []parse.Notice `json:"notices"`
 }
 
 // KnownSteps counts the steps whose cost is known (those Slowest ranks).

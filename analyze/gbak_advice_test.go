@@ -8,7 +8,7 @@ import (
 
 // Public 06 (firebird#8140): gbak -par 4 on a server whose firebird.conf
 // has MaxParallelWorkers = 1 logs "use up to 4 parallel workers", then a
-// warning, and restores with one worker. The warning had no advice; the notes now give it.
+// warning, and restores with one worker. The warning had no advice; fbdiag gives it.
 func TestGbakParallelWorkersAdvice(t *testing.T) {
 	tl := timelineOf(t, testutil.Corpus(t, "public", "gbak", "06_fb5_restore_TD_parallel_warning_issue8140.log"))
 	if len(tl.Warnings) != 1 {
@@ -20,9 +20,10 @@ func TestGbakParallelWorkersAdvice(t *testing.T) {
 	if got := GbakMessageAdvice(tl.Warnings[0]); got != want {
 		t.Errorf("advice %q", got)
 	}
-	// The notes carry it, as every output shows them (text, JSON's notes[], the report).
-	if len(tl.Notes) != 1 || tl.Notes[0] != want {
-		t.Errorf("notes %q", tl.Notes)
+	// The timeline's advice carries it with the warning it answers (the
+	// finding's advice in every output, JSON's advice[]), not the notes.
+	if len(tl.Advice) != 1 || tl.Advice[0] != (GbakAdvice{Message: tl.Warnings[0], Advice: want}) || len(tl.Notes) != 0 {
+		t.Errorf("advice %q, notes %q", tl.Advice, tl.Notes)
 	}
 	if got := GbakMessageAdvice("segment buffer length shorter than expected"); got != "" {
 		t.Errorf("advice for another message: %q", got)

@@ -214,9 +214,21 @@ type GbakTimelineBuilder struct {
 	// -verbint N), 0 while no table has had two counts.
 	interval int64
 	curIndex GbakIndex // cur's index, when it is a deferred index build (hasIndex)
-	// advice is fbdiag's advice on gbak's messages (GbakMessageAdvice),
-	// each once, for the notes.
-	advice []string
+	// advice is fbdiag's advice on gbak's messages (GbakMessageAdvice,
+	// gbakIndexAdvice), one per message, taken when the message is
+	// complete (sealError, sealWarning): the next line can continue it.
+	advice []GbakAdvice
+	// failures are the indices gbak could not activate (the first
+	// maxIndexAdvice), advised on at the end, when the log has said
+	// whether gbak went on; failName is the index of the open error.
+	failures  []indexFailure
+	failName  string
+	exited    bool // "Exiting before completion due to errors"
+	notOnline bool // "Database is not online due to failure to activate…"
+	warnOpen  bool // the last warning can still be continued
+	// backupFile and database are those a restore's log names (opened
+	// file X, created database Y), for the commands of the advice.
+	backupFile, database string
 	// mostWrites are the tables whose data wrote the most pages, most
 	// first (a backup's garbage collection, backupWrites).
 	mostWrites []GbakTable
@@ -308,34 +320,41 @@ func (b *GbakTimelineBuilder) Add(l *parse.GbakLine) {
 	if l.Op != "" {
 		b.ops[l.Op]++
 	}
-	if l.Kind == parse.GbakError || l.Kind == parse.GbakWarning {
-		if a := GbakMessageAdvice(l.Message); a != "" && !slices.Contains(b.advice, a) {
-			b.advice = append(b.advice, a)
-		}
-	}
 	switch l.Kind {
 	case parse.GbakError, parse.GbakExiting:
+		b.exited = b.exited || l.Kind == parse.GbakExiting
 		b.addError(l.Message, l.Continued)
 		return
 	case parse.GbakWarning:
 		if l.Continued && len(b.t.Warnings) > 0 {
 			b.t.Warnings[len(b.t.Warnings)-1] += "; " + l.Message
 		} else {
+			b.sealWarning()
 			b.handWarnings()
 			b.t.Warnings = append(b.t.Warnings, l.Message)
 			b.t.WarningCount++
+			b.warnOpen = true
 		}
 		return
 	case parse.GbakIndexFailed:
 		b.addError("cannot commit index "+l.Name, false)
 		b.joinNext = true
+		b.failName = l.Name
 		b.indexFailed(l.Name)
 		return
 	case parse.GbakNotOnline:
+		b.notOnline = true
 		b.addError(l.Message, len(b.t.Errors) > 0 && b.lastErr >= 0 && strings.HasPrefix(l.Message, "Run gfix"))
 		return
 	}
+	b.sealError()
 	b.lastErr, b.joinNext = -1, false
+	switch {
+	case l.Kind == parse.GbakOpenFile && l.Op == parse.GbakRestore:
+		b.backupFile = l.Name
+	case l.Kind == parse.GbakCreateDatabase:
+		b.database = l.Name
+	}
 	// (lines skipped before the first step, a command line or a title,
 	// hide nothing)
 	if (l.Gap && b.steps > 0) || (l.Has&(parse.ColTime|parse.ColDelta) == parse.ColTime|parse.ColDelta && b.hasT &&
@@ -434,10 +453,68 @@ func (b *GbakTimelineBuilder) addError(msg string, continued bool) {
 		b.t.Errors[b.lastErr] += "; " + msg
 		return
 	}
+	b.sealError()
 	b.handErrors()
 	b.t.Errors = append(b.t.Errors, msg)
 	b.t.ErrorCount++
 	b.lastErr = len(b.t.Errors) - 1
+}
+
+// sealError takes the advice on the last error, complete now that a line
+// that cannot continue it came: a new error, a step, the end.
+func (b *GbakTimelineBuilder) sealError() {
+	if b.lastErr < 0 {
+		return
+	}
+	msg := b.t.Errors[b.lastErr]
+	b.adviseOn(msg)
+	if n := len(b.failures); b.failName == "" && n > 0 && b.failures[n-1].steps == b.steps && refusal(msg) {
+		// public 09: the refusal to set the index inactive is an error
+		// line of its own after the index's
+		b.failures[n-1].refused = true
+	}
+	if b.failName == "" {
+		// without -v: the error of an index built with the metadata
+		if m := uniqueConstraint.FindStringSubmatch(msg); m != nil && strings.HasPrefix(msg, m[0]) {
+			b.addFailure(indexFailure{name: unquoteName(m[1]), msg: msg, steps: b.steps, constraint: true})
+		} else if m := uniqueIndex.FindStringSubmatch(msg); m != nil && strings.HasPrefix(msg, m[0]) {
+			b.addFailure(indexFailure{name: unquoteName(m[1]), msg: msg, steps: b.steps})
+		}
+	}
+	if b.failName != "" {
+		b.addFailure(indexFailure{name: b.failName, msg: msg, steps: b.steps, refused: refusal(msg)})
+		b.failName = ""
+	}
+}
+
+// addFailure keeps an index gbak could not activate, the first
+// maxIndexAdvice.
+func (b *GbakTimelineBuilder) addFailure(f indexFailure) {
+	if len(b.failures) < maxIndexAdvice {
+		b.failures = append(b.failures, f)
+	}
+}
+
+// sealWarning takes the advice on the last warning, complete now that a
+// new one starts or the log ends.
+func (b *GbakTimelineBuilder) sealWarning() {
+	if b.warnOpen && len(b.t.Warnings) > 0 {
+		b.adviseOn(b.t.Warnings[len(b.t.Warnings)-1])
+	}
+	b.warnOpen = false
+}
+
+// adviseOn adds GbakMessageAdvice's advice on msg, once a message.
+func (b *GbakTimelineBuilder) adviseOn(msg string) {
+	if a := GbakMessageAdvice(msg); a != "" {
+		b.addAdvice(msg, a)
+	}
+}
+
+func (b *GbakTimelineBuilder) addAdvice(msg, a string) {
+	if !slices.ContainsFunc(b.advice, func(x GbakAdvice) bool { return x.Message == msg }) {
+		b.advice = append(b.advice, GbakAdvice{Message: msg, Advice: a})
+	}
 }
 
 // handErrors hands the error held to the stream's Error, when set,
@@ -781,8 +858,17 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 	t := b.t
 	b.closeCut()
 	b.flush()
+	b.sealError()
+	b.sealWarning()
 	b.handErrors()
 	b.handWarnings()
+	for i := range b.failures {
+		b.addAdvice(b.failures[i].msg, b.gbakIndexAdvice(&b.failures[i]))
+	}
+	t.Advice = b.advice
+	if t.Advice == nil {
+		t.Advice = []GbakAdvice{}
+	}
 	if op != "" {
 		t.Kind = &op
 	}
@@ -859,7 +945,6 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 	if b.cols == 0 {
 		t.Notes = append(t.Notes, "no statistics columns: run gbak with -st tdrw (Firebird 2.5.5 and later) to get times and page I/O")
 	}
-	t.Notes = append(t.Notes, b.advice...)
 	if op == parse.GbakBackup {
 		if n := backupWrites(t.Phases, b.mostWrites, t.Outcome == GbakFailed); n != "" {
 			t.Notes = append(t.Notes, n)

@@ -135,6 +135,7 @@ func (g *GbakJSON) Close(tl *analyze.Timeline) error {
 	g.spooled("tables", &g.tables, nil)
 	g.spooled("indices", &g.indices, g.patch)
 	g.field("notes", tl.Notes, "  ", false)
+	g.field("advice", tl.Advice, "  ", false)
 	g.raw(`  "notices": `)
 	g.elements(len(tl.Notices), func(i int) any { return &tl.Notices[i] })
 	g.raw("\n}\n")

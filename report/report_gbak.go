@@ -197,7 +197,7 @@ func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 			errs = append(errs, f)
 			continue
 		}
-		s.Findings = append(s.Findings, Finding{Severity: f.Severity, Text: name + ": " + f.Object + ": " + f.Message})
+		s.Findings = append(s.Findings, Finding{Severity: f.Severity, Text: withAdvice(name+": "+f.Object+": "+f.Message, f.Advice)})
 	}
 	for _, o := range d.FindingsOmitted { // (the errors are counted below)
 		if o.Severity == "warning" {
@@ -212,6 +212,9 @@ func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 		case more > 1:
 			text += fmt.Sprintf(" (and %d more error lines)", more)
 		}
+		// The advice on the error quoted (an index gbak could not
+		// activate), as the section's finding and fbdiag gbak give it.
+		text = withAdvice(text, errs[0].Advice)
 		s.Findings = append([]Finding{{Severity: "critical", Text: text}}, s.Findings...)
 	}
 	fragment(s, d, " (fbdiag gbak --all lists them)")
@@ -280,4 +283,13 @@ func comparisonSection(c *analyze.GbakComparison, id, title string, sources []st
 	fragment(s, d, " (fbdiag gbak compare --all lists them)")
 	s.AddCharts(d.Charts, nil)
 	return s
+}
+
+// withAdvice ends a finding's text with fbdiag's advice, a sentence of
+// its own, as a database's findings (report_database.go).
+func withAdvice(text, advice string) string {
+	if advice == "" {
+		return text
+	}
+	return fullStop(text) + " Do: " + advice
 }

@@ -137,7 +137,8 @@ func TestGbakFailureOneFinding(t *testing.T) {
 			crit = append(crit, f.Text)
 		}
 	}
-	want := "15_fb5_classic_parallel_restore_error_issue8263.log: restore failed: cannot commit index PK_XYZ: invalid database handle (no active connection) (and 2 more error lines)"
+	// (with fbdiag's advice on the index, a sentence of its own)
+	want := "15_fb5_classic_parallel_restore_error_issue8263.log: restore failed: cannot commit index PK_XYZ: invalid database handle (no active connection) (and 2 more error lines). Do: " + advice8263
 	if len(crit) != 1 || crit[0] != want {
 		t.Errorf("critical findings %q, want one %q", crit, want)
 	}

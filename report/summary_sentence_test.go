@@ -58,7 +58,11 @@ func TestSummaryOneMoreErrorLine(t *testing.T) {
 		testutil.Corpus(t, "public", "gbak", "09_restore_deferred_index_failure_issue7269.log"),
 	})
 	const want = `09_restore_deferred_index_failure_issue7269.log: restore failed: cannot commit index PK_A3: ` +
-		`violation of PRIMARY or UNIQUE KEY constraint "PK_A3" on table "A3"; Problematic key value is ("ID" = 9) (and 1 more error line)`
+		`violation of PRIMARY or UNIQUE KEY constraint "PK_A3" on table "A3"; Problematic key value is ("ID" = 9) (and 1 more error line). ` +
+		`Do: gbak stopped at PK_A3: before 5.0.2 Firebird cannot leave the index of a primary or unique key inactive (firebird#7269), ` +
+		`and the database file it left is unfinished: restore again with every index inactive (gbak -rep -i), delete or change the rows of A3 ` +
+		`that repeat the key ("ID" = 9), then ALTER INDEX PK_A3 ACTIVE, then the other indices -i left inactive, foreign keys last ` +
+		`(they need their primary key active)`
 	if len(r.Summary) == 0 || r.Summary[0].Text != want {
 		t.Errorf("summary %+v\nwant %q", r.Summary, want)
 	}

@@ -95,6 +95,17 @@ func wrap(s, indent string, max int) []string {
 	return lines
 }
 
+// findingMessage is a finding's message as markdown and HTML run it on:
+// a sentence, closed by a full stop when advice follows ("… ("ID" = 9).
+// Do: …", not "… ("ID" = 9) Do: …", as the report's summary).
+func findingMessage(f *Finding) string {
+	s := sentence(f.Message)
+	if f.Advice != "" && s != "" && !strings.ContainsRune(".!?", rune(s[len(s)-1])) {
+		s += "."
+	}
+	return s
+}
+
 // sentence ends s with a full stop unless it ends with punctuation, so
 // that findings run on as sentences in markdown and HTML.
 func sentence(s string) string {

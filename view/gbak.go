@@ -178,13 +178,23 @@ func gbakFindings(tl *analyze.Timeline, errs, warns []string, cut []analyze.Gbak
 		out = make([]Finding, 0, n)
 	}
 	what := gbakKind(tl)
+	// fbdiag's advice on a message is the finding's: "do:" in text,
+	// "Do:" in markdown and HTML, the CSV's advice column (JSON: advice[]).
+	advice := func(msg string) string {
+		for i := range tl.Advice {
+			if tl.Advice[i].Message == msg {
+				return tl.Advice[i].Advice
+			}
+		}
+		return ""
+	}
 	for _, e := range errs {
 		out = append(out, Finding{Severity: "critical", Rule: "gbak-error", Object: what, Message: e,
-			Value: Null(NumberKind), Threshold: Null(NumberKind)})
+			Value: Null(NumberKind), Threshold: Null(NumberKind), Advice: advice(e)})
 	}
 	for _, w := range warns {
 		out = append(out, Finding{Severity: "warning", Rule: "gbak-warning", Object: what, Message: w,
-			Value: Null(NumberKind), Threshold: Null(NumberKind)})
+			Value: Null(NumberKind), Threshold: Null(NumberKind), Advice: advice(w)})
 	}
 	for _, st := range cut {
 		m := "The log ends inside this step: it took at least " + units.Seconds(*st.Seconds)

@@ -31,7 +31,7 @@ func writeHTML(b *bufio.Writer, d *Doc, opt Options) error {
 			if fig := figureText(f); fig != "" {
 				s += ": " + esc(fig)
 			}
-			s += ". " + escClipped(sentence(f.Message))
+			s += ". " + escClipped(findingMessage(&f))
 			if f.Advice != "" {
 				s += " Do: " + escClipped(f.Advice)
 			}

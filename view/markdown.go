@@ -42,7 +42,7 @@ func writeMarkdown(b *bufio.Writer, d *Doc, opt Options) error {
 			if fig := figureText(f); fig != "" {
 				s += ": " + md(fig)
 			}
-			s += ". " + md(sentence(f.Message))
+			s += ". " + md(findingMessage(&f))
 			if f.Advice != "" {
 				s += " Do: " + md(f.Advice)
 			}

@@ -17,7 +17,8 @@ import (
 func gbakLogs(t *testing.T) []string {
 	t.Helper()
 	paths, _ := filepath.Glob(filepath.Join(testutil.Testdata(t, "restores"), "*.log"))
-	paths = append(paths, testutil.Testdata(t, "gbak", "shop-restore-cut.log"))
+	ours, _ := filepath.Glob(testutil.Testdata(t, "gbak", "*.log")) // the cut restore, 3.0.11's failed ones
+	paths = append(paths, ours...)
 	dir := testutil.Corpus(t, "public", "gbak")
 	es, err := os.ReadDir(dir)
 	if err != nil {
@@ -38,6 +39,7 @@ func lowerBound(v any) any { return jget(v, "lower_bound") == true }
 // same log: phases in order, tables and indices by name, steps by line,
 // the summary's rows and the findings' messages.
 func TestGbakCSVReadsAsJSON(t *testing.T) {
+	advised := 0
 	for _, path := range gbakLogs(t) {
 		_, _, code := runCLI(t, nil, "gbak", "--format", "json", path)
 		if code != 0 {
@@ -151,11 +153,29 @@ func TestGbakCSVReadsAsJSON(t *testing.T) {
 			t.Errorf("%s: %d findings, JSON %d errors and warnings", what, len(fs), len(msgs))
 			continue
 		}
+		// The advice column is JSON's advice[] on the row's message
+		// (it was always empty: public 06's parallel workers, 3.0.11's
+		// failed indices).
+		advice := map[string]string{}
+		for _, a := range jlist(doc, "advice") {
+			advice[jget(a, "message").(string)] = jget(a, "advice").(string)
+		}
 		for i, r := range fs {
-			if m := msgs[i].(string); r[6] != m && r[6] != "'"+m {
+			m := msgs[i].(string)
+			if r[6] != m && r[6] != "'"+m {
 				t.Errorf("%s findings row %d: %q, JSON %q", what, i+1, r[6], m)
 			}
+			if r[7] != advice[m] {
+				t.Errorf("%s findings row %d: advice %q, JSON %q", what, i+1, r[7], advice[m])
+			}
+			if r[7] != "" {
+				advised++
+			}
 		}
+	}
+	// 06, 09, 10, 15, 17 of the corpus, six of 3.0.11 (one with two)
+	if advised != 12 {
+		t.Errorf("%d findings with advice, want 12", advised)
 	}
 }
 

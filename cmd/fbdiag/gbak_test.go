@@ -11,6 +11,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/view"
 )
@@ -190,6 +191,11 @@ func TestGbakCLIFailedLog(t *testing.T) {
 			"CRITICAL gbak-error  restore\n" +
 			"         cannot commit index RDB$FOREIGN394: unsuccessful metadata update; partner index segment no\n" +
 			"         1 has incompatible data type\n" +
+			// fbdiag's advice: gbak went on (2.x): fix, activate, online
+			"         do: gbak went on without RDB$FOREIGN394 and left the database offline: in it (SYSDBA or the\n" +
+			"         owner, one connection), remove the cause gbak gives (partner index segment no 1 has\n" +
+			"         incompatible data type), then ALTER INDEX RDB$FOREIGN394 ACTIVE; when every index gbak\n" +
+			"         names is active, gfix -online (gfix -online alone brings it online with the index inactive)\n" +
 			"CRITICAL gbak-error  restore\n" +
 			"         Database is not online due to failure to activate one or more indices.; Run gfix -online to\n" +
 			"         bring database online without active indices.\n",
@@ -677,5 +683,34 @@ func TestGbakCompareFailedTotalAtLeast(t *testing.T) {
 	if len(doc.Runs) != 2 || doc.Runs[0].TotalLowerBound != nil || doc.Runs[1].TotalLowerBound == nil || !*doc.Runs[1].TotalLowerBound ||
 		doc.Runs[1].TotalSeconds != 558.685 {
 		t.Errorf("runs %+v", doc.Runs)
+	}
+}
+
+// A restore that stopped on a primary key's duplicate (this machine's
+// Firebird 3.0.11) had no advice in any format; each now gives the same
+// one on the index's error: text's "do:", markdown's "Do:", the CSV
+// findings' advice column, JSON's advice[], the report's summary.
+func TestGbakIndexAdviceEveryFormat(t *testing.T) {
+	path := testutil.Testdata(t, "gbak", "fb30-restore-pk-duplicate.log")
+	const advice = `gbak stopped at PK_A3: before 5.0.2 Firebird cannot leave the index of a primary or unique key inactive (firebird#7269), ` +
+		`and the database file it left is unfinished: restore again with every index inactive (gbak -rep -i pk.fbk localhost:/tmp/h-radvice/db/pk.fdb), ` +
+		`delete or change the rows of A3 that repeat the key ("ID" = 305419896), then ALTER INDEX PK_A3 ACTIVE, ` +
+		`then the other indices -i left inactive, foreign keys last (they need their primary key active)`
+	text, _, _ := runCLI(t, nil, "gbak", path)
+	if got := strings.Join(strings.Fields(text), " "); !strings.Contains(got, `("ID" = 305419896) do: `+advice+" CRITICAL") {
+		t.Errorf("text lacks the advice:\n%s", text)
+	}
+	md, _, _ := runCLI(t, nil, "gbak", "--format", "markdown", path)
+	if !strings.Contains(md, `("ID" = 305419896). Do: `+advice+"\n") {
+		t.Errorf("markdown lacks the advice:\n%s", md)
+	}
+	csv, _, _ := runCLI(t, nil, "gbak", "--format", "csv", "--table", "findings", path)
+	if !strings.Contains(csv, `,"`+strings.ReplaceAll(advice, `"`, `""`)+`",`) {
+		t.Errorf("CSV lacks the advice:\n%s", csv)
+	}
+	js, _, _ := runCLI(t, nil, "gbak", "--format", "json", path)
+	var doc struct{ Advice []analyze.GbakAdvice }
+	if err := json.Unmarshal([]byte(js), &doc); err != nil || len(doc.Advice) != 1 || doc.Advice[0].Advice != advice {
+		t.Errorf("JSON advice %+v (%v)", doc.Advice, err)
 	}
 }
