@@ -291,9 +291,12 @@ func throughputFiles(args []string, stderr io.Writer) ([]string, error) {
 			names = append(names, a)
 			continue
 		}
-		ins, errs := report.Inputs([]string{a})
+		ins, notes, errs := report.Inputs([]string{a})
 		if len(errs) > 0 {
 			return nil, errors.Join(errs...)
+		}
+		for _, n := range notes {
+			fmt.Fprintf(stderr, "fbdiag: throughput: skipped %s\n", n)
 		}
 		n := len(names)
 		for i, f := range ins {
