@@ -178,7 +178,7 @@ func TestThroughputCSVTables(t *testing.T) {
 		{[]string{"--format", "csv", "--table", "knee"}, `fbdiag: --table: no table "knee" (want one of points, series, models, params, holdout, prediction, leverage, summary, findings)`},
 		{[]string{"--table", "models"}, `--table "models": names the one table of CSV output (--format csv)`},
 		{[]string{"--format", "csv", "--table", "1"}, `--table "1": --table names the CSV table to write`},
-		{[]string{"--input-table", "2"}, `fbdiag: --input-table "2": ` + csv + ` has 1 tables`},
+		{[]string{"--input-table", "2"}, `fbdiag: --input-table "2": ` + csv + ` has 1 table` + "\n"},
 	} {
 		_, errs, code := runCLI(t, nil, append(append([]string{"throughput"}, c.args...), csv)...)
 		if code != 2 || !strings.Contains(errs, c.msg) {
