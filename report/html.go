@@ -431,7 +431,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 {{define "findinglist"}}
 <ul class="findings">
 {{- range .}}
-<li class="{{.Severity}}"><span class="sev">{{.Severity}}</span>{{iso .Text}} <a href="#{{.Section}}">→</a></li>
+<li class="{{.Severity}}"><span class="sev">{{.Severity}}</span>{{iso .Text}} <a href="#{{.Section}}" aria-label="{{with .SectionTitle}}to the section {{.}}{{else}}to the top of the page{{end}}">→</a></li>
 {{- end}}
 </ul>
 {{- end}}
