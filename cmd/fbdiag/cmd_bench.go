@@ -469,7 +469,7 @@ func benchSweepCommand() *cli.Command {
 			"                   [--runs R] --out FILE [--runs-dir DIR] [--force] [run options] DATABASE",
 		Description: `sweep runs 'bench run' R times (--runs, default 3) at every value of one setting and
 writes one CSV table, FILE, that 'fbdiag throughput' reads directly: a sweep (the best
-setting, the others within noise of it by a Mann-Whitney test over the runs) for page
+setting, the others it cannot tell apart by a Mann-Whitney test over the runs) for page
 buffers and terminals, a degradation (throughput against database size, with the fits,
 the knee test and the loss per doubling) for warehouses.
 

@@ -378,7 +378,7 @@ func TestThroughputSweepAdjusted(t *testing.T) {
 	}
 	for _, want := range []string{
 		"series           page_buffers  n  median   min   max  vs best  p (adjusted)\n" +
-			"restore_seconds            64  5    3.54  3.35  4.77  +14.8 %         0.127  within noise\n",
+			"restore_seconds            64  5    3.54  3.35  4.77  +14.8 %         0.127  not told apart\n",
 		"restore_seconds          4096  5    3.08  2.33   3.4   +0.0 %                best\n",
 		"test: Mann-Whitney U of each setting against the best, p Holm-adjusted, alpha 0.05; the best was\n" +
 			"  picked from these data after the fact, which favours finding the others worse",
