@@ -51,12 +51,19 @@ func Inputs(paths []string) (ins []Input, notes []string, errs []error) {
 		}
 		start := len(ins)
 		var files, links []string
-		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+		root := p
+		if lst, err := os.Lstat(p); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			// A folder named by a link (/backup/logs to a disk of its
+			// own): WalkDir walks a root link only as the folder,
+			// "logs/", and then names its files logs/…
+			root = p + string(filepath.Separator)
+		}
+		err = filepath.WalkDir(root, func(q string, d fs.DirEntry, err error) error {
 			if err != nil {
 				errs = append(errs, err)
 				return nil
 			}
-			if q != p && strings.HasPrefix(d.Name(), ".") {
+			if q != root && strings.HasPrefix(d.Name(), ".") {
 				if d.IsDir() {
 					return filepath.SkipDir
 				}

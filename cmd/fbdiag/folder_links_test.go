@@ -117,3 +117,21 @@ func TestFolderLinksReport(t *testing.T) {
 		t.Errorf("exit %d; report.json names b.txt: %v", code, strings.Contains(string(js), p("b.txt")))
 	}
 }
+
+// A folder named on the command line by a link (/backup/logs to a disk
+// of its own) was not walked: 'detect LINK' said "no file in LINK".
+func TestFolderGivenByLink(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "logs")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Skip(err)
+	}
+	out, errs, code := runCLI(t, nil, "detect", link)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || errs != "" || len(lines) != 2 || !strings.HasPrefix(lines[1], filepath.Join(link, "a.txt")+"  gstat") {
+		t.Errorf("exit %d, stderr %q\n%s", code, errs, out)
+	}
+}
