@@ -310,8 +310,8 @@ func (d *SnapshotDiff) counters(b, a *HeaderStats) {
 		if d.SecondsBetween != nil && *d.SecondsBetween > 0 {
 			open = humanSeconds(*d.SecondsBetween)
 		}
-		d.Warnings = append(d.Warnings, fmt.Sprintf("the oldest active transaction (%d) did not move while %d transactions started: "+
-			"it has been open at least %s and holds back garbage collection", *oat[0], *d.TransactionsBetween, open))
+		d.Warnings = append(d.Warnings, fmt.Sprintf("the oldest active transaction (%d) did not move while %s started: "+
+			"it has been open at least %s and holds back garbage collection", *oat[0], units.Count(*d.TransactionsBetween, "transaction"), open))
 	}
 	rate := 0.0
 	if d.TransactionsBetween != nil && d.SecondsBetween != nil && *d.SecondsBetween > 0 {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/fbdiag/fbdiag/internal/units"
 )
 
 // WarningChange is a health warning that appeared, was resolved or
@@ -159,8 +161,8 @@ func (d *SnapshotDiff) warnings(b, a *diffSide) {
 	}
 	for _, side := range []string{"before", "after"} {
 		if n := notSeen[side]; n > 0 {
-			d.Warnings = append(d.Warnings, fmt.Sprintf("%d warnings not compared: the %s snapshot does not show their objects "+
-				"(other gstat switches: -d has no indices, -r adds back versions)", n, side))
+			d.Warnings = append(d.Warnings, fmt.Sprintf("%s not compared: the %s snapshot does not show %s "+
+				"(other gstat switches: -d has no indices, -r adds back versions)", units.Count(n, "warning"), side, map[bool]string{true: "its object", false: "their objects"}[n == 1]))
 		}
 	}
 	for _, l := range [][]WarningChange{d.WarningsAppeared, d.WarningsResolved, d.WarningsChanged} {

@@ -140,10 +140,10 @@ func (tr *Trend) transactions(timed []*HistorySnapshot, days []float64, use []bo
 	if since < n-1 && *last.NextTransaction > *first.NextTransaction {
 		tt.StuckOldestActive, tt.StuckSince = last.OldestActive, &first.Time
 		tr.Warnings = append(tr.Warnings, fmt.Sprintf(
-			"the oldest active transaction (%d) has not moved since %s (%s) while %d transactions started: "+
+			"the oldest active transaction (%d) has not moved since %s (%s) while %s started: "+
 				"it has been open all that time and holds back garbage collection",
 			*last.OldestActive, first.Time.Format(time.DateTime), humanSeconds(secondsBetween(last.Time, first.Time)),
-			*last.NextTransaction-*first.NextTransaction))
+			units.Count(*last.NextTransaction-*first.NextTransaction, "transaction")))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/fbdiag/fbdiag/internal/extsort"
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -472,7 +473,7 @@ func (c *checker) pageBuffers(h *parse.GstatHeader) {
 		if srv.Architecture == SuperServer {
 			f.reason += "; SuperServer shares one cache among all connections"
 		} else {
-			f.reason += fmt.Sprintf("; %s: %d connections × %s = %s", srv.Architecture, srv.Connections, SizeText(one), SizeText(total))
+			f.reason += fmt.Sprintf("; %s: %s × %s = %s", srv.Architecture, units.Count(srv.Connections, "connection"), SizeText(one), SizeText(total))
 		}
 		if srv.RAM > 0 {
 			share := total / float64(srv.RAM)
@@ -518,12 +519,12 @@ func (c *checker) findings(fs []*parse.GstatFinding) {
 	}
 	if max := c.th.Get("gstat-error", "max_lines"); float64(errs) > max {
 		c.fire(finding{rule: "gstat-error", sev: Critical, kind: db, object: db, value: float64(errs), threshold: max, unit: "lines",
-			reason: fmt.Sprintf("gstat reported %d error line(s), first %s: the statistics are missing or incomplete", errs, firstErr),
+			reason: fmt.Sprintf("gstat reported %s, first %s: the statistics are missing or incomplete", units.Count(errs, "error line"), firstErr),
 			advice: "fix what gstat reported (credentials, path, server version) and run it again"})
 	}
 	if max := c.th.Get("corruption", "max_lines"); float64(n) > max {
 		c.fire(finding{rule: "corruption", sev: Critical, kind: db, object: db, value: float64(n), threshold: max, unit: "lines",
-			reason: fmt.Sprintf("%d corruption line(s), first %s", n, first),
+			reason: fmt.Sprintf("%s, first %s", units.Count(n, "corruption line"), first),
 			advice: "copy the file first, then gfix -v -full and a gbak backup and restore"})
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/fbdiag/fbdiag/internal/units"
 )
 
 func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
@@ -37,10 +39,10 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 			f := finding{rule: "index-empty", sev: Warn, kind: kind, object: ix.QualifiedName(), table: ix.QualifiedTable(), value: 0, threshold: float64(*t.Records), unit: "nodes", below: true}
 			if c.wants(&f) {
 				if noPartialIndices(c.a.Header) {
-					f.reason = fmt.Sprintf("no keys for %d records: a damaged index (ODS %s has no partial indices); %s", *t.Records, *c.a.Header.ODSVersion, ix.KindText())
+					f.reason = fmt.Sprintf("no keys for %s: a damaged index (ODS %s has no partial indices); %s", units.Count(*t.Records, "record"), *c.a.Header.ODSVersion, ix.KindText())
 					f.advice = "rebuild it: " + ix.RebuildAdvice(schema, odsMajor)
 				} else {
-					f.reason = fmt.Sprintf("no keys for %d records: a partial index (Firebird 5.0+) whose condition no row meets, or a damaged index; %s", *t.Records, ix.KindText())
+					f.reason = fmt.Sprintf("no keys for %s: a partial index (Firebird 5.0+) whose condition no row meets, or a damaged index; %s", units.Count(*t.Records, "record"), ix.KindText())
 					f.advice = fmt.Sprintf("SELECT RDB$CONDITION_SOURCE FROM RDB$INDICES WHERE RDB$INDEX_NAME = %s; (5.0+) shows a condition; without one, rebuild it: %s",
 						sqlString(ix.Name), ix.RebuildAdvice(schema, odsMajor))
 				}
@@ -53,7 +55,7 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 				if noPartialIndices(c.a.Header) {
 					partial = ""
 				}
-				f.reason = fmt.Sprintf("%d keys for %d records: index inconsistent%s; %s", *ix.Nodes, *t.Records, partial, ix.KindText())
+				f.reason = fmt.Sprintf("%s for %s: index inconsistent%s; %s", units.Count(*ix.Nodes, "key"), units.Count(*t.Records, "record"), partial, ix.KindText())
 				f.advice = ix.RebuildAdvice(schema, odsMajor)
 			}
 			c.fire(f)

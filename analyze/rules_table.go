@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+
+	"github.com/fbdiag/fbdiag/internal/units"
 )
 
 func (c *checker) table(t *TableStats) {
@@ -50,7 +52,7 @@ func (c *checker) table(t *TableStats) {
 		(t.AvgRecord == nil || *t.AvgRecord > get(thTableSparseMinRecordLength)) {
 		f := finding{rule: "table-sparse", sev: Warn, kind: kind, object: t.QualifiedName(), value: float64(*t.AverageFill), threshold: get(thTableSparseMinFill), key: "min_fill", unit: "%", below: true}
 		if c.wants(&f) {
-			f.reason = fmt.Sprintf("data pages %d%% full on average over %d pages: mass deletes left holes", *t.AverageFill, *t.DataPages)
+			f.reason = fmt.Sprintf("data pages %d%% full on average over %s: mass deletes left holes", *t.AverageFill, units.Count(*t.DataPages, "page"))
 			f.advice = "gbak backup and restore compacts the table"
 		}
 		c.fire(f)
@@ -190,7 +192,7 @@ func stillOpenAdvice(h *HeaderStats) string {
 func (c *checker) deletedWhy(f *finding, t *TableStats) {
 	h := c.a.Header
 	count := fmt.Sprintf("SELECT COUNT(*) FROM %s;", QuoteName(t.Schema, t.Name))
-	f.reason = fmt.Sprintf("%d records with average length 0: all rows deleted, not collected yet", *t.Records)
+	f.reason = units.Count(*t.Records, "record") + " with average length 0: all rows deleted, not collected yet"
 	switch known, held := c.gcHeld(); {
 	case !known:
 		f.reason += "; the input has no transaction markers, so whether an old transaction keeps them is unknown"
@@ -361,7 +363,7 @@ func (c *checker) blobLevels(t *TableStats) {
 		c.fire(f)
 		return
 	}
-	f.reason = fmt.Sprintf("%d blobs at level 2 (pages of blob page numbers)", t.BlobLevels[2])
+	f.reason = units.Count(t.BlobLevels[2], "blob") + " at level 2 (pages of blob page numbers)"
 	f.advice = "nothing to fix: the blobs are stored whole"
 	if h := c.a.Header; h != nil && h.PageSize != nil {
 		p := float64(*h.PageSize)

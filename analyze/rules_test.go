@@ -136,7 +136,7 @@ var fireCases = []fireCase{
 	// gstat -e's own "Other pages: total 10, ENCRYPTED 2 (DB problem!)"
 	// (testdata/gstat/shop-header-variants.txt, line 42).
 	{"corruption", input{"gstat", "shop-header-variants.txt"}, nil, Critical, "database", 1,
-		[]string{`1 corruption line(s), first line 42: "Other pages: total 10, ENCRYPTED 2 (DB problem!), non-crypted 8"`, "gfix -v -full"}, nil},
+		[]string{`1 corruption line, first line 42: "Other pages: total 10, ENCRYPTED 2 (DB problem!), non-crypted 8"`, "gfix -v -full"}, nil},
 	// Edited likewise: a merge is END BACKUP at work, not a backup never
 	// ended (ods.h hdr_nbak_merge): the delta does not grow.
 	{"backup-lock", shopAR, replace("Attributes\t\tforce write", "Attributes\t\tforce write, backup merge"), Warn, "database", 1,

@@ -11,7 +11,7 @@ import (
 // Issue 13: 25 real restores, five per page buffers setting
 // (testdata/restores). 4096 has the best median; 64 is slower in 23 of the
 // 25 pairs of runs (p = 8/252 = 0.032), but that is one of four tests
-// against a best picked after the fact: Holm makes it 0.127, within noise.
+// against a best picked after the fact: Holm makes it 0.127, not told apart.
 func TestSweepAdjustedAgainstBest(t *testing.T) {
 	r := analyse(t, Options{X: "page_buffers", Y: "restore_seconds"}, testutil.Testdata(t, "restores", "restore-page-buffers.csv"))
 	if r.Mode != ModeSweep || len(r.Series) != 1 {

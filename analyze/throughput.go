@@ -362,7 +362,7 @@ func (g *gathered) unsteadyWarnings() []string {
 	for _, p := range g.points {
 		if p.moved != nil {
 			m := p.moved
-			moved = append(moved, fmt.Sprintf("%s %s → %s %s (%s %%, %d reports)", p.src, units.Sig3(m.first), units.Sig3(m.last), p.unit.Symbol, pastLimitPct(m.change, maxDrift), m.n))
+			moved = append(moved, fmt.Sprintf("%s %s → %s %s (%s %%, %s)", p.src, units.Sig3(m.first), units.Sig3(m.last), p.unit.Symbol, pastLimitPct(m.change, maxDrift), units.Count(m.n, "report")))
 		}
 		if p.steady == nil {
 			continue
@@ -381,12 +381,12 @@ func (g *gathered) unsteadyWarnings() []string {
 	}
 	var out []string
 	if len(own) > 0 {
-		out = append(out, fmt.Sprintf("%d of %d runs were not steady by fbdiag bench's own verdict on their window (rule bench-steady-state: throughput drifted or varied more than it allows): %s; the analysis counts them as the others: a longer --warmup and --duration on a quiet machine reach a steady state",
-			len(own), judgedOwn, sourceList(own, 10)))
+		out = append(out, fmt.Sprintf("%d of %s %s not steady by fbdiag bench's own verdict on their window (rule bench-steady-state: throughput drifted or varied more than it allows): %s; the analysis counts them as the others: a longer --warmup and --duration on a quiet machine reach a steady state",
+			len(own), units.Count(judgedOwn, "run"), units.Plural(len(own), "was"), sourceList(own, 10)))
 	}
 	if len(byIntervals) > 0 {
-		out = append(out, fmt.Sprintf("%d of %d runs were not steady by their own interval reports (rule bench-steady-state, each report a block): %s; a run's figure is the mean of all its intervals, a warm-up's included, and the analysis counts them as the others: a longer run, or its warm-up left out of the measure, reaches a steady state",
-			len(byIntervals), judgedIntervals, listMost(byIntervals, 10)))
+		out = append(out, fmt.Sprintf("%d of %s %s not steady by their own interval reports (rule bench-steady-state, each report a block): %s; a run's figure is the mean of all its intervals, a warm-up's included, and the analysis counts them as the others: a longer run, or its warm-up left out of the measure, reaches a steady state",
+			len(byIntervals), units.Count(judgedIntervals, "run"), units.Plural(len(byIntervals), "was"), listMost(byIntervals, 10)))
 	}
 	if len(moved) > 0 {
 		minBlocks := int(th.Get("bench-steady-state", "min_blocks"))

@@ -456,7 +456,7 @@ func (g *gathered) fromTables(tables []*parse.Table, opt Options) error {
 func pickTable(tables []*parse.Table, n int) (*parse.Table, error) {
 	if n > 0 {
 		if n > len(tables) {
-			return nil, &OptionError{Option: OptionTable, Value: strconv.Itoa(n), Msg: fmt.Sprintf("%s has %d tables", tables[0].File, len(tables))}
+			return nil, &OptionError{Option: OptionTable, Value: strconv.Itoa(n), Msg: fmt.Sprintf("%s has %s", tables[0].File, units.Count(len(tables), "table"))}
 		}
 		return tables[n-1], nil
 	}

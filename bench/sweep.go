@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/fbdiag/fbdiag/collect"
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -137,7 +138,7 @@ func Sweep(ctx context.Context, srv collect.Server, database string, opt SweepOp
 				}
 				res.Loads = append(res.Loads, lr)
 				if !lr.Consistent {
-					return res, fmt.Errorf("%s: loading %d warehouses left the database failing its checks", database, st.value)
+					return res, fmt.Errorf("%s: loading %s left the database failing its checks", database, units.Count(st.value, "warehouse"))
 				}
 				loaded = st.value
 			}
@@ -153,7 +154,7 @@ func Sweep(ctx context.Context, srv collect.Server, database string, opt SweepOp
 			return res, nil // interrupted: the partial run is not a point
 		}
 		if opt.Axis == AxisWarehouses && r.Run.Warehouses != st.value {
-			return res, fmt.Errorf("%s: %d warehouses loaded, the sweep step wants %d (a database loaded further before the sweep cannot shrink)", database, r.Run.Warehouses, st.value)
+			return res, fmt.Errorf("%s: %s loaded, the sweep step wants %d (a database loaded further before the sweep cannot shrink)", database, units.Count(r.Run.Warehouses, "warehouse"), st.value)
 		}
 		res.Runs++
 		if opt.Each != nil {

@@ -11,6 +11,7 @@ import (
 
 	fb "github.com/nakagami/firebirdsql"
 
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -113,7 +114,7 @@ func (s Server) gbak(ctx context.Context, sm *fb.ServiceManager, run *GbakRun, s
 		return nil
 	})
 	if err == nil && !run.Completed {
-		err = fmt.Errorf("gbak stopped before its final line (%d lines)", run.Lines)
+		err = fmt.Errorf("gbak stopped before its final line (%s)", units.Count(run.Lines, "line"))
 	}
 	return err, logErr
 }

@@ -181,7 +181,7 @@ func TestLiveGbakOptions(t *testing.T) {
 	_, tx := holdTransaction(t, ctx, s, db2)
 	var rlog bytes.Buffer
 	_, err = s.Restore(ctx, skip, db2, collect.RestoreOptions{Replace: true}, &rlog, nil)
-	if kindOf(err) != collect.KindInUse || !strings.HasPrefix(err.Error(), "cannot restore to "+db2+" on "+s.Addr+": in use by 1 other attachment(s); not replaced") {
+	if kindOf(err) != collect.KindInUse || !strings.HasPrefix(err.Error(), "cannot restore to "+db2+" on "+s.Addr+": in use by 1 other attachment; not replaced") {
 		t.Errorf("restore --replace of a database in use: %v", err)
 	}
 	if rlog.Len() != 0 || len(tempFiles(t, db2)) != 0 {

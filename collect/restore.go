@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/fbdiag/fbdiag/internal/units"
 )
 
 // Restore runs gbak -c -v -st tdrw (and opt's switches) on the server,
@@ -58,7 +60,7 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 			return run, fail(KindNotLocal, noSwap(target))
 		}
 		if orig.others > 0 {
-			return run, fail(KindInUse, fmt.Sprintf("in use by %d other attachment(s); not replaced (--replace needs it unused)", orig.others))
+			return run, fail(KindInUse, fmt.Sprintf("in use by %s; not replaced (--replace needs it unused)", units.Count(orig.others, "other attachment")))
 		}
 		if out := s.ownOutput(opt.Outputs, orig.path); out != "" {
 			return run, fail(KindSameFile, ownOutputIs(out, orig.path))

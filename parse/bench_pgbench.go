@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fbdiag/fbdiag/internal/lazyre"
+	"github.com/fbdiag/fbdiag/internal/units"
 )
 
 // pgbench final summary and progress lines (PostgreSQL 13 to 17). See
@@ -193,7 +194,7 @@ func (br *BenchReader) flushAgg() {
 	}
 	if len(starts) < 3 {
 		br.notices = append(br.notices, Notice{File: r.File, Line: r.Line,
-			Msg: sprintf("pgbench aggregate log with %d intervals: need 3 (the first and last are partial): skipped", len(starts))})
+			Msg: sprintf("pgbench aggregate log with %s: need 3 (the first and last are partial): skipped", units.Count(len(starts), "interval"))})
 		return
 	}
 	var sum float64
@@ -274,7 +275,7 @@ func (br *BenchReader) flushTxn() {
 	span := a.last - a.first
 	if a.done < 2 || span <= 0 {
 		br.notices = append(br.notices, Notice{File: r.File, Line: r.Line,
-			Msg: sprintf("pgbench transaction log with %d transactions over %.3f s: too short, skipped", a.done, span)})
+			Msg: sprintf("pgbench transaction log with %s over %.3f s: too short, skipped", units.Count(a.done, "transaction"), span)})
 		return
 	}
 	r.Value, r.Unit = float64(a.done-1)/span, rateWords["tps"]

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fbdiag/fbdiag/internal/lazyre"
+	"github.com/fbdiag/fbdiag/internal/units"
 )
 
 // InputKind is what an input file holds, as Detect recognises it.
@@ -159,7 +160,7 @@ func sizeText(n int) string {
 	if n >= 1024 {
 		return fmt.Sprintf("%d KiB", (n+1023)/1024)
 	}
-	return fmt.Sprintf("%d bytes", n)
+	return units.Count(n, "byte")
 }
 
 // binaryReason says why b is not text, "" when it is: compressed data

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/fbdiag/fbdiag/internal/units"
 )
 
 // Table is one table of results as a DBA keeps them: a CSV or TSV file, a
@@ -289,7 +291,7 @@ func (tr *TableReader) readMarkdown() *Table {
 		}
 		cells := splitMarkdown(tr.cur)
 		if len(cells) != len(head) {
-			tr.notice(tr.curLine, "skipped row: %d cells, the header has %d", len(cells), len(head))
+			tr.notice(tr.curLine, "skipped row: %s, the header has %d", units.Count(len(cells), "cell"), len(head))
 			continue
 		}
 		tr.addRow(t, Row{Line: tr.curLine, Cells: cells})

@@ -34,11 +34,17 @@ type Sweep struct {
 	// medians, every run is a dot and the range of a setting's runs a
 	// whisker.
 	Settings [][]SweepSetting
+	// Near is what the "~" over a setting says of it, in the legend:
+	// "not told apart from it" (a test found no difference, the text's
+	// words), "within the assumed 2.0 % noise of it"; empty: "within the
+	// noise of it".
+	Near string
 }
 
 // SweepSetting is one setting of a sweep: the median, smallest and
-// largest of its N runs, and whether a test found it within the noise
-// of the best (marked "~").
+// largest of its N runs, and whether it is marked "~" (a test did not
+// tell it apart from the best, or it is within an assumed noise of it:
+// Sweep.Near says which).
 type SweepSetting struct {
 	X, Median, Lo, Hi float64
 	N                 int
@@ -217,7 +223,11 @@ func sweepPanel(ch *Chart, d Sweep, only []int, title string) error {
 		p.Add(sc, marks)
 		label := "best of each series"
 		if len(tildes) > 0 {
-			label += " (~: within the noise of it)"
+			near := d.Near
+			if near == "" {
+				near = "within the noise of it"
+			}
+			label += " (~: " + near + ")"
 		}
 		p.Legend.Add(label, sc)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/printable"
+	"github.com/fbdiag/fbdiag/internal/units"
 )
 
 // WriteBenchText prints a bench run as go-tpc prints its summary: one
@@ -134,8 +135,8 @@ func BenchCSVTables(s *analyze.BenchSummary) []*Table {
 func BenchRunTable(s *analyze.BenchSummary) *Table {
 	t := &Table{Name: "run", Title: "Run", Columns: Cols("item", "value")}
 	t.Add("database", s.Database)
-	t.Add("workload", fmt.Sprintf("%d terminal(s) on %d warehouse(s), home %s, mode %s, %s, %d retries",
-		s.Terminals, s.Warehouses, s.Home, s.Mode, s.Isolation, s.Retries))
+	t.Add("workload", fmt.Sprintf("%s on %s, home %s, mode %s, %s, %s",
+		units.Count(s.Terminals, "terminal"), units.Count(s.Warehouses, "warehouse"), s.Home, s.Mode, s.Isolation, units.Count(s.Retries, "retry")))
 	t.Add("window", fmt.Sprintf("%d s after a %d s warm-up (seconds %d to %d)", s.WindowSeconds, s.WarmupSeconds, s.Window[0], s.Window[1]))
 	if s.Partial {
 		t.Add("partial", s.Stopped)

@@ -48,7 +48,7 @@ func TestReportBigLoadTable(t *testing.T) {
 	t.Parallel() // (heavy: beside the other parallel tests)
 	in := bigLoadCSV(t, 110000)
 	start := time.Now()
-	ins, errs := Inputs([]string{in})
+	ins, _, errs := Inputs([]string{in})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -105,7 +105,7 @@ func TestReportRecommendationsCapped(t *testing.T) {
 	if err := os.WriteFile(in, big, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ins, errs := Inputs([]string{in})
+	ins, _, errs := Inputs([]string{in})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -167,7 +167,7 @@ func TestSummaryJSONStreamed(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, paths := range [][]string{{testutil.CorpusDir(t)}, {in}} {
-		ins, _ := Inputs(paths)
+		ins, _, _ := Inputs(paths)
 		r := Build("r", "fbdiag test", ins)
 		if len(r.Databases) == 0 || len(r.Databases[0].Database.Findings) == 0 {
 			t.Fatalf("%v: no database with findings", paths)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/plot"
 )
 
@@ -22,8 +23,8 @@ func WriteDone(w io.Writer, index string, inputs int, r *Report) {
 	}
 	fmt.Fprintf(w, "wrote %s\n", index)
 	fmt.Fprintf(w, "%s, %s, %s; %d critical, %s\n",
-		plural(inputs, "input"), plural(len(r.Sections), "section"), plural(len(r.Drawn()), "chart"),
-		crit, plural(warn, "warning"))
+		units.Count(inputs, "input"), units.Count(len(r.Sections), "section"), units.Count(len(r.Drawn()), "chart"),
+		crit, units.Count(warn, "warning"))
 }
 
 // WriteTopFindings lists the first five findings of the report, one line
@@ -36,12 +37,4 @@ func WriteTopFindings(w io.Writer, r *Report) {
 		}
 		fmt.Fprintf(w, "  %-8s %s\n", f.Severity, plot.Ellipsis(f.Text, 88))
 	}
-}
-
-// plural is "1 input", "2 inputs".
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }

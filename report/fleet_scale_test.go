@@ -77,7 +77,7 @@ func TestReportFleetScale(t *testing.T) {
 	in := t.TempDir()
 	writeFleet(t, in, 30, 10)
 	start, cpu := time.Now(), testutil.CPUTime()
-	ins, errs := Inputs([]string{in})
+	ins, _, errs := Inputs([]string{in})
 	if len(errs) > 0 || len(ins) != 300 {
 		t.Fatalf("%d inputs, %v", len(ins), errs)
 	}
@@ -151,7 +151,7 @@ func benchReportDir(b *testing.B, in string) {
 	var size int64
 	cpu := testutil.CPUTime()
 	for i := 0; i < b.N; i++ {
-		ins, errs := Inputs([]string{in})
+		ins, _, errs := Inputs([]string{in})
 		if len(errs) > 0 {
 			b.Fatal(errs)
 		}

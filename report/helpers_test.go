@@ -14,7 +14,7 @@ var smallCharts = plot.Options{Width: 400, Height: 300, DPI: 72}
 // temporary folder, which it returns with the report.
 func writeReportOf(t *testing.T, title string, paths []string) (*Report, string) {
 	t.Helper()
-	ins, errs := Inputs(paths)
+	ins, _, errs := Inputs(paths)
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

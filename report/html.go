@@ -122,6 +122,8 @@ var htmlFuncs = template.FuncMap{
 	"base":        filepath.Base,
 	"figID":       func(f *Figure) string { return "fig-" + f.File },
 	"iso":         isolate,
+	"counted":     func(n int, noun string) string { return units.Count(n, noun) },
+	"agree":       func(n int, word string) string { return units.Plural(n, word) },
 	"alt":         altText,
 	"summaryCap":  func() int { return SummaryFindings },
 	"maxPage":     maxPageText,
@@ -306,7 +308,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 {{template "dbhead" .}}
 {{- end}}{{template "counts" .}}{{end}}
 {{- with .NotEmbedded}}
-<p class="muted">{{.}} charts are not embedded, to keep this page under {{maxPage}}: each is linked where it would be, its PNG file beside the page (a section's main chart first: the tables and size history of a database, then the others in page order).</p>
+<p class="muted">{{counted . "chart"}} {{agree . "is"}} not embedded, to keep this page under {{maxPage}}: each is linked where it would be, its PNG file beside the page (a section's main chart first: the tables and size history of a database, then the others in page order).</p>
 {{- end}}
 {{- if .Summary}}
 {{- with afterCritical $fleet (first summaryCap .Summary)}}{{template "findinglist" .}}{{end}}
@@ -429,7 +431,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 {{define "findinglist"}}
 <ul class="findings">
 {{- range .}}
-<li class="{{.Severity}}"><span class="sev">{{.Severity}}</span>{{iso .Text}} <a href="#{{.Section}}">→</a></li>
+<li class="{{.Severity}}"><span class="sev">{{.Severity}}</span>{{iso .Text}} <a href="#{{.Section}}" aria-label="{{with .SectionTitle}}to the section {{.}}{{else}}to the top of the page{{end}}">→</a></li>
 {{- end}}
 </ul>
 {{- end}}

@@ -39,7 +39,7 @@ func longNameInputs(t *testing.T) []string {
 // made the report loop forever (the -2 suffix was clipped away again).
 // Every section id and chart file is unique, and every chart is a file.
 func TestReportLongNamesUnique(t *testing.T) {
-	ins, errs := Inputs(longNameInputs(t))
+	ins, _, errs := Inputs(longNameInputs(t))
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

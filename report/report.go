@@ -71,8 +71,10 @@ type Finding struct {
 	// Severity is "critical", "warning" or "info".
 	Severity string
 	Text     string
-	// Section is the ID of the section the finding comes from.
-	Section string
+	// Section is the ID of the section the finding comes from, and
+	// SectionTitle its title: the summary's "→" link to it is named by
+	// it for a screen reader, which read "right arrow" alone.
+	Section, SectionTitle string
 }
 
 // Headline is one figure ("restore completed", "32.1 s"). The summary's
@@ -285,7 +287,7 @@ func (r *Report) finish() {
 		id := ids.Take(strings.ToLower(s.ID))
 		s.ID = id
 		for i := range s.Findings {
-			s.Findings[i].Section = id
+			s.Findings[i].Section, s.Findings[i].SectionTitle = id, s.Title
 			if s.Findings[i].Severity == "critical" || s.Findings[i].Severity == "warning" {
 				r.Summary = append(r.Summary, s.Findings[i])
 			}

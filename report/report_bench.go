@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -70,8 +71,8 @@ func BenchRunSection(name, source string, res *parse.BenchResult) *Section {
 	if sum.TpmC != nil {
 		s.Headlines = append(s.Headlines, Headline{Label: "tpmC", Value: fmt.Sprintf("%.1f", *sum.TpmC)},
 			Headline{Label: "tpmTotal", Value: fmt.Sprintf("%.1f", *sum.TpmTotal)})
-		s.Text = append(s.Text, fmt.Sprintf("%d terminal(s) on %d warehouse(s) (%s mode): tpmC %.1f and tpmTotal %.1f over a window of %d s after a %d s warm-up.",
-			sum.Terminals, sum.Warehouses, sum.Mode, *sum.TpmC, *sum.TpmTotal, sum.WindowSeconds, sum.WarmupSeconds))
+		s.Text = append(s.Text, fmt.Sprintf("%s on %s (%s mode): tpmC %.1f and tpmTotal %.1f over a window of %d s after a %d s warm-up.",
+			units.Count(sum.Terminals, "terminal"), units.Count(sum.Warehouses, "warehouse"), sum.Mode, *sum.TpmC, *sum.TpmTotal, sum.WindowSeconds, sum.WarmupSeconds))
 	} else {
 		s.Text = append(s.Text, "No measured window: the run stopped in its warm-up.")
 	}
@@ -89,10 +90,10 @@ func BenchRunSection(name, source string, res *parse.BenchResult) *Section {
 		gaveUp += t.GaveUp
 	}
 	if failed > 0 {
-		s.Findings = append(s.Findings, Finding{Severity: "warning", Text: fmt.Sprintf("%s: %d transactions failed with errors in the window", name, failed)})
+		s.Findings = append(s.Findings, Finding{Severity: "warning", Text: fmt.Sprintf("%s: %s failed with errors in the window", name, units.Count(failed, "transaction"))})
 	}
 	if gaveUp > 0 {
-		s.Findings = append(s.Findings, Finding{Severity: "info", Text: fmt.Sprintf("%s: %d transactions given up after %d conflicts each", name, gaveUp, sum.Retries)})
+		s.Findings = append(s.Findings, Finding{Severity: "info", Text: fmt.Sprintf("%s: %s given up after %s each", name, units.Count(gaveUp, "transaction"), units.Count(sum.Retries, "conflict"))})
 	}
 	cs, err := BenchCharts(sum, res.Seconds, name)
 	s.AddCharts(cs, err)

@@ -16,7 +16,7 @@ import (
 // fbdiag report ../shared/corpus/seeds ../shared/corpus/fb30.
 func corpusInputs(t testing.TB) ([]Input, int64) {
 	dir := testutil.CorpusDir(t)
-	ins, errs := Inputs([]string{filepath.Join(dir, "seeds"), filepath.Join(dir, "fb30")})
+	ins, _, errs := Inputs([]string{filepath.Join(dir, "seeds"), filepath.Join(dir, "fb30")})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -103,7 +103,7 @@ func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); 
 // PNGs), its database sections first, worst first.
 func TestReportCorpusSize(t *testing.T) {
 	t.Parallel() // (heavy: beside the other parallel tests)
-	ins, errs := Inputs([]string{testutil.CorpusDir(t)})
+	ins, _, errs := Inputs([]string{testutil.CorpusDir(t)})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

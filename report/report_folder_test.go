@@ -21,7 +21,7 @@ func TestBenchmarkSectionCurrentFolder(t *testing.T) {
 		{[]string{"pgbench-rw-scale4.txt"}, "Throughput (degradation): pgbench runs in pgbench-rw-scale4.txt"},
 		{[]string{"../pgbench-scales"}, "Throughput (degradation): pgbench runs in pgbench-scales"},
 	} {
-		ins, errs := Inputs(c.paths)
+		ins, _, errs := Inputs(c.paths)
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}
@@ -42,7 +42,7 @@ func TestBenchmarkSectionCurrentFolder(t *testing.T) {
 // a third file, of another name, keeps its title.
 func TestSectionTitlesDistinct(t *testing.T) {
 	bench := testutil.Testdata(t, "bench")
-	ins, errs := Inputs([]string{filepath.Join(bench, "buffers.csv"), filepath.Join(bench, "sweep-w1", "buffers.csv"), filepath.Join(bench, "load.csv")})
+	ins, _, errs := Inputs([]string{filepath.Join(bench, "buffers.csv"), filepath.Join(bench, "sweep-w1", "buffers.csv"), filepath.Join(bench, "load.csv")})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -68,7 +68,7 @@ func TestSectionTitlesDistinct(t *testing.T) {
 func TestSectionTitlesDistinctFolders(t *testing.T) {
 	corpus := filepath.Join(testutil.CorpusDir(t), "bench")
 	bench := testutil.Testdata(t, "bench")
-	ins, errs := Inputs([]string{corpus, bench})
+	ins, _, errs := Inputs([]string{corpus, bench})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

@@ -126,7 +126,7 @@ func TestGbakComparisonSection(t *testing.T) {
 // the summary, quoting the first; the section's view lists all three.
 func TestGbakFailureOneFinding(t *testing.T) {
 	p := filepath.Join(testutil.CorpusDir(t), "public", "gbak", "15_fb5_classic_parallel_restore_error_issue8263.log")
-	ins, errs := Inputs([]string{p})
+	ins, _, errs := Inputs([]string{p})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -224,7 +224,7 @@ func TestGbakSidesOfNumberedRuns(t *testing.T) {
 // 16_gbak_z_version_issue8003.log" and "gbak failed".
 func TestGbakSectionUnknownKindTitle(t *testing.T) {
 	dir := filepath.Join(testutil.CorpusDir(t), "public", "gbak")
-	ins, errs := Inputs([]string{filepath.Join(dir, "04_fb25_release_notes_stats_lines.txt"), filepath.Join(dir, "16_gbak_z_version_issue8003.log")})
+	ins, _, errs := Inputs([]string{filepath.Join(dir, "04_fb25_release_notes_stats_lines.txt"), filepath.Join(dir, "16_gbak_z_version_issue8003.log")})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

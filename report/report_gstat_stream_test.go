@@ -30,7 +30,7 @@ func bigGstat(t *testing.T, n int) string {
 // are kept (39 runs), each analysed.
 func TestKeepGstatRuns(t *testing.T) {
 	t.Parallel() // (heavy: beside the other parallel tests)
-	ins, errs := Inputs([]string{bigGstat(t, 2400)})
+	ins, _, errs := Inputs([]string{bigGstat(t, 2400)})
 	if len(errs) > 0 || len(ins) != 1 {
 		t.Fatal(errs)
 	}
@@ -59,7 +59,7 @@ func TestKeepGstatRuns(t *testing.T) {
 // 2,400 sections before).
 // (Not parallel: it measures the heap the test holds.)
 func TestReportBigGstatBounded(t *testing.T) {
-	ins, errs := Inputs([]string{bigGstat(t, 2400)})
+	ins, _, errs := Inputs([]string{bigGstat(t, 2400)})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -120,7 +120,7 @@ func BenchmarkKeepGstatRuns(b *testing.B) {
 func TestEachKeptGstatRun(t *testing.T) {
 	t.Parallel() // (heavy: beside the other parallel tests)
 	for _, n := range []int{1, 2, 63, 64, 65, 130, 2400} {
-		ins, errs := Inputs([]string{bigGstat(t, n)})
+		ins, _, errs := Inputs([]string{bigGstat(t, n)})
 		if len(errs) > 0 || len(ins) != 1 {
 			t.Fatal(errs)
 		}
@@ -219,7 +219,7 @@ func TestReportHistoryFileGone(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ins, errs := Inputs([]string{dir})
+	ins, _, errs := Inputs([]string{dir})
 	if len(errs) > 0 || len(ins) != 2 {
 		t.Fatal(ins, errs)
 	}

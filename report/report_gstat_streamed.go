@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/view"
 )
@@ -134,7 +135,7 @@ func historySnapshots(runs []GstatRun) ([]*analyze.HistorySnapshot, error) {
 		err = analyze.StreamGstat(rc, in.Source(), th, analyze.GstatOptions{}, s)
 		rc.Close()
 		if err == nil && read < len(want) {
-			err = fmt.Errorf("%s: %d run(s) no longer in the file", filepath.Base(n), len(want)-read)
+			err = fmt.Errorf("%s: %s no longer in the file", filepath.Base(n), units.Count(len(want)-read, "run"))
 		}
 		if err != nil {
 			return nil, err

@@ -51,8 +51,8 @@ func HistorySections(snaps []*analyze.HistorySnapshot) []*Section {
 				for _, l := range left {
 					why = append(why, filepath.Base(l.File)+": "+l.Reason)
 				}
-				s.Text = append(s.Text, fmt.Sprintf("Left out: %d runs of this database whose size adds up other things (%s).",
-					len(left), strings.Join(why, "; ")))
+				s.Text = append(s.Text, fmt.Sprintf("Left out: %s of this database whose size adds up other things (%s).",
+					units.Count(len(left), "run"), strings.Join(why, "; ")))
 			}
 			out = append(out, s)
 		}

@@ -13,7 +13,7 @@ import (
 // lost 5000 records and 40 data pages (808 -> 768 of 8 KiB), and its
 // 5000 back versions were collected.
 func TestHistorySection(t *testing.T) {
-	ins, errs := Inputs([]string{testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"), testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")})
+	ins, _, errs := Inputs([]string{testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"), testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -88,13 +88,13 @@ func TestHistorySection(t *testing.T) {
 // One snapshot, or snapshots of two databases, make no History section;
 // runs of other gstat switches are left out of it and named.
 func TestHistorySectionNeedsTwo(t *testing.T) {
-	ins, _ := Inputs([]string{testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"), testutil.Testdata(t, "fb30", "shop-gstat-h.txt")})
+	ins, _, _ := Inputs([]string{testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"), testutil.Testdata(t, "fb30", "shop-gstat-h.txt")})
 	for _, s := range Build("t", "fbdiag test", ins).Sections {
 		if strings.Contains(string(s.Fragment), "<h3>History</h3>") {
 			t.Errorf("history from one -a -r run and one -h run: %v", s.Sources)
 		}
 	}
-	ins, _ = Inputs([]string{testutil.Testdata(t, "fb30")})
+	ins, _, _ = Inputs([]string{testutil.Testdata(t, "fb30")})
 	var h *Section
 	for _, s := range Build("t", "fbdiag test", ins).Sections {
 		if s.Kind == KindDatabase {

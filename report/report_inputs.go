@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 
 	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
@@ -21,8 +23,11 @@ import (
 // file's kind detected from its first parse.DetectSize bytes. A file
 // holding several kinds (an article with its tables and a gbak excerpt)
 // is one Input per part (parse.SplitInput), in file order. A path that
-// cannot be read is returned in errs and the others are kept.
-func Inputs(paths []string) (ins []Input, errs []error) {
+// cannot be read is returned in errs and the others are kept. A symbolic
+// link in a folder is read as the file it points to (FolderLinks); the
+// entries of a folder left out on purpose (a link to a folder or to a
+// file read already, a pipe) are named in notes, "path: why".
+func Inputs(paths []string) (ins []Input, notes []string, errs []error) {
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
@@ -45,37 +50,135 @@ func Inputs(paths []string) (ins []Input, errs []error) {
 			continue
 		}
 		start := len(ins)
-		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+		var files, links []string
+		root := p
+		if lst, err := os.Lstat(p); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			// A folder named by a link (/backup/logs to a disk of its
+			// own): WalkDir walks a root link only as the folder,
+			// "logs/", and then names its files logs/…
+			root = p + string(filepath.Separator)
+		}
+		err = filepath.WalkDir(root, func(q string, d fs.DirEntry, err error) error {
 			if err != nil {
 				errs = append(errs, err)
 				return nil
 			}
-			if q != p && strings.HasPrefix(d.Name(), ".") {
+			if q != root && strings.HasPrefix(d.Name(), ".") {
 				if d.IsDir() {
 					return filepath.SkipDir
 				}
 				return nil
 			}
-			if d.IsDir() || !d.Type().IsRegular() {
-				return nil
+			switch {
+			case d.IsDir():
+			case d.Type().IsRegular():
+				files = append(files, q)
+			case d.Type()&fs.ModeSymlink != 0:
+				links = append(links, q)
+			default:
+				notes = append(notes, q+": not a regular file (a pipe or device in a folder is not read; give it as an input)")
 			}
-			parts, err := fileInput(q)
-			if err != nil {
-				errs = append(errs, err)
-				return nil
-			}
-			ins = append(ins, parts...)
 			return nil
 		})
 		if err != nil {
 			errs = append(errs, err)
+		}
+		follow, linkNotes, linkErrs := FolderLinks(files, links)
+		notes = append(notes, linkNotes...)
+		errs = append(errs, linkErrs...)
+		for _, q := range append(files, follow...) {
+			parts, err := fileInput(q)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			ins = append(ins, parts...)
 		}
 		// Natural order, as every list fbdiag prints: run2 before run10,
 		// so the first of a folder of runs (the baseline) is run1. The
 		// parts of a file stay in file order.
 		slices.SortStableFunc(ins[start:], func(a, b Input) int { return units.Compare(a.Source(), b.Source()) })
 	}
-	return ins, errs
+	return ins, notes, errs
+}
+
+// FolderLinks sorts the symbolic links found in a folder (links) beside
+// its regular files (files): a link to a regular file is followed, as
+// cat, gstat's own output redirected and most tools follow it (a folder
+// of snapshots linked in from where a cron job keeps them was read as
+// empty), and returned in follow; a link to a file of the folder, or to
+// one another link already brings (latest.txt), is named in notes, so
+// that no file is read twice; so is a link to a folder, which is not
+// walked (a loop, or a whole tree read by surprise). A link that points
+// nowhere or loops is an error naming it and what is wrong.
+func FolderLinks(files, links []string) (follow, notes []string, errs []error) {
+	if len(links) == 0 {
+		return nil, nil, nil
+	}
+	type seen struct {
+		name string
+		info fs.FileInfo
+	}
+	var read []seen
+	for _, f := range files {
+		if st, err := os.Stat(f); err == nil {
+			read = append(read, seen{f, st})
+		}
+	}
+	for _, l := range links {
+		st, err := os.Stat(l)
+		if err != nil {
+			errs = append(errs, brokenLink(l, err))
+			continue
+		}
+		if st.IsDir() {
+			notes = append(notes, l+": a symbolic link to a folder (not walked; give it as an input to read it)")
+			continue
+		}
+		if !st.Mode().IsRegular() {
+			notes = append(notes, l+": a symbolic link to something not a regular file (give it as an input to read it)")
+			continue
+		}
+		dup := ""
+		for _, r := range read {
+			if os.SameFile(r.info, st) {
+				dup = r.name
+				break
+			}
+		}
+		if dup != "" {
+			notes = append(notes, l+": a symbolic link to "+dup+", read once")
+			continue
+		}
+		read = append(read, seen{l, st})
+		follow = append(follow, l)
+	}
+	return follow, notes, errs
+}
+
+// brokenLink is the error of a symbolic link that cannot be followed
+// (err from os.Stat), naming it and where it points.
+func brokenLink(l string, err error) error {
+	to, rerr := os.Readlink(l)
+	if rerr != nil {
+		to = "?"
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%s: a symbolic link to %s, which does not exist", l, to)
+	case errors.Is(err, syscall.ELOOP):
+		return fmt.Errorf("%s: a symbolic link to %s, in a loop of links", l, to)
+	}
+	return fmt.Errorf("%s: a symbolic link to %s: %w", l, to, unwrapPath(err))
+}
+
+// unwrapPath is err without the "stat PATH:" an *fs.PathError adds.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // StreamInput is an input that can be read only once (standard input, a

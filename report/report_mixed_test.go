@@ -22,7 +22,7 @@ func seed003Path(t *testing.T) string {
 // total: 3775 segundos" (1:02:55) and "2593 segundos" (0:43:13).
 func TestReportMixedSeed003(t *testing.T) {
 	p := seed003Path(t)
-	ins, errs := Inputs([]string{p})
+	ins, _, errs := Inputs([]string{p})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
@@ -108,7 +108,7 @@ func itoa(n int) string { return itoa64(int64(n)) }
 // The report's inputs table names each part with its lines and says how
 // the file was cut.
 func TestReportMixedHTML(t *testing.T) {
-	ins, _ := Inputs([]string{seed003Path(t)})
+	ins, _, _ := Inputs([]string{seed003Path(t)})
 	var b bytes.Buffer
 	if err := WriteHTML(&b, Build("seed 003", "fbdiag test", ins), 1200, 675); err != nil {
 		t.Fatal(err)
@@ -125,7 +125,7 @@ func TestReportMixedHTML(t *testing.T) {
 
 // A file of one kind is one input, as before: no part.
 func TestReportOneKindNotCut(t *testing.T) {
-	ins, errs := Inputs([]string{testutil.Testdata(t, "seeds"), testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")})
+	ins, _, errs := Inputs([]string{testutil.Testdata(t, "seeds"), testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")})
 	if len(errs) > 0 || len(ins) != 7 {
 		t.Fatalf("%d inputs, %v", len(ins), errs)
 	}
@@ -176,7 +176,7 @@ func TestStreamInputMixed(t *testing.T) {
 	if err := os.WriteFile(f, big.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ins, _ = Inputs([]string{f})
+	ins, _, _ = Inputs([]string{f})
 	var got []string
 	for _, in := range ins {
 		got = append(got, strings.TrimPrefix(in.Name, f)+" "+itoa(in.Part.First)+"-"+itoa(in.Part.Last))

@@ -41,15 +41,15 @@ func (r *Report) skipped() {
 		}
 	}
 	for _, sk := range r.Skipped {
-		id := ""
+		id, title := "", ""
 		for _, s := range r.Sections {
 			for _, src := range s.Sources {
 				if src == sk.Name && id == "" {
-					id = s.ID
+					id, title = s.ID, s.Title
 				}
 			}
 		}
-		r.Summary = append(r.Summary, Finding{Severity: "warning", Section: id,
+		r.Summary = append(r.Summary, Finding{Severity: "warning", Section: id, SectionTitle: title,
 			Text: filepath.Base(sk.Name) + ": not analysed: " + sk.Why})
 	}
 }

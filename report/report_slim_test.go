@@ -53,7 +53,7 @@ func TestReportSlimsRuns(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(in, "cron.txt"), cron, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ins, errs := Inputs([]string{in})
+	ins, _, errs := Inputs([]string{in})
 	if len(errs) > 0 || len(ins) != 55 {
 		t.Fatalf("%d inputs, %v", len(ins), errs)
 	}
@@ -145,7 +145,7 @@ func TestReportSlimsRunsRandom(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		ins, errs := Inputs([]string{in})
+		ins, _, errs := Inputs([]string{in})
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/view"
 )
@@ -52,7 +53,7 @@ func benchmarkSections(ins []Input) []*Section {
 			continue
 		}
 		if len(runs) == 0 {
-			skipped = append(skipped, parse.Notice{File: in.Name, Msg: fmt.Sprintf("no benchmark summary (%d tables): not analysed", len(tables))})
+			skipped = append(skipped, parse.Notice{File: in.Name, Msg: fmt.Sprintf("no benchmark summary (%s): not analysed", units.Count(len(tables), "table"))})
 			continue
 		}
 		for _, r := range runs {

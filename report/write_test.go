@@ -58,7 +58,7 @@ func TestWriteDirRemovesStaleCharts(t *testing.T) {
 		for _, f := range files {
 			paths = append(paths, filepath.Join(seeds, f))
 		}
-		ins, errs := Inputs(paths)
+		ins, _, errs := Inputs(paths)
 		if len(errs) > 0 {
 			t.Fatal(errs)
 		}
@@ -103,7 +103,7 @@ func TestWriteDirStaleChartsStayInFolder(t *testing.T) {
 	seeds := testutil.Testdata(t, "seeds")
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "rep")
-	ins, errs := Inputs([]string{filepath.Join(seeds, "page-buffers-1.7tb.csv")})
+	ins, _, errs := Inputs([]string{filepath.Join(seeds, "page-buffers-1.7tb.csv")})
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}

@@ -68,8 +68,8 @@ func LiveTables(l *analyze.LiveAnalysis) []*Table {
 	for _, m := range l.Markers {
 		tx.Rows = append(tx.Rows, []Cell{Str(m.Name), Int(m.Value), Int(m.BehindNext)})
 	}
-	tx.Notes = append(tx.Notes, fmt.Sprintf("%d other attachment(s); page size %s, %d pages (%s), %d page buffers, sweep interval %d",
-		l.Attachments, units.Size(l.PageSize), l.Pages, units.Size(l.SizeBytes), l.PageBuffers, l.SweepInterval))
+	tx.Notes = append(tx.Notes, fmt.Sprintf("%s; page size %s, %s (%s), %s, sweep interval %d",
+		units.Count(l.Attachments, "other attachment"), units.Size(l.PageSize), units.Count(l.Pages, "page"), units.Size(l.SizeBytes), units.Count(l.PageBuffers, "page buffer"), l.SweepInterval))
 	if oa := l.OldestActive; oa != nil {
 		tx.Notes = append(tx.Notes, fmt.Sprintf("oldest active transaction %d: %s old, user %s, attachment %d, from %s, process %s (pid %s)",
 			oa.ID, units.Seconds(float64(oa.AgeSeconds)), oa.User, oa.AttachmentID,
@@ -103,8 +103,8 @@ func LiveTables(l *analyze.LiveAnalysis) []*Table {
 		ix.Rows = append(ix.Rows, []Cell{Str(c.Table), Str(c.Index), NumP(c.Stored), NumP(c.Actual), IntP(c.UniqueKeys), Str(status)})
 	}
 	if l.Stale > 0 {
-		ix.Notes = append(ix.Notes, fmt.Sprintf("%d of %d indices have stale stored selectivity (never computed, or off by more than %gx);",
-			l.Stale, len(l.Selectivity), l.StaleFactor), "the optimizer plans with the stored value, so run:")
+		ix.Notes = append(ix.Notes, fmt.Sprintf("%d of %s %s stale stored selectivity (never computed, or off by more than %gx);",
+			l.Stale, units.Count(len(l.Selectivity), "index"), units.Plural(l.Stale, "has"), l.StaleFactor), "the optimizer plans with the stored value, so run:")
 		for _, s := range l.Statements {
 			ix.Notes = append(ix.Notes, "  "+s)
 		}

@@ -66,7 +66,7 @@ func TestCollectLiveGolden(t *testing.T) {
 	text := write(t, Text, Options{}, &Doc{Tables: LiveTables(l)})
 	for _, want := range []string{
 		"\nreads  writes  fetches  marks  cache hit\n 1375      96   212389    310     99.4 %\n",
-		"1 other attachment(s); page size 8.00 KiB, 7821 pages (61.1 MiB), 0 page buffers, sweep interval\n  20000\n",
+		"1 other attachment; page size 8.00 KiB, 7821 pages (61.1 MiB), 0 page buffers, sweep interval 20000\n",
 		"oldest active transaction 17: 1:06:40 old, user SYSDBA, attachment 2, from 127.0.0.1/50412,\n",
 		"\nORDER_LINE  OL_ITEM           0.00006    0.00002        50000  stale\n",
 		"2 of 10 indices have stale stored selectivity (never computed, or off by more than 2x);\n",

@@ -3,6 +3,7 @@ package view
 import (
 	"fmt"
 
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -61,5 +62,5 @@ func splitNote(files []parse.Detected, last int) string {
 // a file cut into parts (parse.SplitInput): how many, of how many kinds,
 // and the lines of prose skipped.
 func SplitNote(source string, parts, kinds, skipped int) string {
-	return fmt.Sprintf("%s: %d parts of %d kinds; %d lines of prose around them skipped (blank lines not counted).", source, parts, kinds, skipped)
+	return fmt.Sprintf("%s: %d parts of %s; %s of prose around them skipped (blank lines not counted).", source, parts, units.Count(kinds, "kind"), units.Count(skipped, "line"))
 }

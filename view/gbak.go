@@ -199,7 +199,7 @@ func gbakFindings(tl *analyze.Timeline, errs, warns []string, cut []analyze.Gbak
 	for _, st := range cut {
 		m := "The log ends inside this step: it took at least " + units.Seconds(*st.Seconds)
 		if st.Records != nil {
-			m += fmt.Sprintf(", %d records logged", *st.Records)
+			m += ", " + units.Count(*st.Records, "record") + " logged"
 		}
 		out = append(out, Finding{Severity: "warning", Rule: "cut-short", Object: st.Label(), Message: m + ".",
 			Value: Sec(*st.Seconds), Threshold: Null(SecondsKind)})

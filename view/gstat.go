@@ -291,7 +291,7 @@ func pageCacheDetail(h *analyze.HeaderStats) string {
 	case *h.Architecture == analyze.SuperServer:
 		return "one for all connections (superserver)"
 	case h.Connections != nil:
-		return fmt.Sprintf("per connection, %d connections (%s)", *h.Connections, *h.Architecture)
+		return fmt.Sprintf("per connection, %s (%s)", units.Count(*h.Connections, "connection"), *h.Architecture)
 	}
 	return "per connection (" + *h.Architecture + ")"
 }

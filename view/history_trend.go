@@ -178,6 +178,9 @@ func trendHeadline(tr *analyze.Trend) []Field {
 			f.Value, f.Detail = Num(math.Round(*tt.PerDay)), "(Next transaction)"
 			if tt.Restores > 0 {
 				f.Detail = fmt.Sprintf("(Next transaction, since the last of %d restores)", tt.Restores)
+				if tt.Restores == 1 {
+					f.Detail = "(Next transaction, since the restore)"
+				}
 			}
 		} else {
 			f.Detail = "(" + shortSpan("counters", tt.Days) + ")"

@@ -265,8 +265,9 @@ func kneeLabel(r *analyze.Result, k *analyze.Knee) string {
 
 // SweepChart is the sweep chart: every series and its best setting;
 // where settings were run several times, the line joins their medians,
-// every run is a dot, their range a whisker, and the settings a test
-// finds within the noise of the best are marked "~".
+// every run is a dot, their range a whisker, and the settings the text
+// calls not told apart from the best (or, one run a setting, as good
+// within the assumed noise) are marked "~", the legend in its words.
 func SweepChart(r *analyze.Result, title string) plot.Sweep {
 	v := &tput{r: r}
 	d := plot.Sweep{Title: title, XLabel: v.xTitle(), YLabel: v.yTitle()}
@@ -276,9 +277,15 @@ func SweepChart(r *analyze.Result, title string) plot.Sweep {
 		if s.Sweep != nil {
 			near := map[float64]bool{}
 			for _, x := range s.Sweep.WithinNoise {
-				// (one a test could not tell apart is not "within the
-				// noise": the text says too few runs)
+				// (one the test could not tell for too few runs is
+				// unmarked: the text says too few runs)
 				near[x] = !s.Sweep.TooFewRuns(x)
+			}
+			if len(s.Sweep.WithinNoise) > 0 {
+				d.Near = "not told apart from it"
+				if w := s.Sweep.NoiseWords(); w != "" {
+					d.Near = "within " + w + " of it"
+				}
 			}
 			for _, st := range s.Sweep.Settings {
 				sets = append(sets, plot.SweepSetting{X: st.X, Median: st.Median, Lo: st.Min, Hi: st.Max, N: st.N, WithinNoise: near[st.X]})

@@ -105,8 +105,17 @@ func TestSweepChartRunsSpreadAndNoise(t *testing.T) {
 	if ns := plotted(t, c, "within noise"); !slices.Equal(ns.X, []float64{64, 256, 1024, 16384}) {
 		t.Errorf("~ at %v", ns.X)
 	}
+	// The legend said "~: within the noise of it" where the text says
+	// "not told apart from the best (p adjusted 0.127 to 0.841)".
+	if d.Near != "not told apart from it" {
+		t.Errorf("~ reads %q", d.Near)
+	}
 	r = throughputResult(t, analyze.Options{}, seed(t, "page-buffers-1.7tb.csv"))
-	c, err = plot.SweepChart(SweepChart(r, "x"))
+	d = SweepChart(r, "x")
+	if d.Near != "within the assumed 2.0 % noise of it" {
+		t.Errorf("one run a setting: ~ reads %q", d.Near)
+	}
+	c, err = plot.SweepChart(d)
 	if err != nil {
 		t.Fatal(err)
 	}

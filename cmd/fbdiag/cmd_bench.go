@@ -18,6 +18,7 @@ import (
 	"github.com/fbdiag/fbdiag/collect"
 	"github.com/fbdiag/fbdiag/internal/atomicfile"
 	"github.com/fbdiag/fbdiag/internal/printable"
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/report"
 	"github.com/fbdiag/fbdiag/view"
@@ -159,7 +160,7 @@ func runBenchInit(ctx context.Context, e *env, o benchInitOptions) error {
 		if err := atomicfile.Write(o.out, o.outOpt, func(w io.Writer) error { return bench.WriteLoadCSV(w, res.History) }); err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stderr, "fbdiag: load history %s (%d steps)\n", o.out, len(res.History))
+		fmt.Fprintf(e.stderr, "fbdiag: load history %s (%s)\n", o.out, units.Count(len(res.History), "step"))
 	}
 	if o.format == report.JSON {
 		err = report.WriteJSON(e.stdout, res)
@@ -210,7 +211,7 @@ func loadTables(r *bench.LoadResult) []*report.Table {
 	}
 	load.Add("warehouses", fmt.Sprintf("%d complete; loaded now: %s", r.Warehouses, loaded))
 	if r.Parts > 0 {
-		load.Add("load", fmt.Sprintf("%d calls on %d connection(s), %d rows in %.1f s", r.Parts, r.Jobs, r.Rows, r.Seconds))
+		load.Add("load", fmt.Sprintf("%s on %s, %s in %.1f s", units.Count(r.Parts, "call"), units.Count(r.Jobs, "connection"), units.Count(r.Rows, "row"), r.Seconds))
 	}
 	if r.RowsPerSecond != nil {
 		load.Add("rate", fmt.Sprintf("%.0f rows/s, %.2f MiB/s (database growth)", *r.RowsPerSecond, *r.MBPerSecond))
@@ -406,7 +407,7 @@ func runBenchRun(ctx context.Context, e *env, o benchRunOptions) error {
 		if werr := atomicfile.Write(o.out, o.outOpt, func(w io.Writer) error { return bench.WriteResult(w, sum, res.Seconds) }); werr != nil {
 			return werr
 		}
-		fmt.Fprintf(e.stderr, "fbdiag: result %s (%d seconds)\n", o.out, len(res.Seconds))
+		fmt.Fprintf(e.stderr, "fbdiag: result %s (%s)\n", o.out, units.Count(len(res.Seconds), "second"))
 	}
 	if werr := writeBenchSummary(e.stdout, o.format, sum); werr != nil {
 		return werr
@@ -425,8 +426,8 @@ func runBenchRun(ctx context.Context, e *env, o benchRunOptions) error {
 // works on fewer warehouses than the database has.
 func warnIdleWarehouses(w io.Writer, s *analyze.BenchSummary) {
 	if s.Home == bench.HomeFixed && s.Terminals < s.Warehouses {
-		fmt.Fprintf(w, "fbdiag: warning: %d terminal(s) with fixed homes on %d warehouses: warehouses %d to %d have no terminal and see only remote order lines and payments (--home random spreads the work)\n",
-			s.Terminals, s.Warehouses, s.Terminals+1, s.Warehouses)
+		fmt.Fprintf(w, "fbdiag: warning: %s with fixed homes on %s: warehouses %d to %d have no terminal and see only remote order lines and payments (--home random spreads the work)\n",
+			units.Count(s.Terminals, "terminal"), units.Count(s.Warehouses, "warehouse"), s.Terminals+1, s.Warehouses)
 	}
 }
 
@@ -468,7 +469,7 @@ func benchSweepCommand() *cli.Command {
 			"                   [--runs R] --out FILE [--runs-dir DIR] [--force] [run options] DATABASE",
 		Description: `sweep runs 'bench run' R times (--runs, default 3) at every value of one setting and
 writes one CSV table, FILE, that 'fbdiag throughput' reads directly: a sweep (the best
-setting, the others within noise of it by a Mann-Whitney test over the runs) for page
+setting, the others it cannot tell apart by a Mann-Whitney test over the runs) for page
 buffers and terminals, a degradation (throughput against database size, with the fits,
 the knee test and the loss per doubling) for warehouses.
 
@@ -608,7 +609,7 @@ func runBenchSweep(ctx context.Context, c *cli.Context, e *env, o benchSweepOpti
 	o.sweep.Starting = func(s bench.SweepStep) {
 		step = s
 		if s.Loading {
-			prog.set(fmt.Sprintf("bench sweep  %d/%d  loading %d warehouses", s.N, s.Total, s.Sweep.Value))
+			prog.set(fmt.Sprintf("bench sweep  %d/%d  loading %s", s.N, s.Total, units.Count(s.Sweep.Value, "warehouse")))
 		}
 	}
 	o.sweep.Run.Progress = func(p bench.RunProgress) {
@@ -648,19 +649,19 @@ func runBenchSweep(ctx context.Context, c *cli.Context, e *env, o benchSweepOpti
 	}
 	if err != nil {
 		if res != nil && res.Runs > 0 {
-			return fmt.Errorf("%w; %s holds the %d runs completed", err, o.out, res.Runs)
+			return fmt.Errorf("%w; %s holds the %s completed", err, o.out, units.Count(res.Runs, "run"))
 		}
 		return err
 	}
 	if res.Runs == 0 {
 		return cli.Exit("bench sweep: interrupted before any run completed", exitError)
 	}
-	fmt.Fprintf(e.stderr, "fbdiag: result table %s (%d runs)\n", o.out, res.Runs)
+	fmt.Fprintf(e.stderr, "fbdiag: result table %s (%s)\n", o.out, units.Count(res.Runs, "run"))
 	if err := analyzeSweepTable(e, o.format, o.out); err != nil {
 		return err
 	}
 	if ctx.Err() != nil {
-		return cli.Exit(fmt.Sprintf("bench sweep: interrupted after %d runs: %s holds them", res.Runs, o.out), exitError)
+		return cli.Exit(fmt.Sprintf("bench sweep: interrupted after %s: %s holds %s", units.Count(res.Runs, "run"), o.out, map[bool]string{true: "it", false: "them"}[res.Runs == 1]), exitError)
 	}
 	return nil
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/fbdiag/fbdiag/collect"
 	"github.com/fbdiag/fbdiag/internal/atomicfile"
 	"github.com/fbdiag/fbdiag/internal/printable"
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/report"
 	"github.com/fbdiag/fbdiag/view"
@@ -170,7 +171,7 @@ type liveConn struct {
 func liveConnFlags(c *cli.Context, nargs int) liveConn {
 	var l liveConn
 	if c.NArg() != nargs {
-		l.err = usagef("%s: want %d argument(s), got %d (see fbdiag %s --help)", commandName(c), nargs, c.NArg(), commandName(c))
+		l.err = usagef("%s: want %s, got %d (see fbdiag %s --help)", commandName(c), units.Count(nargs, "argument"), c.NArg(), commandName(c))
 		return l
 	}
 	var err error
@@ -488,7 +489,7 @@ func runCollect(o collectOptions, stdin io.Reader, stdout, stderr io.Writer) err
 	}); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stderr, "fbdiag: snapshot %s (%d lines), monitoring %s\n", out, snap.Lines, res.MonitorFile)
+	fmt.Fprintf(e.stderr, "fbdiag: snapshot %s (%s), monitoring %s\n", out, units.Count(snap.Lines, "line"), res.MonitorFile)
 	if gout.json {
 		return report.WriteJSON(e.stdout, res)
 	}

@@ -51,7 +51,7 @@ func runDetect(o detectOptions, stdin io.Reader, stdout, stderr io.Writer) error
 	if err := stdinOnce("detect", o.args); err != nil {
 		return err
 	}
-	ins, files, errs, remove, err := namedInputs(stdin, o.args)
+	ins, files, errs, remove, err := namedInputs(stdin, stderr, "detect", o.args)
 	if err != nil {
 		return err
 	}

@@ -467,7 +467,7 @@ type gstatStream struct {
 // or above, else nil.
 func (s *gstatStream) failure() error {
 	if s.failed > 0 {
-		return &failOnError{msg: fmt.Sprintf("gstat: %d warning(s) at %s level or above", s.failed, s.failOn)}
+		return &failOnError{msg: fmt.Sprintf("gstat: %s at %s level or above", units.Count(s.failed, "warning"), s.failOn)}
 	}
 	return nil
 }

@@ -106,7 +106,7 @@ func runReport(o reportOptions, stdin io.Reader, stdout, stderr io.Writer) error
 		if err := stdinOnce("report", o.args); err != nil {
 			return err
 		}
-		ins, _, errs, remove, err = namedInputs(stdin, o.args)
+		ins, _, errs, remove, err = namedInputs(stdin, stderr, "report", o.args)
 		if err != nil {
 			return err
 		}
@@ -172,13 +172,18 @@ func writeReport(stdout, stderr io.Writer, ins []report.Input, title, dir string
 // is standard input and a pipe or FIFO (<(cmd), mkfifo) is streamed,
 // each read once (report.StreamInput); files and folders as
 // report.Inputs reads them, which keeps the readable ones and returns
-// the others in errs. remove closes the streams.
-func namedInputs(stdin io.Reader, args []string) (ins []report.Input, files []string, errs []error, remove func(), err error) {
+// the others in errs; the entries of a folder it leaves out on purpose
+// (a link to a folder, a pipe) are named on stderr, "fbdiag: COMMAND:
+// skipped …". remove closes the streams.
+func namedInputs(stdin io.Reader, stderr io.Writer, command string, args []string) (ins []report.Input, files []string, errs []error, remove func(), err error) {
 	remove = func() { report.CloseInputs(ins) }
 	for _, a := range args {
 		if a != "-" {
 			files = append(files, a)
-			found, errs2 := report.Inputs([]string{a})
+			found, notes, errs2 := report.Inputs([]string{a})
+			for _, n := range notes {
+				fmt.Fprintf(stderr, "fbdiag: %s: skipped %s\n", command, n)
+			}
 			ins = append(ins, found...)
 			errs = append(errs, errs2...)
 			continue

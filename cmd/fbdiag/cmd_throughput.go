@@ -40,7 +40,7 @@ from the input or with --mode:
                step (p <= 0.05) for the worse of at least 10% of the trend; a size with
                leverage above 0.5 (one far point that fixes the curves) is named
   sweep        throughput against a setting (page buffers, clients): best setting per
-               series, spread, settings within noise of the best
+               series, spread, settings not told apart from the best
   ab           throughput of named configurations (the x column holds names, or runs
                without a size): each against the first, the baseline: ratio = other /
                baseline, change = (other − baseline) / baseline, faster or slower;
@@ -291,9 +291,12 @@ func throughputFiles(args []string, stderr io.Writer) ([]string, error) {
 			names = append(names, a)
 			continue
 		}
-		ins, errs := report.Inputs([]string{a})
+		ins, notes, errs := report.Inputs([]string{a})
 		if len(errs) > 0 {
 			return nil, errors.Join(errs...)
+		}
+		for _, n := range notes {
+			fmt.Fprintf(stderr, "fbdiag: throughput: skipped %s\n", n)
 		}
 		n := len(names)
 		for i, f := range ins {

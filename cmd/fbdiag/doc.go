@@ -683,7 +683,7 @@
 //     Services API before each run, put back at the end), terminals, or
 //     warehouses (loaded between steps, so the database grows). It writes
 //     one CSV table, rewritten after every run, that fbdiag throughput
-//     reads as a sweep (best setting, the others within noise) or, for
+//     reads as a sweep (best setting, the others told apart or not) or, for
 //     warehouses, a degradation (tpmC against size), and prints that
 //     analysis.
 //

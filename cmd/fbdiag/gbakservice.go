@@ -17,6 +17,7 @@ import (
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/collect"
 	"github.com/fbdiag/fbdiag/internal/atomicfile"
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/report"
 	"github.com/fbdiag/fbdiag/view"
@@ -122,7 +123,7 @@ func runGbakService(o gbakServiceOptions, e *env, est *analyze.Estimate,
 			// The run went on; its log stopped (a full disk).
 			return fmt.Errorf("%w; the log so far (%d of %d lines) is %s", err, lw.lines, run.Lines, kept)
 		}
-		return fmt.Errorf("%w; the log so far (%d lines) is %s", err, run.Lines, kept)
+		return fmt.Errorf("%w; the log so far (%s) is %s", err, units.Count(run.Lines, "line"), kept)
 	}
 	if err := f.Commit(); err != nil {
 		return err

@@ -170,7 +170,7 @@ func TestGstatFailOn(t *testing.T) {
 	}
 	// Five of the nine are warnings: ORDERS_CARRIER's selectivity, three
 	// sparse indices, CUSTOMER's fragments; the other four are information.
-	if !strings.Contains(out, "Warnings (9)") || !strings.Contains(errs, "5 warning(s) at warning level or above") {
+	if !strings.Contains(out, "Warnings (9)") || !strings.Contains(errs, "5 warnings at warning level or above") {
 		t.Errorf("output not printed or no message: %q", errs)
 	}
 	// The shop sample has no critical warning.

@@ -184,7 +184,7 @@ func TestFileBytes(t *testing.T) {
 // inputs are read from: a folder's files, a file cut in parts once.
 func TestInputFiles(t *testing.T) {
 	dir := testutil.Testdata(t, "fb30")
-	ins, errs := report.Inputs([]string{dir})
+	ins, _, errs := report.Inputs([]string{dir})
 	if len(errs) != 0 {
 		t.Fatal(errs)
 	}
@@ -198,7 +198,7 @@ func TestInputFiles(t *testing.T) {
 	// Seed article 003 is read as four parts (two tables, two gbak
 	// excerpts), its file counted once.
 	mixed := testutil.Testdata(t, "mixed", "003_f44fd1243848db85.txt")
-	parts, _ := report.Inputs([]string{mixed})
+	parts, _, _ := report.Inputs([]string{mixed})
 	if files := inputFiles(parts); len(parts) != 4 || !slices.Equal(files, []string{mixed}) {
 		t.Errorf("inputFiles of %d parts of %s = %v, want the file once", len(parts), mixed, files)
 	}

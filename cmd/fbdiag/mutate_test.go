@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 	"unicode/utf16"
@@ -414,8 +413,8 @@ func runMutation(t *testing.T, r mutateRun, i int, work string, variant func(mut
 			res.rss = kb * 1024
 		}
 	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok && res.rss == 0 {
-		res.rss = ru.Maxrss * 1024 // KiB on Linux
+	if res.rss == 0 {
+		res.rss = maxRSS(cmd.ProcessState)
 	}
 	os.Remove(peak)
 	text := stderr.String()

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -32,7 +31,7 @@ func devFdPipe(t *testing.T, data []byte) string {
 func fifo(t *testing.T, dir, name string, data []byte) string {
 	t.Helper()
 	p := filepath.Join(dir, name)
-	if err := syscall.Mkfifo(p, 0o600); err != nil {
+	if err := mkfifo(p); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
 	done := make(chan struct{})
@@ -47,7 +46,7 @@ func fifo(t *testing.T, dir, name string, data []byte) string {
 	}()
 	t.Cleanup(func() {
 		// A writer still waiting for its reader is let go.
-		if r, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+		if r, err := os.OpenFile(p, os.O_RDONLY|openNonblock, 0); err == nil {
 			select {
 			case <-done:
 			case <-time.After(time.Second):

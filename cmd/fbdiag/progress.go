@@ -9,6 +9,7 @@ import (
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/collect"
 	"github.com/fbdiag/fbdiag/internal/printable"
+	"github.com/fbdiag/fbdiag/internal/units"
 )
 
 // progressTick is how often the progress line is redrawn. It is drawn
@@ -105,7 +106,7 @@ func progressText(action string, pr collect.Progress, have bool, elapsed time.Du
 	step := pr.Step
 	switch {
 	case pr.Phase == collect.PhaseData && pr.Table != "":
-		step = fmt.Sprintf("%s: %d records", pr.Table, pr.Records)
+		step = pr.Table + ": " + units.Count(pr.Records, "record")
 	case pr.Phase == collect.PhaseIndices && pr.Index != "":
 		step = "index " + pr.Index
 	}

@@ -60,7 +60,7 @@ func TestProgressLineTicks(t *testing.T) {
 	p.show(collect.Progress{Phase: collect.PhaseData, Table: "EVIL\x1b]0;owned\x07", Records: 1, At: time.Now()})
 	time.Sleep(50 * time.Millisecond)
 	p.done()
-	if out := buf.String(); !strings.Contains(out, `EVIL\x1b]0;owned\x07: 1 records`) || strings.Contains(out, "\x07") {
+	if out := buf.String(); !strings.Contains(out, `EVIL\x1b]0;owned\x07: 1 record`+"\r") || strings.Contains(out, "\x07") {
 		t.Errorf("raw control characters on the terminal: %q", out)
 	}
 }

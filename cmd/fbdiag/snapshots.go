@@ -6,11 +6,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/parse"
+	"github.com/fbdiag/fbdiag/report"
 )
 
 // notGstatError is an input that holds no gstat output: parse.Detect
@@ -119,15 +121,18 @@ func readSnapshots(name string, stdin io.Reader, stderr io.Writer, how snapshotR
 // snapshotFiles lists the regular files of a folder, by name; hidden
 // files are left out, and so are its folders, which subdirs names: a
 // trend is of one database's snapshots, and a folder of them kept by
-// month says so when given whole. The other entries it leaves out are
-// named in others, with why: a symbolic link (latest.txt, to a snapshot
-// of the folder, would count it twice; one to a snapshot elsewhere was
-// left out without a word), a pipe.
+// month says so when given whole. A symbolic link is read as the file
+// it points to, as 'fbdiag report' reads it (report.FolderLinks), unless
+// that file is read already (latest.txt, to a snapshot of the folder,
+// would count it twice). The other entries it leaves out are named in
+// others, with why: such a link, a link to a folder or to nothing, a
+// pipe.
 func snapshotFiles(dir string) (files, subdirs, others []string, err error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	var links []string
 	for _, ent := range ents {
 		p := filepath.Join(dir, ent.Name())
 		switch {
@@ -137,11 +142,18 @@ func snapshotFiles(dir string) (files, subdirs, others []string, err error) {
 		case ent.IsDir():
 			subdirs = append(subdirs, p)
 		case ent.Type()&fs.ModeSymlink != 0:
-			others = append(others, p+": a symbolic link (give it as an input to read it)")
+			links = append(links, p)
 		default:
 			others = append(others, p+": not a regular file")
 		}
 	}
+	follow, notes, broken := report.FolderLinks(files, links)
+	others = append(others, notes...)
+	for _, err := range broken {
+		others = append(others, err.Error())
+	}
+	files = append(files, follow...)
+	slices.Sort(files) // (the folder's order, links among the files)
 	if len(files) == 0 {
 		if len(subdirs) > 0 {
 			more := ""

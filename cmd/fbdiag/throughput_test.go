@@ -178,7 +178,7 @@ func TestThroughputCSVTables(t *testing.T) {
 		{[]string{"--format", "csv", "--table", "settings"}, `fbdiag: --table: no table "settings" (want one of points, series, models, params, holdout, prediction, leverage, knee, summary, findings)`},
 		{[]string{"--table", "models"}, `--table "models": names the one table of CSV output (--format csv)`},
 		{[]string{"--format", "csv", "--table", "1"}, `--table "1": --table names the CSV table to write`},
-		{[]string{"--input-table", "2"}, `fbdiag: --input-table "2": ` + csv + ` has 1 tables`},
+		{[]string{"--input-table", "2"}, `fbdiag: --input-table "2": ` + csv + ` has 1 table` + "\n"},
 	} {
 		_, errs, code := runCLI(t, nil, append(append([]string{"throughput"}, c.args...), csv)...)
 		if code != 2 || !strings.Contains(errs, c.msg) {
@@ -378,7 +378,7 @@ func TestThroughputSweepAdjusted(t *testing.T) {
 	}
 	for _, want := range []string{
 		"series           page_buffers  n  median   min   max  vs best  p (adjusted)\n" +
-			"restore_seconds            64  5    3.54  3.35  4.77  +14.8 %         0.127  within noise\n",
+			"restore_seconds            64  5    3.54  3.35  4.77  +14.8 %         0.127  not told apart\n",
 		"restore_seconds          4096  5    3.08  2.33   3.4   +0.0 %                best\n",
 		"test: Mann-Whitney U of each setting against the best, p Holm-adjusted, alpha 0.05; the best was\n" +
 			"  picked from these data after the fact, which favours finding the others worse",

@@ -25,6 +25,30 @@ import (
 	"unicode/utf8"
 )
 
+// plurals are the nouns (and verbs, which agree with a count) whose
+// plural is not the singular and an s.
+var plurals = map[string]string{"index": "indices", "has": "have", "is": "are", "was": "were", "retry": "retries"}
+
+// Plural is noun as it agrees with a count of n: the singular for 1
+// ("table", "index", "was"), else its plural ("tables", "indices",
+// "were"; "0 tables").
+func Plural[N ~int | ~int32 | ~int64 | ~uint32 | ~uint64](n N, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	if p, ok := plurals[noun]; ok {
+		return p
+	}
+	return noun + "s"
+}
+
+// Count is n and the noun agreeing with it: "1 table", "2 tables",
+// "1 index", "3 indices". Every count a label prints goes through it, so
+// that none reads "1 tables".
+func Count[N ~int | ~int32 | ~int64 | ~uint32 | ~uint64](n N, noun string) string {
+	return fmt.Sprintf("%d %s", n, Plural(n, noun))
+}
+
 // Dash is what Size, Seconds and Sig3 print for a figure that is not a
 // number (NaN, ±Inf).
 const Dash = "–"

@@ -300,3 +300,26 @@ func TestCommonPrefixSuffix(t *testing.T) {
 		}
 	}
 }
+
+// A label's count agrees with its noun: the report and the views printed
+// "1 tables", "1 transactions failed", "1 of 5 runs were not steady".
+func TestCount(t *testing.T) {
+	for _, c := range []struct {
+		got, want string
+	}{
+		{Count(1, "table"), "1 table"},
+		{Count(0, "table"), "0 tables"},
+		{Count(int64(2), "transaction"), "2 transactions"},
+		{Count(1, "index"), "1 index"},
+		{Count(3, "index"), "3 indices"},
+		{Count(uint64(2), "retry"), "2 retries"},
+		{Plural(1, "was"), "was"},
+		{Plural(4, "was"), "were"},
+		{Plural(1, "has"), "has"},
+		{Plural(2, "has"), "have"},
+	} {
+		if c.got != c.want {
+			t.Errorf("%q, want %q", c.got, c.want)
+		}
+	}
+}

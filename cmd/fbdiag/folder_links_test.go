@@ -1,0 +1,137 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+)
+
+// linkFolder is a folder of a snapshot (a.txt), a link to one kept
+// elsewhere (b.txt), a latest.txt linking to a.txt, a link to a folder,
+// one to nothing and two linking to each other.
+func linkFolder(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for link, to := range map[string]string{
+		"b.txt":      testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"),
+		"latest.txt": "a.txt",
+		"bench":      testutil.Testdata(t, "bench"),
+		"gone.txt":   "nowhere.txt",
+		"loop1":      "loop2",
+		"loop2":      "loop1",
+	} {
+		if err := os.Symlink(to, filepath.Join(dir, link)); err != nil {
+			t.Skip(err)
+		}
+	}
+	return dir
+}
+
+// report, detect and throughput passed over every symbolic link in a
+// folder without a word ('fbdiag detect DIR' listed a.txt alone, exit
+// 0). A link to a file is read as the file; one to a file read already,
+// or to a folder, is named on stderr; one to nothing or in a loop is an
+// error naming it.
+func TestFolderLinksDetect(t *testing.T) {
+	dir := linkFolder(t)
+	out, errs, code := runCLI(t, nil, "detect", dir)
+	p := func(n string) string { return filepath.Join(dir, n) }
+	wantErr := "fbdiag: detect: skipped " + p("bench") + ": a symbolic link to a folder (not walked; give it as an input to read it)\n" +
+		"fbdiag: detect: skipped " + p("latest.txt") + ": a symbolic link to " + p("a.txt") + ", read once\n" +
+		"fbdiag: detect: " + p("gone.txt") + ": a symbolic link to nowhere.txt, which does not exist\n" +
+		"fbdiag: detect: " + p("loop1") + ": a symbolic link to loop2, in a loop of links\n" +
+		"fbdiag: detect: " + p("loop2") + ": a symbolic link to loop1, in a loop of links\n"
+	if code != 1 || errs != wantErr {
+		t.Errorf("exit %d, stderr\n%s\nwant\n%s", code, errs, wantErr)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[1], p("a.txt")+"  gstat") || !strings.HasPrefix(lines[2], p("b.txt")+"  gstat") {
+		t.Errorf("stdout:\n%s", out)
+	}
+}
+
+// gstat trend reads a folder as report does: the link to a snapshot kept
+// elsewhere is a snapshot, latest.txt is not read twice.
+func TestFolderLinksTrend(t *testing.T) {
+	dir := linkFolder(t)
+	out, errs, code := runCLI(t, nil, "gstat", "trend", dir)
+	p := func(n string) string { return filepath.Join(dir, n) }
+	wantErr := "skipped: " + p("bench") + ": a symbolic link to a folder (not walked; give it as an input to read it)\n" +
+		"skipped: " + p("latest.txt") + ": a symbolic link to " + p("a.txt") + ", read once\n" +
+		"skipped: " + p("gone.txt") + ": a symbolic link to nowhere.txt, which does not exist\n" +
+		"skipped: " + p("loop1") + ": a symbolic link to loop2, in a loop of links\n" +
+		"skipped: " + p("loop2") + ": a symbolic link to loop1, in a loop of links\n"
+	if code != 0 || errs != wantErr || !strings.HasPrefix(out, "gstat trend over 2 snapshots of /var/lib/firebird/data/shop.fdb\n") {
+		t.Errorf("exit %d, stderr\n%s\nwant\n%s\n%s", code, errs, wantErr, out)
+	}
+}
+
+// throughput DIR reads a link to a result table once.
+func TestFolderLinksThroughput(t *testing.T) {
+	dir := t.TempDir()
+	for link, to := range map[string]string{"buffers.csv": testutil.Testdata(t, "bench", "buffers.csv"), "latest.csv": "buffers.csv"} {
+		if err := os.Symlink(to, filepath.Join(dir, link)); err != nil {
+			t.Skip(err)
+		}
+	}
+	out, errs, code := runCLI(t, nil, "throughput", dir)
+	if want := "fbdiag: throughput: skipped " + filepath.Join(dir, "latest.csv") + ": a symbolic link to " + filepath.Join(dir, "buffers.csv") + ", read once\n"; code != 0 || errs != want ||
+		!strings.Contains(out, "best page_buffers                  512 (median 5178)\n") {
+		t.Errorf("exit %d, stderr %q\n%s", code, errs, out)
+	}
+	if err := os.Symlink("nowhere.csv", filepath.Join(dir, "gone.csv")); err != nil {
+		t.Fatal(err)
+	}
+	_, errs, code = runCLI(t, nil, "throughput", dir)
+	if want := filepath.Join(dir, "gone.csv") + ": a symbolic link to nowhere.csv, which does not exist\n"; code == 0 || !strings.HasSuffix(errs, want) {
+		t.Errorf("dangling: exit %d, stderr %q", code, errs)
+	}
+}
+
+// report DIR reads the linked snapshot (its history is of two runs) and
+// names the links it does not read.
+func TestFolderLinksReport(t *testing.T) {
+	dir := linkFolder(t)
+	out := filepath.Join(t.TempDir(), "rep")
+	_, errs, code := runCLI(t, nil, "report", "-o", out, dir)
+	p := func(n string) string { return filepath.Join(dir, n) }
+	for _, want := range []string{
+		"fbdiag: report: skipped " + p("latest.txt") + ": a symbolic link to " + p("a.txt") + ", read once\n",
+		"fbdiag: report: " + p("gone.txt") + ": a symbolic link to nowhere.txt, which does not exist\n",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	js, err := os.ReadFile(filepath.Join(out, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code != 1 || !strings.Contains(string(js), p("b.txt")) {
+		t.Errorf("exit %d; report.json names b.txt: %v", code, strings.Contains(string(js), p("b.txt")))
+	}
+}
+
+// A folder named on the command line by a link (/backup/logs to a disk
+// of its own) was not walked: 'detect LINK' said "no file in LINK".
+func TestFolderGivenByLink(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.txt"), testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "logs")
+	if err := os.Symlink(dir, link); err != nil {
+		t.Skip(err)
+	}
+	out, errs, code := runCLI(t, nil, "detect", link)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || errs != "" || len(lines) != 2 || !strings.HasPrefix(lines[1], filepath.Join(link, "a.txt")+"  gstat") {
+		t.Errorf("exit %d, stderr %q\n%s", code, errs, out)
+	}
+}
