@@ -180,14 +180,15 @@ func gbakFindings(tl *analyze.Timeline, errs, warns []string, cut []analyze.Gbak
 	what := gbakKind(tl)
 	// fbdiag's advice on a message is the finding's: "do:" in text,
 	// "Do:" in markdown and HTML, the CSV's advice column (JSON: advice[]).
-	advice := func(msg string) string {
-		for i := range tl.Advice {
-			if tl.Advice[i].Message == msg {
-				return tl.Advice[i].Advice
-			}
+	// (A map: a log can hold a million error lines and a thousand
+	// advised messages.)
+	byMsg := make(map[string]string, len(tl.Advice))
+	for _, a := range tl.Advice {
+		if _, ok := byMsg[a.Message]; !ok {
+			byMsg[a.Message] = a.Advice
 		}
-		return ""
 	}
+	advice := func(msg string) string { return byMsg[msg] }
 	for _, e := range errs {
 		out = append(out, Finding{Severity: "critical", Rule: "gbak-error", Object: what, Message: e,
 			Value: Null(NumberKind), Threshold: Null(NumberKind), Advice: advice(e)})
