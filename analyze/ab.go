@@ -114,7 +114,8 @@ func compareLabels(pts []Point, lowerIsBetter bool) []ABEntry {
 
 // describe writes the verdict with the figures as every output prints
 // them: "High performance vs Balanced: ×1.25, +24.6 % faster (n=1+1,
-// no test)"; a difference within the noise says so.
+// no test)"; a difference the test does not find significant says so
+// (which is not evidence that there is none).
 func (e *ABEntry) describe() {
 	e.Direction = direction(e.Ratio, e.LowerIsBetter)
 	c := e.Comparison
@@ -123,7 +124,7 @@ func (e *ABEntry) describe() {
 	case c.P != nil && c.TooFewRuns():
 		words += ", too few runs to tell" // (the least p these n can reach is above Alpha)
 	case c.P != nil && !c.Significant:
-		words += ", within the noise"
+		words += ", not significant"
 	}
 	e.Verdict = fmt.Sprintf("%s vs %s: ×%s, %s %s", e.Label, e.Baseline, units.Sig3(e.Ratio), signedPct(e.Change), words)
 	if e.LowerIsBetter {
@@ -159,7 +160,7 @@ func (e *ABEntry) Words() string {
 
 // Caveat is what a headline must carry beside the change when the runs
 // do not back it: "1 run each, no test", "too few runs to tell,
-// p=0.100", "within the noise, p=0.127"; "" when the test tells the
+// p=0.100", "not significant, p=0.127"; "" when the test tells the
 // configurations apart.
 func (e *ABEntry) Caveat() string {
 	c := e.Comparison
@@ -175,7 +176,7 @@ func (e *ABEntry) Caveat() string {
 	case c.TooFewRuns():
 		return "too few runs to tell, " + pText(*p)
 	case !c.Significant:
-		return "within the noise, " + pText(*p)
+		return "not significant, " + pText(*p)
 	}
 	return ""
 }

@@ -171,7 +171,7 @@ func (k *Knee) Describe(unit parse.Unit, lowerIsBetter bool) {
 	step := signedPct(k.StepFraction)
 	switch {
 	case !k.Significant:
-		k.Verdict = fmt.Sprintf("no cliff at %s: the step of %s is within the noise of the %s trend (%s)", at, step, k.Model, pText(k.P))
+		k.Verdict = fmt.Sprintf("no cliff at %s: the step of %s beyond the %s trend is not significant (%s)", at, step, k.Model, pText(k.P))
 	case !worse:
 		k.Verdict = fmt.Sprintf("no cliff at %s: a step of %s beyond the %s trend (%s) is an improvement", at, step, k.Model, pText(k.P))
 	case !k.Cliff:

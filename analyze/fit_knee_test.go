@@ -120,7 +120,7 @@ func TestLeverageFarPoint(t *testing.T) {
 	// In the segmented fit (common slope, a level on each side) it is the
 	// only point above 16 GB far from the others: 0.979.
 	near(t, "knee leverage of 1.7 TB", k.HighLeverage[0].Leverage, 0.979, 0.0005)
-	want2 := "no cliff at 16.0 GiB: the step of +0.8 % is within the noise of the power trend (p=0.541); " +
+	want2 := "no cliff at 16.0 GiB: the step of +0.8 % beyond the power trend is not significant (p=0.541); " +
 		"the 1.77 TiB point has leverage 0.979 (above 0.5): it alone sets the trend"
 	if k.Verdict != want2 {
 		t.Errorf("verdict\n%s\nwant\n%s", k.Verdict, want2)

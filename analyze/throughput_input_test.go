@@ -192,7 +192,7 @@ func TestThroughputTablesJoin(t *testing.T) {
 func TestABTooFewRunsToTell(t *testing.T) {
 	for _, c := range []struct{ text, want string }{
 		{"config,tps\nA,100\nA,104\nB,120\nB,126\n", "B vs A: ×1.21, +20.6 % faster, too few runs to tell (p=0.333, n=2+2)"},
-		{"config,tps\nA,100\nA,110\nA,120\nA,130\nB,105\nB,115\nB,125\nB,135\n", "B vs A: ×1.04, +4.3 % faster, within the noise (p=0.686, n=4+4)"},
+		{"config,tps\nA,100\nA,110\nA,120\nA,130\nB,105\nB,115\nB,125\nB,135\n", "B vs A: ×1.04, +4.3 % faster, not significant (p=0.686, n=4+4)"},
 	} {
 		r, err := Throughput(readString(t, "ab.csv", c.text), Options{})
 		if err != nil {

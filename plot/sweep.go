@@ -182,7 +182,7 @@ func sweepPanel(ch *Chart, d Sweep, only []int, title string) error {
 	}
 	if len(tildes) > 0 {
 		p.Add(tildes)
-		ch.add(Plotted{Name: "within noise", X: notesX(tildes)})
+		ch.add(Plotted{Name: "not told apart", X: notesX(tildes)})
 	}
 	if n == 0 {
 		return nil
@@ -287,7 +287,7 @@ type AB struct {
 	// as a whisker; a zero Interval draws none.
 	Spreads []Interval
 	// NotSignificant marks the variants whose difference from the
-	// baseline a test found within the noise: their bar is paler and
+	// baseline a test did not find significant: their bar is paler and
 	// "~" starts its label, as the text's tables write it.
 	NotSignificant []bool
 }
@@ -384,7 +384,7 @@ func ABChart(d AB) (*Chart, error) {
 			}
 		}
 		// The bar is the median, pale so that the runs over it read
-		// first; a difference within the noise is paler still.
+		// first; a difference not significant is paler still.
 		alpha := uint8(0x90)
 		if similar {
 			alpha = 0x48

@@ -312,7 +312,7 @@ const TopBars = 30
 // configuration's median, every run and the range of the runs, each bar
 // labelled with the ratio and change against the baseline and the
 // direction, as the ab table has them; a change a test finds within the
-// noise is marked "~" (the text's "within the noise"); a run not steady
+// noise is marked "~" (the text's "not significant"); a run not steady
 // by its own verdict is a hollow dot, as the warnings name it. Beyond TopBars,
 // the configurations of the biggest changes are kept, in their order,
 // and the title says so.
@@ -368,7 +368,7 @@ func ABChart(r *analyze.Result, title string) plot.AB {
 		case similar && e.Comparison.TooFewRuns():
 			word = "~ too few runs to tell" // (as the verdict says)
 		case similar:
-			word = "~ within the noise"
+			word = "~ not significant"
 		}
 		d.Labels = append(d.Labels, fmt.Sprintf("%s\n%s, %s\n%s", Num(e.After.Median).Human(), Ratio(e.Ratio).Human(), Change(e.Change).Human(), word))
 		d.NotSignificant = append(d.NotSignificant, similar)

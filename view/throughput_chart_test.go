@@ -50,7 +50,7 @@ func TestABChartRunsSpreadAndNoise(t *testing.T) {
 		t.Errorf("not significant at %v", ns.X)
 	}
 	d := ABChart(r, "x")
-	if d.Labels[3] != "3.08\n×0.871, -12.9 %\n~ within the noise" || strings.Contains(d.Labels[0], "~") {
+	if d.Labels[3] != "3.08\n×0.871, -12.9 %\n~ not significant" || strings.Contains(d.Labels[0], "~") {
 		t.Errorf("labels %q", d.Labels)
 	}
 	// A test that finds the difference (pgbench select-only against
@@ -102,7 +102,7 @@ func TestSweepChartRunsSpreadAndNoise(t *testing.T) {
 	if lo, hi := plotted(t, c, "restore_seconds min"), plotted(t, c, "restore_seconds max"); lo.Y[0] != 3.347 || hi.Y[0] != 4.766 || lo.Y[3] != 2.331 || hi.Y[3] != 3.398 {
 		t.Errorf("ranges %v–%v", lo.Y, hi.Y)
 	}
-	if ns := plotted(t, c, "within noise"); !slices.Equal(ns.X, []float64{64, 256, 1024, 16384}) {
+	if ns := plotted(t, c, "not told apart"); !slices.Equal(ns.X, []float64{64, 256, 1024, 16384}) {
 		t.Errorf("~ at %v", ns.X)
 	}
 	// The legend said "~: within the noise of it" where the text says
@@ -119,7 +119,7 @@ func TestSweepChartRunsSpreadAndNoise(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ns := plotted(t, c, "within noise"); !slices.Equal(ns.X, []float64{768, 1024}) {
+	if ns := plotted(t, c, "not told apart"); !slices.Equal(ns.X, []float64{768, 1024}) {
 		t.Errorf("page buffers: ~ at %v", ns.X)
 	}
 	if c.Series("classic_points median") != nil || len(plotted(t, c, "classic_points").Y) != 6 {

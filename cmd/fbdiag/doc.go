@@ -464,7 +464,7 @@
 //	Cliff test
 //	series           at  trend  below  above  step  of the trend      p  significant  cliff
 //	ops_per_s  16.0 GiB  power      4      8  3.53        +0.8 %  0.541  no           no
-//	no cliff at 16.0 GiB: the step of +0.8 % is within the noise of the power trend (p=0.541); the
+//	no cliff at 16.0 GiB: the step of +0.8 % beyond the power trend is not significant (p=0.541); the
 //	  1.77 TiB point has leverage 0.979 (above 0.5): it alone sets the trend
 //	...
 //

@@ -394,7 +394,7 @@ func TestThroughputSweepAdjusted(t *testing.T) {
 	for _, want := range []string{
 		"restore_seconds  64             5    3.54  3.35  4.77                      baseline\n",
 		"restore_seconds  4096           5    3.08  2.33   3.4     ×0.871  -12.9 %  1.15× as fast         0.127\n",
-		"4096 vs 64: ×0.871, time -12.9 % (1.15× as fast), within the noise (p=0.127 adjusted, n=5+5);",
+		"4096 vs 64: ×0.871, time -12.9 % (1.15× as fast), not significant (p=0.127 adjusted, n=5+5);",
 		"p (adjusted): holm over the 4 comparisons with the baseline\n",
 	} {
 		if !strings.Contains(out, want) {
