@@ -104,17 +104,23 @@ func (r *GstatReader) fillLine(t []byte) bool {
 	if !ok {
 		return false
 	}
+	r.fillBucket(lo, n, t)
+	return true
+}
+
+// fillBucket sets the count n of the fill bucket that starts at lo%, read
+// from the fill line t.
+func (r *GstatReader) fillBucket(lo, n int64, t []byte) {
 	if r.fill == nil {
 		r.fill = r.slab.fill()
 		r.attachFill()
 	}
 	if lo%20 != 0 || lo > 80 {
 		r.notice("unknown fill bucket %q", t)
-		return true
+		return
 	}
 	r.fill[lo/20] = n
 	r.fillSeen++
-	return true
 }
 
 func (r *GstatReader) attachFill() {
