@@ -25,10 +25,19 @@ var fastLines = true
 // line has three).
 const maxFastItems = 8
 
-// fastItem is an item of a line fastLine reads.
+// fastItem is an item of a line fastLine reads: its label at b[at:] and
+// its value b[v:e] of the reader's buffer. Offsets rather than slices:
+// storing a slice in the reader costs a write barrier's check a word.
 type fastItem struct {
-	id           uint8
-	label, value []byte
+	id       uint8
+	at, v, e int32
+	// A value of digits, with one '.' between two of them or none, is
+	// read as the bytes go by: its digits as one number, and how many
+	// of them follow the point (atof's and atoi64's figures, without
+	// their second pass over the bytes).
+	figure       bool
+	digits, frac int32
+	num          uint64
 }
 
 // fastLine reads the next line when it is an item or fill line of the
@@ -66,7 +75,7 @@ func (r *GstatReader) fastLine() bool {
 		}
 		id := order.follow[prev]
 		label := s.labels[id]
-		if k := j + len(label); id == 0 || k >= len(b) || b[k] != ':' || string(b[j:k]) != label {
+		if id == 0 || !s.words[id].at(b, j) {
 			// Not the label that came next last time: any other known one.
 			k := j
 			for k < len(b) && b[k] != ':' && b[k] != '\n' && b[k] != ',' {
@@ -81,7 +90,7 @@ func (r *GstatReader) fastLine() bool {
 			label = s.labels[id]
 		}
 		it := &items[n]
-		it.id, it.label = id, b[j:j+len(label)]
+		it.id, it.at = id, int32(j)
 		n++
 		prev = id
 		j += len(label) + 1
@@ -89,8 +98,15 @@ func (r *GstatReader) fastLine() bool {
 			j++
 		}
 		v := j
+		var num uint64
+		dot, other := -1, false
 		for ; j < len(b); j++ {
-			if k := valueByte[b[j]]; k != plainByte {
+			c := b[j]
+			if d := c - '0'; d <= 9 {
+				num = num*10 + uint64(d)
+				continue
+			}
+			if k := valueByte[c]; k != plainByte {
 				if k == commaByte && j+1 < len(b) && b[j+1] == ' ' || k == endByte && lineEnd(b, j) > 0 {
 					break
 				}
@@ -98,6 +114,16 @@ func (r *GstatReader) fastLine() bool {
 					return false // (a lone CR, another control byte, a byte past ASCII)
 				}
 			}
+			if c == '.' && dot < 0 {
+				dot = j
+			} else {
+				other = true
+			}
+		}
+		it.figure = !other && j > v && dot != v && dot != j-1
+		it.num, it.digits, it.frac = num, int32(j-v), 0
+		if dot >= 0 {
+			it.digits, it.frac = int32(j-v-1), int32(j-dot-1)
 		}
 		if j == len(b) {
 			return false // (the line end is not in the buffer)
@@ -110,10 +136,10 @@ func (r *GstatReader) fastLine() bool {
 			if e > v && b[e-1] == ')' || j >= lineBuffer {
 				return false // (a block name or a finding; a long line)
 			}
-			it.value = b[v:e]
+			it.v, it.e = int32(v), int32(e)
 			break
 		}
-		it.value = b[v:j]
+		it.v, it.e = int32(v), int32(j)
 		// ", " then blanks to the line end: the usual way trims them and
 		// keeps the comma in the value.
 		k := j + 2
@@ -132,13 +158,42 @@ func (r *GstatReader) fastLine() bool {
 	for f := range items[:n] {
 		it := &items[f]
 		order.learn(it.id)
+		if it.figure && r.setFigure(table, it) {
+			continue
+		}
+		label, value := b[it.at:int(it.at)+len(s.labels[it.id])], b[it.v:it.e]
 		if table {
-			r.tableItem(r.table, it.id, it.label, it.value, f == 0) // (true: a known label)
+			r.tableItem(r.table, it.id, label, value, f == 0) // (true: a known label)
 		} else {
-			r.indexItem(r.index, it.id, it.label, it.value)
+			r.indexItem(r.index, it.id, label, value)
 		}
 	}
 	r.blockData = true
+	return true
+}
+
+// setFigure sets the field of the block being read that item it, a
+// figure, is for, as tableItem or indexItem would: false when the item
+// is not an integer or decimal one, or its figure not one that atoi64
+// (18 digits, no point) or atof (15 digits) reads exactly as it is.
+func (r *GstatReader) setFigure(table bool, it *fastItem) bool {
+	var ip **int64
+	var fp **float64
+	if table {
+		if ip = r.tableInt(r.table, it.id); ip == nil {
+			fp = tableFloat(r.table, it.id)
+		}
+	} else if ip = indexInt(r.index, it.id); ip == nil {
+		fp = indexFloat(r.index, it.id)
+	}
+	switch {
+	case ip != nil && it.frac == 0 && it.digits == it.e-it.v && it.digits <= 18:
+		*ip = r.slab.i64(int64(it.num))
+	case fp != nil && it.digits <= 15:
+		*fp = r.slab.f64(float64(it.num) / pow10[it.frac])
+	default:
+		return false
+	}
 	return true
 }
 
