@@ -40,8 +40,11 @@ type fastItem struct {
 	num          uint64
 }
 
-// fastLine reads the next line when it is an item or fill line of the
-// table or index block being read, and reports whether it did.
+// fastLine reads the next lines while they are item or fill lines of the
+// table or index block being read: one call for a block's lines rather
+// than one a line. It returns false at a line it leaves to the usual way
+// (Next reads it at once), true once a line it read has queued a record
+// (a notice) for Next to return or changed what Next checks.
 func (r *GstatReader) fastLine() bool {
 	lr := r.lr
 	if lr.cr == crEnded && lr.r < lr.w && lr.buf[lr.r] == '\n' {
@@ -53,123 +56,134 @@ func (r *GstatReader) fastLine() bool {
 	if r.skipCount != 0 || lr.cr != crNone || !lr.leadTabs || lr.err != nil {
 		return false
 	}
-	b := lr.buf[lr.r:lr.w]
-	i := 0
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
-		i++
-	}
-	if i == len(b) || b[i] == '\n' {
-		return false
-	}
-	if isDigit(b[i]) {
-		return r.fastFill(b, i)
-	}
-	table := r.state == gsTable
-	order, s := r.blockItems(table)
-	prev := order.prev // (learnt once the line is taken)
-	items := &r.fastItems
-	n, j := 0, i
+	// A line taken leaves lr.cr at crNone; only the usual way's handling
+	// of a fill line it does not read (topLine) may change the state or
+	// skip a line.
 	for {
-		if n == maxFastItems {
+		// (true only once a line is read: Next called with none of these)
+		if len(r.queue) != 0 || r.skipCount != 0 || r.state != gsTable && r.state != gsIndex {
+			return true
+		}
+		b := lr.buf[lr.r:lr.w]
+		i := 0
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+			i++
+		}
+		if i == len(b) || b[i] == '\n' {
 			return false
 		}
-		id := order.follow[prev]
-		label := s.labels[id]
-		if id == 0 || !s.words[id].at(b, j) {
-			// Not the label that came next last time: any other known one.
-			k := j
-			for k < len(b) && b[k] != ':' && b[k] != '\n' && b[k] != ',' {
-				k++
-			}
-			if k == j || k == len(b) || b[k] != ':' {
+		if isDigit(b[i]) {
+			if !r.fastFill(b, i) {
 				return false
 			}
-			if id = s.numbers[string(b[j:k])]; id == 0 {
-				return false
-			}
-			label = s.labels[id]
-		}
-		it := &items[n]
-		it.id, it.at = id, int32(j)
-		n++
-		prev = id
-		j += len(label) + 1
-		for j < len(b) && b[j] == ' ' {
-			j++
-		}
-		v := j
-		var num uint64
-		dot, other := -1, false
-		for ; j < len(b); j++ {
-			c := b[j]
-			if d := c - '0'; d <= 9 {
-				num = num*10 + uint64(d)
-				continue
-			}
-			if k := valueByte[c]; k != plainByte {
-				if k == commaByte && j+1 < len(b) && b[j+1] == ' ' || k == endByte && lineEnd(b, j) > 0 {
-					break
-				}
-				if k != commaByte { // (a comma in a value is a byte of it)
-					return false // (a lone CR, another control byte, a byte past ASCII)
-				}
-			}
-			if c == '.' && dot < 0 {
-				dot = j
-			} else {
-				other = true
-			}
-		}
-		it.figure = !other && j > v && dot != v && dot != j-1
-		it.num, it.digits, it.frac = num, int32(j-v), 0
-		if dot >= 0 {
-			it.digits, it.frac = int32(j-v-1), int32(j-dot-1)
-		}
-		if j == len(b) {
-			return false // (the line end is not in the buffer)
-		}
-		if b[j] != ',' {
-			e := j
-			for e > v && b[e-1] == ' ' {
-				e--
-			}
-			if e > v && b[e-1] == ')' || j >= lineBuffer {
-				return false // (a block name or a finding; a long line)
-			}
-			it.v, it.e = int32(v), int32(e)
-			break
-		}
-		it.v, it.e = int32(v), int32(j)
-		// ", " then blanks to the line end: the usual way trims them and
-		// keeps the comma in the value.
-		k := j + 2
-		for k < len(b) && b[k] == ' ' {
-			k++
-		}
-		if k == len(b) || b[k] == '\n' || b[k] == '\r' {
-			return false
-		}
-		j += 2
-	}
-	r.tookLine(b, i, j, lineEnd(b, j))
-	if table {
-		r.inLevel = false
-	}
-	for f := range items[:n] {
-		it := &items[f]
-		order.learn(it.id)
-		if it.figure && r.setFigure(table, it) {
 			continue
 		}
-		label, value := b[it.at:int(it.at)+len(s.labels[it.id])], b[it.v:it.e]
-		if table {
-			r.tableItem(r.table, it.id, label, value, f == 0) // (true: a known label)
-		} else {
-			r.indexItem(r.index, it.id, label, value)
+		table := r.state == gsTable
+		order, s := r.blockItems(table)
+		prev := order.prev // (learnt once the line is taken)
+		items := &r.fastItems
+		n, j := 0, i
+		for {
+			if n == maxFastItems {
+				return false
+			}
+			id := order.follow[prev]
+			label := s.labels[id]
+			if id == 0 || !s.words[id].at(b, j) {
+				// Not the label that came next last time: any other known one.
+				k := j
+				for k < len(b) && b[k] != ':' && b[k] != '\n' && b[k] != ',' {
+					k++
+				}
+				if k == j || k == len(b) || b[k] != ':' {
+					return false
+				}
+				if id = s.numbers[string(b[j:k])]; id == 0 {
+					return false
+				}
+				label = s.labels[id]
+			}
+			it := &items[n]
+			it.id, it.at = id, int32(j)
+			n++
+			prev = id
+			j += len(label) + 1
+			for j < len(b) && b[j] == ' ' {
+				j++
+			}
+			v := j
+			var num uint64
+			dot, other := -1, false
+			for ; j < len(b); j++ {
+				c := b[j]
+				if d := c - '0'; d <= 9 {
+					num = num*10 + uint64(d)
+					continue
+				}
+				if k := valueByte[c]; k != plainByte {
+					if k == commaByte && j+1 < len(b) && b[j+1] == ' ' || k == endByte && lineEnd(b, j) > 0 {
+						break
+					}
+					if k != commaByte { // (a comma in a value is a byte of it)
+						return false // (a lone CR, another control byte, a byte past ASCII)
+					}
+				}
+				if c == '.' && dot < 0 {
+					dot = j
+				} else {
+					other = true
+				}
+			}
+			it.figure = !other && j > v && dot != v && dot != j-1
+			it.num, it.digits, it.frac = num, int32(j-v), 0
+			if dot >= 0 {
+				it.digits, it.frac = int32(j-v-1), int32(j-dot-1)
+			}
+			if j == len(b) {
+				return false // (the line end is not in the buffer)
+			}
+			if b[j] != ',' {
+				e := j
+				for e > v && b[e-1] == ' ' {
+					e--
+				}
+				if e > v && b[e-1] == ')' || j >= lineBuffer {
+					return false // (a block name or a finding; a long line)
+				}
+				it.v, it.e = int32(v), int32(e)
+				break
+			}
+			it.v, it.e = int32(v), int32(j)
+			// ", " then blanks to the line end: the usual way trims them and
+			// keeps the comma in the value.
+			k := j + 2
+			for k < len(b) && b[k] == ' ' {
+				k++
+			}
+			if k == len(b) || b[k] == '\n' || b[k] == '\r' {
+				return false
+			}
+			j += 2
 		}
+		r.tookLine(b, i, j, lineEnd(b, j))
+		if table {
+			r.inLevel = false
+		}
+		for f := range items[:n] {
+			it := &items[f]
+			order.learn(it.id)
+			if it.figure && r.setFigure(table, it) {
+				continue
+			}
+			label, value := b[it.at:int(it.at)+len(s.labels[it.id])], b[it.v:it.e]
+			if table {
+				r.tableItem(r.table, it.id, label, value, f == 0) // (true: a known label)
+			} else {
+				r.indexItem(r.index, it.id, label, value)
+			}
+		}
+		r.blockData = true
 	}
-	r.blockData = true
-	return true
 }
 
 // setFigure sets the field of the block being read that item it, a
