@@ -266,7 +266,6 @@ func (r *GstatReader) shortFill(b []byte, i int) bool {
 	if j == v || j-v > 18 { // (18 digits cannot overflow; more are atoi64's)
 		return false
 	}
-	e := j
 	for j < len(b) && b[j] == ' ' {
 		j++
 	}
@@ -278,7 +277,13 @@ func (r *GstatReader) shortFill(b []byte, i int) bool {
 		return false
 	}
 	r.tookLine(b, i, j, end)
-	r.fillBucket(int64(d)*10, n, b[i:e])
+	// fillBucket's, for a bucket known to be one of the five.
+	if r.fill == nil {
+		r.fill = r.slab.fill()
+		r.attachFill()
+	}
+	r.fill[d/2] = n
+	r.fillSeen++
 	return true
 }
 
