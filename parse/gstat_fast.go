@@ -35,10 +35,17 @@ type fastItem struct {
 	// read as the bytes go by: its digits as one number, and how many
 	// of them follow the point (atof's and atoi64's figures, without
 	// their second pass over the bytes).
-	figure       bool
-	digits, frac int32
-	num          uint64
+	fig  uint8 // intFigure, decimalFigure, both or none
+	frac uint8
+	num  uint64
 }
+
+// What a value's figure can be read as: exactly what atoi64 (18 digits
+// and no point) or atof (15 digits) would read.
+const (
+	intFigure = 1 << iota
+	decimalFigure
+)
 
 // fastLine reads the next lines while they are item or fill lines of the
 // table or index block being read: one call for a block's lines rather
@@ -134,10 +141,17 @@ func (r *GstatReader) fastLine() bool {
 					other = true
 				}
 			}
-			it.figure = !other && j > v && dot != v && dot != j-1
-			it.num, it.digits, it.frac = num, int32(j-v), 0
-			if dot >= 0 {
-				it.digits, it.frac = int32(j-v-1), int32(j-dot-1)
+			it.num, it.fig, it.frac = num, 0, 0
+			if !other {
+				if n := j - v; dot < 0 && n > 0 {
+					if n <= 15 {
+						it.fig = intFigure | decimalFigure
+					} else if n <= 18 {
+						it.fig = intFigure
+					}
+				} else if dot > v && dot < j-1 && n <= 16 {
+					it.fig, it.frac = decimalFigure, uint8(j-dot-1)
+				}
 			}
 			if j == len(b) {
 				return false // (the line end is not in the buffer)
@@ -172,7 +186,7 @@ func (r *GstatReader) fastLine() bool {
 		for f := range items[:n] {
 			it := &items[f]
 			order.learn(it.id)
-			if it.figure && r.setFigure(table, it) {
+			if it.fig != 0 && r.setFigure(table, it) {
 				continue
 			}
 			label, value := b[it.at:int(it.at)+len(s.labels[it.id])], b[it.v:it.e]
@@ -188,27 +202,34 @@ func (r *GstatReader) fastLine() bool {
 
 // setFigure sets the field of the block being read that item it, a
 // figure, is for, as tableItem or indexItem would: false when the item
-// is not an integer or decimal one, or its figure not one that atoi64
-// (18 digits, no point) or atof (15 digits) reads exactly as it is.
+// is not an integer or decimal one, or its figure not one that atoi64 or
+// atof reads exactly as it is.
 func (r *GstatReader) setFigure(table bool, it *fastItem) bool {
-	var ip **int64
-	var fp **float64
-	if table {
-		if ip = r.tableInt(r.table, it.id); ip == nil {
-			fp = tableFloat(r.table, it.id)
+	if it.fig&intFigure != 0 {
+		var p **int64
+		if table {
+			p = r.tableInt(r.table, it.id)
+		} else {
+			p = indexInt(r.index, it.id)
 		}
-	} else if ip = indexInt(r.index, it.id); ip == nil {
-		fp = indexFloat(r.index, it.id)
+		if p != nil {
+			*p = r.slab.i64(int64(it.num))
+			return true
+		}
 	}
-	switch {
-	case ip != nil && it.frac == 0 && it.digits == it.e-it.v && it.digits <= 18:
-		*ip = r.slab.i64(int64(it.num))
-	case fp != nil && it.digits <= 15:
-		*fp = r.slab.f64(float64(it.num) / pow10[it.frac])
-	default:
-		return false
+	if it.fig&decimalFigure != 0 {
+		var p **float64
+		if table {
+			p = tableFloat(r.table, it.id)
+		} else {
+			p = indexFloat(r.index, it.id)
+		}
+		if p != nil {
+			*p = r.slab.f64(float64(it.num) / pow10[it.frac])
+			return true
+		}
 	}
-	return true
+	return false
 }
 
 // fastFill reads a fill line, "\t 0 - 19% = 1" (its first digit at i of
