@@ -104,17 +104,23 @@ func (r *GstatReader) fillLine(t []byte) bool {
 	if !ok {
 		return false
 	}
+	r.fillBucket(lo, n, t)
+	return true
+}
+
+// fillBucket sets the count n of the fill bucket that starts at lo%, read
+// from the fill line t.
+func (r *GstatReader) fillBucket(lo, n int64, t []byte) {
 	if r.fill == nil {
 		r.fill = r.slab.fill()
 		r.attachFill()
 	}
 	if lo%20 != 0 || lo > 80 {
 		r.notice("unknown fill bucket %q", t)
-		return true
+		return
 	}
 	r.fill[lo/20] = n
 	r.fillSeen++
-	return true
 }
 
 func (r *GstatReader) attachFill() {
@@ -243,69 +249,17 @@ func (r *GstatReader) unknownLine(dst *[]GstatKV, t []byte, where string) bool {
 
 // tableItem sets one field of a table block.
 func (r *GstatReader) tableItem(tb *GstatTable, id uint8, label, v []byte, first bool) bool {
+	if p := r.tableInt(tb, id); p != nil {
+		*p = r.int(label, v)
+		return true
+	}
+	if p := tableFloat(tb, id); p != nil {
+		*p = r.float(label, v)
+		return true
+	}
 	switch id {
-	case tbPrimaryPointerPage:
-		tb.PrimaryPointerPage = r.int(label, v)
-	case tbIndexRootPage:
-		tb.IndexRootPage = r.int(label, v)
-	case tbTotalFormats:
-		tb.TotalFormats = r.int(label, v)
-	case tbUsedFormats:
-		tb.UsedFormats = r.int(label, v)
-	case tbAverageRecordLength:
-		tb.AverageRecordLength = r.float(label, v)
-	case tbTotalRecords:
-		tb.TotalRecords = r.int(label, v)
-	case tbAverageVersionLength:
-		tb.AverageVersionLength = r.float(label, v)
-	case tbTotalVersions:
-		tb.TotalVersions = r.int(label, v)
-	case tbMaxVersions:
-		tb.MaxVersions = r.int(label, v)
-	case tbAverageFragmentLength:
-		tb.AverageFragmentLength = r.float(label, v)
-	case tbTotalFragments:
-		tb.TotalFragments = r.int(label, v)
-	case tbMaxFragments:
-		tb.MaxFragments = r.int(label, v)
-	case tbAverageUnpackedLength:
-		tb.AverageUnpackedLength = r.float(label, v)
-	case tbCompressionRatio:
-		tb.CompressionRatio = r.float(label, v)
-	case tbPointerPages:
-		tb.PointerPages = r.int(label, v)
-	case tbDataPageSlots:
-		tb.DataPageSlots = r.int(label, v)
-	case tbDataPages:
-		tb.DataPages = r.int(label, v)
 	case tbAverageFill:
 		tb.AverageFill = r.percent(label, v)
-	case tbPrimaryPages:
-		tb.PrimaryPages = r.int(label, v)
-	case tbSecondaryPages:
-		tb.SecondaryPages = r.int(label, v)
-	case tbSweptPages:
-		tb.SweptPages = r.int(label, v)
-	case tbEmptyPages:
-		tb.EmptyPages = r.int(label, v)
-	case tbFullPages:
-		tb.FullPages = r.int(label, v)
-	case tbBigRecordPages:
-		tb.BigRecordPages = r.int(label, v)
-	case tbBlobs:
-		tb.Blobs = r.int(label, v)
-	case tbTotalLength:
-		if r.inLevel {
-			tb.BlobLevels[len(tb.BlobLevels)-1].TotalLength = r.int(label, v)
-		} else {
-			tb.BlobTotalLength = r.int(label, v)
-		}
-	case tbBlobPages:
-		if r.inLevel {
-			tb.BlobLevels[len(tb.BlobLevels)-1].BlobPages = r.int(label, v)
-		} else {
-			tb.BlobPages = r.int(label, v)
-		}
 	case tbTableSize:
 		v = bytes.TrimSuffix(v, []byte(" bytes"))
 		tb.TableSize = r.int(label, v)
@@ -333,6 +287,79 @@ func (r *GstatReader) tableItem(tb *GstatTable, id uint8, label, v []byte, first
 		return false
 	}
 	return true
+}
+
+// tableInt is the field of tb that the integer item id sets, or nil.
+// (tableItem's, and fastLine's for the figures it has read.)
+func (r *GstatReader) tableInt(tb *GstatTable, id uint8) **int64 {
+	switch id {
+	case tbPrimaryPointerPage:
+		return &tb.PrimaryPointerPage
+	case tbIndexRootPage:
+		return &tb.IndexRootPage
+	case tbTotalFormats:
+		return &tb.TotalFormats
+	case tbUsedFormats:
+		return &tb.UsedFormats
+	case tbTotalRecords:
+		return &tb.TotalRecords
+	case tbTotalVersions:
+		return &tb.TotalVersions
+	case tbMaxVersions:
+		return &tb.MaxVersions
+	case tbTotalFragments:
+		return &tb.TotalFragments
+	case tbMaxFragments:
+		return &tb.MaxFragments
+	case tbPointerPages:
+		return &tb.PointerPages
+	case tbDataPageSlots:
+		return &tb.DataPageSlots
+	case tbDataPages:
+		return &tb.DataPages
+	case tbPrimaryPages:
+		return &tb.PrimaryPages
+	case tbSecondaryPages:
+		return &tb.SecondaryPages
+	case tbSweptPages:
+		return &tb.SweptPages
+	case tbEmptyPages:
+		return &tb.EmptyPages
+	case tbFullPages:
+		return &tb.FullPages
+	case tbBigRecordPages:
+		return &tb.BigRecordPages
+	case tbBlobs:
+		return &tb.Blobs
+	case tbTotalLength:
+		if r.inLevel {
+			return &tb.BlobLevels[len(tb.BlobLevels)-1].TotalLength
+		}
+		return &tb.BlobTotalLength
+	case tbBlobPages:
+		if r.inLevel {
+			return &tb.BlobLevels[len(tb.BlobLevels)-1].BlobPages
+		}
+		return &tb.BlobPages
+	}
+	return nil
+}
+
+// tableFloat is the field of tb that the decimal item id sets, or nil.
+func tableFloat(tb *GstatTable, id uint8) **float64 {
+	switch id {
+	case tbAverageRecordLength:
+		return &tb.AverageRecordLength
+	case tbAverageVersionLength:
+		return &tb.AverageVersionLength
+	case tbAverageFragmentLength:
+		return &tb.AverageFragmentLength
+	case tbAverageUnpackedLength:
+		return &tb.AverageUnpackedLength
+	case tbCompressionRatio:
+		return &tb.CompressionRatio
+	}
+	return nil
 }
 
 // checkLevels compares the 5.0.2+ per-level blob lines with the Blobs line
@@ -398,40 +425,60 @@ func (r *GstatReader) indexLine(t []byte) bool {
 
 // indexItem sets one field of an index block (2.x and 3.0+ labels).
 func (r *GstatReader) indexItem(x *GstatIndex, id uint8, label, v []byte) bool {
-	switch id {
-	case ixRootPage:
-		x.RootPage = r.int(label, v)
-	case ixDepth, ixDepthCapital:
-		x.Depth = r.int(label, v)
-	case ixLeafBuckets:
-		x.LeafBuckets = r.int(label, v)
-	case ixNodes:
-		x.Nodes = r.int(label, v)
-	case ixAverageNodeLength:
-		x.AverageNodeLength = r.float(label, v)
-	case ixTotalDup:
-		x.TotalDup = r.int(label, v)
-	case ixMaxDup:
-		x.MaxDup = r.int(label, v)
-	case ixAverageKeyLength:
-		x.AverageKeyLength = r.float(label, v)
-	case ixCompressionRatio:
-		x.CompressionRatio = r.float(label, v)
-	case ixAveragePrefixLength:
-		x.AveragePrefixLength = r.float(label, v)
-	case ixAverageDataLength, ixAverageDataLengthCapital:
-		x.AverageDataLength = r.float(label, v)
-	case ixClusteringFactor:
-		x.ClusteringFactor = r.int(label, v)
-	case ixRatio:
-		x.ClusteringRatio = r.float(label, v)
-	case ixFillDistribution:
-		if r.fill == nil {
-			r.fill = r.slab.fill()
-			x.Fill = r.fill
-		}
-	default:
+	if p := indexInt(x, id); p != nil {
+		*p = r.int(label, v)
+		return true
+	}
+	if p := indexFloat(x, id); p != nil {
+		*p = r.float(label, v)
+		return true
+	}
+	if id != ixFillDistribution {
 		return false
 	}
+	if r.fill == nil {
+		r.fill = r.slab.fill()
+		x.Fill = r.fill
+	}
 	return true
+}
+
+// indexInt is the field of x that the integer item id sets, or nil.
+func indexInt(x *GstatIndex, id uint8) **int64 {
+	switch id {
+	case ixRootPage:
+		return &x.RootPage
+	case ixDepth, ixDepthCapital:
+		return &x.Depth
+	case ixLeafBuckets:
+		return &x.LeafBuckets
+	case ixNodes:
+		return &x.Nodes
+	case ixTotalDup:
+		return &x.TotalDup
+	case ixMaxDup:
+		return &x.MaxDup
+	case ixClusteringFactor:
+		return &x.ClusteringFactor
+	}
+	return nil
+}
+
+// indexFloat is the field of x that the decimal item id sets, or nil.
+func indexFloat(x *GstatIndex, id uint8) **float64 {
+	switch id {
+	case ixAverageNodeLength:
+		return &x.AverageNodeLength
+	case ixAverageKeyLength:
+		return &x.AverageKeyLength
+	case ixCompressionRatio:
+		return &x.CompressionRatio
+	case ixAveragePrefixLength:
+		return &x.AveragePrefixLength
+	case ixAverageDataLength, ixAverageDataLengthCapital:
+		return &x.AverageDataLength
+	case ixRatio:
+		return &x.ClusteringRatio
+	}
+	return nil
 }

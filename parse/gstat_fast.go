@@ -1,5 +1,10 @@
 package parse
 
+import (
+	"encoding/binary"
+	"fmt"
+)
+
 // Block lines read in one pass. Most lines of a big gstat output are the
 // item and fill lines of table and index blocks ("\tRoot page: 7687,
 // depth: 2, leaf buckets: 2, nodes: 2000"). fastLine takes such a line
@@ -20,14 +25,33 @@ var fastLines = true
 // line has three).
 const maxFastItems = 8
 
-// fastItem is an item of a line fastLine reads.
+// fastItem is an item of a line fastLine reads: its label at b[at:] and
+// its value b[v:e] of the reader's buffer. Offsets rather than slices:
+// storing a slice in the reader costs a write barrier's check a word.
 type fastItem struct {
-	id           uint8
-	label, value []byte
+	id       uint8
+	at, v, e int32
+	// A value of digits, with one '.' between two of them or none, is
+	// read as the bytes go by: its digits as one number, and how many
+	// of them follow the point (atof's and atoi64's figures, without
+	// their second pass over the bytes).
+	fig  uint8 // intFigure, decimalFigure, both or none
+	frac uint8
+	num  uint64
 }
 
-// fastLine reads the next line when it is an item or fill line of the
-// table or index block being read, and reports whether it did.
+// What a value's figure can be read as: exactly what atoi64 (18 digits
+// and no point) or atof (15 digits) would read.
+const (
+	intFigure = 1 << iota
+	decimalFigure
+)
+
+// fastLine reads the next lines while they are item or fill lines of the
+// table or index block being read: one call for a block's lines rather
+// than one a line. It returns false at a line it leaves to the usual way
+// (Next reads it at once), true once a line it read has queued a record
+// (a notice) for Next to return or changed what Next checks.
 func (r *GstatReader) fastLine() bool {
 	lr := r.lr
 	if lr.cr == crEnded && lr.r < lr.w && lr.buf[lr.r] == '\n' {
@@ -39,107 +63,181 @@ func (r *GstatReader) fastLine() bool {
 	if r.skipCount != 0 || lr.cr != crNone || !lr.leadTabs || lr.err != nil {
 		return false
 	}
-	b := lr.buf[lr.r:lr.w]
-	i := 0
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
-		i++
-	}
-	if i == len(b) || b[i] == '\n' {
-		return false
-	}
-	if isDigit(b[i]) {
-		return r.fastFill(b, i)
-	}
-	table := r.state == gsTable
-	order, s := r.blockItems(table)
-	prev := order.prev // (learnt once the line is taken)
-	items := &r.fastItems
-	n, j := 0, i
+	// A line taken leaves lr.cr at crNone; only the usual way's handling
+	// of a fill line it does not read (topLine) may change the state or
+	// skip a line.
 	for {
-		if n == maxFastItems {
+		// (true only once a line is read: Next called with none of these)
+		if len(r.queue) != 0 || r.skipCount != 0 || r.state != gsTable && r.state != gsIndex {
+			return true
+		}
+		b := lr.buf[lr.r:lr.w]
+		i := 0
+		for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+			i++
+		}
+		if i == len(b) || b[i] == '\n' {
 			return false
 		}
-		id := order.follow[prev]
-		label := s.labels[id]
-		if k := j + len(label); id == 0 || k >= len(b) || b[k] != ':' || string(b[j:k]) != label {
-			// Not the label that came next last time: any other known one.
-			k := j
-			for k < len(b) && b[k] != ':' && b[k] != '\n' && b[k] != ',' {
+		if isDigit(b[i]) {
+			if !r.fastFill(b, i) {
+				return false
+			}
+			continue
+		}
+		table := r.state == gsTable
+		order, s := r.blockItems(table)
+		prev := order.prev // (learnt once the line is taken)
+		items := &r.fastItems
+		n, j := 0, i
+		for {
+			if n == maxFastItems {
+				return false
+			}
+			id := order.follow[prev]
+			label := s.labels[id]
+			if id == 0 || !s.words[id].at(b, j) {
+				// Not the label that came next last time: any other known one.
+				k := j
+				for k < len(b) && b[k] != ':' && b[k] != '\n' && b[k] != ',' {
+					k++
+				}
+				if k == j || k == len(b) || b[k] != ':' {
+					return false
+				}
+				if id = s.numbers[string(b[j:k])]; id == 0 {
+					return false
+				}
+				label = s.labels[id]
+			}
+			it := &items[n]
+			it.id, it.at = id, int32(j)
+			n++
+			prev = id
+			j += len(label) + 1
+			for j < len(b) && b[j] == ' ' {
+				j++
+			}
+			v := j
+			var num uint64
+			dot, other := -1, false
+			for ; j < len(b); j++ {
+				c := b[j]
+				if d := c - '0'; d <= 9 {
+					num = num*10 + uint64(d)
+					continue
+				}
+				if k := valueByte[c]; k != plainByte {
+					if k == commaByte && j+1 < len(b) && b[j+1] == ' ' || k == endByte && lineEnd(b, j) > 0 {
+						break
+					}
+					if k != commaByte { // (a comma in a value is a byte of it)
+						return false // (a lone CR, another control byte, a byte past ASCII)
+					}
+				}
+				if c == '.' && dot < 0 {
+					dot = j
+				} else {
+					other = true
+				}
+			}
+			it.num, it.fig, it.frac = num, 0, 0
+			if !other {
+				if n := j - v; dot < 0 && n > 0 {
+					if n <= 15 {
+						it.fig = intFigure | decimalFigure
+					} else if n <= 18 {
+						it.fig = intFigure
+					}
+				} else if dot > v && dot < j-1 && n <= 16 {
+					it.fig, it.frac = decimalFigure, uint8(j-dot-1)
+				}
+			}
+			if j == len(b) {
+				return false // (the line end is not in the buffer)
+			}
+			if b[j] != ',' {
+				e := j
+				for e > v && b[e-1] == ' ' {
+					e--
+				}
+				if e > v && b[e-1] == ')' || j >= lineBuffer {
+					return false // (a block name or a finding; a long line)
+				}
+				it.v, it.e = int32(v), int32(e)
+				break
+			}
+			it.v, it.e = int32(v), int32(j)
+			// ", " then blanks to the line end: the usual way trims them and
+			// keeps the comma in the value.
+			k := j + 2
+			for k < len(b) && b[k] == ' ' {
 				k++
 			}
-			if k == j || k == len(b) || b[k] != ':' {
+			if k == len(b) || b[k] == '\n' || b[k] == '\r' {
 				return false
 			}
-			if id = s.numbers[string(b[j:k])]; id == 0 {
-				return false
-			}
-			label = s.labels[id]
+			j += 2
 		}
-		it := &items[n]
-		it.id, it.label = id, b[j:j+len(label)]
-		n++
-		prev = id
-		j += len(label) + 1
-		for j < len(b) && b[j] == ' ' {
-			j++
-		}
-		v := j
-		for ; j < len(b); j++ {
-			if k := valueByte[b[j]]; k != plainByte {
-				if k == commaByte && j+1 < len(b) && b[j+1] == ' ' || k == endByte && lineEnd(b, j) > 0 {
-					break
-				}
-				if k != commaByte { // (a comma in a value is a byte of it)
-					return false // (a lone CR, another control byte, a byte past ASCII)
-				}
-			}
-		}
-		if j == len(b) {
-			return false // (the line end is not in the buffer)
-		}
-		if b[j] != ',' {
-			e := j
-			for e > v && b[e-1] == ' ' {
-				e--
-			}
-			if e > v && b[e-1] == ')' || j >= lineBuffer {
-				return false // (a block name or a finding; a long line)
-			}
-			it.value = b[v:e]
-			break
-		}
-		it.value = b[v:j]
-		// ", " then blanks to the line end: the usual way trims them and
-		// keeps the comma in the value.
-		k := j + 2
-		for k < len(b) && b[k] == ' ' {
-			k++
-		}
-		if k == len(b) || b[k] == '\n' || b[k] == '\r' {
-			return false
-		}
-		j += 2
-	}
-	r.tookLine(b, i, j, lineEnd(b, j))
-	if table {
-		r.inLevel = false
-	}
-	for f := range items[:n] {
-		it := &items[f]
-		order.learn(it.id)
+		r.tookLine(b, i, j, lineEnd(b, j))
 		if table {
-			r.tableItem(r.table, it.id, it.label, it.value, f == 0) // (true: a known label)
+			r.inLevel = false
+		}
+		for f := range items[:n] {
+			it := &items[f]
+			order.learn(it.id)
+			if it.fig != 0 && r.setFigure(table, it) {
+				continue
+			}
+			label, value := b[it.at:int(it.at)+len(s.labels[it.id])], b[it.v:it.e]
+			if table {
+				r.tableItem(r.table, it.id, label, value, f == 0) // (true: a known label)
+			} else {
+				r.indexItem(r.index, it.id, label, value)
+			}
+		}
+		r.blockData = true
+	}
+}
+
+// setFigure sets the field of the block being read that item it, a
+// figure, is for, as tableItem or indexItem would: false when the item
+// is not an integer or decimal one, or its figure not one that atoi64 or
+// atof reads exactly as it is.
+func (r *GstatReader) setFigure(table bool, it *fastItem) bool {
+	if it.fig&intFigure != 0 {
+		var p **int64
+		if table {
+			p = r.tableInt(r.table, it.id)
 		} else {
-			r.indexItem(r.index, it.id, it.label, it.value)
+			p = indexInt(r.index, it.id)
+		}
+		if p != nil {
+			*p = r.slab.i64(int64(it.num))
+			return true
 		}
 	}
-	r.blockData = true
-	return true
+	if it.fig&decimalFigure != 0 {
+		var p **float64
+		if table {
+			p = tableFloat(r.table, it.id)
+		} else {
+			p = indexFloat(r.index, it.id)
+		}
+		if p != nil {
+			*p = r.slab.f64(float64(it.num) / pow10[it.frac])
+			return true
+		}
+	}
+	return false
 }
 
 // fastFill reads a fill line, "\t 0 - 19% = 1" (its first digit at i of
 // b), as the usual way does.
 func (r *GstatReader) fastFill(b []byte, i int) bool {
+	if r.shortFill(b, i) {
+		return true
+	}
 	j := i
 	for ; j < len(b); j++ {
 		if k := valueByte[b[j]]; k != plainByte && k != commaByte {
@@ -163,6 +261,69 @@ func (r *GstatReader) fastFill(b []byte, i int) bool {
 	}
 	return true
 }
+
+// shortFill reads a fill line that starts as gstat prints them, "0 - 19%
+// = " to "80 - 99% = " (from i of b), and ends in digits, blanks and LF or
+// CRLF, as fillLine would read it: its start compared as two words, its
+// count read as the bytes go by. Fill lines are two in five of a big
+// output's lines; any other is left to fastFill's way, which scans it
+// three times.
+func (r *GstatReader) shortFill(b []byte, i int) bool {
+	d := b[i] - '0' // (a digit: fastLine's test)
+	if d > 9 || d&1 != 0 || len(b)-i < 12 {
+		return false
+	}
+	h := &fillHeads[d/2]
+	if binary.LittleEndian.Uint64(b[i:]) != h.head || binary.LittleEndian.Uint32(b[i+h.n-4:]) != h.tail {
+		return false
+	}
+	j := i + h.n
+	v := j
+	var n int64
+	for j < len(b) && isDigit(b[j]) {
+		n = n*10 + int64(b[j]-'0')
+		j++
+	}
+	if j == v || j-v > 18 { // (18 digits cannot overflow; more are atoi64's)
+		return false
+	}
+	for j < len(b) && b[j] == ' ' {
+		j++
+	}
+	if j == len(b) || j >= lineBuffer {
+		return false
+	}
+	end := lineEnd(b, j)
+	if end == 0 {
+		return false
+	}
+	r.tookLine(b, i, j, end)
+	// fillBucket's, for a bucket known to be one of the five.
+	if r.fill == nil {
+		r.fill = r.slab.fill()
+		r.attachFill()
+	}
+	r.fill[d/2] = n
+	r.fillSeen++
+	return true
+}
+
+// fillHeads are the starts of gstat's fill lines by their first digit
+// over two: their first eight bytes and their last four ("% = ") as
+// little-endian words, and their length.
+var fillHeads = func() (h [5]struct {
+	head uint64
+	tail uint32
+	n    int
+}) {
+	for k := range h {
+		s := fmt.Sprintf("%d - %d%% = ", 20*k, 20*k+19)
+		h[k].head = binary.LittleEndian.Uint64([]byte(s))
+		h[k].tail = binary.LittleEndian.Uint32([]byte(s[len(s)-4:]))
+		h[k].n = len(s)
+	}
+	return h
+}()
 
 // valueByte sorts the bytes of a value for fastLine and fastFill: most
 // are plain, a comma may end an item and a line end the line, and any

@@ -114,6 +114,15 @@ func FuzzGstatFastLines(f *testing.F) {
 	f.Add([]byte("T (1)\n    Data pages: 1,  \n    Primary pages: x, swept pages: 2 )\n\n    Index I (0)\n\tRoot page: 5, depth: 1, Depth: 2\n"))
 	f.Add([]byte("T (1)\n    Data pages: 5, average fill: 86% (x)\n    Empty pages: 1   \n\tFill distribution:\n\t 0 - 19% = 2 \n\n"))
 	f.Add([]byte("T (1)\r\n    Data pages: 5, average fill: 86%\r\n    Empty pages: 1 \r\r\n\tFill distribution:\r\n\t 0 - 19% = 2\r\n\r\n    Index I (0)\r\n\tRoot page: 5, depth: 1\r"))
+	// Fill lines shortFill takes and leaves: blanks, CRLF, an unknown
+	// bucket, a count too long or signed, a start not gstat's.
+	f.Add([]byte("T (1)\n\tFill distribution:\n\t 0 - 19% = 12  \r\n\t20 - 39% = 1234567890123456789\n\t40 - 59% = -1\n" +
+		"\t    60 - 79% = 123456789012345678\n\t80 - 99% = 5 x\n\t10 - 29% = 3\n\t00 - 19% = 1\n\t60 - 79 % = 1\n\t80 - 99% = 7\r"))
+	// Figures setFigure takes and leaves: leading zeros, too many digits
+	// for atoi64's or atof's short way, a point first or last, a sign.
+	f.Add([]byte("T (1)\n    Average record length: 007.50, total records: 0012\n    Average version length: 1234567890123456.5, total versions: 1234567890123456789\n" +
+		"    Average fragment length: .5, total fragments: 5., max fragments: -1\n    Average unpacked length: 12, compression ratio: 1.2.3\n" +
+		"    Index I (0)\n\tRoot page: 123456789012345678, depth: 1.0, leaf buckets: 1,5, nodes: 7 \n\tAverage node length: 123456789012345, total dup: 0\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		readBothWays(t, "fuzz.txt", data)
 	})

@@ -1,5 +1,7 @@
 package parse
 
+import "encoding/binary"
+
 // The labels of table and index block items by number, so that a line's
 // items are matched once the reader has seen the order its gstat writes
 // them in: the item a label was followed by last time is tried first
@@ -125,6 +127,7 @@ var indexLabels = [ixLabels]string{
 type itemLabels struct {
 	labels  []string
 	numbers map[string]uint8
+	words   []labelWords // by number, for fastLine
 }
 
 var tableItems, indexItems = labelsOf(tableLabels[:]), labelsOf(indexLabels[:])
@@ -134,7 +137,56 @@ func labelsOf(labels []string) *itemLabels {
 	for i, l := range labels[1:] {
 		m[l] = uint8(i + 1)
 	}
-	return &itemLabels{labels: labels, numbers: m}
+	w := make([]labelWords, len(labels))
+	for i, l := range labels {
+		w[i] = wordsOf(l)
+	}
+	return &itemLabels{labels: labels, numbers: m, words: w}
+}
+
+// labelWords is a label and the colon after it as three little-endian
+// words, so that fastLine compares a line's next label with the one it
+// expects in three loads rather than a call to memequal: the words at 0,
+// mid and n-8 (mid 8 when the label and colon are longer than 16 bytes,
+// else n-8 again; all three at 0, masked, when shorter than 8).
+type labelWords struct {
+	need             int // bytes the loads read
+	mid, tail        int
+	w0, w1, w2, mask uint64
+}
+
+// wordsOf makes the words of label (24 bytes at most with its colon).
+func wordsOf(label string) labelWords {
+	s := label + ":"
+	n := len(s)
+	if n > 24 {
+		panic("label too long for labelWords: " + label)
+	}
+	w := labelWords{need: n, mid: n - 8, tail: n - 8, mask: ^uint64(0)}
+	if n > 16 {
+		w.mid = 8
+	}
+	if n < 8 {
+		w.need, w.mid, w.tail, w.mask = 8, 0, 0, 1<<(8*n)-1
+	}
+	var p [32]byte
+	copy(p[:], s)
+	w.w0 = binary.LittleEndian.Uint64(p[0:]) & w.mask
+	w.w1 = binary.LittleEndian.Uint64(p[w.mid:]) & w.mask
+	w.w2 = binary.LittleEndian.Uint64(p[w.tail:]) & w.mask
+	return w
+}
+
+// at reports whether b[j:] starts with the label and its colon; false
+// also when b has too few bytes after j for the loads (fastLine then
+// looks the label up).
+func (w *labelWords) at(b []byte, j int) bool {
+	if len(b)-j < w.need {
+		return false
+	}
+	c := b[j:]
+	return ((binary.LittleEndian.Uint64(c)^w.w0)|(binary.LittleEndian.Uint64(c[w.mid:])^w.w1)|
+		(binary.LittleEndian.Uint64(c[w.tail:])^w.w2))&w.mask == 0
 }
 
 // itemOrder is the order a reader has seen one kind of block's items in:

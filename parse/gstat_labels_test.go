@@ -100,3 +100,27 @@ func TestGstatLabelOrders(t *testing.T) {
 		}
 	}
 }
+
+// TestLabelWords: each label's words find it, followed by its colon, at
+// any place in a line, and miss it with any one byte changed or without
+// the colon.
+func TestLabelWords(t *testing.T) {
+	for _, labels := range []*itemLabels{tableItems, indexItems} {
+		for id, label := range labels.labels[1:] {
+			w := &labels.words[id+1]
+			for _, pre := range []string{"", "\t", "    ", "Root page: 1, "} {
+				line := []byte(pre + label + ": 1\n")
+				if !w.at(line, len(pre)) {
+					t.Errorf("%q not found in %q", label, line)
+				}
+				for k := range len(label) + 1 {
+					bad := bytes.Clone(line)
+					bad[len(pre)+k] ^= 0x20
+					if w.at(bad, len(pre)) {
+						t.Errorf("%q found in %q", label, bad)
+					}
+				}
+			}
+		}
+	}
+}
