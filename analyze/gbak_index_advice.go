@@ -78,6 +78,30 @@ func unquoteName(quoted string) string {
 	return strings.ReplaceAll(quoted[1:len(quoted)-1], `""`, `"`)
 }
 
+// splitQualified is the schema and the name of a name 6.0 printed
+// qualified ("PUBLIC"."PK_A3": PUBLIC, PK_A3, quotes undoubled), else ""
+// and name.
+func splitQualified(name string) (schema, bare string) {
+	if !strings.HasPrefix(name, `"`) {
+		return "", name
+	}
+	for i := 1; i < len(name); i++ {
+		if name[i] != '"' {
+			continue
+		}
+		if i+1 < len(name) && name[i+1] == '"' {
+			i++ // a doubled quote
+			continue
+		}
+		if !strings.HasPrefix(name[i+1:], `."`) || !strings.HasSuffix(name, `"`) || len(name) < i+4 {
+			break
+		}
+		undouble := func(q string) string { return strings.ReplaceAll(q[1:len(q)-1], `""`, `"`) }
+		return undouble(name[:i+1]), undouble(name[i+2:])
+	}
+	return "", name
+}
+
 // sqlNameOf writes a name gbak prints in quotes the way a DBA types it.
 func sqlNameOf(quoted string) string { return indexIdent(unquoteName(quoted)) }
 
@@ -181,8 +205,15 @@ func (b *GbakTimelineBuilder) gbakIndexAdvice(f *indexFailure) string {
 		// The index of a named constraint has its name unless it was
 		// made USING INDEX another; an unnamed one's (INTEG_n) is
 		// RDB$PRIMARYn or RDB$n: the catalogue says.
-		query := "SELECT RDB$INDEX_NAME FROM RDB$RELATION_CONSTRAINTS WHERE RDB$CONSTRAINT_NAME = " + sqlString(f.name)
-		if strings.HasPrefix(f.name, "INTEG_") {
+		// (6.0 prints "SCHEMA"."NAME"; the catalogue keeps the schema in
+		// a column of its own, RDB$SCHEMA_NAME)
+		schema, name := splitQualified(f.name)
+		where := "RDB$CONSTRAINT_NAME = " + sqlString(name)
+		if schema != "" {
+			where = "RDB$SCHEMA_NAME = " + sqlString(schema) + " AND " + where
+		}
+		query := "SELECT RDB$INDEX_NAME FROM RDB$RELATION_CONSTRAINTS WHERE " + where
+		if strings.HasPrefix(name, "INTEG_") {
 			activate = "ALTER INDEX ACTIVE of the index " + query + " names"
 		} else {
 			activate += " (the constraint's index has its name unless made USING INDEX: " + query + ")"
