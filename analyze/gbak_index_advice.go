@@ -252,13 +252,22 @@ func (b *GbakTimelineBuilder) gbakIndexAdvice(f *indexFailure) string {
 		", then the other indices -i left inactive, foreign keys last (they need their primary key active)"
 }
 
-// restoreArgs are the backup and the database of the restore when the log
-// names them (" backup.fbk /data/db.fdb"), else "", for a command line.
+// maxBackupVolumes bounds the backup files a restore's advice names:
+// past it, a log of something else, and the command names none.
+const maxBackupVolumes = 100
+
+// restoreArgs are the backup (each of its volumes) and the database of
+// the restore when the log names them (" backup.fbk /data/db.fdb"), else
+// "", for a command line.
 func (b *GbakTimelineBuilder) restoreArgs() string {
-	if b.backupFile == "" || b.database == "" {
+	if len(b.backupFiles) == 0 || len(b.backupFiles) >= maxBackupVolumes || b.database == "" {
 		return ""
 	}
-	return " " + shellArg(b.backupFile) + " " + shellArg(b.database)
+	args := ""
+	for _, f := range b.backupFiles {
+		args += " " + shellArg(f)
+	}
+	return args + " " + shellArg(b.database)
 }
 
 // databaseArg is " DATABASE" when the log names the database restored.

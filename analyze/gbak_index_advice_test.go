@@ -283,3 +283,31 @@ func TestGbakIndexAdviceWithoutVerboseQualified(t *testing.T) {
 		})
 	}
 }
+
+// A backup in volumes (gbak -b DB v1.fbk 300000 v2.fbk) is restored from
+// all of them: 3.0.11 here logs "opened file" for each, first to last,
+// before "created database". The advice named the last alone, "gbak -rep
+// -i v2.fbk DB", which 3.0.11 refuses ("file v2.fbk out of sequence"; v1
+// alone: "cannot open backup file DB", the database read as the next
+// volume); "gbak -rep -i v1.fbk v2.fbk DB" restores. This machine's
+// failed primary key log as if restored from two volumes.
+func TestGbakIndexAdviceVolumes(t *testing.T) {
+	data, err := os.ReadFile(testutil.Testdata(t, "gbak", "fb30-restore-pk-duplicate.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := "gbak:    0.000  0.000      0      0 opened file pk.fbk\n"
+	if !strings.Contains(string(data), one) {
+		t.Fatal("no opened file line")
+	}
+	log := strings.Replace(string(data), one, "gbak:    0.000  0.000      0      0 opened file /backup/pk 1.fbk\n"+
+		"gbak:    0.001  0.001      0      0 opened file /backup/pk-2.fbk\n", 1)
+	tl, err := ReadGbakTimeline(strings.NewReader(log), "volumes.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `(gbak -rep -i "/backup/pk 1.fbk" /backup/pk-2.fbk localhost:/tmp/h-radvice/db/pk.fdb)`
+	if len(tl.Advice) != 1 || !strings.Contains(tl.Advice[0].Advice, want) {
+		t.Errorf("advice %q, want it to hold %q", tl.Advice, want)
+	}
+}
