@@ -3,6 +3,9 @@ package analyze
 import (
 	"fmt"
 	"regexp"
+	"strconv"
+
+	"github.com/fbdiag/fbdiag/internal/units"
 )
 
 // parallelRange is Firebird 5.0's message when gbak -par asks for more
@@ -22,9 +25,10 @@ var parallelRange = regexp.MustCompile(`^Wrong parallel workers value (\d+), val
 // a restart, Classic starts a process per connection.
 func GbakMessageAdvice(msg string) string {
 	if m := parallelRange.FindStringSubmatch(msg); m != nil {
-		return fmt.Sprintf("the run had at most %s parallel worker(s), not the %s of -par: MaxParallelWorkers in the server's firebird.conf "+
+		most, _ := strconv.Atoi(m[3]) // (digits: the pattern's)
+		return fmt.Sprintf("the run had at most %s, not the %s of -par: MaxParallelWorkers in the server's firebird.conf "+
 			"(Firebird 5.0, default 1) caps -par; set MaxParallelWorkers = %s there and restart the server (SuperServer, SuperClassic; "+
-			"Classic reads it at the next connection), or give -par %s", m[3], m[1], m[1], m[3])
+			"Classic reads it at the next connection), or give -par %s", units.Count(most, "parallel worker"), m[1], m[1], m[3])
 	}
 	return ""
 }

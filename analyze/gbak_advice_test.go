@@ -14,7 +14,7 @@ func TestGbakParallelWorkersAdvice(t *testing.T) {
 	if len(tl.Warnings) != 1 {
 		t.Fatalf("warnings %q", tl.Warnings)
 	}
-	want := "the run had at most 1 parallel worker(s), not the 4 of -par: MaxParallelWorkers in the server's firebird.conf " +
+	want := "the run had at most 1 parallel worker, not the 4 of -par: MaxParallelWorkers in the server's firebird.conf " +
 		"(Firebird 5.0, default 1) caps -par; set MaxParallelWorkers = 4 there and restart the server (SuperServer, SuperClassic; " +
 		"Classic reads it at the next connection), or give -par 1"
 	if got := GbakMessageAdvice(tl.Warnings[0]); got != want {

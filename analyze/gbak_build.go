@@ -226,9 +226,11 @@ type GbakTimelineBuilder struct {
 	exited    bool // "Exiting before completion due to errors"
 	notOnline bool // "Database is not online due to failure to activate…"
 	warnOpen  bool // the last warning can still be continued
-	// backupFile and database are those a restore's log names (opened
-	// file X, created database Y), for the commands of the advice.
-	backupFile, database string
+	// backupFiles and database are those a restore's log names (opened
+	// file X, each volume of a backup in volumes, first to last; created
+	// database Y), for the commands of the advice.
+	backupFiles []string
+	database    string
 	// mostWrites are the tables whose data wrote the most pages, most
 	// first (a backup's garbage collection, backupWrites).
 	mostWrites []GbakTable
@@ -351,7 +353,11 @@ func (b *GbakTimelineBuilder) Add(l *parse.GbakLine) {
 	b.lastErr, b.joinNext = -1, false
 	switch {
 	case l.Kind == parse.GbakOpenFile && l.Op == parse.GbakRestore:
-		b.backupFile = l.Name
+		// (a restore takes every volume: gbak -c v1.fbk v2.fbk DB; the
+		// last alone is "out of sequence". A backup has a few.)
+		if len(b.backupFiles) < maxBackupVolumes && !slices.Contains(b.backupFiles, l.Name) {
+			b.backupFiles = append(b.backupFiles, l.Name)
+		}
 	case l.Kind == parse.GbakCreateDatabase:
 		b.database = l.Name
 	}

@@ -78,6 +78,30 @@ func unquoteName(quoted string) string {
 	return strings.ReplaceAll(quoted[1:len(quoted)-1], `""`, `"`)
 }
 
+// splitQualified is the schema and the name of a name 6.0 printed
+// qualified ("PUBLIC"."PK_A3": PUBLIC, PK_A3, quotes undoubled), else ""
+// and name.
+func splitQualified(name string) (schema, bare string) {
+	if !strings.HasPrefix(name, `"`) {
+		return "", name
+	}
+	for i := 1; i < len(name); i++ {
+		if name[i] != '"' {
+			continue
+		}
+		if i+1 < len(name) && name[i+1] == '"' {
+			i++ // a doubled quote
+			continue
+		}
+		if !strings.HasPrefix(name[i+1:], `."`) || !strings.HasSuffix(name, `"`) || len(name) < i+4 {
+			break
+		}
+		undouble := func(q string) string { return strings.ReplaceAll(q[1:len(q)-1], `""`, `"`) }
+		return undouble(name[:i+1]), undouble(name[i+2:])
+	}
+	return "", name
+}
+
 // sqlNameOf writes a name gbak prints in quotes the way a DBA types it.
 func sqlNameOf(quoted string) string { return indexIdent(unquoteName(quoted)) }
 
@@ -181,8 +205,15 @@ func (b *GbakTimelineBuilder) gbakIndexAdvice(f *indexFailure) string {
 		// The index of a named constraint has its name unless it was
 		// made USING INDEX another; an unnamed one's (INTEG_n) is
 		// RDB$PRIMARYn or RDB$n: the catalogue says.
-		query := "SELECT RDB$INDEX_NAME FROM RDB$RELATION_CONSTRAINTS WHERE RDB$CONSTRAINT_NAME = " + sqlString(f.name)
-		if strings.HasPrefix(f.name, "INTEG_") {
+		// (6.0 prints "SCHEMA"."NAME"; the catalogue keeps the schema in
+		// a column of its own, RDB$SCHEMA_NAME)
+		schema, name := splitQualified(f.name)
+		where := "RDB$CONSTRAINT_NAME = " + sqlString(name)
+		if schema != "" {
+			where = "RDB$SCHEMA_NAME = " + sqlString(schema) + " AND " + where
+		}
+		query := "SELECT RDB$INDEX_NAME FROM RDB$RELATION_CONSTRAINTS WHERE " + where
+		if strings.HasPrefix(name, "INTEG_") {
 			activate = "ALTER INDEX ACTIVE of the index " + query + " names"
 		} else {
 			activate += " (the constraint's index has its name unless made USING INDEX: " + query + ")"
@@ -221,13 +252,22 @@ func (b *GbakTimelineBuilder) gbakIndexAdvice(f *indexFailure) string {
 		", then the other indices -i left inactive, foreign keys last (they need their primary key active)"
 }
 
-// restoreArgs are the backup and the database of the restore when the log
-// names them (" backup.fbk /data/db.fdb"), else "", for a command line.
+// maxBackupVolumes bounds the backup files a restore's advice names:
+// past it, a log of something else, and the command names none.
+const maxBackupVolumes = 100
+
+// restoreArgs are the backup (each of its volumes) and the database of
+// the restore when the log names them (" backup.fbk /data/db.fdb"), else
+// "", for a command line.
 func (b *GbakTimelineBuilder) restoreArgs() string {
-	if b.backupFile == "" || b.database == "" {
+	if len(b.backupFiles) == 0 || len(b.backupFiles) >= maxBackupVolumes || b.database == "" {
 		return ""
 	}
-	return " " + shellArg(b.backupFile) + " " + shellArg(b.database)
+	args := ""
+	for _, f := range b.backupFiles {
+		args += " " + shellArg(f)
+	}
+	return args + " " + shellArg(b.database)
 }
 
 // databaseArg is " DATABASE" when the log names the database restored.

@@ -248,3 +248,66 @@ func TestGbakIndexAdviceExitAfterForeignKey(t *testing.T) {
 		t.Errorf("advice %q", tl.Advice)
 	}
 }
+
+// Firebird 6.0 qualifies and quotes the names in its errors (README.schemas:
+// "Object names included in error or informative messages are now
+// qualified and quoted"), and RDB$RELATION_CONSTRAINTS keeps the schema
+// in RDB$SCHEMA_NAME apart from RDB$CONSTRAINT_NAME. A restore without -v
+// names the constraint, not its index: the catalogue query looked for
+// RDB$CONSTRAINT_NAME = '"PUBLIC"."PK_A3"' (no row), and an unnamed key,
+// "PUBLIC"."INTEG_5", was told ALTER INDEX "PUBLIC"."INTEG_5" ACTIVE, an
+// index that does not exist (its index is RDB$PRIMARYn).
+func TestGbakIndexAdviceWithoutVerboseQualified(t *testing.T) {
+	for _, c := range []struct{ constraint, activate string }{
+		{`"PUBLIC"."PK_A3"`, `ALTER INDEX "PUBLIC"."PK_A3" ACTIVE (the constraint's index has its name unless made USING INDEX: ` +
+			`SELECT RDB$INDEX_NAME FROM RDB$RELATION_CONSTRAINTS WHERE RDB$SCHEMA_NAME = 'PUBLIC' AND RDB$CONSTRAINT_NAME = 'PK_A3')`},
+		{`"PUBLIC"."INTEG_5"`, `ALTER INDEX ACTIVE of the index SELECT RDB$INDEX_NAME FROM RDB$RELATION_CONSTRAINTS ` +
+			`WHERE RDB$SCHEMA_NAME = 'PUBLIC' AND RDB$CONSTRAINT_NAME = 'INTEG_5' names`},
+		{`"Weird ""Schema"""."pk a3"`, `ALTER INDEX "Weird ""Schema"""."pk a3" ACTIVE (the constraint's index has its name unless made USING INDEX: ` +
+			`SELECT RDB$INDEX_NAME FROM RDB$RELATION_CONSTRAINTS WHERE RDB$SCHEMA_NAME = 'Weird "Schema"' AND RDB$CONSTRAINT_NAME = 'pk a3')`},
+	} {
+		msg := `violation of PRIMARY or UNIQUE KEY constraint ` + c.constraint + ` on table "PUBLIC"."A3"; Problematic key value is ("ID" = 9)`
+		log := "gbak: ERROR:violation of PRIMARY or UNIQUE KEY constraint " + c.constraint + " on table \"PUBLIC\".\"A3\"\n" +
+			"gbak: ERROR:    Problematic key value is (\"ID\" = 9)\n" +
+			"gbak:Exiting before completion due to errors\n"
+		tl, err := ReadGbakTimeline(strings.NewReader(log), "fb6-no-v.log")
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantAdvice(t, tl, GbakAdvice{
+			Message: msg,
+			Advice: `gbak stopped at constraint ` + c.constraint + `: without -v a primary or unique key's index is built by the commit after the data, ` +
+				`and gbak stops when that fails, in every version, and the database file it left is unfinished: restore again with every ` +
+				`index inactive (gbak -rep -i), delete or change the rows of "PUBLIC"."A3" that repeat the key ("ID" = 9), then ` + c.activate +
+				`, then the other indices -i left inactive, foreign keys last (they need their primary key active)`,
+		})
+	}
+}
+
+// A backup in volumes (gbak -b DB v1.fbk 300000 v2.fbk) is restored from
+// all of them: 3.0.11 here logs "opened file" for each, first to last,
+// before "created database". The advice named the last alone, "gbak -rep
+// -i v2.fbk DB", which 3.0.11 refuses ("file v2.fbk out of sequence"; v1
+// alone: "cannot open backup file DB", the database read as the next
+// volume); "gbak -rep -i v1.fbk v2.fbk DB" restores. This machine's
+// failed primary key log as if restored from two volumes.
+func TestGbakIndexAdviceVolumes(t *testing.T) {
+	data, err := os.ReadFile(testutil.Testdata(t, "gbak", "fb30-restore-pk-duplicate.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	one := "gbak:    0.000  0.000      0      0 opened file pk.fbk\n"
+	if !strings.Contains(string(data), one) {
+		t.Fatal("no opened file line")
+	}
+	log := strings.Replace(string(data), one, "gbak:    0.000  0.000      0      0 opened file /backup/pk 1.fbk\n"+
+		"gbak:    0.001  0.001      0      0 opened file /backup/pk-2.fbk\n", 1)
+	tl, err := ReadGbakTimeline(strings.NewReader(log), "volumes.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `(gbak -rep -i "/backup/pk 1.fbk" /backup/pk-2.fbk localhost:/tmp/h-radvice/db/pk.fdb)`
+	if len(tl.Advice) != 1 || !strings.Contains(tl.Advice[0].Advice, want) {
+		t.Errorf("advice %q, want it to hold %q", tl.Advice, want)
+	}
+}

@@ -367,14 +367,22 @@ func (c *checker) blobLevels(t *TableStats) {
 	f.advice = "nothing to fix: the blobs are stored whole"
 	if h := c.a.Header; h != nil && h.PageSize != nil {
 		p := float64(*h.PageSize)
-		f.reason += fmt.Sprintf(": each bigger than about %s at %d-byte pages", SizeText(p/4*p), *h.PageSize)
+		each := "each "
+		if t.BlobLevels[2] == 1 {
+			each = ""
+		}
+		f.reason += fmt.Sprintf(": %sbigger than about %s at %d-byte pages", each, SizeText(p/4*p), *h.PageSize)
 		// (Not past the largest page size of the ODS: 16384 up to 3.0.)
 		if *h.PageSize*2 <= maxPageSize(c.odsOf(h)) {
 			f.advice += fmt.Sprintf("; at %d-byte pages a blob stays at level 1 up to about %s", *h.PageSize*2, SizeText(p*p))
 		}
 	}
 	if len(t.BlobLevelBytes) > 2 && t.BlobLevels[2] > 0 {
-		f.reason += fmt.Sprintf("; they average %s", SizeText(float64(t.BlobLevelBytes[2])/float64(t.BlobLevels[2])))
+		avg := "; they average "
+		if t.BlobLevels[2] == 1 {
+			avg = "; it holds "
+		}
+		f.reason += avg + SizeText(float64(t.BlobLevelBytes[2])/float64(t.BlobLevels[2]))
 	}
 	c.fire(f)
 }

@@ -190,7 +190,9 @@ var fireCases = []fireCase{
 	{"table-sparse", shopAR, replace("Data pages: 808, average fill: 67%", "Data pages: 808, average fill: 31%"), Warn, "ORDERS", 31, []string{"gbak backup and restore"}, nil},
 	// ORDERS: 5000 rows deleted, each leaving its whole last version.
 	{"table-version-length", shopAR, nil, Info, "ORDERS", 26.25 / 25.07, []string{"26.25 bytes for 25.07-byte records", "whole-record versions"}, nil},
-	{"blob-levels", fb5Blobs, nil, Info, "BLOBS", 1, []string{"they average 95.37 MiB"}, nil},
+	// One blob: "it holds", not "1 blob …; they average" (the count
+	// agrees with its noun since units.Count; the words after it too).
+	{"blob-levels", fb5Blobs, nil, Info, "BLOBS", 1, []string{"1 blob at level 2 (pages of blob page numbers); it holds 95.37 MiB"}, []string{"they average"}},
 
 	// 174 leaf pages of 2.58-byte keys need 2 levels at 4 KB pages.
 	{"index-deep", fb21Doc, nil, Warn, "PK_CONFIGREVISIONSTORE", 3,
@@ -239,7 +241,7 @@ var fireCases = []fireCase{
 	// the advice offered ("at 32768-byte pages a blob stays at level 1").
 	{"blob-levels", shopAR, func(s string) string {
 		return replace("Level 0: 2000, Level 1: 0, Level 2: 0", "Level 0: 1999, Level 1: 0, Level 2: 1")(replace("Page size\t\t8192", "Page size\t\t16384")(s))
-	}, Info, "DOCS", 1, []string{"each bigger than about 64 MiB at 16384-byte pages", "| nothing to fix: the blobs are stored whole"}, []string{"32768"}},
+	}, Info, "DOCS", 1, []string{"1 blob at level 2 (pages of blob page numbers): bigger than about 64 MiB at 16384-byte pages", "| nothing to fix: the blobs are stored whole"}, []string{"32768", "each"}},
 	// Before ODS 12 a constraint's index keeps the older advice.
 	{"index-deep", fb21Doc, nil, Warn, "PK_CONFIGREVISIONSTORE", 3, []string{"ALTER INDEX PK_CONFIGREVISIONSTORE INACTIVE; ALTER INDEX PK_CONFIGREVISIONSTORE ACTIVE; (if Firebird refuses"}, []string{"Firebird 3.0 and later"}},
 }

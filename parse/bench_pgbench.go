@@ -287,7 +287,16 @@ func (br *BenchReader) flushTxn() {
 		r.Config["clients"] = sprintf("%d", len(a.clients))
 	}
 	br.notices = append(br.notices, Notice{File: r.File, Line: r.Line,
-		Msg: sprintf("pgbench transaction log: tps is %d transactions of %s client(s) over %.3f s between the first and last completion (pgbench writes a log a thread: the other threads' clients are in their files)",
-			a.done, r.Config["clients"], span)})
+		Msg: sprintf("pgbench transaction log: tps is %d transactions of %s %s over %.3f s between the first and last completion (pgbench writes a log a thread: the other threads' clients are in their files)",
+			a.done, r.Config["clients"], clientWord(r.Config["clients"]), span)})
 	br.ready = append(br.ready, r)
+}
+
+// clientWord is "client" after a count of one, else "clients" (the count
+// is the run's config value, a number pgbench or the log gave).
+func clientWord(n string) string {
+	if c, err := strconv.Atoi(n); err == nil {
+		return units.Plural(c, "client")
+	}
+	return "clients"
 }

@@ -198,7 +198,7 @@ func TestPgbenchTransactionLog(t *testing.T) {
 	}
 	// One client's transactions (client id 0 on every line): a thread's
 	// file, whose tps is that client's, says so.
-	if r.Config["clients"] != "1" || !strings.Contains(notes[0].Msg, "20 transactions of 1 client(s) over 0.076 s") {
+	if r.Config["clients"] != "1" || !strings.Contains(notes[0].Msg, "20 transactions of 1 client over 0.076 s") {
 		t.Errorf("clients %q, notice %q", r.Config["clients"], notes[0].Msg)
 	}
 }

@@ -265,7 +265,7 @@ func TestReportGbakWarningsCounted(t *testing.T) {
 	r, out := writeReportOf(t, "warnings", []string{p})
 	fs := r.Sections[0].Findings
 	if len(fs) != 1002 || fs[0].Text != "restore-warnings.log: restore failed: cannot commit index PK_XYZ: invalid database handle (no active connection) (and 2 more error lines). Do: "+advice8263 ||
-		fs[1].Text != "restore-warnings.log: restore: Wrong parallel workers value 4, valid range are from 1 to 1. Do: the run had at most 1 parallel worker(s), not the 4 of -par: "+
+		fs[1].Text != "restore-warnings.log: restore: Wrong parallel workers value 4, valid range are from 1 to 1. Do: the run had at most 1 parallel worker, not the 4 of -par: "+
 			"MaxParallelWorkers in the server's firebird.conf (Firebird 5.0, default 1) caps -par; set MaxParallelWorkers = 4 there and restart the server "+
 			"(SuperServer, SuperClassic; Classic reads it at the next connection), or give -par 1" ||
 		fs[1001].Severity != "warning" || fs[1001].Text != "restore-warnings.log: 500 more warnings" {

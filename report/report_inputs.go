@@ -28,6 +28,30 @@ import (
 // entries of a folder left out on purpose (a link to a folder or to a
 // file read already, a pipe) are named in notes, "path: why".
 func Inputs(paths []string) (ins []Input, notes []string, errs []error) {
+	return new(InputWalker).Inputs(paths)
+}
+
+// InputWalker reads paths as Inputs does over several calls (a command
+// line read an argument at a time, standard input among them), so that a
+// file two inputs bring is read once: a link in one folder to a file of
+// another ('fbdiag report logs latest', latest/shop.txt linking to a
+// snapshot of logs) counted that snapshot twice in the history, and its
+// diff compared it with itself. The zero value is ready.
+type InputWalker struct {
+	files  []string   // regular files read, not yet looked at (stat'd when a link comes)
+	seen   []seenFile // those looked at, and the links followed
+	linked []seenFile // the links followed
+}
+
+// seenFile is a file read, by the name it was read by.
+type seenFile struct {
+	name string
+	info fs.FileInfo
+}
+
+// Inputs is Inputs of paths, a file read by an earlier call (or an
+// earlier path) left out and named in notes.
+func (w *InputWalker) Inputs(paths []string) (ins []Input, notes []string, errs []error) {
 	for _, p := range paths {
 		st, err := os.Stat(p)
 		if err != nil {
@@ -45,6 +69,9 @@ func Inputs(paths []string) (ins []Input, notes []string, errs []error) {
 			if err != nil {
 				errs = append(errs, err)
 				continue
+			}
+			if st.Mode().IsRegular() {
+				w.seen = append(w.seen, seenFile{p, st})
 			}
 			ins = append(ins, parts...)
 			continue
@@ -83,7 +110,24 @@ func Inputs(paths []string) (ins []Input, notes []string, errs []error) {
 		if err != nil {
 			errs = append(errs, err)
 		}
-		follow, linkNotes, linkErrs := FolderLinks(files, links)
+		if len(w.linked) > 0 {
+			// (the file of a link an earlier input followed)
+			files = slices.DeleteFunc(files, func(q string) bool {
+				st, err := os.Stat(q)
+				if err != nil {
+					return false
+				}
+				for _, l := range w.linked {
+					if os.SameFile(l.info, st) {
+						notes = append(notes, q+": the file "+l.name+" links to, read once")
+						return true
+					}
+				}
+				return false
+			})
+		}
+		w.files = append(w.files, files...)
+		follow, linkNotes, linkErrs := w.follow(links)
 		notes = append(notes, linkNotes...)
 		errs = append(errs, linkErrs...)
 		for _, q := range append(files, follow...) {
@@ -112,19 +156,21 @@ func Inputs(paths []string) (ins []Input, notes []string, errs []error) {
 // walked (a loop, or a whole tree read by surprise). A link that points
 // nowhere or loops is an error naming it and what is wrong.
 func FolderLinks(files, links []string) (follow, notes []string, errs []error) {
+	w := InputWalker{files: files}
+	return w.follow(links)
+}
+
+// follow is FolderLinks of links beside every file w has read.
+func (w *InputWalker) follow(links []string) (follow, notes []string, errs []error) {
 	if len(links) == 0 {
 		return nil, nil, nil
 	}
-	type seen struct {
-		name string
-		info fs.FileInfo
-	}
-	var read []seen
-	for _, f := range files {
+	for _, f := range w.files {
 		if st, err := os.Stat(f); err == nil {
-			read = append(read, seen{f, st})
+			w.seen = append(w.seen, seenFile{f, st})
 		}
 	}
+	w.files = nil
 	for _, l := range links {
 		st, err := os.Stat(l)
 		if err != nil {
@@ -140,7 +186,7 @@ func FolderLinks(files, links []string) (follow, notes []string, errs []error) {
 			continue
 		}
 		dup := ""
-		for _, r := range read {
+		for _, r := range w.seen {
 			if os.SameFile(r.info, st) {
 				dup = r.name
 				break
@@ -150,7 +196,8 @@ func FolderLinks(files, links []string) (follow, notes []string, errs []error) {
 			notes = append(notes, l+": a symbolic link to "+dup+", read once")
 			continue
 		}
-		read = append(read, seen{l, st})
+		w.seen = append(w.seen, seenFile{l, st})
+		w.linked = append(w.linked, seenFile{l, st})
 		follow = append(follow, l)
 	}
 	return follow, notes, errs

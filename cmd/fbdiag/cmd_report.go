@@ -177,10 +177,11 @@ func writeReport(stdout, stderr io.Writer, ins []report.Input, title, dir string
 // skipped …". remove closes the streams.
 func namedInputs(stdin io.Reader, stderr io.Writer, command string, args []string) (ins []report.Input, files []string, errs []error, remove func(), err error) {
 	remove = func() { report.CloseInputs(ins) }
+	var walk report.InputWalker // (a file two arguments bring is read once)
 	for _, a := range args {
 		if a != "-" {
 			files = append(files, a)
-			found, notes, errs2 := report.Inputs([]string{a})
+			found, notes, errs2 := walk.Inputs([]string{a})
 			for _, n := range notes {
 				fmt.Fprintf(stderr, "fbdiag: %s: skipped %s\n", command, n)
 			}

@@ -282,6 +282,7 @@ func throughputError(err error, o throughputOptions) error {
 // files named one by one are left for the readers to judge.
 func throughputFiles(args []string, stderr io.Writer) ([]string, error) {
 	var names []string
+	var walk report.InputWalker // (a file two folders bring is read once)
 	for _, a := range args {
 		if a == "-" {
 			names = append(names, a)
@@ -291,7 +292,7 @@ func throughputFiles(args []string, stderr io.Writer) ([]string, error) {
 			names = append(names, a)
 			continue
 		}
-		ins, notes, errs := report.Inputs([]string{a})
+		ins, notes, errs := walk.Inputs([]string{a})
 		if len(errs) > 0 {
 			return nil, errors.Join(errs...)
 		}

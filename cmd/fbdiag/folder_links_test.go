@@ -135,3 +135,56 @@ func TestFolderGivenByLink(t *testing.T) {
 		t.Errorf("exit %d, stderr %q\n%s", code, errs, out)
 	}
 }
+
+// A link in one folder to a file another input brings ('fbdiag report
+// logs latest', latest/shop.txt a link to logs/2026-12-02.txt) was read
+// twice, the folders being read one by one: the report's history had 3
+// snapshots of 2, and its diff compared the latest with itself ("both
+// snapshots have the same execution time"). It is read once, in either
+// order, and the one left out is named.
+func TestFolderLinksAcrossInputs(t *testing.T) {
+	dir := t.TempDir()
+	logs, latest := filepath.Join(dir, "logs"), filepath.Join(dir, "latest")
+	for _, d := range []string{logs, latest} {
+		if err := os.Mkdir(d, 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, from := range map[string]string{"2026-12-01.txt": "shop-gstat-a-r.txt", "2026-12-02.txt": "shop-gstat-r-later.txt"} {
+		if err := os.WriteFile(filepath.Join(logs, name), testutil.ReadTestdata(t, "fb30", from), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file, link := filepath.Join(logs, "2026-12-02.txt"), filepath.Join(latest, "shop.txt")
+	if err := os.Symlink(filepath.Join("..", "logs", "2026-12-02.txt"), link); err != nil {
+		t.Skip(err)
+	}
+	for _, c := range []struct {
+		args          []string
+		read, skipped string
+		files         int
+	}{
+		{[]string{logs, latest}, file, link + ": a symbolic link to " + file + ", read once", 2},
+		{[]string{file, latest}, file, link + ": a symbolic link to " + file + ", read once", 1},
+		{[]string{latest, logs}, link, file + ": the file " + link + " links to, read once", 2},
+	} {
+		out, errs, code := runCLI(t, nil, append([]string{"detect"}, c.args...)...)
+		want := "fbdiag: detect: skipped " + c.skipped + "\n"
+		if code != 0 || errs != want {
+			t.Errorf("detect %v: exit %d, stderr %q; want 0, %q", c.args, code, errs, want)
+		}
+		read := 0
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, c.read+" ") {
+				read++
+			}
+		}
+		if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != c.files+1 || read != 1 {
+			t.Errorf("detect %v:\n%s", c.args, out)
+		}
+	}
+	out, _, code := runCLI(t, nil, "report", "-o", filepath.Join(dir, "r"), logs, latest)
+	if code != 0 || !strings.HasPrefix(out, "wrote ") || !strings.Contains(out, "\n2 inputs, 1 section") {
+		t.Errorf("report: exit %d\n%s", code, out)
+	}
+}
