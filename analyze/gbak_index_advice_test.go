@@ -306,8 +306,31 @@ func TestGbakIndexAdviceVolumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `(gbak -rep -i "/backup/pk 1.fbk" /backup/pk-2.fbk localhost:/tmp/h-radvice/db/pk.fdb)`
+	want := `(gbak -rep -i '/backup/pk 1.fbk' /backup/pk-2.fbk localhost:/tmp/h-radvice/db/pk.fdb)`
 	if len(tl.Advice) != 1 || !strings.Contains(tl.Advice[0].Advice, want) {
 		t.Errorf("advice %q, want it to hold %q", tl.Advice, want)
+	}
+}
+
+// The paths of the advice's commands are one word each for the shell of
+// the server's system: a POSIX path in double quotes had $ and ` expanded
+// by sh ("/data/$db.fbk" restored from the file named by $db), and a
+// quote in it ended the word.
+func TestShellArg(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"/backup/shop.fbk", "/backup/shop.fbk"},
+		{"localhost:/var/lib/firebird/data/shop.fdb", "localhost:/var/lib/firebird/data/shop.fdb"},
+		{"/backup/pk 1.fbk", "'/backup/pk 1.fbk'"},
+		{"/data/$db.fbk", "'/data/$db.fbk'"},
+		{"/data/`date`.fbk", "'/data/`date`.fbk'"},
+		{"/data/o'brien.fdb", `'/data/o'\''brien.fdb'`},
+		{`C:\DATA\SHOP.FDB`, `C:\DATA\SHOP.FDB`},
+		{`C:\Program Files\Firebird\employee.fdb`, `"C:\Program Files\Firebird\employee.fdb"`},
+		{`d:\fbdata\5.0\horses & co.fdb`, `"d:\fbdata\5.0\horses & co.fdb"`},
+		{"server:C:/data/x.fdb", "server:C:/data/x.fdb"},
+	} {
+		if got := shellArg(c.in); got != c.want {
+			t.Errorf("shellArg(%q) = %s, want %s", c.in, got, c.want)
+		}
 	}
 }
