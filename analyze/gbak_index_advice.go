@@ -283,9 +283,10 @@ func (b *GbakTimelineBuilder) databaseArg() string {
 // letter, a backslash) is for cmd.exe: in double quotes when it has a
 // blank or a character cmd.exe reads ("C:\Program Files\db.fdb"); cmd
 // knows no quote inside quotes. Any other is for a POSIX shell: as it is
-// when made of characters none reads, else in single quotes, a quote in
-// it written '\” ('/data/o'\”brien.fdb'), so that $, ` and \ stay
-// the path's (in double quotes sh expands $HOME and `cmd`).
+// when made of characters none reads, else in single quotes, each single
+// quote of the path closing them, escaped, and opening them again, so
+// that $, ` and \ stay the path's (in double quotes sh expands $HOME and
+// `cmd`).
 func shellArg(s string) string {
 	if windowsPath(s) {
 		if strings.ContainsAny(s, " \t&|<>()^%!,;=") {
