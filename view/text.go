@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"cmp"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"slices"
 	"strings"
@@ -198,19 +199,23 @@ func textTable(w io.Writer, t *Table, opt Options) {
 	// clipped maps each clipped column's clipped text to the value it
 	// was clipped from, for the rows after the held ones (their widths
 	// are set): a later value that would read as an earlier different
-	// one is printed whole, past its column, rather than alike.
-	clipped := make([]map[string]string, len(t.Columns))
+	// one is printed whole, past its column, rather than alike. Hashes,
+	// not the strings: --all of a million steps keeps 16 bytes a name.
+	clipped := make([]map[uint64]uint64, len(t.Columns))
+	seed := maphash.MakeSeed()
+	remember := func(i int, shown, value string) bool {
+		k, v := maphash.String(seed, shown), maphash.String(seed, value)
+		if o, ok := clipped[i][k]; ok {
+			return o == v
+		}
+		clipped[i][k] = v
+		return true
+	}
 	laterCells := func(r []string) []string {
 		for i := range r {
-			v := clipCell(i, r[i])
-			if v == r[i] {
-				continue
+			if v := clipCell(i, r[i]); v != r[i] && remember(i, v, r[i]) {
+				r[i] = v
 			}
-			if o, ok := clipped[i][v]; ok && o != r[i] {
-				continue
-			}
-			clipped[i][v] = r[i]
-			r[i] = v
 		}
 		return r
 	}
@@ -221,7 +226,7 @@ func textTable(w io.Writer, t *Table, opt Options) {
 		}
 		unambiguousClips(held, clips, clipCell)
 		for i := range clipped {
-			clipped[i] = map[string]string{}
+			clipped[i] = map[uint64]uint64{}
 		}
 		for _, r := range held {
 			raw := slices.Clone(r)
@@ -229,7 +234,7 @@ func textTable(w io.Writer, t *Table, opt Options) {
 			for i := range r {
 				widths[i] = max(widths[i], width(r[i]))
 				if r[i] != raw[i] {
-					clipped[i][r[i]] = raw[i]
+					remember(i, r[i], raw[i])
 				}
 			}
 		}
