@@ -353,7 +353,7 @@ func Throughput(in Input, opt Options) (*Result, error) {
 
 // unsteadyWarnings says which runs were not steady by their own account:
 // their throughput measures a moving target, and every comparison and
-// fit above counts them as the others.
+// fit above counts them as if steady.
 func (g *gathered) unsteadyWarnings() []string {
 	th := NewThresholds()
 	maxDrift := th.Get("bench-steady-state", "max_drift")
@@ -381,12 +381,14 @@ func (g *gathered) unsteadyWarnings() []string {
 	}
 	var out []string
 	if len(own) > 0 {
-		out = append(out, fmt.Sprintf("%d of %s %s not steady by fbdiag bench's own verdict on their window (rule bench-steady-state: throughput drifted or varied more than it allows): %s; the analysis counts them as the others: a longer --warmup and --duration on a quiet machine reach a steady state",
-			len(own), units.Count(judgedOwn, "run"), units.Plural(len(own), "was"), sourceList(own, 10)))
+		their, them := pronouns(len(own))
+		out = append(out, fmt.Sprintf("%d of %s %s not steady by fbdiag bench's own verdict on %s window (rule bench-steady-state: throughput drifted or varied more than it allows): %s; the analysis counts %s as if steady: a longer --warmup and --duration on a quiet machine reach a steady state",
+			len(own), units.Count(judgedOwn, "run"), units.Plural(len(own), "was"), their, sourceList(own, 10), them))
 	}
 	if len(byIntervals) > 0 {
-		out = append(out, fmt.Sprintf("%d of %s %s not steady by their own interval reports (rule bench-steady-state, each report a block): %s; a run's figure is the mean of all its intervals, a warm-up's included, and the analysis counts them as the others: a longer run, or its warm-up left out of the measure, reaches a steady state",
-			len(byIntervals), units.Count(judgedIntervals, "run"), units.Plural(len(byIntervals), "was"), listMost(byIntervals, 10)))
+		their, them := pronouns(len(byIntervals))
+		out = append(out, fmt.Sprintf("%d of %s %s not steady by %s own interval reports (rule bench-steady-state, each report a block): %s; a run's figure is the mean of all its intervals, a warm-up's included, and the analysis counts %s as if steady: a longer run, or its warm-up left out of the measure, reaches a steady state",
+			len(byIntervals), units.Count(judgedIntervals, "run"), units.Plural(len(byIntervals), "was"), their, listMost(byIntervals, 10), them))
 	}
 	if len(moved) > 0 {
 		minBlocks := int(th.Get("bench-steady-state", "min_blocks"))
@@ -773,4 +775,12 @@ func predictionCaveat(m *Model, xmax float64, unit parse.Unit) *string {
 	}
 	c := strings.Join(parts, "; ")
 	return &c
+}
+
+// pronouns are "their" and "them" for n things, "its" and "it" for one.
+func pronouns(n int) (their, them string) {
+	if n == 1 {
+		return "its", "it"
+	}
+	return "their", "them"
 }

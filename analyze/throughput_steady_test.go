@@ -23,7 +23,7 @@ func TestThroughputIntervalsSteady(t *testing.T) {
 		pts[1].SteadyVerdict != "not steady: throughput fell by 42.7% of its mean across its interval reports (more than 10%)" {
 		t.Fatalf("points %+v", pts)
 	}
-	want := "1 of 2 runs was not steady by their own interval reports (rule bench-steady-state, each report a block): " +
+	want := "1 of 2 runs was not steady by its own interval reports (rule bench-steady-state, each report a block): " +
 		"pgbench-tpcb-progress.txt:30 (throughput fell by 42.7% of its mean across its interval reports (more than 10%))"
 	if !slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(strings.ReplaceAll(w, dir, ""), want) }) {
 		t.Errorf("warnings %q", r.Warnings)

@@ -539,7 +539,7 @@ func TestThroughputUnsteadyRuns(t *testing.T) {
 	}
 	buffers := testutil.Testdata(t, "bench", "buffers.csv")
 	want := "6 of 8 runs were not steady by fbdiag bench's own verdict on their window (rule bench-steady-state: " +
-		"throughput drifted or varied more than it allows): " + buffers + ":2, :3, :5, :7, :8, :9; the analysis counts them as the others: " +
+		"throughput drifted or varied more than it allows): " + buffers + ":2, :3, :5, :7, :8, :9; the analysis counts them as if steady: " +
 		"a longer --warmup and --duration on a quiet machine reach a steady state"
 	if len(r.Warnings) == 0 || r.Warnings[len(r.Warnings)-1] != want {
 		t.Errorf("warnings %q,\nwant last %q", r.Warnings, want)

@@ -714,7 +714,7 @@
 //	...
 //	6 of 8 runs were not steady by fbdiag bench's own verdict on their window (rule
 //	  bench-steady-state: throughput drifted or varied more than it allows):
-//	  testdata/bench/buffers.csv:2, :3, :5, :7, :8, :9; the analysis counts them as the others: a longer
+//	  testdata/bench/buffers.csv:2, :3, :5, :7, :8, :9; the analysis counts them as if steady: a longer
 //	  --warmup and --duration on a quiet machine reach a steady state
 //
 // # Environment
