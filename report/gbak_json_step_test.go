@@ -124,3 +124,29 @@ func TestAppendTable(t *testing.T) {
 		}
 	}
 }
+
+// TestAppendStringTails holds appendString to encoding/json for strings
+// of 0 to 24 bytes with a byte to escape (or a rune of two to four bytes)
+// at each place: the last bytes of a string are tested eight at once.
+func TestAppendStringTails(t *testing.T) {
+	for n := range 25 {
+		plain := strings.Repeat("abcdefgh", 4)[:n]
+		ss := []string{plain}
+		for i := range n {
+			for _, odd := range []string{"\"", "\\", "\n", "\x1f", "\x7f", "\xff", "é", "\u2028", "😀"} {
+				ss = append(ss, plain[:i]+odd+plain[i+1:])
+			}
+		}
+		for _, s := range ss {
+			var want bytes.Buffer
+			enc := json.NewEncoder(&want)
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(s); err != nil {
+				t.Fatal(err)
+			}
+			if got := appendString([]byte("x"), s, false); string(got) != "x"+strings.TrimSuffix(want.String(), "\n") {
+				t.Fatalf("appendString(%q) = %s, want %s", s, got[1:], want.Bytes())
+			}
+		}
+	}
+}

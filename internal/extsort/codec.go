@@ -58,6 +58,12 @@ func (f *Fields) Int() int64 {
 	if f.err != nil {
 		return 0
 	}
+	if b := f.b; len(b) > 0 && b[0] < 0x80 {
+		// One byte (-64 to 63: counts, offsets, small ids) without
+		// binary.Varint's call: a spooled warning has a dozen.
+		f.b = b[1:]
+		return int64(b[0]>>1) ^ -int64(b[0]&1)
+	}
 	v, n := binary.Varint(f.b)
 	if n <= 0 {
 		f.err = errShort
@@ -123,6 +129,12 @@ func (f *Fields) Rest() string {
 func (f *Fields) Bytes() []byte {
 	if f.err != nil {
 		return nil
+	}
+	if b := f.b; len(b) > 0 && b[0] < 0x80 && int(b[0]) < len(b) {
+		// A length of one byte: a name, a rule, a unit
+		l := 1 + int(b[0])
+		f.b = b[l:]
+		return b[1:l:l]
 	}
 	l, n := binary.Uvarint(f.b)
 	if n <= 0 || uint64(len(f.b)-n) < l {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -501,5 +502,38 @@ func TestCursorNext(t *testing.T) {
 		case c.err != nil && (err == nil || !errors.Is(err, c.err) && !strings.Contains(err.Error(), c.err.Error())):
 			t.Errorf("%s: %v, want %v", c.name, err, c.err)
 		}
+	}
+}
+
+// TestFieldsOneByte reads back integers and strings on both sides of a
+// one-byte varint (read without binary.Varint), and a string whose
+// one-byte length the record cannot hold.
+func TestFieldsOneByte(t *testing.T) {
+	var b []byte
+	ints := []int64{0, 1, -1, 63, -64, 64, -65, 127, 128, 300, -300, math.MaxInt64, math.MinInt64}
+	strs := []string{"", "a", strings.Repeat("x", 127), strings.Repeat("y", 128), strings.Repeat("z", 300)}
+	for _, v := range ints {
+		b = AppendInt(b, v)
+	}
+	for _, s := range strs {
+		b = AppendString(b, s)
+	}
+	f := NewFields(b)
+	for _, v := range ints {
+		if got := f.Int(); got != v {
+			t.Errorf("Int() = %d, want %d", got, v)
+		}
+	}
+	for _, s := range strs {
+		if got := f.String(); got != s {
+			t.Errorf("String() = %.10q (%d bytes), want %d bytes", got, len(got), len(s))
+		}
+	}
+	if err := f.Err(); err != nil {
+		t.Fatal(err)
+	}
+	f = NewFields([]byte{5, 'a', 'b'})
+	if got := f.Bytes(); got != nil || f.Err() == nil {
+		t.Errorf("a length past the record: Bytes() = %q, error %v", got, f.Err())
 	}
 }
