@@ -74,6 +74,7 @@ type GstatReader struct {
 	tableOrder, indexOrder itemOrder
 	fastItems              [maxFastItems]fastItem // fastLine's
 	fastTaken              int                    // lines fastLine read (for the tests)
+	fastFrom, fastTo       int                    // the last line fastLine read, in the line reader's buffer
 
 	skipLine  int
 	skipCount int

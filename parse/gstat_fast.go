@@ -63,12 +63,25 @@ func (r *GstatReader) fastLine() bool {
 	if r.skipCount != 0 || lr.cr != crNone || !lr.leadTabs || lr.err != nil {
 		return false
 	}
+	taken := r.fastTaken
+	ok := r.fastLines(lr)
+	if r.fastTaken != taken {
+		r.settle()
+	}
+	return ok
+}
+
+// fastLines is fastLine's loop, once a line at a time. The usual way's
+// functions it calls for a line (tableItem, indexItem, fillLine, topLine)
+// may queue a notice, skip a line or change the state: only after one of
+// them does it check.
+func (r *GstatReader) fastLines(lr *LineReader) bool {
 	// A line taken leaves lr.cr at crNone; only the usual way's handling
 	// of a fill line it does not read (topLine) may change the state or
 	// skip a line.
+	check := false // (Next calls fastLine with none of these)
 	for {
-		// (true only once a line is read: Next called with none of these)
-		if len(r.queue) != 0 || r.skipCount != 0 || r.state != gsTable && r.state != gsIndex {
+		if check && (len(r.queue) != 0 || r.skipCount != 0 || r.state != gsTable && r.state != gsIndex) {
 			return true
 		}
 		b := lr.buf[lr.r:lr.w]
@@ -80,9 +93,13 @@ func (r *GstatReader) fastLine() bool {
 			return false
 		}
 		if isDigit(b[i]) {
+			if r.shortFill(b, i) {
+				continue
+			}
 			if !r.fastFill(b, i) {
 				return false
 			}
+			check = true
 			continue
 		}
 		table := r.state == gsTable
@@ -183,12 +200,14 @@ func (r *GstatReader) fastLine() bool {
 		if table {
 			r.inLevel = false
 		}
+		prev = order.prev
 		for f := range items[:n] {
 			it := &items[f]
-			order.learn(it.id)
+			order.follow[prev], prev = it.id, it.id // (order.learn)
 			if it.fig != 0 && r.setFigure(table, it) {
 				continue
 			}
+			check = true
 			label, value := b[it.at:int(it.at)+len(s.labels[it.id])], b[it.v:it.e]
 			if table {
 				r.tableItem(r.table, it.id, label, value, f == 0) // (true: a known label)
@@ -196,6 +215,7 @@ func (r *GstatReader) fastLine() bool {
 				r.indexItem(r.index, it.id, label, value)
 			}
 		}
+		order.prev = prev
 		r.blockData = true
 	}
 }
@@ -233,11 +253,8 @@ func (r *GstatReader) setFigure(table bool, it *fastItem) bool {
 }
 
 // fastFill reads a fill line, "\t 0 - 19% = 1" (its first digit at i of
-// b), as the usual way does.
+// b), that shortFill leaves, as the usual way does.
 func (r *GstatReader) fastFill(b []byte, i int) bool {
-	if r.shortFill(b, i) {
-		return true
-	}
 	j := i
 	for ; j < len(b); j++ {
 		if k := valueByte[b[j]]; k != plainByte && k != commaByte {
@@ -364,15 +381,25 @@ func lineEnd(b []byte, j int) int {
 }
 
 // tookLine moves the line reader past the line b[:end] (its end, n bytes
-// of LF or CRLF, at end), whose indentation is i bytes, as its Next would.
+// of LF or CRLF, at end), whose indentation is i bytes, as its Next would
+// but for the line's bytes (Bytes), which settle sets once fastLine is
+// done: the last line's alone are ever read.
 func (r *GstatReader) tookLine(b []byte, i, end, n int) {
 	lr := r.lr
-	e := end
-	for e > 0 && (b[e-1] == ' ' || b[e-1] == '\t') {
-		e--
-	}
-	lr.cur, lr.indent, lr.truncated = b[:e], i, false
+	r.fastFrom, r.fastTo, lr.indent = lr.r, lr.r+end, i
 	lr.r += end + n
 	lr.line++
 	r.fastTaken++
+}
+
+// settle leaves the line reader's current line the last one fastLine
+// took, as its Next would have.
+func (r *GstatReader) settle() {
+	lr := r.lr
+	b := lr.buf[r.fastFrom:r.fastTo]
+	e := len(b)
+	for e > 0 && (b[e-1] == ' ' || b[e-1] == '\t') {
+		e--
+	}
+	lr.cur, lr.truncated = b[:e], false
 }

@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -11,7 +12,9 @@ import (
 )
 
 // readBothWays reads data with fastLine and without it and fails t when
-// the records (positions, notices and the error included) differ.
+// the records (positions, notices and the error included) differ, or
+// where the line reader stands when each is returned (its line and the
+// line's bytes).
 func readBothWays(t *testing.T, name string, data []byte) (records int) {
 	t.Helper()
 	read := func(fast bool) ([]string, string) {
@@ -24,7 +27,7 @@ func readBothWays(t *testing.T, name string, data []byte) (records int) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			out = append(out, string(j))
+			out = append(out, fmt.Sprintf("%s\n  at line %d: %q", j, r.lr.Line(), r.lr.Bytes()))
 		}
 		if err := r.Err(); err != nil {
 			return out, err.Error()
