@@ -89,8 +89,18 @@ func (r *GstatReader) fastLines(lr *LineReader) bool {
 		for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
 			i++
 		}
-		if i == len(b) || b[i] == '\n' {
+		if i == len(b) {
 			return false
+		}
+		if c := b[i]; c == '\n' || c == '\r' {
+			// A blank line ends the block, as blank does.
+			n := lineEnd(b, i)
+			if n == 0 || i >= lineBuffer {
+				return false // (a lone CR; a line the usual way finds long)
+			}
+			r.tookLine(b, i, i, n)
+			r.blank()
+			return true
 		}
 		if isDigit(b[i]) {
 			if r.shortFill(b, i) {
