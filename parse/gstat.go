@@ -130,7 +130,7 @@ func (r *GstatReader) Next() bool {
 		if (r.state == gsTable || r.state == gsIndex) && fastLines && r.fastLine() {
 			continue
 		}
-		if !r.lr.Next() {
+		if !(fastLines && r.lr.nextPlain()) && !r.lr.Next() {
 			if r.pausing && r.lr.Err() == nil {
 				return false
 			}
