@@ -81,9 +81,16 @@ func (r *GstatReader) fastLines(lr *LineReader) bool {
 	// skip a line.
 	check := false // (Next calls fastLine with none of these)
 	b := lr.buf[:lr.w]
+	table := r.state == gsTable
+	order, s := r.blockItems(table)
 	for {
-		if check && (len(r.queue) != 0 || r.skipCount != 0 || r.state != gsTable && r.state != gsIndex) {
-			return true
+		if check {
+			if len(r.queue) != 0 || r.skipCount != 0 || r.state != gsTable && r.state != gsIndex {
+				return true
+			}
+			// (topLine may have started another block)
+			table, check = r.state == gsTable, false
+			order, s = r.blockItems(table)
 		}
 		p := lr.r // (the line's start in b)
 		i := p
@@ -113,8 +120,6 @@ func (r *GstatReader) fastLines(lr *LineReader) bool {
 			check = true
 			continue
 		}
-		table := r.state == gsTable
-		order, s := r.blockItems(table)
 		prev := order.prev // (learnt once the line is taken)
 		items := &r.fastItems
 		n, j := 0, i
@@ -302,7 +307,9 @@ func (r *GstatReader) shortFill(b []byte, p, i int) bool {
 		return false
 	}
 	h := &fillHeads[d/2]
-	if binary.LittleEndian.Uint64(b[i:]) != h.head || binary.LittleEndian.Uint32(b[i+h.n-4:]) != h.tail {
+	c := b[i : i+12 : i+12]
+	// (h.n-4 is 6 or 7: the mask spares a bounds check)
+	if binary.LittleEndian.Uint64(c) != h.head || binary.LittleEndian.Uint32(c[(h.n-4)&7:]) != h.tail {
 		return false
 	}
 	j := i + h.n
