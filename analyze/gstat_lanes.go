@@ -48,7 +48,9 @@ type laneJob struct {
 	// proto (nil: not evaluated).
 	batch eventBatch
 	proto *tableEval
-	last  bool
+	// first: the input's first piece, which the reading in order cannot
+	// take (it has read no run yet) and is not read on its own.
+	first, last bool
 	// rest, set on the last job, is the input from buf on, to be read in
 	// order: a read error, or no table block to cut at.
 	rest          io.Reader
@@ -125,7 +127,7 @@ func (l *laneSet) read(rd io.Reader, work chan<- *laneJob, last chan<- chan stru
 	var carry []byte // the bytes past the last cut
 	var rerr error
 	eof := false
-	for {
+	for first := true; ; first = false {
 		var job *laneJob
 		select {
 		case job = <-l.free:
@@ -134,9 +136,16 @@ func (l *laneSet) read(rd io.Reader, work chan<- *laneJob, last chan<- chan stru
 		}
 		buf := append(job.buf[:0], carry...)
 		cut := -1
+		// The first piece is read in order alone: cut short, the run it
+		// starts is known before the next piece, read on its own meanwhile,
+		// is to be evaluated for it.
+		size := lanePiece
+		if first {
+			size = lanePiece / 8
+		}
 		for {
-			if len(buf) > lanePiece {
-				if cut = parse.GstatCut(buf, lanePiece); cut >= 0 {
+			if len(buf) > size {
+				if cut = parse.GstatCut(buf, size); cut >= 0 {
 					break
 				}
 			}
@@ -155,7 +164,7 @@ func (l *laneSet) read(rd io.Reader, work chan<- *laneJob, last chan<- chan stru
 				rerr = err
 			}
 		}
-		job.buf, job.last, job.rest = buf, false, nil
+		job.buf, job.first, job.last, job.rest = buf, first, false, nil
 		switch {
 		case cut >= 0:
 			carry = append(carry[:0], buf[cut:]...)
@@ -190,7 +199,7 @@ func (l *laneSet) lane(work <-chan *laneJob, v evaluator) {
 	evaluate := func(job *laneJob) {
 		defer h.catch()
 		job.proto = nil
-		if job.rest != nil || h.stopped.Load() {
+		if job.first || job.rest != nil || h.stopped.Load() {
 			return
 		}
 		parse.SpeculateGstat(job.buf, l.name, &job.pool, &job.spec)

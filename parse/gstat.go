@@ -74,6 +74,7 @@ type GstatReader struct {
 	tableOrder, indexOrder itemOrder
 	fastItems              [maxFastItems]fastItem // fastLine's
 	fastTaken              int                    // lines fastLine read (for the tests)
+	fastFrom, fastTo       int                    // the last line fastLine read, in the line reader's buffer
 
 	skipLine  int
 	skipCount int
@@ -129,7 +130,7 @@ func (r *GstatReader) Next() bool {
 		if (r.state == gsTable || r.state == gsIndex) && fastLines && r.fastLine() {
 			continue
 		}
-		if !r.lr.Next() {
+		if !(fastLines && r.lr.nextPlain()) && !r.lr.Next() {
 			if r.pausing && r.lr.Err() == nil {
 				return false
 			}

@@ -30,7 +30,7 @@ const maxFastItems = 8
 // storing a slice in the reader costs a write barrier's check a word.
 type fastItem struct {
 	id       uint8
-	at, v, e int32
+	at, v, e int // (in the reader's buffer)
 	// A value of digits, with one '.' between two of them or none, is
 	// read as the bytes go by: its digits as one number, and how many
 	// of them follow the point (atof's and atoi64's figures, without
@@ -63,30 +63,63 @@ func (r *GstatReader) fastLine() bool {
 	if r.skipCount != 0 || lr.cr != crNone || !lr.leadTabs || lr.err != nil {
 		return false
 	}
+	taken := r.fastTaken
+	ok := r.fastLines(lr)
+	if r.fastTaken != taken {
+		r.settle()
+	}
+	return ok
+}
+
+// fastLines is fastLine's loop, once a line at a time. The usual way's
+// functions it calls for a line (tableItem, indexItem, fillLine, topLine)
+// may queue a notice, skip a line or change the state: only after one of
+// them does it check.
+func (r *GstatReader) fastLines(lr *LineReader) bool {
 	// A line taken leaves lr.cr at crNone; only the usual way's handling
 	// of a fill line it does not read (topLine) may change the state or
 	// skip a line.
+	check := false // (Next calls fastLine with none of these)
+	b := lr.buf[:lr.w]
+	table := r.state == gsTable
+	order, s := r.blockItems(table)
 	for {
-		// (true only once a line is read: Next called with none of these)
-		if len(r.queue) != 0 || r.skipCount != 0 || r.state != gsTable && r.state != gsIndex {
-			return true
+		if check {
+			if len(r.queue) != 0 || r.skipCount != 0 || r.state != gsTable && r.state != gsIndex {
+				return true
+			}
+			// (topLine may have started another block)
+			table, check = r.state == gsTable, false
+			order, s = r.blockItems(table)
 		}
-		b := lr.buf[lr.r:lr.w]
-		i := 0
+		p := lr.r // (the line's start in b)
+		i := p
 		for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
 			i++
 		}
-		if i == len(b) || b[i] == '\n' {
+		if i == len(b) {
 			return false
 		}
+		if c := b[i]; c == '\n' || c == '\r' {
+			// A blank line ends the block, as blank does.
+			n := lineEnd(b, i)
+			if n == 0 || i-p >= lineBuffer {
+				return false // (a lone CR; a line the usual way finds long)
+			}
+			r.tookLine(p, i, i, n)
+			r.blank()
+			return true
+		}
 		if isDigit(b[i]) {
-			if !r.fastFill(b, i) {
+			if r.shortFill(b, p, i) {
+				continue
+			}
+			if !r.fastFill(b, p, i) {
 				return false
 			}
+			check = true
 			continue
 		}
-		table := r.state == gsTable
-		order, s := r.blockItems(table)
 		prev := order.prev // (learnt once the line is taken)
 		items := &r.fastItems
 		n, j := 0, i
@@ -95,8 +128,8 @@ func (r *GstatReader) fastLine() bool {
 				return false
 			}
 			id := order.follow[prev]
-			label := s.labels[id]
-			if id == 0 || !s.words[id].at(b, j) {
+			w := &s.words[id]
+			if id == 0 || !w.at(b, j) {
 				// Not the label that came next last time: any other known one.
 				k := j
 				for k < len(b) && b[k] != ':' && b[k] != '\n' && b[k] != ',' {
@@ -108,13 +141,13 @@ func (r *GstatReader) fastLine() bool {
 				if id = s.numbers[string(b[j:k])]; id == 0 {
 					return false
 				}
-				label = s.labels[id]
+				w = &s.words[id]
 			}
 			it := &items[n]
-			it.id, it.at = id, int32(j)
+			it.id, it.at = id, j
 			n++
 			prev = id
-			j += len(label) + 1
+			j += w.size // (the label and its colon)
 			for j < len(b) && b[j] == ' ' {
 				j++
 			}
@@ -161,13 +194,13 @@ func (r *GstatReader) fastLine() bool {
 				for e > v && b[e-1] == ' ' {
 					e--
 				}
-				if e > v && b[e-1] == ')' || j >= lineBuffer {
+				if e > v && b[e-1] == ')' || j-p >= lineBuffer {
 					return false // (a block name or a finding; a long line)
 				}
-				it.v, it.e = int32(v), int32(e)
+				it.v, it.e = v, e
 				break
 			}
-			it.v, it.e = int32(v), int32(j)
+			it.v, it.e = v, j
 			// ", " then blanks to the line end: the usual way trims them and
 			// keeps the comma in the value.
 			k := j + 2
@@ -179,23 +212,26 @@ func (r *GstatReader) fastLine() bool {
 			}
 			j += 2
 		}
-		r.tookLine(b, i, j, lineEnd(b, j))
+		r.tookLine(p, i, j, lineEnd(b, j))
 		if table {
 			r.inLevel = false
 		}
+		prev = order.prev
 		for f := range items[:n] {
 			it := &items[f]
-			order.learn(it.id)
+			order.follow[prev], prev = it.id, it.id // (order.learn)
 			if it.fig != 0 && r.setFigure(table, it) {
 				continue
 			}
-			label, value := b[it.at:int(it.at)+len(s.labels[it.id])], b[it.v:it.e]
+			check = true
+			label, value := b[it.at:it.at+len(s.labels[it.id])], b[it.v:it.e]
 			if table {
 				r.tableItem(r.table, it.id, label, value, f == 0) // (true: a known label)
 			} else {
 				r.indexItem(r.index, it.id, label, value)
 			}
 		}
+		order.prev = prev
 		r.blockData = true
 	}
 }
@@ -233,11 +269,8 @@ func (r *GstatReader) setFigure(table bool, it *fastItem) bool {
 }
 
 // fastFill reads a fill line, "\t 0 - 19% = 1" (its first digit at i of
-// b), as the usual way does.
-func (r *GstatReader) fastFill(b []byte, i int) bool {
-	if r.shortFill(b, i) {
-		return true
-	}
+// b, the line's start at p), that shortFill leaves, as the usual way does.
+func (r *GstatReader) fastFill(b []byte, p, i int) bool {
 	j := i
 	for ; j < len(b); j++ {
 		if k := valueByte[b[j]]; k != plainByte && k != commaByte {
@@ -247,34 +280,36 @@ func (r *GstatReader) fastFill(b []byte, i int) bool {
 			return false
 		}
 	}
-	if j == len(b) || j >= lineBuffer {
+	if j == len(b) || j-p >= lineBuffer {
 		return false
 	}
 	e := j
 	for e > i && b[e-1] == ' ' {
 		e--
 	}
-	r.tookLine(b, i, j, lineEnd(b, j))
+	r.tookLine(p, i, j, lineEnd(b, j))
 	t := b[i:e]
 	if !r.fillLine(t) {
-		r.topLine(t, i > 0)
+		r.topLine(t, i > p)
 	}
 	return true
 }
 
 // shortFill reads a fill line that starts as gstat prints them, "0 - 19%
-// = " to "80 - 99% = " (from i of b), and ends in digits, blanks and LF or
-// CRLF, as fillLine would read it: its start compared as two words, its
-// count read as the bytes go by. Fill lines are two in five of a big
+// = " to "80 - 99% = " (from i of b, the line's start at p), and ends in
+// digits, blanks and LF or CRLF, as fillLine would read it: its start
+// compared as two words, its count read as the bytes go by. Fill lines are two in five of a big
 // output's lines; any other is left to fastFill's way, which scans it
 // three times.
-func (r *GstatReader) shortFill(b []byte, i int) bool {
+func (r *GstatReader) shortFill(b []byte, p, i int) bool {
 	d := b[i] - '0' // (a digit: fastLine's test)
 	if d > 9 || d&1 != 0 || len(b)-i < 12 {
 		return false
 	}
 	h := &fillHeads[d/2]
-	if binary.LittleEndian.Uint64(b[i:]) != h.head || binary.LittleEndian.Uint32(b[i+h.n-4:]) != h.tail {
+	c := b[i : i+12 : i+12]
+	// (h.n-4 is 6 or 7: the mask spares a bounds check)
+	if binary.LittleEndian.Uint64(c) != h.head || binary.LittleEndian.Uint32(c[(h.n-4)&7:]) != h.tail {
 		return false
 	}
 	j := i + h.n
@@ -290,14 +325,14 @@ func (r *GstatReader) shortFill(b []byte, i int) bool {
 	for j < len(b) && b[j] == ' ' {
 		j++
 	}
-	if j == len(b) || j >= lineBuffer {
+	if j == len(b) || j-p >= lineBuffer {
 		return false
 	}
 	end := lineEnd(b, j)
 	if end == 0 {
 		return false
 	}
-	r.tookLine(b, i, j, end)
+	r.tookLine(p, i, j, end)
 	// fillBucket's, for a bucket known to be one of the five.
 	if r.fill == nil {
 		r.fill = r.slab.fill()
@@ -363,16 +398,26 @@ func lineEnd(b []byte, j int) int {
 	return 0
 }
 
-// tookLine moves the line reader past the line b[:end] (its end, n bytes
-// of LF or CRLF, at end), whose indentation is i bytes, as its Next would.
-func (r *GstatReader) tookLine(b []byte, i, end, n int) {
+// tookLine moves the line reader past the line from p to end of its
+// buffer (its end, n bytes of LF or CRLF, at end), whose indentation ends
+// at i, as its Next would but for the line's bytes (Bytes), which settle
+// sets once fastLine is done: the last line's alone are ever read.
+func (r *GstatReader) tookLine(p, i, end, n int) {
 	lr := r.lr
-	e := end
+	r.fastFrom, r.fastTo, lr.indent = p, end, i-p
+	lr.r = end + n
+	lr.line++
+	r.fastTaken++
+}
+
+// settle leaves the line reader's current line the last one fastLine
+// took, as its Next would have.
+func (r *GstatReader) settle() {
+	lr := r.lr
+	b := lr.buf[r.fastFrom:r.fastTo]
+	e := len(b)
 	for e > 0 && (b[e-1] == ' ' || b[e-1] == '\t') {
 		e--
 	}
-	lr.cur, lr.indent, lr.truncated = b[:e], i, false
-	lr.r += end + n
-	lr.line++
-	r.fastTaken++
+	lr.cur, lr.truncated = b[:e], false
 }

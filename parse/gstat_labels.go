@@ -150,6 +150,7 @@ func labelsOf(labels []string) *itemLabels {
 // mid and n-8 (mid 8 when the label and colon are longer than 16 bytes,
 // else n-8 again; all three at 0, masked, when shorter than 8).
 type labelWords struct {
+	size             int // the label's bytes and its colon
 	need             int // bytes the loads read
 	mid, tail        int
 	w0, w1, w2, mask uint64
@@ -162,7 +163,7 @@ func wordsOf(label string) labelWords {
 	if n > 24 {
 		panic("label too long for labelWords: " + label)
 	}
-	w := labelWords{need: n, mid: n - 8, tail: n - 8, mask: ^uint64(0)}
+	w := labelWords{size: n, need: n, mid: n - 8, tail: n - 8, mask: ^uint64(0)}
 	if n > 16 {
 		w.mid = 8
 	}

@@ -3,6 +3,7 @@ package parse
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"io"
 	"unicode/utf8"
 
@@ -196,6 +197,62 @@ func (r *LineReader) Next() bool {
 		raw = r.expandTabs(raw)
 	}
 	r.cur = raw
+	return true
+}
+
+// nextPlain is Next for a line of printable ASCII after its indentation,
+// ended by LF or CRLF in the buffer, with KeepLeadingTabs: the line is
+// scanned once, where Next searches it for both line ends, trims it and
+// searches it for a tab. False leaves the line to Next.
+func (r *LineReader) nextPlain() bool {
+	if r.cr == crEnded && r.r < r.w && r.buf[r.r] == '\n' {
+		// The LF of the CRLF that ended the line before, taken as readRaw
+		// takes it.
+		r.r++
+		r.cr = crNone
+	}
+	if r.cr != crNone || r.err != nil || !r.leadTabs || r.keepTabs {
+		return false
+	}
+	b := r.buf[r.r:r.w]
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+		i++
+	}
+	j := i
+	for j+8 <= len(b) {
+		// Eight bytes at a time while none is below ' ' or past DEL: such
+		// a byte has its high bit set, or gets it when ' ' is taken from
+		// each byte (a borrow only sets more of them, past it).
+		x := binary.LittleEndian.Uint64(b[j:])
+		if (x|(x-0x2020202020202020))&0x8080808080808080 != 0 {
+			break
+		}
+		j += 8
+	}
+	for j < len(b) && b[j]-' ' <= '~'-' '+1 { // (' ' to DEL)
+		j++
+	}
+	if j >= len(b) || j >= lineBuffer {
+		return false // (no line end in the buffer; a line Next finds long)
+	}
+	n := 1
+	if b[j] != '\n' {
+		if b[j] != '\r' || j+1 == len(b) || b[j+1] != '\n' {
+			return false // (a tab or another control byte, a lone CR, a byte past ASCII)
+		}
+		n = 2
+	}
+	e := j
+	for e > i && b[e-1] == ' ' {
+		e--
+	}
+	if e == i {
+		i, e = 0, 0 // (blanks only: Next trims them all)
+	}
+	r.cur, r.indent, r.truncated = b[:e], i, false
+	r.r += j + n
+	r.line++
 	return true
 }
 
