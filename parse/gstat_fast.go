@@ -141,14 +141,14 @@ func (r *GstatReader) fastLines(lr *LineReader) bool {
 				if id = s.numbers[string(b[j:k])]; id == 0 {
 					return false
 				}
-				w = &s.words[id]
+				w = &s.bare[id] // (the blank is tested)
 			}
 			it := &items[n]
 			it.id, it.at = id, j
 			n++
 			prev = id
-			j += w.size // (the label and its colon)
-			for j < len(b) && b[j] == ' ' {
+			j += w.size // (the label, its colon and gstat's blank if w.blank)
+			if !w.blank && j < len(b) && b[j] == ' ' {
 				j++
 			}
 			v := j
@@ -175,7 +175,11 @@ func (r *GstatReader) fastLines(lr *LineReader) bool {
 				}
 			}
 			it.num, it.fig, it.frac = num, 0, 0
-			if !other {
+			if other {
+				for v < j && b[v] == ' ' {
+					v++ // (more blanks before the value, read as one)
+				}
+			} else {
 				if n := j - v; dot < 0 && n > 0 {
 					if n <= 15 {
 						it.fig = intFigure | decimalFigure

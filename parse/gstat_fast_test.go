@@ -71,6 +71,11 @@ func TestGstatFastLines(t *testing.T) {
 		blanks := bytes.ReplaceAll(data, []byte(", "), []byte(",  \n"))
 		readBothWays(t, filepath.Base(p)+" (blanks)", blanks)
 		readBothWays(t, filepath.Base(p)+" (cut)", data[:len(data)*2/3])
+		// Two blanks or none between a label and its value, or one before
+		// a line end (a label's words hold gstat's one blank).
+		for _, gap := range []string{":  ", ":", ": \n"} {
+			readBothWays(t, filepath.Base(p)+" ("+gap+")", bytes.ReplaceAll(data, []byte(": "), []byte(gap)))
+		}
 		n++
 	}
 	if n < 10 {
@@ -127,6 +132,7 @@ func FuzzGstatFastLines(f *testing.F) {
 	f.Add([]byte("T (1)\n    Average record length: 007.50, total records: 0012\n    Average version length: 1234567890123456.5, total versions: 1234567890123456789\n" +
 		"    Average fragment length: .5, total fragments: 5., max fragments: -1\n    Average unpacked length: 12, compression ratio: 1.2.3\n" +
 		"    Index I (0)\n\tRoot page: 123456789012345678, depth: 1.0, leaf buckets: 1,5, nodes: 7 \n\tAverage node length: 123456789012345, total dup: 0\n"))
+	f.Add([]byte("T (1)\n    Primary pointer page:  7, Index root page:8, total records:   , max versions: \n    Data pages:  \t1\n\tFill distribution: \n\t 0 - 19% = 1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		readBothWays(t, "fuzz.txt", data)
 	})

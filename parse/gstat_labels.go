@@ -128,6 +128,7 @@ type itemLabels struct {
 	labels  []string
 	numbers map[string]uint8
 	words   []labelWords // by number, for fastLine
+	bare    []labelWords // the same without a blank, for a label looked up
 }
 
 var tableItems, indexItems = labelsOf(tableLabels[:]), labelsOf(indexLabels[:])
@@ -137,33 +138,42 @@ func labelsOf(labels []string) *itemLabels {
 	for i, l := range labels[1:] {
 		m[l] = uint8(i + 1)
 	}
-	w := make([]labelWords, len(labels))
+	w, bare := make([]labelWords, len(labels)), make([]labelWords, len(labels))
 	for i, l := range labels {
 		w[i] = wordsOf(l)
+		bare[i] = labelWords{size: len(l) + 1}
 	}
-	return &itemLabels{labels: labels, numbers: m, words: w}
+	return &itemLabels{labels: labels, numbers: m, words: w, bare: bare}
 }
 
-// labelWords is a label and the colon after it as three little-endian
-// words, so that fastLine compares a line's next label with the one it
+// labelWords is a label and the colon (and blank: wordsOf) after it as
+// three little-endian words, so that fastLine compares a line's next label with the one it
 // expects in three loads rather than a call to memequal: the words at 0,
 // mid and n-8 (mid 8 when the label and colon are longer than 16 bytes,
 // else n-8 again; all three at 0, masked, when shorter than 8).
 type labelWords struct {
-	size             int // the label's bytes and its colon
-	need             int // bytes the loads read
+	size             int  // the label's bytes, its colon and, if blank, a blank
+	blank            bool // the words hold the blank after the colon
+	need             int  // bytes the loads read
 	mid, tail        int
 	w0, w1, w2, mask uint64
 }
 
-// wordsOf makes the words of label (24 bytes at most with its colon).
+// wordsOf makes the words of label (24 bytes at most with its colon),
+// and of the blank gstat writes after the colon when that fits too and
+// the label is not one that ends its line (Fill distribution): stepped
+// over with the label, that blank costs no test of its own.
 func wordsOf(label string) labelWords {
 	s := label + ":"
-	n := len(s)
-	if n > 24 {
+	if len(s) > 24 {
 		panic("label too long for labelWords: " + label)
 	}
-	w := labelWords{size: n, need: n, mid: n - 8, tail: n - 8, mask: ^uint64(0)}
+	blank := len(s) < 24 && label != "Fill distribution"
+	if blank {
+		s += " "
+	}
+	n := len(s)
+	w := labelWords{size: n, blank: blank, need: n, mid: n - 8, tail: n - 8, mask: ^uint64(0)}
 	if n > 16 {
 		w.mid = 8
 	}
@@ -178,7 +188,8 @@ func wordsOf(label string) labelWords {
 	return w
 }
 
-// at reports whether b[j:] starts with the label and its colon; false
+// at reports whether b[j:] starts with the label and its colon (and
+// blank, if w.blank); false
 // also when b has too few bytes after j for the loads (fastLine then
 // looks the label up).
 func (w *labelWords) at(b []byte, j int) bool {

@@ -101,9 +101,9 @@ func TestGstatLabelOrders(t *testing.T) {
 	}
 }
 
-// TestLabelWords: each label's words find it, followed by its colon, at
-// any place in a line, and miss it with any one byte changed or without
-// the colon.
+// TestLabelWords: each label's words find it, followed by its colon and
+// a blank, at any place in a line, and miss it with any one byte changed
+// (the blank's too, when its words hold one) or without the colon.
 func TestLabelWords(t *testing.T) {
 	for _, labels := range []*itemLabels{tableItems, indexItems} {
 		for id, label := range labels.labels[1:] {
@@ -113,7 +113,10 @@ func TestLabelWords(t *testing.T) {
 				if !w.at(line, len(pre)) {
 					t.Errorf("%q not found in %q", label, line)
 				}
-				for k := range len(label) + 1 {
+				if w.size != len(label)+1 && (!w.blank || w.size != len(label)+2) {
+					t.Errorf("%q: %d bytes stepped over", label, w.size)
+				}
+				for k := range w.size {
 					bad := bytes.Clone(line)
 					bad[len(pre)+k] ^= 0x20
 					if w.at(bad, len(pre)) {
