@@ -23,7 +23,7 @@ func TestGbakParallelWorkersAdvice(t *testing.T) {
 	// The timeline's advice carries it with the warning it answers (the
 	// finding's advice in every output, JSON's advice[]), not the notes.
 	if len(tl.Advice) != 1 || tl.Advice[0] != (GbakAdvice{Message: tl.Warnings[0], Advice: want}) || len(tl.Notes) != 0 {
-		t.Errorf("advice %q, notes %q", tl.Advice, tl.Notes)
+		t.Errorf("advice %+v, notes %+v", tl.Advice, tl.Notes)
 	}
 	if got := GbakMessageAdvice("segment buffer length shorter than expected"); got != "" {
 		t.Errorf("advice for another message: %q", got)

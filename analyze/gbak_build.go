@@ -871,6 +871,11 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 	for i := range b.failures {
 		b.addAdvice(b.failures[i].msg, b.gbakIndexAdvice(&b.failures[i]))
 	}
+	if stop := b.stoppedAt(); stop != nil {
+		for i := range b.advice {
+			b.advice[i].Stopped = b.advice[i].Message == stop.msg
+		}
+	}
 	t.Advice = b.advice
 	if t.Advice == nil {
 		t.Advice = []GbakAdvice{}

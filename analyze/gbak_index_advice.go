@@ -11,6 +11,10 @@ import (
 type GbakAdvice struct {
 	Message string `json:"message"`
 	Advice  string `json:"advice"`
+	// Stopped marks the advice on the index gbak stopped at, which the
+	// advice on the indices before it points to: the one a summary of
+	// the run quotes (not in JSON: advice[] reads in log order).
+	Stopped bool `json:"-"`
 }
 
 // maxIndexAdvice bounds the failed indices advised on: a restore with

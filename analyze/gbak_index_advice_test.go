@@ -12,7 +12,7 @@ import (
 func wantAdvice(t *testing.T, tl *Timeline, want ...GbakAdvice) {
 	t.Helper()
 	if len(tl.Advice) != len(want) {
-		t.Fatalf("%s: %d advice, want %d: %q", tl.File, len(tl.Advice), len(want), tl.Advice)
+		t.Fatalf("%s: %d advice, want %d: %+v", tl.File, len(tl.Advice), len(want), tl.Advice)
 	}
 	for i := range want {
 		if tl.Advice[i].Message != want[i].Message {
@@ -227,7 +227,7 @@ func TestGbakIndexAdviceNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(tl.Advice) != 1 || !strings.Contains(tl.Advice[0].Advice, `the rows of "PUBLIC"."A3" that repeat the key ("ID" = 9), then ALTER INDEX "PUBLIC"."PK_A3" ACTIVE;`) {
-		t.Errorf("advice %q", tl.Advice)
+		t.Errorf("advice %+v", tl.Advice)
 	}
 }
 
@@ -245,7 +245,7 @@ func TestGbakIndexAdviceExitAfterForeignKey(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(tl.Advice) != 1 || !strings.HasPrefix(tl.Advice[0].Advice, "gbak went on without FK_D_M but stopped later on another error: remove that cause and restore again (gbak -rep); ") {
-		t.Errorf("advice %q", tl.Advice)
+		t.Errorf("advice %+v", tl.Advice)
 	}
 }
 
@@ -308,7 +308,7 @@ func TestGbakIndexAdviceVolumes(t *testing.T) {
 	}
 	want := `(gbak -rep -i '/backup/pk 1.fbk' /backup/pk-2.fbk localhost:/tmp/h-radvice/db/pk.fdb)`
 	if len(tl.Advice) != 1 || !strings.Contains(tl.Advice[0].Advice, want) {
-		t.Errorf("advice %q, want it to hold %q", tl.Advice, want)
+		t.Errorf("advice %+v, want it to hold %+v", tl.Advice, want)
 	}
 }
 

@@ -205,7 +205,17 @@ func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 		}
 	}
 	if len(errs) > 0 {
-		text := name + ": " + errs[0].Object + " " + tl.Outcome + ": " + errs[0].Message
+		// The first line, or the index gbak stopped at when it failed on
+		// others before it: their advice points to that one's.
+		q := errs[0]
+		for _, a := range tl.Advice {
+			if a.Stopped {
+				if i := slices.IndexFunc(errs, func(f view.Finding) bool { return f.Message == a.Message }); i >= 0 {
+					q = errs[i]
+				}
+			}
+		}
+		text := name + ": " + q.Object + " " + tl.Outcome + ": " + q.Message
 		switch more := tl.ErrorCount - 1; {
 		case more == 1:
 			text += " (and 1 more error line)"
@@ -214,7 +224,7 @@ func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 		}
 		// The advice on the error quoted (an index gbak could not
 		// activate), as the section's finding and fbdiag gbak give it.
-		text = withAdvice(text, errs[0].Advice)
+		text = withAdvice(text, q.Advice)
 		s.Findings = append([]Finding{{Severity: "critical", Text: text}}, s.Findings...)
 	}
 	fragment(s, d, " (fbdiag gbak --all lists them)")
