@@ -480,11 +480,18 @@ func (b *GbakTimelineBuilder) sealError() {
 		b.failures[n-1].refused = true
 	}
 	if b.failName == "" {
-		// without -v: the error of an index built with the metadata
-		if m := uniqueConstraint.FindStringSubmatch(msg); m != nil && strings.HasPrefix(msg, m[0]) {
-			b.addFailure(indexFailure{name: unquoteName(m[1]), msg: msg, steps: b.steps, constraint: true})
-		} else if m := uniqueIndex.FindStringSubmatch(msg); m != nil && strings.HasPrefix(msg, m[0]) {
-			b.addFailure(indexFailure{name: unquoteName(m[1]), msg: msg, steps: b.steps})
+		// without -v: the error of an index built with the metadata,
+		// its words first (the literal test spares the patterns the
+		// other lines of a log of a million errors)
+		switch {
+		case strings.HasPrefix(msg, uniqueConstraintWords):
+			if m := uniqueConstraint.FindStringSubmatch(msg); m != nil && strings.HasPrefix(msg, m[0]) {
+				b.addFailure(indexFailure{name: unquoteName(m[1]), msg: msg, steps: b.steps, constraint: true})
+			}
+		case strings.HasPrefix(msg, uniqueIndexWords):
+			if m := uniqueIndex.FindStringSubmatch(msg); m != nil && strings.HasPrefix(msg, m[0]) {
+				b.addFailure(indexFailure{name: unquoteName(m[1]), msg: msg, steps: b.steps})
+			}
 		}
 	}
 	if b.failName != "" {
@@ -868,10 +875,11 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 	b.sealWarning()
 	b.handErrors()
 	b.handWarnings()
+	stop := b.stoppedAt()
 	for i := range b.failures {
-		b.addAdvice(b.failures[i].msg, b.gbakIndexAdvice(&b.failures[i]))
+		b.addAdvice(b.failures[i].msg, b.gbakIndexAdvice(&b.failures[i], stop))
 	}
-	if stop := b.stoppedAt(); stop != nil {
+	if stop != nil {
 		for i := range b.advice {
 			b.advice[i].Stopped = b.advice[i].Message == stop.msg
 		}

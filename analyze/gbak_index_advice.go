@@ -63,10 +63,15 @@ func (b *GbakTimelineBuilder) stoppedAt() *indexFailure {
 
 // What gbak says about the rows of a failed index (Firebird 2.5 to 6.0;
 // the same words in every version this project has logs of).
+const (
+	uniqueConstraintWords = "violation of PRIMARY or UNIQUE KEY constraint "
+	uniqueIndexWords      = "attempt to store duplicate value (visible to active transactions) in unique index "
+)
+
 var (
 	// A name is "X" up to 5.0, "SCHEMA"."X" in 6.0 (quotes doubled).
-	uniqueConstraint = regexp.MustCompile(`violation of PRIMARY or UNIQUE KEY constraint (` + quotedName + `) on table (` + quotedName + `)`)
-	uniqueIndex      = regexp.MustCompile(`attempt to store duplicate value \(visible to active transactions\) in unique index (` + quotedName + `)`)
+	uniqueConstraint = regexp.MustCompile(regexp.QuoteMeta(uniqueConstraintWords) + `(` + quotedName + `) on table (` + quotedName + `)`)
+	uniqueIndex      = regexp.MustCompile(regexp.QuoteMeta(uniqueIndexWords) + `(` + quotedName + `)`)
 	foreignKey       = regexp.MustCompile(`violation of FOREIGN KEY constraint (` + quotedName + `) on table (` + quotedName + `)`)
 	problematicKey   = regexp.MustCompile(`Problematic key value is (\(.*?\))(?:;|$)`)
 )
@@ -163,7 +168,8 @@ func indexIdent(name string) string {
 // foreign key/unique constraints" (its note that since 3.0 gbak leaves
 // any problematic index inactive by itself does not hold for a primary
 // key: 3.0.11 stopped here).
-func (b *GbakTimelineBuilder) gbakIndexAdvice(f *indexFailure) string {
+// stop is the failure gbak stopped at (stoppedAt).
+func (b *GbakTimelineBuilder) gbakIndexAdvice(f, stop *indexFailure) string {
 	ix := indexIdent(f.name)
 	why := f.msg
 	if strings.HasPrefix(why, "cannot commit index ") {
@@ -178,15 +184,14 @@ func (b *GbakTimelineBuilder) gbakIndexAdvice(f *indexFailure) string {
 		key = " " + m[1]
 	}
 	var fix string
+	uc, fk := uniqueConstraint.FindStringSubmatch(why), foreignKey.FindStringSubmatch(why)
 	switch {
-	case uniqueConstraint.MatchString(why):
-		m := uniqueConstraint.FindStringSubmatch(why)
-		fix = "delete or change the rows of " + sqlNameOf(m[2]) + " that repeat the key" + key
+	case uc != nil:
+		fix = "delete or change the rows of " + sqlNameOf(uc[2]) + " that repeat the key" + key
 	case uniqueIndex.MatchString(why):
 		fix = "delete or change the rows that repeat the key" + key + " in the table of " + ix
-	case foreignKey.MatchString(why):
-		m := foreignKey.FindStringSubmatch(why)
-		fix = "delete the rows of " + sqlNameOf(m[2]) + " that reference no row" + key +
+	case fk != nil:
+		fix = "delete the rows of " + sqlNameOf(fk[2]) + " that reference no row" + key +
 			" or add the rows they reference"
 	case strings.HasPrefix(why, "invalid database handle"):
 		// public 15: the index workers of a Classic server could not
@@ -229,7 +234,7 @@ func (b *GbakTimelineBuilder) gbakIndexAdvice(f *indexFailure) string {
 		why7269 = "without -v a primary or unique key's index is built by the commit after the data, and gbak stops " +
 			"when that fails, in every version"
 	}
-	switch stop := b.stoppedAt(); {
+	switch {
 	case stop == f:
 		return "gbak stopped at " + ix + ": " + why7269 + ", and the database file it left is unfinished: " +
 			"restore again with every index inactive (gbak -rep -i" +
