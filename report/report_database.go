@@ -126,12 +126,7 @@ func DatabaseSection(d *analyze.Database, runs []GstatRun) *Section {
 		if len(d.Snapshots) > 1 {
 			text += fmt.Sprintf(" (%d of %d snapshots)", f.Snapshots, len(d.Snapshots))
 		}
-		if f.Advice != "" {
-			// A sentence of its own: "…blocks garbage collection Do: find
-			// the client…" read as one run-on clause.
-			text = fullStop(text) + " Do: " + f.Advice
-		}
-		s.Findings = append(s.Findings, Finding{Severity: string(f.Severity), Text: text})
+		s.Findings = append(s.Findings, Finding{Severity: string(f.Severity), Text: withAdvice(text, f.Advice)})
 	}
 	// The latest snapshot with tables in full (else the latest).
 	latest := ordered[len(ordered)-1]

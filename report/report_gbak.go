@@ -296,7 +296,8 @@ func comparisonSection(c *analyze.GbakComparison, id, title string, sources []st
 }
 
 // withAdvice ends a finding's text with fbdiag's advice, a sentence of
-// its own, as a database's findings (report_database.go).
+// its own ("…blocks garbage collection Do: find the client…" read as one
+// run-on clause), for a database's findings and a gbak run's.
 func withAdvice(text, advice string) string {
 	if advice == "" {
 		return text
