@@ -661,7 +661,11 @@ func runBenchSweep(ctx context.Context, c *cli.Context, e *env, o benchSweepOpti
 		return err
 	}
 	if ctx.Err() != nil {
-		return cli.Exit(fmt.Sprintf("bench sweep: interrupted after %s: %s holds %s", units.Count(res.Runs, "run"), o.out, map[bool]string{true: "it", false: "them"}[res.Runs == 1]), exitError)
+		them := "them"
+		if res.Runs == 1 {
+			them = "it"
+		}
+		return cli.Exit(fmt.Sprintf("bench sweep: interrupted after %s: %s holds %s", units.Count(res.Runs, "run"), o.out, them), exitError)
 	}
 	return nil
 }
