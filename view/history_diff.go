@@ -54,7 +54,7 @@ func HistoryDiff(d *analyze.SnapshotDiff, opt HistoryOptions) *Doc {
 		}
 		doc.Tables = append(doc.Tables, t)
 	}
-	doc.Tables = append(doc.Tables, diffWarningChanges(d))
+	doc.Tables = append(doc.Tables, diffWarningChanges(d, opt))
 	if len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter) > 0 {
 		doc.Tables = append(doc.Tables, diffFieldsTable(d, opt))
 	} else {
@@ -561,40 +561,67 @@ func warningValue(p *float64, unit string) Cell {
 	return Num(*p)
 }
 
-func diffWarningChanges(d *analyze.SnapshotDiff) *Table {
-	t := &Table{Name: "warning_changes", Title: "Health warnings that changed", Rows: [][]Cell{}, Columns: []Column{
+// diffWarningChanges lists the warnings that appeared, changed severity or
+// were resolved, the most severe first (a severity change counts at the
+// worse of its two), so that the human formats' first opt.Top rows are
+// the ones to read: a critical that appeared is not left out behind a
+// thousand infos that were resolved.
+func diffWarningChanges(d *analyze.SnapshotDiff, opt HistoryOptions) *Table {
+	t := &Table{Name: "warning_changes", Title: "Health warnings that changed", Noun: "warning changes", Limit: opt.Top, Rows: [][]Cell{}, Columns: []Column{
 		{Key: "change", Title: "change"}, {Key: "severity", Title: "severity"}, {Key: "severity_old", Title: "was"},
 		{Key: "rule", Title: "rule", Max: 20}, {Key: "object", Title: "object", Max: 16},
 		{Key: "value_old", Title: "old", Kind: NumberKind}, {Key: "value_new", Title: "new", Kind: NumberKind},
 		{Key: "threshold", Title: "limit", Kind: NumberKind}, {Key: "unit", Title: "unit", Max: 15}}}
+	type change struct {
+		change string
+		w      *analyze.WarningChange
+	}
+	var all []change
 	for _, l := range []struct {
 		change string
 		ws     []analyze.WarningChange
-	}{{"appeared", d.WarningsAppeared}, {"resolved", d.WarningsResolved}, {"severity", d.WarningsChanged}} {
-		for _, w := range l.ws {
-			obj := w.Object
-			if w.Table != "" {
-				obj += " on " + w.Table // (as gstat names it: "T.X" reads as SCHEMA.NAME)
-			}
-			if w.Kind != w.Object {
-				obj = w.Kind + " " + obj
-			}
-			was := Null(TextKind)
-			if w.SeverityBefore != nil {
-				was = Str(string(*w.SeverityBefore))
-			}
-			unit := w.Unit
-			if unit == "share" || unit == "bytes" || unit == "flag" {
-				unit = ""
-			}
-			t.Rows = append(t.Rows, []Cell{Str(l.change), Str(string(w.Severity)), was, Str(w.Rule), Str(obj),
-				warningValue(w.Values[0], w.Unit), warningValue(w.Values[1], w.Unit), warningValue(&w.Threshold, w.Unit), Str(unit)})
+	}{{"appeared", d.WarningsAppeared}, {"severity", d.WarningsChanged}, {"resolved", d.WarningsResolved}} {
+		for i := range l.ws {
+			all = append(all, change{l.change, &l.ws[i]})
 		}
+	}
+	rank := func(w *analyze.WarningChange) int {
+		r := w.Severity.Rank()
+		if w.SeverityBefore != nil {
+			r = max(r, w.SeverityBefore.Rank())
+		}
+		return r
+	}
+	// (Stable: the order of the kinds above, then analyze's within each.)
+	slices.SortStableFunc(all, func(a, b change) int { return cmp.Compare(rank(b.w), rank(a.w)) })
+	for _, c := range all {
+		w := c.w
+		obj := w.Object
+		if w.Table != "" {
+			obj += " on " + w.Table // (as gstat names it: "T.X" reads as SCHEMA.NAME)
+		}
+		if w.Kind != w.Object {
+			obj = w.Kind + " " + obj
+		}
+		was := Null(TextKind)
+		if w.SeverityBefore != nil {
+			was = Str(string(*w.SeverityBefore))
+		}
+		unit := w.Unit
+		if unit == "share" || unit == "bytes" || unit == "flag" {
+			unit = ""
+		}
+		t.Rows = append(t.Rows, []Cell{Str(c.change), Str(string(w.Severity)), was, Str(w.Rule), Str(obj),
+			warningValue(w.Values[0], w.Unit), warningValue(w.Values[1], w.Unit), warningValue(&w.Threshold, w.Unit), Str(unit)})
 	}
 	if len(t.Rows) == 0 {
 		t.Notes = append(t.Notes, "none")
 	} else {
 		t.Notes = append(t.Notes, "old, new: the rule's figure in each snapshot, empty where the rule did not fire")
+		if opt.Top > 0 && len(t.Rows) > opt.Top {
+			t.Notes = append(t.Notes, fmt.Sprintf("in all: %d appeared, %d changed severity, %d resolved; the most severe first",
+				len(d.WarningsAppeared), len(d.WarningsChanged), len(d.WarningsResolved)))
+		}
 	}
 	return t
 }

@@ -45,7 +45,8 @@ the average fill of 6.0 is computed over non-empty pages only
 
 Sizes are in binary units (KiB, MiB, GiB), durations under a minute in
 seconds, longer as h:mm:ss. Text shows the 20 tables and indices that
-changed most (--all: every one), in natural name order among equals. CSV
+changed most and the 20 most severe warning changes (--all: every one), in
+natural name order among equals. CSV
 is one table: --table tables (the default), snapshots, counts, counters,
 indices, warning_changes, fields_only, summary or warnings.
 
@@ -54,7 +55,7 @@ holding two or more runs compares its first and last. The JSON form is the
 contract of docs/gstat-history-json.md.`,
 		Flags: []cli.Flag{
 			formatFlag(),
-			&cli.BoolFlag{Name: "all", Usage: "list every table and index, not the 20 that changed most"},
+			&cli.BoolFlag{Name: "all", Usage: "list every table, index and warning change, not 20 of each"},
 			tableFlag("tables (default), or one named above"),
 		},
 		Action: func(c *cli.Context) error {

@@ -216,7 +216,7 @@
 // Firebird 6 upgrade the average fill does not compare (firebird#8816)
 // and a warning says so. A rate a day, and the transactions an hour,
 // need snapshots an hour apart (history-rate.min_span). Text shows the 20 tables and indices that
-// changed most, --all every one; CSV is one table (--table); the JSON
+// changed most and the 20 most severe warning changes, --all every one; CSV is one table (--table); the JSON
 // contract is docs/gstat-history-json.md.
 //
 //	$ fbdiag gstat diff testdata/fb30/shop-gstat-a-r.txt testdata/fb30/shop-gstat-r-later.txt
