@@ -228,6 +228,7 @@ func (s *GstatScan) Finish(findings []*parse.GstatFinding, notices []parse.Notic
 	case s.c.limit > 0:
 		s.c.endLimited()
 	}
+	s.c.flushOmitted()
 	// No warning fires after this: what told them apart can go.
 	s.c.seen, s.c.heldH = nil, hashIndex{}
 	SortWarnings(a.Warnings)

@@ -17,14 +17,17 @@ var warningSeed = maphash.MakeSeed()
 
 // hashKey identifies a rule's warning on one object in 8 bytes instead of
 // four strings that would keep every object's name alive.
+// The four strings, each ending in a 0 byte, are hashed at once from a
+// stack buffer: written one by one into a maphash.Hash they took 1.7 %
+// of a text run's instructions (a hash for every warning fired).
 func hashKey(k warningKey) uint64 {
-	var h maphash.Hash
-	h.SetSeed(warningSeed)
+	var a [256]byte
+	b := a[:0]
 	for _, s := range [...]string{k.rule, k.kind, k.object, k.table} {
-		h.WriteString(s)
-		h.WriteByte(0)
+		b = append(b, s...)
+		b = append(b, 0)
 	}
-	return h.Sum64()
+	return maphash.Bytes(warningSeed, b)
 }
 
 // fireLimited adds a warning when the run keeps only the limit worst.
@@ -77,7 +80,15 @@ func (c *checker) belowFloor(w *Warning) bool {
 
 // omit counts a warning of severity sev the run does not hold, and
 // uncount forgets one (a worse one replaced it, or it is shown).
+// The three severities are counted in the checker (omitted) and written
+// to WarningsOmitted when the run ends (flushOmitted): a map update for
+// every warning fired cost 0.6 % of a run's instructions.
 func (c *checker) omit(sev Severity) {
+	if r := sev.Rank(); r > 0 {
+		c.omitted[r]++
+		c.omittedAny = true
+		return
+	}
 	if c.a.WarningsOmitted == nil {
 		c.a.WarningsOmitted = map[Severity]int{}
 	}
@@ -85,8 +96,31 @@ func (c *checker) omit(sev Severity) {
 }
 
 func (c *checker) uncount(sev Severity) {
+	if r := sev.Rank(); r > 0 {
+		c.omitted[r]--
+		c.omittedAny = true
+		return
+	}
 	if c.a.WarningsOmitted[sev]--; c.a.WarningsOmitted[sev] == 0 {
 		delete(c.a.WarningsOmitted, sev)
+	}
+}
+
+// flushOmitted writes the counts of omit and uncount to WarningsOmitted,
+// as a map updated at each would hold them (no entry at 0).
+func (c *checker) flushOmitted() {
+	if !c.omittedAny {
+		return
+	}
+	if c.a.WarningsOmitted == nil {
+		c.a.WarningsOmitted = map[Severity]int{}
+	}
+	for r := 1; r < len(c.omitted); r++ {
+		if n := c.omitted[r]; n != 0 {
+			c.a.WarningsOmitted[severities[r]] = n
+		} else {
+			delete(c.a.WarningsOmitted, severities[r])
+		}
 	}
 }
 
@@ -119,6 +153,7 @@ func (c *checker) endLimited() {
 	for _, w := range c.a.Warnings {
 		c.uncount(w.Severity)
 	}
+	c.flushOmitted()
 }
 
 // WarningsAtLeast counts the run's warnings of severity sev or worse,
@@ -245,6 +280,7 @@ func (c *checker) fireSink(w Warning, k warningKey) {
 // of equals, as fire keeps it); the counts forget the others, and a sink
 // drops them.
 func (c *checker) dropReplaced() {
+	defer c.flushOmitted()
 	if c.sunk == nil {
 		return
 	}
