@@ -182,6 +182,8 @@ type checker struct {
 	// finding each one's in Thresholds took 1.5 % of a JSON run's CPU.
 	sources  [16]ruleSource
 	nSources int
+	// keyBuf holds the key keyHash hashes.
+	keyBuf []byte
 	// omitted counts the warnings omit counted, by Severity.Rank, until
 	// flushOmitted writes them to WarningsOmitted (omittedAny: one was).
 	omitted    [4]int
