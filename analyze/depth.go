@@ -115,13 +115,15 @@ func estimateDepth(ix *parse.GstatIndex, pageSize *int64, odsMajor *int, fill fl
 	if pageSize == nil || *pageSize <= btreePageHeader {
 		// No page size: the leaf level shows how many keys a page holds.
 		perLeaf := nodes / leaves
-		f := math.Max(2, perLeaf*leafNode/upperNode)
+		f := max(2, perLeaf*leafNode/upperNode)
 		basis.perLeaf, basis.noPageSize = perLeaf, true
 		return depthEstimate{needed: levelsFor(leaves, f), fanOut: f, basis: basis}, true
 	}
-	fanOut := func(p int64) float64 { return math.Max(2, float64(p-btreePageHeader)*fill/upperNode) }
+	// (The builtin max, which is math.Max to the bit, NaN and ±0 alike,
+	// but inline: math.Max's call cost 0.7 % of a text run.)
+	fanOut := func(p int64) float64 { return max(2, float64(p-btreePageHeader)*fill/upperNode) }
 	rebuiltAt := func(p int64) int64 {
-		l := math.Max(1, math.Ceil(nodes*leafNode/(float64(p-btreePageHeader)*fill)))
+		l := max(1, math.Ceil(nodes*leafNode/(float64(p-btreePageHeader)*fill)))
 		return levelsFor(l, fanOut(p))
 	}
 	e := depthEstimate{needed: levelsFor(leaves, fanOut(*pageSize)), rebuilt: rebuiltAt(*pageSize), fanOut: fanOut(*pageSize), basis: basis}

@@ -107,21 +107,22 @@ func (s *GstatScan) Keep() { s.keep = true }
 // valid until the next call.
 func (s *GstatScan) Table(t *parse.GstatTable) *TableStats {
 	e := s.evaluator()
-	ts, fired := e.table(t, s.a.tableWarnings, nil) // (valid until the next call)
-	return s.add(ts, fired)
+	var ts TableStats
+	fired := e.table(&ts, t, s.a.tableWarnings, nil) // (valid until the next call)
+	return s.add(&ts, fired)
 }
 
 // add takes a table evaluated by tableEval.table, in the order of the
 // input: the run's warnings, the deepest index and the totals are the
 // scan's, whoever evaluated it.
-func (s *GstatScan) add(ts TableStats, fired []Warning) *TableStats {
+func (s *GstatScan) add(ts *TableStats, fired []Warning) *TableStats {
 	return s.addEncoded(ts, fired, nil, nil)
 }
 
 // addEncoded is add with the bytes GstatStream.EncodeWarning made of the
 // fired warnings, each ending at its ends entry (none: nil), for the
 // sink's PutEncoded.
-func (s *GstatScan) addEncoded(ts TableStats, fired []Warning, enc []byte, ends []int) *TableStats {
+func (s *GstatScan) addEncoded(ts *TableStats, fired []Warning, enc []byte, ends []int) *TableStats {
 	from := 0
 	for i, w := range fired {
 		if i < len(ends) {
@@ -135,12 +136,12 @@ func (s *GstatScan) addEncoded(ts TableStats, fired []Warning, enc []byte, ends 
 		s.c.notePageSize(&ts.Indices[j])
 	}
 	s.a.tableWarnings = fired
-	s.addTotals(&ts)
+	s.addTotals(ts)
 	if s.keep {
-		s.a.Tables = append(s.a.Tables, ts)
+		s.a.Tables = append(s.a.Tables, *ts)
 		return &s.a.Tables[len(s.a.Tables)-1]
 	}
-	s.cur = ts
+	s.cur = *ts
 	return &s.cur
 }
 
@@ -172,17 +173,17 @@ func (s *GstatScan) newEval() *tableEval {
 	return e
 }
 
-// table evaluates t; the warnings its rules fire are appended to
-// fired[:0], which the caller keeps, and its indices to indices[:0] when
-// it has room (a stream's, given back).
-func (e *tableEval) table(t *parse.GstatTable, fired []Warning, indices []IndexStats) (TableStats, []Warning) {
-	ts := tableStats(t, &e.env, indices)
+// table evaluates t into ts; the warnings its rules fire are appended
+// to fired[:0], which the caller keeps, and its indices to indices[:0]
+// when it has room (a stream's, given back).
+func (e *tableEval) table(ts *TableStats, t *parse.GstatTable, fired []Warning, indices []IndexStats) []Warning {
+	tableStats(ts, t, &e.env, indices)
 	e.c.fired = fired[:0]
-	e.c.table(&ts)
+	e.c.table(ts)
 	for j := range ts.Indices {
-		e.c.index(&ts.Indices[j], &ts, e.odsMajor)
+		e.c.index(&ts.Indices[j], ts, e.odsMajor)
 	}
-	return ts, e.c.fired
+	return e.c.fired
 }
 
 // Unattached analyses an index block that followed no table block.
@@ -228,6 +229,7 @@ func (s *GstatScan) Finish(findings []*parse.GstatFinding, notices []parse.Notic
 	case s.c.limit > 0:
 		s.c.endLimited()
 	}
+	s.c.flushOmitted()
 	// No warning fires after this: what told them apart can go.
 	s.c.seen, s.c.heldH = nil, hashIndex{}
 	SortWarnings(a.Warnings)

@@ -359,7 +359,7 @@ func (h *streamHandler) handle(ev *streamEvent) {
 		if s.Parsed != nil {
 			s.Parsed(ev.table, nil)
 		}
-		t := scan.addEncoded(ev.ts, ev.fired, ev.enc, ev.encEnds)
+		t := scan.addEncoded(&ev.ts, ev.fired, ev.enc, ev.encEnds)
 		scan.a.prepared = ev.prepared
 		ev.indices = ev.ts.Indices
 		if err = scan.Err(); err == nil && s.Table != nil {
@@ -486,7 +486,7 @@ func (v *evaluator) event(ev *streamEvent) {
 		v.proto, v.e = ev.proto, *ev.proto
 		v.e.env.sl = newSlab()
 	}
-	ev.ts, ev.fired = v.e.table(ev.table, ev.fired, ev.indices)
+	ev.fired = v.e.table(&ev.ts, ev.table, ev.fired, ev.indices)
 	if v.encode != nil {
 		ev.enc, ev.encEnds = ev.enc[:0], ev.encEnds[:0]
 		for j := range ev.fired {

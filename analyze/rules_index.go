@@ -9,7 +9,6 @@ import (
 )
 
 func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
-	get := c.th.at
 	const kind = "index"
 	schema := ix.Schema
 	if schema == "" && t != nil {
@@ -20,11 +19,11 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 	// The DBA cannot drop or change the indices of system tables: judging
 	// their selectivity is noise.
 	useless := ix.Kind == IndexSystem
-	if !useless && ix.UniqueKeys != nil && ix.Nodes != nil && *ix.Nodes > 0 && float64(*ix.Nodes) >= get(thIndexUselessMinNodes) &&
-		float64(*ix.UniqueKeys) <= get(thIndexUselessMaxUniqueKeys) {
+	if !useless && ix.UniqueKeys != nil && ix.Nodes != nil && *ix.Nodes > 0 && float64(*ix.Nodes) >= c.th.at(thIndexUselessMinNodes) &&
+		float64(*ix.UniqueKeys) <= c.th.at(thIndexUselessMaxUniqueKeys) {
 		useless = true
 		f := finding{rule: "index-useless", sev: Warn, kind: kind, object: ix.QualifiedName(), table: ix.QualifiedTable(), value: float64(*ix.UniqueKeys),
-			threshold: get(thIndexUselessMaxUniqueKeys), key: "max_unique_keys", unit: "keys", below: true}
+			threshold: c.th.at(thIndexUselessMaxUniqueKeys), key: "max_unique_keys", unit: "keys", below: true}
 		if c.wants(&f) {
 			f.reason = "the optimizer gains nothing from " + ix.costText(t) + "; " + ix.KindText()
 			f.advice = ix.DropAdvice(schema)
@@ -35,7 +34,7 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 		c.lowSelectivity(ix, t, schema)
 	}
 	if t != nil && t.Records != nil && ix.Nodes != nil && *t.Records > 0 {
-		if *ix.Nodes == 0 && float64(*t.Records) >= get(thIndexEmptyMinRecords) {
+		if *ix.Nodes == 0 && float64(*t.Records) >= c.th.at(thIndexEmptyMinRecords) {
 			f := finding{rule: "index-empty", sev: Warn, kind: kind, object: ix.QualifiedName(), table: ix.QualifiedTable(), value: 0, threshold: float64(*t.Records), unit: "nodes", below: true}
 			if c.wants(&f) {
 				if noPartialIndices(c.a.Header) {
@@ -48,7 +47,7 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 				}
 			}
 			c.fire(f)
-		} else if limit := get(thIndexBrokenMinNodesShare) * float64(*t.Records); *ix.Nodes > 0 && float64(*ix.Nodes) < limit {
+		} else if limit := c.th.at(thIndexBrokenMinNodesShare) * float64(*t.Records); *ix.Nodes > 0 && float64(*ix.Nodes) < limit {
 			f := finding{rule: "index-broken", sev: Warn, kind: kind, object: ix.QualifiedName(), table: ix.QualifiedTable(), value: float64(*ix.Nodes), threshold: limit, unit: "nodes", below: true}
 			if c.wants(&f) {
 				partial := " (or partial, Firebird 5.0+)"
@@ -61,9 +60,9 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 			c.fire(f)
 		}
 	}
-	if ix.LightShare != nil && ix.LeafBuckets != nil && float64(*ix.LeafBuckets) >= get(thIndexSparseMinLeafBuckets) &&
-		*ix.LightShare >= get(thIndexSparseLightShare) {
-		f := finding{rule: "index-sparse", sev: Warn, kind: kind, object: ix.QualifiedName(), table: ix.QualifiedTable(), value: *ix.LightShare, threshold: get(thIndexSparseLightShare),
+	if ix.LightShare != nil && ix.LeafBuckets != nil && float64(*ix.LeafBuckets) >= c.th.at(thIndexSparseMinLeafBuckets) &&
+		*ix.LightShare >= c.th.at(thIndexSparseLightShare) {
+		f := finding{rule: "index-sparse", sev: Warn, kind: kind, object: ix.QualifiedName(), table: ix.QualifiedTable(), value: *ix.LightShare, threshold: c.th.at(thIndexSparseLightShare),
 			key: "light_share", unit: "share"}
 		if c.wants(&f) {
 			// (The most frequent warning of a big file: appended, not
@@ -189,12 +188,11 @@ func (c *checker) indexMaxDup(ix *IndexStats, odsMajor *int) {
 // keys, or one value holds most of them (the gstat manual's "max dup close
 // to total dup"), and says what the index costs.
 func (c *checker) lowSelectivity(ix *IndexStats, t *TableStats, schema string) {
-	get := c.th.at
-	if ix.UniqueKeys == nil || ix.Nodes == nil || *ix.UniqueKeys < 1 || float64(*ix.Nodes) < get(thIndexLowSelectivityMinNodes) {
+	if ix.UniqueKeys == nil || ix.Nodes == nil || *ix.UniqueKeys < 1 || float64(*ix.Nodes) < c.th.at(thIndexLowSelectivityMinNodes) {
 		return
 	}
 	valueShare := 1 / float64(*ix.UniqueKeys)
-	vs, ms := get(thIndexLowSelectivityValueShare), get(thIndexLowSelectivityMaxDupShare)
+	vs, ms := c.th.at(thIndexLowSelectivityValueShare), c.th.at(thIndexLowSelectivityMaxDupShare)
 	maxShare := 0.0
 	if ix.MaxDupShare != nil {
 		maxShare = *ix.MaxDupShare

@@ -9,18 +9,17 @@ import (
 )
 
 func (c *checker) table(t *TableStats) {
-	get := c.th.at
 	const kind = "table"
 	c.tableVersions(t)
-	if t.MaxVersions != nil && float64(*t.MaxVersions) >= get(thTableMaxVersionsWarning) {
-		f := finding{rule: "table-max-versions", sev: Warn, kind: kind, object: t.QualifiedName(), value: float64(*t.MaxVersions), threshold: get(thTableMaxVersionsWarning), unit: "versions"}
+	if t.MaxVersions != nil && float64(*t.MaxVersions) >= c.th.at(thTableMaxVersionsWarning) {
+		f := finding{rule: "table-max-versions", sev: Warn, kind: kind, object: t.QualifiedName(), value: float64(*t.MaxVersions), threshold: c.th.at(thTableMaxVersionsWarning), unit: "versions"}
 		if c.wants(&f) {
 			c.maxVersionsWhy(&f, *t.MaxVersions)
 		}
 		c.fire(f)
 	}
-	if t.AvgRecord != nil && *t.AvgRecord == 0 && t.Records != nil && float64(*t.Records) >= get(thTableDeletedMinRecords) {
-		f := finding{rule: "table-deleted", sev: Info, kind: kind, object: t.QualifiedName(), value: float64(*t.Records), threshold: get(thTableDeletedMinRecords), unit: "records"}
+	if t.AvgRecord != nil && *t.AvgRecord == 0 && t.Records != nil && float64(*t.Records) >= c.th.at(thTableDeletedMinRecords) {
+		f := finding{rule: "table-deleted", sev: Info, kind: kind, object: t.QualifiedName(), value: float64(*t.Records), threshold: c.th.at(thTableDeletedMinRecords), unit: "records"}
 		if c.wants(&f) {
 			c.deletedWhy(&f, t)
 		}
@@ -28,7 +27,7 @@ func (c *checker) table(t *TableStats) {
 	}
 	c.tableFragments(t)
 	if t.TotalFormats != nil {
-		warn, crit := get(thTableFormatsWarning), get(thTableFormatsCritical)
+		warn, crit := c.th.at(thTableFormatsWarning), c.th.at(thTableFormatsCritical)
 		f := finding{rule: "table-formats", kind: kind, object: t.QualifiedName(), value: float64(*t.TotalFormats), unit: "formats"}
 		switch {
 		case f.value >= crit:
@@ -47,10 +46,10 @@ func (c *checker) table(t *TableStats) {
 	// System tables are not the DBA's to repack; the index rules leave
 	// them out for the same reason.
 	system := IsSystemTable(t.Name) || t.Schema == "SYSTEM"
-	if !system && t.AverageFill != nil && t.DataPages != nil && float64(*t.DataPages) >= get(thTableSparseMinDataPages) &&
-		float64(*t.AverageFill) < get(thTableSparseMinFill) &&
-		(t.AvgRecord == nil || *t.AvgRecord > get(thTableSparseMinRecordLength)) {
-		f := finding{rule: "table-sparse", sev: Warn, kind: kind, object: t.QualifiedName(), value: float64(*t.AverageFill), threshold: get(thTableSparseMinFill), key: "min_fill", unit: "%", below: true}
+	if !system && t.AverageFill != nil && t.DataPages != nil && float64(*t.DataPages) >= c.th.at(thTableSparseMinDataPages) &&
+		float64(*t.AverageFill) < c.th.at(thTableSparseMinFill) &&
+		(t.AvgRecord == nil || *t.AvgRecord > c.th.at(thTableSparseMinRecordLength)) {
+		f := finding{rule: "table-sparse", sev: Warn, kind: kind, object: t.QualifiedName(), value: float64(*t.AverageFill), threshold: c.th.at(thTableSparseMinFill), key: "min_fill", unit: "%", below: true}
 		if c.wants(&f) {
 			f.reason = fmt.Sprintf("data pages %d%% full on average over %s: mass deletes left holes", *t.AverageFill, units.Count(*t.DataPages, "page"))
 			f.advice = "gbak backup and restore compacts the table"
@@ -58,10 +57,10 @@ func (c *checker) table(t *TableStats) {
 		c.fire(f)
 	}
 	if t.AvgVersion != nil && t.AvgRecord != nil && *t.AvgRecord > 0 && t.Versions != nil &&
-		float64(*t.Versions) >= get(thTableVersionLengthMinVersions) {
+		float64(*t.Versions) >= c.th.at(thTableVersionLengthMinVersions) {
 		r := *t.AvgVersion / *t.AvgRecord
-		if r >= get(thTableVersionLengthRatio) {
-			f := finding{rule: "table-version-length", sev: Info, kind: kind, object: t.QualifiedName(), value: r, threshold: get(thTableVersionLengthRatio), key: "ratio", unit: "version/record length"}
+		if r >= c.th.at(thTableVersionLengthRatio) {
+			f := finding{rule: "table-version-length", sev: Info, kind: kind, object: t.QualifiedName(), value: r, threshold: c.th.at(thTableVersionLengthRatio), key: "ratio", unit: "version/record length"}
 			if c.wants(&f) {
 				var a [textBuffer]byte
 				b := append(a[:0], "back versions average "...)
@@ -86,12 +85,11 @@ func (c *checker) table(t *TableStats) {
 // are still there: a transaction old enough to hold garbage collection
 // back, or recent work not collected yet.
 func (c *checker) tableVersions(t *TableStats) {
-	get := c.th.at
-	if t.Versions == nil || t.Records == nil || float64(*t.Versions) < get(thTableVersionsMinVersions) {
+	if t.Versions == nil || t.Records == nil || float64(*t.Versions) < c.th.at(thTableVersionsMinVersions) {
 		return
 	}
 	r := float64(*t.Versions) / float64(max(*t.Records, 1))
-	warn, crit := get(thTableVersionsWarning), get(thTableVersionsCritical)
+	warn, crit := c.th.at(thTableVersionsWarning), c.th.at(thTableVersionsCritical)
 	f := finding{rule: "table-versions", kind: "table", object: t.QualifiedName(), value: r, unit: "versions/record"}
 	switch {
 	case r >= crit:
@@ -277,11 +275,10 @@ const dataPageOverhead = 64
 // what has to fit: on Firebird 3.0.11 a VARCHAR(8000) table of 8010-byte
 // unpacked, 138-byte stored rows had no fragments on 4 KB pages.
 func (c *checker) tableFragments(t *TableStats) {
-	get := c.th.at
-	if t.FragmentsPerRecord == nil || float64(val0(t.Records)) < get(thTableFragmentsMinRecords) || *t.FragmentsPerRecord <= get(thTableFragmentsPerRecord) {
+	if t.FragmentsPerRecord == nil || float64(val0(t.Records)) < c.th.at(thTableFragmentsMinRecords) || *t.FragmentsPerRecord <= c.th.at(thTableFragmentsPerRecord) {
 		return
 	}
-	f := finding{rule: "table-fragments", sev: Warn, kind: "table", object: t.QualifiedName(), value: *t.FragmentsPerRecord, threshold: get(thTableFragmentsPerRecord),
+	f := finding{rule: "table-fragments", sev: Warn, kind: "table", object: t.QualifiedName(), value: *t.FragmentsPerRecord, threshold: c.th.at(thTableFragmentsPerRecord),
 		key: "per_record", unit: "fragments/record"}
 	if !c.wants(&f) {
 		c.fire(f)
@@ -293,7 +290,7 @@ func (c *checker) tableFragments(t *TableStats) {
 		pageSize = *h.PageSize
 		odsMajor = c.odsOf(h)
 	}
-	share := get(thTableFragmentsRecordShare)
+	share := c.th.at(thTableFragmentsRecordShare)
 	// (Fired for every table of a big file made of one: appended, not
 	// Sprintf.)
 	var a [textBuffer]byte
@@ -354,11 +351,10 @@ func (c *checker) tableFragments(t *TableStats) {
 // msg 362), so level 2 means a blob over about (page size / 4) pages of
 // page size bytes: 16 MiB on 8 KB pages.
 func (c *checker) blobLevels(t *TableStats) {
-	get := c.th.at
-	if len(t.BlobLevels) <= 2 || float64(t.BlobLevels[2]) <= get(thBlobLevelsMaxLevel2) {
+	if len(t.BlobLevels) <= 2 || float64(t.BlobLevels[2]) <= c.th.at(thBlobLevelsMaxLevel2) {
 		return
 	}
-	f := finding{rule: "blob-levels", sev: Info, kind: "table", object: t.QualifiedName(), value: float64(t.BlobLevels[2]), threshold: get(thBlobLevelsMaxLevel2), unit: "blobs"}
+	f := finding{rule: "blob-levels", sev: Info, kind: "table", object: t.QualifiedName(), value: float64(t.BlobLevels[2]), threshold: c.th.at(thBlobLevelsMaxLevel2), unit: "blobs"}
 	if !c.wants(&f) {
 		c.fire(f)
 		return

@@ -395,7 +395,9 @@ func (t Thresholds) mustIndex(rule, name string) thID {
 	return thID(i)
 }
 
-// at is Get for a threshold named by its thID.
+// at is Get for a threshold named by its thID. The rules call it as
+// c.th.at(id), not through a method value (get := c.th.at), which is
+// never inlined: that indirect call was 0.8 % of a text run.
 func (t Thresholds) at(id thID) float64 {
 	if t.list == nil {
 		return DefaultThresholds[id].Value

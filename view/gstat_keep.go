@@ -27,6 +27,7 @@ type GstatKeeper struct {
 	tables   []*analyze.TableStats
 	indices  []*analyze.IndexStats
 	worst    map[[2]string]int // of the kept indices
+	worstMax int               // at least every rank worst has held
 	// tableCut and indexCut are the last table and index kept at the
 	// latest trim: one that sorts after them can never be shown, so it
 	// is not copied (most tables of a big run).
@@ -43,16 +44,34 @@ func NewGstatKeeper(opt GstatOptions) *GstatKeeper {
 
 // Table offers one analysed table of run a (its warnings just fired).
 func (k *GstatKeeper) Table(a *analyze.GstatAnalysis, t *analyze.TableStats) {
-	fresh := worstIndexWarnings(a.TableWarnings())
+	fired := a.TableWarnings()
+	var fresh map[[2]string]int // (a table that fired many: one lookup an index)
+	if len(fired) > 16 {
+		fresh = worstIndexWarnings(fired)
+	}
+	rankOf := func(key [2]string) int {
+		if fresh != nil {
+			return fresh[key]
+		}
+		return firedRank(fired, key)
+	}
 	// Ranks only rise (the worst warning of a table printed twice, as
 	// the whole analysis has it), so the cuts only move up.
 	var pos []int // of the indices that may be shown
 	for i := range t.Indices {
 		ix := &t.Indices[i]
-		key := warnedKey(ix)
-		r := max(fresh[key], k.worst[key])
-		if c := k.indexCut; c != nil && compareRanked(rankedIndex{r, indexKey(k.by, ix), ix}, *c) >= 0 {
-			continue
+		if c := k.indexCut; c != nil {
+			// Most indices of a big run sort after the cut even at the
+			// highest rank k.worst holds: no map lookup for those.
+			key := warnedKey(ix)
+			r := rankOf(key)
+			at := rankedIndex{max(r, k.worstMax), indexKey(k.by, ix), ix}
+			if compareRanked(at, *c) >= 0 {
+				continue
+			}
+			if at.rank = max(r, k.worst[key]); compareRanked(at, *c) >= 0 {
+				continue
+			}
 		}
 		pos = append(pos, i)
 	}
@@ -78,14 +97,28 @@ func (k *GstatKeeper) Table(a *analyze.GstatAnalysis, t *analyze.TableStats) {
 	}
 	for _, ix := range ixs {
 		key := warnedKey(ix)
-		if r := fresh[key]; r > 0 {
+		if r := rankOf(key); r > 0 {
 			k.worst[key] = max(k.worst[key], r)
+			k.worstMax = max(k.worstMax, r)
 		}
 		k.indices = append(k.indices, ix)
 	}
 	if len(k.indices) >= 2*k.top {
 		k.trimIndices()
 	}
+}
+
+// firedRank is the rank of the worst of a table's warnings on the index
+// of key (warnedKey), 0 when none: worstIndexWarnings's for one index,
+// without a map for every table (most fire a few).
+func firedRank(ws []analyze.Warning, key [2]string) int {
+	r := 0
+	for i := range ws {
+		if w := &ws[i]; w.Kind == "index" && w.Object == key[1] && w.Table == key[0] {
+			r = max(r, w.Severity.Rank())
+		}
+	}
+	return r
 }
 
 func (k *GstatKeeper) trimIndices() {
