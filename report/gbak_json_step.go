@@ -114,6 +114,9 @@ func appendFloatP(b []byte, v *float64, ok bool) ([]byte, bool) {
 	if s, short := appendShortFloat(b, f); short {
 		return s, ok
 	}
+	if s, done := appendShortestFloat(b, f); done {
+		return s, ok
+	}
 	return appendFloatES6(b, f), ok
 }
 
