@@ -105,7 +105,10 @@ var indexKeys = struct {
 // strings are also escaped as printable.Writer escapes them (C1 and bidi
 // controls as \uXXXX, valid JSON for the same characters): the bytes are
 // those a printable.Writer would pass on. TestAppendTableStats holds it
-// to encoding/json's bytes, field by field.
+// to encoding/json's bytes, field by field. Its keys are copied in blocks
+// of fieldKeySize (appendKey), which may write up to that many bytes past
+// what it appends, within b's capacity: b's spare room must be the
+// caller's own (both callers pass a buffer of theirs cut to [:0]).
 func appendTableStats(b []byte, t *analyze.TableStats, guard bool) (_ []byte, ok bool) {
 	const in = tableField
 	ok = true
@@ -301,7 +304,7 @@ func newFieldKey(s string) fieldKey {
 }
 
 // appendKey appends k: all of its padded text to b's spare capacity, b's
-// length then over k's own.
+// length then over k's own (the padding is left past b's end).
 func appendKey(b []byte, k *fieldKey) []byte {
 	at := len(b)
 	if cap(b)-at < fieldKeySize {
