@@ -114,6 +114,9 @@ func appendFloatP(b []byte, v *float64, ok bool) ([]byte, bool) {
 	if s, short := appendShortFloat(b, f); short {
 		return s, ok
 	}
+	if s, done := appendShortestFloat(b, f); done {
+		return s, ok
+	}
 	return appendFloatES6(b, f), ok
 }
 
@@ -160,6 +163,24 @@ func appendString(b []byte, s string, guard bool) []byte {
 // appendEscaped appends s escaped as appendString does, without the
 // quotes: s's bytes where they need no escape.
 func appendEscaped(b []byte, s string, guard bool) []byte {
+	// Most strings need no escape (names, kinds, sources): tested first a
+	// word at a time, the last word overlapping the one before, and
+	// appended whole; from four to seven bytes, their first and last four
+	// as one word.
+	if n := len(s); n >= 8 {
+		i := 0
+		for i+8 < n && plainJSON8(printable.Load8(s, i)) {
+			i += 8
+		}
+		if i+8 >= n && plainJSON8(printable.Load8(s, n-8)) {
+			return append(b, s...)
+		}
+	} else if n >= 4 {
+		x := uint64(load4(s, 0)) | uint64(load4(s, n-4))<<32
+		if plainJSON8(x) {
+			return append(b, s...)
+		}
+	}
 	const hex = "0123456789abcdef"
 	start := 0
 	for i := 0; i < len(s); {
@@ -231,6 +252,13 @@ func appendEscaped(b []byte, s string, guard bool) []byte {
 		start = i
 	}
 	return append(b, s[start:]...)
+}
+
+// load4 is the four bytes of s from i, little-endian, as printable.Load8
+// reads eight.
+func load4(s string, i int) uint32 {
+	s = s[i : i+4]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
 }
 
 // loadShort is the bytes of s, shorter than eight, as printable.Load8

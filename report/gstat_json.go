@@ -315,6 +315,9 @@ func (g *GstatJSON) TableEncoded(b []byte) {
 // stream to encode tables on several cores (analyze.GstatStream's
 // Prepare) and write them in order with TableEncoded. With guard, the
 // bytes are those a printable.Writer passes on (NewGstatJSONGuarded).
+// It may write past what it appends, within b's capacity (its keys are
+// copied in fixed blocks, appendTableStats): b's spare room must be the
+// caller's own, as a scratch buffer cut to [:0] is.
 func AppendGstatTable(b []byte, t *analyze.TableStats, guard bool) ([]byte, error) {
 	out, ok := appendTableStats(b, t, guard)
 	if ok {

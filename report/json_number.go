@@ -91,3 +91,155 @@ func appendShortFloat(b []byte, f float64) (_ []byte, short bool) {
 	}
 	return append(b, '.', d1, d2), true
 }
+
+// appendShortestFloat appends f as strconv.AppendFloat(b, f, 'f', -1, 64)
+// does, the shortest digits that parse back to f and the nearest to f of
+// those, when 2^-19 <= |f| < 2^43 and f is not a power of two; ok is
+// false for any other f. strconv finds the digits quickly but writes them
+// slowly (990 instructions a float, the fraction a digit at a time; 430
+// here), and a big gstat run's ratios (selectivity, fan-out, shares) have
+// 16 and 17 digits. In that range the search is exact in 128 bits: with f =
+// m·2^e scaled by 10^q to V, an integer of 17 or 18 digits and a
+// fraction, the halfway points to f's neighbours, V ∓ 10^q·2^(e-1), are
+// never integers, and the digits are those of the integer between them
+// with the most trailing zeros (dropped), or the nearest to V of several
+// such. A power of two, whose lower neighbour is nearer than its upper,
+// is left to strconv.
+func appendShortestFloat(b []byte, f float64) (_ []byte, ok bool) {
+	fb := math.Float64bits(f)
+	lg := int(fb>>52&0x7ff) - 1023 // 2^lg <= |f| < 2^(lg+1)
+	frac := fb & (1<<52 - 1)
+	if frac == 0 || lg < -19 || lg > 42 {
+		return b, false
+	}
+	m := frac | 1<<52
+	// q makes V = |f|·10^q at least 10^16 (17 digits before the point):
+	// lg·log10(2), floored, is (lg·78913)>>18 for |lg| < 1650. V stays
+	// under 2·10^17, and (2m+1)·10^q under 2^128 (q is 22 at most).
+	q := 16 - (lg*78913)>>18
+	s := uint(1 + 52 - lg) // V = m·10^q / 2^(s-1); f's neighbours' halfway points (2m ± 1)·10^q / 2^s
+	bh, bl := mul128(m, q)
+	ph, pl := mul128(1, q)
+	// The integers from lo to hi are those between the halfway points.
+	uh, ul := add128(bh, bl, bh, bl)
+	lh, ll := uh, ul
+	uh, ul = add128(uh, ul, ph, pl)
+	lh, ll = sub128(lh, ll, ph, pl)
+	lo, exact := shr128(lh, ll, s)
+	hi, exact2 := shr128(uh, ul, s)
+	if exact || exact2 || lo >= hi {
+		// (Neither can be: 2^s does not divide (2m ± 1)·10^q while s >
+		// q, and the halfway points are 1.1 or more apart. So whether
+		// parsing takes them as f's does not matter either.)
+		return b, false
+	}
+	lo++
+	// The fewest digits: drop eight while an integer of fewer remains
+	// (0.001 drops 16), then one.
+	p := 0
+	for {
+		l, h := (lo+1e8-1)/1e8, hi/1e8
+		if l > h {
+			break
+		}
+		lo, hi, p = l, h, p+8
+	}
+	for {
+		l, h := (lo+9)/10, hi/10
+		if l > h {
+			break
+		}
+		lo, hi, p = l, h, p+1
+	}
+	// The nearest to V of lo to hi: V's integer part v, whether its
+	// fraction is half or more (half) and whether any of it is left
+	// after that half (rest).
+	w, exact := shr128(bh, bl, s-2) // 2V's integer part
+	rest := !exact
+	half := w&1 == 1
+	v := w >> 1
+	pow := pow10u[p]
+	c := v / pow
+	r := v - c*pow
+	switch h := pow / 2; {
+	case p == 0 && half && rest, p > 0 && (r > h || r == h && (half || rest)):
+		c++
+	case p == 0 && half, p > 0 && r == h:
+		return b, false // (a tie cannot be: V/10^p would be f·10^(q-p), a multiple of 2^e ending in 5)
+	}
+	// c is between lo and hi: the halfway points are as far from V
+	// either way, and one of lo to hi is at most half of 10^p from V.
+	// f = c·10^(p-q), and is not a whole number, so p < q.
+	if p >= q {
+		return b, false
+	}
+	n := bits.Len64(c) * 1233 >> 12 // c's digits, as appendInt counts them
+	if c >= pow10u[n] {
+		n++
+	}
+	if f < 0 {
+		b = append(b, '-')
+	}
+	at := len(b)
+	point := n + p - q // digits before the decimal point
+	if point <= 0 {
+		b = append(b, "0.000000"[:2-point]...) // (|f| >= 2^-19: five zeros at most)
+		at = len(b)
+		b = slices.Grow(b, n)[:at+n]
+		putDigits(b[at:], c)
+		return b, true
+	}
+	b = slices.Grow(b, n+1)[:at+n+1]
+	ip := c / pow10u[n-point]
+	putDigits(b[at+point+1:], c-ip*pow10u[n-point])
+	b[at+point] = '.'
+	putDigits(b[at:at+point], ip)
+	return b, true
+}
+
+// putDigits writes u's last len(d) digits to d, zeros first where u has
+// fewer.
+func putDigits(d []byte, u uint64) {
+	i := len(d)
+	for i >= 2 {
+		q := u / 100
+		x := (u - q*100) * 2
+		d[i-2], d[i-1] = digitPairs[x], digitPairs[x+1]
+		u = q
+		i -= 2
+	}
+	if i == 1 {
+		d[0] = byte('0' + u%10)
+	}
+}
+
+// mul128 is x·10^q for q <= 38, as high and low words.
+func mul128(x uint64, q int) (hi, lo uint64) {
+	if q < 20 {
+		return bits.Mul64(x, pow10u[q])
+	}
+	hi, lo = bits.Mul64(x, pow10u[19])
+	h, l := bits.Mul64(lo, pow10u[q-19])
+	return hi*pow10u[q-19] + h, l
+}
+
+func add128(ah, al, bh, bl uint64) (hi, lo uint64) {
+	lo, carry := bits.Add64(al, bl, 0)
+	hi, _ = bits.Add64(ah, bh, carry)
+	return hi, lo
+}
+
+func sub128(ah, al, bh, bl uint64) (hi, lo uint64) {
+	lo, borrow := bits.Sub64(al, bl, 0)
+	hi, _ = bits.Sub64(ah, bh, borrow)
+	return hi, lo
+}
+
+// shr128 is the integer part of (hi, lo) / 2^s, for 0 < s < 128 and a
+// quotient under 2^64, and whether the division is exact.
+func shr128(hi, lo uint64, s uint) (uint64, bool) {
+	if s < 64 {
+		return hi<<(64-s) | lo>>s, lo<<(64-s) == 0
+	}
+	return hi >> (s - 64), lo == 0 && hi<<(128-s) == 0
+}
