@@ -253,12 +253,21 @@ func refuseForeign(ctx context.Context, srv collect.Server, db *sql.DB, database
 	if ok {
 		return nil
 	}
+	return refuseTables(ctx, srv, db, database)
+}
+
+// refuseTables fails with ErrForeign when a database without bench's
+// tables holds tables or views of its own.
+func refuseTables(ctx context.Context, srv collect.Server, db *sql.DB, database string) error {
 	var n int
 	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM RDB$RELATIONS
 WHERE COALESCE(RDB$SYSTEM_FLAG, 0) = 0`).Scan(&n); err != nil {
 		return srv.Fail("read the schema of", database, err)
 	}
-	if n > 0 {
+	switch {
+	case n == 1:
+		return fmt.Errorf("%s: %w (it holds 1 table or view of its own)", database, ErrForeign)
+	case n > 1:
 		return fmt.Errorf("%s: %w (it holds %d tables or views of its own)", database, ErrForeign, n)
 	}
 	return nil

@@ -603,6 +603,11 @@ func runnable(ctx context.Context, srv collect.Server, db *sql.DB, database stri
 		return 0, srv.Fail("read the schema of", database, err)
 	}
 	if !ok {
+		// A database of the user's own: "run fbdiag bench init first" sent
+		// the user to a command that refuses it.
+		if err := refuseTables(ctx, srv, db, database); err != nil {
+			return 0, err
+		}
 		return 0, fmt.Errorf("%s: %w", database, ErrNoSchema)
 	}
 	warehouses, err := completeWarehouses(ctx, db)

@@ -57,6 +57,7 @@ func TestLiveBench(t *testing.T) {
 	t.Run("client and interrupted", func(t *testing.T) {
 		t.Run("run client", parallel(func(t *testing.T) { benchRunClientLive(t, s, db) }))
 		t.Run("interrupted", parallel(func(t *testing.T) { benchRunInterrupted(t, s, db) }))
+		t.Run("result file lost", parallel(func(t *testing.T) { benchRunResultLost(t, s, db) }))
 	})
 	livetest.LetExclusiveIn(t)
 	t.Run("sweep and foreign", func(t *testing.T) {
@@ -118,8 +119,16 @@ func benchSweepForeign(t *testing.T, s collect.Server) {
 	dir := t.TempDir()
 	out, errs, code := runCLI(t, nil, "bench", "sweep", "--server", s.Addr, "--buffers", "128,2048", "--terminals", "1",
 		"--warmup", "0s", "--duration", "1s", "--out", filepath.Join(dir, "buffers.csv"), shop)
-	if want := "fbdiag: " + shop + ": no fbdiag bench tables: run fbdiag bench init first\n"; code != exitError || out != "" || errs != want {
+	// The refusal names the shop as no bench database, as init does; it
+	// said "no fbdiag bench tables: run fbdiag bench init first", which
+	// init refuses. bench run says the same.
+	want := "fbdiag: " + shop + ": not a fbdiag bench database: bench init loads a new or empty database, or one it set up (it holds 6 tables or views of its own)\n"
+	if code != exitError || out != "" || errs != want {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and %q", code, out, errs, want)
+	}
+	out, errs, code = runCLI(t, nil, "bench", "run", "--server", s.Addr, "--terminals", "1", "--warmup", "0s", "--duration", "1s", shop)
+	if code != exitError || out != "" || errs != want {
+		t.Errorf("bench run: exit %d, stdout %q, stderr %q; want exit 1 and %q", code, out, errs, want)
 	}
 	if n, err := s.HeaderPageBuffers(ctx, shop); err != nil || n != 300 {
 		t.Errorf("page buffers in the header %d (%v), want the 300 set before", n, err)
@@ -548,6 +557,36 @@ func benchRunInterrupted(t *testing.T, s collect.Server, db string) {
 	back, err := parse.ReadBenchResult(strings.NewReader(b.String()), "partial.jsonl")
 	if err != nil || !back.Run.Partial || back.Run.Stopped != "interrupted" {
 		t.Errorf("read back: %v %+v", err, back.Run)
+	}
+}
+
+// A result file that cannot be written once the run is measured (its
+// folder gone, a full disk) leaves the summary printed: bench run
+// returned the write's error before printing it, and the run was lost.
+func benchRunResultLost(t *testing.T, s collect.Server, db string) {
+	dir := filepath.Join(t.TempDir(), "results")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "run.jsonl")
+	// The folder goes once --out is checked, while the terminals connect
+	// or run (2 s of run at least).
+	go func() {
+		time.Sleep(700 * time.Millisecond)
+		os.RemoveAll(dir)
+	}()
+	stdout, errs, code := runCLI(t, nil, "bench", "run", "--server", s.Addr, "--terminals", "1", "--warmup", "0s",
+		"--duration", "2s", "--format", "json", "--out", out, db)
+	want := "fbdiag: bench run: the result file " + out + " was not written (no such file or directory); the summary above is all that is kept\n"
+	if code != exitError || errs != want {
+		t.Errorf("exit %d, stderr %q; want exit 1 and %q", code, errs, want)
+	}
+	var sum analyze.BenchSummary
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+		t.Fatalf("no summary printed: %v: %q", err, stdout)
+	}
+	if sum.WindowSeconds != 2 || sum.Transactions[0].Committed == 0 || sum.TpmC == nil || *sum.TpmC != float64(sum.Transactions[0].Committed)*30 {
+		t.Errorf("window %d s, %d New-Orders, tpmC %v", sum.WindowSeconds, sum.Transactions[0].Committed, sum.TpmC)
 	}
 }
 

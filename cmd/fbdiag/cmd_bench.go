@@ -123,7 +123,7 @@ func benchInitAction(c *cli.Context) error {
 	}
 	if o.out = c.String("out"); o.out != "" {
 		o.outOpt = atomicfile.Options{NoReplace: !c.Bool("force")}
-		if err := refuseExisting("bench init", o.outOpt, o.out); err != nil {
+		if err := checkBenchOut(c, "bench init", o.out, o.outOpt); err != nil {
 			return err
 		}
 	}
@@ -135,6 +135,46 @@ func benchInitAction(c *cli.Context) error {
 	ctx, stop := interruptible(c.Context)
 	defer stop()
 	return runBenchInit(ctx, getEnv(c), o)
+}
+
+// checkBenchOut fails with one line, before the server is asked anything,
+// when the file --out names cannot take the result: the database itself
+// (a result written over it with --force replaced a loaded database with
+// a 5 KiB JSON file), an existing file without --force, or a folder that
+// is not there or takes no new file (the result was lost after the run,
+// with "open nodir/.run.jsonl.tmp-3690942578: no such file or directory").
+func checkBenchOut(c *cli.Context, cmd, out string, opt atomicfile.Options) error {
+	args, _, _ := liveArgs(c)
+	if err := refuseOwnFile(cmd, liveConnFlags(c, 1).addr, "--out", out, ownFile{"the database", argAt(args, 0)}); err != nil {
+		return err
+	}
+	if err := refuseExisting(cmd, opt, out); err != nil {
+		return err
+	}
+	return checkOutFolder(cmd, "--out", out)
+}
+
+// checkOutFolder fails when the folder of file is missing, is not a
+// folder or takes no new file (a read-only mount, another user's
+// folder): the result is written there once measured.
+func checkOutFolder(cmd, flag, file string) error {
+	dir := filepath.Dir(file)
+	st, err := os.Stat(dir)
+	switch {
+	case os.IsNotExist(err):
+		return cli.Exit(fmt.Sprintf("%s: %s %s: no folder %s (make it first)", cmd, flag, file, dir), exitError)
+	case err != nil:
+		return cli.Exit(fmt.Sprintf("%s: %s %s: %v", cmd, flag, file, pathErr(err)), exitError)
+	case !st.IsDir():
+		return cli.Exit(fmt.Sprintf("%s: %s %s: %s is not a folder", cmd, flag, file, dir), exitError)
+	}
+	probe, err := os.CreateTemp(dir, ".fbdiag-probe-*")
+	if err != nil {
+		return cli.Exit(fmt.Sprintf("%s: %s %s: cannot write in %s: %v", cmd, flag, file, dir, pathErr(err)), exitError)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return nil
 }
 
 func parseOnOff(s string) (bool, error) {
@@ -378,7 +418,7 @@ func benchRunAction(c *cli.Context) error {
 	}
 	if o.out = c.String("out"); o.out != "" {
 		o.outOpt = atomicfile.Options{NoReplace: !c.Bool("force")}
-		if err := refuseExisting("bench run", o.outOpt, o.out); err != nil {
+		if err := checkBenchOut(c, "bench run", o.out, o.outOpt); err != nil {
 			return err
 		}
 	}
@@ -403,14 +443,20 @@ func runBenchRun(ctx context.Context, e *env, o benchRunOptions) error {
 	}
 	sum := analyze.SummarizeBench(&res.Run, res.Seconds, analyze.NewThresholds())
 	warnIdleWarehouses(e.stderr, sum)
+	// A result file that cannot be written (a full disk) still leaves
+	// the summary printed: the run is not measured again.
+	var ferr error
 	if o.out != "" {
-		if werr := atomicfile.Write(o.out, o.outOpt, func(w io.Writer) error { return bench.WriteResult(w, sum, res.Seconds) }); werr != nil {
-			return werr
+		ferr = atomicfile.Write(o.out, o.outOpt, func(w io.Writer) error { return bench.WriteResult(w, sum, res.Seconds) })
+		if ferr == nil {
+			fmt.Fprintf(e.stderr, "fbdiag: result %s (%s)\n", o.out, units.Count(len(res.Seconds), "second"))
 		}
-		fmt.Fprintf(e.stderr, "fbdiag: result %s (%s)\n", o.out, units.Count(len(res.Seconds), "second"))
 	}
 	if werr := writeBenchSummary(e.stdout, o.format, sum); werr != nil {
 		return werr
+	}
+	if ferr != nil {
+		return fmt.Errorf("bench run: the result file %s was not written (%v); the summary above is all that is kept", o.out, pathErr(ferr))
 	}
 	if err != nil {
 		return err
@@ -571,11 +617,22 @@ func benchSweepAction(c *cli.Context) error {
 		return usagef("bench sweep: --out FILE is required: the result table")
 	}
 	o.runsDir, o.force = c.String("runs-dir"), c.Bool("force")
-	if err := refuseExisting("bench sweep", atomicfile.Options{NoReplace: !o.force}, o.out); err != nil {
+	if err := checkBenchOut(c, "bench sweep", o.out, atomicfile.Options{NoReplace: !o.force}); err != nil {
 		return err
 	}
 	if o.runsDir != "" {
 		if err := os.MkdirAll(o.runsDir, 0o777); err != nil {
+			return err
+		}
+		// The run files are named now, not after a run: an earlier
+		// sweep's ended this one after its first run.
+		var names []string
+		for _, v := range o.sweep.Values {
+			for r := 1; r <= o.sweep.Runs; r++ {
+				names = append(names, sweepRunFile(o.runsDir, o.sweep.Axis, v, r))
+			}
+		}
+		if err := refuseExisting("bench sweep", atomicfile.Options{NoReplace: !o.force}, names...); err != nil {
 			return err
 		}
 	}
@@ -625,8 +682,9 @@ func runBenchSweep(ctx context.Context, c *cli.Context, e *env, o benchSweepOpti
 		if err := atomicfile.Write(o.out, atomicfile.Options{NoReplace: !o.force && table.rows() == 1}, table.write); err != nil {
 			return err
 		}
+		table.written = table.rows()
 		if o.runsDir != "" {
-			name := filepath.Join(o.runsDir, fmt.Sprintf("%s-%d-run%d.jsonl", sw.Axis, sw.Value, sw.Run))
+			name := sweepRunFile(o.runsDir, sw.Axis, sw.Value, sw.Run)
 			if err := atomicfile.Write(name, atomicfile.Options{NoReplace: !o.force}, func(w io.Writer) error {
 				return bench.WriteResult(w, sum, r.Seconds)
 			}); err != nil {
@@ -648,8 +706,8 @@ func runBenchSweep(ctx context.Context, c *cli.Context, e *env, o benchSweepOpti
 		fmt.Fprintf(e.stderr, "fbdiag: page buffers in the header put back to %d\n", *res.RestoredBuffers)
 	}
 	if err != nil {
-		if res != nil && res.Runs > 0 {
-			return fmt.Errorf("%w; %s holds the %s completed", err, o.out, units.Count(res.Runs, "run"))
+		if table.written > 0 {
+			return fmt.Errorf("%w; %s holds the %s completed before", err, o.out, units.Count(table.written, "run"))
 		}
 		return err
 	}
@@ -670,6 +728,11 @@ func runBenchSweep(ctx context.Context, c *cli.Context, e *env, o benchSweepOpti
 	return nil
 }
 
+// sweepRunFile is the result file of a sweep's run in --runs-dir.
+func sweepRunFile(dir, axis string, value, run int) string {
+	return filepath.Join(dir, fmt.Sprintf("%s-%d-run%d.jsonl", axis, value, run))
+}
+
 // analyzeSweepTable prints the table as fbdiag throughput FILE does.
 func analyzeSweepTable(e *env, format report.Format, file string) error {
 	o := throughputOptions{files: []string{file}, json: format == report.JSON, view: view.Options{MoreHint: " (fbdiag throughput --all shows them)"}}
@@ -685,8 +748,9 @@ func analyzeSweepTable(e *env, format report.Format, file string) error {
 
 // sweepTable is the sweep's result table, one row per run.
 type sweepTable struct {
-	axis string
-	sums []*analyze.BenchSummary
+	axis    string
+	sums    []*analyze.BenchSummary
+	written int // rows in the file: a failed write leaves the last one
 }
 
 func (t *sweepTable) add(s *analyze.BenchSummary) { t.sums = append(t.sums, s) }
