@@ -123,7 +123,7 @@ func Sweep(ctx context.Context, srv collect.Server, database string, opt SweepOp
 		switch opt.Axis {
 		case AxisBuffers:
 			if err := srv.SetPageBuffers(ctx, database, st.value); err != nil {
-				return res, err
+				return res, interrupted(ctx, err)
 			}
 		case AxisTerminals:
 			ro.Terminals = st.value
@@ -134,7 +134,7 @@ func Sweep(ctx context.Context, srv collect.Server, database string, opt SweepOp
 				}
 				lr, err := Init(ctx, srv, database, InitOptions{Warehouses: st.value, Jobs: opt.Jobs})
 				if err != nil {
-					return res, err
+					return res, interrupted(ctx, err)
 				}
 				res.Loads = append(res.Loads, lr)
 				if !lr.Consistent {
@@ -148,7 +148,7 @@ func Sweep(ctx context.Context, srv collect.Server, database string, opt SweepOp
 		}
 		r, err := Run(ctx, srv, database, ro)
 		if err != nil {
-			return res, err
+			return res, interrupted(ctx, err)
 		}
 		if r.Run.Partial {
 			return res, nil // interrupted: the partial run is not a point
@@ -167,4 +167,15 @@ func Sweep(ctx context.Context, srv collect.Server, database string, opt SweepOp
 		time.Sleep(200 * time.Millisecond)
 	}
 	return res, nil
+}
+
+// interrupted is err, or nil when ctx was cancelled: a Ctrl-C between two
+// runs (while the next one connects, or its page buffers are set) ends
+// the sweep as one during a run does, with the runs completed, not with
+// "cannot connect to localhost:3050: interrupted".
+func interrupted(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
 }
