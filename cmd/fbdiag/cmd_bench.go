@@ -540,7 +540,8 @@ connections over 21,000 warehouses must have.
 FILE has one row per run, in the order run: the setting (warehouses add size_mb, the
 database size at the window's start), run, tpmc, committed (every kind) and window_s,
 new_order_p99_ms, conflicts, cache_hit_pct (1 − page reads / fetches in the window),
-steady (1 or 0) and page_buffers_used (MON$PAGE_BUFFERS, what the database ran with). It
+steady (1 or 0), page_buffers_used (MON$PAGE_BUFFERS, what the database ran with), and the
+operations gave_up after their retries and failed with errors, which tpmc leaves out. It
 is rewritten after every run, so an interrupted sweep keeps the runs it completed.
 --runs-dir DIR also keeps every run's result file (as bench run --out) for fbdiag report.
 At the end the table is analysed as 'fbdiag throughput FILE' does.
@@ -697,7 +698,8 @@ func runBenchSweep(ctx context.Context, c *cli.Context, e *env, o benchSweepOpti
 		}
 		prog.set("")
 		prog.clear()
-		fmt.Fprintf(e.stderr, "fbdiag: bench sweep %d/%d: %s=%d run %d: tpmC %s, %s\n", step.N, step.Total, sw.Axis, sw.Value, sw.Run, tpmc, sum.Steady.Verdict)
+		fmt.Fprintf(e.stderr, "fbdiag: bench sweep %d/%d: %s=%d run %d: tpmC %s%s, %s\n", step.N, step.Total, sw.Axis, sw.Value, sw.Run, tpmc,
+			failedWords(sum), sum.Steady.Verdict)
 		return nil
 	}
 	res, err := bench.Sweep(ctx, o.srv, o.database, o.sweep)
@@ -726,6 +728,23 @@ func runBenchSweep(ctx context.Context, c *cli.Context, e *env, o benchSweepOpti
 		return cli.Exit(fmt.Sprintf("bench sweep: interrupted after %s: %s holds %s", units.Count(res.Runs, "run"), o.out, them), exitError)
 	}
 	return nil
+}
+
+// failedWords are a run's operations that did not commit for a cause
+// other than the spec's rollbacks (", 3 given up, 1 error"), or "".
+func failedWords(s *analyze.BenchSummary) string {
+	var gaveUp, errors int64
+	for _, tx := range s.Transactions {
+		gaveUp, errors = gaveUp+tx.GaveUp, errors+tx.Errors
+	}
+	w := ""
+	if gaveUp > 0 {
+		w += fmt.Sprintf(", %d given up", gaveUp)
+	}
+	if errors > 0 {
+		w += ", " + units.Count(errors, "error")
+	}
+	return w
 }
 
 // sweepRunFile is the result file of a sweep's run in --runs-dir.
@@ -764,7 +783,8 @@ func (t *sweepTable) write(w io.Writer) error {
 	if t.axis == bench.AxisWarehouses {
 		head = append(head, "size_mb")
 	}
-	head = append(head, "run", "tpmc", "committed", "window_s", "new_order_p99_ms", "conflicts", "cache_hit_pct", "steady", "page_buffers_used")
+	head = append(head, "run", "tpmc", "committed", "window_s", "new_order_p99_ms", "conflicts", "cache_hit_pct", "steady", "page_buffers_used",
+		"gave_up", "errors")
 	if _, err := fmt.Fprintln(w, strings.Join(head, ",")); err != nil {
 		return err
 	}
@@ -777,10 +797,12 @@ func (t *sweepTable) write(w io.Writer) error {
 			}
 			row = append(row, size)
 		}
-		var committed, conflicts int64
+		var committed, conflicts, gaveUp, errors int64
 		for _, tx := range s.Transactions {
 			committed += tx.Committed
 			conflicts += tx.Conflicts
+			gaveUp += tx.GaveUp
+			errors += tx.Errors
 		}
 		tpmc, p99, hit := "", "", ""
 		if s.TpmC != nil {
@@ -797,7 +819,8 @@ func (t *sweepTable) write(w io.Writer) error {
 			steady = "1"
 		}
 		row = append(row, strconv.Itoa(s.Sweep.Run), tpmc, strconv.FormatInt(committed, 10), strconv.Itoa(s.WindowSeconds),
-			p99, strconv.FormatInt(conflicts, 10), hit, steady, strconv.FormatInt(s.Server.PageBuffers, 10))
+			p99, strconv.FormatInt(conflicts, 10), hit, steady, strconv.FormatInt(s.Server.PageBuffers, 10),
+			strconv.FormatInt(gaveUp, 10), strconv.FormatInt(errors, 10))
 		if _, err := fmt.Fprintln(w, strings.Join(row, ",")); err != nil {
 			return err
 		}
