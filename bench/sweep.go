@@ -137,6 +137,11 @@ func Sweep(ctx context.Context, srv collect.Server, database string, opt SweepOp
 					return res, interrupted(ctx, err)
 				}
 				res.Loads = append(res.Loads, lr)
+				// A database loaded further before the sweep is refused
+				// now, not after a run at a size the step did not ask.
+				if lr.Warehouses != st.value {
+					return res, errWarehouses(database, lr.Warehouses, st.value)
+				}
 				if !lr.Consistent {
 					return res, fmt.Errorf("%s: loading %s left the database failing its checks", database, units.Count(st.value, "warehouse"))
 				}
@@ -154,7 +159,7 @@ func Sweep(ctx context.Context, srv collect.Server, database string, opt SweepOp
 			return res, nil // interrupted: the partial run is not a point
 		}
 		if opt.Axis == AxisWarehouses && r.Run.Warehouses != st.value {
-			return res, fmt.Errorf("%s: %s loaded, the sweep step wants %d (a database loaded further before the sweep cannot shrink)", database, units.Count(r.Run.Warehouses, "warehouse"), st.value)
+			return res, errWarehouses(database, r.Run.Warehouses, st.value)
 		}
 		res.Runs++
 		if opt.Each != nil {
@@ -178,4 +183,10 @@ func interrupted(ctx context.Context, err error) error {
 		return nil
 	}
 	return err
+}
+
+// errWarehouses says a warehouses sweep found more warehouses loaded than
+// its step wants.
+func errWarehouses(database string, have, want int) error {
+	return fmt.Errorf("%s: %s loaded, the sweep step wants %d (a database loaded further before the sweep cannot shrink)", database, units.Count(have, "warehouse"), want)
 }

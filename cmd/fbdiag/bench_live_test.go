@@ -66,6 +66,34 @@ func TestLiveBench(t *testing.T) {
 		t.Run("foreign database", parallel(func(t *testing.T) { benchInitForeign(t, s) }))
 		t.Run("sweep foreign database", parallel(func(t *testing.T) { benchSweepForeign(t, s) }))
 	})
+	// Last: it marks a second warehouse loaded in the database.
+	t.Run("sweep on a larger database", func(t *testing.T) { benchSweepLarger(t, s, db) })
+}
+
+// bench sweep --warehouses 1 on a database of 2 warehouses is refused
+// before its first run: the refusal came after a run of the whole
+// --warmup and --duration at 2 warehouses. The second warehouse is its
+// ten parts marked loaded in BENCH_PART, which is what bench counts.
+func benchSweepLarger(t *testing.T, s collect.Server, db string) {
+	var stmts []string
+	for d := 1; d <= bench.DistrictsPerW; d++ {
+		stmts = append(stmts, fmt.Sprintf("INSERT INTO BENCH_PART (W_ID, PART, ROWS_) VALUES (2, %d, 0)", d))
+	}
+	execLive(t, s, db, stmts...)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	runs := 0
+	_, err := bench.Sweep(ctx, s, db, bench.SweepOptions{Axis: bench.AxisWarehouses, Values: []int{1, 2}, Runs: 1,
+		Run: bench.RunOptions{Terminals: 1, Duration: time.Second, Retries: -1},
+		Starting: func(st bench.SweepStep) {
+			if !st.Loading {
+				runs++
+			}
+		}})
+	want := db + ": 2 warehouses loaded, the sweep step wants 1 (a database loaded further before the sweep cannot shrink)"
+	if err == nil || err.Error() != want || runs != 0 {
+		t.Errorf("error %v after %d runs; want %q before any", err, runs, want)
+	}
 }
 
 // parallel is test f as a parallel subtest: it runs with its siblings
