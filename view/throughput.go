@@ -848,7 +848,9 @@ func (v *tput) headline(s *analyze.Series) []Field {
 			of = fmt.Sprintf("(%s, 1 run)", Num(sw.Best.Median).Human())
 		}
 		add("best_"+xk, "best "+deref(v.r.X), v.x(sw.Best.X), of)
-		add("worst_vs_best_share", "worst setting off the best", Share(sw.Spread), "(at "+v.x(sw.Worst.X).Human()+")")
+		if len(sw.Settings) > 1 {
+			add("worst_vs_best_share", "worst setting off the best", Share(sw.Spread), "(at "+v.x(sw.Worst.X).Human()+")")
+		}
 		// One run per setting: "as good" rests on an assumed noise; when
 		// the settings turn back and forth by more, the headline says so.
 		if sw.NoiseContradicted != nil {
