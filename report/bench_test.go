@@ -118,3 +118,18 @@ func TestBenchGivenUpFinding(t *testing.T) {
 		}
 	}
 }
+
+// A run's error messages are counted over the whole run, the
+// transactions table's errors in the window: the note says so, where
+// "new_order error ×5" stood beside a table of 3 errors.
+func TestBenchErrorNoteScope(t *testing.T) {
+	res, _ := benchRunSample(t)
+	r := *res
+	r.Run.Errors = []parse.BenchError{{Kind: "new_order", Message: "commit: lock conflict on no wait transaction", Count: 5}}
+	s := analyze.SummarizeBench(&r.Run, r.Seconds, analyze.NewThresholds())
+	notes := BenchRunTable(s).Notes
+	want := "new_order error ×5 in the whole run (warm-up and drain too): commit: lock conflict on no wait transaction"
+	if len(notes) != 1 || notes[0] != want {
+		t.Errorf("notes %q, want %q", notes, want)
+	}
+}
