@@ -66,8 +66,55 @@ func TestLiveBench(t *testing.T) {
 		t.Run("foreign database", parallel(func(t *testing.T) { benchInitForeign(t, s) }))
 		t.Run("sweep foreign database", parallel(func(t *testing.T) { benchSweepForeign(t, s) }))
 	})
+	livetest.LetExclusiveIn(t)
+	t.Run("interrupted in the warm-up", func(t *testing.T) { benchRunInterruptedWarmup(t, s, db) })
 	// Last: it marks a second warehouse loaded in the database.
 	t.Run("sweep on a larger database", func(t *testing.T) { benchSweepLarger(t, s, db) })
+}
+
+// A run interrupted in its warm-up records the server as one measured:
+// the write mode and the process model were read at the window's start
+// only, so it said "forced writes off" of a database with them on and
+// named no architecture ("(3.0.11), "). Its result file has no tpmC, and
+// fbdiag throughput says so: "no table and no benchmark result found"
+// denied it was a result, and failed a folder of runs that held one.
+func benchRunInterruptedWarmup(t *testing.T, s collect.Server, db string) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := s.SetForcedWrites(ctx, db, true); err != nil {
+		t.Fatal(err)
+	}
+	rctx, stop := context.WithCancel(ctx)
+	defer stop()
+	res, err := bench.Run(rctx, s, db, bench.RunOptions{Terminals: 2, Warmup: 30 * time.Second, Duration: time.Second, Retries: -1,
+		Progress: func(bench.RunProgress) { stop() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Run
+	if !r.Partial || r.Window != [2]int{30, 30} || !r.Server.ForcedWrites || r.Server.ArchitectureSource != "server processes" ||
+		r.Server.Architecture != "Super or SuperClassic" && r.Server.Architecture != "Classic" {
+		t.Errorf("partial %v, window %v, server %+v; want forced writes on and the process model", r.Partial, r.Window, r.Server)
+	}
+	sum := analyze.SummarizeBench(&r, res.Seconds, analyze.NewThresholds())
+	dir := t.TempDir()
+	warm, whole := filepath.Join(dir, "warmup.jsonl"), testutil.Testdata(t, "bench", "run-w1-t4.jsonl")
+	f, err := os.Create(warm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bench.WriteResult(f, sum, res.Seconds); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	skipped := warm + ":1: bench run without a measured window (interrupted in its warm-up): skipped"
+	if out, errs, code := runCLI(t, nil, "throughput", warm); code != exitError || out != "" || errs != "fbdiag: "+skipped+"; nothing else to analyse\n" {
+		t.Errorf("throughput of the run alone: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	out, errs, code := runCLI(t, nil, "throughput", warm, whole)
+	if code != exitOK || !strings.Contains(out, " 10004 ") || !strings.Contains(errs, skipped+"\n") {
+		t.Errorf("throughput with a whole run: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
 }
 
 // bench sweep --warehouses 1 on a database of 2 warehouses is refused
