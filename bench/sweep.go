@@ -158,6 +158,14 @@ func Sweep(ctx context.Context, srv collect.Server, database string, opt SweepOp
 		if r.Run.Partial {
 			return res, nil // interrupted: the partial run is not a point
 		}
+		// A database another attachment keeps open keeps its cache: the
+		// header's buffers apply when the server opens it. Such a run
+		// measured another setting than its row would say (256 and 1024
+		// both ran with 2048, and the table compared them).
+		if opt.Axis == AxisBuffers && r.Run.Server.PageBuffers != int64(st.value) {
+			return res, fmt.Errorf("%s: the run at %d page buffers ran with %d (MON$PAGE_BUFFERS): another attachment kept the database open, and with it the server's cache, which the header's value sets only when the database is opened; close the other attachments (MON$ATTACHMENTS lists them) and sweep again",
+				database, st.value, r.Run.Server.PageBuffers)
+		}
 		if opt.Axis == AxisWarehouses && r.Run.Warehouses != st.value {
 			return res, errWarehouses(database, r.Run.Warehouses, st.value)
 		}

@@ -68,8 +68,35 @@ func TestLiveBench(t *testing.T) {
 	})
 	livetest.LetExclusiveIn(t)
 	t.Run("interrupted in the warm-up", func(t *testing.T) { benchRunInterruptedWarmup(t, s, db) })
+	livetest.LetExclusiveIn(t)
+	t.Run("sweep with the database held open", func(t *testing.T) { benchSweepHeldOpen(t, s, db) })
 	// Last: it marks a second warehouse loaded in the database.
 	t.Run("sweep on a larger database", func(t *testing.T) { benchSweepLarger(t, s, db) })
+}
+
+// bench sweep --buffers on a database another attachment holds open:
+// the server keeps its cache, and the run at 128 buffers ran with the
+// database's (2048 here; MON$PAGE_BUFFERS). The sweep wrote it as a run
+// at 128 and compared it with the others; it now stops at that run,
+// which is no point of the sweep.
+func benchSweepHeldOpen(t *testing.T, s collect.Server, db string) {
+	withLivePool(t, s, db, func(ctx context.Context, pool *sql.DB) {
+		var before int64
+		if err := pool.QueryRowContext(ctx, "SELECT MON$PAGE_BUFFERS FROM MON$DATABASE").Scan(&before); err != nil {
+			t.Fatal(err)
+		}
+		runs := 0
+		res, err := bench.Sweep(ctx, s, db, bench.SweepOptions{Axis: bench.AxisBuffers, Values: []int{128}, Runs: 1,
+			Run: bench.RunOptions{Terminals: 1, Duration: time.Second, Retries: -1},
+			Each: func(parse.BenchSweep, *bench.Result) error {
+				runs++
+				return nil
+			}})
+		want := fmt.Sprintf("%s: the run at 128 page buffers ran with %d (MON$PAGE_BUFFERS): another attachment kept the database open", db, before)
+		if before == 128 || err == nil || !strings.HasPrefix(err.Error(), want) || runs != 0 || res == nil || res.Runs != 0 {
+			t.Errorf("buffers before %d; error %v, %d runs kept; want %q… and none", before, err, runs, want)
+		}
+	})
 }
 
 // A run interrupted in its warm-up records the server as one measured:
