@@ -43,6 +43,9 @@ func TestBenchOutChecked(t *testing.T) {
 			"bench run: --out " + filepath.Join(file, "run.jsonl") + ": " + file + " is not a folder"},
 		{[]string{"bench", "sweep", "--buffers", "256,1024", "--runs", "2", "--out", filepath.Join(dir, "sweep.csv"), "--runs-dir", runs, "tpcc"},
 			"bench sweep: " + filepath.Join(runs, "page_buffers-1024-run2.jsonl") + " exists; not replaced (--force replaces it)"},
+		// (it read "mkdir …/a-file: not a directory")
+		{[]string{"bench", "sweep", "--buffers", "256,1024", "--out", filepath.Join(dir, "sweep.csv"), "--runs-dir", file, "tpcc"},
+			"bench sweep: --runs-dir " + file + ": is a file, not a folder"},
 	} {
 		args := append(c.args[:2:2], append([]string{"--server", addr}, c.args[2:]...)...)
 		out, errs, code := runCLI(t, nil, args...)

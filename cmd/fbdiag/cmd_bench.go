@@ -622,8 +622,13 @@ func benchSweepAction(c *cli.Context) error {
 		return err
 	}
 	if o.runsDir != "" {
+		// A file of that name, or a place that takes no folder, is said
+		// as such ("mkdir run1.jsonl: not a directory" before).
+		if err := checkOutDir("--runs-dir", o.runsDir); err != nil {
+			return cli.Exit("bench sweep: "+err.Error(), exitError)
+		}
 		if err := os.MkdirAll(o.runsDir, 0o777); err != nil {
-			return err
+			return cli.Exit(fmt.Sprintf("bench sweep: --runs-dir %s: %v", o.runsDir, pathErr(err)), exitError)
 		}
 		// The run files are named now, not after a run: an earlier
 		// sweep's ended this one after its first run.
