@@ -46,6 +46,9 @@ type SweepResult struct {
 	// PageBuffers is what a page-buffers sweep put back in the header.
 	RestoredBuffers *int64
 	Loads           []*LoadResult
+	// Cut is the step an interruption stopped under way, its run not
+	// kept; nil when none was (stopped between two runs).
+	Cut *parse.BenchSweep
 }
 
 // Sweep runs Runs runs at every value of the axis. Page buffers are set in
@@ -153,9 +156,13 @@ func Sweep(ctx context.Context, srv collect.Server, database string, opt SweepOp
 		}
 		r, err := Run(ctx, srv, database, ro)
 		if err != nil {
+			if ctx.Err() != nil {
+				res.Cut = &sw
+			}
 			return res, interrupted(ctx, err)
 		}
 		if r.Run.Partial {
+			res.Cut = &sw
 			return res, nil // interrupted: the partial run is not a point
 		}
 		// A database another attachment keeps open keeps its cache: the

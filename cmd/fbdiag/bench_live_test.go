@@ -715,6 +715,11 @@ func benchSweepInterruptedBetween(t *testing.T, s collect.Server, db string) {
 	if err != nil || res == nil || res.Runs != 1 || len(each) != 1 || each[0] != (parse.BenchSweep{Axis: bench.AxisTerminals, Value: 1, Run: 1}) {
 		t.Errorf("error %v, result %+v, runs kept %+v; want no error and run 1 kept", err, res, each)
 	}
+	// The step stopped under way is named, for the message that says
+	// which runs the table holds and which it does not.
+	if res != nil && (res.Cut == nil || *res.Cut != (parse.BenchSweep{Axis: bench.AxisTerminals, Value: 1, Run: 2})) {
+		t.Errorf("cut %+v, want run 2", res.Cut)
+	}
 }
 
 // --mode client runs the same work as plain statements.

@@ -47,3 +47,23 @@ func TestBenchSweepTableCountsFailures(t *testing.T) {
 		t.Errorf("stderr words %q", w)
 	}
 }
+
+// An interrupted sweep says which runs its table holds, not only how
+// many ("interrupted after 2 runs: buffers.csv holds them"): the rows
+// written, by setting and run. A row added and not written (its write
+// failed) is not named.
+func TestBenchSweepTableRunNames(t *testing.T) {
+	table := &sweepTable{axis: "page_buffers"}
+	for _, name := range []string{"page_buffers-256-run1.jsonl", "page_buffers-4096-run1.jsonl", "page_buffers-256-run2.jsonl"} {
+		path := testutil.Testdata(t, "bench", "sweep-w1", name)
+		res, err := parse.ReadBenchResult(bytes.NewReader(readFile(t, path)), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		table.add(analyze.SummarizeBench(&res.Run, res.Seconds, analyze.NewThresholds()))
+	}
+	table.written = 2
+	if got, want := table.runNames(), "page_buffers=256 run 1, page_buffers=4096 run 1"; got != want {
+		t.Errorf("runs %q, want %q", got, want)
+	}
+}

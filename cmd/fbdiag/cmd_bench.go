@@ -730,7 +730,14 @@ func runBenchSweep(ctx context.Context, c *cli.Context, e *env, o benchSweepOpti
 		if res.Runs == 1 {
 			them = "it"
 		}
-		return cli.Exit(fmt.Sprintf("bench sweep: interrupted after %s: %s holds %s", units.Count(res.Runs, "run"), o.out, them), exitError)
+		// Which runs, not only how many: the run under way when the
+		// sweep was stopped is not one of them.
+		cut := ""
+		if c := res.Cut; c != nil {
+			cut = fmt.Sprintf("; %s=%d run %d, under way, was left out", c.Axis, c.Value, c.Run)
+		}
+		return cli.Exit(fmt.Sprintf("bench sweep: interrupted after %s: %s holds %s (%s)%s",
+			units.Count(res.Runs, "run"), o.out, them, table.runNames(), cut), exitError)
 	}
 	return nil
 }
@@ -778,7 +785,16 @@ type sweepTable struct {
 }
 
 func (t *sweepTable) add(s *analyze.BenchSummary) { t.sums = append(t.sums, s) }
-func (t *sweepTable) rows() int                   { return len(t.sums) }
+
+// runNames are the runs the file holds: "page_buffers=256 run 1, …".
+func (t *sweepTable) runNames() string {
+	names := make([]string, t.written)
+	for i, s := range t.sums[:t.written] {
+		names[i] = fmt.Sprintf("%s=%d run %d", s.Sweep.Axis, s.Sweep.Value, s.Sweep.Run)
+	}
+	return strings.Join(names, ", ")
+}
+func (t *sweepTable) rows() int { return len(t.sums) }
 
 // write puts the table as CSV: the setting first (and the size for
 // warehouses), so that fbdiag throughput takes it as x; tpmc is the one
