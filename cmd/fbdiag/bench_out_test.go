@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -59,5 +60,19 @@ func TestBenchOutChecked(t *testing.T) {
 	checkUnchanged(t, "runs-dir", filepath.Join(runs, "page_buffers-1024-run2.jsonl"), "the user's\n")
 	if _, err := os.Stat(filepath.Join(dir, "sweep.csv")); !os.IsNotExist(err) {
 		t.Errorf("sweep.csv written: %v", err)
+	}
+}
+
+// bench sweep --buffers 256,10: Firebird takes no fewer than 50 page
+// buffers, and refused 10 only when the sweep came to it, after the runs
+// at 256 ("bad parameters on attach or create database; Attempt to set
+// in database number of buffers which is out of acceptable range
+// [50:2147483646]"). It is a usage error now, before connecting.
+func TestBenchSweepBuffersRange(t *testing.T) {
+	serverlessCredentials(t)
+	addr := testutil.ClosedAddr(t)
+	out, errs, code := runCLI(t, nil, "bench", "sweep", "--server", addr, "--buffers", "256,10", "--out", filepath.Join(t.TempDir(), "b.csv"), "tpcc")
+	if code != exitUsage || out != "" || !strings.HasPrefix(errs, "fbdiag: bench sweep: --buffers 10: Firebird takes 50 page buffers or more\n") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }

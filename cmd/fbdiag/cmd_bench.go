@@ -605,6 +605,15 @@ func benchSweepAction(c *cli.Context) error {
 	if n != 1 {
 		return usagef("bench sweep: sweep one setting: --buffers N,N..., --terminals N,N... or --warehouses N,N...")
 	}
+	if o.sweep.Axis == bench.AxisBuffers {
+		// Firebird's range, said before any run: the server refused 10
+		// only when the sweep came to it, after the runs before it.
+		for _, v := range o.sweep.Values {
+			if v < minPageBuffers {
+				return usagef("bench sweep: --buffers %d: Firebird takes %d page buffers or more", v, minPageBuffers)
+			}
+		}
+	}
 	if o.sweep.Run, err = benchRunFlags(c, "bench sweep", terminals[0]); err != nil {
 		return err
 	}
@@ -650,6 +659,10 @@ func benchSweepAction(c *cli.Context) error {
 	defer stop()
 	return runBenchSweep(ctx, c, getEnv(c), o)
 }
+
+// minPageBuffers is the fewest page buffers Firebird sets in a header
+// (3.0.11: "out of acceptable range [50:2147483646]").
+const minPageBuffers = 50
 
 // intsFlag reads "256,512,1024".
 func intsFlag(s string) ([]int, error) {
