@@ -22,10 +22,14 @@ type Load struct {
 	MedianLo *float64 `json:"median_lo"`
 	MedianHi *float64 `json:"median_hi"`
 	// TrendPerDoubling is the change of speed each time the size doubles,
-	// as a fraction of the median speed (fit speed = a + b·ln size).
-	TrendPerDoubling float64 `json:"trend_per_doubling"`
-	TrendP           float64 `json:"trend_p"`
-	Trend            bool    `json:"trend"` // the slope differs from zero at Alpha
+	// as a fraction of the median speed (fit speed = a + b·ln size), and
+	// TrendP the t-test's p on b. Both null when there is no test (fewer
+	// than 3 points, a zero median; NoTest says why): one load step read
+	// "+0.0 % per doubling (not significant, p<0.001)".
+	TrendPerDoubling *float64 `json:"trend_per_doubling"`
+	TrendP           *float64 `json:"trend_p"`
+	Trend            bool     `json:"trend"` // the slope differs from zero at Alpha
+	NoTest           string   `json:"-"`
 	// HighLeverage lists the sizes whose leverage in that fit is above
 	// LeverageLimit: one far database (1.77 TiB beside eleven of 9 to 30
 	// GiB, leverage 0.929) sets the slope alone, and the verdict says so.
@@ -112,26 +116,28 @@ func LoadTrend(x, y []float64, unit parse.Unit) (*Load, error) {
 	}
 	m, err := Fit(LogLinear, x, y)
 	if err != nil {
+		l.NoTest = err.Error()
 		l.Verdict = fmt.Sprintf("median load speed %s MiB/s; no trend test: %v", g(l.Summary.Median), err)
 		return l, err
 	}
 	l.HighLeverage, l.LeverageLimit = m.HighLeverage, m.LeverageLimit
 	se := m.Params[1].StdErr
 	tstat := m.b / se
-	l.TrendP = 2 * (1 - distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(m.n - 2)}.CDF(math.Abs(tstat)))
-	l.Trend = l.TrendP <= Alpha
-	l.TrendPerDoubling = m.b * math.Ln2 / l.Summary.Median
-	if !finite(l.TrendPerDoubling, l.TrendP) {
-		l.TrendPerDoubling, l.TrendP = 0, 1
+	p := 2 * (1 - distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(m.n - 2)}.CDF(math.Abs(tstat)))
+	perDoubling := m.b * math.Ln2 / l.Summary.Median
+	if !finite(perDoubling, p) {
+		l.NoTest = "the median speed is zero"
 		l.Verdict = fmt.Sprintf("load speed %s; no trend test on a zero median", span)
 		return l, fmt.Errorf("load speeds: median is zero")
 	}
+	l.TrendP, l.TrendPerDoubling = &p, &perDoubling
+	l.Trend = p <= Alpha
 	if l.Trend {
 		l.Verdict = fmt.Sprintf("load speed %s changes with size: %s per doubling (%s)",
-			span, signedPct(l.TrendPerDoubling), pText(l.TrendP))
+			span, signedPct(perDoubling), pText(p))
 	} else {
 		l.Verdict = fmt.Sprintf("load speed %s, no significant trend over size (%s per doubling, %s)",
-			span, signedPct(l.TrendPerDoubling), pText(l.TrendP))
+			span, signedPct(perDoubling), pText(p))
 	}
 	if w := l.LeverageWords(unit); w != "" {
 		l.Verdict += "; " + w

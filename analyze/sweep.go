@@ -216,6 +216,13 @@ func (sw *Sweep) describe(unit parse.Unit) {
 	if sw.Best.N == 1 {
 		runs = ", 1 run"
 	}
+	if len(sw.Settings) == 1 {
+		// One setting (a sweep stopped after its first value) has no worst
+		// and nothing to compare: it read "worst 2 (0.0 % off the best)".
+		sw.Verdict = fmt.Sprintf("one setting measured, %s (%s%s): nothing to compare it with",
+			formatX(sw.Best.X, unit), units.Sig3(sw.Best.Median), runs)
+		return
+	}
 	sw.Verdict = fmt.Sprintf("best %s (%s%s); worst %s (%s off the best)",
 		formatX(sw.Best.X, unit), units.Sig3(sw.Best.Median), runs, formatX(sw.Worst.X, unit), pct(sw.Spread))
 	var noise, few []string

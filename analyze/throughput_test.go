@@ -181,8 +181,8 @@ func checkLoad(t *testing.T, r *Result) {
 	near(t, "median load speed", l.Summary.Median, 3.3620, 0.0001)
 	near(t, "median interval lo", *l.MedianLo, 3.2812, 0.0001)
 	near(t, "median interval hi", *l.MedianHi, 3.4225, 0.0001)
-	near(t, "trend p", l.TrendP, 0.200, 0.001)
-	near(t, "trend per doubling", l.TrendPerDoubling, -0.0066, 0.0001)
+	near(t, "trend p", *l.TrendP, 0.200, 0.001)
+	near(t, "trend per doubling", *l.TrendPerDoubling, -0.0066, 0.0001)
 	if l.Trend || l.Summary.N != 12 {
 		t.Errorf("load = %+v", l)
 	}
@@ -205,8 +205,8 @@ func checkLoad(t *testing.T, r *Result) {
 func TestLoadSpeedFewDatabases(t *testing.T) {
 	r := analyse(t, Options{}, testutil.Testdata(t, "bench", "load.csv"))
 	l := r.Series[0].Load
-	near(t, "trend per doubling", l.TrendPerDoubling, 0.1468, 0.0001)
-	near(t, "trend p", l.TrendP, 0.1216, 0.0001)
+	near(t, "trend per doubling", *l.TrendPerDoubling, 0.1468, 0.0001)
+	near(t, "trend p", *l.TrendP, 0.1216, 0.0001)
 	if len(l.HighLeverage) != 2 {
 		t.Errorf("high leverage = %+v, want 114 and 908 MiB", l.HighLeverage)
 	}

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -77,5 +78,53 @@ SET TERM ; ^
 	defer conn.Close()
 	if rows, err := loadPart(ctx, conn, part{0, 1}); err != nil || rows != 10000 {
 		t.Errorf("the items of part 1: %d, %v", rows, err)
+	}
+}
+
+// An init interrupted (Ctrl-C) after some parts logs them in BENCH_LOADS
+// with the time they took, so that the load history counts it: the next
+// init's step said the whole size had loaded in its own time. Here the
+// items: 10,000 rows a part, 10 parts before any district.
+func TestLiveInitInterruptedLogged(t *testing.T) {
+	srv := livetest.Server(t)
+	path := livetest.TempPath(t, srv, "interrupted.fdb")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	started := time.Now()
+	_, initErr := Init(ctx, srv, path, InitOptions{Warehouses: 1, Jobs: 1, Tick: 20 * time.Millisecond,
+		Progress: func(p LoadProgress) {
+			if p.PartsDone >= 1 {
+				cancel()
+			}
+		}})
+	took := time.Since(started).Seconds()
+	if initErr == nil || !strings.Contains(initErr.Error(), ": interrupted (") {
+		t.Fatalf("error %v", initErr)
+	}
+	check, cancelCheck := context.WithTimeout(context.Background(), time.Minute)
+	defer cancelCheck()
+	db, err := srv.Pool(check, path, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	hist, err := loadHistory(check, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, err := loadedPartRows(check, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hist) != 1 {
+		t.Fatalf("load history %+v, want the interrupted step", hist)
+	}
+	h := hist[0]
+	if h.Parts != len(parts) || h.Parts < 1 || h.Parts > 10 || h.Rows != int64(h.Parts)*10000 || h.Warehouses != 1 || h.Jobs != 1 ||
+		h.Seconds <= 0 || h.Seconds > took || h.BytesTo < h.BytesFrom {
+		t.Errorf("step %+v for %d parts committed in %.1f s", h, len(parts), took)
+	}
+	if want := fmt.Sprintf(": interrupted (%d of 20 parts committed, %d rows, kept and logged: bench init again loads the rest)", h.Parts, h.Rows); !strings.HasSuffix(initErr.Error(), want) {
+		t.Errorf("error %q, want it to end %q", initErr, want)
 	}
 }

@@ -155,6 +155,7 @@ func Run(ctx context.Context, srv collect.Server, database string, opt RunOption
 			t.close()
 		}
 	}()
+	readArchitecture(ctx, mon, &run.Server)
 	var stop atomic.Bool
 	fatal := make(chan error, len(terms))
 	t0 := time.Now()
@@ -474,19 +475,32 @@ FROM MON$IO_STATS io JOIN MON$DATABASE d ON d.MON$STAT_ID = io.MON$STAT_ID WHERE
 	f.ok = true
 	if server != nil {
 		server.PageBuffers, server.ForcedWrites = buffers, forced != 0
-		if server.ArchitectureSource == "" {
-			var pids int
-			if err := tx.QueryRowContext(ctx, `SELECT COUNT(DISTINCT MON$SERVER_PID) FROM MON$ATTACHMENTS
-WHERE MON$REMOTE_PID = ? AND MON$SYSTEM_FLAG = 0`, os.Getpid()).Scan(&pids); err == nil {
-				server.ArchitectureSource = "server processes"
-				server.Architecture = "Super or SuperClassic"
-				if pids > 1 {
-					server.Architecture = "Classic"
-				}
-			}
-		}
 	}
 	return f
+}
+
+// readArchitecture tells, on Firebird 3 (no RDB$CONFIG), the process model
+// from the server processes of fbdiag's attachments, once the terminals
+// are attached and before the clock starts: read at the window's start,
+// a run interrupted in its warm-up had none ("LI-V3.0.11 (3.0.11),").
+func readArchitecture(ctx context.Context, conn *sql.Conn, server *parse.BenchServer) {
+	if server.ArchitectureSource != "" {
+		return
+	}
+	tx, err := conn.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return
+	}
+	defer tx.Rollback()
+	var pids int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(DISTINCT MON$SERVER_PID) FROM MON$ATTACHMENTS
+WHERE MON$REMOTE_PID = ? AND MON$SYSTEM_FLAG = 0`, os.Getpid()).Scan(&pids); err == nil {
+		server.ArchitectureSource = "server processes"
+		server.Architecture = "Super or SuperClassic"
+		if pids > 1 {
+			server.Architecture = "Classic"
+		}
+	}
 }
 
 // setEdges puts the facts of the window's edges in the run.
@@ -524,11 +538,15 @@ func readServer(ctx context.Context, conn *sql.Conn, s *parse.BenchServer) error
 	}
 	defer tx.Rollback()
 	var engine string
-	var odsMajor, odsMinor int
+	var odsMajor, odsMinor, forced int
+	// The write mode too (the window's start reads it again): a run
+	// interrupted in its warm-up said "forced writes off" of a database
+	// with them on.
 	if err := tx.QueryRowContext(ctx, `SELECT RDB$GET_CONTEXT('SYSTEM', 'ENGINE_VERSION'), MON$PAGE_SIZE, MON$PAGE_BUFFERS,
-  MON$ODS_MAJOR, MON$ODS_MINOR FROM MON$DATABASE`).Scan(&engine, &s.PageSize, &s.PageBuffers, &odsMajor, &odsMinor); err != nil {
+  MON$ODS_MAJOR, MON$ODS_MINOR, MON$FORCED_WRITES FROM MON$DATABASE`).Scan(&engine, &s.PageSize, &s.PageBuffers, &odsMajor, &odsMinor, &forced); err != nil {
 		return err
 	}
+	s.ForcedWrites = forced != 0
 	s.Engine = strings.TrimSpace(engine)
 	s.ODS = strconv.Itoa(odsMajor) + "." + strconv.Itoa(odsMinor)
 	major, _, _ := strings.Cut(s.Engine, ".")
@@ -603,6 +621,11 @@ func runnable(ctx context.Context, srv collect.Server, db *sql.DB, database stri
 		return 0, srv.Fail("read the schema of", database, err)
 	}
 	if !ok {
+		// A database of the user's own: "run fbdiag bench init first" sent
+		// the user to a command that refuses it.
+		if err := refuseTables(ctx, srv, db, database); err != nil {
+			return 0, err
+		}
 		return 0, fmt.Errorf("%s: %w", database, ErrNoSchema)
 	}
 	warehouses, err := completeWarehouses(ctx, db)

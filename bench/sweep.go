@@ -46,6 +46,9 @@ type SweepResult struct {
 	// PageBuffers is what a page-buffers sweep put back in the header.
 	RestoredBuffers *int64
 	Loads           []*LoadResult
+	// Cut is the step an interruption stopped under way, its run not
+	// kept; nil when none was (stopped between two runs).
+	Cut *parse.BenchSweep
 }
 
 // Sweep runs Runs runs at every value of the axis. Page buffers are set in
@@ -123,7 +126,7 @@ func Sweep(ctx context.Context, srv collect.Server, database string, opt SweepOp
 		switch opt.Axis {
 		case AxisBuffers:
 			if err := srv.SetPageBuffers(ctx, database, st.value); err != nil {
-				return res, err
+				return res, interrupted(ctx, err)
 			}
 		case AxisTerminals:
 			ro.Terminals = st.value
@@ -134,9 +137,14 @@ func Sweep(ctx context.Context, srv collect.Server, database string, opt SweepOp
 				}
 				lr, err := Init(ctx, srv, database, InitOptions{Warehouses: st.value, Jobs: opt.Jobs})
 				if err != nil {
-					return res, err
+					return res, interrupted(ctx, err)
 				}
 				res.Loads = append(res.Loads, lr)
+				// A database loaded further before the sweep is refused
+				// now, not after a run at a size the step did not ask.
+				if lr.Warehouses != st.value {
+					return res, errWarehouses(database, lr.Warehouses, st.value)
+				}
 				if !lr.Consistent {
 					return res, fmt.Errorf("%s: loading %s left the database failing its checks", database, units.Count(st.value, "warehouse"))
 				}
@@ -148,13 +156,25 @@ func Sweep(ctx context.Context, srv collect.Server, database string, opt SweepOp
 		}
 		r, err := Run(ctx, srv, database, ro)
 		if err != nil {
-			return res, err
+			if ctx.Err() != nil {
+				res.Cut = &sw
+			}
+			return res, interrupted(ctx, err)
 		}
 		if r.Run.Partial {
+			res.Cut = &sw
 			return res, nil // interrupted: the partial run is not a point
 		}
+		// A database another attachment keeps open keeps its cache: the
+		// header's buffers apply when the server opens it. Such a run
+		// measured another setting than its row would say (256 and 1024
+		// both ran with 2048, and the table compared them).
+		if opt.Axis == AxisBuffers && r.Run.Server.PageBuffers != int64(st.value) {
+			return res, fmt.Errorf("%s: the run at %d page buffers ran with %d (MON$PAGE_BUFFERS): another attachment kept the database open, and with it the server's cache, which the header's value sets only when the database is opened; close the other attachments (MON$ATTACHMENTS lists them) and sweep again",
+				database, st.value, r.Run.Server.PageBuffers)
+		}
 		if opt.Axis == AxisWarehouses && r.Run.Warehouses != st.value {
-			return res, fmt.Errorf("%s: %s loaded, the sweep step wants %d (a database loaded further before the sweep cannot shrink)", database, units.Count(r.Run.Warehouses, "warehouse"), st.value)
+			return res, errWarehouses(database, r.Run.Warehouses, st.value)
 		}
 		res.Runs++
 		if opt.Each != nil {
@@ -167,4 +187,21 @@ func Sweep(ctx context.Context, srv collect.Server, database string, opt SweepOp
 		time.Sleep(200 * time.Millisecond)
 	}
 	return res, nil
+}
+
+// interrupted is err, or nil when ctx was cancelled: a Ctrl-C between two
+// runs (while the next one connects, or its page buffers are set) ends
+// the sweep as one during a run does, with the runs completed, not with
+// "cannot connect to localhost:3050: interrupted".
+func interrupted(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// errWarehouses says a warehouses sweep found more warehouses loaded than
+// its step wants.
+func errWarehouses(database string, have, want int) error {
+	return fmt.Errorf("%s: %s loaded, the sweep step wants %d (a database loaded further before the sweep cannot shrink)", database, units.Count(have, "warehouse"), want)
 }

@@ -150,6 +150,20 @@ func TestErrorIsOneLineWithoutPassword(t *testing.T) {
 	}
 }
 
+// A file the server finds but cannot open as a database (a result file
+// given as DATABASE: Firebird 3.0.11's words below) is said to be there:
+// it read "database not found (file … is not a valid database;
+// IProvider::attachDatabase failed when loading mapping cache)", the
+// provider's step left in.
+func TestErrorNotADatabase(t *testing.T) {
+	s := Server{Addr: "localhost:3050", User: "SYSDBA"}
+	err := s.fail("attach to", "/tmp/run.fdb", errors.New("file /tmp/run.fdb is not a valid database\nIProvider::attachDatabase failed when loading mapping cache"))
+	want := "cannot attach to /tmp/run.fdb on localhost:3050: not a database: the file is there and the server cannot open it as one (file /tmp/run.fdb is not a valid database)"
+	if err.Error() != want || kindOf(err) != KindNoDatabase {
+		t.Errorf("got  %s\nwant %s", err, want)
+	}
+}
+
 // A port that answers something other than Firebird (an HTTP server)
 // fails the driver's connect handshake with a message naming its own
 // function; the error says what it means.

@@ -73,7 +73,15 @@ func (e *Error) Error() string {
 	case KindNotFirebird:
 		b.WriteString("not a Firebird server (it answered something other than the Firebird protocol): check the host and port")
 	case KindNoDatabase:
-		b.WriteString("database not found (" + e.Detail + ")")
+		// "not a valid database" is a file the server found: a JSON file
+		// given as the database read "database not found (file … is not a
+		// valid database; IProvider::attachDatabase failed when loading
+		// mapping cache)".
+		if strings.Contains(e.Detail, "not a valid database") {
+			b.WriteString("not a database: the file is there and the server cannot open it as one (" + e.Detail + ")")
+		} else {
+			b.WriteString("database not found (" + e.Detail + ")")
+		}
 	case KindDenied:
 		b.WriteString("permission denied: the server process cannot open it (" + e.Detail + ")")
 	case KindExists:
@@ -110,6 +118,10 @@ func (s Server) fail(op, object string, err error) error {
 		return err
 	}
 	detail := oneLine(err.Error())
+	// Firebird 3 adds the provider's step to a failed attachment: words
+	// of its code, not a cause ("file x.fdb is not a valid database;
+	// IProvider::attachDatabase failed when loading mapping cache").
+	detail = strings.ReplaceAll(detail, "; IProvider::attachDatabase failed when loading mapping cache", "")
 	if s.Password != "" {
 		detail = strings.ReplaceAll(detail, s.Password, "***")
 	}

@@ -174,8 +174,11 @@ func BenchRunTable(s *analyze.BenchSummary) *Table {
 	if s.Sweep != nil {
 		t.Add("sweep", fmt.Sprintf("%s = %d, run %d", s.Sweep.Axis, s.Sweep.Value, s.Sweep.Run))
 	}
+	// The messages are counted over the whole run, the table's errors in
+	// the window: "new_order error ×5" beside 3 errors read as a
+	// contradiction.
 	for _, e := range s.Errors {
-		t.Notes = append(t.Notes, fmt.Sprintf("%s error ×%d: %s", e.Kind, e.Count, e.Message))
+		t.Notes = append(t.Notes, fmt.Sprintf("%s error ×%d in the whole run (warm-up and drain too): %s", e.Kind, e.Count, e.Message))
 	}
 	return t
 }

@@ -91,3 +91,45 @@ func TestBenchCharts(t *testing.T) {
 		}
 	}
 }
+
+// The finding on operations given up counts the conflicts each met: the
+// first attempt's and one a retry. The real 4-terminal run (10 retries)
+// gave up 2 Payments, each after 11 conflicts: it read "after 10
+// conflicts each"; with no retry it read "after 0 conflicts".
+func TestBenchGivenUpFinding(t *testing.T) {
+	res, _ := benchRunSample(t)
+	for _, c := range []struct {
+		retries int
+		want    string
+	}{
+		{10, "run-w1-t4.jsonl: 2 transactions given up, each after 11 conflicts (the first attempt and 10 retries)"},
+		{0, "run-w1-t4.jsonl: 2 transactions given up, each after 1 conflict (no retry)"},
+	} {
+		r := *res
+		r.Run.Retries = c.retries
+		var got []string
+		for _, f := range BenchRunSection("run-w1-t4.jsonl", "run-w1-t4.jsonl", &r).Findings {
+			if strings.Contains(f.Text, "given up") {
+				got = append(got, f.Text)
+			}
+		}
+		if len(got) != 1 || got[0] != c.want {
+			t.Errorf("retries %d: findings %q, want %q", c.retries, got, c.want)
+		}
+	}
+}
+
+// A run's error messages are counted over the whole run, the
+// transactions table's errors in the window: the note says so, where
+// "new_order error ×5" stood beside a table of 3 errors.
+func TestBenchErrorNoteScope(t *testing.T) {
+	res, _ := benchRunSample(t)
+	r := *res
+	r.Run.Errors = []parse.BenchError{{Kind: "new_order", Message: "commit: lock conflict on no wait transaction", Count: 5}}
+	s := analyze.SummarizeBench(&r.Run, r.Seconds, analyze.NewThresholds())
+	notes := BenchRunTable(s).Notes
+	want := "new_order error ×5 in the whole run (warm-up and drain too): commit: lock conflict on no wait transaction"
+	if len(notes) != 1 || notes[0] != want {
+		t.Errorf("notes %q, want %q", notes, want)
+	}
+}

@@ -93,7 +93,15 @@ func BenchRunSection(name, source string, res *parse.BenchResult) *Section {
 		s.Findings = append(s.Findings, Finding{Severity: "warning", Text: fmt.Sprintf("%s: %s failed with errors in the window", name, units.Count(failed, "transaction"))})
 	}
 	if gaveUp > 0 {
-		s.Findings = append(s.Findings, Finding{Severity: "info", Text: fmt.Sprintf("%s: %s given up after %s each", name, units.Count(gaveUp, "transaction"), units.Count(sum.Retries, "conflict"))})
+		// An operation is given up at its conflict after the last retry:
+		// --retries 10 is 11 conflicts (it read "after 10 conflicts each",
+		// and --retries 0 "after 0 conflicts").
+		retries := "no retry"
+		if sum.Retries > 0 {
+			retries = "the first attempt and " + units.Count(sum.Retries, "retry")
+		}
+		s.Findings = append(s.Findings, Finding{Severity: "info", Text: fmt.Sprintf("%s: %s given up, each after %s (%s)",
+			name, units.Count(gaveUp, "transaction"), units.Count(sum.Retries+1, "conflict"), retries)})
 	}
 	cs, err := BenchCharts(sum, res.Seconds, name)
 	s.AddCharts(cs, err)

@@ -823,18 +823,24 @@ func (v *tput) headline(s *analyze.Series) []Field {
 			detail = fmt.Sprintf("(95 %% interval %s–%s)", Num(*l.MedianLo).Human(), Num(*l.MedianHi).Human())
 		}
 		add("median_"+v.yCol().Key, "median "+v.yTitle(), Num(l.Summary.Median), detail)
+		if l.TrendP == nil {
+			// No test, no figure: one load step read "+0.0 % (not
+			// significant, p<0.001)".
+			add("load_speed_per_doubling_change", "load speed per size doubling", Str("not tested: "+l.NoTest), "")
+			break
+		}
 		// Not significant is not "no trend": 4 databases at +14.7 % per
 		// doubling (p=0.122) cannot rule one out.
 		trend := "not significant"
 		if l.Trend {
 			trend = "a trend"
 		}
-		detail = fmt.Sprintf("(%s, %s)", trend, pEq(l.TrendP))
+		detail = fmt.Sprintf("(%s, %s)", trend, pEq(*l.TrendP))
 		if h := l.SetBy(); h != nil {
 			detail = fmt.Sprintf("(%s, %s; set by the %s point alone, leverage %s)",
-				trend, pEq(l.TrendP), v.x(h.X).Human(), figure(h.Leverage))
+				trend, pEq(*l.TrendP), v.x(h.X).Human(), figure(h.Leverage))
 		}
-		add("load_speed_per_doubling_change", "load speed per size doubling", Change(l.TrendPerDoubling), detail)
+		add("load_speed_per_doubling_change", "load speed per size doubling", Change(*l.TrendPerDoubling), detail)
 	case s.Sweep != nil:
 		sw := s.Sweep
 		of := fmt.Sprintf("(median %s)", Num(sw.Best.Median).Human())
@@ -842,7 +848,9 @@ func (v *tput) headline(s *analyze.Series) []Field {
 			of = fmt.Sprintf("(%s, 1 run)", Num(sw.Best.Median).Human())
 		}
 		add("best_"+xk, "best "+deref(v.r.X), v.x(sw.Best.X), of)
-		add("worst_vs_best_share", "worst setting off the best", Share(sw.Spread), "(at "+v.x(sw.Worst.X).Human()+")")
+		if len(sw.Settings) > 1 {
+			add("worst_vs_best_share", "worst setting off the best", Share(sw.Spread), "(at "+v.x(sw.Worst.X).Human()+")")
+		}
 		// One run per setting: "as good" rests on an assumed noise; when
 		// the settings turn back and forth by more, the headline says so.
 		if sw.NoiseContradicted != nil {

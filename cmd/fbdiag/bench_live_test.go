@@ -57,6 +57,8 @@ func TestLiveBench(t *testing.T) {
 	t.Run("client and interrupted", func(t *testing.T) {
 		t.Run("run client", parallel(func(t *testing.T) { benchRunClientLive(t, s, db) }))
 		t.Run("interrupted", parallel(func(t *testing.T) { benchRunInterrupted(t, s, db) }))
+		t.Run("result file lost", parallel(func(t *testing.T) { benchRunResultLost(t, s, db) }))
+		t.Run("sweep interrupted between runs", parallel(func(t *testing.T) { benchSweepInterruptedBetween(t, s, db) }))
 	})
 	livetest.LetExclusiveIn(t)
 	t.Run("sweep and foreign", func(t *testing.T) {
@@ -64,6 +66,108 @@ func TestLiveBench(t *testing.T) {
 		t.Run("foreign database", parallel(func(t *testing.T) { benchInitForeign(t, s) }))
 		t.Run("sweep foreign database", parallel(func(t *testing.T) { benchSweepForeign(t, s) }))
 	})
+	livetest.LetExclusiveIn(t)
+	t.Run("interrupted in the warm-up", func(t *testing.T) { benchRunInterruptedWarmup(t, s, db) })
+	livetest.LetExclusiveIn(t)
+	t.Run("sweep with the database held open", func(t *testing.T) { benchSweepHeldOpen(t, s, db) })
+	// Last: it marks a second warehouse loaded in the database.
+	t.Run("sweep on a larger database", func(t *testing.T) { benchSweepLarger(t, s, db) })
+}
+
+// bench sweep --buffers on a database another attachment holds open:
+// the server keeps its cache, and the run at 128 buffers ran with the
+// database's (2048 here; MON$PAGE_BUFFERS). The sweep wrote it as a run
+// at 128 and compared it with the others; it now stops at that run,
+// which is no point of the sweep.
+func benchSweepHeldOpen(t *testing.T, s collect.Server, db string) {
+	withLivePool(t, s, db, func(ctx context.Context, pool *sql.DB) {
+		var before int64
+		if err := pool.QueryRowContext(ctx, "SELECT MON$PAGE_BUFFERS FROM MON$DATABASE").Scan(&before); err != nil {
+			t.Fatal(err)
+		}
+		runs := 0
+		res, err := bench.Sweep(ctx, s, db, bench.SweepOptions{Axis: bench.AxisBuffers, Values: []int{128}, Runs: 1,
+			Run: bench.RunOptions{Terminals: 1, Duration: time.Second, Retries: -1},
+			Each: func(parse.BenchSweep, *bench.Result) error {
+				runs++
+				return nil
+			}})
+		want := fmt.Sprintf("%s: the run at 128 page buffers ran with %d (MON$PAGE_BUFFERS): another attachment kept the database open", db, before)
+		if before == 128 || err == nil || !strings.HasPrefix(err.Error(), want) || runs != 0 || res == nil || res.Runs != 0 {
+			t.Errorf("buffers before %d; error %v, %d runs kept; want %q… and none", before, err, runs, want)
+		}
+	})
+}
+
+// A run interrupted in its warm-up records the server as one measured:
+// the write mode and the process model were read at the window's start
+// only, so it said "forced writes off" of a database with them on and
+// named no architecture ("(3.0.11), "). Its result file has no tpmC, and
+// fbdiag throughput says so: "no table and no benchmark result found"
+// denied it was a result, and failed a folder of runs that held one.
+func benchRunInterruptedWarmup(t *testing.T, s collect.Server, db string) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := s.SetForcedWrites(ctx, db, true); err != nil {
+		t.Fatal(err)
+	}
+	rctx, stop := context.WithCancel(ctx)
+	defer stop()
+	res, err := bench.Run(rctx, s, db, bench.RunOptions{Terminals: 2, Warmup: 30 * time.Second, Duration: time.Second, Retries: -1,
+		Progress: func(bench.RunProgress) { stop() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := res.Run
+	if !r.Partial || r.Window != [2]int{30, 30} || !r.Server.ForcedWrites || r.Server.ArchitectureSource != "server processes" ||
+		r.Server.Architecture != "Super or SuperClassic" && r.Server.Architecture != "Classic" {
+		t.Errorf("partial %v, window %v, server %+v; want forced writes on and the process model", r.Partial, r.Window, r.Server)
+	}
+	sum := analyze.SummarizeBench(&r, res.Seconds, analyze.NewThresholds())
+	dir := t.TempDir()
+	warm, whole := filepath.Join(dir, "warmup.jsonl"), testutil.Testdata(t, "bench", "run-w1-t4.jsonl")
+	f, err := os.Create(warm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bench.WriteResult(f, sum, res.Seconds); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	skipped := warm + ":1: bench run without a measured window (interrupted in its warm-up): skipped"
+	if out, errs, code := runCLI(t, nil, "throughput", warm); code != exitError || out != "" || errs != "fbdiag: "+skipped+"; nothing else to analyse\n" {
+		t.Errorf("throughput of the run alone: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	out, errs, code := runCLI(t, nil, "throughput", warm, whole)
+	if code != exitOK || !strings.Contains(out, " 10004 ") || !strings.Contains(errs, skipped+"\n") {
+		t.Errorf("throughput with a whole run: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+// bench sweep --warehouses 1 on a database of 2 warehouses is refused
+// before its first run: the refusal came after a run of the whole
+// --warmup and --duration at 2 warehouses. The second warehouse is its
+// ten parts marked loaded in BENCH_PART, which is what bench counts.
+func benchSweepLarger(t *testing.T, s collect.Server, db string) {
+	var stmts []string
+	for d := 1; d <= bench.DistrictsPerW; d++ {
+		stmts = append(stmts, fmt.Sprintf("INSERT INTO BENCH_PART (W_ID, PART, ROWS_) VALUES (2, %d, 0)", d))
+	}
+	execLive(t, s, db, stmts...)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	runs := 0
+	_, err := bench.Sweep(ctx, s, db, bench.SweepOptions{Axis: bench.AxisWarehouses, Values: []int{1, 2}, Runs: 1,
+		Run: bench.RunOptions{Terminals: 1, Duration: time.Second, Retries: -1},
+		Starting: func(st bench.SweepStep) {
+			if !st.Loading {
+				runs++
+			}
+		}})
+	want := db + ": 2 warehouses loaded, the sweep step wants 1 (a database loaded further before the sweep cannot shrink)"
+	if err == nil || err.Error() != want || runs != 0 {
+		t.Errorf("error %v after %d runs; want %q before any", err, runs, want)
+	}
 }
 
 // parallel is test f as a parallel subtest: it runs with its siblings
@@ -118,8 +222,16 @@ func benchSweepForeign(t *testing.T, s collect.Server) {
 	dir := t.TempDir()
 	out, errs, code := runCLI(t, nil, "bench", "sweep", "--server", s.Addr, "--buffers", "128,2048", "--terminals", "1",
 		"--warmup", "0s", "--duration", "1s", "--out", filepath.Join(dir, "buffers.csv"), shop)
-	if want := "fbdiag: " + shop + ": no fbdiag bench tables: run fbdiag bench init first\n"; code != exitError || out != "" || errs != want {
+	// The refusal names the shop as no bench database, as init does; it
+	// said "no fbdiag bench tables: run fbdiag bench init first", which
+	// init refuses. bench run says the same.
+	want := "fbdiag: " + shop + ": not a fbdiag bench database: bench init loads a new or empty database, or one it set up (it holds 6 tables or views of its own)\n"
+	if code != exitError || out != "" || errs != want {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and %q", code, out, errs, want)
+	}
+	out, errs, code = runCLI(t, nil, "bench", "run", "--server", s.Addr, "--terminals", "1", "--warmup", "0s", "--duration", "1s", shop)
+	if code != exitError || out != "" || errs != want {
+		t.Errorf("bench run: exit %d, stdout %q, stderr %q; want exit 1 and %q", code, out, errs, want)
 	}
 	if n, err := s.HeaderPageBuffers(ctx, shop); err != nil || n != 300 {
 		t.Errorf("page buffers in the header %d (%v), want the 300 set before", n, err)
@@ -148,7 +260,7 @@ func benchSweepLive(t *testing.T, s collect.Server, db string) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if len(lines) != 5 || lines[0] != "page_buffers,run,tpmc,committed,window_s,new_order_p99_ms,conflicts,cache_hit_pct,steady,page_buffers_used" {
+	if len(lines) != 5 || lines[0] != "page_buffers,run,tpmc,committed,window_s,new_order_p99_ms,conflicts,cache_hit_pct,steady,page_buffers_used,gave_up,errors" {
 		t.Fatalf("table:\n%s", b)
 	}
 	for i, want := range []string{"128,1,", "2048,1,", "128,2,", "2048,2,"} {
@@ -548,6 +660,65 @@ func benchRunInterrupted(t *testing.T, s collect.Server, db string) {
 	back, err := parse.ReadBenchResult(strings.NewReader(b.String()), "partial.jsonl")
 	if err != nil || !back.Run.Partial || back.Run.Stopped != "interrupted" {
 		t.Errorf("read back: %v %+v", err, back.Run)
+	}
+}
+
+// A result file that cannot be written once the run is measured (its
+// folder gone, a full disk) leaves the summary printed: bench run
+// returned the write's error before printing it, and the run was lost.
+func benchRunResultLost(t *testing.T, s collect.Server, db string) {
+	dir := filepath.Join(t.TempDir(), "results")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "run.jsonl")
+	// The folder goes once --out is checked, while the terminals connect
+	// or run (2 s of run at least).
+	go func() {
+		time.Sleep(700 * time.Millisecond)
+		os.RemoveAll(dir)
+	}()
+	stdout, errs, code := runCLI(t, nil, "bench", "run", "--server", s.Addr, "--terminals", "1", "--warmup", "0s",
+		"--duration", "2s", "--format", "json", "--out", out, db)
+	want := "fbdiag: bench run: the result file " + out + " was not written (no such file or directory); the summary above is all that is kept\n"
+	if code != exitError || errs != want {
+		t.Errorf("exit %d, stderr %q; want exit 1 and %q", code, errs, want)
+	}
+	var sum analyze.BenchSummary
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+		t.Fatalf("no summary printed: %v: %q", err, stdout)
+	}
+	if sum.WindowSeconds != 2 || sum.Transactions[0].Committed == 0 || sum.TpmC == nil || *sum.TpmC != float64(sum.Transactions[0].Committed)*30 {
+		t.Errorf("window %d s, %d New-Orders, tpmC %v", sum.WindowSeconds, sum.Transactions[0].Committed, sum.TpmC)
+	}
+}
+
+// A sweep interrupted between two runs, as the next one connects, ends
+// as one interrupted in a run: with the runs it completed and no error.
+// It ended with "cannot connect to localhost:3050: interrupted", and bench
+// sweep left the table it had written unanalysed.
+func benchSweepInterruptedBetween(t *testing.T, s collect.Server, db string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var each []parse.BenchSweep
+	res, err := bench.Sweep(ctx, s, db, bench.SweepOptions{Axis: bench.AxisTerminals, Values: []int{1}, Runs: 3,
+		Run: bench.RunOptions{Terminals: 1, Duration: time.Second, Retries: -1},
+		Starting: func(st bench.SweepStep) {
+			if st.N == 2 {
+				cancel()
+			}
+		},
+		Each: func(sw parse.BenchSweep, _ *bench.Result) error {
+			each = append(each, sw)
+			return nil
+		}})
+	if err != nil || res == nil || res.Runs != 1 || len(each) != 1 || each[0] != (parse.BenchSweep{Axis: bench.AxisTerminals, Value: 1, Run: 1}) {
+		t.Errorf("error %v, result %+v, runs kept %+v; want no error and run 1 kept", err, res, each)
+	}
+	// The step stopped under way is named, for the message that says
+	// which runs the table holds and which it does not.
+	if res != nil && (res.Cut == nil || *res.Cut != (parse.BenchSweep{Axis: bench.AxisTerminals, Value: 1, Run: 2})) {
+		t.Errorf("cut %+v, want run 2", res.Cut)
 	}
 }
 

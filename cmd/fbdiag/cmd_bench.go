@@ -123,7 +123,7 @@ func benchInitAction(c *cli.Context) error {
 	}
 	if o.out = c.String("out"); o.out != "" {
 		o.outOpt = atomicfile.Options{NoReplace: !c.Bool("force")}
-		if err := refuseExisting("bench init", o.outOpt, o.out); err != nil {
+		if err := checkBenchOut(c, "bench init", o.out, o.outOpt); err != nil {
 			return err
 		}
 	}
@@ -135,6 +135,46 @@ func benchInitAction(c *cli.Context) error {
 	ctx, stop := interruptible(c.Context)
 	defer stop()
 	return runBenchInit(ctx, getEnv(c), o)
+}
+
+// checkBenchOut fails with one line, before the server is asked anything,
+// when the file --out names cannot take the result: the database itself
+// (a result written over it with --force replaced a loaded database with
+// a 5 KiB JSON file), an existing file without --force, or a folder that
+// is not there or takes no new file (the result was lost after the run,
+// with "open nodir/.run.jsonl.tmp-3690942578: no such file or directory").
+func checkBenchOut(c *cli.Context, cmd, out string, opt atomicfile.Options) error {
+	args, _, _ := liveArgs(c)
+	if err := refuseOwnFile(cmd, liveConnFlags(c, 1).addr, "--out", out, ownFile{"the database", argAt(args, 0)}); err != nil {
+		return err
+	}
+	if err := refuseExisting(cmd, opt, out); err != nil {
+		return err
+	}
+	return checkOutFolder(cmd, "--out", out)
+}
+
+// checkOutFolder fails when the folder of file is missing, is not a
+// folder or takes no new file (a read-only mount, another user's
+// folder): the result is written there once measured.
+func checkOutFolder(cmd, flag, file string) error {
+	dir := filepath.Dir(file)
+	st, err := os.Stat(dir)
+	switch {
+	case os.IsNotExist(err):
+		return cli.Exit(fmt.Sprintf("%s: %s %s: no folder %s (make it first)", cmd, flag, file, dir), exitError)
+	case err != nil:
+		return cli.Exit(fmt.Sprintf("%s: %s %s: %v", cmd, flag, file, pathErr(err)), exitError)
+	case !st.IsDir():
+		return cli.Exit(fmt.Sprintf("%s: %s %s: %s is not a folder", cmd, flag, file, dir), exitError)
+	}
+	probe, err := os.CreateTemp(dir, ".fbdiag-probe-*")
+	if err != nil {
+		return cli.Exit(fmt.Sprintf("%s: %s %s: cannot write in %s: %v", cmd, flag, file, dir, pathErr(err)), exitError)
+	}
+	probe.Close()
+	os.Remove(probe.Name())
+	return nil
 }
 
 func parseOnOff(s string) (bool, error) {
@@ -378,7 +418,7 @@ func benchRunAction(c *cli.Context) error {
 	}
 	if o.out = c.String("out"); o.out != "" {
 		o.outOpt = atomicfile.Options{NoReplace: !c.Bool("force")}
-		if err := refuseExisting("bench run", o.outOpt, o.out); err != nil {
+		if err := checkBenchOut(c, "bench run", o.out, o.outOpt); err != nil {
 			return err
 		}
 	}
@@ -403,14 +443,20 @@ func runBenchRun(ctx context.Context, e *env, o benchRunOptions) error {
 	}
 	sum := analyze.SummarizeBench(&res.Run, res.Seconds, analyze.NewThresholds())
 	warnIdleWarehouses(e.stderr, sum)
+	// A result file that cannot be written (a full disk) still leaves
+	// the summary printed: the run is not measured again.
+	var ferr error
 	if o.out != "" {
-		if werr := atomicfile.Write(o.out, o.outOpt, func(w io.Writer) error { return bench.WriteResult(w, sum, res.Seconds) }); werr != nil {
-			return werr
+		ferr = atomicfile.Write(o.out, o.outOpt, func(w io.Writer) error { return bench.WriteResult(w, sum, res.Seconds) })
+		if ferr == nil {
+			fmt.Fprintf(e.stderr, "fbdiag: result %s (%s)\n", o.out, units.Count(len(res.Seconds), "second"))
 		}
-		fmt.Fprintf(e.stderr, "fbdiag: result %s (%s)\n", o.out, units.Count(len(res.Seconds), "second"))
 	}
 	if werr := writeBenchSummary(e.stdout, o.format, sum); werr != nil {
 		return werr
+	}
+	if ferr != nil {
+		return fmt.Errorf("bench run: the result file %s was not written (%v); the summary above is all that is kept", o.out, pathErr(ferr))
 	}
 	if err != nil {
 		return err
@@ -494,7 +540,8 @@ connections over 21,000 warehouses must have.
 FILE has one row per run, in the order run: the setting (warehouses add size_mb, the
 database size at the window's start), run, tpmc, committed (every kind) and window_s,
 new_order_p99_ms, conflicts, cache_hit_pct (1 − page reads / fetches in the window),
-steady (1 or 0) and page_buffers_used (MON$PAGE_BUFFERS, what the database ran with). It
+steady (1 or 0), page_buffers_used (MON$PAGE_BUFFERS, what the database ran with), and the
+operations gave_up after their retries and failed with errors, which tpmc leaves out. It
 is rewritten after every run, so an interrupted sweep keeps the runs it completed.
 --runs-dir DIR also keeps every run's result file (as bench run --out) for fbdiag report.
 At the end the table is analysed as 'fbdiag throughput FILE' does.
@@ -558,6 +605,15 @@ func benchSweepAction(c *cli.Context) error {
 	if n != 1 {
 		return usagef("bench sweep: sweep one setting: --buffers N,N..., --terminals N,N... or --warehouses N,N...")
 	}
+	if o.sweep.Axis == bench.AxisBuffers {
+		// Firebird's range, said before any run: the server refused 10
+		// only when the sweep came to it, after the runs before it.
+		for _, v := range o.sweep.Values {
+			if v < minPageBuffers {
+				return usagef("bench sweep: --buffers %d: Firebird takes %d page buffers or more", v, minPageBuffers)
+			}
+		}
+	}
 	if o.sweep.Run, err = benchRunFlags(c, "bench sweep", terminals[0]); err != nil {
 		return err
 	}
@@ -571,11 +627,27 @@ func benchSweepAction(c *cli.Context) error {
 		return usagef("bench sweep: --out FILE is required: the result table")
 	}
 	o.runsDir, o.force = c.String("runs-dir"), c.Bool("force")
-	if err := refuseExisting("bench sweep", atomicfile.Options{NoReplace: !o.force}, o.out); err != nil {
+	if err := checkBenchOut(c, "bench sweep", o.out, atomicfile.Options{NoReplace: !o.force}); err != nil {
 		return err
 	}
 	if o.runsDir != "" {
+		// A file of that name, or a place that takes no folder, is said
+		// as such ("mkdir run1.jsonl: not a directory" before).
+		if err := checkOutDir("--runs-dir", o.runsDir); err != nil {
+			return cli.Exit("bench sweep: "+err.Error(), exitError)
+		}
 		if err := os.MkdirAll(o.runsDir, 0o777); err != nil {
+			return cli.Exit(fmt.Sprintf("bench sweep: --runs-dir %s: %v", o.runsDir, pathErr(err)), exitError)
+		}
+		// The run files are named now, not after a run: an earlier
+		// sweep's ended this one after its first run.
+		var names []string
+		for _, v := range o.sweep.Values {
+			for r := 1; r <= o.sweep.Runs; r++ {
+				names = append(names, sweepRunFile(o.runsDir, o.sweep.Axis, v, r))
+			}
+		}
+		if err := refuseExisting("bench sweep", atomicfile.Options{NoReplace: !o.force}, names...); err != nil {
 			return err
 		}
 	}
@@ -587,6 +659,10 @@ func benchSweepAction(c *cli.Context) error {
 	defer stop()
 	return runBenchSweep(ctx, c, getEnv(c), o)
 }
+
+// minPageBuffers is the fewest page buffers Firebird sets in a header
+// (3.0.11: "out of acceptable range [50:2147483646]").
+const minPageBuffers = 50
 
 // intsFlag reads "256,512,1024".
 func intsFlag(s string) ([]int, error) {
@@ -625,8 +701,9 @@ func runBenchSweep(ctx context.Context, c *cli.Context, e *env, o benchSweepOpti
 		if err := atomicfile.Write(o.out, atomicfile.Options{NoReplace: !o.force && table.rows() == 1}, table.write); err != nil {
 			return err
 		}
+		table.written = table.rows()
 		if o.runsDir != "" {
-			name := filepath.Join(o.runsDir, fmt.Sprintf("%s-%d-run%d.jsonl", sw.Axis, sw.Value, sw.Run))
+			name := sweepRunFile(o.runsDir, sw.Axis, sw.Value, sw.Run)
 			if err := atomicfile.Write(name, atomicfile.Options{NoReplace: !o.force}, func(w io.Writer) error {
 				return bench.WriteResult(w, sum, r.Seconds)
 			}); err != nil {
@@ -639,7 +716,8 @@ func runBenchSweep(ctx context.Context, c *cli.Context, e *env, o benchSweepOpti
 		}
 		prog.set("")
 		prog.clear()
-		fmt.Fprintf(e.stderr, "fbdiag: bench sweep %d/%d: %s=%d run %d: tpmC %s, %s\n", step.N, step.Total, sw.Axis, sw.Value, sw.Run, tpmc, sum.Steady.Verdict)
+		fmt.Fprintf(e.stderr, "fbdiag: bench sweep %d/%d: %s=%d run %d: tpmC %s%s, %s\n", step.N, step.Total, sw.Axis, sw.Value, sw.Run, tpmc,
+			failedWords(sum), sum.Steady.Verdict)
 		return nil
 	}
 	res, err := bench.Sweep(ctx, o.srv, o.database, o.sweep)
@@ -648,8 +726,8 @@ func runBenchSweep(ctx context.Context, c *cli.Context, e *env, o benchSweepOpti
 		fmt.Fprintf(e.stderr, "fbdiag: page buffers in the header put back to %d\n", *res.RestoredBuffers)
 	}
 	if err != nil {
-		if res != nil && res.Runs > 0 {
-			return fmt.Errorf("%w; %s holds the %s completed", err, o.out, units.Count(res.Runs, "run"))
+		if table.written > 0 {
+			return fmt.Errorf("%w; %s holds the %s completed before", err, o.out, units.Count(table.written, "run"))
 		}
 		return err
 	}
@@ -665,9 +743,38 @@ func runBenchSweep(ctx context.Context, c *cli.Context, e *env, o benchSweepOpti
 		if res.Runs == 1 {
 			them = "it"
 		}
-		return cli.Exit(fmt.Sprintf("bench sweep: interrupted after %s: %s holds %s", units.Count(res.Runs, "run"), o.out, them), exitError)
+		// Which runs, not only how many: the run under way when the
+		// sweep was stopped is not one of them.
+		cut := ""
+		if c := res.Cut; c != nil {
+			cut = fmt.Sprintf("; %s=%d run %d, under way, was left out", c.Axis, c.Value, c.Run)
+		}
+		return cli.Exit(fmt.Sprintf("bench sweep: interrupted after %s: %s holds %s (%s)%s",
+			units.Count(res.Runs, "run"), o.out, them, table.runNames(), cut), exitError)
 	}
 	return nil
+}
+
+// failedWords are a run's operations that did not commit for a cause
+// other than the spec's rollbacks (", 3 given up, 1 error"), or "".
+func failedWords(s *analyze.BenchSummary) string {
+	var gaveUp, errors int64
+	for _, tx := range s.Transactions {
+		gaveUp, errors = gaveUp+tx.GaveUp, errors+tx.Errors
+	}
+	w := ""
+	if gaveUp > 0 {
+		w += fmt.Sprintf(", %d given up", gaveUp)
+	}
+	if errors > 0 {
+		w += ", " + units.Count(errors, "error")
+	}
+	return w
+}
+
+// sweepRunFile is the result file of a sweep's run in --runs-dir.
+func sweepRunFile(dir, axis string, value, run int) string {
+	return filepath.Join(dir, fmt.Sprintf("%s-%d-run%d.jsonl", axis, value, run))
 }
 
 // analyzeSweepTable prints the table as fbdiag throughput FILE does.
@@ -685,12 +792,22 @@ func analyzeSweepTable(e *env, format report.Format, file string) error {
 
 // sweepTable is the sweep's result table, one row per run.
 type sweepTable struct {
-	axis string
-	sums []*analyze.BenchSummary
+	axis    string
+	sums    []*analyze.BenchSummary
+	written int // rows in the file: a failed write leaves the last one
 }
 
 func (t *sweepTable) add(s *analyze.BenchSummary) { t.sums = append(t.sums, s) }
-func (t *sweepTable) rows() int                   { return len(t.sums) }
+
+// runNames are the runs the file holds: "page_buffers=256 run 1, …".
+func (t *sweepTable) runNames() string {
+	names := make([]string, t.written)
+	for i, s := range t.sums[:t.written] {
+		names[i] = fmt.Sprintf("%s=%d run %d", s.Sweep.Axis, s.Sweep.Value, s.Sweep.Run)
+	}
+	return strings.Join(names, ", ")
+}
+func (t *sweepTable) rows() int { return len(t.sums) }
 
 // write puts the table as CSV: the setting first (and the size for
 // warehouses), so that fbdiag throughput takes it as x; tpmc is the one
@@ -700,7 +817,8 @@ func (t *sweepTable) write(w io.Writer) error {
 	if t.axis == bench.AxisWarehouses {
 		head = append(head, "size_mb")
 	}
-	head = append(head, "run", "tpmc", "committed", "window_s", "new_order_p99_ms", "conflicts", "cache_hit_pct", "steady", "page_buffers_used")
+	head = append(head, "run", "tpmc", "committed", "window_s", "new_order_p99_ms", "conflicts", "cache_hit_pct", "steady", "page_buffers_used",
+		"gave_up", "errors")
 	if _, err := fmt.Fprintln(w, strings.Join(head, ",")); err != nil {
 		return err
 	}
@@ -713,10 +831,12 @@ func (t *sweepTable) write(w io.Writer) error {
 			}
 			row = append(row, size)
 		}
-		var committed, conflicts int64
+		var committed, conflicts, gaveUp, errors int64
 		for _, tx := range s.Transactions {
 			committed += tx.Committed
 			conflicts += tx.Conflicts
+			gaveUp += tx.GaveUp
+			errors += tx.Errors
 		}
 		tpmc, p99, hit := "", "", ""
 		if s.TpmC != nil {
@@ -733,7 +853,8 @@ func (t *sweepTable) write(w io.Writer) error {
 			steady = "1"
 		}
 		row = append(row, strconv.Itoa(s.Sweep.Run), tpmc, strconv.FormatInt(committed, 10), strconv.Itoa(s.WindowSeconds),
-			p99, strconv.FormatInt(conflicts, 10), hit, steady, strconv.FormatInt(s.Server.PageBuffers, 10))
+			p99, strconv.FormatInt(conflicts, 10), hit, steady, strconv.FormatInt(s.Server.PageBuffers, 10),
+			strconv.FormatInt(gaveUp, 10), strconv.FormatInt(errors, 10))
 		if _, err := fmt.Fprintln(w, strings.Join(row, ",")); err != nil {
 			return err
 		}

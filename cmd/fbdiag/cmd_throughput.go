@@ -189,6 +189,7 @@ func runThroughput(o throughputOptions, stdin io.Reader, stdout, stderr io.Write
 		return err
 	}
 	var in analyze.Input
+	var skipped []parse.Notice // inputs read and left out whole
 	for _, name := range names {
 		rc, shown, err := openArg(stdin, name)
 		if err != nil {
@@ -213,11 +214,20 @@ func runThroughput(o throughputOptions, stdin io.Reader, stdout, stderr io.Write
 			return err
 		}
 		if len(tables) == 0 && len(runs) == 0 {
-			return fmt.Errorf("%s: no table and no benchmark result found", shown)
+			// A result that was read and left out says why (a bench run
+			// interrupted in its warm-up has no tpmC): "no table and no
+			// benchmark result found" denied it was one.
+			if len(notes) == 0 {
+				return fmt.Errorf("%s: no table and no benchmark result found", shown)
+			}
+			skipped = append(skipped, notes[0])
 		}
 		in.Tables = append(in.Tables, tables...)
 		in.Runs = append(in.Runs, runs...)
 		in.Notices = append(in.Notices, notes...)
+	}
+	if len(in.Tables) == 0 && len(in.Runs) == 0 && len(skipped) > 0 {
+		return fmt.Errorf("%v; nothing else to analyse", skipped[0])
 	}
 	res, err := analyze.Throughput(in, o.analysis)
 	if err != nil {

@@ -151,19 +151,35 @@ func TestOutputNeverOverADatabase(t *testing.T) {
 	if err := os.WriteFile(db, append(header, make([]byte, 4076)...), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// bench init, run and sweep wrote their result over it with --force
+	// (bench run --out tpcc.fdb --force tpcc.fdb: a 5 KiB JSON file where
+	// the loaded database was).
 	for _, args := range [][]string{
 		{"backup", "--force", "--ignore-checksums", "--server", addr, "--log", db, "SHOPALIAS", filepath.Join(dir, "shop.fbk")},
 		{"collect", "--force", "--server", addr, "--out", db, "SHOPALIAS"},
+		{"bench", "init", "--force", "--server", addr, "--out", db, "SHOPALIAS"},
+		{"bench", "run", "--force", "--server", addr, "--out", db, "SHOPALIAS"},
+		{"bench", "sweep", "--buffers", "256,1024", "--force", "--server", addr, "--out", db, "SHOPALIAS"},
 	} {
-		flag := "--log"
-		if args[0] == "collect" {
-			flag = "--out"
+		cmd, flag := args[0], "--out"
+		if cmd == "bench" {
+			cmd += " " + args[1]
+		}
+		if cmd == "backup" {
+			flag = "--log"
 		}
 		_, errs, code := runCLI(t, nil, args...)
-		want := "fbdiag: " + args[0] + ": " + flag + " " + db + " is a Firebird database (its first page is a database header); nothing done, with or without --force (name another file)\n"
+		want := "fbdiag: " + cmd + ": " + flag + " " + db + " is a Firebird database (its first page is a database header); nothing done, with or without --force (name another file)\n"
 		if code != exitError || errs != want {
 			t.Errorf("%v: exit %d, stderr %q, want %q", args[:2], code, errs, want)
 		}
+	}
+	// A database bench init is to create is named by its path: the load
+	// history would have replaced it.
+	newDB := filepath.Join(dir, "tpcc.fdb")
+	_, errs, code := runCLI(t, nil, "bench", "init", "--force", "--server", addr, "--out", newDB, newDB)
+	if want := "fbdiag: bench init: --out " + newDB + " is the database " + newDB + "; nothing done, with or without --force (name another file)\n"; code != exitError || errs != want {
+		t.Errorf("bench init --out DATABASE: exit %d, stderr %q, want %q", code, errs, want)
 	}
 	if b, _ := os.ReadFile(db); len(b) != 4096 || b[0] != 1 {
 		t.Error("the database was changed")
