@@ -2,6 +2,7 @@ package report
 
 import (
 	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -148,10 +149,26 @@ func cmpSpooled(a, b *spooled) int {
 // spooledKey orders as compareSpooled's first two keys.
 func spooledKey(r *spooled) uint64 { return extsort.RankKey(int64(r.rank), extsort.DescFloat(r.mag)) }
 
-// codec spools a warning's fields: its id, its class by number (-1 and
-// its rule, severity, kind, unit and source past maxClasses), object,
-// table, magnitude, value, threshold, reason and advice. Decode reads
-// the key alone; the tail reads the whole warning (tailEncoder). The
+// spooledHead is the bytes a spooled warning starts with: its id, its
+// class (-1 past maxClasses), magnitude, value and threshold, each of a
+// fixed size, read in place by the merge and the tail (as varints and
+// fields read one by one, they took as many instructions again).
+const spooledHead = 8 + 4 + 3*8
+
+// readSpooledHead reads the head of a spooled warning, and the rest.
+func readSpooledHead(rec []byte) (id int64, class int32, mag, value, threshold float64, rest []byte, err error) {
+	if len(rec) < spooledHead {
+		return 0, 0, 0, 0, 0, nil, errors.New("a spooled warning cut short")
+	}
+	le := binary.LittleEndian
+	return int64(le.Uint64(rec)), int32(le.Uint32(rec[8:])), math.Float64frombits(le.Uint64(rec[12:])),
+		math.Float64frombits(le.Uint64(rec[20:])), math.Float64frombits(le.Uint64(rec[28:])), rec[spooledHead:], nil
+}
+
+// codec spools a warning's fields: its head (spooledHead); past
+// maxClasses its rule, severity, kind, unit and source; its object,
+// table, reason and advice. Decode reads the key alone; the tail reads
+// the whole warning (tailEncoder). The
 // classes are numbered on the goroutine that spills (the codec's), and
 // read back once it is done (Sorter.EachRaw waits for it) or on it
 // (a merge of runs while spilling).
@@ -159,9 +176,13 @@ func (g *GstatJSON) codec() extsort.Codec[spooled] {
 	return extsort.Codec[spooled]{
 		Append: func(b []byte, r spooled) []byte {
 			w := r.w
-			b = extsort.AppendInt(b, int64(r.id))
 			n := g.classOf(w)
-			b = extsort.AppendInt(b, int64(n))
+			le := binary.LittleEndian
+			b = le.AppendUint64(b, uint64(r.id))
+			b = le.AppendUint32(b, uint32(int32(n)))
+			b = extsort.AppendFloat(b, w.Magnitude)
+			b = extsort.AppendFloat(b, w.Value)
+			b = extsort.AppendFloat(b, w.Threshold)
 			if n < 0 {
 				b = extsort.AppendString(b, w.Rule)
 				b = extsort.AppendString(b, string(w.Severity))
@@ -171,9 +192,6 @@ func (g *GstatJSON) codec() extsort.Codec[spooled] {
 			}
 			b = extsort.AppendString(b, w.Object)
 			b = extsort.AppendString(b, w.Table)
-			b = extsort.AppendFloat(b, w.Magnitude)
-			b = extsort.AppendFloat(b, w.Value)
-			b = extsort.AppendFloat(b, w.Threshold)
 			if n < 0 {
 				b = g.texts.AppendText(b, w.Rule, 'r', w.Reason)
 				return g.texts.AppendText(b, w.Rule, 'a', w.Advice)
@@ -183,22 +201,26 @@ func (g *GstatJSON) codec() extsort.Codec[spooled] {
 			return g.texts.AppendTextOf(b, c.advice, w.Advice)
 		},
 		Decode: func(b []byte) (spooled, error) {
+			id, n, mag, _, _, rest, err := readSpooledHead(b)
+			if err != nil {
+				return spooled{}, err
+			}
 			var f extsort.Fields
-			f.Reset(b)
-			r := spooled{id: int(f.Int())}
-			switch n := f.Int(); {
+			f.Reset(rest)
+			r := spooled{id: int(id), mag: mag}
+			switch {
 			case n == -1:
 				r.rule, r.rank = f.Ref(), analyze.Severity(f.Ref()).Rank()
 				f.Ref() // (kind)
 				f.Ref() // (unit)
 				f.Ref() // (source)
-			case n >= 0 && n < int64(len(g.classAt)):
+			case n >= 0 && int(n) < len(g.classAt):
 				c := &g.classAt[n]
 				r.rule, r.rank = c.rule, c.rank
 			default:
 				return r, fmt.Errorf("spooled warning %d: no class %d", r.id, n)
 			}
-			r.object, r.table, r.mag = f.Ref(), f.Ref(), f.Float()
+			r.object, r.table = f.Ref(), f.Ref()
 			return r, f.ErrSoFar()
 		},
 		// The warning, its record and its strings but the source, a

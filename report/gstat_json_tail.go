@@ -84,22 +84,24 @@ func newTailEncoder(classes []spoolClass, textAt []string, guard bool) *tailEnco
 // codec): appendWarning's bytes.
 func (e *tailEncoder) append(b, rec []byte) ([]byte, error) {
 	const in = warningIn
+	id, n, magnitude, value, threshold, rest, err := readSpooledHead(rec)
+	if err != nil {
+		return b, err
+	}
 	var f extsort.Fields
-	f.Reset(rec)
-	id := f.Int()
+	f.Reset(rest)
 	var c *tailClass
-	switch n := f.Int(); {
+	switch {
 	case n == -1:
 		rule, severity, kind, unit, source := f.Ref(), f.Ref(), f.Ref(), f.Ref(), f.Ref()
 		e.odd.set(&warningClass{rule, severity, kind, unit, source}, e.guard)
 		c = &e.odd
-	case n >= 0 && n < int64(len(e.classes)):
+	case n >= 0 && int(n) < len(e.classes):
 		c = &e.classes[n]
 	default:
 		return b, fmt.Errorf("spooled warning %d: no class %d", id, n)
 	}
 	object, table := f.Ref(), f.Ref()
-	magnitude, value, threshold := f.Float(), f.Float(), f.Float()
 	b = append(b, c.head...)
 	b = appendString(b, object, e.guard)
 	if table != "" {
@@ -111,7 +113,6 @@ func (e *tailEncoder) append(b, rec []byte) ([]byte, error) {
 	b = append(b, ","+in+`"threshold": `...)
 	b = e.threshold.append(b, threshold)
 	b = append(b, c.unit...)
-	var err error
 	if b, err = e.appendText(b, &f); err != nil {
 		return b, fmt.Errorf("spooled warning %d: reason: %w", id, err)
 	}
