@@ -2,6 +2,7 @@ package report
 
 import (
 	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -32,10 +33,11 @@ type GstatJSON struct {
 	// few megabytes of them whatever their number.
 	spool *extsort.Sorter[spooled]
 	gone  map[int]bool // the ids dropped: a worse warning replaced them
-	// sources numbers the warnings' sources (a few, each written by
-	// thousands of warnings: a quarter of their JSON) for the spool.
-	sources  map[string]int
-	sourceAt []string
+	// classes number what the warnings of a rule share (warningClass)
+	// for the spool; last is the class of the last warning spooled.
+	classes map[warningClass]int
+	classAt []spoolClass
+	last    int
 	// texts are the reference texts the spooled reasons and advice are
 	// told from.
 	texts   extsort.TextRefs
@@ -53,9 +55,55 @@ const heldChunk = 256
 // them to its temporary file.
 var spoolBudget = 2 << 20
 
-// maxSources is how many distinct sources the spool numbers; others are
-// spooled whole.
-const maxSources = 1024
+// maxClasses is how many distinct classes (warningClass) the spool
+// numbers; the warnings of others are spooled with their strings whole.
+const maxClasses = 1024
+
+// warningClass is what the warnings of a rule share but for their
+// object, figures and texts: spooled as a number, each written by
+// thousands of warnings (the source alone is a quarter of their JSON),
+// and its JSON made once by the tail (tailEncoder).
+type warningClass struct {
+	rule, severity, kind, unit, source string
+}
+
+// spoolClass is a numbered class, with what its warnings' key needs and
+// the numbers of the reference texts of its reasons and advice
+// (extsort.TextRefs.Ref).
+type spoolClass struct {
+	warningClass
+	rank           int
+	reason, advice int
+}
+
+// classOf is the number of w's class, numbered as it comes; -1 past
+// maxClasses. Warnings come to the codec sorted: most are of the class
+// of the one before, told by comparing strings that are most often the
+// same strings.
+func (g *GstatJSON) classOf(w *analyze.Warning) int {
+	if g.last >= 0 {
+		c := &g.classAt[g.last]
+		if c.rule == w.Rule && c.severity == string(w.Severity) && c.kind == w.Kind && c.unit == w.Unit && c.source == w.Source {
+			return g.last
+		}
+	}
+	k := warningClass{w.Rule, string(w.Severity), w.Kind, w.Unit, w.Source}
+	n, ok := g.classes[k]
+	if !ok {
+		if len(g.classAt) >= maxClasses {
+			return -1
+		}
+		if g.classes == nil {
+			g.classes = map[warningClass]int{}
+		}
+		n = len(g.classAt)
+		g.classes[k] = n
+		g.classAt = append(g.classAt, spoolClass{warningClass: k, rank: w.Severity.Rank(),
+			reason: g.texts.Ref(w.Rule, 'r', w.Reason), advice: g.texts.Ref(w.Rule, 'a', w.Advice)})
+	}
+	g.last = n
+	return n
+}
 
 // spooled is a warning and the order it fired in: the sorter orders
 // them as analyze.SortWarnings, ties in that order. Its key is copied
@@ -101,45 +149,78 @@ func cmpSpooled(a, b *spooled) int {
 // spooledKey orders as compareSpooled's first two keys.
 func spooledKey(r *spooled) uint64 { return extsort.RankKey(int64(r.rank), extsort.DescFloat(r.mag)) }
 
-// codec spools a warning's fields, its source by number when it has one.
-// Decode reads the key alone; decodeWarning reads the whole warning.
+// spooledHead is the bytes a spooled warning starts with: its id, its
+// class (-1 past maxClasses), magnitude, value and threshold, each of a
+// fixed size, read in place by the merge and the tail (as varints and
+// fields read one by one, they took as many instructions again).
+const spooledHead = 8 + 4 + 3*8
+
+// readSpooledHead reads the head of a spooled warning, and the rest.
+func readSpooledHead(rec []byte) (id int64, class int32, mag, value, threshold float64, rest []byte, err error) {
+	if len(rec) < spooledHead {
+		return 0, 0, 0, 0, 0, nil, errors.New("a spooled warning cut short")
+	}
+	le := binary.LittleEndian
+	return int64(le.Uint64(rec)), int32(le.Uint32(rec[8:])), math.Float64frombits(le.Uint64(rec[12:])),
+		math.Float64frombits(le.Uint64(rec[20:])), math.Float64frombits(le.Uint64(rec[28:])), rec[spooledHead:], nil
+}
+
+// codec spools a warning's fields: its head (spooledHead); past
+// maxClasses its rule, severity, kind, unit and source; its object,
+// table, reason and advice. Decode reads the key alone; the tail reads
+// the whole warning (tailEncoder). The
+// classes are numbered on the goroutine that spills (the codec's), and
+// read back once it is done (Sorter.EachRaw waits for it) or on it
+// (a merge of runs while spilling).
 func (g *GstatJSON) codec() extsort.Codec[spooled] {
 	return extsort.Codec[spooled]{
 		Append: func(b []byte, r spooled) []byte {
 			w := r.w
-			b = extsort.AppendInt(b, int64(r.id))
-			b = extsort.AppendString(b, w.Rule)
-			b = extsort.AppendString(b, string(w.Severity))
-			b = extsort.AppendString(b, w.Kind)
-			b = extsort.AppendString(b, w.Object)
-			b = extsort.AppendString(b, w.Table)
+			n := g.classOf(w)
+			le := binary.LittleEndian
+			b = le.AppendUint64(b, uint64(r.id))
+			b = le.AppendUint32(b, uint32(int32(n)))
 			b = extsort.AppendFloat(b, w.Magnitude)
 			b = extsort.AppendFloat(b, w.Value)
 			b = extsort.AppendFloat(b, w.Threshold)
-			b = extsort.AppendString(b, w.Unit)
-			b = g.texts.AppendText(b, w.Rule, 'r', w.Reason)
-			b = g.texts.AppendText(b, w.Rule, 'a', w.Advice)
-			n, ok := g.sources[w.Source]
-			if !ok && len(g.sourceAt) < maxSources {
-				if g.sources == nil {
-					g.sources = map[string]int{}
-				}
-				n, ok = len(g.sourceAt), true
-				g.sources[w.Source] = n
-				g.sourceAt = append(g.sourceAt, w.Source)
+			if n < 0 {
+				b = extsort.AppendString(b, w.Rule)
+				b = extsort.AppendString(b, string(w.Severity))
+				b = extsort.AppendString(b, w.Kind)
+				b = extsort.AppendString(b, w.Unit)
+				b = extsort.AppendString(b, w.Source)
 			}
-			if ok {
-				return extsort.AppendInt(b, int64(n))
+			b = extsort.AppendString(b, w.Object)
+			b = extsort.AppendString(b, w.Table)
+			if n < 0 {
+				b = g.texts.AppendText(b, w.Rule, 'r', w.Reason)
+				return g.texts.AppendText(b, w.Rule, 'a', w.Advice)
 			}
-			return extsort.AppendString(extsort.AppendInt(b, -1), w.Source)
+			c := &g.classAt[n]
+			b = g.texts.AppendTextOf(b, c.reason, w.Reason)
+			return g.texts.AppendTextOf(b, c.advice, w.Advice)
 		},
 		Decode: func(b []byte) (spooled, error) {
+			id, n, mag, _, _, rest, err := readSpooledHead(b)
+			if err != nil {
+				return spooled{}, err
+			}
 			var f extsort.Fields
-			f.Reset(b)
-			r := spooled{id: int(f.Int())}
-			r.rule, r.rank = f.Ref(), analyze.Severity(f.Ref()).Rank()
-			f.Ref() // (kind)
-			r.object, r.table, r.mag = f.Ref(), f.Ref(), f.Float()
+			f.Reset(rest)
+			r := spooled{id: int(id), mag: mag}
+			switch {
+			case n == -1:
+				r.rule, r.rank = f.Ref(), analyze.Severity(f.Ref()).Rank()
+				f.Ref() // (kind)
+				f.Ref() // (unit)
+				f.Ref() // (source)
+			case n >= 0 && int(n) < len(g.classAt):
+				c := &g.classAt[n]
+				r.rule, r.rank = c.rule, c.rank
+			default:
+				return r, fmt.Errorf("spooled warning %d: no class %d", r.id, n)
+			}
+			r.object, r.table = f.Ref(), f.Ref()
 			return r, f.ErrSoFar()
 		},
 		// The warning, its record and its strings but the source, a
@@ -197,7 +278,7 @@ func (g *GstatJSON) Drop(id int) error {
 func (g *GstatJSON) spooledWarnings() {
 	defer func() {
 		g.spool.Close()
-		g.spool, g.gone, g.sources, g.sourceAt, g.texts, g.held = nil, nil, nil, nil, extsort.TextRefs{}, nil
+		g.spool, g.gone, g.classes, g.classAt, g.last, g.texts, g.held = nil, nil, nil, nil, -1, extsort.TextRefs{}, nil
 	}()
 	g.raw(`  "warnings": [`)
 	n := 0
@@ -215,8 +296,8 @@ func (g *GstatJSON) spooledWarnings() {
 			return g.err
 		}
 		if tail == nil {
-			// The sources are all numbered: the records were written.
-			tail = extsort.NewTail(tailBatch, g.writeSpooled(&n, newTailEncoder(g.sourceAt, g.texts.Refs(), g.guard)))
+			// The classes are all numbered: the records were written.
+			tail = extsort.NewTail(tailBatch, g.writeSpooled(&n, newTailEncoder(g.classAt, g.texts.Refs(), g.guard)))
 		}
 		return tail.Add(raw)
 	})
@@ -282,7 +363,7 @@ func newGstatJSON(w io.Writer, a *analyze.GstatAnalysis, guard bool) *GstatJSON 
 	if guard {
 		out = printable.NewWriter(w) // (raw's and item's bytes pass it: pass stays w)
 	}
-	g := &GstatJSON{jsonOut: newJSONOut(out), guard: guard}
+	g := &GstatJSON{jsonOut: newJSONOut(out), guard: guard, last: -1}
 	g.pass = w
 	g.raw("{\n")
 	g.field("file", a.File, "  ", false)

@@ -1,9 +1,14 @@
 package report
 
 import (
+	"bytes"
+	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
 	"github.com/fbdiag/fbdiag/internal/testutil"
 )
@@ -87,5 +92,75 @@ func TestSpoolTextRoundTrip(t *testing.T) {
 	f.Reset(bad)
 	if _, err := newTailEncoder(nil, refs.Refs(), false).appendText(nil, &f); err == nil {
 		t.Error("a prefix and suffix longer than the reference read back")
+	}
+}
+
+// The warnings spooled to the temporary file and written by the tail
+// (each class's JSON made once, a figure's JSON reused from the warning
+// before) are the bytes of the warnings held in memory (appendWarning),
+// with the terminal's guard and without: strings that need escapes in
+// every field, tables empty or not, figures that repeat from one warning
+// to the next and figures that do not (-0 after 0), and classes past
+// maxClasses, spooled whole.
+func TestSpooledWarningsAsHeld(t *testing.T) {
+	odd := []string{"plain", "quote\" and \\", "\u202ebidi\x1b[2J", "\xffbad", "ü"}
+	var ws []analyze.Warning
+	for i := range 600 {
+		w := analyze.Warning{Rule: "rule-" + odd[i%5], Severity: []analyze.Severity{analyze.Info, analyze.Warn, analyze.Critical}[i%3],
+			Kind: "kind " + odd[i%4], Object: fmt.Sprintf("T%03d %s", i, odd[i%5]), Unit: odd[i%3], Source: "source " + odd[i%2],
+			Reason: fmt.Sprintf("%d of %s's pages", i%7, odd[i%5]), Advice: "ALTER INDEX " + odd[i%5] + " ACTIVE;",
+			Value: float64(i%4) / 3, Threshold: 0.5, Magnitude: float64(i%3) / 7}
+		if i%2 == 0 {
+			w.Table = "OWNER " + odd[i%5]
+		}
+		if i%5 == 0 {
+			w.Value = math.Copysign(0, -1)
+		}
+		ws = append(ws, w)
+	}
+	// Next to each other in the order of the sort: 0 then -0.
+	for i, f := range []float64{0, math.Copysign(0, -1), 0, math.Copysign(0, -1)} {
+		ws = append(ws, analyze.Warning{Rule: "z", Severity: analyze.Info, Kind: "table", Object: fmt.Sprintf("Z%d", i),
+			Value: f, Threshold: f, Magnitude: f})
+	}
+	many := slices.Clone(ws)
+	for i := range maxClasses + 50 {
+		many = append(many, analyze.Warning{Rule: "r", Severity: analyze.Warn, Kind: "table", Object: fmt.Sprintf("T%05d", i),
+			Value: 1.25, Magnitude: float64(i%3) + 0.1, Source: fmt.Sprintf("source %d %s", i, odd[i%5])})
+	}
+	doc := func(budget int, guard bool, ws []analyze.Warning) []byte {
+		t.Helper()
+		defer func(b int) { spoolBudget = b }(spoolBudget)
+		spoolBudget = budget
+		var out bytes.Buffer
+		a := &analyze.GstatAnalysis{File: "x", Warnings: []analyze.Warning{}}
+		g := NewGstatJSON(&out, a)
+		if guard {
+			g = NewGstatJSONGuarded(&out, a)
+		}
+		for i, w := range ws {
+			if err := g.Put(i, w); err != nil {
+				t.Fatal(err)
+			}
+		}
+		spilled := g.spool.Spilled()
+		if err := g.Close(a); err != nil {
+			t.Fatal(err)
+		}
+		if (spilled > 0) != (budget == 1) {
+			t.Fatalf("budget %d: %d runs spilled", budget, spilled)
+		}
+		return out.Bytes()
+	}
+	for _, guard := range []bool{false, true} {
+		for name, ws := range map[string][]analyze.Warning{"odd strings": ws, "past maxClasses": many} {
+			held, spooled := doc(64<<20, guard, ws), doc(1, guard, ws)
+			if !bytes.Equal(spooled, held) {
+				t.Fatalf("guard %v, %s: %s", guard, name, firstDifference(string(held), string(spooled)))
+			}
+			if n := bytes.Count(spooled, []byte(`"rule"`)); n != len(ws) {
+				t.Fatalf("guard %v, %s: %d warnings, want %d", guard, name, n, len(ws))
+			}
+		}
 	}
 }

@@ -331,15 +331,16 @@ func TestGstatJSONGuarded(t *testing.T) {
 	}
 }
 
-// Past maxSources distinct sources, a warning's source is spooled whole:
-// the warnings come back in order with their own sources, spilled one by
-// one and merged.
+// Past maxClasses distinct classes (here their sources differ), a
+// warning's rule, severity, kind, unit and source are spooled whole: the
+// warnings come back in order with their own sources, spilled one by one
+// and merged.
 func TestGstatJSONManySources(t *testing.T) {
-	n := maxSources + 50
+	n := maxClasses + 50
 	var ws []analyze.Warning
 	for i := range n {
 		ws = append(ws, analyze.Warning{Rule: "r", Severity: analyze.Warn, Kind: "table", Object: fmt.Sprintf("T%05d", i),
-			Magnitude: float64(i % 7), Source: fmt.Sprintf("source %d", i%(maxSources+20))})
+			Magnitude: float64(i % 7), Source: fmt.Sprintf("source %d", i%(maxClasses+20))})
 	}
 	for _, budget := range []int{1 << 20, 1} {
 		got := spooledDoc(t, budget, 8, ws)
@@ -349,7 +350,7 @@ func TestGstatJSONManySources(t *testing.T) {
 		for k, w := range got {
 			var i int
 			fmt.Sscanf(w.Object, "T%05d", &i)
-			if w.Source != fmt.Sprintf("source %d", i%(maxSources+20)) {
+			if w.Source != fmt.Sprintf("source %d", i%(maxClasses+20)) {
 				t.Fatalf("budget %d: %s has source %q", budget, w.Object, w.Source)
 			}
 			if k > 0 {

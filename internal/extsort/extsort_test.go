@@ -464,6 +464,50 @@ func TestMergeStreaks(t *testing.T) {
 	}
 }
 
+// Runs that each give the output whole, the first run's last (the
+// earlier run finishing after the others, which a streak must not pass
+// once finished), and runs that take turns, tying across runs: the order
+// is a stable sort's, and a run's streak costs about a comparison a
+// record, not log2 of the runs.
+func TestMergeStreakToTheEnd(t *testing.T) {
+	for name, key := range map[string]func(i int) int64{
+		"runs in reverse": func(i int) int64 { return int64(1000*(15-i/100) + i%100) },
+		"ties by turns":   func(i int) int64 { return int64(i % 100 / 10) },
+	} {
+		calls := 0
+		s := New(byKey, recCodec, 100*40).CompareWith(func(a, b *rec) int { calls++; return byKey(*a, *b) })
+		var want []rec
+		for i := range 1600 {
+			r := rec{key: key(i), name: fmt.Sprint(i), seq: int64(i)}
+			want = append(want, r)
+			if err := s.Add(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if s.Spilled() < 12 {
+			t.Fatalf("%s: wrote %d runs, want 12 or more", name, s.Spilled())
+		}
+		slices.SortStableFunc(want, byKey)
+		calls = 0
+		var got []rec
+		err := s.Each(func(r rec) error {
+			if got = append(got, r); len(got) > len(want) {
+				return errors.New("more records than were added")
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s: %d records, not in a stable sort's order", name, len(got))
+		}
+		if name == "runs in reverse" && calls > 2*len(want) {
+			t.Errorf("%s: %d comparisons for %d records", name, calls, len(want))
+		}
+	}
+}
+
 // A run read back ends where its records end, and a record cut short,
 // a length that overflows or a failing read is an error, the read's own
 // when there is one.

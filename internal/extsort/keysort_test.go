@@ -35,10 +35,19 @@ func TestKeySort(t *testing.T) {
 	mags := []float64{math.NaN(), 0, math.Copysign(0, -1), 1, 1 + 1e-15, math.Nextafter(1, 2), -3, math.Inf(1), 2.5}
 	rules := []string{"A", "B", "C"}
 	s := &KeySort[warningLike]{Key: func(r *warningLike) uint64 { return RankKey(int64(r.rank), DescFloat(r.mag)) }, Cmp: cmpWarningLike}
+	// Up to 5,000 records: the records' places take the key's last 13
+	// bits, where 1 and its next float differ.
+	sizes := []int{1000, 4096, 5000}
 	for n := range 300 {
+		sizes = append(sizes, n)
+	}
+	for _, n := range sizes {
 		rs := make([]warningLike, n)
 		for i := range rs {
 			rs[i] = warningLike{rank: rng.IntN(7) - 1, mag: mags[rng.IntN(len(mags))], rule: rules[rng.IntN(len(rules))], id: int64(i)}
+			if i%3 == 0 {
+				rs[i].mag = rng.NormFloat64() // (keys that differ in every bit)
+			}
 		}
 		want := slices.Clone(rs)
 		slices.SortFunc(want, compareWarningLike)

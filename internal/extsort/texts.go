@@ -33,11 +33,19 @@ const MaxTextRefs = 1024
 // first text of a kind and field is its reference. Not safe for
 // concurrent use (a sorter's codec spills one batch at a time).
 func (t *TextRefs) AppendText(b []byte, kind string, field byte, s string) []byte {
+	return t.AppendTextOf(b, t.Ref(kind, field, s), s)
+}
+
+// Ref is the number of the reference text of kind and field, s made it
+// when there is none yet; -1 past MaxTextRefs. A caller that spools
+// many texts of one kind keeps it for AppendTextOf rather than have
+// AppendText look it up each time.
+func (t *TextRefs) Ref(kind string, field byte, s string) int {
 	k := textRefKey{kind, field}
 	n, ok := t.ids[k]
 	if !ok {
 		if len(t.at) >= MaxTextRefs {
-			return AppendString(AppendInt(b, -1), s)
+			return -1
 		}
 		if t.ids == nil {
 			t.ids = map[textRefKey]int{}
@@ -45,6 +53,15 @@ func (t *TextRefs) AppendText(b []byte, kind string, field byte, s string) []byt
 		n = len(t.at)
 		t.ids[k] = n
 		t.at = append(t.at, strings.Clone(s)) // (s may be a record's bytes: Sorter.Hold)
+	}
+	return n
+}
+
+// AppendTextOf is AppendText of the reference text n (Ref's): -1 spools
+// s whole.
+func (t *TextRefs) AppendTextOf(b []byte, n int, s string) []byte {
+	if n < 0 {
+		return AppendString(AppendInt(b, -1), s)
 	}
 	ref := t.at[n]
 	p := units.CommonPrefix(ref, s)
