@@ -15,14 +15,11 @@ import (
 
 var warningSeed = maphash.MakeSeed()
 
-// hashKey identifies a rule's warning on one object in 8 bytes instead of
-// four strings that would keep every object's name alive.
-func hashKey(k warningKey) uint64 { return maphash.Bytes(warningSeed, appendKey(nil, k)) }
-
-// keyHash is hashKey in the checker's buffer: the four strings, each
-// ending in a 0 byte, hashed at once. Written one by one into a
-// maphash.Hash they took 1.7 % of a text run's instructions (a hash for
-// every warning fired).
+// keyHash identifies a rule's warning on one object in 8 bytes instead
+// of four strings that would keep every object's name alive: the four
+// strings, each ending in a 0 byte, hashed at once in the checker's
+// buffer. Written one by one into a maphash.Hash they took 1.7 % of a
+// text run's instructions (a hash for every warning fired).
 func (c *checker) keyHash(k warningKey) uint64 {
 	c.keyBuf = appendKey(c.keyBuf[:0], k)
 	return maphash.Bytes(warningSeed, c.keyBuf)

@@ -168,12 +168,9 @@ func checkOutFolder(cmd, flag, file string) error {
 	case !st.IsDir():
 		return cli.Exit(fmt.Sprintf("%s: %s %s: %s is not a folder", cmd, flag, file, dir), exitError)
 	}
-	probe, err := os.CreateTemp(dir, ".fbdiag-probe-*")
-	if err != nil {
+	if err := probeWrite(dir); err != nil {
 		return cli.Exit(fmt.Sprintf("%s: %s %s: cannot write in %s: %v", cmd, flag, file, dir, pathErr(err)), exitError)
 	}
-	probe.Close()
-	os.Remove(probe.Name())
 	return nil
 }
 

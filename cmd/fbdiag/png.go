@@ -67,9 +67,18 @@ func checkOutDir(flag, dir string) error {
 		at = filepath.Dir(at)
 		_, err = os.Stat(at)
 	}
-	probe, err := os.CreateTemp(at, ".fbdiag-probe-*")
-	if err != nil {
+	if err := probeWrite(at); err != nil {
 		return fmt.Errorf("%s %s: cannot write in %s: %w", flag, dir, at, pathErr(err))
+	}
+	return nil
+}
+
+// probeWrite makes a file in dir and removes it at once: whether dir
+// takes a new file, known before the work whose result goes there.
+func probeWrite(dir string) error {
+	probe, err := os.CreateTemp(dir, ".fbdiag-probe-*")
+	if err != nil {
+		return err
 	}
 	probe.Close()
 	os.Remove(probe.Name())
