@@ -135,3 +135,36 @@ func TestFillBreakAcrossFirebird6(t *testing.T) {
 		t.Errorf("CUSTOMER in 6.0 %+v", p)
 	}
 }
+
+// One run given twice (the same file named twice, or a copy of the
+// latest run beside the others) made grow-00 and grow-40 three points: a
+// line through 2 sizes read as a fit with R² 1.0000 and a forecast of
+// 16 MiB "at 11:01:00, earliest and latest 11:01:00", which 2 snapshots
+// refuse. The run is counted once and named in skipped.
+func TestTrendSameRunCountedOnce(t *testing.T) {
+	first, last := testutil.Testdata(t, "growth", "grow-00-a-r.txt"), testutil.Testdata(t, "growth", "grow-40-a-r.txt")
+	copied := snapshotFile(t, last)
+	copied.Analysis.File = "latest.txt"
+	for _, c := range []struct {
+		name string
+		snap *HistorySnapshot
+		from string
+	}{
+		{"same file", snapshotFile(t, last), last},
+		{"copy", copied, "latest.txt"}, // (the last given is kept)
+	} {
+		tr := TrendOf([]*HistorySnapshot{snapshotFile(t, first), snapshotFile(t, last), c.snap}, 16<<20)
+		db := tr.Database
+		if len(tr.Snapshots) != 2 || db.Linear == nil || db.Linear.N != 2 || db.Linear.R2 != nil ||
+			db.Forecast == nil || db.Forecast.Status != ForecastRefused {
+			t.Errorf("%s: %d snapshots, fit %+v, forecast %+v", c.name, len(tr.Snapshots), db.Linear, db.Forecast)
+		}
+		want := last + ": the same gstat run as " + c.from + ", counted once"
+		if len(tr.Skipped) != 1 || tr.Skipped[0] != want {
+			t.Errorf("%s: skipped %q, want %q", c.name, tr.Skipped, want)
+		}
+		if tt := tr.Transactions; tt.PerDay == nil || math.Abs(*tt.PerDay-(47-20)/(2369.0/86400)) > 1e-6 {
+			t.Errorf("%s: transactions a day %v", c.name, tt.PerDay)
+		}
+	}
+}

@@ -28,7 +28,8 @@ type Trend struct {
 	Tables []GrowthTrend `json:"tables"`
 	// Transactions follows the header counters.
 	Transactions TransactionTrend `json:"transactions"`
-	// Skipped names the snapshots left out (no time to place them).
+	// Skipped names the snapshots left out: no time to place them, or
+	// a run given already (counted once).
 	Skipped []string `json:"skipped"`
 	// Breaks mark where figures stop comparing: a Firebird 6 upgrade
 	// changes how the average fill is computed.
@@ -145,6 +146,60 @@ func (tr *Trend) transactions(timed []*HistorySnapshot, days []float64, use []bo
 			*last.OldestActive, first.Time.Format(time.DateTime), humanSeconds(secondsBetween(last.Time, first.Time)),
 			units.Count(*last.NextTransaction-*first.NextTransaction, "transaction")))
 	}
+}
+
+// RunAgain is a dated snapshot that is run As read again.
+type RunAgain struct{ Run, As *HistorySnapshot }
+
+// CountedOnce is snaps less the runs given again (a file named twice, a
+// folder and a file in it, a copy of the latest run beside the others),
+// the last given of each kept (the one a report shows whole): counted
+// twice, 2 sizes made a line read as 3 points, with R² 1 and a 95 %
+// interval of zero width, and a diff of the last two compared a run with
+// itself. Undated snapshots are all kept.
+func CountedOnce(snaps []*HistorySnapshot) (runs []*HistorySnapshot, again []RunAgain) {
+	for _, s := range snaps {
+		if i := slices.IndexFunc(runs, func(o *HistorySnapshot) bool { return sameRun(o, s) }); i >= 0 {
+			again = append(again, RunAgain{Run: runs[i], As: s})
+			runs[i] = s
+			continue
+		}
+		runs = append(runs, s)
+	}
+	return runs, again
+}
+
+// sameRun tells whether b is run a read again: the same run of the same
+// file, or one of the same database at the same execution time with the
+// same header counters, creation date and sizes (a copy).
+func sameRun(a, b *HistorySnapshot) bool {
+	if a.Time == nil || b.Time == nil || !a.Time.Equal(*b.Time) {
+		return false
+	}
+	if a.Analysis.File == b.Analysis.File && a.Analysis.Report == b.Analysis.Report {
+		return true
+	}
+	if a.TimeSource != TimeFromExecution || b.TimeSource != TimeFromExecution {
+		return false
+	}
+	ha, hb := a.Analysis.Header, b.Analysis.Header
+	if ha == nil || hb == nil || ha.Database == nil || hb.Database == nil || *ha.Database != *hb.Database ||
+		!equalPtr(ha.NextTransaction, hb.NextTransaction) || !equalPtr(ha.OldestActive, hb.OldestActive) ||
+		!equalPtr(ha.OldestTransaction, hb.OldestTransaction) || !equalPtr(ha.OldestSnapshot, hb.OldestSnapshot) ||
+		differentDates(ha.CreationDate, hb.CreationDate) || (ha.CreationDate == nil) != (hb.CreationDate == nil) {
+		return false
+	}
+	ia, ib := a.Info(), b.Info()
+	ta, tb := a.Analysis.Totals, b.Analysis.Totals
+	return equalPtr(ia.SizeBytes, ib.SizeBytes) && equalPtr(ia.IndexBytes, ib.IndexBytes) &&
+		equalPtr(ia.Tables, ib.Tables) && equalPtr(ia.Indices, ib.Indices) &&
+		equalPtr(ta.Records, tb.Records) && equalPtr(ta.Versions, tb.Versions)
+}
+
+// equalPtr tells whether a and b are both nil or both hold one value
+// (the builtin constraint comparable is shadowed by func comparable).
+func equalPtr[T int | int64](a, b *T) bool {
+	return a == b || a != nil && b != nil && *a == *b
 }
 
 // differentDates reports whether two creation dates are known and differ.
@@ -306,6 +361,11 @@ func TrendOf(snaps []*HistorySnapshot, until int64) *Trend {
 		}
 		return cmp.Compare(*na, *nb)
 	})
+	timed, again := CountedOnce(timed)
+	for _, r := range again {
+		tr.Skipped = append(tr.Skipped, fmt.Sprintf("%s: the same gstat run as %s, counted once",
+			SnapshotName(r.Run.Analysis), SnapshotName(r.As.Analysis)))
+	}
 	for i, s := range timed {
 		tr.Snapshots = append(tr.Snapshots, s.Info())
 		if i > 0 && s.Time.Equal(*timed[i-1].Time) {

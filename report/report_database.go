@@ -186,6 +186,8 @@ func DatabaseSection(d *analyze.Database, runs []GstatRun) *Section {
 			frag.WriteString(string(h[0].Fragment))
 			s.Figures = append(s.Figures, h[0].Figures...)
 			s.Headlines = append(s.Headlines, h[0].Headlines...)
+		} else if runs, _ := analyze.CountedOnce(snaps); len(runs) == 1 && runs[0].Time != nil {
+			s.Text = append(s.Text, fmt.Sprintf("The %d snapshots are one gstat run (the same execution time, counters and sizes), so no history is drawn.", len(snaps)))
 		} else {
 			s.Text = append(s.Text, "The snapshots cannot be placed in time or do not show the same things, so no history is drawn.")
 		}

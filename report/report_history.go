@@ -43,9 +43,18 @@ func HistorySections(snaps []*analyze.HistorySnapshot) []*Section {
 		// figures: a size over them would jump with the switches, not
 		// with the data. Those left out are named with the reason, as
 		// fbdiag gstat trend lists them.
-		same, left := analyze.ComparableSnapshots(byDB[db])
+		runs, again := analyze.CountedOnce(byDB[db])
+		same, left := analyze.ComparableSnapshots(runs)
 		if len(same) >= 2 {
 			s := HistorySection(db, same)
+			if len(again) > 0 {
+				var which []string
+				for _, r := range again {
+					which = append(which, filepath.Base(analyze.SnapshotName(r.Run.Analysis))+" as "+filepath.Base(analyze.SnapshotName(r.As.Analysis)))
+				}
+				s.Text = append(s.Text, fmt.Sprintf("Counted once: %s (the same database, execution time, counters and sizes).",
+					strings.Join(which, "; ")))
+			}
 			if len(left) > 0 {
 				var why []string
 				for _, l := range left {

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -120,5 +122,45 @@ func TestHistorySectionNeedsTwo(t *testing.T) {
 		if !strings.Contains(string(h.Fragment), want) {
 			t.Errorf("fragment lacks %q", want)
 		}
+	}
+}
+
+// A folder of the shop pair and a copy of the later run (latest.txt, as a
+// cron job keeps beside the dated ones): the diff compared the later run
+// with its copy ("the one before it (shop-gstat-r-later.txt), at the same
+// time", nothing changed) and the trend counted 3 snapshots of 2. The
+// copy is counted once and named; the diff is the real pair's, 4:38 apart.
+func TestHistorySectionCopyCountedOnce(t *testing.T) {
+	dir := t.TempDir()
+	for name, from := range map[string]string{"a.txt": "shop-gstat-a-r.txt", "b.txt": "shop-gstat-r-later.txt", "latest.txt": "shop-gstat-r-later.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, name), testutil.ReadTestdata(t, "fb30", from), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ins, _, errs := Inputs([]string{dir})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	var h *Section
+	for _, s := range Build("t", "fbdiag test", ins).Sections {
+		if s.Kind == KindDatabase {
+			h = s
+		}
+	}
+	if h == nil {
+		t.Fatal("no database section")
+	}
+	frag := string(h.Fragment)
+	for _, want := range []string{
+		"2 gstat snapshots of /var/lib/firebird/data/shop.fdb; the first (a.txt, 2026-12-02 14:09:54) and the last (latest.txt, 2026-12-02 14:14:32) are 0:04:38 apart.",
+		"Counted once: b.txt as latest.txt (the same database, execution time, counters and sizes).",
+		`<td class="num" data-sort="-327680">-320 KiB</td>`,
+	} {
+		if !strings.Contains(frag, want) {
+			t.Errorf("fragment lacks %q", want)
+		}
+	}
+	if strings.Contains(frag, "at the same time") || strings.Contains(frag, "same execution time") {
+		t.Errorf("a run compared with its copy: %q", frag)
 	}
 }
