@@ -81,6 +81,15 @@ func hasRows(t *Table) bool {
 	return false
 }
 
+// sizeWhat says what a snapshot's size adds up: the tables alone when
+// the run printed no index statistics (gstat -d, -t).
+func sizeWhat(in analyze.SnapshotInfo) string {
+	if in.SizeBytes != nil && in.IndexBytes == nil {
+		return "(tables only: no index statistics)"
+	}
+	return "(tables + indices)"
+}
+
 func diffHeadline(d *analyze.SnapshotDiff) []Field {
 	between := Field{Key: "seconds_between", Label: "Between", Value: SecP(d.SecondsBetween), Unknown: "unknown"}
 	if d.SecondsBetween == nil {
@@ -93,9 +102,16 @@ func diffHeadline(d *analyze.SnapshotDiff) []Field {
 		if !d.SizeComparable {
 			detail = "(not comparable: see the warnings)"
 		}
+		// (A gstat -d run's size is its tables alone: "tables +
+		// indices" beside it misread its 50.8 MiB against the -a run's
+		// 60.6.)
+		newWhat := ""
+		if w := sizeWhat(d.After); w != sizeWhat(d.Before) {
+			newWhat = w
+		}
 		fs = append(fs,
-			Field{Key: "size_old_bytes", Label: "Size, old", Value: BytesP(size[0]), Detail: "(tables + indices)"},
-			Field{Key: "size_new_bytes", Label: "Size, new", Value: BytesP(size[1])},
+			Field{Key: "size_old_bytes", Label: "Size, old", Value: BytesP(size[0]), Detail: sizeWhat(d.Before)},
+			Field{Key: "size_new_bytes", Label: "Size, new", Value: BytesP(size[1]), Detail: newWhat},
 			Field{Key: "size_change_bytes", Label: "Size change", Value: BytesP(size.Change()), Detail: detail},
 			Field{Key: "size_change", Label: "Size change, relative", Value: ChangeP(size.Relative()), Detail: detail})
 	}

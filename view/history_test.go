@@ -225,3 +225,35 @@ func TestHistoryTrendOneSizeNoChange(t *testing.T) {
 		t.Errorf("summary:\n%s", summary)
 	}
 }
+
+// A gstat -d run's size is its tables alone: the diff of shop-gstat-d
+// (50.8 MiB) and the later -a -r run (60.6 MiB) said "Size, old 50.8 MiB
+// (tables + indices)", and a trend of -d runs "Database, first (tables +
+// indices)" of testdata/growth's -d run (the -h beside it has no size).
+// Each side now says what its size adds up.
+func TestHistorySizeSaysWhatItAddsUp(t *testing.T) {
+	detail := func(fs []Field, key string) string {
+		for _, f := range fs {
+			if f.Key == key {
+				return f.Detail
+			}
+		}
+		t.Fatalf("no field %s", key)
+		return ""
+	}
+	d := HistoryDiff(analyze.Diff(historySnap(t, "fb30", "shop-gstat-d.txt"), historySnap(t, "fb30", "shop-gstat-r-later.txt")), HistoryOptions{})
+	if o, n := detail(d.Headline, "size_old_bytes"), detail(d.Headline, "size_new_bytes"); o != "(tables only: no index statistics)" || n != "(tables + indices)" {
+		t.Errorf("-d then -a -r: old %q, new %q", o, n)
+	}
+	d = HistoryDiff(analyze.Diff(historySnap(t, "fb30", "shop-gstat-a-r.txt"), historySnap(t, "fb30", "shop-gstat-r-later.txt")), HistoryOptions{})
+	if o, n := detail(d.Headline, "size_old_bytes"), detail(d.Headline, "size_new_bytes"); o != "(tables + indices)" || n != "" {
+		t.Errorf("-a -r pair: old %q, new %q", o, n)
+	}
+	tr := analyze.TrendOf([]*analyze.HistorySnapshot{historySnap(t, "growth", "grow-15-d.txt"), historySnap(t, "growth", "grow-20-h.txt")}, 0)
+	if w := detail(HistoryTrend(tr, HistoryOptions{}).Headline, "database_first_bytes"); w != "(tables only: no index statistics)" {
+		t.Errorf("trend of -d runs: %q", w)
+	}
+	if w := detail(HistoryTrend(analyze.TrendOf(growthSnaps(t), 0), HistoryOptions{}).Headline, "database_first_bytes"); w != "(tables + indices)" {
+		t.Errorf("trend of testdata/growth: %q", w)
+	}
+}

@@ -141,8 +141,17 @@ func trendHeadline(tr *analyze.Trend) []Field {
 	db := &tr.Database
 	size := firstLast(db)
 	if size[0] != nil {
+		// What the counted sizes add up (they add up the same things):
+		// a series of gstat -d runs counts the tables alone.
+		what := "(tables + indices)"
+		for i, p := range db.Points {
+			if p.SizeBytes != nil && i < len(tr.Snapshots) {
+				what = sizeWhat(tr.Snapshots[i])
+				break
+			}
+		}
 		fs = append(fs,
-			Field{Key: "database_first_bytes", Label: "Database, first", Value: BytesP(size[0]), Detail: "(tables + indices)"},
+			Field{Key: "database_first_bytes", Label: "Database, first", Value: BytesP(size[0]), Detail: what},
 			Field{Key: "database_last_bytes", Label: "Database, last", Value: BytesP(size[1])},
 			Field{Key: "database_change_bytes", Label: "Database change", Value: BytesP(db.SizeChange)},
 			Field{Key: "database_change", Label: "Database change, relative", Value: ChangeP(size.Relative())})
