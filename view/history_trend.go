@@ -384,9 +384,28 @@ func latestSized(tr *analyze.Trend) int {
 	return len(tr.Snapshots) - 1
 }
 
-// trendMetrics are the OpenMetrics families of a trend: the figures of
-// the latest snapshot in the size series, named as fbdiag gstat names
-// them, and the rates a day where the snapshots span enough time.
+// latestHeader is the index of the latest snapshot with a Next
+// transaction, of the database of the size series (not one left out as
+// another database's); sized when there is none.
+func latestHeader(tr *analyze.Trend, sized int) int {
+	other := map[[2]any]bool{}
+	for _, lo := range tr.LeftOut {
+		if strings.HasPrefix(lo.Reason, analyze.ReasonAnotherDatabase) {
+			other[[2]any{lo.File, lo.Report}] = true
+		}
+	}
+	for i := len(tr.Snapshots) - 1; i > sized && i < len(tr.Transactions.Points); i-- {
+		if s := tr.Snapshots[i]; tr.Transactions.Points[i].NextTransaction != nil && !other[[2]any{s.File, s.Report}] {
+			return i
+		}
+	}
+	return sized
+}
+
+// trendMetrics are the OpenMetrics families of a trend: the counters and
+// time of the latest snapshot, the sizes of the latest in the size
+// series, named as fbdiag gstat names them, and the rates a day where the
+// snapshots span enough time.
 func trendMetrics(tr *analyze.Trend) []MetricFamily {
 	last := latestSized(tr)
 	if last < 0 {
@@ -412,9 +431,14 @@ func trendMetrics(tr *analyze.Trend) []MetricFamily {
 		v := float64(*p)
 		return &v
 	}
+	// The counters and the time are the latest snapshot's of the
+	// database, a gstat -h run too: an hourly -h beside a nightly -a
+	// gave the night's OAT and Next all day, an OAT stuck since the
+	// morning unseen.
+	hdr := latestHeader(tr, last)
 	var fs []MetricFamily
-	if last < len(tr.Transactions.Points) {
-		p := tr.Transactions.Points[last]
+	if hdr < len(tr.Transactions.Points) {
+		p := tr.Transactions.Points[hdr]
 		fs = append(fs,
 			one("fbdiag_oldest_transaction", "Oldest interesting transaction (OIT) on the header page", "", num(p.OldestTransaction)),
 			one("fbdiag_oldest_active", "Oldest active transaction (OAT) on the header page", "", num(p.OldestActive)),
@@ -422,8 +446,8 @@ func trendMetrics(tr *analyze.Trend) []MetricFamily {
 			one("fbdiag_next_transaction", "Next transaction on the header page", "", num(p.NextTransaction)))
 	}
 	var when *float64
-	if s.Time != nil {
-		v := float64(s.Time.Unix())
+	if t := tr.Snapshots[hdr].Time; t != nil {
+		v := float64(t.Unix())
 		when = &v
 	}
 	fs = append(fs,

@@ -40,8 +40,9 @@ reason).
 Text shows the 20 fastest growing tables (--top N, --all: every one). CSV is
 one table: --table snapshots (the default), tables, left_out, summary or
 warnings. --format openmetrics writes the latest snapshot's counters and
-sizes (fbdiag_ names as fbdiag gstat writes them, labels database and table)
-and the rates a day, for a Prometheus textfile collector.
+time (a gstat -h run's too), the sizes of the latest with sizes (fbdiag_
+names as fbdiag gstat writes them, labels database and table) and the rates
+a day, for a Prometheus textfile collector.
 
 --png DIR writes the charts history-size.png, history-versions.png and, with
 a forecast date, history-forecast.png; a file of those names that fbdiag did

@@ -448,3 +448,29 @@ func TestGstatCutRunStreamed(t *testing.T) {
 		t.Errorf("diff: exit %d\n%s", code, out)
 	}
 }
+
+// A gstat -h run after the -a runs (an hourly -h beside a nightly -a):
+// OpenMetrics gave the last -a run's counters and time (grow-10: Next 30,
+// 10:25:19) though the -h run at 10:34:50 had Next 36, so an alert on
+// Next − OAT saw the night's figures all day. The counters and time are
+// now the -h run's, the sizes still the last -a run's.
+func TestGstatTrendOpenMetricsLatestHeader(t *testing.T) {
+	var args []string
+	for _, f := range []string{"grow-00-a-r.txt", "grow-10-a-r.txt", "grow-20-h.txt"} {
+		args = append(args, testutil.Testdata(t, "growth", f))
+	}
+	out, errs, code := runCLI(t, nil, append([]string{"gstat", "trend", "--format", "openmetrics"}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	db := `{database="/var/lib/firebird/3.0/data/h13-grow-2608127074.fdb"}`
+	wantLines(t, out,
+		"fbdiag_oldest_transaction"+db+" 24\n",
+		"fbdiag_oldest_active"+db+" 25\n",
+		"fbdiag_next_transaction"+db+" 36\n",
+		// 2026-12-03 10:34:50, the -h run.
+		"fbdiag_snapshot_timestamp_seconds"+db+" 1796294090\n",
+		// grow-10's tables and ORDERS, the -h run having no size.
+		"fbdiag_tables_size_bytes"+db+" 7806976\n",
+		`fbdiag_table_size_bytes{database="/var/lib/firebird/3.0/data/h13-grow-2608127074.fdb",table="ORDERS"} 917504`+"\n")
+}
