@@ -157,13 +157,27 @@ type RunAgain struct{ Run, As *HistorySnapshot }
 // twice, 2 sizes made a line read as 3 points, with R² 1 and a 95 %
 // interval of zero width, and a diff of the last two compared a run with
 // itself. Undated snapshots are all kept.
+//
+// Only snapshots of one time can be one run: each is compared with the
+// runs kept at its time alone (compared with every run kept, 20,000
+// header-only runs took 3.7 s to trend instead of 1.0).
 func CountedOnce(snaps []*HistorySnapshot) (runs []*HistorySnapshot, again []RunAgain) {
+	at := map[int64][]int{} // the runs kept, by time
+next:
 	for _, s := range snaps {
-		if i := slices.IndexFunc(runs, func(o *HistorySnapshot) bool { return sameRun(o, s) }); i >= 0 {
-			again = append(again, RunAgain{Run: runs[i], As: s})
-			runs[i] = s
+		if s.Time == nil {
+			runs = append(runs, s)
 			continue
 		}
+		t := s.Time.UnixNano()
+		for _, i := range at[t] {
+			if sameRun(runs[i], s) {
+				again = append(again, RunAgain{Run: runs[i], As: s})
+				runs[i] = s
+				continue next
+			}
+		}
+		at[t] = append(at[t], len(runs))
 		runs = append(runs, s)
 	}
 	return runs, again
