@@ -3,6 +3,7 @@ package parse
 import (
 	"encoding/binary"
 	"fmt"
+	"unsafe"
 )
 
 // Block lines read in one pass. Most lines of a big gstat output are the
@@ -221,9 +222,23 @@ func (r *GstatReader) fastLines(lr *LineReader) bool {
 			r.inLevel = false
 		}
 		prev = order.prev
+		rec := unsafe.Pointer(r.index) // (the record the figures go in)
+		if table {
+			rec = unsafe.Pointer(r.table)
+		}
 		for f := range items[:n] {
 			it := &items[f]
 			order.follow[prev], prev = it.id, it.id // (order.learn)
+			if fd := s.figures[it.id&(figureIDs-1)]; it.fig&fd.kind != 0 {
+				// setFigure's, without its look-ups.
+				p := unsafe.Add(rec, fd.off)
+				if fd.kind == intFigure {
+					*(**int64)(p) = r.slab.i64(int64(it.num))
+				} else {
+					*(**float64)(p) = r.slab.f64(float64(it.num) / pow10[it.frac])
+				}
+				continue
+			}
 			if it.fig != 0 && r.setFigure(table, it) {
 				continue
 			}
@@ -270,6 +285,47 @@ func (r *GstatReader) setFigure(table bool, it *fastItem) bool {
 		}
 	}
 	return false
+}
+
+// figureIDs bounds the items' numbers of both kinds of block, a power of
+// two so that a mask spares the look-up's bounds check.
+const figureIDs = 32
+
+// figureField is where an item's figure goes in its record: the field's
+// offset and the figure it takes (intFigure or decimalFigure; 0 for an
+// item fastLines leaves to setFigure).
+type figureField struct {
+	off  uintptr
+	kind uint8
+}
+
+// figureFields are the fields setFigure sets, by item number, found by
+// its own look-ups (tableInt, tableFloat, indexInt, indexFloat) on a
+// record at hand: the two that change with the line (a blob level's
+// total length and blob pages) are left to it.
+func figureFields(table bool) (f [figureIDs]figureField) {
+	var r GstatReader
+	var tb GstatTable
+	var x GstatIndex
+	for id := range uint8(figureIDs) {
+		var pi **int64
+		var pf **float64
+		var base unsafe.Pointer
+		switch {
+		case table && (id == tbTotalLength || id == tbBlobPages):
+			continue
+		case table && id < tbLabels:
+			pi, pf, base = r.tableInt(&tb, id), tableFloat(&tb, id), unsafe.Pointer(&tb)
+		case !table && id < ixLabels:
+			pi, pf, base = indexInt(&x, id), indexFloat(&x, id), unsafe.Pointer(&x)
+		}
+		if pi != nil {
+			f[id] = figureField{uintptr(unsafe.Pointer(pi)) - uintptr(base), intFigure}
+		} else if pf != nil {
+			f[id] = figureField{uintptr(unsafe.Pointer(pf)) - uintptr(base), decimalFigure}
+		}
+	}
+	return f
 }
 
 // fastFill reads a fill line, "\t 0 - 19% = 1" (its first digit at i of

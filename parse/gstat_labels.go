@@ -129,11 +129,12 @@ type itemLabels struct {
 	numbers map[string]uint8
 	words   []labelWords // by number, for fastLine
 	bare    []labelWords // the same without a blank, for a label looked up
+	figures *[figureIDs]figureField
 }
 
-var tableItems, indexItems = labelsOf(tableLabels[:]), labelsOf(indexLabels[:])
+var tableItems, indexItems = labelsOf(tableLabels[:], true), labelsOf(indexLabels[:], false)
 
-func labelsOf(labels []string) *itemLabels {
+func labelsOf(labels []string, table bool) *itemLabels {
 	m := make(map[string]uint8, len(labels))
 	for i, l := range labels[1:] {
 		m[l] = uint8(i + 1)
@@ -143,7 +144,8 @@ func labelsOf(labels []string) *itemLabels {
 		w[i] = wordsOf(l)
 		bare[i] = labelWords{size: len(l) + 1}
 	}
-	return &itemLabels{labels: labels, numbers: m, words: w, bare: bare}
+	figures := figureFields(table)
+	return &itemLabels{labels: labels, numbers: m, words: w, bare: bare, figures: &figures}
 }
 
 // labelWords is a label and the colon (and blank: wordsOf) after it as
