@@ -129,7 +129,7 @@ func (r *GstatReader) fastLines(lr *LineReader) bool {
 				return false
 			}
 			id := order.follow[prev]
-			w := &s.words[id]
+			w := &s.words[id&(itemIDs-1)]
 			if id == 0 || !w.at(b, j) {
 				// Not the label that came next last time: any other known one.
 				k := j
@@ -142,7 +142,7 @@ func (r *GstatReader) fastLines(lr *LineReader) bool {
 				if id = s.numbers[string(b[j:k])]; id == 0 {
 					return false
 				}
-				w = &s.bare[id] // (the blank is tested)
+				w = &s.bare[id&(itemIDs-1)] // (the blank is tested)
 			}
 			it := &items[n]
 			it.id, it.at = id, j
@@ -229,7 +229,7 @@ func (r *GstatReader) fastLines(lr *LineReader) bool {
 		for f := range items[:n] {
 			it := &items[f]
 			order.follow[prev], prev = it.id, it.id // (order.learn)
-			if fd := s.figures[it.id&(figureIDs-1)]; it.fig&fd.kind != 0 {
+			if fd := s.figures[it.id&(itemIDs-1)]; it.fig&fd.kind != 0 {
 				// setFigure's, without its look-ups.
 				p := unsafe.Add(rec, fd.off)
 				if fd.kind == intFigure {
@@ -287,9 +287,9 @@ func (r *GstatReader) setFigure(table bool, it *fastItem) bool {
 	return false
 }
 
-// figureIDs bounds the items' numbers of both kinds of block, a power of
-// two so that a mask spares the look-up's bounds check.
-const figureIDs = 32
+// itemIDs bounds the items' numbers of both kinds of block, a power of
+// two so that a mask spares the look-ups' bounds checks.
+const itemIDs = 32
 
 // figureField is where an item's figure goes in its record: the field's
 // offset and the figure it takes (intFigure or decimalFigure; 0 for an
@@ -303,11 +303,11 @@ type figureField struct {
 // its own look-ups (tableInt, tableFloat, indexInt, indexFloat) on a
 // record at hand: the two that change with the line (a blob level's
 // total length and blob pages) are left to it.
-func figureFields(table bool) (f [figureIDs]figureField) {
+func figureFields(table bool) (f [itemIDs]figureField) {
 	var r GstatReader
 	var tb GstatTable
 	var x GstatIndex
-	for id := range uint8(figureIDs) {
+	for id := range uint8(itemIDs) {
 		var pi **int64
 		var pf **float64
 		var base unsafe.Pointer
