@@ -128,7 +128,7 @@ func (r *GstatReader) fastLines(lr *LineReader) bool {
 			if n == maxFastItems {
 				return false
 			}
-			id := order.follow[prev]
+			id := order.follow[prev&(itemIDs-1)]
 			w := &s.words[id&(itemIDs-1)]
 			if id == 0 || !w.at(b, j) {
 				// Not the label that came next last time: any other known one.
@@ -162,7 +162,7 @@ func (r *GstatReader) fastLines(lr *LineReader) bool {
 					continue
 				}
 				if k := valueByte[c]; k != plainByte {
-					if k == commaByte && j+1 < len(b) && b[j+1] == ' ' || k == endByte && lineEnd(b, j) > 0 {
+					if k == commaByte && j+1 < len(b) && b[j+1] == ' ' || k == endByte && (c == '\n' || j+1 < len(b) && b[j+1] == '\n') {
 						break
 					}
 					if k != commaByte { // (a comma in a value is a byte of it)
@@ -196,25 +196,24 @@ func (r *GstatReader) fastLines(lr *LineReader) bool {
 			}
 			if b[j] != ',' {
 				e := j
-				for e > v && b[e-1] == ' ' {
-					e--
+				if it.fig == 0 { // (a figure ends in a digit)
+					for e > v && b[e-1] == ' ' {
+						e--
+					}
+					if e > v && b[e-1] == ')' {
+						return false // (a block name or a finding)
+					}
 				}
-				if e > v && b[e-1] == ')' || j-p >= lineBuffer {
-					return false // (a block name or a finding; a long line)
+				if j-p >= lineBuffer {
+					return false // (a line the usual way finds long)
 				}
 				it.v, it.e = v, e
 				break
 			}
 			it.v, it.e = v, j
-			// ", " then blanks to the line end: the usual way trims them and
-			// keeps the comma in the value.
-			k := j + 2
-			for k < len(b) && b[k] == ' ' {
-				k++
-			}
-			if k == len(b) || b[k] == '\n' || b[k] == '\r' {
-				return false
-			}
+			// ", " then blanks to the line end (the usual way trims them and
+			// keeps the comma in the value) is left to it by the next
+			// label's test: no label starts with a blank or a line end.
 			j += 2
 		}
 		r.tookLine(p, i, j, lineEnd(b, j))
@@ -226,11 +225,10 @@ func (r *GstatReader) fastLines(lr *LineReader) bool {
 		if table {
 			rec = unsafe.Pointer(r.table)
 		}
-		for f := range items[:n] {
+		for f := 0; f < n; f++ {
 			it := &items[f]
-			order.follow[prev], prev = it.id, it.id // (order.learn)
+			order.follow[prev&(itemIDs-1)], prev = it.id, it.id // (order.learn)
 			if fd := s.figures[it.id&(itemIDs-1)]; it.fig&fd.kind != 0 {
-				// setFigure's, without its look-ups.
 				p := unsafe.Add(rec, fd.off)
 				if fd.kind == intFigure {
 					*(**int64)(p) = r.slab.i64(int64(it.num))

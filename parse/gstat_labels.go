@@ -129,7 +129,7 @@ type itemLabels struct {
 	numbers map[string]uint8
 	words   *[itemIDs]labelWords // by number, for fastLine
 	bare    *[itemIDs]labelWords // the same without a blank, for a label looked up
-	figures *[itemIDs]figureField
+	figures [itemIDs]figureField
 }
 
 var tableItems, indexItems = labelsOf(tableLabels[:], true), labelsOf(indexLabels[:], false)
@@ -144,8 +144,7 @@ func labelsOf(labels []string, table bool) *itemLabels {
 		w[i] = wordsOf(l)
 		bare[i] = labelWords{size: len(l) + 1}
 	}
-	figures := figureFields(table)
-	return &itemLabels{labels: labels, numbers: m, words: w, bare: bare, figures: &figures}
+	return &itemLabels{labels: labels, numbers: m, words: w, bare: bare, figures: figureFields(table)}
 }
 
 // labelWords is a label and the colon (and blank: wordsOf) after it as
@@ -204,7 +203,7 @@ func (w *labelWords) at(b []byte, j int) bool {
 // follow[a] is the item that followed item a last, prev the last item
 // read.
 type itemOrder struct {
-	follow [max(tbLabels, ixLabels)]uint8
+	follow [itemIDs]uint8 // (itemIDs: a mask spares fastLines a bounds check)
 	prev   uint8
 }
 
