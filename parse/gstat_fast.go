@@ -80,8 +80,8 @@ func (r *GstatReader) fastLines(lr *LineReader) bool {
 	// A line taken leaves lr.cr at crNone; only the usual way's handling
 	// of a fill line it does not read (topLine) may change the state or
 	// skip a line.
-	check := false // (Next calls fastLine with none of these)
-	b := lr.buf[:lr.w]
+	check := false          // (Next calls fastLine with none of these)
+	b := lr.buf[:lr.w:lr.w] // (cap as len: a slice of b needs no other value)
 	table := r.state == gsTable
 	order, s := r.blockItems(table)
 	for {
