@@ -3,6 +3,7 @@ package parse
 import (
 	"encoding/binary"
 	"fmt"
+	"unsafe"
 )
 
 // Block lines read in one pass. Most lines of a big gstat output are the
@@ -79,8 +80,8 @@ func (r *GstatReader) fastLines(lr *LineReader) bool {
 	// A line taken leaves lr.cr at crNone; only the usual way's handling
 	// of a fill line it does not read (topLine) may change the state or
 	// skip a line.
-	check := false // (Next calls fastLine with none of these)
-	b := lr.buf[:lr.w]
+	check := false          // (Next calls fastLine with none of these)
+	b := lr.buf[:lr.w:lr.w] // (cap as len: a slice of b needs no other value)
 	table := r.state == gsTable
 	order, s := r.blockItems(table)
 	for {
@@ -127,8 +128,8 @@ func (r *GstatReader) fastLines(lr *LineReader) bool {
 			if n == maxFastItems {
 				return false
 			}
-			id := order.follow[prev]
-			w := &s.words[id]
+			id := order.follow[prev&(itemIDs-1)]
+			w := &s.words[id&(itemIDs-1)]
 			if id == 0 || !w.at(b, j) {
 				// Not the label that came next last time: any other known one.
 				k := j
@@ -141,7 +142,7 @@ func (r *GstatReader) fastLines(lr *LineReader) bool {
 				if id = s.numbers[string(b[j:k])]; id == 0 {
 					return false
 				}
-				w = &s.bare[id] // (the blank is tested)
+				w = &s.bare[id&(itemIDs-1)] // (the blank is tested)
 			}
 			it := &items[n]
 			it.id, it.at = id, j
@@ -161,7 +162,7 @@ func (r *GstatReader) fastLines(lr *LineReader) bool {
 					continue
 				}
 				if k := valueByte[c]; k != plainByte {
-					if k == commaByte && j+1 < len(b) && b[j+1] == ' ' || k == endByte && lineEnd(b, j) > 0 {
+					if k == commaByte && j+1 < len(b) && b[j+1] == ' ' || k == endByte && (c == '\n' || j+1 < len(b) && b[j+1] == '\n') {
 						break
 					}
 					if k != commaByte { // (a comma in a value is a byte of it)
@@ -195,25 +196,24 @@ func (r *GstatReader) fastLines(lr *LineReader) bool {
 			}
 			if b[j] != ',' {
 				e := j
-				for e > v && b[e-1] == ' ' {
-					e--
+				if it.fig == 0 { // (a figure ends in a digit)
+					for e > v && b[e-1] == ' ' {
+						e--
+					}
+					if e > v && b[e-1] == ')' {
+						return false // (a block name or a finding)
+					}
 				}
-				if e > v && b[e-1] == ')' || j-p >= lineBuffer {
-					return false // (a block name or a finding; a long line)
+				if j-p >= lineBuffer {
+					return false // (a line the usual way finds long)
 				}
 				it.v, it.e = v, e
 				break
 			}
 			it.v, it.e = v, j
-			// ", " then blanks to the line end: the usual way trims them and
-			// keeps the comma in the value.
-			k := j + 2
-			for k < len(b) && b[k] == ' ' {
-				k++
-			}
-			if k == len(b) || b[k] == '\n' || b[k] == '\r' {
-				return false
-			}
+			// ", " then blanks to the line end (the usual way trims them and
+			// keeps the comma in the value) is left to it by the next
+			// label's test: no label starts with a blank or a line end.
 			j += 2
 		}
 		r.tookLine(p, i, j, lineEnd(b, j))
@@ -221,9 +221,22 @@ func (r *GstatReader) fastLines(lr *LineReader) bool {
 			r.inLevel = false
 		}
 		prev = order.prev
-		for f := range items[:n] {
+		rec := unsafe.Pointer(r.index) // (the record the figures go in)
+		if table {
+			rec = unsafe.Pointer(r.table)
+		}
+		for f := 0; f < n; f++ {
 			it := &items[f]
-			order.follow[prev], prev = it.id, it.id // (order.learn)
+			order.follow[prev&(itemIDs-1)], prev = it.id, it.id // (order.learn)
+			if fd := s.figures[it.id&(itemIDs-1)]; it.fig&fd.kind != 0 {
+				p := unsafe.Add(rec, fd.off)
+				if fd.kind == intFigure {
+					*(**int64)(p) = r.slab.i64(int64(it.num))
+				} else {
+					*(**float64)(p) = r.slab.f64(float64(it.num) / pow10[it.frac])
+				}
+				continue
+			}
 			if it.fig != 0 && r.setFigure(table, it) {
 				continue
 			}
@@ -270,6 +283,47 @@ func (r *GstatReader) setFigure(table bool, it *fastItem) bool {
 		}
 	}
 	return false
+}
+
+// itemIDs bounds the items' numbers of both kinds of block, a power of
+// two so that a mask spares the look-ups' bounds checks.
+const itemIDs = 32
+
+// figureField is where an item's figure goes in its record: the field's
+// offset and the figure it takes (intFigure or decimalFigure; 0 for an
+// item fastLines leaves to setFigure).
+type figureField struct {
+	off  uintptr
+	kind uint8
+}
+
+// figureFields are the fields setFigure sets, by item number, found by
+// its own look-ups (tableInt, tableFloat, indexInt, indexFloat) on a
+// record at hand: the two that change with the line (a blob level's
+// total length and blob pages) are left to it.
+func figureFields(table bool) (f [itemIDs]figureField) {
+	var r GstatReader
+	var tb GstatTable
+	var x GstatIndex
+	for id := range uint8(itemIDs) {
+		var pi **int64
+		var pf **float64
+		var base unsafe.Pointer
+		switch {
+		case table && (id == tbTotalLength || id == tbBlobPages):
+			continue
+		case table && id < tbLabels:
+			pi, pf, base = r.tableInt(&tb, id), tableFloat(&tb, id), unsafe.Pointer(&tb)
+		case !table && id < ixLabels:
+			pi, pf, base = indexInt(&x, id), indexFloat(&x, id), unsafe.Pointer(&x)
+		}
+		if pi != nil {
+			f[id] = figureField{uintptr(unsafe.Pointer(pi)) - uintptr(base), intFigure}
+		} else if pf != nil {
+			f[id] = figureField{uintptr(unsafe.Pointer(pf)) - uintptr(base), decimalFigure}
+		}
+	}
+	return f
 }
 
 // fastFill reads a fill line, "\t 0 - 19% = 1" (its first digit at i of

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"unsafe"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
 )
@@ -136,4 +137,57 @@ func FuzzGstatFastLines(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		readBothWays(t, "fuzz.txt", data)
 	})
+}
+
+// TestFigureFields checks that the offsets fastLines sets figures at are
+// the fields setFigure sets, item by item, for both kinds of block and
+// both kinds of figure.
+func TestFigureFields(t *testing.T) {
+	for _, table := range []bool{true, false} {
+		figs := figureFields(table)
+		n := int(ixLabels)
+		if table {
+			n = int(tbLabels)
+		}
+		set := 0
+		for id := 1; id < n; id++ {
+			for _, fig := range []uint8{intFigure, decimalFigure} {
+				// The usual way: setFigure on a record of its own.
+				r := &GstatReader{table: new(GstatTable), index: new(GstatIndex)}
+				it := &fastItem{id: uint8(id), fig: fig, num: 1234, frac: 2}
+				want := r.setFigure(table, it)
+				var rec unsafe.Pointer = unsafe.Pointer(r.index)
+				size := unsafe.Sizeof(GstatIndex{})
+				if table {
+					rec, size = unsafe.Pointer(r.table), unsafe.Sizeof(GstatTable{})
+				}
+				fd := figs[id]
+				if fd.kind == 0 {
+					// Left to setFigure: only a blob level's fields may be set.
+					if want && !(table && (id == int(tbTotalLength) || id == int(tbBlobPages))) {
+						t.Errorf("table %v item %d: setFigure sets a field figureFields leaves out", table, id)
+					}
+					continue
+				}
+				if got := fig&fd.kind != 0; got != want {
+					t.Errorf("table %v item %d figure %d: fastLines sets %v, setFigure %v", table, id, fig, got, want)
+					continue
+				}
+				if !want {
+					continue
+				}
+				set++
+				// The field setFigure set is the one at fd.off, and the only one.
+				for off := uintptr(0); off < size; off += unsafe.Sizeof(uintptr(0)) {
+					p := *(*unsafe.Pointer)(unsafe.Add(rec, off))
+					if (p != nil) != (off == fd.off) {
+						t.Errorf("table %v item %d: setFigure set the field at %d, figureFields says %d", table, id, off, fd.off)
+					}
+				}
+			}
+		}
+		if set < 10 {
+			t.Errorf("table %v: only %d figures compared", table, set)
+		}
+	}
 }

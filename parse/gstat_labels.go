@@ -127,37 +127,39 @@ var indexLabels = [ixLabels]string{
 type itemLabels struct {
 	labels  []string
 	numbers map[string]uint8
-	words   []labelWords // by number, for fastLine
-	bare    []labelWords // the same without a blank, for a label looked up
+	words   *[itemIDs]labelWords // by number, for fastLine
+	bare    *[itemIDs]labelWords // the same without a blank, for a label looked up
+	figures [itemIDs]figureField
 }
 
-var tableItems, indexItems = labelsOf(tableLabels[:]), labelsOf(indexLabels[:])
+var tableItems, indexItems = labelsOf(tableLabels[:], true), labelsOf(indexLabels[:], false)
 
-func labelsOf(labels []string) *itemLabels {
+func labelsOf(labels []string, table bool) *itemLabels {
 	m := make(map[string]uint8, len(labels))
 	for i, l := range labels[1:] {
 		m[l] = uint8(i + 1)
 	}
-	w, bare := make([]labelWords, len(labels)), make([]labelWords, len(labels))
+	w, bare := new([itemIDs]labelWords), new([itemIDs]labelWords)
 	for i, l := range labels {
 		w[i] = wordsOf(l)
 		bare[i] = labelWords{size: len(l) + 1}
 	}
-	return &itemLabels{labels: labels, numbers: m, words: w, bare: bare}
+	return &itemLabels{labels: labels, numbers: m, words: w, bare: bare, figures: figureFields(table)}
 }
 
 // labelWords is a label and the colon (and blank: wordsOf) after it as
-// three little-endian words, so that fastLine compares a line's next label with the one it
-// expects in three loads rather than a call to memequal: the words at 0,
-// mid and n-8 (mid 8 when the label and colon are longer than 16 bytes,
-// else n-8 again; all three at 0, masked, when shorter than 8).
+// the three little-endian words of a 24-byte window and their masks, so
+// that fastLine compares a line's next label with the one it expects in
+// three loads at fixed places rather than a call to memequal (the bytes
+// past the label masked off).
 type labelWords struct {
-	size             int  // the label's bytes, its colon and, if blank, a blank
-	blank            bool // the words hold the blank after the colon
-	need             int  // bytes the loads read
-	mid, tail        int
-	w0, w1, w2, mask uint64
+	w, m  [3]uint64
+	size  int  // the label's bytes, its colon and, if blank, a blank
+	blank bool // the words hold the blank after the colon
 }
+
+// labelWindow is the bytes labelWords' loads read.
+const labelWindow = 24
 
 // wordsOf makes the words of label (24 bytes at most with its colon),
 // and of the blank gstat writes after the colon when that fits too and
@@ -165,47 +167,43 @@ type labelWords struct {
 // over with the label, that blank costs no test of its own.
 func wordsOf(label string) labelWords {
 	s := label + ":"
-	if len(s) > 24 {
+	if len(s) > labelWindow {
 		panic("label too long for labelWords: " + label)
 	}
-	blank := len(s) < 24 && label != "Fill distribution"
+	blank := len(s) < labelWindow && label != "Fill distribution"
 	if blank {
 		s += " "
 	}
-	n := len(s)
-	w := labelWords{size: n, blank: blank, need: n, mid: n - 8, tail: n - 8, mask: ^uint64(0)}
-	if n > 16 {
-		w.mid = 8
-	}
-	if n < 8 {
-		w.need, w.mid, w.tail, w.mask = 8, 0, 0, 1<<(8*n)-1
-	}
-	var p [32]byte
+	var p, m [labelWindow]byte
 	copy(p[:], s)
-	w.w0 = binary.LittleEndian.Uint64(p[0:]) & w.mask
-	w.w1 = binary.LittleEndian.Uint64(p[w.mid:]) & w.mask
-	w.w2 = binary.LittleEndian.Uint64(p[w.tail:]) & w.mask
+	for k := range s {
+		m[k] = 0xff
+	}
+	w := labelWords{size: len(s), blank: blank}
+	for k := range w.w {
+		w.m[k] = binary.LittleEndian.Uint64(m[8*k:])
+		w.w[k] = binary.LittleEndian.Uint64(p[8*k:]) & w.m[k]
+	}
 	return w
 }
 
 // at reports whether b[j:] starts with the label and its colon (and
-// blank, if w.blank); false
-// also when b has too few bytes after j for the loads (fastLine then
-// looks the label up).
+// blank, if w.blank); false also when b has fewer than labelWindow bytes
+// after j (fastLine then looks the label up).
 func (w *labelWords) at(b []byte, j int) bool {
-	if len(b)-j < w.need {
+	c := b[j:]
+	if len(c) < labelWindow {
 		return false
 	}
-	c := b[j:]
-	return ((binary.LittleEndian.Uint64(c)^w.w0)|(binary.LittleEndian.Uint64(c[w.mid:])^w.w1)|
-		(binary.LittleEndian.Uint64(c[w.tail:])^w.w2))&w.mask == 0
+	return (binary.LittleEndian.Uint64(c)^w.w[0])&w.m[0]|(binary.LittleEndian.Uint64(c[8:])^w.w[1])&w.m[1]|
+		(binary.LittleEndian.Uint64(c[16:])^w.w[2])&w.m[2] == 0
 }
 
 // itemOrder is the order a reader has seen one kind of block's items in:
 // follow[a] is the item that followed item a last, prev the last item
 // read.
 type itemOrder struct {
-	follow [max(tbLabels, ixLabels)]uint8
+	follow [itemIDs]uint8 // (itemIDs: a mask spares fastLines a bounds check)
 	prev   uint8
 }
 

@@ -108,8 +108,13 @@ func TestLabelWords(t *testing.T) {
 	for _, labels := range []*itemLabels{tableItems, indexItems} {
 		for id, label := range labels.labels[1:] {
 			w := &labels.words[id+1]
+			// Fewer bytes than the window: left to the look-up.
+			if short := []byte(label + ": 1\n"); w.at(short, 0) != (len(short) >= labelWindow) {
+				t.Errorf("%q: read in %d bytes", label, len(short))
+			}
 			for _, pre := range []string{"", "\t", "    ", "Root page: 1, "} {
-				line := []byte(pre + label + ": 1\n")
+				// (a line after it: the words read 24 bytes)
+				line := []byte(pre + label + ": 1\n\tClustering factor: 1\n")
 				if !w.at(line, len(pre)) {
 					t.Errorf("%q not found in %q", label, line)
 				}
