@@ -60,8 +60,12 @@ type DatabaseFinding struct {
 	Kind     string   `json:"kind"`
 	Table    string   `json:"table,omitempty"`
 	Object   string   `json:"object"`
-	// Snapshots is how many snapshots showed it.
+	// Snapshots is how many snapshots showed it, Of how many could: those
+	// holding what its rule reads (a header, table or index statistics),
+	// so that a gstat -h or -d run beside the -a runs does not read as a
+	// snapshot where an index finding went away.
 	Snapshots int    `json:"snapshots"`
+	Of        int    `json:"of"`
 	Reason    string `json:"reason"`
 	Advice    string `json:"advice"`
 	Source    string `json:"source"`
@@ -302,8 +306,14 @@ func (fd *fleetDB) judge(key string) Database {
 	slices.SortFunc(resolved, byKey)
 	finding := func(f *fleetFinding) DatabaseFinding {
 		w := f.latest
+		of := 0
+		for _, a := range runs {
+			if canShow(a, w) {
+				of++
+			}
+		}
 		return DatabaseFinding{Rule: w.Rule, Severity: w.Severity, Kind: w.Kind, Table: w.Table, Object: w.Object,
-			Snapshots: f.count, Reason: w.Reason, Advice: w.Advice, Source: w.Source}
+			Snapshots: f.count, Of: max(of, f.count), Reason: w.Reason, Advice: w.Advice, Source: w.Source}
 	}
 	d.Findings = []DatabaseFinding{}
 	ws := make([]Warning, len(current))
@@ -323,11 +333,20 @@ func (fd *fleetDB) judge(key string) Database {
 }
 
 // canShow says whether a snapshot holds what a warning's rule reads: the
-// header for the database rules (page-size-small reads the indices),
-// table or index blocks for the others.
+// header for the database rules, index statistics for the index rules
+// and page-size-small (a gstat -d run has none), table statistics for the
+// table rules, with the record statistics (gstat -r) all but table-sparse
+// read.
 func canShow(a *GstatAnalysis, w Warning) bool {
-	if w.Kind == "database" && w.Rule != "page-size-small" {
+	switch {
+	case w.Kind == "database" && w.Rule != "page-size-small":
 		return a.Header != nil
+	case w.Kind == "index" || w.Rule == "page-size-small":
+		return a.Totals.Indices > 0
+	case w.Kind == "table" && w.Rule != "table-sparse":
+		return a.Totals.Tables > 0 && a.Totals.Versions != nil // (gstat -r: a -d run prints no records)
+	case w.Kind == "table":
+		return a.Totals.Tables > 0
 	}
 	return a.Totals.Tables > 0 || a.Totals.Indices > 0
 }

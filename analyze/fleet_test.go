@@ -1,6 +1,7 @@
 package analyze
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -147,4 +148,48 @@ func TestFleetSchemaNames(t *testing.T) {
 	if len(fl) != 1 || !strings.HasPrefix(fl[0].Reason, "index-low-selectivity, index PUBLIC.ORDERS_CARRIER on PUBLIC.ORDERS: 11 distinct values") {
 		t.Errorf("%d databases, reason %q", len(fl), fl[0].Reason)
 	}
+}
+
+// The growth capture's five gstat -a -r runs with a gstat -d and a gstat -h
+// run among them: a finding counts the snapshots that could show it, not
+// the -h run (no tables, no indices) nor, for an index or record finding,
+// the -d run (no index or record statistics): ORDERS_DATE_D was sparse in
+// all five runs with indices, not "5 of 7". A -d run taken last resolves
+// no index finding either.
+func TestFleetFindingsCountTheSnapshotsThatCouldShowThem(t *testing.T) {
+	files, err := filepath.Glob(testutil.Testdata(t, "growth", "grow-*.txt"))
+	if err != nil || len(files) != 7 {
+		t.Fatalf("%d samples, %v", len(files), err)
+	}
+	fl := Fleet(analyseFiles(t, files...))
+	if len(fl) != 1 || len(fl[0].Snapshots) != 7 {
+		t.Fatalf("%d databases", len(fl))
+	}
+	var got []string
+	for _, f := range fl[0].Findings {
+		got = append(got, fmt.Sprintf("%s %s %d of %d", f.Rule, f.Object, f.Snapshots, f.Of))
+	}
+	for _, f := range fl[0].Resolved {
+		got = append(got, fmt.Sprintf("resolved %s %s %d of %d", f.Rule, f.Object, f.Snapshots, f.Of))
+	}
+	testutil.EqualLines(t, "findings", got, []string{
+		"index-low-selectivity ORDERS_CARRIER 4 of 5",
+		"index-sparse ORDERS_DATE_D 5 of 5",
+		"resolved table-versions STOCK 2 of 5",
+	})
+
+	// grow-10 -a -r, then grow-15 -d: the -d run has tables but no
+	// indices and no record statistics.
+	fl = Fleet(analyseFiles(t, testutil.Testdata(t, "growth", "grow-10-a-r.txt"), testutil.Testdata(t, "growth", "grow-15-d.txt")))
+	got = nil
+	for _, f := range fl[0].Findings {
+		got = append(got, fmt.Sprintf("%s %s %d of %d", f.Rule, f.Object, f.Snapshots, f.Of))
+	}
+	for _, f := range fl[0].Resolved {
+		got = append(got, fmt.Sprintf("resolved %s %s %d of %d", f.Rule, f.Object, f.Snapshots, f.Of))
+	}
+	testutil.EqualLines(t, "after a -d run", got, []string{
+		"index-low-selectivity ORDERS_CARRIER 1 of 1",
+		"index-sparse ORDERS_DATE_D 1 of 1",
+	})
 }

@@ -113,6 +113,7 @@ var htmlFuncs = template.FuncMap{
 	},
 	"firstH":         summaryHeadlines,
 	"summaryFigures": func() int { return SummaryHeadlinesPerSection },
+	"snapshotsOf":    snapshotsOf,
 	"recs": func(fs []analyze.DatabaseFinding) []analyze.DatabaseFinding {
 		return fs[:min(len(fs), HTMLRecommendations)]
 	},
@@ -349,7 +350,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 {{- if .Findings}}
 <ul class="findings recs">
 {{- range recs .Findings}}
-<li class="{{.Severity}}"><span class="sev">{{.Severity}}</span><strong>{{iso .Kind}} {{iso .Object}}{{with .Table}} on {{iso .}}{{end}}</strong> <span class="muted">({{.Rule}}; {{.Snapshots}} of {{$n}} snapshot{{if ne $n 1}}s{{end}})</span><br>{{iso .Reason}}{{with .Advice}}<br>Do: <code>{{iso .}}</code>{{end}}</li>
+<li class="{{.Severity}}"><span class="sev">{{.Severity}}</span><strong>{{iso .Kind}} {{iso .Object}}{{with .Table}} on {{iso .}}{{end}}</strong> <span class="muted">({{.Rule}}; {{snapshotsOf . $n}})</span><br>{{iso .Reason}}{{with .Advice}}<br>Do: <code>{{iso .}}</code>{{end}}</li>
 {{- end}}
 </ul>
 {{- with recsMore .Findings}}

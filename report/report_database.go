@@ -124,7 +124,7 @@ func DatabaseSection(d *analyze.Database, runs []GstatRun) *Section {
 		}
 		text := base + ": " + obj + ": " + f.Reason
 		if len(d.Snapshots) > 1 {
-			text += fmt.Sprintf(" (%d of %d snapshots)", f.Snapshots, len(d.Snapshots))
+			text += " (" + snapshotsOf(f, len(d.Snapshots)) + ")"
 		}
 		s.Findings = append(s.Findings, Finding{Severity: string(f.Severity), Text: withAdvice(text, f.Advice)})
 	}
@@ -290,4 +290,34 @@ func fullStop(s string) string {
 		return s
 	}
 	return s + "."
+}
+
+// snapshotsOf says in how many of the snapshots that could show a finding
+// it was shown: "4 of 7 snapshots", or, when some runs hold nothing its
+// rule reads (a gstat -h or -d beside the -a runs), "5 of 5 snapshots
+// with index statistics" rather than "5 of 7", which reads as a finding
+// that came and went.
+func snapshotsOf(f analyze.DatabaseFinding, total int) string {
+	of := f.Of
+	if of <= 0 || of > total {
+		of = total
+	}
+	s := fmt.Sprintf("%d of %d snapshot", f.Snapshots, of)
+	if of != 1 {
+		s += "s"
+	}
+	if of == total {
+		return s
+	}
+	switch {
+	case f.Kind == "database" && f.Rule != "page-size-small":
+		return s + " with a header"
+	case f.Kind == "index" || f.Rule == "page-size-small":
+		return s + " with index statistics"
+	case f.Kind == "table" && f.Rule != "table-sparse":
+		return s + " with record statistics"
+	case f.Kind == "table":
+		return s + " with table statistics"
+	}
+	return s + " with tables or indices"
 }
