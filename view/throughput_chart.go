@@ -53,9 +53,16 @@ func throughputChart(r *analyze.Result, name string, named bool) (*plot.Chart, e
 		if r.Y != nil && slices.ContainsFunc(r.Series, func(s *analyze.Series) bool { return s.LowerIsBetter }) {
 			what = *r.Y // (a latency is not a throughput)
 		}
+		v := &tput{r: r}
 		against := "database size"
-		if v := (&tput{r: r}); !v.sizeX() {
+		if !v.sizeX() {
 			against = deref(r.X) // (as the axis: SizeThroughputChart)
+		}
+		// Every measurement at one size: a dot against an empty log axis
+		// reads as a trend chart with nothing in it (the series table
+		// and "no model fitted" say what there is).
+		if x, one := oneX(r); one {
+			return nil, fmt.Errorf("every measurement is at one %s (%s): a chart against it needs two or more", against, v.x(x).Human())
 		}
 		c, err = plot.SizeThroughputChart(SizeThroughputChart(r, what+" vs "+against+": "+name))
 	case analyze.ModeSweep:
@@ -80,6 +87,27 @@ func throughputChart(r *analyze.Result, name string, named bool) (*plot.Chart, e
 	}
 	c.Name = plot.SafeName(name)
 	return c, nil
+}
+
+// oneX says whether every measured point of r is at one x (that x), or
+// there is none.
+func oneX(r *analyze.Result) (float64, bool) {
+	var first *float64
+	for _, s := range r.Series {
+		for _, p := range s.Points {
+			switch {
+			case p.X == nil:
+			case first == nil:
+				first = p.X
+			case *p.X != *first:
+				return 0, false
+			}
+		}
+	}
+	if first == nil {
+		return 0, false // (the axis' own error says it)
+	}
+	return *first, true
 }
 
 // byUnit splits a degradation or a sweep whose series are of different

@@ -311,3 +311,27 @@ func TestSweepChartBestKeepsMedian(t *testing.T) {
 		t.Errorf("best text %q", d.BestText)
 	}
 }
+
+// The first measurement of the SATA degradation seed alone (9.04 GiB,
+// 494.73 ops/s), or measured twice at that size: the size chart drew a
+// dot against an empty log axis, a trend chart with no trend in it. No
+// chart now; the note says why. The first two sizes still draw one.
+func TestSizeThroughputChartOneSize(t *testing.T) {
+	for _, text := range []string{
+		"db,size_gb,ops_per_s\n1,9.04,494.73\n",
+		"db,size_gb,ops_per_s\n1,9.04,494.73\n1,9.04,491.94\n",
+	} {
+		d := Throughput(textResult(t, "one.csv", text, analyze.Options{}), "one.csv")
+		if len(d.Charts) != 0 {
+			t.Errorf("%q: %d charts", text, len(d.Charts))
+		}
+		want := "chart not drawn: every measurement is at one database size (9.04 GiB): a chart against it needs two or more"
+		if !slices.Contains(d.Notes, want) {
+			t.Errorf("%q: notes %q", text, d.Notes)
+		}
+	}
+	d := Throughput(textResult(t, "two.csv", "db,size_gb,ops_per_s\n1,9.04,494.73\n2,10.80,491.94\n", analyze.Options{}), "two.csv")
+	if len(d.Charts) != 1 || d.Charts[0].Kind != plot.KindSizeThroughput {
+		t.Errorf("two sizes: %d charts, notes %q", len(d.Charts), d.Notes)
+	}
+}
