@@ -196,7 +196,13 @@ func DatabaseSection(d *analyze.Database, runs []GstatRun) *Section {
 	s.Fragment = template.HTML(frag.String())
 	for _, r := range ordered {
 		for _, n := range r.Analysis.Notices {
-			s.Notices = append(s.Notices, analyze.SnapshotName(r.Analysis)+": "+n.String())
+			// (a notice names its file and line already: the run's name
+			// only when it says more, the second run of a file "f#2")
+			note, name := n.String(), analyze.SnapshotName(r.Analysis)
+			if !strings.HasPrefix(note, name+":") {
+				note = name + ": " + note
+			}
+			s.Notices = append(s.Notices, note)
 		}
 	}
 	return s

@@ -42,3 +42,23 @@ func TestFindingSnapshotsCountTheRunsThatCouldShowIt(t *testing.T) {
 		t.Errorf("a finding still counted against the 7 runs")
 	}
 }
+
+// A reader's note names its file and line: the database section printed
+// the file twice ("…/shop-header-variants.txt: …/shop-header-variants.txt:19:
+// unknown header field …").
+func TestDatabaseNoticeNamesItsFileOnce(t *testing.T) {
+	path := testutil.Testdata(t, "gstat", "shop-header-variants.txt")
+	ins, _, errs := Inputs([]string{path})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	r := Build("t", "fbdiag test", ins)
+	var got []string
+	for _, s := range r.Sections {
+		if s.Kind == KindDatabase {
+			got = append(got, s.Notices...)
+		}
+	}
+	want := []string{path + `:19: unknown header field "Clumplet End" kept as text`}
+	testutil.EqualLines(t, "notices", got, want)
+}
