@@ -332,24 +332,53 @@ func (fd *fleetDB) judge(key string) Database {
 	return d
 }
 
-// canShow says whether a snapshot holds what a warning's rule reads: the
-// header for the database rules, index statistics for the index rules
-// and page-size-small (a gstat -d run has none), table statistics for the
-// table rules, with the record statistics (gstat -r) all but table-sparse
-// read.
+// canShow says whether a snapshot holds what a warning's rule reads
+// (shownBy).
 func canShow(a *GstatAnalysis, w Warning) bool {
-	switch {
-	case w.Kind == "database" && w.Rule != "page-size-small":
+	switch shownBy(w.Rule, w.Kind) {
+	case byHeader:
 		return a.Header != nil
-	case w.Kind == "index" || w.Rule == "page-size-small":
+	case byIndices:
 		return a.Totals.Indices > 0
-	case w.Kind == "table" && w.Rule != "table-sparse":
+	case byRecords:
 		return a.Totals.Tables > 0 && a.Totals.Versions != nil // (gstat -r: a -d run prints no records)
-	case w.Kind == "table":
+	case byTables:
 		return a.Totals.Tables > 0
 	}
 	return a.Totals.Tables > 0 || a.Totals.Indices > 0
 }
+
+// What a snapshot must hold to show a warning (shownBy).
+const (
+	byHeader  = "a header"
+	byIndices = "index statistics"
+	byRecords = "record statistics"
+	byTables  = "table statistics"
+	byAny     = "tables or indices"
+)
+
+// shownBy is what a snapshot must hold to show a warning of rule and
+// kind, in words: the header for the database rules, index statistics
+// for the index rules and page-size-small (a gstat -d run has none), table
+// statistics for the table rules, with the record statistics (gstat -r)
+// all but table-sparse read.
+func shownBy(rule, kind string) string {
+	switch {
+	case kind == "database" && rule != "page-size-small":
+		return byHeader
+	case kind == "index" || rule == "page-size-small":
+		return byIndices
+	case kind == "table" && rule != "table-sparse":
+		return byRecords
+	case kind == "table":
+		return byTables
+	}
+	return byAny
+}
+
+// ShownBy is what a snapshot must hold to show f ("index statistics"):
+// the snapshots that hold it are the Of that f.Snapshots counts in.
+func (f *DatabaseFinding) ShownBy() string { return shownBy(f.Rule, f.Kind) }
 
 // verdict judges a database by its current findings (worst first):
 // critical, attention for a warning, healthy when nothing above info

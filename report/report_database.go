@@ -315,15 +315,5 @@ func snapshotsOf(f analyze.DatabaseFinding, total int) string {
 	if of == total {
 		return s
 	}
-	switch {
-	case f.Kind == "database" && f.Rule != "page-size-small":
-		return s + " with a header"
-	case f.Kind == "index" || f.Rule == "page-size-small":
-		return s + " with index statistics"
-	case f.Kind == "table" && f.Rule != "table-sparse":
-		return s + " with record statistics"
-	case f.Kind == "table":
-		return s + " with table statistics"
-	}
-	return s + " with tables or indices"
+	return s + " with " + f.ShownBy()
 }
