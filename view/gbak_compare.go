@@ -328,7 +328,9 @@ func gbakCompareSteps(c *analyze.GbakComparison, cols []Column, top int) *Table 
 			for run, sec := range row.Seconds {
 				if sec == nil {
 					if c.Steps.Found(int(i), run) {
-						noCost = true
+						// (a log without a time column has a warning
+						// of its own: no cost is "unknown" there)
+						noCost = noCost || !c.Untimed(run)
 					} else {
 						missing = true
 					}

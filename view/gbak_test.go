@@ -3,6 +3,7 @@ package view
 import (
 	"math"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -334,5 +335,46 @@ func TestGbakCompareThreeAbsentSteps(t *testing.T) {
 		"data ORDER_LINE, data STOCK, data DOCS, creating indexes, privilege for user SYSDBA"
 	if !slices.Contains(notes, unknown) || !slices.Contains(notes, absent) {
 		t.Errorf("notes:\n%s", strings.Join(notes, "\n"))
+	}
+}
+
+// A log without -st (the shop restore with its statistics columns taken
+// off, as gbak -c -v prints it) compared with the real one: its blanks
+// are a missing switch, said once, not 150 steps "cost unknown (last
+// line, or lines missing)".
+var statsColumns = regexp.MustCompile(`^gbak: +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ `)
+
+func TestGbakCompareUntimedLog(t *testing.T) {
+	data := testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log")
+	var plain strings.Builder
+	for i, l := range strings.SplitAfter(string(data), "\n") {
+		if i == 0 || l == "" {
+			continue // the column header
+		}
+		plain.WriteString(statsColumns.ReplaceAllString(l, "gbak:"))
+	}
+	tl, err := analyze.ReadGbakTimeline(strings.NewReader(plain.String()), "testdata/shop-restore-no-st.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tl.Columns != "" || len(tl.Steps) != 150 || tl.TotalSeconds != nil || tl.Outcome != analyze.GbakCompleted {
+		t.Fatalf("columns %q, %d steps", tl.Columns, len(tl.Steps))
+	}
+	c := analyze.CompareTimelines(analyze.GbakRun{Label: "plain", Timeline: tl},
+		analyze.GbakRun{Label: "st", Timeline: readTimeline(t, "fb30/shop-gbak-restore-v-st.log")})
+	const warning = "no time or delta column in shop-restore-no-st.log (gbak run without -st, or with -st r or w alone): " +
+		"no step of theirs has a cost to compare; run gbak with -st tdrw (Firebird 2.5.5 and later)"
+	if !slices.Contains(c.Warnings, warning) {
+		t.Errorf("warnings %q", c.Warnings)
+	}
+	d := GbakCompare(c, GbakCompareOptions{Top: 10})
+	for _, tb := range d.Tables {
+		if tb.Name != "steps" {
+			continue
+		}
+		const unknown = "cost unknown in a run (last line, or lines missing): adjusting the ONLINE and FORCED WRITES flags"
+		if !slices.Contains(tb.Notes, unknown) {
+			t.Errorf("notes:\n%s", strings.Join(tb.Notes, "\n"))
+		}
 	}
 }
