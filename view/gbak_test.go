@@ -378,3 +378,23 @@ func TestGbakCompareUntimedLog(t *testing.T) {
 		}
 	}
 }
+
+// The restore that stopped at PK_A3 (no total line): its page counts read
+// "so far", as its time reads "at least" (they read 0 and 815 as totals).
+func TestGbakFailedRunHeadline(t *testing.T) {
+	d := Gbak(readTimeline(t, "gbak/fb30-restore-pk-duplicate.log"), GbakOptions{Top: 10})
+	out := write(t, Text, Options{}, d)
+	for _, want := range []string{
+		"Total time   0.144 s (at least: gbak failed after its last timestamp, when the log does not say)\n",
+		"Page reads   0 so far (gbak failed after its last timestamp)\n",
+		"Page writes  815 so far (gbak failed after its last timestamp)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out[:min(len(out), 600)])
+		}
+	}
+	csv := write(t, CSV, Options{Table: "summary"}, d)
+	if !strings.Contains(csv, "\nreads_so_far,0\nwrites_so_far,815\n") || strings.Contains(csv, "total_writes") {
+		t.Errorf("csv summary:\n%s", csv)
+	}
+}
