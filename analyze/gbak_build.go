@@ -932,10 +932,13 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 	if t.TotalWrites == nil && b.cols&parse.ColWrites != 0 && whole {
 		t.TotalWrites = i64(b.sumAllW)
 	}
-	if b.total == nil && !ended {
+	if b.total == nil && (!ended || t.TotalLowerBound) {
 		// A log cut while the server worked (killed, or an excerpt):
 		// its sums are the I/O so far, no more a total than its last
-		// timestamp is the total time.
+		// timestamp is the total time. So are those of a run that
+		// failed before its closing line: the step it failed in (a
+		// primary key's index build over a whole table) did I/O no
+		// line gives.
 		t.ReadsSoFar, t.TotalReads = t.TotalReads, nil
 		t.WritesSoFar, t.TotalWrites = t.TotalWrites, nil
 	}

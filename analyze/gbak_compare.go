@@ -139,7 +139,15 @@ type GbakComparison struct {
 	// notSharing is the first run with no table or index step in common
 	// with the first run, -1 when every run has one (SharesObjects).
 	notSharing int
+	// untimed marks the runs whose log has no time or delta column
+	// (Untimed).
+	untimed []bool
 }
+
+// Untimed reports whether the run's log (a position of Runs) has neither
+// a time nor a delta column: none of its steps has a cost, and a warning
+// says so.
+func (c *GbakComparison) Untimed(run int) bool { return run < len(c.untimed) && c.untimed[run] }
 
 // Slowest returns the n steps with the largest median on any side.
 func (c *GbakComparison) Slowest(n int) []GbakStepComparison {
@@ -204,6 +212,21 @@ func CompareTimelinesBase(base string, runs ...GbakRun) (*GbakComparison, error)
 	}
 	if len(c.Sides) < 2 {
 		c.Warnings = append(c.Warnings, "all runs have one label: nothing to compare them with")
+	}
+	// A log without a time or delta column (gbak run without -st, or
+	// with -st r, w) gives no step a cost: its blanks are not lines
+	// missing, and the fix is gbak's switch.
+	var untimed []string
+	c.untimed = make([]bool, len(runs))
+	for i, r := range runs {
+		if !strings.ContainsAny(r.Timeline.Columns, "TD") {
+			c.untimed[i] = true
+			untimed = append(untimed, filepath.Base(r.Timeline.File))
+		}
+	}
+	if len(untimed) > 0 {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("no time or delta column in %s (gbak run without -st, or with -st r or w alone): "+
+			"no step of theirs has a cost to compare; run gbak with -st tdrw (Firebird 2.5.5 and later)", strings.Join(untimed, ", ")))
 	}
 	c.Steps = newGbakSteps(c, runs, sideOf)
 	c.shareObjects(runs)

@@ -334,3 +334,20 @@ func TestShellArg(t *testing.T) {
 		}
 	}
 }
+
+// The restore that stopped at PK_A3 has no total line: gbak failed inside
+// PK_A3's build, whose reads and writes no line gives, so its deltas add
+// up to the I/O so far, as its time is a lower bound (it gave 0 reads and
+// 815 writes as the run's totals). The restore that went on has gbak's
+// own total line.
+func TestGbakFailedRunIOSoFar(t *testing.T) {
+	tl := timelineOf(t, testutil.Testdata(t, "gbak", "fb30-restore-pk-duplicate.log"))
+	if !tl.TotalLowerBound || tl.TotalReads != nil || tl.TotalWrites != nil ||
+		tl.ReadsSoFar == nil || *tl.ReadsSoFar != 0 || tl.WritesSoFar == nil || *tl.WritesSoFar != 815 {
+		t.Errorf("lower bound %v, totals %v %v, so far %v %v", tl.TotalLowerBound, tl.TotalReads, tl.TotalWrites, derefI(tl.ReadsSoFar), derefI(tl.WritesSoFar))
+	}
+	tl = timelineOf(t, testutil.Testdata(t, "gbak", "fb30-restore-fk-orphan.log"))
+	if tl.TotalLowerBound || tl.TotalWrites == nil || *tl.TotalWrites != 844 || tl.WritesSoFar != nil {
+		t.Errorf("fk-orphan: lower bound %v, writes %v, so far %v", tl.TotalLowerBound, derefI(tl.TotalWrites), derefI(tl.WritesSoFar))
+	}
+}

@@ -124,6 +124,11 @@ func (s *GbakSteps) Name(i int) string { return s.first(i).name }
 // Kind is the i-th row's Kind.
 func (s *GbakSteps) Kind(i int) string { return string(s.first(i).kind) }
 
+// Found reports whether the i-th row's step is in the given run (a
+// position of Runs): a null in Seconds is a step the run does not have,
+// or one whose cost its log does not give.
+func (s *GbakSteps) Found(i, run int) bool { return s.at[i*len(s.runs)+run] >= 0 }
+
 // Only is the i-th row's Only: the label of the only side it is found in.
 func (s *GbakSteps) Only(i int) *string {
 	at := s.at[i*len(s.runs) : (i+1)*len(s.runs)]

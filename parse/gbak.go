@@ -187,6 +187,13 @@ func (r *GbakReader) ColumnsGuessed() bool { return r.guessed }
 
 // NoGbakError is the error for an input without a single gbak line.
 func (r *GbakReader) NoGbakError() error {
+	if r.headerAt > 0 {
+		// gbak -st prints its column header first: a log of it alone is
+		// a gbak that printed nothing more (still attaching, killed) or a
+		// log cut there, not one without "gbak:" lines.
+		return &SyntaxError{File: r.lr.Name(), Line: r.headerAt, Msg: "the statistics header line and nothing after it: " +
+			"gbak printed no step, error or total (still running, stopped before its first message, or the log was cut)"}
+	}
 	return &SyntaxError{File: r.lr.Name(), Msg: "no gbak output found (no line starts with \"gbak:\"; was the log made with -v?)"}
 }
 

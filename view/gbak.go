@@ -142,7 +142,10 @@ func gbakHeadline(tl *analyze.Timeline) []Field {
 	}
 	if tl.ReadsSoFar != nil || tl.WritesSoFar != nil {
 		// as the time: what the log shows, not the run's total
-		const soFar = "so far (the log is incomplete)"
+		soFar := "so far (the log is incomplete)"
+		if tl.TotalLowerBound {
+			soFar = "so far (gbak failed after its last timestamp)"
+		}
 		fs = append(fs,
 			Field{Key: "reads_so_far", Label: "Page reads", Value: IntP(tl.ReadsSoFar), Detail: soFar},
 			Field{Key: "writes_so_far", Label: "Page writes", Value: IntP(tl.WritesSoFar), Detail: soFar})

@@ -307,9 +307,11 @@ func gbakCompareSteps(c *analyze.GbakComparison, cols []Column, top int) *Table 
 			"at most 5 %% by chance); the totals are not adjusted.", gbakAdjustmentName(c.Adjustment), c.Tests))
 	}
 	var warnings []string
-	var unknown []string
+	var unknown, absent []string
 	clock := false
-	for row := range order {
+	for _, i := range c.Steps.Slowest() {
+		r := c.Steps.At(int(i))
+		row := &r
 		clock = clock || withinClock(row)
 		for _, v := range row.Versus {
 			for _, w := range v.Warnings {
@@ -318,8 +320,28 @@ func gbakCompareSteps(c *analyze.GbakComparison, cols []Column, top int) *Table 
 				}
 			}
 		}
-		if row.Only == nil && slices.Contains(row.Median, nil) && len(unknown) < 5 {
-			unknown = append(unknown, row.Name)
+		// A blank cell is a step a run's log gives no cost for, or one a
+		// run does not have (three logs, one of another database or
+		// stopped before the step): two causes, said apart.
+		if row.Only == nil && slices.Contains(row.Median, nil) {
+			missing, noCost := false, false
+			for run, sec := range row.Seconds {
+				if sec == nil {
+					if c.Steps.Found(int(i), run) {
+						// (a log without a time column has a warning
+						// of its own: no cost is "unknown" there)
+						noCost = noCost || !c.Untimed(run)
+					} else {
+						missing = true
+					}
+				}
+			}
+			if noCost && len(unknown) < 5 {
+				unknown = append(unknown, row.Name)
+			}
+			if missing && len(absent) < 5 {
+				absent = append(absent, row.Name)
+			}
 		}
 	}
 	if clock {
@@ -328,6 +350,9 @@ func gbakCompareSteps(c *analyze.GbakComparison, cols []Column, top int) *Table 
 	t.Notes = append(t.Notes, warnings...)
 	if len(unknown) > 0 {
 		t.Notes = append(t.Notes, "cost unknown in a run (last line, or lines missing): "+strings.Join(unknown, ", "))
+	}
+	if len(absent) > 0 {
+		t.Notes = append(t.Notes, "not in every run (a log of another database, or one that ends before the step): "+strings.Join(absent, ", "))
 	}
 	return t
 }

@@ -3,6 +3,7 @@ package view
 import (
 	"math"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -312,5 +313,88 @@ func TestGbakLiveStartedIsLabelledUTC(t *testing.T) {
 	}
 	if want := "Started      2026-12-06 03:35:02 UTC"; started != want {
 		t.Errorf("started line %q, want %q", started, want)
+	}
+}
+
+// With three logs a step can be missing from one run (fb30-restore-fk-orphan
+// is another database; shop-restore-cut stops inside ORDER_LINE): its blank
+// cell is not a cost the log leaves unknown, and the notes say which is
+// which (data STOCK was listed as "cost unknown in a run" though both logs
+// that have it give 3.176 s).
+func TestGbakCompareThreeAbsentSteps(t *testing.T) {
+	c := compareFiles(t, "fb30/shop-gbak-restore-v-st.log", "gbak/shop-restore-cut.log", "gbak/fb30-restore-fk-orphan.log")
+	d := GbakCompare(c, GbakCompareOptions{Top: 10})
+	var notes []string
+	for _, tb := range d.Tables {
+		if tb.Name == "steps" {
+			notes = tb.Notes
+		}
+	}
+	const unknown = "cost unknown in a run (last line, or lines missing): data ORDER_LINE, adjusting the ONLINE and FORCED WRITES flags"
+	const absent = "not in every run (a log of another database, or one that ends before the step): " +
+		"data ORDER_LINE, data STOCK, data DOCS, creating indexes, privilege for user SYSDBA"
+	if !slices.Contains(notes, unknown) || !slices.Contains(notes, absent) {
+		t.Errorf("notes:\n%s", strings.Join(notes, "\n"))
+	}
+}
+
+// A log without -st (the shop restore with its statistics columns taken
+// off, as gbak -c -v prints it) compared with the real one: its blanks
+// are a missing switch, said once, not 150 steps "cost unknown (last
+// line, or lines missing)".
+var statsColumns = regexp.MustCompile(`^gbak: +[0-9.]+ +[0-9.]+ +[0-9]+ +[0-9]+ `)
+
+func TestGbakCompareUntimedLog(t *testing.T) {
+	data := testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log")
+	var plain strings.Builder
+	for i, l := range strings.SplitAfter(string(data), "\n") {
+		if i == 0 || l == "" {
+			continue // the column header
+		}
+		plain.WriteString(statsColumns.ReplaceAllString(l, "gbak:"))
+	}
+	tl, err := analyze.ReadGbakTimeline(strings.NewReader(plain.String()), "testdata/shop-restore-no-st.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tl.Columns != "" || len(tl.Steps) != 150 || tl.TotalSeconds != nil || tl.Outcome != analyze.GbakCompleted {
+		t.Fatalf("columns %q, %d steps", tl.Columns, len(tl.Steps))
+	}
+	c := analyze.CompareTimelines(analyze.GbakRun{Label: "plain", Timeline: tl},
+		analyze.GbakRun{Label: "st", Timeline: readTimeline(t, "fb30/shop-gbak-restore-v-st.log")})
+	const warning = "no time or delta column in shop-restore-no-st.log (gbak run without -st, or with -st r or w alone): " +
+		"no step of theirs has a cost to compare; run gbak with -st tdrw (Firebird 2.5.5 and later)"
+	if !slices.Contains(c.Warnings, warning) {
+		t.Errorf("warnings %q", c.Warnings)
+	}
+	d := GbakCompare(c, GbakCompareOptions{Top: 10})
+	for _, tb := range d.Tables {
+		if tb.Name != "steps" {
+			continue
+		}
+		const unknown = "cost unknown in a run (last line, or lines missing): adjusting the ONLINE and FORCED WRITES flags"
+		if !slices.Contains(tb.Notes, unknown) {
+			t.Errorf("notes:\n%s", strings.Join(tb.Notes, "\n"))
+		}
+	}
+}
+
+// The restore that stopped at PK_A3 (no total line): its page counts read
+// "so far", as its time reads "at least" (they read 0 and 815 as totals).
+func TestGbakFailedRunHeadline(t *testing.T) {
+	d := Gbak(readTimeline(t, "gbak/fb30-restore-pk-duplicate.log"), GbakOptions{Top: 10})
+	out := write(t, Text, Options{}, d)
+	for _, want := range []string{
+		"Total time   0.144 s (at least: gbak failed after its last timestamp, when the log does not say)\n",
+		"Page reads   0 so far (gbak failed after its last timestamp)\n",
+		"Page writes  815 so far (gbak failed after its last timestamp)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text lacks %q:\n%s", want, out[:min(len(out), 600)])
+		}
+	}
+	csv := write(t, CSV, Options{Table: "summary"}, d)
+	if !strings.Contains(csv, "\nreads_so_far,0\nwrites_so_far,815\n") || strings.Contains(csv, "total_writes") {
+		t.Errorf("csv summary:\n%s", csv)
 	}
 }

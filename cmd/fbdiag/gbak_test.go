@@ -303,6 +303,19 @@ func TestGbakCLIErrors(t *testing.T) {
 		{[]string{"gbak", testutil.Testdata(t, "fb30", "shop-gstat-h.txt")}, 1, "not for 'fbdiag gbak': use 'fbdiag gstat'"},
 		{[]string{"gbak", testutil.Testdata(t, "fb30", "shop-schema.sql")}, 1, "no gbak output found"},
 	}
+	// the first line of the shop restore alone, as a gbak still attaching
+	// (or killed then) leaves its -y log: it was "no line starts with gbak:"
+	head := filepath.Join(t.TempDir(), "restore.log")
+	first, _, _ := strings.Cut(string(testutil.ReadTestdata(t, "fb30", "shop-gbak-restore-v-st.log")), "\n")
+	if err := os.WriteFile(head, []byte(first+"\r\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases = append(cases, struct {
+		args []string
+		code int
+		msg  string
+	}{[]string{"gbak", head}, 1, head + ":1: the statistics header line and nothing after it: gbak printed no step, error or total " +
+		"(still running, stopped before its first message, or the log was cut)\n"})
 	for _, c := range cases {
 		_, errs, code := runCLI(t, nil, c.args...)
 		if code != c.code || !strings.Contains(errs, c.msg) {
