@@ -48,11 +48,7 @@ func TestReportBigLoadTable(t *testing.T) {
 	t.Parallel() // (heavy: beside the other parallel tests)
 	in := bigLoadCSV(t, 110000)
 	start := time.Now()
-	ins, _, errs := Inputs([]string{in})
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	r := Build("big", "fbdiag test", ins)
+	r := buildReport(t, "big", []string{in})
 	if len(r.Sections) != 1 || len(r.Figures()) != 1 {
 		t.Fatalf("%d sections, %d charts", len(r.Sections), len(r.Figures()))
 	}

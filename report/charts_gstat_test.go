@@ -131,11 +131,7 @@ func TestGstatHostileName(t *testing.T) {
 	if err := r.Render(smallCharts); err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	if err := WriteHTML(&b, r, 400, 300); err != nil {
-		t.Fatal(err)
-	}
-	page := b.String()
+	page := htmlOf(t, r)
 	doc, err := html.Parse(strings.NewReader(page))
 	if err != nil {
 		t.Fatal(err)

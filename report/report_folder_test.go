@@ -42,11 +42,7 @@ func TestBenchmarkSectionCurrentFolder(t *testing.T) {
 // a third file, of another name, keeps its title.
 func TestSectionTitlesDistinct(t *testing.T) {
 	bench := testutil.Testdata(t, "bench")
-	ins, _, errs := Inputs([]string{filepath.Join(bench, "buffers.csv"), filepath.Join(bench, "sweep-w1", "buffers.csv"), filepath.Join(bench, "load.csv")})
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	r := Build("titles", "fbdiag test", ins)
+	r := buildReport(t, "titles", []string{filepath.Join(bench, "buffers.csv"), filepath.Join(bench, "sweep-w1", "buffers.csv"), filepath.Join(bench, "load.csv")})
 	var titles []string
 	for _, s := range r.Sections {
 		titles = append(titles, s.Title)
@@ -68,11 +64,7 @@ func TestSectionTitlesDistinct(t *testing.T) {
 func TestSectionTitlesDistinctFolders(t *testing.T) {
 	corpus := filepath.Join(testutil.CorpusDir(t), "bench")
 	bench := testutil.Testdata(t, "bench")
-	ins, _, errs := Inputs([]string{corpus, bench})
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	r := Build("titles", "fbdiag test", ins)
+	r := buildReport(t, "titles", []string{corpus, bench})
 	var pgbench []string
 	for _, s := range r.Sections {
 		if strings.HasPrefix(s.Title, "Throughput (ab): pgbench runs in") {

@@ -126,11 +126,7 @@ func TestGbakComparisonSection(t *testing.T) {
 // the summary, quoting the first; the section's view lists all three.
 func TestGbakFailureOneFinding(t *testing.T) {
 	p := filepath.Join(testutil.CorpusDir(t), "public", "gbak", "15_fb5_classic_parallel_restore_error_issue8263.log")
-	ins, _, errs := Inputs([]string{p})
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	r := Build("t", "fbdiag test", ins)
+	r := buildReport(t, "t", []string{p})
 	var crit []string
 	for _, f := range r.Summary {
 		if f.Severity == "critical" {
@@ -224,11 +220,7 @@ func TestGbakSidesOfNumberedRuns(t *testing.T) {
 // 16_gbak_z_version_issue8003.log" and "gbak failed".
 func TestGbakSectionUnknownKindTitle(t *testing.T) {
 	dir := filepath.Join(testutil.CorpusDir(t), "public", "gbak")
-	ins, _, errs := Inputs([]string{filepath.Join(dir, "04_fb25_release_notes_stats_lines.txt"), filepath.Join(dir, "16_gbak_z_version_issue8003.log")})
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	r := Build("logs", "fbdiag test", ins)
+	r := buildReport(t, "logs", []string{filepath.Join(dir, "04_fb25_release_notes_stats_lines.txt"), filepath.Join(dir, "16_gbak_z_version_issue8003.log")})
 	var got []string
 	for _, s := range r.Sections {
 		h := ""

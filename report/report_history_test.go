@@ -15,11 +15,7 @@ import (
 // lost 5000 records and 40 data pages (808 -> 768 of 8 KiB), and its
 // 5000 back versions were collected.
 func TestHistorySection(t *testing.T) {
-	ins, _, errs := Inputs([]string{testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"), testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")})
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	r := Build("t", "fbdiag test", ins)
+	r := buildReport(t, "t", []string{testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"), testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")})
 	var h *Section
 	for _, s := range r.Sections {
 		if s.Kind == KindDatabase {

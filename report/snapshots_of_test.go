@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,16 +18,8 @@ func TestFindingSnapshotsCountTheRunsThatCouldShowIt(t *testing.T) {
 	if err != nil || len(files) != 7 {
 		t.Fatalf("%d files, %v", len(files), err)
 	}
-	ins, _, errs := Inputs(files)
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	r := Build("t", "fbdiag test", ins)
-	var b bytes.Buffer
-	if err := WriteHTML(&b, r, 400, 300); err != nil {
-		t.Fatal(err)
-	}
-	page := b.String()
+	r := buildReport(t, "t", files)
+	page := htmlOf(t, r)
 	for _, want := range []string{
 		"(index-low-selectivity; 4 of 5 snapshots with index statistics)",
 		"(index-sparse; 5 of 5 snapshots with index statistics)",
@@ -48,11 +39,7 @@ func TestFindingSnapshotsCountTheRunsThatCouldShowIt(t *testing.T) {
 // unknown header field …").
 func TestDatabaseNoticeNamesItsFileOnce(t *testing.T) {
 	path := testutil.Testdata(t, "gstat", "shop-header-variants.txt")
-	ins, _, errs := Inputs([]string{path})
-	if len(errs) > 0 {
-		t.Fatal(errs)
-	}
-	r := Build("t", "fbdiag test", ins)
+	r := buildReport(t, "t", []string{path})
 	var got []string
 	for _, s := range r.Sections {
 		if s.Kind == KindDatabase {
