@@ -229,7 +229,19 @@ type Timeline struct {
 	Phases      []GbakPhase `json:"phases"`
 	Tables      []GbakTable `json:"tables"`
 	Indices     []GbakIndex `json:"indices"`
-	Notes       []string    `json:"notes"`
+	// InactiveIndices counts the indices a completed restore defined
+	// and never activated, inactive in the database it made (gbak -i
+	// leaves every index so; without it, those inactive in the database
+	// backed up stay so); InactiveIndexNames names them in log order
+	// (empty past 10,000 indices: the count alone). Nil when the log
+	// cannot tell: not a completed restore of Firebird 3.0 or later
+	// logged with -v (gbak_inactive.go).
+	// RestoredIndices counts the indices the restore defined, nil as
+	// InactiveIndices is.
+	RestoredIndices    *int     `json:"restored_indices"`
+	InactiveIndices    *int     `json:"inactive_indices"`
+	InactiveIndexNames []string `json:"inactive_index_names"`
+	Notes              []string `json:"notes"`
 	// Advice is fbdiag's advice on gbak's errors and warnings (an index
 	// it could not activate, Firebird 5.0's parallel workers), each
 	// naming the message it answers.

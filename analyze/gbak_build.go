@@ -234,12 +234,14 @@ type GbakTimelineBuilder struct {
 	// mostWrites are the tables whose data wrote the most pages, most
 	// first (a backup's garbage collection, backupWrites).
 	mostWrites []GbakTable
-	steps      int // steps seen, cur included
-	indices    int // indices handed on
-	first      string
-	phases     phaseSums
-	known      float64 // sum of the known step costs, in log order
-	cols       parse.GbakColumns
+	// inactive tells the indices a restore left inactive.
+	inactive inactiveIndices
+	steps    int // steps seen, cur included
+	indices  int // indices handed on
+	first    string
+	phases   phaseSums
+	known    float64 // sum of the known step costs, in log order
+	cols     parse.GbakColumns
 	// the interval since the pending step's line
 	sumD, prevT   float64
 	sumR, sumW    int64
@@ -351,6 +353,7 @@ func (b *GbakTimelineBuilder) Add(l *parse.GbakLine) {
 	}
 	b.sealError()
 	b.lastErr, b.joinNext = -1, false
+	b.inactive.add(l)
 	switch {
 	case l.Kind == parse.GbakOpenFile && l.Op == parse.GbakRestore:
 		// (a restore takes every volume: gbak -c v1.fbk v2.fbk DB; the
@@ -953,6 +956,7 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 	default:
 		t.Outcome = GbakIncomplete
 	}
+	b.inactive.set(t, b.afterCreate)
 	t.Phases = b.phases.result(b.wrapOpen)
 	// Of a total that is only a lower bound a share is only a bound
 	// too (public 07: the data phase's 210.211 s of "at least 558.685

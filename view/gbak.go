@@ -200,6 +200,10 @@ func gbakFindings(tl *analyze.Timeline, errs, warns []string, cut []analyze.Gbak
 		out = append(out, Finding{Severity: "warning", Rule: "gbak-warning", Object: what, Message: w,
 			Value: Null(NumberKind), Threshold: Null(NumberKind), Advice: advice(w)})
 	}
+	if sev, msg, adv, ok := tl.InactiveIndexFinding(); ok {
+		out = append(out, Finding{Severity: sev, Rule: "inactive-indices", Object: what, Message: msg,
+			Value: Int(int64(*tl.InactiveIndices)), Threshold: Null(CountKind), Advice: adv})
+	}
 	for _, st := range cut {
 		m := "The log ends inside this step: it took at least " + units.Seconds(*st.Seconds)
 		if st.Records != nil {

@@ -125,6 +125,14 @@ func TestGbakGoldenBackup(t *testing.T) {
 	checkWidth(t, "backup", out[Text])
 }
 
+// A restore made with -i: every index left inactive, a warning with the
+// names and how to activate them, in text, markdown and CSV.
+func TestGbakGoldenInactive(t *testing.T) {
+	d := Gbak(readTimeline(t, "gbak/fb30-restore-pk-duplicate-inactive.log"), GbakOptions{Top: 5})
+	out := goldens(t, "gbak-restore-inactive", d, Text, Markdown, CSV)
+	checkWidth(t, "inactive", out[Text])
+}
+
 // A restore whose server died while ORDER_LINE was loading: the table
 // took at least the 5.375 s its progress lines cover.
 func TestGbakGoldenCut(t *testing.T) {

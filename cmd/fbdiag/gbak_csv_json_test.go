@@ -149,6 +149,13 @@ func TestGbakCSVReadsAsJSON(t *testing.T) {
 			}
 		}
 		fs = slices.DeleteFunc(fs, func(r []string) bool { return r[1] == "cut-short" })
+		// One inactive-indices row when JSON's inactive_indices is above
+		// 0, its value that count.
+		inactive := slices.IndexFunc(fs, func(r []string) bool { return r[1] == "inactive-indices" })
+		if n, _ := doc["inactive_indices"].(json.Number); (n != "" && n != "0") != (inactive >= 0) || inactive >= 0 && !sameAsJSON(fs[inactive][3], doc["inactive_indices"]) {
+			t.Errorf("%s: inactive-indices row %d, JSON inactive_indices %v", what, inactive, doc["inactive_indices"])
+		}
+		fs = slices.DeleteFunc(fs, func(r []string) bool { return r[1] == "inactive-indices" })
 		if len(fs) != len(msgs) {
 			t.Errorf("%s: %d findings, JSON %d errors and warnings", what, len(fs), len(msgs))
 			continue
