@@ -21,7 +21,7 @@ func TestReportCountsIndicesNotFindings(t *testing.T) {
 	for _, c := range r.Counts {
 		counts = append(counts, c.Value+" "+c.Label)
 	}
-	if got, want := strings.Join(counts, "; "), "1 databases; 3 indices with a warning; 0 deep indices (index-deep); "+
+	if got, want := strings.Join(counts, "; "), "1 database; 3 indices with a warning; 0 deep indices (index-deep); "+
 		"3 tables holding back versions; 0 critical findings; 5 warnings"; got != want {
 		t.Errorf("counts %q, want %q", got, want)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/view"
 )
 
@@ -274,19 +275,20 @@ func counts(r *Report) []Headline {
 		}
 	}
 	var out []Headline
-	add := func(n int, label string) {
-		out = append(out, Headline{Label: label, Value: fmt.Sprint(n)})
+	// The noun agrees with the count: a tile read "1 databases".
+	add := func(n int, noun, rest string) {
+		out = append(out, Headline{Label: units.Plural(n, noun) + rest, Value: fmt.Sprint(n)})
 	}
 	if len(r.Databases) > 0 {
-		add(len(r.Databases), "databases")
-		add(len(badIdx), "indices with a warning")
-		add(deepIdx, "deep indices (index-deep)")
+		add(len(r.Databases), "database", "")
+		add(len(badIdx), "index", " with a warning")
+		add(deepIdx, "deep index", " (index-deep)")
 		if haveVer {
-			add(tablesVer, "tables holding back versions")
+			add(tablesVer, "table", " holding back versions")
 		}
 	}
-	add(crit, "critical findings")
-	add(warn, "warnings")
+	add(crit, "critical finding", "")
+	add(warn, "warning", "")
 	return out
 }
 

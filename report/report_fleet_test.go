@@ -91,8 +91,8 @@ func TestReportFleetFourDatabases(t *testing.T) {
 	for _, c := range r.Counts {
 		counts = append(counts, c.Value+" "+c.Label)
 	}
-	if got := strings.Join(counts, "; "); got != "4 databases; 1 indices with a warning; 1 deep indices (index-deep); "+
-		"1 tables holding back versions; 0 critical findings; 5 warnings" {
+	if got := strings.Join(counts, "; "); got != "4 databases; 1 index with a warning; 1 deep index (index-deep); "+
+		"1 table holding back versions; 0 critical findings; 5 warnings" {
 		t.Errorf("counts %q", got)
 	}
 	// A report.json fbdiag did not write is not replaced.
@@ -160,7 +160,7 @@ func TestReportFleetCriticalFirst(t *testing.T) {
 		}
 		return i
 	}
-	counts := at(`<span class="l">critical findings</span>`)
+	counts := at(`<span class="l">critical finding</span>`)
 	critical := at(`<li class="critical"><span class="sev">critical</span>09_restore_deferred_index_failure_issue7269.log: restore failed: cannot commit index PK_A3`)
 	table := at(`<h3>Databases, worst first</h3>`)
 	warning := at(`<li class="warning"><span class="sev">warning</span>employee.fdb: index PK_CONFIGREVISIONSTORE`)
