@@ -136,7 +136,10 @@ type csvWriter struct {
 	w      *csv.Writer
 	opt    Options
 	header []string
-	// raw, when set, is what w writes to: writeLines writes there.
+	// raw, when set, is what w writes to, or the writer it guards when
+	// that is a printable.Writer (the terminal's guard): writeLines
+	// writes there, its lines' text escaped as the guard would (csvText
+	// escapes more), the rest ASCII.
 	raw io.Writer
 	bw  *bufio.Writer
 }

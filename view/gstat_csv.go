@@ -14,6 +14,7 @@ import (
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
+	"github.com/fbdiag/fbdiag/internal/printable"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -592,7 +593,13 @@ func (g *GstatCSV) write(r *gstatCSVRun, several bool) error {
 	if g.x == nil {
 		opt := g.opt
 		opt.Source = several
-		g.x = &csvWriter{w: csv.NewWriter(g.w), opt: opt, raw: g.w}
+		// The streamed rows go past the terminal's guard: it scanned the
+		// 100 MB of warnings' rows of 100 MiB of gstat output.
+		raw := g.w
+		if pw, ok := raw.(*printable.Writer); ok {
+			raw = pw.Unguarded()
+		}
+		g.x = &csvWriter{w: csv.NewWriter(g.w), opt: opt, raw: raw}
 	}
 	t, err := csvTable(d, g.opt.Table)
 	if err != nil || g.rows == "" {
