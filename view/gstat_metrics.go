@@ -462,6 +462,36 @@ func (g *GstatMetrics) writeObjectSamples(b *bufio.Writer, name, sample string, 
 	}
 	out := g.out[:0]
 	defer func() { g.out = out[:0] }()
+	if !oneByOne {
+		// No sample repeats: each line is written after its head, in
+		// half a megabyte at a time.
+		for _, s := range g.slots {
+			for _, seg := range s.segs {
+				head := sample + `{database="` + seg.db + `",`
+				err := g.samples.Read(f, seg.from[f], seg.to[f], func(p []byte) error {
+					o := out
+					for len(p) > 0 {
+						n := bytes.IndexByte(p, '\n') + 1
+						o = append(append(o, head...), p[:n]...)
+						p = p[n:]
+					}
+					out = o
+					if len(out) >= 512<<10 {
+						if _, err := g.pass.Write(out); err != nil {
+							return err
+						}
+						out = out[:0]
+					}
+					return nil
+				})
+				if err != nil {
+					return err
+				}
+			}
+		}
+		_, err := g.pass.Write(out)
+		return err
+	}
 	for _, s := range g.slots {
 		k := int64(0) // the samples of f written of the run
 		for _, seg := range s.segs {
@@ -476,17 +506,10 @@ func (g *GstatMetrics) writeObjectSamples(b *bufio.Writer, name, sample string, 
 					}
 					k++
 					out = append(append(out, head...), line...)
-					if oneByOne {
-						if _, err := b.Write(out); err != nil {
-							return err
-						}
-						out = out[:0]
-					} else if len(out) >= 512<<10 {
-						if _, err := g.pass.Write(out); err != nil {
-							return err
-						}
-						out = out[:0]
+					if _, err := b.Write(out); err != nil {
+						return err
 					}
+					out = out[:0]
 				}
 				return nil
 			})
@@ -495,11 +518,7 @@ func (g *GstatMetrics) writeObjectSamples(b *bufio.Writer, name, sample string, 
 			}
 		}
 	}
-	if oneByOne {
-		_, err := b.Write(out)
-		return err
-	}
-	_, err := g.pass.Write(out)
+	_, err := b.Write(out)
 	return err
 }
 
