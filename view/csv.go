@@ -267,8 +267,11 @@ func csvFields(cols []Column, r []Cell, out []string) []string {
 // @, tab or carriage return gets an apostrophe in front (OWASP, "CSV
 // Injection"). Numbers are written by Machine and never pass here.
 func csvText(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		s = "'" + s
+	if s != "" {
+		switch s[0] {
+		case '=', '+', '-', '@', '\t', '\r':
+			s = "'" + s
+		}
 	}
 	return safe(s)
 }
