@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/fbdiag/fbdiag/internal/printable"
 )
 
 // SummaryTable is the CSV name of a document's headline (columns field,
@@ -136,7 +138,10 @@ type csvWriter struct {
 	w      *csv.Writer
 	opt    Options
 	header []string
-	// raw, when set, is what w writes to: writeLines writes there.
+	// raw, when set, is what w writes to, or the writer it guards when
+	// that is a printable.Writer (the terminal's guard): writeLines
+	// writes there, its lines' text escaped as the guard would (csvText
+	// escapes more), the rest ASCII.
 	raw io.Writer
 	bw  *bufio.Writer
 }
@@ -262,8 +267,11 @@ func csvFields(cols []Column, r []Cell, out []string) []string {
 // @, tab or carriage return gets an apostrophe in front (OWASP, "CSV
 // Injection"). Numbers are written by Machine and never pass here.
 func csvText(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		s = "'" + s
+	if s != "" {
+		switch s[0] {
+		case '=', '+', '-', '@', '\t', '\r':
+			s = "'" + s
+		}
 	}
 	return safe(s)
 }
@@ -329,6 +337,15 @@ func appendCSVField(b []byte, field string) []byte {
 	return append(b, '"')
 }
 
+// quoted8 reports whether one of the eight bytes of x is a newline,
+// carriage return, double quote or comma: a byte of x XOR that byte
+// repeated is zero.
+func quoted8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(v uint64) uint64 { return (v - ones) &^ v & highs }
+	return hasZero(x^('\n'*ones))|hasZero(x^('\r'*ones))|hasZero(x^('"'*ones))|hasZero(x^(','*ones)) != 0
+}
+
 // csvNeedsQuotes is encoding/csv's fieldNeedsQuotes with a comma.
 func csvNeedsQuotes(field string) bool {
 	if field == "" {
@@ -337,11 +354,22 @@ func csvNeedsQuotes(field string) bool {
 	if field == `\.` {
 		return true
 	}
-	if len(field) < 32 {
+	if len(field) < 8 {
 		for i := 0; i < len(field); i++ {
 			if c := field[i]; c == '\n' || c == '\r' || c == '"' || c == ',' {
 				return true
 			}
+		}
+	} else if len(field) < 32 {
+		// Eight bytes at a time (the names of a big run's indices table,
+		// two a row), the last eight overlapping those before.
+		for i := 0; i < len(field)-8; i += 8 {
+			if quoted8(printable.Load8(field, i)) {
+				return true
+			}
+		}
+		if quoted8(printable.Load8(field, len(field)-8)) {
+			return true
 		}
 	} else if strings.IndexByte(field, ',') >= 0 || strings.IndexByte(field, '"') >= 0 ||
 		strings.IndexByte(field, '\n') >= 0 || strings.IndexByte(field, '\r') >= 0 {

@@ -118,3 +118,23 @@ func TestAppendCSVRow(t *testing.T) {
 		check(cols, r)
 	}
 }
+
+// TestCSVTextFormula: a text cell gets an apostrophe in front when it
+// starts with =, +, -, @, tab or carriage return (a spreadsheet would run
+// it as a formula), and only then: every first byte.
+func TestCSVTextFormula(t *testing.T) {
+	for c := range 256 {
+		s := string([]byte{byte(c)}) + "1+1"
+		formula := strings.IndexByte("=+-@\t\r", byte(c)) >= 0
+		want := safe(s)
+		if formula {
+			want = "'" + want
+		}
+		if got := csvText(s); got != want {
+			t.Errorf("%q: %q, formula %v", s, got, formula)
+		}
+	}
+	if got := csvText(""); got != "" {
+		t.Errorf(`"": %q`, got)
+	}
+}

@@ -9,11 +9,13 @@ import (
 	"hash/maphash"
 	"io"
 	"slices"
+	"sort"
 	"strings"
 	"unsafe"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
+	"github.com/fbdiag/fbdiag/internal/printable"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -226,8 +228,19 @@ func cmpWarningRows(a, b *csvRow) int {
 // gives the order of a stable one.
 func newCSVSorter(cmpP func(a, b *csvRow) int, codec extsort.Codec[csvRow]) *extsort.Sorter[csvRow] {
 	cmp := func(a, b csvRow) int { return cmpP(&a, &b) }
-	return extsort.New(cmp, codec, csvRowBudget).SortWith(func(rows []csvRow) { slices.SortFunc(rows, cmp) }).CompareWith(cmpP)
+	return extsort.New(cmp, codec, csvRowBudget).SortWith(func(rows []csvRow) { sort.Sort(rowSort{rows, cmpP}) }).CompareWith(cmpP)
 }
+
+// rowSort sorts rows by cmp, comparing them in place: slices.SortFunc
+// passes the two rows of each comparison by value, 224 bytes.
+type rowSort struct {
+	rows []csvRow
+	cmp  func(a, b *csvRow) int
+}
+
+func (s rowSort) Len() int           { return len(s.rows) }
+func (s rowSort) Less(i, j int) bool { return s.cmp(&s.rows[i], &s.rows[j]) < 0 }
+func (s rowSort) Swap(i, j int)      { s.rows[i], s.rows[j] = s.rows[j], s.rows[i] }
 
 // newWarningSorter is newCSVSorter for the warnings table, whose batches
 // are sorted by severity and magnitude as a number first. (Table and
@@ -592,7 +605,13 @@ func (g *GstatCSV) write(r *gstatCSVRun, several bool) error {
 	if g.x == nil {
 		opt := g.opt
 		opt.Source = several
-		g.x = &csvWriter{w: csv.NewWriter(g.w), opt: opt, raw: g.w}
+		// The streamed rows go past the terminal's guard: it scanned the
+		// 100 MB of warnings' rows of 100 MiB of gstat output.
+		raw := g.w
+		if pw, ok := raw.(*printable.Writer); ok {
+			raw = pw.Unguarded()
+		}
+		g.x = &csvWriter{w: csv.NewWriter(g.w), opt: opt, raw: raw}
 	}
 	t, err := csvTable(d, g.opt.Table)
 	if err != nil || g.rows == "" {

@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
+	"github.com/fbdiag/fbdiag/internal/printable"
 	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
@@ -237,6 +240,53 @@ func TestGstatCSVWriterFails(t *testing.T) {
 			}
 			if !errors.Is(err, testutil.ErrFull) {
 				t.Errorf("%s, failing after %d bytes: %v, want %v", table, after, err, testutil.ErrFull)
+			}
+		}
+	}
+}
+
+// Through the terminal's guard (a printable.Writer), every streamed table
+// has the bytes the guard gives of the plain one, though its rows go past
+// it: the names of tables and indices, the warnings' objects and texts
+// and the source column hold what the guard escapes (bidi and C1
+// controls, ESC, BEL, U+2028, a byte that is not UTF-8) escaped already.
+func TestGstatCSVGuarded(t *testing.T) {
+	shop := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
+	odd := strings.NewReplacer("\nORDERS (", "\n\u202eORD\u0085ERS\x1b[2J (", "\nCUSTOMER (", "\nC\xffUST\u2028OMER (",
+		"Index ORDERS_", "Index \u2066OR\u009fDERS_").Replace(string(shop))
+	in := odd + odd // (two runs: a source column names them)
+	const name = "sh\x07op\u200f.txt"
+	for _, table := range []string{"tables", "indices", "warnings"} {
+		stream := func(w io.Writer) {
+			t.Helper()
+			g := NewGstatCSV(w, Options{Table: table}, GstatOptions{})
+			if err := analyze.StreamGstat(strings.NewReader(in), name, analyze.NewThresholds(), analyze.GstatOptions{}, g.Stream()); err != nil {
+				t.Fatal(err)
+			}
+			if err := g.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var plain, want, got bytes.Buffer
+		stream(&plain)
+		if _, err := printable.NewWriter(&want).Write(plain.Bytes()); err != nil {
+			t.Fatal(err)
+		}
+		stream(printable.NewWriter(&got))
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Fatalf("--table %s: guarded CSV differs:\n%s\nwant\n%s", table, got.Bytes(), want.Bytes())
+		}
+		wants := map[string][]string{
+			"tables":   {`,\u202eORD\u0085ERS\x1b[2J,`, `,C\xffUST\u2028OMER,`},
+			"indices":  {`,\u2066OR\u009fDERS_CARRIER,\u202eORD\u0085ERS\x1b[2J,`},
+			"warnings": {`,index-sparse,index \u2066OR\u009fDERS_DATE_D on \u202eORD\u0085ERS\x1b[2J,`, `DROP INDEX ""\u2066OR\u009fDERS_CARRIER""`},
+		}[table]
+		for _, s := range wants {
+			for _, run := range []string{"#1", "#2"} {
+				row := regexp.MustCompile(`(?m)^sh\\x07op\\u200f\.txt` + run + `,.*`)
+				if n := strings.Count(strings.Join(row.FindAllString(got.String(), -1), "\n"), s); n != 1 {
+					t.Errorf("--table %s: %d × %s in run %s, want 1 in\n%s", table, n, s, run, got.Bytes())
+				}
 			}
 		}
 	}

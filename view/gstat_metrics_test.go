@@ -3,12 +3,14 @@ package view
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
+	"github.com/fbdiag/fbdiag/internal/printable"
 	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
@@ -94,6 +96,45 @@ func TestGstatMetricsAgrees(t *testing.T) {
 		}
 		if in.name == "twice big" && (got.Len() < 40000 || gerr == nil) {
 			t.Errorf("%s: %d bytes before the error %v, want 40,000 or more", in.name, got.Len(), gerr)
+		}
+	}
+}
+
+// Through the terminal's guard (a printable.Writer), the exposition has
+// the bytes the guard gives of the plain one, though the samples go past
+// it: their labels hold what the guard escapes (bidi and C1 controls,
+// ESC, U+2028, a byte that is not UTF-8) escaped already, in the table,
+// index and database labels alike.
+func TestGstatMetricsGuarded(t *testing.T) {
+	shop := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt")
+	odd := strings.NewReplacer("\nORDERS (", "\n\u202eORD\u0085ERS\x1b[2J (", "\nCUSTOMER (", "\nC\xffUST\u2028OMER (",
+		"Index ORDERS_", "Index \u2066OR\u009fDERS_", "shop.fdb", "sh\x07op\u200f.fdb").Replace(string(shop))
+	exposition := func(w io.Writer) {
+		t.Helper()
+		g := NewGstatMetrics(w, GstatOptions{})
+		if err := analyze.StreamGstat(strings.NewReader(odd), "odd.txt", analyze.NewThresholds(), analyze.GstatOptions{}, g.Stream()); err != nil {
+			t.Fatal(err)
+		}
+		if err := g.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var plain, want, got bytes.Buffer
+	exposition(&plain)
+	if _, err := printable.NewWriter(&want).Write(plain.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	exposition(printable.NewWriter(&got))
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Fatalf("guarded exposition differs:\n%s\nwant\n%s", got.Bytes(), want.Bytes())
+	}
+	for _, s := range []string{
+		`fbdiag_table_data_pages{database="/var/lib/firebird/data/sh\\x07op\\u200f.fdb",table="\\u202eORD\\u0085ERS\\x1b[2J"} `,
+		`fbdiag_table_data_pages{database="/var/lib/firebird/data/sh\\x07op\\u200f.fdb",table="C\\xffUST\\u2028OMER"} `,
+		`table="\\u202eORD\\u0085ERS\\x1b[2J",index="\\u2066OR\\u009fDERS_CARRIER"} `,
+	} {
+		if !strings.Contains(got.String(), s) {
+			t.Errorf("no %s in\n%s", s, got.Bytes())
 		}
 	}
 }

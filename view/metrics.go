@@ -7,6 +7,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/fbdiag/fbdiag/internal/printable"
 )
 
 // writeMetrics writes the metric families of every document as one
@@ -134,14 +136,39 @@ func escapeLabel(s string) string {
 var labelReplacer = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
 
 // appendLabelValue appends escapeLabel(s): s itself when it is printable
-// ASCII without a backslash or double quote, as most names are.
+// ASCII without a backslash or double quote, as most names are. The names
+// are checked eight bytes at a time: a big run's OpenMetrics makes the
+// labels of 600,000 tables and indices.
 func appendLabelValue(b []byte, s string) []byte {
+	if len(s) >= 8 {
+		for i := 0; i < len(s)-8; i += 8 {
+			if !plainLabel8(printable.Load8(s, i)) {
+				return append(b, escapeLabel(s)...)
+			}
+		}
+		// (the last eight bytes, some of them checked already)
+		if !plainLabel8(printable.Load8(s, len(s)-8)) {
+			return append(b, escapeLabel(s)...)
+		}
+		return append(b, s...)
+	}
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= 0x7f || c == '\\' || c == '"' {
 			return append(b, escapeLabel(s)...)
 		}
 	}
 	return append(b, s...)
+}
+
+// plainLabel8 reports whether the eight bytes of x are all printable
+// ASCII that a label value holds as it is: none has its high bit set, none
+// is below 0x20 (subtracting 0x20 from each borrows only where a byte is
+// smaller) or DEL (adding one sets the high bit of 0x7f alone), none is a
+// double quote or a backslash (no byte of x XOR the repeated one is zero).
+func plainLabel8(x uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	hasZero := func(v uint64) uint64 { return (v - ones) &^ v & highs }
+	return (x|(x-0x20*ones)|(x+ones))&highs|hasZero(x^('"'*ones))|hasZero(x^('\\'*ones)) == 0
 }
 
 // escapeHelp escapes a HELP text: as a label value, but a double quote

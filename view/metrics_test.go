@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -61,7 +62,8 @@ func TestValidNameAgreesWithRegexp(t *testing.T) {
 }
 
 // TestAppendLabelValue checks appendLabelValue against escapeLabel on
-// every string of up to two bytes and on random ones of printable ASCII,
+// every string of up to two bytes, on every byte at every place of names
+// of up to 25 bytes, and on random ones of printable ASCII,
 // quotes, backslashes, newlines, controls, UTF-8 (bidi controls
 // included) and bytes that are not UTF-8.
 func TestAppendLabelValue(t *testing.T) {
@@ -72,6 +74,15 @@ func TestAppendLabelValue(t *testing.T) {
 		}
 	}
 	eachShortString(check, []string{"a", "RDB$PAGES", " ", `"`, `\`, "\n", "\r", "\x1b", "\x7f", "é", "\u202e", "\u2028", "\xff", "\xc3", "日本"}, 6, 7)
+	// Names of eight bytes or more are checked eight at a time: every
+	// byte at every place of up to 24.
+	for c := range 256 {
+		for n := range 24 {
+			for at := range n + 1 {
+				check(strings.Repeat("A", at) + string([]byte{byte(c)}) + strings.Repeat("_", n-at))
+			}
+		}
+	}
 	if got := string(appendLabelValue(nil, "A\"\\\n\x1b")); got != `A\"\\\\n\\x1b` {
 		t.Errorf(`A"\<newline><ESC> = %s, want A\"\\\\n\\x1b`, got)
 	}
