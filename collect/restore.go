@@ -33,6 +33,10 @@ import (
 //     deleted. Any failure on the
 //     way puts the original back online under its name.
 //
+// A run gbak finished past an error (an index it could not build, the
+// database left offline) is an error too: it never replaces the
+// original (see restoreFailed).
+//
 // Elsewhere (a remote server, an alias that does not resolve to a file
 // here) a new database is restored directly under its name and Replace is
 // refused: the Services API cannot rename files.
@@ -89,6 +93,9 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 		ce.Outcome = restoreLeft(ce.Kind == KindInterrupted || ce.Kind == KindLost, target.local, run.created, dest, database, orig.exists)
 		return run, ce
 	}
+	if run.failure != "" {
+		return run, restoreFailed(run, target.local, orig.exists, dest, database)
+	}
 	if target.local {
 		cctx, cancel := context.WithTimeout(context.Background(), CleanupTimeout)
 		defer cancel()
@@ -107,6 +114,35 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 			Detail: logErr.Error(), Outcome: "the restore itself is complete: " + database}
 	}
 	return run, nil
+}
+
+// restoreFailed answers a restore that gbak finished although part of it
+// failed (an index it could not build over duplicate or orphan keys: it
+// goes on without the index and leaves the database offline). Such a
+// database never replaces the original, which stays as it was, online;
+// a new one gets its name as gbak would leave it. The database gbak made
+// is kept either way: fixing it may take minutes where restoring again
+// takes hours.
+func restoreFailed(run *GbakRun, local, replacing bool, dest, database string) error {
+	e := &Error{Op: "restore", Object: run.BackupFile + " to " + database, Server: run.Server, Kind: KindServer,
+		Detail: "gbak finished with errors: " + run.failure}
+	state := "check it against the log, or delete it"
+	if run.offline {
+		state = "offline (single-user maintenance): fix what the log names, then gfix -online it, or delete it"
+	}
+	switch {
+	case replacing:
+		e.Outcome = database + " not replaced, untouched; the restored database is kept as " + dest + ", " + state
+	case !local:
+		e.Outcome = "the restored database is " + database + ", " + state
+	default:
+		if err := renameNoReplace(dest, database); err != nil {
+			e.Outcome = fmt.Sprintf("the restored database is %s (not named %s: %v), %s", dest, database, err, state)
+		} else {
+			e.Outcome = "the restored database is " + database + ", " + state
+		}
+	}
+	return e
 }
 
 // noSwap refuses --replace where fbdiag cannot rename the files.
