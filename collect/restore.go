@@ -60,6 +60,9 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 		if !opt.Replace {
 			return run, fail(KindExists, "")
 		}
+		if orig.shut != nil {
+			return run, orig.shut
+		}
 		if orig.path == "" {
 			return run, fail(KindNotLocal, noSwap(target))
 		}
@@ -185,6 +188,9 @@ type original struct {
 	exists bool
 	path   string // the file on this machine, "" when not reachable here
 	others int    // other attachments
+	// shut is the refusal of an attachment to a database shut down
+	// (gfix -shut full): it is there, and not to be replaced unseen.
+	shut error
 }
 
 // inspect finds out whether database exists, where its file is and
@@ -199,6 +205,11 @@ func (s Server) inspect(ctx context.Context, database string, target serverFile)
 		k := kindOf(err)
 		if !target.local && absent(err) {
 			return original{}, nil
+		}
+		if k == KindShutdown {
+			// It exists; no attachment can tell whether it is in use
+			// nor which file it is.
+			return original{exists: true, shut: s.fail("restore to", database, err)}, nil
 		}
 		// Not there for fbdiag to look at: only the server's "not a valid
 		// database" (and the like) says that a file is there.

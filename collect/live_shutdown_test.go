@@ -1,0 +1,101 @@
+package collect_test
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/collect"
+	"github.com/fbdiag/fbdiag/collect/livetest"
+)
+
+const shutScript = "CREATE TABLE T (ID INTEGER NOT NULL PRIMARY KEY);\nINSERT INTO T VALUES (1);\n"
+
+// A DBA takes a database to single-user shutdown (gfix -shut single
+// -force 0) for a backup no one else writes into: gbak, from the command
+// line or through the Services API, backs it up. fbdiag's own attachment,
+// kept to cancel the backup on Ctrl-C, took the one place the shutdown
+// admits, and gbak's was refused: "cannot back up X: database X
+// shutdown; Exiting before completion due to errors".
+func TestLiveBackupInSingleUserShutdown(t *testing.T) {
+	s := livetest.Server(t)
+	ctx := ctxT(t)
+	db := livetest.TempPath(t, s, "single.fdb")
+	if err := s.CreateDatabase(ctx, db, strings.NewReader(shutScript)); err != nil {
+		t.Fatal(err)
+	}
+	if err := collect.ShutdownForTest(ctx, s, db, 2); err != nil {
+		t.Fatal(err)
+	}
+	fbk := livetest.TempPath(t, s, "single.fbk")
+	run, err := s.Backup(ctx, db, fbk, collect.BackupOptions{}, io.Discard, nil)
+	if err != nil || !run.Completed {
+		t.Fatalf("backup of a database in single-user shutdown: %v", err)
+	}
+	if h := header(t, ctx, s, db); !strings.Contains(h, "\tAttributes\t\tforce write, single-user maintenance\n") {
+		t.Errorf("after the backup, the header:\n%s", h)
+	}
+	if err := collect.OnlineForTest(ctx, s, db); err != nil {
+		t.Fatal(err)
+	}
+	restored := livetest.TempPath(t, s, "single-restored.fdb")
+	if _, err := s.Restore(ctx, fbk, restored, collect.RestoreOptions{}, io.Discard, nil); err != nil {
+		t.Fatal(err)
+	}
+	if n := count(t, ctx, s, restored, "T"); n != 1 {
+		t.Errorf("the restored database has %d rows, want 1", n)
+	}
+}
+
+// A database in full shutdown admits no attachment. The errors said
+// "database X shutdown" and no more, and restore --replace said "it
+// exists and the server cannot open it as a database", a damaged file;
+// they now say it is shut down and how to reach it, and restore without
+// --replace says the database exists, as of any other.
+func TestLiveFullShutdownErrors(t *testing.T) {
+	s := livetest.Server(t)
+	ctx := ctxT(t)
+	db := livetest.TempPath(t, s, "full.fdb")
+	if err := s.CreateDatabase(ctx, db, strings.NewReader(shutScript)); err != nil {
+		t.Fatal(err)
+	}
+	fbk := livetest.TempPath(t, s, "full.fbk")
+	if _, err := s.Backup(ctx, db, fbk, collect.BackupOptions{}, io.Discard, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := collect.ShutdownForTest(ctx, s, db, 3); err != nil {
+		t.Fatal(err)
+	}
+	defer collect.OnlineForTest(ctx, s, db)
+	shut := ": the database is shut down (database " + db + " shutdown): bring it online (gfix -online), or to " +
+		"single-user shutdown (gfix -shut single), which admits SYSDBA or the owner alone"
+	other := livetest.TempPath(t, s, "full-other.fbk")
+	_, backupErr := s.Backup(ctx, db, other, collect.BackupOptions{}, io.Discard, nil)
+	_, replaceErr := s.Restore(ctx, fbk, db, collect.RestoreOptions{Replace: true}, io.Discard, nil)
+	_, restoreErr := s.Restore(ctx, fbk, db, collect.RestoreOptions{}, io.Discard, nil)
+	_, statsErr := s.Stats(ctx, db, collect.Switches{}, &bytes.Buffer{})
+	_, monErr := s.Monitor(ctx, db)
+	for _, c := range []struct {
+		what string
+		err  error
+		kind collect.Kind
+		want string
+	}{
+		{"backup", backupErr, collect.KindShutdown, "cannot back up " + db + " on " + s.Addr + shut},
+		{"restore --replace", replaceErr, collect.KindShutdown, "cannot restore to " + db + " on " + s.Addr + shut},
+		{"restore", restoreErr, collect.KindExists, "cannot restore to " + db + " on " + s.Addr +
+			": database already exists (--replace replaces it once the new one is complete)"},
+		{"stats", statsErr, collect.KindShutdown, "cannot read statistics of " + db + " on " + s.Addr + shut},
+		{"monitor", monErr, collect.KindShutdown, "cannot attach to " + db + " on " + s.Addr + shut},
+	} {
+		var ce *collect.Error
+		if !errors.As(c.err, &ce) || ce.Kind != c.kind || c.err.Error() != c.want {
+			t.Errorf("%s: %v\nwant %s", c.what, c.err, c.want)
+		}
+	}
+	if !collect.IsDatabaseFile(db) {
+		t.Errorf("%s is gone", db)
+	}
+}
