@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path"
@@ -461,8 +463,14 @@ func runCollect(o collectOptions, stdin io.Reader, stdout, stderr io.Writer) err
 	}
 	var snap *collect.Snapshot
 	if err := atomicfile.Write(out, opt, func(w io.Writer) error {
+		// A snapshot that cannot be written (a full disk) is no failure
+		// of the server's: its error says so and names the file.
+		sw := &logWriter{w: w}
 		var err error
-		snap, err = srv.Stats(ctx, database, o.switches, w)
+		snap, err = srv.Stats(ctx, database, o.switches, sw)
+		if err != nil && sw.err != nil {
+			return fmt.Errorf("cannot write the snapshot %s: %v; nothing written", out, osCause(sw.err))
+		}
 		return err
 	}); err != nil {
 		return err
@@ -566,4 +574,14 @@ func liveInput(r *collectResult) analyze.LiveInput {
 			User: oa.User, RemoteAddress: oa.RemoteAddress, RemoteProcess: oa.RemoteProcess, RemotePID: oa.RemotePID}
 	}
 	return in
+}
+
+// osCause is the system's reason of a file error ("no space left on
+// device"), without the temporary name it was written under.
+func osCause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
