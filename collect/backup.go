@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -95,6 +96,12 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 		ce := s.gbakError(op, database, run, err)
 		if ctx.Err() != nil {
 			ce.Kind, ce.Detail = KindInterrupted, ""
+		} else if target.local && strings.Contains(ce.Detail, "cannot open backup file "+dest) {
+			// gbak gives no reason. The folder is there and fbdiag may
+			// write it; the server, which creates the file, runs as a
+			// user of its own (firebird on Debian).
+			ce.Detail = "the server cannot create " + backupFile + " in " + filepath.Dir(backupFile) +
+				": its user (firebird on Debian) must be allowed to write that folder (gbak: " + ce.Detail + ")"
 		}
 		ce.Outcome = s.stopBackup(cctx, watch, target, dest, ce.Kind, run.created)
 		return run, ce

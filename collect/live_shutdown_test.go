@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -97,5 +99,36 @@ func TestLiveFullShutdownErrors(t *testing.T) {
 	}
 	if !collect.IsDatabaseFile(db) {
 		t.Errorf("%s is gone", db)
+	}
+}
+
+// A backup into a folder this user may write and the server's may not
+// (root's 0700 folder, the server running as firebird): gbak says
+// "cannot open backup file /DIR/.x.fbk.tmp-…", a name the user never
+// gave, and no reason. The error now says what the server could not do
+// and what it needs.
+func TestLiveBackupIntoFolderTheServerCannotWrite(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs a folder this user may write and the server's user may not: run as root")
+	}
+	s := livetest.Server(t)
+	ctx := ctxT(t)
+	db := livetest.TempPath(t, s, "nowrite.fdb")
+	if err := s.CreateDatabase(ctx, db, strings.NewReader(shutScript)); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	fbk := filepath.Join(dir, "x.fbk")
+	_, err := s.Backup(ctx, db, fbk, collect.BackupOptions{}, io.Discard, nil)
+	want := "cannot back up " + db + " on " + s.Addr + ": the server cannot create " + fbk + " in " + dir +
+		": its user (firebird on Debian) must be allowed to write that folder (gbak: cannot open backup file " + dir + "/.x.fbk.tmp-"
+	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), "; nothing left; "+fbk+" untouched") {
+		t.Errorf("backup into %s: %v\nwant %s…", dir, err, want)
+	}
+	if names, _ := os.ReadDir(dir); len(names) != 0 {
+		t.Errorf("left in the folder: %v", names)
 	}
 }
