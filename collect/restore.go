@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/fbdiag/fbdiag/internal/units"
@@ -90,6 +91,15 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 		ce := s.gbakError(op, object, run, err)
 		if ctx.Err() != nil {
 			ce.Kind, ce.Detail = KindInterrupted, ""
+		} else if strings.HasPrefix(ce.Detail, "expected backup description record") {
+			// gbak read the file's first record and found no backup's:
+			// its words do not say so. A database given for its backup
+			// (the arguments the wrong way round) is told apart here.
+			what := "not a gbak backup, or one whose start is damaged"
+			if s.onThisMachine() && filepath.IsAbs(backupFile) && IsDatabaseFile(backupFile) {
+				what = "a Firebird database, not a gbak backup"
+			}
+			ce.Detail = backupFile + " is " + what + " (gbak: " + ce.Detail + ")"
 		}
 		// After Ctrl-C, and maybe after a lost connection, the server
 		// goes on restoring.
