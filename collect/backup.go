@@ -32,6 +32,15 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 	run := &GbakRun{Server: s.Addr, Action: "backup", Database: database, BackupFile: backupFile, Switches: opt.Switches()}
 	const op = "back up"
 	target := s.locate(backupFile)
+	// BACKUP_FILE a symlink (latest.fbk to a file on another disk): gbak
+	// writes through it, so the new backup goes beside the file it names
+	// and takes that file's place. Renamed onto the link itself, it
+	// replaced the link and left the file it named as it was, stale.
+	if target.local {
+		if r, err := filepath.EvalSymlinks(backupFile); err == nil && r != filepath.Clean(backupFile) {
+			target = s.locate(r)
+		}
+	}
 	fail := func(kind Kind, detail string) error {
 		return &Error{Op: op, Object: database, Server: s.Addr, Kind: kind, Detail: detail}
 	}
@@ -85,8 +94,8 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 
 	dest := backupFile
 	if target.local {
-		s.noteLeftovers(backupFile)
-		dest = sibling(backupFile, "tmp")
+		s.noteLeftovers(target.path)
+		dest = sibling(target.path, "tmp")
 	}
 	run.named(dest, backupFile)
 	err, logErr := s.gbak(ctx, sm, run, opt.spb(database, dest), w, progress)
@@ -100,14 +109,14 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 			// gbak gives no reason. The folder is there and fbdiag may
 			// write it; the server, which creates the file, runs as a
 			// user of its own (firebird on Debian).
-			ce.Detail = "the server cannot create " + backupFile + " in " + filepath.Dir(backupFile) +
+			ce.Detail = "the server cannot create " + target.path + " in " + filepath.Dir(target.path) +
 				": its user (firebird on Debian) must be allowed to write that folder (gbak: " + ce.Detail + ")"
 		}
 		ce.Outcome = s.stopBackup(cctx, watch, target, dest, ce.Kind, run.created)
 		return run, ce
 	}
 	if target.local {
-		if err := s.keepBackup(run, dest, backupFile, opt.Force); err != nil {
+		if err := s.keepBackup(run, dest, target.path, opt.Force); err != nil {
 			return run, err
 		}
 	}
