@@ -452,7 +452,7 @@ func runCollect(o collectOptions, stdin io.Reader, stdout, stderr io.Writer) err
 	// driver can apply them only in part (docs/live.md).
 	mon, err := srv.Monitor(ctx, database)
 	if err != nil {
-		return err
+		return nothingWritten(err, out)
 	}
 	// An alias, now that the server named its file.
 	for _, f := range []string{out, out + ".mon.json"} {
@@ -473,7 +473,7 @@ func runCollect(o collectOptions, stdin io.Reader, stdout, stderr io.Writer) err
 		}
 		return err
 	}); err != nil {
-		return err
+		return nothingWritten(err, out)
 	}
 	// The snapshot is analysed as `fbdiag gstat FILE` would, with what the
 	// catalogue says each index enforces.
@@ -582,6 +582,20 @@ func osCause(err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err
+	}
+	return err
+}
+
+// nothingWritten says, after Ctrl-C, what the interrupted collect kept:
+// no snapshot, and an existing one (--force) as it was.
+func nothingWritten(err error, out string) error {
+	var ce *collect.Error
+	if !errors.As(err, &ce) || ce.Kind != collect.KindInterrupted || ce.Outcome != "" {
+		return err
+	}
+	ce.Outcome = "nothing written"
+	if _, serr := os.Lstat(out); serr == nil {
+		ce.Outcome += "; " + out + " untouched"
 	}
 	return err
 }
