@@ -440,6 +440,11 @@ func runCollect(o collectOptions, stdin io.Reader, stdout, stderr io.Writer) err
 	if err := refuseExisting("collect", opt, out, out+".mon.json"); err != nil {
 		return err
 	}
+	// (Found after the snapshot was taken: "open nodir/.s.txt.tmp-…: no
+	// such file or directory".)
+	if err := checkOutFolder("collect", "--out", out); err != nil {
+		return err
+	}
 	srv, err := o.conn.server(stdin, stderr)
 	if err != nil {
 		return err

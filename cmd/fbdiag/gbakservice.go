@@ -75,6 +75,12 @@ func (o *gbakServiceOptions) start(stdin io.Reader, stderr io.Writer) (collect.S
 	if err := refuseExisting(o.name, o.logOpt, o.logFile); err != nil {
 		return collect.Server{}, err
 	}
+	// A log that cannot be written is refused before the run: a folder
+	// given for it ended a complete backup with "rename …/..tmp-… …/:
+	// file exists".
+	if err := checkOutFolder(o.name, "--log", o.logFile); err != nil {
+		return collect.Server{}, err
+	}
 	if o.flagErr != nil {
 		return collect.Server{}, o.flagErr
 	}
