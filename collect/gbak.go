@@ -36,13 +36,15 @@ type GbakRun struct {
 	// created says that gbak got as far as creating its output ("created
 	// database", "creating file"): before that a failed run left nothing.
 	created bool
-	// failure is what gbak reported failing in a run that went on to
+	// Failure is what gbak reported failing in a run that went on to
 	// its final line (an index it could not build, "Database is not
-	// online"): the first such message and its ERROR line. offline says
-	// that gbak left the database in single-user maintenance.
-	failure    string
-	failureWhy bool // failure has its ERROR line
-	offline    bool
+	// online"): the first such message and its ERROR line; "" when
+	// nothing failed.
+	Failure    string `json:"failure"`
+	failureWhy bool   // Failure has its ERROR line
+	// offline says that gbak left the database in single-user
+	// maintenance.
+	offline bool
 	// tmpName is the temporary name the server writes under, and
 	// finalName the name the user gave: the log, the durable record of
 	// the run, names the final file, as gbak's own log would.
@@ -138,23 +140,23 @@ func (run *GbakRun) noteFailure(l []byte) {
 	if m, ok := bytes.CutPrefix(rest, errorPrefix); ok {
 		msg := string(bytes.TrimSpace(m))
 		switch {
-		case run.failure == "":
-			run.failure, run.failureWhy = msg, true
+		case run.Failure == "":
+			run.Failure, run.failureWhy = msg, true
 		case !run.failureWhy:
 			// The first ERROR line says why the index failed.
-			run.failure, run.failureWhy = run.failure+": "+msg, true
+			run.Failure, run.failureWhy = run.Failure+": "+msg, true
 		}
 		return
 	}
 	switch parse.ClassifyGbakMessage(string(rest)).Kind {
 	case parse.GbakIndexFailed:
-		if run.failure == "" {
-			run.failure = string(rest)
+		if run.Failure == "" {
+			run.Failure = string(rest)
 		}
 	case parse.GbakNotOnline:
 		run.offline = true
-		if run.failure == "" {
-			run.failure, run.failureWhy = string(rest), true
+		if run.Failure == "" {
+			run.Failure, run.failureWhy = string(rest), true
 		}
 	}
 }

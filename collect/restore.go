@@ -106,7 +106,7 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 		ce.Outcome = restoreLeft(ce.Kind == KindInterrupted || ce.Kind == KindLost, target.local, run.created, dest, database, orig.exists)
 		return run, ce
 	}
-	if run.failure != "" {
+	if run.Failure != "" {
 		return run, restoreFailed(run, target.local, orig.exists, dest, database)
 	}
 	if target.local {
@@ -138,7 +138,7 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 // takes hours.
 func restoreFailed(run *GbakRun, local, replacing bool, dest, database string) error {
 	e := &Error{Op: "restore", Object: run.BackupFile + " to " + database, Server: run.Server, Kind: KindServer,
-		Detail: "gbak finished with errors: " + run.failure}
+		Detail: "gbak finished with errors: " + run.Failure}
 	state := "check it against the log, or delete it"
 	if run.offline {
 		state = "offline (single-user maintenance): fix what the log names, then gfix -online it, or delete it"

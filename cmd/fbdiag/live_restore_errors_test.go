@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,5 +51,22 @@ func TestLiveRestoreReplaceWithFailedIndex(t *testing.T) {
 	}
 	if _, err := os.Stat(log); err != nil {
 		t.Errorf("the log: %v", err)
+	}
+
+	// JSON says it too: a script that reads run.completed sees gbak's
+	// run finished, and run.failure what failed in it.
+	fresh := livetest.TempPath(t, s, "dupkey-new.fdb")
+	out, _, code = runCLI(t, nil, "restore", "--server", s.Addr, "--format", "json", "--log", filepath.Join(filepath.Dir(log), "r2.log"), fbk, fresh)
+	var res struct {
+		Run struct {
+			Completed, Replaced bool
+			Failure             string
+		}
+		Timeline struct{ Outcome string }
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || code != exitError || !res.Run.Completed || res.Run.Replaced ||
+		res.Run.Failure != `cannot commit index UX_U_CODE: attempt to store duplicate value (visible to active transactions) in unique index "UX_U_CODE"` ||
+		res.Timeline.Outcome != "failed" {
+		t.Errorf("--format json: exit %d, %+v, %v", code, res, err)
 	}
 }
