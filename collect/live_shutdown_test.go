@@ -132,3 +132,34 @@ func TestLiveBackupIntoFolderTheServerCannotWrite(t *testing.T) {
 		t.Errorf("left in the folder: %v", names)
 	}
 }
+
+// A restore from a backup the server cannot reach (root's 0700 folder)
+// or that is not there said gbak's "cannot open backup file X" for both.
+// On this machine fbdiag looks, and says which.
+func TestLiveRestoreFromBackupTheServerCannotRead(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs a folder this user may read and the server's user may not: run as root")
+	}
+	s := livetest.Server(t)
+	ctx := ctxT(t)
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	private := filepath.Join(dir, "private.fbk")
+	if err := os.WriteFile(private, []byte("a backup\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing.fbk")
+	db := livetest.TempPath(t, s, "unread.fdb")
+	for _, c := range []struct{ fbk, want string }{
+		{private, "the server cannot read " + private + ": its user (firebird on Debian) must be allowed to read it, and to enter its folders (gbak: cannot open backup file " + private},
+		{missing, "there is no file " + missing + " (gbak: cannot open backup file " + missing},
+	} {
+		_, err := s.Restore(ctx, c.fbk, db, collect.RestoreOptions{}, io.Discard, nil)
+		want := "cannot restore " + c.fbk + " to " + db + " on " + s.Addr + ": " + c.want
+		if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), "; nothing left; nothing under "+db) {
+			t.Errorf("restore from %s: %v\nwant %s…", c.fbk, err, want)
+		}
+	}
+}

@@ -100,6 +100,13 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 				what = "a Firebird database, not a gbak backup"
 			}
 			ce.Detail = backupFile + " is " + what + " (gbak: " + ce.Detail + ")"
+		} else if strings.HasPrefix(ce.Detail, "cannot open backup file "+backupFile) && s.onThisMachine() && filepath.IsAbs(backupFile) {
+			// gbak gives no reason; on this machine fbdiag can look.
+			if _, serr := os.Stat(backupFile); os.IsNotExist(serr) {
+				ce.Detail = "there is no file " + backupFile + " (gbak: " + ce.Detail + ")"
+			} else if serr == nil {
+				ce.Detail = "the server cannot read " + backupFile + ": its user (firebird on Debian) must be allowed to read it, and to enter its folders (gbak: " + ce.Detail + ")"
+			}
 		}
 		// After Ctrl-C, and maybe after a lost connection, the server
 		// goes on restoring.
