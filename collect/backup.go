@@ -52,6 +52,10 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 	if !target.local && !opt.Force {
 		return run, fail(KindNotLocal, fmt.Sprintf("cannot tell whether %s exists: %s, and the Services API can neither look at nor rename files (--force lets gbak write it directly, replacing any file of that name)", backupFile, target.why))
 	}
+	if fi, err := os.Stat(target.path); target.local && err == nil && fi.IsDir() {
+		// (With --force the whole backup ran, then its rename failed.)
+		return run, fail(KindFileExists, backupFile+" is a folder; nothing done (name a file in it)")
+	}
 	if target.local && exists(backupFile) && !opt.Force {
 		return run, fail(KindFileExists, backupFile+" exists; not replaced (--force replaces it once the new backup is complete)")
 	}

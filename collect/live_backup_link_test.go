@@ -50,3 +50,27 @@ func TestLiveBackupForceThroughSymlink(t *testing.T) {
 		t.Errorf("%s is no database", db)
 	}
 }
+
+// BACKUP_FILE a folder, with --force: the whole backup ran, then "cannot
+// name the backup X: rename .X.tmp-… X: file exists" left it under its
+// temporary name. A folder is refused before anything starts.
+func TestLiveBackupToAFolder(t *testing.T) {
+	s := livetest.Server(t)
+	if !collect.LocalForTest(s, livetest.DataDir()) {
+		t.Skip("needs the backup's folder on this machine")
+	}
+	ctx := ctxT(t)
+	db := livetest.TempPath(t, s, "tofolder.fdb")
+	if err := s.CreateDatabase(ctx, db, strings.NewReader(shutScript)); err != nil {
+		t.Fatal(err)
+	}
+	dir := livetest.TempPath(t, s, "folder.fbk")
+	if err := os.Mkdir(dir, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Remove(dir)
+	run, err := s.Backup(ctx, db, dir, collect.BackupOptions{Force: true}, io.Discard, nil)
+	if want := "cannot back up " + db + " on " + s.Addr + ": " + dir + " is a folder; nothing done (name a file in it)"; err == nil || err.Error() != want || run.Lines != 0 {
+		t.Errorf("backup to a folder: %v (%d lines)\nwant %s", err, run.Lines, want)
+	}
+}
