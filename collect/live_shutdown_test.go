@@ -163,3 +163,21 @@ func TestLiveRestoreFromBackupTheServerCannotRead(t *testing.T) {
 		}
 	}
 }
+
+// A restore into a folder that does not exist said "database not found
+// (I/O error during "open O_CREAT" operation …; No such file or
+// directory)", the words of a database missing where one was expected.
+func TestLiveRestoreIntoMissingFolder(t *testing.T) {
+	s := livetest.Server(t)
+	ctx := ctxT(t)
+	_, fbk := livetest.DuplicateKeyBackup(t, s)
+	nodir := livetest.TempPath(t, s, "nodir")
+	db := nodir + "/x.fdb"
+	_, err := s.Restore(ctx, fbk, db, collect.RestoreOptions{}, io.Discard, nil)
+	var ce *collect.Error
+	want := "cannot restore " + fbk + " to " + db + " on " + s.Addr + ": the server cannot create " + db + ": there is no folder " + nodir +
+		` (I/O error during "open O_CREAT" operation for file "` + db + `"; Error while trying to create file; No such file or directory)`
+	if !errors.As(err, &ce) || ce.Kind == collect.KindNoDatabase || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("restore into a missing folder: %v\nwant %s…", err, want)
+	}
+}

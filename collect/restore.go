@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -100,6 +101,11 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 				what = "a Firebird database, not a gbak backup"
 			}
 			ce.Detail = backupFile + " is " + what + " (gbak: " + ce.Detail + ")"
+		} else if ce.Kind == KindNoDatabase && strings.Contains(ce.Detail, `"open O_CREAT" operation`) {
+			// The server could not create the file: no such folder, not
+			// "database not found".
+			ce.Kind = KindServer
+			ce.Detail = "the server cannot create " + database + ": there is no folder " + path.Dir(cleanServerPath(database)) + " (" + ce.Detail + ")"
 		} else if strings.HasPrefix(ce.Detail, "cannot open backup file "+backupFile) && s.onThisMachine() && filepath.IsAbs(backupFile) {
 			// gbak gives no reason; on this machine fbdiag can look.
 			if _, serr := os.Stat(backupFile); os.IsNotExist(serr) {
