@@ -120,7 +120,7 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 		return run, ce
 	}
 	if run.Failure != "" {
-		return run, restoreFailed(run, target.local, orig.exists, dest, database)
+		return run, restoreFailed(run, target, orig.exists, dest, database)
 	}
 	if target.local {
 		cctx, cancel := context.WithTimeout(context.Background(), CleanupTimeout)
@@ -149,7 +149,7 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 // a new one gets its name as gbak would leave it. The database gbak made
 // is kept either way: fixing it may take minutes where restoring again
 // takes hours.
-func restoreFailed(run *GbakRun, local, replacing bool, dest, database string) error {
+func restoreFailed(run *GbakRun, target serverFile, replacing bool, dest, database string) error {
 	e := &Error{Op: "restore", Object: run.BackupFile + " to " + database, Server: run.Server, Kind: KindServer,
 		Detail: "gbak finished with errors: " + run.Failure}
 	state := "check it against the log, or delete it"
@@ -159,10 +159,10 @@ func restoreFailed(run *GbakRun, local, replacing bool, dest, database string) e
 	switch {
 	case replacing:
 		e.Outcome = database + " not replaced, untouched; the restored database is kept as " + dest + ", " + state
-	case !local:
+	case !target.local:
 		e.Outcome = "the restored database is " + database + ", " + state
 	default:
-		if err := renameNoReplace(dest, database); err != nil {
+		if err := renameNoReplace(dest, target.path); err != nil {
 			e.Outcome = fmt.Sprintf("the restored database is %s (not named %s: %v), %s", dest, database, err, state)
 		} else {
 			e.Outcome = "the restored database is " + database + ", " + state
