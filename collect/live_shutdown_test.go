@@ -181,3 +181,46 @@ func TestLiveRestoreIntoMissingFolder(t *testing.T) {
 		t.Errorf("restore into a missing folder: %v\nwant %s…", err, want)
 	}
 }
+
+// The original taken to full shutdown (gfix -shut full -force 0) while
+// restore --replace ran: the swap's own shutdown was refused with the
+// server's "Target shutdown mode is invalid", and the error read "it
+// could not be shut down (…)" of a database that was shut down. It now
+// says what happened; the original stays as it was left.
+func TestLiveReplaceOfDatabaseShutDownMeanwhile(t *testing.T) {
+	s := livetest.Server(t)
+	if !collect.LocalForTest(s, livetest.DataDir()) {
+		t.Skip("the swap needs the database's folder on this machine")
+	}
+	ctx := ctxT(t)
+	db, _ := livetest.DuplicateKeyBackup(t, s)
+	// A backup that restores cleanly (the database's own, not the one
+	// with the duplicate key).
+	good := livetest.TempPath(t, s, "good.fbk")
+	if _, err := s.Backup(ctx, db, good, collect.BackupOptions{}, io.Discard, nil); err != nil {
+		t.Fatal(err)
+	}
+	shut := false
+	progress := func(p collect.Progress) {
+		if !shut && p.Phase == collect.PhaseData {
+			shut = true
+			if err := collect.ShutdownForTest(ctx, s, db, 3); err != nil {
+				t.Errorf("shutting %s down: %v", db, err)
+			}
+		}
+	}
+	defer collect.OnlineForTest(ctx, s, db)
+	_, err := s.Restore(ctx, good, db, collect.RestoreOptions{Replace: true}, io.Discard, progress)
+	kept, _ := filepath.Glob(filepath.Join(filepath.Dir(db), "."+filepath.Base(db)+".tmp-*"))
+	if len(kept) != 1 {
+		t.Fatalf("beside the database: %q (error %v)", kept, err)
+	}
+	want := "cannot replace " + db + " on " + s.Addr + `: it was taken to full shutdown during the restore (Target shutdown mode is invalid for database "` + db +
+		`"), so it was not replaced and stays shut down; the restored database is ` + kept[0]
+	if err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+	if h := livetest.Fbstat(t, s, db, "-h"); !bytes.Contains(h, []byte("\tAttributes\t\tforce write, full shutdown\n")) {
+		t.Errorf("the original's header:\n%s", h)
+	}
+}

@@ -277,8 +277,14 @@ func (s Server) swap(ctx context.Context, path, tmp string) error {
 	}
 	if err := s.shutdownFull(ctx, path); err != nil {
 		kind := KindServer
-		if strings.Contains(err.Error(), "shutdown unsuccessful") {
+		switch {
+		case strings.Contains(err.Error(), "shutdown unsuccessful"):
 			kind = KindInUse
+		case strings.Contains(err.Error(), "Target shutdown mode is invalid"):
+			// Someone took it to full shutdown while gbak restored: the
+			// server refuses the same mode again. It is left as they
+			// left it.
+			return fail(KindServer, fmt.Sprintf("it was taken to full shutdown during the restore (%s), so it was not replaced and stays shut down; the restored database is %s", oneLine(err.Error()), tmp))
 		}
 		return fail(kind, fmt.Sprintf("it could not be shut down (%s), so it was not replaced; the restored database is %s", oneLine(err.Error()), tmp))
 	}
