@@ -44,7 +44,7 @@ func TestLiveRestoreWithFailedIndexKeepsTheOriginal(t *testing.T) {
 	if !errors.As(err, &ce) {
 		t.Fatalf("restore --replace of a backup with a duplicate key: %v, want an error (log:\n%s)", err, log.String())
 	}
-	kept, _ := filepath.Glob(filepath.Join(filepath.Dir(db), "."+filepath.Base(db)+".tmp-*"))
+	kept, _ := filepath.Glob(filepath.Join(filepath.Dir(db), "."+filepath.Base(db)+".failed-*"))
 	wantDetail := `gbak finished with errors: cannot commit index UX_U_CODE: attempt to store duplicate value (visible to active transactions) in unique index "UX_U_CODE"`
 	if ce.Detail != wantDetail || len(kept) != 1 ||
 		ce.Outcome != db+" not replaced, untouched; the restored database is kept as "+kept[0]+
@@ -63,6 +63,19 @@ func TestLiveRestoreWithFailedIndexKeepsTheOriginal(t *testing.T) {
 	}
 	if len(kept) == 1 && !strings.Contains(header(t, ctx, s, kept[0]), "single-user maintenance") {
 		t.Errorf("the kept database %s is not in single-user maintenance", kept[0])
+	}
+
+	// The next run says what the kept database is, not "left by an
+	// earlier backup or restore that did not end (fbdiag killed?)".
+	var warnings []string
+	s2 := s
+	s2.Warn = func(m string) { warnings = append(warnings, m) }
+	if _, err := s2.Restore(ctx, fbk, db, collect.RestoreOptions{Replace: true}, &bytes.Buffer{}, nil); err == nil {
+		t.Error("the second restore --replace succeeded")
+	}
+	if len(kept) != 1 || len(warnings) != 1 || !strings.HasPrefix(warnings[0], kept[0]+" (") ||
+		!strings.HasSuffix(warnings[0], " is the database of an earlier restore that gbak finished with errors, kept to be fixed; delete it unless you mean to") {
+		t.Errorf("warnings of the next run: %q", warnings)
 	}
 
 	// A new database is left under its name, as gbak leaves it, and the

@@ -158,7 +158,13 @@ func restoreFailed(run *GbakRun, target serverFile, replacing bool, dest, databa
 	}
 	switch {
 	case replacing:
-		e.Outcome = database + " not replaced, untouched; the restored database is kept as " + dest + ", " + state
+		// Named apart from a run's temporary file, so that the next run
+		// says what it is (noteLeftovers).
+		kept := sibling(target.path, "failed")
+		if err := renameNoReplace(dest, kept); err != nil {
+			kept = dest
+		}
+		e.Outcome = database + " not replaced, untouched; the restored database is kept as " + kept + ", " + state
 	case !target.local:
 		e.Outcome = "the restored database is " + database + ", " + state
 	default:
