@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -31,6 +32,15 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 	run := &GbakRun{Server: s.Addr, Action: "backup", Database: database, BackupFile: backupFile, Switches: opt.Switches()}
 	const op = "back up"
 	target := s.locate(backupFile)
+	// BACKUP_FILE a symlink (latest.fbk to a file on another disk): gbak
+	// writes through it, so the new backup goes beside the file it names
+	// and takes that file's place. Renamed onto the link itself, it
+	// replaced the link and left the file it named as it was, stale.
+	if target.local {
+		if r, err := filepath.EvalSymlinks(backupFile); err == nil && r != filepath.Clean(backupFile) {
+			target = s.locate(r)
+		}
+	}
 	fail := func(kind Kind, detail string) error {
 		return &Error{Op: op, Object: database, Server: s.Addr, Kind: kind, Detail: detail}
 	}
@@ -41,6 +51,10 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 	}
 	if !target.local && !opt.Force {
 		return run, fail(KindNotLocal, fmt.Sprintf("cannot tell whether %s exists: %s, and the Services API can neither look at nor rename files (--force lets gbak write it directly, replacing any file of that name)", backupFile, target.why))
+	}
+	if fi, err := os.Stat(target.path); target.local && err == nil && fi.IsDir() {
+		// (With --force the whole backup ran, then its rename failed.)
+		return run, fail(KindFileExists, backupFile+" is a folder; nothing done (name a file in it)")
 	}
 	if target.local && exists(backupFile) && !opt.Force {
 		return run, fail(KindFileExists, backupFile+" exists; not replaced (--force replaces it once the new backup is complete)")
@@ -84,8 +98,8 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 
 	dest := backupFile
 	if target.local {
-		s.noteLeftovers(backupFile)
-		dest = sibling(backupFile, "tmp")
+		s.noteLeftovers(target.path)
+		dest = sibling(target.path, "tmp")
 	}
 	run.named(dest, backupFile)
 	err, logErr := s.gbak(ctx, sm, run, opt.spb(database, dest), w, progress)
@@ -95,12 +109,18 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 		ce := s.gbakError(op, database, run, err)
 		if ctx.Err() != nil {
 			ce.Kind, ce.Detail = KindInterrupted, ""
+		} else if target.local && strings.Contains(ce.Detail, "cannot open backup file "+dest) {
+			// gbak gives no reason. The folder is there and fbdiag may
+			// write it; the server, which creates the file, runs as a
+			// user of its own (firebird on Debian).
+			ce.Detail = "the server cannot create " + target.path + " in " + filepath.Dir(target.path) +
+				": its user (firebird on Debian) must be allowed to write that folder (gbak: " + ce.Detail + ")"
 		}
 		ce.Outcome = s.stopBackup(cctx, watch, target, dest, ce.Kind, run.created)
 		return run, ce
 	}
 	if target.local {
-		if err := s.keepBackup(run, dest, backupFile, opt.Force); err != nil {
+		if err := s.keepBackup(run, dest, target.path, opt.Force); err != nil {
 			return run, err
 		}
 	}

@@ -36,9 +36,11 @@ WHERE MON$ATTACHMENT_ID <> CURRENT_CONNECTION AND MON$SYSTEM_FLAG = 0
 // fbdiag started a service on it, so that the service's own one can be
 // told apart afterwards.
 type serviceWatch struct {
-	db     *sql.DB
+	db     *sql.DB // nil when none could be kept (see none)
 	before map[int64]bool
 	file   string // the database's file as the server names it (an alias resolved)
+	// none says why no attachment is kept to cancel with.
+	none error
 }
 
 // watchServices attaches to database and notes its service attachments.
@@ -56,8 +58,28 @@ func (s Server) watchServices(ctx context.Context, database string) (*serviceWat
 	for _, id := range ids {
 		w.before[id] = true
 	}
+	// A database in single-user shutdown (gfix -shut single) admits one
+	// attachment: kept, it would be the one and gbak's would be refused
+	// ("database X shutdown", Firebird 3.0.11), where gbak alone backs it
+	// up.
+	var mode int
+	if err := db.QueryRowContext(ctx, "SELECT MON$SHUTDOWN_MODE FROM MON$DATABASE").Scan(&mode); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if mode == shutdownSingle {
+		db.Close()
+		w.db, w.none = nil, errSingleUser
+	}
 	return w, nil
 }
+
+// shutdownSingle is MON$SHUTDOWN_MODE of single-user shutdown.
+const shutdownSingle = 2
+
+// errSingleUser says why a backup of a database in single-user shutdown
+// cannot be cancelled.
+var errSingleUser = errors.New("the database is in single-user shutdown, which admits gbak's attachment alone, so fbdiag kept none to cancel it with")
 
 // serviceAttachments lists them, with the database's file as the server
 // names it, in a transaction of its own: the MON$ tables are a snapshot
@@ -97,6 +119,9 @@ func (w *serviceWatch) cancel(ctx context.Context) (int64, error) {
 	if w == nil {
 		return 0, errNoWatch
 	}
+	if w.db == nil {
+		return 0, w.none
+	}
 	ids, _, err := serviceAttachments(ctx, w.db)
 	if err != nil {
 		return 0, err
@@ -120,7 +145,7 @@ func (w *serviceWatch) cancel(ctx context.Context) (int64, error) {
 var errNoWatch = errors.New("gbak -ig allows no other attachment, so fbdiag kept none to cancel it with")
 
 func (w *serviceWatch) close() {
-	if w != nil {
+	if w != nil && w.db != nil {
 		w.db.Close()
 	}
 }

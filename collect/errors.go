@@ -35,6 +35,7 @@ const (
 	KindInUse                   // the database to replace has other attachments
 	KindSameFile                // a file the command writes is one it reads or replaces
 	KindNotFirebird             // something answers at the address, but not Firebird
+	KindShutdown                // the database is shut down (gfix -shut) to this attachment
 )
 
 // Error is one failed step, printed as one line naming what failed:
@@ -82,6 +83,8 @@ func (e *Error) Error() string {
 		} else {
 			b.WriteString("database not found (" + e.Detail + ")")
 		}
+	case KindShutdown:
+		b.WriteString("the database is shut down (" + e.Detail + "): bring it online (gfix -online), or to single-user shutdown (gfix -shut single), which admits SYSDBA or the owner alone")
 	case KindDenied:
 		b.WriteString("permission denied: the server process cannot open it (" + e.Detail + ")")
 	case KindExists:
@@ -172,6 +175,8 @@ func kindOf(err error) Kind {
 			return KindWireCrypt
 		case slices.Contains(fe.GDSCodes, fb.ISCLoginError):
 			return KindAuth
+		case slices.Contains(fe.GDSCodes, fb.ISCShutdown):
+			return KindShutdown
 		}
 	}
 	msg := err.Error()

@@ -36,6 +36,15 @@ type GbakRun struct {
 	// created says that gbak got as far as creating its output ("created
 	// database", "creating file"): before that a failed run left nothing.
 	created bool
+	// Failure is what gbak reported failing in a run that went on to
+	// its final line (an index it could not build, "Database is not
+	// online"): the first such message and its ERROR line; "" when
+	// nothing failed.
+	Failure    string `json:"failure"`
+	failureWhy bool   // Failure has its ERROR line
+	// offline says that gbak left the database in single-user
+	// maintenance.
+	offline bool
 	// tmpName is the temporary name the server writes under, and
 	// finalName the name the user gave: the log, the durable record of
 	// the run, names the final file, as gbak's own log would.
@@ -99,6 +108,7 @@ func (s Server) gbak(ctx context.Context, sm *fb.ServiceManager, run *GbakRun, s
 		if isFinalLine(l) {
 			run.Completed = true
 		}
+		run.noteFailure(l)
 		if p, ok := tr.update(l, time.Now()); ok {
 			run.LastStep = p.Step
 			if p.Kind == parse.GbakCreateDatabase || (run.Action == "backup" && p.Kind == parse.GbakOpenFile) {
@@ -117,6 +127,38 @@ func (s Server) gbak(ctx context.Context, sm *fb.ServiceManager, run *GbakRun, s
 		err = fmt.Errorf("gbak stopped before its final line (%s)", units.Count(run.Lines, "line"))
 	}
 	return err, logErr
+}
+
+var errorPrefix = []byte("ERROR:")
+
+// noteFailure notes the lines by which gbak says that part of the run
+// failed although it goes on: "cannot commit index X" and its ERROR
+// lines, then "Database is not online due to failure to activate one or
+// more indices" (Firebird 3.0.11; testdata/gbak).
+func (run *GbakRun) noteFailure(l []byte) {
+	rest := bytes.TrimLeft(l[len(gbakPrefix):], " ")
+	if m, ok := bytes.CutPrefix(rest, errorPrefix); ok {
+		msg := string(bytes.TrimSpace(m))
+		switch {
+		case run.Failure == "":
+			run.Failure, run.failureWhy = msg, true
+		case !run.failureWhy:
+			// The first ERROR line says why the index failed.
+			run.Failure, run.failureWhy = run.Failure+": "+msg, true
+		}
+		return
+	}
+	switch parse.ClassifyGbakMessage(string(rest)).Kind {
+	case parse.GbakIndexFailed:
+		if run.Failure == "" {
+			run.Failure = string(rest)
+		}
+	case parse.GbakNotOnline:
+		run.offline = true
+		if run.Failure == "" {
+			run.Failure, run.failureWhy = string(rest), true
+		}
+	}
 }
 
 // gbakService connects to the service manager for a backup or restore

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/fbdiag/fbdiag/internal/units"
@@ -33,6 +35,10 @@ import (
 //     deleted. Any failure on the
 //     way puts the original back online under its name.
 //
+// A run gbak finished past an error (an index it could not build, the
+// database left offline) is an error too: it never replaces the
+// original (see restoreFailed).
+//
 // Elsewhere (a remote server, an alias that does not resolve to a file
 // here) a new database is restored directly under its name and Replace is
 // refused: the Services API cannot rename files.
@@ -55,6 +61,9 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 	if orig.exists {
 		if !opt.Replace {
 			return run, fail(KindExists, "")
+		}
+		if orig.shut != nil {
+			return run, orig.shut
 		}
 		if orig.path == "" {
 			return run, fail(KindNotLocal, noSwap(target))
@@ -83,11 +92,35 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 		ce := s.gbakError(op, object, run, err)
 		if ctx.Err() != nil {
 			ce.Kind, ce.Detail = KindInterrupted, ""
+		} else if strings.HasPrefix(ce.Detail, "expected backup description record") {
+			// gbak read the file's first record and found no backup's:
+			// its words do not say so. A database given for its backup
+			// (the arguments the wrong way round) is told apart here.
+			what := "not a gbak backup, or one whose start is damaged"
+			if s.onThisMachine() && filepath.IsAbs(backupFile) && IsDatabaseFile(backupFile) {
+				what = "a Firebird database, not a gbak backup"
+			}
+			ce.Detail = backupFile + " is " + what + " (gbak: " + ce.Detail + ")"
+		} else if ce.Kind == KindNoDatabase && strings.Contains(ce.Detail, `"open O_CREAT" operation`) {
+			// The server could not create the file: no such folder, not
+			// "database not found".
+			ce.Kind = KindServer
+			ce.Detail = "the server cannot create " + database + ": there is no folder " + path.Dir(cleanServerPath(database)) + " (" + ce.Detail + ")"
+		} else if strings.HasPrefix(ce.Detail, "cannot open backup file "+backupFile) && s.onThisMachine() && filepath.IsAbs(backupFile) {
+			// gbak gives no reason; on this machine fbdiag can look.
+			if _, serr := os.Stat(backupFile); os.IsNotExist(serr) {
+				ce.Detail = "there is no file " + backupFile + " (gbak: " + ce.Detail + ")"
+			} else if serr == nil {
+				ce.Detail = "the server cannot read " + backupFile + ": its user (firebird on Debian) must be allowed to read it, and to enter its folders (gbak: " + ce.Detail + ")"
+			}
 		}
 		// After Ctrl-C, and maybe after a lost connection, the server
 		// goes on restoring.
 		ce.Outcome = restoreLeft(ce.Kind == KindInterrupted || ce.Kind == KindLost, target.local, run.created, dest, database, orig.exists)
 		return run, ce
+	}
+	if run.Failure != "" {
+		return run, restoreFailed(run, target, orig.exists, dest, database)
 	}
 	if target.local {
 		cctx, cancel := context.WithTimeout(context.Background(), CleanupTimeout)
@@ -107,6 +140,41 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 			Detail: logErr.Error(), Outcome: "the restore itself is complete: " + database}
 	}
 	return run, nil
+}
+
+// restoreFailed answers a restore that gbak finished although part of it
+// failed (an index it could not build over duplicate or orphan keys: it
+// goes on without the index and leaves the database offline). Such a
+// database never replaces the original, which stays as it was, online;
+// a new one gets its name as gbak would leave it. The database gbak made
+// is kept either way: fixing it may take minutes where restoring again
+// takes hours.
+func restoreFailed(run *GbakRun, target serverFile, replacing bool, dest, database string) error {
+	e := &Error{Op: "restore", Object: run.BackupFile + " to " + database, Server: run.Server, Kind: KindServer,
+		Detail: "gbak finished with errors: " + run.Failure}
+	state := "check it against the log, or delete it"
+	if run.offline {
+		state = "offline (single-user maintenance): fix what the log names, then gfix -online it, or delete it"
+	}
+	switch {
+	case replacing:
+		// Named apart from a run's temporary file, so that the next run
+		// says what it is (noteLeftovers).
+		kept := sibling(target.path, "failed")
+		if err := renameNoReplace(dest, kept); err != nil {
+			kept = dest
+		}
+		e.Outcome = database + " not replaced, untouched; the restored database is kept as " + kept + ", " + state
+	case !target.local:
+		e.Outcome = "the restored database is " + database + ", " + state
+	default:
+		if err := renameNoReplace(dest, target.path); err != nil {
+			e.Outcome = fmt.Sprintf("the restored database is %s (not named %s: %v), %s", dest, database, err, state)
+		} else {
+			e.Outcome = "the restored database is " + database + ", " + state
+		}
+	}
+	return e
 }
 
 // noSwap refuses --replace where fbdiag cannot rename the files.
@@ -149,6 +217,9 @@ type original struct {
 	exists bool
 	path   string // the file on this machine, "" when not reachable here
 	others int    // other attachments
+	// shut is the refusal of an attachment to a database shut down
+	// (gfix -shut full): it is there, and not to be replaced unseen.
+	shut error
 }
 
 // inspect finds out whether database exists, where its file is and
@@ -163,6 +234,11 @@ func (s Server) inspect(ctx context.Context, database string, target serverFile)
 		k := kindOf(err)
 		if !target.local && absent(err) {
 			return original{}, nil
+		}
+		if k == KindShutdown {
+			// It exists; no attachment can tell whether it is in use
+			// nor which file it is.
+			return original{exists: true, shut: s.fail("restore to", database, err)}, nil
 		}
 		// Not there for fbdiag to look at: only the server's "not a valid
 		// database" (and the like) says that a file is there.
@@ -207,8 +283,14 @@ func (s Server) swap(ctx context.Context, path, tmp string) error {
 	}
 	if err := s.shutdownFull(ctx, path); err != nil {
 		kind := KindServer
-		if strings.Contains(err.Error(), "shutdown unsuccessful") {
+		switch {
+		case strings.Contains(err.Error(), "shutdown unsuccessful"):
 			kind = KindInUse
+		case strings.Contains(err.Error(), "Target shutdown mode is invalid"):
+			// Someone took it to full shutdown while gbak restored: the
+			// server refuses the same mode again. It is left as they
+			// left it.
+			return fail(KindServer, fmt.Sprintf("it was taken to full shutdown during the restore (%s), so it was not replaced and stays shut down; the restored database is %s", oneLine(err.Error()), tmp))
 		}
 		return fail(kind, fmt.Sprintf("it could not be shut down (%s), so it was not replaced; the restored database is %s", oneLine(err.Error()), tmp))
 	}

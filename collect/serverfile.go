@@ -160,17 +160,26 @@ func (s Server) noteLeftovers(path string) {
 		if err != nil {
 			continue
 		}
+		if strings.HasPrefix(rest, "failed-") {
+			s.Warn(fmt.Sprintf("%s (%.1f MB, %s UTC) is the database of an earlier restore that gbak finished with errors, kept to be fixed; delete it unless you mean to",
+				filepath.Join(dir, e.Name()), float64(fi.Size())/1e6, fi.ModTime().UTC().Format("2006-01-02 15:04:05")))
+			continue
+		}
 		s.Warn(fmt.Sprintf("%s (%.1f MB, %s UTC) was left by an earlier backup or restore that did not end (fbdiag killed?); delete it unless one to %s is running now",
 			filepath.Join(dir, e.Name()), float64(fi.Size())/1e6, fi.ModTime().UTC().Format("2006-01-02 15:04:05"), path))
 	}
 }
 
-// fbdiagTemp tells the tail of sibling's names: "tmp-" or "old-" and 12
+// fbdiagTemp tells the tail of sibling's names: "tmp-", "old-" or
+// "failed-" (a restore gbak finished with errors, kept) and 12
 // hexadecimal digits.
 func fbdiagTemp(tail string) bool {
 	hexPart, ok := strings.CutPrefix(tail, "tmp-")
 	if !ok {
 		hexPart, ok = strings.CutPrefix(tail, "old-")
+	}
+	if !ok {
+		hexPart, ok = strings.CutPrefix(tail, "failed-")
 	}
 	if !ok || len(hexPart) != 12 {
 		return false

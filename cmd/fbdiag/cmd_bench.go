@@ -158,6 +158,9 @@ func checkBenchOut(c *cli.Context, cmd, out string, opt atomicfile.Options) erro
 // folder or takes no new file (a read-only mount, another user's
 // folder): the result is written there once measured.
 func checkOutFolder(cmd, flag, file string) error {
+	if st, err := os.Stat(file); err == nil && st.IsDir() {
+		return cli.Exit(fmt.Sprintf("%s: %s %s is a folder; nothing done (name a file in it)", cmd, flag, file), exitError)
+	}
 	dir := filepath.Dir(file)
 	st, err := os.Stat(dir)
 	switch {

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path"
@@ -438,6 +440,11 @@ func runCollect(o collectOptions, stdin io.Reader, stdout, stderr io.Writer) err
 	if err := refuseExisting("collect", opt, out, out+".mon.json"); err != nil {
 		return err
 	}
+	// (Found after the snapshot was taken: "open nodir/.s.txt.tmp-…: no
+	// such file or directory".)
+	if err := checkOutFolder("collect", "--out", out); err != nil {
+		return err
+	}
 	srv, err := o.conn.server(stdin, stderr)
 	if err != nil {
 		return err
@@ -450,7 +457,7 @@ func runCollect(o collectOptions, stdin io.Reader, stdout, stderr io.Writer) err
 	// driver can apply them only in part (docs/live.md).
 	mon, err := srv.Monitor(ctx, database)
 	if err != nil {
-		return err
+		return nothingWritten(err, out)
 	}
 	// An alias, now that the server named its file.
 	for _, f := range []string{out, out + ".mon.json"} {
@@ -461,11 +468,17 @@ func runCollect(o collectOptions, stdin io.Reader, stdout, stderr io.Writer) err
 	}
 	var snap *collect.Snapshot
 	if err := atomicfile.Write(out, opt, func(w io.Writer) error {
+		// A snapshot that cannot be written (a full disk) is no failure
+		// of the server's: its error says so and names the file.
+		sw := &logWriter{w: w}
 		var err error
-		snap, err = srv.Stats(ctx, database, o.switches, w)
+		snap, err = srv.Stats(ctx, database, o.switches, sw)
+		if err != nil && sw.err != nil {
+			return fmt.Errorf("cannot write the snapshot %s: %v; nothing written", out, osCause(sw.err))
+		}
 		return err
 	}); err != nil {
-		return err
+		return nothingWritten(err, out)
 	}
 	// The snapshot is analysed as `fbdiag gstat FILE` would, with what the
 	// catalogue says each index enforces.
@@ -566,4 +579,28 @@ func liveInput(r *collectResult) analyze.LiveInput {
 			User: oa.User, RemoteAddress: oa.RemoteAddress, RemoteProcess: oa.RemoteProcess, RemotePID: oa.RemotePID}
 	}
 	return in
+}
+
+// osCause is the system's reason of a file error ("no space left on
+// device"), without the temporary name it was written under.
+func osCause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// nothingWritten says, after Ctrl-C, what the interrupted collect kept:
+// no snapshot, and an existing one (--force) as it was.
+func nothingWritten(err error, out string) error {
+	var ce *collect.Error
+	if !errors.As(err, &ce) || ce.Kind != collect.KindInterrupted || ce.Outcome != "" {
+		return err
+	}
+	ce.Outcome = "nothing written"
+	if _, serr := os.Lstat(out); serr == nil {
+		ce.Outcome += "; " + out + " untouched"
+	}
+	return err
 }

@@ -75,6 +75,12 @@ func (o *gbakServiceOptions) start(stdin io.Reader, stderr io.Writer) (collect.S
 	if err := refuseExisting(o.name, o.logOpt, o.logFile); err != nil {
 		return collect.Server{}, err
 	}
+	// A log that cannot be written is refused before the run: a folder
+	// given for it ended a complete backup with "rename …/..tmp-… …/:
+	// file exists".
+	if err := checkOutFolder(o.name, "--log", o.logFile); err != nil {
+		return collect.Server{}, err
+	}
 	if o.flagErr != nil {
 		return collect.Server{}, o.flagErr
 	}
@@ -93,7 +99,7 @@ func runGbakService(o gbakServiceOptions, e *env, est *analyze.Estimate,
 	if o.topErr != nil {
 		return o.topErr
 	}
-	format, logFile, top := o.format, o.logFile, o.top
+	logFile := o.logFile
 	f, err := atomicfile.Create(logFile, o.logOpt)
 	if err != nil {
 		return err
@@ -108,10 +114,15 @@ func runGbakService(o gbakServiceOptions, e *env, est *analyze.Estimate,
 			return err
 		}
 		if run.Completed && lw.err == nil {
-			// gbak finished; what failed came after (naming the file,
-			// the swap): the log is whole.
+			// gbak finished, with errors it went on past (an index it
+			// could not build) or before what failed after it (naming
+			// the file, the swap): the log is whole, and its timeline
+			// says what failed and what to do.
 			if cerr := f.Commit(); cerr != nil {
 				return fmt.Errorf("%w; the log could not be written: %v", err, cerr)
+			}
+			if perr := writeGbakRun(o, e, run); perr != nil {
+				return fmt.Errorf("%w; the log is %s (%v)", err, logFile, perr)
 			}
 			return fmt.Errorf("%w; the log is %s", err, logFile)
 		}
@@ -128,6 +139,12 @@ func runGbakService(o gbakServiceOptions, e *env, est *analyze.Estimate,
 	if err := f.Commit(); err != nil {
 		return err
 	}
+	return writeGbakRun(o, e, run)
+}
+
+// writeGbakRun prints the run and its complete log's timeline.
+func writeGbakRun(o gbakServiceOptions, e *env, run *collect.GbakRun) error {
+	format, logFile, top := o.format, o.logFile, o.top
 	if format == report.JSON {
 		return writeGbakResult(e, run, logFile)
 	}

@@ -92,14 +92,21 @@ func restoreReplaceGarbage(t *testing.T, s collect.Server, db string) {
 	if code != exitError || out != "" {
 		t.Errorf("exit %d, stdout %q", code, out)
 	}
+	// gbak's "expected backup description record" alone did not say that
+	// the file is no backup.
 	oneErrorLine(t, "restore of garbage", errs, "fbdiag: cannot restore "+garbage+" to "+db+" on "+s.Addr+
-		": expected backup description record")
+		": "+garbage+" is not a gbak backup, or one whose start is damaged (gbak: expected backup description record")
 	if !strings.Contains(errs, "; nothing left; "+db+" untouched") {
 		t.Errorf("stderr %q does not say the original is untouched", errs)
 	}
 	if len(serverTemps(t, db)) != 0 {
 		t.Errorf("temporary files left: %v", serverTemps(t, db))
 	}
+	// The arguments the wrong way round: the database given as the backup.
+	other := livetest.TempPath(t, s, "other.fdb")
+	_, errs, _ = runCLI(t, nil, "restore", "--server", s.Addr, "--log", filepath.Join(dir, "r2.log"), db, other)
+	oneErrorLine(t, "restore of a database", errs, "fbdiag: cannot restore "+db+" to "+other+" on "+s.Addr+
+		": "+db+" is a Firebird database, not a gbak backup (gbak: expected backup description record")
 	// Online, with its data: collect reads it as before.
 	out, errs, code = runCLI(t, nil, "collect", "--server", s.Addr, "--switches", "-r -t WAREHOUSE", "--format", "json",
 		"--out", filepath.Join(dir, "after.txt"), db)

@@ -64,3 +64,40 @@ func TestLiveBackupLogOnFullDisk(t *testing.T) {
 		t.Errorf("the backup %s: %v; want the complete backup", fbk, err)
 	}
 }
+
+// collect's snapshot fills the disk of its folder (a tmpfs with 4 KiB
+// left, the shop's gstat -a -r is larger). The error blamed the server:
+// "cannot read statistics of DB on localhost:3050: write
+// ./.s.txt.tmp-123: no space left on device". It now names the file
+// fbdiag could not write and says that nothing was written.
+func TestLiveCollectSnapshotOnFullDisk(t *testing.T) {
+	s := livetest.Server(t)
+	dir := filepath.Join(t.TempDir(), "small")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=64k"); err != nil {
+		t.Skipf("cannot mount a small tmpfs (needs root): %v", err)
+	}
+	t.Cleanup(func() { syscall.Unmount(dir, syscall.MNT_DETACH) })
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		t.Fatal(err)
+	}
+	fill := int64(st.Bavail)*st.Bsize - 4<<10
+	if err := os.WriteFile(filepath.Join(dir, "fill"), make([]byte, fill), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := livetest.ShopDatabase(t, s)
+	snap := filepath.Join(dir, "s.txt")
+	out, errs, code := runCLI(t, nil, "collect", "--server", s.Addr, "--out", snap, db)
+	if code != exitError || out != "" {
+		t.Errorf("exit %d, stdout %q", code, out)
+	}
+	if want := "fbdiag: cannot write the snapshot " + snap + ": no space left on device; nothing written\n"; errs != want {
+		t.Errorf("stderr %q\nwant   %q", errs, want)
+	}
+	if names := liveDirEntries(t, dir); len(names) != 1 {
+		t.Errorf("in the folder: %q, want only the filler", names)
+	}
+}

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/collect"
+	"github.com/fbdiag/fbdiag/collect/livetest"
+)
+
+// restore --replace of a backup whose unique index gbak cannot rebuild
+// (a duplicate key): gbak goes on to its final line and leaves the new
+// database offline. fbdiag swapped it in, deleted the original and
+// exited 0 after a timeline reading "Outcome failed" and "Replaced the
+// existing database once the new one was complete". Now it exits 1
+// with the original untouched, and still prints the timeline, whose
+// advice says how to fix the restored database.
+func TestLiveRestoreReplaceWithFailedIndex(t *testing.T) {
+	s := livetest.Server(t)
+	db, fbk := livetest.DuplicateKeyBackup(t, s)
+	before, err := os.ReadFile(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(t.TempDir(), "r.log")
+	out, errs, code := runCLI(t, nil, "restore", "--server", s.Addr, "--replace", "--log", log, fbk, db)
+	if code != exitError {
+		t.Errorf("exit %d, want %d", code, exitError)
+	}
+	kept := serverTemps(t, db)
+	if len(kept) != 1 {
+		t.Fatalf("beside the database: %q, want the restored one", kept)
+	}
+	oneErrorLine(t, "restore --replace with a failed index", errs, "fbdiag: cannot restore "+fbk+" to "+db+" on "+s.Addr+
+		`: gbak finished with errors: cannot commit index UX_U_CODE: attempt to store duplicate value (visible to active transactions) in unique index "UX_U_CODE"; `+
+		db+" not replaced, untouched; the restored database is kept as "+kept[0]+
+		", offline (single-user maintenance): fix what the log names, then gfix -online it, or delete it; the log is "+log+"\n")
+	if after, _ := os.ReadFile(db); len(after) != len(before) || !collect.IsDatabaseFile(db) {
+		t.Errorf("the original changed size: %d bytes, was %d", len(after), len(before))
+	}
+	for _, want := range []string{"Outcome      failed\n", "UX_U_CODE     ", "then ALTER INDEX UX_U_CODE ACTIVE;"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "Replaced the existing database") {
+		t.Errorf("stdout says the database was replaced:\n%s", out)
+	}
+	if _, err := os.Stat(log); err != nil {
+		t.Errorf("the log: %v", err)
+	}
+
+	// JSON says it too: a script that reads run.completed sees gbak's
+	// run finished, and run.failure what failed in it.
+	fresh := livetest.TempPath(t, s, "dupkey-new.fdb")
+	out, _, code = runCLI(t, nil, "restore", "--server", s.Addr, "--format", "json", "--log", filepath.Join(filepath.Dir(log), "r2.log"), fbk, fresh)
+	var res struct {
+		Run struct {
+			Completed, Replaced bool
+			Failure             string
+		}
+		Timeline struct{ Outcome string }
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || code != exitError || !res.Run.Completed || res.Run.Replaced ||
+		res.Run.Failure != `cannot commit index UX_U_CODE: attempt to store duplicate value (visible to active transactions) in unique index "UX_U_CODE"` ||
+		res.Timeline.Outcome != "failed" {
+		t.Errorf("--format json: exit %d, %+v, %v", code, res, err)
+	}
+}

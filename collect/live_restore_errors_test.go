@@ -1,0 +1,92 @@
+package collect_test
+
+import (
+	"bytes"
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/collect"
+	"github.com/fbdiag/fbdiag/collect/livetest"
+)
+
+// A backup holding a duplicate key of a unique index (made as
+// testdata/gbak/README.md says: one byte of the key changed in the
+// backup file) restores on Firebird 3.0.11 to the end: gbak prints
+// "cannot commit index UX_U_CODE", goes on without the index and
+// leaves the database offline. restore --replace took that run for a
+// success, shut the original down and swapped it out: the good,
+// online database was deleted and an offline one with an inactive index
+// took its name (exit status 0, "Replaced the existing database once
+// the new one was complete"). Now the original stays as it was and the
+// error says where the restored database is.
+func TestLiveRestoreWithFailedIndexKeepsTheOriginal(t *testing.T) {
+	s := livetest.Server(t)
+	if !collect.LocalForTest(s, livetest.DataDir()) {
+		t.Skip("the swap needs the database's folder on this machine")
+	}
+	ctx := ctxT(t)
+	db, fbk := livetest.DuplicateKeyBackup(t, s)
+	// The original gets a third row, which the backup does not have.
+	conn, err := collect.OpenForTest(ctx, s, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(ctx, "INSERT INTO U VALUES (3, 7)"); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+
+	var log bytes.Buffer
+	run, err := s.Restore(ctx, fbk, db, collect.RestoreOptions{Replace: true}, &log, nil)
+	var ce *collect.Error
+	if !errors.As(err, &ce) {
+		t.Fatalf("restore --replace of a backup with a duplicate key: %v, want an error (log:\n%s)", err, log.String())
+	}
+	kept, _ := filepath.Glob(filepath.Join(filepath.Dir(db), "."+filepath.Base(db)+".failed-*"))
+	wantDetail := `gbak finished with errors: cannot commit index UX_U_CODE: attempt to store duplicate value (visible to active transactions) in unique index "UX_U_CODE"`
+	if ce.Detail != wantDetail || len(kept) != 1 ||
+		ce.Outcome != db+" not replaced, untouched; the restored database is kept as "+kept[0]+
+			", offline (single-user maintenance): fix what the log names, then gfix -online it, or delete it" {
+		t.Errorf("error %q\ndetail %q\noutcome %q\nkept %q", err, ce.Detail, ce.Outcome, kept)
+	}
+	if !run.Completed || run.Replaced {
+		t.Errorf("completed %v, replaced %v; want gbak's run complete and nothing replaced", run.Completed, run.Replaced)
+	}
+	// The original: online, its three rows, its index active.
+	if n := count(t, ctx, s, db, "U"); n != 3 {
+		t.Errorf("the original has %d rows, want its 3", n)
+	}
+	if h := header(t, ctx, s, db); !strings.Contains(h, "\tAttributes\t\tforce write\n") {
+		t.Errorf("the original's header:\n%s", h)
+	}
+	if len(kept) == 1 && !strings.Contains(header(t, ctx, s, kept[0]), "single-user maintenance") {
+		t.Errorf("the kept database %s is not in single-user maintenance", kept[0])
+	}
+
+	// The next run says what the kept database is, not "left by an
+	// earlier backup or restore that did not end (fbdiag killed?)".
+	var warnings []string
+	s2 := s
+	s2.Warn = func(m string) { warnings = append(warnings, m) }
+	if _, err := s2.Restore(ctx, fbk, db, collect.RestoreOptions{Replace: true}, &bytes.Buffer{}, nil); err == nil {
+		t.Error("the second restore --replace succeeded")
+	}
+	if len(kept) != 1 || len(warnings) != 1 || !strings.HasPrefix(warnings[0], kept[0]+" (") ||
+		!strings.HasSuffix(warnings[0], " is the database of an earlier restore that gbak finished with errors, kept to be fixed; delete it unless you mean to") {
+		t.Errorf("warnings of the next run: %q", warnings)
+	}
+
+	// A new database is left under its name, as gbak leaves it, and the
+	// run is an error (gbak's exit code is 2).
+	fresh := livetest.TempPath(t, s, "dupkey-new.fdb")
+	_, err = s.Restore(ctx, fbk, fresh, collect.RestoreOptions{}, &bytes.Buffer{}, nil)
+	if !errors.As(err, &ce) || ce.Outcome != "the restored database is "+fresh+
+		", offline (single-user maintenance): fix what the log names, then gfix -online it, or delete it" {
+		t.Errorf("restore of a backup with a duplicate key to a new database: %v", err)
+	}
+	if !collect.IsDatabaseFile(fresh) {
+		t.Errorf("no database at %s", fresh)
+	}
+}
