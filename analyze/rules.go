@@ -404,8 +404,14 @@ func (c *checker) header(h *parse.GstatHeader) {
 		if h.ShutdownMode == "full shutdown" {
 			sev = Critical
 		}
+		reason := "the database is in " + h.ShutdownMode
+		if h.ShutdownMode == "database shutdown" {
+			// Firebird 2.0 Release Notes, gfix shutdown modes: "multi"
+			// is "the legacy one".
+			reason = "the database is shut down (Firebird 1.5's only shutdown state, \"database shutdown\": only SYSDBA and the owner can attach, as in 2.0's multi-user maintenance)"
+		}
 		c.fire(finding{rule: "shutdown", sev: sev, kind: db, object: db, value: 1, unit: "flag",
-			reason: "the database is in " + h.ShutdownMode, advice: "gfix -online"})
+			reason: reason, advice: "gfix -online"})
 	}
 	if h.BackupState != "" && get("backup-lock", "allowed") == 0 {
 		f := finding{rule: "backup-lock", sev: Warn, kind: db, object: db, value: 1, unit: "flag"}

@@ -123,6 +123,12 @@ var fireCases = []fireCase{
 	{"ods-old", fb25Head, nil, Warn, "database", 11.2, nil, nil},
 	{"dialect-1", jira12355, nil, Warn, "database", 1, nil, nil},
 	{"shutdown", fb21Doc, nil, Warn, "database", 1, []string{"gfix -online"}, nil},
+	// Edited: the 1.5 header with the Attributes line its list archive cut,
+	// as 1.5's ppg.cpp prints the hdr_shutdown flag: 1.5 has one shutdown
+	// state, "database shutdown", which 2.0 kept as multi-user maintenance.
+	// It was no warning at all.
+	{"shutdown", fb15, replace("Creation date Oct 23, 2005 22:24:16", "Creation date Oct 23, 2005 22:24:16\nAttributes force write, database shutdown"), Warn, "database", 1,
+		[]string{"the database is shut down (Firebird 1.5's only shutdown state", "gfix -online"}, []string{"is in database shutdown"}},
 	// CODES_CODE is 3 deep at 4 KB, 3 at 8 KB and 2 at 16 KB (measured:
 	// codes-8k and codes-16k are the same database restored).
 	{"page-size-small", codes4k, nil, Warn, "database", 4096, []string{"CODES_CODE is 3 deep and would be 2 at 16384-byte pages", "-page_size 16384"}, []string{"8192"}},
