@@ -40,8 +40,8 @@ var Rules = []Rule{
 		"all versions; gstat -h", "schedule gfix -sweep, or gfix -housekeeping 20000 to let the server sweep"},
 	{"txid-headroom", "database", []Severity{Warn, Critical}, "Next transaction close to the ODS limit: backup and restore before it stops",
 		"all versions (2^31-1 before ODS 12, 2^48-1 since); gstat -h", "gbak backup and restore, which restarts the transaction numbers"},
-	{"forced-writes-off", "database", []Severity{Warn, Critical}, "the Attributes line lacks \"force write\": a crash can lose or corrupt data (critical on Windows)",
-		"all versions; gstat -h with its Attributes line (without one the state is unknown)", "gfix -write sync"},
+	{"forced-writes-off", "database", []Severity{Info, Warn, Critical}, "the Attributes line lacks \"force write\": a crash can lose or corrupt data (critical on Windows; information on a read-only database, which is not written)",
+		"all versions; gstat -h with its Attributes line (without one the state is unknown)", "gfix -write sync (a read-only database refuses it: gfix -mode read_write first)"},
 	{"page-buffers", "database", []Severity{Info, Warn, Critical}, "page buffers set in the header: the memory of the page caches, a verdict when the server's architecture, connections and RAM are given",
 		"all versions; gstat -h", "gfix -buffers N sets the header value (0 = the server's DefaultDbCachePages)"},
 	{"shutdown", "database", []Severity{Warn, Critical}, "the database is in a shutdown mode",
@@ -395,6 +395,15 @@ func (c *checker) header(h *parse.GstatHeader) {
 			if h.Attributes == nil {
 				f.reason = "no Attributes line in a dialect 1 header: no header flag is set, so " + f.reason
 			}
+		}
+		// Firebird writes no page of a read-only database, and refuses
+		// gfix -write on one (PAG_set_force_write,
+		// err_post_if_database_is_readonly): nothing to lose until it is
+		// made read-write, and the order of the two commands matters.
+		if h.ReadOnly {
+			f.sev = Info
+			f.reason = "the Attributes line lacks \"force write\", but the database is read only: Firebird writes nothing to it, so nothing can be lost now; once it is made read-write, a crash can corrupt it"
+			f.advice = "if it is made writable: gfix -mode read_write, then gfix -write sync (gfix refuses -write while the database is read only)"
 		}
 		c.fire(f)
 	}

@@ -117,6 +117,18 @@ var fireCases = []fireCase{
 	// warning.
 	{"forced-writes-off", jira12355, replaceLast("\tAttributes\t\tforce write\r\n", ""), Critical, "database", 0,
 		[]string{"no Attributes line in a dialect 1 header: no header flag is set, so forced writes are off on Windows"}, nil},
+	// Edited: the Windows 4.0 header with "read only" for "force write".
+	// Firebird writes nothing to a read-only database and refuses gfix
+	// -write on it (PAG_set_force_write: err_post_if_database_is_readonly):
+	// it was critical, "an OS crash or power loss can corrupt the
+	// database", do: gfix -write sync.
+	{"forced-writes-off", fb4Win, replace("Attributes\t\tforce write", "Attributes\t\tread only"), Info, "database", 0,
+		[]string{"the database is read only: Firebird writes nothing to it", "gfix -mode read_write, then gfix -write sync"}, []string{"corrupt the database"}},
+	// Made on the 3.0.11 server: gfix -write async, gfix -mode read_only;
+	// gfix -write sync then failed "attempted update on read-only
+	// database". It was a warning with that advice.
+	{"forced-writes-off", input{"gstat", "readonly-async-gstat-h.txt"}, nil, Info, "database", 0,
+		[]string{"but the database is read only", "gfix -mode read_write, then gfix -write sync"}, []string{"corrupt the database"}},
 	// The 2.1 manual's Linux header (Implementation ID 19,
 	// CLASS_LINUX_I386) lacks "force write": a warning, not Windows.
 	{"forced-writes-off", fb21Doc, nil, Warn, "database", 0, []string{"the Attributes line lacks \"force write\""}, []string{"Windows"}},
