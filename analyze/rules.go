@@ -32,11 +32,11 @@ type Rule struct {
 // Rules is the catalogue of gstat health rules, in the order of
 // `fbdiag rules`. IDs are stable: scripts and --rules files use them.
 var Rules = []Rule{
-	{"oat-stuck", "database", []Severity{Warn, Critical}, "Next - OAT: a transaction has been active for many transactions and blocks garbage collection",
+	{"oat-stuck", "database", []Severity{Info, Warn, Critical}, "Next - OAT: a transaction has been active for many transactions and blocks garbage collection (information on a read-only database, whose header does not move)",
 		"all versions; gstat -h", "find the transaction in MON$TRANSACTIONS (ODS 11.1+; fbdiag collect names its attachment) and end it; an older ODS has no MON$ tables: find the client that keeps it open"},
-	{"sweep-gap", "database", []Severity{Warn}, "OST - OIT above the sweep interval: the sweep is due or cannot move the OIT",
+	{"sweep-gap", "database", []Severity{Info, Warn}, "OST - OIT above the sweep interval: the sweep is due or cannot move the OIT (information on a read-only database, which is never swept)",
 		"all versions; gstat -h", "gfix -sweep; if the OIT does not move, end the transaction that holds it"},
-	{"sweep-disabled", "database", []Severity{Info}, "sweep interval 0: automatic sweep is off, a manual sweep must be scheduled",
+	{"sweep-disabled", "database", []Severity{Info}, "sweep interval 0: automatic sweep is off, a manual sweep must be scheduled (not on a read-only database, which is never swept)",
 		"all versions; gstat -h", "schedule gfix -sweep, or gfix -housekeeping 20000 to let the server sweep"},
 	{"txid-headroom", "database", []Severity{Warn, Critical}, "Next transaction close to the ODS limit: backup and restore before it stops",
 		"all versions (2^31-1 before ODS 12, 2^48-1 since); gstat -h", "gbak backup and restore, which restarts the transaction numbers"},
@@ -339,12 +339,20 @@ func (c *checker) header(h *parse.GstatHeader) {
 			f.advice = "find the client that keeps it open and commit or end its transaction (" + noMonWhy + "); " +
 				"if none can be found, disconnecting every attachment ends it: gfix -shut -force 0, then gfix -online"
 		}
+		if h.ReadOnly {
+			f.reason = fmt.Sprintf("Next - OAT = %d, but the database is read only: Firebird writes no header page to it, so these markers (oldest active %d) are those of when it was made read only and no transaction holds them now", *v, val0(s.OldestActive))
+			f.advice = "nothing while it stays read only, which makes no garbage; if it is made writable (gfix -mode read_write), read the header again after some work"
+		}
 		switch {
 		case f.value >= crit:
 			f.sev, f.threshold, f.key = Critical, crit, "critical"
-			c.fire(f)
 		case f.value > warn:
 			f.sev, f.threshold, f.key = Warn, warn, "warning"
+		}
+		if f.sev != "" {
+			if h.ReadOnly {
+				f.sev = Info
+			}
 			c.fire(f)
 		}
 	}
@@ -359,10 +367,20 @@ func (c *checker) header(h *parse.GstatHeader) {
 			} else if h.SweepInterval == nil {
 				f.reason += " (interval not printed: server default assumed)"
 			}
+			// Firebird skips the sweep of a read-only database, gfix's
+			// too (3.0 Database::allowSweepRun), and its markers do not
+			// move: nothing to do until it is made writable.
+			if h.ReadOnly {
+				f.sev = Info
+				f.reason += "; Firebird does not sweep a read-only database (gfix -sweep does nothing on it) and its markers do not move"
+				f.advice = "if it is made writable: gfix -mode read_write, then gfix -sweep"
+			}
 			c.fire(f)
 		}
 	}
-	if h.SweepInterval != nil && float64(*h.SweepInterval) <= get("sweep-disabled", "interval") {
+	// A read-only database is never swept, automatically or by hand:
+	// there is no sweep to schedule.
+	if h.SweepInterval != nil && float64(*h.SweepInterval) <= get("sweep-disabled", "interval") && !h.ReadOnly {
 		c.fire(finding{rule: "sweep-disabled", sev: Info, kind: db, object: db, value: float64(*h.SweepInterval), threshold: get("sweep-disabled", "interval"),
 			unit: "transactions", reason: "sweep interval 0: the automatic sweep is disabled",
 			advice: "make sure a manual sweep (gfix -sweep) is scheduled, or gfix -housekeeping 20000 to let the server sweep"})

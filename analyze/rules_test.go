@@ -98,6 +98,16 @@ var fireCases = []fireCase{
 	{"oat-stuck", fb15, nil, Critical, "database", 572981 - 319143, []string{"find the client that keeps it open", "no monitoring tables", "gfix -shut -force 0, then gfix -online"}, []string{"MON$TRANSACTIONS"}},
 	{"sweep-gap", fb15, nil, Warn, "database", 317998 - 22951, []string{"automatic sweep is disabled (interval 0)"}, []string{"%"}},
 	{"sweep-disabled", fb15, nil, Info, "database", 0, []string{"gfix -sweep"}, nil},
+	// Edited: the same header read only (1.5's ppg.cpp prints "read only").
+	// Firebird writes no header page of a read-only database (tra.cpp, 1.5
+	// to 5.0: DBB_read_only) and skips its sweep (3.0 allowSweepRun); on
+	// the 3.0.11 server gfix -sweep of one exits 0 and its markers stay put
+	// through new transactions. Both were a critical and a warning whose
+	// advice (end the transaction, gfix -sweep) does nothing there.
+	{"oat-stuck", fb15, fb15ReadOnly, Info, "database", 572981 - 319143,
+		[]string{"the database is read only", "no transaction holds them now", "gfix -mode read_write"}, []string{"gfix -shut"}},
+	{"sweep-gap", fb15, fb15ReadOnly, Info, "database", 317998 - 22951,
+		[]string{"Firebird does not sweep a read-only database", "gfix -mode read_write, then gfix -sweep"}, nil},
 	// 1.5 has no SuperClassic (2.5 brought it): it was named.
 	{"page-buffers", fb15, nil, Info, "database", 1000, []string{"1000 × 4096-byte pages = 3.91 MiB per cache", "one per connection with Classic (the server's"}, []string{"SuperClassic"}},
 	// 131072 buffers of 8 KB: past FileSystemCacheThreshold.
@@ -344,6 +354,27 @@ func TestRulesFire(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// fb15ReadOnly adds the Attributes line the 1.5 header's list archive
+// cut, as a read-only database prints it.
+func fb15ReadOnly(s string) string {
+	return replace("Creation date Oct 23, 2005 22:24:16", "Creation date Oct 23, 2005 22:24:16\nAttributes read only")(s)
+}
+
+// A read-only database is never swept, by the server or by gfix -sweep:
+// an interval of 0 asks for nothing to be scheduled there.
+func TestSweepDisabledReadOnly(t *testing.T) {
+	for _, a := range analyzeFile(t, fb15.path(t), fb15ReadOnly) {
+		if a.Header.ReadOnly == nil || !*a.Header.ReadOnly {
+			t.Fatalf("read_only %v, want true", a.Header.ReadOnly)
+		}
+		for _, w := range a.Warnings {
+			if w.Rule == "sweep-disabled" {
+				t.Errorf("sweep-disabled fired on a read-only database: %s | %s", w.Reason, w.Advice)
+			}
+		}
 	}
 }
 

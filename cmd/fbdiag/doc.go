@@ -281,9 +281,9 @@
 //	$ fbdiag rules
 //	Health rules
 //
-//	oat-stuck  database  warning/critical
+//	oat-stuck  database  info/warning/critical
 //	    what: Next - OAT: a transaction has been active for many transactions and blocks garbage
-//	    collection
+//	    collection (information on a read-only database, whose header does not move)
 //	    applies to: all versions; gstat -h
 //	    advice: find the transaction in MON$TRANSACTIONS (ODS 11.1+; fbdiag collect names its
 //	    attachment) and end it; an older ODS has no MON$ tables: find the client that keeps it open
