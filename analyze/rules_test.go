@@ -198,6 +198,17 @@ var fireCases = []fireCase{
 	{"table-max-versions", shopAR, func(s string) string {
 		return replace("Next transaction\t18", "Next transaction\t15018")(replace("total versions: 10000, max versions: 1", "total versions: 10000, max versions: 7")(s))
 	}, Warn, "CUSTOMER", 7, []string{"(Next - OAT = 15001, Next - OST = 15001): the oldest active transaction (17), while it is open, keeps the versions made since it began"}, []string{"nothing holding"}},
+	// Edited: shop and the 2.1 manual's header read only. Attachments to a
+	// read-only database collect no garbage (3.0 jrd.cpp: ATT_no_cleanup)
+	// and its sweep is skipped: reading the rows or gfix -sweep, the
+	// advice, did nothing.
+	{"table-versions", shopAR, replace("Attributes\t\tforce write", "Attributes\t\tforce write, read only"), Info, "CUSTOMER", 10000.0 / 30000,
+		[]string{"the database is read only: Firebird collects no garbage in it", "gfix -mode read_write, then gfix -sweep"}, []string{"next read"}},
+	{"table-deleted", fb21Doc, replace("Attributes              multi-user maintenance", "Attributes              read only"), Info, "NORMAN", 15,
+		[]string{"the database is read only: Firebird collects no garbage in it", "gfix -mode read_write, then SELECT COUNT(*) FROM NORMAN;"}, []string{"MON$TRANSACTIONS"}},
+	{"table-max-versions", shopAR, func(s string) string {
+		return replace("Attributes\t\tforce write", "Attributes\t\tforce write, read only")(replace("total versions: 10000, max versions: 1", "total versions: 10000, max versions: 7")(s))
+	}, Warn, "CUSTOMER", 7, []string{"the database is read only: Firebird collects no garbage in it", "gfix -mode read_write, then gfix -sweep"}, []string{"reading the row"}},
 	// Next - OAT = 3: reading the rows collects what was deleted before
 	// the oldest active transaction began, not the rest.
 	{"table-deleted", fb21Doc, nil, Info, "NORMAN", 15, []string{"SELECT COUNT(*) FROM NORMAN; (reading the rows collects those deleted before that transaction began)",
