@@ -35,7 +35,7 @@ var Rules = []Rule{
 	{"oat-stuck", "database", []Severity{Info, Warn, Critical}, "Next - OAT: a transaction has been active for many transactions and blocks garbage collection (information on a read-only database, whose header does not move)",
 		"all versions; gstat -h", "find the transaction in MON$TRANSACTIONS (ODS 11.1+; fbdiag collect names its attachment) and end it; an older ODS has no MON$ tables: find the client that keeps it open"},
 	{"sweep-gap", "database", []Severity{Info, Warn}, "OST - OIT above the sweep interval: the sweep is due or cannot move the OIT (information on a read-only database, which is never swept)",
-		"all versions; gstat -h", "gfix -sweep; if the OIT does not move, end the transaction that holds it"},
+		"all versions; gstat -h", "gfix -sweep; if the OIT does not move, end the transaction that holds it or resolve a limbo one (gfix -list)"},
 	{"sweep-disabled", "database", []Severity{Info}, "sweep interval 0: automatic sweep is off, a manual sweep must be scheduled (not on a read-only database, which is never swept)",
 		"all versions; gstat -h", "schedule gfix -sweep, or gfix -housekeeping 20000 to let the server sweep"},
 	{"txid-headroom", "database", []Severity{Warn, Critical}, "Next transaction close to the ODS limit: backup and restore before it stops",
@@ -361,7 +361,7 @@ func (c *checker) header(h *parse.GstatHeader) {
 		if float64(*gap) > iv {
 			f := finding{rule: "sweep-gap", sev: Warn, kind: db, object: db, value: float64(*gap), threshold: iv, unit: "transactions",
 				reason: fmt.Sprintf("OST - OIT = %d above the sweep interval %.0f: a sweep is due, or a stuck transaction keeps the OIT back", *gap, iv),
-				advice: "gfix -sweep; if the OIT does not move afterwards, end the transaction that holds it"}
+				advice: "gfix -sweep; if the OIT does not move afterwards, end the old transaction that holds it, or resolve a limbo transaction of a two-phase commit, where a sweep stops: gfix -list, then gfix -commit or gfix -rollback with its number"}
 			if h.SweepInterval != nil && *h.SweepInterval == 0 {
 				f.reason = fmt.Sprintf("OST - OIT = %d and the automatic sweep is disabled (interval 0); compared with the server default interval %.0f", *gap, iv)
 			} else if h.SweepInterval == nil {

@@ -96,7 +96,10 @@ var fireCases = []fireCase{
 	// Firebird 1.5, ~450 Classic connections: OAT 253838 transactions old.
 	// Its ODS 10.1 has no MON$ tables: the advice is what can be done there.
 	{"oat-stuck", fb15, nil, Critical, "database", 572981 - 319143, []string{"find the client that keeps it open", "no monitoring tables", "gfix -shut -force 0, then gfix -online"}, []string{"MON$TRANSACTIONS"}},
-	{"sweep-gap", fb15, nil, Warn, "database", 317998 - 22951, []string{"automatic sweep is disabled (interval 0)"}, []string{"%"}},
+	// A sweep stops the OIT at the oldest limbo transaction (3.0 tra.cpp
+	// TRA_sweep, TPC_find_states tra_limbo), which no MON$ row shows: the
+	// advice named only "the transaction that holds it".
+	{"sweep-gap", fb15, nil, Warn, "database", 317998 - 22951, []string{"automatic sweep is disabled (interval 0)", "gfix -list, then gfix -commit or gfix -rollback"}, []string{"%"}},
 	{"sweep-disabled", fb15, nil, Info, "database", 0, []string{"gfix -sweep"}, nil},
 	// Edited: the same header read only (1.5's ppg.cpp prints "read only").
 	// Firebird writes no header page of a read-only database (tra.cpp, 1.5
