@@ -32,16 +32,16 @@ type Rule struct {
 // Rules is the catalogue of gstat health rules, in the order of
 // `fbdiag rules`. IDs are stable: scripts and --rules files use them.
 var Rules = []Rule{
-	{"oat-stuck", "database", []Severity{Warn, Critical}, "Next - OAT: a transaction has been active for many transactions and blocks garbage collection",
+	{"oat-stuck", "database", []Severity{Info, Warn, Critical}, "Next - OAT: a transaction has been active for many transactions and blocks garbage collection (information on a read-only database, whose header does not move)",
 		"all versions; gstat -h", "find the transaction in MON$TRANSACTIONS (ODS 11.1+; fbdiag collect names its attachment) and end it; an older ODS has no MON$ tables: find the client that keeps it open"},
-	{"sweep-gap", "database", []Severity{Warn}, "OST - OIT above the sweep interval: the sweep is due or cannot move the OIT",
-		"all versions; gstat -h", "gfix -sweep; if the OIT does not move, end the transaction that holds it"},
-	{"sweep-disabled", "database", []Severity{Info}, "sweep interval 0: automatic sweep is off, a manual sweep must be scheduled",
+	{"sweep-gap", "database", []Severity{Info, Warn}, "OST - OIT above the sweep interval: the sweep is due or cannot move the OIT (information on a read-only database, which is never swept)",
+		"all versions; gstat -h", "gfix -sweep; if the OIT does not move, end the transaction that holds it or resolve a limbo one (gfix -list)"},
+	{"sweep-disabled", "database", []Severity{Info}, "sweep interval 0: automatic sweep is off, a manual sweep must be scheduled (not on a read-only database, which is never swept)",
 		"all versions; gstat -h", "schedule gfix -sweep, or gfix -housekeeping 20000 to let the server sweep"},
 	{"txid-headroom", "database", []Severity{Warn, Critical}, "Next transaction close to the ODS limit: backup and restore before it stops",
 		"all versions (2^31-1 before ODS 12, 2^48-1 since); gstat -h", "gbak backup and restore, which restarts the transaction numbers"},
-	{"forced-writes-off", "database", []Severity{Warn, Critical}, "the Attributes line lacks \"force write\": a crash can lose or corrupt data (critical on Windows)",
-		"all versions; gstat -h with its Attributes line (without one the state is unknown)", "gfix -write sync"},
+	{"forced-writes-off", "database", []Severity{Info, Warn, Critical}, "the Attributes line lacks \"force write\": a crash can lose or corrupt data (critical on Windows; information on a read-only database, which is not written)",
+		"all versions; gstat -h with its Attributes line (without one the state is unknown)", "gfix -write sync (a read-only database refuses it: gfix -mode read_write first)"},
 	{"page-buffers", "database", []Severity{Info, Warn, Critical}, "page buffers set in the header: the memory of the page caches, a verdict when the server's architecture, connections and RAM are given",
 		"all versions; gstat -h", "gfix -buffers N sets the header value (0 = the server's DefaultDbCachePages)"},
 	{"shutdown", "database", []Severity{Warn, Critical}, "the database is in a shutdown mode",
@@ -339,12 +339,20 @@ func (c *checker) header(h *parse.GstatHeader) {
 			f.advice = "find the client that keeps it open and commit or end its transaction (" + noMonWhy + "); " +
 				"if none can be found, disconnecting every attachment ends it: gfix -shut -force 0, then gfix -online"
 		}
+		if h.ReadOnly {
+			f.reason = fmt.Sprintf("Next - OAT = %d, but the database is read only: Firebird writes no header page to it, so these markers (oldest active %d) are those of when it was made read only and no transaction holds them now", *v, val0(s.OldestActive))
+			f.advice = "nothing while it stays read only, which makes no garbage; if it is made writable (gfix -mode read_write), read the header again after some work"
+		}
 		switch {
 		case f.value >= crit:
 			f.sev, f.threshold, f.key = Critical, crit, "critical"
-			c.fire(f)
 		case f.value > warn:
 			f.sev, f.threshold, f.key = Warn, warn, "warning"
+		}
+		if f.sev != "" {
+			if h.ReadOnly {
+				f.sev = Info
+			}
 			c.fire(f)
 		}
 	}
@@ -353,16 +361,26 @@ func (c *checker) header(h *parse.GstatHeader) {
 		if float64(*gap) > iv {
 			f := finding{rule: "sweep-gap", sev: Warn, kind: db, object: db, value: float64(*gap), threshold: iv, unit: "transactions",
 				reason: fmt.Sprintf("OST - OIT = %d above the sweep interval %.0f: a sweep is due, or a stuck transaction keeps the OIT back", *gap, iv),
-				advice: "gfix -sweep; if the OIT does not move afterwards, end the transaction that holds it"}
+				advice: "gfix -sweep; if the OIT does not move afterwards, end the old transaction that holds it, or resolve a limbo transaction of a two-phase commit, where a sweep stops: gfix -list, then gfix -commit or gfix -rollback with its number"}
 			if h.SweepInterval != nil && *h.SweepInterval == 0 {
 				f.reason = fmt.Sprintf("OST - OIT = %d and the automatic sweep is disabled (interval 0); compared with the server default interval %.0f", *gap, iv)
 			} else if h.SweepInterval == nil {
 				f.reason += " (interval not printed: server default assumed)"
 			}
+			// Firebird skips the sweep of a read-only database, gfix's
+			// too (3.0 Database::allowSweepRun), and its markers do not
+			// move: nothing to do until it is made writable.
+			if h.ReadOnly {
+				f.sev = Info
+				f.reason += "; Firebird does not sweep a read-only database (gfix -sweep does nothing on it) and its markers do not move"
+				f.advice = "if it is made writable: gfix -mode read_write, then gfix -sweep"
+			}
 			c.fire(f)
 		}
 	}
-	if h.SweepInterval != nil && float64(*h.SweepInterval) <= get("sweep-disabled", "interval") {
+	// A read-only database is never swept, automatically or by hand:
+	// there is no sweep to schedule.
+	if h.SweepInterval != nil && float64(*h.SweepInterval) <= get("sweep-disabled", "interval") && !h.ReadOnly {
 		c.fire(finding{rule: "sweep-disabled", sev: Info, kind: db, object: db, value: float64(*h.SweepInterval), threshold: get("sweep-disabled", "interval"),
 			unit: "transactions", reason: "sweep interval 0: the automatic sweep is disabled",
 			advice: "make sure a manual sweep (gfix -sweep) is scheduled, or gfix -housekeeping 20000 to let the server sweep"})
@@ -396,6 +414,15 @@ func (c *checker) header(h *parse.GstatHeader) {
 				f.reason = "no Attributes line in a dialect 1 header: no header flag is set, so " + f.reason
 			}
 		}
+		// Firebird writes no page of a read-only database, and refuses
+		// gfix -write on one (PAG_set_force_write,
+		// err_post_if_database_is_readonly): nothing to lose until it is
+		// made read-write, and the order of the two commands matters.
+		if h.ReadOnly {
+			f.sev = Info
+			f.reason = "the Attributes line lacks \"force write\", but the database is read only: Firebird writes nothing to it, so nothing can be lost now; once it is made read-write, a crash can corrupt it"
+			f.advice = "if it is made writable: gfix -mode read_write, then gfix -write sync (gfix refuses -write while the database is read only)"
+		}
 		c.fire(f)
 	}
 	c.pageBuffers(h)
@@ -404,8 +431,14 @@ func (c *checker) header(h *parse.GstatHeader) {
 		if h.ShutdownMode == "full shutdown" {
 			sev = Critical
 		}
+		reason := "the database is in " + h.ShutdownMode
+		if h.ShutdownMode == "database shutdown" {
+			// Firebird 2.0 Release Notes, gfix shutdown modes: "multi"
+			// is "the legacy one".
+			reason = "the database is shut down (Firebird 1.5's only shutdown state, \"database shutdown\": only SYSDBA and the owner can attach, as in 2.0's multi-user maintenance)"
+		}
 		c.fire(finding{rule: "shutdown", sev: sev, kind: db, object: db, value: 1, unit: "flag",
-			reason: "the database is in " + h.ShutdownMode, advice: "gfix -online"})
+			reason: reason, advice: "gfix -online"})
 	}
 	if h.BackupState != "" && get("backup-lock", "allowed") == 0 {
 		f := finding{rule: "backup-lock", sev: Warn, kind: db, object: db, value: 1, unit: "flag"}

@@ -101,11 +101,16 @@ func (c *checker) tableVersions(t *TableStats) {
 	}
 	h := c.a.Header
 	known, held := c.gcHeld()
-	if known && !held {
-		// Nothing holds them: worth knowing, one step less severe.
+	ro := c.readOnly()
+	if known && !held || ro {
+		// Nothing holds them (a read-only database's markers are frozen):
+		// worth knowing, one step less severe.
 		f.sev = lessSevere(f.sev)
 	}
-	if c.wants(&f) {
+	if c.wants(&f) && ro {
+		f.reason = fmt.Sprintf("%d back versions for %d records; %s, so they stay while it is read only", *t.Versions, *t.Records, readOnlyNoGC)
+		f.advice = "nothing while it stays read only; if it is made writable: gfix -mode read_write, then gfix -sweep"
+	} else if c.wants(&f) {
 		// (One of the most frequent warnings of a big file: appended, not
 		// Sprintf or +.)
 		var a [textBuffer]byte
@@ -191,6 +196,11 @@ func (c *checker) deletedWhy(f *finding, t *TableStats) {
 	h := c.a.Header
 	count := fmt.Sprintf("SELECT COUNT(*) FROM %s;", QuoteName(t.Schema, t.Name))
 	f.reason = units.Count(*t.Records, "record") + " with average length 0: all rows deleted, not collected yet"
+	if c.readOnly() {
+		f.reason += "; " + readOnlyNoGC
+		f.advice = "if it is made writable: gfix -mode read_write, then " + count + " (reading the rows collects them) or gfix -sweep"
+		return
+	}
 	switch known, held := c.gcHeld(); {
 	case !known:
 		f.reason += "; the input has no transaction markers, so whether an old transaction keeps them is unknown"
@@ -204,6 +214,18 @@ func (c *checker) deletedWhy(f *finding, t *TableStats) {
 		f.reason = string(appendYoungerHeld([]byte(f.reason+"; "), h))
 		f.advice = count + " (reading the rows collects those deleted before that transaction began) or gfix -sweep; the others go once it ends: " + stillOpenAdvice(h)
 	}
+}
+
+// readOnlyNoGC says why nothing collects a read-only database's garbage:
+// its attachments do no cleanup (jrd.cpp: "Attachments to a ReadOnly
+// database need NOT do garbage collection", ATT_no_cleanup) and its sweep
+// is skipped (Database::allowSweepRun), gfix's too.
+const readOnlyNoGC = "the database is read only: Firebird collects no garbage in it (its readers clean nothing up and gfix -sweep does nothing)"
+
+// readOnly says whether the header shows the database read only.
+func (c *checker) readOnly() bool {
+	h := c.a.Header
+	return h != nil && h.ReadOnly != nil && *h.ReadOnly
 }
 
 // gcHeld says whether the header shows the transaction markers (known)
@@ -240,6 +262,11 @@ func endOldestAdvice(h *HeaderStats) string {
 // 1504 versions long by a transaction held through the run, 5 without.
 func (c *checker) maxVersionsWhy(f *finding, n int64) {
 	h := c.a.Header
+	if c.readOnly() {
+		f.reason = fmt.Sprintf("one record has %d back versions; %s, so the chain stays while it is read only and each read of the row walks it", n, readOnlyNoGC)
+		f.advice = "if it is made writable: gfix -mode read_write, then gfix -sweep"
+		return
+	}
 	switch known, held := c.gcHeld(); {
 	case !known:
 		f.reason = fmt.Sprintf("one record has %d back versions: updated many times since garbage collection last reached it; "+

@@ -96,8 +96,21 @@ var fireCases = []fireCase{
 	// Firebird 1.5, ~450 Classic connections: OAT 253838 transactions old.
 	// Its ODS 10.1 has no MON$ tables: the advice is what can be done there.
 	{"oat-stuck", fb15, nil, Critical, "database", 572981 - 319143, []string{"find the client that keeps it open", "no monitoring tables", "gfix -shut -force 0, then gfix -online"}, []string{"MON$TRANSACTIONS"}},
-	{"sweep-gap", fb15, nil, Warn, "database", 317998 - 22951, []string{"automatic sweep is disabled (interval 0)"}, []string{"%"}},
+	// A sweep stops the OIT at the oldest limbo transaction (3.0 tra.cpp
+	// TRA_sweep, TPC_find_states tra_limbo), which no MON$ row shows: the
+	// advice named only "the transaction that holds it".
+	{"sweep-gap", fb15, nil, Warn, "database", 317998 - 22951, []string{"automatic sweep is disabled (interval 0)", "gfix -list, then gfix -commit or gfix -rollback"}, []string{"%"}},
 	{"sweep-disabled", fb15, nil, Info, "database", 0, []string{"gfix -sweep"}, nil},
+	// Edited: the same header read only (1.5's ppg.cpp prints "read only").
+	// Firebird writes no header page of a read-only database (tra.cpp, 1.5
+	// to 5.0: DBB_read_only) and skips its sweep (3.0 allowSweepRun); on
+	// the 3.0.11 server gfix -sweep of one exits 0 and its markers stay put
+	// through new transactions. Both were a critical and a warning whose
+	// advice (end the transaction, gfix -sweep) does nothing there.
+	{"oat-stuck", fb15, fb15ReadOnly, Info, "database", 572981 - 319143,
+		[]string{"the database is read only", "no transaction holds them now", "gfix -mode read_write"}, []string{"gfix -shut"}},
+	{"sweep-gap", fb15, fb15ReadOnly, Info, "database", 317998 - 22951,
+		[]string{"Firebird does not sweep a read-only database", "gfix -mode read_write, then gfix -sweep"}, nil},
 	// 1.5 has no SuperClassic (2.5 brought it): it was named.
 	{"page-buffers", fb15, nil, Info, "database", 1000, []string{"1000 × 4096-byte pages = 3.91 MiB per cache", "one per connection with Classic (the server's"}, []string{"SuperClassic"}},
 	// 131072 buffers of 8 KB: past FileSystemCacheThreshold.
@@ -117,12 +130,30 @@ var fireCases = []fireCase{
 	// warning.
 	{"forced-writes-off", jira12355, replaceLast("\tAttributes\t\tforce write\r\n", ""), Critical, "database", 0,
 		[]string{"no Attributes line in a dialect 1 header: no header flag is set, so forced writes are off on Windows"}, nil},
+	// Edited: the Windows 4.0 header with "read only" for "force write".
+	// Firebird writes nothing to a read-only database and refuses gfix
+	// -write on it (PAG_set_force_write: err_post_if_database_is_readonly):
+	// it was critical, "an OS crash or power loss can corrupt the
+	// database", do: gfix -write sync.
+	{"forced-writes-off", fb4Win, replace("Attributes\t\tforce write", "Attributes\t\tread only"), Info, "database", 0,
+		[]string{"the database is read only: Firebird writes nothing to it", "gfix -mode read_write, then gfix -write sync"}, []string{"corrupt the database"}},
+	// Made on the 3.0.11 server: gfix -write async, gfix -mode read_only;
+	// gfix -write sync then failed "attempted update on read-only
+	// database". It was a warning with that advice.
+	{"forced-writes-off", input{"gstat", "readonly-async-gstat-h.txt"}, nil, Info, "database", 0,
+		[]string{"but the database is read only", "gfix -mode read_write, then gfix -write sync"}, []string{"corrupt the database"}},
 	// The 2.1 manual's Linux header (Implementation ID 19,
 	// CLASS_LINUX_I386) lacks "force write": a warning, not Windows.
 	{"forced-writes-off", fb21Doc, nil, Warn, "database", 0, []string{"the Attributes line lacks \"force write\""}, []string{"Windows"}},
 	{"ods-old", fb25Head, nil, Warn, "database", 11.2, nil, nil},
 	{"dialect-1", jira12355, nil, Warn, "database", 1, nil, nil},
 	{"shutdown", fb21Doc, nil, Warn, "database", 1, []string{"gfix -online"}, nil},
+	// Edited: the 1.5 header with the Attributes line its list archive cut,
+	// as 1.5's ppg.cpp prints the hdr_shutdown flag: 1.5 has one shutdown
+	// state, "database shutdown", which 2.0 kept as multi-user maintenance.
+	// It was no warning at all.
+	{"shutdown", fb15, replace("Creation date Oct 23, 2005 22:24:16", "Creation date Oct 23, 2005 22:24:16\nAttributes force write, database shutdown"), Warn, "database", 1,
+		[]string{"the database is shut down (Firebird 1.5's only shutdown state", "gfix -online"}, []string{"is in database shutdown"}},
 	// CODES_CODE is 3 deep at 4 KB, 3 at 8 KB and 2 at 16 KB (measured:
 	// codes-8k and codes-16k are the same database restored).
 	{"page-size-small", codes4k, nil, Warn, "database", 4096, []string{"CODES_CODE is 3 deep and would be 2 at 16384-byte pages", "-page_size 16384"}, []string{"8192"}},
@@ -170,6 +201,17 @@ var fireCases = []fireCase{
 	{"table-max-versions", shopAR, func(s string) string {
 		return replace("Next transaction\t18", "Next transaction\t15018")(replace("total versions: 10000, max versions: 1", "total versions: 10000, max versions: 7")(s))
 	}, Warn, "CUSTOMER", 7, []string{"(Next - OAT = 15001, Next - OST = 15001): the oldest active transaction (17), while it is open, keeps the versions made since it began"}, []string{"nothing holding"}},
+	// Edited: shop and the 2.1 manual's header read only. Attachments to a
+	// read-only database collect no garbage (3.0 jrd.cpp: ATT_no_cleanup)
+	// and its sweep is skipped: reading the rows or gfix -sweep, the
+	// advice, did nothing.
+	{"table-versions", shopAR, replace("Attributes\t\tforce write", "Attributes\t\tforce write, read only"), Info, "CUSTOMER", 10000.0 / 30000,
+		[]string{"the database is read only: Firebird collects no garbage in it", "gfix -mode read_write, then gfix -sweep"}, []string{"next read"}},
+	{"table-deleted", fb21Doc, replace("Attributes              multi-user maintenance", "Attributes              read only"), Info, "NORMAN", 15,
+		[]string{"the database is read only: Firebird collects no garbage in it", "gfix -mode read_write, then SELECT COUNT(*) FROM NORMAN;"}, []string{"MON$TRANSACTIONS"}},
+	{"table-max-versions", shopAR, func(s string) string {
+		return replace("Attributes\t\tforce write", "Attributes\t\tforce write, read only")(replace("total versions: 10000, max versions: 1", "total versions: 10000, max versions: 7")(s))
+	}, Warn, "CUSTOMER", 7, []string{"the database is read only: Firebird collects no garbage in it", "gfix -mode read_write, then gfix -sweep"}, []string{"reading the row"}},
 	// Next - OAT = 3: reading the rows collects what was deleted before
 	// the oldest active transaction began, not the rest.
 	{"table-deleted", fb21Doc, nil, Info, "NORMAN", 15, []string{"SELECT COUNT(*) FROM NORMAN; (reading the rows collects those deleted before that transaction began)",
@@ -326,6 +368,27 @@ func TestRulesFire(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// fb15ReadOnly adds the Attributes line the 1.5 header's list archive
+// cut, as a read-only database prints it.
+func fb15ReadOnly(s string) string {
+	return replace("Creation date Oct 23, 2005 22:24:16", "Creation date Oct 23, 2005 22:24:16\nAttributes read only")(s)
+}
+
+// A read-only database is never swept, by the server or by gfix -sweep:
+// an interval of 0 asks for nothing to be scheduled there.
+func TestSweepDisabledReadOnly(t *testing.T) {
+	for _, a := range analyzeFile(t, fb15.path(t), fb15ReadOnly) {
+		if a.Header.ReadOnly == nil || !*a.Header.ReadOnly {
+			t.Fatalf("read_only %v, want true", a.Header.ReadOnly)
+		}
+		for _, w := range a.Warnings {
+			if w.Rule == "sweep-disabled" {
+				t.Errorf("sweep-disabled fired on a read-only database: %s | %s", w.Reason, w.Advice)
+			}
+		}
 	}
 }
 

@@ -128,8 +128,10 @@ func setAttributes(r *GstatReader, h *GstatHeader, v []byte) bool {
 			h.CryptProcess = true
 		case strings.HasPrefix(a, "plugin "):
 			h.CryptPlugin = strings.TrimSpace(a[len("plugin "):])
+		// "database shutdown" is 1.5's one shutdown state (ods.h
+		// hdr_shutdown), split into the three modes by 2.0.
 		case a == "multi-user maintenance", a == "single-user maintenance", a == "full shutdown",
-			strings.HasPrefix(a, "wrong shutdown state"):
+			a == "database shutdown", strings.HasPrefix(a, "wrong shutdown state"):
 			h.ShutdownMode = a
 		case a == "read only":
 			h.ReadOnly = true

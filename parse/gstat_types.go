@@ -132,7 +132,8 @@ type GstatHeader struct {
 	CryptProcess        bool   `json:"crypt_process"`
 	CryptPlugin         string `json:"crypt_plugin,omitempty"`
 	// ShutdownMode is "multi-user maintenance", "single-user maintenance",
-	// "full shutdown", "wrong shutdown state N" or "" (online).
+	// "full shutdown", "wrong shutdown state N", "database shutdown"
+	// (Firebird 1.5 and older: one shutdown state) or "" (online).
 	ShutdownMode string `json:"shutdown_mode,omitempty"`
 	ReadOnly     bool   `json:"read_only"`
 	// BackupState is "backup lock", "backup merge", "wrong backup state N"

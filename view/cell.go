@@ -201,6 +201,17 @@ func (c Cell) Human() string {
 			decimals = 0 // (gstat gave none)
 		}
 		s := strconv.FormatFloat(100*c.Num, 'f', decimals, 64)
+		// A share just short of the whole must not read as all of it (total
+		// dup 99989 of 100000 keys is 11 distinct values, not "100.0 %"),
+		// nor one a hair below zero as "-0.0 %".
+		if c.Kind == ShareKind {
+			switch {
+			case s == "100.0" && c.Num < 1:
+				s = "99.9"
+			case s == "-0.0":
+				s = "0.0"
+			}
+		}
 		if c.Kind == ChangeKind && !strings.HasPrefix(s, "-") {
 			s = "+" + s
 		}

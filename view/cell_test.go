@@ -30,6 +30,11 @@ func TestCells(t *testing.T) {
 		{SecP(nil), "", ""},
 		{Share(0.69), "69.0 %", "0.69"},
 		{Share(1), "100.0 %", "1"},
+		// ORDERS_CARRIER's total dup 99989 of 100000 keys (shop-gstat-a-r):
+		// 11 distinct values, not "100.0 %", all of them.
+		{Share(99989.0 / 100000), "99.9 %", "0.99989"},
+		// The 2.5 jira header's OST - OIT = -1 over 20000: not "-0.0 %".
+		{Share(-1.0 / 20000), "0.0 %", "-0.00005"},
 		{Share(math.Inf(1)), "–", ""},
 		{Percent(69), "69 %", "0.69"},
 		{Percent(100), "100 %", "1"},

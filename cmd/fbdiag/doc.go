@@ -177,10 +177,10 @@
 //	3 of 6 tables shown (--all shows them)
 //
 //	Indices, those with warnings first
-//	index           table     kind  depth  leaf   nodes     select      dup  max dup      size
-//	ORDERS_DATE_D   ORDERS    ?         2   190  100000    0.00001    0.0 %        0  1.48 MiB
-//	ORDERS_CARRIER  ORDERS    ?         2    75  100000     0.0909  100.0 %    33333   600 KiB
-//	RDB$PRIMARY2    CUSTOMER  pk        2    37   30000  0.0000333    0.0 %        0   296 KiB
+//	index           table     kind  depth  leaf   nodes     select     dup  max dup      size
+//	ORDERS_DATE_D   ORDERS    ?         2   190  100000    0.00001   0.0 %        0  1.48 MiB
+//	ORDERS_CARRIER  ORDERS    ?         2    75  100000     0.0909  99.9 %    33333   600 KiB
+//	RDB$PRIMARY2    CUSTOMER  pk        2    37   30000  0.0000333   0.0 %        0   296 KiB
 //	3 of 10 indices shown (--all shows them)
 //	kind: pk, fk, unique from the names Firebird gives constraint indices (RDB$PRIMARYn, RDB$FOREIGNn,
 //	  RDB$n); ? a name of the user's choosing, plain or a named constraint's (fbdiag collect reads the
@@ -281,9 +281,9 @@
 //	$ fbdiag rules
 //	Health rules
 //
-//	oat-stuck  database  warning/critical
+//	oat-stuck  database  info/warning/critical
 //	    what: Next - OAT: a transaction has been active for many transactions and blocks garbage
-//	    collection
+//	    collection (information on a read-only database, whose header does not move)
 //	    applies to: all versions; gstat -h
 //	    advice: find the transaction in MON$TRANSACTIONS (ODS 11.1+; fbdiag collect names its
 //	    attachment) and end it; an older ODS has no MON$ tables: find the client that keeps it open

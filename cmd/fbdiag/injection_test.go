@@ -42,7 +42,7 @@ func TestHostileNames(t *testing.T) {
 		"\n\\x1b]0;owned\\…    30000     10000    0.333        1     0.104    392  84 %  3.06 MiB     480 KiB\n",
 		"\n\\u202eexe.ORD    100000      5000     0.05        1         0    808  67 %  6.31 MiB    2.55 MiB\n",
 		"\n=HYPERLINK(\"h…     2000         0        0        0         0    328  87 %  2.56 MiB    16.0 KiB\n",
-		"\nRDB$PRIMARY2    \\x1b]0;owne…  pk        2    37   30000  0.0000333    0.0 %        0   296 KiB\n",
+		"\nRDB$PRIMARY2    \\x1b]0;owne…  pk        2    37   30000  0.0000333   0.0 %        0   296 KiB\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("text lacks %q:\n%s", want, out)
