@@ -276,6 +276,9 @@ func defaultRunKey(runs []*parse.Run) string {
 var settingKeys = map[string][]string{
 	"pgbench":  {"clients", "threads", "scale", "query_mode"},
 	"sysbench": {"threads"},
+	// HammerDB's autopilot runs one test per virtual-user count, each
+	// result after its "N Active Virtual Users configured" line.
+	"hammerdb": {"vusers", "warehouses"},
 	benchTool:  {"terminals", "page_buffers", "warehouses", "mode", "home"},
 }
 
