@@ -543,7 +543,8 @@ func readColumn(t *Table, c int, notes []Notice) []Notice {
 	col := &t.Columns[c]
 	col.Values = make([]float64, len(t.Rows))
 	numbers, texts := 0, 0
-	var bad []int
+	var bad, bare []int
+	headerUnit := !col.Unit.IsZero()
 	for i := range t.Rows {
 		s := t.Text(i, c)
 		col.Values[i] = math.NaN()
@@ -557,7 +558,9 @@ func readColumn(t *Table, c int, notes []Notice) []Notice {
 			continue
 		}
 		numbers++
-		if !u.IsZero() {
+		if u.IsZero() {
+			bare = append(bare, i)
+		} else {
 			switch {
 			case col.Unit.IsZero():
 				col.Unit = u
@@ -572,6 +575,18 @@ func readColumn(t *Table, c int, notes []Notice) []Notice {
 		for _, i := range bad {
 			notes = append(notes, Notice{File: t.File, Line: t.Rows[i].Line,
 				Msg: sprintf("column %q: %q is not a number; cell left out", col.Name, t.Text(i, c))})
+		}
+	}
+	// A bare number where the header names no unit and other cells do
+	// ("9", "30", "1.7 TB") has no unit anyone wrote: read in the cells'
+	// unit it made 9 TB of 9 (GB, most likely). Left out, said.
+	if !headerUnit && len(bare) > 0 && (col.Unit.Kind == KindSize || col.Unit.Kind == KindTime || col.Unit.Kind == KindSpeed) {
+		for _, i := range bare {
+			col.Values[i] = math.NaN()
+			if col.Numeric {
+				notes = append(notes, Notice{File: t.File, Line: t.Rows[i].Line,
+					Msg: sprintf("column %q: %q has no unit where other cells give one (%s): cell left out", col.Name, t.Text(i, c), col.Unit.Symbol)})
+			}
 		}
 	}
 	return notes

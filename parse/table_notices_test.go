@@ -2,6 +2,7 @@ package parse
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 )
@@ -27,5 +28,39 @@ func TestTableNoticesCapped(t *testing.T) {
 	}
 	if got := notices[maxTableNotices].String(); got != "bad.csv:403: 800 more notices not printed, from this line on" {
 		t.Errorf("last notice %q", got)
+	}
+}
+
+// A size column whose header names no unit, with "1.7 TB" in one cell and
+// bare numbers in the others, read the bare ones in the cell's unit: 9 and
+// 30 became 9 TiB and 30 TiB, larger than the 1.7 TiB database, and the
+// degradation "+141.4 % (1.70 TiB → 30.0 TiB)". A bare number there has
+// no unit anyone wrote: it is left out, said at its line. With the unit in
+// the header ("size_gb") a bare number is in it, and "1.7 TB" converts.
+func TestTableBareNumberBesideUnits(t *testing.T) {
+	tables, notices, err := ReadTables(strings.NewReader("size,tps\n9,494\n30,408\n1.7 TB,169\n"), "mixed.csv")
+	if err != nil || len(tables) != 1 {
+		t.Fatal(err, len(tables))
+	}
+	c := tables[0].Columns[0]
+	if c.Unit.Symbol != "TB" || !math.IsNaN(c.Values[0]) || !math.IsNaN(c.Values[1]) || c.Values[2] != 1.7 {
+		t.Errorf("size column: unit %q, values %v", c.Unit.Symbol, c.Values)
+	}
+	var got []string
+	for _, n := range notices {
+		got = append(got, n.String())
+	}
+	want := []string{
+		`mixed.csv:2: column "size": "9" has no unit where other cells give one (TB): cell left out`,
+		`mixed.csv:3: column "size": "30" has no unit where other cells give one (TB): cell left out`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("notices:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	tables, notices, _ = ReadTables(strings.NewReader("size_gb,tps\n9,494\n30,408\n1.7 TB,169\n"), "header.csv")
+	c = tables[0].Columns[0]
+	if c.Unit.Symbol != "GB" || c.Values[0] != 9 || c.Values[1] != 30 || math.Abs(c.Values[2]-1740.8) > 1e-9 || len(notices) != 0 {
+		t.Errorf("size_gb column: unit %q, values %v, notices %v", c.Unit.Symbol, c.Values, notices)
 	}
 }
