@@ -707,9 +707,6 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 		yc := t.Columns[yi]
 		for r := range t.Rows {
 			y := yc.Values[r]
-			if math.IsNaN(y) {
-				continue
-			}
 			name := yc.Name
 			if seriesCol >= 0 {
 				name = t.Text(r, seriesCol)
@@ -723,6 +720,15 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 					name = prefix
 				}
 			}
+			if math.IsNaN(y) {
+				// A cell that is not a number was said by the reader; an
+				// empty one, of a row that has its x, is said here.
+				if emptyCell(t.Text(r, yi)) && !emptyCell(t.Text(r, xi)) && (categorical || !math.IsNaN(xc.Values[r])) {
+					g.notices = append(g.notices, parse.Notice{File: t.File, Line: t.Rows[r].Line,
+						Msg: fmt.Sprintf("column %q: empty cell; row left out of series %q", yc.Name, name)})
+				}
+				continue
+			}
 			p := raw{series: name, y: y, src: fmt.Sprintf("%s:%d", t.File, t.Rows[r].Line), unit: yc.Unit}
 			if steadyCol >= 0 {
 				if v := t.Columns[steadyCol].Values[r]; !math.IsNaN(v) {
@@ -733,6 +739,7 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 			if categorical {
 				p.label = t.Text(r, xi)
 				if p.label == "" {
+					skip(r, fmt.Sprintf("no name in column %q: row skipped", xc.Name))
 					continue
 				}
 			} else {
@@ -753,6 +760,13 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 		}
 	}
 	return nil
+}
+
+// emptyCell says whether a cell holds nothing, as the table reader reads
+// "", "-" and "—": no figure written.
+func emptyCell(s string) bool {
+	s = strings.TrimSpace(s)
+	return s == "" || s == "-" || s == "—"
 }
 
 // steadyColumn finds the column of fbdiag bench sweep's table that says

@@ -203,3 +203,60 @@ func TestABTooFewRunsToTell(t *testing.T) {
 		}
 	}
 }
+
+// A row whose y cell is empty ("13,", a size measured whose throughput was
+// not written down) was left out of its series without a word, where a
+// cell "n/a" had a notice and a row without x "row without x: skipped":
+// the 7-row table gave 4 points and named only 2 of the 3 rows it lost.
+// Each empty y cell of a row that has its x is now said at its line, once
+// per series it leaves; so is a row whose configuration name is empty.
+func TestThroughputEmptyYCellSaid(t *testing.T) {
+	text := "size_gb,tps\n9.04,494.73\n10.8,n/a\n13,\nfoo,480\n30.3,407.97\n30.3,410\n1813.97,169.33\n"
+	r, err := Throughput(readString(t, "missing.csv", text), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notices []string
+	for _, n := range r.Notices {
+		notices = append(notices, n.String())
+	}
+	slices.Sort(notices)
+	want := []string{
+		`missing.csv:3: column "tps": "n/a" is not a number; cell left out`,
+		`missing.csv:4: column "tps": empty cell; row left out of series "tps"`,
+		`missing.csv:5: column "size_gb": "foo" is not a number; cell left out`,
+		"missing.csv:5: row without x: skipped",
+	}
+	if len(r.Series) != 1 || len(r.Series[0].Points) != 4 || strings.Join(notices, "\n") != strings.Join(want, "\n") {
+		t.Errorf("%d points, notices:\n%s\nwant:\n%s", len(r.Series[0].Points), strings.Join(notices, "\n"), strings.Join(want, "\n"))
+	}
+
+	// Two series: the SSD column has no figure at 1.7 TB (the article ran
+	// none there); the SATA series keeps the row.
+	text = "size_gb;sata_tps;ssd_tps\n9,04;494,73;1540\n30,3;407,97;1420\n1813,97;169,33;\n"
+	r, err = Throughput(readString(t, "two.csv", text), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notices = notices[:0]
+	for _, n := range r.Notices {
+		notices = append(notices, n.String())
+	}
+	if len(r.Series) != 2 || len(r.Series[0].Points) != 3 || len(r.Series[1].Points) != 2 ||
+		strings.Join(notices, "\n") != `two.csv:4: column "ssd_tps": empty cell; row left out of series "ssd_tps"` {
+		t.Errorf("two series: notices %q", notices)
+	}
+
+	text = "plan,tps\nBalanced,17029\n,19000\nHigh performance,21226\n"
+	r, err = Throughput(readString(t, "ab.csv", text), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notices = notices[:0]
+	for _, n := range r.Notices {
+		notices = append(notices, n.String())
+	}
+	if strings.Join(notices, "\n") != `ab.csv:3: no name in column "plan": row skipped` {
+		t.Errorf("unnamed configuration: notices %q", notices)
+	}
+}
