@@ -228,6 +228,9 @@ type gathered struct {
 	load        *loadColumns
 	notices     []parse.Notice
 	warnings    []string
+	// yNames are the y columns (or runs' figures) of every input, in
+	// order: y's name when their units differ.
+	yNames []string
 }
 
 // Throughput analyses tables and benchmark runs.
@@ -253,6 +256,7 @@ func Throughput(in Input, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.mixedY()
 	if opt.Mode != "" {
 		g.mode = opt.Mode
 	}

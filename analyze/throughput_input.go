@@ -75,6 +75,7 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 			}
 			g.yUnit = yUnit
 		}
+		g.noteY(pick(opt.Y != "", opt.Y, yUnit.Symbol))
 		series := r.Tool
 		if r.Name != "" {
 			series += " " + dropSubKey(r.Name, key)
@@ -139,16 +140,27 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 				g.points[i].settings = g.points[i].label
 			}
 		}
-		g.labelWorkloads()
 		g.xName = "run"
 		g.xUnit = parse.Unit{}
 		// Without a size, the files are the configurations compared:
-		// one series, a label per file name.
+		// one series, a label per file name; a series per unit, named
+		// by it, when the runs give several (pgbench's tps, HammerDB's
+		// NOPM), each against its own first: no ratio runs across units.
 		g.order = g.order[:0]
+		units := g.yUnits()
 		for i := range g.points {
-			g.points[i].series = "runs"
+			name := "runs"
+			if u := g.points[i].unit.Symbol; len(units) > 1 && u != "" {
+				name = u
+			}
+			g.points[i].series = name
+			if !slices.Contains(g.order, name) {
+				g.order = append(g.order, name)
+			}
 		}
-		g.order = append(g.order, "runs")
+		for _, s := range g.order {
+			g.labelWorkloads(s)
+		}
 	}
 	g.scaleSizes()
 	g.mode = chooseMode(g.xUnit, g.xName, g.categorical, false)
@@ -162,11 +174,12 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 // shown as one of two client counts. The workload goes after the
 // settings that tell the configurations apart, before the file ("clients=2
 // · select only · pgbench-select-progress"), the tool named too when the
-// runs come from several. A warning says so.
-func (g *gathered) labelWorkloads() {
+// runs come from several. A warning says so. Each series (a unit's runs)
+// on its own: its configurations are compared among themselves only.
+func (g *gathered) labelWorkloads(series string) {
 	var workloads, tools []string
 	for _, p := range g.points {
-		if p.workload == "" {
+		if p.workload == "" || p.series != series {
 			continue
 		}
 		if w := p.tool + " " + p.workload; !slices.Contains(workloads, w) {
@@ -181,6 +194,9 @@ func (g *gathered) labelWorkloads() {
 	}
 	for i := range g.points {
 		p := &g.points[i]
+		if p.series != series {
+			continue
+		}
 		w := p.workload
 		if len(tools) > 1 && w != "" {
 			w = p.tool + " " + w
@@ -667,6 +683,9 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 			}
 		}
 	}
+	for _, yi := range ys {
+		g.noteY(t.Columns[yi].Name)
+	}
 	if len(ys) == 0 {
 		return fmt.Errorf("%s:%d: %w as y: none holds numbers (columns: %s)", t.File, t.Line, ErrNoColumn, strings.Join(t.ColumnNames(), ", "))
 	}
@@ -760,6 +779,33 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 		}
 	}
 	return nil
+}
+
+// noteY keeps the name of a y column or a run's figure, once.
+func (g *gathered) noteY(name string) {
+	if !slices.Contains(g.yNames, name) {
+		g.yNames = append(g.yNames, name)
+	}
+}
+
+// yUnits lists the units of the points' y, in order of appearance.
+func (g *gathered) yUnits() []string {
+	var units []string
+	for _, p := range g.points {
+		if !slices.Contains(units, p.unit.Symbol) {
+			units = append(units, p.unit.Symbol)
+		}
+	}
+	return units
+}
+
+// mixedY names y by every input's y, without a unit, when the inputs'
+// units differ (a tps table and a tpmC one, pgbench's tps and HammerDB's
+// NOPM): the first's name and unit read over the others' figures.
+func (g *gathered) mixedY() {
+	if len(g.yUnits()) > 1 && g.load == nil {
+		g.yName, g.yUnit = strings.Join(g.yNames, ", "), parse.Unit{}
+	}
 }
 
 // emptyCell says whether a cell holds nothing, as the table reader reads

@@ -260,3 +260,54 @@ func TestThroughputEmptyYCellSaid(t *testing.T) {
 		t.Errorf("unnamed configuration: notices %q", notices)
 	}
 }
+
+// Inputs whose throughputs are in different units were read in the first
+// one's. A degradation of a tps table and a tpmC table had y "tps" and
+// y_unit "tps": text's, markdown's and CSV's column headed "tps" held the
+// tpmC figures (29640). A pgbench run (1468 tps) and a HammerDB log (42332
+// NOPM) were one A/B series in NOPM: "vusers=4 … vs pgbench TPC-B …:
+// +2783.0 % (×28.8, faster)", a per-minute figure over a per-second one.
+// y_unit is now null and y names both, as for two columns of one table,
+// and runs of different units are a series each, named by its unit and
+// compared with its own first run, its labels naming a workload only when
+// the series holds several.
+func TestThroughputInputsOfDifferentUnits(t *testing.T) {
+	in := readString(t, "a_tps.csv", "size_gb,tps\n9,494\n30,408\n1700,169\n")
+	b := readString(t, "b_tpm.csv", "size_gb,tpmC\n9,29640\n30,24480\n1700,10140\n")
+	in.Tables = append(in.Tables, b.Tables...)
+	r, err := Throughput(in, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Y == nil || *r.Y != "tps, tpmC" || r.YUnit != nil || len(r.Series) != 2 ||
+		r.Series[0].Unit == nil || *r.Series[0].Unit != "tps" || r.Series[1].Unit == nil || *r.Series[1].Unit != "tpmC" {
+		t.Errorf("tables: y %v, y_unit %v, %d series", r.Y, r.YUnit, len(r.Series))
+	}
+
+	runs := readString(t, "pgbench-rw.txt", "pgbench (15.18)\ntransaction type: <builtin: TPC-B (sort of)>\n"+
+		"number of clients: 4\ntps = 1468.339673 (without initial connection time)\n")
+	hdb := readString(t, "hdb.log", "Vuser 1:4 Active Virtual Users configured\n"+
+		"Vuser 1:TEST RESULT : System achieved 42332 NOPM from 97427 PostgreSQL TPM\n"+
+		"Vuser 1:8 Active Virtual Users configured\n"+
+		"Vuser 1:TEST RESULT : System achieved 61500 NOPM from 141000 PostgreSQL TPM\n")
+	runs.Runs = append(runs.Runs, hdb.Runs...)
+	r, err = Throughput(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range r.Series {
+		line := fmt.Sprintf("%s (%s): %d points", s.Name, *s.Unit, len(s.Points))
+		for _, e := range s.AB {
+			line += fmt.Sprintf("; %s vs %s ×%.3f", e.Label, e.Baseline, e.Ratio)
+		}
+		got = append(got, line)
+	}
+	want := []string{
+		"tps (tps): 1 points",
+		"NOPM (NOPM): 2 points; vusers=8 · hdb vs vusers=4 · hdb ×1.453",
+	}
+	if r.Y == nil || *r.Y != "tps, NOPM" || r.YUnit != nil || strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("runs: y %v, y_unit %v, series:\n%s\nwant:\n%s", r.Y, r.YUnit, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -893,7 +893,13 @@ func (v *tput) headline(s *analyze.Series) []Field {
 		if sum.N > 1 {
 			runs = fmt.Sprintf("median of %d runs", sum.N)
 		}
-		add("median_"+v.yCol().Key, v.yTitle(), Num(sum.Median), fmt.Sprintf("(%s, %s; one configuration, nothing to compare)", s.Points[0].Label, runs))
+		key, title := "median_"+v.yCol().Key, v.yTitle()
+		if v.r.YUnit == nil && len(v.r.Series) > 1 {
+			// Series of different units: the series' name before it says
+			// which ("tps: median"), not y's "tps, NOPM".
+			key, title = "median", "median"
+		}
+		add(key, title, Num(sum.Median), fmt.Sprintf("(%s, %s; one configuration, nothing to compare)", s.Points[0].Label, runs))
 	case len(s.AB) > 0:
 		for _, e := range s.AB {
 			k := "change"
