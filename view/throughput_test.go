@@ -726,3 +726,40 @@ func TestThroughputABChartsBySeries(t *testing.T) {
 		t.Errorf("plan.csv: charts %q, %v", got, err)
 	}
 }
+
+// A degradation measured at one size had no headline at all: one bench
+// run (the corpus's pgbench at scale 10, 1526 tps), or a table of one
+// row, printed its measurement and series tables under an empty summary,
+// and the report listed the section with no figure, where one sysbench
+// run reads "tps 820 (…, 1 run; one configuration, nothing to compare)".
+// Its figure is now the headline, said to be at one size.
+func TestThroughputOneSizeHeadline(t *testing.T) {
+	head := func(r *analyze.Result) []string {
+		var out []string
+		for _, f := range Throughput(r, "x").Headline {
+			out = append(out, f.Key+"="+f.Label+": "+f.Value.Human()+" "+f.Detail)
+		}
+		return out
+	}
+	r := throughputResult(t, analyze.Options{}, testutil.Corpus(t, "bench", "pgbench-scales", "pgbench-rw-scale10.txt"))
+	if got, want := head(r), []string{"median_tps=tps: 1526 (1 run at 157 MiB; one size, nothing to compare)"}; !slices.Equal(got, want) {
+		t.Errorf("pgbench scale 10: %q, want %q", got, want)
+	}
+	r = textResult(t, "two.csv", "size_gb,tps\n9.04,494.73\n9.04,480.1\n", analyze.Options{})
+	if got, want := head(r), []string{"median_tps=tps: 487 (median of 2 runs at 9.04 GiB; one size, nothing to compare)"}; !slices.Equal(got, want) {
+		t.Errorf("two rows at one size: %q, want %q", got, want)
+	}
+}
+
+// (a size driver without bytes, pgbench's scale line alone, is named)
+func TestThroughputOneScaleHeadline(t *testing.T) {
+	r := textResult(t, "pgbench.txt", "pgbench (16.2)\ntransaction type: <builtin: TPC-B (sort of)>\nscaling factor: 10\n"+
+		"number of clients: 4\ntps = 1124.109321 (without initial connection time)\n", analyze.Options{})
+	var got []string
+	for _, f := range Throughput(r, "x").Headline {
+		got = append(got, f.Label+": "+f.Value.Human()+" "+f.Detail)
+	}
+	if want := []string{"tps: 1124 (1 run at scale 10; one scale, nothing to compare)"}; !slices.Equal(got, want) {
+		t.Errorf("%q, want %q", got, want)
+	}
+}
