@@ -329,7 +329,7 @@ func (s splitter) split(line string, want int) []string {
 	}
 	cells := strings.Split(line, "\t")
 	for i := range cells {
-		cells[i] = strings.TrimSpace(cells[i])
+		cells[i] = unquoteCell(strings.TrimSpace(cells[i]))
 	}
 	if want > 0 && len(cells) > want {
 		// Several tabs used to align one gap.
@@ -344,6 +344,16 @@ func (s splitter) split(line string, want int) []string {
 		}
 	}
 	return cells
+}
+
+// unquoteCell takes the quotes off a tab-separated cell quoted whole, as
+// a spreadsheet writes one holding a comma ("1,234"); "" inside is a
+// quote. A quote within a cell (5" SATA) is text.
+func unquoteCell(c string) string {
+	if len(c) < 2 || c[0] != '"' || c[len(c)-1] != '"' {
+		return c
+	}
+	return strings.TrimSpace(strings.ReplaceAll(c[1:len(c)-1], `""`, `"`))
 }
 
 func splitGaps(line string) []string {

@@ -64,3 +64,29 @@ func TestTableBareNumberBesideUnits(t *testing.T) {
 		t.Errorf("size_gb column: unit %q, values %v, notices %v", c.Unit.Symbol, c.Values, notices)
 	}
 }
+
+// A spreadsheet's tab-separated export quotes a cell holding a comma
+// ("1,234"); the quotes were kept, so the throughput columns read as
+// names: Warehouses became the y and the tps the configurations,
+// '"1,200" vs "1,234" +700.0 % (×8.00, faster)'. A cell quoted whole is
+// unquoted, as in a CSV; a quote inside a cell (5" disk) stays.
+func TestTableTSVQuotedCells(t *testing.T) {
+	in := "Warehouses\tTPS\tNOPM\n10\t\"1,234\"\t\"45,678\"\n20\t\"1,456\"\t\"51,234\"\n40\t\"1,390\"\t\"50,100\"\n80\t\"1,200\"\t\"44,000\"\n"
+	tables, notices, err := ReadTables(strings.NewReader(in), "wh.tsv")
+	if err != nil || len(tables) != 1 || len(notices) != 0 {
+		t.Fatal(err, len(tables), notices)
+	}
+	tb := tables[0]
+	var got []string
+	for _, c := range tb.Columns {
+		got = append(got, fmt.Sprintf("%s %v %v", c.Name, c.Numeric, c.Values))
+	}
+	want := []string{"Warehouses true [10 20 40 80]", "TPS true [1234 1456 1390 1200]", "NOPM true [45678 51234 50100 44000]"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("columns:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	tables, _, _ = ReadTables(strings.NewReader("disk\ttps\n5\" SATA\t169\n\"SSD \"\"Pro\"\"\"\t494\n"), "disks.tsv")
+	if len(tables) != 1 || tables[0].Text(0, 0) != `5" SATA` || tables[0].Text(1, 0) != `SSD "Pro"` {
+		t.Errorf("names: %q, %q", tables[0].Text(0, 0), tables[0].Text(1, 0))
+	}
+}
