@@ -32,6 +32,10 @@ func beyondBytes(b float64) bool { return math.Abs(b) >= maxByteCount }
 // beyondBytesMsg is the notice for a point left out by beyondBytes.
 const beyondBytesMsg = "is beyond 8 EiB, more than a byte count holds"
 
+// noSizeMsg is the notice for a size of 0 or less: no database has it,
+// and a log axis, ln x and x^k have no place for it.
+const noSizeMsg = "is no database size (0 or less)"
+
 // beyondBytesRow is the notice for a table row whose size cell, text in
 // column name, beyondBytes leaves out.
 func beyondBytesRow(name, text string) string {
@@ -114,6 +118,10 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 				u = parse.SizeUnits[0]
 				if beyondBytes(x) {
 					g.notices = append(g.notices, parse.Notice{File: r.File, Line: r.Line, Msg: fmt.Sprintf("%s=%q %s: run skipped", key, v, beyondBytesMsg)})
+					continue
+				}
+				if x <= 0 {
+					g.notices = append(g.notices, parse.Notice{File: r.File, Line: r.Line, Msg: fmt.Sprintf("%s=%q %s: run skipped", key, v, noSizeMsg)})
 					continue
 				}
 			}
@@ -769,6 +777,10 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 				}
 				if xc.Unit.Kind == parse.KindSize && beyondBytes(p.x*xc.Unit.Factor) {
 					skip(r, beyondBytesRow(xc.Name, t.Text(r, xi)))
+					continue
+				}
+				if xc.Unit.Kind == parse.KindSize && p.x <= 0 {
+					skip(r, fmt.Sprintf("%s %q %s: row skipped", xc.Name, t.Text(r, xi), noSizeMsg))
 					continue
 				}
 				if !first && xc.Unit.Kind == g.xUnit.Kind && xc.Unit.Factor != 0 && g.xUnit.Factor != 0 {

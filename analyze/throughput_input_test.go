@@ -348,3 +348,67 @@ func caveatOf(m *Model) string {
 	}
 	return *m.PredictionCaveat
 }
+
+// A database size of 0 or less (a typo, a minus sign) was a point: the
+// text read "first to last size -65.8 % (-9.00 GiB → 1.66 TiB)", the
+// log-scale chart left the point out without a word, and the loglinear and
+// power fits failed ("power fit needs positive values; got x=-9 y=494"),
+// leaving a linear fit through a size no database has. Such a row, or
+// run, is left out with a notice at its line, as one past 8 EiB is.
+func TestThroughputSizeNotPositive(t *testing.T) {
+	r, err := Throughput(readString(t, "negx.csv", "size_gb,tps\n-9,494\n0,450\n30,408\n60,380\n1700,169\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notices []string
+	for _, n := range r.Notices {
+		notices = append(notices, n.String())
+	}
+	want := []string{
+		`negx.csv:2: size_gb "-9" is no database size (0 or less): row skipped`,
+		`negx.csv:3: size_gb "0" is no database size (0 or less): row skipped`,
+	}
+	if strings.Join(notices, "\n") != strings.Join(want, "\n") || len(r.Series[0].Points) != 3 || len(r.Series[0].Models) != 3 {
+		t.Errorf("%d points, %d models, notices:\n%s", len(r.Series[0].Points), len(r.Series[0].Models), strings.Join(notices, "\n"))
+	}
+	r, err = Throughput(readString(t, "runs.txt", "db_bytes=0\npgbench (15)\ntps = 5 (without initial connection time)\n"+
+		"db_bytes=2000000\npgbench (15)\ntps = 4 (without initial connection time)\n"+
+		"db_bytes=4000000\npgbench (15)\ntps = 3 (without initial connection time)\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Notices) != 1 || r.Notices[0].String() != `runs.txt:3: db_bytes="0" is no database size (0 or less): run skipped` {
+		t.Errorf("runs: notices %v", r.Notices)
+	}
+}
+
+// A load table dropped rows without a word: a load time of 0, an empty
+// time or size; and read a size of 0 or less as a database (0 B at 0
+// MiB/s, -2 GiB at -102 MiB/s), whose ln failed the trend test ("not
+// tested: loglinear fit needs positive values; got x=0 y=0"). Each is now
+// left out with a notice at its line, and the trend is tested.
+func TestLoadRowsLeftOutSaid(t *testing.T) {
+	text := "size_gb,load_time_s\n0,10\n-2,20\n4,40\n8,80\n16,170\n32,0\n64,\n,100\n128,1400\n"
+	r, err := Throughput(readString(t, "loadneg.csv", text), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notices []string
+	for _, n := range r.Notices {
+		notices = append(notices, n.String())
+	}
+	want := []string{
+		`loadneg.csv:2: size_gb "0" is no database size (0 or less): row skipped`,
+		`loadneg.csv:3: size_gb "-2" is no database size (0 or less): row skipped`,
+		`loadneg.csv:7: load_time_s "0" is no load time (0 or less): row skipped`,
+		`loadneg.csv:8: column "load_time_s": empty cell; row skipped`,
+		`loadneg.csv:9: column "size_gb": empty cell; row skipped`,
+	}
+	if strings.Join(notices, "\n") != strings.Join(want, "\n") {
+		t.Errorf("notices:\n%s\nwant:\n%s", strings.Join(notices, "\n"), strings.Join(want, "\n"))
+	}
+	s := r.Series[0]
+	if len(s.Points) != 4 || s.Load == nil || s.Load.TrendP == nil {
+		t.Errorf("%d points, load %+v", len(s.Points), s.Load)
+	}
+}
