@@ -412,3 +412,19 @@ func TestLoadRowsLeftOutSaid(t *testing.T) {
 		t.Errorf("%d points, load %+v", len(s.Points), s.Load)
 	}
 }
+
+// A column headed "queries per second" (or "transactions per second") was
+// read as a time in seconds: beside a size it made a load table, "median
+// load speed 33.5 MiB/s, +89.6 % per size doubling", of a throughput that
+// falls by 20 %. It is a rate, and the table the degradation it is.
+func TestThroughputCountPerSecondIsARate(t *testing.T) {
+	r, err := Throughput(readString(t, "qps.csv", "size_gb,queries per second\n1,100\n2,95\n4,90\n8,80\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := r.Series[0]
+	if r.Mode != ModeDegradation || s.Name != "queries per second" || s.Unit == nil || *s.Unit != "queries/s" ||
+		s.FirstToLastChange == nil || math.Abs(*s.FirstToLastChange+0.2) > 1e-12 {
+		t.Errorf("mode %s, series %q, unit %v, first to last %v", r.Mode, s.Name, s.Unit, s.FirstToLastChange)
+	}
+}
