@@ -1,8 +1,10 @@
 package parse
 
 import (
+	"cmp"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -527,6 +529,9 @@ func finishTable(t *Table, head []string) []Notice {
 	for c := range t.Columns {
 		notes = readColumn(t, c, notes)
 	}
+	// In the order of the lines, not of the columns: "missing.csv:5: …
+	// size_gb" came before "missing.csv:3: … tps".
+	slices.SortStableFunc(notes, func(a, b Notice) int { return cmp.Compare(a.Line, b.Line) })
 	return notes
 }
 

@@ -90,3 +90,26 @@ func TestTableTSVQuotedCells(t *testing.T) {
 		t.Errorf("names: %q, %q", tables[0].Text(0, 0), tables[0].Text(1, 0))
 	}
 }
+
+// A table's notices came column by column: "missing.csv:5: column
+// "size_gb" …" before "missing.csv:3: column "tps" …". They are in the
+// order of the lines now, a line's columns in theirs.
+func TestTableNoticesInLineOrder(t *testing.T) {
+	_, notices, err := ReadTables(strings.NewReader("size_gb,tps\n9.04,494.73\n10.8,n/a\n13,\nfoo,480\nbar,x\n"), "missing.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range notices {
+		got = append(got, n.String())
+	}
+	want := []string{
+		`missing.csv:3: column "tps": "n/a" is not a number; cell left out`,
+		`missing.csv:5: column "size_gb": "foo" is not a number; cell left out`,
+		`missing.csv:6: column "size_gb": "bar" is not a number; cell left out`,
+		`missing.csv:6: column "tps": "x" is not a number; cell left out`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("notices:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
