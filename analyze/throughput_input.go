@@ -756,6 +756,13 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 				}
 				continue
 			}
+			if y < 0 && (yc.Unit.Kind == parse.KindRate || yc.Unit.Kind == parse.KindSpeed) {
+				// (no run does less than nothing: a typo, or a change
+				// column named as a rate)
+				g.notices = append(g.notices, parse.Notice{File: t.File, Line: t.Rows[r].Line,
+					Msg: fmt.Sprintf("column %q: %q is no throughput (less than 0): row left out of series %q", yc.Name, t.Text(r, yi), name)})
+				continue
+			}
 			p := raw{series: name, y: y, src: fmt.Sprintf("%s:%d", t.File, t.Rows[r].Line), unit: yc.Unit}
 			if steadyCol >= 0 {
 				if v := t.Columns[steadyCol].Values[r]; !math.IsNaN(v) {

@@ -428,3 +428,19 @@ func TestThroughputCountPerSecondIsARate(t *testing.T) {
 		t.Errorf("mode %s, series %q, unit %v, first to last %v", r.Mode, s.Name, s.Unit, s.FirstToLastChange)
 	}
 }
+
+// A negative throughput (a typo, "-5" tps) was a point: "first to last
+// size -500.0 % (1.00 GiB → 4.00 GiB)" for a series that went from -5 to
+// 20 tps, and the power fit failed on it. A figure below 0 in a column of
+// a throughput unit is left out with a notice at its line.
+func TestThroughputNegativeRateLeftOut(t *testing.T) {
+	r, err := Throughput(readString(t, "neg.csv", "size_gb,tps\n1,-5\n2,10\n4,20\n8,18\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := r.Series[0]
+	if len(r.Notices) != 1 || r.Notices[0].String() != `neg.csv:2: column "tps": "-5" is no throughput (less than 0): row left out of series "tps"` ||
+		len(s.Points) != 3 || s.FirstToLastChange == nil || math.Abs(*s.FirstToLastChange-0.8) > 1e-12 {
+		t.Errorf("notices %v, %d points, first to last %v", r.Notices, len(s.Points), s.FirstToLastChange)
+	}
+}
