@@ -365,6 +365,10 @@ func ABChart(r *analyze.Result, title string) plot.AB {
 		return d
 	}
 	s := r.Series[i]
+	if others := slices.ContainsFunc(r.Series[i+1:], func(o *analyze.Series) bool { return len(o.AB) > 0 }); others {
+		// (the bars are one series': the title says which)
+		d.Title += fmt.Sprintf(" (%s; the other series in the table)", s.Name)
+	}
 	first := s.AB[0]
 	ab := s.AB
 	if len(ab) > TopBars-1 {

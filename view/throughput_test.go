@@ -696,6 +696,13 @@ func TestThroughputABChartsBySeries(t *testing.T) {
 		t.Errorf("b.csv a.csv: bars %q, y label %q", d.Names, d.YLabel)
 	}
 
+	// Two files that both compare: the bars are the first's, and the
+	// title says so, where it named both files.
+	c := write("c.csv", "config,tps\nold,900\nnew,990\n")
+	if d := ABChart(throughputResult(t, analyze.Options{}, a, c), "A/B: a.csv+1"); d.Title != "A/B: a.csv+1 (a; the other series in the table)" || strings.Join(d.Names, ",") != "old,new" {
+		t.Errorf("a.csv c.csv: title %q, bars %q", d.Title, d.Names)
+	}
+
 	pg := write("pgbench-rw.txt", "pgbench (15.18)\ntransaction type: <builtin: TPC-B (sort of)>\n"+
 		"number of clients: 4\ntps = 1468.339673 (without initial connection time)\n")
 	hdb := write("hdb.log", "Vuser 1:4 Active Virtual Users configured\n"+
