@@ -57,26 +57,46 @@ func (lc *loadColumns) analyse() (*Series, error) {
 	t := lc.t
 	sc := t.Columns[lc.size]
 	s := &Series{Name: "load speed", Unit: strp("MiB/s")}
+	skip := func(r int, msg string) {
+		lc.notices = append(lc.notices, parse.Notice{File: t.File, Line: t.Rows[r].Line, Msg: msg})
+	}
 	for r := range t.Rows {
 		size := sc.Values[r]
 		var mbps float64
+		other := lc.speed
 		switch {
 		case lc.time >= 0:
+			other = lc.time
 			tc := t.Columns[lc.time]
 			mbps = LoadSpeedMiBps(size*sc.Unit.Factor, tc.Values[r]*tc.Unit.Factor)
 			if tc.Values[r] <= 0 {
 				mbps = math.NaN()
+				// (a load of no time or less has no speed)
+				if size > 0 {
+					skip(r, fmt.Sprintf("%s %q is no load time (0 or less): row skipped", tc.Name, t.Text(r, lc.time)))
+				}
 			}
 		default:
 			spc := t.Columns[lc.speed]
 			mbps = spc.Values[r] * spc.Unit.Factor / (1 << 20)
 		}
-		if !finite(size, mbps) {
-			continue
+		// A cell that is not a number was said by the reader; an empty
+		// one beside a figure is said here.
+		switch {
+		case emptyCell(t.Text(r, lc.size)) && !emptyCell(t.Text(r, other)):
+			skip(r, fmt.Sprintf("column %q: empty cell; row skipped", sc.Name))
+		case !emptyCell(t.Text(r, lc.size)) && emptyCell(t.Text(r, other)):
+			skip(r, fmt.Sprintf("column %q: empty cell; row skipped", t.Columns[other].Name))
 		}
 		if beyondBytes(size * sc.Unit.Factor) {
-			lc.notices = append(lc.notices, parse.Notice{File: t.File, Line: t.Rows[r].Line,
-				Msg: beyondBytesRow(sc.Name, t.Text(r, lc.size))})
+			skip(r, beyondBytesRow(sc.Name, t.Text(r, lc.size)))
+			continue
+		}
+		if size <= 0 {
+			skip(r, fmt.Sprintf("%s %q %s: row skipped", sc.Name, t.Text(r, lc.size), noSizeMsg))
+			continue
+		}
+		if !finite(size, mbps) {
 			continue
 		}
 		x := size

@@ -228,6 +228,9 @@ type gathered struct {
 	load        *loadColumns
 	notices     []parse.Notice
 	warnings    []string
+	// yNames are the y columns (or runs' figures) of every input, in
+	// order: y's name when their units differ.
+	yNames []string
 }
 
 // Throughput analyses tables and benchmark runs.
@@ -253,6 +256,7 @@ func Throughput(in Input, opt Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.mixedY()
 	if opt.Mode != "" {
 		g.mode = opt.Mode
 	}
@@ -602,7 +606,33 @@ func (s *Series) degradation(predictAt, kneeAt float64, unit parse.Unit) {
 				k.LossPerDoublingBelow, k.LossPerDoublingAbove = negated(k.LossPerDoublingBelow), negated(k.LossPerDoublingAbove)
 			}
 			s.Knee = k
+			acrossCliff(models, k, unit, s.LowerIsBetter)
 		}
+	}
+}
+
+// acrossCliff says, of each prediction past a cliff, that its curve was
+// fitted across the cliff, which no smooth curve has, and what the sizes
+// above it lose per doubling: cliff.csv's 1 to 8 GiB at ~990 tps and 64 to
+// 256 GiB at ~410 were "predicted at 512 GiB 259" by a curve losing 13.3 %
+// a doubling, where the sizes above the cliff lose 2.4 %.
+func acrossCliff(models []*Model, k *Knee, unit parse.Unit, lowerIsBetter bool) {
+	if !k.Cliff {
+		return
+	}
+	c := fmt.Sprintf("the curve runs across the cliff at %s (a step of %s beyond the %s trend)", formatX(k.At, unit), signedPct(k.StepFraction), k.Model)
+	if a := k.LossPerDoublingAbove; a != nil {
+		c += fmt.Sprintf(": above it the sizes %s %s per doubling", pick(lowerIsBetter, "rise", "lose"), pct(*a))
+	}
+	for _, m := range models {
+		if m.Prediction == nil || m.Prediction.X <= k.At {
+			continue
+		}
+		cc := c
+		if m.PredictionCaveat != nil {
+			cc = *m.PredictionCaveat + "; " + c
+		}
+		m.PredictionCaveat = &cc
 	}
 }
 

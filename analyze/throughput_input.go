@@ -32,6 +32,10 @@ func beyondBytes(b float64) bool { return math.Abs(b) >= maxByteCount }
 // beyondBytesMsg is the notice for a point left out by beyondBytes.
 const beyondBytesMsg = "is beyond 8 EiB, more than a byte count holds"
 
+// noSizeMsg is the notice for a size of 0 or less: no database has it,
+// and a log axis, ln x and x^k have no place for it.
+const noSizeMsg = "is no database size (0 or less)"
+
 // beyondBytesRow is the notice for a table row whose size cell, text in
 // column name, beyondBytes leaves out.
 func beyondBytesRow(name, text string) string {
@@ -75,6 +79,7 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 			}
 			g.yUnit = yUnit
 		}
+		g.noteY(pick(opt.Y != "", opt.Y, yUnit.Symbol))
 		series := r.Tool
 		if r.Name != "" {
 			series += " " + dropSubKey(r.Name, key)
@@ -115,6 +120,10 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 					g.notices = append(g.notices, parse.Notice{File: r.File, Line: r.Line, Msg: fmt.Sprintf("%s=%q %s: run skipped", key, v, beyondBytesMsg)})
 					continue
 				}
+				if x <= 0 {
+					g.notices = append(g.notices, parse.Notice{File: r.File, Line: r.Line, Msg: fmt.Sprintf("%s=%q %s: run skipped", key, v, noSizeMsg)})
+					continue
+				}
 			}
 			if g.xUnit.IsZero() {
 				g.xUnit = u
@@ -139,16 +148,27 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 				g.points[i].settings = g.points[i].label
 			}
 		}
-		g.labelWorkloads()
 		g.xName = "run"
 		g.xUnit = parse.Unit{}
 		// Without a size, the files are the configurations compared:
-		// one series, a label per file name.
+		// one series, a label per file name; a series per unit, named
+		// by it, when the runs give several (pgbench's tps, HammerDB's
+		// NOPM), each against its own first: no ratio runs across units.
 		g.order = g.order[:0]
+		units := g.yUnits()
 		for i := range g.points {
-			g.points[i].series = "runs"
+			name := "runs"
+			if u := g.points[i].unit.Symbol; len(units) > 1 && u != "" {
+				name = u
+			}
+			g.points[i].series = name
+			if !slices.Contains(g.order, name) {
+				g.order = append(g.order, name)
+			}
 		}
-		g.order = append(g.order, "runs")
+		for _, s := range g.order {
+			g.labelWorkloads(s)
+		}
 	}
 	g.scaleSizes()
 	g.mode = chooseMode(g.xUnit, g.xName, g.categorical, false)
@@ -162,11 +182,12 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 // shown as one of two client counts. The workload goes after the
 // settings that tell the configurations apart, before the file ("clients=2
 // · select only · pgbench-select-progress"), the tool named too when the
-// runs come from several. A warning says so.
-func (g *gathered) labelWorkloads() {
+// runs come from several. A warning says so. Each series (a unit's runs)
+// on its own: its configurations are compared among themselves only.
+func (g *gathered) labelWorkloads(series string) {
 	var workloads, tools []string
 	for _, p := range g.points {
-		if p.workload == "" {
+		if p.workload == "" || p.series != series {
 			continue
 		}
 		if w := p.tool + " " + p.workload; !slices.Contains(workloads, w) {
@@ -181,6 +202,9 @@ func (g *gathered) labelWorkloads() {
 	}
 	for i := range g.points {
 		p := &g.points[i]
+		if p.series != series {
+			continue
+		}
 		w := p.workload
 		if len(tools) > 1 && w != "" {
 			w = p.tool + " " + w
@@ -276,6 +300,9 @@ func defaultRunKey(runs []*parse.Run) string {
 var settingKeys = map[string][]string{
 	"pgbench":  {"clients", "threads", "scale", "query_mode"},
 	"sysbench": {"threads"},
+	// HammerDB's autopilot runs one test per virtual-user count, each
+	// result after its "N Active Virtual Users configured" line.
+	"hammerdb": {"vusers", "warehouses"},
 	benchTool:  {"terminals", "page_buffers", "warehouses", "mode", "home"},
 }
 
@@ -664,6 +691,9 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 			}
 		}
 	}
+	for _, yi := range ys {
+		g.noteY(t.Columns[yi].Name)
+	}
 	if len(ys) == 0 {
 		return fmt.Errorf("%s:%d: %w as y: none holds numbers (columns: %s)", t.File, t.Line, ErrNoColumn, strings.Join(t.ColumnNames(), ", "))
 	}
@@ -704,9 +734,6 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 		yc := t.Columns[yi]
 		for r := range t.Rows {
 			y := yc.Values[r]
-			if math.IsNaN(y) {
-				continue
-			}
 			name := yc.Name
 			if seriesCol >= 0 {
 				name = t.Text(r, seriesCol)
@@ -720,6 +747,22 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 					name = prefix
 				}
 			}
+			if math.IsNaN(y) {
+				// A cell that is not a number was said by the reader; an
+				// empty one, of a row that has its x, is said here.
+				if emptyCell(t.Text(r, yi)) && !emptyCell(t.Text(r, xi)) && (categorical || !math.IsNaN(xc.Values[r])) {
+					g.notices = append(g.notices, parse.Notice{File: t.File, Line: t.Rows[r].Line,
+						Msg: fmt.Sprintf("column %q: empty cell; row left out of series %q", yc.Name, name)})
+				}
+				continue
+			}
+			if y < 0 && (yc.Unit.Kind == parse.KindRate || yc.Unit.Kind == parse.KindSpeed) {
+				// (no run does less than nothing: a typo, or a change
+				// column named as a rate)
+				g.notices = append(g.notices, parse.Notice{File: t.File, Line: t.Rows[r].Line,
+					Msg: fmt.Sprintf("column %q: %q is no throughput (less than 0): row left out of series %q", yc.Name, t.Text(r, yi), name)})
+				continue
+			}
 			p := raw{series: name, y: y, src: fmt.Sprintf("%s:%d", t.File, t.Rows[r].Line), unit: yc.Unit}
 			if steadyCol >= 0 {
 				if v := t.Columns[steadyCol].Values[r]; !math.IsNaN(v) {
@@ -730,6 +773,7 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 			if categorical {
 				p.label = t.Text(r, xi)
 				if p.label == "" {
+					skip(r, fmt.Sprintf("no name in column %q: row skipped", xc.Name))
 					continue
 				}
 			} else {
@@ -742,6 +786,10 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 					skip(r, beyondBytesRow(xc.Name, t.Text(r, xi)))
 					continue
 				}
+				if xc.Unit.Kind == parse.KindSize && p.x <= 0 {
+					skip(r, fmt.Sprintf("%s %q %s: row skipped", xc.Name, t.Text(r, xi), noSizeMsg))
+					continue
+				}
 				if !first && xc.Unit.Kind == g.xUnit.Kind && xc.Unit.Factor != 0 && g.xUnit.Factor != 0 {
 					p.x = p.x * xc.Unit.Factor / g.xUnit.Factor
 				}
@@ -750,6 +798,40 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 		}
 	}
 	return nil
+}
+
+// noteY keeps the name of a y column or a run's figure, once.
+func (g *gathered) noteY(name string) {
+	if !slices.Contains(g.yNames, name) {
+		g.yNames = append(g.yNames, name)
+	}
+}
+
+// yUnits lists the units of the points' y, in order of appearance.
+func (g *gathered) yUnits() []string {
+	var units []string
+	for _, p := range g.points {
+		if !slices.Contains(units, p.unit.Symbol) {
+			units = append(units, p.unit.Symbol)
+		}
+	}
+	return units
+}
+
+// mixedY names y by every input's y, without a unit, when the inputs'
+// units differ (a tps table and a tpmC one, pgbench's tps and HammerDB's
+// NOPM): the first's name and unit read over the others' figures.
+func (g *gathered) mixedY() {
+	if len(g.yUnits()) > 1 && g.load == nil {
+		g.yName, g.yUnit = strings.Join(g.yNames, ", "), parse.Unit{}
+	}
+}
+
+// emptyCell says whether a cell holds nothing, as the table reader reads
+// "", "-" and "—": no figure written.
+func emptyCell(s string) bool {
+	s = strings.TrimSpace(s)
+	return s == "" || s == "-" || s == "—"
 }
 
 // steadyColumn finds the column of fbdiag bench sweep's table that says

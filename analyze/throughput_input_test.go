@@ -203,3 +203,244 @@ func TestABTooFewRunsToTell(t *testing.T) {
 		}
 	}
 }
+
+// A row whose y cell is empty ("13,", a size measured whose throughput was
+// not written down) was left out of its series without a word, where a
+// cell "n/a" had a notice and a row without x "row without x: skipped":
+// the 7-row table gave 4 points and named only 2 of the 3 rows it lost.
+// Each empty y cell of a row that has its x is now said at its line, once
+// per series it leaves; so is a row whose configuration name is empty.
+func TestThroughputEmptyYCellSaid(t *testing.T) {
+	text := "size_gb,tps\n9.04,494.73\n10.8,n/a\n13,\nfoo,480\n30.3,407.97\n30.3,410\n1813.97,169.33\n"
+	r, err := Throughput(readString(t, "missing.csv", text), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notices []string
+	for _, n := range r.Notices {
+		notices = append(notices, n.String())
+	}
+	slices.Sort(notices)
+	want := []string{
+		`missing.csv:3: column "tps": "n/a" is not a number; cell left out`,
+		`missing.csv:4: column "tps": empty cell; row left out of series "tps"`,
+		`missing.csv:5: column "size_gb": "foo" is not a number; cell left out`,
+		"missing.csv:5: row without x: skipped",
+	}
+	if len(r.Series) != 1 || len(r.Series[0].Points) != 4 || strings.Join(notices, "\n") != strings.Join(want, "\n") {
+		t.Errorf("%d points, notices:\n%s\nwant:\n%s", len(r.Series[0].Points), strings.Join(notices, "\n"), strings.Join(want, "\n"))
+	}
+
+	// Two series: the SSD column has no figure at 1.7 TB (the article ran
+	// none there); the SATA series keeps the row.
+	text = "size_gb;sata_tps;ssd_tps\n9,04;494,73;1540\n30,3;407,97;1420\n1813,97;169,33;\n"
+	r, err = Throughput(readString(t, "two.csv", text), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notices = notices[:0]
+	for _, n := range r.Notices {
+		notices = append(notices, n.String())
+	}
+	if len(r.Series) != 2 || len(r.Series[0].Points) != 3 || len(r.Series[1].Points) != 2 ||
+		strings.Join(notices, "\n") != `two.csv:4: column "ssd_tps": empty cell; row left out of series "ssd_tps"` {
+		t.Errorf("two series: notices %q", notices)
+	}
+
+	text = "plan,tps\nBalanced,17029\n,19000\nHigh performance,21226\n"
+	r, err = Throughput(readString(t, "ab.csv", text), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	notices = notices[:0]
+	for _, n := range r.Notices {
+		notices = append(notices, n.String())
+	}
+	if strings.Join(notices, "\n") != `ab.csv:3: no name in column "plan": row skipped` {
+		t.Errorf("unnamed configuration: notices %q", notices)
+	}
+}
+
+// Inputs whose throughputs are in different units were read in the first
+// one's. A degradation of a tps table and a tpmC table had y "tps" and
+// y_unit "tps": text's, markdown's and CSV's column headed "tps" held the
+// tpmC figures (29640). A pgbench run (1468 tps) and a HammerDB log (42332
+// NOPM) were one A/B series in NOPM: "vusers=4 … vs pgbench TPC-B …:
+// +2783.0 % (×28.8, faster)", a per-minute figure over a per-second one.
+// y_unit is now null and y names both, as for two columns of one table,
+// and runs of different units are a series each, named by its unit and
+// compared with its own first run, its labels naming a workload only when
+// the series holds several.
+func TestThroughputInputsOfDifferentUnits(t *testing.T) {
+	in := readString(t, "a_tps.csv", "size_gb,tps\n9,494\n30,408\n1700,169\n")
+	b := readString(t, "b_tpm.csv", "size_gb,tpmC\n9,29640\n30,24480\n1700,10140\n")
+	in.Tables = append(in.Tables, b.Tables...)
+	r, err := Throughput(in, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Y == nil || *r.Y != "tps, tpmC" || r.YUnit != nil || len(r.Series) != 2 ||
+		r.Series[0].Unit == nil || *r.Series[0].Unit != "tps" || r.Series[1].Unit == nil || *r.Series[1].Unit != "tpmC" {
+		t.Errorf("tables: y %v, y_unit %v, %d series", r.Y, r.YUnit, len(r.Series))
+	}
+
+	runs := readString(t, "pgbench-rw.txt", "pgbench (15.18)\ntransaction type: <builtin: TPC-B (sort of)>\n"+
+		"number of clients: 4\ntps = 1468.339673 (without initial connection time)\n")
+	hdb := readString(t, "hdb.log", "Vuser 1:4 Active Virtual Users configured\n"+
+		"Vuser 1:TEST RESULT : System achieved 42332 NOPM from 97427 PostgreSQL TPM\n"+
+		"Vuser 1:8 Active Virtual Users configured\n"+
+		"Vuser 1:TEST RESULT : System achieved 61500 NOPM from 141000 PostgreSQL TPM\n")
+	runs.Runs = append(runs.Runs, hdb.Runs...)
+	r, err = Throughput(runs, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range r.Series {
+		line := fmt.Sprintf("%s (%s): %d points", s.Name, *s.Unit, len(s.Points))
+		for _, e := range s.AB {
+			line += fmt.Sprintf("; %s vs %s ×%.3f", e.Label, e.Baseline, e.Ratio)
+		}
+		got = append(got, line)
+	}
+	want := []string{
+		"tps (tps): 1 points",
+		"NOPM (NOPM): 2 points; vusers=8 · hdb vs vusers=4 · hdb ×1.453",
+	}
+	if r.Y == nil || *r.Y != "tps, NOPM" || r.YUnit != nil || strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("runs: y %v, y_unit %v, series:\n%s\nwant:\n%s", r.Y, r.YUnit, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// A degradation with a cliff (1 to 8 GiB at ~990 tps, 64 to 256 GiB at
+// ~410) was predicted at 512 GiB by the curve fitted across the cliff:
+// "predicted at 512 GiB 259 (95 % interval up to 606, no lower bound,
+// loglinear fit)", with no word that the cliff test, two lines below,
+// found the step no smooth curve has; above it the sizes lose 2.4 % per
+// doubling, not 13.3 %. The prediction now says so.
+func TestPredictionAcrossACliffSaysSo(t *testing.T) {
+	r, err := Throughput(readString(t, "cliff.csv", "size_gb,tps\n1,1000\n2,990\n4,985\n8,975\n64,420\n128,410\n256,400\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := r.Series[0]
+	if s.Knee == nil || !s.Knee.Cliff {
+		t.Fatalf("no cliff: %+v", s.Knee)
+	}
+	var got []string
+	for _, m := range s.Models {
+		if m.Prediction != nil {
+			got = append(got, fmt.Sprintf("%s %.0f: %s", m.Name, m.Prediction.Y, caveatOf(m)))
+		}
+	}
+	want := []string{
+		"loglinear 259: the curve runs across the cliff at 8.00 GiB (a step of -64.7 % beyond the loglinear trend): above it the sizes lose 2.4 % per doubling",
+		"power 326: the curve runs across the cliff at 8.00 GiB (a step of -64.7 % beyond the loglinear trend): above it the sizes lose 2.4 % per doubling",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("predictions:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func caveatOf(m *Model) string {
+	if m.PredictionCaveat == nil {
+		return "<nil>"
+	}
+	return *m.PredictionCaveat
+}
+
+// A database size of 0 or less (a typo, a minus sign) was a point: the
+// text read "first to last size -65.8 % (-9.00 GiB → 1.66 TiB)", the
+// log-scale chart left the point out without a word, and the loglinear and
+// power fits failed ("power fit needs positive values; got x=-9 y=494"),
+// leaving a linear fit through a size no database has. Such a row, or
+// run, is left out with a notice at its line, as one past 8 EiB is.
+func TestThroughputSizeNotPositive(t *testing.T) {
+	r, err := Throughput(readString(t, "negx.csv", "size_gb,tps\n-9,494\n0,450\n30,408\n60,380\n1700,169\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notices []string
+	for _, n := range r.Notices {
+		notices = append(notices, n.String())
+	}
+	want := []string{
+		`negx.csv:2: size_gb "-9" is no database size (0 or less): row skipped`,
+		`negx.csv:3: size_gb "0" is no database size (0 or less): row skipped`,
+	}
+	if strings.Join(notices, "\n") != strings.Join(want, "\n") || len(r.Series[0].Points) != 3 || len(r.Series[0].Models) != 3 {
+		t.Errorf("%d points, %d models, notices:\n%s", len(r.Series[0].Points), len(r.Series[0].Models), strings.Join(notices, "\n"))
+	}
+	r, err = Throughput(readString(t, "runs.txt", "db_bytes=0\npgbench (15)\ntps = 5 (without initial connection time)\n"+
+		"db_bytes=2000000\npgbench (15)\ntps = 4 (without initial connection time)\n"+
+		"db_bytes=4000000\npgbench (15)\ntps = 3 (without initial connection time)\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Notices) != 1 || r.Notices[0].String() != `runs.txt:3: db_bytes="0" is no database size (0 or less): run skipped` {
+		t.Errorf("runs: notices %v", r.Notices)
+	}
+}
+
+// A load table dropped rows without a word: a load time of 0, an empty
+// time or size; and read a size of 0 or less as a database (0 B at 0
+// MiB/s, -2 GiB at -102 MiB/s), whose ln failed the trend test ("not
+// tested: loglinear fit needs positive values; got x=0 y=0"). Each is now
+// left out with a notice at its line, and the trend is tested.
+func TestLoadRowsLeftOutSaid(t *testing.T) {
+	text := "size_gb,load_time_s\n0,10\n-2,20\n4,40\n8,80\n16,170\n32,0\n64,\n,100\n128,1400\n"
+	r, err := Throughput(readString(t, "loadneg.csv", text), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notices []string
+	for _, n := range r.Notices {
+		notices = append(notices, n.String())
+	}
+	want := []string{
+		`loadneg.csv:2: size_gb "0" is no database size (0 or less): row skipped`,
+		`loadneg.csv:3: size_gb "-2" is no database size (0 or less): row skipped`,
+		`loadneg.csv:7: load_time_s "0" is no load time (0 or less): row skipped`,
+		`loadneg.csv:8: column "load_time_s": empty cell; row skipped`,
+		`loadneg.csv:9: column "size_gb": empty cell; row skipped`,
+	}
+	if strings.Join(notices, "\n") != strings.Join(want, "\n") {
+		t.Errorf("notices:\n%s\nwant:\n%s", strings.Join(notices, "\n"), strings.Join(want, "\n"))
+	}
+	s := r.Series[0]
+	if len(s.Points) != 4 || s.Load == nil || s.Load.TrendP == nil {
+		t.Errorf("%d points, load %+v", len(s.Points), s.Load)
+	}
+}
+
+// A column headed "queries per second" (or "transactions per second") was
+// read as a time in seconds: beside a size it made a load table, "median
+// load speed 33.5 MiB/s, +89.6 % per size doubling", of a throughput that
+// falls by 20 %. It is a rate, and the table the degradation it is.
+func TestThroughputCountPerSecondIsARate(t *testing.T) {
+	r, err := Throughput(readString(t, "qps.csv", "size_gb,queries per second\n1,100\n2,95\n4,90\n8,80\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := r.Series[0]
+	if r.Mode != ModeDegradation || s.Name != "queries per second" || s.Unit == nil || *s.Unit != "queries/s" ||
+		s.FirstToLastChange == nil || math.Abs(*s.FirstToLastChange+0.2) > 1e-12 {
+		t.Errorf("mode %s, series %q, unit %v, first to last %v", r.Mode, s.Name, s.Unit, s.FirstToLastChange)
+	}
+}
+
+// A negative throughput (a typo, "-5" tps) was a point: "first to last
+// size -500.0 % (1.00 GiB → 4.00 GiB)" for a series that went from -5 to
+// 20 tps, and the power fit failed on it. A figure below 0 in a column of
+// a throughput unit is left out with a notice at its line.
+func TestThroughputNegativeRateLeftOut(t *testing.T) {
+	r, err := Throughput(readString(t, "neg.csv", "size_gb,tps\n1,-5\n2,10\n4,20\n8,18\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := r.Series[0]
+	if len(r.Notices) != 1 || r.Notices[0].String() != `neg.csv:2: column "tps": "-5" is no throughput (less than 0): row left out of series "tps"` ||
+		len(s.Points) != 3 || s.FirstToLastChange == nil || math.Abs(*s.FirstToLastChange-0.8) > 1e-12 {
+		t.Errorf("notices %v, %d points, first to last %v", r.Notices, len(s.Points), s.FirstToLastChange)
+	}
+}

@@ -133,3 +133,40 @@ func TestBenchRunsOneSeriesPerConfiguration(t *testing.T) {
 		t.Errorf("mode %s, warnings %q", r.Mode, r.Warnings)
 	}
 }
+
+// HammerDB's autopilot runs one test per virtual-user count, each result
+// line after "Vuser 1:N Active Virtual Users configured". Runs at 4, 8, 16
+// and 32 virtual users were one configuration, "NOPM 60750 (median of 4
+// runs)", a step of the sweep read as a repeat; each is now its own
+// configuration, labelled by its virtual users, and --x vusers sweeps.
+func TestHammerDBVirtualUsersAreASetting(t *testing.T) {
+	log := "Vuser 1:Beginning rampup time of 2 minutes\n" +
+		"Vuser 1:4 Active Virtual Users configured\n" +
+		"Vuser 1:TEST RESULT : System achieved 42332 NOPM from 97427 PostgreSQL TPM\n" +
+		"Vuser 1:8 Active Virtual Users configured\n" +
+		"Vuser 1:TEST RESULT : System achieved 61500 NOPM from 141000 PostgreSQL TPM\n" +
+		"Vuser 1:16 Active Virtual Users configured\n" +
+		"Vuser 1:TEST RESULT : System achieved 65000 NOPM from 150100 PostgreSQL TPM\n" +
+		"Vuser 1:32 Active Virtual Users configured\n" +
+		"Vuser 1:TEST RESULT : System achieved 60000 NOPM from 139000 PostgreSQL TPM\n"
+	r, err := Throughput(readString(t, "hdb.log", log), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Mode != ModeAB || len(r.Series) != 1 {
+		t.Fatalf("mode %s, %d series", r.Mode, len(r.Series))
+	}
+	var got []string
+	for _, e := range r.Series[0].AB {
+		got = append(got, fmt.Sprintf("%s vs %s n=%d ratio %.3f", e.Label, e.Baseline, e.After.N, e.Ratio))
+	}
+	testutil.EqualLines(t, "configurations", got, []string{
+		"vusers=8 · hdb vs vusers=4 · hdb n=1 ratio 1.453",
+		"vusers=16 · hdb vs vusers=4 · hdb n=1 ratio 1.535",
+		"vusers=32 · hdb vs vusers=4 · hdb n=1 ratio 1.417",
+	})
+	r, err = Throughput(readString(t, "hdb.log", log), Options{X: "vusers"})
+	if err != nil || r.Mode != ModeSweep || r.Series[0].Sweep == nil || r.Series[0].Sweep.Best.X != 16 {
+		t.Fatalf("--x vusers: %v, %+v", err, r)
+	}
+}

@@ -1,8 +1,10 @@
 package parse
 
 import (
+	"cmp"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -329,7 +331,7 @@ func (s splitter) split(line string, want int) []string {
 	}
 	cells := strings.Split(line, "\t")
 	for i := range cells {
-		cells[i] = strings.TrimSpace(cells[i])
+		cells[i] = unquoteCell(strings.TrimSpace(cells[i]))
 	}
 	if want > 0 && len(cells) > want {
 		// Several tabs used to align one gap.
@@ -344,6 +346,16 @@ func (s splitter) split(line string, want int) []string {
 		}
 	}
 	return cells
+}
+
+// unquoteCell takes the quotes off a tab-separated cell quoted whole, as
+// a spreadsheet writes one holding a comma ("1,234"); "" inside is a
+// quote. A quote within a cell (5" SATA) is text.
+func unquoteCell(c string) string {
+	if len(c) < 2 || c[0] != '"' || c[len(c)-1] != '"' {
+		return c
+	}
+	return strings.TrimSpace(strings.ReplaceAll(c[1:len(c)-1], `""`, `"`))
 }
 
 func splitGaps(line string) []string {
@@ -517,6 +529,9 @@ func finishTable(t *Table, head []string) []Notice {
 	for c := range t.Columns {
 		notes = readColumn(t, c, notes)
 	}
+	// In the order of the lines, not of the columns: "missing.csv:5: …
+	// size_gb" came before "missing.csv:3: … tps".
+	slices.SortStableFunc(notes, func(a, b Notice) int { return cmp.Compare(a.Line, b.Line) })
 	return notes
 }
 
@@ -543,7 +558,8 @@ func readColumn(t *Table, c int, notes []Notice) []Notice {
 	col := &t.Columns[c]
 	col.Values = make([]float64, len(t.Rows))
 	numbers, texts := 0, 0
-	var bad []int
+	var bad, bare []int
+	headerUnit := !col.Unit.IsZero()
 	for i := range t.Rows {
 		s := t.Text(i, c)
 		col.Values[i] = math.NaN()
@@ -557,7 +573,9 @@ func readColumn(t *Table, c int, notes []Notice) []Notice {
 			continue
 		}
 		numbers++
-		if !u.IsZero() {
+		if u.IsZero() {
+			bare = append(bare, i)
+		} else {
 			switch {
 			case col.Unit.IsZero():
 				col.Unit = u
@@ -572,6 +590,18 @@ func readColumn(t *Table, c int, notes []Notice) []Notice {
 		for _, i := range bad {
 			notes = append(notes, Notice{File: t.File, Line: t.Rows[i].Line,
 				Msg: sprintf("column %q: %q is not a number; cell left out", col.Name, t.Text(i, c))})
+		}
+	}
+	// A bare number where the header names no unit and other cells do
+	// ("9", "30", "1.7 TB") has no unit anyone wrote: read in the cells'
+	// unit it made 9 TB of 9 (GB, most likely). Left out, said.
+	if !headerUnit && len(bare) > 0 && (col.Unit.Kind == KindSize || col.Unit.Kind == KindTime || col.Unit.Kind == KindSpeed) {
+		for _, i := range bare {
+			col.Values[i] = math.NaN()
+			if col.Numeric {
+				notes = append(notes, Notice{File: t.File, Line: t.Rows[i].Line,
+					Msg: sprintf("column %q: %q has no unit where other cells give one (%s): cell left out", col.Name, t.Text(i, c), col.Unit.Symbol)})
+			}
 		}
 	}
 	return notes

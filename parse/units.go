@@ -83,11 +83,25 @@ var timeWords = map[string]Unit{
 	"s": {KindTime, "s", 1}, "sec": {KindTime, "s", 1}, "secs": {KindTime, "s", 1},
 	"seg": {KindTime, "s", 1}, "second": {KindTime, "s", 1}, "seconds": {KindTime, "s", 1},
 	"segundos": {KindTime, "s", 1}, "secondes": {KindTime, "s", 1},
+	"segundo": {KindTime, "s", 1}, "seconde": {KindTime, "s", 1},
 	"min": {KindTime, "min", 60}, "mins": {KindTime, "min", 60}, "minutes": {KindTime, "min", 60},
 	"minute": {KindTime, "min", 60}, "minuto": {KindTime, "min", 60}, "minutos": {KindTime, "min", 60},
 	"h": {KindTime, "h", 3600}, "hr": {KindTime, "h", 3600}, "hours": {KindTime, "h", 3600},
 	"hour": {KindTime, "h", 3600}, "hora": {KindTime, "h", 3600}, "horas": {KindTime, "h", 3600},
 	"heure": {KindTime, "h", 3600}, "heures": {KindTime, "h", 3600},
+}
+
+// perWords join a count to its time in a header: "queries per second",
+// "transacciones por segundo", "requêtes par seconde".
+var perWords = map[string]bool{"per": true, "por": true, "par": true}
+
+// countWords are what a throughput counts, written out in a header
+// ("transactions per second", "consultas por segundo").
+var countWords = map[string]bool{
+	"transactions": true, "transaction": true, "txn": true, "txns": true, "queries": true, "query": true,
+	"requests": true, "request": true, "operations": true, "operation": true, "statements": true,
+	"events": true, "commits": true, "orders": true, "transacciones": true, "consultas": true,
+	"operaciones": true, "requêtes": true, "requetes": true, "opérations": true,
 }
 
 // rateWords are the throughput units benchmark tools and articles use.
@@ -157,13 +171,20 @@ func HeaderUnit(h string) Unit {
 		return u
 	}
 	if n >= 2 {
-		if _, isTime := timeWords[last]; isTime {
-			prev := words[n-2]
-			if prev == "per" && n >= 3 {
-				prev = words[n-3]
+		if t, isTime := timeWords[last]; isTime {
+			prev, per := words[n-2], false
+			if perWords[prev] && n >= 3 {
+				prev, per = words[n-3], true
 			}
 			if u, ok := ParseUnit(prev + "/" + last); ok {
 				return u
+			}
+			if per && countWords[prev] {
+				// A count of work per time ("queries per second") is a
+				// rate of what it counts, not a time: read as seconds it
+				// made a throughput table a load table. (Rows per second
+				// is how fast a load goes: bench init's rows_per_s.)
+				return Unit{KindRate, prev + "/" + t.Symbol, 1}
 			}
 		}
 	}

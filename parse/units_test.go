@@ -60,6 +60,13 @@ func TestHeaderUnit(t *testing.T) {
 		"db":                              "",
 		"#":                               "",
 		"s":                               "s",
+		// (a count per time is a rate, not a time: "queries per second"
+		// was a load time in seconds, 2026-12-06)
+		"queries per second":        "queries/s",
+		"Transactions per second":   "transactions/s",
+		"transacciones por segundo": "transacciones/s",
+		"requêtes par seconde":      "requêtes/s",
+		"MB per second":             "MB/s",
 	}
 	for h, want := range cases {
 		if got := HeaderUnit(h).Symbol; got != want {

@@ -29,6 +29,9 @@ func throughputCharts(r *analyze.Result, name string) ([]*plot.Chart, error) {
 	}
 	var out []*plot.Chart
 	for i, p := range parts {
+		if len(parts) > 1 && p.Mode == analyze.ModeAB && !comparesAny(p) {
+			continue // (its configurations table says so)
+		}
 		c, err := throughputChart(p, name, i > 0)
 		if err != nil {
 			return nil, err
@@ -72,11 +75,15 @@ func throughputChart(r *analyze.Result, name string, named bool) (*plot.Chart, e
 		}
 		c, err = plot.SweepChart(SweepChart(r, what+name))
 	case analyze.ModeAB:
-		if !slices.ContainsFunc(r.Series, func(s *analyze.Series) bool { return len(s.AB) > 0 }) {
+		if !comparesAny(r) {
 			// (the configurations table says so too)
 			return nil, errors.New("one configuration, nothing to compare")
 		}
-		c, err = plot.ABChart(ABChart(r, "A/B: "+name))
+		what := "A/B: "
+		if named {
+			what = "A/B of " + deref(r.Y) + ": "
+		}
+		c, err = plot.ABChart(ABChart(r, what+name))
 	case analyze.ModeLoad:
 		c, err = plot.LoadSpeedChart(LoadSpeedChart(r, "Load speed per database: "+name))
 	default:
@@ -87,6 +94,11 @@ func throughputChart(r *analyze.Result, name string, named bool) (*plot.Chart, e
 	}
 	c.Name = plot.SafeName(name)
 	return c, nil
+}
+
+// comparesAny says whether a series of r compares configurations.
+func comparesAny(r *analyze.Result) bool {
+	return slices.ContainsFunc(r.Series, func(s *analyze.Series) bool { return len(s.AB) > 0 })
 }
 
 // oneX says whether every measured point of r is at one x (that x), or
@@ -114,7 +126,7 @@ func oneX(r *analyze.Result) (float64, bool) {
 // units into results of the same analysis, one a unit in the order the
 // series come; nil when its series share one unit.
 func byUnit(r *analyze.Result) []*analyze.Result {
-	if r.Mode != analyze.ModeDegradation && r.Mode != analyze.ModeSweep {
+	if r.Mode != analyze.ModeDegradation && r.Mode != analyze.ModeSweep && r.Mode != analyze.ModeAB {
 		return nil
 	}
 	var units []string
@@ -346,10 +358,17 @@ const TopBars = 30
 // and the title says so.
 func ABChart(r *analyze.Result, title string) plot.AB {
 	d := plot.AB{Title: title, YLabel: (&tput{r: r}).yTitle()}
-	if len(r.Series) == 0 || len(r.Series[0].AB) == 0 {
+	// The first series that compares: one before it with a single
+	// configuration (a file of its own) has no bar to set beside it.
+	i := slices.IndexFunc(r.Series, func(s *analyze.Series) bool { return len(s.AB) > 0 })
+	if i < 0 {
 		return d
 	}
-	s := r.Series[0]
+	s := r.Series[i]
+	if others := slices.ContainsFunc(r.Series[i+1:], func(o *analyze.Series) bool { return len(o.AB) > 0 }); others {
+		// (the bars are one series': the title says which)
+		d.Title += fmt.Sprintf(" (%s; the other series in the table)", s.Name)
+	}
 	first := s.AB[0]
 	ab := s.AB
 	if len(ab) > TopBars-1 {

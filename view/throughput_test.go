@@ -669,3 +669,104 @@ func TestThroughputSweepToldApartCaveatCSV(t *testing.T) {
 		}
 	}
 }
+
+// An A/B chart drew the first series only, and failed when it had nothing
+// to compare: a.csv's old and new beside b.csv's one configuration gave
+// "chart not drawn: plot ab: no variants to draw" (--png: exit 1), and
+// pgbench's tps beside HammerDB's NOPM, a series each, the same. A series
+// with nothing to compare gets no chart; the first that compares does, and
+// each unit its own, named after its y (a table's tps and latency_ms).
+func TestThroughputABChartsBySeries(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	b := write("b.csv", "config,tps\nnewer,1300\n")
+	a := write("a.csv", "config,tps\nold,1000\nnew,1200\n")
+	charts, err := throughputCharts(throughputResult(t, analyze.Options{}, b, a), "b.csv+1")
+	if err != nil || len(charts) != 1 {
+		t.Fatalf("b.csv a.csv: %d charts, %v", len(charts), err)
+	}
+	d := ABChart(throughputResult(t, analyze.Options{}, b, a), "x")
+	if strings.Join(d.Names, ",") != "old,new" || d.YLabel != "tps" {
+		t.Errorf("b.csv a.csv: bars %q, y label %q", d.Names, d.YLabel)
+	}
+
+	// Two files that both compare: the bars are the first's, and the
+	// title says so, where it named both files.
+	c := write("c.csv", "config,tps\nold,900\nnew,990\n")
+	if d := ABChart(throughputResult(t, analyze.Options{}, a, c), "A/B: a.csv+1"); d.Title != "A/B: a.csv+1 (a; the other series in the table)" || strings.Join(d.Names, ",") != "old,new" {
+		t.Errorf("a.csv c.csv: title %q, bars %q", d.Title, d.Names)
+	}
+
+	pg := write("pgbench-rw.txt", "pgbench (15.18)\ntransaction type: <builtin: TPC-B (sort of)>\n"+
+		"number of clients: 4\ntps = 1468.339673 (without initial connection time)\n")
+	hdb := write("hdb.log", "Vuser 1:4 Active Virtual Users configured\n"+
+		"Vuser 1:TEST RESULT : System achieved 42332 NOPM from 97427 PostgreSQL TPM\n"+
+		"Vuser 1:8 Active Virtual Users configured\n"+
+		"Vuser 1:TEST RESULT : System achieved 61500 NOPM from 141000 PostgreSQL TPM\n")
+	r := throughputResult(t, analyze.Options{}, pg, hdb)
+	charts, err = throughputCharts(r, "runs")
+	if err != nil || len(charts) != 1 || charts[0].Title != "A/B of NOPM: runs" {
+		t.Fatalf("pgbench and HammerDB: %d charts, %v", len(charts), err)
+	}
+	// (the pgbench run's headline under its own series, not "tps, NOPM")
+	var head []string
+	for _, f := range Throughput(r, "runs").Headline {
+		head = append(head, f.Key+"="+f.Label+": "+f.Value.Human())
+	}
+	if want := []string{"tps_median=tps: median: 1468", "nopm_change=NOPM: vusers=8 · hdb vs vusers=4 · hdb: +45.3 %"}; !slices.Equal(head, want) {
+		t.Errorf("pgbench and HammerDB headline %q, want %q", head, want)
+	}
+
+	lat := write("plan.csv", "plan,tps,latency_ms\nBalanced,1000,8.1\nHigh performance,1250,6.4\n")
+	charts, err = throughputCharts(throughputResult(t, analyze.Options{Y: "tps,latency_ms"}, lat), "plan.csv")
+	var got []string
+	for _, c := range charts {
+		got = append(got, c.Name+": "+c.Title)
+	}
+	if err != nil || strings.Join(got, "|") != "plan.csv: A/B: plan.csv|plan.csv-latency_ms: A/B of latency_ms: plan.csv" {
+		t.Errorf("plan.csv: charts %q, %v", got, err)
+	}
+}
+
+// A degradation measured at one size had no headline at all: one bench
+// run (the corpus's pgbench at scale 10, 1526 tps), or a table of one
+// row, printed its measurement and series tables under an empty summary,
+// and the report listed the section with no figure, where one sysbench
+// run reads "tps 820 (…, 1 run; one configuration, nothing to compare)".
+// Its figure is now the headline, said to be at one size.
+func TestThroughputOneSizeHeadline(t *testing.T) {
+	head := func(r *analyze.Result) []string {
+		var out []string
+		for _, f := range Throughput(r, "x").Headline {
+			out = append(out, f.Key+"="+f.Label+": "+f.Value.Human()+" "+f.Detail)
+		}
+		return out
+	}
+	r := throughputResult(t, analyze.Options{}, testutil.Corpus(t, "bench", "pgbench-scales", "pgbench-rw-scale10.txt"))
+	if got, want := head(r), []string{"median_tps=tps: 1526 (1 run at 157 MiB; one size, nothing to compare)"}; !slices.Equal(got, want) {
+		t.Errorf("pgbench scale 10: %q, want %q", got, want)
+	}
+	r = textResult(t, "two.csv", "size_gb,tps\n9.04,494.73\n9.04,480.1\n", analyze.Options{})
+	if got, want := head(r), []string{"median_tps=tps: 487 (median of 2 runs at 9.04 GiB; one size, nothing to compare)"}; !slices.Equal(got, want) {
+		t.Errorf("two rows at one size: %q, want %q", got, want)
+	}
+}
+
+// (a size driver without bytes, pgbench's scale line alone, is named)
+func TestThroughputOneScaleHeadline(t *testing.T) {
+	r := textResult(t, "pgbench.txt", "pgbench (16.2)\ntransaction type: <builtin: TPC-B (sort of)>\nscaling factor: 10\n"+
+		"number of clients: 4\ntps = 1124.109321 (without initial connection time)\n", analyze.Options{})
+	var got []string
+	for _, f := range Throughput(r, "x").Headline {
+		got = append(got, f.Label+": "+f.Value.Human()+" "+f.Detail)
+	}
+	if want := []string{"tps: 1124 (1 run at scale 10; one scale, nothing to compare)"}; !slices.Equal(got, want) {
+		t.Errorf("%q, want %q", got, want)
+	}
+}
