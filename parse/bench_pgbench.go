@@ -204,7 +204,7 @@ func (br *BenchReader) flushAgg() {
 	r.Value = sum / float64(len(r.Intervals)-2)
 	r.Unit = rateWords["tps"]
 	br.notices = append(br.notices, Notice{File: r.File, Line: r.Line,
-		Msg: sprintf("pgbench aggregate log: tps is the mean of %d full intervals (first and last dropped as partial)", len(r.Intervals)-2)})
+		Msg: sprintf("pgbench aggregate log: tps is the mean of %s (first and last dropped as partial)", units.Count(len(r.Intervals)-2, "full interval"))})
 	br.ready = append(br.ready, r)
 }
 

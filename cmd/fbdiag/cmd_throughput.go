@@ -231,6 +231,9 @@ func runThroughput(o throughputOptions, stdin io.Reader, stdout, stderr io.Write
 	}
 	res, err := analyze.Throughput(in, o.analysis)
 	if err != nil {
+		// What the readers said (file:line) comes before why nothing is
+		// analysed: the lines left out may be the reason.
+		report.WriteNotices(stderr, "", in.Notices)
 		return throughputError(err, o)
 	}
 	name := chartName(o.files)

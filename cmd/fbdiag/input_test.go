@@ -92,6 +92,24 @@ func TestThroughputNoticeFileLine(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(errs, want) {
 		t.Errorf("exit %d, stderr %q; want it to start with %q", code, errs, want)
 	}
+	// One full interval: it read "the mean of 1 full intervals".
+	rate := testutil.Corpus(t, "bench", "pgbench-aggregate-rate-log.txt")
+	_, errs, _ = runCLI(t, nil, "throughput", file, rate)
+	if want := "\n" + rate + ":1: pgbench aggregate log: tps is the mean of 1 full interval (first and last dropped as partial)\n"; !strings.Contains(errs, want) {
+		t.Errorf("stderr %q; want it to hold %q", errs, want)
+	}
+}
+
+// A throughput that stops with an error still says what its readers
+// said: the rate-limited pgbench log printed the error alone.
+func TestThroughputErrorKeepsReaderNotices(t *testing.T) {
+	file := testutil.Corpus(t, "bench", "pgbench-aggregate-rate-log.txt")
+	_, errs, code := runCLI(t, nil, "throughput", file)
+	want := file + ":1: pgbench aggregate log: tps is the mean of 1 full interval (first and last dropped as partial)\n" +
+		"fbdiag: every run was made under a rate limit (pgbench -R): their tps is the schedule's rate, not the server's capacity: nothing to compare\n"
+	if code != 1 || errs != want {
+		t.Errorf("exit %d, stderr %q; want 1, %q", code, errs, want)
+	}
 }
 
 // The load verdict was one line of 117 columns.
