@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/numfmt"
 	"github.com/fbdiag/fbdiag/internal/printable"
 )
 
@@ -24,7 +25,7 @@ func appendStep(b []byte, st *analyze.GbakStep) (_ []byte, ok bool) {
 	ok = true
 	b = append(b, '{')
 	b = append(b, in+`"line": `...)
-	b = appendInt(b, int64(st.Line))
+	b = numfmt.AppendInt(b, int64(st.Line))
 	b = append(b, ","+in+`"kind": `...)
 	b = appendString(b, string(st.Kind), false)
 	if st.Object != "" {
@@ -49,11 +50,11 @@ func appendStep(b []byte, st *analyze.GbakStep) (_ []byte, ok bool) {
 	b = appendIntP(b, st.Writes)
 	if st.Records != nil {
 		b = append(b, ","+in+`"records": `...)
-		b = appendInt(b, *st.Records)
+		b = numfmt.AppendInt(b, *st.Records)
 	}
 	if st.Ignored != nil {
 		b = append(b, ","+in+`"ignored": `...)
-		b = appendInt(b, *st.Ignored)
+		b = numfmt.AppendInt(b, *st.Ignored)
 	}
 	if st.LowerBound {
 		b = append(b, ","+in+`"lower_bound": true`...)
@@ -71,12 +72,12 @@ func appendTable(b []byte, t *analyze.GbakTable) (_ []byte, ok bool) {
 	b = append(b, in+`"name": `...)
 	b = appendString(b, t.Name, false)
 	b = append(b, ","+in+`"line": `...)
-	b = appendInt(b, int64(t.Line))
+	b = numfmt.AppendInt(b, int64(t.Line))
 	b = append(b, ","+in+`"records": `...)
 	b = appendIntP(b, t.Records)
 	if t.Ignored != nil {
 		b = append(b, ","+in+`"ignored": `...)
-		b = appendInt(b, *t.Ignored)
+		b = numfmt.AppendInt(b, *t.Ignored)
 	}
 	b = append(b, ","+in+`"seconds": `...)
 	b, ok = appendFloatP(b, t.Seconds, ok)
@@ -97,7 +98,7 @@ func appendIntP(b []byte, v *int64) []byte {
 	if v == nil {
 		return append(b, "null"...)
 	}
-	return appendInt(b, *v)
+	return numfmt.AppendInt(b, *v)
 }
 
 // appendFloatP appends a float as encoding/json does (ES6 number form:
@@ -111,10 +112,10 @@ func appendFloatP(b []byte, v *float64, ok bool) ([]byte, bool) {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
 		return append(b, "null"...), false
 	}
-	if s, short := appendShortFloat(b, f); short {
+	if s, short := numfmt.AppendShortFloat(b, f); short {
 		return s, ok
 	}
-	if s, done := appendShortestFloat(b, f); done {
+	if s, done := numfmt.AppendShortestFloat(b, f); done {
 		return s, ok
 	}
 	return appendFloatES6(b, f), ok

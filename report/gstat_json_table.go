@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/numfmt"
 )
 
 // tableIndent is the depth of a table in the tables array.
@@ -121,7 +122,7 @@ func appendTableStats(b []byte, t *analyze.TableStats, guard bool) (_ []byte, ok
 	b = appendKey(b, &tableKeys.name)
 	b = appendString(b, t.Name, guard)
 	b = appendKey(b, &tableKeys.id)
-	b = appendInt(b, t.ID)
+	b = numfmt.AppendInt(b, t.ID)
 	b = appendKey(b, &tableKeys.records)
 	b = appendIntP(b, t.Records)
 	b = appendKey(b, &tableKeys.versions)
@@ -148,7 +149,7 @@ func appendTableStats(b []byte, t *analyze.TableStats, guard bool) (_ []byte, ok
 	if t.AverageFill == nil {
 		b = append(b, "null"...)
 	} else {
-		b = appendInt(b, int64(*t.AverageFill))
+		b = numfmt.AppendInt(b, int64(*t.AverageFill))
 	}
 	b = appendKey(b, &tableKeys.primaryPages)
 	b = appendIntP(b, t.PrimaryPages)
@@ -208,7 +209,7 @@ func appendIndexStats(b []byte, x *analyze.IndexStats, ok, guard bool) ([]byte, 
 	b = appendKey(b, &indexKeys.name)
 	b = appendString(b, x.Name, guard)
 	b = appendKey(b, &indexKeys.id)
-	b = appendInt(b, x.ID)
+	b = numfmt.AppendInt(b, x.ID)
 	b = appendKey(b, &indexKeys.table)
 	b = appendString(b, x.Table, guard)
 	b = appendKey(b, &indexKeys.kind)
@@ -277,7 +278,7 @@ func appendInts(b []byte, vs []int64, line, end *fieldKey) []byte {
 			b = append(b, ',')
 		}
 		b = appendKey(b, line)
-		b = appendInt(b, v)
+		b = numfmt.AppendInt(b, v)
 	}
 	return appendKey(b, end)
 }

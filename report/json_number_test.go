@@ -4,45 +4,10 @@ import (
 	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"strconv"
 	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/numfmt"
 )
-
-func TestAppendInt(t *testing.T) {
-	vs := []int64{0, 1, -1, 9, 10, -10, 99, 100, 12345, -12345, math.MaxInt64, math.MinInt64, math.MaxInt64 - 1, math.MinInt64 + 1}
-	for p := int64(1); p < math.MaxInt64/10; p *= 10 {
-		vs = append(vs, p, p-1, p+1, -p, -p+1)
-	}
-	r := rand.New(rand.NewPCG(3, 4))
-	for range 100000 {
-		vs = append(vs, int64(r.Uint64()), r.Int64N(1e7))
-	}
-	spare := make([]byte, 3, 64) // (room to write in place)
-	copy(spare, "x: ")
-	for _, v := range vs {
-		for _, pre := range [][]byte{[]byte("x: ")[:3:3], spare} {
-			got := string(appendInt(pre, v))
-			if want := string(strconv.AppendInt([]byte("x: "), v, 10)); got != want {
-				t.Fatalf("appendInt(%d) = %q, want %q", v, got, want)
-			}
-		}
-	}
-}
-
-func BenchmarkAppendInt(b *testing.B) {
-	r := rand.New(rand.NewPCG(5, 6))
-	vs := make([]int64, 4096)
-	for i := range vs {
-		vs[i] = r.Int64N(1 << (4 * (i % 12)))
-	}
-	buf := make([]byte, 0, 64<<10)
-	for b.Loop() {
-		buf = buf[:0]
-		for _, v := range vs {
-			buf = appendInt(buf, v)
-		}
-	}
-}
 
 // BenchmarkAppendFloat writes figures in the mix of the JSON of the
 // shop-made 100 MiB gstat output: 40 % with two decimals or fewer, 14 %
@@ -70,7 +35,7 @@ func BenchmarkAppendFloat(b *testing.B) {
 	}
 }
 
-// appendFloatP gives encoding/json's bytes, through appendShortFloat or
+// appendFloatP gives encoding/json's bytes, through numfmt.AppendShortFloat or
 // not: whole numbers, one and two decimals of both signs, the limits
 // around them, and random floats.
 func TestAppendFloatShort(t *testing.T) {
@@ -96,7 +61,7 @@ func TestAppendFloatShort(t *testing.T) {
 		if !ok || string(got) != string(want) {
 			t.Fatalf("appendFloatP(%v) = %q, want %q", f, got, want)
 		}
-		if _, ok := appendShortFloat(nil, f); ok {
+		if _, ok := numfmt.AppendShortFloat(nil, f); ok {
 			short++
 		}
 	}
@@ -123,82 +88,6 @@ func FuzzAppendFloat(f *testing.F) {
 			}
 			if got, ok := appendFloatP(nil, &v, true); !ok || string(got) != string(want) {
 				t.Fatalf("appendFloatP(%v) = %q, want %q", v, got, want)
-			}
-		}
-	})
-}
-
-// appendShortestFloat gives strconv's shortest 'f' digits for every float
-// it takes, and takes nearly every float from 2^-19 to 2^43: ratios of
-// small integers (a gstat run's selectivities and shares), decimals of
-// three to eight places, random bits in the range, the range's ends and
-// the neighbours of powers of ten and of two.
-func TestAppendShortestFloat(t *testing.T) {
-	t.Parallel() // (heavy: beside the other parallel tests)
-	lowest, highest := math.Ldexp(1, -19), math.Ldexp(1, 43)
-	vs := []float64{1.0 / 3, 2.0 / 3, 0.1, 0.3, 0.7, 1e-5, 1e-6, 1.5e-6, 123456789.123, 0.10416666666666667,
-		493.72812920592196, 0.000033333333333333335, lowest, math.Nextafter(lowest, 0), math.Nextafter(lowest, 1),
-		highest, math.Nextafter(highest, 0), 9007199254740993.0 / 4, 1e13 - 0.001}
-	for p := -7; p <= 13; p++ {
-		x := math.Pow10(p)
-		for _, y := range []float64{x, math.Nextafter(x, 0), math.Nextafter(x, 2*x), 2 * x, 5 * x, 9.999999999999999 * x} {
-			vs = append(vs, y, math.Nextafter(y, 0), math.Nextafter(y, 2*y))
-		}
-	}
-	for e := -20; e <= 44; e++ {
-		x := math.Ldexp(1, e)
-		vs = append(vs, x, math.Nextafter(x, 0), math.Nextafter(x, 2*x), math.Nextafter(math.Nextafter(x, 2*x), 2*x))
-	}
-	r := rand.New(rand.NewPCG(9, 10))
-	for range 300000 {
-		a, b := float64(r.Int64N(1e6)), float64(r.Int64N(1e6)+1)
-		k := float64(r.Int64N(1e12))
-		bits := uint64(r.Int64N(62<<52) + (1023-19)<<52) // exponents -19 to 42
-		vs = append(vs, a/b, b/(a+b), a*2/(b+7), k/math.Pow10(3+r.IntN(6)), math.Float64frombits(bits|r.Uint64()&(1<<52-1)))
-	}
-	taken, in := 0, 0
-	for _, f := range vs {
-		for _, f := range []float64{f, -f} {
-			got, ok := appendShortestFloat([]byte("x"), f)
-			if a := math.Abs(f); a >= lowest && a < highest && a != math.Trunc(a) {
-				in++
-				if ok {
-					taken++
-				}
-			}
-			if !ok {
-				if string(got) != "x" {
-					t.Fatalf("appendShortestFloat(%v) refused it but appended %q", f, got)
-				}
-				continue
-			}
-			if want := strconv.AppendFloat([]byte("x"), f, 'f', -1, 64); string(got) != string(want) {
-				t.Fatalf("appendShortestFloat(%v) = %q, want %q", f, got, want)
-			}
-		}
-	}
-	if taken < in*99/100 {
-		t.Errorf("%d of %d floats in range taken", taken, in)
-	}
-}
-
-// FuzzAppendShortestFloat holds appendShortestFloat to strconv for any
-// float it takes, and the ratio a/b of two integers (gstat's ratios).
-func FuzzAppendShortestFloat(f *testing.F) {
-	f.Add(uint64(0x3fd5555555555555), int64(1), int64(3))
-	f.Add(uint64(0x3eb0c6f7a0b5ed8d), int64(999), int64(1000))
-	f.Fuzz(func(t *testing.T, bits uint64, a, b int64) {
-		vs := []float64{math.Float64frombits(bits)}
-		if b != 0 {
-			vs = append(vs, float64(a)/float64(b))
-		}
-		for _, v := range vs {
-			got, ok := appendShortestFloat(nil, v)
-			if !ok {
-				continue
-			}
-			if want := strconv.AppendFloat(nil, v, 'f', -1, 64); string(got) != string(want) {
-				t.Fatalf("appendShortestFloat(%v) = %q, want %q", v, got, want)
 			}
 		}
 	})

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/fbdiag/fbdiag/internal/numfmt"
 	"github.com/fbdiag/fbdiag/internal/printable"
 )
 
@@ -305,7 +305,7 @@ func appendCSVCell(b []byte, c *Cell) []byte {
 	case c.Kind == TextKind:
 		b = appendCSVField(b, csvText(c.Text))
 	case c.Kind == CountKind, c.Kind == BytesKind:
-		b = strconv.AppendInt(b, c.Int, 10)
+		b = numfmt.AppendInt(b, c.Int)
 	case c.Kind == TimeKind:
 		b = appendCSVField(b, c.Machine())
 	case bad(c.Num):

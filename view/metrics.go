@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fbdiag/fbdiag/internal/numfmt"
 	"github.com/fbdiag/fbdiag/internal/printable"
 )
 
@@ -203,7 +204,7 @@ func appendMetricValue(b []byte, v float64) []byte {
 // 1e15 (which a float64 holds exactly).
 func appendMetricInt(b []byte, v int64) []byte {
 	if -1e15 < v && v < 1e15 {
-		return strconv.AppendInt(b, v, 10)
+		return numfmt.AppendInt(b, v)
 	}
 	return appendMetricValue(b, float64(v))
 }
