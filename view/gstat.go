@@ -186,8 +186,13 @@ func gstatHeadline(a *analyze.GstatAnalysis) []Field {
 				fmt.Sprintf("of the ODS limit %d (%s used)", *h.TransactionIDLimit, usedShare(*h.TransactionIDUsed)))
 		}
 		if h.TransactionsPerDay != nil && h.DatabaseAgeDays != nil {
-			add("transactions_per_day", "Transactions a day", Num(*h.TransactionsPerDay),
-				fmt.Sprintf("over the %s days since creation or restore", units.Sig3(*h.DatabaseAgeDays)))
+			detail := fmt.Sprintf("over the %s days since creation or restore", units.Sig3(*h.DatabaseAgeDays))
+			if h.ReadOnly != nil && *h.ReadOnly {
+				// Firebird keeps a read-only database's header as it was
+				// (Next stays put): the days since count against it.
+				detail += "; read only: Next stopped when it was made read only, so this understates the rate while it was written"
+			}
+			add("transactions_per_day", "Transactions a day", Num(*h.TransactionsPerDay), detail)
 		}
 	}
 	// A run without table or index blocks did not count them: gstat -h

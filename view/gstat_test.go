@@ -158,3 +158,29 @@ func TestGstatBoundedWarnings(t *testing.T) {
 		t.Errorf("warnings note: %q", text[max(i-10, 0):min(i+200, len(text))])
 	}
 }
+
+// A read-only database's header keeps the Next it had when it was made
+// read only: its transactions a day, Next over the days since creation,
+// say that they understate the rate while it was written (the fdb
+// driver's 2.5 header, 1773 days old, and the same edited read only).
+func TestTransactionsPerDayReadOnly(t *testing.T) {
+	b, err := os.ReadFile(testutil.Corpus(t, "public", "gstat", "FirebirdSQL-fdb__gstat25-h.out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const caveat = "; read only: Next stopped when it was made read only, so this understates the rate while it was written"
+	for _, ro := range []bool{false, true} {
+		text := string(b)
+		if ro {
+			text = strings.Replace(text, "Attributes\t\tforce write", "Attributes\t\tforce write, read only", 1)
+		}
+		reps, err := parse.ReadGstat(strings.NewReader(text), "h.out")
+		if err != nil || len(reps) != 1 {
+			t.Fatalf("read: %v, %d runs", err, len(reps))
+		}
+		f := fieldOf(t, Gstat(analyze.Gstat(reps[0], analyze.NewThresholds()), GstatOptions{}), "transactions_per_day")
+		if got := strings.HasSuffix(f.Detail, caveat); got != ro || !strings.HasPrefix(f.Detail, "over the 1773 days since creation or restore") {
+			t.Errorf("read only %v: detail %q", ro, f.Detail)
+		}
+	}
+}
