@@ -29,7 +29,12 @@ func benchSample(t *testing.T, name string) (*parse.BenchResult, []byte) {
 func TestSummarizeBench(t *testing.T) {
 	res, b := benchSample(t, "run-w1-t4.jsonl")
 	s := SummarizeBench(&res.Run, res.Seconds, NewThresholds())
-	if *s.TpmC != 10004 || *s.TpmTotal != 22385 || s.WindowSeconds != 60 || !s.SteadyState || s.Steady.Verdict != "steady" {
+	// tpmC counts the New-Orders completed in the window, the 123 rolled
+	// back by design with the 10,004 committed (TPC-C clause 5.4: they are
+	// completed business transactions, as go-tpc and BenchmarkSQL count
+	// them); tpmTotal the 22,385 committed operations of every kind and
+	// those 123.
+	if *s.TpmC != 10127 || *s.TpmTotal != 22508 || s.WindowSeconds != 60 || !s.SteadyState || s.Steady.Verdict != "steady" {
 		t.Errorf("tpmC %v, tpmTotal %v, window %d, steady %v %q", *s.TpmC, *s.TpmTotal, s.WindowSeconds, s.SteadyState, s.Steady.Verdict)
 	}
 	want := []struct {
@@ -45,9 +50,14 @@ func TestSummarizeBench(t *testing.T) {
 			t.Errorf("%+v, want %+v", tx, w)
 		}
 	}
-	// tpmC is the committed New-Orders × 60 / window seconds.
-	if *s.TpmC != float64(s.Transactions[0].Committed)*60/60 {
-		t.Error("tpmC is not the New-Orders per minute")
+	// tpmC is the completed New-Orders × 60 / window seconds, and the
+	// New-Orders' per minute and share say the same.
+	no := s.Transactions[0]
+	if *s.TpmC != float64(no.Committed+no.RolledBack)*60/60 || no.PerMinute != *s.TpmC || no.Share != 100*10127.0/22508 {
+		t.Errorf("tpmC %v, new_order per minute %v, share %v", *s.TpmC, no.PerMinute, no.Share)
+	}
+	if pay := s.Transactions[1]; pay.PerMinute != 9680 || pay.Share != 100*9680.0/22508 {
+		t.Errorf("payment per minute %v, share %v", pay.PerMinute, pay.Share)
 	}
 	// Percentiles never pass the maximum and grow with the rank; every
 	// kind committed hundreds, so each has all four.
@@ -77,9 +87,18 @@ func TestSummarizeBench(t *testing.T) {
 	if err := json.Unmarshal(line1, &printed); err != nil {
 		t.Fatal(err)
 	}
-	if printed.TpmC != *s.TpmC || !reflect.DeepEqual(printed.Transactions, s.Transactions) ||
-		!reflect.DeepEqual(printed.Steady, s.Steady) || printed.CacheHit != *s.CacheHit {
-		t.Errorf("recomputed figures differ from the printed ones:\n%+v\n%+v", printed.Transactions, s.Transactions)
+	// The file was written before 2026-12-06, when tpmC, the rates and
+	// shares left the rolled-back New-Orders out: its tpmc is the 10,004
+	// committed. The counts and latencies are the same.
+	for i := range printed.Transactions {
+		p, r := printed.Transactions[i], s.Transactions[i]
+		p.Share, p.PerMinute, r.Share, r.PerMinute = 0, 0, 0, 0
+		if !reflect.DeepEqual(p, r) {
+			t.Errorf("recomputed figures differ from the printed ones:\n%+v\n%+v", p, r)
+		}
+	}
+	if printed.TpmC != 10004 || printed.Steady.Verdict != s.Steady.Verdict || printed.CacheHit != *s.CacheHit {
+		t.Errorf("printed tpmC %v, steady %q, cache hit %v", printed.TpmC, printed.Steady.Verdict, printed.CacheHit)
 	}
 }
 
@@ -90,8 +109,8 @@ func TestSteadyStateFalls(t *testing.T) {
 	res, _ := benchSample(t, "page_buffers-512-run1.jsonl")
 	s := SummarizeBench(&res.Run, res.Seconds, NewThresholds())
 	st := s.Steady
-	if s.SteadyState || st.Blocks != 10 || st.BlockSeconds != 2 || len(st.Rates) != 10 || st.Rates[0] != 209 || st.Rates[5] != 47 ||
-		st.Verdict != "not steady: throughput rose by 32.7% of its mean across the window (more than 10%)" {
+	if s.SteadyState || st.Blocks != 10 || st.BlockSeconds != 2 || len(st.Rates) != 10 || st.Rates[0] != 210 || st.Rates[5] != 47.5 ||
+		st.Verdict != "not steady: throughput rose by 32.2% of its mean across the window (more than 10%)" {
 		t.Errorf("%+v", st)
 	}
 	// A window too short to judge.

@@ -139,7 +139,7 @@ func benchRunInterruptedWarmup(t *testing.T, s collect.Server, db string) {
 		t.Errorf("throughput of the run alone: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 	out, errs, code := runCLI(t, nil, "throughput", warm, whole)
-	if code != exitOK || !strings.Contains(out, " 10004 ") || !strings.Contains(errs, skipped+"\n") {
+	if code != exitOK || !strings.Contains(out, " 10127 ") || !strings.Contains(errs, skipped+"\n") {
 		t.Errorf("throughput with a whole run: exit %d, stdout %q, stderr %q", code, out, errs)
 	}
 }
