@@ -78,8 +78,9 @@ func percentileOf(hist map[int]int64, n int64, q, maxMs float64) *float64 {
 }
 
 // SteadyTest is how the steady state was judged: the window cut into
-// Blocks blocks of BlockSeconds, the completed operations per second of
-// each, a straight line through them. Drift is the line's change across
+// Blocks blocks of BlockSeconds (the last one also takes the seconds left
+// over), the completed operations per second of each, a straight line
+// through them. Drift is the line's change across
 // the window as a share of the mean, CV the blocks' coefficient of
 // variation; steady means |Drift| ≤ MaxDrift and CV ≤ MaxCV, with at
 // least MinBlocks blocks.
@@ -200,17 +201,24 @@ func steadyTest(seconds []parse.BenchSecond, window [2]int, th Thresholds) Stead
 		st.Verdict = fmt.Sprintf("not judged: a window of %d s makes %d blocks, fewer than %d", n, st.Blocks, st.MinBlocks)
 		return st
 	}
+	// The last block also takes the seconds left over (n mod
+	// BlockSeconds): left out, a stall in the window's last seconds went
+	// unseen by the verdict while tpmC counted it.
 	per := map[int]int64{}
 	for _, sec := range seconds {
-		if sec.T < window[0] || sec.T >= window[0]+st.Blocks*st.BlockSeconds {
+		if sec.T < window[0] || sec.T >= window[1] {
 			continue
 		}
 		for _, c := range sec.Kinds {
-			per[(sec.T-window[0])/st.BlockSeconds] += c.Completed()
+			per[min((sec.T-window[0])/st.BlockSeconds, st.Blocks-1)] += c.Completed()
 		}
 	}
 	for b := range st.Blocks {
-		st.Rates = append(st.Rates, float64(per[b])/float64(st.BlockSeconds))
+		secs := st.BlockSeconds
+		if b == st.Blocks-1 {
+			secs += n - st.Blocks*st.BlockSeconds
+		}
+		st.Rates = append(st.Rates, float64(per[b])/float64(secs))
 	}
 	if !st.level(fmt.Sprintf("the %d-second blocks", st.BlockSeconds), "the window") {
 		st.Verdict = "not steady: nothing committed"

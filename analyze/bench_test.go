@@ -181,3 +181,33 @@ func TestBenchSummaryDocumented(t *testing.T) {
 		t.Errorf("only %d keys seen", len(keys))
 	}
 }
+
+// The steady-state blocks cover the whole window: the seconds left over
+// when the window is not a whole number of blocks go to the last block.
+// They were left out: the live run's 60 steady seconds followed by a
+// 5-second stall, in a 65 s window (blocks of 6 s), were judged steady,
+// the stall unseen, while tpmC counted it.
+func TestSteadyStateSeesTheWindowsEnd(t *testing.T) {
+	res, _ := benchSample(t, "run-w1-t4.jsonl")
+	seconds := append([]parse.BenchSecond{}, res.Seconds[:70]...)
+	for s := 70; s < 75; s++ {
+		seconds = append(seconds, parse.BenchSecond{T: s, Phase: parse.PhaseWindow})
+	}
+	run := res.Run
+	run.Window = [2]int{10, 75}
+	s := SummarizeBench(&run, seconds, NewThresholds())
+	st := s.Steady
+	if st.Blocks != 10 || st.BlockSeconds != 6 || len(st.Rates) != 10 || s.SteadyState || st.Verdict != "not steady: throughput fell by 31.1% of its mean across the window (more than 10%)" {
+		t.Errorf("%d blocks of %d s, rates %v, steady %v: %s", st.Blocks, st.BlockSeconds, st.Rates, s.SteadyState, st.Verdict)
+	}
+	// The last block: seconds 64 to 74, 6 of work, 5 of nothing.
+	var last int64
+	for _, sec := range seconds[64:75] {
+		for _, c := range sec.Kinds {
+			last += c.Completed()
+		}
+	}
+	if got := st.Rates[9]; got != float64(last)/11 {
+		t.Errorf("last block %v/s, want %d over 11 s", got, last)
+	}
+}
