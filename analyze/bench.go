@@ -28,6 +28,10 @@ type BenchSummary struct {
 	SteadyState  bool               `json:"steady_state"`
 	Steady       SteadyTest         `json:"steady"`
 	Transactions []BenchTransaction `json:"transactions"`
+	// MixShort are the kinds whose share of the window's completed
+	// operations is under the spec's minimum (rule bench-mix) while some
+	// of them were given up or failed; empty when the mix held.
+	MixShort []BenchMixShort `json:"mix_short"`
 	// IOWindow is the page I/O during the window (the edges' difference)
 	// and CacheHit 1 − reads / fetches in it; null without both edges.
 	IOWindow *parse.BenchIO `json:"io_window"`
@@ -51,6 +55,38 @@ type BenchTransaction struct {
 	// committed. Percentiles are read from 2%-wide histogram buckets: the
 	// bucket's upper bound, never above the maximum.
 	LatencyMs *LatencySummary `json:"latency_ms"`
+}
+
+// BenchMixShort is a kind completed under its minimum share (percent) in
+// the window, with its operations given up and failed there.
+type BenchMixShort struct {
+	Name    string  `json:"name"`
+	Share   float64 `json:"share"`
+	Minimum float64 `json:"minimum"`
+	GaveUp  int64   `json:"gave_up"`
+	Errors  int64   `json:"errors"`
+}
+
+// mixShort checks the kinds' shares against the spec's minimums (clause
+// 5.2.3; New-Order has none). A share under its minimum with nothing
+// given up or failed is the decks cut at the window's edges (each
+// terminal deals 100 cards in the spec's proportions), not flagged.
+func mixShort(tx []BenchTransaction, th Thresholds) []BenchMixShort {
+	out := []BenchMixShort{}
+	var total int64
+	for _, t := range tx {
+		total += t.Committed + t.RolledBack
+	}
+	if total == 0 {
+		return out
+	}
+	for _, t := range tx[1:] {
+		m := th.Get("bench-mix", "min_"+t.Name)
+		if t.Share < m && t.GaveUp+t.Errors > 0 {
+			out = append(out, BenchMixShort{Name: t.Name, Share: t.Share, Minimum: m, GaveUp: t.GaveUp, Errors: t.Errors})
+		}
+	}
+	return out
 }
 
 // LatencySummary are latency percentiles and extremes in milliseconds. A
@@ -98,7 +134,7 @@ type SteadyTest struct {
 
 // SummarizeBench computes the figures of a run from its seconds.
 func SummarizeBench(run *parse.BenchRun, seconds []parse.BenchSecond, th Thresholds) *BenchSummary {
-	s := &BenchSummary{BenchRun: run, Transactions: []BenchTransaction{}}
+	s := &BenchSummary{BenchRun: run, Transactions: []BenchTransaction{}, MixShort: []BenchMixShort{}}
 	s.WindowSeconds = max(0, run.Window[1]-run.Window[0])
 	var hist [5]map[int]int64
 	var sumMs [5]float64
@@ -149,6 +185,7 @@ func SummarizeBench(run *parse.BenchRun, seconds []parse.BenchSecond, th Thresho
 		}
 	}
 	s.Transactions = tx
+	s.MixShort = mixShort(tx, th)
 	if s.WindowSeconds > 0 {
 		c := float64(tx[0].Committed+tx[0].RolledBack) * 60 / float64(s.WindowSeconds)
 		a := float64(total) * 60 / float64(s.WindowSeconds)

@@ -152,6 +152,9 @@ func BenchRunTable(s *analyze.BenchSummary) *Table {
 		steady = "no"
 	}
 	t.Add("steady state", steady+": "+s.Steady.Verdict)
+	if w := MixShortWords(s); w != "" {
+		t.Add("mix off the spec", w)
+	}
 	sv := s.Server
 	t.Add("server", fmt.Sprintf("%s (%s), %s", sv.Version, sv.Engine, sv.Architecture))
 	fw := "off"
@@ -187,6 +190,20 @@ func BenchRunTable(s *analyze.BenchSummary) *Table {
 		t.Notes = append(t.Notes, fmt.Sprintf("%s error ×%d in the whole run (warm-up and drain too): %s", e.Kind, e.Count, e.Message))
 	}
 	return t
+}
+
+// MixShortWords says which kinds the window completed under the spec's
+// minimum share, and why (analyze.BenchMixShort), or "".
+func MixShortWords(s *analyze.BenchSummary) string {
+	if len(s.MixShort) == 0 {
+		return ""
+	}
+	parts := make([]string, len(s.MixShort))
+	for i, m := range s.MixShort {
+		parts[i] = fmt.Sprintf("%s %.1f %% of the completed operations, under the spec's %.0f %% (%d given up, %d failed)",
+			m.Name, m.Share, m.Minimum, m.GaveUp, m.Errors)
+	}
+	return strings.Join(parts, "; ") + ": tpmC counts a mix TPC-C does not allow (rule bench-mix)"
 }
 
 func benchMiB(b int64) string { return strconv.FormatFloat(float64(b)/(1<<20), 'f', 1, 64) + " MiB" }

@@ -149,3 +149,34 @@ func TestBenchErrorNoteScope(t *testing.T) {
 		t.Errorf("notes %q, want %q", notes, want)
 	}
 }
+
+// A window whose mix fell under the spec's minimums because Payments were
+// given up says so in the run table (text, markdown, CSV) and, in the
+// report, as a warning: the testdata run with half its Payments given up.
+func TestBenchMixShortShown(t *testing.T) {
+	res, _ := benchRunSample(t)
+	for i := range res.Seconds {
+		p := &res.Seconds[i].Kinds[1]
+		half := p.Committed / 2
+		p.Committed -= half
+		p.GaveUp += half
+	}
+	s := analyze.SummarizeBench(&res.Run, res.Seconds, analyze.NewThresholds())
+	var b bytes.Buffer
+	if err := WriteBenchText(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	want := "mix off the spec        payment 27.4 % of the completed operations, under the spec's 43 % (4829 given up, 0 failed): " +
+		"tpmC counts a mix TPC-C does not allow (rule bench-mix)"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("no %q in\n%s", want, b.String())
+	}
+	sec := BenchRunSection("run-w1-t4.jsonl", "run-w1-t4.jsonl", res)
+	found := false
+	for _, f := range sec.Findings {
+		found = found || f.Severity == "warning" && strings.HasPrefix(f.Text, "run-w1-t4.jsonl: mix off the spec: payment 27.4 %")
+	}
+	if !found {
+		t.Errorf("findings %+v", sec.Findings)
+	}
+}
