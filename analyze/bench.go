@@ -15,11 +15,12 @@ type BenchSummary struct {
 	*parse.BenchRun
 	// TpmC is the New-Orders completed in the window per minute of it:
 	// (committed + rolled back by design) × 60 / window seconds, as TPC-C
-	// counts them (clause 5.4; go-tpc and BenchmarkSQL alike): a New-Order
-	// that names an unused item is a business transaction the terminal
-	// completed. TpmTotal counts every kind so. Conflicts given up and
-	// errors are not counted. Null when the window is empty (a run
-	// interrupted in its warm-up).
+	// counts them (clause 5.4; go-tpc alike, BenchmarkSQL logs them as
+	// executed New-Orders flagged rolled back): a New-Order that names an
+	// unused item is a business transaction the terminal completed.
+	// TpmTotal counts every kind so. Conflicts given up and errors are not
+	// counted. Null when the window is empty (a run interrupted in its
+	// warm-up).
 	TpmC          *float64 `json:"tpmc"`
 	TpmTotal      *float64 `json:"tpm_total"`
 	WindowSeconds int      `json:"window_seconds"`

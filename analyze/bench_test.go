@@ -31,8 +31,7 @@ func TestSummarizeBench(t *testing.T) {
 	s := SummarizeBench(&res.Run, res.Seconds, NewThresholds())
 	// tpmC counts the New-Orders completed in the window, the 123 rolled
 	// back by design with the 10,004 committed (TPC-C clause 5.4: they are
-	// completed business transactions, as go-tpc and BenchmarkSQL count
-	// them); tpmTotal the 22,385 committed operations of every kind and
+	// completed business transactions, as go-tpc counts them); tpmTotal the 22,385 committed operations of every kind and
 	// those 123.
 	if *s.TpmC != 10127 || *s.TpmTotal != 22508 || s.WindowSeconds != 60 || !s.SteadyState || s.Steady.Verdict != "steady" {
 		t.Errorf("tpmC %v, tpmTotal %v, window %d, steady %v %q", *s.TpmC, *s.TpmTotal, s.WindowSeconds, s.SteadyState, s.Steady.Verdict)
