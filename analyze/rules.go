@@ -109,6 +109,12 @@ var Rules = []Rule{
 		Summary:   "a run is steady when its throughput line drifts by at most this share of the mean across the window and its blocks vary by at most this share",
 		AppliesTo: "fbdiag bench run (steady_state); fbdiag throughput, a run that reports its throughput at intervals (pgbench -P, sysbench --report-interval, pgbench's aggregate log), each report a block",
 		Advice:    "a longer --warmup lets the page cache fill before the window opens; a longer --duration evens out a busy machine"},
+	// Not a gstat rule: fbdiag bench checks the mix its window completed
+	// against the spec's minimums.
+	{ID: "bench-mix", Kind: "bench", Severities: []Severity{Warn},
+		Summary:   "a kind's share of the operations completed in the window is under the spec's minimum because some of them were given up after their retries or failed: the terminals went on with other cards, more of them New-Orders, and tpmC counts a mix TPC-C does not allow",
+		AppliesTo: "fbdiag bench run (mix_short)",
+		Advice:    "more --retries, fewer terminals per warehouse, or --home random spread the conflicts that made the terminals give up; compare tpmC only between runs that completed their mix"},
 	// Not a gstat rule: gbak compare reads the limits of gbak's clock
 	// from the same table.
 	{ID: "gbak-compare", Kind: "gbak", Severities: []Severity{Info},

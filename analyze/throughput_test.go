@@ -579,19 +579,26 @@ func TestThroughputUnsteadyRuns(t *testing.T) {
 // the six runs of a page-buffer sweep (testdata/bench/sweep-w1, one
 // warehouse, 121 to 137 MiB) were read as a degradation, "60.1 % lost
 // per size doubling". Their x is the setting that differs, as in the
-// sweep's own table: the same sweep, best 256 (median 13100).
+// sweep's own table: the same sweep, best 256 (median 13100 in the
+// table; 13270 from the run files, whose tpmC counts the New-Orders
+// rolled back by design since 2026-12-06, which the table, written
+// before, left out).
 func TestThroughputBenchRunsSetting(t *testing.T) {
 	runs, err := filepath.Glob(testutil.Testdata(t, "bench", "sweep-w1", "*.jsonl"))
 	if err != nil || len(runs) != 6 {
 		t.Fatalf("%d runs, %v", len(runs), err)
 	}
 	table := analyse(t, Options{}, testutil.Testdata(t, "bench", "sweep-w1", "buffers.csv"))
-	for _, r := range []*Result{analyse(t, Options{}, runs...), table} {
+	for i, r := range []*Result{analyse(t, Options{}, runs...), table} {
 		if r.Mode != ModeSweep || len(r.Series) != 1 || r.Series[0].Sweep == nil {
 			t.Fatalf("mode %s, x %v, %d series", r.Mode, *r.X, len(r.Series))
 		}
 		sw := r.Series[0].Sweep
-		if sw.Best.X != 256 || sw.Best.Median != 13100 || sw.Worst.X != 4096 || sw.Worst.Median != 11980 {
+		best, worst := 13270.0, 12110.0
+		if i == 1 {
+			best, worst = 13100, 11980
+		}
+		if sw.Best.X != 256 || sw.Best.Median != best || sw.Worst.X != 4096 || sw.Worst.Median != worst {
 			t.Errorf("%s: best %+v, worst %+v", *r.X, sw.Best, sw.Worst)
 		}
 		if n := len(r.Warnings); n == 0 || !strings.HasPrefix(r.Warnings[n-1], "2 of 6 runs were not steady") {
@@ -625,7 +632,7 @@ func TestThroughputBenchRunsSetting(t *testing.T) {
 		}
 	}
 	if m := bySize.Series[1].Models[2]; m.NoLossPerDoubling != nil {
-		want := "the sizes measured span ×1.13, less than a doubling, and the power fit's slope is not significant (p=0.333): its curve says nothing about a doubling of the size"
+		want := "the sizes measured span ×1.13, less than a doubling, and the power fit's slope is not significant (p=0.335): its curve says nothing about a doubling of the size"
 		if *m.NoLossPerDoubling != want {
 			t.Errorf("by size: power: no loss per doubling %q, want %q", *m.NoLossPerDoubling, want)
 		}
@@ -654,7 +661,7 @@ func TestThroughputXSpelledAsKeyMatches(t *testing.T) {
 			t.Errorf("--x %q: mode %s, %d series", x, r.Mode, len(r.Series))
 			continue
 		}
-		if sw := r.Series[0].Sweep; sw.Best.X != 256 || sw.Best.Median != 13100 || sw.Worst.X != 4096 || sw.Worst.Median != 11980 {
+		if sw := r.Series[0].Sweep; sw.Best.X != 256 || sw.Best.Median != 13270 || sw.Worst.X != 4096 || sw.Worst.Median != 12110 {
 			t.Errorf("--x %q: best %+v, worst %+v", x, sw.Best, sw.Worst)
 		}
 	}

@@ -55,8 +55,16 @@ type recorder struct {
 // totals are the run's live counters, summed over the terminals.
 type totals struct {
 	committed [nKinds]atomic.Int64
-	conflicts atomic.Int64
-	errors    atomic.Int64
+	// rolledBack are the New-Orders rolled back by design.
+	rolledBack atomic.Int64
+	conflicts  atomic.Int64
+	errors     atomic.Int64
+}
+
+// newOrdersDone are the New-Orders completed so far, as tpmC counts
+// them: committed or rolled back by design.
+func (t *totals) newOrdersDone() int64 {
+	return t.committed[NewOrder].Load() + t.rolledBack.Load()
 }
 
 func (r *recorder) second(at time.Time) *[nKinds]kindSecond {
@@ -93,6 +101,7 @@ func (r *recorder) done(k Kind, o outcome, start, end time.Time) {
 		r.totals.committed[k].Add(1)
 	case rolledBack:
 		ks.rolledBack++
+		r.totals.rolledBack.Add(1)
 	case gaveUp:
 		ks.gaveUp++
 	case failed:

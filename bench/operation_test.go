@@ -119,3 +119,35 @@ func TestCommitNotRetried(t *testing.T) {
 			works, d2.calls, s.committed, s.conflicts, s.errors)
 	}
 }
+
+// A New-Order that names the unused item (the spec's 1 %) is rolled back
+// by design: counted rolled back, neither a conflict nor an error, also
+// after a conflict retried first; and the progress line's tpmC counts it
+// with the committed ones, as the summary's tpmC does (it counted the
+// committed only).
+func TestRollbackByDesignCounted(t *testing.T) {
+	conflict := &fb.FbError{GDSCodes: []int{fb.ISCLockConflict}, Message: "lock conflict on no wait transaction"}
+	tm := scriptTerminal(t, &scriptDriver{})
+	works := 0
+	rollback := func(context.Context, *sql.Tx) error {
+		works++
+		if works == 1 {
+			return conflict
+		}
+		return errRollback
+	}
+	if err := tm.runOperation(NewOrder, rollback, false, &atomic.Bool{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := tm.runOperation(NewOrder, func(context.Context, *sql.Tx) error { return nil }, false, &atomic.Bool{}); err != nil {
+		t.Fatal(err)
+	}
+	s := tm.rec.seconds[0][NewOrder]
+	if s.committed != 1 || s.rolledBack != 1 || s.conflicts != 1 || s.errors != 0 || s.gaveUp != 0 || works != 2 {
+		t.Errorf("committed %d, rolled back %d, conflicts %d, errors %d, gave up %d, runs %d; want 1, 1, 1, 0, 0, 2",
+			s.committed, s.rolledBack, s.conflicts, s.errors, s.gaveUp, works)
+	}
+	if n := tm.rec.totals.newOrdersDone(); n != 2 || tm.rec.totals.errors.Load() != 0 {
+		t.Errorf("progress: %d New-Orders done, %d errors; want 2 and 0", n, tm.rec.totals.errors.Load())
+	}
+}

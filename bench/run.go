@@ -59,8 +59,8 @@ type RunProgress struct {
 	Committed [nKinds]int64 // since the start
 	Conflicts int64
 	Errors    int64
-	// TpmC is the New-Orders committed in the last few seconds, per
-	// minute.
+	// TpmC is the New-Orders completed (committed or rolled back by
+	// design) in the last few seconds, per minute.
 	TpmC float64
 }
 
@@ -577,7 +577,7 @@ func newProgressTicker(f func(RunProgress), t0 time.Time, warm, dur int, tot *to
 		tk := time.NewTicker(time.Second)
 		defer tk.Stop()
 		const keep = 5
-		var hist []int64 // New-Orders committed at the last ticks
+		var hist []int64 // New-Orders completed at the last ticks
 		for {
 			select {
 			case <-p.done:
@@ -594,7 +594,7 @@ func newProgressTicker(f func(RunProgress), t0 time.Time, warm, dur int, tot *to
 				for k := range pr.Committed {
 					pr.Committed[k] = tot.committed[k].Load()
 				}
-				hist = append(hist, pr.Committed[NewOrder])
+				hist = append(hist, tot.newOrdersDone())
 				if len(hist) > keep+1 {
 					hist = hist[1:]
 				}

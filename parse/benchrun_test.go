@@ -127,9 +127,14 @@ func TestDetectBenchRun(t *testing.T) {
 	if err != nil || len(runs) != 1 || len(notes) != 0 {
 		t.Fatalf("%v, %d runs, %v", err, len(runs), notes)
 	}
+	// Its tpmC counts the 123 New-Orders rolled back by design with the
+	// 10,004 committed, as TPC-C does: the file, written before
+	// 2026-12-06, says "tpmc":10004 and "tpm_total":22385, which left them
+	// out, and a sweep mixing its results with newer ones compared 1 %
+	// apart for no cause.
 	r := runs[0]
-	if r.Tool != "fbdiag bench" || r.Value != 10004 || r.Unit.Symbol != "tpmC" || r.Config["db_bytes"] != "119328768" ||
-		r.Config["page_buffers"] != "2048" || r.Config["terminals"] != "4" || r.Metrics["tpm_total"] != 22385 {
+	if r.Tool != "fbdiag bench" || r.Value != 10127 || r.Unit.Symbol != "tpmC" || r.Config["db_bytes"] != "119328768" ||
+		r.Config["page_buffers"] != "2048" || r.Config["terminals"] != "4" || r.Metrics["tpm_total"] != 22508 {
 		t.Errorf("run %+v", r)
 	}
 }

@@ -10,20 +10,21 @@ import (
 )
 
 // BenchTimelineChart is a bench run's throughput over time: every kind
-// together and New-Orders, per second, from the run's start; the warm-up
-// and the drain shaded, the window's mean as a line.
+// together and New-Orders, per second, from the run's start, counted as
+// tpmC and tpmTotal count them (completed: committed or rolled back by
+// design); the warm-up and the drain shaded, the window's mean as a line.
 func BenchTimelineChart(s *analyze.BenchSummary, seconds []parse.BenchSecond, title string) plot.BenchTimeline {
-	d := plot.BenchTimeline{Title: title, YLabel: "transactions committed per second"}
+	d := plot.BenchTimeline{Title: title, YLabel: "transactions completed per second"}
 	all := plot.Series{Name: "all five kinds"}
 	no := plot.Series{Name: "new_order (tpmC / 60)"}
 	for _, sec := range seconds {
 		d.T = append(d.T, float64(sec.T))
 		var n int64
 		for _, c := range sec.Kinds {
-			n += c.Committed
+			n += c.Completed()
 		}
 		all.Y = append(all.Y, float64(n))
-		no.Y = append(no.Y, float64(sec.Kinds[0].Committed))
+		no.Y = append(no.Y, float64(sec.Kinds[0].Completed()))
 	}
 	d.Series = []plot.Series{all, no}
 	if s.Window[0] > 0 {

@@ -81,6 +81,9 @@ func BenchRunSection(name, source string, res *parse.BenchResult) *Section {
 	if !sum.SteadyState {
 		s.Findings = append(s.Findings, Finding{Severity: "info", Text: name + ": " + steady})
 	}
+	if w := MixShortWords(sum); w != "" {
+		s.Findings = append(s.Findings, Finding{Severity: "warning", Text: name + ": mix off the spec: " + w})
+	}
 	if sum.Partial {
 		s.Findings = append(s.Findings, Finding{Severity: "warning", Text: name + ": partial run (" + sum.Stopped + ")"})
 	}

@@ -87,7 +87,7 @@ func TestBenchRunCSVReadsAsJSON(t *testing.T) {
 				t.Errorf("%s: run %s: CSV %q, JSON %v", what, k, got, v)
 			}
 		}
-		if what == "run-w1-t4.jsonl" && !strings.Contains(out, "\ntransactions,new_order,10004,44.6906410542774") {
+		if what == "run-w1-t4.jsonl" && !strings.Contains(out, "\ntransactions,new_order,10004,44.992891416385284,10127,123,") {
 			t.Errorf("%s: CSV:\n%s", what, out)
 		}
 	}

@@ -335,7 +335,9 @@ its own, so that retries do not change what follows.
 
 The clock: --warmup (default 10s), then the measured window of --duration (default 60s),
 both whole seconds. Only operations that end inside the window count, divided by the
-window: tpmC is the New-Orders committed in it × 60 / its seconds, tpmTotal every kind.
+window: tpmC is the New-Orders completed in it × 60 / its seconds, the 1% rolled back by
+design with the committed (TPC-C counts both; conflicts given up and errors are not
+counted), tpmTotal every kind.
 Each second keeps, per kind, the committed, rolled back, conflicts, given up and errors,
 and a latency histogram of 2%-wide buckets (p50 to p99 and the maximum; a percentile
 of fewer operations than it needs, 100 for p99, is left out: it would be the maximum). Whether
@@ -344,8 +346,9 @@ bench-steady-state). At the window's edges fbdiag reads the database's size (pag
 page size), MON$IO_STATS, its own CPU time and the load average; the server's version,
 architecture, page size, page buffers and forced writes are recorded.
 
-Output: text like go-tpc's summary (a line per kind with count, TPM and latency
-percentiles, then tpmC and tpmTotal) and the run's facts; --format json prints the summary
+Output: text like go-tpc's summary (a line per kind with count, TPM and the committed
+operations' latency percentiles, a _ERR line with its conflicts, given up and errors, then
+tpmC and tpmTotal) and the run's facts; --format json prints the summary
 object of docs/bench-json.md. --out FILE writes the result file: that object on the first
 line, then one JSON line per second (warm-up and drain included) for fbdiag report and
 fbdiag detect. Ctrl-C stops the terminals after their current transaction and writes

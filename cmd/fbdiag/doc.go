@@ -667,8 +667,9 @@
 //     --retries) and counted apart; the spec's 1 % of New-Orders with an
 //     unused item are rolled back and counted as rolled back. Only
 //     operations that end inside the measured window (--duration after
-//     --warmup) count: tpmC is the New-Orders committed in it × 60 / its
-//     seconds. Per second and kind it keeps the counts and a latency
+//     --warmup) count: tpmC is the New-Orders completed in it (committed,
+//     or rolled back by design, as TPC-C counts them) × 60 / its seconds.
+//     Per second and kind it keeps the counts and a latency
 //     histogram (2 % buckets: p50 to p99), judges whether throughput was
 //     steady, and records the server (version, architecture, page size,
 //     page buffers, forced writes), the database size and MON$IO_STATS at
