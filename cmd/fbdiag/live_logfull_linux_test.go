@@ -20,22 +20,7 @@ import (
 // how many of gbak's lines it holds.
 func TestLiveBackupLogOnFullDisk(t *testing.T) {
 	s := livetest.Server(t)
-	dir := filepath.Join(t.TempDir(), "small")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=64k"); err != nil {
-		t.Skipf("cannot mount a small tmpfs (needs root): %v", err)
-	}
-	t.Cleanup(func() { syscall.Unmount(dir, syscall.MNT_DETACH) })
-	var st syscall.Statfs_t
-	if err := syscall.Statfs(dir, &st); err != nil {
-		t.Fatal(err)
-	}
-	fill := int64(st.Bavail)*st.Bsize - 8<<10
-	if err := os.WriteFile(filepath.Join(dir, "fill"), make([]byte, fill), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := smallDisk(t, 8<<10)
 	db := livetest.ShopDatabase(t, s)
 	fbk := livetest.TempPath(t, s, "shop.fbk")
 	log := filepath.Join(dir, "b.log")
@@ -72,22 +57,7 @@ func TestLiveBackupLogOnFullDisk(t *testing.T) {
 // fbdiag could not write and says that nothing was written.
 func TestLiveCollectSnapshotOnFullDisk(t *testing.T) {
 	s := livetest.Server(t)
-	dir := filepath.Join(t.TempDir(), "small")
-	if err := os.Mkdir(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=64k"); err != nil {
-		t.Skipf("cannot mount a small tmpfs (needs root): %v", err)
-	}
-	t.Cleanup(func() { syscall.Unmount(dir, syscall.MNT_DETACH) })
-	var st syscall.Statfs_t
-	if err := syscall.Statfs(dir, &st); err != nil {
-		t.Fatal(err)
-	}
-	fill := int64(st.Bavail)*st.Bsize - 4<<10
-	if err := os.WriteFile(filepath.Join(dir, "fill"), make([]byte, fill), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := smallDisk(t, 4<<10)
 	db := livetest.ShopDatabase(t, s)
 	snap := filepath.Join(dir, "s.txt")
 	out, errs, code := runCLI(t, nil, "collect", "--server", s.Addr, "--out", snap, db)
@@ -100,4 +70,27 @@ func TestLiveCollectSnapshotOnFullDisk(t *testing.T) {
 	if names := liveDirEntries(t, dir); len(names) != 1 {
 		t.Errorf("in the folder: %q, want only the filler", names)
 	}
+}
+
+// smallDisk mounts a tmpfs of 64 KiB in a temporary folder and fills it
+// up to left bytes; the test is skipped where it cannot mount (not root).
+func smallDisk(t *testing.T, left int64) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "small")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=64k"); err != nil {
+		t.Skipf("cannot mount a small tmpfs (needs root): %v", err)
+	}
+	t.Cleanup(func() { syscall.Unmount(dir, syscall.MNT_DETACH) })
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		t.Fatal(err)
+	}
+	fill := int64(st.Bavail)*st.Bsize - left
+	if err := os.WriteFile(filepath.Join(dir, "fill"), make([]byte, fill), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }
