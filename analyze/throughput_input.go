@@ -148,7 +148,7 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 		for i := range g.points {
 			g.points[i].series = "runs"
 		}
-		g.order = append(g.order, "runs")
+		g.order, g.inOrder = append(g.order, "runs"), map[string]bool{"runs": true}
 	}
 	g.scaleSizes()
 	g.mode = chooseMode(g.xUnit, g.xName, g.categorical, false)
@@ -224,13 +224,11 @@ func (g *gathered) measuredRuns(runs []*parse.Run) []*parse.Run {
 }
 
 func (g *gathered) add(p raw) {
-	found := false
-	for _, s := range g.order {
-		if s == p.series {
-			found = true
+	if !g.inOrder[p.series] {
+		if g.inOrder == nil {
+			g.inOrder = map[string]bool{}
 		}
-	}
-	if !found {
+		g.inOrder[p.series] = true
 		g.order = append(g.order, p.series)
 	}
 	g.points = append(g.points, p)
