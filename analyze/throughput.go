@@ -217,7 +217,8 @@ type movedIntervals struct {
 // gathered is the input reduced to points and what they mean.
 type gathered struct {
 	points      []raw
-	order       []string // series in order of appearance
+	order       []string        // series in order of appearance
+	inOrder     map[string]bool // (order's, to look a series up)
 	xName       string
 	yName       string
 	xUnit       parse.Unit
@@ -312,15 +313,20 @@ func Throughput(in Input, opt Options) (*Result, error) {
 		res.Warnings = append([]string{}, g.warnings...)
 		return res, nil
 	}
+	// The points of each series, in input order: one pass over them, not
+	// one a series (a CSV of 25,000 columns is 25,000 series of a point).
+	bySeries := make(map[string][]int, len(g.order))
+	for i := range g.points {
+		bySeries[g.points[i].series] = append(bySeries[g.points[i].series], i)
+	}
 	for _, name := range g.order {
 		s := &Series{Name: name}
-		for _, p := range g.points {
-			if p.series != name {
-				continue
-			}
+		for _, i := range bySeries[name] {
+			p := &g.points[i]
 			s.LowerIsBetter = p.unit.Kind == parse.KindTime
 			if p.unit.Symbol != "" {
-				s.Unit = &p.unit.Symbol
+				u := p.unit.Symbol
+				s.Unit = &u
 			}
 			pt := Point{Label: p.label, Y: p.y, Source: p.src, Steady: p.steady, SteadyVerdict: p.steadyVerdict}
 			if !g.categorical {

@@ -154,7 +154,7 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 		// one series, a label per file name; a series per unit, named
 		// by it, when the runs give several (pgbench's tps, HammerDB's
 		// NOPM), each against its own first: no ratio runs across units.
-		g.order = g.order[:0]
+		g.order, g.inOrder = g.order[:0], map[string]bool{}
 		units := g.yUnits()
 		for i := range g.points {
 			name := "runs"
@@ -162,7 +162,8 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 				name = u
 			}
 			g.points[i].series = name
-			if !slices.Contains(g.order, name) {
+			if !g.inOrder[name] {
+				g.inOrder[name] = true
 				g.order = append(g.order, name)
 			}
 		}
@@ -248,13 +249,11 @@ func (g *gathered) measuredRuns(runs []*parse.Run) []*parse.Run {
 }
 
 func (g *gathered) add(p raw) {
-	found := false
-	for _, s := range g.order {
-		if s == p.series {
-			found = true
+	if !g.inOrder[p.series] {
+		if g.inOrder == nil {
+			g.inOrder = map[string]bool{}
 		}
-	}
-	if !found {
+		g.inOrder[p.series] = true
 		g.order = append(g.order, p.series)
 	}
 	g.points = append(g.points, p)

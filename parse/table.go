@@ -623,46 +623,60 @@ func ReadTables(r io.Reader, name string) ([]*Table, []Notice, error) {
 func MergeTables(tables []*Table) ([]*Table, []Notice) {
 	var out []*Table
 	var notes []Notice
+	// The table kept for each file and columns, and the rows of those
+	// merged into, by their cells: made once, not again for each part
+	// (a file of 4,000 appended parts took 5.5 s).
+	byColumns := map[string]*Table{}
+	seen := map[*Table]map[string]bool{}
 	for _, t := range tables {
-		var into *Table
-		for _, o := range out {
-			if o.File == t.File && sameColumns(o, t) {
-				into = o
-				break
+		key := columnsKey(t)
+		into := byColumns[key]
+		if into == nil || key == "" {
+			if key != "" {
+				byColumns[key] = t
 			}
-		}
-		if into == nil {
 			out = append(out, t)
 			continue
 		}
-		seen := make(map[string]bool, len(into.Rows))
-		for _, r := range into.Rows {
-			seen[strings.Join(r.Cells, "\x00")] = true
+		s := seen[into]
+		if s == nil {
+			s = make(map[string]bool, len(into.Rows))
+			for _, r := range into.Rows {
+				s[strings.Join(r.Cells, "\x00")] = true
+			}
+			seen[into] = s
 		}
 		added := 0
 		for _, r := range t.Rows {
-			if k := strings.Join(r.Cells, "\x00"); !seen[k] {
-				seen[k] = true
+			if k := strings.Join(r.Cells, "\x00"); !s[k] {
+				s[k] = true
 				into.Rows = append(into.Rows, r)
 				added++
 			}
 		}
 		notes = append(notes, Notice{File: t.File, Line: t.Line,
 			Msg: sprintf("table continues the table of line %d: %d new rows, %d repeated", into.Line, added, len(t.Rows)-added)})
-		// Cells were checked when each part was read: re-read quietly.
-		finishTable(into, into.ColumnNames())
+	}
+	// Cells were checked when each part was read: re-read quietly, once
+	// all the parts are in.
+	for _, o := range out {
+		if seen[o] != nil {
+			finishTable(o, o.ColumnNames())
+		}
 	}
 	return out, notes
 }
 
-func sameColumns(a, b *Table) bool {
-	if len(a.Columns) != len(b.Columns) || !a.Header || !b.Header {
-		return false
+// columnsKey is what tables of one file merge by: the file and their
+// columns' names, as SameKey compares them; "" for a table without a
+// header, which none continues.
+func columnsKey(t *Table) string {
+	if !t.Header {
+		return ""
 	}
-	for i := range a.Columns {
-		if normName(a.Columns[i].Name) != normName(b.Columns[i].Name) {
-			return false
-		}
+	k := []string{t.File, strconv.Itoa(len(t.Columns))}
+	for _, c := range t.Columns {
+		k = append(k, normName(c.Name))
 	}
-	return true
+	return strings.Join(k, "\x00")
 }

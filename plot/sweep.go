@@ -190,6 +190,7 @@ func sweepPanel(ch *Chart, d Sweep, only []int, title string) error {
 	// One note per marked setting: series that peak at the same setting
 	// share it ("best 1500: Classic 390 · SuperClassic 392").
 	var marks notes
+	var parts [][]string // each mark's series
 	var best plotter.XYs
 	at := map[float64]int{}
 	for i, b := range d.Best {
@@ -206,13 +207,19 @@ func sweepPanel(ch *Chart, d Sweep, only []int, title string) error {
 			part = Ellipsis(d.BestText[i], 32)
 		}
 		if i, ok := at[b.X]; ok {
-			marks[i].Text += " · " + part
+			parts[i] = append(parts[i], part)
 			marks[i].Y = math.Max(marks[i].Y, b.Y)
 			continue
 		}
 		at[b.X] = len(marks)
 		marks = append(marks, note{X: b.X, Y: b.Y, Offset: vg.Point{Y: vg.Points(10)},
-			Text: "best " + FormatValue(b.X) + ": " + part, Style: centered(textStyle(noteSize, inkColor))})
+			Text: "best " + FormatValue(b.X) + ": ", Style: centered(textStyle(noteSize, inkColor))})
+		parts = append(parts, []string{part})
+	}
+	// (joined once: thousands of series peaking at one setting made the
+	// note's text again for each)
+	for i := range marks {
+		marks[i].Text += strings.Join(parts[i], " · ")
 	}
 	if len(best) > 0 {
 		sc, err := plotter.NewScatter(best)
