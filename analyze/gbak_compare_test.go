@@ -291,3 +291,37 @@ func TestGbakCompareZeroBaseline(t *testing.T) {
 		t.Errorf("1+1 WAREHOUSE: clock %v word %q", s.WithinClock, s.Word())
 	}
 }
+
+// A restore with gbak -i builds no index: against a restore of the same
+// backup that built its four it read "×0.508 faster" with nothing to say
+// why. The warning names each run's count; runs that left the same
+// number inactive compare as they are.
+func TestGbakCompareInactiveIndices(t *testing.T) {
+	timeline := func(name string) *Timeline {
+		f, err := os.Open(testutil.Testdata(t, "gbak", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		log, err := parse.ReadGbak(f, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return GbakTimeline(log)
+	}
+	built, inactive := timeline("fb30-restore-same-built.log"), timeline("fb30-restore-same-inactive.log")
+	c := CompareTimelines(GbakRun{Label: "built", Timeline: built}, GbakRun{Label: "inactive", Timeline: inactive})
+	if m := c.Totals[0].Median; len(m) != 2 || m[0] == nil || m[1] == nil || *m[0] != 1.526 || *m[1] != 0.775 {
+		t.Errorf("total seconds %v, want 1.526 and 0.775", m)
+	}
+	const want = "the restores left different numbers of indices inactive (fb30-restore-same-built.log 0 of 4, " +
+		"fb30-restore-same-inactive.log 4 of 4): an index left inactive is never built, so a restore that left more of them " +
+		"inactive skipped those builds and its time reads faster than one whose indices all work (gbak -i leaves every index inactive)"
+	if !slices.Contains(c.Warnings, want) {
+		t.Errorf("warnings %q", c.Warnings)
+	}
+	c = CompareTimelines(GbakRun{Label: "a", Timeline: built}, GbakRun{Label: "b", Timeline: timeline("fb30-restore-same-built.log")})
+	if slices.ContainsFunc(c.Warnings, func(w string) bool { return strings.Contains(w, "inactive") }) {
+		t.Errorf("same indices built: warnings %q", c.Warnings)
+	}
+}
