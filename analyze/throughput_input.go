@@ -85,7 +85,8 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 			series += " " + dropSubKey(r.Name, key)
 		}
 		settings := settingsOf(r, differ)
-		p := raw{series: series, y: y, src: fmt.Sprintf("%s:%d", r.File, r.Line), unit: yUnit, steady: r.Steady, tool: r.Tool, workload: runWorkload(r), settings: settings}
+		p := raw{series: series, y: y, src: fmt.Sprintf("%s:%d", r.File, r.Line), unit: yUnit, steady: r.Steady, tool: r.Tool, workload: runWorkload(r), settings: settings,
+			mixShort: runMixShort(r)}
 		if r.Steady == nil && len(r.Intervals) > 0 && opt.Y == "" {
 			// (the intervals report the run's throughput, not another
 			// figure --y names)
@@ -900,4 +901,26 @@ func sameQuantity(a string, au parse.Unit, b parse.Column) bool {
 		return true
 	}
 	return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b.Name)) || concurrencyLike(a) && concurrencyLike(b.Name)
+}
+
+// runMixShort checks a fbdiag bench run's kinds against the spec's
+// minimums as its own summary does (mixShort), from the counts of its
+// result's first line; nil for other runs.
+func runMixShort(r *parse.Run) []BenchMixShort {
+	if len(r.Kinds) != len(parse.BenchKinds) {
+		return nil
+	}
+	var total int64
+	for _, k := range r.Kinds {
+		total += k.Completed()
+	}
+	if total == 0 {
+		return nil
+	}
+	tx := make([]BenchTransaction, len(r.Kinds))
+	for i, k := range r.Kinds {
+		tx[i] = BenchTransaction{Name: parse.BenchKinds[i], Committed: k.Committed, RolledBack: k.RolledBack, GaveUp: k.GaveUp, Errors: k.Errors,
+			Share: 100 * float64(k.Completed()) / float64(total)}
+	}
+	return mixShort(tx, NewThresholds())
 }

@@ -822,3 +822,37 @@ func TestDegradationRepeatedRunsWarning(t *testing.T) {
 		}
 	}
 }
+
+// A bench run whose terminals gave up half their Payments went on with
+// more New-Orders: its tpmC compared with the spec's mix run's with
+// nothing to say its mix was not TPC-C's, where its own summary and the
+// report flag it (rule bench-mix). Here the testdata run's result line
+// with half its window's Payments (9680) turned into give-ups.
+func TestThroughputMixShortRuns(t *testing.T) {
+	orig := testutil.Testdata(t, "bench", "run-w1-t4.jsonl")
+	b, err := os.ReadFile(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _, _ := strings.Cut(string(b), "\n")
+	const pay = `{"name": "payment", "committed": 9680, "rolled_back": 0, "conflicts": 6544, "gave_up": 2,`
+	head = strings.Replace(head, strings.ReplaceAll(pay, " ", ""), `{"name":"payment","committed":4840,"rolled_back":0,"conflicts":6544,"gave_up":4842,`, 1)
+	if !strings.Contains(head, `"gave_up":4842`) {
+		t.Fatal("payment not found in the result line")
+	}
+	short := filepath.Join(t.TempDir(), "short.jsonl")
+	if err := os.WriteFile(short, []byte(head+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := analyse(t, Options{}, orig, short)
+	// (17,668 completed in the window: 10,127 New-Orders, 4,840 Payments, 900, 897, 904)
+	want := "1 of 2 runs completed a mix under the spec's minimums, operations given up or failed (rule bench-mix): " + short +
+		":1 (payment 27.4 % < 43 %); a terminal that gives an operation up goes on with its next card, more often a New-Order, " +
+		"so its tpmC counts a mix TPC-C does not allow and reads higher than a run of the spec's mix (more --retries, or fewer terminals a warehouse, give up fewer)"
+	if !slices.Contains(r.Warnings, want) {
+		t.Errorf("warnings %q", r.Warnings)
+	}
+	if r = analyse(t, Options{}, orig); slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.Contains(w, "bench-mix") }) {
+		t.Errorf("the spec's mix: warnings %q", r.Warnings)
+	}
+}

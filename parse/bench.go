@@ -35,6 +35,10 @@ type Run struct {
 	// Steady is what a fbdiag bench result says of its window: whether
 	// its throughput held steady (nil when the run does not say).
 	Steady *bool `json:"steady,omitempty"`
+	// Kinds are a fbdiag bench result's window counts per transaction
+	// kind, in BenchKinds order (nil for other tools and for a file
+	// without them), for analyze to check the mix (rule bench-mix).
+	Kinds []BenchCount `json:"-"`
 }
 
 // Interval is one periodic report inside a run.

@@ -300,6 +300,8 @@ type benchRunHead struct {
 	Transactions  []struct {
 		Committed  int64 `json:"committed"`
 		RolledBack int64 `json:"rolled_back"`
+		GaveUp     int64 `json:"gave_up"`
+		Errors     int64 `json:"errors"`
 	} `json:"transactions"`
 }
 
@@ -360,6 +362,12 @@ func readBenchRunAsRun(r io.Reader, name string) ([]*Run, []Notice, error) {
 		run.Metrics["tpm_total"] = *h.TpmTotal
 	}
 	run.Steady = h.SteadyState
+	if len(h.Transactions) == len(BenchKinds) {
+		run.Kinds = make([]BenchCount, len(BenchKinds))
+		for i, t := range h.Transactions {
+			run.Kinds[i] = BenchCount{Committed: t.Committed, RolledBack: t.RolledBack, GaveUp: t.GaveUp, Errors: t.Errors}
+		}
+	}
 	var notes []Notice
 	if h.Partial {
 		notes = append(notes, Notice{File: name, Line: 1, Msg: fmt.Sprintf("partial bench run (%s): tpmC over a window of %d s", h.Stopped, h.WindowSeconds)})
