@@ -260,7 +260,7 @@ func benchSweepLive(t *testing.T, s collect.Server, db string) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
-	if len(lines) != 5 || lines[0] != "page_buffers,run,tpmc,committed,window_s,new_order_p99_ms,conflicts,cache_hit_pct,steady,page_buffers_used,gave_up,errors" {
+	if len(lines) != 5 || lines[0] != "page_buffers,run,tpmc,committed,window_s,new_order_p99_ms,conflicts,cache_hit_pct,steady,page_buffers_used,gave_up,errors,rolled_back" {
 		t.Fatalf("table:\n%s", b)
 	}
 	for i, want := range []string{"128,1,", "2048,1,", "128,2,", "2048,2,"} {

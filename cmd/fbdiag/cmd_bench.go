@@ -544,8 +544,10 @@ FILE has one row per run, in the order run: the setting (warehouses add size_mb,
 database size at the window's start), run, tpmc, committed (every kind) and window_s,
 new_order_p99_ms, conflicts, cache_hit_pct (1 − page reads / fetches in the window),
 steady (1 or 0), page_buffers_used (MON$PAGE_BUFFERS, what the database ran with), and the
-operations gave_up after their retries and failed with errors, which tpmc leaves out. It
-is rewritten after every run, so an interrupted sweep keeps the runs it completed.
+operations gave_up after their retries and failed with errors, which tpmc leaves out, and
+the New-Orders rolled_back by design, which it counts (added 2026-12-06: a table without
+the column is older, its tpmc left them out). It is rewritten after every run, so an
+interrupted sweep keeps the runs it completed.
 --runs-dir DIR also keeps every run's result file (as bench run --out) for fbdiag report.
 At the end the table is analysed as 'fbdiag throughput FILE' does.
 
@@ -821,7 +823,7 @@ func (t *sweepTable) write(w io.Writer) error {
 		head = append(head, "size_mb")
 	}
 	head = append(head, "run", "tpmc", "committed", "window_s", "new_order_p99_ms", "conflicts", "cache_hit_pct", "steady", "page_buffers_used",
-		"gave_up", "errors")
+		"gave_up", "errors", "rolled_back")
 	if _, err := fmt.Fprintln(w, strings.Join(head, ",")); err != nil {
 		return err
 	}
@@ -834,9 +836,10 @@ func (t *sweepTable) write(w io.Writer) error {
 			}
 			row = append(row, size)
 		}
-		var committed, conflicts, gaveUp, errors int64
+		var committed, conflicts, gaveUp, errors, rolledBack int64
 		for _, tx := range s.Transactions {
 			committed += tx.Committed
+			rolledBack += tx.RolledBack
 			conflicts += tx.Conflicts
 			gaveUp += tx.GaveUp
 			errors += tx.Errors
@@ -857,7 +860,7 @@ func (t *sweepTable) write(w io.Writer) error {
 		}
 		row = append(row, strconv.Itoa(s.Sweep.Run), tpmc, strconv.FormatInt(committed, 10), strconv.Itoa(s.WindowSeconds),
 			p99, strconv.FormatInt(conflicts, 10), hit, steady, strconv.FormatInt(s.Server.PageBuffers, 10),
-			strconv.FormatInt(gaveUp, 10), strconv.FormatInt(errors, 10))
+			strconv.FormatInt(gaveUp, 10), strconv.FormatInt(errors, 10), strconv.FormatInt(rolledBack, 10))
 		if _, err := fmt.Fprintln(w, strings.Join(row, ",")); err != nil {
 			return err
 		}
