@@ -155,7 +155,14 @@ func gbakHeadline(tl *analyze.Timeline) []Field {
 			Field{Key: "total_writes", Label: "Page writes", Value: IntP(tl.TotalWrites)})
 	}
 	// (CSV: JSON's columns, "" without -st; people read "none")
-	return append(fs, Field{Key: "statistics", Label: "Statistics", Value: Str(tl.Columns), Human: cols})
+	fs = append(fs, Field{Key: "statistics", Label: "Statistics", Value: Str(tl.Columns), Human: cols})
+	if n := tl.InactiveIndices; n != nil && *n > 0 && tl.RestoredIndices != nil {
+		// Beside the outcome: "completed" alone read as a database ready
+		// for use when gbak -i had left its every key unchecked.
+		fs = slices.Insert(fs, 1, Field{Key: "inactive_indices", Label: "Inactive indices", Value: Int(int64(*n)),
+			Detail: fmt.Sprintf("of %d restored", *tl.RestoredIndices)})
+	}
+	return fs
 }
 
 // cutSteps are the steps the log ends inside, with their time.
