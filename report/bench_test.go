@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"testing"
 
@@ -178,5 +179,20 @@ func TestBenchMixShortShown(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("findings %+v", sec.Findings)
+	}
+}
+
+// The transactions table's new_order row reads 10004 committed and 10127
+// per minute over 60 s, its share and rate counting the 123 rolled back
+// by design in the column after them: a note says what they count.
+func TestBenchTransactionsSayWhatTheyCount(t *testing.T) {
+	_, s := benchRunSample(t)
+	tx := benchTransactions(s, ms)
+	if got := tx.Rows[0][:5]; !slices.Equal(got, []string{"new_order", "10004", "45.0", "10127.0", "123"}) {
+		t.Errorf("new_order row %q", got)
+	}
+	want := []string{"share % and per minute count the committed and the rolled back by design, as tpmC does", "tpmC 10127.0, tpmTotal 22508.0 over a window of 60 s"}
+	if !slices.Equal(tx.Notes, want) {
+		t.Errorf("notes %q, want %q", tx.Notes, want)
 	}
 }
