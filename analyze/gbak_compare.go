@@ -142,7 +142,15 @@ type GbakComparison struct {
 	// untimed marks the runs whose log has no time or delta column
 	// (Untimed).
 	untimed []bool
+	// inactiveDiffer: the runs' restores left different numbers of
+	// indices inactive (InactiveIndicesDiffer).
+	inactiveDiffer bool
 }
+
+// InactiveIndicesDiffer reports whether the runs' restores left different
+// numbers of indices inactive: their times compare restores that did not
+// do the same work (a warning says which).
+func (c *GbakComparison) InactiveIndicesDiffer() bool { return c.inactiveDiffer }
 
 // Untimed reports whether the run's log (a position of Runs) has neither
 // a time nor a delta column: none of its steps has a cost, and a warning
@@ -595,6 +603,7 @@ func (c *GbakComparison) inactiveIndices(runs []GbakRun) {
 	if !some || !differ {
 		return
 	}
+	c.inactiveDiffer = true
 	c.Warnings = append(c.Warnings, fmt.Sprintf("the restores left different numbers of indices inactive (%s): "+
 		"an index left inactive is never built, so a restore that left more of them inactive skipped those builds "+
 		"and its time reads faster than one whose indices all work (gbak -i leaves every index inactive)", strings.Join(counts, ", ")))

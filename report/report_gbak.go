@@ -287,7 +287,9 @@ func comparisonSection(c *analyze.GbakComparison, id, title string, sources []st
 			if f.Detail != "" {
 				v += " " + f.Detail
 			}
-			s.Headlines = append(s.Headlines, Headline{Label: f.Label, Value: v})
+			// (the detail carries the figure's caveat: restores that left
+			// different numbers of indices inactive did different work)
+			s.Headlines = append(s.Headlines, Headline{Label: f.Label, Value: v, Caveat: c.InactiveIndicesDiffer()})
 		}
 	}
 	fragment(s, d, " (fbdiag gbak compare --all lists them)")

@@ -122,6 +122,32 @@ func TestGbakComparisonSection(t *testing.T) {
 	}
 }
 
+// The same backup restored with and without gbak -i: the comparison's
+// figures carry their caveat (the -i run read "×0.508 faster" for the
+// four index builds it skipped; the section's warning said why, the
+// summary's figure did not).
+func TestGbakComparisonInactiveCaveat(t *testing.T) {
+	var ins []Input
+	for _, f := range []string{"fb30-restore-same-built.log", "fb30-restore-same-inactive.log"} {
+		in, err := fileInput(testutil.Testdata(t, "gbak", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ins = append(ins, in...)
+	}
+	secs := gbakSections(ins)
+	if len(secs) != 3 || len(secs[2].Headlines) == 0 {
+		t.Fatalf("%d sections", len(secs))
+	}
+	h := secs[2].Headlines[0]
+	if h.Value != "×0.508 faster (the restores left different numbers of indices inactive)" || !h.Caveat {
+		t.Errorf("headline %s = %q, caveat %v", h.Label, h.Value, h.Caveat)
+	}
+	if h := secs[1].Headlines[0]; h.Caveat {
+		t.Errorf("a single restore's headline %q has a caveat", h.Value)
+	}
+}
+
 // A failed restore's three gbak error lines are one critical finding in
 // the summary, quoting the first; the section's view lists all three.
 func TestGbakFailureOneFinding(t *testing.T) {
