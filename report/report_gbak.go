@@ -187,7 +187,8 @@ func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 	if runKind == "log" {
 		runKind = "gbak" // report.json's word, kept
 	}
-	s.Run = &RunSummary{File: tl.File, Kind: runKind, Outcome: tl.Outcome, TotalSeconds: tl.TotalSeconds, TotalLowerBound: tl.TotalLowerBound}
+	s.Run = &RunSummary{File: tl.File, Kind: runKind, Outcome: tl.Outcome, TotalSeconds: tl.TotalSeconds, TotalLowerBound: tl.TotalLowerBound,
+		RestoredIndices: tl.RestoredIndices, InactiveIndices: tl.InactiveIndices}
 	// gbak's error lines are one failure (a killed restore prints three):
 	// the summary counts it once, quoting the first line; the section
 	// lists them (the first HTMLRows).

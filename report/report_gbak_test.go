@@ -148,6 +148,23 @@ func TestGbakComparisonInactiveCaveat(t *testing.T) {
 	}
 }
 
+// report.json's runs[] give a completed restore's indices left inactive
+// (gbak -i: 5 of 5), null for a failed one, whose log cannot tell.
+func TestReportJSONRunsInactiveIndices(t *testing.T) {
+	r := buildReport(t, "t", []string{testutil.Testdata(t, "gbak", "fb30-restore-pk-duplicate-inactive.log"),
+		testutil.Testdata(t, "gbak", "fb30-restore-pk-duplicate.log")})
+	runs := r.JSON().Runs
+	if len(runs) != 2 {
+		t.Fatalf("%d runs", len(runs))
+	}
+	if a := runs[0]; a.RestoredIndices == nil || *a.RestoredIndices != 5 || a.InactiveIndices == nil || *a.InactiveIndices != 5 {
+		t.Errorf("-i restore: restored %v, inactive %v", a.RestoredIndices, a.InactiveIndices)
+	}
+	if b := runs[1]; b.Outcome != "failed" || b.RestoredIndices != nil || b.InactiveIndices != nil {
+		t.Errorf("failed restore: %s, restored %v, inactive %v", b.Outcome, b.RestoredIndices, b.InactiveIndices)
+	}
+}
+
 // A failed restore's three gbak error lines are one critical finding in
 // the summary, quoting the first; the section's view lists all three.
 func TestGbakFailureOneFinding(t *testing.T) {

@@ -22,7 +22,13 @@ type RunSummary struct {
 	TotalSeconds *float64 `json:"total_seconds"`
 	// TotalLowerBound: the run failed after its last timestamp
 	// (analyze.Timeline.TotalLowerBound); the page reads "at least".
-	TotalLowerBound bool   `json:"total_lower_bound,omitempty"`
+	TotalLowerBound bool `json:"total_lower_bound,omitempty"`
+	// RestoredIndices and InactiveIndices are the restore's indices and
+	// those it left inactive (analyze.Timeline), null when the log
+	// cannot tell: a script reading "completed" learns that gbak -i left
+	// every index inactive.
+	RestoredIndices *int   `json:"restored_indices"`
+	InactiveIndices *int   `json:"inactive_indices"`
 	Section         string `json:"section"`
 }
 
