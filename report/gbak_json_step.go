@@ -146,8 +146,7 @@ func appendFloatES6(b []byte, f float64) []byte {
 // zero).
 func plainJSON8(x uint64) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	hasZero := func(v uint64) uint64 { return (v - ones) &^ v & highs }
-	return (x|(x-0x20*ones))&highs|hasZero(x^('"'*ones))|hasZero(x^('\\'*ones)) == 0
+	return (x|(x-0x20*ones))&highs|printable.Has8(x, '"')|printable.Has8(x, '\\') == 0
 }
 
 // appendString appends s quoted as encoding/json quotes it without

@@ -341,9 +341,7 @@ func appendCSVField(b []byte, field string) []byte {
 // carriage return, double quote or comma: a byte of x XOR that byte
 // repeated is zero.
 func quoted8(x uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	hasZero := func(v uint64) uint64 { return (v - ones) &^ v & highs }
-	return hasZero(x^('\n'*ones))|hasZero(x^('\r'*ones))|hasZero(x^('"'*ones))|hasZero(x^(','*ones)) != 0
+	return printable.Has8(x, '\n')|printable.Has8(x, '\r')|printable.Has8(x, '"')|printable.Has8(x, ',') != 0
 }
 
 // csvNeedsQuotes is encoding/csv's fieldNeedsQuotes with a comma.

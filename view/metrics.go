@@ -168,8 +168,7 @@ func appendLabelValue(b []byte, s string) []byte {
 // double quote or a backslash (no byte of x XOR the repeated one is zero).
 func plainLabel8(x uint64) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	hasZero := func(v uint64) uint64 { return (v - ones) &^ v & highs }
-	return (x|(x-0x20*ones)|(x+ones))&highs|hasZero(x^('"'*ones))|hasZero(x^('\\'*ones)) == 0
+	return (x|(x-0x20*ones)|(x+ones))&highs|printable.Has8(x, '"')|printable.Has8(x, '\\') == 0
 }
 
 // escapeHelp escapes a HELP text: as a label value, but a double quote

@@ -30,6 +30,20 @@ func xsOf(s *analyze.Series) []float64 {
 	return xs
 }
 
+// medianOfRuns is the median of a series' measurements and what it is
+// of: "1 run" or "median of N runs".
+func medianOfRuns(s *analyze.Series) (float64, string) {
+	ys := make([]float64, len(s.Points))
+	for i, p := range s.Points {
+		ys[i] = p.Y
+	}
+	sum := analyze.Summarize(ys)
+	if sum.N > 1 {
+		return sum.Median, fmt.Sprintf("median of %d runs", sum.N)
+	}
+	return sum.Median, "1 run"
+}
+
 // Throughput lays out a throughput analysis (fbdiag throughput, the
 // report's throughput sections); name is the input as titles call it.
 // Sizes are bytes cells (IEC in human formats, whole bytes in CSV), the
@@ -884,41 +898,25 @@ func (v *tput) headline(s *analyze.Series) []Field {
 		// One configuration: its figure is the answer, said as such (the
 		// headline was empty, and the report's list of sections had
 		// nothing beside "sysbench runs in bench").
-		ys := make([]float64, len(s.Points))
-		for i, p := range s.Points {
-			ys[i] = p.Y
-		}
-		sum := analyze.Summarize(ys) // (the median the A/B table gives)
-		runs := "1 run"
-		if sum.N > 1 {
-			runs = fmt.Sprintf("median of %d runs", sum.N)
-		}
+		median, runs := medianOfRuns(s) // (the median the A/B table gives)
 		key, title := "median_"+v.yCol().Key, v.yTitle()
 		if v.r.YUnit == nil && len(v.r.Series) > 1 {
 			// Series of different units: the series' name before it says
 			// which ("tps: median"), not y's "tps, NOPM".
 			key, title = "median", "median"
 		}
-		add(key, title, Num(sum.Median), fmt.Sprintf("(%s, %s; one configuration, nothing to compare)", s.Points[0].Label, runs))
+		add(key, title, Num(median), fmt.Sprintf("(%s, %s; one configuration, nothing to compare)", s.Points[0].Label, runs))
 	case v.r.Mode == analyze.ModeDegradation && len(s.Models) == 0 && len(xsOf(s)) > 0 && slices.Min(xsOf(s)) == slices.Max(xsOf(s)):
 		// Every measurement at one size (one bench run): its figure is
 		// the answer, said as such, as one A/B configuration's is (the
 		// headline was empty).
-		ys := make([]float64, len(s.Points))
-		for i, p := range s.Points {
-			ys[i] = p.Y
-		}
-		sum := analyze.Summarize(ys)
-		runs := "1 run"
-		if sum.N > 1 {
-			runs = fmt.Sprintf("median of %d runs", sum.N)
-		}
+		median, runs := medianOfRuns(s)
 		x, one := v.x(xsOf(s)[0]).Human(), "size"
 		if !v.sized() {
 			// (scale 10, not "at 10")
 			x, one = deref(v.r.X)+" "+x, deref(v.r.X)
 		}
-		add("median_"+v.yCol().Key, v.yTitle(), Num(sum.Median), fmt.Sprintf("(%s at %s; one %s, nothing to compare)", runs, x, one))
+		add("median_"+v.yCol().Key, v.yTitle(), Num(median), fmt.Sprintf("(%s at %s; one %s, nothing to compare)", runs, x, one))
 	case len(s.AB) > 0:
 		for _, e := range s.AB {
 			k := "change"

@@ -149,6 +149,16 @@ func printable8(x uint64) bool {
 	return (x|(x-0x20*ones)|(x+ones))&highs == 0
 }
 
+// Has8 is not zero when one of the eight bytes of x is c: the zero-byte
+// test of x XOR c repeated, whose result is not zero exactly when a byte
+// is (the bit it sets may be a neighbour's, which no caller needs). The
+// scans of view's labels and CSV fields and report's gbak JSON use it.
+func Has8(x uint64, c byte) uint64 {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	v := x ^ uint64(c)*ones
+	return (v - ones) &^ v & highs
+}
+
 // Load8 is the eight bytes of s from i, little-endian, read in one load:
 // the word String and report's JSON strings scan eight bytes at a time.
 func Load8(s string, i int) uint64 {
