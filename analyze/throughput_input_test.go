@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fbdiag/fbdiag/parse"
 )
 
 // A size past 8 EiB (2^63 bytes, what an int64 byte count holds) is a
@@ -39,10 +41,7 @@ func TestThroughputSizeBeyondBytes(t *testing.T) {
 		for _, s := range r.Series {
 			points += len(s.Points)
 		}
-		var notices []string
-		for _, n := range r.Notices {
-			notices = append(notices, n.String())
-		}
+		notices := noticeTexts(r.Notices)
 		if points != c.points || fmt.Sprint(notices) != fmt.Sprint(c.notices) {
 			t.Errorf("%s: %d points, notices %q; want %d, %q", c.name, points, notices, c.points, c.notices)
 		}
@@ -172,10 +171,7 @@ func TestThroughputTablesJoin(t *testing.T) {
 				xs = append(xs, *p.X)
 			}
 		}
-		var notices []string
-		for _, n := range r.Notices {
-			notices = append(notices, n.String())
-		}
+		notices := noticeTexts(r.Notices)
 		wantInputs := []string{"a.csv", "b.csv"}
 		if c.notice != "" {
 			wantInputs = wantInputs[:1]
@@ -216,10 +212,7 @@ func TestThroughputEmptyYCellSaid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var notices []string
-	for _, n := range r.Notices {
-		notices = append(notices, n.String())
-	}
+	notices := noticeTexts(r.Notices)
 	slices.Sort(notices)
 	want := []string{
 		`missing.csv:3: column "tps": "n/a" is not a number; cell left out`,
@@ -238,10 +231,7 @@ func TestThroughputEmptyYCellSaid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	notices = notices[:0]
-	for _, n := range r.Notices {
-		notices = append(notices, n.String())
-	}
+	notices = noticeTexts(r.Notices)
 	if len(r.Series) != 2 || len(r.Series[0].Points) != 3 || len(r.Series[1].Points) != 2 ||
 		strings.Join(notices, "\n") != `two.csv:4: column "ssd_tps": empty cell; row left out of series "ssd_tps"` {
 		t.Errorf("two series: notices %q", notices)
@@ -252,10 +242,7 @@ func TestThroughputEmptyYCellSaid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	notices = notices[:0]
-	for _, n := range r.Notices {
-		notices = append(notices, n.String())
-	}
+	notices = noticeTexts(r.Notices)
 	if strings.Join(notices, "\n") != `ab.csv:3: no name in column "plan": row skipped` {
 		t.Errorf("unnamed configuration: notices %q", notices)
 	}
@@ -360,10 +347,7 @@ func TestThroughputSizeNotPositive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var notices []string
-	for _, n := range r.Notices {
-		notices = append(notices, n.String())
-	}
+	notices := noticeTexts(r.Notices)
 	want := []string{
 		`negx.csv:2: size_gb "-9" is no database size (0 or less): row skipped`,
 		`negx.csv:3: size_gb "0" is no database size (0 or less): row skipped`,
@@ -393,10 +377,7 @@ func TestLoadRowsLeftOutSaid(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var notices []string
-	for _, n := range r.Notices {
-		notices = append(notices, n.String())
-	}
+	notices := noticeTexts(r.Notices)
 	want := []string{
 		`loadneg.csv:2: size_gb "0" is no database size (0 or less): row skipped`,
 		`loadneg.csv:3: size_gb "-2" is no database size (0 or less): row skipped`,
@@ -443,4 +424,13 @@ func TestThroughputNegativeRateLeftOut(t *testing.T) {
 		len(s.Points) != 3 || s.FirstToLastChange == nil || math.Abs(*s.FirstToLastChange-0.8) > 1e-12 {
 		t.Errorf("notices %v, %d points, first to last %v", r.Notices, len(s.Points), s.FirstToLastChange)
 	}
+}
+
+// noticeTexts is each notice as it is printed (file:line: message).
+func noticeTexts(ns []parse.Notice) []string {
+	var out []string
+	for _, n := range ns {
+		out = append(out, n.String())
+	}
+	return out
 }
