@@ -165,14 +165,18 @@ func TestFleetFindingsCountTheSnapshotsThatCouldShowThem(t *testing.T) {
 	if len(fl) != 1 || len(fl[0].Snapshots) != 7 {
 		t.Fatalf("%d databases", len(fl))
 	}
-	var got []string
-	for _, f := range fl[0].Findings {
-		got = append(got, fmt.Sprintf("%s %s %d of %d", f.Rule, f.Object, f.Snapshots, f.Of))
+	// Each finding with the snapshots that show it, then those resolved.
+	findings := func(db Database) []string {
+		var got []string
+		for _, f := range db.Findings {
+			got = append(got, fmt.Sprintf("%s %s %d of %d", f.Rule, f.Object, f.Snapshots, f.Of))
+		}
+		for _, f := range db.Resolved {
+			got = append(got, fmt.Sprintf("resolved %s %s %d of %d", f.Rule, f.Object, f.Snapshots, f.Of))
+		}
+		return got
 	}
-	for _, f := range fl[0].Resolved {
-		got = append(got, fmt.Sprintf("resolved %s %s %d of %d", f.Rule, f.Object, f.Snapshots, f.Of))
-	}
-	testutil.EqualLines(t, "findings", got, []string{
+	testutil.EqualLines(t, "findings", findings(fl[0]), []string{
 		"index-low-selectivity ORDERS_CARRIER 4 of 5",
 		"index-sparse ORDERS_DATE_D 5 of 5",
 		"resolved table-versions STOCK 2 of 5",
@@ -181,14 +185,7 @@ func TestFleetFindingsCountTheSnapshotsThatCouldShowThem(t *testing.T) {
 	// grow-10 -a -r, then grow-15 -d: the -d run has tables but no
 	// indices and no record statistics.
 	fl = Fleet(analyseFiles(t, testutil.Testdata(t, "growth", "grow-10-a-r.txt"), testutil.Testdata(t, "growth", "grow-15-d.txt")))
-	got = nil
-	for _, f := range fl[0].Findings {
-		got = append(got, fmt.Sprintf("%s %s %d of %d", f.Rule, f.Object, f.Snapshots, f.Of))
-	}
-	for _, f := range fl[0].Resolved {
-		got = append(got, fmt.Sprintf("resolved %s %s %d of %d", f.Rule, f.Object, f.Snapshots, f.Of))
-	}
-	testutil.EqualLines(t, "after a -d run", got, []string{
+	testutil.EqualLines(t, "after a -d run", findings(fl[0]), []string{
 		"index-low-selectivity ORDERS_CARRIER 1 of 1",
 		"index-sparse ORDERS_DATE_D 1 of 1",
 	})
