@@ -534,13 +534,13 @@ func gstatOutFlags(c *cli.Context, sortBy string) (gstatOutOptions, error) {
 	if c.Int("top") < 0 {
 		return gstatOutOptions{}, usagef("%s: --top must be 0 or more", c.Command.Name)
 	}
-	o := gstatOutOptions{json: json, format: f,
-		vopt: view.GstatOptions{Sort: sortBy, Top: c.Int("top")},
-		opt:  view.Options{All: c.Bool("all"), Table: c.String("table"), MoreHint: " (--all shows them)"}}
-	if o.opt.Table != "" && f != view.CSV {
-		return gstatOutOptions{}, usagef("%s: --table chooses the CSV table: give --format csv too", c.Command.Name)
+	table, err := csvTable(c, f)
+	if err != nil {
+		return gstatOutOptions{}, err
 	}
-	return o, nil
+	return gstatOutOptions{json: json, format: f,
+		vopt: view.GstatOptions{Sort: sortBy, Top: c.Int("top")},
+		opt:  view.Options{All: c.Bool("all"), Table: table, MoreHint: " (--all shows them)"}}, nil
 }
 
 // newGstatOut starts the output of gstat analyses on w.

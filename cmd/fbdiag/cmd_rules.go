@@ -50,12 +50,15 @@ type rulesOptions struct {
 }
 
 func rulesFlags(c *cli.Context) (rulesOptions, error) {
-	o := rulesOptions{rules: c.String("rules"), table: c.String("table")}
+	o := rulesOptions{rules: c.String("rules")}
 	if c.NArg() > 0 {
 		return o, usagef("rules: takes no arguments")
 	}
 	var err error
-	o.json, o.format, err = viewFormat(c, false)
+	if o.json, o.format, err = viewFormat(c, false); err != nil {
+		return o, err
+	}
+	o.table, err = csvTable(c, o.format)
 	return o, err
 }
 

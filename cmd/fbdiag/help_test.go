@@ -93,3 +93,33 @@ func TestOptionAfterFilesIsAnOption(t *testing.T) {
 		}
 	}
 }
+
+// --table names the one table of CSV output: with another format it is a
+// usage error on every command that takes it. gstat diff, gstat trend and
+// rules printed their text (or JSON) with exit 0, so that a script that
+// forgot --format csv read a report as its table.
+func TestTableWithoutCSVIsUsageError(t *testing.T) {
+	h, ar := testutil.Testdata(t, "fb30", "shop-gstat-h.txt"), testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"gstat", "--table", "indices", ar}, "fbdiag: gstat: --table chooses the CSV table: give --format csv too\nRun 'fbdiag gstat --help' for usage.\n"},
+		{[]string{"gstat", "diff", "--table", "indices", h, ar}, "fbdiag: diff: --table chooses the CSV table: give --format csv too\nRun 'fbdiag gstat diff --help' for usage.\n"},
+		{[]string{"gstat", "diff", "--format", "json", "--table", "indices", h, ar}, "fbdiag: diff: --table chooses the CSV table: give --format csv too\nRun 'fbdiag gstat diff --help' for usage.\n"},
+		{[]string{"gstat", "trend", "--table", "tables", h, ar}, "fbdiag: trend: --table chooses the CSV table: give --format csv too\nRun 'fbdiag gstat trend --help' for usage.\n"},
+		{[]string{"gstat", "trend", "--format", "markdown", "--table", "tables", h, ar}, "fbdiag: trend: --table chooses the CSV table: give --format csv too\nRun 'fbdiag gstat trend --help' for usage.\n"},
+		{[]string{"rules", "--table", "thresholds"}, "fbdiag: rules: --table chooses the CSV table: give --format csv too\nRun 'fbdiag rules --help' for usage.\n"},
+		{[]string{"rules", "--format", "json", "--table", "thresholds"}, "fbdiag: rules: --table chooses the CSV table: give --format csv too\nRun 'fbdiag rules --help' for usage.\n"},
+	} {
+		out, errs, code := runCLI(t, nil, c.args...)
+		if code != exitUsage || out != "" || errs != c.want {
+			t.Errorf("%v: exit %d, %d bytes out, stderr %q; want 2, nothing, %q", c.args, code, len(out), errs, c.want)
+		}
+	}
+	// With --format csv the table is written.
+	out, errs, code := runCLI(t, nil, "rules", "--format", "csv", "--table", "thresholds")
+	if code != exitOK || errs != "" || !strings.HasPrefix(out, "rule,key,") {
+		t.Errorf("rules --format csv --table thresholds: exit %d, %q, %.80q", code, errs, out)
+	}
+}
