@@ -247,6 +247,17 @@ func TestThroughputErrors(t *testing.T) {
 	if code != 1 || errs != "fbdiag: <stdin>:1: no column to use as y: none holds numbers (columns: size_gb, name); --x and --y name the columns\n" {
 		t.Errorf("names only: exit %d %q", code, errs)
 	}
+	// A column of 1, 2, 3… is a row counter, not a y: the message says
+	// so. It read "none holds numbers (columns: db, elapsed_s)" of a
+	// table whose every column holds numbers.
+	_, errs, code = runCLI(t, []byte("db,elapsed_s\n1,500\n2,510\n3,505\n"), "throughput", "-")
+	if code != 1 || errs != "fbdiag: <stdin>:1: no column to use as y: the numbers of \"db\" count the rows (1, 2, 3…) and \"elapsed_s\" is x (columns: db, elapsed_s); --x and --y name the columns\n" {
+		t.Errorf("row counter: exit %d %q", code, errs)
+	}
+	out, errs, code := runCLI(t, []byte("db,elapsed_s\n1,500\n2,510\n3,505\n"), "throughput", "--x", "db", "--y", "elapsed_s", "-")
+	if code != 0 || !strings.Contains(out, "elapsed_s") {
+		t.Errorf("row counter with --x and --y: exit %d %q\n%s", code, errs, out)
+	}
 	// A prediction asked of a sweep is a warning: CSV has no room for
 	// it, so it goes to standard error.
 	_, errs, code = runCLI(t, nil, "throughput", "--format", "csv", "--predict", "2048", buffers)
