@@ -47,6 +47,11 @@ func TestUsageErrorPointsAtCommandHelp(t *testing.T) {
 		{[]string{"gstat", "--bogus", file}, "fbdiag: flag provided but not defined: -bogus\nRun 'fbdiag gstat --help' for usage.\n"},
 		{[]string{"gbak", "compare", file}, "fbdiag: gbak compare wants at least two logs, got 1\nRun 'fbdiag gbak compare --help' for usage.\n"},
 		{[]string{"nosuch"}, "fbdiag: unknown command \"nosuch\"\nRun 'fbdiag --help' for usage.\n"},
+		// cli answered these "No help topic for 'nosuch'" with exit 3,
+		// --fail-on's status.
+		{[]string{"bench", "nosuch"}, "fbdiag: unknown command \"nosuch\"\nRun 'fbdiag bench --help' for usage.\n"},
+		{[]string{"bench", "help", "nosuch"}, "fbdiag: unknown command \"nosuch\"\nRun 'fbdiag bench --help' for usage.\n"},
+		{[]string{"gstat", "help", "nosuch"}, "fbdiag: unknown command \"nosuch\"\nRun 'fbdiag gstat --help' for usage.\n"},
 	} {
 		_, errs, code := runCLI(t, nil, c.args...)
 		if code != 2 || errs != c.want {
@@ -121,5 +126,25 @@ func TestTableWithoutCSVIsUsageError(t *testing.T) {
 	out, errs, code := runCLI(t, nil, "rules", "--format", "csv", "--table", "thresholds")
 	if code != exitOK || errs != "" || !strings.HasPrefix(out, "rule,key,") {
 		t.Errorf("rules --format csv --table thresholds: exit %d, %q, %.80q", code, errs, out)
+	}
+}
+
+// backup and restore check --top with their other flags, before the
+// password is asked or the server attached, and name no --all, which
+// they do not have: "restore --top 0" without ISC_PASSWORD read "no
+// password: set ISC_PASSWORD" (exit 1), and with it "--top must be 1 or
+// more (--all shows every step)" once attached.
+func TestGbakServiceTopIsAUsageError(t *testing.T) {
+	t.Setenv("ISC_PASSWORD", "")
+	for _, cmd := range []string{"backup", "restore"} {
+		out, errs, code := runCLI(t, nil, cmd, "--top", "0", "/nonexistent/a", "/nonexistent/b")
+		want := "fbdiag: --top must be 1 or more, got 0\nRun 'fbdiag " + cmd + " --help' for usage.\n"
+		if code != exitUsage || out != "" || errs != want {
+			t.Errorf("%s --top 0: exit %d, %q, stderr %q; want 2 and %q", cmd, code, out, errs, want)
+		}
+	}
+	_, errs, code := runCLI(t, nil, "gbak", "--top", "0", testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
+	if want := "fbdiag: --top must be 1 or more (--all shows every step), got 0\nRun 'fbdiag gbak --help' for usage.\n"; code != exitUsage || errs != want {
+		t.Errorf("gbak --top 0: exit %d, stderr %q; want 2 and %q", code, errs, want)
 	}
 }
