@@ -143,6 +143,17 @@ func TestGbakServiceTopIsAUsageError(t *testing.T) {
 			t.Errorf("%s --top 0: exit %d, %q, stderr %q; want 2 and %q", cmd, code, out, errs, want)
 		}
 	}
+	// A bad number names its own flag: "--buffers -5 / --parallel 0:
+	// want 1 or more" named both.
+	for _, c := range []struct{ flag, want string }{
+		{"--buffers", "fbdiag: --buffers -5: want 1 or more\nRun 'fbdiag restore --help' for usage.\n"},
+		{"--parallel", "fbdiag: --parallel -5: want 1 or more\nRun 'fbdiag restore --help' for usage.\n"},
+	} {
+		_, errs, code := runCLI(t, nil, "restore", c.flag, "-5", "/nonexistent/a", "/nonexistent/b")
+		if code != exitUsage || errs != c.want {
+			t.Errorf("restore %s -5: exit %d, stderr %q; want 2 and %q", c.flag, code, errs, c.want)
+		}
+	}
 	_, errs, code := runCLI(t, nil, "gbak", "--top", "0", testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
 	if want := "fbdiag: --top must be 1 or more (--all shows every step), got 0\nRun 'fbdiag gbak --help' for usage.\n"; code != exitUsage || errs != want {
 		t.Errorf("gbak --top 0: exit %d, stderr %q; want 2 and %q", code, errs, want)
