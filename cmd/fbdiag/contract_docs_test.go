@@ -260,3 +260,41 @@ func TestGbakJSONKeysDocumented(t *testing.T) {
 	}
 	checkContract(t, "gbak-json.md", docs, []contractCase{{"`fbdiag gbak LOG`", "", nil}})
 }
+
+// Every column of every CSV table of gstat diff and gstat trend is named
+// in docs/gstat-history-json.md, whose CSV section says where a column's
+// name is not JSON's key: the snapshots' dated_by, ods and firebird, the
+// warning changes' severity_old, value_old and value_new, the fields'
+// only_in and the indices' *_change were named nowhere.
+func TestGstatHistoryCSVColumnsDocumented(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(testutil.Root(t), "docs", "gstat-history-json.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string]bool{}
+	for _, m := range regexp.MustCompile("`([a-z0-9_]+)`").FindAllStringSubmatch(string(b), -1) {
+		named[m[1]] = true
+	}
+	fb30 := func(n string) string { return testutil.Testdata(t, "fb30", n) }
+	// Two snapshots with warnings that appear, resolve and change, and
+	// fields only one prints (a -h run against an -a -r run).
+	diffs := [][]string{{fb30("shop-gstat-a-r.txt"), fb30("shop-gstat-r-later.txt")}, {fb30("shop-gstat-h.txt"), fb30("shop-gstat-a-r.txt")}}
+	check := func(args []string, tables ...string) {
+		for _, table := range tables {
+			out, errs, code := runCLI(t, nil, append([]string{"gstat"}, append(append([]string{}, args[0], "--format", "csv", "--table", table), args[1:]...)...)...)
+			if code != exitOK {
+				t.Fatalf("%v --table %s: exit %d: %s", args, table, code, errs)
+			}
+			head, _, _ := strings.Cut(out, "\n")
+			for _, col := range strings.Split(head, ",") {
+				if !named[col] {
+					t.Errorf("gstat %s --table %s: column %q is not in docs/gstat-history-json.md", args[0], table, col)
+				}
+			}
+		}
+	}
+	for _, pair := range diffs {
+		check(append([]string{"diff"}, pair...), "snapshots", "counts", "counters", "tables", "indices", "warning_changes", "fields_only", "summary", "warnings")
+	}
+	check([]string{"trend", testutil.Testdata(t, "growth")}, "snapshots", "tables", "left_out", "summary", "warnings")
+}
