@@ -28,7 +28,8 @@ a comment) or one JSON object {"rule.key": value}; unknown keys, negative values
 values out of their unit's range and a critical limit below its warning are errors.
 The server's architecture, connections and RAM that page-buffers judges are
 given to gstat and collect as --architecture, --connections and --ram.
-CSV writes one table: "rules" (the default) or "thresholds" with --table.`,
+CSV writes one table: "rules" (the default) or "thresholds" with --table ("findings",
+as every command has, is its header row alone).`,
 		Flags: []cli.Flag{formatFlag(), rulesFlag(), tableFlag("rules (default), thresholds")},
 		Action: func(c *cli.Context) error {
 			o, err := rulesFlags(c)

@@ -19,7 +19,7 @@ import (
 
 // throughputTables are the CSV tables of fbdiag throughput, for the help;
 // which of them an input has depends on its mode.
-const throughputTables = "points (default), series, models, params, holdout, prediction, knee, leverage, settings, ab, summary"
+const throughputTables = "points (default), series, models, params, holdout, prediction, knee, leverage, settings, ab, summary, findings"
 
 func throughputCommand() *cli.Command {
 	return &cli.Command{
@@ -75,7 +75,8 @@ is a result table.
 
 Text shows the first 20 measurements (--all shows every one). CSV writes one table,
 --table NAME: points (the default), series, models, params, holdout, prediction, knee,
-leverage, settings, ab or summary, as the mode has them.
+leverage, settings, ab or summary, as the mode has them, and findings (its header row
+alone: the verdicts are in the tables).
 
 Examples:
   fbdiag throughput --knee 16GB --predict 2TB degradation-throughput-sata.csv
@@ -88,7 +89,7 @@ Examples:
 			&cli.StringFlag{Name: "y", Usage: "y column(s), comma-separated; for runs, a metric"},
 			&cli.StringSliceFlag{Name: "series", Usage: "more y columns, or a column naming the series of each row"},
 			&cli.StringFlag{Name: "mode", Usage: "degradation, sweep, ab or load (default: from the input)"},
-			&cli.IntFlag{Name: "input-table", Usage: "table `N` of a file that holds several (1-based)"},
+			&cli.IntFlag{Name: "input-table", Usage: "table `N` (1-based) of a file of several", DefaultText: "the largest"},
 			&cli.StringFlag{Name: "predict", Usage: "predict the throughput at this `SIZE` (2TB; GB means GiB)"},
 			&cli.StringFlag{Name: "knee", Usage: "test for a cliff at this `SIZE` (16GB: the RAM)"},
 			&cli.StringFlag{Name: "noise", Usage: "sweep noise for single runs, e.g. 2% (default 2%)"},

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -157,5 +158,39 @@ func TestGbakServiceTopIsAUsageError(t *testing.T) {
 	_, errs, code := runCLI(t, nil, "gbak", "--top", "0", testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"))
 	if want := "fbdiag: --top must be 1 or more (--all shows every step), got 0\nRun 'fbdiag gbak --help' for usage.\n"; code != exitUsage || errs != want {
 		t.Errorf("gbak --top 0: exit %d, stderr %q; want 2 and %q", code, errs, want)
+	}
+}
+
+// Every CSV table a command writes is named in its --help: the tables an
+// unknown --table lists (the document's own) against the help text.
+// throughput's help left out findings.
+func TestHelpNamesEveryCSVTable(t *testing.T) {
+	seed := func(n string) string { return testutil.Testdata(t, "seeds", n) }
+	fb30 := func(n string) string { return testutil.Testdata(t, "fb30", n) }
+	for _, c := range []struct{ cmd, args []string }{
+		{[]string{"gstat"}, []string{fb30("shop-gstat-a-r.txt")}},
+		{[]string{"gstat", "diff"}, []string{fb30("shop-gstat-a-r.txt"), fb30("shop-gstat-r-later.txt")}},
+		{[]string{"gstat", "trend"}, []string{testutil.Testdata(t, "growth")}},
+		{[]string{"rules"}, nil},
+		{[]string{"gbak"}, []string{fb30("shop-gbak-restore-v-st.log")}},
+		{[]string{"gbak", "compare"}, []string{seed("restore-balanced.log"), seed("restore-high-performance.log")}},
+		{[]string{"throughput"}, []string{"--knee", "16GB", seed("degradation-throughput-sata.csv")}},
+		{[]string{"throughput"}, []string{seed("page-buffers-1.7tb.csv")}},
+		{[]string{"throughput"}, []string{seed("power-plan-tpcc.tsv")}},
+		{[]string{"throughput"}, []string{seed("degradation-load-sata.csv")}},
+	} {
+		help, _, _ := runCLI(t, nil, append(c.cmd, "--help")...)
+		help = strings.Join(strings.Fields(help), " ")
+		_, errs, code := runCLI(t, nil, append(append(append([]string{}, c.cmd...), "--format", "csv", "--table", "nosuch"), c.args...)...)
+		_, list, ok := strings.Cut(errs, "(want one of ")
+		list, _, _ = strings.Cut(list, ")")
+		if code != exitUsage || !ok {
+			t.Fatalf("%v --table nosuch: exit %d, %q", c.cmd, code, errs)
+		}
+		for _, table := range strings.Split(list, ", ") {
+			if !regexp.MustCompile(`\b` + table + `\b`).MatchString(help) {
+				t.Errorf("%v --help does not name the CSV table %q", c.cmd, table)
+			}
+		}
 	}
 }
