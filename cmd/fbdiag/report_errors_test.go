@@ -112,3 +112,38 @@ func TestReportEveryReaderFailed(t *testing.T) {
 		t.Error("a report folder was written")
 	}
 }
+
+// One gstat output named twice, a folder and a file in it ("report dir
+// dir/a.txt") or the same file twice, is one run seen twice, as under two
+// names: the report said of the shop database "not analysed: internal
+// error in the gstat analysis: runtime error: invalid memory address or
+// nil pointer dereference", with exit status 0 and none of its findings.
+func TestReportSameGstatFileTwice(t *testing.T) {
+	dir := t.TempDir()
+	b, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap := filepath.Join(dir, "snaps", "shop-gstat-a-r.txt")
+	if err := os.MkdirAll(filepath.Dir(snap), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(snap, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, args := range [][]string{{filepath.Dir(snap), snap}, {snap, snap}} {
+		out := filepath.Join(dir, "r", string(rune('a'+i)))
+		stdout, errs, code := runCLI(t, nil, append([]string{"report", "--out", out}, args...)...)
+		if code != exitOK || errs != "" || !strings.Contains(stdout, "2 inputs, 1 section, 3 charts; 0 critical, 5 warnings") {
+			t.Fatalf("%v: exit %d, stderr %q\n%s", args, code, errs, stdout)
+		}
+		page, err := os.ReadFile(filepath.Join(out, "index.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := string(page); strings.Contains(s, "internal error") ||
+			!strings.Contains(s, "The 2 snapshots are one gstat run (the same execution time, counters and sizes), so no history is drawn.") {
+			t.Errorf("%v: the page does not say the snapshots are one run", args)
+		}
+	}
+}
