@@ -11,8 +11,14 @@ import (
 
 // TestReportErrorPrefix: one "fbdiag:" prefix, like the other commands.
 func TestReportErrorPrefix(t *testing.T) {
+	// An empty --out (a script's unset variable) is a usage error: it
+	// read "fbdiag: mkdir : no such file or directory", exit 1.
+	_, errs, code := runCLI(t, nil, "report", "--out=", testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"))
+	if want := "fbdiag: --out: empty, want a folder name\nRun 'fbdiag report --help' for usage.\n"; code != exitUsage || errs != want {
+		t.Errorf("--out '': exit %d, stderr %q; want 2 and %q", code, errs, want)
+	}
 	empty := t.TempDir()
-	_, errs, code := runCLI(t, nil, "report", "--out", filepath.Join(t.TempDir(), "r"), empty)
+	_, errs, code = runCLI(t, nil, "report", "--out", filepath.Join(t.TempDir(), "r"), empty)
 	if code != exitError || errs != "fbdiag: report: no readable input in "+empty+"\n" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
