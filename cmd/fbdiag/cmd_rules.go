@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 
@@ -87,10 +88,16 @@ func loadRulesFile(name string) (analyze.Thresholds, error) {
 	if name == "" {
 		return th, nil
 	}
+	// The flag is named: "open nosuch: no such file or directory" did
+	// not say which file of the command line, and a folder read "adir:
+	// read adir: is a directory".
 	f, err := os.Open(name)
 	if err != nil {
-		return th, err
+		return th, fmt.Errorf("--rules %s: %w", name, pathErr(err))
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return th, fmt.Errorf("--rules %s: is a folder, not a file", name)
+	}
 	return analyze.LoadThresholds(f, name, th)
 }

@@ -416,6 +416,17 @@ func TestRulesCommand(t *testing.T) {
 			t.Errorf("%q: exit %d, stdout %d bytes, stderr %q", src, code, len(out), errs)
 		}
 	}
+	// A file that cannot be read names the flag: "open x: no such file
+	// or directory", and "adir: read adir: is a directory" of a folder.
+	for name, want := range map[string]string{
+		filepath.Join(dir, "nosuch.rules"): ": no such file or directory",
+		dir:                                ": is a folder, not a file",
+	} {
+		out, errs, code := runCLI(t, nil, "gstat", "--rules", name, shopPath(t))
+		if code != 1 || out != "" || errs != "fbdiag: --rules "+name+want+"\n" {
+			t.Errorf("--rules %s: exit %d, stdout %d bytes, stderr %q", name, code, len(out), errs)
+		}
+	}
 }
 
 // Every gstat output of the corpus goes through the text output: exit 0
