@@ -297,13 +297,30 @@ func throughputError(err error, o throughputOptions) error {
 func throughputFiles(args []string, stderr io.Writer) ([]string, error) {
 	var names []string
 	var walk report.InputWalker // (a file two folders bring is read once)
+	// A file named twice, or a folder and a file in it, is read once: its
+	// runs counted twice (pgbench-scales and pgbench-scales/…-scale1.txt
+	// read "7 runs at 6 sizes", one file alone "median of 2 runs").
+	var read []seenArg
+	add := func(name string) {
+		st, err := os.Stat(name)
+		if err == nil && st.Mode().IsRegular() {
+			for _, r := range read {
+				if os.SameFile(r.info, st) {
+					fmt.Fprintf(stderr, "fbdiag: throughput: skipped %s: the same file as %s, read once\n", name, r.name)
+					return
+				}
+			}
+			read = append(read, seenArg{name, st})
+		}
+		names = append(names, name)
+	}
 	for _, a := range args {
 		if a == "-" {
 			names = append(names, a)
 			continue
 		}
 		if st, err := os.Stat(a); err != nil || !st.IsDir() {
-			names = append(names, a)
+			add(a)
 			continue
 		}
 		ins, notes, errs := walk.Inputs([]string{a})
@@ -313,7 +330,7 @@ func throughputFiles(args []string, stderr io.Writer) ([]string, error) {
 		for _, n := range notes {
 			fmt.Fprintf(stderr, "fbdiag: throughput: skipped %s\n", n)
 		}
-		n := len(names)
+		found := 0
 		for i, f := range ins {
 			if f.Part != nil {
 				// A part is no file to name; the file holds other kinds.
@@ -324,18 +341,25 @@ func throughputFiles(args []string, stderr io.Writer) ([]string, error) {
 			}
 			switch f.Kind {
 			case parse.InputThroughput, parse.InputBenchmark, parse.InputBenchRun:
-				names = append(names, f.Name)
+				add(f.Name)
+				found++
 			case parse.InputUnknown:
 				fmt.Fprintf(stderr, "fbdiag: throughput: skipped %s: not a result table or benchmark output\n", f.Name)
 			default:
 				fmt.Fprintf(stderr, "fbdiag: throughput: skipped %s: %s output\n", f.Name, f.Kind)
 			}
 		}
-		if len(names) == n {
+		if found == 0 {
 			return nil, fmt.Errorf("%s: no result table or benchmark output in this folder", a)
 		}
 	}
 	return names, nil
+}
+
+// seenArg is a file throughput reads, by the name it was given.
+type seenArg struct {
+	name string
+	info os.FileInfo
 }
 
 // chartNotes is the error of the charts a view could not draw, from its

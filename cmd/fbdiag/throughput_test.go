@@ -526,3 +526,25 @@ func documentedJSON(t *testing.T, doc string, runs [][]string) map[string]bool {
 	}
 	return keys
 }
+
+// A result file named twice, or a folder and a file in it, is read once:
+// its run counted twice weighed double in the fits ("pgbench TPC-B (sort
+// of): 7 runs at 6 sizes") and one file twice read "tps 1468
+// (pgbench-rw-scale, median of 2 runs…)".
+func TestThroughputSameFileTwice(t *testing.T) {
+	dir := filepath.Join(testutil.CorpusDir(t), "bench", "pgbench-scales")
+	one := filepath.Join(dir, "pgbench-rw-scale1.txt")
+	alone, _, code := runCLI(t, nil, "throughput", "--format", "csv", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	both, errs, code := runCLI(t, nil, "throughput", "--format", "csv", dir, one)
+	if want := "fbdiag: throughput: skipped " + one + ": the same file as " + one + ", read once\n"; code != exitOK || both != alone || !strings.HasPrefix(errs, want) {
+		t.Errorf("folder and a file in it: exit %d, same CSV as the folder %v, stderr %q", code, both == alone, errs)
+	}
+	out, errs, code := runCLI(t, nil, "throughput", one, one)
+	if code != exitOK || !strings.Contains(out, "tps  1468 (1 run at 22.4 MiB; one size, nothing to compare)\n") ||
+		errs != "fbdiag: throughput: skipped "+one+": the same file as "+one+", read once\n" {
+		t.Errorf("one file twice: exit %d, stderr %q\n%s", code, errs, out)
+	}
+}
