@@ -323,6 +323,7 @@ func throughputFiles(args []string, stderr io.Writer) ([]string, error) {
 			add(a)
 			continue
 		}
+		again := walk.Again
 		ins, notes, errs := walk.Inputs([]string{a})
 		if len(errs) > 0 {
 			return nil, errors.Join(errs...)
@@ -349,7 +350,7 @@ func throughputFiles(args []string, stderr io.Writer) ([]string, error) {
 				fmt.Fprintf(stderr, "fbdiag: throughput: skipped %s: %s output\n", f.Name, f.Kind)
 			}
 		}
-		if found == 0 {
+		if found == 0 && walk.Again == again {
 			return nil, fmt.Errorf("%s: no result table or benchmark output in this folder", a)
 		}
 	}

@@ -119,37 +119,54 @@ func TestReportEveryReaderFailed(t *testing.T) {
 	}
 }
 
-// One gstat output named twice, a folder and a file in it ("report dir
-// dir/a.txt") or the same file twice, is one run seen twice, as under two
-// names: the report said of the shop database "not analysed: internal
-// error in the gstat analysis: runtime error: invalid memory address or
-// nil pointer dereference", with exit status 0 and none of its findings.
-func TestReportSameGstatFileTwice(t *testing.T) {
+// One file named twice, a folder and a file in it ("report dir
+// dir/a.txt") or the same file twice, is read once, with a line on
+// stderr: the shop database's section read "not analysed: internal error
+// in the gstat analysis: runtime error: invalid memory address or nil
+// pointer dereference" (exit status 0, none of its findings), and a gbak
+// log named twice was shown twice, compared with itself and listed twice
+// in report.json's runs.
+func TestReportSameFileTwice(t *testing.T) {
 	dir := t.TempDir()
-	b, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	snap := filepath.Join(dir, "snaps", "shop-gstat-a-r.txt")
 	if err := os.MkdirAll(filepath.Dir(snap), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(snap, b, 0o644); err != nil {
+	if err := os.WriteFile(snap, testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for i, args := range [][]string{{filepath.Dir(snap), snap}, {snap, snap}} {
+	log := testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log")
+	for i, c := range []struct {
+		args     []string
+		summary  string
+		again    string
+		runs     int
+		fragment string
+	}{
+		{[]string{filepath.Dir(snap), snap}, "1 input, 1 section, 3 charts; 0 critical, 5 warnings", snap, 0, "ORDERS_CARRIER"},
+		{[]string{snap, snap}, "1 input, 1 section, 3 charts; 0 critical, 5 warnings", snap, 0, "ORDERS_CARRIER"},
+		{[]string{log, log}, "1 input, 1 section, 1 chart; 0 critical, 0 warnings", log, 1, "ORDER_LINE"},
+	} {
 		out := filepath.Join(dir, "r", string(rune('a'+i)))
-		stdout, errs, code := runCLI(t, nil, append([]string{"report", "--out", out}, args...)...)
-		if code != exitOK || errs != "" || !strings.Contains(stdout, "2 inputs, 1 section, 3 charts; 0 critical, 5 warnings") {
-			t.Fatalf("%v: exit %d, stderr %q\n%s", args, code, errs, stdout)
+		stdout, errs, code := runCLI(t, nil, append([]string{"report", "--out", out}, c.args...)...)
+		want := "fbdiag: report: skipped " + c.again + ": the same file as " + c.again + ", read once\n"
+		if code != exitOK || errs != want || !strings.Contains(stdout, c.summary) {
+			t.Errorf("%v: exit %d, stderr %q\n%s", c.args, code, errs, stdout)
+			continue
 		}
 		page, err := os.ReadFile(filepath.Join(out, "index.html"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s := string(page); strings.Contains(s, "internal error") ||
-			!strings.Contains(s, "The 2 snapshots are one gstat run (the same execution time, counters and sizes), so no history is drawn.") {
-			t.Errorf("%v: the page does not say the snapshots are one run", args)
+		js, err := os.ReadFile(filepath.Join(out, "report.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := string(page); strings.Contains(s, "internal error") || !strings.Contains(s, c.fragment) || strings.Contains(s, "Comparison:") {
+			t.Errorf("%v: the page has an internal error or a comparison, or lacks %s", c.args, c.fragment)
+		}
+		if n := strings.Count(string(js), `"outcome"`); n != c.runs {
+			t.Errorf("%v: report.json lists %d runs, want %d", c.args, n, c.runs)
 		}
 	}
 }
