@@ -61,7 +61,8 @@ they are made: a 300 MiB gstat output needs about 180 MB of disk for JSON.
 the labels database, table and index (and schema, in Firebird 6): transaction
 counters and gaps, page size, sizes, warnings by severity, per table records,
 versions, data pages and size, per index depth, leaf pages, nodes and max dup.
-Of several snapshots of one database the last is written.
+Of several snapshots of one database the last is written, and --fail-on
+judges that one.
 
 The JSON form is a documented contract (docs/gstat-json.md): one object per
 snapshot. Thresholds are listed by 'fbdiag rules' and can be changed with
@@ -241,9 +242,22 @@ func runGstat(o gstatOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		// The exposition is written at the end (a database's last run),
 		// its samples waiting in a temporary file.
 		g := view.NewGstatMetrics(e.stdout, o.out.vopt)
-		g.Written = st.count
+		// Of several runs of a database only the last is written, and
+		// --fail-on judges what is written: a file of runs appended
+		// daily exited 3 for a warning its latest run no longer has,
+		// fbdiag_warnings reading 0.
+		last := map[string]int{}
+		g.Written = func(a *analyze.GstatAnalysis) {
+			report.WriteNotices(e.stderr, "", a.Notices)
+			if failOn != "" {
+				last[view.GstatDatabase(a)] = a.WarningsAtLeast(failOn)
+			}
+		}
 		if err := streamGstatView(stdin, st, o.files, th, opt, g); err != nil {
 			return err
+		}
+		for _, n := range last {
+			st.failed += n
 		}
 	default:
 		// The bounded formats keep only what they show, the others the

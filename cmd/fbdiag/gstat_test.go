@@ -680,3 +680,36 @@ func TestGstatHeaderOnlyTotals(t *testing.T) {
 		t.Error("a -a -r run's totals lost their counts")
 	}
 }
+
+// With --format openmetrics, of several runs of a database only the last
+// is written, and --fail-on judges that one: a file where the shop's -a -r
+// run (5 warnings) is followed by its -h run exited 3 while its
+// fbdiag_warnings read 0. The other formats print every run and judge
+// them all.
+func TestGstatFailOnOpenMetricsJudgesTheLastRun(t *testing.T) {
+	ar, h := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"), testutil.ReadTestdata(t, "fb30", "shop-gstat-h.txt")
+	dir := t.TempDir()
+	later, earlier := filepath.Join(dir, "ar-then-h.txt"), filepath.Join(dir, "h-then-ar.txt")
+	if err := os.WriteFile(later, append(append([]byte{}, ar...), h...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(earlier, append(append([]byte{}, h...), ar...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const db = `database="/var/lib/firebird/data/shop.fdb"`
+	out, errs, code := runCLI(t, nil, "gstat", "--format", "openmetrics", "--fail-on", "warning", later)
+	if code != exitOK || errs != "" || !strings.Contains(out, "\nfbdiag_warnings{"+db+`,severity="warning"} 0`+"\n") {
+		t.Errorf("-a -r then -h: exit %d, stderr %q", code, errs)
+	}
+	out, errs, code = runCLI(t, nil, "gstat", "--format", "openmetrics", "--fail-on", "warning", earlier)
+	if code != exitFailOn || errs != "fbdiag: gstat: 5 warnings at warning level or above\n" ||
+		!strings.Contains(out, "\nfbdiag_warnings{"+db+`,severity="warning"} 5`+"\n") {
+		t.Errorf("-h then -a -r: exit %d, stderr %q", code, errs)
+	}
+	for _, f := range []string{"text", "json", "csv"} {
+		_, errs, code = runCLI(t, nil, "gstat", "--format", f, "--fail-on", "warning", later)
+		if code != exitFailOn || errs != "fbdiag: gstat: 5 warnings at warning level or above\n" {
+			t.Errorf("%s, -a -r then -h: exit %d, stderr %q", f, code, errs)
+		}
+	}
+}
