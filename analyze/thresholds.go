@@ -106,6 +106,7 @@ var DefaultThresholds = []Threshold{
 	{"bench-mix", "min_order_status", 4, "percent", "TPC-C 5.11 clause 5.2.3: Order-Status at least 4%"},
 	{"bench-mix", "min_delivery", 4, "percent", "TPC-C 5.11 clause 5.2.3: Delivery at least 4% (its business transactions)"},
 	{"bench-mix", "min_stock_level", 4, "percent", "TPC-C 5.11 clause 5.2.3: Stock-Level at least 4%"},
+	{"bench-terminals", "max_per_warehouse", 10, "terminals", "TPC-C 5.11 clause 4.2.2: for each active warehouse the SUT accepts requests from a population of 10 terminals"},
 	{"history-forecast", "min_sizes", 3, "snapshots", "[U] fbdiag default: a line through 2 sizes fits exactly (R2 1 says nothing) and has no error estimate, so no forecast interval; 3 is the least that leaves one degree of freedom"},
 	{"history-forecast", "max_span_multiple", 1, "x the observed span", "[U] fbdiag default: a forecast reaches no further past the last snapshot than the snapshots span; the 95% interval covers the scatter around the fitted trend, not a change of the trend, and a trend seen for N days says nothing about the N days after that"},
 	{"gbak-compare", "resolution", 0.002, "seconds", "[U] fbdiag default: gbak's -st time column is truncated to whole milliseconds (Firebird src/burp/burp.cpp, BurpGlobals::print_stats), so a step's time, the difference of two readings, is within 1 ms of the truth either way and two readings of the same work differ by up to 2 ms; with one run a side, a step whose times differ by no more reads as the same (~)"},

@@ -84,6 +84,9 @@ func BenchRunSection(name, source string, res *parse.BenchResult) *Section {
 	if w := MixShortWords(sum); w != "" {
 		s.Findings = append(s.Findings, Finding{Severity: "warning", Text: name + ": mix off the spec: " + w})
 	}
+	if w := TerminalsOverWords(sum); w != "" {
+		s.Findings = append(s.Findings, Finding{Severity: "warning", Text: name + ": terminals off the spec: " + w})
+	}
 	if sum.Partial {
 		s.Findings = append(s.Findings, Finding{Severity: "warning", Text: name + ": partial run (" + sum.Stopped + ")"})
 	}
