@@ -22,7 +22,8 @@ import (
 // fb30 sample, of a 792-table database made of its blocks, of the later
 // sample of the same database appended to the big one (the later
 // replaces it), of two databases, and of a table printed twice, in the
-// sample and in the big one: the samples of its second block are left
+// sample and in the big one, and of an index block that follows no table
+// printed twice: the samples of its second block are left
 // out (one sample a series, as Prometheus wants), with a notice at its
 // line; an error made the whole exposition invalid before. The labels'
 // hashes are looked for repeats on 256 bits: most share one with
@@ -35,10 +36,13 @@ func TestGstatMetricsAgrees(t *testing.T) {
 	s := string(src)
 	start, end := strings.Index(s, "CUSTOMER (129)\n"), strings.Index(s, "DOCS (133)\n")
 	twice := []byte(s[:end] + s[start:end] + s[end:])
+	// An index block that follows no table, printed twice.
+	ix := s[strings.Index(s, "    Index CUSTOMER_LAST (1)\n"):strings.Index(s, "    Index RDB$PRIMARY2 (0)\n")]
+	ixTwice := []byte(s[:start] + ix + ix)
 	join := func(bs ...[]byte) []byte { return bytes.Join(bs, nil) }
-	// The big database's first table printed again before its last: the
-	// error comes some 60 KB into the exposition, which has written what
-	// its buffer held before.
+	// The big database's first table printed again before its last: its
+	// samples, past the memory's few kilobytes, are left out as they are
+	// read back from the temporary file.
 	heads := regexp.MustCompile(`(?m)^\S.* \(\d+\)$`).FindAllIndex(big, -1)
 	first, last := heads[0][0], heads[len(heads)-1][0]
 	twiceBig := join(big[:last], big[first:heads[1][0]], big[last:])
@@ -48,7 +52,7 @@ func TestGstatMetricsAgrees(t *testing.T) {
 	}{
 		{"a-r", src}, {"big", big}, {"big+later", join(big, later)},
 		{"two databases", join(src, testutil.ReadTestdata(t, "growth", "grow-20-a-r.txt"), later)}, {"twice", twice},
-		{"twice big", twiceBig},
+		{"twice big", twiceBig}, {"index twice", ixTwice},
 	}
 	// The notice of each input with a block printed again.
 	lineAt := func(b []byte, at int) int { return bytes.Count(b[:at], []byte("\n")) + 1 }
@@ -56,6 +60,8 @@ func TestGstatMetricsAgrees(t *testing.T) {
 		"twice": `twice:77: {table="CUSTOMER"} printed again (first at line 33): OpenMetrics keeps the samples of line 33, one per series; text, JSON, CSV and the totals count both`,
 		"twice big": fmt.Sprintf(`twice big:%d: {table="CUSTOMER_00001"} printed again (first at line %d): OpenMetrics keeps the samples of line %d, one per series; text, JSON, CSV and the totals count both`,
 			lineAt(twiceBig, last), lineAt(big, first), lineAt(big, first)),
+		"index twice": fmt.Sprintf(`index twice:%d: {table="",index="CUSTOMER_LAST"} printed again (first at line %d): OpenMetrics keeps the samples of line %d, one per series; text, JSON, CSV and the totals count both`,
+			lineAt(ixTwice, start+len(ix)), lineAt(ixTwice, start), lineAt(ixTwice, start)),
 	}
 	th := analyze.NewThresholds()
 	for _, in := range inputs {
