@@ -49,7 +49,7 @@ func benchRunSections(ins []Input) []*Section {
 				opt.X = a
 			}
 		}
-		out = append(out, throughputSection("bench runs in "+folderName(filepath.Dir(names[0]), names), names, all, opt))
+		out = append(out, throughputSection("bench runs "+runsIn(filepath.Dir(names[0]), names), names, all, opt))
 	}
 	return out
 }

@@ -61,7 +61,9 @@ they are made: a 300 MiB gstat output needs about 180 MB of disk for JSON.
 the labels database, table and index (and schema, in Firebird 6): transaction
 counters and gaps, page size, sizes, warnings by severity, per table records,
 versions, data pages and size, per index depth, leaf pages, nodes and max dup.
-Of several snapshots of one database the last is written.
+Of several snapshots of one database the last is written. A table block printed
+twice in a snapshot gives its first block's samples (one per series), with a
+notice at the line of the second on stderr.
 
 The JSON form is a documented contract (docs/gstat-json.md): one object per
 snapshot. Thresholds are listed by 'fbdiag rules' and can be changed with
