@@ -79,7 +79,7 @@ var Rules = []Rule{
 	{"index-deep", "index", []Severity{Info, Warn}, "index depth 3 or more: a warning when deeper than its leaf pages need (sparse upper levels), information when its size explains it",
 		"all versions; gstat -a or -i (page size from the header)", "deeper than needed: rebuild it (the statement depends on what the index serves); explained by size: a bigger page size, when one is computed to help"},
 	{"index-max-dup", "index", []Severity{Info, Warn, Critical}, "more than 10000 duplicates of one value: a garbage collection cost before ODS 11, a selectivity matter since",
-		"all versions; gstat -a or -i", "before ODS 11: make the key more selective or upgrade; since: see index-low-selectivity"},
+		"all versions; gstat -a or -i", "before ODS 11: make the key more selective or upgrade (a constraint's index cannot take another segment: drop the constraint or upgrade); since: see index-low-selectivity"},
 	{"index-useless", "index", []Severity{Warn}, "an index with one or two distinct values never helps a query",
 		"all versions; gstat -a or -i; user tables only", "drop it if no plan needs it (a foreign key keeps its index), or make it compound"},
 	{"index-low-selectivity", "index", []Severity{Warn}, "few distinct values (an average value matches many rows) or one value holding most keys; says what the index costs",
