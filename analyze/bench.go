@@ -33,6 +33,14 @@ type BenchSummary struct {
 	// operations is under the spec's minimum (rule bench-mix) while some
 	// of them were given up or failed; empty when the mix held.
 	MixShort []BenchMixShort `json:"mix_short"`
+	// TerminalsPerWarehouse is the run's terminals over its warehouses
+	// (0 without warehouses); TerminalsOverSpec is set when that is more
+	// than TPC-C's population of terminals a warehouse (rule
+	// bench-terminals): the extra terminals queue on the warehouse's and
+	// districts' rows, contention the spec does not measure, and tpmC
+	// compares only with runs of as many terminals a warehouse.
+	TerminalsPerWarehouse float64 `json:"terminals_per_warehouse"`
+	TerminalsOverSpec     bool    `json:"terminals_over_spec"`
 	// IOWindow is the page I/O during the window (the edges' difference)
 	// and CacheHit 1 − reads / fetches in it; null without both edges.
 	IOWindow *parse.BenchIO `json:"io_window"`
@@ -88,6 +96,16 @@ func mixShort(tx []BenchTransaction, th Thresholds) []BenchMixShort {
 		}
 	}
 	return out
+}
+
+// terminalsOverSpec is terminals over warehouses and whether that is
+// more than the spec's terminals a warehouse (rule bench-terminals).
+func terminalsOverSpec(terminals, warehouses int, th Thresholds) (float64, bool) {
+	if warehouses <= 0 {
+		return 0, false
+	}
+	per := float64(terminals) / float64(warehouses)
+	return per, per > th.Get("bench-terminals", "max_per_warehouse")
 }
 
 // LatencySummary are latency percentiles and extremes in milliseconds. A
@@ -187,6 +205,7 @@ func SummarizeBench(run *parse.BenchRun, seconds []parse.BenchSecond, th Thresho
 	}
 	s.Transactions = tx
 	s.MixShort = mixShort(tx, th)
+	s.TerminalsPerWarehouse, s.TerminalsOverSpec = terminalsOverSpec(run.Terminals, run.Warehouses, th)
 	if s.WindowSeconds > 0 {
 		c := float64(tx[0].Committed+tx[0].RolledBack) * 60 / float64(s.WindowSeconds)
 		a := float64(total) * 60 / float64(s.WindowSeconds)

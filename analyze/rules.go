@@ -79,7 +79,7 @@ var Rules = []Rule{
 	{"index-deep", "index", []Severity{Info, Warn}, "index depth 3 or more: a warning when deeper than its leaf pages need (sparse upper levels), information when its size explains it",
 		"all versions; gstat -a or -i (page size from the header)", "deeper than needed: rebuild it (the statement depends on what the index serves); explained by size: a bigger page size, when one is computed to help"},
 	{"index-max-dup", "index", []Severity{Info, Warn, Critical}, "more than 10000 duplicates of one value: a garbage collection cost before ODS 11, a selectivity matter since",
-		"all versions; gstat -a or -i", "before ODS 11: make the key more selective or upgrade; since: see index-low-selectivity"},
+		"all versions; gstat -a or -i", "before ODS 11: make the key more selective or upgrade (a constraint's index cannot take another segment: drop the constraint or upgrade); since: see index-low-selectivity"},
 	{"index-useless", "index", []Severity{Warn}, "an index with one or two distinct values never helps a query",
 		"all versions; gstat -a or -i; user tables only", "drop it if no plan needs it (a foreign key keeps its index), or make it compound"},
 	{"index-low-selectivity", "index", []Severity{Warn}, "few distinct values (an average value matches many rows) or one value holding most keys; says what the index costs",
@@ -115,6 +115,12 @@ var Rules = []Rule{
 		Summary:   "a kind's share of the operations completed in the window is under the spec's minimum because some of them were given up after their retries or failed: the terminals went on with other cards, more of them New-Orders, and tpmC counts a mix TPC-C does not allow",
 		AppliesTo: "fbdiag bench run (mix_short)",
 		Advice:    "more --retries, fewer terminals per warehouse, or --home random spread the conflicts that made the terminals give up; compare tpmC only between runs that completed their mix"},
+	// Not a gstat rule: fbdiag bench checks its terminals a warehouse
+	// against the spec's population.
+	{ID: "bench-terminals", Kind: "bench", Severities: []Severity{Warn},
+		Summary:   "a run had more terminals a warehouse than the spec's 10: the extra terminals queue on the same warehouse's and districts' rows, contention TPC-C does not measure, so its tpmC is not comparable with a run of 10 or fewer a warehouse",
+		AppliesTo: "fbdiag bench run (terminals_over_spec); fbdiag throughput, fbdiag bench result files",
+		Advice:    "load more warehouses (bench init --warehouses) or run fewer terminals, at most 10 a warehouse; compare tpmC only between runs of as many terminals a warehouse"},
 	// Not a gstat rule: gbak compare reads the limits of gbak's clock
 	// from the same table.
 	{ID: "gbak-compare", Kind: "gbak", Severities: []Severity{Info},

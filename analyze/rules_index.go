@@ -15,7 +15,7 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 		schema = t.Schema
 	}
 	c.indexDepth(ix, schema, odsMajor)
-	c.indexMaxDup(ix, odsMajor)
+	c.indexMaxDup(ix, schema, odsMajor)
 	// The DBA cannot drop or change the indices of system tables: judging
 	// their selectivity is noise.
 	useless := ix.Kind == IndexSystem
@@ -135,7 +135,7 @@ func (c *checker) indexDepth(ix *IndexStats, schema string, odsMajor *int) {
 // record number (Harrison: "Version 2 has a new index structure that
 // eliminates the problem") and a long chain only says a lookup on that
 // value returns many rows.
-func (c *checker) indexMaxDup(ix *IndexStats, odsMajor *int) {
+func (c *checker) indexMaxDup(ix *IndexStats, schema string, odsMajor *int) {
 	limit := c.th.at(thIndexMaxDupWarning)
 	if ix.MaxDup == nil || float64(*ix.MaxDup) <= limit {
 		return
@@ -176,6 +176,13 @@ func (c *checker) indexMaxDup(ix *IndexStats, odsMajor *int) {
 		b = strconv.AppendInt(b, int64(*odsMajor), 10)
 		b = append(b, " here) deletes and garbage collection walk the whole chain"...)
 		f.advice = "make the key more selective (add the primary key as a last segment), or upgrade to Firebird 2.0 or later (backup and restore)"
+		// A constraint's index has the constraint's columns: no segment
+		// can be added to it. Harrison, on such a foreign key index
+		// (gem-00000012): "Were it me, I'd eliminate the constraint for now."
+		if ix.IsConstraintIndex() {
+			f.advice = "upgrade to Firebird 2.0 or later (backup with this server, restore with the new one); until then, only dropping the constraint removes its index: " +
+				ix.dropConstraint(schema) + ix.referencedBy() + " (its segments are the constraint's columns, so no segment can be added to it)"
+		}
 	default:
 		b = append(b, "; the ODS is not in the input: before Firebird 2.0 deletes and garbage collection walk such a chain, since 2.0 only lookups on the value are slow"...)
 		f.advice = "gstat -h gives the ODS; before 2.0 make the key more selective"

@@ -25,6 +25,7 @@ var (
 	fb21Doc   = input{"public", "05_fb21_doc_header_and_2x_table_index.txt"}
 	fb25Head  = input{"public", "FirebirdSQL-fdb__gstat25-h.out"}
 	fb25Full  = input{"public", "FirebirdSQL-fdb__gstat25-f.out"}
+	fb25All   = input{"public", "FirebirdSQL-fdb__gstat25-a.out"}
 	fb30All   = input{"public", "FirebirdSQL-fdb__gstat30-a.out"}
 	fb30Full  = input{"public", "FirebirdSQL-fdb__gstat30-f.out"}
 	fb4Win    = input{"public", "alexeykovyazin-hqbirdmcp__gstat-header-fb4.0.txt"}
@@ -248,6 +249,17 @@ var fireCases = []fireCase{
 	{"index-max-dup", fb5Index, nil, Info, "HORSE_IDX_BIRTHDAY", 27865, []string{"since Firebird 2.0"}, nil},
 	// Edited: ORDERS_CARRIER as if from ODS 10 (Firebird 1.5).
 	{"index-max-dup", shopAR, replace("ODS version\t\t12.0", "ODS version\t\t10.1"), Critical, "ORDERS_CARRIER", 33333, []string{"walk the whole chain"}, nil},
+	// Edited: ODS 11.2 -> 10.1 and CUSTOMER's foreign key index
+	// RDB$FOREIGN23 15 -> 12015 nodes, max dup 4 -> 12004. No segment can
+	// be added to a constraint's index: the advice drops the constraint
+	// (Harrison's own advice on such an index, gem-00000012) or upgrades.
+	{"index-max-dup", fb25All, func(s string) string {
+		return replace("Depth: 1, leaf buckets: 1, nodes: 15\n\tAverage data length: 4.87, total dup: 4, max dup: 4",
+			"Depth: 1, leaf buckets: 1, nodes: 12015\n\tAverage data length: 4.87, total dup: 12004, max dup: 12004")(replace("ODS version\t\t11.2", "ODS version\t\t10.1")(s))
+	}, Critical, "RDB$FOREIGN23", 12004, []string{"walk the whole chain",
+		"upgrade to Firebird 2.0 or later (backup with this server, restore with the new one); until then, only dropping the constraint removes its index: " +
+			"ALTER TABLE CUSTOMER DROP CONSTRAINT <the name from SELECT RDB$CONSTRAINT_NAME FROM RDB$RELATION_CONSTRAINTS WHERE RDB$INDEX_NAME = 'RDB$FOREIGN23'> (its segments are the constraint's columns, so no segment can be added to it)"},
+		[]string{"add the primary key"}},
 	// Edited: ORDERS_CARRIER total dup 99989 -> 99998 (two carriers left).
 	{"index-useless", shopAR, replace("total dup: 99989", "total dup: 99998"), Warn, "ORDERS_CARRIER", 2, []string{"DROP INDEX ORDERS_CARRIER"}, nil},
 	// 11 values in 100000 keys: 9090 rows per value, 9.1% of the keys.

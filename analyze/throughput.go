@@ -205,6 +205,9 @@ type raw struct {
 	// minimum share because some were given up or failed (rule
 	// bench-mix), empty for other runs.
 	mixShort []BenchMixShort
+	// perWarehouse is a fbdiag bench run's terminals a warehouse when
+	// more than the spec's (rule bench-terminals), 0 otherwise.
+	perWarehouse float64
 	// tool and workload are a benchmark run's ("pgbench", "select
 	// only"), empty for a table's point; settings the part of its label
 	// that tells its configuration apart ("clients=2").
@@ -361,7 +364,7 @@ func Throughput(in Input, opt Options) (*Result, error) {
 		}
 		res.Series = append(res.Series, s)
 	}
-	res.Warnings = append(append(append([]string{}, g.warnings...), g.unsteadyWarnings()...), g.mixWarnings()...)
+	res.Warnings = append(append(append([]string{}, g.warnings...), g.unsteadyWarnings()...), append(g.mixWarnings(), g.terminalsWarnings()...)...)
 	return res, nil
 }
 
@@ -395,6 +398,32 @@ func (g *gathered) mixWarnings() []string {
 		"a terminal that gives an operation up goes on with its next card, more often a New-Order, so %s tpmC counts a mix TPC-C does not allow "+
 		"and reads higher than a run of the spec's mix (more --retries, or fewer terminals a warehouse, give up fewer)",
 		len(off), units.Count(judged, "run"), listMost(off, 10), their)}
+}
+
+// terminalsWarnings says which fbdiag bench runs had more terminals a
+// warehouse than the spec's (rule bench-terminals): their tpmC includes
+// contention TPC-C does not measure, and the comparison above set it
+// beside runs of fewer without a word.
+func (g *gathered) terminalsWarnings() []string {
+	var over []string
+	judged := 0
+	for _, p := range g.points {
+		if p.tool != "fbdiag bench" {
+			continue
+		}
+		judged++
+		if p.perWarehouse > 0 {
+			over = append(over, fmt.Sprintf("%s (%s terminals a warehouse)", p.src, units.Figure(p.perWarehouse)))
+		}
+	}
+	if len(over) == 0 {
+		return nil
+	}
+	their, _ := pronouns(len(over))
+	return []string{fmt.Sprintf("%d of %s had more terminals a warehouse than the spec's %s (rule bench-terminals): %s; "+
+		"the extra terminals queue on the same warehouse's and districts' rows, contention TPC-C does not measure, so %s tpmC compares only with runs of as many terminals a warehouse "+
+		"(more warehouses, or fewer terminals, keep to the spec)",
+		len(over), units.Count(judged, "run"), units.Figure(NewThresholds().Get("bench-terminals", "max_per_warehouse")), listMost(over, 10), their)}
 }
 
 // unsteadyWarnings says which runs were not steady by their own account:

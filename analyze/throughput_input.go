@@ -86,7 +86,7 @@ func (g *gathered) fromRuns(runs []*parse.Run, opt Options) error {
 		}
 		settings := settingsOf(r, differ)
 		p := raw{series: series, y: y, src: fmt.Sprintf("%s:%d", r.File, r.Line), unit: yUnit, steady: r.Steady, tool: r.Tool, workload: runWorkload(r), settings: settings,
-			mixShort: runMixShort(r)}
+			mixShort: runMixShort(r), perWarehouse: runTerminalsOver(r)}
 		if r.Steady == nil && len(r.Intervals) > 0 && opt.Y == "" {
 			// (the intervals report the run's throughput, not another
 			// figure --y names)
@@ -929,6 +929,24 @@ func sameQuantity(a string, au parse.Unit, b parse.Column) bool {
 		return true
 	}
 	return strings.EqualFold(strings.TrimSpace(a), strings.TrimSpace(b.Name)) || concurrencyLike(a) && concurrencyLike(b.Name)
+}
+
+// runTerminalsOver is a fbdiag bench run's terminals a warehouse when
+// more than the spec's (rule bench-terminals), from its settings; 0 for
+// other runs.
+func runTerminalsOver(r *parse.Run) float64 {
+	if r.Tool != "fbdiag bench" {
+		return 0
+	}
+	terminals, err1 := strconv.Atoi(r.Config["terminals"])
+	warehouses, err2 := strconv.Atoi(r.Config["warehouses"])
+	if err1 != nil || err2 != nil {
+		return 0
+	}
+	if per, over := terminalsOverSpec(terminals, warehouses, NewThresholds()); over {
+		return per
+	}
+	return 0
 }
 
 // runMixShort checks a fbdiag bench run's kinds against the spec's

@@ -410,6 +410,27 @@ func TestThroughputCountPerSecondIsARate(t *testing.T) {
 	}
 }
 
+// "Transactions/sec", "req/s" and DBT-2's "NOTPM" had no unit (y_unit
+// null, where tps and NOPM have theirs), so a negative figure in them was
+// a point: "first to last size -1700.0 %" of a NOTPM series going from
+// -5 to 80. "ops/min" read as ops/s. Each is now a rate in its own time.
+func TestThroughputCountPerTimeHeaders(t *testing.T) {
+	for _, c := range []struct{ header, unit string }{
+		{"Transactions/sec", "transactions/s"}, {"req/s", "req/s"}, {"NOTPM", "NOTPM"}, {"ops/min", "ops/min"},
+	} {
+		r, err := Throughput(readString(t, "rate.csv", "size_gb,"+c.header+"\n1,-5\n2,95\n4,90\n8,80\n"), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := r.Series[0]
+		if r.YUnit == nil || *r.YUnit != c.unit || s.Unit == nil || *s.Unit != c.unit || len(s.Points) != 3 ||
+			s.FirstToLastChange == nil || math.Abs(*s.FirstToLastChange-(80.0/95-1)) > 1e-12 {
+			t.Errorf("%s: y_unit %v, unit %v, %d points, first to last %v; want %s, 3 points, %.4f",
+				c.header, derefS(r.YUnit), derefS(s.Unit), len(s.Points), derefF(s.FirstToLastChange), c.unit, 80.0/95-1)
+		}
+	}
+}
+
 // A negative throughput (a typo, "-5" tps) was a point: "first to last
 // size -500.0 % (1.00 GiB → 4.00 GiB)" for a series that went from -5 to
 // 20 tps, and the power fit failed on it. A figure below 0 in a column of

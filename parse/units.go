@@ -102,6 +102,7 @@ var countWords = map[string]bool{
 	"requests": true, "request": true, "operations": true, "operation": true, "statements": true,
 	"events": true, "commits": true, "orders": true, "transacciones": true, "consultas": true,
 	"operaciones": true, "requêtes": true, "requetes": true, "opérations": true,
+	"req": true, "reqs": true,
 }
 
 // rateWords are the throughput units benchmark tools and articles use.
@@ -112,6 +113,7 @@ var rateWords = map[string]Unit{
 	"ops": {KindRate, "ops/s", 1}, "op/s": {KindRate, "ops/s", 1}, "ops/s": {KindRate, "ops/s", 1},
 	"ops/sec": {KindRate, "ops/s", 1},
 	"nopm":    {KindRate, "NOPM", 1}, "tpm": {KindRate, "TPM", 1}, "tpmc": {KindRate, "tpmC", 1},
+	"notpm":  {KindRate, "NOTPM", 1}, // (DBT-2's new-order transactions per minute)
 	"points": {KindRate, "points", 1}, "point": {KindRate, "points", 1}, "puntos": {KindRate, "points", 1},
 	"score": {KindRate, "score", 1}, "포인트": {KindRate, "points", 1},
 }
@@ -148,8 +150,14 @@ func ParseUnit(s string) (Unit, bool) {
 		if r, ok := rateWords[num]; ok && t.Symbol == "s" {
 			return Unit{KindRate, strings.TrimSuffix(r.Symbol, "/s") + "/s", 1}, true
 		}
+		// A count per time ("ops/min", "Transactions/sec", "req/s") is a
+		// rate of what it counts in that time: per minute stays per
+		// minute, as NOPM does.
 		if num == "op" || num == "ops" || num == "tx" || num == "trans" {
-			return Unit{KindRate, "ops/s", 1}, true
+			return Unit{KindRate, "ops/" + t.Symbol, 1}, true
+		}
+		if countWords[num] {
+			return Unit{KindRate, num + "/" + t.Symbol, 1}, true
 		}
 	}
 	return Unit{}, false

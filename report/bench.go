@@ -163,6 +163,9 @@ func BenchRunTable(s *analyze.BenchSummary) *Table {
 	if w := MixShortWords(s); w != "" {
 		t.Add("mix off the spec", w)
 	}
+	if w := TerminalsOverWords(s); w != "" {
+		t.Add("terminals off the spec", w)
+	}
 	sv := s.Server
 	t.Add("server", fmt.Sprintf("%s (%s), %s", sv.Version, sv.Engine, sv.Architecture))
 	fw := "off"
@@ -212,6 +215,16 @@ func MixShortWords(s *analyze.BenchSummary) string {
 			m.Name, m.Share, m.Minimum, m.GaveUp, m.Errors)
 	}
 	return strings.Join(parts, "; ") + ": tpmC counts a mix TPC-C does not allow (rule bench-mix)"
+}
+
+// TerminalsOverWords says that the run had more terminals a warehouse
+// than the spec's (analyze.BenchSummary.TerminalsOverSpec), or "".
+func TerminalsOverWords(s *analyze.BenchSummary) string {
+	if !s.TerminalsOverSpec {
+		return ""
+	}
+	return fmt.Sprintf("%s terminals a warehouse, over the spec's %s (TPC-C clause 4.2.2): tpmC includes contention TPC-C does not measure (rule bench-terminals)",
+		units.Figure(s.TerminalsPerWarehouse), units.Figure(analyze.NewThresholds().Get("bench-terminals", "max_per_warehouse")))
 }
 
 func benchMiB(b int64) string { return strconv.FormatFloat(float64(b)/(1<<20), 'f', 1, 64) + " MiB" }

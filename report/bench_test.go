@@ -196,3 +196,40 @@ func TestBenchTransactionsSayWhatTheyCount(t *testing.T) {
 		t.Errorf("notes %q, want %q", tx.Notes, want)
 	}
 }
+
+// A run of more terminals a warehouse than TPC-C's 10 (clause 4.2.2)
+// says so in the run table and, in the report, as a warning; the
+// testdata run (4 terminals on 1 warehouse) does not. Here that run
+// with its header's terminals set to 25: its figures are the 4
+// terminals', only the check reads the count.
+func TestBenchTerminalsOverSpecShown(t *testing.T) {
+	res, s := benchRunSample(t)
+	if s.TerminalsPerWarehouse != 4 || s.TerminalsOverSpec {
+		t.Errorf("4 terminals on 1 warehouse: %v a warehouse, over %v", s.TerminalsPerWarehouse, s.TerminalsOverSpec)
+	}
+	if w := TerminalsOverWords(s); w != "" {
+		t.Errorf("4 terminals on 1 warehouse: %q", w)
+	}
+	res.Run.Terminals = 25
+	s = analyze.SummarizeBench(&res.Run, res.Seconds, analyze.NewThresholds())
+	if s.TerminalsPerWarehouse != 25 || !s.TerminalsOverSpec {
+		t.Errorf("25 terminals on 1 warehouse: %v a warehouse, over %v", s.TerminalsPerWarehouse, s.TerminalsOverSpec)
+	}
+	var b bytes.Buffer
+	if err := WriteBenchText(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	want := "terminals off the spec  25 terminals a warehouse, over the spec's 10 (TPC-C clause 4.2.2): " +
+		"tpmC includes contention TPC-C does not measure (rule bench-terminals)"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("no %q in\n%s", want, b.String())
+	}
+	sec := BenchRunSection("run-w1-t4.jsonl", "run-w1-t4.jsonl", res)
+	found := false
+	for _, f := range sec.Findings {
+		found = found || f.Severity == "warning" && f.Text == "run-w1-t4.jsonl: terminals off the spec: "+strings.TrimPrefix(want, "terminals off the spec  ")
+	}
+	if !found {
+		t.Errorf("findings %+v", sec.Findings)
+	}
+}

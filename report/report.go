@@ -371,7 +371,7 @@ func distinctTitles(sections []*Section) {
 
 // titlePath is the path whose base name ends s's title: its one input's
 // ("Throughput (sweep): buffers.csv"), or the folder of its several
-// ("Throughput (ab): pgbench runs in bench": the corpus's bench and
+// ("Throughput (ab): pgbench runs in folder bench": the corpus's bench and
 // testdata/bench were two sections of that title).
 func titlePath(s *Section) (string, bool) {
 	if len(s.Sources) == 1 {

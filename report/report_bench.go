@@ -49,7 +49,7 @@ func benchRunSections(ins []Input) []*Section {
 				opt.X = a
 			}
 		}
-		out = append(out, throughputSection("bench runs in "+folderName(filepath.Dir(names[0]), names), names, all, opt))
+		out = append(out, throughputSection("bench runs "+runsIn(filepath.Dir(names[0]), names), names, all, opt))
 	}
 	return out
 }
@@ -83,6 +83,9 @@ func BenchRunSection(name, source string, res *parse.BenchResult) *Section {
 	}
 	if w := MixShortWords(sum); w != "" {
 		s.Findings = append(s.Findings, Finding{Severity: "warning", Text: name + ": mix off the spec: " + w})
+	}
+	if w := TerminalsOverWords(sum); w != "" {
+		s.Findings = append(s.Findings, Finding{Severity: "warning", Text: name + ": terminals off the spec: " + w})
 	}
 	if sum.Partial {
 		s.Findings = append(s.Findings, Finding{Severity: "warning", Text: name + ": partial run (" + sum.Stopped + ")"})

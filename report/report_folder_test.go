@@ -1,6 +1,7 @@
 package report
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,10 +17,10 @@ func TestBenchmarkSectionCurrentFolder(t *testing.T) {
 		paths []string
 		want  string
 	}{
-		{[]string{"."}, "Throughput (degradation): pgbench runs in pgbench-scales"},
-		{[]string{"pgbench-rw-scale1.txt", "pgbench-rw-scale10.txt"}, "Throughput (degradation): pgbench runs in pgbench-scales"},
-		{[]string{"pgbench-rw-scale4.txt"}, "Throughput (degradation): pgbench runs in pgbench-rw-scale4.txt"},
-		{[]string{"../pgbench-scales"}, "Throughput (degradation): pgbench runs in pgbench-scales"},
+		{[]string{"."}, "Throughput (degradation): pgbench runs in folder pgbench-scales"},
+		{[]string{"pgbench-rw-scale1.txt", "pgbench-rw-scale10.txt"}, "Throughput (degradation): pgbench runs in folder pgbench-scales"},
+		{[]string{"pgbench-rw-scale4.txt"}, "Throughput (degradation): pgbench runs in file pgbench-rw-scale4.txt"},
+		{[]string{"../pgbench-scales"}, "Throughput (degradation): pgbench runs in folder pgbench-scales"},
 	} {
 		ins, _, errs := Inputs(c.paths)
 		if len(errs) > 0 {
@@ -33,6 +34,37 @@ func TestBenchmarkSectionCurrentFolder(t *testing.T) {
 			}
 			t.Errorf("%v: sections %q, want one %q", c.paths, titles, c.want)
 		}
+	}
+}
+
+// The pgbench runs of a folder named "in" were "Throughput
+// (degradation): pgbench runs in in", in the report's list of sections,
+// heading and chart: the title says the folder is one.
+func TestBenchmarkSectionFolderIn(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "in")
+	if err := os.Mkdir(in, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"pgbench-rw-scale1.txt", "pgbench-rw-scale10.txt", "pgbench-rw-scale100.txt"} {
+		b, err := os.ReadFile(filepath.Join(testutil.CorpusDir(t), "bench", "pgbench-scales", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(in, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ins, _, errs := Inputs([]string{in})
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	ss := benchmarkSections(ins)
+	if want := "Throughput (degradation): pgbench runs in folder in"; len(ss) != 1 || ss[0].Title != want {
+		var titles []string
+		for _, s := range ss {
+			titles = append(titles, s.Title)
+		}
+		t.Errorf("sections %q, want one %q", titles, want)
 	}
 }
 
@@ -59,7 +91,7 @@ func TestSectionTitlesDistinct(t *testing.T) {
 
 // The runs of a folder are one section, titled by the folder: the
 // corpus's bench and testdata/bench made two sections "Throughput (ab):
-// pgbench runs in bench". Their titles name as much of the folders' paths
+// pgbench runs in folder bench". Their titles name as much of the folders' paths
 // as tells them apart, as two files of one name do.
 func TestSectionTitlesDistinctFolders(t *testing.T) {
 	corpus := filepath.Join(testutil.CorpusDir(t), "bench")
@@ -71,7 +103,7 @@ func TestSectionTitlesDistinctFolders(t *testing.T) {
 			pgbench = append(pgbench, s.Title)
 		}
 	}
-	want := []string{"Throughput (ab): pgbench runs in corpus/bench", "Throughput (ab): pgbench runs in testdata/bench"}
+	want := []string{"Throughput (ab): pgbench runs in folder corpus/bench", "Throughput (ab): pgbench runs in folder testdata/bench"}
 	if strings.Join(pgbench, "\n") != strings.Join(want, "\n") {
 		t.Errorf("titles %q, want %q", pgbench, want)
 	}

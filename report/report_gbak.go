@@ -216,6 +216,7 @@ func gbakSection(tl *analyze.Timeline, kept *view.GbakKept) *Section {
 				}
 			}
 		}
+		s.Run.Failure = q.Message
 		text := name + ": " + q.Object + " " + tl.Outcome + ": " + q.Message
 		switch more := tl.ErrorCount - 1; {
 		case more == 1:

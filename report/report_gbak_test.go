@@ -165,6 +165,33 @@ func TestReportJSONRunsInactiveIndices(t *testing.T) {
 	}
 }
 
+// report.json's runs[] say what a failed restore failed on, as the
+// summary's critical finding quotes it (the index gbak stopped at, its
+// key), and "" of an incomplete log (cut while loading) or a completed
+// one: "failed" alone did not say which index to fix.
+func TestReportJSONRunsFailure(t *testing.T) {
+	var files []string
+	for _, f := range []string{"fb30-restore-unique-duplicate.log", "fb30-restore-unique-then-pk.log", "shop-restore-cut.log", "fb30-restore-pk-duplicate-inactive.log"} {
+		files = append(files, testutil.Testdata(t, "gbak", f))
+	}
+	r := buildReport(t, "t", files)
+	runs := r.JSON().Runs
+	want := [][2]string{
+		{"failed", `cannot commit index UX_U_CODE: attempt to store duplicate value (visible to active transactions) in unique index "UX_U_CODE"; Problematic key value is ("CODE" = 286331153)`},
+		{"failed", `cannot commit index PK_A3: violation of PRIMARY or UNIQUE KEY constraint "PK_A3" on table "A3"; Problematic key value is ("ID" = 305419896)`},
+		{"incomplete", ""},
+		{"completed", ""},
+	}
+	if len(runs) != len(want) {
+		t.Fatalf("%d runs", len(runs))
+	}
+	for i, w := range want {
+		if runs[i].Outcome != w[0] || runs[i].Failure != w[1] {
+			t.Errorf("%s: %s, failure %q; want %s, %q", filepath.Base(runs[i].File), runs[i].Outcome, runs[i].Failure, w[0], w[1])
+		}
+	}
+}
+
 // A failed restore's three gbak error lines are one critical finding in
 // the summary, quoting the first; the section's view lists all three.
 func TestGbakFailureOneFinding(t *testing.T) {

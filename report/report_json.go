@@ -16,9 +16,14 @@ const JSONFile = "report.json"
 // restore), how it ended and the total time in seconds (null when the
 // log does not say).
 type RunSummary struct {
-	File         string   `json:"file"`
-	Kind         string   `json:"kind"`
-	Outcome      string   `json:"outcome"`
+	File    string `json:"file"`
+	Kind    string `json:"kind"`
+	Outcome string `json:"outcome"`
+	// Failure is what gbak reported failing, as the summary's critical
+	// finding quotes it ("" when nothing failed), as the live backup's
+	// and restore's run.failure: "failed" alone does not say which
+	// index or key to fix.
+	Failure      string   `json:"failure"`
 	TotalSeconds *float64 `json:"total_seconds"`
 	// TotalLowerBound: the run failed after its last timestamp
 	// (analyze.Timeline.TotalLowerBound); the page reads "at least".

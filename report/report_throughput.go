@@ -73,7 +73,7 @@ func benchmarkSections(ins []Input) []*Section {
 	}
 	var out []*Section
 	for _, g := range groups {
-		out = append(out, ThroughputSection(g.tool+" runs in "+folderName(g.dir, g.names), g.names, g.in))
+		out = append(out, ThroughputSection(g.tool+" runs "+runsIn(g.dir, g.names), g.names, g.in))
 	}
 	if len(skipped) > 0 {
 		s := &Section{ID: "benchmarks-skipped", Title: "Benchmark files without a result", Kind: string(parse.InputBenchmark)}
@@ -86,20 +86,22 @@ func benchmarkSections(ins []Input) []*Section {
 	return out
 }
 
-// folderName names the folder of a group of runs for a title: the
-// current folder by its real name, not "." (one file there, or standard
-// input, by its file name).
-func folderName(dir string, names []string) string {
+// runsIn says where a group of runs is, for a title ("pgbench runs
+// in folder bench"): the folder by its name, the current one by its real
+// name, not "." (one file there, or standard input, by its file name).
+// The words "folder" and "file" keep a folder named "in" from reading
+// "pgbench runs in in".
+func runsIn(dir string, names []string) string {
 	if dir != "." {
-		return filepath.Base(dir)
+		return "in folder " + filepath.Base(dir)
 	}
 	if len(names) == 1 {
-		return filepath.Base(names[0])
+		return "in file " + filepath.Base(names[0])
 	}
 	if abs, err := filepath.Abs(dir); err == nil {
-		return filepath.Base(abs)
+		return "in folder " + filepath.Base(abs)
 	}
-	return "this folder"
+	return "in this folder"
 }
 
 func readThroughput(in Input) ([]*parse.Table, []*parse.Run, []parse.Notice, error) {

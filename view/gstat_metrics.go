@@ -4,10 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"hash/maphash"
 	"io"
+	"maps"
 	"slices"
 	"sync"
 
@@ -51,10 +53,14 @@ type GstatMetrics struct {
 	// label, `table="T",index="I"} 12` and a newline.
 	samples *extsort.Streams
 	// hashes holds a hash of the labels of each table and index of the
-	// run being read that has a sample: when none repeats, no sample
-	// does.
+	// run being read that has a sample, with the line of its block: when
+	// none repeats, no sample does.
 	hashes *extsort.Repeats
 	out    []byte
+	// line is the line of the table block being read; ixLines those of
+	// the run's index blocks that follow no table (Stream's Parsed).
+	line    int
+	ixLines []int
 
 	// Written, when set, gets each run's analysis when the next one ends
 	// or at Close (the notices and the --fail-on count).
@@ -66,13 +72,17 @@ type GstatMetrics struct {
 const objectFamilies = len(gstatTableMetrics) + len(gstatIndexMetrics)
 
 // metricsSlot is a database: the document and samples of its last run,
-// and in each family the first of them whose labels an earlier one has
-// (its place among the family's samples of the run), or -1.
+// and in each family the samples left out of it, those whose labels an
+// earlier one has (a table block printed twice): their places among the
+// family's samples of the run, in ranges.
 type metricsSlot struct {
 	doc  *Doc
 	segs []metricSeg
-	dup  [objectFamilies]int64
+	skip [objectFamilies][]sampleRange
 }
+
+// sampleRange is the samples from the from-th to before the to-th.
+type sampleRange struct{ from, to int64 }
 
 // metricSeg is the samples of a run with one database label (the
 // tables', then the unattached indices', which gstat may have named
@@ -95,7 +105,9 @@ func NewGstatMetrics(w io.Writer, vopt GstatOptions) *GstatMetrics {
 	}
 	return &GstatMetrics{w: w, pass: pass, vopt: vopt, seed: maphash.MakeSeed(), byDB: map[string]int{},
 		samples: extsort.NewStreams(objectFamilies, metricBudget/2),
-		hashes:  newHashes(metricBudget / 8)}
+		// (a hash and the line of its block: twice the bytes of
+		// newHashes's, twice its budget)
+		hashes: extsort.NewRepeats(hashBits, 8, metricBudget/4)}
 }
 
 // Stream is what analyze.StreamGstat calls as it reads an input: the
@@ -109,6 +121,15 @@ func (g *GstatMetrics) Stream() analyze.GstatStream {
 		Table: g.table,
 		Run: func(a *analyze.GstatAnalysis, _ *parse.GstatReport) error {
 			return g.run(a)
+		},
+		// The line of each block, for the notice of a block printed
+		// twice.
+		Parsed: func(t *parse.GstatTable, ix *parse.GstatIndex) {
+			if t != nil {
+				g.line = t.Line
+			} else if ix != nil {
+				g.ixLines = append(g.ixLines, ix.Line)
+			}
 		},
 	}
 }
@@ -235,13 +256,13 @@ func (g *GstatMetrics) prepare(t *analyze.TableStats, ixs []analyze.IndexStats) 
 func (g *GstatMetrics) table(a *analyze.GstatAnalysis, _ *analyze.TableStats) error {
 	g.start(a)
 	p := a.Prepared().(*metricPrep) // (Stream's Prepare made it on a worker)
-	err := g.add(a, p)
+	err := g.add(a, p, g.line)
 	metricPreps.Put(p) // (add copied its samples and hashes)
 	return err
 }
 
-// add adds the samples p of run a.
-func (g *GstatMetrics) add(a *analyze.GstatAnalysis, p *metricPrep) error {
+// add adds the samples p of run a, of the block at line.
+func (g *GstatMetrics) add(a *analyze.GstatAnalysis, p *metricPrep, line int) error {
 	// The database label is the one the run has as the block comes.
 	if db := GstatDatabase(a); len(g.segs) == 0 || g.segs[len(g.segs)-1].raw != db {
 		g.endSegment()
@@ -258,8 +279,10 @@ func (g *GstatMetrics) add(a *analyze.GstatAnalysis, p *metricPrep) error {
 			}
 		}
 	}
+	var at [8]byte
+	binary.LittleEndian.PutUint64(at[:], uint64(line))
 	for _, h := range p.hashes {
-		if err := g.hashes.Add(h, nil); err != nil {
+		if err := g.hashes.Add(h, at[:]); err != nil {
 			return err
 		}
 	}
@@ -279,16 +302,30 @@ func (g *GstatMetrics) endSegment() {
 // those of its database's run before.
 func (g *GstatMetrics) run(a *analyze.GstatAnalysis) error {
 	g.start(a)
-	if len(a.UnattachedIndices) > 0 {
-		if err := g.add(a, g.prepare(nil, a.UnattachedIndices)); err != nil {
+	// Each index block that follows no table with its own line (Parsed
+	// gave them in the order of UnattachedIndices).
+	for i := range a.UnattachedIndices {
+		line := 0
+		if i < len(g.ixLines) {
+			line = g.ixLines[i]
+		}
+		p := g.prepare(nil, a.UnattachedIndices[i:i+1])
+		err := g.add(a, p, line)
+		metricPreps.Put(p)
+		if err != nil {
 			return err
 		}
 	}
+	g.ixLines = g.ixLines[:0]
 	g.endSegment()
-	dup, err := g.duplicates(g.segs)
+	skip, notices, err := g.duplicates(g.segs)
 	if err != nil {
 		return err
 	}
+	for i := range notices {
+		notices[i].File = a.File
+	}
+	a.Notices = append(a.Notices, notices...)
 	// As the documents of Writer, a run counts when the next one ends or
 	// at Close (an input that holds none after a run stops before).
 	if g.Written != nil && g.pending != nil {
@@ -296,7 +333,7 @@ func (g *GstatMetrics) run(a *analyze.GstatAnalysis) error {
 	}
 	g.pending = a
 	s := g.slots[g.slot]
-	s.doc, s.segs, s.dup = Gstat(a, g.vopt), g.segs, dup
+	s.doc, s.segs, s.skip = Gstat(a, g.vopt), g.segs, skip
 	g.cur, g.segs = nil, nil
 	return nil
 }
@@ -332,20 +369,41 @@ func hashRepeats(r *extsort.Repeats) (bool, error) {
 	return false, err
 }
 
-// duplicates finds, in each family, the first sample of the run (made of
-// segs) whose labels an earlier sample of the family has (a table or
-// index printed twice): its place among the family's samples of the run,
-// or -1. Samples with the same labels have the same hash: when no hash
-// repeats, none; else the labels are sorted (bounded memory again), the
-// hash may only be shared.
-func (g *GstatMetrics) duplicates(segs []metricSeg) (dup [objectFamilies]int64, err error) {
-	for f := range dup {
-		dup[f] = -1
+// duplicates finds, in each family, the samples of the run (made of segs)
+// whose labels an earlier sample of the family has (a table or index
+// printed twice), to be left out: their places among the family's
+// samples of the run, in ranges; and a notice at the line of each block
+// printed again. Samples with the same labels have the same hash: when
+// no hash repeats, none; else the labels are sorted (bounded memory
+// again), the hash may only be shared.
+func (g *GstatMetrics) duplicates(segs []metricSeg) (skip [objectFamilies][]sampleRange, notices []parse.Notice, err error) {
+	// The lines of the blocks of each repeated hash (of the first
+	// maxRepeatNotices hashes: a run printed twice over repeats them all).
+	lines := map[uint64][]int{}
+	more := 0
+	err = g.hashes.Repeated(func(h uint64, payloads [][]byte) error {
+		if len(lines) == maxRepeatNotices {
+			more++
+			return nil
+		}
+		for _, p := range payloads {
+			lines[h] = append(lines[h], int(binary.LittleEndian.Uint64(p)))
+		}
+		return nil
+	})
+	g.hashes.Reset()
+	if err != nil || len(lines) == 0 && more == 0 {
+		return skip, nil, err
 	}
-	if repeat, err := hashRepeats(g.hashes); !repeat {
-		return dup, err
+	// again is the notice of each block printed again, by its line: the
+	// labels of its first object found repeated, and the line of the
+	// first copy.
+	type repeat struct {
+		labels string
+		first  int
 	}
-	for f := range dup {
+	again := map[int]repeat{}
+	for f := range skip {
 		s := extsort.New(compareLabelRows, labelRowCodec, metricBudget)
 		k := int64(0)
 		for _, seg := range segs {
@@ -355,7 +413,7 @@ func (g *GstatMetrics) duplicates(segs []metricSeg) (dup [objectFamilies]int64, 
 					line := b[:bytes.IndexByte(b, '\n')+1]
 					b = b[len(line):]
 					labels := head + string(line[:bytes.LastIndexByte(line, ' ')])
-					if err := s.Add(labelRow{labels, k}); err != nil {
+					if err := s.Add(labelRow{labels, k, int64(len(head))}); err != nil {
 						return err
 					}
 					k++
@@ -364,41 +422,90 @@ func (g *GstatMetrics) duplicates(segs []metricSeg) (dup [objectFamilies]int64, 
 			})
 			if err != nil {
 				s.Close()
-				return dup, err
+				return skip, nil, err
 			}
 		}
+		// The places to leave out, sorted.
+		places := extsort.New(cmp.Compare[int64], placeCodec, metricBudget)
 		var prev string
-		first := true
+		first, copies := true, 0 // copies: of prev before this one
 		err := s.Each(func(r labelRow) error {
-			if !first && r.labels == prev && (dup[f] < 0 || r.k < dup[f]) {
-				dup[f] = r.k
+			if first || r.labels != prev {
+				prev, first, copies = r.labels, false, 0
+				return nil
 			}
-			prev, first = r.labels, false
+			copies++
+			// (the hash is of the object's labels, without the database's and the closing brace)
+			object := r.labels[r.head : len(r.labels)-1]
+			if at := lines[maphash.String(g.seed, object)]; copies < len(at) {
+				if n, ok := again[at[copies]]; !ok || len(object) < len(n.labels) {
+					again[at[copies]] = repeat{object, at[0]}
+				}
+			}
+			return places.Add(r.k)
+		})
+		if err != nil {
+			places.Close()
+			return skip, nil, err
+		}
+		err = places.Each(func(k int64) error {
+			if n := len(skip[f]); n > 0 && skip[f][n-1].to == k {
+				skip[f][n-1].to++
+			} else {
+				skip[f] = append(skip[f], sampleRange{k, k + 1})
+			}
 			return nil
 		})
 		if err != nil {
-			return dup, err
+			return skip, nil, err
 		}
 	}
-	return dup, nil
+	at := slices.Sorted(maps.Keys(again))
+	for _, line := range at {
+		r := again[line]
+		notices = append(notices, parse.Notice{Line: line, Msg: fmt.Sprintf(
+			"{%s} printed again (first at line %d): OpenMetrics keeps the samples of line %d, one per series; text, JSON, CSV and the totals count both",
+			r.labels, r.first, r.first)})
+	}
+	if more > 0 && len(at) > 0 {
+		notices = append(notices, parse.Notice{Line: at[len(at)-1], Msg: fmt.Sprintf(
+			"%d more tables or indices printed again: OpenMetrics keeps the samples of their first block", more)})
+	}
+	return skip, notices, nil
 }
 
-// labelRow is a sample's labels and its place in its family.
+// maxRepeatNotices bounds the notices of tables and indices printed
+// again in a run; the others are counted in one.
+const maxRepeatNotices = 100
+
+// labelRow is a sample's labels, its place in its family, and where
+// the labels of its object start (after the database's).
 type labelRow struct {
-	labels string
-	k      int64
+	labels  string
+	k, head int64
 }
 
 var labelRowCodec = extsort.Codec[labelRow]{
 	Append: func(b []byte, r labelRow) []byte {
-		return extsort.AppendInt(extsort.AppendString(b, r.labels), r.k)
+		return extsort.AppendInt(extsort.AppendInt(extsort.AppendString(b, r.labels), r.k), r.head)
 	},
 	Decode: func(b []byte) (labelRow, error) {
 		f := extsort.NewFields(b)
-		r := labelRow{labels: f.String(), k: f.Int()}
+		r := labelRow{labels: f.String(), k: f.Int(), head: f.Int()}
 		return r, f.Err()
 	},
-	Size: func(r labelRow) int { return 40 + len(r.labels) },
+	Size: func(r labelRow) int { return 48 + len(r.labels) },
+}
+
+// placeCodec codes the place of a sample.
+var placeCodec = extsort.Codec[int64]{
+	Append: extsort.AppendInt,
+	Decode: func(b []byte) (int64, error) {
+		f := extsort.NewFields(b)
+		k := f.Int()
+		return k, f.Err()
+	},
+	Size: func(int64) int { return 16 },
 }
 
 func compareLabelRows(a, b labelRow) int {
@@ -416,13 +523,6 @@ func (g *GstatMetrics) Close() error {
 	if g.Written != nil && g.pending != nil {
 		g.Written(g.pending)
 		g.pending = nil
-	}
-	// With a sample printed twice, the exposition stops there: as
-	// Write, it has written what its buffer held before, so the samples
-	// are written one by one.
-	oneByOne := false
-	for _, s := range g.slots {
-		oneByOne = oneByOne || slices.ContainsFunc(s.dup[:], func(k int64) bool { return k >= 0 })
 	}
 	docs := make([]*Doc, len(g.slots))
 	for i, s := range g.slots {
@@ -442,71 +542,54 @@ func (g *GstatMetrics) Close() error {
 			return nil
 		}
 		return func(b *bufio.Writer, name, sample string) error {
-			return g.writeObjectSamples(b, name, sample, f, oneByOne)
+			return g.writeObjectSamples(b, name, sample, f)
 		}
 	})
 }
 
 // writeObjectSamples writes the samples of family f (named name, its samples
 // sample), the databases in the order of their first runs, each in the
-// order of the input. They are written past b and its guard (g.pass),
+// order of the input, but those a table or index printed again repeats
+// (metricsSlot.skip). They are written past b and its guard (g.pass),
 // half a megabyte at a time, once b is flushed: the 93 MB of samples of
 // 100 MiB of gstat output need no scan, their labels escaped as they were
-// made (appendLabelValue). oneByOne writes each to b alone instead, so
-// that an error leaves what Write would have written.
-func (g *GstatMetrics) writeObjectSamples(b *bufio.Writer, name, sample string, f int, oneByOne bool) error {
-	if !oneByOne {
-		if err := b.Flush(); err != nil {
-			return err
-		}
+// made (appendLabelValue).
+func (g *GstatMetrics) writeObjectSamples(b *bufio.Writer, name, sample string, f int) error {
+	if err := b.Flush(); err != nil {
+		return err
 	}
 	out := g.out[:0]
 	defer func() { g.out = out[:0] }()
-	if !oneByOne {
-		// No sample repeats: each line is written after its head, in
-		// half a megabyte at a time.
-		for _, s := range g.slots {
-			for _, seg := range s.segs {
-				head := sample + `{database="` + seg.db + `",`
-				err := g.samples.Read(f, seg.from[f], seg.to[f], func(p []byte) error {
-					o := out
+	for _, s := range g.slots {
+		skip := s.skip[f]
+		k := int64(0) // the samples of f read of the run, when some are left out
+		for _, seg := range s.segs {
+			head := sample + `{database="` + seg.db + `",`
+			err := g.samples.Read(f, seg.from[f], seg.to[f], func(p []byte) error {
+				o := out
+				if len(skip) == 0 {
+					// (no sample repeats: each line is written after its head)
 					for len(p) > 0 {
 						n := bytes.IndexByte(p, '\n') + 1
 						o = append(append(o, head...), p[:n]...)
 						p = p[n:]
 					}
-					out = o
-					if len(out) >= 512<<10 {
-						if _, err := g.pass.Write(out); err != nil {
-							return err
+				} else {
+					for len(p) > 0 {
+						n := bytes.IndexByte(p, '\n') + 1
+						for len(skip) > 0 && skip[0].to <= k {
+							skip = skip[1:]
 						}
-						out = out[:0]
+						if len(skip) == 0 || k < skip[0].from {
+							o = append(append(o, head...), p[:n]...)
+						}
+						p = p[n:]
+						k++
 					}
-					return nil
-				})
-				if err != nil {
-					return err
 				}
-			}
-		}
-		_, err := g.pass.Write(out)
-		return err
-	}
-	for _, s := range g.slots {
-		k := int64(0) // the samples of f written of the run
-		for _, seg := range s.segs {
-			head := sample + `{database="` + seg.db + `",`
-			err := g.samples.Read(f, seg.from[f], seg.to[f], func(p []byte) error {
-				for len(p) > 0 {
-					line := p[:bytes.IndexByte(p, '\n')+1]
-					p = p[len(line):]
-					if k == s.dup[f] {
-						labels := head[len(sample):] + string(line[:bytes.LastIndexByte(line, ' ')])
-						return fmt.Errorf("metric %s%s: %w", name, labels, ErrDuplicateSample)
-					}
-					k++
-					out = append(append(out, head...), line...)
-					if _, err := b.Write(out); err != nil {
+				out = o
+				if len(out) >= 512<<10 {
+					if _, err := g.pass.Write(out); err != nil {
 						return err
 					}
 					out = out[:0]
@@ -518,7 +601,7 @@ func (g *GstatMetrics) writeObjectSamples(b *bufio.Writer, name, sample string, 
 			}
 		}
 	}
-	_, err := b.Write(out)
+	_, err := g.pass.Write(out)
 	return err
 }
 

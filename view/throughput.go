@@ -897,7 +897,7 @@ func (v *tput) headline(s *analyze.Series) []Field {
 		!slices.ContainsFunc(s.Points, func(p analyze.Point) bool { return p.Label != s.Points[0].Label }):
 		// One configuration: its figure is the answer, said as such (the
 		// headline was empty, and the report's list of sections had
-		// nothing beside "sysbench runs in bench").
+		// nothing beside "sysbench runs in folder bench").
 		median, runs := medianOfRuns(s) // (the median the A/B table gives)
 		key, title := "median_"+v.yCol().Key, v.yTitle()
 		if v.r.YUnit == nil && len(v.r.Series) > 1 {

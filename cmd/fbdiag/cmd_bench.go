@@ -161,7 +161,13 @@ func checkOutFolder(cmd, flag, file string) error {
 	if st, err := os.Stat(file); err == nil && st.IsDir() {
 		return cli.Exit(fmt.Sprintf("%s: %s %s is a folder; nothing done (name a file in it)", cmd, flag, file), exitError)
 	}
-	dir := filepath.Dir(file)
+	// A link (replaced with --force) is written where it points: that
+	// folder must take the file.
+	target, err := atomicfile.Target(file)
+	if err != nil {
+		return cli.Exit(fmt.Sprintf("%s: %s %v", cmd, flag, err), exitError)
+	}
+	dir := filepath.Dir(target)
 	st, err := os.Stat(dir)
 	switch {
 	case os.IsNotExist(err):

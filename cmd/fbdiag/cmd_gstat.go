@@ -62,7 +62,9 @@ the labels database, table and index (and schema, in Firebird 6): transaction
 counters and gaps, page size, sizes, warnings by severity, per table records,
 versions, data pages and size, per index depth, leaf pages, nodes and max dup.
 Of several snapshots of one database the last is written, and --fail-on
-judges that one.
+judges that one. A table block printed twice in a snapshot gives its first
+block's samples (one per series), with a notice at the line of the second on
+stderr.
 
 The JSON form is a documented contract (docs/gstat-json.md): one object per
 snapshot. Thresholds are listed by 'fbdiag rules' and can be changed with

@@ -713,3 +713,41 @@ func TestGstatFailOnOpenMetricsJudgesTheLastRun(t *testing.T) {
 		}
 	}
 }
+
+// The fb30 sample with CUSTOMER's block printed again before DOCS: text,
+// JSON and CSV list the table twice, and OpenMetrics failed with "two
+// samples with the same labels" and no line, writing nothing a scraper
+// takes. Its exposition now has one sample of each series, the first
+// block's, and stderr says where the block came again.
+func TestGstatOpenMetricsTablePrintedTwice(t *testing.T) {
+	s := string(testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"))
+	start, end := strings.Index(s, "CUSTOMER (129)\n"), strings.Index(s, "DOCS (133)\n")
+	dup := filepath.Join(t.TempDir(), "dup.txt")
+	if err := os.WriteFile(dup, []byte(s[:end]+s[start:end]+s[end:]), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runCLI(t, nil, "gstat", "--format", "openmetrics", dup)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want := dup + `:77: {table="CUSTOMER"} printed again (first at line 33): OpenMetrics keeps the samples of line 33, one per series; text, JSON, CSV and the totals count both` + "\n"
+	if !strings.Contains(errs, want) {
+		t.Errorf("stderr %q lacks %q", errs, want)
+	}
+	for _, sample := range []string{
+		`fbdiag_table_records{database="/var/lib/firebird/data/shop.fdb",table="CUSTOMER"} 30000` + "\n",
+		`fbdiag_index_nodes{database="/var/lib/firebird/data/shop.fdb",table="CUSTOMER",index="CUSTOMER_LAST"} 30000` + "\n",
+	} {
+		if n := strings.Count(out, sample); n != 1 {
+			t.Errorf("%d samples %q, want 1", n, sample)
+		}
+	}
+	if !strings.HasSuffix(out, "# EOF\n") {
+		t.Errorf("exposition does not end with # EOF: %.200q", out[max(0, len(out)-200):])
+	}
+	// JSON lists both blocks, as text and CSV do.
+	js, _, _ := runCLI(t, nil, "gstat", "--format", "json", dup)
+	if n := strings.Count(js, `"name": "CUSTOMER",`); n != 2 {
+		t.Errorf("JSON lists CUSTOMER %d times, want 2", n)
+	}
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 )
@@ -15,8 +16,15 @@ import (
 // here), as bench's --out is.
 func TestOutputFolderCheckedFirst(t *testing.T) {
 	t.Setenv("ISC_PASSWORD", "")
-	dir := t.TempDir()
+	dir, other := t.TempDir(), t.TempDir()
 	nodir := filepath.Join(dir, "nodir")
+	// --force onto a link writes where it points: a link into a folder
+	// not there was probed in the link's folder, and failed only after
+	// the restore.
+	link := filepath.Join(other, "latest.log")
+	if err := os.Symlink(filepath.Join(nodir, "r.log"), link); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
@@ -29,6 +37,8 @@ func TestOutputFolderCheckedFirst(t *testing.T) {
 			"fbdiag: collect: --out " + dir + " is a folder; nothing done (name a file in it)\n"},
 		{[]string{"collect", "--out", filepath.Join(nodir, "s.txt"), "/data/shop.fdb"},
 			"fbdiag: collect: --out " + filepath.Join(nodir, "s.txt") + ": no folder " + nodir + " (make it first)\n"},
+		{[]string{"restore", "--force", "--log", link, "/data/shop.fbk", "/data/shop.fdb"},
+			"fbdiag: restore: --log " + link + ": no folder " + nodir + " (make it first)\n"},
 	} {
 		out, errs, code := runCLI(t, nil, c.args...)
 		if code != exitError || out != "" || errs != c.want {

@@ -23,9 +23,11 @@ var ErrAborted = errors.New("not written: the program is stopping")
 
 // Options tune Write.
 type Options struct {
-	// NoReplace refuses to overwrite an existing file.
+	// NoReplace refuses to overwrite an existing file (or link, which
+	// is not followed).
 	NoReplace bool
-	// Perm is the mode of the new file (0644 when zero).
+	// Perm is the mode of the new file (when zero, that of the file
+	// replaced, else 0644).
 	Perm os.FileMode
 }
 
@@ -54,12 +56,28 @@ type File struct {
 }
 
 // Create starts writing path. With NoReplace an existing path is refused
-// now, and again at Commit.
+// now, and again at Commit. Without it, a path that is a symbolic link
+// has the file it names replaced (or created, when the link dangles),
+// the link kept: the temporary file is written beside that file.
 func Create(path string, opt Options) (*File, error) {
 	if opt.NoReplace {
 		if _, err := os.Lstat(path); err == nil {
 			return nil, fmt.Errorf("%s: %w (refusing to overwrite)", path, ErrExists)
 		}
+	} else {
+		target, err := followLinks(path)
+		if err != nil {
+			return nil, err
+		}
+		if st, err := os.Stat(target); err == nil {
+			if !st.Mode().IsRegular() {
+				return nil, fmt.Errorf("%s: not a regular file (not replaced)", path)
+			}
+			if opt.Perm == 0 {
+				opt.Perm = st.Mode().Perm()
+			}
+		}
+		path = target
 	}
 	dir, base := filepath.Split(path)
 	if dir == "" {
@@ -76,6 +94,42 @@ func Create(path string, opt Options) (*File, error) {
 	}
 	open.names[f.Name()] = true
 	return &File{File: f, path: path, opt: opt}, nil
+}
+
+// Target is the file a write to path without NoReplace replaces or
+// creates: path with its symbolic links followed. Its folder is where
+// the temporary file goes.
+func Target(path string) (string, error) {
+	return followLinks(path)
+}
+
+// maxLinks bounds the links followed from one name (Linux's own limit
+// is 40): a loop of links ends in an error, not a hang.
+const maxLinks = 40
+
+// followLinks is the file path names once every symbolic link is
+// followed, whether or not that file exists (a dangling link names the
+// file a write creates). Replacing that file, not the link, keeps the
+// user's link and leaves no stale file behind it.
+func followLinks(name string) (string, error) {
+	path := name
+	for range maxLinks {
+		// Not there, or not reachable: no link to follow (writing
+		// there says why it fails).
+		st, err := os.Lstat(path)
+		if err != nil || st.Mode()&os.ModeSymlink == 0 {
+			return path, nil
+		}
+		dest, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(dest) {
+			dest = filepath.Join(filepath.Dir(path), dest)
+		}
+		path = dest
+	}
+	return "", fmt.Errorf("%s: too many levels of symbolic links (not written)", name)
 }
 
 // Abort closes and removes the temporary file.

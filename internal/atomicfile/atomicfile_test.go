@@ -148,3 +148,111 @@ func TestFinishThenCommitOrAbort(t *testing.T) {
 		t.Errorf("index.html %q (%v), %d files in the folder; want it alone", b, err, len(ents))
 	}
 }
+
+// Replacing a file named through a symbolic link (--force onto a link
+// to a log kept elsewhere) writes the file the link names, beside it,
+// and keeps the link and the file's mode; NoReplace refuses the link
+// without following or removing it.
+func TestReplaceThroughSymlink(t *testing.T) {
+	dir, other := t.TempDir(), t.TempDir()
+	for _, c := range []struct{ name, target string }{
+		{"same folder", filepath.Join(dir, "restore-1.log")},
+		{"other folder", filepath.Join(other, "restore.log")},
+	} {
+		link := filepath.Join(dir, "latest.log")
+		os.Remove(link)
+		if err := os.WriteFile(c.target, []byte("old\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(c.target, link); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteBytes(link, []byte("old again\n"), Options{NoReplace: true}); !errors.Is(err, ErrExists) {
+			t.Errorf("%s: NoReplace onto a link: %v", c.name, err)
+		}
+		if err := WriteBytes(link, []byte("new\n"), Options{}); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s: %s is no longer a link (%v, %v)", c.name, link, st.Mode(), err)
+		}
+		b, err := os.ReadFile(c.target)
+		st, _ := os.Stat(c.target)
+		if err != nil || string(b) != "new\n" || st.Mode().Perm() != 0o600 {
+			t.Errorf("%s: target %q (%v), mode %v; want \"new\\n\", -rw-------", c.name, b, err, st.Mode().Perm())
+		}
+	}
+	if got := names(t, dir); !slices.Equal(got, []string{"latest.log", "restore-1.log"}) {
+		t.Errorf("files %v", got)
+	}
+	if got := names(t, other); !slices.Equal(got, []string{"restore.log"}) {
+		t.Errorf("files in the other folder %v", got)
+	}
+}
+
+// A link to a file not yet there (a dangling link, relative, through a
+// second link) gets its file created where it points, as a shell's
+// "> link" would; the links stay.
+func TestReplaceThroughDanglingSymlink(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "logs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hop := filepath.Join(dir, "hop.log")
+	link := filepath.Join(dir, "latest.log")
+	if err := os.Symlink("logs/restore.log", hop); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("hop.log", link); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteBytes(link, []byte("new\n"), Options{NoReplace: true}); !errors.Is(err, ErrExists) {
+		t.Errorf("NoReplace onto a dangling link: %v", err)
+	}
+	if err := WriteBytes(link, []byte("new\n"), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "logs", "restore.log"))
+	if err != nil || string(b) != "new\n" {
+		t.Errorf("logs/restore.log %q, %v", b, err)
+	}
+	for _, l := range []string{link, hop} {
+		if st, err := os.Lstat(l); err != nil || st.Mode()&os.ModeSymlink == 0 {
+			t.Errorf("%s is no longer a link (%v)", l, err)
+		}
+	}
+	if got := names(t, filepath.Join(dir, "logs")); !slices.Equal(got, []string{"restore.log"}) {
+		t.Errorf("files in logs %v", got)
+	}
+}
+
+// A replaced file keeps its mode (a private 0600 log stays private); a
+// loop of links, a folder or a device is refused, not replaced.
+func TestReplaceKeepsModeRefusesOthers(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "restore.log")
+	if err := os.WriteFile(p, []byte("old\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteBytes(p, []byte("new\n"), Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(p); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("mode after replace %v (%v), want -rw-------", st.Mode().Perm(), err)
+	}
+	a, b := filepath.Join(dir, "a.log"), filepath.Join(dir, "b.log")
+	os.Symlink("b.log", a)
+	os.Symlink("a.log", b)
+	err := WriteBytes(a, []byte("x"), Options{})
+	if err == nil || err.Error() != a+": too many levels of symbolic links (not written)" {
+		t.Errorf("loop of links: %v", err)
+	}
+	sub := filepath.Join(dir, "logs")
+	os.Mkdir(sub, 0o755)
+	if err := WriteBytes(sub, []byte("x"), Options{}); err == nil || err.Error() != sub+": not a regular file (not replaced)" {
+		t.Errorf("folder: %v", err)
+	}
+	if got := names(t, dir); !slices.Equal(got, []string{"a.log", "b.log", "logs", "restore.log"}) {
+		t.Errorf("files %v", got)
+	}
+}

@@ -9,6 +9,8 @@
 //	go run ./tools/vs-wc -n 5 -- fbdiag gstat --format json /tmp/big-gstat.txt
 //
 // Wall times include starting the process, for wc as for the command.
+// With -row LABEL it prints the figures as a row of README's performance
+// table instead (tools/perf-table.sh makes the table's gstat rows).
 //
 // Before the rounds the file is dropped from the page cache and read
 // back (Linux, -recache=false to skip): `wc -l` reads a file cached in
@@ -28,6 +30,7 @@ import (
 func main() {
 	rounds := flag.Int("n", 5, "rounds")
 	fresh := flag.Bool("recache", true, "drop FILE from the page cache and read it back first")
+	row := flag.String("row", "", "print a row of README's performance table with this label instead")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: vs-wc [-n rounds] -- COMMAND ARGS... FILE")
 		flag.PrintDefaults()
@@ -64,6 +67,11 @@ func main() {
 		}
 		wall, cpu, rss = append(wall, c.wall), append(cpu, c.cpu), append(rss, c.rssMB)
 		wc, ratio = append(wc, w.wall), append(ratio, c.wall/w.wall)
+	}
+	if *row != "" {
+		fmt.Printf("| %s | %.2f s (%.2f s) | %.1f× (%.1f–%.1f) | %.0f MB | %.3f s |\n", *row,
+			median(wall), median(cpu), median(ratio), slices.Min(ratio), slices.Max(ratio), median(rss), median(wc))
+		return
 	}
 	fmt.Printf("wall %.2f s (CPU %.2f s), peak RSS %.0f MB; wc -l %.3f s (%.1f GB/s); %.1f× wc -l (%.1f–%.1f)\n",
 		median(wall), median(cpu), median(rss), median(wc), float64(st.Size())/median(wc)/1e9,
