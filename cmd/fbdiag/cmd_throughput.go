@@ -92,7 +92,7 @@ Examples:
 			&cli.IntFlag{Name: "input-table", Usage: "table `N` (1-based) of a file of several", DefaultText: "the largest"},
 			&cli.StringFlag{Name: "predict", Usage: "predict the throughput at this `SIZE` (2TB; GB means GiB)"},
 			&cli.StringFlag{Name: "knee", Usage: "test for a cliff at this `SIZE` (16GB: the RAM)"},
-			&cli.StringFlag{Name: "noise", Usage: "sweep noise for single runs, e.g. 2% (default 2%)"},
+			&cli.StringFlag{Name: "noise", Usage: "sweep noise for single runs, a percentage: 2% (the default)"},
 			tableFlag("points (default), series, models, ab..."),
 			&cli.BoolFlag{Name: "all", Usage: "show every measurement in text and markdown"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json, csv or markdown"},
@@ -151,8 +151,16 @@ func throughputFlags(c *cli.Context) (throughputOptions, error) {
 		if !ok || v <= 0 {
 			return o, usagef("--noise %q: want a percentage such as 2%%", s)
 		}
-		if strings.HasSuffix(strings.TrimSpace(s), "%") || v >= 1 {
-			v /= 100
+		// A percentage: "2%", or "2" read as 2 %. A bare number under 1
+		// was read as a fraction, so that --noise 1 was 1 % and --noise
+		// 0.99 was 99 %, every setting then "within noise" of the best:
+		// it is refused, the two readings named.
+		pct := strings.HasSuffix(strings.TrimSpace(s), "%")
+		if !pct && v < 1 {
+			return o, usagef("--noise %q: a percentage, give its %% sign: %g%% (or %g%%, the fraction %s)", s, v, v*100, s)
+		}
+		if v /= 100; v >= 1 {
+			return o, usagef("--noise %q: want a percentage under 100%%, such as 2%%", s)
 		}
 		a.Noise = v
 	}

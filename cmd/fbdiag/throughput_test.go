@@ -58,6 +58,9 @@ type tputJSON struct {
 			Change    float64 `json:"change"`
 			Direction string  `json:"direction"`
 		} `json:"ab"`
+		Sweep *struct {
+			Noise *float64 `json:"noise"`
+		} `json:"sweep"`
 	} `json:"series"`
 }
 
@@ -188,6 +191,13 @@ func TestThroughputCSVTables(t *testing.T) {
 }
 
 func TestThroughputSweepAndLoad(t *testing.T) {
+	// --noise is a percentage with or without its sign.
+	for _, n := range []string{"1.5%", "1.5"} {
+		doc := tputRun(t, nil, "--noise", n, testutil.Testdata(t, "seeds", "page-buffers-1.7tb.csv"))
+		if s := doc.Series[0].Sweep; s == nil || s.Noise == nil || *s.Noise != 0.015 {
+			t.Errorf("--noise %s: sweep %+v", n, s)
+		}
+	}
 	out, _, code := runCLI(t, nil, "throughput", "--noise", "1.5%", testutil.Testdata(t, "seeds", "page-buffers-1.7tb.csv"))
 	if code != 0 || !strings.Contains(out, "superclassic_points: best 1500 (392, 1 run); worst 2048 (27.6 % off the best); as good within the\n  assumed 1.5 % noise: 1024; 512 reads 359") ||
 		!strings.Contains(out, "classic_points: best 1500 (390, 1 run); worst 2048 (26.9 % off the best); 1024 reads 312 between\n") ||
@@ -231,6 +241,10 @@ func TestThroughputErrors(t *testing.T) {
 		{[]string{filepath.Join(t.TempDir(), "missing.csv")}, 1, "no such file"},
 		{[]string{"--predict", "2TB", buffers}, 2, `fbdiag: --predict "2TB": the x values (page_buffers) are not sizes`},
 		{[]string{"--knee", "16gib", buffers}, 2, `fbdiag: --knee "16gib": the x values (page_buffers) are not sizes`},
+		// A bare number under 1 was a fraction: --noise 1 read 1 % and
+		// 0.99 read 99 %, 0.5 (half a percent?) 50 %.
+		{[]string{"--noise", "0.5", buffers}, 2, `fbdiag: --noise "0.5": a percentage, give its % sign: 0.5% (or 50%, the fraction 0.5)`},
+		{[]string{"--noise", "100", buffers}, 2, `fbdiag: --noise "100": want a percentage under 100%, such as 2%`},
 	}
 	for _, c := range cases {
 		_, errs, code := runCLI(t, nil, append([]string{"throughput"}, c.args...)...)
