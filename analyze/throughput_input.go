@@ -695,7 +695,17 @@ func (g *gathered) fromTable(t *parse.Table, opt Options, prefix string, first b
 		g.noteY(t.Columns[yi].Name)
 	}
 	if len(ys) == 0 {
-		return fmt.Errorf("%s:%d: %w as y: none holds numbers (columns: %s)", t.File, t.Line, ErrNoColumn, strings.Join(t.ColumnNames(), ", "))
+		// A column of 1, 2, 3… is passed over as a row counter: say so,
+		// rather than that no column holds numbers ("x,y" with x 1..4 took
+		// y as x and read "none holds numbers").
+		why := "none holds numbers"
+		for i, c := range t.Columns {
+			if i != xi && i != seriesCol && isCounter(c) {
+				why = fmt.Sprintf("the numbers of %q count the rows (1, 2, 3…) and %q is x", c.Name, xc.Name)
+				break
+			}
+		}
+		return fmt.Errorf("%s:%d: %w as y: %s (columns: %s)", t.File, t.Line, ErrNoColumn, why, strings.Join(t.ColumnNames(), ", "))
 	}
 	for _, yi := range ys {
 		if !t.Columns[yi].Numeric {

@@ -238,3 +238,26 @@ func TestReportHistoryFileGone(t *testing.T) {
 		t.Fatalf("sections %d, text %q", len(secs), secs[0].Text)
 	}
 }
+
+// One input twice (report.Build of the same Input, as the walker gave a
+// file named twice before it read it once) is one run in two places: both
+// are read again for the history, which panicked on the one left nil.
+func TestReportHistorySameInputTwice(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "shop-gstat-a-r.txt"), testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ins, _, errs := Inputs([]string{dir})
+	if len(errs) > 0 || len(ins) != 1 {
+		t.Fatal(ins, errs)
+	}
+	g := readGstatRuns(append(ins, ins[0]))
+	if len(g.all) != 2 || g.all[0].streamed == nil || g.all[1].streamed == nil {
+		t.Fatalf("%d runs kept, want 2 streamed", len(g.all))
+	}
+	secs := databaseSections(g.all, g.fleet)
+	if len(secs) != 1 || !slices.Contains(secs[0].Text,
+		"The 2 snapshots are one gstat run (the same execution time, counters and sizes), so no history is drawn.") {
+		t.Fatalf("sections %d, text %q", len(secs), secs[0].Text)
+	}
+}

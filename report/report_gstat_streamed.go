@@ -111,9 +111,13 @@ func historySnapshots(runs []GstatRun) ([]*analyze.HistorySnapshot, error) {
 	for _, n := range names {
 		at := byInput[n]
 		in := runs[at[0]].streamed.in
-		want := map[int]int{} // run index → place in runs
+		// run index → places in runs: one input named twice ("report dir
+		// dir/a.txt", or the same file twice) has each run in two places,
+		// and the second was the only one filled (a nil snapshot, a
+		// panic in the history).
+		want := map[int][]int{}
 		for _, i := range at {
-			want[runs[i].Analysis.Report] = i
+			want[runs[i].Analysis.Report] = append(want[runs[i].Analysis.Report], i)
 		}
 		rc, err := in.Open()
 		if err != nil {
@@ -122,11 +126,13 @@ func historySnapshots(runs []GstatRun) ([]*analyze.HistorySnapshot, error) {
 		var ds analyze.DiffSamples
 		read := 0
 		s := ds.Stream(analyze.SnapshotOptions{}, func(sn *analyze.HistorySnapshot, rep *parse.GstatReport) error {
-			if i, ok := want[rep.Index]; ok {
-				// Messages name the file; the analysis the part.
+			// Messages name the file; the analysis the part.
+			if places := want[rep.Index]; len(places) > 0 {
 				sn.Analysis.File, sn.Parsed.File = in.Name, in.Name
-				snaps[i] = sn
-				read++
+				for _, i := range places {
+					snaps[i] = sn
+				}
+				read += len(places)
 			}
 			return nil
 		})
@@ -134,8 +140,8 @@ func historySnapshots(runs []GstatRun) ([]*analyze.HistorySnapshot, error) {
 		s.Runs = func(index int) bool { _, ok := want[index]; return ok }
 		err = analyze.StreamGstat(rc, in.Source(), th, analyze.GstatOptions{}, s)
 		rc.Close()
-		if err == nil && read < len(want) {
-			err = fmt.Errorf("%s: %s no longer in the file", filepath.Base(n), units.Count(len(want)-read, "run"))
+		if err == nil && read < len(at) {
+			err = fmt.Errorf("%s: %s no longer in the file", filepath.Base(n), units.Count(len(at)-read, "run"))
 		}
 		if err != nil {
 			return nil, err

@@ -41,6 +41,25 @@ type InputWalker struct {
 	files  []string   // regular files read, not yet looked at (stat'd when a link comes)
 	seen   []seenFile // those looked at, and the links followed
 	linked []seenFile // the links followed
+	// Again counts the files left out as read already (a file named
+	// twice, or a folder and a file in it), each named in notes.
+	Again int
+}
+
+// readBefore is the name a file st was read by already, or "".
+func (w *InputWalker) readBefore(st fs.FileInfo) string {
+	for _, f := range w.files {
+		if fst, err := os.Stat(f); err == nil {
+			w.seen = append(w.seen, seenFile{f, fst})
+		}
+	}
+	w.files = nil
+	for _, r := range w.seen {
+		if os.SameFile(r.info, st) {
+			return r.name
+		}
+	}
+	return ""
 }
 
 // seenFile is a file read, by the name it was read by.
@@ -59,6 +78,16 @@ func (w *InputWalker) Inputs(paths []string) (ins []Input, notes []string, errs 
 			continue
 		}
 		if !st.IsDir() {
+			// A file named twice, or a folder and a file in it ('fbdiag
+			// report logs logs/latest.log'): the log was shown twice and
+			// compared with itself, its run twice in report.json.
+			if st.Mode().IsRegular() {
+				if name := w.readBefore(st); name != "" {
+					notes = append(notes, p+": the same file as "+name+", read once")
+					w.Again++
+					continue
+				}
+			}
 			open := fileInput
 			if !st.Mode().IsRegular() {
 				// A pipe or FIFO (<(cmd), mkfifo) can be read only
@@ -110,8 +139,9 @@ func (w *InputWalker) Inputs(paths []string) (ins []Input, notes []string, errs 
 		if err != nil {
 			errs = append(errs, err)
 		}
-		if len(w.linked) > 0 {
-			// (the file of a link an earlier input followed)
+		if len(w.linked) > 0 || len(w.seen) > 0 || len(w.files) > 0 {
+			// (the file of a link an earlier input followed, or a file an
+			// earlier input read)
 			files = slices.DeleteFunc(files, func(q string) bool {
 				st, err := os.Stat(q)
 				if err != nil {
@@ -120,8 +150,14 @@ func (w *InputWalker) Inputs(paths []string) (ins []Input, notes []string, errs 
 				for _, l := range w.linked {
 					if os.SameFile(l.info, st) {
 						notes = append(notes, q+": the file "+l.name+" links to, read once")
+						w.Again++
 						return true
 					}
+				}
+				if name := w.readBefore(st); name != "" {
+					notes = append(notes, q+": the same file as "+name+", read once")
+					w.Again++
+					return true
 				}
 				return false
 			})

@@ -148,7 +148,13 @@ func (l *labelList) String() string {
 func gbakTop(c *cli.Context) (int, error) {
 	n := c.Int("top")
 	if n < 1 {
-		return 0, usagef("--top must be 1 or more (--all shows every step), got %d", n)
+		// backup and restore have no --all: their hint named a flag
+		// they refuse.
+		all := ""
+		if slices.ContainsFunc(c.Command.Flags, func(f cli.Flag) bool { return slices.Contains(f.Names(), "all") }) {
+			all = " (--all shows every step)"
+		}
+		return 0, usagef("--top must be 1 or more%s, got %d", all, n)
 	}
 	return n, nil
 }

@@ -61,9 +61,10 @@ they are made: a 300 MiB gstat output needs about 180 MB of disk for JSON.
 the labels database, table and index (and schema, in Firebird 6): transaction
 counters and gaps, page size, sizes, warnings by severity, per table records,
 versions, data pages and size, per index depth, leaf pages, nodes and max dup.
-Of several snapshots of one database the last is written. A table block printed
-twice in a snapshot gives its first block's samples (one per series), with a
-notice at the line of the second on stderr.
+Of several snapshots of one database the last is written, and --fail-on
+judges that one. A table block printed twice in a snapshot gives its first
+block's samples (one per series), with a notice at the line of the second on
+stderr.
 
 The JSON form is a documented contract (docs/gstat-json.md): one object per
 snapshot. Thresholds are listed by 'fbdiag rules' and can be changed with
@@ -243,9 +244,22 @@ func runGstat(o gstatOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		// The exposition is written at the end (a database's last run),
 		// its samples waiting in a temporary file.
 		g := view.NewGstatMetrics(e.stdout, o.out.vopt)
-		g.Written = st.count
+		// Of several runs of a database only the last is written, and
+		// --fail-on judges what is written: a file of runs appended
+		// daily exited 3 for a warning its latest run no longer has,
+		// fbdiag_warnings reading 0.
+		last := map[string]int{}
+		g.Written = func(a *analyze.GstatAnalysis) {
+			report.WriteNotices(e.stderr, "", a.Notices)
+			if failOn != "" {
+				last[view.GstatDatabase(a)] = a.WarningsAtLeast(failOn)
+			}
+		}
 		if err := streamGstatView(stdin, st, o.files, th, opt, g); err != nil {
 			return err
+		}
+		for _, n := range last {
+			st.failed += n
 		}
 	default:
 		// The bounded formats keep only what they show, the others the
@@ -536,13 +550,13 @@ func gstatOutFlags(c *cli.Context, sortBy string) (gstatOutOptions, error) {
 	if c.Int("top") < 0 {
 		return gstatOutOptions{}, usagef("%s: --top must be 0 or more", c.Command.Name)
 	}
-	o := gstatOutOptions{json: json, format: f,
-		vopt: view.GstatOptions{Sort: sortBy, Top: c.Int("top")},
-		opt:  view.Options{All: c.Bool("all"), Table: c.String("table"), MoreHint: " (--all shows them)"}}
-	if o.opt.Table != "" && f != view.CSV {
-		return gstatOutOptions{}, usagef("%s: --table chooses the CSV table: give --format csv too", c.Command.Name)
+	table, err := csvTable(c, f)
+	if err != nil {
+		return gstatOutOptions{}, err
 	}
-	return o, nil
+	return gstatOutOptions{json: json, format: f,
+		vopt: view.GstatOptions{Sort: sortBy, Top: c.Int("top")},
+		opt:  view.Options{All: c.Bool("all"), Table: table, MoreHint: " (--all shows them)"}}, nil
 }
 
 // newGstatOut starts the output of gstat analyses on w.

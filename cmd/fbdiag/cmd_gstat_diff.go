@@ -63,8 +63,12 @@ contract of docs/gstat-history-json.md.`,
 			if err != nil {
 				return err
 			}
+			table, err := csvTable(c, f)
+			if err != nil {
+				return err
+			}
 			e := getEnv(c)
-			return runGstatDiff(gstatDiffOptions{Files: c.Args().Slice(), JSON: json, Format: f, All: c.Bool("all"), Table: c.String("table")},
+			return runGstatDiff(gstatDiffOptions{Files: c.Args().Slice(), JSON: json, Format: f, All: c.Bool("all"), Table: table},
 				e.stdin, e.stdout, e.stderr)
 		},
 	}

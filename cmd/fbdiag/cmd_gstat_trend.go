@@ -62,7 +62,11 @@ folders and symbolic links are skipped with a line on stderr.`,
 			if err != nil {
 				return err
 			}
-			o := gstatTrendOptions{Inputs: c.Args().Slice(), JSON: json, Format: f, Top: c.Int("top"), All: c.Bool("all"), Table: c.String("table")}
+			table, err := csvTable(c, f)
+			if err != nil {
+				return err
+			}
+			o := gstatTrendOptions{Inputs: c.Args().Slice(), JSON: json, Format: f, Top: c.Int("top"), All: c.Bool("all"), Table: table}
 			if o.Top < 0 {
 				return usagef("gstat trend: --top must be 0 or more")
 			}

@@ -92,8 +92,12 @@ func restoreFlags(c *cli.Context) restoreOptions {
 	if ps != 0 && (ps < 1024 || ps > 32768 || ps&(ps-1) != 0) {
 		o.svc.fail(usagef("--page-size %d: want 4096, 8192, 16384 or 32768", ps))
 	}
-	if c.Int("buffers") < 0 || c.Int("parallel") < 0 {
-		o.svc.fail(usagef("--buffers %d / --parallel %d: want 1 or more", c.Int("buffers"), c.Int("parallel")))
+	// Each names the flag that is wrong: one message for both read
+	// "--buffers -5 / --parallel 0: want 1 or more".
+	for _, f := range []string{"buffers", "parallel"} {
+		if c.Int(f) < 0 {
+			o.svc.fail(usagef("--%s %d: want 1 or more", f, c.Int(f)))
+		}
 	}
 	o.opt = collect.RestoreOptions{
 		Replace:        c.Bool("replace"),

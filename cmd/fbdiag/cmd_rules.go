@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"os"
 
@@ -28,7 +29,8 @@ a comment) or one JSON object {"rule.key": value}; unknown keys, negative values
 values out of their unit's range and a critical limit below its warning are errors.
 The server's architecture, connections and RAM that page-buffers judges are
 given to gstat and collect as --architecture, --connections and --ram.
-CSV writes one table: "rules" (the default) or "thresholds" with --table.`,
+CSV writes one table: "rules" (the default) or "thresholds" with --table ("findings",
+as every command has, is its header row alone).`,
 		Flags: []cli.Flag{formatFlag(), rulesFlag(), tableFlag("rules (default), thresholds")},
 		Action: func(c *cli.Context) error {
 			o, err := rulesFlags(c)
@@ -50,12 +52,15 @@ type rulesOptions struct {
 }
 
 func rulesFlags(c *cli.Context) (rulesOptions, error) {
-	o := rulesOptions{rules: c.String("rules"), table: c.String("table")}
+	o := rulesOptions{rules: c.String("rules")}
 	if c.NArg() > 0 {
 		return o, usagef("rules: takes no arguments")
 	}
 	var err error
-	o.json, o.format, err = viewFormat(c, false)
+	if o.json, o.format, err = viewFormat(c, false); err != nil {
+		return o, err
+	}
+	o.table, err = csvTable(c, o.format)
 	return o, err
 }
 
@@ -83,10 +88,16 @@ func loadRulesFile(name string) (analyze.Thresholds, error) {
 	if name == "" {
 		return th, nil
 	}
+	// The flag is named: "open nosuch: no such file or directory" did
+	// not say which file of the command line, and a folder read "adir:
+	// read adir: is a directory".
 	f, err := os.Open(name)
 	if err != nil {
-		return th, err
+		return th, fmt.Errorf("--rules %s: %w", name, pathErr(err))
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.IsDir() {
+		return th, fmt.Errorf("--rules %s: is a folder, not a file", name)
+	}
 	return analyze.LoadThresholds(f, name, th)
 }

@@ -19,7 +19,7 @@ import (
 
 // throughputTables are the CSV tables of fbdiag throughput, for the help;
 // which of them an input has depends on its mode.
-const throughputTables = "points (default), series, models, params, holdout, prediction, knee, leverage, settings, ab, summary"
+const throughputTables = "points (default), series, models, params, holdout, prediction, knee, leverage, settings, ab, summary, findings"
 
 func throughputCommand() *cli.Command {
 	return &cli.Command{
@@ -75,7 +75,8 @@ is a result table.
 
 Text shows the first 20 measurements (--all shows every one). CSV writes one table,
 --table NAME: points (the default), series, models, params, holdout, prediction, knee,
-leverage, settings, ab or summary, as the mode has them.
+leverage, settings, ab or summary, as the mode has them, and findings (its header row
+alone: the verdicts are in the tables).
 
 Examples:
   fbdiag throughput --knee 16GB --predict 2TB degradation-throughput-sata.csv
@@ -88,10 +89,10 @@ Examples:
 			&cli.StringFlag{Name: "y", Usage: "y column(s), comma-separated; for runs, a metric"},
 			&cli.StringSliceFlag{Name: "series", Usage: "more y columns, or a column naming the series of each row"},
 			&cli.StringFlag{Name: "mode", Usage: "degradation, sweep, ab or load (default: from the input)"},
-			&cli.IntFlag{Name: "input-table", Usage: "table `N` of a file that holds several (1-based)"},
+			&cli.IntFlag{Name: "input-table", Usage: "table `N` (1-based) of a file of several", DefaultText: "the largest"},
 			&cli.StringFlag{Name: "predict", Usage: "predict the throughput at this `SIZE` (2TB; GB means GiB)"},
 			&cli.StringFlag{Name: "knee", Usage: "test for a cliff at this `SIZE` (16GB: the RAM)"},
-			&cli.StringFlag{Name: "noise", Usage: "sweep noise for single runs, e.g. 2% (default 2%)"},
+			&cli.StringFlag{Name: "noise", Usage: "sweep noise for single runs, a percentage: 2% (the default)"},
 			tableFlag("points (default), series, models, ab..."),
 			&cli.BoolFlag{Name: "all", Usage: "show every measurement in text and markdown"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json, csv or markdown"},
@@ -150,8 +151,16 @@ func throughputFlags(c *cli.Context) (throughputOptions, error) {
 		if !ok || v <= 0 {
 			return o, usagef("--noise %q: want a percentage such as 2%%", s)
 		}
-		if strings.HasSuffix(strings.TrimSpace(s), "%") || v >= 1 {
-			v /= 100
+		// A percentage: "2%", or "2" read as 2 %. A bare number under 1
+		// was read as a fraction, so that --noise 1 was 1 % and --noise
+		// 0.99 was 99 %, every setting then "within noise" of the best:
+		// it is refused, the two readings named.
+		pct := strings.HasSuffix(strings.TrimSpace(s), "%")
+		if !pct && v < 1 {
+			return o, usagef("--noise %q: a percentage, give its %% sign: %g%% (or %g%%, the fraction %s)", s, v, v*100, s)
+		}
+		if v /= 100; v >= 1 {
+			return o, usagef("--noise %q: want a percentage under 100%%, such as 2%%", s)
 		}
 		a.Noise = v
 	}
@@ -296,15 +305,33 @@ func throughputError(err error, o throughputOptions) error {
 func throughputFiles(args []string, stderr io.Writer) ([]string, error) {
 	var names []string
 	var walk report.InputWalker // (a file two folders bring is read once)
+	// A file named twice, or a folder and a file in it, is read once: its
+	// runs counted twice (pgbench-scales and pgbench-scales/…-scale1.txt
+	// read "7 runs at 6 sizes", one file alone "median of 2 runs").
+	var read []seenArg
+	add := func(name string) {
+		st, err := os.Stat(name)
+		if err == nil && st.Mode().IsRegular() {
+			for _, r := range read {
+				if os.SameFile(r.info, st) {
+					fmt.Fprintf(stderr, "fbdiag: throughput: skipped %s: the same file as %s, read once\n", name, r.name)
+					return
+				}
+			}
+			read = append(read, seenArg{name, st})
+		}
+		names = append(names, name)
+	}
 	for _, a := range args {
 		if a == "-" {
 			names = append(names, a)
 			continue
 		}
 		if st, err := os.Stat(a); err != nil || !st.IsDir() {
-			names = append(names, a)
+			add(a)
 			continue
 		}
+		again := walk.Again
 		ins, notes, errs := walk.Inputs([]string{a})
 		if len(errs) > 0 {
 			return nil, errors.Join(errs...)
@@ -312,7 +339,7 @@ func throughputFiles(args []string, stderr io.Writer) ([]string, error) {
 		for _, n := range notes {
 			fmt.Fprintf(stderr, "fbdiag: throughput: skipped %s\n", n)
 		}
-		n := len(names)
+		found := 0
 		for i, f := range ins {
 			if f.Part != nil {
 				// A part is no file to name; the file holds other kinds.
@@ -323,18 +350,25 @@ func throughputFiles(args []string, stderr io.Writer) ([]string, error) {
 			}
 			switch f.Kind {
 			case parse.InputThroughput, parse.InputBenchmark, parse.InputBenchRun:
-				names = append(names, f.Name)
+				add(f.Name)
+				found++
 			case parse.InputUnknown:
 				fmt.Fprintf(stderr, "fbdiag: throughput: skipped %s: not a result table or benchmark output\n", f.Name)
 			default:
 				fmt.Fprintf(stderr, "fbdiag: throughput: skipped %s: %s output\n", f.Name, f.Kind)
 			}
 		}
-		if len(names) == n {
+		if found == 0 && walk.Again == again {
 			return nil, fmt.Errorf("%s: no result table or benchmark output in this folder", a)
 		}
 	}
 	return names, nil
+}
+
+// seenArg is a file throughput reads, by the name it was given.
+type seenArg struct {
+	name string
+	info os.FileInfo
 }
 
 // chartNotes is the error of the charts a view could not draw, from its

@@ -260,3 +260,148 @@ func TestGbakJSONKeysDocumented(t *testing.T) {
 	}
 	checkContract(t, "gbak-json.md", docs, []contractCase{{"`fbdiag gbak LOG`", "", nil}})
 }
+
+// Every column of every CSV table of gstat diff and gstat trend is named
+// in docs/gstat-history-json.md, whose CSV section says where a column's
+// name is not JSON's key: the snapshots' dated_by, ods and firebird, the
+// warning changes' severity_old, value_old and value_new, the fields'
+// only_in and the indices' *_change were named nowhere.
+func TestGstatHistoryCSVColumnsDocumented(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(testutil.Root(t), "docs", "gstat-history-json.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := map[string]bool{}
+	for _, m := range regexp.MustCompile("`([a-z0-9_]+)`").FindAllStringSubmatch(string(b), -1) {
+		named[m[1]] = true
+	}
+	fb30 := func(n string) string { return testutil.Testdata(t, "fb30", n) }
+	// Two snapshots with warnings that appear, resolve and change, and
+	// fields only one prints (a -h run against an -a -r run).
+	diffs := [][]string{{fb30("shop-gstat-a-r.txt"), fb30("shop-gstat-r-later.txt")}, {fb30("shop-gstat-h.txt"), fb30("shop-gstat-a-r.txt")}}
+	check := func(args []string, tables ...string) {
+		for _, table := range tables {
+			out, errs, code := runCLI(t, nil, append([]string{"gstat"}, append(append([]string{}, args[0], "--format", "csv", "--table", table), args[1:]...)...)...)
+			if code != exitOK {
+				t.Fatalf("%v --table %s: exit %d: %s", args, table, code, errs)
+			}
+			head, _, _ := strings.Cut(out, "\n")
+			for _, col := range strings.Split(head, ",") {
+				if !named[col] {
+					t.Errorf("gstat %s --table %s: column %q is not in docs/gstat-history-json.md", args[0], table, col)
+				}
+			}
+		}
+	}
+	for _, pair := range diffs {
+		check(append([]string{"diff"}, pair...), "snapshots", "counts", "counters", "tables", "indices", "warning_changes", "fields_only", "summary", "warnings")
+	}
+	check([]string{"trend", testutil.Testdata(t, "growth")}, "snapshots", "tables", "left_out", "summary", "warnings")
+}
+
+// sectionKeys is every snake_case word a section of a contract document
+// names as a key: in backticks (`runs[]`, `steps[].name`, `{"file",
+// "line"}`), and the quoted keys of its JSON example.
+func sectionKeys(t *testing.T, doc, heading string) map[string]bool {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(testutil.Root(t), "docs", doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, found := "", false
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "#") {
+			if found {
+				break
+			}
+			found = strings.TrimSpace(strings.TrimLeft(l, "#")) == heading
+			continue
+		}
+		if found && !strings.HasPrefix(l, "```") {
+			text += l + "\n"
+		}
+	}
+	if !found {
+		t.Fatalf("%s: no heading %q", doc, heading)
+	}
+	keys := map[string]bool{}
+	word := regexp.MustCompile(`[a-z][a-z0-9_]*`)
+	for _, m := range regexp.MustCompile("`[^`]+`").FindAllString(text, -1) {
+		for _, w := range word.FindAllString(m, -1) {
+			keys[w] = true
+		}
+	}
+	for _, m := range regexp.MustCompile(`"([a-z][a-z0-9_]*)":`).FindAllStringSubmatch(text, -1) {
+		keys[m[1]] = true
+	}
+	return keys
+}
+
+// allKeys adds every key of every object in v, at any depth, to seen.
+func allKeys(v any, seen map[string]bool) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			seen[k] = true
+			allKeys(e, seen)
+		}
+	case []any:
+		for _, e := range x {
+			allKeys(e, seen)
+		}
+	}
+}
+
+// Every key of gbak compare's JSON, of report.json and of detect's JSON,
+// at any depth, on the samples, is named in its section of the contract
+// (their sections list keys in prose, which docKeys does not read).
+func TestCompareReportDetectJSONKeysDocumented(t *testing.T) {
+	check := func(doc, heading string, docs []any) {
+		t.Helper()
+		named := sectionKeys(t, doc, heading)
+		seen := map[string]bool{}
+		for _, d := range docs {
+			allKeys(d, seen)
+		}
+		if len(seen) == 0 {
+			t.Fatalf("%s: no keys", heading)
+		}
+		for k := range seen {
+			if !named[k] {
+				t.Errorf("%s, %s: key %q is written but not documented", doc, heading, k)
+			}
+		}
+	}
+	run := func(args ...string) []any {
+		out, errs, code := runCLI(t, nil, args...)
+		if code != exitOK {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		return jsonDocs(t, out)
+	}
+	seed := func(n string) string { return testutil.Testdata(t, "seeds", n) }
+	restores, err := filepath.Glob(testutil.Testdata(t, "restores", "*.log"))
+	if err != nil || len(restores) < 10 {
+		t.Fatalf("restores: %v, %d logs", err, len(restores))
+	}
+	var cmp []any
+	for _, args := range [][]string{
+		{seed("restore-balanced.log"), seed("restore-high-performance.log")},
+		restores, // 5 + 5 runs: spreads, tests, within_clock
+		{testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log"), testutil.Testdata(t, "gbak", "shop-restore-cut.log"),
+			testutil.Corpus(t, "public", "gbak", "07_backup_service_stats_error_issue7803.log")},
+	} {
+		cmp = append(cmp, run(append([]string{"gbak", "compare", "--format", "json"}, args...)...)...)
+	}
+	check("gbak-json.md", "`fbdiag gbak compare A.log B.log …`", cmp)
+
+	out := filepath.Join(t.TempDir(), "r")
+	runCLI(t, nil, "report", "--out", out, testutil.Testdata(t, "fb30"), testutil.Testdata(t, "seeds"), testutil.Testdata(t, "mixed"),
+		testutil.Testdata(t, "bench"))
+	b, err := os.ReadFile(filepath.Join(out, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("report.md", "report.json", jsonDocs(t, string(b)))
+	check("report.md", "fbdiag detect", run("detect", "--format", "json", testutil.Testdata(t, "mixed"), testutil.Testdata(t, "fb30")))
+}

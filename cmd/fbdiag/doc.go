@@ -126,7 +126,8 @@
 // primary_key where text says pk); --format openmetrics writes Prometheus
 // metrics for node_exporter's textfile collector. --fail-on warning or --fail-on critical
 // makes fbdiag exit 3 when a warning of that severity or worse exists,
-// after printing the analysis. --rules FILE changes thresholds: "rule.key
+// after printing the analysis (of what is printed: with openmetrics, of
+// each database's last run). --rules FILE changes thresholds: "rule.key
 // = value" lines (# starts a comment) or one JSON object {"rule.key":
 // value}. A file that would make the rules say nonsense is refused with
 // its line and why: an unknown key, a key set twice, a value that is no

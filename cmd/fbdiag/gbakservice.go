@@ -38,9 +38,8 @@ type gbakServiceOptions struct {
 	// own are the files the command reads or replaces, which its log
 	// must not be.
 	own []ownFile
-	// top is --top; topErr a bad one, reported when the log is printed.
-	top    int
-	topErr error
+	// top is --top.
+	top int
 }
 
 // gbakServiceFlags reads --log (or def), --force, --format, --top and
@@ -48,7 +47,12 @@ type gbakServiceOptions struct {
 func gbakServiceFlags(c *cli.Context, def string) gbakServiceOptions {
 	o := gbakServiceOptions{ctx: c.Context, name: c.Command.Name}
 	o.logFile, o.logOpt = liveOutPath(c.String("log"), def, c.Bool("force"))
-	o.top, o.topErr = gbakTop(c)
+	// A bad --top is a bad command line like the others: it was reported
+	// after the password was asked and the server attached ("no
+	// password", exit 1, without ISC_PASSWORD).
+	var err error
+	o.top, err = gbakTop(c)
+	o.fail(err)
 	return o
 }
 
@@ -96,9 +100,6 @@ const partialSuffix = ".partial"
 // that failed keeps what was logged as LOG.partial and says so.
 func runGbakService(o gbakServiceOptions, e *env, est *analyze.Estimate,
 	gbak func(io.Writer, func(collect.Progress)) (*collect.GbakRun, error)) error {
-	if o.topErr != nil {
-		return o.topErr
-	}
 	logFile := o.logFile
 	f, err := atomicfile.Create(logFile, o.logOpt)
 	if err != nil {

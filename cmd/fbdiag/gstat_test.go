@@ -416,6 +416,17 @@ func TestRulesCommand(t *testing.T) {
 			t.Errorf("%q: exit %d, stdout %d bytes, stderr %q", src, code, len(out), errs)
 		}
 	}
+	// A file that cannot be read names the flag: "open x: no such file
+	// or directory", and "adir: read adir: is a directory" of a folder.
+	for name, want := range map[string]string{
+		filepath.Join(dir, "nosuch.rules"): ": no such file or directory",
+		dir:                                ": is a folder, not a file",
+	} {
+		out, errs, code := runCLI(t, nil, "gstat", "--rules", name, shopPath(t))
+		if code != 1 || out != "" || errs != "fbdiag: --rules "+name+want+"\n" {
+			t.Errorf("--rules %s: exit %d, stdout %d bytes, stderr %q", name, code, len(out), errs)
+		}
+	}
 }
 
 // Every gstat output of the corpus goes through the text output: exit 0
@@ -667,6 +678,39 @@ func TestGstatHeaderOnlyTotals(t *testing.T) {
 	out, _, _ = runCLI(t, nil, "gstat", "--format", "json", shopPath(t))
 	if !strings.Contains(out, "\"tables\": 6,") || !strings.Contains(out, "\"indices\": 10,") {
 		t.Error("a -a -r run's totals lost their counts")
+	}
+}
+
+// With --format openmetrics, of several runs of a database only the last
+// is written, and --fail-on judges that one: a file where the shop's -a -r
+// run (5 warnings) is followed by its -h run exited 3 while its
+// fbdiag_warnings read 0. The other formats print every run and judge
+// them all.
+func TestGstatFailOnOpenMetricsJudgesTheLastRun(t *testing.T) {
+	ar, h := testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"), testutil.ReadTestdata(t, "fb30", "shop-gstat-h.txt")
+	dir := t.TempDir()
+	later, earlier := filepath.Join(dir, "ar-then-h.txt"), filepath.Join(dir, "h-then-ar.txt")
+	if err := os.WriteFile(later, append(append([]byte{}, ar...), h...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(earlier, append(append([]byte{}, h...), ar...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const db = `database="/var/lib/firebird/data/shop.fdb"`
+	out, errs, code := runCLI(t, nil, "gstat", "--format", "openmetrics", "--fail-on", "warning", later)
+	if code != exitOK || errs != "" || !strings.Contains(out, "\nfbdiag_warnings{"+db+`,severity="warning"} 0`+"\n") {
+		t.Errorf("-a -r then -h: exit %d, stderr %q", code, errs)
+	}
+	out, errs, code = runCLI(t, nil, "gstat", "--format", "openmetrics", "--fail-on", "warning", earlier)
+	if code != exitFailOn || errs != "fbdiag: gstat: 5 warnings at warning level or above\n" ||
+		!strings.Contains(out, "\nfbdiag_warnings{"+db+`,severity="warning"} 5`+"\n") {
+		t.Errorf("-h then -a -r: exit %d, stderr %q", code, errs)
+	}
+	for _, f := range []string{"text", "json", "csv"} {
+		_, errs, code = runCLI(t, nil, "gstat", "--format", f, "--fail-on", "warning", later)
+		if code != exitFailOn || errs != "fbdiag: gstat: 5 warnings at warning level or above\n" {
+			t.Errorf("%s, -a -r then -h: exit %d, stderr %q", f, code, errs)
+		}
 	}
 }
 

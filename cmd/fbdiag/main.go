@@ -73,6 +73,11 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
+	if topic, ok := strings.CutPrefix(err.Error(), "No help topic for "); ok {
+		// cli's answer to an unknown subcommand of bench ("fbdiag bench
+		// nosuch") or to "gstat help nosuch" exits 3, which is --fail-on's.
+		err = usagef("unknown command %q", strings.Trim(topic, "'"))
+	}
 	var ue *usageError
 	var fe *failOnError
 	var ce cli.ExitCoder
@@ -116,7 +121,7 @@ func commandPath(app *cli.App, args []string) string {
 	cmds := app.Commands
 	for _, a := range args[min(1, len(args)):] {
 		next := subcommand(cmds, a)
-		if next == nil {
+		if next == nil || next.Name == "help" {
 			break
 		}
 		path = append(path, next.Name)
@@ -131,8 +136,7 @@ func isFlagError(err error) bool {
 	return strings.HasPrefix(s, "flag provided but not defined") ||
 		strings.HasPrefix(s, "invalid value") ||
 		strings.HasPrefix(s, "Required flag") ||
-		strings.HasPrefix(s, "flag needs an argument") ||
-		strings.Contains(s, "No help topic for")
+		strings.HasPrefix(s, "flag needs an argument")
 }
 
 func newApp(e *env) *cli.App {

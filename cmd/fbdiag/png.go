@@ -51,6 +51,11 @@ func pngOptions(c *cli.Context) (pngRequest, error) {
 // of that name, a path through a file, or a place that takes no new file
 // (a read-only mount, another user's folder).
 func checkOutDir(flag, dir string) error {
+	if dir == "" {
+		// (report --out "" read "mkdir : no such file or directory",
+		// exit 1, after the analysis)
+		return usagef("%s: empty, want a folder name", flag)
+	}
 	st, err := os.Stat(dir)
 	switch {
 	case err == nil && !st.IsDir():

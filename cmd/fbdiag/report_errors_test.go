@@ -11,8 +11,14 @@ import (
 
 // TestReportErrorPrefix: one "fbdiag:" prefix, like the other commands.
 func TestReportErrorPrefix(t *testing.T) {
+	// An empty --out (a script's unset variable) is a usage error: it
+	// read "fbdiag: mkdir : no such file or directory", exit 1.
+	_, errs, code := runCLI(t, nil, "report", "--out=", testutil.Testdata(t, "seeds", "power-plan-tpcc.tsv"))
+	if want := "fbdiag: --out: empty, want a folder name\nRun 'fbdiag report --help' for usage.\n"; code != exitUsage || errs != want {
+		t.Errorf("--out '': exit %d, stderr %q; want 2 and %q", code, errs, want)
+	}
 	empty := t.TempDir()
-	_, errs, code := runCLI(t, nil, "report", "--out", filepath.Join(t.TempDir(), "r"), empty)
+	_, errs, code = runCLI(t, nil, "report", "--out", filepath.Join(t.TempDir(), "r"), empty)
 	if code != exitError || errs != "fbdiag: report: no readable input in "+empty+"\n" {
 		t.Fatalf("exit %d, stderr %q", code, errs)
 	}
@@ -110,5 +116,57 @@ func TestReportEveryReaderFailed(t *testing.T) {
 	}
 	if _, err := os.Stat(out); err == nil {
 		t.Error("a report folder was written")
+	}
+}
+
+// One file named twice, a folder and a file in it ("report dir
+// dir/a.txt") or the same file twice, is read once, with a line on
+// stderr: the shop database's section read "not analysed: internal error
+// in the gstat analysis: runtime error: invalid memory address or nil
+// pointer dereference" (exit status 0, none of its findings), and a gbak
+// log named twice was shown twice, compared with itself and listed twice
+// in report.json's runs.
+func TestReportSameFileTwice(t *testing.T) {
+	dir := t.TempDir()
+	snap := filepath.Join(dir, "snaps", "shop-gstat-a-r.txt")
+	if err := os.MkdirAll(filepath.Dir(snap), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(snap, testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := testutil.Testdata(t, "fb30", "shop-gbak-restore-v-st.log")
+	for i, c := range []struct {
+		args     []string
+		summary  string
+		again    string
+		runs     int
+		fragment string
+	}{
+		{[]string{filepath.Dir(snap), snap}, "1 input, 1 section, 3 charts; 0 critical, 5 warnings", snap, 0, "ORDERS_CARRIER"},
+		{[]string{snap, snap}, "1 input, 1 section, 3 charts; 0 critical, 5 warnings", snap, 0, "ORDERS_CARRIER"},
+		{[]string{log, log}, "1 input, 1 section, 1 chart; 0 critical, 0 warnings", log, 1, "ORDER_LINE"},
+	} {
+		out := filepath.Join(dir, "r", string(rune('a'+i)))
+		stdout, errs, code := runCLI(t, nil, append([]string{"report", "--out", out}, c.args...)...)
+		want := "fbdiag: report: skipped " + c.again + ": the same file as " + c.again + ", read once\n"
+		if code != exitOK || errs != want || !strings.Contains(stdout, c.summary) {
+			t.Errorf("%v: exit %d, stderr %q\n%s", c.args, code, errs, stdout)
+			continue
+		}
+		page, err := os.ReadFile(filepath.Join(out, "index.html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		js, err := os.ReadFile(filepath.Join(out, "report.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s := string(page); strings.Contains(s, "internal error") || !strings.Contains(s, c.fragment) || strings.Contains(s, "Comparison:") {
+			t.Errorf("%v: the page has an internal error or a comparison, or lacks %s", c.args, c.fragment)
+		}
+		if n := strings.Count(string(js), `"outcome"`); n != c.runs {
+			t.Errorf("%v: report.json lists %d runs, want %d", c.args, n, c.runs)
+		}
 	}
 }

@@ -58,6 +58,9 @@ type tputJSON struct {
 			Change    float64 `json:"change"`
 			Direction string  `json:"direction"`
 		} `json:"ab"`
+		Sweep *struct {
+			Noise *float64 `json:"noise"`
+		} `json:"sweep"`
 	} `json:"series"`
 }
 
@@ -188,6 +191,13 @@ func TestThroughputCSVTables(t *testing.T) {
 }
 
 func TestThroughputSweepAndLoad(t *testing.T) {
+	// --noise is a percentage with or without its sign.
+	for _, n := range []string{"1.5%", "1.5"} {
+		doc := tputRun(t, nil, "--noise", n, testutil.Testdata(t, "seeds", "page-buffers-1.7tb.csv"))
+		if s := doc.Series[0].Sweep; s == nil || s.Noise == nil || *s.Noise != 0.015 {
+			t.Errorf("--noise %s: sweep %+v", n, s)
+		}
+	}
 	out, _, code := runCLI(t, nil, "throughput", "--noise", "1.5%", testutil.Testdata(t, "seeds", "page-buffers-1.7tb.csv"))
 	if code != 0 || !strings.Contains(out, "superclassic_points: best 1500 (392, 1 run); worst 2048 (27.6 % off the best); as good within the\n  assumed 1.5 % noise: 1024; 512 reads 359") ||
 		!strings.Contains(out, "classic_points: best 1500 (390, 1 run); worst 2048 (26.9 % off the best); 1024 reads 312 between\n") ||
@@ -231,6 +241,10 @@ func TestThroughputErrors(t *testing.T) {
 		{[]string{filepath.Join(t.TempDir(), "missing.csv")}, 1, "no such file"},
 		{[]string{"--predict", "2TB", buffers}, 2, `fbdiag: --predict "2TB": the x values (page_buffers) are not sizes`},
 		{[]string{"--knee", "16gib", buffers}, 2, `fbdiag: --knee "16gib": the x values (page_buffers) are not sizes`},
+		// A bare number under 1 was a fraction: --noise 1 read 1 % and
+		// 0.99 read 99 %, 0.5 (half a percent?) 50 %.
+		{[]string{"--noise", "0.5", buffers}, 2, `fbdiag: --noise "0.5": a percentage, give its % sign: 0.5% (or 50%, the fraction 0.5)`},
+		{[]string{"--noise", "100", buffers}, 2, `fbdiag: --noise "100": want a percentage under 100%, such as 2%`},
 	}
 	for _, c := range cases {
 		_, errs, code := runCLI(t, nil, append([]string{"throughput"}, c.args...)...)
@@ -246,6 +260,17 @@ func TestThroughputErrors(t *testing.T) {
 	_, errs, code = runCLI(t, []byte("size_gb,name\n1,a\n2,b\n3,c\n"), "throughput", "-")
 	if code != 1 || errs != "fbdiag: <stdin>:1: no column to use as y: none holds numbers (columns: size_gb, name); --x and --y name the columns\n" {
 		t.Errorf("names only: exit %d %q", code, errs)
+	}
+	// A column of 1, 2, 3… is a row counter, not a y: the message says
+	// so. It read "none holds numbers (columns: db, elapsed_s)" of a
+	// table whose every column holds numbers.
+	_, errs, code = runCLI(t, []byte("db,elapsed_s\n1,500\n2,510\n3,505\n"), "throughput", "-")
+	if code != 1 || errs != "fbdiag: <stdin>:1: no column to use as y: the numbers of \"db\" count the rows (1, 2, 3…) and \"elapsed_s\" is x (columns: db, elapsed_s); --x and --y name the columns\n" {
+		t.Errorf("row counter: exit %d %q", code, errs)
+	}
+	out, errs, code := runCLI(t, []byte("db,elapsed_s\n1,500\n2,510\n3,505\n"), "throughput", "--x", "db", "--y", "elapsed_s", "-")
+	if code != 0 || !strings.Contains(out, "elapsed_s") {
+		t.Errorf("row counter with --x and --y: exit %d %q\n%s", code, errs, out)
 	}
 	// A prediction asked of a sweep is a warning: CSV has no room for
 	// it, so it goes to standard error.
@@ -514,4 +539,26 @@ func documentedJSON(t *testing.T, doc string, runs [][]string) map[string]bool {
 		}
 	}
 	return keys
+}
+
+// A result file named twice, or a folder and a file in it, is read once:
+// its run counted twice weighed double in the fits ("pgbench TPC-B (sort
+// of): 7 runs at 6 sizes") and one file twice read "tps 1468
+// (pgbench-rw-scale, median of 2 runs…)".
+func TestThroughputSameFileTwice(t *testing.T) {
+	dir := filepath.Join(testutil.CorpusDir(t), "bench", "pgbench-scales")
+	one := filepath.Join(dir, "pgbench-rw-scale1.txt")
+	alone, _, code := runCLI(t, nil, "throughput", "--format", "csv", dir)
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	both, errs, code := runCLI(t, nil, "throughput", "--format", "csv", dir, one)
+	if want := "fbdiag: throughput: skipped " + one + ": the same file as " + one + ", read once\n"; code != exitOK || both != alone || !strings.HasPrefix(errs, want) {
+		t.Errorf("folder and a file in it: exit %d, same CSV as the folder %v, stderr %q", code, both == alone, errs)
+	}
+	out, errs, code := runCLI(t, nil, "throughput", one, one)
+	if code != exitOK || !strings.Contains(out, "tps  1468 (1 run at 22.4 MiB; one size, nothing to compare)\n") ||
+		errs != "fbdiag: throughput: skipped "+one+": the same file as "+one+", read once\n" {
+		t.Errorf("one file twice: exit %d, stderr %q\n%s", code, errs, out)
+	}
 }

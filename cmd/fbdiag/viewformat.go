@@ -43,6 +43,18 @@ func viewFormat(c *cli.Context, metrics bool) (json bool, f view.Format, err err
 	return false, f, nil
 }
 
+// csvTable reads --table, the one table CSV output holds: with another
+// format it is a usage error, not ignored (gstat diff, gstat trend and
+// rules printed their text with exit 0, so a script that forgot
+// --format csv parsed a report as its table).
+func csvTable(c *cli.Context, f view.Format) (string, error) {
+	t := c.String("table")
+	if t != "" && f != view.CSV {
+		return "", usagef("%s: --table chooses the CSV table: give --format csv too", c.Command.FullName())
+	}
+	return t, nil
+}
+
 // viewErr makes the writers' errors that the command line caused usage
 // errors (an unknown --table lists the valid names).
 func viewErr(err error) error {
