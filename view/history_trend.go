@@ -184,7 +184,7 @@ func trendHeadline(tr *analyze.Trend) []Field {
 	if tt := tr.Transactions; tt.PerDay != nil {
 		f := Field{Key: "transactions_per_day", Label: "Transactions a day", Value: Null(NumberKind), Unknown: "not shown"}
 		if tt.PerDayReliable {
-			f.Value, f.Detail = Num(math.Round(*tt.PerDay)), "(Next transaction)"
+			f.Value, f.Detail = Num(*tt.PerDay), "(Next transaction)"
 			if tt.Restores > 0 {
 				f.Detail = fmt.Sprintf("(Next transaction, since the last of %d restores)", tt.Restores)
 				if tt.Restores == 1 {
