@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
 	"github.com/fbdiag/fbdiag/internal/printable"
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -47,6 +49,9 @@ type GstatCSV struct {
 	pending *gstatCSVRun // the run read, written when the next ends
 	n       int          // runs written
 	maxHeld int
+	// groups tells the index names that differ only in their last
+	// number, for the sort.
+	groups nameGroups
 	// reranked counts the runs whose index rows were read again by table
 	// and name (rerankIndices): a table or index printed twice.
 	reranked int
@@ -90,6 +95,10 @@ type csvRow struct {
 	id        int64
 	line      string
 	cut       [3]int32
+	// grp and num, when grp is not 0, tell an index row's name from
+	// those of its group by its last number (nameGroups).
+	grp uint32
+	num uint64
 }
 
 // csvRowBudget is the bytes of rows a run holds in memory.
@@ -183,6 +192,9 @@ func cmpTableRows(a, b *csvRow) int {
 	}
 	if c := cmp.Compare(b.key, a.key); c != 0 {
 		return c
+	}
+	if a.grp == b.grp && a.grp != 0 && a.num != b.num {
+		return cmp.Compare(a.num, b.num) // (as byName: nameGroups)
 	}
 	if c := byName(a.s[0], b.s[0]); c != 0 {
 		return c
@@ -469,7 +481,9 @@ func (g *GstatCSV) indices(r *gstatCSVRun, ixs []analyze.IndexStats, rows []csvI
 		ix := &ixs[i]
 		rank := worst[warnedKey(ix)]
 		r.n++
-		if err := r.rows.Add(csvRow{rank: int64(rank), key: rows[i].key, s: [3]string{ix.QualifiedName(), ix.QualifiedTable()}, id: r.n, line: rows[i].line}); err != nil {
+		name := ix.QualifiedName()
+		grp, num := g.groups.of(name)
+		if err := r.rows.Add(csvRow{rank: int64(rank), key: rows[i].key, s: [3]string{name, ix.QualifiedTable()}, id: r.n, line: rows[i].line, grp: grp, num: num}); err != nil {
 			return err
 		}
 		var h maphash.Hash
@@ -665,4 +679,52 @@ func (r *gstatCSVRun) writeSpooled(line func(string) error) func(rec []byte) err
 		}
 		return line(unsafe.String(unsafe.SliceData(buf), len(buf)))
 	}
+}
+
+// nameGroups numbers the groups of index names that share their bytes
+// before their last run of digits (units.LastNumber): the copies of a
+// replicated table's indices, "RDB$INDEX_15_00017" and
+// "RDB$INDEX_15_00018". Two rows of one group that tie on rank and size
+// are ordered by that run's value when it differs, as units.Compare
+// orders their names, with no look at the names: the indices of the
+// benchmark output tie on their size by the thousand, mostly within a
+// group. A group is remembered in a slot of a small table chosen by a
+// hash of its bytes; a group that takes another's slot is numbered anew,
+// so a number is of one group only and two rows of one group may have
+// two numbers (then their names are compared).
+type nameGroups struct {
+	seed  maphash.Seed
+	slots []nameGroup
+	n     uint32 // groups numbered
+}
+
+type nameGroup struct {
+	head string // the names' bytes before their last number
+	grp  uint32
+}
+
+// nameGroupSlots is the groups remembered at once, a power of two (a
+// variable for the tests).
+var nameGroupSlots = 1024
+
+// of is the group of name (0: none) and its last number.
+func (g *nameGroups) of(name string) (grp uint32, num uint64) {
+	from, _, num, ok := units.LastNumber(name)
+	if !ok {
+		return 0, 0
+	}
+	if g.slots == nil {
+		g.slots = make([]nameGroup, nameGroupSlots)
+		g.seed = maphash.MakeSeed()
+	}
+	head := name[:from]
+	s := &g.slots[maphash.String(g.seed, head)&uint64(len(g.slots)-1)]
+	if s.grp == 0 || s.head != head {
+		if g.n == math.MaxUint32 {
+			return 0, 0
+		}
+		g.n++
+		*s = nameGroup{head: head, grp: g.n}
+	}
+	return s.grp, num
 }
