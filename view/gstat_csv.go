@@ -1,6 +1,7 @@
 package view
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/binary"
 	"encoding/csv"
@@ -12,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/fbdiag/fbdiag/analyze"
@@ -96,9 +98,9 @@ type csvRow struct {
 	line      string
 	cut       [3]int32
 	// grp and num, when grp is not 0, tell an index row's name from
-	// those of its group by its last number (nameGroups).
-	grp uint32
-	num uint64
+	// those of its group by its last number (nameGroups); cls, when not
+	// 0, from those of other classes of groups of its batch (groupClasses).
+	grp, num, cls uint32
 }
 
 // csvRowBudget is the bytes of rows a run holds in memory.
@@ -193,8 +195,12 @@ func cmpTableRows(a, b *csvRow) int {
 	if c := cmp.Compare(b.key, a.key); c != 0 {
 		return c
 	}
-	if a.grp == b.grp && a.grp != 0 && a.num != b.num {
-		return cmp.Compare(a.num, b.num) // (as byName: nameGroups)
+	if a.grp == b.grp {
+		if a.grp != 0 && a.num != b.num {
+			return cmp.Compare(a.num, b.num) // (as byName: nameGroups)
+		}
+	} else if a.cls != b.cls && a.cls != 0 && b.cls != 0 {
+		return cmp.Compare(a.cls, b.cls) // (as byName: groupClasses)
 	}
 	if c := byName(a.s[0], b.s[0]); c != 0 {
 		return c
@@ -253,6 +259,17 @@ type rowSort struct {
 func (s rowSort) Len() int           { return len(s.rows) }
 func (s rowSort) Less(i, j int) bool { return s.cmp(&s.rows[i], &s.rows[j]) < 0 }
 func (s rowSort) Swap(i, j int)      { s.rows[i], s.rows[j] = s.rows[j], s.rows[i] }
+
+// newIndexSorter is newCSVSorter for the indices table, whose batches
+// are sorted with their names' groups in classes (groupClasses).
+func newIndexSorter() *extsort.Sorter[csvRow] {
+	var c groupClasses
+	cmp := func(a, b csvRow) int { return cmpTableRows(&a, &b) }
+	return extsort.New(cmp, csvRowCodec, csvRowBudget).SortWith(func(rows []csvRow) {
+		c.mark(rows)
+		sort.Sort(rowSort{rows, cmpTableRows})
+	}).CompareWith(cmpTableRows)
+}
 
 // newWarningSorter is newCSVSorter for the warnings table, whose batches
 // are sorted by severity and magnitude as a number first. (Table and
@@ -321,10 +338,13 @@ func (r *gstatCSVRun) maxHeld() int {
 func (g *GstatCSV) runOf(a *analyze.GstatAnalysis) *gstatCSVRun {
 	if g.cur == nil || g.cur.a != a {
 		g.cur = &gstatCSVRun{a: a}
-		if g.rows == "warnings" {
+		switch g.rows {
+		case "warnings":
 			g.cur.texts = new(extsort.TextRefs)
 			g.cur.rows = newWarningSorter(warningCodec(g.cur.texts))
-		} else {
+		case "indices":
+			g.cur.rows = newIndexSorter()
+		default:
 			g.cur.rows = newCSVSorter(cmpTableRows, csvRowCodec)
 		}
 		if g.rows == "indices" {
@@ -515,7 +535,7 @@ func (r *gstatCSVRun) rerankIndices() (again bool, err error) {
 	if err != nil {
 		return true, err
 	}
-	r.rows = newCSVSorter(cmpTableRows, csvRowCodec)
+	r.rows = newIndexSorter()
 	return true, r.rankIndices()
 }
 
@@ -688,8 +708,8 @@ func (r *gstatCSVRun) writeSpooled(line func(string) error) func(rec []byte) err
 // are ordered by that run's value when it differs, as units.Compare
 // orders their names, with no look at the names: the indices of the
 // benchmark output tie on their size by the thousand, mostly within a
-// group. A group is remembered in a slot of a small table chosen by a
-// hash of its bytes; a group that takes another's slot is numbered anew,
+// group. A group is remembered in one of two slots of a small table chosen
+// by a hash of its bytes; a group that takes another's slot is numbered anew,
 // so a number is of one group only and two rows of one group may have
 // two numbers (then their names are compared).
 type nameGroups struct {
@@ -707,10 +727,12 @@ type nameGroup struct {
 // variable for the tests).
 var nameGroupSlots = 1024
 
-// of is the group of name (0: none) and its last number.
-func (g *nameGroups) of(name string) (grp uint32, num uint64) {
-	from, _, num, ok := units.LastNumber(name)
-	if !ok {
+// of is the group of name (0: none) and its last number; a name whose
+// last number is over 2³² - 1 (the rows take 120 bytes, not 128) is of
+// none.
+func (g *nameGroups) of(name string) (grp, num uint32) {
+	from, _, v, ok := units.LastNumber(name)
+	if !ok || v > math.MaxUint32 {
 		return 0, 0
 	}
 	if g.slots == nil {
@@ -718,13 +740,155 @@ func (g *nameGroups) of(name string) (grp uint32, num uint64) {
 		g.seed = maphash.MakeSeed()
 	}
 	head := name[:from]
-	s := &g.slots[maphash.String(g.seed, head)&uint64(len(g.slots)-1)]
-	if s.grp == 0 || s.head != head {
+	h := maphash.String(g.seed, head)
+	mask := uint64(len(g.slots) - 1)
+	s, t := &g.slots[h&mask], &g.slots[h>>32&mask] // (two places: few groups take each other's)
+	switch {
+	case s.grp != 0 && s.head == head:
+	case t.grp != 0 && t.head == head:
+		s = t
+	default:
 		if g.n == math.MaxUint32 {
 			return 0, 0
+		}
+		if t.grp < s.grp { // (the older group goes)
+			s = t
 		}
 		g.n++
 		*s = nameGroup{head: head, grp: g.n}
 	}
-	return s.grp, num
+	return s.grp, uint32(v)
+}
+
+// groupClasses puts the name groups (nameGroups) of a batch of index rows
+// in classes, numbered in the order of their names: every name of a class
+// comes before every name of the next (units.Compare), so that rows of
+// two classes that tie on rank and size are ordered by their classes, with
+// no look at their names. A group's names are its bytes before their last
+// number (its head), then that number, then the rest: the names of two
+// groups compare as their heads do when the heads part before either ends
+// (at the first level of units.Compare: their text's lower case, the
+// values of their numbers), whatever their numbers. A group whose head
+// starts another's (at that level: "IX_" and "IX_1_", "ix_") shares its
+// class, and so do the groups in between in the order of heads; a head
+// with bytes that are not ASCII, or a number of over 19 digits, is in no
+// class (0).
+type groupClasses struct {
+	// seen remembers where in heads the groups met last are: a group
+	// met again after its slot was taken is given a second place, whose
+	// head is the same and so in the same class.
+	seen  [1024]struct{ grp, place uint32 }
+	gen   uint32 // heads met: a place of seen is of this batch when above its first
+	heads []groupHead
+	order []int32
+	key   []byte
+}
+
+type groupHead struct {
+	key []byte // the head at units.Compare's first level (appendHeadKey)
+	cls uint32
+}
+
+// mark sets the class of each row of a batch.
+func (c *groupClasses) mark(rows []csvRow) {
+	c.heads, c.key = c.heads[:0], c.key[:0]
+	if c.gen > math.MaxUint32-uint32(len(rows)) {
+		c.seen, c.gen = [len(c.seen)]struct{ grp, place uint32 }{}, 0
+	}
+	// A place of seen counts from base: below it, it is of an earlier batch.
+	base := c.gen
+	for i := range rows {
+		r := &rows[i]
+		r.cls = 0
+		if r.grp == 0 {
+			continue
+		}
+		s := &c.seen[r.grp%uint32(len(c.seen))]
+		if s.grp != r.grp || s.place <= base {
+			from, _, _, _ := units.LastNumber(r.s[0])
+			start := len(c.key)
+			var clean bool
+			c.key, clean = appendHeadKey(c.key, r.s[0][:from])
+			h := groupHead{}
+			if clean {
+				h.key = c.key[start:len(c.key):len(c.key)]
+			}
+			c.heads = append(c.heads, h)
+			c.gen++
+			s.grp, s.place = r.grp, c.gen
+		}
+		r.cls = s.place - base // (its place in heads, from 1)
+	}
+	c.order = c.order[:0]
+	for i, h := range c.heads {
+		if h.key != nil {
+			c.order = append(c.order, int32(i))
+		}
+	}
+	slices.SortFunc(c.order, func(a, b int32) int { return bytes.Compare(c.heads[a].key, c.heads[b].key) })
+	cls := uint32(0)
+	var first []byte // the first head of the class
+	for _, i := range c.order {
+		h := &c.heads[i]
+		if cls == 0 || !bytes.HasPrefix(h.key, first) {
+			cls++
+			first = h.key
+		}
+		h.cls = cls
+	}
+	for i := range rows {
+		if p := rows[i].cls; p != 0 {
+			rows[i].cls = c.heads[p-1].cls
+		}
+	}
+}
+
+// appendHeadKey appends to b the head of a group's names as
+// units.Compare's first level reads it, in bytes that order as it does
+// (bytes.Compare), each run whole: a run of text as its lower case, two
+// more on each byte, and a 0; a number (a run of digits) as a 1, the
+// count of its digits but leading zeros, and those digits; an empty head
+// as a 1. A head that starts another (bytes.HasPrefix) is one whose names
+// the other's may come before or after. clean is false for a head that is not ASCII or has a
+// number of over 19 digits: its order against the others is left to
+// units.Compare.
+func appendHeadKey(b []byte, head string) (_ []byte, clean bool) {
+	if head == "" {
+		// Names that start with their number: before those whose head
+		// starts with text, among those whose head starts with a number.
+		return append(b, 1), true
+	}
+	for i := 0; i < len(head); {
+		c := head[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return b, false
+		case '0' <= c && c <= '9':
+			j := i
+			for j < len(head) && '0' <= head[j] && head[j] <= '9' {
+				j++
+			}
+			d := strings.TrimLeft(head[i:j], "0")
+			if len(d) > 19 {
+				return b, false
+			}
+			b = append(b, 1, byte(len(d)))
+			b = append(b, d...)
+			i = j
+		default:
+			for i < len(head) && (head[i] < '0' || head[i] > '9') {
+				c := head[i]
+				if c >= utf8.RuneSelf {
+					return b, false
+				}
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				b = append(b, c+2)
+				i++
+			}
+			b = append(b, 0)
+		}
+	}
+	return b, true
 }
