@@ -18,6 +18,7 @@ import (
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
+	"github.com/fbdiag/fbdiag/internal/numfmt"
 	"github.com/fbdiag/fbdiag/internal/printable"
 	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
@@ -460,9 +461,8 @@ func (g *GstatCSV) indexRows(rows []csvIndexPrep, ixs []analyze.IndexStats) []cs
 	var room [2048]byte
 	var endsRoom [8]int
 	b, ends := room[:0], endsRoom[:0]
-	var cells [11]Cell
 	for i := range ixs {
-		b = appendCSVRow(b, gstatIndexColumns, appendIndexCells(cells[:0], &ixs[i]))
+		b = appendIndexCSVRow(b, &ixs[i])
 		ends = append(ends, len(b))
 	}
 	all := string(b)
@@ -473,6 +473,51 @@ func (g *GstatCSV) indexRows(rows []csvIndexPrep, ixs []analyze.IndexStats) []cs
 		from = ends[i]
 	}
 	return rows
+}
+
+// appendIndexCSVRow appends the CSV row of index ix: the line
+// appendCSVRow writes of its cells (appendIndexCells) for the columns
+// gstatIndexColumns, written without the cells (11 of 72 bytes) and
+// without the kind's short name, which only people's tables show.
+func appendIndexCSVRow(b []byte, ix *analyze.IndexStats) []byte {
+	b = appendCSVField(b, csvText(ix.QualifiedName()))
+	b = append(b, ',')
+	b = appendCSVField(b, csvText(ix.QualifiedTable()))
+	b = append(b, ',')
+	b = appendCSVField(b, csvText(ix.Kind))
+	b = append(b, ',')
+	b = appendCSVIntP(b, ix.Depth)
+	b = append(b, ',')
+	b = appendCSVIntP(b, ix.LeafBuckets)
+	b = append(b, ',')
+	b = appendCSVIntP(b, ix.Nodes)
+	b = append(b, ',')
+	b = appendCSVFloatP(b, ix.Selectivity)
+	b = append(b, ',')
+	b = appendCSVFloatP(b, ix.DupRatio)
+	b = append(b, ',')
+	b = appendCSVIntP(b, ix.MaxDup)
+	b = append(b, ',')
+	b = appendCSVIntP(b, ix.SizeBytes)
+	return append(b, '\n')
+}
+
+// appendCSVIntP appends the field of a count or size cell (appendCSVCell):
+// empty for nil.
+func appendCSVIntP(b []byte, p *int64) []byte {
+	if p == nil {
+		return b
+	}
+	return numfmt.AppendInt(b, *p)
+}
+
+// appendCSVFloatP appends the field of a figure or share cell
+// (appendCSVCell): empty for nil, NaN and the infinities.
+func appendCSVFloatP(b []byte, p *float64) []byte {
+	if p == nil || bad(*p) {
+		return b
+	}
+	return appendPlain(b, *p)
 }
 
 // table takes one analysed table of run a.

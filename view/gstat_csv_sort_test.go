@@ -1,11 +1,17 @@
 package view
 
 import (
+	"bytes"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
 	"testing"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
 )
 
 // indexSortNames are index names as a sort of a big run meets them: the
@@ -106,4 +112,51 @@ func ungrouped(x *csvRow) *csvRow {
 	y := *x
 	y.grp, y.num, y.cls = 0, 0, 0
 	return &y
+}
+
+// appendIndexCSVRow writes the line appendCSVRow writes of an index's
+// cells: for every index of five samples (Firebird 6 names, odd names
+// among them), and for an index whose
+// names need quotes, escapes or a formula's apostrophe (with a schema),
+// whose figures are missing, NaN, infinite, negative zero, past 1e21 or
+// tiny, and whose counts are the int64 limits.
+func TestAppendIndexCSVRow(t *testing.T) {
+	var ixs []analyze.IndexStats
+	th := analyze.NewThresholds()
+	for _, name := range [][2]string{{"fb30", "shop-gstat-a-r.txt"}, {"fb30", "shop-gstat-i.txt"}, {"gstat", "shop-fb6-names.txt"}, {"gstat", "shop-odd-names-corrupt.txt"}, {"gstat", "codes-4k-gstat-a-r.txt"}} {
+		reps, err := parse.ReadGstat(bytes.NewReader(testutil.ReadTestdata(t, name[0], name[1])), name[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rep := range reps {
+			a := analyze.Gstat(rep, th)
+			for _, tb := range a.Tables {
+				ixs = append(ixs, tb.Indices...)
+			}
+			ixs = append(ixs, a.UnattachedIndices...)
+		}
+	}
+	if len(ixs) < 20 {
+		t.Fatalf("%d indices in the samples", len(ixs))
+	}
+	i64 := func(v int64) *int64 { return &v }
+	f64 := func(v float64) *float64 { return &v }
+	names := []string{"", "IX", "IX,1", `IX "A"`, "IX\nA", "=SUM(A1)", "-IX", "+IX", "@IX", "\tIX", " IX", `\.`, "IX\u202eA", "IX\x85", "\xff\xfe", "ИНДЕКС_1"}
+	floats := []*float64{nil, f64(math.NaN()), f64(math.Inf(1)), f64(math.Inf(-1)), f64(math.Copysign(0, -1)), f64(0), f64(1e21), f64(9.999999999999999e20), f64(1e-7), f64(1.0 / 3), f64(-2.5)}
+	ints := []*int64{nil, i64(0), i64(-1), i64(math.MaxInt64), i64(math.MinInt64), i64(8192)}
+	for i, n := range names {
+		ixs = append(ixs, analyze.IndexStats{Name: n, Table: names[(i+3)%len(names)], Schema: []string{"", "PUBLIC", "S,1"}[i%3], Kind: []string{"", analyze.IndexPrimaryKey, "=x"}[i%3],
+			Depth: ints[i%len(ints)], LeafBuckets: ints[(i+1)%len(ints)], Nodes: ints[(i+2)%len(ints)], MaxDup: ints[(i+3)%len(ints)], SizeBytes: ints[(i+4)%len(ints)],
+			Selectivity: floats[i%len(floats)], DupRatio: floats[(i+5)%len(floats)]})
+	}
+	for _, f := range floats {
+		ixs = append(ixs, analyze.IndexStats{Name: "F", Selectivity: f, DupRatio: f})
+	}
+	var cells [11]Cell
+	for i := range ixs {
+		want := string(appendCSVRow(nil, gstatIndexColumns, appendIndexCells(cells[:0], &ixs[i])))
+		if got := string(appendIndexCSVRow(nil, &ixs[i])); got != want {
+			t.Errorf("index %q: %q, want %q", ixs[i].Name, got, want)
+		}
+	}
 }
