@@ -480,11 +480,11 @@ func (g *GstatCSV) indexRows(rows []csvIndexPrep, ixs []analyze.IndexStats) []cs
 // gstatIndexColumns, written without the cells (11 of 72 bytes) and
 // without the kind's short name, which only people's tables show.
 func appendIndexCSVRow(b []byte, ix *analyze.IndexStats) []byte {
-	b = appendCSVField(b, csvText(ix.QualifiedName()))
+	b = appendCSVText(b, ix.QualifiedName())
 	b = append(b, ',')
-	b = appendCSVField(b, csvText(ix.QualifiedTable()))
+	b = appendCSVText(b, ix.QualifiedTable())
 	b = append(b, ',')
-	b = appendCSVField(b, csvText(ix.Kind))
+	b = appendCSVText(b, ix.Kind)
 	b = append(b, ',')
 	b = appendCSVIntP(b, ix.Depth)
 	b = append(b, ',')

@@ -160,3 +160,37 @@ func TestAppendIndexCSVRow(t *testing.T) {
 		}
 	}
 }
+
+// appendCSVText writes what appendCSVField writes of csvText: for every
+// string of up to two bytes, and for 300,000 random ones of up to 40 bytes
+// of printable ASCII with now and then a byte a field quotes or escapes,
+// one a formula starts with, a space, a byte that is not ASCII, at any
+// place of the eight-byte words the scan reads.
+func TestAppendCSVText(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		if got, want := string(appendCSVText(nil, s)), string(appendCSVField(nil, csvText(s))); got != want {
+			t.Fatalf("%q: %q, want %q", s, got, want)
+		}
+	}
+	check("")
+	for a := range 256 {
+		check(string([]byte{byte(a)}))
+		for b := range 256 {
+			check(string([]byte{byte(a), byte(b)}))
+		}
+	}
+	check(`\.`)
+	odd := []byte{',', '"', '\n', '\r', '\t', 0, 0x1f, 0x7f, 0x80, 0xc3, 0xa9, 0xff, ' ', '=', '+', '-', '@', '\\', '.'}
+	rng := rand.New(rand.NewPCG(40, 7))
+	for range 300000 {
+		b := make([]byte, rng.IntN(41))
+		for i := range b {
+			b[i] = byte(0x20 + rng.IntN(0x5f))
+			if rng.IntN(12) == 0 {
+				b[i] = odd[rng.IntN(len(odd))]
+			}
+		}
+		check(string(b))
+	}
+}
