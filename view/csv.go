@@ -276,6 +276,54 @@ func csvText(s string) string {
 	return safe(s)
 }
 
+// appendCSVText appends the field of a text cell:
+// appendCSVField(b, csvText(s)), the bytes of s as they are when each is
+// printable ASCII but a comma or quote and the first is not a space or
+// starts no formula, which one scan of eight bytes at a time tells for a
+// short one (the names of a big run's indices table: two a row); others
+// go the long way.
+func appendCSVText(b []byte, s string) []byte {
+	if plainCSVText(s) {
+		return append(b, s...)
+	}
+	return appendCSVField(b, csvText(s))
+}
+
+// plainCSVText reports whether appendCSVText writes s as it is (see
+// there); false for some it writes so too (text that is not ASCII).
+func plainCSVText(s string) bool {
+	switch {
+	case s == "":
+		return true
+	case len(s) >= 32:
+		return false // (a warning's reason or advice: most hold a comma, which IndexByte finds sooner)
+	}
+	switch s[0] {
+	case ' ', '=', '+', '-', '@':
+		return false
+	}
+	if len(s) < 8 {
+		for i := 0; i < len(s); i++ {
+			if c := s[i]; c < 0x20 || c >= 0x7f || c == ',' || c == '"' {
+				return false
+			}
+		}
+		return s != `\.`
+	}
+	for i := 0; ; i += 8 {
+		if i+8 > len(s) {
+			i = len(s) - 8 // (the last eight, overlapping)
+		}
+		x := printable.Load8(s, i)
+		if !printable.Printable8(x) || printable.Has8(x, ',')|printable.Has8(x, '"') != 0 {
+			return false
+		}
+		if i+8 == len(s) {
+			return true
+		}
+	}
+}
+
 // appendCSVRow appends the line encoding/csv's Writer writes of the
 // fields csvFields makes of the row r (a newline at its end), without
 // making them: numbers are appended as Machine prints them. A Human
@@ -303,7 +351,7 @@ func appendCSVCell(b []byte, c *Cell) []byte {
 	switch {
 	case c.Null:
 	case c.Kind == TextKind:
-		b = appendCSVField(b, csvText(c.Text))
+		b = appendCSVText(b, c.Text)
 	case c.Kind == CountKind, c.Kind == BytesKind:
 		b = numfmt.AppendInt(b, c.Int)
 	case c.Kind == TimeKind:

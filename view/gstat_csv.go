@@ -1,6 +1,7 @@
 package view
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/binary"
 	"encoding/csv"
@@ -8,14 +9,18 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
+	"math"
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
+	"github.com/fbdiag/fbdiag/internal/numfmt"
 	"github.com/fbdiag/fbdiag/internal/printable"
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -47,6 +52,9 @@ type GstatCSV struct {
 	pending *gstatCSVRun // the run read, written when the next ends
 	n       int          // runs written
 	maxHeld int
+	// groups tells the index names that differ only in their last
+	// number, for the sort.
+	groups nameGroups
 	// reranked counts the runs whose index rows were read again by table
 	// and name (rerankIndices): a table or index printed twice.
 	reranked int
@@ -90,6 +98,10 @@ type csvRow struct {
 	id        int64
 	line      string
 	cut       [3]int32
+	// grp and num, when grp is not 0, tell an index row's name from
+	// those of its group by its last number (nameGroups); cls, when not
+	// 0, from those of other classes of groups of its batch (groupClasses).
+	grp, num, cls uint32
 }
 
 // csvRowBudget is the bytes of rows a run holds in memory.
@@ -184,6 +196,13 @@ func cmpTableRows(a, b *csvRow) int {
 	if c := cmp.Compare(b.key, a.key); c != 0 {
 		return c
 	}
+	if a.grp == b.grp {
+		if a.grp != 0 && a.num != b.num {
+			return cmp.Compare(a.num, b.num) // (as byName: nameGroups)
+		}
+	} else if a.cls != b.cls && a.cls != 0 && b.cls != 0 {
+		return cmp.Compare(a.cls, b.cls) // (as byName: groupClasses)
+	}
 	if c := byName(a.s[0], b.s[0]); c != 0 {
 		return c
 	}
@@ -241,6 +260,17 @@ type rowSort struct {
 func (s rowSort) Len() int           { return len(s.rows) }
 func (s rowSort) Less(i, j int) bool { return s.cmp(&s.rows[i], &s.rows[j]) < 0 }
 func (s rowSort) Swap(i, j int)      { s.rows[i], s.rows[j] = s.rows[j], s.rows[i] }
+
+// newIndexSorter is newCSVSorter for the indices table, whose batches
+// are sorted with their names' groups in classes (groupClasses).
+func newIndexSorter() *extsort.Sorter[csvRow] {
+	var c groupClasses
+	cmp := func(a, b csvRow) int { return cmpTableRows(&a, &b) }
+	return extsort.New(cmp, csvRowCodec, csvRowBudget).SortWith(func(rows []csvRow) {
+		c.mark(rows)
+		sort.Sort(rowSort{rows, cmpTableRows})
+	}).CompareWith(cmpTableRows)
+}
 
 // newWarningSorter is newCSVSorter for the warnings table, whose batches
 // are sorted by severity and magnitude as a number first. (Table and
@@ -309,10 +339,13 @@ func (r *gstatCSVRun) maxHeld() int {
 func (g *GstatCSV) runOf(a *analyze.GstatAnalysis) *gstatCSVRun {
 	if g.cur == nil || g.cur.a != a {
 		g.cur = &gstatCSVRun{a: a}
-		if g.rows == "warnings" {
+		switch g.rows {
+		case "warnings":
 			g.cur.texts = new(extsort.TextRefs)
 			g.cur.rows = newWarningSorter(warningCodec(g.cur.texts))
-		} else {
+		case "indices":
+			g.cur.rows = newIndexSorter()
+		default:
 			g.cur.rows = newCSVSorter(cmpTableRows, csvRowCodec)
 		}
 		if g.rows == "indices" {
@@ -428,9 +461,8 @@ func (g *GstatCSV) indexRows(rows []csvIndexPrep, ixs []analyze.IndexStats) []cs
 	var room [2048]byte
 	var endsRoom [8]int
 	b, ends := room[:0], endsRoom[:0]
-	var cells [11]Cell
 	for i := range ixs {
-		b = appendCSVRow(b, gstatIndexColumns, appendIndexCells(cells[:0], &ixs[i]))
+		b = appendIndexCSVRow(b, &ixs[i])
 		ends = append(ends, len(b))
 	}
 	all := string(b)
@@ -441,6 +473,51 @@ func (g *GstatCSV) indexRows(rows []csvIndexPrep, ixs []analyze.IndexStats) []cs
 		from = ends[i]
 	}
 	return rows
+}
+
+// appendIndexCSVRow appends the CSV row of index ix: the line
+// appendCSVRow writes of its cells (appendIndexCells) for the columns
+// gstatIndexColumns, written without the cells (11 of 72 bytes) and
+// without the kind's short name, which only people's tables show.
+func appendIndexCSVRow(b []byte, ix *analyze.IndexStats) []byte {
+	b = appendCSVText(b, ix.QualifiedName())
+	b = append(b, ',')
+	b = appendCSVText(b, ix.QualifiedTable())
+	b = append(b, ',')
+	b = appendCSVText(b, ix.Kind)
+	b = append(b, ',')
+	b = appendCSVIntP(b, ix.Depth)
+	b = append(b, ',')
+	b = appendCSVIntP(b, ix.LeafBuckets)
+	b = append(b, ',')
+	b = appendCSVIntP(b, ix.Nodes)
+	b = append(b, ',')
+	b = appendCSVFloatP(b, ix.Selectivity)
+	b = append(b, ',')
+	b = appendCSVFloatP(b, ix.DupRatio)
+	b = append(b, ',')
+	b = appendCSVIntP(b, ix.MaxDup)
+	b = append(b, ',')
+	b = appendCSVIntP(b, ix.SizeBytes)
+	return append(b, '\n')
+}
+
+// appendCSVIntP appends the field of a count or size cell (appendCSVCell):
+// empty for nil.
+func appendCSVIntP(b []byte, p *int64) []byte {
+	if p == nil {
+		return b
+	}
+	return numfmt.AppendInt(b, *p)
+}
+
+// appendCSVFloatP appends the field of a figure or share cell
+// (appendCSVCell): empty for nil, NaN and the infinities.
+func appendCSVFloatP(b []byte, p *float64) []byte {
+	if p == nil || bad(*p) {
+		return b
+	}
+	return appendPlain(b, *p)
 }
 
 // table takes one analysed table of run a.
@@ -469,7 +546,9 @@ func (g *GstatCSV) indices(r *gstatCSVRun, ixs []analyze.IndexStats, rows []csvI
 		ix := &ixs[i]
 		rank := worst[warnedKey(ix)]
 		r.n++
-		if err := r.rows.Add(csvRow{rank: int64(rank), key: rows[i].key, s: [3]string{ix.QualifiedName(), ix.QualifiedTable()}, id: r.n, line: rows[i].line}); err != nil {
+		name := ix.QualifiedName()
+		grp, num := g.groups.of(name)
+		if err := r.rows.Add(csvRow{rank: int64(rank), key: rows[i].key, s: [3]string{name, ix.QualifiedTable()}, id: r.n, line: rows[i].line, grp: grp, num: num}); err != nil {
 			return err
 		}
 		var h maphash.Hash
@@ -501,7 +580,7 @@ func (r *gstatCSVRun) rerankIndices() (again bool, err error) {
 	if err != nil {
 		return true, err
 	}
-	r.rows = newCSVSorter(cmpTableRows, csvRowCodec)
+	r.rows = newIndexSorter()
 	return true, r.rankIndices()
 }
 
@@ -665,4 +744,196 @@ func (r *gstatCSVRun) writeSpooled(line func(string) error) func(rec []byte) err
 		}
 		return line(unsafe.String(unsafe.SliceData(buf), len(buf)))
 	}
+}
+
+// nameGroups numbers the groups of index names that share their bytes
+// before their last run of digits (units.LastNumber): the copies of a
+// replicated table's indices, "RDB$INDEX_15_00017" and
+// "RDB$INDEX_15_00018". Two rows of one group that tie on rank and size
+// are ordered by that run's value when it differs, as units.Compare
+// orders their names, with no look at the names: the indices of the
+// benchmark output tie on their size by the thousand, mostly within a
+// group. A group is remembered in one of two slots of a small table chosen
+// by a hash of its bytes; a group that takes another's slot is numbered anew,
+// so a number is of one group only and two rows of one group may have
+// two numbers (then their names are compared).
+type nameGroups struct {
+	seed  maphash.Seed
+	slots []nameGroup
+	n     uint32 // groups numbered
+}
+
+type nameGroup struct {
+	head string // the names' bytes before their last number
+	grp  uint32
+}
+
+// nameGroupSlots is the groups remembered at once, a power of two (a
+// variable for the tests).
+var nameGroupSlots = 1024
+
+// of is the group of name (0: none) and its last number; a name whose
+// last number is over 2³² - 1 (the rows take 120 bytes, not 128) is of
+// none.
+func (g *nameGroups) of(name string) (grp, num uint32) {
+	from, _, v, ok := units.LastNumber(name)
+	if !ok || v > math.MaxUint32 {
+		return 0, 0
+	}
+	if g.slots == nil {
+		g.slots = make([]nameGroup, nameGroupSlots)
+		g.seed = maphash.MakeSeed()
+	}
+	head := name[:from]
+	h := maphash.String(g.seed, head)
+	mask := uint64(len(g.slots) - 1)
+	s, t := &g.slots[h&mask], &g.slots[h>>32&mask] // (two places: few groups take each other's)
+	switch {
+	case s.grp != 0 && s.head == head:
+	case t.grp != 0 && t.head == head:
+		s = t
+	default:
+		if g.n == math.MaxUint32 {
+			return 0, 0
+		}
+		if t.grp < s.grp { // (the older group goes)
+			s = t
+		}
+		g.n++
+		*s = nameGroup{head: head, grp: g.n}
+	}
+	return s.grp, uint32(v)
+}
+
+// groupClasses puts the name groups (nameGroups) of a batch of index rows
+// in classes, numbered in the order of their names: every name of a class
+// comes before every name of the next (units.Compare), so that rows of
+// two classes that tie on rank and size are ordered by their classes, with
+// no look at their names. A group's names are its bytes before their last
+// number (its head), then that number, then the rest: the names of two
+// groups compare as their heads do when the heads part before either ends
+// (at the first level of units.Compare: their text's lower case, the
+// values of their numbers), whatever their numbers. A group whose head
+// starts another's (at that level: "IX_" and "IX_1_", "ix_") shares its
+// class, and so do the groups in between in the order of heads; a head
+// with bytes that are not ASCII, or a number of over 19 digits, is in no
+// class (0).
+type groupClasses struct {
+	// seen remembers where in heads the groups met last are: a group
+	// met again after its slot was taken is given a second place, whose
+	// head is the same and so in the same class.
+	seen  [1024]struct{ grp, place uint32 }
+	gen   uint32 // heads met: a place of seen is of this batch when above its first
+	heads []groupHead
+	order []int32
+	key   []byte
+}
+
+type groupHead struct {
+	key []byte // the head at units.Compare's first level (appendHeadKey)
+	cls uint32
+}
+
+// mark sets the class of each row of a batch.
+func (c *groupClasses) mark(rows []csvRow) {
+	c.heads, c.key = c.heads[:0], c.key[:0]
+	if c.gen > math.MaxUint32-uint32(len(rows)) {
+		c.seen, c.gen = [len(c.seen)]struct{ grp, place uint32 }{}, 0
+	}
+	// A place of seen counts from base: below it, it is of an earlier batch.
+	base := c.gen
+	for i := range rows {
+		r := &rows[i]
+		r.cls = 0
+		if r.grp == 0 {
+			continue
+		}
+		s := &c.seen[r.grp%uint32(len(c.seen))]
+		if s.grp != r.grp || s.place <= base {
+			from, _, _, _ := units.LastNumber(r.s[0])
+			start := len(c.key)
+			var clean bool
+			c.key, clean = appendHeadKey(c.key, r.s[0][:from])
+			h := groupHead{}
+			if clean {
+				h.key = c.key[start:len(c.key):len(c.key)]
+			}
+			c.heads = append(c.heads, h)
+			c.gen++
+			s.grp, s.place = r.grp, c.gen
+		}
+		r.cls = s.place - base // (its place in heads, from 1)
+	}
+	c.order = c.order[:0]
+	for i, h := range c.heads {
+		if h.key != nil {
+			c.order = append(c.order, int32(i))
+		}
+	}
+	slices.SortFunc(c.order, func(a, b int32) int { return bytes.Compare(c.heads[a].key, c.heads[b].key) })
+	cls := uint32(0)
+	var first []byte // the first head of the class
+	for _, i := range c.order {
+		h := &c.heads[i]
+		if cls == 0 || !bytes.HasPrefix(h.key, first) {
+			cls++
+			first = h.key
+		}
+		h.cls = cls
+	}
+	for i := range rows {
+		if p := rows[i].cls; p != 0 {
+			rows[i].cls = c.heads[p-1].cls
+		}
+	}
+}
+
+// appendHeadKey appends to b the head of a group's names as
+// units.Compare's first level reads it, in bytes that order as it does
+// (bytes.Compare), each run whole: a run of text as its lower case, two
+// more on each byte, and a 0; a number (a run of digits) as a 1, the
+// count of its digits but leading zeros, and those digits; an empty head
+// as a 1. A head that starts another (bytes.HasPrefix) is one whose names
+// the other's may come before or after. clean is false for a head that is not ASCII or has a
+// number of over 19 digits: its order against the others is left to
+// units.Compare.
+func appendHeadKey(b []byte, head string) (_ []byte, clean bool) {
+	if head == "" {
+		// Names that start with their number: before those whose head
+		// starts with text, among those whose head starts with a number.
+		return append(b, 1), true
+	}
+	for i := 0; i < len(head); {
+		c := head[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			return b, false
+		case '0' <= c && c <= '9':
+			j := i
+			for j < len(head) && '0' <= head[j] && head[j] <= '9' {
+				j++
+			}
+			d := strings.TrimLeft(head[i:j], "0")
+			if len(d) > 19 {
+				return b, false
+			}
+			b = append(b, 1, byte(len(d)))
+			b = append(b, d...)
+			i = j
+		default:
+			for i < len(head) && (head[i] < '0' || head[i] > '9') {
+				c := head[i]
+				if c >= utf8.RuneSelf {
+					return b, false
+				}
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				b = append(b, c+2)
+				i++
+			}
+			b = append(b, 0)
+		}
+	}
+	return b, true
 }

@@ -24,7 +24,7 @@ func String(s string) string {
 	for i < len(s) {
 		// Eight bytes at a time while all are printable ASCII: the reasons
 		// and advice of a big run's warnings are a hundred megabytes.
-		for i+8 <= len(s) && printable8(Load8(s, i)) {
+		for i+8 <= len(s) && Printable8(Load8(s, i)) {
 			i += 8
 		}
 		if i >= len(s) {
@@ -141,10 +141,12 @@ func plain8(x uint64) bool {
 	return (x|(x-0x20*ones))&highs == 0
 }
 
-// printable8 is plain8 without DEL (0x7f), which String escapes: adding
+// Printable8 reports whether the eight bytes of x are all printable ASCII
+// (0x20 to 0x7e), which String leaves as they are: plain8 without DEL
+// (0x7f), which String escapes. Adding
 // one to each byte sets the high bit of 0x7f, and carries only out of a
 // byte that has it already.
-func printable8(x uint64) bool {
+func Printable8(x uint64) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	return (x|(x-0x20*ones)|(x+ones))&highs == 0
 }

@@ -288,6 +288,32 @@ func Compare(a, b string) int {
 	return compareNames(a[i:], b[i:])
 }
 
+// LastNumber finds the last run of digits of a name, s[from:to], and its
+// value: two names with the same bytes before their last runs of digits
+// and runs of different values compare (Compare) as the values do,
+// whatever follows. A sort can then tell such names apart by
+// a number, as the copies of a replicated table's indices are
+// ("RDB$INDEX_15_00017", "RDB$INDEX_15_00018"). ok is false for a name
+// without digits or whose last run has more than 19 (a value beyond
+// uint64's).
+func LastNumber(s string) (from, to int, v uint64, ok bool) {
+	to = len(s)
+	for to > 0 && !isDigit(s[to-1]) {
+		to--
+	}
+	from = to
+	for from > 0 && isDigit(s[from-1]) {
+		from--
+	}
+	if from == to || to-from > 19 {
+		return 0, 0, 0, false
+	}
+	for _, c := range []byte(s[from:to]) {
+		v = v*10 + uint64(c-'0')
+	}
+	return from, to, v, true
+}
+
 // compareNames is Compare without its shortcut.
 func compareNames(a, b string) int {
 	if c := natural(a, b, true); c != 0 {

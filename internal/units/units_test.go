@@ -1,6 +1,7 @@
 package units
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -321,5 +322,84 @@ func TestCount(t *testing.T) {
 		if c.got != c.want {
 			t.Errorf("%q, want %q", c.got, c.want)
 		}
+	}
+}
+
+// LastNumber's run and value, and the order it promises: names that
+// share their bytes before their last run of digits compare as the runs'
+// values, over 400,000 random names (the parts of TestCompareShortcut:
+// letters in both cases, UTF-8 cut short, invalid bytes) whose last run is
+// replaced by another of up to 19 digits, leading zeros included, and
+// what follows it by other parts with no digit.
+func TestLastNumber(t *testing.T) {
+	for _, c := range []struct {
+		s        string
+		from, to int
+		v        uint64
+		ok       bool
+	}{
+		{"RDB$INDEX_15_00017", 13, 18, 17, true},
+		{"T9X", 1, 2, 9, true},
+		{"007", 0, 3, 7, true},
+		{"A1B22c", 3, 5, 22, true},
+		{"NAME", 0, 0, 0, false},
+		{"", 0, 0, 0, false},
+		{"X9999999999999999999", 1, 20, 9999999999999999999, true},
+		{"X10000000000000000000", 0, 0, 0, false},
+	} {
+		from, to, v, ok := LastNumber(c.s)
+		if from != c.from || to != c.to || v != c.v || ok != c.ok {
+			t.Errorf("LastNumber(%q) = %d, %d, %d, %v; want %d, %d, %d, %v", c.s, from, to, v, ok, c.from, c.to, c.v, c.ok)
+		}
+	}
+	parts := []string{"A", "a", "B", "b", "0", "1", "9", "00", "10", "_", "$", "é", "É", "\u212a", "k", "\xff", "\xc3", "\xa9", "\xe2\x82", "€"}
+	rng := rand.New(rand.NewPCG(19, 20))
+	digits := func() string {
+		d := make([]byte, 1+rng.IntN(19))
+		for i := range d {
+			d[i] = '0' + byte(rng.IntN(10))
+			if rng.IntN(3) == 0 {
+				d[i] = '0'
+			}
+		}
+		return string(d)
+	}
+	checked := 0
+	for range 400000 {
+		s := ""
+		for range rng.IntN(8) {
+			s += parts[rng.IntN(len(parts))]
+		}
+		from, to, va, ok := LastNumber(s)
+		if !ok {
+			continue
+		}
+		if s[from:to] == "" || strings.Trim(s[from:to], "0123456789") != "" || from > 0 && isDigit(s[from-1]) || strings.ContainsAny(s[to:], "0123456789") {
+			t.Fatalf("LastNumber(%q): %d, %d", s, from, to)
+		}
+		tail := s[to:]
+		if rng.IntN(2) == 0 {
+			tail = ""
+			for range rng.IntN(3) {
+				if p := parts[rng.IntN(len(parts))]; !strings.ContainsAny(p, "0123456789") {
+					tail += p
+				}
+			}
+		}
+		b := s[:from] + digits() + tail
+		bf, bt, vb, ok := LastNumber(b)
+		if !ok || bf != from || b[bt:] != tail {
+			t.Fatalf("LastNumber(%q) = %d, %d, %v after LastNumber(%q) = %d, %d", b, bf, bt, ok, s, from, to)
+		}
+		if va == vb {
+			continue
+		}
+		checked++
+		if got, want := Compare(s, b), cmp.Compare(va, vb); got != want {
+			t.Fatalf("Compare(%q, %q) = %d, the values %d, %d", s, b, got, va, vb)
+		}
+	}
+	if checked < 100000 {
+		t.Fatalf("only %d pairs checked", checked)
 	}
 }

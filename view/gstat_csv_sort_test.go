@@ -1,0 +1,196 @@
+package view
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
+)
+
+// indexSortNames are index names as a sort of a big run meets them: the
+// benchmark output's copies of a report's names ("RDB$INDEX_15_00017"),
+// names whose last number is not at their end, names in both cases,
+// with leading zeros, UTF-8 and bytes that are not, names with no digits.
+func indexSortNames(rng *rand.Rand, n int) []string {
+	bases := []string{"RDB$INDEX_15_", "RDB$INDEX_1_", "RDB$INDEX_10_", "rdb$index_15_", "RDB$INDEX_015_", "RDB$PRIMARY1_", "RDB$PRIMARY12_",
+		"RDB$FOREIGN3_", "CUSTNAMEX_", "CUSTREGION_", "NEEDX_", "N", "n", "NE", "", "IX_", "IX_0", "IX_00_", "IX_1_", "ix_1_", "IX_1_2_",
+		"IX_\x00", "IX_\x01", "IX_\x7f", "IX__", "IX_^", "X12345678901234567890_", "X1234567890123456789_", "É_", "\u212a_", "K_", "k_", "\xff_", "\xc3_"}
+	tails := []string{"", "", "", "_X", "_x", "A", "é", "_1", "\xe2\x82"}
+	parts := []string{"A", "a", "B", "0", "1", "9", "00", "_", "$", "é", "\u212a", "k", "\xff"}
+	names := make([]string, n)
+	for i := range names {
+		switch rng.IntN(4) {
+		case 0: // a name of random parts
+			s := ""
+			for range rng.IntN(7) {
+				s += parts[rng.IntN(len(parts))]
+			}
+			names[i] = s
+		default:
+			zeros := rng.IntN(6)
+			names[i] = fmt.Sprintf("%s%0*d%s", bases[rng.IntN(len(bases))], zeros, rng.IntN(3000), tails[rng.IntN(len(tails))])
+		}
+	}
+	return names
+}
+
+// The index rows' comparison with their names' groups (nameGroups) and
+// the groups' classes (groupClasses) orders as byName does: 300,000 pairs
+// of rows of random names that tie on rank and size, numbered by a table
+// of few slots (groups numbered anew as they take each other's slots) and
+// by one of many, in classes of a batch marked after another; and the
+// batch sorted.
+func TestIndexRowsByGroup(t *testing.T) {
+	defer func(n int) { nameGroupSlots = n }(nameGroupSlots)
+	for _, nameGroupSlots = range []int{4, 1024} {
+		t.Run(fmt.Sprint(nameGroupSlots), testIndexRowsByGroup)
+	}
+}
+
+func testIndexRowsByGroup(t *testing.T) {
+	rng := rand.New(rand.NewPCG(40, 6))
+	names := indexSortNames(rng, 20000)
+	var g nameGroups
+	all := make([]csvRow, 2*len(names))
+	for i := range all {
+		s := names[i%len(names)]
+		all[i] = csvRow{rank: 1, key: 8192, s: [3]string{s, "T"}, id: int64(i)}
+		all[i].grp, all[i].num = g.of(s)
+	}
+	var c groupClasses
+	c.mark(all[:len(names)])
+	rows := all[len(names):]
+	c.mark(rows)
+	classes := map[uint32]bool{}
+	for _, r := range rows {
+		classes[r.cls] = true
+	}
+	if len(classes) < 20 {
+		t.Errorf("%d classes", len(classes))
+	}
+	byGroup := map[uint32][]int{}
+	for i := range rows {
+		byGroup[rows[i].grp] = append(byGroup[rows[i].grp], i)
+	}
+	grouped := 0
+	for range 300000 {
+		a, b := &rows[rng.IntN(len(rows))], &rows[rng.IntN(len(rows))]
+		if rng.IntN(2) == 0 { // (a pair of one group)
+			same := byGroup[a.grp]
+			b = &rows[same[rng.IntN(len(same))]]
+		}
+		if a.grp != 0 && a.grp == b.grp {
+			grouped++
+		}
+		if got, want := cmpTableRows(a, b), cmpTableRows(ungrouped(a), ungrouped(b)); got != want {
+			t.Fatalf("%q (group %d, %d, class %d) against %q (group %d, %d, class %d): %d, want %d", a.s[0], a.grp, a.num, a.cls, b.s[0], b.grp, b.num, b.cls, got, want)
+		}
+	}
+	if grouped < 50000 {
+		t.Errorf("only %d pairs of one group", grouped)
+	}
+	sorted := slices.Clone(rows)
+	sort.Sort(rowSort{sorted, cmpTableRows})
+	want := slices.Clone(rows)
+	slices.SortFunc(want, func(a, b csvRow) int { return cmpTableRows(ungrouped(&a), ungrouped(&b)) })
+	for i := range want {
+		if sorted[i].id != want[i].id {
+			t.Fatalf("row %d of the sorted batch: %q, want %q", i, sorted[i].s[0], want[i].s[0])
+		}
+	}
+}
+
+// ungrouped is row x with no group and no class.
+func ungrouped(x *csvRow) *csvRow {
+	y := *x
+	y.grp, y.num, y.cls = 0, 0, 0
+	return &y
+}
+
+// appendIndexCSVRow writes the line appendCSVRow writes of an index's
+// cells: for every index of five samples (Firebird 6 names, odd names
+// among them), and for an index whose
+// names need quotes, escapes or a formula's apostrophe (with a schema),
+// whose figures are missing, NaN, infinite, negative zero, past 1e21 or
+// tiny, and whose counts are the int64 limits.
+func TestAppendIndexCSVRow(t *testing.T) {
+	var ixs []analyze.IndexStats
+	th := analyze.NewThresholds()
+	for _, name := range [][2]string{{"fb30", "shop-gstat-a-r.txt"}, {"fb30", "shop-gstat-i.txt"}, {"gstat", "shop-fb6-names.txt"}, {"gstat", "shop-odd-names-corrupt.txt"}, {"gstat", "codes-4k-gstat-a-r.txt"}} {
+		reps, err := parse.ReadGstat(bytes.NewReader(testutil.ReadTestdata(t, name[0], name[1])), name[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rep := range reps {
+			a := analyze.Gstat(rep, th)
+			for _, tb := range a.Tables {
+				ixs = append(ixs, tb.Indices...)
+			}
+			ixs = append(ixs, a.UnattachedIndices...)
+		}
+	}
+	if len(ixs) < 20 {
+		t.Fatalf("%d indices in the samples", len(ixs))
+	}
+	i64 := func(v int64) *int64 { return &v }
+	f64 := func(v float64) *float64 { return &v }
+	names := []string{"", "IX", "IX,1", `IX "A"`, "IX\nA", "=SUM(A1)", "-IX", "+IX", "@IX", "\tIX", " IX", `\.`, "IX\u202eA", "IX\x85", "\xff\xfe", "ИНДЕКС_1"}
+	floats := []*float64{nil, f64(math.NaN()), f64(math.Inf(1)), f64(math.Inf(-1)), f64(math.Copysign(0, -1)), f64(0), f64(1e21), f64(9.999999999999999e20), f64(1e-7), f64(1.0 / 3), f64(-2.5)}
+	ints := []*int64{nil, i64(0), i64(-1), i64(math.MaxInt64), i64(math.MinInt64), i64(8192)}
+	for i, n := range names {
+		ixs = append(ixs, analyze.IndexStats{Name: n, Table: names[(i+3)%len(names)], Schema: []string{"", "PUBLIC", "S,1"}[i%3], Kind: []string{"", analyze.IndexPrimaryKey, "=x"}[i%3],
+			Depth: ints[i%len(ints)], LeafBuckets: ints[(i+1)%len(ints)], Nodes: ints[(i+2)%len(ints)], MaxDup: ints[(i+3)%len(ints)], SizeBytes: ints[(i+4)%len(ints)],
+			Selectivity: floats[i%len(floats)], DupRatio: floats[(i+5)%len(floats)]})
+	}
+	for _, f := range floats {
+		ixs = append(ixs, analyze.IndexStats{Name: "F", Selectivity: f, DupRatio: f})
+	}
+	var cells [11]Cell
+	for i := range ixs {
+		want := string(appendCSVRow(nil, gstatIndexColumns, appendIndexCells(cells[:0], &ixs[i])))
+		if got := string(appendIndexCSVRow(nil, &ixs[i])); got != want {
+			t.Errorf("index %q: %q, want %q", ixs[i].Name, got, want)
+		}
+	}
+}
+
+// appendCSVText writes what appendCSVField writes of csvText: for every
+// string of up to two bytes, and for 300,000 random ones of up to 40 bytes
+// of printable ASCII with now and then a byte a field quotes or escapes,
+// one a formula starts with, a space, a byte that is not ASCII, at any
+// place of the eight-byte words the scan reads.
+func TestAppendCSVText(t *testing.T) {
+	check := func(s string) {
+		t.Helper()
+		if got, want := string(appendCSVText(nil, s)), string(appendCSVField(nil, csvText(s))); got != want {
+			t.Fatalf("%q: %q, want %q", s, got, want)
+		}
+	}
+	check("")
+	for a := range 256 {
+		check(string([]byte{byte(a)}))
+		for b := range 256 {
+			check(string([]byte{byte(a), byte(b)}))
+		}
+	}
+	check(`\.`)
+	odd := []byte{',', '"', '\n', '\r', '\t', 0, 0x1f, 0x7f, 0x80, 0xc3, 0xa9, 0xff, ' ', '=', '+', '-', '@', '\\', '.'}
+	rng := rand.New(rand.NewPCG(40, 7))
+	for range 300000 {
+		b := make([]byte, rng.IntN(41))
+		for i := range b {
+			b[i] = byte(0x20 + rng.IntN(0x5f))
+			if rng.IntN(12) == 0 {
+				b[i] = odd[rng.IntN(len(odd))]
+			}
+		}
+		check(string(b))
+	}
+}
