@@ -1,7 +1,8 @@
 // Package numfmt writes numbers as strconv does, faster: integers with
 // their digits in place, and floats in strconv's shortest 'f' form
 // (strconv.AppendFloat(b, f, 'f', -1, 64)) for the whole numbers, the
-// decimals of two places and the ratios a gstat run is made of, leaving
+// decimals of two places and the ratios a gstat run is made of, and at
+// a fixed 0 to 3 decimals (AppendFixed, the warnings' texts), leaving
 // the rest to strconv. Every byte is strconv's; the JSON and CSV of a big
 // gstat run write some twenty million numbers through here.
 //
