@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/fbdiag/fbdiag/internal/extsort"
+	"github.com/fbdiag/fbdiag/internal/numfmt"
 	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 )
@@ -620,7 +621,7 @@ func appendSize(b []byte, v float64) []byte {
 		i++
 	}
 	start := len(b)
-	b = strconv.AppendFloat(b, v, 'f', 2, 64)
+	b = numfmt.AppendFixed(b, v, 2)
 	for len(b) > start && b[len(b)-1] == '0' {
 		b = b[:len(b)-1]
 	}

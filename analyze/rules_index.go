@@ -3,8 +3,8 @@ package analyze
 import (
 	"fmt"
 	"math"
-	"strconv"
 
+	"github.com/fbdiag/fbdiag/internal/numfmt"
 	"github.com/fbdiag/fbdiag/internal/units"
 )
 
@@ -68,9 +68,9 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 			// (The most frequent warning of a big file: appended, not
 			// Sprintf or +.)
 			var a [textBuffer]byte
-			b := strconv.AppendFloat(a[:0], *ix.LightShare*100, 'f', 0, 64)
+			b := numfmt.AppendFixed(a[:0], *ix.LightShare*100, 0)
 			b = append(b, "% of "...)
-			b = strconv.AppendInt(b, *ix.LeafBuckets, 10)
+			b = numfmt.AppendInt(b, *ix.LeafBuckets)
 			b = append(b, " leaf pages under 60% full; "...)
 			f.reason = string(ix.appendKindText(b))
 			f.advice = ix.RebuildAdvice(schema, odsMajor)
@@ -158,22 +158,22 @@ func (c *checker) indexMaxDup(ix *IndexStats, schema string, odsMajor *int) {
 	// (Fired for every index of a big file made of one: appended, not
 	// Sprintf.)
 	var a [textBuffer]byte
-	b := strconv.AppendInt(a[:0], *ix.MaxDup, 10)
+	b := numfmt.AppendInt(a[:0], *ix.MaxDup)
 	b = append(b, " more keys share one value"...)
 	if ix.MaxDupShare != nil {
 		b = append(b, " ("...)
-		b = strconv.AppendFloat(b, *ix.MaxDupShare*100, 'f', 1, 64)
+		b = numfmt.AppendFixed(b, *ix.MaxDupShare*100, 1)
 		b = append(b, "% of the index)"...)
 	}
 	switch {
 	case modern:
 		b = append(b, ": since Firebird 2.0 (ODS 11) duplicates are kept in record-number order, so garbage collection finds each entry without walking the chain; a lookup on that value returns "...)
-		b = strconv.AppendInt(b, *ix.MaxDup+1, 10)
+		b = numfmt.AppendInt(b, *ix.MaxDup+1)
 		b = append(b, " rows"...)
 		f.advice = "nothing to do for garbage collection; whether the index pays its way is index-low-selectivity's matter"
 	case odsMajor != nil:
 		b = append(b, ": before Firebird 2.0 (ODS "...)
-		b = strconv.AppendInt(b, int64(*odsMajor), 10)
+		b = numfmt.AppendInt(b, int64(*odsMajor))
 		b = append(b, " here) deletes and garbage collection walk the whole chain"...)
 		f.advice = "make the key more selective (add the primary key as a last segment), or upgrade to Firebird 2.0 or later (backup and restore)"
 		// A constraint's index has the constraint's columns: no segment
@@ -232,17 +232,17 @@ func (ix *IndexStats) costText(t *TableStats) string { return string(ix.appendCo
 // %.1f).
 func (ix *IndexStats) appendCost(b []byte, t *TableStats) []byte {
 	n, u := val0(ix.Nodes), max(val0(ix.UniqueKeys), 1)
-	b = strconv.AppendInt(b, u, 10)
+	b = numfmt.AppendInt(b, u)
 	b = append(b, " distinct values in "...)
-	b = strconv.AppendInt(b, n, 10)
+	b = numfmt.AppendInt(b, n)
 	b = append(b, " keys: a lookup on one value returns "...)
-	b = strconv.AppendInt(b, n/u, 10)
+	b = numfmt.AppendInt(b, n/u)
 	b = append(b, " rows on average ("...)
-	b = strconv.AppendFloat(b, 100/float64(u), 'f', 1, 64)
+	b = numfmt.AppendFixed(b, 100/float64(u), 1)
 	b = append(b, "% of the keys)"...)
 	if ix.MaxDup != nil {
 		b = append(b, ", on the most common value "...)
-		b = strconv.AppendInt(b, *ix.MaxDup+1, 10)
+		b = numfmt.AppendInt(b, *ix.MaxDup+1)
 	}
 	if t != nil && t.DataPages != nil && *t.DataPages > 0 && ix.ClusteringRatio != nil {
 		// (Compared as floats: an estimate past an int64 would wrap.)
@@ -251,16 +251,16 @@ func (ix *IndexStats) appendCost(b []byte, t *TableStats) []byte {
 			pages = max(1, int64(est))
 		}
 		b = append(b, ", reading about "...)
-		b = strconv.AppendInt(b, pages, 10)
+		b = numfmt.AppendInt(b, pages)
 		b = append(b, " of the table's "...)
-		b = strconv.AppendInt(b, *t.DataPages, 10)
+		b = numfmt.AppendInt(b, *t.DataPages)
 		b = append(b, " data pages (clustering ratio "...)
-		b = strconv.AppendFloat(b, *ix.ClusteringRatio, 'f', 2, 64)
+		b = numfmt.AppendFixed(b, *ix.ClusteringRatio, 2)
 		b = append(b, ')')
 	}
 	if ix.LeafBuckets != nil {
 		b = append(b, "; the index costs "...)
-		b = strconv.AppendInt(b, *ix.LeafBuckets, 10)
+		b = numfmt.AppendInt(b, *ix.LeafBuckets)
 		b = append(b, " leaf pages"...)
 		if ix.SizeBytes != nil {
 			b = append(b, " ("...)

@@ -3,8 +3,8 @@ package analyze
 import (
 	"fmt"
 	"slices"
-	"strconv"
 
+	"github.com/fbdiag/fbdiag/internal/numfmt"
 	"github.com/fbdiag/fbdiag/internal/units"
 )
 
@@ -64,11 +64,11 @@ func (c *checker) table(t *TableStats) {
 			if c.wants(&f) {
 				var a [textBuffer]byte
 				b := append(a[:0], "back versions average "...)
-				b = strconv.AppendFloat(b, *t.AvgVersion, 'f', 2, 64)
+				b = numfmt.AppendFixed(b, *t.AvgVersion, 2)
 				b = append(b, " bytes for "...)
-				b = strconv.AppendFloat(b, *t.AvgRecord, 'f', 2, 64)
+				b = numfmt.AppendFixed(b, *t.AvgRecord, 2)
 				b = append(b, "-byte records ("...)
-				b = strconv.AppendInt(b, *t.Versions, 10)
+				b = numfmt.AppendInt(b, *t.Versions)
 				b = append(b, " versions, "...)
 				b = appendSize(b, *t.AvgVersion*float64(*t.Versions))
 				b = append(b, "): whole-record versions, from deleted rows (a delete keeps the last version whole) or updates that rewrite most of a row; an update that changes little leaves a shorter difference"...)
@@ -114,17 +114,17 @@ func (c *checker) tableVersions(t *TableStats) {
 		// (One of the most frequent warnings of a big file: appended, not
 		// Sprintf or +.)
 		var a [textBuffer]byte
-		b := strconv.AppendInt(a[:0], *t.Versions, 10)
+		b := numfmt.AppendInt(a[:0], *t.Versions)
 		b = append(b, " back versions for "...)
-		b = strconv.AppendInt(b, *t.Records, 10)
+		b = numfmt.AppendInt(b, *t.Records)
 		b = append(b, " records"...)
 		if known {
 			b = append(b, "; the header shows Next - OAT = "...)
-			b = strconv.AppendInt(b, *h.NextMinusOAT, 10)
+			b = numfmt.AppendInt(b, *h.NextMinusOAT)
 			b = append(b, ", Next - OST = "...)
-			b = strconv.AppendInt(b, val0(h.NextMinusOST), 10)
+			b = numfmt.AppendInt(b, val0(h.NextMinusOST))
 			b = append(b, " and OAT - OIT = "...)
-			b = strconv.AppendInt(b, val0(h.OATMinusOIT), 10)
+			b = numfmt.AppendInt(b, val0(h.OATMinusOIT))
 		}
 		switch {
 		case !known:
@@ -174,7 +174,7 @@ func appendYoungerHeld(b []byte, h *HeaderStats) []byte {
 	b = append(b, " transaction"...)
 	if tx != nil {
 		b = append(b, " ("...)
-		b = strconv.AppendInt(b, *tx, 10)
+		b = numfmt.AppendInt(b, *tx)
 		b = append(b, ')')
 	}
 	return append(b, ", while it is open, keeps the versions made since it began (the header's markers are those of the last transaction start: it may have ended since); the older ones are not collected yet"...)
@@ -321,26 +321,26 @@ func (c *checker) tableFragments(t *TableStats) {
 	// (Fired for every table of a big file made of one: appended, not
 	// Sprintf.)
 	var a [textBuffer]byte
-	b := strconv.AppendInt(a[:0], val0(t.Fragments), 10)
+	b := numfmt.AppendInt(a[:0], val0(t.Fragments))
 	b = append(b, " fragments for "...)
-	b = strconv.AppendInt(b, val0(t.Records), 10)
+	b = numfmt.AppendInt(b, val0(t.Records))
 	b = append(b, " records; "...)
 	if t.AvgRecord == nil {
 		b = append(b, "records of unknown length"...)
 	} else {
 		b = append(b, "records average "...)
-		b = strconv.AppendFloat(b, *t.AvgRecord, 'f', 0, 64)
+		b = numfmt.AppendFixed(b, *t.AvgRecord, 0)
 		b = append(b, " bytes stored"...)
 		if t.AvgUnpacked != nil && *t.AvgUnpacked > 0 {
 			b = append(b, " ("...)
-			b = strconv.AppendFloat(b, *t.AvgUnpacked, 'f', 0, 64)
+			b = numfmt.AppendFixed(b, *t.AvgUnpacked, 0)
 			b = append(b, " unpacked)"...)
 		}
 	}
 	switch {
 	case pageSize > 0 && t.AvgRecord != nil && *t.AvgRecord >= share*float64(pageSize):
 		b = append(b, " on "...)
-		b = strconv.AppendInt(b, pageSize, 10)
+		b = numfmt.AppendInt(b, pageSize)
 		b = append(b, "-byte pages: records near or over the page size are split"...)
 		f.advice = fmt.Sprintf("records bigger than the largest page size (%d): keep the wide columns in blobs", maxPageSize(odsMajor))
 		for p := pageSize * 2; p <= maxPageSize(odsMajor); p *= 2 {
@@ -354,12 +354,12 @@ func (c *checker) tableFragments(t *TableStats) {
 		}
 	case val0(t.BigRecordPages) > 0:
 		b = append(b, "; "...)
-		b = strconv.AppendInt(b, *t.BigRecordPages, 10)
+		b = numfmt.AppendInt(b, *t.BigRecordPages)
 		b = append(b, " big record pages: some records are bigger than a page"...)
 		f.advice = "keep the widest columns in blobs; a bigger page size helps only if those records then fit"
 	case pageSize > 0 && t.AvgRecord != nil:
 		b = append(b, " on "...)
-		b = strconv.AppendInt(b, pageSize, 10)
+		b = numfmt.AppendInt(b, pageSize)
 		b = append(b, "-byte pages, far smaller than a page: the fragments are records that grew on an update while their page was full, not records too big for the page, so a bigger page size would not help"...)
 		f.advice = "gbak backup and restore re-packs them"
 	default:

@@ -87,7 +87,7 @@ func TestSpoolTextRoundTrip(t *testing.T) {
 		t.Errorf("a text one byte from its reference took %d bytes", n)
 	}
 	// A record its references cannot make is an error, not a panic.
-	bad := extsort.AppendString(extsort.AppendInt(extsort.AppendInt(extsort.AppendInt(nil, 0), 1000), 1000), "")
+	bad := extsort.AppendString(append(extsort.AppendInt(nil, 0), 0xe8, 3, 0xe8, 3), "") // (prefix and suffix 1000)
 	var f extsort.Fields
 	f.Reset(bad)
 	if _, err := newTailEncoder(nil, refs.Refs(), false).appendText(nil, &f); err == nil {

@@ -73,6 +73,20 @@ func (f *Fields) Int() int64 {
 	return v
 }
 
+// uint16 reads two bytes, little-endian (TextRefs's lengths).
+func (f *Fields) uint16() int {
+	if f.err != nil {
+		return 0
+	}
+	if len(f.b) < 2 {
+		f.err = errShort
+		return 0
+	}
+	v := int(f.b[0]) | int(f.b[1])<<8
+	f.b = f.b[2:]
+	return v
+}
+
 // Count reads an integer of AppendInt that counts the fields that
 // follow, each at least a byte long: -1, an error, for a count the record
 // cannot hold.

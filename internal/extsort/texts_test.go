@@ -2,9 +2,11 @@ package extsort
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/internal/units"
 )
 
 // A text spooled as the difference from the first of its kind reads back
@@ -42,8 +44,63 @@ func TestTextRefsRoundTrip(t *testing.T) {
 	if n := len(refs.AppendText(nil, "index-sparse", 'r', "9"+ref[1:])); n > 8 {
 		t.Errorf("a text one byte from its reference took %d bytes", n)
 	}
-	bad := NewFields(AppendString(AppendInt(AppendInt(AppendInt(nil, 0), 1000), 1000), ""))
+	bad := NewFields(AppendString(append(AppendInt(nil, 0), 0xe8, 3, 0xe8, 3), "")) // (prefix and suffix 1000)
 	if _, err := bad.ReadText(refs.Refs()); err != ErrTextRef {
 		t.Errorf("a prefix and suffix longer than the reference: %v, want ErrTextRef", err)
+	}
+}
+
+// A kind whose first text is longer than maxRefLen spools it whole, and
+// takes its first text that is not as its reference; texts of every
+// length read back.
+func TestTextRefsLong(t *testing.T) {
+	long := strings.Repeat("a long reason; ", maxRefLen/15+1)
+	texts := []string{long, long + "x", "short reason 1", "short reason 2", long[:maxRefLen], long}
+	var refs TextRefs
+	var rec []byte
+	for _, s := range texts {
+		rec = refs.AppendText(rec, "k", 'r', s)
+	}
+	if got := refs.Refs(); len(got) != 1 || got[0] != "short reason 1" {
+		t.Fatalf("references %.40q, want the first short text", got)
+	}
+	f := NewFields(rec)
+	for i, want := range texts {
+		part, err := f.ReadText(refs.Refs())
+		if got := string(part.Append(nil, refs.Refs())); err != nil || got != want {
+			t.Fatalf("text %d read back %.40q, %v; want %.40q", i, got, err, want)
+		}
+	}
+	if err := f.Err(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// sharedPrefix and sharedSuffix agree with units.CommonPrefix and
+// CommonSuffix: strings of 0 to 100 bytes that differ at each place, or
+// not at all, or where one ends, at every offset into a longer string.
+func TestSharedPrefixSuffix(t *testing.T) {
+	base := strings.Repeat("0123456789abcdefghijklmnopqrstuvwxyz", 4)
+	for n := 0; n <= 100; n++ {
+		for off := 0; off < 8; off++ {
+			a := base[off : off+n]
+			cases := []string{a, a + "!", base[:n]}
+			if n > 0 {
+				cases = append(cases, a[:n-1])
+			}
+			for i := range n {
+				cases = append(cases, a[:i]+"!"+a[i+1:], a[:i]+"!"+a[i:])
+			}
+			for _, b := range cases {
+				for _, x := range [][2]string{{a, b}, {b, a}} {
+					if got, want := sharedPrefix(x[0], x[1]), units.CommonPrefix(x[0], x[1]); got != want {
+						t.Fatalf("sharedPrefix(%q, %q) = %d, want %d", x[0], x[1], got, want)
+					}
+					if got, want := sharedSuffix(x[0], x[1]), units.CommonSuffix(x[0], x[1]); got != want {
+						t.Fatalf("sharedSuffix(%q, %q) = %d, want %d", x[0], x[1], got, want)
+					}
+				}
+			}
+		}
 	}
 }

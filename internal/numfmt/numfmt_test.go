@@ -196,3 +196,56 @@ func BenchmarkAppendFloat(b *testing.B) {
 		}
 	}
 }
+
+// AppendFixed gives strconv's bytes for 'f' at 0 to 3 decimals: ties
+// (0.5, 2.5, 0.125, 1.005) and their neighbours, signed zeros, values
+// that round to zero, subnormals, the ends of its range (2^52) and past
+// them, NaN and the infinities, and random ratios, decimals and bits.
+func TestAppendFixed(t *testing.T) {
+	vs := []float64{0, math.Copysign(0, -1), 0.5, 1.5, 2.5, -0.5, -2.5, 0.125, 0.375, 1.005, 0.045, 0.0005, 0.00049,
+		-0.0001, 1e-300, -1e-300, 5e-324, math.SmallestNonzeroFloat64, 99.5, 999.95, 9.995, 0.09090909090909091,
+		math.Ldexp(1, 52), math.Nextafter(math.Ldexp(1, 52), 0), math.Ldexp(1, 53) + 2, 1e300, -1e300, math.MaxFloat64,
+		math.NaN(), math.Inf(1), math.Inf(-1), math.Ldexp(1, -11), math.Ldexp(1, -12), 33.33333333333333}
+	for p := -8; p <= 16; p++ {
+		x := math.Pow10(p)
+		for _, y := range []float64{x, 2.5 * x, 5 * x, 1.25 * x, 9.995 * x} {
+			vs = append(vs, y, -y, math.Nextafter(y, 0), math.Nextafter(y, math.Inf(1)))
+		}
+	}
+	for k := -2000; k <= 2000; k++ {
+		for _, d := range []float64{2, 4, 8, 16, 1000, 100, 10} {
+			y := float64(k) / d
+			vs = append(vs, y, math.Nextafter(y, 0), math.Nextafter(y, math.Inf(1)))
+		}
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	for range 200000 {
+		vs = append(vs, float64(r.Int64N(1e7))/float64(1+r.Int64N(1e5)), float64(r.Int64N(1e9))/1000,
+			math.Float64frombits(r.Uint64()), r.Float64()*math.Pow10(r.IntN(30)-12))
+	}
+	spare := make([]byte, 3, 64)
+	copy(spare, "x: ")
+	for _, v := range vs {
+		for prec := 0; prec <= 4; prec++ {
+			want := string(strconv.AppendFloat([]byte("x: "), v, 'f', prec, 64))
+			for _, pre := range [][]byte{[]byte("x: ")[:3:3], spare} {
+				if got := string(AppendFixed(pre, v, prec)); got != want {
+					t.Fatalf("AppendFixed(%v (%#x), %d) = %q, want %q", v, math.Float64bits(v), prec, got, want)
+				}
+			}
+		}
+	}
+}
+
+func FuzzAppendFixed(f *testing.F) {
+	for _, v := range []float64{0.5, 2.5, 0.125, 1.005, 9.995, 0.09090909090909091, 1e-300} {
+		f.Add(v, 1)
+	}
+	f.Fuzz(func(t *testing.T, v float64, prec int) {
+		prec = int(uint(prec) % 5)
+		got := string(AppendFixed(nil, v, prec))
+		if want := strconv.FormatFloat(v, 'f', prec, 64); got != want {
+			t.Fatalf("AppendFixed(%v (%#x), %d) = %q, want %q", v, math.Float64bits(v), prec, got, want)
+		}
+	})
+}
