@@ -49,6 +49,16 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 	if s.sameServerFile(database, backupFile) {
 		return run, fail(KindSameFile, sameAsDatabase(backupFile))
 	}
+	if target.noFolder != "" && !opt.Force {
+		// The server runs here: --force would only have gbak fail
+		// ("cannot open backup file"). (A server in a container, its
+		// files not this machine's, writes there with --force.)
+		do := "make it first, writable by the server's user (firebird on Debian)"
+		if !strings.HasPrefix(target.noFolder, "there is") {
+			do = "name a file in a folder"
+		}
+		return run, fail(KindNotLocal, fmt.Sprintf("%s: %s; %s; nothing done (--force has gbak write it directly, for a server whose files are not this machine's: a container)", backupFile, target.noFolder, do))
+	}
 	if !target.local && !opt.Force {
 		return run, fail(KindNotLocal, fmt.Sprintf("cannot tell whether %s exists: %s, and the Services API can neither look at nor rename files (--force lets gbak write it directly, replacing any file of that name)", backupFile, target.why))
 	}
@@ -109,6 +119,9 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 		ce := s.gbakError(op, database, run, err)
 		if ctx.Err() != nil {
 			ce.Kind, ce.Detail = KindInterrupted, ""
+		} else if target.noFolder != "" && strings.HasPrefix(ce.Detail, "cannot open backup file "+dest) {
+			// --force past a folder missing here: gbak gives no reason.
+			ce.Detail = "the server cannot create " + backupFile + ": " + target.noFolder + " (gbak: " + ce.Detail + ")"
 		} else if target.local && strings.Contains(ce.Detail, "cannot open backup file "+dest) {
 			// gbak gives no reason. The folder is there and fbdiag may
 			// write it; the server, which creates the file, runs as a

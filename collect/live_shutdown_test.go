@@ -133,6 +133,30 @@ func TestLiveBackupIntoFolderTheServerCannotWrite(t *testing.T) {
 	}
 }
 
+// backup --force into a folder that is not there (a typing error, the
+// server on this machine): gbak says "cannot open backup file X" and no
+// reason; the error now names the missing folder, as restore's does.
+func TestLiveBackupForceIntoMissingFolder(t *testing.T) {
+	s := livetest.Server(t)
+	ctx := ctxT(t)
+	db := livetest.TempPath(t, s, "nofolder.fdb")
+	if err := s.CreateDatabase(ctx, db, strings.NewReader(shutScript)); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	fbk := filepath.Join(dir, "no", "x.fbk")
+	_, err := s.Backup(ctx, db, fbk, collect.BackupOptions{Force: true}, io.Discard, nil)
+	want := "cannot back up " + db + " on " + s.Addr + ": the server cannot create " + fbk + ": there is no folder " + dir +
+		"/no (gbak: cannot open backup file " + fbk + "; Exiting before completion due to errors); gbak stopped before creating " +
+		fbk + ": nothing was created or changed"
+	if err == nil || err.Error() != want {
+		t.Errorf("backup --force into %s: %v\nwant %s", fbk, err, want)
+	}
+	if names, _ := os.ReadDir(dir); len(names) != 0 {
+		t.Errorf("left in the folder: %v", names)
+	}
+}
+
 // A restore from a backup the server cannot reach (root's 0700 folder)
 // or that is not there said gbak's "cannot open backup file X" for both.
 // On this machine fbdiag looks, and says which.

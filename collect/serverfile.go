@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"os"
 	"path"
@@ -24,6 +25,10 @@ type serverFile struct {
 	path  string
 	local bool
 	why   string // when not local: why not, for the error
+	// noFolder, with the server on this machine, says that path's folder
+	// is missing here or is no folder: a typing error to name before
+	// anything starts, not a server whose files fbdiag cannot see.
+	noFolder string
 }
 
 // locate decides whether path, a path of the server, is reachable here.
@@ -38,6 +43,12 @@ func (s Server) locate(path string) serverFile {
 		dir := filepath.Dir(path)
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 			f.why = "its folder " + dir + " is not visible here"
+			switch {
+			case err == nil:
+				f.noFolder = "its folder " + dir + " is a file"
+			case errors.Is(err, fs.ErrNotExist):
+				f.noFolder = "there is no folder " + dir
+			}
 		} else if err := writable(dir); err != nil {
 			f.why = "this user may not write its folder " + dir + " (" + err.Error() + "; run as root or a member of the server's group)"
 		} else {
