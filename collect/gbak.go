@@ -124,7 +124,17 @@ func (s Server) gbak(ctx context.Context, sm *fb.ServiceManager, run *GbakRun, s
 		return nil
 	})
 	if err == nil && !run.Completed {
-		err = fmt.Errorf("gbak stopped before its final line (%s)", units.Count(run.Lines, "line"))
+		why := ""
+		if run.Action == "restore" {
+			// A backup file that ends early (a copy cut short, a disk
+			// that filled during the backup): gbak -c asks for the next
+			// volume ("Done with volume #1 … Press return to reopen that
+			// file", then "Backup incomplete"); through the Services API
+			// the service just ends, with no error (Firebird 3.0.11).
+			why = ": the server ended the restore without an error, as it does when the backup file ends early " +
+				"(a copy cut short, a disk that filled during the backup; gbak -c asks for the next volume there)"
+		}
+		err = fmt.Errorf("gbak stopped before its final line (%s)%s", units.Count(run.Lines, "line"), why)
 	}
 	return err, logErr
 }

@@ -3,7 +3,9 @@ package collect_test
 import (
 	"bytes"
 	"errors"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -88,5 +90,43 @@ func TestLiveRestoreWithFailedIndexKeepsTheOriginal(t *testing.T) {
 	}
 	if !collect.IsDatabaseFile(fresh) {
 		t.Errorf("no database at %s", fresh)
+	}
+}
+
+// A backup file cut short (a copy stopped half way, a disk that filled
+// during the backup): gbak on the command line asks for the next volume,
+// but through the Services API the restore just ends, with no error,
+// after "20000 records restored" of ORDER_LINE. The error said "gbak
+// stopped before its final line (74 lines)" and no more; it now says
+// what ends a restore so.
+func TestLiveRestoreOfABackupCutShort(t *testing.T) {
+	s := livetest.Server(t)
+	if !collect.LocalForTest(s, livetest.DataDir()) {
+		t.Skip("cutting the backup file needs its folder on this machine")
+	}
+	ctx := ctxT(t)
+	db := livetest.ShopDatabase(t, s)
+	fbk := livetest.TempPath(t, s, "cut.fbk")
+	if _, err := s.Backup(ctx, db, fbk, collect.BackupOptions{}, &bytes.Buffer{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(fbk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(fbk, fi.Size()/2); err != nil {
+		t.Fatal(err)
+	}
+	target := livetest.TempPath(t, s, "cut.fdb")
+	run, err := s.Restore(ctx, fbk, target, collect.RestoreOptions{}, &bytes.Buffer{}, nil)
+	want := "cannot restore " + fbk + " to " + target + " on " + s.Addr + ": gbak stopped before its final line (" +
+		strconv.Itoa(run.Lines) + " lines): the server ended the restore without an error, as it does when the backup " +
+		"file ends early (a copy cut short, a disk that filled during the backup; gbak -c asks for the next volume " +
+		"there); gbak's last step: " + run.LastStep + "; nothing left; nothing under " + target
+	if err == nil || err.Error() != want || run.Completed || !strings.Contains(run.LastStep, "records restored") {
+		t.Errorf("restore of a backup cut short: %v\nwant %s\n(last step %q)", err, want, run.LastStep)
+	}
+	if collect.IsDatabaseFile(target) {
+		t.Errorf("a database was left at %s", target)
 	}
 }
