@@ -217,6 +217,16 @@ func (s Server) keepBackup(run *GbakRun, tmp, final string, force bool) error {
 	if replaced && IsDatabaseFile(final) {
 		return fail(final + " is a Firebird database (its first page is a database header), not a backup: not replaced; the new backup is " + tmp)
 	}
+	if fi, err := os.Stat(final); err == nil && replaced {
+		// gbak writing over a backup truncates it: the file keeps its
+		// mode, owner and group. The new file has the server's (0644
+		// firebird:firebird on Debian): a backup kept 0600, all the
+		// database's data, became readable by every user.
+		sameOwner(tmp, fi) // (as the server's user or root; else the mode alone)
+		if err := os.Chmod(tmp, fi.Mode().Perm()); err != nil {
+			return fail(fmt.Sprintf("cannot give the new backup the mode of %s (%v): not replaced; the new backup is %s", final, err, tmp))
+		}
+	}
 	var err error
 	if force {
 		err = os.Rename(tmp, final)

@@ -53,6 +53,53 @@ func TestKeepBackupNeverOverADatabase(t *testing.T) {
 	}
 }
 
+// backup --force replacing a backup kept 0600 (all the database's data):
+// gbak writing over it keeps its mode, but fbdiag renamed the server's new
+// file, 0644, into its place, readable by every user. The new backup now
+// takes the old one's mode (and owner and group, where this user may).
+func TestKeepBackupKeepsTheMode(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "shop.fbk")
+	if err := os.WriteFile(old, fb30Backup, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(old, 0o640); err != nil { // (whatever the umask)
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(dir, ".shop.fbk.tmp-3")
+	if err := os.WriteFile(tmp, fb30Backup[:16], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := &GbakRun{}
+	if err := (Server{Addr: "localhost:3050"}).keepBackup(run, tmp, old, true); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() != 16 || !run.Replaced || fi.Mode().Perm() != 0o640 {
+		t.Errorf("after --force: %d bytes, replaced %v, mode %v; want 16, true and -rw-r-----", fi.Size(), run.Replaced, fi.Mode().Perm())
+	}
+	// A new backup (nothing replaced) keeps the mode the server gave it.
+	tmp2 := filepath.Join(dir, ".new.fbk.tmp-4")
+	if err := os.WriteFile(tmp2, fb30Backup, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(tmp2, 0o604); err != nil {
+		t.Fatal(err)
+	}
+	if err := (Server{Addr: "localhost:3050"}).keepBackup(&GbakRun{}, tmp2, filepath.Join(dir, "new.fbk"), false); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "new.fbk")); err != nil || fi.Mode().Perm() != 0o604 {
+		t.Errorf("new backup: %v %v, want -rw----r--", fi.Mode().Perm(), err)
+	}
+}
+
 // A server's path is absolute by the server's rules, either kind: on
 // Linux filepath.IsAbs took a Windows server's C:\data\shop.fdb for an
 // alias, and backup -ig refused the path the user gave.
