@@ -282,17 +282,26 @@ func (s Server) swap(ctx context.Context, path, tmp string) error {
 		return &Error{Op: "replace", Object: path, Server: s.Addr, Kind: kind, Detail: detail}
 	}
 	if err := s.shutdownFull(ctx, path); err != nil {
-		kind := KindServer
+		// The restored database is complete: kept under a name of its
+		// own, so that the next run does not take it for a killed run's
+		// file (noteLeftovers).
+		kept := sibling(path, "restored")
+		if renameNoReplace(tmp, kept) != nil {
+			kept = tmp
+		}
 		switch {
 		case strings.Contains(err.Error(), "shutdown unsuccessful"):
-			kind = KindInUse
+			// Checked unused before gbak started: someone attached since,
+			// and the server shuts no database down under attachments
+			// (-attach 0).
+			return fail(KindInUse, fmt.Sprintf("someone attached to it during the restore, and the server does not shut a database down under open attachments (%s), so it was not replaced and stays online, untouched; the restored database is kept, complete, as %s: restore --replace again once they are gone, or delete it", oneLine(err.Error()), kept))
 		case strings.Contains(err.Error(), "Target shutdown mode is invalid"):
 			// Someone took it to full shutdown while gbak restored: the
 			// server refuses the same mode again. It is left as they
 			// left it.
-			return fail(KindServer, fmt.Sprintf("it was taken to full shutdown during the restore (%s), so it was not replaced and stays shut down; the restored database is %s", oneLine(err.Error()), tmp))
+			return fail(KindServer, fmt.Sprintf("it was taken to full shutdown during the restore (%s), so it was not replaced and stays shut down; the restored database is kept, complete, as %s", oneLine(err.Error()), kept))
 		}
-		return fail(kind, fmt.Sprintf("it could not be shut down (%s), so it was not replaced; the restored database is %s", oneLine(err.Error()), tmp))
+		return fail(KindServer, fmt.Sprintf("it could not be shut down (%s), so it was not replaced; the restored database is kept, complete, as %s", oneLine(err.Error()), kept))
 	}
 	swapStep("shut down")
 	// One step where the system allows it: DATABASE names the original or

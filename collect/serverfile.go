@@ -171,6 +171,11 @@ func (s Server) noteLeftovers(path string) {
 		if err != nil {
 			continue
 		}
+		if strings.HasPrefix(rest, "restored-") {
+			s.Warn(fmt.Sprintf("%s (%.1f MB, %s UTC) is the complete database of an earlier restore --replace that could not take the place of %s (in use), kept; delete it unless you mean to use it",
+				filepath.Join(dir, e.Name()), float64(fi.Size())/1e6, fi.ModTime().UTC().Format("2006-01-02 15:04:05"), path))
+			continue
+		}
 		if strings.HasPrefix(rest, "failed-") {
 			s.Warn(fmt.Sprintf("%s (%.1f MB, %s UTC) is the database of an earlier restore that gbak finished with errors, kept to be fixed; delete it unless you mean to",
 				filepath.Join(dir, e.Name()), float64(fi.Size())/1e6, fi.ModTime().UTC().Format("2006-01-02 15:04:05")))
@@ -181,8 +186,9 @@ func (s Server) noteLeftovers(path string) {
 	}
 }
 
-// fbdiagTemp tells the tail of sibling's names: "tmp-", "old-" or
-// "failed-" (a restore gbak finished with errors, kept) and 12
+// fbdiagTemp tells the tail of sibling's names: "tmp-", "old-",
+// "failed-" (a restore gbak finished with errors, kept) or "restored-"
+// (a complete restore that could not replace the original, kept) and 12
 // hexadecimal digits.
 func fbdiagTemp(tail string) bool {
 	hexPart, ok := strings.CutPrefix(tail, "tmp-")
@@ -191,6 +197,9 @@ func fbdiagTemp(tail string) bool {
 	}
 	if !ok {
 		hexPart, ok = strings.CutPrefix(tail, "failed-")
+	}
+	if !ok {
+		hexPart, ok = strings.CutPrefix(tail, "restored-")
 	}
 	if !ok || len(hexPart) != 12 {
 		return false
