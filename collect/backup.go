@@ -254,6 +254,11 @@ func (s Server) gbakError(op, object string, run *GbakRun, err error) *Error {
 	// (fail names the connection for a timeout, which here is not one).
 	ce.Op, ce.Object, ce.Server = op, object, s.Addr
 	ce.After = run.LastStep
+	if run.tmpName != "" && strings.Contains(ce.Detail, "no permission for CREATE access to DATABASE "+run.tmpName) {
+		// The database the user named, not the temporary one it was
+		// to be restored under.
+		ce.Detail = strings.ReplaceAll(ce.Detail, run.tmpName, run.finalName)
+	}
 	return ce
 }
 

@@ -2,7 +2,11 @@ package collect_test
 
 import (
 	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -128,5 +132,98 @@ func TestLiveRestoreOfABackupCutShort(t *testing.T) {
 	}
 	if collect.IsDatabaseFile(target) {
 		t.Errorf("a database was left at %s", target)
+	}
+}
+
+// A user who is neither SYSDBA nor the database's owner: the driver's
+// words for Firebird's "Unable to perform operation.  You must be either
+// SYSDBA or owner of the database" stop at its first sentence, and gbak's
+// "no permission for CREATE access to DATABASE" named fbdiag's temporary
+// file. Each error now says which right the user lacks; restore --replace
+// by a user who may create databases keeps the original as it was.
+func TestLiveUserWithoutRights(t *testing.T) {
+	s := livetest.Server(t)
+	if !collect.LocalForTest(s, livetest.DataDir()) {
+		t.Skip("restore --replace needs the database's folder on this machine")
+	}
+	ctx := ctxT(t)
+	db := livetest.ShopDatabase(t, s)
+	admin, err := collect.OpenForTest(ctx, s, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b [4]byte
+	rand.Read(b[:])
+	user := "FBDIAG_T_" + strings.ToUpper(hex.EncodeToString(b[:]))
+	// Each in a transaction of its own, committed: the user management
+	// of Firebird 3 applies a change when its transaction ends, and the
+	// driver's autocommit keeps it open (commit retaining).
+	sec := func(ctx context.Context, stmt string) error {
+		tx, err := admin.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			tx.Rollback()
+			return err
+		}
+		return tx.Commit()
+	}
+	if err := sec(ctx, "CREATE USER "+user+" PASSWORD 'x9Tq2w' USING PLUGIN Srp"); err != nil {
+		admin.Close()
+		t.Skipf("cannot create a test user: %v", err)
+	}
+	t.Cleanup(func() {
+		// (A grant outlives its user.)
+		if err := sec(context.Background(), "REVOKE CREATE DATABASE FROM USER "+user); err != nil {
+			t.Errorf("revoking the test user's %s grant: %v", user, err)
+		}
+		if err := sec(context.Background(), "DROP USER "+user+" USING PLUGIN Srp"); err != nil {
+			t.Errorf("dropping the test user %s: %v", user, err)
+		}
+		admin.Close()
+	})
+	u := s
+	u.User, u.Password = user, "x9Tq2w"
+	notOwner := "permission denied: the user " + user + " (ISC_USER) is neither SYSDBA nor the owner of the database, which the server requires for this (Unable to perform operation"
+
+	sw, _ := collect.ParseSwitches("-d") // (-h alone is allowed to anyone)
+	_, err = u.Stats(ctx, db, sw, io.Discard)
+	if want := "cannot read statistics of " + db + " on " + s.Addr + ": " + notOwner + ")"; err == nil || err.Error() != want {
+		t.Errorf("collect: %v\nwant %s", err, want)
+	}
+	fbk := livetest.TempPath(t, s, "rights.fbk")
+	_, err = u.Backup(ctx, db, fbk, collect.BackupOptions{}, io.Discard, nil)
+	if want := "cannot back up " + db + " on " + s.Addr + ": " + notOwner + "; Exiting before completion due to errors); nothing left; " + fbk + " untouched"; err == nil || err.Error() != want {
+		t.Errorf("backup: %v\nwant %s", err, want)
+	}
+	if _, err := s.Backup(ctx, db, fbk, collect.BackupOptions{}, io.Discard, nil); err != nil {
+		t.Fatal(err)
+	}
+	target := livetest.TempPath(t, s, "rights.fdb")
+	_, err = u.Restore(ctx, fbk, target, collect.RestoreOptions{}, io.Discard, nil)
+	if want := "cannot restore " + fbk + " to " + target + " on " + s.Addr + ": permission denied: the user " + user +
+		" (ISC_USER) may not create databases: connect as SYSDBA, or grant it with GRANT CREATE DATABASE TO USER " + user +
+		" (Firebird 3 and later) (no permission for CREATE access to DATABASE " + target + "; failed to create database " + target +
+		"; Exiting before completion due to errors); nothing left; nothing under " + target; err == nil || err.Error() != want {
+		t.Errorf("restore: %v\nwant %s", err, want)
+	}
+
+	// Allowed to create databases, not to shut down SYSDBA's.
+	if err := sec(ctx, "GRANT CREATE DATABASE TO USER "+user); err != nil {
+		t.Fatal(err)
+	}
+	_, err = u.Restore(ctx, fbk, db, collect.RestoreOptions{Replace: true}, io.Discard, nil)
+	kept, _ := filepath.Glob(filepath.Join(filepath.Dir(db), "."+filepath.Base(db)+".restored-*"))
+	if len(kept) != 1 {
+		t.Fatalf("beside the database: %q (error %v)", kept, err)
+	}
+	if want := "cannot replace " + db + " on " + s.Addr + ": permission denied: the user " + user + " (ISC_USER) may not shut it down, " +
+		"which replacing it needs: only SYSDBA or the owner of the database may (no permission for shutdown access to database " + db +
+		"); not replaced, online and untouched; the restored database is kept, complete, as " + kept[0]; err == nil || err.Error() != want {
+		t.Errorf("restore --replace: %v\nwant %s", err, want)
+	}
+	if n := count(t, ctx, s, db, "WAREHOUSE"); n != 5 {
+		t.Errorf("the original has %d warehouses, want its 5", n)
 	}
 }

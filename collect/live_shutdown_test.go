@@ -312,7 +312,7 @@ func TestLiveReplaceOfDatabaseAttachedMeanwhile(t *testing.T) {
 		t.Errorf("the next restore --replace: %v", err)
 	}
 	if len(warnings) != 1 || !strings.HasPrefix(warnings[0], kept[0]+" (") ||
-		!strings.HasSuffix(warnings[0], " is the complete database of an earlier restore --replace that could not take the place of "+db+" (in use), kept; delete it unless you mean to use it") {
+		!strings.HasSuffix(warnings[0], " is the complete database of an earlier restore --replace that could not take the place of "+db+", kept; delete it unless you mean to use it") {
 		t.Errorf("warnings of the next run: %q", warnings)
 	}
 }

@@ -295,6 +295,10 @@ func (s Server) swap(ctx context.Context, path, tmp string) error {
 			// and the server shuts no database down under attachments
 			// (-attach 0).
 			return fail(KindInUse, fmt.Sprintf("someone attached to it during the restore, and the server does not shut a database down under open attachments (%s), so it was not replaced and stays online, untouched; the restored database is kept, complete, as %s: restore --replace again once they are gone, or delete it", oneLine(err.Error()), kept))
+		case strings.Contains(err.Error(), "no permission for shutdown access"):
+			// The restore ran as a user who may create databases but not
+			// shut this one down (neither SYSDBA nor its owner).
+			return fail(KindServer, fmt.Sprintf("permission denied: the user %s (ISC_USER) may not shut it down, which replacing it needs: only SYSDBA or the owner of the database may (%s); not replaced, online and untouched; the restored database is kept, complete, as %s", s.User, oneLine(err.Error()), kept))
 		case strings.Contains(err.Error(), "Target shutdown mode is invalid"):
 			// Someone took it to full shutdown while gbak restored: the
 			// server refuses the same mode again. It is left as they

@@ -172,7 +172,7 @@ func (s Server) noteLeftovers(path string) {
 			continue
 		}
 		if strings.HasPrefix(rest, "restored-") {
-			s.Warn(fmt.Sprintf("%s (%.1f MB, %s UTC) is the complete database of an earlier restore --replace that could not take the place of %s (in use), kept; delete it unless you mean to use it",
+			s.Warn(fmt.Sprintf("%s (%.1f MB, %s UTC) is the complete database of an earlier restore --replace that could not take the place of %s, kept; delete it unless you mean to use it",
 				filepath.Join(dir, e.Name()), float64(fi.Size())/1e6, fi.ModTime().UTC().Format("2006-01-02 15:04:05"), path))
 			continue
 		}
