@@ -110,6 +110,16 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 	if target.local {
 		s.noteLeftovers(target.path)
 		dest = sibling(target.path, "tmp")
+		if old, err := os.Stat(target.path); err == nil {
+			// The backup that --force replaces may be kept from other
+			// users (0600): its successor, all the data too, is given
+			// its mode as soon as the server made it, not only once
+			// complete (keepBackup checks again).
+			run.onCreated = func() {
+				sameOwner(dest, old)
+				os.Chmod(dest, old.Mode().Perm())
+			}
+		}
 	}
 	run.named(dest, backupFile)
 	err, logErr := s.gbak(ctx, sm, run, opt.spb(database, dest), w, progress)

@@ -49,6 +49,9 @@ type GbakRun struct {
 	// finalName the name the user gave: the log, the durable record of
 	// the run, names the final file, as gbak's own log would.
 	tmpName, finalName string
+	// onCreated, when set, is called once gbak says it created its
+	// output, before progress hears of it.
+	onCreated func()
 }
 
 // named sets the temporary name the server writes the output under and
@@ -112,6 +115,9 @@ func (s Server) gbak(ctx context.Context, sm *fb.ServiceManager, run *GbakRun, s
 		if p, ok := tr.update(l, time.Now()); ok {
 			run.LastStep = p.Step
 			if p.Kind == parse.GbakCreateDatabase || (run.Action == "backup" && p.Kind == parse.GbakOpenFile) {
+				if !run.created && run.onCreated != nil {
+					run.onCreated()
+				}
 				run.created = true
 			}
 			if progress != nil {
