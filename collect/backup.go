@@ -66,6 +66,12 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 		// (With --force the whole backup ran, then its rename failed.)
 		return run, fail(KindFileExists, backupFile+" is a folder; nothing done (name a file in it)")
 	}
+	if target.local && opt.Force && IsDatabaseFile(target.path) {
+		// keepBackup refuses it too, but only once the whole backup has
+		// run (hours on a large database) and left it under its
+		// temporary name.
+		return run, fail(KindFileExists, backupFile+" is a Firebird database (its first page is a database header), not a backup: not replaced, with or without --force; nothing done (name another file)")
+	}
 	if target.local && exists(backupFile) && !opt.Force {
 		return run, fail(KindFileExists, backupFile+" exists; not replaced (--force replaces it once the new backup is complete)")
 	}

@@ -2,6 +2,8 @@ package collect
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,6 +52,32 @@ func TestKeepBackupNeverOverADatabase(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(old); len(b) != 16 {
 		t.Errorf("the old backup was not replaced: %d bytes", len(b))
+	}
+}
+
+// backup --force DB OTHER.fdb, OTHER a database (a typing error): the
+// whole backup ran, for hours on a large database, before keepBackup
+// refused the rename, and the complete backup was left under its
+// temporary name. It is refused before connecting now.
+func TestBackupForceOntoADatabaseRefusedFirst(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "other.fdb")
+	page := append(bytes.Clone(fb30Header), make([]byte, 4096)...)
+	if err := os.WriteFile(db, page, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// (No server listens: an attempt to connect would be another error.)
+	_, err := Server{Addr: "localhost:1"}.Backup(context.Background(), "/data/shop.fdb", db, BackupOptions{Force: true}, io.Discard, nil)
+	want := "cannot back up /data/shop.fdb on localhost:1: " + db + " is a Firebird database (its first page is a database header), " +
+		"not a backup: not replaced, with or without --force; nothing done (name another file)"
+	if err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+	if b, _ := os.ReadFile(db); !bytes.Equal(b, page) {
+		t.Error("the database was changed")
+	}
+	if names, _ := os.ReadDir(dir); len(names) != 1 {
+		t.Errorf("in the folder: %v", names)
 	}
 }
 
