@@ -146,7 +146,11 @@ func (s Server) fail(op, object string, err error) error {
 	default:
 		detail = s.notAllowed(err, detail)
 	}
-	return &Error{Op: op, Object: object, Server: s.Addr, Kind: kind, Detail: detail, Err: err}
+	e := &Error{Op: op, Object: object, Server: s.Addr, Kind: kind, Detail: detail, Err: err}
+	if kind == KindNoDatabase && !strings.Contains(detail, "not a valid database") {
+		e.Outcome = s.relativeHere(object)
+	}
+	return e
 }
 
 // notAllowed says which right the user lacks where the server refused

@@ -128,6 +128,31 @@ func TestKeepBackupKeepsTheMode(t *testing.T) {
 	}
 }
 
+// A relative path the server did not find: the file of that name here is
+// named, since the server resolved it in its own working folder.
+func TestRelativeHere(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile("shop.fdb", []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	local, remote := Server{Addr: "localhost:3050"}, Server{Addr: "192.0.2.1:3050"}
+	for _, c := range []struct {
+		s          Server
+		path, want string
+	}{
+		{local, "shop.fdb", "the server resolves a relative path in its own working folder, not in this one: give " + filepath.Join(dir, "shop.fdb")},
+		{local, dir + "/shop.fdb", ""},
+		{local, "nosuch.fdb", ""},
+		{local, "C:/data/shop.fdb", ""},
+		{remote, "shop.fdb", ""},
+	} {
+		if got := c.s.relativeHere(c.path); got != c.want {
+			t.Errorf("%s %s: %q, want %q", c.s.Addr, c.path, got, c.want)
+		}
+	}
+}
+
 // A server's path is absolute by the server's rules, either kind: on
 // Linux filepath.IsAbs took a Windows server's C:\data\shop.fdb for an
 // alias, and backup -ig refused the path the user gave.

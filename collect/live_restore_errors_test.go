@@ -227,3 +227,39 @@ func TestLiveUserWithoutRights(t *testing.T) {
 		t.Errorf("the original has %d warehouses, want its 5", n)
 	}
 }
+
+// A relative DATABASE or BACKUP_FILE, as gbak and isql take one from the
+// shell's folder: the server resolves it in its own working folder ("/"
+// under systemd) and said only "database not found" or "cannot open
+// backup file shop.fbk", of a file that is right there. The error now
+// gives the absolute path of the file here.
+func TestLiveRelativePathNamesTheFileHere(t *testing.T) {
+	s := livetest.Server(t)
+	if !collect.LocalForTest(s, livetest.DataDir()) {
+		t.Skip("needs the server's files on this machine")
+	}
+	ctx := ctxT(t)
+	db := livetest.ShopDatabase(t, s)
+	fbk := livetest.TempPath(t, s, "rel.fbk")
+	if _, err := s.Backup(ctx, db, fbk, collect.BackupOptions{}, io.Discard, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(filepath.Dir(db))
+	hint := "the server resolves a relative path in its own working folder, not in this one: give "
+	_, err := s.Monitor(ctx, filepath.Base(db))
+	if err == nil {
+		t.Skip("the server's working folder is the test databases' folder")
+	}
+	if !strings.HasPrefix(err.Error(), "cannot attach to "+filepath.Base(db)+" on "+s.Addr+": database not found (") ||
+		!strings.HasSuffix(err.Error(), "); "+hint+db) {
+		t.Errorf("collect of a relative path: %v", err)
+	}
+	target := livetest.TempPath(t, s, "rel.fdb")
+	_, err = s.Restore(ctx, filepath.Base(fbk), target, collect.RestoreOptions{}, io.Discard, nil)
+	want := "cannot restore " + filepath.Base(fbk) + " to " + target + " on " + s.Addr + ": the server found no file " + filepath.Base(fbk) +
+		" (gbak: cannot open backup file " + filepath.Base(fbk) + "; Exiting before completion due to errors); " + hint + fbk +
+		"; nothing left; nothing under " + target
+	if err == nil || err.Error() != want {
+		t.Errorf("restore from a relative path: %v\nwant %s", err, want)
+	}
+}

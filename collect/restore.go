@@ -106,6 +106,8 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 			// "database not found".
 			ce.Kind = KindServer
 			ce.Detail = "the server cannot create " + database + ": there is no folder " + path.Dir(cleanServerPath(database)) + " (" + ce.Detail + ")"
+		} else if hint := s.relativeHere(backupFile); hint != "" && strings.HasPrefix(ce.Detail, "cannot open backup file "+backupFile) {
+			ce.Detail = "the server found no file " + backupFile + " (gbak: " + ce.Detail + "); " + hint
 		} else if strings.HasPrefix(ce.Detail, "cannot open backup file "+backupFile) && s.onThisMachine() && filepath.IsAbs(backupFile) {
 			// gbak gives no reason; on this machine fbdiag can look.
 			if _, serr := os.Stat(backupFile); os.IsNotExist(serr) {

@@ -267,3 +267,21 @@ func serverAbs(path string) bool {
 	}
 	return len(path) >= 3 && (path[0]|0x20 >= 'a' && path[0]|0x20 <= 'z') && path[1] == ':' && (path[2] == '\\' || path[2] == '/')
 }
+
+// relativeHere is, for a relative path the server did not find, the
+// advice to give the absolute path of the file of that name in this
+// process's folder, when there is one: the server (on this machine)
+// resolves a relative path in its own working folder, "/" under systemd,
+// not in the shell's as gbak, isql and gstat without a server prefix do.
+// "" when path is absolute, the server is elsewhere or no such file is
+// here.
+func (s Server) relativeHere(path string) string {
+	if path == "" || serverAbs(path) || !s.onThisMachine() {
+		return ""
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil || !exists(abs) {
+		return ""
+	}
+	return "the server resolves a relative path in its own working folder, not in this one: give " + abs
+}
