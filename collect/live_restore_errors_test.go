@@ -263,3 +263,55 @@ func TestLiveRelativePathNamesTheFileHere(t *testing.T) {
 		t.Errorf("restore from a relative path: %v\nwant %s", err, want)
 	}
 }
+
+// A restore to a relative DATABASE is created in the server's working
+// folder, which the output did not say: it named the database as given,
+// and the DBA looked for it in the shell's folder. A warning now names
+// the file. (Where the server may not write its working folder, "/"
+// under systemd, the restore fails and there is nothing to test.)
+func TestLiveRestoreToARelativePathSaysWhere(t *testing.T) {
+	s := livetest.Server(t)
+	if !collect.LocalForTest(s, livetest.DataDir()) {
+		t.Skip("needs the server's files on this machine")
+	}
+	ctx := ctxT(t)
+	db := livetest.ShopDatabase(t, s)
+	fbk := livetest.TempPath(t, s, "relto.fbk")
+	if _, err := s.Backup(ctx, db, fbk, collect.BackupOptions{}, io.Discard, nil); err != nil {
+		t.Fatal(err)
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	name := "fbdiag-test-" + hex.EncodeToString(b[:]) + "-relto.fdb"
+	// Whatever the outcome, the database goes: found where the server
+	// put it.
+	var file string
+	t.Cleanup(func() {
+		if conn, err := collect.OpenForTest(context.Background(), s, name); err == nil {
+			var f string
+			conn.QueryRow("SELECT MON$DATABASE_NAME FROM MON$DATABASE").Scan(&f)
+			conn.Close()
+			file = strings.TrimSpace(f)
+		}
+		if file != "" {
+			livetest.Remove(t, s, file)
+		}
+	})
+	var warnings []string
+	s2 := s
+	s2.Warn = func(m string) { warnings = append(warnings, m) }
+	_, err := s2.Restore(ctx, fbk, name, collect.RestoreOptions{}, io.Discard, nil)
+	if err != nil {
+		t.Skipf("the server cannot create %s in its working folder: %v", name, err)
+	}
+	const says = ": the server resolves a relative path in its own working folder, not in yours"
+	if len(warnings) != 1 || !strings.HasPrefix(warnings[0], name+" was created as /") || !strings.HasSuffix(warnings[0], "/"+name+says) {
+		t.Errorf("warnings: %q", warnings)
+	}
+	if len(warnings) == 1 {
+		file = strings.TrimSuffix(strings.TrimPrefix(warnings[0], name+" was created as "), says)
+		if !collect.IsDatabaseFile(file) {
+			t.Errorf("no database at %s", file)
+		}
+	}
+}

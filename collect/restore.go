@@ -136,6 +136,14 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 		if err != nil {
 			return run, err
 		}
+	} else if !serverAbs(database) && s.Warn != nil {
+		// A relative DATABASE was created in the server's working folder
+		// (gbak and isql without a server prefix take the shell's): say
+		// where, since the output names it as given. (An alias resolves
+		// to another name and is not warned of.)
+		if file, ferr := s.databaseFile(ctx, database); ferr == nil && file != database && strings.HasSuffix(file, "/"+database) {
+			s.Warn(database + " was created as " + file + ": the server resolves a relative path in its own working folder, not in yours")
+		}
 	}
 	if logErr != nil {
 		return run, &Error{Op: "write the log of the restore to", Object: database, Server: s.Addr, Kind: KindServer,
