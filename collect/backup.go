@@ -49,12 +49,28 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 	if s.sameServerFile(database, backupFile) {
 		return run, fail(KindSameFile, sameAsDatabase(backupFile))
 	}
+	if target.noFolder != "" && !opt.Force {
+		// The server runs here: --force would only have gbak fail
+		// ("cannot open backup file"). (A server in a container, its
+		// files not this machine's, writes there with --force.)
+		do := "make it first, writable by the server's user (firebird on Debian)"
+		if !strings.HasPrefix(target.noFolder, "there is") {
+			do = "name a file in a folder"
+		}
+		return run, fail(KindNotLocal, fmt.Sprintf("%s: %s; %s; nothing done (--force has gbak write it directly, for a server whose files are not this machine's: a container)", backupFile, target.noFolder, do))
+	}
 	if !target.local && !opt.Force {
 		return run, fail(KindNotLocal, fmt.Sprintf("cannot tell whether %s exists: %s, and the Services API can neither look at nor rename files (--force lets gbak write it directly, replacing any file of that name)", backupFile, target.why))
 	}
 	if fi, err := os.Stat(target.path); target.local && err == nil && fi.IsDir() {
 		// (With --force the whole backup ran, then its rename failed.)
 		return run, fail(KindFileExists, backupFile+" is a folder; nothing done (name a file in it)")
+	}
+	if target.local && opt.Force && IsDatabaseFile(target.path) {
+		// keepBackup refuses it too, but only once the whole backup has
+		// run (hours on a large database) and left it under its
+		// temporary name.
+		return run, fail(KindFileExists, backupFile+" is a Firebird database (its first page is a database header), not a backup: not replaced, with or without --force; nothing done (name another file)")
 	}
 	if target.local && exists(backupFile) && !opt.Force {
 		return run, fail(KindFileExists, backupFile+" exists; not replaced (--force replaces it once the new backup is complete)")
@@ -100,6 +116,16 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 	if target.local {
 		s.noteLeftovers(target.path)
 		dest = sibling(target.path, "tmp")
+		if old, err := os.Stat(target.path); err == nil {
+			// The backup that --force replaces may be kept from other
+			// users (0600): its successor, all the data too, is given
+			// its mode as soon as the server made it, not only once
+			// complete (keepBackup checks again).
+			run.onCreated = func() {
+				sameOwner(dest, old)
+				os.Chmod(dest, old.Mode().Perm())
+			}
+		}
 	}
 	run.named(dest, backupFile)
 	err, logErr := s.gbak(ctx, sm, run, opt.spb(database, dest), w, progress)
@@ -109,6 +135,9 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 		ce := s.gbakError(op, database, run, err)
 		if ctx.Err() != nil {
 			ce.Kind, ce.Detail = KindInterrupted, ""
+		} else if target.noFolder != "" && strings.HasPrefix(ce.Detail, "cannot open backup file "+dest) {
+			// --force past a folder missing here: gbak gives no reason.
+			ce.Detail = "the server cannot create " + backupFile + ": " + target.noFolder + " (gbak: " + ce.Detail + ")"
 		} else if target.local && strings.Contains(ce.Detail, "cannot open backup file "+dest) {
 			// gbak gives no reason. The folder is there and fbdiag may
 			// write it; the server, which creates the file, runs as a
@@ -204,6 +233,16 @@ func (s Server) keepBackup(run *GbakRun, tmp, final string, force bool) error {
 	if replaced && IsDatabaseFile(final) {
 		return fail(final + " is a Firebird database (its first page is a database header), not a backup: not replaced; the new backup is " + tmp)
 	}
+	if fi, err := os.Stat(final); err == nil && replaced {
+		// gbak writing over a backup truncates it: the file keeps its
+		// mode, owner and group. The new file has the server's (0644
+		// firebird:firebird on Debian): a backup kept 0600, all the
+		// database's data, became readable by every user.
+		sameOwner(tmp, fi) // (as the server's user or root; else the mode alone)
+		if err := os.Chmod(tmp, fi.Mode().Perm()); err != nil {
+			return fail(fmt.Sprintf("cannot give the new backup the mode of %s (%v): not replaced; the new backup is %s", final, err, tmp))
+		}
+	}
 	var err error
 	if force {
 		err = os.Rename(tmp, final)
@@ -231,6 +270,11 @@ func (s Server) gbakError(op, object string, run *GbakRun, err error) *Error {
 	// (fail names the connection for a timeout, which here is not one).
 	ce.Op, ce.Object, ce.Server = op, object, s.Addr
 	ce.After = run.LastStep
+	if run.tmpName != "" && strings.Contains(ce.Detail, "no permission for CREATE access to DATABASE "+run.tmpName) {
+		// The database the user named, not the temporary one it was
+		// to be restored under.
+		ce.Detail = strings.ReplaceAll(ce.Detail, run.tmpName, run.finalName)
+	}
 	return ce
 }
 

@@ -518,3 +518,37 @@ func TestCredentialsOnTheCommandLine(t *testing.T) {
 		}
 	}
 }
+
+// USER@HOST without a password (as ssh takes it) went to the driver as a
+// host "SYSDBA@localhost": collect and bench failed with "parse
+// "firebird://SYSDBA:***@SYSDBA%40localhost:3050/…": invalid URL escape
+// "%40"", backup with "the server SYSDBA@localhost:3050 is not on this
+// machine". Refused before connecting, saying where the user comes from.
+func TestUserOnTheCommandLine(t *testing.T) {
+	const also = ": fbdiag reads the user from ISC_USER (and the password from ISC_PASSWORD)"
+	for name, want := range map[string]string{
+		"SYSDBA@localhost:/data/x.fdb": `"SYSDBA@localhost:/data/x.fdb" names a user` + also + "; give HOST:PATH",
+		"sysdba@db1/3051:employee":     `"sysdba@db1/3051:employee" names a user` + also + "; give HOST:PATH",
+	} {
+		_, _, err := SplitDatabase(name)
+		if err == nil || err.Error() != want {
+			t.Errorf("SplitDatabase(%q): %v\nwant %s", name, err, want)
+		}
+	}
+	// An "@" in a path or an alias is not a user.
+	for name, want := range map[string][2]string{
+		"db1:shop@2024":           {"db1:3050", "shop@2024"},
+		"localhost:/data/a@b.fdb": {"localhost:3050", "/data/a@b.fdb"},
+		"/data/a@b:c.fdb":         {"", "/data/a@b:c.fdb"},
+	} {
+		if server, path, err := SplitDatabase(name); err != nil || server != want[0] || path != want[1] {
+			t.Errorf("SplitDatabase(%q): %q %q %v, want %q %q", name, server, path, err, want[0], want[1])
+		}
+	}
+	for _, s := range []string{"SYSDBA@localhost", "SYSDBA@db1:3051"} {
+		_, err := ParseServer(s)
+		if want := `server "` + s + `" names a user` + also + "; give HOST"; err == nil || err.Error() != want {
+			t.Errorf("ParseServer(%q): %v\nwant %s", s, err, want)
+		}
+	}
+}

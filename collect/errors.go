@@ -143,8 +143,33 @@ func (s Server) fail(op, object string, err error) error {
 		}
 	case KindAuth:
 		detail = fmt.Sprintf("no authentication plugin both sides accept (offered %s; see the server's AuthServer and firebird.log) (%s)", s.authList(), detail)
+	default:
+		detail = s.notAllowed(err, detail)
 	}
-	return &Error{Op: op, Object: object, Server: s.Addr, Kind: kind, Detail: detail, Err: err}
+	e := &Error{Op: op, Object: object, Server: s.Addr, Kind: kind, Detail: detail, Err: err}
+	if kind == KindNoDatabase && !strings.Contains(detail, "not a valid database") {
+		e.Outcome = s.relativeHere(object)
+	}
+	return e
+}
+
+// notAllowed says which right the user lacks where the server refused
+// one: the driver's words for isc_adm_task_denied stop at "Unable to
+// perform operation" (Firebird's go on "You must be either SYSDBA or
+// owner of the database"), and gbak's "no permission for CREATE access
+// to DATABASE" does not say that the right can be granted.
+func (s Server) notAllowed(err error, detail string) string {
+	var fe *fb.FbError
+	if !errors.As(err, &fe) {
+		return detail
+	}
+	switch {
+	case slices.Contains(fe.GDSCodes, fb.ISCAdmTaskDenied):
+		return fmt.Sprintf("permission denied: the user %s (ISC_USER) is neither SYSDBA nor the owner of the database, which the server requires for this (%s)", s.User, detail)
+	case slices.Contains(fe.GDSCodes, fb.ISCNoPriv) && strings.Contains(detail, "no permission for CREATE access to DATABASE"):
+		return fmt.Sprintf("permission denied: the user %s (ISC_USER) may not create databases: connect as SYSDBA, or grant it with GRANT CREATE DATABASE TO USER %s (Firebird 3 and later) (%s)", s.User, s.User, detail)
+	}
+	return detail
 }
 
 // oneLine joins a multi-line server message ("I/O error…\nError while

@@ -49,6 +49,9 @@ type GbakRun struct {
 	// finalName the name the user gave: the log, the durable record of
 	// the run, names the final file, as gbak's own log would.
 	tmpName, finalName string
+	// onCreated, when set, is called once gbak says it created its
+	// output, before progress hears of it.
+	onCreated func()
 }
 
 // named sets the temporary name the server writes the output under and
@@ -112,6 +115,9 @@ func (s Server) gbak(ctx context.Context, sm *fb.ServiceManager, run *GbakRun, s
 		if p, ok := tr.update(l, time.Now()); ok {
 			run.LastStep = p.Step
 			if p.Kind == parse.GbakCreateDatabase || (run.Action == "backup" && p.Kind == parse.GbakOpenFile) {
+				if !run.created && run.onCreated != nil {
+					run.onCreated()
+				}
 				run.created = true
 			}
 			if progress != nil {
@@ -124,7 +130,17 @@ func (s Server) gbak(ctx context.Context, sm *fb.ServiceManager, run *GbakRun, s
 		return nil
 	})
 	if err == nil && !run.Completed {
-		err = fmt.Errorf("gbak stopped before its final line (%s)", units.Count(run.Lines, "line"))
+		why := ""
+		if run.Action == "restore" {
+			// A backup file that ends early (a copy cut short, a disk
+			// that filled during the backup): gbak -c asks for the next
+			// volume ("Done with volume #1 … Press return to reopen that
+			// file", then "Backup incomplete"); through the Services API
+			// the service just ends, with no error (Firebird 3.0.11).
+			why = ": the server ended the restore without an error, as it does when the backup file ends early " +
+				"(a copy cut short, a disk that filled during the backup; gbak -c asks for the next volume there)"
+		}
+		err = fmt.Errorf("gbak stopped before its final line (%s)%s", units.Count(run.Lines, "line"), why)
 	}
 	return err, logErr
 }

@@ -2,6 +2,8 @@ package collect
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,6 +52,104 @@ func TestKeepBackupNeverOverADatabase(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(old); len(b) != 16 {
 		t.Errorf("the old backup was not replaced: %d bytes", len(b))
+	}
+}
+
+// backup --force DB OTHER.fdb, OTHER a database (a typing error): the
+// whole backup ran, for hours on a large database, before keepBackup
+// refused the rename, and the complete backup was left under its
+// temporary name. It is refused before connecting now.
+func TestBackupForceOntoADatabaseRefusedFirst(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "other.fdb")
+	page := append(bytes.Clone(fb30Header), make([]byte, 4096)...)
+	if err := os.WriteFile(db, page, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// (No server listens: an attempt to connect would be another error.)
+	_, err := Server{Addr: "localhost:1"}.Backup(context.Background(), "/data/shop.fdb", db, BackupOptions{Force: true}, io.Discard, nil)
+	want := "cannot back up /data/shop.fdb on localhost:1: " + db + " is a Firebird database (its first page is a database header), " +
+		"not a backup: not replaced, with or without --force; nothing done (name another file)"
+	if err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+	if b, _ := os.ReadFile(db); !bytes.Equal(b, page) {
+		t.Error("the database was changed")
+	}
+	if names, _ := os.ReadDir(dir); len(names) != 1 {
+		t.Errorf("in the folder: %v", names)
+	}
+}
+
+// backup --force replacing a backup kept 0600 (all the database's data):
+// gbak writing over it keeps its mode, but fbdiag renamed the server's new
+// file, 0644, into its place, readable by every user. The new backup now
+// takes the old one's mode (and owner and group, where this user may).
+func TestKeepBackupKeepsTheMode(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "shop.fbk")
+	if err := os.WriteFile(old, fb30Backup, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(old, 0o640); err != nil { // (whatever the umask)
+		t.Fatal(err)
+	}
+	tmp := filepath.Join(dir, ".shop.fbk.tmp-3")
+	if err := os.WriteFile(tmp, fb30Backup[:16], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(tmp, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := &GbakRun{}
+	if err := (Server{Addr: "localhost:3050"}).keepBackup(run, tmp, old, true); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Size() != 16 || !run.Replaced || fi.Mode().Perm() != 0o640 {
+		t.Errorf("after --force: %d bytes, replaced %v, mode %v; want 16, true and -rw-r-----", fi.Size(), run.Replaced, fi.Mode().Perm())
+	}
+	// A new backup (nothing replaced) keeps the mode the server gave it.
+	tmp2 := filepath.Join(dir, ".new.fbk.tmp-4")
+	if err := os.WriteFile(tmp2, fb30Backup, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(tmp2, 0o604); err != nil {
+		t.Fatal(err)
+	}
+	if err := (Server{Addr: "localhost:3050"}).keepBackup(&GbakRun{}, tmp2, filepath.Join(dir, "new.fbk"), false); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "new.fbk")); err != nil || fi.Mode().Perm() != 0o604 {
+		t.Errorf("new backup: %v %v, want -rw----r--", fi.Mode().Perm(), err)
+	}
+}
+
+// A relative path the server did not find: the file of that name here is
+// named, since the server resolved it in its own working folder.
+func TestRelativeHere(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.WriteFile("shop.fdb", []byte("x"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	local, remote := Server{Addr: "localhost:3050"}, Server{Addr: "192.0.2.1:3050"}
+	for _, c := range []struct {
+		s          Server
+		path, want string
+	}{
+		{local, "shop.fdb", "the server resolves a relative path in its own working folder, not in this one: give " + filepath.Join(dir, "shop.fdb")},
+		{local, dir + "/shop.fdb", ""},
+		{local, "nosuch.fdb", ""},
+		{local, "C:/data/shop.fdb", ""},
+		{remote, "shop.fdb", ""},
+	} {
+		if got := c.s.relativeHere(c.path); got != c.want {
+			t.Errorf("%s %s: %q, want %q", c.s.Addr, c.path, got, c.want)
+		}
 	}
 }
 

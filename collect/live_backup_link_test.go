@@ -3,6 +3,7 @@ package collect_test
 import (
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -72,5 +73,48 @@ func TestLiveBackupToAFolder(t *testing.T) {
 	run, err := s.Backup(ctx, db, dir, collect.BackupOptions{Force: true}, io.Discard, nil)
 	if want := "cannot back up " + db + " on " + s.Addr + ": " + dir + " is a folder; nothing done (name a file in it)"; err == nil || err.Error() != want || run.Lines != 0 {
 		t.Errorf("backup to a folder: %v (%d lines)\nwant %s", err, run.Lines, want)
+	}
+}
+
+// backup --force over a backup kept 0600 (all the database's data): the
+// server writes the new one with its own mode (0644 on Debian), and fbdiag
+// renamed that into place, readable by every user, where gbak writing
+// over the file keeps its mode. The new backup now has the old one's mode
+// from when the server creates it to its end.
+func TestLiveBackupForceKeepsTheMode(t *testing.T) {
+	s := livetest.Server(t)
+	if !collect.LocalForTest(s, livetest.DataDir()) {
+		t.Skip("the rename needs the backup's folder on this machine")
+	}
+	ctx := ctxT(t)
+	db := livetest.ShopDatabase(t, s)
+	fbk := livetest.TempPath(t, s, "private.fbk")
+	if _, err := s.Backup(ctx, db, fbk, collect.BackupOptions{}, io.Discard, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(fbk, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var during []os.FileMode
+	progress := func(p collect.Progress) {
+		if p.Phase != collect.PhaseData || len(during) > 0 {
+			return
+		}
+		tmps, _ := filepath.Glob(filepath.Join(filepath.Dir(fbk), "."+filepath.Base(fbk)+".tmp-*"))
+		for _, tmp := range tmps {
+			if fi, err := os.Stat(tmp); err == nil {
+				during = append(during, fi.Mode().Perm())
+			}
+		}
+	}
+	run, err := s.Backup(ctx, db, fbk, collect.BackupOptions{Force: true}, io.Discard, progress)
+	if err != nil || !run.Replaced {
+		t.Fatalf("backup --force: %v, replaced %v", err, run.Replaced)
+	}
+	if len(during) != 1 || during[0] != 0o600 {
+		t.Errorf("the new backup while written: %v, want -rw-------", during)
+	}
+	if fi, err := os.Stat(fbk); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("the new backup: %v %v, want -rw-------", fi.Mode().Perm(), err)
 	}
 }

@@ -2,8 +2,14 @@ package collect_test
 
 import (
 	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
+	"io"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -88,5 +94,224 @@ func TestLiveRestoreWithFailedIndexKeepsTheOriginal(t *testing.T) {
 	}
 	if !collect.IsDatabaseFile(fresh) {
 		t.Errorf("no database at %s", fresh)
+	}
+}
+
+// A backup file cut short (a copy stopped half way, a disk that filled
+// during the backup): gbak on the command line asks for the next volume,
+// but through the Services API the restore just ends, with no error,
+// after "20000 records restored" of ORDER_LINE. The error said "gbak
+// stopped before its final line (74 lines)" and no more; it now says
+// what ends a restore so.
+func TestLiveRestoreOfABackupCutShort(t *testing.T) {
+	s := livetest.Server(t)
+	if !collect.LocalForTest(s, livetest.DataDir()) {
+		t.Skip("cutting the backup file needs its folder on this machine")
+	}
+	ctx := ctxT(t)
+	db := livetest.ShopDatabase(t, s)
+	fbk := livetest.TempPath(t, s, "cut.fbk")
+	if _, err := s.Backup(ctx, db, fbk, collect.BackupOptions{}, &bytes.Buffer{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(fbk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(fbk, fi.Size()/2); err != nil {
+		t.Fatal(err)
+	}
+	target := livetest.TempPath(t, s, "cut.fdb")
+	run, err := s.Restore(ctx, fbk, target, collect.RestoreOptions{}, &bytes.Buffer{}, nil)
+	want := "cannot restore " + fbk + " to " + target + " on " + s.Addr + ": gbak stopped before its final line (" +
+		strconv.Itoa(run.Lines) + " lines): the server ended the restore without an error, as it does when the backup " +
+		"file ends early (a copy cut short, a disk that filled during the backup; gbak -c asks for the next volume " +
+		"there); gbak's last step: " + run.LastStep + "; nothing left; nothing under " + target
+	if err == nil || err.Error() != want || run.Completed || !strings.Contains(run.LastStep, "records restored") {
+		t.Errorf("restore of a backup cut short: %v\nwant %s\n(last step %q)", err, want, run.LastStep)
+	}
+	if collect.IsDatabaseFile(target) {
+		t.Errorf("a database was left at %s", target)
+	}
+}
+
+// A user who is neither SYSDBA nor the database's owner: the driver's
+// words for Firebird's "Unable to perform operation.  You must be either
+// SYSDBA or owner of the database" stop at its first sentence, and gbak's
+// "no permission for CREATE access to DATABASE" named fbdiag's temporary
+// file. Each error now says which right the user lacks; restore --replace
+// by a user who may create databases keeps the original as it was.
+func TestLiveUserWithoutRights(t *testing.T) {
+	s := livetest.Server(t)
+	if !collect.LocalForTest(s, livetest.DataDir()) {
+		t.Skip("restore --replace needs the database's folder on this machine")
+	}
+	ctx := ctxT(t)
+	db := livetest.ShopDatabase(t, s)
+	admin, err := collect.OpenForTest(ctx, s, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b [4]byte
+	rand.Read(b[:])
+	user := "FBDIAG_T_" + strings.ToUpper(hex.EncodeToString(b[:]))
+	// Each in a transaction of its own, committed: the user management
+	// of Firebird 3 applies a change when its transaction ends, and the
+	// driver's autocommit keeps it open (commit retaining).
+	sec := func(ctx context.Context, stmt string) error {
+		tx, err := admin.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			tx.Rollback()
+			return err
+		}
+		return tx.Commit()
+	}
+	if err := sec(ctx, "CREATE USER "+user+" PASSWORD 'x9Tq2w' USING PLUGIN Srp"); err != nil {
+		admin.Close()
+		t.Skipf("cannot create a test user: %v", err)
+	}
+	t.Cleanup(func() {
+		// (A grant outlives its user.)
+		if err := sec(context.Background(), "REVOKE CREATE DATABASE FROM USER "+user); err != nil {
+			t.Errorf("revoking the test user's %s grant: %v", user, err)
+		}
+		if err := sec(context.Background(), "DROP USER "+user+" USING PLUGIN Srp"); err != nil {
+			t.Errorf("dropping the test user %s: %v", user, err)
+		}
+		admin.Close()
+	})
+	u := s
+	u.User, u.Password = user, "x9Tq2w"
+	notOwner := "permission denied: the user " + user + " (ISC_USER) is neither SYSDBA nor the owner of the database, which the server requires for this (Unable to perform operation"
+
+	sw, _ := collect.ParseSwitches("-d") // (-h alone is allowed to anyone)
+	_, err = u.Stats(ctx, db, sw, io.Discard)
+	if want := "cannot read statistics of " + db + " on " + s.Addr + ": " + notOwner + ")"; err == nil || err.Error() != want {
+		t.Errorf("collect: %v\nwant %s", err, want)
+	}
+	fbk := livetest.TempPath(t, s, "rights.fbk")
+	_, err = u.Backup(ctx, db, fbk, collect.BackupOptions{}, io.Discard, nil)
+	if want := "cannot back up " + db + " on " + s.Addr + ": " + notOwner + "; Exiting before completion due to errors); nothing left; " + fbk + " untouched"; err == nil || err.Error() != want {
+		t.Errorf("backup: %v\nwant %s", err, want)
+	}
+	if _, err := s.Backup(ctx, db, fbk, collect.BackupOptions{}, io.Discard, nil); err != nil {
+		t.Fatal(err)
+	}
+	target := livetest.TempPath(t, s, "rights.fdb")
+	_, err = u.Restore(ctx, fbk, target, collect.RestoreOptions{}, io.Discard, nil)
+	if want := "cannot restore " + fbk + " to " + target + " on " + s.Addr + ": permission denied: the user " + user +
+		" (ISC_USER) may not create databases: connect as SYSDBA, or grant it with GRANT CREATE DATABASE TO USER " + user +
+		" (Firebird 3 and later) (no permission for CREATE access to DATABASE " + target + "; failed to create database " + target +
+		"; Exiting before completion due to errors); nothing left; nothing under " + target; err == nil || err.Error() != want {
+		t.Errorf("restore: %v\nwant %s", err, want)
+	}
+
+	// Allowed to create databases, not to shut down SYSDBA's.
+	if err := sec(ctx, "GRANT CREATE DATABASE TO USER "+user); err != nil {
+		t.Fatal(err)
+	}
+	_, err = u.Restore(ctx, fbk, db, collect.RestoreOptions{Replace: true}, io.Discard, nil)
+	kept, _ := filepath.Glob(filepath.Join(filepath.Dir(db), "."+filepath.Base(db)+".restored-*"))
+	if len(kept) != 1 {
+		t.Fatalf("beside the database: %q (error %v)", kept, err)
+	}
+	if want := "cannot replace " + db + " on " + s.Addr + ": permission denied: the user " + user + " (ISC_USER) may not shut it down, " +
+		"which replacing it needs: only SYSDBA or the owner of the database may (no permission for shutdown access to database " + db +
+		"); not replaced, online and untouched; the restored database is kept, complete, as " + kept[0]; err == nil || err.Error() != want {
+		t.Errorf("restore --replace: %v\nwant %s", err, want)
+	}
+	if n := count(t, ctx, s, db, "WAREHOUSE"); n != 5 {
+		t.Errorf("the original has %d warehouses, want its 5", n)
+	}
+}
+
+// A relative DATABASE or BACKUP_FILE, as gbak and isql take one from the
+// shell's folder: the server resolves it in its own working folder ("/"
+// under systemd) and said only "database not found" or "cannot open
+// backup file shop.fbk", of a file that is right there. The error now
+// gives the absolute path of the file here.
+func TestLiveRelativePathNamesTheFileHere(t *testing.T) {
+	s := livetest.Server(t)
+	if !collect.LocalForTest(s, livetest.DataDir()) {
+		t.Skip("needs the server's files on this machine")
+	}
+	ctx := ctxT(t)
+	db := livetest.ShopDatabase(t, s)
+	fbk := livetest.TempPath(t, s, "rel.fbk")
+	if _, err := s.Backup(ctx, db, fbk, collect.BackupOptions{}, io.Discard, nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(filepath.Dir(db))
+	hint := "the server resolves a relative path in its own working folder, not in this one: give "
+	_, err := s.Monitor(ctx, filepath.Base(db))
+	if err == nil {
+		t.Skip("the server's working folder is the test databases' folder")
+	}
+	if !strings.HasPrefix(err.Error(), "cannot attach to "+filepath.Base(db)+" on "+s.Addr+": database not found (") ||
+		!strings.HasSuffix(err.Error(), "); "+hint+db) {
+		t.Errorf("collect of a relative path: %v", err)
+	}
+	target := livetest.TempPath(t, s, "rel.fdb")
+	_, err = s.Restore(ctx, filepath.Base(fbk), target, collect.RestoreOptions{}, io.Discard, nil)
+	want := "cannot restore " + filepath.Base(fbk) + " to " + target + " on " + s.Addr + ": the server found no file " + filepath.Base(fbk) +
+		" (gbak: cannot open backup file " + filepath.Base(fbk) + "; Exiting before completion due to errors); " + hint + fbk +
+		"; nothing left; nothing under " + target
+	if err == nil || err.Error() != want {
+		t.Errorf("restore from a relative path: %v\nwant %s", err, want)
+	}
+}
+
+// A restore to a relative DATABASE is created in the server's working
+// folder, which the output did not say: it named the database as given,
+// and the DBA looked for it in the shell's folder. A warning now names
+// the file. (Where the server may not write its working folder, "/"
+// under systemd, the restore fails and there is nothing to test.)
+func TestLiveRestoreToARelativePathSaysWhere(t *testing.T) {
+	s := livetest.Server(t)
+	if !collect.LocalForTest(s, livetest.DataDir()) {
+		t.Skip("needs the server's files on this machine")
+	}
+	ctx := ctxT(t)
+	db := livetest.ShopDatabase(t, s)
+	fbk := livetest.TempPath(t, s, "relto.fbk")
+	if _, err := s.Backup(ctx, db, fbk, collect.BackupOptions{}, io.Discard, nil); err != nil {
+		t.Fatal(err)
+	}
+	var b [6]byte
+	rand.Read(b[:])
+	name := "fbdiag-test-" + hex.EncodeToString(b[:]) + "-relto.fdb"
+	// Whatever the outcome, the database goes: found where the server
+	// put it.
+	var file string
+	t.Cleanup(func() {
+		if conn, err := collect.OpenForTest(context.Background(), s, name); err == nil {
+			var f string
+			conn.QueryRow("SELECT MON$DATABASE_NAME FROM MON$DATABASE").Scan(&f)
+			conn.Close()
+			file = strings.TrimSpace(f)
+		}
+		if file != "" {
+			livetest.Remove(t, s, file)
+		}
+	})
+	var warnings []string
+	s2 := s
+	s2.Warn = func(m string) { warnings = append(warnings, m) }
+	_, err := s2.Restore(ctx, fbk, name, collect.RestoreOptions{}, io.Discard, nil)
+	if err != nil {
+		t.Skipf("the server cannot create %s in its working folder: %v", name, err)
+	}
+	const says = ": the server resolves a relative path in its own working folder, not in yours"
+	if len(warnings) != 1 || !strings.HasPrefix(warnings[0], name+" was created as /") || !strings.HasSuffix(warnings[0], "/"+name+says) {
+		t.Errorf("warnings: %q", warnings)
+	}
+	if len(warnings) == 1 {
+		file = strings.TrimSuffix(strings.TrimPrefix(warnings[0], name+" was created as "), says)
+		if !collect.IsDatabaseFile(file) {
+			t.Errorf("no database at %s", file)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package collect_test
 
 import (
 	"bytes"
+	"database/sql"
 	"errors"
 	"io"
 	"os"
@@ -133,6 +134,30 @@ func TestLiveBackupIntoFolderTheServerCannotWrite(t *testing.T) {
 	}
 }
 
+// backup --force into a folder that is not there (a typing error, the
+// server on this machine): gbak says "cannot open backup file X" and no
+// reason; the error now names the missing folder, as restore's does.
+func TestLiveBackupForceIntoMissingFolder(t *testing.T) {
+	s := livetest.Server(t)
+	ctx := ctxT(t)
+	db := livetest.TempPath(t, s, "nofolder.fdb")
+	if err := s.CreateDatabase(ctx, db, strings.NewReader(shutScript)); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	fbk := filepath.Join(dir, "no", "x.fbk")
+	_, err := s.Backup(ctx, db, fbk, collect.BackupOptions{Force: true}, io.Discard, nil)
+	want := "cannot back up " + db + " on " + s.Addr + ": the server cannot create " + fbk + ": there is no folder " + dir +
+		"/no (gbak: cannot open backup file " + fbk + "; Exiting before completion due to errors); gbak stopped before creating " +
+		fbk + ": nothing was created or changed"
+	if err == nil || err.Error() != want {
+		t.Errorf("backup --force into %s: %v\nwant %s", fbk, err, want)
+	}
+	if names, _ := os.ReadDir(dir); len(names) != 0 {
+		t.Errorf("left in the folder: %v", names)
+	}
+}
+
 // A restore from a backup the server cannot reach (root's 0700 folder)
 // or that is not there said gbak's "cannot open backup file X" for both.
 // On this machine fbdiag looks, and says which.
@@ -211,16 +236,83 @@ func TestLiveReplaceOfDatabaseShutDownMeanwhile(t *testing.T) {
 	}
 	defer collect.OnlineForTest(ctx, s, db)
 	_, err := s.Restore(ctx, good, db, collect.RestoreOptions{Replace: true}, io.Discard, progress)
-	kept, _ := filepath.Glob(filepath.Join(filepath.Dir(db), "."+filepath.Base(db)+".tmp-*"))
+	kept, _ := filepath.Glob(filepath.Join(filepath.Dir(db), "."+filepath.Base(db)+".restored-*"))
 	if len(kept) != 1 {
 		t.Fatalf("beside the database: %q (error %v)", kept, err)
 	}
 	want := "cannot replace " + db + " on " + s.Addr + `: it was taken to full shutdown during the restore (Target shutdown mode is invalid for database "` + db +
-		`"), so it was not replaced and stays shut down; the restored database is ` + kept[0]
+		`"), so it was not replaced and stays shut down; the restored database is kept, complete, as ` + kept[0]
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("got  %v\nwant %s", err, want)
 	}
 	if h := livetest.Fbstat(t, s, db, "-h"); !bytes.Contains(h, []byte("\tAttributes\t\tforce write, full shutdown\n")) {
 		t.Errorf("the original's header:\n%s", h)
+	}
+}
+
+// Someone attached to the original while restore --replace ran (after
+// its check that the database was unused): the server refuses the
+// swap's shutdown ("database shutdown unsuccessful"), and the original
+// stays online. The error read "it could not be shut down (…)", with no
+// word of the attachment, and left the complete restored database under
+// its temporary name, which the next run called "left by an earlier
+// backup or restore that did not end (fbdiag killed?)". It now says why,
+// keeps the database as .NAME.restored-…, and the next run names it so.
+func TestLiveReplaceOfDatabaseAttachedMeanwhile(t *testing.T) {
+	s := livetest.Server(t)
+	if !collect.LocalForTest(s, livetest.DataDir()) {
+		t.Skip("the swap needs the database's folder on this machine")
+	}
+	ctx := ctxT(t)
+	db, _ := livetest.DuplicateKeyBackup(t, s)
+	good := livetest.TempPath(t, s, "good.fbk")
+	if _, err := s.Backup(ctx, db, good, collect.BackupOptions{}, io.Discard, nil); err != nil {
+		t.Fatal(err)
+	}
+	var user *sql.DB
+	progress := func(p collect.Progress) {
+		if user == nil && p.Phase == collect.PhaseData {
+			c, err := collect.OpenForTest(ctx, s, db)
+			if err != nil {
+				t.Errorf("attaching to %s: %v", db, err)
+				return
+			}
+			user = c
+		}
+	}
+	_, err := s.Restore(ctx, good, db, collect.RestoreOptions{Replace: true}, io.Discard, progress)
+	if user == nil {
+		t.Fatal("no attachment was made during the restore")
+	}
+	kept, _ := filepath.Glob(filepath.Join(filepath.Dir(db), "."+filepath.Base(db)+".restored-*"))
+	if len(kept) != 1 {
+		t.Fatalf("beside the database: %q (error %v)", kept, err)
+	}
+	want := "cannot replace " + db + " on " + s.Addr + ": someone attached to it during the restore, and the server does not shut a " +
+		"database down under open attachments (database shutdown unsuccessful), so it was not replaced and stays online, " +
+		"untouched; the restored database is kept, complete, as " + kept[0] + ": restore --replace again once they are gone, or delete it"
+	var ce *collect.Error
+	if !errors.As(err, &ce) || ce.Kind != collect.KindInUse || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+	// The original: online, and the attachment still works.
+	var n int
+	if err := user.QueryRowContext(ctx, "SELECT COUNT(*) FROM U").Scan(&n); err != nil || n != 2 {
+		t.Errorf("the user's attachment: %d rows, %v; want the original's 2", n, err)
+	}
+	user.Close()
+	if h := livetest.Fbstat(t, s, db, "-h"); !bytes.Contains(h, []byte("\tAttributes\t\tforce write\n")) {
+		t.Errorf("the original's header:\n%s", h)
+	}
+	// The next run names the kept database for what it is.
+	var warnings []string
+	s2 := s
+	s2.Warn = func(m string) { warnings = append(warnings, m) }
+	if _, err := s2.Restore(ctx, good, db, collect.RestoreOptions{Replace: true}, io.Discard, nil); err != nil {
+		t.Errorf("the next restore --replace: %v", err)
+	}
+	if len(warnings) != 1 || !strings.HasPrefix(warnings[0], kept[0]+" (") ||
+		!strings.HasSuffix(warnings[0], " is the complete database of an earlier restore --replace that could not take the place of "+db+", kept; delete it unless you mean to use it") {
+		t.Errorf("warnings of the next run: %q", warnings)
 	}
 }

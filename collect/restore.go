@@ -106,6 +106,8 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 			// "database not found".
 			ce.Kind = KindServer
 			ce.Detail = "the server cannot create " + database + ": there is no folder " + path.Dir(cleanServerPath(database)) + " (" + ce.Detail + ")"
+		} else if hint := s.relativeHere(backupFile); hint != "" && strings.HasPrefix(ce.Detail, "cannot open backup file "+backupFile) {
+			ce.Detail = "the server found no file " + backupFile + " (gbak: " + ce.Detail + "); " + hint
 		} else if strings.HasPrefix(ce.Detail, "cannot open backup file "+backupFile) && s.onThisMachine() && filepath.IsAbs(backupFile) {
 			// gbak gives no reason; on this machine fbdiag can look.
 			if _, serr := os.Stat(backupFile); os.IsNotExist(serr) {
@@ -133,6 +135,14 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 		}
 		if err != nil {
 			return run, err
+		}
+	} else if !serverAbs(database) && s.Warn != nil {
+		// A relative DATABASE was created in the server's working folder
+		// (gbak and isql without a server prefix take the shell's): say
+		// where, since the output names it as given. (An alias resolves
+		// to another name and is not warned of.)
+		if file, ferr := s.databaseFile(ctx, database); ferr == nil && file != database && strings.HasSuffix(file, "/"+database) {
+			s.Warn(database + " was created as " + file + ": the server resolves a relative path in its own working folder, not in yours")
 		}
 	}
 	if logErr != nil {
@@ -282,17 +292,30 @@ func (s Server) swap(ctx context.Context, path, tmp string) error {
 		return &Error{Op: "replace", Object: path, Server: s.Addr, Kind: kind, Detail: detail}
 	}
 	if err := s.shutdownFull(ctx, path); err != nil {
-		kind := KindServer
+		// The restored database is complete: kept under a name of its
+		// own, so that the next run does not take it for a killed run's
+		// file (noteLeftovers).
+		kept := sibling(path, "restored")
+		if renameNoReplace(tmp, kept) != nil {
+			kept = tmp
+		}
 		switch {
 		case strings.Contains(err.Error(), "shutdown unsuccessful"):
-			kind = KindInUse
+			// Checked unused before gbak started: someone attached since,
+			// and the server shuts no database down under attachments
+			// (-attach 0).
+			return fail(KindInUse, fmt.Sprintf("someone attached to it during the restore, and the server does not shut a database down under open attachments (%s), so it was not replaced and stays online, untouched; the restored database is kept, complete, as %s: restore --replace again once they are gone, or delete it", oneLine(err.Error()), kept))
+		case strings.Contains(err.Error(), "no permission for shutdown access"):
+			// The restore ran as a user who may create databases but not
+			// shut this one down (neither SYSDBA nor its owner).
+			return fail(KindServer, fmt.Sprintf("permission denied: the user %s (ISC_USER) may not shut it down, which replacing it needs: only SYSDBA or the owner of the database may (%s); not replaced, online and untouched; the restored database is kept, complete, as %s", s.User, oneLine(err.Error()), kept))
 		case strings.Contains(err.Error(), "Target shutdown mode is invalid"):
 			// Someone took it to full shutdown while gbak restored: the
 			// server refuses the same mode again. It is left as they
 			// left it.
-			return fail(KindServer, fmt.Sprintf("it was taken to full shutdown during the restore (%s), so it was not replaced and stays shut down; the restored database is %s", oneLine(err.Error()), tmp))
+			return fail(KindServer, fmt.Sprintf("it was taken to full shutdown during the restore (%s), so it was not replaced and stays shut down; the restored database is kept, complete, as %s", oneLine(err.Error()), kept))
 		}
-		return fail(kind, fmt.Sprintf("it could not be shut down (%s), so it was not replaced; the restored database is %s", oneLine(err.Error()), tmp))
+		return fail(KindServer, fmt.Sprintf("it could not be shut down (%s), so it was not replaced; the restored database is kept, complete, as %s", oneLine(err.Error()), kept))
 	}
 	swapStep("shut down")
 	// One step where the system allows it: DATABASE names the original or

@@ -79,6 +79,11 @@ func ParseServer(s string) (string, error) {
 			host, port = s[:i], s[i+1:]
 		}
 	}
+	if at := strings.LastIndexByte(host, '@'); at > 0 {
+		// USER@HOST (as ssh takes it): the driver read it as a URL and
+		// failed with "invalid URL escape "%40"".
+		return "", fmt.Errorf("server %q names a user: %s; give HOST", s, userFromEnv)
+	}
 	if host == "" || strings.ContainsAny(host, "/ \t[]") {
 		return bad()
 	}
@@ -125,6 +130,11 @@ func SplitDatabase(name string) (server, path string, err error) {
 	if strings.TrimSpace(host) != host || strings.Contains(host, `\`) {
 		return "", name, nil
 	}
+	if at := strings.LastIndexByte(host, '@'); at > 0 && !strings.ContainsAny(host[:at], `/\`) {
+		if _, perr := ParseServer(host[at+1:]); perr == nil {
+			return "", name, fmt.Errorf("%q names a user: %s; give HOST:PATH", name, userFromEnv)
+		}
+	}
 	addr, perr := ParseServer(host)
 	if perr != nil {
 		return "", name, nil
@@ -134,6 +144,9 @@ func SplitDatabase(name string) (server, path string, err error) {
 
 // credentialsFromEnv says where the user and password come from instead.
 const credentialsFromEnv = "fbdiag reads them from ISC_USER and ISC_PASSWORD only (a command line is visible to every user through ps)"
+
+// userFromEnv says where the user comes from instead of USER@HOST.
+const userFromEnv = "fbdiag reads the user from ISC_USER (and the password from ISC_PASSWORD)"
 
 // hasCredentials reports whether name begins USER:PASSWORD@HOST followed
 // by ":" or "/" (the driver's DSN form, sysdba:pw@db1:/data/x.fdb), where

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net"
 	"os"
 	"path"
@@ -24,6 +25,10 @@ type serverFile struct {
 	path  string
 	local bool
 	why   string // when not local: why not, for the error
+	// noFolder, with the server on this machine, says that path's folder
+	// is missing here or is no folder: a typing error to name before
+	// anything starts, not a server whose files fbdiag cannot see.
+	noFolder string
 }
 
 // locate decides whether path, a path of the server, is reachable here.
@@ -38,6 +43,12 @@ func (s Server) locate(path string) serverFile {
 		dir := filepath.Dir(path)
 		if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
 			f.why = "its folder " + dir + " is not visible here"
+			switch {
+			case err == nil:
+				f.noFolder = "its folder " + dir + " is a file"
+			case errors.Is(err, fs.ErrNotExist):
+				f.noFolder = "there is no folder " + dir
+			}
 		} else if err := writable(dir); err != nil {
 			f.why = "this user may not write its folder " + dir + " (" + err.Error() + "; run as root or a member of the server's group)"
 		} else {
@@ -160,6 +171,11 @@ func (s Server) noteLeftovers(path string) {
 		if err != nil {
 			continue
 		}
+		if strings.HasPrefix(rest, "restored-") {
+			s.Warn(fmt.Sprintf("%s (%.1f MB, %s UTC) is the complete database of an earlier restore --replace that could not take the place of %s, kept; delete it unless you mean to use it",
+				filepath.Join(dir, e.Name()), float64(fi.Size())/1e6, fi.ModTime().UTC().Format("2006-01-02 15:04:05"), path))
+			continue
+		}
 		if strings.HasPrefix(rest, "failed-") {
 			s.Warn(fmt.Sprintf("%s (%.1f MB, %s UTC) is the database of an earlier restore that gbak finished with errors, kept to be fixed; delete it unless you mean to",
 				filepath.Join(dir, e.Name()), float64(fi.Size())/1e6, fi.ModTime().UTC().Format("2006-01-02 15:04:05")))
@@ -170,8 +186,9 @@ func (s Server) noteLeftovers(path string) {
 	}
 }
 
-// fbdiagTemp tells the tail of sibling's names: "tmp-", "old-" or
-// "failed-" (a restore gbak finished with errors, kept) and 12
+// fbdiagTemp tells the tail of sibling's names: "tmp-", "old-",
+// "failed-" (a restore gbak finished with errors, kept) or "restored-"
+// (a complete restore that could not replace the original, kept) and 12
 // hexadecimal digits.
 func fbdiagTemp(tail string) bool {
 	hexPart, ok := strings.CutPrefix(tail, "tmp-")
@@ -180,6 +197,9 @@ func fbdiagTemp(tail string) bool {
 	}
 	if !ok {
 		hexPart, ok = strings.CutPrefix(tail, "failed-")
+	}
+	if !ok {
+		hexPart, ok = strings.CutPrefix(tail, "restored-")
 	}
 	if !ok || len(hexPart) != 12 {
 		return false
@@ -246,4 +266,22 @@ func serverAbs(path string) bool {
 		return true
 	}
 	return len(path) >= 3 && (path[0]|0x20 >= 'a' && path[0]|0x20 <= 'z') && path[1] == ':' && (path[2] == '\\' || path[2] == '/')
+}
+
+// relativeHere is, for a relative path the server did not find, the
+// advice to give the absolute path of the file of that name in this
+// process's folder, when there is one: the server (on this machine)
+// resolves a relative path in its own working folder, "/" under systemd,
+// not in the shell's as gbak, isql and gstat without a server prefix do.
+// "" when path is absolute, the server is elsewhere or no such file is
+// here.
+func (s Server) relativeHere(path string) string {
+	if path == "" || serverAbs(path) || !s.onThisMachine() {
+		return ""
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil || !exists(abs) {
+		return ""
+	}
+	return "the server resolves a relative path in its own working folder, not in this one: give " + abs
 }

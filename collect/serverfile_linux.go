@@ -2,6 +2,8 @@ package collect
 
 import (
 	"errors"
+	"os"
+	"syscall"
 
 	"golang.org/x/sys/unix"
 )
@@ -30,4 +32,13 @@ func exchange(a, b string) error {
 // writable reports whether this user may create and rename files in dir.
 func writable(dir string) error {
 	return unix.Access(dir, unix.W_OK|unix.X_OK)
+}
+
+// sameOwner gives the file at path the owner and group of the file fi
+// describes, where this user may (root, or the owner for a group it is
+// in); otherwise it leaves them.
+func sameOwner(path string, fi os.FileInfo) {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		_ = os.Chown(path, int(st.Uid), int(st.Gid))
+	}
 }

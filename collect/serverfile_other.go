@@ -2,7 +2,10 @@
 
 package collect
 
-import "errors"
+import (
+	"errors"
+	"os"
+)
 
 // renameExclusive is not available: renameNoReplace links instead.
 func renameExclusive(old, new string) error { return errors.ErrUnsupported }
@@ -12,3 +15,6 @@ func exchange(a, b string) error { return errors.ErrUnsupported }
 
 // writable cannot be told without trying; the rename will say.
 func writable(dir string) error { return nil }
+
+// sameOwner leaves the owner: fbdiag does not set it on this system.
+func sameOwner(path string, fi os.FileInfo) {}

@@ -28,7 +28,8 @@ reported success, so a failure or Ctrl-C leaves nothing and never loses the orig
 Without --replace an existing DATABASE is refused before anything starts. With
 --replace (gbak -rep) the original must not be in use: fbdiag refuses if others are
 attached, then, once the new database is complete, shuts the original down (gfix -shut
-full -attach 0, which fails if anyone attached meanwhile), gives the new one its name in
+full -attach 0, which fails if anyone attached meanwhile: the original stays online
+and the restored database is kept beside it, named in the error), gives the new one its name in
 one step (the two names exchanged; where the system cannot, the original renamed aside,
 then the new one into place) and deletes the original; on any failure the original is
 put back online. A restore that gbak finished past an error (an index it could not build over
