@@ -94,6 +94,9 @@ func (s *GbakStep) Label() string {
 	switch s.Kind {
 	case parse.GbakData:
 		return "data " + s.Name
+	case parse.GbakIgnored:
+		// gbak does not name the table before Firebird 6.0 (#9075)
+		return "data of a skipped table (" + s.Message + ")"
 	case parse.GbakActivateIndex:
 		return "index " + s.Name + " (build)"
 	case parse.GbakMetadata:

@@ -383,33 +383,42 @@ func (b *GbakTimelineBuilder) Add(l *parse.GbakLine) {
 		b.sumAllW += l.Writes
 	}
 	switch l.Kind {
-	case parse.GbakRecords, parse.GbakIgnored:
-		b.accumulate(l)
-		if l.Kind == parse.GbakRecords {
-			b.counts, b.prev, b.last = b.counts+1, b.last, l.Count
-			// A table's first count, when another follows, is the
-			// interval; not after lines missing (an excerpt's "# . . ."
-			// before "30000" and "40000" made it 30000, and a log cut
-			// at "80000 records" read as the table's end).
-			if b.counts == 2 && b.interval == 0 && b.prev > 0 && !b.broken {
-				b.interval = b.prev
+	case parse.GbakIgnored:
+		if b.hasCur && b.cur.Kind == parse.GbakSkipData {
+			// 6.0 since #9075: "skipping data for table X" before
+			// the work, then its count.
+			b.accumulate(l)
+			if b.cur.Ignored == nil {
+				b.cur.Ignored = b.mem.i(0)
 			}
+			*b.cur.Ignored += l.Count
+			return
+		}
+		// Before it, a table skipped (-skip_data, -include_data, -m)
+		// has this line alone, printed once its data is read past
+		// (ignore_data, restore.epp): a step of its own, not more of
+		// the table restored before it (public 11: TAB_1_A's and
+		// TAB_1_B's after TAB_2_A's "1 records restored").
+		b.openDone(l)
+		b.cur.Ignored = b.mem.i(l.Count)
+		return
+	case parse.GbakRecords:
+		b.accumulate(l)
+		b.counts, b.prev, b.last = b.counts+1, b.last, l.Count
+		// A table's first count, when another follows, is the
+		// interval; not after lines missing (an excerpt's "# . . ."
+		// before "30000" and "40000" made it 30000, and a log cut at
+		// "80000 records" read as the table's end).
+		if b.counts == 2 && b.interval == 0 && b.prev > 0 && !b.broken {
+			b.interval = b.prev
 		}
 		if b.hasTable() {
 			tb, st := &b.curTable, &b.cur
-			if l.Kind == parse.GbakRecords {
-				if tb.Records == nil {
-					tb.Records = b.mem.i(0)
-				}
-				*tb.Records = l.Count // cumulative count: the last one is the table's
-				st.Records = tb.Records
-			} else {
-				if tb.Ignored == nil {
-					tb.Ignored = b.mem.i(0)
-				}
-				*tb.Ignored += l.Count
-				st.Ignored = tb.Ignored
+			if tb.Records == nil {
+				tb.Records = b.mem.i(0)
 			}
+			*tb.Records = l.Count // cumulative count: the last one is the table's
+			st.Records = tb.Records
 		}
 		return
 	case parse.GbakTotal:
@@ -853,7 +862,7 @@ func (b *GbakTimelineBuilder) phase(k parse.GbakKind) string {
 	case parse.GbakOpenFile, parse.GbakOpenDatabase, parse.GbakCreateDatabase,
 		parse.GbakTransaction, parse.GbakBackupInfo, parse.GbakVersion:
 		return PhaseOpen
-	case parse.GbakData, parse.GbakSkipData:
+	case parse.GbakData, parse.GbakSkipData, parse.GbakIgnored:
 		return PhaseData
 	case parse.GbakCreateIndexes, parse.GbakActivateIndex:
 		return PhaseIndices

@@ -547,34 +547,75 @@ func (c *GbakComparison) objects(i int) map[string]bool {
 	return o
 }
 
+// firebirdNamed says whether the step key names an index whose name
+// Firebird made for a constraint (RDB$PRIMARY1, RDB$FOREIGN3, RDB$7;
+// 6.0: "PUBLIC"."RDB$PRIMARY1"): numbered in the order of each database's
+// constraints, they name indices of any two databases alike.
+func firebirdNamed(key string) bool {
+	_, rest, _ := strings.Cut(key, "|")
+	object, name, _ := strings.Cut(rest, "|")
+	if object != "index" {
+		return false
+	}
+	if i := strings.LastIndex(name, `"."`); i >= 0 {
+		name = name[i+2:]
+	}
+	return strings.HasPrefix(strings.TrimPrefix(name, `"`), "RDB$")
+}
+
 // SharesObjects says whether every run restored or backed up a table's
 // data or built an index that the first run did: logs of different
 // databases share only the steps every gbak run prints (the backup
-// version, the system domains), whose times compare neither database.
+// version, the system domains) and the builds of indices Firebird named
+// (RDB$PRIMARY1), whose times compare neither database.
 // A run with no such step (an excerpt) shares nothing.
 func (c *GbakComparison) SharesObjects() bool { return c.notSharing < 0 }
 
 // shareObjects finds the first run with no table or index in common with
 // the first run (SharesObjects) and, when both have some, warns that the
-// logs are of different databases.
+// logs are of different databases. An index Firebird named counts only
+// when a run has nothing else (an excerpt of deferred builds): a restore
+// of the shop's database and one of another database both build
+// RDB$PRIMARY1 and RDB$PRIMARY2.
 func (c *GbakComparison) shareObjects(runs []GbakRun) {
 	c.notSharing = -1
 	first := c.objects(0)
 	for i := 1; i < len(runs); i++ {
-		other, shared := c.objects(i), false
+		other := c.objects(i)
+		shared, named := false, false
 		for k := range other {
-			shared = shared || first[k]
+			if first[k] {
+				shared = true
+				if !firebirdNamed(k) {
+					named = true
+				}
+			}
 		}
-		if shared {
+		if shared && (named || !userNamed(first) || !userNamed(other)) {
 			continue
 		}
 		c.notSharing = i
 		if len(first) > 0 && len(other) > 0 { // (an excerpt without them says nothing of its database)
-			c.Warnings = append(c.Warnings, fmt.Sprintf("%s and %s have no table or index in common (%d and %d tables and indices): logs of different databases, "+
-				"of which only the steps every gbak run prints match", filepath.Base(runs[0].Timeline.File), filepath.Base(runs[i].Timeline.File), len(first), len(other)))
+			also := ""
+			if shared {
+				also = "; the indices Firebird named for constraints (RDB$PRIMARY1 …) are in every database"
+			}
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s and %s have no table or index in common (%d and %d tables and indices%s): logs of different databases, "+
+				"of which only the steps every gbak run prints match", filepath.Base(runs[0].Timeline.File), filepath.Base(runs[i].Timeline.File), len(first), len(other), also))
 		}
 		return
 	}
+}
+
+// userNamed says whether objects has a table or an index not named by
+// Firebird.
+func userNamed(objects map[string]bool) bool {
+	for k := range objects {
+		if !firebirdNamed(k) {
+			return true
+		}
+	}
+	return false
 }
 
 // inactiveIndices warns when the runs' restores left different numbers of

@@ -31,8 +31,8 @@ func newStepRow(st *analyze.GbakStep, seq int) stepRow {
 		kind: string(st.Kind), object: st.Object, name: st.Name,
 		start: st.Start, seconds: st.Seconds, reads: st.Reads, writes: st.Writes, bound: st.LowerBound,
 		wrapped: st.Wrapped}
-	if l := st.Label(); l == st.Message {
-		r.msg = l
+	if l := st.Label(); l == st.Message || st.Kind == parse.GbakIgnored {
+		r.msg = st.Message // (a skipped table's label is made of it)
 	}
 	return r
 }

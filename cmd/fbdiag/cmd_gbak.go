@@ -39,8 +39,10 @@ step with the interval from its own line to the next. Four messages come
 after the work and their own line is their cost: "created database" (the
 creation), "started transaction" (restore), the backup's "readied
 database" (the attachment) and its "closing file, committing, and
-finishing" (the flush and close of the .fbk, then the commit). The last
-step's cost is unknown unless a line follows it.`
+finishing" (the flush and close of the .fbk, then the commit); so does
+a restore's "N records ignored", a table skipped (-skip_data, -m) that
+gbak names only since 6.0. The last step's cost is unknown unless a line
+follows it.`
 
 func gbakCommand() *cli.Command {
 	return &cli.Command{
