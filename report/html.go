@@ -114,6 +114,7 @@ var htmlFuncs = template.FuncMap{
 	"firstH":         summaryHeadlines,
 	"summaryFigures": func() int { return SummaryHeadlinesPerSection },
 	"snapshotsOf":    snapshotsOf,
+	"target":         findingTarget,
 	"recs": func(fs []analyze.DatabaseFinding) []analyze.DatabaseFinding {
 		return fs[:min(len(fs), HTMLRecommendations)]
 	},
@@ -350,7 +351,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 {{- if .Findings}}
 <ul class="findings recs">
 {{- range recs .Findings}}
-<li class="{{.Severity}}"><span class="sev">{{.Severity}}</span><strong>{{iso .Kind}} {{iso .Object}}{{with .Table}} on {{iso .}}{{end}}</strong> <span class="muted">({{.Rule}}; {{snapshotsOf . $n}})</span><br>{{iso .Reason}}{{with .Advice}}<br>Do: <code>{{iso .}}</code>{{end}}</li>
+<li class="{{.Severity}}"><span class="sev">{{.Severity}}</span><strong>{{iso (target .)}}{{with .Table}} on {{iso .}}{{end}}</strong> <span class="muted">({{.Rule}}; {{snapshotsOf . $n}})</span><br>{{iso .Reason}}{{with .Advice}}<br>Do: <code>{{iso .}}</code>{{end}}</li>
 {{- end}}
 </ul>
 {{- with recsMore .Findings}}
@@ -363,7 +364,7 @@ footer { margin-top: 3rem; font-size: .8rem; color: var(--muted); }
 <details><summary>Resolved ({{len .}}): shown by earlier snapshots only</summary>
 <ul class="findings">
 {{- range .}}
-<li class="info"><span class="sev">{{.Severity}}</span>{{iso .Kind}} {{iso .Object}}{{with .Table}} on {{iso .}}{{end}}: {{iso .Reason}}</li>
+<li class="info"><span class="sev">{{.Severity}}</span>{{iso (target .)}}{{with .Table}} on {{iso .}}{{end}}: {{iso .Reason}}</li>
 {{- end}}
 </ul></details>
 {{- end}}

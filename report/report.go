@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/plot"
 )
@@ -265,7 +266,16 @@ func safeBuild(k parse.InputKind, b Builder, ins []Input) (out []*Section) {
 // user gave disappears silently.
 func unsupported(inputs []Input) []*Section {
 	k := inputs[0].Kind
-	s := &Section{ID: "other-" + string(k), Title: "Not analysed: " + string(k), Kind: string(k)}
+	// The title names what was left out ("Not analysed: SOURCES.md", "Not
+	// analysed: 3 inputs"), not the kind "unknown".
+	what := baseName(inputs[0].Name)
+	if len(inputs) > 1 {
+		what = units.Count(len(inputs), "input")
+	}
+	if k != parse.InputUnknown {
+		what += " (" + string(k) + ")"
+	}
+	s := &Section{ID: "other-" + string(k), Title: "Not analysed: " + what, Kind: string(k)}
 	if k != parse.InputUnknown {
 		s.Text = append(s.Text, "These inputs were recognised, but this build of fbdiag has no analysis for them.")
 	}

@@ -319,3 +319,13 @@ func snapshotsOf(f analyze.DatabaseFinding, total int) string {
 	}
 	return s + " with " + f.ShownBy()
 }
+
+// findingTarget names what a recommendation is about: "index
+// ORDERS_CARRIER", "table CUSTOMER", and "database" alone for a header
+// finding, whose object is the word "database" too ("database database").
+func findingTarget(f analyze.DatabaseFinding) string {
+	if f.Object == "" || f.Object == f.Kind {
+		return f.Kind
+	}
+	return f.Kind + " " + f.Object
+}

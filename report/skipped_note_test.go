@@ -33,6 +33,12 @@ func TestSummaryNamesSkippedInputs(t *testing.T) {
 	if !strings.Contains(string(page), `<section id="other-unknown"`) {
 		t.Error("no section other-unknown")
 	}
+	// Its title said "Not analysed: unknown", the kind, not what was left out.
+	for _, want := range []string{`<a href="#other-unknown">Not analysed: 5 inputs</a>`, `<h2>Not analysed: 5 inputs</h2>`} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
 	// A summary that lists the skipped inputs itself has no such line.
 	_, out = writeReportOf(t, "two", []string{testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt"), testutil.Testdata(t, "fb30", "shop-schema.sql")})
 	if page, err = os.ReadFile(filepath.Join(out, IndexFile)); err != nil {
@@ -40,5 +46,8 @@ func TestSummaryNamesSkippedInputs(t *testing.T) {
 	}
 	if !strings.Contains(string(page), "shop-schema.sql: not analysed: ") || strings.Contains(string(page), "Not analysed: 1 input") {
 		t.Error("the skipped schema is not in the summary's list, or named twice")
+	}
+	if !strings.Contains(string(page), `<h2>Not analysed: shop-schema.sql</h2>`) {
+		t.Error("the section of the skipped schema is not titled by its name")
 	}
 }
