@@ -226,6 +226,10 @@ type GbakTimelineBuilder struct {
 	exited    bool // "Exiting before completion due to errors"
 	notOnline bool // "Database is not online due to failure to activate…"
 	warnOpen  bool // the last warning can still be continued
+	// versions are gbak's and the server's (gbak -z), advised on with
+	// the first error when gbak is the newer (gbakVersions).
+	versions       gbakVersions
+	versionAdvised bool
 	// backupFiles and database are those a restore's log names (opened
 	// file X, each volume of a backup in volumes, first to last; created
 	// database Y), for the commands of the advice.
@@ -354,6 +358,9 @@ func (b *GbakTimelineBuilder) Add(l *parse.GbakLine) {
 	b.sealError()
 	b.lastErr, b.joinNext = -1, false
 	b.inactive.add(l)
+	if l.Kind == parse.GbakVersion {
+		b.versions.add(l)
+	}
 	switch {
 	case l.Kind == parse.GbakOpenFile && l.Op == parse.GbakRestore:
 		// (a restore takes every volume: gbak -c v1.fbk v2.fbk DB; the
@@ -486,6 +493,11 @@ func (b *GbakTimelineBuilder) sealError() {
 	}
 	msg := b.t.Errors[b.lastErr]
 	b.adviseOn(msg)
+	if a := b.versions.advice(); a != "" && !b.versionAdvised {
+		// (once: the first error is the one the mismatch caused)
+		b.versionAdvised = true
+		b.addAdvice(msg, a)
+	}
 	if n := len(b.failures); b.failName == "" && n > 0 && b.failures[n-1].steps == b.steps && refusal(msg) {
 		// public 09: the refusal to set the index inactive is an error
 		// line of its own after the index's

@@ -144,6 +144,38 @@ type GbakReader struct {
 	// headerAt is the line of the last column header read (SplitInput
 	// puts it in the run it starts).
 	headerAt int
+	// versions is set after gbak -z's "Version(s) for database" line,
+	// whose lines without "gbak:" follow: the server's versions.
+	versions bool
+}
+
+// serverVersion is the words of the line of gbak -z that gives the
+// server's version: `Firebird/Windows/AMD/Intel/x64 (access method),
+// version "WI-V3.0.11.33666 Firebird 3.0"`.
+var serverVersion = []byte(`(access method), version "`)
+
+// versionLine reads a line of gbak -z after "Version(s) for database":
+// the server's (access method) version is a GbakVersion line of Object
+// "server" named by it (line reports true); the remote server's and
+// interface's versions and the ODS are gbak's output too, but tell
+// nothing more (line false). ok is false for a line that is none of
+// these.
+func (r *GbakReader) versionLine(b []byte) (line, ok bool) {
+	b = bytes.TrimLeft(b, " \t")
+	if i := bytes.Index(b, serverVersion); i >= 0 {
+		v := b[i+len(serverVersion):]
+		if j := bytes.IndexByte(v, '"'); j >= 0 {
+			r.flushSkipped()
+			r.cur = GbakLine{Line: r.lr.Line(), Kind: GbakVersion, Object: "server", Name: string(v[:j]), Message: string(b), Gap: r.gap}
+			r.gap = false
+			r.gbak++
+			return true, true
+		}
+	}
+	if bytes.Contains(b, []byte("), version \"")) || bytes.HasPrefix(b, []byte("on disk structure version ")) {
+		return false, true
+	}
+	return false, false
 }
 
 // maxInterned bounds the message cache. gbak repeats many messages
@@ -270,9 +302,19 @@ func (r *GbakReader) Next() bool {
 			b = bytes.TrimLeft(b, " ")
 		}
 		if len(b) < 5 || b[0] != 'g' || b[1] != 'b' || b[2] != 'a' || b[3] != 'k' || b[4] != ':' {
+			if r.versions {
+				if v, ok := r.versionLine(b); !ok {
+					r.versions = false
+				} else if v {
+					return true
+				} else {
+					continue
+				}
+			}
 			r.skip(b)
 			continue
 		}
+		r.versions = false
 		rest := b[len("gbak:"):]
 		if r.header(rest) {
 			continue
@@ -282,6 +324,7 @@ func (r *GbakReader) Next() bool {
 		r.gap = false
 		r.gbak++
 		r.parse(rest)
+		r.versions = r.cur.Kind == GbakVersion && r.cur.Object == "database"
 		return true
 	}
 	r.flushSkipped()

@@ -2,7 +2,9 @@ package parse
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -258,7 +260,14 @@ func TestGbakPublicCorpus(t *testing.T) {
 		}},
 		{"14_cli_backup_restore_verbose_windows.log", GbakBackup, "", 10, 4, nil},
 		{"15_fb5_classic_parallel_restore_error_issue8263.log", GbakRestore, "", 5, 0, nil},
-		{"16_gbak_z_version_issue8003.log", "", "", 3, 2, nil},
+		{"16_gbak_z_version_issue8003.log", "", "", 4, 1, func(t *testing.T, log *GbakLog) {
+			// gbak -z's server lines: the access method's read, the
+			// others and the ODS not reported as skipped (one notice:
+			// the shell's prompt line)
+			if l := findLine(t, log, 4); l.Kind != GbakVersion || l.Object != "server" || l.Name != "WI-V3.0.11.33666 Firebird 3.0" {
+				t.Errorf("line 4 %+v", l)
+			}
+		}},
 		{"17_fb2x_restore_index_error_gedemin1783_ru.log", GbakRestore, "", 5, 2, func(t *testing.T, log *GbakLog) {
 			if l := log.Lines[0]; l.Kind != GbakIndexFailed || l.Name != "RDB$FOREIGN394" || !l.Gap {
 				t.Errorf("first %+v", l)
@@ -326,5 +335,36 @@ func TestGbakHugeTime(t *testing.T) {
 	}
 	if l := findLine(t, log, 4); l.Time != 1.2345678901234568e21 || l.Delta != 0 {
 		t.Errorf("line 4: time %g, delta %g", l.Time, l.Delta)
+	}
+}
+
+// gbak -z prints the server's versions on lines without "gbak:" after
+// "Version(s) for database", indented with blanks or a tab: the access
+// method's is a version line of the server, the others and the ODS are
+// read and dropped, not reported as lines that are not gbak's; a line
+// after them that is none of these is.
+func TestGbakServerVersionLines(t *testing.T) {
+	in := "gbak:gbak version LI-V5.0.3.1683 Firebird 5.0\n" +
+		"gbak:    Version(s) for database \"localhost:/db/x.fdb\"\n" +
+		"\tFirebird/Linux/AMD/Intel/x64 (access method), version \"LI-V4.0.5.3140 Firebird 4.0\"\n" +
+		"\tFirebird/Linux/AMD/Intel/x64 (remote server), version \"LI-V4.0.5.3140 Firebird 4.0/tcp (h)/P17:C\"\n" +
+		"\tFirebird/Linux/AMD/Intel/x64 (remote interface), version \"LI-V5.0.3.1683 Firebird 5.0/tcp (h)/P17:C\"\n" +
+		"\ton disk structure version 13.0\n" +
+		"not gbak's\n" +
+		"gbak: ERROR:some error\n"
+	log, err := ReadGbak(strings.NewReader(in), "z.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range log.Lines {
+		got = append(got, fmt.Sprintf("%d %s %s %q", l.Line, l.Kind, l.Object, l.Name))
+	}
+	want := []string{`1 version  ""`, `2 version database "\"localhost:/db/x.fdb\""`, `3 version server "LI-V4.0.5.3140 Firebird 4.0"`, `8 error  ""`}
+	if !slices.Equal(got, want) {
+		t.Errorf("lines %q", got)
+	}
+	if len(log.Notices) != 1 || log.Notices[0].Line != 7 {
+		t.Errorf("notices %+v", log.Notices)
 	}
 }
