@@ -374,22 +374,16 @@ func Throughput(in Input, opt Options) (*Result, error) {
 // tpmC reads higher than one of the spec's mix, where the comparison
 // above set them side by side without a word.
 func (g *gathered) mixWarnings() []string {
-	var off []string
-	judged := 0
-	for _, p := range g.points {
-		if p.tool != "fbdiag bench" {
-			continue
-		}
-		judged++
+	off, judged := g.benchRunsOff(func(p *raw) string {
 		if len(p.mixShort) == 0 {
-			continue
+			return ""
 		}
 		kinds := make([]string, len(p.mixShort))
 		for i, m := range p.mixShort {
 			kinds[i] = fmt.Sprintf("%s %.1f %% < %.0f %%", m.Name, m.Share, m.Minimum)
 		}
-		off = append(off, p.src+" ("+strings.Join(kinds, ", ")+")")
-	}
+		return p.src + " (" + strings.Join(kinds, ", ") + ")"
+	})
 	if len(off) == 0 {
 		return nil
 	}
@@ -400,22 +394,34 @@ func (g *gathered) mixWarnings() []string {
 		len(off), units.Count(judged, "run"), listMost(off, 10), their)}
 }
 
+// benchRunsOff judges the fbdiag bench runs by off, which describes a
+// run off the spec or gives "": those descriptions, and how many runs
+// were judged.
+func (g *gathered) benchRunsOff(off func(p *raw) string) (descs []string, judged int) {
+	for i := range g.points {
+		p := &g.points[i]
+		if p.tool != "fbdiag bench" {
+			continue
+		}
+		judged++
+		if d := off(p); d != "" {
+			descs = append(descs, d)
+		}
+	}
+	return descs, judged
+}
+
 // terminalsWarnings says which fbdiag bench runs had more terminals a
 // warehouse than the spec's (rule bench-terminals): their tpmC includes
 // contention TPC-C does not measure, and the comparison above set it
 // beside runs of fewer without a word.
 func (g *gathered) terminalsWarnings() []string {
-	var over []string
-	judged := 0
-	for _, p := range g.points {
-		if p.tool != "fbdiag bench" {
-			continue
+	over, judged := g.benchRunsOff(func(p *raw) string {
+		if p.perWarehouse == 0 {
+			return ""
 		}
-		judged++
-		if p.perWarehouse > 0 {
-			over = append(over, fmt.Sprintf("%s (%s terminals a warehouse)", p.src, units.Figure(p.perWarehouse)))
-		}
-	}
+		return fmt.Sprintf("%s (%s terminals a warehouse)", p.src, units.Figure(p.perWarehouse))
+	})
 	if len(over) == 0 {
 		return nil
 	}

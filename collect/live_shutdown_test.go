@@ -218,13 +218,7 @@ func TestLiveReplaceOfDatabaseShutDownMeanwhile(t *testing.T) {
 		t.Skip("the swap needs the database's folder on this machine")
 	}
 	ctx := ctxT(t)
-	db, _ := livetest.DuplicateKeyBackup(t, s)
-	// A backup that restores cleanly (the database's own, not the one
-	// with the duplicate key).
-	good := livetest.TempPath(t, s, "good.fbk")
-	if _, err := s.Backup(ctx, db, good, collect.BackupOptions{}, io.Discard, nil); err != nil {
-		t.Fatal(err)
-	}
+	db, good := cleanBackup(t, s)
 	shut := false
 	progress := func(p collect.Progress) {
 		if !shut && p.Phase == collect.PhaseData {
@@ -264,11 +258,7 @@ func TestLiveReplaceOfDatabaseAttachedMeanwhile(t *testing.T) {
 		t.Skip("the swap needs the database's folder on this machine")
 	}
 	ctx := ctxT(t)
-	db, _ := livetest.DuplicateKeyBackup(t, s)
-	good := livetest.TempPath(t, s, "good.fbk")
-	if _, err := s.Backup(ctx, db, good, collect.BackupOptions{}, io.Discard, nil); err != nil {
-		t.Fatal(err)
-	}
+	db, good := cleanBackup(t, s)
 	var user *sql.DB
 	progress := func(p collect.Progress) {
 		if user == nil && p.Phase == collect.PhaseData {
@@ -315,4 +305,16 @@ func TestLiveReplaceOfDatabaseAttachedMeanwhile(t *testing.T) {
 		!strings.HasSuffix(warnings[0], " is the complete database of an earlier restore --replace that could not take the place of "+db+", kept; delete it unless you mean to use it") {
 		t.Errorf("warnings of the next run: %q", warnings)
 	}
+}
+
+// cleanBackup is DuplicateKeyBackup's database and a backup of it that
+// restores cleanly (the database's own, not the one with the duplicate
+// key).
+func cleanBackup(t *testing.T, s collect.Server) (db, good string) {
+	db, _ = livetest.DuplicateKeyBackup(t, s)
+	good = livetest.TempPath(t, s, "good.fbk")
+	if _, err := s.Backup(ctxT(t), db, good, collect.BackupOptions{}, io.Discard, nil); err != nil {
+		t.Fatal(err)
+	}
+	return db, good
 }
