@@ -232,11 +232,34 @@ func Diff(before, after *HistorySnapshot) *SnapshotDiff {
 		d.FillComparable = false
 		d.Warnings = append(d.Warnings, why)
 	}
-	if len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter) > 0 && !sameStr(d.Before.ODSVersion, d.After.ODSVersion) {
-		d.Warnings = append(d.Warnings, fmt.Sprintf("ODS %s and %s: only the fields both print are compared",
-			strOr(d.Before.ODSVersion, "unknown"), strOr(d.After.ODSVersion, "unknown")))
-	}
+	d.odsWarning()
 	return d
+}
+
+// odsWarning says when the snapshots are of two on-disk structures: two
+// Firebird versions, or an upgrade between them (a restore, or Firebird
+// 5.0 raising ODS 13.0 to 13.1 in place, which keeps path and creation
+// date). It used to be said only when the fields printed differed, which
+// 3.0 and 4.0 headers do not.
+func (d *SnapshotDiff) odsWarning() {
+	b, a := d.Before.ODSVersion, d.After.ODSVersion
+	fields := len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter) > 0
+	if sameStr(b, a) || !fields && (b == nil || a == nil) {
+		return
+	}
+	w := fmt.Sprintf("ODS %s and %s", strOr(b, "unknown"), strOr(a, "unknown"))
+	if b != nil && a != nil {
+		if vb, va := d.Before.FirebirdVersion, d.After.FirebirdVersion; vb != nil && va != nil && *vb != *va {
+			w += fmt.Sprintf(" (Firebird %s and %s)", *vb, *va)
+		}
+		w += ": another Firebird version, or an upgrade in between"
+		if fields {
+			w += "; only the fields both print are compared"
+		}
+	} else {
+		w += ": only the fields both print are compared"
+	}
+	d.Warnings = append(d.Warnings, w)
 }
 
 // numbersApart withdraws the change of the transaction numbers of two

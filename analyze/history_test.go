@@ -652,3 +652,36 @@ func TestDiffNumbersOfTwoDatabases(t *testing.T) {
 		}
 	}
 }
+
+// Two header pages of one tool's samples, Firebird 3.0 (ODS 12.0) and 4.0
+// (ODS 13.0): gstat -h of both prints the same fields, and the diff used to
+// say nothing of the version change (only when fields differed). An
+// in-place minor upgrade (ODS 13.0 → 13.1 under Firebird 5) keeps the path
+// and creation date, so only the ODS tells it.
+func TestDiffAcrossVersionsSameFields(t *testing.T) {
+	dir := filepath.Join(testutil.CorpusDir(t), "public", "gstat")
+	before := snapshotFile(t, filepath.Join(dir, "alexeykovyazin-hqbirdmcp__gstat-header-fb3.0.txt"))
+	after := snapshotFile(t, filepath.Join(dir, "alexeykovyazin-hqbirdmcp__gstat-header-fb4.0.txt"))
+	d := Diff(before, after)
+	if len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter) != 0 {
+		t.Fatalf("fields only in one: %q %q", d.FieldsOnlyBefore, d.FieldsOnlyAfter)
+	}
+	want := "ODS 12.0 and 13.0 (Firebird 3.0 and 4.0): another Firebird version, or an upgrade in between"
+	if !slices.Contains(d.Warnings, want) {
+		t.Errorf("warnings %q, want %q", d.Warnings, want)
+	}
+	// Across 2.5 → 3.0 the fields differ too.
+	d = Diff(snapshotFile(t, filepath.Join(dir, "FirebirdSQL-fdb__gstat25-r.out")), snapshotFile(t, filepath.Join(dir, "FirebirdSQL-fdb__gstat30-r.out")))
+	want = "ODS 11.2 and 12.0 (Firebird 2.5 and 3.0): another Firebird version, or an upgrade in between; only the fields both print are compared"
+	if !slices.Contains(d.Warnings, want) {
+		t.Errorf("warnings %q, want %q", d.Warnings, want)
+	}
+	// The same version on both sides: no such warning.
+	shop := snapshotFile(t, testutil.Corpus(t, "fb30", "shop-gstat-a-r.txt"))
+	later := snapshotFile(t, testutil.Corpus(t, "fb30", "shop-gstat-r-later.txt"))
+	for _, w := range Diff(shop, later).Warnings {
+		if strings.HasPrefix(w, "ODS ") {
+			t.Errorf("same ODS warned: %q", w)
+		}
+	}
+}

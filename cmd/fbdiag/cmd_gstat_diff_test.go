@@ -299,7 +299,8 @@ func TestGstatDiffAcrossVersions(t *testing.T) {
 		"20 of 40 indices shown (--all shows them)\n",
 		"old      header.bumped_transaction\n",
 		"20 of 35 fields shown (--all shows them)\n",
-		"         ODS 11.2 and 12.0: only the fields both print are compared\n")
+		"         ODS 11.2 and 12.0 (Firebird 2.5 and 3.0): another Firebird version, or an upgrade in\n"+
+			"         between; only the fields both print are compared\n")
 	out, _, _ = runCLI(t, nil, "gstat", "diff", "--format", "csv", "--table", "indices", old, cur)
 	var names []string
 	for _, r := range csvRows(t, out)[1:] {
