@@ -423,6 +423,12 @@ func (d *SnapshotDiff) tables(b, a *diffSide) {
 		case td.Records.Differs() || td.Versions.Differs() || td.Fragments.Differs() ||
 			td.DataPages.Differs() || td.SizeBytes.Differs():
 			td.Status = StatusChanged
+		case !td.Records.Known() && !td.Versions.Known() && !td.Fragments.Known() &&
+			!td.DataPages.Known() && !td.SizeBytes.Known():
+			// A side lists the table without its figures (gstat -i prints
+			// a table's name above its indices): nothing compared is no
+			// "unchanged".
+			td.Status = StatusNotShown
 		default:
 			td.Status = StatusUnchanged
 		}

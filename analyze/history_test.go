@@ -688,3 +688,42 @@ func TestDiffAcrossVersionsSameFields(t *testing.T) {
 		}
 	}
 }
+
+// gstat -i lists each table by name with its indices but no table figures
+// (corpus fb30 shop-gstat-i.txt): against the -a -r run the six tables
+// read "unchanged", a verdict on figures one side does not have: ORDERS
+// had 100000 records at 14:09:54 and 95000 in the -r run of 14:14:32.
+func TestDiffTablesWithoutFiguresNotShown(t *testing.T) {
+	full := snapshotFile(t, testutil.Corpus(t, "fb30", "shop-gstat-a-r.txt"))
+	idx := snapshotFile(t, testutil.Corpus(t, "fb30", "shop-gstat-i.txt"))
+	for _, d := range []*SnapshotDiff{Diff(full, idx), Diff(idx, full)} {
+		if len(d.Tables) != 6 {
+			t.Fatalf("%d tables, want 6", len(d.Tables))
+		}
+		for _, td := range d.Tables {
+			if td.Status != StatusNotShown {
+				t.Errorf("%s → %s: %s %s, want not_shown", d.Before.File, d.After.File, td.Name, td.Status)
+			}
+		}
+		if n, _ := d.Count(StatusNotShown); n != 6 {
+			t.Errorf("%d tables not shown, want 6", n)
+		}
+		// The indices have their figures on both sides: 3 changed, 7 not.
+		changed, same := 0, 0
+		for _, id := range d.Indices {
+			switch id.Status {
+			case StatusChanged:
+				changed++
+			case StatusUnchanged:
+				same++
+			}
+		}
+		if changed != 3 || same != 7 {
+			t.Errorf("indices %d changed, %d unchanged, want 3 and 7", changed, same)
+		}
+	}
+	orders := tableDiff(t, Diff(full, idx), "ORDERS")
+	if orders.Records[0] == nil || *orders.Records[0] != 100000 || orders.Records[1] != nil {
+		t.Errorf("ORDERS records %s, want [100000, null]", pairString(orders.Records))
+	}
+}
