@@ -173,13 +173,16 @@ func Diff(before, after *HistorySnapshot) *SnapshotDiff {
 	}
 	ba, aa := before.Analysis, after.Analysis
 	same := d.Before.File == d.After.File && d.Before.Report == d.After.Report
+	// A copy under another name (the same database, execution time,
+	// counters and sizes) is the same run too, as trend counts it once.
+	copied := !same && sameRun(before, after)
 	if before.Time != nil && after.Time != nil {
 		s := secondsBetween(*after.Time, *before.Time)
 		d.SecondsBetween = &s
 		switch {
 		case s < 0:
 			d.Warnings = append(d.Warnings, fmt.Sprintf("the second snapshot is %s older than the first: give the older one first", humanSeconds(-s)))
-		case s == 0 && !same:
+		case s == 0 && !same && !copied:
 			d.Warnings = append(d.Warnings, fmt.Sprintf("both snapshots have the same %s (%s): no time between them for a rate",
 				sameTimeWords(before, after), before.Time.Format(time.DateTime)))
 		}
@@ -189,6 +192,11 @@ func Diff(before, after *HistorySnapshot) *SnapshotDiff {
 		// compared with itself.)
 		d.Warnings = append(d.Warnings, fmt.Sprintf("both snapshots are the same gstat run (%s, run %d): nothing was compared",
 			d.Before.File, d.Before.Report+1))
+	}
+	if copied {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("both snapshots are the same gstat run (%s, run %d, and %s, run %d: "+
+			"the same database, execution time, counters and sizes): nothing was compared",
+			d.Before.File, d.Before.Report+1, d.After.File, d.After.Report+1))
 	}
 	if b, a := d.Before.Database, d.After.Database; b != nil && a != nil && *b != *a {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("different database paths: %q and %q", *b, *a))

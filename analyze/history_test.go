@@ -727,3 +727,29 @@ func TestDiffTablesWithoutFiguresNotShown(t *testing.T) {
 		t.Errorf("ORDERS records %s, want [100000, null]", pairString(orders.Records))
 	}
 }
+
+// A copy of a run under another name (the DBA's archive of the same
+// snapshot) is the same run: it got the warning of two runs of one second,
+// "no time between them for a rate", and every object read unchanged as
+// if the database had stood still. It now gets the one a file given twice
+// gets, as trend counts such a copy once.
+func TestDiffCopyIsTheSameRun(t *testing.T) {
+	src := testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")
+	cp := filepath.Join(t.TempDir(), "archive-shop.txt")
+	if err := os.WriteFile(cp, testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := Diff(snapshotFile(t, src), snapshotFile(t, cp))
+	want := []string{"both snapshots are the same gstat run (" + src + ", run 1, and " + cp +
+		", run 1: the same database, execution time, counters and sizes): nothing was compared"}
+	if !slices.Equal(d.Warnings, want) {
+		t.Errorf("warnings %q, want %q", d.Warnings, want)
+	}
+	// Two runs of one second that differ are still two runs.
+	d = Diff(snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-h.txt")), snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-d.txt")))
+	for _, w := range d.Warnings {
+		if strings.HasPrefix(w, "both snapshots are the same gstat run") {
+			t.Errorf("-h and -d: %q", w)
+		}
+	}
+}
