@@ -122,7 +122,9 @@ func SnapshotTime(rep *parse.GstatReport, fileTime time.Time) (*time.Time, strin
 	case rep.Header != nil && rep.Header.ExecutionTime != nil:
 		return rep.Header.ExecutionTime, TimeFromExecution
 	case !fileTime.IsZero():
-		t := fileTime.UTC()
+		// To the second, as gstat dates: files written together (a
+		// copy, a checkout) read microseconds apart, "-0.000 s".
+		t := fileTime.UTC().Truncate(time.Second)
 		return &t, TimeFromFile
 	}
 	return nil, ""
