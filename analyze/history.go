@@ -23,6 +23,9 @@ func (p Pair) Change() *int64 { return diff(p[1], p[0]) }
 // Differs tells whether both values are known and different.
 func (p Pair) Differs() bool { return p[0] != nil && p[1] != nil && *p[0] != *p[1] }
 
+// Known tells whether both values are known, so that they compare.
+func (p Pair) Known() bool { return p[0] != nil && p[1] != nil }
+
 // Relative is the change relative to the before value, (after −
 // before) / before, the first snapshot being the baseline; null unless
 // both are known and before is not 0.
@@ -119,7 +122,9 @@ func SnapshotTime(rep *parse.GstatReport, fileTime time.Time) (*time.Time, strin
 	case rep.Header != nil && rep.Header.ExecutionTime != nil:
 		return rep.Header.ExecutionTime, TimeFromExecution
 	case !fileTime.IsZero():
-		t := fileTime.UTC()
+		// To the second, as gstat dates: files written together (a
+		// copy, a checkout) read microseconds apart, "-0.000 s".
+		t := fileTime.UTC().Truncate(time.Second)
 		return &t, TimeFromFile
 	}
 	return nil, ""

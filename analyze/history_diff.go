@@ -173,13 +173,16 @@ func Diff(before, after *HistorySnapshot) *SnapshotDiff {
 	}
 	ba, aa := before.Analysis, after.Analysis
 	same := d.Before.File == d.After.File && d.Before.Report == d.After.Report
+	// A copy under another name (the same database, execution time,
+	// counters and sizes) is the same run too, as trend counts it once.
+	copied := !same && sameRun(before, after)
 	if before.Time != nil && after.Time != nil {
 		s := secondsBetween(*after.Time, *before.Time)
 		d.SecondsBetween = &s
 		switch {
 		case s < 0:
 			d.Warnings = append(d.Warnings, fmt.Sprintf("the second snapshot is %s older than the first: give the older one first", humanSeconds(-s)))
-		case s == 0 && !same:
+		case s == 0 && !same && !copied:
 			d.Warnings = append(d.Warnings, fmt.Sprintf("both snapshots have the same %s (%s): no time between them for a rate",
 				sameTimeWords(before, after), before.Time.Format(time.DateTime)))
 		}
@@ -189,6 +192,11 @@ func Diff(before, after *HistorySnapshot) *SnapshotDiff {
 		// compared with itself.)
 		d.Warnings = append(d.Warnings, fmt.Sprintf("both snapshots are the same gstat run (%s, run %d): nothing was compared",
 			d.Before.File, d.Before.Report+1))
+	}
+	if copied {
+		d.Warnings = append(d.Warnings, fmt.Sprintf("both snapshots are the same gstat run (%s, run %d, and %s, run %d: "+
+			"the same database, execution time, counters and sizes): nothing was compared",
+			d.Before.File, d.Before.Report+1, d.After.File, d.After.Report+1))
 	}
 	if b, a := d.Before.Database, d.After.Database; b != nil && a != nil && *b != *a {
 		d.Warnings = append(d.Warnings, fmt.Sprintf("different database paths: %q and %q", *b, *a))
@@ -232,11 +240,34 @@ func Diff(before, after *HistorySnapshot) *SnapshotDiff {
 		d.FillComparable = false
 		d.Warnings = append(d.Warnings, why)
 	}
-	if len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter) > 0 && !sameStr(d.Before.ODSVersion, d.After.ODSVersion) {
-		d.Warnings = append(d.Warnings, fmt.Sprintf("ODS %s and %s: only the fields both print are compared",
-			strOr(d.Before.ODSVersion, "unknown"), strOr(d.After.ODSVersion, "unknown")))
-	}
+	d.odsWarning()
 	return d
+}
+
+// odsWarning says when the snapshots are of two on-disk structures: two
+// Firebird versions, or an upgrade between them (a restore, or Firebird
+// 5.0 raising ODS 13.0 to 13.1 in place, which keeps path and creation
+// date). It used to be said only when the fields printed differed, which
+// 3.0 and 4.0 headers do not.
+func (d *SnapshotDiff) odsWarning() {
+	b, a := d.Before.ODSVersion, d.After.ODSVersion
+	fields := len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter) > 0
+	if sameStr(b, a) || !fields && (b == nil || a == nil) {
+		return
+	}
+	w := fmt.Sprintf("ODS %s and %s", strOr(b, "unknown"), strOr(a, "unknown"))
+	if b != nil && a != nil {
+		if vb, va := d.Before.FirebirdVersion, d.After.FirebirdVersion; vb != nil && va != nil && *vb != *va {
+			w += fmt.Sprintf(" (Firebird %s and %s)", *vb, *va)
+		}
+		w += ": another Firebird version, or an upgrade in between"
+		if fields {
+			w += "; only the fields both print are compared"
+		}
+	} else {
+		w += ": only the fields both print are compared"
+	}
+	d.Warnings = append(d.Warnings, w)
 }
 
 // numbersApart withdraws the change of the transaction numbers of two
@@ -400,6 +431,12 @@ func (d *SnapshotDiff) tables(b, a *diffSide) {
 		case td.Records.Differs() || td.Versions.Differs() || td.Fragments.Differs() ||
 			td.DataPages.Differs() || td.SizeBytes.Differs():
 			td.Status = StatusChanged
+		case !td.Records.Known() && !td.Versions.Known() && !td.Fragments.Known() &&
+			!td.DataPages.Known() && !td.SizeBytes.Known():
+			// A side lists the table without its figures (gstat -i prints
+			// a table's name above its indices): nothing compared is no
+			// "unchanged".
+			td.Status = StatusNotShown
 		default:
 			td.Status = StatusUnchanged
 		}

@@ -75,3 +75,29 @@ func breaks(timed []*HistorySnapshot) []TrendBreak {
 	}
 	return out
 }
+
+// odsChanges says where the ODS of time-ordered snapshots changes without
+// a fill break (which says so itself): another Firebird version, or an
+// upgrade, as gstat diff warns of two ODS versions.
+func odsChanges(timed []*HistorySnapshot) []string {
+	var out []string
+	var last, lastFB *string
+	for _, s := range timed {
+		h := s.Analysis.Header
+		if h == nil || h.ODSVersion == nil {
+			continue
+		}
+		fb := s.Info().FirebirdVersion
+		if last != nil && *last != *h.ODSVersion {
+			if _, fill := fillBreak(last, h.ODSVersion); !fill {
+				w := fmt.Sprintf("from %s: ODS %s → %s", s.Time.Format(time.DateTime), *last, *h.ODSVersion)
+				if lastFB != nil && fb != nil && *lastFB != *fb {
+					w += fmt.Sprintf(" (Firebird %s → %s)", *lastFB, *fb)
+				}
+				out = append(out, w+": another Firebird version, or an upgrade in between")
+			}
+		}
+		last, lastFB = h.ODSVersion, fb
+	}
+	return out
+}

@@ -562,7 +562,10 @@ func TestTrendRestoreByCreationDate(t *testing.T) {
 	tr := TrendOf([]*HistorySnapshot{snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")),
 		snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt")), snapshotText(t, "restored.txt", restored)}, 0)
 	tt := tr.Transactions
-	if tt.Restores != 1 || tt.PerDay != nil || tt.StuckOldestActive != nil || len(tr.Warnings) != 0 {
+	// (No stuck transaction: the restore is said, and nothing else.)
+	want := "between 2026-12-02 14:14:32 and 2026-12-02 18:14:32: the creation date changed from 2026-12-02 14:09:44 to 2026-12-02 17:00:00: " +
+		"the database was restored (or replaced); transactions are counted from the later snapshot on"
+	if tt.Restores != 1 || tt.PerDay != nil || tt.StuckOldestActive != nil || !slices.Equal(tr.Warnings, []string{want}) {
 		t.Errorf("restores %d, a day %v, stuck %v, warnings %q", tt.Restores, tt.PerDay, tt.StuckOldestActive, tr.Warnings)
 	}
 }
@@ -649,6 +652,104 @@ func TestDiffNumbersOfTwoDatabases(t *testing.T) {
 	for _, c := range Diff(shop, later).Counters {
 		if c.Name == "next_transaction" && (c.Change == nil || *c.Change != 8) {
 			t.Errorf("one database: next_transaction change %v", derefI(c.Change))
+		}
+	}
+}
+
+// Two header pages of one tool's samples, Firebird 3.0 (ODS 12.0) and 4.0
+// (ODS 13.0): gstat -h of both prints the same fields, and the diff used to
+// say nothing of the version change (only when fields differed). An
+// in-place minor upgrade (ODS 13.0 → 13.1 under Firebird 5) keeps the path
+// and creation date, so only the ODS tells it.
+func TestDiffAcrossVersionsSameFields(t *testing.T) {
+	dir := filepath.Join(testutil.CorpusDir(t), "public", "gstat")
+	before := snapshotFile(t, filepath.Join(dir, "alexeykovyazin-hqbirdmcp__gstat-header-fb3.0.txt"))
+	after := snapshotFile(t, filepath.Join(dir, "alexeykovyazin-hqbirdmcp__gstat-header-fb4.0.txt"))
+	d := Diff(before, after)
+	if len(d.FieldsOnlyBefore)+len(d.FieldsOnlyAfter) != 0 {
+		t.Fatalf("fields only in one: %q %q", d.FieldsOnlyBefore, d.FieldsOnlyAfter)
+	}
+	want := "ODS 12.0 and 13.0 (Firebird 3.0 and 4.0): another Firebird version, or an upgrade in between"
+	if !slices.Contains(d.Warnings, want) {
+		t.Errorf("warnings %q, want %q", d.Warnings, want)
+	}
+	// Across 2.5 → 3.0 the fields differ too.
+	d = Diff(snapshotFile(t, filepath.Join(dir, "FirebirdSQL-fdb__gstat25-r.out")), snapshotFile(t, filepath.Join(dir, "FirebirdSQL-fdb__gstat30-r.out")))
+	want = "ODS 11.2 and 12.0 (Firebird 2.5 and 3.0): another Firebird version, or an upgrade in between; only the fields both print are compared"
+	if !slices.Contains(d.Warnings, want) {
+		t.Errorf("warnings %q, want %q", d.Warnings, want)
+	}
+	// The same version on both sides: no such warning.
+	shop := snapshotFile(t, testutil.Corpus(t, "fb30", "shop-gstat-a-r.txt"))
+	later := snapshotFile(t, testutil.Corpus(t, "fb30", "shop-gstat-r-later.txt"))
+	for _, w := range Diff(shop, later).Warnings {
+		if strings.HasPrefix(w, "ODS ") {
+			t.Errorf("same ODS warned: %q", w)
+		}
+	}
+}
+
+// gstat -i lists each table by name with its indices but no table figures
+// (corpus fb30 shop-gstat-i.txt): against the -a -r run the six tables
+// read "unchanged", a verdict on figures one side does not have: ORDERS
+// had 100000 records at 14:09:54 and 95000 in the -r run of 14:14:32.
+func TestDiffTablesWithoutFiguresNotShown(t *testing.T) {
+	full := snapshotFile(t, testutil.Corpus(t, "fb30", "shop-gstat-a-r.txt"))
+	idx := snapshotFile(t, testutil.Corpus(t, "fb30", "shop-gstat-i.txt"))
+	for _, d := range []*SnapshotDiff{Diff(full, idx), Diff(idx, full)} {
+		if len(d.Tables) != 6 {
+			t.Fatalf("%d tables, want 6", len(d.Tables))
+		}
+		for _, td := range d.Tables {
+			if td.Status != StatusNotShown {
+				t.Errorf("%s → %s: %s %s, want not_shown", d.Before.File, d.After.File, td.Name, td.Status)
+			}
+		}
+		if n, _ := d.Count(StatusNotShown); n != 6 {
+			t.Errorf("%d tables not shown, want 6", n)
+		}
+		// The indices have their figures on both sides: 3 changed, 7 not.
+		changed, same := 0, 0
+		for _, id := range d.Indices {
+			switch id.Status {
+			case StatusChanged:
+				changed++
+			case StatusUnchanged:
+				same++
+			}
+		}
+		if changed != 3 || same != 7 {
+			t.Errorf("indices %d changed, %d unchanged, want 3 and 7", changed, same)
+		}
+	}
+	orders := tableDiff(t, Diff(full, idx), "ORDERS")
+	if orders.Records[0] == nil || *orders.Records[0] != 100000 || orders.Records[1] != nil {
+		t.Errorf("ORDERS records %s, want [100000, null]", pairString(orders.Records))
+	}
+}
+
+// A copy of a run under another name (the DBA's archive of the same
+// snapshot) is the same run: it got the warning of two runs of one second,
+// "no time between them for a rate", and every object read unchanged as
+// if the database had stood still. It now gets the one a file given twice
+// gets, as trend counts such a copy once.
+func TestDiffCopyIsTheSameRun(t *testing.T) {
+	src := testutil.Testdata(t, "fb30", "shop-gstat-a-r.txt")
+	cp := filepath.Join(t.TempDir(), "archive-shop.txt")
+	if err := os.WriteFile(cp, testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d := Diff(snapshotFile(t, src), snapshotFile(t, cp))
+	want := []string{"both snapshots are the same gstat run (" + src + ", run 1, and " + cp +
+		", run 1: the same database, execution time, counters and sizes): nothing was compared"}
+	if !slices.Equal(d.Warnings, want) {
+		t.Errorf("warnings %q, want %q", d.Warnings, want)
+	}
+	// Two runs of one second that differ are still two runs.
+	d = Diff(snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-h.txt")), snapshotFile(t, testutil.Testdata(t, "fb30", "shop-gstat-d.txt")))
+	for _, w := range d.Warnings {
+		if strings.HasPrefix(w, "both snapshots are the same gstat run") {
+			t.Errorf("-h and -d: %q", w)
 		}
 	}
 }

@@ -82,6 +82,7 @@ func (tr *Trend) transactions(timed []*HistorySnapshot, days []float64, use []bo
 	tt.Points = make([]CounterPoint, len(timed))
 	var xs, ys []float64
 	var lastNext *int64
+	var lastTime time.Time
 	// created are the creation dates: a restore makes a new database,
 	// dated anew, whose transactions are numbered afresh (as gstat diff
 	// counts none across two creation dates). Its Next is usually below
@@ -102,8 +103,17 @@ func (tr *Trend) transactions(timed []*HistorySnapshot, days []float64, use []bo
 		if lastNext != nil && *p.NextTransaction < *lastNext || differentDates(lastCreated, created[i]) {
 			tt.Restores++
 			xs, ys = nil, nil
+			// (Said, as gstat diff says it: else the rate a day went
+			// missing from the text without a word, and the sizes are
+			// fitted across a restore that compacted the database.)
+			why := fmt.Sprintf("Next transaction went back from %d to %d", *lastNext, *p.NextTransaction)
+			if differentDates(lastCreated, created[i]) {
+				why = fmt.Sprintf("the creation date changed from %s to %s", lastCreated.Format(time.DateTime), created[i].Format(time.DateTime))
+			}
+			tr.Warnings = append(tr.Warnings, fmt.Sprintf("between %s and %s: %s: the database was restored (or replaced); "+
+				"transactions are counted from the later snapshot on", lastTime.Format(time.DateTime), p.Time.Format(time.DateTime), why))
 		}
-		lastNext, lastCreated = p.NextTransaction, cmp.Or(created[i], lastCreated)
+		lastNext, lastCreated, lastTime = p.NextTransaction, cmp.Or(created[i], lastCreated), p.Time
 		xs = append(xs, days[i])
 		ys = append(ys, float64(*p.NextTransaction))
 	}
@@ -412,6 +422,7 @@ func TrendOf(snaps []*HistorySnapshot, until int64) *Trend {
 	for _, b := range tr.Breaks {
 		tr.Warnings = append(tr.Warnings, fmt.Sprintf("from %s: %s", b.Time.Format(time.DateTime), b.Reason))
 	}
+	tr.Warnings = append(tr.Warnings, odsChanges(timed)...)
 	t0 := *timed[0].Time
 	tr.Days = secondsBetween(*timed[len(timed)-1].Time, t0) / 86400
 	days := make([]float64, len(timed))

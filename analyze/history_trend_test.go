@@ -3,6 +3,8 @@ package analyze
 import (
 	"fmt"
 	"math"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -217,7 +219,9 @@ func TestTrendTransactions(t *testing.T) {
 	restored := strings.NewReplacer("\tNext transaction\t18", "\tNext transaction\t5", "\tOldest active\t\t17", "\tOldest active\t\t4").
 		Replace(growingShop(t, 4, 808))
 	tr = TrendOf(append(snaps, snapshotText(t, "day4", restored)), 0)
-	if tt := tr.Transactions; tt.Restores != 1 || tt.PerDay != nil || tt.StuckOldestActive != nil || len(tr.Warnings) != 0 {
+	want = "between 2026-12-05 14:09:54 and 2026-12-06 14:09:54: Next transaction went back from 3018 to 5: " +
+		"the database was restored (or replaced); transactions are counted from the later snapshot on"
+	if tt := tr.Transactions; tt.Restores != 1 || tt.PerDay != nil || tt.StuckOldestActive != nil || !slices.Equal(tr.Warnings, []string{want}) {
 		t.Errorf("after a restore: restores %d, per day %v, stuck %v, warnings %q", tt.Restores, tt.PerDay, tt.StuckOldestActive, tr.Warnings)
 	}
 }
@@ -255,5 +259,53 @@ func TestInversePredictionBounds(t *testing.T) {
 	// 0.355 day at 100 pages a day: about 0.71 day in all.
 	if hi-lo < 0.65 || hi-lo > 0.77 {
 		t.Errorf("interval width %v days", hi-lo)
+	}
+}
+
+// A real series (testdata/history-restore, Firebird 3.0.11): transaction
+// 21 held open over two snapshots, then the database restored onto the
+// same path. The trend dropped its rate a day and fitted the sizes across
+// the restore without a word of it; it now says where the restore lies.
+func TestTrendRestoreSaid(t *testing.T) {
+	var snaps []*HistorySnapshot
+	for _, f := range []string{"live-00-a-r.txt", "live-01-held-a-r.txt", "live-02-held-a-r.txt", "live-03-restored-a-r.txt"} {
+		snaps = append(snaps, snapshotFile(t, testutil.Testdata(t, "history-restore", f)))
+	}
+	tr := TrendOf(snaps[:3], 0)
+	tt := tr.Transactions
+	if tt.Restores != 0 || !eqInt(tt.StuckOldestActive, 21) || tt.StuckSince == nil || !tt.StuckSince.Equal(time.Date(2026, 12, 6, 17, 10, 11, 0, time.UTC)) {
+		t.Errorf("held: restores %d, stuck %v since %v", tt.Restores, tt.StuckOldestActive, tt.StuckSince)
+	}
+	// Next 9 → 203 over 17:09:38 → 17:14:46 (308 s).
+	if tt.PerDay == nil || math.Abs(tt.Days*86400-308) > 1e-6 {
+		t.Errorf("held: a day %v over %v s", tt.PerDay, tt.Days*86400)
+	}
+	want := []string{"the oldest active transaction (21) has not moved since 2026-12-06 17:10:11 (0:04:35) while 61 transactions started: " +
+		"it has been open all that time and holds back garbage collection"}
+	if !slices.Equal(tr.Warnings, want) {
+		t.Errorf("held: warnings %q, want %q", tr.Warnings, want)
+	}
+
+	tr = TrendOf(snaps, 0)
+	tt = tr.Transactions
+	if tt.Restores != 1 || tt.PerDay != nil || tt.StuckOldestActive != nil {
+		t.Errorf("restored: restores %d, a day %v, stuck %v", tt.Restores, tt.PerDay, tt.StuckOldestActive)
+	}
+	want = []string{"between 2026-12-06 17:14:46 and 2026-12-06 17:14:51: the creation date changed from 2026-12-06 17:09:36 to " +
+		"2026-12-06 17:14:49: the database was restored (or replaced); transactions are counted from the later snapshot on"}
+	if !slices.Equal(tr.Warnings, want) {
+		t.Errorf("restored: warnings %q, want %q", tr.Warnings, want)
+	}
+}
+
+// Firebird 3.0 and 4.0 header pages (public hqbirdmcp samples): a trend
+// over them named the two paths but not the two versions.
+func TestTrendODSChangeSaid(t *testing.T) {
+	dir := filepath.Join(testutil.CorpusDir(t), "public", "gstat")
+	tr := TrendOf([]*HistorySnapshot{snapshotFile(t, filepath.Join(dir, "alexeykovyazin-hqbirdmcp__gstat-header-fb4.0.txt")),
+		snapshotFile(t, filepath.Join(dir, "alexeykovyazin-hqbirdmcp__gstat-header-fb3.0.txt"))}, 0)
+	want := "from 2026-08-16 23:04:30: ODS 12.0 → 13.0 (Firebird 3.0 → 4.0): another Firebird version, or an upgrade in between"
+	if !slices.Contains(tr.Warnings, want) {
+		t.Errorf("warnings %q, want %q", tr.Warnings, want)
 	}
 }

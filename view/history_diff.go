@@ -346,7 +346,7 @@ func diffCountsTable(d *analyze.SnapshotDiff) *Table {
 	}
 	t.Rows = [][]Cell{tables, indices}
 	t.Notes = append(t.Notes, "matched by schema and name: a renamed object is dropped and added; "+
-		"not shown: the other snapshot has no statistics of that kind (gstat -d has no indices, -h no tables, a run without -s no system tables)")
+		"not shown: the other snapshot has no statistics of that kind (gstat -d has no indices, -h no tables, -i no table figures, a run without -s no system tables)")
 	return t
 }
 

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
 )
@@ -299,7 +300,8 @@ func TestGstatDiffAcrossVersions(t *testing.T) {
 		"20 of 40 indices shown (--all shows them)\n",
 		"old      header.bumped_transaction\n",
 		"20 of 35 fields shown (--all shows them)\n",
-		"         ODS 11.2 and 12.0: only the fields both print are compared\n")
+		"         ODS 11.2 and 12.0 (Firebird 2.5 and 3.0): another Firebird version, or an upgrade in\n"+
+			"         between; only the fields both print are compared\n")
 	out, _, _ = runCLI(t, nil, "gstat", "diff", "--format", "csv", "--table", "indices", old, cur)
 	var names []string
 	for _, r := range csvRows(t, out)[1:] {
@@ -390,5 +392,51 @@ func TestGstatDiffOneFileManyRuns(t *testing.T) {
 	_, errs, code = runCLI(t, nil, "gstat", "diff", "--format", "json", path, testutil.Testdata(t, "fb30", "shop-gstat-r-later.txt"))
 	if code != 0 || !strings.Contains(errs, path+" holds 5 gstat runs; comparing the last") {
 		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
+// Two excerpts without an execution time (the public Firebird 1.5 and 2.1
+// samples), written in the same second as a checkout or a copy writes
+// them, 68 µs apart: the diff read "Between -0.000 s" and warned "the
+// second snapshot is 0.000 s older than the first". gstat dates to the
+// second; a file's time is now read to the second as well.
+func TestGstatDiffFileTimesOfOneSecond(t *testing.T) {
+	dir := t.TempDir()
+	var paths []string
+	for i, name := range []string{"06_fb15_header_long_running_issue_firebird_support_2005.txt", "05_fb21_doc_header_and_2x_table_index.txt"} {
+		raw, err := os.ReadFile(testutil.Corpus(t, "public", "gstat", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// The first written last: 15:51:22.842509459 and .842441562.
+		when := time.Date(2026, 12, 6, 15, 51, 22, 842509459-67897*i, time.UTC)
+		if err := os.Chtimes(p, when, when); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	out, errs, code := runCLI(t, nil, "gstat", "diff", "--format", "json", paths[0], paths[1])
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var d struct {
+		Seconds  *float64 `json:"seconds_between"`
+		Warnings []string `json:"warnings"`
+	}
+	if err := json.Unmarshal([]byte(out), &d); err != nil {
+		t.Fatal(err)
+	}
+	want := "both snapshots have the same file modification time (gstat printed no execution time) (2026-12-06 15:51:22): no time between them for a rate"
+	if d.Seconds == nil || *d.Seconds != 0 || !slices.Contains(d.Warnings, want) {
+		t.Errorf("seconds_between %v, warnings %q, want 0 and %q", jsonOf(d.Seconds), d.Warnings, want)
+	}
+	for _, w := range d.Warnings {
+		if strings.Contains(w, "older than the first") {
+			t.Errorf("warned %q", w)
+		}
 	}
 }
