@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -163,21 +164,26 @@ func TestBenchMixShortShown(t *testing.T) {
 		p.GaveUp += half
 	}
 	s := analyze.SummarizeBench(&res.Run, res.Seconds, analyze.NewThresholds())
+	benchRowAndWarning(t, res, s, "mix off the spec", "payment 27.4 % of the completed operations, under the spec's 43 % (4829 given up, 0 failed): "+
+		"tpmC counts a mix TPC-C does not allow (rule bench-mix)")
+}
+
+// benchRowAndWarning checks that summary s of run res has the run
+// table's row "label  words" in text and that its report section has
+// the warning "run-w1-t4.jsonl: label: words".
+func benchRowAndWarning(t *testing.T, res *parse.BenchResult, s *analyze.BenchSummary, label, words string) {
+	t.Helper()
 	var b bytes.Buffer
 	if err := WriteBenchText(&b, s); err != nil {
 		t.Fatal(err)
 	}
-	want := "mix off the spec        payment 27.4 % of the completed operations, under the spec's 43 % (4829 given up, 0 failed): " +
-		"tpmC counts a mix TPC-C does not allow (rule bench-mix)"
-	if !strings.Contains(b.String(), want) {
-		t.Errorf("no %q in\n%s", want, b.String())
+	if row := fmt.Sprintf("%-24s%s", label, words); !strings.Contains(b.String(), row) {
+		t.Errorf("no %q in\n%s", row, b.String())
 	}
 	sec := BenchRunSection("run-w1-t4.jsonl", "run-w1-t4.jsonl", res)
-	found := false
-	for _, f := range sec.Findings {
-		found = found || f.Severity == "warning" && strings.HasPrefix(f.Text, "run-w1-t4.jsonl: mix off the spec: payment 27.4 %")
-	}
-	if !found {
+	if !slices.ContainsFunc(sec.Findings, func(f Finding) bool {
+		return f.Severity == "warning" && f.Text == "run-w1-t4.jsonl: "+label+": "+words
+	}) {
 		t.Errorf("findings %+v", sec.Findings)
 	}
 }
@@ -215,21 +221,6 @@ func TestBenchTerminalsOverSpecShown(t *testing.T) {
 	if s.TerminalsPerWarehouse != 25 || !s.TerminalsOverSpec {
 		t.Errorf("25 terminals on 1 warehouse: %v a warehouse, over %v", s.TerminalsPerWarehouse, s.TerminalsOverSpec)
 	}
-	var b bytes.Buffer
-	if err := WriteBenchText(&b, s); err != nil {
-		t.Fatal(err)
-	}
-	want := "terminals off the spec  25 terminals a warehouse, over the spec's 10 (TPC-C clause 4.2.2): " +
-		"tpmC includes contention TPC-C does not measure (rule bench-terminals)"
-	if !strings.Contains(b.String(), want) {
-		t.Errorf("no %q in\n%s", want, b.String())
-	}
-	sec := BenchRunSection("run-w1-t4.jsonl", "run-w1-t4.jsonl", res)
-	found := false
-	for _, f := range sec.Findings {
-		found = found || f.Severity == "warning" && f.Text == "run-w1-t4.jsonl: terminals off the spec: "+strings.TrimPrefix(want, "terminals off the spec  ")
-	}
-	if !found {
-		t.Errorf("findings %+v", sec.Findings)
-	}
+	benchRowAndWarning(t, res, s, "terminals off the spec", "25 terminals a warehouse, over the spec's 10 (TPC-C clause 4.2.2): "+
+		"tpmC includes contention TPC-C does not measure (rule bench-terminals)")
 }
