@@ -194,7 +194,7 @@ func TestLiveUserWithoutRights(t *testing.T) {
 	}
 	fbk := livetest.TempPath(t, s, "rights.fbk")
 	_, err = u.Backup(ctx, db, fbk, collect.BackupOptions{}, io.Discard, nil)
-	if want := "cannot back up " + db + " on " + s.Addr + ": " + notOwner + "; Exiting before completion due to errors); nothing left; " + fbk + " untouched"; err == nil || err.Error() != want {
+	if want := "cannot back up " + db + " on " + s.Addr + ": " + notOwner + "); nothing left; " + fbk + " untouched"; err == nil || err.Error() != want {
 		t.Errorf("backup: %v\nwant %s", err, want)
 	}
 	if _, err := s.Backup(ctx, db, fbk, collect.BackupOptions{}, io.Discard, nil); err != nil {
@@ -205,7 +205,7 @@ func TestLiveUserWithoutRights(t *testing.T) {
 	if want := "cannot restore " + fbk + " to " + target + " on " + s.Addr + ": permission denied: the user " + user +
 		" (ISC_USER) may not create databases: connect as SYSDBA, or grant it with GRANT CREATE DATABASE TO USER " + user +
 		" (Firebird 3 and later) (no permission for CREATE access to DATABASE " + target + "; failed to create database " + target +
-		"; Exiting before completion due to errors); nothing left; nothing under " + target; err == nil || err.Error() != want {
+		"); nothing left; nothing under " + target; err == nil || err.Error() != want {
 		t.Errorf("restore: %v\nwant %s", err, want)
 	}
 
@@ -257,7 +257,7 @@ func TestLiveRelativePathNamesTheFileHere(t *testing.T) {
 	target := livetest.TempPath(t, s, "rel.fdb")
 	_, err = s.Restore(ctx, filepath.Base(fbk), target, collect.RestoreOptions{}, io.Discard, nil)
 	want := "cannot restore " + filepath.Base(fbk) + " to " + target + " on " + s.Addr + ": the server found no file " + filepath.Base(fbk) +
-		" (gbak: cannot open backup file " + filepath.Base(fbk) + "; Exiting before completion due to errors); " + hint + fbk +
+		" (gbak: cannot open backup file " + filepath.Base(fbk) + "); " + hint + fbk +
 		"; nothing left; nothing under " + target
 	if err == nil || err.Error() != want {
 		t.Errorf("restore from a relative path: %v\nwant %s", err, want)

@@ -148,7 +148,7 @@ func TestLiveBackupForceIntoMissingFolder(t *testing.T) {
 	fbk := filepath.Join(dir, "no", "x.fbk")
 	_, err := s.Backup(ctx, db, fbk, collect.BackupOptions{Force: true}, io.Discard, nil)
 	want := "cannot back up " + db + " on " + s.Addr + ": the server cannot create " + fbk + ": there is no folder " + dir +
-		"/no (gbak: cannot open backup file " + fbk + "; Exiting before completion due to errors); gbak stopped before creating " +
+		"/no (gbak: cannot open backup file " + fbk + "); gbak stopped before creating " +
 		fbk + ": nothing was created or changed"
 	if err == nil || err.Error() != want {
 		t.Errorf("backup --force into %s: %v\nwant %s", fbk, err, want)
