@@ -152,6 +152,12 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 		if err := s.keepBackup(run, dest, target.path, opt.Force); err != nil {
 			return run, err
 		}
+	} else if !serverAbs(backupFile) && s.Warn != nil {
+		// --force past "cannot tell whether x.fbk exists": the server
+		// wrote it in its own working folder ("/" under systemd, where
+		// it was started otherwise), not in the shell's, and the output
+		// names it as given. (An alias is no file name: not warned of.)
+		s.Warn(backupFile + " is a relative path: the server wrote it in its own working folder, not in yours (give an absolute path to choose where)")
 	}
 	if logErr != nil {
 		return run, &Error{Op: "write the log of the backup of", Object: database, Server: s.Addr, Kind: KindServer,

@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -313,5 +314,39 @@ func TestLiveRestoreToARelativePathSaysWhere(t *testing.T) {
 		if !collect.IsDatabaseFile(file) {
 			t.Errorf("no database at %s", file)
 		}
+	}
+}
+
+// backup --force to a relative BACKUP_FILE: the server wrote it in its
+// own working folder, and the output named it as given, with no word of
+// where. It now warns; the backup is found in the server's folder
+// (/proc/PID/cwd) and removed.
+func TestLiveBackupToARelativePathSaysWhere(t *testing.T) {
+	s := livetest.Server(t)
+	if !collect.LocalForTest(s, livetest.DataDir()) {
+		t.Skip("needs the server's files on this machine")
+	}
+	cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", livetest.ServerPID(t)))
+	if err != nil {
+		t.Skipf("the server's working folder: %v", err)
+	}
+	ctx := ctxT(t)
+	db := livetest.ShopDatabase(t, s)
+	var b [6]byte
+	rand.Read(b[:])
+	name := "fbdiag-test-" + hex.EncodeToString(b[:]) + "-relto.fbk"
+	t.Cleanup(func() { os.Remove(filepath.Join(cwd, name)) })
+	var warnings []string
+	s2 := s
+	s2.Warn = func(m string) { warnings = append(warnings, m) }
+	if _, err := s2.Backup(ctx, db, name, collect.BackupOptions{Force: true}, io.Discard, nil); err != nil {
+		t.Skipf("the server cannot write %s in its working folder %s: %v", name, cwd, err)
+	}
+	want := name + " is a relative path: the server wrote it in its own working folder, not in yours (give an absolute path to choose where)"
+	if len(warnings) != 1 || warnings[0] != want {
+		t.Errorf("warnings: %q", warnings)
+	}
+	if st, err := os.Stat(filepath.Join(cwd, name)); err != nil || st.Size() == 0 {
+		t.Errorf("no backup in the server's folder %s: %v", cwd, err)
 	}
 }
