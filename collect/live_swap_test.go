@@ -2,6 +2,7 @@ package collect_test
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -63,5 +64,31 @@ func TestLiveReplaceNeverLeavesTheNameEmpty(t *testing.T) {
 	left, _ := filepath.Glob(filepath.Join(filepath.Dir(db), "."+filepath.Base(db)+".*"))
 	if len(left) != 0 {
 		t.Errorf("left beside it: %q", left)
+	}
+}
+
+// restore --replace left the database with the server's mode, whatever
+// the original's: a database kept 0600 from the other users of the
+// server's group became 0660. The replacement now takes the original's
+// mode and owner.
+func TestLiveReplaceKeepsTheMode(t *testing.T) {
+	s := livetest.Server(t)
+	if !collect.LocalForTest(s, livetest.DataDir()) {
+		t.Skip("the swap needs the database's folder on this machine")
+	}
+	ctx := ctxT(t)
+	db := livetest.ShopDatabase(t, s)
+	fbk := livetest.TempPath(t, s, "mode.fbk")
+	if _, err := s.Backup(ctx, db, fbk, collect.BackupOptions{}, &bytes.Buffer{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(db, 0o600); err != nil {
+		t.Skipf("cannot set the database's mode here: %v", err)
+	}
+	if _, err := s.Restore(ctx, fbk, db, collect.RestoreOptions{Replace: true}, &bytes.Buffer{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(db); err != nil || st.Mode().Perm() != 0o600 {
+		t.Errorf("after restore --replace: %v (%v), want -rw-------", st.Mode().Perm(), err)
 	}
 }

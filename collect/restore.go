@@ -318,6 +318,16 @@ func (s Server) swap(ctx context.Context, path, tmp string) error {
 		return fail(KindServer, fmt.Sprintf("it could not be shut down (%s), so it was not replaced; the restored database is kept, complete, as %s", oneLine(err.Error()), kept))
 	}
 	swapStep("shut down")
+	// The restored file has the server's mode and owner (0660 or 0644
+	// firebird:firebird on Debian); the original's may keep it from
+	// other users, or open it to a group: the replacement takes them, as
+	// a backup --force does the replaced backup's.
+	if fi, err := os.Stat(path); err == nil {
+		sameOwner(tmp, fi)
+		if err := os.Chmod(tmp, fi.Mode().Perm()); err != nil && s.Warn != nil {
+			s.Warn(fmt.Sprintf("the restored database could not be given the mode of %s (%v): it keeps the server's", path, err))
+		}
+	}
 	// One step where the system allows it: DATABASE names the original or
 	// the new database at every moment, so that even fbdiag killed here
 	// (SIGKILL, the OOM killer) never leaves the name without a database.
