@@ -562,3 +562,21 @@ func TestThroughputSameFileTwice(t *testing.T) {
 		t.Errorf("one file twice: exit %d, stderr %q\n%s", code, errs, out)
 	}
 }
+
+// The seed's 1.77 TiB point has leverage 0.99984 in the linear fit: the
+// high-leverage table printed it "1", a point that sets its own fitted
+// value exactly, beside the JSON's 0.9998396714323068.
+func TestThroughputLeverageNearOne(t *testing.T) {
+	out, errs, code := runCLI(t, nil, "throughput", testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"))
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	for _, want := range []string{
+		"ops_per_s  linear     1.77 TiB    0.9998    0.5\n",
+		"ops_per_s  loglinear  1.77 TiB     0.929    0.5\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

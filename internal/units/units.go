@@ -201,6 +201,9 @@ func round3(v float64) float64 {
 // Figure is a plain number as a table cell prints it: a whole number as
 // it is ("1", "33333"), else Sig3 without trailing zeros ("0.929",
 // "0.2"); a caveat's words that name a table's figure print it so too.
+// A figure short of ±1 never reads as ±1: with the digits that tell it
+// apart ("0.9998"), since a leverage of 1 says the point sets its fitted
+// value exactly and an R² of 1 an exact fit, which 0.99984 does not.
 func Figure(v float64) string {
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0):
@@ -211,6 +214,15 @@ func Figure(v float64) string {
 	s := Sig3(v)
 	if strings.Contains(s, ".") {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	if math.Abs(v) < 1 && (s == "1" || s == "-1") {
+		for d := 4; d <= 17; d++ {
+			s = strconv.FormatFloat(v, 'f', d, 64)
+			if s != "1."+strings.Repeat("0", d) && s != "-1."+strings.Repeat("0", d) {
+				break
+			}
+		}
+		s = strings.TrimRight(s, "0")
 	}
 	return s
 }

@@ -403,3 +403,21 @@ func TestLastNumber(t *testing.T) {
 		t.Fatalf("only %d pairs checked", checked)
 	}
 }
+
+// A figure short of 1 never reads as 1: the seed SATA's linear leverage
+// (0.9998396714323068) is not a point that sets its fitted value exactly.
+func TestFigureShortOfOne(t *testing.T) {
+	for v, want := range map[float64]string{
+		0.9998396714323068: "0.9998",
+		0.99996:            "0.99996",
+		-0.99984:           "-0.9998",
+		0.9294489283829521: "0.929",
+		0.9994:             "0.999",
+		1:                  "1",
+		1.0004:             "1",
+	} {
+		if got := Figure(v); got != want {
+			t.Errorf("Figure(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
