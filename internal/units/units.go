@@ -227,6 +227,37 @@ func Figure(v float64) string {
 	return s
 }
 
+// Ratio is Sig3 of a ratio, which reads "1.00" only when it is 1: one a
+// hair off ("0.9998", 999.8 tps against 1000) gets the digits that show
+// which way, as the words beside it ("slower") say.
+func Ratio(v float64) string {
+	s := Sig3(v)
+	if s != "1.00" || v == 1 {
+		return s
+	}
+	for d := 3; d <= 17; d++ {
+		s = strconv.FormatFloat(v, 'f', d, 64)
+		if strings.Trim(s, "0.") != "1" {
+			break
+		}
+	}
+	return strings.TrimRight(s, "0")
+}
+
+// SignedPercent prints a change as a signed percentage with one decimal
+// ("+24.6 %", "-17.5 %"); a change that is not 0 gets the decimals that
+// keep it off "±0.0 %" ("-0.02 %"): the words beside it say which way.
+func SignedPercent(f float64) string {
+	s := strconv.FormatFloat(100*f, 'f', 1, 64)
+	for d := 2; f != 0 && !math.IsNaN(f) && strings.Trim(s, "-0.") == "" && d <= 17; d++ {
+		s = strconv.FormatFloat(100*f, 'f', d, 64)
+	}
+	if !strings.HasPrefix(s, "-") {
+		s = "+" + s
+	}
+	return s + " %"
+}
+
 // Sig3 prints a figure with three significant digits, trailing zeros
 // kept ("1.85", "0.451", "2.00", "35.6"), a figure of 1000 or more as a
 // whole number ("1235"), never with an exponent; NaN and ±Inf are Dash.
