@@ -215,14 +215,14 @@ func Figure(v float64) string {
 	if strings.Contains(s, ".") {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
+	// Up to six decimals: a float's last bit off 1 (an exact fit's R²
+	// computed as 0.9999999999999999) is 1.
 	if math.Abs(v) < 1 && (s == "1" || s == "-1") {
-		for d := 4; d <= 17; d++ {
-			s = strconv.FormatFloat(v, 'f', d, 64)
-			if s != "1."+strings.Repeat("0", d) && s != "-1."+strings.Repeat("0", d) {
-				break
+		for d := 4; d <= 6; d++ {
+			if t := strconv.FormatFloat(v, 'f', d, 64); strings.Trim(t, "-0.") != "1" {
+				return strings.TrimRight(t, "0")
 			}
 		}
-		s = strings.TrimRight(s, "0")
 	}
 	return s
 }
@@ -235,13 +235,12 @@ func Ratio(v float64) string {
 	if s != "1.00" || v == 1 {
 		return s
 	}
-	for d := 3; d <= 17; d++ {
-		s = strconv.FormatFloat(v, 'f', d, 64)
-		if strings.Trim(s, "0.") != "1" {
-			break
+	for d := 3; d <= 6; d++ { // (a float's last bit off 1 is 1, as in Figure)
+		if t := strconv.FormatFloat(v, 'f', d, 64); strings.Trim(t, "0.") != "1" {
+			return strings.TrimRight(t, "0")
 		}
 	}
-	return strings.TrimRight(s, "0")
+	return s
 }
 
 // SignedPercent prints a change as a signed percentage with one decimal
@@ -249,8 +248,10 @@ func Ratio(v float64) string {
 // keep it off "±0.0 %" ("-0.02 %"): the words beside it say which way.
 func SignedPercent(f float64) string {
 	s := strconv.FormatFloat(100*f, 'f', 1, 64)
-	for d := 2; f != 0 && !math.IsNaN(f) && strings.Trim(s, "-0.") == "" && d <= 17; d++ {
-		s = strconv.FormatFloat(100*f, 'f', d, 64)
+	for d := 2; f != 0 && strings.Trim(s, "-0.") == "" && d <= 6; d++ {
+		if t := strconv.FormatFloat(100*f, 'f', d, 64); strings.Trim(t, "-0.") != "" {
+			s = t
+		}
 	}
 	if !strings.HasPrefix(s, "-") {
 		s = "+" + s

@@ -415,6 +415,8 @@ func TestFigureShortOfOne(t *testing.T) {
 		0.9994:             "0.999",
 		1:                  "1",
 		1.0004:             "1",
+		1 - 1e-16:          "1",
+		0.9999996:          "1",
 	} {
 		if got := Figure(v); got != want {
 			t.Errorf("Figure(%v) = %q, want %q", v, got, want)
@@ -425,12 +427,12 @@ func TestFigureShortOfOne(t *testing.T) {
 // A ratio or a change that is not nil never reads as one: 999.8 tps
 // against 1000 read "×1.00, -0.0 %" beside "slower".
 func TestRatioAndChangeOffNil(t *testing.T) {
-	for v, want := range map[float64]string{0.9998: "0.9998", 1.0002: "1.0002", 1: "1.00", 1.25: "1.25", 0.415: "0.415"} {
+	for v, want := range map[float64]string{0.9998: "0.9998", 1.0002: "1.0002", 1: "1.00", 1.25: "1.25", 0.415: "0.415", 1 + 1e-15: "1.00"} {
 		if got := Ratio(v); got != want {
 			t.Errorf("Ratio(%v) = %q, want %q", v, got, want)
 		}
 	}
-	for v, want := range map[float64]string{-0.0002: "-0.02 %", 0.00004: "+0.004 %", 0: "+0.0 %", 0.246: "+24.6 %", -0.175: "-17.5 %"} {
+	for v, want := range map[float64]string{-0.0002: "-0.02 %", 0.00004: "+0.004 %", 0: "+0.0 %", 0.246: "+24.6 %", -0.175: "-17.5 %", -1e-18: "-0.0 %"} {
 		if got := SignedPercent(v); got != want {
 			t.Errorf("SignedPercent(%v) = %q, want %q", v, got, want)
 		}
