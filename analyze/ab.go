@@ -126,11 +126,11 @@ func (e *ABEntry) describe() {
 	case c.P != nil && !c.Significant:
 		words += ", not significant"
 	}
-	e.Verdict = fmt.Sprintf("%s vs %s: ×%s, %s %s", e.Label, e.Baseline, units.Sig3(e.Ratio), signedPct(e.Change), words)
+	e.Verdict = fmt.Sprintf("%s vs %s: ×%s, %s %s", e.Label, e.Baseline, units.Ratio(e.Ratio), signedPct(e.Change), words)
 	if e.LowerIsBetter {
 		// "-37.2 % faster" reads as a loss: a time says its change and
 		// the speed-up apart.
-		e.Verdict = fmt.Sprintf("%s vs %s: ×%s, time %s (%s)%s", e.Label, e.Baseline, units.Sig3(e.Ratio), signedPct(e.Change), e.Words(), strings.TrimPrefix(words, e.Direction))
+		e.Verdict = fmt.Sprintf("%s vs %s: ×%s, time %s (%s)%s", e.Label, e.Baseline, units.Ratio(e.Ratio), signedPct(e.Change), e.Words(), strings.TrimPrefix(words, e.Direction))
 	}
 	switch {
 	case c.P == nil:
@@ -153,9 +153,9 @@ func (e *ABEntry) Words() string {
 	case !e.LowerIsBetter || e.Direction == Same:
 		return e.Direction
 	case e.Direction == Faster:
-		return units.Sig3(1/e.Ratio) + "× as fast"
+		return units.Ratio(1/e.Ratio) + "× as fast"
 	}
-	return units.Sig3(e.Ratio) + "× as slow"
+	return units.Ratio(e.Ratio) + "× as slow"
 }
 
 // Caveat is what a headline must carry beside the change when the runs

@@ -185,7 +185,7 @@ func (k *Knee) Describe(unit parse.Unit, lowerIsBetter bool) {
 		var xs, hs []string
 		for _, p := range k.HighLeverage {
 			xs = append(xs, formatX(p.X, unit))
-			hs = append(hs, units.Sig3(p.Leverage))
+			hs = append(hs, units.Figure(p.Leverage))
 		}
 		what, verb := "point has", "it alone sets"
 		if n > 1 {

@@ -183,5 +183,5 @@ func (l *Load) LeverageWords(unit parse.Unit) string {
 		return ""
 	}
 	return fmt.Sprintf("the %s point has leverage %s (above %s): it alone sets the slope",
-		formatX(p.X, unit), units.Sig3(p.Leverage), strconv.FormatFloat(l.LeverageLimit, 'g', -1, 64))
+		formatX(p.X, unit), units.Figure(p.Leverage), strconv.FormatFloat(l.LeverageLimit, 'g', -1, 64))
 }

@@ -165,13 +165,7 @@ func DefaultKnee(xs []float64) (at float64, ok bool) {
 // "p=0.541" or "p<0.001", other figures with three significant digits.
 
 // signedPct writes a change as a signed percentage: "+0.8 %".
-func signedPct(f float64) string {
-	s := strconv.FormatFloat(100*f, 'f', 1, 64)
-	if !strings.HasPrefix(s, "-") {
-		s = "+" + s
-	}
-	return s + " %"
-}
+func signedPct(f float64) string { return units.SignedPercent(f) }
 
 // pct writes a share as a percentage: "10.0 %".
 func pct(f float64) string { return strconv.FormatFloat(100*f, 'f', 1, 64) + " %" }

@@ -3,7 +3,6 @@ package view
 import (
 	"math"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/fbdiag/fbdiag/internal/numfmt"
@@ -213,15 +212,15 @@ func (c Cell) Human() string {
 				s = "0.0"
 			}
 		}
-		if c.Kind == ChangeKind && !strings.HasPrefix(s, "-") {
-			s = "+" + s
+		if c.Kind == ChangeKind {
+			return units.SignedPercent(c.Num)
 		}
 		return s + " %"
 	case RatioKind:
 		if bad(c.Num) {
 			return units.Dash
 		}
-		return "×" + units.Sig3(c.Num)
+		return "×" + units.Ratio(c.Num)
 	case TimeKind:
 		return c.T.Format("2006-01-02 15:04:05")
 	case R2Kind:

@@ -91,7 +91,7 @@ func TestThroughputNarrowSignificantKept(t *testing.T) {
 	d := Throughput(r, "narrow.csv")
 	text := write(t, Text, Options{}, d)
 	for _, want := range []string{
-		"lost per size doubling  32.7 % (linear fit, R² 1)",
+		"lost per size doubling  32.7 % (linear fit, R² 0.9996)",
 		"the sizes measured span ×1.30 (10.0 GiB to 13.0 GiB), less than a doubling: the loss per\n  doubling and the prediction at 26.0 GiB extrapolate the curve beyond what was measured",
 	} {
 		if !strings.Contains(text, want) {

@@ -96,7 +96,7 @@ func TestThroughputDegradationGolden(t *testing.T) {
 			}
 		}
 	}
-	if strings.Join(lev, ", ") != "linear 1, loglinear 0.929, power 0.929" {
+	if strings.Join(lev, ", ") != "linear 0.9998, loglinear 0.929, power 0.929" {
 		t.Errorf("leverage table %v", lev)
 	}
 	if hl := SizeThroughputChart(r, "").HighLeverage; len(hl) != 1 || hl[0].Label != "leverage 0.929 in the power fit: 1.77 TiB" {

@@ -562,3 +562,53 @@ func TestThroughputSameFileTwice(t *testing.T) {
 		t.Errorf("one file twice: exit %d, stderr %q\n%s", code, errs, out)
 	}
 }
+
+// The seed's 1.77 TiB point has leverage 0.99984 in the linear fit: the
+// high-leverage table printed it "1", a point that sets its own fitted
+// value exactly, beside the JSON's 0.9998396714323068.
+func TestThroughputLeverageNearOne(t *testing.T) {
+	out, errs, code := runCLI(t, nil, "throughput", testutil.Testdata(t, "seeds", "degradation-throughput-sata.csv"))
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	for _, want := range []string{
+		"ops_per_s  linear     1.77 TiB    0.9998    0.5\n",
+		"ops_per_s  loglinear  1.77 TiB     0.929    0.5\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// Two configurations 0.02 % apart: the headline, the table and the
+// verdict read "×1.00, -0.0 %" beside "slower" (a time: "1.00× as
+// fast"); the figures now show which way, as the words do.
+func TestThroughputABNearTie(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"tps.csv":  "plan,tps\nBalanced,1000\nHigh performance,999.8\n",
+		"time.csv": "plan,restore_s\nBalanced,1000\nHigh performance,999.8\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for name, wants := range map[string][]string{
+		"tps.csv": {"High performance vs Balanced  -0.02 % (×0.9998, slower; 1 run each, no test)\n",
+			"×0.9998  -0.02 %  slower\n",
+			"High performance vs Balanced: ×0.9998, -0.02 % slower (n=1+1, no test)\n"},
+		"time.csv": {"High performance vs Balanced  -0.02 % (time ×0.9998: 1.0002× as fast; 1 run each, no test)\n",
+			"×0.9998  -0.02 %  1.0002× as fast\n"},
+	} {
+		out, errs, code := runCLI(t, nil, "throughput", filepath.Join(dir, name))
+		if code != 0 || errs != "" {
+			t.Fatalf("%s: exit %d, stderr %q", name, code, errs)
+		}
+		for _, want := range wants {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: output lacks %q:\n%s", name, want, out)
+			}
+		}
+	}
+}

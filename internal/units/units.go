@@ -201,6 +201,9 @@ func round3(v float64) float64 {
 // Figure is a plain number as a table cell prints it: a whole number as
 // it is ("1", "33333"), else Sig3 without trailing zeros ("0.929",
 // "0.2"); a caveat's words that name a table's figure print it so too.
+// A figure short of ±1 never reads as ±1: with the digits that tell it
+// apart ("0.9998"), since a leverage of 1 says the point sets its fitted
+// value exactly and an R² of 1 an exact fit, which 0.99984 does not.
 func Figure(v float64) string {
 	switch {
 	case math.IsNaN(v) || math.IsInf(v, 0):
@@ -212,7 +215,48 @@ func Figure(v float64) string {
 	if strings.Contains(s, ".") {
 		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
 	}
+	// Up to six decimals: a float's last bit off 1 (an exact fit's R²
+	// computed as 0.9999999999999999) is 1.
+	if math.Abs(v) < 1 && (s == "1" || s == "-1") {
+		for d := 4; d <= 6; d++ {
+			if t := strconv.FormatFloat(v, 'f', d, 64); strings.Trim(t, "-0.") != "1" {
+				return strings.TrimRight(t, "0")
+			}
+		}
+	}
 	return s
+}
+
+// Ratio is Sig3 of a ratio, which reads "1.00" only when it is 1: one a
+// hair off ("0.9998", 999.8 tps against 1000) gets the digits that show
+// which way, as the words beside it ("slower") say.
+func Ratio(v float64) string {
+	s := Sig3(v)
+	if s != "1.00" || v == 1 {
+		return s
+	}
+	for d := 3; d <= 6; d++ { // (a float's last bit off 1 is 1, as in Figure)
+		if t := strconv.FormatFloat(v, 'f', d, 64); strings.Trim(t, "0.") != "1" {
+			return strings.TrimRight(t, "0")
+		}
+	}
+	return s
+}
+
+// SignedPercent prints a change as a signed percentage with one decimal
+// ("+24.6 %", "-17.5 %"); a change that is not 0 gets the decimals that
+// keep it off "±0.0 %" ("-0.02 %"): the words beside it say which way.
+func SignedPercent(f float64) string {
+	s := strconv.FormatFloat(100*f, 'f', 1, 64)
+	for d := 2; f != 0 && strings.Trim(s, "-0.") == "" && d <= 6; d++ {
+		if t := strconv.FormatFloat(100*f, 'f', d, 64); strings.Trim(t, "-0.") != "" {
+			s = t
+		}
+	}
+	if !strings.HasPrefix(s, "-") {
+		s = "+" + s
+	}
+	return s + " %"
 }
 
 // Sig3 prints a figure with three significant digits, trailing zeros

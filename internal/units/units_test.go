@@ -403,3 +403,38 @@ func TestLastNumber(t *testing.T) {
 		t.Fatalf("only %d pairs checked", checked)
 	}
 }
+
+// A figure short of 1 never reads as 1: the seed SATA's linear leverage
+// (0.9998396714323068) is not a point that sets its fitted value exactly.
+func TestFigureShortOfOne(t *testing.T) {
+	for v, want := range map[float64]string{
+		0.9998396714323068: "0.9998",
+		0.99996:            "0.99996",
+		-0.99984:           "-0.9998",
+		0.9294489283829521: "0.929",
+		0.9994:             "0.999",
+		1:                  "1",
+		1.0004:             "1",
+		1 - 1e-16:          "1",
+		0.9999996:          "1",
+	} {
+		if got := Figure(v); got != want {
+			t.Errorf("Figure(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
+
+// A ratio or a change that is not nil never reads as one: 999.8 tps
+// against 1000 read "×1.00, -0.0 %" beside "slower".
+func TestRatioAndChangeOffNil(t *testing.T) {
+	for v, want := range map[float64]string{0.9998: "0.9998", 1.0002: "1.0002", 1: "1.00", 1.25: "1.25", 0.415: "0.415", 1 + 1e-15: "1.00"} {
+		if got := Ratio(v); got != want {
+			t.Errorf("Ratio(%v) = %q, want %q", v, got, want)
+		}
+	}
+	for v, want := range map[float64]string{-0.0002: "-0.02 %", 0.00004: "+0.004 %", 0: "+0.0 %", 0.246: "+24.6 %", -0.175: "-17.5 %", -1e-18: "-0.0 %"} {
+		if got := SignedPercent(v); got != want {
+			t.Errorf("SignedPercent(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
