@@ -205,6 +205,9 @@ func Run(ctx context.Context, srv collect.Server, database string, opt RunOption
 			cut := min(warm+dur, int(time.Since(t0)/time.Second)+1)
 			time.Sleep(time.Until(t0.Add(time.Duration(cut) * time.Second)))
 			run.Window[1] = cut
+			// A Ctrl-C in the window's last second leaves it whole: only
+			// the drain is cut, and the run is no partial one.
+			interrupted = interrupted && cut < warm+dur
 		}
 		endFacts = readEdge(context.WithoutCancel(ctx), mon, nil)
 	}

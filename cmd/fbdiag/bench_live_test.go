@@ -58,6 +58,7 @@ func TestLiveBench(t *testing.T) {
 	t.Run("client and interrupted", func(t *testing.T) {
 		t.Run("run client", parallel(func(t *testing.T) { benchRunClientLive(t, s, db) }))
 		t.Run("interrupted", parallel(func(t *testing.T) { benchRunInterrupted(t, s, db) }))
+		t.Run("interrupted in the last second", parallel(func(t *testing.T) { benchRunInterruptedLastSecond(t, s, db) }))
 		t.Run("result file lost", parallel(func(t *testing.T) { benchRunResultLost(t, s, db) }))
 		t.Run("sweep interrupted between runs", parallel(func(t *testing.T) { benchSweepInterruptedBetween(t, s, db) }))
 	})
@@ -677,6 +678,28 @@ func benchRunInterrupted(t *testing.T, s collect.Server, db string) {
 	back, err := parse.ReadBenchResult(strings.NewReader(b.String()), "partial.jsonl")
 	if err != nil || !back.Run.Partial || back.Run.Stopped != "interrupted" {
 		t.Errorf("read back: %v %+v", err, back.Run)
+	}
+}
+
+// A run cancelled in the last second of its window measures that second
+// to its end: the window is whole, and the run is no partial one (it was
+// cut a second short and marked partial).
+func benchRunInterruptedLastSecond(t *testing.T, s collect.Server, db string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var once sync.Once
+	progress := func(p bench.RunProgress) {
+		if p.Elapsed >= 2*time.Second {
+			once.Do(func() { time.AfterFunc(400*time.Millisecond, cancel) })
+		}
+	}
+	res, err := bench.Run(ctx, s, db, bench.RunOptions{Terminals: 1, Warmup: time.Second, Duration: 2 * time.Second, Retries: -1,
+		Progress: progress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Run; r.Partial || r.Stopped != "" || r.Window != [2]int{1, 3} {
+		t.Errorf("partial %v %q, window %v; want a whole window [1 3]", r.Partial, r.Stopped, r.Window)
 	}
 }
 
