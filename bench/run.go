@@ -197,7 +197,17 @@ func Run(ctx context.Context, srv collect.Server, database string, opt RunOption
 		if wait(windowEnd) {
 			run.Window[1] = warm + dur
 		} else {
-			run.Window[1] = max(warm, int(time.Since(t0)/time.Second))
+			// Interrupted or stopped: the window runs on to the next whole
+			// second, where its end is read, so that the page I/O, size and
+			// CPU time cover the seconds counted. Cut at the last whole
+			// second, with its end read at the Ctrl-C, they took in up to a
+			// second the counts left out (a 4 s window with 4.5 s of I/O).
+			cut := min(warm+dur, int(time.Since(t0)/time.Second)+1)
+			time.Sleep(time.Until(t0.Add(time.Duration(cut) * time.Second)))
+			run.Window[1] = cut
+			// A Ctrl-C in the window's last second leaves it whole: only
+			// the drain is cut, and the run is no partial one.
+			interrupted = interrupted && cut < warm+dur
 		}
 		endFacts = readEdge(context.WithoutCancel(ctx), mon, nil)
 	}

@@ -401,8 +401,12 @@ func (e *clientExecutor) delivery(ctx context.Context, tx *sql.Tx, w, carrier in
 		if err != nil {
 			return err
 		}
-		if n, err := res.RowsAffected(); err != nil || n != 1 {
-			continue // another Delivery took it
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n != 1 {
+			// Another Delivery took it and committed since the SELECT: a
+			// conflict, not a district to skip while it has new orders.
+			return errRowMissed
 		}
 		var cid int64
 		if err := car.QueryRowContext(ctx, carrier, w, d, oid).Scan(&cid); err != nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -57,6 +58,7 @@ func TestLiveBench(t *testing.T) {
 	t.Run("client and interrupted", func(t *testing.T) {
 		t.Run("run client", parallel(func(t *testing.T) { benchRunClientLive(t, s, db) }))
 		t.Run("interrupted", parallel(func(t *testing.T) { benchRunInterrupted(t, s, db) }))
+		t.Run("interrupted in the last second", parallel(func(t *testing.T) { benchRunInterruptedLastSecond(t, s, db) }))
 		t.Run("result file lost", parallel(func(t *testing.T) { benchRunResultLost(t, s, db) }))
 		t.Run("sweep interrupted between runs", parallel(func(t *testing.T) { benchSweepInterruptedBetween(t, s, db) }))
 	})
@@ -629,16 +631,19 @@ func withLivePool(t *testing.T, s collect.Server, db string, f func(context.Cont
 }
 
 // A run cancelled in its window (Ctrl-C) returns what it measured,
-// partial, with the window cut at the last whole second, and its result
-// file says so. The cancel comes with the progress report of second 2 of
-// the run's clock (the window's second 1), so the window is [1, 2] however
-// long the terminals took to connect.
+// partial, and its result file says so. The cancel comes 0.6 s after the
+// progress report of second 2 of the run's clock (the window's second
+// 1): the window runs on to second 3, where its end is read, so [1, 3]
+// however long the terminals took to connect. It was cut at second 2
+// with its end read at the cancel: the CPU time, page I/O and size
+// covered 1.6 s for a window of 1 s.
 func benchRunInterrupted(t *testing.T, s collect.Server, db string) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	var once sync.Once
 	progress := func(p bench.RunProgress) {
 		if p.Elapsed >= 2*time.Second {
-			cancel()
+			once.Do(func() { time.AfterFunc(600*time.Millisecond, cancel) })
 		}
 	}
 	res, err := bench.Run(ctx, s, db, bench.RunOptions{Terminals: 2, Warmup: time.Second, Duration: 30 * time.Second, Retries: -1,
@@ -647,12 +652,24 @@ func benchRunInterrupted(t *testing.T, s collect.Server, db string) {
 		t.Fatal(err)
 	}
 	r := res.Run
-	if !r.Partial || r.Stopped != "interrupted" || r.Window != [2]int{1, 2} || r.DurationSeconds != 30 {
+	if !r.Partial || r.Stopped != "interrupted" || r.Window != [2]int{1, 3} || r.DurationSeconds != 30 {
 		t.Errorf("partial %v %q, window %v", r.Partial, r.Stopped, r.Window)
 	}
 	sum := analyze.SummarizeBench(&r, res.Seconds, analyze.NewThresholds())
-	if no := sum.Transactions[0]; sum.WindowSeconds != 1 || sum.TpmC == nil || *sum.TpmC != float64(no.Committed+no.RolledBack)*60 {
+	if no := sum.Transactions[0]; sum.WindowSeconds != 2 || sum.TpmC == nil || *sum.TpmC != float64(no.Committed+no.RolledBack)*30 {
 		t.Errorf("window %d, tpmC %v for %d New-Orders", sum.WindowSeconds, sum.TpmC, sum.Transactions[0].Committed)
+	}
+	// The edges' facts are read at the window's edges: the CPU time over
+	// its share is the wall time between them, the window's 2 s.
+	c := r.Client
+	if c.UserSeconds == nil || c.SystemSeconds == nil || c.CPUShare == nil || *c.CPUShare == 0 {
+		t.Fatalf("no CPU time: %+v", c)
+	}
+	if wall := (*c.UserSeconds + *c.SystemSeconds) / *c.CPUShare; wall < 1.9 || wall > 2.1 {
+		t.Errorf("the window's edges were read %.2f s apart, want 2 s", wall)
+	}
+	if r.IO[0] == nil || r.IO[1] == nil || r.Size[1] == nil {
+		t.Errorf("the window's end was not read: io %v, size %v", r.IO, r.Size)
 	}
 	var b strings.Builder
 	if err := bench.WriteResult(&b, sum, res.Seconds); err != nil {
@@ -661,6 +678,28 @@ func benchRunInterrupted(t *testing.T, s collect.Server, db string) {
 	back, err := parse.ReadBenchResult(strings.NewReader(b.String()), "partial.jsonl")
 	if err != nil || !back.Run.Partial || back.Run.Stopped != "interrupted" {
 		t.Errorf("read back: %v %+v", err, back.Run)
+	}
+}
+
+// A run cancelled in the last second of its window measures that second
+// to its end: the window is whole, and the run is no partial one (it was
+// cut a second short and marked partial).
+func benchRunInterruptedLastSecond(t *testing.T, s collect.Server, db string) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var once sync.Once
+	progress := func(p bench.RunProgress) {
+		if p.Elapsed >= 2*time.Second {
+			once.Do(func() { time.AfterFunc(400*time.Millisecond, cancel) })
+		}
+	}
+	res, err := bench.Run(ctx, s, db, bench.RunOptions{Terminals: 1, Warmup: time.Second, Duration: 2 * time.Second, Retries: -1,
+		Progress: progress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := res.Run; r.Partial || r.Stopped != "" || r.Window != [2]int{1, 3} {
+		t.Errorf("partial %v %q, window %v; want a whole window [1 3]", r.Partial, r.Stopped, r.Window)
 	}
 }
 

@@ -357,8 +357,9 @@ operations' latency percentiles, a _ERR line with its conflicts, given up and er
 tpmC and tpmTotal) and the run's facts; --format json prints the summary
 object of docs/bench-json.md. --out FILE writes the result file: that object on the first
 line, then one JSON line per second (warm-up and drain included) for fbdiag report and
-fbdiag detect. Ctrl-C stops the terminals after their current transaction and writes
-what was measured, marked partial, then exits 1.
+fbdiag detect. Ctrl-C stops the terminals at the next whole second, after their current
+transaction, and writes what was measured, marked partial, then exits 1 (in the
+window's last second: the whole window, not partial).
 
 ` + credentialsHelp + `
 
