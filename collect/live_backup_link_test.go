@@ -4,7 +4,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/fbdiag/fbdiag/collect"
@@ -19,15 +18,9 @@ import (
 // The new backup now takes the place of the file the link names, and
 // the link stays.
 func TestLiveBackupForceThroughSymlink(t *testing.T) {
-	s := livetest.Server(t)
-	if !collect.LocalForTest(s, livetest.DataDir()) {
-		t.Skip("the rename needs the backup's folder on this machine")
-	}
+	s := localServer(t, "the rename needs the backup's folder on this machine")
 	ctx := ctxT(t)
-	db := livetest.TempPath(t, s, "linked.fdb")
-	if err := s.CreateDatabase(ctx, db, strings.NewReader(shutScript)); err != nil {
-		t.Fatal(err)
-	}
+	db := smallDatabase(t, s, "linked.fdb")
 	real := livetest.TempPath(t, s, "real.fbk")
 	const old = "yesterday's backup\n"
 	if err := os.WriteFile(real, []byte(old), 0o666); err != nil {
@@ -56,15 +49,9 @@ func TestLiveBackupForceThroughSymlink(t *testing.T) {
 // name the backup X: rename .X.tmp-… X: file exists" left it under its
 // temporary name. A folder is refused before anything starts.
 func TestLiveBackupToAFolder(t *testing.T) {
-	s := livetest.Server(t)
-	if !collect.LocalForTest(s, livetest.DataDir()) {
-		t.Skip("needs the backup's folder on this machine")
-	}
+	s := localServer(t, "needs the backup's folder on this machine")
 	ctx := ctxT(t)
-	db := livetest.TempPath(t, s, "tofolder.fdb")
-	if err := s.CreateDatabase(ctx, db, strings.NewReader(shutScript)); err != nil {
-		t.Fatal(err)
-	}
+	db := smallDatabase(t, s, "tofolder.fdb")
 	dir := livetest.TempPath(t, s, "folder.fbk")
 	if err := os.Mkdir(dir, 0o777); err != nil {
 		t.Fatal(err)
@@ -82,10 +69,7 @@ func TestLiveBackupToAFolder(t *testing.T) {
 // over the file keeps its mode. The new backup now has the old one's mode
 // from when the server creates it to its end.
 func TestLiveBackupForceKeepsTheMode(t *testing.T) {
-	s := livetest.Server(t)
-	if !collect.LocalForTest(s, livetest.DataDir()) {
-		t.Skip("the rename needs the backup's folder on this machine")
-	}
+	s := localServer(t, "the rename needs the backup's folder on this machine")
 	ctx := ctxT(t)
 	db := livetest.ShopDatabase(t, s)
 	fbk := livetest.TempPath(t, s, "private.fbk")

@@ -18,10 +18,7 @@ import (
 // later run mentioned while the disk filled. The next backup to that
 // name warns of each, and leaves it: it may be another run's, going on.
 func TestLiveBackupNamesLeftovers(t *testing.T) {
-	s := livetest.Server(t)
-	if !collect.LocalForTest(s, livetest.DataDir()) {
-		t.Skip("the temporary files are fbdiag's only on this machine")
-	}
+	s := localServer(t, "the temporary files are fbdiag's only on this machine")
 	db := livetest.ShopDatabase(t, s)
 	fbk := livetest.TempPath(t, s, "shop.fbk")
 	left := filepath.Join(filepath.Dir(fbk), "."+filepath.Base(fbk)+".tmp-1bbab5eed049")

@@ -29,10 +29,7 @@ import (
 // the new one was complete"). Now the original stays as it was and the
 // error says where the restored database is.
 func TestLiveRestoreWithFailedIndexKeepsTheOriginal(t *testing.T) {
-	s := livetest.Server(t)
-	if !collect.LocalForTest(s, livetest.DataDir()) {
-		t.Skip("the swap needs the database's folder on this machine")
-	}
+	s := localServer(t, "the swap needs the database's folder on this machine")
 	ctx := ctxT(t)
 	db, fbk := livetest.DuplicateKeyBackup(t, s)
 	// The original gets a third row, which the backup does not have.
@@ -105,10 +102,7 @@ func TestLiveRestoreWithFailedIndexKeepsTheOriginal(t *testing.T) {
 // stopped before its final line (74 lines)" and no more; it now says
 // what ends a restore so.
 func TestLiveRestoreOfABackupCutShort(t *testing.T) {
-	s := livetest.Server(t)
-	if !collect.LocalForTest(s, livetest.DataDir()) {
-		t.Skip("cutting the backup file needs its folder on this machine")
-	}
+	s := localServer(t, "cutting the backup file needs its folder on this machine")
 	ctx := ctxT(t)
 	db := livetest.ShopDatabase(t, s)
 	fbk := livetest.TempPath(t, s, "cut.fbk")
@@ -143,10 +137,7 @@ func TestLiveRestoreOfABackupCutShort(t *testing.T) {
 // file. Each error now says which right the user lacks; restore --replace
 // by a user who may create databases keeps the original as it was.
 func TestLiveUserWithoutRights(t *testing.T) {
-	s := livetest.Server(t)
-	if !collect.LocalForTest(s, livetest.DataDir()) {
-		t.Skip("restore --replace needs the database's folder on this machine")
-	}
+	s := localServer(t, "restore --replace needs the database's folder on this machine")
 	ctx := ctxT(t)
 	db := livetest.ShopDatabase(t, s)
 	admin, err := collect.OpenForTest(ctx, s, db)
@@ -235,10 +226,7 @@ func TestLiveUserWithoutRights(t *testing.T) {
 // backup file shop.fbk", of a file that is right there. The error now
 // gives the absolute path of the file here.
 func TestLiveRelativePathNamesTheFileHere(t *testing.T) {
-	s := livetest.Server(t)
-	if !collect.LocalForTest(s, livetest.DataDir()) {
-		t.Skip("needs the server's files on this machine")
-	}
+	s := localServer(t, "needs the server's files on this machine")
 	ctx := ctxT(t)
 	db := livetest.ShopDatabase(t, s)
 	fbk := livetest.TempPath(t, s, "rel.fbk")
@@ -271,10 +259,7 @@ func TestLiveRelativePathNamesTheFileHere(t *testing.T) {
 // the file. (Where the server may not write its working folder, "/"
 // under systemd, the restore fails and there is nothing to test.)
 func TestLiveRestoreToARelativePathSaysWhere(t *testing.T) {
-	s := livetest.Server(t)
-	if !collect.LocalForTest(s, livetest.DataDir()) {
-		t.Skip("needs the server's files on this machine")
-	}
+	s := localServer(t, "needs the server's files on this machine")
 	ctx := ctxT(t)
 	db := livetest.ShopDatabase(t, s)
 	fbk := livetest.TempPath(t, s, "relto.fbk")
@@ -322,10 +307,7 @@ func TestLiveRestoreToARelativePathSaysWhere(t *testing.T) {
 // where. It now warns; the backup is found in the server's folder
 // (/proc/PID/cwd) and removed.
 func TestLiveBackupToARelativePathSaysWhere(t *testing.T) {
-	s := livetest.Server(t)
-	if !collect.LocalForTest(s, livetest.DataDir()) {
-		t.Skip("needs the server's files on this machine")
-	}
+	s := localServer(t, "needs the server's files on this machine")
 	cwd, err := os.Readlink(fmt.Sprintf("/proc/%d/cwd", livetest.ServerPID(t)))
 	if err != nil {
 		t.Skipf("the server's working folder: %v", err)

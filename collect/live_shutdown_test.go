@@ -16,6 +16,17 @@ import (
 
 const shutScript = "CREATE TABLE T (ID INTEGER NOT NULL PRIMARY KEY);\nINSERT INTO T VALUES (1);\n"
 
+// smallDatabase creates the database name (livetest.TempPath) of one
+// table and one row (shutScript).
+func smallDatabase(t *testing.T, s collect.Server, name string) string {
+	t.Helper()
+	db := livetest.TempPath(t, s, name)
+	if err := s.CreateDatabase(ctxT(t), db, strings.NewReader(shutScript)); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
 // A DBA takes a database to single-user shutdown (gfix -shut single
 // -force 0) for a backup no one else writes into: gbak, from the command
 // line or through the Services API, backs it up. fbdiag's own attachment,
@@ -25,10 +36,7 @@ const shutScript = "CREATE TABLE T (ID INTEGER NOT NULL PRIMARY KEY);\nINSERT IN
 func TestLiveBackupInSingleUserShutdown(t *testing.T) {
 	s := livetest.Server(t)
 	ctx := ctxT(t)
-	db := livetest.TempPath(t, s, "single.fdb")
-	if err := s.CreateDatabase(ctx, db, strings.NewReader(shutScript)); err != nil {
-		t.Fatal(err)
-	}
+	db := smallDatabase(t, s, "single.fdb")
 	if err := collect.ShutdownForTest(ctx, s, db, 2); err != nil {
 		t.Fatal(err)
 	}
@@ -60,10 +68,7 @@ func TestLiveBackupInSingleUserShutdown(t *testing.T) {
 func TestLiveFullShutdownErrors(t *testing.T) {
 	s := livetest.Server(t)
 	ctx := ctxT(t)
-	db := livetest.TempPath(t, s, "full.fdb")
-	if err := s.CreateDatabase(ctx, db, strings.NewReader(shutScript)); err != nil {
-		t.Fatal(err)
-	}
+	db := smallDatabase(t, s, "full.fdb")
 	fbk := livetest.TempPath(t, s, "full.fbk")
 	if _, err := s.Backup(ctx, db, fbk, collect.BackupOptions{}, io.Discard, nil); err != nil {
 		t.Fatal(err)
@@ -114,10 +119,7 @@ func TestLiveBackupIntoFolderTheServerCannotWrite(t *testing.T) {
 	}
 	s := livetest.Server(t)
 	ctx := ctxT(t)
-	db := livetest.TempPath(t, s, "nowrite.fdb")
-	if err := s.CreateDatabase(ctx, db, strings.NewReader(shutScript)); err != nil {
-		t.Fatal(err)
-	}
+	db := smallDatabase(t, s, "nowrite.fdb")
 	dir := t.TempDir()
 	if err := os.Chmod(dir, 0o700); err != nil {
 		t.Fatal(err)
@@ -140,10 +142,7 @@ func TestLiveBackupIntoFolderTheServerCannotWrite(t *testing.T) {
 func TestLiveBackupForceIntoMissingFolder(t *testing.T) {
 	s := livetest.Server(t)
 	ctx := ctxT(t)
-	db := livetest.TempPath(t, s, "nofolder.fdb")
-	if err := s.CreateDatabase(ctx, db, strings.NewReader(shutScript)); err != nil {
-		t.Fatal(err)
-	}
+	db := smallDatabase(t, s, "nofolder.fdb")
 	dir := t.TempDir()
 	fbk := filepath.Join(dir, "no", "x.fbk")
 	_, err := s.Backup(ctx, db, fbk, collect.BackupOptions{Force: true}, io.Discard, nil)
@@ -213,10 +212,7 @@ func TestLiveRestoreIntoMissingFolder(t *testing.T) {
 // could not be shut down (…)" of a database that was shut down. It now
 // says what happened; the original stays as it was left.
 func TestLiveReplaceOfDatabaseShutDownMeanwhile(t *testing.T) {
-	s := livetest.Server(t)
-	if !collect.LocalForTest(s, livetest.DataDir()) {
-		t.Skip("the swap needs the database's folder on this machine")
-	}
+	s := localServer(t, "the swap needs the database's folder on this machine")
 	ctx := ctxT(t)
 	db, good := cleanBackup(t, s)
 	shut := false
@@ -253,10 +249,7 @@ func TestLiveReplaceOfDatabaseShutDownMeanwhile(t *testing.T) {
 // backup or restore that did not end (fbdiag killed?)". It now says why,
 // keeps the database as .NAME.restored-…, and the next run names it so.
 func TestLiveReplaceOfDatabaseAttachedMeanwhile(t *testing.T) {
-	s := livetest.Server(t)
-	if !collect.LocalForTest(s, livetest.DataDir()) {
-		t.Skip("the swap needs the database's folder on this machine")
-	}
+	s := localServer(t, "the swap needs the database's folder on this machine")
 	ctx := ctxT(t)
 	db, good := cleanBackup(t, s)
 	var user *sql.DB

@@ -19,10 +19,7 @@ import (
 // name now holds a database at every step of the swap: the original,
 // then, in one renameat2(RENAME_EXCHANGE), the restored one.
 func TestLiveReplaceNeverLeavesTheNameEmpty(t *testing.T) {
-	s := livetest.Server(t)
-	if !collect.LocalForTest(s, livetest.DataDir()) {
-		t.Skip("the swap needs the database's folder on this machine")
-	}
+	s := localServer(t, "the swap needs the database's folder on this machine")
 	ctx := ctxT(t)
 	db := livetest.ShopDatabase(t, s)
 	fbk := livetest.TempPath(t, s, "swap.fbk")
@@ -72,10 +69,7 @@ func TestLiveReplaceNeverLeavesTheNameEmpty(t *testing.T) {
 // server's group became 0660. The replacement now takes the original's
 // mode and owner.
 func TestLiveReplaceKeepsTheMode(t *testing.T) {
-	s := livetest.Server(t)
-	if !collect.LocalForTest(s, livetest.DataDir()) {
-		t.Skip("the swap needs the database's folder on this machine")
-	}
+	s := localServer(t, "the swap needs the database's folder on this machine")
 	ctx := ctxT(t)
 	db := livetest.ShopDatabase(t, s)
 	fbk := livetest.TempPath(t, s, "mode.fbk")

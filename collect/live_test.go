@@ -39,6 +39,17 @@ var shopIndices = []string{
 	"RDB$PRIMARY1", "RDB$PRIMARY2", "RDB$PRIMARY3", "RDB$PRIMARY4", "RDB$PRIMARY5", "RDB$PRIMARY6",
 }
 
+// localServer is the live server, or skips the test, saying why, when the
+// server's files are not on this machine.
+func localServer(t *testing.T, why string) collect.Server {
+	t.Helper()
+	s := livetest.Server(t)
+	if !collect.LocalForTest(s, livetest.DataDir()) {
+		t.Skip(why)
+	}
+	return s
+}
+
 func ctxT(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	t.Cleanup(cancel)

@@ -630,6 +630,18 @@ func withLivePool(t *testing.T, s collect.Server, db string, f func(context.Cont
 	f(ctx, pool)
 }
 
+// cancelInSecond2 is a run's context and progress report that cancel it
+// (a Ctrl-C) d after the report of second 2 of the run's clock.
+func cancelInSecond2(d time.Duration) (context.Context, func(bench.RunProgress), context.CancelFunc) {
+	ctx, cancel := context.WithCancel(context.Background())
+	var once sync.Once
+	return ctx, func(p bench.RunProgress) {
+		if p.Elapsed >= 2*time.Second {
+			once.Do(func() { time.AfterFunc(d, cancel) })
+		}
+	}, cancel
+}
+
 // A run cancelled in its window (Ctrl-C) returns what it measured,
 // partial, and its result file says so. The cancel comes 0.6 s after the
 // progress report of second 2 of the run's clock (the window's second
@@ -638,14 +650,8 @@ func withLivePool(t *testing.T, s collect.Server, db string, f func(context.Cont
 // with its end read at the cancel: the CPU time, page I/O and size
 // covered 1.6 s for a window of 1 s.
 func benchRunInterrupted(t *testing.T, s collect.Server, db string) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, progress, cancel := cancelInSecond2(600 * time.Millisecond)
 	defer cancel()
-	var once sync.Once
-	progress := func(p bench.RunProgress) {
-		if p.Elapsed >= 2*time.Second {
-			once.Do(func() { time.AfterFunc(600*time.Millisecond, cancel) })
-		}
-	}
 	res, err := bench.Run(ctx, s, db, bench.RunOptions{Terminals: 2, Warmup: time.Second, Duration: 30 * time.Second, Retries: -1,
 		Progress: progress})
 	if err != nil {
@@ -685,14 +691,8 @@ func benchRunInterrupted(t *testing.T, s collect.Server, db string) {
 // to its end: the window is whole, and the run is no partial one (it was
 // cut a second short and marked partial).
 func benchRunInterruptedLastSecond(t *testing.T, s collect.Server, db string) {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, progress, cancel := cancelInSecond2(400 * time.Millisecond)
 	defer cancel()
-	var once sync.Once
-	progress := func(p bench.RunProgress) {
-		if p.Elapsed >= 2*time.Second {
-			once.Do(func() { time.AfterFunc(400*time.Millisecond, cancel) })
-		}
-	}
 	res, err := bench.Run(ctx, s, db, bench.RunOptions{Terminals: 1, Warmup: time.Second, Duration: 2 * time.Second, Retries: -1,
 		Progress: progress})
 	if err != nil {
