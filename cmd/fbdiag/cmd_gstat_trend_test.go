@@ -474,3 +474,32 @@ func TestGstatTrendOpenMetricsLatestHeader(t *testing.T) {
 		"fbdiag_tables_size_bytes"+db+" 7806976\n",
 		`fbdiag_table_size_bytes{database="/var/lib/firebird/3.0/data/h13-grow-2608127074.fdb",table="ORDERS"} 917504`+"\n")
 }
+
+// A file named twice, or a folder and a file in it, is read once: it was
+// read twice and its second run "skipped: …/shop-gstat-a-r.txt: the same
+// gstat run as …/shop-gstat-a-r.txt", the file compared with itself.
+func TestGstatTrendFileNamedTwiceReadOnce(t *testing.T) {
+	t.Chdir(testutil.Root(t))
+	a := filepath.Join("testdata", "fb30", "shop-gstat-a-r.txt")
+	later := filepath.Join("testdata", "fb30", "shop-gstat-r-later.txt")
+	out, errs, code := runCLI(t, nil, "gstat", "trend", "--format", "json", a, later, a)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if want := "skipped: " + a + ": the same file as " + a + ", read once\n"; errs != want {
+		t.Errorf("stderr %q, want %q", errs, want)
+	}
+	var tr trendJSON
+	if err := json.Unmarshal([]byte(out), &tr); err != nil {
+		t.Fatal(err)
+	}
+	if len(tr.Snapshots) != 2 || tr.Snapshots[0].File != a || tr.Snapshots[1].File != later {
+		t.Errorf("snapshots %s", jsonOf(tr.Snapshots))
+	}
+	dir := t.TempDir()
+	writeGrowingShop(t, dir, 808, 908)
+	_, errs, code = runCLI(t, nil, "gstat", "trend", "--format", "json", dir, filepath.Join(dir, "snap-y.txt"))
+	if want := "skipped: " + filepath.Join(dir, "snap-y.txt") + ": the same file as " + filepath.Join(dir, "snap-y.txt") + ", read once\n"; code != 0 || errs != want {
+		t.Errorf("exit %d, stderr %q, want %q", code, errs, want)
+	}
+}

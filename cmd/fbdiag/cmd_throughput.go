@@ -365,7 +365,8 @@ func throughputFiles(args []string, stderr io.Writer) ([]string, error) {
 	return names, nil
 }
 
-// seenArg is a file throughput reads, by the name it was given.
+// seenArg is a file read (throughput, gstat trend), by the name it was
+// given.
 type seenArg struct {
 	name string
 	info os.FileInfo
