@@ -258,20 +258,45 @@ func refuseForeign(ctx context.Context, srv collect.Server, db *sql.DB, database
 }
 
 // refuseTables fails with ErrForeign when a database without bench's
-// tables holds tables or views of its own.
+// tables holds objects of its own: tables or views, and the procedures,
+// functions, triggers, generators and exceptions a database can hold
+// before its tables (a schema script run in parts), which init's script
+// would have put its tables beside.
 func refuseTables(ctx context.Context, srv collect.Server, db *sql.DB, database string) error {
-	var n int
-	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM RDB$RELATIONS
-WHERE COALESCE(RDB$SYSTEM_FLAG, 0) = 0`).Scan(&n); err != nil {
-		return srv.Fail("read the schema of", database, err)
+	var found []string
+	for _, k := range userObjects {
+		var n int
+		q := "SELECT COUNT(*) FROM " + k.table + " WHERE COALESCE(RDB$SYSTEM_FLAG, 0) = 0"
+		if err := db.QueryRowContext(ctx, q).Scan(&n); err != nil {
+			return srv.Fail("read the schema of", database, err)
+		}
+		if n > 0 {
+			found = append(found, units.Count(n, k.one))
+		}
 	}
-	switch {
-	case n == 1:
-		return fmt.Errorf("%s: %w (it holds 1 table or view of its own)", database, ErrForeign)
-	case n > 1:
-		return fmt.Errorf("%s: %w (it holds %d tables or views of its own)", database, ErrForeign, n)
+	if len(found) == 0 {
+		return nil
 	}
-	return nil
+	return fmt.Errorf("%s: %w (it holds %s of its own)", database, ErrForeign, joinAnd(found))
+}
+
+// joinAnd is "a", "a and b", "a, b and c".
+func joinAnd(words []string) string {
+	if len(words) == 1 {
+		return words[0]
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
+// userObjects are the catalogue tables refuseTables reads, with the
+// words for one of their rows (units.Count makes the plural).
+var userObjects = []struct{ table, one string }{
+	{"RDB$RELATIONS", "table or view"},
+	{"RDB$PROCEDURES", "procedure"},
+	{"RDB$FUNCTIONS", "function"},
+	{"RDB$TRIGGERS", "trigger"},
+	{"RDB$GENERATORS", "generator"},
+	{"RDB$EXCEPTIONS", "exception"},
 }
 
 // Prepare puts the schema (once) and the procedures (every time) in db.

@@ -66,6 +66,7 @@ func TestLiveBench(t *testing.T) {
 	t.Run("sweep and foreign", func(t *testing.T) {
 		t.Run("sweep", parallel(func(t *testing.T) { benchSweepLive(t, s, db) }))
 		t.Run("foreign database", parallel(func(t *testing.T) { benchInitForeign(t, s) }))
+		t.Run("database of procedures", parallel(func(t *testing.T) { benchInitProceduresOnly(t, s) }))
 		t.Run("sweep foreign database", parallel(func(t *testing.T) { benchSweepForeign(t, s) }))
 	})
 	livetest.LetExclusiveIn(t)
@@ -205,6 +206,38 @@ func benchInitForeign(t *testing.T, s collect.Server) {
 	}
 	if len(mon.Indices) == 0 {
 		t.Error("no index in the shop database")
+	}
+}
+
+// bench init refuses a database that holds no table yet but a procedure
+// and a generator of the user's (a schema script run in parts): it
+// counted tables and views only, and put its twelve tables and its
+// procedures beside the user's. Nothing is put in it.
+func benchInitProceduresOnly(t *testing.T, s collect.Server) {
+	db := livetest.TempPath(t, s, "procs.fdb")
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	script := "CREATE SEQUENCE ORDER_NO;\nSET TERM ^ ;\nCREATE PROCEDURE NEXT_ORDER RETURNS (N BIGINT) AS BEGIN N = NEXT VALUE FOR ORDER_NO; SUSPEND; END^\nSET TERM ; ^\n"
+	if err := s.CreateDatabase(ctx, db, strings.NewReader(script)); err != nil {
+		t.Fatal(err)
+	}
+	out, errs, code := runCLI(t, nil, "bench", "init", "--server", s.Addr, "--warehouses", "1", db)
+	want := "fbdiag: " + db + ": not a fbdiag bench database: bench init loads a new or empty database, or one it set up (it holds 1 procedure and 1 generator of its own)\n"
+	if code != exitError || out != "" || errs != want {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 1 and %q", code, out, errs, want)
+	}
+	pool, err := s.Pool(ctx, db, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	var tables, procs int
+	if err := pool.QueryRowContext(ctx, `SELECT (SELECT COUNT(*) FROM RDB$RELATIONS WHERE COALESCE(RDB$SYSTEM_FLAG, 0) = 0),
+(SELECT COUNT(*) FROM RDB$PROCEDURES WHERE COALESCE(RDB$SYSTEM_FLAG, 0) = 0) FROM RDB$DATABASE`).Scan(&tables, &procs); err != nil {
+		t.Fatal(err)
+	}
+	if tables != 0 || procs != 1 {
+		t.Errorf("%d tables and %d procedures after init, want the user's 0 and 1", tables, procs)
 	}
 }
 

@@ -54,7 +54,8 @@ func benchInitCommand() *cli.Command {
 			"                  DATABASE",
 		Description: `init creates DATABASE when the server finds no such file (page size 4096, forced writes
 on unless --forced-writes off; a file that exists but is no database is refused, and so is
-a database with tables of its own that init did not set up), puts the
+a database with tables, procedures, functions, triggers, generators or exceptions of its
+own that init did not set up), puts the
 nine TPC-C tables, their primary keys and the spec's two secondary indices in it (customer
 by last name, orders by customer), and loads warehouses 1..W with the spec's cardinalities:
 ITEM 100,000 rows; per warehouse STOCK 100,000, DISTRICT 10, CUSTOMER 30,000, HISTORY

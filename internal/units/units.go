@@ -27,7 +27,7 @@ import (
 
 // plurals are the nouns (and verbs, which agree with a count) whose
 // plural is not the singular and an s.
-var plurals = map[string]string{"index": "indices", "deep index": "deep indices", "has": "have", "is": "are", "was": "were", "retry": "retries"}
+var plurals = map[string]string{"index": "indices", "table or view": "tables or views", "deep index": "deep indices", "has": "have", "is": "are", "was": "were", "retry": "retries"}
 
 // Plural is noun as it agrees with a count of n: the singular for 1
 // ("table", "index", "was"), else its plural ("tables", "indices",
