@@ -389,27 +389,64 @@ const warningCut = 12
 // advice and source: the texts warningCodec tells from their rule's.
 const firstText = 6
 
-// appendWarningCut appends w's row of the warnings table (appendCSVRow's),
-// then its cut: where its message, advice and source start in it, three
-// little-endian uint32s.
+// appendWarningCut appends w's row of the warnings table (appendCSVRow's
+// of findingCells(GstatFinding(*w))), then its cut: where its message,
+// advice and source start in it, three little-endian uint32s. The row is
+// written from w's fields, with no Finding nor cells between: a big run's
+// warnings made a string of each object's name ("index IX on T") and
+// nine cells a row.
 func appendWarningCut(b []byte, w *analyze.Warning) []byte {
 	start := len(b)
-	cells := findingCells(GstatFinding(*w))
+	b = appendCSVText(b, string(w.Severity))
+	b = append(b, ',')
+	b = appendCSVText(b, w.Rule)
+	b = append(b, ',')
+	b = appendWarningObject(b, w)
+	b = append(b, ',')
+	b = appendWarningFigure(b, w.Value, w.Unit)
+	b = append(b, ',')
+	b = appendWarningFigure(b, w.Threshold, w.Unit)
+	b = append(b, ',')
+	b = appendCSVText(b, w.Unit) // (csvUnit: a warning's unit is its MachineUnit)
 	var cut [3]uint32
-	for j := range findingsColumns {
-		if j > 0 {
-			b = append(b, ',')
-		}
-		if j >= firstText {
-			cut[j-firstText] = uint32(len(b) - start)
-		}
-		b = appendCSVCell(b, &cells[j])
+	for i, s := range [3]string{w.Reason, w.Advice, w.Source} {
+		b = append(b, ',')
+		cut[i] = uint32(len(b) - start)
+		b = appendCSVText(b, s)
 	}
 	b = append(b, '\n')
 	for _, c := range cut {
 		b = binary.LittleEndian.AppendUint32(b, c)
 	}
 	return b
+}
+
+// appendWarningObject appends the object field of w's row: GstatFinding's
+// "index IX on T", made in a buffer on the stack.
+func appendWarningObject(b []byte, w *analyze.Warning) []byte {
+	var buf [128]byte
+	o := buf[:0]
+	if w.Kind != w.Object {
+		o = append(append(o, w.Kind...), ' ')
+	}
+	o = append(o, w.Object...)
+	if w.Table != "" {
+		o = append(append(o, " on "...), w.Table...)
+	}
+	return appendCSVText(b, unsafe.String(unsafe.SliceData(o), len(o)))
+}
+
+// appendWarningFigure appends a value or threshold of a warning in unit,
+// as appendCSVCell writes GstatFinding's cell of it: bytes as a count,
+// other figures plain, none for NaN or an infinity.
+func appendWarningFigure(b []byte, v float64, unit string) []byte {
+	switch {
+	case unit == "bytes":
+		return numfmt.AppendInt(b, int64(v))
+	case bad(v):
+		return b
+	}
+	return appendPlain(b, v)
 }
 
 func (r *warningRows) Drop(id int) error {

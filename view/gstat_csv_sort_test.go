@@ -2,6 +2,7 @@ package view
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -192,5 +193,71 @@ func TestAppendCSVText(t *testing.T) {
 			}
 		}
 		check(string(b))
+	}
+}
+
+// randomCSVText is a text of up to n bytes, mostly printable ASCII, with
+// now and then a byte CSV or the terminal's guard treats apart.
+func randomCSVText(rng *rand.Rand, n int) string {
+	odd := []byte{',', '"', '\n', '\r', '\t', 0, 0x1f, 0x7f, 0x80, 0xc3, 0xa9, 0xe2, 0x80, 0xae, 0xff, ' ', '=', '+', '-', '@', '\\', '.', '\''}
+	b := make([]byte, rng.IntN(n+1))
+	rare := 1 + rng.IntN(60)
+	for i := range b {
+		b[i] = byte(0x20 + rng.IntN(0x5f))
+		if rng.IntN(rare) == 0 {
+			b[i] = odd[rng.IntN(len(odd))]
+		}
+	}
+	return string(b)
+}
+
+// appendWarningCut writes a warning's row from its fields as appendCSVRow
+// writes the cells of GstatFinding's finding, and cuts it before its
+// message, advice and source: random warnings of every unit, with
+// figures that are not finite, huge or negative, and texts of odd bytes.
+func TestAppendWarningCut(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 1))
+	units := []string{"", "bytes", "share", "share of RAM", "share of a page", "flag", "levels", "ratio", "pages", "=x"}
+	kinds := []string{"index", "table", "database", "", "=k"}
+	figures := []float64{0, 1, -1, 0.5, 0.09090909090909091, 1e21, -1e21, 1e300, 123456789012, math.NaN(), math.Inf(1), math.Inf(-1), 1 << 53, 5e-324, math.Copysign(0, -1)}
+	figure := func() float64 {
+		if rng.IntN(3) == 0 {
+			return figures[rng.IntN(len(figures))]
+		}
+		return rng.NormFloat64() * math.Pow(10, float64(rng.IntN(30)-10))
+	}
+	for i := range 50000 {
+		w := analyze.Warning{Rule: randomCSVText(rng, 24), Severity: []analyze.Severity{analyze.Critical, analyze.Warn, analyze.Info, ""}[rng.IntN(4)],
+			Kind: kinds[rng.IntN(len(kinds))], Object: randomCSVText(rng, 40), Table: randomCSVText(rng, 3*rng.IntN(2)*rng.IntN(60)),
+			Value: figure(), Threshold: figure(), Unit: units[rng.IntN(len(units))],
+			Reason: randomCSVText(rng, 500), Advice: randomCSVText(rng, 300), Source: randomCSVText(rng, 200)}
+		switch rng.IntN(4) {
+		case 0:
+			w.Object = w.Kind // ("database")
+		case 1:
+			w.Object = randomCSVText(rng, 200) // (past appendWarningObject's buffer)
+		}
+		cells := findingCells(GstatFinding(w))
+		var want []byte
+		var cut [3]uint32
+		for j := range findingsColumns {
+			if j > 0 {
+				want = append(want, ',')
+			}
+			if j >= firstText {
+				cut[j-firstText] = uint32(len(want))
+			}
+			want = appendCSVCell(want, &cells[j])
+		}
+		want = append(want, '\n')
+		if old := appendCSVRow(nil, findingsColumns, cells); !bytes.Equal(want, old) {
+			t.Fatalf("warning %d: cut row %q, appendCSVRow %q", i, want, old)
+		}
+		for _, c := range cut {
+			want = binary.LittleEndian.AppendUint32(want, c)
+		}
+		if got := appendWarningCut([]byte("x,"), &w); string(got[2:]) != string(want) {
+			t.Fatalf("warning %d %+v:\n got %q\nwant %q", i, w, got[2:], want)
+		}
 	}
 }
