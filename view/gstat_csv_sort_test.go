@@ -194,6 +194,16 @@ func TestAppendCSVText(t *testing.T) {
 		}
 		check(string(b))
 	}
+	// Long texts (appendLongCSVText): reasons and advice of up to 600
+	// bytes, with now and then a byte that is not printable ASCII, a
+	// comma, a quote, a leading space or a formula's character.
+	for range 100000 {
+		s := randomCSVText(rng, 600)
+		for len(s) < 32 {
+			s += randomCSVText(rng, 40)
+		}
+		check(s)
+	}
 }
 
 // randomCSVText is a text of up to n bytes, mostly printable ASCII, with
