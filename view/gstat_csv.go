@@ -154,19 +154,66 @@ func csvRowSize(r csvRow) int {
 // row's head (severity to unit) and its message, advice and source, each
 // told from the first of its rule by texts. They are mostly the words
 // of their rule: spooled whole, the rows of a 100 MiB run took four
-// times the bytes (94 MB against 24).
+// times the bytes (94 MB against 24). The numbers of a rule's three
+// reference texts are kept by the rule's name (ruleTexts), not looked up
+// in texts for each text.
 func warningCodec(texts *extsort.TextRefs) extsort.Codec[csvRow] {
+	var rules ruleTexts
 	return extsort.Codec[csvRow]{
 		Append: func(b []byte, r csvRow) []byte {
 			b = appendRowKeys(b, &r)
 			b = extsort.AppendString(b, r.line[:r.cut[0]])
-			b = texts.AppendText(b, r.s[0], 'm', r.line[r.cut[0]:r.cut[1]])
-			b = texts.AppendText(b, r.s[0], 'a', r.line[r.cut[1]:r.cut[2]])
-			return texts.AppendText(b, r.s[0], 's', r.line[r.cut[2]:])
+			m, a, s := r.line[r.cut[0]:r.cut[1]], r.line[r.cut[1]:r.cut[2]], r.line[r.cut[2]:]
+			refs := rules.of(texts, r.s[0], m, a, s)
+			b = texts.AppendTextOf(b, refs[0], m)
+			b = texts.AppendTextOf(b, refs[1], a)
+			return texts.AppendTextOf(b, refs[2], s)
 		},
 		Decode: decodeRow, // (line: the packed row)
 		Size:   csvRowSize,
 	}
+}
+
+// ruleTexts keeps the numbers of the reference texts of each rule's
+// message, advice and source (extsort.TextRefs.Ref) once all three are
+// made: a map keyed by a string and a byte took some 150 instructions a
+// look-up, three a warning. A run's rules are a few dozen, the last
+// eight kept apart: a rule's name is most often the string the rule
+// fired with, which == tells by its address before its bytes.
+type ruleTexts struct {
+	recent [8]ruleText
+	next   int
+	byName map[string][3]int
+}
+
+type ruleText struct {
+	rule string
+	refs [3]int
+	set  bool
+}
+
+// of is the numbers of rule's reference texts, m, a and s (its message,
+// advice and source) making them when there are none yet.
+func (t *ruleTexts) of(texts *extsort.TextRefs, rule, m, a, s string) [3]int {
+	for i := range t.recent {
+		if r := &t.recent[i]; r.set && r.rule == rule {
+			return r.refs
+		}
+	}
+	refs, ok := t.byName[rule]
+	if !ok {
+		refs = [3]int{texts.Ref(rule, 'm', m), texts.Ref(rule, 'a', a), texts.Ref(rule, 's', s)}
+		if refs[0] < 0 || refs[1] < 0 || refs[2] < 0 {
+			return refs // (none yet for a text too long, or past MaxTextRefs: asked again)
+		}
+		if t.byName == nil {
+			t.byName = map[string][3]int{}
+		}
+		t.byName[strings.Clone(rule)] = refs
+	}
+	t.recent[t.next] = ruleText{rule, refs, true}
+	t.next = (t.next + 1) % len(t.recent)
+	return refs
 }
 
 // unpackWarningRow appends the row of a warning read back (packed) from
