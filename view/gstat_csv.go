@@ -217,22 +217,144 @@ func (t *ruleTexts) of(texts *extsort.TextRefs, rule, m, a, s string) [3]int {
 }
 
 // unpackWarningRow appends the row of a warning read back (packed) from
-// the texts refs.
-func unpackWarningRow(b []byte, packed string, refs []string) ([]byte, error) {
+// the texts refs, whose properties refCSV keeps.
+func unpackWarningRow(b []byte, packed string, refs []string, refCSV *refFields) ([]byte, error) {
 	var f extsort.Fields
 	f.Reset(unsafe.Slice(unsafe.StringData(packed), len(packed)))
 	b = append(b, f.Ref()...)
-	for range 3 {
+	for i := range 3 {
 		t, err := f.ReadText(refs)
 		if err != nil {
 			return b, fmt.Errorf("sorting: reading back a warning: %w", err)
 		}
-		b = t.Append(b, refs)
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = refCSV.appendText(b, t, refs)
 	}
 	if err := f.Err(); err != nil {
 		return b, fmt.Errorf("sorting: reading back a warning: %w", err)
 	}
-	return b, nil
+	return append(b, '\n'), nil
+}
+
+// refFields writes texts read back (extsort.TextPart) as CSV fields,
+// appendCSVText's, from what it knows of their reference texts: a text
+// whose reference is printable ASCII is written as its reference's
+// prefix, the bytes between and the suffix, the bytes between alone
+// looked at; whether it needs quotes is told by where the reference's
+// first and last comma or quote are. Others are made whole and go
+// through appendCSVText.
+type refFields struct {
+	refs []refField
+	buf  []byte
+}
+
+// refField is what refFields knows of a reference text.
+type refField struct {
+	plain       bool // every byte printable ASCII
+	quote       bool // one is a quote
+	first, last int  // the first and last comma or quote (len and -1: none)
+}
+
+// of is what is known of refs[n], learnt on the way.
+func (c *refFields) of(refs []string, n int) *refField {
+	for len(c.refs) <= n {
+		s := refs[len(c.refs)]
+		f := refField{plain: true, first: len(s), last: -1}
+		for i := 0; i < len(s); i++ {
+			switch ch := s[i]; {
+			case ch < 0x20 || ch >= 0x7f:
+				f.plain = false
+			case ch == ',' || ch == '"':
+				f.first, f.last = min(f.first, i), i
+				f.quote = f.quote || ch == '"'
+			}
+		}
+		c.refs = append(c.refs, f)
+	}
+	return &c.refs[n]
+}
+
+// textBytes tells, for each byte, what appendText needs to know of it:
+// not printable ASCII (1), a comma or quote (2), a quote (4).
+var textBytes = func() (t [256]byte) {
+	for i := range t {
+		if i < 0x20 || i >= 0x7f {
+			t[i] = 1
+		}
+	}
+	t[','], t['"'] = 2, 2|4
+	return t
+}()
+
+// appendText appends t, a text of refs read back, as appendCSVText
+// writes it whole.
+func (c *refFields) appendText(b []byte, t extsort.TextPart, refs []string) []byte {
+	if t.Ref < 0 {
+		return appendCSVText(b, t.Mid)
+	}
+	ref := refs[t.Ref]
+	f := c.of(refs, t.Ref)
+	pre, suf := ref[:t.P], ref[len(ref)-t.Q:]
+	var mid byte
+	for i := 0; i < len(t.Mid); i++ {
+		mid |= textBytes[t.Mid[i]]
+	}
+	n := len(pre) + len(t.Mid) + len(suf)
+	if !f.plain || mid&1 != 0 || n < 3 { // (n: not \.)
+		c.buf = t.Append(c.buf[:0], refs)
+		return appendCSVText(b, unsafe.String(unsafe.SliceData(c.buf), len(c.buf)))
+	}
+	var first byte
+	switch {
+	case len(pre) > 0:
+		first = pre[0]
+	case len(t.Mid) > 0:
+		first = t.Mid[0]
+	default:
+		first = suf[0]
+	}
+	formula := false
+	switch first {
+	case '=', '+', '-', '@':
+		formula = true
+	}
+	if !(mid&2 != 0 || f.first < t.P || f.last >= len(ref)-t.Q || !formula && first == ' ') {
+		if formula {
+			b = append(b, '\'')
+		}
+		b = append(b, pre...)
+		b = append(b, t.Mid...)
+		return append(b, suf...)
+	}
+	b = append(b, '"')
+	if formula {
+		b = append(b, '\'')
+	}
+	if f.quote || mid&4 != 0 {
+		b = appendQuotesDoubled(b, pre)
+		b = appendQuotesDoubled(b, t.Mid)
+		b = appendQuotesDoubled(b, suf)
+	} else {
+		b = append(b, pre...)
+		b = append(b, t.Mid...)
+		b = append(b, suf...)
+	}
+	return append(b, '"')
+}
+
+// appendQuotesDoubled appends s with each quote doubled.
+func appendQuotesDoubled(b []byte, s string) []byte {
+	for {
+		i := strings.IndexByte(s, '"')
+		if i < 0 {
+			return append(b, s...)
+		}
+		b = append(b, s[:i+1]...)
+		b = append(b, '"')
+		s = s[i+1:]
+	}
 }
 
 // cmpTableRows orders the rows of the tables and indices tables.
@@ -436,12 +558,15 @@ const warningCut = 12
 // advice and source: the texts warningCodec tells from their rule's.
 const firstText = 6
 
-// appendWarningCut appends w's row of the warnings table (appendCSVRow's
-// of findingCells(GstatFinding(*w))), then its cut: where its message,
-// advice and source start in it, three little-endian uint32s. The row is
-// written from w's fields, with no Finding nor cells between: a big run's
-// warnings made a string of each object's name ("index IX on T") and
-// nine cells a row.
+// appendWarningCut appends w's row of the warnings table up to its
+// message (appendCSVRow's of findingCells(GstatFinding(*w)), its comma
+// included), then its message, advice and source as they are, then its
+// cut: where each of the three starts, three little-endian uint32s. The
+// head is written from w's fields, with no Finding nor cells between: a
+// big run's warnings made a string of each object's name ("index IX on
+// T") and nine cells a row. The texts are written as CSV fields when the
+// row is (appendWarningRow, unpackWarningRow): most of their bytes are
+// their rule's reference text's, whose bytes are looked at once.
 func appendWarningCut(b []byte, w *analyze.Warning) []byte {
 	start := len(b)
 	b = appendCSVText(b, string(w.Severity))
@@ -455,17 +580,28 @@ func appendWarningCut(b []byte, w *analyze.Warning) []byte {
 	b = appendWarningFigure(b, w.Threshold, w.Unit)
 	b = append(b, ',')
 	b = appendCSVText(b, w.Unit) // (csvUnit: a warning's unit is its MachineUnit)
+	b = append(b, ',')
 	var cut [3]uint32
 	for i, s := range [3]string{w.Reason, w.Advice, w.Source} {
-		b = append(b, ',')
 		cut[i] = uint32(len(b) - start)
-		b = appendCSVText(b, s)
+		b = append(b, s...)
 	}
-	b = append(b, '\n')
 	for _, c := range cut {
 		b = binary.LittleEndian.AppendUint32(b, c)
 	}
 	return b
+}
+
+// appendWarningRow appends the row of the warnings table of x, a row of
+// appendWarningCut held in memory.
+func appendWarningRow(b []byte, x *csvRow) []byte {
+	b = append(b, x.line[:x.cut[0]]...)
+	b = appendCSVText(b, x.line[x.cut[0]:x.cut[1]])
+	b = append(b, ',')
+	b = appendCSVText(b, x.line[x.cut[1]:x.cut[2]])
+	b = append(b, ',')
+	b = appendCSVText(b, x.line[x.cut[2]:])
+	return append(b, '\n')
 }
 
 // appendWarningObject appends the object field of w's row: GstatFinding's
@@ -784,6 +920,7 @@ func (g *GstatCSV) write(r *gstatCSVRun, several bool) error {
 		// The rows read back from the temporary file are written on a
 		// goroutine of their own while the merge reads on.
 		var tail *extsort.Tail
+		var buf []byte
 		err := r.rows.EachRaw(func(x csvRow, raw []byte) error {
 			if r.gone[x.id] && g.rows == "warnings" {
 				return nil // (replaced by a worse one)
@@ -791,6 +928,10 @@ func (g *GstatCSV) write(r *gstatCSVRun, several bool) error {
 			if raw == nil { // (held in memory: none was spooled)
 				if tail != nil { // (EachRaw passes bytes for all or none)
 					return errors.New("a row held in memory after spooled ones")
+				}
+				if r.texts != nil { // (a warning's texts as they are)
+					buf = appendWarningRow(buf[:0], &x)
+					return line(unsafe.String(unsafe.SliceData(buf), len(buf)))
 				}
 				return line(x.line)
 			}
@@ -817,13 +958,14 @@ var csvTailBatch = 256 << 10
 // one.
 func (r *gstatCSVRun) writeSpooled(line func(string) error) func(rec []byte) error {
 	var buf []byte
+	var refCSV refFields
 	return func(rec []byte) error {
 		s := unsafe.String(unsafe.SliceData(rec), len(rec))
 		if r.texts == nil {
 			return line(s)
 		}
 		var err error
-		if buf, err = unpackWarningRow(buf[:0], s, r.texts.Refs()); err != nil {
+		if buf, err = unpackWarningRow(buf[:0], s, r.texts.Refs(), &refCSV); err != nil {
 			return err
 		}
 		return line(unsafe.String(unsafe.SliceData(buf), len(buf)))

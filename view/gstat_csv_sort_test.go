@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/extsort"
 	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
@@ -221,10 +222,12 @@ func randomCSVText(rng *rand.Rand, n int) string {
 	return string(b)
 }
 
-// appendWarningCut writes a warning's row from its fields as appendCSVRow
-// writes the cells of GstatFinding's finding, and cuts it before its
-// message, advice and source: random warnings of every unit, with
-// figures that are not finite, huge or negative, and texts of odd bytes.
+// appendWarningCut writes a warning's row from its fields, and
+// appendWarningRow the row of that, as appendCSVRow writes the cells of
+// GstatFinding's finding; the cut is where the message, advice and
+// source start, which follow the head as they are: random warnings of
+// every unit, with figures that are not finite, huge or negative, and
+// texts of odd bytes.
 func TestAppendWarningCut(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 1))
 	units := []string{"", "bytes", "share", "share of RAM", "share of a page", "flag", "levels", "ratio", "pages", "=x"}
@@ -247,27 +250,48 @@ func TestAppendWarningCut(t *testing.T) {
 		case 1:
 			w.Object = randomCSVText(rng, 200) // (past appendWarningObject's buffer)
 		}
-		cells := findingCells(GstatFinding(w))
-		var want []byte
-		var cut [3]uint32
-		for j := range findingsColumns {
-			if j > 0 {
-				want = append(want, ',')
-			}
-			if j >= firstText {
-				cut[j-firstText] = uint32(len(want))
-			}
-			want = appendCSVCell(want, &cells[j])
+		want := appendCSVRow(nil, findingsColumns, findingCells(GstatFinding(w)))
+		enc := appendWarningCut([]byte("x,"), &w)[2:]
+		n := len(enc) - warningCut
+		x := csvRow{line: string(enc[:n])}
+		for j := range x.cut {
+			x.cut[j] = int32(binary.LittleEndian.Uint32(enc[n+4*j:]))
 		}
-		want = append(want, '\n')
-		if old := appendCSVRow(nil, findingsColumns, cells); !bytes.Equal(want, old) {
-			t.Fatalf("warning %d: cut row %q, appendCSVRow %q", i, want, old)
+		if x.line[x.cut[0]:x.cut[1]] != w.Reason || x.line[x.cut[1]:x.cut[2]] != w.Advice || x.line[x.cut[2]:] != w.Source {
+			t.Fatalf("warning %d %+v: cut %v of %q", i, w, x.cut, x.line)
 		}
-		for _, c := range cut {
-			want = binary.LittleEndian.AppendUint32(want, c)
-		}
-		if got := appendWarningCut([]byte("x,"), &w); string(got[2:]) != string(want) {
+		if got := appendWarningRow([]byte("x,"), &x); string(got[2:]) != string(want) {
 			t.Fatalf("warning %d %+v:\n got %q\nwant %q", i, w, got[2:], want)
+		}
+	}
+}
+
+// refFields writes a text read back as appendCSVText writes it whole:
+// random references and texts made of a prefix and a suffix of theirs
+// and bytes between, with commas, quotes, leading spaces, formulas'
+// characters and bytes that are not printable ASCII in any of the three.
+func TestRefFieldsAppendText(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 3))
+	var refs []string
+	var c refFields
+	for i := range 300000 {
+		if len(refs) < 2000 && rng.IntN(100) == 0 || len(refs) == 0 {
+			refs = append(refs, randomCSVText(rng, []int{2, 8, 40, 300}[rng.IntN(4)]))
+		}
+		n := rng.IntN(len(refs))
+		ref := refs[n]
+		p := rng.IntN(len(ref) + 1)
+		q := rng.IntN(len(ref) - p + 1)
+		if rng.IntN(4) == 0 {
+			p, q = len(ref), 0 // (the reference itself)
+		}
+		part := extsort.TextPart{Ref: n, P: p, Q: q, Mid: randomCSVText(rng, []int{0, 3, 20, 60}[rng.IntN(4)])}
+		if rng.IntN(50) == 0 {
+			part.Ref = -1
+		}
+		whole := string(part.Append(nil, refs))
+		if got, want := c.appendText([]byte("x"), part, refs), appendCSVText([]byte("x"), whole); !bytes.Equal(got, want) {
+			t.Fatalf("text %d %+v of %q: %q, want %q", i, part, ref, got, want)
 		}
 	}
 }

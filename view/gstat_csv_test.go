@@ -140,20 +140,22 @@ func TestWarningCodec(t *testing.T) {
 			}
 			var x csvRow
 			sink.rows.Each(func(r csvRow) error { x = r; return nil })
-			if want := string(appendCSVRow(nil, findingsColumns, findingCells(GstatFinding(w)))); x.line != want {
-				t.Fatalf("%s: row %q, want %q", in.name, x.line, want)
+			row := string(appendWarningRow(nil, &x))
+			if want := string(appendCSVRow(nil, findingsColumns, findingCells(GstatFinding(w)))); row != want {
+				t.Fatalf("%s: row %q, want %q", in.name, row, want)
 			}
-			rows = append(rows, x.line)
+			rows = append(rows, row)
 			packed = append(packed, codec.Append(nil, x))
 			whole += len(csvRowCodec.Append(nil, x))
 			spooled += len(packed[len(packed)-1])
 		}
+		var refCSV refFields
 		for i, b := range packed {
 			r, err := codec.Decode(b)
 			if err != nil || r.id != int64(i) {
 				t.Fatalf("%s: warning %d read back as %+v, %v", in.name, i, r, err)
 			}
-			got, err := unpackWarningRow(nil, r.line, texts.Refs())
+			got, err := unpackWarningRow(nil, r.line, texts.Refs(), &refCSV)
 			if err != nil || string(got) != rows[i] {
 				t.Fatalf("%s: warning %d read back as %q, %v; want %q", in.name, i, got, err, rows[i])
 			}
@@ -199,9 +201,10 @@ func FuzzWarningCodec(f *testing.F) {
 		}
 		var last *csvRow
 		var buf []byte
+		var refCSV refFields
 		err := r.rows.Each(func(x csvRow) error {
 			var err error
-			if buf, err = unpackWarningRow(buf[:0], x.line, r.texts.Refs()); err != nil {
+			if buf, err = unpackWarningRow(buf[:0], x.line, r.texts.Refs(), &refCSV); err != nil {
 				return err
 			}
 			if string(buf) != want[x.id] {
