@@ -243,8 +243,9 @@ func unpackWarningRow(b []byte, packed string, refs []string, refCSV *refFields)
 // whose reference is printable ASCII is written as its reference's
 // prefix, the bytes between and the suffix, the bytes between alone
 // looked at; whether it needs quotes is told by where the reference's
-// first and last comma or quote are. Others are made whole and go
-// through appendCSVText.
+// first and last comma or quote are, and its prefix and suffix are
+// copied from the reference with its quotes doubled once. Others are
+// made whole and go through appendCSVText.
 type refFields struct {
 	refs []refField
 	buf  []byte
@@ -253,8 +254,30 @@ type refFields struct {
 // refField is what refFields knows of a reference text.
 type refField struct {
 	plain       bool // every byte printable ASCII
-	quote       bool // one is a quote
 	first, last int  // the first and last comma or quote (len and -1: none)
+	// quotes are where its quotes are, doubled the text with each
+	// doubled (a source that quotes its document: the prefix of a text,
+	// most often the reference whole, copied from there).
+	quotes  []int
+	doubled string
+}
+
+// prefix is the reference's first p bytes, quotes doubled.
+func (f *refField) prefix(p int) string {
+	k := 0
+	for k < len(f.quotes) && f.quotes[k] < p {
+		k++
+	}
+	return f.doubled[:p+k]
+}
+
+// suffix is the reference's last q bytes (of n), quotes doubled.
+func (f *refField) suffix(n, q int) string {
+	k := 0
+	for k < len(f.quotes) && f.quotes[len(f.quotes)-1-k] >= n-q {
+		k++
+	}
+	return f.doubled[len(f.doubled)-q-k:]
 }
 
 // of is what is known of refs[n], learnt on the way.
@@ -268,8 +291,13 @@ func (c *refFields) of(refs []string, n int) *refField {
 				f.plain = false
 			case ch == ',' || ch == '"':
 				f.first, f.last = min(f.first, i), i
-				f.quote = f.quote || ch == '"'
+				if ch == '"' {
+					f.quotes = append(f.quotes, i)
+				}
 			}
+		}
+		if f.quotes != nil {
+			f.doubled = string(appendQuotesDoubled(nil, s))
 		}
 		c.refs = append(c.refs, f)
 	}
@@ -332,10 +360,18 @@ func (c *refFields) appendText(b []byte, t extsort.TextPart, refs []string) []by
 	if formula {
 		b = append(b, '\'')
 	}
-	if f.quote || mid&4 != 0 {
-		b = appendQuotesDoubled(b, pre)
+	if f.quotes != nil || mid&4 != 0 {
+		if f.quotes != nil {
+			b = append(b, f.prefix(t.P)...)
+		} else {
+			b = append(b, pre...)
+		}
 		b = appendQuotesDoubled(b, t.Mid)
-		b = appendQuotesDoubled(b, suf)
+		if f.quotes != nil {
+			b = append(b, f.suffix(len(ref), t.Q)...)
+		} else {
+			b = append(b, suf...)
+		}
 	} else {
 		b = append(b, pre...)
 		b = append(b, t.Mid...)
