@@ -221,7 +221,10 @@ func (t *ruleTexts) of(texts *extsort.TextRefs, rule, m, a, s string) [3]int {
 func unpackWarningRow(b []byte, packed string, refs []string, refCSV *refFields) ([]byte, error) {
 	var f extsort.Fields
 	f.Reset(unsafe.Slice(unsafe.StringData(packed), len(packed)))
-	b = append(b, f.Ref()...)
+	b, err := appendWarningHead(b, f.Ref(), &refCSV.figures)
+	if err != nil {
+		return b, fmt.Errorf("sorting: reading back a warning: %w", err)
+	}
 	for i := range 3 {
 		t, err := f.ReadText(refs)
 		if err != nil {
@@ -247,8 +250,9 @@ func unpackWarningRow(b []byte, packed string, refs []string, refCSV *refFields)
 // copied from the reference with its quotes doubled once. Others are
 // made whole and go through appendCSVText.
 type refFields struct {
-	refs []refField
-	buf  []byte
+	refs    []refField
+	buf     []byte
+	figures [2]warningFigure // the value's and the threshold's
 }
 
 // refField is what refFields knows of a reference text.
@@ -594,27 +598,39 @@ const warningCut = 12
 // advice and source: the texts warningCodec tells from their rule's.
 const firstText = 6
 
-// appendWarningCut appends w's row of the warnings table up to its
-// message (appendCSVRow's of findingCells(GstatFinding(*w)), its comma
-// included), then its message, advice and source as they are, then its
-// cut: where each of the three starts, three little-endian uint32s. The
-// head is written from w's fields, with no Finding nor cells between: a
-// big run's warnings made a string of each object's name ("index IX on
-// T") and nine cells a row. The texts are written as CSV fields when the
-// row is (appendWarningRow, unpackWarningRow): most of their bytes are
-// their rule's reference text's, whose bytes are looked at once.
+// appendWarningCut appends w's row of the warnings table (appendCSVRow's
+// of findingCells(GstatFinding(*w))) as the tail writes it
+// (appendWarningHead, appendWarningRow, unpackWarningRow): the head, then
+// the message, advice and source as they are, then the cut, where each
+// of the three starts (three little-endian uint32s). The head is the
+// value and threshold (their float64 bits), whether they are bytes, the
+// length of the fields before them, those fields (severity, rule,
+// object) and the unit's, each with its comma. The fields are written
+// from w's fields, with no Finding nor cells between: a big run's
+// warnings made a string of each object's name ("index IX on T") and
+// nine cells a row. The figures are written with the row: in the order
+// of the sort, most are the row before's (warningFigure). The texts are
+// written as CSV fields with the row too: most of their bytes are their
+// rule's reference text's, whose bytes are looked at once (warningTail).
 func appendWarningCut(b []byte, w *analyze.Warning) []byte {
 	start := len(b)
+	le := binary.LittleEndian
+	b = le.AppendUint64(b, math.Float64bits(w.Value))
+	b = le.AppendUint64(b, math.Float64bits(w.Threshold))
+	if w.Unit == "bytes" {
+		b = append(b, 1)
+	} else {
+		b = append(b, 0)
+	}
+	b = append(b, 0, 0, 0, 0)
+	at := len(b)
 	b = appendCSVText(b, string(w.Severity))
 	b = append(b, ',')
 	b = appendCSVText(b, w.Rule)
 	b = append(b, ',')
 	b = appendWarningObject(b, w)
 	b = append(b, ',')
-	b = appendWarningFigure(b, w.Value, w.Unit)
-	b = append(b, ',')
-	b = appendWarningFigure(b, w.Threshold, w.Unit)
-	b = append(b, ',')
+	le.PutUint32(b[at-4:], uint32(len(b)-at))
 	b = appendCSVText(b, w.Unit) // (csvUnit: a warning's unit is its MachineUnit)
 	b = append(b, ',')
 	var cut [3]uint32
@@ -623,21 +639,76 @@ func appendWarningCut(b []byte, w *analyze.Warning) []byte {
 		b = append(b, s...)
 	}
 	for _, c := range cut {
-		b = binary.LittleEndian.AppendUint32(b, c)
+		b = le.AppendUint32(b, c)
 	}
 	return b
 }
 
+// warningFigures is the bytes of a warning's head before its fields
+// (appendWarningCut).
+const warningFigures = 21
+
+// appendWarningHead appends the fields of the head of a warning's row
+// (appendWarningCut's) up to its message, the figures through memo (nil:
+// none).
+func appendWarningHead(b []byte, head string, memo *[2]warningFigure) ([]byte, error) {
+	if len(head) < warningFigures {
+		return b, errors.New("a warning's row cut short")
+	}
+	le := binary.LittleEndian
+	h := unsafe.Slice(unsafe.StringData(head), len(head))
+	v, th := math.Float64frombits(le.Uint64(h)), math.Float64frombits(le.Uint64(h[8:]))
+	bytes := h[16] == 1
+	n := int(le.Uint32(h[17:]))
+	if n > len(head)-warningFigures {
+		return b, errors.New("a warning's row cut short")
+	}
+	fields := head[warningFigures:]
+	b = append(b, fields[:n]...)
+	if memo == nil {
+		memo = new([2]warningFigure)
+	}
+	b = memo[0].append(b, v, bytes)
+	b = append(b, ',')
+	b = memo[1].append(b, th, bytes)
+	b = append(b, ',')
+	return append(b, fields[n:]...), nil
+}
+
+// warningFigure is the field of the last figure it wrote: in the order of
+// the sort, most warnings have the value and threshold of the one before
+// (a value such as 0.09090909090909091 took 300 instructions).
+type warningFigure struct {
+	bits  uint64
+	bytes bool
+	set   bool
+	field []byte
+}
+
+// append appends the field of v (appendWarningFigure's), bytes when in
+// bytes.
+func (m *warningFigure) append(b []byte, v float64, bytes bool) []byte {
+	if u := math.Float64bits(v); !m.set || u != m.bits || bytes != m.bytes {
+		unit := ""
+		if bytes {
+			unit = "bytes"
+		}
+		m.field = appendWarningFigure(m.field[:0], v, unit)
+		m.bits, m.bytes, m.set = u, bytes, true
+	}
+	return append(b, m.field...)
+}
+
 // appendWarningRow appends the row of the warnings table of x, a row of
 // appendWarningCut held in memory.
-func appendWarningRow(b []byte, x *csvRow) []byte {
-	b = append(b, x.line[:x.cut[0]]...)
+func appendWarningRow(b []byte, x *csvRow, memo *[2]warningFigure) ([]byte, error) {
+	b, err := appendWarningHead(b, x.line[:x.cut[0]], memo)
 	b = appendCSVText(b, x.line[x.cut[0]:x.cut[1]])
 	b = append(b, ',')
 	b = appendCSVText(b, x.line[x.cut[1]:x.cut[2]])
 	b = append(b, ',')
 	b = appendCSVText(b, x.line[x.cut[2]:])
-	return append(b, '\n')
+	return append(b, '\n'), err
 }
 
 // appendWarningObject appends the object field of w's row: GstatFinding's
@@ -957,6 +1028,7 @@ func (g *GstatCSV) write(r *gstatCSVRun, several bool) error {
 		// goroutine of their own while the merge reads on.
 		var tail *extsort.Tail
 		var buf []byte
+		var figures [2]warningFigure
 		err := r.rows.EachRaw(func(x csvRow, raw []byte) error {
 			if r.gone[x.id] && g.rows == "warnings" {
 				return nil // (replaced by a worse one)
@@ -965,8 +1037,11 @@ func (g *GstatCSV) write(r *gstatCSVRun, several bool) error {
 				if tail != nil { // (EachRaw passes bytes for all or none)
 					return errors.New("a row held in memory after spooled ones")
 				}
-				if r.texts != nil { // (a warning's texts as they are)
-					buf = appendWarningRow(buf[:0], &x)
+				if r.texts != nil { // (a warning's head and texts as they are)
+					var err error
+					if buf, err = appendWarningRow(buf[:0], &x, &figures); err != nil {
+						return err
+					}
 					return line(unsafe.String(unsafe.SliceData(buf), len(buf)))
 				}
 				return line(x.line)

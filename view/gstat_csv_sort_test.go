@@ -226,8 +226,8 @@ func randomCSVText(rng *rand.Rand, n int) string {
 // appendWarningRow the row of that, as appendCSVRow writes the cells of
 // GstatFinding's finding; the cut is where the message, advice and
 // source start, which follow the head as they are: random warnings of
-// every unit, with figures that are not finite, huge or negative, and
-// texts of odd bytes.
+// every unit, with figures that are not finite, huge or negative (some
+// the row before's, in another unit), and texts of odd bytes.
 func TestAppendWarningCut(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 1))
 	units := []string{"", "bytes", "share", "share of RAM", "share of a page", "flag", "levels", "ratio", "pages", "=x"}
@@ -239,11 +239,17 @@ func TestAppendWarningCut(t *testing.T) {
 		}
 		return rng.NormFloat64() * math.Pow(10, float64(rng.IntN(30)-10))
 	}
+	var memo [2]warningFigure // (the last row's: some figures and units repeat)
+	var last analyze.Warning
 	for i := range 50000 {
 		w := analyze.Warning{Rule: randomCSVText(rng, 24), Severity: []analyze.Severity{analyze.Critical, analyze.Warn, analyze.Info, ""}[rng.IntN(4)],
 			Kind: kinds[rng.IntN(len(kinds))], Object: randomCSVText(rng, 40), Table: randomCSVText(rng, 3*rng.IntN(2)*rng.IntN(60)),
 			Value: figure(), Threshold: figure(), Unit: units[rng.IntN(len(units))],
 			Reason: randomCSVText(rng, 500), Advice: randomCSVText(rng, 300), Source: randomCSVText(rng, 200)}
+		if rng.IntN(4) == 0 {
+			w.Value, w.Threshold = last.Value, last.Threshold
+		}
+		last = w
 		switch rng.IntN(4) {
 		case 0:
 			w.Object = w.Kind // ("database")
@@ -260,8 +266,8 @@ func TestAppendWarningCut(t *testing.T) {
 		if x.line[x.cut[0]:x.cut[1]] != w.Reason || x.line[x.cut[1]:x.cut[2]] != w.Advice || x.line[x.cut[2]:] != w.Source {
 			t.Fatalf("warning %d %+v: cut %v of %q", i, w, x.cut, x.line)
 		}
-		if got := appendWarningRow([]byte("x,"), &x); string(got[2:]) != string(want) {
-			t.Fatalf("warning %d %+v:\n got %q\nwant %q", i, w, got[2:], want)
+		if got, err := appendWarningRow([]byte("x,"), &x, &memo); err != nil || string(got[2:]) != string(want) {
+			t.Fatalf("warning %d %+v:\n got %q, %v\nwant %q", i, w, got[2:], err, want)
 		}
 	}
 }

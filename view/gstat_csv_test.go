@@ -140,7 +140,11 @@ func TestWarningCodec(t *testing.T) {
 			}
 			var x csvRow
 			sink.rows.Each(func(r csvRow) error { x = r; return nil })
-			row := string(appendWarningRow(nil, &x))
+			b, err := appendWarningRow(nil, &x, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			row := string(b)
 			if want := string(appendCSVRow(nil, findingsColumns, findingCells(GstatFinding(w)))); row != want {
 				t.Fatalf("%s: row %q, want %q", in.name, row, want)
 			}
