@@ -88,9 +88,10 @@ type gstatCSVRun struct {
 // warnings by rank (of the severity) and magnitude, then rule, object
 // and table; then by id, the order they came in. line is the row as
 // the CSV has it, but for the source column (appendCSVRow); a warning's
-// cut is where its message, advice and source start in line. A warning
-// read back from the spool has for line its row as warningCodec packed
-// it (unpackWarningRow makes the row).
+// is its head and texts as appendWarningCut makes them (appendWarningRow
+// makes the row), and its cut is where its message, advice and source
+// start in line. A warning read back from the spool has for line its row
+// as warningCodec packed it (unpackWarningRow makes the row).
 type csvRow struct {
 	rank, key int64
 	mag       float64
@@ -151,7 +152,7 @@ func csvRowSize(r csvRow) int {
 }
 
 // warningCodec spools the rows of the warnings table: the keys, then a
-// row's head (severity to unit) and its message, advice and source, each
+// row's head (appendWarningCut's) and its message, advice and source, each
 // told from the first of its rule by texts. They are mostly the words
 // of their rule: spooled whole, the rows of a 100 MiB run took four
 // times the bytes (94 MB against 24). The numbers of a rule's three
