@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/fbdiag/fbdiag/internal/numfmt"
 	"github.com/fbdiag/fbdiag/internal/printable"
@@ -283,10 +284,70 @@ func csvText(s string) string {
 // short one (the names of a big run's indices table: two a row); others
 // go the long way.
 func appendCSVText(b []byte, s string) []byte {
+	if len(s) >= 32 {
+		return appendLongCSVText(b, s)
+	}
 	if plainCSVText(s) {
 		return append(b, s...)
 	}
 	return appendCSVField(b, csvText(s))
+}
+
+// appendLongCSVText is appendCSVText of an s of 32 bytes or more (a
+// warning's reason, advice or source: a big run's warnings table holds a
+// hundred megabytes of them). One scan, 32 bytes a step, tells whether
+// every byte is printable ASCII, which csvText leaves as it is (then no
+// byte is a newline or carriage return), and IndexByte finds a quote or
+// a comma; s is copied, quoted when it needs to be. Others go the long
+// way, the terminal's guard (printable.String) and csvNeedsQuotes
+// scanning them again.
+func appendLongCSVText(b []byte, s string) []byte {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	p := unsafe.Pointer(unsafe.StringData(s))
+	n := len(s)
+	var odd uint64
+	for i := 0; ; i += 32 {
+		if i+32 > n {
+			if i == n {
+				break
+			}
+			i = n - 32 // (the last 32 bytes, overlapping those before)
+		}
+		x0, x1 := *(*uint64)(unsafe.Add(p, i)), *(*uint64)(unsafe.Add(p, i+8))
+		x2, x3 := *(*uint64)(unsafe.Add(p, i+16)), *(*uint64)(unsafe.Add(p, i+24))
+		odd |= x0 | (x0 - 0x20*ones) | (x0 + ones) | x1 | (x1 - 0x20*ones) | (x1 + ones) |
+			x2 | (x2 - 0x20*ones) | (x2 + ones) | x3 | (x3 - 0x20*ones) | (x3 + ones)
+		if i+32 == n {
+			break
+		}
+	}
+	if odd&highs != 0 {
+		return appendCSVField(b, csvText(s))
+	}
+	formula := false
+	switch s[0] {
+	case '=', '+', '-', '@':
+		formula = true
+	}
+	q := strings.IndexByte(s, '"')
+	if q < 0 && (formula || s[0] != ' ') && strings.IndexByte(s, ',') < 0 {
+		if formula {
+			b = append(b, '\'')
+		}
+		return append(b, s...)
+	}
+	b = append(b, '"')
+	if formula {
+		b = append(b, '\'')
+	}
+	for q >= 0 {
+		b = append(b, s[:q+1]...)
+		b = append(b, '"')
+		s = s[q+1:]
+		q = strings.IndexByte(s, '"')
+	}
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // plainCSVText reports whether appendCSVText writes s as it is (see

@@ -88,9 +88,10 @@ type gstatCSVRun struct {
 // warnings by rank (of the severity) and magnitude, then rule, object
 // and table; then by id, the order they came in. line is the row as
 // the CSV has it, but for the source column (appendCSVRow); a warning's
-// cut is where its message, advice and source start in line. A warning
-// read back from the spool has for line its row as warningCodec packed
-// it (unpackWarningRow makes the row).
+// is its head and texts as appendWarningCut makes them (appendWarningRow
+// makes the row), and its cut is where its message, advice and source
+// start in line. A warning read back from the spool has for line its row
+// as warningCodec packed it (unpackWarningRow makes the row).
 type csvRow struct {
 	rank, key int64
 	mag       float64
@@ -151,41 +152,250 @@ func csvRowSize(r csvRow) int {
 }
 
 // warningCodec spools the rows of the warnings table: the keys, then a
-// row's head (severity to unit) and its message, advice and source, each
+// row's head (appendWarningCut's) and its message, advice and source, each
 // told from the first of its rule by texts. They are mostly the words
 // of their rule: spooled whole, the rows of a 100 MiB run took four
-// times the bytes (94 MB against 24).
+// times the bytes (94 MB against 24). The numbers of a rule's three
+// reference texts are kept by the rule's name (ruleTexts), not looked up
+// in texts for each text.
 func warningCodec(texts *extsort.TextRefs) extsort.Codec[csvRow] {
+	var rules ruleTexts
 	return extsort.Codec[csvRow]{
 		Append: func(b []byte, r csvRow) []byte {
 			b = appendRowKeys(b, &r)
 			b = extsort.AppendString(b, r.line[:r.cut[0]])
-			b = texts.AppendText(b, r.s[0], 'm', r.line[r.cut[0]:r.cut[1]])
-			b = texts.AppendText(b, r.s[0], 'a', r.line[r.cut[1]:r.cut[2]])
-			return texts.AppendText(b, r.s[0], 's', r.line[r.cut[2]:])
+			m, a, s := r.line[r.cut[0]:r.cut[1]], r.line[r.cut[1]:r.cut[2]], r.line[r.cut[2]:]
+			refs := rules.of(texts, r.s[0], m, a, s)
+			b = texts.AppendTextOf(b, refs[0], m)
+			b = texts.AppendTextOf(b, refs[1], a)
+			return texts.AppendTextOf(b, refs[2], s)
 		},
 		Decode: decodeRow, // (line: the packed row)
 		Size:   csvRowSize,
 	}
 }
 
+// ruleTexts keeps the numbers of the reference texts of each rule's
+// message, advice and source (extsort.TextRefs.Ref) once all three are
+// made: a map keyed by a string and a byte took some 150 instructions a
+// look-up, three a warning. A run's rules are a few dozen, the last
+// eight kept apart: a rule's name is most often the string the rule
+// fired with, which == tells by its address before its bytes.
+type ruleTexts struct {
+	recent [8]ruleText
+	next   int
+	byName map[string][3]int
+}
+
+type ruleText struct {
+	rule string
+	refs [3]int
+	set  bool
+}
+
+// of is the numbers of rule's reference texts, m, a and s (its message,
+// advice and source) making them when there are none yet.
+func (t *ruleTexts) of(texts *extsort.TextRefs, rule, m, a, s string) [3]int {
+	for i := range t.recent {
+		if r := &t.recent[i]; r.set && r.rule == rule {
+			return r.refs
+		}
+	}
+	refs, ok := t.byName[rule]
+	if !ok {
+		refs = [3]int{texts.Ref(rule, 'm', m), texts.Ref(rule, 'a', a), texts.Ref(rule, 's', s)}
+		if refs[0] < 0 || refs[1] < 0 || refs[2] < 0 {
+			return refs // (none yet for a text too long, or past MaxTextRefs: asked again)
+		}
+		if t.byName == nil {
+			t.byName = map[string][3]int{}
+		}
+		t.byName[strings.Clone(rule)] = refs
+	}
+	t.recent[t.next] = ruleText{rule, refs, true}
+	t.next = (t.next + 1) % len(t.recent)
+	return refs
+}
+
 // unpackWarningRow appends the row of a warning read back (packed) from
-// the texts refs.
-func unpackWarningRow(b []byte, packed string, refs []string) ([]byte, error) {
+// the texts refs, whose properties refCSV keeps.
+func unpackWarningRow(b []byte, packed string, refs []string, refCSV *refFields) ([]byte, error) {
 	var f extsort.Fields
 	f.Reset(unsafe.Slice(unsafe.StringData(packed), len(packed)))
-	b = append(b, f.Ref()...)
-	for range 3 {
+	b, err := appendWarningHead(b, f.Ref(), &refCSV.figures)
+	if err != nil {
+		return b, fmt.Errorf("sorting: reading back a warning: %w", err)
+	}
+	for i := range 3 {
 		t, err := f.ReadText(refs)
 		if err != nil {
 			return b, fmt.Errorf("sorting: reading back a warning: %w", err)
 		}
-		b = t.Append(b, refs)
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = refCSV.appendText(b, t, refs)
 	}
 	if err := f.Err(); err != nil {
 		return b, fmt.Errorf("sorting: reading back a warning: %w", err)
 	}
-	return b, nil
+	return append(b, '\n'), nil
+}
+
+// refFields writes texts read back (extsort.TextPart) as CSV fields,
+// appendCSVText's, from what it knows of their reference texts: a text
+// whose reference is printable ASCII is written as its reference's
+// prefix, the bytes between and the suffix, the bytes between alone
+// looked at; whether it needs quotes is told by where the reference's
+// first and last comma or quote are, and its prefix and suffix are
+// copied from the reference with its quotes doubled once. Others are
+// made whole and go through appendCSVText.
+type refFields struct {
+	refs    []refField
+	buf     []byte
+	figures [2]warningFigure // the value's and the threshold's
+}
+
+// refField is what refFields knows of a reference text.
+type refField struct {
+	plain       bool // every byte printable ASCII
+	first, last int  // the first and last comma or quote (len and -1: none)
+	// quotes are where its quotes are, doubled the text with each
+	// doubled (a source that quotes its document: the prefix of a text,
+	// most often the reference whole, copied from there).
+	quotes  []int
+	doubled string
+}
+
+// prefix is the reference's first p bytes, quotes doubled.
+func (f *refField) prefix(p int) string {
+	k := 0
+	for k < len(f.quotes) && f.quotes[k] < p {
+		k++
+	}
+	return f.doubled[:p+k]
+}
+
+// suffix is the reference's last q bytes (of n), quotes doubled.
+func (f *refField) suffix(n, q int) string {
+	k := 0
+	for k < len(f.quotes) && f.quotes[len(f.quotes)-1-k] >= n-q {
+		k++
+	}
+	return f.doubled[len(f.doubled)-q-k:]
+}
+
+// of is what is known of refs[n], learnt on the way.
+func (c *refFields) of(refs []string, n int) *refField {
+	for len(c.refs) <= n {
+		s := refs[len(c.refs)]
+		f := refField{plain: true, first: len(s), last: -1}
+		for i := 0; i < len(s); i++ {
+			switch ch := s[i]; {
+			case ch < 0x20 || ch >= 0x7f:
+				f.plain = false
+			case ch == ',' || ch == '"':
+				f.first, f.last = min(f.first, i), i
+				if ch == '"' {
+					f.quotes = append(f.quotes, i)
+				}
+			}
+		}
+		if f.quotes != nil {
+			f.doubled = string(appendQuotesDoubled(nil, s))
+		}
+		c.refs = append(c.refs, f)
+	}
+	return &c.refs[n]
+}
+
+// textBytes tells, for each byte, what appendText needs to know of it:
+// not printable ASCII (1), a comma or quote (2), a quote (4).
+var textBytes = func() (t [256]byte) {
+	for i := range t {
+		if i < 0x20 || i >= 0x7f {
+			t[i] = 1
+		}
+	}
+	t[','], t['"'] = 2, 2|4
+	return t
+}()
+
+// appendText appends t, a text of refs read back, as appendCSVText
+// writes it whole.
+func (c *refFields) appendText(b []byte, t extsort.TextPart, refs []string) []byte {
+	if t.Ref < 0 {
+		return appendCSVText(b, t.Mid)
+	}
+	ref := refs[t.Ref]
+	f := c.of(refs, t.Ref)
+	pre, suf := ref[:t.P], ref[len(ref)-t.Q:]
+	var mid byte
+	for i := 0; i < len(t.Mid); i++ {
+		mid |= textBytes[t.Mid[i]]
+	}
+	n := len(pre) + len(t.Mid) + len(suf)
+	if !f.plain || mid&1 != 0 || n < 3 { // (n: not \.)
+		c.buf = t.Append(c.buf[:0], refs)
+		return appendCSVText(b, unsafe.String(unsafe.SliceData(c.buf), len(c.buf)))
+	}
+	var first byte
+	switch {
+	case len(pre) > 0:
+		first = pre[0]
+	case len(t.Mid) > 0:
+		first = t.Mid[0]
+	default:
+		first = suf[0]
+	}
+	formula := false
+	switch first {
+	case '=', '+', '-', '@':
+		formula = true
+	}
+	if !(mid&2 != 0 || f.first < t.P || f.last >= len(ref)-t.Q || !formula && first == ' ') {
+		if formula {
+			b = append(b, '\'')
+		}
+		b = append(b, pre...)
+		b = append(b, t.Mid...)
+		return append(b, suf...)
+	}
+	b = append(b, '"')
+	if formula {
+		b = append(b, '\'')
+	}
+	if f.quotes != nil || mid&4 != 0 {
+		if f.quotes != nil {
+			b = append(b, f.prefix(t.P)...)
+		} else {
+			b = append(b, pre...)
+		}
+		b = appendQuotesDoubled(b, t.Mid)
+		if f.quotes != nil {
+			b = append(b, f.suffix(len(ref), t.Q)...)
+		} else {
+			b = append(b, suf...)
+		}
+	} else {
+		b = append(b, pre...)
+		b = append(b, t.Mid...)
+		b = append(b, suf...)
+	}
+	return append(b, '"')
+}
+
+// appendQuotesDoubled appends s with each quote doubled.
+func appendQuotesDoubled(b []byte, s string) []byte {
+	for {
+		i := strings.IndexByte(s, '"')
+		if i < 0 {
+			return append(b, s...)
+		}
+		b = append(b, s[:i+1]...)
+		b = append(b, '"')
+		s = s[i+1:]
+	}
 }
 
 // cmpTableRows orders the rows of the tables and indices tables.
@@ -389,27 +599,145 @@ const warningCut = 12
 // advice and source: the texts warningCodec tells from their rule's.
 const firstText = 6
 
-// appendWarningCut appends w's row of the warnings table (appendCSVRow's),
-// then its cut: where its message, advice and source start in it, three
-// little-endian uint32s.
+// appendWarningCut appends w's row of the warnings table (appendCSVRow's
+// of findingCells(GstatFinding(*w))) as the tail writes it
+// (appendWarningHead, appendWarningRow, unpackWarningRow): the head, then
+// the message, advice and source as they are, then the cut, where each
+// of the three starts (three little-endian uint32s). The head is the
+// value and threshold (their float64 bits), whether they are bytes, the
+// length of the fields before them, those fields (severity, rule,
+// object) and the unit's, each with its comma. The fields are written
+// from w's fields, with no Finding nor cells between: a big run's
+// warnings made a string of each object's name ("index IX on T") and
+// nine cells a row. The figures are written with the row: in the order
+// of the sort, most are the row before's (warningFigure). The texts are
+// written as CSV fields with the row too: most of their bytes are their
+// rule's reference text's, whose bytes are looked at once (warningTail).
 func appendWarningCut(b []byte, w *analyze.Warning) []byte {
 	start := len(b)
-	cells := findingCells(GstatFinding(*w))
-	var cut [3]uint32
-	for j := range findingsColumns {
-		if j > 0 {
-			b = append(b, ',')
-		}
-		if j >= firstText {
-			cut[j-firstText] = uint32(len(b) - start)
-		}
-		b = appendCSVCell(b, &cells[j])
+	le := binary.LittleEndian
+	b = le.AppendUint64(b, math.Float64bits(w.Value))
+	b = le.AppendUint64(b, math.Float64bits(w.Threshold))
+	if w.Unit == "bytes" {
+		b = append(b, 1)
+	} else {
+		b = append(b, 0)
 	}
-	b = append(b, '\n')
+	b = append(b, 0, 0, 0, 0)
+	at := len(b)
+	b = appendCSVText(b, string(w.Severity))
+	b = append(b, ',')
+	b = appendCSVText(b, w.Rule)
+	b = append(b, ',')
+	b = appendWarningObject(b, w)
+	b = append(b, ',')
+	le.PutUint32(b[at-4:], uint32(len(b)-at))
+	b = appendCSVText(b, w.Unit) // (csvUnit: a warning's unit is its MachineUnit)
+	b = append(b, ',')
+	var cut [3]uint32
+	for i, s := range [3]string{w.Reason, w.Advice, w.Source} {
+		cut[i] = uint32(len(b) - start)
+		b = append(b, s...)
+	}
 	for _, c := range cut {
-		b = binary.LittleEndian.AppendUint32(b, c)
+		b = le.AppendUint32(b, c)
 	}
 	return b
+}
+
+// warningFigures is the bytes of a warning's head before its fields
+// (appendWarningCut).
+const warningFigures = 21
+
+// appendWarningHead appends the fields of the head of a warning's row
+// (appendWarningCut's) up to its message, the figures through memo (nil:
+// none).
+func appendWarningHead(b []byte, head string, memo *[2]warningFigure) ([]byte, error) {
+	if len(head) < warningFigures {
+		return b, errors.New("a warning's row cut short")
+	}
+	le := binary.LittleEndian
+	h := unsafe.Slice(unsafe.StringData(head), len(head))
+	v, th := math.Float64frombits(le.Uint64(h)), math.Float64frombits(le.Uint64(h[8:]))
+	bytes := h[16] == 1
+	n := int(le.Uint32(h[17:]))
+	if n > len(head)-warningFigures {
+		return b, errors.New("a warning's row cut short")
+	}
+	fields := head[warningFigures:]
+	b = append(b, fields[:n]...)
+	if memo == nil {
+		memo = new([2]warningFigure)
+	}
+	b = memo[0].append(b, v, bytes)
+	b = append(b, ',')
+	b = memo[1].append(b, th, bytes)
+	b = append(b, ',')
+	return append(b, fields[n:]...), nil
+}
+
+// warningFigure is the field of the last figure it wrote: in the order of
+// the sort, most warnings have the value and threshold of the one before
+// (a value such as 0.09090909090909091 took 300 instructions).
+type warningFigure struct {
+	bits  uint64
+	bytes bool
+	set   bool
+	field []byte
+}
+
+// append appends the field of v (appendWarningFigure's), bytes when in
+// bytes.
+func (m *warningFigure) append(b []byte, v float64, bytes bool) []byte {
+	if u := math.Float64bits(v); !m.set || u != m.bits || bytes != m.bytes {
+		unit := ""
+		if bytes {
+			unit = "bytes"
+		}
+		m.field = appendWarningFigure(m.field[:0], v, unit)
+		m.bits, m.bytes, m.set = u, bytes, true
+	}
+	return append(b, m.field...)
+}
+
+// appendWarningRow appends the row of the warnings table of x, a row of
+// appendWarningCut held in memory.
+func appendWarningRow(b []byte, x *csvRow, memo *[2]warningFigure) ([]byte, error) {
+	b, err := appendWarningHead(b, x.line[:x.cut[0]], memo)
+	b = appendCSVText(b, x.line[x.cut[0]:x.cut[1]])
+	b = append(b, ',')
+	b = appendCSVText(b, x.line[x.cut[1]:x.cut[2]])
+	b = append(b, ',')
+	b = appendCSVText(b, x.line[x.cut[2]:])
+	return append(b, '\n'), err
+}
+
+// appendWarningObject appends the object field of w's row: GstatFinding's
+// "index IX on T", made in a buffer on the stack.
+func appendWarningObject(b []byte, w *analyze.Warning) []byte {
+	var buf [128]byte
+	o := buf[:0]
+	if w.Kind != w.Object {
+		o = append(append(o, w.Kind...), ' ')
+	}
+	o = append(o, w.Object...)
+	if w.Table != "" {
+		o = append(append(o, " on "...), w.Table...)
+	}
+	return appendCSVText(b, unsafe.String(unsafe.SliceData(o), len(o)))
+}
+
+// appendWarningFigure appends a value or threshold of a warning in unit,
+// as appendCSVCell writes GstatFinding's cell of it: bytes as a count,
+// other figures plain, none for NaN or an infinity.
+func appendWarningFigure(b []byte, v float64, unit string) []byte {
+	switch {
+	case unit == "bytes":
+		return numfmt.AppendInt(b, int64(v))
+	case bad(v):
+		return b
+	}
+	return appendPlain(b, v)
 }
 
 func (r *warningRows) Drop(id int) error {
@@ -700,6 +1028,8 @@ func (g *GstatCSV) write(r *gstatCSVRun, several bool) error {
 		// The rows read back from the temporary file are written on a
 		// goroutine of their own while the merge reads on.
 		var tail *extsort.Tail
+		var buf []byte
+		var figures [2]warningFigure
 		err := r.rows.EachRaw(func(x csvRow, raw []byte) error {
 			if r.gone[x.id] && g.rows == "warnings" {
 				return nil // (replaced by a worse one)
@@ -707,6 +1037,13 @@ func (g *GstatCSV) write(r *gstatCSVRun, several bool) error {
 			if raw == nil { // (held in memory: none was spooled)
 				if tail != nil { // (EachRaw passes bytes for all or none)
 					return errors.New("a row held in memory after spooled ones")
+				}
+				if r.texts != nil { // (a warning's head and texts as they are)
+					var err error
+					if buf, err = appendWarningRow(buf[:0], &x, &figures); err != nil {
+						return err
+					}
+					return line(unsafe.String(unsafe.SliceData(buf), len(buf)))
 				}
 				return line(x.line)
 			}
@@ -733,13 +1070,14 @@ var csvTailBatch = 256 << 10
 // one.
 func (r *gstatCSVRun) writeSpooled(line func(string) error) func(rec []byte) error {
 	var buf []byte
+	var refCSV refFields
 	return func(rec []byte) error {
 		s := unsafe.String(unsafe.SliceData(rec), len(rec))
 		if r.texts == nil {
 			return line(s)
 		}
 		var err error
-		if buf, err = unpackWarningRow(buf[:0], s, r.texts.Refs()); err != nil {
+		if buf, err = unpackWarningRow(buf[:0], s, r.texts.Refs(), &refCSV); err != nil {
 			return err
 		}
 		return line(unsafe.String(unsafe.SliceData(buf), len(buf)))

@@ -2,6 +2,7 @@ package view
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/fbdiag/fbdiag/analyze"
+	"github.com/fbdiag/fbdiag/internal/extsort"
 	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
@@ -192,5 +194,110 @@ func TestAppendCSVText(t *testing.T) {
 			}
 		}
 		check(string(b))
+	}
+	// Long texts (appendLongCSVText): reasons and advice of up to 600
+	// bytes, with now and then a byte that is not printable ASCII, a
+	// comma, a quote, a leading space or a formula's character.
+	for range 100000 {
+		s := randomCSVText(rng, 600)
+		for len(s) < 32 {
+			s += randomCSVText(rng, 40)
+		}
+		check(s)
+	}
+}
+
+// randomCSVText is a text of up to n bytes, mostly printable ASCII, with
+// now and then a byte CSV or the terminal's guard treats apart.
+func randomCSVText(rng *rand.Rand, n int) string {
+	odd := []byte{',', '"', '\n', '\r', '\t', 0, 0x1f, 0x7f, 0x80, 0xc3, 0xa9, 0xe2, 0x80, 0xae, 0xff, ' ', '=', '+', '-', '@', '\\', '.', '\''}
+	b := make([]byte, rng.IntN(n+1))
+	rare := 1 + rng.IntN(60)
+	for i := range b {
+		b[i] = byte(0x20 + rng.IntN(0x5f))
+		if rng.IntN(rare) == 0 {
+			b[i] = odd[rng.IntN(len(odd))]
+		}
+	}
+	return string(b)
+}
+
+// appendWarningCut writes a warning's row from its fields, and
+// appendWarningRow the row of that, as appendCSVRow writes the cells of
+// GstatFinding's finding; the cut is where the message, advice and
+// source start, which follow the head as they are: random warnings of
+// every unit, with figures that are not finite, huge or negative (some
+// the row before's, in another unit), and texts of odd bytes.
+func TestAppendWarningCut(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 1))
+	units := []string{"", "bytes", "share", "share of RAM", "share of a page", "flag", "levels", "ratio", "pages", "=x"}
+	kinds := []string{"index", "table", "database", "", "=k"}
+	figures := []float64{0, 1, -1, 0.5, 0.09090909090909091, 1e21, -1e21, 1e300, 123456789012, math.NaN(), math.Inf(1), math.Inf(-1), 1 << 53, 5e-324, math.Copysign(0, -1)}
+	figure := func() float64 {
+		if rng.IntN(3) == 0 {
+			return figures[rng.IntN(len(figures))]
+		}
+		return rng.NormFloat64() * math.Pow(10, float64(rng.IntN(30)-10))
+	}
+	var memo [2]warningFigure // (the last row's: some figures and units repeat)
+	var last analyze.Warning
+	for i := range 50000 {
+		w := analyze.Warning{Rule: randomCSVText(rng, 24), Severity: []analyze.Severity{analyze.Critical, analyze.Warn, analyze.Info, ""}[rng.IntN(4)],
+			Kind: kinds[rng.IntN(len(kinds))], Object: randomCSVText(rng, 40), Table: randomCSVText(rng, 3*rng.IntN(2)*rng.IntN(60)),
+			Value: figure(), Threshold: figure(), Unit: units[rng.IntN(len(units))],
+			Reason: randomCSVText(rng, 500), Advice: randomCSVText(rng, 300), Source: randomCSVText(rng, 200)}
+		if rng.IntN(4) == 0 {
+			w.Value, w.Threshold = last.Value, last.Threshold
+		}
+		last = w
+		switch rng.IntN(4) {
+		case 0:
+			w.Object = w.Kind // ("database")
+		case 1:
+			w.Object = randomCSVText(rng, 200) // (past appendWarningObject's buffer)
+		}
+		want := appendCSVRow(nil, findingsColumns, findingCells(GstatFinding(w)))
+		enc := appendWarningCut([]byte("x,"), &w)[2:]
+		n := len(enc) - warningCut
+		x := csvRow{line: string(enc[:n])}
+		for j := range x.cut {
+			x.cut[j] = int32(binary.LittleEndian.Uint32(enc[n+4*j:]))
+		}
+		if x.line[x.cut[0]:x.cut[1]] != w.Reason || x.line[x.cut[1]:x.cut[2]] != w.Advice || x.line[x.cut[2]:] != w.Source {
+			t.Fatalf("warning %d %+v: cut %v of %q", i, w, x.cut, x.line)
+		}
+		if got, err := appendWarningRow([]byte("x,"), &x, &memo); err != nil || string(got[2:]) != string(want) {
+			t.Fatalf("warning %d %+v:\n got %q, %v\nwant %q", i, w, got[2:], err, want)
+		}
+	}
+}
+
+// refFields writes a text read back as appendCSVText writes it whole:
+// random references and texts made of a prefix and a suffix of theirs
+// and bytes between, with commas, quotes, leading spaces, formulas'
+// characters and bytes that are not printable ASCII in any of the three.
+func TestRefFieldsAppendText(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 3))
+	var refs []string
+	var c refFields
+	for i := range 300000 {
+		if len(refs) < 2000 && rng.IntN(100) == 0 || len(refs) == 0 {
+			refs = append(refs, randomCSVText(rng, []int{2, 8, 40, 300}[rng.IntN(4)]))
+		}
+		n := rng.IntN(len(refs))
+		ref := refs[n]
+		p := rng.IntN(len(ref) + 1)
+		q := rng.IntN(len(ref) - p + 1)
+		if rng.IntN(4) == 0 {
+			p, q = len(ref), 0 // (the reference itself)
+		}
+		part := extsort.TextPart{Ref: n, P: p, Q: q, Mid: randomCSVText(rng, []int{0, 3, 20, 60}[rng.IntN(4)])}
+		if rng.IntN(50) == 0 {
+			part.Ref = -1
+		}
+		whole := string(part.Append(nil, refs))
+		if got, want := c.appendText([]byte("x"), part, refs), appendCSVText([]byte("x"), whole); !bytes.Equal(got, want) {
+			t.Fatalf("text %d %+v of %q: %q, want %q", i, part, ref, got, want)
+		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"regexp"
 	"slices"
 	"strings"
@@ -139,20 +140,26 @@ func TestWarningCodec(t *testing.T) {
 			}
 			var x csvRow
 			sink.rows.Each(func(r csvRow) error { x = r; return nil })
-			if want := string(appendCSVRow(nil, findingsColumns, findingCells(GstatFinding(w)))); x.line != want {
-				t.Fatalf("%s: row %q, want %q", in.name, x.line, want)
+			b, err := appendWarningRow(nil, &x, nil)
+			if err != nil {
+				t.Fatal(err)
 			}
-			rows = append(rows, x.line)
+			row := string(b)
+			if want := string(appendCSVRow(nil, findingsColumns, findingCells(GstatFinding(w)))); row != want {
+				t.Fatalf("%s: row %q, want %q", in.name, row, want)
+			}
+			rows = append(rows, row)
 			packed = append(packed, codec.Append(nil, x))
 			whole += len(csvRowCodec.Append(nil, x))
 			spooled += len(packed[len(packed)-1])
 		}
+		var refCSV refFields
 		for i, b := range packed {
 			r, err := codec.Decode(b)
 			if err != nil || r.id != int64(i) {
 				t.Fatalf("%s: warning %d read back as %+v, %v", in.name, i, r, err)
 			}
-			got, err := unpackWarningRow(nil, r.line, texts.Refs())
+			got, err := unpackWarningRow(nil, r.line, texts.Refs(), &refCSV)
 			if err != nil || string(got) != rows[i] {
 				t.Fatalf("%s: warning %d read back as %q, %v; want %q", in.name, i, got, err, rows[i])
 			}
@@ -198,9 +205,10 @@ func FuzzWarningCodec(f *testing.F) {
 		}
 		var last *csvRow
 		var buf []byte
+		var refCSV refFields
 		err := r.rows.Each(func(x csvRow) error {
 			var err error
-			if buf, err = unpackWarningRow(buf[:0], x.line, r.texts.Refs()); err != nil {
+			if buf, err = unpackWarningRow(buf[:0], x.line, r.texts.Refs(), &refCSV); err != nil {
 				return err
 			}
 			if string(buf) != want[x.id] {
@@ -289,5 +297,42 @@ func TestGstatCSVGuarded(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// ruleTexts gives the reference texts extsort.TextRefs.Ref gives, made in
+// the same order: the bytes spooled by its numbers are AppendText's, for
+// rules that come back after eight others, past extsort.MaxTextRefs, and
+// whose first text is too long to be a reference.
+func TestRuleTexts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 2))
+	var mine, old extsort.TextRefs
+	var rules ruleTexts
+	var got, want []byte
+	long := strings.Repeat("x", 1<<16)
+	for i := range 100000 {
+		rule := fmt.Sprintf("rule-%d", rng.IntN(12))
+		if rng.IntN(10) == 0 {
+			rule = fmt.Sprintf("rule-%d", rng.IntN(500))
+		}
+		if rng.IntN(2) == 0 {
+			rule = strings.Clone(rule) // (another string of the same bytes)
+		}
+		texts := [3]string{fmt.Sprintf("m %d of %s", rng.IntN(100), rule), fmt.Sprintf("a %d", rng.IntN(3)), "s"}
+		if rng.IntN(50) == 0 {
+			texts[rng.IntN(3)] = long
+		}
+		refs := rules.of(&mine, rule, texts[0], texts[1], texts[2])
+		got, want = got[:0], want[:0]
+		for j, f := range []byte{'m', 'a', 's'} {
+			got = mine.AppendTextOf(got, refs[j], texts[j])
+			want = old.AppendText(want, rule, f, texts[j])
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("warning %d of %s: %q, want %q", i, rule, got, want)
+		}
+	}
+	if n := len(mine.Refs()); n != extsort.MaxTextRefs || !slices.Equal(mine.Refs(), old.Refs()) {
+		t.Fatalf("%d reference texts, want %d as TextRefs alone", n, extsort.MaxTextRefs)
 	}
 }

@@ -73,6 +73,12 @@ func (t *TextRefs) AppendTextOf(b []byte, n int, s string) []byte {
 		return AppendString(AppendInt(b, -1), s)
 	}
 	ref := t.at[n]
+	if len(s) == len(ref) && s == ref {
+		// A text that is its reference, as a rule's source most often is
+		// (and some rules' advice): == compares it 32 bytes a step or more,
+		// then all of it is the prefix, with no bytes between.
+		return AppendString(append(AppendInt(b, int64(n)), byte(len(s)), byte(len(s)>>8), 0, 0), "")
+	}
 	p := sharedPrefix(ref, s)
 	q := sharedSuffix(ref[p:], s[p:])
 	b = AppendInt(b, int64(n))

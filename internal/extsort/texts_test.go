@@ -1,6 +1,7 @@
 package extsort
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 	"testing"
@@ -101,6 +102,30 @@ func TestSharedPrefixSuffix(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// A text that is its reference is spooled as the prefix and suffix
+// would spool it (the whole reference as the prefix, nothing between),
+// whether it is the reference's string or a copy, and a text of the
+// same length that is not still has its difference found.
+func TestTextRefsSame(t *testing.T) {
+	refText := "11 distinct values in 100000 keys: a lookup reads most data pages"
+	var refs TextRefs
+	n := refs.Ref("k", 'r', refText)
+	for _, s := range []string{refText, strings.Clone(refText), strings.Replace(refText, "11", "12", 1),
+		strings.Replace(refText, "pages", "PAGES", 1), refText[:len(refText)-1] + "!", ""} {
+		got := refs.AppendTextOf(nil, n, s)
+		p := sharedPrefix(refText, s)
+		q := sharedSuffix(refText[p:], s[p:])
+		want := AppendString(append(AppendInt(nil, int64(n)), byte(p), byte(p>>8), byte(q), byte(q>>8)), s[p:len(s)-q])
+		if !bytes.Equal(got, want) {
+			t.Errorf("%q: spooled %q, want %q", s, got, want)
+		}
+		part, err := NewFields(got).ReadText(refs.Refs())
+		if back := string(part.Append(nil, refs.Refs())); err != nil || back != s {
+			t.Errorf("%q read back as %q, %v", s, back, err)
 		}
 	}
 }
