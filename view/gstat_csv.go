@@ -98,7 +98,7 @@ type csvRow struct {
 	id        int64
 	line      string
 	cut       [3]int32
-	// grp and num, when grp is not 0, tell an index row's name from
+	// grp and num, when grp is not 0, tell a table or index row's name from
 	// those of its group by its last number (nameGroups); cls, when not
 	// 0, from those of other classes of groups of its batch (groupClasses).
 	grp, num, cls uint32
@@ -261,8 +261,8 @@ func (s rowSort) Len() int           { return len(s.rows) }
 func (s rowSort) Less(i, j int) bool { return s.cmp(&s.rows[i], &s.rows[j]) < 0 }
 func (s rowSort) Swap(i, j int)      { s.rows[i], s.rows[j] = s.rows[j], s.rows[i] }
 
-// newIndexSorter is newCSVSorter for the indices table, whose batches
-// are sorted with their names' groups in classes (groupClasses).
+// newIndexSorter is newCSVSorter for the tables and indices tables, whose
+// batches are sorted with their names' groups in classes (groupClasses).
 func newIndexSorter() *extsort.Sorter[csvRow] {
 	var c groupClasses
 	cmp := func(a, b csvRow) int { return cmpTableRows(&a, &b) }
@@ -346,7 +346,8 @@ func (g *GstatCSV) runOf(a *analyze.GstatAnalysis) *gstatCSVRun {
 		case "indices":
 			g.cur.rows = newIndexSorter()
 		default:
-			g.cur.rows = newCSVSorter(cmpTableRows, csvRowCodec)
+			// (tables tie on size as indices do, one-page ones most)
+			g.cur.rows = newIndexSorter()
 		}
 		if g.rows == "indices" {
 			g.cur.names = newHashes(csvRowBudget / 8)
@@ -531,7 +532,9 @@ func (g *GstatCSV) table(a *analyze.GstatAnalysis, t *analyze.TableStats) error 
 			rank = 1
 		}
 		r.n++
-		return r.rows.Add(csvRow{rank: rank, key: p.key, s: [3]string{t.QualifiedName()}, id: r.n, line: p.line})
+		name := t.QualifiedName()
+		grp, num := g.groups.of(name)
+		return r.rows.Add(csvRow{rank: rank, key: p.key, s: [3]string{name}, id: r.n, line: p.line, grp: grp, num: num})
 	case "indices":
 		return g.indices(r, t.Indices, p.ixs, a.TableWarnings())
 	}
@@ -746,7 +749,7 @@ func (r *gstatCSVRun) writeSpooled(line func(string) error) func(rec []byte) err
 	}
 }
 
-// nameGroups numbers the groups of index names that share their bytes
+// nameGroups numbers the groups of table or index names that share their bytes
 // before their last run of digits (units.LastNumber): the copies of a
 // replicated table's indices, "RDB$INDEX_15_00017" and
 // "RDB$INDEX_15_00018". Two rows of one group that tie on rank and size

@@ -7,7 +7,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/testutil"
@@ -192,5 +194,62 @@ func TestAppendCSVText(t *testing.T) {
 			}
 		}
 		check(string(b))
+	}
+}
+
+// The tables' rows, like the indices', are sorted with their names'
+// groups and classes: streamed through GstatCSV in batches of a few rows,
+// 3,000 tables of random names that tie on their size (and their one
+// index each, named alike) have the order Writer gives them by byName,
+// with 4 slots of groups and with 1024.
+func TestTableRowsByGroup(t *testing.T) {
+	defer func(b, n int) { csvRowBudget, nameGroupSlots = b, n }(csvRowBudget, nameGroupSlots)
+	csvRowBudget = 16 << 10
+	src := string(testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"))
+	start := strings.Index(src, "CUSTOMER (129)\n")
+	end := strings.Index(src, "    Index RDB$PRIMARY2 (0)\n")
+	block := src[start:end] // (CUSTOMER and its index CUSTOMER_LAST)
+	rng := rand.New(rand.NewPCG(41, 6))
+	var in strings.Builder
+	in.WriteString(src[:start])
+	n := 0
+	for _, name := range indexSortNames(rng, 6000) {
+		if name == "" || strings.ContainsAny(name, " ()\x00\x01\x7f") || !utf8.ValidString(name) {
+			continue // (not a name gstat prints)
+		}
+		n++
+		b := strings.Replace(block, "CUSTOMER (129)", fmt.Sprintf("%s (%d)", name, 128+n), 1)
+		in.WriteString(strings.Replace(b, "Index CUSTOMER_LAST (1)", "Index "+name+"_IX (1)", 1))
+	}
+	if n < 3000 {
+		t.Fatalf("%d names", n)
+	}
+	reps, err := parse.ReadGstat(strings.NewReader(in.String()), "names")
+	if err != nil {
+		t.Fatal(err)
+	}
+	th := analyze.NewThresholds()
+	for _, nameGroupSlots = range []int{4, 1024} {
+		for _, table := range []string{"tables", "indices"} {
+			var want bytes.Buffer
+			a := analyze.Gstat(reps[0], th)
+			if err := Write(&want, CSV, Options{Table: table}, Gstat(a, GstatOptions{})); err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			g := NewGstatCSV(&got, Options{Table: table}, GstatOptions{})
+			if err := analyze.StreamGstat(strings.NewReader(in.String()), "names", th, analyze.GstatOptions{}, g.Stream()); err != nil {
+				t.Fatal(err)
+			}
+			if err := g.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if lines := strings.Count(got.String(), "\n"); lines != n+1 {
+				t.Errorf("%s, %d slots: %d lines, want %d", table, nameGroupSlots, lines, n+1)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("%s, %d slots: streamed CSV differs:\n%.400s\nwant\n%.400s", table, nameGroupSlots, got.Bytes(), want.Bytes())
+			}
+		}
 	}
 }
