@@ -253,3 +253,56 @@ func TestTableRowsByGroup(t *testing.T) {
 		}
 	}
 }
+
+// appendTableCSVRow writes the line appendCSVRow writes of a table's
+// cells: for every table of five samples (Firebird 6 names, odd names
+// among them), for tables whose names need quotes, escapes or a
+// formula's apostrophe (with a schema), whose figures are missing, NaN,
+// infinite, negative zero, past 1e21 or tiny, whose counts are the int64
+// limits and whose fill is any of 0 to 100 % and beyond; and for 100,000
+// tables of random figures.
+func TestAppendTableCSVRow(t *testing.T) {
+	var ts []analyze.TableStats
+	th := analyze.NewThresholds()
+	for _, name := range [][2]string{{"fb30", "shop-gstat-a-r.txt"}, {"fb30", "shop-gstat-d.txt"}, {"gstat", "shop-fb6-names.txt"}, {"gstat", "shop-odd-names-corrupt.txt"}, {"gstat", "codes-4k-gstat-a-r.txt"}} {
+		reps, err := parse.ReadGstat(bytes.NewReader(testutil.ReadTestdata(t, name[0], name[1])), name[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rep := range reps {
+			ts = append(ts, analyze.Gstat(rep, th).Tables...)
+		}
+	}
+	if len(ts) < 20 {
+		t.Fatalf("%d tables in the samples", len(ts))
+	}
+	i64 := func(v int64) *int64 { return &v }
+	f64 := func(v float64) *float64 { return &v }
+	names := []string{"", "T", "T,1", `T "A"`, "T\nA", "=SUM(A1)", "-T", "+T", "@T", "\tT", " T", `\.`, "T\u202eA", "T\x85", "\xff\xfe", "ТАБЛИЦА_1"}
+	floats := []*float64{nil, f64(math.NaN()), f64(math.Inf(1)), f64(math.Inf(-1)), f64(math.Copysign(0, -1)), f64(0), f64(1e21), f64(9.999999999999999e20), f64(1e-7), f64(1.0 / 3), f64(-2.5)}
+	ints := []*int64{nil, i64(0), i64(-1), i64(math.MaxInt64), i64(math.MinInt64), i64(8192)}
+	fills := []*int{nil}
+	for v := -1; v <= 101; v++ {
+		fills = append(fills, &v)
+	}
+	for i := range 200 {
+		ts = append(ts, analyze.TableStats{Name: names[i%len(names)], Schema: []string{"", "PUBLIC", "S,1"}[i%3],
+			Records: ints[i%len(ints)], Versions: ints[(i+1)%len(ints)], MaxVersions: ints[(i+2)%len(ints)], DataPages: ints[(i+3)%len(ints)],
+			SizeBytes: ints[(i+4)%len(ints)], IndexBytes: ints[(i+5)%len(ints)],
+			VersionsPerRecord: floats[i%len(floats)], FragmentsPerRecord: floats[(i+7)%len(floats)], AverageFill: fills[i%len(fills)]})
+	}
+	rng := rand.New(rand.NewPCG(41, 7))
+	for range 100000 {
+		n, v := rng.Int64N(1<<uint(rng.IntN(63))), rng.Int64N(1<<uint(rng.IntN(40)))+1
+		fill := rng.IntN(101)
+		ts = append(ts, analyze.TableStats{Name: fmt.Sprintf("T_%05d", rng.IntN(100000)), Records: &n, Versions: &v, MaxVersions: &v, DataPages: &v,
+			SizeBytes: &n, IndexBytes: &v, VersionsPerRecord: f64(float64(v) / float64(n+1)), FragmentsPerRecord: f64(math.Float64frombits(rng.Uint64())), AverageFill: &fill})
+	}
+	var cells [10]Cell
+	for i := range ts {
+		want := string(appendCSVRow(nil, gstatTableColumns, appendTableCells(cells[:0], &ts[i])))
+		if got := string(appendTableCSVRow(nil, &ts[i])); got != want {
+			t.Fatalf("table %q: %q, want %q", ts[i].Name, got, want)
+		}
+	}
+}
