@@ -443,7 +443,7 @@ type csvIndexPrep struct {
 func (g *GstatCSV) prepare(t *analyze.TableStats) *csvPrep {
 	switch g.rows {
 	case "tables":
-		var room [512]byte // (made on the stack while it fits, then copied once)
+		var room [256]byte // (made on the stack while it fits, then copied once)
 		p := &csvPrep{line: string(appendTableCSVRow(room[:0], t))}
 		p.key, p.ok = tableKey(g.by, t)
 		return p

@@ -230,6 +230,8 @@ func (p *metricPrep) appendRecord(b []byte, seed maphash.Seed, schema, table, in
 	}
 	at := len(b)
 	b = append(b, 0, 0, 0, 0, 0, 0) // (the values' ends, the labels' length)
+	// Firebird 6's names live in schemas: a schema label tells two
+	// schemas' ORDERS apart (before 6.0 there is none, and no label).
 	b = appendSchemaLabel(b, schema)
 	b = append(b, `table="`...)
 	b = appendLabelValue(b, table)
