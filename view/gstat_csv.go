@@ -488,7 +488,12 @@ func appendIndexCSVRow(b []byte, ix *analyze.IndexStats) []byte {
 	b = append(b, ',')
 	b = appendCSVText(b, ix.QualifiedTable())
 	b = append(b, ',')
-	b = appendCSVText(b, ix.Kind)
+	switch ix.Kind { // (analyze's words need no quotes: no scan)
+	case analyze.IndexPrimaryKey, analyze.IndexForeignKey, analyze.IndexUnique, analyze.IndexPlain, analyze.IndexSystem, analyze.IndexUnknown:
+		b = append(b, ix.Kind...)
+	default:
+		b = appendCSVText(b, ix.Kind)
+	}
 	b = append(b, ',')
 	b = appendCSVIntP(b, ix.Depth)
 	b = append(b, ',')
