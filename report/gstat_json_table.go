@@ -162,7 +162,11 @@ func appendTableStats(b []byte, t *analyze.TableStats, guard bool) (_ []byte, ok
 	b = appendKey(b, &tableKeys.sizeBytes)
 	b = appendIntP(b, t.SizeBytes)
 	b = appendKey(b, &tableKeys.sizeSource)
-	b = appendStringP(b, t.SizeSource, guard)
+	if t.SizeSource == nil {
+		b = append(b, "null"...)
+	} else {
+		b = appendWord(b, *t.SizeSource, guard)
+	}
 	b = appendKey(b, &tableKeys.totalFormats)
 	b = appendIntP(b, t.TotalFormats)
 	b = appendKey(b, &tableKeys.usedFormats)
@@ -213,9 +217,9 @@ func appendIndexStats(b []byte, x *analyze.IndexStats, ok, guard bool) ([]byte, 
 	b = appendKey(b, &indexKeys.table)
 	b = appendString(b, x.Table, guard)
 	b = appendKey(b, &indexKeys.kind)
-	b = appendString(b, x.Kind, guard)
+	b = appendWord(b, x.Kind, guard)
 	b = appendKey(b, &indexKeys.kindSource)
-	b = appendString(b, x.KindSource, guard)
+	b = appendWord(b, x.KindSource, guard)
 	b = appendKey(b, &indexKeys.constraint)
 	b = appendStringP(b, x.Constraint, guard)
 	b = appendKey(b, &indexKeys.depth)
@@ -261,6 +265,36 @@ func appendIndexStats(b []byte, x *analyze.IndexStats, ok, guard bool) ([]byte, 
 	b = appendKey(b, &indexKeys.lowerDepth)
 	b = appendIntP(b, x.LowerDepth)
 	return append(b, "\n"+at+"}"...), ok
+}
+
+// appendWord is appendString for a field whose text is mostly one of
+// analyze's few words (an index's kind and where it was learnt, a table
+// size's source): those are appended as their JSON, without the scan for
+// bytes to escape.
+func appendWord(b []byte, s string, guard bool) []byte {
+	switch s {
+	case analyze.IndexPrimaryKey:
+		return append(b, `"`+analyze.IndexPrimaryKey+`"`...)
+	case analyze.IndexForeignKey:
+		return append(b, `"`+analyze.IndexForeignKey+`"`...)
+	case analyze.IndexUnique:
+		return append(b, `"`+analyze.IndexUnique+`"`...)
+	case analyze.IndexPlain:
+		return append(b, `"`+analyze.IndexPlain+`"`...)
+	case analyze.IndexSystem:
+		return append(b, `"`+analyze.IndexSystem+`"`...)
+	case analyze.IndexUnknown:
+		return append(b, `"`+analyze.IndexUnknown+`"`...)
+	case analyze.KindFromName:
+		return append(b, `"`+analyze.KindFromName+`"`...)
+	case analyze.KindFromTable:
+		return append(b, `"`+analyze.KindFromTable+`"`...)
+	case analyze.KindFromCatalogue:
+		return append(b, `"`+analyze.KindFromCatalogue+`"`...)
+	case "data_pages", "table_size":
+		return append(append(append(b, '"'), s...), '"')
+	}
+	return appendString(b, s, guard)
 }
 
 // appendInts appends an array of numbers: null when nil, [] when empty,

@@ -282,3 +282,52 @@ func TestPlainJSON8(t *testing.T) {
 		check(w)
 	}
 }
+
+// appendWord writes what appendString writes, guarded or not: for the
+// words of analyze's index kinds and sources and of a table size's
+// source, the kinds and sources of every index and table of the corpus's
+// samples, their near misses (another case, a byte more or less, an
+// escape) and 100,000 random strings of their bytes.
+func TestAppendWord(t *testing.T) {
+	words := []string{analyze.IndexPrimaryKey, analyze.IndexForeignKey, analyze.IndexUnique, analyze.IndexPlain,
+		analyze.IndexSystem, analyze.IndexUnknown, analyze.KindFromName, analyze.KindFromTable, analyze.KindFromCatalogue,
+		"data_pages", "table_size", "", "Plain", "plain ", "plai", "uniqu\u0000", "name\"", "system\\", "\u202esystem", "\xffname"}
+	th := analyze.NewThresholds()
+	for _, name := range [][2]string{{"fb30", "shop-gstat-a-r.txt"}, {"gstat", "shop-fb6-names.txt"}, {"gstat", "codes-4k-gstat-a-r.txt"}} {
+		reps, err := parse.ReadGstat(bytes.NewReader(testutil.ReadTestdata(t, name[0], name[1])), name[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rep := range reps {
+			a := analyze.Gstat(rep, th)
+			for _, tb := range a.Tables {
+				if tb.SizeSource != nil {
+					words = append(words, *tb.SizeSource)
+				}
+				for _, ix := range tb.Indices {
+					words = append(words, ix.Kind, ix.KindSource)
+				}
+			}
+		}
+	}
+	if len(words) < 60 {
+		t.Fatalf("%d words", len(words))
+	}
+	rng := rand.New(rand.NewPCG(41, 9))
+	for range 100000 {
+		w := []byte(words[rng.IntN(20)])
+		for range rng.IntN(3) {
+			if len(w) > 0 {
+				w[rng.IntN(len(w))] = "_aeinmoprstuy\"\\\x00\xc3"[rng.IntN(17)]
+			}
+		}
+		words = append(words, string(w))
+	}
+	for _, w := range words {
+		for _, guard := range []bool{false, true} {
+			if got, want := string(appendWord([]byte("x"), w, guard)), string(appendString([]byte("x"), w, guard)); got != want {
+				t.Fatalf("%q, guard %v: %q, want %q", w, guard, got, want)
+			}
+		}
+	}
+}

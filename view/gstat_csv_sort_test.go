@@ -8,7 +8,9 @@ import (
 	"math/rand/v2"
 	"slices"
 	"sort"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
@@ -147,7 +149,7 @@ func TestAppendIndexCSVRow(t *testing.T) {
 	floats := []*float64{nil, f64(math.NaN()), f64(math.Inf(1)), f64(math.Inf(-1)), f64(math.Copysign(0, -1)), f64(0), f64(1e21), f64(9.999999999999999e20), f64(1e-7), f64(1.0 / 3), f64(-2.5)}
 	ints := []*int64{nil, i64(0), i64(-1), i64(math.MaxInt64), i64(math.MinInt64), i64(8192)}
 	for i, n := range names {
-		ixs = append(ixs, analyze.IndexStats{Name: n, Table: names[(i+3)%len(names)], Schema: []string{"", "PUBLIC", "S,1"}[i%3], Kind: []string{"", analyze.IndexPrimaryKey, "=x"}[i%3],
+		ixs = append(ixs, analyze.IndexStats{Name: n, Table: names[(i+3)%len(names)], Schema: []string{"", "PUBLIC", "S,1"}[i%3], Kind: []string{"", analyze.IndexPrimaryKey, "=x", analyze.IndexForeignKey, analyze.IndexUnique, analyze.IndexPlain, analyze.IndexSystem, analyze.IndexUnknown, "plain,x"}[i%9],
 			Depth: ints[i%len(ints)], LeafBuckets: ints[(i+1)%len(ints)], Nodes: ints[(i+2)%len(ints)], MaxDup: ints[(i+3)%len(ints)], SizeBytes: ints[(i+4)%len(ints)],
 			Selectivity: floats[i%len(floats)], DupRatio: floats[(i+5)%len(floats)]})
 	}
@@ -298,6 +300,116 @@ func TestRefFieldsAppendText(t *testing.T) {
 		whole := string(part.Append(nil, refs))
 		if got, want := c.appendText([]byte("x"), part, refs), appendCSVText([]byte("x"), whole); !bytes.Equal(got, want) {
 			t.Fatalf("text %d %+v of %q: %q, want %q", i, part, ref, got, want)
+		}
+	}
+}
+
+// The tables' rows, like the indices', are sorted with their names'
+// groups and classes: streamed through GstatCSV in batches of a few rows,
+// 3,000 tables of random names that tie on their size (and their one
+// index each, named alike) have the order Writer gives them by byName,
+// with 4 slots of groups and with 1024.
+func TestTableRowsByGroup(t *testing.T) {
+	defer func(b, n int) { csvRowBudget, nameGroupSlots = b, n }(csvRowBudget, nameGroupSlots)
+	csvRowBudget = 16 << 10
+	src := string(testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"))
+	start := strings.Index(src, "CUSTOMER (129)\n")
+	end := strings.Index(src, "    Index RDB$PRIMARY2 (0)\n")
+	block := src[start:end] // (CUSTOMER and its index CUSTOMER_LAST)
+	rng := rand.New(rand.NewPCG(41, 6))
+	var in strings.Builder
+	in.WriteString(src[:start])
+	n := 0
+	for _, name := range indexSortNames(rng, 6000) {
+		if name == "" || strings.ContainsAny(name, " ()\x00\x01\x7f") || !utf8.ValidString(name) {
+			continue // (not a name gstat prints)
+		}
+		n++
+		b := strings.Replace(block, "CUSTOMER (129)", fmt.Sprintf("%s (%d)", name, 128+n), 1)
+		in.WriteString(strings.Replace(b, "Index CUSTOMER_LAST (1)", "Index "+name+"_IX (1)", 1))
+	}
+	if n < 3000 {
+		t.Fatalf("%d names", n)
+	}
+	reps, err := parse.ReadGstat(strings.NewReader(in.String()), "names")
+	if err != nil {
+		t.Fatal(err)
+	}
+	th := analyze.NewThresholds()
+	for _, nameGroupSlots = range []int{4, 1024} {
+		for _, table := range []string{"tables", "indices"} {
+			var want bytes.Buffer
+			a := analyze.Gstat(reps[0], th)
+			if err := Write(&want, CSV, Options{Table: table}, Gstat(a, GstatOptions{})); err != nil {
+				t.Fatal(err)
+			}
+			var got bytes.Buffer
+			g := NewGstatCSV(&got, Options{Table: table}, GstatOptions{})
+			if err := analyze.StreamGstat(strings.NewReader(in.String()), "names", th, analyze.GstatOptions{}, g.Stream()); err != nil {
+				t.Fatal(err)
+			}
+			if err := g.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if lines := strings.Count(got.String(), "\n"); lines != n+1 {
+				t.Errorf("%s, %d slots: %d lines, want %d", table, nameGroupSlots, lines, n+1)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				t.Errorf("%s, %d slots: streamed CSV differs:\n%.400s\nwant\n%.400s", table, nameGroupSlots, got.Bytes(), want.Bytes())
+			}
+		}
+	}
+}
+
+// appendTableCSVRow writes the line appendCSVRow writes of a table's
+// cells: for every table of five samples (Firebird 6 names, odd names
+// among them), for tables whose names need quotes, escapes or a
+// formula's apostrophe (with a schema), whose figures are missing, NaN,
+// infinite, negative zero, past 1e21 or tiny, whose counts are the int64
+// limits and whose fill is any of 0 to 100 % and beyond; and for 100,000
+// tables of random figures.
+func TestAppendTableCSVRow(t *testing.T) {
+	var ts []analyze.TableStats
+	th := analyze.NewThresholds()
+	for _, name := range [][2]string{{"fb30", "shop-gstat-a-r.txt"}, {"fb30", "shop-gstat-d.txt"}, {"gstat", "shop-fb6-names.txt"}, {"gstat", "shop-odd-names-corrupt.txt"}, {"gstat", "codes-4k-gstat-a-r.txt"}} {
+		reps, err := parse.ReadGstat(bytes.NewReader(testutil.ReadTestdata(t, name[0], name[1])), name[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rep := range reps {
+			ts = append(ts, analyze.Gstat(rep, th).Tables...)
+		}
+	}
+	if len(ts) < 20 {
+		t.Fatalf("%d tables in the samples", len(ts))
+	}
+	i64 := func(v int64) *int64 { return &v }
+	f64 := func(v float64) *float64 { return &v }
+	names := []string{"", "T", "T,1", `T "A"`, "T\nA", "=SUM(A1)", "-T", "+T", "@T", "\tT", " T", `\.`, "T\u202eA", "T\x85", "\xff\xfe", "ТАБЛИЦА_1"}
+	floats := []*float64{nil, f64(math.NaN()), f64(math.Inf(1)), f64(math.Inf(-1)), f64(math.Copysign(0, -1)), f64(0), f64(1e21), f64(9.999999999999999e20), f64(1e-7), f64(1.0 / 3), f64(-2.5)}
+	ints := []*int64{nil, i64(0), i64(-1), i64(math.MaxInt64), i64(math.MinInt64), i64(8192)}
+	fills := []*int{nil}
+	for v := -1; v <= 101; v++ {
+		fills = append(fills, &v)
+	}
+	for i := range 200 {
+		ts = append(ts, analyze.TableStats{Name: names[i%len(names)], Schema: []string{"", "PUBLIC", "S,1"}[i%3],
+			Records: ints[i%len(ints)], Versions: ints[(i+1)%len(ints)], MaxVersions: ints[(i+2)%len(ints)], DataPages: ints[(i+3)%len(ints)],
+			SizeBytes: ints[(i+4)%len(ints)], IndexBytes: ints[(i+5)%len(ints)],
+			VersionsPerRecord: floats[i%len(floats)], FragmentsPerRecord: floats[(i+7)%len(floats)], AverageFill: fills[i%len(fills)]})
+	}
+	rng := rand.New(rand.NewPCG(41, 7))
+	for range 100000 {
+		n, v := rng.Int64N(1<<uint(rng.IntN(63))), rng.Int64N(1<<uint(rng.IntN(40)))+1
+		fill := rng.IntN(101)
+		ts = append(ts, analyze.TableStats{Name: fmt.Sprintf("T_%05d", rng.IntN(100000)), Records: &n, Versions: &v, MaxVersions: &v, DataPages: &v,
+			SizeBytes: &n, IndexBytes: &v, VersionsPerRecord: f64(float64(v) / float64(n+1)), FragmentsPerRecord: f64(math.Float64frombits(rng.Uint64())), AverageFill: &fill})
+	}
+	var cells [10]Cell
+	for i := range ts {
+		want := string(appendCSVRow(nil, gstatTableColumns, appendTableCells(cells[:0], &ts[i])))
+		if got := string(appendTableCSVRow(nil, &ts[i])); got != want {
+			t.Fatalf("table %q: %q, want %q", ts[i].Name, got, want)
 		}
 	}
 }

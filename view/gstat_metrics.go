@@ -2,7 +2,6 @@ package view
 
 import (
 	"bufio"
-	"bytes"
 	"cmp"
 	"encoding/binary"
 	"errors"
@@ -23,11 +22,12 @@ import (
 // table by table (analyze.StreamGstat, with the hooks of Stream): the
 // bytes Write gives for the last run's document of each database. The
 // families with a sample per table or index are written family by
-// family, each database's samples in the order of the input: each
-// family's samples go to a stream of their own as the tables come, a few
+// family, each database's samples in the order of the input: each table
+// and index goes as one record of its labels and values (objectRecord)
+// to the tables' or the indices' stream as the tables come, a few
 // megabytes in memory and the rest in a temporary file
-// (internal/extsort.Streams), and are read back family by family. The
-// samples are made on the worker that evaluated the table (Prepare);
+// (internal/extsort.Streams), and each stream is read back once a family.
+// The records are made on the worker that evaluated the table (Prepare);
 // memory holds the analysis of each database's last run without its
 // tables.
 type GstatMetrics struct {
@@ -48,9 +48,8 @@ type GstatMetrics struct {
 	// ends or at Close.
 	pending *analyze.GstatAnalysis
 
-	// samples holds a stream per family (gstatTableMetrics, then
-	// gstatIndexMetrics): lines without the metric name and database
-	// label, `table="T",index="I"} 12` and a newline.
+	// samples holds the tables' records and the indices' (objectRecord),
+	// two streams, each read once a family.
 	samples *extsort.Streams
 	// hashes holds a hash of the labels of each table and index of the
 	// run being read that has a sample, with the line of its block: when
@@ -86,11 +85,29 @@ type sampleRange struct{ from, to int64 }
 
 // metricSeg is the samples of a run with one database label (the
 // tables', then the unattached indices', which gstat may have named
-// after the tables): the label, escaped, and where they are in each
-// family's stream.
+// after the tables): the label, escaped, and where their records are in
+// each stream (objectStreams).
 type metricSeg struct {
 	raw, db  string
-	from, to [objectFamilies]int64
+	from, to [objectStreams]int64
+}
+
+// objectStreams are the streams of samples: the tables' records, then
+// the indices'.
+const objectStreams = 2
+
+// A record holds four values (appendRecord, objectRecord): a stream's
+// families.
+var _ = [1]struct{}{}[len(gstatTableMetrics)-4+len(gstatIndexMetrics)-4]
+var _ = [1]struct{}{}[len(gstatTableMetrics)-len(gstatIndexMetrics)]
+
+// familyStream is the stream of family f's samples, and f's place among
+// the values of a record of that stream (objectRecord).
+func familyStream(f int) (stream, at int) {
+	if f < len(gstatTableMetrics) {
+		return 0, f
+	}
+	return 1, f - len(gstatTableMetrics)
 }
 
 // metricBudget is the bytes of samples (and of the hashes of their
@@ -104,7 +121,7 @@ func NewGstatMetrics(w io.Writer, vopt GstatOptions) *GstatMetrics {
 		pass = pw.Unguarded()
 	}
 	return &GstatMetrics{w: w, pass: pass, vopt: vopt, seed: maphash.MakeSeed(), byDB: map[string]int{},
-		samples: extsort.NewStreams(objectFamilies, metricBudget/2),
+		samples: extsort.NewStreams(objectStreams, metricBudget/2),
 		// (a hash and the line of its block: twice the bytes of
 		// newHashes's, twice its budget)
 		hashes: extsort.NewRepeats(hashBits, 8, metricBudget/4)}
@@ -158,12 +175,12 @@ func (g *GstatMetrics) start(a *analyze.GstatAnalysis) {
 }
 
 // metricPrep is the samples of a table and its indices in the families
-// with one per table or index: the lines of each family (as the streams
-// hold them) in buf, and the hash of the labels of each object with a
-// sample.
+// with one per table or index: the records of each stream
+// (objectRecord) in buf, and the hash of the labels of each object with
+// a sample.
 type metricPrep struct {
 	buf    []byte
-	fams   [objectFamilies]struct{ from, to int }
+	objs   [objectStreams]struct{ from, to int }
 	hashes []uint64
 }
 
@@ -175,82 +192,90 @@ var metricPreps = sync.Pool{New: func() any { return new(metricPrep) }}
 // ixs. It runs on the worker that evaluated the table.
 func (g *GstatMetrics) prepare(t *analyze.TableStats, ixs []analyze.IndexStats) *metricPrep {
 	p := metricPreps.Get().(*metricPrep)
-	n := len(ixs)
-	size := n * 40
+	size := 64
 	if t != nil {
-		n++
-		size += len(t.Schema) + len(t.Name) + 30
+		size += len(t.Schema) + len(t.Name) + 120
 	}
 	for i := range ixs {
-		size += len(ixs[i].Schema) + len(ixs[i].Table) + len(ixs[i].Name) + 10
+		size += len(ixs[i].Schema) + len(ixs[i].Table) + len(ixs[i].Name) + 120
 	}
-	b := slices.Grow(p.buf[:0], 5*size+64)
-	// The labels of each object first, the table's, then its indices':
-	// the lines copy them.
-	type object struct{ from, to, has int }
-	var few [16]object
-	objs := few[:0]
-	if n > len(few) {
-		objs = make([]object, 0, n)
-	}
-	// Firebird 6's names live in schemas: a schema label tells two
-	// schemas' ORDERS apart (before 6.0 there is none, and no label).
+	b := slices.Grow(p.buf[:0], size)
+	p.hashes = p.hashes[:0]
 	if t != nil {
-		from := len(b)
-		b = appendSchemaLabel(b, t.Schema)
-		b = append(b, `table="`...)
-		b = appendLabelValue(b, t.Name)
-		b = append(b, '"')
-		objs = append(objs, object{from: from, to: len(b)})
+		var v [len(gstatTableMetrics)]*int64
+		for f := range gstatTableMetrics {
+			v[f] = gstatTableMetrics[f].get(t)
+		}
+		b = p.appendRecord(b, g.seed, t.Schema, t.Name, "", false, v[:])
 	}
+	p.objs[0].from, p.objs[0].to = 0, len(b)
 	for i := range ixs {
-		from := len(b)
-		b = appendSchemaLabel(b, ixs[i].Schema)
-		b = append(b, `table="`...)
-		b = appendLabelValue(b, ixs[i].Table)
-		b = append(b, `",index="`...)
-		b = appendLabelValue(b, ixs[i].Name)
-		b = append(b, '"')
-		objs = append(objs, object{from: from, to: len(b)})
-	}
-	line := func(o *object, v int64) {
-		b = append(b, b[o.from:o.to]...)
-		b = append(b, "} "...)
-		b = appendMetricInt(b, v)
-		b = append(b, '\n')
-		o.has++
-	}
-	for f := range gstatTableMetrics {
-		from := len(b)
-		if t != nil {
-			if v := gstatTableMetrics[f].get(t); v != nil {
-				line(&objs[0], *v)
-			}
+		var v [len(gstatIndexMetrics)]*int64
+		for f := range gstatIndexMetrics {
+			v[f] = gstatIndexMetrics[f].get(&ixs[i])
 		}
-		p.fams[f].from, p.fams[f].to = from, len(b)
+		b = p.appendRecord(b, g.seed, ixs[i].Schema, ixs[i].Table, ixs[i].Name, true, v[:])
 	}
-	ixObjs := objs
-	if t != nil {
-		ixObjs = objs[1:]
-	}
-	for f := range gstatIndexMetrics {
-		from, get := len(b), gstatIndexMetrics[f].get
-		for i := range ixs {
-			if v := get(&ixs[i]); v != nil {
-				line(&ixObjs[i], *v)
-			}
-		}
-		k := len(gstatTableMetrics) + f
-		p.fams[k].from, p.fams[k].to = from, len(b)
-	}
-	p.hashes = slices.Grow(p.hashes[:0], n)
-	for _, o := range objs {
-		if o.has > 0 {
-			p.hashes = append(p.hashes, maphash.Bytes(g.seed, b[o.from:o.to]))
-		}
-	}
+	p.objs[1].from, p.objs[1].to = p.objs[0].to, len(b)
 	p.buf = b
 	return p
+}
+
+// appendRecord appends the record of an object (objectRecord) with the
+// values v of its families, and the hash of its labels to p's; nothing
+// for an object with no sample.
+func (p *metricPrep) appendRecord(b []byte, seed maphash.Seed, schema, table, index string, isIndex bool, v []*int64) []byte {
+	if v[0] == nil && v[1] == nil && v[2] == nil && v[3] == nil {
+		return b
+	}
+	at := len(b)
+	b = append(b, 0, 0, 0, 0, 0, 0) // (the values' ends, the labels' length)
+	// Firebird 6's names live in schemas: a schema label tells two
+	// schemas' ORDERS apart (before 6.0 there is none, and no label).
+	b = appendSchemaLabel(b, schema)
+	b = append(b, `table="`...)
+	b = appendLabelValue(b, table)
+	if isIndex {
+		b = append(b, `",index="`...)
+		b = appendLabelValue(b, index)
+	}
+	b = append(b, '"')
+	p.hashes = append(p.hashes, maphash.Bytes(seed, b[at+6:]))
+	if n := len(b) - at - 6; n < 0xffff {
+		b[at+4], b[at+5] = byte(n), byte(n>>8)
+	} else {
+		b[at+4], b[at+5] = 0xff, 0xff
+		b = slices.Insert(b, at+6, byte(n), byte(n>>8), byte(n>>16), byte(n>>24))
+	}
+	values := len(b)
+	for f := range 4 {
+		if v[f] != nil {
+			b = appendMetricInt(b, *v[f])
+		}
+		b[at+f] = byte(len(b) - values)
+	}
+	return b
+}
+
+// objectRecord reads the record at the start of p, a table's or an
+// index's: its labels (`table="T",index="I"`, escaped), its value in the
+// at-th family of its stream (empty for none), and the bytes after it. A
+// record is where each of its four values ends among them (a byte each),
+// the labels' length (two bytes, little-endian; 0xffff then four for
+// 65,535 bytes or more), the labels and the values' digits: an object's
+// labels once, not once a sample.
+func objectRecord(p []byte, at int) (labels, value, rest []byte) {
+	from, to, end := 0, int(p[at]), int(p[3])
+	if at > 0 {
+		from = int(p[at-1])
+	}
+	n, h := int(p[4])|int(p[5])<<8, 6
+	if n == 0xffff {
+		n, h = int(binary.LittleEndian.Uint32(p[6:])), 10
+	}
+	labels = p[h : h+n]
+	values := p[h+n : h+n+end]
+	return labels, values[from:to], p[h+n+end:]
 }
 
 func (g *GstatMetrics) table(a *analyze.GstatAnalysis, _ *analyze.TableStats) error {
@@ -267,14 +292,14 @@ func (g *GstatMetrics) add(a *analyze.GstatAnalysis, p *metricPrep, line int) er
 	if db := GstatDatabase(a); len(g.segs) == 0 || g.segs[len(g.segs)-1].raw != db {
 		g.endSegment()
 		seg := metricSeg{raw: db, db: string(appendLabelValue(nil, db))}
-		for f := range seg.from {
-			seg.from[f] = g.samples.Len(f)
+		for st := range seg.from {
+			seg.from[st] = g.samples.Len(st)
 		}
 		g.segs = append(g.segs, seg)
 	}
-	for f, r := range p.fams {
+	for st, r := range p.objs {
 		if r.to > r.from {
-			if err := g.samples.Append(f, p.buf[r.from:r.to]); err != nil {
+			if err := g.samples.Append(st, p.buf[r.from:r.to]); err != nil {
 				return err
 			}
 		}
@@ -292,8 +317,8 @@ func (g *GstatMetrics) add(a *analyze.GstatAnalysis, p *metricPrep, line int) er
 // endSegment ends the samples of the last segment of the run.
 func (g *GstatMetrics) endSegment() {
 	if n := len(g.segs); n > 0 {
-		for f := range g.segs[n-1].to {
-			g.segs[n-1].to[f] = g.samples.Len(f)
+		for st := range g.segs[n-1].to {
+			g.segs[n-1].to[st] = g.samples.Len(st)
 		}
 	}
 }
@@ -405,14 +430,18 @@ func (g *GstatMetrics) duplicates(segs []metricSeg) (skip [objectFamilies][]samp
 	again := map[int]repeat{}
 	for f := range skip {
 		s := extsort.New(compareLabelRows, labelRowCodec, metricBudget)
+		st, at := familyStream(f)
 		k := int64(0)
 		for _, seg := range segs {
 			head := `{database="` + seg.db + `",`
-			err := g.samples.Read(f, seg.from[f], seg.to[f], func(b []byte) error {
+			err := g.samples.Read(st, seg.from[st], seg.to[st], func(b []byte) error {
 				for len(b) > 0 {
-					line := b[:bytes.IndexByte(b, '\n')+1]
-					b = b[len(line):]
-					labels := head + string(line[:bytes.LastIndexByte(line, ' ')])
+					object, v, rest := objectRecord(b, at)
+					b = rest
+					if len(v) == 0 {
+						continue // (no sample in the family)
+					}
+					labels := head + string(object) + "}"
 					if err := s.Add(labelRow{labels, k, int64(len(head))}); err != nil {
 						return err
 					}
@@ -550,42 +579,42 @@ func (g *GstatMetrics) Close() error {
 // writeObjectSamples writes the samples of family f (named name, its samples
 // sample), the databases in the order of their first runs, each in the
 // order of the input, but those a table or index printed again repeats
-// (metricsSlot.skip). They are written past b and its guard (g.pass),
-// half a megabyte at a time, once b is flushed: the 93 MB of samples of
-// 100 MiB of gstat output need no scan, their labels escaped as they were
-// made (appendLabelValue).
+// (metricsSlot.skip), each made of its object's record (objectRecord).
+// They are written past b and its guard (g.pass), half a megabyte at a
+// time, once b is flushed: the 93 MB of samples of 100 MiB of gstat
+// output need no scan, their labels escaped as they were made
+// (appendLabelValue).
 func (g *GstatMetrics) writeObjectSamples(b *bufio.Writer, name, sample string, f int) error {
 	if err := b.Flush(); err != nil {
 		return err
 	}
 	out := g.out[:0]
 	defer func() { g.out = out[:0] }()
+	st, at := familyStream(f)
 	for _, s := range g.slots {
 		skip := s.skip[f]
 		k := int64(0) // the samples of f read of the run, when some are left out
 		for _, seg := range s.segs {
 			head := sample + `{database="` + seg.db + `",`
-			err := g.samples.Read(f, seg.from[f], seg.to[f], func(p []byte) error {
+			err := g.samples.Read(st, seg.from[st], seg.to[st], func(p []byte) error {
 				o := out
-				if len(skip) == 0 {
-					// (no sample repeats: each line is written after its head)
-					for len(p) > 0 {
-						n := bytes.IndexByte(p, '\n') + 1
-						o = append(append(o, head...), p[:n]...)
-						p = p[n:]
+				for len(p) > 0 {
+					labels, v, rest := objectRecord(p, at)
+					p = rest
+					if len(v) == 0 {
+						continue // (no sample in the family)
 					}
-				} else {
-					for len(p) > 0 {
-						n := bytes.IndexByte(p, '\n') + 1
+					if len(skip) > 0 {
 						for len(skip) > 0 && skip[0].to <= k {
 							skip = skip[1:]
 						}
-						if len(skip) == 0 || k < skip[0].from {
-							o = append(append(o, head...), p[:n]...)
-						}
-						p = p[n:]
 						k++
+						if len(skip) > 0 && k-1 >= skip[0].from {
+							continue
+						}
 					}
+					o = append(append(append(o, head...), labels...), "} "...)
+					o = append(append(o, v...), '\n')
 				}
 				out = o
 				if len(out) >= 512<<10 {

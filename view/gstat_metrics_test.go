@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
@@ -185,5 +187,74 @@ func TestGstatMetricsGuarded(t *testing.T) {
 		if !strings.Contains(got.String(), s) {
 			t.Errorf("no %s in\n%s", s, got.Bytes())
 		}
+	}
+}
+
+// Each table's and index's samples are spooled as one record of the
+// object (objectRecord): streamed with a few kilobytes in memory, 3,000
+// tables of random names (and an index each, named alike), some without
+// their versions or their index's max dup (a family without the
+// object's sample), and a table and index whose labels take over 65,535
+// bytes, have the exposition Write gives.
+func TestGstatMetricsRecords(t *testing.T) {
+	defer func(b int) { metricBudget = b }(metricBudget)
+	metricBudget = 4 << 10
+	src := string(testutil.ReadTestdata(t, "fb30", "shop-gstat-a-r.txt"))
+	start := strings.Index(src, "CUSTOMER (129)\n")
+	end := strings.Index(src, "    Index RDB$PRIMARY2 (0)\n")
+	block := src[start:end] // (CUSTOMER and its index CUSTOMER_LAST)
+	versions := "    Average version length: 9.00, total versions: 10000, max versions: 1\n"
+	maxDup := ", total dup: 29000, max dup: 29\n"
+	if !strings.Contains(block, versions) || !strings.Contains(block, maxDup) {
+		t.Fatal("the sample's CUSTOMER block changed")
+	}
+	rng := rand.New(rand.NewPCG(41, 8))
+	var in strings.Builder
+	in.WriteString(src[:start])
+	seen := map[string]bool{}
+	names := append(indexSortNames(rng, 6000), strings.Repeat("T", 40000)+`"\`+strings.Repeat("U", 30000))
+	for _, name := range names {
+		if name == "" || seen[name] || strings.ContainsAny(name, " ()\x00\x01\x7f") || !utf8.ValidString(name) {
+			continue // (not a name gstat prints, or one printed already)
+		}
+		seen[name] = true
+		b := strings.Replace(block, "CUSTOMER (129)", fmt.Sprintf("%s (%d)", name, 128+len(seen)), 1)
+		b = strings.Replace(b, "Index CUSTOMER_LAST (1)", "Index "+name+"_IX (1)", 1)
+		switch rng.IntN(4) {
+		case 0:
+			b = strings.Replace(b, versions, "", 1)
+		case 1:
+			b = strings.Replace(b, maxDup, ", total dup: 29000\n", 1)
+		}
+		in.WriteString(b)
+	}
+	if len(seen) < 3000 {
+		t.Fatalf("%d names", len(seen))
+	}
+	reps, err := parse.ReadGstat(strings.NewReader(in.String()), "names")
+	if err != nil {
+		t.Fatal(err)
+	}
+	th := analyze.NewThresholds()
+	var want bytes.Buffer
+	if err := Write(&want, OpenMetrics, Options{}, Gstat(analyze.Gstat(reps[0], th), GstatOptions{})); err != nil {
+		t.Fatal(err)
+	}
+	var got bytes.Buffer
+	g := NewGstatMetrics(&got, GstatOptions{})
+	if err := analyze.StreamGstat(strings.NewReader(in.String()), "names", th, analyze.GstatOptions{}, g.Stream()); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(got.String(), "\nfbdiag_index_max_dup{"); n < 2000 || n > len(seen)*4/5 {
+		t.Errorf("%d max dup samples of %d indices", n, len(seen))
+	}
+	if !strings.Contains(got.String(), `TTTT\"\\UUU`) {
+		t.Error("no sample of the long name")
+	}
+	if !bytes.Equal(got.Bytes(), want.Bytes()) {
+		t.Errorf("streamed exposition differs:\n%.400s\nwant\n%.400s", got.Bytes(), want.Bytes())
 	}
 }
