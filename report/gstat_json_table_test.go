@@ -13,6 +13,7 @@ import (
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/printable"
+	"github.com/fbdiag/fbdiag/internal/sampletest"
 	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
@@ -292,21 +293,13 @@ func TestAppendWord(t *testing.T) {
 	words := []string{analyze.IndexPrimaryKey, analyze.IndexForeignKey, analyze.IndexUnique, analyze.IndexPlain,
 		analyze.IndexSystem, analyze.IndexUnknown, analyze.KindFromName, analyze.KindFromTable, analyze.KindFromCatalogue,
 		"data_pages", "table_size", "", "Plain", "plain ", "plai", "uniqu\u0000", "name\"", "system\\", "\u202esystem", "\xffname"}
-	th := analyze.NewThresholds()
-	for _, name := range [][2]string{{"fb30", "shop-gstat-a-r.txt"}, {"gstat", "shop-fb6-names.txt"}, {"gstat", "codes-4k-gstat-a-r.txt"}} {
-		reps, err := parse.ReadGstat(bytes.NewReader(testutil.ReadTestdata(t, name[0], name[1])), name[1])
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, rep := range reps {
-			a := analyze.Gstat(rep, th)
-			for _, tb := range a.Tables {
-				if tb.SizeSource != nil {
-					words = append(words, *tb.SizeSource)
-				}
-				for _, ix := range tb.Indices {
-					words = append(words, ix.Kind, ix.KindSource)
-				}
+	for _, a := range sampletest.Analyses(t, [2]string{"fb30", "shop-gstat-a-r.txt"}, [2]string{"gstat", "shop-fb6-names.txt"}, [2]string{"gstat", "codes-4k-gstat-a-r.txt"}) {
+		for _, tb := range a.Tables {
+			if tb.SizeSource != nil {
+				words = append(words, *tb.SizeSource)
+			}
+			for _, ix := range tb.Indices {
+				words = append(words, ix.Kind, ix.KindSource)
 			}
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
+	"github.com/fbdiag/fbdiag/internal/sampletest"
 	"github.com/fbdiag/fbdiag/internal/testutil"
 	"github.com/fbdiag/fbdiag/parse"
 )
@@ -126,28 +127,16 @@ func ungrouped(x *csvRow) *csvRow {
 // tiny, and whose counts are the int64 limits.
 func TestAppendIndexCSVRow(t *testing.T) {
 	var ixs []analyze.IndexStats
-	th := analyze.NewThresholds()
-	for _, name := range [][2]string{{"fb30", "shop-gstat-a-r.txt"}, {"fb30", "shop-gstat-i.txt"}, {"gstat", "shop-fb6-names.txt"}, {"gstat", "shop-odd-names-corrupt.txt"}, {"gstat", "codes-4k-gstat-a-r.txt"}} {
-		reps, err := parse.ReadGstat(bytes.NewReader(testutil.ReadTestdata(t, name[0], name[1])), name[1])
-		if err != nil {
-			t.Fatal(err)
+	for _, a := range sampletest.Analyses(t, [2]string{"fb30", "shop-gstat-a-r.txt"}, [2]string{"fb30", "shop-gstat-i.txt"}, [2]string{"gstat", "shop-fb6-names.txt"}, [2]string{"gstat", "shop-odd-names-corrupt.txt"}, [2]string{"gstat", "codes-4k-gstat-a-r.txt"}) {
+		for _, tb := range a.Tables {
+			ixs = append(ixs, tb.Indices...)
 		}
-		for _, rep := range reps {
-			a := analyze.Gstat(rep, th)
-			for _, tb := range a.Tables {
-				ixs = append(ixs, tb.Indices...)
-			}
-			ixs = append(ixs, a.UnattachedIndices...)
-		}
+		ixs = append(ixs, a.UnattachedIndices...)
 	}
 	if len(ixs) < 20 {
 		t.Fatalf("%d indices in the samples", len(ixs))
 	}
-	i64 := func(v int64) *int64 { return &v }
-	f64 := func(v float64) *float64 { return &v }
-	names := []string{"", "IX", "IX,1", `IX "A"`, "IX\nA", "=SUM(A1)", "-IX", "+IX", "@IX", "\tIX", " IX", `\.`, "IX\u202eA", "IX\x85", "\xff\xfe", "ИНДЕКС_1"}
-	floats := []*float64{nil, f64(math.NaN()), f64(math.Inf(1)), f64(math.Inf(-1)), f64(math.Copysign(0, -1)), f64(0), f64(1e21), f64(9.999999999999999e20), f64(1e-7), f64(1.0 / 3), f64(-2.5)}
-	ints := []*int64{nil, i64(0), i64(-1), i64(math.MaxInt64), i64(math.MinInt64), i64(8192)}
+	names, floats, ints := oddFields("IX", "ИНДЕКС_1")
 	for i, n := range names {
 		ixs = append(ixs, analyze.IndexStats{Name: n, Table: names[(i+3)%len(names)], Schema: []string{"", "PUBLIC", "S,1"}[i%3], Kind: []string{"", analyze.IndexPrimaryKey, "=x", analyze.IndexForeignKey, analyze.IndexUnique, analyze.IndexPlain, analyze.IndexSystem, analyze.IndexUnknown, "plain,x"}[i%9],
 			Depth: ints[i%len(ints)], LeafBuckets: ints[(i+1)%len(ints)], Nodes: ints[(i+2)%len(ints)], MaxDup: ints[(i+3)%len(ints)], SizeBytes: ints[(i+4)%len(ints)],
@@ -370,24 +359,13 @@ func TestTableRowsByGroup(t *testing.T) {
 // tables of random figures.
 func TestAppendTableCSVRow(t *testing.T) {
 	var ts []analyze.TableStats
-	th := analyze.NewThresholds()
-	for _, name := range [][2]string{{"fb30", "shop-gstat-a-r.txt"}, {"fb30", "shop-gstat-d.txt"}, {"gstat", "shop-fb6-names.txt"}, {"gstat", "shop-odd-names-corrupt.txt"}, {"gstat", "codes-4k-gstat-a-r.txt"}} {
-		reps, err := parse.ReadGstat(bytes.NewReader(testutil.ReadTestdata(t, name[0], name[1])), name[1])
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, rep := range reps {
-			ts = append(ts, analyze.Gstat(rep, th).Tables...)
-		}
+	for _, a := range sampletest.Analyses(t, [2]string{"fb30", "shop-gstat-a-r.txt"}, [2]string{"fb30", "shop-gstat-d.txt"}, [2]string{"gstat", "shop-fb6-names.txt"}, [2]string{"gstat", "shop-odd-names-corrupt.txt"}, [2]string{"gstat", "codes-4k-gstat-a-r.txt"}) {
+		ts = append(ts, a.Tables...)
 	}
 	if len(ts) < 20 {
 		t.Fatalf("%d tables in the samples", len(ts))
 	}
-	i64 := func(v int64) *int64 { return &v }
-	f64 := func(v float64) *float64 { return &v }
-	names := []string{"", "T", "T,1", `T "A"`, "T\nA", "=SUM(A1)", "-T", "+T", "@T", "\tT", " T", `\.`, "T\u202eA", "T\x85", "\xff\xfe", "ТАБЛИЦА_1"}
-	floats := []*float64{nil, f64(math.NaN()), f64(math.Inf(1)), f64(math.Inf(-1)), f64(math.Copysign(0, -1)), f64(0), f64(1e21), f64(9.999999999999999e20), f64(1e-7), f64(1.0 / 3), f64(-2.5)}
-	ints := []*int64{nil, i64(0), i64(-1), i64(math.MaxInt64), i64(math.MinInt64), i64(8192)}
+	names, floats, ints := oddFields("T", "ТАБЛИЦА_1")
 	fills := []*int{nil}
 	for v := -1; v <= 101; v++ {
 		fills = append(fills, &v)
@@ -403,7 +381,7 @@ func TestAppendTableCSVRow(t *testing.T) {
 		n, v := rng.Int64N(1<<uint(rng.IntN(63))), rng.Int64N(1<<uint(rng.IntN(40)))+1
 		fill := rng.IntN(101)
 		ts = append(ts, analyze.TableStats{Name: fmt.Sprintf("T_%05d", rng.IntN(100000)), Records: &n, Versions: &v, MaxVersions: &v, DataPages: &v,
-			SizeBytes: &n, IndexBytes: &v, VersionsPerRecord: f64(float64(v) / float64(n+1)), FragmentsPerRecord: f64(math.Float64frombits(rng.Uint64())), AverageFill: &fill})
+			SizeBytes: &n, IndexBytes: &v, VersionsPerRecord: new(float64(v) / float64(n+1)), FragmentsPerRecord: new(math.Float64frombits(rng.Uint64())), AverageFill: &fill})
 	}
 	var cells [10]Cell
 	for i := range ts {
@@ -412,4 +390,18 @@ func TestAppendTableCSVRow(t *testing.T) {
 			t.Fatalf("table %q: %q, want %q", ts[i].Name, got, want)
 		}
 	}
+}
+
+// oddFields are the names (of stem, and wide, a name not in ASCII),
+// figures and counts a row's fast path is held to its cells' on: names
+// that need quotes, escapes or a formula's apostrophe; figures missing,
+// NaN, infinite, negative zero, past 1e21 or tiny; counts at the int64
+// limits.
+func oddFields(stem, wide string) (names []string, floats []*float64, ints []*int64) {
+	i64 := func(v int64) *int64 { return &v }
+	f64 := func(v float64) *float64 { return &v }
+	names = []string{"", stem, stem + ",1", stem + ` "A"`, stem + "\nA", "=SUM(A1)", "-" + stem, "+" + stem, "@" + stem, "\t" + stem, " " + stem, `\.`, stem + "\u202eA", stem + "\x85", "\xff\xfe", wide}
+	floats = []*float64{nil, f64(math.NaN()), f64(math.Inf(1)), f64(math.Inf(-1)), f64(math.Copysign(0, -1)), f64(0), f64(1e21), f64(9.999999999999999e20), f64(1e-7), f64(1.0 / 3), f64(-2.5)}
+	ints = []*int64{nil, i64(0), i64(-1), i64(math.MaxInt64), i64(math.MinInt64), i64(8192)}
+	return names, floats, ints
 }
