@@ -186,8 +186,58 @@ func appendTableRow(b []byte, r csvRow) []byte {
 }
 
 // decodeTableRow reads a record of appendTableRow; the strings are the
-// record's bytes (valid while it is).
+// record's bytes (valid while it is). Its seven numbers are read here
+// (varintAt), not through extsort.Fields: the merge reads every record
+// of the run, on one core, and Fields.Int called binary.Varint for each
+// number of more than a byte (the size, the id, the group and number).
 func decodeTableRow(b []byte) (csvRow, error) {
+	var v [7]int64
+	i := 0
+	for k := range v {
+		if v[k], i = varintAt(b, i); i < 0 {
+			return decodeTableRowSlow(b) // (its error)
+		}
+		if k >= 5 && v[k]&1 == 0 {
+			// A name or table not in the line, its bytes after its length.
+			return decodeTableRowSlow(b)
+		}
+	}
+	r := csvRow{rank: v[0], key: v[1], id: v[2], grp: uint32(v[3]), num: uint32(v[4])}
+	lens := [2]int64{v[5] >> 1, v[6] >> 1}
+	if lens[0] < 0 || lens[1] < 0 {
+		return r, errors.New("a row's name past its line")
+	}
+	r.line = unsafe.String(unsafe.SliceData(b[i:]), len(b)-i)
+	if lens[0] > int64(len(r.line)) {
+		return r, errors.New("a row's name past its line")
+	}
+	at := lens[0] + 1
+	if lens[1] > int64(len(r.line))-at {
+		return r, errors.New("a row's table past its line")
+	}
+	r.s[0], r.s[1] = r.line[:lens[0]], r.line[at:at+lens[1]]
+	return r, nil
+}
+
+// varintAt reads a number of extsort.AppendInt at b[i:] and returns it
+// and the index after it; -1 when b ends first or it overflows.
+func varintAt(b []byte, i int) (int64, int) {
+	var x uint64
+	for s := uint(0); i < len(b) && s < 64; s += 7 {
+		c := b[i]
+		i++
+		if c < 0x80 {
+			x |= uint64(c) << s
+			return int64(x>>1) ^ -int64(x&1), i
+		}
+		x |= uint64(c&0x7f) << s
+	}
+	return 0, -1
+}
+
+// decodeTableRowSlow reads a record of appendTableRow whose name or table
+// is spooled apart from the line.
+func decodeTableRowSlow(b []byte) (csvRow, error) {
 	var f extsort.Fields
 	f.Reset(b)
 	r := csvRow{rank: f.Int(), key: f.Int(), id: f.Int()}
