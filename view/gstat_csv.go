@@ -108,8 +108,8 @@ type csvRow struct {
 // csvRowBudget is the bytes of rows a run holds in memory.
 var csvRowBudget = 2 << 20
 
-// csvRowCodec spools a row as its keys and then its line, to the end of
-// the record.
+// csvRowCodec spools a row whole, its keys and then its line, to the end
+// of the record: what the tests hold warningCodec and tableRowCodec to.
 var csvRowCodec = extsort.Codec[csvRow]{
 	Append: func(b []byte, r csvRow) []byte {
 		return append(appendRowKeys(b, &r), r.line...)
@@ -141,6 +141,137 @@ func decodeRow(b []byte) (csvRow, error) {
 	r.id = f.Int()
 	r.line = f.Rest()
 	return r, f.Err()
+}
+
+// tableRowCodec spools a row of the tables or indices table (rank,
+// key, id, name group and number, name and table; mag and s[2] are not
+// spooled, none of those rows has them) and reads it back for the merge
+// after the last table, which reads every record of the run on one core.
+// The name and table are most often the line's first fields as they are:
+// those are spooled as their lengths alone and read back from the line
+// (csvRowCodec spooled them whole, a third of a record). The group and
+// number spare the merge most of its looks at the names.
+var tableRowCodec = extsort.Codec[csvRow]{
+	Append: appendTableRow,
+	Decode: decodeTableRow,
+	Size:   csvRowSize,
+}
+
+// appendTableRow appends r's keys and line (tableRowCodec): its rank,
+// key, id, group and number, then its name and table each as its length
+// times two, plus one when the line holds it (the name at its start, the
+// table a byte after the name), else followed by its bytes; then the line.
+func appendTableRow(b []byte, r csvRow) []byte {
+	b = extsort.AppendInt(b, r.rank)
+	b = extsort.AppendInt(b, r.key)
+	b = extsort.AppendInt(b, r.id)
+	b = extsort.AppendInt(b, int64(r.grp))
+	b = extsort.AppendInt(b, int64(r.num))
+	name, table, line := r.s[0], r.s[1], r.line
+	if len(line) >= len(name) && line[:len(name)] == name {
+		b = extsort.AppendInt(b, int64(len(name))<<1|1)
+		if rest := line[len(name):]; len(rest) > len(table) && rest[1:1+len(table)] == table {
+			b = extsort.AppendInt(b, int64(len(table))<<1|1)
+		} else {
+			b = extsort.AppendInt(b, int64(len(table))<<1)
+			b = append(b, table...)
+		}
+	} else {
+		b = extsort.AppendInt(b, int64(len(name))<<1)
+		b = append(b, name...)
+		b = extsort.AppendInt(b, int64(len(table))<<1)
+		b = append(b, table...)
+	}
+	return append(b, line...)
+}
+
+// decodeTableRow reads a record of appendTableRow; the strings are the
+// record's bytes (valid while it is). Its seven numbers are read here
+// (varintAt), not through extsort.Fields: the merge reads every record
+// of the run, on one core, and Fields.Int called binary.Varint for each
+// number of more than a byte (the size, the id, the group and number).
+func decodeTableRow(b []byte) (csvRow, error) {
+	var v [7]int64
+	i := 0
+	for k := range v {
+		if v[k], i = varintAt(b, i); i < 0 {
+			return decodeTableRowSlow(b) // (its error)
+		}
+		if k >= 5 && v[k]&1 == 0 {
+			// A name or table not in the line, its bytes after its length.
+			return decodeTableRowSlow(b)
+		}
+	}
+	r := csvRow{rank: v[0], key: v[1], id: v[2], grp: uint32(v[3]), num: uint32(v[4])}
+	lens := [2]int64{v[5] >> 1, v[6] >> 1}
+	if lens[0] < 0 || lens[1] < 0 {
+		return r, errors.New("a row's name past its line")
+	}
+	r.line = unsafe.String(unsafe.SliceData(b[i:]), len(b)-i)
+	if lens[0] > int64(len(r.line)) {
+		return r, errors.New("a row's name past its line")
+	}
+	at := lens[0] + 1
+	if lens[1] > int64(len(r.line))-at {
+		return r, errors.New("a row's table past its line")
+	}
+	r.s[0], r.s[1] = r.line[:lens[0]], r.line[at:at+lens[1]]
+	return r, nil
+}
+
+// varintAt reads a number of extsort.AppendInt at b[i:] and returns it
+// and the index after it; -1 when b ends first or it overflows.
+func varintAt(b []byte, i int) (int64, int) {
+	var x uint64
+	for s := uint(0); i < len(b) && s < 64; s += 7 {
+		c := b[i]
+		i++
+		if c < 0x80 {
+			x |= uint64(c) << s
+			return int64(x>>1) ^ -int64(x&1), i
+		}
+		x |= uint64(c&0x7f) << s
+	}
+	return 0, -1
+}
+
+// decodeTableRowSlow reads a record of appendTableRow whose name or table
+// is spooled apart from the line.
+func decodeTableRowSlow(b []byte) (csvRow, error) {
+	var f extsort.Fields
+	f.Reset(b)
+	r := csvRow{rank: f.Int(), key: f.Int(), id: f.Int()}
+	r.grp, r.num = uint32(f.Int()), uint32(f.Int())
+	n := f.Int()
+	var inLine [2]bool
+	var lens [2]int
+	inLine[0], lens[0] = n&1 == 1, int(n>>1)
+	if !inLine[0] {
+		r.s[0] = f.Fixed(lens[0])
+	}
+	n = f.Int()
+	inLine[1], lens[1] = n&1 == 1, int(n>>1)
+	if !inLine[1] {
+		r.s[1] = f.Fixed(lens[1])
+	}
+	r.line = f.Rest()
+	if err := f.Err(); err != nil {
+		return r, err
+	}
+	if inLine[0] {
+		if lens[0] < 0 || lens[0] > len(r.line) {
+			return r, errors.New("a row's name past its line")
+		}
+		r.s[0] = r.line[:lens[0]]
+	}
+	if inLine[1] {
+		at := lens[0] + 1
+		if !inLine[0] || lens[1] < 0 || lens[1] > len(r.line)-at {
+			return r, errors.New("a row's table past its line")
+		}
+		r.s[1] = r.line[at : at+lens[1]]
+	}
+	return r, nil
 }
 
 func csvRowSize(r csvRow) int {
@@ -476,7 +607,7 @@ func (s rowSort) Swap(i, j int)      { s.rows[i], s.rows[j] = s.rows[j], s.rows[
 func newIndexSorter() *extsort.Sorter[csvRow] {
 	var c groupClasses
 	cmp := func(a, b csvRow) int { return cmpTableRows(&a, &b) }
-	return extsort.New(cmp, csvRowCodec, csvRowBudget).SortWith(func(rows []csvRow) {
+	return extsort.New(cmp, tableRowCodec, csvRowBudget).SortWith(func(rows []csvRow) {
 		c.mark(rows)
 		sort.Sort(rowSort{rows, cmpTableRows})
 	}).CompareWith(cmpTableRows)
@@ -938,7 +1069,7 @@ func (r *gstatCSVRun) rerankIndices() (again bool, err error) {
 	if repeat, err := hashRepeats(r.names); !repeat {
 		return false, err
 	}
-	r.named = newCSVSorter(cmpIndexNames, csvRowCodec)
+	r.named = newCSVSorter(cmpIndexNames, tableRowCodec)
 	err = r.rows.Each(func(x csvRow) error {
 		x.s = [3]string{strings.Clone(x.s[0]), strings.Clone(x.s[1]), strings.Clone(x.s[2])}
 		x.line = strings.Clone(x.line) // (the record is the sorter's until this returns)

@@ -128,6 +128,24 @@ func (f *Fields) Ref() string {
 	return unsafe.String(&b[0], len(b))
 }
 
+// Fixed reads the next n bytes, whose length the record holds elsewhere,
+// as a string without copying them (Ref).
+func (f *Fields) Fixed(n int) string {
+	if f.err != nil {
+		return ""
+	}
+	if n < 0 || n > len(f.b) {
+		f.err = errShort
+		return ""
+	}
+	if n == 0 {
+		return ""
+	}
+	s := unsafe.String(&f.b[0], n)
+	f.b = f.b[n:]
+	return s
+}
+
 // Rest reads the bytes left as a string without copying them (Ref).
 func (f *Fields) Rest() string {
 	if f.err != nil || len(f.b) == 0 {

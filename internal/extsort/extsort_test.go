@@ -581,3 +581,17 @@ func TestFieldsOneByte(t *testing.T) {
 		t.Errorf("a length past the record: Bytes() = %q, error %v", got, f.Err())
 	}
 }
+
+// Fixed reads as many bytes as asked, none past the record.
+func TestFieldsFixed(t *testing.T) {
+	f := NewFields([]byte("abcdef"))
+	if a, b, c := f.Fixed(2), f.Fixed(0), f.Fixed(3); a != "ab" || b != "" || c != "cde" || f.ErrSoFar() != nil {
+		t.Fatalf("%q %q %q, %v", a, b, c, f.ErrSoFar())
+	}
+	if s := f.Fixed(2); s != "" || f.Err() == nil {
+		t.Fatalf("past the end: %q, %v", s, f.Err())
+	}
+	if s := NewFields([]byte("ab")).Fixed(-1); s != "" {
+		t.Fatalf("a negative length: %q", s)
+	}
+}
