@@ -2,6 +2,7 @@ package report
 
 import (
 	"slices"
+	"unsafe"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/numfmt"
@@ -345,7 +346,8 @@ func appendKey(b []byte, k *fieldKey) []byte {
 	if cap(b)-at < fieldKeySize {
 		b = slices.Grow(b, fieldKeySize)
 	}
-	*(*[fieldKeySize]byte)(b[at : at+fieldKeySize]) = k.text
+	// (cap(b) >= at+fieldKeySize now: copied without a bounds check)
+	*(*[fieldKeySize]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), at)) = k.text
 	return b[:at+k.n]
 }
 

@@ -324,3 +324,43 @@ func TestAppendWord(t *testing.T) {
 		}
 	}
 }
+
+// appendKey copies a key's padded block without a bounds check: into b's
+// spare capacity when it holds the block, else into a grown b; it never
+// writes past b's capacity (the bytes of the array beyond stay as they
+// were) and appends the key's text alone, whatever b's length and spare
+// room, for every key of a table and an index.
+func TestAppendKeyWithinCapacity(t *testing.T) {
+	var keys []*fieldKey
+	for _, set := range []any{&tableKeys, &indexKeys} {
+		v := reflect.ValueOf(set).Elem()
+		for i := range v.NumField() {
+			keys = append(keys, (*fieldKey)(v.Field(i).Addr().UnsafePointer()))
+		}
+	}
+	const canary = 0xa5
+	for _, k := range keys {
+		text := string(k.text[:k.n])
+		for n := range 20 {
+			for spare := range fieldKeySize + 10 {
+				arr := bytes.Repeat([]byte{canary}, n+spare+64)
+				for i := range n {
+					arr[i] = byte('a' + i%26)
+				}
+				b := appendKey(arr[:n:n+spare], k)
+				if got, want := string(b), string(arr[:n])+text; got != want {
+					t.Fatalf("key %q after %d bytes, %d spare: %q, want %q", text, n, spare, got, want)
+				}
+				grown := spare < fieldKeySize
+				if &b[0] == &arr[0] == grown {
+					t.Fatalf("key %q, %d spare: grown %v, want %v", text, spare, !grown, grown)
+				}
+				for i, c := range arr[n+spare:] {
+					if c != canary {
+						t.Fatalf("key %q after %d bytes, %d spare: byte %d past the capacity written", text, n, spare, i)
+					}
+				}
+			}
+		}
+	}
+}

@@ -24,13 +24,26 @@ type tailEncoder struct {
 	buf     []byte
 	// The figures as the warning before's: in the order of the sort,
 	// a magnitude most often is, and a value and a threshold with it
-	// (a value such as 0.09090909090909091 took 700 instructions).
-	value, threshold, magnitude floatMemo
+	// (a value such as 0.09090909090909091 took 700 instructions). Each
+	// memo holds the JSON around its figures too, up to the next text:
+	// from the value's key to the reason's, and from the source's key to
+	// the warning's end, each then copied in one append.
+	figures, end segMemo
+}
+
+// segMemo is the JSON of a class's fields around one or two figures,
+// as the last warning that wrote it had them.
+type segMemo struct {
+	c    *tailClass
+	x, y uint64
+	text []byte
 }
 
 // tailClass is the JSON a class's warnings share: from the warning's
 // start to its object's value, from its unit to its reason's value, and
-// from its source to its magnitude's value.
+// from its source to its magnitude's value; the quotes that open the
+// object's and the reason's strings are there too, and the one that
+// closes the advice's.
 type tailClass struct {
 	head, unit, source []byte
 }
@@ -44,27 +57,41 @@ func (c *tailClass) set(w *warningClass, guard bool) {
 	b = appendString(b, w.severity, guard)
 	b = append(b, ","+in+`"kind": `...)
 	b = appendString(b, w.kind, guard)
-	c.head = append(b, ","+in+`"object": `...)
+	c.head = append(b, ","+in+`"object": "`...)
 	b = append(c.unit[:0], ","+in+`"unit": `...)
 	b = appendString(b, w.unit, guard)
-	c.unit = append(b, ","+in+`"reason": `...)
-	b = append(c.source[:0], ","+in+`"source": `...)
+	c.unit = append(b, ","+in+`"reason": "`...)
+	b = append(c.source[:0], `",`+in+`"source": `...)
 	b = appendString(b, w.source, guard)
 	c.source = append(b, ","+in+`"magnitude": `...)
 }
 
-// floatMemo is the JSON of the last figure it wrote.
-type floatMemo struct {
-	bits uint64
-	set  bool
-	text []byte
+// appendFigures appends the quote that ends the object's (or table's)
+// string, c's warning's value and threshold with their keys, then c's
+// unit up to the reason's string; value and threshold finite.
+func (e *tailEncoder) appendFigures(b []byte, c *tailClass, value, threshold float64) []byte {
+	const in = warningIn
+	m := &e.figures
+	if x, y := math.Float64bits(value), math.Float64bits(threshold); m.c != c || m.x != x || m.y != y {
+		t := append(m.text[:0], `",`+in+`"value": `...)
+		t, _ = appendFloatP(t, &value, true)
+		t = append(t, ","+in+`"threshold": `...)
+		t, _ = appendFloatP(t, &threshold, true)
+		m.text = append(t, c.unit...)
+		m.c, m.x, m.y = c, x, y
+	}
+	return append(b, m.text...)
 }
 
-// append appends f's JSON (appendFloatP's), f finite.
-func (m *floatMemo) append(b []byte, f float64) []byte {
-	if u := math.Float64bits(f); !m.set || u != m.bits {
-		m.text, _ = appendFloatP(m.text[:0], &f, true)
-		m.bits, m.set = u, true
+// appendEnd appends the quote that ends the advice's string, c's source,
+// the magnitude with its key and the warning's end; magnitude finite.
+func (e *tailEncoder) appendEnd(b []byte, c *tailClass, magnitude float64) []byte {
+	m := &e.end
+	if x := math.Float64bits(magnitude); m.c != c || m.x != x {
+		t := append(m.text[:0], c.source...)
+		t, _ = appendFloatP(t, &magnitude, true)
+		m.text = append(t, "\n    }"...)
+		m.c, m.x = c, x
 	}
 	return append(b, m.text...)
 }
@@ -96,6 +123,7 @@ func (e *tailEncoder) append(b, rec []byte) ([]byte, error) {
 		rule, severity, kind, unit, source := f.Ref(), f.Ref(), f.Ref(), f.Ref(), f.Ref()
 		e.odd.set(&warningClass{rule, severity, kind, unit, source}, e.guard)
 		c = &e.odd
+		e.figures.c, e.end.c = nil, nil // (odd's JSON changed)
 	case n >= 0 && int(n) < len(e.classes):
 		c = &e.classes[n]
 	default:
@@ -103,49 +131,48 @@ func (e *tailEncoder) append(b, rec []byte) ([]byte, error) {
 	}
 	object, table := f.Ref(), f.Ref()
 	b = append(b, c.head...)
-	b = appendString(b, object, e.guard)
+	b = appendEscaped(b, object, e.guard)
 	if table != "" {
-		b = append(b, ","+in+`"table": `...)
-		b = appendString(b, table, e.guard)
+		b = append(b, `",`+in+`"table": "`...)
+		b = appendEscaped(b, table, e.guard)
 	}
-	b = append(b, ","+in+`"value": `...)
-	b = e.value.append(b, value)
-	b = append(b, ","+in+`"threshold": `...)
-	b = e.threshold.append(b, threshold)
-	b = append(b, c.unit...)
-	if b, err = e.appendText(b, &f); err != nil {
+	b = e.appendFigures(b, c, value, threshold) // (Put spools finite figures only)
+	if b, err = e.appendTextBody(b, &f); err != nil {
 		return b, fmt.Errorf("spooled warning %d: reason: %w", id, err)
 	}
-	b = append(b, ","+in+`"advice": `...)
-	if b, err = e.appendText(b, &f); err != nil {
+	b = append(b, `",`+in+`"advice": "`...)
+	if b, err = e.appendTextBody(b, &f); err != nil {
 		return b, fmt.Errorf("spooled warning %d: advice: %w", id, err)
 	}
 	if err := f.Err(); err != nil {
 		return b, fmt.Errorf("spooled warning %d: %w", id, err)
 	}
-	b = append(b, c.source...)
-	b = e.magnitude.append(b, magnitude) // (Put spools finite figures only)
-	return append(b, "\n    }"...), nil
+	return e.appendEnd(b, c, magnitude), nil
 }
 
 // appendText appends, quoted and escaped, a text of
 // extsort.TextRefs.AppendText.
 func (e *tailEncoder) appendText(b []byte, f *extsort.Fields) ([]byte, error) {
+	b, err := e.appendTextBody(append(b, '"'), f)
+	return append(b, '"'), err
+}
+
+// appendTextBody is appendText without the quotes, which the class's
+// JSON around the text holds (tailClass).
+func (e *tailEncoder) appendTextBody(b []byte, f *extsort.Fields) ([]byte, error) {
 	t, err := f.ReadText(e.textAt)
 	if err != nil {
 		return b, err
 	}
 	if t.Ref < 0 {
-		return appendString(b, t.Mid, e.guard), nil
+		return appendEscaped(b, t.Mid, e.guard), nil
 	}
 	ref := e.textAt[t.Ref]
 	if e.free[t.Ref] {
-		b = append(b, '"')
 		b = append(b, ref[:t.P]...)
 		b = appendEscaped(b, t.Mid, e.guard)
-		b = append(b, ref[len(ref)-t.Q:]...)
-		return append(b, '"'), nil
+		return append(b, ref[len(ref)-t.Q:]...), nil
 	}
 	e.buf = t.Append(e.buf[:0], e.textAt)
-	return appendString(b, unsafe.String(unsafe.SliceData(e.buf), len(e.buf)), e.guard), nil
+	return appendEscaped(b, unsafe.String(unsafe.SliceData(e.buf), len(e.buf)), e.guard), nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -160,6 +161,63 @@ func TestSpooledWarningsAsHeld(t *testing.T) {
 			}
 			if n := bytes.Count(spooled, []byte(`"rule"`)); n != len(ws) {
 				t.Fatalf("guard %v, %s: %d warnings, want %d", guard, name, n, len(ws))
+			}
+		}
+	}
+}
+
+// The tail's JSON around the figures, reused from the warning before
+// when its class and figures are the same (tailEncoder.appendFigures,
+// appendEnd), is appendWarning's over random warnings: a few rules and
+// figures, so that neighbours in the order of the sort share them or
+// differ in one, strings that need escapes, tables empty or not, and
+// classes past maxClasses (spooled whole, each with its own source).
+func TestSpooledWarningsRandomFigures(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 2))
+	figures := []float64{0, math.Copysign(0, -1), 0.5, 1.0 / 3, 2, 1e-7, 3e21, 0.09090909090909091, 42}
+	strs := []string{"a", "quote\"", "\u202e", "\xff", "ü", ""}
+	pick := func(s []string) string { return s[rng.IntN(len(s))] }
+	for round, n := range []int{3000, 3000, maxClasses + 600} {
+		var ws []analyze.Warning
+		for i := range n {
+			w := analyze.Warning{Rule: "rule-" + pick(strs[:3]), Severity: []analyze.Severity{analyze.Info, analyze.Warn}[rng.IntN(2)],
+				Kind: "kind", Object: fmt.Sprintf("T%d%s", rng.IntN(50), pick(strs)), Unit: pick(strs[:2]), Source: "source " + pick(strs[:2]),
+				Reason: fmt.Sprintf("%d of the pages%s", rng.IntN(3), pick(strs)), Advice: "ALTER INDEX " + pick(strs) + " ACTIVE;",
+				Value: figures[rng.IntN(len(figures))], Threshold: figures[rng.IntN(3)], Magnitude: figures[rng.IntN(4)]}
+			if rng.IntN(2) == 0 {
+				w.Table = "OWNER" + pick(strs)
+			}
+			if round == 2 {
+				w.Source = fmt.Sprintf("source %d%s", i, pick(strs)) // (a class each)
+			}
+			ws = append(ws, w)
+		}
+		for _, guard := range []bool{false, true} {
+			var docs [2][]byte
+			for k, budget := range []int{64 << 20, 32 << 10} {
+				defer func(b int) { spoolBudget = b }(spoolBudget)
+				spoolBudget = budget
+				var out bytes.Buffer
+				a := &analyze.GstatAnalysis{File: "x", Warnings: []analyze.Warning{}}
+				g := newGstatJSON(&out, a, guard)
+				for i, w := range ws {
+					if err := g.Put(i, w); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if spilled := g.spool.Spilled(); (spilled > 0) != (k == 1) {
+					t.Fatalf("budget %d: %d runs spilled", budget, spilled)
+				}
+				if err := g.Close(a); err != nil {
+					t.Fatal(err)
+				}
+				docs[k] = out.Bytes()
+			}
+			if !bytes.Equal(docs[1], docs[0]) {
+				t.Fatalf("round %d, guard %v: %s", round, guard, firstDifference(string(docs[0]), string(docs[1])))
+			}
+			if c := bytes.Count(docs[1], []byte(`"rule"`)); c != n {
+				t.Fatalf("round %d: %d warnings, want %d", round, c, n)
 			}
 		}
 	}

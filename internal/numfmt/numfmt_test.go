@@ -1,9 +1,11 @@
 package numfmt
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -24,6 +26,13 @@ func TestAppendInt(t *testing.T) {
 			if want := string(strconv.AppendInt([]byte("x: "), v, 10)); got != want {
 				t.Fatalf("AppendInt(%d) = %q, want %q", v, got, want)
 			}
+		}
+		// The digits are written through a pointer: none lands past
+		// them, in the spare room left.
+		room := bytes.Repeat([]byte{'#'}, 64)
+		out := AppendInt(room[:3], v)
+		if &out[0] != &room[0] || strings.Trim(string(room[len(out):]), "#") != "" {
+			t.Fatalf("AppendInt(%d) wrote %q past its digits", v, room[len(out):])
 		}
 	}
 }
