@@ -918,3 +918,32 @@ func TestThroughputTerminalsOverSpec(t *testing.T) {
 		t.Errorf("4 terminals on 1 warehouse: warnings %q", r.Warnings)
 	}
 }
+
+// Three sizes whose throughput falls by 100 a doubling (1000, 900 and 800
+// tps at 10, 20 and 40 GiB) lie on a loglinear curve to the last digit:
+// its prediction at 80 GiB read "700 (95 % interval 700–700)", a certainty
+// three points cannot give. The caveat says that the interval measures
+// no scatter; the power fit, which misses them, has an interval of its
+// own and no such words.
+func TestPredictionCaveatExactFit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "exact.csv")
+	if err := os.WriteFile(path, []byte("size_gb,tps\n10,1000\n20,900\n40,800\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := analyse(t, Options{}, path)
+	s := r.Series[0]
+	ll, pw := model(t, s, LogLinear), model(t, s, Power)
+	if ll.Prediction == nil || math.Abs(ll.Prediction.Y-700) > 1e-9 || ll.Prediction.Hi-ll.Prediction.Lo > 1e-6 {
+		t.Fatalf("loglinear prediction %+v", ll.Prediction)
+	}
+	const exact = "its 3 points lie on the curve exactly: an interval of no width says nothing of a new run's scatter"
+	if c := deref(ll.PredictionCaveat); !strings.HasSuffix(c, "; "+exact) {
+		t.Errorf("loglinear caveat %q, want it to end in %q", c, exact)
+	}
+	if pw.Prediction == nil || pw.Prediction.Hi-pw.Prediction.Lo < 1 {
+		t.Fatalf("power prediction %+v", pw.Prediction)
+	}
+	if c := deref(pw.PredictionCaveat); strings.Contains(c, "exactly") {
+		t.Errorf("power caveat %q", c)
+	}
+}
