@@ -3,6 +3,7 @@ package collect
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -129,7 +130,15 @@ func (s Server) gbak(ctx context.Context, sm *fb.ServiceManager, run *GbakRun, s
 		}
 		return nil
 	})
-	if err == nil && !run.Completed {
+	return gbakEnd(run, err), logErr
+}
+
+// gbakEnd is the error of a gbak service that ended with err after run's
+// lines: err, or why gbak's log stopped before its final line.
+func gbakEnd(run *GbakRun, err error) error {
+	var garbled *fb.ErrOpResponse
+	switch {
+	case err == nil && !run.Completed:
 		why := ""
 		if run.Action == "restore" {
 			// A backup file that ends early (a copy cut short, a disk
@@ -140,9 +149,16 @@ func (s Server) gbak(ctx context.Context, sm *fb.ServiceManager, run *GbakRun, s
 			why = ": the server ended the restore without an error, as it does when the backup file ends early " +
 				"(a copy cut short, a disk that filled during the backup; gbak -c asks for the next volume there)"
 		}
-		err = fmt.Errorf("gbak stopped before its final line (%s)%s", units.Count(run.Lines, "line"), why)
+		return fmt.Errorf("gbak stopped before its final line (%s)%s", units.Count(run.Lines, "line"), why)
+	case errors.As(err, &garbled) && !run.Completed && run.Action == "restore":
+		// The same cut backup, restored again, sometimes ends in a reply
+		// the driver cannot read ("Error op_response:291362718", a CI
+		// run on 3.0.11) instead: the error alone named no cause.
+		return fmt.Errorf("gbak stopped before its final line (%s): the server's reply could not be read (the driver: %v); "+
+			"a backup file that ends early (a copy cut short, a disk that filled during the backup) ends a restore so, "+
+			"or without an error", units.Count(run.Lines, "line"), err)
 	}
-	return err, logErr
+	return err
 }
 
 var errorPrefix = []byte("ERROR:")

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -118,12 +119,26 @@ func TestLiveRestoreOfABackupCutShort(t *testing.T) {
 	}
 	target := livetest.TempPath(t, s, "cut.fdb")
 	run, err := s.Restore(ctx, fbk, target, collect.RestoreOptions{}, &bytes.Buffer{}, nil)
-	want := "cannot restore " + fbk + " to " + target + " on " + s.Addr + ": gbak stopped before its final line (" +
-		strconv.Itoa(run.Lines) + " lines): the server ended the restore without an error, as it does when the backup " +
+	head := "cannot restore " + fbk + " to " + target + " on " + s.Addr + ": gbak stopped before its final line (" +
+		strconv.Itoa(run.Lines) + " lines): "
+	tail := "; gbak's last step: " + run.LastStep + "; nothing left; nothing under " + target
+	want := head + "the server ended the restore without an error, as it does when the backup " +
 		"file ends early (a copy cut short, a disk that filled during the backup; gbak -c asks for the next volume " +
-		"there); gbak's last step: " + run.LastStep + "; nothing left; nothing under " + target
-	if err == nil || err.Error() != want || run.Completed || !strings.Contains(run.LastStep, "records restored") {
-		t.Errorf("restore of a backup cut short: %v\nwant %s\n(last step %q)", err, want, run.LastStep)
+		"there)" + tail
+	// Or, in some runs (a CI run on 3.0.11, after "committing metadata"),
+	// a reply the driver could not read: "Error op_response:291362718".
+	garbled := regexp.MustCompile("^" + regexp.QuoteMeta(head+"the server's reply could not be read (the driver: Error op_response:") +
+		`-?\d+` + regexp.QuoteMeta("); a backup file that ends early (a copy cut short, a disk that filled during the backup) "+
+		"ends a restore so, or without an error"+tail) + "$")
+	switch {
+	case err == nil || run.Completed || run.LastStep == "":
+		t.Errorf("restore of a backup cut short: %v, completed %v (last step %q)", err, run.Completed, run.LastStep)
+	case err.Error() == want:
+		if !strings.Contains(run.LastStep, "records restored") {
+			t.Errorf("restore of a backup cut short ended without an error after %q, not in the data", run.LastStep)
+		}
+	case !garbled.MatchString(err.Error()):
+		t.Errorf("restore of a backup cut short: %v\nwant %s\nor %s", err, want, garbled)
 	}
 	if collect.IsDatabaseFile(target) {
 		t.Errorf("a database was left at %s", target)
