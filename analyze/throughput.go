@@ -735,15 +735,6 @@ func repeatedRunsWarning(pts []Point, models []*Model) string {
 		len(xs), best.Name, pText(m.SlopeP), pText(best.SlopeP))
 }
 
-// joinAnd joins words as a sentence lists them: "a", "a and b", "a, b
-// and c".
-func joinAnd(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
-}
-
 // sizeSpan is the smallest and largest size measured, and whether they
 // span less than a doubling.
 func sizeSpan(x []float64) (lo, hi float64, narrow bool) {
@@ -860,7 +851,7 @@ func predictionCaveat(m *Model, xmax float64, unit parse.Unit) *string {
 			head = fmt.Sprintf("extrapolated %s× past the largest size; ", strconv.FormatFloat(p.X/xmax, 'g', 3, 64))
 		}
 		parts = append(parts, fmt.Sprintf("%sthe %s points each outweigh all the others (leverage %s)",
-			head, joinAnd(at), strings.Join(lev, ", ")))
+			head, units.List(at), strings.Join(lev, ", ")))
 	} else if len(m.HighLeverage) == 1 {
 		h := m.HighLeverage[0]
 		switch {

@@ -829,21 +829,8 @@ func TestDegradationRepeatedRunsWarning(t *testing.T) {
 // report flag it (rule bench-mix). Here the testdata run's result line
 // with half its window's Payments (9680) turned into give-ups.
 func TestThroughputMixShortRuns(t *testing.T) {
-	orig := testutil.Testdata(t, "bench", "run-w1-t4.jsonl")
-	b, err := os.ReadFile(orig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	head, _, _ := strings.Cut(string(b), "\n")
-	const pay = `{"name": "payment", "committed": 9680, "rolled_back": 0, "conflicts": 6544, "gave_up": 2,`
-	head = strings.Replace(head, strings.ReplaceAll(pay, " ", ""), `{"name":"payment","committed":4840,"rolled_back":0,"conflicts":6544,"gave_up":4842,`, 1)
-	if !strings.Contains(head, `"gave_up":4842`) {
-		t.Fatal("payment not found in the result line")
-	}
-	short := filepath.Join(t.TempDir(), "short.jsonl")
-	if err := os.WriteFile(short, []byte(head+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	const pay = `{"name":"payment","committed":9680,"rolled_back":0,"conflicts":6544,"gave_up":2,`
+	orig, short := editedResultLine(t, "short.jsonl", pay, `{"name":"payment","committed":4840,"rolled_back":0,"conflicts":6544,"gave_up":4842,`)
 	r := analyse(t, Options{}, orig, short)
 	// (17,668 completed in the window: 10,127 New-Orders, 4,840 Payments, 900, 897, 904)
 	want := "1 of 2 runs completed a mix under the spec's minimums, operations given up or failed (rule bench-mix): " + short +
@@ -894,19 +881,7 @@ func TestThroughputOldSweepTable(t *testing.T) {
 // run (4 terminals on 1 warehouse) beside its result line with 25
 // terminals.
 func TestThroughputTerminalsOverSpec(t *testing.T) {
-	orig := testutil.Testdata(t, "bench", "run-w1-t4.jsonl")
-	b, err := os.ReadFile(orig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	head, _, _ := strings.Cut(string(b), "\n")
-	if n := strings.Count(head, `"terminals":4,`); n != 1 {
-		t.Fatalf(`"terminals":4 found %d times in the result line`, n)
-	}
-	crowded := filepath.Join(t.TempDir(), "crowded.jsonl")
-	if err := os.WriteFile(crowded, []byte(strings.Replace(head, `"terminals":4,`, `"terminals":25,`, 1)+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	orig, crowded := editedResultLine(t, "crowded.jsonl", `"terminals":4,`, `"terminals":25,`)
 	r := analyse(t, Options{}, orig, crowded)
 	want := "1 of 2 runs had more terminals a warehouse than the spec's 10 (rule bench-terminals): " + crowded + ":1 (25 terminals a warehouse); " +
 		"the extra terminals queue on the same warehouse's and districts' rows, contention TPC-C does not measure, so its tpmC compares only with runs of as many terminals a warehouse " +
@@ -946,4 +921,25 @@ func TestPredictionCaveatExactFit(t *testing.T) {
 	if c := deref(pw.PredictionCaveat); strings.Contains(c, "exactly") {
 		t.Errorf("power caveat %q", c)
 	}
+}
+
+// editedResultLine writes, as name in a temporary folder, the result line
+// of testdata's bench run (run-w1-t4.jsonl) with its one old replaced by
+// new, and returns the run's path and the edited copy's.
+func editedResultLine(t *testing.T, name, old, new string) (orig, edited string) {
+	t.Helper()
+	orig = testutil.Testdata(t, "bench", "run-w1-t4.jsonl")
+	b, err := os.ReadFile(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, _, _ := strings.Cut(string(b), "\n")
+	if n := strings.Count(head, old); n != 1 {
+		t.Fatalf("%s found %d times in the result line", old, n)
+	}
+	edited = filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(edited, []byte(strings.Replace(head, old, new, 1)+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return orig, edited
 }

@@ -277,15 +277,7 @@ func refuseTables(ctx context.Context, srv collect.Server, db *sql.DB, database 
 	if len(found) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%s: %w (it holds %s of its own)", database, ErrForeign, joinAnd(found))
-}
-
-// joinAnd is "a", "a and b", "a, b and c".
-func joinAnd(words []string) string {
-	if len(words) == 1 {
-		return words[0]
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+	return fmt.Errorf("%s: %w (it holds %s of its own)", database, ErrForeign, units.List(found))
 }
 
 // userObjects are the catalogue tables refuseTables reads, with the

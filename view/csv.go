@@ -324,11 +324,7 @@ func appendLongCSVText(b []byte, s string) []byte {
 	if odd&highs != 0 {
 		return appendCSVField(b, csvText(s))
 	}
-	formula := false
-	switch s[0] {
-	case '=', '+', '-', '@':
-		formula = true
-	}
+	formula := startsFormula(s[0])
 	q := strings.IndexByte(s, '"')
 	if q < 0 && (formula || s[0] != ' ') && strings.IndexByte(s, ',') < 0 {
 		if formula {
@@ -340,14 +336,7 @@ func appendLongCSVText(b []byte, s string) []byte {
 	if formula {
 		b = append(b, '\'')
 	}
-	for q >= 0 {
-		b = append(b, s[:q+1]...)
-		b = append(b, '"')
-		s = s[q+1:]
-		q = strings.IndexByte(s, '"')
-	}
-	b = append(b, s...)
-	return append(b, '"')
+	return append(appendQuotesDoubled(b, s), '"')
 }
 
 // plainCSVText reports whether appendCSVText writes s as it is (see
@@ -432,18 +421,27 @@ func appendCSVField(b []byte, field string) []byte {
 	if !csvNeedsQuotes(field) {
 		return append(b, field...)
 	}
-	b = append(b, '"')
+	return append(appendQuotesDoubled(append(b, '"'), field), '"')
+}
+
+// startsFormula reports whether a printable field starting with c is
+// written after an apostrophe (csvText): a spreadsheet would run it.
+func startsFormula(c byte) bool {
+	return c == '=' || c == '+' || c == '-' || c == '@'
+}
+
+// appendQuotesDoubled appends s with each quote doubled, as a quoted CSV
+// field holds it.
+func appendQuotesDoubled(b []byte, s string) []byte {
 	for {
-		i := strings.IndexByte(field, '"')
+		i := strings.IndexByte(s, '"')
 		if i < 0 {
-			break
+			return append(b, s...)
 		}
-		b = append(b, field[:i+1]...)
+		b = append(b, s[:i+1]...)
 		b = append(b, '"')
-		field = field[i+1:]
+		s = s[i+1:]
 	}
-	b = append(b, field...)
-	return append(b, '"')
 }
 
 // quoted8 reports whether one of the eight bytes of x is a newline,

@@ -479,11 +479,7 @@ func (c *refFields) appendText(b []byte, t extsort.TextPart, refs []string) []by
 	default:
 		first = suf[0]
 	}
-	formula := false
-	switch first {
-	case '=', '+', '-', '@':
-		formula = true
-	}
+	formula := startsFormula(first)
 	if !(mid&2 != 0 || f.first < t.P || f.last >= len(ref)-t.Q || !formula && first == ' ') {
 		if formula {
 			b = append(b, '\'')
@@ -514,19 +510,6 @@ func (c *refFields) appendText(b []byte, t extsort.TextPart, refs []string) []by
 		b = append(b, suf...)
 	}
 	return append(b, '"')
-}
-
-// appendQuotesDoubled appends s with each quote doubled.
-func appendQuotesDoubled(b []byte, s string) []byte {
-	for {
-		i := strings.IndexByte(s, '"')
-		if i < 0 {
-			return append(b, s...)
-		}
-		b = append(b, s[:i+1]...)
-		b = append(b, '"')
-		s = s[i+1:]
-	}
 }
 
 // cmpTableRows orders the rows of the tables and indices tables.

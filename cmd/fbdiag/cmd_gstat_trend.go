@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 
 	"github.com/urfave/cli/v2"
 
@@ -114,7 +113,7 @@ func runGstatTrend(o gstatTrendOptions, stdin io.Reader, stdout, stderr io.Write
 	}
 	var snaps []*analyze.HistorySnapshot
 	samples := new(analyze.TrendSamples)
-	var read []seenArg
+	var read seenFiles
 	for _, name := range o.Inputs {
 		files, folder := []string{name}, false
 		if name != "-" {
@@ -137,12 +136,9 @@ func runGstatTrend(o gstatTrendOptions, stdin io.Reader, stdout, stderr io.Write
 			// A file named twice, or a folder and a file in it, is read
 			// once: read twice, it was "skipped: x.txt: the same gstat
 			// run as x.txt", a run compared with itself.
-			if st, err := os.Stat(f); f != "-" && err == nil && st.Mode().IsRegular() {
-				if i := slices.IndexFunc(read, func(r seenArg) bool { return os.SameFile(r.info, st) }); i >= 0 {
-					fmt.Fprintf(stderr, "skipped: %s: the same file as %s, read once\n", f, read[i].name)
-					continue
-				}
-				read = append(read, seenArg{f, st})
+			if first, again := read.again(f); again {
+				fmt.Fprintf(stderr, "skipped: %s: the same file as %s, read once\n", f, first)
+				continue
 			}
 			s, _, err := readSnapshots(f, stdin, stderr, snapshotRead{samples: samples})
 			var ng *notGstatError

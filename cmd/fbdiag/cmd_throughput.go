@@ -308,17 +308,11 @@ func throughputFiles(args []string, stderr io.Writer) ([]string, error) {
 	// A file named twice, or a folder and a file in it, is read once: its
 	// runs counted twice (pgbench-scales and pgbench-scales/…-scale1.txt
 	// read "7 runs at 6 sizes", one file alone "median of 2 runs").
-	var read []seenArg
+	var read seenFiles
 	add := func(name string) {
-		st, err := os.Stat(name)
-		if err == nil && st.Mode().IsRegular() {
-			for _, r := range read {
-				if os.SameFile(r.info, st) {
-					fmt.Fprintf(stderr, "fbdiag: throughput: skipped %s: the same file as %s, read once\n", name, r.name)
-					return
-				}
-			}
-			read = append(read, seenArg{name, st})
+		if first, again := read.again(name); again {
+			fmt.Fprintf(stderr, "fbdiag: throughput: skipped %s: the same file as %s, read once\n", name, first)
+			return
 		}
 		names = append(names, name)
 	}
@@ -365,11 +359,32 @@ func throughputFiles(args []string, stderr io.Writer) ([]string, error) {
 	return names, nil
 }
 
-// seenArg is a file read (throughput, gstat trend), by the name it was
-// given.
-type seenArg struct {
+// seenFiles are the regular files a command read (throughput, gstat
+// trend), by the names they were given: a file named twice, or a folder
+// and a file in it, is read once.
+type seenFiles []struct {
 	name string
 	info os.FileInfo
+}
+
+// again reports whether name is a file read before, under the name
+// first; else it is noted as read. Standard input and what cannot be
+// stated are never again (their reader says what is wrong).
+func (s *seenFiles) again(name string) (first string, again bool) {
+	st, err := os.Stat(name)
+	if name == "-" || err != nil || !st.Mode().IsRegular() {
+		return "", false
+	}
+	for _, r := range *s {
+		if os.SameFile(r.info, st) {
+			return r.name, true
+		}
+	}
+	*s = append(*s, struct {
+		name string
+		info os.FileInfo
+	}{name, st})
+	return "", false
 }
 
 // chartNotes is the error of the charts a view could not draw, from its

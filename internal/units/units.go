@@ -49,6 +49,15 @@ func Count[N ~int | ~int32 | ~int64 | ~uint32 | ~uint64](n N, noun string) strin
 	return fmt.Sprintf("%d %s", n, Plural(n, noun))
 }
 
+// List joins words as a sentence lists them: "a", "a and b", "a, b
+// and c"; "" for none.
+func List(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
+}
+
 // Dash is what Size, Seconds and Sig3 print for a figure that is not a
 // number (NaN, ±Inf).
 const Dash = "–"

@@ -438,3 +438,17 @@ func TestRatioAndChangeOffNil(t *testing.T) {
 		}
 	}
 }
+
+// List joins as a sentence does: the rules' and bench's refusals list
+// their objects so ("1 procedure and 1 generator").
+func TestList(t *testing.T) {
+	for words, want := range map[string]string{"": "", "a": "a", "a|b": "a and b", "a|b|c": "a, b and c"} {
+		var ws []string
+		if words != "" {
+			ws = strings.Split(words, "|")
+		}
+		if got := List(ws); got != want {
+			t.Errorf("List(%q) = %q, want %q", ws, got, want)
+		}
+	}
+}
