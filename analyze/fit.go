@@ -46,6 +46,13 @@ type Prediction struct {
 	Uninformative bool `json:"uninformative,omitempty"`
 }
 
+// Exact reports whether the interval has no width: the points lie on
+// the curve to the last digit, which leaves no residual, and so no
+// scatter, to go by (a table made up, or figures rounded onto one).
+func (p *Prediction) Exact() bool {
+	return p.Hi-p.Lo <= 1e-9*math.Abs(p.Y)
+}
+
 // qualify sets p's NoLowerBound (a throughput's, not a time's) and
 // Uninformative.
 func (p *Prediction) qualify(lowerIsBetter bool) {

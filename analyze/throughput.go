@@ -868,10 +868,8 @@ func predictionCaveat(m *Model, xmax float64, unit parse.Unit) *string {
 	if h := m.LeaveLastOut; h != nil && !h.Inside {
 		parts = append(parts, fmt.Sprintf("its leave-last-out check missed by %s, outside its 95 %% interval", signedPct(h.Error)))
 	}
-	if p.Hi-p.Lo <= 1e-9*math.Abs(p.Y) {
-		// Points on the curve to the last digit (a table made up, or
-		// figures rounded onto one) leave no residual: the interval of
-		// 700–700 that follows measures no scatter, it has none to go by.
+	if p.Exact() {
+		// (the interval of 700–700 before it measures no scatter)
 		parts = append(parts, fmt.Sprintf("its %d points lie on the curve exactly: an interval of no width says nothing of a new run's scatter", m.n))
 	}
 	if len(parts) == 0 {

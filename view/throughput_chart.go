@@ -258,8 +258,14 @@ func SizeThroughputChart(r *analyze.Result, title string) plot.SizeThroughput {
 			// Each series' prediction, as the headline states them, in
 			// the colour of the fit it was read from.
 			p := b.Prediction
+			interval := strings.Replace(intervalWords(p), "95 % interval", "95 %:", 1)
+			if p.Exact() {
+				// "95 %: 700–700" would claim a certainty; the headline's
+				// caveat says why (a legend has no room for it).
+				interval = "exact fit"
+			}
 			pr := plot.Prediction{Point: plot.Point{X: p.X, Y: p.Y, Label: fmt.Sprintf("%s at %s: %s (%s)",
-				b.Name, r.FormatX(p.X), Num(p.Y).Human(), strings.Replace(intervalWords(p), "95 % interval", "95 %:", 1))},
+				b.Name, r.FormatX(p.X), Num(p.Y).Human(), interval)},
 				Interval: &plot.Interval{Lo: p.Lo, Hi: p.Hi}, Fit: bestFit, Of: s.Name}
 			switch {
 			case p.Uninformative:

@@ -1,6 +1,7 @@
 package view
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -335,5 +336,20 @@ func TestSizeThroughputChartOneSize(t *testing.T) {
 	d := Throughput(textResult(t, "two.csv", "db,size_gb,ops_per_s\n1,9.04,494.73\n2,10.80,491.94\n", analyze.Options{}), "two.csv")
 	if len(d.Charts) != 1 || d.Charts[0].Kind != plot.KindSizeThroughput {
 		t.Errorf("two sizes: %d charts, notes %q", len(d.Charts), d.Notes)
+	}
+}
+
+// Points on the loglinear curve exactly (1000, 900 and 800 tps at 10, 20
+// and 40 GiB): the headline's caveat says the 700–700 interval measures
+// no scatter, and the chart's legend, which has no room for the caveat,
+// says "exact fit" instead of the interval; the seed's prediction keeps its legend.
+func TestSizeChartExactFit(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "exact.csv")
+	if err := os.WriteFile(path, []byte("size_gb,tps\n10,1000\n20,900\n40,800\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := SizeThroughputChart(throughputResult(t, analyze.Options{}, path), "x")
+	if len(st.Predictions) != 1 || st.Predictions[0].Label != "loglinear at 80.0 GiB: 700 (exact fit)" {
+		t.Errorf("predictions %+v", st.Predictions)
 	}
 }
