@@ -139,7 +139,7 @@ func Init(ctx context.Context, srv collect.Server, database string, opt InitOpti
 	if err != nil {
 		return nil, err
 	}
-	defer db.Close()
+	defer closeLost(db)
 	if !created {
 		if err := refuseForeign(ctx, srv, db, database); err != nil {
 			return nil, err
@@ -340,7 +340,7 @@ func load(ctx context.Context, srv collect.Server, db *sql.DB, database string, 
 				fail(srv.Fail("attach to", database, err))
 				return
 			}
-			defer conn.Close()
+			defer closeLost(conn)
 			for u := range units {
 				mu.Lock()
 				loading[u[0].w]++

@@ -95,7 +95,7 @@ func Run(ctx context.Context, srv collect.Server, database string, opt RunOption
 	if err != nil {
 		return nil, err
 	}
-	defer db.Close()
+	defer closeLost(db)
 	warehouses, err := runnable(ctx, srv, db, database)
 	if err != nil {
 		return nil, err
@@ -133,7 +133,7 @@ func Run(ctx context.Context, srv collect.Server, database string, opt RunOption
 	if err != nil {
 		return nil, srv.Fail("attach to", database, err)
 	}
-	defer mon.Close()
+	defer closeLost(mon)
 	if err := readServer(ctx, mon, &run.Server); err != nil {
 		return nil, srv.Fail("read the server facts of", database, err)
 	}
@@ -283,7 +283,7 @@ func seededTerminal(i, warehouses int, opt RunOptions, seed uint64) *terminal {
 	}
 }
 
-func (t *terminal) close() { t.conn.Close() }
+func (t *terminal) close() { closeLost(t.conn) }
 
 // loop runs transactions until stop; an error that leaves the connection
 // unusable ends it and is returned.
@@ -395,7 +395,7 @@ func (e commitError) Unwrap() error { return e.err }
 // the terminal goes on with a new one.
 func (t *terminal) reconnect() error {
 	t.conn.Raw(func(any) error { return driver.ErrBadConn })
-	t.conn.Close()
+	closeLost(t.conn)
 	ctx, cancel := context.WithTimeout(t.ctx, opTimeout)
 	defer cancel()
 	conn, err := t.db.Conn(ctx)

@@ -93,7 +93,7 @@ func (p *prepared) prepare(ctx context.Context, db *sql.DB, q string) (*sql.Stmt
 
 func (p *prepared) close() {
 	for _, s := range p.stmts {
-		s.Close()
+		closeLost(s)
 	}
 }
 
