@@ -12,9 +12,10 @@ import (
 // straight from the line reader's buffer: the bytes of its values are
 // scanned once, to the line end, and its labels compared whole, where the
 // usual way looks for the line end, then for a tab after the indentation,
-// then for each colon and separator. It hands the items to the same
-// tableItem, indexItem and fillLine, so the records and notices are the
-// usual way's; it takes LF and CRLF line ends, and leaves any line it is
+// then for each colon and separator. It sets figures, fill counts, the
+// fill label and an average fill as those read them, and hands any other
+// item to the same tableItem, indexItem and fillLine, so the records and
+// notices are the usual way's; it takes LF and CRLF line ends, and leaves any line it is
 // not sure of (a tab or another control byte after the indentation, a
 // lone CR, a byte past ASCII, an unknown label, a line end not in the
 // buffer, a separator before blanks only) untouched for the usual way.
@@ -236,6 +237,22 @@ func (r *GstatReader) fastLines(lr *LineReader) bool {
 					*(**float64)(p) = r.slab.f64(float64(it.num) / pow10[it.frac])
 				}
 				continue
+			} else if fd.kind == fillItem {
+				// "Fill distribution:", as tableItem and indexItem read it.
+				if r.fill == nil {
+					r.fill = r.slab.fill()
+					if table {
+						r.table.Fill = r.fill
+					} else {
+						r.index.Fill = r.fill
+					}
+				}
+				continue
+			} else if fd.kind == percentItem {
+				if n, ok := percentOf(b[it.v:it.e]); ok {
+					r.table.AverageFill = r.slab.int(n)
+					continue
+				}
 			}
 			if it.fig != 0 && r.setFigure(table, it) {
 				continue
@@ -297,6 +314,32 @@ type figureField struct {
 	kind uint8
 }
 
+// fillItem is the figureField kind of "Fill distribution", whose line
+// starts the fill lines: read by fastLines itself, for the usual way's
+// functions would have it check the state after the line.
+const fillItem = 4
+
+// percentItem is the figureField kind of a table's "average fill", a
+// percentage ("84%"): read by percentOf when it is digits and '%'.
+const percentItem = 8
+
+// percentOf reads v, digits then '%', as percent would (nine digits at
+// most: no notice for too big a figure); false for any other value.
+func percentOf(v []byte) (int, bool) {
+	n := len(v) - 1
+	if n < 1 || n > 9 || v[n] != '%' {
+		return 0, false
+	}
+	x := 0
+	for _, c := range v[:n] {
+		if !isDigit(c) {
+			return 0, false
+		}
+		x = x*10 + int(c-'0')
+	}
+	return x, true
+}
+
 // figureFields are the fields setFigure sets, by item number, found by
 // its own look-ups (tableInt, tableFloat, indexInt, indexFloat) on a
 // record at hand: the two that change with the line (a blob level's
@@ -317,7 +360,11 @@ func figureFields(table bool) (f [itemIDs]figureField) {
 		case !table && id < ixLabels:
 			pi, pf, base = indexInt(&x, id), indexFloat(&x, id), unsafe.Pointer(&x)
 		}
-		if pi != nil {
+		if table && id == tbFillDistribution || !table && id == ixFillDistribution {
+			f[id].kind = fillItem
+		} else if table && id == tbAverageFill {
+			f[id].kind = percentItem
+		} else if pi != nil {
 			f[id] = figureField{uintptr(unsafe.Pointer(pi)) - uintptr(base), intFigure}
 		} else if pf != nil {
 			f[id] = figureField{uintptr(unsafe.Pointer(pf)) - uintptr(base), decimalFigure}

@@ -134,6 +134,12 @@ func FuzzGstatFastLines(f *testing.F) {
 		"    Average fragment length: .5, total fragments: 5., max fragments: -1\n    Average unpacked length: 12, compression ratio: 1.2.3\n" +
 		"    Index I (0)\n\tRoot page: 123456789012345678, depth: 1.0, leaf buckets: 1,5, nodes: 7 \n\tAverage node length: 123456789012345, total dup: 0\n"))
 	f.Add([]byte("T (1)\n    Primary pointer page:  7, Index root page:8, total records:   , max versions: \n    Data pages:  \t1\n\tFill distribution: \n\t 0 - 19% = 1\n"))
+	// Average fills percentOf takes and leaves to percent (too many
+	// digits, too big, no digits, another byte), and "Fill distribution"
+	// with a value or twice in a block.
+	f.Add([]byte("T (1)\n    Data pages: 1, average fill: 0084%\n    Data pages: 1, average fill: 123456789%\n    Data pages: 1, average fill: 1234567890%\n" +
+		"    Data pages: 1, average fill: 99999999999%\n    Data pages: 1, average fill: %\n    Data pages: 1, average fill: 8a%\n    Data pages: 1, average fill: 84%%\n" +
+		"    Data pages: 1, average fill: 84\n    Fill distribution: 5\n\t 0 - 19% = 1\n    Fill distribution:\n\t20 - 39% = 2\n\n    Index I (0)\n\tFill distribution: x\n\tFill distribution:\n\t 0 - 19% = 1\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		readBothWays(t, "fuzz.txt", data)
 	})
