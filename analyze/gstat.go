@@ -629,8 +629,9 @@ func fillIndexStats(s *IndexStats, ix *parse.GstatIndex, system bool, env *stats
 			fg.lightShare, s.LightShare = float64(f[0]+f[1]+f[2])/float64(total), &fg.lightShare
 		}
 	}
-	if e, ok := estimateDepth(ix, env.pageSize, env.odsMajor, env.fill); ok {
-		fg.neededDepth, fg.fanOut, s.depthBasis = e.needed, e.fanOut, e.basis
+	var e depthEstimate
+	if estimateDepthTo(&e, &s.depthBasis, ix, env.pageSize, env.odsMajor, env.fill) {
+		fg.neededDepth, fg.fanOut = e.needed, e.fanOut
 		s.NeededDepth, s.FanOut = &fg.neededDepth, &fg.fanOut
 		if e.rebuilt > 0 {
 			fg.rebuiltDepth, s.RebuiltDepth = e.rebuilt, &fg.rebuiltDepth
