@@ -525,16 +525,18 @@ func tableStats(s *TableStats, t *parse.GstatTable, env *statsEnv, indices []Ind
 		Blobs:          t.Blobs,
 		Indices:        indices[:0],
 	}
-	s.VersionsPerRecord = sl.ratio(t.TotalVersions, t.TotalRecords)
-	s.FragmentsPerRecord = sl.ratio(t.TotalFragments, t.TotalRecords)
+	fg := sl.table()
+	s.VersionsPerRecord = ratioIn(&fg.versionsPerRecord, t.TotalVersions, t.TotalRecords)
+	s.FragmentsPerRecord = ratioIn(&fg.fragmentsPerRecord, t.TotalFragments, t.TotalRecords)
 	switch {
 	case t.TableSize != nil:
 		s.SizeBytes, s.SizeSource = t.TableSize, &sl.tableSize
 	case t.DataPages != nil && env.pageSize != nil:
-		s.SizeBytes, s.SizeSource = sl.int(*t.DataPages**env.pageSize), &sl.dataPages
+		fg.sizeBytes = *t.DataPages * *env.pageSize
+		s.SizeBytes, s.SizeSource = &fg.sizeBytes, &sl.dataPages
 	}
 	if len(t.BlobLevels) > 0 {
-		s.BlobLevels = make([]int64, 3)
+		s.BlobLevels = sl.levels()
 		for _, l := range t.BlobLevels {
 			if l.Level < 0 || l.Level > maxBlobLevel {
 				continue // not a level Firebird writes; a damaged line
@@ -566,7 +568,13 @@ func tableStats(s *TableStats, t *parse.GstatTable, env *statsEnv, indices []Ind
 			is.Table = t.Name
 			classifyIndex(is, system, env.cat) // again, now that the table is known
 		}
-		s.IndexBytes = addPtr(s.IndexBytes, is.SizeBytes)
+		if is.SizeBytes != nil {
+			if s.IndexBytes == nil {
+				fg.indexBytes, s.IndexBytes = *is.SizeBytes, &fg.indexBytes
+			} else {
+				*s.IndexBytes += *is.SizeBytes
+			}
+		}
 	}
 }
 
@@ -598,34 +606,39 @@ func fillIndexStats(s *IndexStats, ix *parse.GstatIndex, system bool, env *stats
 		Fill:             ix.Fill,
 	}
 	classifyIndex(s, system || IsSystemTable(ix.Table), env.cat)
+	fg := sl.index()
 	if ix.LeafBuckets != nil && env.pageSize != nil {
-		s.SizeBytes = sl.int(*ix.LeafBuckets * *env.pageSize)
+		fg.sizeBytes = *ix.LeafBuckets * *env.pageSize
+		s.SizeBytes = &fg.sizeBytes
 	}
 	if ix.Nodes != nil && ix.TotalDup != nil {
 		u := *ix.Nodes - *ix.TotalDup
-		s.UniqueKeys = sl.int(u)
+		fg.uniqueKeys, s.UniqueKeys = u, &fg.uniqueKeys
 		if u > 0 {
-			s.Selectivity = sl.float(1 / float64(u))
+			fg.selectivity, s.Selectivity = 1/float64(u), &fg.selectivity
 		}
 	}
-	s.DupRatio = sl.ratio(ix.TotalDup, ix.Nodes)
-	s.MaxDupShare = sl.ratio(ix.MaxDup, ix.Nodes)
+	s.DupRatio = ratioIn(&fg.dupRatio, ix.TotalDup, ix.Nodes)
+	s.MaxDupShare = ratioIn(&fg.maxDupShare, ix.MaxDup, ix.Nodes)
 	if s.ClusteringRatio == nil {
-		s.ClusteringRatio = sl.ratio(ix.ClusteringFactor, ix.Nodes)
+		s.ClusteringRatio = ratioIn(&fg.clusteringRatio, ix.ClusteringFactor, ix.Nodes)
 	}
 	if f := ix.Fill; f != nil {
 		total := f[0] + f[1] + f[2] + f[3] + f[4]
 		if total > 0 {
-			s.LightShare = sl.float(float64(f[0]+f[1]+f[2]) / float64(total))
+			fg.lightShare, s.LightShare = float64(f[0]+f[1]+f[2])/float64(total), &fg.lightShare
 		}
 	}
-	if e, ok := estimateDepth(ix, env.pageSize, env.odsMajor, env.fill); ok {
-		s.NeededDepth, s.FanOut, s.depthBasis = sl.int(e.needed), sl.float(e.fanOut), e.basis
+	var e depthEstimate
+	if estimateDepthTo(&e, &s.depthBasis, ix, env.pageSize, env.odsMajor, env.fill) {
+		fg.neededDepth, fg.fanOut = e.needed, e.fanOut
+		s.NeededDepth, s.FanOut = &fg.neededDepth, &fg.fanOut
 		if e.rebuilt > 0 {
-			s.RebuiltDepth = sl.int(e.rebuilt)
+			fg.rebuiltDepth, s.RebuiltDepth = e.rebuilt, &fg.rebuiltDepth
 		}
 		if e.lowerAt > 0 {
-			s.LowerDepthPageSize, s.LowerDepth = sl.int(e.lowerAt), sl.int(e.lowerDepth)
+			fg.lowerAt, fg.lowerDepth = e.lowerAt, e.lowerDepth
+			s.LowerDepthPageSize, s.LowerDepth = &fg.lowerAt, &fg.lowerDepth
 		}
 	}
 }
@@ -683,38 +696,68 @@ func ptr[T any](v T) *T { return &v }
 
 // slab hands out the computed figures' pointers from shared chunks, so that
 // a run with thousands of indices costs a few allocations, not one per
-// figure. A chunk is never appended past its capacity: pointers stay valid.
+// figure: a block of figures per table and per index (one grab each, not
+// one a figure), and the tables' blob levels. A chunk is never appended
+// past its capacity: pointers stay valid.
 type slab struct {
-	f                    []float64
-	i                    []int64
+	ix                   []indexFigures
+	tb                   []tableFigures
+	lv                   []int64
 	tableSize, dataPages string
 }
 
-const slabChunk = 1024
+// indexFigures and tableFigures hold what fillIndexStats and tableStats
+// compute; an IndexStats or TableStats points into its block.
+type indexFigures struct {
+	sizeBytes, uniqueKeys, neededDepth, rebuiltDepth, lowerAt, lowerDepth   int64
+	selectivity, dupRatio, maxDupShare, clusteringRatio, lightShare, fanOut float64
+}
+
+type tableFigures struct {
+	sizeBytes, indexBytes                 int64
+	versionsPerRecord, fragmentsPerRecord float64
+}
+
+// slabBlocks is a chunk's count of blocks (24 KiB of indexFigures).
+const slabBlocks = 256
 
 func newSlab() *slab { return &slab{tableSize: "table_size", dataPages: "data_pages"} }
 
-func (s *slab) float(v float64) *float64 {
-	if len(s.f) == cap(s.f) {
-		s.f = make([]float64, 0, slabChunk)
+func (s *slab) index() *indexFigures {
+	if len(s.ix) == cap(s.ix) {
+		s.ix = make([]indexFigures, 0, slabBlocks)
 	}
-	s.f = append(s.f, v)
-	return &s.f[len(s.f)-1]
+	s.ix = s.ix[:len(s.ix)+1]
+	return &s.ix[len(s.ix)-1]
 }
 
-func (s *slab) int(v int64) *int64 {
-	if len(s.i) == cap(s.i) {
-		s.i = make([]int64, 0, slabChunk)
+func (s *slab) table() *tableFigures {
+	if len(s.tb) == cap(s.tb) {
+		s.tb = make([]tableFigures, 0, slabBlocks)
 	}
-	s.i = append(s.i, v)
-	return &s.i[len(s.i)-1]
+	s.tb = s.tb[:len(s.tb)+1]
+	return &s.tb[len(s.tb)-1]
 }
 
-func (s *slab) ratio(num, den *int64) *float64 {
+// levels is a table's blob levels 0 to 2, zero, capped at three so that
+// an append of a fourth level copies them out of the chunk.
+func (s *slab) levels() []int64 {
+	if cap(s.lv)-len(s.lv) < 3 {
+		s.lv = make([]int64, 0, 3*slabBlocks)
+	}
+	n := len(s.lv)
+	s.lv = s.lv[:n+3]
+	return s.lv[n : n+3 : n+3]
+}
+
+// ratioIn stores num/den in *dst and returns dst, or nil when either is
+// missing or den is 0.
+func ratioIn(dst *float64, num, den *int64) *float64 {
 	if num == nil || den == nil || *den == 0 {
 		return nil
 	}
-	return s.float(float64(*num) / float64(*den))
+	*dst = float64(*num) / float64(*den)
+	return dst
 }
 
 func strPtr(s string) *string {

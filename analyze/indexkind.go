@@ -63,36 +63,59 @@ func catalogueMap(cat []CatalogueIndex) map[catalogueKey]CatalogueIndex {
 // classifyIndex sets Kind, KindSource and Constraint: from the catalogue
 // when it lists the index, else from the table (system) or the name.
 func classifyIndex(ix *IndexStats, system bool, cat map[catalogueKey]CatalogueIndex) {
-	if c, ok := cat[catalogueKey{ix.Table, ix.Name}]; ok {
-		ix.KindSource = KindFromCatalogue
-		switch c.ConstraintType {
-		case "PRIMARY KEY":
-			ix.Kind = IndexPrimaryKey
-		case "FOREIGN KEY":
-			ix.Kind = IndexForeignKey
-		case "UNIQUE":
-			ix.Kind = IndexUnique
-		default:
-			ix.Kind = IndexPlain
-		}
-		if c.Constraint != "" {
-			name := c.Constraint
-			ix.Constraint = &name
-		}
+	// (No catalogue, the common case: no key made and hashed an index.)
+	if len(cat) > 0 && kindFromCatalogue(ix, cat) {
 		return
 	}
 	switch {
 	case system:
 		ix.Kind, ix.KindSource = IndexSystem, KindFromTable
-	case isGeneratedName(ix.Name, "RDB$PRIMARY"):
-		ix.Kind, ix.KindSource = IndexPrimaryKey, KindFromName
-	case isGeneratedName(ix.Name, "RDB$FOREIGN"):
-		ix.Kind, ix.KindSource = IndexForeignKey, KindFromName
-	case isGeneratedName(ix.Name, "RDB$"):
-		ix.Kind, ix.KindSource = IndexUnique, KindFromName
 	default:
-		ix.Kind, ix.KindSource = IndexUnknown, KindFromName
+		ix.Kind, ix.KindSource = generatedKind(ix.Name), KindFromName
 	}
+}
+
+// kindFromCatalogue sets ix's kind from the catalogue's entry of it, and
+// tells whether it has one.
+func kindFromCatalogue(ix *IndexStats, cat map[catalogueKey]CatalogueIndex) bool {
+	c, ok := cat[catalogueKey{ix.Table, ix.Name}]
+	if !ok {
+		return false
+	}
+	ix.KindSource = KindFromCatalogue
+	switch c.ConstraintType {
+	case "PRIMARY KEY":
+		ix.Kind = IndexPrimaryKey
+	case "FOREIGN KEY":
+		ix.Kind = IndexForeignKey
+	case "UNIQUE":
+		ix.Kind = IndexUnique
+	default:
+		ix.Kind = IndexPlain
+	}
+	if c.Constraint != "" {
+		name := c.Constraint
+		ix.Constraint = &name
+	}
+	return true
+}
+
+// generatedKind is the kind an index's name tells: the names Firebird
+// gives the indices of unnamed constraints, else IndexUnknown. ("RDB$"
+// tested once, not by each of three isGeneratedName.)
+func generatedKind(name string) string {
+	rest, ok := strings.CutPrefix(name, "RDB$")
+	switch {
+	case !ok:
+		return IndexUnknown
+	case isGeneratedName(rest, "PRIMARY"):
+		return IndexPrimaryKey
+	case isGeneratedName(rest, "FOREIGN"):
+		return IndexForeignKey
+	case isGeneratedName(rest, ""):
+		return IndexUnique
+	}
+	return IndexUnknown
 }
 
 // isGeneratedName matches the names Firebird gives the index of an

@@ -132,3 +132,32 @@ func TestIsGeneratedName(t *testing.T) {
 		t.Fatalf("only %d matches: the names do not test it", matched)
 	}
 }
+
+// generatedKind tests "RDB$" once: it must tell what the three prefixes
+// tested in turn told.
+func TestGeneratedKindAsPrefixes(t *testing.T) {
+	old := func(name string) string {
+		switch {
+		case isGeneratedName(name, "RDB$PRIMARY"):
+			return IndexPrimaryKey
+		case isGeneratedName(name, "RDB$FOREIGN"):
+			return IndexForeignKey
+		case isGeneratedName(name, "RDB$"):
+			return IndexUnique
+		}
+		return IndexUnknown
+	}
+	heads := []string{"", "R", "RDB", "RDB$", "rdb$", "RDB$PRIMARY", "RDB$PRIMAR", "RDB$FOREIGN", "RDB$FOREIGNX", "RDB$INDEX_", "IX_", "RDB$1"}
+	tails := []string{"", "0", "12", "007", "1a", "x", "_1", " 1", "99999999999999999999"}
+	for _, h := range heads {
+		for _, tl := range tails {
+			name := h + tl
+			if got, want := generatedKind(name), old(name); got != want {
+				t.Errorf("generatedKind(%q) = %s, want %s", name, got, want)
+			}
+		}
+	}
+	if got := generatedKind("RDB$PRIMARY12"); got != IndexPrimaryKey {
+		t.Errorf("RDB$PRIMARY12: %s", got)
+	}
+}
