@@ -152,9 +152,10 @@ func decodeRow(b []byte) (csvRow, error) {
 // (csvRowCodec spooled them whole, a third of a record). The group and
 // number spare the merge most of its looks at the names.
 var tableRowCodec = extsort.Codec[csvRow]{
-	Append: appendTableRow,
-	Decode: decodeTableRow,
-	Size:   csvRowSize,
+	Append:   appendTableRow,
+	Decode:   decodeTableRow,
+	DecodeTo: decodeTableRowTo,
+	Size:     csvRowSize,
 }
 
 // tableRowHead is the bytes of a record's fixed part (appendTableRow).
@@ -194,11 +195,19 @@ func appendTableRow(b []byte, r csvRow) []byte {
 // decodeTableRow reads a record of appendTableRow; the strings are the
 // record's bytes (valid while it is).
 func decodeTableRow(b []byte) (csvRow, error) {
+	var r csvRow
+	err := decodeTableRowTo(b, &r)
+	return r, err
+}
+
+// decodeTableRowTo is decodeTableRow into *r.
+func decodeTableRowTo(b []byte, r *csvRow) error {
 	if len(b) < tableRowHead+2 {
-		return csvRow{}, errors.New("a row's record cut short")
+		*r = csvRow{}
+		return errors.New("a row's record cut short")
 	}
 	h := b[:tableRowHead]
-	r := csvRow{
+	*r = csvRow{
 		rank: int64(binary.LittleEndian.Uint64(h[0:])),
 		key:  int64(binary.LittleEndian.Uint64(h[8:])),
 		id:   int64(binary.LittleEndian.Uint64(h[16:])),
@@ -210,14 +219,14 @@ func decodeTableRow(b []byte) (csvRow, error) {
 		line := b[tableRowHead+2:]
 		r.line = unsafe.String(unsafe.SliceData(line), len(line))
 		nl, tl := int(n>>1), int(t>>1)
-		if nl+1+tl > len(r.line) { // (appendTableRow's tests: never so)
-			return r, errors.New("a row's name or table past its line")
+		if nl+1+tl > len(r.line) { // (appendTableRow's records: never so)
+			return errors.New("a row's name or table past its line")
 		}
 		r.s[0] = r.line[:nl]
 		if tl > 0 {
 			r.s[1] = r.line[nl+1 : nl+1+tl]
 		}
-		return r, nil
+		return nil
 	}
 	return decodeTableRowSlow(b[tableRowHead:], r)
 }
@@ -225,19 +234,19 @@ func decodeTableRow(b []byte) (csvRow, error) {
 // decodeTableRowSlow reads the name, table and line of a record of
 // appendTableRow (rest: after its fixed part, read into r) whose name or
 // table is spooled apart from the line or has a length of over a byte.
-func decodeTableRowSlow(rest []byte, r csvRow) (csvRow, error) {
+func decodeTableRowSlow(rest []byte, r *csvRow) error {
 	var inLine [2]bool
 	var lens [2]int
 	for k := range 2 {
 		n, w := binary.Uvarint(rest)
 		if w <= 0 || n>>1 > uint64(len(rest)) {
-			return r, errors.New("a row's record cut short")
+			return errors.New("a row's record cut short")
 		}
 		rest = rest[w:]
 		inLine[k], lens[k] = n&1 == 1, int(n>>1)
 		if !inLine[k] {
 			if lens[k] > len(rest) {
-				return r, errors.New("a row's record cut short")
+				return errors.New("a row's record cut short")
 			}
 			r.s[k] = unsafe.String(unsafe.SliceData(rest), lens[k])
 			rest = rest[lens[k]:]
@@ -246,18 +255,18 @@ func decodeTableRowSlow(rest []byte, r csvRow) (csvRow, error) {
 	r.line = unsafe.String(unsafe.SliceData(rest), len(rest))
 	if inLine[0] {
 		if lens[0] > len(r.line) {
-			return r, errors.New("a row's name past its line")
+			return errors.New("a row's name past its line")
 		}
 		r.s[0] = r.line[:lens[0]]
 	}
 	if inLine[1] {
 		at := lens[0] + 1
 		if !inLine[0] || lens[1] > len(r.line)-at {
-			return r, errors.New("a row's table past its line")
+			return errors.New("a row's table past its line")
 		}
 		r.s[1] = r.line[at : at+lens[1]]
 	}
-	return r, nil
+	return nil
 }
 
 func csvRowSize(r csvRow) int {
@@ -1187,7 +1196,14 @@ func (g *GstatCSV) write(r *gstatCSVRun, several bool) error {
 				return line(x.line)
 			}
 			if tail == nil {
-				tail = extsort.NewTail(csvTailBatch, r.writeSpooled(line))
+				if r.texts == nil && !g.x.opt.Source {
+					// The lines as they are, a batch of them a call.
+					tail = extsort.NewBatchTail(csvTailBatch, func(recs []byte) error {
+						return line(unsafe.String(unsafe.SliceData(recs), len(recs)))
+					})
+				} else {
+					tail = extsort.NewTail(csvTailBatch, r.writeSpooled(line))
+				}
 			}
 			return tail.Add(unsafe.Slice(unsafe.StringData(x.line), len(x.line)))
 		})
