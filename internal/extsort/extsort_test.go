@@ -1,7 +1,6 @@
 package extsort
 
 import (
-	"bufio"
 	"bytes"
 	"cmp"
 	"errors"
@@ -515,6 +514,9 @@ func TestCursorNext(t *testing.T) {
 	b := AppendInt(AppendString(AppendInt(nil, 7), "x"), 1)
 	whole := append([]byte{byte(len(b))}, b...)
 	failing := errors.New("disk gone")
+	lb := AppendInt(AppendString(AppendInt(nil, 8), strings.Repeat("y", 40)), 2) // (longer than the buffer)
+	long := append([]byte{byte(len(lb))}, lb...)
+	several := slices.Concat(whole, long, whole, whole, long)
 	for _, c := range []struct {
 		name string
 		r    io.Reader
@@ -527,8 +529,12 @@ func TestCursorNext(t *testing.T) {
 		{"record cut short", bytes.NewReader(whole[:len(whole)-1]), 0, io.ErrUnexpectedEOF},
 		{"length overflows", bytes.NewReader(bytes.Repeat([]byte{0xff}, 11)), 0, errors.New("overflows")},
 		{"read fails", io.MultiReader(bytes.NewReader([]byte{0x80}), iotest.ErrReader(failing)), 0, failing},
+		{"records of both sizes", bytes.NewReader(several), 5, nil},
+		{"a byte a read", iotest.OneByteReader(bytes.NewReader(several)), 5, nil},
+		{"a long record cut short", bytes.NewReader(slices.Concat(whole, long[:30])), 1, io.ErrUnexpectedEOF},
+		{"a long record's read fails", io.MultiReader(bytes.NewReader(slices.Concat(whole, long[:30])), iotest.ErrReader(failing)), 1, failing},
 	} {
-		cur := &cursor[rec]{r: bufio.NewReaderSize(c.r, 16)}
+		cur := &cursor[rec]{src: c.r, b: make([]byte, 16)}
 		n := 0
 		var err error
 		for {
