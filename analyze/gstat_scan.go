@@ -80,8 +80,8 @@ func (s *GstatScan) LimitWarnings(n int) {
 	s.c.limit = n
 	fired := s.a.Warnings
 	s.a.Warnings, s.c.seen = []Warning{}, nil
-	for _, w := range fired { // (one per key already)
-		s.c.fireLimited(w, keyOf(w))
+	for i := range fired { // (one per key already)
+		s.c.fireLimited(&fired[i])
 	}
 }
 
@@ -91,8 +91,8 @@ func (s *GstatScan) SinkWarnings(sink WarningSink) {
 	s.c.sink = sink
 	fired := s.a.Warnings
 	s.a.Warnings = []Warning{}
-	for _, w := range fired {
-		s.c.accept(w)
+	for i := range fired {
+		s.c.accept(&fired[i])
 	}
 }
 
@@ -124,12 +124,12 @@ func (s *GstatScan) add(ts *TableStats, fired []Warning) *TableStats {
 // sink's PutEncoded.
 func (s *GstatScan) addEncoded(ts *TableStats, fired []Warning, enc []byte, ends []int) *TableStats {
 	from := 0
-	for i, w := range fired {
+	for i := range fired {
 		if i < len(ends) {
 			s.c.encoded = enc[from:ends[i]:ends[i]]
 			from = ends[i]
 		}
-		s.c.accept(w)
+		s.c.accept(&fired[i])
 	}
 	s.c.encoded = nil
 	for j := range ts.Indices {
@@ -194,8 +194,8 @@ func (s *GstatScan) Unattached(ix *parse.GstatIndex) *IndexStats {
 	s.c.collect, s.c.fired = true, nil
 	s.c.index(p, nil, s.odsMajor)
 	s.c.collect = false
-	for _, w := range s.c.fired {
-		s.c.accept(w)
+	for i := range s.c.fired {
+		s.c.accept(&s.c.fired[i])
 	}
 	s.a.unattachedWarnings = append(s.a.unattachedWarnings, s.c.fired...)
 	s.c.fired = nil

@@ -235,13 +235,17 @@ const textBuffer = 512
 
 // fire records a warning; magnitude is value/threshold for "above" rules
 // and threshold/value for "below" rules (1 when either is 0).
-func (c *checker) fire(f finding) {
-	w := c.warning(f)
+// (f and its Warning by pointer, the Warning made in its slot: each is
+// some 180 bytes, and a run fires hundreds of thousands.)
+func (c *checker) fire(f *finding) {
 	if c.collect {
-		c.fired = append(c.fired, w)
+		c.fired = append(c.fired, Warning{})
+		c.warning(&c.fired[len(c.fired)-1], f)
 		return
 	}
-	c.accept(w)
+	var w Warning
+	c.warning(&w, f)
+	c.accept(&w)
 }
 
 // magnitude is value/threshold for "above" rules and threshold/value for
@@ -303,31 +307,30 @@ func (c *checker) source(rule, key string) string {
 	return src
 }
 
-func (c *checker) warning(f finding) Warning {
-	mag := f.magnitude()
-	src := c.source(f.rule, f.key)
-	return Warning{
-		Rule: f.rule, Severity: f.sev, Kind: f.kind, Object: f.object, Table: f.table,
-		Value: f.value, Threshold: f.threshold, Unit: f.unit, Reason: f.reason, Advice: f.advice,
-		Source: src, Magnitude: mag,
-	}
+// warning fills w, a zero Warning, from f.
+func (c *checker) warning(w *Warning, f *finding) {
+	w.Rule, w.Severity, w.Kind, w.Object, w.Table = f.rule, f.sev, f.kind, f.object, f.table
+	w.Value, w.Threshold, w.Unit, w.Reason, w.Advice = f.value, f.threshold, f.unit, f.reason, f.advice
+	w.Source, w.Magnitude = c.source(f.rule, f.key), f.magnitude()
 }
 
 // accept adds a warning to the run: one per object and rule, the worst.
-func (c *checker) accept(w Warning) {
-	k := warningKey{w.Rule, w.Kind, w.Object, w.Table}
+// (By pointer: a Warning is some 180 bytes, and a run fires hundreds of
+// thousands.)
+func (c *checker) accept(w *Warning) {
 	if c.sink != nil {
-		c.fireSink(w, k)
+		c.fireSink(w)
 		return
 	}
 	if c.limit > 0 {
-		c.fireLimited(w, k)
+		c.fireLimited(w)
 		return
 	}
+	k := warningKey{w.Rule, w.Kind, w.Object, w.Table}
 	if i, ok := c.seen[k]; ok {
 		old := c.a.Warnings[i]
 		if worse(w, old.Severity, old.Magnitude) {
-			c.a.Warnings[i] = w
+			c.a.Warnings[i] = *w
 		}
 		return
 	}
@@ -335,7 +338,7 @@ func (c *checker) accept(w Warning) {
 		c.seen = map[warningKey]int{}
 	}
 	c.seen[k] = len(c.a.Warnings)
-	c.a.Warnings = append(c.a.Warnings, w)
+	c.a.Warnings = append(c.a.Warnings, *w)
 }
 
 const db = "database"
@@ -366,7 +369,7 @@ func (c *checker) header(h *parse.GstatHeader) {
 			if h.ReadOnly {
 				f.sev = Info
 			}
-			c.fire(f)
+			c.fire(&f)
 		}
 	}
 	if gap := s.OSTMinusOIT; gap != nil {
@@ -388,13 +391,13 @@ func (c *checker) header(h *parse.GstatHeader) {
 				f.reason += "; Firebird does not sweep a read-only database (gfix -sweep does nothing on it) and its markers do not move"
 				f.advice = "if it is made writable: gfix -mode read_write, then gfix -sweep"
 			}
-			c.fire(f)
+			c.fire(&f)
 		}
 	}
 	// A read-only database is never swept, automatically or by hand:
 	// there is no sweep to schedule.
 	if h.SweepInterval != nil && float64(*h.SweepInterval) <= get("sweep-disabled", "interval") && !h.ReadOnly {
-		c.fire(finding{rule: "sweep-disabled", sev: Info, kind: db, object: db, value: float64(*h.SweepInterval), threshold: get("sweep-disabled", "interval"),
+		c.fire(&finding{rule: "sweep-disabled", sev: Info, kind: db, object: db, value: float64(*h.SweepInterval), threshold: get("sweep-disabled", "interval"),
 			unit: "transactions", reason: "sweep interval 0: the automatic sweep is disabled",
 			advice: "make sure a manual sweep (gfix -sweep) is scheduled, or gfix -housekeeping 20000 to let the server sweep"})
 	}
@@ -407,10 +410,10 @@ func (c *checker) header(h *parse.GstatHeader) {
 		switch {
 		case used >= crit:
 			f.sev, f.threshold, f.key = Critical, crit, "critical"
-			c.fire(f)
+			c.fire(&f)
 		case used >= warn:
 			f.sev, f.threshold, f.key = Warn, warn, "warning"
-			c.fire(f)
+			c.fire(&f)
 		}
 	}
 	if s.ForcedWrites != nil && !*s.ForcedWrites && get("forced-writes-off", "required") > 0 {
@@ -436,7 +439,7 @@ func (c *checker) header(h *parse.GstatHeader) {
 			f.reason = "the Attributes line lacks \"force write\", but the database is read only: Firebird writes nothing to it, so nothing can be lost now; once it is made read-write, a crash can corrupt it"
 			f.advice = "if it is made writable: gfix -mode read_write, then gfix -write sync (gfix refuses -write while the database is read only)"
 		}
-		c.fire(f)
+		c.fire(&f)
 	}
 	c.pageBuffers(h)
 	if h.ShutdownMode != "" && get("shutdown", "allowed") == 0 {
@@ -450,16 +453,16 @@ func (c *checker) header(h *parse.GstatHeader) {
 			// is "the legacy one".
 			reason = "the database is shut down (Firebird 1.5's only shutdown state, \"database shutdown\": only SYSDBA and the owner can attach, as in 2.0's multi-user maintenance)"
 		}
-		c.fire(finding{rule: "shutdown", sev: sev, kind: db, object: db, value: 1, unit: "flag",
+		c.fire(&finding{rule: "shutdown", sev: sev, kind: db, object: db, value: 1, unit: "flag",
 			reason: reason, advice: "gfix -online"})
 	}
 	if h.BackupState != "" && get("backup-lock", "allowed") == 0 {
 		f := finding{rule: "backup-lock", sev: Warn, kind: db, object: db, value: 1, unit: "flag"}
 		f.reason, f.advice = backupStateWhy(h.BackupState)
-		c.fire(f)
+		c.fire(&f)
 	}
 	if h.ReadOnly && get("read-only", "allowed") == 0 {
-		c.fire(finding{rule: "read-only", sev: Info, kind: db, object: db, value: 1, unit: "flag",
+		c.fire(&finding{rule: "read-only", sev: Info, kind: db, object: db, value: 1, unit: "flag",
 			reason: "the database is read only", advice: "gfix -mode read_write, if writes are meant"})
 	}
 	if h.ODSMajor != nil && float64(*h.ODSMajor) < get("ods-old", "min_major") {
@@ -467,12 +470,12 @@ func (c *checker) header(h *parse.GstatHeader) {
 		if h.ODSMinor != nil {
 			v += float64(*h.ODSMinor) / 10
 		}
-		c.fire(finding{rule: "ods-old", sev: Warn, kind: db, object: db, value: v, threshold: get("ods-old", "min_major"), unit: "ODS", below: true,
+		c.fire(&finding{rule: "ods-old", sev: Warn, kind: db, object: db, value: v, threshold: get("ods-old", "min_major"), unit: "ODS", below: true,
 			reason: fmt.Sprintf("ODS %s is Firebird %s: out of maintenance", h.ODSVersion, deref(s.FirebirdVersion)),
 			advice: "gbak backup with this server, restore with a current one"})
 	}
 	if h.Dialect != nil && float64(*h.Dialect) < get("dialect-1", "min_dialect") {
-		c.fire(finding{rule: "dialect-1", sev: Warn, kind: db, object: db, value: float64(*h.Dialect), threshold: get("dialect-1", "min_dialect"), unit: "dialect", below: true,
+		c.fire(&finding{rule: "dialect-1", sev: Warn, kind: db, object: db, value: float64(*h.Dialect), threshold: get("dialect-1", "min_dialect"), unit: "dialect", below: true,
 			reason: "SQL dialect 1: no BIGINT, exact NUMERIC(18) or DATE/TIME types", advice: "migrate the schema and the applications to dialect 3"})
 	}
 }
@@ -491,7 +494,7 @@ func (c *checker) pageBuffers(h *parse.GstatHeader) {
 		key: "max_pages", unit: "pages", advice: "gfix -buffers N sets the header value; 0 leaves the cache to the server's DefaultDbCachePages"}
 	f.reason = fmt.Sprintf("header page buffers %d override DefaultDbCachePages for every attachment", *h.PageBuffers)
 	if s.PageCacheBytes == nil {
-		c.fire(f)
+		c.fire(&f)
 		return
 	}
 	one := float64(*s.PageCacheBytes)
@@ -543,7 +546,7 @@ func (c *checker) pageBuffers(h *parse.GstatHeader) {
 			}
 		}
 	}
-	c.fire(f)
+	c.fire(&f)
 }
 
 func (c *checker) findings(fs []*parse.GstatFinding) {
@@ -570,12 +573,12 @@ func (c *checker) findings(fs []*parse.GstatFinding) {
 		}
 	}
 	if max := c.th.Get("gstat-error", "max_lines"); float64(errs) > max {
-		c.fire(finding{rule: "gstat-error", sev: Critical, kind: db, object: db, value: float64(errs), threshold: max, unit: "lines",
+		c.fire(&finding{rule: "gstat-error", sev: Critical, kind: db, object: db, value: float64(errs), threshold: max, unit: "lines",
 			reason: fmt.Sprintf("gstat reported %s, first %s: the statistics are missing or incomplete", units.Count(errs, "error line"), firstErr),
 			advice: "fix what gstat reported (credentials, path, server version) and run it again"})
 	}
 	if max := c.th.Get("corruption", "max_lines"); float64(n) > max {
-		c.fire(finding{rule: "corruption", sev: Critical, kind: db, object: db, value: float64(n), threshold: max, unit: "lines",
+		c.fire(&finding{rule: "corruption", sev: Critical, kind: db, object: db, value: float64(n), threshold: max, unit: "lines",
 			reason: fmt.Sprintf("%s, first %s", units.Count(n, "corruption line"), first),
 			advice: "copy the file first, then gfix -v -full and a gbak backup and restore"})
 	}

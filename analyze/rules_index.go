@@ -28,7 +28,7 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 			f.reason = "the optimizer gains nothing from " + ix.costText(t) + "; " + ix.KindText()
 			f.advice = ix.DropAdvice(schema)
 		}
-		c.fire(f)
+		c.fire(&f)
 	}
 	if !useless {
 		c.lowSelectivity(ix, t, schema)
@@ -46,7 +46,7 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 						sqlString(ix.Name), ix.RebuildAdvice(schema, odsMajor))
 				}
 			}
-			c.fire(f)
+			c.fire(&f)
 		} else if limit := c.th.at(thIndexBrokenMinNodesShare) * float64(*t.Records); *ix.Nodes > 0 && float64(*ix.Nodes) < limit {
 			f := finding{rule: "index-broken", sev: Warn, kind: kind, object: ix.QualifiedName(), table: ix.QualifiedTable(), value: float64(*ix.Nodes), threshold: limit, unit: "nodes", below: true}
 			if c.wants(&f) {
@@ -57,7 +57,7 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 				f.reason = fmt.Sprintf("%s for %s: index inconsistent%s; %s", units.Count(*ix.Nodes, "key"), units.Count(*t.Records, "record"), partial, ix.KindText())
 				f.advice = ix.RebuildAdvice(schema, odsMajor)
 			}
-			c.fire(f)
+			c.fire(&f)
 		}
 	}
 	if ix.LightShare != nil && ix.LeafBuckets != nil && float64(*ix.LeafBuckets) >= c.th.at(thIndexSparseMinLeafBuckets) &&
@@ -75,7 +75,7 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 			f.reason = string(ix.appendKindText(b))
 			f.advice = ix.RebuildAdvice(schema, odsMajor)
 		}
-		c.fire(f)
+		c.fire(&f)
 	}
 }
 
@@ -94,7 +94,7 @@ func (c *checker) indexDepth(ix *IndexStats, schema string, odsMajor *int) {
 		f.sev, f.threshold, f.key = Warn, float64(*ix.NeededDepth), "page_fill"
 	}
 	if !c.wants(&f) {
-		c.fire(f)
+		c.fire(&f)
 		return
 	}
 	lower := ""
@@ -127,7 +127,7 @@ func (c *checker) indexDepth(ix *IndexStats, schema string, odsMajor *int) {
 			f.advice = "gstat -h gives the page size, from which the page size that would lower it is computed"
 		}
 	}
-	c.fire(f)
+	c.fire(&f)
 }
 
 // indexMaxDup: before Firebird 2.0 (ODS 11) a long chain of one value made
@@ -152,7 +152,7 @@ func (c *checker) indexMaxDup(ix *IndexStats, schema string, odsMajor *int) {
 		f.sev = Warn
 	}
 	if !c.wants(&f) {
-		c.fire(f)
+		c.fire(&f)
 		return
 	}
 	// (Fired for every index of a big file made of one: appended, not
@@ -188,7 +188,7 @@ func (c *checker) indexMaxDup(ix *IndexStats, schema string, odsMajor *int) {
 		f.advice = "gstat -h gives the ODS; before 2.0 make the key more selective"
 	}
 	f.reason = string(b)
-	c.fire(f)
+	c.fire(&f)
 }
 
 // lowSelectivity fires when an average value matches a large share of the
@@ -218,7 +218,7 @@ func (c *checker) lowSelectivity(ix *IndexStats, t *TableStats, schema string) {
 		b := append(ix.appendCost(a[:0], t), "; "...)
 		f.reason, f.advice = string(ix.appendKindText(b)), ix.DropAdvice(schema)
 	}
-	c.fire(f)
+	c.fire(&f)
 }
 
 // costText says what a lookup returns and reads, and what the index costs
@@ -301,7 +301,7 @@ func (c *checker) pageSize() {
 	if n > 1 {
 		reason += fmt.Sprintf(" (%d indices of depth %d or more would be shallower at a bigger page size)", n, minDepth)
 	}
-	c.fire(finding{rule: "page-size-small", sev: Warn, kind: db, object: db, value: float64(*h.PageSize), threshold: c.th.at(thPageSizeSmallPageSize),
+	c.fire(&finding{rule: "page-size-small", sev: Warn, kind: db, object: db, value: float64(*h.PageSize), threshold: c.th.at(thPageSizeSmallPageSize),
 		key: "depth", unit: "bytes", below: true, reason: reason,
 		advice: fmt.Sprintf("gbak backup, then restore into a new file with -page_size %d", *best.LowerDepthPageSize)})
 }

@@ -16,14 +16,14 @@ func (c *checker) table(t *TableStats) {
 		if c.wants(&f) {
 			c.maxVersionsWhy(&f, *t.MaxVersions)
 		}
-		c.fire(f)
+		c.fire(&f)
 	}
 	if t.AvgRecord != nil && *t.AvgRecord == 0 && t.Records != nil && float64(*t.Records) >= c.th.at(thTableDeletedMinRecords) {
 		f := finding{rule: "table-deleted", sev: Info, kind: kind, object: t.QualifiedName(), value: float64(*t.Records), threshold: c.th.at(thTableDeletedMinRecords), unit: "records"}
 		if c.wants(&f) {
 			c.deletedWhy(&f, t)
 		}
-		c.fire(f)
+		c.fire(&f)
 	}
 	c.tableFragments(t)
 	if t.TotalFormats != nil {
@@ -40,7 +40,7 @@ func (c *checker) table(t *TableStats) {
 				f.reason = fmt.Sprintf("%d record formats of 255: at 255 the table can no longer be altered", *t.TotalFormats)
 				f.advice = "gbak backup and restore, which resets the formats"
 			}
-			c.fire(f)
+			c.fire(&f)
 		}
 	}
 	// System tables are not the DBA's to repack; the index rules leave
@@ -54,7 +54,7 @@ func (c *checker) table(t *TableStats) {
 			f.reason = fmt.Sprintf("data pages %d%% full on average over %s: mass deletes left holes", *t.AverageFill, units.Count(*t.DataPages, "page"))
 			f.advice = "gbak backup and restore compacts the table"
 		}
-		c.fire(f)
+		c.fire(&f)
 	}
 	if t.AvgVersion != nil && t.AvgRecord != nil && *t.AvgRecord > 0 && t.Versions != nil &&
 		float64(*t.Versions) >= c.th.at(thTableVersionLengthMinVersions) {
@@ -75,7 +75,7 @@ func (c *checker) table(t *TableStats) {
 				f.reason = string(b)
 				f.advice = "if updates rewrite whole rows, update only the columns that change; the versions go when garbage is collected"
 			}
-			c.fire(f)
+			c.fire(&f)
 		}
 	}
 	c.blobLevels(t)
@@ -143,7 +143,7 @@ func (c *checker) tableVersions(t *TableStats) {
 		}
 		f.reason = string(b)
 	}
-	c.fire(f)
+	c.fire(&f)
 }
 
 // gcGap is the age, in transactions, of the oldest transaction the
@@ -308,7 +308,7 @@ func (c *checker) tableFragments(t *TableStats) {
 	f := finding{rule: "table-fragments", sev: Warn, kind: "table", object: t.QualifiedName(), value: *t.FragmentsPerRecord, threshold: c.th.at(thTableFragmentsPerRecord),
 		key: "per_record", unit: "fragments/record"}
 	if !c.wants(&f) {
-		c.fire(f)
+		c.fire(&f)
 		return
 	}
 	var pageSize int64
@@ -370,7 +370,7 @@ func (c *checker) tableFragments(t *TableStats) {
 	if h := c.a.Header; h != nil && slices.Contains(h.Attributes, "no reserve") && f.advice == "gbak backup and restore re-packs them" {
 		f.advice += "; the database has \"no reserve\" (gfix -use full), which leaves no room on a page for updates: gfix -use reserve"
 	}
-	c.fire(f)
+	c.fire(&f)
 }
 
 // blobLevels: a level 1 blob lists its pages on its header page, a level 2
@@ -383,7 +383,7 @@ func (c *checker) blobLevels(t *TableStats) {
 	}
 	f := finding{rule: "blob-levels", sev: Info, kind: "table", object: t.QualifiedName(), value: float64(t.BlobLevels[2]), threshold: c.th.at(thBlobLevelsMaxLevel2), unit: "blobs"}
 	if !c.wants(&f) {
-		c.fire(f)
+		c.fire(&f)
 		return
 	}
 	f.reason = units.Count(t.BlobLevels[2], "blob") + " at level 2 (pages of blob page numbers)"
@@ -407,7 +407,7 @@ func (c *checker) blobLevels(t *TableStats) {
 		}
 		f.reason += avg + SizeText(float64(t.BlobLevelBytes[2])/float64(t.BlobLevels[2]))
 	}
-	c.fire(f)
+	c.fire(&f)
 }
 
 // lessSevere is the severity one step below s (Info stays Info).

@@ -20,7 +20,7 @@ func wholeLimited(ws []Warning, limit int) (kept []Warning, omitted map[Severity
 	seen := map[warningKey]int{}
 	for _, w := range ws {
 		if i, ok := seen[keyOf(w)]; ok {
-			if worse(w, all[i].Severity, all[i].Magnitude) {
+			if worse(&w, all[i].Severity, all[i].Magnitude) {
 				all[i] = w
 			}
 			continue
@@ -60,7 +60,7 @@ func TestWarningFloor(t *testing.T) {
 			w := Warning{Rule: "r", Kind: "table", Object: fmt.Sprint("T", rng.IntN(keys)),
 				Severity: sevs[rng.IntN(3)], Magnitude: float64(rng.IntN(5))}
 			ws = append(ws, w)
-			c.accept(w)
+			c.accept(&w)
 			if c.sinkErr != nil {
 				t.Fatal(c.sinkErr)
 			}

@@ -25,6 +25,15 @@ func (c *checker) keyHash(k warningKey) uint64 {
 	return maphash.Bytes(warningSeed, c.keyBuf)
 }
 
+// warningHash is keyHash(keyOf(*w)).
+func (c *checker) warningHash(w *Warning) uint64 {
+	b := append(append(c.keyBuf[:0], w.Rule...), 0)
+	b = append(append(b, w.Kind...), 0)
+	b = append(append(b, w.Object...), 0)
+	c.keyBuf = append(append(b, w.Table...), 0)
+	return maphash.Bytes(warningSeed, c.keyBuf)
+}
+
 func appendKey(b []byte, k warningKey) []byte {
 	b = append(append(b, k.rule...), 0)
 	b = append(append(b, k.kind...), 0)
@@ -50,29 +59,29 @@ func appendKey(b []byte, k warningKey) []byte {
 //
 // Keeping the key of every warning instead, as this did before, took
 // 24 MB for the 1.2 million warnings of a 1 GiB gstat output.
-func (c *checker) fireLimited(w Warning, k warningKey) {
-	h := c.keyHash(k)
+func (c *checker) fireLimited(w *Warning) {
+	h := c.warningHash(w)
 	if _, ok := c.logSunk(w, h); !ok {
 		return
 	}
 	if i, ok := c.heldH.get(h); ok {
-		if old := c.a.Warnings[i]; worse(w, old.Severity, old.Magnitude) {
-			c.a.Warnings[i] = w
+		if old := &c.a.Warnings[i]; worse(w, old.Severity, old.Magnitude) {
+			c.a.Warnings[i] = *w
 		}
 		return
 	}
-	if c.belowFloor(&w) {
+	if c.belowFloor(w) {
 		return
 	}
 	c.heldH.set(h, int32(len(c.a.Warnings)))
-	c.a.Warnings = append(c.a.Warnings, w)
+	c.a.Warnings = append(c.a.Warnings, *w)
 	if len(c.a.Warnings) >= 2*c.limit {
 		c.trimWarnings()
 	}
 }
 
 // worse says whether w replaces a warning of the same rule and object.
-func worse(w Warning, sev Severity, mag float64) bool {
+func worse(w *Warning, sev Severity, mag float64) bool {
 	return w.Severity.Rank() > sev.Rank() || w.Severity == sev && w.Magnitude > mag
 }
 
@@ -235,11 +244,12 @@ const sunkPayload = 17
 func newSunkLog() *extsort.Repeats { return extsort.NewRepeats(sunkBits, sunkPayload, sunkBudget) }
 
 func addSunk(l *extsort.Repeats, r sunk) error {
-	var p [sunkPayload]byte
-	binary.LittleEndian.PutUint64(p[:], uint64(r.id))
-	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(r.mag))
-	p[16] = byte(r.rank)
-	return l.Add(r.h, p[:])
+	var p [8 + sunkPayload]byte
+	binary.LittleEndian.PutUint64(p[:], r.h)
+	binary.LittleEndian.PutUint64(p[8:], uint64(r.id))
+	binary.LittleEndian.PutUint64(p[16:], math.Float64bits(r.mag))
+	p[24] = byte(r.rank)
+	return l.AddRecord(p[:])
 }
 
 func sunkOf(h uint64, p []byte) sunk {
@@ -252,7 +262,7 @@ var severities = [...]Severity{0: "", 1: Info, 2: Warn, 3: Critical}
 // logSunk counts w, whose key hashes to h, and logs it for the end of
 // the run (dropReplaced); id is its place among the run's warnings, ok
 // false once the log failed (sinkErr).
-func (c *checker) logSunk(w Warning, h uint64) (id int, ok bool) {
+func (c *checker) logSunk(w *Warning, h uint64) (id int, ok bool) {
 	if c.sinkErr != nil {
 		return 0, false
 	}
@@ -265,16 +275,18 @@ func (c *checker) logSunk(w Warning, h uint64) (id int, ok bool) {
 	return id, c.sinkErr == nil
 }
 
-func (c *checker) fireSink(w Warning, k warningKey) {
-	id, ok := c.logSunk(w, c.keyHash(k))
+func (c *checker) fireSink(w *Warning) {
+	id, ok := c.logSunk(w, c.warningHash(w))
 	if !ok {
 		return
 	}
-	if es, ok := c.sink.(EncodedWarningSink); ok && c.encoded != nil {
-		c.sinkErr = es.PutEncoded(id, w, c.encoded)
-		return
+	if c.encoded != nil { // (the assertion only then: JSON encodes none)
+		if es, ok := c.sink.(EncodedWarningSink); ok {
+			c.sinkErr = es.PutEncoded(id, *w, c.encoded)
+			return
+		}
 	}
-	c.sinkErr = c.sink.Put(id, w)
+	c.sinkErr = c.sink.Put(id, *w)
 }
 
 // dropReplaced ends a run whose warnings went to a sink or were limited:

@@ -63,6 +63,19 @@ func (r *Repeats) Add(h uint64, payload []byte) error {
 	return r.log.Append(0, r.rec)
 }
 
+// AddRecord is Add of a record made by the caller: the hash's 8 bytes,
+// little-endian, then the payload; it saves a copy of each.
+func (r *Repeats) AddRecord(rec []byte) error {
+	if len(rec) != r.size {
+		return fmt.Errorf("repeats: a record of %d bytes, want %d", len(rec), r.size)
+	}
+	if r.marked != 0 {
+		return fmt.Errorf("repeats: a hash added after the log was read")
+	}
+	r.n++
+	return r.log.Append(0, rec)
+}
+
 // Len is how many hashes were added.
 func (r *Repeats) Len() int64 { return r.n }
 

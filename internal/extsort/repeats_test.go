@@ -141,3 +141,26 @@ func TestRepeatsRepeated(t *testing.T) {
 		t.Errorf("repeated %q, want %q", got, want)
 	}
 }
+
+// A record made by the caller (AddRecord) is the hash and payload Add
+// would have logged; one of another length is refused.
+func TestRepeatsAddRecord(t *testing.T) {
+	r := NewRepeats(6, 4, 1)
+	defer r.Close()
+	for i, h := range []uint64{9, 3, 9, 5, 3, 9, 7} {
+		rec := binary.LittleEndian.AppendUint64(nil, h<<40)
+		if i%2 == 0 {
+			addNumbered(t, r, h<<40, uint32(i))
+			continue
+		}
+		if err := r.AddRecord(binary.LittleEndian.AppendUint32(rec, uint32(i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := r.AddRecord(make([]byte, 11)); err == nil {
+		t.Error("a record of 11 bytes taken, want 12")
+	}
+	if got, want := repeated(t, r), []string{"3: 1 4", "9: 0 2 5"}; !slices.Equal(got, want) {
+		t.Errorf("repeated %q, want %q", got, want)
+	}
+}
