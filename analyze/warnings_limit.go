@@ -21,24 +21,20 @@ var warningSeed = maphash.MakeSeed()
 // buffer. Written one by one into a maphash.Hash they took 1.7 % of a
 // text run's instructions (a hash for every warning fired).
 func (c *checker) keyHash(k warningKey) uint64 {
-	c.keyBuf = appendKey(c.keyBuf[:0], k)
-	return maphash.Bytes(warningSeed, c.keyBuf)
+	return c.hashKey(k.rule, k.kind, k.object, k.table)
 }
 
-// warningHash is keyHash(keyOf(*w)).
+// warningHash is keyHash(keyOf(*w)), without copying w.
 func (c *checker) warningHash(w *Warning) uint64 {
-	b := append(append(c.keyBuf[:0], w.Rule...), 0)
-	b = append(append(b, w.Kind...), 0)
-	b = append(append(b, w.Object...), 0)
-	c.keyBuf = append(append(b, w.Table...), 0)
-	return maphash.Bytes(warningSeed, c.keyBuf)
+	return c.hashKey(w.Rule, w.Kind, w.Object, w.Table)
 }
 
-func appendKey(b []byte, k warningKey) []byte {
-	b = append(append(b, k.rule...), 0)
-	b = append(append(b, k.kind...), 0)
-	b = append(append(b, k.object...), 0)
-	return append(append(b, k.table...), 0)
+func (c *checker) hashKey(rule, kind, object, table string) uint64 {
+	b := append(append(c.keyBuf[:0], rule...), 0)
+	b = append(append(b, kind...), 0)
+	b = append(append(b, object...), 0)
+	c.keyBuf = append(append(b, table...), 0)
+	return maphash.Bytes(warningSeed, c.keyBuf)
 }
 
 // fireLimited adds a warning when the run keeps only the limit worst.
