@@ -87,18 +87,11 @@ func (b depthBasis) String() string {
 	return s
 }
 
-// estimateDepth returns the estimate, or false when gstat did not print
-// what it needs (depth, leaf buckets, nodes and a node or data length).
-func estimateDepth(ix *parse.GstatIndex, pageSize *int64, odsMajor *int, fill float64) (depthEstimate, bool) {
-	var e depthEstimate
-	ok := estimateDepthTo(&e, &e.basis, ix, pageSize, odsMajor, fill)
-	return e, ok
-}
-
-// estimateDepthTo is estimateDepth writing the estimate to e, but its
-// basis to basis (fillIndexStats's IndexStats): an estimate is 88 bytes,
-// which returning and copying cost 0.3 % of a text run. e and basis are
-// written only where it returns true.
+// estimateDepthTo writes the depth estimate of ix to e, but its basis to
+// basis (fillIndexStats's IndexStats), and returns false when gstat did
+// not print what it needs (depth, leaf buckets, nodes and a node or data
+// length): an estimate is 88 bytes, which returning and copying cost
+// 0.3 % of a text run. e and basis are written only where it returns true.
 func estimateDepthTo(e *depthEstimate, basis *depthBasis, ix *parse.GstatIndex, pageSize *int64, odsMajor *int, fill float64) bool {
 	if ix.Depth == nil || ix.LeafBuckets == nil || ix.Nodes == nil || *ix.LeafBuckets < 1 || *ix.Nodes < 1 {
 		return false

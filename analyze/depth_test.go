@@ -6,6 +6,14 @@ import (
 	"github.com/fbdiag/fbdiag/parse"
 )
 
+// estimateDepth is estimateDepthTo's estimate returned whole, basis
+// included.
+func estimateDepth(ix *parse.GstatIndex, pageSize *int64, odsMajor *int, fill float64) (depthEstimate, bool) {
+	var e depthEstimate
+	ok := estimateDepthTo(&e, &e.basis, ix, pageSize, odsMajor, fill)
+	return e, ok
+}
+
 func gstatIndex(t *testing.T, in input, name string) (*parse.GstatIndex, *parse.GstatHeader) {
 	t.Helper()
 	rep := mustReport(t, in)

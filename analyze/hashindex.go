@@ -1,6 +1,6 @@
 package analyze
 
-// hashIndex maps the 64-bit hashes of warning keys (checker.keyHash) to int32s in
+// hashIndex maps the 64-bit hashes of warning keys (checker.warningHash) to int32s in
 // an open-addressed table at most three quarters full: 12 bytes a slot,
 // some 16 a key, where a Go map takes about 30. A run of 250,000 tables
 // fires some 350,000 warnings, and the one-warning-per-object rule needs

@@ -195,7 +195,7 @@ type checker struct {
 	// finding each one's in Thresholds took 1.5 % of a JSON run's CPU.
 	sources  [16]ruleSource
 	nSources int
-	// keyBuf holds the key keyHash hashes.
+	// keyBuf holds the key warningHash hashes.
 	keyBuf []byte
 	// omitted counts the warnings omit counted, by Severity.Rank, until
 	// flushOmitted writes them to WarningsOmitted (omittedAny: one was).

@@ -64,7 +64,7 @@ func TestWarningFloor(t *testing.T) {
 			if c.sinkErr != nil {
 				t.Fatal(c.sinkErr)
 			}
-			if _, held := c.heldH.get(c.keyHash(keyOf(w))); !held {
+			if _, held := c.heldH.get(c.warningHash(&w)); !held {
 				outAt[keyOf(w)] = true
 			}
 		}
