@@ -3,6 +3,7 @@ package parse
 import (
 	"bytes"
 	"io"
+	"math"
 	"time"
 )
 
@@ -530,19 +531,21 @@ func parseGstatName(s *gstatSlab, t []byte) (schema, name string, id int64, ok b
 	if len(t) < 4 || t[len(t)-1] != ')' {
 		return "", "", 0, false
 	}
-	// Scan back over the digits of the id to " (".
+	// Scan back over the digits of the id to " (", reading them as they
+	// go by (not again by atoi64): 19 digits cannot wrap a uint64, more
+	// are refused.
 	j := len(t) - 2
+	var u, pow uint64 = 0, 1
 	for j >= 0 && isDigit(t[j]) {
+		u += uint64(t[j]-'0') * pow
+		pow *= 10
 		j--
 	}
-	if j < 2 || j == len(t)-2 || t[j] != '(' || t[j-1] != ' ' {
+	if j < 2 || j == len(t)-2 || t[j] != '(' || t[j-1] != ' ' || len(t)-2-j > 19 || u > math.MaxInt64 {
 		return "", "", 0, false
 	}
+	id = int64(u)
 	j--
-	id, ok = atoi64(t[j+2 : len(t)-1])
-	if !ok || id < 0 {
-		return "", "", 0, false
-	}
 	n := t[:j]
 	if bytes.IndexByte(n, 0) >= 0 {
 		// No Firebird name holds a NUL: this is a block of zeros in a

@@ -219,6 +219,12 @@ func (o *itemOrder) blockItem(rest []byte, s *itemLabels) (id uint8, label, valu
 		if label, value, next, ok = nextItem(rest); !ok {
 			return 0, nil, nil, nil, false
 		}
+		if hasPrefix(label, "Level ") {
+			// A blob level's: no known label, so not looked up, nor
+			// learnt, so that the label after the line ("Fill
+			// distribution") is still predicted from the one before.
+			return 0, label, value, next, true
+		}
 		id = s.numbers[string(label)]
 	}
 	o.learn(id)
