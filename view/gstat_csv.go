@@ -62,6 +62,11 @@ type GstatCSV struct {
 	// Written, when set, gets each run's analysis before the run is
 	// written (the notices and the --fail-on count).
 	Written func(a *analyze.GstatAnalysis)
+	// CountsNone says that Written reads no warning count (no
+	// --fail-on): the indices table then has only the indices' rules run
+	// (analyze.GstatStream.IndexWarningsOnly), which rank its rows; the
+	// tables' fire warnings it neither shows nor counts.
+	CountsNone bool
 }
 
 // gstatCSVRun is the rows of one run, until it is written.
@@ -631,6 +636,7 @@ func (g *GstatCSV) Stream() analyze.GstatStream {
 		s.EncodeWarning = appendWarningCut // (on the workers)
 	} else {
 		s.CountWarnings = true
+		s.IndexWarningsOnly = g.rows == "indices" && g.CountsNone
 	}
 	return s
 }
