@@ -321,6 +321,7 @@ func (l *laneSet) inOrder(ev streamEvent, end bool) error {
 	if ch.scan == nil || ch.scanRep != ev.rep {
 		ch.scan, ch.scanRep = NewGstatScan(ev.rep.File, ev.rep.Index, ev.header, l.th, l.opt), ev.rep
 		ch.scan.c.textless = h.s.CountWarnings
+		ch.scan.c.noTables = h.s.CountWarnings && h.s.IndexWarningsOnly
 		ch.proto = ch.scan.newEval()
 	}
 	ev.scan, ev.proto = ch.scan, ch.proto

@@ -169,7 +169,7 @@ func (s *GstatScan) evaluator() *tableEval {
 func (s *GstatScan) newEval() *tableEval {
 	e := &tableEval{env: *s.env, odsMajor: s.odsMajor}
 	e.env.sl = newSlab()
-	e.c = checker{a: &GstatAnalysis{Header: s.a.Header}, th: s.c.th, collect: true, floorAt: s.c.floorOut, textless: s.c.textless}
+	e.c = checker{a: &GstatAnalysis{Header: s.a.Header}, th: s.c.th, collect: true, floorAt: s.c.floorOut, textless: s.c.textless, noTables: s.c.noTables}
 	return e
 }
 
@@ -179,7 +179,9 @@ func (s *GstatScan) newEval() *tableEval {
 func (e *tableEval) table(ts *TableStats, t *parse.GstatTable, fired []Warning, indices []IndexStats) []Warning {
 	tableStats(ts, t, &e.env, indices)
 	e.c.fired = fired[:0]
-	e.c.table(ts)
+	if !e.c.noTables {
+		e.c.table(ts)
+	}
 	for j := range ts.Indices {
 		e.c.index(&ts.Indices[j], ts, e.odsMajor)
 	}

@@ -40,6 +40,12 @@ type GstatStream struct {
 	// an output that shows none: the workers leave out their reason and
 	// advice.
 	CountWarnings bool
+	// IndexWarningsOnly, with CountWarnings, runs the rules of the
+	// indices and of the run but not the tables': for an output that
+	// ranks the indices by their warnings and neither shows nor counts
+	// any other (csv --table indices without --fail-on). The run's counts
+	// (WarningsOmitted, WarningsAtLeast) then leave the tables' out.
+	IndexWarningsOnly bool
 	// Prepare, when set, runs on the worker that evaluated a table, right
 	// after it, so that per-table work (encoding it, say) shares the
 	// cores; Table finds its result in GstatAnalysis.Prepared.
@@ -224,6 +230,7 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 			if scan == nil || scanRep != rep {
 				scan, scanRep = NewGstatScan(rep.File, rep.Index, rep.Header, th, opt), rep
 				scan.c.textless = s.CountWarnings
+				scan.c.noTables = s.CountWarnings && s.IndexWarningsOnly
 				proto = scan.newEval()
 			}
 			n := len(batch.evs)

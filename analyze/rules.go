@@ -171,6 +171,9 @@ type checker struct {
 	// textless: the run's warnings are only counted (GstatStream's
 	// CountWarnings), so none needs a reason or advice.
 	textless bool
+	// noTables: the tables' rules are not run (GstatStream's
+	// IndexWarningsOnly), nothing showing or counting their warnings.
+	noTables bool
 	// collect makes fire only gather the warnings in fired, for the scan
 	// to accept them in table order (see tableEval): a checker that
 	// evaluates tables on another goroutine touches nothing shared.

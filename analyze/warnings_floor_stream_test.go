@@ -92,6 +92,47 @@ func TestStreamCountWarnings(t *testing.T) {
 	}
 }
 
+// TestStreamIndexWarningsOnly: a stream that counts its warnings for the
+// indices alone gets, table by table, the index warnings the whole
+// analysis has, with their severities, and none of the tables'.
+func TestStreamIndexWarningsOnly(t *testing.T) {
+	buf, whole := bigSample(t)
+	type key struct {
+		rule, object, table string
+		sev                 Severity
+	}
+	want := map[key]int{}
+	tables := 0
+	for _, w := range whole.Warnings {
+		switch w.Kind {
+		case "index":
+			want[key{w.Rule, w.Object, w.Table, w.Severity}]++
+		case "table":
+			tables++
+		}
+	}
+	got := map[key]int{}
+	err := StreamGstat(bytes.NewReader(buf), "big", NewThresholds(), GstatOptions{}, GstatStream{
+		CountWarnings:     true,
+		IndexWarningsOnly: true,
+		Table: func(a *GstatAnalysis, _ *TableStats) error {
+			for _, w := range a.TableWarnings() {
+				if w.Kind != "index" {
+					t.Errorf("%s warning %s on %s fired", w.Kind, w.Rule, w.Object)
+				}
+				got[key{w.Rule, w.Object, w.Table, w.Severity}]++
+			}
+			return nil
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) < 1000 || tables < 1000 || !maps.Equal(got, want) {
+		t.Errorf("%d index warnings fired, want %d (of %d, and %d of tables)", len(got), len(want), len(whole.Warnings), tables)
+	}
+}
+
 // bigSample is the fb30 sample grown to 4 MiB (3,150 tables) and its
 // whole analysis.
 func bigSample(t *testing.T) ([]byte, *GstatAnalysis) {

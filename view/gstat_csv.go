@@ -62,6 +62,11 @@ type GstatCSV struct {
 	// Written, when set, gets each run's analysis before the run is
 	// written (the notices and the --fail-on count).
 	Written func(a *analyze.GstatAnalysis)
+	// CountsNone says that Written reads no warning count (no
+	// --fail-on): the indices table then has only the indices' rules run
+	// (analyze.GstatStream.IndexWarningsOnly), which rank its rows; the
+	// tables' fire warnings it neither shows nor counts.
+	CountsNone bool
 }
 
 // gstatCSVRun is the rows of one run, until it is written.
@@ -631,6 +636,7 @@ func (g *GstatCSV) Stream() analyze.GstatStream {
 		s.EncodeWarning = appendWarningCut // (on the workers)
 	} else {
 		s.CountWarnings = true
+		s.IndexWarningsOnly = g.rows == "indices" && g.CountsNone
 	}
 	return s
 }
@@ -1017,12 +1023,22 @@ func (g *GstatCSV) table(a *analyze.GstatAnalysis, t *analyze.TableStats) error 
 // indices adds the rows of indices ixs, made by indexRows, each ranked
 // by the worst of the warnings fired on it.
 func (g *GstatCSV) indices(r *gstatCSVRun, ixs []analyze.IndexStats, rows []csvIndexPrep, fired []analyze.Warning) error {
-	worst := worstIndexWarnings(fired)
+	// A table fires a few warnings: looked through for each index, not
+	// put in a map of two-string keys made for each table that fired one.
+	var worst map[[2]string]int
+	if len(fired) > 8 {
+		worst = worstIndexWarnings(fired)
+	}
 	for i := range ixs {
 		ix := &ixs[i]
-		rank := worst[warnedKey(ix)]
-		r.n++
 		name := ix.QualifiedName()
+		var rank int
+		if worst != nil {
+			rank = worst[warnedKey(ix)]
+		} else {
+			rank = worstWarningOn(fired, ix.QualifiedTable(), name)
+		}
+		r.n++
 		grp, num := g.groups.of(name)
 		if err := r.rows.Add(csvRow{rank: int64(rank), key: rows[i].key, s: [3]string{name, ix.QualifiedTable()}, id: r.n, line: rows[i].line, grp: grp, num: num}); err != nil {
 			return err
@@ -1037,6 +1053,18 @@ func (g *GstatCSV) indices(r *gstatCSVRun, ixs []analyze.IndexStats, rows []csvI
 		}
 	}
 	return nil
+}
+
+// worstWarningOn is the rank of the worst index warning of fired on index
+// name of table (worstIndexWarnings' of it), 0 for none.
+func worstWarningOn(fired []analyze.Warning, table, name string) int {
+	rank := 0
+	for i := range fired {
+		if w := &fired[i]; w.Kind == "index" && w.Object == name && w.Table == table {
+			rank = max(rank, w.Severity.Rank())
+		}
+	}
+	return rank
 }
 
 // rerankIndices, when an index's table and name came twice (their hashes

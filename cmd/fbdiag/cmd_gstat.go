@@ -237,6 +237,7 @@ func runGstat(o gstatOptions, stdin io.Reader, stdout, stderr io.Writer) error {
 		// of a table that is sorted wait in a temporary file.
 		g := view.NewGstatCSV(e.stdout, o.out.opt, o.out.vopt)
 		g.Written = st.count
+		g.CountsNone = failOn == "" // (charts, which show every warning, run them all: gstatCharts.stream)
 		if err := streamGstatView(stdin, st, o.files, th, opt, g); err != nil {
 			return err
 		}

@@ -33,6 +33,7 @@ func newGstatCharts(stderr io.Writer) *gstatCharts {
 // stream is s that also hands each table and run to the charts.
 func (c *gstatCharts) stream(s analyze.GstatStream) analyze.GstatStream {
 	table, run := s.Table, s.Run
+	s.IndexWarningsOnly = false // (the charts count every warning of a table)
 	s.Table = func(a *analyze.GstatAnalysis, t *analyze.TableStats) error {
 		c.keep.Table(t, a.TableWarnings())
 		if table == nil {

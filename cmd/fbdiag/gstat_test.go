@@ -180,6 +180,12 @@ func TestGstatFailOn(t *testing.T) {
 	if _, _, code := runCLI(t, nil, "gstat", "--fail-on", "info", shopPath(t)); code != 2 {
 		t.Errorf("--fail-on info: exit %d, want 2", code)
 	}
+	// The indices' CSV, which runs no table rule without --fail-on,
+	// counts CUSTOMER's fragments with it.
+	_, errs, code = runCLI(t, nil, "gstat", "--format", "csv", "--table", "indices", "--fail-on", "warning", shopPath(t))
+	if code != 3 || !strings.Contains(errs, "5 warnings at warning level or above") {
+		t.Errorf("csv --table indices --fail-on warning: exit %d, %q; want 3, 5 warnings", code, errs)
+	}
 }
 
 func TestGstatErrors(t *testing.T) {
