@@ -85,6 +85,13 @@ type gstatCSVRun struct {
 	// texts are the reference texts of the warnings table's spooled rows
 	// (warningCodec).
 	texts *extsort.TextRefs
+	// sources are the warnings' sources (a threshold's, which every
+	// warning of its rule shares) by number, a row's key
+	// (warningRows.sourceOf): a row holds and spools the number, not
+	// the 200 bytes, and the tail writes each source's field as
+	// refFields.source made it once.
+	sources  []string
+	sourceAt map[string]int64
 }
 
 // csvRow is a row of a streamed table with what orders it: the tables
@@ -94,9 +101,10 @@ type gstatCSVRun struct {
 // and table; then by id, the order they came in. line is the row as
 // the CSV has it, but for the source column (appendCSVRow); a warning's
 // is its head and texts as appendWarningCut makes them (appendWarningRow
-// makes the row), and its cut is where its message, advice and source
-// start in line. A warning read back from the spool has for line its row
-// as warningCodec packed it (unpackWarningRow makes the row).
+// makes the row), and its cut is where its message and advice start and
+// end in line; its source is not in line: its key is the source's number
+// (gstatCSVRun.sources). A warning read back from the spool has for line
+// its row as warningCodec packed it (unpackWarningRow makes the row).
 type csvRow struct {
 	rank, key int64
 	mag       float64
@@ -283,23 +291,23 @@ func csvRowSize(r csvRow) int {
 }
 
 // warningCodec spools the rows of the warnings table: the keys, then a
-// row's head (appendWarningCut's) and its message, advice and source, each
-// told from the first of its rule by texts. They are mostly the words
-// of their rule: spooled whole, the rows of a 100 MiB run took four
-// times the bytes (94 MB against 24). The numbers of a rule's three
-// reference texts are kept by the rule's name (ruleTexts), not looked up
-// in texts for each text.
+// row's head (appendWarningCut's) and its message and advice, each told
+// from the first of its rule by texts, then its source's number (the
+// row's key). They are mostly the words of their rule: spooled whole,
+// the rows of a 100 MiB run took four times the bytes (94 MB against
+// 24). The numbers of a rule's two reference texts are kept by the
+// rule's name (ruleTexts), not looked up in texts for each text.
 func warningCodec(texts *extsort.TextRefs) extsort.Codec[csvRow] {
 	var rules ruleTexts
 	return extsort.Codec[csvRow]{
 		Append: func(b []byte, r csvRow) []byte {
 			b = appendRowKeys(b, &r)
 			b = extsort.AppendString(b, r.line[:r.cut[0]])
-			m, a, s := r.line[r.cut[0]:r.cut[1]], r.line[r.cut[1]:r.cut[2]], r.line[r.cut[2]:]
-			refs := rules.of(texts, r.s[0], m, a, s)
+			m, a := r.line[r.cut[0]:r.cut[1]], r.line[r.cut[1]:r.cut[2]]
+			refs := rules.of(texts, r.s[0], m, a)
 			b = texts.AppendTextOf(b, refs[0], m)
 			b = texts.AppendTextOf(b, refs[1], a)
-			return texts.AppendTextOf(b, refs[2], s)
+			return extsort.AppendInt(b, r.key)
 		},
 		Decode: decodeRow, // (line: the packed row)
 		Size:   csvRowSize,
@@ -307,26 +315,26 @@ func warningCodec(texts *extsort.TextRefs) extsort.Codec[csvRow] {
 }
 
 // ruleTexts keeps the numbers of the reference texts of each rule's
-// message, advice and source (extsort.TextRefs.Ref) once all three are
-// made: a map keyed by a string and a byte took some 150 instructions a
-// look-up, three a warning. A run's rules are a few dozen, the last
-// eight kept apart: a rule's name is most often the string the rule
-// fired with, which == tells by its address before its bytes.
+// message and advice (extsort.TextRefs.Ref) once both are made: a map
+// keyed by a string and a byte took some 150 instructions a look-up, one
+// a text. A run's rules are a few dozen, the last eight kept apart: a
+// rule's name is most often the string the rule fired with, which ==
+// tells by its address before its bytes.
 type ruleTexts struct {
 	recent [8]ruleText
 	next   int
-	byName map[string][3]int
+	byName map[string][2]int
 }
 
 type ruleText struct {
 	rule string
-	refs [3]int
+	refs [2]int
 	set  bool
 }
 
-// of is the numbers of rule's reference texts, m, a and s (its message,
-// advice and source) making them when there are none yet.
-func (t *ruleTexts) of(texts *extsort.TextRefs, rule, m, a, s string) [3]int {
+// of is the numbers of rule's reference texts, m and a (its message and
+// advice) making them when there are none yet.
+func (t *ruleTexts) of(texts *extsort.TextRefs, rule, m, a string) [2]int {
 	for i := range t.recent {
 		if r := &t.recent[i]; r.set && r.rule == rule {
 			return r.refs
@@ -334,12 +342,12 @@ func (t *ruleTexts) of(texts *extsort.TextRefs, rule, m, a, s string) [3]int {
 	}
 	refs, ok := t.byName[rule]
 	if !ok {
-		refs = [3]int{texts.Ref(rule, 'm', m), texts.Ref(rule, 'a', a), texts.Ref(rule, 's', s)}
-		if refs[0] < 0 || refs[1] < 0 || refs[2] < 0 {
+		refs = [2]int{texts.Ref(rule, 'm', m), texts.Ref(rule, 'a', a)}
+		if refs[0] < 0 || refs[1] < 0 {
 			return refs // (none yet for a text too long, or past MaxTextRefs: asked again)
 		}
 		if t.byName == nil {
-			t.byName = map[string][3]int{}
+			t.byName = map[string][2]int{}
 		}
 		t.byName[strings.Clone(rule)] = refs
 	}
@@ -349,28 +357,29 @@ func (t *ruleTexts) of(texts *extsort.TextRefs, rule, m, a, s string) [3]int {
 }
 
 // unpackWarningRow appends the row of a warning read back (packed) from
-// the texts refs, whose properties refCSV keeps.
-func unpackWarningRow(b []byte, packed string, refs []string, refCSV *refFields) ([]byte, error) {
+// the texts refs, whose properties refCSV keeps, and the sources.
+func unpackWarningRow(b []byte, packed string, refs, sources []string, refCSV *refFields) ([]byte, error) {
 	var f extsort.Fields
 	f.Reset(unsafe.Slice(unsafe.StringData(packed), len(packed)))
 	b, err := appendWarningHead(b, f.Ref(), &refCSV.figures)
 	if err != nil {
 		return b, fmt.Errorf("sorting: reading back a warning: %w", err)
 	}
-	for i := range 3 {
+	for range 2 {
 		t, err := f.ReadText(refs)
 		if err != nil {
 			return b, fmt.Errorf("sorting: reading back a warning: %w", err)
 		}
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = refCSV.appendText(b, t, refs)
+		b = append(refCSV.appendText(b, t, refs), ',')
 	}
+	n := f.Int()
 	if err := f.Err(); err != nil {
 		return b, fmt.Errorf("sorting: reading back a warning: %w", err)
 	}
-	return append(b, '\n'), nil
+	if n < 0 || n >= int64(len(sources)) {
+		return b, fmt.Errorf("sorting: reading back a warning: no source %d", n)
+	}
+	return append(refCSV.source(b, sources, int(n)), '\n'), nil
 }
 
 // refFields writes texts read back (extsort.TextPart) as CSV fields,
@@ -385,6 +394,17 @@ type refFields struct {
 	refs    []refField
 	buf     []byte
 	figures [2]warningFigure // the value's and the threshold's
+	// sources are the CSV fields of the warnings' sources by number,
+	// made as they are first needed.
+	sources [][]byte
+}
+
+// source appends the field of sources[n], made once.
+func (c *refFields) source(b []byte, sources []string, n int) []byte {
+	for len(c.sources) <= n {
+		c.sources = append(c.sources, appendCSVText(nil, sources[len(c.sources)]))
+	}
+	return append(b, c.sources[n]...)
 }
 
 // refField is what refFields knows of a reference text.
@@ -694,18 +714,47 @@ func (r *warningRows) Put(id int, w analyze.Warning) error {
 }
 
 // PutEncoded spools warning w with its row and cut, made by
-// appendWarningCut.
+// appendWarningCut: the row up to its source, and for key the source's
+// number (sourceOf).
 func (r *warningRows) PutEncoded(id int, w analyze.Warning, enc []byte) error {
 	n := len(enc) - warningCut
 	if n < 0 {
 		return fmt.Errorf("warning %s on %s: no row", w.Rule, w.Object)
 	}
 	x := csvRow{rank: int64(w.Severity.Rank()), mag: w.Magnitude, s: [3]string{w.Rule, w.Object, w.Table},
-		id: int64(id), line: r.rows.Hold(enc[:n])}
+		id: int64(id), key: r.sourceOf(w.Source)}
 	for i := range x.cut {
 		x.cut[i] = int32(binary.LittleEndian.Uint32(enc[n+4*i:]))
 	}
+	x.line = r.rows.Hold(enc[:n])
 	return r.rows.Add(x)
+}
+
+// sourceOf is the number of source among the run's sources, numbered as
+// they come. A run's sources are its thresholds' (a few dozen, each one
+// string that == tells by its address): looked at in turn, then in a map.
+func (r *warningRows) sourceOf(source string) int64 {
+	if len(r.sources) <= 16 {
+		for i, s := range r.sources {
+			if s == source {
+				return int64(i)
+			}
+		}
+	} else if n, ok := r.sourceAt[source]; ok {
+		return n
+	}
+	n := int64(len(r.sources))
+	r.sources = append(r.sources, source)
+	if len(r.sources) > 16 {
+		if r.sourceAt == nil {
+			r.sourceAt = make(map[string]int64, 2*len(r.sources))
+			for i, s := range r.sources {
+				r.sourceAt[s] = int64(i)
+			}
+		}
+		r.sourceAt[source] = n
+	}
+	return n
 }
 
 // warningCut is the bytes of a row's cut after the row (appendWarningCut).
@@ -717,12 +766,13 @@ const firstText = 6
 
 // appendWarningCut appends w's row of the warnings table (appendCSVRow's
 // of findingCells(GstatFinding(*w))) as the tail writes it
-// (appendWarningHead, appendWarningRow, unpackWarningRow): the head, then
-// the message, advice and source as they are, then the cut, where each
-// of the three starts (three little-endian uint32s). The head is the
-// value and threshold (their float64 bits), whether they are bytes, the
-// length of the fields before them, those fields (severity, rule,
-// object) and the unit's, each with its comma. The fields are written
+// (appendWarningHead, appendWarningRow, unpackWarningRow) but for its
+// source, which the run numbers (warningRows.sourceOf): the head, then
+// the message and advice as they are, then the cut, where the message
+// and the advice start and where the advice ends (three little-endian
+// uint32s). The head is the value and threshold (their float64 bits),
+// whether they are bytes, the length of the fields before them, those
+// fields (severity, rule, object) and the unit's, each with its comma. The fields are written
 // from w's fields, with no Finding nor cells between: a big run's
 // warnings made a string of each object's name ("index IX on T") and
 // nine cells a row. The figures are written with the row: in the order
@@ -751,10 +801,11 @@ func appendWarningCut(b []byte, w *analyze.Warning) []byte {
 	b = appendCSVText(b, w.Unit) // (csvUnit: a warning's unit is its MachineUnit)
 	b = append(b, ',')
 	var cut [3]uint32
-	for i, s := range [3]string{w.Reason, w.Advice, w.Source} {
+	for i, s := range [2]string{w.Reason, w.Advice} {
 		cut[i] = uint32(len(b) - start)
 		b = append(b, s...)
 	}
+	cut[2] = uint32(len(b) - start)
 	for _, c := range cut {
 		b = le.AppendUint32(b, c)
 	}
@@ -817,14 +868,14 @@ func (m *warningFigure) append(b []byte, v float64, bytes bool) []byte {
 }
 
 // appendWarningRow appends the row of the warnings table of x, a row of
-// appendWarningCut held in memory.
-func appendWarningRow(b []byte, x *csvRow, memo *[2]warningFigure) ([]byte, error) {
+// appendWarningCut held in memory, whose source is source.
+func appendWarningRow(b []byte, x *csvRow, source string, memo *[2]warningFigure) ([]byte, error) {
 	b, err := appendWarningHead(b, x.line[:x.cut[0]], memo)
 	b = appendCSVText(b, x.line[x.cut[0]:x.cut[1]])
 	b = append(b, ',')
 	b = appendCSVText(b, x.line[x.cut[1]:x.cut[2]])
 	b = append(b, ',')
-	b = appendCSVText(b, x.line[x.cut[2]:])
+	b = appendCSVText(b, source)
 	return append(b, '\n'), err
 }
 
@@ -1216,7 +1267,10 @@ func (g *GstatCSV) write(r *gstatCSVRun, several bool) error {
 				}
 				if r.texts != nil { // (a warning's head and texts as they are)
 					var err error
-					if buf, err = appendWarningRow(buf[:0], &x, &figures); err != nil {
+					if x.key < 0 || x.key >= int64(len(r.sources)) {
+						return fmt.Errorf("warning %d: no source %d", x.id, x.key)
+					}
+					if buf, err = appendWarningRow(buf[:0], &x, r.sources[x.key], &figures); err != nil {
 						return err
 					}
 					return line(unsafe.String(unsafe.SliceData(buf), len(buf)))
@@ -1260,7 +1314,7 @@ func (r *gstatCSVRun) writeSpooled(line func(string) error) func(rec []byte) err
 			return line(s)
 		}
 		var err error
-		if buf, err = unpackWarningRow(buf[:0], s, r.texts.Refs(), &refCSV); err != nil {
+		if buf, err = unpackWarningRow(buf[:0], s, r.texts.Refs(), r.sources, &refCSV); err != nil {
 			return err
 		}
 		return line(unsafe.String(unsafe.SliceData(buf), len(buf)))

@@ -248,10 +248,11 @@ func randomCSVText(rng *rand.Rand, n int) string {
 
 // appendWarningCut writes a warning's row from its fields, and
 // appendWarningRow the row of that, as appendCSVRow writes the cells of
-// GstatFinding's finding; the cut is where the message, advice and
-// source start, which follow the head as they are: random warnings of
-// every unit, with figures that are not finite, huge or negative (some
-// the row before's, in another unit), and texts of odd bytes.
+// GstatFinding's finding; the cut is where the message and advice start
+// and end, which follow the head as they are (the source is not in the
+// row): random warnings of every unit, with figures that are not finite,
+// huge or negative (some the row before's, in another unit), and texts
+// of odd bytes.
 func TestAppendWarningCut(t *testing.T) {
 	rng := rand.New(rand.NewPCG(41, 1))
 	units := []string{"", "bytes", "share", "share of RAM", "share of a page", "flag", "levels", "ratio", "pages", "=x"}
@@ -287,10 +288,10 @@ func TestAppendWarningCut(t *testing.T) {
 		for j := range x.cut {
 			x.cut[j] = int32(binary.LittleEndian.Uint32(enc[n+4*j:]))
 		}
-		if x.line[x.cut[0]:x.cut[1]] != w.Reason || x.line[x.cut[1]:x.cut[2]] != w.Advice || x.line[x.cut[2]:] != w.Source {
+		if x.line[x.cut[0]:x.cut[1]] != w.Reason || x.line[x.cut[1]:x.cut[2]] != w.Advice || int(x.cut[2]) != len(x.line) {
 			t.Fatalf("warning %d %+v: cut %v of %q", i, w, x.cut, x.line)
 		}
-		if got, err := appendWarningRow([]byte("x,"), &x, &memo); err != nil || string(got[2:]) != string(want) {
+		if got, err := appendWarningRow([]byte("x,"), &x, w.Source, &memo); err != nil || string(got[2:]) != string(want) {
 			t.Fatalf("warning %d %+v:\n got %q, %v\nwant %q", i, w, got[2:], err, want)
 		}
 	}

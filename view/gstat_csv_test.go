@@ -101,12 +101,13 @@ func TestGstatCSVAgrees(t *testing.T) {
 	}
 }
 
-// The warnings table's rows spool as their head and three texts told
-// from the first of their rule (warningCodec) and read back as the rows
-// appendWarningCut made: every warning of the fb30 sample and of a
-// 7 MiB database made of its blocks. The spooled bytes are a quarter of
-// the rows whole (csvRowCodec's): 1,759 of 6,848 for the sample's nine,
-// 1,441,512 of 6,380,106 for the big one's 8,262.
+// The warnings table's rows spool as their head, two texts told from the
+// first of their rule and their source's number (warningCodec) and read
+// back as the rows appendWarningCut made: every warning of the fb30
+// sample and of a 7 MiB database made of its blocks. The spooled bytes
+// are a quarter of the rows whole (csvRowCodec's, with their source):
+// 1,460 of 6,195 for the sample's nine, 1,346,082 of 5,867,862 for the
+// big one's 8,262.
 func TestWarningCodec(t *testing.T) {
 	t.Parallel() // (heavy: beside the other parallel tests)
 	var texts []string
@@ -133,14 +134,16 @@ func TestWarningCodec(t *testing.T) {
 		var packed [][]byte
 		var rows []string
 		whole, spooled := 0, 0
+		var numbered warningRows // (the sources, numbered across the sinks)
 		for _, w := range analyze.Gstat(reps[0], th).Warnings {
-			sink := &warningRows{rows: extsort.New(compareWarningRows, codec, 1<<30)}
+			sink := &warningRows{rows: extsort.New(compareWarningRows, codec, 1<<30), sources: numbered.sources, sourceAt: numbered.sourceAt}
 			if err := sink.Put(len(rows), w); err != nil {
 				t.Fatal(err)
 			}
+			numbered.sources, numbered.sourceAt = sink.sources, sink.sourceAt
 			var x csvRow
 			sink.rows.Each(func(r csvRow) error { x = r; return nil })
-			b, err := appendWarningRow(nil, &x, nil)
+			b, err := appendWarningRow(nil, &x, sink.sources[x.key], nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -150,7 +153,7 @@ func TestWarningCodec(t *testing.T) {
 			}
 			rows = append(rows, row)
 			packed = append(packed, codec.Append(nil, x))
-			whole += len(csvRowCodec.Append(nil, x))
+			whole += len(csvRowCodec.Append(nil, x)) + len(w.Source)
 			spooled += len(packed[len(packed)-1])
 		}
 		var refCSV refFields
@@ -159,7 +162,7 @@ func TestWarningCodec(t *testing.T) {
 			if err != nil || r.id != int64(i) {
 				t.Fatalf("%s: warning %d read back as %+v, %v", in.name, i, r, err)
 			}
-			got, err := unpackWarningRow(nil, r.line, texts.Refs(), &refCSV)
+			got, err := unpackWarningRow(nil, r.line, texts.Refs(), numbered.sources, &refCSV)
 			if err != nil || string(got) != rows[i] {
 				t.Fatalf("%s: warning %d read back as %q, %v; want %q", in.name, i, got, err, rows[i])
 			}
@@ -208,7 +211,7 @@ func FuzzWarningCodec(f *testing.F) {
 		var refCSV refFields
 		err := r.rows.Each(func(x csvRow) error {
 			var err error
-			if buf, err = unpackWarningRow(buf[:0], x.line, r.texts.Refs(), &refCSV); err != nil {
+			if buf, err = unpackWarningRow(buf[:0], x.line, r.texts.Refs(), r.sources, &refCSV); err != nil {
 				return err
 			}
 			if string(buf) != want[x.id] {
@@ -313,18 +316,18 @@ func TestRuleTexts(t *testing.T) {
 	for i := range 100000 {
 		rule := fmt.Sprintf("rule-%d", rng.IntN(12))
 		if rng.IntN(10) == 0 {
-			rule = fmt.Sprintf("rule-%d", rng.IntN(500))
+			rule = fmt.Sprintf("rule-%d", rng.IntN(700))
 		}
 		if rng.IntN(2) == 0 {
 			rule = strings.Clone(rule) // (another string of the same bytes)
 		}
-		texts := [3]string{fmt.Sprintf("m %d of %s", rng.IntN(100), rule), fmt.Sprintf("a %d", rng.IntN(3)), "s"}
+		texts := [2]string{fmt.Sprintf("m %d of %s", rng.IntN(100), rule), fmt.Sprintf("a %d", rng.IntN(3))}
 		if rng.IntN(50) == 0 {
-			texts[rng.IntN(3)] = long
+			texts[rng.IntN(2)] = long
 		}
-		refs := rules.of(&mine, rule, texts[0], texts[1], texts[2])
+		refs := rules.of(&mine, rule, texts[0], texts[1])
 		got, want = got[:0], want[:0]
-		for j, f := range []byte{'m', 'a', 's'} {
+		for j, f := range []byte{'m', 'a'} {
 			got = mine.AppendTextOf(got, refs[j], texts[j])
 			want = old.AppendText(want, rule, f, texts[j])
 		}
@@ -334,5 +337,32 @@ func TestRuleTexts(t *testing.T) {
 	}
 	if n := len(mine.Refs()); n != extsort.MaxTextRefs || !slices.Equal(mine.Refs(), old.Refs()) {
 		t.Fatalf("%d reference texts, want %d as TextRefs alone", n, extsort.MaxTextRefs)
+	}
+}
+
+// sourceOf numbers a run's sources as they come, one number a source
+// whichever string holds its bytes: past the sixteen it looks at in turn
+// too, where a map takes over, and for the sources a thresholds file of
+// its own could give (a thousand).
+func TestSourceOf(t *testing.T) {
+	rng := rand.New(rand.NewPCG(43, 1))
+	var r warningRows
+	want := map[string]int64{}
+	for i := range 20000 {
+		s := fmt.Sprintf("[U] thresholds file, rule %d", rng.IntN(min(1000, 4+i/10)))
+		if rng.IntN(2) == 0 {
+			s = strings.Clone(s) // (another string of the same bytes)
+		}
+		n, ok := want[s]
+		if !ok {
+			n = int64(len(want))
+			want[s] = n
+		}
+		if got := r.sourceOf(s); got != n || r.sources[got] != s {
+			t.Fatalf("source %d %q: number %d, want %d", i, s, got, n)
+		}
+	}
+	if len(r.sources) != len(want) || len(want) < 900 {
+		t.Fatalf("%d sources numbered, want %d (over 900)", len(r.sources), len(want))
 	}
 }
