@@ -40,6 +40,8 @@ type GstatAnalysis struct {
 
 	tableWarnings []Warning
 	prepared      any
+	encTable      []byte
+	encTableErr   error
 	// unattachedWarnings are the warnings fired on UnattachedIndices.
 	unattachedWarnings []Warning
 	Notices            []parse.Notice `json:"notices"`

@@ -103,7 +103,7 @@ func streamLanes(rd io.Reader, name string, th Thresholds, opt GstatOptions, h *
 	l.ch.one.evs = make([]streamEvent, 0, 1)
 	work := make(chan *laneJob, workers)
 	for range workers {
-		go l.lane(work, evaluator{prepare: h.s.Prepare, encode: encode})
+		go l.lane(work, evaluator{prepare: h.s.Prepare, encodeTable: h.s.EncodeTable, encode: encode})
 	}
 	last := make(chan chan struct{}, 1)
 	go l.read(rd, work, last)
@@ -217,9 +217,9 @@ func (l *laneSet) lane(work <-chan *laneJob, v evaluator) {
 			}
 			ev := &evs[len(evs)-1]
 			ev.table, ev.scan, ev.proto = t, pub.scan, pub.proto
-			v.event(ev)
 		}
 		job.batch.evs = evs
+		v.batch(&job.batch, &h.stopped)
 	}
 	handOn := func(job *laneJob) {
 		defer h.catch()
@@ -331,7 +331,7 @@ func (l *laneSet) inOrder(ev streamEvent, end bool) error {
 	b := &ch.one
 	if cap(b.evs) > 0 {
 		old := &b.evs[:1][0]
-		ev.fired, ev.indices, ev.enc, ev.encEnds = old.fired, old.indices, old.enc, old.encEnds
+		ev.fired, ev.indices, ev.enc, ev.encEnds, ev.encTable = old.fired, old.indices, old.enc, old.encEnds, old.encTable
 	}
 	b.evs = append(b.evs[:0], ev)
 	e := &b.evs[0]

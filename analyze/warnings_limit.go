@@ -182,6 +182,11 @@ func (a *GstatAnalysis) TableWarnings() []Warning { return a.tableWarnings }
 // the table just analysed (nil without Prepare).
 func (a *GstatAnalysis) Prepared() any { return a.prepared }
 
+// EncodedTable is, during a stream, what GstatStream.EncodeTable made of
+// the table just analysed (nil without EncodeTable); the bytes are valid
+// until Table returns.
+func (a *GstatAnalysis) EncodedTable() ([]byte, error) { return a.encTable, a.encTableErr }
+
 // UnattachedWarnings are the warnings the rules fired on the indices
 // that followed no table (UnattachedIndices), kept with them whether the
 // run's warnings are limited or go to a sink.

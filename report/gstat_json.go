@@ -386,21 +386,33 @@ func (g *GstatJSON) Table(t *analyze.TableStats) {
 }
 
 // TableEncoded writes a table that AppendGstatTable encoded (with guard
-// for a NewGstatJSONGuarded document), as Table would.
+// for a NewGstatJSONGuarded document), as Table would, or several
+// tables' one after the other, or nothing for a table whose bytes came
+// with an earlier one's (analyze.GstatStream's EncodeTable): each starts
+// with the comma and line break of an element after the first, the comma
+// left out for the first.
 func (g *GstatJSON) TableEncoded(b []byte) {
-	g.item(g.tables, b)
+	if g.tables == 0 && len(b) > 0 {
+		b = b[1:]
+	}
+	if len(b) > 0 {
+		g.passed(b)
+	}
 	g.tables++
 }
 
 // AppendGstatTable appends t's JSON as GstatJSON.Table writes it, for a
 // stream to encode tables on several cores (analyze.GstatStream's
-// Prepare) and write them in order with TableEncoded. With guard, the
+// Prepare) and write them in order with TableEncoded: the comma and line
+// break before an element of the tables array too, so that the in-order
+// writer makes one write a table (TableEncoded drops the comma of the
+// first). With guard, the
 // bytes are those a printable.Writer passes on (NewGstatJSONGuarded).
 // It may write past what it appends, within b's capacity (its keys are
 // copied in fixed blocks, appendTableStats): b's spare room must be the
 // caller's own, as a scratch buffer cut to [:0] is.
 func AppendGstatTable(b []byte, t *analyze.TableStats, guard bool) ([]byte, error) {
-	out, ok := appendTableStats(b, t, guard)
+	out, ok := appendTableStats(elementHead(b, 1), t, guard)
 	if ok {
 		return out, nil
 	}

@@ -247,21 +247,15 @@ func streamGstatJSON(t *testing.T, data []byte, name string, guard bool) []byte 
 			}
 			return g
 		},
-		Prepare: func(ts *analyze.TableStats) any {
-			b, err := AppendGstatTable(nil, ts, guard)
-			if err != nil {
-				return err
-			}
-			return b
+		EncodeTable: func(b []byte, ts *analyze.TableStats) ([]byte, error) {
+			return AppendGstatTable(b, ts, guard)
 		},
 		Table: func(a *analyze.GstatAnalysis, _ *analyze.TableStats) error {
-			switch p := a.Prepared().(type) {
-			case error:
-				return p
-			case []byte:
-				g.TableEncoded(p)
+			b, err := a.EncodedTable()
+			if err == nil {
+				g.TableEncoded(b)
 			}
-			return nil
+			return err
 		},
 		Run: func(a *analyze.GstatAnalysis, _ *parse.GstatReport) error {
 			err := g.Close(a)
