@@ -93,10 +93,6 @@ type Sorter[T any] struct {
 	// text holds the bytes Hold copied for the batch, spareText those of
 	// the batch being spilled, which the next batch reuses.
 	text, spareText []byte
-
-	// w writes the runs, one at a time (a spill, or a compaction after
-	// it): its 64 KiB buffer is reused rather than allocated a run.
-	w *bufio.Writer
 }
 
 // level is a temporary file of sorted runs.
@@ -171,14 +167,8 @@ func (s *Sorter[T]) Hold(b []byte) string {
 	}
 	if len(s.text)+len(b) > cap(s.text) {
 		// A bigger block; the strings in the old one keep it until their
-		// batch is written. After a first small one (few records), a
-		// block a batch's bytes fit: blocks doubling up to the budget were
-		// the biggest part of csv --table warnings's allocations at 8 MiB.
-		n := 16 << 10
-		if cap(s.text) > 0 {
-			n = s.budget
-		}
-		s.text = make([]byte, 0, max(n, len(b)))
+		// batch is written. A batch's bytes soon fit one block.
+		s.text = make([]byte, 0, max(min(2*cap(s.text), s.budget), len(b), 16<<10))
 	}
 	n := len(s.text)
 	s.text = append(s.text, b...)
@@ -192,10 +182,6 @@ func (s *Sorter[T]) spillAsync() error {
 		return err
 	}
 	full, text := s.batch, s.text
-	if s.spare == nil {
-		// The second batch: sized as the first rather than grown to it.
-		s.spare = make([]T, 0, len(full))
-	}
 	s.batch, s.held, s.spare, s.spilling = s.spare[:0], 0, nil, len(full)
 	s.text, s.spareText = s.spareText[:0], nil
 	done := make(chan struct{})
@@ -271,11 +257,7 @@ func (s *Sorter[T]) write(l int, each func(put func(T, []byte) error) error) err
 		}
 		v.file, v.named = f, named
 	}
-	if s.w == nil {
-		s.w = bufio.NewWriterSize(nil, 64<<10)
-	}
-	w := s.w
-	w.Reset(io.NewOffsetWriter(v.file, v.end))
+	w := bufio.NewWriterSize(io.NewOffsetWriter(v.file, v.end), 64<<10)
 	var n int64
 	err := each(func(t T, raw []byte) error {
 		k, err := s.put(w, t, raw)

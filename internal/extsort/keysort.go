@@ -39,11 +39,6 @@ func (s *KeySort[T]) Sort(rs []T) {
 	// orders as Cmp does where it orders at all).
 	shift := bits.Len(uint(len(rs)))
 	place := uint64(1)<<shift - 1 // (shift 64: every bit, and every record ties)
-	if cap(s.keys) < len(rs) {
-		// Sized once, not grown: growing them to a batch's length
-		// allocated some four times its bytes.
-		s.keys, s.tmp = make([]uint64, 0, len(rs)), make([]T, 0, len(rs))
-	}
 	keys := s.keys[:0]
 	for i := range rs {
 		keys = append(keys, s.Key(&rs[i])&^place|uint64(i))

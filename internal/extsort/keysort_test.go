@@ -78,26 +78,3 @@ func TestKeySortRuns(t *testing.T) {
 		}
 	}
 }
-
-// KeySort's keys and records' copy are made once at a batch's length,
-// not grown to it, then reused: the first sort allocates those two, a
-// second batch no longer than the first nothing.
-func TestKeySortAllocs(t *testing.T) {
-	rs := make([]warningLike, 3000)
-	for i := range rs {
-		rs[i] = warningLike{rank: i % 4, mag: float64(i % 7), id: int64(i)}
-	}
-	var s *KeySort[warningLike]
-	if a := testing.AllocsPerRun(1, func() {
-		s = &KeySort[warningLike]{Key: func(r *warningLike) uint64 { return RankKey(int64(r.rank), DescFloat(r.mag)) }, Cmp: cmpWarningLike}
-		s.Sort(rs)
-	}); a > 3 {
-		t.Errorf("the first Sort allocated %v times, want 3 at most", a)
-	}
-	if a := testing.AllocsPerRun(1, func() { s.Sort(rs[:2000]) }); a != 0 {
-		t.Errorf("the second Sort allocated %v times, want 0", a)
-	}
-	if !slices.IsSortedFunc(rs, compareWarningLike) {
-		t.Error("not sorted")
-	}
-}

@@ -26,14 +26,6 @@ type rawBatch struct {
 	ends []int
 }
 
-// newRawBatch is a batch with room for size bytes and a record past
-// them, and for the ends of records of 64 bytes or more: grown from
-// empty by append, the three batches allocated some five times their
-// bytes.
-func newRawBatch(size int) *rawBatch {
-	return &rawBatch{b: make([]byte, 0, size+size/16), ends: make([]int, 0, size/64)}
-}
-
 // ErrTailFailed is what Add returns once the tail's function failed
 // (Close returns its error).
 var ErrTailFailed = errors.New("writing the records failed")
@@ -54,10 +46,10 @@ func NewBatchTail(size int, fn func(recs []byte) error) *Tail {
 func newTail(size int, whole bool, fn func(rec []byte) error) *Tail {
 	// free holds all three, so that the goroutine never waits to give one
 	// back, not even after the last.
-	t := &Tail{size: size, whole: whole, cur: newRawBatch(size), full: make(chan *rawBatch, 2),
+	t := &Tail{size: size, whole: whole, cur: new(rawBatch), full: make(chan *rawBatch, 2),
 		free: make(chan *rawBatch, 3), done: make(chan error, 1)}
-	t.free <- newRawBatch(size)
-	t.free <- newRawBatch(size)
+	t.free <- new(rawBatch)
+	t.free <- new(rawBatch)
 	go func() {
 		var err error
 		for b := range t.full {

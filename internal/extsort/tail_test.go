@@ -109,29 +109,3 @@ func TestBatchTail(t *testing.T) {
 		t.Errorf("Close: %v after %d calls, the %dth record refused; want %v after one call, refused within two batches", err, calls, refused, stop)
 	}
 }
-
-// A Tail's batches are made with room for a batch and a record past it:
-// its records go through without an allocation of their own, not even
-// while the three batches first fill (grown by append, they allocated
-// some five times their bytes).
-func TestTailAllocs(t *testing.T) {
-	rec := make([]byte, 100)
-	n := 0
-	a := testing.AllocsPerRun(1, func() {
-		tail := NewTail(16<<10, func(rec []byte) error { n++; return nil })
-		for range 1000 { // (six batches)
-			if err := tail.Add(rec); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := tail.Close(); err != nil {
-			t.Fatal(err)
-		}
-	})
-	if a > 20 { // (the Tail, its channels, batches and goroutine: 18)
-		t.Errorf("a tail of 1,000 records allocated %v times, want 20 at most (81 when grown)", a)
-	}
-	if n != 2000 { // (AllocsPerRun runs it twice)
-		t.Errorf("passed %d records, want 2,000", n)
-	}
-}
