@@ -103,7 +103,7 @@ func streamLanes(rd io.Reader, name string, th Thresholds, opt GstatOptions, h *
 	l.ch.one.evs = make([]streamEvent, 0, 1)
 	work := make(chan *laneJob, workers)
 	for range workers {
-		go l.lane(work, evaluator{prepare: h.s.Prepare, encodeTable: h.s.EncodeTable, encode: encode})
+		go l.lane(work, h.s.evaluator(encode))
 	}
 	last := make(chan chan struct{}, 1)
 	go l.read(rd, work, last)
@@ -319,10 +319,8 @@ func (l *laneSet) blocks() parse.GstatBlocks {
 func (l *laneSet) inOrder(ev streamEvent, end bool) error {
 	ch, h := &l.ch, l.h
 	if ch.scan == nil || ch.scanRep != ev.rep {
-		ch.scan, ch.scanRep = NewGstatScan(ev.rep.File, ev.rep.Index, ev.header, l.th, l.opt), ev.rep
-		ch.scan.c.textless = h.s.CountWarnings
-		ch.scan.c.noTables = h.s.CountWarnings && h.s.IndexWarningsOnly
-		ch.proto = ch.scan.newEval()
+		ch.scan, ch.proto = h.s.newScan(ev.rep, ev.header, l.th, l.opt)
+		ch.scanRep = ev.rep
 	}
 	ev.scan, ev.proto = ch.scan, ch.proto
 	if end {

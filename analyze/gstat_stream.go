@@ -201,7 +201,7 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 	}
 	perr := make(chan parsed, 1)
 	for range workers {
-		go h.work(work, free, s.Prepare, encode)
+		go h.work(work, free, encode)
 	}
 	go func() {
 		defer close(work)
@@ -248,10 +248,8 @@ func StreamGstat(rd io.Reader, name string, th Thresholds, opt GstatOptions, s G
 		// appended took two copies of, a table.
 		send := func(rep *parse.GstatReport, t *parse.GstatTable, ix *parse.GstatIndex, end bool) error {
 			if scan == nil || scanRep != rep {
-				scan, scanRep = NewGstatScan(rep.File, rep.Index, rep.Header, th, opt), rep
-				scan.c.textless = s.CountWarnings
-				scan.c.noTables = s.CountWarnings && s.IndexWarningsOnly
-				proto = scan.newEval()
+				scan, proto = s.newScan(rep, rep.Header, th, opt)
+				scanRep = rep
 			}
 			n := len(batch.evs)
 			if n < cap(batch.evs) {
@@ -347,6 +345,23 @@ type streamHandler struct {
 	stopped  atomic.Bool
 	stopOnce sync.Once
 	panicked atomic.Pointer[streamPanic]
+}
+
+// newScan is the scan of run rep (its header h) for this stream, and the
+// evaluator prototype its workers copy: an output that shows no warning
+// has them counted without their texts, and one that ranks indices alone
+// has no table rules run (CountWarnings, IndexWarningsOnly).
+func (s *GstatStream) newScan(rep *parse.GstatReport, h *parse.GstatHeader, th Thresholds, opt GstatOptions) (*GstatScan, *tableEval) {
+	scan := NewGstatScan(rep.File, rep.Index, h, th, opt)
+	scan.c.textless = s.CountWarnings
+	scan.c.noTables = s.CountWarnings && s.IndexWarningsOnly
+	return scan, scan.newEval()
+}
+
+// evaluator is the evaluator of this stream's workers; encode encodes
+// the warnings they fire (nil: none).
+func (s *GstatStream) evaluator(encode func([]byte, *Warning) []byte) evaluator {
+	return evaluator{prepare: s.Prepare, encodeTable: s.EncodeTable, encode: encode}
 }
 
 // handleBatch hands on the events of b, in its turn.
@@ -505,8 +520,8 @@ func emptyRun(rep *parse.GstatReport) bool {
 // per run (its own slab and fired list), encodes the warnings they fired
 // when encode is set, waits for the batch's turn and hands it on, then
 // gives it back to the parser.
-func (h *streamHandler) work(work <-chan *eventBatch, free chan<- *eventBatch, prepare func(*TableStats) any, encode func([]byte, *Warning) []byte) {
-	v := evaluator{prepare: prepare, encodeTable: h.s.EncodeTable, encode: encode}
+func (h *streamHandler) work(work <-chan *eventBatch, free chan<- *eventBatch, encode func([]byte, *Warning) []byte) {
+	v := h.s.evaluator(encode)
 	evaluate := func(b *eventBatch) {
 		defer h.catch()
 		v.batch(b, &h.stopped)

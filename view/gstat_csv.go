@@ -1074,21 +1074,11 @@ func (g *GstatCSV) table(a *analyze.GstatAnalysis, t *analyze.TableStats) error 
 // indices adds the rows of indices ixs, made by indexRows, each ranked
 // by the worst of the warnings fired on it.
 func (g *GstatCSV) indices(r *gstatCSVRun, ixs []analyze.IndexStats, rows []csvIndexPrep, fired []analyze.Warning) error {
-	// A table fires a few warnings: looked through for each index, not
-	// put in a map of two-string keys made for each table that fired one.
-	var worst map[[2]string]int
-	if len(fired) > 8 {
-		worst = worstIndexWarnings(fired)
-	}
+	ranks := newIndexRanks(fired, 8)
 	for i := range ixs {
 		ix := &ixs[i]
 		name := ix.QualifiedName()
-		var rank int
-		if worst != nil {
-			rank = worst[warnedKey(ix)]
-		} else {
-			rank = worstWarningOn(fired, ix.QualifiedTable(), name)
-		}
+		rank := ranks.of([2]string{ix.QualifiedTable(), name})
 		r.n++
 		grp, num := g.groups.of(name)
 		if err := r.rows.Add(csvRow{rank: int64(rank), key: rows[i].key, s: [3]string{name, ix.QualifiedTable()}, id: r.n, line: rows[i].line, grp: grp, num: num}); err != nil {
@@ -1104,18 +1094,6 @@ func (g *GstatCSV) indices(r *gstatCSVRun, ixs []analyze.IndexStats, rows []csvI
 		}
 	}
 	return nil
-}
-
-// worstWarningOn is the rank of the worst index warning of fired on index
-// name of table (worstIndexWarnings' of it), 0 for none.
-func worstWarningOn(fired []analyze.Warning, table, name string) int {
-	rank := 0
-	for i := range fired {
-		if w := &fired[i]; w.Kind == "index" && w.Object == name && w.Table == table {
-			rank = max(rank, w.Severity.Rank())
-		}
-	}
-	return rank
 }
 
 // rerankIndices, when an index's table and name came twice (their hashes

@@ -154,11 +154,11 @@ func TestAppendIndexCSVRow(t *testing.T) {
 	}
 }
 
-// TestWorstWarningOn: the rank worstWarningOn gives each index of a
+// TestFiredRank: the rank firedRank gives each index of a
 // table's fired warnings is worstIndexWarnings' of them, for 2,000 random
 // lists of up to 12 warnings of indices and tables (of the same names),
 // of every severity.
-func TestWorstWarningOn(t *testing.T) {
+func TestFiredRank(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(43, 1))
 	names := []string{"IX_A", "IX_B", "T1", "T2", ""}
 	sevs := []analyze.Severity{analyze.Info, analyze.Warn, analyze.Critical}
@@ -173,7 +173,7 @@ func TestWorstWarningOn(t *testing.T) {
 		for _, table := range names {
 			for _, name := range names {
 				want := worst[[2]string{table, name}]
-				if got := worstWarningOn(fired, table, name); got != want {
+				if got := firedRank(fired, [2]string{table, name}); got != want {
 					t.Fatalf("index %q of %q in %+v: rank %d, want %d", name, table, fired, got, want)
 				}
 				if want > 0 {

@@ -45,16 +45,7 @@ func NewGstatKeeper(opt GstatOptions) *GstatKeeper {
 // Table offers one analysed table of run a (its warnings just fired).
 func (k *GstatKeeper) Table(a *analyze.GstatAnalysis, t *analyze.TableStats) {
 	fired := a.TableWarnings()
-	var fresh map[[2]string]int // (a table that fired many: one lookup an index)
-	if len(fired) > 16 {
-		fresh = worstIndexWarnings(fired)
-	}
-	rankOf := func(key [2]string) int {
-		if fresh != nil {
-			return fresh[key]
-		}
-		return firedRank(fired, key)
-	}
+	ranks := newIndexRanks(fired, 16)
 	// Ranks only rise (the worst warning of a table printed twice, as
 	// the whole analysis has it), so the cuts only move up.
 	var pos []int // of the indices that may be shown
@@ -64,7 +55,7 @@ func (k *GstatKeeper) Table(a *analyze.GstatAnalysis, t *analyze.TableStats) {
 			// Most indices of a big run sort after the cut even at the
 			// highest rank k.worst holds: no map lookup for those.
 			key := warnedKey(ix)
-			r := rankOf(key)
+			r := ranks.of(key)
 			at := rankedIndex{max(r, k.worstMax), indexKey(k.by, ix), ix}
 			if compareRanked(at, *c) >= 0 {
 				continue
@@ -97,7 +88,7 @@ func (k *GstatKeeper) Table(a *analyze.GstatAnalysis, t *analyze.TableStats) {
 	}
 	for _, ix := range ixs {
 		key := warnedKey(ix)
-		if r := rankOf(key); r > 0 {
+		if r := ranks.of(key); r > 0 {
 			k.worst[key] = max(k.worst[key], r)
 			k.worstMax = max(k.worstMax, r)
 		}
@@ -106,6 +97,30 @@ func (k *GstatKeeper) Table(a *analyze.GstatAnalysis, t *analyze.TableStats) {
 	if len(k.indices) >= 2*k.top {
 		k.trimIndices()
 	}
+}
+
+// indexRanks ranks each index of a table by the worst of the warnings
+// the table fired on it (worstIndexWarnings's): looked through for each
+// index when they are many or fewer (most tables fire a few), a map of
+// two-string keys made only past that.
+type indexRanks struct {
+	fired []analyze.Warning
+	m     map[[2]string]int
+}
+
+func newIndexRanks(fired []analyze.Warning, many int) indexRanks {
+	if len(fired) > many {
+		return indexRanks{m: worstIndexWarnings(fired)}
+	}
+	return indexRanks{fired: fired}
+}
+
+// of is the rank of the index of key (warnedKey).
+func (r *indexRanks) of(key [2]string) int {
+	if r.m != nil {
+		return r.m[key]
+	}
+	return firedRank(r.fired, key)
 }
 
 // firedRank is the rank of the worst of a table's warnings on the index
