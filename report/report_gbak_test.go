@@ -108,8 +108,8 @@ func TestGbakComparisonSection(t *testing.T) {
 	for _, h := range s.Headlines {
 		got = append(got, h.Label+" = "+h.Value)
 	}
-	if strings.Join(got, "; ") != "Last timestamp, high-performance / balanced = ×0.593 faster; "+
-		"Span of matched steps, high-performance / balanced = ×0.687 faster" {
+	if strings.Join(got, "; ") != "Last timestamp, high-performance / balanced = ×0.593 (-40.7 %, faster); "+
+		"Span of matched steps, high-performance / balanced = ×0.687 (-31.3 %, faster)" {
 		t.Errorf("headlines %s", strings.Join(got, "; "))
 	}
 	if !strings.Contains(string(s.Fragment), "<td><bdi>index INDMF_TAG_PLC_DATA_DT_D (build)</bdi></td>"+
@@ -140,7 +140,7 @@ func TestGbakComparisonInactiveCaveat(t *testing.T) {
 		t.Fatalf("%d sections", len(secs))
 	}
 	h := secs[2].Headlines[0]
-	if h.Value != "×0.508 faster (the restores left different numbers of indices inactive)" || !h.Caveat {
+	if h.Value != "×0.508 (-49.2 %, faster; the restores left different numbers of indices inactive)" || !h.Caveat {
 		t.Errorf("headline %s = %q, caveat %v", h.Label, h.Value, h.Caveat)
 	}
 	if h := secs[1].Headlines[0]; h.Caveat {
@@ -276,7 +276,7 @@ func TestGbakSidesOfNumberedRuns(t *testing.T) {
 		got = append(got, h.Label+" = "+h.Value)
 	}
 	if s.Title != "Comparison: remote vs service (10 runs)" || len(s.Sources) != 10 ||
-		strings.Join(got, "; ") != "Total time, service / remote = ×0.0580 faster; Span of matched steps, service / remote = ×0.0580 faster" {
+		strings.Join(got, "; ") != "Total time, service / remote = ×0.0580 (-94.2 %, faster); Span of matched steps, service / remote = ×0.0580 (-94.2 %, faster)" {
 		t.Errorf("title %q, %d sources, headlines %s", s.Title, len(s.Sources), strings.Join(got, "; "))
 	}
 	// The totals' Mann-Whitney p over 5+5 runs: 2/C(10,5).

@@ -52,7 +52,7 @@ func TestReportMixedSeed003(t *testing.T) {
 		"003_f44fd1243848db85.txt-gbak-1 (gbak): restore incomplete = last timestamp 3:41:44",
 		"003_f44fd1243848db85.txt-gbak-2 (gbak): restore incomplete = last timestamp 2:11:34",
 		"compare-003_f44fd1243848db85.txt-gbak-1-003_f44fd1243848db85 (comparison): " +
-			"Last timestamp, gbak-2 / gbak-1 = ×0.593 faster; Span of matched steps, gbak-2 / gbak-1 = ×0.687 faster",
+			"Last timestamp, gbak-2 / gbak-1 = ×0.593 (-40.7 %, faster); Span of matched steps, gbak-2 / gbak-1 = ×0.687 (-31.3 %, faster)",
 		"003_f44fd1243848db85.txt-table-1 (throughput): Alto rendimiento vs Equilibrado (×1.25, faster; 1 run each, no test) = +24.6 %",
 		"003_f44fd1243848db85.txt-table-2 (throughput): Alto rendimiento vs Equilibrado (time ×0.628: 1.59× as fast; 1 run each, no test) = -37.2 %",
 	}

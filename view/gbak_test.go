@@ -156,7 +156,7 @@ func TestGbakCompareGoldenSeeds(t *testing.T) {
 	checkWidth(t, "seeds", out[Text])
 	for _, want := range []string{
 		"Baseline                                            balanced\n",
-		"Span of matched steps, high-performance / balanced  ×0.687 faster\n",
+		"Span of matched steps, high-performance / balanced  ×0.687 (-31.3 %, faster)\n",
 		"balanced          restore-balanced.log      incomplete           3:41:44        5          0\n",
 		"index INDMF_TAG_PLC_DATA_DT_D (build)    0:20:58           0:10:23  ×0.495  -50.5 %  faster\n",
 	} {

@@ -379,8 +379,8 @@
 //	gbak compare: balanced, high-performance (baseline balanced)
 //	Baseline                                            balanced
 //	Runs                                                2 in 2 sides
-//	Last timestamp, high-performance / balanced         ×0.593 faster
-//	Span of matched steps, high-performance / balanced  ×0.687 faster
+//	Last timestamp, high-performance / balanced         ×0.593 (-40.7 %, faster)
+//	Span of matched steps, high-performance / balanced  ×0.687 (-31.3 %, faster)
 //
 //	Runs
 //	label             file                      outcome     total  last time  matched  unmatched

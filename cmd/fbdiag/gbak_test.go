@@ -277,7 +277,7 @@ func TestGbakCLICompare(t *testing.T) {
 	// --base chooses the baseline: the balanced run is then 1.46 times
 	// as long over the matched steps.
 	out, _, code = runCLI(t, nil, "gbak", "compare", "--base", "high-performance", a, b)
-	if code != 0 || !strings.Contains(out, "Span of matched steps, balanced / high-performance  ×1.46 slower\n") {
+	if code != 0 || !strings.Contains(out, "Span of matched steps, balanced / high-performance  ×1.46 (+45.6 %, slower)\n") {
 		t.Errorf("--base (exit %d):\n%s", code, out)
 	}
 	_, errs, code := runCLI(t, nil, "gbak", "compare", "--base", "fast", a, b)

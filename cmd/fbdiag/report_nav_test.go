@@ -65,7 +65,7 @@ func TestReportSectionFigures(t *testing.T) {
 		"gbak restore: shop-gbak-restore-v-st.log — restore completed: 35.170 s",
 		"gbak restore: restore-balanced.log — restore incomplete: last timestamp 3:41:44",
 		"gbak restore: restore-high-performance.log — restore incomplete: last timestamp 2:11:34",
-		"Comparison: restore-balanced.log vs restore-high-performance.log — Last timestamp, high-performance / balanced: ×0.593 faster; Span of matched steps, high-performance / balanced: ×0.687 faster",
+		"Comparison: restore-balanced.log vs restore-high-performance.log — Last timestamp, high-performance / balanced: ×0.593 (-40.7 %, faster); Span of matched steps, high-performance / balanced: ×0.687 (-31.3 %, faster)",
 		"Throughput (load): degradation-load-sata.csv — median load speed (MiB/s) (95 % interval 3.28–3.42): 3.36; load speed per size doubling (not significant, p=0.200; set by the 1.77 TiB point alone, leverage 0.929): -0.7 %",
 		"Throughput (degradation): degradation-throughput-sata.csv — first to last size (9.04 GiB → 1.77 TiB): -65.8 %; lost per size doubling (power fit, R² 0.992): 13.4 %; predicted at 3.54 TiB (95 % interval 140–157, power fit; extrapolated 2× past the largest size, which alone sets the curve (leverage 0.929); its leave-last-out check missed by +14.2 %, outside its 95 % interval): 148",
 		"Throughput (sweep): page-buffers-1.7tb.csv — classic_points: best page_buffers (390, 1 run): 1500; classic_points: worst setting off the best (at 2048): 26.9 %; " +
