@@ -56,13 +56,26 @@ type SummaryDatabase struct {
 }
 
 // SummaryBenchmark is one throughput or benchmark section: its inputs,
-// the analysis' mode and its first headline figure as the page shows it.
+// the analysis' mode, its first headline figure as the page shows it
+// (Headline, Value) and all of them (Headlines: a sweep of two series
+// has a best setting for each, a bench run tpmC and tpmTotal).
 type SummaryBenchmark struct {
-	Files    []string `json:"files"`
-	Kind     string   `json:"kind"`
-	Headline string   `json:"headline"`
-	Value    string   `json:"value"`
-	Section  string   `json:"section"`
+	Files     []string          `json:"files"`
+	Kind      string            `json:"kind"`
+	Headline  string            `json:"headline"`
+	Value     string            `json:"value"`
+	Headlines []SummaryHeadline `json:"headlines"`
+	Section   string            `json:"section"`
+}
+
+// SummaryHeadline is a headline figure of a section as the page shows
+// it: Group names the series it is of ("" when the section has one),
+// Caveat says the figure carries a warning on itself.
+type SummaryHeadline struct {
+	Label  string `json:"label"`
+	Value  string `json:"value"`
+	Group  string `json:"group"`
+	Caveat bool   `json:"caveat"`
 }
 
 // SummarySkip is an input not analysed, and why.
@@ -85,9 +98,12 @@ func (r *Report) JSON() *Summary {
 			run.File, run.Section = filepath.ToSlash(run.File), s.ID
 			out.Runs = append(out.Runs, run)
 		case s.Mode != "":
-			b := SummaryBenchmark{Files: s.Sources, Kind: s.Mode, Section: s.ID}
+			b := SummaryBenchmark{Files: s.Sources, Kind: s.Mode, Section: s.ID, Headlines: []SummaryHeadline{}}
 			if len(s.Headlines) > 0 {
 				b.Headline, b.Value = s.Headlines[0].Label, s.Headlines[0].Value
+			}
+			for _, h := range s.Headlines {
+				b.Headlines = append(b.Headlines, SummaryHeadline{Label: h.Label, Value: h.Value, Group: h.Group, Caveat: h.Caveat})
 			}
 			out.Benchmarks = append(out.Benchmarks, b)
 		}

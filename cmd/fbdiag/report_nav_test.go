@@ -77,8 +77,15 @@ func TestReportSectionFigures(t *testing.T) {
 	testutil.EqualLines(t, "sections", got, want)
 	// One figure reads the same in report.json: each benchmark's first
 	// headline is its line's first figure.
+	type headline struct {
+		Label, Value, Group string
+		Caveat              bool
+	}
 	var sum struct {
-		Benchmarks []struct{ Headline, Value, Section string }
+		Benchmarks []struct {
+			Headline, Value, Section string
+			Headlines                []headline
+		}
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "report.json"))
 	if err != nil || json.Unmarshal(b, &sum) != nil || len(sum.Benchmarks) == 0 {
@@ -88,6 +95,25 @@ func TestReportSectionFigures(t *testing.T) {
 		part := " — " + bm.Headline + ": " + bm.Value
 		if !slices.ContainsFunc(got, func(l string) bool { return strings.Contains(l, part) }) {
 			t.Errorf("report.json's %s headline %q is in no section line", bm.Section, part)
+		}
+		if len(bm.Headlines) == 0 || bm.Headlines[0].Label != bm.Headline || bm.Headlines[0].Value != bm.Value {
+			t.Errorf("report.json's %s headlines %+v do not start with its headline %q: %q", bm.Section, bm.Headlines, bm.Headline, bm.Value)
+		}
+		if bm.Section != "page-buffers-1.7tb.csv" {
+			continue
+		}
+		// Every figure of the sweep, both series', each with its series
+		// and its caveat: report.json gave the classic points' best alone.
+		want := []headline{
+			{"classic_points: best page_buffers (390, 1 run)", "1500", "classic_points", false},
+			{"classic_points: worst setting off the best (at 2048)", "26.9 %", "classic_points", false},
+			{"classic_points: assumed noise (--noise) (looks too small: 1024 reads 312 between 362 at 768 and 390 at 1500, 12.8 % of the best beyond both)", "2.0 %", "classic_points", true},
+			{"superclassic_points: best page_buffers (392, 1 run)", "1500", "superclassic_points", false},
+			{"superclassic_points: worst setting off the best (at 2048)", "27.6 %", "superclassic_points", false},
+			{"superclassic_points: assumed noise (--noise) (looks too small: 512 reads 359 between 372 at 256 and 386 at 768, 3.3 % of the best beyond both)", "2.0 %", "superclassic_points", true},
+		}
+		if !slices.Equal(bm.Headlines, want) {
+			t.Errorf("the sweep's headlines in report.json:\n got %+v\nwant %+v", bm.Headlines, want)
 		}
 	}
 }
