@@ -145,6 +145,7 @@ func (s Server) Backup(ctx context.Context, database, backupFile string, opt Bac
 			ce.Detail = "the server cannot create " + target.path + " in " + filepath.Dir(target.path) +
 				": its user (firebird on Debian) must be allowed to write that folder (gbak: " + ce.Detail + ")"
 		}
+		ce.Detail = tempNamed(ce.Detail, dest, backupFile)
 		ce.Outcome = s.stopBackup(cctx, watch, target, dest, ce.Kind, run.created)
 		return run, ce
 	}

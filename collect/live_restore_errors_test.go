@@ -347,3 +347,39 @@ func TestLiveBackupToARelativePathSaysWhere(t *testing.T) {
 		t.Errorf("no backup in the server's folder %s: %v", cwd, err)
 	}
 }
+
+// gbak's errors on the file fbdiag restores into name that file, a name
+// the user never gave: "I/O error during "open O_CREAT" operation for
+// file ".../.t.fdb.tmp-e42af008b7ba"". The error says what it is. A
+// folder the server's user may not write to (owned by this process's
+// user, mode 0755) stands for a full disk, which gives the same words
+// with "write" and "No space left on device" (Firebird 3.0.11, a 1 MiB
+// tmpfs).
+func TestLiveRestoreNamesItsTemporaryFile(t *testing.T) {
+	s := localServer(t, "fbdiag restores under a temporary name on this machine only")
+	if u := os.Getenv("USER"); u == "firebird" {
+		t.Skip("the tests run as firebird, whose server may write anywhere they may")
+	}
+	ctx := ctxT(t)
+	db := livetest.ShopDatabase(t, s)
+	fbk := livetest.TempPath(t, s, "tmpname.fbk")
+	if _, err := s.Backup(ctx, db, fbk, collect.BackupOptions{}, &bytes.Buffer{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	dir := livetest.TempPath(t, s, "closed")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	target := filepath.Join(dir, "t.fdb")
+	_, err := s.Restore(ctx, fbk, target, collect.RestoreOptions{}, &bytes.Buffer{}, nil)
+	tmp := regexp.QuoteMeta(filepath.Join(dir, ".t.fdb.tmp-")) + "[0-9a-f]+"
+	want := regexp.MustCompile(`I/O error during "open O_CREAT" operation for file "` + tmp + `"; Error while trying to create file; Permission denied; ` +
+		tmp + regexp.QuoteMeta(" is the temporary name fbdiag gives "+target+" until gbak succeeds") + `\b.*; nothing left; nothing under ` + regexp.QuoteMeta(target) + "$")
+	if err == nil || !want.MatchString(err.Error()) {
+		t.Errorf("restore into a folder the server may not write to: %v\nwant %s", err, want)
+	}
+	if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) > 0 {
+		t.Errorf("left %v", left)
+	}
+}

@@ -116,6 +116,7 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 				ce.Detail = "the server cannot read " + backupFile + ": its user (firebird on Debian) must be allowed to read it, and to enter its folders (gbak: " + ce.Detail + ")"
 			}
 		}
+		ce.Detail = tempNamed(ce.Detail, dest, database)
 		// After Ctrl-C, and maybe after a lost connection, the server
 		// goes on restoring.
 		ce.Outcome = restoreLeft(ce.Kind == KindInterrupted || ce.Kind == KindLost, target.local, run.created, dest, database, orig.exists)
@@ -185,6 +186,17 @@ func restoreFailed(run *GbakRun, target serverFile, replacing bool, dest, databa
 		}
 	}
 	return e
+}
+
+// tempNamed says what the temporary file a gbak message names is (dest,
+// which becomes name once gbak succeeds): a full disk read `I/O error
+// during "write" operation for file "/data/.new.fdb.tmp-4755e830cfe3"`,
+// a name the user never gave.
+func tempNamed(detail, dest, name string) string {
+	if dest == name || !strings.Contains(detail, dest) {
+		return detail
+	}
+	return detail + "; " + dest + " is the temporary name fbdiag gives " + name + " until gbak succeeds"
 }
 
 // noSwap refuses --replace where fbdiag cannot rename the files.
