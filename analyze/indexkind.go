@@ -197,26 +197,46 @@ func (ix *IndexStats) kindWhat() string {
 // header is not in the input, the older advice stands, with the 3.0 way
 // named.
 func (ix *IndexStats) RebuildAdvice(schema string, odsMajor *int) string {
-	name := QuoteName(schema, ix.Name)
 	if ix.Kind == IndexSystem {
-		return "only a gbak backup and restore rebuilds the index of a system table"
+		return systemRebuildAdvice
+	}
+	return string(ix.appendRebuildAdvice(nil, schema, odsMajor))
+}
+
+const systemRebuildAdvice = "only a gbak backup and restore rebuilds the index of a system table"
+
+// appendRebuildAdvice appends RebuildAdvice (index-sparse fires on every
+// index of a big file made of sparse ones: + made a string of five parts
+// and another of the quoted name).
+func (ix *IndexStats) appendRebuildAdvice(b []byte, schema string, odsMajor *int) []byte {
+	if ix.Kind == IndexSystem {
+		return append(b, systemRebuildAdvice...)
 	}
 	if odsMajor != nil && *odsMajor >= 12 {
-		return "ALTER INDEX " + name + " ACTIVE; (rebuilds it while it stays active" + ix.activeNote() + ")"
-	}
-	since := " (on Firebird 3.0 and later ALTER INDEX " + name + " ACTIVE; alone rebuilds it, constraint index or not)"
-	if odsMajor != nil {
-		since = ""
+		b = appendQuoteName(append(b, "ALTER INDEX "...), schema, ix.Name)
+		b = append(b, " ACTIVE; (rebuilds it while it stays active"...)
+		return append(append(b, ix.activeNote()...), ')')
 	}
 	switch ix.Kind {
-	case IndexPlain:
-		return "ALTER INDEX " + name + " INACTIVE; ALTER INDEX " + name + " ACTIVE;" + since
-	case IndexUnknown:
-		return "ALTER INDEX " + name + " INACTIVE; ALTER INDEX " + name + " ACTIVE; (if Firebird refuses with \"Cannot deactivate index used by an integrity constraint\" " +
-			"or \"by a PRIMARY/UNIQUE constraint\", it serves a constraint: rebuild it by a gbak backup and restore instead)" + since
+	case IndexPlain, IndexUnknown:
+		b = appendQuoteName(append(b, "ALTER INDEX "...), schema, ix.Name)
+		b = appendQuoteName(append(b, " INACTIVE; ALTER INDEX "...), schema, ix.Name)
+		b = append(b, " ACTIVE;"...)
+		if ix.Kind == IndexUnknown {
+			b = append(b, " (if Firebird refuses with \"Cannot deactivate index used by an integrity constraint\" "+
+				"or \"by a PRIMARY/UNIQUE constraint\", it serves a constraint: rebuild it by a gbak backup and restore instead)"...)
+		}
+	default:
+		b = append(b, "Firebird refuses ALTER INDEX ... INACTIVE on a constraint's index: rebuild it by a gbak backup and restore, or by "...)
+		b = append(b, ix.dropConstraint(schema)...)
+		b = append(b, " and adding it again with the same definition"...)
+		b = append(b, ix.referencedBy()...)
 	}
-	return "Firebird refuses ALTER INDEX ... INACTIVE on a constraint's index: rebuild it by a gbak backup and restore, or by " +
-		ix.dropConstraint(schema) + " and adding it again with the same definition" + ix.referencedBy() + since
+	if odsMajor == nil {
+		b = appendQuoteName(append(b, " (on Firebird 3.0 and later ALTER INDEX "...), schema, ix.Name)
+		b = append(b, " ACTIVE; alone rebuilds it, constraint index or not)"...)
+	}
+	return b
 }
 
 // activeNote says what the rebuild of a constraint's index keeps.
@@ -229,16 +249,29 @@ func (ix *IndexStats) activeNote() string {
 
 // DropAdvice is what to do with an index that does not pay its way.
 func (ix *IndexStats) DropAdvice(schema string) string {
-	name := QuoteName(schema, ix.Name)
+	switch ix.Kind {
+	case IndexPlain, IndexUnknown, IndexForeignKey:
+		return string(ix.appendDropAdvice(nil, schema))
+	}
+	return constraintDropAdvice
+}
+
+const constraintDropAdvice = "the index enforces a constraint and stays while the constraint exists"
+
+// appendDropAdvice appends DropAdvice.
+func (ix *IndexStats) appendDropAdvice(b []byte, schema string) []byte {
 	switch ix.Kind {
 	case IndexPlain:
-		return "if no query plan uses it: DROP INDEX " + name + "; or replace it by a compound index that starts with a selective column"
+		b = appendQuoteName(append(b, "if no query plan uses it: DROP INDEX "...), schema, ix.Name)
+		return append(b, "; or replace it by a compound index that starts with a selective column"...)
 	case IndexUnknown:
-		return "if no query plan uses it: DROP INDEX " + name + "; (Firebird refuses if it serves a constraint: a foreign key keeps its index while the constraint exists)"
+		b = appendQuoteName(append(b, "if no query plan uses it: DROP INDEX "...), schema, ix.Name)
+		return append(b, "; (Firebird refuses if it serves a constraint: a foreign key keeps its index while the constraint exists)"...)
 	case IndexForeignKey:
-		return "Firebird keeps a foreign key's index while the constraint exists; it goes only with the reference check, by " + ix.dropConstraint(schema)
+		b = append(b, "Firebird keeps a foreign key's index while the constraint exists; it goes only with the reference check, by "...)
+		return append(b, ix.dropConstraint(schema)...)
 	}
-	return "the index enforces a constraint and stays while the constraint exists"
+	return append(b, constraintDropAdvice...)
 }
 
 // StatisticsAdvice recomputes the stored selectivity the optimizer uses.

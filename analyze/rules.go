@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/fbdiag/fbdiag/internal/extsort"
 	"github.com/fbdiag/fbdiag/internal/numfmt"
@@ -200,6 +201,9 @@ type checker struct {
 	nSources int
 	// keyBuf holds the key warningHash hashes.
 	keyBuf []byte
+	// texts is the block the rules append their warnings' texts to, up
+	// to its length those of warnings fired (textBuf, keepText).
+	texts []byte
 	// omitted counts the warnings omit counted, by Severity.Rank, until
 	// flushOmitted writes them to WarningsOmitted (omittedAny: one was).
 	omitted    [4]int
@@ -230,11 +234,43 @@ type finding struct {
 	below bool
 }
 
-// textBuffer is the stack buffer the most frequent warnings' reasons are
-// appended to (a longer one goes to the heap): a big run fires a hundred
-// thousand of them, and Sprintf and + made their text a fifth of the
-// analysis's CPU.
+// textBuffer is the room textBuf leaves for a text at least (a longer
+// one moves to a block of its own): a big run fires a hundred thousand
+// warnings, and Sprintf and + made their text a fifth of the analysis's
+// CPU.
 const textBuffer = 512
+
+// textChunk is the size of the blocks the rules append their warnings'
+// texts to (checker.texts).
+const textChunk = 8 << 10
+
+// textBuf is where a rule appends a warning's reason or advice: the free
+// end of the checker's block of texts, with room for textBuffer bytes at
+// least. keepText makes the text a string in place. A block holds some
+// twenty warnings' texts in one allocation where a string each took two
+// (the reason and the advice), and is never written again where a
+// string points: the strings outlive the block's next texts (a sink or a
+// view may hold them), so nothing reuses it, and the collector frees it
+// with its last string.
+func (c *checker) textBuf() []byte {
+	if cap(c.texts)-len(c.texts) < textBuffer {
+		c.texts = make([]byte, 0, textChunk)
+	}
+	return c.texts[len(c.texts):]
+}
+
+// keepText is b, appended to what textBuf returned, as a string; the
+// block's free end moves past it. When b outgrew the block, append moved
+// it to an array of its own, which the string keeps alone.
+func (c *checker) keepText(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	if n := len(c.texts); cap(c.texts) > n && unsafe.SliceData(b) == unsafe.SliceData(c.texts[n:]) {
+		c.texts = c.texts[:n+len(b)]
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
 
 // fire records a warning; magnitude is value/threshold for "above" rules
 // and threshold/value for "below" rules (1 when either is 0).

@@ -26,7 +26,7 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 			threshold: c.th.at(thIndexUselessMaxUniqueKeys), key: "max_unique_keys", unit: "keys", below: true}
 		if c.wants(&f) {
 			f.reason = "the optimizer gains nothing from " + ix.costText(t) + "; " + ix.KindText()
-			f.advice = ix.DropAdvice(schema)
+			f.advice = c.keepText(ix.appendDropAdvice(c.textBuf(), schema))
 		}
 		c.fire(&f)
 	}
@@ -55,7 +55,7 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 					partial = ""
 				}
 				f.reason = fmt.Sprintf("%s for %s: index inconsistent%s; %s", units.Count(*ix.Nodes, "key"), units.Count(*t.Records, "record"), partial, ix.KindText())
-				f.advice = ix.RebuildAdvice(schema, odsMajor)
+				f.advice = c.keepText(ix.appendRebuildAdvice(c.textBuf(), schema, odsMajor))
 			}
 			c.fire(&f)
 		}
@@ -67,13 +67,12 @@ func (c *checker) index(ix *IndexStats, t *TableStats, odsMajor *int) {
 		if c.wants(&f) {
 			// (The most frequent warning of a big file: appended, not
 			// Sprintf or +.)
-			var a [textBuffer]byte
-			b := numfmt.AppendFixed(a[:0], *ix.LightShare*100, 0)
+			b := numfmt.AppendFixed(c.textBuf(), *ix.LightShare*100, 0)
 			b = append(b, "% of "...)
 			b = numfmt.AppendInt(b, *ix.LeafBuckets)
 			b = append(b, " leaf pages under 60% full; "...)
-			f.reason = string(ix.appendKindText(b))
-			f.advice = ix.RebuildAdvice(schema, odsMajor)
+			f.reason = c.keepText(ix.appendKindText(b))
+			f.advice = c.keepText(ix.appendRebuildAdvice(c.textBuf(), schema, odsMajor))
 		}
 		c.fire(&f)
 	}
@@ -157,8 +156,7 @@ func (c *checker) indexMaxDup(ix *IndexStats, schema string, odsMajor *int) {
 	}
 	// (Fired for every index of a big file made of one: appended, not
 	// Sprintf.)
-	var a [textBuffer]byte
-	b := numfmt.AppendInt(a[:0], *ix.MaxDup)
+	b := numfmt.AppendInt(c.textBuf(), *ix.MaxDup)
 	b = append(b, " more keys share one value"...)
 	if ix.MaxDupShare != nil {
 		b = append(b, " ("...)
@@ -187,7 +185,7 @@ func (c *checker) indexMaxDup(ix *IndexStats, schema string, odsMajor *int) {
 		b = append(b, "; the ODS is not in the input: before Firebird 2.0 deletes and garbage collection walk such a chain, since 2.0 only lookups on the value are slow"...)
 		f.advice = "gstat -h gives the ODS; before 2.0 make the key more selective"
 	}
-	f.reason = string(b)
+	f.reason = c.keepText(b)
 	c.fire(&f)
 }
 
@@ -204,19 +202,24 @@ func (c *checker) lowSelectivity(ix *IndexStats, t *TableStats, schema string) {
 	if ix.MaxDupShare != nil {
 		maxShare = *ix.MaxDupShare
 	}
-	f := finding{rule: "index-low-selectivity", sev: Warn, kind: "index", object: ix.QualifiedName(), table: ix.QualifiedTable(), unit: "share"}
+	// (The finding made once it fires: most indices do not, and it is
+	// some twenty words.)
+	var value, threshold float64
+	var key string
 	switch {
 	case valueShare >= vs && (maxShare < ms || valueShare/vs >= maxShare/ms):
-		f.value, f.threshold, f.key = valueShare, vs, "value_share"
+		value, threshold, key = valueShare, vs, "value_share"
 	case maxShare >= ms:
-		f.value, f.threshold, f.key = maxShare, ms, "max_dup_share"
+		value, threshold, key = maxShare, ms, "max_dup_share"
 	default:
 		return
 	}
+	f := finding{rule: "index-low-selectivity", sev: Warn, kind: "index", object: ix.QualifiedName(), table: ix.QualifiedTable(),
+		value: value, threshold: threshold, key: key, unit: "share"}
 	if c.wants(&f) {
-		var a [textBuffer]byte
-		b := append(ix.appendCost(a[:0], t), "; "...)
-		f.reason, f.advice = string(ix.appendKindText(b)), ix.DropAdvice(schema)
+		b := append(ix.appendCost(c.textBuf(), t), "; "...)
+		f.reason = c.keepText(ix.appendKindText(b))
+		f.advice = c.keepText(ix.appendDropAdvice(c.textBuf(), schema))
 	}
 	c.fire(&f)
 }

@@ -28,14 +28,13 @@ func (c *checker) table(t *TableStats) {
 	c.tableFragments(t)
 	if t.TotalFormats != nil {
 		warn, crit := c.th.at(thTableFormatsWarning), c.th.at(thTableFormatsCritical)
-		f := finding{rule: "table-formats", kind: kind, object: t.QualifiedName(), value: float64(*t.TotalFormats), unit: "formats"}
-		switch {
-		case f.value >= crit:
-			f.sev, f.threshold, f.key = Critical, crit, "critical"
-		case f.value >= warn:
-			f.sev, f.threshold, f.key = Warn, warn, "warning"
-		}
-		if f.sev != "" {
+		if n := float64(*t.TotalFormats); n >= warn || n >= crit {
+			f := finding{rule: "table-formats", kind: kind, object: t.QualifiedName(), value: n, unit: "formats"}
+			if n >= crit {
+				f.sev, f.threshold, f.key = Critical, crit, "critical"
+			} else {
+				f.sev, f.threshold, f.key = Warn, warn, "warning"
+			}
 			if c.wants(&f) {
 				f.reason = fmt.Sprintf("%d record formats of 255: at 255 the table can no longer be altered", *t.TotalFormats)
 				f.advice = "gbak backup and restore, which resets the formats"
@@ -62,8 +61,7 @@ func (c *checker) table(t *TableStats) {
 		if r >= c.th.at(thTableVersionLengthRatio) {
 			f := finding{rule: "table-version-length", sev: Info, kind: kind, object: t.QualifiedName(), value: r, threshold: c.th.at(thTableVersionLengthRatio), key: "ratio", unit: "version/record length"}
 			if c.wants(&f) {
-				var a [textBuffer]byte
-				b := append(a[:0], "back versions average "...)
+				b := append(c.textBuf(), "back versions average "...)
 				b = numfmt.AppendFixed(b, *t.AvgVersion, 2)
 				b = append(b, " bytes for "...)
 				b = numfmt.AppendFixed(b, *t.AvgRecord, 2)
@@ -72,7 +70,7 @@ func (c *checker) table(t *TableStats) {
 				b = append(b, " versions, "...)
 				b = appendSize(b, *t.AvgVersion*float64(*t.Versions))
 				b = append(b, "): whole-record versions, from deleted rows (a delete keeps the last version whole) or updates that rewrite most of a row; an update that changes little leaves a shorter difference"...)
-				f.reason = string(b)
+				f.reason = c.keepText(b)
 				f.advice = "if updates rewrite whole rows, update only the columns that change; the versions go when garbage is collected"
 			}
 			c.fire(&f)
@@ -90,15 +88,18 @@ func (c *checker) tableVersions(t *TableStats) {
 	}
 	r := float64(*t.Versions) / float64(max(*t.Records, 1))
 	warn, crit := c.th.at(thTableVersionsWarning), c.th.at(thTableVersionsCritical)
-	f := finding{rule: "table-versions", kind: "table", object: t.QualifiedName(), value: r, unit: "versions/record"}
+	var sev Severity
+	var threshold float64
+	var key string
 	switch {
 	case r >= crit:
-		f.sev, f.threshold, f.key = Critical, crit, "critical"
+		sev, threshold, key = Critical, crit, "critical"
 	case r > warn:
-		f.sev, f.threshold, f.key = Warn, warn, "warning"
+		sev, threshold, key = Warn, warn, "warning"
 	default:
 		return
 	}
+	f := finding{rule: "table-versions", sev: sev, kind: "table", object: t.QualifiedName(), value: r, threshold: threshold, key: key, unit: "versions/record"}
 	h := c.a.Header
 	known, held := c.gcHeld()
 	ro := c.readOnly()
@@ -113,8 +114,7 @@ func (c *checker) tableVersions(t *TableStats) {
 	} else if c.wants(&f) {
 		// (One of the most frequent warnings of a big file: appended, not
 		// Sprintf or +.)
-		var a [textBuffer]byte
-		b := numfmt.AppendInt(a[:0], *t.Versions)
+		b := numfmt.AppendInt(c.textBuf(), *t.Versions)
 		b = append(b, " back versions for "...)
 		b = numfmt.AppendInt(b, *t.Records)
 		b = append(b, " records"...)
@@ -141,7 +141,7 @@ func (c *checker) tableVersions(t *TableStats) {
 			f.advice = "the older ones go when the rows are next read (garbage collection) or at the next sweep (gfix -sweep); the newer ones once that transaction ends: " +
 				stillOpenAdvice(h)
 		}
-		f.reason = string(b)
+		f.reason = c.keepText(b)
 	}
 	c.fire(&f)
 }
@@ -320,8 +320,7 @@ func (c *checker) tableFragments(t *TableStats) {
 	share := c.th.at(thTableFragmentsRecordShare)
 	// (Fired for every table of a big file made of one: appended, not
 	// Sprintf.)
-	var a [textBuffer]byte
-	b := numfmt.AppendInt(a[:0], val0(t.Fragments))
+	b := numfmt.AppendInt(c.textBuf(), val0(t.Fragments))
 	b = append(b, " fragments for "...)
 	b = numfmt.AppendInt(b, val0(t.Records))
 	b = append(b, " records; "...)
@@ -366,7 +365,7 @@ func (c *checker) tableFragments(t *TableStats) {
 		b = append(b, "; the page size is not in the input, so whether records are too big for a page is unknown"...)
 		f.advice = "gstat -h gives the page size"
 	}
-	f.reason = string(b)
+	f.reason = c.keepText(b)
 	if h := c.a.Header; h != nil && slices.Contains(h.Attributes, "no reserve") && f.advice == "gbak backup and restore re-packs them" {
 		f.advice += "; the database has \"no reserve\" (gfix -use full), which leaves no room on a page for updates: gfix -use reserve"
 	}

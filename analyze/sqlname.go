@@ -8,7 +8,7 @@ import "strings"
 // characters, or is a keyword. Quoted names need dialect 3, where such
 // names are the only way to have them.
 func QuoteIdent(name string) string {
-	if isRegularIdent(name) && !sqlKeywords[name] {
+	if isRegularIdent(name) && !isKeyword(name) {
 		return name
 	}
 	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
@@ -20,6 +20,33 @@ func QuoteName(schema, name string) string {
 		return QuoteIdent(name)
 	}
 	return QuoteIdent(schema) + "." + QuoteIdent(name)
+}
+
+// appendQuoteIdent appends QuoteIdent(name).
+func appendQuoteIdent(b []byte, name string) []byte {
+	if isRegularIdent(name) && !isKeyword(name) {
+		return append(b, name...)
+	}
+	b = append(b, '"')
+	for {
+		i := strings.IndexByte(name, '"')
+		if i < 0 {
+			break
+		}
+		b = append(b, name[:i+1]...)
+		b = append(b, '"')
+		name = name[i+1:]
+	}
+	b = append(b, name...)
+	return append(b, '"')
+}
+
+// appendQuoteName appends QuoteName(schema, name).
+func appendQuoteName(b []byte, schema, name string) []byte {
+	if schema != "" {
+		b = append(appendQuoteIdent(b, schema), '.')
+	}
+	return appendQuoteIdent(b, name)
 }
 
 // sqlString is a SQL string literal: single quotes, inner ones doubled.
@@ -34,13 +61,39 @@ func isRegularIdent(s string) bool {
 		return false
 	}
 	for i := 1; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$') {
+		if !identByte[s[i]] {
 			return false
 		}
 	}
 	return true
 }
+
+// identByte marks the bytes of an unquoted identifier past its first
+// (a look-up, not four tests: the index rules' advice quotes a name a
+// warning).
+var identByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '$'
+	}
+	return t
+}()
+
+// isKeyword says whether name, a regular identifier, is in sqlKeywords.
+// Most names are not, and most differ from every keyword of their length
+// in their first letter: keywordFirsts tells those without hashing name.
+func isKeyword(name string) bool {
+	n := len(name)
+	return n < len(keywordFirsts) && keywordFirsts[n]>>(name[0]-'A')&1 != 0 && sqlKeywords[name]
+}
+
+// keywordFirsts holds, for each length, a bit for each first letter of a
+// keyword of that length (bit 0 for A).
+var keywordFirsts = func() (t [32]uint32) {
+	for w := range sqlKeywords {
+		t[len(w)] |= 1 << (w[0] - 'A')
+	}
+	return t
+}()
 
 // sqlKeywords are the words isql itself quotes: the entries of the
 // keyword table (src/dsql/keywords.cpp of Firebird 3.0 and 4.0,

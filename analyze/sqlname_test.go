@@ -32,3 +32,38 @@ func TestQuoteIdent(t *testing.T) {
 		t.Errorf("sqlString = %s", got)
 	}
 }
+
+// isKeyword tells a keyword by its length and first letter before the
+// map: every keyword is one, and so are the map's answers for its
+// neighbours (a letter changed, one added or cut) and for every regular
+// name of one and two letters; appendQuoteIdent quotes as QuoteIdent.
+func TestIsKeyword(t *testing.T) {
+	var names []string
+	for w := range sqlKeywords {
+		if !isRegularIdent(w) || !isKeyword(w) {
+			t.Errorf("keyword %s: regular %v, keyword %v", w, isRegularIdent(w), isKeyword(w))
+		}
+		names = append(names, w[1:], w[:len(w)-1], w+"S", "X"+w, string(w[0]^1)+w[1:])
+	}
+	for a := 'A'; a <= 'Z'; a++ {
+		names = append(names, string(a))
+		for b := range 256 {
+			names = append(names, string(a)+string(rune(b)))
+		}
+	}
+	n := 0
+	for _, name := range names {
+		if isRegularIdent(name) {
+			n++
+			if isKeyword(name) != sqlKeywords[name] {
+				t.Errorf("%q: isKeyword %v", name, isKeyword(name))
+			}
+		}
+		if got, want := string(appendQuoteIdent([]byte("x"), name)), "x"+QuoteIdent(name); got != want {
+			t.Errorf("appendQuoteIdent(%q) = %s, want %s", name, got, want)
+		}
+	}
+	if n < 2000 {
+		t.Fatal(n, "regular names")
+	}
+}
