@@ -1160,6 +1160,11 @@ func (g *GstatCSV) run(a *analyze.GstatAnalysis) error {
 		if err := g.indices(r, ixs, g.indexRows(nil, ixs), a.UnattachedWarnings()); err != nil {
 			return err
 		}
+		// The last batch sorted and spilled on the sorter's goroutine
+		// while this one looks for a block printed twice.
+		if err := r.rows.Flush(); err != nil {
+			return err
+		}
 		again, err := r.rerankIndices()
 		if err != nil {
 			return err
