@@ -219,28 +219,36 @@ func decodeTableRowTo(b []byte, r *csvRow) error {
 		*r = csvRow{}
 		return errors.New("a row's record cut short")
 	}
+	// Field by field: a whole csvRow assigned cleared its 120 bytes and
+	// wrote its strings twice, on the merge's one core.
 	h := b[:tableRowHead]
-	*r = csvRow{
-		rank: int64(binary.LittleEndian.Uint64(h[0:])),
-		key:  int64(binary.LittleEndian.Uint64(h[8:])),
-		id:   int64(binary.LittleEndian.Uint64(h[16:])),
-		grp:  binary.LittleEndian.Uint32(h[24:]),
-		num:  binary.LittleEndian.Uint32(h[28:]),
-	}
+	r.rank = int64(binary.LittleEndian.Uint64(h[0:]))
+	r.key = int64(binary.LittleEndian.Uint64(h[8:]))
+	r.mag = 0
+	r.id = int64(binary.LittleEndian.Uint64(h[16:]))
+	r.cut = [3]int32{}
+	r.grp = binary.LittleEndian.Uint32(h[24:])
+	r.num = binary.LittleEndian.Uint32(h[28:])
+	r.cls = 0
+	r.s[2] = ""
 	if n, t := b[tableRowHead], b[tableRowHead+1]; n < 0x80 && t < 0x80 && n&t&1 == 1 {
 		// Both in the line, each length in a byte: most records.
 		line := b[tableRowHead+2:]
-		r.line = unsafe.String(unsafe.SliceData(line), len(line))
 		nl, tl := int(n>>1), int(t>>1)
-		if nl+1+tl > len(r.line) { // (appendTableRow's records: never so)
+		if nl+1+tl > len(line) { // (appendTableRow's records: never so)
+			r.line, r.s[0], r.s[1] = "", "", ""
 			return errors.New("a row's name or table past its line")
 		}
-		r.s[0] = r.line[:nl]
+		p := unsafe.SliceData(line)
+		r.line = unsafe.String(p, len(line))
+		r.s[0] = unsafe.String(p, nl)
+		r.s[1] = ""
 		if tl > 0 {
-			r.s[1] = r.line[nl+1 : nl+1+tl]
+			r.s[1] = unsafe.String((*byte)(unsafe.Add(unsafe.Pointer(p), nl+1)), tl)
 		}
 		return nil
 	}
+	r.line, r.s[0], r.s[1] = "", "", ""
 	return decodeTableRowSlow(b[tableRowHead:], r)
 }
 
@@ -1241,7 +1249,7 @@ func (g *GstatCSV) write(r *gstatCSVRun, several bool) error {
 		var buf []byte
 		var figures [2]warningFigure
 		err := r.rows.EachRaw(func(x csvRow, raw []byte) error {
-			if r.gone[x.id] && g.rows == "warnings" {
+			if g.rows == "warnings" && r.gone[x.id] { // (no map look-up a row for the others)
 				return nil // (replaced by a worse one)
 			}
 			if raw == nil { // (held in memory: none was spooled)
