@@ -1160,6 +1160,11 @@ func (g *GstatCSV) run(a *analyze.GstatAnalysis) error {
 		if err := g.indices(r, ixs, g.indexRows(nil, ixs), a.UnattachedWarnings()); err != nil {
 			return err
 		}
+		// The last batch sorted and spilled on the sorter's goroutine
+		// while this one looks for a block printed twice.
+		if err := r.rows.Flush(); err != nil {
+			return err
+		}
 		again, err := r.rerankIndices()
 		if err != nil {
 			return err
@@ -1236,7 +1241,7 @@ func (g *GstatCSV) write(r *gstatCSVRun, several bool) error {
 		var buf []byte
 		var figures [2]warningFigure
 		err := r.rows.EachRaw(func(x csvRow, raw []byte) error {
-			if r.gone[x.id] && g.rows == "warnings" {
+			if g.rows == "warnings" && r.gone[x.id] { // (no map look-up a row for the others)
 				return nil // (replaced by a worse one)
 			}
 			if raw == nil { // (held in memory: none was spooled)

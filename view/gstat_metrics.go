@@ -376,22 +376,19 @@ func (g *GstatMetrics) Abort() {
 // sorted for nothing. (A variable for the tests.)
 var hashBits = 22
 
-// newHashes finds the hashes that repeat, its log holding budget bytes.
-func newHashes(budget int) *extsort.Repeats { return extsort.NewRepeats(hashBits, 0, budget) }
+// newHashes finds the hashes that repeat, its log holding budget bytes
+// and marked as it goes to its file (extsort.Repeats.MarkEarly): the
+// index names' 420,000 hashes of 300 MiB of gstat output were marked
+// after the last table, on one core.
+func newHashes(budget int) *extsort.Repeats {
+	return extsort.NewRepeats(hashBits, 0, budget).MarkEarly()
+}
 
 // hashRepeats says whether a hash of r came twice (emptying r for the
 // next run).
 func hashRepeats(r *extsort.Repeats) (bool, error) {
 	defer r.Reset()
-	repeat := false
-	err := r.Repeated(func(uint64, [][]byte) error {
-		repeat = true
-		return errStop
-	})
-	if repeat {
-		return true, nil
-	}
-	return false, err
+	return r.Repeat()
 }
 
 // duplicates finds, in each family, the samples of the run (made of segs)

@@ -195,6 +195,18 @@ func (s *Sorter[T]) spillAsync() error {
 	return nil
 }
 
+// Flush hands the batch being filled to the goroutine that spills
+// batches, when the sorter spills (a batch is being spilled or was), so
+// that it is sorted and written while the caller does something else
+// before Each; else it leaves it, for Each to sort in memory. It waits
+// for the batch being spilled, as Add does when a batch is full.
+func (s *Sorter[T]) Flush() error {
+	if len(s.batch) == 0 || s.pending == nil && len(s.levels) == 0 { // (levels: no spill running)
+		return nil
+	}
+	return s.spillAsync()
+}
+
 // wait waits for the batch being spilled, if any, and returns its error.
 func (s *Sorter[T]) wait() error {
 	if s.pending != nil {

@@ -601,3 +601,42 @@ func TestFieldsFixed(t *testing.T) {
 		t.Fatalf("a negative length: %q", s)
 	}
 }
+
+// Flush spills the batch being filled when the sorter spills already,
+// and leaves it to Each when it does not: the records come out in the
+// order of a stable sort either way, and Flush twice or after the last
+// Add changes nothing.
+func TestSorterFlush(t *testing.T) {
+	rng := rand.New(rand.NewPCG(44, 6))
+	for _, n := range []int{0, 3, 99, 100, 250, 1000} {
+		s := New(byKey, recCodec, 100*40)
+		var want []rec
+		for i := range n {
+			r := rec{key: rng.Int64N(20), name: fmt.Sprintf("T%d", rng.IntN(1000)), seq: int64(i)}
+			want = append(want, r)
+			if err := s.Add(r); err != nil {
+				t.Fatal(err)
+			}
+		}
+		spilled, held := s.Spilled(), len(s.batch)
+		for range 2 {
+			if err := s.Flush(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		switch got := s.Spilled(); {
+		case spilled == 0 && got != 0:
+			t.Errorf("%d records: Flush spilled a sorter that held them all", n)
+		case spilled > 0 && held > 0 && got != spilled+1:
+			t.Errorf("%d records: %d runs after Flush, want %d", n, got, spilled+1)
+		}
+		slices.SortStableFunc(want, byKey)
+		var got []rec
+		if err := s.Each(func(r rec) error { got = append(got, r); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%d records out of order after Flush", n)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package extsort
 import (
 	"encoding/binary"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 )
@@ -162,5 +163,55 @@ func TestRepeatsAddRecord(t *testing.T) {
 	}
 	if got, want := repeated(t, r), []string{"3: 1 4", "9: 0 2 5"}; !slices.Equal(got, want) {
 		t.Errorf("repeated %q, want %q", got, want)
+	}
+}
+
+// Marked as the log goes to its file (MarkEarly) or when it is read,
+// Repeats finds the same repeated hashes with the same payloads, and
+// Repeat says whether there is one, whether the suspects are sorted in
+// memory or (past maxSuspects) by Repeated: random logs of up to 2,000
+// hashes, some added twice or more, with logs that go to the file a
+// record at a time, a few records at a time or never, and after Reset.
+func TestRepeatsMarkEarly(t *testing.T) {
+	defer func(n int) { maxSuspects = n }(maxSuspects)
+	rng := rand.New(rand.NewPCG(1, 44))
+	for trial := range 60 {
+		bits := []int{6, 10, 22}[trial%3]
+		budget := []int{1, 12, 100, 1000, 1 << 20}[rng.IntN(5)]
+		maxSuspects = []int{0, 1, 3, 1 << 17}[rng.IntN(4)]
+		early := NewRepeats(bits, 4, budget).MarkEarly()
+		late := NewRepeats(bits, 4, budget)
+		for round := range 2 {
+			n := 1 + rng.IntN(2000)
+			seen := map[uint64]bool{}
+			var hs []uint64
+			want := false
+			for i := range n {
+				h := rng.Uint64()
+				if len(hs) > 0 && rng.IntN(2000) == 0 {
+					h = hs[rng.IntN(len(hs))]
+				}
+				want = want || seen[h]
+				seen[h] = true
+				hs = append(hs, h)
+				addNumbered(t, early, h, uint32(i))
+				addNumbered(t, late, h, uint32(i))
+			}
+			if got, want := repeated(t, early), repeated(t, late); !slices.Equal(got, want) {
+				t.Fatalf("trial %d round %d: marked early, repeated %q; marked late %q", trial, round, got, want)
+			}
+			got, err := early.Repeat()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != want {
+				t.Fatalf("trial %d round %d (%d hashes, bits %d, budget %d, %d suspects in memory): Repeat %v, want %v",
+					trial, round, n, bits, budget, maxSuspects, got, want)
+			}
+			early.Reset()
+			late.Reset()
+		}
+		early.Close()
+		late.Close()
 	}
 }
