@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"unsafe"
 
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/internal/extsort"
@@ -165,63 +166,129 @@ func readSpooledHead(rec []byte) (id int64, class int32, mag, value, threshold f
 		math.Float64frombits(le.Uint64(rec[20:])), math.Float64frombits(le.Uint64(rec[28:])), rec[spooledHead:], nil
 }
 
-// codec spools a warning's fields: its head (spooledHead); past
-// maxClasses its rule, severity, kind, unit and source; its object,
-// table, reason and advice. Decode reads the key alone; the tail reads
-// the whole warning (tailEncoder). The
-// classes are numbered on the goroutine that spills (the codec's), and
-// read back once it is done (Sorter.EachRaw waits for it) or on it
-// (a merge of runs while spilling).
+// packedLens is the lengths a spooled warning of a numbered class holds
+// after its head, two bytes each: its object's, its table's, and its
+// reason's and advice's prefix, suffix and own bytes, which their class's
+// reference texts make up (extsort.TextRefs.Shared); the bytes of the
+// object, the table and the texts' own follow. The merge and the tail read
+// them in place: as varints read field by field (extsort.Fields) they
+// took some 500 instructions a warning.
+const packedLens = 8 * 2
+
+// packed is a spooled warning of a numbered class as read back.
+type packed struct {
+	object, table  string
+	reason, advice packedText
+}
+
+// packedText is a text of a packed warning: ref[:p] + mid +
+// ref[len(ref)-q:] of its class's reference text ref.
+type packedText struct {
+	p, q int
+	mid  string
+}
+
+// readPacked reads what follows the head of a warning of a numbered
+// class.
+func readPacked(rest []byte) (packed, error) {
+	if len(rest) < packedLens {
+		return packed{}, errors.New("a spooled warning cut short")
+	}
+	le := binary.LittleEndian
+	lo, lt := int(le.Uint16(rest)), int(le.Uint16(rest[2:]))
+	rm, am := int(le.Uint16(rest[8:])), int(le.Uint16(rest[14:]))
+	b := rest[packedLens:]
+	if len(b) != lo+lt+rm+am {
+		return packed{}, errors.New("a spooled warning's length is not its fields'")
+	}
+	return packed{object: bytesAt(b, 0, lo), table: bytesAt(b, lo, lt),
+		reason: packedText{int(le.Uint16(rest[4:])), int(le.Uint16(rest[6:])), bytesAt(b, lo+lt, rm)},
+		advice: packedText{int(le.Uint16(rest[10:])), int(le.Uint16(rest[12:])), bytesAt(b, lo+lt+rm, am)}}, nil
+}
+
+// bytesAt is b[at:at+n] as a string, without a copy.
+func bytesAt(b []byte, at, n int) string {
+	return unsafe.String(unsafe.SliceData(b[at:at+n]), n)
+}
+
+// codec spools a warning's fields: its head (spooledHead), then for a
+// warning of a numbered class its packed fields (packedLens); past
+// maxClasses, or for a field too long for two bytes, class -1 and its
+// rule, severity, kind, unit, source, object and table as strings and its
+// reason and advice as extsort.TextRefs texts. Decode reads the key alone;
+// the tail reads the whole warning (tailEncoder). The classes are numbered
+// on the goroutine that spills (the codec's), and read back once it is
+// done (Sorter.EachRaw waits for it) or on it (a merge of runs while
+// spilling).
 func (g *GstatJSON) codec() extsort.Codec[spooled] {
 	return extsort.Codec[spooled]{
 		Append: func(b []byte, r spooled) []byte {
 			w := r.w
 			n := g.classOf(w)
+			var rp, rq, ap, aq int
+			if n >= 0 {
+				c := &g.classAt[n]
+				const max = 1<<16 - 1
+				if c.reason < 0 || c.advice < 0 || len(w.Object) > max || len(w.Table) > max {
+					n = -1
+				} else {
+					rp, rq = g.texts.Shared(c.reason, w.Reason)
+					ap, aq = g.texts.Shared(c.advice, w.Advice)
+					if len(w.Reason)-rp-rq > max || len(w.Advice)-ap-aq > max {
+						n = -1
+					}
+				}
+			}
 			le := binary.LittleEndian
 			b = le.AppendUint64(b, uint64(r.id))
 			b = le.AppendUint32(b, uint32(int32(n)))
 			b = extsort.AppendFloat(b, w.Magnitude)
 			b = extsort.AppendFloat(b, w.Value)
 			b = extsort.AppendFloat(b, w.Threshold)
-			if n < 0 {
-				b = extsort.AppendString(b, w.Rule)
-				b = extsort.AppendString(b, string(w.Severity))
-				b = extsort.AppendString(b, w.Kind)
-				b = extsort.AppendString(b, w.Unit)
-				b = extsort.AppendString(b, w.Source)
+			if n >= 0 {
+				rm, am := len(w.Reason)-rp-rq, len(w.Advice)-ap-aq
+				b = le.AppendUint64(b, uint64(len(w.Object))|uint64(len(w.Table))<<16|uint64(rp)<<32|uint64(rq)<<48)
+				b = le.AppendUint64(b, uint64(rm)|uint64(ap)<<16|uint64(aq)<<32|uint64(am)<<48)
+				b = append(b, w.Object...)
+				b = append(b, w.Table...)
+				b = append(b, w.Reason[rp:rp+rm]...)
+				return append(b, w.Advice[ap:ap+am]...)
 			}
+			b = extsort.AppendString(b, w.Rule)
+			b = extsort.AppendString(b, string(w.Severity))
+			b = extsort.AppendString(b, w.Kind)
+			b = extsort.AppendString(b, w.Unit)
+			b = extsort.AppendString(b, w.Source)
 			b = extsort.AppendString(b, w.Object)
 			b = extsort.AppendString(b, w.Table)
-			if n < 0 {
-				b = g.texts.AppendText(b, w.Rule, 'r', w.Reason)
-				return g.texts.AppendText(b, w.Rule, 'a', w.Advice)
-			}
-			c := &g.classAt[n]
-			b = g.texts.AppendTextOf(b, c.reason, w.Reason)
-			return g.texts.AppendTextOf(b, c.advice, w.Advice)
+			b = g.texts.AppendText(b, w.Rule, 'r', w.Reason)
+			return g.texts.AppendText(b, w.Rule, 'a', w.Advice)
 		},
-		Decode: func(b []byte) (spooled, error) {
+		DecodeTo: func(b []byte, r *spooled) error {
 			id, n, mag, _, _, rest, err := readSpooledHead(b)
 			if err != nil {
-				return spooled{}, err
+				return err
 			}
-			var f extsort.Fields
-			f.Reset(rest)
-			r := spooled{id: int(id), mag: mag}
+			r.id, r.mag, r.w = int(id), mag, nil
 			switch {
 			case n == -1:
+				var f extsort.Fields
+				f.Reset(rest)
 				r.rule, r.rank = f.Ref(), analyze.Severity(f.Ref()).Rank()
 				f.Ref() // (kind)
 				f.Ref() // (unit)
 				f.Ref() // (source)
+				r.object, r.table = f.Ref(), f.Ref()
+				return f.ErrSoFar()
 			case n >= 0 && int(n) < len(g.classAt):
 				c := &g.classAt[n]
 				r.rule, r.rank = c.rule, c.rank
+				p, err := readPacked(rest)
+				r.object, r.table = p.object, p.table
+				return err
 			default:
-				return r, fmt.Errorf("spooled warning %d: no class %d", r.id, n)
+				return fmt.Errorf("spooled warning %d: no class %d", r.id, n)
 			}
-			r.object, r.table = f.Ref(), f.Ref()
-			return r, f.ErrSoFar()
 		},
 		// The warning, its record and its strings but the source, a
 		// threshold's (analyze.Threshold.Source) that every warning of the

@@ -46,6 +46,9 @@ type segMemo struct {
 // closes the advice's.
 type tailClass struct {
 	head, unit, source []byte
+	// reason and advice are the numbers of the class's reference texts
+	// (spoolClass's), of which its packed warnings' texts are made.
+	reason, advice int
 }
 
 // set makes c the JSON of class w.
@@ -99,7 +102,9 @@ func (e *tailEncoder) appendEnd(b []byte, c *tailClass, magnitude float64) []byt
 func newTailEncoder(classes []spoolClass, textAt []string, guard bool) *tailEncoder {
 	e := &tailEncoder{textAt: textAt, guard: guard, free: make([]bool, len(textAt)), classes: make([]tailClass, len(classes))}
 	for i := range classes {
-		e.classes[i].set(&classes[i].warningClass, guard)
+		c := &e.classes[i]
+		c.set(&classes[i].warningClass, guard)
+		c.reason, c.advice = classes[i].reason, classes[i].advice
 	}
 	for i, s := range textAt {
 		e.free[i] = escapeFree(s)
@@ -115,28 +120,35 @@ func (e *tailEncoder) append(b, rec []byte) ([]byte, error) {
 	if err != nil {
 		return b, err
 	}
-	var f extsort.Fields
-	f.Reset(rest)
-	var c *tailClass
-	switch {
-	case n == -1:
-		rule, severity, kind, unit, source := f.Ref(), f.Ref(), f.Ref(), f.Ref(), f.Ref()
-		e.odd.set(&warningClass{rule, severity, kind, unit, source}, e.guard)
-		c = &e.odd
-		e.figures.c, e.end.c = nil, nil // (odd's JSON changed)
-	case n >= 0 && int(n) < len(e.classes):
-		c = &e.classes[n]
-	default:
+	if n >= 0 && int(n) < len(e.classes) {
+		c := &e.classes[n]
+		p, err := readPacked(rest)
+		if err != nil {
+			return b, fmt.Errorf("spooled warning %d: %w", id, err)
+		}
+		b = e.appendObject(b, c, p.object, p.table)
+		b = e.appendFigures(b, c, value, threshold) // (Put spools finite figures only)
+		if b, err = e.appendPacked(b, c.reason, p.reason); err != nil {
+			return b, fmt.Errorf("spooled warning %d: reason: %w", id, err)
+		}
+		b = append(b, `",`+in+`"advice": "`...)
+		if b, err = e.appendPacked(b, c.advice, p.advice); err != nil {
+			return b, fmt.Errorf("spooled warning %d: advice: %w", id, err)
+		}
+		return e.appendEnd(b, c, magnitude), nil
+	}
+	if n != -1 {
 		return b, fmt.Errorf("spooled warning %d: no class %d", id, n)
 	}
+	var f extsort.Fields
+	f.Reset(rest)
+	rule, severity, kind, unit, source := f.Ref(), f.Ref(), f.Ref(), f.Ref(), f.Ref()
+	e.odd.set(&warningClass{rule, severity, kind, unit, source}, e.guard)
+	c := &e.odd
+	e.figures.c, e.end.c = nil, nil // (odd's JSON changed)
 	object, table := f.Ref(), f.Ref()
-	b = append(b, c.head...)
-	b = appendEscaped(b, object, e.guard)
-	if table != "" {
-		b = append(b, `",`+in+`"table": "`...)
-		b = appendEscaped(b, table, e.guard)
-	}
-	b = e.appendFigures(b, c, value, threshold) // (Put spools finite figures only)
+	b = e.appendObject(b, c, object, table)
+	b = e.appendFigures(b, c, value, threshold)
 	if b, err = e.appendTextBody(b, &f); err != nil {
 		return b, fmt.Errorf("spooled warning %d: reason: %w", id, err)
 	}
@@ -148,6 +160,28 @@ func (e *tailEncoder) append(b, rec []byte) ([]byte, error) {
 		return b, fmt.Errorf("spooled warning %d: %w", id, err)
 	}
 	return e.appendEnd(b, c, magnitude), nil
+}
+
+// appendObject appends c's head, the object's string up to its closing
+// quote and, when there is one, the table's key and string to the same.
+func (e *tailEncoder) appendObject(b []byte, c *tailClass, object, table string) []byte {
+	b = append(b, c.head...)
+	b = appendEscaped(b, object, e.guard)
+	if table != "" {
+		b = append(b, `",`+warningIn+`"table": "`...)
+		b = appendEscaped(b, table, e.guard)
+	}
+	return b
+}
+
+// appendPacked appends, escaped and without its quotes, the text t of a
+// packed warning, made of the reference text ref.
+func (e *tailEncoder) appendPacked(b []byte, ref int, t packedText) ([]byte, error) {
+	r := e.textAt[ref]
+	if t.p+t.q > len(r) {
+		return b, extsort.ErrTextRef
+	}
+	return e.appendPart(b, extsort.TextPart{Ref: ref, P: t.p, Q: t.q, Mid: t.mid}), nil
 }
 
 // appendText appends, quoted and escaped, a text of
@@ -164,15 +198,20 @@ func (e *tailEncoder) appendTextBody(b []byte, f *extsort.Fields) ([]byte, error
 	if err != nil {
 		return b, err
 	}
+	return e.appendPart(b, t), nil
+}
+
+// appendPart appends t, escaped and without its quotes.
+func (e *tailEncoder) appendPart(b []byte, t extsort.TextPart) []byte {
 	if t.Ref < 0 {
-		return appendEscaped(b, t.Mid, e.guard), nil
+		return appendEscaped(b, t.Mid, e.guard)
 	}
 	ref := e.textAt[t.Ref]
 	if e.free[t.Ref] {
 		b = append(b, ref[:t.P]...)
 		b = appendEscaped(b, t.Mid, e.guard)
-		return append(b, ref[len(ref)-t.Q:]...), nil
+		return append(b, ref[len(ref)-t.Q:]...)
 	}
 	e.buf = t.Append(e.buf[:0], e.textAt)
-	return appendEscaped(b, unsafe.String(unsafe.SliceData(e.buf), len(e.buf)), e.guard), nil
+	return appendEscaped(b, unsafe.String(unsafe.SliceData(e.buf), len(e.buf)), e.guard)
 }

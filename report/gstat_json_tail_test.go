@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -153,8 +154,33 @@ func TestSpooledWarningsAsHeld(t *testing.T) {
 		}
 		return out.Bytes()
 	}
+	// Fields too long for a packed warning's two-byte lengths (spooled
+	// whole, class -1), next to ones just short enough, and a rule whose
+	// first reason is too long to be a reference text.
+	long := strings.Repeat("é\"", 22000) // (66,000 bytes)
+	var longs []analyze.Warning
+	for i := range 12 {
+		w := analyze.Warning{Rule: "long", Severity: analyze.Warn, Kind: "index", Object: fmt.Sprintf("IX%d", i),
+			Reason: "the reason", Advice: "the advice", Value: 1, Magnitude: 2}
+		if i == 0 {
+			w.Rule, w.Reason = "long first", long
+		}
+		switch cut := long[:65535-3+i%2*3]; i % 6 { // (65,532 or 65,535 bytes)
+		case 1:
+			w.Object = long
+		case 2:
+			w.Table = long
+		case 3:
+			w.Reason = "the " + long
+		case 4:
+			w.Advice = long + " advice"
+		case 5:
+			w.Object, w.Table, w.Reason, w.Advice = cut, cut, "the "+cut+"reason", cut+"the advice"
+		}
+		longs = append(longs, w)
+	}
 	for _, guard := range []bool{false, true} {
-		for name, ws := range map[string][]analyze.Warning{"odd strings": ws, "past maxClasses": many} {
+		for name, ws := range map[string][]analyze.Warning{"odd strings": ws, "past maxClasses": many, "long fields": longs} {
 			held, spooled := doc(64<<20, guard, ws), doc(1, guard, ws)
 			if !bytes.Equal(spooled, held) {
 				t.Fatalf("guard %v, %s: %s", guard, name, firstDifference(string(held), string(spooled)))
@@ -221,4 +247,44 @@ func TestSpooledWarningsRandomFigures(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A packed warning (of a numbered class) whose lengths are not its
+// record's, or whose text's prefix and suffix are longer than its
+// reference text, is an error, not a panic or bytes past the record.
+func TestPackedWarningCorrupt(t *testing.T) {
+	var g GstatJSON
+	g.last = -1
+	w := analyze.Warning{Rule: "r", Severity: analyze.Warn, Kind: "table", Object: "T1", Table: "OWNER",
+		Reason: "12 versions", Advice: "sweep", Value: 12, Threshold: 5, Magnitude: 2.4}
+	rec := g.codec().Append(nil, spooledOf(7, &w))
+	if id, n, _, _, _, rest, err := readSpooledHead(rec); err != nil || id != 7 || n != 0 || len(rest) != packedLens+2+5 {
+		// (its reason and advice are its class's reference texts: no bytes of their own)
+		t.Fatalf("spooled as id %d, class %d, %d bytes after the head, %v; want 7, 0, 23", id, n, len(rest), err)
+	}
+	e := newTailEncoder(g.classAt, g.texts.Refs(), false)
+	if got, err := e.append(nil, rec); err != nil || string(got) != string(must(appendWarning(nil, &w, false))) {
+		t.Fatalf("read back as %s, %v", got, err)
+	}
+	for _, bad := range [][]byte{rec[:len(rec)-1], append(slices.Clone(rec), 'x'), rec[:spooledHead+packedLens-1]} {
+		if _, err := e.append(nil, bad); err == nil {
+			t.Errorf("a record of %d bytes (%d whole) read back", len(bad), len(rec))
+		}
+		var r spooled
+		if err := g.codec().DecodeTo(bad, &r); err == nil {
+			t.Errorf("a record of %d bytes (%d whole) decoded", len(bad), len(rec))
+		}
+	}
+	bad := slices.Clone(rec)
+	bad[spooledHead+4] = 200 // (the reason's prefix: 200 bytes of "12 versions")
+	if _, err := e.append(nil, bad); !errors.Is(err, extsort.ErrTextRef) {
+		t.Errorf("a prefix past the reference text read back: %v", err)
+	}
+}
+
+func must(b []byte, ok bool) []byte {
+	if !ok {
+		panic("not encoded")
+	}
+	return b
 }

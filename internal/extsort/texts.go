@@ -86,6 +86,19 @@ func (t *TextRefs) AppendTextOf(b []byte, n int, s string) []byte {
 	return AppendString(b, s[p:len(s)-q])
 }
 
+// Shared is the lengths of the prefix and the suffix s shares with the
+// reference text n (Ref's, not -1): s is ref[:p], then its own bytes
+// s[p:len(s)-q], then ref[len(ref)-q:]. p+q is at most len(ref), which
+// is at most 65,535.
+func (t *TextRefs) Shared(n int, s string) (p, q int) {
+	ref := t.at[n]
+	if len(s) == len(ref) && s == ref {
+		return len(s), 0 // (as AppendTextOf)
+	}
+	p = sharedPrefix(ref, s)
+	return p, sharedSuffix(ref[p:], s[p:])
+}
+
 // Refs are the reference texts by number, for TextParts; a TextRefs adds
 // to them as it spools.
 func (t *TextRefs) Refs() []string { return t.at }

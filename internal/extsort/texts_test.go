@@ -129,3 +129,26 @@ func TestTextRefsSame(t *testing.T) {
 		}
 	}
 }
+
+// Shared gives the prefix and suffix AppendTextOf spools for the same
+// text, and they make the text again: the reference itself, texts of its
+// length that differ in a byte, shorter and longer ones, and random ones.
+func TestTextRefsShared(t *testing.T) {
+	var refs TextRefs
+	ref := "81% of 37 leaf pages under 60% full; the index of a FOREIGN KEY"
+	n := refs.Ref("r", 'r', ref)
+	texts := append([]string{ref, "", "x", ref + ref, ref[:10], "9" + ref[1:], ref[:20] + "X" + ref[21:]},
+		testutil.TextVariants(ref, "é\"\x01", 500, 3)...)
+	for _, s := range texts {
+		p, q := refs.Shared(n, s)
+		var f Fields
+		f.Reset(refs.AppendTextOf(nil, n, s))
+		part, err := f.ReadText(refs.Refs())
+		if err != nil || part.P != p || part.Q != q {
+			t.Fatalf("%q: Shared %d, %d; AppendTextOf %d, %d (%v)", s, p, q, part.P, part.Q, err)
+		}
+		if p+q > min(len(s), len(ref)) || ref[:p]+s[p:len(s)-q]+ref[len(ref)-q:] != s {
+			t.Fatalf("%q: prefix %d and suffix %d do not make it", s, p, q)
+		}
+	}
+}
