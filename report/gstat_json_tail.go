@@ -177,8 +177,9 @@ func (e *tailEncoder) appendObject(b []byte, c *tailClass, object, table string)
 // appendPacked appends, escaped and without its quotes, the text t of a
 // packed warning, made of the reference text ref.
 func (e *tailEncoder) appendPacked(b []byte, ref int, t packedText) ([]byte, error) {
-	r := e.textAt[ref]
-	if t.p+t.q > len(r) {
+	// (ref is -1 for a class without reference texts, whose warnings
+	// are spooled whole: a record packed for it is not the codec's.)
+	if ref < 0 || ref >= len(e.textAt) || t.p+t.q > len(e.textAt[ref]) {
 		return b, extsort.ErrTextRef
 	}
 	return e.appendPart(b, extsort.TextPart{Ref: ref, P: t.p, Q: t.q, Mid: t.mid}), nil

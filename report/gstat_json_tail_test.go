@@ -280,6 +280,13 @@ func TestPackedWarningCorrupt(t *testing.T) {
 	if _, err := e.append(nil, bad); !errors.Is(err, extsort.ErrTextRef) {
 		t.Errorf("a prefix past the reference text read back: %v", err)
 	}
+	// A packed record of a class without reference texts (their warnings
+	// are spooled whole): an error, not an index out of range.
+	classes := slices.Clone(g.classAt)
+	classes[0].reason = -1
+	if _, err := newTailEncoder(classes, g.texts.Refs(), false).append(nil, rec); !errors.Is(err, extsort.ErrTextRef) {
+		t.Errorf("a packed record of a class without reference texts read back: %v", err)
+	}
 }
 
 func must(b []byte, ok bool) []byte {
