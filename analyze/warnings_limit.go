@@ -273,6 +273,16 @@ func (c *checker) fireSink(w *Warning) {
 	if !ok {
 		return
 	}
+	// A sink holds its warnings a while (a batch waiting to be sorted):
+	// their object's and table's names are copied beside their texts,
+	// where they do not hold the parser's 4 KiB block of names each. A
+	// warning every 16 tables (the fdb-made 300 MiB file) held a block a
+	// warning: 4.7 MB of csv --table warnings' 12.5 MB live heap. (Not
+	// for a sink that only counts.)
+	if _, counting := c.sink.(counted); !counting {
+		names := c.keepText(append(append(c.textBuf(), w.Object...), w.Table...))
+		w.Object, w.Table = names[:len(w.Object)], names[len(w.Object):]
+	}
 	if c.encoded != nil { // (the assertion only then: JSON encodes none)
 		if es, ok := c.sink.(EncodedWarningSink); ok {
 			c.sinkErr = es.PutEncoded(id, *w, c.encoded)
