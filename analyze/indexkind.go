@@ -197,20 +197,15 @@ func (ix *IndexStats) kindWhat() string {
 // header is not in the input, the older advice stands, with the 3.0 way
 // named.
 func (ix *IndexStats) RebuildAdvice(schema string, odsMajor *int) string {
-	if ix.Kind == IndexSystem {
-		return systemRebuildAdvice
-	}
 	return string(ix.appendRebuildAdvice(nil, schema, odsMajor))
 }
-
-const systemRebuildAdvice = "only a gbak backup and restore rebuilds the index of a system table"
 
 // appendRebuildAdvice appends RebuildAdvice (index-sparse fires on every
 // index of a big file made of sparse ones: + made a string of five parts
 // and another of the quoted name).
 func (ix *IndexStats) appendRebuildAdvice(b []byte, schema string, odsMajor *int) []byte {
 	if ix.Kind == IndexSystem {
-		return append(b, systemRebuildAdvice...)
+		return append(b, "only a gbak backup and restore rebuilds the index of a system table"...)
 	}
 	if odsMajor != nil && *odsMajor >= 12 {
 		b = appendQuoteName(append(b, "ALTER INDEX "...), schema, ix.Name)
@@ -249,14 +244,8 @@ func (ix *IndexStats) activeNote() string {
 
 // DropAdvice is what to do with an index that does not pay its way.
 func (ix *IndexStats) DropAdvice(schema string) string {
-	switch ix.Kind {
-	case IndexPlain, IndexUnknown, IndexForeignKey:
-		return string(ix.appendDropAdvice(nil, schema))
-	}
-	return constraintDropAdvice
+	return string(ix.appendDropAdvice(nil, schema))
 }
-
-const constraintDropAdvice = "the index enforces a constraint and stays while the constraint exists"
 
 // appendDropAdvice appends DropAdvice.
 func (ix *IndexStats) appendDropAdvice(b []byte, schema string) []byte {
@@ -271,7 +260,7 @@ func (ix *IndexStats) appendDropAdvice(b []byte, schema string) []byte {
 		b = append(b, "Firebird keeps a foreign key's index while the constraint exists; it goes only with the reference check, by "...)
 		return append(b, ix.dropConstraint(schema)...)
 	}
-	return append(b, constraintDropAdvice...)
+	return append(b, "the index enforces a constraint and stays while the constraint exists"...)
 }
 
 // StatisticsAdvice recomputes the stored selectivity the optimizer uses.

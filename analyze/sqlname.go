@@ -11,7 +11,7 @@ func QuoteIdent(name string) string {
 	if isRegularIdent(name) && !isKeyword(name) {
 		return name
 	}
-	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+	return string(appendQuoteIdent(nil, name))
 }
 
 // QuoteName qualifies a name with its Firebird 6 schema when there is one.
@@ -19,10 +19,10 @@ func QuoteName(schema, name string) string {
 	if schema == "" {
 		return QuoteIdent(name)
 	}
-	return QuoteIdent(schema) + "." + QuoteIdent(name)
+	return string(appendQuoteName(nil, schema, name))
 }
 
-// appendQuoteIdent appends QuoteIdent(name).
+// appendQuoteIdent appends QuoteIdent(name): the quoting is here alone.
 func appendQuoteIdent(b []byte, name string) []byte {
 	if isRegularIdent(name) && !isKeyword(name) {
 		return append(b, name...)

@@ -188,17 +188,6 @@ func restoreFailed(run *GbakRun, target serverFile, replacing bool, dest, databa
 	return e
 }
 
-// tempNamed says what the temporary file a gbak message names is (dest,
-// which becomes name once gbak succeeds): a full disk read `I/O error
-// during "write" operation for file "/data/.new.fdb.tmp-4755e830cfe3"`,
-// a name the user never gave.
-func tempNamed(detail, dest, name string) string {
-	if dest == name || !strings.Contains(detail, dest) {
-		return detail
-	}
-	return detail + "; " + dest + " is the temporary name fbdiag gives " + name + " until gbak succeeds"
-}
-
 // noSwap refuses --replace where fbdiag cannot rename the files.
 func noSwap(target serverFile) string {
 	return "cannot replace it safely: " + target.why + ", and the Services API cannot rename files; restore to a new name and swap the files on the server"

@@ -147,6 +147,17 @@ func sibling(path, kind string) string {
 	return filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+"."+kind+"-"+hex.EncodeToString(b[:]))
 }
 
+// tempNamed says what the temporary file a gbak message names is (dest,
+// which becomes name once gbak succeeds): a full disk read `I/O error
+// during "write" operation for file "/data/.new.fdb.tmp-4755e830cfe3"`,
+// a name the user never gave.
+func tempNamed(detail, dest, name string) string {
+	if dest == name || !strings.Contains(detail, dest) {
+		return detail
+	}
+	return detail + "; " + dest + " is the temporary name fbdiag gives " + name + " until gbak succeeds"
+}
+
 // noteLeftovers warns of the temporary files beside path (a backup file
 // or database on this machine) that an earlier run left: one killed
 // (SIGKILL, the OOM killer) before it could rename or delete them. The
