@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
-	"sort"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -101,13 +100,82 @@ func testIndexRowsByGroup(t *testing.T) {
 	if grouped < 50000 {
 		t.Errorf("only %d pairs of one group", grouped)
 	}
+	checkIndexBatch(t, "tied", newIndexBatch(), rows)
+}
+
+// A batch of index rows sorted by their rank and key as numbers, then by
+// their class and number (indexBatch), is in cmpTableRows' order: rows
+// of benchmark names (ASCII, a class of one group or of several: "IX_"
+// and "IX_1_", groups numbered anew in a table of 4 slots) that tie by
+// the hundred on a rank and key, rows of those and of odd names (no group,
+// no class) on another key, ranks and keys out of what tableRowKey holds
+// whole or that differ in their last bits; and a batch whose places do
+// not fit in the key's free bits (2¹⁶ rows and more).
+func TestIndexBatchSort(t *testing.T) {
+	defer func(n int) { nameGroupSlots = n }(nameGroupSlots)
+	rng := rand.New(rand.NewPCG(42, 6))
+	bases := []string{"RDB$INDEX_15_", "RDB$INDEX_1_", "rdb$index_15_", "RDB$PRIMARY1_", "RDB$FOREIGN3_", "CUSTNAMEX_",
+		"IX_", "IX_1_", "ix_1_", "IX_1_2_", "IX__", "N", "n"}
+	odd := indexSortNames(rng, 5000)
+	keys := []int64{8192, 16384, 24576, 8193, 8192 + 1<<tableRowFree, 0}
+	far := []int64{-1, tableRowMaxKey, tableRowMaxKey + 1, math.MaxInt64}
+	for _, nameGroupSlots = range []int{4, 1024} {
+		for _, n := range []int{20000, 1<<tableRowFree + 1} {
+			var g nameGroups
+			rows := make([]csvRow, n)
+			for i := range rows {
+				r := &rows[i]
+				r.rank, r.key, r.id = int64(rng.IntN(4)), keys[rng.IntN(3)], int64(i)
+				name := fmt.Sprintf("%s%0*d", bases[rng.IntN(len(bases))], rng.IntN(6), rng.IntN(3000))
+				switch rng.IntN(100) {
+				case 0, 1, 2: // (a key that ties with no other, or in its last bits)
+					r.key = keys[3+rng.IntN(3)]
+				case 3, 4: // (odd names, all on one key)
+					r.rank, r.key, name = 2, 0, odd[rng.IntN(len(odd))]
+				case 5:
+					r.rank, r.key = int64(rng.IntN(7)-1), far[rng.IntN(len(far))]
+				}
+				r.s = [3]string{name, "T"}
+				r.grp, r.num = g.of(name)
+			}
+			b := newIndexBatch()
+			tie, took := b.keys.Tie, 0
+			b.keys.Tie = func(r *csvRow) (uint64, bool) {
+				k, ok := tie(r)
+				if ok {
+					took++
+				}
+				return k, ok
+			}
+			checkIndexBatch(t, fmt.Sprintf("%d rows, %d slots", n, nameGroupSlots), b, rows)
+			mixed := 0
+			for _, c := range b.classes.classes {
+				if c.mixed {
+					mixed++
+				}
+			}
+			if n < 1<<tableRowFree && (took < n*9/10 || mixed == 0 && nameGroupSlots == 4) {
+				t.Errorf("%d rows, %d slots: %d ordered by class and number, %d classes of several groups", n, nameGroupSlots, took, mixed)
+			}
+			if n > 1<<tableRowFree && took != 0 {
+				t.Errorf("%d rows: %d ordered by class and number", n, took)
+			}
+		}
+	}
+}
+
+// checkIndexBatch sorts a batch of rows with b and checks the order
+// against that of rows with no group (cmpTableRows on their names alone).
+func checkIndexBatch(t *testing.T, name string, b *indexBatch, rows []csvRow) {
+	t.Helper()
 	sorted := slices.Clone(rows)
-	sort.Sort(rowSort{sorted, cmpTableRows})
+	b.sort(sorted)
 	want := slices.Clone(rows)
 	slices.SortFunc(want, func(a, b csvRow) int { return cmpTableRows(ungrouped(&a), ungrouped(&b)) })
 	for i := range want {
 		if sorted[i].id != want[i].id {
-			t.Fatalf("row %d of the sorted batch: %q, want %q", i, sorted[i].s[0], want[i].s[0])
+			t.Fatalf("%s: row %d of the sorted batch: %q (rank %d, key %d), want %q (rank %d, key %d)", name, i,
+				sorted[i].s[0], sorted[i].rank, sorted[i].key, want[i].s[0], want[i].rank, want[i].key)
 		}
 	}
 }

@@ -21,10 +21,27 @@ import (
 // stable sort would, as with slices.SortFunc (unless their key's records
 // came in order). A KeySort sorts one batch
 // at a time, as a Sorter calls it.
+//
+// Tie, when set, is a second number for the records of a key that did
+// not come in order (the index rows of the benchmark gstat output tie by
+// the thousand on their rank and size, told apart by their names'
+// classes and numbers): among the records of one key that it takes (ok),
+// Tie(a) < Tie(b) only when Cmp(a, b) < 0; a key's run with a record it
+// does not take is sorted by Cmp. For that, Key must hold whole, for
+// every record Tie takes, the fields Cmp reads before those Tie orders,
+// above its Free low bits: two such records whose keys are equal above
+// those bits tie on those fields. Tie is used on a batch of fewer than
+// 2^Free records, whose places (each key carries its record's in its
+// low bits) fit in those bits. Tie's own low bits may give way to a
+// place, as Key's do.
 type KeySort[T any] struct {
 	Key  func(*T) uint64
+	Tie  func(*T) (uint64, bool)
+	Free int
 	Cmp  func(a, b *T) int
 	keys []uint64
+	ties []uint64
+	run  []uint64
 	tmp  []T
 }
 
@@ -47,19 +64,13 @@ func (s *KeySort[T]) Sort(rs []T) {
 	// The records of a key most often came in the order Cmp gives them
 	// (a gstat output's tables come by name, and the warnings of its
 	// tables' copies tie by the hundred on their key): that takes one
-	// comparison a record; a run of a key that did not is sorted by Cmp.
-	for lo := 0; lo < len(keys); {
-		hi, sorted := lo+1, true
-		for ; hi < len(keys) && keys[hi]>>shift == keys[lo]>>shift; hi++ {
-			if sorted && s.Cmp(&rs[keys[hi-1]&place], &rs[keys[hi]&place]) > 0 {
-				sorted = false
-			}
+	// comparison a record; a run of a key that did not is sorted by Tie
+	// and Cmp, or Cmp.
+	s.runs(keys, shift, func(x uint64) *T { return &rs[x&place] }, func(run []uint64) {
+		if s.Tie == nil || shift > s.Free || !s.tie(rs, run, place) {
+			slices.SortFunc(run, func(a, b uint64) int { return s.Cmp(&rs[a&place], &rs[b&place]) })
 		}
-		if !sorted {
-			slices.SortFunc(keys[lo:hi], func(a, b uint64) int { return s.Cmp(&rs[a&place], &rs[b&place]) })
-		}
-		lo = hi
-	}
+	})
 	tmp := s.tmp[:0]
 	for _, x := range keys {
 		tmp = append(tmp, rs[x&place])
@@ -67,6 +78,50 @@ func (s *KeySort[T]) Sort(rs []T) {
 	copy(rs, tmp)
 	clear(tmp) // (the records' strings can go with their batch)
 	s.keys, s.tmp = keys, tmp[:0]
+}
+
+// runs calls sort on each run of keys, sorted, that are equal above
+// their shift low bits and whose records (rec) are not in Cmp's order.
+func (s *KeySort[T]) runs(keys []uint64, shift int, rec func(uint64) *T, sort func([]uint64)) {
+	for lo := 0; lo < len(keys); {
+		hi, sorted := lo+1, true
+		for ; hi < len(keys) && keys[hi]>>shift == keys[lo]>>shift; hi++ {
+			if sorted && s.Cmp(rec(keys[hi-1]), rec(keys[hi])) > 0 {
+				sorted = false
+			}
+		}
+		if !sorted {
+			sort(keys[lo:hi])
+		}
+		lo = hi
+	}
+}
+
+// tie sorts run, the keys of one Key (each with its record's place in
+// rs in its bits of place), by Tie and then Cmp, or says it cannot.
+func (s *KeySort[T]) tie(rs []T, run []uint64, place uint64) bool {
+	shift := bits.Len(uint(len(run)))
+	at := uint64(1)<<shift - 1 // (each tie with its key's place in run)
+	ties := s.ties[:0]
+	defer func() { s.ties = ties[:0] }()
+	for j, x := range run {
+		k, ok := s.Tie(&rs[x&place])
+		if !ok {
+			return false
+		}
+		ties = append(ties, k&^at|uint64(j))
+	}
+	slices.Sort(ties)
+	old := append(s.run[:0], run...)
+	s.run = old[:0]
+	rec := func(t uint64) *T { return &rs[old[t&at]&place] }
+	s.runs(ties, shift, rec, func(tr []uint64) {
+		slices.SortFunc(tr, func(a, b uint64) int { return s.Cmp(rec(a), rec(b)) })
+	})
+	for j, t := range ties {
+		run[j] = old[t&at]
+	}
+	return true
 }
 
 // RankKey is a key that orders by rank from the highest (a severity's,

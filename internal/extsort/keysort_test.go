@@ -2,6 +2,7 @@ package extsort
 
 import (
 	"cmp"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -76,5 +77,81 @@ func TestKeySortRuns(t *testing.T) {
 		if !slices.EqualFunc(rs, want, func(a, b warningLike) bool { return compareWarningLike(a, b) == 0 }) {
 			t.Errorf("%s: KeySort's order differs from slices.SortFunc's", name)
 		}
+	}
+}
+
+// KeySort with a Tie gives slices.SortFunc's order: a Tie that takes
+// the records whose key is whole (a rank of 0 to 3, a magnitude that is
+// a whole number to 1,000) and whose object is of the form Tie reads,
+// over batches whose places fit in Key's free bits and batches whose
+// places do not (Free 4), on records in order, reversed and shuffled.
+func TestKeySortTie(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	// A key whole above the free low bits where Tie takes a record: the
+	// rank, then the magnitude's floor from 1,001 down to -1, NaN last.
+	var free int
+	key := func(r *warningLike) uint64 {
+		if r.rank < 0 || r.rank > 3 {
+			return RankKey(int64(r.rank), 0)
+		}
+		v := uint64(1003)
+		if r.mag == r.mag {
+			v = uint64(1001 - min(max(math.Floor(r.mag), -1), 1001))
+		}
+		return uint64(3-r.rank)<<62 | v<<free
+	}
+	ruleOrder := map[string]uint64{"A": 1, "B": 2, "C": 3}
+	var taken, refused int
+	tie := func(r *warningLike) (uint64, bool) {
+		var n int
+		if r.rank < 0 || r.rank > 3 || r.mag != math.Trunc(r.mag) || r.mag < 0 || r.mag > 1000 ||
+			len(r.object) != 6 || r.object[0] != 'O' {
+			refused++
+			return 0, false
+		}
+		if _, err := fmt.Sscanf(r.object[1:], "%05d", &n); err != nil {
+			refused++
+			return 0, false
+		}
+		taken++
+		return ruleOrder[r.rule]<<56 | uint64(n)<<24, true
+	}
+	mags := []float64{0, 1, 2, 3, 1000, 1 + 1e-15, math.Nextafter(2, 3), 0.5, 1001, math.NaN(), -1}
+	rules := []string{"A", "B", "C"}
+	for _, free = range []int{16, 4} {
+		s := &KeySort[warningLike]{Key: key, Tie: tie, Free: free, Cmp: cmpWarningLike}
+		for _, n := range []int{0, 1, 2, 3, 17, 100, 1000, 5000} {
+			for _, shape := range []string{"shuffled", "in order", "reversed"} {
+				rs := make([]warningLike, n)
+				for i := range rs {
+					o := fmt.Sprintf("O%05d", rng.IntN(400))
+					if rng.IntN(2000) == 0 {
+						o = "P" + o[1:] // (an object Tie does not read)
+					}
+					rs[i] = warningLike{rank: rng.IntN(5), mag: mags[rng.IntN(4)], rule: rules[rng.IntN(3)], object: o, table: fmt.Sprint(rng.IntN(3)), id: int64(i)}
+					if rng.IntN(500) == 0 {
+						rs[i].rank, rs[i].mag = rng.IntN(7)-1, mags[rng.IntN(len(mags))]
+					}
+				}
+				want := slices.Clone(rs)
+				slices.SortFunc(want, compareWarningLike)
+				switch shape {
+				case "in order":
+					copy(rs, want)
+				case "reversed":
+					copy(rs, want)
+					slices.Reverse(rs)
+				}
+				s.Sort(rs)
+				for i := range rs {
+					if rs[i].id != want[i].id {
+						t.Fatalf("free %d, %d records %s: at %d got %+v, want %+v", free, n, shape, i, rs[i], want[i])
+					}
+				}
+			}
+		}
+	}
+	if taken < 5000 || refused < 5 {
+		t.Errorf("Tie took %d records and refused %d", taken, refused)
 	}
 }
