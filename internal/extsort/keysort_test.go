@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -153,5 +154,42 @@ func TestKeySortTie(t *testing.T) {
 	}
 	if taken < 5000 || refused < 5 {
 		t.Errorf("Tie took %d records and refused %d", taken, refused)
+	}
+}
+
+// sortAbove gives slices.Sort's order of keys that carry their places in
+// their low bits: keys of random bits, of bits that differ in one byte
+// or in none above the places, and keys that came in order, over sizes
+// about the 256 below which it calls slices.Sort.
+func TestSortAbove(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	var s KeySort[warningLike]
+	for _, n := range []int{1, 2, 255, 256, 257, 1000, 5500, 70000} {
+		for _, shape := range []string{"random", "one byte", "none", "in order", "top bit"} {
+			low := bits.Len(uint(n))
+			keys := make([]uint64, n)
+			for i := range keys {
+				var k uint64
+				switch shape {
+				case "random":
+					k = rng.Uint64()
+				case "one byte":
+					k = 0xabcdef<<40 | uint64(rng.IntN(256))<<(low+8)
+				case "none":
+					k = 0x1234 << 48
+				case "in order":
+					k = uint64(i) << 20
+				case "top bit":
+					k = uint64(rng.IntN(2)) << 63
+				}
+				keys[i] = k&^(1<<low-1) | uint64(i)
+			}
+			want := slices.Clone(keys)
+			slices.Sort(want)
+			s.sortAbove(keys, low)
+			if !slices.Equal(keys, want) {
+				t.Fatalf("%d keys, %s: order differs from slices.Sort's", n, shape)
+			}
+		}
 	}
 }
