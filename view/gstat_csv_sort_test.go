@@ -572,3 +572,36 @@ func TestTableRowCodec(t *testing.T) {
 		t.Errorf("%d records cut short told", short)
 	}
 }
+
+// FuzzIndexBatch sorts a batch of rows of any names (one a line of the
+// input), ranks and keys (from the first bytes of each name) with
+// indexBatch and checks it against cmpTableRows on the names alone
+// (checkIndexBatch), with groups numbered in a table of 4 slots (so
+// that one head has several numbers) or of 1,024.
+func FuzzIndexBatch(f *testing.F) {
+	rng := rand.New(rand.NewPCG(43, 6))
+	f.Add([]byte(strings.Join(indexSortNames(rng, 300), "\n")), false)
+	f.Add([]byte("RDB$INDEX_15_00002\nRDB$INDEX_15_00001\nIX_1_7\nix_1_7\nIX_1_2_3\nIX_10\nIX_9\nN1\nn1\nN01"), true)
+	f.Fuzz(func(t *testing.T, data []byte, few bool) {
+		defer func(n int) { nameGroupSlots = n }(nameGroupSlots)
+		nameGroupSlots = 1024
+		if few {
+			nameGroupSlots = 4
+		}
+		keys := []int64{8192, 8192, 8193, 0, -1, tableRowMaxKey, tableRowMaxKey + 1, 8192 + 1<<tableRowFree}
+		var g nameGroups
+		var rows []csvRow
+		for i, name := range strings.Split(string(data), "\n") {
+			r := csvRow{rank: 1, key: 8192, s: [3]string{name, "T"}, id: int64(i)}
+			if len(name) > 0 {
+				r.rank = int64(name[0]%7) - 1
+			}
+			if len(name) > 1 {
+				r.key = keys[name[1]%byte(len(keys))]
+			}
+			r.grp, r.num = g.of(name)
+			rows = append(rows, r)
+		}
+		checkIndexBatch(t, "fuzz", newIndexBatch(), rows)
+	})
+}
