@@ -1507,7 +1507,9 @@ func (c *groupClasses) mark(rows []csvRow) {
 		if r.cls == 0 {
 			continue
 		}
-		r.cls = c.heads[r.cls-1].cls
+		if r.cls = c.heads[r.cls-1].cls; r.cls == 0 {
+			continue // (a head in no class)
+		}
 		if k := &c.classes[r.cls]; k.grp == 0 {
 			k.grp = r.grp
 		} else if k.grp != r.grp {

@@ -135,7 +135,7 @@ func (s *KeySort[T]) tie(rs []T, run []uint64, place uint64) bool {
 // key: the 5,500 index rows of a batch of the benchmark output tie on
 // all but one or two of them.
 func (s *KeySort[T]) sortAbove(keys []uint64, low int) {
-	if len(keys) < 256 || low >= 64 {
+	if len(keys) < 256 {
 		slices.Sort(keys)
 		return
 	}
