@@ -67,7 +67,9 @@ func (t *TextRefs) Ref(kind string, field byte, s string) int {
 }
 
 // AppendTextOf is AppendText of the reference text n (Ref's): -1 spools
-// s whole.
+// s whole. It finds the prefix and suffix as Shared does, in place: a
+// call of Shared (not inlined) cost csv --table warnings 0.4 % more
+// instructions (shop-made 8 MiB file, 234.4 -> 235.3 M).
 func (t *TextRefs) AppendTextOf(b []byte, n int, s string) []byte {
 	if n < 0 {
 		return AppendString(AppendInt(b, -1), s)
@@ -93,7 +95,7 @@ func (t *TextRefs) AppendTextOf(b []byte, n int, s string) []byte {
 func (t *TextRefs) Shared(n int, s string) (p, q int) {
 	ref := t.at[n]
 	if len(s) == len(ref) && s == ref {
-		return len(s), 0 // (as AppendTextOf)
+		return len(s), 0 // (as AppendTextOf, which repeats these lines)
 	}
 	p = sharedPrefix(ref, s)
 	return p, sharedSuffix(ref[p:], s[p:])
