@@ -2,6 +2,7 @@ package view
 
 import (
 	"strings"
+	"unicode"
 
 	eaw "golang.org/x/text/width"
 
@@ -66,13 +67,54 @@ func clipLeft(s string, n int) string {
 // wrap splits s into lines of at most max columns, each starting with
 // indent; a word longer than a line is kept whole.
 func wrap(s, indent string, max int) []string {
+	return wrapWords(strings.Fields(s), indent, max)
+}
+
+// wrapAdvice is wrap for advice: a double-quoted name stays whole with
+// its blanks as they are ("items  flag"), so that the statement a DBA
+// copies from the terminal names the object the advice names, not one
+// cut at a line end or with its blanks squeezed.
+func wrapAdvice(s, indent string, max int) []string {
+	return wrapWords(adviceFields(s), indent, max)
+}
+
+// adviceFields splits s at blanks (as strings.Fields) outside double
+// quotes; a quote doubled inside a name ("my ""odd"" idx") leaves the
+// name open, and a quote never closed keeps the rest as one word.
+func adviceFields(s string) []string {
+	var words []string
+	start, quoted := -1, false
+	for i, r := range s {
+		switch {
+		case r == '"':
+			quoted = !quoted
+		case !quoted && unicode.IsSpace(r):
+			if start >= 0 {
+				words = append(words, s[start:i])
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		words = append(words, s[start:])
+	}
+	return words
+}
+
+// wrapWords places words on lines of at most max columns, each starting
+// with indent, one blank between two words of a line.
+func wrapWords(words []string, indent string, max int) []string {
 	// The line's width is kept as words are added, not measured again
 	// each word (a fifth of the text of a file of 36,315 small runs).
 	var lines []string
 	var line strings.Builder
 	indentWidth := width(indent)
 	w := -1 // the line's width; -1 while it holds only the indent
-	for _, word := range strings.Fields(s) {
+	for _, word := range words {
 		ww := width(word)
 		if w >= 0 && w+1+ww > max {
 			lines = append(lines, line.String())

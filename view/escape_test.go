@@ -1,6 +1,7 @@
 package view
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -33,5 +34,46 @@ func TestWrap(t *testing.T) {
 				t.Errorf("wrap(%q): line %q of %d columns holds two words", c.s, l, w)
 			}
 		}
+	}
+}
+
+// TestWrapAdvice: the text view's "do:" lines keep a double-quoted name
+// whole, its blanks as they are, wherever the line ends fall, so that the
+// statement pasted from the terminal names the index the advice names;
+// outside quotes the words wrap as wrap's do.
+func TestWrapAdvice(t *testing.T) {
+	quoted := regexp.MustCompile(`"(?:[^"]|"")*"`)
+	for _, c := range []struct {
+		s    string
+		max  int
+		want []string
+	}{
+		{`do: if no query plan uses it: DROP INDEX "items  flag"; or replace it`, 40,
+			[]string{`  do: if no query plan uses it: DROP`, `  INDEX "items  flag"; or replace it`}},
+		{`DROP INDEX "a b c d e f g h"; then`, 12,
+			[]string{`  DROP INDEX`, `  "a b c d e f g h";`, `  then`}},
+		// A doubled quote leaves the name open; a tab in a name reaches
+		// the view as the Go escape safe writes.
+		{`ALTER INDEX "my ""odd"" idx" ACTIVE;`, 14,
+			[]string{`  ALTER INDEX`, `  "my ""odd"" idx"`, `  ACTIVE;`}},
+		{`SET STATISTICS INDEX PUBLIC."a\tb";`, 10,
+			[]string{`  SET`, `  STATISTICS`, `  INDEX`, `  PUBLIC."a\tb";`}},
+		// A quote never closed keeps the rest whole rather than cut a name.
+		{`DROP INDEX "open name ends here`, 12, []string{`  DROP INDEX`, `  "open name ends here`}},
+		{"no quotes  at\tall", 9, []string{`  no`, `  quotes`, `  at all`}},
+	} {
+		got := wrapAdvice(c.s, "  ", c.max)
+		if !slices.Equal(got, c.want) {
+			t.Errorf("wrapAdvice(%q, %d) = %q, want %q", c.s, c.max, got, c.want)
+		}
+		for _, name := range quoted.FindAllString(c.s, -1) {
+			if !slices.ContainsFunc(got, func(l string) bool { return strings.Contains(l, name) }) {
+				t.Errorf("wrapAdvice(%q, %d): no line holds %s", c.s, c.max, name)
+			}
+		}
+	}
+	// What wrap printed before: the name cut at the line end.
+	if got := wrap(`DROP INDEX "items  flag";`, "", 17); !slices.Equal(got, []string{`DROP INDEX "items`, `flag";`}) {
+		t.Errorf("wrap = %q", got)
 	}
 }

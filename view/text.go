@@ -407,7 +407,7 @@ func textFindings(w io.Writer, d *Doc, opt Options) {
 			fmt.Fprintln(w, x)
 		}
 		if f.Advice != "" {
-			for _, x := range wrap("do: "+safe(f.Advice), indent, LineWidth) {
+			for _, x := range wrapAdvice("do: "+safe(f.Advice), indent, LineWidth) {
 				fmt.Fprintln(w, x)
 			}
 		}
