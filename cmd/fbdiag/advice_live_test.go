@@ -1,0 +1,302 @@
+package main
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fbdiag/fbdiag/collect"
+	"github.com/fbdiag/fbdiag/collect/livetest"
+	"github.com/fbdiag/fbdiag/internal/testutil"
+)
+
+// adviceIdent is a name as the advice writes it: plain, or quoted with
+// its quotes doubled, optionally after a schema (Firebird 6).
+const adviceIdent = `(?:(?:"(?:[^"]|"")*"|[A-Za-z][A-Za-z0-9_$]*)\.)?(?:"(?:[^"]|"")*"|[A-Za-z][A-Za-z0-9_$]*)`
+
+// adviceStatement matches the statements the index rules advise, written
+// inside their prose ("if no query plan uses it: DROP INDEX X; or ...").
+var adviceStatement = regexp.MustCompile(`ALTER INDEX ` + adviceIdent + ` (?:ACTIVE|INACTIVE)|DROP INDEX ` + adviceIdent +
+	`|SET STATISTICS INDEX ` + adviceIdent + `|ALTER TABLE ` + adviceIdent + ` DROP CONSTRAINT ` + adviceIdent)
+
+// sqlKeywords are what a statement the pattern above missed would hold.
+var sqlKeywords = regexp.MustCompile(`\b(?:ALTER|DROP|CREATE|SET STATISTICS|UPDATE|DELETE)\b`)
+
+// adviceStatements returns the statements in advice; a statement the
+// pattern does not know fails the test, so that no advice goes untried.
+func adviceStatements(t *testing.T, what, advice string) []string {
+	t.Helper()
+	stmts := adviceStatement.FindAllString(advice, -1)
+	if rest := adviceStatement.ReplaceAllString(advice, ""); sqlKeywords.MatchString(rest) {
+		t.Errorf("%s: a statement this test cannot tell apart: %q", what, advice)
+	}
+	return stmts
+}
+
+// liveAdvice is what one collect of the database advises: the statements
+// of its warnings (by rule and object) and of its stale statistics.
+type liveAdvice struct {
+	byWarning  map[string][]string // "rule object" → statements
+	statistics []string            // the SET STATISTICS lines of the text
+}
+
+// collectAdvice collects the database as a DBA would, text and JSON, and
+// gathers the statements it advises.
+func collectAdvice(t *testing.T, s collect.Server, db, out string) liveAdvice {
+	t.Helper()
+	text, errs, code := runCLI(t, nil, "collect", "--server", s.Addr, "--out", out+".txt", db)
+	if code != exitOK {
+		t.Fatalf("collect: exit %d: %s", code, errs)
+	}
+	js, errs, code := runCLI(t, nil, "collect", "--server", s.Addr, "--out", out+".json.txt", "--format", "json", db)
+	if code != exitOK {
+		t.Fatalf("collect --format json: exit %d: %s", code, errs)
+	}
+	var res collectResult
+	if err := json.Unmarshal([]byte(js), &res); err != nil {
+		t.Fatal(err)
+	}
+	a := liveAdvice{byWarning: map[string][]string{}}
+	for _, w := range res.Gstat.Warnings {
+		key := w.Rule + " " + w.Object
+		a.byWarning[key] = append(a.byWarning[key], adviceStatements(t, key, w.Advice)...)
+	}
+	for _, line := range strings.Split(text, "\n") {
+		if l := strings.TrimSpace(line); strings.HasPrefix(l, "SET STATISTICS INDEX ") {
+			a.statistics = append(a.statistics, adviceStatements(t, "statistics", l)...)
+		}
+	}
+	return a
+}
+
+// execAdvice runs each statement on its own, committed, on a connection
+// of its own, as a DBA would paste it into isql.
+func execAdvice(t *testing.T, pool *sql.DB, stmts []string) {
+	t.Helper()
+	for _, st := range stmts {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		_, err := pool.ExecContext(ctx, st)
+		cancel()
+		if err != nil {
+			t.Errorf("Firebird refused the advice %q: %v", st, err)
+		}
+	}
+}
+
+// catalogueRows runs a query of string columns.
+func catalogueRows(t *testing.T, pool *sql.DB, query string) [][]string {
+	t.Helper()
+	rows, err := pool.QueryContext(context.Background(), query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var out [][]string
+	for rows.Next() {
+		vals := make([]sql.NullString, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		row := make([]string, len(cols))
+		for i, v := range vals {
+			row[i] = strings.TrimSpace(v.String)
+		}
+		out = append(out, row)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// userIndices lists the user indices and whether each is inactive.
+func userIndices(t *testing.T, pool *sql.DB) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	for _, r := range catalogueRows(t, pool, `SELECT RDB$INDEX_NAME, CAST(COALESCE(RDB$INDEX_INACTIVE, 0) AS VARCHAR(1))
+		FROM RDB$INDICES WHERE COALESCE(RDB$SYSTEM_FLAG, 0) = 0`) {
+		m[r[0]] = r[1]
+	}
+	return m
+}
+
+// quoteName quotes a name as the advice does when it needs quotes.
+func quoteName(name string) string {
+	if regexp.MustCompile(`^[A-Z][A-Z0-9_$]*$`).MatchString(name) {
+		return name
+	}
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+// Every statement fbdiag advises for a live database is one Firebird
+// runs, on the object it names, and does what the advice says: the
+// rebuilt indices are no longer sparse and keep their constraint, the
+// statistics are no longer stale, and the index that does not pay its
+// way goes, a foreign key's with its constraint (testdata/live/advice.sql
+// makes one index of each kind a rule can name).
+func TestLiveAdviceRuns(t *testing.T) {
+	s := livetest.Server(t)
+	db := livetest.ShopDatabase(t, s)
+	ctx := context.Background()
+	var pk, fk [2]string // the constraint and index names Firebird gave
+	var indices map[string]string
+	withPool(t, s, db, func(pool *sql.DB) {
+		f, err := os.Open(testutil.Testdata(t, "live", "advice.sql"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if err := s.RunScript(ctx, pool, db, f); err != nil {
+			t.Fatal(err)
+		}
+		cons := map[string][2]string{} // type → constraint, index
+		for _, r := range catalogueRows(t, pool, `SELECT RDB$CONSTRAINT_TYPE, RDB$CONSTRAINT_NAME, RDB$INDEX_NAME
+			FROM RDB$RELATION_CONSTRAINTS WHERE RDB$RELATION_NAME = 'ITEMS' AND RDB$INDEX_NAME IS NOT NULL`) {
+			cons[r[0]] = [2]string{r[1], r[2]}
+		}
+		pk, fk = cons["PRIMARY KEY"], cons["FOREIGN KEY"]
+		if pk[1] == "" || fk[1] == "" || cons["UNIQUE"][1] == "" {
+			t.Fatalf("ITEMS' constraints: %v", cons)
+		}
+		if indices = userIndices(t, pool); len(indices) != 14 {
+			t.Fatalf("user indices: %v", indices)
+		}
+	})
+	collectGarbage(t, s, db)
+	t.Setenv("FBDIAG_SERVER", "")
+	dir := t.TempDir()
+
+	before := collectAdvice(t, s, db, filepath.Join(dir, "before"))
+	rebuild := []string{"ALTER INDEX " + pk[1] + " ACTIVE", "ALTER INDEX ORDERS_DATE_D ACTIVE"}
+	drop := []string{`DROP INDEX "items flag"`, "ALTER TABLE ITEMS DROP CONSTRAINT " + fk[0]}
+	want := map[string][]string{
+		"index-sparse " + pk[1]:          rebuild[:1],
+		"index-sparse ORDERS_DATE_D":     rebuild[1:],
+		"index-useless items flag":       drop[:1],
+		"index-low-selectivity " + fk[1]: drop[1:],
+		"table-sparse ITEMS":             nil, // (gbak backup and restore)
+	}
+	for key, stmts := range before.byWarning {
+		if w, ok := want[key]; !ok || !slices.Equal(stmts, w) {
+			t.Errorf("%s advises %q, want %q", key, stmts, w)
+		}
+	}
+	for key := range want {
+		if _, ok := before.byWarning[key]; !ok {
+			t.Errorf("%s did not fire", key)
+		}
+	}
+	// Every index was created on an empty table: each gets its SET
+	// STATISTICS, its name quoted where it needs it.
+	var stats []string
+	for name := range indices {
+		stats = append(stats, "SET STATISTICS INDEX "+quoteName(name))
+	}
+	slices.Sort(stats)
+	if got := slices.Sorted(slices.Values(before.statistics)); !slices.Equal(got, stats) {
+		t.Errorf("statistics advice:\n%q\nwant\n%q", got, stats)
+	}
+
+	// The rebuilds and the statistics, as advised (what fbdiag printed,
+	// whatever the checks above found).
+	advised := func(keys ...string) []string {
+		var stmts []string
+		for _, k := range keys {
+			stmts = append(stmts, before.byWarning[k]...)
+		}
+		return stmts
+	}
+	withPool(t, s, db, func(pool *sql.DB) {
+		execAdvice(t, pool, append(advised("index-sparse "+pk[1], "index-sparse ORDERS_DATE_D"), before.statistics...))
+		if got := userIndices(t, pool); !allActive(got, 14) {
+			t.Errorf("indices after the rebuilds: %v", got)
+		}
+		// "constraint and all": the rebuilt primary key still refuses a
+		// duplicate.
+		if _, err := pool.ExecContext(ctx, "INSERT INTO ITEMS (ID, W_ID, CODE) VALUES (0, 0, 'dup')"); err == nil ||
+			!strings.Contains(err.Error(), "PRIMARY or UNIQUE KEY") {
+			t.Errorf("a duplicate ID after the rebuild of %s: %v", pk[1], err)
+		}
+	})
+	after := collectAdvice(t, s, db, filepath.Join(dir, "after"))
+	for _, key := range []string{"index-sparse " + pk[1], "index-sparse ORDERS_DATE_D"} {
+		if stmts, ok := after.byWarning[key]; ok {
+			t.Errorf("%s still fires after the advised rebuild (%q)", key, stmts)
+		}
+	}
+	if len(after.statistics) != 0 {
+		t.Errorf("statistics still stale after SET STATISTICS: %q", after.statistics)
+	}
+
+	// The drops, as advised: the index goes, the foreign key's with its
+	// constraint.
+	withPool(t, s, db, func(pool *sql.DB) {
+		execAdvice(t, pool, advised("index-useless items flag", "index-low-selectivity "+fk[1]))
+		got := userIndices(t, pool)
+		if _, ok := got["items flag"]; ok {
+			t.Errorf(`"items flag" still there after its DROP INDEX`)
+		}
+		if _, ok := got[fk[1]]; ok {
+			t.Errorf("%s still there after ALTER TABLE ITEMS DROP CONSTRAINT %s", fk[1], fk[0])
+		}
+		if len(got) != 12 {
+			t.Errorf("indices after the drops: %v", got)
+		}
+	})
+	last := collectAdvice(t, s, db, filepath.Join(dir, "last"))
+	if keys := slices.Sorted(maps.Keys(last.byWarning)); !slices.Equal(keys, []string{"table-sparse ITEMS"}) {
+		t.Errorf("warnings after the advice: %q", keys)
+	}
+}
+
+// withPool runs fn on a connection to db that is closed when it returns,
+// as a DBA's isql session ends: the driver's transaction, kept open
+// between statements, would otherwise hold back garbage collection.
+func withPool(t *testing.T, s collect.Server, db string, fn func(*sql.DB)) {
+	t.Helper()
+	pool, err := s.Pool(context.Background(), db, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pool.Close()
+	fn(pool)
+}
+
+// collectGarbage reads ITEMS on an attachment of its own, once the one
+// that deleted its rows is gone, so that cooperative garbage collection
+// removes them and their index keys before gstat counts them.
+func collectGarbage(t *testing.T, s collect.Server, db string) {
+	t.Helper()
+	withPool(t, s, db, func(pool *sql.DB) {
+		var n int
+		if err := pool.QueryRowContext(context.Background(), "SELECT COUNT(*) FROM ITEMS").Scan(&n); err != nil || n != 10000 {
+			t.Fatalf("ITEMS: %d rows, %v", n, err)
+		}
+	})
+}
+
+// allActive says whether the n user indices of m are all active.
+func allActive(m map[string]string, n int) bool {
+	if len(m) != n {
+		return false
+	}
+	for _, inactive := range m {
+		if inactive != "0" {
+			return false
+		}
+	}
+	return true
+}
