@@ -151,7 +151,7 @@ func TestLiveAdviceRuns(t *testing.T) {
 	s := livetest.Server(t)
 	db := livetest.ShopDatabase(t, s)
 	ctx := context.Background()
-	var pk, fk [2]string // the constraint and index names Firebird gave
+	var pk, fk, uq [2]string // the constraint and index names Firebird gave
 	var indices map[string]string
 	withPool(t, s, db, func(pool *sql.DB) {
 		f, err := os.Open(testutil.Testdata(t, "live", "advice.sql"))
@@ -167,8 +167,8 @@ func TestLiveAdviceRuns(t *testing.T) {
 			FROM RDB$RELATION_CONSTRAINTS WHERE RDB$RELATION_NAME = 'ITEMS' AND RDB$INDEX_NAME IS NOT NULL`) {
 			cons[r[0]] = [2]string{r[1], r[2]}
 		}
-		pk, fk = cons["PRIMARY KEY"], cons["FOREIGN KEY"]
-		if pk[1] == "" || fk[1] == "" || cons["UNIQUE"][1] == "" {
+		pk, fk, uq = cons["PRIMARY KEY"], cons["FOREIGN KEY"], cons["UNIQUE"]
+		if pk[1] == "" || fk[1] == "" || uq[1] == "" {
 			t.Fatalf("ITEMS' constraints: %v", cons)
 		}
 		if indices = userIndices(t, pool); len(indices) != 14 {
@@ -180,11 +180,12 @@ func TestLiveAdviceRuns(t *testing.T) {
 	dir := t.TempDir()
 
 	before := collectAdvice(t, s, db, filepath.Join(dir, "before"))
-	rebuild := []string{"ALTER INDEX " + pk[1] + " ACTIVE", "ALTER INDEX ORDERS_DATE_D ACTIVE"}
+	rebuild := []string{"ALTER INDEX " + pk[1] + " ACTIVE", "ALTER INDEX " + uq[1] + " ACTIVE", "ALTER INDEX ORDERS_DATE_D ACTIVE"}
 	drop := []string{`DROP INDEX "items flag"`, "ALTER TABLE ITEMS DROP CONSTRAINT " + fk[0]}
 	want := map[string][]string{
 		"index-sparse " + pk[1]:          rebuild[:1],
-		"index-sparse ORDERS_DATE_D":     rebuild[1:],
+		"index-sparse " + uq[1]:          rebuild[1:2],
+		"index-sparse ORDERS_DATE_D":     rebuild[2:],
 		"index-useless items flag":       drop[:1],
 		"index-low-selectivity " + fk[1]: drop[1:],
 		"table-sparse ITEMS":             nil, // (gbak backup and restore)
@@ -220,19 +221,23 @@ func TestLiveAdviceRuns(t *testing.T) {
 		return stmts
 	}
 	withPool(t, s, db, func(pool *sql.DB) {
-		execAdvice(t, pool, append(advised("index-sparse "+pk[1], "index-sparse ORDERS_DATE_D"), before.statistics...))
+		execAdvice(t, pool, append(advised("index-sparse "+pk[1], "index-sparse "+uq[1], "index-sparse ORDERS_DATE_D"), before.statistics...))
 		if got := userIndices(t, pool); !allActive(got, 14) {
 			t.Errorf("indices after the rebuilds: %v", got)
 		}
-		// "constraint and all": the rebuilt primary key still refuses a
+		// "constraint and all": the rebuilt indices still refuse a
 		// duplicate.
-		if _, err := pool.ExecContext(ctx, "INSERT INTO ITEMS (ID, W_ID, CODE) VALUES (0, 0, 'dup')"); err == nil ||
-			!strings.Contains(err.Error(), "PRIMARY or UNIQUE KEY") {
-			t.Errorf("a duplicate ID after the rebuild of %s: %v", pk[1], err)
+		for what, insert := range map[string]string{
+			pk[1]: "INSERT INTO ITEMS (ID, W_ID, CODE) VALUES (0, 0, 'dup')",
+			uq[1]: "INSERT INTO ITEMS (ID, W_ID, CODE) VALUES (1, 0, 'C00000000')",
+		} {
+			if _, err := pool.ExecContext(ctx, insert); err == nil || !strings.Contains(err.Error(), "PRIMARY or UNIQUE KEY") {
+				t.Errorf("a duplicate after the rebuild of %s: %v", what, err)
+			}
 		}
 	})
 	after := collectAdvice(t, s, db, filepath.Join(dir, "after"))
-	for _, key := range []string{"index-sparse " + pk[1], "index-sparse ORDERS_DATE_D"} {
+	for _, key := range []string{"index-sparse " + pk[1], "index-sparse " + uq[1], "index-sparse ORDERS_DATE_D"} {
 		if stmts, ok := after.byWarning[key]; ok {
 			t.Errorf("%s still fires after the advised rebuild (%q)", key, stmts)
 		}
