@@ -91,6 +91,7 @@ func GbakTimeline(log *parse.GbakLog) *Timeline {
 	for i := range log.Lines {
 		b.Add(&log.Lines[i])
 	}
+	b.keptAs(log.KeptAs)
 	return b.Finish(log.Op, log.Notices)
 }
 
@@ -169,6 +170,8 @@ func readGbak(rd *parse.GbakReader, b *GbakTimelineBuilder) (*Timeline, error) {
 	notices := rd.Notices()
 	if second != nil {
 		notices = append(notices, *second)
+	} else {
+		b.keptAs(rd.KeptAs())
 	}
 	tl := b.Finish(rd.Op(), notices)
 	if b.err != nil {
@@ -887,6 +890,16 @@ func (b *GbakTimelineBuilder) phase(k parse.GbakKind) string {
 		return PhaseFinish
 	}
 	return PhaseMetadata
+}
+
+// keptAs takes the path where fbdiag restore kept the database the log
+// restored (parse.GbakKeptAs) as the one the advice names: the log gives
+// the name the user asked for, and that database is the original, which
+// a failed restore --replace left as it was.
+func (b *GbakTimelineBuilder) keptAs(path string) {
+	if path != "" && b.database != "" {
+		b.database = path
+	}
 }
 
 // Finish completes the timeline; op is the operation the reader saw and

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
 )
 
 // wantAdvice checks a timeline's advice: message and advice, in order.
@@ -349,5 +350,53 @@ func TestGbakFailedRunIOSoFar(t *testing.T) {
 	tl = timelineOf(t, testutil.Testdata(t, "gbak", "fb30-restore-fk-orphan.log"))
 	if tl.TotalLowerBound || tl.TotalWrites == nil || *tl.TotalWrites != 844 || tl.WritesSoFar != nil {
 		t.Errorf("fk-orphan: lower bound %v, writes %v, so far %v", tl.TotalLowerBound, derefI(tl.TotalWrites), derefI(tl.WritesSoFar))
+	}
+}
+
+// A log that fbdiag restore ended with where it kept the database
+// (parse.GbakKeptAs: restore --replace failed, the original left as it
+// was) has its advice name the kept file, read whole or streamed; the
+// line is no step and no skipped line. A log without a database it
+// created (a backup's) keeps no such name.
+func TestGbakIndexAdviceKeptAs(t *testing.T) {
+	raw, err := os.ReadFile(testutil.Testdata(t, "gbak", "fb30-restore-unique-duplicate.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const kept = "/tmp/h-radvice/db/.ux.fdb.failed-6ba893fc913b"
+	withKept := string(raw) + parse.GbakKeptAs + kept + "\n"
+	whole, err := parse.ReadGbak(strings.NewReader(withKept), "ux.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	streamed, err := StreamGbakTimeline(strings.NewReader(withKept), "ux.log", GbakStream{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := timelineOf(t, testutil.Testdata(t, "gbak", "fb30-restore-unique-duplicate.log"))
+	for _, tl := range []*Timeline{GbakTimeline(whole), streamed} {
+		if len(tl.Advice) != 1 || len(plain.Advice) != 1 {
+			t.Fatalf("advice %+v, without the line %+v", tl.Advice, plain.Advice)
+		}
+		want := strings.Replace(plain.Advice[0].Advice, "gfix -online localhost:/tmp/h-radvice/db/ux.fdb ", "gfix -online "+kept+" ", 1)
+		if want == plain.Advice[0].Advice || tl.Advice[0].Advice != want {
+			t.Errorf("advice\n%s\nwant\n%s", tl.Advice[0].Advice, want)
+		}
+		if len(tl.Notices) != len(plain.Notices) || tl.Outcome != plain.Outcome {
+			t.Errorf("notices %+v, outcome %s; without the line %+v, %s", tl.Notices, tl.Outcome, plain.Notices, plain.Outcome)
+		}
+	}
+	bareLog, err := parse.ReadGbak(strings.NewReader(string(raw)), "ux.log")
+	if err != nil || whole.KeptAs != kept || bareLog.KeptAs != "" || len(whole.Lines) != 85 || len(bareLog.Lines) != 85 {
+		t.Errorf("KeptAs %q, %d lines; without the line %q, %d lines (%v)", whole.KeptAs, len(whole.Lines), bareLog.KeptAs, len(bareLog.Lines), err)
+	}
+	backup, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gbak-backup-v-st.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := StreamGbakTimeline(strings.NewReader(string(backup)+parse.GbakKeptAs+kept+"\n"), "b.log", GbakStream{})
+	bare, berr := StreamGbakTimeline(strings.NewReader(string(backup)), "b.log", GbakStream{})
+	if err != nil || berr != nil || len(tl.Notices) != len(bare.Notices) || len(tl.Notices) != 6 || len(tl.Advice) != len(bare.Advice) {
+		t.Errorf("a backup log with the line: %v, notices %+v, advice %+v", err, tl.Notices, tl.Advice)
 	}
 }

@@ -34,6 +34,12 @@ type GbakRun struct {
 	// Replaced says that an existing file (backup --force, restore
 	// --replace) was replaced by the new one once it was complete.
 	Replaced bool `json:"replaced"`
+	// KeptAs is where the database of a restore gbak finished with
+	// errors is kept when that is not Database: restore --replace leaves
+	// the original as it was and keeps the new one beside it. The log
+	// ends with a line that says so (parse.GbakKeptAs), so that its
+	// advice names this file, not the original.
+	KeptAs string `json:"kept_as,omitempty"`
 	// created says that gbak got as far as creating its output ("created
 	// database", "creating file"): before that a failed run left nothing.
 	created bool

@@ -175,11 +175,13 @@ func restoreFailed(run *GbakRun, target serverFile, replacing bool, dest, databa
 		if err := renameNoReplace(dest, kept); err != nil {
 			kept = dest
 		}
+		run.KeptAs = kept
 		e.Outcome = database + " not replaced, untouched; the restored database is kept as " + kept + ", " + state
 	case !target.local:
 		e.Outcome = "the restored database is " + database + ", " + state
 	default:
 		if err := renameNoReplace(dest, target.path); err != nil {
+			run.KeptAs = dest
 			e.Outcome = fmt.Sprintf("the restored database is %s (not named %s: %v), %s", dest, database, err, state)
 		} else {
 			e.Outcome = "the restored database is " + database + ", " + state

@@ -147,7 +147,21 @@ type GbakReader struct {
 	// versions is set after gbak -z's "Version(s) for database" line,
 	// whose lines without "gbak:" follow: the server's versions.
 	versions bool
+	// keptAs is the path of GbakKeptAs's line, when the log has one.
+	keptAs string
 }
+
+// GbakKeptAs starts the line fbdiag restore writes after gbak's last
+// when gbak finished with errors and the database it made is kept under
+// another name than the log gives it (restore --replace keeps the
+// original and names the new one apart): the path follows, to the line's
+// end. fbdiag gives gbak's output the final name as it comes, before the
+// outcome is known, so that the advice on the log names the kept file
+// only through this line.
+const GbakKeptAs = "fbdiag: the restored database is kept as "
+
+// KeptAs is the path GbakKeptAs's line gives, "" when the log has none.
+func (r *GbakReader) KeptAs() string { return r.keptAs }
 
 // serverVersion is the words of the line of gbak -z that gives the
 // server's version: `Firebird/Windows/AMD/Intel/x64 (access method),
@@ -302,6 +316,10 @@ func (r *GbakReader) Next() bool {
 			b = bytes.TrimLeft(b, " ")
 		}
 		if len(b) < 5 || b[0] != 'g' || b[1] != 'b' || b[2] != 'a' || b[3] != 'k' || b[4] != ':' {
+			if path, ok := bytes.CutPrefix(b, []byte(GbakKeptAs)); ok && len(path) > 0 {
+				r.keptAs = string(path)
+				continue
+			}
 			if r.versions {
 				if v, ok := r.versionLine(b); !ok {
 					r.versions = false

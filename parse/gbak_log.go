@@ -16,6 +16,9 @@ type GbakLog struct {
 	ColumnsGuessed bool
 	Lines          []GbakLine
 	Notices        []Notice
+	// KeptAs is where fbdiag restore kept the database of a failed
+	// restore, when not where the log says (GbakKeptAs).
+	KeptAs string
 }
 
 // ReadGbak reads a whole gbak log. A file without a single gbak line is an
@@ -28,7 +31,7 @@ func ReadGbak(r io.Reader, name string) (*GbakLog, error) {
 		log.Lines = append(log.Lines, *rd.Line())
 	}
 	log.Op, log.Columns, log.ColumnsGuessed = rd.Op(), rd.Columns(), rd.ColumnsGuessed()
-	log.Notices = rd.Notices()
+	log.Notices, log.KeptAs = rd.Notices(), rd.KeptAs()
 	if err := rd.Err(); err != nil {
 		return log, err
 	}

@@ -512,6 +512,9 @@ type GbakRunInfo struct {
 	// Replaced: the existing backup file or database was replaced once
 	// the new one was complete.
 	Replaced bool
+	// KeptAs is where a restore gbak finished with errors keeps the
+	// database it made, when that is not Database (collect.GbakRun).
+	KeptAs string
 }
 
 // GbakLive is the view of a backup or restore fbdiag ran: what ran where,
@@ -521,11 +524,17 @@ func GbakLive(run GbakRunInfo, tl *analyze.Timeline, opt GbakOptions) *Doc {
 	d.Lead, d.Title = "gbak "+run.Action+" on "+run.Server+": ", run.Log
 	fs := []Field{
 		{Key: "database", Label: "Database", Value: Str(run.Database)},
+	}
+	if run.KeptAs != "" {
+		// (the database named above is the original, left as it was)
+		fs = append(fs, Field{Key: "kept_as", Label: "Restored as", Value: Str(run.KeptAs), Detail: "(not put in its place)"})
+	}
+	fs = append(fs, []Field{
 		{Key: "backup_file", Label: "Backup file", Value: Str(run.BackupFile)},
 		{Key: "switches", Label: "Switches", Value: Str(run.Switches)},
 		{Key: "started", Label: "Started", Value: Time(run.Started.UTC()), Detail: "UTC"},
 		{Key: "log", Label: "Log", Value: Str(run.Log), Detail: fmt.Sprintf("(%d lines)", run.Lines)},
-	}
+	}...)
 	d.Headline = append(fs, d.Headline...)
 	if run.Replaced {
 		what := map[string]string{"backup": "the existing backup file", "restore": "the existing database"}[run.Action]

@@ -114,6 +114,12 @@ func runGbakService(o gbakServiceOptions, e *env, est *analyze.Estimate,
 			f.Abort()
 			return err
 		}
+		if run.KeptAs != "" && run.Completed && lw.err == nil {
+			// The log gives the database the name asked for, the
+			// original's: its last line says where the new one is, so
+			// that the advice on the log names that one.
+			io.WriteString(lw, parse.GbakKeptAs+run.KeptAs+"\n") // (an error is lw.err, seen below)
+		}
 		if run.Completed && lw.err == nil {
 			// gbak finished, with errors it went on past (an index it
 			// could not build) or before what failed after it (naming
@@ -162,7 +168,7 @@ func writeGbakRun(o gbakServiceOptions, e *env, run *collect.GbakRun) error {
 		return err
 	}
 	info := view.GbakRunInfo{Action: run.Action, Server: run.Server, Database: run.Database, BackupFile: run.BackupFile,
-		Switches: run.Switches, Started: run.Started, Log: logFile, Lines: run.Lines, Replaced: run.Replaced}
+		Switches: run.Switches, Started: run.Started, Log: logFile, Lines: run.Lines, Replaced: run.Replaced, KeptAs: run.KeptAs}
 	kept := k.Kept()
 	if err := view.Write(e.stdout, vf, out.opt, view.GbakLive(info, tl, view.GbakOptions{Top: top, Kept: kept})); err != nil {
 		return err

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -41,9 +42,24 @@ func TestLiveRestoreReplaceWithFailedIndex(t *testing.T) {
 	if after, _ := os.ReadFile(db); len(after) != len(before) || !collect.IsDatabaseFile(db) {
 		t.Errorf("the original changed size: %d bytes, was %d", len(after), len(before))
 	}
-	for _, want := range []string{"Outcome      failed\n", "UX_U_CODE     ", "then ALTER INDEX UX_U_CODE ACTIVE;"} {
+	for _, want := range []string{"Outcome      failed\n", "UX_U_CODE     ", "then ALTER INDEX UX_U_CODE ACTIVE;",
+		"\nRestored as  " + kept[0] + "\n"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	// The advice is on the database gbak made, kept beside the original:
+	// "in it … delete or change the rows" on the original would change
+	// the database the restore left as it was. The log's last line says
+	// where it is, so that reading the log later advises the same.
+	if text := readLiveFile(t, log); !strings.HasSuffix(text, "\nfbdiag: the restored database is kept as "+kept[0]+"\n") {
+		t.Errorf("the log ends %q", text[max(0, len(text)-200):])
+	}
+	again, _, _ := runCLI(t, nil, "gbak", log)
+	for what, text := range map[string]string{"restore": out, "gbak LOG": again} {
+		flat := strings.Join(strings.Fields(text), " ")
+		if !strings.Contains(flat, "gfix -online "+kept[0]+" ") || strings.Contains(flat, "gfix -online "+db+" ") {
+			t.Errorf("%s: the advice does not name the kept database %s:\n%s", what, kept[0], text)
 		}
 	}
 	if strings.Contains(out, "Replaced the existing database") {
@@ -61,12 +77,23 @@ func TestLiveRestoreReplaceWithFailedIndex(t *testing.T) {
 		Run struct {
 			Completed, Replaced bool
 			Failure             string
+			KeptAs              string `json:"kept_as"`
 		}
 		Timeline struct{ Outcome string }
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil || code != exitError || !res.Run.Completed || res.Run.Replaced ||
 		res.Run.Failure != `cannot commit index UX_U_CODE: attempt to store duplicate value (visible to active transactions) in unique index "UX_U_CODE"` ||
-		res.Timeline.Outcome != "failed" {
+		res.Run.KeptAs != "" || res.Timeline.Outcome != "failed" {
 		t.Errorf("--format json: exit %d, %+v, %v", code, res, err)
+	}
+	// --replace again, in JSON: run.kept_as names the second kept file.
+	out, _, code = runCLI(t, nil, "restore", "--server", s.Addr, "--replace", "--format", "json", "--log", filepath.Join(filepath.Dir(log), "r3.log"), fbk, db)
+	res.Run.KeptAs = ""
+	second := slices.DeleteFunc(serverTemps(t, db), func(p string) bool { return p == kept[0] })
+	if err := json.Unmarshal([]byte(out), &res); err != nil || code != exitError || len(second) != 1 || res.Run.KeptAs != second[0] {
+		t.Errorf("--replace --format json: exit %d, kept_as %q, beside the database %q, %v", code, res.Run.KeptAs, second, err)
+	}
+	for _, p := range append(second, kept[0]) {
+		os.Remove(p)
 	}
 }
