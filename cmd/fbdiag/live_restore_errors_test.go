@@ -1,9 +1,12 @@
 package main
 
 import (
+	"context"
+	"database/sql"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -62,6 +65,7 @@ func TestLiveRestoreReplaceWithFailedIndex(t *testing.T) {
 			t.Errorf("%s: the advice does not name the kept database %s:\n%s", what, kept[0], text)
 		}
 	}
+	followFailedIndexAdvice(t, s, kept[0], out)
 	if strings.Contains(out, "Replaced the existing database") {
 		t.Errorf("stdout says the database was replaced:\n%s", out)
 	}
@@ -96,4 +100,49 @@ func TestLiveRestoreReplaceWithFailedIndex(t *testing.T) {
 	for _, p := range append(second, kept[0]) {
 		os.Remove(p)
 	}
+}
+
+// followFailedIndexAdvice does what the restore advised on the database
+// it kept (out, its text output): in it, as SYSDBA on one connection,
+// ALTER INDEX UX_U_CODE ACTIVE fails while the key repeats; with the row
+// that repeats it changed, it activates the index; gfix -online on the
+// path the advice names brings the database online, where a second
+// connection is let in and the index refuses the duplicate again.
+func followFailedIndexAdvice(t *testing.T, s collect.Server, kept, out string) {
+	t.Helper()
+	flat := strings.Join(strings.Fields(out), " ")
+	activate := regexp.MustCompile(`ALTER INDEX UX_U_CODE ACTIVE`).FindString(flat)
+	online := regexp.MustCompile(`gfix -online (\S+)`).FindStringSubmatch(flat)
+	if activate == "" || online == nil || online[1] != kept {
+		t.Fatalf("the advice: %q, %q in\n%s", activate, online, out)
+	}
+	ctx := context.Background()
+	withPool(t, s, kept, func(pool *sql.DB) {
+		if _, err := pool.ExecContext(ctx, activate); err == nil || !strings.Contains(err.Error(), "UX_U_CODE") {
+			t.Errorf("%s before the rows are fixed: %v", activate, err)
+		}
+		if _, err := pool.ExecContext(ctx, "UPDATE U SET CODE = 305419897 WHERE ID = 2"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := pool.ExecContext(ctx, activate); err != nil {
+			t.Errorf("%s once the rows are fixed: %v", activate, err)
+		}
+	})
+	livetest.Gfix(t, s, online[1], "-online")
+	withPool(t, s, kept, func(pool *sql.DB) {
+		pool.SetMaxOpenConns(2)
+		c1, err := pool.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c1.Close()
+		c2, err := pool.Conn(ctx) // (offline, a second attachment was refused)
+		if err != nil {
+			t.Fatalf("a second connection after gfix -online: %v", err)
+		}
+		defer c2.Close()
+		if _, err := c2.ExecContext(ctx, "INSERT INTO U VALUES (3, 305419896)"); err == nil || !strings.Contains(err.Error(), "UX_U_CODE") {
+			t.Errorf("a duplicate CODE after the advice: %v", err)
+		}
+	})
 }

@@ -222,6 +222,25 @@ func Fbstat(t testing.TB, s collect.Server, database string, switches ...string)
 	return out
 }
 
+// Gfix runs gfix with the switches on database, as a DBA runs the gfix
+// the advice names (the test's credentials in ISC_USER and ISC_PASSWORD,
+// the database as host/port:path).
+func Gfix(t testing.TB, s collect.Server, database string, switches ...string) {
+	t.Helper()
+	bin, err := exec.LookPath("gfix")
+	if err != nil {
+		if Mandatory() {
+			t.Fatal("FBDIAG_LIVE=1 but gfix is not installed (Debian: firebird3.0-utils)")
+		}
+		t.Skip("gfix not installed (Debian: firebird3.0-utils)")
+	}
+	cmd := exec.Command(bin, append(switches, connString(s.Addr, database))...)
+	cmd.Env = append(os.Environ(), "ISC_USER="+s.User, "ISC_PASSWORD="+s.Password)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("gfix %v: %v: %s", switches, err, out)
+	}
+}
+
 // connString is the client tools' form host/port:path.
 func connString(addr, p string) string {
 	host, port, err := net.SplitHostPort(addr)
