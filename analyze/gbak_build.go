@@ -92,6 +92,7 @@ func GbakTimeline(log *parse.GbakLog) *Timeline {
 		b.Add(&log.Lines[i])
 	}
 	b.keptAs(log.KeptAs)
+	b.untouched = log.Untouched
 	return b.Finish(log.Op, log.Notices)
 }
 
@@ -172,6 +173,7 @@ func readGbak(rd *parse.GbakReader, b *GbakTimelineBuilder) (*Timeline, error) {
 		notices = append(notices, *second)
 	} else {
 		b.keptAs(rd.KeptAs())
+		b.untouched = rd.Untouched()
 	}
 	tl := b.Finish(rd.Op(), notices)
 	if b.err != nil {
@@ -238,6 +240,12 @@ type GbakTimelineBuilder struct {
 	// database Y), for the commands of the advice.
 	backupFiles []string
 	database    string
+	// untouched: fbdiag restore --replace failed and left the database
+	// it was to replace as it was (parse.GbakUntouched); keptAt is where
+	// it kept the database gbak made (parse.GbakKeptAs), which the advice
+	// to fix it names: database is the name asked for, the original's.
+	untouched bool
+	keptAt    string
 	// mostWrites are the tables whose data wrote the most pages, most
 	// first (a backup's garbage collection, backupWrites).
 	mostWrites []GbakTable
@@ -893,12 +901,12 @@ func (b *GbakTimelineBuilder) phase(k parse.GbakKind) string {
 }
 
 // keptAs takes the path where fbdiag restore kept the database the log
-// restored (parse.GbakKeptAs) as the one the advice names: the log gives
-// the name the user asked for, and that database is the original, which
-// a failed restore --replace left as it was.
+// restored (parse.GbakKeptAs) as the one the advice to fix it names: the
+// log gives the name the user asked for, and that database is the
+// original, which a failed restore --replace left as it was.
 func (b *GbakTimelineBuilder) keptAs(path string) {
-	if path != "" && b.database != "" {
-		b.database = path
+	if b.database != "" {
+		b.keptAt = path
 	}
 }
 

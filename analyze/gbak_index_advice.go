@@ -199,7 +199,7 @@ func (b *GbakTimelineBuilder) gbakIndexAdvice(f, stop *indexFailure) string {
 		// is wrong with the rows (firebird#8263, fixed in 5.0.2).
 		return "the index build failed because gbak's parallel workers could not attach to the database (firebird#8263: " +
 			"Firebird 5.0.0 and 5.0.1 Classic with ParallelWorkers above 1 in firebird.conf; fixed in 5.0.2), not because of its rows: " +
-			"restore again with gbak -rep -par 1" + b.restoreArgs() + ", or with ParallelWorkers = 1 in firebird.conf"
+			"restore again with " + b.restoreCommand("-par 1", "--parallel 1") + ", or with ParallelWorkers = 1 in firebird.conf"
 	default:
 		// (the status vector's first line is often the generic one)
 		cause, _, _ := strings.Cut(strings.TrimPrefix(why, "unsuccessful metadata update; "), "; ")
@@ -237,8 +237,8 @@ func (b *GbakTimelineBuilder) gbakIndexAdvice(f, stop *indexFailure) string {
 	switch {
 	case stop == f:
 		return "gbak stopped at " + ix + ": " + why7269 + ", and the database file it left is unfinished: " +
-			"restore again with every index inactive (gbak -rep -i" +
-			b.restoreArgs() + "), " + fix + ", then " + activate + ", then the other indices -i left inactive, foreign keys last " +
+			"restore again with every index inactive (" +
+			b.restoreCommand("-i", "--inactive") + "), " + fix + ", then " + activate + ", then the other indices -i left inactive, foreign keys last " +
 			"(they need their primary key active)"
 	case stop != nil:
 		// gbak went on past this one, and stopped at a later index:
@@ -248,8 +248,8 @@ func (b *GbakTimelineBuilder) gbakIndexAdvice(f, stop *indexFailure) string {
 	case b.exited && !b.notOnline:
 		// went on, then stopped on an error that is no index's: the
 		// database file is unfinished, whatever this index's state
-		return "gbak went on without " + ix + " but stopped later on another error: remove that cause and restore again (gbak -rep" +
-			b.restoreArgs() + "); if " + ix + " fails again, " + fix + ", then " + activate + " and gfix -online"
+		return "gbak went on without " + ix + " but stopped later on another error: remove that cause and restore again (" +
+			b.restoreCommand("", "") + "); if " + ix + " fails again, " + fix + ", then " + activate + " and gfix -online"
 	case b.notOnline || b.steps > f.steps:
 		return "gbak went on without " + ix + " and left the database offline: in it (SYSDBA or the owner, one connection), " + fix +
 			", then " + activate + "; when every index gbak names is active, gfix -online" + b.databaseArg() +
@@ -257,7 +257,7 @@ func (b *GbakTimelineBuilder) gbakIndexAdvice(f, stop *indexFailure) string {
 	}
 	return "the log ends before it says whether gbak went on without " + ix + " (5.0.2 and later; before, for a foreign key or a " +
 		"unique index that is no constraint) or stopped (before 5.0.2, for a primary or unique key); what works in both cases: " +
-		"restore again with every index inactive (gbak -rep -i" + b.restoreArgs() + "), " + fix + ", then " + activate +
+		"restore again with every index inactive (" + b.restoreCommand("-i", "--inactive") + "), " + fix + ", then " + activate +
 		", then the other indices -i left inactive, foreign keys last (they need their primary key active)"
 }
 
@@ -279,10 +279,35 @@ func (b *GbakTimelineBuilder) restoreArgs() string {
 	return args + " " + shellArg(b.database)
 }
 
-// databaseArg is " DATABASE" when the log names the database restored.
+// restoreCommand restores the log's backup again with the gbak switches
+// given ("-i"): gbak -rep -i BACKUP DATABASE. When fbdiag restore
+// --replace left DATABASE as it was (untouched), gbak -rep would replace
+// it at once, before the new one is complete: then it is fbdiag restore
+// --replace with the same choice as its flag (fbdiagFlag, "--inactive").
+func (b *GbakTimelineBuilder) restoreCommand(gbakSwitches, fbdiagFlag string) string {
+	if b.untouched {
+		cmd := "fbdiag restore --replace"
+		if fbdiagFlag != "" {
+			cmd += " " + fbdiagFlag
+		}
+		return cmd + b.restoreArgs() + ", with the --server of the restore that failed: it replaces the database only once " +
+			"the new one is complete, where gbak -rep would replace it at once"
+	}
+	cmd := "gbak -rep"
+	if gbakSwitches != "" {
+		cmd += " " + gbakSwitches
+	}
+	return cmd + b.restoreArgs()
+}
+
+// databaseArg is " DATABASE" when the log names the database restored:
+// where fbdiag restore kept it, when it says so.
 func (b *GbakTimelineBuilder) databaseArg() string {
-	if b.database == "" {
+	switch {
+	case b.database == "":
 		return ""
+	case b.keptAt != "":
+		return " " + shellArg(b.keptAt)
 	}
 	return " " + shellArg(b.database)
 }

@@ -400,3 +400,31 @@ func TestGbakIndexAdviceKeptAs(t *testing.T) {
 		t.Errorf("a backup log with the line: %v, notices %+v, advice %+v", err, tl.Notices, tl.Advice)
 	}
 }
+
+// A log that fbdiag restore --replace ended with GbakUntouched (the
+// original left as it was) advises restoring again with fbdiag restore
+// --replace, which replaces it only once the new one is complete, and
+// with its own flags for gbak's switches (--inactive for -i); the same
+// log without the line keeps gbak -rep -i, right for a gbak -rep that
+// already replaced the database.
+func TestGbakIndexAdviceUntouched(t *testing.T) {
+	raw, err := os.ReadFile(testutil.Testdata(t, "gbak", "fb30-restore-pk-duplicate.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := timelineOf(t, testutil.Testdata(t, "gbak", "fb30-restore-pk-duplicate.log"))
+	tl, err := StreamGbakTimeline(strings.NewReader(string(raw)+parse.GbakUntouched+"\n"), "pk.log", GbakStream{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const gbakRep = "(gbak -rep -i pk.fbk localhost:/tmp/h-radvice/db/pk.fdb)"
+	const fbdiagRep = "(fbdiag restore --replace --inactive pk.fbk localhost:/tmp/h-radvice/db/pk.fdb, with the --server of the restore " +
+		"that failed: it replaces the database only once the new one is complete, where gbak -rep would replace it at once)"
+	if len(plain.Advice) != 1 || len(tl.Advice) != 1 || !strings.Contains(plain.Advice[0].Advice, gbakRep) ||
+		tl.Advice[0].Advice != strings.Replace(plain.Advice[0].Advice, gbakRep, fbdiagRep, 1) {
+		t.Errorf("advice with the line:\n%+v\nwithout:\n%+v", tl.Advice, plain.Advice)
+	}
+	if len(tl.Notices) != len(plain.Notices) {
+		t.Errorf("notices %+v, without the line %+v", tl.Notices, plain.Notices)
+	}
+}

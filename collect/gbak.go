@@ -40,6 +40,11 @@ type GbakRun struct {
 	// ends with a line that says so (parse.GbakKeptAs), so that its
 	// advice names this file, not the original.
 	KeptAs string `json:"kept_as,omitempty"`
+	// Untouched says that a restore --replace that failed left the
+	// database it was to replace as it was (gbak wrote a file of its
+	// own): the log ends with a line that says so (parse.GbakUntouched),
+	// so that its advice restores again the way that keeps it so.
+	Untouched bool `json:"-"`
 	// created says that gbak got as far as creating its output ("created
 	// database", "creating file"): before that a failed run left nothing.
 	created bool

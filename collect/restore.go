@@ -120,6 +120,7 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 		// After Ctrl-C, and maybe after a lost connection, the server
 		// goes on restoring.
 		ce.Outcome = restoreLeft(ce.Kind == KindInterrupted || ce.Kind == KindLost, target.local, run.created, dest, database, orig.exists)
+		run.Untouched = orig.exists && target.local
 		return run, ce
 	}
 	if run.Failure != "" {
@@ -175,7 +176,7 @@ func restoreFailed(run *GbakRun, target serverFile, replacing bool, dest, databa
 		if err := renameNoReplace(dest, kept); err != nil {
 			kept = dest
 		}
-		run.KeptAs = kept
+		run.KeptAs, run.Untouched = kept, true
 		e.Outcome = database + " not replaced, untouched; the restored database is kept as " + kept + ", " + state
 	case !target.local:
 		e.Outcome = "the restored database is " + database + ", " + state

@@ -147,8 +147,10 @@ type GbakReader struct {
 	// versions is set after gbak -z's "Version(s) for database" line,
 	// whose lines without "gbak:" follow: the server's versions.
 	versions bool
-	// keptAs is the path of GbakKeptAs's line, when the log has one.
-	keptAs string
+	// keptAs is the path of GbakKeptAs's line, when the log has one;
+	// untouched is set by GbakUntouched's.
+	keptAs    string
+	untouched bool
 }
 
 // GbakKeptAs starts the line fbdiag restore writes after gbak's last
@@ -160,8 +162,18 @@ type GbakReader struct {
 // only through this line.
 const GbakKeptAs = "fbdiag: the restored database is kept as "
 
+// GbakUntouched is the line fbdiag restore writes after gbak's last when
+// a restore --replace failed and left the database it was to replace as
+// it was (gbak wrote a file of its own): the advice to restore again then
+// names fbdiag restore --replace, which replaces it only once the new one
+// is complete, not gbak -rep, which would replace it at once.
+const GbakUntouched = "fbdiag: the restore left the database it was to replace as it was"
+
 // KeptAs is the path GbakKeptAs's line gives, "" when the log has none.
 func (r *GbakReader) KeptAs() string { return r.keptAs }
+
+// Untouched says whether the log has GbakUntouched's line.
+func (r *GbakReader) Untouched() bool { return r.untouched }
 
 // serverVersion is the words of the line of gbak -z that gives the
 // server's version: `Firebird/Windows/AMD/Intel/x64 (access method),
@@ -318,6 +330,10 @@ func (r *GbakReader) Next() bool {
 		if len(b) < 5 || b[0] != 'g' || b[1] != 'b' || b[2] != 'a' || b[3] != 'k' || b[4] != ':' {
 			if path, ok := bytes.CutPrefix(b, []byte(GbakKeptAs)); ok && len(path) > 0 {
 				r.keptAs = string(path)
+				continue
+			}
+			if string(b) == GbakUntouched {
+				r.untouched = true
 				continue
 			}
 			if r.versions {

@@ -17,8 +17,11 @@ type GbakLog struct {
 	Lines          []GbakLine
 	Notices        []Notice
 	// KeptAs is where fbdiag restore kept the database of a failed
-	// restore, when not where the log says (GbakKeptAs).
-	KeptAs string
+	// restore, when not where the log says (GbakKeptAs); Untouched says
+	// that the restore left the database it was to replace as it was
+	// (GbakUntouched).
+	KeptAs    string
+	Untouched bool
 }
 
 // ReadGbak reads a whole gbak log. A file without a single gbak line is an
@@ -31,7 +34,7 @@ func ReadGbak(r io.Reader, name string) (*GbakLog, error) {
 		log.Lines = append(log.Lines, *rd.Line())
 	}
 	log.Op, log.Columns, log.ColumnsGuessed = rd.Op(), rd.Columns(), rd.ColumnsGuessed()
-	log.Notices, log.KeptAs = rd.Notices(), rd.KeptAs()
+	log.Notices, log.KeptAs, log.Untouched = rd.Notices(), rd.KeptAs(), rd.Untouched()
 	if err := rd.Err(); err != nil {
 		return log, err
 	}

@@ -114,11 +114,17 @@ func runGbakService(o gbakServiceOptions, e *env, est *analyze.Estimate,
 			f.Abort()
 			return err
 		}
+		// The log gives the database the name asked for, the
+		// original's: its last lines say where the new one is and that
+		// the original is as it was, so that the advice on the log names
+		// the one to fix and restores again without replacing the
+		// original before the new one is complete. (An error writing
+		// them is lw.err, seen below.)
 		if run.KeptAs != "" && run.Completed && lw.err == nil {
-			// The log gives the database the name asked for, the
-			// original's: its last line says where the new one is, so
-			// that the advice on the log names that one.
-			io.WriteString(lw, parse.GbakKeptAs+run.KeptAs+"\n") // (an error is lw.err, seen below)
+			io.WriteString(lw, parse.GbakKeptAs+run.KeptAs+"\n")
+		}
+		if run.Untouched && lw.err == nil {
+			io.WriteString(lw, parse.GbakUntouched+"\n")
 		}
 		if run.Completed && lw.err == nil {
 			// gbak finished, with errors it went on past (an index it
