@@ -305,3 +305,74 @@ func allActive(m map[string]string, n int) bool {
 	}
 	return true
 }
+
+// gfixCommand is a gfix command in the database rules' advice ("gfix
+// -write sync", "gfix -housekeeping 20000"): its switches and their
+// values, the database left for the DBA to add.
+var gfixCommand = regexp.MustCompile(`gfix((?: -[a-z_]+(?: (?:[0-9]+|sync|async|read_write|read_only))?)+)`)
+
+// The database rules' gfix advice, run as printed with the database
+// added: forced writes go on, the sweep interval is set, the database
+// comes online, and collect finds none of the three any more. The rules
+// fire on a shop database made so (forced writes off, gfix -housekeeping
+// 0, gfix -shut single -force 0).
+func TestLiveHeaderAdviceRuns(t *testing.T) {
+	s := livetest.Server(t)
+	db := livetest.ShopDatabase(t, s)
+	if err := s.SetForcedWrites(context.Background(), db, false); err != nil {
+		t.Fatal(err)
+	}
+	livetest.Gfix(t, s, db, "-housekeeping", "0")
+	livetest.Gfix(t, s, db, "-shut", "single", "-force", "0")
+	online := false
+	t.Cleanup(func() { // (the database removed online, had the advice failed)
+		if !online {
+			livetest.Gfix(t, s, db, "-online")
+		}
+	})
+	t.Setenv("FBDIAG_SERVER", "")
+	dir := t.TempDir()
+	warnings := func(name string) map[string]string {
+		out, errs, code := runCLI(t, nil, "collect", "--server", s.Addr, "--out", filepath.Join(dir, name), "--format", "json", db)
+		if code != exitOK {
+			t.Fatalf("collect: exit %d: %s", code, errs)
+		}
+		var res collectResult
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]string{}
+		for _, w := range res.Gstat.Warnings {
+			if w.Kind == "database" {
+				m[w.Rule] = w.Advice
+			}
+		}
+		return m
+	}
+	before := warnings("before.txt")
+	var cmds [][]string
+	for _, rule := range []string{"shutdown", "forced-writes-off", "sweep-disabled"} {
+		advice, ok := before[rule]
+		if !ok {
+			t.Fatalf("%s did not fire: %v", rule, before)
+		}
+		found := gfixCommand.FindAllStringSubmatch(advice, -1)
+		if len(found) == 0 {
+			t.Fatalf("%s: no gfix command in %q", rule, advice)
+		}
+		for _, m := range found {
+			cmds = append(cmds, strings.Fields(m[1]))
+		}
+	}
+	want := [][]string{{"-online"}, {"-write", "sync"}, {"-sweep"}, {"-housekeeping", "20000"}}
+	if !slices.EqualFunc(cmds, want, slices.Equal) {
+		t.Errorf("gfix commands %q, want %q", cmds, want)
+	}
+	for _, c := range cmds {
+		livetest.Gfix(t, s, db, c...)
+		online = online || c[0] == "-online"
+	}
+	if after := warnings("after.txt"); len(after) != 0 {
+		t.Errorf("database warnings after the advice: %v", after)
+	}
+}
