@@ -295,6 +295,11 @@ type GstatOptions struct {
 	// Server is what the user says of the server (--architecture,
 	// --connections, --ram), for the page cache's memory.
 	Server ServerSetup
+	// OldestActive is the oldest transaction of another attachment, as
+	// fbdiag collect reads it from MON$TRANSACTIONS; nil for a gstat
+	// file. When it is the header's oldest active transaction, oat-stuck
+	// names its attachment and the statement that ends it.
+	OldestActive *LiveTransaction
 }
 
 // GstatWith is Gstat with what the catalogue and the user add: a

@@ -50,7 +50,7 @@ func NewGstatScan(file string, report int, h *parse.GstatHeader, th Thresholds, 
 	}
 	s := &GstatScan{
 		a:   a,
-		c:   &checker{a: a, th: th, floorOut: new(atomic.Pointer[WarningKey])},
+		c:   &checker{a: a, th: th, floorOut: new(atomic.Pointer[WarningKey]), holder: opt.OldestActive},
 		env: &statsEnv{sl: newSlab(), fill: th.Get("index-deep", "page_fill"), cat: catalogueMap(opt.Catalogue)},
 	}
 	s.opt = opt

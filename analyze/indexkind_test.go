@@ -2,9 +2,13 @@ package analyze
 
 import (
 	"math/rand/v2"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
+	"github.com/fbdiag/fbdiag/parse"
 )
 
 // The employee database of fdb's 3.0 sample: Firebird names the indices
@@ -159,5 +163,53 @@ func TestGeneratedKindAsPrefixes(t *testing.T) {
 	}
 	if got := generatedKind("RDB$PRIMARY12"); got != IndexPrimaryKey {
 		t.Errorf("RDB$PRIMARY12: %s", got)
+	}
+}
+
+// oat-stuck on what collect read: when the oldest active transaction of
+// another attachment is the header's OAT, the advice names its
+// attachment, who opened it, and the statement that ends it; another
+// transaction (the OAT is fbdiag's own, or a system attachment's) leaves
+// the advice as it is for a file. The fb30 header (OAT 21) with its Next
+// transaction made 30021, so that the rule fires.
+func TestOldestActiveAdviceFromCollect(t *testing.T) {
+	th := NewThresholds()
+	raw, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(raw), "Next transaction\t21\n", "Next transaction\t30021\n", 1)
+	reps, err := parse.ReadGstat(strings.NewReader(text), "shop-gstat-h.txt")
+	if err != nil || len(reps) != 1 || text == string(raw) {
+		t.Fatalf("%v, %d reports", err, len(reps))
+	}
+	rep := reps[0]
+	addr, proc, pid := "10.0.0.5/51234", "/usr/bin/app", int64(4242)
+	holder := &LiveTransaction{ID: 21, AgeSeconds: 3725, AttachmentID: 42, User: "APP", RemoteAddress: &addr, RemoteProcess: &proc, RemotePID: &pid}
+	advice := func(h *LiveTransaction) string {
+		for _, w := range GstatWith(rep, th, GstatOptions{OldestActive: h}).Warnings {
+			if w.Rule == "oat-stuck" {
+				return w.Advice
+			}
+		}
+		t.Fatal("oat-stuck did not fire")
+		return ""
+	}
+	const plain = "find it in MON$TRANSACTIONS (2.1+) and end it; fbdiag collect names its attachment, user and process"
+	if got, want := advice(holder), "it is transaction 21 of attachment 42 (user APP, from 10.0.0.5/51234, process /usr/bin/app (pid 4242)), "+
+		"open for 1:02:05: have that client commit or roll back; or end the attachment, which rolls back its uncommitted work: "+
+		"DELETE FROM MON$ATTACHMENTS WHERE MON$ATTACHMENT_ID = 42;"; got != want {
+		t.Errorf("advice\n%s\nwant\n%s", got, want)
+	}
+	local := &LiveTransaction{ID: 21, AttachmentID: 7, User: "SYSDBA"}
+	if got := advice(local); !strings.HasPrefix(got, "it is transaction 21 of attachment 7 (user SYSDBA), open for 0.000 s:") {
+		t.Errorf("a local attachment's advice: %s", got)
+	}
+	other := *holder
+	other.ID = 22
+	for _, h := range []*LiveTransaction{nil, &other} {
+		if got := advice(h); got != plain {
+			t.Errorf("%+v: advice %s", h, got)
+		}
 	}
 }

@@ -35,7 +35,7 @@ type Rule struct {
 // `fbdiag rules`. IDs are stable: scripts and --rules files use them.
 var Rules = []Rule{
 	{"oat-stuck", "database", []Severity{Info, Warn, Critical}, "Next - OAT: a transaction has been active for many transactions and blocks garbage collection (information on a read-only database, whose header does not move)",
-		"all versions; gstat -h", "find the transaction in MON$TRANSACTIONS (ODS 11.1+; fbdiag collect names its attachment) and end it; an older ODS has no MON$ tables: find the client that keeps it open"},
+		"all versions; gstat -h", "find the transaction in MON$TRANSACTIONS (ODS 11.1+) and end it: fbdiag collect names its attachment and the statement that ends it (DELETE FROM MON$ATTACHMENTS, which rolls its work back); an older ODS has no MON$ tables: find the client that keeps it open"},
 	{"sweep-gap", "database", []Severity{Info, Warn}, "OST - OIT above the sweep interval: the sweep is due or cannot move the OIT (information on a read-only database, which is never swept)",
 		"all versions; gstat -h", "gfix -sweep; if the OIT does not move, end the transaction that holds it or resolve a limbo one (gfix -list)"},
 	{"sweep-disabled", "database", []Severity{Info}, "sweep interval 0: automatic sweep is off, a manual sweep must be scheduled (not on a read-only database, which is never swept)",
@@ -153,6 +153,9 @@ func RuleByID(id string) (Rule, bool) {
 type checker struct {
 	a  *GstatAnalysis
 	th Thresholds
+	// holder is the oldest active transaction of another attachment, as
+	// collect read it live (GstatOptions.OldestActive); nil for a file.
+	holder *LiveTransaction
 	// seen maps rule/object to its warning: one warning per object per
 	// rule, the worst kept (a table printed twice, two passes of a rule).
 	seen map[warningKey]int
@@ -382,6 +385,29 @@ func (c *checker) accept(w *Warning) {
 
 const db = "database"
 
+// holderAdvice is oat-stuck's advice when collect found the transaction
+// that holds the OAT: its attachment, who opened it, and the statement
+// that ends it. Deleting an attachment's row of MON$ATTACHMENTS
+// terminates it, "their activity is immediately cancelled and they're
+// rolled back" (Firebird's doc/README.monitoring_tables, "Modifications
+// of the monitoring tables", 2.1 and later; checked on 3.0.11 by
+// TestLiveOldestActiveAdviceRuns).
+func holderAdvice(h *LiveTransaction) string {
+	who := "user " + h.User
+	if h.RemoteAddress != nil && *h.RemoteAddress != "" {
+		who += ", from " + *h.RemoteAddress
+	}
+	if h.RemoteProcess != nil && *h.RemoteProcess != "" {
+		who += ", process " + *h.RemoteProcess
+		if h.RemotePID != nil {
+			who += fmt.Sprintf(" (pid %d)", *h.RemotePID)
+		}
+	}
+	return fmt.Sprintf("it is transaction %d of attachment %d (%s), open for %s: have that client commit or roll back; "+
+		"or end the attachment, which rolls back its uncommitted work: DELETE FROM MON$ATTACHMENTS WHERE MON$ATTACHMENT_ID = %d;",
+		h.ID, h.AttachmentID, who, units.Seconds(float64(h.AgeSeconds)), h.AttachmentID)
+}
+
 func (c *checker) header(h *parse.GstatHeader) {
 	s := c.a.Header
 	get := c.th.Get
@@ -390,6 +416,9 @@ func (c *checker) header(h *parse.GstatHeader) {
 		f := finding{rule: "oat-stuck", kind: db, object: db, value: float64(*v), unit: "transactions",
 			reason: fmt.Sprintf("Next - OAT = %d: the oldest active transaction (%d) blocks garbage collection", *v, val0(s.OldestActive)),
 			advice: "find it in MON$TRANSACTIONS (2.1+) and end it; fbdiag collect names its attachment, user and process"}
+		if h := c.holder; h != nil && s.OldestActive != nil && h.ID == *s.OldestActive {
+			f.advice = holderAdvice(h)
+		}
 		if noMonitoringTables(s) {
 			f.advice = "find the client that keeps it open and commit or end its transaction (" + noMonWhy + "); " +
 				"if none can be found, disconnecting every attachment ends it: gfix -shut -force 0, then gfix -online"

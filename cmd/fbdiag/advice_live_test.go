@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -374,5 +375,81 @@ func TestLiveHeaderAdviceRuns(t *testing.T) {
 	}
 	if after := warnings("after.txt"); len(after) != 0 {
 		t.Errorf("database warnings after the advice: %v", after)
+	}
+}
+
+// oat-stuck on a live database names the transaction that holds the OAT
+// and the statement that ends it: run from another connection, it
+// disconnects the holder (its transaction rolled back), the OAT moves on
+// and collect no longer warns. The threshold is lowered to 5 transactions
+// (--rules) so that a few commits make the gap.
+func TestLiveOldestActiveAdviceRuns(t *testing.T) {
+	s := livetest.Server(t)
+	db := livetest.ShopDatabase(t, s)
+	ctx := context.Background()
+	holder, err := s.Pool(ctx, db, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Close()
+	tx, err := holder.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Rollback()
+	var attachment int64
+	if err := tx.QueryRowContext(ctx, "SELECT CURRENT_CONNECTION FROM RDB$DATABASE").Scan(&attachment); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tx.ExecContext(ctx, "UPDATE WAREHOUSE SET W_YTD = W_YTD + 1 WHERE W_ID = 0"); err != nil {
+		t.Fatal(err)
+	}
+	commits := func(n int) {
+		withPool(t, s, db, func(pool *sql.DB) {
+			for range n {
+				if _, err := pool.ExecContext(ctx, "UPDATE WAREHOUSE SET W_YTD = W_YTD + 1 WHERE W_ID = 1"); err != nil {
+					t.Fatal(err)
+				}
+			}
+		})
+	}
+	commits(10)
+	rules := filepath.Join(t.TempDir(), "rules.txt")
+	if err := os.WriteFile(rules, []byte("oat-stuck.warning = 5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("FBDIAG_SERVER", "")
+	oatStuck := func(name string) (string, bool) {
+		out, errs, code := runCLI(t, nil, "collect", "--server", s.Addr, "--rules", rules, "--out", filepath.Join(filepath.Dir(rules), name), "--format", "json", db)
+		if code != exitOK {
+			t.Fatalf("collect: exit %d: %s", code, errs)
+		}
+		var res collectResult
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range res.Gstat.Warnings {
+			if w.Rule == "oat-stuck" {
+				return w.Advice, true
+			}
+		}
+		return "", false
+	}
+	advice, ok := oatStuck("before.txt")
+	end := fmt.Sprintf("DELETE FROM MON$ATTACHMENTS WHERE MON$ATTACHMENT_ID = %d;", attachment)
+	if !ok || !strings.Contains(advice, fmt.Sprintf("of attachment %d (user SYSDBA", attachment)) || !strings.HasSuffix(advice, end) {
+		t.Fatalf("oat-stuck: %v, advice %q; want it to end with %q", ok, advice, end)
+	}
+	withPool(t, s, db, func(pool *sql.DB) {
+		if _, err := pool.ExecContext(ctx, strings.TrimSuffix(end, ";")); err != nil {
+			t.Fatalf("%s: %v", end, err)
+		}
+	})
+	if _, err := tx.ExecContext(ctx, "UPDATE WAREHOUSE SET W_YTD = W_YTD + 1 WHERE W_ID = 0"); err == nil {
+		t.Errorf("the holder's transaction goes on after %s", end)
+	}
+	commits(2) // (a transaction that starts moves the OAT in the header)
+	if advice, ok := oatStuck("after.txt"); ok {
+		t.Errorf("oat-stuck after the advice: %q", advice)
 	}
 }

@@ -482,7 +482,8 @@ func runCollect(o collectOptions, stdin io.Reader, stdout, stderr io.Writer) err
 	}
 	// The snapshot is analysed as `fbdiag gstat FILE` would, with what the
 	// catalogue says each index enforces.
-	as, err := analyzeGstatFile(stdin, out, th, analyze.GstatOptions{Catalogue: catalogue(mon), Server: setup})
+	// (and, when collect found it, the transaction that holds the OAT)
+	as, err := analyzeGstatFile(stdin, out, th, analyze.GstatOptions{Catalogue: catalogue(mon), Server: setup, OldestActive: liveTransaction(mon.OldestTx)})
 	if err != nil {
 		return err
 	}
@@ -574,11 +575,18 @@ func liveInput(r *collectResult) analyze.LiveInput {
 		PageReads: m.IO.PageReads, PageWrites: m.IO.PageWrites, PageFetches: m.IO.PageFetches, PageMarks: m.IO.PageMarks,
 		Selectivity: r.Selectivity,
 	}
-	if oa := m.OldestTx; oa != nil {
-		in.OldestActive = &analyze.LiveTransaction{ID: oa.TransactionID, AgeSeconds: oa.AgeSeconds, AttachmentID: oa.AttachmentID,
-			User: oa.User, RemoteAddress: oa.RemoteAddress, RemoteProcess: oa.RemoteProcess, RemotePID: oa.RemotePID}
-	}
+	in.OldestActive = liveTransaction(m.OldestTx)
 	return in
+}
+
+// liveTransaction hands the oldest active transaction of another
+// attachment to the analysis; nil for none.
+func liveTransaction(oa *collect.OldestActive) *analyze.LiveTransaction {
+	if oa == nil {
+		return nil
+	}
+	return &analyze.LiveTransaction{ID: oa.TransactionID, AgeSeconds: oa.AgeSeconds, AttachmentID: oa.AttachmentID,
+		User: oa.User, RemoteAddress: oa.RemoteAddress, RemoteProcess: oa.RemoteProcess, RemotePID: oa.RemotePID}
 }
 
 // osCause is the system's reason of a file error ("no space left on

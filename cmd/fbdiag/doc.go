@@ -286,8 +286,9 @@
 //	    what: Next - OAT: a transaction has been active for many transactions and blocks garbage
 //	    collection (information on a read-only database, whose header does not move)
 //	    applies to: all versions; gstat -h
-//	    advice: find the transaction in MON$TRANSACTIONS (ODS 11.1+; fbdiag collect names its
-//	    attachment) and end it; an older ODS has no MON$ tables: find the client that keeps it open
+//	    advice: find the transaction in MON$TRANSACTIONS (ODS 11.1+) and end it: fbdiag collect names
+//	    its attachment and the statement that ends it (DELETE FROM MON$ATTACHMENTS, which rolls its work
+//	    back); an older ODS has no MON$ tables: find the client that keeps it open
 //	...
 //
 // gbak reports a log's outcome and totals, gbak's errors and warnings
