@@ -49,6 +49,22 @@ type liveAdvice struct {
 	statistics []string            // the SET STATISTICS lines of the text
 }
 
+// collectJSON runs collect --format json on db, the snapshot written to
+// out, with args before the database (--rules FILE), and reads its result.
+func collectJSON(t *testing.T, s collect.Server, db, out string, args ...string) collectResult {
+	t.Helper()
+	args = append(append([]string{"collect", "--server", s.Addr, "--out", out, "--format", "json"}, args...), db)
+	js, errs, code := runCLI(t, nil, args...)
+	if code != exitOK {
+		t.Fatalf("collect: exit %d: %s", code, errs)
+	}
+	var res collectResult
+	if err := json.Unmarshal([]byte(js), &res); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
 // collectAdvice collects the database as a DBA would, text and JSON, and
 // gathers the statements it advises.
 func collectAdvice(t *testing.T, s collect.Server, db, out string) liveAdvice {
@@ -57,14 +73,7 @@ func collectAdvice(t *testing.T, s collect.Server, db, out string) liveAdvice {
 	if code != exitOK {
 		t.Fatalf("collect: exit %d: %s", code, errs)
 	}
-	js, errs, code := runCLI(t, nil, "collect", "--server", s.Addr, "--out", out+".json.txt", "--format", "json", db)
-	if code != exitOK {
-		t.Fatalf("collect --format json: exit %d: %s", code, errs)
-	}
-	var res collectResult
-	if err := json.Unmarshal([]byte(js), &res); err != nil {
-		t.Fatal(err)
-	}
+	res := collectJSON(t, s, db, out+".json.txt")
 	a := liveAdvice{byWarning: map[string][]string{}}
 	for _, w := range res.Gstat.Warnings {
 		key := w.Rule + " " + w.Object
@@ -334,16 +343,8 @@ func TestLiveHeaderAdviceRuns(t *testing.T) {
 	t.Setenv("FBDIAG_SERVER", "")
 	dir := t.TempDir()
 	warnings := func(name string) map[string]string {
-		out, errs, code := runCLI(t, nil, "collect", "--server", s.Addr, "--out", filepath.Join(dir, name), "--format", "json", db)
-		if code != exitOK {
-			t.Fatalf("collect: exit %d: %s", code, errs)
-		}
-		var res collectResult
-		if err := json.Unmarshal([]byte(out), &res); err != nil {
-			t.Fatal(err)
-		}
 		m := map[string]string{}
-		for _, w := range res.Gstat.Warnings {
+		for _, w := range collectJSON(t, s, db, filepath.Join(dir, name)).Gstat.Warnings {
 			if w.Kind == "database" {
 				m[w.Rule] = w.Advice
 			}
@@ -420,15 +421,7 @@ func TestLiveOldestActiveAdviceRuns(t *testing.T) {
 	}
 	t.Setenv("FBDIAG_SERVER", "")
 	oatStuck := func(name string) (string, bool) {
-		out, errs, code := runCLI(t, nil, "collect", "--server", s.Addr, "--rules", rules, "--out", filepath.Join(filepath.Dir(rules), name), "--format", "json", db)
-		if code != exitOK {
-			t.Fatalf("collect: exit %d: %s", code, errs)
-		}
-		var res collectResult
-		if err := json.Unmarshal([]byte(out), &res); err != nil {
-			t.Fatal(err)
-		}
-		for _, w := range res.Gstat.Warnings {
+		for _, w := range collectJSON(t, s, db, filepath.Join(filepath.Dir(rules), name), "--rules", rules).Gstat.Warnings {
 			if w.Rule == "oat-stuck" {
 				return w.Advice, true
 			}
