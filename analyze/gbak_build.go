@@ -91,8 +91,7 @@ func GbakTimeline(log *parse.GbakLog) *Timeline {
 	for i := range log.Lines {
 		b.Add(&log.Lines[i])
 	}
-	b.keptAs(log.KeptAs)
-	b.untouched = log.Untouched
+	b.restored = log.Restored
 	return b.Finish(log.Op, log.Notices)
 }
 
@@ -172,8 +171,7 @@ func readGbak(rd *parse.GbakReader, b *GbakTimelineBuilder) (*Timeline, error) {
 	if second != nil {
 		notices = append(notices, *second)
 	} else {
-		b.keptAs(rd.KeptAs())
-		b.untouched = rd.Untouched()
+		b.restored = rd.Restored()
 	}
 	tl := b.Finish(rd.Op(), notices)
 	if b.err != nil {
@@ -240,12 +238,11 @@ type GbakTimelineBuilder struct {
 	// database Y), for the commands of the advice.
 	backupFiles []string
 	database    string
-	// untouched: fbdiag restore --replace failed and left the database
-	// it was to replace as it was (parse.GbakUntouched); keptAt is where
-	// it kept the database gbak made (parse.GbakKeptAs), which the advice
-	// to fix it names: database is the name asked for, the original's.
-	untouched bool
-	keptAt    string
+	// restored is what fbdiag restore said of a failed restore
+	// --replace: where it kept the database gbak made, which the advice
+	// to fix it names (database is the name asked for, the original's),
+	// and that it left the original as it was.
+	restored parse.GbakRestored
 	// mostWrites are the tables whose data wrote the most pages, most
 	// first (a backup's garbage collection, backupWrites).
 	mostWrites []GbakTable
@@ -898,16 +895,6 @@ func (b *GbakTimelineBuilder) phase(k parse.GbakKind) string {
 		return PhaseFinish
 	}
 	return PhaseMetadata
-}
-
-// keptAs takes the path where fbdiag restore kept the database the log
-// restored (parse.GbakKeptAs) as the one the advice to fix it names: the
-// log gives the name the user asked for, and that database is the
-// original, which a failed restore --replace left as it was.
-func (b *GbakTimelineBuilder) keptAs(path string) {
-	if b.database != "" {
-		b.keptAt = path
-	}
 }
 
 // Finish completes the timeline; op is the operation the reader saw and

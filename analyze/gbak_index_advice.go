@@ -285,7 +285,7 @@ func (b *GbakTimelineBuilder) restoreArgs() string {
 // it at once, before the new one is complete: then it is fbdiag restore
 // --replace with the same choice as its flag (fbdiagFlag, "--inactive").
 func (b *GbakTimelineBuilder) restoreCommand(gbakSwitches, fbdiagFlag string) string {
-	if b.untouched {
+	if b.restored.Untouched {
 		cmd := "fbdiag restore --replace"
 		if fbdiagFlag != "" {
 			cmd += " " + fbdiagFlag
@@ -306,8 +306,8 @@ func (b *GbakTimelineBuilder) databaseArg() string {
 	switch {
 	case b.database == "":
 		return ""
-	case b.keptAt != "":
-		return " " + shellArg(b.keptAt)
+	case b.restored.KeptAs != "":
+		return " " + shellArg(b.restored.KeptAs)
 	}
 	return " " + shellArg(b.database)
 }

@@ -387,8 +387,8 @@ func TestGbakIndexAdviceKeptAs(t *testing.T) {
 		}
 	}
 	bareLog, err := parse.ReadGbak(strings.NewReader(string(raw)), "ux.log")
-	if err != nil || whole.KeptAs != kept || bareLog.KeptAs != "" || len(whole.Lines) != 85 || len(bareLog.Lines) != 85 {
-		t.Errorf("KeptAs %q, %d lines; without the line %q, %d lines (%v)", whole.KeptAs, len(whole.Lines), bareLog.KeptAs, len(bareLog.Lines), err)
+	if err != nil || whole.Restored.KeptAs != kept || bareLog.Restored.KeptAs != "" || len(whole.Lines) != 85 || len(bareLog.Lines) != 85 {
+		t.Errorf("KeptAs %q, %d lines; without the line %q, %d lines (%v)", whole.Restored.KeptAs, len(whole.Lines), bareLog.Restored.KeptAs, len(bareLog.Lines), err)
 	}
 	backup, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gbak-backup-v-st.log"))
 	if err != nil {

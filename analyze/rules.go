@@ -416,8 +416,8 @@ func (c *checker) header(h *parse.GstatHeader) {
 		f := finding{rule: "oat-stuck", kind: db, object: db, value: float64(*v), unit: "transactions",
 			reason: fmt.Sprintf("Next - OAT = %d: the oldest active transaction (%d) blocks garbage collection", *v, val0(s.OldestActive)),
 			advice: "find it in MON$TRANSACTIONS (2.1+) and end it; fbdiag collect names its attachment, user and process"}
-		if h := c.holder; h != nil && s.OldestActive != nil && h.ID == *s.OldestActive {
-			f.advice = holderAdvice(h)
+		if c.holder != nil && s.OldestActive != nil && c.holder.ID == *s.OldestActive {
+			f.advice = holderAdvice(c.holder)
 		}
 		if noMonitoringTables(s) {
 			f.advice = "find the client that keeps it open and commit or end its transaction (" + noMonWhy + "); " +

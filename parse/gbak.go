@@ -147,10 +147,8 @@ type GbakReader struct {
 	// versions is set after gbak -z's "Version(s) for database" line,
 	// whose lines without "gbak:" follow: the server's versions.
 	versions bool
-	// keptAs is the path of GbakKeptAs's line, when the log has one;
-	// untouched is set by GbakUntouched's.
-	keptAs    string
-	untouched bool
+	// restored is what fbdiag restore's lines after gbak's last say.
+	restored GbakRestored
 }
 
 // GbakKeptAs starts the line fbdiag restore writes after gbak's last
@@ -169,11 +167,43 @@ const GbakKeptAs = "fbdiag: the restored database is kept as "
 // is complete, not gbak -rep, which would replace it at once.
 const GbakUntouched = "fbdiag: the restore left the database it was to replace as it was"
 
-// KeptAs is the path GbakKeptAs's line gives, "" when the log has none.
-func (r *GbakReader) KeptAs() string { return r.keptAs }
+// GbakRestored is what fbdiag restore says of a failed restore in the
+// lines it writes after gbak's last (GbakKeptAs, GbakUntouched): where
+// the database gbak made is kept, when not under the name the log gives
+// it, and whether the database it was to replace is as it was.
+type GbakRestored struct {
+	KeptAs    string
+	Untouched bool
+}
 
-// Untouched says whether the log has GbakUntouched's line.
-func (r *GbakReader) Untouched() bool { return r.untouched }
+// Lines are the lines that say so, each ended by a line feed; "" when
+// there is nothing to say.
+func (g GbakRestored) Lines() string {
+	var s string
+	if g.KeptAs != "" {
+		s += GbakKeptAs + g.KeptAs + "\n"
+	}
+	if g.Untouched {
+		s += GbakUntouched + "\n"
+	}
+	return s
+}
+
+// read takes line b when it is one of Lines'.
+func (g *GbakRestored) read(b []byte) bool {
+	if path, ok := bytes.CutPrefix(b, []byte(GbakKeptAs)); ok && len(path) > 0 {
+		g.KeptAs = string(path)
+		return true
+	}
+	if string(b) == GbakUntouched {
+		g.Untouched = true
+		return true
+	}
+	return false
+}
+
+// Restored is what the log's lines of fbdiag restore say (GbakRestored).
+func (r *GbakReader) Restored() GbakRestored { return r.restored }
 
 // serverVersion is the words of the line of gbak -z that gives the
 // server's version: `Firebird/Windows/AMD/Intel/x64 (access method),
@@ -328,12 +358,7 @@ func (r *GbakReader) Next() bool {
 			b = bytes.TrimLeft(b, " ")
 		}
 		if len(b) < 5 || b[0] != 'g' || b[1] != 'b' || b[2] != 'a' || b[3] != 'k' || b[4] != ':' {
-			if path, ok := bytes.CutPrefix(b, []byte(GbakKeptAs)); ok && len(path) > 0 {
-				r.keptAs = string(path)
-				continue
-			}
-			if string(b) == GbakUntouched {
-				r.untouched = true
+			if r.restored.read(b) {
 				continue
 			}
 			if r.versions {

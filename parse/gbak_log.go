@@ -16,12 +16,9 @@ type GbakLog struct {
 	ColumnsGuessed bool
 	Lines          []GbakLine
 	Notices        []Notice
-	// KeptAs is where fbdiag restore kept the database of a failed
-	// restore, when not where the log says (GbakKeptAs); Untouched says
-	// that the restore left the database it was to replace as it was
-	// (GbakUntouched).
-	KeptAs    string
-	Untouched bool
+	// Restored is what fbdiag restore's lines after gbak's last say of
+	// a failed restore (GbakRestored).
+	Restored GbakRestored
 }
 
 // ReadGbak reads a whole gbak log. A file without a single gbak line is an
@@ -34,7 +31,7 @@ func ReadGbak(r io.Reader, name string) (*GbakLog, error) {
 		log.Lines = append(log.Lines, *rd.Line())
 	}
 	log.Op, log.Columns, log.ColumnsGuessed = rd.Op(), rd.Columns(), rd.ColumnsGuessed()
-	log.Notices, log.KeptAs, log.Untouched = rd.Notices(), rd.KeptAs(), rd.Untouched()
+	log.Notices, log.Restored = rd.Notices(), rd.Restored()
 	if err := rd.Err(); err != nil {
 		return log, err
 	}

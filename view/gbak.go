@@ -524,17 +524,15 @@ func GbakLive(run GbakRunInfo, tl *analyze.Timeline, opt GbakOptions) *Doc {
 	d.Lead, d.Title = "gbak "+run.Action+" on "+run.Server+": ", run.Log
 	fs := []Field{
 		{Key: "database", Label: "Database", Value: Str(run.Database)},
-	}
-	if run.KeptAs != "" {
-		// (the database named above is the original, left as it was)
-		fs = append(fs, Field{Key: "kept_as", Label: "Restored as", Value: Str(run.KeptAs), Detail: "(not put in its place)"})
-	}
-	fs = append(fs, []Field{
 		{Key: "backup_file", Label: "Backup file", Value: Str(run.BackupFile)},
 		{Key: "switches", Label: "Switches", Value: Str(run.Switches)},
 		{Key: "started", Label: "Started", Value: Time(run.Started.UTC()), Detail: "UTC"},
 		{Key: "log", Label: "Log", Value: Str(run.Log), Detail: fmt.Sprintf("(%d lines)", run.Lines)},
-	}...)
+	}
+	if run.KeptAs != "" {
+		// Under the database, which is the original, left as it was.
+		fs = slices.Insert(fs, 1, Field{Key: "kept_as", Label: "Restored as", Value: Str(run.KeptAs), Detail: "(not put in its place)"})
+	}
 	d.Headline = append(fs, d.Headline...)
 	if run.Replaced {
 		what := map[string]string{"backup": "the existing backup file", "restore": "the existing database"}[run.Action]

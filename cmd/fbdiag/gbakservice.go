@@ -120,11 +120,8 @@ func runGbakService(o gbakServiceOptions, e *env, est *analyze.Estimate,
 		// the one to fix and restores again without replacing the
 		// original before the new one is complete. (An error writing
 		// them is lw.err, seen below.)
-		if run.KeptAs != "" && run.Completed && lw.err == nil {
-			io.WriteString(lw, parse.GbakKeptAs+run.KeptAs+"\n")
-		}
-		if run.Untouched && lw.err == nil {
-			io.WriteString(lw, parse.GbakUntouched+"\n")
+		if lw.err == nil {
+			io.WriteString(lw, parse.GbakRestored{KeptAs: run.KeptAs, Untouched: run.Untouched}.Lines())
 		}
 		if run.Completed && lw.err == nil {
 			// gbak finished, with errors it went on past (an index it
