@@ -47,9 +47,9 @@ func TestPageCacheMemory(t *testing.T) {
 	}{
 		{"2048", ServerSetup{Classic, 200, 8 * gib}, Warn, 0.78125,
 			"header page buffers 2048 × 16384-byte pages = 32 MiB per cache, overriding DefaultDbCachePages; classic: 200 connections × 32 MiB = 6.25 GiB, 78% of the 8 GiB of RAM",
-			"gfix -buffers N) so that the caches fit: 1311 pages keep them under 50% of RAM"},
+			`gfix -buffers N d:\fbdata\5.0\horses.fdb) so that the caches fit: 1311 pages keep them under 50% of RAM`},
 		{"2048", ServerSetup{SuperClassic, 200, 4 * gib}, Critical, 1.5625, "superclassic: 200 connections × 32 MiB = 6.25 GiB, 156% of the 4 GiB of RAM", "655 pages"},
-		{"2048", ServerSetup{SuperServer, 200, 8 * gib}, Info, 2048, "SuperServer shares one cache among all connections, 0% of the 8 GiB of RAM", "gfix -buffers N sets"},
+		{"2048", ServerSetup{SuperServer, 200, 8 * gib}, Info, 2048, "SuperServer shares one cache among all connections, 0% of the 8 GiB of RAM", `gfix -buffers N d:\fbdata\5.0\horses.fdb sets`},
 		// The seeds' sweep: 1500 buffers of 16 KB per connection.
 		{"1500", ServerSetup{Classic, 0, 0}, Info, 1500, "1500 × 16384-byte pages = 23.44 MiB per cache, overriding DefaultDbCachePages; classic gives every connection its own cache", ""},
 	} {

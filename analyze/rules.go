@@ -156,6 +156,8 @@ type checker struct {
 	// holder is the oldest active transaction of another attachment, as
 	// collect read it live (GstatOptions.OldestActive); nil for a file.
 	holder *LiveTransaction
+	// memo holds the advice texts that name the database (dbArg).
+	memo runTexts
 	// seen maps rule/object to its warning: one warning per object per
 	// rule, the worst kept (a table printed twice, two passes of a rule).
 	seen map[warningKey]int
@@ -385,6 +387,36 @@ func (c *checker) accept(w *Warning) {
 
 const db = "database"
 
+// gfix is a gfix command line for the run's database: args, then the path
+// the header's Database line printed, as one shell word (as the gbak
+// advice names it), so that the advice runs as written on the server; args
+// alone when the input printed no path.
+func (c *checker) gfix(args string) string {
+	return "gfix " + args + c.dbArg()
+}
+
+// dbArg is " PATH" for gfix (see gfix), made once per run's header.
+func (c *checker) dbArg() string {
+	if m := &c.memo; m.h != c.a.Header {
+		*m = runTexts{h: c.a.Header}
+		if h := c.a.Header; h != nil && h.Database != nil && *h.Database != "" {
+			m.db = " " + shellArg(*h.Database)
+		}
+	}
+	return c.memo.db
+}
+
+// runTexts are advice texts that name the run's database, made once for
+// its header h: table-versions fires on many tables of a big file, and
+// one string for all of them keeps its cost that of the constant it was.
+type runTexts struct {
+	h  *HeaderStats
+	db string
+	// sweepRecent and sweepOlder are table-versions' advice when nothing
+	// holds garbage collection back, and when a younger transaction does.
+	sweepRecent, sweepOlder string
+}
+
 // holderAdvice is oat-stuck's advice when collect found the transaction
 // that holds the OAT: its attachment, who opened it, and the statement
 // that ends it. Deleting an attachment's row of MON$ATTACHMENTS
@@ -421,11 +453,11 @@ func (c *checker) header(h *parse.GstatHeader) {
 		}
 		if noMonitoringTables(s) {
 			f.advice = "find the client that keeps it open and commit or end its transaction (" + noMonWhy + "); " +
-				"if none can be found, disconnecting every attachment ends it: gfix -shut -force 0, then gfix -online"
+				"if none can be found, disconnecting every attachment ends it: " + c.gfix("-shut -force 0") + ", then " + c.gfix("-online")
 		}
 		if h.ReadOnly {
 			f.reason = fmt.Sprintf("Next - OAT = %d, but the database is read only: Firebird writes no header page to it, so these markers (oldest active %d) are those of when it was made read only and no transaction holds them now", *v, val0(s.OldestActive))
-			f.advice = "nothing while it stays read only, which makes no garbage; if it is made writable (gfix -mode read_write), read the header again after some work"
+			f.advice = "nothing while it stays read only, which makes no garbage; if it is made writable (" + c.gfix("-mode read_write") + "), read the header again after some work"
 		}
 		switch {
 		case f.value >= crit:
@@ -445,7 +477,8 @@ func (c *checker) header(h *parse.GstatHeader) {
 		if float64(*gap) > iv {
 			f := finding{rule: "sweep-gap", sev: Warn, kind: db, object: db, value: float64(*gap), threshold: iv, unit: "transactions",
 				reason: fmt.Sprintf("OST - OIT = %d above the sweep interval %.0f: a sweep is due, or a stuck transaction keeps the OIT back", *gap, iv),
-				advice: "gfix -sweep; if the OIT does not move afterwards, end the old transaction that holds it, or resolve a limbo transaction of a two-phase commit, where a sweep stops: gfix -list, then gfix -commit or gfix -rollback with its number"}
+				advice: c.gfix("-sweep") + "; if the OIT does not move afterwards, end the old transaction that holds it, or resolve a limbo transaction of a two-phase commit, where a sweep stops: " +
+					c.gfix("-list") + ", then " + c.gfix("-commit N") + " or " + c.gfix("-rollback N") + " with its number N"}
 			if h.SweepInterval != nil && *h.SweepInterval == 0 {
 				f.reason = fmt.Sprintf("OST - OIT = %d and the automatic sweep is disabled (interval 0); compared with the server default interval %.0f", *gap, iv)
 			} else if h.SweepInterval == nil {
@@ -457,7 +490,7 @@ func (c *checker) header(h *parse.GstatHeader) {
 			if h.ReadOnly {
 				f.sev = Info
 				f.reason += "; Firebird does not sweep a read-only database (gfix -sweep does nothing on it) and its markers do not move"
-				f.advice = "if it is made writable: gfix -mode read_write, then gfix -sweep"
+				f.advice = "if it is made writable: " + c.gfix("-mode read_write") + ", then " + c.gfix("-sweep")
 			}
 			c.fire(&f)
 		}
@@ -467,7 +500,7 @@ func (c *checker) header(h *parse.GstatHeader) {
 	if h.SweepInterval != nil && float64(*h.SweepInterval) <= get("sweep-disabled", "interval") && !h.ReadOnly {
 		c.fire(&finding{rule: "sweep-disabled", sev: Info, kind: db, object: db, value: float64(*h.SweepInterval), threshold: get("sweep-disabled", "interval"),
 			unit: "transactions", reason: "sweep interval 0: the automatic sweep is disabled",
-			advice: "make sure a manual sweep (gfix -sweep) is scheduled, or gfix -housekeeping 20000 to let the server sweep"})
+			advice: "make sure a manual sweep (" + c.gfix("-sweep") + ") is scheduled, or " + c.gfix("-housekeeping 20000") + " to let the server sweep"})
 	}
 	if s.TransactionIDUsed != nil {
 		used := *s.TransactionIDUsed
@@ -487,7 +520,7 @@ func (c *checker) header(h *parse.GstatHeader) {
 	if s.ForcedWrites != nil && !*s.ForcedWrites && get("forced-writes-off", "required") > 0 {
 		f := finding{rule: "forced-writes-off", sev: Warn, kind: db, object: db, value: 0, threshold: 1, unit: "flag", below: true,
 			reason: "the Attributes line lacks \"force write\": an OS crash or power loss can corrupt the database",
-			advice: "gfix -write sync"}
+			advice: c.gfix("-write sync")}
 		if h.Attributes == nil {
 			f.reason = "no Attributes line in a dialect 1 header: no header flag is set, so forced writes are off; an OS crash or power loss can corrupt the database"
 		}
@@ -505,7 +538,7 @@ func (c *checker) header(h *parse.GstatHeader) {
 		if h.ReadOnly {
 			f.sev = Info
 			f.reason = "the Attributes line lacks \"force write\", but the database is read only: Firebird writes nothing to it, so nothing can be lost now; once it is made read-write, a crash can corrupt it"
-			f.advice = "if it is made writable: gfix -mode read_write, then gfix -write sync (gfix refuses -write while the database is read only)"
+			f.advice = "if it is made writable: " + c.gfix("-mode read_write") + ", then " + c.gfix("-write sync") + " (gfix refuses -write while the database is read only)"
 		}
 		c.fire(&f)
 	}
@@ -522,7 +555,7 @@ func (c *checker) header(h *parse.GstatHeader) {
 			reason = "the database is shut down (Firebird 1.5's only shutdown state, \"database shutdown\": only SYSDBA and the owner can attach, as in 2.0's multi-user maintenance)"
 		}
 		c.fire(&finding{rule: "shutdown", sev: sev, kind: db, object: db, value: 1, unit: "flag",
-			reason: reason, advice: "gfix -online"})
+			reason: reason, advice: c.gfix("-online")})
 	}
 	if h.BackupState != "" && get("backup-lock", "allowed") == 0 {
 		f := finding{rule: "backup-lock", sev: Warn, kind: db, object: db, value: 1, unit: "flag"}
@@ -531,7 +564,7 @@ func (c *checker) header(h *parse.GstatHeader) {
 	}
 	if h.ReadOnly && get("read-only", "allowed") == 0 {
 		c.fire(&finding{rule: "read-only", sev: Info, kind: db, object: db, value: 1, unit: "flag",
-			reason: "the database is read only", advice: "gfix -mode read_write, if writes are meant"})
+			reason: "the database is read only", advice: c.gfix("-mode read_write") + ", if writes are meant"})
 	}
 	if h.ODSMajor != nil && float64(*h.ODSMajor) < get("ods-old", "min_major") {
 		v := float64(*h.ODSMajor)
@@ -559,7 +592,7 @@ func (c *checker) pageBuffers(h *parse.GstatHeader) {
 		return
 	}
 	f := finding{rule: "page-buffers", sev: Info, kind: db, object: db, value: float64(*h.PageBuffers), threshold: get("page-buffers", "max_pages"),
-		key: "max_pages", unit: "pages", advice: "gfix -buffers N sets the header value; 0 leaves the cache to the server's DefaultDbCachePages"}
+		key: "max_pages", unit: "pages", advice: c.gfix("-buffers N") + " sets the header value; 0 leaves the cache to the server's DefaultDbCachePages"}
 	f.reason = fmt.Sprintf("header page buffers %d override DefaultDbCachePages for every attachment", *h.PageBuffers)
 	if s.PageCacheBytes == nil {
 		c.fire(&f)
@@ -609,7 +642,7 @@ func (c *checker) pageBuffers(h *parse.GstatHeader) {
 				f.sev, f.value, f.threshold, f.key, f.unit = Warn, share, warn, "ram_warning", "share of RAM"
 			}
 			if f.sev != Info {
-				f.advice = fmt.Sprintf("lower the header buffers (gfix -buffers N) so that the caches fit: %.0f pages keep them under %.0f%% of RAM",
+				f.advice = fmt.Sprintf("lower the header buffers (%s) so that the caches fit: %.0f pages keep them under %.0f%% of RAM", c.gfix("-buffers N"),
 					warn*float64(srv.RAM)/float64(max(srv.caches(), 1))/float64(*h.PageSize), warn*100)
 			}
 		}
@@ -648,7 +681,7 @@ func (c *checker) findings(fs []*parse.GstatFinding) {
 	if max := c.th.Get("corruption", "max_lines"); float64(n) > max {
 		c.fire(&finding{rule: "corruption", sev: Critical, kind: db, object: db, value: float64(n), threshold: max, unit: "lines",
 			reason: fmt.Sprintf("%s, first %s", units.Count(n, "corruption line"), first),
-			advice: "copy the file first, then gfix -v -full and a gbak backup and restore"})
+			advice: "copy the file first, then " + c.gfix("-v -full") + " and a gbak backup and restore"})
 	}
 }
 

@@ -110,7 +110,7 @@ func (c *checker) tableVersions(t *TableStats) {
 	}
 	if c.wants(&f) && ro {
 		f.reason = fmt.Sprintf("%d back versions for %d records; %s, so they stay while it is read only", *t.Versions, *t.Records, readOnlyNoGC)
-		f.advice = "nothing while it stays read only; if it is made writable: gfix -mode read_write, then gfix -sweep"
+		f.advice = "nothing while it stays read only; if it is made writable: " + c.gfix("-mode read_write") + ", then " + c.gfix("-sweep")
 	} else if c.wants(&f) {
 		// (One of the most frequent warnings of a big file: appended, not
 		// Sprintf or +.)
@@ -135,11 +135,10 @@ func (c *checker) tableVersions(t *TableStats) {
 			f.advice = endOldestAdvice(h)
 		case gcGap(h) <= 1:
 			b = append(b, ": nothing holds garbage collection back now, these are versions of recent updates and deletes not collected yet"...)
-			f.advice = "they go when the rows are next read (garbage collection) or at the next sweep (gfix -sweep); if they keep growing between snapshots (fbdiag gstat diff), look for long transactions"
+			f.advice = c.sweepRecent()
 		default:
 			b = appendYoungerHeld(append(b, ": "...), h)
-			f.advice = "the older ones go when the rows are next read (garbage collection) or at the next sweep (gfix -sweep); the newer ones once that transaction ends: " +
-				stillOpenAdvice(h)
+			f.advice = c.sweepOlder(h)
 		}
 		f.reason = c.keepText(b)
 	}
@@ -198,22 +197,44 @@ func (c *checker) deletedWhy(f *finding, t *TableStats) {
 	f.reason = units.Count(*t.Records, "record") + " with average length 0: all rows deleted, not collected yet"
 	if c.readOnly() {
 		f.reason += "; " + readOnlyNoGC
-		f.advice = "if it is made writable: gfix -mode read_write, then " + count + " (reading the rows collects them) or gfix -sweep"
+		f.advice = "if it is made writable: " + c.gfix("-mode read_write") + ", then " + count + " (reading the rows collects them) or " + c.gfix("-sweep")
 		return
 	}
 	switch known, held := c.gcHeld(); {
 	case !known:
 		f.reason += "; the input has no transaction markers, so whether an old transaction keeps them is unknown"
-		f.advice = count + " (reading the rows collects them, unless a transaction older than the deletes is open: gstat -h shows it) or gfix -sweep"
+		f.advice = count + " (reading the rows collects them, unless a transaction older than the deletes is open: gstat -h shows it) or " + c.gfix("-sweep")
 	case held:
 		f.reason += fmt.Sprintf(": a transaction old enough to keep them is open (Next - OAT = %d, Next - OST = %d)", *h.NextMinusOAT, val0(h.NextMinusOST))
-		f.advice = endOldestAdvice(h) + "; then " + count + " (reading the rows collects them) or gfix -sweep"
+		f.advice = endOldestAdvice(h) + "; then " + count + " (reading the rows collects them) or " + c.gfix("-sweep")
 	case gcGap(h) <= 1:
-		f.advice = count + " (reading the rows collects them) or gfix -sweep"
+		f.advice = count + " (reading the rows collects them) or " + c.gfix("-sweep")
 	default:
 		f.reason = string(appendYoungerHeld([]byte(f.reason+"; "), h))
-		f.advice = count + " (reading the rows collects those deleted before that transaction began) or gfix -sweep; the others go once it ends: " + stillOpenAdvice(h)
+		f.advice = count + " (reading the rows collects those deleted before that transaction began) or " + c.gfix("-sweep") + "; the others go once it ends: " + stillOpenAdvice(h)
 	}
+}
+
+// sweepRecent is table-versions' advice for versions nothing holds back.
+func (c *checker) sweepRecent() string {
+	c.dbArg()
+	if c.memo.sweepRecent == "" {
+		c.memo.sweepRecent = "they go when the rows are next read (garbage collection) or at the next sweep (" + c.gfix("-sweep") +
+			"); if they keep growing between snapshots (fbdiag gstat diff), look for long transactions"
+	}
+	return c.memo.sweepRecent
+}
+
+// sweepOlder is table-versions' advice when a transaction younger than
+// the oldest interesting holds the newer versions back (h is the run's
+// header, whose markers the text depends on).
+func (c *checker) sweepOlder(h *HeaderStats) string {
+	c.dbArg()
+	if c.memo.sweepOlder == "" {
+		c.memo.sweepOlder = "the older ones go when the rows are next read (garbage collection) or at the next sweep (" + c.gfix("-sweep") +
+			"); the newer ones once that transaction ends: " + stillOpenAdvice(h)
+	}
+	return c.memo.sweepOlder
 }
 
 // readOnlyNoGC says why nothing collects a read-only database's garbage:
@@ -264,7 +285,7 @@ func (c *checker) maxVersionsWhy(f *finding, n int64) {
 	h := c.a.Header
 	if c.readOnly() {
 		f.reason = fmt.Sprintf("one record has %d back versions; %s, so the chain stays while it is read only and each read of the row walks it", n, readOnlyNoGC)
-		f.advice = "if it is made writable: gfix -mode read_write, then gfix -sweep"
+		f.advice = "if it is made writable: " + c.gfix("-mode read_write") + ", then " + c.gfix("-sweep")
 		return
 	}
 	switch known, held := c.gcHeld(); {
@@ -280,13 +301,13 @@ func (c *checker) maxVersionsWhy(f *finding, n int64) {
 		f.reason = string(appendYoungerHeld([]byte(fmt.Sprintf("one record has %d back versions, not collected yet (Next - OAT = %d, Next - OST = %d): ",
 			n, *h.NextMinusOAT, val0(h.NextMinusOST))), h)) +
 			"; if it has ended, a transaction kept them until then, or the row was updated faster than garbage collection removed its versions: a hot row (a counter, a running total)"
-		f.advice = stillOpenAdvice(h) + "; otherwise reading the row or a sweep (gfix -sweep) collects the chain; if it is long in every snapshot, update the row less often " +
+		f.advice = stillOpenAdvice(h) + "; otherwise reading the row or a sweep (" + c.gfix("-sweep") + ") collects the chain; if it is long in every snapshot, update the row less often " +
 			"(keep a counter in rows that are summed on read)"
 	default:
 		f.reason = fmt.Sprintf("one record has %d back versions, not collected yet: the header shows nothing holding garbage collection "+
 			"back now (Next - OAT = %d, Next - OST = %d), so a transaction since ended kept them, or the row was updated faster than "+
 			"garbage collection removed its versions: a hot row (a counter, a running total); reading it walks the chain", n, *h.NextMinusOAT, val0(h.NextMinusOST))
-		f.advice = "reading the row or a sweep (gfix -sweep) collects the chain; if it is long in every snapshot, update the row less often " +
+		f.advice = "reading the row or a sweep (" + c.gfix("-sweep") + ") collects the chain; if it is long in every snapshot, update the row less often " +
 			"(keep a counter in rows that are summed on read)"
 	}
 }
@@ -367,7 +388,7 @@ func (c *checker) tableFragments(t *TableStats) {
 	}
 	f.reason = c.keepText(b)
 	if h := c.a.Header; h != nil && slices.Contains(h.Attributes, "no reserve") && f.advice == "gbak backup and restore re-packs them" {
-		f.advice += "; the database has \"no reserve\" (gfix -use full), which leaves no room on a page for updates: gfix -use reserve"
+		f.advice += "; the database has \"no reserve\" (gfix -use full), which leaves no room on a page for updates: " + c.gfix("-use reserve")
 	}
 	c.fire(&f)
 }

@@ -100,7 +100,7 @@ var fireCases = []fireCase{
 	// A sweep stops the OIT at the oldest limbo transaction (3.0 tra.cpp
 	// TRA_sweep, TPC_find_states tra_limbo), which no MON$ row shows: the
 	// advice named only "the transaction that holds it".
-	{"sweep-gap", fb15, nil, Warn, "database", 317998 - 22951, []string{"automatic sweep is disabled (interval 0)", "gfix -list, then gfix -commit or gfix -rollback"}, []string{"%"}},
+	{"sweep-gap", fb15, nil, Warn, "database", 317998 - 22951, []string{"automatic sweep is disabled (interval 0)", "gfix -list, then gfix -commit N or gfix -rollback N with its number N"}, []string{"%"}},
 	{"sweep-disabled", fb15, nil, Info, "database", 0, []string{"gfix -sweep"}, nil},
 	// Edited: the same header read only (1.5's ppg.cpp prints "read only").
 	// Firebird writes no header page of a read-only database (tra.cpp, 1.5
@@ -137,15 +137,20 @@ var fireCases = []fireCase{
 	// it was critical, "an OS crash or power loss can corrupt the
 	// database", do: gfix -write sync.
 	{"forced-writes-off", fb4Win, replace("Attributes\t\tforce write", "Attributes\t\tread only"), Info, "database", 0,
-		[]string{"the database is read only: Firebird writes nothing to it", "gfix -mode read_write, then gfix -write sync"}, []string{"corrupt the database"}},
+		[]string{"the database is read only: Firebird writes nothing to it", `gfix -mode read_write C:\HQBIRDDATA\OUTPUT\FBMCP-SPIKE\SPIKE_FB4.0.FDB, then gfix -write sync C:\HQBIRDDATA\OUTPUT\FBMCP-SPIKE\SPIKE_FB4.0.FDB (`}, []string{"corrupt the database"}},
 	// Made on the 3.0.11 server: gfix -write async, gfix -mode read_only;
 	// gfix -write sync then failed "attempted update on read-only
 	// database". It was a warning with that advice.
 	{"forced-writes-off", input{"gstat", "readonly-async-gstat-h.txt"}, nil, Info, "database", 0,
-		[]string{"but the database is read only", "gfix -mode read_write, then gfix -write sync"}, []string{"corrupt the database"}},
+		[]string{"but the database is read only", "gfix -mode read_write /tmp/h-vreview/ro.fdb, then gfix -write sync /tmp/h-vreview/ro.fdb ("}, []string{"corrupt the database"}},
 	// The 2.1 manual's Linux header (Implementation ID 19,
 	// CLASS_LINUX_I386) lacks "force write": a warning, not Windows.
 	{"forced-writes-off", fb21Doc, nil, Warn, "database", 0, []string{"the Attributes line lacks \"force write\""}, []string{"Windows"}},
+	// The advice names the database as the header printed it, one shell
+	// word: a blank and a quote in the path are quoted for sh.
+	{"forced-writes-off", shopAR, func(s string) string {
+		return replace("Attributes\t\tforce write", "Attributes\t\t")(replace(`Database "/var/lib/firebird/data/shop.fdb"`, `Database "/srv/fb data/o'shop.fdb"`)(s))
+	}, Warn, "database", 0, []string{`gfix -write sync '/srv/fb data/o'\''shop.fdb'`}, nil},
 	{"ods-old", fb25Head, nil, Warn, "database", 11.2, nil, nil},
 	{"dialect-1", jira12355, nil, Warn, "database", 1, nil, nil},
 	{"shutdown", fb21Doc, nil, Warn, "database", 1, []string{"gfix -online"}, nil},
@@ -207,12 +212,12 @@ var fireCases = []fireCase{
 	// and its sweep is skipped: reading the rows or gfix -sweep, the
 	// advice, did nothing.
 	{"table-versions", shopAR, replace("Attributes\t\tforce write", "Attributes\t\tforce write, read only"), Info, "CUSTOMER", 10000.0 / 30000,
-		[]string{"the database is read only: Firebird collects no garbage in it", "gfix -mode read_write, then gfix -sweep"}, []string{"next read"}},
+		[]string{"the database is read only: Firebird collects no garbage in it", "gfix -mode read_write /var/lib/firebird/data/shop.fdb, then gfix -sweep /var/lib/firebird/data/shop.fdb"}, []string{"next read"}},
 	{"table-deleted", fb21Doc, replace("Attributes              multi-user maintenance", "Attributes              read only"), Info, "NORMAN", 15,
-		[]string{"the database is read only: Firebird collects no garbage in it", "gfix -mode read_write, then SELECT COUNT(*) FROM NORMAN;"}, []string{"MON$TRANSACTIONS"}},
+		[]string{"the database is read only: Firebird collects no garbage in it", "gfix -mode read_write /opt/firebird/examples/empbuild/employee.fdb, then SELECT COUNT(*) FROM NORMAN; (reading the rows collects them) or gfix -sweep /opt/firebird/examples/empbuild/employee.fdb"}, []string{"MON$TRANSACTIONS"}},
 	{"table-max-versions", shopAR, func(s string) string {
 		return replace("Attributes\t\tforce write", "Attributes\t\tforce write, read only")(replace("total versions: 10000, max versions: 1", "total versions: 10000, max versions: 7")(s))
-	}, Warn, "CUSTOMER", 7, []string{"the database is read only: Firebird collects no garbage in it", "gfix -mode read_write, then gfix -sweep"}, []string{"reading the row"}},
+	}, Warn, "CUSTOMER", 7, []string{"the database is read only: Firebird collects no garbage in it", "gfix -mode read_write /var/lib/firebird/data/shop.fdb, then gfix -sweep /var/lib/firebird/data/shop.fdb"}, []string{"reading the row"}},
 	// Next - OAT = 3: reading the rows collects what was deleted before
 	// the oldest active transaction began, not the rest.
 	{"table-deleted", fb21Doc, nil, Info, "NORMAN", 15, []string{"SELECT COUNT(*) FROM NORMAN; (reading the rows collects those deleted before that transaction began)",
@@ -612,7 +617,7 @@ func TestMaxVersionsByHeader(t *testing.T) {
 		"until then, or the row was updated faster than garbage collection removed its versions: a hot row (a counter, a running total)"; r != want {
 		t.Errorf("reason %q,\nwant %q", r, want)
 	}
-	if want := "if that transaction is still open (MON$TRANSACTIONS), end it; otherwise reading the row or a sweep (gfix -sweep) collects the chain; " +
+	if want := "if that transaction is still open (MON$TRANSACTIONS), end it; otherwise reading the row or a sweep (gfix -sweep /tmp/bdb/b1.fdb) collects the chain; " +
 		"if it is long in every snapshot, update the row less often (keep a counter in rows that are summed on read)"; a != want {
 		t.Errorf("advice %q", a)
 	}

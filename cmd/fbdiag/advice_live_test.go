@@ -336,15 +336,16 @@ func allActive(m map[string]string, n int) bool {
 }
 
 // gfixCommand is a gfix command in the database rules' advice ("gfix
-// -write sync", "gfix -housekeeping 20000"): its switches and their
-// values, the database left for the DBA to add.
-var gfixCommand = regexp.MustCompile(`gfix((?: -[a-z_]+(?: (?:[0-9]+|sync|async|read_write|read_only))?)+)`)
+// -write sync /data/shop.fdb", "gfix -housekeeping 20000 /data/shop.fdb"):
+// its switches and their values, then the database, one shell word.
+var gfixCommand = regexp.MustCompile(`gfix((?: -[a-z_]+(?: (?:[0-9]+|sync|async|read_write|read_only))?)+) ('[^']*'|[^\s,;)]+)`)
 
-// The database rules' gfix advice, run as printed with the database
-// added: forced writes go on, the sweep interval is set, the database
-// comes online, and collect finds none of the three any more. The rules
-// fire on a shop database made so (forced writes off, gfix -housekeeping
-// 0, gfix -shut single -force 0).
+// The database rules' gfix advice, run as printed (the server's address
+// put before the database, as a client elsewhere needs it): forced writes
+// go on, the sweep interval is set, the database comes online, and
+// collect finds none of the three any more. The rules fire on a shop
+// database made so (forced writes off, gfix -housekeeping 0, gfix -shut
+// single -force 0).
 func TestLiveHeaderAdviceRuns(t *testing.T) {
 	s := livetest.Server(t)
 	db := livetest.ShopDatabase(t, s)
@@ -382,6 +383,9 @@ func TestLiveHeaderAdviceRuns(t *testing.T) {
 			t.Fatalf("%s: no gfix command in %q", rule, advice)
 		}
 		for _, m := range found {
+			if m[2] != db {
+				t.Errorf("%s: gfix names the database %s, want %s", rule, m[2], db)
+			}
 			cmds = append(cmds, strings.Fields(m[1]))
 		}
 	}
