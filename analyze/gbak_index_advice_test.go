@@ -2,6 +2,7 @@ package analyze
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -426,5 +427,34 @@ func TestGbakIndexAdviceUntouched(t *testing.T) {
 	}
 	if len(tl.Notices) != len(plain.Notices) {
 		t.Errorf("notices %+v, without the line %+v", tl.Notices, plain.Notices)
+	}
+}
+
+// The log fbdiag restore writes when the driver lost the end of gbak's
+// output with the server's error (parse.GbakCut in place of gbak's
+// "Problematic key value" line, as on Firebird 3.0.11): fbdiag gbak says
+// where it is cut, with the line's start, and still advises on the
+// index, without the key value it lost.
+func TestGbakIndexAdviceCut(t *testing.T) {
+	raw, err := os.ReadFile(testutil.Testdata(t, "gbak", "fb30-restore-pk-duplicate.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const key = "gbak: ERROR:    Problematic key value is (\"ID\" = 305419896)\n"
+	cut := strings.Replace(string(raw), key, parse.GbakCut+`"gbak: ERROR:    Problematic key val"`+"\n", 1)
+	if cut == string(raw) {
+		t.Fatal("no key value line in the sample")
+	}
+	tl, err := StreamGbakTimeline(strings.NewReader(cut), "pk.log", GbakStream{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := strings.Count(cut[:strings.Index(cut, parse.GbakCut)], "\n") + 1
+	want := parse.Notice{File: "pk.log", Line: line, Msg: "gbak's output before its error is incomplete here (its last part came with the server's error, which the driver drops); the line it was printing began \"gbak: ERROR:    Problematic key val\""}
+	if !slices.Contains(tl.Notices, want) {
+		t.Errorf("notices %+v, want %+v", tl.Notices, want)
+	}
+	if len(tl.Advice) != 1 || !strings.Contains(tl.Advice[0].Advice, "delete or change the rows of A3 that repeat the key, then ALTER INDEX PK_A3 ACTIVE") {
+		t.Errorf("advice %+v", tl.Advice)
 	}
 }

@@ -187,5 +187,5 @@ func (s Server) properties(ctx context.Context, spb []byte) error {
 		return err
 	}
 	defer sm.Close()
-	return runService(ctx, sm, spb, func([]byte) error { return nil })
+	return runService(ctx, sm, spb, func([]byte) error { return nil }, nil)
 }

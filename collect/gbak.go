@@ -140,8 +140,46 @@ func (s Server) gbak(ctx context.Context, sm *fb.ServiceManager, run *GbakRun, s
 			logErr = writeLine(w, l)
 		}
 		return nil
+	}, func(cut []byte) error {
+		if logErr == nil {
+			logErr = writeLine(w, []byte(parse.GbakCut+strconv.Quote(string(run.finalNames(gbakLine(cut))))))
+		}
+		return nil
 	})
+	var fe *fb.FbError
+	if errors.As(err, &fe) && ctx.Err() == nil && logErr == nil {
+		logErr = writeStatus(w, run, fe.Message)
+	}
 	return gbakEnd(run, err), logErr
+}
+
+// gbakExiting is gbak's last word on a run it abandons (burp msg 83), the
+// last message of its status vector.
+const gbakExiting = "Exiting before completion due to errors"
+
+// writeStatus writes gbak's error, which the Services API gives as the
+// service's status vector and not as output, to the log as the gbak
+// command prints it (burp.cpp BURP_print_status, BURP_abort): the first
+// message after "gbak: ERROR:", the others indented, then
+// "gbak:Exiting before completion due to errors". The log then says why
+// the run failed, as gbak's own does, and fbdiag gbak advises on it.
+func writeStatus(w io.Writer, run *GbakRun, msg string) error {
+	for i, m := range strings.Split(strings.TrimRight(msg, "\n"), "\n") {
+		m = strings.TrimRight(m, " \t\r")
+		var l string
+		switch {
+		case m == gbakExiting:
+			l = "gbak:" + m
+		case i == 0:
+			l = "gbak: ERROR:" + m
+		default:
+			l = "gbak: ERROR:    " + m
+		}
+		if err := writeLine(w, run.finalNames([]byte(l))); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // gbakEnd is the error of a gbak service that ended with err after run's

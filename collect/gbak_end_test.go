@@ -1,7 +1,10 @@
 package collect
 
 import (
+	"bytes"
 	"errors"
+	"os"
+	"strings"
 	"testing"
 
 	fb "github.com/nakagami/firebirdsql"
@@ -43,5 +46,25 @@ func TestGbakEnd(t *testing.T) {
 		if got != c.want {
 			t.Errorf("%s, completed %v, %v: %q, want %q", c.action, c.completed, c.err, got, c.want)
 		}
+	}
+}
+
+// A restore stopped at a duplicate primary key: the status vector the
+// Services API gave (Firebird 3.0.11, the driver's message) is written to
+// the log as the gbak command printed the same error in its own log.
+func TestWriteStatusAsGbakPrints(t *testing.T) {
+	cli, err := os.ReadFile("../testdata/gbak/fb30-restore-pk-duplicate.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(strings.TrimSuffix(string(cli), "\n"), "\n")
+	want := strings.Join(lines[len(lines)-3:], "") + "\n"
+	var b bytes.Buffer
+	status := "action cancelled by trigger (3) to preserve data integrity\nCannot deactivate index used by a PRIMARY/UNIQUE constraint\nExiting before completion due to errors\n"
+	if err := writeStatus(&b, &GbakRun{}, status); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != want {
+		t.Errorf("wrote\n%s\nwant (the gbak command's log)\n%s", b.String(), want)
 	}
 }

@@ -70,7 +70,7 @@ func (s Server) Stats(ctx context.Context, database string, sw Switches, w io.Wr
 	err = runService(ctx, sm, spb.Bytes(), func(l []byte) error {
 		snap.Lines++
 		return writeLine(w, l)
-	})
+	}, nil)
 	if err != nil {
 		return snap, s.fail("read statistics of", database, s.whyNotOpened(ctx, database, err))
 	}

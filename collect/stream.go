@@ -3,6 +3,7 @@ package collect
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 
 	fb "github.com/nakagami/firebirdsql"
@@ -71,11 +72,49 @@ func (ls *lineSplitter) flush() error {
 // (isc_info_svc_to_eof, in large chunks) to line. It returns when the
 // service has finished; a dropped connection or a failure the server
 // reports is an error.
-func runService(ctx context.Context, sm *fb.ServiceManager, spb []byte, line func([]byte) error) error {
+//
+// Firebird sends a service's error in the reply that carries the output
+// it has not yet sent (JService::query copies the service's status after
+// query2 filled the buffer), and reports it once; the driver
+// (nakagami/firebirdsql v0.9.23, getServiceInfo) returns the error and
+// drops that reply's output: the last lines gbak printed before failing,
+// up to a kilobyte. A restore stopped at a duplicate primary key lost its
+// "Problematic key value is (…)" line so, every time (Firebird 3.0.11). So
+// after such an error the rest of the output, if there is more, is read
+// too, and cut, when not nil, is given the line the lost part cut short,
+// if the output ended inside one.
+func runService(ctx context.Context, sm *fb.ServiceManager, spb []byte, line func([]byte) error, cut func([]byte) error) error {
 	if err := sm.ServiceStartContext(ctx, spb); err != nil {
 		return err
 	}
 	ls := &lineSplitter{line: line}
+	err := streamService(ctx, sm, ls)
+	var fe *fb.FbError
+	if cut != nil && errors.As(err, &fe) && ctx.Err() == nil {
+		if len(ls.partial) > 0 {
+			if werr := cut(ls.partial); werr != nil {
+				return werr
+			}
+			ls.partial = ls.partial[:0]
+		}
+		// (An error of its own here, the connection lost, leaves the
+		// server's first.)
+		if streamService(ctx, sm, ls) == nil {
+			if werr := ls.flush(); werr != nil {
+				return werr
+			}
+		}
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	return ls.flush()
+}
+
+// streamService hands the service's output to ls until its end or an
+// error; a line ls could not take is the error.
+func streamService(ctx context.Context, sm *fb.ServiceManager, ls *lineSplitter) error {
 	chunks := make(chan []byte, 16)
 	done := make(chan error, 1)
 	sctx, cancel := context.WithCancel(ctx)
@@ -96,10 +135,7 @@ func runService(ctx context.Context, sm *fb.ServiceManager, spb []byte, line fun
 	if werr != nil {
 		return werr
 	}
-	if err != nil {
-		return err
-	}
-	return ls.flush()
+	return err
 }
 
 // writeLine writes l and a newline.

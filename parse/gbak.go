@@ -167,6 +167,13 @@ const GbakKeptAs = "fbdiag: the restored database is kept as "
 // is complete, not gbak -rep, which would replace it at once.
 const GbakUntouched = "fbdiag: the restore left the database it was to replace as it was"
 
+// GbakCut starts the line fbdiag backup and restore write where gbak's
+// output before its error is lost: Firebird sends the last part of it
+// with the error, and the driver fbdiag uses drops that part. The line
+// gbak's output ended in, cut short, follows in double quotes (Go's
+// strconv.Quote). gbak's error follows as gbak prints it.
+const GbakCut = "fbdiag: the rest of gbak's output before its error is lost; its last line began "
+
 // GbakRestored is what fbdiag restore says of a failed restore in the
 // lines it writes after gbak's last (GbakKeptAs, GbakUntouched): where
 // the database gbak made is kept, when not under the name the log gives
@@ -359,6 +366,10 @@ func (r *GbakReader) Next() bool {
 		}
 		if len(b) < 5 || b[0] != 'g' || b[1] != 'b' || b[2] != 'a' || b[3] != 'k' || b[4] != ':' {
 			if r.restored.read(b) {
+				continue
+			}
+			if cut, ok := bytes.CutPrefix(b, []byte(GbakCut)); ok {
+				r.notice(r.lr.Notice("gbak's output before its error is incomplete here (its last part came with the server's error, which the driver drops); the line it was printing began %s", cut))
 				continue
 			}
 			if r.versions {
