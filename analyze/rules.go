@@ -437,7 +437,7 @@ func holderAdvice(h *LiveTransaction) string {
 	}
 	return fmt.Sprintf("it is transaction %d of attachment %d (%s), open for %s: have that client commit or roll back; "+
 		"or end the attachment, which rolls back its uncommitted work: DELETE FROM MON$ATTACHMENTS WHERE MON$ATTACHMENT_ID = %d;",
-		h.ID, h.AttachmentID, who, units.Seconds(float64(h.AgeSeconds)), h.AttachmentID)
+		h.ID, h.AttachmentID, who, units.WholeSeconds(h.AgeSeconds), h.AttachmentID)
 }
 
 func (c *checker) header(h *parse.GstatHeader) {

@@ -72,7 +72,7 @@ func LiveTables(l *analyze.LiveAnalysis) []*Table {
 		units.Count(l.Attachments, "other attachment"), units.Size(l.PageSize), units.Count(l.Pages, "page"), units.Size(l.SizeBytes), units.Count(l.PageBuffers, "page buffer"), l.SweepInterval))
 	if oa := l.OldestActive; oa != nil {
 		tx.Notes = append(tx.Notes, fmt.Sprintf("oldest active transaction %d: %s old, user %s, attachment %d, from %s, process %s (pid %s)",
-			oa.ID, units.Seconds(float64(oa.AgeSeconds)), oa.User, oa.AttachmentID,
+			oa.ID, units.WholeSeconds(oa.AgeSeconds), oa.User, oa.AttachmentID,
 			StrP(oa.RemoteAddress).orDash(), StrP(oa.RemoteProcess).orDash(), IntP(oa.RemotePID).orDash()))
 	} else {
 		tx.Notes = append(tx.Notes, "no active transaction in other attachments")

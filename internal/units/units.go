@@ -193,6 +193,17 @@ func Seconds(s float64) string {
 	return fmt.Sprintf("%d:%02d:%02d", h, m, sec)
 }
 
+// WholeSeconds prints a duration counted in whole seconds, as Seconds
+// does but without the milliseconds it does not have under a minute
+// ("12 s", not "12.000 s"): a transaction's age that DATEDIFF(SECOND …)
+// gave.
+func WholeSeconds(n int64) string {
+	if n > -60 && n < 60 {
+		return strconv.FormatInt(n, 10) + " s"
+	}
+	return Seconds(float64(n))
+}
+
 // shown is v as Sig3 rounds it.
 func shown(v float64) float64 {
 	if math.Abs(v) >= 999.5 {

@@ -149,6 +149,14 @@ func TestSeconds(t *testing.T) {
 	}
 }
 
+func TestWholeSeconds(t *testing.T) {
+	for n, want := range map[int64]string{0: "0 s", 12: "12 s", 59: "59 s", 60: "0:01:00", 3725: "1:02:05", 93784: "1d 2:03:04", -5: "-5 s", -65: "-0:01:05"} {
+		if got := WholeSeconds(n); got != want {
+			t.Errorf("WholeSeconds(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
 func TestSig3(t *testing.T) {
 	for _, c := range []struct {
 		v    float64
