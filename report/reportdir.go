@@ -137,7 +137,8 @@ func writeSyncedBytes(path string, data []byte) (*atomicfile.File, error) {
 // commitAll gives every file written by writeSynced its name,
 // files[first] first: the last one written, so that while its temporary
 // file is seen none is renamed yet. A file is nil in files once
-// committed, for abortAll.
+// committed, for abortAll. The renames are atomicfile.Together: a signal
+// waits for them.
 func commitAll(files []*atomicfile.File, first int) error {
 	if len(files) == 0 {
 		return nil
@@ -147,17 +148,19 @@ func commitAll(files []*atomicfile.File, first int) error {
 		files[i] = nil
 		return f.Commit()
 	}
-	if err := commit(first); err != nil {
-		return err
-	}
-	for i := range files {
-		if files[i] != nil {
-			if err := commit(i); err != nil {
-				return err
+	return atomicfile.Together(func() error {
+		if err := commit(first); err != nil {
+			return err
+		}
+		for i := range files {
+			if files[i] != nil {
+				if err := commit(i); err != nil {
+					return err
+				}
 			}
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // abortAll removes the temporary files of those of files written and not

@@ -172,6 +172,18 @@ func TestReportInterruptKeepsEarlierReport(t *testing.T) {
 			t.Fatalf("the earlier report: %d files", len(before))
 		}
 		if interruptWritingJSON(t, out, big) {
+			if after := folderFiles(t, out); after["report.json"] != before["report.json"] {
+				// The signal came as the files were renamed: it waits for
+				// them (atomicfile.Together), and the new report is whole.
+				// It once left report.json new beside the earlier page.
+				if after["index.html"] == before["index.html"] {
+					t.Error("report.json is the interrupted report's, index.html the earlier one's")
+				}
+				if tmp := tmpFiles(t, out); len(tmp) != 0 {
+					t.Errorf("temporary files left: %q", tmp)
+				}
+				return
+			}
 			sameFiles(t, out, before, "report")
 			return
 		}

@@ -154,12 +154,30 @@ func (t *tempFiles) done(name string) {
 	t.mu.Unlock()
 }
 
+// together is held while files that belong together are committed
+// (Together), and by AbortAll.
+var together sync.Mutex
+
+// Together runs commit, which commits files that belong together (a
+// report's page, its report.json and its charts), so that AbortAll, which
+// a signal calls, comes wholly before or after it: an interrupted run
+// leaves the earlier files or all the new ones, not report.json new
+// beside the earlier page (once seen under load). Renames take
+// milliseconds; the signal waits for them.
+func Together(commit func() error) error {
+	together.Lock()
+	defer together.Unlock()
+	return commit()
+}
+
 // AbortAll removes every temporary file being written (not yet
 // committed, kept or aborted) and returns their names: what a program
 // stopped by a signal calls before it ends, so that an interrupted run
 // leaves nothing behind. The writers' later calls fail or do nothing,
 // and Create fails from then on with ErrAborted.
 func AbortAll() []string {
+	together.Lock()
+	defer together.Unlock()
 	open.mu.Lock()
 	defer open.mu.Unlock()
 	open.aborted = true

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"time"
 )
 
 func names(t *testing.T, dir string) []string {
@@ -254,5 +255,44 @@ func TestReplaceKeepsModeRefusesOthers(t *testing.T) {
 	}
 	if got := names(t, dir); !slices.Equal(got, []string{"a.log", "b.log", "logs", "restore.log"}) {
 		t.Errorf("files %v", got)
+	}
+}
+
+// AbortAll, which a signal calls, waits for files being committed
+// Together: the run ends with both committed, not the first new beside
+// the second's earlier file (a report's report.json new, its page old).
+func TestAbortAllWaitsForTogether(t *testing.T) {
+	defer func() { open.aborted = false }()
+	dir := t.TempDir()
+	var files [2]*File
+	for i, name := range []string{"report.json", "index.html"} {
+		f, err := Create(filepath.Join(dir, name), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString(name)
+		files[i] = f
+	}
+	aborted := make(chan []string, 1)
+	err := Together(func() error {
+		if err := files[0].Commit(); err != nil {
+			return err
+		}
+		go func() { aborted <- AbortAll() }()
+		select {
+		case got := <-aborted:
+			t.Errorf("AbortAll returned %q while the files were committed", got)
+		case <-time.After(50 * time.Millisecond):
+		}
+		return files[1].Commit()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := <-aborted; len(got) != 0 {
+		t.Errorf("AbortAll removed %q", got)
+	}
+	if got := names(t, dir); !slices.Equal(got, []string{"index.html", "report.json"}) {
+		t.Errorf("files %v, want index.html and report.json", got)
 	}
 }
