@@ -227,8 +227,10 @@ func TestAppendFixed(t *testing.T) {
 			vs = append(vs, y, math.Nextafter(y, 0), math.Nextafter(y, math.Inf(1)))
 		}
 	}
+	// Random values, 20,000 of each form (FuzzAppendFixed searches
+	// further; 200,000 took 7 s of the suite).
 	r := rand.New(rand.NewPCG(7, 8))
-	for range 200000 {
+	for range 20000 {
 		vs = append(vs, float64(r.Int64N(1e7))/float64(1+r.Int64N(1e5)), float64(r.Int64N(1e9))/1000,
 			math.Float64frombits(r.Uint64()), r.Float64()*math.Pow10(r.IntN(30)-12))
 	}
