@@ -226,6 +226,9 @@ type GbakTimelineBuilder struct {
 	// whether gbak went on; failName is the index of the open error.
 	failures  []indexFailure
 	failName  string
+	// refusedAlone is the trigger's refusal to set an index inactive
+	// when no line before it named the index (unnamedKeyAdvice).
+	refusedAlone string
 	exited    bool // "Exiting before completion due to errors"
 	notOnline bool // "Database is not online due to failure to activate…"
 	warnOpen  bool // the last warning can still be continued
@@ -510,6 +513,8 @@ func (b *GbakTimelineBuilder) sealError() {
 		// public 09: the refusal to set the index inactive is an error
 		// line of its own after the index's
 		b.failures[n-1].refused = true
+	} else if b.failName == "" && refusal(msg) && b.refusedAlone == "" {
+		b.refusedAlone = msg
 	}
 	if b.failName == "" {
 		// without -v: the error of an index built with the metadata,
@@ -910,6 +915,9 @@ func (b *GbakTimelineBuilder) Finish(op string, notices []parse.Notice) *Timelin
 	stop := b.stoppedAt()
 	for i := range b.failures {
 		b.addAdvice(b.failures[i].msg, b.gbakIndexAdvice(&b.failures[i], stop))
+	}
+	if stop == nil && b.refusedAlone != "" {
+		b.addAdvice(b.refusedAlone, b.unnamedKeyAdvice())
 	}
 	if stop != nil {
 		for i := range b.advice {

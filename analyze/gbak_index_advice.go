@@ -261,6 +261,24 @@ func (b *GbakTimelineBuilder) gbakIndexAdvice(f, stop *indexFailure) string {
 		", then the other indices -i left inactive, foreign keys last (they need their primary key active)"
 }
 
+// unnamedKeyAdvice is the advice on the trigger's refusal to set the
+// index of a primary or unique key inactive (firebird#7269) when no line
+// before it names the index: the log was cut there (fbdiag restore's,
+// when the driver lost gbak's last lines with its error, parse.GbakCut).
+// The index failed to build as gbakIndexAdvice says; restored again with
+// -i, the index whose rows repeat a key refuses ALTER INDEX … ACTIVE with
+// the constraint, the table and the key ("violation of PRIMARY or UNIQUE
+// KEY constraint "INTEG_2" on table "P"", "Problematic key value is ("ID"
+// = 305419896)": checked on 3.0.11), which names the rows to fix.
+func (b *GbakTimelineBuilder) unnamedKeyAdvice() string {
+	return "gbak stopped: it could not build the index of a primary or unique key, whose rows repeat a key, and before 5.0.2 " +
+		"Firebird cannot leave that index inactive (firebird#7269); the lines that named the index are not in the log, and the " +
+		"database file gbak left is unfinished: restore again with every index inactive (" + b.restoreCommand("-i", "--inactive") +
+		"), then ALTER INDEX … ACTIVE each index -i left inactive (SELECT RDB$INDEX_NAME FROM RDB$INDICES WHERE RDB$INDEX_INACTIVE = 1), " +
+		"primary and unique keys first, foreign keys last (they need their primary key active): the one whose rows repeat a key " +
+		"refuses with the constraint, the table and the key's value; delete or change those rows, then activate it"
+}
+
 // maxBackupVolumes bounds the backup files a restore's advice names:
 // past it, a log of something else, and the command names none.
 const maxBackupVolumes = 100

@@ -458,3 +458,34 @@ func TestGbakIndexAdviceCut(t *testing.T) {
 		t.Errorf("advice %+v", tl.Advice)
 	}
 }
+
+// A log fbdiag restore wrote where the driver lost gbak's last kilobyte,
+// from "restoring data for table P" to the key's value (a real one, 3.0.11):
+// no line names the index gbak stopped at, and the trigger's refusal
+// alone says a primary or unique key's index failed. The advice restores
+// again with -i and activates the indices, the failing one naming its rows.
+func TestGbakIndexAdviceUnnamedKey(t *testing.T) {
+	tl := timelineOf(t, testutil.Testdata(t, "gbak", "fb30-restore-pk-duplicate-cut.log"))
+	const refused = "action cancelled by trigger (3) to preserve data integrity; Cannot deactivate index used by a PRIMARY/UNIQUE constraint"
+	want := "gbak stopped: it could not build the index of a primary or unique key, whose rows repeat a key, and before 5.0.2 " +
+		"Firebird cannot leave that index inactive (firebird#7269); the lines that named the index are not in the log, and the " +
+		"database file gbak left is unfinished: restore again with every index inactive (gbak -rep -i " +
+		"/var/lib/firebird/3.0/data/pkx.fbk /var/lib/firebird/3.0/data/pkx3.fdb), then ALTER INDEX … ACTIVE each index -i left " +
+		"inactive (SELECT RDB$INDEX_NAME FROM RDB$INDICES WHERE RDB$INDEX_INACTIVE = 1), primary and unique keys first, foreign " +
+		"keys last (they need their primary key active): the one whose rows repeat a key refuses with the constraint, the table " +
+		"and the key's value; delete or change those rows, then activate it"
+	if len(tl.Advice) != 1 || tl.Advice[0] != (GbakAdvice{Message: refused, Advice: want}) {
+		t.Errorf("advice %+v", tl.Advice)
+	}
+	if len(tl.Notices) != 1 || tl.Notices[0].Line != 16 || !strings.Contains(tl.Notices[0].Msg, `began "gbak:    0.084  0.000      0      5 restor"`) {
+		t.Errorf("notices %+v", tl.Notices)
+	}
+	// The same log with a line that names the index keeps the index's
+	// advice, and this one is not given.
+	named := timelineOf(t, testutil.Testdata(t, "gbak", "fb30-restore-pk-duplicate.log"))
+	for _, a := range named.Advice {
+		if strings.Contains(a.Advice, "the lines that named the index are not in the log") {
+			t.Errorf("advice on a log that names the index: %+v", a)
+		}
+	}
+}
