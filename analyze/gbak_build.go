@@ -224,14 +224,14 @@ type GbakTimelineBuilder struct {
 	// failures are the indices gbak could not activate (the first
 	// maxIndexAdvice), advised on at the end, when the log has said
 	// whether gbak went on; failName is the index of the open error.
-	failures  []indexFailure
-	failName  string
+	failures []indexFailure
+	failName string
 	// refusedAlone is the trigger's refusal to set an index inactive
 	// when no line before it named the index (unnamedKeyAdvice).
 	refusedAlone string
-	exited    bool // "Exiting before completion due to errors"
-	notOnline bool // "Database is not online due to failure to activate…"
-	warnOpen  bool // the last warning can still be continued
+	exited       bool // "Exiting before completion due to errors"
+	notOnline    bool // "Database is not online due to failure to activate…"
+	warnOpen     bool // the last warning can still be continued
 	// versions are gbak's and the server's (gbak -z), advised on with
 	// the first error when gbak is the newer (gbakVersions).
 	versions       gbakVersions
