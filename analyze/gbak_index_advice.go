@@ -3,6 +3,8 @@ package analyze
 import (
 	"regexp"
 	"strings"
+
+	"github.com/fbdiag/fbdiag/internal/shellarg"
 )
 
 // GbakAdvice is fbdiag's advice on one of gbak's error or warning
@@ -292,9 +294,9 @@ func (b *GbakTimelineBuilder) restoreArgs() string {
 	}
 	args := ""
 	for _, f := range b.backupFiles {
-		args += " " + shellArg(f)
+		args += " " + shellarg.Word(f)
 	}
-	return args + " " + shellArg(b.database)
+	return args + " " + shellarg.Word(b.database)
 }
 
 // restoreCommand restores the log's backup again with the gbak switches
@@ -325,40 +327,7 @@ func (b *GbakTimelineBuilder) databaseArg() string {
 	case b.database == "":
 		return ""
 	case b.restored.KeptAs != "":
-		return " " + shellArg(b.restored.KeptAs)
+		return " " + shellarg.Word(b.restored.KeptAs)
 	}
-	return " " + shellArg(b.database)
-}
-
-// shellArg writes a path as one word of a command line, for the shell of
-// the server's system as its path shows it. A Windows path (a drive
-// letter, a backslash) is for cmd.exe: in double quotes when it has a
-// blank or a character cmd.exe reads ("C:\Program Files\db.fdb"); cmd
-// knows no quote inside quotes. Any other is for a POSIX shell: as it is
-// when made of characters none reads, else in single quotes, each single
-// quote of the path closing them, escaped, and opening them again, so
-// that $, ` and \ stay the path's (in double quotes sh expands $HOME and
-// `cmd`).
-func shellArg(s string) string {
-	if windowsPath(s) {
-		if strings.ContainsAny(s, " \t&|<>()^%!,;=") {
-			return `"` + s + `"`
-		}
-		return s
-	}
-	if s != "" && strings.IndexFunc(s, func(r rune) bool { return !shellSafe(r) }) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// windowsPath reports whether a path is a Windows one: a drive letter
-// (C:) or a backslash.
-func windowsPath(s string) bool {
-	return len(s) >= 2 && s[1] == ':' && (s[0]|0x20 >= 'a' && s[0]|0x20 <= 'z') || strings.Contains(s, `\`)
-}
-
-// shellSafe are the characters a POSIX shell reads as themselves in a word.
-func shellSafe(r rune) bool {
-	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-./:@%+=,", r)
+	return " " + shellarg.Word(b.database)
 }

@@ -314,29 +314,6 @@ func TestGbakIndexAdviceVolumes(t *testing.T) {
 	}
 }
 
-// The paths of the advice's commands are one word each for the shell of
-// the server's system: a POSIX path in double quotes had $ and ` expanded
-// by sh ("/data/$db.fbk" restored from the file named by $db), and a
-// quote in it ended the word.
-func TestShellArg(t *testing.T) {
-	for _, c := range []struct{ in, want string }{
-		{"/backup/shop.fbk", "/backup/shop.fbk"},
-		{"localhost:/var/lib/firebird/data/shop.fdb", "localhost:/var/lib/firebird/data/shop.fdb"},
-		{"/backup/pk 1.fbk", "'/backup/pk 1.fbk'"},
-		{"/data/$db.fbk", "'/data/$db.fbk'"},
-		{"/data/`date`.fbk", "'/data/`date`.fbk'"},
-		{"/data/o'brien.fdb", `'/data/o'\''brien.fdb'`},
-		{`C:\DATA\SHOP.FDB`, `C:\DATA\SHOP.FDB`},
-		{`C:\Program Files\Firebird\employee.fdb`, `"C:\Program Files\Firebird\employee.fdb"`},
-		{`d:\fbdata\5.0\horses & co.fdb`, `"d:\fbdata\5.0\horses & co.fdb"`},
-		{"server:C:/data/x.fdb", "server:C:/data/x.fdb"},
-	} {
-		if got := shellArg(c.in); got != c.want {
-			t.Errorf("shellArg(%q) = %s, want %s", c.in, got, c.want)
-		}
-	}
-}
-
 // The restore that stopped at PK_A3 has no total line: gbak failed inside
 // PK_A3's build, whose reads and writes no line gives, so its deltas add
 // up to the I/O so far, as its time is a lower bound (it gave 0 reads and

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fbdiag/fbdiag/internal/extsort"
 	"github.com/fbdiag/fbdiag/internal/numfmt"
+	"github.com/fbdiag/fbdiag/internal/shellarg"
 	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 )
@@ -400,7 +401,7 @@ func (c *checker) dbArg() string {
 	if m := &c.memo; m.h != c.a.Header {
 		*m = runTexts{h: c.a.Header}
 		if h := c.a.Header; h != nil && h.Database != nil && *h.Database != "" {
-			m.db = " " + shellArg(*h.Database)
+			m.db = " " + shellarg.Word(*h.Database)
 		}
 	}
 	return c.memo.db

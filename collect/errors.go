@@ -11,6 +11,8 @@ import (
 	"syscall"
 
 	fb "github.com/nakagami/firebirdsql"
+
+	"github.com/fbdiag/fbdiag/internal/shellarg"
 )
 
 // Kind says what went wrong, in the terms a DBA acts on.
@@ -52,6 +54,23 @@ type Error struct {
 	Err     error // the driver's error, for errors.Is/As
 }
 
+// gfixTarget is " HOST/PORT:DATABASE" for a gfix command on the server
+// the error names (the client tools' form; [HOST] for IPv6), one shell
+// word; "" without a database.
+func gfixTarget(server, database string) string {
+	if database == "" {
+		return ""
+	}
+	host, port, err := net.SplitHostPort(server)
+	if err != nil {
+		return " " + shellarg.Word(database)
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	return " " + shellarg.Word(host+"/"+port+":"+database)
+}
+
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString("cannot ")
@@ -84,7 +103,14 @@ func (e *Error) Error() string {
 			b.WriteString("database not found (" + e.Detail + ")")
 		}
 	case KindShutdown:
-		b.WriteString("the database is shut down (" + e.Detail + "): bring it online (gfix -online), or to single-user shutdown (gfix -shut single), which admits SYSDBA or the owner alone")
+		// From a full shutdown, gfix -shut single fails ("Target shutdown
+		// mode is invalid"); gfix -online single works (3.0.11). The
+		// server's words are the same for a full shutdown and for a
+		// single-user one whose attachment is taken.
+		t := gfixTarget(e.Server, e.Object)
+		b.WriteString("the database is shut down (" + e.Detail + "): bring it online (gfix -online" + t + "), or, from a full shutdown, " +
+			"to single-user shutdown (gfix -online single" + t + "), which admits one attachment, of SYSDBA or the owner; " +
+			"in single-user or multi-user shutdown it refuses an attachment when that one is taken or the user is neither")
 	case KindDenied:
 		b.WriteString("permission denied: the server process cannot open it (" + e.Detail + ")")
 	case KindExists:
