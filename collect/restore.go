@@ -373,7 +373,7 @@ var swapStep = func(step string) {}
 // happen, and says so.
 func (s Server) reopen(ctx context.Context, path string) string {
 	if err := s.online(ctx, path); err != nil {
-		return fmt.Sprintf("the original is in full shutdown and could not be brought online (%s): gfix -online %s", oneLine(err.Error()), path)
+		return fmt.Sprintf("the original is in full shutdown and could not be brought online (%s): gfix -online%s", oneLine(err.Error()), gfixTarget(s.Addr, path))
 	}
 	return "the original is back online"
 }
