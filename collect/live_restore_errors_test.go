@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -53,7 +54,7 @@ func TestLiveRestoreWithFailedIndexKeepsTheOriginal(t *testing.T) {
 	wantDetail := `gbak finished with errors: cannot commit index UX_U_CODE: attempt to store duplicate value (visible to active transactions) in unique index "UX_U_CODE"`
 	if ce.Detail != wantDetail || len(kept) != 1 ||
 		ce.Outcome != db+" not replaced, untouched; the restored database is kept as "+kept[0]+
-			", offline (single-user maintenance): fix what the log names, then gfix -online it, or delete it" {
+			", offline (single-user maintenance): fix what the log names, then gfix -online "+target(s, kept[0])+", or delete it" {
 		t.Errorf("error %q\ndetail %q\noutcome %q\nkept %q", err, ce.Detail, ce.Outcome, kept)
 	}
 	if !run.Completed || run.Replaced {
@@ -88,7 +89,7 @@ func TestLiveRestoreWithFailedIndexKeepsTheOriginal(t *testing.T) {
 	fresh := livetest.TempPath(t, s, "dupkey-new.fdb")
 	_, err = s.Restore(ctx, fbk, fresh, collect.RestoreOptions{}, &bytes.Buffer{}, nil)
 	if !errors.As(err, &ce) || ce.Outcome != "the restored database is "+fresh+
-		", offline (single-user maintenance): fix what the log names, then gfix -online it, or delete it" {
+		", offline (single-user maintenance): fix what the log names, then gfix -online "+target(s, fresh)+", or delete it" {
 		t.Errorf("restore of a backup with a duplicate key to a new database: %v", err)
 	}
 	if !collect.IsDatabaseFile(fresh) {
@@ -382,4 +383,11 @@ func TestLiveRestoreNamesItsTemporaryFile(t *testing.T) {
 	if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) > 0 {
 		t.Errorf("left %v", left)
 	}
+}
+
+// target is database on s as gfix takes it from another machine
+// (host/port:path), as the errors name it.
+func target(s collect.Server, database string) string {
+	host, port, _ := net.SplitHostPort(s.Addr)
+	return host + "/" + port + ":" + database
 }

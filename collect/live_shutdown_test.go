@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,10 +77,9 @@ func TestLiveFullShutdownErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer collect.OnlineForTest(ctx, s, db)
-	host, port, _ := net.SplitHostPort(s.Addr)
-	target := host + "/" + port + ":" + db
-	shut := ": the database is shut down (database " + db + " shutdown): bring it online (gfix -online " + target + "), or, " +
-		"from a full shutdown, to single-user shutdown (gfix -online single " + target + "), which admits one attachment, " +
+	remote := target(s, db)
+	shut := ": the database is shut down (database " + db + " shutdown): bring it online (gfix -online " + remote + "), or, " +
+		"from a full shutdown, to single-user shutdown (gfix -online single " + remote + "), which admits one attachment, " +
 		"of SYSDBA or the owner; in single-user or multi-user shutdown it refuses an attachment when that one is taken or the user is neither"
 	other := livetest.TempPath(t, s, "full-other.fbk")
 	_, backupErr := s.Backup(ctx, db, other, collect.BackupOptions{}, io.Discard, nil)
@@ -111,13 +109,13 @@ func TestLiveFullShutdownErrors(t *testing.T) {
 		t.Errorf("%s is gone", db)
 	}
 	// The commands, as the errors print them (livetest.Gfix names the
-	// database as target does; gfix -shut single, which they gave
+	// database as remote does; gfix -shut single, which they gave
 	// before, fails from a full shutdown: "Target shutdown mode is
 	// invalid"): single-user admits fbdiag's attachment, online too.
 	for _, switches := range [][]string{{"-online", "single"}, {"-online"}} {
 		livetest.Gfix(t, s, db, switches...)
 		if _, err := s.Monitor(ctx, db); err != nil {
-			t.Errorf("after gfix %s %s: %v", strings.Join(switches, " "), target, err)
+			t.Errorf("after gfix %s %s: %v", strings.Join(switches, " "), remote, err)
 		}
 	}
 }

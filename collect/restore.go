@@ -164,9 +164,11 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 func restoreFailed(run *GbakRun, target serverFile, replacing bool, dest, database string) error {
 	e := &Error{Op: "restore", Object: run.BackupFile + " to " + database, Server: run.Server, Kind: KindServer,
 		Detail: "gbak finished with errors: " + run.Failure}
-	state := "check it against the log, or delete it"
+	state := func(string) string { return "check it against the log, or delete it" }
 	if run.offline {
-		state = "offline (single-user maintenance): fix what the log names, then gfix -online it, or delete it"
+		state = func(path string) string {
+			return "offline (single-user maintenance): fix what the log names, then gfix -online" + gfixTarget(run.Server, path) + ", or delete it"
+		}
 	}
 	switch {
 	case replacing:
@@ -177,15 +179,15 @@ func restoreFailed(run *GbakRun, target serverFile, replacing bool, dest, databa
 			kept = dest
 		}
 		run.KeptAs, run.Untouched = kept, true
-		e.Outcome = database + " not replaced, untouched; the restored database is kept as " + kept + ", " + state
+		e.Outcome = database + " not replaced, untouched; the restored database is kept as " + kept + ", " + state(kept)
 	case !target.local:
-		e.Outcome = "the restored database is " + database + ", " + state
+		e.Outcome = "the restored database is " + database + ", " + state(database)
 	default:
 		if err := renameNoReplace(dest, target.path); err != nil {
 			run.KeptAs = dest
-			e.Outcome = fmt.Sprintf("the restored database is %s (not named %s: %v), %s", dest, database, err, state)
+			e.Outcome = fmt.Sprintf("the restored database is %s (not named %s: %v), %s", dest, database, err, state(dest))
 		} else {
-			e.Outcome = "the restored database is " + database + ", " + state
+			e.Outcome = "the restored database is " + database + ", " + state(database)
 		}
 	}
 	return e
