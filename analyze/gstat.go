@@ -300,6 +300,11 @@ type GstatOptions struct {
 	// file. When it is the header's oldest active transaction, oat-stuck
 	// names its attachment and the statement that ends it.
 	OldestActive *LiveTransaction
+	// Remote is put before the header's database in the advice's gfix
+	// commands: the client tools' prefix of the server fbdiag collect
+	// read it on ("localhost/3050:"); "" for a gstat file, whose
+	// commands name the path as gstat printed it.
+	Remote string
 }
 
 // GstatWith is Gstat with what the catalogue and the user add: a

@@ -50,7 +50,7 @@ func NewGstatScan(file string, report int, h *parse.GstatHeader, th Thresholds, 
 	}
 	s := &GstatScan{
 		a:   a,
-		c:   &checker{a: a, th: th, floorOut: new(atomic.Pointer[WarningKey]), holder: opt.OldestActive},
+		c:   &checker{a: a, th: th, floorOut: new(atomic.Pointer[WarningKey]), holder: opt.OldestActive, remote: opt.Remote},
 		env: &statsEnv{sl: newSlab(), fill: th.Get("index-deep", "page_fill"), cat: catalogueMap(opt.Catalogue)},
 	}
 	s.opt = opt
@@ -169,7 +169,8 @@ func (s *GstatScan) evaluator() *tableEval {
 func (s *GstatScan) newEval() *tableEval {
 	e := &tableEval{env: *s.env, odsMajor: s.odsMajor}
 	e.env.sl = newSlab()
-	e.c = checker{a: &GstatAnalysis{Header: s.a.Header}, th: s.c.th, collect: true, floorAt: s.c.floorOut, textless: s.c.textless, noTables: s.c.noTables}
+	e.c = checker{a: &GstatAnalysis{Header: s.a.Header}, th: s.c.th, collect: true, floorAt: s.c.floorOut, textless: s.c.textless, noTables: s.c.noTables,
+		remote: s.c.remote}
 	return e
 }
 

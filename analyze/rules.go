@@ -159,6 +159,8 @@ type checker struct {
 	holder *LiveTransaction
 	// memo holds the advice texts that name the database (dbArg).
 	memo runTexts
+	// remote is GstatOptions.Remote.
+	remote string
 	// seen maps rule/object to its warning: one warning per object per
 	// rule, the worst kept (a table printed twice, two passes of a rule).
 	seen map[warningKey]int
@@ -390,8 +392,9 @@ const db = "database"
 
 // gfix is a gfix command line for the run's database: args, then the path
 // the header's Database line printed, as one shell word (as the gbak
-// advice names it), so that the advice runs as written on the server; args
-// alone when the input printed no path.
+// advice names it), so that the advice runs as written on the server
+// (from anywhere, with GstatOptions.Remote before it); args alone when
+// the input printed no path.
 func (c *checker) gfix(args string) string {
 	return "gfix " + args + c.dbArg()
 }
@@ -401,7 +404,7 @@ func (c *checker) dbArg() string {
 	if m := &c.memo; m.h != c.a.Header {
 		*m = runTexts{h: c.a.Header}
 		if h := c.a.Header; h != nil && h.Database != nil && *h.Database != "" {
-			m.db = " " + shellarg.Word(*h.Database)
+			m.db = " " + shellarg.Word(c.remote+*h.Database)
 		}
 	}
 	return c.memo.db

@@ -55,20 +55,26 @@ type Error struct {
 }
 
 // gfixTarget is " HOST/PORT:DATABASE" for a gfix command on the server
-// the error names (the client tools' form; [HOST] for IPv6), one shell
-// word; "" without a database.
+// the error names, one shell word; "" without a database.
 func gfixTarget(server, database string) string {
 	if database == "" {
 		return ""
 	}
-	host, port, err := net.SplitHostPort(server)
+	return " " + shellarg.Word(ClientPrefix(server)+database)
+}
+
+// ClientPrefix is what the client tools (gfix, gstat, isql) put before a
+// database to reach it on the server at addr, HOST/PORT: ("localhost/3050:",
+// "[::1]/3050:" for IPv6); "" when addr is no host and port.
+func ClientPrefix(addr string) string {
+	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
-		return " " + shellarg.Word(database)
+		return ""
 	}
 	if strings.Contains(host, ":") {
 		host = "[" + host + "]"
 	}
-	return " " + shellarg.Word(host+"/"+port+":"+database)
+	return host + "/" + port + ":"
 }
 
 func (e *Error) Error() string {

@@ -340,8 +340,9 @@ func allActive(m map[string]string, n int) bool {
 // its switches and their values, then the database, one shell word.
 var gfixCommand = regexp.MustCompile(`gfix((?: -[a-z_]+(?: (?:[0-9]+|sync|async|read_write|read_only))?)+) ('[^']*'|[^\s,;)]+)`)
 
-// The database rules' gfix advice, run as printed (the server's address
-// put before the database, as a client elsewhere needs it): forced writes
+// The database rules' gfix advice, run as printed (collect puts the
+// server's address before the database, as a client elsewhere needs it;
+// livetest.Gfix names it so): forced writes
 // go on, the sweep interval is set, the database comes online, and
 // collect finds none of the three any more. The rules fire on a shop
 // database made so (forced writes off, gfix -housekeeping 0, gfix -shut
@@ -383,8 +384,8 @@ func TestLiveHeaderAdviceRuns(t *testing.T) {
 			t.Fatalf("%s: no gfix command in %q", rule, advice)
 		}
 		for _, m := range found {
-			if m[2] != db {
-				t.Errorf("%s: gfix names the database %s, want %s", rule, m[2], db)
+			if want := collect.ClientPrefix(s.Addr) + db; m[2] != want {
+				t.Errorf("%s: gfix names the database %s, want %s", rule, m[2], want)
 			}
 			cmds = append(cmds, strings.Fields(m[1]))
 		}

@@ -483,7 +483,8 @@ func runCollect(o collectOptions, stdin io.Reader, stdout, stderr io.Writer) err
 	// The snapshot is analysed as `fbdiag gstat FILE` would, with what the
 	// catalogue says each index enforces.
 	// (and, when collect found it, the transaction that holds the OAT)
-	as, err := analyzeGstatFile(stdin, out, th, analyze.GstatOptions{Catalogue: catalogue(mon), Server: setup, OldestActive: liveTransaction(mon.OldestTx)})
+	as, err := analyzeGstatFile(stdin, out, th, analyze.GstatOptions{Catalogue: catalogue(mon), Server: setup, OldestActive: liveTransaction(mon.OldestTx),
+		Remote: collect.ClientPrefix(srv.Addr)})
 	if err != nil {
 		return err
 	}
