@@ -30,7 +30,7 @@ type GbakRun struct {
 	Started    time.Time `json:"started"`
 	Lines      int       `json:"lines"`
 	Completed  bool      `json:"completed"` // gbak printed its final "finishing" line
-	LastStep   string    `json:"last_step"` // the last verbose message, without the statistics columns
+	LastStep   string    `json:"last_step"` // the last verbose message that is a step (not an error or warning), without the statistics columns
 	// Replaced says that an existing file (backup --force, restore
 	// --replace) was replaced by the new one once it was complete.
 	Replaced bool `json:"replaced"`
@@ -125,7 +125,9 @@ func (s Server) gbak(ctx context.Context, sm *fb.ServiceManager, run *GbakRun, s
 		}
 		run.noteFailure(l)
 		if p, ok := tr.update(l, time.Now()); ok {
-			run.LastStep = p.Step
+			if !failureWords(p) {
+				run.LastStep = p.Step
+			}
 			if p.Kind == parse.GbakCreateDatabase || (run.Action == "backup" && p.Kind == parse.GbakOpenFile) {
 				if !run.created && run.onCreated != nil {
 					run.onCreated()
@@ -180,6 +182,19 @@ func writeStatus(w io.Writer, run *GbakRun, msg string) error {
 		}
 	}
 	return nil
+}
+
+// failureWords reports whether gbak's line p says what failed, not what
+// it was doing: the error's "gbak's last step" is the step before it
+// ("activating and creating deferred index RDB$PRIMARY1", not
+// "ERROR:violation of PRIMARY or UNIQUE KEY constraint …"). The ERROR:
+// and WARNING: prefixes are the reader's to tell, not the classifier's.
+func failureWords(p Progress) bool {
+	switch p.Kind {
+	case parse.GbakIndexFailed, parse.GbakNotOnline, parse.GbakExiting:
+		return true
+	}
+	return strings.HasPrefix(p.Step, "ERROR:") || strings.HasPrefix(p.Step, "WARNING:")
 }
 
 // gbakEnd is the error of a gbak service that ended with err after run's

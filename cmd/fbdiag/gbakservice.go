@@ -144,7 +144,7 @@ func runGbakService(o gbakServiceOptions, e *env, est *analyze.Estimate,
 			// The run went on; its log stopped (a full disk).
 			return fmt.Errorf("%w; the log so far (%d of %d lines) is %s", err, lw.lines, run.Lines, kept)
 		}
-		return fmt.Errorf("%w; the log so far (%s) is %s", err, units.Count(run.Lines, "line"), kept)
+		return fmt.Errorf("%w; the log so far (%s) is %s", err, units.Count(lw.lines, "line"), kept)
 	}
 	if err := f.Commit(); err != nil {
 		return err

@@ -184,6 +184,11 @@ func TestLiveRestoreReplaceStoppedAtPrimaryKey(t *testing.T) {
 			t.Fatalf("the original changed size (%d bytes, was %d), or files beside it: %q", len(after), len(before), serverTemps(t, db))
 		}
 		partial = readLiveFile(t, log+".partial")
+		// The count the error gives is the file's (gbak's lines, the
+		// error fbdiag writes as gbak prints it, fbdiag's own lines).
+		if want := fmt.Sprintf("the log so far (%d lines) is %s.partial", strings.Count(partial, "\n"), log); !strings.Contains(errs, want) {
+			t.Errorf("the error does not say %q: %s", want, errs)
+		}
 		// gbak's error, which the Services API gives as the service's
 		// status, is in the log as gbak prints it; the line the lost part
 		// cut short is told (each run on 3.0.11 so far lost the end of
@@ -203,6 +208,10 @@ func TestLiveRestoreReplaceStoppedAtPrimaryKey(t *testing.T) {
 			}
 		}
 		if strings.Contains(partial, "\ngbak:cannot commit index RDB$PRIMARY1\n") {
+			// The step gbak failed at, not its error's words.
+			if !strings.Contains(errs, "; gbak's last step: activating and creating deferred index RDB$PRIMARY1; ") {
+				t.Errorf("the last step: %s", errs)
+			}
 			break
 		}
 		if try == 3 {
