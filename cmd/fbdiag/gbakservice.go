@@ -144,7 +144,7 @@ func runGbakService(o gbakServiceOptions, e *env, est *analyze.Estimate,
 			// The run went on; its log stopped (a full disk).
 			return fmt.Errorf("%w; the log so far (%d of %d lines) is %s", err, lw.lines, run.Lines, kept)
 		}
-		return fmt.Errorf("%w; the log so far (%s) is %s", err, units.Count(lw.lines, "line"), kept)
+		return fmt.Errorf("%w; the log so far (%s) is %s%s", err, units.Count(lw.lines, "line"), kept, advisedBy(kept))
 	}
 	if err := f.Commit(); err != nil {
 		return err
@@ -180,6 +180,24 @@ func writeGbakRun(o gbakServiceOptions, e *env, run *collect.GbakRun) error {
 		return fmt.Errorf("sorting the steps: %w", err)
 	}
 	return nil
+}
+
+// advisedBy is ", and fbdiag gbak LOG says what to do" when the timeline
+// of the log kept has advice on what failed (a restore stopped at an
+// index whose rows repeat a key); the run's error alone does not say it.
+// The log is read as fbdiag gbak reads it, streamed, keeping nothing.
+func advisedBy(log string) string {
+	tl, err := streamGbakTimeline(nil, io.Discard, log, analyze.GbakStream{
+		Step:    func(*analyze.GbakStep) error { return nil },
+		Table:   func(*analyze.GbakTable) error { return nil },
+		Index:   func(*analyze.GbakIndex) error { return nil },
+		Error:   func(string) error { return nil },
+		Warning: func(string) error { return nil },
+	})
+	if err != nil || len(tl.Advice) == 0 {
+		return ""
+	}
+	return ", and fbdiag gbak " + shellQuote(log) + " says what to do"
 }
 
 // logWriter passes the log on to w and notes the lines that reached it
