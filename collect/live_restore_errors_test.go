@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -388,6 +387,5 @@ func TestLiveRestoreNamesItsTemporaryFile(t *testing.T) {
 // target is database on s as gfix takes it from another machine
 // (host/port:path), as the errors name it.
 func target(s collect.Server, database string) string {
-	host, port, _ := net.SplitHostPort(s.Addr)
-	return host + "/" + port + ":" + database
+	return collect.ClientPrefix(s.Addr) + database
 }

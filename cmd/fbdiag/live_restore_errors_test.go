@@ -43,7 +43,7 @@ func TestLiveRestoreReplaceWithFailedIndex(t *testing.T) {
 	oneErrorLine(t, "restore --replace with a failed index", errs, "fbdiag: cannot restore "+fbk+" to "+db+" on "+s.Addr+
 		`: gbak finished with errors: cannot commit index UX_U_CODE: attempt to store duplicate value (visible to active transactions) in unique index "UX_U_CODE"; `+
 		db+" not replaced, untouched; the restored database is kept as "+kept[0]+
-		", offline (single-user maintenance): fix what the log names, then gfix -online "+strings.Replace(s.Addr, ":", "/", 1)+":"+kept[0]+", or delete it; the log is "+log+"\n")
+		", offline (single-user maintenance): fix what the log names, then gfix -online "+collect.ClientPrefix(s.Addr)+kept[0]+", or delete it; the log is "+log+"\n")
 	if after, _ := os.ReadFile(db); len(after) != len(before) || !collect.IsDatabaseFile(db) {
 		t.Errorf("the original changed size: %d bytes, was %d", len(after), len(before))
 	}

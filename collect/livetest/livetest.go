@@ -9,7 +9,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path"
@@ -243,9 +242,8 @@ func Gfix(t testing.TB, s collect.Server, database string, switches ...string) {
 
 // connString is the client tools' form host/port:path.
 func connString(addr, p string) string {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return addr + ":" + p
+	if prefix := collect.ClientPrefix(addr); prefix != "" {
+		return prefix + p
 	}
-	return host + "/" + port + ":" + p
+	return addr + ":" + p
 }
