@@ -157,7 +157,7 @@ type checker struct {
 	// holder is the oldest active transaction of another attachment, as
 	// collect read it live (GstatOptions.OldestActive); nil for a file.
 	holder *LiveTransaction
-	// memo holds the advice texts that name the database (dbArg).
+	// memo holds the advice texts that name the database (dbTexts).
 	memo runTexts
 	// remote is GstatOptions.Remote.
 	remote string
@@ -396,25 +396,28 @@ const db = "database"
 // (from anywhere, with GstatOptions.Remote before it); args alone when
 // the input printed no path.
 func (c *checker) gfix(args string) string {
-	return "gfix " + args + c.dbArg()
+	return "gfix " + args + c.dbTexts().db
 }
 
-// dbArg is " PATH" for gfix (see gfix), made once per run's header.
-func (c *checker) dbArg() string {
-	if m := &c.memo; m.h != c.a.Header {
+// dbTexts are the advice texts of the run's header, made anew when the
+// header is another (the next run of a file).
+func (c *checker) dbTexts() *runTexts {
+	m := &c.memo
+	if m.h != c.a.Header {
 		*m = runTexts{h: c.a.Header}
 		if h := c.a.Header; h != nil && h.Database != nil && *h.Database != "" {
 			m.db = " " + shellarg.Word(c.remote+*h.Database)
 		}
 	}
-	return c.memo.db
+	return m
 }
 
 // runTexts are advice texts that name the run's database, made once for
 // its header h: table-versions fires on many tables of a big file, and
 // one string for all of them keeps its cost that of the constant it was.
 type runTexts struct {
-	h  *HeaderStats
+	h *HeaderStats
+	// db is " PATH" for gfix (see gfix).
 	db string
 	// sweepRecent and sweepOlder are table-versions' advice when nothing
 	// holds garbage collection back, and when a younger transaction does.

@@ -217,24 +217,24 @@ func (c *checker) deletedWhy(f *finding, t *TableStats) {
 
 // sweepRecent is table-versions' advice for versions nothing holds back.
 func (c *checker) sweepRecent() string {
-	c.dbArg()
-	if c.memo.sweepRecent == "" {
-		c.memo.sweepRecent = "they go when the rows are next read (garbage collection) or at the next sweep (" + c.gfix("-sweep") +
+	m := c.dbTexts()
+	if m.sweepRecent == "" {
+		m.sweepRecent = "they go when the rows are next read (garbage collection) or at the next sweep (" + c.gfix("-sweep") +
 			"); if they keep growing between snapshots (fbdiag gstat diff), look for long transactions"
 	}
-	return c.memo.sweepRecent
+	return m.sweepRecent
 }
 
 // sweepOlder is table-versions' advice when a transaction younger than
 // the oldest interesting holds the newer versions back (h is the run's
 // header, whose markers the text depends on).
 func (c *checker) sweepOlder(h *HeaderStats) string {
-	c.dbArg()
-	if c.memo.sweepOlder == "" {
-		c.memo.sweepOlder = "the older ones go when the rows are next read (garbage collection) or at the next sweep (" + c.gfix("-sweep") +
+	m := c.dbTexts()
+	if m.sweepOlder == "" {
+		m.sweepOlder = "the older ones go when the rows are next read (garbage collection) or at the next sweep (" + c.gfix("-sweep") +
 			"); the newer ones once that transaction ends: " + stillOpenAdvice(h)
 	}
-	return c.memo.sweepOlder
+	return m.sweepOlder
 }
 
 // readOnlyNoGC says why nothing collects a read-only database's garbage:
