@@ -238,7 +238,7 @@ func (b *GbakTimelineBuilder) gbakIndexAdvice(f, stop *indexFailure) string {
 	}
 	switch {
 	case stop == f:
-		return "gbak stopped at " + ix + ": " + why7269 + ", and the database file it left is unfinished: " +
+		return "gbak stopped at " + ix + ": " + why7269 + ", and " + b.leftBehind() + ": " +
 			"restore again with every index inactive (" +
 			b.restoreCommand("-i", "--inactive") + "), " + fix + ", then " + activate + ", then the other indices -i left inactive, foreign keys last " +
 			"(they need their primary key active)"
@@ -274,11 +274,20 @@ func (b *GbakTimelineBuilder) gbakIndexAdvice(f, stop *indexFailure) string {
 // = 305419896)": checked on 3.0.11), which names the rows to fix.
 func (b *GbakTimelineBuilder) unnamedKeyAdvice() string {
 	return "gbak stopped: it could not build the index of a primary or unique key, whose rows repeat a key, and before 5.0.2 " +
-		"Firebird cannot leave that index inactive (firebird#7269); the lines that named the index are not in the log, and the " +
-		"database file gbak left is unfinished: restore again with every index inactive (" + b.restoreCommand("-i", "--inactive") +
+		"Firebird cannot leave that index inactive (firebird#7269); the lines that named the index are not in the log, and " +
+		b.leftBehind() + ": restore again with every index inactive (" + b.restoreCommand("-i", "--inactive") +
 		"), then ALTER INDEX … ACTIVE each index -i left inactive (SELECT RDB$INDEX_NAME FROM RDB$INDICES WHERE RDB$INDEX_INACTIVE = 1), " +
 		"primary and unique keys first, foreign keys last (they need their primary key active): the one whose rows repeat a key " +
 		"refuses with the constraint, the table and the key's value; delete or change those rows, then activate it"
+}
+
+// leftBehind is what a restore gbak stopped left: an unfinished database
+// file, or nothing, when fbdiag restore deleted it (parse.GbakRemoved).
+func (b *GbakTimelineBuilder) leftBehind() string {
+	if b.restored.Removed {
+		return "fbdiag deleted the unfinished database it left"
+	}
+	return "the database file it left is unfinished"
 }
 
 // maxBackupVolumes bounds the backup files a restore's advice names:
@@ -304,14 +313,22 @@ func (b *GbakTimelineBuilder) restoreArgs() string {
 // --replace left DATABASE as it was (untouched), gbak -rep would replace
 // it at once, before the new one is complete: then it is fbdiag restore
 // --replace with the same choice as its flag (fbdiagFlag, "--inactive").
+// When fbdiag restore deleted the database gbak had begun, nothing is
+// there to replace: fbdiag restore with that flag, as the run was made.
 func (b *GbakTimelineBuilder) restoreCommand(gbakSwitches, fbdiagFlag string) string {
-	if b.restored.Untouched {
-		cmd := "fbdiag restore --replace"
+	if b.restored.Untouched || b.restored.Removed {
+		cmd := "fbdiag restore"
+		if b.restored.Untouched {
+			cmd += " --replace"
+		}
 		if fbdiagFlag != "" {
 			cmd += " " + fbdiagFlag
 		}
-		return cmd + b.restoreArgs() + ", with the --server of the restore that failed: it replaces the database only once " +
-			"the new one is complete, where gbak -rep would replace it at once"
+		cmd += b.restoreArgs() + ", with the --server of the restore that failed"
+		if b.restored.Untouched {
+			cmd += ": it replaces the database only once the new one is complete, where gbak -rep would replace it at once"
+		}
+		return cmd
 	}
 	cmd := "gbak -rep"
 	if gbakSwitches != "" {

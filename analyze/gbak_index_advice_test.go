@@ -446,7 +446,7 @@ func TestGbakIndexAdviceUnnamedKey(t *testing.T) {
 	const refused = "action cancelled by trigger (3) to preserve data integrity; Cannot deactivate index used by a PRIMARY/UNIQUE constraint"
 	want := "gbak stopped: it could not build the index of a primary or unique key, whose rows repeat a key, and before 5.0.2 " +
 		"Firebird cannot leave that index inactive (firebird#7269); the lines that named the index are not in the log, and the " +
-		"database file gbak left is unfinished: restore again with every index inactive (gbak -rep -i " +
+		"database file it left is unfinished: restore again with every index inactive (gbak -rep -i " +
 		"/var/lib/firebird/3.0/data/pkx.fbk /var/lib/firebird/3.0/data/pkx3.fdb), then ALTER INDEX … ACTIVE each index -i left " +
 		"inactive (SELECT RDB$INDEX_NAME FROM RDB$INDICES WHERE RDB$INDEX_INACTIVE = 1), primary and unique keys first, foreign " +
 		"keys last (they need their primary key active): the one whose rows repeat a key refuses with the constraint, the table " +
@@ -463,6 +463,32 @@ func TestGbakIndexAdviceUnnamedKey(t *testing.T) {
 	for _, a := range named.Advice {
 		if strings.Contains(a.Advice, "the lines that named the index are not in the log") {
 			t.Errorf("advice on a log that names the index: %+v", a)
+		}
+	}
+}
+
+// A restore fbdiag restore ran and cleaned up after (parse.GbakRemoved:
+// it deleted the database gbak had begun) is advised to run again as
+// fbdiag restore, and not told of an unfinished file; with
+// parse.GbakUntouched too (a --replace), as fbdiag restore --replace.
+func TestGbakIndexAdviceRemoved(t *testing.T) {
+	raw, err := os.ReadFile(testutil.Testdata(t, "gbak", "fb30-restore-pk-duplicate.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ lines, want string }{
+		{parse.GbakRemoved + "\n", "and fbdiag deleted the unfinished database it left: restore again with every index inactive " +
+			"(fbdiag restore --inactive pk.fbk localhost:/tmp/h-radvice/db/pk.fdb, with the --server of the restore that failed), "},
+		{parse.GbakUntouched + "\n" + parse.GbakRemoved + "\n", "and fbdiag deleted the unfinished database it left: restore again " +
+			"with every index inactive (fbdiag restore --replace --inactive pk.fbk localhost:/tmp/h-radvice/db/pk.fdb, with the --server " +
+			"of the restore that failed: it replaces the database only once the new one is complete, where gbak -rep would replace it at once), "},
+	} {
+		tl, err := StreamGbakTimeline(strings.NewReader(string(raw)+c.lines), "pk.log", GbakStream{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(tl.Advice) != 1 || !strings.Contains(tl.Advice[0].Advice, c.want) {
+			t.Errorf("with %q: advice %+v", c.lines, tl.Advice)
 		}
 	}
 }

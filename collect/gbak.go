@@ -45,6 +45,9 @@ type GbakRun struct {
 	// own): the log ends with a line that says so (parse.GbakUntouched),
 	// so that its advice restores again the way that keeps it so.
 	Untouched bool `json:"-"`
+	// Removed says that fbdiag deleted the database a failed restore had
+	// begun: the log ends with a line that says so (parse.GbakRemoved).
+	Removed bool `json:"-"`
 	// created says that gbak got as far as creating its output ("created
 	// database", "creating file"): before that a failed run left nothing.
 	created bool

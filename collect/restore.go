@@ -119,7 +119,7 @@ func (s Server) Restore(ctx context.Context, backupFile, database string, opt Re
 		ce.Detail = tempNamed(ce.Detail, dest, database)
 		// After Ctrl-C, and maybe after a lost connection, the server
 		// goes on restoring.
-		ce.Outcome = restoreLeft(ce.Kind == KindInterrupted || ce.Kind == KindLost, target.local, run.created, dest, database, orig.exists)
+		ce.Outcome, run.Removed = restoreLeft(ce.Kind == KindInterrupted || ce.Kind == KindLost, target.local, run.created, dest, database, orig.exists)
 		run.Untouched = orig.exists && target.local
 		return run, ce
 	}
@@ -200,7 +200,7 @@ func noSwap(target serverFile) string {
 
 // restoreLeft says what a failed or interrupted restore left, after
 // removing what it can.
-func restoreLeft(goesOn, local, created bool, dest, database string, replacing bool) string {
+func restoreLeft(goesOn, local, created bool, dest, database string, replacing bool) (outcome string, removed bool) {
 	untouched := database + " untouched"
 	if !replacing {
 		untouched = "nothing under " + database
@@ -208,24 +208,24 @@ func restoreLeft(goesOn, local, created bool, dest, database string, replacing b
 	if local {
 		err := os.Remove(dest)
 		if err != nil && !os.IsNotExist(err) {
-			return fmt.Sprintf("partial database at %s, in single-user maintenance (%v): delete it; %s", dest, err, untouched)
+			return fmt.Sprintf("partial database at %s, in single-user maintenance (%v): delete it; %s", dest, err, untouched), false
 		}
 		if goesOn {
 			// Tested on Firebird 3.0.11: the restore goes on into the
 			// deleted file and fails at its end, when it reopens it.
 			return "Firebird cannot cancel a running restore: if the server goes on restoring into " + dest +
-				", which fbdiag deleted, it leaves nothing when it ends; " + untouched
+				", which fbdiag deleted, it leaves nothing when it ends; " + untouched, false
 		}
-		return "nothing left; " + untouched
+		return "nothing left; " + untouched, err == nil
 	}
 	if goesOn {
 		return "Firebird cannot cancel a running restore: if the server goes on restoring into " + database +
-			", it leaves a complete database there when it succeeds, a partial one in single-user maintenance when it fails"
+			", it leaves a complete database there when it succeeds, a partial one in single-user maintenance when it fails", false
 	}
 	if !created {
-		return "gbak stopped before creating " + database + ": nothing was created"
+		return "gbak stopped before creating " + database + ": nothing was created", false
 	}
-	return "partial database at " + database + ", in single-user maintenance: delete it before restoring again"
+	return "partial database at " + database + ", in single-user maintenance: delete it before restoring again", false
 }
 
 // original is what Restore knows of an existing database.

@@ -167,6 +167,12 @@ const GbakKeptAs = "fbdiag: the restored database is kept as "
 // is complete, not gbak -rep, which would replace it at once.
 const GbakUntouched = "fbdiag: the restore left the database it was to replace as it was"
 
+// GbakRemoved is the line fbdiag restore writes after gbak's last when
+// the restore failed and fbdiag deleted the database gbak had begun (on
+// the server's machine): the advice then restores again with fbdiag
+// restore, and does not speak of an unfinished file.
+const GbakRemoved = "fbdiag: the restore left nothing: fbdiag deleted the database gbak had begun"
+
 // GbakCut starts the line fbdiag backup and restore write where gbak's
 // output before its error is lost: Firebird sends the last part of it
 // with the error, and the driver fbdiag uses drops that part. The line
@@ -175,12 +181,14 @@ const GbakUntouched = "fbdiag: the restore left the database it was to replace a
 const GbakCut = "fbdiag: the rest of gbak's output before its error is lost; its last line began "
 
 // GbakRestored is what fbdiag restore says of a failed restore in the
-// lines it writes after gbak's last (GbakKeptAs, GbakUntouched): where
-// the database gbak made is kept, when not under the name the log gives
-// it, and whether the database it was to replace is as it was.
+// lines it writes after gbak's last (GbakKeptAs, GbakUntouched,
+// GbakRemoved): where the database gbak made is kept, when not under the
+// name the log gives it, whether the database it was to replace is as it
+// was, and whether fbdiag deleted the one gbak had begun.
 type GbakRestored struct {
 	KeptAs    string
 	Untouched bool
+	Removed   bool
 }
 
 // Lines are the lines that say so, each ended by a line feed; "" when
@@ -193,6 +201,9 @@ func (g GbakRestored) Lines() string {
 	if g.Untouched {
 		s += GbakUntouched + "\n"
 	}
+	if g.Removed {
+		s += GbakRemoved + "\n"
+	}
 	return s
 }
 
@@ -202,8 +213,12 @@ func (g *GbakRestored) read(b []byte) bool {
 		g.KeptAs = string(path)
 		return true
 	}
-	if string(b) == GbakUntouched {
+	switch string(b) {
+	case GbakUntouched:
 		g.Untouched = true
+		return true
+	case GbakRemoved:
+		g.Removed = true
 		return true
 	}
 	return false

@@ -24,7 +24,7 @@ func FuzzGbak(f *testing.F) {
 	f.Add([]byte("gbak:cannot commit index PK\ngbak: ERROR:violation\ngbak: ERROR:    key\ngbak:Exiting before completion due to errors\n"))
 	// fbdiag restore's lines after gbak's: a line the driver cut short
 	// (GbakCut), the database kept apart (GbakKeptAs).
-	f.Add([]byte("gbak: ERROR:violation\n" + GbakCut + "\"gbak: ERROR:    Problematic key val\"\ngbak:Exiting before completion due to errors\n" + GbakKeptAs + "/d/.x.fdb.failed-1\n"))
+	f.Add([]byte("gbak: ERROR:violation\n" + GbakCut + "\"gbak: ERROR:    Problematic key val\"\ngbak:Exiting before completion due to errors\n" + GbakKeptAs + "/d/.x.fdb.failed-1\n" + GbakUntouched + "\n" + GbakRemoved + "\n"))
 	f.Add([]byte("gbak:  558.685 210.210 11132156   6476 1072223 records written\n"))
 	f.Add([]byte("gbak:    0.976  0.000 18446744073709550696 18446744073709551615     writing domain RDB$1\n"))
 	// An excerpt as it is, with lone CRs, huge numbers and long names.

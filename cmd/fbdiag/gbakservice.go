@@ -121,7 +121,7 @@ func runGbakService(o gbakServiceOptions, e *env, est *analyze.Estimate,
 		// original before the new one is complete. (An error writing
 		// them is lw.err, seen below.)
 		if lw.err == nil {
-			io.WriteString(lw, parse.GbakRestored{KeptAs: run.KeptAs, Untouched: run.Untouched}.Lines())
+			io.WriteString(lw, parse.GbakRestored{KeptAs: run.KeptAs, Untouched: run.Untouched, Removed: run.Removed}.Lines())
 		}
 		if run.Completed && lw.err == nil {
 			// gbak finished, with errors it went on past (an index it

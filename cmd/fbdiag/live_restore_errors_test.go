@@ -198,7 +198,8 @@ func TestLiveRestoreReplaceStoppedAtPrimaryKey(t *testing.T) {
 		end := "\ngbak: ERROR:action cancelled by trigger (3) to preserve data integrity\n" +
 			"gbak: ERROR:    Cannot deactivate index used by a PRIMARY/UNIQUE constraint\n" +
 			"gbak:Exiting before completion due to errors\n" +
-			"fbdiag: the restore left the database it was to replace as it was\n"
+			"fbdiag: the restore left the database it was to replace as it was\n" +
+			"fbdiag: the restore left nothing: fbdiag deleted the database gbak had begun\n"
 		if !strings.HasSuffix(partial, end) {
 			t.Errorf("the log ends %q", partial[max(0, len(partial)-400):])
 		}
@@ -223,7 +224,7 @@ func TestLiveRestoreReplaceStoppedAtPrimaryKey(t *testing.T) {
 	out, _, _ := runCLI(t, nil, "gbak", log+".partial")
 	flat := strings.Join(strings.Fields(out), " ")
 	again := "fbdiag restore --replace --inactive " + fbk + " " + db
-	if !strings.Contains(flat, "restore again with every index inactive ("+again+", with the --server of the restore that failed") ||
+	if !strings.Contains(flat, "and fbdiag deleted the unfinished database it left: restore again with every index inactive ("+again+", with the --server of the restore that failed") ||
 		strings.Contains(flat, "(gbak -rep") {
 		t.Fatalf("the advice on the partial log:\n%s", out)
 	}
