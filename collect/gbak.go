@@ -145,9 +145,12 @@ func (s Server) gbak(ctx context.Context, sm *fb.ServiceManager, run *GbakRun, s
 			logErr = writeLine(w, l)
 		}
 		return nil
-	}, func(cut []byte) error {
-		if logErr == nil {
-			logErr = writeLine(w, []byte(parse.GbakCut+strconv.Quote(string(run.finalNames(gbakLine(cut))))))
+	}, func(before, after []byte) error {
+		if len(before) > 0 && logErr == nil {
+			logErr = writeLine(w, []byte(parse.GbakCut+strconv.Quote(string(run.finalNames(gbakLine(before))))))
+		}
+		if len(after) > 0 && logErr == nil {
+			logErr = writeLine(w, []byte(parse.GbakCutAfter+strconv.Quote(string(run.finalNames(after)))))
 		}
 		return nil
 	})

@@ -180,6 +180,12 @@ const GbakRemoved = "fbdiag: the restore left nothing: fbdiag deleted the databa
 // strconv.Quote). gbak's error follows as gbak prints it.
 const GbakCut = "fbdiag: the rest of gbak's output before its error is lost; its last line began "
 
+// GbakCutAfter starts the line fbdiag backup and restore write where
+// gbak's output went on after the part lost with its error (GbakCut): the
+// first line read after it follows in double quotes, which may be the
+// end of a line whose start was lost, or a whole line.
+const GbakCutAfter = "fbdiag: gbak's output after the lost part went on with "
+
 // GbakRestored is what fbdiag restore says of a failed restore in the
 // lines it writes after gbak's last (GbakKeptAs, GbakUntouched,
 // GbakRemoved): where the database gbak made is kept, when not under the
@@ -385,6 +391,10 @@ func (r *GbakReader) Next() bool {
 			}
 			if cut, ok := bytes.CutPrefix(b, []byte(GbakCut)); ok {
 				r.notice(r.lr.Notice("gbak's output before its error is incomplete here (its last part came with the server's error, which the driver drops); the line it was printing began %s", cut))
+				continue
+			}
+			if after, ok := bytes.CutPrefix(b, []byte(GbakCutAfter)); ok {
+				r.notice(r.lr.Notice("gbak's output goes on after the part lost with its error with %s, the end of a line whose start was lost, or a whole line", after))
 				continue
 			}
 			if r.versions {
