@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -144,7 +145,12 @@ func runGbakService(o gbakServiceOptions, e *env, est *analyze.Estimate,
 			// The run went on; its log stopped (a full disk).
 			return fmt.Errorf("%w; the log so far (%d of %d lines) is %s", err, lw.lines, run.Lines, kept)
 		}
-		return fmt.Errorf("%w; the log so far (%s) is %s%s", err, units.Count(lw.lines, "line"), kept, advisedBy(kept))
+		hint := ""
+		if ce := (*collect.Error)(nil); !errors.As(err, &ce) || ce.Kind != collect.KindInterrupted {
+			// (Ctrl-C ends at once: a log read again could take a second.)
+			hint = advisedBy(kept)
+		}
+		return fmt.Errorf("%w; the log so far (%s) is %s%s", err, units.Count(lw.lines, "line"), kept, hint)
 	}
 	if err := f.Commit(); err != nil {
 		return err
