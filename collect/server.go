@@ -34,6 +34,17 @@ type Server struct {
 	// Warn, when set, is told about an unencrypted connection and about
 	// the temporary files a killed run left beside a backup or database.
 	Warn func(msg string)
+
+	// dialTimeout replaces DialTimeout when set (tests that wait for it).
+	dialTimeout time.Duration
+}
+
+// connectWithin is how long connecting and logging in may take.
+func (s Server) connectWithin() time.Duration {
+	if s.dialTimeout > 0 {
+		return s.dialTimeout
+	}
+	return DialTimeout
 }
 
 // ParseServer turns --server into host:port. It takes HOST, HOST:PORT,
@@ -227,11 +238,11 @@ func (s Server) dsn(database string) string {
 
 // service attaches to the service manager.
 func (s Server) service(ctx context.Context) (*fb.ServiceManager, error) {
-	dctx, cancel := context.WithTimeout(ctx, DialTimeout)
+	dctx, cancel := context.WithTimeout(ctx, s.connectWithin())
 	defer cancel()
 	sm, err := fb.NewServiceManagerContext(dctx, s.Addr, s.User, s.Password, s.serviceOptions())
 	if err != nil {
-		return nil, dialTimedOut(ctx, dctx, err)
+		return nil, dialTimedOut(ctx, dctx, s.connectWithin(), err)
 	}
 	if err := s.checkWire(sm.WireCipher()); err != nil {
 		sm.Close()
@@ -247,23 +258,23 @@ func (s Server) open(ctx context.Context, database string) (*sql.DB, error) {
 		return nil, err
 	}
 	db.SetMaxOpenConns(1)
-	pctx, cancel := context.WithTimeout(ctx, DialTimeout)
+	pctx, cancel := context.WithTimeout(ctx, s.connectWithin())
 	defer cancel()
 	if err := db.PingContext(pctx); err != nil {
 		db.Close()
-		return nil, dialTimedOut(ctx, pctx, err)
+		return nil, dialTimedOut(ctx, pctx, s.connectWithin(), err)
 	}
 	return db, nil
 }
 
 // dialTimedOut says how long fbdiag waited when connecting ran out of
-// DialTimeout (dctx) rather than ended with ctx: Go's "context deadline
-// exceeded" or "i/o timeout" alone do not.
-func dialTimedOut(ctx, dctx context.Context, err error) error {
+// its time (dctx, within) rather than ended with ctx: Go's "context
+// deadline exceeded" or "i/o timeout" alone do not.
+func dialTimedOut(ctx, dctx context.Context, within time.Duration, err error) error {
 	// (The driver's own socket deadline may fire just before dctx's.)
 	d, ok := dctx.Deadline()
 	if ctx.Err() == nil && ok && !time.Now().Before(d) {
-		return fmt.Errorf("no answer within %v: %w", DialTimeout, err)
+		return fmt.Errorf("no answer within %v: %w", within, err)
 	}
 	return err
 }
