@@ -77,6 +77,10 @@ type Sorter[T any] struct {
 	// emptied when its runs are merged.
 	levels []*level
 	buf    []byte
+	// w writes a run: one buffer for every run (writes are one at a
+	// time), not 64 KiB more each, which a small budget's many runs
+	// made the collector's work.
+	w *bufio.Writer
 
 	n       int
 	maxHeld int
@@ -269,7 +273,11 @@ func (s *Sorter[T]) write(l int, each func(put func(T, []byte) error) error) err
 		}
 		v.file, v.named = f, named
 	}
-	w := bufio.NewWriterSize(io.NewOffsetWriter(v.file, v.end), 64<<10)
+	if s.w == nil {
+		s.w = bufio.NewWriterSize(nil, 64<<10)
+	}
+	w := s.w
+	w.Reset(io.NewOffsetWriter(v.file, v.end))
 	var n int64
 	err := each(func(t T, raw []byte) error {
 		k, err := s.put(w, t, raw)
