@@ -18,6 +18,7 @@ import (
 	"github.com/fbdiag/fbdiag/analyze"
 	"github.com/fbdiag/fbdiag/collect"
 	"github.com/fbdiag/fbdiag/internal/atomicfile"
+	"github.com/fbdiag/fbdiag/internal/shellarg"
 	"github.com/fbdiag/fbdiag/internal/units"
 	"github.com/fbdiag/fbdiag/parse"
 	"github.com/fbdiag/fbdiag/report"
@@ -203,7 +204,7 @@ func advisedBy(log string) string {
 	if err != nil || len(tl.Advice) == 0 {
 		return ""
 	}
-	return ", and fbdiag gbak " + shellQuote(log) + " says what to do"
+	return ", and fbdiag gbak " + shellarg.Local(log) + " says what to do"
 }
 
 // logWriter passes the log on to w and notes the lines that reached it

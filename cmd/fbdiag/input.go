@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/fbdiag/fbdiag/internal/shellarg"
 	"github.com/fbdiag/fbdiag/parse"
 )
 
@@ -71,7 +72,7 @@ func sniff(r io.Reader, c io.Closer, shown string) (*headReader, error) {
 			msg += ": not the text output of a Firebird tool or benchmark"
 		case shown != "<stdin>":
 			// Text kept compressed (stats.txt.gz): how to read it.
-			msg = strings.Replace(why, "FILE", shellQuote(shown), 1)
+			msg = strings.Replace(why, "FILE", shellarg.Local(shown), 1)
 		}
 		return nil, &parse.SyntaxError{File: shown, Msg: msg}
 	}
@@ -187,20 +188,4 @@ func fileBytes(stdin io.Reader, args []string) int64 {
 		}
 	}
 	return n
-}
-
-// shellQuote quotes a file name for a command line a user copies: as it
-// is when it holds only safe characters, else in single quotes.
-func shellQuote(s string) string {
-	safe := s != ""
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+,:=@%", r)) {
-			safe = false
-			break
-		}
-	}
-	if safe {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -2,7 +2,10 @@
 // DBA copies: the advice's gfix and gbak commands, the errors' commands.
 package shellarg
 
-import "strings"
+import (
+	"runtime"
+	"strings"
+)
 
 // Word writes a path as one word of a command line, for the shell of
 // the server's system as its path shows it. A Windows path (a drive
@@ -15,11 +18,35 @@ import "strings"
 // `cmd`).
 func Word(s string) string {
 	if windowsPath(s) {
-		if strings.ContainsAny(s, " \t&|<>()^%!,;=") {
-			return `"` + s + `"`
-		}
-		return s
+		return cmdWord(s)
 	}
+	return posixWord(s)
+}
+
+// Local writes a file name of this machine (a log fbdiag kept, an input
+// it read) as one word of a command line typed here: for cmd.exe on
+// Windows, for a POSIX shell elsewhere, where a backslash is a byte of
+// the name that only single quotes keep (Word would take it for a
+// Windows path).
+func Local(s string) string {
+	if runtime.GOOS == "windows" {
+		return cmdWord(s)
+	}
+	return posixWord(s)
+}
+
+// cmdWord is a word for cmd.exe: in double quotes when it has a blank or
+// a character cmd.exe reads; cmd knows no quote inside quotes.
+func cmdWord(s string) string {
+	if s == "" || strings.ContainsAny(s, " \t&|<>()^%!,;=") {
+		return `"` + s + `"`
+	}
+	return s
+}
+
+// posixWord is a word for a POSIX shell: as it is when made of
+// characters none reads, else in single quotes.
+func posixWord(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool { return !shellSafe(r) }) < 0 {
 		return s
 	}
