@@ -256,7 +256,7 @@ func TestFiredRank(t *testing.T) {
 }
 
 // appendCSVText writes what appendCSVField writes of csvText: for every
-// string of up to two bytes, and for 300,000 random ones of up to 40 bytes
+// string of up to two bytes, and for 75,000 random ones of up to 40 bytes
 // of printable ASCII with now and then a byte a field quotes or escapes,
 // one a formula starts with, a space, a byte that is not ASCII, at any
 // place of the eight-byte words the scan reads.
@@ -277,7 +277,7 @@ func TestAppendCSVText(t *testing.T) {
 	check(`\.`)
 	odd := []byte{',', '"', '\n', '\r', '\t', 0, 0x1f, 0x7f, 0x80, 0xc3, 0xa9, 0xff, ' ', '=', '+', '-', '@', '\\', '.'}
 	rng := rand.New(rand.NewPCG(40, 7))
-	for range 300000 {
+	for range 75000 {
 		b := make([]byte, rng.IntN(41))
 		for i := range b {
 			b[i] = byte(0x20 + rng.IntN(0x5f))
@@ -290,7 +290,7 @@ func TestAppendCSVText(t *testing.T) {
 	// Long texts (appendLongCSVText): reasons and advice of up to 600
 	// bytes, with now and then a byte that is not printable ASCII, a
 	// comma, a quote, a leading space or a formula's character.
-	for range 100000 {
+	for range 25000 {
 		s := randomCSVText(rng, 600)
 		for len(s) < 32 {
 			s += randomCSVText(rng, 40)
@@ -334,7 +334,7 @@ func TestAppendWarningCut(t *testing.T) {
 	}
 	var memo [2]warningFigure // (the last row's: some figures and units repeat)
 	var last analyze.Warning
-	for i := range 50000 {
+	for i := range 15000 {
 		w := analyze.Warning{Rule: randomCSVText(rng, 24), Severity: []analyze.Severity{analyze.Critical, analyze.Warn, analyze.Info, ""}[rng.IntN(4)],
 			Kind: kinds[rng.IntN(len(kinds))], Object: randomCSVText(rng, 40), Table: randomCSVText(rng, 3*rng.IntN(2)*rng.IntN(60)),
 			Value: figure(), Threshold: figure(), Unit: units[rng.IntN(len(units))],

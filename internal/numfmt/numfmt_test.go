@@ -74,7 +74,7 @@ func TestAppendShortestFloat(t *testing.T) {
 		vs = append(vs, x, math.Nextafter(x, 0), math.Nextafter(x, 2*x), math.Nextafter(math.Nextafter(x, 2*x), 2*x))
 	}
 	r := rand.New(rand.NewPCG(9, 10))
-	for range 300000 {
+	for range 75000 { // (FuzzAppendShortestFloat searches further)
 		a, b := float64(r.Int64N(1e6)), float64(r.Int64N(1e6)+1)
 		k := float64(r.Int64N(1e12))
 		bits := uint64(r.Int64N(62<<52) + (1023-19)<<52) // exponents -19 to 42
@@ -139,7 +139,7 @@ func TestAppendFloat(t *testing.T) {
 		1<<53 + 2, -(1<<62 + 1<<10), 1e20 + 1<<17, math.Nextafter(1e21, 0), math.Nextafter(1e-6, 0), math.Ldexp(1, -19) * 3,
 		math.NaN(), math.Inf(1), math.Inf(-1), math.MaxInt64, math.MinInt64}
 	r := rand.New(rand.NewPCG(5, 6))
-	for range 200000 {
+	for range 50000 { // (FuzzAppendFloat searches further)
 		k := float64(r.Int64N(2e9) - 1e9)
 		vs = append(vs, k/100, k/10, k, k/1000, k*1e5/100, r.Float64()*1e6, math.Float64frombits(r.Uint64()))
 	}
