@@ -12,70 +12,105 @@ import (
 	"github.com/fbdiag/fbdiag/collect"
 )
 
-// The shop database made once a process and copied: the script took
-// 0.5 s of the server's CPU a database, and the suite made some twenty,
-// in two cores' worth of tests that keep both busy. A database file with
-// no attachment is a consistent copy (Firebird 3 closes it when the last
-// attachment ends, its pages written), and a copy is a database of its
-// own (the server knows a file by its device and inode, not its name).
-var shop struct {
+// The test databases made once a process and copied: the shop script
+// took 0.5 s of the server's CPU a database, and the suite made some
+// twenty, in two cores' worth of tests that keep both busy; the big
+// database, 1.5 s. A database file with no attachment is a consistent
+// copy (Firebird 3 closes it when the last attachment ends, its pages
+// written), and a copy is a database of its own (the server knows a file
+// by its device and inode, not its name).
+var templates struct {
 	sync.Mutex
-	main     bool   // Main runs the tests: it removes the template
-	template string // a copy of the first shop database, kept to copy from
-	noCopy   bool   // the server's files are not this process's to copy
+	main   bool                 // Main runs the tests: it removes the templates
+	noCopy bool                 // the server's files are not this process's to copy
+	kinds  map[string]*template // by the database's kind ("shop", "big300000")
+}
+
+// template is a copy of the first database of a kind, kept to copy from.
+// Its lock is held while the first is made: the others wait to copy.
+type template struct {
+	sync.Mutex
+	path string
 }
 
 // Main runs a package's tests (call it from TestMain) and then removes
-// the shop database this process kept to copy from.
+// the databases this process kept to copy from.
 func Main(m *testing.M) int {
-	shop.Lock()
-	shop.main = true
-	shop.Unlock()
+	templates.Lock()
+	templates.main = true
+	templates.Unlock()
 	code := m.Run()
-	shop.Lock()
-	defer shop.Unlock()
-	if shop.template != "" {
-		os.Remove(shop.template)
-		shop.template = ""
+	templates.Lock()
+	defer templates.Unlock()
+	for _, tp := range templates.kinds {
+		tp.Lock()
+		if tp.path != "" {
+			os.Remove(tp.path)
+			tp.path = ""
+		}
+		tp.Unlock()
 	}
 	return code
 }
 
-// makeShop makes the shop database at p: a copy of the template, or, the
-// first time, by the script, then copied to the template. Copies are made
-// only under Main, and only where this process can read and write the
-// server's files (a local server, the tests run as root or as firebird,
-// as in CI); else each database runs the script.
+// makeShop makes the shop database at p.
 func makeShop(t testing.TB, s collect.Server, p string) {
 	t.Helper()
-	shop.Lock()
-	if !shop.main || shop.noCopy {
-		shop.Unlock()
-		runShopScript(t, s, p) // (side by side, as the tests run)
+	makeCopy(t, s, p, "shop", runShopScript)
+}
+
+// makeCopy makes a database of a kind at p: a copy of the kind's
+// template, or, the first time, by create, then copied to the template.
+// Copies are made only under Main, and only where this process can read
+// and write the server's files (a local server, the tests run as root or
+// as firebird, as in CI); else each database is made by create.
+func makeCopy(t testing.TB, s collect.Server, p, kind string, create func(testing.TB, collect.Server, string)) {
+	t.Helper()
+	templates.Lock()
+	if !templates.main || templates.noCopy {
+		templates.Unlock()
+		create(t, s, p) // (side by side, as the tests run)
 		return
 	}
-	defer shop.Unlock() // (the first one runs the script holding it: the others wait to copy)
-	if shop.template != "" {
-		err := copyFile(shop.template, p)
+	if templates.kinds == nil {
+		templates.kinds = map[string]*template{}
+	}
+	tp := templates.kinds[kind]
+	if tp == nil {
+		tp = &template{}
+		templates.kinds[kind] = tp
+	}
+	templates.Unlock()
+	tp.Lock()
+	defer tp.Unlock()
+	if tp.path != "" {
+		err := copyFile(tp.path, p)
 		if err != nil {
-			t.Logf("copying the shop database: %v; running its script instead", err)
+			t.Logf("copying the %s database: %v; making it instead", kind, err)
 			os.Remove(p)
-			shop.noCopy = true
-			runShopScript(t, s, p)
+			noCopies()
+			create(t, s, p)
 		}
 		return
 	}
-	runShopScript(t, s, p)
+	create(t, s, p)
 	var b [6]byte
 	rand.Read(b[:])
-	tp := path.Join(path.Dir(p), "fbdiag-test-"+hex.EncodeToString(b[:])+"-shop-template.fdb")
-	if err := copyFile(p, tp); err != nil {
+	tpath := path.Join(path.Dir(p), "fbdiag-test-"+hex.EncodeToString(b[:])+"-"+kind+"-template.fdb")
+	if err := copyFile(p, tpath); err != nil {
 		// (A remote server: its file is not here.)
-		os.Remove(tp)
-		shop.noCopy = true
+		os.Remove(tpath)
+		noCopies()
 		return
 	}
-	shop.template = tp
+	tp.path = tpath
+}
+
+// noCopies makes every database by its script from now on.
+func noCopies() {
+	templates.Lock()
+	templates.noCopy = true
+	templates.Unlock()
 }
 
 // copyFile copies src to a new file dst with src's owner (the server's
