@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fbdiag/fbdiag/collect/livetest"
+	"github.com/fbdiag/fbdiag/internal/testutil"
 )
 
 // helperEnv makes the test binary run fbdiag itself (TestMain): the
@@ -32,7 +33,12 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(code)
 	}
-	os.Exit(livetest.Main(m))
+	// The workload runner's test, in a process of its own, starts with
+	// the others (it bounds the package's run).
+	stop := testutil.StartEarly("TestLiveBench")
+	code := livetest.Main(m)
+	stop()
+	os.Exit(code)
 }
 
 // peakRSSEnv names the file where a helper run writes its peak resident
