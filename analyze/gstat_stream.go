@@ -113,6 +113,10 @@ type streamEvent struct {
 	// no batch) in room of its own, kept for the next table's.
 	encTable    []byte
 	encTableErr error
+	// encBase is the first byte of the batch's buffer that encTable is
+	// in, nil when it is in room of its own: tables whose bytes follow
+	// one another are joined only within one buffer (joinTables).
+	encBase *byte
 	// enc holds EncodeWarning's bytes of fired, each ending at its
 	// encEnds entry.
 	enc     []byte
@@ -136,7 +140,7 @@ func (ev *streamEvent) reset(spent *parse.GstatTable) {
 		ev.indices = ev.ts.Indices
 	}
 	ev.rep, ev.header, ev.table, ev.index, ev.scan, ev.proto, ev.prepared = nil, nil, nil, nil, nil, nil, nil
-	ev.encTable, ev.encTableErr = ev.encTable[:0], nil
+	ev.encTable, ev.encTableErr, ev.encBase = ev.encTable[:0], nil, nil
 	ev.fired, ev.enc, ev.encEnds, ev.spent = ev.fired[:0], ev.enc[:0], ev.encEnds[:0], spent
 }
 
@@ -406,8 +410,12 @@ func joinTables(evs []streamEvent, i int) int {
 	n, j := len(first.encTable), i+1
 	for ; j < len(evs); j++ {
 		ev, prev := &evs[j], &evs[j-1]
-		if ev.table == nil || ev.encTableErr != nil || ev.scan != first.scan ||
-			unsafe.SliceData(ev.encTable) != (*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(prev.encTable)), len(prev.encTable))) {
+		// The addresses compared as numbers: a pointer made to the end of
+		// prev's bytes would point past its buffer when they end it (Go's
+		// unsafe rules forbid that; the race detector's checkptr stopped
+		// the tests on it), and only tables of one buffer may be joined.
+		if ev.table == nil || ev.encTableErr != nil || ev.scan != first.scan || first.encBase == nil || ev.encBase != first.encBase ||
+			uintptr(unsafe.Pointer(unsafe.SliceData(ev.encTable))) != uintptr(unsafe.Pointer(unsafe.SliceData(prev.encTable)))+uintptr(len(prev.encTable)) {
 			break
 		}
 		n += len(ev.encTable)
@@ -598,13 +606,14 @@ func (v *evaluator) event(ev *streamEvent) {
 	case v.tables != nil:
 		at := len(*v.tables)
 		b, err := v.encodeTable(*v.tables, &ev.ts)
-		ev.encTable, ev.encTableErr = nil, err
+		ev.encTable, ev.encTableErr, ev.encBase = nil, err, nil
 		if err == nil {
 			*v.tables = b
-			ev.encTable = b[at:len(b):len(b)]
+			ev.encTable, ev.encBase = b[at:len(b):len(b)], unsafe.SliceData(b)
 		}
 	default:
 		ev.encTable, ev.encTableErr = v.encodeTable(ev.encTable[:0], &ev.ts)
+		ev.encBase = nil
 	}
 }
 
