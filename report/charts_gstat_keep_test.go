@@ -449,7 +449,7 @@ func TestGstatChartKeeperManyUnattached(t *testing.T) {
 		t.Fatalf("streamed:\n got %s\nwant %s", got, want)
 	}
 	t.Logf("streamed in %v", took)
-	if took > 2*time.Second {
+	if took > 2*time.Second && !testutil.Race {
 		t.Errorf("%d unattached indices with a warning each charted in %v", n, took)
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/fbdiag/fbdiag/internal/testutil"
 )
 
 // TestHugePagesFaults measures, in a fresh process each, the page faults
@@ -34,7 +36,7 @@ func TestHugePagesFaults(t *testing.T) {
 		fmt.Printf("faults %d\n", fillFaults(24<<20))
 		return
 	}
-	if raceDetector {
+	if testutil.Race {
 		t.Skip("the race detector's shadow memory faults too: the counts say nothing of the heap's")
 	}
 	if m := thpMode(readSmall(thpEnabled)); m != "madvise" {

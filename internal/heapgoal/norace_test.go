@@ -1,5 +1,0 @@
-//go:build !race
-
-package heapgoal
-
-const raceDetector = false
