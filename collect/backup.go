@@ -277,6 +277,11 @@ func (s Server) gbakError(op, object string, run *GbakRun, err error) *Error {
 	// (fail names the connection for a timeout, which here is not one).
 	ce.Op, ce.Object, ce.Server = op, object, s.Addr
 	ce.After = run.LastStep
+	if run.lostAfterStep {
+		// (A CI run under load said "committing metadata" of a restore
+		// that had failed at its primary key's index.)
+		ce.After += " (what gbak printed after it was lost with its error)"
+	}
 	// gbak's closing words come through the service or not, as the
 	// server ends it (a CI run read the same failure without them): they
 	// say nothing the error does not, and the message is the same each

@@ -51,6 +51,12 @@ type GbakRun struct {
 	// created says that gbak got as far as creating its output ("created
 	// database", "creating file"): before that a failed run left nothing.
 	created bool
+	// lostAfterStep says that output gbak printed after LastStep was
+	// lost with its error (runService's gap) before any line saying what
+	// failed: gbak may have gone further. failedAfterStep says that such
+	// a line came after LastStep: a loss after it is of the failure's
+	// words, not of steps.
+	lostAfterStep, failedAfterStep bool
 	// Failure is what gbak reported failing in a run that went on to
 	// its final line (an index it could not build, "Database is not
 	// online"): the first such message and its ERROR line; "" when
@@ -129,7 +135,9 @@ func (s Server) gbak(ctx context.Context, sm *fb.ServiceManager, run *GbakRun, s
 		run.noteFailure(l)
 		if p, ok := tr.update(l, time.Now()); ok {
 			if !failureWords(p) {
-				run.LastStep = p.Step
+				run.LastStep, run.lostAfterStep, run.failedAfterStep = p.Step, false, false
+			} else {
+				run.failedAfterStep = true
 			}
 			if p.Kind == parse.GbakCreateDatabase || (run.Action == "backup" && p.Kind == parse.GbakOpenFile) {
 				if !run.created && run.onCreated != nil {
@@ -146,6 +154,7 @@ func (s Server) gbak(ctx context.Context, sm *fb.ServiceManager, run *GbakRun, s
 		}
 		return nil
 	}, func(before, after []byte) error {
+		run.lostAfterStep = run.LastStep != "" && !run.failedAfterStep
 		if len(before) > 0 && logErr == nil {
 			logErr = writeLine(w, []byte(parse.GbakCut+strconv.Quote(string(run.finalNames(gbakLine(before))))))
 		}

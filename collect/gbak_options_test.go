@@ -129,3 +129,27 @@ func TestGbakErrorKeepsStep(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
 }
+
+// When what gbak printed after its last step logged was lost with its
+// error (the driver drops it), before any line saying what failed, the
+// error says so: a restore under go test -race said "gbak's last step:
+// committing metadata" of a run that had failed at its primary key's
+// index, twelve lines later. A loss after the failure's own lines is of
+// its words, not of steps: the step stands as it is.
+func TestGbakErrorSaysStepsWereLost(t *testing.T) {
+	s := Server{Addr: "localhost:3050"}
+	fail := errors.New("action cancelled by trigger (3) to preserve data integrity")
+	for _, c := range []struct {
+		run  GbakRun
+		want string
+	}{
+		{GbakRun{LastStep: "committing metadata", lostAfterStep: true},
+			"; gbak's last step: committing metadata (what gbak printed after it was lost with its error)"},
+		{GbakRun{LastStep: "activating and creating deferred index RDB$PRIMARY1", failedAfterStep: true},
+			"; gbak's last step: activating and creating deferred index RDB$PRIMARY1"},
+	} {
+		if got := s.gbakError("restore", "/db/x.fdb", &c.run, fail).Error(); !strings.HasSuffix(got, c.want) {
+			t.Errorf("got  %s\nwant …%s", got, c.want)
+		}
+	}
+}

@@ -229,11 +229,18 @@ func TestLiveRestoreReplaceStoppedAtPrimaryKey(t *testing.T) {
 	named := strings.Contains(partial, "\ngbak:cannot commit index RDB$PRIMARY1\n")
 	const inactive = "SELECT RDB$INDEX_NAME FROM RDB$INDICES WHERE RDB$INDEX_INACTIVE = 1"
 	if named {
-		// The step gbak failed at, not its error's words.
-		if !strings.Contains(errs, "; gbak's last step: activating and creating deferred index RDB$PRIMARY1; ") {
+		// The step gbak failed at, not its error's words; or, when the
+		// lines that said it were lost (a run under go test -race lost
+		// those from the second "committing metadata" to the index's,
+		// read the index's failure after them), the last one logged, and
+		// that what followed it was lost.
+		lost := regexp.MustCompile(`; gbak's last step: [^;(]+ \(what gbak printed after it was lost with its error\); `)
+		if !strings.Contains(errs, "; gbak's last step: activating and creating deferred index RDB$PRIMARY1; ") &&
+			!(lost.MatchString(errs) && strings.Contains(partial, "\n"+parse.GbakCutAfter)) {
 			t.Errorf("the last step: %s", errs)
 		}
-		fix := regexp.MustCompile(`delete or change the rows of P that repeat the key, then (ALTER INDEX RDB\$PRIMARY1 ACTIVE)`).FindStringSubmatch(flat)
+		// (The key's value is in the advice when its line came whole.)
+		fix := regexp.MustCompile(`delete or change the rows of P that repeat the key(?: \("ID" = 305419896\))?, then (ALTER INDEX RDB\$PRIMARY1 ACTIVE)`).FindStringSubmatch(flat)
 		if fix == nil {
 			t.Fatalf("no fix in the advice:\n%s", gbakOut)
 		}
