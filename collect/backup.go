@@ -278,8 +278,8 @@ func (s Server) gbakError(op, object string, run *GbakRun, err error) *Error {
 	ce.Op, ce.Object, ce.Server = op, object, s.Addr
 	ce.After = run.LastStep
 	if run.lostAfterStep {
-		// (A CI run under load said "committing metadata" of a restore
-		// that had failed at its primary key's index.)
+		// (A restore under go test -race said "committing metadata",
+		// twelve lines before the primary key's index it failed at.)
 		ce.After += " (what gbak printed after it was lost with its error)"
 	}
 	// gbak's closing words come through the service or not, as the
