@@ -192,15 +192,12 @@ func writeGbakRun(o gbakServiceOptions, e *env, run *collect.GbakRun) error {
 // advisedBy is ", and fbdiag gbak LOG says what to do" when the timeline
 // of the log kept has advice on what failed (a restore stopped at an
 // index whose rows repeat a key); the run's error alone does not say it.
-// The log is read as fbdiag gbak reads it, streamed, keeping nothing.
+// The log is read as fbdiag gbak reads it, streamed, keeping nothing: a
+// stream keeps no steps, tables or indices, and errors and warnings
+// handed on are only counted.
 func advisedBy(log string) string {
-	tl, err := streamGbakTimeline(nil, io.Discard, log, analyze.GbakStream{
-		Step:    func(*analyze.GbakStep) error { return nil },
-		Table:   func(*analyze.GbakTable) error { return nil },
-		Index:   func(*analyze.GbakIndex) error { return nil },
-		Error:   func(string) error { return nil },
-		Warning: func(string) error { return nil },
-	})
+	drop := func(string) error { return nil }
+	tl, err := streamGbakTimeline(nil, io.Discard, log, analyze.GbakStream{Error: drop, Warning: drop})
 	if err != nil || len(tl.Advice) == 0 {
 		return ""
 	}

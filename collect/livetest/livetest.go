@@ -102,11 +102,11 @@ func TempPath(t testing.TB, s collect.Server, name string) string {
 // whose TestMain runs Main, against a server whose files this process
 // can read and write (a local server, the tests run as root or as
 // firebird, as in CI), the script runs once a process and each test gets
-// a copy of that database (makeShop); otherwise each runs the script.
+// a copy of that database (makeCopy); otherwise each runs the script.
 func ShopDatabase(t testing.TB, s collect.Server) string {
 	t.Helper()
 	p := TempPath(t, s, "shop.fdb")
-	makeShop(t, s, p)
+	makeCopy(t, s, p, "shop", runShopScript)
 	return p
 }
 

@@ -53,12 +53,6 @@ func Main(m *testing.M) int {
 	return code
 }
 
-// makeShop makes the shop database at p.
-func makeShop(t testing.TB, s collect.Server, p string) {
-	t.Helper()
-	makeCopy(t, s, p, "shop", runShopScript)
-}
-
 // makeCopy makes a database of a kind at p: a copy of the kind's
 // template, or, the first time, by create, then copied to the template.
 // Copies are made only under Main, and only where this process can read
