@@ -2,9 +2,11 @@ package heapgoal
 
 import (
 	"cmp"
+	"os"
 	"runtime"
 	"slices"
 	"syscall"
+	"time"
 	"unsafe"
 )
 
@@ -43,4 +45,62 @@ func adviseHeap(n int, huge uintptr) {
 	}
 	runtime.KeepAlive(blocks)
 	runtime.GC() // (the blocks' pages are free from now on)
+}
+
+// hugePagesPay probes the machine's page faults (probeFaults) and says
+// whether a huge page is worth advising; true when the probe cannot run,
+// as before there was one. (A variable: tests of the advice itself set
+// it.)
+var hugePagesPay = func(huge, page uintptr) bool {
+	p, ok := probeFaults(huge)
+	return !ok || p.pays(huge, page)
+}
+
+// probeFaults faults one huge page and smallProbe small ones of a fresh
+// mapping of its own, unmapped after, and times each.
+func probeFaults(huge uintptr) (faultProbe, bool) {
+	runtime.LockOSThread() // (the faults counted are the thread's)
+	defer runtime.UnlockOSThread()
+	page := uintptr(os.Getpagesize())
+	m, err := syscall.Mmap(-1, 0, int(2*huge), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON)
+	if err != nil {
+		return faultProbe{}, false
+	}
+	defer syscall.Munmap(m)
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(m)))
+	off := (base+huge-1)&^(huge-1) - base // the huge page inside m
+	if _, _, e := syscall.Syscall(syscall.SYS_MADVISE, base+off, huge, syscall.MADV_HUGEPAGE); e != 0 {
+		return faultProbe{}, false
+	}
+	// The small pages lie in the part of m before or after the huge
+	// page, advised not to be huge (a mapping of its own would do as
+	// well; this one is already there).
+	small := off + huge
+	if off >= smallProbe*page {
+		small = 0
+	}
+	if small+smallProbe*page > uintptr(len(m)) {
+		return faultProbe{}, false
+	}
+	if _, _, e := syscall.Syscall(syscall.SYS_MADVISE, base+small, smallProbe*page, syscall.MADV_NOHUGEPAGE); e != 0 {
+		return faultProbe{}, false
+	}
+	var p faultProbe
+	p.small, p.smallFaults = touch(m[small:small+smallProbe*page], page)
+	p.huge, p.hugeFaults = touch(m[off:off+huge], page)
+	return p, true
+}
+
+// touch writes a byte to each page of b and returns the time and the
+// minor page faults that took.
+func touch(b []byte, page uintptr) (time.Duration, int64) {
+	var before, after syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_THREAD, &before)
+	start := time.Now()
+	for i := uintptr(0); i < uintptr(len(b)); i += page {
+		b[i] = 1
+	}
+	d := time.Since(start)
+	syscall.Getrusage(syscall.RUSAGE_THREAD, &after)
+	return d, after.Minflt - before.Minflt
 }

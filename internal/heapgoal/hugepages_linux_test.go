@@ -19,6 +19,9 @@ import (
 // pages, which fault once per 2 MiB.
 func TestHugePagesFaults(t *testing.T) {
 	if v := os.Getenv("HEAPGOAL_CHILD"); v != "" {
+		// The advice itself, whatever the machine's faults cost
+		// (TestProbeFaults has the probe).
+		hugePagesPay = func(uintptr, uintptr) bool { return true }
 		switch v {
 		case "huge":
 			HugePages(32 << 20)
@@ -120,4 +123,27 @@ func fillFaults(n int) int64 {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &after)
 	runtime.KeepAlive(held)
 	return after.Minflt - before.Minflt
+}
+
+// TestProbeFaults checks that the probe measures what it says: one fault
+// for the advised huge page, one a page for the small ones.
+func TestProbeFaults(t *testing.T) {
+	if m := thpMode(readSmall(thpEnabled)); m != "madvise" {
+		t.Skipf("THP mode %q: no probe", m)
+	}
+	if n := freeBlocks(readSmall(buddyInfo), 9); n < 64 {
+		t.Skipf("%d free 2 MiB blocks: the kernel may have no huge page to give", n)
+	}
+	huge := uintptr(2 << 20)
+	p, ok := probeFaults(huge)
+	if !ok {
+		t.Fatal("the probe did not run")
+	}
+	t.Logf("a huge page: %v in %d faults; %d small pages: %v in %d faults; pays: %v", p.huge, p.hugeFaults, smallProbe, p.small, p.smallFaults, p.pays(huge, 4096))
+	if p.hugeFaults != 1 || p.smallFaults != smallProbe {
+		t.Errorf("faults %d for the huge page and %d for %d small ones, want 1 and %d", p.hugeFaults, p.smallFaults, smallProbe, smallProbe)
+	}
+	if p.huge <= 0 || p.small <= 0 {
+		t.Errorf("times %v and %v, want both above zero", p.huge, p.small)
+	}
 }

@@ -1,6 +1,9 @@
 package heapgoal
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestTHPMode(t *testing.T) {
 	for s, want := range map[string]string{
@@ -49,6 +52,25 @@ func TestGodebugOff(t *testing.T) {
 	} {
 		if got := godebugOff(s); got != want {
 			t.Errorf("godebugOff(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestPays(t *testing.T) {
+	const huge, page = 2 << 20, 4096
+	// 64 small pages stand for a huge page's 512: their time × 8.
+	for _, c := range []struct {
+		p    faultProbe
+		want bool
+	}{
+		{faultProbe{huge: 100 * time.Microsecond, small: 130 * time.Microsecond, hugeFaults: 1, smallFaults: 64}, true},    // a huge page freed a moment before
+		{faultProbe{huge: 2500 * time.Microsecond, small: 130 * time.Microsecond, hugeFaults: 1, smallFaults: 64}, false},  // one the host took back
+		{faultProbe{huge: 2500 * time.Microsecond, small: 640 * time.Microsecond, hugeFaults: 1, smallFaults: 64}, true},   // small faults of 10 µs
+		{faultProbe{huge: 1000 * time.Microsecond, small: 125 * time.Microsecond, hugeFaults: 1, smallFaults: 64}, false},  // a tie: no gain
+		{faultProbe{huge: 900 * time.Microsecond, small: 130 * time.Microsecond, hugeFaults: 512, smallFaults: 64}, false}, // the kernel gave no huge page
+	} {
+		if got := c.p.pays(huge, page); got != c.want {
+			t.Errorf("%+v: pays = %v, want %v", c.p, got, c.want)
 		}
 	}
 }
