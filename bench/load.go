@@ -410,13 +410,12 @@ feed:
 	wg.Wait()
 	close(stopTick)
 	<-tickDone
-	if firstErr != nil {
-		if ctx.Err() != nil {
-			return srv.Fail("load", database, ctx.Err())
-		}
-		return firstErr
+	// Interrupted whether or not a part was cut short by it (a Ctrl-C
+	// between two parts said "context canceled").
+	if ctx.Err() != nil {
+		return srv.Fail("load", database, ctx.Err())
 	}
-	return ctx.Err()
+	return firstErr
 }
 
 // logPartialLoad records in BENCH_LOADS what a load stopped by err (a
@@ -429,7 +428,7 @@ func logPartialLoad(ctx context.Context, db *sql.DB, todo [][]part, start time.T
 	secs := time.Since(start).Seconds()
 	// The database is written whatever stopped the load: a Ctrl-C has
 	// cancelled ctx, and the parts it kept took this time.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), commitGrace)
 	defer cancel()
 	done, derr := loadedPartRows(ctx, db)
 	if derr != nil {
@@ -460,9 +459,17 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, start.UTC(), secs, warehouses, parts, rows, by
 	return fmt.Errorf("%w (%d of %d parts committed, %s, kept and logged: bench init again loads the rest)", err, parts, total, units.Count(rows, "row"))
 }
 
-// loadPart makes one loader call in its own transaction.
+// loadPart makes one loader call in its own transaction. A cancelled ctx
+// (Ctrl-C, another job's failure) stops the call, not the commit that
+// follows it: the driver gives up on a commit whose context ends before
+// the server's answer, and the server commits all the same, after the
+// load has read which parts it kept (an interrupted init logged 1 part
+// of the 2 it had committed). Once ctx ends the commit has commitGrace.
 func loadPart(ctx context.Context, conn *sql.Conn, pt part) (int64, error) {
-	tx, err := conn.BeginTx(ctx, nil)
+	tctx, stop := context.WithCancel(context.WithoutCancel(ctx))
+	defer stop()
+	defer context.AfterFunc(ctx, func() { time.AfterFunc(commitGrace, stop) })()
+	tx, err := conn.BeginTx(tctx, nil)
 	if err != nil {
 		return 0, err
 	}
@@ -471,8 +478,17 @@ func loadPart(ctx context.Context, conn *sql.Conn, pt part) (int64, error) {
 		tx.Rollback()
 		return 0, err
 	}
+	partCalled()
 	return n, tx.Commit()
 }
+
+// commitGrace is how long a part's commit may take once the load was
+// cancelled: as long as logPartialLoad waits to log the parts kept.
+const commitGrace = 30 * time.Second
+
+// partCalled runs between a part's call and its commit (tests cancel
+// the load there).
+var partCalled = func() {}
 
 // execTx runs one statement in a transaction of its own. The driver's
 // autocommit keeps a connection's transaction, which after a read-only

@@ -128,3 +128,41 @@ func TestLiveInitInterruptedLogged(t *testing.T) {
 		t.Errorf("error %q, want it to end %q", initErr, want)
 	}
 }
+
+// A Ctrl-C that comes once a part's rows are in, while it commits, lets
+// the commit end before the load reads which parts it kept: the driver
+// gave up on a commit whose context ended before the server's answer,
+// the server committed all the same, and the load logged 1 part of the 2
+// it had committed. Here the load is cancelled between the first part's
+// call and its commit: that part is kept, logged and counted.
+func TestLiveInitCancelledWhileCommitting(t *testing.T) {
+	srv := livetest.Server(t)
+	path := livetest.TempPath(t, srv, "cancelled-commit.fdb")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	partCalled = cancel
+	defer func() { partCalled = func() {} }()
+	_, initErr := Init(ctx, srv, path, InitOptions{Warehouses: 1, Jobs: 1})
+	const want = ": interrupted (1 of 20 parts committed, 10000 rows, kept and logged: bench init again loads the rest)"
+	if initErr == nil || !strings.HasSuffix(initErr.Error(), want) {
+		t.Fatalf("error %v, want it to end %q", initErr, want)
+	}
+	check, cancelCheck := context.WithTimeout(context.Background(), time.Minute)
+	defer cancelCheck()
+	db, err := srv.Pool(check, path, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	hist, err := loadHistory(check, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, err := loadedPartRows(check, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(hist) != 1 || hist[0].Parts != 1 || hist[0].Rows != 10000 || len(parts) != 1 || parts[part{0, 1}] != 10000 {
+		t.Errorf("load history %+v, parts %v; want the items' part 1 of 10,000 rows, committed and logged", hist, parts)
+	}
+}
