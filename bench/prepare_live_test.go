@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fbdiag/fbdiag/collect"
 	"github.com/fbdiag/fbdiag/collect/livetest"
 )
 
@@ -101,21 +102,7 @@ func TestLiveInitInterruptedLogged(t *testing.T) {
 	if initErr == nil || !strings.Contains(initErr.Error(), ": interrupted (") {
 		t.Fatalf("error %v", initErr)
 	}
-	check, cancelCheck := context.WithTimeout(context.Background(), time.Minute)
-	defer cancelCheck()
-	db, err := srv.Pool(check, path, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	hist, err := loadHistory(check, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	parts, err := loadedPartRows(check, db)
-	if err != nil {
-		t.Fatal(err)
-	}
+	hist, parts := loadState(t, srv, path)
 	if len(hist) != 1 {
 		t.Fatalf("load history %+v, want the interrupted step", hist)
 	}
@@ -147,22 +134,30 @@ func TestLiveInitCancelledWhileCommitting(t *testing.T) {
 	if initErr == nil || !strings.HasSuffix(initErr.Error(), want) {
 		t.Fatalf("error %v, want it to end %q", initErr, want)
 	}
-	check, cancelCheck := context.WithTimeout(context.Background(), time.Minute)
-	defer cancelCheck()
-	db, err := srv.Pool(check, path, 1)
+	hist, parts := loadState(t, srv, path)
+	if len(hist) != 1 || hist[0].Parts != 1 || hist[0].Rows != 10000 || len(parts) != 1 || parts[part{0, 1}] != 10000 {
+		t.Errorf("load history %+v, parts %v; want the items' part 1 of 10,000 rows, committed and logged", hist, parts)
+	}
+}
+
+// loadState reads what a load left in the database at path: its load
+// history (BENCH_LOADS) and the rows of each part marked loaded.
+func loadState(t *testing.T, srv collect.Server, path string) ([]LoadStep, map[part]int64) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	db, err := srv.Pool(ctx, path, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	hist, err := loadHistory(check, db)
+	hist, err := loadHistory(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	parts, err := loadedPartRows(check, db)
+	parts, err := loadedPartRows(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(hist) != 1 || hist[0].Parts != 1 || hist[0].Rows != 10000 || len(parts) != 1 || parts[part{0, 1}] != 10000 {
-		t.Errorf("load history %+v, parts %v; want the items' part 1 of 10,000 rows, committed and logged", hist, parts)
-	}
+	return hist, parts
 }
