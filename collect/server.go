@@ -242,7 +242,7 @@ func (s Server) service(ctx context.Context) (*fb.ServiceManager, error) {
 	defer cancel()
 	sm, err := fb.NewServiceManagerContext(dctx, s.Addr, s.User, s.Password, s.serviceOptions())
 	if err != nil {
-		return nil, dialTimedOut(ctx, dctx, s.connectWithin(), err)
+		return nil, s.dialTimedOut(ctx, dctx, err)
 	}
 	if err := s.checkWire(sm.WireCipher()); err != nil {
 		sm.Close()
@@ -262,19 +262,19 @@ func (s Server) open(ctx context.Context, database string) (*sql.DB, error) {
 	defer cancel()
 	if err := db.PingContext(pctx); err != nil {
 		db.Close()
-		return nil, dialTimedOut(ctx, pctx, s.connectWithin(), err)
+		return nil, s.dialTimedOut(ctx, pctx, err)
 	}
 	return db, nil
 }
 
 // dialTimedOut says how long fbdiag waited when connecting ran out of
-// its time (dctx, within) rather than ended with ctx: Go's "context
-// deadline exceeded" or "i/o timeout" alone do not.
-func dialTimedOut(ctx, dctx context.Context, within time.Duration, err error) error {
+// its time (dctx, made with connectWithin) rather than ended with ctx:
+// Go's "context deadline exceeded" or "i/o timeout" alone do not.
+func (s Server) dialTimedOut(ctx, dctx context.Context, err error) error {
 	// (The driver's own socket deadline may fire just before dctx's.)
 	d, ok := dctx.Deadline()
 	if ctx.Err() == nil && ok && !time.Now().Before(d) {
-		return fmt.Errorf("no answer within %v: %w", within, err)
+		return fmt.Errorf("no answer within %v: %w", s.connectWithin(), err)
 	}
 	return err
 }

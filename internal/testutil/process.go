@@ -45,8 +45,9 @@ func InProcessOfItsOwn(t *testing.T) bool {
 		if p, err = startOwn(t.Name(), timeout); err != nil {
 			t.Fatal(err)
 		}
-		context.AfterFunc(t.Context(), func() { p.cmd.Process.Kill() })
 	}
+	// (An early process too: the test's end ends it.)
+	context.AfterFunc(t.Context(), func() { p.cmd.Process.Kill() })
 	cmd, out, start := p.cmd, p.out, p.start
 	t.Parallel()
 	err := cmd.Wait()
