@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -211,5 +212,42 @@ func TestOldestActiveAdviceFromCollect(t *testing.T) {
 		if got := advice(h); got != plain {
 			t.Errorf("%+v: advice %s", h, got)
 		}
+	}
+}
+
+// The gfix commands of a snapshot fbdiag collect read on a server are
+// typed where fbdiag runs, with the client tools' host/port prefix: the
+// path, a Windows server's here, is quoted for this machine's shell (in a
+// POSIX shell a bare backslash is dropped); a gstat file's commands are
+// typed on the server, quoted as its path shows.
+func TestRemoteGfixQuotedForThisShell(t *testing.T) {
+	raw, err := os.ReadFile(testutil.Testdata(t, "fb30", "shop-gstat-h.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Replace(string(raw), `Database "/var/lib/firebird/data/shop.fdb"`, `Database "C:\DATA\SHOP.FDB"`, 1)
+	text = strings.Replace(text, "Attributes\t\tforce write\n", "Attributes\t\t\n", 1)
+	reps, err := parse.ReadGstat(strings.NewReader(text), "shop-gstat-h.txt")
+	if err != nil || len(reps) != 1 || !strings.Contains(text, `C:\DATA`) || strings.Contains(text, "force write") {
+		t.Fatalf("%v, %d reports", err, len(reps))
+	}
+	advice := func(remote string) string {
+		for _, w := range GstatWith(reps[0], NewThresholds(), GstatOptions{Remote: remote}).Warnings {
+			if w.Rule == "forced-writes-off" {
+				return w.Advice
+			}
+		}
+		t.Fatal("forced-writes-off did not fire")
+		return ""
+	}
+	remote := `'win/3050:C:\DATA\SHOP.FDB'`
+	if runtime.GOOS == "windows" {
+		remote = `win/3050:C:\DATA\SHOP.FDB`
+	}
+	if got, want := advice("win/3050:"), "gfix -write sync "+remote; got != want {
+		t.Errorf("collect's advice %q, want %q", got, want)
+	}
+	if got, want := advice(""), `gfix -write sync C:\DATA\SHOP.FDB`; got != want {
+		t.Errorf("a file's advice %q, want %q", got, want)
 	}
 }

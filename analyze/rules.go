@@ -406,7 +406,7 @@ func (c *checker) dbTexts() *runTexts {
 	if m.h != c.a.Header {
 		*m = runTexts{h: c.a.Header}
 		if h := c.a.Header; h != nil && h.Database != nil && *h.Database != "" {
-			m.db = " " + shellarg.Word(c.remote+*h.Database)
+			m.db = " " + shellarg.Client(c.remote, *h.Database)
 		}
 	}
 	return m

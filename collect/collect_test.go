@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"os"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -553,18 +554,22 @@ func TestUserOnTheCommandLine(t *testing.T) {
 
 // The database of a gfix command in an error, as the client tools take
 // it from another machine: host/port:path, an IPv6 host in brackets, one
-// shell word.
+// word of this machine's shell, where the error is read (shellarg.Client).
 func TestGfixTarget(t *testing.T) {
-	for _, c := range []struct{ server, db, want string }{
-		{"localhost:3050", "/data/x.fdb", " localhost/3050:/data/x.fdb"},
-		{"[::1]:3051", "/data/x.fdb", " '[::1]/3051:/data/x.fdb'"}, // (brackets: a glob for sh)
-		{"db.example:3050", "/srv/fb data/x.fdb", " 'db.example/3050:/srv/fb data/x.fdb'"},
-		{"win:3050", `C:\DATA\X.FDB`, ` win/3050:C:\DATA\X.FDB`},
-		{"localhost:3050", "", ""},
-		{"", "/data/x.fdb", " /data/x.fdb"},
+	for _, c := range []struct{ server, db, posix, windows string }{
+		{"localhost:3050", "/data/x.fdb", " localhost/3050:/data/x.fdb", " localhost/3050:/data/x.fdb"},
+		{"[::1]:3051", "/data/x.fdb", " '[::1]/3051:/data/x.fdb'", " [::1]/3051:/data/x.fdb"}, // (brackets: a glob for sh)
+		{"db.example:3050", "/srv/fb data/x.fdb", " 'db.example/3050:/srv/fb data/x.fdb'", ` "db.example/3050:/srv/fb data/x.fdb"`},
+		{"win:3050", `C:\DATA\X.FDB`, ` 'win/3050:C:\DATA\X.FDB'`, ` win/3050:C:\DATA\X.FDB`},
+		{"localhost:3050", "", "", ""},
+		{"", "/data/x.fdb", " /data/x.fdb", " /data/x.fdb"},
 	} {
-		if got := gfixTarget(c.server, c.db); got != c.want {
-			t.Errorf("gfixTarget(%q, %q) = %q, want %q", c.server, c.db, got, c.want)
+		want := c.posix
+		if runtime.GOOS == "windows" {
+			want = c.windows
+		}
+		if got := gfixTarget(c.server, c.db); got != want {
+			t.Errorf("gfixTarget(%q, %q) = %q, want %q", c.server, c.db, got, want)
 		}
 	}
 }

@@ -60,7 +60,7 @@ func gfixTarget(server, database string) string {
 	if database == "" {
 		return ""
 	}
-	return " " + shellarg.Word(ClientPrefix(server)+database)
+	return " " + shellarg.Client(ClientPrefix(server), database)
 }
 
 // ClientPrefix is what the client tools (gfix, gstat, isql) put before a

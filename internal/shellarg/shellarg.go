@@ -35,6 +35,19 @@ func Local(s string) string {
 	return posixWord(s)
 }
 
+// Client writes a database as one word of a client tool's command (gfix):
+// behind prefix, the tools' "host/3050:", it is typed where fbdiag runs,
+// so quoted for this machine's shell (Local: a Windows server's path
+// typed into a POSIX shell lost its backslashes, gfix -online
+// win/3050:C:\DATA\X.FDB reaching C:DATAX.FDB); without one it is typed
+// on the server, for the shell its path shows (Word).
+func Client(prefix, path string) string {
+	if prefix != "" {
+		return Local(prefix + path)
+	}
+	return Word(path)
+}
+
 // cmdWord is a word for cmd.exe: in double quotes when it has a blank or
 // a character cmd.exe reads; cmd knows no quote inside quotes.
 func cmdWord(s string) string {

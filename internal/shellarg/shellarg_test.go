@@ -51,3 +51,26 @@ func TestLocal(t *testing.T) {
 		}
 	}
 }
+
+// A database behind a client tool's host/port prefix is typed where
+// fbdiag runs: quoted for this machine's shell, whatever the server's
+// path looks like (a Windows server's path bare in a POSIX shell lost
+// its backslashes). Without a prefix it is the server's, as Word.
+func TestClient(t *testing.T) {
+	cases := []struct{ prefix, path, posix, windows string }{
+		{"win/3050:", `C:\DATA\X.FDB`, `'win/3050:C:\DATA\X.FDB'`, `win/3050:C:\DATA\X.FDB`},
+		{"localhost/3050:", "/srv/fb data/x.fdb", "'localhost/3050:/srv/fb data/x.fdb'", `"localhost/3050:/srv/fb data/x.fdb"`},
+		{"localhost/3050:", "/data/x.fdb", "localhost/3050:/data/x.fdb", "localhost/3050:/data/x.fdb"},
+		{"", `C:\DATA\X.FDB`, `C:\DATA\X.FDB`, `C:\DATA\X.FDB`},
+		{"", "/data/$db.fdb", "'/data/$db.fdb'", "'/data/$db.fdb'"},
+	}
+	for _, c := range cases {
+		want := c.posix
+		if runtime.GOOS == "windows" {
+			want = c.windows
+		}
+		if got := Client(c.prefix, c.path); got != want {
+			t.Errorf("Client(%q, %q) = %s, want %s", c.prefix, c.path, got, want)
+		}
+	}
+}
